@@ -1,0 +1,540 @@
+//! The flat model: resources with capacities, users with Leontief demands; its validation,
+//! its JSON form and allocations.
+//!
+//! The definitions are those of the project's `SPEC.md` §1: user `i` has a per-task demand
+//! vector `d_i >= 0` with a positive entry, a weight `w_i > 0` (default 1), an optional task
+//! cap `T_i > 0` and optionally per-resource weights `w_ij > 0` (DRF paper §4.3). An
+//! allocation gives user `i` a (rational) number of tasks `x_i` and the bundle `x_i d_i`.
+//!
+//! # Example
+//! ```
+//! use leontief_solver::{Instance, User};
+//! let paper = Instance::new(vec![9.into(), 18.into()], vec![
+//!     User::new("A", [1, 4]),
+//!     User::new("B", [3, 1]),
+//! ]).unwrap();
+//! assert_eq!(paper.resources(), ["r1", "r2"]);
+//! let err = Instance::from_json_str(r#"{"capacity": [9, 18], "users": [{"demand": [1, 4, 0]}]}"#)
+//!     .unwrap_err();
+//! assert_eq!(err.to_string(), "users[0].demand: expected 2 entries, one per resource, found 3");
+//! ```
+
+use std::collections::HashSet;
+
+use serde_json::{Map, Value};
+
+use crate::{ExactSum, Rational, SolverError};
+
+/// One user (tenant, framework, queue): a Leontief demand per task and how much it counts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct User {
+    /// Unique name.
+    pub name: String,
+    /// Demand of one task, one entry per resource.
+    pub demand: Vec<Rational>,
+    /// Weight `w_i > 0`.
+    pub weight: Rational,
+    /// Per-resource weights `w_ij > 0` (DRF paper §4.3); replaces `weight` when present.
+    pub resource_weights: Option<Vec<Rational>>,
+    /// Task cap `T_i > 0` (the most tasks the user can run); `None` for unbounded demand.
+    pub cap: Option<Rational>,
+}
+
+impl User {
+    /// A user of weight 1 with no cap.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::{Rational, User};
+    /// let a = User::new("A", [1, 4]).weight(2).cap(10);
+    /// assert_eq!(a.weight, Rational::from(2));
+    /// ```
+    pub fn new<T: Into<Rational>>(name: impl Into<String>, demand: impl IntoIterator<Item = T>) -> Self {
+        User {
+            name: name.into(),
+            demand: demand.into_iter().map(Into::into).collect(),
+            weight: Rational::ONE,
+            resource_weights: None,
+            cap: None,
+        }
+    }
+
+    /// Sets the weight.
+    pub fn weight(mut self, weight: impl Into<Rational>) -> Self {
+        self.weight = weight.into();
+        self
+    }
+
+    /// Sets the task cap.
+    pub fn cap(mut self, cap: impl Into<Rational>) -> Self {
+        self.cap = Some(cap.into());
+        self
+    }
+
+    /// Sets per-resource weights.
+    pub fn resource_weights<T: Into<Rational>>(mut self, w: impl IntoIterator<Item = T>) -> Self {
+        self.resource_weights = Some(w.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// The weight on resource `j`: `w_ij`, or `w_i` when no vector is given.
+    pub fn weight_on(&self, j: usize) -> &Rational {
+        match &self.resource_weights {
+            Some(w) => &w[j],
+            None => &self.weight,
+        }
+    }
+}
+
+/// A validated flat instance. Construct with [`Instance::new`] or [`Instance::from_json_str`];
+/// every instance that exists satisfies the model's conditions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Instance {
+    resources: Vec<String>,
+    capacity: Vec<Rational>,
+    users: Vec<User>,
+}
+
+const USER_FIELDS: &str = "name, demand, weight, weights, tasks";
+const TOP_FIELDS: &str = "resources, capacity, users (and the free-text about, note)";
+
+impl Instance {
+    /// Validates and builds an instance with resources named `r1..rm`.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::{Instance, User};
+    /// let inst = Instance::new(vec![9.into(), 18.into()], vec![User::new("A", [1, 4])]).unwrap();
+    /// assert_eq!(inst.num_users(), 1);
+    /// assert!(Instance::new(vec![0.into()], vec![User::new("A", [1])]).is_err());
+    /// ```
+    pub fn new(capacity: Vec<Rational>, users: Vec<User>) -> Result<Self, SolverError> {
+        let resources = (1..=capacity.len()).map(|j| format!("r{j}")).collect();
+        Self::with_resources(resources, capacity, users)
+    }
+
+    /// Validates and builds an instance with named resources.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::{Instance, User};
+    /// let inst = Instance::with_resources(
+    ///     vec!["cpu".into(), "mem".into()], vec![9.into(), 18.into()],
+    ///     vec![User::new("A", [1, 4]), User::new("B", [3, 1])]).unwrap();
+    /// assert_eq!(inst.resources(), ["cpu", "mem"]);
+    /// ```
+    pub fn with_resources(
+        resources: Vec<String>,
+        capacity: Vec<Rational>,
+        users: Vec<User>,
+    ) -> Result<Self, SolverError> {
+        let inst = Instance {
+            resources,
+            capacity,
+            users,
+        };
+        inst.validate()?;
+        Ok(inst)
+    }
+
+    fn validate(&self) -> Result<(), SolverError> {
+        let m = self.capacity.len();
+        if m == 0 {
+            return Err(SolverError::invalid("capacity", "expected at least one resource, found none"));
+        }
+        if self.resources.len() != m {
+            return Err(SolverError::invalid(
+                "resources",
+                format!("expected {m} names, one per capacity entry, found {}", self.resources.len()),
+            ));
+        }
+        let mut seen = HashSet::new();
+        for (j, name) in self.resources.iter().enumerate() {
+            if name.is_empty() {
+                return Err(SolverError::invalid(format!("resources[{j}]"), "empty name"));
+            }
+            if !seen.insert(name.as_str()) {
+                return Err(SolverError::invalid(format!("resources[{j}]"), format!("duplicate resource name {name:?}")));
+            }
+        }
+        for (j, c) in self.capacity.iter().enumerate() {
+            if !c.is_positive() {
+                return Err(SolverError::invalid(format!("capacity[{j}]"), format!("must be positive, found {c}")));
+            }
+        }
+        if self.users.is_empty() {
+            return Err(SolverError::invalid("users", "expected at least one user, found none"));
+        }
+        let mut names = HashSet::new();
+        for (i, u) in self.users.iter().enumerate() {
+            let at = |f: &str| format!("users[{i}].{f}");
+            if u.name.is_empty() {
+                return Err(SolverError::invalid(at("name"), "empty name"));
+            }
+            if !names.insert(u.name.as_str()) {
+                return Err(SolverError::invalid(at("name"), format!("duplicate user name {:?}", u.name)));
+            }
+            check_vector(&at("demand"), &u.demand, m, Sign::NonNegative)?;
+            if u.demand.iter().all(Rational::is_zero) {
+                return Err(SolverError::invalid(at("demand"), "all entries are zero; a user must demand some resource"));
+            }
+            if !u.weight.is_positive() {
+                return Err(SolverError::invalid(at("weight"), format!("must be positive, found {}", u.weight)));
+            }
+            if let Some(w) = &u.resource_weights {
+                check_vector(&at("weights"), w, m, Sign::Positive)?;
+            }
+            if let Some(t) = &u.cap {
+                if !t.is_positive() {
+                    return Err(SolverError::invalid(at("tasks"), format!("must be positive, found {t}")));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads the JSON form
+    /// `{"resources": [..], "capacity": [..], "users": [{"name", "demand", "weight", "weights", "tasks"}]}`
+    /// (`resources`, `name`, `weight`, `weights`, `tasks` optional). Numbers may be JSON
+    /// numbers (read exactly from their text) or strings `"7"`, `"2.5"`, `"7/3"`.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::Instance;
+    /// let inst = Instance::from_json_str(r#"{"capacity": [9, 18],
+    ///     "users": [{"name": "A", "demand": [1, 4]}, {"name": "B", "demand": ["3", 0.5e1]}]}"#).unwrap();
+    /// assert_eq!(inst.users()[1].demand[1].to_string(), "5");
+    /// ```
+    pub fn from_json_str(text: &str) -> Result<Self, SolverError> {
+        let value: Value = serde_json::from_str(text).map_err(|e| SolverError::json(&e))?;
+        Self::from_json(&value)
+    }
+
+    /// Reads the JSON form from a parsed value (see [`Instance::from_json_str`]).
+    pub fn from_json(value: &Value) -> Result<Self, SolverError> {
+        let obj = value
+            .as_object()
+            .ok_or_else(|| SolverError::invalid("(top level)", format!("expected an object, found {}", kind(value))))?;
+        reject_unknown(obj, "", &["resources", "capacity", "users", "about", "note"], TOP_FIELDS)?;
+        let capacity = match obj.get("capacity") {
+            Some(v) => read_numbers("capacity", v)?,
+            None => return Err(SolverError::invalid("capacity", "missing")),
+        };
+        let resources = match obj.get("resources") {
+            None => (1..=capacity.len()).map(|j| format!("r{j}")).collect(),
+            Some(v) => read_names("resources", v)?,
+        };
+        let users_v = obj.get("users").ok_or_else(|| SolverError::invalid("users", "missing"))?;
+        let list = users_v
+            .as_array()
+            .ok_or_else(|| SolverError::invalid("users", format!("expected a list, found {}", kind(users_v))))?;
+        let mut users = Vec::with_capacity(list.len());
+        for (i, u) in list.iter().enumerate() {
+            users.push(read_user(i, u)?);
+        }
+        Self::with_resources(resources, capacity, users)
+    }
+
+    /// The JSON form, with every number an exact string.
+    pub fn to_json(&self) -> Value {
+        let users: Vec<Value> = self
+            .users
+            .iter()
+            .map(|u| {
+                let mut o = Map::new();
+                o.insert("name".into(), Value::String(u.name.clone()));
+                o.insert("demand".into(), exact_list(&u.demand));
+                if u.weight != Rational::ONE {
+                    o.insert("weight".into(), Value::String(u.weight.to_string()));
+                }
+                if let Some(w) = &u.resource_weights {
+                    o.insert("weights".into(), exact_list(w));
+                }
+                if let Some(t) = &u.cap {
+                    o.insert("tasks".into(), Value::String(t.to_string()));
+                }
+                Value::Object(o)
+            })
+            .collect();
+        let mut o = Map::new();
+        o.insert("resources".into(), self.resources.iter().cloned().map(Value::String).collect());
+        o.insert("capacity".into(), exact_list(&self.capacity));
+        o.insert("users".into(), Value::Array(users));
+        Value::Object(o)
+    }
+
+    /// Resource names.
+    pub fn resources(&self) -> &[String] {
+        &self.resources
+    }
+
+    /// Capacities `R_j`.
+    pub fn capacity(&self) -> &[Rational] {
+        &self.capacity
+    }
+
+    /// The users.
+    pub fn users(&self) -> &[User] {
+        &self.users
+    }
+
+    /// Number of users `n`.
+    pub fn num_users(&self) -> usize {
+        self.users.len()
+    }
+
+    /// Number of resources `m`.
+    pub fn num_resources(&self) -> usize {
+        self.capacity.len()
+    }
+
+    /// Index of the user called `name`.
+    pub fn user_index(&self, name: &str) -> Option<usize> {
+        self.users.iter().position(|u| u.name == name)
+    }
+
+    /// The dominant share of one task of user `i`: `mu_i = max_j d_ij / R_j`.
+    pub fn task_dominant_share(&self, i: usize) -> Rational {
+        self.users[i]
+            .demand
+            .iter()
+            .zip(&self.capacity)
+            .filter(|(d, _)| !d.is_zero())
+            .map(|(d, r)| d / r)
+            .max()
+            .expect("validated: some demand is positive")
+    }
+
+    /// The weighted dominant share of one task of user `i`: `max_j d_ij / (R_j w_ij)`; the
+    /// level of progressive filling rises by this much per task.
+    pub fn task_weighted_share(&self, i: usize) -> Rational {
+        let u = &self.users[i];
+        match &u.resource_weights {
+            None => self.task_dominant_share(i) / &u.weight,
+            Some(w) => u
+                .demand
+                .iter()
+                .zip(&self.capacity)
+                .zip(w)
+                .filter(|((d, _), _)| !d.is_zero())
+                .map(|((d, r), w)| d / &(r * w))
+                .max()
+                .expect("validated: some demand is positive"),
+        }
+    }
+
+    /// The same instance with a user's demand replaced (a report), validated.
+    pub fn with_demand(&self, i: usize, demand: Vec<Rational>) -> Result<Self, SolverError> {
+        let mut users = self.users.clone();
+        users[i].demand = demand;
+        Self::with_resources(self.resources.clone(), self.capacity.clone(), users)
+    }
+}
+
+/// An allocation: `tasks[i] = x_i`, user `i` receives the bundle `x_i d_i`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Allocation {
+    /// Tasks per user, in the instance's user order.
+    pub tasks: Vec<Rational>,
+}
+
+impl Allocation {
+    /// An allocation of `tasks[i]` tasks to user `i`.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::{Allocation, Instance, User};
+    /// let inst = Instance::new(vec![9.into(), 18.into()],
+    ///     vec![User::new("A", [1, 4]), User::new("B", [3, 1])]).unwrap();
+    /// let x = Allocation::new(vec![3.into(), 2.into()]);
+    /// assert_eq!(x.consumption(&inst), vec![9.into(), 14.into()]);
+    /// assert_eq!(x.saturated(&inst), vec![0]);
+    /// assert_eq!(x.dominant_share(&inst, 0).to_string(), "2/3");
+    /// ```
+    pub fn new(tasks: Vec<Rational>) -> Self {
+        Allocation { tasks }
+    }
+
+    /// User `i`'s bundle `x_i d_i`.
+    pub fn bundle(&self, instance: &Instance, i: usize) -> Vec<Rational> {
+        instance.users[i].demand.iter().map(|d| d * &self.tasks[i]).collect()
+    }
+
+    /// Total use of each resource, `sum_i x_i d_ij`.
+    pub fn consumption(&self, instance: &Instance) -> Vec<Rational> {
+        (0..instance.num_resources())
+            .map(|j| {
+                let mut s = ExactSum::new();
+                for (u, x) in instance.users.iter().zip(&self.tasks) {
+                    if !u.demand[j].is_zero() {
+                        s.add(&(&u.demand[j] * x));
+                    }
+                }
+                s.value()
+            })
+            .collect()
+    }
+
+    /// Indices of the resources used to capacity.
+    pub fn saturated(&self, instance: &Instance) -> Vec<usize> {
+        self.consumption(instance)
+            .iter()
+            .zip(instance.capacity())
+            .enumerate()
+            .filter(|(_, (c, r))| c >= r)
+            .map(|(j, _)| j)
+            .collect()
+    }
+
+    /// Whether the allocation respects capacities and caps and gives no negative tasks.
+    pub fn is_feasible(&self, instance: &Instance) -> bool {
+        self.tasks.len() == instance.num_users()
+            && self.tasks.iter().all(|x| !x.is_negative())
+            && self
+                .tasks
+                .iter()
+                .zip(instance.users())
+                .all(|(x, u)| u.cap.as_ref().is_none_or(|t| x <= t))
+            && self
+                .consumption(instance)
+                .iter()
+                .zip(instance.capacity())
+                .all(|(c, r)| c <= r)
+    }
+
+    /// User `i`'s dominant share `x_i * mu_i`.
+    pub fn dominant_share(&self, instance: &Instance, i: usize) -> Rational {
+        &self.tasks[i] * &instance.task_dominant_share(i)
+    }
+
+    /// User `i`'s weighted dominant share: `x_i max_j d_ij / (R_j w_ij)` (with a scalar
+    /// weight, the dominant share over `w_i`).
+    pub fn weighted_share(&self, instance: &Instance, i: usize) -> Rational {
+        &self.tasks[i] * &instance.task_weighted_share(i)
+    }
+}
+
+enum Sign {
+    NonNegative,
+    Positive,
+}
+
+fn check_vector(field: &str, v: &[Rational], m: usize, sign: Sign) -> Result<(), SolverError> {
+    if v.len() != m {
+        return Err(SolverError::invalid(
+            field,
+            format!("expected {m} entries, one per resource, found {}", v.len()),
+        ));
+    }
+    for (j, x) in v.iter().enumerate() {
+        match sign {
+            Sign::NonNegative if x.is_negative() => {
+                return Err(SolverError::invalid(format!("{field}[{j}]"), format!("must not be negative, found {x}")))
+            }
+            Sign::Positive if !x.is_positive() => {
+                return Err(SolverError::invalid(format!("{field}[{j}]"), format!("must be positive, found {x}")))
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn reject_unknown(obj: &Map<String, Value>, prefix: &str, known: &[&str], listing: &str) -> Result<(), SolverError> {
+    for key in obj.keys() {
+        if !known.contains(&key.as_str()) {
+            let field = if prefix.is_empty() { key.clone() } else { format!("{prefix}.{key}") };
+            return Err(SolverError::invalid(field, format!("unknown field (expected {listing})")));
+        }
+    }
+    Ok(())
+}
+
+/// Reads one exact number at `field`.
+pub fn read_number(field: &str, v: &Value) -> Result<Rational, SolverError> {
+    match v {
+        Value::Number(_) | Value::String(_) => Rational::from_json(v).map_err(|e| SolverError::number(field, e)),
+        other => Err(SolverError::invalid(field, format!("expected a number, found {}", kind(other)))),
+    }
+}
+
+/// Reads a list of exact numbers at `field`.
+pub fn read_numbers(field: &str, v: &Value) -> Result<Vec<Rational>, SolverError> {
+    let list = v
+        .as_array()
+        .ok_or_else(|| SolverError::invalid(field, format!("expected a list of numbers, found {}", kind(v))))?;
+    list.iter()
+        .enumerate()
+        .map(|(j, x)| read_number(&format!("{field}[{j}]"), x))
+        .collect()
+}
+
+fn read_names(field: &str, v: &Value) -> Result<Vec<String>, SolverError> {
+    let list = v
+        .as_array()
+        .ok_or_else(|| SolverError::invalid(field, format!("expected a list of names, found {}", kind(v))))?;
+    list.iter()
+        .enumerate()
+        .map(|(j, x)| {
+            x.as_str()
+                .map(str::to_string)
+                .ok_or_else(|| SolverError::invalid(format!("{field}[{j}]"), format!("expected a string, found {}", kind(x))))
+        })
+        .collect()
+}
+
+fn read_user(i: usize, v: &Value) -> Result<User, SolverError> {
+    let at = |f: &str| format!("users[{i}].{f}");
+    let obj = v
+        .as_object()
+        .ok_or_else(|| SolverError::invalid(format!("users[{i}]"), format!("expected an object, found {}", kind(v))))?;
+    reject_unknown(obj, &format!("users[{i}]"), &["name", "demand", "weight", "weights", "tasks"], USER_FIELDS)?;
+    let name = match obj.get("name") {
+        None => format!("u{}", i + 1),
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Number(n)) => n.to_string(),
+        Some(other) => return Err(SolverError::invalid(at("name"), format!("expected a string, found {}", kind(other)))),
+    };
+    let demand = match obj.get("demand") {
+        Some(d) => read_numbers(&at("demand"), d)?,
+        None => return Err(SolverError::invalid(at("demand"), "missing")),
+    };
+    if obj.contains_key("weight") && obj.contains_key("weights") {
+        return Err(SolverError::invalid(
+            at("weights"),
+            "give either a scalar weight or per-resource weights, not both",
+        ));
+    }
+    let weight = match obj.get("weight") {
+        Some(w) => read_number(&at("weight"), w)?,
+        None => Rational::ONE,
+    };
+    let resource_weights = obj.get("weights").map(|w| read_numbers(&at("weights"), w)).transpose()?;
+    let cap = match obj.get("tasks") {
+        None | Some(Value::Null) => None,
+        Some(t) => Some(read_number(&at("tasks"), t)?),
+    };
+    Ok(User {
+        name,
+        demand,
+        weight,
+        resource_weights,
+        cap,
+    })
+}
+
+fn exact_list(v: &[Rational]) -> Value {
+    Value::Array(v.iter().map(|x| Value::String(x.to_string())).collect())
+}

@@ -1,0 +1,803 @@
+//! Exact rational numbers: fixed-width fast path, big-integer fallback, never wraps.
+//!
+//! [`Rational`] keeps a reduced fraction `p/q` (`q > 0`) in two `i128` words while the value
+//! fits and moves to [`BigRational`] the moment an operation would overflow. Every
+//! fixed-width operation is *checked*; an overflow is never an error and never a wrong
+//! answer, only a slower representation. After every big operation the result is demoted
+//! back to the fixed-width form when it fits, so the representation is canonical: equal
+//! values have equal representations, and `Eq`/`Hash` are structural.
+//!
+//! Measured on this project's machine (see `../shared/notes` of the project): checked `i128`
+//! with a big fallback costs 1–5% over unchecked `i128` on progressive-filling workloads,
+//! and is 4–5× faster than always using `BigRational`.
+//!
+//! # Example
+//! ```
+//! use leontief_solver::Rational;
+//! let a: Rational = "7/3".parse().unwrap();
+//! let b = Rational::from_decimal_str("0.1").unwrap();
+//! assert_eq!((a + b).to_string(), "73/30");
+//! // Overflow moves to big integers instead of wrapping.
+//! let huge = Rational::from(i128::MAX);
+//! assert_eq!((huge.clone() + huge).to_string(), "340282366920938463463374607431768211454");
+//! ```
+
+use std::cmp::Ordering;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::iter::{Product, Sum};
+use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Sub, SubAssign};
+use std::str::FromStr;
+
+use num_bigint::{BigInt, Sign};
+use num_rational::BigRational;
+use num_traits::{One, ToPrimitive, Zero};
+
+/// The largest decimal exponent accepted when parsing (`1e4096`); larger ones would make a
+/// denial-of-service out of one short number.
+pub const MAX_DECIMAL_EXPONENT: i64 = 4096;
+
+/// An exact rational number. See the [module docs](self).
+#[derive(Clone)]
+pub struct Rational(Repr);
+
+#[derive(Clone)]
+enum Repr {
+    /// Reduced, `den > 0`, and neither word is `i128::MIN` (so negation never overflows).
+    Small { num: i128, den: i128 },
+    /// Reduced, and only used when the value does not fit `Small`.
+    Big(Box<BigRational>),
+}
+
+/// Why a text could not be read as a rational number.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ParseRationalError {
+    /// The text is empty.
+    #[error("empty number")]
+    Empty,
+    /// The text is not an integer, a decimal literal or a fraction `p/q`.
+    #[error("malformed number {0:?}: expected an integer, a decimal such as 2.5 or 1e-4, or a fraction such as 7/3")]
+    Malformed(String),
+    /// A fraction with denominator zero.
+    #[error("division by zero in {0:?}")]
+    DivisionByZero(String),
+    /// A decimal exponent beyond [`MAX_DECIMAL_EXPONENT`].
+    #[error("exponent out of range in {0:?} (at most {MAX_DECIMAL_EXPONENT} in magnitude)")]
+    ExponentOutOfRange(String),
+}
+
+#[inline]
+fn gcd_u128(mut a: u128, mut b: u128) -> u128 {
+    // Binary GCD: no divisions, fast on the 64–128-bit values progressive filling produces.
+    if a == 0 {
+        return b;
+    }
+    if b == 0 {
+        return a;
+    }
+    let shift = (a | b).trailing_zeros();
+    a >>= a.trailing_zeros();
+    loop {
+        b >>= b.trailing_zeros();
+        if a > b {
+            std::mem::swap(&mut a, &mut b);
+        }
+        b -= a;
+        if b == 0 {
+            return a << shift;
+        }
+    }
+}
+
+#[inline]
+fn gcd_i128(a: i128, b: i128) -> i128 {
+    // Inputs are never i128::MIN (invariant), so unsigned_abs fits and the gcd fits i128.
+    gcd_u128(a.unsigned_abs(), b.unsigned_abs()) as i128
+}
+
+impl Rational {
+    /// Zero.
+    pub const ZERO: Rational = Rational(Repr::Small { num: 0, den: 1 });
+    /// One.
+    pub const ONE: Rational = Rational(Repr::Small { num: 1, den: 1 });
+
+    /// `num / den`, reduced. Returns `None` when `den == 0`.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::Rational;
+    /// assert_eq!(Rational::new(18, 2).unwrap(), Rational::from(9));
+    /// assert!(Rational::new(1, 0).is_none());
+    /// ```
+    pub fn new(num: i128, den: i128) -> Option<Rational> {
+        if den == 0 {
+            return None;
+        }
+        if num == i128::MIN || den == i128::MIN {
+            return Some(Self::from_big(BigRational::new(num.into(), den.into())));
+        }
+        Some(Self::small_reduced(num, den))
+    }
+
+    /// Builds from a numerator and denominator already free of `i128::MIN`, `den != 0`.
+    #[inline]
+    fn small_reduced(num: i128, den: i128) -> Rational {
+        let g = gcd_i128(num, den);
+        let (mut n, mut d) = (num / g, den / g);
+        if d < 0 {
+            n = -n;
+            d = -d;
+        }
+        Rational(Repr::Small { num: n, den: d })
+    }
+
+    /// An integer.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::Rational;
+    /// assert_eq!(Rational::integer(3).to_string(), "3");
+    /// ```
+    pub fn integer(n: i128) -> Rational {
+        if n == i128::MIN {
+            return Self::from_big(BigRational::from_integer(n.into()));
+        }
+        Rational(Repr::Small { num: n, den: 1 })
+    }
+
+    /// From a [`BigRational`] (demoted to the fast form when it fits).
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::Rational;
+    /// use num_rational::BigRational;
+    /// let r = Rational::from_big(BigRational::new(6.into(), 4.into()));
+    /// assert_eq!(r.to_string(), "3/2");
+    /// ```
+    pub fn from_big(value: BigRational) -> Rational {
+        // BigRational::new reduces; Ratio fields are kept reduced by its arithmetic too.
+        if let (Some(n), Some(d)) = (value.numer().to_i128(), value.denom().to_i128()) {
+            if n != i128::MIN && d != i128::MIN {
+                return Rational(Repr::Small { num: n, den: d });
+            }
+        }
+        Rational(Repr::Big(Box::new(value)))
+    }
+
+    /// `num / den` from big integers. Returns `None` when `den == 0`.
+    pub fn from_big_parts(num: BigInt, den: BigInt) -> Option<Rational> {
+        if den.is_zero() {
+            return None;
+        }
+        Some(Self::from_big(BigRational::new(num, den)))
+    }
+
+    /// The value as a [`BigRational`].
+    pub fn to_big(&self) -> BigRational {
+        match &self.0 {
+            Repr::Small { num, den } => BigRational::new_raw((*num).into(), (*den).into()),
+            Repr::Big(b) => (**b).clone(),
+        }
+    }
+
+    /// Numerator of the reduced fraction (carries the sign).
+    pub fn numer(&self) -> BigInt {
+        match &self.0 {
+            Repr::Small { num, .. } => (*num).into(),
+            Repr::Big(b) => b.numer().clone(),
+        }
+    }
+
+    /// Denominator of the reduced fraction (positive).
+    pub fn denom(&self) -> BigInt {
+        match &self.0 {
+            Repr::Small { den, .. } => (*den).into(),
+            Repr::Big(b) => b.denom().clone(),
+        }
+    }
+
+    /// The fixed-width parts `(num, den)` when the value is held in the fast form.
+    pub fn as_small(&self) -> Option<(i128, i128)> {
+        match self.0 {
+            Repr::Small { num, den } => Some((num, den)),
+            Repr::Big(_) => None,
+        }
+    }
+
+    /// Whether the value needed big integers.
+    pub fn is_big(&self) -> bool {
+        matches!(self.0, Repr::Big(_))
+    }
+
+    /// Whether this is zero.
+    pub fn is_zero(&self) -> bool {
+        matches!(self.0, Repr::Small { num: 0, .. })
+    }
+
+    /// Whether this is strictly positive.
+    pub fn is_positive(&self) -> bool {
+        self.signum() > 0
+    }
+
+    /// Whether this is strictly negative.
+    pub fn is_negative(&self) -> bool {
+        self.signum() < 0
+    }
+
+    /// `-1`, `0` or `1`.
+    pub fn signum(&self) -> i32 {
+        match &self.0 {
+            Repr::Small { num, .. } => num.signum() as i32,
+            Repr::Big(b) => match b.numer().sign() {
+                Sign::Minus => -1,
+                Sign::NoSign => 0,
+                Sign::Plus => 1,
+            },
+        }
+    }
+
+    /// Whether the value is an integer.
+    pub fn is_integer(&self) -> bool {
+        match &self.0 {
+            Repr::Small { den, .. } => *den == 1,
+            Repr::Big(b) => b.is_integer(),
+        }
+    }
+
+    /// The absolute value.
+    pub fn abs(&self) -> Rational {
+        if self.is_negative() {
+            -self
+        } else {
+            self.clone()
+        }
+    }
+
+    /// `1 / self`, or `None` for zero.
+    pub fn recip(&self) -> Option<Rational> {
+        match &self.0 {
+            Repr::Small { num: 0, .. } => None,
+            Repr::Small { num, den } => {
+                let (n, d) = if *num < 0 { (-*den, -*num) } else { (*den, *num) };
+                Some(Rational(Repr::Small { num: n, den: d }))
+            }
+            Repr::Big(b) => Some(Self::from_big(b.recip())),
+        }
+    }
+
+    /// The largest integer `<= self`.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::Rational;
+    /// assert_eq!(Rational::new(-7, 2).unwrap().floor(), Rational::from(-4));
+    /// ```
+    pub fn floor(&self) -> Rational {
+        match &self.0 {
+            Repr::Small { num, den } => Rational::integer(num.div_euclid(*den)),
+            Repr::Big(b) => Self::from_big(b.floor()),
+        }
+    }
+
+    /// The smallest integer `>= self`.
+    pub fn ceil(&self) -> Rational {
+        -(-self).floor()
+    }
+
+    /// The floor as a `u64`, when it is non-negative and fits (for task counts).
+    pub fn floor_u64(&self) -> Option<u64> {
+        match &self.floor().0 {
+            Repr::Small { num, .. } => u64::try_from(*num).ok(),
+            Repr::Big(_) => None,
+        }
+    }
+
+    /// The nearest `f64`, for display and for seeding inexact solvers only. Never use it on
+    /// an exact path.
+    pub fn to_f64_lossy(&self) -> f64 {
+        match &self.0 {
+            Repr::Small { num, den } => {
+                // Exact for |num|, den < 2^53; otherwise the big path rounds well enough.
+                if num.unsigned_abs() < (1 << 53) && *den < (1 << 53) {
+                    *num as f64 / *den as f64
+                } else {
+                    self.to_big().to_f64().unwrap_or(f64::NAN)
+                }
+            }
+            Repr::Big(b) => b.to_f64().unwrap_or(f64::NAN),
+        }
+    }
+
+    /// The minimum of two values (the first on ties).
+    pub fn min(self, other: Rational) -> Rational {
+        if other < self {
+            other
+        } else {
+            self
+        }
+    }
+
+    /// The maximum of two values (the first on ties).
+    pub fn max(self, other: Rational) -> Rational {
+        if other > self {
+            other
+        } else {
+            self
+        }
+    }
+
+    /// Reads a decimal literal exactly: `"12"`, `"-2.5"`, `"1e-4"`, `"6.02E23"`.
+    ///
+    /// This is how JSON numbers are read: `0.1` is exactly `1/10`.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::Rational;
+    /// assert_eq!(Rational::from_decimal_str("1e-4").unwrap().to_string(), "1/10000");
+    /// assert_eq!(Rational::from_decimal_str("-2.50").unwrap().to_string(), "-5/2");
+    /// ```
+    pub fn from_decimal_str(text: &str) -> Result<Rational, ParseRationalError> {
+        let malformed = || ParseRationalError::Malformed(text.to_string());
+        let s = text.trim();
+        if s.is_empty() {
+            return Err(ParseRationalError::Empty);
+        }
+        let (negative, body) = match s.as_bytes()[0] {
+            b'-' => (true, &s[1..]),
+            b'+' => (false, &s[1..]),
+            _ => (false, s),
+        };
+        let (mantissa, exponent) = match body.find(['e', 'E']) {
+            Some(at) => (&body[..at], Some(&body[at + 1..])),
+            None => (body, None),
+        };
+        let (int_part, frac_part) = match mantissa.find('.') {
+            Some(at) => (&mantissa[..at], &mantissa[at + 1..]),
+            None => (mantissa, ""),
+        };
+        let all_digits = |t: &str| t.bytes().all(|b| b.is_ascii_digit());
+        if (int_part.is_empty() && frac_part.is_empty())
+            || !all_digits(int_part)
+            || !all_digits(frac_part)
+        {
+            return Err(malformed());
+        }
+        let mut exp: i64 = match exponent {
+            None => 0,
+            Some(e) => {
+                let digits = e.strip_prefix(['+', '-']).unwrap_or(e);
+                if digits.is_empty() || !all_digits(digits) {
+                    return Err(malformed());
+                }
+                if digits.len() > 6 {
+                    return Err(ParseRationalError::ExponentOutOfRange(text.to_string()));
+                }
+                e.parse::<i64>().map_err(|_| malformed())?
+            }
+        };
+        exp -= frac_part.len() as i64;
+        let digits = format!("{int_part}{frac_part}");
+        let digits = digits.trim_start_matches('0');
+        if digits.is_empty() {
+            return Ok(Rational::ZERO);
+        }
+        if exp.abs() > MAX_DECIMAL_EXPONENT + digits.len() as i64 {
+            return Err(ParseRationalError::ExponentOutOfRange(text.to_string()));
+        }
+        let mut num: BigInt = digits.parse().map_err(|_| malformed())?;
+        if negative {
+            num = -num;
+        }
+        let ten = BigInt::from(10);
+        let scale = num_traits::pow(ten, exp.unsigned_abs() as usize);
+        let value = if exp >= 0 {
+            BigRational::from_integer(num * scale)
+        } else {
+            BigRational::new(num, scale)
+        };
+        Ok(Rational::from_big(value))
+    }
+
+    #[cold]
+    fn big_op(a: &Rational, b: &Rational, op: fn(BigRational, BigRational) -> BigRational) -> Rational {
+        Rational::from_big(op(a.to_big(), b.to_big()))
+    }
+
+    #[inline]
+    fn add_ref(&self, other: &Rational) -> Rational {
+        if let (Repr::Small { num: a, den: b }, Repr::Small { num: c, den: d }) = (&self.0, &other.0)
+        {
+            if let Some(r) = small_add(*a, *b, *c, *d) {
+                return r;
+            }
+        }
+        Self::big_op(self, other, |x, y| x + y)
+    }
+
+    #[inline]
+    fn mul_ref(&self, other: &Rational) -> Rational {
+        if let (Repr::Small { num: a, den: b }, Repr::Small { num: c, den: d }) = (&self.0, &other.0)
+        {
+            if let Some(r) = small_mul(*a, *b, *c, *d) {
+                return r;
+            }
+        }
+        Self::big_op(self, other, |x, y| x * y)
+    }
+
+    /// `self / other`, or `None` when `other` is zero.
+    pub fn checked_div(&self, other: &Rational) -> Option<Rational> {
+        Some(self.mul_ref(&other.recip()?))
+    }
+}
+
+#[inline]
+fn small_add(a: i128, b: i128, c: i128, d: i128) -> Option<Rational> {
+    if b == d {
+        let n = a.checked_add(c)?;
+        if n == i128::MIN {
+            return None;
+        }
+        return Some(Rational::small_reduced(n, b));
+    }
+    // a/b + c/d with g = gcd(b, d): (a*(d/g) + c*(b/g)) / (b/g*d), then reduce by gcd with g.
+    let g = gcd_i128(b, d);
+    let (bg, dg) = (b / g, d / g);
+    let n = a.checked_mul(dg)?.checked_add(c.checked_mul(bg)?)?;
+    let den = bg.checked_mul(d)?;
+    if n == i128::MIN || den == i128::MIN {
+        return None;
+    }
+    Some(Rational::small_reduced(n, den))
+}
+
+#[inline]
+fn small_mul(a: i128, b: i128, c: i128, d: i128) -> Option<Rational> {
+    if a == 0 || c == 0 {
+        return Some(Rational::ZERO);
+    }
+    let g1 = gcd_i128(a, d);
+    let g2 = gcd_i128(c, b);
+    let n = (a / g1).checked_mul(c / g2)?;
+    let den = (b / g2).checked_mul(d / g1)?;
+    if n == i128::MIN || den == i128::MIN {
+        return None;
+    }
+    // Already reduced: cross gcds removed, inputs were reduced.
+    Some(Rational(Repr::Small { num: n, den }))
+}
+
+impl Default for Rational {
+    fn default() -> Self {
+        Rational::ZERO
+    }
+}
+
+macro_rules! from_int {
+    ($($t:ty),*) => {$(
+        impl From<$t> for Rational {
+            fn from(n: $t) -> Self { Rational::integer(n as i128) }
+        }
+    )*};
+}
+from_int!(i8, i16, i32, i64, u8, u16, u32, u64, usize);
+
+impl From<i128> for Rational {
+    fn from(n: i128) -> Self {
+        Rational::integer(n)
+    }
+}
+
+impl From<BigInt> for Rational {
+    fn from(n: BigInt) -> Self {
+        Rational::from_big(BigRational::from_integer(n))
+    }
+}
+
+impl From<BigRational> for Rational {
+    fn from(r: BigRational) -> Self {
+        Rational::from_big(r)
+    }
+}
+
+impl PartialEq for Rational {
+    fn eq(&self, other: &Self) -> bool {
+        // Canonical representation: structural equality is value equality.
+        match (&self.0, &other.0) {
+            (Repr::Small { num: a, den: b }, Repr::Small { num: c, den: d }) => a == c && b == d,
+            (Repr::Big(x), Repr::Big(y)) => x == y,
+            _ => false,
+        }
+    }
+}
+impl Eq for Rational {}
+
+impl Hash for Rational {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        match &self.0 {
+            Repr::Small { num, den } => {
+                0u8.hash(state);
+                num.hash(state);
+                den.hash(state);
+            }
+            Repr::Big(b) => {
+                1u8.hash(state);
+                b.hash(state);
+            }
+        }
+    }
+}
+
+impl Ord for Rational {
+    fn cmp(&self, other: &Self) -> Ordering {
+        if let (Repr::Small { num: a, den: b }, Repr::Small { num: c, den: d }) = (&self.0, &other.0)
+        {
+            if b == d {
+                return a.cmp(c);
+            }
+            if let (Some(l), Some(r)) = (a.checked_mul(*d), c.checked_mul(*b)) {
+                return l.cmp(&r);
+            }
+        }
+        self.to_big().cmp(&other.to_big())
+    }
+}
+
+impl PartialOrd for Rational {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Neg for &Rational {
+    type Output = Rational;
+    fn neg(self) -> Rational {
+        match &self.0 {
+            Repr::Small { num, den } => Rational(Repr::Small { num: -*num, den: *den }),
+            Repr::Big(b) => Rational::from_big(-(**b).clone()),
+        }
+    }
+}
+impl Neg for Rational {
+    type Output = Rational;
+    fn neg(self) -> Rational {
+        -&self
+    }
+}
+
+macro_rules! binop {
+    ($Tr:ident, $m:ident, $TrA:ident, $ma:ident, $body:expr) => {
+        impl $Tr<&Rational> for &Rational {
+            type Output = Rational;
+            #[inline]
+            fn $m(self, rhs: &Rational) -> Rational {
+                let f: fn(&Rational, &Rational) -> Rational = $body;
+                f(self, rhs)
+            }
+        }
+        impl $Tr<Rational> for Rational {
+            type Output = Rational;
+            #[inline]
+            fn $m(self, rhs: Rational) -> Rational {
+                (&self).$m(&rhs)
+            }
+        }
+        impl $Tr<&Rational> for Rational {
+            type Output = Rational;
+            #[inline]
+            fn $m(self, rhs: &Rational) -> Rational {
+                (&self).$m(rhs)
+            }
+        }
+        impl $Tr<Rational> for &Rational {
+            type Output = Rational;
+            #[inline]
+            fn $m(self, rhs: Rational) -> Rational {
+                self.$m(&rhs)
+            }
+        }
+        impl $TrA<&Rational> for Rational {
+            #[inline]
+            fn $ma(&mut self, rhs: &Rational) {
+                *self = (&*self).$m(rhs);
+            }
+        }
+        impl $TrA<Rational> for Rational {
+            #[inline]
+            fn $ma(&mut self, rhs: Rational) {
+                *self = (&*self).$m(&rhs);
+            }
+        }
+    };
+}
+
+binop!(Add, add, AddAssign, add_assign, |a, b| a.add_ref(b));
+binop!(Sub, sub, SubAssign, sub_assign, |a, b| a.add_ref(&-b));
+binop!(Mul, mul, MulAssign, mul_assign, |a, b| a.mul_ref(b));
+// Division by zero panics, as for the integer types; use `checked_div` where it can happen.
+binop!(Div, div, DivAssign, div_assign, |a, b| a
+    .checked_div(b)
+    .expect("Rational division by zero"));
+
+impl Sum for Rational {
+    fn sum<I: Iterator<Item = Rational>>(iter: I) -> Rational {
+        iter.fold(Rational::ZERO, |acc, x| acc + x)
+    }
+}
+impl<'a> Sum<&'a Rational> for Rational {
+    fn sum<I: Iterator<Item = &'a Rational>>(iter: I) -> Rational {
+        iter.fold(Rational::ZERO, |acc, x| acc + x)
+    }
+}
+impl Product for Rational {
+    fn product<I: Iterator<Item = Rational>>(iter: I) -> Rational {
+        iter.fold(Rational::ONE, |acc, x| acc * x)
+    }
+}
+
+impl Zero for Rational {
+    fn zero() -> Self {
+        Rational::ZERO
+    }
+    fn is_zero(&self) -> bool {
+        Rational::is_zero(self)
+    }
+}
+impl One for Rational {
+    fn one() -> Self {
+        Rational::ONE
+    }
+}
+
+impl fmt::Display for Rational {
+    /// Reduced `p/q`, or `p` for integers.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            Repr::Small { num, den: 1 } => write!(f, "{num}"),
+            Repr::Small { num, den } => write!(f, "{num}/{den}"),
+            Repr::Big(b) if b.is_integer() => write!(f, "{}", b.numer()),
+            Repr::Big(b) => write!(f, "{}/{}", b.numer(), b.denom()),
+        }
+    }
+}
+
+impl fmt::Debug for Rational {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+impl FromStr for Rational {
+    type Err = ParseRationalError;
+
+    /// Reads `"7"`, `"2.5"`, `"1e-4"`, `"7/3"`, `"-7/3"`, `"0.5/3"` (each side of `/` a
+    /// decimal literal).
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let s = text.trim();
+        if s.is_empty() {
+            return Err(ParseRationalError::Empty);
+        }
+        match s.split_once('/') {
+            None => Rational::from_decimal_str(s),
+            Some((p, q)) => {
+                let malformed = |_| ParseRationalError::Malformed(text.to_string());
+                let p = Rational::from_decimal_str(p).map_err(malformed)?;
+                let q = Rational::from_decimal_str(q).map_err(malformed)?;
+                p.checked_div(&q)
+                    .ok_or_else(|| ParseRationalError::DivisionByZero(text.to_string()))
+            }
+        }
+    }
+}
+
+impl serde::Serialize for Rational {
+    /// As the exact string `"p/q"`.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Rational {
+    /// From a string (`"7/3"`) or a JSON number read exactly from its text.
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(deserializer)?;
+        Rational::from_json(&value).map_err(serde::de::Error::custom)
+    }
+}
+
+impl Rational {
+    /// Reads a JSON value exactly: a number literal from its text, or a string.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::Rational;
+    /// let v: serde_json::Value = serde_json::from_str("0.1").unwrap();
+    /// assert_eq!(Rational::from_json(&v).unwrap(), "1/10".parse().unwrap());
+    /// ```
+    pub fn from_json(value: &serde_json::Value) -> Result<Rational, ParseRationalError> {
+        match value {
+            // With serde_json's `arbitrary_precision`, to_string() is the literal's own text.
+            serde_json::Value::Number(n) => Rational::from_decimal_str(&n.to_string()),
+            serde_json::Value::String(s) => s.parse(),
+            other => Err(ParseRationalError::Malformed(other.to_string())),
+        }
+    }
+
+    /// `self` as a big integer when it is an integer.
+    pub fn to_bigint(&self) -> Option<BigInt> {
+        self.is_integer().then(|| self.numer())
+    }
+
+    /// Total bits of numerator and denominator: a measure of how large the value has grown.
+    pub fn bits(&self) -> u64 {
+        match &self.0 {
+            Repr::Small { num, den } => {
+                (128 - num.unsigned_abs().leading_zeros() as u64)
+                    + (128 - den.unsigned_abs().leading_zeros() as u64)
+            }
+            Repr::Big(b) => b.numer().bits() + b.denom().bits(),
+        }
+    }
+}
+
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn r(s: &str) -> Rational {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn parses_every_documented_form() {
+        assert_eq!(r("7"), Rational::from(7));
+        assert_eq!(r("2.5"), Rational::new(5, 2).unwrap());
+        assert_eq!(r("7/3").to_string(), "7/3");
+        assert_eq!(r("-7/3").to_string(), "-7/3");
+        assert_eq!(r("1e-4").to_string(), "1/10000");
+        assert_eq!(r("0.1").to_string(), "1/10");
+        assert_eq!(r("18/2").to_string(), "9");
+        assert_eq!(r("1.5E2").to_string(), "150");
+        assert_eq!(r("0.000").to_string(), "0");
+    }
+
+    #[test]
+    fn rejects_malformed_text() {
+        for bad in ["", "abc", "1/", "/2", "1.2.3", "--1", "1e", "e5", ".", "1/2/3", "0x10"] {
+            assert!(bad.parse::<Rational>().is_err(), "{bad:?} was accepted");
+        }
+        assert_eq!(
+            "7/0".parse::<Rational>(),
+            Err(ParseRationalError::DivisionByZero("7/0".into()))
+        );
+        assert!(matches!(
+            "1e99999999".parse::<Rational>(),
+            Err(ParseRationalError::ExponentOutOfRange(_))
+        ));
+    }
+
+    #[test]
+    fn overflow_falls_back_and_demotes() {
+        let big = Rational::from(i128::MAX);
+        let sum = &big + &big;
+        assert!(sum.is_big());
+        let back = &sum - &big;
+        assert!(!back.is_big());
+        assert_eq!(back, big);
+        let tiny = Rational::new(1, i128::MAX).unwrap();
+        let sq = &tiny * &tiny;
+        assert!(sq.is_big());
+        assert_eq!(&sq * &big * &big, Rational::ONE);
+    }
+
+    #[test]
+    fn min_is_never_stored_small() {
+        let m = Rational::from(i128::MIN);
+        assert!(m.is_big());
+        assert_eq!((-&m).to_string(), "170141183460469231731687303715884105728");
+        let neg_max = -Rational::from(i128::MAX);
+        assert_eq!(&neg_max - &Rational::ONE, m);
+    }
+}
