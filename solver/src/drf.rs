@@ -1,15 +1,442 @@
-//! DRF (placeholder while it is written).
-use crate::{Allocation, Instance, Mechanism, SolverError};
-/// Placeholder.
-pub enum FreezeRule { DemandersOnly, Everyone }
-/// Placeholder.
-pub struct Drf { freeze: FreezeRule }
-impl Drf {
-    /// Extended DRF.
-    pub fn extended() -> Self { Drf { freeze: FreezeRule::DemandersOnly } }
+//! Dominant Resource Fairness by exact progressive filling: extended weighted DRF and
+//! common-level DRF.
+//!
+//! A level `λ` rises from 0; every unfrozen user `i` holds `x_i = λ / s_i` tasks, where
+//! `s_i = max_j d_ij / (R_j w_ij)` is the weighted dominant share of one task (with a scalar
+//! weight, `μ_i / w_i`). So every unfrozen user's weighted dominant share equals `λ`.
+//! - When a resource saturates, [`FreezeRule::DemandersOnly`] freezes exactly the users with
+//!   positive demand for it (Parkes, Procaccia and Shah's extension to zero demands; the
+//!   result is unique and Pareto efficient); [`FreezeRule::Everyone`] freezes everyone
+//!   (*common-level DRF*, one fit factor shared by all).
+//! - When a user reaches its task cap `T_i`, it freezes.
+//!
+//! With strictly positive demands and no caps both rules give the DRF paper's allocation:
+//! everyone is frozen at the first saturation with equal weighted dominant shares.
+//!
+//! # Algorithm
+//! Event-driven and exact. Resource `j`'s use at level `λ` is `A_j + λ B_j`, where `A_j` is
+//! the frozen users' use and `B_j = Σ_unfrozen d_ij / s_i`; it saturates at
+//! `(R_j − A_j) / B_j`. Freezing a user only lowers `B_j`, so a saturation level computed
+//! earlier is a *lower bound* of the current one: levels are refreshed lazily, only for the
+//! resource whose stale bound is the smallest, and cap events below every bound are applied
+//! without recomputing anything. `A_j` and `B_j` are [`ExactSum`]s, so adding a term costs
+//! one integer addition and big-integer work happens only when a level is refreshed.
+//!
+//! # Complexity
+//! `O(n·m + n log n)` rational operations for `n` users and `m` resources: every user is
+//! frozen once and touches its `m` resources; caps are sorted once; each event scans the
+//! `m` saturation bounds. Measured: 100,000 users × 8 resources in well under a second (see
+//! `BENCHMARKS.md`).
+//!
+//! # Example
+//! The DRF paper's running example (9 CPUs, 18 GB; A needs ⟨1, 4⟩, B ⟨3, 1⟩):
+//! ```
+//! use leontief_solver::{drf::progressive_filling, FreezeRule, Instance, User};
+//! let paper = Instance::new(vec![9.into(), 18.into()],
+//!     vec![User::new("A", [1, 4]), User::new("B", [3, 1])]).unwrap();
+//! let fill = progressive_filling(&paper, FreezeRule::DemandersOnly);
+//! assert_eq!(fill.tasks, vec![3.into(), 2.into()]);
+//! assert_eq!(fill.levels[0].to_string(), "2/3"); // both hold 2/3 of their dominant resource
+//! assert_eq!(fill.saturated, vec![0]);           // CPU
+//! ```
+//!
+//! # References
+//! - A. Ghodsi et al. *Dominant Resource Fairness: Fair Allocation of Multiple Resource
+//!   Types.* NSDI 2011 (§4, progressive filling; §4.3, weighted DRF).
+//! - D. Parkes, A. Procaccia, N. Shah. *Beyond Dominant Resource Fairness: Extensions,
+//!   Limitations, and Indivisibilities.* EC 2012 (zero demands; the freeze rule).
+
+use crate::{Allocation, ExactSum, Instance, Mechanism, Rational, SolverError};
+
+/// Whom a saturated resource freezes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum FreezeRule {
+    /// Only the users with positive demand for the saturated resource (extended DRF).
+    DemandersOnly,
+    /// Every unfrozen user at the first saturation (common-level DRF). Caps still freeze
+    /// users one by one before that.
+    Everyone,
 }
+
+/// Why a user stopped growing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum FrozenBy {
+    /// The user reached its task cap.
+    Cap,
+    /// A resource saturated (its index). Under [`FreezeRule::Everyone`] this can be a
+    /// resource the user does not demand.
+    Resource(usize),
+}
+
+/// One step of progressive filling.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct FillEvent {
+    /// The level `λ` (weighted dominant share of the growing users) at the event.
+    pub level: Rational,
+    /// What happened.
+    pub cause: FrozenBy,
+    /// The users frozen by it, in index order.
+    pub frozen: Vec<usize>,
+}
+
+/// The outcome of progressive filling.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Filling {
+    /// Tasks per user `x_i`.
+    pub tasks: Vec<Rational>,
+    /// Each user's weighted dominant share at the end (the level at which it froze).
+    pub levels: Vec<Rational>,
+    /// Why each user froze.
+    pub frozen_by: Vec<FrozenBy>,
+    /// The events in order of level.
+    pub events: Vec<FillEvent>,
+    /// Total use of each resource.
+    pub consumption: Vec<Rational>,
+    /// Resources used to capacity, in index order.
+    pub saturated: Vec<usize>,
+}
+
+/// DRF as a [`Mechanism`]: extended weighted DRF or common-level DRF.
+///
+/// # Example
+/// ```
+/// use leontief_solver::{Drf, Instance, Mechanism, User};
+/// let paper = Instance::new(vec![9.into(), 18.into()],
+///     vec![User::new("A", [1, 4]), User::new("B", [3, 1])]).unwrap();
+/// assert_eq!(Drf::extended().allocate(&paper).unwrap().tasks, vec![3.into(), 2.into()]);
+/// assert_eq!(Drf::common_level().allocate(&paper).unwrap().tasks, vec![3.into(), 2.into()]);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Drf {
+    rule: FreezeRule,
+}
+
+impl Drf {
+    /// Extended weighted DRF (`drf`): a saturation freezes only its demanders.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::{Drf, Mechanism};
+    /// assert_eq!(Drf::extended().name(), "drf");
+    /// ```
+    pub fn extended() -> Self {
+        Drf {
+            rule: FreezeRule::DemandersOnly,
+        }
+    }
+
+    /// Common-level DRF (`drf-common-level`): the first saturation freezes everyone.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::{Drf, Instance, Mechanism, User};
+    /// // B does not need CPU, yet common-level DRF stops it when CPU runs out.
+    /// let inst = Instance::new(vec![1.into(), 1.into()],
+    ///     vec![User::new("A", [1, 0]), User::new("B", [0, 1]), User::new("C", [1, 0])]).unwrap();
+    /// let x = Drf::common_level().allocate(&inst).unwrap();
+    /// assert_eq!(x.tasks[1].to_string(), "1/2");
+    /// assert_eq!(Drf::extended().allocate(&inst).unwrap().tasks[1].to_string(), "1");
+    /// ```
+    pub fn common_level() -> Self {
+        Drf {
+            rule: FreezeRule::Everyone,
+        }
+    }
+
+    /// DRF with the given freeze rule.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::{Drf, FreezeRule};
+    /// assert_eq!(Drf::with_rule(FreezeRule::Everyone), Drf::common_level());
+    /// ```
+    pub fn with_rule(rule: FreezeRule) -> Self {
+        Drf { rule }
+    }
+
+    /// The freeze rule.
+    pub fn rule(&self) -> FreezeRule {
+        self.rule
+    }
+
+    /// The full progressive-filling outcome (levels, events, saturated resources).
+    pub fn fill(&self, instance: &Instance) -> Filling {
+        progressive_filling(instance, self.rule)
+    }
+}
+
 impl Mechanism for Drf {
-    fn name(&self) -> &str { match self.freeze { FreezeRule::DemandersOnly => "drf", FreezeRule::Everyone => "drf-common-level" } }
-    fn is_exact(&self) -> bool { true }
-    fn allocate(&self, _i: &Instance) -> Result<Allocation, SolverError> { Err(SolverError::invalid("x", "placeholder")) }
+    fn name(&self) -> &str {
+        match self.rule {
+            FreezeRule::DemandersOnly => "drf",
+            FreezeRule::Everyone => "drf-common-level",
+        }
+    }
+
+    fn is_exact(&self) -> bool {
+        true
+    }
+
+    fn allocate(&self, instance: &Instance) -> Result<Allocation, SolverError> {
+        Ok(Allocation::new(self.fill(instance).tasks))
+    }
+}
+
+/// Per-resource state of the filling.
+struct ResourceState {
+    /// Use by frozen users.
+    frozen_use: ExactSum,
+    /// Growth rate of use per unit of level, over unfrozen users.
+    growth: ExactSum,
+    /// Unfrozen users with positive demand.
+    growing_users: usize,
+    /// A lower bound of the saturation level (exact when `fresh`).
+    bound: Option<Rational>,
+    fresh: bool,
+}
+
+impl ResourceState {
+    fn refresh(&mut self, capacity: &Rational) -> &Rational {
+        if !self.fresh || self.bound.is_none() {
+            let room = capacity - &self.frozen_use.value();
+            let rate = self.growth.value();
+            // growing_users > 0 and every term d_ij / s_i > 0, so the rate is positive.
+            self.bound = Some(room / rate);
+            self.fresh = true;
+        }
+        self.bound.as_ref().expect("just set")
+    }
+}
+
+/// Exact progressive filling (see the [module docs](self)).
+///
+/// # Complexity
+/// `O(n·m + n log n)` rational operations.
+///
+/// # Example
+/// Zero demands, a weight and a cap (hand-derived: b's cap binds at level 1/5, resource 3
+/// saturates at level 9/14):
+/// ```
+/// use leontief_solver::{drf::progressive_filling, FreezeRule, Instance, User};
+/// let inst = Instance::new(vec![10.into(), 10.into(), 6.into()], vec![
+///     User::new("a", [1, 0, 1]),
+///     User::new("b", [2, 1, 0]).weight(2).cap(2),
+///     User::new("c", [0, 3, 1]),
+/// ]).unwrap();
+/// let fill = progressive_filling(&inst, FreezeRule::DemandersOnly);
+/// let shown: Vec<String> = fill.tasks.iter().map(|x| x.to_string()).collect();
+/// assert_eq!(shown, ["27/7", "2", "15/7"]);
+/// ```
+pub fn progressive_filling(instance: &Instance, rule: FreezeRule) -> Filling {
+    let n = instance.num_users();
+    let m = instance.num_resources();
+    let users = instance.users();
+    let capacity = instance.capacity();
+
+    // Per-task weighted dominant share s_i: the level rises by s_i per task of user i.
+    let task_share: Vec<Rational> = (0..n).map(|i| instance.task_weighted_share(i)).collect();
+
+    let mut resources: Vec<ResourceState> = (0..m)
+        .map(|_| ResourceState {
+            frozen_use: ExactSum::new(),
+            growth: ExactSum::new(),
+            growing_users: 0,
+            bound: None,
+            fresh: false,
+        })
+        .collect();
+    // Each user's growth rate on each resource it demands, d_ij / s_i, in compressed rows:
+    // computed once, used when the filling starts and when the user freezes.
+    let mut rates = Rates {
+        start: Vec::with_capacity(n + 1),
+        entries: Vec::new(),
+    };
+    let mut demanders: Vec<Vec<usize>> = vec![Vec::new(); m];
+    for (i, u) in users.iter().enumerate() {
+        rates.start.push(rates.entries.len());
+        let per_level = task_share[i].recip().expect("validated: positive share");
+        for (j, d) in u.demand.iter().enumerate() {
+            if !d.is_zero() {
+                let rate = d * &per_level;
+                resources[j].growth.add(&rate);
+                resources[j].growing_users += 1;
+                demanders[j].push(i);
+                rates.entries.push((j, rate));
+            }
+        }
+    }
+    rates.start.push(rates.entries.len());
+
+    // Cap events in order of level T_i * s_i (ties by index).
+    let cap_level: Vec<Option<Rational>> = users
+        .iter()
+        .zip(&task_share)
+        .map(|(u, s)| u.cap.as_ref().map(|t| t * s))
+        .collect();
+    let mut caps: Vec<usize> = (0..n).filter(|&i| cap_level[i].is_some()).collect();
+    caps.sort_by(|&a, &b| cap_level[a].cmp(&cap_level[b]).then(a.cmp(&b)));
+    let mut next_cap = caps.into_iter().peekable();
+
+    let mut tasks: Vec<Option<Rational>> = vec![None; n];
+    let mut levels = vec![Rational::ZERO; n];
+    let mut frozen_by = vec![FrozenBy::Cap; n];
+    let mut events = Vec::new();
+    let mut unfrozen = n;
+
+    while unfrozen > 0 {
+        while next_cap.peek().is_some_and(|&i| tasks[i].is_some()) {
+            next_cap.next();
+        }
+        let cap = next_cap
+            .peek()
+            .map(|&i| (i, cap_level[i].as_ref().expect("capped")));
+        if let Some((j, level)) = next_saturation(&mut resources, capacity, cap.map(|c| c.1)) {
+            let victims: Vec<usize> = match rule {
+                FreezeRule::DemandersOnly => demanders[j]
+                    .iter()
+                    .copied()
+                    .filter(|&i| tasks[i].is_none())
+                    .collect(),
+                FreezeRule::Everyone => (0..n).filter(|&i| tasks[i].is_none()).collect(),
+            };
+            freeze_group(
+                &victims,
+                &level,
+                &rates,
+                &task_share,
+                &mut resources,
+                &mut tasks,
+            );
+            for &i in &victims {
+                levels[i] = level.clone();
+                frozen_by[i] = FrozenBy::Resource(j);
+            }
+            unfrozen -= victims.len();
+            events.push(FillEvent {
+                level,
+                cause: FrozenBy::Resource(j),
+                frozen: victims,
+            });
+        } else {
+            let (i, level) = cap.expect("no saturation left means a cap is pending");
+            let level = level.clone();
+            let x = users[i].cap.clone().expect("capped");
+            for (j, rate) in rates.of(i) {
+                let r = &mut resources[*j];
+                r.frozen_use.add(&(&users[i].demand[*j] * &x));
+                r.growth.sub(rate);
+                r.growing_users -= 1;
+                r.fresh = false;
+            }
+            tasks[i] = Some(x);
+            levels[i] = level.clone();
+            frozen_by[i] = FrozenBy::Cap;
+            unfrozen -= 1;
+            next_cap.next();
+            events.push(FillEvent {
+                level,
+                cause: FrozenBy::Cap,
+                frozen: vec![i],
+            });
+        }
+    }
+
+    let consumption: Vec<Rational> = resources.iter_mut().map(|r| r.frozen_use.value()).collect();
+    let saturated = (0..m).filter(|&j| consumption[j] == capacity[j]).collect();
+    Filling {
+        tasks: tasks
+            .into_iter()
+            .map(|x| x.expect("every user froze"))
+            .collect(),
+        levels,
+        frozen_by,
+        events,
+        consumption,
+        saturated,
+    }
+}
+
+/// The resource that saturates first among those still growing and its exact level, if
+/// that level is at most `limit` (the next cap event). Stale bounds are refreshed only while
+/// they are the smallest and not above `limit`: a stale bound above the next cap proves the
+/// cap comes first without computing anything.
+fn next_saturation(
+    resources: &mut [ResourceState],
+    capacity: &[Rational],
+    limit: Option<&Rational>,
+) -> Option<(usize, Rational)> {
+    loop {
+        let mut best: Option<usize> = None;
+        for j in 0..resources.len() {
+            if resources[j].growing_users == 0 {
+                continue;
+            }
+            if resources[j].bound.is_none() {
+                resources[j].refresh(&capacity[j]);
+            }
+            let better = match best {
+                None => true,
+                Some(b) => resources[j].bound < resources[b].bound,
+            };
+            if better {
+                best = Some(j);
+            }
+        }
+        let j = best?;
+        let bound = resources[j].bound.as_ref().expect("set above");
+        if limit.is_some_and(|cap| bound > cap) {
+            return None;
+        }
+        if resources[j].fresh {
+            return Some((j, bound.clone()));
+        }
+        // A stale bound is only a lower bound: make it exact and look again.
+        resources[j].refresh(&capacity[j]);
+    }
+}
+
+/// Freezes `group` at `level`: `x_i = level / s_i`. The group's use of each resource is
+/// summed first and multiplied by the level once, which keeps big-integer work per event,
+/// not per user.
+fn freeze_group(
+    group: &[usize],
+    level: &Rational,
+    rates: &Rates,
+    task_share: &[Rational],
+    resources: &mut [ResourceState],
+    tasks: &mut [Option<Rational>],
+) {
+    let m = resources.len();
+    let mut group_rate: Vec<Option<ExactSum>> = vec![None; m];
+    for &i in group {
+        tasks[i] = Some(level / &task_share[i]);
+        for (j, rate) in rates.of(i) {
+            group_rate[*j].get_or_insert_with(ExactSum::new).add(rate);
+            let r = &mut resources[*j];
+            r.growth.sub(rate);
+            r.growing_users -= 1;
+            r.fresh = false;
+        }
+    }
+    for (j, rate) in group_rate.into_iter().enumerate() {
+        if let Some(mut rate) = rate {
+            resources[j].frozen_use.add(&(level * &rate.value()));
+        }
+    }
+}
+
+/// Growth rates `d_ij / s_i` of every user on the resources it demands (compressed rows).
+struct Rates {
+    start: Vec<usize>,
+    entries: Vec<(usize, Rational)>,
+}
+
+impl Rates {
+    fn of(&self, i: usize) -> &[(usize, Rational)] {
+        &self.entries[self.start[i]..self.start[i + 1]]
+    }
 }

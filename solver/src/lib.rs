@@ -28,11 +28,12 @@ pub mod discrete;
 pub mod drf;
 mod error;
 mod exact_sum;
+pub mod generate;
 mod mechanism;
 mod model;
 pub mod rational;
 
-pub use discrete::{DiscreteDrf, Machines, MisfitRule, TieBreak};
+pub use discrete::{DiscreteDrf, DiscreteOutcome, Machines, MisfitRule, TieBreak, TraceStep};
 pub use drf::{Drf, FreezeRule};
 pub use error::SolverError;
 pub use exact_sum::ExactSum;

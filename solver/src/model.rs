@@ -49,7 +49,10 @@ impl User {
     /// let a = User::new("A", [1, 4]).weight(2).cap(10);
     /// assert_eq!(a.weight, Rational::from(2));
     /// ```
-    pub fn new<T: Into<Rational>>(name: impl Into<String>, demand: impl IntoIterator<Item = T>) -> Self {
+    pub fn new<T: Into<Rational>>(
+        name: impl Into<String>,
+        demand: impl IntoIterator<Item = T>,
+    ) -> Self {
         User {
             name: name.into(),
             demand: demand.into_iter().map(Into::into).collect(),
@@ -140,30 +143,48 @@ impl Instance {
     fn validate(&self) -> Result<(), SolverError> {
         let m = self.capacity.len();
         if m == 0 {
-            return Err(SolverError::invalid("capacity", "expected at least one resource, found none"));
+            return Err(SolverError::invalid(
+                "capacity",
+                "expected at least one resource, found none",
+            ));
         }
         if self.resources.len() != m {
             return Err(SolverError::invalid(
                 "resources",
-                format!("expected {m} names, one per capacity entry, found {}", self.resources.len()),
+                format!(
+                    "expected {m} names, one per capacity entry, found {}",
+                    self.resources.len()
+                ),
             ));
         }
         let mut seen = HashSet::new();
         for (j, name) in self.resources.iter().enumerate() {
             if name.is_empty() {
-                return Err(SolverError::invalid(format!("resources[{j}]"), "empty name"));
+                return Err(SolverError::invalid(
+                    format!("resources[{j}]"),
+                    "empty name",
+                ));
             }
             if !seen.insert(name.as_str()) {
-                return Err(SolverError::invalid(format!("resources[{j}]"), format!("duplicate resource name {name:?}")));
+                return Err(SolverError::invalid(
+                    format!("resources[{j}]"),
+                    format!("duplicate resource name {name:?}"),
+                ));
             }
         }
         for (j, c) in self.capacity.iter().enumerate() {
             if !c.is_positive() {
-                return Err(SolverError::invalid(format!("capacity[{j}]"), format!("must be positive, found {c}")));
+                return Err(SolverError::invalid(
+                    format!("capacity[{j}]"),
+                    format!("must be positive, found {c}"),
+                ));
             }
         }
         if self.users.is_empty() {
-            return Err(SolverError::invalid("users", "expected at least one user, found none"));
+            return Err(SolverError::invalid(
+                "users",
+                "expected at least one user, found none",
+            ));
         }
         let mut names = HashSet::new();
         for (i, u) in self.users.iter().enumerate() {
@@ -172,21 +193,33 @@ impl Instance {
                 return Err(SolverError::invalid(at("name"), "empty name"));
             }
             if !names.insert(u.name.as_str()) {
-                return Err(SolverError::invalid(at("name"), format!("duplicate user name {:?}", u.name)));
+                return Err(SolverError::invalid(
+                    at("name"),
+                    format!("duplicate user name {:?}", u.name),
+                ));
             }
             check_vector(&at("demand"), &u.demand, m, Sign::NonNegative)?;
             if u.demand.iter().all(Rational::is_zero) {
-                return Err(SolverError::invalid(at("demand"), "all entries are zero; a user must demand some resource"));
+                return Err(SolverError::invalid(
+                    at("demand"),
+                    "all entries are zero; a user must demand some resource",
+                ));
             }
             if !u.weight.is_positive() {
-                return Err(SolverError::invalid(at("weight"), format!("must be positive, found {}", u.weight)));
+                return Err(SolverError::invalid(
+                    at("weight"),
+                    format!("must be positive, found {}", u.weight),
+                ));
             }
             if let Some(w) = &u.resource_weights {
                 check_vector(&at("weights"), w, m, Sign::Positive)?;
             }
             if let Some(t) = &u.cap {
                 if !t.is_positive() {
-                    return Err(SolverError::invalid(at("tasks"), format!("must be positive, found {t}")));
+                    return Err(SolverError::invalid(
+                        at("tasks"),
+                        format!("must be positive, found {t}"),
+                    ));
                 }
             }
         }
@@ -212,10 +245,18 @@ impl Instance {
 
     /// Reads the JSON form from a parsed value (see [`Instance::from_json_str`]).
     pub fn from_json(value: &Value) -> Result<Self, SolverError> {
-        let obj = value
-            .as_object()
-            .ok_or_else(|| SolverError::invalid("(top level)", format!("expected an object, found {}", kind(value))))?;
-        reject_unknown(obj, "", &["resources", "capacity", "users", "about", "note"], TOP_FIELDS)?;
+        let obj = value.as_object().ok_or_else(|| {
+            SolverError::invalid(
+                "(top level)",
+                format!("expected an object, found {}", kind(value)),
+            )
+        })?;
+        reject_unknown(
+            obj,
+            "",
+            &["resources", "capacity", "users", "about", "note"],
+            TOP_FIELDS,
+        )?;
         let capacity = match obj.get("capacity") {
             Some(v) => read_numbers("capacity", v)?,
             None => return Err(SolverError::invalid("capacity", "missing")),
@@ -224,10 +265,12 @@ impl Instance {
             None => (1..=capacity.len()).map(|j| format!("r{j}")).collect(),
             Some(v) => read_names("resources", v)?,
         };
-        let users_v = obj.get("users").ok_or_else(|| SolverError::invalid("users", "missing"))?;
-        let list = users_v
-            .as_array()
-            .ok_or_else(|| SolverError::invalid("users", format!("expected a list, found {}", kind(users_v))))?;
+        let users_v = obj
+            .get("users")
+            .ok_or_else(|| SolverError::invalid("users", "missing"))?;
+        let list = users_v.as_array().ok_or_else(|| {
+            SolverError::invalid("users", format!("expected a list, found {}", kind(users_v)))
+        })?;
         let mut users = Vec::with_capacity(list.len());
         for (i, u) in list.iter().enumerate() {
             users.push(read_user(i, u)?);
@@ -257,7 +300,10 @@ impl Instance {
             })
             .collect();
         let mut o = Map::new();
-        o.insert("resources".into(), self.resources.iter().cloned().map(Value::String).collect());
+        o.insert(
+            "resources".into(),
+            self.resources.iter().cloned().map(Value::String).collect(),
+        );
         o.insert("capacity".into(), exact_list(&self.capacity));
         o.insert("users".into(), Value::Array(users));
         Value::Object(o)
@@ -358,7 +404,11 @@ impl Allocation {
 
     /// User `i`'s bundle `x_i d_i`.
     pub fn bundle(&self, instance: &Instance, i: usize) -> Vec<Rational> {
-        instance.users[i].demand.iter().map(|d| d * &self.tasks[i]).collect()
+        instance.users[i]
+            .demand
+            .iter()
+            .map(|d| d * &self.tasks[i])
+            .collect()
     }
 
     /// Total use of each resource, `sum_i x_i d_ij`.
@@ -430,10 +480,16 @@ fn check_vector(field: &str, v: &[Rational], m: usize, sign: Sign) -> Result<(),
     for (j, x) in v.iter().enumerate() {
         match sign {
             Sign::NonNegative if x.is_negative() => {
-                return Err(SolverError::invalid(format!("{field}[{j}]"), format!("must not be negative, found {x}")))
+                return Err(SolverError::invalid(
+                    format!("{field}[{j}]"),
+                    format!("must not be negative, found {x}"),
+                ))
             }
             Sign::Positive if !x.is_positive() => {
-                return Err(SolverError::invalid(format!("{field}[{j}]"), format!("must be positive, found {x}")))
+                return Err(SolverError::invalid(
+                    format!("{field}[{j}]"),
+                    format!("must be positive, found {x}"),
+                ))
             }
             _ => {}
         }
@@ -452,11 +508,23 @@ fn kind(v: &Value) -> &'static str {
     }
 }
 
-fn reject_unknown(obj: &Map<String, Value>, prefix: &str, known: &[&str], listing: &str) -> Result<(), SolverError> {
+fn reject_unknown(
+    obj: &Map<String, Value>,
+    prefix: &str,
+    known: &[&str],
+    listing: &str,
+) -> Result<(), SolverError> {
     for key in obj.keys() {
         if !known.contains(&key.as_str()) {
-            let field = if prefix.is_empty() { key.clone() } else { format!("{prefix}.{key}") };
-            return Err(SolverError::invalid(field, format!("unknown field (expected {listing})")));
+            let field = if prefix.is_empty() {
+                key.clone()
+            } else {
+                format!("{prefix}.{key}")
+            };
+            return Err(SolverError::invalid(
+                field,
+                format!("unknown field (expected {listing})"),
+            ));
         }
     }
     Ok(())
@@ -465,16 +533,24 @@ fn reject_unknown(obj: &Map<String, Value>, prefix: &str, known: &[&str], listin
 /// Reads one exact number at `field`.
 pub fn read_number(field: &str, v: &Value) -> Result<Rational, SolverError> {
     match v {
-        Value::Number(_) | Value::String(_) => Rational::from_json(v).map_err(|e| SolverError::number(field, e)),
-        other => Err(SolverError::invalid(field, format!("expected a number, found {}", kind(other)))),
+        Value::Number(_) | Value::String(_) => {
+            Rational::from_json(v).map_err(|e| SolverError::number(field, e))
+        }
+        other => Err(SolverError::invalid(
+            field,
+            format!("expected a number, found {}", kind(other)),
+        )),
     }
 }
 
 /// Reads a list of exact numbers at `field`.
 pub fn read_numbers(field: &str, v: &Value) -> Result<Vec<Rational>, SolverError> {
-    let list = v
-        .as_array()
-        .ok_or_else(|| SolverError::invalid(field, format!("expected a list of numbers, found {}", kind(v))))?;
+    let list = v.as_array().ok_or_else(|| {
+        SolverError::invalid(
+            field,
+            format!("expected a list of numbers, found {}", kind(v)),
+        )
+    })?;
     list.iter()
         .enumerate()
         .map(|(j, x)| read_number(&format!("{field}[{j}]"), x))
@@ -482,30 +558,49 @@ pub fn read_numbers(field: &str, v: &Value) -> Result<Vec<Rational>, SolverError
 }
 
 fn read_names(field: &str, v: &Value) -> Result<Vec<String>, SolverError> {
-    let list = v
-        .as_array()
-        .ok_or_else(|| SolverError::invalid(field, format!("expected a list of names, found {}", kind(v))))?;
+    let list = v.as_array().ok_or_else(|| {
+        SolverError::invalid(
+            field,
+            format!("expected a list of names, found {}", kind(v)),
+        )
+    })?;
     list.iter()
         .enumerate()
         .map(|(j, x)| {
-            x.as_str()
-                .map(str::to_string)
-                .ok_or_else(|| SolverError::invalid(format!("{field}[{j}]"), format!("expected a string, found {}", kind(x))))
+            x.as_str().map(str::to_string).ok_or_else(|| {
+                SolverError::invalid(
+                    format!("{field}[{j}]"),
+                    format!("expected a string, found {}", kind(x)),
+                )
+            })
         })
         .collect()
 }
 
 fn read_user(i: usize, v: &Value) -> Result<User, SolverError> {
     let at = |f: &str| format!("users[{i}].{f}");
-    let obj = v
-        .as_object()
-        .ok_or_else(|| SolverError::invalid(format!("users[{i}]"), format!("expected an object, found {}", kind(v))))?;
-    reject_unknown(obj, &format!("users[{i}]"), &["name", "demand", "weight", "weights", "tasks"], USER_FIELDS)?;
+    let obj = v.as_object().ok_or_else(|| {
+        SolverError::invalid(
+            format!("users[{i}]"),
+            format!("expected an object, found {}", kind(v)),
+        )
+    })?;
+    reject_unknown(
+        obj,
+        &format!("users[{i}]"),
+        &["name", "demand", "weight", "weights", "tasks"],
+        USER_FIELDS,
+    )?;
     let name = match obj.get("name") {
         None => format!("u{}", i + 1),
         Some(Value::String(s)) => s.clone(),
         Some(Value::Number(n)) => n.to_string(),
-        Some(other) => return Err(SolverError::invalid(at("name"), format!("expected a string, found {}", kind(other)))),
+        Some(other) => {
+            return Err(SolverError::invalid(
+                at("name"),
+                format!("expected a string, found {}", kind(other)),
+            ))
+        }
     };
     let demand = match obj.get("demand") {
         Some(d) => read_numbers(&at("demand"), d)?,
@@ -521,7 +616,10 @@ fn read_user(i: usize, v: &Value) -> Result<User, SolverError> {
         Some(w) => read_number(&at("weight"), w)?,
         None => Rational::ONE,
     };
-    let resource_weights = obj.get("weights").map(|w| read_numbers(&at("weights"), w)).transpose()?;
+    let resource_weights = obj
+        .get("weights")
+        .map(|w| read_numbers(&at("weights"), w))
+        .transpose()?;
     let cap = match obj.get("tasks") {
         None | Some(Value::Null) => None,
         Some(t) => Some(read_number(&at("tasks"), t)?),

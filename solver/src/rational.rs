@@ -69,7 +69,11 @@ pub enum ParseRationalError {
 
 #[inline]
 fn gcd_u128(mut a: u128, mut b: u128) -> u128 {
-    // Binary GCD: no divisions, fast on the 64–128-bit values progressive filling produces.
+    // Most values fit a machine word; 64-bit shifts and subtractions are twice as fast.
+    if (a | b) >> 64 == 0 {
+        return u128::from(gcd_u64(a as u64, b as u64));
+    }
+    // Binary GCD: no divisions.
     if a == 0 {
         return b;
     }
@@ -87,6 +91,41 @@ fn gcd_u128(mut a: u128, mut b: u128) -> u128 {
         if b == 0 {
             return a << shift;
         }
+    }
+}
+
+#[inline]
+fn gcd_u64(mut a: u64, mut b: u64) -> u64 {
+    if a == 0 {
+        return b;
+    }
+    if b == 0 {
+        return a;
+    }
+    let shift = (a | b).trailing_zeros();
+    a >>= a.trailing_zeros();
+    loop {
+        b >>= b.trailing_zeros();
+        if a > b {
+            std::mem::swap(&mut a, &mut b);
+        }
+        b -= a;
+        if b == 0 {
+            return a << shift;
+        }
+    }
+}
+
+/// `a / g` for an exact divisor `g > 0`, with a 64-bit division when both fit (a 128-bit
+/// division is a slow library call).
+#[inline]
+fn div_exact(a: i128, g: i128) -> i128 {
+    if g == 1 {
+        return a;
+    }
+    match (i64::try_from(a), i64::try_from(g)) {
+        (Ok(a), Ok(g)) => i128::from(a / g),
+        _ => a / g,
     }
 }
 
@@ -141,12 +180,17 @@ impl Rational {
     /// ```
     pub fn integer(n: i128) -> Rational {
         if n == i128::MIN {
-            return Self::from_big(BigRational::from_integer(n.into()));
+            return Self::from_reduced_big(BigRational::from_integer(n.into()));
         }
         Rational(Repr::Small { num: n, den: 1 })
     }
 
     /// From a [`BigRational`] (demoted to the fast form when it fits).
+    ///
+    /// The input may be unreduced (`BigRational::new_raw`); it is reduced here.
+    ///
+    /// # Panics
+    /// When the denominator is zero (only possible through `BigRational::new_raw`).
     ///
     /// # Example
     /// ```
@@ -156,7 +200,14 @@ impl Rational {
     /// assert_eq!(r.to_string(), "3/2");
     /// ```
     pub fn from_big(value: BigRational) -> Rational {
-        // BigRational::new reduces; Ratio fields are kept reduced by its arithmetic too.
+        // `BigRational::new_raw` can make unreduced values or negative denominators.
+        let (num, den) = value.into_raw();
+        Self::from_reduced_big(BigRational::new(num, den))
+    }
+
+    /// From a [`BigRational`] already reduced with a positive denominator: the results of
+    /// `BigRational::new` and of its arithmetic.
+    fn from_reduced_big(value: BigRational) -> Rational {
         if let (Some(n), Some(d)) = (value.numer().to_i128(), value.denom().to_i128()) {
             if n != i128::MIN && d != i128::MIN {
                 return Rational(Repr::Small { num: n, den: d });
@@ -170,7 +221,7 @@ impl Rational {
         if den.is_zero() {
             return None;
         }
-        Some(Self::from_big(BigRational::new(num, den)))
+        Some(Self::from_reduced_big(BigRational::new(num, den)))
     }
 
     /// The value as a [`BigRational`].
@@ -259,10 +310,14 @@ impl Rational {
         match &self.0 {
             Repr::Small { num: 0, .. } => None,
             Repr::Small { num, den } => {
-                let (n, d) = if *num < 0 { (-*den, -*num) } else { (*den, *num) };
+                let (n, d) = if *num < 0 {
+                    (-*den, -*num)
+                } else {
+                    (*den, *num)
+                };
                 Some(Rational(Repr::Small { num: n, den: d }))
             }
-            Repr::Big(b) => Some(Self::from_big(b.recip())),
+            Repr::Big(b) => Some(Self::from_reduced_big(b.recip())),
         }
     }
 
@@ -276,7 +331,7 @@ impl Rational {
     pub fn floor(&self) -> Rational {
         match &self.0 {
             Repr::Small { num, den } => Rational::integer(num.div_euclid(*den)),
-            Repr::Big(b) => Self::from_big(b.floor()),
+            Repr::Big(b) => Self::from_reduced_big(b.floor()),
         }
     }
 
@@ -370,7 +425,8 @@ impl Rational {
                 if digits.is_empty() || !all_digits(digits) {
                     return Err(malformed());
                 }
-                if digits.len() > 6 {
+                // JSON allows leading zeros in the exponent (`1e0000001`): count the rest.
+                if digits.trim_start_matches('0').len() > 6 {
                     return Err(ParseRationalError::ExponentOutOfRange(text.to_string()));
                 }
                 e.parse::<i64>().map_err(|_| malformed())?
@@ -396,34 +452,50 @@ impl Rational {
         } else {
             BigRational::new(num, scale)
         };
-        Ok(Rational::from_big(value))
+        Ok(Rational::from_reduced_big(value))
     }
 
     #[cold]
-    fn big_op(a: &Rational, b: &Rational, op: fn(BigRational, BigRational) -> BigRational) -> Rational {
-        Rational::from_big(op(a.to_big(), b.to_big()))
+    fn big_op(
+        a: &Rational,
+        b: &Rational,
+        op: fn(BigRational, BigRational) -> BigRational,
+    ) -> Rational {
+        Rational::from_reduced_big(op(a.to_big(), b.to_big()))
     }
 
     #[inline]
     fn add_ref(&self, other: &Rational) -> Rational {
-        if let (Repr::Small { num: a, den: b }, Repr::Small { num: c, den: d }) = (&self.0, &other.0)
+        if let (Repr::Small { num: a, den: b }, Repr::Small { num: c, den: d }) =
+            (&self.0, &other.0)
         {
             if let Some(r) = small_add(*a, *b, *c, *d) {
                 return r;
             }
         }
-        Self::big_op(self, other, |x, y| x + y)
+        match (&self.0, &other.0) {
+            (Repr::Big(x), Repr::Small { num, den }) | (Repr::Small { num, den }, Repr::Big(x)) => {
+                add_big_small(x, *num, *den)
+            }
+            _ => Self::big_op(self, other, |x, y| x + y),
+        }
     }
 
     #[inline]
     fn mul_ref(&self, other: &Rational) -> Rational {
-        if let (Repr::Small { num: a, den: b }, Repr::Small { num: c, den: d }) = (&self.0, &other.0)
+        if let (Repr::Small { num: a, den: b }, Repr::Small { num: c, den: d }) =
+            (&self.0, &other.0)
         {
             if let Some(r) = small_mul(*a, *b, *c, *d) {
                 return r;
             }
         }
-        Self::big_op(self, other, |x, y| x * y)
+        match (&self.0, &other.0) {
+            (Repr::Big(x), Repr::Small { num, den }) | (Repr::Small { num, den }, Repr::Big(x)) => {
+                mul_big_small(x, *num, *den)
+            }
+            _ => Self::big_op(self, other, |x, y| x * y),
+        }
     }
 
     /// `self / other`, or `None` when `other` is zero.
@@ -432,24 +504,65 @@ impl Rational {
     }
 }
 
+/// `gcd(big, small)` for `small > 0`, through one remainder by a machine word: no
+/// big-integer gcd (num-bigint's is a binary gcd, quadratic in the size of `big`).
+fn gcd_big_small(big: &BigInt, small: i128) -> i128 {
+    let rem = big.magnitude() % small.unsigned_abs();
+    gcd_u128(
+        rem.to_u128().expect("a remainder is below the divisor"),
+        small.unsigned_abs(),
+    ) as i128
+}
+
+/// `(p/q) * (a/b)` with `p/q` reduced and big, `a/b` reduced and small: cross-cancel with
+/// two small gcds, so the product is reduced without any big gcd.
+#[cold]
+fn mul_big_small(x: &BigRational, a: i128, b: i128) -> Rational {
+    if a == 0 {
+        return Rational::ZERO;
+    }
+    let (p, q) = (x.numer(), x.denom());
+    let g1 = gcd_big_small(p, b); // divides p and b
+    let g2 = gcd_big_small(q, a); // divides q and a
+    let num = (p / BigInt::from(g1)) * BigInt::from(a / g2);
+    let den = (q / BigInt::from(g2)) * BigInt::from(b / g1);
+    Rational::from_reduced_big(BigRational::new_raw(num, den))
+}
+
+/// `p/q + a/b` with `p/q` big and `a/b` small, both reduced: Knuth's addition (TAOCP 4.5.1),
+/// whose gcds are with `gcd(q, b) <= b`, so all of them are small.
+#[cold]
+fn add_big_small(x: &BigRational, a: i128, b: i128) -> Rational {
+    let (p, q) = (x.numer(), x.denom());
+    let d1 = gcd_big_small(q, b);
+    let q_d1 = q / BigInt::from(d1);
+    let b_d1 = BigInt::from(b / d1);
+    // t = p (b/d1) + a (q/d1); the sum is t / (q/d1 * b), reduced by gcd(t, d1).
+    let t = p * &b_d1 + BigInt::from(a) * &q_d1;
+    let d2 = if d1 == 1 { 1 } else { gcd_big_small(&t, d1) };
+    let num = t / BigInt::from(d2);
+    let den = q_d1 * BigInt::from(b / d2);
+    Rational::from_reduced_big(BigRational::new_raw(num, den))
+}
+
 #[inline]
 fn small_add(a: i128, b: i128, c: i128, d: i128) -> Option<Rational> {
-    if b == d {
-        let n = a.checked_add(c)?;
-        if n == i128::MIN {
-            return None;
-        }
-        return Some(Rational::small_reduced(n, b));
+    // Knuth, TAOCP 4.5.1: with d1 = gcd(b, d), t = a (d/d1) + c (b/d1) and d2 = gcd(t, d1),
+    // the sum is (t/d2) / ((b/d1)(d/d2)), already reduced; the only gcds involve d1 <= b.
+    let d1 = if b == d { b } else { gcd_i128(b, d) };
+    let t = a
+        .checked_mul(div_exact(d, d1))?
+        .checked_add(c.checked_mul(div_exact(b, d1))?)?;
+    if t == 0 {
+        return Some(Rational::ZERO);
     }
-    // a/b + c/d with g = gcd(b, d): (a*(d/g) + c*(b/g)) / (b/g*d), then reduce by gcd with g.
-    let g = gcd_i128(b, d);
-    let (bg, dg) = (b / g, d / g);
-    let n = a.checked_mul(dg)?.checked_add(c.checked_mul(bg)?)?;
-    let den = bg.checked_mul(d)?;
-    if n == i128::MIN || den == i128::MIN {
+    let d2 = if d1 == 1 { 1 } else { gcd_i128(t, d1) };
+    let num = div_exact(t, d2);
+    let den = div_exact(b, d1).checked_mul(div_exact(d, d2))?;
+    if num == i128::MIN || den == i128::MIN {
         return None;
     }
-    Some(Rational::small_reduced(n, den))
+    Some(Rational(Repr::Small { num, den }))
 }
 
 #[inline]
@@ -459,8 +572,8 @@ fn small_mul(a: i128, b: i128, c: i128, d: i128) -> Option<Rational> {
     }
     let g1 = gcd_i128(a, d);
     let g2 = gcd_i128(c, b);
-    let n = (a / g1).checked_mul(c / g2)?;
-    let den = (b / g2).checked_mul(d / g1)?;
+    let n = div_exact(a, g1).checked_mul(div_exact(c, g2))?;
+    let den = div_exact(b, g2).checked_mul(div_exact(d, g1))?;
     if n == i128::MIN || den == i128::MIN {
         return None;
     }
@@ -491,7 +604,7 @@ impl From<i128> for Rational {
 
 impl From<BigInt> for Rational {
     fn from(n: BigInt) -> Self {
-        Rational::from_big(BigRational::from_integer(n))
+        Rational::from_reduced_big(BigRational::from_integer(n))
     }
 }
 
@@ -531,7 +644,8 @@ impl Hash for Rational {
 
 impl Ord for Rational {
     fn cmp(&self, other: &Self) -> Ordering {
-        if let (Repr::Small { num: a, den: b }, Repr::Small { num: c, den: d }) = (&self.0, &other.0)
+        if let (Repr::Small { num: a, den: b }, Repr::Small { num: c, den: d }) =
+            (&self.0, &other.0)
         {
             if b == d {
                 return a.cmp(c);
@@ -554,8 +668,11 @@ impl Neg for &Rational {
     type Output = Rational;
     fn neg(self) -> Rational {
         match &self.0 {
-            Repr::Small { num, den } => Rational(Repr::Small { num: -*num, den: *den }),
-            Repr::Big(b) => Rational::from_big(-(**b).clone()),
+            Repr::Small { num, den } => Rational(Repr::Small {
+                num: -*num,
+                den: *den,
+            }),
+            Repr::Big(b) => Rational::from_reduced_big(-(**b).clone()),
         }
     }
 }
@@ -741,7 +858,6 @@ impl Rational {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -765,7 +881,9 @@ mod tests {
 
     #[test]
     fn rejects_malformed_text() {
-        for bad in ["", "abc", "1/", "/2", "1.2.3", "--1", "1e", "e5", ".", "1/2/3", "0x10"] {
+        for bad in [
+            "", "abc", "1/", "/2", "1.2.3", "--1", "1e", "e5", ".", "1/2/3", "0x10",
+        ] {
             assert!(bad.parse::<Rational>().is_err(), "{bad:?} was accepted");
         }
         assert_eq!(

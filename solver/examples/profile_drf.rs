@@ -1,0 +1,25 @@
+//! Profiling driver: `cargo run --release -p leontief-solver --example profile_drf -- 100000 8`
+use leontief_solver::drf::progressive_filling;
+use leontief_solver::generate::cluster_workload;
+use leontief_solver::FreezeRule;
+fn main() {
+    let args: Vec<usize> = std::env::args()
+        .skip(1)
+        .map(|a| a.parse().expect("a number"))
+        .collect();
+    let (n, m) = (
+        args.first().copied().unwrap_or(100_000),
+        args.get(1).copied().unwrap_or(8),
+    );
+    let inst = cluster_workload(n, m, 42);
+    let t = std::time::Instant::now();
+    let fill = progressive_filling(&inst, FreezeRule::DemandersOnly);
+    let caps = fill.events.iter().filter(|e| e.frozen.len() == 1).count();
+    println!(
+        "n={n} m={m}: {:?}, {} events ({} single-user), level bits {}",
+        t.elapsed(),
+        fill.events.len(),
+        caps,
+        fill.events.last().map(|e| e.level.bits()).unwrap_or(0)
+    );
+}
