@@ -1,1 +1,262 @@
-fn main() {}
+//! The `leontief` command line. See `leontief --help`.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use leontief::cli::{load_instance, CliError};
+use leontief::render::{allocation_json, allocation_table, filling_trace_json};
+use leontief::reproduce;
+use leontief::solver::{Allocation, DiscreteDrf, Drf, Machines, MisfitRule, TieBreak};
+use serde_json::{json, Map, Value};
+
+/// Exact multi-resource fair allocation: DRF and its variants, computed in exact rationals.
+#[derive(Parser)]
+#[command(name = "leontief", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Compute an allocation exactly and print it (JSON with exact "p/q" strings, or a table).
+    Solve(SolveArgs),
+    /// Re-derive the sources' worked examples and show each value beside the source's.
+    Reproduce(ReproduceArgs),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum MechanismName {
+    /// Extended weighted DRF by progressive filling (zero demands, weights, caps).
+    Drf,
+    /// DRF that freezes every user at the first saturation.
+    DrfCommonLevel,
+    /// The DRF paper's Algorithm 1: whole tasks, one at a time.
+    DiscreteDrf,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Format {
+    /// JSON, every number an exact string.
+    Json,
+    /// A table for the terminal.
+    Table,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Misfit {
+    /// Stop at the first task that does not fit (the paper's pseudo-code).
+    Stop,
+    /// Skip that user and continue (Mesos, YARN).
+    Skip,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Tie {
+    /// Lower user index first.
+    Order,
+    /// Higher user index first (the paper's Table 1).
+    Reverse,
+}
+
+#[derive(Args)]
+struct SolveArgs {
+    /// Instance JSON file, or - for standard input:
+    /// {"resources": ["cpu","mem"], "capacity": [9, 18], "users": [{"name": "A", "demand": [1, 4], "weight": 1, "tasks": 10}]}
+    file: Option<String>,
+    /// The allocation rule.
+    #[arg(long, value_enum, default_value = "drf")]
+    mechanism: MechanismName,
+    /// Include the steps: progressive-filling events, or every pick of discrete DRF.
+    #[arg(long)]
+    trace: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "json")]
+    format: Format,
+    /// Inline instance: capacities, e.g. 9,18.
+    #[arg(long, value_name = "R1,R2,..")]
+    capacity: Option<String>,
+    /// Inline instance: a user, e.g. A=1,4 or B=3,1:weight=2:tasks=5 (repeatable).
+    #[arg(long = "user", value_name = "NAME=D1,D2,..")]
+    users: Vec<String>,
+    /// Inline instance: resource names, e.g. cpu,mem.
+    #[arg(long, value_name = "NAME,..")]
+    resources: Option<String>,
+    /// discrete-drf: what to do when the picked task does not fit.
+    #[arg(long, value_enum)]
+    misfit: Option<Misfit>,
+    /// discrete-drf: split the capacity into K identical machines filled one at a time.
+    #[arg(long, value_name = "K")]
+    machines: Option<u64>,
+    /// discrete-drf: who goes first among equal shares.
+    #[arg(long, value_enum)]
+    tie_break: Option<Tie>,
+}
+
+#[derive(Args)]
+struct ReproduceArgs {
+    /// Examples to run (all when none is named); see --list.
+    names: Vec<String>,
+    /// Run every example.
+    #[arg(long)]
+    all: bool,
+    /// List the examples and exit.
+    #[arg(long)]
+    list: bool,
+    /// Output format: text with check marks, or json.
+    #[arg(long, value_enum, default_value = "text")]
+    format: ReproduceFormat,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ReproduceFormat {
+    /// Text with check marks.
+    Text,
+    /// JSON.
+    Json,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Solve(args) => solve(args),
+        Command::Reproduce(args) => reproduce_cmd(args),
+    };
+    // Output is produced whole and written once, so a failure never leaves half an answer.
+    let (text, code) = match result {
+        Ok(text) => (Some(text), 0),
+        Err((partial, err)) => {
+            eprintln!("error: {err}");
+            (partial, err.exit_code())
+        }
+    };
+    if let Some(text) = text {
+        let mut out = std::io::stdout().lock();
+        if out
+            .write_all(text.as_bytes())
+            .and_then(|_| out.flush())
+            .is_err()
+        {
+            return ExitCode::from(1);
+        }
+    }
+    ExitCode::from(code as u8)
+}
+
+type Outcome = Result<String, (Option<String>, CliError)>;
+
+fn fail(err: impl Into<CliError>) -> (Option<String>, CliError) {
+    (None, err.into())
+}
+
+fn solve(args: SolveArgs) -> Outcome {
+    let discrete_flags =
+        args.misfit.is_some() || args.machines.is_some() || args.tie_break.is_some();
+    if discrete_flags && args.mechanism != MechanismName::DiscreteDrf {
+        return Err(fail(CliError::Usage(
+            "--misfit, --machines and --tie-break apply to --mechanism discrete-drf only".into(),
+        )));
+    }
+    let inst = load_instance(
+        args.file.as_deref(),
+        args.capacity.as_deref(),
+        &args.users,
+        args.resources.as_deref(),
+    )
+    .map_err(fail)?;
+    let (name, allocation, extra) = match args.mechanism {
+        MechanismName::Drf | MechanismName::DrfCommonLevel => {
+            let drf = if args.mechanism == MechanismName::Drf {
+                Drf::extended()
+            } else {
+                Drf::common_level()
+            };
+            let fill = drf.fill(&inst);
+            let mut extra = Map::new();
+            if args.trace {
+                extra.insert("trace".into(), filling_trace_json(&inst, &fill));
+            }
+            let name = leontief::solver::Mechanism::name(&drf).to_string();
+            (name, Allocation::new(fill.tasks), extra)
+        }
+        MechanismName::DiscreteDrf => {
+            let mut mech = DiscreteDrf::paper();
+            if args.misfit == Some(Misfit::Skip) {
+                mech = mech.with_misfit(MisfitRule::Skip);
+            }
+            if args.tie_break == Some(Tie::Reverse) {
+                mech = mech.with_tie_break(TieBreak::ReverseUserOrder);
+            }
+            if let Some(k) = args.machines {
+                mech = mech.with_machines(Machines::Split(k));
+            }
+            let out = mech.run(&inst, args.trace).map_err(fail)?;
+            let mut extra = Map::new();
+            extra.insert(
+                "misfit".into(),
+                json!(if mech.misfit == MisfitRule::Skip {
+                    "skip"
+                } else {
+                    "stop"
+                }),
+            );
+            extra.insert(
+                "tie_break".into(),
+                json!(if mech.tie_break == TieBreak::ReverseUserOrder {
+                    "reverse-user-order"
+                } else {
+                    "user-order"
+                }),
+            );
+            extra.insert(
+                "machines".into(),
+                match mech.machines {
+                    Machines::Split(k) => json!(k),
+                    _ => json!("pooled"),
+                },
+            );
+            extra.insert("machines_used".into(), json!(out.machines_used));
+            if args.trace {
+                extra.insert("trace".into(), out.trace_json(&inst));
+            }
+            let tasks = out.tasks.iter().map(|&t| t.into()).collect();
+            ("discrete-drf".to_string(), Allocation::new(tasks), extra)
+        }
+    };
+    Ok(match args.format {
+        Format::Json => pretty(&allocation_json(&name, true, &inst, &allocation, extra)),
+        Format::Table => allocation_table(&format!("{name} (exact)"), &inst, &allocation),
+    })
+}
+
+fn pretty(v: &Value) -> String {
+    let mut s = serde_json::to_string_pretty(v).unwrap_or_else(|_| v.to_string());
+    s.push('\n');
+    s
+}
+
+fn reproduce_cmd(args: ReproduceArgs) -> Outcome {
+    if args.list {
+        return Ok(reproduce::names().join("\n") + "\n");
+    }
+    if args.all && !args.names.is_empty() {
+        return Err(fail(CliError::Usage(
+            "give example names or --all, not both".into(),
+        )));
+    }
+    let reports = reproduce::run(&args.names).map_err(fail)?;
+    let text = match args.format {
+        ReproduceFormat::Text => reproduce::render_text(&reports),
+        ReproduceFormat::Json => pretty(&reproduce::render_json(&reports)),
+    };
+    let (_, failed) = reproduce::tally(&reports);
+    if failed > 0 {
+        // The report is the point: print it whole, then fail.
+        return Err((
+            Some(text),
+            CliError::Mismatch(format!("{failed} values differ from their sources")),
+        ));
+    }
+    Ok(text)
+}

@@ -369,6 +369,31 @@ impl Instance {
         }
     }
 
+    /// User `i`'s Leontief utility for a bundle, measured with its (true) demand in this
+    /// instance: `min(T_i, min_{j: d_ij > 0} B_j / d_ij)` — tasks it can actually run.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::{Instance, Rational, User};
+    /// let inst = Instance::new(vec![9.into(), 18.into()], vec![User::new("A", [1, 4]).cap(2)]).unwrap();
+    /// assert_eq!(inst.utility(0, &[3.into(), 8.into()]), Rational::from(2));
+    /// ```
+    pub fn utility(&self, i: usize, bundle: &[Rational]) -> Rational {
+        let u = &self.users[i];
+        let runnable = u
+            .demand
+            .iter()
+            .zip(bundle)
+            .filter(|(d, _)| !d.is_zero())
+            .map(|(d, b)| b / d)
+            .min()
+            .expect("validated: some demand is positive");
+        match &u.cap {
+            Some(t) if *t < runnable => t.clone(),
+            _ => runnable,
+        }
+    }
+
     /// The same instance with a user's demand replaced (a report), validated.
     pub fn with_demand(&self, i: usize, demand: Vec<Rational>) -> Result<Self, SolverError> {
         let mut users = self.users.clone();

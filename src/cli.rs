@@ -1,0 +1,139 @@
+//! Reading instances from files, standard input and inline flags; the CLI's error type.
+
+use std::io::Read;
+
+use leontief_solver::{read_number, Instance, Rational, SolverError, User};
+
+/// Everything the command line can fail with, and its exit code.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CliError {
+    /// Bad input: an invalid instance or flag value (exit code 2).
+    #[error("{0}")]
+    Input(#[from] SolverError),
+    /// A file that cannot be read (exit code 2).
+    #[error("{path}: {message}")]
+    Read {
+        /// The path as given.
+        path: String,
+        /// The operating system's message.
+        message: String,
+    },
+    /// Flags that do not fit together (exit code 2).
+    #[error("{0}")]
+    Usage(String),
+    /// A reproduction that did not match its source (exit code 1).
+    #[error("{0}")]
+    Mismatch(String),
+    /// A fault of the tool itself (exit code 1).
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl CliError {
+    /// The process exit code: 2 for bad input, 1 for everything else.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            CliError::Input(_) | CliError::Read { .. } | CliError::Usage(_) => 2,
+            CliError::Mismatch(_) | CliError::Internal(_) => 1,
+        }
+    }
+}
+
+/// Reads `path` (`-` for standard input) as text.
+pub fn read_text(path: &str) -> Result<String, CliError> {
+    let mut text = String::new();
+    let result = if path == "-" {
+        std::io::stdin().read_to_string(&mut text).map(|_| ())
+    } else {
+        std::fs::read_to_string(path).map(|t| text = t)
+    };
+    result.map_err(|e| CliError::Read {
+        path: path.to_string(),
+        message: e.to_string(),
+    })?;
+    Ok(text)
+}
+
+/// An instance from a file, or from inline `--capacity`/`--user`/`--resources` flags.
+pub fn load_instance(
+    file: Option<&str>,
+    capacity: Option<&str>,
+    users: &[String],
+    resources: Option<&str>,
+) -> Result<Instance, CliError> {
+    if file.is_some() && (capacity.is_some() || !users.is_empty() || resources.is_some()) {
+        return Err(CliError::Usage(
+            "give either an instance FILE or inline --capacity/--user flags, not both".into(),
+        ));
+    }
+    match (file, capacity) {
+        (Some(path), _) => Ok(Instance::from_json_str(&read_text(path)?)?),
+        (None, Some(cap)) => inline_instance(cap, users, resources),
+        (None, None) if !users.is_empty() => Err(CliError::Usage("--user needs --capacity".into())),
+        (None, None) => Err(CliError::Usage(
+            "no instance: give a FILE (or - for standard input), or --capacity and --user".into(),
+        )),
+    }
+}
+
+fn numbers(field: &str, text: &str) -> Result<Vec<Rational>, SolverError> {
+    text.split(',')
+        .enumerate()
+        .map(|(j, x)| {
+            read_number(
+                &format!("{field}[{j}]"),
+                &serde_json::Value::String(x.trim().to_string()),
+            )
+        })
+        .collect()
+}
+
+/// Builds an instance from `--capacity 9,18 --user A=1,4 --user B=3,1:weight=2:tasks=5`.
+fn inline_instance(
+    capacity: &str,
+    users: &[String],
+    resources: Option<&str>,
+) -> Result<Instance, CliError> {
+    let capacity = numbers("--capacity", capacity)?;
+    let mut list = Vec::with_capacity(users.len());
+    for (i, spec) in users.iter().enumerate() {
+        let field = format!("--user[{i}]");
+        let (name, rest) = spec.split_once('=').ok_or_else(|| {
+            SolverError::invalid(
+                &field,
+                format!("expected NAME=d1,d2,..[:weight=W][:tasks=T], found {spec:?}"),
+            )
+        })?;
+        let mut parts = rest.split(':');
+        let demand = numbers(&format!("{field}.demand"), parts.next().unwrap_or(""))?;
+        let mut user = User::new(name.trim(), demand);
+        for option in parts {
+            match option.split_once('=') {
+                Some(("weight", w)) => user = user.weight(one(&format!("{field}.weight"), w)?),
+                Some(("tasks", t)) => user = user.cap(one(&format!("{field}.tasks"), t)?),
+                _ => {
+                    return Err(SolverError::invalid(
+                        &field,
+                        format!("unknown option {option:?} (expected weight=W or tasks=T)"),
+                    )
+                    .into())
+                }
+            }
+        }
+        list.push(user);
+    }
+    let instance = match resources {
+        Some(names) => Instance::with_resources(
+            names.split(',').map(|s| s.trim().to_string()).collect(),
+            capacity,
+            list,
+        )?,
+        None => Instance::new(capacity, list)?,
+    };
+    Ok(instance)
+}
+
+fn one(field: &str, text: &str) -> Result<Rational, SolverError> {
+    read_number(field, &serde_json::Value::String(text.trim().to_string()))
+}
