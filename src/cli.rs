@@ -128,10 +128,28 @@ fn inline_instance(
             names.split(',').map(|s| s.trim().to_string()).collect(),
             capacity,
             list,
-        )?,
-        None => Instance::new(capacity, list)?,
+        ),
+        None => Instance::new(capacity, list),
     };
-    Ok(instance)
+    Ok(instance.map_err(flag_field)?)
+}
+
+/// Names a validation error's field after the flag it came from: `users[0].weight` becomes
+/// `--user[0].weight`, `capacity[1]` becomes `--capacity[1]`.
+fn flag_field(err: SolverError) -> SolverError {
+    match err {
+        SolverError::Invalid { field, reason } => {
+            let flag = [
+                ("users", "--user"),
+                ("capacity", "--capacity"),
+                ("resources", "--resources"),
+            ]
+            .into_iter()
+            .find_map(|(json, flag)| field.strip_prefix(json).map(|rest| format!("{flag}{rest}")));
+            SolverError::invalid(flag.unwrap_or(field), reason)
+        }
+        other => other,
+    }
 }
 
 fn one(field: &str, text: &str) -> Result<Rational, SolverError> {

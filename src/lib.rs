@@ -21,3 +21,8 @@ pub use leontief_solver as solver;
 pub mod cli;
 pub mod render;
 pub mod reproduce;
+
+/// The README's Rust example, compiled and run as a doc test (kept in sync by `cargo test`).
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

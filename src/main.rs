@@ -158,6 +158,11 @@ fn solve(args: SolveArgs) -> Outcome {
             "--misfit, --machines and --tie-break apply to --mechanism discrete-drf only".into(),
         )));
     }
+    if args.machines == Some(0) {
+        return Err(fail(CliError::Usage(
+            "--machines: expected at least one machine, found 0".into(),
+        )));
+    }
     let inst = load_instance(
         args.file.as_deref(),
         args.capacity.as_deref(),

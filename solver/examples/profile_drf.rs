@@ -1,4 +1,4 @@
-//! Profiling driver: `cargo run --release -p leontief-solver --example profile_drf -- 100000 8`
+//! Profiling driver: `cargo run --release -p leontief-solver --example profile_drf -- 100000 8 [REPS]`
 use leontief_solver::drf::progressive_filling;
 use leontief_solver::generate::cluster_workload;
 use leontief_solver::FreezeRule;
@@ -12,12 +12,16 @@ fn main() {
         args.get(1).copied().unwrap_or(8),
     );
     let inst = cluster_workload(n, m, 42);
+    let reps = args.get(2).copied().unwrap_or(1);
     let t = std::time::Instant::now();
-    let fill = progressive_filling(&inst, FreezeRule::DemandersOnly);
+    let mut fill = progressive_filling(&inst, FreezeRule::DemandersOnly);
+    for _ in 1..reps {
+        fill = progressive_filling(&inst, FreezeRule::DemandersOnly);
+    }
     let caps = fill.events.iter().filter(|e| e.frozen.len() == 1).count();
     println!(
-        "n={n} m={m}: {:?}, {} events ({} single-user), level bits {}",
-        t.elapsed(),
+        "n={n} m={m}: {:?} per run, {} events ({} single-user), level bits {}",
+        t.elapsed() / reps as u32,
         fill.events.len(),
         caps,
         fill.events.last().map(|e| e.level.bits()).unwrap_or(0)

@@ -232,13 +232,37 @@ impl ResourceState {
 /// assert_eq!(shown, ["27/7", "2", "15/7"]);
 /// ```
 pub fn progressive_filling(instance: &Instance, rule: FreezeRule) -> Filling {
+    // Per-task weighted dominant share s_i: the level rises by s_i per task of user i.
+    let task_share = (0..instance.num_users()).map(|i| instance.task_weighted_share(i)).collect();
+    progressive_filling_by(instance, task_share, rule)
+}
+
+/// Progressive filling on any per-task share: every unfrozen user `i` holds
+/// `x_i = λ / task_share[i]` tasks as the level `λ` rises; saturations and caps freeze users
+/// as in [`progressive_filling`]. DRF uses the weighted dominant share of a task; asset
+/// fairness uses its weighted aggregate share. `task_share` must be positive, one per user.
+///
+/// # Complexity
+/// `O(n·m + n log n)` rational operations.
+///
+/// # Example
+/// Asset fairness on the DRF paper's example: shares per task 1/9 + 4/18 = 1/3 for A and
+/// 3/9 + 1/18 = 7/18 for B; CPU binds at level 21/25 — A 63/25, B 54/25 tasks (the paper, §2.2).
+/// ```
+/// use leontief_solver::{drf::progressive_filling_by, FreezeRule, Instance, Rational, User};
+/// let paper = Instance::new(vec![9.into(), 18.into()],
+///     vec![User::new("A", [1, 4]), User::new("B", [3, 1])]).unwrap();
+/// let shares = vec![Rational::new(1, 3).unwrap(), Rational::new(7, 18).unwrap()];
+/// let fill = progressive_filling_by(&paper, shares, FreezeRule::DemandersOnly);
+/// assert_eq!(fill.tasks, vec![Rational::new(63, 25).unwrap(), Rational::new(54, 25).unwrap()]);
+/// ```
+pub fn progressive_filling_by(instance: &Instance, task_share: Vec<Rational>, rule: FreezeRule) -> Filling {
     let n = instance.num_users();
     let m = instance.num_resources();
     let users = instance.users();
     let capacity = instance.capacity();
-
-    // Per-task weighted dominant share s_i: the level rises by s_i per task of user i.
-    let task_share: Vec<Rational> = (0..n).map(|i| instance.task_weighted_share(i)).collect();
+    assert_eq!(task_share.len(), n, "one task share per user");
+    assert!(task_share.iter().all(Rational::is_positive), "task shares must be positive");
 
     let mut resources: Vec<ResourceState> = (0..m)
         .map(|_| ResourceState {

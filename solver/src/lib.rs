@@ -24,11 +24,14 @@
 //! - D. Parkes, A. Procaccia, N. Shah. *Beyond Dominant Resource Fairness: Extensions,
 //!   Limitations, and Indivisibilities.* EC 2012 (zero demands, weights, GSP).
 
+pub mod asset;
+pub mod ceei;
 pub mod discrete;
 pub mod drf;
 mod error;
 mod exact_sum;
 pub mod generate;
+pub mod lp;
 mod mechanism;
 mod model;
 pub mod rational;

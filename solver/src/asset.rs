@@ -1,0 +1,1 @@
+//! Asset fairness (being written).

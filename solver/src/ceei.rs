@@ -1,0 +1,1 @@
+//! CEEI (being written).

@@ -1,0 +1,1 @@
+//! LP formulations (being written).
