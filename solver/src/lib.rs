@@ -36,6 +36,7 @@ mod mechanism;
 mod model;
 pub mod rational;
 
+pub use asset::AssetFairness;
 pub use discrete::{DiscreteDrf, DiscreteOutcome, Machines, MisfitRule, TieBreak, TraceStep};
 pub use drf::{Drf, FreezeRule};
 pub use error::SolverError;
