@@ -216,7 +216,7 @@ impl DiscreteDrf {
             Machines::Split(0) => {
                 return Err(SolverError::invalid(
                     "machines",
-                    "Split(0): expected at least one machine",
+                    "expected at least one machine, found 0",
                 ))
             }
             Machines::Split(k) => k,

@@ -233,7 +233,9 @@ impl ResourceState {
 /// ```
 pub fn progressive_filling(instance: &Instance, rule: FreezeRule) -> Filling {
     // Per-task weighted dominant share s_i: the level rises by s_i per task of user i.
-    let task_share = (0..instance.num_users()).map(|i| instance.task_weighted_share(i)).collect();
+    let task_share = (0..instance.num_users())
+        .map(|i| instance.task_weighted_share(i))
+        .collect();
     progressive_filling_by(instance, task_share, rule)
 }
 
@@ -256,13 +258,20 @@ pub fn progressive_filling(instance: &Instance, rule: FreezeRule) -> Filling {
 /// let fill = progressive_filling_by(&paper, shares, FreezeRule::DemandersOnly);
 /// assert_eq!(fill.tasks, vec![Rational::new(63, 25).unwrap(), Rational::new(54, 25).unwrap()]);
 /// ```
-pub fn progressive_filling_by(instance: &Instance, task_share: Vec<Rational>, rule: FreezeRule) -> Filling {
+pub fn progressive_filling_by(
+    instance: &Instance,
+    task_share: Vec<Rational>,
+    rule: FreezeRule,
+) -> Filling {
     let n = instance.num_users();
     let m = instance.num_resources();
     let users = instance.users();
     let capacity = instance.capacity();
     assert_eq!(task_share.len(), n, "one task share per user");
-    assert!(task_share.iter().all(Rational::is_positive), "task shares must be positive");
+    assert!(
+        task_share.iter().all(Rational::is_positive),
+        "task shares must be positive"
+    );
 
     let mut resources: Vec<ResourceState> = (0..m)
         .map(|_| ResourceState {

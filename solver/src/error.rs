@@ -51,10 +51,17 @@ impl SolverError {
 
     /// From a `serde_json` syntax error.
     pub fn json(err: &serde_json::Error) -> Self {
+        let (line, column) = (err.line(), err.column());
+        // serde_json appends the position to its message; ours already states it.
+        let message = err.to_string();
+        let message = message
+            .strip_suffix(&format!(" at line {line} column {column}"))
+            .unwrap_or(&message)
+            .to_string();
         SolverError::Json {
-            line: err.line(),
-            column: err.column(),
-            message: err.to_string(),
+            line,
+            column,
+            message,
         }
     }
 }

@@ -239,7 +239,7 @@ impl Instance {
     /// assert_eq!(inst.users()[1].demand[1].to_string(), "5");
     /// ```
     pub fn from_json_str(text: &str) -> Result<Self, SolverError> {
-        let value: Value = serde_json::from_str(text).map_err(|e| json_error(&e))?;
+        let value: Value = serde_json::from_str(text).map_err(|e| SolverError::json(&e))?;
         Self::from_json(&value)
     }
 
@@ -660,21 +660,6 @@ fn read_user(i: usize, v: &Value) -> Result<User, SolverError> {
 
 /// A JSON syntax error without serde_json's own `" at line L column C"` suffix: the
 /// message already leads with the position.
-fn json_error(e: &serde_json::Error) -> SolverError {
-    let mut err = SolverError::json(e);
-    if let SolverError::Json {
-        line,
-        column,
-        message,
-    } = &mut err
-    {
-        if let Some(short) = message.strip_suffix(&format!(" at line {line} column {column}")) {
-            *message = short.to_string();
-        }
-    }
-    err
-}
-
 fn exact_list(v: &[Rational]) -> Value {
     Value::Array(v.iter().map(|x| Value::String(x.to_string())).collect())
 }
