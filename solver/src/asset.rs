@@ -79,7 +79,9 @@ impl AssetFairness {
     /// assert_eq!(AssetFairness.fill(&paper).levels[0].to_string(), "21/25");
     /// ```
     pub fn fill(&self, instance: &Instance) -> Filling {
-        let shares = (0..instance.num_users()).map(|i| asset_task_share(instance, i)).collect();
+        let shares = (0..instance.num_users())
+            .map(|i| asset_task_share(instance, i))
+            .collect();
         progressive_filling_by(instance, shares, FreezeRule::DemandersOnly)
     }
 }

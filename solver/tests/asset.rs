@@ -52,8 +52,15 @@ fn violates_bottleneck_fairness() {
 #[test]
 fn weights_divide_the_aggregate_share() {
     // Single resource of 12, weights 1 and 2, demand 1 each: max-min weighted → 4 and 8.
-    let case = Instance::new(vec![12.into()], vec![User::new("a", [1]), User::new("b", [1]).weight(2)]).unwrap();
-    assert_eq!(AssetFairness.allocate(&case).unwrap().tasks, vec![r("4"), r("8")]);
+    let case = Instance::new(
+        vec![12.into()],
+        vec![User::new("a", [1]), User::new("b", [1]).weight(2)],
+    )
+    .unwrap();
+    assert_eq!(
+        AssetFairness.allocate(&case).unwrap().tasks,
+        vec![r("4"), r("8")]
+    );
 }
 
 proptest! {
