@@ -7,7 +7,9 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use leontief::cli::{load_instance, CliError};
 use leontief::render::{allocation_json, allocation_table, filling_trace_json};
 use leontief::reproduce;
-use leontief::solver::{Allocation, DiscreteDrf, Drf, Machines, MisfitRule, TieBreak};
+use leontief::solver::{
+    Allocation, AssetFairness, DiscreteDrf, Drf, Machines, MisfitRule, TieBreak,
+};
 use serde_json::{json, Map, Value};
 
 /// Exact multi-resource fair allocation: DRF and its variants, computed in exact rationals.
@@ -34,6 +36,8 @@ enum MechanismName {
     DrfCommonLevel,
     /// The DRF paper's Algorithm 1: whole tasks, one at a time.
     DiscreteDrf,
+    /// Asset fairness: equal aggregate shares (progressive filling).
+    Asset,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -171,19 +175,19 @@ fn solve(args: SolveArgs) -> Outcome {
     )
     .map_err(fail)?;
     let (name, allocation, extra) = match args.mechanism {
-        MechanismName::Drf | MechanismName::DrfCommonLevel => {
-            let drf = if args.mechanism == MechanismName::Drf {
-                Drf::extended()
-            } else {
-                Drf::common_level()
+        MechanismName::Drf | MechanismName::DrfCommonLevel | MechanismName::Asset => {
+            let (name, fill) = match args.mechanism {
+                MechanismName::Drf => ("drf", Drf::extended().fill(&inst)),
+                MechanismName::DrfCommonLevel => {
+                    ("drf-common-level", Drf::common_level().fill(&inst))
+                }
+                _ => ("asset", AssetFairness.fill(&inst)),
             };
-            let fill = drf.fill(&inst);
             let mut extra = Map::new();
             if args.trace {
                 extra.insert("trace".into(), filling_trace_json(&inst, &fill));
             }
-            let name = leontief::solver::Mechanism::name(&drf).to_string();
-            (name, Allocation::new(fill.tasks), extra)
+            (name.to_string(), Allocation::new(fill.tasks), extra)
         }
         MechanismName::DiscreteDrf => {
             let mut mech = DiscreteDrf::paper();

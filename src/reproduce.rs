@@ -5,7 +5,7 @@
 //! paper, the lecture on hierarchical DRF and collusion) and, for the DRF paper's Table 1,
 //! in [`TABLE_1`] below, transcribed from the paper. Nothing here is the code's own output.
 
-use leontief_solver::{DiscreteDrf, Drf, Instance, Mechanism, Rational, TieBreak};
+use leontief_solver::{AssetFairness, DiscreteDrf, Drf, Instance, Mechanism, Rational, TieBreak};
 use serde_json::{json, Value};
 
 use crate::cli::CliError;
@@ -87,6 +87,12 @@ const EXAMPLES: &[(&str, &str, &str, Builder)] = &[
         "The four-operation collusion example: truthful DRF allocation and true utilities when op1, op2 claim network",
         "Yandex lecture on cluster resource allocation (2016); reference/flat.json, case collusion-four-operations",
         four_operations,
+    ),
+    (
+        "asset-paper",
+        "Asset fairness on the running example, and its two failures: sharing incentive (30, 30) and bottleneck fairness (21, 21)",
+        "Ghodsi et al., NSDI 2011, section 2.2 and Theorems 1-2; reference/flat.json, cases asset-*",
+        asset_paper,
     ),
     (
         "drf-not-rm",
@@ -407,5 +413,43 @@ fn drf_not_rm() -> Result<Vec<Check>, CliError> {
         &case["tasks_after"],
         "tasks at (1,4)",
     )?);
+    Ok(checks)
+}
+
+fn asset_paper() -> Result<Vec<Check>, CliError> {
+    let mut checks = Vec::new();
+    for (id, label) in [
+        ("asset-paper-running", "tasks"),
+        ("asset-violates-si", "tasks at (30, 30)"),
+        ("asset-violates-bf", "tasks at (21, 21)"),
+    ] {
+        let case = reference_case(id)?;
+        let inst = instance_of(&case)?;
+        let x = AssetFairness.allocate(&inst)?;
+        checks.extend(tasks_checks(&inst, &x.tasks, &case["tasks"], label)?);
+        if id == "asset-violates-si" {
+            // "the second user gets less than half (15) of both resources".
+            let user2 = inst
+                .user_index("2")
+                .ok_or_else(|| CliError::Internal("user 2".into()))?;
+            let bundle = x.bundle(&inst, user2);
+            checks.push(Check::text(
+                "user 2 below half of both resources",
+                (bundle.iter().all(|b| *b < Rational::from(15))).to_string(),
+                "true",
+            ));
+        }
+        if id == "asset-violates-bf" {
+            // "equalizing their aggregate usage to 15": 3 tasks × (3+2) and 3 × (4+1).
+            for (i, u) in inst.users().iter().enumerate() {
+                let aggregate: Rational = x.bundle(&inst, i).iter().sum();
+                checks.push(Check::exact(
+                    format!("{} aggregate usage", u.name),
+                    &aggregate,
+                    "15",
+                ));
+            }
+        }
+    }
     Ok(checks)
 }
