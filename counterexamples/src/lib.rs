@@ -1,5 +1,12 @@
 //! Counterexample search for fair-allocation mechanisms.
 //!
-//! This crate will hold instance generators, manipulations (lies, departures, capacity
-//! changes), the search driver with shrinking and the corpus of known counterexamples
-//! (issue 5); nothing is implemented yet.
+//! - [`generate`]: deterministic random instances (`--users a..b`, `--resources a..b`,
+//!   `--zeros p`, weights, caps), each a pure function of `(seed, index)` so that results do
+//!   not depend on the number of threads.
+//! - [`verify`]: run a property oracle of `leontief_solver::properties` over generated
+//!   instances in parallel and summarise (instances, scenarios, violations, witnesses).
+//!
+//! The search driver with shrinking and the corpus of known counterexamples come next.
+
+pub mod generate;
+pub mod verify;

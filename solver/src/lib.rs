@@ -34,6 +34,7 @@ pub mod generate;
 pub mod lp;
 mod mechanism;
 mod model;
+pub mod properties;
 pub mod rational;
 
 pub use asset::AssetFairness;

@@ -1,0 +1,169 @@
+//! Deterministic instance generators.
+//!
+//! Instance `k` of a run with seed `s` is drawn from its own SplitMix64 stream seeded by
+//! `(s, k)`, so it is the same whatever the number of threads or the order of work.
+
+use std::ops::RangeInclusive;
+
+use leontief_solver::generate::SplitMix64;
+use leontief_solver::{Instance, Rational, SolverError, User};
+
+/// A probability `num / den`, exact (no floating point in generation either).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Chance {
+    num: u64,
+    den: u64,
+}
+
+impl Chance {
+    /// `num / den`; `None` unless `0 <= num <= den` and `den > 0`.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_counterexamples::generate::Chance;
+    /// assert!(Chance::new(3, 10).is_some());
+    /// assert!(Chance::new(11, 10).is_none());
+    /// ```
+    pub fn new(num: u64, den: u64) -> Option<Self> {
+        (den > 0 && num <= den).then_some(Chance { num, den })
+    }
+
+    /// From a rational in `[0, 1]` with numerator and denominator below 2^32
+    /// (e.g. `0.3` read exactly as 3/10).
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_counterexamples::generate::Chance;
+    /// let p = Chance::from_rational(&"0.3".parse().unwrap()).unwrap();
+    /// assert_eq!(p, Chance::new(3, 10).unwrap());
+    /// ```
+    pub fn from_rational(p: &Rational) -> Option<Self> {
+        let (num, den) = p.as_small()?;
+        let limit = 1i128 << 32;
+        if num < 0 || num > den || den >= limit {
+            return None;
+        }
+        Chance::new(num as u64, den as u64)
+    }
+
+    fn draw(self, rng: &mut SplitMix64) -> bool {
+        self.num > 0 && rng.next_u64() % self.den < self.num
+    }
+}
+
+/// What instances to generate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct GeneratorConfig {
+    /// Number of users, drawn uniformly from this range.
+    pub users: RangeInclusive<usize>,
+    /// Number of resources, drawn uniformly from this range.
+    pub resources: RangeInclusive<usize>,
+    /// Probability that a demand entry is zero (each user keeps one positive entry).
+    pub zeros: Chance,
+    /// Largest demand entry: entries are integers in `1..=max_demand` (before zeros).
+    pub max_demand: u64,
+    /// Draw integer weights in `1..=4` (otherwise every weight is 1).
+    pub weights: bool,
+    /// Give about a third of the users a task cap, a multiple of 1/2 in `1/2..=4`.
+    pub caps: bool,
+}
+
+impl Default for GeneratorConfig {
+    fn default() -> Self {
+        GeneratorConfig {
+            users: 2..=5,
+            resources: 2..=3,
+            zeros: Chance { num: 0, den: 1 },
+            max_demand: 6,
+            weights: false,
+            caps: false,
+        }
+    }
+}
+
+impl GeneratorConfig {
+    /// The defaults: 2–5 users, 2–3 resources, demands in `1..=6`, no zeros, weights or caps.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_counterexamples::generate::GeneratorConfig;
+    /// let inst = GeneratorConfig::new().instance(7, 0);
+    /// assert!((2..=5).contains(&inst.num_users()));
+    /// assert_eq!(inst, GeneratorConfig::new().instance(7, 0)); // deterministic
+    /// ```
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Checks the ranges (non-empty, at least one user and one resource, demands ≥ 1).
+    pub fn validate(&self) -> Result<(), SolverError> {
+        if self.users.is_empty() || *self.users.start() == 0 {
+            return Err(SolverError::invalid("--users", "expected a range a..b with 1 <= a <= b"));
+        }
+        if self.resources.is_empty() || *self.resources.start() == 0 {
+            return Err(SolverError::invalid("--resources", "expected a range a..b with 1 <= a <= b"));
+        }
+        if self.max_demand == 0 {
+            return Err(SolverError::invalid("max_demand", "must be at least 1"));
+        }
+        Ok(())
+    }
+
+    /// Instance number `index` of the run seeded by `seed`.
+    pub fn instance(&self, seed: u64, index: u64) -> Instance {
+        // Mix seed and index so that neighbouring indices give unrelated streams.
+        let mut rng = SplitMix64::new(seed ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03));
+        rng.next_u64();
+        let n = pick(&mut rng, &self.users);
+        let m = pick(&mut rng, &self.resources);
+        let capacity: Vec<Rational> = (0..m).map(|_| Rational::from(rng.range(1, 4 * self.max_demand))).collect();
+        let users = (0..n)
+            .map(|i| {
+                let mut demand: Vec<u64> = (0..m)
+                    .map(|_| if self.zeros.draw(&mut rng) { 0 } else { rng.range(1, self.max_demand) })
+                    .collect();
+                if demand.iter().all(|&d| d == 0) {
+                    let j = rng.range(0, m as u64 - 1) as usize;
+                    demand[j] = rng.range(1, self.max_demand);
+                }
+                let mut u = User::new(format!("u{}", i + 1), demand);
+                if self.weights {
+                    u = u.weight(rng.range(1, 4));
+                }
+                if self.caps && rng.chance(1, 3) {
+                    u = u.cap(Rational::new(rng.range(1, 8).into(), 2).expect("nonzero"));
+                }
+                u
+            })
+            .collect();
+        Instance::new(capacity, users).expect("generated instances are valid")
+    }
+}
+
+fn pick(rng: &mut SplitMix64, range: &RangeInclusive<usize>) -> usize {
+    rng.range(*range.start() as u64, *range.end() as u64) as usize
+}
+
+/// Parses `a..b` (or a single number `a`) into an inclusive range.
+///
+/// # Example
+/// ```
+/// use leontief_counterexamples::generate::parse_range;
+/// assert_eq!(parse_range("--users", "2..5").unwrap(), 2..=5);
+/// assert_eq!(parse_range("--users", "3").unwrap(), 3..=3);
+/// assert!(parse_range("--users", "5..2").is_err());
+/// ```
+pub fn parse_range(field: &str, text: &str) -> Result<RangeInclusive<usize>, SolverError> {
+    let bad = || SolverError::invalid(field, format!("expected a range a..b with 1 <= a <= b, found {text:?}"));
+    let (a, b) = match text.split_once("..") {
+        Some((a, b)) => (a.trim(), b.trim().trim_start_matches('=')),
+        None => (text.trim(), text.trim()),
+    };
+    let a: usize = a.parse().map_err(|_| bad())?;
+    let b: usize = b.parse().map_err(|_| bad())?;
+    if a == 0 || a > b {
+        return Err(bad());
+    }
+    Ok(a..=b)
+}

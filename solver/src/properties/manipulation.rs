@@ -1,0 +1,453 @@
+//! Manipulation: strategy-proofness (SP) and group strategy-proofness in its two readings
+//! (SPEC.md §3), decided exactly on given lies or on the bounded default sets of
+//! [`scenarios`](super::scenarios).
+//!
+//! A lie replaces some users' demands; the mechanism answers the reported profile with
+//! `x'`, and every user's utility is measured with its **true** demand and cap: the liars'
+//! with [`utility_of_report`], everyone else's with [`utility_at_truth`]. Caps are not
+//! reported (they stay as in the instance).
+//!
+//! - SP fails when the liar's true utility strictly rises.
+//! - GSP's coalition is the liars plus whoever strictly gains. [`GspReading::Strong`]
+//!   (`gsp-strong`) fails when every member is weakly better off and one strictly — so when
+//!   no liar loses and someone gains; [`GspReading::Weak`] (`gsp-weak`) fails when every
+//!   member strictly gains — so when every liar does.
+//!
+//! # Example
+//! The lecture's four operations: op1 and op2 claim network they do not need; op3 rises
+//! from 2/3 to 3/4 tasks and op1, op2 keep 1/2 — a `gsp-strong` violation, not a `gsp-weak`
+//! one.
+//! ```
+//! use leontief_solver::properties::manipulation::{gsp_scenario, GspReading};
+//! use leontief_solver::{Drf, Instance, Mechanism, Rational, User};
+//! let inst = Instance::new(vec![1.into(); 3], vec![
+//!     User::new("op1", [1, 0, 0]), User::new("op2", [1, 0, 0]),
+//!     User::new("op3", [0, 1, 0]), User::new("op4", ["0", "1/2", "1"].map(|s| s.parse::<Rational>().unwrap())),
+//! ]).unwrap();
+//! let drf = Drf::extended();
+//! let truth = drf.allocate(&inst).unwrap();
+//! let lie: Vec<Rational> = ["1", "0", "1/2"].iter().map(|s| s.parse().unwrap()).collect();
+//! let lies = vec![(0, lie.clone()), (1, lie)];
+//! let w = gsp_scenario(&drf, &inst, &truth, &lies, GspReading::Strong).unwrap().unwrap();
+//! assert_eq!(w.coalition, vec![0, 1, 2]);
+//! assert_eq!(w.after[2].to_string(), "3/4");
+//! assert!(gsp_scenario(&drf, &inst, &truth, &lies, GspReading::Weak).unwrap().is_none());
+//! ```
+//!
+//! # References
+//! - A. Ghodsi et al. *Dominant Resource Fairness.* NSDI 2011 (strategy-proofness).
+//! - D. Parkes, A. Procaccia, N. Shah. *Beyond Dominant Resource Fairness.* EC 2012 (group
+//!   strategy-proofness of extended DRF in the weak reading).
+
+use serde_json::{Map, Value};
+
+use super::scenarios::{count_lie_profiles, structured_lies, Bounds, LieProfiles};
+use super::{
+    by_resource, by_user, check_tasks, exact, object, user_name, utility_at_truth,
+    utility_of_report, Outcome, Verdict, Witness,
+};
+use crate::{Allocation, Instance, Mechanism, Rational, SolverError};
+
+/// Which reading of group strategy-proofness.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GspReading {
+    /// `gsp-strong`: no coalition all weakly better off and one strictly.
+    Strong,
+    /// `gsp-weak`: no coalition all strictly better off.
+    Weak,
+}
+
+impl GspReading {
+    /// `gsp-strong` or `gsp-weak`.
+    pub fn name(self) -> &'static str {
+        match self {
+            GspReading::Strong => "gsp-strong",
+            GspReading::Weak => "gsp-weak",
+        }
+    }
+}
+
+/// A profitable lie (SP): `user` reports `report`, receives `tasks_under_lie[user]` tasks of
+/// it, and its true utility rises from `before` to `after`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpWitness {
+    /// The liar.
+    pub user: usize,
+    /// Its report.
+    pub report: Vec<Rational>,
+    /// The mechanism's answer on the reported profile.
+    pub tasks_under_lie: Vec<Rational>,
+    /// True utility at the truth, `min(T_i, x_i)`.
+    pub before: Rational,
+    /// True utility under the lie, `u_i(x'_i d'_i) > before`.
+    pub after: Rational,
+}
+
+impl SpWitness {
+    /// `{"user", "report": {resource: amount}, "tasks_under_lie": {user: tasks}, "before", "after"}`.
+    pub fn to_json(&self, instance: &Instance) -> Value {
+        object(vec![
+            ("user", Value::String(user_name(instance, self.user))),
+            ("report", by_resource(instance, &self.report)),
+            ("tasks_under_lie", by_user(instance, &self.tasks_under_lie)),
+            ("before", exact(&self.before)),
+            ("after", exact(&self.after)),
+        ])
+    }
+}
+
+/// A profitable group lie (GSP) in one reading.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GspWitness {
+    /// The reading violated.
+    pub reading: GspReading,
+    /// The liars and their reports, by user index.
+    pub reports: Vec<(usize, Vec<Rational>)>,
+    /// The mechanism's answer on the reported profile.
+    pub tasks_under_lie: Vec<Rational>,
+    /// The coalition: the liars plus whoever strictly gains, in index order.
+    pub coalition: Vec<usize>,
+    /// Every user's true utility at the truth.
+    pub before: Vec<Rational>,
+    /// Every user's true utility under the lie.
+    pub after: Vec<Rational>,
+}
+
+impl GspWitness {
+    /// `{"reading", "reports", "tasks_under_lie", "coalition": [{"user", "lied", "before",
+    /// "after"}], "utilities_before", "utilities_after"}` (the last two for every user).
+    pub fn to_json(&self, instance: &Instance) -> Value {
+        let reports: Map<String, Value> = self
+            .reports
+            .iter()
+            .map(|(i, r)| (user_name(instance, *i), by_resource(instance, r)))
+            .collect();
+        let coalition: Vec<Value> = self
+            .coalition
+            .iter()
+            .map(|&i| {
+                object(vec![
+                    ("user", Value::String(user_name(instance, i))),
+                    (
+                        "lied",
+                        Value::Bool(self.reports.iter().any(|(k, _)| *k == i)),
+                    ),
+                    ("before", exact(&self.before[i])),
+                    ("after", exact(&self.after[i])),
+                ])
+            })
+            .collect();
+        object(vec![
+            ("reading", Value::String(self.reading.name().into())),
+            ("reports", Value::Object(reports)),
+            ("tasks_under_lie", by_user(instance, &self.tasks_under_lie)),
+            ("coalition", Value::Array(coalition)),
+            ("utilities_before", by_user(instance, &self.before)),
+            ("utilities_after", by_user(instance, &self.after)),
+        ])
+    }
+}
+
+fn check_user(instance: &Instance, i: usize, field: &str) -> Result<(), SolverError> {
+    if i >= instance.num_users() {
+        return Err(SolverError::invalid(
+            field,
+            format!(
+                "no user {i}: the instance has {} (indices from 0)",
+                instance.num_users()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Decides one lie of one user (SP): `Some` witness when it is profitable.
+///
+/// # Errors
+/// When `liar` is not a user, the report makes the instance invalid (wrong length,
+/// negative or all-zero entries), `truth` does not fit, or the mechanism fails.
+///
+/// # Example
+/// The DRF paper's example: A ⟨1, 4⟩ claiming ⟨1, 8⟩ does not gain under DRF.
+/// ```
+/// use leontief_solver::properties::manipulation::sp_scenario;
+/// use leontief_solver::{Drf, Instance, Mechanism, User};
+/// let paper = Instance::new(vec![9.into(), 18.into()],
+///     vec![User::new("A", [1, 4]), User::new("B", [3, 1])]).unwrap();
+/// let truth = Drf::extended().allocate(&paper).unwrap();
+/// let found = sp_scenario(&Drf::extended(), &paper, &truth, 0, &[1.into(), 8.into()]).unwrap();
+/// assert!(found.is_none());
+/// ```
+pub fn sp_scenario(
+    mechanism: &dyn Mechanism,
+    instance: &Instance,
+    truth: &Allocation,
+    liar: usize,
+    report: &[Rational],
+) -> Result<Option<SpWitness>, SolverError> {
+    check_tasks(instance, truth, "allocation")?;
+    check_user(instance, liar, "scenario.lies")?;
+    let lied = instance.with_demand(liar, report.to_vec())?;
+    let before = utility_at_truth(instance, liar, &truth.tasks[liar]);
+    sp_on(mechanism, instance, &lied, liar, &before)
+}
+
+/// SP on an already built reported instance.
+fn sp_on(
+    mechanism: &dyn Mechanism,
+    instance: &Instance,
+    lied: &Instance,
+    liar: usize,
+    before: &Rational,
+) -> Result<Option<SpWitness>, SolverError> {
+    let x = mechanism.allocate(lied)?;
+    check_tasks(instance, &x, "allocation under the lie")?;
+    let report = &lied.users()[liar].demand;
+    let after = utility_of_report(instance, liar, &x.tasks[liar], report);
+    Ok((after > *before).then(|| SpWitness {
+        user: liar,
+        report: report.clone(),
+        tasks_under_lie: x.tasks,
+        before: before.clone(),
+        after,
+    }))
+}
+
+/// SP over every user's [`structured_lies`]; stops at the first profitable one.
+///
+/// # Errors
+/// When `truth` does not fit or the mechanism fails.
+///
+/// # Example
+/// ```
+/// use leontief_solver::properties::manipulation::sp_bounded;
+/// use leontief_solver::{Drf, Instance, Mechanism, User};
+/// let paper = Instance::new(vec![9.into(), 18.into()],
+///     vec![User::new("A", [1, 4]), User::new("B", [3, 1])]).unwrap();
+/// let truth = Drf::extended().allocate(&paper).unwrap();
+/// let out = sp_bounded(&Drf::extended(), &paper, &truth).unwrap();
+/// assert!(out.verdict.holds && out.bounded);
+/// assert_eq!(out.scenarios, 12); // 6 structured lies each
+/// ```
+pub fn sp_bounded(
+    mechanism: &dyn Mechanism,
+    instance: &Instance,
+    truth: &Allocation,
+) -> Result<Outcome, SolverError> {
+    check_tasks(instance, truth, "allocation")?;
+    let mut tried = 0;
+    for liar in 0..instance.num_users() {
+        let before = utility_at_truth(instance, liar, &truth.tasks[liar]);
+        for report in structured_lies(instance, liar) {
+            // Structured lies are valid reports; anything else is simply not a scenario.
+            let Ok(lied) = instance.with_demand(liar, report) else {
+                continue;
+            };
+            tried += 1;
+            if let Some(w) = sp_on(mechanism, instance, &lied, liar, &before)? {
+                let note = format!(
+                    "user {} gains by misreporting (bounded: found at structured lie {tried})",
+                    instance.users()[liar].name
+                );
+                return Ok(Outcome {
+                    verdict: Verdict::fails(Witness::Sp(w), note),
+                    scenarios: tried,
+                    bounded: true,
+                });
+            }
+        }
+    }
+    Ok(Outcome {
+        verdict: Verdict::holds(format!(
+            "bounded: no profitable lie among {tried} structured lies (each user: components \
+             doubled, plus the largest, zeroed; unused resources at 1/2 and 1 x the dominant \
+             share; dominant component halved and doubled)"
+        )),
+        scenarios: tried,
+        bounded: true,
+    })
+}
+
+/// Decides one group lie in one reading: `Some` witness when it violates it.
+///
+/// # Errors
+/// When the list is empty, names a user twice or a non-user, a report makes the instance
+/// invalid, `truth` does not fit, or the mechanism fails.
+///
+/// # Example
+/// See the [module docs](self) for the four-operation example.
+/// ```
+/// use leontief_solver::properties::manipulation::{gsp_scenario, GspReading};
+/// use leontief_solver::{Drf, Instance, Mechanism, User};
+/// let paper = Instance::new(vec![9.into(), 18.into()],
+///     vec![User::new("A", [1, 4]), User::new("B", [3, 1])]).unwrap();
+/// let truth = Drf::extended().allocate(&paper).unwrap();
+/// let lies = vec![(0, vec![1.into(), 8.into()]), (1, vec![6.into(), 1.into()])];
+/// assert!(gsp_scenario(&Drf::extended(), &paper, &truth, &lies, GspReading::Weak).unwrap().is_none());
+/// ```
+pub fn gsp_scenario(
+    mechanism: &dyn Mechanism,
+    instance: &Instance,
+    truth: &Allocation,
+    reports: &[(usize, Vec<Rational>)],
+    reading: GspReading,
+) -> Result<Option<GspWitness>, SolverError> {
+    check_tasks(instance, truth, "allocation")?;
+    if reports.is_empty() {
+        return Err(SolverError::invalid(
+            "scenario.lies",
+            "expected at least one liar",
+        ));
+    }
+    for (pos, (i, _)) in reports.iter().enumerate() {
+        check_user(instance, *i, "scenario.lies")?;
+        if reports[..pos].iter().any(|(k, _)| k == i) {
+            return Err(SolverError::invalid(
+                "scenario.lies",
+                format!("user {} lies twice", instance.users()[*i].name),
+            ));
+        }
+    }
+    let borrowed: Vec<(usize, &[Rational])> =
+        reports.iter().map(|(i, r)| (*i, r.as_slice())).collect();
+    let lied = with_reports(instance, &borrowed)?;
+    let before = truthful_utilities(instance, truth);
+    gsp_on(mechanism, instance, &lied, &borrowed, &before, reading)
+}
+
+/// Every user's true utility at the truth.
+fn truthful_utilities(instance: &Instance, truth: &Allocation) -> Vec<Rational> {
+    (0..instance.num_users())
+        .map(|i| utility_at_truth(instance, i, &truth.tasks[i]))
+        .collect()
+}
+
+/// The instance with the liars' demands replaced (validated).
+fn with_reports(
+    instance: &Instance,
+    reports: &[(usize, &[Rational])],
+) -> Result<Instance, SolverError> {
+    let mut users = instance.users().to_vec();
+    for (i, report) in reports {
+        users[*i].demand = report.to_vec();
+    }
+    Instance::with_resources(
+        instance.resources().to_vec(),
+        instance.capacity().to_vec(),
+        users,
+    )
+}
+
+/// GSP on an already built reported instance.
+fn gsp_on(
+    mechanism: &dyn Mechanism,
+    instance: &Instance,
+    lied: &Instance,
+    reports: &[(usize, &[Rational])],
+    before: &[Rational],
+    reading: GspReading,
+) -> Result<Option<GspWitness>, SolverError> {
+    let x = mechanism.allocate(lied)?;
+    check_tasks(instance, &x, "allocation under the lie")?;
+    let report_of = |i: usize| reports.iter().find(|(k, _)| *k == i).map(|(_, r)| *r);
+    let after: Vec<Rational> = (0..instance.num_users())
+        .map(|i| match report_of(i) {
+            Some(r) => utility_of_report(instance, i, &x.tasks[i], r),
+            None => utility_at_truth(instance, i, &x.tasks[i]),
+        })
+        .collect();
+    let violated = match reading {
+        // Gainers are strictly better by definition: it comes down to the liars.
+        GspReading::Strong => {
+            reports.iter().all(|(i, _)| after[*i] >= before[*i])
+                && after.iter().zip(before).any(|(a, b)| a > b)
+        }
+        GspReading::Weak => reports.iter().all(|(i, _)| after[*i] > before[*i]),
+    };
+    if !violated {
+        return Ok(None);
+    }
+    let coalition = (0..instance.num_users())
+        .filter(|&i| report_of(i).is_some() || after[i] > before[i])
+        .collect();
+    Ok(Some(GspWitness {
+        reading,
+        reports: reports.iter().map(|(i, r)| (*i, r.to_vec())).collect(),
+        tasks_under_lie: x.tasks,
+        coalition,
+        before: before.to_vec(),
+        after,
+    }))
+}
+
+/// GSP in one reading over the group-lie profiles of [`LieProfiles`] built from every
+/// user's [`structured_lies`], within `bounds`; stops at the first violation.
+///
+/// # Errors
+/// When `truth` does not fit or the mechanism fails.
+///
+/// # Example
+/// ```
+/// use leontief_solver::properties::manipulation::{gsp_bounded, GspReading};
+/// use leontief_solver::properties::Bounds;
+/// use leontief_solver::{Drf, Instance, Mechanism, User};
+/// let paper = Instance::new(vec![9.into(), 18.into()],
+///     vec![User::new("A", [1, 4]), User::new("B", [3, 1])]).unwrap();
+/// let truth = Drf::extended().allocate(&paper).unwrap();
+/// let out = gsp_bounded(&Drf::extended(), &paper, &truth, GspReading::Weak, &Bounds::default()).unwrap();
+/// assert!(out.verdict.holds && out.bounded);
+/// assert_eq!(out.scenarios, 6 + 6 + 6 * 6); // singles and pairs
+/// ```
+pub fn gsp_bounded(
+    mechanism: &dyn Mechanism,
+    instance: &Instance,
+    truth: &Allocation,
+    reading: GspReading,
+    bounds: &Bounds,
+) -> Result<Outcome, SolverError> {
+    check_tasks(instance, truth, "allocation")?;
+    let n = instance.num_users();
+    let lies: Vec<Vec<Vec<Rational>>> = (0..n).map(|i| structured_lies(instance, i)).collect();
+    let counts: Vec<usize> = lies.iter().map(Vec::len).collect();
+    let max_liars = bounds.liars_for(n);
+    let total = count_lie_profiles(&counts, max_liars);
+    let before = truthful_utilities(instance, truth);
+    let mut tried = 0;
+    let mut reports: Vec<(usize, &[Rational])> = Vec::with_capacity(max_liars);
+    for profile in LieProfiles::new(counts, max_liars, bounds.max_profiles) {
+        reports.clear();
+        reports.extend(profile.iter().map(|&(i, l)| (i, lies[i][l].as_slice())));
+        let Ok(lied) = with_reports(instance, &reports) else {
+            continue;
+        };
+        tried += 1;
+        if let Some(w) = gsp_on(mechanism, instance, &lied, &reports, &before, reading)? {
+            return Ok(Outcome {
+                verdict: Verdict::fails(
+                    Witness::Gsp(w),
+                    format!(
+                        "a group lie violates {} (bounded: found at profile {tried})",
+                        reading.name()
+                    ),
+                ),
+                scenarios: tried,
+                bounded: true,
+            });
+        }
+    }
+    let cut = if (tried as u128) < total {
+        format!(", cut at {} profiles", bounds.max_profiles)
+    } else {
+        String::new()
+    };
+    Ok(Outcome {
+        verdict: Verdict::holds(format!(
+            "bounded: no {} violation among {tried} of {total} group-lie profiles \
+             (1 to {max_liars} liars, each telling one structured lie{cut}; the coalition is \
+             the liars plus whoever gains)",
+            reading.name()
+        )),
+        scenarios: tried,
+        bounded: true,
+    })
+}

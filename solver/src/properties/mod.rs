@@ -1,0 +1,802 @@
+//! Exact property oracles: sharing incentive, envy-freeness, Pareto efficiency, the
+//! fairness-on-one-resource properties, strategy-proofness and monotonicity (SPEC.md §3).
+//!
+//! Every property is decided in exact rationals and comes back as a [`Verdict`]; a failing
+//! verdict carries a [`Witness`] that can be re-checked by hand (and whose
+//! [`Witness::to_json`] names users and resources and writes every number as an exact
+//! `"p/q"` string).
+//!
+//! - *Allocation properties* ([`Property::Si`], [`Property::Ef`], [`Property::Po`],
+//!   [`Property::Srf`], [`Property::Bf`], [`Property::Bbf`]) are decided on the mechanism's
+//!   answer alone: see [`allocation`]. Each first checks feasibility; an infeasible answer
+//!   fails with [`Witness::Infeasible`], since the definitions presuppose a feasible one.
+//! - *Scenario properties* ([`Property::Sp`], [`Property::GspStrong`], [`Property::GspWeak`],
+//!   [`Property::Pm`], [`Property::Rm`]) compare the answer with the answer on a changed
+//!   instance: see [`manipulation`] and [`monotonicity`]. Given one [`Scenario`], the oracle
+//!   decides it exactly. Without one, it tries a fixed, deterministic set from [`scenarios`]
+//!   and says so ([`CheckReport::bounded`], [`Verdict::note`]): a holding verdict is then
+//!   evidence, not proof (except for PM, whose single departures are all tried).
+//!
+//! # Readings (SPEC.md §3)
+//! Weighted forms with `W = Σ_i w_i`. Utilities are Leontief and measured with the user's
+//! **true** demand and cap: at the truth user `i` has `min(T_i, x_i)`; after reporting
+//! `d'_i` and receiving `x'_i` tasks it has `u_i(x'_i d'_i) = min(T_i, min_{j: d_ij > 0}
+//! x'_i d'_ij / d_ij)`.
+//!
+//! Per-resource weights `w_ij` (DRF paper §4.3) enter every weighted definition resource by
+//! resource, with `W_j = Σ_k w_kj` (a user without a weight vector counts `w_kj = w_k`):
+//! user `i`'s equal split of resource `j` (SI) is `(w_ij / W_j) R_j`, its entitlement for BBF
+//! is `w_ij / W_j` of resource `j`, envy (EF) scales user `k`'s bundle by `w_ij / w_kj` on
+//! resource `j`, and max-min on resource `j` (SRF, BF) compares `x_i d_ij / w_ij`. The split
+//! is always feasible (the shares of every resource sum to 1) and with scalar weights all
+//! of this is the SPEC's `w_i / W` form.
+//!
+//! # Example
+//! The DRF paper's running example (9 CPUs, 18 GB; A ⟨1, 4⟩, B ⟨3, 1⟩): DRF gives 3 and 2
+//! tasks and is strategy-proof against the structured lies; asset fairness is not
+//! bottleneck fair elsewhere, but here no resource is everyone's bottleneck.
+//! ```
+//! use leontief_solver::properties::{check, Property, Scenario};
+//! use leontief_solver::{AssetFairness, Drf, Instance, User};
+//! let paper = Instance::new(vec![9.into(), 18.into()],
+//!     vec![User::new("A", [1, 4]), User::new("B", [3, 1])]).unwrap();
+//! let sp = check(&Drf::extended(), &paper, Property::Sp, &Scenario::Bounded).unwrap();
+//! assert_eq!(sp.allocation.tasks, vec![3.into(), 2.into()]);
+//! assert!(sp.verdict.holds && sp.bounded && sp.scenarios > 0);
+//! let bf = check(&AssetFairness, &paper, Property::Bf, &Scenario::Bounded).unwrap();
+//! assert!(!bf.verdict.applicable);
+//! ```
+//!
+//! # References
+//! - A. Ghodsi, M. Zaharia, B. Hindman, A. Konwinski, S. Shenker, I. Stoica. *Dominant
+//!   Resource Fairness: Fair Allocation of Multiple Resource Types.* NSDI 2011 (SI, EF, PO,
+//!   SP, SRF, BF, PM, RM).
+//! - D. Parkes, A. Procaccia, N. Shah. *Beyond Dominant Resource Fairness: Extensions,
+//!   Limitations, and Indivisibilities.* EC 2012 (zero demands, weights, group
+//!   strategy-proofness).
+//! - D. Dolev, D. Feitelson, J. Halpern, R. Kupferman, N. Linial. *No Justified Complaints:
+//!   On Fair Sharing of Multiple Resources.* ITCS 2012 (bottleneck-based fairness).
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde_json::{Map, Value};
+
+use crate::{Allocation, Instance, Mechanism, Rational, SolverError};
+
+pub mod allocation;
+pub mod manipulation;
+pub mod monotonicity;
+pub mod scenarios;
+
+pub use allocation::{
+    BbfWitness, EfWitness, InfeasibleWitness, MaxMinViolation, MaxMinWitness, PoWitness,
+    SaturatedShare, SiWitness,
+};
+pub use manipulation::{GspReading, GspWitness, SpWitness};
+pub use monotonicity::{PmWitness, RmWitness};
+pub use scenarios::{Bounds, LieProfiles};
+
+/// A property of a mechanism (SPEC.md §3), by its command-line name.
+///
+/// # Example
+/// ```
+/// use leontief_solver::properties::Property;
+/// let p: Property = "gsp-strong".parse().unwrap();
+/// assert_eq!(p, Property::GspStrong);
+/// assert_eq!(p.name(), "gsp-strong");
+/// assert!("gsp".parse::<Property>().is_err());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Property {
+    /// Sharing incentive: every user gets at least what its weighted equal split gives.
+    Si,
+    /// Envy-freeness: nobody prefers another's bundle scaled to its own weight.
+    Ef,
+    /// Pareto efficiency: no feasible allocation is better for someone and worse for nobody.
+    Po,
+    /// Single-resource fairness: with one resource the answer is weighted max-min.
+    Srf,
+    /// Bottleneck fairness: with a common bottleneck the answer is weighted max-min on it.
+    Bf,
+    /// Bottleneck-based fairness (Dolev et al.): every user reaches its cap or gets its
+    /// entitlement of some saturated resource it needs.
+    Bbf,
+    /// Strategy-proofness: no user gains by misreporting its demand.
+    Sp,
+    /// Group strategy-proofness, strong reading: no coalition all weakly better, one strictly.
+    GspStrong,
+    /// Group strategy-proofness, weak reading: no coalition all strictly better.
+    GspWeak,
+    /// Population monotonicity: nobody loses when a user leaves.
+    Pm,
+    /// Resource monotonicity: nobody loses when capacities grow.
+    Rm,
+}
+
+impl Property {
+    /// Every property, in the order of SPEC.md §3.
+    pub const ALL: [Property; 11] = [
+        Property::Si,
+        Property::Ef,
+        Property::Po,
+        Property::Srf,
+        Property::Bf,
+        Property::Bbf,
+        Property::Sp,
+        Property::GspStrong,
+        Property::GspWeak,
+        Property::Pm,
+        Property::Rm,
+    ];
+
+    /// The command-line name: `si, ef, po, srf, bf, bbf, sp, gsp-strong, gsp-weak, pm, rm`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Property::Si => "si",
+            Property::Ef => "ef",
+            Property::Po => "po",
+            Property::Srf => "srf",
+            Property::Bf => "bf",
+            Property::Bbf => "bbf",
+            Property::Sp => "sp",
+            Property::GspStrong => "gsp-strong",
+            Property::GspWeak => "gsp-weak",
+            Property::Pm => "pm",
+            Property::Rm => "rm",
+        }
+    }
+
+    /// A one-line description.
+    pub fn description(self) -> &'static str {
+        match self {
+            Property::Si => "sharing incentive: x_i >= u_i((w_i/W) R) for every user",
+            Property::Ef => "envy-freeness: u_i((w_i/w_k) x_k d_k) <= x_i for all i, k",
+            Property::Po => "Pareto efficiency: no feasible x' >= x with one strict",
+            Property::Srf => "single-resource fairness: with m = 1, weighted max-min",
+            Property::Bf => "bottleneck fairness: with a common bottleneck, weighted max-min on it",
+            Property::Bbf => {
+                "bottleneck-based fairness: cap reached or w_i/W of some saturated resource needed"
+            }
+            Property::Sp => "strategy-proofness: no user gains by misreporting its demand",
+            Property::GspStrong => {
+                "group strategy-proofness (strong): no coalition weakly better, one strictly"
+            }
+            Property::GspWeak => {
+                "group strategy-proofness (weak): no coalition whose members all strictly gain"
+            }
+            Property::Pm => "population monotonicity: nobody loses when a user leaves",
+            Property::Rm => "resource monotonicity: nobody loses when capacities grow",
+        }
+    }
+
+    /// Whether the property is decided on the mechanism's answer alone (no scenario).
+    pub fn is_allocation_property(self) -> bool {
+        matches!(
+            self,
+            Property::Si
+                | Property::Ef
+                | Property::Po
+                | Property::Srf
+                | Property::Bf
+                | Property::Bbf
+        )
+    }
+}
+
+impl fmt::Display for Property {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Property {
+    type Err = SolverError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Property::ALL
+            .into_iter()
+            .find(|p| p.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Property::ALL.iter().map(|p| p.name()).collect();
+                SolverError::invalid(
+                    "property",
+                    format!(
+                        "unknown property {s:?} (expected one of {})",
+                        names.join(", ")
+                    ),
+                )
+            })
+    }
+}
+
+/// Why a property fails, one variant per kind of failure; re-checkable by hand.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Witness {
+    /// The allocation is not feasible (any allocation property).
+    Infeasible(InfeasibleWitness),
+    /// A user below its weighted equal split (SI).
+    Si(SiWitness),
+    /// A user envying another's weight-scaled bundle (EF).
+    Ef(EfWitness),
+    /// A feasible allocation better for one user and no worse for anyone (PO).
+    Po(PoWitness),
+    /// The allocation of one resource is not weighted max-min (SRF, BF).
+    MaxMin(MaxMinWitness),
+    /// A user below its cap with less than its entitlement of every saturated resource it
+    /// needs (BBF).
+    Bbf(BbfWitness),
+    /// A profitable lie (SP).
+    Sp(SpWitness),
+    /// A profitable group lie (gsp-strong, gsp-weak).
+    Gsp(GspWitness),
+    /// A user that loses when another leaves (PM).
+    Pm(PmWitness),
+    /// A user that loses when capacities grow (RM).
+    Rm(RmWitness),
+}
+
+impl Witness {
+    /// The kind: `infeasible, si, ef, po, max-min, bbf, sp, gsp, pm, rm`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Witness::Infeasible(_) => "infeasible",
+            Witness::Si(_) => "si",
+            Witness::Ef(_) => "ef",
+            Witness::Po(_) => "po",
+            Witness::MaxMin(_) => "max-min",
+            Witness::Bbf(_) => "bbf",
+            Witness::Sp(_) => "sp",
+            Witness::Gsp(_) => "gsp",
+            Witness::Pm(_) => "pm",
+            Witness::Rm(_) => "rm",
+        }
+    }
+
+    /// The JSON form: `{"kind": ..., ...}` with user and resource names and exact numbers.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::properties::{allocation::sharing_incentive, Witness};
+    /// use leontief_solver::{AssetFairness, Instance, Mechanism, User};
+    /// let inst = Instance::new(vec![30.into(), 30.into()],
+    ///     vec![User::new("1", [1, 3]), User::new("2", [1, 1])]).unwrap();
+    /// let x = AssetFairness.allocate(&inst).unwrap();
+    /// let v = sharing_incentive(&inst, &x).unwrap();
+    /// let json = v.witness.unwrap().to_json(&inst);
+    /// assert_eq!(json["kind"], "si");
+    /// assert_eq!(json["user"], "2");
+    /// assert_eq!(json["tasks"], "12");
+    /// assert_eq!(json["equal_split_utility"], "15");
+    /// ```
+    pub fn to_json(&self, instance: &Instance) -> Value {
+        let mut o = Map::new();
+        o.insert("kind".into(), Value::String(self.kind().into()));
+        let body = match self {
+            Witness::Infeasible(w) => w.to_json(instance),
+            Witness::Si(w) => w.to_json(instance),
+            Witness::Ef(w) => w.to_json(instance),
+            Witness::Po(w) => w.to_json(instance),
+            Witness::MaxMin(w) => w.to_json(instance),
+            Witness::Bbf(w) => w.to_json(instance),
+            Witness::Sp(w) => w.to_json(instance),
+            Witness::Gsp(w) => w.to_json(instance),
+            Witness::Pm(w) => w.to_json(instance),
+            Witness::Rm(w) => w.to_json(instance),
+        };
+        if let Value::Object(fields) = body {
+            o.extend(fields);
+        }
+        Value::Object(o)
+    }
+}
+
+/// The decision on one property.
+///
+/// `holds` is `true` when no violation was found; for a property that does not apply
+/// (`applicable == false`, e.g. SRF with several resources) it is vacuously `true`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verdict {
+    /// No violation found (vacuously true when not applicable).
+    pub holds: bool,
+    /// Whether the property's premise applies (SRF needs `m = 1`, BF a common bottleneck,
+    /// PM two users).
+    pub applicable: bool,
+    /// Why it fails, when it fails.
+    pub witness: Option<Witness>,
+    /// What was decided and how (readings, scenario counts, bounds).
+    pub note: String,
+}
+
+impl Verdict {
+    /// A holding verdict.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::properties::Verdict;
+    /// let v = Verdict::holds("every user at or above its equal split");
+    /// assert!(v.holds && v.applicable && v.witness.is_none());
+    /// ```
+    pub fn holds(note: impl Into<String>) -> Self {
+        Verdict {
+            holds: true,
+            applicable: true,
+            witness: None,
+            note: note.into(),
+        }
+    }
+
+    /// A failing verdict with its witness.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::properties::{PoWitness, Verdict, Witness};
+    /// let w = Witness::Po(PoWitness { user: 0, gain: 1.into(), improved: vec![2.into()] });
+    /// let v = Verdict::fails(w, "user 0 can grow");
+    /// assert!(!v.holds && v.applicable && v.witness.is_some());
+    /// ```
+    pub fn fails(witness: Witness, note: impl Into<String>) -> Self {
+        Verdict {
+            holds: false,
+            applicable: true,
+            witness: Some(witness),
+            note: note.into(),
+        }
+    }
+
+    /// A verdict for a property whose premise does not apply (vacuously holding).
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::properties::Verdict;
+    /// let v = Verdict::not_applicable("srf needs exactly one resource");
+    /// assert!(v.holds && !v.applicable);
+    /// ```
+    pub fn not_applicable(note: impl Into<String>) -> Self {
+        Verdict {
+            holds: true,
+            applicable: false,
+            witness: None,
+            note: note.into(),
+        }
+    }
+
+    /// The JSON form: `{"holds", "applicable", "note", "witness"}`.
+    pub fn to_json(&self, instance: &Instance) -> Value {
+        let mut o = Map::new();
+        o.insert("holds".into(), Value::Bool(self.holds));
+        o.insert("applicable".into(), Value::Bool(self.applicable));
+        o.insert("note".into(), Value::String(self.note.clone()));
+        o.insert(
+            "witness".into(),
+            self.witness
+                .as_ref()
+                .map_or(Value::Null, |w| w.to_json(instance)),
+        );
+        Value::Object(o)
+    }
+
+    fn with_note_prefix(mut self, prefix: &str) -> Self {
+        if !prefix.is_empty() {
+            self.note = format!("{prefix}; {}", self.note);
+        }
+        self
+    }
+}
+
+/// What changes in the instance for a scenario property.
+///
+/// # Example
+/// ```
+/// use leontief_solver::properties::Scenario;
+/// use leontief_solver::Rational;
+/// let lie = Scenario::Lies(vec![(0, vec![16.into(), 8.into()])]);
+/// let grow = Scenario::Capacity(vec![1.into(), 4.into()]);
+/// assert_eq!(Scenario::default(), Scenario::Bounded);
+/// # let _ = (lie, grow, Scenario::Remove(2));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Scenario {
+    /// No scenario given: allocation properties need none; scenario properties try the
+    /// bounded default set of [`scenarios`].
+    #[default]
+    Bounded,
+    /// Users (by index) report these demands instead of their true ones. One liar for SP;
+    /// one or more distinct liars for GSP.
+    Lies(Vec<(usize, Vec<Rational>)>),
+    /// This user (by index) leaves (PM).
+    Remove(usize),
+    /// The capacities become these, each at least the old one (RM).
+    Capacity(Vec<Rational>),
+}
+
+/// A scenario property's verdict with how many scenarios it took.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    /// The decision.
+    pub verdict: Verdict,
+    /// Scenarios tried (stops at the first violation).
+    pub scenarios: usize,
+    /// Whether a holding verdict covers only part of the scenario space.
+    pub bounded: bool,
+}
+
+/// The result of [`check`]: the truthful allocation, the verdict and how it was reached.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckReport {
+    /// The property checked.
+    pub property: Property,
+    /// The mechanism's name.
+    pub mechanism: String,
+    /// Whether the mechanism's answers are exact (otherwise its rational answers are
+    /// judged exactly as given).
+    pub exact: bool,
+    /// The mechanism's answer on the instance.
+    pub allocation: Allocation,
+    /// The decision (with its witness when it fails).
+    pub verdict: Verdict,
+    /// Scenarios tried (0 for allocation properties).
+    pub scenarios: usize,
+    /// `true` when a holding verdict is evidence from a finite sample of scenarios rather
+    /// than a decision over all of them.
+    pub bounded: bool,
+}
+
+impl CheckReport {
+    /// The witness, when the property fails.
+    pub fn witness(&self) -> Option<&Witness> {
+        self.verdict.witness.as_ref()
+    }
+
+    /// The JSON form, with names and exact numbers.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::properties::{check, Property, Scenario};
+    /// use leontief_solver::{Drf, Instance, User};
+    /// let paper = Instance::new(vec![9.into(), 18.into()],
+    ///     vec![User::new("A", [1, 4]), User::new("B", [3, 1])]).unwrap();
+    /// let report = check(&Drf::extended(), &paper, Property::Ef, &Scenario::Bounded).unwrap();
+    /// let json = report.to_json(&paper);
+    /// assert_eq!(json["property"], "ef");
+    /// assert_eq!(json["holds"], true);
+    /// assert_eq!(json["tasks"]["A"], "3");
+    /// ```
+    pub fn to_json(&self, instance: &Instance) -> Value {
+        let mut o = Map::new();
+        o.insert(
+            "property".into(),
+            Value::String(self.property.name().into()),
+        );
+        o.insert("mechanism".into(), Value::String(self.mechanism.clone()));
+        o.insert("exact".into(), Value::Bool(self.exact));
+        o.insert("holds".into(), Value::Bool(self.verdict.holds));
+        o.insert("applicable".into(), Value::Bool(self.verdict.applicable));
+        o.insert("bounded".into(), Value::Bool(self.bounded));
+        o.insert("scenarios".into(), Value::from(self.scenarios));
+        o.insert("note".into(), Value::String(self.verdict.note.clone()));
+        o.insert("tasks".into(), by_user(instance, &self.allocation.tasks));
+        o.insert(
+            "witness".into(),
+            self.witness().map_or(Value::Null, |w| w.to_json(instance)),
+        );
+        Value::Object(o)
+    }
+}
+
+/// Checks one property of a mechanism on an instance, exactly.
+///
+/// Allocation properties take [`Scenario::Bounded`] only. SP takes a one-liar
+/// [`Scenario::Lies`], GSP one with any number of distinct liars, PM [`Scenario::Remove`],
+/// RM [`Scenario::Capacity`] (each entry at least the old capacity; otherwise
+/// `SolverError::Invalid` on `capacity`). With [`Scenario::Bounded`] the scenario
+/// properties try the default sets of [`scenarios`] under [`Bounds::default`].
+///
+/// # Errors
+/// A scenario that does not fit the property or the instance (wrong user, a lie that makes
+/// the instance invalid, shrinking capacities), and any error of the mechanism.
+///
+/// # Example
+/// DRF fails resource monotonicity (reference case `drf-not-rm`): on (1, 1) with A ⟨2, 1⟩
+/// and B ⟨1, 2⟩ both get 1/3; with 4 units of the second resource A falls to 1/4.
+/// ```
+/// use leontief_solver::properties::{check, Property, Scenario, Witness};
+/// use leontief_solver::{Drf, Instance, Rational, User};
+/// let inst = Instance::new(vec![1.into(), 1.into()],
+///     vec![User::new("A", [2, 1]), User::new("B", [1, 2])]).unwrap();
+/// let grow = Scenario::Capacity(vec![1.into(), 4.into()]);
+/// let report = check(&Drf::extended(), &inst, Property::Rm, &grow).unwrap();
+/// let Some(Witness::Rm(w)) = report.witness() else { panic!("expected an RM witness") };
+/// assert_eq!((w.user, w.before.to_string(), w.after.to_string()), (0, "1/3".into(), "1/4".into()));
+/// ```
+pub fn check(
+    mechanism: &dyn Mechanism,
+    instance: &Instance,
+    property: Property,
+    scenario: &Scenario,
+) -> Result<CheckReport, SolverError> {
+    let truth = mechanism.allocate(instance)?;
+    check_with(
+        mechanism,
+        instance,
+        &truth,
+        property,
+        scenario,
+        &Bounds::default(),
+    )
+}
+
+/// [`check`] with the mechanism's truthful answer already computed (so that a driver
+/// checking several properties computes it once) and explicit bounds for the default
+/// scenario sets.
+///
+/// # Errors
+/// As [`check`]; also when `truth` does not have one entry per user.
+///
+/// # Example
+/// ```
+/// use leontief_solver::properties::{check_with, Bounds, Property, Scenario};
+/// use leontief_solver::{Drf, Instance, Mechanism, User};
+/// let paper = Instance::new(vec![9.into(), 18.into()],
+///     vec![User::new("A", [1, 4]), User::new("B", [3, 1])]).unwrap();
+/// let drf = Drf::extended();
+/// let truth = drf.allocate(&paper).unwrap();
+/// let bounds = Bounds { max_liars: Some(1), max_profiles: 100 };
+/// for p in [Property::Si, Property::Po, Property::GspWeak] {
+///     let r = check_with(&drf, &paper, &truth, p, &Scenario::Bounded, &bounds).unwrap();
+///     assert!(r.verdict.holds, "{p}");
+/// }
+/// ```
+pub fn check_with(
+    mechanism: &dyn Mechanism,
+    instance: &Instance,
+    truth: &Allocation,
+    property: Property,
+    scenario: &Scenario,
+    bounds: &Bounds,
+) -> Result<CheckReport, SolverError> {
+    check_tasks(instance, truth, "allocation")?;
+    let exact_note = if mechanism.is_exact() {
+        String::new()
+    } else {
+        format!(
+            "{} is not exact: its rational answers are judged exactly as given",
+            mechanism.name()
+        )
+    };
+    let outcome = decide(mechanism, instance, truth, property, scenario, bounds)?;
+    Ok(CheckReport {
+        property,
+        mechanism: mechanism.name().to_string(),
+        exact: mechanism.is_exact(),
+        allocation: truth.clone(),
+        verdict: outcome.verdict.with_note_prefix(&exact_note),
+        scenarios: outcome.scenarios,
+        bounded: outcome.bounded,
+    })
+}
+
+fn decide(
+    mechanism: &dyn Mechanism,
+    instance: &Instance,
+    truth: &Allocation,
+    property: Property,
+    scenario: &Scenario,
+    bounds: &Bounds,
+) -> Result<Outcome, SolverError> {
+    let wrong = |expected: &str| {
+        Err(SolverError::invalid(
+            "scenario",
+            format!("{property} takes {expected}"),
+        ))
+    };
+    if property.is_allocation_property() {
+        if *scenario != Scenario::Bounded {
+            return wrong("no scenario");
+        }
+        return Ok(Outcome {
+            verdict: allocation::check_allocation(instance, truth, property)?,
+            scenarios: 0,
+            bounded: false,
+        });
+    }
+    let single = |verdict: Verdict| Outcome {
+        verdict,
+        scenarios: 1,
+        // One scenario decided exactly is not the whole property.
+        bounded: true,
+    };
+    match (property, scenario) {
+        (Property::Sp, Scenario::Bounded) => manipulation::sp_bounded(mechanism, instance, truth),
+        (Property::Sp, Scenario::Lies(lies)) => {
+            let [(liar, report)] = lies.as_slice() else {
+                return wrong("exactly one liar (use gsp-strong or gsp-weak for groups)");
+            };
+            let found = manipulation::sp_scenario(mechanism, instance, truth, *liar, report)?;
+            Ok(single(match found {
+                Some(w) => Verdict::fails(Witness::Sp(w), "the lie is profitable"),
+                None => Verdict::holds("the lie is not profitable"),
+            }))
+        }
+        (Property::GspStrong | Property::GspWeak, _) => {
+            let reading = if property == Property::GspStrong {
+                GspReading::Strong
+            } else {
+                GspReading::Weak
+            };
+            match scenario {
+                Scenario::Bounded => {
+                    manipulation::gsp_bounded(mechanism, instance, truth, reading, bounds)
+                }
+                Scenario::Lies(lies) => {
+                    let found =
+                        manipulation::gsp_scenario(mechanism, instance, truth, lies, reading)?;
+                    Ok(single(match found {
+                        Some(w) => Verdict::fails(
+                            Witness::Gsp(w),
+                            format!("the group lie violates {}", reading.name()),
+                        ),
+                        None => Verdict::holds(format!(
+                            "the group lie does not violate {}",
+                            reading.name()
+                        )),
+                    }))
+                }
+                _ => wrong("lies (a list of users and their reports)"),
+            }
+        }
+        (Property::Pm, Scenario::Bounded) => monotonicity::pm_bounded(mechanism, instance, truth),
+        (Property::Pm, Scenario::Remove(k)) => {
+            let found = monotonicity::pm_scenario(mechanism, instance, truth, *k)?;
+            Ok(single(match found {
+                Some(w) => Verdict::fails(Witness::Pm(w), "a remaining user loses"),
+                None => Verdict::holds("no remaining user loses"),
+            }))
+        }
+        (Property::Rm, Scenario::Bounded) => monotonicity::rm_bounded(mechanism, instance, truth),
+        (Property::Rm, Scenario::Capacity(c)) => {
+            let found = monotonicity::rm_scenario(mechanism, instance, truth, c)?;
+            Ok(single(match found {
+                Some(w) => Verdict::fails(Witness::Rm(w), "a user loses as capacities grow"),
+                None => Verdict::holds("no user loses as capacities grow"),
+            }))
+        }
+        (Property::Sp, _) => wrong("lies (one user and its report)"),
+        (Property::Pm, _) => wrong("the removal of one user"),
+        (Property::Rm, _) => wrong("new capacities"),
+        _ => wrong("no scenario"),
+    }
+}
+
+/// User `i`'s utility at the truth when it runs `tasks` tasks: `min(T_i, x_i)` (the bundle
+/// `x_i d_i` runs `x_i` tasks of its own demand).
+///
+/// # Panics
+/// When `i` is not a user of `instance`.
+///
+/// # Example
+/// ```
+/// use leontief_solver::properties::utility_at_truth;
+/// use leontief_solver::{Instance, User};
+/// let inst = Instance::new(vec![9.into()], vec![User::new("A", [1]).cap(2)]).unwrap();
+/// assert_eq!(utility_at_truth(&inst, 0, &3.into()), 2.into());
+/// ```
+pub fn utility_at_truth(instance: &Instance, i: usize, tasks: &Rational) -> Rational {
+    match &instance.users()[i].cap {
+        Some(t) if t < tasks => t.clone(),
+        _ => tasks.clone(),
+    }
+}
+
+/// User `i`'s **true** utility when it reported `report` and received `tasks` tasks of it:
+/// `u_i(x'_i d'_i) = min(T_i, min_{j: d_ij > 0} x'_i d'_ij / d_ij)`, measured with its true
+/// demand and cap in `instance`. Entries of `report` beyond the instance's resources are
+/// ignored; a missing one counts as zero.
+///
+/// # Panics
+/// When `i` is not a user of `instance`.
+///
+/// # Example
+/// The reference case `ceei-not-sp`: user 1 needs ⟨16, 1⟩, reports ⟨16, 8⟩ and receives
+/// 25/6 tasks of the report: it can run 25/6 real tasks.
+/// ```
+/// use leontief_solver::properties::utility_of_report;
+/// use leontief_solver::{Instance, Rational, User};
+/// let inst = Instance::new(vec![100.into(), 100.into()],
+///     vec![User::new("1", [16, 1]), User::new("2", [1, 2])]).unwrap();
+/// let x: Rational = "25/6".parse().unwrap();
+/// assert_eq!(utility_of_report(&inst, 0, &x, &[16.into(), 8.into()]), x);
+/// assert_eq!(utility_of_report(&inst, 0, &x, &[32.into(), 0.into()]), 0.into());
+/// ```
+pub fn utility_of_report(
+    instance: &Instance,
+    i: usize,
+    tasks: &Rational,
+    report: &[Rational],
+) -> Rational {
+    let u = &instance.users()[i];
+    let mut runnable: Option<Rational> = None;
+    for (j, d) in u.demand.iter().enumerate() {
+        if d.is_zero() {
+            continue;
+        }
+        let got = match report.get(j) {
+            Some(r) if !r.is_zero() => &(tasks * r) / d,
+            // A needed resource it did not ask for: it runs nothing.
+            _ => return Rational::ZERO,
+        };
+        if runnable.as_ref().is_none_or(|b| got < *b) {
+            runnable = Some(got);
+        }
+    }
+    let runnable = runnable.expect("validated: some demand is positive");
+    match &u.cap {
+        Some(t) if *t < runnable => t.clone(),
+        _ => runnable,
+    }
+}
+
+/// `tasks` has one entry per user.
+fn check_tasks(instance: &Instance, x: &Allocation, field: &str) -> Result<(), SolverError> {
+    if x.tasks.len() != instance.num_users() {
+        return Err(SolverError::invalid(
+            field,
+            format!(
+                "expected {} task counts, one per user, found {}",
+                instance.num_users(),
+                x.tasks.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+// ------------------------------------------------------------------ JSON helpers
+
+fn exact(x: &Rational) -> Value {
+    Value::String(x.to_string())
+}
+
+fn user_name(instance: &Instance, i: usize) -> String {
+    instance
+        .users()
+        .get(i)
+        .map_or_else(|| format!("#{i}"), |u| u.name.clone())
+}
+
+fn resource_name(instance: &Instance, j: usize) -> String {
+    instance
+        .resources()
+        .get(j)
+        .cloned()
+        .unwrap_or_else(|| format!("#{j}"))
+}
+
+/// `{resource name: value}`.
+fn by_resource(instance: &Instance, v: &[Rational]) -> Value {
+    Value::Object(
+        v.iter()
+            .enumerate()
+            .map(|(j, x)| (resource_name(instance, j), exact(x)))
+            .collect(),
+    )
+}
+
+/// `{user name: value}`.
+fn by_user(instance: &Instance, v: &[Rational]) -> Value {
+    Value::Object(
+        v.iter()
+            .enumerate()
+            .map(|(i, x)| (user_name(instance, i), exact(x)))
+            .collect(),
+    )
+}
+
+fn object(fields: Vec<(&str, Value)>) -> Value {
+    Value::Object(
+        fields
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
+    )
+}

@@ -1,0 +1,340 @@
+//! Monotonicity: population monotonicity (PM: nobody loses when a user leaves) and resource
+//! monotonicity (RM: nobody loses when capacities grow), SPEC.md §3, decided exactly on a
+//! given scenario or on the default sets of [`scenarios`](super::scenarios).
+//!
+//! Utilities are the users' true ones, `min(T_i, x_i)`, before and after. Every single
+//! departure is tried by default, which is the whole of PM as the SPEC defines it (one user
+//! leaves), so a holding PM verdict is not bounded; RM tries the capacity grid and is.
+//!
+//! # Example
+//! Reference case `drf-not-rm`: on (1, 1), A ⟨2, 1⟩ and B ⟨1, 2⟩ get 1/3 each; with four
+//! times the second resource, A gets 1/4.
+//! ```
+//! use leontief_solver::properties::monotonicity::rm_scenario;
+//! use leontief_solver::{Drf, Instance, Mechanism, User};
+//! let inst = Instance::new(vec![1.into(), 1.into()],
+//!     vec![User::new("A", [2, 1]), User::new("B", [1, 2])]).unwrap();
+//! let truth = Drf::extended().allocate(&inst).unwrap();
+//! let w = rm_scenario(&Drf::extended(), &inst, &truth, &[1.into(), 4.into()]).unwrap().unwrap();
+//! assert_eq!((w.user, w.before.to_string(), w.after.to_string()), (0, "1/3".into(), "1/4".into()));
+//! ```
+//!
+//! # References
+//! - A. Ghodsi et al. *Dominant Resource Fairness.* NSDI 2011 (population and resource
+//!   monotonicity; no mechanism with SI and PO is resource monotonic).
+
+use serde_json::Value;
+
+use super::scenarios::{capacity_grid, departures};
+use super::{
+    by_resource, by_user, check_tasks, exact, object, user_name, utility_at_truth, Outcome,
+    Verdict, Witness,
+};
+use crate::{Allocation, Instance, Mechanism, Rational, SolverError};
+
+/// A user that loses when another leaves (PM).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PmWitness {
+    /// The user that leaves.
+    pub leaving: usize,
+    /// The first remaining user (in order) whose utility falls.
+    pub user: usize,
+    /// Its utility before.
+    pub before: Rational,
+    /// Its utility after, `< before`.
+    pub after: Rational,
+    /// The answer without the leaving user, by original index (`None` for the leaver).
+    pub tasks_after: Vec<Option<Rational>>,
+}
+
+impl PmWitness {
+    /// `{"leaving", "user", "before", "after", "tasks_after": {user: tasks}}`.
+    pub fn to_json(&self, instance: &Instance) -> Value {
+        let tasks_after = self
+            .tasks_after
+            .iter()
+            .enumerate()
+            .filter_map(|(i, t)| t.as_ref().map(|t| (user_name(instance, i), exact(t))))
+            .collect();
+        object(vec![
+            ("leaving", Value::String(user_name(instance, self.leaving))),
+            ("user", Value::String(user_name(instance, self.user))),
+            ("before", exact(&self.before)),
+            ("after", exact(&self.after)),
+            ("tasks_after", Value::Object(tasks_after)),
+        ])
+    }
+}
+
+/// A user that loses when capacities grow (RM).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RmWitness {
+    /// The new capacities (each at least the old one).
+    pub capacity: Vec<Rational>,
+    /// The first user (in order) whose utility falls.
+    pub user: usize,
+    /// Its utility before.
+    pub before: Rational,
+    /// Its utility after, `< before`.
+    pub after: Rational,
+    /// The answer with the new capacities.
+    pub tasks_after: Vec<Rational>,
+}
+
+impl RmWitness {
+    /// `{"capacity": {resource: amount}, "user", "before", "after", "tasks_after"}`.
+    pub fn to_json(&self, instance: &Instance) -> Value {
+        object(vec![
+            ("capacity", by_resource(instance, &self.capacity)),
+            ("user", Value::String(user_name(instance, self.user))),
+            ("before", exact(&self.before)),
+            ("after", exact(&self.after)),
+            ("tasks_after", by_user(instance, &self.tasks_after)),
+        ])
+    }
+}
+
+/// Decides one departure (PM): `Some` witness when a remaining user loses.
+///
+/// # Errors
+/// When `leaving` is not a user, it is the only one, `truth` does not fit, or the mechanism
+/// fails.
+///
+/// # Example
+/// ```
+/// use leontief_solver::properties::monotonicity::pm_scenario;
+/// use leontief_solver::{Drf, Instance, Mechanism, User};
+/// let paper = Instance::new(vec![9.into(), 18.into()],
+///     vec![User::new("A", [1, 4]), User::new("B", [3, 1])]).unwrap();
+/// let truth = Drf::extended().allocate(&paper).unwrap();
+/// assert!(pm_scenario(&Drf::extended(), &paper, &truth, 1).unwrap().is_none());
+/// ```
+pub fn pm_scenario(
+    mechanism: &dyn Mechanism,
+    instance: &Instance,
+    truth: &Allocation,
+    leaving: usize,
+) -> Result<Option<PmWitness>, SolverError> {
+    check_tasks(instance, truth, "allocation")?;
+    let n = instance.num_users();
+    if leaving >= n {
+        return Err(SolverError::invalid(
+            "scenario.remove",
+            format!("no user {leaving}: the instance has {n} (indices from 0)"),
+        ));
+    }
+    if n < 2 {
+        return Err(SolverError::invalid(
+            "scenario.remove",
+            "cannot remove the only user",
+        ));
+    }
+    let mut users = instance.users().to_vec();
+    users.remove(leaving);
+    let smaller = Instance::with_resources(
+        instance.resources().to_vec(),
+        instance.capacity().to_vec(),
+        users,
+    )?;
+    let x = mechanism.allocate(&smaller)?;
+    check_tasks(&smaller, &x, "allocation after the departure")?;
+    // Remaining users keep their order: original index i > leaving is i - 1 after.
+    let after_of = |i: usize| &x.tasks[if i < leaving { i } else { i - 1 }];
+    let loser = (0..n).filter(|&i| i != leaving).find_map(|i| {
+        let before = utility_at_truth(instance, i, &truth.tasks[i]);
+        let after = utility_at_truth(instance, i, after_of(i));
+        (after < before).then_some((i, before, after))
+    });
+    Ok(loser.map(|(user, before, after)| PmWitness {
+        leaving,
+        user,
+        before,
+        after,
+        tasks_after: (0..n)
+            .map(|i| (i != leaving).then(|| after_of(i).clone()))
+            .collect(),
+    }))
+}
+
+/// PM over every single departure ([`departures`]); stops at the first violation. Not
+/// applicable with one user.
+///
+/// # Errors
+/// When `truth` does not fit or the mechanism fails.
+///
+/// # Example
+/// ```
+/// use leontief_solver::properties::monotonicity::pm_bounded;
+/// use leontief_solver::{Drf, Instance, Mechanism, User};
+/// let paper = Instance::new(vec![9.into(), 18.into()],
+///     vec![User::new("A", [1, 4]), User::new("B", [3, 1])]).unwrap();
+/// let truth = Drf::extended().allocate(&paper).unwrap();
+/// let out = pm_bounded(&Drf::extended(), &paper, &truth).unwrap();
+/// assert!(out.verdict.holds && !out.bounded);
+/// assert_eq!(out.scenarios, 2);
+/// ```
+pub fn pm_bounded(
+    mechanism: &dyn Mechanism,
+    instance: &Instance,
+    truth: &Allocation,
+) -> Result<Outcome, SolverError> {
+    check_tasks(instance, truth, "allocation")?;
+    if instance.num_users() < 2 {
+        return Ok(Outcome {
+            verdict: Verdict::not_applicable("pm needs at least two users"),
+            scenarios: 0,
+            bounded: false,
+        });
+    }
+    let mut tried = 0;
+    for leaving in departures(instance) {
+        tried += 1;
+        if let Some(w) = pm_scenario(mechanism, instance, truth, leaving)? {
+            let note = format!(
+                "user {} loses when user {} leaves",
+                instance.users()[w.user].name,
+                instance.users()[leaving].name
+            );
+            return Ok(Outcome {
+                verdict: Verdict::fails(Witness::Pm(w), note),
+                scenarios: tried,
+                bounded: false,
+            });
+        }
+    }
+    Ok(Outcome {
+        verdict: Verdict::holds(format!(
+            "exhaustive: nobody loses in any of the {tried} single departures"
+        )),
+        scenarios: tried,
+        bounded: false,
+    })
+}
+
+/// Decides one capacity change (RM): `Some` witness when some user loses.
+///
+/// # Errors
+/// `SolverError::Invalid` on `capacity` when the new capacities do not have one entry per
+/// resource or any is below the old one; also when `truth` does not fit or the mechanism
+/// fails.
+///
+/// # Example
+/// See the [module docs](self); shrinking is rejected:
+/// ```
+/// use leontief_solver::properties::monotonicity::rm_scenario;
+/// use leontief_solver::{Drf, Instance, Mechanism, User};
+/// let paper = Instance::new(vec![9.into(), 18.into()],
+///     vec![User::new("A", [1, 4]), User::new("B", [3, 1])]).unwrap();
+/// let truth = Drf::extended().allocate(&paper).unwrap();
+/// assert!(rm_scenario(&Drf::extended(), &paper, &truth, &[8.into(), 18.into()]).is_err());
+/// ```
+pub fn rm_scenario(
+    mechanism: &dyn Mechanism,
+    instance: &Instance,
+    truth: &Allocation,
+    capacity: &[Rational],
+) -> Result<Option<RmWitness>, SolverError> {
+    check_tasks(instance, truth, "allocation")?;
+    let m = instance.num_resources();
+    if capacity.len() != m {
+        return Err(SolverError::invalid(
+            "capacity",
+            format!(
+                "expected {m} entries, one per resource, found {}",
+                capacity.len()
+            ),
+        ));
+    }
+    if let Some(j) = (0..m).find(|&j| capacity[j] < instance.capacity()[j]) {
+        return Err(SolverError::invalid(
+            "capacity",
+            format!(
+                "resource monotonicity grows capacities: {} would shrink from {} to {}",
+                instance.resources()[j],
+                instance.capacity()[j],
+                capacity[j]
+            ),
+        ));
+    }
+    let grown = Instance::with_resources(
+        instance.resources().to_vec(),
+        capacity.to_vec(),
+        instance.users().to_vec(),
+    )?;
+    rm_on(mechanism, instance, &grown, truth)
+}
+
+fn rm_on(
+    mechanism: &dyn Mechanism,
+    instance: &Instance,
+    grown: &Instance,
+    truth: &Allocation,
+) -> Result<Option<RmWitness>, SolverError> {
+    let x = mechanism.allocate(grown)?;
+    check_tasks(instance, &x, "allocation with the new capacities")?;
+    let loser = (0..instance.num_users()).find_map(|i| {
+        let before = utility_at_truth(instance, i, &truth.tasks[i]);
+        let after = utility_at_truth(instance, i, &x.tasks[i]);
+        (after < before).then_some((i, before, after))
+    });
+    Ok(loser.map(|(user, before, after)| RmWitness {
+        capacity: grown.capacity().to_vec(),
+        user,
+        before,
+        after,
+        tasks_after: x.tasks,
+    }))
+}
+
+/// RM over the [`capacity_grid`]; stops at the first violation.
+///
+/// # Errors
+/// When `truth` does not fit or the mechanism fails.
+///
+/// # Example
+/// ```
+/// use leontief_solver::properties::monotonicity::rm_bounded;
+/// use leontief_solver::{Drf, Instance, Mechanism, User};
+/// let inst = Instance::new(vec![1.into(), 1.into()],
+///     vec![User::new("A", [2, 1]), User::new("B", [1, 2])]).unwrap();
+/// let truth = Drf::extended().allocate(&inst).unwrap();
+/// let out = rm_bounded(&Drf::extended(), &inst, &truth).unwrap();
+/// assert!(!out.verdict.holds);
+/// ```
+pub fn rm_bounded(
+    mechanism: &dyn Mechanism,
+    instance: &Instance,
+    truth: &Allocation,
+) -> Result<Outcome, SolverError> {
+    check_tasks(instance, truth, "allocation")?;
+    let mut tried = 0;
+    for capacity in capacity_grid(instance) {
+        let Ok(grown) = Instance::with_resources(
+            instance.resources().to_vec(),
+            capacity,
+            instance.users().to_vec(),
+        ) else {
+            continue;
+        };
+        tried += 1;
+        if let Some(w) = rm_on(mechanism, instance, &grown, truth)? {
+            let note = format!(
+                "user {} loses as capacities grow (bounded: found at grid point {tried})",
+                instance.users()[w.user].name
+            );
+            return Ok(Outcome {
+                verdict: Verdict::fails(Witness::Rm(w), note),
+                scenarios: tried,
+                bounded: true,
+            });
+        }
+    }
+    Ok(Outcome {
+        verdict: Verdict::holds(format!(
+            "bounded: nobody loses on {tried} capacity increases (each resource alone and all \
+             together, x3/2, x2, x4)"
+        )),
+        scenarios: tried,
+        bounded: true,
+    })
+}
