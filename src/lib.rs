@@ -19,6 +19,8 @@ pub use leontief_hdrf as hdrf;
 pub use leontief_solver as solver;
 
 pub mod cli;
+pub mod mechanisms;
+pub mod properties_cmd;
 pub mod render;
 pub mod reproduce;
 

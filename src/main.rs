@@ -1,10 +1,11 @@
 //! The `leontief` command line. See `leontief --help`.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use leontief::cli::{load_instance, CliError};
+use leontief::properties_cmd::{check_cmd, verify_cmd, ScenarioFlags, VerifyFlags};
 use leontief::render::{allocation_json, allocation_table, filling_trace_json};
 use leontief::reproduce;
 use leontief::solver::{
@@ -26,6 +27,69 @@ enum Command {
     Solve(SolveArgs),
     /// Re-derive the sources' worked examples and show each value beside the source's.
     Reproduce(ReproduceArgs),
+    /// Decide properties of a mechanism on one instance, exactly, with a witness when one fails.
+    Check(CheckArgs),
+    /// Verify a property on generated instances (in parallel; deterministic per seed).
+    Verify(VerifyArgs),
+}
+
+#[derive(Args)]
+struct CheckArgs {
+    /// Instance JSON file, or - for standard input.
+    file: String,
+    /// The mechanism: drf, drf-common-level, discrete-drf, asset, ceei, drf-lp, asset-lp.
+    #[arg(long, default_value = "drf")]
+    mechanism: String,
+    /// Properties, comma-separated: si, ef, po, srf, bf, bbf, sp, gsp-strong, gsp-weak, pm, rm.
+    #[arg(long)]
+    property: String,
+    /// SP/GSP scenario: NAME reports this demand (repeatable; the coalition is the liars
+    /// plus whoever gains). Without it SP/GSP try a bounded set of structured lies.
+    #[arg(long = "lie", value_name = "NAME=V1,V2,..")]
+    lies: Vec<String>,
+    /// PM scenario: this user leaves. Without it every single user leaves in turn.
+    #[arg(long, value_name = "NAME")]
+    remove: Option<String>,
+    /// RM scenario: the new capacities (each at least the old). Without it a small grid.
+    #[arg(long, value_name = "V1,V2,..")]
+    capacity: Option<String>,
+}
+
+#[derive(Args)]
+struct VerifyArgs {
+    /// The mechanism: drf, drf-common-level, discrete-drf, asset, ceei, drf-lp, asset-lp.
+    #[arg(long, default_value = "drf")]
+    mechanism: String,
+    /// The property: si, ef, po, srf, bf, bbf, sp, gsp-strong, gsp-weak, pm, rm.
+    #[arg(long)]
+    property: String,
+    /// Number of generated instances.
+    #[arg(long, default_value_t = 1000)]
+    instances: u64,
+    /// Seed: the same seed gives the same instances and the same summary.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Users per instance, a..b.
+    #[arg(long, default_value = "2..5")]
+    users: String,
+    /// Resources per instance, a..b.
+    #[arg(long, default_value = "2..3")]
+    resources: String,
+    /// Probability that a demand entry is zero (exact, e.g. 0.3 or 1/3).
+    #[arg(long, default_value = "0")]
+    zeros: String,
+    /// Draw random weights.
+    #[arg(long)]
+    weights: bool,
+    /// Give about a third of the users a task cap.
+    #[arg(long)]
+    caps: bool,
+    /// Witnesses to report.
+    #[arg(long, default_value_t = 3)]
+    witnesses: usize,
+    /// Worker threads (default: all cores). The summary does not depend on it.
+    #[arg(long)]
+    threads: Option<usize>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -126,6 +190,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Solve(args) => solve(args),
         Command::Reproduce(args) => reproduce_cmd(args),
+        Command::Check(args) => check(args),
+        Command::Verify(args) => verify(args),
     };
     // Output is produced whole and written once, so a failure never leaves half an answer.
     let (text, code) = match result {
@@ -268,4 +334,77 @@ fn reproduce_cmd(args: ReproduceArgs) -> Outcome {
         ));
     }
     Ok(text)
+}
+
+fn check(args: CheckArgs) -> Outcome {
+    let inst = load_instance(Some(&args.file), None, &[], None).map_err(fail)?;
+    let flags = ScenarioFlags {
+        lies: args.lies,
+        remove: args.remove,
+        capacity: args.capacity,
+    };
+    let out = check_cmd(&args.mechanism, &args.property, &inst, &flags).map_err(fail)?;
+    Ok(pretty(&out))
+}
+
+fn verify(args: VerifyArgs) -> Outcome {
+    let flags = VerifyFlags {
+        mechanism: args.mechanism,
+        property: args.property,
+        instances: args.instances,
+        seed: args.seed,
+        users: args.users,
+        resources: args.resources,
+        zeros: args.zeros,
+        weights: args.weights,
+        caps: args.caps,
+        witnesses: args.witnesses,
+    };
+    // Validate everything before starting threads or a progress bar.
+    leontief::mechanisms::by_name(&flags.mechanism).map_err(fail)?;
+    leontief::properties_cmd::verify_config(&flags).map_err(fail)?;
+    let pool = {
+        let mut builder = rayon::ThreadPoolBuilder::new();
+        if let Some(t) = args.threads {
+            if t == 0 {
+                return Err(fail(CliError::Usage(
+                    "--threads: expected at least 1".into(),
+                )));
+            }
+            builder = builder.num_threads(t);
+        }
+        builder
+            .build()
+            .map_err(|e| fail(CliError::Internal(e.to_string())))?
+    };
+    let bar = if std::io::stderr().is_terminal() {
+        let bar = indicatif::ProgressBar::new(flags.instances);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} instances  {per_sec}  eta {eta}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let tick = || bar.inc(1);
+    let result = pool.install(|| verify_cmd(&flags, &tick));
+    bar.finish_and_clear();
+    let (summary, cfg) = result.map_err(fail)?;
+    eprintln!(
+        "verify: {} of {} on {} instances, {} scenarios: {} violations{}",
+        summary.property,
+        summary.mechanism,
+        summary.instances,
+        summary.scenarios,
+        summary.violations,
+        if summary.error_count > 0 {
+            format!(", {} errors", summary.error_count)
+        } else {
+            String::new()
+        }
+    );
+    Ok(pretty(&summary.to_json(&cfg)))
 }
