@@ -31,6 +31,7 @@ pub mod drf;
 mod error;
 mod exact_sum;
 pub mod generate;
+pub mod json;
 pub mod lp;
 mod mechanism;
 mod model;

@@ -23,7 +23,10 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
+use crate::json::{check_vector, exact_list, kind, read_names, reject_unknown, Sign};
 use crate::{ExactSum, Rational, SolverError};
+
+pub use crate::json::{read_number, read_numbers};
 
 /// One user (tenant, framework, queue): a Leontief demand per task and how much it counts.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -490,118 +493,6 @@ impl Allocation {
     }
 }
 
-enum Sign {
-    NonNegative,
-    Positive,
-}
-
-fn check_vector(field: &str, v: &[Rational], m: usize, sign: Sign) -> Result<(), SolverError> {
-    if v.len() != m {
-        return Err(SolverError::invalid(
-            field,
-            format!("expected {m} entries, one per resource, found {}", v.len()),
-        ));
-    }
-    for (j, x) in v.iter().enumerate() {
-        match sign {
-            Sign::NonNegative if x.is_negative() => {
-                return Err(SolverError::invalid(
-                    format!("{field}[{j}]"),
-                    format!("must not be negative, found {x}"),
-                ))
-            }
-            Sign::Positive if !x.is_positive() => {
-                return Err(SolverError::invalid(
-                    format!("{field}[{j}]"),
-                    format!("must be positive, found {x}"),
-                ))
-            }
-            _ => {}
-        }
-    }
-    Ok(())
-}
-
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "an object",
-    }
-}
-
-fn reject_unknown(
-    obj: &Map<String, Value>,
-    prefix: &str,
-    known: &[&str],
-    listing: &str,
-) -> Result<(), SolverError> {
-    for key in obj.keys() {
-        if !known.contains(&key.as_str()) {
-            let field = if prefix.is_empty() {
-                key.clone()
-            } else {
-                format!("{prefix}.{key}")
-            };
-            return Err(SolverError::invalid(
-                field,
-                format!("unknown field (expected {listing})"),
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// Reads one exact number at `field`.
-pub fn read_number(field: &str, v: &Value) -> Result<Rational, SolverError> {
-    match v {
-        Value::Number(_) | Value::String(_) => {
-            Rational::from_json(v).map_err(|e| SolverError::number(field, e))
-        }
-        other => Err(SolverError::invalid(
-            field,
-            format!("expected a number, found {}", kind(other)),
-        )),
-    }
-}
-
-/// Reads a list of exact numbers at `field`.
-pub fn read_numbers(field: &str, v: &Value) -> Result<Vec<Rational>, SolverError> {
-    let list = v.as_array().ok_or_else(|| {
-        SolverError::invalid(
-            field,
-            format!("expected a list of numbers, found {}", kind(v)),
-        )
-    })?;
-    list.iter()
-        .enumerate()
-        .map(|(j, x)| read_number(&format!("{field}[{j}]"), x))
-        .collect()
-}
-
-fn read_names(field: &str, v: &Value) -> Result<Vec<String>, SolverError> {
-    let list = v.as_array().ok_or_else(|| {
-        SolverError::invalid(
-            field,
-            format!("expected a list of names, found {}", kind(v)),
-        )
-    })?;
-    list.iter()
-        .enumerate()
-        .map(|(j, x)| {
-            x.as_str().map(str::to_string).ok_or_else(|| {
-                SolverError::invalid(
-                    format!("{field}[{j}]"),
-                    format!("expected a string, found {}", kind(x)),
-                )
-            })
-        })
-        .collect()
-}
-
 fn read_user(i: usize, v: &Value) -> Result<User, SolverError> {
     let at = |f: &str| format!("users[{i}].{f}");
     let obj = v.as_object().ok_or_else(|| {
@@ -656,10 +547,4 @@ fn read_user(i: usize, v: &Value) -> Result<User, SolverError> {
         resource_weights,
         cap,
     })
-}
-
-/// A JSON syntax error without serde_json's own `" at line L column C"` suffix: the
-/// message already leads with the position.
-fn exact_list(v: &[Rational]) -> Value {
-    Value::Array(v.iter().map(|x| Value::String(x.to_string())).collect())
 }
