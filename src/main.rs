@@ -6,8 +6,13 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use leontief::cli::{load_instance, CliError};
 use leontief::properties_cmd::{check_cmd, verify_cmd, ScenarioFlags, VerifyFlags};
-use leontief::render::{allocation_json, allocation_table, filling_trace_json};
+use leontief::render::{
+    allocation_json, allocation_table, ceei_json, compare_json, compare_table, filling_trace_json,
+    Column,
+};
 use leontief::reproduce;
+use leontief::solver::ceei::Ceei;
+use leontief::solver::lp::LexMaxMin;
 use leontief::solver::{
     Allocation, AssetFairness, DiscreteDrf, Drf, Machines, MisfitRule, TieBreak,
 };
@@ -31,6 +36,17 @@ enum Command {
     Check(CheckArgs),
     /// Verify a property on generated instances (in parallel; deterministic per seed).
     Verify(VerifyArgs),
+    /// Run every flat mechanism on one instance, side by side (the DRF paper's Figure 4).
+    Compare(CompareArgs),
+}
+
+#[derive(Args)]
+struct CompareArgs {
+    /// Instance JSON file, or - for standard input.
+    file: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "table")]
+    format: Format,
 }
 
 #[derive(Args)]
@@ -102,6 +118,12 @@ enum MechanismName {
     DiscreteDrf,
     /// Asset fairness: equal aggregate shares (progressive filling).
     Asset,
+    /// CEEI (Eisenberg-Gale): numeric, certified exactly when the equilibrium is rational.
+    Ceei,
+    /// DRF as a lexicographic max-min LP sequence (microlp), recovered exactly.
+    DrfLp,
+    /// Asset fairness as an LP sequence, recovered exactly.
+    AssetLp,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -192,6 +214,7 @@ fn main() -> ExitCode {
         Command::Reproduce(args) => reproduce_cmd(args),
         Command::Check(args) => check(args),
         Command::Verify(args) => verify(args),
+        Command::Compare(args) => compare(args),
     };
     // Output is produced whole and written once, so a failure never leaves half an answer.
     let (text, code) = match result {
@@ -254,6 +277,34 @@ fn solve(args: SolveArgs) -> Outcome {
                 extra.insert("trace".into(), filling_trace_json(&inst, &fill));
             }
             (name.to_string(), Allocation::new(fill.tasks), extra)
+        }
+        MechanismName::Ceei => {
+            let out = Ceei::new().solve(&inst).map_err(fail)?;
+            if args.format == Format::Json || !out.certified {
+                let mut v = ceei_json(&inst, &out);
+                if args.format == Format::Table {
+                    eprintln!("ceei: not certified; printing JSON with decimal values");
+                }
+                if let Some(o) = v.as_object_mut() {
+                    o.remove("objective");
+                }
+                return Ok(pretty(&v));
+            }
+            let tasks = out.tasks_exact.clone().unwrap_or_default();
+            ("ceei".to_string(), Allocation::new(tasks), Map::new())
+        }
+        MechanismName::DrfLp | MechanismName::AssetLp => {
+            let lp = if args.mechanism == MechanismName::DrfLp {
+                LexMaxMin::drf()
+            } else {
+                LexMaxMin::asset()
+            };
+            let out = lp.solve(&inst).map_err(fail)?;
+            let mut extra = Map::new();
+            extra.insert("lp_stages".into(), json!(out.stages.len()));
+            extra.insert("max_float_error".into(), json!(out.max_float_error));
+            let name = leontief::solver::Mechanism::name(&lp).to_string();
+            (name, out.allocation(), extra)
         }
         MechanismName::DiscreteDrf => {
             let mut mech = DiscreteDrf::paper();
@@ -407,4 +458,26 @@ fn verify(args: VerifyArgs) -> Outcome {
         }
     );
     Ok(pretty(&summary.to_json(&cfg)))
+}
+
+fn compare(args: CompareArgs) -> Outcome {
+    let inst = load_instance(Some(&args.file), None, &[], None).map_err(fail)?;
+    let mut columns = Vec::new();
+    for (name, _) in leontief::mechanisms::FLAT {
+        if *name == "ceei" {
+            let out = Ceei::new().solve(&inst).map_err(fail)?;
+            columns.push(match &out.tasks_exact {
+                Some(t) if out.certified => Column::exact(name, &inst, &Allocation::new(t.clone())),
+                _ => Column::approximate(name, &inst, &out.tasks),
+            });
+            continue;
+        }
+        let mech = leontief::mechanisms::by_name(name).map_err(fail)?;
+        let x = mech.allocate(&inst).map_err(fail)?;
+        columns.push(Column::exact(name, &inst, &x));
+    }
+    Ok(match args.format {
+        Format::Json => pretty(&compare_json(&inst, &columns)),
+        Format::Table => compare_table(&inst, &columns),
+    })
 }

@@ -140,3 +140,213 @@ pub fn allocation_table(mechanism: &str, inst: &Instance, x: &Allocation) -> Str
     ));
     out
 }
+
+/// A decimal string for a float answer (shortest representation that reads back).
+fn decimal(x: f64) -> Value {
+    Value::String(x.to_string())
+}
+
+/// The JSON answer of `solve --mechanism ceei`: the `solve` schema with exact strings when
+/// certified; otherwise decimal strings, `"exact": false`, the proven relative gap and the
+/// exactly feasible approximate allocation (`feasible_tasks`).
+pub fn ceei_json(inst: &Instance, out: &leontief_solver::ceei::CeeiOutcome) -> Value {
+    let report = out.to_json(inst);
+    let mut extra = Map::new();
+    for key in [
+        "certified",
+        "status",
+        "iterations",
+        "relative_gap",
+        "objective",
+        "prices",
+    ] {
+        extra.insert(key.into(), report[key].clone());
+    }
+    match &out.tasks_exact {
+        Some(tasks) if out.certified => {
+            allocation_json("ceei", true, inst, &Allocation::new(tasks.clone()), extra)
+        }
+        _ => {
+            let users: Vec<Value> = inst
+                .users()
+                .iter()
+                .enumerate()
+                .map(|(i, u)| {
+                    let x = out.tasks[i];
+                    let bundle: Vec<f64> = u.demand.iter().map(|d| x * d.to_f64_lossy()).collect();
+                    json!({
+                        "name": u.name,
+                        "tasks": decimal(x),
+                        "allocation": bundle.into_iter().map(decimal).collect::<Vec<_>>(),
+                        "dominant_share": decimal(x * inst.task_dominant_share(i).to_f64_lossy()),
+                    })
+                })
+                .collect();
+            let mut o = Map::new();
+            o.insert("mechanism".into(), json!("ceei"));
+            o.insert("exact".into(), json!(false));
+            o.insert("resources".into(), json!(inst.resources()));
+            o.insert("capacity".into(), exact_list(inst.capacity()));
+            o.insert("users".into(), Value::Array(users));
+            o.extend(extra);
+            o.insert(
+                "feasible_tasks".into(),
+                Value::Object(
+                    inst.users()
+                        .iter()
+                        .zip(&out.feasible_tasks)
+                        .map(|(u, x)| (u.name.clone(), exact(x)))
+                        .collect(),
+                ),
+            );
+            Value::Object(o)
+        }
+    }
+}
+
+/// One mechanism's column in `compare`: tasks, dominant shares and utilisation, as exact
+/// strings (decimal strings for an uncertified CEEI answer).
+pub struct Column {
+    /// Mechanism name.
+    pub name: String,
+    /// Whether the figures are exact.
+    pub exact: bool,
+    /// Tasks per user.
+    pub tasks: Vec<String>,
+    /// Dominant share per user.
+    pub dominant_shares: Vec<String>,
+    /// Share of each resource in use.
+    pub utilization: Vec<String>,
+}
+
+impl Column {
+    /// From an exact allocation.
+    pub fn exact(name: &str, inst: &Instance, x: &Allocation) -> Column {
+        let used = x.consumption(inst);
+        Column {
+            name: name.to_string(),
+            exact: true,
+            tasks: x.tasks.iter().map(Rational::to_string).collect(),
+            dominant_shares: (0..inst.num_users())
+                .map(|i| x.dominant_share(inst, i).to_string())
+                .collect(),
+            utilization: used
+                .iter()
+                .zip(inst.capacity())
+                .map(|(c, r)| (c / r).to_string())
+                .collect(),
+        }
+    }
+
+    /// From float tasks (an uncertified CEEI answer).
+    pub fn approximate(name: &str, inst: &Instance, tasks: &[f64]) -> Column {
+        let utilization = (0..inst.num_resources())
+            .map(|j| {
+                let used: f64 = inst
+                    .users()
+                    .iter()
+                    .zip(tasks)
+                    .map(|(u, x)| x * u.demand[j].to_f64_lossy())
+                    .sum();
+                format!("{:.9}", used / inst.capacity()[j].to_f64_lossy())
+            })
+            .collect();
+        Column {
+            name: name.to_string(),
+            exact: false,
+            tasks: tasks.iter().map(|x| format!("{x:.9}")).collect(),
+            dominant_shares: tasks
+                .iter()
+                .enumerate()
+                .map(|(i, x)| format!("{:.9}", x * inst.task_dominant_share(i).to_f64_lossy()))
+                .collect(),
+            utilization,
+        }
+    }
+}
+
+/// `compare` as JSON.
+pub fn compare_json(inst: &Instance, columns: &[Column]) -> Value {
+    let per_user = |v: &[String]| -> Value {
+        Value::Object(
+            inst.users()
+                .iter()
+                .map(|u| u.name.clone())
+                .zip(v.iter().map(|s| json!(s)))
+                .collect(),
+        )
+    };
+    let per_resource = |v: &[String]| -> Value {
+        Value::Object(
+            inst.resources()
+                .iter()
+                .cloned()
+                .zip(v.iter().map(|s| json!(s)))
+                .collect(),
+        )
+    };
+    let list: Vec<Value> = columns
+        .iter()
+        .map(|c| {
+            json!({
+                "mechanism": c.name,
+                "exact": c.exact,
+                "tasks": per_user(&c.tasks),
+                "dominant_shares": per_user(&c.dominant_shares),
+                "utilization": per_resource(&c.utilization),
+            })
+        })
+        .collect();
+    json!({"resources": inst.resources(), "users": inst.users().iter().map(|u| u.name.clone()).collect::<Vec<_>>(), "mechanisms": list})
+}
+
+/// `compare` as a side-by-side table (the DRF paper's Figure 4 as text): one block of
+/// rows for tasks, one for dominant shares, one for utilisation; a column per mechanism.
+pub fn compare_table(inst: &Instance, columns: &[Column]) -> String {
+    let mut rows: Vec<Vec<String>> = Vec::new();
+    let mut header = vec![String::new()];
+    header.extend(columns.iter().map(|c| {
+        if c.exact {
+            c.name.clone()
+        } else {
+            format!("{} (≈)", c.name)
+        }
+    }));
+    rows.push(header);
+    let mut block = |title: &str, labels: Vec<String>, pick: &dyn Fn(&Column) -> &Vec<String>| {
+        rows.push(vec![title.to_string()]);
+        for (k, label) in labels.into_iter().enumerate() {
+            let mut row = vec![format!("  {label}")];
+            row.extend(columns.iter().map(|c| pick(c)[k].clone()));
+            rows.push(row);
+        }
+    };
+    let names: Vec<String> = inst.users().iter().map(|u| u.name.clone()).collect();
+    block("tasks", names.clone(), &|c| &c.tasks);
+    block("dominant share", names, &|c| &c.dominant_shares);
+    block("utilization", inst.resources().to_vec(), &|c| {
+        &c.utilization
+    });
+    let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..cols)
+        .map(|k| {
+            rows.iter()
+                .filter(|r| r.len() > 1)
+                .filter_map(|r| r.get(k))
+                .map(|s| s.chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = String::new();
+    for row in &rows {
+        let cells: Vec<String> = row
+            .iter()
+            .zip(&widths)
+            .map(|(c, w)| format!("{c:<w$}"))
+            .collect();
+        out.push_str(cells.join("  ").trim_end());
+        out.push('\n');
+    }
+    out
+}
