@@ -95,6 +95,12 @@ const EXAMPLES: &[(&str, &str, &str, Builder)] = &[
         asset_paper,
     ),
     (
+        "ceei-paper",
+        "CEEI on the running example, its strategy-proofness failure and its population-monotonicity failure",
+        "Ghodsi et al., NSDI 2011, section 5 and Theorems 4-5; reference/flat.json, cases ceei-*",
+        ceei_paper,
+    ),
+    (
         "property-table",
         "The DRF paper's property table (Asset / CEEI / DRF), decided by `verify` on generated instances with strictly positive demands",
         "Ghodsi et al., NSDI 2011, Table 2 and section 5 (asset fairness violates SI, BF, RM; CEEI violates SP, PM, RM; DRF violates RM)",
@@ -523,5 +529,88 @@ fn property_table() -> Result<Vec<Check>, CliError> {
             });
         }
     }
+    Ok(checks)
+}
+
+fn ceei_checks(inst: &Instance, expected: &Value, label: &str) -> Result<Vec<Check>, CliError> {
+    let out = leontief_solver::ceei::Ceei::new().solve(inst)?;
+    let mut checks = vec![Check::text(
+        format!("certified ({label})"),
+        out.certified.to_string(),
+        "true",
+    )];
+    if let Some(tasks) = &out.tasks_exact {
+        checks.extend(tasks_checks(inst, tasks, expected, label)?);
+    }
+    Ok(checks)
+}
+
+fn ceei_paper() -> Result<Vec<Check>, CliError> {
+    let running = reference_case("ceei-paper-running")?;
+    let mut checks = ceei_checks(&instance_of(&running)?, &running["tasks"], "tasks")?;
+
+    // Theorem 4: user 1 gains by reporting <16, 8>; its true utility under the lie is 25/6.
+    let sp = reference_case("ceei-not-sp")?;
+    let inst = instance_of(&sp)?;
+    checks.extend(ceei_checks(&inst, &sp["tasks"], "tasks, truthful")?);
+    let liar = inst
+        .user_index("1")
+        .ok_or_else(|| CliError::Internal("user 1".into()))?;
+    let report = leontief_solver::read_numbers("lies.1", &sp["manipulation"]["lies"]["1"])?;
+    let lied = inst.with_demand(liar, report)?;
+    checks.extend(ceei_checks(
+        &lied,
+        &sp["manipulation"]["tasks_under_lie"],
+        "tasks under the lie",
+    )?);
+    let under = leontief_solver::ceei::Ceei::new().solve(&lied)?;
+    if let Some(tasks) = &under.tasks_exact {
+        let x = leontief_solver::Allocation::new(tasks.clone());
+        let gain = inst.utility(liar, &x.bundle(&lied, liar));
+        checks.push(Check::exact(
+            "user 1 true utility under the lie",
+            &gain,
+            "25/6",
+        ));
+    }
+
+    // Theorem 5: with user 3 the equilibrium is irrational (≈ 11.28, 5.35, 3.09); without it
+    // user 2 falls to 100/21.
+    let pm = reference_case("ceei-not-pm")?;
+    let inst = instance_of(&pm)?;
+    let out = leontief_solver::ceei::Ceei::new().solve(&inst)?;
+    if let Some(approx) = pm["tasks_approx"].as_object() {
+        for (name, want) in approx {
+            let i = inst
+                .user_index(name)
+                .ok_or_else(|| CliError::Internal(format!("user {name}")))?;
+            let want = want.as_f64().unwrap_or(f64::NAN);
+            let got = out.tasks[i];
+            checks.push(Check {
+                what: format!("{name} tasks, three users (5 decimals)"),
+                computed: format!("{got:.5}"),
+                source: format!("{want:.5}"),
+                ok: (got - want).abs() <= 5e-6,
+            });
+        }
+    }
+    let leaving = pm["after_removing"].as_str().unwrap_or("3");
+    let k = inst
+        .user_index(leaving)
+        .ok_or_else(|| CliError::Internal("leaving user".into()))?;
+    let users: Vec<_> = inst
+        .users()
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != k)
+        .map(|(_, u)| u.clone())
+        .collect();
+    let after =
+        Instance::with_resources(inst.resources().to_vec(), inst.capacity().to_vec(), users)?;
+    checks.extend(ceei_checks(
+        &after,
+        &pm["tasks_after"],
+        "tasks after user 3 leaves",
+    )?);
     Ok(checks)
 }
