@@ -35,7 +35,8 @@ pub trait Mechanism: Send + Sync {
     fn name(&self) -> &str;
 
     /// Whether answers are exact rationals (`false` for float solvers, whose answers carry
-    /// their own accuracy report).
+    /// their own accuracy report; an answer known only approximately should say so with
+    /// [`Allocation::approximate`], so that the property oracles judge it with a margin).
     fn is_exact(&self) -> bool;
 
     /// The allocation on a validated instance.

@@ -406,11 +406,33 @@ impl Instance {
 }
 
 /// An allocation: `tasks[i] = x_i`, user `i` receives the bundle `x_i d_i`.
+///
+/// # Exact and approximate allocations
+/// An allocation is *exact* (`tolerance == None`, [`Allocation::new`]) when `tasks` is the
+/// mechanism's answer itself. It is *approximate* (`tolerance == Some(t)`,
+/// [`Allocation::approximate`]) when `tasks` only approximates the true answer `x*` — e.g.
+/// a float solver's answer rounded to rationals — with, for every user `i`,
+///
+/// `|x_i − x*_i| <= t · max(1, |x*_i|)`
+///
+/// (relative error `t` for task counts of magnitude at least 1, absolute error `t` below).
+/// `t` is read as `|t|`; `t = 0` is an exact answer, and `t >= 1` bounds nothing at all. [`Allocation::error_bound`] turns this into a bound in terms of the
+/// computed `x_i`. The property oracles ([`properties`](crate::properties)) count a
+/// comparison as a violation only when it holds with a margin larger than this error can
+/// explain.
+///
+/// Equality is structural: the same task counts with different tolerances (or one exact,
+/// one approximate) are different allocations, since they claim different things about the
+/// true answer. [`Allocation::approximate`] stores a zero tolerance as `None`, so an
+/// approximation with `t = 0` equals the exact allocation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Allocation {
     /// Tasks per user, in the instance's user order.
     pub tasks: Vec<Rational>,
+    /// `None` when `tasks` is exact; `Some(t)` when each task count is known only to within
+    /// relative error `t`: `|x_i − x*_i| <= t · max(1, |x*_i|)` for the true answer `x*`.
+    pub tolerance: Option<Rational>,
 }
 
 impl Allocation {
@@ -427,7 +449,71 @@ impl Allocation {
     /// assert_eq!(x.dominant_share(&inst, 0).to_string(), "2/3");
     /// ```
     pub fn new(tasks: Vec<Rational>) -> Self {
-        Allocation { tasks }
+        Allocation {
+            tasks,
+            tolerance: None,
+        }
+    }
+
+    /// An approximate allocation: `tasks[i]` is within relative error `tolerance` of the true
+    /// answer `x*_i`, `|x_i − x*_i| <= t · max(1, |x*_i|)` with `t = |tolerance|` (see the
+    /// [type docs](Allocation)). A zero tolerance gives an exact allocation.
+    ///
+    /// # Example
+    /// A float solver's answer close to the DRF paper's (3, 2), known to within `1e-12`:
+    /// ```
+    /// use leontief_solver::{Allocation, Rational};
+    /// let t = Rational::from_decimal_str("1e-12").unwrap();
+    /// let x = Allocation::approximate(
+    ///     vec!["2.999999999999".parse().unwrap(), 2.into()], t.clone());
+    /// assert_eq!(x.tolerance, Some(t.clone()));
+    /// // In terms of the computed count 2: |2 - x*| <= t/(1 - t) * 2.
+    /// assert_eq!(x.error_bound(1), Some(Rational::new(2, 999_999_999_999).unwrap()));
+    /// assert_eq!(Allocation::approximate(vec![3.into()], 0), Allocation::new(vec![3.into()]));
+    /// ```
+    pub fn approximate(tasks: Vec<Rational>, tolerance: impl Into<Rational>) -> Self {
+        let t = tolerance.into().abs();
+        Allocation {
+            tasks,
+            tolerance: (!t.is_zero()).then_some(t),
+        }
+    }
+
+    /// A bound on how far user `i`'s computed task count can be from the true one, in terms
+    /// of the computed count: `|x_i − x*_i| <= e_i`. `Some(0)` for an exact allocation,
+    /// `None` when the tolerance bounds nothing (`|t| >= 1`), otherwise
+    /// `e_i = t / (1 − t) · max(1, |x_i|)` with `t = |tolerance|`.
+    ///
+    /// Why: if `|x*_i| <= 1` the error is at most `t`; otherwise
+    /// `|x_i − x*_i| <= t |x*_i| <= t (|x_i| + |x_i − x*_i|)`, so
+    /// `|x_i − x*_i| <= t |x_i| / (1 − t)`; both are at most `e_i`.
+    ///
+    /// # Panics
+    /// When `i` is not a user index of the allocation.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::{Allocation, Rational};
+    /// let x = Allocation::approximate(vec!["1/2".parse().unwrap(), 10.into()], Rational::new(1, 3).unwrap());
+    /// assert_eq!(x.error_bound(0), Some(Rational::new(1, 2).unwrap())); // (1/3)/(2/3) * 1
+    /// assert_eq!(x.error_bound(1), Some(5.into()));
+    /// assert_eq!(Allocation::new(vec![1.into()]).error_bound(0), Some(0.into()));
+    /// assert_eq!(Allocation::approximate(vec![1.into()], 1).error_bound(0), None);
+    /// ```
+    pub fn error_bound(&self, i: usize) -> Option<Rational> {
+        let x = &self.tasks[i];
+        let t = match &self.tolerance {
+            None => return Some(Rational::ZERO),
+            Some(t) => t.abs(),
+        };
+        if t.is_zero() {
+            return Some(Rational::ZERO);
+        }
+        if t >= Rational::ONE {
+            return None;
+        }
+        let scale = &t / &(Rational::ONE - &t);
+        Some(scale * x.abs().max(Rational::ONE))
     }
 
     /// User `i`'s bundle `x_i d_i`.

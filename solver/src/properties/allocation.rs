@@ -28,6 +28,7 @@
 
 use serde_json::Value;
 
+use super::tolerance::{consumption_bounds, Bounded, Judge, Test};
 use super::{
     by_resource, by_user, check_tasks, exact, object, resource_name, user_name, utility_at_truth,
     Property, Verdict, Witness,
@@ -129,7 +130,9 @@ impl EfWitness {
 }
 
 /// A Pareto improvement (PO): `improved` is feasible, equal to the allocation except that
-/// `user` runs `gain > 0` more tasks (still within its cap).
+/// `user` runs `gain > 0` more tasks (still within its cap). For an approximate allocation
+/// `gain` is the growth guaranteed under every true allocation its error admits (so
+/// `improved` is feasible both for the computed and for the true tasks).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PoWitness {
     /// The user that strictly gains.
@@ -241,7 +244,9 @@ pub struct BbfWitness {
     pub user: usize,
     /// Its tasks.
     pub tasks: Rational,
-    /// Its share of each saturated resource it needs, each below the entitlement.
+    /// Its share of each saturated resource it needs, each below the entitlement (for an
+    /// approximate allocation: of each resource it needs that is not unsaturated beyond the
+    /// error, each below the entitlement beyond the error).
     pub shares: Vec<SaturatedShare>,
 }
 
@@ -309,6 +314,8 @@ pub fn check_allocation(
 }
 
 /// Feasibility: `None` when `x` respects capacities and caps and has no negative tasks.
+/// For an approximate `x` ([`Allocation::tolerance`]) only what is infeasible beyond its
+/// error counts: a true answer within the error could be feasible otherwise.
 ///
 /// # Errors
 /// When `x` does not have one entry per user.
@@ -327,33 +334,40 @@ pub fn feasibility(
     instance: &Instance,
     x: &Allocation,
 ) -> Result<Option<InfeasibleWitness>, SolverError> {
-    Ok(feasible_use(instance, x)?.err())
+    Ok(feasible_use(instance, x, &mut Judge::on(x))?.err())
 }
 
-/// The consumption of a feasible allocation, or why it is infeasible.
+/// The consumption of a feasible allocation (with its error bounds), or why it is
+/// infeasible (beyond the error, for an approximate one).
 fn feasible_use(
     instance: &Instance,
     x: &Allocation,
-) -> Result<Result<Vec<Rational>, InfeasibleWitness>, SolverError> {
+    judge: &mut Judge,
+) -> Result<Result<Vec<Bounded>, InfeasibleWitness>, SolverError> {
     check_tasks(instance, x, "allocation")?;
+    let tasks: Vec<Bounded> = (0..x.tasks.len()).map(|i| Bounded::tasks(x, i)).collect();
     let negative: Vec<usize> = (0..x.tasks.len())
-        .filter(|&i| x.tasks[i].is_negative())
+        .filter(|&i| judge.settle(Test::less_than(&tasks[i], &Rational::ZERO)))
         .collect();
     let over_cap: Vec<usize> = instance
         .users()
         .iter()
-        .zip(&x.tasks)
+        .zip(&tasks)
         .enumerate()
-        .filter(|(_, (u, t))| u.cap.as_ref().is_some_and(|cap| *t > cap))
+        .filter(|(_, (u, t))| {
+            u.cap
+                .as_ref()
+                .is_some_and(|cap| judge.settle(Test::more_than(t, cap)))
+        })
         .map(|(i, _)| i)
         .collect();
-    let used = x.consumption(instance);
+    let used = consumption_bounds(instance, x, x.consumption(instance));
     let over_capacity: Vec<(usize, Rational)> = used
         .iter()
         .zip(instance.capacity())
         .enumerate()
-        .filter(|(_, (c, r))| c > r)
-        .map(|(j, (c, _))| (j, c.clone()))
+        .filter(|(_, (c, r))| judge.settle(Test::more_than(c, r)))
+        .map(|(j, (c, _))| (j, c.value.clone()))
         .collect();
     if negative.is_empty() && over_cap.is_empty() && over_capacity.is_empty() {
         Ok(Ok(used))
@@ -371,8 +385,9 @@ fn feasible_use(
 fn feasible_or_verdict(
     instance: &Instance,
     x: &Allocation,
-) -> Result<Result<Vec<Rational>, Verdict>, SolverError> {
-    Ok(feasible_use(instance, x)?.map_err(|w| {
+    judge: &mut Judge,
+) -> Result<Result<Vec<Bounded>, Verdict>, SolverError> {
+    Ok(feasible_use(instance, x, judge)?.map_err(|w| {
         Verdict::fails(
             Witness::Infeasible(w),
             "the allocation is infeasible, so the property is not met",
@@ -433,8 +448,21 @@ fn split_of(instance: &Instance, totals: &[Rational], u: &User) -> Vec<Rational>
 }
 
 /// Whether user `i` with `x` tasks is below its cap (always, without one).
-fn below_cap(u: &User, x: &Rational) -> bool {
-    u.cap.as_ref().is_none_or(|t| x < t)
+fn below_cap(u: &User, x: &Bounded) -> Test {
+    match &u.cap {
+        Some(t) => Test::less_than(x, t),
+        None => Test::TRUE,
+    }
+}
+
+/// Runs an allocation oracle with a [`Judge`] on `x` and finishes its verdict.
+fn judged(
+    x: &Allocation,
+    oracle: impl FnOnce(&mut Judge) -> Result<Verdict, SolverError>,
+) -> Result<Verdict, SolverError> {
+    let mut judge = Judge::on(x);
+    let verdict = oracle(&mut judge)?;
+    Ok(judge.finish(verdict))
 }
 
 /// SI: `min(T_i, x_i) >= u_i(split_i)` for every user, with the weighted equal split of
@@ -454,7 +482,15 @@ fn below_cap(u: &User, x: &Rational) -> bool {
 /// assert!(!sharing_incentive(&paper, &Allocation::new(vec![2.into(), 2.into()])).unwrap().holds);
 /// ```
 pub fn sharing_incentive(instance: &Instance, x: &Allocation) -> Result<Verdict, SolverError> {
-    if let Err(v) = feasible_or_verdict(instance, x)? {
+    judged(x, |judge| sharing_incentive_judged(instance, x, judge))
+}
+
+fn sharing_incentive_judged(
+    instance: &Instance,
+    x: &Allocation,
+    judge: &mut Judge,
+) -> Result<Verdict, SolverError> {
+    if let Err(v) = feasible_or_verdict(instance, x, judge)? {
         return Ok(v);
     }
     let totals = weight_totals(instance);
@@ -472,7 +508,8 @@ pub fn sharing_incentive(instance: &Instance, x: &Allocation) -> Result<Verdict,
             Some(t) if *t < runnable => t.clone(),
             _ => runnable,
         };
-        if utility_at_truth(instance, i, &x.tasks[i]) < split_utility {
+        let have = Bounded::tasks(x, i).map(|y| utility_at_truth(instance, i, y));
+        if judge.settle(Test::less_than(&have, &split_utility)) {
             let witness = SiWitness {
                 user: i,
                 tasks: x.tasks[i].clone(),
@@ -527,38 +564,50 @@ fn split_reading(instance: &Instance) -> &'static str {
 /// assert_eq!((w.envious, w.envied), (1, 0));
 /// ```
 pub fn envy_freeness(instance: &Instance, x: &Allocation) -> Result<Verdict, SolverError> {
-    if let Err(v) = feasible_or_verdict(instance, x)? {
+    judged(x, |judge| envy_freeness_judged(instance, x, judge))
+}
+
+fn envy_freeness_judged(
+    instance: &Instance,
+    x: &Allocation,
+    judge: &mut Judge,
+) -> Result<Verdict, SolverError> {
+    if let Err(v) = feasible_or_verdict(instance, x, judge)? {
         return Ok(v);
     }
     let users = instance.users();
     for (i, ui) in users.iter().enumerate() {
-        let have = utility_at_truth(instance, i, &x.tasks[i]);
+        let have = Bounded::tasks(x, i).map(|y| utility_at_truth(instance, i, y));
         for (k, uk) in users.iter().enumerate() {
             if k == i || !x.tasks[k].is_positive() {
                 continue;
             }
-            // u_i of the scaled bundle; a resource i needs and k lacks makes it 0.
-            let mut best: Option<Rational> = None;
-            for (j, d) in ui.demand.iter().enumerate() {
-                if d.is_zero() {
-                    continue;
+            // u_i of k's bundle with y tasks, scaled (non-decreasing in y); a resource i
+            // needs and k lacks makes it 0.
+            let scaled_of = |y: &Rational| -> Rational {
+                let mut best: Option<Rational> = None;
+                for (j, d) in ui.demand.iter().enumerate() {
+                    if d.is_zero() {
+                        continue;
+                    }
+                    if uk.demand[j].is_zero() {
+                        best = Some(Rational::ZERO);
+                        break;
+                    }
+                    let v = &(&(ui.weight_on(j) / uk.weight_on(j)) * &(y * &uk.demand[j])) / d;
+                    if best.as_ref().is_none_or(|b| v < *b) {
+                        best = Some(v);
+                    }
                 }
-                if uk.demand[j].is_zero() {
-                    best = Some(Rational::ZERO);
-                    break;
+                let runnable = best.expect("validated: some demand is positive");
+                match &ui.cap {
+                    Some(t) if *t < runnable => t.clone(),
+                    _ => runnable,
                 }
-                let v =
-                    &(&(ui.weight_on(j) / uk.weight_on(j)) * &(&x.tasks[k] * &uk.demand[j])) / d;
-                if best.as_ref().is_none_or(|b| v < *b) {
-                    best = Some(v);
-                }
-            }
-            let runnable = best.expect("validated: some demand is positive");
-            let scaled = match &ui.cap {
-                Some(t) if *t < runnable => t.clone(),
-                _ => runnable,
             };
-            if scaled > have {
+            let scaled = Bounded::tasks(x, k).map(scaled_of);
+            if judge.settle(Test::less(&have, &scaled)) {
+                let scaled = scaled.value;
                 let scaled_bundle = (0..instance.num_resources())
                     .map(|j| &(ui.weight_on(j) / uk.weight_on(j)) * &(&x.tasks[k] * &uk.demand[j]))
                     .collect();
@@ -606,35 +655,38 @@ pub fn envy_freeness(instance: &Instance, x: &Allocation) -> Result<Verdict, Sol
 /// assert_eq!((w.user, w.gain), (0, 1.into()));
 /// ```
 pub fn pareto_efficiency(instance: &Instance, x: &Allocation) -> Result<Verdict, SolverError> {
-    let used = match feasible_or_verdict(instance, x)? {
+    judged(x, |judge| pareto_efficiency_judged(instance, x, judge))
+}
+
+fn pareto_efficiency_judged(
+    instance: &Instance,
+    x: &Allocation,
+    judge: &mut Judge,
+) -> Result<Verdict, SolverError> {
+    let used = match feasible_or_verdict(instance, x, judge)? {
         Ok(used) => used,
         Err(v) => return Ok(v),
     };
     let capacity = instance.capacity();
     for (i, u) in instance.users().iter().enumerate() {
-        if !below_cap(u, &x.tasks[i]) {
+        let tasks = Bounded::tasks(x, i);
+        // Below its cap, and every resource it needs has room.
+        let mut free = below_cap(u, &tasks);
+        for (d, (c, r)) in u.demand.iter().zip(used.iter().zip(capacity)) {
+            if !free.exact {
+                break;
+            }
+            if !d.is_zero() {
+                free = free.and(Test::less_than(c, r));
+            }
+        }
+        if !judge.settle(free) {
             continue;
         }
-        let blocked = u
-            .demand
-            .iter()
-            .zip(used.iter().zip(capacity))
-            .any(|(d, (c, r))| !d.is_zero() && c >= r);
-        if blocked {
+        // Grow until one resource fills or the cap binds, under every admissible truth:
+        // the gain guaranteed by the upper bounds (the computed values when exact).
+        let Some(gain) = certified_gain(u, &tasks, &used, capacity) else {
             continue;
-        }
-        // Every resource it needs has room: grow until one fills or the cap binds.
-        let room = u
-            .demand
-            .iter()
-            .zip(used.iter().zip(capacity))
-            .filter(|(d, _)| !d.is_zero())
-            .map(|(d, (c, r))| &(r - c) / d)
-            .min()
-            .expect("validated: some demand is positive");
-        let gain = match &u.cap {
-            Some(t) => room.min(t - &x.tasks[i]),
-            None => room,
         };
         let mut improved = x.tasks.clone();
         improved[i] += &gain;
@@ -653,6 +705,32 @@ pub fn pareto_efficiency(instance: &Instance, x: &Allocation) -> Result<Verdict,
     Ok(Verdict::holds(
         "every user below its cap demands a saturated resource",
     ))
+}
+
+/// `min(T_i − hi(x_i), min_{j: d_ij > 0} (R_j − hi(used_j)) / d_ij)`: how many more tasks
+/// user `i` can run whatever the true allocation within the error (`None` when a bound is
+/// infinite, which a certain test excludes).
+fn certified_gain(
+    u: &User,
+    tasks: &Bounded,
+    used: &[Bounded],
+    capacity: &[Rational],
+) -> Option<Rational> {
+    let mut room: Option<Rational> = None;
+    for (d, (c, r)) in u.demand.iter().zip(used.iter().zip(capacity)) {
+        if d.is_zero() {
+            continue;
+        }
+        let here = &(r - c.hi()?) / d;
+        if room.as_ref().is_none_or(|m| here < *m) {
+            room = Some(here);
+        }
+    }
+    let room = room?;
+    Some(match &u.cap {
+        Some(t) => room.min(t - tasks.hi()?),
+        None => room,
+    })
 }
 
 /// SRF: with one resource the answer is weighted max-min with caps — every user below its
@@ -682,17 +760,25 @@ pub fn single_resource_fairness(
             instance.num_resources()
         )));
     }
-    let used = match feasible_or_verdict(instance, x)? {
-        Ok(used) => used,
-        Err(v) => return Ok(v),
-    };
-    Ok(match max_min_on(instance, x, &used, 0) {
+    judged(x, |judge| {
+        let used = match feasible_or_verdict(instance, x, judge)? {
+            Ok(used) => used,
+            Err(v) => return Ok(v),
+        };
+        Ok(single_resource_verdict(max_min_on(
+            instance, x, &used, 0, judge,
+        )))
+    })
+}
+
+fn single_resource_verdict(found: Option<MaxMinWitness>) -> Verdict {
+    match found {
         Some(w) => Verdict::fails(
             Witness::MaxMin(w),
             "the resource is not shared weighted max-min",
         ),
         None => Verdict::holds("the resource is shared weighted max-min (with caps)"),
-    })
+    }
 }
 
 /// The common bottleneck: a resource `j*` with `d_ij*/R_j* >= d_ij/R_j` for every user `i`
@@ -748,65 +834,93 @@ pub fn bottleneck_fairness(instance: &Instance, x: &Allocation) -> Result<Verdic
             "no resource is every user's most demanded (percent-wise)",
         ));
     };
-    let used = match feasible_or_verdict(instance, x)? {
-        Ok(used) => used,
-        Err(v) => return Ok(v),
-    };
-    let name = &instance.resources()[j];
-    Ok(match max_min_on(instance, x, &used, j) {
-        Some(w) => Verdict::fails(
-            Witness::MaxMin(w),
-            format!("the common bottleneck {name} is not shared weighted max-min"),
-        ),
-        None => Verdict::holds(format!(
-            "the common bottleneck {name} is shared weighted max-min (with caps)"
-        )),
+    judged(x, |judge| {
+        let used = match feasible_or_verdict(instance, x, judge)? {
+            Ok(used) => used,
+            Err(v) => return Ok(v),
+        };
+        let name = &instance.resources()[j];
+        Ok(match max_min_on(instance, x, &used, j, judge) {
+            Some(w) => Verdict::fails(
+                Witness::MaxMin(w),
+                format!("the common bottleneck {name} is not shared weighted max-min"),
+            ),
+            None => Verdict::holds(format!(
+                "the common bottleneck {name} is shared weighted max-min (with caps)"
+            )),
+        })
     })
 }
 
 /// Weighted max-min with caps on resource `j` of a feasible allocation, where every user
 /// demands `j`: the resource is used up unless all users are capped, and no user below its
-/// cap has a smaller weighted amount than anyone.
+/// cap has a smaller weighted amount than anyone. With an approximate allocation the
+/// witness pairs the user below its cap with the smallest upper bound on its amount and
+/// the user with the largest lower bound (the computed extremes when exact).
 fn max_min_on(
     instance: &Instance,
     x: &Allocation,
-    used: &[Rational],
+    used: &[Bounded],
     j: usize,
+    judge: &mut Judge,
 ) -> Option<MaxMinWitness> {
     let users = instance.users();
-    let amount = |i: usize| &(&x.tasks[i] * &users[i].demand[j]) / users[i].weight_on(j);
-    let below: Vec<usize> = (0..users.len())
-        .filter(|&i| below_cap(&users[i], &x.tasks[i]))
+    let n = users.len();
+    let tasks: Vec<Bounded> = (0..n).map(|i| Bounded::tasks(x, i)).collect();
+    let amounts: Vec<Bounded> = (0..n)
+        .map(|i| tasks[i].map(|y| &(y * &users[i].demand[j]) / users[i].weight_on(j)))
         .collect();
-    let first_below = *below.first()?;
-    if used[j] < instance.capacity()[j] {
+    let below: Vec<Test> = (0..n).map(|i| below_cap(&users[i], &tasks[i])).collect();
+    // Nobody below its cap, even on the computed numbers: max-min holds.
+    below.iter().position(|t| t.exact)?;
+    let first_certain = below.iter().position(|t| t.certain);
+    let unsaturated =
+        Test::any(below.iter().copied()).and(Test::less_than(&used[j], &instance.capacity()[j]));
+    if let (true, Some(user)) = (judge.settle(unsaturated), first_certain) {
         return Some(MaxMinWitness {
             resource: j,
             violation: MaxMinViolation::Unsaturated {
-                user: first_below,
-                used: used[j].clone(),
+                user,
+                used: used[j].value.clone(),
                 capacity: instance.capacity()[j].clone(),
             },
         });
     }
-    let (lo, lo_amount) =
-        below
-            .iter()
-            .map(|&i| (i, amount(i)))
-            .reduce(|a, b| if b.1 < a.1 { b } else { a })?;
-    let (hi, hi_amount) =
-        (0..users.len())
-            .map(|i| (i, amount(i)))
-            .reduce(|a, b| if b.1 > a.1 { b } else { a })?;
-    (lo_amount < hi_amount).then_some(MaxMinWitness {
-        resource: j,
-        violation: MaxMinViolation::Unequal {
-            below_cap: lo,
-            below_cap_amount: lo_amount,
-            other: hi,
-            other_amount: hi_amount,
-        },
-    })
+    // On the computed numbers: the smallest amount below the cap against the largest.
+    let smallest = (0..n)
+        .filter(|&i| below[i].exact)
+        .map(|i| &amounts[i].value)
+        .reduce(|a, b| if b < a { b } else { a });
+    let largest = amounts
+        .iter()
+        .map(|a| &a.value)
+        .reduce(|a, b| if b > a { b } else { a });
+    let exact = matches!((smallest, largest), (Some(lo), Some(hi)) if lo < hi);
+    // For certain: the smallest upper bound below the cap against the largest lower bound.
+    let lo = (0..n)
+        .filter(|&i| below[i].certain)
+        .filter_map(|i| amounts[i].hi().map(|h| (i, h)))
+        .reduce(|a, b| if b.1 < a.1 { b } else { a });
+    let hi = (0..n)
+        .filter_map(|i| amounts[i].lo().map(|l| (i, l)))
+        .reduce(|a, b| if b.1 > a.1 { b } else { a });
+    let (certain, pair) = match (lo, hi) {
+        (Some((lo, lo_bound)), Some((hi, hi_bound))) => (lo_bound < hi_bound, Some((lo, hi))),
+        _ => (false, None),
+    };
+    let unequal = Test::decided(exact, certain);
+    match (judge.settle(unequal), pair) {
+        (true, Some((lo, hi))) => Some(MaxMinWitness {
+            resource: j,
+            violation: MaxMinViolation::Unequal {
+                below_cap: lo,
+                below_cap_amount: amounts[lo].value.clone(),
+                other: hi,
+                other_amount: amounts[hi].value.clone(),
+            },
+        }),
+        _ => None,
+    }
 }
 
 /// BBF (Dolev et al.): every user reaches its cap or gets at least its entitlement
@@ -830,56 +944,70 @@ pub fn bottleneck_based_fairness(
     instance: &Instance,
     x: &Allocation,
 ) -> Result<Verdict, SolverError> {
-    let used = match feasible_or_verdict(instance, x)? {
+    judged(x, |judge| {
+        bottleneck_based_fairness_judged(instance, x, judge)
+    })
+}
+
+fn bottleneck_based_fairness_judged(
+    instance: &Instance,
+    x: &Allocation,
+    judge: &mut Judge,
+) -> Result<Verdict, SolverError> {
+    let used = match feasible_or_verdict(instance, x, judge)? {
         Ok(used) => used,
         Err(v) => return Ok(v),
     };
     let totals = weight_totals(instance);
     let capacity = instance.capacity();
     for (i, u) in instance.users().iter().enumerate() {
-        if !below_cap(u, &x.tasks[i]) {
-            continue;
-        }
+        let tasks = Bounded::tasks(x, i);
+        // Below its cap, and every resource it needs is unsaturated or below entitlement.
+        let mut unfair = below_cap(u, &tasks);
         let mut shares = Vec::new();
-        let mut entitled = false;
         for (j, d) in u.demand.iter().enumerate() {
-            if d.is_zero() || used[j] < capacity[j] {
-                continue;
-            }
-            let share = &(&x.tasks[i] * d) / &capacity[j];
-            let entitlement = u.weight_on(j) / &totals[j];
-            if share >= entitlement {
-                entitled = true;
+            if !unfair.exact {
                 break;
             }
+            if d.is_zero() {
+                continue;
+            }
+            let unsaturated = Test::less_than(&used[j], &capacity[j]);
+            if unsaturated.certain {
+                continue;
+            }
+            let share = tasks.map(|y| &(y * d) / &capacity[j]);
+            let entitlement = u.weight_on(j) / &totals[j];
+            unfair = unfair.and(unsaturated.or(Test::less_than(&share, &entitlement)));
             shares.push(SaturatedShare {
                 resource: j,
-                share,
+                share: share.value,
                 entitlement,
             });
         }
-        if !entitled {
-            let note = if shares.is_empty() {
-                format!(
-                    "user {} is below its cap and needs no saturated resource",
-                    u.name
-                )
-            } else {
-                format!(
-                    "user {} is below its cap and below its entitlement of every saturated \
-                     resource it needs",
-                    u.name
-                )
-            };
-            return Ok(Verdict::fails(
-                Witness::Bbf(BbfWitness {
-                    user: i,
-                    tasks: x.tasks[i].clone(),
-                    shares,
-                }),
-                note,
-            ));
+        if !judge.settle(unfair) {
+            continue;
         }
+        let note = if shares.is_empty() {
+            format!(
+                "user {} is below its cap and needs no saturated resource",
+                u.name
+            )
+        } else {
+            format!(
+                "user {} is below its cap and below its entitlement of every saturated \
+                 resource it needs",
+                u.name
+            )
+        };
+        return Ok(Verdict::fails(
+            Witness::Bbf(BbfWitness {
+                user: i,
+                tasks: x.tasks[i].clone(),
+                shares,
+            }),
+            note,
+        ));
     }
     Ok(Verdict::holds(
         "every user reaches its cap or its entitlement of a saturated resource it needs",

@@ -42,6 +42,7 @@
 use serde_json::{Map, Value};
 
 use super::scenarios::{count_lie_profiles, structured_lies, Bounds, LieProfiles};
+use super::tolerance::{Bounded, Judge, Test};
 use super::{
     by_resource, by_user, check_tasks, exact, object, user_name, utility_at_truth,
     utility_of_report, Outcome, Verdict, Witness,
@@ -185,31 +186,54 @@ pub fn sp_scenario(
     liar: usize,
     report: &[Rational],
 ) -> Result<Option<SpWitness>, SolverError> {
-    check_tasks(instance, truth, "allocation")?;
-    check_user(instance, liar, "scenario.lies")?;
-    let lied = instance.with_demand(liar, report.to_vec())?;
-    let before = utility_at_truth(instance, liar, &truth.tasks[liar]);
-    sp_on(mechanism, instance, &lied, liar, &before)
+    sp_judged(
+        mechanism,
+        instance,
+        truth,
+        liar,
+        report,
+        &mut Judge::on(truth),
+    )
 }
 
-/// SP on an already built reported instance.
+/// [`sp_scenario`], recording the allocations and excused comparisons in `judge`.
+pub(crate) fn sp_judged(
+    mechanism: &dyn Mechanism,
+    instance: &Instance,
+    truth: &Allocation,
+    liar: usize,
+    report: &[Rational],
+    judge: &mut Judge,
+) -> Result<Option<SpWitness>, SolverError> {
+    check_tasks(instance, truth, "allocation")?;
+    check_user(instance, liar, "scenario.lies")?;
+    judge.involve(truth);
+    let lied = instance.with_demand(liar, report.to_vec())?;
+    let before = truthful_utility(instance, truth, liar);
+    sp_on(mechanism, instance, &lied, liar, &before, judge)
+}
+
+/// SP on an already built reported instance: the liar's true utility must rise beyond the
+/// margin the answers' errors allow.
 fn sp_on(
     mechanism: &dyn Mechanism,
     instance: &Instance,
     lied: &Instance,
     liar: usize,
-    before: &Rational,
+    before: &Bounded,
+    judge: &mut Judge,
 ) -> Result<Option<SpWitness>, SolverError> {
     let x = mechanism.allocate(lied)?;
     check_tasks(instance, &x, "allocation under the lie")?;
+    judge.involve(&x);
     let report = &lied.users()[liar].demand;
-    let after = utility_of_report(instance, liar, &x.tasks[liar], report);
-    Ok((after > *before).then(|| SpWitness {
+    let after = Bounded::tasks(&x, liar).map(|y| utility_of_report(instance, liar, y, report));
+    Ok(judge.settle(Test::less(before, &after)).then(|| SpWitness {
         user: liar,
         report: report.clone(),
         tasks_under_lie: x.tasks,
-        before: before.clone(),
-        after,
+        before: before.value.clone(),
+        after: after.value,
     }))
 }
 
@@ -235,22 +259,23 @@ pub fn sp_bounded(
     truth: &Allocation,
 ) -> Result<Outcome, SolverError> {
     check_tasks(instance, truth, "allocation")?;
+    let mut judge = Judge::on(truth);
     let mut tried = 0;
     for liar in 0..instance.num_users() {
-        let before = utility_at_truth(instance, liar, &truth.tasks[liar]);
+        let before = truthful_utility(instance, truth, liar);
         for report in structured_lies(instance, liar) {
             // Structured lies are valid reports; anything else is simply not a scenario.
             let Ok(lied) = instance.with_demand(liar, report) else {
                 continue;
             };
             tried += 1;
-            if let Some(w) = sp_on(mechanism, instance, &lied, liar, &before)? {
+            if let Some(w) = sp_on(mechanism, instance, &lied, liar, &before, &mut judge)? {
                 let note = format!(
                     "user {} gains by misreporting (bounded: found at structured lie {tried})",
                     instance.users()[liar].name
                 );
                 return Ok(Outcome {
-                    verdict: Verdict::fails(Witness::Sp(w), note),
+                    verdict: judge.finish(Verdict::fails(Witness::Sp(w), note)),
                     scenarios: tried,
                     bounded: true,
                 });
@@ -258,11 +283,11 @@ pub fn sp_bounded(
         }
     }
     Ok(Outcome {
-        verdict: Verdict::holds(format!(
+        verdict: judge.finish(Verdict::holds(format!(
             "bounded: no profitable lie among {tried} structured lies (each user: components \
              doubled, plus the largest, zeroed; unused resources at 1/2 and 1 x the dominant \
              share; dominant component halved and doubled)"
-        )),
+        ))),
         scenarios: tried,
         bounded: true,
     })
@@ -292,7 +317,27 @@ pub fn gsp_scenario(
     reports: &[(usize, Vec<Rational>)],
     reading: GspReading,
 ) -> Result<Option<GspWitness>, SolverError> {
+    gsp_judged(
+        mechanism,
+        instance,
+        truth,
+        reports,
+        reading,
+        &mut Judge::on(truth),
+    )
+}
+
+/// [`gsp_scenario`], recording the allocations and excused comparisons in `judge`.
+pub(crate) fn gsp_judged(
+    mechanism: &dyn Mechanism,
+    instance: &Instance,
+    truth: &Allocation,
+    reports: &[(usize, Vec<Rational>)],
+    reading: GspReading,
+    judge: &mut Judge,
+) -> Result<Option<GspWitness>, SolverError> {
     check_tasks(instance, truth, "allocation")?;
+    judge.involve(truth);
     if reports.is_empty() {
         return Err(SolverError::invalid(
             "scenario.lies",
@@ -312,13 +357,20 @@ pub fn gsp_scenario(
         reports.iter().map(|(i, r)| (*i, r.as_slice())).collect();
     let lied = with_reports(instance, &borrowed)?;
     let before = truthful_utilities(instance, truth);
-    gsp_on(mechanism, instance, &lied, &borrowed, &before, reading)
+    gsp_on(
+        mechanism, instance, &lied, &borrowed, &before, reading, judge,
+    )
 }
 
-/// Every user's true utility at the truth.
-fn truthful_utilities(instance: &Instance, truth: &Allocation) -> Vec<Rational> {
+/// User `i`'s true utility at the truth, with its error bounds.
+fn truthful_utility(instance: &Instance, truth: &Allocation, i: usize) -> Bounded {
+    Bounded::tasks(truth, i).map(|y| utility_at_truth(instance, i, y))
+}
+
+/// Every user's true utility at the truth, with its error bounds.
+fn truthful_utilities(instance: &Instance, truth: &Allocation) -> Vec<Bounded> {
     (0..instance.num_users())
-        .map(|i| utility_at_truth(instance, i, &truth.tasks[i]))
+        .map(|i| truthful_utility(instance, truth, i))
         .collect()
 }
 
@@ -338,45 +390,54 @@ fn with_reports(
     )
 }
 
-/// GSP on an already built reported instance.
+/// GSP on an already built reported instance. With approximate answers a gain or a "no
+/// loss" counts only beyond the margin their errors allow, and the coalition is the liars
+/// plus whoever gains beyond it.
 fn gsp_on(
     mechanism: &dyn Mechanism,
     instance: &Instance,
     lied: &Instance,
     reports: &[(usize, &[Rational])],
-    before: &[Rational],
+    before: &[Bounded],
     reading: GspReading,
+    judge: &mut Judge,
 ) -> Result<Option<GspWitness>, SolverError> {
     let x = mechanism.allocate(lied)?;
     check_tasks(instance, &x, "allocation under the lie")?;
+    judge.involve(&x);
     let report_of = |i: usize| reports.iter().find(|(k, _)| *k == i).map(|(_, r)| *r);
-    let after: Vec<Rational> = (0..instance.num_users())
-        .map(|i| match report_of(i) {
-            Some(r) => utility_of_report(instance, i, &x.tasks[i], r),
-            None => utility_at_truth(instance, i, &x.tasks[i]),
+    let after: Vec<Bounded> = (0..instance.num_users())
+        .map(|i| {
+            Bounded::tasks(&x, i).map(|y| match report_of(i) {
+                Some(r) => utility_of_report(instance, i, y, r),
+                None => utility_at_truth(instance, i, y),
+            })
         })
         .collect();
+    let gains = |i: usize| Test::less(&before[i], &after[i]);
     let violated = match reading {
         // Gainers are strictly better by definition: it comes down to the liars.
-        GspReading::Strong => {
-            reports.iter().all(|(i, _)| after[*i] >= before[*i])
-                && after.iter().zip(before).any(|(a, b)| a > b)
-        }
-        GspReading::Weak => reports.iter().all(|(i, _)| after[*i] > before[*i]),
+        GspReading::Strong => Test::all(
+            reports
+                .iter()
+                .map(|(i, _)| Test::at_most(&before[*i], &after[*i])),
+        )
+        .and(Test::any((0..instance.num_users()).map(gains))),
+        GspReading::Weak => Test::all(reports.iter().map(|(i, _)| gains(*i))),
     };
-    if !violated {
+    if !judge.settle(violated) {
         return Ok(None);
     }
     let coalition = (0..instance.num_users())
-        .filter(|&i| report_of(i).is_some() || after[i] > before[i])
+        .filter(|&i| report_of(i).is_some() || gains(i).certain)
         .collect();
     Ok(Some(GspWitness {
         reading,
         reports: reports.iter().map(|(i, r)| (*i, r.to_vec())).collect(),
         tasks_under_lie: x.tasks,
         coalition,
-        before: before.to_vec(),
-        after,
+        before: before.iter().map(|b| b.value.clone()).collect(),
+        after: after.into_iter().map(|a| a.value).collect(),
     }))
 }
 
@@ -412,6 +473,7 @@ pub fn gsp_bounded(
     let max_liars = bounds.liars_for(n);
     let total = count_lie_profiles(&counts, max_liars);
     let before = truthful_utilities(instance, truth);
+    let mut judge = Judge::on(truth);
     let mut tried = 0;
     let mut reports: Vec<(usize, &[Rational])> = Vec::with_capacity(max_liars);
     for profile in LieProfiles::new(counts, max_liars, bounds.max_profiles) {
@@ -421,15 +483,17 @@ pub fn gsp_bounded(
             continue;
         };
         tried += 1;
-        if let Some(w) = gsp_on(mechanism, instance, &lied, &reports, &before, reading)? {
+        if let Some(w) = gsp_on(
+            mechanism, instance, &lied, &reports, &before, reading, &mut judge,
+        )? {
             return Ok(Outcome {
-                verdict: Verdict::fails(
+                verdict: judge.finish(Verdict::fails(
                     Witness::Gsp(w),
                     format!(
                         "a group lie violates {} (bounded: found at profile {tried})",
                         reading.name()
                     ),
-                ),
+                )),
                 scenarios: tried,
                 bounded: true,
             });
@@ -441,12 +505,12 @@ pub fn gsp_bounded(
         String::new()
     };
     Ok(Outcome {
-        verdict: Verdict::holds(format!(
+        verdict: judge.finish(Verdict::holds(format!(
             "bounded: no {} violation among {tried} of {total} group-lie profiles \
              (1 to {max_liars} liars, each telling one structured lie{cut}; the coalition is \
              the liars plus whoever gains)",
             reading.name()
-        )),
+        ))),
         scenarios: tried,
         bounded: true,
     })

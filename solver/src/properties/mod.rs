@@ -17,6 +17,24 @@
 //!   and says so ([`CheckReport::bounded`], [`Verdict::note`]): a holding verdict is then
 //!   evidence, not proof (except for PM, whose single departures are all tried).
 //!
+//! # Approximate allocations
+//! An allocation may carry a tolerance ([`Allocation::tolerance`], e.g. a float solver's
+//! uncertified answer): its task counts are then known only to within relative error `t`.
+//! Whenever an allocation a verdict rests on (the truthful answer or an answer under a
+//! scenario) carries one, a comparison counts as a violation only when it holds with a
+//! margin larger than the error can explain — SP's `after > before` becomes
+//! `after > before + margin`, PM's and RM's `after < before` becomes
+//! `after < before − margin`, PO's gain must exceed what the error in the slack of every
+//! resource allows, and so on; the margins and why they are safe are derived in one place,
+//! the private `tolerance` module (`properties/tolerance.rs`). A reported violation then
+//! holds for every true allocation the error admits, so its witness is genuine (its numbers
+//! are the computed ones; a PO witness's gain is the one guaranteed under every admissible
+//! truth). The verdict records the tolerance ([`Verdict::tolerance`]) and says so in its
+//! note; when it holds although a comparison on the computed numbers fell inside the margin
+//! it is marked [`Verdict::within_tolerance`] ("holds within numerical tolerance").
+//! Exact allocations (`tolerance == None`) are judged exactly, with no margin: a violation
+//! of `1e-30` is a violation.
+//!
 //! # Readings (SPEC.md §3)
 //! Weighted forms with `W = Σ_i w_i`. Utilities are Leontief and measured with the user's
 //! **true** demand and cap: at the truth user `i` has `min(T_i, x_i)`; after reporting
@@ -63,11 +81,13 @@ use std::str::FromStr;
 use serde_json::{Map, Value};
 
 use crate::{Allocation, Instance, Mechanism, Rational, SolverError};
+use tolerance::Judge;
 
 pub mod allocation;
 pub mod manipulation;
 pub mod monotonicity;
 pub mod scenarios;
+mod tolerance;
 
 pub use allocation::{
     BbfWitness, EfWitness, InfeasibleWitness, MaxMinViolation, MaxMinWitness, PoWitness,
@@ -304,8 +324,17 @@ pub struct Verdict {
     pub applicable: bool,
     /// Why it fails, when it fails.
     pub witness: Option<Witness>,
-    /// What was decided and how (readings, scenario counts, bounds).
+    /// What was decided and how (readings, scenario counts, bounds, tolerance).
     pub note: String,
+    /// The largest [`Allocation::tolerance`] among the allocations the verdict was decided
+    /// on (the truthful answer and the answers under the scenarios tried); `None` when all
+    /// were exact, and then every comparison was decided exactly on the given numbers.
+    pub tolerance: Option<Rational>,
+    /// `true` when the verdict holds only within numerical tolerance: some comparison that
+    /// the given (approximate) numbers, read exactly, would count as a violation fell inside
+    /// the margin their error allows. Always `false` when `tolerance` is `None` or the
+    /// verdict fails.
+    pub within_tolerance: bool,
 }
 
 impl Verdict {
@@ -323,6 +352,8 @@ impl Verdict {
             applicable: true,
             witness: None,
             note: note.into(),
+            tolerance: None,
+            within_tolerance: false,
         }
     }
 
@@ -341,6 +372,8 @@ impl Verdict {
             applicable: true,
             witness: Some(witness),
             note: note.into(),
+            tolerance: None,
+            within_tolerance: false,
         }
     }
 
@@ -358,15 +391,26 @@ impl Verdict {
             applicable: false,
             witness: None,
             note: note.into(),
+            tolerance: None,
+            within_tolerance: false,
         }
     }
 
-    /// The JSON form: `{"holds", "applicable", "note", "witness"}`.
+    /// The JSON form: `{"holds", "applicable", "note", "tolerance", "within_tolerance",
+    /// "witness"}` (`tolerance` an exact string, or null when every allocation was exact).
     pub fn to_json(&self, instance: &Instance) -> Value {
         let mut o = Map::new();
         o.insert("holds".into(), Value::Bool(self.holds));
         o.insert("applicable".into(), Value::Bool(self.applicable));
         o.insert("note".into(), Value::String(self.note.clone()));
+        o.insert(
+            "tolerance".into(),
+            self.tolerance.as_ref().map_or(Value::Null, exact),
+        );
+        o.insert(
+            "within_tolerance".into(),
+            Value::Bool(self.within_tolerance),
+        );
         o.insert(
             "witness".into(),
             self.witness
@@ -428,8 +472,9 @@ pub struct CheckReport {
     pub property: Property,
     /// The mechanism's name.
     pub mechanism: String,
-    /// Whether the mechanism's answers are exact (otherwise its rational answers are
-    /// judged exactly as given).
+    /// Whether the mechanism's answers are exact. Otherwise its rational answers are judged
+    /// as given: exactly when they carry no tolerance, with the margin their
+    /// [`Allocation::tolerance`] allows when they do (see [`Verdict::tolerance`]).
     pub exact: bool,
     /// The mechanism's answer on the instance.
     pub allocation: Allocation,
@@ -475,6 +520,14 @@ impl CheckReport {
         o.insert("bounded".into(), Value::Bool(self.bounded));
         o.insert("scenarios".into(), Value::from(self.scenarios));
         o.insert("note".into(), Value::String(self.verdict.note.clone()));
+        o.insert(
+            "tolerance".into(),
+            self.verdict.tolerance.as_ref().map_or(Value::Null, exact),
+        );
+        o.insert(
+            "within_tolerance".into(),
+            Value::Bool(self.verdict.within_tolerance),
+        );
         o.insert("tasks".into(), by_user(instance, &self.allocation.tasks));
         o.insert(
             "witness".into(),
@@ -556,15 +609,20 @@ pub fn check_with(
     bounds: &Bounds,
 ) -> Result<CheckReport, SolverError> {
     check_tasks(instance, truth, "allocation")?;
+    let outcome = decide(mechanism, instance, truth, property, scenario, bounds)?;
     let exact_note = if mechanism.is_exact() {
         String::new()
+    } else if outcome.verdict.tolerance.is_some() {
+        format!(
+            "{} is not exact: its rational answers are judged with the tolerance they carry",
+            mechanism.name()
+        )
     } else {
         format!(
             "{} is not exact: its rational answers are judged exactly as given",
             mechanism.name()
         )
     };
-    let outcome = decide(mechanism, instance, truth, property, scenario, bounds)?;
     Ok(CheckReport {
         property,
         mechanism: mechanism.name().to_string(),
@@ -600,8 +658,10 @@ fn decide(
             bounded: false,
         });
     }
-    let single = |verdict: Verdict| Outcome {
-        verdict,
+    // The judge of a single scenario: the truth and the scenario's answer.
+    let mut judge = Judge::on(truth);
+    let single = |verdict: Verdict, judge: &Judge| Outcome {
+        verdict: judge.finish(verdict),
         scenarios: 1,
         // One scenario decided exactly is not the whole property.
         bounded: true,
@@ -612,11 +672,15 @@ fn decide(
             let [(liar, report)] = lies.as_slice() else {
                 return wrong("exactly one liar (use gsp-strong or gsp-weak for groups)");
             };
-            let found = manipulation::sp_scenario(mechanism, instance, truth, *liar, report)?;
-            Ok(single(match found {
-                Some(w) => Verdict::fails(Witness::Sp(w), "the lie is profitable"),
-                None => Verdict::holds("the lie is not profitable"),
-            }))
+            let found =
+                manipulation::sp_judged(mechanism, instance, truth, *liar, report, &mut judge)?;
+            Ok(single(
+                match found {
+                    Some(w) => Verdict::fails(Witness::Sp(w), "the lie is profitable"),
+                    None => Verdict::holds("the lie is not profitable"),
+                },
+                &judge,
+            ))
         }
         (Property::GspStrong | Property::GspWeak, _) => {
             let reading = if property == Property::GspStrong {
@@ -629,37 +693,47 @@ fn decide(
                     manipulation::gsp_bounded(mechanism, instance, truth, reading, bounds)
                 }
                 Scenario::Lies(lies) => {
-                    let found =
-                        manipulation::gsp_scenario(mechanism, instance, truth, lies, reading)?;
-                    Ok(single(match found {
-                        Some(w) => Verdict::fails(
-                            Witness::Gsp(w),
-                            format!("the group lie violates {}", reading.name()),
-                        ),
-                        None => Verdict::holds(format!(
-                            "the group lie does not violate {}",
-                            reading.name()
-                        )),
-                    }))
+                    let found = manipulation::gsp_judged(
+                        mechanism, instance, truth, lies, reading, &mut judge,
+                    )?;
+                    Ok(single(
+                        match found {
+                            Some(w) => Verdict::fails(
+                                Witness::Gsp(w),
+                                format!("the group lie violates {}", reading.name()),
+                            ),
+                            None => Verdict::holds(format!(
+                                "the group lie does not violate {}",
+                                reading.name()
+                            )),
+                        },
+                        &judge,
+                    ))
                 }
                 _ => wrong("lies (a list of users and their reports)"),
             }
         }
         (Property::Pm, Scenario::Bounded) => monotonicity::pm_bounded(mechanism, instance, truth),
         (Property::Pm, Scenario::Remove(k)) => {
-            let found = monotonicity::pm_scenario(mechanism, instance, truth, *k)?;
-            Ok(single(match found {
-                Some(w) => Verdict::fails(Witness::Pm(w), "a remaining user loses"),
-                None => Verdict::holds("no remaining user loses"),
-            }))
+            let found = monotonicity::pm_judged(mechanism, instance, truth, *k, &mut judge)?;
+            Ok(single(
+                match found {
+                    Some(w) => Verdict::fails(Witness::Pm(w), "a remaining user loses"),
+                    None => Verdict::holds("no remaining user loses"),
+                },
+                &judge,
+            ))
         }
         (Property::Rm, Scenario::Bounded) => monotonicity::rm_bounded(mechanism, instance, truth),
         (Property::Rm, Scenario::Capacity(c)) => {
-            let found = monotonicity::rm_scenario(mechanism, instance, truth, c)?;
-            Ok(single(match found {
-                Some(w) => Verdict::fails(Witness::Rm(w), "a user loses as capacities grow"),
-                None => Verdict::holds("no user loses as capacities grow"),
-            }))
+            let found = monotonicity::rm_judged(mechanism, instance, truth, c, &mut judge)?;
+            Ok(single(
+                match found {
+                    Some(w) => Verdict::fails(Witness::Rm(w), "a user loses as capacities grow"),
+                    None => Verdict::holds("no user loses as capacities grow"),
+                },
+                &judge,
+            ))
         }
         (Property::Sp, _) => wrong("lies (one user and its report)"),
         (Property::Pm, _) => wrong("the removal of one user"),

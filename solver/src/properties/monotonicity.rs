@@ -26,6 +26,7 @@
 use serde_json::Value;
 
 use super::scenarios::{capacity_grid, departures};
+use super::tolerance::{Bounded, Judge, Test};
 use super::{
     by_resource, by_user, check_tasks, exact, object, user_name, utility_at_truth, Outcome,
     Verdict, Witness,
@@ -115,7 +116,19 @@ pub fn pm_scenario(
     truth: &Allocation,
     leaving: usize,
 ) -> Result<Option<PmWitness>, SolverError> {
+    pm_judged(mechanism, instance, truth, leaving, &mut Judge::on(truth))
+}
+
+/// [`pm_scenario`], recording the allocations and excused comparisons in `judge`.
+pub(crate) fn pm_judged(
+    mechanism: &dyn Mechanism,
+    instance: &Instance,
+    truth: &Allocation,
+    leaving: usize,
+    judge: &mut Judge,
+) -> Result<Option<PmWitness>, SolverError> {
     check_tasks(instance, truth, "allocation")?;
+    judge.involve(truth);
     let n = instance.num_users();
     if leaving >= n {
         return Err(SolverError::invalid(
@@ -138,13 +151,13 @@ pub fn pm_scenario(
     )?;
     let x = mechanism.allocate(&smaller)?;
     check_tasks(&smaller, &x, "allocation after the departure")?;
+    judge.involve(&x);
     // Remaining users keep their order: original index i > leaving is i - 1 after.
-    let after_of = |i: usize| &x.tasks[if i < leaving { i } else { i - 1 }];
-    let loser = (0..n).filter(|&i| i != leaving).find_map(|i| {
-        let before = utility_at_truth(instance, i, &truth.tasks[i]);
-        let after = utility_at_truth(instance, i, after_of(i));
-        (after < before).then_some((i, before, after))
-    });
+    let index_after = |i: usize| if i < leaving { i } else { i - 1 };
+    let after_of = |i: usize| &x.tasks[index_after(i)];
+    let loser = (0..n)
+        .filter(|&i| i != leaving)
+        .find_map(|i| loses(instance, i, truth, i, &x, index_after(i), judge));
     Ok(loser.map(|(user, before, after)| PmWitness {
         leaving,
         user,
@@ -186,26 +199,27 @@ pub fn pm_bounded(
             bounded: false,
         });
     }
+    let mut judge = Judge::on(truth);
     let mut tried = 0;
     for leaving in departures(instance) {
         tried += 1;
-        if let Some(w) = pm_scenario(mechanism, instance, truth, leaving)? {
+        if let Some(w) = pm_judged(mechanism, instance, truth, leaving, &mut judge)? {
             let note = format!(
                 "user {} loses when user {} leaves",
                 instance.users()[w.user].name,
                 instance.users()[leaving].name
             );
             return Ok(Outcome {
-                verdict: Verdict::fails(Witness::Pm(w), note),
+                verdict: judge.finish(Verdict::fails(Witness::Pm(w), note)),
                 scenarios: tried,
                 bounded: false,
             });
         }
     }
     Ok(Outcome {
-        verdict: Verdict::holds(format!(
+        verdict: judge.finish(Verdict::holds(format!(
             "exhaustive: nobody loses in any of the {tried} single departures"
-        )),
+        ))),
         scenarios: tried,
         bounded: false,
     })
@@ -234,7 +248,19 @@ pub fn rm_scenario(
     truth: &Allocation,
     capacity: &[Rational],
 ) -> Result<Option<RmWitness>, SolverError> {
+    rm_judged(mechanism, instance, truth, capacity, &mut Judge::on(truth))
+}
+
+/// [`rm_scenario`], recording the allocations and excused comparisons in `judge`.
+pub(crate) fn rm_judged(
+    mechanism: &dyn Mechanism,
+    instance: &Instance,
+    truth: &Allocation,
+    capacity: &[Rational],
+    judge: &mut Judge,
+) -> Result<Option<RmWitness>, SolverError> {
     check_tasks(instance, truth, "allocation")?;
+    judge.involve(truth);
     let m = instance.num_resources();
     if capacity.len() != m {
         return Err(SolverError::invalid(
@@ -261,7 +287,26 @@ pub fn rm_scenario(
         capacity.to_vec(),
         instance.users().to_vec(),
     )?;
-    rm_on(mechanism, instance, &grown, truth)
+    rm_on(mechanism, instance, &grown, truth, judge)
+}
+
+/// Whether user `i` (index `before_at` in `truth`, `after_at` in `after`) loses beyond the
+/// margin the answers' errors allow: `Some((i, before, after))` with the computed
+/// utilities when it does.
+fn loses(
+    instance: &Instance,
+    i: usize,
+    truth: &Allocation,
+    before_at: usize,
+    after: &Allocation,
+    after_at: usize,
+    judge: &mut Judge,
+) -> Option<(usize, Rational, Rational)> {
+    let before = Bounded::tasks(truth, before_at).map(|y| utility_at_truth(instance, i, y));
+    let after = Bounded::tasks(after, after_at).map(|y| utility_at_truth(instance, i, y));
+    judge
+        .settle(Test::less(&after, &before))
+        .then_some((i, before.value, after.value))
 }
 
 fn rm_on(
@@ -269,14 +314,12 @@ fn rm_on(
     instance: &Instance,
     grown: &Instance,
     truth: &Allocation,
+    judge: &mut Judge,
 ) -> Result<Option<RmWitness>, SolverError> {
     let x = mechanism.allocate(grown)?;
     check_tasks(instance, &x, "allocation with the new capacities")?;
-    let loser = (0..instance.num_users()).find_map(|i| {
-        let before = utility_at_truth(instance, i, &truth.tasks[i]);
-        let after = utility_at_truth(instance, i, &x.tasks[i]);
-        (after < before).then_some((i, before, after))
-    });
+    judge.involve(&x);
+    let loser = (0..instance.num_users()).find_map(|i| loses(instance, i, truth, i, &x, i, judge));
     Ok(loser.map(|(user, before, after)| RmWitness {
         capacity: grown.capacity().to_vec(),
         user,
@@ -307,6 +350,7 @@ pub fn rm_bounded(
     truth: &Allocation,
 ) -> Result<Outcome, SolverError> {
     check_tasks(instance, truth, "allocation")?;
+    let mut judge = Judge::on(truth);
     let mut tried = 0;
     for capacity in capacity_grid(instance) {
         let Ok(grown) = Instance::with_resources(
@@ -317,23 +361,23 @@ pub fn rm_bounded(
             continue;
         };
         tried += 1;
-        if let Some(w) = rm_on(mechanism, instance, &grown, truth)? {
+        if let Some(w) = rm_on(mechanism, instance, &grown, truth, &mut judge)? {
             let note = format!(
                 "user {} loses as capacities grow (bounded: found at grid point {tried})",
                 instance.users()[w.user].name
             );
             return Ok(Outcome {
-                verdict: Verdict::fails(Witness::Rm(w), note),
+                verdict: judge.finish(Verdict::fails(Witness::Rm(w), note)),
                 scenarios: tried,
                 bounded: true,
             });
         }
     }
     Ok(Outcome {
-        verdict: Verdict::holds(format!(
+        verdict: judge.finish(Verdict::holds(format!(
             "bounded: nobody loses on {tried} capacity increases (each resource alone and all \
              together, x3/2, x2, x4)"
-        )),
+        ))),
         scenarios: tried,
         bounded: true,
     })
