@@ -99,10 +99,16 @@ impl GeneratorConfig {
     /// Checks the ranges (non-empty, at least one user and one resource, demands ≥ 1).
     pub fn validate(&self) -> Result<(), SolverError> {
         if self.users.is_empty() || *self.users.start() == 0 {
-            return Err(SolverError::invalid("--users", "expected a range a..b with 1 <= a <= b"));
+            return Err(SolverError::invalid(
+                "--users",
+                "expected a range a..b with 1 <= a <= b",
+            ));
         }
         if self.resources.is_empty() || *self.resources.start() == 0 {
-            return Err(SolverError::invalid("--resources", "expected a range a..b with 1 <= a <= b"));
+            return Err(SolverError::invalid(
+                "--resources",
+                "expected a range a..b with 1 <= a <= b",
+            ));
         }
         if self.max_demand == 0 {
             return Err(SolverError::invalid("max_demand", "must be at least 1"));
@@ -117,11 +123,19 @@ impl GeneratorConfig {
         rng.next_u64();
         let n = pick(&mut rng, &self.users);
         let m = pick(&mut rng, &self.resources);
-        let capacity: Vec<Rational> = (0..m).map(|_| Rational::from(rng.range(1, 4 * self.max_demand))).collect();
+        let capacity: Vec<Rational> = (0..m)
+            .map(|_| Rational::from(rng.range(1, 4 * self.max_demand)))
+            .collect();
         let users = (0..n)
             .map(|i| {
                 let mut demand: Vec<u64> = (0..m)
-                    .map(|_| if self.zeros.draw(&mut rng) { 0 } else { rng.range(1, self.max_demand) })
+                    .map(|_| {
+                        if self.zeros.draw(&mut rng) {
+                            0
+                        } else {
+                            rng.range(1, self.max_demand)
+                        }
+                    })
                     .collect();
                 if demand.iter().all(|&d| d == 0) {
                     let j = rng.range(0, m as u64 - 1) as usize;
@@ -155,7 +169,12 @@ fn pick(rng: &mut SplitMix64, range: &RangeInclusive<usize>) -> usize {
 /// assert!(parse_range("--users", "5..2").is_err());
 /// ```
 pub fn parse_range(field: &str, text: &str) -> Result<RangeInclusive<usize>, SolverError> {
-    let bad = || SolverError::invalid(field, format!("expected a range a..b with 1 <= a <= b, found {text:?}"));
+    let bad = || {
+        SolverError::invalid(
+            field,
+            format!("expected a range a..b with 1 <= a <= b, found {text:?}"),
+        )
+    };
     let (a, b) = match text.split_once("..") {
         Some((a, b)) => (a.trim(), b.trim().trim_start_matches('=')),
         None => (text.trim(), text.trim()),

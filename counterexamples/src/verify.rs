@@ -150,13 +150,25 @@ pub fn verify(
     summary
 }
 
-fn check_one(mechanism: &dyn Mechanism, property: Property, cfg: &VerifyConfig, index: u64) -> Item {
+fn check_one(
+    mechanism: &dyn Mechanism,
+    property: Property,
+    cfg: &VerifyConfig,
+    index: u64,
+) -> Item {
     let instance = cfg.generator.instance(cfg.seed, index);
     let truth = match mechanism.allocate(&instance) {
         Ok(x) => x,
         Err(e) => return Item::Error(e.to_string()),
     };
-    match check_with(mechanism, &instance, &truth, property, &Scenario::Bounded, &cfg.bounds) {
+    match check_with(
+        mechanism,
+        &instance,
+        &truth,
+        property,
+        &Scenario::Bounded,
+        &cfg.bounds,
+    ) {
         Err(e) => Item::Error(e.to_string()),
         Ok(report) if !report.verdict.applicable => Item::NotApplicable,
         Ok(report) if report.verdict.holds => Item::Holds {
