@@ -493,7 +493,10 @@ impl Mechanism for Ceei {
         if out.certified {
             return Ok(Allocation::new(out.feasible_tasks));
         }
-        Ok(Allocation::approximate(out.feasible_tasks, gap_to_tolerance(instance, out.relative_gap)))
+        Ok(Allocation::approximate(
+            out.feasible_tasks,
+            gap_to_tolerance(instance, out.relative_gap),
+        ))
     }
 }
 
@@ -501,7 +504,11 @@ impl Mechanism for Ceei {
 /// (see [`Ceei::allocate`]); 1 (which bounds nothing) when the gap proves too little.
 fn gap_to_tolerance(inst: &Instance, relative_gap: f64) -> Rational {
     let total: f64 = inst.users().iter().map(|u| u.weight.to_f64_lossy()).sum();
-    let lightest = inst.users().iter().map(|u| u.weight.to_f64_lossy()).fold(f64::INFINITY, f64::min);
+    let lightest = inst
+        .users()
+        .iter()
+        .map(|u| u.weight.to_f64_lossy())
+        .fold(f64::INFINITY, f64::min);
     let s = (2.0 * total * relative_gap.max(0.0) / lightest).sqrt();
     if !s.is_finite() || s >= 0.5 {
         return Rational::ONE;
