@@ -1078,7 +1078,10 @@ fn reproduce_all_passes() {
     assert_eq!(failed, "0", "{text}");
     // A failed check starts its line with ✗ (a ✗ further on is a computed verdict, e.g. of
     // the property table, that agrees with the source's ✗).
-    assert!(!text.lines().any(|l| l.trim_start().starts_with('✗')), "a failed check: {text}");
+    assert!(
+        !text.lines().any(|l| l.trim_start().starts_with('✗')),
+        "a failed check: {text}"
+    );
     // Every listed example is in the report; no names means all of them.
     for name in example_names() {
         assert!(text.contains(&format!("{name} — ")), "{name} missing");
