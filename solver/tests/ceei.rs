@@ -192,8 +192,15 @@ fn irrational_equilibrium_gets_a_proven_bound() {
         .map(|x| x.to_f64_lossy().ln())
         .sum();
     assert!((out.objective - obj).abs() <= 1e-12);
-    // Mechanism::allocate returns that exactly feasible allocation.
-    assert_eq!(Ceei::new().allocate(&inst).unwrap(), feasible);
+    // Mechanism::allocate returns that exactly feasible allocation, marked approximate with
+    // the task tolerance the proven gap implies (sqrt(2 W gap / w_i), rounded up).
+    let allocated = Ceei::new().allocate(&inst).unwrap();
+    assert_eq!(allocated.tasks, feasible.tasks);
+    let t = allocated
+        .tolerance
+        .clone()
+        .expect("uncertified answers carry a tolerance");
+    assert!(t.is_positive() && t < r("1/1000000"), "{t}");
     let json = out.to_json(&inst);
     assert_eq!(json["certified"], false);
     assert_eq!(json["exact"], false);
