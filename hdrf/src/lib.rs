@@ -1,6 +1,161 @@
-//! Hierarchical fair allocation on weighted trees.
+//! Hierarchical fair allocation on weighted trees, exact (`SPEC.md` §4).
 //!
-//! This crate will hold weighted trees with guaranteed shares, the hierarchical policies
-//! (naive HDRF, min-satisfaction HDRF, collapsed DRF and H-DRF of Bhattacharya et al.,
-//! SoCC 2013), the task-level simulator and the hierarchical properties. See `SPEC.md` §4
-//! of the project and issue 6; nothing is implemented yet.
+//! - [`Tree`]: pools and leaves with weights, task caps and exact guaranteed shares
+//!   `g_v = g_parent * w_v / Σ_siblings w`; JSON in and out, validation naming the path.
+//! - Four static policies, each the fluid allocation of a progressive fill from zero,
+//!   computed **exactly** in rationals and event by event (none is a limit of discrete
+//!   fills): [`collapsed()`] (weighted DRF over the leaves with weights `g_leaf`, by the
+//!   solver's progressive filling), [`naive()`] HDRF, [`min_satisfaction()`] HDRF and
+//!   [`hdrf()`] (H-DRF of Bhattacharya et al.). [`allocate`] dispatches on [`Policy`]. The
+//!   three tree policies share one event-driven engine, [`fill`] (its plain twin,
+//!   [`mod@reference`], cross-checks it); [`discrete`] runs their task-by-task versions with
+//!   slices of `1/k` task, whose limits the fluid allocations are (`tests/discrete.rs`).
+//!   Statically, min-satisfaction HDRF coincides with naive HDRF (proof in
+//!   [`mod@min_satisfaction`]); the two differ only under task churn.
+//! - [`TreeAllocation`]: every node's allocation vector, dominant share, satisfaction
+//!   `S_v / g_v` and (leaves) tasks; [`TreeAllocation::to_json`] and [`render_tree`].
+//! - [`properties`]: share guarantee, Pareto efficiency, feasibility, with witnesses.
+//!
+//! # Example
+//! The lecture's example: A = (1,0) against the pool B = {B1 = (1,0), B2 = (0,1)}.
+//! ```
+//! use leontief_hdrf::{allocate, properties, Policy, Tree};
+//! let tree = Tree::from_json_str(r#"{"resources": ["cpu", "mem"], "capacity": [1, 1],
+//!     "tree": {"name": "root", "children": [
+//!         {"name": "A", "demand": [1, 0]},
+//!         {"name": "B", "children": [{"name": "B1", "demand": [1, 0]}, {"name": "B2", "demand": [0, 1]}]}]}}"#).unwrap();
+//! for policy in Policy::ALL {
+//!     let x = allocate(&tree, policy).unwrap();
+//!     assert!(properties::share_guarantee(&tree, &x).is_empty(), "{}", policy.name());
+//! }
+//! let x = allocate(&tree, Policy::MinSatisfaction).unwrap();
+//! let b1 = tree.find("B1").unwrap();
+//! assert_eq!(x.tasks(b1).unwrap().to_string(), "1/2");
+//! assert_eq!(tree.guaranteed_share(b1).to_string(), "1/4");
+//! ```
+//!
+//! # References
+//! - A. Bhattacharya, D. Culler, E. Friedman, A. Ghodsi, S. Shenker, I. Stoica.
+//!   *Hierarchical Scheduling for Diverse Datacenter Workloads.* SoCC 2013.
+//! - The lecture transcript, `../shared/seeds/003_33e4e5d3084e0734.txt`, lines 184–194.
+//! - A. Ghodsi et al. *Dominant Resource Fairness.* NSDI 2011.
+
+use std::fmt;
+use std::str::FromStr;
+
+mod allocation;
+pub mod collapsed;
+pub mod discrete;
+pub mod error;
+pub mod fill;
+pub mod generate;
+pub mod hdrf;
+pub mod min_satisfaction;
+pub mod naive;
+pub mod properties;
+pub mod reference;
+pub mod tree;
+
+pub use allocation::{render_tree, Computation, NodeAllocation, TreeAllocation};
+pub use collapsed::collapsed;
+pub use error::SolverError;
+pub use hdrf::hdrf;
+pub use min_satisfaction::min_satisfaction;
+pub use naive::naive;
+pub use tree::{Node, NodeId, NodeSpec, Tree};
+
+/// A static hierarchical policy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Policy {
+    /// Weighted DRF over the leaves with weights `g_leaf` ([`collapsed()`]).
+    Collapsed,
+    /// Naive HDRF: smallest `dominant share / weight` at every pool ([`naive()`]).
+    Naive,
+    /// Min-satisfaction HDRF ([`min_satisfaction()`]).
+    MinSatisfaction,
+    /// H-DRF of Bhattacharya et al. ([`hdrf()`]).
+    Hdrf,
+}
+
+impl Policy {
+    /// Every policy, in the order of the enum.
+    pub const ALL: [Policy; 4] = [
+        Policy::Collapsed,
+        Policy::Naive,
+        Policy::MinSatisfaction,
+        Policy::Hdrf,
+    ];
+
+    /// The name used on the command line and in JSON: `collapsed`, `naive`,
+    /// `min-satisfaction`, `hdrf`.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_hdrf::Policy;
+    /// assert_eq!(Policy::MinSatisfaction.name(), "min-satisfaction");
+    /// assert_eq!("hdrf".parse::<Policy>().unwrap(), Policy::Hdrf);
+    /// assert!("drf".parse::<Policy>().is_err());
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Policy::Collapsed => "collapsed",
+            Policy::Naive => "naive",
+            Policy::MinSatisfaction => "min-satisfaction",
+            Policy::Hdrf => "hdrf",
+        }
+    }
+}
+
+impl fmt::Display for Policy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Policy {
+    type Err = SolverError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Policy::ALL
+            .into_iter()
+            .find(|p| p.name() == s)
+            .ok_or_else(|| {
+                SolverError::invalid(
+                    "policy",
+                    format!(
+                        "unknown policy {s:?} (expected collapsed, naive, min-satisfaction or hdrf)"
+                    ),
+                )
+            })
+    }
+}
+
+/// The static allocation of `policy` on `tree`: the exact fluid limit of a fill from zero.
+///
+/// # Errors
+/// Only [`SolverError::Mechanism`] from an internal safeguard of the fluid engine (a phase
+/// budget), not expected on any valid tree.
+///
+/// # Complexity
+/// See each policy: [`collapsed()`], [`naive()`], [`min_satisfaction()`], [`hdrf()`].
+///
+/// # Example
+/// The H-DRF paper's example; `collapsed` differs from the tree policies.
+/// ```
+/// use leontief_hdrf::{allocate, Policy, Tree};
+/// let tree = Tree::from_json_str(r#"{"capacity": [1, 1], "tree": {"children": [
+///     {"name": "n1", "demand": [0, 1]},
+///     {"name": "n2", "children": [{"name": "n21", "demand": [1, 0]}, {"name": "n22", "demand": [0, 1]}]}]}}"#).unwrap();
+/// let n22 = tree.find("n22").unwrap();
+/// let share = |p| allocate(&tree, p).unwrap().dominant_share(n22).to_string();
+/// assert_eq!(share(Policy::Hdrf), "1/2");
+/// assert_eq!(share(Policy::Collapsed), "1/3");
+/// ```
+pub fn allocate(tree: &Tree, policy: Policy) -> Result<TreeAllocation, SolverError> {
+    match policy {
+        Policy::Collapsed => Ok(collapsed(tree)),
+        Policy::Naive => naive(tree),
+        Policy::MinSatisfaction => min_satisfaction(tree),
+        Policy::Hdrf => hdrf(tree),
+    }
+}

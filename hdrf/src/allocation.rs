@@ -1,0 +1,395 @@
+//! Allocations on trees: per-node figures, their JSON form and a tree drawing.
+
+use leontief_solver::{ExactSum, Rational};
+use serde_json::{Map, Value};
+
+use crate::error::{Result, SolverError};
+use crate::tree::{exact_list, NodeId, Tree};
+use crate::Policy;
+
+/// How an allocation was computed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Computation {
+    /// The exact fluid limit, by an event-driven fill of `phases` linear pieces.
+    Fluid {
+        /// Number of linear phases (events) of the fill.
+        phases: usize,
+    },
+    /// An exact discrete fill with tasks of size `1/k` (see [`crate::discrete`]).
+    Discrete {
+        /// Task granularity: each step launches `1/k` of a task.
+        k: u64,
+        /// Steps taken (launched slices).
+        steps: u64,
+    },
+    /// Built from given tasks ([`TreeAllocation::from_tasks`]).
+    Given,
+}
+
+impl Computation {
+    /// A short label: `fluid-exact`, `discrete-1/K`, `given`.
+    pub fn label(&self) -> String {
+        match self {
+            Computation::Fluid { .. } => "fluid-exact".into(),
+            Computation::Discrete { k, .. } => format!("discrete-1/{k}"),
+            Computation::Given => "given".into(),
+        }
+    }
+}
+
+/// The figures of one node.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct NodeAllocation {
+    /// The sum of the bundles `x_l d_l` of the leaves below (the node's own for a leaf), in
+    /// resource units.
+    pub allocation: Vec<Rational>,
+    /// Dominant share of `allocation`: `max_j allocation_j / R_j`.
+    pub dominant_share: Rational,
+    /// Satisfaction `dominant_share / g_v`.
+    pub satisfaction: Rational,
+    /// Tasks `x_l` (leaves only).
+    pub tasks: Option<Rational>,
+}
+
+/// An allocation on a [`Tree`]: the figures of every node, pools included.
+///
+/// # Example
+/// ```
+/// use leontief_hdrf::{allocate, Policy, Tree};
+/// let tree = Tree::from_json_str(r#"{"capacity": [1, 1], "tree": {"children": [
+///     {"name": "A", "demand": [1, 0]},
+///     {"name": "B", "children": [{"name": "B1", "demand": [1, 0]}, {"name": "B2", "demand": [0, 1]}]}]}}"#).unwrap();
+/// let x = allocate(&tree, Policy::Naive).unwrap();
+/// let b = tree.find("B").unwrap();
+/// assert_eq!(x.node(b).allocation, vec!["1/2".parse().unwrap(), 1.into()]);
+/// assert_eq!(x.node(b).satisfaction.to_string(), "2");
+/// let json = x.to_json(&tree);
+/// assert_eq!(json["nodes"][4]["path"], "root/B/B2");
+/// assert_eq!(json["nodes"][4]["tasks"], "1");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct TreeAllocation {
+    /// The policy that produced it.
+    pub policy: Policy,
+    /// How it was computed.
+    pub computation: Computation,
+    nodes: Vec<NodeAllocation>,
+}
+
+impl TreeAllocation {
+    /// The allocation giving the leaves `tasks` (one entry per leaf, in pre-order, as
+    /// [`Tree::leaves`] lists them); pools' figures are derived. Checks only the length.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_hdrf::{NodeSpec, Policy, Tree, TreeAllocation};
+    /// let tree = Tree::new(vec![1.into(), 1.into()], NodeSpec::pool("root", [
+    ///     NodeSpec::leaf("A", [1, 0]), NodeSpec::leaf("B", [0, 1])])).unwrap();
+    /// let x = TreeAllocation::from_tasks(&tree, Policy::Naive, vec![1.into(), "1/4".parse().unwrap()]).unwrap();
+    /// assert_eq!(x.node(tree.root()).dominant_share.to_string(), "1");
+    /// ```
+    pub fn from_tasks(tree: &Tree, policy: Policy, tasks: Vec<Rational>) -> Result<Self> {
+        let leaves: Vec<NodeId> = tree.leaves().collect();
+        if tasks.len() != leaves.len() {
+            return Err(SolverError::invalid(
+                "tasks",
+                format!(
+                    "expected {} entries, one per leaf, found {}",
+                    leaves.len(),
+                    tasks.len()
+                ),
+            ));
+        }
+        let mut per_node = vec![Rational::ZERO; tree.len()];
+        for (v, x) in leaves.into_iter().zip(tasks) {
+            per_node[v.index()] = x;
+        }
+        Ok(Self::from_node_tasks(
+            tree,
+            policy,
+            Computation::Given,
+            per_node,
+        ))
+    }
+
+    /// From tasks indexed by node (pools' entries ignored).
+    pub(crate) fn from_node_tasks(
+        tree: &Tree,
+        policy: Policy,
+        computation: Computation,
+        tasks: Vec<Rational>,
+    ) -> Self {
+        let m = tree.num_resources();
+        let mut sums: Vec<Vec<ExactSum>> = vec![vec![ExactSum::new(); m]; tree.len()];
+        for v in tree.leaves() {
+            let demand = tree.node(v).demand().expect("a leaf");
+            let x = &tasks[v.index()];
+            let mut at = Some(v);
+            while let Some(u) = at {
+                for (j, d) in demand.iter().enumerate() {
+                    if !d.is_zero() {
+                        sums[u.index()][j].add(&(d * x));
+                    }
+                }
+                at = tree.parent(u);
+            }
+        }
+        let nodes = tree
+            .nodes()
+            .map(|v| {
+                let allocation: Vec<Rational> =
+                    sums[v.index()].iter_mut().map(ExactSum::value).collect();
+                let dominant_share = allocation
+                    .iter()
+                    .zip(tree.capacity())
+                    .map(|(a, r)| a / r)
+                    .max()
+                    .expect("m >= 1");
+                let satisfaction = &dominant_share / tree.guaranteed_share(v);
+                NodeAllocation {
+                    allocation,
+                    dominant_share,
+                    satisfaction,
+                    tasks: tree.node(v).is_leaf().then(|| tasks[v.index()].clone()),
+                }
+            })
+            .collect();
+        TreeAllocation {
+            policy,
+            computation,
+            nodes,
+        }
+    }
+
+    /// From a fluid fill: leaves' tasks, pools' usage in shares of capacity (the engine's own
+    /// exact sums, which spares re-adding every leaf's bundle along its path).
+    pub(crate) fn from_fluid(
+        tree: &Tree,
+        policy: Policy,
+        computation: Computation,
+        tasks: Vec<Rational>,
+        usage: Vec<Vec<Rational>>,
+    ) -> Self {
+        let nodes = tree
+            .nodes()
+            .zip(tasks.into_iter().zip(usage))
+            .map(|(v, (x, shares))| {
+                let (allocation, dominant_share) = match tree.node(v).demand() {
+                    Some(d) => {
+                        let allocation: Vec<Rational> = d.iter().map(|dj| dj * &x).collect();
+                        let share = tree.task_dominant_share(v).expect("a leaf") * &x;
+                        (allocation, share)
+                    }
+                    None => {
+                        let allocation = shares
+                            .iter()
+                            .zip(tree.capacity())
+                            .map(|(s, r)| s * r)
+                            .collect();
+                        let share = shares.iter().max().expect("m >= 1").clone();
+                        (allocation, share)
+                    }
+                };
+                let satisfaction = &dominant_share / tree.guaranteed_share(v);
+                NodeAllocation {
+                    allocation,
+                    dominant_share,
+                    satisfaction,
+                    tasks: tree.node(v).is_leaf().then_some(x),
+                }
+            })
+            .collect();
+        TreeAllocation {
+            policy,
+            computation,
+            nodes,
+        }
+    }
+
+    /// The figures of node `v`.
+    ///
+    /// # Panics
+    /// When `v` belongs to another, larger tree.
+    pub fn node(&self, v: NodeId) -> &NodeAllocation {
+        &self.nodes[v.index()]
+    }
+
+    /// Tasks of leaf `v` (`None` for a pool).
+    pub fn tasks(&self, v: NodeId) -> Option<&Rational> {
+        self.nodes[v.index()].tasks.as_ref()
+    }
+
+    /// Dominant share of node `v`.
+    pub fn dominant_share(&self, v: NodeId) -> &Rational {
+        &self.nodes[v.index()].dominant_share
+    }
+
+    /// Satisfaction of node `v`.
+    pub fn satisfaction(&self, v: NodeId) -> &Rational {
+        &self.nodes[v.index()].satisfaction
+    }
+
+    /// Total use of each resource (the root's allocation).
+    pub fn consumption(&self) -> &[Rational] {
+        &self.nodes[0].allocation
+    }
+
+    /// Indices of the resources used to capacity.
+    pub fn saturated(&self, tree: &Tree) -> Vec<usize> {
+        self.consumption()
+            .iter()
+            .zip(tree.capacity())
+            .enumerate()
+            .filter(|(_, (c, r))| c >= r)
+            .map(|(j, _)| j)
+            .collect()
+    }
+
+    /// The JSON form: the policy, how it was computed, and every node in pre-order with
+    /// `path`, `name`, `kind` (`pool`/`leaf`), `weight`, `guaranteed_share`, `allocation`,
+    /// `dominant_share`, `satisfaction` and `tasks` (`null` for pools); numbers are exact
+    /// `"p/q"` strings.
+    pub fn to_json(&self, tree: &Tree) -> Value {
+        let nodes: Vec<Value> = tree
+            .nodes()
+            .map(|v| {
+                let a = self.node(v);
+                let mut o = Map::new();
+                o.insert("path".into(), Value::String(tree.path(v)));
+                o.insert("name".into(), Value::String(tree.node(v).name().into()));
+                let kind = if tree.node(v).is_leaf() {
+                    "leaf"
+                } else {
+                    "pool"
+                };
+                o.insert("kind".into(), Value::String(kind.into()));
+                o.insert(
+                    "weight".into(),
+                    Value::String(tree.node(v).weight().to_string()),
+                );
+                o.insert(
+                    "guaranteed_share".into(),
+                    Value::String(tree.guaranteed_share(v).to_string()),
+                );
+                o.insert("allocation".into(), exact_list(&a.allocation));
+                o.insert(
+                    "dominant_share".into(),
+                    Value::String(a.dominant_share.to_string()),
+                );
+                o.insert(
+                    "satisfaction".into(),
+                    Value::String(a.satisfaction.to_string()),
+                );
+                o.insert(
+                    "tasks".into(),
+                    a.tasks
+                        .as_ref()
+                        .map_or(Value::Null, |t| Value::String(t.to_string())),
+                );
+                Value::Object(o)
+            })
+            .collect();
+        let mut o = Map::new();
+        o.insert("policy".into(), Value::String(self.policy.name().into()));
+        o.insert(
+            "computation".into(),
+            Value::String(self.computation.label()),
+        );
+        o.insert(
+            "resources".into(),
+            tree.resources()
+                .iter()
+                .cloned()
+                .map(Value::String)
+                .collect(),
+        );
+        o.insert("capacity".into(), exact_list(tree.capacity()));
+        o.insert("nodes".into(), Value::Array(nodes));
+        Value::Object(o)
+    }
+}
+
+/// A drawing of the tree with every node's figures: guaranteed share `g`, allocation (one
+/// entry per resource), dominant share, satisfaction and, for leaves, tasks; exact values.
+/// For `--format tree` on the command line.
+///
+/// # Example
+/// ```
+/// use leontief_hdrf::{allocate, render_tree, Policy, Tree};
+/// let tree = Tree::from_json_str(r#"{"resources": ["cpu", "mem"], "capacity": [1, 1],
+///     "tree": {"children": [{"name": "A", "demand": [1, 0]},
+///     {"name": "B", "children": [{"name": "B1", "demand": [1, 0]}, {"name": "B2", "demand": [0, 1]}]}]}}"#).unwrap();
+/// let text = render_tree(&tree, &allocate(&tree, Policy::Naive).unwrap());
+/// assert_eq!(text, "\
+/// node        g    allocation (cpu, mem)  dominant share  satisfaction  tasks
+/// root        1    (1, 1)                 1               1
+/// ├── A       1/2  (1/2, 0)               1/2             1             1/2
+/// └── B       1/2  (1/2, 1)               1               2
+///     ├── B1  1/4  (1/2, 0)               1/2             2             1/2
+///     └── B2  1/4  (0, 1)                 1               4             1
+/// ");
+/// ```
+pub fn render_tree(tree: &Tree, alloc: &TreeAllocation) -> String {
+    let mut rows: Vec<[String; 6]> = Vec::with_capacity(tree.len() + 1);
+    rows.push([
+        "node".into(),
+        "g".into(),
+        format!("allocation ({})", tree.resources().join(", ")),
+        "dominant share".into(),
+        "satisfaction".into(),
+        "tasks".into(),
+    ]);
+    // Depth-first with the drawing prefix of each node.
+    let mut stack: Vec<(NodeId, String, String)> =
+        vec![(tree.root(), String::new(), String::new())];
+    while let Some((v, lead, cont)) = stack.pop() {
+        let a = alloc.node(v);
+        let shown: Vec<String> = a.allocation.iter().map(ToString::to_string).collect();
+        rows.push([
+            format!("{lead}{}", tree.node(v).name()),
+            tree.guaranteed_share(v).to_string(),
+            format!("({})", shown.join(", ")),
+            a.dominant_share.to_string(),
+            a.satisfaction.to_string(),
+            a.tasks
+                .as_ref()
+                .map(ToString::to_string)
+                .unwrap_or_default(),
+        ]);
+        let children = tree.children(v);
+        for (k, &c) in children.iter().enumerate().rev() {
+            let last = k + 1 == children.len();
+            let (branch, next) = if last {
+                ("└── ", "    ")
+            } else {
+                ("├── ", "│   ")
+            };
+            stack.push((c, format!("{cont}{branch}"), format!("{cont}{next}")));
+        }
+    }
+    let mut widths = [0usize; 6];
+    for row in &rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let mut out = String::new();
+    for row in &rows {
+        let mut line = String::new();
+        for (k, cell) in row.iter().enumerate() {
+            if k > 0 {
+                line.push_str("  ");
+            }
+            line.push_str(cell);
+            if k + 1 < row.len() {
+                line.extend(std::iter::repeat_n(' ', widths[k] - cell.chars().count()));
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,136 @@
+//! Hierarchical properties of an allocation, decided exactly, each failure with a witness.
+//!
+//! - **Share guarantee** (`SPEC.md` §4): every node with unmet demand (some leaf below it is
+//!   under its cap, or uncapped) holds at least `g_v` of its dominant resource:
+//!   `S_v >= g_v`. A node whose leaves all reached their caps holds all it demands.
+//! - **Pareto efficiency**: for non-wasteful Leontief allocations, every leaf below its cap
+//!   demands a saturated resource.
+//! - **Feasibility**: tasks non-negative and within caps, use within capacities.
+//!
+//! # Example
+//! ```
+//! use leontief_hdrf::{allocate, properties, Policy, Tree};
+//! let tree = Tree::from_json_str(r#"{"capacity": [1, 1], "tree": {"children": [
+//!     {"name": "P", "children": [{"name": "P1", "demand": [1, 0]}, {"name": "P2", "demand": [0, 1]}]},
+//!     {"name": "Q", "children": [{"name": "Q1", "demand": [1, 1]}]}]}}"#).unwrap();
+//! let flat = allocate(&tree, Policy::Collapsed).unwrap();
+//! let bad = properties::share_guarantee(&tree, &flat);
+//! assert_eq!(bad.len(), 1);
+//! assert_eq!(tree.path(bad[0].node), "root/P");
+//! assert_eq!(bad[0].dominant_share.to_string(), "1/3");
+//! assert!(properties::share_guarantee(&tree, &allocate(&tree, Policy::Hdrf).unwrap()).is_empty());
+//! ```
+
+use leontief_solver::Rational;
+
+use crate::allocation::TreeAllocation;
+use crate::tree::{NodeId, Tree};
+
+/// A node with unmet demand below its guaranteed share.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ShareViolation {
+    /// The node.
+    pub node: NodeId,
+    /// Its guaranteed share `g_v`.
+    pub guaranteed_share: Rational,
+    /// Its dominant share `S_v < g_v`.
+    pub dominant_share: Rational,
+    /// A leaf below it (or itself) under its cap: the unmet demand.
+    pub unmet_leaf: NodeId,
+}
+
+/// A leaf that could run more tasks without taking anything from anyone.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ParetoViolation {
+    /// The leaf: below its cap, and no resource it demands is saturated.
+    pub leaf: NodeId,
+    /// How many more tasks it could run with the idle resources (and its cap).
+    pub room: Rational,
+}
+
+fn has_unmet_demand(tree: &Tree, alloc: &TreeAllocation, leaf: NodeId) -> bool {
+    match (tree.node(leaf).cap(), alloc.tasks(leaf)) {
+        (Some(t), Some(x)) => x < t,
+        _ => true,
+    }
+}
+
+/// Nodes with unmet demand holding less than their guaranteed share, in pre-order.
+///
+/// # Complexity
+/// `O(N·depth)` for `N` nodes.
+pub fn share_guarantee(tree: &Tree, alloc: &TreeAllocation) -> Vec<ShareViolation> {
+    // The first unmet leaf below each node, propagated upwards.
+    let mut unmet: Vec<Option<NodeId>> = vec![None; tree.len()];
+    for leaf in tree.leaves() {
+        if has_unmet_demand(tree, alloc, leaf) {
+            let mut at = Some(leaf);
+            while let Some(v) = at {
+                if unmet[v.index()].is_some() {
+                    break;
+                }
+                unmet[v.index()] = Some(leaf);
+                at = tree.parent(v);
+            }
+        }
+    }
+    tree.nodes()
+        .filter_map(|v| {
+            let leaf = unmet[v.index()]?;
+            let s = alloc.dominant_share(v);
+            let g = tree.guaranteed_share(v);
+            (s < g).then(|| ShareViolation {
+                node: v,
+                guaranteed_share: g.clone(),
+                dominant_share: s.clone(),
+                unmet_leaf: leaf,
+            })
+        })
+        .collect()
+}
+
+/// Leaves below their caps that demand no saturated resource (empty: Pareto efficient).
+///
+/// # Complexity
+/// `O(n·m)` for `n` leaves.
+pub fn pareto_violations(tree: &Tree, alloc: &TreeAllocation) -> Vec<ParetoViolation> {
+    let used = alloc.consumption();
+    tree.leaves()
+        .filter(|&l| has_unmet_demand(tree, alloc, l))
+        .filter_map(|l| {
+            let demand = tree.node(l).demand().expect("a leaf");
+            let mut room: Option<Rational> = None;
+            for ((d, u), r) in demand.iter().zip(used).zip(tree.capacity()) {
+                if d.is_positive() {
+                    let fits = (r - u) / d;
+                    if room.as_ref().is_none_or(|x| fits < *x) {
+                        room = Some(fits);
+                    }
+                }
+            }
+            let mut room = room.expect("a leaf demands something");
+            if let (Some(t), Some(x)) = (tree.node(l).cap(), alloc.tasks(l)) {
+                room = room.min(t - x);
+            }
+            room.is_positive()
+                .then_some(ParetoViolation { leaf: l, room })
+        })
+        .collect()
+}
+
+/// Whether every leaf's tasks are non-negative and within its cap and every resource's use
+/// within its capacity.
+pub fn is_feasible(tree: &Tree, alloc: &TreeAllocation) -> bool {
+    let tasks_ok = tree.leaves().all(|l| match alloc.tasks(l) {
+        Some(x) => !x.is_negative() && tree.node(l).cap().is_none_or(|t| x <= t),
+        None => false,
+    });
+    tasks_ok
+        && alloc
+            .consumption()
+            .iter()
+            .zip(tree.capacity())
+            .all(|(u, r)| u <= r)
+}

@@ -1,0 +1,588 @@
+//! A straightforward fluid engine, kept to cross-check [`crate::fill`].
+//!
+//! The same fluid model and the same exact arithmetic as [`crate::fill`], computed the plain
+//! way: every phase recomputes every pool's growth set, rates and key bottom-up, every pool's
+//! rate top-down, the first event over the whole tree, and advances every driven pool. Its
+//! cost is `O(P·(m + c))` big-rational operations per phase whatever changed, where the
+//! event-driven engine of [`crate::fill`] touches only the pools an event affects; on a
+//! 2,000-leaf tree that is the difference between seconds and a fraction of one. The test
+//! `tests/engines.rs` checks that both give identical answers.
+
+use leontief_solver::{ExactSum, Rational};
+
+use crate::allocation::{Computation, TreeAllocation};
+use crate::error::{Result, SolverError};
+use crate::fill::{
+    add_scaled, growth_rate, keep_min, max_breakpoint, max_with_slope, min_linear, rule_name, Rule,
+};
+use crate::tree::{NodeId, Tree};
+use crate::Policy;
+
+/// The fluid allocation of a tree policy (`naive`, `min-satisfaction` or `hdrf`) by the plain
+/// engine; `collapsed` is delegated to [`crate::collapsed()`].
+///
+/// # Complexity
+/// `O(P·(m + c))` rational operations per phase for `P` pools with `c` children.
+///
+/// # Example
+/// ```
+/// use leontief_hdrf::{allocate, reference, Policy, Tree};
+/// let tree = Tree::from_json_str(r#"{"capacity": [1, 1], "tree": {"children": [
+///     {"name": "A", "demand": [1, 0]},
+///     {"name": "B", "children": [{"name": "B1", "demand": [1, 0]}, {"name": "B2", "demand": [0, 1]}]}]}}"#).unwrap();
+/// for policy in Policy::ALL {
+///     assert_eq!(reference::allocate(&tree, policy).unwrap().node(tree.root()),
+///                allocate(&tree, policy).unwrap().node(tree.root()));
+/// }
+/// ```
+pub fn allocate(tree: &Tree, policy: Policy) -> Result<TreeAllocation> {
+    let rule = match policy {
+        Policy::Collapsed => return Ok(crate::collapsed(tree)),
+        Policy::Naive => Rule::Naive,
+        Policy::MinSatisfaction => Rule::MinSatisfaction,
+        Policy::Hdrf => Rule::Hdrf,
+    };
+    let (tasks, phases) = fluid(tree, rule)?;
+    Ok(TreeAllocation::from_node_tasks(
+        tree,
+        policy,
+        Computation::Fluid { phases },
+        tasks,
+    ))
+}
+
+/// Per-pool quantities of one phase.
+#[derive(Clone)]
+struct PhasePool {
+    lam: Rational,
+    key: Rational,
+    kappa: Rational,
+    u: Vec<Rational>,
+    growth: Vec<usize>,
+    degenerate: bool,
+    group_grows: bool,
+    rate: Option<Rational>,
+    v: Vec<Rational>,
+    dv: Vec<Rational>,
+}
+
+struct Fluid<'a> {
+    tree: &'a Tree,
+    rule: Rule,
+    m: usize,
+    /// Per leaf: nonzero `a_lj / c_l` (usage in shares per unit of key), sparse.
+    per_key: Vec<Vec<(usize, Rational)>>,
+    /// Per leaf: nonzero `a_lj = d_lj / R_j`, sparse.
+    share: Vec<Vec<(usize, Rational)>>,
+    /// Per leaf: `c_l` (key = `x_l c_l`).
+    scale: Vec<Rational>,
+    /// Pools, children before parents.
+    post: Vec<usize>,
+    parent: Vec<Option<usize>>,
+    pool_children: Vec<Vec<usize>>,
+    demanders: Vec<Vec<usize>>,
+    /// Per pool: `(cap key, leaf)` of its capped leaf children, sorted, and a cursor.
+    caps: Vec<Vec<(Rational, usize)>>,
+    cap_cursor: Vec<usize>,
+
+    active: Vec<bool>,
+    /// Inactive with every leaf below at its cap (all it demands).
+    satisfied: Vec<bool>,
+    active_children: Vec<usize>,
+    active_leaves: Vec<usize>,
+    x: Vec<Rational>,
+    ell: Vec<Rational>,
+    usage: Vec<Vec<Rational>>,
+    /// Per pool: `Σ a_l / c_l` over the active leaf children.
+    group: Vec<Vec<ExactSum>>,
+    group_val: Vec<Option<Vec<Rational>>>,
+    /// Per pool (H-DRF): the usage of its satisfied children.
+    settled: Vec<Vec<ExactSum>>,
+    settled_val: Vec<Option<Vec<Rational>>>,
+    saturated: Vec<bool>,
+
+    phase: Vec<PhasePool>,
+}
+
+fn fluid(tree: &Tree, rule: Rule) -> Result<(Vec<Rational>, usize)> {
+    let mut f = Fluid::new(tree, rule);
+    let limit = 10_000 + 100 * tree.len() * (f.m + 1);
+    let mut phases = 0;
+    while f.active[0] {
+        if phases >= limit {
+            return Err(SolverError::Mechanism {
+                mechanism: rule_name(rule).into(),
+                reason: format!("the fluid fill did not finish within {limit} phases"),
+            });
+        }
+        phases += 1;
+        f.bottom_up();
+        f.top_down();
+        let t = f.next_event().ok_or_else(|| SolverError::Mechanism {
+            mechanism: rule_name(rule).into(),
+            reason: "the fluid fill found no event ahead while leaves were active".into(),
+        })?;
+        f.advance(&t);
+        f.fire_events();
+    }
+    Ok((f.x, phases))
+}
+
+impl<'a> Fluid<'a> {
+    fn new(tree: &'a Tree, rule: Rule) -> Self {
+        let n = tree.len();
+        let m = tree.num_resources();
+        let capacity = tree.capacity();
+        let mut per_key = vec![Vec::new(); n];
+        let mut share = vec![Vec::new(); n];
+        let mut scale = vec![Rational::ZERO; n];
+        let mut parent = vec![None; n];
+        let mut pool_children = vec![Vec::new(); n];
+        let mut demanders = vec![Vec::new(); m];
+        let mut caps: Vec<Vec<(Rational, usize)>> = vec![Vec::new(); n];
+        let mut active_children = vec![0; n];
+        let mut active_leaves = vec![0; n];
+        let mut group = vec![Vec::new(); n];
+        let mut settled = vec![Vec::new(); n];
+        let mut usage = vec![Vec::new(); n];
+        for v in tree.nodes() {
+            let i = v.index();
+            let node = tree.node(v);
+            parent[i] = node.parent().map(NodeId::index);
+            if let Some(demand) = node.demand() {
+                let p = parent[i].expect("the root is a pool");
+                let shares: Vec<(usize, Rational)> = demand
+                    .iter()
+                    .zip(capacity)
+                    .enumerate()
+                    .filter(|(_, (d, _))| !d.is_zero())
+                    .map(|(j, (d, r))| (j, d / r))
+                    .collect();
+                let mu = shares
+                    .iter()
+                    .map(|(_, a)| a.clone())
+                    .max()
+                    .expect("validated: a positive demand");
+                let c = match rule {
+                    Rule::Naive | Rule::Hdrf => &mu / node.weight(),
+                    Rule::MinSatisfaction => &mu / node.guaranteed_share(),
+                };
+                let inv_c = c.recip().expect("positive");
+                per_key[i] = shares.iter().map(|(j, a)| (*j, a * &inv_c)).collect();
+                for (j, _) in &shares {
+                    demanders[*j].push(i);
+                }
+                if let Some(t) = node.cap() {
+                    caps[p].push((t * &c, i));
+                }
+                share[i] = shares;
+                scale[i] = c;
+                active_leaves[p] += 1;
+            } else {
+                group[i] = vec![ExactSum::new(); m];
+                settled[i] = vec![ExactSum::new(); m];
+                usage[i] = vec![Rational::ZERO; m];
+                for &c in node.children() {
+                    if !tree.node(c).is_leaf() {
+                        pool_children[i].push(c.index());
+                    }
+                }
+                active_children[i] = node.children().len();
+            }
+        }
+        for v in tree.leaves() {
+            let i = v.index();
+            let p = parent[i].expect("the root is a pool");
+            for (j, a) in &per_key[i] {
+                group[p][*j].add(a);
+            }
+        }
+        for list in &mut caps {
+            list.sort();
+        }
+        let post: Vec<usize> = tree.pools().map(NodeId::index).rev().collect();
+        let blank = PhasePool {
+            lam: Rational::ZERO,
+            key: Rational::ZERO,
+            kappa: Rational::ZERO,
+            u: Vec::new(),
+            growth: Vec::new(),
+            degenerate: false,
+            group_grows: false,
+            rate: None,
+            v: Vec::new(),
+            dv: Vec::new(),
+        };
+        Fluid {
+            tree,
+            rule,
+            m,
+            per_key,
+            share,
+            scale,
+            post,
+            parent,
+            pool_children,
+            demanders,
+            caps,
+            cap_cursor: vec![0; n],
+            active: vec![true; n],
+            satisfied: vec![false; n],
+            active_children,
+            active_leaves,
+            x: vec![Rational::ZERO; n],
+            ell: vec![Rational::ZERO; n],
+            usage,
+            group,
+            group_val: vec![None; n],
+            settled,
+            settled_val: vec![None; n],
+            saturated: vec![false; m],
+            phase: vec![blank; n],
+        }
+    }
+
+    fn node(&self, p: usize) -> &crate::tree::Node {
+        self.tree.node(self.tree.node_id(p).expect("in range"))
+    }
+
+    /// See [`growth_rate`].
+    fn child_rate(&self, c: usize, degenerate: bool) -> Rational {
+        let child = &self.phase[c];
+        growth_rate(&child.u, &child.kappa, self.node(c).weight(), degenerate)
+    }
+
+    fn group_value(&mut self, p: usize) -> Vec<Rational> {
+        if self.group_val[p].is_none() {
+            let v = self.group[p].iter_mut().map(ExactSum::value).collect();
+            self.group_val[p] = Some(v);
+        }
+        self.group_val[p].clone().expect("just set")
+    }
+
+    fn settled_value(&mut self, p: usize) -> Vec<Rational> {
+        if self.settled_val[p].is_none() {
+            let v = self.settled[p].iter_mut().map(ExactSum::value).collect();
+            self.settled_val[p] = Some(v);
+        }
+        self.settled_val[p].clone().expect("just set")
+    }
+
+    /// Growth sets, usage rates and keys with their slopes, children before parents.
+    fn bottom_up(&mut self) {
+        for k in 0..self.post.len() {
+            let p = self.post[k];
+            if !self.active[p] {
+                continue;
+            }
+            let has_group = self.active_leaves[p] > 0;
+            let mut lam: Option<&Rational> = has_group.then(|| &self.ell[p]);
+            for &c in &self.pool_children[p] {
+                if self.active[c] && lam.is_none_or(|l| self.phase[c].key < *l) {
+                    lam = Some(&self.phase[c].key);
+                }
+            }
+            let lam = lam.expect("an active pool has an active child").clone();
+            let group_in = has_group && self.ell[p] == lam;
+            let mut growth: Vec<usize> = self.pool_children[p]
+                .iter()
+                .copied()
+                .filter(|&c| self.active[c] && self.phase[c].key == lam)
+                .collect();
+            let degenerate = growth.iter().any(|&c| self.phase[c].kappa.is_zero());
+            if degenerate {
+                // Degenerate children absorb the growth while their siblings stall.
+                growth.retain(|&c| self.phase[c].kappa.is_zero());
+            }
+            let group_grows = group_in && !degenerate;
+            let group_rate = if has_group {
+                Some(self.group_value(p))
+            } else {
+                None
+            };
+            let mut u: Vec<Rational> = match (&group_rate, group_grows) {
+                (Some(a), true) => a.clone(),
+                _ => vec![Rational::ZERO; self.m],
+            };
+            for &c in &growth {
+                let rate = self.child_rate(c, degenerate);
+                add_scaled(&mut u, &self.phase[c].u, Some(&rate));
+            }
+            let (mut v, mut dv) = (Vec::new(), Vec::new());
+            let (key, kappa) = if p == 0 {
+                (Rational::ZERO, Rational::ZERO) // the root's key is compared by nobody
+            } else {
+                let node = self.node(p);
+                let inner = if degenerate {
+                    Rational::ZERO
+                } else {
+                    Rational::ONE
+                };
+                let all = |_| true;
+                match self.rule {
+                    Rule::Naive => {
+                        let (s, ds) = max_with_slope(&self.usage[p], &u, all);
+                        (s / node.weight(), ds / node.weight())
+                    }
+                    Rule::MinSatisfaction => {
+                        let g = node.guaranteed_share();
+                        let (s, ds) = max_with_slope(&self.usage[p], &u, all);
+                        min_linear((s / g, ds / g), (lam.clone(), inner))
+                    }
+                    Rule::Hdrf => {
+                        let w = node.weight().clone();
+                        (v, dv) = self.effective_vector(
+                            p,
+                            &lam,
+                            group_rate.as_deref(),
+                            &growth,
+                            degenerate,
+                        );
+                        let sat = &self.saturated;
+                        let (e, de) = max_with_slope(&v, &dv, |j| !sat[j]);
+                        (e / &w, de / &w)
+                    }
+                }
+            };
+            let ph = &mut self.phase[p];
+            ph.lam = lam;
+            ph.key = key;
+            ph.kappa = kappa;
+            ph.u = u;
+            ph.growth = growth;
+            ph.degenerate = degenerate;
+            ph.group_grows = group_grows;
+            ph.rate = None;
+            ph.v = v;
+            ph.dv = dv;
+        }
+    }
+
+    /// H-DRF's effective vector of pool `p` and its rate per unit of inner rate: the usage of
+    /// its satisfied children as it is, every active child's effective vector rescaled to
+    /// the smallest key `λ_p` (`V_c λ_p / K_c`; the leaf group's is `λ_p Σ a_l / c_l`), blocked
+    /// children ignored.
+    fn effective_vector(
+        &mut self,
+        p: usize,
+        lam: &Rational,
+        group_rate: Option<&[Rational]>,
+        growth: &[usize],
+        degenerate: bool,
+    ) -> (Vec<Rational>, Vec<Rational>) {
+        let mut v = self.settled_value(p);
+        let mut dv = vec![Rational::ZERO; self.m];
+        if let Some(a) = group_rate {
+            add_scaled(&mut v, a, Some(lam));
+            if !degenerate {
+                add_scaled(&mut dv, a, None);
+            }
+        }
+        for &c in &self.pool_children[p] {
+            if !self.active[c] {
+                continue;
+            }
+            let child = &self.phase[c];
+            if child.key == *lam {
+                // At the minimum the rescaling factor is 1.
+                add_scaled(&mut v, &child.v, None);
+                if growth.contains(&c) {
+                    let rate = self.child_rate(c, degenerate);
+                    add_scaled(&mut dv, &self.phase[c].dv, Some(&rate));
+                }
+            } else {
+                // Waiting: rescaled by λ_p / K_c, which grows with λ_p.
+                let inv_key = child.key.recip().expect("above the minimum: positive");
+                add_scaled(&mut v, &child.v, Some(&(lam * &inv_key)));
+                if !degenerate {
+                    add_scaled(&mut dv, &child.v, Some(&inv_key));
+                }
+            }
+        }
+        (v, dv)
+    }
+
+    /// Rates of the driven pools, parents before children; the root's is 1.
+    fn top_down(&mut self) {
+        self.phase[0].rate = Some(Rational::ONE);
+        for k in (0..self.post.len()).rev() {
+            let p = self.post[k];
+            if !self.active[p] {
+                continue;
+            }
+            let Some(rp) = self.phase[p].rate.clone() else {
+                continue;
+            };
+            for idx in 0..self.phase[p].growth.len() {
+                let c = self.phase[p].growth[idx];
+                let rc = &rp * &self.child_rate(c, self.phase[p].degenerate);
+                self.phase[c].rate = Some(rc);
+            }
+        }
+    }
+
+    /// The phase length: the first event along the current direction.
+    fn next_event(&mut self) -> Option<Rational> {
+        let mut best: Option<Rational> = None;
+        for &p in &self.post {
+            if !self.active[p] {
+                continue;
+            }
+            let ph = &self.phase[p];
+            let Some(rp) = &ph.rate else { continue };
+            match self.rule {
+                Rule::Naive | Rule::MinSatisfaction => {
+                    // The pool's dominant resource changes.
+                    if let Some(t) = max_breakpoint(&self.usage[p], &ph.u, rp, |_| true) {
+                        keep_min(&mut best, t);
+                    }
+                }
+                Rule::Hdrf if p != 0 => {
+                    // The effective vector's dominant (unsaturated) resource changes.
+                    let sat = &self.saturated;
+                    if let Some(t) = max_breakpoint(&ph.v, &ph.dv, rp, |j| !sat[j]) {
+                        keep_min(&mut best, t);
+                    }
+                }
+                Rule::Hdrf => {}
+            }
+            if self.rule == Rule::MinSatisfaction && p != 0 {
+                // The pool's own satisfaction and its children's minimum cross.
+                let g = self.node(p).guaranteed_share();
+                let (s, ds) = max_with_slope(&self.usage[p], &ph.u, |_| true);
+                let (sigma, dsigma) = (s / g, ds / g);
+                let dlam = if ph.degenerate {
+                    Rational::ZERO
+                } else {
+                    Rational::ONE
+                };
+                if sigma < ph.lam && dsigma > dlam {
+                    keep_min(&mut best, (&ph.lam - &sigma) / (rp * (dsigma - dlam)));
+                } else if ph.lam < sigma && dlam > dsigma {
+                    keep_min(&mut best, (&sigma - &ph.lam) / (rp * (dlam - dsigma)));
+                }
+            }
+            if !ph.degenerate {
+                // A waiting child (or the leaf group) is caught up.
+                for &c in &self.pool_children[p] {
+                    if self.active[c] && self.phase[c].key > ph.lam {
+                        keep_min(&mut best, (&self.phase[c].key - &ph.lam) / rp);
+                    }
+                }
+                if self.active_leaves[p] > 0 && self.ell[p] > ph.lam {
+                    keep_min(&mut best, (&self.ell[p] - &ph.lam) / rp);
+                }
+            }
+            if ph.group_grows {
+                let list = &self.caps[p];
+                let mut at = self.cap_cursor[p];
+                while at < list.len() && !self.active[list[at].1] {
+                    at += 1;
+                }
+                self.cap_cursor[p] = at;
+                if let Some((key, _)) = list.get(at) {
+                    keep_min(&mut best, (key - &self.ell[p]) / rp);
+                }
+            }
+        }
+        let u_root = &self.phase[0].u;
+        for ((rate, used), saturated) in u_root.iter().zip(&self.usage[0]).zip(&self.saturated) {
+            if !saturated && rate.is_positive() {
+                keep_min(&mut best, (Rational::ONE - used) / rate);
+            }
+        }
+        best
+    }
+
+    fn advance(&mut self, t: &Rational) {
+        for &p in &self.post {
+            if !self.active[p] {
+                continue;
+            }
+            let ph = &self.phase[p];
+            let Some(rp) = &ph.rate else { continue };
+            let step = t * rp;
+            add_scaled(&mut self.usage[p], &ph.u, Some(&step));
+            if ph.group_grows {
+                self.ell[p] += &step;
+            }
+        }
+    }
+
+    fn fire_events(&mut self) {
+        for j in 0..self.m {
+            if !self.saturated[j] && self.usage[0][j] >= Rational::ONE {
+                self.saturated[j] = true;
+                for k in 0..self.demanders[j].len() {
+                    let l = self.demanders[j][k];
+                    if self.active[l] {
+                        self.block(l);
+                    }
+                }
+            }
+        }
+        for k in 0..self.post.len() {
+            let p = self.post[k];
+            if !self.active[p] || !self.phase[p].group_grows || self.phase[p].rate.is_none() {
+                continue;
+            }
+            loop {
+                let at = self.cap_cursor[p];
+                match self.caps[p].get(at) {
+                    Some((key, l)) if !self.active[*l] || *key <= self.ell[p] => {
+                        let l = *l;
+                        self.cap_cursor[p] += 1;
+                        if self.active[l] {
+                            self.block(l);
+                        }
+                    }
+                    _ => break,
+                }
+            }
+        }
+    }
+
+    /// Stops leaf `l`: fixes its tasks, removes it from its pool's group, and propagates
+    /// inactivity (and satisfaction) upwards.
+    fn block(&mut self, l: usize) {
+        let p = self.parent[l].expect("a leaf has a parent");
+        self.active[l] = false;
+        let x = &self.ell[p] / &self.scale[l];
+        let at_cap = self.node(l).cap().is_some_and(|t| x >= *t);
+        for (j, a) in &self.per_key[l] {
+            self.group[p][*j].sub(a);
+        }
+        self.group_val[p] = None;
+        if at_cap {
+            self.satisfied[l] = true;
+            for (j, a) in &self.share[l] {
+                self.settled[p][*j].add(&(a * &x));
+            }
+            self.settled_val[p] = None;
+        }
+        self.x[l] = x;
+        self.active_leaves[p] -= 1;
+        let mut q = p;
+        loop {
+            self.active_children[q] -= 1;
+            if self.active_children[q] > 0 {
+                break;
+            }
+            self.active[q] = false;
+            let id = self.tree.node_id(q).expect("in range");
+            self.satisfied[q] = self
+                .tree
+                .children(id)
+                .iter()
+                .all(|c| self.satisfied[c.index()]);
+            let Some(pp) = self.parent[q] else { break };
+            if self.satisfied[q] {
+                for j in 0..self.m {
+                    self.settled[pp][j].add(&self.usage[q][j]);
+                }
+                self.settled_val[pp] = None;
+            }
+            q = pp;
+        }
+    }
+}

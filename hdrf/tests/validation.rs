@@ -1,0 +1,238 @@
+//! Every validation error names the offending field by its path in the input.
+
+use leontief_hdrf::{NodeSpec, Policy, SolverError, Tree};
+use serde_json::json;
+
+/// The error message for a tree whose second root child is `b` (the first is a valid leaf).
+fn error_with(b: serde_json::Value) -> String {
+    let doc = json!({"capacity": [1, 1], "tree": {"children": [
+        {"name": "A", "demand": [1, 0]},
+        {"name": "B", "children": [b]}]}});
+    Tree::from_json(&doc).unwrap_err().to_string()
+}
+
+fn error_of(text: &str) -> String {
+    Tree::from_json_str(text).unwrap_err().to_string()
+}
+
+#[test]
+fn demand_length_mismatch() {
+    assert_eq!(
+        error_with(json!({"name": "B1", "demand": [1, 0, 2]})),
+        "tree.children[1].children[0].demand: expected 2 entries, one per resource, found 3"
+    );
+}
+
+#[test]
+fn both_demand_and_children() {
+    assert_eq!(
+        error_with(json!({"name": "B1", "demand": [1, 0], "children": [{"name": "C", "demand": [1, 1]}]})),
+        "tree.children[1].children[0]: a node has either demand (a leaf) or children (a pool), not both"
+    );
+}
+
+#[test]
+fn neither_demand_nor_children() {
+    assert_eq!(
+        error_with(json!({"name": "B1", "weight": 2})),
+        "tree.children[1].children[0]: a node needs either demand (a leaf) or children (a pool)"
+    );
+}
+
+#[test]
+fn duplicate_names_across_the_tree() {
+    assert_eq!(
+        error_with(json!({"name": "A", "demand": [0, 1]})),
+        "tree.children[1].children[0].name: duplicate node name \"A\" (first used at tree.children[0]); names must be unique across the tree"
+    );
+}
+
+#[test]
+fn empty_pool() {
+    assert_eq!(
+        error_with(json!({"name": "B1", "children": []})),
+        "tree.children[1].children[0].children: a pool needs at least one child"
+    );
+}
+
+#[test]
+fn bad_numbers() {
+    let msg = error_with(json!({"name": "B1", "demand": [1, "abc"]}));
+    assert!(
+        msg.starts_with("tree.children[1].children[0].demand[1]: malformed number \"abc\""),
+        "{msg}"
+    );
+    assert_eq!(
+        error_with(json!({"name": "B1", "demand": [1, true]})),
+        "tree.children[1].children[0].demand[1]: expected a number, found a boolean"
+    );
+    assert_eq!(
+        error_with(json!({"name": "B1", "demand": [1, "1/0"]})),
+        "tree.children[1].children[0].demand[1]: division by zero in \"1/0\""
+    );
+    assert_eq!(
+        error_with(json!({"name": "B1", "demand": [1, 0], "weight": [2]})),
+        "tree.children[1].children[0].weight: expected a number, found a list"
+    );
+    assert_eq!(
+        error_with(json!({"name": "B1", "demand": "1, 0"})),
+        "tree.children[1].children[0].demand: expected a list of numbers, found a string"
+    );
+}
+
+#[test]
+fn non_positive_weight() {
+    assert_eq!(
+        error_with(json!({"name": "B1", "demand": [1, 0], "weight": 0})),
+        "tree.children[1].children[0].weight: must be positive, found 0"
+    );
+    assert_eq!(
+        error_with(json!({"name": "B1", "demand": [1, 0], "weight": "-1/2"})),
+        "tree.children[1].children[0].weight: must be positive, found -1/2"
+    );
+}
+
+#[test]
+fn non_positive_cap() {
+    assert_eq!(
+        error_with(json!({"name": "B1", "demand": [1, 0], "tasks": 0})),
+        "tree.children[1].children[0].tasks: must be positive, found 0"
+    );
+    assert_eq!(
+        error_with(json!({"name": "B1", "children": [{"name": "C", "demand": [1, 0]}], "tasks": 3})),
+        "tree.children[1].children[0].tasks: only a leaf has a task cap; a pool's demand is its leaves'"
+    );
+}
+
+#[test]
+fn all_zero_demand() {
+    assert_eq!(
+        error_with(json!({"name": "B1", "demand": [0, "0/5"]})),
+        "tree.children[1].children[0].demand: all entries are zero; a leaf must demand some resource"
+    );
+}
+
+#[test]
+fn negative_entries() {
+    assert_eq!(
+        error_with(json!({"name": "B1", "demand": [1, -0.5]})),
+        "tree.children[1].children[0].demand[1]: must not be negative, found -1/2"
+    );
+}
+
+#[test]
+fn non_positive_capacity() {
+    assert_eq!(
+        error_of(
+            r#"{"capacity": [1, 0], "tree": {"children": [{"name": "A", "demand": [1, 0]}]}}"#
+        ),
+        "capacity[1]: must be positive, found 0"
+    );
+    assert_eq!(
+        error_of(r#"{"capacity": [], "tree": {"children": [{"name": "A", "demand": []}]}}"#),
+        "capacity: expected at least one resource, found none"
+    );
+}
+
+#[test]
+fn resources_length_mismatch() {
+    assert_eq!(
+        error_of(
+            r#"{"resources": ["cpu"], "capacity": [1, 1], "tree": {"children": [{"name": "A", "demand": [1, 0]}]}}"#
+        ),
+        "resources: expected 2 names, one per capacity entry, found 1"
+    );
+}
+
+#[test]
+fn unknown_fields() {
+    assert_eq!(
+        error_with(json!({"name": "B1", "demand": [1, 0], "cap": 2})),
+        "tree.children[1].children[0].cap: unknown field (expected name, weight, demand, tasks, children)"
+    );
+    assert_eq!(
+        error_of(
+            r#"{"capacity": [1], "users": [], "tree": {"children": [{"name": "A", "demand": [1]}]}}"#
+        ),
+        "users: unknown field (expected resources, capacity, tree, about, note)"
+    );
+}
+
+#[test]
+fn structural_errors() {
+    assert_eq!(error_of(r#"{"capacity": [1]}"#), "tree: missing");
+    assert_eq!(
+        error_of(r#"{"tree": {"children": [{"name": "A", "demand": [1]}]}}"#),
+        "capacity: missing"
+    );
+    assert_eq!(
+        error_of(r#"{"capacity": [1], "tree": {"name": "A", "demand": [1]}}"#),
+        "tree: the root must be a pool (a node with children)"
+    );
+    assert_eq!(
+        error_with(json!({"demand": [1, 0]})),
+        "tree.children[1].children[0].name: missing"
+    );
+    assert_eq!(
+        error_with(json!({"name": "B/1", "demand": [1, 0]})),
+        "tree.children[1].children[0].name: \"B/1\" contains '/', which separates the parts of a path"
+    );
+    assert_eq!(
+        error_with(json!([1, 0])),
+        "tree.children[1].children[0]: expected an object, found a list"
+    );
+    assert_eq!(
+        error_with(json!({"name": "B1", "children": {"name": "C"}})),
+        "tree.children[1].children[0].children: expected a list of nodes, found an object"
+    );
+    assert!(matches!(
+        Tree::from_json_str("{\"capacity\": [1,"),
+        Err(SolverError::Json { .. })
+    ));
+    assert_eq!(
+        error_of("[1]"),
+        "(top level): expected an object, found a list"
+    );
+}
+
+#[test]
+fn too_deep_is_an_error_not_a_crash() {
+    let mut node = NodeSpec::leaf("leaf", [1]);
+    for d in 0..100 {
+        node = NodeSpec::pool(format!("p{d}"), [node]);
+    }
+    let msg = Tree::new(vec![1.into()], node).unwrap_err().to_string();
+    assert!(msg.ends_with("the tree is deeper than 64 levels"), "{msg}");
+    assert!(msg.starts_with("tree.children[0].children[0]"), "{msg}");
+}
+
+#[test]
+fn builder_errors_use_the_same_paths() {
+    let err = Tree::new(
+        vec![1.into(), 1.into()],
+        NodeSpec::pool(
+            "root",
+            [NodeSpec::pool(
+                "B",
+                [NodeSpec::leaf("B1", [1, 0]).weight(-1)],
+            )],
+        ),
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "tree.children[0].children[0].weight: must be positive, found -1"
+    );
+}
+
+#[test]
+fn policy_names() {
+    for p in Policy::ALL {
+        assert_eq!(p.name().parse::<Policy>().unwrap(), p);
+        assert_eq!(p.to_string(), p.name());
+    }
+    assert_eq!(
+        "drf".parse::<Policy>().unwrap_err().to_string(),
+        "policy: unknown policy \"drf\" (expected collapsed, naive, min-satisfaction or hdrf)"
+    );
+}
