@@ -30,18 +30,7 @@ pub fn cluster_tree(top: usize, sub: usize, leaves: usize, m: usize, seed: u64) 
             let count = leaves / lower + usize::from(index < leaves % lower);
             let mut kids = Vec::with_capacity(count);
             for _ in 0..count {
-                let mut demand: Vec<u64> = (0..m)
-                    .map(|_| {
-                        if rng.chance(3, 10) {
-                            0
-                        } else {
-                            rng.range(1, 100)
-                        }
-                    })
-                    .collect();
-                if demand.iter().all(|&d| d == 0) {
-                    demand[rng.range(0, m as u64 - 1) as usize] = rng.range(1, 100);
-                }
+                let demand = leontief_solver::generate::cluster_demand(&mut rng, m);
                 let mut leaf = NodeSpec::leaf(format!("u{next_leaf}"), demand);
                 next_leaf += 1;
                 if rng.chance(1, 3) {

@@ -43,6 +43,31 @@ impl SplitMix64 {
     }
 }
 
+/// One demand vector of the cluster workloads: `m` integers in `1..=100`, each zero with
+/// probability 3/10, and at least one positive.
+///
+/// # Example
+/// ```
+/// use leontief_solver::generate::{cluster_demand, SplitMix64};
+/// let d = cluster_demand(&mut SplitMix64::new(3), 4);
+/// assert!(d.len() == 4 && d.iter().any(|&x| x > 0) && d.iter().all(|&x| x <= 100));
+/// ```
+pub fn cluster_demand(rng: &mut SplitMix64, m: usize) -> Vec<u64> {
+    let mut demand: Vec<u64> = (0..m)
+        .map(|_| {
+            if rng.chance(3, 10) {
+                0
+            } else {
+                rng.range(1, 100)
+            }
+        })
+        .collect();
+    if demand.iter().all(|&d| d == 0) {
+        demand[rng.range(0, m as u64 - 1) as usize] = rng.range(1, 100);
+    }
+    demand
+}
+
 /// The benchmark workload of issue 2: `n` users × `m` resources, integer demands in
 /// `0..=100` with about 30% zeros (at least one positive entry), integer weights in `1..=5`
 /// on a fifth of the users and integer task caps in `1..=4` on another fifth; capacity
@@ -58,18 +83,7 @@ pub fn cluster_workload(n: usize, m: usize, seed: u64) -> Instance {
     let mut rng = SplitMix64::new(seed);
     let users = (0..n)
         .map(|i| {
-            let mut demand: Vec<u64> = (0..m)
-                .map(|_| {
-                    if rng.chance(3, 10) {
-                        0
-                    } else {
-                        rng.range(1, 100)
-                    }
-                })
-                .collect();
-            if demand.iter().all(|&d| d == 0) {
-                demand[rng.range(0, m as u64 - 1) as usize] = rng.range(1, 100);
-            }
+            let demand = cluster_demand(&mut rng, m);
             let mut u = User::new(format!("u{i}"), demand);
             match rng.range(0, 4) {
                 0 => u = u.weight(rng.range(1, 5)),
