@@ -38,6 +38,30 @@ enum Command {
     Verify(VerifyArgs),
     /// Run every flat mechanism on one instance, side by side (the DRF paper's Figure 4).
     Compare(CompareArgs),
+    /// Allocate on a weighted tree with a hierarchical policy (static fluid allocation, exact).
+    Hdrf(HdrfArgs),
+}
+
+#[derive(Args)]
+struct HdrfArgs {
+    /// Tree JSON file, or - for standard input:
+    /// {"resources": [..], "capacity": [..], "tree": {"name": "root", "children": [..]}}
+    file: String,
+    /// collapsed, naive, min-satisfaction, hdrf, or all (side by side).
+    #[arg(long, default_value = "min-satisfaction")]
+    policy: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "json")]
+    format: TreeFormat,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum TreeFormat {
+    /// JSON: every node (pools too) with path, guaranteed share, allocation, dominant share,
+    /// satisfaction and tasks, as exact strings.
+    Json,
+    /// The tree drawn on the terminal with those figures.
+    Tree,
 }
 
 #[derive(Args)]
@@ -215,6 +239,7 @@ fn main() -> ExitCode {
         Command::Check(args) => check(args),
         Command::Verify(args) => verify(args),
         Command::Compare(args) => compare(args),
+        Command::Hdrf(args) => hdrf_cmd(args),
     };
     // Output is produced whole and written once, so a failure never leaves half an answer.
     let (text, code) = match result {
@@ -479,5 +504,34 @@ fn compare(args: CompareArgs) -> Outcome {
     Ok(match args.format {
         Format::Json => pretty(&compare_json(&inst, &columns)),
         Format::Table => compare_table(&inst, &columns),
+    })
+}
+
+fn hdrf_cmd(args: HdrfArgs) -> Outcome {
+    use leontief::hdrf::{allocate, render_tree, Policy, Tree};
+    let policies: Vec<Policy> = if args.policy == "all" {
+        Policy::ALL.to_vec()
+    } else {
+        vec![args.policy.parse::<Policy>().map_err(fail)?]
+    };
+    let text = leontief::cli::read_text(&args.file).map_err(fail)?;
+    let tree = Tree::from_json_str(&text).map_err(fail)?;
+    let mut json_out = Vec::new();
+    let mut drawn = String::new();
+    for policy in policies {
+        let alloc = allocate(&tree, policy).map_err(fail)?;
+        match args.format {
+            TreeFormat::Json => json_out.push(alloc.to_json(&tree)),
+            TreeFormat::Tree => {
+                drawn.push_str(&format!("{}\n", policy.name()));
+                drawn.push_str(&render_tree(&tree, &alloc));
+                drawn.push('\n');
+            }
+        }
+    }
+    Ok(match args.format {
+        TreeFormat::Json if json_out.len() == 1 => pretty(&json_out[0]),
+        TreeFormat::Json => pretty(&Value::Array(json_out)),
+        TreeFormat::Tree => drawn,
     })
 }
