@@ -107,6 +107,12 @@ const EXAMPLES: &[(&str, &str, &str, Builder)] = &[
         property_table,
     ),
     (
+        "hdrf-static",
+        "Hierarchical policies, static fill from zero: the lecture's tree, the H-DRF paper's tree, and the flattening failure",
+        "Yandex lecture (2016); Bhattacharya et al., SoCC 2013; reference/trees.json",
+        hdrf_static,
+    ),
+    (
         "drf-not-rm",
         "DRF violates resource monotonicity: capacities (1,1) -> (1,4)",
         "Ghodsi et al., NSDI 2011, section 5 (resource monotonicity); reference/flat.json, case drf-not-rm",
@@ -612,5 +618,86 @@ fn ceei_paper() -> Result<Vec<Check>, CliError> {
         &pm["tasks_after"],
         "tasks after user 3 leaves",
     )?);
+    Ok(checks)
+}
+
+/// The hierarchical examples with the sources' answers.
+pub const TREES_REFERENCE: &str = include_str!("../reference/trees.json");
+
+fn hdrf_static() -> Result<Vec<Check>, CliError> {
+    use leontief_hdrf::{allocate, properties::share_guarantee, Policy, Tree};
+    let all: Value =
+        serde_json::from_str(TREES_REFERENCE).map_err(|e| CliError::Internal(e.to_string()))?;
+    let cases = all["cases"].as_array().cloned().unwrap_or_default();
+    let mut checks = Vec::new();
+    for case in &cases {
+        let id = case["id"].as_str().unwrap_or("?");
+        let resources = if id == "hdrf-paper-starvation" {
+            ["cpu", "gpu"]
+        } else {
+            ["cpu", "mem"]
+        };
+        let tree = Tree::from_json(
+            &json!({"resources": resources, "capacity": [1, 1], "tree": case["tree"]}),
+        )?;
+        let mut expected: Vec<(Policy, &Value)> = Vec::new();
+        for key in ["static_fill_from_zero", "static"] {
+            if let Some(map) = case[key].as_object() {
+                for (policy, values) in map {
+                    expected.push((policy.parse()?, values));
+                }
+            }
+        }
+        for (policy, values) in expected {
+            let alloc = allocate(&tree, policy)?;
+            for (name, want) in values.as_object().into_iter().flatten() {
+                let node = tree
+                    .find(name)
+                    .ok_or_else(|| CliError::Internal(format!("node {name}")))?;
+                checks.push(Check::exact(
+                    format!("{id}: {name} dominant share, {}", policy.name()),
+                    alloc.dominant_share(node),
+                    &str_of(want),
+                ));
+            }
+        }
+        for (name, want) in case["guaranteed"].as_object().into_iter().flatten() {
+            let node = tree
+                .find(name)
+                .ok_or_else(|| CliError::Internal(format!("node {name}")))?;
+            checks.push(Check::exact(
+                format!("{id}: {name} guaranteed share"),
+                tree.guaranteed_share(node),
+                &str_of(want),
+            ));
+        }
+    }
+    // The lecture's flattening failure: a pool promised 1/2 whose children have different
+    // dominant resources gets 1/3 when the tree is flattened; the tree policies keep 1/2.
+    let tree = Tree::from_json(
+        &json!({"resources": ["cpu", "mem"], "capacity": [1, 1], "tree": {"name": "root", "children": [
+        {"name": "P", "children": [{"name": "P1", "demand": [1, 0]}, {"name": "P2", "demand": [0, 1]}]},
+        {"name": "Q", "children": [{"name": "Q1", "demand": [1, 1]}]}]}}),
+    )?;
+    let p = tree
+        .find("P")
+        .ok_or_else(|| CliError::Internal("P".into()))?;
+    for (policy, want, holds) in [
+        (Policy::Collapsed, "1/3", false),
+        (Policy::MinSatisfaction, "1/2", true),
+        (Policy::Hdrf, "1/2", true),
+    ] {
+        let alloc = allocate(&tree, policy)?;
+        checks.push(Check::exact(
+            format!("flattening: P dominant share, {}", policy.name()),
+            alloc.dominant_share(p),
+            want,
+        ));
+        checks.push(Check::text(
+            format!("flattening: share guarantee holds, {}", policy.name()),
+            share_guarantee(&tree, &alloc).is_empty().to_string(),
+            &holds.to_string(),
+        ));
+    }
     Ok(checks)
 }
