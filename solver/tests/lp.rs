@@ -3,9 +3,9 @@
 //! candidates are forced to fail.
 
 use leontief_solver::drf::{progressive_filling, progressive_filling_by};
-#[cfg(feature = "highs")]
-use leontief_solver::lp::LpBackend;
-use leontief_solver::lp::{CapHandling, LexMaxMin, LpForm, LpObjective, LpStatus, Recovery};
+use leontief_solver::lp::{
+    CapHandling, LexMaxMin, LpBackend, LpForm, LpObjective, LpStatus, Recovery,
+};
 use leontief_solver::{FreezeRule, Instance, Mechanism, Rational, SolverError, User};
 use proptest::prelude::*;
 use serde_json::Value;
@@ -408,11 +408,21 @@ proptest! {
     fn badly_scaled_instances_stay_exact(inst in scaled_instance()) {
         let drf = drf_filling(&inst);
         let asset = asset_filling(&inst);
-        for lp in configurations(LpObjective::DominantShare) {
-            prop_assert_eq!(&lp.solve(&inst).unwrap().tasks, &drf, "{:?}", lp);
-        }
-        for lp in configurations(LpObjective::AggregateShare) {
-            prop_assert_eq!(&lp.solve(&inst).unwrap().tasks, &asset, "{:?}", lp);
+        let cases = configurations(LpObjective::DominantShare)
+            .into_iter()
+            .map(|lp| (lp, &drf))
+            .chain(configurations(LpObjective::AggregateShare).into_iter().map(|lp| (lp, &asset)));
+        for (lp, want) in cases {
+            match lp.solve(&inst) {
+                Ok(out) => prop_assert_eq!(&out.tasks, want, "{:?}", lp),
+                // HiGHS's float tolerances can call an LP with coefficients over 18 orders of
+                // magnitude infeasible; that must be reported as a failure, never answered
+                // wrongly. microlp must always answer.
+                Err(SolverError::Mechanism { reason, .. }) if lp.backend != LpBackend::Microlp => {
+                    prop_assert!(reason.starts_with("highs"), "{}", reason);
+                }
+                Err(e) => prop_assert!(false, "{:?}: {}", lp, e),
+            }
         }
     }
 
