@@ -4,6 +4,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Property tests draw from a fixed seed so that a run is reproducible; set PROPTEST_RNG_SEED
+# to explore other cases (failures are kept in *.proptest-regressions files).
+export PROPTEST_RNG_SEED="${PROPTEST_RNG_SEED:-2011}"
+
 if ! command -v cmake >/dev/null || ! ldconfig -p 2>/dev/null | grep -q libclang; then
   echo "== installing cmake libclang-dev"
   SUDO=""

@@ -6,6 +6,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Property tests draw from a fixed seed so that a run is reproducible; set PROPTEST_RNG_SEED
+# to explore other cases (failures are kept in *.proptest-regressions files).
+export PROPTEST_RNG_SEED="${PROPTEST_RNG_SEED:-2011}"
+
 echo "== cargo fmt --check"
 cargo fmt --all -- --check
 echo "== cargo clippy -D warnings"
