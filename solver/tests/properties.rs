@@ -589,6 +589,42 @@ fn instances() -> impl Strategy<Value = Instance> {
     })
 }
 
+/// The largest total growth of an allocation, by LP (the independent PO check).
+fn lp_max_growth(inst: &Instance, x: &Allocation) -> f64 {
+    use good_lp::{
+        constraint, default_solver, variable, Expression, ProblemVariables, Solution, SolverModel,
+    };
+    let mut vars = ProblemVariables::new();
+    let y: Vec<_> = (0..inst.num_users())
+        .map(|_| vars.add(variable().min(0.0)))
+        .collect();
+    let total: Expression = y.iter().copied().sum();
+    let mut problem = vars.maximise(total.clone()).using(default_solver);
+    for j in 0..inst.num_resources() {
+        let mut row = Expression::from(0.0);
+        let mut used = 0.0;
+        for (i, u) in inst.users().iter().enumerate() {
+            let d = u.demand[j].to_f64_lossy();
+            row += d * y[i];
+            used += d * x.tasks[i].to_f64_lossy();
+        }
+        problem = problem.with(constraint!(
+            row <= (inst.capacity()[j].to_f64_lossy() - used).max(0.0)
+        ));
+    }
+    for (i, u) in inst.users().iter().enumerate() {
+        if let Some(t) = &u.cap {
+            problem = problem.with(constraint!(
+                y[i] <= (t.to_f64_lossy() - x.tasks[i].to_f64_lossy()).max(0.0)
+            ));
+        }
+    }
+    let solution = problem
+        .solve()
+        .expect("the growth LP is feasible (y = 0) and bounded");
+    solution.eval(&total)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(96))]
 
@@ -688,6 +724,11 @@ proptest! {
             .collect();
         let can_grow = growth.iter().any(|g| *g > BigRational::zero());
         prop_assert_eq!(verdict.holds, !can_grow);
+        // And against an LP (microlp through good_lp): the largest total growth
+        // max Σ y_i s.t. Σ_i (x_i + y_i) d_ij <= R_j, x_i + y_i <= T_i, y >= 0 is positive
+        // exactly when the allocation is not Pareto efficient. Float LP in a test only; the
+        // right-hand sides are clamped at 0 because a saturated row may round to -1e-16.
+        prop_assert_eq!(verdict.holds, lp_max_growth(&inst, &x) <= 1e-9);
         if let Some(Witness::Po(w)) = &verdict.witness {
             // The oracle raises the first growable user by exactly its room.
             prop_assert_eq!(w.gain.to_big(), growth[w.user].clone());
