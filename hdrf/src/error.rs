@@ -16,32 +16,10 @@ pub type Result<T> = std::result::Result<T, SolverError>;
 
 use serde_json::{Map, Value};
 
-/// What kind of JSON value `v` is, for error messages.
-pub(crate) fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "an object",
-    }
-}
+pub(crate) use leontief_solver::json::kind;
 
-/// Rejects a key of `obj` not in `known`, naming it as `prefix.key`.
+/// Rejects a key of `obj` not in `known`, naming it as `prefix.key` (the shared reader,
+/// listing the known fields).
 pub(crate) fn reject_unknown(obj: &Map<String, Value>, prefix: &str, known: &[&str]) -> Result<()> {
-    for key in obj.keys() {
-        if !known.contains(&key.as_str()) {
-            let field = if prefix.is_empty() {
-                key.clone()
-            } else {
-                format!("{prefix}.{key}")
-            };
-            return Err(SolverError::invalid(
-                field,
-                format!("unknown field (expected {})", known.join(", ")),
-            ));
-        }
-    }
-    Ok(())
+    leontief_solver::json::reject_unknown(obj, prefix, known, &known.join(", "))
 }

@@ -39,6 +39,7 @@ use leontief_solver::{read_number, read_numbers, Instance, Rational, User};
 use serde_json::{Map, Value};
 
 use crate::error::{kind, reject_unknown, Result, SolverError};
+use leontief_solver::json::read_names;
 
 /// The deepest tree accepted (the root has depth 0). Deeper inputs are rejected rather than
 /// risking the stack on recursive reading.
@@ -702,26 +703,6 @@ fn validate_resources(resources: &[String], capacity: &[Rational]) -> Result<()>
         }
     }
     Ok(())
-}
-
-fn read_names(field: &str, v: &Value) -> Result<Vec<String>> {
-    let list = v.as_array().ok_or_else(|| {
-        SolverError::invalid(
-            field,
-            format!("expected a list of names, found {}", kind(v)),
-        )
-    })?;
-    list.iter()
-        .enumerate()
-        .map(|(j, x)| {
-            x.as_str().map(str::to_string).ok_or_else(|| {
-                SolverError::invalid(
-                    format!("{field}[{j}]"),
-                    format!("expected a string, found {}", kind(x)),
-                )
-            })
-        })
-        .collect()
 }
 
 /// Reads one node at path `at` (structure only; values are validated by [`Tree::add`]).
