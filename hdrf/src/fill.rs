@@ -363,6 +363,34 @@ pub(crate) fn fluid(tree: &Tree, rule: Rule) -> Result<FluidOutcome> {
     })
 }
 
+/// A leaf's shares `d_j / R_j` of the resources it demands, and its key per task `c`: the
+/// dominant share of one task over its weight (naive, H-DRF) or over its guaranteed share
+/// (min-satisfaction). Shared by both engines: only their fills differ.
+pub(crate) fn leaf_key(
+    demand: &[Rational],
+    capacity: &[Rational],
+    node: &Node,
+    rule: Rule,
+) -> (Vec<(usize, Rational)>, Rational) {
+    let shares: Vec<(usize, Rational)> = demand
+        .iter()
+        .zip(capacity)
+        .enumerate()
+        .filter(|(_, (d, _))| !d.is_zero())
+        .map(|(j, (d, r))| (j, d / r))
+        .collect();
+    let mu = shares
+        .iter()
+        .map(|(_, a)| a.clone())
+        .max()
+        .expect("validated: a positive demand");
+    let c = match rule {
+        Rule::Naive | Rule::Hdrf => &mu / node.weight(),
+        Rule::MinSatisfaction => &mu / node.guaranteed_share(),
+    };
+    (shares, c)
+}
+
 impl<'a> Kinetic<'a> {
     fn new(tree: &'a Tree, rule: Rule) -> Self {
         let n = tree.len();
@@ -386,22 +414,7 @@ impl<'a> Kinetic<'a> {
             parent[i] = node.parent().map(NodeId::index);
             if let Some(demand) = node.demand() {
                 let p = parent[i].expect("the root is a pool");
-                let shares: Vec<(usize, Rational)> = demand
-                    .iter()
-                    .zip(capacity)
-                    .enumerate()
-                    .filter(|(_, (d, _))| !d.is_zero())
-                    .map(|(j, (d, r))| (j, d / r))
-                    .collect();
-                let mu = shares
-                    .iter()
-                    .map(|(_, a)| a.clone())
-                    .max()
-                    .expect("validated: a positive demand");
-                let c = match rule {
-                    Rule::Naive | Rule::Hdrf => &mu / node.weight(),
-                    Rule::MinSatisfaction => &mu / node.guaranteed_share(),
-                };
+                let (shares, c) = leaf_key(demand, capacity, node, rule);
                 let inv_c = c.recip().expect("positive");
                 per_key[i] = shares.iter().map(|(j, a)| (*j, a * &inv_c)).collect();
                 for (j, _) in &shares {

@@ -13,7 +13,8 @@ use leontief_solver::{ExactSum, Rational};
 use crate::allocation::{Computation, TreeAllocation};
 use crate::error::{Result, SolverError};
 use crate::fill::{
-    add_scaled, growth_rate, keep_min, max_breakpoint, max_with_slope, min_linear, rule_name, Rule,
+    add_scaled, growth_rate, keep_min, leaf_key, max_breakpoint, max_with_slope, min_linear,
+    rule_name, Rule,
 };
 use crate::tree::{NodeId, Tree};
 use crate::Policy;
@@ -151,22 +152,7 @@ impl<'a> Fluid<'a> {
             parent[i] = node.parent().map(NodeId::index);
             if let Some(demand) = node.demand() {
                 let p = parent[i].expect("the root is a pool");
-                let shares: Vec<(usize, Rational)> = demand
-                    .iter()
-                    .zip(capacity)
-                    .enumerate()
-                    .filter(|(_, (d, _))| !d.is_zero())
-                    .map(|(j, (d, r))| (j, d / r))
-                    .collect();
-                let mu = shares
-                    .iter()
-                    .map(|(_, a)| a.clone())
-                    .max()
-                    .expect("validated: a positive demand");
-                let c = match rule {
-                    Rule::Naive | Rule::Hdrf => &mu / node.weight(),
-                    Rule::MinSatisfaction => &mu / node.guaranteed_share(),
-                };
+                let (shares, c) = leaf_key(demand, capacity, node, rule);
                 let inv_c = c.recip().expect("positive");
                 per_key[i] = shares.iter().map(|(j, a)| (*j, a * &inv_c)).collect();
                 for (j, _) in &shares {

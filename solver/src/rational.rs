@@ -67,53 +67,43 @@ pub enum ParseRationalError {
     ExponentOutOfRange(String),
 }
 
+/// Binary GCD (no divisions), one body for both word sizes.
+macro_rules! binary_gcd {
+    ($name:ident, $t:ty) => {
+        #[inline]
+        fn $name(mut a: $t, mut b: $t) -> $t {
+            if a == 0 {
+                return b;
+            }
+            if b == 0 {
+                return a;
+            }
+            let shift = (a | b).trailing_zeros();
+            a >>= a.trailing_zeros();
+            loop {
+                b >>= b.trailing_zeros();
+                if a > b {
+                    std::mem::swap(&mut a, &mut b);
+                }
+                b -= a;
+                if b == 0 {
+                    return a << shift;
+                }
+            }
+        }
+    };
+}
+
+binary_gcd!(gcd_u64, u64);
+binary_gcd!(gcd_u128_wide, u128);
+
 #[inline]
-fn gcd_u128(mut a: u128, mut b: u128) -> u128 {
+fn gcd_u128(a: u128, b: u128) -> u128 {
     // Most values fit a machine word; 64-bit shifts and subtractions are twice as fast.
     if (a | b) >> 64 == 0 {
         return u128::from(gcd_u64(a as u64, b as u64));
     }
-    // Binary GCD: no divisions.
-    if a == 0 {
-        return b;
-    }
-    if b == 0 {
-        return a;
-    }
-    let shift = (a | b).trailing_zeros();
-    a >>= a.trailing_zeros();
-    loop {
-        b >>= b.trailing_zeros();
-        if a > b {
-            std::mem::swap(&mut a, &mut b);
-        }
-        b -= a;
-        if b == 0 {
-            return a << shift;
-        }
-    }
-}
-
-#[inline]
-fn gcd_u64(mut a: u64, mut b: u64) -> u64 {
-    if a == 0 {
-        return b;
-    }
-    if b == 0 {
-        return a;
-    }
-    let shift = (a | b).trailing_zeros();
-    a >>= a.trailing_zeros();
-    loop {
-        b >>= b.trailing_zeros();
-        if a > b {
-            std::mem::swap(&mut a, &mut b);
-        }
-        b -= a;
-        if b == 0 {
-            return a << shift;
-        }
-    }
+    gcd_u128_wide(a, b)
 }
 
 /// `a / g` for an exact divisor `g > 0`, with a 64-bit division when both fit (a 128-bit
