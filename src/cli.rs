@@ -68,7 +68,7 @@ pub fn load_instance(
         ));
     }
     match (file, capacity) {
-        (Some(path), _) => Ok(Instance::from_json_str(&read_text(path)?)?),
+        (Some(path), _) => instance_or_tree(&read_text(path)?),
         (None, Some(cap)) => inline_instance(cap, users, resources),
         (None, None) if !users.is_empty() => Err(CliError::Usage("--user needs --capacity".into())),
         (None, None) => Err(CliError::Usage(
@@ -154,4 +154,16 @@ fn flag_field(err: SolverError) -> SolverError {
 
 fn one(field: &str, text: &str) -> Result<Rational, SolverError> {
     read_number(field, &serde_json::Value::String(text.trim().to_string()))
+}
+
+/// An instance from JSON text: a flat instance, or a tree file (`{"tree": ..}`) turned into
+/// its flat form, users named by their paths (`B/B1`), for the `hdrf:<policy>` mechanisms
+/// and the share guarantee.
+pub fn instance_or_tree(text: &str) -> Result<Instance, CliError> {
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| SolverError::json(&e))?;
+    if value.get("tree").is_some() {
+        let tree = leontief_hdrf::Tree::from_json(&value)?;
+        return Ok(leontief_hdrf::flat::to_flat(&tree));
+    }
+    Ok(Instance::from_json(&value)?)
 }

@@ -23,6 +23,8 @@ pub mod mechanisms;
 pub mod properties_cmd;
 pub mod render;
 pub mod reproduce;
+pub mod search_cmd;
+pub mod simulate_cmd;
 
 /// The README's Rust example, compiled and run as a doc test (kept in sync by `cargo test`).
 #[doc = include_str!("../README.md")]

@@ -40,6 +40,88 @@ enum Command {
     Compare(CompareArgs),
     /// Allocate on a weighted tree with a hierarchical policy (static fluid allocation, exact).
     Hdrf(HdrfArgs),
+    /// Simulate task churn on a tree with a workload: shares over time, starvation, preemption.
+    Simulate(leontief::simulate_cmd::SimulateArgs),
+    /// Hunt counterexamples to a property: JSONL out, shrunk, deduplicated, flushed as found.
+    Search(SearchArgs),
+    /// Merge JSONL counterexample files (e.g. of shards), dropping duplicates.
+    Merge(MergeArgs),
+}
+
+#[derive(Args)]
+struct SearchArgs {
+    /// The mechanism: drf, drf-common-level, discrete-drf, asset, ceei, drf-lp, asset-lp, or
+    /// hdrf:POLICY (collapsed, naive, min-satisfaction, hdrf) on path-named users or a tree file.
+    #[arg(long, default_value = "drf")]
+    mechanism: String,
+    /// The property: sp, gsp-strong, gsp-weak, pm, rm, si, ef, po, srf, bf, bbf, sg.
+    #[arg(long)]
+    property: String,
+    /// Users per instance, a..b (grid and random instances).
+    #[arg(long, default_value = "2..4")]
+    users: String,
+    /// Resources per instance, a..b.
+    #[arg(long, default_value = "2..3")]
+    resources: String,
+    /// The value grid: grid instances' demand entries (capacities 1) and grid lies.
+    #[arg(long, default_value = "0,1/2,1")]
+    values: String,
+    /// Probability that a random instance's demand entry is zero (exact, e.g. 1/3).
+    #[arg(long, default_value = "1/3")]
+    zeros: String,
+    /// Random instances get random weights.
+    #[arg(long)]
+    weights: bool,
+    /// About a third of random instances' users get a task cap.
+    #[arg(long)]
+    caps: bool,
+    /// Trees: random instances get a..b pools and grid instances the shapes "first users
+    /// under the root, the rest in one pool" (user names become paths, e.g. p1/u3).
+    #[arg(long)]
+    pools: Option<String>,
+    /// combined (grid and random interleaved), random, or exhaustive (the grid, then stop).
+    #[arg(long, default_value = "combined")]
+    strategy: String,
+    /// Wall-time limit, e.g. 30s, 5m (default 30s unless --budget or exhaustive).
+    #[arg(long)]
+    time: Option<String>,
+    /// Scenario budget: stop once this many scenarios were tried (deterministic).
+    #[arg(long)]
+    budget: Option<u64>,
+    /// Stop after this many distinct counterexamples.
+    #[arg(long)]
+    max_found: Option<usize>,
+    /// Seed: the same seed and budget give the same output, whatever --threads.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// This process's shard i/N of the search space (units k with k mod N = i).
+    #[arg(long)]
+    shard: Option<String>,
+    /// The most liars per coalition (default: every user).
+    #[arg(long)]
+    max_liars: Option<usize>,
+    /// Report counterexamples as found, without shrinking them.
+    #[arg(long)]
+    no_shrink: bool,
+    /// Write the JSONL here (created or truncated) instead of standard output.
+    #[arg(long)]
+    out: Option<String>,
+}
+
+#[derive(Args)]
+struct MergeArgs {
+    /// JSONL files written by `leontief search` (or corpus files).
+    #[arg(required = true)]
+    files: Vec<String>,
+    /// Re-verify every record exactly before merging.
+    #[arg(long)]
+    verify: bool,
+    /// Write here instead of standard output.
+    #[arg(long)]
+    out: Option<String>,
 }
 
 #[derive(Args)]
@@ -77,10 +159,11 @@ struct CompareArgs {
 struct CheckArgs {
     /// Instance JSON file, or - for standard input.
     file: String,
-    /// The mechanism: drf, drf-common-level, discrete-drf, asset, ceei, drf-lp, asset-lp.
+    /// The mechanism: drf, drf-common-level, discrete-drf, asset, ceei, drf-lp, asset-lp, or
+    /// hdrf:POLICY (collapsed, naive, min-satisfaction, hdrf) on path-named users or a tree file.
     #[arg(long, default_value = "drf")]
     mechanism: String,
-    /// Properties, comma-separated: si, ef, po, srf, bf, bbf, sp, gsp-strong, gsp-weak, pm, rm.
+    /// Properties, comma-separated: si, ef, po, srf, bf, bbf, sp, gsp-strong, gsp-weak, pm, rm, sg.
     #[arg(long)]
     property: String,
     /// SP/GSP scenario: NAME reports this demand (repeatable; the coalition is the liars
@@ -97,10 +180,11 @@ struct CheckArgs {
 
 #[derive(Args)]
 struct VerifyArgs {
-    /// The mechanism: drf, drf-common-level, discrete-drf, asset, ceei, drf-lp, asset-lp.
+    /// The mechanism: drf, drf-common-level, discrete-drf, asset, ceei, drf-lp, asset-lp, or
+    /// hdrf:POLICY (collapsed, naive, min-satisfaction, hdrf) on path-named users or a tree file.
     #[arg(long, default_value = "drf")]
     mechanism: String,
-    /// The property: si, ef, po, srf, bf, bbf, sp, gsp-strong, gsp-weak, pm, rm.
+    /// The property: si, ef, po, srf, bf, bbf, sp, gsp-strong, gsp-weak, pm, rm, sg.
     #[arg(long)]
     property: String,
     /// Number of generated instances.
@@ -124,6 +208,10 @@ struct VerifyArgs {
     /// Give about a third of the users a task cap.
     #[arg(long)]
     caps: bool,
+    /// Generate trees with a..b pools (user names become paths, e.g. p1/u3), for
+    /// --mechanism hdrf:POLICY and --property sg.
+    #[arg(long)]
+    pools: Option<String>,
     /// Witnesses to report.
     #[arg(long, default_value_t = 3)]
     witnesses: usize,
@@ -240,6 +328,9 @@ fn main() -> ExitCode {
         Command::Verify(args) => verify(args),
         Command::Compare(args) => compare(args),
         Command::Hdrf(args) => hdrf_cmd(args),
+        Command::Simulate(args) => leontief::simulate_cmd::run(&args).map_err(fail),
+        Command::Search(args) => search(args),
+        Command::Merge(args) => merge(args),
     };
     // Output is produced whole and written once, so a failure never leaves half an answer.
     let (text, code) = match result {
@@ -381,6 +472,115 @@ fn solve(args: SolveArgs) -> Outcome {
     })
 }
 
+fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, (Option<String>, CliError)> {
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = threads {
+        if t == 0 {
+            return Err(fail(CliError::Usage(
+                "--threads: expected at least 1".into(),
+            )));
+        }
+        builder = builder.num_threads(t);
+    }
+    builder
+        .build()
+        .map_err(|e| fail(CliError::Internal(e.to_string())))
+}
+
+fn search(args: SearchArgs) -> Outcome {
+    use leontief::search_cmd::{
+        check_mechanism, search_config, summary_text, write_line, SearchFlags,
+    };
+    let flags = SearchFlags {
+        mechanism: args.mechanism,
+        property: args.property,
+        users: args.users,
+        resources: args.resources,
+        values: args.values,
+        zeros: args.zeros,
+        weights: args.weights,
+        caps: args.caps,
+        pools: args.pools,
+        strategy: args.strategy,
+        time: args.time,
+        budget: args.budget,
+        max_found: args.max_found,
+        seed: args.seed,
+        shard: args.shard,
+        max_liars: args.max_liars,
+        no_shrink: args.no_shrink,
+    };
+    // Validate everything before creating the output file or starting threads.
+    check_mechanism(&flags.mechanism).map_err(fail)?;
+    let cfg = search_config(&flags).map_err(fail)?;
+    let mech = leontief::mechanisms::by_name(&flags.mechanism).map_err(fail)?;
+    let pool = thread_pool(args.threads)?;
+    let mut sink: Box<dyn Write + Send> = match &args.out {
+        Some(path) => Box::new(std::fs::File::create(path).map_err(|e| {
+            fail(CliError::Read {
+                path: path.clone(),
+                message: e.to_string(),
+            })
+        })?),
+        None => Box::new(std::io::stdout()),
+    };
+    let bar = if std::io::stderr().is_terminal() {
+        let bar = indicatif::ProgressBar::new_spinner();
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{spinner} {elapsed} {msg}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+        );
+        bar
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let progress = |s: &leontief::counterexamples::search::SearchSummary| {
+        let secs = s.elapsed.as_secs_f64().max(1e-9);
+        bar.set_message(format!(
+            "{} units, {} scenarios ({:.0}/s), {} found",
+            s.units,
+            s.scenarios,
+            s.scenarios as f64 / secs,
+            s.found
+        ));
+        bar.tick();
+    };
+    let result = pool.install(|| {
+        leontief::counterexamples::search::search(
+            mech.as_ref(),
+            &cfg,
+            &mut |r| write_line(sink.as_mut(), &r.to_json()),
+            &progress,
+        )
+    });
+    bar.finish_and_clear();
+    let summary = result.map_err(|e| fail(CliError::Internal(format!("writing output: {e}"))))?;
+    eprint!("{}", summary_text(&flags.mechanism, &cfg, &summary));
+    // The records were written as found; nothing more goes to standard output.
+    Ok(String::new())
+}
+
+fn merge(args: MergeArgs) -> Outcome {
+    let (text, read, dropped) =
+        leontief::search_cmd::merge(&args.files, args.verify).map_err(fail)?;
+    eprintln!(
+        "merge: {read} record(s) read, {dropped} duplicate(s) dropped, {} kept",
+        read - dropped
+    );
+    match args.out {
+        Some(path) => {
+            std::fs::write(&path, text).map_err(|e| {
+                fail(CliError::Read {
+                    path,
+                    message: e.to_string(),
+                })
+            })?;
+            Ok(String::new())
+        }
+        None => Ok(text),
+    }
+}
+
 fn pretty(v: &Value) -> String {
     let mut s = serde_json::to_string_pretty(v).unwrap_or_else(|_| v.to_string());
     s.push('\n');
@@ -434,6 +634,7 @@ fn verify(args: VerifyArgs) -> Outcome {
         zeros: args.zeros,
         weights: args.weights,
         caps: args.caps,
+        pools: args.pools,
         witnesses: args.witnesses,
     };
     // Validate everything before starting threads or a progress bar.

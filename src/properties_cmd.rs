@@ -142,6 +142,8 @@ pub struct VerifyFlags {
     pub weights: bool,
     /// Random caps.
     pub caps: bool,
+    /// `a..b` pools: generated instances are trees (user names are paths).
+    pub pools: Option<String>,
     /// Witnesses to keep.
     pub witnesses: usize,
 }
@@ -165,6 +167,11 @@ pub fn verify_config(flags: &VerifyFlags) -> Result<(Property, VerifyConfig), Cl
     generator.zeros = zeros;
     generator.weights = flags.weights;
     generator.caps = flags.caps;
+    generator.pools = flags
+        .pools
+        .as_deref()
+        .map(|p| parse_range("--pools", p))
+        .transpose()?;
     generator.validate()?;
     let mut cfg = VerifyConfig::new(flags.instances, flags.seed, generator);
     cfg.max_witnesses = flags.witnesses;

@@ -113,6 +113,18 @@ const EXAMPLES: &[(&str, &str, &str, Builder)] = &[
         hdrf_static,
     ),
     (
+        "hdrf-dynamic",
+        "Hierarchical policies under task churn (the task-level simulator): naive HDRF starves B1 (lecture) and n22 (H-DRF paper); min-satisfaction keeps B1 at its guarantee, H-DRF keeps n22",
+        "Yandex lecture (2016), naive and min-satisfaction HDRF; Bhattacharya et al., SoCC 2013; reference/trees.json (dynamic); workloads examples/lecture-churn.json, examples/hdrf-paper-churn.json",
+        hdrf_dynamic,
+    ),
+    (
+        "collusion",
+        "A cold-start search finds a strong group manipulation of extended DRF like the lecture's four operations, and no weak one",
+        "Yandex lecture (2016), the four-operation collusion; Parkes, Procaccia, Shah, EC 2012 (extended DRF is group strategy-proof: no coalition all strictly gains)",
+        collusion,
+    ),
+    (
         "drf-not-rm",
         "DRF violates resource monotonicity: capacities (1,1) -> (1,4)",
         "Ghodsi et al., NSDI 2011, section 5 (resource monotonicity); reference/flat.json, case drf-not-rm",
@@ -697,6 +709,262 @@ fn hdrf_static() -> Result<Vec<Check>, CliError> {
             format!("flattening: share guarantee holds, {}", policy.name()),
             share_guarantee(&tree, &alloc).is_empty().to_string(),
             &holds.to_string(),
+        ));
+    }
+    Ok(checks)
+}
+
+/// The search budget of `reproduce collusion` (scenarios), the same for both readings.
+const COLLUSION_BUDGET: u64 = 400_000;
+
+fn collusion() -> Result<Vec<Check>, CliError> {
+    use leontief_counterexamples::candidate::{evaluate, Candidate};
+    use leontief_counterexamples::generate::{Chance, GeneratorConfig};
+    use leontief_counterexamples::search::{search, SearchConfig};
+    use leontief_solver::properties::{Property, Scenario};
+
+    let drf = Drf::extended();
+    let mut checks = Vec::new();
+    // The lecture's own example, as a candidate: strong yes, weak no.
+    let case = reference_case("collusion-four-operations")?;
+    let inst = instance_of(&case)?;
+    let mut lies = Vec::new();
+    if let Some(obj) = case["manipulation"]["lies"].as_object() {
+        for (name, demand) in obj {
+            let i = inst
+                .user_index(name)
+                .ok_or_else(|| CliError::Internal(format!("unknown liar {name}")))?;
+            lies.push((
+                i,
+                leontief_solver::read_numbers(&format!("lies.{name}"), demand)?,
+            ));
+        }
+    }
+    let lecture = Candidate::new(inst, Scenario::Lies(lies));
+    for (p, expected) in [
+        (Property::GspStrong, "violated"),
+        (Property::GspWeak, "holds"),
+    ] {
+        let v = evaluate(&drf, p, &lecture)?;
+        checks.push(Check::text(
+            format!("lecture's four operations: {p}"),
+            if v.is_some() { "violated" } else { "holds" }.into(),
+            expected,
+        ));
+    }
+    // Cold start: random and grid instances with zero demands, nothing about the example.
+    let mut generator = GeneratorConfig::new();
+    generator.users = 2..=4;
+    generator.zeros = Chance::new(1, 3).expect("valid");
+    let run = |property: Property| -> Result<(Vec<leontief_counterexamples::record::Record>, u64), CliError> {
+        let mut cfg = SearchConfig::new(property, 1, generator.clone());
+        cfg.budget = Some(COLLUSION_BUDGET);
+        cfg.max_found = Some(1);
+        let mut found = Vec::new();
+        let summary = search(&drf, &cfg, &mut |r| {
+            found.push(r.clone());
+            Ok(())
+        }, &|_| {})
+        .map_err(|e| CliError::Internal(e.to_string()))?;
+        Ok((found, summary.scenarios))
+    };
+    let (found, scenarios) = run(Property::GspStrong)?;
+    let Some(r) = found.first() else {
+        checks.push(Check::text(
+            format!("search gsp-strong (seed 1, budget {COLLUSION_BUDGET})"),
+            "none found".into(),
+            "a violation",
+        ));
+        return Ok(checks);
+    };
+    let c = &r.candidate;
+    let inst = &c.instance;
+    let v = evaluate(&drf, Property::GspStrong, c)?;
+    checks.push(Check::text(
+        format!(
+            "search gsp-strong (seed 1): found after {scenarios} scenarios, shrunk, re-verified"
+        ),
+        if v.is_some() {
+            "a violation"
+        } else {
+            "not a violation"
+        }
+        .into(),
+        "a violation",
+    ));
+    let Scenario::Lies(lies) = &c.scenario else {
+        return Err(CliError::Internal("a gsp witness without lies".into()));
+    };
+    let describe = lies
+        .iter()
+        .map(|(i, rep)| {
+            let u = &inst.users()[*i];
+            format!("{} {} reports {}", u.name, vector(&u.demand), vector(rep))
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    let claims_unused = lies.iter().all(|(i, rep)| {
+        let d = &inst.users()[*i].demand;
+        d.iter()
+            .zip(rep)
+            .any(|(t, r)| t.is_zero() && r.is_positive())
+    });
+    checks.push(Check::text(
+        format!("found: {describe}"),
+        if claims_unused {
+            "liars claim a resource they do not use"
+        } else {
+            "other lies"
+        }
+        .into(),
+        "liars claim a resource they do not use",
+    ));
+    let gainers: Vec<String> = r
+        .violation
+        .coalition
+        .iter()
+        .filter(|i| !lies.iter().any(|(k, _)| k == *i))
+        .map(|&i| {
+            let after = r
+                .violation
+                .after
+                .as_ref()
+                .and_then(|a| a[i].clone())
+                .unwrap_or(Rational::ZERO);
+            format!(
+                "{} {} -> {}",
+                inst.users()[i].name,
+                r.violation.before[i],
+                after
+            )
+        })
+        .collect();
+    checks.push(Check::text(
+        format!(
+            "truthful coalition members who gain: {}",
+            gainers.join(", ")
+        ),
+        if gainers.is_empty() { "none" } else { "some" }.into(),
+        "some",
+    ));
+    checks.push(Check::text(
+        "size of the shrunk counterexample",
+        format!(
+            "{} users, {} resources",
+            inst.num_users(),
+            inst.num_resources()
+        ),
+        "4 users, 3 resources",
+    ));
+    let (weak, weak_scenarios) = run(Property::GspWeak)?;
+    checks.push(Check::text(
+        format!("search gsp-weak (seed 1, {weak_scenarios} scenarios)"),
+        if weak.is_empty() {
+            "none found".into()
+        } else {
+            format!("{} found", weak.len())
+        },
+        "none found",
+    ));
+    Ok(checks)
+}
+
+fn vector(v: &[Rational]) -> String {
+    format!(
+        "<{}>",
+        v.iter()
+            .map(Rational::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
+/// The churn workloads of `reproduce hdrf-dynamic` (the trees of `reference/trees.json`).
+pub const LECTURE_CHURN: &str = include_str!("../examples/lecture-churn.json");
+/// The H-DRF paper's tree under churn.
+pub const HDRF_PAPER_CHURN: &str = include_str!("../examples/hdrf-paper-churn.json");
+
+fn hdrf_dynamic() -> Result<Vec<Check>, CliError> {
+    use leontief_hdrf::simulate::{simulate, Record, Scenario, SimConfig, SimPolicy, Simulation};
+    let at_least = |what: String, computed: &Rational, bound: &str| Check {
+        ok: bound.parse::<Rational>().is_ok_and(|b| *computed >= b),
+        what,
+        computed: computed.to_string(),
+        source: format!("≥ {bound}"),
+    };
+    let run = |s: &Scenario, policy: SimPolicy| -> Result<Simulation, CliError> {
+        Ok(simulate(s, &SimConfig::new(policy).record(Record::Off))?)
+    };
+    let node = |s: &Scenario, name: &str| -> Result<usize, CliError> {
+        s.tree
+            .find(name)
+            .map(|v| v.index())
+            .ok_or_else(|| CliError::Internal(format!("node {name}")))
+    };
+    let mut checks = Vec::new();
+
+    // The lecture: "every CPU that B1 frees goes to A ... B1 drains to 0"; min-satisfaction
+    // "gives every node at least its guaranteed share" (B1: 1/4).
+    let lecture = Scenario::from_json_str(LECTURE_CHURN)?;
+    let (a, b1) = (node(&lecture, "A")?, node(&lecture, "B1")?);
+    let naive = run(&lecture, SimPolicy::Naive)?;
+    checks.push(Check::exact(
+        "lecture: B1 min share over [50, 100), naive",
+        &naive.nodes[b1].min_share_steady,
+        "0",
+    ));
+    checks.push(Check::exact(
+        "lecture: A min share over [50, 100), naive (A takes all the CPU)",
+        &naive.nodes[a].min_share_steady,
+        "1",
+    ));
+    checks.push(Check::text(
+        "lecture: B1 starved, naive",
+        naive.nodes[b1].starved.to_string(),
+        "true",
+    ));
+    let fair = run(&lecture, SimPolicy::MinSatisfaction)?;
+    checks.push(at_least(
+        "lecture: B1 min share over [50, 100), min-satisfaction".into(),
+        &fair.nodes[b1].min_share_steady,
+        "1/4",
+    ));
+    checks.push(Check::text(
+        "lecture: B1 starved, min-satisfaction",
+        fair.nodes[b1].starved.to_string(),
+        "false",
+    ));
+
+    // The H-DRF paper: naive starves n22 under churn (the GPU drifts to n1); H-DRF does not.
+    let paper = Scenario::from_json_str(HDRF_PAPER_CHURN)?;
+    let (n1, n22) = (node(&paper, "n1")?, node(&paper, "n22")?);
+    let naive = run(&paper, SimPolicy::Naive)?;
+    checks.push(Check::exact(
+        "H-DRF paper: n22 min share over [50, 100), naive",
+        &naive.nodes[n22].min_share_steady,
+        "0",
+    ));
+    checks.push(Check::exact(
+        "H-DRF paper: n1 min share over [50, 100), naive (the GPU drifts to n1)",
+        &naive.nodes[n1].min_share_steady,
+        "1",
+    ));
+    checks.push(Check::text(
+        "H-DRF paper: n22 starved, naive",
+        naive.nodes[n22].starved.to_string(),
+        "true",
+    ));
+    for policy in [SimPolicy::Hdrf, SimPolicy::MinSatisfaction] {
+        let x = run(&paper, policy)?;
+        checks.push(at_least(
+            format!("H-DRF paper: n22 min share over [50, 100), {policy}"),
+            &x.nodes[n22].min_share_steady,
+            "1/4",
+        ));
+        checks.push(Check::text(
+            format!("H-DRF paper: n22 starved, {policy}"),
+            x.nodes[n22].starved.to_string(),
+            "false",
         ));
     }
     Ok(checks)

@@ -15,12 +15,12 @@ fn run(args: &[&str], stdin: Option<&str>) -> Output {
         .spawn()
         .expect("the binary runs");
     if let Some(text) = stdin {
-        child
+        // A process that rejects its flags may exit before reading: a broken pipe is fine.
+        let _ = child
             .stdin
             .take()
             .expect("stdin")
-            .write_all(text.as_bytes())
-            .expect("write");
+            .write_all(text.as_bytes());
     }
     drop(child.stdin.take());
     child.wait_with_output().expect("it finishes")

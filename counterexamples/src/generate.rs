@@ -67,6 +67,10 @@ pub struct GeneratorConfig {
     pub weights: bool,
     /// Give about a third of the users a task cap, a multiple of 1/2 in `1/2..=4`.
     pub caps: bool,
+    /// Trees: the number of pools, drawn from this range; each user goes into one of them
+    /// or stays under the root (uniformly), named by its path (`p2/u5`; with `weights`,
+    /// pools get a weight in `1..=3`, written `p2@3/u5`). `None`: plain names, one level.
+    pub pools: Option<RangeInclusive<usize>>,
 }
 
 impl Default for GeneratorConfig {
@@ -78,6 +82,7 @@ impl Default for GeneratorConfig {
             max_demand: 6,
             weights: false,
             caps: false,
+            pools: None,
         }
     }
 }
@@ -107,6 +112,16 @@ impl GeneratorConfig {
         if self.resources.is_empty() || *self.resources.start() == 0 {
             return Err(SolverError::invalid(
                 "--resources",
+                "expected a range a..b with 1 <= a <= b",
+            ));
+        }
+        if self
+            .pools
+            .as_ref()
+            .is_some_and(|p| p.is_empty() || *p.start() == 0)
+        {
+            return Err(SolverError::invalid(
+                "--pools",
                 "expected a range a..b with 1 <= a <= b",
             ));
         }
@@ -150,9 +165,40 @@ impl GeneratorConfig {
                 }
                 u
             })
-            .collect();
+            .collect::<Vec<User>>();
+        let users = match &self.pools {
+            Some(range) => {
+                let k = pick(&mut rng, range);
+                into_pools(&mut rng, users, k, self.weights)
+            }
+            None => users,
+        };
         Instance::new(capacity, users).expect("generated instances are valid")
     }
+}
+
+/// Puts each user into one of `k` pools or under the root (named by its path).
+fn into_pools(rng: &mut SplitMix64, users: Vec<User>, k: usize, weights: bool) -> Vec<User> {
+    let pool_names: Vec<String> = (1..=k)
+        .map(|p| {
+            let w = if weights { rng.range(1, 3) } else { 1 };
+            if w == 1 {
+                format!("p{p}")
+            } else {
+                format!("p{p}@{w}")
+            }
+        })
+        .collect();
+    users
+        .into_iter()
+        .map(|mut u| {
+            let j = rng.range(0, k as u64) as usize;
+            if j < k {
+                u.name = format!("{}/{}", pool_names[j], u.name);
+            }
+            u
+        })
+        .collect()
 }
 
 fn pick(rng: &mut SplitMix64, range: &RangeInclusive<usize>) -> usize {

@@ -5,8 +5,46 @@
 //!   not depend on the number of threads.
 //! - [`verify`]: run a property oracle of `leontief_solver::properties` over generated
 //!   instances in parallel and summarise (instances, scenarios, violations, witnesses).
+//! - [`space`]: the units a search examines — every small instance on a value grid, random
+//!   instances, or both interleaved — numbered so that shards and budgets cut them the same.
+//! - [`search`]: the driver — structured and grid lies, random coalitions of every size, a
+//!   local search over the reports, departures and capacity growths — in parallel,
+//!   deterministic, sharded.
+//! - [`candidate`]: a counterexample (instance + scenario) and its exact re-verification.
+//! - [`shrink`]: greedy reduction (fewer users, resources, liars; simpler numbers), every
+//!   step re-verified.
+//! - [`record`]: the JSONL records, their replay, and the canonical key (up to permutations
+//!   and scaling) that drops duplicates.
+//! - [`corpus`]: the known counterexamples shipped in `corpus/*.jsonl`.
+//! - [`mechanisms`]: every mechanism by name, the hierarchical policies as `hdrf:<policy>`.
 //!
-//! The search driver with shrinking and the corpus of known counterexamples come next.
+//! # Example
+//! Search for a strong group manipulation of extended DRF, as in the lecture.
+//! ```
+//! use leontief_counterexamples::generate::{Chance, GeneratorConfig};
+//! use leontief_counterexamples::search::{search, SearchConfig};
+//! use leontief_solver::{properties::Property, Drf};
+//! let mut generator = GeneratorConfig::new();
+//! generator.zeros = Chance::new(1, 3).unwrap();
+//! let mut cfg = SearchConfig::new(Property::GspStrong, 3, generator);
+//! cfg.max_found = Some(1);
+//! cfg.budget = Some(500_000);
+//! let mut lines = Vec::new();
+//! search(&Drf::extended(), &cfg, &mut |r| { lines.push(r.to_json()); Ok(()) }, &|_| {}).unwrap();
+//! assert_eq!(lines[0]["property"], "gsp-strong");
+//! ```
+//!
+//! # References
+//! - The lecture transcript (`../shared/seeds/003_33e4e5d3084e0734.txt`): the four-operation
+//!   collusion against DRF.
+//! - D. Parkes, A. Procaccia, N. Shah. *Beyond Dominant Resource Fairness.* EC 2012.
 
+pub mod candidate;
+pub mod corpus;
 pub mod generate;
+pub mod mechanisms;
+pub mod record;
+pub mod search;
+pub mod shrink;
+pub mod space;
 pub mod verify;

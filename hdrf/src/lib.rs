@@ -15,6 +15,10 @@
 //! - [`TreeAllocation`]: every node's allocation vector, dominant share, satisfaction
 //!   `S_v / g_v` and (leaves) tasks; [`TreeAllocation::to_json`] and [`render_tree`].
 //! - [`properties`]: share guarantee, Pareto efficiency, feasibility, with witnesses.
+//! - [`flat`]: the policies as flat mechanisms (`hdrf:<policy>`) over instances whose user
+//!   names are paths (`B/B1`), so that every flat oracle and the search apply to them.
+//! - [`simulate`]: the task-level simulator (exact event times, churn, machines, preemption;
+//!   each node's share over time, time below its guarantee, starvation).
 //!
 //! # Example
 //! The lecture's example: A = (1,0) against the pool B = {B1 = (1,0), B2 = (0,1)}.
@@ -48,12 +52,14 @@ pub mod collapsed;
 pub mod discrete;
 pub mod error;
 pub mod fill;
+pub mod flat;
 pub mod generate;
 pub mod hdrf;
 pub mod min_satisfaction;
 pub mod naive;
 pub mod properties;
 pub mod reference;
+pub mod simulate;
 pub mod tree;
 
 pub use allocation::{render_tree, Computation, NodeAllocation, TreeAllocation};

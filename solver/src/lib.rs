@@ -31,12 +31,14 @@ pub mod drf;
 mod error;
 mod exact_sum;
 pub mod generate;
+pub mod hierarchy;
 pub mod json;
 pub mod lp;
 mod mechanism;
 mod model;
 pub mod properties;
 pub mod rational;
+pub mod registry;
 
 pub use asset::AssetFairness;
 pub use discrete::{DiscreteDrf, DiscreteOutcome, Machines, MisfitRule, TieBreak, TraceStep};

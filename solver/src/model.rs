@@ -399,9 +399,51 @@ impl Instance {
 
     /// The same instance with a user's demand replaced (a report), validated.
     pub fn with_demand(&self, i: usize, demand: Vec<Rational>) -> Result<Self, SolverError> {
+        self.with_reports(&[(i, demand)])
+    }
+
+    /// The same instance with several users' demands replaced (a group's reports); only
+    /// the reports are validated (the rest already is), so this is cheap enough for a
+    /// search's inner loop.
+    ///
+    /// # Errors
+    /// A user index out of range, or a report of the wrong length, with a negative entry or
+    /// all zeros (named as `users[i].demand`).
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::{Instance, User};
+    /// let paper = Instance::new(vec![9.into(), 18.into()],
+    ///     vec![User::new("A", [1, 4]), User::new("B", [3, 1])]).unwrap();
+    /// let lied = paper.with_reports(&[(0, vec![1.into(), 8.into()])]).unwrap();
+    /// assert_eq!(lied.users()[0].demand[1], 8.into());
+    /// assert!(paper.with_reports(&[(1, vec![0.into(), 0.into()])]).is_err());
+    /// ```
+    pub fn with_reports(&self, reports: &[(usize, Vec<Rational>)]) -> Result<Self, SolverError> {
+        let m = self.capacity.len();
         let mut users = self.users.clone();
-        users[i].demand = demand;
-        Self::with_resources(self.resources.clone(), self.capacity.clone(), users)
+        for (i, demand) in reports {
+            let at = format!("users[{i}].demand");
+            let Some(u) = users.get_mut(*i) else {
+                return Err(SolverError::invalid(
+                    at,
+                    format!("no user {i}: the instance has {}", self.users.len()),
+                ));
+            };
+            check_vector(&at, demand, m, Sign::NonNegative)?;
+            if demand.iter().all(Rational::is_zero) {
+                return Err(SolverError::invalid(
+                    at,
+                    "all entries are zero; a user must demand some resource",
+                ));
+            }
+            u.demand.clone_from(demand);
+        }
+        Ok(Instance {
+            resources: self.resources.clone(),
+            capacity: self.capacity.clone(),
+            users,
+        })
     }
 }
 

@@ -270,6 +270,34 @@ fn verify(mech: &dyn Mechanism, inst: &Instance, truth: &Allocation, w: &Witness
             assert_eq!(m.after, capped(inst, m.user, &x.tasks[m.user]));
             assert!(m.after < m.before);
         }
+        Witness::Sg(g) => {
+            // Recompute the dominant share of the node's users together, by hand.
+            let share = (0..inst.num_resources())
+                .map(|j| {
+                    let used = g.users.iter().fold(Rational::ZERO, |a, &i| {
+                        a + &(&truth.tasks[i] * &inst.users()[i].demand[j])
+                    });
+                    &used / &inst.capacity()[j]
+                })
+                .max()
+                .unwrap();
+            assert_eq!(g.dominant_share, share);
+            assert!(g.dominant_share < g.guaranteed);
+            assert!(g.users.contains(&g.unmet_user));
+            let u = &inst.users()[g.unmet_user];
+            assert!(u
+                .cap
+                .as_ref()
+                .is_none_or(|t| truth.tasks[g.unmet_user] < *t));
+            if !g.node.contains('/') && g.users.len() == 1 {
+                // A user directly under the root: g = w_i / W.
+                let i = g.users[0];
+                assert_eq!(
+                    g.guaranteed,
+                    &inst.users()[i].weight / &scalar_weight_total(inst)
+                );
+            }
+        }
     }
 }
 
@@ -936,7 +964,8 @@ fn property_names_round_trip() {
             "gsp-strong",
             "gsp-weak",
             "pm",
-            "rm"
+            "rm",
+            "sg"
         ]
     );
     for p in Property::ALL {

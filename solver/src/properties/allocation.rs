@@ -306,6 +306,7 @@ pub fn check_allocation(
         Property::Srf => single_resource_fairness(instance, x),
         Property::Bf => bottleneck_fairness(instance, x),
         Property::Bbf => bottleneck_based_fairness(instance, x),
+        Property::Sg => share_guarantee(instance, x),
         other => Err(SolverError::invalid(
             "property",
             format!("{other} is not decided on one allocation; it needs scenarios"),
@@ -1012,4 +1013,150 @@ fn bottleneck_based_fairness_judged(
     Ok(Verdict::holds(
         "every user reaches its cap or its entitlement of a saturated resource it needs",
     ))
+}
+
+/// A node with unmet demand below its guaranteed share (share guarantee).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SgWitness {
+    /// The node's path (`P/Q`, or a user's name for a leaf).
+    pub node: String,
+    /// The users below it.
+    pub users: Vec<usize>,
+    /// Its guaranteed share `g_v`.
+    pub guaranteed: Rational,
+    /// Its dominant share `S_v < g_v`: the largest share of a resource its users hold
+    /// together.
+    pub dominant_share: Rational,
+    /// A user below it under its cap (the unmet demand).
+    pub unmet_user: usize,
+}
+
+impl SgWitness {
+    /// `{"node", "users", "guaranteed_share", "dominant_share", "unmet_user"}`.
+    pub fn to_json(&self, instance: &Instance) -> Value {
+        object(vec![
+            ("node", Value::String(self.node.clone())),
+            (
+                "users",
+                self.users
+                    .iter()
+                    .map(|&i| Value::String(user_name(instance, i)))
+                    .collect(),
+            ),
+            ("guaranteed_share", exact(&self.guaranteed)),
+            ("dominant_share", exact(&self.dominant_share)),
+            (
+                "unmet_user",
+                Value::String(user_name(instance, self.unmet_user)),
+            ),
+        ])
+    }
+}
+
+/// Share guarantee (SPEC.md §4) on the tree the user names describe
+/// ([`Hierarchy`](crate::hierarchy::Hierarchy)): every node — pool or leaf — with unmet
+/// demand (some user below it uncapped or under its cap) holds at least its guaranteed
+/// share `g_v` of its dominant resource, `S_v = max_j Σ_{i below v} x_i d_ij / R_j`. With
+/// plain names the tree has one level and `g_i = w_i / Σ_k w_k`. Witness: the first such
+/// node in the tree's order.
+///
+/// # Errors
+/// When `x` does not have one entry per user, or the names do not describe a tree.
+///
+/// # Example
+/// The lecture's flattening failure: P = {P1 ⟨1,0⟩, P2 ⟨0,1⟩} against Q ⟨1,1⟩; weighted DRF
+/// over the leaves gives P1, P2 and Q 1/3 each, so P holds 1/3 of each resource, below its
+/// guarantee 1/2.
+/// ```
+/// use leontief_solver::properties::{allocation::share_guarantee, Witness};
+/// use leontief_solver::{Allocation, Instance, Rational, User};
+/// let inst = Instance::new(vec![1.into(), 1.into()], vec![
+///     User::new("P/P1", [1, 0]), User::new("P/P2", [0, 1]), User::new("Q", [1, 1])]).unwrap();
+/// let third = Rational::new(1, 3).unwrap();
+/// let v = share_guarantee(&inst, &Allocation::new(vec![third.clone(), third.clone(), third])).unwrap();
+/// let Some(Witness::Sg(w)) = v.witness else { panic!("expected a share-guarantee witness") };
+/// assert_eq!((w.node.as_str(), w.dominant_share.to_string()), ("P", "1/3".into()));
+/// let half = Rational::new(1, 2).unwrap();
+/// assert!(share_guarantee(&inst, &Allocation::new(vec![half.clone(), half.clone(), half])).unwrap().holds);
+/// ```
+pub fn share_guarantee(instance: &Instance, x: &Allocation) -> Result<Verdict, SolverError> {
+    judged(x, |judge| share_guarantee_judged(instance, x, judge))
+}
+
+fn share_guarantee_judged(
+    instance: &Instance,
+    x: &Allocation,
+    judge: &mut Judge,
+) -> Result<Verdict, SolverError> {
+    if let Err(v) = feasible_or_verdict(instance, x, judge)? {
+        return Ok(v);
+    }
+    let h = crate::hierarchy::Hierarchy::of(instance)?;
+    let tasks: Vec<Bounded> = (0..x.tasks.len()).map(|i| Bounded::tasks(x, i)).collect();
+    let m = instance.num_resources();
+    for v in 1..h.len() {
+        let users = h.users_below(v);
+        // Unmet demand: uncapped, or under the cap (beyond the error, to be certain).
+        let unmet = users.iter().copied().find_map(|i| {
+            let test = match &instance.users()[i].cap {
+                None => Test::TRUE,
+                Some(t) => Test::less_than(&tasks[i], t),
+            };
+            test.exact.then_some((i, test))
+        });
+        let Some((unmet_user, unmet_test)) = unmet else {
+            continue;
+        };
+        // S_v computed, and its upper bound over the admissible true answers.
+        let mut share = Rational::ZERO;
+        let mut share_hi: Option<Rational> = Some(Rational::ZERO);
+        for j in 0..m {
+            let mut used = ExactSum::new();
+            let mut used_hi = Some(ExactSum::new());
+            for &i in &users {
+                let d = &instance.users()[i].demand[j];
+                if d.is_zero() {
+                    continue;
+                }
+                used.add(&(&x.tasks[i] * d));
+                used_hi = match (used_hi, tasks[i].hi()) {
+                    (Some(mut s), Some(hi)) => {
+                        s.add(&(hi * d));
+                        Some(s)
+                    }
+                    _ => None,
+                };
+            }
+            let r = &instance.capacity()[j];
+            let s = &used.value() / r;
+            if s > share {
+                share = s;
+            }
+            share_hi = match (share_hi, used_hi) {
+                (Some(best), Some(mut u)) => Some(best.max(&u.value() / r)),
+                _ => None,
+            };
+        }
+        let g = &h.node(v).guaranteed;
+        let below = Test::decided(share < *g, share_hi.as_ref().is_some_and(|s| s < g));
+        if judge.settle(unmet_test.and(below)) {
+            let node = h.path(v);
+            let witness = SgWitness {
+                node: node.clone(),
+                users,
+                guaranteed: g.clone(),
+                dominant_share: share.clone(),
+                unmet_user,
+            };
+            return Ok(Verdict::fails(
+                Witness::Sg(witness),
+                format!("{node} holds a dominant share of {share}, below its guaranteed {g}"),
+            ));
+        }
+    }
+    Ok(Verdict::holds(if h.is_flat() {
+        "every user with unmet demand holds at least w_i / W of its dominant resource"
+    } else {
+        "every node with unmet demand holds at least its guaranteed share of its dominant resource"
+    }))
 }

@@ -91,7 +91,7 @@ mod tolerance;
 
 pub use allocation::{
     BbfWitness, EfWitness, InfeasibleWitness, MaxMinViolation, MaxMinWitness, PoWitness,
-    SaturatedShare, SiWitness,
+    SaturatedShare, SgWitness, SiWitness,
 };
 pub use manipulation::{GspReading, GspWitness, SpWitness};
 pub use monotonicity::{PmWitness, RmWitness};
@@ -132,11 +132,15 @@ pub enum Property {
     Pm,
     /// Resource monotonicity: nobody loses when capacities grow.
     Rm,
+    /// Share guarantee (SPEC.md §4): every node of the tree the user names describe (see
+    /// [`hierarchy`](crate::hierarchy)) with unmet demand holds its guaranteed share of its
+    /// dominant resource.
+    Sg,
 }
 
 impl Property {
     /// Every property, in the order of SPEC.md §3.
-    pub const ALL: [Property; 11] = [
+    pub const ALL: [Property; 12] = [
         Property::Si,
         Property::Ef,
         Property::Po,
@@ -148,9 +152,10 @@ impl Property {
         Property::GspWeak,
         Property::Pm,
         Property::Rm,
+        Property::Sg,
     ];
 
-    /// The command-line name: `si, ef, po, srf, bf, bbf, sp, gsp-strong, gsp-weak, pm, rm`.
+    /// The command-line name: `si, ef, po, srf, bf, bbf, sp, gsp-strong, gsp-weak, pm, rm, sg`.
     pub fn name(self) -> &'static str {
         match self {
             Property::Si => "si",
@@ -164,6 +169,7 @@ impl Property {
             Property::GspWeak => "gsp-weak",
             Property::Pm => "pm",
             Property::Rm => "rm",
+            Property::Sg => "sg",
         }
     }
 
@@ -187,6 +193,9 @@ impl Property {
             }
             Property::Pm => "population monotonicity: nobody loses when a user leaves",
             Property::Rm => "resource monotonicity: nobody loses when capacities grow",
+            Property::Sg => {
+                "share guarantee: every node with unmet demand holds its guaranteed share g_v"
+            }
         }
     }
 
@@ -200,6 +209,7 @@ impl Property {
                 | Property::Srf
                 | Property::Bf
                 | Property::Bbf
+                | Property::Sg
         )
     }
 }
@@ -254,10 +264,12 @@ pub enum Witness {
     Pm(PmWitness),
     /// A user that loses when capacities grow (RM).
     Rm(RmWitness),
+    /// A node with unmet demand below its guaranteed share (SG).
+    Sg(SgWitness),
 }
 
 impl Witness {
-    /// The kind: `infeasible, si, ef, po, max-min, bbf, sp, gsp, pm, rm`.
+    /// The kind: `infeasible, si, ef, po, max-min, bbf, sp, gsp, pm, rm, sg`.
     pub fn kind(&self) -> &'static str {
         match self {
             Witness::Infeasible(_) => "infeasible",
@@ -270,6 +282,7 @@ impl Witness {
             Witness::Gsp(_) => "gsp",
             Witness::Pm(_) => "pm",
             Witness::Rm(_) => "rm",
+            Witness::Sg(_) => "sg",
         }
     }
 
@@ -303,6 +316,7 @@ impl Witness {
             Witness::Gsp(w) => w.to_json(instance),
             Witness::Pm(w) => w.to_json(instance),
             Witness::Rm(w) => w.to_json(instance),
+            Witness::Sg(w) => w.to_json(instance),
         };
         if let Value::Object(fields) = body {
             o.extend(fields);

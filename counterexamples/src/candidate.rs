@@ -1,0 +1,235 @@
+//! A candidate counterexample — an instance and a scenario — and its exact re-verification.
+//!
+//! Everything the search reports goes through [`evaluate`]: the mechanism's truthful answer
+//! is recomputed and the property decided on the one scenario by the oracles of
+//! `leontief_solver::properties`, exactly (or with the margin an approximate answer carries).
+//! The shrinker and the corpus replay use the same function, so nothing is reported that
+//! does not re-verify from scratch.
+
+use leontief_solver::properties::manipulation::{gsp_scenario, sp_scenario, GspReading};
+use leontief_solver::properties::monotonicity::{pm_scenario, rm_scenario};
+use leontief_solver::properties::{
+    check_with, utility_at_truth, utility_of_report, Bounds, Property, Scenario, Witness,
+};
+use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
+
+/// An instance and the scenario in which a property is claimed to fail.
+///
+/// Scenario per property: SP a one-liar [`Scenario::Lies`], GSP one or more liars, PM
+/// [`Scenario::Remove`], RM [`Scenario::Capacity`], the allocation properties (SI, EF, PO,
+/// SRF, BF, BBF) [`Scenario::Bounded`] (no change to the instance).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Candidate {
+    /// The true instance.
+    pub instance: Instance,
+    /// What changes.
+    pub scenario: Scenario,
+}
+
+/// A verified violation: the oracle's witness and every user's true utility before and
+/// after the scenario.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    /// The oracle's witness.
+    pub witness: Witness,
+    /// Every user's true utility under the mechanism's answer on the true instance.
+    pub before: Vec<Rational>,
+    /// Every user's true utility in the scenario (`None` for a user who left); `None` for
+    /// the allocation properties, which have no scenario.
+    pub after: Option<Vec<Option<Rational>>>,
+    /// The users the violation is about: the coalition for SP/GSP (liars and whoever
+    /// strictly gains), the users who lose for PM/RM, the users the witness names for the
+    /// allocation properties.
+    pub coalition: Vec<usize>,
+}
+
+impl Candidate {
+    /// A candidate.
+    ///
+    /// # Example
+    /// The lecture's collusion: op1 and op2 claim network they do not use.
+    /// ```
+    /// use leontief_counterexamples::candidate::{evaluate, Candidate};
+    /// use leontief_solver::properties::{Property, Scenario};
+    /// use leontief_solver::{Drf, Instance, Rational, User};
+    /// let q = |s: &str| s.parse::<Rational>().unwrap();
+    /// let inst = Instance::new(vec![1.into(); 3], vec![
+    ///     User::new("op1", [1, 0, 0]), User::new("op2", [1, 0, 0]),
+    ///     User::new("op3", [0, 1, 0]), User::new("op4", [q("0"), q("1/2"), q("1")]),
+    /// ]).unwrap();
+    /// let lie = vec![q("1"), q("0"), q("1/2")];
+    /// let c = Candidate::new(inst, Scenario::Lies(vec![(0, lie.clone()), (1, lie)]));
+    /// let v = evaluate(&Drf::extended(), Property::GspStrong, &c).unwrap().unwrap();
+    /// assert_eq!(v.coalition, vec![0, 1, 2]);
+    /// assert!(evaluate(&Drf::extended(), Property::GspWeak, &c).unwrap().is_none());
+    /// ```
+    pub fn new(instance: Instance, scenario: Scenario) -> Self {
+        Candidate { instance, scenario }
+    }
+
+    /// The liars' indices (empty unless the scenario is a lie).
+    pub fn liars(&self) -> Vec<usize> {
+        match &self.scenario {
+            Scenario::Lies(lies) => lies.iter().map(|(i, _)| *i).collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// Whether `scenario` is the kind `property` takes.
+pub fn fits(property: Property, scenario: &Scenario) -> bool {
+    match (property, scenario) {
+        (Property::Sp, Scenario::Lies(l)) => l.len() == 1,
+        (Property::GspStrong | Property::GspWeak, Scenario::Lies(l)) => !l.is_empty(),
+        (Property::Pm, Scenario::Remove(_)) => true,
+        (Property::Rm, Scenario::Capacity(_)) => true,
+        (p, Scenario::Bounded) => p.is_allocation_property(),
+        _ => false,
+    }
+}
+
+/// Decides `property` of `mechanism` on the candidate's one scenario, from scratch.
+///
+/// # Errors
+/// A scenario that does not fit the property or the instance, and any error of the
+/// mechanism.
+///
+/// # Example
+/// DRF is not resource monotonic (reference case `drf-not-rm`).
+/// ```
+/// use leontief_counterexamples::candidate::{evaluate, Candidate};
+/// use leontief_solver::properties::{Property, Scenario};
+/// use leontief_solver::{Drf, Instance, User};
+/// let inst = Instance::new(vec![1.into(), 1.into()],
+///     vec![User::new("A", [2, 1]), User::new("B", [1, 2])]).unwrap();
+/// let c = Candidate::new(inst, Scenario::Capacity(vec![1.into(), 4.into()]));
+/// let v = evaluate(&Drf::extended(), Property::Rm, &c).unwrap().unwrap();
+/// assert_eq!(v.coalition, vec![0]);
+/// assert_eq!(v.before[0].to_string(), "1/3");
+/// ```
+pub fn evaluate(
+    mechanism: &dyn Mechanism,
+    property: Property,
+    candidate: &Candidate,
+) -> Result<Option<Violation>, SolverError> {
+    let truth = mechanism.allocate(&candidate.instance)?;
+    evaluate_with(mechanism, property, candidate, &truth)
+}
+
+/// [`evaluate`] with the truthful answer already computed.
+///
+/// # Errors
+/// As [`evaluate`].
+pub fn evaluate_with(
+    mechanism: &dyn Mechanism,
+    property: Property,
+    candidate: &Candidate,
+    truth: &Allocation,
+) -> Result<Option<Violation>, SolverError> {
+    let inst = &candidate.instance;
+    if !fits(property, &candidate.scenario) {
+        return Err(SolverError::invalid(
+            "scenario",
+            format!("{property} does not take this kind of scenario"),
+        ));
+    }
+    let witness = match (property, &candidate.scenario) {
+        (Property::Sp, Scenario::Lies(lies)) => {
+            sp_scenario(mechanism, inst, truth, lies[0].0, &lies[0].1)?.map(Witness::Sp)
+        }
+        (Property::GspStrong, Scenario::Lies(lies)) => {
+            gsp_scenario(mechanism, inst, truth, lies, GspReading::Strong)?.map(Witness::Gsp)
+        }
+        (Property::GspWeak, Scenario::Lies(lies)) => {
+            gsp_scenario(mechanism, inst, truth, lies, GspReading::Weak)?.map(Witness::Gsp)
+        }
+        (Property::Pm, Scenario::Remove(i)) => {
+            pm_scenario(mechanism, inst, truth, *i)?.map(Witness::Pm)
+        }
+        (Property::Rm, Scenario::Capacity(c)) => {
+            rm_scenario(mechanism, inst, truth, c)?.map(Witness::Rm)
+        }
+        _ => {
+            let report = check_with(
+                mechanism,
+                inst,
+                truth,
+                property,
+                &Scenario::Bounded,
+                &Bounds::default(),
+            )?;
+            if report.verdict.applicable && !report.verdict.holds {
+                report.verdict.witness
+            } else {
+                None
+            }
+        }
+    };
+    Ok(witness.map(|w| violation(inst, truth, w)))
+}
+
+fn violation(inst: &Instance, truth: &Allocation, witness: Witness) -> Violation {
+    let n = inst.num_users();
+    let before: Vec<Rational> = (0..n)
+        .map(|i| utility_at_truth(inst, i, &truth.tasks[i]))
+        .collect();
+    let losers = |after: &[Option<Rational>]| -> Vec<usize> {
+        (0..n)
+            .filter(|&i| after[i].as_ref().is_some_and(|a| *a < before[i]))
+            .collect()
+    };
+    let (after, coalition) = match &witness {
+        Witness::Sp(w) => {
+            let after = (0..n)
+                .map(|i| {
+                    Some(if i == w.user {
+                        utility_of_report(inst, i, &w.tasks_under_lie[i], &w.report)
+                    } else {
+                        utility_at_truth(inst, i, &w.tasks_under_lie[i])
+                    })
+                })
+                .collect();
+            (Some(after), vec![w.user])
+        }
+        Witness::Gsp(w) => (
+            Some(w.after.iter().cloned().map(Some).collect()),
+            w.coalition.clone(),
+        ),
+        Witness::Pm(w) => {
+            let after: Vec<Option<Rational>> = w
+                .tasks_after
+                .iter()
+                .enumerate()
+                .map(|(i, t)| t.as_ref().map(|t| utility_at_truth(inst, i, t)))
+                .collect();
+            let c = losers(&after);
+            (Some(after), c)
+        }
+        Witness::Rm(w) => {
+            let after: Vec<Option<Rational>> = (0..n)
+                .map(|i| Some(utility_at_truth(inst, i, &w.tasks_after[i])))
+                .collect();
+            let c = losers(&after);
+            (Some(after), c)
+        }
+        other => (None, named_users(other)),
+    };
+    Violation {
+        witness,
+        before,
+        after,
+        coalition,
+    }
+}
+
+/// The users an allocation-property witness names.
+fn named_users(witness: &Witness) -> Vec<usize> {
+    match witness {
+        Witness::Si(w) => vec![w.user],
+        Witness::Ef(w) => vec![w.envious, w.envied],
+        Witness::Po(w) => vec![w.user],
+        Witness::Bbf(w) => vec![w.user],
+        Witness::Sg(w) => w.users.clone(),
+        _ => Vec::new(),
+    }
+}

@@ -1,0 +1,52 @@
+//! The corpus of known counterexamples, `counterexamples/corpus/*.jsonl`: records in the
+//! search's output format (see [`mod@crate::record`]), hand-entered from the sources or
+//! found by searches, replayed by the tests.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::mechanisms::by_name;
+use crate::record::{replay, Record, RecordError};
+
+/// The corpus directory of this crate.
+pub fn dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus")
+}
+
+/// The JSON values of a JSONL text (blank lines skipped), with `name:line` in errors.
+///
+/// # Errors
+/// A line that is not JSON.
+///
+/// # Example
+/// ```
+/// use leontief_counterexamples::corpus::parse_jsonl;
+/// let v = parse_jsonl("x.jsonl", "{\"a\": 1}\n\n{\"a\": 2}\n").unwrap();
+/// assert_eq!(v.len(), 2);
+/// assert!(parse_jsonl("x.jsonl", "{").unwrap_err().contains("x.jsonl:1"));
+/// ```
+pub fn parse_jsonl(name: &str, text: &str) -> Result<Vec<(usize, Value)>, String> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(k, l)| {
+            serde_json::from_str(l)
+                .map(|v| (k + 1, v))
+                .map_err(|e| format!("{name}:{}: not JSON: {e}", k + 1))
+        })
+        .collect()
+}
+
+/// Replays one record with the mechanism it names.
+///
+/// # Errors
+/// As [`replay`], and an unknown mechanism.
+pub fn replay_named(value: &Value) -> Result<Record, RecordError> {
+    let name = value
+        .get("mechanism")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let mechanism = by_name(name)?;
+    replay(mechanism.as_ref(), value)
+}

@@ -1,0 +1,701 @@
+//! The search driver: examine units of the [`Space`] in parallel, in a fixed order, until a
+//! budget, a time limit or a number of counterexamples is reached; shrink what is found,
+//! drop duplicates and hand each new counterexample out as soon as its batch is done.
+//!
+//! # What one unit does
+//! A unit is one instance (see [`mod@crate::space`]). On it the driver tries, depending on
+//! the property:
+//! - **SP, GSP** — every user's structured lies (claim an unused resource at ½ and 1 × the
+//!   dominant share, inflate a component, drop a component, halve or double the dominant
+//!   one: `properties::scenarios::structured_lies`) and grid lies (on grid instances every
+//!   nonzero vector of the value grid; on random ones a few random vectors whose entries
+//!   are grid values × the user's dominant share × capacity); for GSP also
+//!   `group_samples` random coalitions of every size from 2 to `n` (or `max_liars`), each
+//!   member with one of its lies; then, if nothing was found, a **local search** of
+//!   `climb_steps` steps that starts from the best profile seen and climbs the coalition's
+//!   gain — moves change one component of one report (to 0, ×2, ×½, plus half a dominant
+//!   share, or a grid value), add a liar or drop one, and are kept when the score does not
+//!   fall. Score: SP the liar's gain; `gsp-strong` (the worst liar's gain capped at 0, then
+//!   the best gain of anyone); `gsp-weak` the worst liar's gain.
+//! - **PM** — every single departure. **RM** — the capacity grid (each resource and all of
+//!   them ×3/2, ×2, ×4) and three random growths.
+//! - **SI, EF, PO, SRF, BF, BBF** — the instance itself.
+//!
+//! A unit stops at its first violation. Every scenario's verdict that looks like a
+//! violation is confirmed by the exact oracles of `leontief_solver::properties` (for an
+//! approximate mechanism, with the margin its error allows) before it counts.
+//!
+//! # Determinism
+//! Unit `k` uses only `(seed, k)`, units are examined in batches whose results are merged in
+//! unit order, and a budget stops at the same unit whatever the thread count; so with
+//! `--budget` the output is the same for any number of threads. With `--time` the output is
+//! a prefix of that sequence.
+//!
+//! # Shards
+//! Shard `i/N` takes the units `k ≡ i (mod N)`: N processes cover the space without overlap
+//! and `leontief merge` joins their outputs (dropping duplicates again).
+
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+use leontief_solver::generate::SplitMix64;
+use leontief_solver::properties::scenarios::{capacity_grid, structured_lies};
+use leontief_solver::properties::{utility_at_truth, utility_of_report, Property, Scenario};
+use leontief_solver::{Allocation, Instance, Mechanism, Rational};
+use rayon::prelude::*;
+
+use crate::candidate::{evaluate_with, Candidate};
+use crate::generate::GeneratorConfig;
+use crate::record::Record;
+use crate::shrink::{shrink, ShrinkConfig};
+use crate::space::{Origin, Space, Strategy};
+
+/// Shard `index` of `count`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    /// From 0.
+    pub index: u64,
+    /// At least 1.
+    pub count: u64,
+}
+
+impl Shard {
+    /// The whole space.
+    pub const ALL: Shard = Shard { index: 0, count: 1 };
+
+    /// Parses `i/N` (`0 <= i < N`).
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_counterexamples::search::Shard;
+    /// assert_eq!(Shard::parse("1/4").unwrap(), Shard { index: 1, count: 4 });
+    /// assert!(Shard::parse("4/4").is_err());
+    /// ```
+    pub fn parse(text: &str) -> Result<Shard, leontief_solver::SolverError> {
+        let bad = || {
+            leontief_solver::SolverError::invalid(
+                "--shard",
+                format!("expected i/N with 0 <= i < N, found {text:?}"),
+            )
+        };
+        let (i, n) = text.split_once('/').ok_or_else(bad)?;
+        let index: u64 = i.trim().parse().map_err(|_| bad())?;
+        let count: u64 = n.trim().parse().map_err(|_| bad())?;
+        if count == 0 || index >= count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+/// What to search and when to stop.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct SearchConfig {
+    /// The property to violate.
+    pub property: Property,
+    /// The run's seed.
+    pub seed: u64,
+    /// Random instances (and the user/resource ranges of the grid).
+    pub generator: GeneratorConfig,
+    /// The value grid: grid instances' demand entries and grid lies.
+    pub values: Vec<Rational>,
+    /// Which units.
+    pub strategy: Strategy,
+    /// This process's shard.
+    pub shard: Shard,
+    /// Stop once this many scenarios have been tried (deterministic).
+    pub budget: Option<u64>,
+    /// Stop after this much wall time (checked between batches).
+    pub time: Option<Duration>,
+    /// Stop after this many distinct counterexamples.
+    pub max_found: Option<usize>,
+    /// Random coalitions per unit (GSP).
+    pub group_samples: usize,
+    /// Local-search steps per unit (SP, GSP).
+    pub climb_steps: usize,
+    /// The most liars in a coalition (`None`: every user).
+    pub max_liars: Option<usize>,
+    /// Shrink what is found.
+    pub shrink: Option<ShrinkConfig>,
+    /// Units per parallel batch.
+    pub batch: usize,
+}
+
+impl SearchConfig {
+    /// Defaults: grid {0, 1/2, 1}, combined strategy, whole space, 48 coalitions and 32
+    /// local-search steps per unit, shrinking on, batches of 256 units, no stopping rule
+    /// (set one).
+    ///
+    /// # Example
+    /// Extended DRF is not group strategy-proof in the strong reading once demands have
+    /// zeros: a short search finds a coalition; the shrunk counterexample re-verifies.
+    /// ```
+    /// use leontief_counterexamples::generate::{Chance, GeneratorConfig};
+    /// use leontief_counterexamples::search::{search, SearchConfig};
+    /// use leontief_solver::{properties::Property, Drf};
+    /// let mut generator = GeneratorConfig::new();
+    /// generator.zeros = Chance::new(1, 3).unwrap(); // unused resources to claim
+    /// let mut cfg = SearchConfig::new(Property::GspStrong, 1, generator);
+    /// cfg.max_found = Some(1);
+    /// cfg.budget = Some(200_000);
+    /// let mut found = Vec::new();
+    /// let summary = search(&Drf::extended(), &cfg, &mut |r| { found.push(r.clone()); Ok(()) }, &|_| {}).unwrap();
+    /// assert_eq!(summary.found, 1);
+    /// use leontief_counterexamples::candidate::evaluate;
+    /// assert!(evaluate(&Drf::extended(), Property::GspStrong, &found[0].candidate).unwrap().is_some());
+    /// ```
+    pub fn new(property: Property, seed: u64, generator: GeneratorConfig) -> Self {
+        SearchConfig {
+            property,
+            seed,
+            generator,
+            values: vec![
+                Rational::ZERO,
+                Rational::new(1, 2).expect("nonzero"),
+                Rational::ONE,
+            ],
+            strategy: Strategy::Combined,
+            shard: Shard::ALL,
+            budget: None,
+            time: None,
+            max_found: None,
+            group_samples: 48,
+            climb_steps: 32,
+            max_liars: None,
+            shrink: Some(ShrinkConfig::default()),
+            batch: 256,
+        }
+    }
+}
+
+/// Why a search stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
+    /// The scenario budget was spent.
+    Budget,
+    /// The time limit passed.
+    Time,
+    /// Enough counterexamples were found.
+    Found,
+    /// Every unit of a finite space (or shard) was examined.
+    Exhausted,
+}
+
+impl Stop {
+    /// `budget`, `time`, `found`, `exhausted`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stop::Budget => "budget",
+            Stop::Time => "time",
+            Stop::Found => "found",
+            Stop::Exhausted => "exhausted",
+        }
+    }
+}
+
+/// Counters of a search, also passed to the progress callback after every batch.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct SearchSummary {
+    /// Units examined.
+    pub units: u64,
+    /// Scenarios tried (one mechanism call on a changed instance each, or one allocation
+    /// check for the allocation properties).
+    pub scenarios: u64,
+    /// Distinct counterexamples handed out.
+    pub found: u64,
+    /// Counterexamples dropped as duplicates of earlier ones.
+    pub duplicates: u64,
+    /// Mechanism failures (the scenario or unit is skipped).
+    pub errors: u64,
+    /// The first few failure messages.
+    pub error_messages: Vec<String>,
+    /// Wall time so far.
+    pub elapsed: Duration,
+    /// Wall time when the first counterexample was handed out.
+    pub first_found: Option<Duration>,
+    /// Why it stopped (`None` while running).
+    pub stop: Option<Stop>,
+    /// The next unit this shard would examine.
+    pub next_unit: u64,
+}
+
+/// What one unit produced.
+struct UnitResult {
+    scenarios: u64,
+    errors: Vec<String>,
+    found: Option<Record>,
+}
+
+/// Runs the search. `on_found` receives each new distinct counterexample (in unit order,
+/// after its batch); `progress` the counters after each batch.
+///
+/// # Errors
+/// Only what `on_found` returns (e.g. a failed write).
+///
+/// # Complexity
+/// Per unit: one allocation per scenario (about `n × (lies per user)` plus
+/// `group_samples + climb_steps` for GSP), plus shrinking for a violation (at most
+/// `ShrinkConfig::max_evaluations` re-verifications of two allocations each).
+pub fn search(
+    mechanism: &dyn Mechanism,
+    cfg: &SearchConfig,
+    on_found: &mut dyn FnMut(&Record) -> std::io::Result<()>,
+    progress: &(dyn Fn(&SearchSummary) + Sync),
+) -> std::io::Result<SearchSummary> {
+    let start = Instant::now();
+    let space = Space::new(&cfg.values, cfg.generator.clone(), cfg.strategy, cfg.seed);
+    let mut summary = SearchSummary {
+        units: 0,
+        scenarios: 0,
+        found: 0,
+        duplicates: 0,
+        errors: 0,
+        error_messages: Vec::new(),
+        elapsed: Duration::ZERO,
+        first_found: None,
+        stop: None,
+        next_unit: cfg.shard.index,
+    };
+    let mut seen: HashSet<String> = HashSet::new();
+    let batch = cfg.batch.max(1) as u64;
+    while summary.stop.is_none() {
+        let units: Vec<(u64, Origin)> = (0..batch)
+            .map(|t| summary.next_unit + t * cfg.shard.count)
+            .map_while(|u| space.origin(u).map(|o| (u, o)))
+            .collect();
+        if units.is_empty() {
+            summary.stop = Some(Stop::Exhausted);
+            break;
+        }
+        let results: Vec<UnitResult> = units
+            .par_iter()
+            .map(|&(unit, origin)| run_unit(mechanism, cfg, &space, unit, origin))
+            .collect();
+        for ((unit, _), r) in units.iter().zip(results) {
+            summary.units += 1;
+            summary.scenarios += r.scenarios;
+            summary.errors += r.errors.len() as u64;
+            for e in r.errors {
+                if summary.error_messages.len() < 5 {
+                    summary.error_messages.push(e);
+                }
+            }
+            summary.next_unit = unit + cfg.shard.count;
+            if let Some(record) = r.found {
+                if seen.insert(record.key()) {
+                    on_found(&record)?;
+                    summary.found += 1;
+                    summary.first_found.get_or_insert_with(|| start.elapsed());
+                } else {
+                    summary.duplicates += 1;
+                }
+            }
+            if cfg.max_found.is_some_and(|k| summary.found >= k as u64) {
+                summary.stop = Some(Stop::Found);
+            } else if cfg.budget.is_some_and(|b| summary.scenarios >= b) {
+                summary.stop = Some(Stop::Budget);
+            }
+            if summary.stop.is_some() {
+                break;
+            }
+        }
+        summary.elapsed = start.elapsed();
+        if summary.stop.is_none() && cfg.time.is_some_and(|t| summary.elapsed >= t) {
+            summary.stop = Some(Stop::Time);
+        }
+        if summary.stop.is_none() && space.origin(summary.next_unit).is_none() {
+            summary.stop = Some(Stop::Exhausted);
+        }
+        progress(&summary);
+    }
+    summary.elapsed = start.elapsed();
+    Ok(summary)
+}
+
+/// The seed of unit `unit`'s own random stream.
+fn unit_rng(seed: u64, unit: u64) -> SplitMix64 {
+    let mut rng = SplitMix64::new(seed ^ 0x5EA2_C4E5 ^ unit.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    rng.next_u64();
+    rng
+}
+
+fn run_unit(
+    mechanism: &dyn Mechanism,
+    cfg: &SearchConfig,
+    space: &Space,
+    unit: u64,
+    origin: Origin,
+) -> UnitResult {
+    let instance = space.instance(origin);
+    let mut out = UnitResult {
+        scenarios: 0,
+        errors: Vec::new(),
+        found: None,
+    };
+    let truth = match mechanism.allocate(&instance) {
+        Ok(x) => x,
+        Err(e) => {
+            out.errors.push(format!("unit {unit}: {e}"));
+            return out;
+        }
+    };
+    let mut rng = unit_rng(cfg.seed, unit);
+    let mut ctx = Unit {
+        mechanism,
+        cfg,
+        instance: &instance,
+        truth: &truth,
+        grid: matches!(origin, Origin::Grid(_)),
+        scenarios: 0,
+        errors: Vec::new(),
+    };
+    let found = match cfg.property {
+        Property::Sp | Property::GspStrong | Property::GspWeak => ctx.manipulations(&mut rng),
+        Property::Pm => ctx.departures(),
+        Property::Rm => ctx.growths(&mut rng),
+        _ => ctx.allocation(),
+    };
+    out.scenarios = ctx.scenarios;
+    out.errors = ctx.errors;
+    let Some(candidate) = found else {
+        return out;
+    };
+    // Re-verify from scratch (the truth recomputed) and shrink.
+    let mut record = match crate::candidate::evaluate(mechanism, cfg.property, &candidate) {
+        Ok(Some(v)) => Record::new(mechanism.name(), cfg.property, candidate, v),
+        Ok(None) => return out,
+        Err(e) => {
+            out.errors.push(format!("unit {unit}: {e}"));
+            return out;
+        }
+    };
+    if let Some(sc) = &cfg.shrink {
+        let (small, v) = shrink(
+            mechanism,
+            cfg.property,
+            &record.candidate,
+            &record.violation,
+            sc,
+        );
+        if small != record.candidate {
+            let original = std::mem::replace(&mut record.candidate, small);
+            let original_v = std::mem::replace(&mut record.violation, v);
+            record.original = Some((original, original_v));
+        }
+    }
+    record.seed = Some(cfg.seed);
+    record.unit = Some(unit);
+    record.strategy = Some(origin.name().to_string());
+    out.found = Some(record);
+    out
+}
+
+/// One unit's working state.
+struct Unit<'a> {
+    mechanism: &'a dyn Mechanism,
+    cfg: &'a SearchConfig,
+    instance: &'a Instance,
+    truth: &'a Allocation,
+    grid: bool,
+    scenarios: u64,
+    errors: Vec<String>,
+}
+
+/// A lie profile: `(user, report)`, users increasing.
+type Profile = Vec<(usize, Vec<Rational>)>;
+
+/// Lexicographic score of a profile (see the module docs); larger is closer to a violation.
+type Score = (Rational, Rational);
+
+impl Unit<'_> {
+    fn confirm(&mut self, scenario: Scenario) -> Option<Candidate> {
+        let c = Candidate::new(self.instance.clone(), scenario);
+        match evaluate_with(self.mechanism, self.cfg.property, &c, self.truth) {
+            Ok(Some(_)) => Some(c),
+            Ok(None) => None,
+            Err(e) => {
+                self.errors.push(e.to_string());
+                None
+            }
+        }
+    }
+
+    fn allocation(&mut self) -> Option<Candidate> {
+        self.scenarios += 1;
+        self.confirm(Scenario::Bounded)
+    }
+
+    fn departures(&mut self) -> Option<Candidate> {
+        let n = self.instance.num_users();
+        if n < 2 {
+            return None;
+        }
+        (0..n).find_map(|i| {
+            self.scenarios += 1;
+            self.confirm(Scenario::Remove(i))
+        })
+    }
+
+    fn growths(&mut self, rng: &mut SplitMix64) -> Option<Candidate> {
+        let mut grid = capacity_grid(self.instance);
+        for _ in 0..3 {
+            let c: Vec<Rational> = self
+                .instance
+                .capacity()
+                .iter()
+                .map(|r| {
+                    let f = Rational::new(rng.range(4, 16) as i128, 4).expect("nonzero");
+                    r * &f
+                })
+                .collect();
+            grid.push(c);
+        }
+        grid.into_iter().find_map(|c| {
+            self.scenarios += 1;
+            self.confirm(Scenario::Capacity(c))
+        })
+    }
+
+    /// User `i`'s lies: structured, then grid lies.
+    fn lies_for(&self, i: usize, rng: &mut SplitMix64) -> Vec<Vec<Rational>> {
+        let d = &self.instance.users()[i].demand;
+        let mut lies = structured_lies(self.instance, i);
+        let mut push = |lie: Vec<Rational>| {
+            if lie != *d && lie.iter().any(Rational::is_positive) && !lies.contains(&lie) {
+                lies.push(lie);
+            }
+        };
+        let values = &self.cfg.values;
+        let m = d.len();
+        if self.grid {
+            // Every grid vector (capacities are 1 on grid instances).
+            let mut idx = vec![0usize; m];
+            loop {
+                push(idx.iter().map(|&k| values[k].clone()).collect());
+                let mut t = 0;
+                while t < m {
+                    idx[t] += 1;
+                    if idx[t] < values.len() {
+                        break;
+                    }
+                    idx[t] = 0;
+                    t += 1;
+                }
+                if t == m {
+                    break;
+                }
+            }
+        } else if !values.is_empty() {
+            let mu = self.instance.task_dominant_share(i);
+            let cap = self.instance.capacity();
+            for _ in 0..4 {
+                let lie = (0..m)
+                    .map(|j| {
+                        if rng.chance(1, 2) {
+                            d[j].clone()
+                        } else {
+                            let g = &values[rng.range(0, values.len() as u64 - 1) as usize];
+                            &(g * &mu) * &cap[j]
+                        }
+                    })
+                    .collect();
+                push(lie);
+            }
+        }
+        lies
+    }
+
+    /// The true utilities after the profile, or `None` when the profile is not a valid
+    /// report or the mechanism fails on it.
+    fn try_profile(&mut self, profile: &Profile) -> Option<Vec<Rational>> {
+        let lied = self.instance.with_reports(profile).ok()?;
+        self.scenarios += 1;
+        let x = match self.mechanism.allocate(&lied) {
+            Ok(x) => x,
+            Err(e) => {
+                self.errors.push(e.to_string());
+                return None;
+            }
+        };
+        let n = self.instance.num_users();
+        let mut after: Vec<Rational> = (0..n)
+            .map(|i| utility_at_truth(self.instance, i, &x.tasks[i]))
+            .collect();
+        for (i, r) in profile {
+            after[*i] = utility_of_report(self.instance, *i, &x.tasks[*i], r);
+        }
+        Some(after)
+    }
+
+    fn score(&self, profile: &Profile, before: &[Rational], after: &[Rational]) -> Score {
+        let gain = |i: usize| &after[i] - &before[i];
+        let worst_liar = profile
+            .iter()
+            .map(|(i, _)| gain(*i))
+            .min()
+            .unwrap_or(Rational::ZERO);
+        match self.cfg.property {
+            Property::GspStrong => {
+                let best = (0..after.len()).map(gain).max().unwrap_or(Rational::ZERO);
+                (worst_liar.min(Rational::ZERO), best)
+            }
+            _ => (worst_liar, Rational::ZERO),
+        }
+    }
+
+    fn is_violation(&self, s: &Score) -> bool {
+        match self.cfg.property {
+            Property::GspStrong => s.0.is_zero() && s.1.is_positive(),
+            _ => s.0.is_positive(),
+        }
+    }
+
+    /// Tries a profile: its score, and the confirmed candidate when it violates.
+    fn probe(
+        &mut self,
+        profile: &Profile,
+        before: &[Rational],
+    ) -> Option<(Score, Option<Candidate>)> {
+        let after = self.try_profile(profile)?;
+        let s = self.score(profile, before, &after);
+        let found = if self.is_violation(&s) {
+            self.confirm(Scenario::Lies(profile.clone()))
+        } else {
+            None
+        };
+        Some((s, found))
+    }
+
+    fn manipulations(&mut self, rng: &mut SplitMix64) -> Option<Candidate> {
+        let n = self.instance.num_users();
+        let before: Vec<Rational> = (0..n)
+            .map(|i| utility_at_truth(self.instance, i, &self.truth.tasks[i]))
+            .collect();
+        let lists: Vec<Vec<Vec<Rational>>> = (0..n).map(|i| self.lies_for(i, rng)).collect();
+        let group = self.cfg.property != Property::Sp;
+        let max_liars = if group {
+            self.cfg.max_liars.unwrap_or(n).min(n)
+        } else {
+            1
+        };
+        let mut best: Option<(Score, Profile)> = None;
+        let keep = |s: Score, p: &Profile, best: &mut Option<(Score, Profile)>| {
+            if best.as_ref().is_none_or(|(b, _)| s > *b) {
+                *best = Some((s, p.clone()));
+            }
+        };
+        for (i, list) in lists.iter().enumerate() {
+            for lie in list {
+                let p = vec![(i, lie.clone())];
+                if let Some((s, found)) = self.probe(&p, &before) {
+                    if found.is_some() {
+                        return found;
+                    }
+                    keep(s, &p, &mut best);
+                }
+            }
+        }
+        let eligible: Vec<usize> = (0..n).filter(|&i| !lists[i].is_empty()).collect();
+        if max_liars >= 2 && eligible.len() >= 2 {
+            let top = max_liars.min(eligible.len());
+            for _ in 0..self.cfg.group_samples {
+                let size = rng.range(2, top as u64) as usize;
+                let mut pool = eligible.clone();
+                let mut members = Vec::with_capacity(size);
+                for _ in 0..size {
+                    let k = rng.range(0, pool.len() as u64 - 1) as usize;
+                    members.push(pool.swap_remove(k));
+                }
+                members.sort_unstable();
+                let p: Profile = members
+                    .iter()
+                    .map(|&i| {
+                        let k = rng.range(0, lists[i].len() as u64 - 1) as usize;
+                        (i, lists[i][k].clone())
+                    })
+                    .collect();
+                if let Some((s, found)) = self.probe(&p, &before) {
+                    if found.is_some() {
+                        return found;
+                    }
+                    keep(s, &p, &mut best);
+                }
+            }
+        }
+        // Local search from the best profile seen.
+        let (mut score, mut current) = best?;
+        for _ in 0..self.cfg.climb_steps {
+            let Some(next) = self.neighbour(&current, &lists, max_liars, rng) else {
+                continue;
+            };
+            if let Some((s, found)) = self.probe(&next, &before) {
+                if found.is_some() {
+                    return found;
+                }
+                if s >= score {
+                    score = s;
+                    current = next;
+                }
+            }
+        }
+        None
+    }
+
+    /// A random neighbour of a profile: one component of one report changed, or a liar
+    /// added or dropped.
+    fn neighbour(
+        &self,
+        current: &Profile,
+        lists: &[Vec<Vec<Rational>>],
+        max_liars: usize,
+        rng: &mut SplitMix64,
+    ) -> Option<Profile> {
+        let n = self.instance.num_users();
+        let mut p = current.clone();
+        let action = rng.range(0, 7);
+        if action == 0 && p.len() < max_liars {
+            let outside: Vec<usize> = (0..n)
+                .filter(|i| !p.iter().any(|(k, _)| k == i) && !lists[*i].is_empty())
+                .collect();
+            if outside.is_empty() {
+                return None;
+            }
+            let i = outside[rng.range(0, outside.len() as u64 - 1) as usize];
+            let lie = lists[i][rng.range(0, lists[i].len() as u64 - 1) as usize].clone();
+            p.push((i, lie));
+            p.sort_by_key(|(i, _)| *i);
+            return Some(p);
+        }
+        if action == 1 && p.len() > 1 {
+            p.remove(rng.range(0, p.len() as u64 - 1) as usize);
+            return Some(p);
+        }
+        let t = rng.range(0, p.len() as u64 - 1) as usize;
+        let i = p[t].0;
+        let m = self.instance.num_resources();
+        let j = rng.range(0, m as u64 - 1) as usize;
+        let r = &p[t].1[j];
+        let mu_r = &self.instance.task_dominant_share(i) * &self.instance.capacity()[j];
+        let half = Rational::new(1, 2).expect("nonzero");
+        let value = match rng.range(0, 4) {
+            0 => Rational::ZERO,
+            1 => r * &Rational::from(2),
+            2 => r * &half,
+            3 => r + &(&mu_r * &half),
+            _ => {
+                let values = &self.cfg.values;
+                if values.is_empty() {
+                    return None;
+                }
+                &values[rng.range(0, values.len() as u64 - 1) as usize] * &mu_r
+            }
+        };
+        p[t].1[j] = value;
+        if p[t].1.iter().all(Rational::is_zero) || p[t].1 == self.instance.users()[i].demand {
+            return None;
+        }
+        Some(p)
+    }
+}

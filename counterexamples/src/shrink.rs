@@ -1,0 +1,437 @@
+//! Shrinking: reduce a counterexample while it stays a genuine violation.
+//!
+//! Greedy and deterministic: the reductions below are tried in order on the current
+//! counterexample; the first one that still violates the property — decided from scratch by
+//! [`evaluate`], exactly — is taken and the list starts again; shrinking ends when none
+//! applies or after `max_evaluations` re-verifications. In order:
+//! 1. drop a user (never the only liar of SP, nor the user who leaves in PM);
+//! 2. drop a liar from a coalition (its report reverts to the truth);
+//! 3. drop a resource;
+//! 4. drop a task cap, set a weight to 1, drop per-resource weights;
+//! 5. RM: undo the growth of one resource;
+//! 6. measure a resource in units of its capacity (capacity 1), a user's demand (and
+//!    report) in units of its largest entry;
+//! 7. replace one number by a simpler one: 0 (demands and reports), 1, 2, 1/2, its floor
+//!    and ceiling, its continued-fraction convergents — only candidates with a smaller
+//!    `|numerator| + denominator`, simplest first.
+//!
+//! Every step re-verifies, so the result is a violation whenever the input was.
+
+use leontief_solver::properties::{Property, Scenario};
+use leontief_solver::{Instance, Mechanism, Rational, User};
+
+use crate::candidate::{evaluate, Candidate, Violation};
+
+/// Limits of shrinking.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShrinkConfig {
+    /// The most re-verifications.
+    pub max_evaluations: usize,
+}
+
+impl Default for ShrinkConfig {
+    fn default() -> Self {
+        ShrinkConfig {
+            max_evaluations: 600,
+        }
+    }
+}
+
+/// Shrinks a violation; returns the smallest counterexample reached and its verification
+/// (the input itself when nothing applies).
+///
+/// # Example
+/// A DRF resource-monotonicity counterexample with a bystander and awkward numbers shrinks
+/// to two users.
+/// ```
+/// use leontief_counterexamples::candidate::{evaluate, Candidate};
+/// use leontief_counterexamples::shrink::{shrink, ShrinkConfig};
+/// use leontief_solver::properties::{Property, Scenario};
+/// use leontief_solver::{Drf, Instance, User};
+/// let inst = Instance::new(vec![10.into(), 10.into()], vec![
+///     User::new("A", [20, 10]), User::new("B", [10, 20]), User::new("C", [1, 1])]).unwrap();
+/// let c = Candidate::new(inst, Scenario::Capacity(vec![10.into(), 40.into()]));
+/// let v = evaluate(&Drf::extended(), Property::Rm, &c).unwrap().unwrap();
+/// let (small, w) = shrink(&Drf::extended(), Property::Rm, &c, &v, &ShrinkConfig::default());
+/// assert_eq!(small.instance.num_users(), 2);
+/// assert!(evaluate(&Drf::extended(), Property::Rm, &small).unwrap().is_some());
+/// assert!(!w.coalition.is_empty());
+/// ```
+pub fn shrink(
+    mechanism: &dyn Mechanism,
+    property: Property,
+    candidate: &Candidate,
+    violation: &Violation,
+    cfg: &ShrinkConfig,
+) -> (Candidate, Violation) {
+    let mut current = candidate.clone();
+    let mut verified = violation.clone();
+    let mut evaluations = 0;
+    'outer: loop {
+        for proposal in proposals(property, &current) {
+            if evaluations >= cfg.max_evaluations {
+                break 'outer;
+            }
+            evaluations += 1;
+            if let Ok(Some(v)) = evaluate(mechanism, property, &proposal) {
+                current = proposal;
+                verified = v;
+                continue 'outer;
+            }
+        }
+        break;
+    }
+    (current, verified)
+}
+
+/// Every reduction of `c`, in the order of the module docs.
+fn proposals(property: Property, c: &Candidate) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    let inst = &c.instance;
+    let n = inst.num_users();
+    let m = inst.num_resources();
+
+    // 1. Drop a user.
+    for u in (0..n).rev() {
+        let keeps_liar = match (&c.scenario, property) {
+            (Scenario::Lies(l), _) => !(l.len() == 1 && l[0].0 == u),
+            (Scenario::Remove(r), _) => *r != u,
+            _ => true,
+        };
+        if n > 1 && keeps_liar {
+            out.extend(without_user(c, u));
+        }
+    }
+    // 2. Drop a liar.
+    if let Scenario::Lies(l) = &c.scenario {
+        if l.len() > 1 {
+            for t in 0..l.len() {
+                let mut fewer = l.clone();
+                fewer.remove(t);
+                out.push(Candidate::new(inst.clone(), Scenario::Lies(fewer)));
+            }
+        }
+    }
+    // 3. Drop a resource.
+    if m > 1 {
+        for j in (0..m).rev() {
+            out.extend(without_resource(c, j));
+        }
+    }
+    // 4. Caps, weights.
+    for i in 0..n {
+        let u = &inst.users()[i];
+        if u.cap.is_some() {
+            out.extend(with_user(c, i, |u| u.cap = None));
+        }
+        if u.weight != Rational::ONE {
+            out.extend(with_user(c, i, |u| u.weight = Rational::ONE));
+        }
+        if u.resource_weights.is_some() {
+            out.extend(with_user(c, i, |u| u.resource_weights = None));
+        }
+    }
+    // 5. Undo one resource's growth.
+    if let Scenario::Capacity(grown) = &c.scenario {
+        for j in 0..m {
+            if grown[j] != inst.capacity()[j] {
+                let mut g = grown.clone();
+                g[j] = inst.capacity()[j].clone();
+                out.push(Candidate::new(inst.clone(), Scenario::Capacity(g)));
+            }
+        }
+    }
+    // 6. Units.
+    for j in 0..m {
+        let r = &inst.capacity()[j];
+        if *r != Rational::ONE {
+            let f = r.recip().expect("capacities are positive");
+            out.extend(scale_resource(c, j, &f));
+        }
+    }
+    for i in 0..n {
+        let u = &inst.users()[i];
+        let largest = u.demand.iter().max().expect("m >= 1");
+        if u.cap.is_none() && *largest != Rational::ONE {
+            let f = largest.recip().expect("some demand is positive");
+            let scale = |v: &[Rational]| v.iter().map(|x| x * &f).collect::<Vec<_>>();
+            let mut scenario = c.scenario.clone();
+            if let Scenario::Lies(l) = &mut scenario {
+                for (k, r) in l.iter_mut() {
+                    if *k == i {
+                        *r = scale(r);
+                    }
+                }
+            }
+            let mut users = inst.users().to_vec();
+            users[i].demand = scale(&users[i].demand);
+            out.extend(rebuild(
+                inst.resources().to_vec(),
+                inst.capacity().to_vec(),
+                users,
+                scenario,
+            ));
+        }
+    }
+    // 7. Simpler numbers.
+    let mut slots: Vec<(Slot, Rational)> = Vec::new();
+    for j in 0..m {
+        slots.push((Slot::Capacity(j), inst.capacity()[j].clone()));
+    }
+    for (i, u) in inst.users().iter().enumerate() {
+        for j in 0..m {
+            slots.push((Slot::Demand(i, j), u.demand[j].clone()));
+        }
+        if let Some(t) = &u.cap {
+            slots.push((Slot::Cap(i), t.clone()));
+        }
+        if u.weight != Rational::ONE {
+            slots.push((Slot::Weight(i), u.weight.clone()));
+        }
+    }
+    if let Scenario::Lies(l) = &c.scenario {
+        for (t, (_, r)) in l.iter().enumerate() {
+            for (j, x) in r.iter().enumerate() {
+                slots.push((Slot::Lie(t, j), x.clone()));
+            }
+        }
+    }
+    if let Scenario::Capacity(g) = &c.scenario {
+        for (j, x) in g.iter().enumerate() {
+            slots.push((Slot::Grown(j), x.clone()));
+        }
+    }
+    for (slot, value) in slots {
+        let zero_ok = matches!(slot, Slot::Demand(..) | Slot::Lie(..));
+        for simpler in simpler_numbers(&value, zero_ok) {
+            out.extend(with_slot(c, slot, simpler));
+        }
+    }
+    out
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Slot {
+    Capacity(usize),
+    Demand(usize, usize),
+    Cap(usize),
+    Weight(usize),
+    /// Entry `j` of the `t`-th lie.
+    Lie(usize, usize),
+    /// Entry `j` of the grown capacities (RM).
+    Grown(usize),
+}
+
+fn with_slot(c: &Candidate, slot: Slot, value: Rational) -> Option<Candidate> {
+    let inst = &c.instance;
+    let mut capacity = inst.capacity().to_vec();
+    let mut users = inst.users().to_vec();
+    let mut scenario = c.scenario.clone();
+    match (slot, &mut scenario) {
+        (Slot::Capacity(j), _) => capacity[j] = value,
+        (Slot::Demand(i, j), _) => users[i].demand[j] = value,
+        (Slot::Cap(i), _) => users[i].cap = Some(value),
+        (Slot::Weight(i), _) => users[i].weight = value,
+        (Slot::Lie(t, j), Scenario::Lies(l)) => {
+            l[t].1[j] = value;
+            let i = l[t].0;
+            if l[t].1 == users[i].demand {
+                return None;
+            }
+        }
+        (Slot::Grown(j), Scenario::Capacity(g)) => g[j] = value,
+        _ => return None,
+    }
+    rebuild(inst.resources().to_vec(), capacity, users, scenario)
+}
+
+/// A candidate from parts, `None` when the instance or a report is invalid (the reports
+/// must keep a positive entry; grown capacities are checked by the oracle).
+fn rebuild(
+    resources: Vec<String>,
+    capacity: Vec<Rational>,
+    users: Vec<User>,
+    scenario: Scenario,
+) -> Option<Candidate> {
+    if let Scenario::Lies(l) = &scenario {
+        if l.iter()
+            .any(|(_, r)| r.iter().all(|x| !x.is_positive()) || r.iter().any(Rational::is_negative))
+        {
+            return None;
+        }
+    }
+    let inst = Instance::with_resources(resources, capacity, users).ok()?;
+    Some(Candidate::new(inst, scenario))
+}
+
+fn with_user(c: &Candidate, i: usize, change: impl Fn(&mut User)) -> Option<Candidate> {
+    let inst = &c.instance;
+    let mut users = inst.users().to_vec();
+    change(&mut users[i]);
+    rebuild(
+        inst.resources().to_vec(),
+        inst.capacity().to_vec(),
+        users,
+        c.scenario.clone(),
+    )
+}
+
+fn without_user(c: &Candidate, u: usize) -> Option<Candidate> {
+    let inst = &c.instance;
+    let mut users = inst.users().to_vec();
+    users.remove(u);
+    let shift = |i: usize| if i > u { i - 1 } else { i };
+    let scenario = match &c.scenario {
+        Scenario::Lies(l) => Scenario::Lies(
+            l.iter()
+                .filter(|(i, _)| *i != u)
+                .map(|(i, r)| (shift(*i), r.clone()))
+                .collect(),
+        ),
+        Scenario::Remove(r) => Scenario::Remove(shift(*r)),
+        other => other.clone(),
+    };
+    if matches!(&scenario, Scenario::Lies(l) if l.is_empty()) {
+        return None;
+    }
+    rebuild(
+        inst.resources().to_vec(),
+        inst.capacity().to_vec(),
+        users,
+        scenario,
+    )
+}
+
+fn without_resource(c: &Candidate, j: usize) -> Option<Candidate> {
+    let inst = &c.instance;
+    let drop = |v: &[Rational]| {
+        let mut v = v.to_vec();
+        v.remove(j);
+        v
+    };
+    let mut resources = inst.resources().to_vec();
+    resources.remove(j);
+    let users: Vec<User> = inst
+        .users()
+        .iter()
+        .map(|u| {
+            let mut u = u.clone();
+            u.demand = drop(&u.demand);
+            u.resource_weights = u.resource_weights.as_deref().map(drop);
+            u
+        })
+        .collect();
+    let scenario = match &c.scenario {
+        Scenario::Lies(l) => Scenario::Lies(l.iter().map(|(i, r)| (*i, drop(r))).collect()),
+        Scenario::Capacity(g) => Scenario::Capacity(drop(g)),
+        other => other.clone(),
+    };
+    rebuild(resources, drop(inst.capacity()), users, scenario)
+}
+
+fn scale_resource(c: &Candidate, j: usize, f: &Rational) -> Option<Candidate> {
+    let inst = &c.instance;
+    let mut capacity = inst.capacity().to_vec();
+    capacity[j] = &capacity[j] * f;
+    let users: Vec<User> = inst
+        .users()
+        .iter()
+        .map(|u| {
+            let mut u = u.clone();
+            u.demand[j] = &u.demand[j] * f;
+            u
+        })
+        .collect();
+    let mut scenario = c.scenario.clone();
+    match &mut scenario {
+        Scenario::Lies(l) => {
+            for (_, r) in l.iter_mut() {
+                r[j] = &r[j] * f;
+            }
+        }
+        Scenario::Capacity(g) => g[j] = &g[j] * f,
+        _ => {}
+    }
+    rebuild(inst.resources().to_vec(), capacity, users, scenario)
+}
+
+/// `|numerator| + denominator`, or `None` beyond 128 bits.
+fn size(x: &Rational) -> Option<u128> {
+    let (p, q) = x.as_small()?;
+    p.unsigned_abs().checked_add(q.unsigned_abs())
+}
+
+/// Simpler replacements for `x` (smaller size), simplest first, without duplicates.
+fn simpler_numbers(x: &Rational, zero_ok: bool) -> Vec<Rational> {
+    let own = size(x).unwrap_or(u128::MAX);
+    let mut c: Vec<Rational> = Vec::new();
+    if zero_ok {
+        c.push(Rational::ZERO);
+    }
+    c.extend([
+        Rational::ONE,
+        Rational::from(2),
+        Rational::new(1, 2).expect("nonzero"),
+        x.floor(),
+        x.ceil(),
+    ]);
+    c.extend(convergents(x));
+    c.retain(|y| !y.is_negative() && (zero_ok || y.is_positive()) && y != x);
+    c.retain(|y| size(y).is_some_and(|s| s < own));
+    c.sort_by_key(|y| size(y).unwrap_or(u128::MAX));
+    c.dedup();
+    c
+}
+
+/// The continued-fraction convergents of a nonnegative `x` (below `x` itself), for
+/// fixed-width values.
+fn convergents(x: &Rational) -> Vec<Rational> {
+    let Some((mut p, mut q)) = x.as_small() else {
+        return Vec::new();
+    };
+    if p < 0 {
+        return Vec::new();
+    }
+    let (mut h0, mut h1, mut k0, mut k1) = (0i128, 1i128, 1i128, 0i128);
+    let mut out = Vec::new();
+    while q != 0 && out.len() < 12 {
+        let a = p / q;
+        let (Some(h), Some(k)) = (
+            a.checked_mul(h1).and_then(|v| v.checked_add(h0)),
+            a.checked_mul(k1).and_then(|v| v.checked_add(k0)),
+        ) else {
+            break;
+        };
+        if let Some(r) = Rational::new(h, k) {
+            out.push(r);
+        }
+        (h0, h1, k0, k1) = (h1, h, k1, k);
+        (p, q) = (q, p - a * q);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn convergents_of_a_fraction() {
+        // 7/3 = [2; 3]: convergents 2, 7/3.
+        let c = convergents(&Rational::new(7, 3).unwrap());
+        assert_eq!(c, vec![Rational::from(2), Rational::new(7, 3).unwrap()]);
+        // 355/113 = [3; 7, 16]: 3, 22/7, 355/113.
+        let c = convergents(&Rational::new(355, 113).unwrap());
+        assert_eq!(c[1], Rational::new(22, 7).unwrap());
+    }
+
+    #[test]
+    fn simpler_numbers_are_simpler() {
+        let x = Rational::new(22, 7).unwrap();
+        let s = simpler_numbers(&x, true);
+        assert_eq!(s[0], Rational::ZERO);
+        assert!(s.contains(&Rational::from(3)));
+        assert!(s.iter().all(|y| size(y).unwrap() < 29));
+        assert!(simpler_numbers(&Rational::ONE, false).is_empty());
+    }
+}

@@ -1,0 +1,211 @@
+//! The search driver: finds what the sources say exists, finds nothing where a theorem
+//! says there is nothing, shrinks soundly, shards without overlap, and is deterministic.
+
+use std::collections::BTreeSet;
+
+use leontief_counterexamples::candidate::evaluate;
+use leontief_counterexamples::generate::{Chance, GeneratorConfig};
+use leontief_counterexamples::record::Record;
+use leontief_counterexamples::search::{search, SearchConfig, SearchSummary, Shard, Stop};
+use leontief_counterexamples::space::Strategy;
+use leontief_solver::asset::AssetFairness;
+use leontief_solver::ceei::Ceei;
+use leontief_solver::properties::Property;
+use leontief_solver::{DiscreteDrf, Drf, Mechanism};
+use proptest::prelude::*;
+
+fn with_zeros() -> GeneratorConfig {
+    let mut g = GeneratorConfig::new();
+    g.users = 2..=4;
+    g.zeros = Chance::new(1, 3).unwrap();
+    g
+}
+
+fn run(mechanism: &dyn Mechanism, cfg: &SearchConfig) -> (Vec<Record>, SearchSummary) {
+    let mut found = Vec::new();
+    let summary = search(
+        mechanism,
+        cfg,
+        &mut |r| {
+            found.push(r.clone());
+            Ok(())
+        },
+        &|_| {},
+    )
+    .unwrap();
+    (found, summary)
+}
+
+/// The lecture: extended DRF is not group strategy-proof in the strong reading. From every
+/// one of five seeds a bounded search finds a violation, and it re-verifies.
+#[test]
+fn finds_a_strong_group_manipulation_of_drf_from_five_seeds() {
+    for seed in 1..=5 {
+        let mut cfg = SearchConfig::new(Property::GspStrong, seed, with_zeros());
+        cfg.budget = Some(1_000_000);
+        cfg.max_found = Some(1);
+        let (found, summary) = run(&Drf::extended(), &cfg);
+        assert_eq!(summary.stop, Some(Stop::Found), "seed {seed}");
+        let r = &found[0];
+        assert!(
+            evaluate(&Drf::extended(), Property::GspStrong, &r.candidate)
+                .unwrap()
+                .is_some()
+        );
+        // Weakly: no liar loses; someone strictly gains.
+        let v = &r.violation;
+        let after = v.after.as_ref().unwrap();
+        for i in r.candidate.liars() {
+            assert!(after[i].as_ref().unwrap() >= &v.before[i], "seed {seed}");
+        }
+        assert!((0..v.before.len()).any(|i| after[i].as_ref().unwrap() > &v.before[i]));
+    }
+}
+
+/// Parkes, Procaccia and Shah (EC 2012): extended DRF is group strategy-proof — no
+/// coalition in which every member strictly gains.
+#[test]
+fn finds_no_weak_group_manipulation_of_drf() {
+    let mut cfg = SearchConfig::new(Property::GspWeak, 1, with_zeros());
+    cfg.budget = Some(150_000);
+    let (found, summary) = run(&Drf::extended(), &cfg);
+    assert!(found.is_empty(), "{:?}", found[0].to_json());
+    assert!(summary.scenarios >= 150_000);
+    // And DRF is strategy-proof (Ghodsi et al., Theorem 2 / extended).
+    let mut cfg = SearchConfig::new(Property::Sp, 1, with_zeros());
+    cfg.budget = Some(100_000);
+    assert!(run(&Drf::extended(), &cfg).0.is_empty());
+}
+
+/// Ghodsi et al., section 5: CEEI is not strategy-proof.
+#[test]
+fn finds_a_ceei_lie_within_a_small_budget() {
+    let mut cfg = SearchConfig::new(Property::Sp, 1, with_zeros());
+    cfg.budget = Some(5_000);
+    cfg.max_found = Some(1);
+    let (found, _) = run(&Ceei::new(), &cfg);
+    let r = &found[0];
+    let v = &r.violation;
+    let liar = r.candidate.liars()[0];
+    assert!(v.after.as_ref().unwrap()[liar].as_ref().unwrap() > &v.before[liar]);
+}
+
+/// Asset fairness violates SI (section 5); the search finds it at once and shrinks it to
+/// two users (one user always gets at least its equal split).
+#[test]
+fn asset_fairness_si_shrinks_to_two_users() {
+    let mut cfg = SearchConfig::new(Property::Si, 2, with_zeros());
+    cfg.budget = Some(2_000);
+    cfg.max_found = Some(1);
+    let (found, _) = run(&AssetFairness, &cfg);
+    assert_eq!(found[0].candidate.instance.num_users(), 2);
+}
+
+#[test]
+fn the_same_output_whatever_the_thread_count() {
+    let mut cfg = SearchConfig::new(Property::Pm, 3, with_zeros());
+    cfg.budget = Some(3_000);
+    let lines = |threads: usize| -> Vec<String> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let (found, summary) = pool.install(|| run(&Drf::extended(), &cfg));
+        let mut l: Vec<String> = found.iter().map(|r| r.to_json().to_string()).collect();
+        l.push(format!("{} {}", summary.units, summary.scenarios));
+        l
+    };
+    let one = lines(1);
+    assert!(
+        one.len() > 2,
+        "expected some PM counterexamples with zero demands"
+    );
+    assert_eq!(one, lines(2));
+}
+
+/// Shards of an exhaustive grid examine disjoint sets of units whose union is the whole
+/// grid, and together find exactly what the unsharded run finds.
+#[test]
+fn shards_cover_the_unsharded_enumeration() {
+    let mut g = GeneratorConfig::new();
+    g.users = 2..=3;
+    g.resources = 1..=2;
+    let mut cfg = SearchConfig::new(Property::Pm, 9, g);
+    cfg.strategy = Strategy::Exhaustive;
+    cfg.batch = 7;
+    let (whole, summary) = run(&Drf::extended(), &cfg);
+    assert_eq!(summary.stop, Some(Stop::Exhausted));
+    // {0, 1/2, 1}: 8 vectors on 2 resources, 2 on 1: C(3,2)+C(4,3)+C(9,2)+C(10,3) = 3+4+36+120.
+    assert_eq!(summary.units, 163);
+    let keys = |rs: &[Record]| rs.iter().map(Record::key).collect::<BTreeSet<_>>();
+    let mut units = 0;
+    let mut sharded = BTreeSet::new();
+    for index in 0..3 {
+        let mut c = cfg.clone();
+        c.shard = Shard { index, count: 3 };
+        let (found, s) = run(&Drf::extended(), &c);
+        units += s.units;
+        for r in &found {
+            assert_eq!(r.unit.unwrap() % 3, index);
+        }
+        sharded.extend(keys(&found));
+    }
+    assert_eq!(units, summary.units);
+    assert_eq!(sharded, keys(&whole));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+    /// Shrinking never returns something that is not a violation, and never grows.
+    #[test]
+    fn shrunk_counterexamples_are_violations(seed in 0u64..1_000, which in 0usize..5) {
+        let (mechanism, property): (Box<dyn Mechanism>, Property) = match which {
+            0 => (Box::new(Drf::extended()), Property::GspStrong),
+            1 => (Box::new(Drf::extended()), Property::Pm),
+            2 => (Box::new(Drf::extended()), Property::Rm),
+            3 => (Box::new(AssetFairness), Property::Bf),
+            _ => (Box::new(DiscreteDrf::paper()), Property::Sp),
+        };
+        let mut cfg = SearchConfig::new(property, seed, with_zeros());
+        cfg.budget = Some(20_000);
+        cfg.max_found = Some(2);
+        let (found, _) = run(mechanism.as_ref(), &cfg);
+        for r in found {
+            prop_assert!(evaluate(mechanism.as_ref(), property, &r.candidate).unwrap().is_some());
+            if let Some((orig, _)) = &r.original {
+                prop_assert!(evaluate(mechanism.as_ref(), property, orig).unwrap().is_some());
+                prop_assert!(r.candidate.instance.num_users() <= orig.instance.num_users());
+                prop_assert!(r.candidate.instance.num_resources() <= orig.instance.num_resources());
+            }
+        }
+    }
+}
+
+/// On generated trees: collapsed breaks the share guarantee (the lecture's flattening
+/// failure), min-satisfaction HDRF and H-DRF keep it (SPEC §4; the lecture's claim).
+#[test]
+fn share_guarantee_on_generated_trees() {
+    use leontief_counterexamples::mechanisms::by_name;
+    let mut g = with_zeros();
+    g.pools = Some(1..=2);
+    g.weights = true;
+    for (name, expect_found) in [
+        ("hdrf:collapsed", true),
+        ("hdrf:min-satisfaction", false),
+        ("hdrf:hdrf", false),
+    ] {
+        let m = by_name(name).unwrap();
+        let mut cfg = SearchConfig::new(Property::Sg, 4, g.clone());
+        cfg.budget = Some(if expect_found { 20_000 } else { 4_000 });
+        cfg.max_found = Some(1);
+        let (found, _) = run(m.as_ref(), &cfg);
+        assert_eq!(!found.is_empty(), expect_found, "{name}");
+        if let Some(r) = found.first() {
+            // Below its guarantee, re-verified exactly by the search.
+            let leontief_solver::properties::Witness::Sg(w) = &r.violation.witness else {
+                panic!("expected a share-guarantee witness")
+            };
+            assert!(w.dominant_share < w.guaranteed);
+        }
+    }
+}

@@ -1,0 +1,680 @@
+//! The task-level simulator: discrete events in exact time, tasks started by a hierarchical
+//! policy whenever resources free up, optional preemption, and each node's dominant share and
+//! satisfaction over time (`SPEC.md` §4, "starvation over time in the task-level model").
+//!
+//! The static policies ([`crate::allocate`]) fill an empty cluster once; here leaves submit
+//! tasks, tasks finish and free their resources, and the policy hands the freed resources out
+//! again. That is where naive HDRF starves (the lecture's A = (1,0) vs B = {B1 = (1,0),
+//! B2 = (0,1)}: once B2 holds all the memory, B's dominant share is 1 and every CPU that B1
+//! frees goes to A) and min-satisfaction HDRF does not.
+//!
+//! # Input
+//! The tree JSON that `leontief hdrf` reads, plus:
+//! ```json
+//! {"resources": ["cpu", "mem"], "capacity": [1, 1], "tree": {...},
+//!  "horizon": 100,
+//!  "workload": {
+//!     "A":  {"duration": {"uniform": [1, 2], "steps": 4}, "count": null},
+//!     "B1": {"duration": 1, "count": 40, "start": 5},
+//!     "B2": {"duration": 3, "arrivals": [0, 2.5, {"time": 10, "count": 6}]}},
+//!  "seed": 1, "warmup": 50, "starvation_tolerance": 10}
+//! ```
+//! - `horizon` (required here or in [`SimConfig::horizon`]): events at times `t < horizon`
+//!   are simulated; the statistics cover `[0, horizon)`.
+//! - `workload.LEAF` (leaves only; an unknown name or a pool is rejected):
+//!   - `duration`: a positive number, or `{"uniform": [low, high], "steps": n}`: drawn from
+//!     the grid `low + (high - low) k / n`, `k` uniform in `0..=n` (`n` defaults to
+//!     [`DEFAULT_STEPS`]), exact. Default 1.
+//!   - `count`: `null` (default) = always has work, an unbounded backlog whose tasks all
+//!     count as submitted at `start`; an integer `n >= 0` = `n` tasks submitted at `start`.
+//!   - `start`: when the backlog or the batch is submitted (default 0).
+//!   - `arrivals` (instead of `count` and `start`): a list of submission times (one task
+//!     each) or `{"time": t, "count": n}` batches.
+//! - A leaf **not in the workload** always has work from time 0, tasks of duration 1
+//!   ([`LeafWorkload::default`]): a bare tree file simulates the saturated cluster the static
+//!   policies assume. Give `{"count": 0}` for an idle leaf.
+//! - `seed` (default 1): random durations. Every leaf has its own stream (seeded in tree
+//!   order from `seed` by [`SplitMix64`](leontief_solver::generate::SplitMix64)) and the
+//!   `i`-th task a leaf starts takes the `i`-th draw, so the draws do not depend on the policy.
+//! - `warmup` (default `horizon / 2`): the steady-state window is `[warmup, horizon)`.
+//! - `starvation_tolerance` (default `horizon / 10`), see the summary below.
+//!
+//! Every error names the field, e.g. `workload.B1.duration: expected a positive number,
+//! found 0`.
+//!
+//! # Tasks, machines, caps
+//! A task of leaf `l` takes exactly `l`'s demand vector `d_l` for its duration. The cluster is
+//! one pool of capacity `R` or, with [`SimConfig::machines`] `K`, `K` machines of `R / K`
+//! each; a task must fit on one machine and goes to the first (lowest-numbered) one with room
+//! for it; a leaf whose task fits on no machine even when empty is rejected. A leaf's task cap
+//! `T` (`"tasks"` in the tree) bounds its **running** tasks by `floor(T)`. Shares are measured
+//! against the whole `R`: a node's dominant share is `max_j U_j / R_j` of the sum `U` of its
+//! leaves' running tasks, its satisfaction that over its guaranteed share `g_v`.
+//!
+//! # Scheduling rule
+//! At each event time, completions and arrivals are applied first; then, repeatedly, the
+//! policy picks a leaf that has pending work, is below its cap and whose task **fits** (on
+//! some machine), and starts one task, until nothing fits. The pick descends from the root,
+//! at every pool to the *active* child (some leaf below it could start a task now) with the
+//! smallest key:
+//! - `naive`: the child's dominant share / weight;
+//! - `min-satisfaction`: the smallest satisfaction among the active nodes of the child's
+//!   subtree (the child itself and its descendants);
+//! - `collapsed`: the active leaf with the smallest dominant share / `g_leaf`;
+//! - `hdrf`: H-DRF's key as read in [`mod@crate::hdrf`] (effective vectors rescaled to the
+//!   smallest sibling key; a pool ignores its blocked children and the saturated resources).
+//!   In the simulator a leaf without pending work or at its cap is *satisfied* (it counts
+//!   with its actual usage), one with work whose task fits nowhere is *blocked*, and a
+//!   resource is *saturated* when such a blocked leaf demands it and no machine has room for
+//!   its share of it;
+//! - `fifo`: the active leaf whose oldest pending task was submitted first.
+//!
+//! **Ties** go to the first child in the tree's input order (for `collapsed` and `fifo`: the
+//! first leaf in pre-order), as in [`crate::discrete`]. "Fits" is the same rule too: a leaf is
+//! skipped once its task does not fit, and the others continue (skip-and-continue). When every
+//! leaf always has work and tasks outlive the horizon, the first instant of a run with tasks of
+//! `d / K` (caps `T·K`) is exactly [`crate::discrete::discrete`] with slices `1/K`
+//! (`tests/simulate.rs` checks it on random trees), so the simulated allocation approaches the
+//! static fluid one ([`crate::allocate`]) as `O(1/K)`.
+//!
+//! # Preemption
+//! Off by default. With a timeout `τ` ([`SimConfig::preemption`]): a node that has been below
+//! its guaranteed share, with unmet demand, for `τ` (it became so at a settled time `t0` and
+//! still is at `t0 + τ`) preempts. Its neediest leaf (smallest satisfaction among its leaves
+//! with work to start; first in tree order on ties) is served: tasks are killed until one task
+//! of that leaf fits on some machine (the machine needing the fewest kills), and that task
+//! starts at once, bypassing the policy; this repeats until the node reaches its guarantee or
+//! no victim is left (then it checks again `τ` later). A victim is the **youngest** task
+//! (latest start) of the **most over-satisfied** leaf: among leaves outside the starving
+//! node's subtree that hold a resource the task still lacks and whose nodes, from the leaf up
+//! to (not including) the common ancestor with the starving node, all stay at or above their
+//! guarantees without that task, the one whose least satisfied such node is the most
+//! satisfied. A killed task loses its work and goes back to the front of its leaf's queue.
+//! This is the lecture's practice (wait a while, then evict from those with the largest
+//! share, youngest tasks first), made precise.
+//!
+//! # Output
+//! State is recorded after all events at a time have been handled (the *settled* state; the
+//! intermediate states within one instant last no time). Per node ([`NodeSummary`]):
+//! - `time_average_share`: `∫ S_v(t) dt / horizon` over `[0, horizon)`;
+//! - `min_share_steady`: the minimum of `S_v` over the steady-state window `[warmup, horizon)`;
+//! - `time_below_guarantee`: the time `S_v < g_v` while the node has **unmet demand** (some
+//!   leaf below has pending work and is below its cap) — a node without work is not counted;
+//! - `longest_below_guarantee`: the longest such spell, and `starved` when it exceeds the
+//!   starvation tolerance.
+//!
+//! The time series ([`Record`]) gives every node's dominant share (satisfaction is the share
+//! over `g_v`) at every event time, at a fixed step, or not at all.
+//!
+//! # Complexity
+//! A heap of events keyed by `(time, sequence)`; per-node usage, dominant shares, readiness
+//! counts and keys are updated along the path of the leaf that changed, and a pick descends
+//! the tree: `O(depth · (children + m))` rational operations per task started or finished,
+//! plus `O(depth · children)` per leaf found not to fit. H-DRF recomputes its effective
+//! vectors for every pick, `O(N · m)`. Exact rationals throughout; with small-denominator
+//! durations and demands they stay machine-sized (see `benches/simulate.rs`).
+//!
+//! # Example
+//! The lecture's churn: B2 holds all the memory with long tasks, B1's tasks take 1, A's 3/2.
+//! Under naive HDRF B1 drains to 0; under min-satisfaction it keeps more than 1/4.
+//! ```
+//! use leontief_hdrf::simulate::{simulate, Scenario, SimConfig, SimPolicy};
+//! let s = Scenario::from_json_str(r#"{"resources": ["cpu", "mem"], "capacity": [1, 1],
+//!   "tree": {"name": "root", "children": [{"name": "A", "demand": [0.05, 0]},
+//!     {"name": "B", "children": [{"name": "B1", "demand": [0.05, 0]}, {"name": "B2", "demand": [0, 0.05]}]}]},
+//!   "horizon": 100,
+//!   "workload": {"A": {"duration": 1.5}, "B1": {"duration": 1}, "B2": {"duration": 1000}}}"#).unwrap();
+//! let b1 = s.tree.find("B1").unwrap().index();
+//! let naive = simulate(&s, &SimConfig::new(SimPolicy::Naive)).unwrap();
+//! assert_eq!(naive.nodes[b1].min_share_steady.to_string(), "0");
+//! assert!(naive.nodes[b1].starved);
+//! let fair = simulate(&s, &SimConfig::new(SimPolicy::MinSatisfaction)).unwrap();
+//! assert!(fair.nodes[b1].min_share_steady >= "1/4".parse().unwrap());
+//! assert!(!fair.nodes[b1].starved);
+//! ```
+//!
+//! # References
+//! - The lecture transcript, `../shared/seeds/003_33e4e5d3084e0734.txt` (starvation of naive
+//!   HDRF, min-satisfaction HDRF, preemption).
+//! - A. Bhattacharya et al. *Hierarchical Scheduling for Diverse Datacenter Workloads.*
+//!   SoCC 2013 (naive H-DRF's starvation under churn).
+
+mod engine;
+mod workload;
+
+use std::fmt;
+use std::str::FromStr;
+
+use leontief_solver::Rational;
+use serde_json::{json, Map, Value};
+
+pub use workload::{Arrival, Duration, LeafWorkload, Scenario, Supply, DEFAULT_STEPS};
+
+use crate::error::{Result, SolverError};
+use crate::tree::Tree;
+use crate::Policy;
+
+/// The most samples [`Record::Every`] may ask for.
+pub const MAX_SAMPLES: u64 = 10_000_000;
+
+/// A scheduling policy of the simulator: the four tree policies and FIFO.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SimPolicy {
+    /// Naive HDRF: smallest `dominant share / weight` at every pool.
+    Naive,
+    /// Min-satisfaction HDRF: smallest satisfaction among the active nodes of the subtree.
+    MinSatisfaction,
+    /// Weighted DRF over the leaves with weights `g_leaf`.
+    Collapsed,
+    /// H-DRF (Bhattacharya et al.), as read in [`mod@crate::hdrf`].
+    Hdrf,
+    /// First in, first out: the oldest pending submission.
+    Fifo,
+}
+
+impl SimPolicy {
+    /// Every policy.
+    pub const ALL: [SimPolicy; 5] = [
+        SimPolicy::Naive,
+        SimPolicy::MinSatisfaction,
+        SimPolicy::Collapsed,
+        SimPolicy::Hdrf,
+        SimPolicy::Fifo,
+    ];
+
+    /// The name on the command line and in JSON.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_hdrf::simulate::SimPolicy;
+    /// assert_eq!(SimPolicy::MinSatisfaction.name(), "min-satisfaction");
+    /// assert_eq!("fifo".parse::<SimPolicy>().unwrap(), SimPolicy::Fifo);
+    /// assert!("drf".parse::<SimPolicy>().is_err());
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            SimPolicy::Naive => "naive",
+            SimPolicy::MinSatisfaction => "min-satisfaction",
+            SimPolicy::Collapsed => "collapsed",
+            SimPolicy::Hdrf => "hdrf",
+            SimPolicy::Fifo => "fifo",
+        }
+    }
+
+    /// The static policy of the same name (`None` for FIFO).
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_hdrf::{simulate::SimPolicy, Policy};
+    /// assert_eq!(SimPolicy::Hdrf.static_policy(), Some(Policy::Hdrf));
+    /// assert_eq!(SimPolicy::from(Policy::Naive), SimPolicy::Naive);
+    /// assert_eq!(SimPolicy::Fifo.static_policy(), None);
+    /// ```
+    pub fn static_policy(self) -> Option<Policy> {
+        match self {
+            SimPolicy::Naive => Some(Policy::Naive),
+            SimPolicy::MinSatisfaction => Some(Policy::MinSatisfaction),
+            SimPolicy::Collapsed => Some(Policy::Collapsed),
+            SimPolicy::Hdrf => Some(Policy::Hdrf),
+            SimPolicy::Fifo => None,
+        }
+    }
+}
+
+impl From<Policy> for SimPolicy {
+    fn from(p: Policy) -> Self {
+        match p {
+            Policy::Naive => SimPolicy::Naive,
+            Policy::MinSatisfaction => SimPolicy::MinSatisfaction,
+            Policy::Collapsed => SimPolicy::Collapsed,
+            Policy::Hdrf => SimPolicy::Hdrf,
+        }
+    }
+}
+
+impl fmt::Display for SimPolicy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for SimPolicy {
+    type Err = SolverError;
+
+    fn from_str(s: &str) -> std::result::Result<Self, Self::Err> {
+        SimPolicy::ALL
+            .into_iter()
+            .find(|p| p.name() == s)
+            .ok_or_else(|| {
+                SolverError::invalid(
+                    "policy",
+                    format!(
+                        "unknown policy {s:?} (expected naive, min-satisfaction, collapsed, hdrf or fifo)"
+                    ),
+                )
+            })
+    }
+}
+
+/// Which states the time series keeps.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Record {
+    /// The settled state at every event time (and at 0).
+    #[default]
+    Events,
+    /// The state at `0, dt, 2dt, ...` below the horizon (`dt > 0`).
+    Every(Rational),
+    /// No time series (the summary only).
+    Off,
+}
+
+/// How to run a [`Scenario`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SimConfig {
+    /// The scheduling policy.
+    pub policy: SimPolicy,
+    /// `None`: one pooled cluster; `Some(K)`: `K >= 1` machines of capacity `R / K`.
+    pub machines: Option<u64>,
+    /// Preemption timeout `τ > 0` (`None`: no preemption).
+    pub preemption: Option<Rational>,
+    /// The time series to keep.
+    pub record: Record,
+    /// Overrides the scenario's horizon.
+    pub horizon: Option<Rational>,
+    /// Overrides the scenario's seed.
+    pub seed: Option<u64>,
+}
+
+impl SimConfig {
+    /// `policy` on the pooled cluster, no preemption, every event recorded.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_hdrf::simulate::{Record, SimConfig, SimPolicy};
+    /// let c = SimConfig::new(SimPolicy::Hdrf).machines(4).preemption(5).record(Record::Off);
+    /// assert_eq!(c.machines, Some(4));
+    /// ```
+    pub fn new(policy: SimPolicy) -> Self {
+        SimConfig {
+            policy,
+            machines: None,
+            preemption: None,
+            record: Record::Events,
+            horizon: None,
+            seed: None,
+        }
+    }
+
+    /// Sets `K` machines.
+    pub fn machines(mut self, k: u64) -> Self {
+        self.machines = Some(k);
+        self
+    }
+
+    /// Sets the preemption timeout.
+    pub fn preemption(mut self, timeout: impl Into<Rational>) -> Self {
+        self.preemption = Some(timeout.into());
+        self
+    }
+
+    /// Sets what the time series keeps.
+    pub fn record(mut self, record: Record) -> Self {
+        self.record = record;
+        self
+    }
+
+    /// Sets the horizon (overriding the scenario's).
+    pub fn horizon(mut self, horizon: impl Into<Rational>) -> Self {
+        self.horizon = Some(horizon.into());
+        self
+    }
+
+    /// Sets the seed (overriding the scenario's).
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.seed = Some(seed);
+        self
+    }
+}
+
+/// A node's figures over a run (see the [module docs](self), "Output").
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct NodeSummary {
+    /// Dominant share at the horizon (the last settled state).
+    pub final_share: Rational,
+    /// Running tasks at the horizon (leaves only).
+    pub final_tasks: Option<u64>,
+    /// `∫ S_v dt / horizon`.
+    pub time_average_share: Rational,
+    /// Minimum dominant share over `[warmup, horizon)`.
+    pub min_share_steady: Rational,
+    /// Total time below the guaranteed share with unmet demand.
+    pub time_below_guarantee: Rational,
+    /// Longest such spell.
+    pub longest_below_guarantee: Rational,
+    /// `longest_below_guarantee > starvation tolerance`.
+    pub starved: bool,
+}
+
+/// One point of the time series: every node's dominant share, in node (pre-)order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sample {
+    /// The time.
+    pub time: Rational,
+    /// Dominant shares, indexed by [`crate::NodeId::index`].
+    pub shares: Vec<Rational>,
+}
+
+/// The result of [`simulate`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Simulation {
+    /// The policy.
+    pub policy: SimPolicy,
+    /// `None` pooled, `Some(K)` machines.
+    pub machines: Option<u64>,
+    /// The preemption timeout, if any.
+    pub preemption: Option<Rational>,
+    /// End of simulated time.
+    pub horizon: Rational,
+    /// Start of the steady-state window.
+    pub warmup: Rational,
+    /// The starvation tolerance.
+    pub starvation_tolerance: Rational,
+    /// The seed of the durations.
+    pub seed: u64,
+    /// Tasks started (restarts after preemption included).
+    pub started: u64,
+    /// Tasks that ran to completion before the horizon.
+    pub completed: u64,
+    /// Tasks killed by preemption.
+    pub preempted: u64,
+    /// Events handled (completions, arrivals, preemption checks; stale ones included).
+    pub events: u64,
+    /// Per node, indexed by [`crate::NodeId::index`].
+    pub nodes: Vec<NodeSummary>,
+    /// The time series.
+    pub series: Vec<Sample>,
+}
+
+/// Runs `scenario` under `config` (see the [module docs](self)).
+///
+/// # Errors
+/// [`SolverError::Invalid`] naming the field: `horizon` missing or not positive, `warmup` not
+/// below the horizon, `machines` zero or a leaf with work whose task fits on no machine,
+/// `preemption` or `every` not positive.
+///
+/// # Example
+/// One resource, two leaves of weights 1 and 3 that always have work: the pooled cluster is
+/// split 1/4, 3/4 (weighted DRF), whatever the durations.
+/// ```
+/// use leontief_hdrf::simulate::{simulate, Scenario, SimConfig, SimPolicy};
+/// let s = Scenario::from_json_str(r#"{"capacity": [1], "horizon": 20, "tree": {"children": [
+///     {"name": "x", "demand": [0.125]}, {"name": "y", "weight": 3, "demand": [0.125]}]},
+///     "workload": {"x": {"duration": 1}, "y": {"duration": {"uniform": [1, 3]}}}}"#).unwrap();
+/// let run = simulate(&s, &SimConfig::new(SimPolicy::Naive)).unwrap();
+/// let y = s.tree.find("y").unwrap().index();
+/// assert_eq!(run.nodes[y].final_tasks, Some(6));
+/// assert_eq!(run.nodes[y].time_average_share.to_string(), "3/4");
+/// ```
+pub fn simulate(scenario: &Scenario, config: &SimConfig) -> Result<Simulation> {
+    let tree = &scenario.tree;
+    let horizon = config
+        .horizon
+        .clone()
+        .or_else(|| scenario.horizon.clone())
+        .ok_or_else(|| SolverError::invalid("horizon", "missing (the end of simulated time)"))?;
+    if !horizon.is_positive() {
+        return Err(SolverError::invalid(
+            "horizon",
+            format!("expected a positive number, found {horizon}"),
+        ));
+    }
+    let warmup = scenario
+        .warmup
+        .clone()
+        .unwrap_or_else(|| &horizon / Rational::from(2));
+    if warmup >= horizon {
+        return Err(SolverError::invalid(
+            "warmup",
+            format!("must be below the horizon {horizon}, found {warmup}"),
+        ));
+    }
+    let tolerance = scenario
+        .starvation_tolerance
+        .clone()
+        .unwrap_or_else(|| &horizon / Rational::from(10));
+    let k = match config.machines {
+        None => 1,
+        Some(0) => {
+            return Err(SolverError::invalid(
+                "machines",
+                "expected at least one machine, found 0",
+            ))
+        }
+        Some(k) => usize::try_from(k)
+            .ok()
+            .filter(|&k| k <= 1 << 20)
+            .ok_or_else(|| {
+                SolverError::invalid("machines", format!("at most {} machines", 1 << 20))
+            })?,
+    };
+    if let Some(t) = &config.preemption {
+        if !t.is_positive() {
+            return Err(SolverError::invalid(
+                "preemption",
+                format!("expected a positive timeout, found {t}"),
+            ));
+        }
+    }
+    if let Record::Every(dt) = &config.record {
+        if !dt.is_positive() {
+            return Err(SolverError::invalid(
+                "every",
+                format!("expected a positive time step, found {dt}"),
+            ));
+        }
+        let samples = (&horizon / dt).ceil();
+        if samples > Rational::from(MAX_SAMPLES) {
+            return Err(SolverError::invalid(
+                "every",
+                format!(
+                    "{samples} samples of the horizon {horizon}; at most {MAX_SAMPLES} (take a larger step)"
+                ),
+            ));
+        }
+    }
+    check_fits(scenario, k)?;
+    let seed = config.seed.unwrap_or(scenario.seed);
+    let params = engine::Params {
+        policy: config.policy,
+        machines: k,
+        preemption: config.preemption.clone(),
+        record: config.record.clone(),
+        horizon: horizon.clone(),
+        warmup: warmup.clone(),
+        tolerance: tolerance.clone(),
+        seed,
+    };
+    let out = engine::Engine::new(scenario, params).run();
+    debug_assert_eq!(out.nodes.len(), tree.len());
+    Ok(Simulation {
+        policy: config.policy,
+        machines: config.machines,
+        preemption: config.preemption.clone(),
+        horizon,
+        warmup,
+        starvation_tolerance: tolerance,
+        seed,
+        started: out.started,
+        completed: out.completed,
+        preempted: out.preempted,
+        events: out.events,
+        nodes: out.nodes,
+        series: out.series,
+    })
+}
+
+/// Every leaf with work must fit on one (empty) machine.
+fn check_fits(scenario: &Scenario, k: usize) -> Result<()> {
+    let tree = &scenario.tree;
+    let per = Rational::new(1, k as i128).expect("k >= 1");
+    for leaf in tree.leaves() {
+        if !scenario.workload(leaf).has_work() {
+            continue;
+        }
+        let node = tree.node(leaf);
+        let d = node.demand().expect("a leaf");
+        for (j, (dj, rj)) in d.iter().zip(tree.capacity()).enumerate() {
+            let machine = rj * &per;
+            if *dj > machine {
+                let (field, room) = if k == 1 {
+                    (
+                        format!("workload.{}", node.name()),
+                        "the capacity".to_string(),
+                    )
+                } else {
+                    ("machines".to_string(), format!("one of {k} machines"))
+                };
+                return Err(SolverError::invalid(
+                    field,
+                    format!(
+                        "a task of {} needs {dj} of {}, more than {room} holds ({machine}); it could never run",
+                        node.name(),
+                        tree.resources()[j]
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+impl Simulation {
+    /// The JSON form: the run's parameters, task counters, every node's summary (`nodes`, in
+    /// pre-order, with path and guaranteed share) and the time series (`series`: per sample,
+    /// `time` and the lists `dominant_share` and `satisfaction`, aligned with `nodes`). Every
+    /// number is an exact string.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_hdrf::simulate::{simulate, Scenario, SimConfig, SimPolicy};
+    /// let s = Scenario::from_json_str(r#"{"capacity": [1], "horizon": 4, "tree": {"children": [
+    ///     {"name": "x", "demand": [0.5]}]}, "workload": {"x": {"count": 1, "duration": 2}}}"#).unwrap();
+    /// let v = simulate(&s, &SimConfig::new(SimPolicy::Fifo)).unwrap().to_json(&s.tree);
+    /// assert_eq!(v["nodes"][1]["path"], "root/x");
+    /// assert_eq!(v["nodes"][1]["time_average_share"], "1/4");
+    /// assert_eq!(v["series"][1]["time"], "2");
+    /// assert_eq!(v["series"][0]["satisfaction"][1], "1/2");
+    /// ```
+    pub fn to_json(&self, tree: &Tree) -> Value {
+        let nodes: Vec<Value> = tree
+            .nodes()
+            .map(|v| {
+                let s = &self.nodes[v.index()];
+                let mut o = Map::new();
+                o.insert("path".into(), json!(tree.path(v)));
+                o.insert("name".into(), json!(tree.node(v).name()));
+                o.insert(
+                    "guaranteed_share".into(),
+                    json!(tree.guaranteed_share(v).to_string()),
+                );
+                o.insert(
+                    "time_average_share".into(),
+                    json!(s.time_average_share.to_string()),
+                );
+                o.insert(
+                    "min_share_steady".into(),
+                    json!(s.min_share_steady.to_string()),
+                );
+                o.insert(
+                    "time_below_guarantee".into(),
+                    json!(s.time_below_guarantee.to_string()),
+                );
+                o.insert(
+                    "longest_below_guarantee".into(),
+                    json!(s.longest_below_guarantee.to_string()),
+                );
+                o.insert("starved".into(), json!(s.starved));
+                o.insert("final_share".into(), json!(s.final_share.to_string()));
+                if let Some(t) = s.final_tasks {
+                    o.insert("final_tasks".into(), json!(t));
+                }
+                Value::Object(o)
+            })
+            .collect();
+        let inv_g: Vec<Rational> = tree
+            .nodes()
+            .map(|v| tree.guaranteed_share(v).recip().expect("g > 0"))
+            .collect();
+        let series: Vec<Value> = self
+            .series
+            .iter()
+            .map(|s| {
+                json!({
+                    "time": s.time.to_string(),
+                    "dominant_share": s.shares.iter().map(|x| x.to_string()).collect::<Vec<_>>(),
+                    "satisfaction": s.shares.iter().zip(&inv_g).map(|(x, i)| (x * i).to_string()).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        json!({
+            "policy": self.policy.name(),
+            "machines": match self.machines { Some(k) => json!(k), None => json!("pooled") },
+            "preemption": match &self.preemption {
+                Some(t) => json!({"timeout": t.to_string()}),
+                None => Value::Null,
+            },
+            "horizon": self.horizon.to_string(),
+            "warmup": self.warmup.to_string(),
+            "starvation_tolerance": self.starvation_tolerance.to_string(),
+            "seed": self.seed,
+            "tie_break": "first child in input order (first leaf in pre-order for collapsed and fifo)",
+            "tasks": {"started": self.started, "completed": self.completed, "preempted": self.preempted},
+            "events": self.events,
+            "nodes": nodes,
+            "series": series,
+        })
+    }
+
+    /// The time series as CSV, one row per sample and node:
+    /// `time,path,dominant_share,satisfaction`, exact fractions.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_hdrf::simulate::{simulate, Scenario, SimConfig, SimPolicy};
+    /// let s = Scenario::from_json_str(r#"{"capacity": [1], "horizon": 4, "tree": {"children": [
+    ///     {"name": "x", "demand": [0.5]}]}, "workload": {"x": {"count": 1, "duration": 2}}}"#).unwrap();
+    /// let csv = simulate(&s, &SimConfig::new(SimPolicy::Fifo)).unwrap().series_csv(&s.tree);
+    /// assert_eq!(csv.lines().nth(2), Some("0,root/x,1/2,1/2"));
+    /// ```
+    pub fn series_csv(&self, tree: &Tree) -> String {
+        let paths: Vec<String> = tree.nodes().map(|v| csv_field(&tree.path(v))).collect();
+        let inv_g: Vec<Rational> = tree
+            .nodes()
+            .map(|v| tree.guaranteed_share(v).recip().expect("g > 0"))
+            .collect();
+        let mut out = String::from("time,path,dominant_share,satisfaction\n");
+        for s in &self.series {
+            for (i, x) in s.shares.iter().enumerate() {
+                out.push_str(&format!(
+                    "{},{},{},{}\n",
+                    s.time,
+                    paths[i],
+                    x,
+                    x * &inv_g[i]
+                ));
+            }
+        }
+        out
+    }
+}
+
+/// Quotes a CSV field when it needs it.
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}

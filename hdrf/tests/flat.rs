@@ -1,0 +1,145 @@
+//! The hierarchical policies as flat mechanisms over path-named users (`flat`): the flat
+//! form round-trips, allocates exactly as the tree does, reduces to weighted DRF on one
+//! level, and the solver's share-guarantee oracle (on the names) agrees with the tree's.
+
+mod common;
+
+use common::{random_tree, Shape};
+use leontief_hdrf::flat::{to_flat, tree_of, Hierarchical};
+use leontief_hdrf::{allocate, properties, Policy, Tree};
+use leontief_solver::properties::allocation::share_guarantee;
+use leontief_solver::properties::manipulation::sp_scenario;
+use leontief_solver::{Drf, Instance, Mechanism, Rational, User};
+use proptest::prelude::*;
+
+fn q(s: &str) -> Rational {
+    s.parse().unwrap()
+}
+
+fn small() -> impl Strategy<Value = Tree> {
+    (any::<u64>(), 1usize..=3).prop_map(|(seed, m)| {
+        random_tree(
+            seed,
+            Shape {
+                depth: 3,
+                leaves: 6,
+                m,
+            },
+        )
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn the_flat_form_round_trips(tree in small()) {
+        let back = tree_of(&to_flat(&tree)).unwrap();
+        prop_assert_eq!(back.to_json(), tree.to_json());
+    }
+
+    #[test]
+    fn flat_mechanisms_allocate_as_the_tree_does(tree in small()) {
+        let flat = to_flat(&tree);
+        for p in Policy::ALL {
+            let x = Hierarchical::new(p).allocate(&flat).unwrap();
+            let t = allocate(&tree, p).unwrap();
+            let expected: Vec<Rational> = tree.leaves().map(|v| t.tasks(v).unwrap().clone()).collect();
+            prop_assert_eq!(&x.tasks, &expected, "{}", p);
+        }
+    }
+
+    /// Two implementations of the share guarantee — the solver's on path names, the hdrf
+    /// crate's on the tree — fail on the same allocations.
+    #[test]
+    fn share_guarantee_oracles_agree(tree in small()) {
+        let flat = to_flat(&tree);
+        for p in Policy::ALL {
+            let t = allocate(&tree, p).unwrap();
+            let x = Hierarchical::new(p).allocate(&flat).unwrap();
+            let on_names = share_guarantee(&flat, &x).unwrap();
+            let on_tree = properties::share_guarantee(&tree, &t);
+            prop_assert_eq!(on_names.holds, on_tree.is_empty(), "{}", p);
+        }
+    }
+
+    /// One level: every policy is weighted DRF (with caps and zero demands).
+    #[test]
+    fn one_level_is_weighted_drf(seed in any::<u64>()) {
+        let tree = random_tree(seed, Shape { depth: 1, leaves: 5, m: 3 });
+        let flat = to_flat(&tree);
+        prop_assert!(flat.users().iter().all(|u| !u.name.contains('/')));
+        let drf = Drf::extended().allocate(&flat).unwrap();
+        for p in Policy::ALL {
+            prop_assert_eq!(&Hierarchical::new(p).allocate(&flat).unwrap().tasks, &drf.tasks, "{}", p);
+        }
+    }
+}
+
+/// Found by `leontief search --mechanism hdrf:naive --property sp --pools 1..2` and derived
+/// by hand: root {u1 ⟨0,0,1⟩, u2 ⟨1,0,1/2⟩, p1 {u3 ⟨1,0,0⟩, u4 ⟨1/2,0,1⟩}}, capacities 1.
+/// Truthfully u3 = u4 = y inside p1 (p1's share 3y/2 on r1), u1 = u2 = 3y/2 at the root; r3
+/// saturates at 13y/4 = 1: y = 4/13, u1 = u2 = 6/13; then only u3 can grow, on the 1/13 of
+/// r1 left: u3 = 5/13. If u3 reports ⟨1,2,0⟩ its share is 2·x3 on r2, so u4 = 2·x3 = 2z and
+/// p1's share is 2z; r3 saturates at 5s/2 = 1 with s = 2z: s = 2/5, z = 1/5; u3 then grows on
+/// r1 and r2 to 2/5 tasks — it really runs 2/5 > 5/13. The tree policies are not
+/// strategy-proof, collapsed (DRF with fixed weights) is.
+#[test]
+fn hierarchical_policies_are_not_strategy_proof() {
+    let inst = Instance::new(
+        vec![1.into(); 3],
+        vec![
+            User::new("u1", [0, 0, 1]),
+            User::new("u2", [q("1"), q("0"), q("1/2")]),
+            User::new("p1/u3", [1, 0, 0]),
+            User::new("p1/u4", [q("1/2"), q("0"), q("1")]),
+        ],
+    )
+    .unwrap();
+    let lie = vec![q("1"), q("2"), q("0")];
+    for p in [Policy::Naive, Policy::MinSatisfaction, Policy::Hdrf] {
+        let m = Hierarchical::new(p);
+        let truth = m.allocate(&inst).unwrap();
+        assert_eq!(
+            truth.tasks,
+            [q("6/13"), q("6/13"), q("5/13"), q("4/13")],
+            "{p}"
+        );
+        let w = sp_scenario(&m, &inst, &truth, 2, &lie)
+            .unwrap()
+            .expect("a profitable lie");
+        assert_eq!(
+            (w.before.clone(), w.after.clone()),
+            (q("5/13"), q("2/5")),
+            "{p}"
+        );
+    }
+    let collapsed = Hierarchical::new(Policy::Collapsed);
+    let truth = collapsed.allocate(&inst).unwrap();
+    assert!(sp_scenario(&collapsed, &inst, &truth, 2, &lie)
+        .unwrap()
+        .is_none());
+}
+
+#[test]
+fn bad_paths_are_errors_not_panics() {
+    let inst = Instance::new(
+        vec![1.into()],
+        vec![User::new("P/x", [1]), User::new("Q/x", [1])],
+    )
+    .unwrap();
+    let e = Hierarchical::new(Policy::Naive)
+        .allocate(&inst)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("duplicate node name"), "{e}");
+    let weighted = Instance::new(
+        vec![1.into(), 1.into()],
+        vec![User::new("a", [1, 1]).resource_weights([1, 2])],
+    )
+    .unwrap();
+    assert!(tree_of(&weighted)
+        .unwrap_err()
+        .to_string()
+        .contains("users[0].weights"));
+}
