@@ -120,18 +120,42 @@ fn fold_over_common_denominator(buckets: &[(i128, i128)]) -> Rational {
     match buckets {
         [] => Rational::ZERO,
         [(d, n)] => Rational::new(*n, *d).expect("positive denominator"),
-        _ => {
-            let mut lcm = BigInt::one();
-            for (d, _) in buckets {
-                lcm = lcm.lcm(&BigInt::from(*d));
-            }
-            let mut num = BigInt::zero();
-            for (d, n) in buckets {
-                num += BigInt::from(*n) * (&lcm / BigInt::from(*d));
-            }
-            Rational::from_big_parts(num, lcm).expect("positive denominator")
-        }
+        _ => fold_small(buckets).unwrap_or_else(|| fold_big(buckets)),
     }
+}
+
+/// The fold in `i128` with checked operations; `None` on overflow (then [`fold_big`]).
+fn fold_small(buckets: &[(i128, i128)]) -> Option<Rational> {
+    let mut lcm: i128 = 1;
+    for &(d, _) in buckets {
+        lcm = (lcm / gcd(lcm, d)).checked_mul(d)?;
+    }
+    let mut num: i128 = 0;
+    for &(d, n) in buckets {
+        num = num.checked_add(n.checked_mul(lcm / d)?)?;
+    }
+    Rational::new(num, lcm)
+}
+
+/// Euclid's gcd of positive `i128`s.
+fn gcd(mut a: i128, mut b: i128) -> i128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+/// The fold in big integers.
+fn fold_big(buckets: &[(i128, i128)]) -> Rational {
+    let mut lcm = BigInt::one();
+    for (d, _) in buckets {
+        lcm = lcm.lcm(&BigInt::from(*d));
+    }
+    let mut num = BigInt::zero();
+    for (d, n) in buckets {
+        num += BigInt::from(*n) * (&lcm / BigInt::from(*d));
+    }
+    Rational::from_big_parts(num, lcm).expect("positive denominator")
 }
 
 #[cfg(test)]
@@ -159,5 +183,20 @@ mod tests {
         s.add(&Rational::new(1, 7).unwrap());
         s.add(&Rational::new(-1, 7).unwrap());
         assert_eq!(s.value(), huge);
+    }
+
+    #[test]
+    fn small_and_big_folds_agree() {
+        // Denominators whose lcm fits i128, and ones whose lcm does not (primes near 2^40).
+        let small: Vec<(i128, i128)> = (1..=30).map(|d| (d, 31 - d)).collect();
+        let p = [1_099_511_627_791i128, 1_099_511_627_803, 1_099_511_627_857, 1_099_511_627_861];
+        let big: Vec<(i128, i128)> = p.iter().map(|&d| (d, 1)).collect();
+        assert_eq!(fold_small(&small), Some(fold_big(&small)));
+        assert_eq!(fold_small(&big), None);
+        let mut s = ExactSum::new();
+        for &(d, n) in &big {
+            s.add(&Rational::new(n, d).unwrap());
+        }
+        assert_eq!(s.value(), fold_big(&big));
     }
 }
