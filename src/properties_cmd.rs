@@ -148,13 +148,16 @@ pub struct VerifyFlags {
     pub witnesses: usize,
 }
 
-/// Builds the generator and verification configuration from the flags.
-pub fn verify_config(flags: &VerifyFlags) -> Result<(Property, VerifyConfig), CliError> {
-    let property = parse_properties(&flags.property)?;
-    let [property] = property[..] else {
-        return Err(CliError::Usage("verify takes one --property".into()));
-    };
-    let zeros = read_number("--zeros", &Value::String(flags.zeros.clone()))?;
+/// The instance generator of `verify` and `search` from their flags, validated.
+pub fn generator_config(
+    users: &str,
+    resources: &str,
+    zeros: &str,
+    weights: bool,
+    caps: bool,
+    pools: Option<&str>,
+) -> Result<GeneratorConfig, CliError> {
+    let zeros = read_number("--zeros", &Value::String(zeros.to_string()))?;
     let zeros = Chance::from_rational(&zeros).ok_or_else(|| {
         SolverError::invalid(
             "--zeros",
@@ -162,17 +165,30 @@ pub fn verify_config(flags: &VerifyFlags) -> Result<(Property, VerifyConfig), Cl
         )
     })?;
     let mut generator = GeneratorConfig::new();
-    generator.users = parse_range("--users", &flags.users)?;
-    generator.resources = parse_range("--resources", &flags.resources)?;
+    generator.users = parse_range("--users", users)?;
+    generator.resources = parse_range("--resources", resources)?;
     generator.zeros = zeros;
-    generator.weights = flags.weights;
-    generator.caps = flags.caps;
-    generator.pools = flags
-        .pools
-        .as_deref()
-        .map(|p| parse_range("--pools", p))
-        .transpose()?;
+    generator.weights = weights;
+    generator.caps = caps;
+    generator.pools = pools.map(|p| parse_range("--pools", p)).transpose()?;
     generator.validate()?;
+    Ok(generator)
+}
+
+/// Builds the generator and verification configuration from the flags.
+pub fn verify_config(flags: &VerifyFlags) -> Result<(Property, VerifyConfig), CliError> {
+    let property = parse_properties(&flags.property)?;
+    let [property] = property[..] else {
+        return Err(CliError::Usage("verify takes one --property".into()));
+    };
+    let generator = generator_config(
+        &flags.users,
+        &flags.resources,
+        &flags.zeros,
+        flags.weights,
+        flags.caps,
+        flags.pools.as_deref(),
+    )?;
     let mut cfg = VerifyConfig::new(flags.instances, flags.seed, generator);
     cfg.max_witnesses = flags.witnesses;
     Ok((property, cfg))

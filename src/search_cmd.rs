@@ -5,7 +5,6 @@ use std::io::Write;
 use std::time::Duration;
 
 use leontief_counterexamples::corpus::parse_jsonl;
-use leontief_counterexamples::generate::{parse_range, Chance, GeneratorConfig};
 use leontief_counterexamples::record::{canonical_key, read_candidate, replay};
 use leontief_counterexamples::search::{SearchConfig, SearchSummary, Shard};
 use leontief_counterexamples::shrink::ShrinkConfig;
@@ -123,25 +122,14 @@ pub fn search_config(flags: &SearchFlags) -> Result<SearchConfig, CliError> {
         .property
         .parse()
         .map_err(|e| CliError::Usage(format!("--property: {e}")))?;
-    let zeros = read_number("--zeros", &Value::String(flags.zeros.clone()))?;
-    let zeros = Chance::from_rational(&zeros).ok_or_else(|| {
-        SolverError::invalid(
-            "--zeros",
-            format!("expected a probability in [0, 1], found {zeros}"),
-        )
-    })?;
-    let mut generator = GeneratorConfig::new();
-    generator.users = parse_range("--users", &flags.users)?;
-    generator.resources = parse_range("--resources", &flags.resources)?;
-    generator.zeros = zeros;
-    generator.weights = flags.weights;
-    generator.caps = flags.caps;
-    generator.pools = flags
-        .pools
-        .as_deref()
-        .map(|p| parse_range("--pools", p))
-        .transpose()?;
-    generator.validate()?;
+    let generator = crate::properties_cmd::generator_config(
+        &flags.users,
+        &flags.resources,
+        &flags.zeros,
+        flags.weights,
+        flags.caps,
+        flags.pools.as_deref(),
+    )?;
     let mut cfg = SearchConfig::new(property, flags.seed, generator);
     cfg.values = parse_values(&flags.values)?;
     cfg.strategy = match flags.strategy.as_str() {
