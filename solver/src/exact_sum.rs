@@ -189,7 +189,12 @@ mod tests {
     fn small_and_big_folds_agree() {
         // Denominators whose lcm fits i128, and ones whose lcm does not (primes near 2^40).
         let small: Vec<(i128, i128)> = (1..=30).map(|d| (d, 31 - d)).collect();
-        let p = [1_099_511_627_791i128, 1_099_511_627_803, 1_099_511_627_857, 1_099_511_627_861];
+        let p = [
+            1_099_511_627_791i128,
+            1_099_511_627_803,
+            1_099_511_627_857,
+            1_099_511_627_861,
+        ];
         let big: Vec<(i128, i128)> = p.iter().map(|&d| (d, 1)).collect();
         assert_eq!(fold_small(&small), Some(fold_big(&small)));
         assert_eq!(fold_small(&big), None);
