@@ -44,3 +44,13 @@ fn engines_agree_on_a_generated_cluster() {
         }
     }
 }
+
+/// The benchmark's kind of tree at 400 leaves: H-DRF's allocation there has 3,829-bit
+/// denominators (naive's 1,404), so both engines run on the big-number paths throughout.
+#[test]
+fn engines_agree_on_a_benchmark_tree() {
+    let tree = cluster_tree(10, 9, 400, 4, 42);
+    for policy in [Policy::Naive, Policy::MinSatisfaction, Policy::Hdrf] {
+        same(&tree, policy).unwrap();
+    }
+}
