@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The project's whole test suite: formatting, lints, every test of every crate (unit,
 # integration, proptest, doc tests including the README's example) in release mode with
-# overflow checks on. Needs only the Rust toolchain (cargo, rustfmt, clippy); every crate
-# comes from crates.io through Cargo.lock.
+# overflow checks on, then the notebooks. Needs the Rust toolchain (cargo, rustfmt, clippy)
+# and python3 with venv; crates come through Cargo.lock, Python packages from the pinned
+# notebooks/requirements.txt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,3 +17,5 @@ echo "== cargo clippy -D warnings"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 echo "== cargo test (release, overflow checks on)"
 cargo test --workspace --release --locked
+echo "== notebooks (executed against the release CLI; installs a pinned venv under target/)"
+bash scripts/notebooks.sh
