@@ -44,7 +44,7 @@ use leontief_solver::properties::{utility_at_truth, utility_of_report, Property,
 use leontief_solver::{Allocation, Instance, Mechanism, Rational};
 use rayon::prelude::*;
 
-use crate::candidate::{evaluate_with, Candidate};
+use crate::candidate::{evaluate_with, Candidate, Violation};
 use crate::generate::GeneratorConfig;
 use crate::record::Record;
 use crate::shrink::{shrink, ShrinkConfig};
@@ -359,18 +359,12 @@ fn run_unit(
     };
     out.scenarios = ctx.scenarios;
     out.errors = ctx.errors;
-    let Some(candidate) = found else {
+    // Confirmed by the exact oracles on this unit's truthful answer; the shrinker
+    // re-verifies every step from scratch.
+    let Some((candidate, violation)) = found else {
         return out;
     };
-    // Re-verify from scratch (the truth recomputed) and shrink.
-    let mut record = match crate::candidate::evaluate(mechanism, cfg.property, &candidate) {
-        Ok(Some(v)) => Record::new(mechanism.name(), cfg.property, candidate, v),
-        Ok(None) => return out,
-        Err(e) => {
-            out.errors.push(format!("unit {unit}: {e}"));
-            return out;
-        }
-    };
+    let mut record = Record::new(mechanism.name(), cfg.property, candidate, violation);
     if let Some(sc) = &cfg.shrink {
         let (small, v) = shrink(
             mechanism,
@@ -403,6 +397,9 @@ struct Unit<'a> {
     errors: Vec<String>,
 }
 
+/// A confirmed violation: the candidate and its verification.
+type Confirmed = (Candidate, Violation);
+
 /// A lie profile: `(user, report)`, users increasing.
 type Profile = Vec<(usize, Vec<Rational>)>;
 
@@ -410,10 +407,11 @@ type Profile = Vec<(usize, Vec<Rational>)>;
 type Score = (Rational, Rational);
 
 impl Unit<'_> {
-    fn confirm(&mut self, scenario: Scenario) -> Option<Candidate> {
+    /// The candidate and its exact verification, when the scenario violates the property.
+    fn confirm(&mut self, scenario: Scenario) -> Option<Confirmed> {
         let c = Candidate::new(self.instance.clone(), scenario);
         match evaluate_with(self.mechanism, self.cfg.property, &c, self.truth) {
-            Ok(Some(_)) => Some(c),
+            Ok(Some(v)) => Some((c, v)),
             Ok(None) => None,
             Err(e) => {
                 self.errors.push(e.to_string());
@@ -422,12 +420,12 @@ impl Unit<'_> {
         }
     }
 
-    fn allocation(&mut self) -> Option<Candidate> {
+    fn allocation(&mut self) -> Option<Confirmed> {
         self.scenarios += 1;
         self.confirm(Scenario::Bounded)
     }
 
-    fn departures(&mut self) -> Option<Candidate> {
+    fn departures(&mut self) -> Option<Confirmed> {
         let n = self.instance.num_users();
         if n < 2 {
             return None;
@@ -438,7 +436,7 @@ impl Unit<'_> {
         })
     }
 
-    fn growths(&mut self, rng: &mut SplitMix64) -> Option<Candidate> {
+    fn growths(&mut self, rng: &mut SplitMix64) -> Option<Confirmed> {
         let mut grid = capacity_grid(self.instance);
         for _ in 0..3 {
             let c: Vec<Rational> = self
@@ -557,7 +555,7 @@ impl Unit<'_> {
         &mut self,
         profile: &Profile,
         before: &[Rational],
-    ) -> Option<(Score, Option<Candidate>)> {
+    ) -> Option<(Score, Option<Confirmed>)> {
         let after = self.try_profile(profile)?;
         let s = self.score(profile, before, &after);
         let found = if self.is_violation(&s) {
@@ -568,7 +566,7 @@ impl Unit<'_> {
         Some((s, found))
     }
 
-    fn manipulations(&mut self, rng: &mut SplitMix64) -> Option<Candidate> {
+    fn manipulations(&mut self, rng: &mut SplitMix64) -> Option<Confirmed> {
         let n = self.instance.num_users();
         let before: Vec<Rational> = (0..n)
             .map(|i| utility_at_truth(self.instance, i, &self.truth.tasks[i]))
