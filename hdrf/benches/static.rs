@@ -4,10 +4,10 @@
 //! `cargo bench -p leontief-hdrf --bench static`
 //!
 //! H-DRF is also measured on smaller trees of the same kind: its exact allocation's own
-//! numbers grow far faster with the tree than the other policies' (denominators of 748 bits
-//! at 200 leaves, 45,145 at 800 and 107,870 at 2,000, against naive's 4,662 at 2,000; see
+//! numbers grow far faster with the tree than the other policies' (denominators of 754 bits
+//! at 200 leaves, 26,076 at 800 and 51,149 at 2,000, against naive's 4,662 at 2,000; see
 //! `leontief_hdrf::fill`, "Number sizes"), and one allocation of the 2,000-leaf tree takes
-//! tens of seconds: its own group takes a few minutes (run it alone with
+//! about ten seconds: its own group takes two minutes (run it alone with
 //! `-- hdrf_static_2000_leaves_m4_hdrf`, or the rest with
 //! `-- 'hdrf_static_2000_leaves_m4/|hdrf_static_hdrf_policy_m4'`).
 

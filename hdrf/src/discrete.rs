@@ -12,10 +12,10 @@
 //! fluid limit is defined by our tie-break among several degenerate siblings (see
 //! [`crate::fill`]; no such difference has shown up in the tests).
 //!
-//! Eager blocking matters for H-DRF, whose keys ignore blocked nodes: a scheduler that finds
-//! out a leaf is blocked only when it picks it keeps counting, in the pools it does not
-//! visit, leaves that can no longer grow, and converges to a different allocation (on one
-//! random 7-leaf tree, a leaf's tasks 0.796 instead of the fluid 0.636). Naive HDRF and
+//! Eager blocking matters for H-DRF, whose keys leave blocked nodes out of the minimum and
+//! the rescaling: a scheduler that finds out a leaf is blocked only when it picks it keeps
+//! treating, in the pools it does not visit, leaves that can no longer grow as active, and
+//! can converge to a different allocation. Naive HDRF and
 //! collapsed count every leaf's bundle whether it is blocked or not; min-satisfaction's
 //! "active nodes" depend on blocking too.
 //!
@@ -85,7 +85,6 @@ pub fn discrete(tree: &Tree, policy: Policy, k: u64) -> Result<TreeAllocation> {
     let mut key: Vec<Rational> = vec![Rational::ZERO; n];
     // H-DRF: effective vectors; leaves stopped by their cap; resources that stopped a leaf.
     let mut effective: Vec<Vec<Rational>> = vec![Vec::new(); n];
-    let mut satisfied = vec![false; n];
     let mut saturated = vec![false; m];
 
     let leaves: Vec<NodeId> = tree.leaves().collect();
@@ -112,14 +111,12 @@ pub fn discrete(tree: &Tree, policy: Policy, k: u64) -> Result<TreeAllocation> {
                 continue;
             }
             active[i] = false;
-            satisfied[i] = !cap_ok;
             let mut at = tree.parent(leaf);
             while let Some(u) = at {
                 if tree.children(u).iter().any(|c| active[c.index()]) {
                     break;
                 }
                 active[u.index()] = false;
-                satisfied[u.index()] = tree.children(u).iter().all(|c| satisfied[c.index()]);
                 at = tree.parent(u);
             }
         }
@@ -149,9 +146,8 @@ pub fn discrete(tree: &Tree, policy: Policy, k: u64) -> Result<TreeAllocation> {
                     continue;
                 }
                 if policy == Policy::Hdrf {
-                    let (vec, key_v) = hdrf_effective(
-                        tree, v, &active, &satisfied, &saturated, &usage, &effective, &key,
-                    );
+                    let (vec, key_v) =
+                        hdrf_effective(tree, v, &active, &saturated, &usage, &effective, &key);
                     effective[v.index()] = vec;
                     key[v.index()] = key_v;
                     continue;
@@ -226,14 +222,13 @@ fn leaf_key(
 }
 
 /// H-DRF's effective vector and key of an active node from its children's (see
-/// [`crate::hdrf`]): a leaf's own usage and `x mu / w`; a pool's satisfied children's usage
+/// [`crate::hdrf`]): a leaf's own usage and `x mu / w`; a pool's stopped children's usage
 /// plus its active children's effective vectors rescaled to the smallest key.
 #[allow(clippy::too_many_arguments)]
 fn hdrf_effective(
     tree: &Tree,
     v: NodeId,
     active: &[bool],
-    satisfied: &[bool],
     saturated: &[bool],
     usage: &[Vec<Rational>],
     effective: &[Vec<Rational>],
@@ -258,10 +253,9 @@ fn hdrf_effective(
             let kc = &key[c.index()];
             let f = (kc != lam).then(|| lam / kc);
             (&effective[c.index()], f)
-        } else if satisfied[c.index()] {
-            (&usage[c.index()], None)
         } else {
-            continue;
+            // Stopped (at its cap or blocked): counted as it is.
+            (&usage[c.index()], None)
         };
         for (o, x) in out.iter_mut().zip(vec) {
             *o += match &factor {

@@ -54,12 +54,14 @@
 //! rescaled by `λ_p / K_c`, with `K_c` the value its key took at an earlier event, so event
 //! values enter the rates of the next phase and, through them, the next event values; the
 //! sizes compound. On the generated trees of the benchmark the H-DRF allocation's own
-//! denominators have 748, 3,829, 45,145 and 107,870 bits at 200, 400, 800 and 2,000 leaves
-//! (naive: 708, 1,404, 2,594 and 4,662), the same from [`crate::reference`]. The engine's
-//! intermediate numbers are of the answer's size (at 800 leaves the largest event time has
-//! 97,000 bits, numerator and denominator together, the allocation 90,000): the growth is the
-//! allocation's, not an artefact of accumulation. The arithmetic on such numbers is mostly
-//! gcds, which `Rational`'s big-by-big operations compute by Lehmer's algorithm.
+//! denominators have up to 754, 2,974, 26,076 and 51,149 bits at 200, 400, 800 and 2,000
+//! leaves (naive: 708, 1,404, 2,594 and 4,662); [`crate::reference`] computes the same
+//! allocations (checked up to 800 leaves), so the growth is the allocation's, not an
+//! artefact of this engine's accumulation. It does not come from weights or caps: with every
+//! weight 1 and no caps the 2,000-leaf tree's H-DRF denominators reach 95,649 bits. The
+//! arithmetic on such numbers is mostly gcds, which `Rational`'s big-by-big operations
+//! compute by Lehmer's algorithm (quadratic; a profile of the 800-leaf tree spends about 60%
+//! of the time in them).
 //!
 //! [`crate::reference`] is the plain engine that recomputes everything every phase; the
 //! test `tests/engines.rs` checks that both agree exactly.
@@ -309,15 +311,13 @@ struct Kinetic<'a> {
     cap_cursor: Vec<usize>,
 
     active: Vec<bool>,
-    /// Inactive with every leaf below at its cap.
-    satisfied: Vec<bool>,
     active_children: Vec<usize>,
     active_leaves: Vec<usize>,
     x: Vec<Rational>,
     /// Per pool: `Σ a_l / c_l` over the active leaf children; changed since last used.
     group: Vec<Vec<ExactSum>>,
     group_changed: Vec<bool>,
-    /// Per pool (H-DRF): the usage of its satisfied children.
+    /// Per pool (H-DRF): the usage of its stopped children (at their caps or blocked).
     settled: Vec<Vec<ExactSum>>,
     saturated: Vec<bool>,
 
@@ -490,7 +490,6 @@ impl<'a> Kinetic<'a> {
             caps,
             cap_cursor: vec![0; n],
             active: vec![true; n],
-            satisfied: vec![false; n],
             active_children,
             active_leaves,
             x: vec![Rational::ZERO; n],
@@ -633,13 +632,12 @@ impl<'a> Kinetic<'a> {
         self.pools[p].rebase(&cp);
         self.active[l] = false;
         let x = &self.pools[p].ell / &self.scale[l];
-        let at_cap = self.node(l).cap().is_some_and(|c| x >= *c);
         for (j, a) in &self.per_key[l] {
             self.group[p][*j].sub(a);
         }
         self.group_changed[p] = true;
-        if at_cap {
-            self.satisfied[l] = true;
+        if self.rule == Rule::Hdrf {
+            // H-DRF counts every stopped child (at its cap or blocked) with its usage.
             for (j, a) in &self.share[l] {
                 self.settled[p][*j].add(&(a * &x));
             }
@@ -660,14 +658,8 @@ impl<'a> Kinetic<'a> {
             pool.own_next = None;
             pool.sub_next = None;
             pool.sub_next_parent = None;
-            let id = self.tree.node_id(q).expect("in range");
-            self.satisfied[q] = self
-                .tree
-                .children(id)
-                .iter()
-                .all(|c| self.satisfied[c.index()]);
             let Some(pp) = self.parent[q] else { break };
-            if self.satisfied[q] {
+            if self.rule == Rule::Hdrf {
                 for j in 0..self.m {
                     self.settled[pp][j].add(&self.pools[q].usage[j]);
                 }
@@ -893,9 +885,10 @@ impl<'a> Kinetic<'a> {
     }
 
     /// H-DRF's effective vector of pool `p` now and its rate per unit of own clock: the
-    /// usage of its satisfied children as it is, every active child's effective vector
+    /// usage of its stopped children as it is, every active child's effective vector
     /// rescaled to the smallest key `λ_p` (`V_c λ_p / K_c`; the leaf group's is
-    /// `λ_p Σ a_l / c_l`), blocked children ignored.
+    /// `λ_p Σ a_l / c_l`). A stopped child is at its cap or blocked: both count unscaled,
+    /// as in the paper.
     fn effective_vector(
         &mut self,
         p: usize,

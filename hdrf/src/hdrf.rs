@@ -3,34 +3,32 @@
 //! 1. *Rescaling to minimum nodes*: before summing, every non-blocked child's vector is
 //!    rescaled so that its (weighted) dominant share equals the smallest one among the
 //!    non-blocked children.
-//! 2. *Ignoring blocked nodes*: blocked children (no leaf below can grow) and saturated
-//!    resources do not count in a pool's share (our reading of `SPEC.md` §4; as described,
-//!    the paper still adds a blocked child's vector, unscaled: see the reading note).
+//! 2. *Ignoring blocked nodes*: blocked children take no part in that minimum and are not
+//!    rescaled — their vectors are added as they are — and saturated resources do not count
+//!    in a pool's share.
 //!
-//! # Our reading, as keys
-//! We derive the rule from `SPEC.md` §4 and state it (how it compares with the paper's
-//! rule: the reading note below). A node is *active* when some leaf below it can grow,
-//! *satisfied* when every leaf below it has reached its cap, and *blocked* otherwise (some
-//! leaf below waits on a saturated resource). The effective vector of an active node is, for
-//! a leaf, its bundle (in shares `x d / R`), and for a pool `p`
+//! # The rule, as keys
+//! A node is *active* when some leaf below it can grow, and *stopped* otherwise: every leaf
+//! below it has reached its cap or waits on a saturated resource (blocked). The effective
+//! vector of an active node is, for a leaf, its bundle (in shares `x d / R`), and for a pool
+//! `p`
 //!
-//! `V_p = Σ_{satisfied children} U_c + Σ_{active children} V_c · λ_p / K_c`,
+//! `V_p = Σ_{stopped children} U_c + Σ_{active children} V_c · λ_p / K_c`,
 //!
-//! where `U_c` is a child's actual usage, `K_c = E_c / w_c` its key, `λ_p = min K_c` over the
-//! active children, and blocked children count for nothing (fix 2). The second sum is fix 1:
-//! every active child's vector is rescaled so that its key equals the minimum. The effective
-//! share `E_p` is the largest entry of `V_p` over the **unsaturated** resources (fix 2's second
-//! half), and the key a parent compares is `E_p / w_p` (for a leaf, `x mu / w`). With equal
-//! weights, "rescale to the minimum dominant share" is the paper's wording.
+//! where `U_c` is a child's actual usage, `K_c = E_c / w_c` its key, and `λ_p = min K_c` over
+//! the active children. The second sum is fix 1: every active child's vector is rescaled so
+//! that its key equals the minimum. The effective share `E_p` is the largest entry of `V_p`
+//! over the **unsaturated** resources (fix 2's second half), and the key a parent compares is
+//! `E_p / w_p` (for a leaf, `x mu / w`). With equal weights, "rescale to the minimum dominant
+//! share" is the paper's wording; weights enter as in naive HDRF (our extension).
 //!
-//! Why satisfied children count as they are: if a leaf that reached its cap counted as
-//! blocked, its pool would compete as if that leaf's resources were not its own, and the share
-//! guarantee fails even with one resource (a pool with a capped leaf takes more than its
-//! share: root → {n1 (weight 1) → {n2}, n3 (weight 3) → {n4, n5, n6 capped at 1/6 of the
-//! resource}} leaves n1 with 5/24 < 1/4). Counted as it is, H-DRF on one resource is
-//! hierarchical max-min, as it should be.
+//! Why children at their caps count as they are: if a leaf that reached its cap were dropped,
+//! its pool would compete as if that leaf's resources were not its own, and the share
+//! guarantee would fail even with one resource (root → {n1 (weight 1) → {n2}, n3 (weight 3)
+//! → {n4, n5, n6 capped at 1/6 of the resource}} would leave n1 with 5/24 < 1/4). Counted as
+//! they are, H-DRF on one resource is hierarchical max-min, as it should be.
 //!
-//! # Reading note: the paper's rule
+//! # Reading note: where the rule comes from
 //! We could not read the paper's own section on H-DRF: the copies we could search
 //! (<https://docslide.us/documents/hierarchical-scheduling-for-diverse-datacenter-workloads-aligpapersh-drfpdf.html>,
 //! the paper being <https://people.eecs.berkeley.edu/~alig/papers/h-drf.pdf>) gave only its
@@ -44,35 +42,33 @@
 //! 3. adds **all** children's vectors, blocked ones as they are, to get the node's vector;
 //! 4. ignores saturated resources when taking an internal node's dominant share.
 //!
-//! Steps 1, 2 and 4 are ours (with weights, `M` is our `λ_p` in key units). Step 3 differs
-//! in one case: we add a blocked child's vector only when it is *satisfied* (every leaf below
-//! at its cap) and drop it when a saturated resource blocks it; the paper adds it either way.
-//! A blocked child's saturated resources are ignored by step 4 anyway, so the two agree
-//! unless a child blocked by one resource holds another, unsaturated one. The paper's
-//! examples do not have one and come out the same (`n1 = (0,1)` against `n2 = {(1,0), (0,1)}`:
-//! 1/2, 1, 1/2, in `tests/reference.rs`; `n1`, `n2`, `n3,1` on the CPU against `n3,2`, `n4` on
-//! the GPUs: 1/3 each, then the GPUs split evenly, in `tests/hdrf_paper.rs`). A tree where they
-//! differ is in `tests/hdrf_paper.rs` (`C1`, `C2` on the CPU, `A = (0,1)`,
-//! `B = {B1 = (1,1), B2 = (0,1)}`): ours gives `A = B2 = 2/5`, the paper's rule `A = 1/2`,
-//! `B2 = 3/10` (B1's memory counts against B); both meet the share guarantee. Moving to the
-//! paper's rule would change this engine, [`crate::reference`] and [`crate::discrete`]
-//! together. (Volcano's code adds blocked children unscaled as in step 3 but takes the node's
-//! share over all resources, without step 4.)
+//! That is the rule above (with weights, `M` is `λ_p` in key units). `SPEC.md` §4 words fix 2
+//! as "ignore blocked nodes", which could also be read as dropping a blocked child's vector;
+//! our first version did that. The readings agree unless a child blocked by one resource
+//! holds another, unsaturated one: on `C1`, `C2` on the CPU, `A = (0,1)`,
+//! `B = {B1 = (1,1), B2 = (0,1)}` the paper's rule gives `A = 1/2`, `B2 = 3/10` (B1's memory
+//! counts against B), the dropping reading `A = B2 = 2/5` (`tests/hdrf_paper.rs`). The
+//! paper's own examples come out the same under both (`n1 = (0,1)` against
+//! `n2 = {(1,0), (0,1)}`: 1/2, 1, 1/2, in `tests/reference.rs`; `n1`, `n2`, `n3,1` on the
+//! CPU against `n3,2`, `n4` on the GPUs: 1/3 each, then the GPUs split evenly, in
+//! `tests/hdrf_paper.rs`). Volcano's code adds blocked children unscaled as in step 3 but
+//! takes the node's share over all resources, without step 4; we follow the description.
 //!
 //! # Fluid definition (exact)
 //! Water-filling on these keys at every pool, from zero (see [`crate::fill`]). When a leaf
-//! stops because a resource saturated, its pool's effective vector loses it and keys can jump
-//! either way: a pool whose key drops grows alone until its siblings' level is reached (a
+//! stops, its pool's effective vector counts it as it is instead of rescaled, the minimum
+//! `λ_p` may move to another child, and a resource may drop out of the share, so keys can
+//! jump either way: a pool whose key drops grows alone until its siblings' level is reached (a
 //! catch-up event), one whose key jumps up waits; while a child waits its rescaled vector
 //! grows with `λ_p`. Ties are equalised; degenerate children (a pool whose effective share
-//! is held by a satisfied child's resource its growing leaves do not use) are handled as in
+//! is held by a stopped child's resource its growing leaves do not use) are handled as in
 //! [`crate::fill`].
 //!
 //! The task-by-task version converges to this fluid allocation when a leaf is treated as
 //! blocked as soon as a resource it needs lacks room ([`crate::discrete`] checks every leaf
 //! after every slice). A scheduler that discovers a blocked leaf only when it picks it keeps
-//! counting the blocked leaves of pools it does not visit and converges to another
-//! allocation (see the notes of [`crate::discrete`]).
+//! treating the blocked leaves of pools it does not visit as active (in the minimum and the
+//! rescaling) and can converge to another allocation (see the notes of [`crate::discrete`]).
 
 use crate::allocation::{Computation, TreeAllocation};
 use crate::error::Result;
@@ -87,8 +83,8 @@ use crate::Policy;
 /// As [`crate::naive()`], plus `O(c·m)` per recomputed pool for the effective vectors. The
 /// exact numbers grow much faster than under the other policies, because the allocation's
 /// own do (see [`crate::fill`], "Number sizes"): on the generated three-level clusters of
-/// the benchmark, 0.03 s for 200 leaves, 2 s for 800 and about 23 s for 2,000, whose
-/// allocation has 108,000-bit denominators.
+/// the benchmark, 0.04 s for 200 leaves, 1 s for 800 and about 11 s for 2,000, whose
+/// allocation has 51,000-bit denominators (17 million bits over the leaves' task counts).
 ///
 /// # Example
 /// The H-DRF paper's example: `n1 = (0,1)` against `n2 = {n21 = (1,0), n22 = (0,1)}`.

@@ -87,8 +87,6 @@ struct Fluid<'a> {
     cap_cursor: Vec<usize>,
 
     active: Vec<bool>,
-    /// Inactive with every leaf below at its cap (all it demands).
-    satisfied: Vec<bool>,
     active_children: Vec<usize>,
     active_leaves: Vec<usize>,
     x: Vec<Rational>,
@@ -97,7 +95,7 @@ struct Fluid<'a> {
     /// Per pool: `Σ a_l / c_l` over the active leaf children.
     group: Vec<Vec<ExactSum>>,
     group_val: Vec<Option<Vec<Rational>>>,
-    /// Per pool (H-DRF): the usage of its satisfied children.
+    /// Per pool (H-DRF): the usage of its stopped children (at their caps or blocked).
     settled: Vec<Vec<ExactSum>>,
     settled_val: Vec<Option<Vec<Rational>>>,
     saturated: Vec<bool>,
@@ -213,7 +211,6 @@ impl<'a> Fluid<'a> {
             caps,
             cap_cursor: vec![0; n],
             active: vec![true; n],
-            satisfied: vec![false; n],
             active_children,
             active_leaves,
             x: vec![Rational::ZERO; n],
@@ -345,9 +342,9 @@ impl<'a> Fluid<'a> {
     }
 
     /// H-DRF's effective vector of pool `p` and its rate per unit of inner rate: the usage of
-    /// its satisfied children as it is, every active child's effective vector rescaled to
-    /// the smallest key `λ_p` (`V_c λ_p / K_c`; the leaf group's is `λ_p Σ a_l / c_l`), blocked
-    /// children ignored.
+    /// its stopped children as it is, every active child's effective vector rescaled to
+    /// the smallest key `λ_p` (`V_c λ_p / K_c`; the leaf group's is `λ_p Σ a_l / c_l`). A
+    /// stopped child is at its cap or blocked: both count unscaled, as in the paper.
     fn effective_vector(
         &mut self,
         p: usize,
@@ -534,18 +531,15 @@ impl<'a> Fluid<'a> {
         let p = self.parent[l].expect("a leaf has a parent");
         self.active[l] = false;
         let x = &self.ell[p] / &self.scale[l];
-        let at_cap = self.node(l).cap().is_some_and(|t| x >= *t);
         for (j, a) in &self.per_key[l] {
             self.group[p][*j].sub(a);
         }
         self.group_val[p] = None;
-        if at_cap {
-            self.satisfied[l] = true;
-            for (j, a) in &self.share[l] {
-                self.settled[p][*j].add(&(a * &x));
-            }
-            self.settled_val[p] = None;
+        // H-DRF counts every stopped child (at its cap or blocked) with its usage.
+        for (j, a) in &self.share[l] {
+            self.settled[p][*j].add(&(a * &x));
         }
+        self.settled_val[p] = None;
         self.x[l] = x;
         self.active_leaves[p] -= 1;
         let mut q = p;
@@ -555,19 +549,11 @@ impl<'a> Fluid<'a> {
                 break;
             }
             self.active[q] = false;
-            let id = self.tree.node_id(q).expect("in range");
-            self.satisfied[q] = self
-                .tree
-                .children(id)
-                .iter()
-                .all(|c| self.satisfied[c.index()]);
             let Some(pp) = self.parent[q] else { break };
-            if self.satisfied[q] {
-                for j in 0..self.m {
-                    self.settled[pp][j].add(&self.usage[q][j]);
-                }
-                self.settled_val[pp] = None;
+            for j in 0..self.m {
+                self.settled[pp][j].add(&self.usage[q][j]);
             }
+            self.settled_val[pp] = None;
             q = pp;
         }
     }

@@ -1,9 +1,12 @@
 //! H-DRF against the rule of Bhattacharya et al. (SoCC 2013), as far as its text is known to
 //! us (see the reading note in `leontief_hdrf::hdrf`): the paper's blocked-node example, and
-//! the one kind of tree on which our reading and the paper's rule part ways. Every value is
-//! derived by hand in the comments.
+//! a blocked child that still holds an unsaturated resource, the case that decides between
+//! adding blocked children's vectors (the paper) and dropping them. Every value is derived by
+//! hand in the comments.
 
+use leontief_hdrf::discrete::discrete;
 use leontief_hdrf::{allocate, properties, Policy, Tree};
+use leontief_solver::Rational;
 
 /// Dominant shares (capacities 1) of the named nodes under `policy`.
 fn shares(tree: &Tree, policy: Policy, names: &[&str]) -> Vec<String> {
@@ -78,26 +81,41 @@ fn divergent_example() -> Tree {
     .expect("valid tree")
 }
 
-/// Where our reading differs from the paper's rule (a blocked child's vector added as it
-/// is), by hand. Until the CPU saturates both agree: C1, C2 and A rise at the root's level s;
-/// B1 and B2 at a common μ with B's effective vector (μ, 2μ), so 2μ = s. CPU: 2s + s/2 = 1 at
+/// The paper's rule on a blocked child that still holds an unsaturated resource, by hand.
+/// Until the CPU saturates nothing is blocked: C1, C2 and A rise at the root's level s; B1
+/// and B2 at a common μ with B's effective vector (μ, 2μ), so 2μ = s. CPU: 2s + s/2 = 1 at
 /// s = 2/5 (C1 = C2 = A = 2/5, B1 = B2 = 1/5, memory 4/5 used). Then only A and B2 can grow.
-/// - Ours (a child blocked by a saturated resource counts for nothing): B's share is B2's
-///   memory 1/5, below A's 2/5; B2 alone takes the last 1/5 of memory: A = B2 = 2/5.
-/// - The paper's rule (blocked vectors added unscaled, saturated resources ignored): B's
-///   vector is B1's (1/5, 1/5) plus B2's (0, y), share 1/5 + y = 2/5 = A's, so A and B rise
-///   together: a = 1/5 + y and a + 1/5 + y = 1 give A = 1/2, B2 = 3/10.
+/// B1 is blocked: its vector (1/5, 1/5) is added as it is, and the saturated CPU is ignored,
+/// so B's share is 1/5 + y with y = B2's memory: 2/5, equal to A's. A and B rise together:
+/// a = 1/5 + y and a + 1/5 + y = 1 (memory) give A = 1/2, B2 = 3/10 (B = 1/2).
 ///
-/// Both satisfy the share guarantee (1/4 for each child of the root).
+/// A reading that drops blocked children from a pool's vector (the one we implemented before
+/// following the paper) would let B2 alone take the last 1/5 of memory: A = B2 = 2/5. Both
+/// meet the share guarantee (1/4 for each child of the root); the paper's is also PO here.
 #[test]
 fn blocked_child_holding_an_unsaturated_resource() {
     let tree = divergent_example();
     let names = ["C1", "C2", "A", "B1", "B2", "B"];
     assert_eq!(
         shares(&tree, Policy::Hdrf, &names),
-        ["2/5", "2/5", "2/5", "1/5", "2/5", "3/5"]
+        ["2/5", "2/5", "1/2", "1/5", "3/10", "1/2"]
     );
     let x = allocate(&tree, Policy::Hdrf).unwrap();
     assert!(properties::share_guarantee(&tree, &x).is_empty());
     assert!(properties::pareto_violations(&tree, &x).is_empty());
+}
+
+/// The task-by-task H-DRF scheduler (slices of `1/k` task, blocking checked after every
+/// slice) approaches the same hand-derived values, A = 1/2 and B2 = 3/10, within a few slices.
+#[test]
+fn blocked_child_holding_an_unsaturated_resource_task_by_task() {
+    let tree = divergent_example();
+    for k in [10u64, 100, 1000] {
+        let x = discrete(&tree, Policy::Hdrf, k).unwrap();
+        for (name, value) in [("A", Rational::new(1, 2)), ("B2", Rational::new(3, 10))] {
+            let got = x.dominant_share(tree.find(name).unwrap());
+            let error = (got - &value.unwrap()).abs() * Rational::from(k);
+            assert!(error <= Rational::from(2), "k = {k}: {name} = {got}");
+        }
+    }
 }

@@ -756,12 +756,12 @@ impl Engine {
                                 }
                             }
                         }
-                        0 => {
+                        // At its cap, without work or blocked: counted as it is.
+                        _ => {
                             for (j, o) in out.iter_mut().enumerate() {
                                 *o += &self.usage[c * m + j];
                             }
                         }
-                        _ => {}
                     }
                 }
                 let e = out

@@ -61,10 +61,11 @@
 //! - `min-satisfaction`: the smallest satisfaction among the active nodes of the child's
 //!   subtree (the child itself and its descendants);
 //! - `collapsed`: the active leaf with the smallest dominant share / `g_leaf`;
-//! - `hdrf`: H-DRF's key as read in [`mod@crate::hdrf`] (effective vectors rescaled to the
-//!   smallest sibling key; a pool ignores its blocked children and the saturated resources).
-//!   In the simulator a leaf without pending work or at its cap is *satisfied* (it counts
-//!   with its actual usage), one with work whose task fits nowhere is *blocked*, and a
+//! - `hdrf`: H-DRF's key as in [`mod@crate::hdrf`] (active children's effective vectors
+//!   rescaled to the smallest sibling key, stopped children's usage added as it is,
+//!   saturated resources ignored). In the simulator a leaf without pending work or at its
+//!   cap is *satisfied*, one with work whose task fits nowhere is *blocked* (both count with
+//!   their actual usage), and a
 //!   resource is *saturated* when such a blocked leaf demands it and no machine has room for
 //!   its share of it;
 //! - `fifo`: the active leaf whose oldest pending task was submitted first.
