@@ -67,145 +67,172 @@ pub fn shrink(
     let mut current = candidate.clone();
     let mut verified = violation.clone();
     let mut evaluations = 0;
-    'outer: loop {
+    loop {
+        let mut smaller = None;
         for proposal in proposals(property, &current) {
             if evaluations >= cfg.max_evaluations {
-                break 'outer;
+                break;
             }
             evaluations += 1;
             if let Ok(Some(v)) = evaluate(mechanism, property, &proposal) {
-                current = proposal;
-                verified = v;
-                continue 'outer;
+                smaller = Some((proposal, v));
+                break;
             }
         }
-        break;
+        match smaller {
+            Some((proposal, v)) => (current, verified) = (proposal, v),
+            None => break,
+        }
     }
     (current, verified)
 }
 
-/// Every reduction of `c`, in the order of the module docs.
-fn proposals(property: Property, c: &Candidate) -> Vec<Candidate> {
+/// Every reduction of `c`, in the order of the module docs, built one stage at a time: the
+/// shrinker takes the first that still fails, usually from an early stage, so the later
+/// (larger) stages are built only when the earlier ones are exhausted.
+fn proposals(property: Property, c: &Candidate) -> impl Iterator<Item = Candidate> + '_ {
+    (1..=STAGES).flat_map(move |stage| stage_proposals(stage, property, c))
+}
+
+/// Number of stages of [`stage_proposals`].
+const STAGES: usize = 7;
+
+/// The reductions of stage `stage` (1 to [`STAGES`], as numbered in the module docs).
+fn stage_proposals(stage: usize, property: Property, c: &Candidate) -> Vec<Candidate> {
     let mut out = Vec::new();
     let inst = &c.instance;
     let n = inst.num_users();
     let m = inst.num_resources();
-
-    // 1. Drop a user.
-    for u in (0..n).rev() {
-        let keeps_liar = match (&c.scenario, property) {
-            (Scenario::Lies(l), _) => !(l.len() == 1 && l[0].0 == u),
-            (Scenario::Remove(r), _) => *r != u,
-            _ => true,
-        };
-        if n > 1 && keeps_liar {
-            out.extend(without_user(c, u));
-        }
-    }
-    // 2. Drop a liar.
-    if let Scenario::Lies(l) = &c.scenario {
-        if l.len() > 1 {
-            for t in 0..l.len() {
-                let mut fewer = l.clone();
-                fewer.remove(t);
-                out.push(Candidate::new(inst.clone(), Scenario::Lies(fewer)));
+    match stage {
+        // 1. Drop a user.
+        1 => {
+            for u in (0..n).rev() {
+                let keeps_liar = match (&c.scenario, property) {
+                    (Scenario::Lies(l), _) => !(l.len() == 1 && l[0].0 == u),
+                    (Scenario::Remove(r), _) => *r != u,
+                    _ => true,
+                };
+                if n > 1 && keeps_liar {
+                    out.extend(without_user(c, u));
+                }
             }
         }
-    }
-    // 3. Drop a resource.
-    if m > 1 {
-        for j in (0..m).rev() {
-            out.extend(without_resource(c, j));
-        }
-    }
-    // 4. Caps, weights.
-    for i in 0..n {
-        let u = &inst.users()[i];
-        if u.cap.is_some() {
-            out.extend(with_user(c, i, |u| u.cap = None));
-        }
-        if u.weight != Rational::ONE {
-            out.extend(with_user(c, i, |u| u.weight = Rational::ONE));
-        }
-        if u.resource_weights.is_some() {
-            out.extend(with_user(c, i, |u| u.resource_weights = None));
-        }
-    }
-    // 5. Undo one resource's growth.
-    if let Scenario::Capacity(grown) = &c.scenario {
-        for j in 0..m {
-            if grown[j] != inst.capacity()[j] {
-                let mut g = grown.clone();
-                g[j] = inst.capacity()[j].clone();
-                out.push(Candidate::new(inst.clone(), Scenario::Capacity(g)));
-            }
-        }
-    }
-    // 6. Units.
-    for j in 0..m {
-        let r = &inst.capacity()[j];
-        if *r != Rational::ONE {
-            let f = r.recip().expect("capacities are positive");
-            out.extend(scale_resource(c, j, &f));
-        }
-    }
-    for i in 0..n {
-        let u = &inst.users()[i];
-        let largest = u.demand.iter().max().expect("m >= 1");
-        if u.cap.is_none() && *largest != Rational::ONE {
-            let f = largest.recip().expect("some demand is positive");
-            let scale = |v: &[Rational]| v.iter().map(|x| x * &f).collect::<Vec<_>>();
-            let mut scenario = c.scenario.clone();
-            if let Scenario::Lies(l) = &mut scenario {
-                for (k, r) in l.iter_mut() {
-                    if *k == i {
-                        *r = scale(r);
+        // 2. Drop a liar.
+        2 => {
+            if let Scenario::Lies(l) = &c.scenario {
+                if l.len() > 1 {
+                    for t in 0..l.len() {
+                        let mut fewer = l.clone();
+                        fewer.remove(t);
+                        out.push(Candidate::new(inst.clone(), Scenario::Lies(fewer)));
                     }
                 }
             }
-            let mut users = inst.users().to_vec();
-            users[i].demand = scale(&users[i].demand);
-            out.extend(rebuild(
-                inst.resources().to_vec(),
-                inst.capacity().to_vec(),
-                users,
-                scenario,
-            ));
         }
-    }
-    // 7. Simpler numbers.
-    let mut slots: Vec<(Slot, Rational)> = Vec::new();
-    for j in 0..m {
-        slots.push((Slot::Capacity(j), inst.capacity()[j].clone()));
-    }
-    for (i, u) in inst.users().iter().enumerate() {
-        for j in 0..m {
-            slots.push((Slot::Demand(i, j), u.demand[j].clone()));
-        }
-        if let Some(t) = &u.cap {
-            slots.push((Slot::Cap(i), t.clone()));
-        }
-        if u.weight != Rational::ONE {
-            slots.push((Slot::Weight(i), u.weight.clone()));
-        }
-    }
-    if let Scenario::Lies(l) = &c.scenario {
-        for (t, (_, r)) in l.iter().enumerate() {
-            for (j, x) in r.iter().enumerate() {
-                slots.push((Slot::Lie(t, j), x.clone()));
+        // 3. Drop a resource.
+        3 if m > 1 => {
+            for j in (0..m).rev() {
+                out.extend(without_resource(c, j));
             }
         }
-    }
-    if let Scenario::Capacity(g) = &c.scenario {
-        for (j, x) in g.iter().enumerate() {
-            slots.push((Slot::Grown(j), x.clone()));
+        // 4. Caps, weights.
+        4 => {
+            for i in 0..n {
+                let u = &inst.users()[i];
+                if u.cap.is_some() {
+                    out.extend(with_user(c, i, |u| u.cap = None));
+                }
+                if u.weight != Rational::ONE {
+                    out.extend(with_user(c, i, |u| u.weight = Rational::ONE));
+                }
+                if u.resource_weights.is_some() {
+                    out.extend(with_user(c, i, |u| u.resource_weights = None));
+                }
+            }
         }
-    }
-    for (slot, value) in slots {
-        let zero_ok = matches!(slot, Slot::Demand(..) | Slot::Lie(..));
-        for simpler in simpler_numbers(&value, zero_ok) {
-            out.extend(with_slot(c, slot, simpler));
+        // 5. Undo one resource's growth.
+        5 => {
+            if let Scenario::Capacity(grown) = &c.scenario {
+                for j in 0..m {
+                    if grown[j] != inst.capacity()[j] {
+                        let mut g = grown.clone();
+                        g[j] = inst.capacity()[j].clone();
+                        out.push(Candidate::new(inst.clone(), Scenario::Capacity(g)));
+                    }
+                }
+            }
         }
+        // 6. Units.
+        6 => {
+            for j in 0..m {
+                let r = &inst.capacity()[j];
+                if *r != Rational::ONE {
+                    let f = r.recip().expect("capacities are positive");
+                    out.extend(scale_resource(c, j, &f));
+                }
+            }
+            for i in 0..n {
+                let u = &inst.users()[i];
+                let largest = u.demand.iter().max().expect("m >= 1");
+                if u.cap.is_none() && *largest != Rational::ONE {
+                    let f = largest.recip().expect("some demand is positive");
+                    let scale = |v: &[Rational]| v.iter().map(|x| x * &f).collect::<Vec<_>>();
+                    let mut scenario = c.scenario.clone();
+                    if let Scenario::Lies(l) = &mut scenario {
+                        for (k, r) in l.iter_mut() {
+                            if *k == i {
+                                *r = scale(r);
+                            }
+                        }
+                    }
+                    let mut users = inst.users().to_vec();
+                    users[i].demand = scale(&users[i].demand);
+                    out.extend(rebuild(
+                        inst.resources().to_vec(),
+                        inst.capacity().to_vec(),
+                        users,
+                        scenario,
+                    ));
+                }
+            }
+        }
+        // 7. Simpler numbers.
+        7 => {
+            let mut slots: Vec<(Slot, Rational)> = Vec::new();
+            for j in 0..m {
+                slots.push((Slot::Capacity(j), inst.capacity()[j].clone()));
+            }
+            for (i, u) in inst.users().iter().enumerate() {
+                for j in 0..m {
+                    slots.push((Slot::Demand(i, j), u.demand[j].clone()));
+                }
+                if let Some(t) = &u.cap {
+                    slots.push((Slot::Cap(i), t.clone()));
+                }
+                if u.weight != Rational::ONE {
+                    slots.push((Slot::Weight(i), u.weight.clone()));
+                }
+            }
+            if let Scenario::Lies(l) = &c.scenario {
+                for (t, (_, r)) in l.iter().enumerate() {
+                    for (j, x) in r.iter().enumerate() {
+                        slots.push((Slot::Lie(t, j), x.clone()));
+                    }
+                }
+            }
+            if let Scenario::Capacity(g) = &c.scenario {
+                for (j, x) in g.iter().enumerate() {
+                    slots.push((Slot::Grown(j), x.clone()));
+                }
+            }
+            for (slot, value) in slots {
+                let zero_ok = matches!(slot, Slot::Demand(..) | Slot::Lie(..));
+                for simpler in simpler_numbers(&value, zero_ok) {
+                    out.extend(with_slot(c, slot, simpler));
+                }
+            }
+        }
+        _ => {}
     }
     out
 }
