@@ -5,38 +5,19 @@
 //! against the sources' numbers (the DRF paper's running example and Table 1, the lecture's
 //! four-operation example), not merely for running.
 
+mod common;
+
 use std::ffi::OsStr;
 use std::fs;
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::{json, Value};
 
-// ---------------------------------------------------------------- harness
+use common::run_with;
 
-/// Runs the binary with `args`, feeding `stdin` (or nothing) on standard input.
-fn run_with<S: AsRef<OsStr>>(args: &[S], stdin: Option<&str>) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_leontief"));
-    cmd.args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        });
-    let mut child = cmd.spawn().expect("the leontief binary starts");
-    if let Some(text) = stdin {
-        let mut pipe = child.stdin.take().expect("stdin is piped");
-        // The tool may exit (a usage error) before reading: a broken pipe is not a failure.
-        let _ = pipe.write_all(text.as_bytes());
-    }
-    child
-        .wait_with_output()
-        .expect("the leontief binary finishes")
-}
+// ---------------------------------------------------------------- harness
 
 fn run<S: AsRef<OsStr>>(args: &[S]) -> Output {
     run_with(args, None)

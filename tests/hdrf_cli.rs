@@ -1,26 +1,14 @@
 //! End-to-end tests of `leontief hdrf`: the lecture's tree and the H-DRF paper's, as the
 //! sources give them (reference/trees.json), and a validation error.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use std::process::Output;
 
 use serde_json::Value;
 
 fn run(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_leontief"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    // A process that rejects its flags exits without reading: a broken pipe is fine here.
-    let _ = child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin.as_bytes());
-    child.wait_with_output().expect("it finishes")
+    common::run_with(args, Some(stdin))
 }
 
 /// Dominant share of the node whose path ends with `/name`.

@@ -1,30 +1,11 @@
 //! End-to-end tests of `leontief check`, `leontief verify` and `leontief compare`: the
 //! sources' violations found through the command line, and determinism across threads.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use common::run_with as run;
 
 use serde_json::Value;
-
-fn run(args: &[&str], stdin: Option<&str>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_leontief"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    if let Some(text) = stdin {
-        // A process that rejects its flags may exit before reading: a broken pipe is fine.
-        let _ = child
-            .stdin
-            .take()
-            .expect("stdin")
-            .write_all(text.as_bytes());
-    }
-    drop(child.stdin.take());
-    child.wait_with_output().expect("it finishes")
-}
 
 fn json_ok(args: &[&str], stdin: Option<&str>) -> Value {
     let out = run(args, stdin);

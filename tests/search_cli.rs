@@ -1,6 +1,8 @@
 //! End-to-end tests of `leontief search` and `leontief merge`: JSONL out, flags checked
 //! before anything runs, and N shard processes whose merged output equals one process's.
 
+mod common;
+
 use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
@@ -15,7 +17,7 @@ fn leontief(args: &[&str]) -> Command {
 }
 
 fn run(args: &[&str]) -> Output {
-    leontief(args).output().expect("the binary runs")
+    common::run_with(args, None)
 }
 
 fn lines(text: &[u8]) -> Vec<Value> {

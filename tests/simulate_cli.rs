@@ -1,40 +1,21 @@
 //! End-to-end tests of `leontief simulate`: the churn examples (examples/*-churn.json) with
 //! the facts of reference/trees.json ("dynamic"), CSV, preemption, and bad input.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use std::process::Output;
+
+use common::{assert_bad, ok_json};
 
 use leontief::solver::Rational;
 use serde_json::Value;
 
 fn run(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_leontief"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    // A command that fails on its flags exits before reading: a broken pipe is expected then.
-    let _ = child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin.as_bytes());
-    child.wait_with_output().expect("it finishes")
+    common::run_with(args, Some(stdin))
 }
 
 fn example(name: &str) -> String {
     format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"))
-}
-
-fn ok_json(out: &Output) -> Value {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("JSON on stdout")
 }
 
 fn node<'a>(v: &'a Value, name: &str) -> &'a Value {
@@ -48,14 +29,6 @@ fn node<'a>(v: &'a Value, name: &str) -> &'a Value {
 
 fn rat(v: &Value) -> Rational {
     v.as_str().unwrap().parse().unwrap()
-}
-
-/// Exit code 2, nothing on stdout, the message on stderr.
-fn assert_bad(out: &Output, message: &str) {
-    assert_eq!(out.status.code(), Some(2), "{out:?}");
-    assert!(out.stdout.is_empty());
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains(message), "{err}");
 }
 
 /// The lecture: naive HDRF drains B1 to 0 (A holds all the CPU); min-satisfaction keeps B1

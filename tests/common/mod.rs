@@ -1,0 +1,50 @@
+//! The harness the end-to-end tests share: run the `leontief` binary as a child process.
+
+// Each test file uses the part of the harness it needs.
+#![allow(dead_code)]
+
+use std::ffi::OsStr;
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+/// Runs the binary with `args`, feeding `stdin` (or nothing: standard input is closed).
+pub fn run_with<S: AsRef<OsStr>>(args: &[S], stdin: Option<&str>) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_leontief"));
+    cmd.args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        });
+    let mut child = cmd.spawn().expect("the leontief binary starts");
+    if let Some(text) = stdin {
+        let mut pipe = child.stdin.take().expect("stdin is piped");
+        // The tool may exit (a usage error) before reading: a broken pipe is not a failure.
+        let _ = pipe.write_all(text.as_bytes());
+    }
+    child
+        .wait_with_output()
+        .expect("the leontief binary finishes")
+}
+
+/// Exit code 0; standard output parsed as JSON.
+pub fn ok_json(out: &Output) -> Value {
+    assert!(
+        out.status.success(),
+        "expected success; stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON on stdout")
+}
+
+/// Exit code 2, nothing on standard output, `message` on standard error.
+pub fn assert_bad(out: &Output, message: &str) {
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(out.stdout.is_empty(), "partial output: {out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(message), "{err}");
+}
