@@ -201,6 +201,7 @@ pub fn summary_text(mechanism: &str, cfg: &SearchConfig, s: &SearchSummary) -> S
 /// `leontief merge`: the records of several JSONL files, each checked to be a record,
 /// duplicates (by the recomputed canonical key) dropped — the first kept, in the order
 /// (mechanism, property, seed, unit, file order) — and, with `verify`, each re-verified.
+/// Every record leaves with its recomputed key.
 /// Returns the JSONL text and how many lines were read and dropped.
 pub fn merge(files: &[String], verify: bool) -> Result<(String, usize, usize), CliError> {
     let mut records: Vec<(String, String, u64, u64, usize, Value)> = Vec::new();
@@ -230,10 +231,15 @@ pub fn merge(files: &[String], verify: bool) -> Result<(String, usize, usize), C
     let read = records.len();
     let mut seen = HashSet::new();
     let mut out = String::new();
-    for (mechanism, _, _, _, _, value) in records {
+    for (mechanism, _, _, _, _, mut value) in records {
         let (_, property, candidate) =
             read_candidate(&value).map_err(|e| CliError::Internal(e.to_string()))?;
-        if seen.insert(canonical_key(&mechanism, property, &candidate)) {
+        let key = canonical_key(&mechanism, property, &candidate);
+        if seen.insert(key.clone()) {
+            // The key as this version computes it (a record's stored key may be older).
+            if let Some(record) = value.as_object_mut() {
+                record.insert("key".into(), Value::String(key));
+            }
             out += &value.to_string();
             out.push('\n');
         }

@@ -21,6 +21,7 @@
 
 use std::collections::BTreeMap;
 
+use leontief_solver::hierarchy::Hierarchy;
 use leontief_solver::properties::{Property, Scenario};
 use leontief_solver::{read_number, Instance, Mechanism, Rational, SolverError};
 use serde_json::{Map, Value};
@@ -416,8 +417,9 @@ fn same_values(a: &Value, b: &Value) -> bool {
 /// of users, a permutation of resources (all `m!` of them for `m <= 6`; for larger `m`
 /// resources keep their order), and scaling: each resource measured in units of its
 /// capacity, each user's demand (and report) in units of its dominant share per task (its
-/// cap scaled to match), weights relative to the largest. Names do not matter, except the
-/// pool paths of hierarchical instances (`P/x`: the pools `P` of its users).
+/// cap scaled to match), weights relative to the largest. Names do not matter; of a
+/// hierarchical instance (users named by paths, `P@2/x`) the tree's shape and pool weights
+/// do, as an unordered tree, not the pools' names.
 ///
 /// # Example
 /// The same RM counterexample with users swapped, resources swapped, the first resource
@@ -478,10 +480,8 @@ pub fn canonical_key(mechanism: &str, property: Property, candidate: &Candidate)
                     col
                 })
                 .collect();
-            // Hierarchical instances: the pools a user sits in matter (names otherwise not).
-            let pools = u.name.rsplit_once('/').map_or("", |(p, _)| p);
             let scalars = format!(
-                "{pools} w={} t={} {}{}",
+                "w={} t={} {}{}",
                 &u.weight / &max_weight,
                 u.cap
                     .as_ref()
@@ -496,8 +496,11 @@ pub fn canonical_key(mechanism: &str, property: Property, candidate: &Candidate)
         Scenario::Capacity(c) => Some((0..m).map(|j| &c[j] / &cap[j]).collect()),
         _ => None,
     };
+    // Hierarchical instances (users named by paths): their tree, encoded below as an
+    // unordered tree. A name that does not parse is left to the flat key.
+    let tree = Hierarchy::of(inst).ok().filter(|h| !h.is_flat());
     let render = |perm: &[usize]| -> String {
-        let mut lines: Vec<String> = rows
+        let lines: Vec<String> = rows
             .iter()
             .map(|r| {
                 let cols: Vec<String> = perm
@@ -513,14 +516,20 @@ pub fn canonical_key(mechanism: &str, property: Property, candidate: &Candidate)
                 format!("{} {}", cols.join(","), r.scalars)
             })
             .collect();
-        lines.sort();
+        let lines = if let Some(tree) = &tree {
+            canonical_tree(tree, 0, &lines)
+        } else {
+            let mut lines = lines;
+            lines.sort();
+            lines.join(" ; ")
+        };
         let g = growth.as_ref().map_or(String::new(), |g| {
             perm.iter()
                 .map(|&j| g[j].to_string())
                 .collect::<Vec<_>>()
                 .join(",")
         });
-        format!("{} | {}", lines.join(" ; "), g)
+        format!("{lines} | {g}")
     };
     let body = if m <= 6 {
         permutations(m)
@@ -532,6 +541,23 @@ pub fn canonical_key(mechanism: &str, property: Property, candidate: &Candidate)
         render(&(0..m).collect::<Vec<_>>())
     };
     format!("{mechanism} {} | {body}", property.name())
+}
+
+/// The canonical form of node `v` of `tree` (users' leaves replaced by their `lines`) as
+/// an unordered tree: a pool is its weight and the sorted forms of its children, so pool
+/// names and the order of siblings do not matter (the AHU encoding).
+fn canonical_tree(tree: &Hierarchy, v: usize, lines: &[String]) -> String {
+    let node = tree.node(v);
+    if let Some(u) = node.user {
+        return lines[u].clone();
+    }
+    let mut items: Vec<String> = node
+        .children
+        .iter()
+        .map(|&c| canonical_tree(tree, c, lines))
+        .collect();
+    items.sort();
+    format!("({}: {})", node.weight, items.join(" ; "))
 }
 
 fn permutations(m: usize) -> Vec<Vec<usize>> {
