@@ -9,10 +9,12 @@
 //! `leontief_hdrf::fill`, "Number sizes"), and one allocation of the 2,000-leaf tree takes
 //! about ten seconds: its own group takes two minutes (run it alone with
 //! `-- hdrf_static_2000_leaves_m4_hdrf`, or the rest with
-//! `-- 'hdrf_static_2000_leaves_m4/|hdrf_static_hdrf_policy_m4'`).
+//! `-- 'hdrf_static_2000_leaves_m4/|hdrf_static_hdrf_policy_m4'`). The last group,
+//! `hdrf_static_2000_leaves_m4_catalog`, draws the leaves' demands from a catalog of 8 or 32
+//! task shapes instead of each its own.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode};
-use leontief_hdrf::generate::cluster_tree;
+use leontief_hdrf::generate::{catalog_tree, cluster_tree};
 use leontief_hdrf::{allocate, Policy};
 use std::hint::black_box;
 use std::time::Duration;
@@ -56,5 +58,29 @@ fn hdrf_full_size(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, static_policies, hdrf_by_size, hdrf_full_size);
+/// The same 2,000-leaf tree with demands from a catalog of 8 or 32 task shapes
+/// (`generate::catalog_tree`): how H-DRF's cost depends on the number of distinct demands.
+fn hdrf_catalog(c: &mut Criterion) {
+    let mut group = c.benchmark_group("hdrf_static_2000_leaves_m4_catalog");
+    group.sample_size(10);
+    group.sampling_mode(SamplingMode::Flat);
+    for shapes in [8, 32] {
+        let tree = catalog_tree(10, 9, 2_000, 4, shapes, 42);
+        for policy in [Policy::Naive, Policy::Hdrf] {
+            let id = format!("{}/{shapes}_shapes", policy.name());
+            group.bench_with_input(BenchmarkId::from_parameter(id), &tree, |b, t| {
+                b.iter(|| allocate(black_box(t), policy).expect("valid tree"))
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    static_policies,
+    hdrf_by_size,
+    hdrf_full_size,
+    hdrf_catalog
+);
 criterion_main!(benches);
