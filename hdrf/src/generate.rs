@@ -127,24 +127,18 @@ mod tests {
             let (a, b) = (plain.node(u), catalog.node(v));
             assert_eq!((a.weight(), a.cap()), (b.weight(), b.cap()));
         }
-        let mut shapes: Vec<_> = catalog
-            .leaves()
-            .map(|l| catalog.node(l).demand().unwrap().to_vec())
-            .collect();
-        shapes.sort();
-        shapes.dedup();
-        assert_eq!(shapes.len(), 5);
-        let distinct_plain = {
-            let mut d: Vec<_> = plain
+        let distinct = |tree: &Tree| {
+            let mut shapes: Vec<_> = tree
                 .leaves()
-                .map(|l| plain.node(l).demand().unwrap().to_vec())
+                .map(|l| tree.node(l).demand().unwrap().to_vec())
                 .collect();
-            d.sort();
-            d.dedup();
-            d.len()
+            shapes.sort();
+            shapes.dedup();
+            shapes.len()
         };
+        assert_eq!(distinct(&catalog), 5);
         assert!(
-            distinct_plain > 5,
+            distinct(&plain) > 5,
             "cluster_tree's leaves have their own demands"
         );
     }
