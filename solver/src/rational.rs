@@ -1062,9 +1062,54 @@ impl Rational {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use num_integer::Integer;
+    use proptest::prelude::*;
 
     fn r(s: &str) -> Rational {
         s.parse().unwrap()
+    }
+
+    /// A big integer from limbs (the strategies below draw limbs).
+    fn from_limbs(limbs: &[u64]) -> BigInt {
+        BigInt::from(limbs_to_biguint(limbs))
+    }
+
+    /// Consecutive Fibonacci numbers: every Euclidean quotient is 1, Lehmer's worst case.
+    #[test]
+    fn gcd_big_of_consecutive_fibonacci_numbers_is_one() {
+        let (mut a, mut b) = (BigInt::one(), BigInt::one());
+        for k in 2..6000 {
+            (a, b) = (b.clone(), a + b);
+            if k % 97 == 0 {
+                assert!(gcd_big(&a, &b).is_one(), "F_{k}, F_{}", k + 1);
+                // A multiple of F_k has gcd F_k with it.
+                assert_eq!(gcd_big(&(&b * &a), &a), a.clone());
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        /// Lehmer's gcd agrees with num-bigint's (binary) gcd on numbers of 2 to 160 limbs
+        /// with a common factor, of equal or different lengths, and with signs.
+        #[test]
+        fn gcd_big_matches_num_bigint(
+            x in prop::collection::vec(any::<u64>(), 1..80),
+            y in prop::collection::vec(any::<u64>(), 1..80),
+            g in prop::collection::vec(any::<u64>(), 1..80),
+            small_quotients in any::<bool>(),
+            negate in any::<bool>(),
+        ) {
+            let g = from_limbs(&g);
+            let a = from_limbs(&x) * &g;
+            // Close values give long runs of small quotients; unrelated ones, the usual mix.
+            let b = if small_quotients { &a + from_limbs(&y) } else { from_limbs(&y) * &g };
+            let a = if negate { -a } else { a };
+            let expected = a.gcd(&b);
+            prop_assert_eq!(gcd_big(&a, &b), expected.clone());
+            prop_assert_eq!(gcd_big(&b, &a), expected);
+        }
     }
 
     #[test]
