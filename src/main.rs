@@ -129,7 +129,9 @@ struct HdrfArgs {
     /// Tree JSON file, or - for standard input:
     /// {"resources": [..], "capacity": [..], "tree": {"name": "root", "children": [..]}}
     file: String,
-    /// collapsed, naive, min-satisfaction, hdrf, or all (side by side).
+    /// collapsed, naive, min-satisfaction, hdrf, or all (side by side: with --format tree, a
+    /// table of every node's dominant share and satisfaction under each policy, then each
+    /// policy's tree; with json, an array of the four allocations).
     #[arg(long, default_value = "min-satisfaction")]
     policy: String,
     /// Output format.
@@ -709,7 +711,7 @@ fn compare(args: CompareArgs) -> Outcome {
 }
 
 fn hdrf_cmd(args: HdrfArgs) -> Outcome {
-    use leontief::hdrf::{allocate, render_tree, Policy, Tree};
+    use leontief::hdrf::{allocate, render_comparison, render_tree, Policy, Tree};
     let policies: Vec<Policy> = if args.policy == "all" {
         Policy::ALL.to_vec()
     } else {
@@ -717,22 +719,29 @@ fn hdrf_cmd(args: HdrfArgs) -> Outcome {
     };
     let text = leontief::cli::read_text(&args.file).map_err(fail)?;
     let tree = Tree::from_json_str(&text).map_err(fail)?;
-    let mut json_out = Vec::new();
-    let mut drawn = String::new();
-    for policy in policies {
-        let alloc = allocate(&tree, policy).map_err(fail)?;
-        match args.format {
-            TreeFormat::Json => json_out.push(alloc.to_json(&tree)),
-            TreeFormat::Tree => {
-                drawn.push_str(&format!("{}\n", policy.name()));
-                drawn.push_str(&render_tree(&tree, &alloc));
+    let allocs = policies
+        .iter()
+        .map(|&policy| allocate(&tree, policy).map_err(fail))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(match args.format {
+        TreeFormat::Json if allocs.len() == 1 => pretty(&allocs[0].to_json(&tree)),
+        TreeFormat::Json => pretty(&Value::Array(
+            allocs.iter().map(|a| a.to_json(&tree)).collect(),
+        )),
+        TreeFormat::Tree => {
+            let mut drawn = String::new();
+            if allocs.len() > 1 {
+                // Side by side first (dominant share and satisfaction), then each in full.
+                drawn.push_str("dominant share (satisfaction) by policy\n");
+                drawn.push_str(&render_comparison(&tree, &allocs));
                 drawn.push('\n');
             }
+            for alloc in &allocs {
+                drawn.push_str(&format!("{}\n", alloc.policy.name()));
+                drawn.push_str(&render_tree(&tree, alloc));
+                drawn.push('\n');
+            }
+            drawn
         }
-    }
-    Ok(match args.format {
-        TreeFormat::Json if json_out.len() == 1 => pretty(&json_out[0]),
-        TreeFormat::Json => pretty(&Value::Array(json_out)),
-        TreeFormat::Tree => drawn,
     })
 }

@@ -63,6 +63,61 @@ fn hdrf_paper_static_values() {
     );
 }
 
+/// `--policy all --format tree` puts the policies side by side: the paper's values in one row
+/// per node (n22: 1/3 under collapsed, 1/2 under the tree policies), then each policy's tree.
+#[test]
+fn all_policies_side_by_side_on_the_terminal() {
+    let out = run(
+        &["hdrf", "--policy", "all", "--format", "tree", "-"],
+        HDRF_PAPER,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let row = |name: &str| -> Vec<String> {
+        let line = text
+            .lines()
+            .find(|l| {
+                l.trim_start_matches(['│', '├', '└', '─', ' '])
+                    .starts_with(&format!("{name} "))
+            })
+            .unwrap_or_else(|| panic!("no row {name} in\n{text}"));
+        line.split("  ")
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .map(String::from)
+            .collect()
+    };
+    let header = row("node");
+    assert_eq!(
+        header,
+        [
+            "node",
+            "g",
+            "collapsed",
+            "naive",
+            "min-satisfaction",
+            "hdrf"
+        ]
+    );
+    // Cells: path, g, then "share (satisfaction)" per policy in the header's order.
+    assert_eq!(
+        row("n22")[1..],
+        ["1/4", "1/3 (4/3)", "1/2 (2)", "1/2 (2)", "1/2 (2)"]
+    );
+    assert_eq!(
+        row("n1")[1..],
+        ["1/2", "2/3 (4/3)", "1/2 (1)", "1/2 (1)", "1/2 (1)"]
+    );
+    // Each policy's full tree follows the comparison.
+    for policy in ["collapsed", "naive", "min-satisfaction", "hdrf"] {
+        assert!(text.lines().any(|l| l == policy), "no {policy} section");
+    }
+}
+
 #[test]
 fn lecture_tree_guarantees_and_naive_fill() {
     // The lecture: guaranteed A 1/2, B 1/2, B1 1/4, B2 1/4; naive fill from zero A 1/2, B1 1/2, B2 1.

@@ -333,8 +333,8 @@ impl TreeAllocation {
 /// ");
 /// ```
 pub fn render_tree(tree: &Tree, alloc: &TreeAllocation) -> String {
-    let mut rows: Vec<[String; 6]> = Vec::with_capacity(tree.len() + 1);
-    rows.push([
+    let mut rows: Vec<Vec<String>> = Vec::with_capacity(tree.len() + 1);
+    rows.push(vec![
         "node".into(),
         "g".into(),
         format!("allocation ({})", tree.resources().join(", ")),
@@ -342,14 +342,11 @@ pub fn render_tree(tree: &Tree, alloc: &TreeAllocation) -> String {
         "satisfaction".into(),
         "tasks".into(),
     ]);
-    // Depth-first with the drawing prefix of each node.
-    let mut stack: Vec<(NodeId, String, String)> =
-        vec![(tree.root(), String::new(), String::new())];
-    while let Some((v, lead, cont)) = stack.pop() {
+    for (v, drawn) in drawn_nodes(tree) {
         let a = alloc.node(v);
         let shown: Vec<String> = a.allocation.iter().map(ToString::to_string).collect();
-        rows.push([
-            format!("{lead}{}", tree.node(v).name()),
+        rows.push(vec![
+            drawn,
             tree.guaranteed_share(v).to_string(),
             format!("({})", shown.join(", ")),
             a.dominant_share.to_string(),
@@ -359,6 +356,57 @@ pub fn render_tree(tree: &Tree, alloc: &TreeAllocation) -> String {
                 .map(ToString::to_string)
                 .unwrap_or_default(),
         ]);
+    }
+    aligned(&rows)
+}
+
+/// The policies side by side: the tree drawn as in [`render_tree`], each node's guaranteed
+/// share `g`, and for every allocation given a column `share (σ)` — the node's dominant share
+/// and its satisfaction `share / g`, so that `σ < 1` shows a node below its guarantee. For
+/// `--policy all --format tree` on the command line.
+///
+/// # Example
+/// The H-DRF paper's tree: collapsed (flat DRF over the leaves) gives n2's leaf n22 only 1/3.
+/// ```
+/// use leontief_hdrf::{allocate, render_comparison, Policy, Tree};
+/// let tree = Tree::from_json_str(r#"{"capacity": [1, 1], "tree": {"children": [
+///     {"name": "n1", "demand": [0, 1]},
+///     {"name": "n2", "children": [{"name": "n21", "demand": [1, 0]}, {"name": "n22", "demand": [0, 1]}]}]}}"#).unwrap();
+/// let allocs: Vec<_> = [Policy::Collapsed, Policy::Hdrf]
+///     .into_iter()
+///     .map(|p| allocate(&tree, p).unwrap())
+///     .collect();
+/// assert_eq!(render_comparison(&tree, &allocs), "\
+/// node         g    collapsed  hdrf
+/// root         1    1 (1)      1 (1)
+/// ├── n1       1/2  2/3 (4/3)  1/2 (1)
+/// └── n2       1/2  1 (2)      1 (2)
+///     ├── n21  1/4  1 (4)      1 (4)
+///     └── n22  1/4  1/3 (4/3)  1/2 (2)
+/// ");
+/// ```
+pub fn render_comparison(tree: &Tree, allocs: &[TreeAllocation]) -> String {
+    let mut header = vec!["node".to_string(), "g".to_string()];
+    header.extend(allocs.iter().map(|a| a.policy.to_string()));
+    let mut rows = vec![header];
+    for (v, drawn) in drawn_nodes(tree) {
+        let mut row = vec![drawn, tree.guaranteed_share(v).to_string()];
+        row.extend(allocs.iter().map(|a| {
+            let n = a.node(v);
+            format!("{} ({})", n.dominant_share, n.satisfaction)
+        }));
+        rows.push(row);
+    }
+    aligned(&rows)
+}
+
+/// Every node depth-first, with its name drawn under its ancestors' branches.
+fn drawn_nodes(tree: &Tree) -> Vec<(NodeId, String)> {
+    let mut out = Vec::with_capacity(tree.len());
+    let mut stack: Vec<(NodeId, String, String)> =
+        vec![(tree.root(), String::new(), String::new())];
+    while let Some((v, lead, cont)) = stack.pop() {
+        out.push((v, format!("{lead}{}", tree.node(v).name())));
         let children = tree.children(v);
         for (k, &c) in children.iter().enumerate().rev() {
             let last = k + 1 == children.len();
@@ -370,14 +418,20 @@ pub fn render_tree(tree: &Tree, alloc: &TreeAllocation) -> String {
             stack.push((c, format!("{cont}{branch}"), format!("{cont}{next}")));
         }
     }
-    let mut widths = [0usize; 6];
-    for row in &rows {
+    out
+}
+
+/// Rows of cells as left-aligned columns two spaces apart, without trailing blanks.
+fn aligned(rows: &[Vec<String>]) -> String {
+    let mut widths: Vec<usize> = Vec::new();
+    for row in rows {
+        widths.resize(widths.len().max(row.len()), 0);
         for (w, cell) in widths.iter_mut().zip(row) {
             *w = (*w).max(cell.chars().count());
         }
     }
     let mut out = String::new();
-    for row in &rows {
+    for row in rows {
         let mut line = String::new();
         for (k, cell) in row.iter().enumerate() {
             if k > 0 {

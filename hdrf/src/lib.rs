@@ -13,7 +13,8 @@
 //!   Statically, min-satisfaction HDRF coincides with naive HDRF (proof in
 //!   [`mod@min_satisfaction`]); the two differ only under task churn.
 //! - [`TreeAllocation`]: every node's allocation vector, dominant share, satisfaction
-//!   `S_v / g_v` and (leaves) tasks; [`TreeAllocation::to_json`] and [`render_tree`].
+//!   `S_v / g_v` and (leaves) tasks; [`TreeAllocation::to_json`], [`render_tree`] and
+//!   [`render_comparison`] (policies side by side).
 //! - [`properties`]: share guarantee, Pareto efficiency, feasibility, with witnesses.
 //! - [`flat`]: the policies as flat mechanisms (`hdrf:<policy>`) over instances whose user
 //!   names are paths (`B/B1`), so that every flat oracle and the search apply to them.
@@ -62,7 +63,7 @@ pub mod reference;
 pub mod simulate;
 pub mod tree;
 
-pub use allocation::{render_tree, Computation, NodeAllocation, TreeAllocation};
+pub use allocation::{render_comparison, render_tree, Computation, NodeAllocation, TreeAllocation};
 pub use collapsed::collapsed;
 pub use error::SolverError;
 pub use hdrf::hdrf;
