@@ -685,7 +685,9 @@ fn second_matrix(u: &[u64], v: &[u64], first: Cofactors) -> Option<Cofactors> {
 /// changed, otherwise.
 fn apply_cofactors(u: &mut Vec<u64>, v: &mut Vec<u64>, cofactors: Cofactors) -> bool {
     let Some((nu, nv)) = combine(u, v, cofactors) else {
-        return false; // a negative result: not with Knuth's quotients; the caller divides
+        // A negative result: only from a second matrix drawn from inexact leading bits (the
+        // step then applies the first alone); never from Knuth's quotients.
+        return false;
     };
     let (nu, nv) = if cmp_limbs(&nu, &nv) == Ordering::Less {
         (nv, nu)
@@ -702,7 +704,7 @@ fn apply_cofactors(u: &mut Vec<u64>, v: &mut Vec<u64>, cofactors: Cofactors) -> 
 
 /// `(a u + b v, c u + d v)` for rows of opposite signs, entries below 2^63 in magnitude;
 /// `None` when either is negative. (One pass per row: a single pass computing both rows
-/// measured 10–15% slower.)
+/// measured 11–16% slower at 51,000 bits.)
 fn combine(u: &[u64], v: &[u64], (a, b, c, d): Cofactors) -> Option<(Vec<u64>, Vec<u64>)> {
     Some((combine_row(u, v, a, b)?, combine_row(u, v, c, d)?))
 }
