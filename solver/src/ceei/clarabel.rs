@@ -42,7 +42,8 @@ pub struct ClarabelOutcome {
 /// `1.4e-9` where the equilibrium is strictly complementary.
 ///
 /// # Errors
-/// As [`Ceei::solve_float`](super::Ceei::solve_float); [`SolverError::Mechanism`] when Clarabel rejects the setup.
+/// As [`Ceei::solve_float`](super::Ceei::solve_float); [`SolverError::Mechanism`] when
+/// Clarabel rejects the setup.
 ///
 /// # Example
 /// ```
