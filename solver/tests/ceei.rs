@@ -126,7 +126,7 @@ fn paper_theorem_5_ceei_is_not_population_monotonic() {
 }
 
 // ---------------------------------------------------------------------------------------
-// An irrational equilibrium (SPEC.md §2).
+// An irrational equilibrium (docs/theory.md §2).
 
 #[test]
 fn irrational_equilibrium_gets_a_proven_bound() {

@@ -511,8 +511,8 @@ fn ceei_is_not_population_monotonic() {
 
 #[test]
 fn ceei_bottleneck_based_fairness_and_drf_not() {
-    // SPEC §3: CEEI has BBF; DRF does not always — on the paper's example A holds 3/9 of
-    // the saturated CPU and memory is not saturated.
+    // docs/theory.md §3: CEEI has BBF; DRF does not always — on the paper's example A holds
+    // 3/9 of the saturated CPU and memory is not saturated.
     let inst = paper();
     let c = checked(&ceei(), &inst, Property::Bbf, &Scenario::Bounded);
     assert!(c.verdict.holds, "{:?}", c.verdict);
