@@ -1,11 +1,13 @@
 //! Helpers shared by the solver's integration tests: exact literals, the reference cases of
 //! `reference/flat.json`, the DRF paper's running example and a small random-instance
-//! strategy.
+//! strategy; [`oracle`] holds the `Rational` tests' independent oracle.
 //!
 //! Each test file is its own crate and includes this module with `mod common;`, using only
 //! some of the helpers, hence the `dead_code` allowance.
 
 #![allow(dead_code)]
+
+pub mod oracle;
 
 use leontief_solver::{Instance, Rational, User};
 use proptest::prelude::*;
