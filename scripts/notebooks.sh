@@ -10,8 +10,9 @@
 #   - target/release/leontief, built with `cargo build --release --locked` when missing
 #     (set LEONTIEF to use another binary).
 # The notebooks run in memory with nbclient (MPLBACKEND=Agg, a timeout per cell of
-# ${NOTEBOOK_CELL_TIMEOUT:-180} s); nothing is written back into notebooks/. Set NOTEBOOK_OUT to
-# a directory to keep the executed copies (with their outputs and plots) there.
+# ${NOTEBOOK_CELL_TIMEOUT:-180} s), each with notebooks/ as its working directory, so that they
+# import the shared notebooks/leontief_nb.py; nothing is written back into notebooks/. Set
+# NOTEBOOK_OUT to a directory to keep the executed copies (with their outputs and plots) there.
 # Ends with `notebooks: N passed, M failed`; exits non-zero when any failed or none ran.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"

@@ -1,12 +1,11 @@
 //! Asset fairness: the DRF paper's numbers and its two counterexamples, plus invariances.
 
 use leontief_solver::asset::{asset_task_share, AssetFairness};
-use leontief_solver::{Instance, Mechanism, Rational, User};
+use leontief_solver::{Instance, Mechanism, User};
 use proptest::prelude::*;
 
-fn r(s: &str) -> Rational {
-    s.parse().unwrap()
-}
+mod common;
+use common::r;
 
 fn inst(capacity: [i64; 2], users: &[(&str, [i64; 2])]) -> Instance {
     Instance::new(

@@ -7,28 +7,9 @@ use leontief_solver::ceei::{
 };
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError, User};
 use proptest::prelude::*;
-use serde_json::Value;
 
-const FLAT: &str = include_str!("../../reference/flat.json");
-
-fn r(s: &str) -> Rational {
-    s.parse().unwrap()
-}
-
-fn rs(v: &[&str]) -> Vec<Rational> {
-    v.iter().map(|s| r(s)).collect()
-}
-
-fn reference_case(id: &str) -> Value {
-    let all: Value = serde_json::from_str(FLAT).unwrap();
-    all["cases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["id"] == id)
-        .unwrap_or_else(|| panic!("no reference case {id}"))
-        .clone()
-}
+mod common;
+use common::{r, reference_case, rs};
 
 fn solve(inst: &Instance) -> CeeiOutcome {
     Ceei::new().solve(inst).unwrap()
@@ -145,7 +126,7 @@ fn paper_theorem_5_ceei_is_not_population_monotonic() {
 }
 
 // ---------------------------------------------------------------------------------------
-// An irrational equilibrium (SPEC.md §2).
+// An irrational equilibrium (docs/theory.md §2).
 
 #[test]
 fn irrational_equilibrium_gets_a_proven_bound() {

@@ -7,25 +7,8 @@ use leontief_solver::{
 };
 use proptest::prelude::*;
 
-fn r(s: &str) -> Rational {
-    s.parse().expect("test literal")
-}
-
-fn rs(list: &[&str]) -> Vec<Rational> {
-    list.iter().map(|s| r(s)).collect()
-}
-
-fn instance(capacity: &[i64], users: Vec<User>) -> Instance {
-    Instance::new(capacity.iter().map(|&c| c.into()).collect(), users).expect("valid test instance")
-}
-
-/// The DRF paper's running example: 9 CPUs, 18 GB; A = ⟨1, 4⟩, B = ⟨3, 1⟩.
-fn paper() -> Instance {
-    instance(
-        &[9, 18],
-        vec![User::new("A", [1, 4]), User::new("B", [3, 1])],
-    )
-}
+mod common;
+use common::{instance, paper, r, rs};
 
 fn run(drf: &DiscreteDrf, inst: &Instance) -> DiscreteOutcome {
     drf.run(inst, true).expect("valid instance")

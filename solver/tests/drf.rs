@@ -6,24 +6,9 @@ use leontief_solver::{Allocation, Drf, FreezeRule, Instance, Mechanism, Rational
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 use proptest::prelude::*;
-use serde_json::Value;
 
-const FLAT: &str = include_str!("../../reference/flat.json");
-
-fn r(s: &str) -> Rational {
-    s.parse().unwrap()
-}
-
-fn reference_case(id: &str) -> Value {
-    let all: Value = serde_json::from_str(FLAT).unwrap();
-    all["cases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["id"] == id)
-        .unwrap_or_else(|| panic!("no reference case {id}"))
-        .clone()
-}
+mod common;
+use common::{paper_weighting_memory, r, reference_case};
 
 /// Runs extended DRF on a reference case and compares with the source's tasks.
 fn assert_reference(id: &str) {
@@ -112,14 +97,7 @@ fn common_level_freezes_everyone_at_the_first_saturation() {
 fn per_resource_weights_follow_the_papers_definition() {
     // DRF paper §4.3: s_i = max_j u_ij / w_ij. A weighs memory 2, so its share of memory
     // counts half.
-    let inst = Instance::new(
-        vec![9.into(), 18.into()],
-        vec![
-            User::new("A", [1, 4]).resource_weights([1, 2]),
-            User::new("B", [3, 1]),
-        ],
-    )
-    .unwrap();
+    let inst = paper_weighting_memory();
     // A's level per task: max(1/9, 4/36) = 1/9; B's: 1/3. Equal levels: x/9 = y/3 → x = 3y.
     // CPU: 3y + 3y = 9 → y = 3/2, x = 9/2; memory 18 + 3/2 > 18, so memory binds first:
     // 4x + y = 13y = 18 → y = 18/13, x = 54/13 (CPU 54/13 + 54/13 = 108/13 < 9).

@@ -10,21 +10,11 @@ use leontief_solver::{FreezeRule, Instance, Mechanism, Rational, SolverError, Us
 use proptest::prelude::*;
 use serde_json::Value;
 
-const FLAT: &str = include_str!("../../reference/flat.json");
-
-fn r(s: &str) -> Rational {
-    s.parse().unwrap()
-}
+mod common;
+use common::{paper_weighting_memory, r, reference_case};
 
 fn reference_instance(id: &str) -> (Instance, Value) {
-    let all: Value = serde_json::from_str(FLAT).unwrap();
-    let case = all["cases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["id"] == id)
-        .unwrap_or_else(|| panic!("no reference case {id}"))
-        .clone();
+    let case = reference_case(id);
     (Instance::from_json(&case["instance"]).unwrap(), case)
 }
 
@@ -198,14 +188,7 @@ fn four_operations_example() {
 #[test]
 fn per_resource_weights() {
     // DRF paper §4.3 with A weighing memory 2 (tests/drf.rs derives 54/13 and 18/13).
-    let inst = Instance::new(
-        vec![9.into(), 18.into()],
-        vec![
-            User::new("A", [1, 4]).resource_weights([1, 2]),
-            User::new("B", [3, 1]),
-        ],
-    )
-    .unwrap();
+    let inst = paper_weighting_memory();
     assert_all_configurations(&inst, LpObjective::DominantShare, &[r("54/13"), r("18/13")]);
     assert_all_configurations(&inst, LpObjective::AggregateShare, &asset_filling(&inst));
 }

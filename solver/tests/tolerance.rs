@@ -20,35 +20,8 @@ use leontief_solver::{
 use proptest::prelude::*;
 use serde_json::Value;
 
-const FLAT: &str = include_str!("../../reference/flat.json");
-
-fn r(s: &str) -> Rational {
-    s.parse().unwrap()
-}
-
-fn rs(v: &[&str]) -> Vec<Rational> {
-    v.iter().map(|s| r(s)).collect()
-}
-
-fn case_instance(id: &str) -> Instance {
-    let all: Value = serde_json::from_str(FLAT).unwrap();
-    let case = all["cases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["id"] == id)
-        .unwrap_or_else(|| panic!("no reference case {id}"))
-        .clone();
-    Instance::from_json(&case["instance"]).unwrap()
-}
-
-fn paper() -> Instance {
-    Instance::new(
-        vec![9.into(), 18.into()],
-        vec![User::new("A", [1, 4]), User::new("B", [3, 1])],
-    )
-    .unwrap()
-}
+mod common;
+use common::{case_instance, paper, r, rs, small_instances};
 
 /// The stated tolerance, `1e-12`.
 fn tol() -> Rational {
@@ -312,41 +285,11 @@ fn single_scenarios_use_both_answers_tolerances() {
     assert_eq!(report.verdict.tolerance, Some(tol()));
 }
 
-/// Instances with zero demands, weights and caps: `n <= 4`, `m <= 3`.
-fn instances() -> impl Strategy<Value = Instance> {
-    (1usize..=3, 1usize..=4).prop_flat_map(|(m, n)| {
-        let demand = prop::collection::vec(prop_oneof![2 => Just(0u32), 5 => 1u32..=6], m);
-        let user = (demand, 1u32..=3, prop::option::weighted(0.3, 1u32..=12));
-        (
-            prop::collection::vec(1u32..=20, m),
-            prop::collection::vec(user, n),
-        )
-            .prop_map(|(capacity, users)| {
-                let users = users
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, (mut d, w, cap))| {
-                        if d.iter().all(|&x| x == 0) {
-                            let at = i % d.len();
-                            d[at] = 1;
-                        }
-                        let mut u = User::new(format!("u{i}"), d).weight(w);
-                        if let Some(c) = cap {
-                            u = u.cap(Rational::new(i128::from(c), 2).unwrap());
-                        }
-                        u
-                    })
-                    .collect();
-                Instance::new(capacity.into_iter().map(Rational::from).collect(), users).unwrap()
-            })
-    })
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
-    fn perturbed_answers_report_only_genuine_violations(inst in instances()) {
+    fn perturbed_answers_report_only_genuine_violations(inst in small_instances(4)) {
         // The perturbed answer is within the stated error of the exact one, so a violation
         // reported with the tolerance is a violation of the exact answer in the same
         // (deterministic) scenario set: wherever the exact mechanism holds, so must the
