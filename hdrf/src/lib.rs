@@ -49,26 +49,24 @@ use std::fmt;
 use std::str::FromStr;
 
 mod allocation;
-pub mod collapsed;
 pub mod discrete;
 pub mod error;
 pub mod fill;
 pub mod flat;
 pub mod generate;
-pub mod hdrf;
-pub mod min_satisfaction;
-pub mod naive;
+pub mod policies;
 pub mod properties;
 pub mod reference;
 pub mod simulate;
 pub mod tree;
 
 pub use allocation::{render_comparison, render_tree, Computation, NodeAllocation, TreeAllocation};
-pub use collapsed::collapsed;
 pub use error::SolverError;
-pub use hdrf::hdrf;
-pub use min_satisfaction::min_satisfaction;
-pub use naive::naive;
+pub use policies::collapsed::collapsed;
+pub use policies::hdrf::hdrf;
+pub use policies::min_satisfaction::min_satisfaction;
+pub use policies::naive::naive;
+pub use policies::TreePolicy;
 pub use tree::{Node, NodeId, NodeSpec, Tree};
 
 /// A static hierarchical policy.
@@ -159,10 +157,24 @@ impl FromStr for Policy {
 /// assert_eq!(share(Policy::Collapsed), "1/3");
 /// ```
 pub fn allocate(tree: &Tree, policy: Policy) -> Result<TreeAllocation, SolverError> {
-    match policy {
-        Policy::Collapsed => Ok(collapsed(tree)),
-        Policy::Naive => naive(tree),
-        Policy::MinSatisfaction => min_satisfaction(tree),
-        Policy::Hdrf => hdrf(tree),
+    policy.tree_policy().allocate(tree)
+}
+
+impl Policy {
+    /// The policy's code: its keys for every engine (see [`policies`]).
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_hdrf::{policies::Normaliser, Policy};
+    /// assert_eq!(Policy::MinSatisfaction.tree_policy().normaliser(), Normaliser::GuaranteedShare);
+    /// assert_eq!(Policy::Naive.tree_policy().policy(), Policy::Naive);
+    /// ```
+    pub fn tree_policy(self) -> &'static dyn TreePolicy {
+        match self {
+            Policy::Collapsed => &policies::collapsed::Collapsed,
+            Policy::Naive => &policies::naive::Naive,
+            Policy::MinSatisfaction => &policies::min_satisfaction::MinSatisfaction,
+            Policy::Hdrf => &policies::hdrf::Hdrf,
+        }
     }
 }

@@ -9,6 +9,9 @@ use leontief_solver::Rational;
 
 use super::workload::{Duration, Scenario, Supply};
 use super::{NodeSummary, Record, Sample, SimPolicy};
+use crate::policies::hdrf::{effective_vector, Child};
+use crate::policies::{Aggregation, TreePolicy};
+use crate::Policy;
 
 const NONE: usize = usize::MAX;
 
@@ -160,7 +163,10 @@ pub(super) struct Engine {
     /// Pre-order subtree sizes: the subtree of `v` is `v..v + size[v]`.
     size: Vec<usize>,
     leaves: Vec<usize>,
-    inv_w: Vec<Rational>,
+    /// The tree policy's keys (`None`: FIFO).
+    rule: Option<&'static dyn TreePolicy>,
+    /// Per node: 1 / the policy's normaliser (`w_v` or `g_v`).
+    inv_norm: Vec<Rational>,
     inv_g: Vec<Rational>,
     g: Vec<Rational>,
     /// Per leaf: the task's shares `d_j / R_j` (`n·m`, zero for pools).
@@ -215,7 +221,8 @@ impl Engine {
         let mut parent = vec![NONE; n];
         let mut children = vec![Vec::new(); n];
         let mut is_leaf = vec![false; n];
-        let mut inv_w = Vec::with_capacity(n);
+        let rule = p.policy.static_policy().map(Policy::tree_policy);
+        let mut inv_norm = Vec::with_capacity(n);
         let mut inv_g = Vec::with_capacity(n);
         let mut g = Vec::with_capacity(n);
         let mut a = vec![Rational::ZERO; n * m];
@@ -231,7 +238,11 @@ impl Engine {
             let node = tree.node(v);
             parent[i] = node.parent().map_or(NONE, |q| q.index());
             children[i] = node.children().iter().map(|c| c.index()).collect();
-            inv_w.push(node.weight().recip().expect("weights are positive"));
+            let norm = rule.map_or(node.weight(), |r| r.normaliser().of(node));
+            inv_norm.push(
+                norm.recip()
+                    .expect("weights and guaranteed shares are positive"),
+            );
             inv_g.push(
                 node.guaranteed_share()
                     .recip()
@@ -315,7 +326,8 @@ impl Engine {
             is_leaf,
             size,
             leaves,
-            inv_w,
+            rule,
+            inv_norm,
             inv_g,
             g,
             a,
@@ -509,26 +521,37 @@ impl Engine {
     /// are computed per decision instead, see [`Engine::schedule_hdrf`]). Whether it changed.
     fn recompute_key(&mut self, v: usize) -> bool {
         let leaf = self.is_leaf[v];
-        let k = match self.p.policy {
-            SimPolicy::Naive => &self.dom[v] * &self.inv_w[v],
-            SimPolicy::MinSatisfaction => {
-                let own = &self.dom[v] * &self.inv_g[v];
-                match self.min_active_child(v) {
-                    Some(c) if !leaf => own.min(c),
-                    _ => own,
-                }
-            }
-            SimPolicy::Collapsed if leaf => &self.dom[v] * &self.inv_g[v],
-            SimPolicy::Fifo if leaf => match self.pending[v].head() {
-                Some(t) => t.clone(),
-                None => return false,
-            },
-            SimPolicy::Collapsed | SimPolicy::Fifo => match self.min_active_child(v) {
+        let Some(rule) = self.rule else {
+            // FIFO: a leaf's oldest pending submission; a pool is transparent.
+            let k = if leaf {
+                self.pending[v].head().cloned()
+            } else {
+                self.min_active_child(v)
+            };
+            let Some(k) = k else { return false };
+            return self.set_key(v, k);
+        };
+        let k = match rule.aggregation() {
+            Aggregation::Effective => return false,
+            _ if leaf => &self.dom[v] * &self.inv_norm[v],
+            Aggregation::Flattened => match self.min_active_child(v) {
                 Some(c) => c,
                 None => return false,
             },
-            SimPolicy::Hdrf => return false,
+            Aggregation::Usage => {
+                let own = &self.dom[v] * &self.inv_norm[v];
+                let lam = if rule.key_follows_activity() {
+                    self.min_active_child(v)
+                } else {
+                    None
+                };
+                rule.pool_key(own, lam.as_ref())
+            }
         };
+        self.set_key(v, k)
+    }
+
+    fn set_key(&mut self, v: usize, k: Rational) -> bool {
         if self.key[v] == k {
             return false;
         }
@@ -536,12 +559,9 @@ impl Engine {
         true
     }
 
-    /// Whether a pool's key depends on which of its children are active.
+    /// Whether a pool's key depends on which of its children are active (FIFO's does).
     fn keys_follow_activity(&self) -> bool {
-        matches!(
-            self.p.policy,
-            SimPolicy::MinSatisfaction | SimPolicy::Collapsed | SimPolicy::Fifo
-        )
+        self.rule.is_none_or(|r| r.key_follows_activity())
     }
 
     fn min_active_child(&self, v: usize) -> Option<Rational> {
@@ -654,7 +674,10 @@ impl Engine {
         }
         self.blocked_list = blocked;
         self.blocked_list.clear();
-        if self.p.policy == SimPolicy::Hdrf {
+        if self
+            .rule
+            .is_some_and(|r| r.aggregation() == Aggregation::Effective)
+        {
             return self.schedule_hdrf(now);
         }
         // A leaf reached by the descent whose task fits nowhere is blocked for the round
@@ -691,6 +714,7 @@ impl Engine {
     /// the effective vectors bottom-up: `O(N·m + L·K·m)` per task started.
     fn schedule_hdrf(&mut self, now: &Rational) {
         let (n, m) = (self.n, self.m);
+        let rule = self.rule.expect("H-DRF is a tree policy");
         // 0 satisfied (no pending work or at its cap), 1 blocked, 2 active.
         let mut status = vec![0u8; n];
         let mut place = vec![NONE; n];
@@ -720,7 +744,7 @@ impl Engine {
                         for j in 0..m {
                             self.eff[v * m + j] = self.usage[v * m + j].clone();
                         }
-                        self.key[v] = &self.dom[v] * &self.inv_w[v];
+                        self.key[v] = &self.dom[v] * &self.inv_norm[v];
                     }
                     continue;
                 }
@@ -735,44 +759,20 @@ impl Engine {
                 if status[v] != 2 {
                     continue;
                 }
-                let lam = kids
-                    .iter()
-                    .filter(|&&c| status[c] == 2)
-                    .map(|&c| &self.key[c])
-                    .min()
-                    .expect("an active pool has an active child")
-                    .clone();
-                let mut out = vec![Rational::ZERO; m];
-                for &c in kids {
-                    match status[c] {
-                        2 => {
-                            let kc = &self.key[c];
-                            let factor = (*kc != lam).then(|| &lam / kc);
-                            for (j, o) in out.iter_mut().enumerate() {
-                                let x = &self.eff[c * m + j];
-                                match &factor {
-                                    Some(f) => *o += x * f,
-                                    None => *o += x,
-                                }
-                            }
+                let (key, eff, usage, status) = (&self.key, &self.eff, &self.usage, &status);
+                let children = kids.iter().map(move |&c| {
+                    if status[c] == 2 {
+                        Child::Active {
+                            key: &key[c],
+                            vector: &eff[c * m..(c + 1) * m],
                         }
+                    } else {
                         // At its cap, without work or blocked: counted as it is.
-                        _ => {
-                            for (j, o) in out.iter_mut().enumerate() {
-                                *o += &self.usage[c * m + j];
-                            }
-                        }
+                        Child::Stopped(&usage[c * m..(c + 1) * m])
                     }
-                }
-                let e = out
-                    .iter()
-                    .enumerate()
-                    .filter(|(j, _)| !saturated[*j])
-                    .map(|(_, x)| x)
-                    .max()
-                    .cloned()
-                    .unwrap_or(Rational::ZERO);
-                self.key[v] = e * &self.inv_w[v];
+                });
+                let (out, e) = effective_vector(children, &saturated);
+                self.key[v] = rule.pool_key(e * &self.inv_norm[v], None);
                 for (j, o) in out.into_iter().enumerate() {
                     self.eff[v * m + j] = o;
                 }

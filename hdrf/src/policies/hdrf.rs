@@ -70,9 +70,13 @@
 //! treating the blocked leaves of pools it does not visit as active (in the minimum and the
 //! rescaling) and can converge to another allocation (see the notes of [`crate::discrete`]).
 
-use crate::allocation::{Computation, TreeAllocation};
+use leontief_solver::Rational;
+
+use super::affine::{add_scaled, max_breakpoint, max_with_slope};
+use super::{Aggregation, FluidPool, Normaliser, TreePolicy};
+use crate::allocation::TreeAllocation;
 use crate::error::Result;
-use crate::fill::{fluid, Rule};
+use crate::fill::fluid_allocation;
 use crate::tree::Tree;
 use crate::Policy;
 
@@ -108,12 +112,191 @@ use crate::Policy;
 ///   against (see the [module docs](self)):
 ///   <https://go-mod-viewer.appspot.com/volcano.sh/volcano@v1.9.0/docs/design/hdrf.md>.
 pub fn hdrf(tree: &Tree) -> Result<TreeAllocation> {
-    let out = fluid(tree, Rule::Hdrf)?;
-    Ok(TreeAllocation::from_fluid(
-        tree,
-        Policy::Hdrf,
-        Computation::Fluid { phases: out.phases },
-        out.tasks,
-        out.usage,
-    ))
+    Hdrf.allocate(tree)
+}
+
+/// H-DRF as a [`TreePolicy`]: `K_v = E_v / w_v`, with `E_v` the largest unsaturated entry of
+/// the effective vector.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Hdrf;
+
+impl TreePolicy for Hdrf {
+    fn policy(&self) -> Policy {
+        Policy::Hdrf
+    }
+
+    fn normaliser(&self) -> Normaliser {
+        Normaliser::Weight
+    }
+
+    fn aggregation(&self) -> Aggregation {
+        Aggregation::Effective
+    }
+
+    fn key_follows_activity(&self) -> bool {
+        false
+    }
+
+    /// `E_v / w_v`: the minimum over the children is already inside `E_v`.
+    fn pool_key(&self, own: Rational, _lam: Option<&Rational>) -> Rational {
+        own
+    }
+
+    /// `max_j V_pj / w_p` over the unsaturated resources `j`.
+    fn fluid_key(&self, pool: &FluidPool<'_>) -> (Rational, Rational) {
+        let w = pool.node.weight();
+        let sat = pool.saturated;
+        let (e, de) = max_with_slope(pool.effective, pool.effective_rate, |j| !sat[j]);
+        (e / w, de / w)
+    }
+
+    /// The effective vector's dominant (unsaturated) resource changes.
+    fn fluid_breakpoint(&self, pool: &FluidPool<'_>) -> Option<Rational> {
+        let sat = pool.saturated;
+        max_breakpoint(pool.effective, pool.effective_rate, |j| !sat[j])
+    }
+
+    fn allocate(&self, tree: &Tree) -> Result<TreeAllocation> {
+        fluid_allocation(tree, self)
+    }
+}
+
+/// A child of a pool as H-DRF's aggregation sees it.
+#[derive(Debug, Clone, Copy)]
+pub enum Child<'a> {
+    /// Some leaf below it can grow: its key and its effective vector.
+    Active {
+        /// Its key `K_c`.
+        key: &'a Rational,
+        /// Its effective vector `V_c`.
+        vector: &'a [Rational],
+    },
+    /// Every leaf below it is at its cap, blocked (or, in the simulator, without work): its
+    /// usage `U_c`.
+    Stopped(&'a [Rational]),
+}
+
+/// H-DRF's effective vector of an active pool from its children's, and its effective share:
+/// `V_p = Σ_stopped U_c + Σ_active V_c · λ_p / K_c` with `λ_p` the smallest active key, and
+/// `E_p` the largest entry of `V_p` over the unsaturated resources (0 when every resource
+/// is saturated). The pool's key is `E_p / w_p`. Used by the task-by-task engines
+/// ([`crate::discrete`], [`crate::simulate`]), which recompute it from the current bundles.
+///
+/// # Complexity
+/// `O(c·m)` rational operations for `c` children.
+///
+/// # Example
+/// A pool with a stopped child holding `(1/4, 0)` and two active ones: `(0, 1/5)` at key
+/// 1/5 and `(0, 1/2)` at key 1/2, rescaled to 1/5. With the first resource saturated, the
+/// effective share is that of the second: `1/5 + 1/5 = 2/5`.
+/// ```
+/// use leontief_hdrf::policies::hdrf::{effective_vector, Child};
+/// use leontief_solver::Rational;
+/// let r = |s: &str| s.parse::<Rational>().unwrap();
+/// let (stopped, a, b) = ([r("1/4"), r("0")], [r("0"), r("1/5")], [r("0"), r("1/2")]);
+/// let (ka, kb) = (r("1/5"), r("1/2"));
+/// let children = [Child::Stopped(&stopped), Child::Active { key: &ka, vector: &a },
+///                 Child::Active { key: &kb, vector: &b }];
+/// let (v, e) = effective_vector(children, &[true, false]);
+/// assert_eq!(v, [r("1/4"), r("2/5")]);
+/// assert_eq!(e, r("2/5"));
+/// ```
+pub fn effective_vector<'a, I>(children: I, saturated: &[bool]) -> (Vec<Rational>, Rational)
+where
+    I: IntoIterator<Item = Child<'a>>,
+    I::IntoIter: Clone,
+{
+    let children = children.into_iter();
+    let lam = children
+        .clone()
+        .filter_map(|c| match c {
+            Child::Active { key, .. } => Some(key),
+            Child::Stopped(_) => None,
+        })
+        .min()
+        .expect("an active pool has an active child");
+    let mut out = vec![Rational::ZERO; saturated.len()];
+    for child in children {
+        match child {
+            Child::Active { key, vector } if key != lam => {
+                add_scaled(&mut out, vector, Some(&(lam / key)));
+            }
+            // At the minimum the rescaling factor is 1.
+            Child::Active { vector, .. } => add_scaled(&mut out, vector, None),
+            Child::Stopped(usage) => add_scaled(&mut out, usage, None),
+        }
+    }
+    let e = out
+        .iter()
+        .zip(saturated)
+        .filter(|(_, s)| !**s)
+        .map(|(x, _)| x)
+        .max()
+        .cloned()
+        .unwrap_or(Rational::ZERO);
+    (out, e)
+}
+
+/// H-DRF's effective vector of a pool in the fluid fill ([`crate::fill`]) and its rate per
+/// unit of the pool's own clock, accumulated child by child: the usage of its stopped
+/// children as it is, every active child's effective vector rescaled to the smallest key
+/// `λ_p` (`V_c λ_p / K_c`; the leaf group's is `λ_p Σ a_l / c_l`).
+pub(crate) struct FluidEffective<'a> {
+    lam: &'a Rational,
+    degenerate: bool,
+    v: Vec<Rational>,
+    dv: Vec<Rational>,
+}
+
+impl<'a> FluidEffective<'a> {
+    /// Starts from `settled`, the usage of the stopped children; `λ_p` rises at rate 1
+    /// unless degenerate children grow.
+    pub(crate) fn new(settled: Vec<Rational>, lam: &'a Rational, degenerate: bool) -> Self {
+        let dv = vec![Rational::ZERO; settled.len()];
+        FluidEffective {
+            lam,
+            degenerate,
+            v: settled,
+            dv,
+        }
+    }
+
+    /// The active leaf children, whose keys all equal `ℓ_p`, with `Σ a_l / c_l` = `rate`:
+    /// as they are at the minimum or waiting, their rescaled vector is `λ_p · rate`.
+    pub(crate) fn add_leaf_group(&mut self, rate: &[Rational]) {
+        add_scaled(&mut self.v, rate, Some(self.lam));
+        if !self.degenerate {
+            add_scaled(&mut self.dv, rate, None);
+        }
+    }
+
+    /// An active pool child: its effective vector `vector` now, its rate `slope` per unit of
+    /// its own clock, its key, and, when it grows, its clock rate per unit of this pool's.
+    pub(crate) fn add_child(
+        &mut self,
+        vector: &[Rational],
+        slope: &[Rational],
+        key: &Rational,
+        growth: Option<&Rational>,
+    ) {
+        if key == self.lam {
+            // At the minimum the rescaling factor is 1.
+            add_scaled(&mut self.v, vector, None);
+            if let Some(rate) = growth {
+                add_scaled(&mut self.dv, slope, Some(rate));
+            }
+        } else {
+            // Waiting: rescaled by λ_p / K_c, which grows with λ_p.
+            let inv_key = key.recip().expect("above the minimum: positive");
+            add_scaled(&mut self.v, vector, Some(&(self.lam * &inv_key)));
+            if !self.degenerate {
+                add_scaled(&mut self.dv, vector, Some(&inv_key));
+            }
+        }
+    }
+
+    /// The effective vector and its rate.
+    pub(crate) fn finish(self) -> (Vec<Rational>, Vec<Rational>) {
+        (self.v, self.dv)
+    }
 }

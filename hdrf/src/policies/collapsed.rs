@@ -14,7 +14,9 @@
 use leontief_solver::drf::progressive_filling_by;
 use leontief_solver::{FreezeRule, Rational};
 
+use super::{Aggregation, FluidPool, Normaliser, TreePolicy};
 use crate::allocation::{Computation, TreeAllocation};
+use crate::error::Result;
 use crate::tree::Tree;
 use crate::Policy;
 
@@ -44,6 +46,10 @@ use crate::Policy;
 /// - A. Bhattacharya et al. *Hierarchical Scheduling for Diverse Datacenter Workloads.*
 ///   SoCC 2013 (§3, why collapsing the hierarchy fails).
 pub fn collapsed(tree: &Tree) -> TreeAllocation {
+    weighted_drf(tree)
+}
+
+fn weighted_drf(tree: &Tree) -> TreeAllocation {
     let flat = tree.leaf_instance();
     let leaves: Vec<_> = tree.leaves().collect();
     let task_share: Vec<Rational> = leaves
@@ -63,4 +69,46 @@ pub fn collapsed(tree: &Tree) -> TreeAllocation {
         },
         tasks,
     )
+}
+
+/// `collapsed` as a [`TreePolicy`]: leaves compared by `x mu / g_leaf` across the whole tree.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Collapsed;
+
+impl TreePolicy for Collapsed {
+    fn policy(&self) -> Policy {
+        Policy::Collapsed
+    }
+
+    fn normaliser(&self) -> Normaliser {
+        Normaliser::GuaranteedShare
+    }
+
+    fn aggregation(&self) -> Aggregation {
+        Aggregation::Flattened
+    }
+
+    fn key_follows_activity(&self) -> bool {
+        true
+    }
+
+    /// A pool is transparent: its key is its active children's smallest.
+    fn pool_key(&self, own: Rational, lam: Option<&Rational>) -> Rational {
+        lam.cloned().unwrap_or(own)
+    }
+
+    /// A pool is transparent: its key is `λ_p`, which rises with its children's.
+    fn fluid_key(&self, pool: &FluidPool<'_>) -> (Rational, Rational) {
+        (pool.lam.clone(), pool.dlam.clone())
+    }
+
+    /// `λ_p` is a minimum the engine tracks itself: no breakpoint of its own.
+    fn fluid_breakpoint(&self, _pool: &FluidPool<'_>) -> Option<Rational> {
+        None
+    }
+
+    /// Weighted DRF by the solver's progressive filling, without the tree engine.
+    fn allocate(&self, tree: &Tree) -> Result<TreeAllocation> {
+        Ok(weighted_drf(tree))
+    }
 }

@@ -25,9 +25,13 @@
 //! degenerate they grow together, each so that the dominant share of its additional
 //! allocation rises in proportion to its weight (our convention; see [`crate::fill`]).
 
-use crate::allocation::{Computation, TreeAllocation};
+use leontief_solver::Rational;
+
+use super::affine::{max_breakpoint, max_with_slope};
+use super::{Aggregation, FluidPool, Normaliser, TreePolicy};
+use crate::allocation::TreeAllocation;
 use crate::error::Result;
-use crate::fill::{fluid, Rule};
+use crate::fill::fluid_allocation;
 use crate::tree::Tree;
 use crate::Policy;
 
@@ -59,12 +63,48 @@ use crate::Policy;
 ///   its starvation).
 /// - The lecture transcript, `../shared/seeds/003_33e4e5d3084e0734.txt`, lines 188–190.
 pub fn naive(tree: &Tree) -> Result<TreeAllocation> {
-    let out = fluid(tree, Rule::Naive)?;
-    Ok(TreeAllocation::from_fluid(
-        tree,
-        Policy::Naive,
-        Computation::Fluid { phases: out.phases },
-        out.tasks,
-        out.usage,
-    ))
+    Naive.allocate(tree)
+}
+
+/// Naive HDRF as a [`TreePolicy`]: `K_v = S_v / w_v`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Naive;
+
+impl TreePolicy for Naive {
+    fn policy(&self) -> Policy {
+        Policy::Naive
+    }
+
+    fn normaliser(&self) -> Normaliser {
+        Normaliser::Weight
+    }
+
+    fn aggregation(&self) -> Aggregation {
+        Aggregation::Usage
+    }
+
+    fn key_follows_activity(&self) -> bool {
+        false
+    }
+
+    /// `S_v / w_v`, whatever the children's keys.
+    fn pool_key(&self, own: Rational, _lam: Option<&Rational>) -> Rational {
+        own
+    }
+
+    /// `max_j U_pj / w_p`: piecewise linear, its slope that of the dominant resource.
+    fn fluid_key(&self, pool: &FluidPool<'_>) -> (Rational, Rational) {
+        let w = pool.node.weight();
+        let (s, ds) = max_with_slope(pool.usage, pool.rate, |_| true);
+        (s / w, ds / w)
+    }
+
+    /// The pool's dominant resource changes.
+    fn fluid_breakpoint(&self, pool: &FluidPool<'_>) -> Option<Rational> {
+        max_breakpoint(pool.usage, pool.rate, |_| true)
+    }
+
+    fn allocate(&self, tree: &Tree) -> Result<TreeAllocation> {
+        fluid_allocation(tree, self)
+    }
 }
