@@ -8,9 +8,16 @@
 //! the current bundles; ties to the first child in input order), and give the leaf reached
 //! one slice. `collapsed` picks the active leaf with the smallest `x mu / g` directly.
 //! Everything is exact. As `k` grows the result converges to the fluid allocation at rate
-//! `O(1/k)` (`tests/discrete.rs` measures it on random trees), except possibly where the
-//! fluid limit is defined by our tie-break among several degenerate siblings (see
-//! [`crate::fill`]; no such difference has shown up in the tests).
+//! `O(1/k)` (`tests/discrete.rs` measures it on random trees), except where the fluid fill
+//! grows several tied *degenerate* siblings together (see [`crate::fill`]) and the resource
+//! they compete for runs out before their keys start rising. Here the tie goes to the first
+//! of them; a slice leaves its key unchanged, so it stays tied and first and takes every slice
+//! until its key rises or the resource runs out; in the second case the siblings after it
+//! never get their turn, at any `k`. On capacity (1,1) and root {c {c1 = (1,0) weight 2
+//! cap 2/5, c2 = (0,1)}, e {e1 = (1,0) weight 2 cap 2/5, e2 = (0,1)}, d = (0,1)}, naive,
+//! min-satisfaction and H-DRF give `c2 = e2 = 3/10` statically and `c2 = 2/5`, `e2 = 1/5`
+//! task by task at every `k` that is a multiple of 5 (`tests/discrete.rs`, with the
+//! derivation).
 //!
 //! Eager blocking matters for H-DRF, whose keys leave blocked nodes out of the minimum and
 //! the rescaling: a scheduler that finds out a leaf is blocked only when it picks it keeps
@@ -20,7 +27,7 @@
 //! "active nodes" depend on blocking too.
 //!
 //! This is not the task-level simulator with churn; it is a cross-check of the fluid
-//! definitions and a measure of the discretisation error (`SPEC.md` §5, question 4).
+//! definitions and a measure of the discretisation error (`docs/theory.md` §5, question 4).
 //!
 //! # References
 //! - A. Ghodsi et al. *Dominant Resource Fairness.* NSDI 2011 (Algorithm 1, the task-by-task

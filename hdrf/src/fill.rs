@@ -19,7 +19,9 @@
 //! stalled at the same key) — and when several are, they grow together, each so that the
 //! dominant share of its *additional* allocation rises in proportion to its weight (DRF on
 //! the increments). This last convention is a tie-break of ours: the task-by-task rule with
-//! ties broken by sibling order would fill them one after another. It is stated in physical
+//! ties broken by sibling order fills them one after another, and when the resource they
+//! compete for runs out before the first one's key rises, the others get nothing: there the
+//! task-by-task fills do not converge to this fill (see [`crate::discrete`]). It is stated in physical
 //! terms on purpose: a convention in each policy's own key units would make naive and
 //! min-satisfaction HDRF, whose keys differ by a factor per pool, break the same tie
 //! differently.

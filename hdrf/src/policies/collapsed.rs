@@ -1,10 +1,10 @@
 //! `collapsed`: flatten the tree and run weighted DRF over the leaves with weights `g_leaf`.
 //!
-//! This is what the lecture calls the first naive proposal: compute every leaf's guaranteed
-//! share of the whole cluster and forget the pools. Each leaf gets at least its `g_leaf` of
-//! its dominant resource, but a pool whose leaves have different dominant resources can end
-//! below `g_pool` of every resource (`SPEC.md` §4; the test `flattening` builds the smallest
-//! such tree).
+//! This is what the Yandex lecture on resource allocation in large clusters (2016) calls the
+//! first naive proposal: compute every leaf's guaranteed share of the whole cluster and forget
+//! the pools. Each leaf gets at least its `g_leaf` of its dominant resource, but a pool whose
+//! leaves have different dominant resources can end below `g_pool` of every resource
+//! (`docs/theory.md` §4; the test `flattening` builds the smallest such tree).
 //!
 //! # Fluid definition
 //! Extended weighted DRF by progressive filling (Parkes, Procaccia and Shah's freeze rule:

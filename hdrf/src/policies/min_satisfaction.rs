@@ -1,11 +1,11 @@
 //! Min-satisfaction HDRF: at every pool, grow the child whose subtree holds the smallest
 //! satisfaction among its **active** nodes — the child itself and all its descendants.
 //!
-//! Satisfaction is `σ_v = S_v / g_v` (dominant share over guaranteed share). The lecture
-//! (lines 192–194) presents it as the fix of naive HDRF's starvation and claims it gives
-//! every node at least its guaranteed share. Including the pools' own satisfaction is the
+//! Satisfaction is `σ_v = S_v / g_v` (dominant share over guaranteed share). The Yandex
+//! lecture on resource allocation in large clusters (2016) presents it as the fix of naive
+//! HDRF's starvation and claims it gives every node at least its guaranteed share. Including the pools' own satisfaction is the
 //! point: taking the minimum over the leaves only makes every pool compare its leaves'
-//! `x mu / g`, which is exactly `collapsed` (`SPEC.md` §4).
+//! `x mu / g`, which is exactly `collapsed` (`docs/theory.md` §4).
 //!
 //! # Fluid definition (exact)
 //! Key `K_v = min { σ_u : u in the subtree of v, u active }` (active: some leaf below `u`
@@ -66,8 +66,9 @@ use crate::Policy;
 /// ```
 ///
 /// # References
-/// - The lecture transcript, `../shared/seeds/003_33e4e5d3084e0734.txt`, lines 184–194
-///   (flattening, naive HDRF's starvation, min-satisfaction HDRF).
+/// - The Yandex lecture on resource allocation in large clusters ("Распределение ресурсов в
+///   больших кластерах", 2016, transcript): flattening, naive HDRF's starvation,
+///   min-satisfaction HDRF.
 pub fn min_satisfaction(tree: &Tree) -> Result<TreeAllocation> {
     MinSatisfaction.allocate(tree)
 }

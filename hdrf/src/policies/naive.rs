@@ -1,9 +1,10 @@
 //! Naive HDRF: descend from the root, at every pool to the child with the smallest
 //! `dominant share / weight`.
 //!
-//! The lecture's second proposal and the H-DRF paper's strawman. A pool's dominant share is
-//! that of the **sum** of all its leaves' bundles (blocked leaves included), a maximum over
-//! resources, so it is piecewise linear and its dominant resource can change during the fill.
+//! The second proposal of the Yandex lecture on resource allocation in large clusters (2016)
+//! and the H-DRF paper's strawman. A pool's dominant share is that of the **sum** of all its
+//! leaves' bundles (blocked leaves included), a maximum over resources, so it is piecewise
+//! linear and its dominant resource can change during the fill.
 //! A one-shot fill from zero looks fair; under task churn it starves (the lecture's
 //! A = (1,0) vs B = {B1 = (1,0), B2 = (0,1)}: once B2 holds all memory, B's dominant share
 //! is 1 and every CPU that B1 frees goes to A) — that is the simulator's business, not this
@@ -61,7 +62,8 @@ use crate::Policy;
 /// - A. Bhattacharya, D. Culler, E. Friedman, A. Ghodsi, S. Shenker, I. Stoica.
 ///   *Hierarchical Scheduling for Diverse Datacenter Workloads.* SoCC 2013 (naive H-DRF and
 ///   its starvation).
-/// - The lecture transcript, `../shared/seeds/003_33e4e5d3084e0734.txt`, lines 188–190.
+/// - The Yandex lecture on resource allocation in large clusters ("Распределение ресурсов в
+///   больших кластерах", 2016, transcript): naive HDRF and its starvation.
 pub fn naive(tree: &Tree) -> Result<TreeAllocation> {
     Naive.allocate(tree)
 }
