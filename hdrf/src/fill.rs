@@ -1,5 +1,10 @@
 //! The shared machinery of the hierarchical policies: an exact, event-driven fluid fill.
 //!
+//! The engine knows no policy by name: each one's key, its rate and its breakpoints come from
+//! its [`TreePolicy`] (one file each in [`crate::policies`]); the engine only keeps H-DRF's
+//! effective vectors and its stopped children's usage when the policy aggregates that way
+//! ([`Aggregation::Effective`]).
+//!
 //! # The fluid model
 //! Every leaf `l` holds `x_l >= 0` tasks, all starting at 0, and only grows. A leaf is
 //! **active** while it is below its cap and every resource it demands has room; a pool is

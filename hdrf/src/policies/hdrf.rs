@@ -19,8 +19,8 @@
 //! the active children. The second sum is fix 1: every active child's vector is rescaled so
 //! that its key equals the minimum. The effective share `E_p` is the largest entry of `V_p`
 //! over the **unsaturated** resources (fix 2's second half), and the key a parent compares is
-//! `E_p / w_p` (for a leaf, `x mu / w`). With equal weights, "rescale to the minimum dominant
-//! share" is the paper's wording; weights enter as in naive HDRF (our extension).
+//! `E_p / w_p` (for a leaf, `x mu / w`). With equal weights this is the paper's "rescale to
+//! the minimum dominant share"; weights divide the shares as in naive HDRF.
 //!
 //! Why children at their caps count as they are: if a leaf that reached its cap were dropped,
 //! its pool would compete as if that leaf's resources were not its own, and the share
@@ -28,31 +28,26 @@
 //! → {n4, n5, n6 capped at 1/6 of the resource}} would leave n1 with 5/24 < 1/4). Counted as
 //! they are, H-DRF on one resource is hierarchical max-min, as it should be.
 //!
-//! # Reading note: where the rule comes from
-//! We could not read the paper's own section on H-DRF: the copies we could search
-//! (<https://docslide.us/documents/hierarchical-scheduling-for-diverse-datacenter-workloads-aligpapersh-drfpdf.html>,
-//! the paper being <https://people.eecs.berkeley.edu/~alig/papers/h-drf.pdf>) gave only its
-//! abstract and introduction. Its mechanism is described closely, with the paper's two
-//! figures, in Volcano's design note (`volcano-sh/volcano`, `docs/design/hdrf.md`,
-//! <https://go-mod-viewer.appspot.com/volcano.sh/volcano@v1.9.0/docs/design/hdrf.md>), and
-//! implemented in its DRF plugin (`pkg/scheduler/plugins/drf/drf.go`,
-//! `updateHierarchicalShare`). As described there, at every internal node H-DRF
+//! # Blocked children: counted as they are
+//! At every internal node, H-DRF
 //! 1. takes the minimum dominant share `M` among the **non-blocked** children;
 //! 2. rescales every non-blocked child's consumption vector to dominant share `M`;
 //! 3. adds **all** children's vectors, blocked ones as they are, to get the node's vector;
 //! 4. ignores saturated resources when taking an internal node's dominant share.
 //!
-//! That is the rule above (with weights, `M` is `λ_p` in key units). `SPEC.md` §4 words fix 2
-//! as "ignore blocked nodes", which could also be read as dropping a blocked child's vector;
-//! our first version did that. The readings agree unless a child blocked by one resource
-//! holds another, unsaturated one: on `C1`, `C2` on the CPU, `A = (0,1)`,
-//! `B = {B1 = (1,1), B2 = (0,1)}` the paper's rule gives `A = 1/2`, `B2 = 3/10` (B1's memory
-//! counts against B), the dropping reading `A = B2 = 2/5` (`tests/hdrf_paper.rs`). The
-//! paper's own examples come out the same under both (`n1 = (0,1)` against
-//! `n2 = {(1,0), (0,1)}`: 1/2, 1, 1/2, in `tests/reference.rs`; `n1`, `n2`, `n3,1` on the
-//! CPU against `n3,2`, `n4` on the GPUs: 1/3 each, then the GPUs split evenly, in
-//! `tests/hdrf_paper.rs`). Volcano's code adds blocked children unscaled as in step 3 but
-//! takes the node's share over all resources, without step 4; we follow the description.
+//! These are the steps of the paper as Volcano's H-DRF design note sets them out, with the
+//! paper's two figures; with weights, `M` is `λ_p` in key units. "Ignoring blocked nodes"
+//! could also be read as dropping a blocked child's vector altogether. The two readings agree
+//! unless a child blocked by one resource holds another, unsaturated one: on `C1`, `C2` on
+//! the CPU, `A = (0,1)`, `B = {B1 = (1,1), B2 = (0,1)}` the rule above gives `A = 1/2`,
+//! `B2 = 3/10` (B1's memory counts against B), the dropping reading `A = B2 = 2/5`
+//! (`tests/hdrf_paper.rs`). The paper's own examples come out the same under both
+//! (`n1 = (0,1)` against `n2 = {(1,0), (0,1)}`: 1/2, 1, 1/2, in `tests/reference.rs`; `n1`,
+//! `n2`, `n3,1` on the CPU against `n3,2`, `n4` on the GPUs: 1/3 each, then the GPUs split
+//! evenly, in `tests/hdrf_paper.rs`). Volcano's DRF plugin
+//! (`pkg/scheduler/plugins/drf/drf.go`, `updateHierarchicalShare`) adds blocked children
+//! unscaled as in step 3 but takes a node's share over all resources, without step 4; this
+//! module implements all four steps.
 //!
 //! # Fluid definition (exact)
 //! Water-filling on these keys at every pool, from zero (see [`crate::fill`]). When a leaf
@@ -64,11 +59,24 @@
 //! is held by a stopped child's resource its growing leaves do not use) are handled as in
 //! [`crate::fill`].
 //!
-//! The task-by-task version converges to this fluid allocation when a leaf is treated as
-//! blocked as soon as a resource it needs lacks room ([`crate::discrete`] checks every leaf
-//! after every slice). A scheduler that discovers a blocked leaf only when it picks it keeps
+//! The task-by-task version converges to this fluid allocation (but for the tie of degenerate
+//! siblings described in [`crate::discrete`]) when a leaf is treated as blocked as soon as a
+//! resource it needs lacks room ([`crate::discrete`] checks every leaf after every slice). A scheduler that discovers a blocked leaf only when it picks it keeps
 //! treating the blocked leaves of pools it does not visit as active (in the minimum and the
 //! rescaling) and can converge to another allocation (see the notes of [`crate::discrete`]).
+//!
+//! # Code
+//! [`Hdrf`] is the policy's [`TreePolicy`]; [`effective_vector`] aggregates a pool's
+//! children for the task-by-task engines ([`crate::discrete`], [`crate::simulate`]), and the
+//! fluid engine ([`crate::fill`]) accumulates the same vector with its rates.
+//!
+//! # References
+//! - A. Bhattacharya, D. Culler, E. Friedman, A. Ghodsi, S. Shenker, I. Stoica.
+//!   *Hierarchical Scheduling for Diverse Datacenter Workloads.* SoCC 2013,
+//!   <https://people.eecs.berkeley.edu/~alig/papers/h-drf.pdf>.
+//! - Volcano's H-DRF design note (`volcano-sh/volcano`, `docs/design/hdrf.md`):
+//!   <https://go-mod-viewer.appspot.com/volcano.sh/volcano@v1.9.0/docs/design/hdrf.md>, and
+//!   its DRF plugin, `pkg/scheduler/plugins/drf/drf.go`.
 
 use leontief_solver::Rational;
 
@@ -108,8 +116,8 @@ use crate::Policy;
 /// - A. Bhattacharya, D. Culler, E. Friedman, A. Ghodsi, S. Shenker, I. Stoica.
 ///   *Hierarchical Scheduling for Diverse Datacenter Workloads.* SoCC 2013,
 ///   <https://people.eecs.berkeley.edu/~alig/papers/h-drf.pdf>.
-/// - Volcano's H-DRF design note, the description of the paper's rule we checked ours
-///   against (see the [module docs](self)):
+/// - Volcano's H-DRF design note (`volcano-sh/volcano`, `docs/design/hdrf.md`), which sets
+///   out the paper's rule step by step with its figures:
 ///   <https://go-mod-viewer.appspot.com/volcano.sh/volcano@v1.9.0/docs/design/hdrf.md>.
 pub fn hdrf(tree: &Tree) -> Result<TreeAllocation> {
     Hdrf.allocate(tree)

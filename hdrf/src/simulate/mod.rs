@@ -61,7 +61,7 @@
 //! - `min-satisfaction`: the smallest satisfaction among the active nodes of the child's
 //!   subtree (the child itself and its descendants);
 //! - `collapsed`: the active leaf with the smallest dominant share / `g_leaf`;
-//! - `hdrf`: H-DRF's key as in [`mod@crate::hdrf`] (active children's effective vectors
+//! - `hdrf`: H-DRF's key as in [`crate::policies::hdrf`] (active children's effective vectors
 //!   rescaled to the smallest sibling key, stopped children's usage added as it is,
 //!   saturated resources ignored). In the simulator a leaf without pending work or at its
 //!   cap is *satisfied*, one with work whose task fits nowhere is *blocked* (both count with
@@ -171,7 +171,7 @@ pub enum SimPolicy {
     MinSatisfaction,
     /// Weighted DRF over the leaves with weights `g_leaf`.
     Collapsed,
-    /// H-DRF (Bhattacharya et al.), as read in [`mod@crate::hdrf`].
+    /// H-DRF (Bhattacharya et al.), as in [`crate::policies::hdrf`].
     Hdrf,
     /// First in, first out: the oldest pending submission.
     Fifo,
