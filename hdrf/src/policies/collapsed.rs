@@ -112,3 +112,26 @@ impl TreePolicy for Collapsed {
         Ok(weighted_drf(tree))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fill::fluid_allocation;
+    use crate::generate::{catalog_tree, cluster_tree};
+
+    /// The keys of [`Collapsed`] are those of weighted DRF: run through the tree engine, with
+    /// every pool transparent, they give the progressive filling's allocation.
+    #[test]
+    fn tree_engine_with_transparent_pools_is_weighted_drf() {
+        for tree in [
+            cluster_tree(3, 3, 60, 3, 7),
+            catalog_tree(4, 3, 80, 3, 4, 5),
+        ] {
+            let by_tree = fluid_allocation(&tree, &Collapsed).unwrap();
+            let by_drf = collapsed(&tree);
+            for v in tree.nodes() {
+                assert_eq!(by_tree.node(v), by_drf.node(v), "{}", tree.path(v));
+            }
+        }
+    }
+}

@@ -86,7 +86,7 @@ pub enum Aggregation {
 pub struct FluidPool<'a> {
     /// The pool.
     pub node: &'a Node,
-    /// Its usage, in shares of capacity, and its rate.
+    /// Its usage, in shares of capacity.
     pub usage: &'a [Rational],
     /// The rate of `usage`.
     pub rate: &'a [Rational],
