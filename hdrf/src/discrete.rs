@@ -8,9 +8,16 @@
 //! the current bundles; ties to the first child in input order), and give the leaf reached
 //! one slice. `collapsed` picks the active leaf with the smallest `x mu / g` directly.
 //! Everything is exact. As `k` grows the result converges to the fluid allocation at rate
-//! `O(1/k)` (`tests/discrete.rs` measures it on random trees), except possibly where the
-//! fluid limit is defined by our tie-break among several degenerate siblings (see
-//! [`crate::fill`]; no such difference has shown up in the tests).
+//! `O(1/k)` (`tests/discrete.rs` measures it on random trees), except where the fluid fill
+//! grows several tied *degenerate* siblings together (see [`crate::fill`]) and the resource
+//! they compete for runs out before their keys start rising. Here the tie goes to the first
+//! of them; a slice leaves its key unchanged, so it stays tied and first and takes every slice
+//! until its key rises or the resource runs out; in the second case the siblings after it
+//! never get their turn, at any `k`. On capacity (1,1) and root {c {c1 = (1,0) weight 2
+//! cap 2/5, c2 = (0,1)}, e {e1 = (1,0) weight 2 cap 2/5, e2 = (0,1)}, d = (0,1)}, naive,
+//! min-satisfaction and H-DRF give `c2 = e2 = 3/10` statically and `c2 = 2/5`, `e2 = 1/5`
+//! task by task at every `k` that is a multiple of 5 (`tests/discrete.rs`, with the
+//! derivation).
 //!
 //! Eager blocking matters for H-DRF, whose keys leave blocked nodes out of the minimum and
 //! the rescaling: a scheduler that finds out a leaf is blocked only when it picks it keeps
@@ -20,7 +27,7 @@
 //! "active nodes" depend on blocking too.
 //!
 //! This is not the task-level simulator with churn; it is a cross-check of the fluid
-//! definitions and a measure of the discretisation error (`SPEC.md` §5, question 4).
+//! definitions and a measure of the discretisation error (`docs/theory.md` §5, question 4).
 //!
 //! # References
 //! - A. Ghodsi et al. *Dominant Resource Fairness.* NSDI 2011 (Algorithm 1, the task-by-task
@@ -30,6 +37,8 @@ use leontief_solver::Rational;
 
 use crate::allocation::{Computation, TreeAllocation};
 use crate::error::{Result, SolverError};
+use crate::policies::hdrf::{effective_vector, Child};
+use crate::policies::{Aggregation, Normaliser};
 use crate::tree::{NodeId, Tree};
 use crate::Policy;
 
@@ -62,6 +71,8 @@ pub fn discrete(tree: &Tree, policy: Policy, k: u64) -> Result<TreeAllocation> {
     if k == 0 {
         return Err(SolverError::invalid("k", "must be at least 1"));
     }
+    let rule = policy.tree_policy();
+    let normaliser = rule.normaliser();
     let n = tree.len();
     let m = tree.num_resources();
     let slice = Rational::new(1, i128::from(k)).expect("k > 0");
@@ -83,7 +94,7 @@ pub fn discrete(tree: &Tree, policy: Policy, k: u64) -> Result<TreeAllocation> {
     let mut steps: u64 = 0;
     let post: Vec<NodeId> = tree.nodes().rev().collect();
     let mut key: Vec<Rational> = vec![Rational::ZERO; n];
-    // H-DRF: effective vectors; leaves stopped by their cap; resources that stopped a leaf.
+    // H-DRF: effective vectors; resources that stopped a leaf.
     let mut effective: Vec<Vec<Rational>> = vec![Vec::new(); n];
     let mut saturated = vec![false; m];
 
@@ -125,52 +136,62 @@ pub fn discrete(tree: &Tree, policy: Policy, k: u64) -> Result<TreeAllocation> {
         }
         if steps >= MAX_STEPS {
             return Err(SolverError::Mechanism {
-                mechanism: policy.name().into(),
+                mechanism: policy.to_string(),
                 reason: format!("the discrete fill did not finish within {MAX_STEPS} slices"),
             });
         }
-        let leaf = if policy == Policy::Collapsed {
+        let key_of_leaf = |l: NodeId| leaf_key(tree, normaliser, &mu, &count, l, k);
+        let leaf = if rule.aggregation() == Aggregation::Flattened {
+            // Pools are transparent: the active leaf with the smallest key, directly.
             leaves
                 .iter()
                 .copied()
                 .filter(|l| active[l.index()])
-                .min_by(|&a, &b| {
-                    let ka = leaf_key(tree, policy, &mu, &count, a, k);
-                    let kb = leaf_key(tree, policy, &mu, &count, b, k);
-                    ka.cmp(&kb)
-                })
+                .min_by(|&a, &b| key_of_leaf(a).cmp(&key_of_leaf(b)))
                 .expect("the root is active")
         } else {
             for &v in &post {
                 if !active[v.index()] {
                     continue;
                 }
-                if policy == Policy::Hdrf {
-                    let (vec, key_v) =
-                        hdrf_effective(tree, v, &active, &saturated, &usage, &effective, &key);
-                    effective[v.index()] = vec;
-                    key[v.index()] = key_v;
+                let node = tree.node(v);
+                if node.is_leaf() {
+                    key[v.index()] = key_of_leaf(v);
+                    if rule.aggregation() == Aggregation::Effective {
+                        effective[v.index()] = usage[v.index()].clone();
+                    }
                     continue;
                 }
-                key[v.index()] = if tree.node(v).is_leaf() {
-                    leaf_key(tree, policy, &mu, &count, v, k)
+                let (own, lam) = if rule.aggregation() == Aggregation::Effective {
+                    let (key, effective_now, usage, active) = (&key, &effective, &usage, &active);
+                    let children = node.children().iter().map(move |c| {
+                        if active[c.index()] {
+                            Child::Active {
+                                key: &key[c.index()],
+                                vector: &effective_now[c.index()],
+                            }
+                        } else {
+                            // Stopped (at its cap or blocked): counted as it is.
+                            Child::Stopped(&usage[c.index()])
+                        }
+                    });
+                    let (vector, e) = effective_vector(children, &saturated);
+                    effective[v.index()] = vector;
+                    (e / normaliser.of(node), None)
                 } else {
-                    let lam = tree
-                        .children(v)
-                        .iter()
-                        .filter(|c| active[c.index()])
-                        .map(|c| &key[c.index()])
-                        .min()
-                        .expect("an active pool has an active child")
-                        .clone();
-                    let s = usage[v.index()].iter().max().expect("m >= 1").clone();
-                    let node = tree.node(v);
-                    // H-DRF and collapsed do not get here: naive or min-satisfaction.
-                    match policy {
-                        Policy::Naive => s / node.weight(),
-                        _ => (s / node.guaranteed_share()).min(lam),
-                    }
+                    let s = usage[v.index()].iter().max().expect("m >= 1");
+                    let lam = rule.key_follows_activity().then(|| {
+                        tree.children(v)
+                            .iter()
+                            .filter(|c| active[c.index()])
+                            .map(|c| &key[c.index()])
+                            .min()
+                            .expect("an active pool has an active child")
+                            .clone()
+                    });
+                    (s / normaliser.of(node), lam)
                 };
+                key[v.index()] = rule.pool_key(own, lam.as_ref());
             }
             let mut v = tree.root();
             while !tree.node(v).is_leaf() {
@@ -205,72 +226,15 @@ pub fn discrete(tree: &Tree, policy: Policy, k: u64) -> Result<TreeAllocation> {
     ))
 }
 
-/// A leaf's key: `x mu / w` (naive, H-DRF) or `x mu / g` (min-satisfaction, collapsed).
+/// A leaf's key: its dominant share `x mu` over the policy's normaliser.
 fn leaf_key(
     tree: &Tree,
-    policy: Policy,
+    normaliser: Normaliser,
     mu: &[Rational],
     count: &[u64],
     leaf: NodeId,
     k: u64,
 ) -> Rational {
     let share = Rational::from(count[leaf.index()]) * &mu[leaf.index()] / Rational::from(k);
-    match policy {
-        Policy::Naive | Policy::Hdrf => share / tree.node(leaf).weight(),
-        Policy::MinSatisfaction | Policy::Collapsed => share / tree.guaranteed_share(leaf),
-    }
-}
-
-/// H-DRF's effective vector and key of an active node from its children's (see
-/// [`crate::hdrf`]): a leaf's own usage and `x mu / w`; a pool's stopped children's usage
-/// plus its active children's effective vectors rescaled to the smallest key.
-#[allow(clippy::too_many_arguments)]
-fn hdrf_effective(
-    tree: &Tree,
-    v: NodeId,
-    active: &[bool],
-    saturated: &[bool],
-    usage: &[Vec<Rational>],
-    effective: &[Vec<Rational>],
-    key: &[Rational],
-) -> (Vec<Rational>, Rational) {
-    let node = tree.node(v);
-    if node.is_leaf() {
-        let u = usage[v.index()].clone();
-        let s = u.iter().max().expect("m >= 1").clone();
-        return (u, s / node.weight());
-    }
-    let lam = node
-        .children()
-        .iter()
-        .filter(|c| active[c.index()])
-        .map(|c| &key[c.index()])
-        .min()
-        .expect("an active pool has an active child");
-    let mut out = vec![Rational::ZERO; tree.num_resources()];
-    for &c in node.children() {
-        let (vec, factor) = if active[c.index()] {
-            let kc = &key[c.index()];
-            let f = (kc != lam).then(|| lam / kc);
-            (&effective[c.index()], f)
-        } else {
-            // Stopped (at its cap or blocked): counted as it is.
-            (&usage[c.index()], None)
-        };
-        for (o, x) in out.iter_mut().zip(vec) {
-            *o += match &factor {
-                Some(f) => x * f,
-                None => x.clone(),
-            };
-        }
-    }
-    let e = out
-        .iter()
-        .enumerate()
-        .filter(|(j, _)| !saturated[*j])
-        .map(|(_, x)| x)
-        .max()
-        .cloned()
-        .unwrap_or(Rational::ZERO);
-    (out, e / node.weight())
+    share / normaliser.of(tree.node(leaf))
 }

@@ -1,5 +1,10 @@
 //! The shared machinery of the hierarchical policies: an exact, event-driven fluid fill.
 //!
+//! The engine knows no policy by name: each one's key, its rate and its breakpoints come from
+//! its [`TreePolicy`] (one file each in [`crate::policies`]); the engine only keeps H-DRF's
+//! effective vectors and its stopped children's usage when the policy aggregates that way
+//! ([`Aggregation::Effective`]).
+//!
 //! # The fluid model
 //! Every leaf `l` holds `x_l >= 0` tasks, all starting at 0, and only grows. A leaf is
 //! **active** while it is below its cap and every resource it demands has room; a pool is
@@ -19,7 +24,9 @@
 //! stalled at the same key) — and when several are, they grow together, each so that the
 //! dominant share of its *additional* allocation rises in proportion to its weight (DRF on
 //! the increments). This last convention is a tie-break of ours: the task-by-task rule with
-//! ties broken by sibling order would fill them one after another. It is stated in physical
+//! ties broken by sibling order fills them one after another, and when the resource they
+//! compete for runs out before the first one's key rises, the others get nothing: there the
+//! task-by-task fills do not converge to this fill (see [`crate::discrete`]). It is stated in physical
 //! terms on purpose: a convention in each policy's own key units would make naive and
 //! min-satisfaction HDRF, whose keys differ by a factor per pool, break the same tie
 //! differently.
@@ -71,28 +78,12 @@
 
 use leontief_solver::{ExactSum, Rational};
 
+use crate::allocation::{Computation, TreeAllocation};
 use crate::error::{Result, SolverError};
+use crate::policies::affine::{add_scaled, keep_min};
+use crate::policies::hdrf::FluidEffective;
+use crate::policies::{Aggregation, FluidPool, TreePolicy};
 use crate::tree::{Node, NodeId, Tree};
-
-/// How a policy computes keys.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Rule {
-    /// Naive HDRF: `K_v = S_v / w_v`, `S_v` the dominant share of everything below `v`.
-    Naive,
-    /// Min-satisfaction HDRF: `K_v = min σ_u` over the active nodes `u` of `v`'s subtree,
-    /// `σ_u = S_u / g_u`.
-    MinSatisfaction,
-    /// H-DRF: `K_v = E_v / w_v` with the rescaled, blocked-free effective share `E_v`.
-    Hdrf,
-}
-
-pub(crate) fn rule_name(rule: Rule) -> &'static str {
-    match rule {
-        Rule::Naive => "naive",
-        Rule::MinSatisfaction => "min-satisfaction",
-        Rule::Hdrf => "hdrf",
-    }
-}
 
 /// The result of a fluid fill.
 pub(crate) struct FluidOutcome {
@@ -104,87 +95,16 @@ pub(crate) struct FluidOutcome {
     pub phases: usize,
 }
 
-/// The maximum of `values` and, among the entries attaining it, the largest `slopes` entry:
-/// the value and right derivative of `max_j (values_j + t slopes_j)` at `t = 0`, over the
-/// entries `j` with `keep(j)`.
-pub(crate) fn max_with_slope(
-    values: &[Rational],
-    slopes: &[Rational],
-    keep: impl Fn(usize) -> bool,
-) -> (Rational, Rational) {
-    let mut best: Option<(&Rational, &Rational)> = None;
-    for (j, (v, s)) in values.iter().zip(slopes).enumerate() {
-        if !keep(j) {
-            continue;
-        }
-        best = match best {
-            None => Some((v, s)),
-            Some((bv, bs)) if v > bv || (v == bv && s > bs) => Some((v, s)),
-            other => other,
-        };
-    }
-    let (v, s) = best.expect("some resource is kept");
-    (v.clone(), s.clone())
-}
-
-/// The first `t > 0` at which another entry overtakes the maximum of `values + t·slopes`
-/// (entries with `keep(j)`), if any; `scale` multiplies the slopes.
-pub(crate) fn max_breakpoint(
-    values: &[Rational],
-    slopes: &[Rational],
-    scale: &Rational,
-    keep: impl Fn(usize) -> bool + Copy,
-) -> Option<Rational> {
-    let (s, ds) = max_with_slope(values, slopes, keep);
-    let mut best = None;
-    for (j, (v, dv)) in values.iter().zip(slopes).enumerate() {
-        if keep(j) && *dv > ds {
-            keep_min(&mut best, (&s - v) / (scale * (dv - &ds)));
-        }
-    }
-    best
-}
-
-/// `min` of two linear functions at `t = 0`: value and right derivative.
-pub(crate) fn min_linear(a: (Rational, Rational), b: (Rational, Rational)) -> (Rational, Rational) {
-    if a.0 < b.0 {
-        a
-    } else if b.0 < a.0 {
-        b
-    } else {
-        let slope = a.1.min(b.1);
-        (a.0, slope)
-    }
-}
-
-/// The first `t > 0` at which the selection of [`min_linear`] between `a.0 + t·a.1` and
-/// `b.0 + t·b.1` changes (the smaller one rising faster catches the other up), if any.
-fn min_breakpoint(a: (&Rational, &Rational), b: (&Rational, &Rational)) -> Option<Rational> {
-    if a.0 < b.0 && a.1 > b.1 {
-        Some((b.0 - a.0) / (a.1 - b.1))
-    } else if b.0 < a.0 && b.1 > a.1 {
-        Some((a.0 - b.0) / (b.1 - a.1))
-    } else {
-        None
-    }
-}
-
-pub(crate) fn keep_min(best: &mut Option<Rational>, t: Rational) {
-    if best.as_ref().is_none_or(|b| t < *b) {
-        *best = Some(t);
-    }
-}
-
-/// `acc += factor · v` (or `acc += v` without a factor), skipping zero entries.
-pub(crate) fn add_scaled(acc: &mut [Rational], v: &[Rational], factor: Option<&Rational>) {
-    for (a, x) in acc.iter_mut().zip(v) {
-        if !x.is_zero() {
-            match factor {
-                Some(f) => *a += x * f,
-                None => *a += x,
-            }
-        }
-    }
+/// The static allocation of `policy` by the fluid fill.
+pub(crate) fn fluid_allocation(tree: &Tree, policy: &dyn TreePolicy) -> Result<TreeAllocation> {
+    let out = fluid(tree, policy)?;
+    Ok(TreeAllocation::from_fluid(
+        tree,
+        policy.policy(),
+        Computation::Fluid { phases: out.phases },
+        out.tasks,
+        out.usage,
+    ))
 }
 
 /// How fast a growing child's clock runs per unit of its parent's: `1/κ` so that its key
@@ -192,12 +112,7 @@ pub(crate) fn add_scaled(acc: &mut [Rational], v: &[Rational], factor: Option<&R
 /// convention of the module docs: `w / max_j u_j`, at which the dominant share of the child's
 /// *additional* allocation rises in proportion to its weight — a physical rate, the same
 /// whatever the policy's key units.
-pub(crate) fn growth_rate(
-    u: &[Rational],
-    kappa: &Rational,
-    weight: &Rational,
-    degenerate: bool,
-) -> Rational {
+fn growth_rate(u: &[Rational], kappa: &Rational, weight: &Rational, degenerate: bool) -> Rational {
     if degenerate {
         let top = u.iter().max().expect("m >= 1");
         weight / top
@@ -296,7 +211,9 @@ impl Pool {
 
 struct Kinetic<'a> {
     tree: &'a Tree,
-    rule: Rule,
+    policy: &'a dyn TreePolicy,
+    /// H-DRF's aggregation: effective vectors and stopped children's usage are kept.
+    effective: bool,
     m: usize,
     /// Per leaf: nonzero `a_lj / c_l` (usage in shares per unit of key), sparse.
     per_key: Vec<Vec<(usize, Rational)>>,
@@ -335,9 +252,9 @@ struct Kinetic<'a> {
     epoch: u64,
 }
 
-/// Runs the fluid fill of `rule` on `tree` (see the [module docs](self)).
-pub(crate) fn fluid(tree: &Tree, rule: Rule) -> Result<FluidOutcome> {
-    let mut k = Kinetic::new(tree, rule);
+/// Runs the fluid fill of `policy` on `tree` (see the [module docs](self)).
+pub(crate) fn fluid(tree: &Tree, policy: &dyn TreePolicy) -> Result<FluidOutcome> {
+    let mut k = Kinetic::new(tree, policy);
     let limit = 10_000 + 100 * tree.len() * (k.m + 1);
     let mut phases = 0;
     k.mark_all_dirty();
@@ -345,7 +262,7 @@ pub(crate) fn fluid(tree: &Tree, rule: Rule) -> Result<FluidOutcome> {
     while k.active[0] {
         if phases >= limit {
             return Err(SolverError::Mechanism {
-                mechanism: rule_name(rule).into(),
+                mechanism: policy.policy().to_string(),
                 reason: format!("the fluid fill did not finish within {limit} phases"),
             });
         }
@@ -354,7 +271,7 @@ pub(crate) fn fluid(tree: &Tree, rule: Rule) -> Result<FluidOutcome> {
             .sub_next
             .clone()
             .ok_or_else(|| SolverError::Mechanism {
-                mechanism: rule_name(rule).into(),
+                mechanism: policy.policy().to_string(),
                 reason: "the fluid fill found no event ahead while leaves were active".into(),
             })?;
         k.epoch += 1;
@@ -385,13 +302,12 @@ pub(crate) fn fluid(tree: &Tree, rule: Rule) -> Result<FluidOutcome> {
 }
 
 /// A leaf's shares `d_j / R_j` of the resources it demands, and its key per task `c`: the
-/// dominant share of one task over its weight (naive, H-DRF) or over its guaranteed share
-/// (min-satisfaction). Shared by both engines: only their fills differ.
-pub(crate) fn leaf_key(
+/// dominant share of one task over the policy's normaliser.
+fn leaf_key(
     demand: &[Rational],
     capacity: &[Rational],
     node: &Node,
-    rule: Rule,
+    policy: &dyn TreePolicy,
 ) -> (Vec<(usize, Rational)>, Rational) {
     let shares: Vec<(usize, Rational)> = demand
         .iter()
@@ -405,15 +321,13 @@ pub(crate) fn leaf_key(
         .map(|(_, a)| a.clone())
         .max()
         .expect("validated: a positive demand");
-    let c = match rule {
-        Rule::Naive | Rule::Hdrf => &mu / node.weight(),
-        Rule::MinSatisfaction => &mu / node.guaranteed_share(),
-    };
+    let c = &mu / policy.normaliser().of(node);
     (shares, c)
 }
 
 impl<'a> Kinetic<'a> {
-    fn new(tree: &'a Tree, rule: Rule) -> Self {
+    fn new(tree: &'a Tree, policy: &'a dyn TreePolicy) -> Self {
+        let effective = policy.aggregation() == Aggregation::Effective;
         let n = tree.len();
         let m = tree.num_resources();
         let capacity = tree.capacity();
@@ -435,7 +349,7 @@ impl<'a> Kinetic<'a> {
             parent[i] = node.parent().map(NodeId::index);
             if let Some(demand) = node.demand() {
                 let p = parent[i].expect("the root is a pool");
-                let (shares, c) = leaf_key(demand, capacity, node, rule);
+                let (shares, c) = leaf_key(demand, capacity, node, policy);
                 let inv_c = c.recip().expect("positive");
                 per_key[i] = shares.iter().map(|(j, a)| (*j, a * &inv_c)).collect();
                 for (j, _) in &shares {
@@ -456,7 +370,7 @@ impl<'a> Kinetic<'a> {
                 pool.u = zeros.clone();
                 pool.group_part = zeros.clone();
                 pool.contrib = zeros.clone();
-                if rule == Rule::Hdrf {
+                if effective {
                     pool.v = zeros.clone();
                     pool.dv = zeros;
                 }
@@ -481,7 +395,8 @@ impl<'a> Kinetic<'a> {
         let post: Vec<usize> = tree.pools().map(NodeId::index).rev().collect();
         Kinetic {
             tree,
-            rule,
+            policy,
+            effective,
             m,
             per_key,
             share,
@@ -602,7 +517,7 @@ impl<'a> Kinetic<'a> {
                             self.block(l);
                         }
                     }
-                    if self.rule == Rule::Hdrf {
+                    if self.effective {
                         // Every effective share ignores the saturated resource from now on.
                         self.mark_all_dirty();
                     }
@@ -639,7 +554,7 @@ impl<'a> Kinetic<'a> {
             self.group[p][*j].sub(a);
         }
         self.group_changed[p] = true;
-        if self.rule == Rule::Hdrf {
+        if self.effective {
             // H-DRF counts every stopped child (at its cap or blocked) with its usage.
             for (j, a) in &self.share[l] {
                 self.settled[p][*j].add(&(a * &x));
@@ -662,7 +577,7 @@ impl<'a> Kinetic<'a> {
             pool.sub_next = None;
             pool.sub_next_parent = None;
             let Some(pp) = self.parent[q] else { break };
-            if self.rule == Rule::Hdrf {
+            if self.effective {
                 for j in 0..self.m {
                     self.settled[pp][j].add(&self.pools[q].usage[j]);
                 }
@@ -790,36 +705,31 @@ impl<'a> Kinetic<'a> {
         } else {
             Rational::ONE
         };
-        let (mut v, mut dv) = (Vec::new(), Vec::new());
+        let (v, dv) = if self.effective && p != 0 {
+            self.effective_vector(
+                p,
+                &lam,
+                &child_keys,
+                group_rate.as_deref(),
+                &growth,
+                degenerate,
+            )
+        } else {
+            (Vec::new(), Vec::new())
+        };
         let (key, kappa) = if p == 0 {
             (Rational::ZERO, Rational::ZERO) // the root's key is compared by nobody
         } else {
-            let node = self.node(p);
-            match self.rule {
-                Rule::Naive => {
-                    let (s, ds) = max_with_slope(&self.pools[p].usage, &u, |_| true);
-                    (s / node.weight(), ds / node.weight())
-                }
-                Rule::MinSatisfaction => {
-                    let g = node.guaranteed_share();
-                    let (s, ds) = max_with_slope(&self.pools[p].usage, &u, |_| true);
-                    min_linear((s / g, ds / g), (lam.clone(), inner.clone()))
-                }
-                Rule::Hdrf => {
-                    let w = node.weight().clone();
-                    (v, dv) = self.effective_vector(
-                        p,
-                        &lam,
-                        &child_keys,
-                        group_rate.as_deref(),
-                        &growth,
-                        degenerate,
-                    );
-                    let sat = &self.saturated;
-                    let (e, de) = max_with_slope(&v, &dv, |j| !sat[j]);
-                    (e / &w, de / &w)
-                }
-            }
+            self.policy.fluid_key(&FluidPool {
+                node: self.node(p),
+                usage: &self.pools[p].usage,
+                rate: &u,
+                lam: &lam,
+                dlam: &inner,
+                effective: &v,
+                effective_rate: &dv,
+                saturated: &self.saturated,
+            })
         };
         {
             let pool = &mut self.pools[p];
@@ -830,7 +740,7 @@ impl<'a> Kinetic<'a> {
             pool.growth = growth;
             pool.degenerate = degenerate;
             pool.group_grows = group_grows;
-            if self.rule == Rule::Hdrf && p != 0 {
+            if self.effective && p != 0 {
                 pool.v = v;
                 pool.dv = dv;
             }
@@ -887,11 +797,9 @@ impl<'a> Kinetic<'a> {
         growth_rate(&child.u, &child.kappa, self.node(c).weight(), degenerate)
     }
 
-    /// H-DRF's effective vector of pool `p` now and its rate per unit of own clock: the
-    /// usage of its stopped children as it is, every active child's effective vector
-    /// rescaled to the smallest key `λ_p` (`V_c λ_p / K_c`; the leaf group's is
-    /// `λ_p Σ a_l / c_l`). A stopped child is at its cap or blocked: both count unscaled,
-    /// as in the paper.
+    /// H-DRF's effective vector of pool `p` now and its rate per unit of own clock (see
+    /// [`FluidEffective`]): its stopped children's usage, its leaf group, its active pool
+    /// children's vectors, brought to the current time.
     fn effective_vector(
         &mut self,
         p: usize,
@@ -901,13 +809,10 @@ impl<'a> Kinetic<'a> {
         growth: &[usize],
         degenerate: bool,
     ) -> (Vec<Rational>, Vec<Rational>) {
-        let mut v: Vec<Rational> = self.settled[p].iter_mut().map(ExactSum::value).collect();
-        let mut dv = vec![Rational::ZERO; self.m];
+        let settled = self.settled[p].iter_mut().map(ExactSum::value).collect();
+        let mut sum = FluidEffective::new(settled, lam, degenerate);
         if let Some(a) = group_rate {
-            add_scaled(&mut v, a, Some(lam));
-            if !degenerate {
-                add_scaled(&mut dv, a, None);
-            }
+            sum.add_leaf_group(a);
         }
         for (c, key) in child_keys {
             let cc = self.clock_of(*c);
@@ -916,23 +821,10 @@ impl<'a> Kinetic<'a> {
             if cc != child.t0 {
                 add_scaled(&mut vc, &child.dv, Some(&(&cc - &child.t0)));
             }
-            if key == lam {
-                // At the minimum the rescaling factor is 1.
-                add_scaled(&mut v, &vc, None);
-                if growth.contains(c) {
-                    let rate = self.child_rate(*c, degenerate);
-                    add_scaled(&mut dv, &self.pools[*c].dv, Some(&rate));
-                }
-            } else {
-                // Waiting: rescaled by λ_p / K_c, which grows with λ_p.
-                let inv_key = key.recip().expect("above the minimum: positive");
-                add_scaled(&mut v, &vc, Some(&(lam * &inv_key)));
-                if !degenerate {
-                    add_scaled(&mut dv, &vc, Some(&inv_key));
-                }
-            }
+            let rate = (key == lam && growth.contains(c)).then(|| self.child_rate(*c, degenerate));
+            sum.add_child(&vc, &self.pools[*c].dv, key, rate.as_ref());
         }
-        (v, dv)
+        sum.finish()
     }
 
     /// Own clock value of pool `p`'s own next event (its quantities are at `t0`, now).
@@ -940,33 +832,24 @@ impl<'a> Kinetic<'a> {
         let pool = &self.pools[p];
         let mut best: Option<Rational> = None;
         let one = Rational::ONE;
-        match self.rule {
-            Rule::Naive | Rule::MinSatisfaction if p != 0 => {
-                // The pool's dominant resource changes (the root's key is used by nobody).
-                if let Some(dt) = max_breakpoint(&pool.usage, &pool.u, &one, |_| true) {
-                    keep_min(&mut best, dt);
-                }
-            }
-            Rule::Hdrf if p != 0 => {
-                // The effective vector's dominant (unsaturated) resource changes.
-                let sat = &self.saturated;
-                if let Some(dt) = max_breakpoint(&pool.v, &pool.dv, &one, |j| !sat[j]) {
-                    keep_min(&mut best, dt);
-                }
-            }
-            Rule::Naive | Rule::MinSatisfaction | Rule::Hdrf => {}
-        }
         let dlam = if pool.degenerate {
             Rational::ZERO
         } else {
             Rational::ONE
         };
-        if self.rule == Rule::MinSatisfaction && p != 0 {
-            // The pool's own satisfaction and its children's minimum cross.
-            let g = self.node(p).guaranteed_share();
-            let (s, ds) = max_with_slope(&pool.usage, &pool.u, |_| true);
-            let (sigma, dsigma) = (s / g, ds / g);
-            if let Some(dt) = min_breakpoint((&sigma, &dsigma), (&pool.lam, &dlam)) {
+        if p != 0 {
+            // The policy's key changes its formula (the root's key is used by nobody).
+            let view = FluidPool {
+                node: self.node(p),
+                usage: &pool.usage,
+                rate: &pool.u,
+                lam: &pool.lam,
+                dlam: &dlam,
+                effective: &pool.v,
+                effective_rate: &pool.dv,
+                saturated: &self.saturated,
+            };
+            if let Some(dt) = self.policy.fluid_breakpoint(&view) {
                 keep_min(&mut best, dt);
             }
         }

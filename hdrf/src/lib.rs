@@ -1,17 +1,25 @@
-//! Hierarchical fair allocation on weighted trees, exact (`SPEC.md` §4).
+//! Hierarchical fair allocation on weighted trees, exact (`docs/theory.md` §4).
 //!
 //! - [`Tree`]: pools and leaves with weights, task caps and exact guaranteed shares
 //!   `g_v = g_parent * w_v / Σ_siblings w`; JSON in and out, validation naming the path.
 //! - Four static policies, each the fluid allocation of a progressive fill from zero,
 //!   computed **exactly** in rationals and event by event (none is a limit of discrete
-//!   fills): [`collapsed()`] (weighted DRF over the leaves with weights `g_leaf`, by the
-//!   solver's progressive filling), [`naive()`] HDRF, [`min_satisfaction()`] HDRF and
-//!   [`hdrf()`] (H-DRF of Bhattacharya et al.). [`allocate`] dispatches on [`Policy`]. The
-//!   three tree policies share one event-driven engine, [`fill`] (its plain twin,
-//!   [`mod@reference`], cross-checks it); [`discrete`] runs their task-by-task versions with
-//!   slices of `1/k` task, whose limits the fluid allocations are (`tests/discrete.rs`).
-//!   Statically, min-satisfaction HDRF coincides with naive HDRF (proof in
-//!   [`mod@min_satisfaction`]); the two differ only under task churn.
+//!   fills), one file each under [`policies`]: [`collapsed()`] (weighted DRF over the leaves
+//!   with weights `g_leaf`, by the solver's progressive filling), [`naive()`] HDRF,
+//!   [`min_satisfaction()`] HDRF and [`hdrf()`] (H-DRF of Bhattacharya et al.). Each
+//!   implements [`TreePolicy`], the keys every engine compares; [`allocate`] dispatches on
+//!   [`Policy`]. The three tree policies share one event-driven engine, [`fill`] (its plain
+//!   twin, [`mod@reference`], which shares no code with it, cross-checks it); [`discrete`] runs
+//!   their task-by-task versions with slices of `1/k` task.
+//! - The static allocations are the limits of those task-by-task fills as `k` grows
+//!   (`tests/discrete.rs`), with one exception under naive, min-satisfaction HDRF and H-DRF:
+//!   tied *degenerate* siblings (pools whose key does not rise while they grow) competing for
+//!   a resource that runs out. The fluid fill grows them together; task by task the tie goes
+//!   to the first sibling, a slice leaves its key unchanged, so it wins every slice, takes the
+//!   whole resource, and the others never get their turn, at every `k`
+//!   (`tied_degenerate_siblings_on_a_resource_that_runs_out` in `tests/discrete.rs`: static
+//!   `c2 = e2 = 3/10`, task-level `c2 = 2/5`, `e2 = 1/5`; see [`discrete`]). Statically, min-satisfaction HDRF coincides with naive HDRF (proof in
+//!   [`policies::min_satisfaction`]); the two differ only under task churn.
 //! - [`TreeAllocation`]: every node's allocation vector, dominant share, satisfaction
 //!   `S_v / g_v` and (leaves) tasks; [`TreeAllocation::to_json`], [`render_tree`] and
 //!   [`render_comparison`] (policies side by side).
@@ -42,33 +50,33 @@
 //! # References
 //! - A. Bhattacharya, D. Culler, E. Friedman, A. Ghodsi, S. Shenker, I. Stoica.
 //!   *Hierarchical Scheduling for Diverse Datacenter Workloads.* SoCC 2013.
-//! - The lecture transcript, `../shared/seeds/003_33e4e5d3084e0734.txt`, lines 184–194.
+//! - The Yandex lecture on resource allocation in large clusters ("Распределение ресурсов в
+//!   больших кластерах", 2016, transcript): flattening, naive HDRF's starvation and
+//!   min-satisfaction HDRF.
 //! - A. Ghodsi et al. *Dominant Resource Fairness.* NSDI 2011.
 
 use std::fmt;
 use std::str::FromStr;
 
 mod allocation;
-pub mod collapsed;
 pub mod discrete;
 pub mod error;
 pub mod fill;
 pub mod flat;
 pub mod generate;
-pub mod hdrf;
-pub mod min_satisfaction;
-pub mod naive;
+pub mod policies;
 pub mod properties;
 pub mod reference;
 pub mod simulate;
 pub mod tree;
 
 pub use allocation::{render_comparison, render_tree, Computation, NodeAllocation, TreeAllocation};
-pub use collapsed::collapsed;
 pub use error::SolverError;
-pub use hdrf::hdrf;
-pub use min_satisfaction::min_satisfaction;
-pub use naive::naive;
+pub use policies::collapsed::collapsed;
+pub use policies::hdrf::hdrf;
+pub use policies::min_satisfaction::min_satisfaction;
+pub use policies::naive::naive;
+pub use policies::TreePolicy;
 pub use tree::{Node, NodeId, NodeSpec, Tree};
 
 /// A static hierarchical policy.
@@ -159,10 +167,24 @@ impl FromStr for Policy {
 /// assert_eq!(share(Policy::Collapsed), "1/3");
 /// ```
 pub fn allocate(tree: &Tree, policy: Policy) -> Result<TreeAllocation, SolverError> {
-    match policy {
-        Policy::Collapsed => Ok(collapsed(tree)),
-        Policy::Naive => naive(tree),
-        Policy::MinSatisfaction => min_satisfaction(tree),
-        Policy::Hdrf => hdrf(tree),
+    policy.tree_policy().allocate(tree)
+}
+
+impl Policy {
+    /// The policy's code: its keys for every engine (see [`policies`]).
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_hdrf::{policies::Normaliser, Policy};
+    /// assert_eq!(Policy::MinSatisfaction.tree_policy().normaliser(), Normaliser::GuaranteedShare);
+    /// assert_eq!(Policy::Naive.tree_policy().policy(), Policy::Naive);
+    /// ```
+    pub fn tree_policy(self) -> &'static dyn TreePolicy {
+        match self {
+            Policy::Collapsed => &policies::collapsed::Collapsed,
+            Policy::Naive => &policies::naive::Naive,
+            Policy::MinSatisfaction => &policies::min_satisfaction::MinSatisfaction,
+            Policy::Hdrf => &policies::hdrf::Hdrf,
+        }
     }
 }

@@ -7,20 +7,149 @@
 //! event-driven engine of [`crate::fill`] touches only the pools an event affects; on a
 //! 2,000-leaf tree that is the difference between seconds and a fraction of one. The test
 //! `tests/engines.rs` checks that both give identical answers.
+//!
+//! It is an oracle, so it shares no code with what it checks: not the engine of
+//! [`crate::fill`] and not the policies' keys of [`crate::policies`]. Its keys are written out
+//! here from their definitions (see each policy's docs), with plain helpers; `collapsed`
+//! has its own plain progressive fill ([`weighted_drf`]).
 
 use leontief_solver::{ExactSum, Rational};
 
 use crate::allocation::{Computation, TreeAllocation};
 use crate::error::{Result, SolverError};
-use crate::fill::{
-    add_scaled, growth_rate, keep_min, leaf_key, max_breakpoint, max_with_slope, min_linear,
-    rule_name, Rule,
-};
-use crate::tree::{NodeId, Tree};
+use crate::tree::{Node, NodeId, Tree};
 use crate::Policy;
 
-/// The fluid allocation of a tree policy (`naive`, `min-satisfaction` or `hdrf`) by the plain
-/// engine; `collapsed` is delegated to [`crate::collapsed()`].
+/// The tree policies this engine fills (`collapsed` has its own fill).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Rule {
+    /// `K_v = S_v / w_v`.
+    Naive,
+    /// `K_v = min σ_u` over the active nodes `u` of `v`'s subtree, `σ_u = S_u / g_u`.
+    MinSatisfaction,
+    /// `K_v = E_v / w_v`, `E_v` the rescaled, blocked-free effective share.
+    Hdrf,
+}
+
+fn rule_name(rule: Rule) -> &'static str {
+    match rule {
+        Rule::Naive => "naive",
+        Rule::MinSatisfaction => "min-satisfaction",
+        Rule::Hdrf => "hdrf",
+    }
+}
+
+/// A leaf's shares `d_j / R_j` of the resources it demands, and its key per task: `mu / w`
+/// (naive, H-DRF) or `mu / g` (min-satisfaction).
+fn leaf_key(
+    demand: &[Rational],
+    capacity: &[Rational],
+    node: &Node,
+    rule: Rule,
+) -> (Vec<(usize, Rational)>, Rational) {
+    let mut shares = Vec::new();
+    for j in 0..demand.len() {
+        if !demand[j].is_zero() {
+            shares.push((j, &demand[j] / &capacity[j]));
+        }
+    }
+    let mut mu = Rational::ZERO;
+    for (_, a) in &shares {
+        if *a > mu {
+            mu = a.clone();
+        }
+    }
+    let c = match rule {
+        Rule::Naive | Rule::Hdrf => &mu / node.weight(),
+        Rule::MinSatisfaction => &mu / node.guaranteed_share(),
+    };
+    (shares, c)
+}
+
+/// Value and right derivative at `t = 0` of `max_j (values_j + t·slopes_j)` over the `j`
+/// with `keep[j]`.
+fn max_with_slope(values: &[Rational], slopes: &[Rational], keep: &[bool]) -> (Rational, Rational) {
+    let mut value: Option<Rational> = None;
+    for j in 0..values.len() {
+        if keep[j] && value.as_ref().is_none_or(|v| values[j] > *v) {
+            value = Some(values[j].clone());
+        }
+    }
+    let value = value.expect("some resource is kept");
+    let mut slope: Option<Rational> = None;
+    for j in 0..values.len() {
+        if keep[j] && values[j] == value && slope.as_ref().is_none_or(|s| slopes[j] > *s) {
+            slope = Some(slopes[j].clone());
+        }
+    }
+    (value, slope.expect("the maximum is attained"))
+}
+
+/// The first time `t > 0` at which some entry overtakes the maximum of
+/// `values + t·rate·slopes` (entries with `keep[j]`), if any.
+fn max_breakpoint(
+    values: &[Rational],
+    slopes: &[Rational],
+    rate: &Rational,
+    keep: &[bool],
+) -> Option<Rational> {
+    let (s, ds) = max_with_slope(values, slopes, keep);
+    let mut best = None;
+    for j in 0..values.len() {
+        if keep[j] && slopes[j] > ds {
+            keep_min(&mut best, (&s - &values[j]) / (rate * (&slopes[j] - &ds)));
+        }
+    }
+    best
+}
+
+/// `min(a, b)` of two linear functions at `t = 0`: value and right derivative.
+fn min_linear(a: (Rational, Rational), b: (Rational, Rational)) -> (Rational, Rational) {
+    match a.0.cmp(&b.0) {
+        std::cmp::Ordering::Less => a,
+        std::cmp::Ordering::Greater => b,
+        std::cmp::Ordering::Equal => {
+            let slope = if a.1 < b.1 { a.1 } else { b.1 };
+            (a.0, slope)
+        }
+    }
+}
+
+fn keep_min(best: &mut Option<Rational>, t: Rational) {
+    if best.as_ref().is_none_or(|b| t < *b) {
+        *best = Some(t);
+    }
+}
+
+/// `acc += factor · v` (or `acc += v`).
+fn add_scaled(acc: &mut [Rational], v: &[Rational], factor: Option<&Rational>) {
+    for j in 0..acc.len() {
+        match factor {
+            Some(f) => acc[j] += &v[j] * f,
+            None => acc[j] += &v[j],
+        }
+    }
+}
+
+/// A growing child's rate per unit of its parent's: `1/κ`, so that its key keeps up; for
+/// degenerate growth (`κ = 0`) `w / max_j u_j`, the dominant share of its additional
+/// allocation rising in proportion to its weight (the convention of [`crate::fill`]).
+fn growth_rate(u: &[Rational], kappa: &Rational, weight: &Rational, degenerate: bool) -> Rational {
+    if degenerate {
+        let mut top = Rational::ZERO;
+        for x in u {
+            if *x > top {
+                top = x.clone();
+            }
+        }
+        weight / &top
+    } else {
+        Rational::ONE / kappa
+    }
+}
+
+/// The fluid allocation of `policy` by the plain engines: the tree policies (`naive`,
+/// `min-satisfaction`, `hdrf`) by a plain fluid fill, `collapsed` by [`weighted_drf`].
 ///
 /// # Complexity
 /// `O(P·(m + c))` rational operations per phase for `P` pools with `c` children.
@@ -37,19 +166,100 @@ use crate::Policy;
 /// }
 /// ```
 pub fn allocate(tree: &Tree, policy: Policy) -> Result<TreeAllocation> {
-    let rule = match policy {
-        Policy::Collapsed => return Ok(crate::collapsed(tree)),
-        Policy::Naive => Rule::Naive,
-        Policy::MinSatisfaction => Rule::MinSatisfaction,
-        Policy::Hdrf => Rule::Hdrf,
+    let (tasks, phases) = match policy {
+        Policy::Collapsed => weighted_drf(tree),
+        Policy::Naive => fluid(tree, Rule::Naive)?,
+        Policy::MinSatisfaction => fluid(tree, Rule::MinSatisfaction)?,
+        Policy::Hdrf => fluid(tree, Rule::Hdrf)?,
     };
-    let (tasks, phases) = fluid(tree, rule)?;
     Ok(TreeAllocation::from_node_tasks(
         tree,
         policy,
         Computation::Fluid { phases },
         tasks,
     ))
+}
+
+/// `collapsed` by a plain progressive fill: every growing leaf holds `x_l = λ g_l / mu_l`
+/// as `λ` rises; a resource that saturates stops its demanders, a cap its leaf. Tasks per
+/// node index and the number of phases.
+///
+/// # Complexity
+/// `O(n·m)` rational operations per phase for `n` leaves; at most one phase per leaf and
+/// per resource.
+pub fn weighted_drf(tree: &Tree) -> (Vec<Rational>, usize) {
+    let m = tree.num_resources();
+    let leaves: Vec<NodeId> = tree.leaves().collect();
+    let mut share = Vec::new(); // a_lj = d_lj / R_j per leaf
+    let mut speed = Vec::new(); // g_l / mu_l: tasks per unit of λ
+    for &l in &leaves {
+        let demand = tree.node(l).demand().expect("a leaf");
+        let a: Vec<Rational> = (0..m).map(|j| &demand[j] / &tree.capacity()[j]).collect();
+        let mut mu = Rational::ZERO;
+        for x in &a {
+            if *x > mu {
+                mu = x.clone();
+            }
+        }
+        speed.push(tree.guaranteed_share(l) / &mu);
+        share.push(a);
+    }
+    let mut x = vec![Rational::ZERO; leaves.len()];
+    let mut growing = vec![true; leaves.len()];
+    let mut saturated = vec![false; m];
+    let mut lam = Rational::ZERO;
+    let mut phases = 0;
+    while growing.contains(&true) {
+        phases += 1;
+        let mut used = vec![Rational::ZERO; m];
+        let mut rate = vec![Rational::ZERO; m];
+        for i in 0..leaves.len() {
+            for j in 0..m {
+                used[j] += &x[i] * &share[i][j];
+                if growing[i] {
+                    rate[j] += &speed[i] * &share[i][j];
+                }
+            }
+        }
+        let mut step: Option<Rational> = None;
+        for j in 0..m {
+            if !saturated[j] && rate[j].is_positive() {
+                keep_min(&mut step, (Rational::ONE - &used[j]) / &rate[j]);
+            }
+        }
+        for i in 0..leaves.len() {
+            if let (true, Some(cap)) = (growing[i], tree.node(leaves[i]).cap()) {
+                keep_min(&mut step, cap / &speed[i] - &lam);
+            }
+        }
+        lam += &step.expect("a growing leaf uses an unsaturated resource");
+        for i in 0..leaves.len() {
+            if growing[i] {
+                x[i] = &lam * &speed[i];
+            }
+        }
+        for j in 0..m {
+            let mut total = Rational::ZERO;
+            for i in 0..leaves.len() {
+                total += &x[i] * &share[i][j];
+            }
+            if total >= Rational::ONE {
+                saturated[j] = true;
+            }
+        }
+        for i in 0..leaves.len() {
+            let blocked = (0..m).any(|j| saturated[j] && !share[i][j].is_zero());
+            let capped = tree.node(leaves[i]).cap().is_some_and(|t| x[i] >= *t);
+            if blocked || capped {
+                growing[i] = false;
+            }
+        }
+    }
+    let mut tasks = vec![Rational::ZERO; tree.len()];
+    for (i, l) in leaves.into_iter().enumerate() {
+        tasks[l.index()] = x[i].clone();
+    }
+    (tasks, phases)
 }
 
 /// Per-pool quantities of one phase.
@@ -225,8 +435,13 @@ impl<'a> Fluid<'a> {
         }
     }
 
-    fn node(&self, p: usize) -> &crate::tree::Node {
+    fn node(&self, p: usize) -> &Node {
         self.tree.node(self.tree.node_id(p).expect("in range"))
+    }
+
+    /// The resources not saturated yet.
+    fn unsaturated(&self) -> Vec<bool> {
+        self.saturated.iter().map(|s| !s).collect()
     }
 
     /// See [`growth_rate`].
@@ -301,7 +516,7 @@ impl<'a> Fluid<'a> {
                 } else {
                     Rational::ONE
                 };
-                let all = |_| true;
+                let all = &vec![true; self.m];
                 match self.rule {
                     Rule::Naive => {
                         let (s, ds) = max_with_slope(&self.usage[p], &u, all);
@@ -321,8 +536,8 @@ impl<'a> Fluid<'a> {
                             &growth,
                             degenerate,
                         );
-                        let sat = &self.saturated;
-                        let (e, de) = max_with_slope(&v, &dv, |j| !sat[j]);
+                        let open = self.unsaturated();
+                        let (e, de) = max_with_slope(&v, &dv, &open);
                         (e / &w, de / &w)
                     }
                 }
@@ -416,14 +631,14 @@ impl<'a> Fluid<'a> {
             match self.rule {
                 Rule::Naive | Rule::MinSatisfaction => {
                     // The pool's dominant resource changes.
-                    if let Some(t) = max_breakpoint(&self.usage[p], &ph.u, rp, |_| true) {
+                    if let Some(t) = max_breakpoint(&self.usage[p], &ph.u, rp, &vec![true; self.m])
+                    {
                         keep_min(&mut best, t);
                     }
                 }
                 Rule::Hdrf if p != 0 => {
                     // The effective vector's dominant (unsaturated) resource changes.
-                    let sat = &self.saturated;
-                    if let Some(t) = max_breakpoint(&ph.v, &ph.dv, rp, |j| !sat[j]) {
+                    if let Some(t) = max_breakpoint(&ph.v, &ph.dv, rp, &self.unsaturated()) {
                         keep_min(&mut best, t);
                     }
                 }
@@ -432,7 +647,7 @@ impl<'a> Fluid<'a> {
             if self.rule == Rule::MinSatisfaction && p != 0 {
                 // The pool's own satisfaction and its children's minimum cross.
                 let g = self.node(p).guaranteed_share();
-                let (s, ds) = max_with_slope(&self.usage[p], &ph.u, |_| true);
+                let (s, ds) = max_with_slope(&self.usage[p], &ph.u, &vec![true; self.m]);
                 let (sigma, dsigma) = (s / g, ds / g);
                 let dlam = if ph.degenerate {
                     Rational::ZERO

@@ -1,5 +1,7 @@
 //! The fluid allocations are the limits of the exact discrete fills with tasks cut into
-//! `1/K` slices: the error (in dominant share, over leaves) is `O(1/K)`.
+//! `1/K` slices: the error (in dominant share, over leaves) is `O(1/K)` — except when tied
+//! degenerate siblings compete for a resource that runs out
+//! (`tied_degenerate_siblings_on_a_resource_that_runs_out`).
 
 mod common;
 
@@ -117,4 +119,75 @@ fn random_trees_converge_at_rate_one_over_k() {
         }
         println!("{policy}: worst K·error at K = 16, 64, 256: {worst:?}");
     }
+}
+
+/// The exception to the limit: tied degenerate siblings competing for a resource that runs
+/// out. Capacity (1,1); root {c {c1 = (1,0) weight 2 cap 2/5, c2 = (0,1)},
+/// e {e1 = (1,0) weight 2 cap 2/5, e2 = (0,1)}, d = (0,1)}, every other weight 1.
+///
+/// Fluid (naive HDRF; min-satisfaction and H-DRF give the same, below). Inside `c` the leaf
+/// keys are `c1/2` and `c2`, water-filled: `c1 = 2ℓ`, `c2 = ℓ`, so `c`'s key is
+/// `max(c1, c2) = 2ℓ`; the same in `e`. At the root `c`, `e` and `d` grow at one level `θ`:
+/// `c1 = e1 = d = θ`, `c2 = e2 = θ/2`; CPU `2θ`, memory `2θ`. At `θ = 2/5` the caps stop
+/// `c1` and `e1` (CPU 4/5, memory 4/5: `c2 = e2 = 1/5`, `d = 2/5`). Now `c`'s key is
+/// `max(2/5, c2) = 2/5` while `c2 <= 2/5`: `c` grows without raising its key, it is
+/// degenerate, and so is `e`; both are tied with `d` at 2/5, so `c` and `e` grow and `d`
+/// waits. Two tied degenerate siblings grow together, the dominant share of their additions
+/// in proportion to their weights (equal): the last 1/5 of memory goes half to `c2`, half to
+/// `e2`, and memory saturates with `c2 = e2 = 3/10 <= 2/5` (no key has risen). Static:
+/// `c1 = e1 = 2/5`, `c2 = e2 = 3/10`, `d = 2/5`.
+///
+/// Task by task (slices `1/K`, `K` a multiple of 5; ties to the first child in input order).
+/// While `c1` grows, `c2` gets a slice only when `c2 < c1/2`, so when `e1`'s last slice
+/// makes it `2/5` (it needs `(2/5 - 1/K)/2 <= e2`), `e2` is exactly `1/5`; from then on `e`'s
+/// key is `2/5`, and likewise `c`'s. `d` takes slices while its key is below 2/5, up to
+/// exactly `2/5`. Then `c`, `e` and `d` are tied at 2/5 and the tie goes to `c`, the first;
+/// a slice of `c2` leaves `c`'s key at 2/5, so `c` is still tied and first, and it wins
+/// every slice until its key rises (`c2 > 2/5`) or memory runs out — memory runs out first:
+/// `c2 = 1 - e2 - d = 2/5`. Discrete: `c2 = 2/5`, `e2 = 1/5`, `d = 2/5` at every such `K`;
+/// `e` never gets its turn, so the difference does not shrink with `K`.
+///
+/// Min-satisfaction has the same fluid fill (the identity of `naive` and
+/// `min_satisfaction` statically) and the same keys up to a factor per pool; for H-DRF, `c1`
+/// stopped at its cap counts with its usage `(2/5, 0)`, so `c`'s effective share is
+/// `max(2/5, c2)` as well (the CPU does not saturate). `collapsed` has no pools to be
+/// degenerate: with weights `g` = 2/9, 1/9, 2/9, 1/9, 1/3 every leaf holds `λ g`, and at
+/// `λ = 9/5` the caps and memory run out together; its fluid and discrete fills agree
+/// (`c2 = e2 = 1/5`, `d = 3/5`).
+#[test]
+fn tied_degenerate_siblings_on_a_resource_that_runs_out() {
+    let t = tree(
+        r#"{"capacity": [1, 1], "tree": {"name": "root", "children": [
+            {"name": "c", "children": [{"name": "c1", "weight": 2, "demand": [1, 0], "tasks": "2/5"},
+                                       {"name": "c2", "demand": [0, 1]}]},
+            {"name": "e", "children": [{"name": "e1", "weight": 2, "demand": [1, 0], "tasks": "2/5"},
+                                       {"name": "e2", "demand": [0, 1]}]},
+            {"name": "d", "demand": [0, 1]}]}}"#,
+    );
+    let tasks = |x: &TreeAllocation| -> Vec<String> {
+        ["c1", "c2", "e1", "e2", "d"]
+            .iter()
+            .map(|n| x.tasks(t.find(n).unwrap()).unwrap().to_string())
+            .collect()
+    };
+    for policy in [Policy::Naive, Policy::MinSatisfaction, Policy::Hdrf] {
+        let fluid = allocate(&t, policy).unwrap();
+        assert_eq!(
+            tasks(&fluid),
+            ["2/5", "3/10", "2/5", "3/10", "2/5"],
+            "{policy}"
+        );
+        for k in [10, 100, 1000] {
+            let d = discrete(&t, policy, k).unwrap();
+            assert_eq!(
+                tasks(&d),
+                ["2/5", "2/5", "2/5", "1/5", "2/5"],
+                "{policy} K={k}"
+            );
+        }
+    }
+    let fluid = allocate(&t, Policy::Collapsed).unwrap();
+    let d = discrete(&t, Policy::Collapsed, 100).unwrap();
+    assert_eq!(tasks(&fluid), ["2/5", "1/5", "2/5", "1/5", "3/5"]);
+    assert_eq!(tasks(&d), tasks(&fluid));
 }

@@ -1,5 +1,5 @@
-//! H-DRF against the rule of Bhattacharya et al. (SoCC 2013), as far as its text is known to
-//! us (see the reading note in `leontief_hdrf::hdrf`): the paper's blocked-node example, and
+//! H-DRF against the rule of Bhattacharya et al. (SoCC 2013) (see "Blocked children" in
+//! `leontief_hdrf::policies::hdrf`): the paper's blocked-node example, and
 //! a blocked child that still holds an unsaturated resource, the case that decides between
 //! adding blocked children's vectors (the paper) and dropping them. Every value is derived by
 //! hand in the comments.

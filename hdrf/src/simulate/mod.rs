@@ -1,6 +1,6 @@
 //! The task-level simulator: discrete events in exact time, tasks started by a hierarchical
 //! policy whenever resources free up, optional preemption, and each node's dominant share and
-//! satisfaction over time (`SPEC.md` §4, "starvation over time in the task-level model").
+//! satisfaction over time (`docs/theory.md` §4, starvation over time in the task-level model).
 //!
 //! The static policies ([`crate::allocate`]) fill an empty cluster once; here leaves submit
 //! tasks, tasks finish and free their resources, and the policy hands the freed resources out
@@ -61,7 +61,7 @@
 //! - `min-satisfaction`: the smallest satisfaction among the active nodes of the child's
 //!   subtree (the child itself and its descendants);
 //! - `collapsed`: the active leaf with the smallest dominant share / `g_leaf`;
-//! - `hdrf`: H-DRF's key as in [`mod@crate::hdrf`] (active children's effective vectors
+//! - `hdrf`: H-DRF's key as in [`crate::policies::hdrf`] (active children's effective vectors
 //!   rescaled to the smallest sibling key, stopped children's usage added as it is,
 //!   saturated resources ignored). In the simulator a leaf without pending work or at its
 //!   cap is *satisfied*, one with work whose task fits nowhere is *blocked* (both count with
@@ -76,7 +76,11 @@
 //! leaf always has work and tasks outlive the horizon, the first instant of a run with tasks of
 //! `d / K` (caps `T·K`) is exactly [`crate::discrete::discrete`] with slices `1/K`
 //! (`tests/simulate.rs` checks it on random trees), so the simulated allocation approaches the
-//! static fluid one ([`crate::allocate`]) as `O(1/K)`.
+//! static fluid one ([`crate::allocate`]) as `O(1/K)` wherever the discrete fill does. It does
+//! not when tied *degenerate* siblings (pools whose key does not rise while they grow) compete
+//! for a resource that runs out: the tie goes to the first of them at every task, its key stays
+//! tied, and it takes the whole resource, where the fluid fill grows them together — a
+//! difference that persists at every `K` (see [`crate::discrete`]).
 //!
 //! # Preemption
 //! Off by default. With a timeout `τ` ([`SimConfig::preemption`]): a node that has been below
@@ -135,8 +139,8 @@
 //! ```
 //!
 //! # References
-//! - The lecture transcript, `../shared/seeds/003_33e4e5d3084e0734.txt` (starvation of naive
-//!   HDRF, min-satisfaction HDRF, preemption).
+//! - The Yandex lecture on resource allocation in large clusters (2016): starvation of naive
+//!   HDRF, min-satisfaction HDRF, preemption.
 //! - A. Bhattacharya et al. *Hierarchical Scheduling for Diverse Datacenter Workloads.*
 //!   SoCC 2013 (naive H-DRF's starvation under churn).
 
@@ -167,7 +171,7 @@ pub enum SimPolicy {
     MinSatisfaction,
     /// Weighted DRF over the leaves with weights `g_leaf`.
     Collapsed,
-    /// H-DRF (Bhattacharya et al.), as read in [`mod@crate::hdrf`].
+    /// H-DRF (Bhattacharya et al.), as in [`crate::policies::hdrf`].
     Hdrf,
     /// First in, first out: the oldest pending submission.
     Fifo,

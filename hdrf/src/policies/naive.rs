@@ -1,9 +1,10 @@
 //! Naive HDRF: descend from the root, at every pool to the child with the smallest
 //! `dominant share / weight`.
 //!
-//! The lecture's second proposal and the H-DRF paper's strawman. A pool's dominant share is
-//! that of the **sum** of all its leaves' bundles (blocked leaves included), a maximum over
-//! resources, so it is piecewise linear and its dominant resource can change during the fill.
+//! The second proposal of the Yandex lecture on resource allocation in large clusters (2016)
+//! and the H-DRF paper's strawman. A pool's dominant share is that of the **sum** of all its
+//! leaves' bundles (blocked leaves included), a maximum over resources, so it is piecewise
+//! linear and its dominant resource can change during the fill.
 //! A one-shot fill from zero looks fair; under task churn it starves (the lecture's
 //! A = (1,0) vs B = {B1 = (1,0), B2 = (0,1)}: once B2 holds all memory, B's dominant share
 //! is 1 and every CPU that B1 frees goes to A) — that is the simulator's business, not this
@@ -25,9 +26,13 @@
 //! degenerate they grow together, each so that the dominant share of its additional
 //! allocation rises in proportion to its weight (our convention; see [`crate::fill`]).
 
-use crate::allocation::{Computation, TreeAllocation};
+use leontief_solver::Rational;
+
+use super::affine::{max_breakpoint, max_with_slope};
+use super::{Aggregation, FluidPool, Normaliser, TreePolicy};
+use crate::allocation::TreeAllocation;
 use crate::error::Result;
-use crate::fill::{fluid, Rule};
+use crate::fill::fluid_allocation;
 use crate::tree::Tree;
 use crate::Policy;
 
@@ -57,14 +62,51 @@ use crate::Policy;
 /// - A. Bhattacharya, D. Culler, E. Friedman, A. Ghodsi, S. Shenker, I. Stoica.
 ///   *Hierarchical Scheduling for Diverse Datacenter Workloads.* SoCC 2013 (naive H-DRF and
 ///   its starvation).
-/// - The lecture transcript, `../shared/seeds/003_33e4e5d3084e0734.txt`, lines 188–190.
+/// - The Yandex lecture on resource allocation in large clusters ("Распределение ресурсов в
+///   больших кластерах", 2016, transcript): naive HDRF and its starvation.
 pub fn naive(tree: &Tree) -> Result<TreeAllocation> {
-    let out = fluid(tree, Rule::Naive)?;
-    Ok(TreeAllocation::from_fluid(
-        tree,
-        Policy::Naive,
-        Computation::Fluid { phases: out.phases },
-        out.tasks,
-        out.usage,
-    ))
+    Naive.allocate(tree)
+}
+
+/// Naive HDRF as a [`TreePolicy`]: `K_v = S_v / w_v`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Naive;
+
+impl TreePolicy for Naive {
+    fn policy(&self) -> Policy {
+        Policy::Naive
+    }
+
+    fn normaliser(&self) -> Normaliser {
+        Normaliser::Weight
+    }
+
+    fn aggregation(&self) -> Aggregation {
+        Aggregation::Usage
+    }
+
+    fn key_follows_activity(&self) -> bool {
+        false
+    }
+
+    /// `S_v / w_v`, whatever the children's keys.
+    fn pool_key(&self, own: Rational, _lam: Option<&Rational>) -> Rational {
+        own
+    }
+
+    /// `max_j U_pj / w_p`: piecewise linear, its slope that of the dominant resource.
+    fn fluid_key(&self, pool: &FluidPool<'_>) -> (Rational, Rational) {
+        let w = pool.node.weight();
+        let (s, ds) = max_with_slope(pool.usage, pool.rate, |_| true);
+        (s / w, ds / w)
+    }
+
+    /// The pool's dominant resource changes.
+    fn fluid_breakpoint(&self, pool: &FluidPool<'_>) -> Option<Rational> {
+        max_breakpoint(pool.usage, pool.rate, |_| true)
+    }
+
+    fn allocate(&self, tree: &Tree) -> Result<TreeAllocation> {
+        fluid_allocation(tree, self)
+    }
 }

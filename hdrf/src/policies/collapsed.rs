@@ -1,10 +1,10 @@
 //! `collapsed`: flatten the tree and run weighted DRF over the leaves with weights `g_leaf`.
 //!
-//! This is what the lecture calls the first naive proposal: compute every leaf's guaranteed
-//! share of the whole cluster and forget the pools. Each leaf gets at least its `g_leaf` of
-//! its dominant resource, but a pool whose leaves have different dominant resources can end
-//! below `g_pool` of every resource (`SPEC.md` §4; the test `flattening` builds the smallest
-//! such tree).
+//! This is what the Yandex lecture on resource allocation in large clusters (2016) calls the
+//! first naive proposal: compute every leaf's guaranteed share of the whole cluster and forget
+//! the pools. Each leaf gets at least its `g_leaf` of its dominant resource, but a pool whose
+//! leaves have different dominant resources can end below `g_pool` of every resource
+//! (`docs/theory.md` §4; the test `flattening` builds the smallest such tree).
 //!
 //! # Fluid definition
 //! Extended weighted DRF by progressive filling (Parkes, Procaccia and Shah's freeze rule:
@@ -14,7 +14,9 @@
 use leontief_solver::drf::progressive_filling_by;
 use leontief_solver::{FreezeRule, Rational};
 
+use super::{Aggregation, FluidPool, Normaliser, TreePolicy};
 use crate::allocation::{Computation, TreeAllocation};
+use crate::error::Result;
 use crate::tree::Tree;
 use crate::Policy;
 
@@ -44,6 +46,10 @@ use crate::Policy;
 /// - A. Bhattacharya et al. *Hierarchical Scheduling for Diverse Datacenter Workloads.*
 ///   SoCC 2013 (§3, why collapsing the hierarchy fails).
 pub fn collapsed(tree: &Tree) -> TreeAllocation {
+    weighted_drf(tree)
+}
+
+fn weighted_drf(tree: &Tree) -> TreeAllocation {
     let flat = tree.leaf_instance();
     let leaves: Vec<_> = tree.leaves().collect();
     let task_share: Vec<Rational> = leaves
@@ -63,4 +69,69 @@ pub fn collapsed(tree: &Tree) -> TreeAllocation {
         },
         tasks,
     )
+}
+
+/// `collapsed` as a [`TreePolicy`]: leaves compared by `x mu / g_leaf` across the whole tree.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Collapsed;
+
+impl TreePolicy for Collapsed {
+    fn policy(&self) -> Policy {
+        Policy::Collapsed
+    }
+
+    fn normaliser(&self) -> Normaliser {
+        Normaliser::GuaranteedShare
+    }
+
+    fn aggregation(&self) -> Aggregation {
+        Aggregation::Flattened
+    }
+
+    fn key_follows_activity(&self) -> bool {
+        true
+    }
+
+    /// A pool is transparent: its key is its active children's smallest.
+    fn pool_key(&self, own: Rational, lam: Option<&Rational>) -> Rational {
+        lam.cloned().unwrap_or(own)
+    }
+
+    /// A pool is transparent: its key is `λ_p`, which rises with its children's.
+    fn fluid_key(&self, pool: &FluidPool<'_>) -> (Rational, Rational) {
+        (pool.lam.clone(), pool.dlam.clone())
+    }
+
+    /// `λ_p` is a minimum the engine tracks itself: no breakpoint of its own.
+    fn fluid_breakpoint(&self, _pool: &FluidPool<'_>) -> Option<Rational> {
+        None
+    }
+
+    /// Weighted DRF by the solver's progressive filling, without the tree engine.
+    fn allocate(&self, tree: &Tree) -> Result<TreeAllocation> {
+        Ok(weighted_drf(tree))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fill::fluid_allocation;
+    use crate::generate::{catalog_tree, cluster_tree};
+
+    /// The keys of [`Collapsed`] are those of weighted DRF: run through the tree engine, with
+    /// every pool transparent, they give the progressive filling's allocation.
+    #[test]
+    fn tree_engine_with_transparent_pools_is_weighted_drf() {
+        for tree in [
+            cluster_tree(3, 3, 60, 3, 7),
+            catalog_tree(4, 3, 80, 3, 4, 5),
+        ] {
+            let by_tree = fluid_allocation(&tree, &Collapsed).unwrap();
+            let by_drf = collapsed(&tree);
+            for v in tree.nodes() {
+                assert_eq!(by_tree.node(v), by_drf.node(v), "{}", tree.path(v));
+            }
+        }
+    }
 }

@@ -1,11 +1,11 @@
 //! Min-satisfaction HDRF: at every pool, grow the child whose subtree holds the smallest
 //! satisfaction among its **active** nodes — the child itself and all its descendants.
 //!
-//! Satisfaction is `σ_v = S_v / g_v` (dominant share over guaranteed share). The lecture
-//! (lines 192–194) presents it as the fix of naive HDRF's starvation and claims it gives
-//! every node at least its guaranteed share. Including the pools' own satisfaction is the
+//! Satisfaction is `σ_v = S_v / g_v` (dominant share over guaranteed share). The Yandex
+//! lecture on resource allocation in large clusters (2016) presents it as the fix of naive
+//! HDRF's starvation and claims it gives every node at least its guaranteed share. Including the pools' own satisfaction is the
 //! point: taking the minimum over the leaves only makes every pool compare its leaves'
-//! `x mu / g`, which is exactly `collapsed` (`SPEC.md` §4).
+//! `x mu / g`, which is exactly `collapsed` (`docs/theory.md` §4).
 //!
 //! # Fluid definition (exact)
 //! Key `K_v = min { σ_u : u in the subtree of v, u active }` (active: some leaf below `u`
@@ -34,9 +34,13 @@
 //! rises in proportion to its weight (our convention, the same as naive HDRF's; see
 //! [`crate::fill`]).
 
-use crate::allocation::{Computation, TreeAllocation};
+use leontief_solver::Rational;
+
+use super::affine::{keep_min, max_breakpoint, max_with_slope, min_breakpoint, min_linear};
+use super::{Aggregation, FluidPool, Normaliser, TreePolicy};
+use crate::allocation::TreeAllocation;
 use crate::error::Result;
-use crate::fill::{fluid, Rule};
+use crate::fill::fluid_allocation;
 use crate::tree::Tree;
 use crate::Policy;
 
@@ -62,15 +66,72 @@ use crate::Policy;
 /// ```
 ///
 /// # References
-/// - The lecture transcript, `../shared/seeds/003_33e4e5d3084e0734.txt`, lines 184–194
-///   (flattening, naive HDRF's starvation, min-satisfaction HDRF).
+/// - The Yandex lecture on resource allocation in large clusters ("Распределение ресурсов в
+///   больших кластерах", 2016, transcript): flattening, naive HDRF's starvation,
+///   min-satisfaction HDRF.
 pub fn min_satisfaction(tree: &Tree) -> Result<TreeAllocation> {
-    let out = fluid(tree, Rule::MinSatisfaction)?;
-    Ok(TreeAllocation::from_fluid(
-        tree,
-        Policy::MinSatisfaction,
-        Computation::Fluid { phases: out.phases },
-        out.tasks,
-        out.usage,
-    ))
+    MinSatisfaction.allocate(tree)
+}
+
+/// Min-satisfaction HDRF as a [`TreePolicy`]: `K_pool = min(σ_pool, min over active
+/// children K_c)`, `K_leaf = σ_leaf`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct MinSatisfaction;
+
+impl MinSatisfaction {
+    /// `σ_p = S_p / g_p` and its rate.
+    fn satisfaction(pool: &FluidPool<'_>) -> (Rational, Rational) {
+        let g = pool.node.guaranteed_share();
+        let (s, ds) = max_with_slope(pool.usage, pool.rate, |_| true);
+        (s / g, ds / g)
+    }
+}
+
+impl TreePolicy for MinSatisfaction {
+    fn policy(&self) -> Policy {
+        Policy::MinSatisfaction
+    }
+
+    fn normaliser(&self) -> Normaliser {
+        Normaliser::GuaranteedShare
+    }
+
+    fn aggregation(&self) -> Aggregation {
+        Aggregation::Usage
+    }
+
+    fn key_follows_activity(&self) -> bool {
+        true
+    }
+
+    /// `min(σ_v, λ_v)`: the smallest satisfaction among the active nodes of the subtree.
+    fn pool_key(&self, own: Rational, lam: Option<&Rational>) -> Rational {
+        match lam {
+            Some(lam) if lam < &own => lam.clone(),
+            _ => own,
+        }
+    }
+
+    /// `min(σ_p, λ_p)`: while `σ_p` is the smaller term the key rises at `σ_p`'s rate.
+    fn fluid_key(&self, pool: &FluidPool<'_>) -> (Rational, Rational) {
+        min_linear(
+            Self::satisfaction(pool),
+            (pool.lam.clone(), pool.dlam.clone()),
+        )
+    }
+
+    /// The pool's dominant resource changes, or its own satisfaction and its children's
+    /// minimum cross.
+    fn fluid_breakpoint(&self, pool: &FluidPool<'_>) -> Option<Rational> {
+        let mut best = max_breakpoint(pool.usage, pool.rate, |_| true);
+        let (sigma, dsigma) = Self::satisfaction(pool);
+        if let Some(dt) = min_breakpoint((&sigma, &dsigma), (pool.lam, pool.dlam)) {
+            keep_min(&mut best, dt);
+        }
+        best
+    }
+
+    fn allocate(&self, tree: &Tree) -> Result<TreeAllocation> {
+        fluid_allocation(tree, self)
+    }
 }

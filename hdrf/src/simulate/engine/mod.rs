@@ -1,0 +1,458 @@
+//! The event loop of the simulator: exact times, a heap of events keyed by `(time, seq)`,
+//! per-node aggregates kept incrementally along the path of the leaf that changed.
+//!
+//! The engine's parts: [`queue`] (events, tasks, pending work), [`scheduling`] (the policy's
+//! keys and the scheduling rounds), [`preemption`] and [`accounting`] (per-node statistics,
+//! the time series); this file holds the state, the event loop, and starting and stopping
+//! tasks.
+
+mod accounting;
+mod preemption;
+mod queue;
+mod scheduling;
+
+use std::collections::BinaryHeap;
+
+use leontief_solver::generate::SplitMix64;
+use leontief_solver::Rational;
+
+use super::workload::{Duration, Scenario, Supply};
+use super::{NodeSummary, Record, Sample, SimPolicy};
+use crate::policies::TreePolicy;
+use crate::Policy;
+use accounting::Stat;
+use queue::{Event, Kind, Pending, Task};
+
+const NONE: usize = usize::MAX;
+
+/// Uniform durations with at most this many grid steps are drawn from a precomputed table.
+const GRID_TABLE: u64 = 4096;
+
+/// The counters and results of a run.
+pub(super) struct Outcome {
+    pub started: u64,
+    pub completed: u64,
+    pub preempted: u64,
+    pub events: u64,
+    pub nodes: Vec<NodeSummary>,
+    pub series: Vec<Sample>,
+}
+
+pub(super) struct Params {
+    pub policy: SimPolicy,
+    pub machines: usize,
+    pub preemption: Option<Rational>,
+    pub record: Record,
+    pub horizon: Rational,
+    pub warmup: Rational,
+    pub tolerance: Rational,
+    pub seed: u64,
+}
+
+pub(super) struct Engine {
+    p: Params,
+    m: usize,
+    n: usize,
+    // Static.
+    parent: Vec<usize>,
+    children: Vec<Vec<usize>>,
+    is_leaf: Vec<bool>,
+    /// Pre-order subtree sizes: the subtree of `v` is `v..v + size[v]`.
+    size: Vec<usize>,
+    leaves: Vec<usize>,
+    /// The tree policy's keys (`None`: FIFO).
+    rule: Option<&'static dyn TreePolicy>,
+    /// Per node: 1 / the policy's normaliser (`w_v` or `g_v`).
+    inv_norm: Vec<Rational>,
+    inv_g: Vec<Rational>,
+    g: Vec<Rational>,
+    /// Per leaf: the task's shares `d_j / R_j` (`n·m`, zero for pools).
+    a: Vec<Rational>,
+    /// Per leaf: the resources it demands.
+    demanded: Vec<Vec<usize>>,
+    cap: Vec<u64>,
+    durations: Vec<Option<Duration>>,
+    /// Per leaf with uniform durations on a small grid: the grid's values, drawn by index.
+    grids: Vec<Vec<Rational>>,
+    rng: Vec<SplitMix64>,
+    // Dynamic.
+    usage: Vec<Rational>,
+    dom: Vec<Rational>,
+    key: Vec<Rational>,
+    /// Leaves below with pending work and below their cap.
+    ready: Vec<u32>,
+    leaf_ready: Vec<bool>,
+    blocked: Vec<u32>,
+    blocked_stamp: Vec<u64>,
+    round: u64,
+    blocked_list: Vec<usize>,
+    running: Vec<u64>,
+    leaf_tasks: Vec<Vec<u32>>,
+    pending: Vec<Pending>,
+    free: Vec<Rational>,
+    heap: BinaryHeap<Event>,
+    seq: u64,
+    tasks: Vec<Task>,
+    free_slots: Vec<u32>,
+    // Accounting.
+    stat: Vec<Stat>,
+    dirty: Vec<usize>,
+    is_dirty: Vec<bool>,
+    series: Vec<Sample>,
+    next_sample: Rational,
+    sampled_zero: bool,
+    checks: Vec<(usize, Rational)>,
+    started: u64,
+    completed: u64,
+    preempted: u64,
+    events: u64,
+    // H-DRF scratch.
+    eff: Vec<Rational>,
+}
+
+impl Engine {
+    pub(super) fn new(scenario: &Scenario, p: Params) -> Self {
+        let tree = &scenario.tree;
+        let n = tree.len();
+        let m = tree.num_resources();
+        let mut parent = vec![NONE; n];
+        let mut children = vec![Vec::new(); n];
+        let mut is_leaf = vec![false; n];
+        let rule = p.policy.static_policy().map(Policy::tree_policy);
+        let mut inv_norm = Vec::with_capacity(n);
+        let mut inv_g = Vec::with_capacity(n);
+        let mut g = Vec::with_capacity(n);
+        let mut a = vec![Rational::ZERO; n * m];
+        let mut demanded = vec![Vec::new(); n];
+        let mut cap = vec![u64::MAX; n];
+        let mut durations = vec![None; n];
+        let mut rng = Vec::with_capacity(n);
+        let mut master = SplitMix64::new(p.seed);
+        let mut heap = BinaryHeap::new();
+        let mut seq = 0u64;
+        for v in tree.nodes() {
+            let i = v.index();
+            let node = tree.node(v);
+            parent[i] = node.parent().map_or(NONE, |q| q.index());
+            children[i] = node.children().iter().map(|c| c.index()).collect();
+            let norm = rule.map_or(node.weight(), |r| r.normaliser().of(node));
+            inv_norm.push(
+                norm.recip()
+                    .expect("weights and guaranteed shares are positive"),
+            );
+            inv_g.push(
+                node.guaranteed_share()
+                    .recip()
+                    .expect("guaranteed shares are positive"),
+            );
+            g.push(node.guaranteed_share().clone());
+            // One stream per node in pre-order, whatever the policy does with it.
+            rng.push(SplitMix64::new(master.next_u64()));
+            if let Some(d) = node.demand() {
+                is_leaf[i] = true;
+                for (j, (dj, rj)) in d.iter().zip(tree.capacity()).enumerate() {
+                    if !dj.is_zero() {
+                        a[i * m + j] = dj / rj;
+                        demanded[i].push(j);
+                    }
+                }
+                if let Some(t) = node.cap() {
+                    cap[i] = t.floor_u64().unwrap_or(u64::MAX);
+                }
+                let w = scenario.workload(v);
+                durations[i] = Some(w.duration.clone());
+                let mut push = |time: Rational, kind: Kind| {
+                    heap.push(Event { time, seq, kind });
+                    seq += 1;
+                };
+                match &w.supply {
+                    Supply::Unlimited { start } => {
+                        push(start.clone(), Kind::Backlog { leaf: i as u32 })
+                    }
+                    Supply::Arrivals(list) => {
+                        for arrival in list.iter().filter(|x| x.count > 0) {
+                            push(
+                                arrival.time.clone(),
+                                Kind::Arrive {
+                                    leaf: i as u32,
+                                    count: arrival.count,
+                                },
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        let mut size = vec![1usize; n];
+        for v in (0..n).rev() {
+            if parent[v] != NONE {
+                size[parent[v]] += size[v];
+            }
+        }
+        let leaves = (0..n).filter(|&v| is_leaf[v]).collect();
+        let grids = durations
+            .iter()
+            .map(|d| match d {
+                Some(Duration::Uniform { low, high, steps }) if *steps <= GRID_TABLE => {
+                    let width = high - low;
+                    let steps_r = Rational::from(*steps);
+                    (0..=*steps)
+                        .map(|k| low + &width * Rational::from(k) / &steps_r)
+                        .collect()
+                }
+                _ => Vec::new(),
+            })
+            .collect();
+        let k = p.machines;
+        let per_machine = Rational::new(1, k as i128).expect("machines >= 1");
+        let stat = Stat {
+            share: Rational::ZERO,
+            below: false,
+            since: Rational::ZERO,
+            integral: Rational::ZERO,
+            min_window: None,
+            below_total: Rational::ZERO,
+            below_since: None,
+            longest: Rational::ZERO,
+        };
+        Engine {
+            m,
+            n,
+            parent,
+            children,
+            is_leaf,
+            size,
+            leaves,
+            rule,
+            inv_norm,
+            inv_g,
+            g,
+            a,
+            demanded,
+            cap,
+            durations,
+            grids,
+            rng,
+            usage: vec![Rational::ZERO; n * m],
+            dom: vec![Rational::ZERO; n],
+            key: vec![Rational::ZERO; n],
+            ready: vec![0; n],
+            leaf_ready: vec![false; n],
+            blocked: vec![0; n],
+            blocked_stamp: vec![0; n],
+            round: 0,
+            blocked_list: Vec::new(),
+            running: vec![0; n],
+            leaf_tasks: vec![Vec::new(); n],
+            pending: (0..n).map(|_| Pending::default()).collect(),
+            free: vec![per_machine; k * m],
+            heap,
+            seq,
+            tasks: Vec::new(),
+            free_slots: Vec::new(),
+            stat: vec![stat; n],
+            dirty: Vec::new(),
+            is_dirty: vec![false; n],
+            series: Vec::new(),
+            next_sample: Rational::ZERO,
+            sampled_zero: false,
+            checks: Vec::new(),
+            started: 0,
+            completed: 0,
+            preempted: 0,
+            events: 0,
+            eff: vec![Rational::ZERO; n * m],
+            p,
+        }
+    }
+
+    fn push(&mut self, time: Rational, kind: Kind) {
+        self.heap.push(Event {
+            time,
+            seq: self.seq,
+            kind,
+        });
+        self.seq += 1;
+    }
+
+    /// Runs to the horizon.
+    pub(super) fn run(mut self) -> Outcome {
+        let horizon = self.p.horizon.clone();
+        loop {
+            let t = match self.heap.peek() {
+                Some(e) if e.time < horizon => e.time.clone(),
+                _ => break,
+            };
+            while self.heap.peek().is_some_and(|e| e.time == t) {
+                let e = self.heap.pop().expect("peeked");
+                self.events += 1;
+                match e.kind {
+                    Kind::Complete { task, gen } => {
+                        let slot = &self.tasks[task as usize];
+                        if slot.alive && slot.gen == gen {
+                            self.release(task as usize, false);
+                            self.completed += 1;
+                        }
+                    }
+                    Kind::Arrive { leaf, count } => {
+                        self.pending[leaf as usize].push_back(t.clone(), count);
+                        self.update(leaf as usize, 0);
+                    }
+                    Kind::Backlog { leaf } => {
+                        self.pending[leaf as usize].unlimited = Some(t.clone());
+                        self.update(leaf as usize, 0);
+                    }
+                    Kind::Check { node, since } => self.checks.push((node as usize, since)),
+                }
+            }
+            self.schedule(&t);
+            if !self.checks.is_empty() {
+                self.preempt(&t);
+            }
+            self.settle(&t);
+        }
+        self.finish()
+    }
+
+    fn blocked_count(&self, v: usize) -> u32 {
+        if self.blocked_stamp[v] == self.round {
+            self.blocked[v]
+        } else {
+            0
+        }
+    }
+
+    /// Some leaf below `v` has pending work, is below its cap and was not found blocked in
+    /// this scheduling round.
+    fn active(&self, v: usize) -> bool {
+        self.ready[v] > self.blocked_count(v)
+    }
+
+    fn mark_dirty(&mut self, v: usize) {
+        if !self.is_dirty[v] {
+            self.is_dirty[v] = true;
+            self.dirty.push(v);
+        }
+    }
+
+    /// After leaf `leaf` started (`delta = 1`), released (`-1`) a task or its pending work
+    /// changed (`0`): update usage, dominant shares, readiness and keys on its path.
+    fn update(&mut self, leaf: usize, delta: i8) {
+        let m = self.m;
+        let now_ready = self.pending[leaf].has() && self.running[leaf] < self.cap[leaf];
+        let ready_delta: i64 = i64::from(now_ready) - i64::from(self.leaf_ready[leaf]);
+        self.leaf_ready[leaf] = now_ready;
+        let mut v = leaf;
+        while v != NONE {
+            if delta != 0 {
+                for &j in &self.demanded[leaf] {
+                    let x = &self.a[leaf * m + j];
+                    let u = &mut self.usage[v * m + j];
+                    if delta > 0 {
+                        *u += x;
+                    } else {
+                        *u -= x;
+                    }
+                }
+                self.dom[v] = self.usage[v * m..(v + 1) * m]
+                    .iter()
+                    .max()
+                    .expect("m >= 1")
+                    .clone();
+            }
+            if ready_delta > 0 {
+                self.ready[v] += 1;
+            } else if ready_delta < 0 {
+                self.ready[v] -= 1;
+            }
+            self.mark_dirty(v);
+            self.recompute_key(v);
+            v = self.parent[v];
+        }
+    }
+
+    /// The first machine (lowest index) with room for a task of `leaf`.
+    fn fit(&self, leaf: usize) -> Option<usize> {
+        let m = self.m;
+        (0..self.p.machines).find(|&k| {
+            self.demanded[leaf]
+                .iter()
+                .all(|&j| self.a[leaf * m + j] <= self.free[k * m + j])
+        })
+    }
+
+    fn start(&mut self, leaf: usize, machine: usize, now: &Rational) {
+        let m = self.m;
+        let submit = self.pending[leaf].pop();
+        self.running[leaf] += 1;
+        for &j in &self.demanded[leaf] {
+            self.free[machine * m + j] -= &self.a[leaf * m + j];
+        }
+        self.update(leaf, 1);
+        // The same draw as `Duration::draw` (one `range(0, steps)`), from a table.
+        let grid = &self.grids[leaf];
+        let duration = if grid.is_empty() {
+            self.durations[leaf]
+                .as_ref()
+                .expect("a leaf")
+                .draw(&mut self.rng[leaf])
+        } else {
+            grid[self.rng[leaf].range(0, (grid.len() - 1) as u64) as usize].clone()
+        };
+        let pos = self.leaf_tasks[leaf].len() as u32;
+        let id = match self.free_slots.pop() {
+            Some(id) => {
+                let slot = &mut self.tasks[id as usize];
+                slot.leaf = leaf as u32;
+                slot.machine = machine as u32;
+                slot.alive = true;
+                slot.pos = pos;
+                slot.start = now.clone();
+                slot.submit = submit;
+                id
+            }
+            None => {
+                self.tasks.push(Task {
+                    leaf: leaf as u32,
+                    machine: machine as u32,
+                    gen: 0,
+                    alive: true,
+                    pos,
+                    start: now.clone(),
+                    submit,
+                });
+                (self.tasks.len() - 1) as u32
+            }
+        };
+        self.leaf_tasks[leaf].push(id);
+        let gen = self.tasks[id as usize].gen;
+        self.push(now + duration, Kind::Complete { task: id, gen });
+        self.started += 1;
+    }
+
+    /// Frees task `id` (finished, or preempted: back to its leaf's pending work).
+    fn release(&mut self, id: usize, preempted: bool) {
+        let m = self.m;
+        let (leaf, machine, pos) = {
+            let t = &mut self.tasks[id];
+            t.alive = false;
+            t.gen = t.gen.wrapping_add(1);
+            (t.leaf as usize, t.machine as usize, t.pos as usize)
+        };
+        let list = &mut self.leaf_tasks[leaf];
+        list.swap_remove(pos);
+        if let Some(&moved) = list.get(pos) {
+            self.tasks[moved as usize].pos = pos as u32;
+        }
+        self.free_slots.push(id as u32);
+        for &j in &self.demanded[leaf] {
+            self.free[machine * m + j] += &self.a[leaf * m + j];
+        }
+        self.running[leaf] -= 1;
+        if preempted {
+            let submit = self.tasks[id].submit.clone();
+            self.pending[leaf].push_front(submit);
+        }
+        self.update(leaf, -1);
+    }
+}
