@@ -19,12 +19,11 @@ pub use leontief_hdrf as hdrf;
 pub use leontief_solver as solver;
 
 pub mod cli;
+pub mod commands;
 pub mod mechanisms;
-pub mod properties_cmd;
 pub mod render;
 pub mod reproduce;
-pub mod search_cmd;
-pub mod simulate_cmd;
+pub mod workers;
 
 /// The README's Rust example, compiled and run as a doc test (kept in sync by `cargo test`).
 #[doc = include_str!("../README.md")]

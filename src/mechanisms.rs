@@ -1,7 +1,7 @@
-//! The mechanisms the command line knows, by name (the solver's registry).
+//! The mechanisms the command line knows, by name: one table
+//! ([`leontief_counterexamples::mechanisms`]), flat and hierarchical.
 
-pub use leontief_counterexamples::mechanisms::HIERARCHICAL;
-pub use leontief_solver::registry::FLAT;
+pub use leontief_counterexamples::mechanisms::{all, descriptor};
 use leontief_solver::Mechanism;
 
 use crate::cli::CliError;
@@ -12,7 +12,8 @@ use crate::cli::CliError;
 /// ```
 /// let m = leontief::mechanisms::by_name("drf").unwrap();
 /// assert_eq!(m.name(), "drf");
-/// assert!(leontief::mechanisms::by_name("nope").is_err());
+/// let err = leontief::mechanisms::by_name("nope").err().unwrap().to_string();
+/// assert!(err.starts_with("--mechanism: unknown mechanism \"nope\"; known: drf, "));
 /// ```
 pub fn by_name(name: &str) -> Result<Box<dyn Mechanism>, CliError> {
     leontief_counterexamples::mechanisms::by_name(name).map_err(|e| CliError::Usage(e.to_string()))
