@@ -19,7 +19,7 @@ pub struct CheckArgs {
     #[arg(long, default_value = "drf", value_parser = MechanismParser)]
     pub mechanism: &'static Descriptor,
     /// Properties, comma-separated (each decided and reported in turn).
-    #[arg(long, required = true, value_delimiter = ',', value_parser = NameParser::<Property>::new("property"))]
+    #[arg(long, required = true, value_delimiter = ',', value_parser = NameParser::<Property>::new("property").with_help(Property::description))]
     pub property: Vec<Property>,
     /// sp, gsp-strong, gsp-weak: NAME reports this demand (repeatable; the coalition is the
     /// liars plus whoever gains). Without it SP/GSP try a bounded set of structured lies.

@@ -363,6 +363,7 @@ impl TypedValueParser for MechanismParser {
 #[derive(Debug)]
 pub struct NameParser<T> {
     what: &'static str,
+    help: Option<fn(T) -> &'static str>,
     kind: PhantomData<fn() -> T>,
 }
 
@@ -371,14 +372,25 @@ impl<T> NameParser<T> {
     pub fn new(what: &'static str) -> Self {
         NameParser {
             what,
+            help: None,
             kind: PhantomData,
         }
+    }
+
+    /// With a one-line description of each value in `--help`.
+    pub fn with_help(mut self, help: fn(T) -> &'static str) -> Self {
+        self.help = Some(help);
+        self
     }
 }
 
 impl<T> Clone for NameParser<T> {
     fn clone(&self) -> Self {
-        NameParser::new(self.what)
+        NameParser {
+            what: self.what,
+            help: self.help,
+            kind: PhantomData,
+        }
     }
 }
 
@@ -405,6 +417,12 @@ where
     }
 
     fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
-        Some(Box::new(T::VARIANTS.iter().map(|n| PossibleValue::new(*n))))
+        Some(Box::new(T::VARIANTS.iter().map(|&name| {
+            let value = PossibleValue::new(name);
+            match (self.help, name.parse::<T>()) {
+                (Some(help), Ok(t)) => value.help(help(t)),
+                _ => value,
+            }
+        })))
     }
 }

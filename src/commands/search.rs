@@ -27,7 +27,7 @@ pub struct SearchArgs {
     pub mechanism: &'static Descriptor,
     /// Properties, comma-separated (searched one after the other, each with the whole
     /// --time and --budget; every record names its property).
-    #[arg(long, required = true, value_delimiter = ',', value_parser = NameParser::<Property>::new("property"))]
+    #[arg(long, required = true, value_delimiter = ',', value_parser = NameParser::<Property>::new("property").with_help(Property::description))]
     pub property: Vec<Property>,
     /// Which instances: grid and random interleaved, random only, or the grid then stop.
     #[arg(long, default_value = "combined", value_parser = NameParser::<Strategy>::new("strategy"))]

@@ -9,6 +9,8 @@ use leontief_solver::{
 };
 use serde_json::{json, Map};
 
+use leontief_counterexamples::mechanisms;
+
 use crate::cli::CliError;
 use crate::commands::flags::{InstanceInput, MechanismParser};
 use crate::commands::{pretty, usage};
@@ -84,6 +86,27 @@ enum Plan {
     Plain,
 }
 
+impl Plan {
+    /// The plan of the mechanism called `name` (discrete DRF with the paper's options).
+    fn for_name(name: &str) -> Plan {
+        match name {
+            "drf" => Plan::Filling(Drf::extended()),
+            "drf-common-level" => Plan::Filling(Drf::common_level()),
+            "asset" => Plan::Asset,
+            "ceei" => Plan::Ceei,
+            "drf-lp" => Plan::Lp(LexMaxMin::drf()),
+            "asset-lp" => Plan::Lp(LexMaxMin::asset()),
+            "discrete-drf" => Plan::Discrete(DiscreteDrf::paper()),
+            _ => Plan::Plain,
+        }
+    }
+
+    /// Whether `--trace` has steps to show.
+    fn has_trace(&self) -> bool {
+        matches!(self, Plan::Filling(_) | Plan::Asset | Plan::Discrete(_))
+    }
+}
+
 /// `solve`'s configuration, validated.
 struct Config {
     mechanism: &'static Descriptor,
@@ -104,37 +127,35 @@ fn config(args: &SolveArgs) -> Result<Config, CliError> {
     if args.machines == Some(0) {
         return Err(usage("--machines: expected at least one machine, found 0"));
     }
-    let plan = match name {
-        "drf" => Plan::Filling(Drf::extended()),
-        "drf-common-level" => Plan::Filling(Drf::common_level()),
-        "asset" => Plan::Asset,
-        "ceei" => Plan::Ceei,
-        "drf-lp" => Plan::Lp(LexMaxMin::drf()),
-        "asset-lp" => Plan::Lp(LexMaxMin::asset()),
-        "discrete-drf" => {
-            let mut mech = DiscreteDrf::paper();
-            if args.misfit == Some(Misfit::Skip) {
-                mech = mech.with_misfit(MisfitRule::Skip);
-            }
-            if args.tie_break == Some(Tie::Reverse) {
-                mech = mech.with_tie_break(TieBreak::ReverseUserOrder);
-            }
-            if let Some(k) = args.machines {
-                mech = mech.with_machines(Machines::Split(k));
-            }
-            Plan::Discrete(mech)
+    let mut plan = Plan::for_name(name);
+    if let Plan::Discrete(mech) = &mut plan {
+        if args.misfit == Some(Misfit::Skip) {
+            *mech = mech.clone().with_misfit(MisfitRule::Skip);
         }
-        _ => Plan::Plain,
-    };
+        if args.tie_break == Some(Tie::Reverse) {
+            *mech = mech.clone().with_tie_break(TieBreak::ReverseUserOrder);
+        }
+        if let Some(k) = args.machines {
+            *mech = mech.clone().with_machines(Machines::Split(k));
+        }
+    }
     if args.trace {
         if args.format == Format::Table {
             return Err(usage(
                 "--trace: the trace is printed in JSON; not with --format table",
             ));
         }
-        if !matches!(plan, Plan::Filling(_) | Plan::Asset | Plan::Discrete(_)) {
+        if !plan.has_trace() {
+            // The mechanisms with steps, from the table.
+            let traced: Vec<&str> = mechanisms::all()
+                .iter()
+                .map(|d| d.name)
+                .filter(|n| Plan::for_name(n).has_trace())
+                .collect();
+            let (last, init) = traced.split_last().unwrap_or((&"", &[]));
             return Err(usage(format!(
-                "--trace: {name} has no trace (drf, drf-common-level, asset and discrete-drf have)"
+                "--trace: {name} has no trace ({} and {last} have)",
+                init.join(", ")
             )));
         }
     }

@@ -23,7 +23,7 @@ pub struct VerifyArgs {
     #[arg(long, default_value = "drf", value_parser = MechanismParser)]
     pub mechanism: &'static Descriptor,
     /// Properties, comma-separated (each verified in turn on the same instances).
-    #[arg(long, required = true, value_delimiter = ',', value_parser = NameParser::<Property>::new("property"))]
+    #[arg(long, required = true, value_delimiter = ',', value_parser = NameParser::<Property>::new("property").with_help(Property::description))]
     pub property: Vec<Property>,
     /// Number of generated instances (at least 1).
     #[arg(long, default_value_t = 1000)]
