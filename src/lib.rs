@@ -5,6 +5,12 @@
 //! - [`hdrf`] (`leontief-hdrf`): weighted trees and hierarchical policies;
 //! - [`counterexamples`] (`leontief-counterexamples`): generators and the search driver.
 //!
+//! The command line lives in [`commands`]: one module per subcommand, each owning its flags
+//! and its `run`, the shared flag groups in [`commands::flags`]; `src/main.rs` only
+//! dispatches. [`workers`] sets up the thread pool and the progress display, [`cli`] reads
+//! instances and holds the error type, [`render`] the JSON and tables, [`reproduce`] the
+//! sources' worked examples.
+//!
 //! # Example
 //! The DRF paper's running example through the facade:
 //! ```

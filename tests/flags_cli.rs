@@ -29,8 +29,8 @@ fn solve_trace_needs_json_and_a_mechanism_with_steps() {
         assert_bad(
             &run(&solve_flags(&["--trace", "--mechanism", mechanism])),
             &format!(
-                "--trace: {mechanism} has no trace (drf, drf-common-level, asset and \
-                 discrete-drf have)"
+                "--trace: {mechanism} has no trace (drf, drf-common-level, discrete-drf \
+                 and asset have)"
             ),
         );
     }

@@ -141,48 +141,23 @@ static FLAT_TABLE: std::sync::LazyLock<Vec<Descriptor>> = std::sync::LazyLock::n
     ]
 });
 
-/// Every flat mechanism, in the order the command line lists them.
+/// Every flat mechanism, in the order the command line lists them. (The one lookup by name,
+/// over these and the hierarchical ones, is `leontief_counterexamples::mechanisms::by_name`.)
 ///
 /// # Example
+/// The DRF paper's example through the table: A ⟨1, 4⟩ and B ⟨3, 1⟩ on ⟨9, 18⟩ get 3 and 2
+/// tasks.
 /// ```
 /// use leontief_solver::registry::{flat_mechanisms, Exactness};
+/// use leontief_solver::{Instance, User};
 /// let drf = &flat_mechanisms()[0];
 /// assert_eq!((drf.name, drf.exactness), ("drf", Exactness::Exact));
-/// assert_eq!(drf.build().name(), "drf");
+/// let paper = Instance::new(vec![9.into(), 18.into()],
+///     vec![User::new("A", [1, 4]), User::new("B", [3, 1])]).unwrap();
+/// assert_eq!(drf.build().allocate(&paper).unwrap().tasks, vec![3.into(), 2.into()]);
 /// ```
 pub fn flat_mechanisms() -> &'static [Descriptor] {
     &FLAT_TABLE
-}
-
-/// The descriptor called `name` in `table`, or an error on `--mechanism` listing the known
-/// names: `unknown mechanism "x"; known: drf, ...`.
-pub fn find<'a>(table: &'a [Descriptor], name: &str) -> Result<&'a Descriptor, SolverError> {
-    table.iter().find(|d| d.name == name).ok_or_else(|| {
-        let known: Vec<&str> = table.iter().map(|d| d.name).collect();
-        SolverError::invalid(
-            "--mechanism",
-            format!("unknown mechanism {name:?}; known: {}", known.join(", ")),
-        )
-    })
-}
-
-/// The flat mechanism called `name` (one of [`flat_mechanisms`]).
-///
-/// # Errors
-/// [`SolverError::Invalid`] on `--mechanism` for an unknown name, listing the known ones.
-///
-/// # Example
-/// The DRF paper's example by name: A ⟨1, 4⟩ and B ⟨3, 1⟩ on ⟨9, 18⟩ get 3 and 2 tasks.
-/// ```
-/// use leontief_solver::{registry::by_name, Instance, User};
-/// let paper = Instance::new(vec![9.into(), 18.into()],
-///     vec![User::new("A", [1, 4]), User::new("B", [3, 1])]).unwrap();
-/// let drf = by_name("drf").unwrap();
-/// assert_eq!(drf.allocate(&paper).unwrap().tasks, vec![3.into(), 2.into()]);
-/// assert!(by_name("nope").is_err());
-/// ```
-pub fn by_name(name: &str) -> Result<Box<dyn Mechanism>, SolverError> {
-    find(flat_mechanisms(), name).map(Descriptor::build)
 }
 
 /// `a, b or c`: a list of names for an error message.
