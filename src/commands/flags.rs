@@ -212,74 +212,70 @@ fn parse_values(text: &str) -> Result<Vec<Rational>, SolverError> {
     Ok(values)
 }
 
-/// How a parallel run is controlled: threads, and for `search` a time limit, a scenario
-/// budget, a shard and an output file.
+/// How a parallel run is controlled: threads and an output file (`verify`, `search`).
 #[derive(Debug, Clone, Args)]
 pub struct RunFlags {
     /// Worker threads (default: all cores). The output does not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
-    /// search: wall-time limit, e.g. 30s, 5m (default 30s unless --budget or exhaustive).
-    #[arg(long)]
-    pub time: Option<String>,
-    /// search: scenario budget: stop once this many scenarios were tried (deterministic).
-    #[arg(long)]
-    pub budget: Option<u64>,
-    /// search: this process's shard i/N of the search space (units k with k mod N = i).
-    #[arg(long, value_name = "I/N")]
-    pub shard: Option<String>,
     /// Write the output here (created or truncated) instead of standard output.
     #[arg(long)]
     pub out: Option<String>,
 }
 
-/// [`RunFlags`] read and validated.
+/// Where a search stops and which part of the space it takes (`search`).
+#[derive(Debug, Clone, Args)]
+pub struct LimitFlags {
+    /// Wall-time limit, e.g. 30s, 5m (default 30s unless --budget or exhaustive).
+    #[arg(long)]
+    pub time: Option<String>,
+    /// Scenario budget: stop once this many scenarios were tried (deterministic).
+    #[arg(long)]
+    pub budget: Option<u64>,
+    /// This process's shard i/N of the search space (units k with k mod N = i).
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
+}
+
+/// [`RunFlags`] (and [`LimitFlags`]) read and validated.
 #[derive(Debug, Clone)]
 pub struct RunControl {
     /// Worker threads (`None`: all cores).
     pub threads: Option<usize>,
+    /// The output file.
+    pub out: Option<String>,
     /// The wall-time limit.
     pub time: Option<std::time::Duration>,
     /// The scenario budget.
     pub budget: Option<u64>,
     /// The shard.
     pub shard: Shard,
-    /// The output file.
-    pub out: Option<String>,
 }
 
 impl RunFlags {
-    /// Reads the flags; `search` says whether the time, budget and shard apply.
-    pub fn control(&self, command: &str, search: bool) -> Result<RunControl, CliError> {
+    /// Reads the flags, with the search's limits when the command has them.
+    pub fn control(&self, limits: Option<&LimitFlags>) -> Result<RunControl, CliError> {
         if self.threads == Some(0) {
             return Err(usage("--threads: expected at least 1"));
         }
-        if !search {
-            for (given, flag) in [
-                (self.time.is_some(), "--time"),
-                (self.budget.is_some(), "--budget"),
-                (self.shard.is_some(), "--shard"),
-            ] {
-                if given {
-                    return Err(usage(format!("{flag}: applies to search, not {command}")));
-                }
+        let mut control = RunControl {
+            threads: self.threads,
+            out: self.out.clone(),
+            time: None,
+            budget: None,
+            shard: Shard::ALL,
+        };
+        if let Some(limits) = limits {
+            if limits.budget == Some(0) {
+                return Err(usage("--budget: expected at least 1 scenario, found 0"));
+            }
+            control.time = limits.time.as_deref().map(parse_duration).transpose()?;
+            control.budget = limits.budget;
+            if let Some(shard) = &limits.shard {
+                control.shard = Shard::parse(shard)?;
             }
         }
-        if self.budget == Some(0) {
-            return Err(usage("--budget: expected at least 1 scenario, found 0"));
-        }
-        Ok(RunControl {
-            threads: self.threads,
-            time: self.time.as_deref().map(parse_duration).transpose()?,
-            budget: self.budget,
-            shard: self
-                .shard
-                .as_deref()
-                .map(Shard::parse)
-                .transpose()?
-                .unwrap_or(Shard::ALL),
-            out: self.out.clone(),
-        })
+        Ok(control)
     }
 }
 

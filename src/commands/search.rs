@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use crate::cli::CliError;
 use crate::commands::flags::{
-    Domain, GeneratorFlags, MechanismParser, NameParser, RunControl, RunFlags,
+    Domain, GeneratorFlags, LimitFlags, MechanismParser, NameParser, RunControl, RunFlags,
 };
 use crate::commands::{create, usage};
 use crate::workers::{progress, thread_pool};
@@ -44,7 +44,10 @@ pub struct SearchArgs {
     /// How instances are drawn.
     #[command(flatten)]
     pub generator: GeneratorFlags,
-    /// Threads, time, budget, shard and output.
+    /// Time, budget and shard.
+    #[command(flatten)]
+    pub limits: LimitFlags,
+    /// Threads and output.
     #[command(flatten)]
     pub run: RunFlags,
 }
@@ -59,7 +62,7 @@ struct Config {
 
 fn config(args: &SearchArgs) -> Result<Config, CliError> {
     let domain = args.generator.domain(true)?;
-    let control = args.run.control("search", true)?;
+    let control = args.run.control(Some(&args.limits))?;
     if args.max_found == Some(0) {
         return Err(usage("--max-found: expected at least 1, found 0"));
     }

@@ -53,7 +53,7 @@ fn config(args: &VerifyArgs) -> Result<Config, CliError> {
         return Err(usage("--instances: expected at least 1 instance, found 0"));
     }
     let domain = args.generator.domain(false)?;
-    let control = args.run.control("verify", false)?;
+    let control = args.run.control(None)?;
     let mut verify = VerifyConfig::new(
         args.instances,
         args.generator.seed,
