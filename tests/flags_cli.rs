@@ -340,3 +340,22 @@ fn too_deep_input_gets_our_error_naming_the_depth() {
     let ok = run_with(&["hdrf", "-"], Some(&chain(60)));
     assert_eq!(ok.status.code(), Some(0), "{ok:?}");
 }
+
+#[test]
+fn verify_writes_its_summary_to_out() {
+    let dir = Scratch::new("verify-out");
+    let path = dir.0.join("summary.json");
+    let path = path.to_str().expect("UTF-8 temp path");
+    let args = ["verify", "--property", "ef", "--instances", "10"];
+    let direct = run(&args);
+    let mut with_out = args.to_vec();
+    with_out.extend(["--out", path]);
+    let out = run(&with_out);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.is_empty());
+    // The same summary as on standard output; DRF is envy-free (the DRF paper, §5).
+    let written = std::fs::read(path).expect("the summary file");
+    assert_eq!(written, direct.stdout);
+    let v: Value = serde_json::from_slice(&written).expect("JSON");
+    assert_eq!(v["violations"], 0);
+}
