@@ -260,7 +260,7 @@ fn several_properties_per_run() {
         .map(|s| s["property"].as_str().expect("property"))
         .collect();
     assert_eq!(names, ["si", "ef", "po"]);
-    // DRF is SI, EF and PO (the DRF paper, Theorems; docs/theory.md §3).
+    // DRF is SI, EF and PO (the DRF paper; docs/theory.md §3).
     assert!(v.as_array().unwrap().iter().all(|s| s["violations"] == 0));
     // search: each record names its property; a summary per property.
     let out = run(&[
@@ -353,7 +353,7 @@ fn verify_writes_its_summary_to_out() {
     let out = run(&with_out);
     assert_eq!(out.status.code(), Some(0));
     assert!(out.stdout.is_empty());
-    // The same summary as on standard output; DRF is envy-free (the DRF paper, §5).
+    // The same summary as on standard output; DRF is envy-free (the DRF paper; docs/theory.md §3).
     let written = std::fs::read(path).expect("the summary file");
     assert_eq!(written, direct.stdout);
     let v: Value = serde_json::from_slice(&written).expect("JSON");
