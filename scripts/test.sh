@@ -3,7 +3,7 @@
 # integration, proptest, doc tests including the README's example) in release mode with
 # overflow checks on, then the notebooks. Needs the Rust toolchain (cargo, rustfmt, clippy)
 # and python3 with venv; crates come through Cargo.lock, Python packages from the pinned
-# notebooks/requirements.txt.
+# notebooks/requirements.txt. For a quick check before a commit, scripts/test-quick.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -160,7 +160,7 @@ fn one(field: &str, text: &str) -> Result<Rational, SolverError> {
 /// its flat form, users named by their paths (`B/B1`), for the `hdrf:<policy>` mechanisms
 /// and the share guarantee.
 pub fn instance_or_tree(text: &str) -> Result<Instance, CliError> {
-    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| SolverError::json(&e))?;
+    let value = leontief_solver::json::parse_strict(text)?;
     if value.get("tree").is_some() {
         let tree = leontief_hdrf::Tree::from_json(&value)?;
         return Ok(leontief_hdrf::flat::to_flat(&tree));

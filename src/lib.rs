@@ -5,6 +5,12 @@
 //! - [`hdrf`] (`leontief-hdrf`): weighted trees and hierarchical policies;
 //! - [`counterexamples`] (`leontief-counterexamples`): generators and the search driver.
 //!
+//! The command line lives in [`commands`]: one module per subcommand, each owning its flags
+//! and its `run`, the shared flag groups in [`commands::flags`]; `src/main.rs` only
+//! dispatches. [`workers`] sets up the thread pool and the progress display, [`cli`] reads
+//! instances and holds the error type, [`render`] the JSON and tables, [`reproduce`] the
+//! sources' worked examples.
+//!
 //! # Example
 //! The DRF paper's running example through the facade:
 //! ```
@@ -19,12 +25,11 @@ pub use leontief_hdrf as hdrf;
 pub use leontief_solver as solver;
 
 pub mod cli;
+pub mod commands;
 pub mod mechanisms;
-pub mod properties_cmd;
 pub mod render;
 pub mod reproduce;
-pub mod search_cmd;
-pub mod simulate_cmd;
+pub mod workers;
 
 /// The README's Rust example, compiled and run as a doc test (kept in sync by `cargo test`).
 #[doc = include_str!("../README.md")]

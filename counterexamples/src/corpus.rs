@@ -31,7 +31,7 @@ pub fn parse_jsonl(name: &str, text: &str) -> Result<Vec<(usize, Value)>, String
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
         .map(|(k, l)| {
-            serde_json::from_str(l)
+            leontief_solver::json::parse_strict(l)
                 .map(|v| (k + 1, v))
                 .map_err(|e| format!("{name}:{}: not JSON: {e}", k + 1))
         })

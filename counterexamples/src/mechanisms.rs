@@ -1,35 +1,93 @@
 //! Every mechanism by name: the flat ones of `leontief_solver::registry` and the
 //! hierarchical policies as `hdrf:<policy>` (`leontief_hdrf::flat`), over instances whose
-//! user names are paths.
+//! user names are paths — one table, from which the command line takes its accepted values,
+//! its help and its error messages.
+
+use std::sync::LazyLock;
 
 use leontief_hdrf::flat::Hierarchical;
 use leontief_hdrf::Policy;
-use leontief_solver::{registry, Mechanism, SolverError};
+use leontief_solver::registry::{self, Descriptor, Exactness, Shape};
+use leontief_solver::{Mechanism, SolverError};
 
-/// The hierarchical mechanisms: name and description.
-pub const HIERARCHICAL: &[(&str, &str)] = &[
-    (
-        "hdrf:collapsed",
-        "weighted DRF over the leaves with weights g_leaf (user names are tree paths, e.g. B/B1)",
-    ),
-    (
-        "hdrf:naive",
-        "naive HDRF: smallest dominant share / weight at every pool",
-    ),
-    (
-        "hdrf:min-satisfaction",
-        "min-satisfaction HDRF: smallest satisfaction among each child's active subtree",
-    ),
-    (
-        "hdrf:hdrf",
-        "H-DRF (Bhattacharya et al., SoCC 2013): rescaled, blocked nodes ignored",
-    ),
-];
+/// The one-line description of `hdrf:<policy>` (docs/theory.md §4).
+fn description(policy: Policy) -> &'static str {
+    match policy {
+        Policy::Collapsed => {
+            "weighted DRF over the leaves with weights g_leaf (user names are tree paths, e.g. B/B1)"
+        }
+        Policy::Naive => "naive HDRF: smallest dominant share / weight at every pool",
+        Policy::MinSatisfaction => {
+            "min-satisfaction HDRF: smallest satisfaction among each child's active subtree"
+        }
+        Policy::Hdrf => "H-DRF (Bhattacharya et al., SoCC 2013): rescaled, blocked nodes ignored",
+    }
+}
+
+/// The hierarchical descriptor of `policy`, named `hdrf:<policy>`.
+fn hierarchical(policy: Policy) -> Descriptor {
+    // Built once for the process (see ALL): the few names are leaked once, not per lookup.
+    let name: &'static str = Box::leak(format!("hdrf:{policy}").into_boxed_str());
+    Descriptor::new(
+        name,
+        description(policy),
+        Exactness::Exact,
+        Shape::Hierarchical,
+        move || Box::new(Hierarchical::new(policy)),
+    )
+}
+
+static HIERARCHICAL: LazyLock<Vec<Descriptor>> =
+    LazyLock::new(|| Policy::ALL.into_iter().map(hierarchical).collect());
+
+static ALL: LazyLock<Vec<&'static Descriptor>> = LazyLock::new(|| {
+    registry::flat_mechanisms()
+        .iter()
+        .chain(HIERARCHICAL.iter())
+        .collect()
+});
+
+/// The hierarchical mechanisms `hdrf:<policy>`, one per [`Policy`], in its order.
+pub fn hierarchical_mechanisms() -> &'static [Descriptor] {
+    &HIERARCHICAL
+}
+
+/// Every mechanism: the flat ones, then the hierarchical ones.
+///
+/// # Example
+/// ```
+/// use leontief_counterexamples::mechanisms::all;
+/// let names: Vec<&str> = all().iter().map(|d| d.name).collect();
+/// assert_eq!(names[0], "drf");
+/// assert!(names.contains(&"hdrf:min-satisfaction"));
+/// ```
+pub fn all() -> &'static [&'static Descriptor] {
+    &ALL
+}
+
+/// The descriptor called `name`: a flat one, or `hdrf:<policy>`.
+///
+/// # Errors
+/// [`SolverError::Invalid`] on `--mechanism` for an unknown name, listing the known ones:
+/// `unknown mechanism "x"; known: drf, ..., hdrf:hdrf`.
+pub fn descriptor(name: &str) -> Result<&'static Descriptor, SolverError> {
+    all()
+        .iter()
+        .copied()
+        .find(|d| d.name == name)
+        .ok_or_else(|| {
+            let known: Vec<&str> = all().iter().map(|d| d.name).collect();
+            SolverError::invalid(
+                "--mechanism",
+                format!("unknown mechanism {name:?}; known: {}", known.join(", ")),
+            )
+        })
+}
 
 /// The mechanism called `name`: a flat one, or `hdrf:<policy>`.
 ///
 /// # Errors
-/// [`SolverError::Invalid`] on `--mechanism` for an unknown name, listing the known ones.
+/// As [`descriptor`].
 ///
 /// # Example
 /// ```
@@ -39,20 +97,21 @@ pub const HIERARCHICAL: &[(&str, &str)] = &[
 /// assert!(by_name("hdrf:fair").err().unwrap().to_string().contains("hdrf:naive"));
 /// ```
 pub fn by_name(name: &str) -> Result<Box<dyn Mechanism>, SolverError> {
-    if let Some(policy) = name.strip_prefix("hdrf:") {
-        if let Ok(p) = policy.parse::<Policy>() {
-            return Ok(Box::new(Hierarchical::new(p)));
+    descriptor(name).map(Descriptor::build)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_descriptor_builds_the_mechanism_of_its_name() {
+        for d in all() {
+            assert_eq!(d.build().name(), d.name);
         }
+        assert_eq!(
+            all().len(),
+            registry::flat_mechanisms().len() + Policy::ALL.len()
+        );
     }
-    registry::by_name(name).map_err(|_| {
-        let known: Vec<&str> = registry::FLAT
-            .iter()
-            .chain(HIERARCHICAL)
-            .map(|m| m.0)
-            .collect();
-        SolverError::invalid(
-            "--mechanism",
-            format!("unknown mechanism {name:?}; known: {}", known.join(", ")),
-        )
-    })
 }

@@ -14,8 +14,24 @@ use leontief_solver::{Instance, Rational, User};
 
 use crate::generate::GeneratorConfig;
 
-/// Which instances the search examines.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Which instances the search examines. Names (`combined`, `random`, `exhaustive`) derived
+/// from the variants; `"x".parse::<Strategy>()` fails on `--strategy` listing them.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    strum::EnumString,
+    strum::Display,
+    strum::IntoStaticStr,
+    strum::VariantNames,
+)]
+#[strum(
+    serialize_all = "kebab-case",
+    parse_err_ty = leontief_solver::SolverError,
+    parse_err_fn = unknown_strategy
+)]
 pub enum Strategy {
     /// Grid and random units interleaved (the default).
     Combined,
@@ -27,13 +43,22 @@ pub enum Strategy {
 
 impl Strategy {
     /// `combined`, `random`, `exhaustive`.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_counterexamples::space::Strategy;
+    /// assert_eq!(Strategy::Exhaustive.name(), "exhaustive");
+    /// assert_eq!("random".parse::<Strategy>().unwrap(), Strategy::Random);
+    /// assert_eq!("clever".parse::<Strategy>().unwrap_err().to_string(),
+    ///     "--strategy: unknown strategy \"clever\" (expected combined, random or exhaustive)");
+    /// ```
     pub fn name(self) -> &'static str {
-        match self {
-            Strategy::Combined => "combined",
-            Strategy::Random => "random",
-            Strategy::Exhaustive => "exhaustive",
-        }
+        self.into()
     }
+}
+
+fn unknown_strategy(text: &str) -> leontief_solver::SolverError {
+    leontief_solver::registry::unknown_name::<Strategy>("--strategy", "strategy", text)
 }
 
 /// Where a unit's instance comes from.

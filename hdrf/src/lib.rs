@@ -55,9 +55,6 @@
 //!   min-satisfaction HDRF.
 //! - A. Ghodsi et al. *Dominant Resource Fairness.* NSDI 2011.
 
-use std::fmt;
-use std::str::FromStr;
-
 mod allocation;
 pub mod discrete;
 pub mod error;
@@ -79,8 +76,28 @@ pub use policies::naive::naive;
 pub use policies::TreePolicy;
 pub use tree::{Node, NodeId, NodeSpec, Tree};
 
-/// A static hierarchical policy.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A static hierarchical policy. Its names (`collapsed`, `naive`, `min-satisfaction`, `hdrf`)
+/// are derived from the variants; the mechanisms `hdrf:<policy>` and the simulator's policies
+/// are generated from this list.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::EnumString,
+    strum::Display,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+    strum::VariantNames,
+    strum::EnumCount,
+)]
+#[strum(
+    serialize_all = "kebab-case",
+    parse_err_ty = SolverError,
+    parse_err_fn = unknown_policy
+)]
 pub enum Policy {
     /// Weighted DRF over the leaves with weights `g_leaf` ([`collapsed()`]).
     Collapsed,
@@ -94,12 +111,16 @@ pub enum Policy {
 
 impl Policy {
     /// Every policy, in the order of the enum.
-    pub const ALL: [Policy; 4] = [
-        Policy::Collapsed,
-        Policy::Naive,
-        Policy::MinSatisfaction,
-        Policy::Hdrf,
-    ];
+    pub const ALL: [Policy; <Policy as strum::EnumCount>::COUNT] = {
+        let variants = <Policy as strum::VariantArray>::VARIANTS;
+        let mut all = [Policy::Collapsed; <Policy as strum::EnumCount>::COUNT];
+        let mut i = 0;
+        while i < all.len() {
+            all[i] = variants[i];
+            i += 1;
+        }
+        all
+    };
 
     /// The name used on the command line and in JSON: `collapsed`, `naive`,
     /// `min-satisfaction`, `hdrf`.
@@ -112,37 +133,14 @@ impl Policy {
     /// assert!("drf".parse::<Policy>().is_err());
     /// ```
     pub fn name(self) -> &'static str {
-        match self {
-            Policy::Collapsed => "collapsed",
-            Policy::Naive => "naive",
-            Policy::MinSatisfaction => "min-satisfaction",
-            Policy::Hdrf => "hdrf",
-        }
+        self.into()
     }
 }
 
-impl fmt::Display for Policy {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Policy {
-    type Err = SolverError;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Policy::ALL
-            .into_iter()
-            .find(|p| p.name() == s)
-            .ok_or_else(|| {
-                SolverError::invalid(
-                    "policy",
-                    format!(
-                        "unknown policy {s:?} (expected collapsed, naive, min-satisfaction or hdrf)"
-                    ),
-                )
-            })
-    }
+/// The error of `"x".parse::<Policy>()`: `policy: unknown policy "x" (expected collapsed,
+/// naive, min-satisfaction or hdrf)`.
+fn unknown_policy(text: &str) -> SolverError {
+    leontief_solver::registry::unknown_name::<Policy>("policy", "policy", text)
 }
 
 /// The static allocation of `policy` on `tree`: the exact fluid limit of a fill from zero.

@@ -411,7 +411,7 @@ impl Tree {
     ///     "tree.children[1].children[0].demand: expected 2 entries, one per resource, found 3");
     /// ```
     pub fn from_json_str(text: &str) -> Result<Tree> {
-        let value: Value = serde_json::from_str(text).map_err(|e| SolverError::json(&e))?;
+        let value = leontief_solver::json::parse_strict(text)?;
         Self::from_json(&value)
     }
 

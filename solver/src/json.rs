@@ -131,3 +131,216 @@ pub fn read_names(field: &str, v: &Value) -> Result<Vec<String>, SolverError> {
 pub fn exact_list(v: &[Rational]) -> Value {
     Value::Array(v.iter().map(|x| Value::String(x.to_string())).collect())
 }
+
+/// The deepest nesting of arrays and objects [`parse_strict`] reads. A tree of
+/// `leontief_hdrf::tree::MAX_DEPTH` (64) levels nests about 130 deep (an object and a
+/// `children` list per level), well inside; anything deeper is refused with this number
+/// rather than overflowing the stack.
+pub const MAX_JSON_DEPTH: usize = 256;
+
+/// Parses JSON text strictly: like `serde_json::from_str::<Value>`, but a key repeated in an
+/// object is an error naming the object's path (`users[0]: duplicate key "demand"`) instead of
+/// silently keeping the last value, and nesting deeper than [`MAX_JSON_DEPTH`] is an error
+/// naming that depth instead of the JSON reader's recursion limit. Numbers keep their text
+/// (`arbitrary_precision`) and objects their key order (`preserve_order`).
+///
+/// # Errors
+/// [`SolverError::Json`] for unreadable JSON or too deep a nesting (with the position),
+/// [`SolverError::Invalid`] for a duplicate key (with the object's path).
+///
+/// # Example
+/// ```
+/// use leontief_solver::json::parse_strict;
+/// let v = parse_strict(r#"{"capacity": [9, 18.50], "users": []}"#).unwrap();
+/// assert_eq!(v["capacity"][1].to_string(), "18.50");
+/// let err = parse_strict(r#"{"users": [{"demand": [1], "demand": [2]}]}"#).unwrap_err();
+/// assert_eq!(err.to_string(), "users[0]: duplicate key \"demand\"");
+/// let deep = "[".repeat(300) + &"]".repeat(300);
+/// assert!(parse_strict(&deep).unwrap_err().to_string().contains("nested deeper than 256 levels"));
+/// ```
+///
+/// # Complexity
+/// Linear in the text; recursion depth at most [`MAX_JSON_DEPTH`].
+pub fn parse_strict(text: &str) -> Result<Value, SolverError> {
+    use serde::de::DeserializeSeed;
+    let fault = std::cell::RefCell::new(None);
+    let mut de = serde_json::Deserializer::from_str(text);
+    // Our own depth bound (checked before each nested container) replaces the reader's.
+    de.disable_recursion_limit();
+    let seed = strict::Seed {
+        at: &strict::At::Root,
+        depth: 0,
+        fault: &fault,
+    };
+    let result = seed.deserialize(&mut de).and_then(|v| de.end().map(|()| v));
+    result.map_err(|e| match fault.into_inner() {
+        Some(strict::Fault::Duplicate { path, key }) => {
+            SolverError::invalid(path, format!("duplicate key {key:?}"))
+        }
+        Some(strict::Fault::TooDeep) => SolverError::Json {
+            line: e.line(),
+            column: e.column(),
+            message: format!("arrays and objects nested deeper than {MAX_JSON_DEPTH} levels"),
+        },
+        None => SolverError::json(&e),
+    })
+}
+
+/// The visitor behind [`parse_strict`].
+mod strict {
+    use std::cell::RefCell;
+    use std::fmt;
+
+    use serde::de::{DeserializeSeed, Error, MapAccess, SeqAccess, Visitor};
+    use serde_json::{Map, Number, Value};
+
+    use super::MAX_JSON_DEPTH;
+
+    /// How `serde_json` (with `arbitrary_precision`) hands a number to a visitor: a one-entry
+    /// map from this key to the number's text.
+    const NUMBER_TOKEN: &str = "$serde_json::private::Number";
+
+    /// Where a value sits, as a chain up to the root (built only when an error needs it).
+    pub(super) enum At<'a> {
+        Root,
+        Key(&'a At<'a>, &'a str),
+        Index(&'a At<'a>, usize),
+    }
+
+    impl fmt::Display for At<'_> {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            match self {
+                At::Root => f.write_str("(top level)"),
+                At::Key(At::Root, k) => f.write_str(k),
+                At::Key(parent, k) => write!(f, "{parent}.{k}"),
+                At::Index(At::Root, i) => write!(f, "[{i}]"),
+                At::Index(parent, i) => write!(f, "{parent}[{i}]"),
+            }
+        }
+    }
+
+    pub(super) enum Fault {
+        Duplicate { path: String, key: String },
+        TooDeep,
+    }
+
+    #[derive(Clone, Copy)]
+    pub(super) struct Seed<'a> {
+        pub(super) at: &'a At<'a>,
+        pub(super) depth: usize,
+        pub(super) fault: &'a RefCell<Option<Fault>>,
+    }
+
+    impl Seed<'_> {
+        fn nested<E: Error>(self) -> Result<usize, E> {
+            if self.depth >= MAX_JSON_DEPTH {
+                *self.fault.borrow_mut() = Some(Fault::TooDeep);
+                return Err(E::custom("nested too deep"));
+            }
+            Ok(self.depth + 1)
+        }
+    }
+
+    impl<'de> DeserializeSeed<'de> for Seed<'_> {
+        type Value = Value;
+
+        fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+            d.deserialize_any(self)
+        }
+    }
+
+    impl<'de> Visitor<'de> for Seed<'_> {
+        type Value = Value;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("any JSON value")
+        }
+
+        fn visit_bool<E: Error>(self, v: bool) -> Result<Value, E> {
+            Ok(Value::Bool(v))
+        }
+
+        fn visit_i64<E: Error>(self, v: i64) -> Result<Value, E> {
+            Ok(Value::from(v))
+        }
+
+        fn visit_u64<E: Error>(self, v: u64) -> Result<Value, E> {
+            Ok(Value::from(v))
+        }
+
+        fn visit_f64<E: Error>(self, v: f64) -> Result<Value, E> {
+            Number::from_f64(v)
+                .map(Value::Number)
+                .ok_or_else(|| E::custom("not a finite number"))
+        }
+
+        fn visit_str<E: Error>(self, v: &str) -> Result<Value, E> {
+            Ok(Value::String(v.to_string()))
+        }
+
+        fn visit_string<E: Error>(self, v: String) -> Result<Value, E> {
+            Ok(Value::String(v))
+        }
+
+        fn visit_unit<E: Error>(self) -> Result<Value, E> {
+            Ok(Value::Null)
+        }
+
+        fn visit_none<E: Error>(self) -> Result<Value, E> {
+            Ok(Value::Null)
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+            let depth = self.nested()?;
+            let mut out = Vec::new();
+            loop {
+                let at = At::Index(self.at, out.len());
+                let seed = Seed {
+                    at: &at,
+                    depth,
+                    fault: self.fault,
+                };
+                match seq.next_element_seed(seed)? {
+                    Some(v) => out.push(v),
+                    None => return Ok(Value::Array(out)),
+                }
+            }
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+            let mut out = Map::new();
+            let mut first = true;
+            while let Some(key) = map.next_key::<String>()? {
+                if first && key == NUMBER_TOKEN {
+                    let text: String = map.next_value()?;
+                    let n: Number = text.parse().map_err(A::Error::custom)?;
+                    return Ok(Value::Number(n));
+                }
+                if first {
+                    // A real object: it counts towards the depth.
+                    self.nested::<A::Error>()?;
+                    first = false;
+                }
+                if out.contains_key(&key) {
+                    *self.fault.borrow_mut() = Some(Fault::Duplicate {
+                        path: self.at.to_string(),
+                        key: key.clone(),
+                    });
+                    return Err(A::Error::custom("duplicate key"));
+                }
+                let at = At::Key(self.at, &key);
+                let seed = Seed {
+                    at: &at,
+                    depth: self.depth + 1,
+                    fault: self.fault,
+                };
+                let value = map.next_value_seed(seed)?;
+                out.insert(key, value);
+            }
+            if first {
+                self.nested::<A::Error>()?;
+            }
+            Ok(Value::Object(out))
+        }
+    }
+}

@@ -242,7 +242,7 @@ impl Instance {
     /// assert_eq!(inst.users()[1].demand[1].to_string(), "5");
     /// ```
     pub fn from_json_str(text: &str) -> Result<Self, SolverError> {
-        let value: Value = serde_json::from_str(text).map_err(|e| SolverError::json(&e))?;
+        let value = crate::json::parse_strict(text)?;
         Self::from_json(&value)
     }
 

@@ -9,6 +9,8 @@ use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
+pub mod exact;
+
 /// Runs the binary with `args`, feeding `stdin` (or nothing: standard input is closed).
 pub fn run_with<S: AsRef<OsStr>>(args: &[S], stdin: Option<&str>) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_leontief"));

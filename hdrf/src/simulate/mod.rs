@@ -147,9 +147,6 @@
 mod engine;
 mod workload;
 
-use std::fmt;
-use std::str::FromStr;
-
 use leontief_solver::Rational;
 use serde_json::{json, Map, Value};
 
@@ -162,8 +159,27 @@ use crate::Policy;
 /// The most samples [`Record::Every`] may ask for.
 pub const MAX_SAMPLES: u64 = 10_000_000;
 
-/// A scheduling policy of the simulator: the four tree policies and FIFO.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A scheduling policy of the simulator: the tree policies of [`Policy`] (same names, see
+/// [`SimPolicy::static_policy`]) and FIFO. Names derived from the variants.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::EnumString,
+    strum::Display,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+    strum::VariantNames,
+    strum::EnumCount,
+)]
+#[strum(
+    serialize_all = "kebab-case",
+    parse_err_ty = SolverError,
+    parse_err_fn = unknown_sim_policy
+)]
 pub enum SimPolicy {
     /// Naive HDRF: smallest `dominant share / weight` at every pool.
     Naive,
@@ -178,32 +194,32 @@ pub enum SimPolicy {
 }
 
 impl SimPolicy {
-    /// Every policy.
-    pub const ALL: [SimPolicy; 5] = [
-        SimPolicy::Naive,
-        SimPolicy::MinSatisfaction,
-        SimPolicy::Collapsed,
-        SimPolicy::Hdrf,
-        SimPolicy::Fifo,
-    ];
+    /// Every policy, in the order of the enum.
+    pub const ALL: [SimPolicy; <SimPolicy as strum::EnumCount>::COUNT] = {
+        let variants = <SimPolicy as strum::VariantArray>::VARIANTS;
+        let mut all = [SimPolicy::Fifo; <SimPolicy as strum::EnumCount>::COUNT];
+        let mut i = 0;
+        while i < all.len() {
+            all[i] = variants[i];
+            i += 1;
+        }
+        all
+    };
 
-    /// The name on the command line and in JSON.
+    /// The name on the command line and in JSON: a tree policy's is its [`Policy`]'s.
     ///
     /// # Example
     /// ```
-    /// use leontief_hdrf::simulate::SimPolicy;
+    /// use leontief_hdrf::{simulate::SimPolicy, Policy};
     /// assert_eq!(SimPolicy::MinSatisfaction.name(), "min-satisfaction");
     /// assert_eq!("fifo".parse::<SimPolicy>().unwrap(), SimPolicy::Fifo);
     /// assert!("drf".parse::<SimPolicy>().is_err());
+    /// for p in Policy::ALL {
+    ///     assert_eq!(SimPolicy::from(p).name(), p.name());
+    /// }
     /// ```
     pub fn name(self) -> &'static str {
-        match self {
-            SimPolicy::Naive => "naive",
-            SimPolicy::MinSatisfaction => "min-satisfaction",
-            SimPolicy::Collapsed => "collapsed",
-            SimPolicy::Hdrf => "hdrf",
-            SimPolicy::Fifo => "fifo",
-        }
+        self.into()
     }
 
     /// The static policy of the same name (`None` for FIFO).
@@ -237,28 +253,10 @@ impl From<Policy> for SimPolicy {
     }
 }
 
-impl fmt::Display for SimPolicy {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for SimPolicy {
-    type Err = SolverError;
-
-    fn from_str(s: &str) -> std::result::Result<Self, Self::Err> {
-        SimPolicy::ALL
-            .into_iter()
-            .find(|p| p.name() == s)
-            .ok_or_else(|| {
-                SolverError::invalid(
-                    "policy",
-                    format!(
-                        "unknown policy {s:?} (expected naive, min-satisfaction, collapsed, hdrf or fifo)"
-                    ),
-                )
-            })
-    }
+/// The error of `"x".parse::<SimPolicy>()`: `policy: unknown policy "x" (expected naive,
+/// min-satisfaction, collapsed, hdrf or fifo)`.
+fn unknown_sim_policy(text: &str) -> SolverError {
+    leontief_solver::registry::unknown_name::<SimPolicy>("policy", "policy", text)
 }
 
 /// Which states the time series keeps.

@@ -264,7 +264,7 @@ impl Scenario {
     /// assert_eq!(err.to_string(), "workload.B1.duration: expected a positive number, found 0");
     /// ```
     pub fn from_json_str(text: &str) -> Result<Scenario> {
-        let value: Value = serde_json::from_str(text).map_err(|e| SolverError::json(&e))?;
+        let value = leontief_solver::json::parse_strict(text)?;
         Self::from_json(&value)
     }
 

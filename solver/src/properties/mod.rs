@@ -75,9 +75,6 @@
 //! - D. Dolev, D. Feitelson, J. Halpern, R. Kupferman, N. Linial. *No Justified Complaints:
 //!   On Fair Sharing of Multiple Resources.* ITCS 2012 (bottleneck-based fairness).
 
-use std::fmt;
-use std::str::FromStr;
-
 use serde_json::{Map, Value};
 
 use crate::{Allocation, Instance, Mechanism, Rational, SolverError};
@@ -97,7 +94,7 @@ pub use manipulation::{GspReading, GspWitness, SpWitness};
 pub use monotonicity::{PmWitness, RmWitness};
 pub use scenarios::{Bounds, LieProfiles};
 
-/// A property of a mechanism (SPEC.md §3), by its command-line name.
+/// A property of a mechanism (docs/theory.md §3), by its command-line name.
 ///
 /// # Example
 /// ```
@@ -107,7 +104,27 @@ pub use scenarios::{Bounds, LieProfiles};
 /// assert_eq!(p.name(), "gsp-strong");
 /// assert!("gsp".parse::<Property>().is_err());
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    strum::EnumString,
+    strum::Display,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+    strum::VariantNames,
+    strum::EnumCount,
+)]
+#[strum(
+    serialize_all = "kebab-case",
+    parse_err_ty = SolverError,
+    parse_err_fn = unknown_property
+)]
 pub enum Property {
     /// Sharing incentive: every user gets at least what its weighted equal split gives.
     Si,
@@ -132,45 +149,29 @@ pub enum Property {
     Pm,
     /// Resource monotonicity: nobody loses when capacities grow.
     Rm,
-    /// Share guarantee (SPEC.md §4): every node of the tree the user names describe (see
+    /// Share guarantee (docs/theory.md §4): every node of the tree the user names describe (see
     /// [`hierarchy`](crate::hierarchy)) with unmet demand holds its guaranteed share of its
     /// dominant resource.
     Sg,
 }
 
 impl Property {
-    /// Every property, in the order of SPEC.md §3.
-    pub const ALL: [Property; 12] = [
-        Property::Si,
-        Property::Ef,
-        Property::Po,
-        Property::Srf,
-        Property::Bf,
-        Property::Bbf,
-        Property::Sp,
-        Property::GspStrong,
-        Property::GspWeak,
-        Property::Pm,
-        Property::Rm,
-        Property::Sg,
-    ];
-
-    /// The command-line name: `si, ef, po, srf, bf, bbf, sp, gsp-strong, gsp-weak, pm, rm, sg`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Property::Si => "si",
-            Property::Ef => "ef",
-            Property::Po => "po",
-            Property::Srf => "srf",
-            Property::Bf => "bf",
-            Property::Bbf => "bbf",
-            Property::Sp => "sp",
-            Property::GspStrong => "gsp-strong",
-            Property::GspWeak => "gsp-weak",
-            Property::Pm => "pm",
-            Property::Rm => "rm",
-            Property::Sg => "sg",
+    /// Every property, in the order of docs/theory.md §3 (the enum's order).
+    pub const ALL: [Property; <Property as strum::EnumCount>::COUNT] = {
+        let variants = <Property as strum::VariantArray>::VARIANTS;
+        let mut all = [Property::Si; <Property as strum::EnumCount>::COUNT];
+        let mut i = 0;
+        while i < all.len() {
+            all[i] = variants[i];
+            i += 1;
         }
+        all
+    };
+
+    /// The command-line name: `si, ef, po, srf, bf, bbf, sp, gsp-strong, gsp-weak, pm, rm, sg`
+    /// (derived from the variant's name).
+    pub fn name(self) -> &'static str {
+        self.into()
     }
 
     /// A one-line description.
@@ -214,30 +215,10 @@ impl Property {
     }
 }
 
-impl fmt::Display for Property {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Property {
-    type Err = SolverError;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Property::ALL
-            .into_iter()
-            .find(|p| p.name() == s)
-            .ok_or_else(|| {
-                let names: Vec<&str> = Property::ALL.iter().map(|p| p.name()).collect();
-                SolverError::invalid(
-                    "property",
-                    format!(
-                        "unknown property {s:?} (expected one of {})",
-                        names.join(", ")
-                    ),
-                )
-            })
-    }
+/// The error of `"x".parse::<Property>()`: `property: unknown property "x" (expected si, ef,
+/// ... or sg)`.
+fn unknown_property(text: &str) -> SolverError {
+    crate::registry::unknown_name::<Property>("property", "property", text)
 }
 
 /// Why a property fails, one variant per kind of failure; re-checkable by hand.

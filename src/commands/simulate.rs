@@ -7,6 +7,8 @@ use leontief_solver::{read_number, Rational, SolverError};
 use serde_json::Value;
 
 use crate::cli::{read_text, CliError};
+use crate::commands::flags::NameParser;
+use crate::commands::pretty;
 
 /// The flags of `leontief simulate`.
 #[derive(Debug, Clone, Args)]
@@ -14,9 +16,9 @@ pub struct SimulateArgs {
     /// Workload JSON file, or - for standard input: the tree
     /// ({"resources", "capacity", "tree"}) plus "workload" and "horizon".
     pub file: String,
-    /// naive, min-satisfaction, collapsed, hdrf or fifo.
-    #[arg(long, default_value = "min-satisfaction")]
-    pub policy: String,
+    /// The scheduling policy: a tree policy or FIFO.
+    #[arg(long, default_value = "min-satisfaction", value_parser = NameParser::<SimPolicy>::new("policy"))]
+    pub policy: SimPolicy,
     /// K identical machines of capacity R/K each (a task must fit on one); default: one
     /// pooled cluster.
     #[arg(long, value_name = "K")]
@@ -49,13 +51,14 @@ impl SimulateArgs {
     ///
     /// # Example
     /// ```
-    /// let args = leontief::simulate_cmd::SimulateArgs::new("examples/lecture-churn.json");
-    /// assert_eq!(args.policy, "min-satisfaction");
+    /// use leontief::hdrf::simulate::SimPolicy;
+    /// let args = leontief::commands::simulate::SimulateArgs::new("examples/lecture-churn.json");
+    /// assert_eq!(args.policy, SimPolicy::MinSatisfaction);
     /// ```
     pub fn new(file: impl Into<String>) -> Self {
         SimulateArgs {
             file: file.into(),
-            policy: "min-satisfaction".into(),
+            policy: SimPolicy::MinSatisfaction,
             machines: None,
             preempt_after: None,
             seed: None,
@@ -77,9 +80,10 @@ impl SimulateArgs {
 ///
 /// # Example
 /// ```
-/// use leontief::simulate_cmd::{run, SimulateArgs};
+/// use leontief::commands::simulate::{run, SimulateArgs};
+/// use leontief::hdrf::simulate::SimPolicy;
 /// let mut args = SimulateArgs::new(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/lecture-churn.json"));
-/// args.policy = "naive".into();
+/// args.policy = SimPolicy::Naive;
 /// args.no_series = true;
 /// let out: serde_json::Value = serde_json::from_str(&run(&args).unwrap()).unwrap();
 /// let b1 = out["nodes"].as_array().unwrap().iter().find(|n| n["name"] == "B1").unwrap();
@@ -87,10 +91,7 @@ impl SimulateArgs {
 /// assert_eq!(b1["starved"], true);
 /// ```
 pub fn run(args: &SimulateArgs) -> Result<String, CliError> {
-    let policy: SimPolicy = args
-        .policy
-        .parse()
-        .map_err(|e| rename(e, "policy", "--policy"))?;
+    let policy = args.policy;
     if args.machines == Some(0) {
         return Err(CliError::Usage(
             "--machines: expected at least one machine, found 0".into(),
@@ -184,10 +185,4 @@ fn summary_text(scenario: &Scenario, run: &Simulation) -> String {
         ));
     }
     out
-}
-
-fn pretty(v: &Value) -> String {
-    let mut s = serde_json::to_string_pretty(v).unwrap_or_else(|_| v.to_string());
-    s.push('\n');
-    s
 }

@@ -1,0 +1,424 @@
+//! Flag groups shared by several subcommands (flattened into their `Args`), the value
+//! parsers that take accepted values, help and errors from the enumerations and the mechanism
+//! table, and the generator domain every verdict of `verify` and `search` states.
+
+use std::ffi::OsStr;
+use std::marker::PhantomData;
+use std::str::FromStr;
+
+use clap::builder::{PossibleValue, TypedValueParser};
+use clap::error::ErrorKind;
+use clap::Args;
+use leontief_counterexamples::generate::{parse_range, Chance, GeneratorConfig};
+use leontief_counterexamples::mechanisms;
+use leontief_counterexamples::search::Shard;
+use leontief_solver::registry::{unknown_name, Descriptor};
+use leontief_solver::{read_number, Rational, SolverError};
+use serde_json::{json, Value};
+use strum::VariantNames;
+
+use crate::cli::{load_instance, CliError};
+use crate::commands::usage;
+
+/// The instance: a FILE (or `-`), or inline `--capacity`/`--user`/`--resources` flags.
+#[derive(Debug, Clone, Default, Args)]
+pub struct InstanceInput {
+    /// Instance JSON file, or - for standard input:
+    /// {"resources": ["cpu","mem"], "capacity": [9, 18], "users": [{"name": "A", "demand": [1, 4], "weight": 1, "tasks": 10}]}
+    /// or a tree file ({"tree": ..}: users named by their paths, e.g. B/B1).
+    pub file: Option<String>,
+    /// Inline instance: capacities, e.g. 9,18.
+    #[arg(long, value_name = "R1,R2,..")]
+    pub capacity: Option<String>,
+    /// Inline instance: a user, e.g. A=1,4 or B=3,1:weight=2:tasks=5 (repeatable).
+    #[arg(long = "user", value_name = "NAME=D1,D2,..")]
+    pub users: Vec<String>,
+    /// Inline instance: resource names, e.g. cpu,mem.
+    #[arg(long, value_name = "NAME,..")]
+    pub resources: Option<String>,
+}
+
+impl InstanceInput {
+    /// Reads the instance (the file or standard input, or the inline flags).
+    pub fn load(&self) -> Result<leontief_solver::Instance, CliError> {
+        load_instance(
+            self.file.as_deref(),
+            self.capacity.as_deref(),
+            &self.users,
+            self.resources.as_deref(),
+        )
+    }
+}
+
+/// How `verify` and `search` draw instances: the same flags with the same defaults, so that
+/// both commands speak of the same domain unless told otherwise.
+///
+/// The defaults allow zero demand entries (`--zeros 1/3`): several properties fail only when
+/// a user does not need some resource (the lecture's group-manipulation example has
+/// `op1 = ⟨1, 0, 0⟩`), so a domain without zeros would report them as holding.
+#[derive(Debug, Clone, Args)]
+pub struct GeneratorFlags {
+    /// Users per instance, a..b.
+    #[arg(long, default_value = "2..4", value_name = "A..B")]
+    pub users: String,
+    /// Resources per instance, a..b.
+    #[arg(long, default_value = "2..3", value_name = "A..B")]
+    pub resources: String,
+    /// search only: the value grid, grid instances' demand entries (capacities 1) and grid
+    /// lies [default: 0,1/2,1].
+    #[arg(long, value_name = "V1,V2,..")]
+    pub values: Option<String>,
+    /// Probability that a random instance's demand entry is zero (exact, e.g. 0.3 or 1/3;
+    /// each user keeps one positive entry).
+    #[arg(long, default_value = "1/3", value_name = "P")]
+    pub zeros: String,
+    /// Random instances get random integer weights in 1..4.
+    #[arg(long)]
+    pub weights: bool,
+    /// About a third of random instances' users get a task cap.
+    #[arg(long)]
+    pub caps: bool,
+    /// Trees: random instances get a..b pools (user names become paths, e.g. p1/u3) and grid
+    /// instances the shapes "first users under the root, the rest in one pool".
+    #[arg(long, value_name = "A..B")]
+    pub pools: Option<String>,
+    /// Seed: the same seed gives the same instances, whatever --threads.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// The default value grid of `search`.
+pub const DEFAULT_VALUES: &str = "0,1/2,1";
+
+/// The generator the flags describe, validated, and the domain as the verdicts state it.
+#[derive(Debug, Clone)]
+pub struct Domain {
+    /// The random instances' generator.
+    pub generator: GeneratorConfig,
+    /// The value grid (search only).
+    pub values: Option<Vec<Rational>>,
+    zeros: Rational,
+}
+
+impl GeneratorFlags {
+    /// Reads the flags; `grid` says whether the command has a value grid (search).
+    pub fn domain(&self, grid: bool) -> Result<Domain, CliError> {
+        let zeros = read_number("--zeros", &Value::String(self.zeros.trim().to_string()))?;
+        let chance = Chance::from_rational(&zeros).ok_or_else(|| {
+            SolverError::invalid(
+                "--zeros",
+                format!("expected a probability in [0, 1], found {zeros}"),
+            )
+        })?;
+        let mut generator = GeneratorConfig::new();
+        generator.users = parse_range("--users", &self.users)?;
+        generator.resources = parse_range("--resources", &self.resources)?;
+        generator.zeros = chance;
+        generator.weights = self.weights;
+        generator.caps = self.caps;
+        generator.pools = self
+            .pools
+            .as_deref()
+            .map(|p| parse_range("--pools", p))
+            .transpose()?;
+        generator.validate()?;
+        let values = match (&self.values, grid) {
+            (Some(_), false) => {
+                return Err(usage(
+                    "--values: the value grid is search's; verify draws random instances only",
+                ))
+            }
+            (values, true) => Some(parse_values(values.as_deref().unwrap_or(DEFAULT_VALUES))?),
+            (None, false) => None,
+        };
+        Ok(Domain {
+            generator,
+            values,
+            zeros,
+        })
+    }
+}
+
+impl Domain {
+    /// The domain as JSON: `{"users": "2..4", "resources": "2..3", "demands": "1..6",
+    /// "zeros": "1/3", "weights": false, "caps": false, "pools": null, "values": [..]}`
+    /// (`values` only with a grid).
+    pub fn to_json(&self) -> Value {
+        let g = &self.generator;
+        let range = |r: &std::ops::RangeInclusive<usize>| format!("{}..{}", r.start(), r.end());
+        let mut v = json!({
+            "users": range(&g.users),
+            "resources": range(&g.resources),
+            "demands": format!("integers 1..{}", g.max_demand),
+            "zeros": self.zeros.to_string(),
+            "weights": g.weights,
+            "caps": g.caps,
+            "pools": g.pools.as_ref().map(range),
+        });
+        if let (Some(values), Some(o)) = (&self.values, v.as_object_mut()) {
+            o.insert(
+                "values".into(),
+                Value::Array(values.iter().map(|x| json!(x.to_string())).collect()),
+            );
+        }
+        v
+    }
+
+    /// The domain on one line: `users 2..4, resources 2..3, demands integers 1..6, zeros 1/3,
+    /// weights no, caps no, pools none[, values 0,1/2,1]`.
+    pub fn summary(&self) -> String {
+        let g = &self.generator;
+        let range = |r: &std::ops::RangeInclusive<usize>| format!("{}..{}", r.start(), r.end());
+        let yes = |b: bool| if b { "yes" } else { "no" };
+        let mut s = format!(
+            "users {}, resources {}, demands integers 1..{}, zeros {}, weights {}, caps {}, pools {}",
+            range(&g.users),
+            range(&g.resources),
+            g.max_demand,
+            self.zeros,
+            yes(g.weights),
+            yes(g.caps),
+            g.pools.as_ref().map_or("none".to_string(), range),
+        );
+        if let Some(values) = &self.values {
+            let values: Vec<String> = values.iter().map(Rational::to_string).collect();
+            s += &format!(", values {}", values.join(","));
+        }
+        s
+    }
+}
+
+fn parse_values(text: &str) -> Result<Vec<Rational>, SolverError> {
+    let mut values = Vec::new();
+    for (k, part) in text.split(',').enumerate() {
+        let v = read_number(
+            &format!("--values[{k}]"),
+            &Value::String(part.trim().into()),
+        )?;
+        if v.is_negative() {
+            return Err(SolverError::invalid(
+                format!("--values[{k}]"),
+                format!("expected a nonnegative number, found {v}"),
+            ));
+        }
+        values.push(v);
+    }
+    if !values.iter().any(Rational::is_positive) {
+        return Err(SolverError::invalid(
+            "--values",
+            "expected at least one positive value",
+        ));
+    }
+    Ok(values)
+}
+
+/// How a parallel run is controlled: threads and an output file (`verify`, `search`).
+#[derive(Debug, Clone, Args)]
+pub struct RunFlags {
+    /// Worker threads (default: all cores). The output does not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Write the output here (created or truncated) instead of standard output.
+    #[arg(long)]
+    pub out: Option<String>,
+}
+
+/// Where a search stops and which part of the space it takes (`search`).
+#[derive(Debug, Clone, Args)]
+pub struct LimitFlags {
+    /// Wall-time limit, e.g. 30s, 5m (default 30s unless --budget or exhaustive).
+    #[arg(long)]
+    pub time: Option<String>,
+    /// Scenario budget: stop once this many scenarios were tried (deterministic).
+    #[arg(long)]
+    pub budget: Option<u64>,
+    /// This process's shard i/N of the search space (units k with k mod N = i).
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
+}
+
+/// [`RunFlags`] (and [`LimitFlags`]) read and validated.
+#[derive(Debug, Clone)]
+pub struct RunControl {
+    /// Worker threads (`None`: all cores).
+    pub threads: Option<usize>,
+    /// The output file.
+    pub out: Option<String>,
+    /// The wall-time limit.
+    pub time: Option<std::time::Duration>,
+    /// The scenario budget.
+    pub budget: Option<u64>,
+    /// The shard.
+    pub shard: Shard,
+}
+
+impl RunFlags {
+    /// Reads the flags, with the search's limits when the command has them.
+    pub fn control(&self, limits: Option<&LimitFlags>) -> Result<RunControl, CliError> {
+        if self.threads == Some(0) {
+            return Err(usage("--threads: expected at least 1"));
+        }
+        let mut control = RunControl {
+            threads: self.threads,
+            out: self.out.clone(),
+            time: None,
+            budget: None,
+            shard: Shard::ALL,
+        };
+        if let Some(limits) = limits {
+            if limits.budget == Some(0) {
+                return Err(usage("--budget: expected at least 1 scenario, found 0"));
+            }
+            control.time = limits.time.as_deref().map(parse_duration).transpose()?;
+            control.budget = limits.budget;
+            if let Some(shard) = &limits.shard {
+                control.shard = Shard::parse(shard)?;
+            }
+        }
+        Ok(control)
+    }
+}
+
+/// Reads a duration: `500ms`, `30s`, `2m`, `1h`, or plain seconds.
+///
+/// # Example
+/// ```
+/// use leontief::commands::flags::parse_duration;
+/// assert_eq!(parse_duration("30s").unwrap().as_secs(), 30);
+/// assert_eq!(parse_duration("2m").unwrap().as_secs(), 120);
+/// assert_eq!(parse_duration("250ms").unwrap().as_millis(), 250);
+/// assert!(parse_duration("soon").is_err());
+/// ```
+pub fn parse_duration(text: &str) -> Result<std::time::Duration, SolverError> {
+    let t = text.trim();
+    let bad = || {
+        SolverError::invalid(
+            "--time",
+            format!("expected a duration like 500ms, 30s, 2m or 1h, found {text:?}"),
+        )
+    };
+    let (number, unit_ms) = if let Some(n) = t.strip_suffix("ms") {
+        (n, 1u64)
+    } else if let Some(n) = t.strip_suffix('s') {
+        (n, 1000)
+    } else if let Some(n) = t.strip_suffix('m') {
+        (n, 60_000)
+    } else if let Some(n) = t.strip_suffix('h') {
+        (n, 3_600_000)
+    } else {
+        (t, 1000)
+    };
+    let n: u64 = number.trim().parse().map_err(|_| bad())?;
+    let ms = n.checked_mul(unit_ms).ok_or_else(bad)?;
+    if ms == 0 {
+        return Err(bad());
+    }
+    Ok(std::time::Duration::from_millis(ms))
+}
+
+/// The `--mechanism` value parser: accepted values, their help (description and exactness)
+/// and the error listing the known names all come from the mechanism table
+/// (`leontief_counterexamples::mechanisms`).
+#[derive(Debug, Clone, Copy)]
+pub struct MechanismParser;
+
+impl TypedValueParser for MechanismParser {
+    type Value = &'static Descriptor;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &OsStr,
+    ) -> Result<Self::Value, clap::Error> {
+        let text = value.to_string_lossy();
+        mechanisms::descriptor(text.trim()).map_err(|e| {
+            let reason = match e {
+                SolverError::Invalid { reason, .. } => reason,
+                other => other.to_string(),
+            };
+            let arg = arg.map_or_else(|| "--mechanism".to_string(), ToString::to_string);
+            clap::Error::raw(
+                ErrorKind::InvalidValue,
+                format!("invalid value '{text}' for '{arg}': {reason}\n"),
+            )
+            .with_cmd(cmd)
+        })
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(mechanisms::all().iter().map(|d| {
+            PossibleValue::new(d.name).help(format!("{} [{}]", d.description, d.exactness))
+        })))
+    }
+}
+
+/// A value parser for an enumeration with derived names (strum): the accepted values and
+/// help come from `T::VARIANTS`, a bad value fails with `--flag: unknown WHAT "x" (expected
+/// a, b or c)`.
+#[derive(Debug)]
+pub struct NameParser<T> {
+    what: &'static str,
+    help: Option<fn(T) -> &'static str>,
+    kind: PhantomData<fn() -> T>,
+}
+
+impl<T> NameParser<T> {
+    /// A parser for values called `what` in messages (e.g. `property`).
+    pub fn new(what: &'static str) -> Self {
+        NameParser {
+            what,
+            help: None,
+            kind: PhantomData,
+        }
+    }
+
+    /// With a one-line description of each value in `--help`.
+    pub fn with_help(mut self, help: fn(T) -> &'static str) -> Self {
+        self.help = Some(help);
+        self
+    }
+}
+
+impl<T> Clone for NameParser<T> {
+    fn clone(&self) -> Self {
+        NameParser {
+            what: self.what,
+            help: self.help,
+            kind: PhantomData,
+        }
+    }
+}
+
+impl<T> TypedValueParser for NameParser<T>
+where
+    T: FromStr + VariantNames + Clone + Send + Sync + 'static,
+{
+    type Value = T;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &OsStr,
+    ) -> Result<T, clap::Error> {
+        let text = value.to_string_lossy();
+        text.trim().parse::<T>().map_err(|_| {
+            let flag = arg
+                .and_then(clap::Arg::get_long)
+                .map_or_else(String::new, |l| format!("--{l}"));
+            let err = unknown_name::<T>(&flag, self.what, text.trim());
+            clap::Error::raw(ErrorKind::InvalidValue, format!("{err}\n")).with_cmd(cmd)
+        })
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(T::VARIANTS.iter().map(|&name| {
+            let value = PossibleValue::new(name);
+            match (self.help, name.parse::<T>()) {
+                (Some(help), Ok(t)) => value.help(help(t)),
+                _ => value,
+            }
+        })))
+    }
+}

@@ -1,0 +1,115 @@
+//! The subcommands: one module each, owning its flags (a clap `Args` struct) and its `run`.
+//!
+//! Every `run` reads and validates all of its flags into a typed configuration first, then
+//! works; it returns what goes to standard output, whole, so that a failure never leaves half
+//! an answer (the summaries of `verify` and `search` go to standard error).
+
+pub mod check;
+pub mod compare;
+pub mod flags;
+pub mod hdrf;
+pub mod merge;
+pub mod reproduce;
+pub mod search;
+pub mod simulate;
+pub mod solve;
+pub mod verify;
+
+use clap::{Parser, Subcommand};
+use serde_json::Value;
+
+use crate::cli::CliError;
+
+/// Exact multi-resource fair allocation: DRF and its variants, computed in exact rationals.
+#[derive(Parser)]
+#[command(name = "leontief", version, about, long_about = None)]
+pub struct Cli {
+    /// The subcommand.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Subcommand)]
+pub enum Command {
+    /// Compute an allocation exactly and print it (JSON with exact "p/q" strings, or a table).
+    Solve(solve::SolveArgs),
+    /// Re-derive the sources' worked examples and show each value beside the source's.
+    Reproduce(reproduce::ReproduceArgs),
+    /// Decide properties of a mechanism on one instance, exactly, with a witness when one fails.
+    Check(check::CheckArgs),
+    /// Verify properties on generated instances (in parallel; deterministic per seed).
+    Verify(verify::VerifyArgs),
+    /// Run every flat mechanism on one instance, side by side (the DRF paper's Figure 4).
+    Compare(compare::CompareArgs),
+    /// Allocate on a weighted tree with a hierarchical policy (static fluid allocation, exact).
+    Hdrf(hdrf::HdrfArgs),
+    /// Simulate task churn on a tree with a workload: shares over time, starvation, preemption.
+    Simulate(simulate::SimulateArgs),
+    /// Hunt counterexamples to properties: JSONL out, shrunk, deduplicated, flushed as found.
+    Search(search::SearchArgs),
+    /// Merge JSONL counterexample files (e.g. of shards), dropping duplicates.
+    Merge(merge::MergeArgs),
+}
+
+/// How a command ended: what it prints on standard output, and its error if it failed.
+/// (A failed `reproduce` still prints its report.)
+#[derive(Debug)]
+pub struct Outcome {
+    /// Standard output, written once, whole.
+    pub stdout: String,
+    /// The failure, printed on standard error; it sets the exit code.
+    pub error: Option<CliError>,
+}
+
+impl From<Result<String, CliError>> for Outcome {
+    fn from(result: Result<String, CliError>) -> Self {
+        match result {
+            Ok(stdout) => Outcome {
+                stdout,
+                error: None,
+            },
+            Err(error) => Outcome {
+                stdout: String::new(),
+                error: Some(error),
+            },
+        }
+    }
+}
+
+impl Command {
+    /// Runs the subcommand.
+    pub fn run(self) -> Outcome {
+        match self {
+            Command::Solve(args) => solve::run(args).into(),
+            Command::Reproduce(args) => reproduce::run(args),
+            Command::Check(args) => check::run(args).into(),
+            Command::Verify(args) => verify::run(args).into(),
+            Command::Compare(args) => compare::run(args).into(),
+            Command::Hdrf(args) => hdrf::run(args).into(),
+            Command::Simulate(args) => simulate::run(&args).into(),
+            Command::Search(args) => search::run(args).into(),
+            Command::Merge(args) => merge::run(args).into(),
+        }
+    }
+}
+
+/// Pretty JSON with a final newline.
+pub fn pretty(v: &Value) -> String {
+    let mut s = serde_json::to_string_pretty(v).unwrap_or_else(|_| v.to_string());
+    s.push('\n');
+    s
+}
+
+/// A usage error: `flag` does not apply (exit code 2).
+pub(crate) fn usage(message: impl Into<String>) -> CliError {
+    CliError::Usage(message.into())
+}
+
+/// Creates (or truncates) an output file (once the flags are validated, before the work).
+pub(crate) fn create(path: &str) -> Result<std::fs::File, CliError> {
+    std::fs::File::create(path).map_err(|e| CliError::Read {
+        path: path.to_string(),
+        message: e.to_string(),
+    })
+}

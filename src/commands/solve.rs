@@ -1,0 +1,243 @@
+//! `leontief solve`: one mechanism on one instance, exactly, as JSON or a table.
+
+use clap::{Args, ValueEnum};
+use leontief_solver::ceei::Ceei;
+use leontief_solver::lp::LexMaxMin;
+use leontief_solver::registry::Descriptor;
+use leontief_solver::{
+    Allocation, AssetFairness, DiscreteDrf, Drf, Instance, Machines, MisfitRule, TieBreak,
+};
+use serde_json::{json, Map};
+
+use leontief_counterexamples::mechanisms;
+
+use crate::cli::CliError;
+use crate::commands::flags::{InstanceInput, MechanismParser};
+use crate::commands::{pretty, usage};
+use crate::render::{allocation_json, allocation_table, ceei_json, filling_trace_json};
+
+/// The flags of `leontief solve`.
+#[derive(Debug, Clone, Args)]
+pub struct SolveArgs {
+    /// The instance.
+    #[command(flatten)]
+    pub input: InstanceInput,
+    /// The allocation rule.
+    #[arg(long, default_value = "drf", value_parser = MechanismParser)]
+    pub mechanism: &'static Descriptor,
+    /// Include the steps: progressive-filling events (drf, drf-common-level, asset), or
+    /// every pick of discrete-drf; JSON only.
+    #[arg(long)]
+    pub trace: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "json")]
+    pub format: Format,
+    /// discrete-drf: what to do when the picked task does not fit.
+    #[arg(long, value_enum)]
+    pub misfit: Option<Misfit>,
+    /// discrete-drf: split the capacity into K identical machines filled one at a time.
+    #[arg(long, value_name = "K")]
+    pub machines: Option<u64>,
+    /// discrete-drf: who goes first among equal shares.
+    #[arg(long, value_enum)]
+    pub tie_break: Option<Tie>,
+}
+
+/// Output format of `solve` and `compare`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// JSON, every number an exact string.
+    Json,
+    /// A table for the terminal.
+    Table,
+}
+
+/// discrete-drf's rule for a task that does not fit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Misfit {
+    /// Stop at the first task that does not fit (the paper's pseudo-code).
+    Stop,
+    /// Skip that user and continue (Mesos, YARN).
+    Skip,
+}
+
+/// discrete-drf's tie-break among equal shares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Tie {
+    /// Lower user index first.
+    Order,
+    /// Higher user index first (the paper's Table 1).
+    Reverse,
+}
+
+/// How `solve` computes the mechanism's answer (and what extra it can print).
+enum Plan {
+    /// Progressive filling, with its events as the trace.
+    Filling(Drf),
+    /// Asset fairness by progressive filling.
+    Asset,
+    /// CEEI: numeric, certified when rational.
+    Ceei,
+    /// An LP sequence recovered exactly.
+    Lp(LexMaxMin),
+    /// discrete DRF with its options; its picks are the trace.
+    Discrete(DiscreteDrf),
+    /// Any other mechanism of the table (the hierarchical ones): its allocation only.
+    Plain,
+}
+
+impl Plan {
+    /// The plan of the mechanism called `name` (discrete DRF with the paper's options).
+    fn for_name(name: &str) -> Plan {
+        match name {
+            "drf" => Plan::Filling(Drf::extended()),
+            "drf-common-level" => Plan::Filling(Drf::common_level()),
+            "asset" => Plan::Asset,
+            "ceei" => Plan::Ceei,
+            "drf-lp" => Plan::Lp(LexMaxMin::drf()),
+            "asset-lp" => Plan::Lp(LexMaxMin::asset()),
+            "discrete-drf" => Plan::Discrete(DiscreteDrf::paper()),
+            _ => Plan::Plain,
+        }
+    }
+
+    /// Whether `--trace` has steps to show.
+    fn has_trace(&self) -> bool {
+        matches!(self, Plan::Filling(_) | Plan::Asset | Plan::Discrete(_))
+    }
+}
+
+/// `solve`'s configuration, validated.
+struct Config {
+    mechanism: &'static Descriptor,
+    plan: Plan,
+    trace: bool,
+    format: Format,
+}
+
+fn config(args: &SolveArgs) -> Result<Config, CliError> {
+    let name = args.mechanism.name;
+    let discrete_flags =
+        args.misfit.is_some() || args.machines.is_some() || args.tie_break.is_some();
+    if discrete_flags && name != "discrete-drf" {
+        return Err(usage(
+            "--misfit, --machines and --tie-break apply to --mechanism discrete-drf only",
+        ));
+    }
+    if args.machines == Some(0) {
+        return Err(usage("--machines: expected at least one machine, found 0"));
+    }
+    let mut plan = Plan::for_name(name);
+    if let Plan::Discrete(mech) = &mut plan {
+        if args.misfit == Some(Misfit::Skip) {
+            *mech = mech.clone().with_misfit(MisfitRule::Skip);
+        }
+        if args.tie_break == Some(Tie::Reverse) {
+            *mech = mech.clone().with_tie_break(TieBreak::ReverseUserOrder);
+        }
+        if let Some(k) = args.machines {
+            *mech = mech.clone().with_machines(Machines::Split(k));
+        }
+    }
+    if args.trace {
+        if args.format == Format::Table {
+            return Err(usage(
+                "--trace: the trace is printed in JSON; not with --format table",
+            ));
+        }
+        if !plan.has_trace() {
+            // The mechanisms with steps, from the table.
+            let traced: Vec<&str> = mechanisms::all()
+                .iter()
+                .map(|d| d.name)
+                .filter(|n| Plan::for_name(n).has_trace())
+                .collect();
+            let (last, init) = traced.split_last().unwrap_or((&"", &[]));
+            return Err(usage(format!(
+                "--trace: {name} has no trace ({} and {last} have)",
+                init.join(", ")
+            )));
+        }
+    }
+    Ok(Config {
+        mechanism: args.mechanism,
+        plan,
+        trace: args.trace,
+        format: args.format,
+    })
+}
+
+/// Runs `leontief solve`.
+pub fn run(args: SolveArgs) -> Result<String, CliError> {
+    let cfg = config(&args)?;
+    let inst = args.input.load()?;
+    let mut extra = Map::new();
+    let allocation = match &cfg.plan {
+        Plan::Filling(drf) => filled(&inst, drf.fill(&inst), cfg.trace, &mut extra),
+        Plan::Asset => filled(&inst, AssetFairness.fill(&inst), cfg.trace, &mut extra),
+        Plan::Ceei => {
+            let out = Ceei::new().solve(&inst)?;
+            if cfg.format == Format::Json || !out.certified {
+                let mut v = ceei_json(&inst, &out);
+                if cfg.format == Format::Table {
+                    eprintln!("ceei: not certified; printing JSON with decimal values");
+                }
+                if let Some(o) = v.as_object_mut() {
+                    o.remove("objective");
+                }
+                return Ok(pretty(&v));
+            }
+            Allocation::new(out.tasks_exact.clone().unwrap_or_default())
+        }
+        Plan::Lp(lp) => {
+            let out = lp.solve(&inst)?;
+            extra.insert("lp_stages".into(), json!(out.stages.len()));
+            extra.insert("max_float_error".into(), json!(out.max_float_error));
+            out.allocation()
+        }
+        Plan::Discrete(mech) => {
+            let out = mech.run(&inst, cfg.trace)?;
+            let misfit = match mech.misfit {
+                MisfitRule::Skip => "skip",
+                _ => "stop",
+            };
+            let tie_break = match mech.tie_break {
+                TieBreak::ReverseUserOrder => "reverse-user-order",
+                _ => "user-order",
+            };
+            extra.insert("misfit".into(), json!(misfit));
+            extra.insert("tie_break".into(), json!(tie_break));
+            extra.insert(
+                "machines".into(),
+                match mech.machines {
+                    Machines::Split(k) => json!(k),
+                    _ => json!("pooled"),
+                },
+            );
+            extra.insert("machines_used".into(), json!(out.machines_used));
+            if cfg.trace {
+                extra.insert("trace".into(), out.trace_json(&inst));
+            }
+            Allocation::new(out.tasks.iter().map(|&t| t.into()).collect())
+        }
+        Plan::Plain => cfg.mechanism.build().allocate(&inst)?,
+    };
+    let name = cfg.mechanism.name;
+    let exact = !matches!(cfg.plan, Plan::Plain) || allocation.tolerance.is_none();
+    Ok(match cfg.format {
+        Format::Json => pretty(&allocation_json(name, exact, &inst, &allocation, extra)),
+        Format::Table => allocation_table(&format!("{name} (exact)"), &inst, &allocation),
+    })
+}
+
+fn filled(
+    inst: &Instance,
+    fill: leontief_solver::drf::Filling,
+    trace: bool,
+    extra: &mut Map<String, serde_json::Value>,
+) -> Allocation {
+    if trace {
+        extra.insert("trace".into(), filling_trace_json(inst, &fill));
+    }
+    Allocation::new(fill.tasks)
+}

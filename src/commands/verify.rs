@@ -1,0 +1,135 @@
+//! `leontief verify`: properties of a mechanism on generated instances, in parallel,
+//! deterministic per seed; every summary states the domain its instances were drawn from.
+
+use std::io::Write;
+
+use clap::Args;
+use leontief_counterexamples::verify::{verify, VerifyConfig, VerifySummary};
+use leontief_solver::properties::Property;
+use leontief_solver::registry::Descriptor;
+use serde_json::Value;
+
+use crate::cli::CliError;
+use crate::commands::flags::{
+    Domain, GeneratorFlags, MechanismParser, NameParser, RunControl, RunFlags,
+};
+use crate::commands::{create, pretty, usage};
+use crate::workers::{progress, thread_pool};
+
+/// The flags of `leontief verify`.
+#[derive(Debug, Clone, Args)]
+pub struct VerifyArgs {
+    /// The mechanism.
+    #[arg(long, default_value = "drf", value_parser = MechanismParser)]
+    pub mechanism: &'static Descriptor,
+    /// Properties, comma-separated (each verified in turn on the same instances).
+    #[arg(long, required = true, value_delimiter = ',', value_parser = NameParser::<Property>::new("property").with_help(Property::description))]
+    pub property: Vec<Property>,
+    /// Number of generated instances (at least 1).
+    #[arg(long, default_value_t = 1000)]
+    pub instances: u64,
+    /// Witnesses to report per property.
+    #[arg(long, default_value_t = 3)]
+    pub witnesses: usize,
+    /// How instances are drawn.
+    #[command(flatten)]
+    pub generator: GeneratorFlags,
+    /// Threads and output.
+    #[command(flatten)]
+    pub run: RunFlags,
+}
+
+/// `verify`'s configuration, validated.
+struct Config {
+    mechanism: &'static Descriptor,
+    properties: Vec<Property>,
+    verify: VerifyConfig,
+    domain: Domain,
+    control: RunControl,
+}
+
+fn config(args: &VerifyArgs) -> Result<Config, CliError> {
+    if args.instances == 0 {
+        return Err(usage("--instances: expected at least 1 instance, found 0"));
+    }
+    let domain = args.generator.domain(false)?;
+    let control = args.run.control(None)?;
+    let mut verify = VerifyConfig::new(
+        args.instances,
+        args.generator.seed,
+        domain.generator.clone(),
+    );
+    verify.max_witnesses = args.witnesses;
+    Ok(Config {
+        mechanism: args.mechanism,
+        properties: args.property.clone(),
+        verify,
+        domain,
+        control,
+    })
+}
+
+/// The summary's JSON with the domain its instances were drawn from.
+fn summary_json(summary: &VerifySummary, cfg: &Config) -> Value {
+    let mut v = summary.to_json(&cfg.verify);
+    if let Some(o) = v.as_object_mut() {
+        o.insert("domain".into(), cfg.domain.to_json());
+    }
+    v
+}
+
+/// Runs `leontief verify`: the summary as JSON (a list of summaries for several
+/// properties), a one-line tally per property on standard error.
+pub fn run(args: VerifyArgs) -> Result<String, CliError> {
+    let cfg = config(&args)?;
+    let pool = thread_pool(cfg.control.threads)?;
+    // The output file is created once everything is validated, before the work.
+    let file = cfg.control.out.as_deref().map(create).transpose()?;
+    let mech = cfg.mechanism.build();
+    let total = cfg.verify.instances * cfg.properties.len() as u64;
+    let bar = progress(Some(total));
+    let tick = || bar.inc(1);
+    let summaries: Vec<VerifySummary> = pool.install(|| {
+        cfg.properties
+            .iter()
+            .map(|&p| {
+                bar.set_message(p.name());
+                verify(mech.as_ref(), p, &cfg.verify, &tick)
+            })
+            .collect()
+    });
+    bar.finish_and_clear();
+    let mut out = Vec::new();
+    for summary in &summaries {
+        eprintln!(
+            "verify: {} of {} on {} instances, {} scenarios: {} violations{} ({})",
+            summary.property,
+            summary.mechanism,
+            summary.instances,
+            summary.scenarios,
+            summary.violations,
+            if summary.error_count > 0 {
+                format!(", {} errors", summary.error_count)
+            } else {
+                String::new()
+            },
+            cfg.domain.summary(),
+        );
+        out.push(summary_json(summary, &cfg));
+    }
+    let text = match &out[..] {
+        [one] => pretty(one),
+        _ => pretty(&Value::Array(out)),
+    };
+    match (file, &cfg.control.out) {
+        (Some(mut file), Some(path)) => {
+            file.write_all(text.as_bytes())
+                .map_err(|e| CliError::Read {
+                    path: path.clone(),
+                    message: e.to_string(),
+                })?;
+            Ok(String::new())
+        }
+        _ => Ok(text),
+    }
+}

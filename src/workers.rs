@@ -1,0 +1,47 @@
+//! The one thread-pool and progress setup of the commands that run in parallel (`verify`,
+//! `search`).
+
+use std::io::IsTerminal;
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::cli::CliError;
+
+/// A rayon pool of `threads` workers (all cores when `None`; `Some(0)` is refused when the
+/// flags are read, see [`crate::commands::flags::RunFlags`]).
+pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, CliError> {
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = threads {
+        builder = builder.num_threads(t);
+    }
+    builder
+        .build()
+        .map_err(|e| CliError::Internal(e.to_string()))
+}
+
+/// A progress display on standard error, hidden unless standard error is a terminal (so
+/// that piped and tested runs print nothing but their answer and summary): a bar over
+/// `total` steps, or a spinner when the total is unknown.
+pub fn progress(total: Option<u64>) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    match total {
+        Some(total) => {
+            let bar = ProgressBar::new(total);
+            bar.set_style(
+                ProgressStyle::with_template("{bar:40} {pos}/{len}  {per_sec}  eta {eta}  {msg}")
+                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            bar
+        }
+        None => {
+            let bar = ProgressBar::new_spinner();
+            bar.set_style(
+                ProgressStyle::with_template("{spinner} {elapsed} {msg}")
+                    .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+            );
+            bar
+        }
+    }
+}
