@@ -1,6 +1,6 @@
-//! The hierarchical policies as flat mechanisms over path-named users (`flat`): the flat
-//! form round-trips, allocates exactly as the tree does, reduces to weighted DRF on one
-//! level, and the solver's share-guarantee oracle (on the names) agrees with the tree's.
+//! The hierarchical policies as mechanisms over instances with pools (`flat`): a tree's
+//! instance round-trips, allocates exactly as the tree does, reduces to weighted DRF on one
+//! level, and the `sg` property agrees with the tree's share guarantee.
 
 mod common;
 
@@ -9,7 +9,7 @@ use leontief_hdrf::flat::{to_flat, tree_of, Hierarchical};
 use leontief_hdrf::{allocate, properties, Policy, Tree};
 use leontief_solver::properties::allocation::share_guarantee;
 use leontief_solver::properties::manipulation::sp_scenario;
-use leontief_solver::{Drf, Instance, Mechanism, Rational, User};
+use leontief_solver::{Drf, Instance, Mechanism, Pool, Rational, User};
 use proptest::prelude::*;
 
 fn q(s: &str) -> Rational {
@@ -49,8 +49,9 @@ proptest! {
         }
     }
 
-    /// Two implementations of the share guarantee — the solver's on path names, the hdrf
-    /// crate's on the tree — fail on the same allocations.
+    /// The share guarantee as a property of the mechanism (first violation below the root)
+    /// and on the tree allocation (every violation, the root included) fail together: no
+    /// policy leaves the root alone below its guarantee (they saturate a resource).
     #[test]
     fn share_guarantee_oracles_agree(tree in small()) {
         let flat = to_flat(&tree);
@@ -68,7 +69,7 @@ proptest! {
     fn one_level_is_weighted_drf(seed in any::<u64>()) {
         let tree = random_tree(seed, Shape { depth: 1, leaves: 5, m: 3 });
         let flat = to_flat(&tree);
-        prop_assert!(flat.users().iter().all(|u| !u.name.contains('/')));
+        prop_assert!(flat.pools().is_empty());
         let drf = Drf::extended().allocate(&flat).unwrap();
         for p in Policy::ALL {
             prop_assert_eq!(&Hierarchical::new(p).allocate(&flat).unwrap().tasks, &drf.tasks, "{}", p);
@@ -86,13 +87,15 @@ proptest! {
 /// strategy-proof, collapsed (DRF with fixed weights) is.
 #[test]
 fn hierarchical_policies_are_not_strategy_proof() {
-    let inst = Instance::new(
+    let inst = Instance::with_pools(
+        vec!["r1".into(), "r2".into(), "r3".into()],
         vec![1.into(); 3],
+        vec![Pool::new("p1")],
         vec![
             User::new("u1", [0, 0, 1]),
             User::new("u2", [q("1"), q("0"), q("1/2")]),
-            User::new("p1/u3", [1, 0, 0]),
-            User::new("p1/u4", [q("1/2"), q("0"), q("1")]),
+            User::new("u3", [1, 0, 0]).pool(0),
+            User::new("u4", [q("1/2"), q("0"), q("1")]).pool(0),
         ],
     )
     .unwrap();
@@ -122,17 +125,24 @@ fn hierarchical_policies_are_not_strategy_proof() {
 }
 
 #[test]
-fn bad_paths_are_errors_not_panics() {
-    let inst = Instance::new(
+fn bad_trees_are_errors_not_panics() {
+    // A user in Q named like the pool P: valid pools (names are unique among siblings),
+    // not a tree (whose names are unique across it).
+    let inst = Instance::with_pools(
+        vec!["r1".into()],
         vec![1.into()],
-        vec![User::new("P/x", [1]), User::new("Q/x", [1])],
+        vec![Pool::new("P"), Pool::new("Q")],
+        vec![User::new("x", [1]).pool(0), User::new("P", [1]).pool(1)],
     )
     .unwrap();
     let e = Hierarchical::new(Policy::Naive)
         .allocate(&inst)
         .unwrap_err()
         .to_string();
-    assert!(e.contains("duplicate node name"), "{e}");
+    assert!(
+        e.starts_with("users[1].name: duplicate node name \"P\""),
+        "{e}"
+    );
     let weighted = Instance::new(
         vec![1.into(), 1.into()],
         vec![User::new("a", [1, 1]).resource_weights([1, 2])],

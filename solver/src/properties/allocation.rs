@@ -1,4 +1,4 @@
-//! Properties of one allocation: SI, EF, PO, SRF, BF, BBF (SPEC.md §3), decided exactly.
+//! Properties of one allocation: SI, EF, PO, SRF, BF, BBF (`docs/theory.md` §3), decided exactly.
 //!
 //! Every oracle first checks feasibility (capacities, caps, no negative tasks): the
 //! definitions presuppose a feasible answer, so an infeasible one fails with
@@ -1018,8 +1018,11 @@ fn bottleneck_based_fairness_judged(
 /// A node with unmet demand below its guaranteed share (share guarantee).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SgWitness {
-    /// The node's path (`P/Q`, or a user's name for a leaf).
+    /// The node's path (`P/Q`, or `P/x` for a user's leaf; see
+    /// [`Hierarchy::path`](crate::hierarchy::Hierarchy::path)).
     pub node: String,
+    /// The node's index in the instance's [`Hierarchy`](crate::hierarchy::Hierarchy).
+    pub vertex: usize,
     /// The users below it.
     pub users: Vec<usize>,
     /// Its guaranteed share `g_v`.
@@ -1027,7 +1030,7 @@ pub struct SgWitness {
     /// Its dominant share `S_v < g_v`: the largest share of a resource its users hold
     /// together.
     pub dominant_share: Rational,
-    /// A user below it under its cap (the unmet demand).
+    /// A user below it under its cap (the unmet demand): the first by index.
     pub unmet_user: usize,
 }
 
@@ -1053,15 +1056,16 @@ impl SgWitness {
     }
 }
 
-/// Share guarantee (SPEC.md §4) on the tree the user names describe
-/// ([`Hierarchy`](crate::hierarchy::Hierarchy)): every node — pool or leaf — with unmet
-/// demand (some user below it uncapped or under its cap) holds at least its guaranteed
-/// share `g_v` of its dominant resource, `S_v = max_j Σ_{i below v} x_i d_ij / R_j`. With
-/// plain names the tree has one level and `g_i = w_i / Σ_k w_k`. Witness: the first such
-/// node in the tree's order.
+/// Share guarantee (`docs/theory.md` §4) on the instance's tree of pools
+/// ([`Instance::hierarchy`]): every node below the root — pool or user — with unmet demand
+/// (some user below it uncapped or under its cap) holds at least its guaranteed share `g_v`
+/// of its dominant resource, `S_v = max_j Σ_{i below v} x_i d_ij / R_j`. Without pools the
+/// tree has one level and `g_i = w_i / Σ_k w_k`. Witness: the first such node in the tree's
+/// order. (The root, whose "guarantee" is the whole cluster, is not checked: that is
+/// efficiency, which `po` decides; [`share_guarantee_violations`] lists it too.)
 ///
 /// # Errors
-/// When `x` does not have one entry per user, or the names do not describe a tree.
+/// When `x` does not have one entry per user.
 ///
 /// # Example
 /// The lecture's flattening failure: P = {P1 ⟨1,0⟩, P2 ⟨0,1⟩} against Q ⟨1,1⟩; weighted DRF
@@ -1069,9 +1073,10 @@ impl SgWitness {
 /// guarantee 1/2.
 /// ```
 /// use leontief_solver::properties::{allocation::share_guarantee, Witness};
-/// use leontief_solver::{Allocation, Instance, Rational, User};
-/// let inst = Instance::new(vec![1.into(), 1.into()], vec![
-///     User::new("P/P1", [1, 0]), User::new("P/P2", [0, 1]), User::new("Q", [1, 1])]).unwrap();
+/// use leontief_solver::{Allocation, Instance, Pool, Rational, User};
+/// let inst = Instance::with_pools(vec!["r1".into(), "r2".into()], vec![1.into(), 1.into()],
+///     vec![Pool::new("P")],
+///     vec![User::new("P1", [1, 0]).pool(0), User::new("P2", [0, 1]).pool(0), User::new("Q", [1, 1])]).unwrap();
 /// let third = Rational::new(1, 3).unwrap();
 /// let v = share_guarantee(&inst, &Allocation::new(vec![third.clone(), third.clone(), third])).unwrap();
 /// let Some(Witness::Sg(w)) = v.witness else { panic!("expected a share-guarantee witness") };
@@ -1083,20 +1088,58 @@ pub fn share_guarantee(instance: &Instance, x: &Allocation) -> Result<Verdict, S
     judged(x, |judge| share_guarantee_judged(instance, x, judge))
 }
 
-fn share_guarantee_judged(
+/// Every node with unmet demand holding less than its guaranteed share, in the tree's
+/// pre-order, the root included: the share-guarantee oracle of both the flat property
+/// ([`share_guarantee`], which reports the first below the root) and the tree
+/// allocations of the hierarchical policies. Decided on the computed task counts (the
+/// allocation's tolerance, if any, is not applied) and without a feasibility check.
+///
+/// # Errors
+/// When `x` does not have one entry per user.
+///
+/// # Complexity
+/// `O(N · n · m)` for `N` nodes, `n` users and `m` resources.
+///
+/// # Example
+/// The allocation that leaves the whole cluster idle fails everywhere: root, P, P1, P2, Q.
+/// ```
+/// use leontief_solver::properties::allocation::share_guarantee_violations;
+/// use leontief_solver::{Allocation, Instance, Pool, User};
+/// let inst = Instance::with_pools(vec!["r1".into(), "r2".into()], vec![1.into(), 1.into()],
+///     vec![Pool::new("P")],
+///     vec![User::new("P1", [1, 0]).pool(0), User::new("P2", [0, 1]).pool(0), User::new("Q", [1, 1])]).unwrap();
+/// let bad = share_guarantee_violations(&inst, &Allocation::new(vec![0.into(); 3])).unwrap();
+/// let nodes: Vec<&str> = bad.iter().map(|w| w.node.as_str()).collect();
+/// assert_eq!(nodes, ["", "P", "P/P1", "P/P2", "Q"]);
+/// ```
+pub fn share_guarantee_violations(
+    instance: &Instance,
+    x: &Allocation,
+) -> Result<Vec<SgWitness>, SolverError> {
+    check_tasks(instance, x, "allocation")?;
+    let exact = Allocation::new(x.tasks.clone());
+    let mut judge = Judge::on(&exact);
+    Ok(sg_scan(instance, &exact, &mut judge, 0, false))
+}
+
+/// The share-guarantee scan over the nodes `from..` of the instance's tree (pre-order):
+/// every node with unmet demand whose dominant share is certainly below its guarantee
+/// (`judge` settles the comparisons of approximate answers); only the first when `first`.
+fn sg_scan(
     instance: &Instance,
     x: &Allocation,
     judge: &mut Judge,
-) -> Result<Verdict, SolverError> {
-    if let Err(v) = feasible_or_verdict(instance, x, judge)? {
-        return Ok(v);
-    }
-    let h = crate::hierarchy::Hierarchy::of(instance)?;
+    from: usize,
+    first: bool,
+) -> Vec<SgWitness> {
+    let h = instance.hierarchy();
     let tasks: Vec<Bounded> = (0..x.tasks.len()).map(|i| Bounded::tasks(x, i)).collect();
     let m = instance.num_resources();
-    for v in 1..h.len() {
+    let mut out = Vec::new();
+    for v in from..h.len() {
         let users = h.users_below(v);
-        // Unmet demand: uncapped, or under the cap (beyond the error, to be certain).
+        // Unmet demand: uncapped, or under the cap (beyond the error, to be certain); the
+        // first such user by index.
         let unmet = users.iter().copied().find_map(|i| {
             let test = match &instance.users()[i].cap {
                 None => Test::TRUE,
@@ -1140,21 +1183,39 @@ fn share_guarantee_judged(
         let g = &h.node(v).guaranteed;
         let below = Test::decided(share < *g, share_hi.as_ref().is_some_and(|s| s < g));
         if judge.settle(unmet_test.and(below)) {
-            let node = h.path(v);
-            let witness = SgWitness {
-                node: node.clone(),
+            out.push(SgWitness {
+                node: h.path(v),
+                vertex: v,
                 users,
                 guaranteed: g.clone(),
-                dominant_share: share.clone(),
+                dominant_share: share,
                 unmet_user,
-            };
-            return Ok(Verdict::fails(
-                Witness::Sg(witness),
-                format!("{node} holds a dominant share of {share}, below its guaranteed {g}"),
-            ));
+            });
+            if first {
+                break;
+            }
         }
     }
-    Ok(Verdict::holds(if h.is_flat() {
+    out
+}
+
+fn share_guarantee_judged(
+    instance: &Instance,
+    x: &Allocation,
+    judge: &mut Judge,
+) -> Result<Verdict, SolverError> {
+    if let Err(v) = feasible_or_verdict(instance, x, judge)? {
+        return Ok(v);
+    }
+    // From node 1: the root is not checked (see `share_guarantee`).
+    if let Some(witness) = sg_scan(instance, x, judge, 1, true).pop() {
+        let note = format!(
+            "{} holds a dominant share of {}, below its guaranteed {}",
+            witness.node, witness.dominant_share, witness.guaranteed
+        );
+        return Ok(Verdict::fails(Witness::Sg(witness), note));
+    }
+    Ok(Verdict::holds(if instance.hierarchy().is_flat() {
         "every user with unmet demand holds at least w_i / W of its dominant resource"
     } else {
         "every node with unmet demand holds at least its guaranteed share of its dominant resource"
