@@ -202,10 +202,13 @@ impl fmt::Debug for Instance {
     }
 }
 
-const USER_FIELDS: &str = "name, demand, weight, weights, tasks, pool";
+// The listings in messages about unknown fields name the pool fields only to documents that
+// use pools: a flat document's messages stay those of the flat form.
+const USER_FIELDS: &str = "name, demand, weight, weights, tasks";
+const USER_FIELDS_POOLS: &str = "name, demand, weight, weights, tasks, pool";
 const POOL_FIELDS: &str = "name, weight, parent";
-const TOP_FIELDS: &str =
-    "resources, capacity, pools, users (and the free-text about, note), or a tree form with tree";
+const TOP_FIELDS: &str = "resources, capacity, users (and the free-text about, note)";
+const TOP_FIELDS_POOLS: &str = "resources, capacity, pools, users (and the free-text about, note)";
 
 impl Instance {
     /// Validates and builds an instance with resources named `r1..rm`.
@@ -498,11 +501,16 @@ impl Instance {
             let (resources, capacity, root) = read_tree_form(value)?;
             return Self::from_tree(resources, capacity, &root);
         }
+        let has_pools = obj.contains_key("pools");
         reject_unknown(
             obj,
             "",
             &["resources", "capacity", "pools", "users", "about", "note"],
-            TOP_FIELDS,
+            if has_pools {
+                TOP_FIELDS_POOLS
+            } else {
+                TOP_FIELDS
+            },
         )?;
         let capacity = match obj.get("capacity") {
             Some(v) => read_numbers("capacity", v)?,
@@ -524,7 +532,7 @@ impl Instance {
         })?;
         let mut users = Vec::with_capacity(list.len());
         for (i, u) in list.iter().enumerate() {
-            users.push(read_user(i, u, &by_path)?);
+            users.push(read_user(i, u, &by_path, has_pools)?);
         }
         Self::with_pools(resources, capacity, pools, users)
     }
@@ -1166,7 +1174,12 @@ impl Allocation {
     }
 }
 
-fn read_user(i: usize, v: &Value, pools: &HashMap<String, usize>) -> Result<User, SolverError> {
+fn read_user(
+    i: usize,
+    v: &Value,
+    pools: &HashMap<String, usize>,
+    has_pools: bool,
+) -> Result<User, SolverError> {
     let at = |f: &str| format!("users[{i}].{f}");
     let obj = v.as_object().ok_or_else(|| {
         SolverError::invalid(
@@ -1178,7 +1191,11 @@ fn read_user(i: usize, v: &Value, pools: &HashMap<String, usize>) -> Result<User
         obj,
         &format!("users[{i}]"),
         &["name", "demand", "weight", "weights", "tasks", "pool"],
-        USER_FIELDS,
+        if has_pools {
+            USER_FIELDS_POOLS
+        } else {
+            USER_FIELDS
+        },
     )?;
     let name = match obj.get("name") {
         None => format!("u{}", i + 1),
