@@ -182,7 +182,7 @@ proptest! {
 }
 
 /// On generated trees: collapsed breaks the share guarantee (the lecture's flattening
-/// failure), min-satisfaction HDRF and H-DRF keep it (SPEC §4; the lecture's claim).
+/// failure), min-satisfaction HDRF and H-DRF keep it (`docs/theory.md` §4; the lecture's claim).
 #[test]
 fn share_guarantee_on_generated_trees() {
     use leontief_counterexamples::mechanisms::by_name;

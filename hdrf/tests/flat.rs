@@ -38,14 +38,44 @@ proptest! {
         prop_assert_eq!(back.to_json(), tree.to_json());
     }
 
+    /// Tree -> Instance -> Tree is the identity, and the tree file and its instance's flat
+    /// JSON (pools) read into the same instance.
     #[test]
-    fn flat_mechanisms_allocate_as_the_tree_does(tree in small()) {
+    fn tree_to_instance_and_back_is_the_identity(tree in small()) {
+        let inst = Instance::from(&tree);
+        prop_assert_eq!(&Tree::try_from(&inst).unwrap(), &tree);
+        prop_assert_eq!(&Instance::from_json(&tree.to_json()).unwrap(), &inst);
+        prop_assert_eq!(&Instance::from_json(&inst.to_json()).unwrap(), &inst);
+        // One user per leaf, in the tree's order, named by its path below the root.
+        let paths: Vec<String> = (0..inst.num_users()).map(|i| inst.user_path(i)).collect();
+        let leaves: Vec<String> = tree
+            .leaves()
+            .map(|v| tree.path(v).trim_start_matches("root/").to_string())
+            .collect();
+        prop_assert_eq!(paths, leaves);
+    }
+
+    /// Also with the users listed in another order than the tree's (the pools unchanged):
+    /// each user gets its leaf's tasks.
+    #[test]
+    fn flat_mechanisms_allocate_as_the_tree_does(tree in small(), seed in any::<u64>()) {
         let flat = to_flat(&tree);
+        let mut order: Vec<usize> = (0..flat.num_users()).collect();
+        let mut rng = leontief_solver::generate::SplitMix64::new(seed);
+        for k in (1..order.len()).rev() {
+            order.swap(k, rng.range(0, k as u64) as usize);
+        }
+        let shuffled = flat
+            .with_users(order.iter().map(|&i| flat.users()[i].clone()).collect())
+            .unwrap();
         for p in Policy::ALL {
             let x = Hierarchical::new(p).allocate(&flat).unwrap();
             let t = allocate(&tree, p).unwrap();
             let expected: Vec<Rational> = tree.leaves().map(|v| t.tasks(v).unwrap().clone()).collect();
             prop_assert_eq!(&x.tasks, &expected, "{}", p);
+            let y = Hierarchical::new(p).allocate(&shuffled).unwrap();
+            let back: Vec<Rational> = order.iter().map(|&i| expected[i].clone()).collect();
+            prop_assert_eq!(&y.tasks, &back, "{} shuffled", p);
         }
     }
 
