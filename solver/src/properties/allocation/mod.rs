@@ -36,6 +36,9 @@ use super::{
 };
 use crate::{Allocation, ExactSum, Instance, Rational, SolverError, User};
 
+// One file per property. Each starts with `use super::*`: the imports above and the shared
+// helpers below (`judged`, `below_cap`) are its prelude; the helpers one property lends to
+// another (feasibility, the equal split) are `pub(super)` and come back through the globs.
 mod bbf;
 mod ef;
 mod feasibility;
