@@ -272,7 +272,7 @@ pub fn sp_bounded(
             if let Some(w) = sp_on(mechanism, instance, &lied, liar, &before, &mut judge)? {
                 let note = format!(
                     "user {} gains by misreporting (bounded: found at structured lie {tried})",
-                    instance.users()[liar].name
+                    user_name(instance, liar)
                 );
                 return Ok(Outcome {
                     verdict: judge.finish(Verdict::fails(Witness::Sp(w), note)),
@@ -349,7 +349,7 @@ pub(crate) fn gsp_judged(
         if reports[..pos].iter().any(|(k, _)| k == i) {
             return Err(SolverError::invalid(
                 "scenario.lies",
-                format!("user {} lies twice", instance.users()[*i].name),
+                format!("user {} lies twice", user_name(instance, *i)),
             ));
         }
     }

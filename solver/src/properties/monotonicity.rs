@@ -201,8 +201,8 @@ pub fn pm_bounded(
         if let Some(w) = pm_judged(mechanism, instance, truth, leaving, &mut judge)? {
             let note = format!(
                 "user {} loses when user {} leaves",
-                instance.users()[w.user].name,
-                instance.users()[leaving].name
+                user_name(instance, w.user),
+                user_name(instance, leaving)
             );
             return Ok(Outcome {
                 verdict: judge.finish(Verdict::fails(Witness::Pm(w), note)),
@@ -351,7 +351,7 @@ pub fn rm_bounded(
         if let Some(w) = rm_on(mechanism, instance, &grown, truth, &mut judge)? {
             let note = format!(
                 "user {} loses as capacities grow (bounded: found at grid point {tried})",
-                instance.users()[w.user].name
+                user_name(instance, w.user)
             );
             return Ok(Outcome {
                 verdict: judge.finish(Verdict::fails(Witness::Rm(w), note)),

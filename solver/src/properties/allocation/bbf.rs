@@ -122,13 +122,13 @@ pub(super) fn bottleneck_based_fairness_judged(
         let note = if shares.is_empty() {
             format!(
                 "user {} is below its cap and needs no saturated resource",
-                u.name
+                user_name(instance, i)
             )
         } else {
             format!(
                 "user {} is below its cap and below its entitlement of every saturated \
                  resource it needs",
-                u.name
+                user_name(instance, i)
             )
         };
         return Ok(Verdict::fails(

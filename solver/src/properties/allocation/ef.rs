@@ -113,7 +113,8 @@ pub(super) fn envy_freeness_judged(
                     Witness::Ef(witness),
                     format!(
                         "user {} prefers user {}'s bundle scaled to its weight",
-                        ui.name, uk.name
+                        user_name(instance, i),
+                        user_name(instance, k)
                     ),
                 ));
             }

@@ -92,7 +92,7 @@ pub(super) fn pareto_efficiency_judged(
             }),
             format!(
                 "user {} is below its cap and needs no saturated resource",
-                u.name
+                user_name(instance, i)
             ),
         ));
     }

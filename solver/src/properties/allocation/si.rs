@@ -135,7 +135,7 @@ pub(super) fn sharing_incentive_judged(
                 Witness::Si(witness),
                 format!(
                     "user {} is below its weighted equal split ({})",
-                    u.name,
+                    user_name(instance, i),
                     split_reading(instance)
                 ),
             ));
