@@ -8,6 +8,7 @@ use leontief_counterexamples::generate::{Chance, GeneratorConfig};
 use leontief_counterexamples::mechanisms::by_name;
 use leontief_counterexamples::record::{replay, Record};
 use leontief_counterexamples::search::{search, SearchConfig};
+use leontief_counterexamples::shrink::{shrink, ShrinkConfig};
 use leontief_solver::properties::{Property, Scenario};
 use leontief_solver::{Instance, Pool, User};
 use serde_json::Value;
@@ -131,6 +132,45 @@ fn an_old_record_with_pool_weights_loads() {
     // A recorded value that differs is still caught under the old names.
     old["before"]["P@2/P1"] = "1/3".into();
     assert!(replay(collapsed.as_ref(), &old).is_err());
+}
+
+/// Shrinking drops a user and, with it, the pool it leaves empty. With a bystander z alone
+/// in a pool R, g_P = 2/4, and `collapsed` weighs all four users 1/4: DRF fills r1 with P1,
+/// Q and z at 1/3 each, so P holds 1/3 < 1/2. Without z the weighted flattening's violation
+/// remains (1/2 < 2/3); without Q (P alone, g_P = 1, P1 and P2 get a resource each) or a
+/// user of P (P1 2/3 against Q 1/3: P holds 2/3 = g_P) there is none.
+#[test]
+fn shrinking_drops_the_pool_a_user_leaves_empty() {
+    let collapsed = by_name("hdrf:collapsed").unwrap();
+    let base = weighted_flattening().instance;
+    let mut users = base.users().to_vec();
+    users.push(User::new("z", [1, 1]).pool(1));
+    let mut pools = base.pools().to_vec();
+    pools.push(Pool::new("R"));
+    let inst = Instance::with_pools(
+        base.resources().to_vec(),
+        base.capacity().to_vec(),
+        pools,
+        users,
+    )
+    .unwrap();
+    let c = Candidate::new(inst, Scenario::Bounded);
+    let v = evaluate(collapsed.as_ref(), Property::Sg, &c)
+        .unwrap()
+        .expect("P below its guarantee");
+    let (small, _) = shrink(
+        collapsed.as_ref(),
+        Property::Sg,
+        &c,
+        &v,
+        &ShrinkConfig::default(),
+    );
+    let inst = &small.instance;
+    assert_eq!(inst.num_users(), 3);
+    assert_eq!(inst.pools(), [Pool::new("P").weight(2)]);
+    assert!(evaluate(collapsed.as_ref(), Property::Sg, &small)
+        .unwrap()
+        .is_some());
 }
 
 fn trees() -> GeneratorConfig {
