@@ -222,6 +222,12 @@ fn exact_list(v: &[Rational]) -> Value {
 /// A missing or malformed field, an unknown property, a user or resource that is not in
 /// the instance, a scenario that does not fit the property.
 pub fn read_candidate(value: &Value) -> Result<(String, Property, Candidate), SolverError> {
+    let (mechanism, property, candidate, _) = read_record(value)?;
+    Ok((mechanism, property, candidate))
+}
+
+/// [`read_candidate`] with the aliases of the recorded user names.
+fn read_record(value: &Value) -> Result<(String, Property, Candidate, Aliases), SolverError> {
     let field = |k: &str| {
         value
             .get(k)
@@ -236,14 +242,14 @@ pub fn read_candidate(value: &Value) -> Result<(String, Property, Candidate), So
         .ok_or_else(|| SolverError::invalid("property", "expected a string"))?
         .parse()
         .map_err(|e| SolverError::invalid("property", format!("{e}")))?;
-    let (candidate, _) = read_counterexample(value, "")?;
+    let (candidate, aliases) = read_counterexample(value, "")?;
     if !fits(property, &candidate.scenario) {
         return Err(SolverError::invalid(
             "lies/remove/capacity",
             format!("{property} needs {}", needs(property)),
         ));
     }
-    Ok((mechanism, property, candidate))
+    Ok((mechanism, property, candidate, aliases))
 }
 
 fn needs(property: Property) -> &'static str {
@@ -363,8 +369,7 @@ fn read_counterexample(value: &Value, at: &str) -> Result<(Candidate, Aliases), 
 /// replay(&Drf::extended(), &value).unwrap();
 /// ```
 pub fn replay(mechanism: &dyn Mechanism, value: &Value) -> Result<Record, RecordError> {
-    let (name, property, _) = read_candidate(value)?;
-    let (candidate, aliases) = read_counterexample(value, "")?;
+    let (name, property, candidate, aliases) = read_record(value)?;
     let violation = reverify(mechanism, property, &candidate, value, "", &aliases)?;
     let original = match value.get("original").filter(|v| !v.is_null()) {
         Some(orig) => {
