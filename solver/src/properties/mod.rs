@@ -1,5 +1,5 @@
 //! Exact property oracles: sharing incentive, envy-freeness, Pareto efficiency, the
-//! fairness-on-one-resource properties, strategy-proofness and monotonicity (SPEC.md §3).
+//! fairness-on-one-resource properties, strategy-proofness and monotonicity (`docs/theory.md` §3).
 //!
 //! Every property is decided in exact rationals and comes back as a [`Verdict`]; a failing
 //! verdict carries a [`Witness`] that can be re-checked by hand (and whose
@@ -35,7 +35,7 @@
 //! Exact allocations (`tolerance == None`) are judged exactly, with no margin: a violation
 //! of `1e-30` is a violation.
 //!
-//! # Readings (SPEC.md §3)
+//! # Readings (`docs/theory.md` §3)
 //! Weighted forms with `W = Σ_i w_i`. Utilities are Leontief and measured with the user's
 //! **true** demand and cap: at the truth user `i` has `min(T_i, x_i)`; after reporting
 //! `d'_i` and receiving `x'_i` tasks it has `u_i(x'_i d'_i) = min(T_i, min_{j: d_ij > 0}
@@ -826,11 +826,14 @@ fn exact(x: &Rational) -> Value {
     Value::String(x.to_string())
 }
 
+/// User `i` as witnesses name it: by its path from the root (`P/x`; its name when it has
+/// no pool), unique even where names repeat in different pools.
 fn user_name(instance: &Instance, i: usize) -> String {
-    instance
-        .users()
-        .get(i)
-        .map_or_else(|| format!("#{i}"), |u| u.name.clone())
+    if i < instance.num_users() {
+        instance.user_path(i)
+    } else {
+        format!("#{i}")
+    }
 }
 
 fn resource_name(instance: &Instance, j: usize) -> String {
