@@ -47,7 +47,7 @@
 //! is `w_ij / W_j` of resource `j`, envy (EF) scales user `k`'s bundle by `w_ij / w_kj` on
 //! resource `j`, and max-min on resource `j` (SRF, BF) compares `x_i d_ij / w_ij`. The split
 //! is always feasible (the shares of every resource sum to 1) and with scalar weights all
-//! of this is the SPEC's `w_i / W` form.
+//! of this is the `w_i / W` form of `docs/theory.md` §3.1.
 //!
 //! # Example
 //! The DRF paper's running example (9 CPUs, 18 GB; A ⟨1, 4⟩, B ⟨3, 1⟩): DRF gives 3 and 2
@@ -149,7 +149,7 @@ pub enum Property {
     Pm,
     /// Resource monotonicity: nobody loses when capacities grow.
     Rm,
-    /// Share guarantee (docs/theory.md §4): every node of the tree the user names describe (see
+    /// Share guarantee (docs/theory.md §4.8): every node of the instance's tree (its pools, see
     /// [`hierarchy`](crate::hierarchy)) with unmet demand holds its guaranteed share of its
     /// dominant resource.
     Sg,

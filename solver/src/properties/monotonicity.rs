@@ -3,8 +3,8 @@
 //! given scenario or on the default sets of [`scenarios`](super::scenarios).
 //!
 //! Utilities are the users' true ones, `min(T_i, x_i)`, before and after. Every single
-//! departure is tried by default, which is the whole of PM as the SPEC defines it (one user
-//! leaves), so a holding PM verdict is not bounded; RM tries the capacity grid and is.
+//! departure is tried by default, which is the whole of PM as `docs/theory.md` §3.6 defines
+//! it (one user leaves), so a holding PM verdict is not bounded; RM tries the capacity grid and is.
 //!
 //! # Example
 //! Reference case `drf-not-rm`: on (1, 1), A ⟨2, 1⟩ and B ⟨1, 2⟩ get 1/3 each; with four
