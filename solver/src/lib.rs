@@ -2,7 +2,7 @@
 //!
 //! - [`Rational`]: exact numbers (fixed-width fast path, big-integer fallback, never wraps);
 //!   [`ExactSum`] for long sums.
-//! - [`Instance`], [`User`], [`Allocation`]: the flat model (SPEC.md §1) and its validation.
+//! - [`Instance`], [`User`], [`Allocation`]: the flat model (docs/theory.md §1) and its validation.
 //! - Mechanisms, one module each, all behind the [`Mechanism`] trait:
 //!   [`drf`] (extended weighted DRF and common-level DRF by exact progressive filling) and
 //!   [`discrete`] (the DRF paper's Algorithm 1, task by task).
@@ -39,6 +39,8 @@ mod model;
 pub mod properties;
 pub mod rational;
 pub mod registry;
+pub mod simplex;
+pub mod welfare;
 
 pub use asset::AssetFairness;
 pub use discrete::{DiscreteDrf, DiscreteOutcome, Machines, MisfitRule, TieBreak, TraceStep};
