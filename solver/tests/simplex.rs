@@ -7,6 +7,9 @@ use leontief_solver::simplex::{LinearProgram, Relation, SimplexStatus};
 use leontief_solver::{Rational, SolverError};
 use proptest::prelude::*;
 
+/// One row: coefficients, relation, right-hand side.
+type Row = (Vec<Rational>, Relation, Rational);
+
 fn q(s: &str) -> Rational {
     s.parse().unwrap()
 }
@@ -18,12 +21,7 @@ fn qs(v: &[&str]) -> Vec<Rational> {
 /// Strong-duality certificate, checked here independently of the kernel: `x ≥ 0` satisfies
 /// every row, `y` has the sign its row's relation asks for (`≥ 0` on `≤`, `≤ 0` on `≥`, free
 /// on `=`), `Aᵀy ≥ c` column by column, and `c·x = b·y`.
-fn certified(
-    c: &[Rational],
-    rows: &[(Vec<Rational>, Relation, Rational)],
-    x: &[Rational],
-    y: &[Rational],
-) -> bool {
+fn certified(c: &[Rational], rows: &[Row], x: &[Rational], y: &[Rational]) -> bool {
     let dot =
         |a: &[Rational], b: &[Rational]| -> Rational { a.iter().zip(b).map(|(a, b)| a * b).sum() };
     if x.len() != c.len() || y.len() != rows.len() || x.iter().any(|v| v.is_negative()) {
@@ -50,7 +48,7 @@ fn certified(
     dot(c, x) == dot(&b, y)
 }
 
-fn program(c: &[Rational], rows: &[(Vec<Rational>, Relation, Rational)]) -> LinearProgram {
+fn program(c: &[Rational], rows: &[Row]) -> LinearProgram {
     let mut lp = LinearProgram::maximize(c.to_vec());
     for (a, rel, b) in rows {
         lp.push(a.clone(), *rel, b.clone());
@@ -59,12 +57,7 @@ fn program(c: &[Rational], rows: &[(Vec<Rational>, Relation, Rational)]) -> Line
 }
 
 /// Solves, asserts optimality, the expected optimum and the independent certificate.
-fn assert_optimum(
-    c: &[Rational],
-    rows: &[(Vec<Rational>, Relation, Rational)],
-    x: &[Rational],
-    value: &str,
-) -> Vec<Rational> {
+fn assert_optimum(c: &[Rational], rows: &[Row], x: &[Rational], value: &str) -> Vec<Rational> {
     let lp = program(c, rows);
     let sol = lp.solve().unwrap();
     assert_eq!(sol.status, SimplexStatus::Optimal);
@@ -228,10 +221,7 @@ fn bad_rows_and_the_pivot_limit_are_errors() {
 }
 
 /// microlp's answer: `Some(value)` when optimal, `None` when infeasible or unbounded.
-fn float_optimum(
-    c: &[Rational],
-    rows: &[(Vec<Rational>, Relation, Rational)],
-) -> Result<f64, ResolutionError> {
+fn float_optimum(c: &[Rational], rows: &[Row]) -> Result<f64, ResolutionError> {
     let mut vars = ProblemVariables::new();
     let x: Vec<_> = c.iter().map(|_| vars.add(variable().min(0.0))).collect();
     let mut obj = Expression::with_capacity(c.len());
@@ -262,8 +252,7 @@ fn relation() -> impl Strategy<Value = Relation> {
     prop_oneof![6 => Just(Relation::Le), 2 => Just(Relation::Ge), 1 => Just(Relation::Eq)]
 }
 
-fn random_program(
-) -> impl Strategy<Value = (Vec<Rational>, Vec<(Vec<Rational>, Relation, Rational)>)> {
+fn random_program() -> impl Strategy<Value = (Vec<Rational>, Vec<Row>)> {
     (1usize..=4, 1usize..=4).prop_flat_map(|(n, m)| {
         (
             prop::collection::vec(small(), n),
