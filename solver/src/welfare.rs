@@ -43,6 +43,11 @@
 //! is the largest of their optima. That is `2^k` LPs for `k` capped users; beyond
 //! [`MAX_CAPPED_USERS`] capped users the function returns an error instead.
 //!
+//! Each LP is stated in the shifted variables `z = x − s ≥ 0`, which turns the SI rows into
+//! the bounds of the variables. The weighted equal split `z = 0` is feasible, and it is
+//! envy-free when no cap intervenes (`c_ik s_k ≤ s_i`), so those programs start from a
+//! feasible basis and skip phase 1 of the simplex method.
+//!
 //! # Example
 //! The DRF paper's example: 9 CPUs, 18 GB, A needs ⟨1, 4⟩, B ⟨3, 1⟩. DRF gives A 3 tasks and
 //! B 2.
@@ -116,6 +121,14 @@ pub enum Utility {
 }
 
 impl Utility {
+    /// The command-line name: `tasks` or `dominant-share`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Utility::Tasks => "tasks",
+            Utility::DominantShare => "dominant-share",
+        }
+    }
+
     /// The utility of one task of user `i`: `1` or `μ_i`.
     pub fn per_task(self, instance: &Instance, i: usize) -> Rational {
         match self {
@@ -128,6 +141,32 @@ impl Utility {
         (0..instance.num_users())
             .map(|i| self.per_task(instance, i))
             .collect()
+    }
+}
+
+impl std::str::FromStr for Utility {
+    type Err = SolverError;
+
+    /// Reads `tasks` or `dominant-share`.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::welfare::Utility;
+    /// assert_eq!("tasks".parse::<Utility>().unwrap(), Utility::Tasks);
+    /// assert_eq!(
+    ///     "shares".parse::<Utility>().unwrap_err().to_string(),
+    ///     "utility: unknown utility \"shares\" (expected tasks or dominant-share)"
+    /// );
+    /// ```
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "tasks" => Ok(Utility::Tasks),
+            "dominant-share" => Ok(Utility::DominantShare),
+            _ => Err(SolverError::invalid(
+                "utility",
+                format!("unknown utility {s:?} (expected tasks or dominant-share)"),
+            )),
+        }
     }
 }
 
@@ -346,7 +385,10 @@ pub struct FairOptimum {
     pub allocation: Allocation,
     /// The capped users held at their caps in the LP that reached it (the enumerated case).
     pub at_cap: Vec<usize>,
-    /// That LP's exact dual, one entry per row (checked by [`LinearProgram::certify`]).
+    /// That LP's exact dual, one entry per row (checked by [`LinearProgram::certify`]). The
+    /// LP is stated in the shifted variables `z = x − s` (module docs): rows are the
+    /// resources, then per user its cap row (if capped) and its EF rows `z_i − c_ik z_k ≥
+    /// c_ik s_k − s_i` (if not at its cap).
     pub duals: Vec<Rational>,
     /// LPs solved (`2^k` for `k` capped users).
     pub programs: usize,
@@ -382,6 +424,7 @@ pub fn best_fair_welfare(
     let objective = utility.coefficients(instance);
     let si = sharing_bounds(instance);
     let ef = envy_coefficients(instance);
+    let base: Rational = objective.iter().zip(&si).map(|(a, s)| a * s).sum();
     let mut best: Option<FairOptimum> = None;
     let programs = 1usize << capped.len();
     for mask in 0..programs {
@@ -391,23 +434,33 @@ pub fn best_fair_welfare(
             .filter(|(b, _)| mask >> b & 1 == 1)
             .map(|(_, &i)| i)
             .collect();
+        // In z = x − s the SI rows are the bounds z ≥ 0, and the equal split (z = 0) meets
+        // every other row whenever it is EF, so most programs start feasible.
         let mut lp = LinearProgram::maximize(objective.clone());
-        add_feasibility_rows(&mut lp, instance);
+        for (j, r) in instance.capacity().iter().enumerate() {
+            let row: Vec<Rational> = users.iter().map(|u| u.demand[j].clone()).collect();
+            let used: Rational = row.iter().zip(&si).map(|(d, s)| d * s).sum();
+            lp.push(row, Relation::Le, r - &used);
+        }
         for i in 0..n {
-            if at_cap.contains(&i) {
-                let t = users[i].cap.clone().expect("capped");
-                lp.push(unit(n, i, Rational::ONE), Relation::Eq, t);
-                continue;
+            if let Some(t) = &users[i].cap {
+                let room = t - &si[i];
+                let rel = if at_cap.contains(&i) {
+                    Relation::Eq
+                } else {
+                    Relation::Le
+                };
+                lp.push(unit(n, i, Rational::ONE), rel, room);
             }
-            if si[i].is_positive() {
-                lp.push(unit(n, i, Rational::ONE), Relation::Ge, si[i].clone());
+            if at_cap.contains(&i) {
+                continue; // at its cap, i envies nobody
             }
             for (k, c) in ef[i].iter().enumerate() {
                 if k != i && c.is_positive() {
-                    // x_i − c_ik x_k ≥ 0
+                    // x_i − c_ik x_k ≥ 0, i.e. z_i − c_ik z_k ≥ c_ik s_k − s_i
                     let mut row = unit(n, i, Rational::ONE);
                     row[k] = -c;
-                    lp.push(row, Relation::Ge, Rational::ZERO);
+                    lp.push(row, Relation::Ge, &(c * &si[k]) - &si[i]);
                 }
             }
         }
@@ -417,11 +470,12 @@ pub fn best_fair_welfare(
         }
         lp.certify(&sol.x, &sol.duals)
             .map_err(|e| internal(format!("certificate check failed: {e}")))?;
-        let value = sol.objective.clone().expect("optimal");
+        let x: Vec<Rational> = sol.x.iter().zip(&si).map(|(z, s)| z + s).collect();
+        let value = sol.objective.clone().expect("optimal") + &base;
         if best.as_ref().is_none_or(|b| value > b.value) {
             best = Some(FairOptimum {
                 value,
-                allocation: Allocation::new(sol.x),
+                allocation: Allocation::new(x),
                 at_cap,
                 duals: sol.duals,
                 programs,
