@@ -86,9 +86,10 @@
 //!
 //! # Complexity
 //! [`utilitarian_optimum`]: one LP with `n` variables and `m + k` rows (`k` capped users),
-//! a few pivots per variable in practice (about 10–20 µs at `n = 6`, `m = 3`, see
-//! `benches/welfare.rs`). [`best_fair_welfare`]: `2^k` LPs with `n` variables and up to
-//! `m + n + n(n − 1)` rows each.
+//! a few pivots per variable in practice: 20–28 µs at `n = 6`, `m = 3`
+//! (`benches/welfare.rs`, BENCHMARKS.md). [`best_fair_welfare`]: `2^k` LPs with `n`
+//! variables and up to `m + k + n(n − 1)` rows each: 118 µs for the same instance (one cap,
+//! two LPs).
 //!
 //! # References
 //! - D. C. Parkes, A. D. Procaccia, N. Shah. *Beyond Dominant Resource Fairness: Extensions,
