@@ -4,6 +4,7 @@
 
 use good_lp::{variable, Expression, ProblemVariables, Solution, SolverModel};
 use leontief_solver::ceei::Ceei;
+use leontief_solver::properties::allocation::{envy_freeness, sharing_incentive};
 use leontief_solver::welfare::{
     best_fair_welfare, fair_welfare_ratio, utilitarian_optimum, welfare, welfare_ratio, Utility,
     MAX_CAPPED_USERS,
@@ -283,6 +284,7 @@ fn random_instance(caps: bool) -> impl Strategy<Value = Instance> {
                     prop::collection::vec(0i64..=5, m),
                     0usize..m,
                     prop::option::of(1i64..=6),
+                    1i64..=3,
                 ),
                 n,
             ),
@@ -291,9 +293,11 @@ fn random_instance(caps: bool) -> impl Strategy<Value = Instance> {
                 let users = users
                     .into_iter()
                     .enumerate()
-                    .map(|(i, (mut d, nz, cap))| {
+                    .map(|(i, (mut d, nz, cap, w))| {
                         d[nz] = d[nz].max(1);
-                        let u = User::new(format!("u{i}"), d);
+                        // Weights and caps only in the capped family (`caps`); the
+                        // bounds of the other test are for unit weights.
+                        let u = User::new(format!("u{i}"), d).weight(if caps { w } else { 1 });
                         match cap {
                             Some(t) if caps => u.cap(Rational::new(t.into(), 2).unwrap()),
                             _ => u,
@@ -322,6 +326,9 @@ proptest! {
             let w = welfare(&inst, &drf, utility).unwrap();
             prop_assert!(w <= fair.value && fair.value <= opt.value);
             prop_assert!(fair.allocation.is_feasible(&inst));
+            // The project's own SI and EF oracles agree that the best fair allocation is fair.
+            prop_assert!(sharing_incentive(&inst, &fair.allocation).unwrap().holds);
+            prop_assert!(envy_freeness(&inst, &fair.allocation).unwrap().holds);
         }
     }
 
