@@ -4,9 +4,13 @@
 //!   [`ExactSum`] for long sums.
 //! - [`Instance`], [`User`], [`Allocation`]: the model (`docs/theory.md` §1), its pools
 //!   ([`hierarchy`], §4) and its validation.
-//! - Mechanisms, one module each, all behind the [`Mechanism`] trait:
-//!   [`drf`] (extended weighted DRF and common-level DRF by exact progressive filling) and
-//!   [`discrete`] (the DRF paper's Algorithm 1, task by task).
+//! - Mechanisms, one module each, all behind the [`Mechanism`] trait and listed once in
+//!   [`registry`]: [`drf`] (extended weighted DRF and common-level DRF by exact progressive
+//!   filling), [`discrete`] (the DRF paper's Algorithm 1, task by task), [`asset`],
+//!   [`ceei`] (certified) and [`lp`] (the LP formulations).
+//! - [`properties`]: every property decided exactly, with witnesses (`docs/theory.md` §3).
+//! - [`welfare`]: utilitarian and fair (SI + EF) welfare optima, exact and certified by
+//!   [`simplex`], an LP kernel in rationals.
 //!
 //! # Example
 //! The DRF paper's running example: 9 CPUs and 18 GB, user A needs ⟨1 CPU, 4 GB⟩ per task,
@@ -40,6 +44,8 @@ mod model;
 pub mod properties;
 pub mod rational;
 pub mod registry;
+pub mod simplex;
+pub mod welfare;
 
 pub use asset::AssetFairness;
 pub use discrete::{DiscreteDrf, DiscreteOutcome, Machines, MisfitRule, TieBreak, TraceStep};
