@@ -41,6 +41,7 @@
 
 pub mod candidate;
 pub mod corpus;
+pub mod explore;
 pub mod generate;
 pub mod mechanisms;
 pub mod record;
