@@ -214,6 +214,9 @@ pub struct ExploreSummary {
     pub stop: Option<Stop>,
     /// The best value so far (the record's).
     pub best: Option<Rational>,
+    /// Wall time when the record first certified a violation of the metric's property
+    /// (its objective past 1: a gain above 1, a loss below 1).
+    pub first_violation: Option<Duration>,
 }
 
 /// What one unit or task produced.
@@ -330,6 +333,13 @@ impl State<'_> {
         }
         self.summary.improvements += 1;
         self.summary.best = Some(e.value.clone());
+        let past_one = match d {
+            Direction::Max => e.lo > Rational::ONE,
+            Direction::Min => e.hi < Rational::ONE,
+        };
+        if past_one && self.summary.first_violation.is_none() {
+            self.summary.first_violation = Some(self.start.elapsed());
+        }
         on_record(&json)?;
         self.record = Some((e, json));
         Ok(())
@@ -414,6 +424,7 @@ pub fn explore(
             elapsed: Duration::ZERO,
             stop: None,
             best: None,
+            first_violation: None,
         },
         record: None,
         elites: Vec::new(),

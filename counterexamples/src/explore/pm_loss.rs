@@ -26,7 +26,7 @@ impl Metric for PmLoss {
     }
 
     fn description(&self) -> &'static str {
-        "min over a leaving user l and a staying user i of u_i(after) / u_i(before) (1 when population monotonic)"
+        "min over a leaving user l and a staying user i of u_i(after) / u_i(before) (at least 1 when population monotonic)"
     }
 
     fn direction(&self) -> Direction {

@@ -33,7 +33,7 @@ impl Metric for RmLoss {
     }
 
     fn description(&self) -> &'static str {
-        "min over grown capacities R' >= R and users i of u_i(after) / u_i(before) (1 when resource monotonic)"
+        "min over grown capacities R' >= R and users i of u_i(after) / u_i(before) (at least 1 when resource monotonic)"
     }
 
     fn direction(&self) -> Direction {

@@ -35,7 +35,7 @@ impl Metric for SpGain {
     }
 
     fn description(&self) -> &'static str {
-        "max over one liar i and its report d' of u_i(x'_i d') / u_i(x_i d_i) (1 when strategy-proof)"
+        "max over one liar i and its report d' of u_i(x'_i d') / u_i(x_i d_i) (at most 1 when strategy-proof)"
     }
 
     fn direction(&self) -> Direction {
