@@ -156,14 +156,8 @@ fn one(field: &str, text: &str) -> Result<Rational, SolverError> {
     read_number(field, &serde_json::Value::String(text.trim().to_string()))
 }
 
-/// An instance from JSON text: a flat instance, or a tree file (`{"tree": ..}`) turned into
-/// its flat form, users named by their paths (`B/B1`), for the `hdrf:<policy>` mechanisms
-/// and the share guarantee.
+/// An instance from JSON text, in either form the model reads: flat (`users`, optionally
+/// `pools`) or a tree file (`{"tree": ..}`); the leaves of a tree become users in its pools.
 pub fn instance_or_tree(text: &str) -> Result<Instance, CliError> {
-    let value = leontief_solver::json::parse_strict(text)?;
-    if value.get("tree").is_some() {
-        let tree = leontief_hdrf::Tree::from_json(&value)?;
-        return Ok(leontief_hdrf::flat::to_flat(&tree));
-    }
-    Ok(Instance::from_json(&value)?)
+    Ok(Instance::from_json_str(text)?)
 }

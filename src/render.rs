@@ -30,9 +30,9 @@ pub fn allocation_json(
         .users()
         .iter()
         .enumerate()
-        .map(|(i, u)| {
+        .map(|(i, _)| {
             json!({
-                "name": u.name,
+                "name": inst.user_path(i),
                 "tasks": exact(&x.tasks[i]),
                 "allocation": exact_list(&x.bundle(inst, i)),
                 "dominant_share": exact(&x.dominant_share(inst, i)),
@@ -95,8 +95,8 @@ pub fn allocation_table(mechanism: &str, inst: &Instance, x: &Allocation) -> Str
     header.extend(inst.resources().iter().cloned());
     header.push("dominant share".into());
     let mut rows = vec![header];
-    for (i, u) in inst.users().iter().enumerate() {
-        let mut row = vec![u.name.clone(), x.tasks[i].to_string()];
+    for i in 0..inst.num_users() {
+        let mut row = vec![inst.user_path(i), x.tasks[i].to_string()];
         row.extend(x.bundle(inst, i).iter().map(Rational::to_string));
         row.push(x.dominant_share(inst, i).to_string());
         rows.push(row);
@@ -175,7 +175,7 @@ pub fn ceei_json(inst: &Instance, out: &leontief_solver::ceei::CeeiOutcome) -> V
                     let x = out.tasks[i];
                     let bundle: Vec<f64> = u.demand.iter().map(|d| x * d.to_f64_lossy()).collect();
                     json!({
-                        "name": u.name,
+                        "name": inst.user_path(i),
                         "tasks": decimal(x),
                         "allocation": bundle.into_iter().map(decimal).collect::<Vec<_>>(),
                         "dominant_share": decimal(x * inst.task_dominant_share(i).to_f64_lossy()),
@@ -192,10 +192,9 @@ pub fn ceei_json(inst: &Instance, out: &leontief_solver::ceei::CeeiOutcome) -> V
             o.insert(
                 "feasible_tasks".into(),
                 Value::Object(
-                    inst.users()
-                        .iter()
-                        .zip(&out.feasible_tasks)
-                        .map(|(u, x)| (u.name.clone(), exact(x)))
+                    (0..inst.num_users())
+                        .map(|i| inst.user_path(i))
+                        .zip(out.feasible_tasks.iter().map(exact))
                         .collect(),
                 ),
             );
@@ -269,9 +268,8 @@ impl Column {
 pub fn compare_json(inst: &Instance, columns: &[Column]) -> Value {
     let per_user = |v: &[String]| -> Value {
         Value::Object(
-            inst.users()
-                .iter()
-                .map(|u| u.name.clone())
+            (0..inst.num_users())
+                .map(|i| inst.user_path(i))
                 .zip(v.iter().map(|s| json!(s)))
                 .collect(),
         )
@@ -297,7 +295,7 @@ pub fn compare_json(inst: &Instance, columns: &[Column]) -> Value {
             })
         })
         .collect();
-    json!({"resources": inst.resources(), "users": inst.users().iter().map(|u| u.name.clone()).collect::<Vec<_>>(), "mechanisms": list})
+    json!({"resources": inst.resources(), "users": (0..inst.num_users()).map(|i| inst.user_path(i)).collect::<Vec<_>>(), "mechanisms": list})
 }
 
 /// `compare` as a side-by-side table (the DRF paper's Figure 4 as text): one block of
@@ -321,7 +319,7 @@ pub fn compare_table(inst: &Instance, columns: &[Column]) -> String {
             rows.push(row);
         }
     };
-    let names: Vec<String> = inst.users().iter().map(|u| u.name.clone()).collect();
+    let names: Vec<String> = (0..inst.num_users()).map(|i| inst.user_path(i)).collect();
     block("tasks", names.clone(), &|c| &c.tasks);
     block("dominant share", names, &|c| &c.dominant_shares);
     block("utilization", inst.resources().to_vec(), &|c| {

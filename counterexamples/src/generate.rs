@@ -6,7 +6,7 @@
 use std::ops::RangeInclusive;
 
 use leontief_solver::generate::SplitMix64;
-use leontief_solver::{Instance, Rational, SolverError, User};
+use leontief_solver::{Instance, Pool, Rational, SolverError, User};
 
 /// A probability `num / den`, exact (no floating point in generation either).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,8 +68,8 @@ pub struct GeneratorConfig {
     /// Give about a third of the users a task cap, a multiple of 1/2 in `1/2..=4`.
     pub caps: bool,
     /// Trees: the number of pools, drawn from this range; each user goes into one of them
-    /// or stays under the root (uniformly), named by its path (`p2/u5`; with `weights`,
-    /// pools get a weight in `1..=3`, written `p2@3/u5`). `None`: plain names, one level.
+    /// or stays under the root (uniformly); pools that receive no user are dropped (with
+    /// `weights`, pools get a weight in `1..=3`). `None`: no pools, one level.
     pub pools: Option<RangeInclusive<usize>>,
 }
 
@@ -166,39 +166,44 @@ impl GeneratorConfig {
                 u
             })
             .collect::<Vec<User>>();
-        let users = match &self.pools {
+        let (pools, users) = match &self.pools {
             Some(range) => {
                 let k = pick(&mut rng, range);
                 into_pools(&mut rng, users, k, self.weights)
             }
-            None => users,
+            None => (Vec::new(), users),
         };
-        Instance::new(capacity, users).expect("generated instances are valid")
+        let resources = (1..=m).map(|j| format!("r{j}")).collect();
+        Instance::with_pools(resources, capacity, pools, users)
+            .expect("generated instances are valid")
     }
 }
 
-/// Puts each user into one of `k` pools or under the root (named by its path).
-fn into_pools(rng: &mut SplitMix64, users: Vec<User>, k: usize, weights: bool) -> Vec<User> {
-    let pool_names: Vec<String> = (1..=k)
+/// Puts each user into one of `k` pools `p1..pk` or under the root (uniformly); the pools
+/// no user went into are dropped.
+fn into_pools(
+    rng: &mut SplitMix64,
+    users: Vec<User>,
+    k: usize,
+    weights: bool,
+) -> (Vec<Pool>, Vec<User>) {
+    let pools: Vec<Pool> = (1..=k)
         .map(|p| {
             let w = if weights { rng.range(1, 3) } else { 1 };
-            if w == 1 {
-                format!("p{p}")
-            } else {
-                format!("p{p}@{w}")
-            }
+            Pool::new(format!("p{p}")).weight(w)
         })
         .collect();
-    users
+    let users = users
         .into_iter()
         .map(|mut u| {
             let j = rng.range(0, k as u64) as usize;
             if j < k {
-                u.name = format!("{}/{}", pool_names[j], u.name);
+                u.pool = Some(j);
             }
             u
         })
-        .collect()
+        .collect();
+    Pool::prune(&pools, users)
 }
 
 fn pick(rng: &mut SplitMix64, range: &RangeInclusive<usize>) -> usize {

@@ -15,7 +15,8 @@
 //!   step re-verified.
 //! - [`record`]: the JSONL records, their replay, and the canonical key (up to permutations
 //!   and scaling) that drops duplicates.
-//! - [`corpus`]: the known counterexamples shipped in `corpus/*.jsonl`.
+//! - [`corpus`]: the known counterexamples shipped in `corpus/*.jsonl`; [`legacy`] reads
+//!   the records written before instances had pools (pools encoded in user names).
 //! - [`mechanisms`]: every mechanism by name, the hierarchical policies as `hdrf:<policy>`.
 //!
 //! # Example
@@ -35,14 +36,15 @@
 //! ```
 //!
 //! # References
-//! - The lecture transcript (`../shared/seeds/003_33e4e5d3084e0734.txt`): the four-operation
-//!   collusion against DRF.
+//! - The lecture behind the four-operation collusion against DRF (cited in
+//!   `docs/theory.md` §3).
 //! - D. Parkes, A. Procaccia, N. Shah. *Beyond Dominant Resource Fairness.* EC 2012.
 
 pub mod candidate;
 pub mod corpus;
 pub mod explore;
 pub mod generate;
+pub mod legacy;
 pub mod mechanisms;
 pub mod record;
 pub mod search;

@@ -1,6 +1,6 @@
 //! Every mechanism by name: the flat ones of `leontief_solver::registry` and the
-//! hierarchical policies as `hdrf:<policy>` (`leontief_hdrf::flat`), over instances whose
-//! user names are paths — one table, from which the command line takes its accepted values,
+//! hierarchical policies as `hdrf:<policy>` (`leontief_hdrf::flat`), over instances with
+//! pools — one table, from which the command line takes its accepted values,
 //! its help and its error messages.
 
 use std::sync::LazyLock;
@@ -14,7 +14,7 @@ use leontief_solver::{Mechanism, SolverError};
 fn description(policy: Policy) -> &'static str {
     match policy {
         Policy::Collapsed => {
-            "weighted DRF over the leaves with weights g_leaf (user names are tree paths, e.g. B/B1)"
+            "weighted DRF over the leaves with weights g_leaf (users in pools, e.g. B/B1)"
         }
         Policy::Naive => "naive HDRF: smallest dominant share / weight at every pool",
         Policy::MinSatisfaction => {

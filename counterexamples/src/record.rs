@@ -17,9 +17,15 @@
 //! ```
 //! `before`/`after` are every user's **true** utility (tasks it can really run) under the
 //! mechanism's answer on the true instance and in the scenario; a user who left is absent
-//! from `after`. `original` is the counterexample as found, before shrinking.
+//! from `after`. `original` is the counterexample as found, before shrinking. Users are
+//! named by their paths from the root (`P/x` for the user `x` in the pool `P`, see
+//! `Instance::user_path`), the instance's pools written in its `pools` field.
+//!
+//! Records written before instances had pools encode the hierarchy in the user names
+//! (`P@2/x`); they are read by turning that encoding into pools once, on load
+//! ([`mod@crate::legacy`]), their recorded names matched to the users' paths.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use leontief_solver::hierarchy::Hierarchy;
 use leontief_solver::properties::{Property, Scenario};
@@ -154,7 +160,7 @@ impl Record {
 
 fn counterexample_fields(o: &mut Map<String, Value>, c: &Candidate, v: &Violation) {
     let inst = &c.instance;
-    let name = |i: usize| inst.users()[i].name.clone();
+    let name = |i: usize| inst.user_path(i);
     o.insert("instance".into(), inst.to_json());
     let (lies, remove, capacity) = match &c.scenario {
         Scenario::Lies(lies) => (
@@ -216,6 +222,12 @@ fn exact_list(v: &[Rational]) -> Value {
 /// A missing or malformed field, an unknown property, a user or resource that is not in
 /// the instance, a scenario that does not fit the property.
 pub fn read_candidate(value: &Value) -> Result<(String, Property, Candidate), SolverError> {
+    let (mechanism, property, candidate, _) = read_record(value)?;
+    Ok((mechanism, property, candidate))
+}
+
+/// [`read_candidate`] with the aliases of the recorded user names.
+fn read_record(value: &Value) -> Result<(String, Property, Candidate, Aliases), SolverError> {
     let field = |k: &str| {
         value
             .get(k)
@@ -230,14 +242,14 @@ pub fn read_candidate(value: &Value) -> Result<(String, Property, Candidate), So
         .ok_or_else(|| SolverError::invalid("property", "expected a string"))?
         .parse()
         .map_err(|e| SolverError::invalid("property", format!("{e}")))?;
-    let candidate = read_counterexample(value, "")?;
+    let (candidate, aliases) = read_counterexample(value, "")?;
     if !fits(property, &candidate.scenario) {
         return Err(SolverError::invalid(
             "lies/remove/capacity",
             format!("{property} needs {}", needs(property)),
         ));
     }
-    Ok((mechanism, property, candidate))
+    Ok((mechanism, property, candidate, aliases))
 }
 
 fn needs(property: Property) -> &'static str {
@@ -250,8 +262,13 @@ fn needs(property: Property) -> &'static str {
     }
 }
 
-/// The instance and scenario of a record (or of its `original`), fields prefixed by `at`.
-fn read_counterexample(value: &Value, at: &str) -> Result<Candidate, SolverError> {
+/// Recorded user names → the users' paths, for records whose names encoded pools with
+/// weights (`P@2/x` is now `P/x`); empty for every other record.
+type Aliases = HashMap<String, String>;
+
+/// The instance and scenario of a record (or of its `original`), fields prefixed by `at`,
+/// and the aliases of its recorded names.
+fn read_counterexample(value: &Value, at: &str) -> Result<(Candidate, Aliases), SolverError> {
     let path = |k: &str| format!("{at}{k}");
     let inst_value = value
         .get("instance")
@@ -262,13 +279,26 @@ fn read_counterexample(value: &Value, at: &str) -> Result<Candidate, SolverError
         }
         other => other,
     })?;
+    // An old record's path-named users become pools, once; a name that does not describe a
+    // tree leaves the instance flat, as it always was for the flat mechanisms.
+    let (instance, aliases) = match crate::legacy::with_pools(&instance) {
+        Ok(Some(pooled)) => {
+            let aliases: Aliases = (0..instance.num_users())
+                .map(|i| (instance.users()[i].name.clone(), pooled.user_path(i)))
+                .filter(|(old, new)| old != new)
+                .collect();
+            (pooled, aliases)
+        }
+        _ => (instance, Aliases::new()),
+    };
     let present = |k: &str| value.get(k).filter(|v| !v.is_null());
     let user = |k: &str, name: &Value| -> Result<usize, SolverError> {
         let name = name
             .as_str()
             .ok_or_else(|| SolverError::invalid(path(k), "expected a user name"))?;
+        let name = aliases.get(name).map_or(name, String::as_str);
         instance
-            .user_index(name)
+            .user_at_path(name)
             .ok_or_else(|| SolverError::invalid(path(k), format!("no user {name:?}")))
     };
     let numbers = |k: &str, v: &Value| -> Result<Vec<Rational>, SolverError> {
@@ -318,7 +348,7 @@ fn read_counterexample(value: &Value, at: &str) -> Result<Candidate, SolverError
     } else {
         Scenario::Bounded
     };
-    Ok(Candidate::new(instance, scenario))
+    Ok((Candidate::new(instance, scenario), aliases))
 }
 
 /// Re-verifies one record with `mechanism`: it must still violate its property and every
@@ -339,12 +369,12 @@ fn read_counterexample(value: &Value, at: &str) -> Result<Candidate, SolverError
 /// replay(&Drf::extended(), &value).unwrap();
 /// ```
 pub fn replay(mechanism: &dyn Mechanism, value: &Value) -> Result<Record, RecordError> {
-    let (name, property, candidate) = read_candidate(value)?;
-    let violation = reverify(mechanism, property, &candidate, value, "")?;
+    let (name, property, candidate, aliases) = read_record(value)?;
+    let violation = reverify(mechanism, property, &candidate, value, "", &aliases)?;
     let original = match value.get("original").filter(|v| !v.is_null()) {
         Some(orig) => {
-            let c = read_counterexample(orig, "original.")?;
-            let v = reverify(mechanism, property, &c, orig, "original.")?;
+            let (c, aliases) = read_counterexample(orig, "original.")?;
+            let v = reverify(mechanism, property, &c, orig, "original.", &aliases)?;
             Some((c, v))
         }
         None => None,
@@ -370,6 +400,7 @@ fn reverify(
     candidate: &Candidate,
     recorded: &Value,
     at: &str,
+    aliases: &Aliases,
 ) -> Result<Violation, RecordError> {
     let violation = evaluate(mechanism, property, candidate)?.ok_or_else(|| {
         RecordError::NotAViolation(format!(
@@ -381,6 +412,7 @@ fn reverify(
     counterexample_fields(&mut computed, candidate, &violation);
     for k in ["before", "after", "coalition"] {
         if let Some(r) = recorded.get(k) {
+            let r = &renamed(r, aliases);
             let c = &computed[k];
             if !same_values(r, c) {
                 return Err(RecordError::Mismatch {
@@ -392,6 +424,26 @@ fn reverify(
         }
     }
     Ok(violation)
+}
+
+/// `before`, `after` or `coalition` with the users' old names replaced by their paths.
+fn renamed(v: &Value, aliases: &Aliases) -> Value {
+    if aliases.is_empty() {
+        return v.clone();
+    }
+    let name = |s: &str| aliases.get(s).cloned().unwrap_or_else(|| s.to_string());
+    match v {
+        Value::Object(o) => Value::Object(o.iter().map(|(k, x)| (name(k), x.clone())).collect()),
+        Value::Array(a) => Value::Array(
+            a.iter()
+                .map(|x| {
+                    x.as_str()
+                        .map_or_else(|| x.clone(), |s| Value::String(name(s)))
+                })
+                .collect(),
+        ),
+        other => other.clone(),
+    }
 }
 
 /// Equal as exact numbers where both are numbers or numeric strings, structurally otherwise.
@@ -417,9 +469,9 @@ fn same_values(a: &Value, b: &Value) -> bool {
 /// of users, a permutation of resources (all `m!` of them for `m <= 6`; for larger `m`
 /// resources keep their order), and scaling: each resource measured in units of its
 /// capacity, each user's demand (and report) in units of its dominant share per task (its
-/// cap scaled to match), weights relative to the largest. Names do not matter; of a
-/// hierarchical instance (users named by paths, `P@2/x`) the tree's shape and pool weights
-/// do, as an unordered tree, not the pools' names.
+/// cap scaled to match), weights relative to the largest. Names do not matter; of an
+/// instance with pools the tree's shape and pool weights do, as an unordered tree, not the
+/// pools' names.
 ///
 /// # Example
 /// The same RM counterexample with users swapped, resources swapped, the first resource
@@ -496,9 +548,8 @@ pub fn canonical_key(mechanism: &str, property: Property, candidate: &Candidate)
         Scenario::Capacity(c) => Some((0..m).map(|j| &c[j] / &cap[j]).collect()),
         _ => None,
     };
-    // Hierarchical instances (users named by paths): their tree, encoded below as an
-    // unordered tree. A name that does not parse is left to the flat key.
-    let tree = Hierarchy::of(inst).ok().filter(|h| !h.is_flat());
+    // Instances with pools: their tree, encoded below as an unordered tree.
+    let tree = Some(inst.hierarchy()).filter(|h| !h.is_flat());
     let render = |perm: &[usize]| -> String {
         let lines: Vec<String> = rows
             .iter()
@@ -516,7 +567,7 @@ pub fn canonical_key(mechanism: &str, property: Property, candidate: &Candidate)
                 format!("{} {}", cols.join(","), r.scalars)
             })
             .collect();
-        let lines = if let Some(tree) = &tree {
+        let lines = if let Some(tree) = tree {
             canonical_tree(tree, 0, &lines)
         } else {
             let mut lines = lines;

@@ -4,7 +4,8 @@
 //! counterexample; the first one that still violates the property — decided from scratch by
 //! [`evaluate`], exactly — is taken and the list starts again; shrinking ends when none
 //! applies or after `max_evaluations` re-verifications. In order:
-//! 1. drop a user (never the only liar of SP, nor the user who leaves in PM);
+//! 1. drop a user (never the only liar of SP, nor the user who leaves in PM; a pool left
+//!    without users disappears);
 //! 2. drop a liar from a coalition (its report reverts to the truth);
 //! 3. drop a resource;
 //! 4. drop a task cap, set a weight to 1, drop per-resource weights;
@@ -18,7 +19,7 @@
 //! Every step re-verifies, so the result is a violation whenever the input was.
 
 use leontief_solver::properties::{Property, Scenario};
-use leontief_solver::{Instance, Mechanism, Rational, User};
+use leontief_solver::{Instance, Mechanism, Pool, Rational, User};
 
 use crate::candidate::{evaluate, Candidate, Violation};
 
@@ -222,6 +223,7 @@ fn stage_proposals(stage: usize, property: Property, c: &Candidate) -> Vec<Candi
                     out.extend(rebuild(
                         inst.resources().to_vec(),
                         inst.capacity().to_vec(),
+                        inst.pools(),
                         users,
                         scenario,
                     ));
@@ -301,7 +303,13 @@ fn with_slot(c: &Candidate, slot: Slot, value: Rational) -> Option<Candidate> {
         (Slot::Grown(j), Scenario::Capacity(g)) => g[j] = value,
         _ => return None,
     }
-    rebuild(inst.resources().to_vec(), capacity, users, scenario)
+    rebuild(
+        inst.resources().to_vec(),
+        capacity,
+        inst.pools(),
+        users,
+        scenario,
+    )
 }
 
 /// A candidate from parts, `None` when the instance or a report is invalid (the reports
@@ -309,6 +317,7 @@ fn with_slot(c: &Candidate, slot: Slot, value: Rational) -> Option<Candidate> {
 fn rebuild(
     resources: Vec<String>,
     capacity: Vec<Rational>,
+    pools: &[Pool],
     users: Vec<User>,
     scenario: Scenario,
 ) -> Option<Candidate> {
@@ -319,7 +328,7 @@ fn rebuild(
             return None;
         }
     }
-    let inst = Instance::with_resources(resources, capacity, users).ok()?;
+    let inst = Instance::with_pools(resources, capacity, pools.to_vec(), users).ok()?;
     Some(Candidate::new(inst, scenario))
 }
 
@@ -330,6 +339,7 @@ fn with_user(c: &Candidate, i: usize, change: impl Fn(&mut User)) -> Option<Cand
     rebuild(
         inst.resources().to_vec(),
         inst.capacity().to_vec(),
+        inst.pools(),
         users,
         c.scenario.clone(),
     )
@@ -337,8 +347,6 @@ fn with_user(c: &Candidate, i: usize, change: impl Fn(&mut User)) -> Option<Cand
 
 fn without_user(c: &Candidate, u: usize) -> Option<Candidate> {
     let inst = &c.instance;
-    let mut users = inst.users().to_vec();
-    users.remove(u);
     let shift = |i: usize| if i > u { i - 1 } else { i };
     let scenario = match &c.scenario {
         Scenario::Lies(l) => Scenario::Lies(
@@ -353,10 +361,13 @@ fn without_user(c: &Candidate, u: usize) -> Option<Candidate> {
     if matches!(&scenario, Scenario::Lies(l) if l.is_empty()) {
         return None;
     }
+    // A pool left without users disappears.
+    let smaller = inst.without_user(u).ok()?;
     rebuild(
-        inst.resources().to_vec(),
-        inst.capacity().to_vec(),
-        users,
+        smaller.resources().to_vec(),
+        smaller.capacity().to_vec(),
+        smaller.pools(),
+        smaller.users().to_vec(),
         scenario,
     )
 }
@@ -385,7 +396,13 @@ fn without_resource(c: &Candidate, j: usize) -> Option<Candidate> {
         Scenario::Capacity(g) => Scenario::Capacity(drop(g)),
         other => other.clone(),
     };
-    rebuild(resources, drop(inst.capacity()), users, scenario)
+    rebuild(
+        resources,
+        drop(inst.capacity()),
+        inst.pools(),
+        users,
+        scenario,
+    )
 }
 
 fn scale_resource(c: &Candidate, j: usize, f: &Rational) -> Option<Candidate> {
@@ -411,7 +428,13 @@ fn scale_resource(c: &Candidate, j: usize, f: &Rational) -> Option<Candidate> {
         Scenario::Capacity(g) => g[j] = &g[j] * f,
         _ => {}
     }
-    rebuild(inst.resources().to_vec(), capacity, users, scenario)
+    rebuild(
+        inst.resources().to_vec(),
+        capacity,
+        inst.pools(),
+        users,
+        scenario,
+    )
 }
 
 /// `|numerator| + denominator`, or `None` beyond 128 bits.

@@ -10,7 +10,7 @@
 
 use std::ops::RangeInclusive;
 
-use leontief_solver::{Instance, Rational, User};
+use leontief_solver::{Instance, Pool, Rational, User};
 
 use crate::generate::GeneratorConfig;
 
@@ -111,7 +111,8 @@ pub struct GridSpace {
 impl GridSpace {
     /// The grid over `values` (duplicates and negatives dropped) for the given ranges. With
     /// `pools`, each multiset comes in `n - 1` tree shapes: the first `s` users (s = 1..n-1)
-    /// under the root, the others in one pool `p` (named `p/u3`): the lecture's shape (A
+    /// under the root, the others in one pool `p` (the user `u3` in it has the path `p/u3`):
+    /// the lecture's shape (A
     /// against B = {B1, B2}) and the H-DRF paper's among them.
     pub fn new(
         values: &[Rational],
@@ -172,14 +173,20 @@ impl GridSpace {
                     .iter()
                     .enumerate()
                     .map(|(i, &p)| {
-                        let name = match split {
-                            Some(s) if i as u64 > s => format!("p/u{}", i + 1),
-                            _ => format!("u{}", i + 1),
-                        };
-                        User::new(name, b.vectors[p as usize].clone())
+                        let user = User::new(format!("u{}", i + 1), b.vectors[p as usize].clone());
+                        match split {
+                            Some(s) if i as u64 > s => user.pool(0),
+                            _ => user,
+                        }
                     })
                     .collect();
-                return Instance::new(vec![Rational::ONE; m], users)
+                let pools = if split.is_some() {
+                    vec![Pool::new("p")]
+                } else {
+                    Vec::new()
+                };
+                let resources = (1..=m).map(|j| format!("r{j}")).collect();
+                return Instance::with_pools(resources, vec![Rational::ONE; m], pools, users)
                     .expect("grid vectors are nonzero and nonnegative");
             }
             index -= b.count;

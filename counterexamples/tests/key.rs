@@ -3,17 +3,23 @@
 //! but not up to changing the tree's shape or a pool's weight.
 
 use leontief_counterexamples::candidate::Candidate;
+use leontief_counterexamples::legacy;
 use leontief_counterexamples::record::canonical_key;
 use leontief_solver::properties::{Property, Scenario};
 use leontief_solver::{Instance, User};
 
-/// Users `(name, demand)` on capacities (1, 1), scenario: the first user leaves.
+/// Users `(path, demand)` on capacities (1, 1), scenario: the first user leaves. The pools
+/// are written in the users' paths (`P@2/x`: `x` in the pool `P` of weight 2), read as old
+/// records are.
 fn key(users: &[(&str, [i64; 2])]) -> String {
-    let inst = Instance::new(
+    let named = Instance::new(
         vec![1.into(), 1.into()],
         users.iter().map(|(n, d)| User::new(*n, *d)).collect(),
     )
     .expect("valid instance");
+    let inst = legacy::with_pools(&named)
+        .expect("paths describe a tree")
+        .unwrap_or(named);
     canonical_key(
         "hdrf:naive",
         Property::Pm,

@@ -24,8 +24,8 @@
 //!   `S_v / g_v` and (leaves) tasks; [`TreeAllocation::to_json`], [`render_tree`] and
 //!   [`render_comparison`] (policies side by side).
 //! - [`properties`]: share guarantee, Pareto efficiency, feasibility, with witnesses.
-//! - [`flat`]: the policies as flat mechanisms (`hdrf:<policy>`) over instances whose user
-//!   names are paths (`B/B1`), so that every flat oracle and the search apply to them.
+//! - [`flat`]: the policies as flat mechanisms (`hdrf:<policy>`) over instances with pools
+//!   (`docs/theory.md` §4), so that every flat oracle and the search apply to them.
 //! - [`simulate`]: the task-level simulator (exact event times, churn, machines, preemption;
 //!   each node's share over time, time below its guarantee, starvation).
 //!

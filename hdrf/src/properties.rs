@@ -1,8 +1,11 @@
 //! Hierarchical properties of an allocation, decided exactly, each failure with a witness.
 //!
-//! - **Share guarantee** (`SPEC.md` §4): every node with unmet demand (some leaf below it is
-//!   under its cap, or uncapped) holds at least `g_v` of its dominant resource:
-//!   `S_v >= g_v`. A node whose leaves all reached their caps holds all it demands.
+//! - **Share guarantee** (`docs/theory.md` §4): every node with unmet demand (some leaf below
+//!   it is under its cap, or uncapped) holds at least `g_v` of its dominant resource:
+//!   `S_v >= g_v`. A node whose leaves all reached their caps holds all it demands. Decided
+//!   by the solver's oracle on the tree's instance
+//!   (`leontief_solver::properties::allocation::share_guarantee_violations`), the one the
+//!   `sg` property of the hierarchical mechanisms uses.
 //! - **Pareto efficiency**: for non-wasteful Leontief allocations, every leaf below its cap
 //!   demands a saturated resource.
 //! - **Feasibility**: tasks non-negative and within caps, use within capacities.
@@ -21,7 +24,8 @@
 //! assert!(properties::share_guarantee(&tree, &allocate(&tree, Policy::Hdrf).unwrap()).is_empty());
 //! ```
 
-use leontief_solver::Rational;
+use leontief_solver::properties::allocation::share_guarantee_violations;
+use leontief_solver::{Allocation, Rational};
 
 use crate::allocation::TreeAllocation;
 use crate::tree::{NodeId, Tree};
@@ -57,36 +61,27 @@ fn has_unmet_demand(tree: &Tree, alloc: &TreeAllocation, leaf: NodeId) -> bool {
     }
 }
 
-/// Nodes with unmet demand holding less than their guaranteed share, in pre-order.
+/// Nodes with unmet demand holding less than their guaranteed share, in pre-order (the
+/// root included).
 ///
 /// # Complexity
-/// `O(N·depth)` for `N` nodes.
+/// `O(N·n·m)` for `N` nodes, `n` leaves and `m` resources.
 pub fn share_guarantee(tree: &Tree, alloc: &TreeAllocation) -> Vec<ShareViolation> {
-    // The first unmet leaf below each node, propagated upwards.
-    let mut unmet: Vec<Option<NodeId>> = vec![None; tree.len()];
-    for leaf in tree.leaves() {
-        if has_unmet_demand(tree, alloc, leaf) {
-            let mut at = Some(leaf);
-            while let Some(v) = at {
-                if unmet[v.index()].is_some() {
-                    break;
-                }
-                unmet[v.index()] = Some(leaf);
-                at = tree.parent(v);
-            }
-        }
-    }
-    tree.nodes()
-        .filter_map(|v| {
-            let leaf = unmet[v.index()]?;
-            let s = alloc.dominant_share(v);
-            let g = tree.guaranteed_share(v);
-            (s < g).then(|| ShareViolation {
-                node: v,
-                guaranteed_share: g.clone(),
-                dominant_share: s.clone(),
-                unmet_leaf: leaf,
-            })
+    // The tree's instance lists the leaves' users in pre-order.
+    let tasks = tree
+        .leaves()
+        .map(|l| alloc.tasks(l).cloned().unwrap_or(Rational::ZERO))
+        .collect();
+    let instance = tree.instance();
+    let h = instance.hierarchy();
+    share_guarantee_violations(instance, &Allocation::new(tasks))
+        .expect("one task count per leaf")
+        .into_iter()
+        .map(|w| ShareViolation {
+            node: tree.node_id(w.vertex).expect("the same tree"),
+            guaranteed_share: w.guaranteed,
+            dominant_share: w.dominant_share,
+            unmet_leaf: tree.node_id(h.leaf(w.unmet_user)).expect("the same tree"),
         })
         .collect()
 }

@@ -5,8 +5,15 @@
 //! (user, operation) has a per-task demand vector `d >= 0` with a positive entry and an
 //! optional task cap `T > 0`; a **pool** has at least one child. The root is a pool.
 //!
-//! The **guaranteed share** of a node (`SPEC.md` §4) is `g_root = 1` and
+//! The **guaranteed share** of a node (`docs/theory.md` §4) is `g_root = 1` and
 //! `g_v = g_parent * w_v / Σ_{siblings s of v, v included} w_s`, exact.
+//!
+//! A tree is a view of an [`Instance`] with pools (the model's form of a hierarchy, see
+//! `leontief_solver::hierarchy`): one pool per inner node below the root, one user per leaf,
+//! in pre-order. [`Tree::instance`] is that instance, [`Tree::from_instance`] (or
+//! `Tree::try_from`) views an instance as a tree; the JSON form is read and validated by
+//! the solver's reader of the tree form, so a tree file and the same tree written as pools
+//! are the same instance.
 //!
 //! # JSON
 //! ```json
@@ -35,18 +42,13 @@
 
 use std::collections::HashMap;
 
-use leontief_solver::{read_number, read_numbers, Instance, Rational, User};
+use leontief_solver::hierarchy::read_tree_form;
+use leontief_solver::{Instance, Rational, User};
 use serde_json::{Map, Value};
 
-use crate::error::{kind, reject_unknown, Result, SolverError};
-use leontief_solver::json::read_names;
+use crate::error::{Result, SolverError};
 
-/// The deepest tree accepted (the root has depth 0). Deeper inputs are rejected rather than
-/// risking the stack on recursive reading.
-pub const MAX_DEPTH: usize = 64;
-
-const NODE_FIELDS: &[&str] = &["name", "weight", "demand", "tasks", "children"];
-const TOP_FIELDS: &[&str] = &["resources", "capacity", "tree", "about", "note"];
+pub use leontief_solver::hierarchy::{NodeSpec, MAX_DEPTH};
 
 /// Index of a node in a [`Tree`]: nodes are numbered in pre-order, the root is 0.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -59,77 +61,6 @@ impl NodeId {
     /// The pre-order index, `0..tree.len()`.
     pub fn index(self) -> usize {
         self.0
-    }
-}
-
-/// A node as written in the input, before validation: what [`Tree::new`] takes.
-///
-/// Exactly one of `demand` (a leaf) and `children` (a pool) must be present; the fields
-/// mirror the JSON form so that invalid trees can be represented and rejected with a path.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NodeSpec {
-    /// Unique name (no `/`, which separates path components).
-    pub name: String,
-    /// Weight among siblings, `> 0`.
-    pub weight: Rational,
-    /// Per-task demand, one entry per resource (leaves).
-    pub demand: Option<Vec<Rational>>,
-    /// Task cap `T > 0` (leaves, optional).
-    pub cap: Option<Rational>,
-    /// Children (pools).
-    pub children: Option<Vec<NodeSpec>>,
-}
-
-impl NodeSpec {
-    /// A leaf of weight 1 without cap.
-    ///
-    /// # Example
-    /// ```
-    /// use leontief_hdrf::NodeSpec;
-    /// let a = NodeSpec::leaf("A", [1, 0]).weight(2).cap(5);
-    /// assert_eq!(a.cap.unwrap().to_string(), "5");
-    /// ```
-    pub fn leaf<T: Into<Rational>>(
-        name: impl Into<String>,
-        demand: impl IntoIterator<Item = T>,
-    ) -> Self {
-        NodeSpec {
-            name: name.into(),
-            weight: Rational::ONE,
-            demand: Some(demand.into_iter().map(Into::into).collect()),
-            cap: None,
-            children: None,
-        }
-    }
-
-    /// A pool of weight 1.
-    ///
-    /// # Example
-    /// ```
-    /// use leontief_hdrf::NodeSpec;
-    /// let b = NodeSpec::pool("B", [NodeSpec::leaf("B1", [1, 0]), NodeSpec::leaf("B2", [0, 1])]);
-    /// assert_eq!(b.children.unwrap().len(), 2);
-    /// ```
-    pub fn pool(name: impl Into<String>, children: impl IntoIterator<Item = NodeSpec>) -> Self {
-        NodeSpec {
-            name: name.into(),
-            weight: Rational::ONE,
-            demand: None,
-            cap: None,
-            children: Some(children.into_iter().collect()),
-        }
-    }
-
-    /// Sets the weight.
-    pub fn weight(mut self, weight: impl Into<Rational>) -> Self {
-        self.weight = weight.into();
-        self
-    }
-
-    /// Sets the task cap (leaves only; a pool with a cap is rejected by validation).
-    pub fn cap(mut self, cap: impl Into<Rational>) -> Self {
-        self.cap = Some(cap.into());
-        self
     }
 }
 
@@ -196,8 +127,8 @@ impl Node {
 /// A validated weighted tree. See the [module docs](self).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Tree {
-    resources: Vec<String>,
-    capacity: Vec<Rational>,
+    /// The model's instance: a user per leaf, in pre-order, a pool per inner node.
+    instance: Instance,
     nodes: Vec<Node>,
 }
 
@@ -235,168 +166,139 @@ impl Tree {
         capacity: Vec<Rational>,
         root: NodeSpec,
     ) -> Result<Tree> {
-        validate_resources(&resources, &capacity)?;
-        if root.children.is_none() {
-            return Err(SolverError::invalid(
-                "tree",
-                "the root must be a pool (a node with children)",
-            ));
-        }
-        let mut tree = Tree {
-            resources,
-            capacity,
-            nodes: Vec::new(),
-        };
-        let mut names: HashMap<String, String> = HashMap::new();
-        tree.add(&root, None, "tree".to_string(), 0, &mut names)?;
-        tree.compute_guarantees();
-        Ok(tree)
+        let instance = Instance::from_tree(resources, capacity, &root)?;
+        Ok(Tree::view(instance, root.name, root.weight))
     }
 
-    /// Adds `spec` and its subtree in pre-order, validating as it goes.
-    fn add(
-        &mut self,
-        spec: &NodeSpec,
-        parent: Option<NodeId>,
-        at: String,
-        depth: usize,
-        names: &mut HashMap<String, String>,
-    ) -> Result<NodeId> {
-        let m = self.capacity.len();
-        let field = |f: &str| format!("{at}.{f}");
-        if depth > MAX_DEPTH {
+    /// The tree of an instance's pools and users: the inverse of [`Tree::instance`].
+    ///
+    /// # Errors
+    /// Per-resource weights (`users[i].weights`: a node has one weight), a name used twice
+    /// in the tree (`users[i].name` or `pools[k].name`: a tree's names are unique across it,
+    /// the root being `root`) or containing `/`, a tree deeper than [`MAX_DEPTH`].
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_hdrf::Tree;
+    /// use leontief_solver::{Instance, Pool, User};
+    /// let inst = Instance::with_pools(vec!["r1".into()], vec![1.into()], vec![Pool::new("P").weight(3)],
+    ///     vec![User::new("x", [1]).pool(0), User::new("y", [1])]).unwrap();
+    /// let tree = Tree::from_instance(&inst).unwrap();
+    /// assert_eq!(tree.guaranteed_share(tree.find("x").unwrap()).to_string(), "3/4");
+    /// assert_eq!(tree.instance(), &inst);
+    /// ```
+    pub fn from_instance(instance: &Instance) -> Result<Tree> {
+        if let Some(i) = instance
+            .users()
+            .iter()
+            .position(|u| u.resource_weights.is_some())
+        {
             return Err(SolverError::invalid(
-                at,
-                format!("the tree is deeper than {MAX_DEPTH} levels"),
+                format!("users[{i}].weights"),
+                "hierarchical policies take one weight per node, not per resource",
             ));
         }
-        if spec.name.is_empty() {
-            return Err(SolverError::invalid(field("name"), "empty name"));
-        }
-        if spec.name.contains('/') {
-            return Err(SolverError::invalid(
-                field("name"),
-                format!(
-                    "{:?} contains '/', which separates the parts of a path",
-                    spec.name
-                ),
-            ));
-        }
-        if let Some(first) = names.get(&spec.name) {
-            return Err(SolverError::invalid(
-                field("name"),
-                format!(
-                    "duplicate node name {:?} (first used at {first}); names must be unique across the tree",
-                    spec.name
-                ),
-            ));
-        }
-        names.insert(spec.name.clone(), at.clone());
-        if !spec.weight.is_positive() {
-            return Err(SolverError::invalid(
-                field("weight"),
-                format!("must be positive, found {}", spec.weight),
-            ));
-        }
-        match (&spec.demand, &spec.children) {
-            (Some(_), Some(_)) => {
+        let h = instance.hierarchy();
+        let mut names: HashMap<&str, String> = HashMap::new();
+        names.insert("root", "the root".into());
+        for v in 1..h.len() {
+            let node = h.node(v);
+            let field = match (node.user, node.pool) {
+                (Some(i), _) => format!("users[{i}].name"),
+                (_, Some(p)) => format!("pools[{p}].name"),
+                _ => unreachable!("only the root is neither a user nor a pool"),
+            };
+            if node.depth > MAX_DEPTH {
                 return Err(SolverError::invalid(
-                    at,
-                    "a node has either demand (a leaf) or children (a pool), not both",
-                ))
+                    field,
+                    format!("the tree is deeper than {MAX_DEPTH} levels"),
+                ));
             }
-            (None, None) => {
+            if node.name.contains('/') {
                 return Err(SolverError::invalid(
-                    at,
-                    "a node needs either demand (a leaf) or children (a pool)",
-                ))
-            }
-            _ => {}
-        }
-        let id = NodeId(self.nodes.len());
-        self.nodes.push(Node {
-            name: spec.name.clone(),
-            weight: spec.weight.clone(),
-            parent,
-            children: Vec::new(),
-            demand: None,
-            cap: None,
-            guaranteed: Rational::ZERO,
-            depth,
-        });
-        if let Some(demand) = &spec.demand {
-            if demand.len() != m {
-                return Err(SolverError::invalid(
-                    field("demand"),
+                    field,
                     format!(
-                        "expected {m} entries, one per resource, found {}",
-                        demand.len()
+                        "{:?} contains '/', which separates the parts of a path",
+                        node.name
                     ),
                 ));
             }
-            for (j, d) in demand.iter().enumerate() {
-                if d.is_negative() {
-                    return Err(SolverError::invalid(
-                        format!("{at}.demand[{j}]"),
-                        format!("must not be negative, found {d}"),
-                    ));
-                }
-            }
-            if demand.iter().all(Rational::is_zero) {
+            if let Some(first) = names.get(node.name.as_str()) {
                 return Err(SolverError::invalid(
-                    field("demand"),
-                    "all entries are zero; a leaf must demand some resource",
+                    field,
+                    format!(
+                        "duplicate node name {:?} (first used at {first}); names must be unique across the tree",
+                        node.name
+                    ),
                 ));
             }
-            if let Some(t) = &spec.cap {
-                if !t.is_positive() {
-                    return Err(SolverError::invalid(
-                        field("tasks"),
-                        format!("must be positive, found {t}"),
-                    ));
-                }
-            }
-            self.nodes[id.0].demand = Some(demand.clone());
-            self.nodes[id.0].cap = spec.cap.clone();
-        } else if let Some(children) = &spec.children {
-            if spec.cap.is_some() {
-                return Err(SolverError::invalid(
-                    field("tasks"),
-                    "only a leaf has a task cap; a pool's demand is its leaves'",
-                ));
-            }
-            if children.is_empty() {
-                return Err(SolverError::invalid(
-                    field("children"),
-                    "a pool needs at least one child",
-                ));
-            }
-            for (k, child) in children.iter().enumerate() {
-                let c = self.add(
-                    child,
-                    Some(id),
-                    format!("{at}.children[{k}]"),
-                    depth + 1,
-                    names,
-                )?;
-                self.nodes[id.0].children.push(c);
-            }
+            names.insert(&node.name, field);
         }
-        Ok(id)
+        // The tree's instance lists its users in pre-order, so that a leaf's user index is
+        // its rank among the leaves (the node order does not change: it follows the users).
+        let order = h.users_in_order();
+        let instance = if order.iter().enumerate().all(|(k, &i)| k == i) {
+            instance.clone()
+        } else {
+            let users = order.iter().map(|&i| instance.users()[i].clone()).collect();
+            instance.with_users(users)?
+        };
+        Ok(Tree::view(instance, "root".into(), Rational::ONE))
     }
 
-    fn compute_guarantees(&mut self) {
-        self.nodes[0].guaranteed = Rational::ONE;
-        // Pre-order: a parent's share is known before its children's.
-        for v in 0..self.nodes.len() {
-            let children = self.nodes[v].children.clone();
-            let total: Rational = children.iter().map(|c| &self.nodes[c.0].weight).sum();
-            let g = self.nodes[v].guaranteed.clone();
-            for c in children {
-                let share = &g * &self.nodes[c.0].weight / &total;
-                self.nodes[c.0].guaranteed = share;
-            }
-        }
+    /// The tree's nodes from its instance's hierarchy, the root named `root_name`.
+    fn view(instance: Instance, root_name: String, root_weight: Rational) -> Tree {
+        let h = instance.hierarchy();
+        let nodes = (0..h.len())
+            .map(|v| {
+                let n = h.node(v);
+                let user: Option<&User> = n.user.map(|i| &instance.users()[i]);
+                Node {
+                    name: if v == 0 {
+                        root_name.clone()
+                    } else {
+                        n.name.clone()
+                    },
+                    weight: if v == 0 {
+                        root_weight.clone()
+                    } else {
+                        n.weight.clone()
+                    },
+                    parent: n.parent.map(NodeId),
+                    children: n.children.iter().map(|&c| NodeId(c)).collect(),
+                    demand: user.map(|u| u.demand.clone()),
+                    cap: user.and_then(|u| u.cap.clone()),
+                    guaranteed: n.guaranteed.clone(),
+                    depth: n.depth,
+                }
+            })
+            .collect();
+        Tree { instance, nodes }
+    }
+
+    /// The model's instance of the tree: a pool per inner node below the root, a user per
+    /// leaf (named as the leaf, in pre-order: user `k` is the `k`-th leaf), weights and caps
+    /// as the nodes'.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_hdrf::{NodeSpec, Tree};
+    /// let tree = Tree::new(vec![1.into()], NodeSpec::pool("root", [
+    ///     NodeSpec::pool("P", [NodeSpec::leaf("x", [1]).weight(2)]).weight(3),
+    ///     NodeSpec::leaf("y", [1]),
+    /// ])).unwrap();
+    /// let inst = tree.instance();
+    /// assert_eq!((inst.pools()[0].name.as_str(), inst.pools()[0].weight.to_string()), ("P", "3".into()));
+    /// assert_eq!(inst.user_path(0), "P/x");
+    /// assert_eq!(Tree::from_instance(inst).unwrap().to_json()["tree"]["children"], tree.to_json()["tree"]["children"]);
+    /// ```
+    pub fn instance(&self) -> &Instance {
+        &self.instance
+    }
+
+    /// The user of leaf `v` in [`Tree::instance`] (`None` for a pool).
+    pub fn user_of(&self, v: NodeId) -> Option<usize> {
+        self.instance.hierarchy().node(v.0).user
     }
 
     /// Reads the JSON form (see the [module docs](self)).
@@ -427,25 +329,7 @@ impl Tree {
     /// assert_eq!(tree.capacity()[1].to_string(), "1/2");
     /// ```
     pub fn from_json(value: &Value) -> Result<Tree> {
-        let obj = value.as_object().ok_or_else(|| {
-            SolverError::invalid(
-                "(top level)",
-                format!("expected an object, found {}", kind(value)),
-            )
-        })?;
-        reject_unknown(obj, "", TOP_FIELDS)?;
-        let capacity = match obj.get("capacity") {
-            Some(v) => read_numbers("capacity", v)?,
-            None => return Err(SolverError::invalid("capacity", "missing")),
-        };
-        let resources = match obj.get("resources") {
-            None => (1..=capacity.len()).map(|j| format!("r{j}")).collect(),
-            Some(v) => read_names("resources", v)?,
-        };
-        let root = match obj.get("tree") {
-            Some(v) => read_node(v, "tree", 0)?,
-            None => return Err(SolverError::invalid("tree", "missing")),
-        };
+        let (resources, capacity, root) = read_tree_form(value)?;
         Self::with_resources(resources, capacity, root)
     }
 
@@ -462,9 +346,13 @@ impl Tree {
         let mut o = Map::new();
         o.insert(
             "resources".into(),
-            self.resources.iter().cloned().map(Value::String).collect(),
+            self.resources()
+                .iter()
+                .cloned()
+                .map(Value::String)
+                .collect(),
         );
-        o.insert("capacity".into(), exact_list(&self.capacity));
+        o.insert("capacity".into(), exact_list(self.capacity()));
         o.insert("tree".into(), self.node_json(NodeId::ROOT));
         Value::Object(o)
     }
@@ -493,17 +381,17 @@ impl Tree {
 
     /// Resource names.
     pub fn resources(&self) -> &[String] {
-        &self.resources
+        self.instance.resources()
     }
 
     /// Capacities `R_j`.
     pub fn capacity(&self) -> &[Rational] {
-        &self.capacity
+        self.instance.capacity()
     }
 
     /// Number of resources `m`.
     pub fn num_resources(&self) -> usize {
-        self.capacity.len()
+        self.instance.num_resources()
     }
 
     /// Number of nodes, pools and leaves.
@@ -626,7 +514,7 @@ impl Tree {
     pub fn task_dominant_share(&self, v: NodeId) -> Option<Rational> {
         let d = self.nodes[v.0].demand.as_ref()?;
         d.iter()
-            .zip(&self.capacity)
+            .zip(self.capacity())
             .filter(|(d, _)| !d.is_zero())
             .map(|(d, r)| d / r)
             .max()
@@ -658,111 +546,25 @@ impl Tree {
                 u
             })
             .collect();
-        Instance::with_resources(self.resources.clone(), self.capacity.clone(), users)
+        Instance::with_resources(self.resources().to_vec(), self.capacity().to_vec(), users)
             .expect("a valid tree's leaves form a valid instance")
     }
 }
 
-fn validate_resources(resources: &[String], capacity: &[Rational]) -> Result<()> {
-    let m = capacity.len();
-    if m == 0 {
-        return Err(SolverError::invalid(
-            "capacity",
-            "expected at least one resource, found none",
-        ));
+impl From<&Tree> for Instance {
+    /// [`Tree::instance`].
+    fn from(tree: &Tree) -> Instance {
+        tree.instance.clone()
     }
-    if resources.len() != m {
-        return Err(SolverError::invalid(
-            "resources",
-            format!(
-                "expected {m} names, one per capacity entry, found {}",
-                resources.len()
-            ),
-        ));
-    }
-    for (j, name) in resources.iter().enumerate() {
-        if name.is_empty() {
-            return Err(SolverError::invalid(
-                format!("resources[{j}]"),
-                "empty name",
-            ));
-        }
-        if resources[..j].contains(name) {
-            return Err(SolverError::invalid(
-                format!("resources[{j}]"),
-                format!("duplicate resource name {name:?}"),
-            ));
-        }
-    }
-    for (j, c) in capacity.iter().enumerate() {
-        if !c.is_positive() {
-            return Err(SolverError::invalid(
-                format!("capacity[{j}]"),
-                format!("must be positive, found {c}"),
-            ));
-        }
-    }
-    Ok(())
 }
 
-/// Reads one node at path `at` (structure only; values are validated by [`Tree::add`]).
-fn read_node(v: &Value, at: &str, depth: usize) -> Result<NodeSpec> {
-    if depth > MAX_DEPTH {
-        return Err(SolverError::invalid(
-            at,
-            format!("the tree is deeper than {MAX_DEPTH} levels"),
-        ));
+impl TryFrom<&Instance> for Tree {
+    type Error = SolverError;
+
+    /// [`Tree::from_instance`].
+    fn try_from(instance: &Instance) -> Result<Tree> {
+        Tree::from_instance(instance)
     }
-    let obj = v.as_object().ok_or_else(|| {
-        SolverError::invalid(at, format!("expected an object, found {}", kind(v)))
-    })?;
-    reject_unknown(obj, at, NODE_FIELDS)?;
-    let field = |f: &str| format!("{at}.{f}");
-    let name = match obj.get("name") {
-        None if depth == 0 => "root".to_string(),
-        None => return Err(SolverError::invalid(field("name"), "missing")),
-        Some(Value::String(s)) => s.clone(),
-        Some(other) => {
-            return Err(SolverError::invalid(
-                field("name"),
-                format!("expected a string, found {}", kind(other)),
-            ))
-        }
-    };
-    let weight = match obj.get("weight") {
-        Some(w) => read_number(&field("weight"), w)?,
-        None => Rational::ONE,
-    };
-    let demand = obj
-        .get("demand")
-        .map(|d| read_numbers(&field("demand"), d))
-        .transpose()?;
-    let cap = match obj.get("tasks") {
-        None | Some(Value::Null) => None,
-        Some(t) => Some(read_number(&field("tasks"), t)?),
-    };
-    let children = match obj.get("children") {
-        None => None,
-        Some(Value::Array(list)) => Some(
-            list.iter()
-                .enumerate()
-                .map(|(k, c)| read_node(c, &format!("{at}.children[{k}]"), depth + 1))
-                .collect::<Result<Vec<_>>>()?,
-        ),
-        Some(other) => {
-            return Err(SolverError::invalid(
-                field("children"),
-                format!("expected a list of nodes, found {}", kind(other)),
-            ))
-        }
-    };
-    Ok(NodeSpec {
-        name,
-        weight,
-        demand,
-        cap,
-        children,
-    })
 }
 
 pub(crate) fn exact_list(v: &[Rational]) -> Value {

@@ -1,6 +1,6 @@
-//! The hierarchical policies as flat mechanisms over path-named users (`flat`): the flat
-//! form round-trips, allocates exactly as the tree does, reduces to weighted DRF on one
-//! level, and the solver's share-guarantee oracle (on the names) agrees with the tree's.
+//! The hierarchical policies as mechanisms over instances with pools (`flat`): a tree's
+//! instance round-trips, allocates exactly as the tree does, reduces to weighted DRF on one
+//! level, and the `sg` property agrees with the tree's share guarantee.
 
 mod common;
 
@@ -9,7 +9,7 @@ use leontief_hdrf::flat::{to_flat, tree_of, Hierarchical};
 use leontief_hdrf::{allocate, properties, Policy, Tree};
 use leontief_solver::properties::allocation::share_guarantee;
 use leontief_solver::properties::manipulation::sp_scenario;
-use leontief_solver::{Drf, Instance, Mechanism, Rational, User};
+use leontief_solver::{Drf, Instance, Mechanism, Pool, Rational, User};
 use proptest::prelude::*;
 
 fn q(s: &str) -> Rational {
@@ -38,19 +38,50 @@ proptest! {
         prop_assert_eq!(back.to_json(), tree.to_json());
     }
 
+    /// Tree -> Instance -> Tree is the identity, and the tree file and its instance's flat
+    /// JSON (pools) read into the same instance.
     #[test]
-    fn flat_mechanisms_allocate_as_the_tree_does(tree in small()) {
+    fn tree_to_instance_and_back_is_the_identity(tree in small()) {
+        let inst = Instance::from(&tree);
+        prop_assert_eq!(&Tree::try_from(&inst).unwrap(), &tree);
+        prop_assert_eq!(&Instance::from_json(&tree.to_json()).unwrap(), &inst);
+        prop_assert_eq!(&Instance::from_json(&inst.to_json()).unwrap(), &inst);
+        // One user per leaf, in the tree's order, named by its path below the root.
+        let paths: Vec<String> = (0..inst.num_users()).map(|i| inst.user_path(i)).collect();
+        let leaves: Vec<String> = tree
+            .leaves()
+            .map(|v| tree.path(v).trim_start_matches("root/").to_string())
+            .collect();
+        prop_assert_eq!(paths, leaves);
+    }
+
+    /// Also with the users listed in another order than the tree's (the pools unchanged):
+    /// each user gets its leaf's tasks.
+    #[test]
+    fn flat_mechanisms_allocate_as_the_tree_does(tree in small(), seed in any::<u64>()) {
         let flat = to_flat(&tree);
+        let mut order: Vec<usize> = (0..flat.num_users()).collect();
+        let mut rng = leontief_solver::generate::SplitMix64::new(seed);
+        for k in (1..order.len()).rev() {
+            order.swap(k, rng.range(0, k as u64) as usize);
+        }
+        let shuffled = flat
+            .with_users(order.iter().map(|&i| flat.users()[i].clone()).collect())
+            .unwrap();
         for p in Policy::ALL {
             let x = Hierarchical::new(p).allocate(&flat).unwrap();
             let t = allocate(&tree, p).unwrap();
             let expected: Vec<Rational> = tree.leaves().map(|v| t.tasks(v).unwrap().clone()).collect();
             prop_assert_eq!(&x.tasks, &expected, "{}", p);
+            let y = Hierarchical::new(p).allocate(&shuffled).unwrap();
+            let back: Vec<Rational> = order.iter().map(|&i| expected[i].clone()).collect();
+            prop_assert_eq!(&y.tasks, &back, "{} shuffled", p);
         }
     }
 
-    /// Two implementations of the share guarantee — the solver's on path names, the hdrf
-    /// crate's on the tree — fail on the same allocations.
+    /// The share guarantee as a property of the mechanism (first violation below the root)
+    /// and on the tree allocation (every violation, the root included) fail together: no
+    /// policy leaves the root alone below its guarantee (they saturate a resource).
     #[test]
     fn share_guarantee_oracles_agree(tree in small()) {
         let flat = to_flat(&tree);
@@ -68,7 +99,7 @@ proptest! {
     fn one_level_is_weighted_drf(seed in any::<u64>()) {
         let tree = random_tree(seed, Shape { depth: 1, leaves: 5, m: 3 });
         let flat = to_flat(&tree);
-        prop_assert!(flat.users().iter().all(|u| !u.name.contains('/')));
+        prop_assert!(flat.pools().is_empty());
         let drf = Drf::extended().allocate(&flat).unwrap();
         for p in Policy::ALL {
             prop_assert_eq!(&Hierarchical::new(p).allocate(&flat).unwrap().tasks, &drf.tasks, "{}", p);
@@ -86,13 +117,15 @@ proptest! {
 /// strategy-proof, collapsed (DRF with fixed weights) is.
 #[test]
 fn hierarchical_policies_are_not_strategy_proof() {
-    let inst = Instance::new(
+    let inst = Instance::with_pools(
+        vec!["r1".into(), "r2".into(), "r3".into()],
         vec![1.into(); 3],
+        vec![Pool::new("p1")],
         vec![
             User::new("u1", [0, 0, 1]),
             User::new("u2", [q("1"), q("0"), q("1/2")]),
-            User::new("p1/u3", [1, 0, 0]),
-            User::new("p1/u4", [q("1/2"), q("0"), q("1")]),
+            User::new("u3", [1, 0, 0]).pool(0),
+            User::new("u4", [q("1/2"), q("0"), q("1")]).pool(0),
         ],
     )
     .unwrap();
@@ -122,17 +155,24 @@ fn hierarchical_policies_are_not_strategy_proof() {
 }
 
 #[test]
-fn bad_paths_are_errors_not_panics() {
-    let inst = Instance::new(
+fn bad_trees_are_errors_not_panics() {
+    // A user in Q named like the pool P: valid pools (names are unique among siblings),
+    // not a tree (whose names are unique across it).
+    let inst = Instance::with_pools(
+        vec!["r1".into()],
         vec![1.into()],
-        vec![User::new("P/x", [1]), User::new("Q/x", [1])],
+        vec![Pool::new("P"), Pool::new("Q")],
+        vec![User::new("x", [1]).pool(0), User::new("P", [1]).pool(1)],
     )
     .unwrap();
     let e = Hierarchical::new(Policy::Naive)
         .allocate(&inst)
         .unwrap_err()
         .to_string();
-    assert!(e.contains("duplicate node name"), "{e}");
+    assert!(
+        e.starts_with("users[1].name: duplicate node name \"P\""),
+        "{e}"
+    );
     let weighted = Instance::new(
         vec![1.into(), 1.into()],
         vec![User::new("a", [1, 1]).resource_weights([1, 2])],

@@ -236,3 +236,55 @@ fn policy_names() {
         "policy: unknown policy \"drf\" (expected collapsed, naive, min-satisfaction or hdrf)"
     );
 }
+
+/// An instance with pools viewed as a tree: what a tree does not allow is named by the
+/// instance's field.
+#[test]
+fn instances_that_are_not_trees() {
+    use leontief_solver::{Instance, Pool, User};
+    let with = |pools: Vec<Pool>, users: Vec<User>| {
+        let m = users[0].demand.len();
+        let inst = Instance::with_pools(
+            (1..=m).map(|j| format!("r{j}")).collect(),
+            vec![1.into(); m],
+            pools,
+            users,
+        )
+        .unwrap();
+        Tree::from_instance(&inst).unwrap_err().to_string()
+    };
+    // A pool named like a user elsewhere in the tree.
+    assert_eq!(
+        with(
+            vec![Pool::new("P"), Pool::new("x")],
+            vec![User::new("x", [1]).pool(0), User::new("y", [1]).pool(1)]
+        ),
+        "pools[1].name: duplicate node name \"x\" (first used at users[0].name); names must be unique across the tree"
+    );
+    // The root's name is taken.
+    assert_eq!(
+        with(vec![], vec![User::new("root", [1])]),
+        "users[0].name: duplicate node name \"root\" (first used at the root); names must be unique across the tree"
+    );
+    // One weight per node.
+    assert_eq!(
+        with(
+            vec![],
+            vec![User::new("a", [1, 1]).resource_weights([1, 2])]
+        ),
+        "users[0].weights: hierarchical policies take one weight per node, not per resource"
+    );
+    // A chain of 70 pools.
+    let pools = (0..70)
+        .map(|d| {
+            let p = Pool::new(format!("p{d}"));
+            if d == 0 {
+                p
+            } else {
+                p.parent(d - 1)
+            }
+        })
+        .collect();
+    let msg = with(pools, vec![User::new("leaf", [1]).pool(69)]);
+    assert_eq!(msg, "pools[64].name: the tree is deeper than 64 levels");
+}

@@ -1,8 +1,8 @@
 //! Discrete DRF: the DRF paper's Algorithm 1, one indivisible task at a time.
 //!
 //! Repeatedly pick the user with the lowest weighted dominant share among the users with
-//! tasks left, and launch one of its tasks if it fits (SPEC.md §2). The variants are the
-//! choices the paper leaves open:
+//! tasks left, and launch one of its tasks if it fits (`docs/theory.md` §2.3). The variants
+//! are the choices the paper leaves open:
 //!
 //! - [`MisfitRule`]: what happens when the picked user's task does not fit — the paper's
 //!   pseudo-code stops ("the cluster is full"); Mesos and YARN skip that user and go on.

@@ -1,192 +1,195 @@
-//! The tree a flat instance describes through its user names (SPEC.md §4).
+//! The hierarchy of an instance: its tree view, and the tree form of its JSON
+//! (`docs/theory.md` §4).
 //!
-//! A user named `B/B1` is the leaf `B1` in the pool `B`; `P@2/Q/x` is the leaf `x` in the
-//! pool `Q` inside the pool `P` of weight 2 (a pool's weight may be written on any of its
-//! users' paths; where it is written twice it must agree; unwritten it is 1). A leaf's
-//! weight is its user's `weight`. A name without `/` is a leaf under the root, so an instance
-//! with plain names is the one-level tree of weighted DRF.
+//! An [`Instance`] may group its users into **pools** ([`Pool`](crate::Pool): a name, a
+//! weight among its siblings, a parent pool or the root). The users and pools form a tree
+//! whose root is the cluster; a user without a pool sits directly under the root, so an
+//! instance without pools is the one-level tree of weighted DRF. [`Hierarchy`] is the view
+//! of that tree the mechanisms and oracles walk: children, paths and guaranteed shares
+//! `g_root = 1`, `g_v = g_parent · w_v / Σ_{siblings s of v, v included} w_s`, computed once
+//! ([`Instance::hierarchy`] caches it).
 //!
-//! This encoding is how the hierarchical policies become flat mechanisms (the
-//! `leontief-hdrf` crate's `flat` module) that every flat oracle, the search, the shrinker
-//! and the corpus handle unchanged: a lie changes a leaf's demand, a departure removes a
-//! leaf (a pool left empty disappears), a capacity change is the cluster's.
+//! The tree form of the JSON input (`{"capacity": .., "tree": {"name": "root", "children":
+//! [..]}}`, see [`read_tree_form`]) is read here into the same instance: one user per leaf
+//! (in pre-order), one pool per inner node below the root.
 //!
 //! # Example
 //! The lecture's tree: A against the pool B = {B1, B2}: guaranteed shares 1/2, 1/2, 1/4, 1/4.
 //! ```
-//! use leontief_solver::hierarchy::Hierarchy;
-//! use leontief_solver::{Instance, User};
-//! let inst = Instance::new(vec![1.into(), 1.into()], vec![
-//!     User::new("A", [1, 0]), User::new("B/B1", [1, 0]), User::new("B/B2", [0, 1])]).unwrap();
-//! let h = Hierarchy::of(&inst).unwrap();
+//! use leontief_solver::{Instance, Pool, User};
+//! let inst = Instance::with_pools(vec!["r1".into(), "r2".into()], vec![1.into(), 1.into()],
+//!     vec![Pool::new("B")],
+//!     vec![User::new("A", [1, 0]), User::new("B1", [1, 0]).pool(0), User::new("B2", [0, 1]).pool(0)])
+//!     .unwrap();
+//! let h = inst.hierarchy();
 //! let g: Vec<String> = (0..3).map(|i| h.node(h.leaf(i)).guaranteed.to_string()).collect();
 //! assert_eq!(g, ["1/2", "1/4", "1/4"]);
 //! assert_eq!(h.path(h.node(h.leaf(2)).parent.unwrap()), "B");
+//! assert_eq!(h.path(h.leaf(2)), "B/B2");
 //! ```
+//!
+//! # References
+//! - A. Bhattacharya, D. Culler, E. Friedman, A. Ghodsi, S. Shenker, I. Stoica.
+//!   *Hierarchical Scheduling for Diverse Datacenter Workloads.* SoCC 2013.
 
-use crate::{Instance, Rational, SolverError};
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use crate::json::{kind, read_names, read_number, read_numbers, reject_unknown};
+use crate::{Instance, Pool, Rational, SolverError, User};
 
 /// A node of the tree: the root, a pool, or a user's leaf.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Node {
-    /// Its own name (the last path segment, without a weight).
+    /// Its own name (`root` for the root).
     pub name: String,
-    /// Its weight among its siblings.
+    /// Its weight among its siblings (1 for the root).
     pub weight: Rational,
     /// Its parent (`None` for the root).
     pub parent: Option<usize>,
-    /// Its children in order of first appearance.
+    /// Its children, ordered by the first user (lowest user index) below each.
     pub children: Vec<usize>,
     /// The user whose leaf it is.
     pub user: Option<usize>,
+    /// The pool it is (index into [`Instance::pools`]).
+    pub pool: Option<usize>,
     /// Its guaranteed share `g_v = g_parent · w_v / Σ_siblings w`.
     pub guaranteed: Rational,
+    /// Its depth (the root has 0).
+    pub depth: usize,
 }
 
-/// The tree of an instance's user names; node 0 is the root.
+/// The tree of an instance's pools and users; node 0 is the root, nodes are numbered in
+/// pre-order and the children of a node are ordered by the lowest user index below each.
+///
+/// Why that order: it depends on the users' order only (not on the order pools are
+/// listed in), and for an instance whose users are listed in the pre-order of a tree — the
+/// tree form, [`read_tree_form`] — it is that tree's order, so a tree read into an instance
+/// and viewed again is the same tree.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Hierarchy {
     nodes: Vec<Node>,
     leaf_of_user: Vec<usize>,
-}
-
-/// `name@w` → (`name`, `Some(w)`); a segment without `@` has no weight.
-fn pool_segment(at: &str, segment: &str) -> Result<(String, Option<Rational>), SolverError> {
-    let (name, weight) = match segment.rsplit_once('@') {
-        Some((name, w)) => {
-            let w: Rational = w.trim().parse().map_err(|e| {
-                SolverError::invalid(at, format!("pool weight in {segment:?}: {e}"))
-            })?;
-            if !w.is_positive() {
-                return Err(SolverError::invalid(
-                    at,
-                    format!("pool weight in {segment:?} must be positive"),
-                ));
-            }
-            (name, Some(w))
-        }
-        None => (segment, None),
-    };
-    if name.is_empty() {
-        return Err(SolverError::invalid(
-            at,
-            format!("empty pool name in {segment:?}"),
-        ));
-    }
-    Ok((name.to_string(), weight))
+    node_of_pool: Vec<usize>,
 }
 
 impl Hierarchy {
-    /// The tree of `instance`'s user names.
+    /// The tree of `instance`'s pools and users (see [`Instance::hierarchy`] for the cached
+    /// one).
     ///
-    /// # Errors
-    /// An empty path segment, a bad or conflicting pool weight, or a name that is both a
-    /// user and a pool — each on `users[i].name`.
-    pub fn of(instance: &Instance) -> Result<Hierarchy, SolverError> {
-        let root = Node {
-            name: "root".into(),
-            weight: Rational::ONE,
-            parent: None,
-            children: Vec::new(),
-            user: None,
-            guaranteed: Rational::ONE,
-        };
-        let mut nodes = vec![root];
-        // Explicit pool weights, to detect conflicts.
-        let mut explicit: Vec<bool> = vec![false];
-        let mut leaf_of_user = Vec::with_capacity(instance.num_users());
-        for (i, u) in instance.users().iter().enumerate() {
-            let at = format!("users[{i}].name");
-            let segments: Vec<&str> = u.name.split('/').collect();
-            let (leaf_name, pools) = segments.split_last().expect("split yields one item");
-            let mut parent = 0;
-            for segment in pools {
-                let (name, weight) = pool_segment(&at, segment)?;
-                let existing = nodes[parent]
-                    .children
-                    .iter()
-                    .copied()
-                    .find(|&c| nodes[c].name == name);
-                let pool = match existing {
-                    Some(c) if nodes[c].user.is_some() => {
-                        return Err(SolverError::invalid(
-                            at,
-                            format!("{name:?} is both a user and a pool"),
-                        ))
-                    }
-                    Some(c) => c,
-                    None => {
-                        nodes.push(Node {
-                            name,
-                            weight: Rational::ONE,
-                            parent: Some(parent),
-                            children: Vec::new(),
-                            user: None,
-                            guaranteed: Rational::ZERO,
-                        });
-                        explicit.push(false);
-                        let c = nodes.len() - 1;
-                        nodes[parent].children.push(c);
-                        c
-                    }
-                };
-                if let Some(w) = weight {
-                    if explicit[pool] && nodes[pool].weight != w {
-                        return Err(SolverError::invalid(
-                            at,
-                            format!(
-                                "pool {:?} has weight {} elsewhere, {w} here",
-                                nodes[pool].name, nodes[pool].weight
-                            ),
-                        ));
-                    }
-                    nodes[pool].weight = w;
-                    explicit[pool] = true;
+    /// # Complexity
+    /// `O((n + p) · depth + (n + p) log(n + p))` rational operations for `n` users and `p`
+    /// pools.
+    pub fn of(instance: &Instance) -> Hierarchy {
+        let pools = instance.pools();
+        let users = instance.users();
+        // The lowest user index below each pool: its place among its siblings.
+        let mut first = vec![usize::MAX; pools.len()];
+        for (i, u) in users.iter().enumerate() {
+            let mut at = u.pool;
+            while let Some(p) = at {
+                if first[p] <= i {
+                    break;
                 }
-                parent = pool;
+                first[p] = i;
+                at = pools[p].parent;
             }
-            if leaf_name.is_empty() {
-                return Err(SolverError::invalid(at, "empty leaf name after the last /"));
-            }
-            if nodes[parent]
-                .children
-                .iter()
-                .any(|&c| nodes[c].name == *leaf_name)
-            {
-                return Err(SolverError::invalid(
-                    at,
-                    format!("{leaf_name:?} is both a user and a pool"),
-                ));
-            }
-            nodes.push(Node {
-                name: leaf_name.to_string(),
-                weight: u.weight.clone(),
-                parent: Some(parent),
+        }
+        // Children of the root (slot 0) and of each pool (slot p + 1), as (first user, item).
+        #[derive(Clone, Copy)]
+        enum Item {
+            Pool(usize),
+            User(usize),
+        }
+        let mut slots: Vec<Vec<(usize, Item)>> = vec![Vec::new(); pools.len() + 1];
+        for (p, pool) in pools.iter().enumerate() {
+            slots[pool.parent.map_or(0, |q| q + 1)].push((first[p], Item::Pool(p)));
+        }
+        for (i, u) in users.iter().enumerate() {
+            slots[u.pool.map_or(0, |q| q + 1)].push((i, Item::User(i)));
+        }
+        for s in &mut slots {
+            s.sort_by_key(|(f, _)| *f);
+        }
+        let mut h = Hierarchy {
+            nodes: vec![Node {
+                name: "root".into(),
+                weight: Rational::ONE,
+                parent: None,
                 children: Vec::new(),
-                user: Some(i),
-                guaranteed: Rational::ZERO,
-            });
-            explicit.push(true);
-            let leaf = nodes.len() - 1;
-            nodes[parent].children.push(leaf);
-            leaf_of_user.push(leaf);
-        }
-        // Guaranteed shares top-down (parents precede children in `nodes`).
-        for v in 0..nodes.len() {
-            let total: Rational = nodes[v]
-                .children
-                .iter()
-                .fold(Rational::ZERO, |a, &c| a + &nodes[c].weight);
-            let g = nodes[v].guaranteed.clone();
-            for c in nodes[v].children.clone() {
-                nodes[c].guaranteed = &(&g * &nodes[c].weight) / &total;
+                user: None,
+                pool: None,
+                guaranteed: Rational::ONE,
+                depth: 0,
+            }],
+            leaf_of_user: vec![0; users.len()],
+            node_of_pool: vec![0; pools.len()],
+        };
+        // Pre-order with an explicit stack (no recursion on deep inputs).
+        let mut stack: Vec<(usize, usize)> = vec![(0, 0)]; // (node, next child in its slot)
+        let slot_of = |h: &Hierarchy, v: usize| h.nodes[v].pool.map_or(0, |p| p + 1);
+        while let Some(&(v, k)) = stack.last() {
+            let slot = &slots[slot_of(&h, v)];
+            if k == slot.len() {
+                stack.pop();
+                continue;
+            }
+            stack.last_mut().expect("non-empty").1 += 1;
+            let id = h.nodes.len();
+            let depth = h.nodes[v].depth + 1;
+            let node = match slot[k].1 {
+                Item::Pool(p) => {
+                    h.node_of_pool[p] = id;
+                    Node {
+                        name: pools[p].name.clone(),
+                        weight: pools[p].weight.clone(),
+                        parent: Some(v),
+                        children: Vec::new(),
+                        user: None,
+                        pool: Some(p),
+                        guaranteed: Rational::ZERO,
+                        depth,
+                    }
+                }
+                Item::User(i) => {
+                    h.leaf_of_user[i] = id;
+                    Node {
+                        name: users[i].name.clone(),
+                        weight: users[i].weight.clone(),
+                        parent: Some(v),
+                        children: Vec::new(),
+                        user: Some(i),
+                        pool: None,
+                        guaranteed: Rational::ZERO,
+                        depth,
+                    }
+                }
+            };
+            let is_pool = node.pool.is_some();
+            h.nodes.push(node);
+            h.nodes[v].children.push(id);
+            if is_pool {
+                stack.push((id, 0));
             }
         }
-        Ok(Hierarchy {
-            nodes,
-            leaf_of_user,
-        })
+        // Guaranteed shares top-down (pre-order: a parent precedes its children).
+        for v in 0..h.nodes.len() {
+            if h.nodes[v].children.is_empty() {
+                continue;
+            }
+            let total: Rational = h.nodes[v]
+                .children
+                .iter()
+                .map(|&c| &h.nodes[c].weight)
+                .sum();
+            let g = h.nodes[v].guaranteed.clone();
+            for c in h.nodes[v].children.clone() {
+                h.nodes[c].guaranteed = &(&g * &h.nodes[c].weight) / &total;
+            }
+        }
+        h
     }
 
     /// Node `v`.
@@ -209,15 +212,22 @@ impl Hierarchy {
         self.leaf_of_user[i]
     }
 
-    /// Whether every user sits directly under the root (no pools).
-    pub fn is_flat(&self) -> bool {
-        self.nodes[0]
-            .children
-            .iter()
-            .all(|&c| self.nodes[c].user.is_some())
+    /// Pool `p`'s node.
+    pub fn pool_node(&self, p: usize) -> usize {
+        self.node_of_pool[p]
     }
 
-    /// The users in the subtree of `v`, in order.
+    /// The users in the order of their leaves (pre-order).
+    pub fn users_in_order(&self) -> Vec<usize> {
+        self.nodes.iter().filter_map(|n| n.user).collect()
+    }
+
+    /// Whether every user sits directly under the root (no pools).
+    pub fn is_flat(&self) -> bool {
+        self.node_of_pool.is_empty()
+    }
+
+    /// The users in the subtree of `v`, in increasing index.
     pub fn users_below(&self, v: usize) -> Vec<usize> {
         let mut out = Vec::new();
         let mut stack = vec![v];
@@ -231,7 +241,7 @@ impl Hierarchy {
         out
     }
 
-    /// `P/Q/x` (no weights; the root is the empty path).
+    /// `P/Q/x`: the names from below the root down to `v` (the root is the empty path).
     pub fn path(&self, v: usize) -> String {
         let mut parts = Vec::new();
         let mut at = Some(v);
@@ -246,39 +256,387 @@ impl Hierarchy {
     }
 }
 
+// ------------------------------------------------------------------ the tree form
+
+/// The deepest tree accepted (the root has depth 0). Deeper inputs are rejected rather than
+/// risking the stack on recursive reading.
+pub const MAX_DEPTH: usize = 64;
+
+const NODE_FIELDS: &[&str] = &["name", "weight", "demand", "tasks", "children"];
+const TREE_TOP_FIELDS: &[&str] = &["resources", "capacity", "tree", "about", "note"];
+
+/// A node as written in the tree form, before validation.
+///
+/// Exactly one of `demand` (a leaf) and `children` (a pool) must be present; the fields
+/// mirror the JSON form so that invalid trees can be represented and rejected with a path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NodeSpec {
+    /// Unique name (no `/`, which separates path components).
+    pub name: String,
+    /// Weight among siblings, `> 0`.
+    pub weight: Rational,
+    /// Per-task demand, one entry per resource (leaves).
+    pub demand: Option<Vec<Rational>>,
+    /// Task cap `T > 0` (leaves, optional).
+    pub cap: Option<Rational>,
+    /// Children (pools).
+    pub children: Option<Vec<NodeSpec>>,
+}
+
+impl NodeSpec {
+    /// A leaf of weight 1 without cap.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::hierarchy::NodeSpec;
+    /// let a = NodeSpec::leaf("A", [1, 0]).weight(2).cap(5);
+    /// assert_eq!(a.cap.unwrap().to_string(), "5");
+    /// ```
+    pub fn leaf<T: Into<Rational>>(
+        name: impl Into<String>,
+        demand: impl IntoIterator<Item = T>,
+    ) -> Self {
+        NodeSpec {
+            name: name.into(),
+            weight: Rational::ONE,
+            demand: Some(demand.into_iter().map(Into::into).collect()),
+            cap: None,
+            children: None,
+        }
+    }
+
+    /// A pool of weight 1.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::hierarchy::NodeSpec;
+    /// let b = NodeSpec::pool("B", [NodeSpec::leaf("B1", [1, 0]), NodeSpec::leaf("B2", [0, 1])]);
+    /// assert_eq!(b.children.unwrap().len(), 2);
+    /// ```
+    pub fn pool(name: impl Into<String>, children: impl IntoIterator<Item = NodeSpec>) -> Self {
+        NodeSpec {
+            name: name.into(),
+            weight: Rational::ONE,
+            demand: None,
+            cap: None,
+            children: Some(children.into_iter().collect()),
+        }
+    }
+
+    /// Sets the weight.
+    pub fn weight(mut self, weight: impl Into<Rational>) -> Self {
+        self.weight = weight.into();
+        self
+    }
+
+    /// Sets the task cap (leaves only; a pool with a cap is rejected by validation).
+    pub fn cap(mut self, cap: impl Into<Rational>) -> Self {
+        self.cap = Some(cap.into());
+        self
+    }
+}
+
+/// Reads the tree form `{"resources": [..], "capacity": [..], "tree": {"name", "weight",
+/// "children" | "demand", "tasks"}}` into resource names, capacities and the root's spec
+/// (structure only; [`Instance::from_tree`] validates the values).
+///
+/// `resources` is optional (default `r1..rm`), the root's `name` is optional (default
+/// `root`), `weight` defaults to 1, `tasks` (the cap) is optional and only for leaves.
+///
+/// # Errors
+/// A malformed or unknown field, named by its path, e.g. `tree.children[1].weight`.
+pub fn read_tree_form(
+    value: &Value,
+) -> Result<(Vec<String>, Vec<Rational>, NodeSpec), SolverError> {
+    let obj = value.as_object().ok_or_else(|| {
+        SolverError::invalid(
+            "(top level)",
+            format!("expected an object, found {}", kind(value)),
+        )
+    })?;
+    reject_unknown(obj, "", TREE_TOP_FIELDS, &TREE_TOP_FIELDS.join(", "))?;
+    let capacity = match obj.get("capacity") {
+        Some(v) => read_numbers("capacity", v)?,
+        None => return Err(SolverError::invalid("capacity", "missing")),
+    };
+    let resources = match obj.get("resources") {
+        None => (1..=capacity.len()).map(|j| format!("r{j}")).collect(),
+        Some(v) => read_names("resources", v)?,
+    };
+    let root = match obj.get("tree") {
+        Some(v) => read_node(v, "tree", 0)?,
+        None => return Err(SolverError::invalid("tree", "missing")),
+    };
+    Ok((resources, capacity, root))
+}
+
+/// Reads one node at path `at` (structure only; values are validated by
+/// [`Instance::from_tree`]).
+fn read_node(v: &Value, at: &str, depth: usize) -> Result<NodeSpec, SolverError> {
+    if depth > MAX_DEPTH {
+        return Err(SolverError::invalid(
+            at,
+            format!("the tree is deeper than {MAX_DEPTH} levels"),
+        ));
+    }
+    let obj = v.as_object().ok_or_else(|| {
+        SolverError::invalid(at, format!("expected an object, found {}", kind(v)))
+    })?;
+    reject_unknown(obj, at, NODE_FIELDS, &NODE_FIELDS.join(", "))?;
+    let field = |f: &str| format!("{at}.{f}");
+    let name = match obj.get("name") {
+        None if depth == 0 => "root".to_string(),
+        None => return Err(SolverError::invalid(field("name"), "missing")),
+        Some(Value::String(s)) => s.clone(),
+        Some(other) => {
+            return Err(SolverError::invalid(
+                field("name"),
+                format!("expected a string, found {}", kind(other)),
+            ))
+        }
+    };
+    let weight = match obj.get("weight") {
+        Some(w) => read_number(&field("weight"), w)?,
+        None => Rational::ONE,
+    };
+    let demand = obj
+        .get("demand")
+        .map(|d| read_numbers(&field("demand"), d))
+        .transpose()?;
+    let cap = match obj.get("tasks") {
+        None | Some(Value::Null) => None,
+        Some(t) => Some(read_number(&field("tasks"), t)?),
+    };
+    let children = match obj.get("children") {
+        None => None,
+        Some(Value::Array(list)) => Some(
+            list.iter()
+                .enumerate()
+                .map(|(k, c)| read_node(c, &format!("{at}.children[{k}]"), depth + 1))
+                .collect::<Result<Vec<_>, _>>()?,
+        ),
+        Some(other) => {
+            return Err(SolverError::invalid(
+                field("children"),
+                format!("expected a list of nodes, found {}", kind(other)),
+            ))
+        }
+    };
+    Ok(NodeSpec {
+        name,
+        weight,
+        demand,
+        cap,
+        children,
+    })
+}
+
+/// Validates a tree spec and lays it out as pools and users (leaves in pre-order), every
+/// error naming the node by its path in the tree form (`tree.children[1].demand`).
+pub(crate) fn lay_out(root: &NodeSpec, m: usize) -> Result<(Vec<Pool>, Vec<User>), SolverError> {
+    if root.children.is_none() {
+        return Err(SolverError::invalid(
+            "tree",
+            "the root must be a pool (a node with children)",
+        ));
+    }
+    let mut out = Layout {
+        m,
+        pools: Vec::new(),
+        users: Vec::new(),
+        names: HashMap::new(),
+    };
+    out.add(root, None, "tree".to_string(), 0)?;
+    Ok((out.pools, out.users))
+}
+
+struct Layout {
+    m: usize,
+    pools: Vec<Pool>,
+    users: Vec<User>,
+    /// Every name used so far and where: names are unique across a tree file.
+    names: HashMap<String, String>,
+}
+
+impl Layout {
+    /// Adds `spec` below `parent` (`None`: `spec` is the root; `Some(None)`: directly below
+    /// the root; `Some(Some(p))`: in pool `p`), validating as it goes.
+    fn add(
+        &mut self,
+        spec: &NodeSpec,
+        parent: Option<Option<usize>>,
+        at: String,
+        depth: usize,
+    ) -> Result<(), SolverError> {
+        let m = self.m;
+        let field = |f: &str| format!("{at}.{f}");
+        if depth > MAX_DEPTH {
+            return Err(SolverError::invalid(
+                at,
+                format!("the tree is deeper than {MAX_DEPTH} levels"),
+            ));
+        }
+        if spec.name.is_empty() {
+            return Err(SolverError::invalid(field("name"), "empty name"));
+        }
+        if spec.name.contains('/') {
+            return Err(SolverError::invalid(
+                field("name"),
+                format!(
+                    "{:?} contains '/', which separates the parts of a path",
+                    spec.name
+                ),
+            ));
+        }
+        if let Some(first) = self.names.get(&spec.name) {
+            return Err(SolverError::invalid(
+                field("name"),
+                format!(
+                    "duplicate node name {:?} (first used at {first}); names must be unique across the tree",
+                    spec.name
+                ),
+            ));
+        }
+        self.names.insert(spec.name.clone(), at.clone());
+        if !spec.weight.is_positive() {
+            return Err(SolverError::invalid(
+                field("weight"),
+                format!("must be positive, found {}", spec.weight),
+            ));
+        }
+        match (&spec.demand, &spec.children) {
+            (Some(_), Some(_)) => {
+                return Err(SolverError::invalid(
+                    at,
+                    "a node has either demand (a leaf) or children (a pool), not both",
+                ))
+            }
+            (None, None) => {
+                return Err(SolverError::invalid(
+                    at,
+                    "a node needs either demand (a leaf) or children (a pool)",
+                ))
+            }
+            _ => {}
+        }
+        if let Some(demand) = &spec.demand {
+            if demand.len() != m {
+                return Err(SolverError::invalid(
+                    field("demand"),
+                    format!(
+                        "expected {m} entries, one per resource, found {}",
+                        demand.len()
+                    ),
+                ));
+            }
+            for (j, d) in demand.iter().enumerate() {
+                if d.is_negative() {
+                    return Err(SolverError::invalid(
+                        format!("{at}.demand[{j}]"),
+                        format!("must not be negative, found {d}"),
+                    ));
+                }
+            }
+            if demand.iter().all(Rational::is_zero) {
+                return Err(SolverError::invalid(
+                    field("demand"),
+                    "all entries are zero; a leaf must demand some resource",
+                ));
+            }
+            if let Some(t) = &spec.cap {
+                if !t.is_positive() {
+                    return Err(SolverError::invalid(
+                        field("tasks"),
+                        format!("must be positive, found {t}"),
+                    ));
+                }
+            }
+            self.users.push(User {
+                name: spec.name.clone(),
+                demand: demand.clone(),
+                weight: spec.weight.clone(),
+                resource_weights: None,
+                cap: spec.cap.clone(),
+                pool: parent.flatten(),
+            });
+        } else if let Some(children) = &spec.children {
+            if spec.cap.is_some() {
+                return Err(SolverError::invalid(
+                    field("tasks"),
+                    "only a leaf has a task cap; a pool's demand is its leaves'",
+                ));
+            }
+            if children.is_empty() {
+                return Err(SolverError::invalid(
+                    field("children"),
+                    "a pool needs at least one child",
+                ));
+            }
+            let me = match parent {
+                None => None,
+                Some(up) => {
+                    self.pools.push(Pool {
+                        name: spec.name.clone(),
+                        weight: spec.weight.clone(),
+                        parent: up,
+                    });
+                    Some(self.pools.len() - 1)
+                }
+            };
+            for (k, child) in children.iter().enumerate() {
+                self.add(child, Some(me), format!("{at}.children[{k}]"), depth + 1)?;
+            }
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::User;
 
-    fn inst(names: &[&str]) -> Result<Hierarchy, SolverError> {
-        let users = names.iter().map(|n| User::new(*n, [1])).collect::<Vec<_>>();
-        Hierarchy::of(&Instance::new(vec![1.into()], users).unwrap())
+    fn inst(pools: Vec<Pool>, users: Vec<User>) -> Instance {
+        Instance::with_pools(vec!["r1".into()], vec![1.into()], pools, users).unwrap()
     }
 
     #[test]
     fn weighted_pools() {
         // P (weight 3) = {x, y} against z: g_P = 3/4, g_x = g_y = 3/8, g_z = 1/4.
-        let h = inst(&["P@3/x", "z", "P/y"]).unwrap();
-        let g = |i| h.node(h.leaf(i)).guaranteed.to_string();
+        let i = inst(
+            vec![Pool::new("P").weight(3)],
+            vec![
+                User::new("x", [1]).pool(0),
+                User::new("z", [1]),
+                User::new("y", [1]).pool(0),
+            ],
+        );
+        let h = i.hierarchy();
+        let g = |u| h.node(h.leaf(u)).guaranteed.to_string();
         assert_eq!([g(0), g(1), g(2)], ["3/8", "1/4", "3/8"]);
         assert!(!h.is_flat());
         assert_eq!(h.users_below(h.node(h.leaf(0)).parent.unwrap()), [0, 2]);
-        assert!(inst(&["a", "b"]).unwrap().is_flat());
+        // Pre-order: root, P, x, y, z (P's first user, x, comes before z).
+        assert_eq!(h.users_in_order(), [0, 2, 1]);
+        assert_eq!(h.path(h.leaf(2)), "P/y");
+        let flat = inst(vec![], vec![User::new("a", [1]), User::new("b", [1])]);
+        assert!(flat.hierarchy().is_flat());
     }
 
     #[test]
-    fn bad_paths_are_named() {
-        for (names, needle) in [
-            (vec!["P@2/x", "P@3/y"], "weight 2 elsewhere"),
-            (vec!["P", "P/x"], "both a user and a pool"),
-            (vec!["P/x", "P"], "both a user and a pool"),
-            (vec!["/x"], "empty pool name"),
-            (vec!["P/"], "empty leaf name"),
-            (vec!["P@0/x"], "must be positive"),
-        ] {
-            let e = inst(&names).unwrap_err().to_string();
-            assert!(e.contains(needle) && e.contains("users["), "{names:?}: {e}");
-        }
+    fn children_follow_the_users_not_the_pool_list() {
+        // Q is listed first but holds the later user: the root's children are x's P, then Q.
+        let i = inst(
+            vec![Pool::new("Q"), Pool::new("P")],
+            vec![User::new("x", [1]).pool(1), User::new("y", [1]).pool(0)],
+        );
+        let h = i.hierarchy();
+        let names: Vec<&str> = h
+            .node(0)
+            .children
+            .iter()
+            .map(|&c| h.node(c).name.as_str())
+            .collect();
+        assert_eq!(names, ["P", "Q"]);
+        assert_eq!(h.node(h.pool_node(0)).name, "Q");
     }
 }

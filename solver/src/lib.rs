@@ -2,7 +2,8 @@
 //!
 //! - [`Rational`]: exact numbers (fixed-width fast path, big-integer fallback, never wraps);
 //!   [`ExactSum`] for long sums.
-//! - [`Instance`], [`User`], [`Allocation`]: the flat model (SPEC.md §1) and its validation.
+//! - [`Instance`], [`User`], [`Allocation`]: the model (`docs/theory.md` §1), its pools
+//!   ([`hierarchy`], §4) and its validation.
 //! - Mechanisms, one module each, all behind the [`Mechanism`] trait:
 //!   [`drf`] (extended weighted DRF and common-level DRF by exact progressive filling) and
 //!   [`discrete`] (the DRF paper's Algorithm 1, task by task).
@@ -46,5 +47,5 @@ pub use drf::{Drf, FreezeRule};
 pub use error::SolverError;
 pub use exact_sum::ExactSum;
 pub use mechanism::Mechanism;
-pub use model::{read_number, read_numbers, Allocation, Instance, User};
+pub use model::{read_number, read_numbers, Allocation, Instance, Pool, User};
 pub use rational::{ParseRationalError, Rational};

@@ -2,7 +2,7 @@
 //! and recovered exactly: the answer is exact [`Rational`] tasks, equal to progressive
 //! filling ([`crate::drf::progressive_filling_by`]). The module exists as an independent
 //! cross-check of progressive filling and as a base for variants without a closed-form
-//! filling (SPEC.md §2, "LP formulations").
+//! filling (`docs/theory.md` §2.6).
 //!
 //! Every user `i` has a per-task share `s_i > 0`: the weighted dominant share
 //! `max_j d_ij / (R_j w_ij)` for DRF ([`LpObjective::DominantShare`]) or the weighted

@@ -33,7 +33,7 @@ pub enum Exactness {
 pub enum Shape {
     /// Users side by side (weights, caps).
     Flat,
-    /// A hierarchical policy, named `hdrf:<policy>`, over users whose names are tree paths.
+    /// A hierarchical policy, named `hdrf:<policy>`, over an instance's pools.
     Hierarchical,
 }
 

@@ -42,7 +42,7 @@ fn csv_numbers(field: &str, text: &str) -> Result<Vec<Rational>, SolverError> {
 }
 
 fn user(inst: &Instance, field: &str, name: &str) -> Result<usize, SolverError> {
-    inst.user_index(name.trim())
+    inst.user_at_path(name.trim())
         .ok_or_else(|| SolverError::invalid(field, format!("no user named {name:?}")))
 }
 

@@ -25,7 +25,7 @@ use crate::commands::usage;
 pub struct InstanceInput {
     /// Instance JSON file, or - for standard input:
     /// {"resources": ["cpu","mem"], "capacity": [9, 18], "users": [{"name": "A", "demand": [1, 4], "weight": 1, "tasks": 10}]}
-    /// or a tree file ({"tree": ..}: users named by their paths, e.g. B/B1).
+    /// or a tree file ({"tree": ..}: its leaves become users in pools, printed by path, e.g. B/B1).
     pub file: Option<String>,
     /// Inline instance: capacities, e.g. 9,18.
     #[arg(long, value_name = "R1,R2,..")]
@@ -78,7 +78,7 @@ pub struct GeneratorFlags {
     /// About a third of random instances' users get a task cap.
     #[arg(long)]
     pub caps: bool,
-    /// Trees: random instances get a..b pools (user names become paths, e.g. p1/u3) and grid
+    /// Trees: random instances get a..b pools (users are printed by path, e.g. p1/u3) and grid
     /// instances the shapes "first users under the root, the rest in one pool".
     #[arg(long, value_name = "A..B")]
     pub pools: Option<String>,

@@ -1,5 +1,5 @@
 //! Manipulation: strategy-proofness (SP) and group strategy-proofness in its two readings
-//! (SPEC.md §3), decided exactly on given lies or on the bounded default sets of
+//! (`docs/theory.md` §3), decided exactly on given lies or on the bounded default sets of
 //! [`scenarios`](super::scenarios).
 //!
 //! A lie replaces some users' demands; the mechanism answers the reported profile with
@@ -272,7 +272,7 @@ pub fn sp_bounded(
             if let Some(w) = sp_on(mechanism, instance, &lied, liar, &before, &mut judge)? {
                 let note = format!(
                     "user {} gains by misreporting (bounded: found at structured lie {tried})",
-                    instance.users()[liar].name
+                    user_name(instance, liar)
                 );
                 return Ok(Outcome {
                     verdict: judge.finish(Verdict::fails(Witness::Sp(w), note)),
@@ -349,7 +349,7 @@ pub(crate) fn gsp_judged(
         if reports[..pos].iter().any(|(k, _)| k == i) {
             return Err(SolverError::invalid(
                 "scenario.lies",
-                format!("user {} lies twice", instance.users()[*i].name),
+                format!("user {} lies twice", user_name(instance, *i)),
             ));
         }
     }
@@ -379,15 +379,9 @@ fn with_reports(
     instance: &Instance,
     reports: &[(usize, &[Rational])],
 ) -> Result<Instance, SolverError> {
-    let mut users = instance.users().to_vec();
-    for (i, report) in reports {
-        users[*i].demand = report.to_vec();
-    }
-    Instance::with_resources(
-        instance.resources().to_vec(),
-        instance.capacity().to_vec(),
-        users,
-    )
+    let reports: Vec<(usize, Vec<Rational>)> =
+        reports.iter().map(|(i, r)| (*i, r.to_vec())).collect();
+    instance.with_reports(&reports)
 }
 
 /// GSP on an already built reported instance. With approximate answers a gain or a "no

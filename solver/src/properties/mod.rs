@@ -1,5 +1,5 @@
 //! Exact property oracles: sharing incentive, envy-freeness, Pareto efficiency, the
-//! fairness-on-one-resource properties, strategy-proofness and monotonicity (SPEC.md §3).
+//! fairness-on-one-resource properties, strategy-proofness and monotonicity (`docs/theory.md` §3).
 //!
 //! Every property is decided in exact rationals and comes back as a [`Verdict`]; a failing
 //! verdict carries a [`Witness`] that can be re-checked by hand (and whose
@@ -35,7 +35,7 @@
 //! Exact allocations (`tolerance == None`) are judged exactly, with no margin: a violation
 //! of `1e-30` is a violation.
 //!
-//! # Readings (SPEC.md §3)
+//! # Readings (`docs/theory.md` §3)
 //! Weighted forms with `W = Σ_i w_i`. Utilities are Leontief and measured with the user's
 //! **true** demand and cap: at the truth user `i` has `min(T_i, x_i)`; after reporting
 //! `d'_i` and receiving `x'_i` tasks it has `u_i(x'_i d'_i) = min(T_i, min_{j: d_ij > 0}
@@ -47,7 +47,7 @@
 //! is `w_ij / W_j` of resource `j`, envy (EF) scales user `k`'s bundle by `w_ij / w_kj` on
 //! resource `j`, and max-min on resource `j` (SRF, BF) compares `x_i d_ij / w_ij`. The split
 //! is always feasible (the shares of every resource sum to 1) and with scalar weights all
-//! of this is the SPEC's `w_i / W` form.
+//! of this is the `w_i / W` form of `docs/theory.md` §3.1.
 //!
 //! # Example
 //! The DRF paper's running example (9 CPUs, 18 GB; A ⟨1, 4⟩, B ⟨3, 1⟩): DRF gives 3 and 2
@@ -149,7 +149,7 @@ pub enum Property {
     Pm,
     /// Resource monotonicity: nobody loses when capacities grow.
     Rm,
-    /// Share guarantee (docs/theory.md §4): every node of the tree the user names describe (see
+    /// Share guarantee (docs/theory.md §4.8): every node of the instance's tree (its pools, see
     /// [`hierarchy`](crate::hierarchy)) with unmet demand holds its guaranteed share of its
     /// dominant resource.
     Sg,
@@ -826,11 +826,14 @@ fn exact(x: &Rational) -> Value {
     Value::String(x.to_string())
 }
 
+/// User `i` as witnesses name it: by its path from the root (`P/x`; its name when it has
+/// no pool), unique even where names repeat in different pools.
 fn user_name(instance: &Instance, i: usize) -> String {
-    instance
-        .users()
-        .get(i)
-        .map_or_else(|| format!("#{i}"), |u| u.name.clone())
+    if i < instance.num_users() {
+        instance.user_path(i)
+    } else {
+        format!("#{i}")
+    }
 }
 
 fn resource_name(instance: &Instance, j: usize) -> String {

@@ -1,10 +1,10 @@
 //! Monotonicity: population monotonicity (PM: nobody loses when a user leaves) and resource
-//! monotonicity (RM: nobody loses when capacities grow), SPEC.md §3, decided exactly on a
+//! monotonicity (RM: nobody loses when capacities grow), `docs/theory.md` §3, decided exactly on a
 //! given scenario or on the default sets of [`scenarios`](super::scenarios).
 //!
 //! Utilities are the users' true ones, `min(T_i, x_i)`, before and after. Every single
-//! departure is tried by default, which is the whole of PM as the SPEC defines it (one user
-//! leaves), so a holding PM verdict is not bounded; RM tries the capacity grid and is.
+//! departure is tried by default, which is the whole of PM as `docs/theory.md` §3.6 defines
+//! it (one user leaves), so a holding PM verdict is not bounded; RM tries the capacity grid and is.
 //!
 //! # Example
 //! Reference case `drf-not-rm`: on (1, 1), A ⟨2, 1⟩ and B ⟨1, 2⟩ get 1/3 each; with four
@@ -142,13 +142,8 @@ pub(crate) fn pm_judged(
             "cannot remove the only user",
         ));
     }
-    let mut users = instance.users().to_vec();
-    users.remove(leaving);
-    let smaller = Instance::with_resources(
-        instance.resources().to_vec(),
-        instance.capacity().to_vec(),
-        users,
-    )?;
+    // A pool left without users disappears with its last user.
+    let smaller = instance.without_user(leaving)?;
     let x = mechanism.allocate(&smaller)?;
     check_tasks(&smaller, &x, "allocation after the departure")?;
     judge.involve(&x);
@@ -206,8 +201,8 @@ pub fn pm_bounded(
         if let Some(w) = pm_judged(mechanism, instance, truth, leaving, &mut judge)? {
             let note = format!(
                 "user {} loses when user {} leaves",
-                instance.users()[w.user].name,
-                instance.users()[leaving].name
+                user_name(instance, w.user),
+                user_name(instance, leaving)
             );
             return Ok(Outcome {
                 verdict: judge.finish(Verdict::fails(Witness::Pm(w), note)),
@@ -282,11 +277,7 @@ pub(crate) fn rm_judged(
             ),
         ));
     }
-    let grown = Instance::with_resources(
-        instance.resources().to_vec(),
-        capacity.to_vec(),
-        instance.users().to_vec(),
-    )?;
+    let grown = instance.with_capacity(capacity.to_vec())?;
     rm_on(mechanism, instance, &grown, truth, judge)
 }
 
@@ -353,18 +344,14 @@ pub fn rm_bounded(
     let mut judge = Judge::on(truth);
     let mut tried = 0;
     for capacity in capacity_grid(instance) {
-        let Ok(grown) = Instance::with_resources(
-            instance.resources().to_vec(),
-            capacity,
-            instance.users().to_vec(),
-        ) else {
+        let Ok(grown) = instance.with_capacity(capacity) else {
             continue;
         };
         tried += 1;
         if let Some(w) = rm_on(mechanism, instance, &grown, truth, &mut judge)? {
             let note = format!(
                 "user {} loses as capacities grow (bounded: found at grid point {tried})",
-                instance.users()[w.user].name
+                user_name(instance, w.user)
             );
             return Ok(Outcome {
                 verdict: judge.finish(Verdict::fails(Witness::Rm(w), note)),

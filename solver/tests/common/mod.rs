@@ -8,6 +8,7 @@
 #![allow(dead_code)]
 
 pub mod oracle;
+pub mod witness;
 
 use leontief_solver::{Instance, Rational, User};
 use proptest::prelude::*;

@@ -1,0 +1,177 @@
+//! Allocations: task counts per user, exact or approximate, and what they consume.
+
+use crate::{ExactSum, Instance, Rational};
+
+/// An allocation: `tasks[i] = x_i`, user `i` receives the bundle `x_i d_i`.
+///
+/// # Exact and approximate allocations
+/// An allocation is *exact* (`tolerance == None`, [`Allocation::new`]) when `tasks` is the
+/// mechanism's answer itself. It is *approximate* (`tolerance == Some(t)`,
+/// [`Allocation::approximate`]) when `tasks` only approximates the true answer `x*` — e.g.
+/// a float solver's answer rounded to rationals — with, for every user `i`,
+///
+/// `|x_i − x*_i| <= t · max(1, |x*_i|)`
+///
+/// (relative error `t` for task counts of magnitude at least 1, absolute error `t` below).
+/// `t` is read as `|t|`; `t = 0` is an exact answer, and `t >= 1` bounds nothing at all. [`Allocation::error_bound`] turns this into a bound in terms of the
+/// computed `x_i`. The property oracles ([`properties`](crate::properties)) count a
+/// comparison as a violation only when it holds with a margin larger than this error can
+/// explain.
+///
+/// Equality is structural: the same task counts with different tolerances (or one exact,
+/// one approximate) are different allocations, since they claim different things about the
+/// true answer. [`Allocation::approximate`] stores a zero tolerance as `None`, so an
+/// approximation with `t = 0` equals the exact allocation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Allocation {
+    /// Tasks per user, in the instance's user order.
+    pub tasks: Vec<Rational>,
+    /// `None` when `tasks` is exact; `Some(t)` when each task count is known only to within
+    /// relative error `t`: `|x_i − x*_i| <= t · max(1, |x*_i|)` for the true answer `x*`.
+    pub tolerance: Option<Rational>,
+}
+
+impl Allocation {
+    /// An allocation of `tasks[i]` tasks to user `i`.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::{Allocation, Instance, User};
+    /// let inst = Instance::new(vec![9.into(), 18.into()],
+    ///     vec![User::new("A", [1, 4]), User::new("B", [3, 1])]).unwrap();
+    /// let x = Allocation::new(vec![3.into(), 2.into()]);
+    /// assert_eq!(x.consumption(&inst), vec![9.into(), 14.into()]);
+    /// assert_eq!(x.saturated(&inst), vec![0]);
+    /// assert_eq!(x.dominant_share(&inst, 0).to_string(), "2/3");
+    /// ```
+    pub fn new(tasks: Vec<Rational>) -> Self {
+        Allocation {
+            tasks,
+            tolerance: None,
+        }
+    }
+
+    /// An approximate allocation: `tasks[i]` is within relative error `tolerance` of the true
+    /// answer `x*_i`, `|x_i − x*_i| <= t · max(1, |x*_i|)` with `t = |tolerance|` (see the
+    /// [type docs](Allocation)). A zero tolerance gives an exact allocation.
+    ///
+    /// # Example
+    /// A float solver's answer close to the DRF paper's (3, 2), known to within `1e-12`:
+    /// ```
+    /// use leontief_solver::{Allocation, Rational};
+    /// let t = Rational::from_decimal_str("1e-12").unwrap();
+    /// let x = Allocation::approximate(
+    ///     vec!["2.999999999999".parse().unwrap(), 2.into()], t.clone());
+    /// assert_eq!(x.tolerance, Some(t.clone()));
+    /// // In terms of the computed count 2: |2 - x*| <= t/(1 - t) * 2.
+    /// assert_eq!(x.error_bound(1), Some(Rational::new(2, 999_999_999_999).unwrap()));
+    /// assert_eq!(Allocation::approximate(vec![3.into()], 0), Allocation::new(vec![3.into()]));
+    /// ```
+    pub fn approximate(tasks: Vec<Rational>, tolerance: impl Into<Rational>) -> Self {
+        let t = tolerance.into().abs();
+        Allocation {
+            tasks,
+            tolerance: (!t.is_zero()).then_some(t),
+        }
+    }
+
+    /// A bound on how far user `i`'s computed task count can be from the true one, in terms
+    /// of the computed count: `|x_i − x*_i| <= e_i`. `Some(0)` for an exact allocation,
+    /// `None` when the tolerance bounds nothing (`|t| >= 1`), otherwise
+    /// `e_i = t / (1 − t) · max(1, |x_i|)` with `t = |tolerance|`.
+    ///
+    /// Why: if `|x*_i| <= 1` the error is at most `t`; otherwise
+    /// `|x_i − x*_i| <= t |x*_i| <= t (|x_i| + |x_i − x*_i|)`, so
+    /// `|x_i − x*_i| <= t |x_i| / (1 − t)`; both are at most `e_i`.
+    ///
+    /// # Panics
+    /// When `i` is not a user index of the allocation.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::{Allocation, Rational};
+    /// let x = Allocation::approximate(vec!["1/2".parse().unwrap(), 10.into()], Rational::new(1, 3).unwrap());
+    /// assert_eq!(x.error_bound(0), Some(Rational::new(1, 2).unwrap())); // (1/3)/(2/3) * 1
+    /// assert_eq!(x.error_bound(1), Some(5.into()));
+    /// assert_eq!(Allocation::new(vec![1.into()]).error_bound(0), Some(0.into()));
+    /// assert_eq!(Allocation::approximate(vec![1.into()], 1).error_bound(0), None);
+    /// ```
+    pub fn error_bound(&self, i: usize) -> Option<Rational> {
+        let x = &self.tasks[i];
+        let t = match &self.tolerance {
+            None => return Some(Rational::ZERO),
+            Some(t) => t.abs(),
+        };
+        if t.is_zero() {
+            return Some(Rational::ZERO);
+        }
+        if t >= Rational::ONE {
+            return None;
+        }
+        let scale = &t / &(Rational::ONE - &t);
+        Some(scale * x.abs().max(Rational::ONE))
+    }
+
+    /// User `i`'s bundle `x_i d_i`.
+    pub fn bundle(&self, instance: &Instance, i: usize) -> Vec<Rational> {
+        instance.users[i]
+            .demand
+            .iter()
+            .map(|d| d * &self.tasks[i])
+            .collect()
+    }
+
+    /// Total use of each resource, `sum_i x_i d_ij`.
+    pub fn consumption(&self, instance: &Instance) -> Vec<Rational> {
+        (0..instance.num_resources())
+            .map(|j| {
+                let mut s = ExactSum::new();
+                for (u, x) in instance.users.iter().zip(&self.tasks) {
+                    if !u.demand[j].is_zero() {
+                        s.add(&(&u.demand[j] * x));
+                    }
+                }
+                s.value()
+            })
+            .collect()
+    }
+
+    /// Indices of the resources used to capacity.
+    pub fn saturated(&self, instance: &Instance) -> Vec<usize> {
+        self.consumption(instance)
+            .iter()
+            .zip(instance.capacity())
+            .enumerate()
+            .filter(|(_, (c, r))| c >= r)
+            .map(|(j, _)| j)
+            .collect()
+    }
+
+    /// Whether the allocation respects capacities and caps and gives no negative tasks.
+    pub fn is_feasible(&self, instance: &Instance) -> bool {
+        self.tasks.len() == instance.num_users()
+            && self.tasks.iter().all(|x| !x.is_negative())
+            && self
+                .tasks
+                .iter()
+                .zip(instance.users())
+                .all(|(x, u)| u.cap.as_ref().is_none_or(|t| x <= t))
+            && self
+                .consumption(instance)
+                .iter()
+                .zip(instance.capacity())
+                .all(|(c, r)| c <= r)
+    }
+
+    /// User `i`'s dominant share `x_i * mu_i`.
+    pub fn dominant_share(&self, instance: &Instance, i: usize) -> Rational {
+        &self.tasks[i] * &instance.task_dominant_share(i)
+    }
+
+    /// User `i`'s weighted dominant share: `x_i max_j d_ij / (R_j w_ij)` (with a scalar
+    /// weight, the dominant share over `w_i`).
+    pub fn weighted_share(&self, instance: &Instance, i: usize) -> Rational {
+        &self.tasks[i] * &instance.task_weighted_share(i)
+    }
+}

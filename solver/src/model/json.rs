@@ -1,0 +1,313 @@
+//! The JSON forms of an instance: the flat form with pools, and the tree form (read by
+//! [`crate::hierarchy::read_tree_form`]); every error names the field at fault.
+
+use std::collections::HashMap;
+
+use serde_json::{Map, Value};
+
+use super::path_of;
+use crate::hierarchy::read_tree_form;
+use crate::json::{exact_list, kind, read_names, read_number, read_numbers, reject_unknown};
+use crate::{Instance, Pool, Rational, SolverError, User};
+
+// The listings in messages about unknown fields name the pool fields only to documents that
+// use pools: a flat document's messages stay those of the flat form.
+const USER_FIELDS: &str = "name, demand, weight, weights, tasks";
+const USER_FIELDS_POOLS: &str = "name, demand, weight, weights, tasks, pool";
+const POOL_FIELDS: &str = "name, weight, parent";
+const TOP_FIELDS: &str = "resources, capacity, users (and the free-text about, note)";
+const TOP_FIELDS_POOLS: &str = "resources, capacity, pools, users (and the free-text about, note)";
+
+impl Instance {
+    /// Reads the JSON form, flat or tree.
+    ///
+    /// The flat form is
+    /// `{"resources": [..], "capacity": [..], "pools": [{"name", "weight", "parent"}],
+    /// "users": [{"name", "demand", "weight", "weights", "tasks", "pool"}]}`
+    /// (`resources`, `pools`, `name`, `weight`, `weights`, `tasks`, `pool`, `parent`
+    /// optional). A pool's `parent` and a user's `pool` name a pool by its **path** from the
+    /// root, its ancestors' names and its own joined by `/` (`"P/Q"`), so that a name need
+    /// only be unique among its siblings; pools are listed parents first. Numbers may be JSON
+    /// numbers (read exactly from their text) or strings `"7"`, `"2.5"`, `"7/3"`.
+    ///
+    /// The tree form `{"resources", "capacity", "tree": {"name", "weight", "children" |
+    /// "demand", "tasks"}}` ([`crate::hierarchy::read_tree_form`]) gives the same instance:
+    /// a pool per inner node below the root, a user per leaf in pre-order.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::Instance;
+    /// let inst = Instance::from_json_str(r#"{"capacity": [9, 18],
+    ///     "users": [{"name": "A", "demand": [1, 4]}, {"name": "B", "demand": ["3", 0.5e1]}]}"#).unwrap();
+    /// assert_eq!(inst.users()[1].demand[1].to_string(), "5");
+    /// let flat = Instance::from_json_str(r#"{"capacity": [1, 1], "pools": [{"name": "B"}],
+    ///     "users": [{"name": "A", "demand": [1, 0]},
+    ///               {"name": "B1", "demand": [1, 0], "pool": "B"}, {"name": "B2", "demand": [0, 1], "pool": "B"}]}"#).unwrap();
+    /// let tree = Instance::from_json_str(r#"{"capacity": [1, 1], "tree": {"children": [
+    ///     {"name": "A", "demand": [1, 0]},
+    ///     {"name": "B", "children": [{"name": "B1", "demand": [1, 0]}, {"name": "B2", "demand": [0, 1]}]}]}}"#).unwrap();
+    /// assert_eq!(flat, tree);
+    /// ```
+    pub fn from_json_str(text: &str) -> Result<Self, SolverError> {
+        let value = crate::json::parse_strict(text)?;
+        Self::from_json(&value)
+    }
+
+    /// Reads the JSON form, flat or tree, from a parsed value (see
+    /// [`Instance::from_json_str`]).
+    pub fn from_json(value: &Value) -> Result<Self, SolverError> {
+        let obj = value.as_object().ok_or_else(|| {
+            SolverError::invalid(
+                "(top level)",
+                format!("expected an object, found {}", kind(value)),
+            )
+        })?;
+        if obj.contains_key("tree") {
+            let (resources, capacity, root) = read_tree_form(value)?;
+            return Self::from_tree(resources, capacity, &root);
+        }
+        let has_pools = obj.contains_key("pools");
+        reject_unknown(
+            obj,
+            "",
+            &["resources", "capacity", "pools", "users", "about", "note"],
+            if has_pools {
+                TOP_FIELDS_POOLS
+            } else {
+                TOP_FIELDS
+            },
+        )?;
+        let capacity = match obj.get("capacity") {
+            Some(v) => read_numbers("capacity", v)?,
+            None => return Err(SolverError::invalid("capacity", "missing")),
+        };
+        let resources = match obj.get("resources") {
+            None => (1..=capacity.len()).map(|j| format!("r{j}")).collect(),
+            Some(v) => read_names("resources", v)?,
+        };
+        let (pools, by_path) = match obj.get("pools") {
+            None => (Vec::new(), HashMap::new()),
+            Some(v) => read_pools(v)?,
+        };
+        let users_v = obj
+            .get("users")
+            .ok_or_else(|| SolverError::invalid("users", "missing"))?;
+        let list = users_v.as_array().ok_or_else(|| {
+            SolverError::invalid("users", format!("expected a list, found {}", kind(users_v)))
+        })?;
+        let mut users = Vec::with_capacity(list.len());
+        for (i, u) in list.iter().enumerate() {
+            users.push(read_user(i, u, &by_path, has_pools)?);
+        }
+        Self::with_pools(resources, capacity, pools, users)
+    }
+
+    /// The JSON form (flat, with `pools` when there are any), with every number an exact
+    /// string; [`Instance::from_json`] reads it back.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::{Instance, Pool, User};
+    /// let inst = Instance::with_pools(vec!["r1".into()], vec![1.into()],
+    ///     vec![Pool::new("P").weight(2), Pool::new("Q").parent(0)],
+    ///     vec![User::new("x", [1]).pool(1), User::new("y", [1])]).unwrap();
+    /// let json = inst.to_json();
+    /// assert_eq!(json["pools"][1], serde_json::json!({"name": "Q", "parent": "P"}));
+    /// assert_eq!(json["users"][0]["pool"], "P/Q");
+    /// assert_eq!(Instance::from_json(&json).unwrap(), inst);
+    /// ```
+    pub fn to_json(&self) -> Value {
+        let users: Vec<Value> = self
+            .users
+            .iter()
+            .map(|u| {
+                let mut o = Map::new();
+                o.insert("name".into(), Value::String(u.name.clone()));
+                o.insert("demand".into(), exact_list(&u.demand));
+                if u.weight != Rational::ONE {
+                    o.insert("weight".into(), Value::String(u.weight.to_string()));
+                }
+                if let Some(w) = &u.resource_weights {
+                    o.insert("weights".into(), exact_list(w));
+                }
+                if let Some(t) = &u.cap {
+                    o.insert("tasks".into(), Value::String(t.to_string()));
+                }
+                if let Some(p) = u.pool {
+                    o.insert("pool".into(), Value::String(self.pool_path(p)));
+                }
+                Value::Object(o)
+            })
+            .collect();
+        let mut o = Map::new();
+        o.insert(
+            "resources".into(),
+            self.resources.iter().cloned().map(Value::String).collect(),
+        );
+        o.insert("capacity".into(), exact_list(&self.capacity));
+        if !self.pools.is_empty() {
+            let pools = self
+                .pools
+                .iter()
+                .map(|p| {
+                    let mut o = Map::new();
+                    o.insert("name".into(), Value::String(p.name.clone()));
+                    if p.weight != Rational::ONE {
+                        o.insert("weight".into(), Value::String(p.weight.to_string()));
+                    }
+                    if let Some(q) = p.parent {
+                        o.insert("parent".into(), Value::String(self.pool_path(q)));
+                    }
+                    Value::Object(o)
+                })
+                .collect();
+            o.insert("pools".into(), Value::Array(pools));
+        }
+        o.insert("users".into(), Value::Array(users));
+        Value::Object(o)
+    }
+}
+
+/// Reads `pools` (parents first, parents named by path) and the map from each pool's path
+/// to its index.
+fn read_pools(v: &Value) -> Result<(Vec<Pool>, HashMap<String, usize>), SolverError> {
+    let list = v.as_array().ok_or_else(|| {
+        SolverError::invalid("pools", format!("expected a list, found {}", kind(v)))
+    })?;
+    let mut pools = Vec::with_capacity(list.len());
+    let mut by_path: HashMap<String, usize> = HashMap::new();
+    for (k, p) in list.iter().enumerate() {
+        let at = |f: &str| format!("pools[{k}].{f}");
+        let obj = p.as_object().ok_or_else(|| {
+            SolverError::invalid(
+                format!("pools[{k}]"),
+                format!("expected an object, found {}", kind(p)),
+            )
+        })?;
+        reject_unknown(
+            obj,
+            &format!("pools[{k}]"),
+            &["name", "weight", "parent"],
+            POOL_FIELDS,
+        )?;
+        let name = match obj.get("name") {
+            None => return Err(SolverError::invalid(at("name"), "missing")),
+            Some(Value::String(s)) => s.clone(),
+            Some(other) => {
+                return Err(SolverError::invalid(
+                    at("name"),
+                    format!("expected a string, found {}", kind(other)),
+                ))
+            }
+        };
+        let weight = match obj.get("weight") {
+            Some(w) => read_number(&at("weight"), w)?,
+            None => Rational::ONE,
+        };
+        let parent = match obj.get("parent") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(path)) => Some(*by_path.get(path).ok_or_else(|| {
+                SolverError::invalid(
+                    at("parent"),
+                    format!("unknown pool {path:?} (a parent is listed before its children)"),
+                )
+            })?),
+            Some(other) => {
+                return Err(SolverError::invalid(
+                    at("parent"),
+                    format!("expected a pool's path, found {}", kind(other)),
+                ))
+            }
+        };
+        let path = match parent {
+            None => name.clone(),
+            Some(q) => format!("{}/{name}", path_of(&pools, q)),
+        };
+        by_path.entry(path).or_insert(k);
+        pools.push(Pool {
+            name,
+            weight,
+            parent,
+        });
+    }
+    Ok((pools, by_path))
+}
+
+fn read_user(
+    i: usize,
+    v: &Value,
+    pools: &HashMap<String, usize>,
+    has_pools: bool,
+) -> Result<User, SolverError> {
+    let at = |f: &str| format!("users[{i}].{f}");
+    let obj = v.as_object().ok_or_else(|| {
+        SolverError::invalid(
+            format!("users[{i}]"),
+            format!("expected an object, found {}", kind(v)),
+        )
+    })?;
+    reject_unknown(
+        obj,
+        &format!("users[{i}]"),
+        &["name", "demand", "weight", "weights", "tasks", "pool"],
+        if has_pools {
+            USER_FIELDS_POOLS
+        } else {
+            USER_FIELDS
+        },
+    )?;
+    let name = match obj.get("name") {
+        None => format!("u{}", i + 1),
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Number(n)) => n.to_string(),
+        Some(other) => {
+            return Err(SolverError::invalid(
+                at("name"),
+                format!("expected a string, found {}", kind(other)),
+            ))
+        }
+    };
+    let demand = match obj.get("demand") {
+        Some(d) => read_numbers(&at("demand"), d)?,
+        None => return Err(SolverError::invalid(at("demand"), "missing")),
+    };
+    if obj.contains_key("weight") && obj.contains_key("weights") {
+        return Err(SolverError::invalid(
+            at("weights"),
+            "give either a scalar weight or per-resource weights, not both",
+        ));
+    }
+    let weight = match obj.get("weight") {
+        Some(w) => read_number(&at("weight"), w)?,
+        None => Rational::ONE,
+    };
+    let resource_weights = obj
+        .get("weights")
+        .map(|w| read_numbers(&at("weights"), w))
+        .transpose()?;
+    let cap = match obj.get("tasks") {
+        None | Some(Value::Null) => None,
+        Some(t) => Some(read_number(&at("tasks"), t)?),
+    };
+    let pool =
+        match obj.get("pool") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(path)) => Some(*pools.get(path).ok_or_else(|| {
+                SolverError::invalid(at("pool"), format!("unknown pool {path:?}"))
+            })?),
+            Some(other) => {
+                return Err(SolverError::invalid(
+                    at("pool"),
+                    format!("expected a pool's path, found {}", kind(other)),
+                ))
+            }
+        };
+    Ok(User {
+        name,
+        demand,
+        weight,
+        resource_weights,
+        cap,
+        pool,
+    })
+}

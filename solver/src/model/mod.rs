@@ -1,0 +1,782 @@
+//! The model: resources with capacities, users with Leontief demands, optionally grouped
+//! into a hierarchy of weighted pools; its validation, its JSON forms and allocations.
+//!
+//! The definitions are those of `docs/theory.md` §1: user `i` has a per-task demand
+//! vector `d_i >= 0` with a positive entry, a weight `w_i > 0` (default 1), an optional task
+//! cap `T_i > 0` and optionally per-resource weights `w_ij > 0` (DRF paper §4.3). An
+//! allocation gives user `i` a (rational) number of tasks `x_i` and the bundle `x_i d_i`.
+//! Pools (`docs/theory.md` §4) group users into a tree: see [`Pool`] and
+//! [`crate::hierarchy`]; an instance without pools is flat, the one-level tree.
+//!
+//! # Example
+//! ```
+//! use leontief_solver::{Instance, User};
+//! let paper = Instance::new(vec![9.into(), 18.into()], vec![
+//!     User::new("A", [1, 4]),
+//!     User::new("B", [3, 1]),
+//! ]).unwrap();
+//! assert_eq!(paper.resources(), ["r1", "r2"]);
+//! let err = Instance::from_json_str(r#"{"capacity": [9, 18], "users": [{"demand": [1, 4, 0]}]}"#)
+//!     .unwrap_err();
+//! assert_eq!(err.to_string(), "users[0].demand: expected 2 entries, one per resource, found 3");
+//! ```
+
+use std::collections::HashSet;
+use std::fmt;
+use std::sync::{Arc, OnceLock};
+
+use crate::hierarchy::{lay_out, Hierarchy, NodeSpec};
+
+use crate::json::{check_vector, Sign};
+use crate::{Rational, SolverError};
+
+pub use crate::json::{read_number, read_numbers};
+pub use allocation::Allocation;
+
+mod allocation;
+mod json;
+
+/// One user (tenant, framework, queue): a Leontief demand per task and how much it counts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct User {
+    /// Unique name.
+    pub name: String,
+    /// Demand of one task, one entry per resource.
+    pub demand: Vec<Rational>,
+    /// Weight `w_i > 0`.
+    pub weight: Rational,
+    /// Per-resource weights `w_ij > 0` (DRF paper §4.3); replaces `weight` when present.
+    pub resource_weights: Option<Vec<Rational>>,
+    /// Task cap `T_i > 0` (the most tasks the user can run); `None` for unbounded demand.
+    pub cap: Option<Rational>,
+    /// The pool it belongs to (index into [`Instance::pools`]); `None`: directly under the
+    /// root.
+    pub pool: Option<usize>,
+}
+
+impl User {
+    /// A user of weight 1 with no cap.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::{Rational, User};
+    /// let a = User::new("A", [1, 4]).weight(2).cap(10);
+    /// assert_eq!(a.weight, Rational::from(2));
+    /// ```
+    pub fn new<T: Into<Rational>>(
+        name: impl Into<String>,
+        demand: impl IntoIterator<Item = T>,
+    ) -> Self {
+        User {
+            name: name.into(),
+            demand: demand.into_iter().map(Into::into).collect(),
+            weight: Rational::ONE,
+            resource_weights: None,
+            cap: None,
+            pool: None,
+        }
+    }
+
+    /// Puts the user into pool `p` (an index into the instance's pools).
+    pub fn pool(mut self, p: usize) -> Self {
+        self.pool = Some(p);
+        self
+    }
+
+    /// Sets the weight.
+    pub fn weight(mut self, weight: impl Into<Rational>) -> Self {
+        self.weight = weight.into();
+        self
+    }
+
+    /// Sets the task cap.
+    pub fn cap(mut self, cap: impl Into<Rational>) -> Self {
+        self.cap = Some(cap.into());
+        self
+    }
+
+    /// Sets per-resource weights.
+    pub fn resource_weights<T: Into<Rational>>(mut self, w: impl IntoIterator<Item = T>) -> Self {
+        self.resource_weights = Some(w.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// The weight on resource `j`: `w_ij`, or `w_i` when no vector is given.
+    pub fn weight_on(&self, j: usize) -> &Rational {
+        match &self.resource_weights {
+            Some(w) => &w[j],
+            None => &self.weight,
+        }
+    }
+}
+
+/// A pool: an inner node of the hierarchy, holding users and other pools, with a weight
+/// among its siblings (`docs/theory.md` §4).
+///
+/// Pools are listed parents first: a pool's `parent` is the index of an earlier pool, or
+/// `None` for a pool directly under the root. Every pool has a user below it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pool {
+    /// Its name, unique among its siblings (no `/`, which separates the parts of a path).
+    pub name: String,
+    /// Its weight among its siblings, `> 0`.
+    pub weight: Rational,
+    /// Its parent pool (an earlier index); `None`: under the root.
+    pub parent: Option<usize>,
+}
+
+impl Pool {
+    /// A pool of weight 1 under the root.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::{Pool, Rational};
+    /// let q = Pool::new("Q").weight(3).parent(0);
+    /// assert_eq!((q.weight, q.parent), (Rational::from(3), Some(0)));
+    /// ```
+    pub fn new(name: impl Into<String>) -> Self {
+        Pool {
+            name: name.into(),
+            weight: Rational::ONE,
+            parent: None,
+        }
+    }
+
+    /// Sets the weight.
+    pub fn weight(mut self, weight: impl Into<Rational>) -> Self {
+        self.weight = weight.into();
+        self
+    }
+
+    /// Puts the pool inside pool `p` (an earlier index).
+    pub fn parent(mut self, p: usize) -> Self {
+        self.parent = Some(p);
+        self
+    }
+
+    /// Drops the pools with no user below them and renumbers the rest (keeping their
+    /// order and the users'): what remains of a tree when users leave.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::{Pool, User};
+    /// let (pools, users) = Pool::prune(&[Pool::new("P"), Pool::new("Q")], vec![User::new("y", [1]).pool(1)]);
+    /// assert_eq!((pools.len(), pools[0].name.as_str(), users[0].pool), (1, "Q", Some(0)));
+    /// ```
+    pub fn prune(pools: &[Pool], users: Vec<User>) -> (Vec<Pool>, Vec<User>) {
+        prune_pools(pools, users)
+    }
+}
+
+/// A validated instance. Construct with [`Instance::new`], [`Instance::with_pools`] or
+/// [`Instance::from_json_str`]; every instance that exists satisfies the model's conditions.
+#[derive(Clone)]
+pub struct Instance {
+    resources: Vec<String>,
+    capacity: Vec<Rational>,
+    pools: Vec<Pool>,
+    users: Vec<User>,
+    /// The tree view, built on first use and shared by clones (see [`Instance::hierarchy`]).
+    view: OnceLock<Arc<Hierarchy>>,
+}
+
+impl PartialEq for Instance {
+    fn eq(&self, other: &Self) -> bool {
+        // The view is derived from the other fields.
+        self.resources == other.resources
+            && self.capacity == other.capacity
+            && self.pools == other.pools
+            && self.users == other.users
+    }
+}
+
+impl Eq for Instance {}
+
+impl fmt::Debug for Instance {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut d = f.debug_struct("Instance");
+        d.field("resources", &self.resources)
+            .field("capacity", &self.capacity);
+        if !self.pools.is_empty() {
+            d.field("pools", &self.pools);
+        }
+        d.field("users", &self.users).finish()
+    }
+}
+
+impl Instance {
+    /// Validates and builds an instance with resources named `r1..rm`.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::{Instance, User};
+    /// let inst = Instance::new(vec![9.into(), 18.into()], vec![User::new("A", [1, 4])]).unwrap();
+    /// assert_eq!(inst.num_users(), 1);
+    /// assert!(Instance::new(vec![0.into()], vec![User::new("A", [1])]).is_err());
+    /// ```
+    pub fn new(capacity: Vec<Rational>, users: Vec<User>) -> Result<Self, SolverError> {
+        let resources = (1..=capacity.len()).map(|j| format!("r{j}")).collect();
+        Self::with_resources(resources, capacity, users)
+    }
+
+    /// Validates and builds an instance with named resources.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::{Instance, User};
+    /// let inst = Instance::with_resources(
+    ///     vec!["cpu".into(), "mem".into()], vec![9.into(), 18.into()],
+    ///     vec![User::new("A", [1, 4]), User::new("B", [3, 1])]).unwrap();
+    /// assert_eq!(inst.resources(), ["cpu", "mem"]);
+    /// ```
+    pub fn with_resources(
+        resources: Vec<String>,
+        capacity: Vec<Rational>,
+        users: Vec<User>,
+    ) -> Result<Self, SolverError> {
+        Self::with_pools(resources, capacity, Vec::new(), users)
+    }
+
+    /// Validates and builds an instance whose users are grouped into pools (see [`Pool`]).
+    ///
+    /// # Errors
+    /// Besides the flat conditions: a pool's parent that is not an earlier pool
+    /// (`pools[k].parent`), a weight that is not positive (`pools[k].weight`), an empty name,
+    /// a name with `/` or one used twice among siblings (`pools[k].name`, or
+    /// `users[i].name` for a user named like a sibling pool), a user's pool out of range
+    /// (`users[i].pool`), a pool with no user below it (`pools[k]`).
+    ///
+    /// # Example
+    /// A weighted pool: P (weight 3) = {x} against y; x is guaranteed 3/4.
+    /// ```
+    /// use leontief_solver::{Instance, Pool, User};
+    /// let inst = Instance::with_pools(vec!["r1".into()], vec![1.into()],
+    ///     vec![Pool::new("P").weight(3)],
+    ///     vec![User::new("x", [1]).pool(0), User::new("y", [1])]).unwrap();
+    /// let h = inst.hierarchy();
+    /// assert_eq!(h.node(h.leaf(0)).guaranteed.to_string(), "3/4");
+    /// assert_eq!(inst.user_path(0), "P/x");
+    /// let bad = Instance::with_pools(vec!["r1".into()], vec![1.into()],
+    ///     vec![Pool::new("P").weight(0)], vec![User::new("x", [1]).pool(0)]);
+    /// assert_eq!(bad.unwrap_err().to_string(), "pools[0].weight: must be positive, found 0");
+    /// ```
+    pub fn with_pools(
+        resources: Vec<String>,
+        capacity: Vec<Rational>,
+        pools: Vec<Pool>,
+        users: Vec<User>,
+    ) -> Result<Self, SolverError> {
+        let inst = Instance {
+            resources,
+            capacity,
+            pools,
+            users,
+            view: OnceLock::new(),
+        };
+        inst.validate()?;
+        Ok(inst)
+    }
+
+    /// Validates a tree spec and builds its instance: one pool per inner node below the
+    /// root, one user per leaf (in pre-order), errors naming the node by its path in the
+    /// tree form (`tree.children[1].demand`). Names must be unique across the tree.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::hierarchy::NodeSpec;
+    /// use leontief_solver::Instance;
+    /// let inst = Instance::from_tree(vec!["r1".into(), "r2".into()], vec![1.into(), 1.into()],
+    ///     &NodeSpec::pool("root", [NodeSpec::leaf("A", [1, 0]),
+    ///         NodeSpec::pool("B", [NodeSpec::leaf("B1", [1, 0]), NodeSpec::leaf("B2", [0, 1])])]))
+    ///     .unwrap();
+    /// assert_eq!((inst.pools().len(), inst.user_path(2).as_str()), (1, "B/B2"));
+    /// ```
+    pub fn from_tree(
+        resources: Vec<String>,
+        capacity: Vec<Rational>,
+        root: &NodeSpec,
+    ) -> Result<Self, SolverError> {
+        validate_resources(&resources, &capacity)?;
+        let (pools, users) = lay_out(root, capacity.len())?;
+        Self::with_pools(resources, capacity, pools, users)
+    }
+
+    fn validate(&self) -> Result<(), SolverError> {
+        let m = self.capacity.len();
+        validate_resources(&self.resources, &self.capacity)?;
+        if self.users.is_empty() {
+            return Err(SolverError::invalid(
+                "users",
+                "expected at least one user, found none",
+            ));
+        }
+        self.validate_pools()?;
+        let mut names = HashSet::new();
+        for (i, u) in self.users.iter().enumerate() {
+            let at = |f: &str| format!("users[{i}].{f}");
+            if u.name.is_empty() {
+                return Err(SolverError::invalid(at("name"), "empty name"));
+            }
+            if !names.insert(u.name.as_str()) {
+                return Err(SolverError::invalid(
+                    at("name"),
+                    format!("duplicate user name {:?}", u.name),
+                ));
+            }
+            if !self.pools.is_empty() && u.name.contains('/') {
+                return Err(SolverError::invalid(
+                    at("name"),
+                    format!(
+                        "{:?} contains '/', which separates the parts of a path (an instance \
+                         with pools names its users by their paths)",
+                        u.name
+                    ),
+                ));
+            }
+            if let Some(p) = u.pool {
+                if p >= self.pools.len() {
+                    return Err(SolverError::invalid(
+                        at("pool"),
+                        format!("no pool {p}: the instance has {}", self.pools.len()),
+                    ));
+                }
+            }
+            check_vector(&at("demand"), &u.demand, m, Sign::NonNegative)?;
+            if u.demand.iter().all(Rational::is_zero) {
+                return Err(SolverError::invalid(
+                    at("demand"),
+                    "all entries are zero; a user must demand some resource",
+                ));
+            }
+            if !u.weight.is_positive() {
+                return Err(SolverError::invalid(
+                    at("weight"),
+                    format!("must be positive, found {}", u.weight),
+                ));
+            }
+            if let Some(w) = &u.resource_weights {
+                check_vector(&at("weights"), w, m, Sign::Positive)?;
+            }
+            if let Some(t) = &u.cap {
+                if !t.is_positive() {
+                    return Err(SolverError::invalid(
+                        at("tasks"),
+                        format!("must be positive, found {t}"),
+                    ));
+                }
+            }
+        }
+        if !self.pools.is_empty() {
+            // A user named like a sibling pool would share its path.
+            let pool_names: HashSet<(Option<usize>, &str)> = self
+                .pools
+                .iter()
+                .map(|p| (p.parent, p.name.as_str()))
+                .collect();
+            for (i, u) in self.users.iter().enumerate() {
+                if pool_names.contains(&(u.pool, u.name.as_str())) {
+                    return Err(SolverError::invalid(
+                        format!("users[{i}].name"),
+                        format!("{:?} is also the name of a pool beside it", u.name),
+                    ));
+                }
+            }
+            // Every pool holds a user (empty pools are not part of the model yet).
+            let mut holds = vec![false; self.pools.len()];
+            for u in &self.users {
+                let mut at = u.pool;
+                while let Some(p) = at {
+                    if holds[p] {
+                        break;
+                    }
+                    holds[p] = true;
+                    at = self.pools[p].parent;
+                }
+            }
+            if let Some(k) = holds.iter().position(|h| !h) {
+                return Err(SolverError::invalid(
+                    format!("pools[{k}]"),
+                    format!(
+                        "no user below pool {:?}; a pool must hold a user",
+                        self.pool_path(k)
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn validate_pools(&self) -> Result<(), SolverError> {
+        let mut siblings = HashSet::new();
+        for (k, p) in self.pools.iter().enumerate() {
+            let at = |f: &str| format!("pools[{k}].{f}");
+            if p.name.is_empty() {
+                return Err(SolverError::invalid(at("name"), "empty name"));
+            }
+            if p.name.contains('/') {
+                return Err(SolverError::invalid(
+                    at("name"),
+                    format!(
+                        "{:?} contains '/', which separates the parts of a path",
+                        p.name
+                    ),
+                ));
+            }
+            if !p.weight.is_positive() {
+                return Err(SolverError::invalid(
+                    at("weight"),
+                    format!("must be positive, found {}", p.weight),
+                ));
+            }
+            if let Some(q) = p.parent {
+                if q >= k {
+                    return Err(SolverError::invalid(
+                        at("parent"),
+                        format!(
+                            "pool {q} is not listed before pool {k} (pools are listed parents first)"
+                        ),
+                    ));
+                }
+            }
+            if !siblings.insert((p.parent, p.name.as_str())) {
+                return Err(SolverError::invalid(
+                    at("name"),
+                    format!("duplicate pool {:?}", self.pool_path(k)),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The pools, parents first (empty for a flat instance).
+    pub fn pools(&self) -> &[Pool] {
+        &self.pools
+    }
+
+    /// The tree of pools and users, built on first use and then shared by this instance
+    /// and its later clones.
+    ///
+    /// Why cached: the hierarchical mechanisms and the share-guarantee oracle need the
+    /// tree on every call, and a search calls them on many derived instances (reports,
+    /// grown capacities) whose tree is the same; [`Instance::with_reports`] and
+    /// [`Instance::with_capacity`] hand the built view on. Lazily, because flat mechanisms
+    /// never look at it.
+    pub fn hierarchy(&self) -> &Hierarchy {
+        self.view.get_or_init(|| Arc::new(Hierarchy::of(self)))
+    }
+
+    /// Pool `p`'s path from the root: its ancestors' names and its own, joined by `/`.
+    pub fn pool_path(&self, p: usize) -> String {
+        path_of(&self.pools, p)
+    }
+
+    /// User `i`'s path from the root (`P/Q/x`; its name when it has no pool): how records
+    /// and witnesses name it.
+    pub fn user_path(&self, i: usize) -> String {
+        let u = &self.users[i];
+        match u.pool {
+            None => u.name.clone(),
+            Some(p) => format!("{}/{}", self.pool_path(p), u.name),
+        }
+    }
+
+    /// Index of the user whose path is `path` (see [`Instance::user_path`]).
+    pub fn user_at_path(&self, path: &str) -> Option<usize> {
+        if self.pools.is_empty() {
+            return self.user_index(path);
+        }
+        (0..self.users.len()).find(|&i| self.user_path(i) == path)
+    }
+
+    /// Resource names.
+    pub fn resources(&self) -> &[String] {
+        &self.resources
+    }
+
+    /// Capacities `R_j`.
+    pub fn capacity(&self) -> &[Rational] {
+        &self.capacity
+    }
+
+    /// The users.
+    pub fn users(&self) -> &[User] {
+        &self.users
+    }
+
+    /// Number of users `n`.
+    pub fn num_users(&self) -> usize {
+        self.users.len()
+    }
+
+    /// Number of resources `m`.
+    pub fn num_resources(&self) -> usize {
+        self.capacity.len()
+    }
+
+    /// Index of the user called `name`.
+    pub fn user_index(&self, name: &str) -> Option<usize> {
+        self.users.iter().position(|u| u.name == name)
+    }
+
+    /// The dominant share of one task of user `i`: `mu_i = max_j d_ij / R_j`.
+    pub fn task_dominant_share(&self, i: usize) -> Rational {
+        self.users[i]
+            .demand
+            .iter()
+            .zip(&self.capacity)
+            .filter(|(d, _)| !d.is_zero())
+            .map(|(d, r)| d / r)
+            .max()
+            .expect("validated: some demand is positive")
+    }
+
+    /// The weighted dominant share of one task of user `i`: `max_j d_ij / (R_j w_ij)`; the
+    /// level of progressive filling rises by this much per task.
+    pub fn task_weighted_share(&self, i: usize) -> Rational {
+        let u = &self.users[i];
+        match &u.resource_weights {
+            None => self.task_dominant_share(i) / &u.weight,
+            Some(w) => u
+                .demand
+                .iter()
+                .zip(&self.capacity)
+                .zip(w)
+                .filter(|((d, _), _)| !d.is_zero())
+                .map(|((d, r), w)| d / &(r * w))
+                .max()
+                .expect("validated: some demand is positive"),
+        }
+    }
+
+    /// User `i`'s Leontief utility for a bundle, measured with its (true) demand in this
+    /// instance: `min(T_i, min_{j: d_ij > 0} B_j / d_ij)` — tasks it can actually run.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::{Instance, Rational, User};
+    /// let inst = Instance::new(vec![9.into(), 18.into()], vec![User::new("A", [1, 4]).cap(2)]).unwrap();
+    /// assert_eq!(inst.utility(0, &[3.into(), 8.into()]), Rational::from(2));
+    /// ```
+    pub fn utility(&self, i: usize, bundle: &[Rational]) -> Rational {
+        let u = &self.users[i];
+        let runnable = u
+            .demand
+            .iter()
+            .zip(bundle)
+            .filter(|(d, _)| !d.is_zero())
+            .map(|(d, b)| b / d)
+            .min()
+            .expect("validated: some demand is positive");
+        match &u.cap {
+            Some(t) if *t < runnable => t.clone(),
+            _ => runnable,
+        }
+    }
+
+    /// The same instance with a user's demand replaced (a report), validated.
+    pub fn with_demand(&self, i: usize, demand: Vec<Rational>) -> Result<Self, SolverError> {
+        self.with_reports(&[(i, demand)])
+    }
+
+    /// The same instance with several users' demands replaced (a group's reports); only
+    /// the reports are validated (the rest already is), so this is cheap enough for a
+    /// search's inner loop.
+    ///
+    /// # Errors
+    /// A user index out of range, or a report of the wrong length, with a negative entry or
+    /// all zeros (named as `users[i].demand`).
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::{Instance, User};
+    /// let paper = Instance::new(vec![9.into(), 18.into()],
+    ///     vec![User::new("A", [1, 4]), User::new("B", [3, 1])]).unwrap();
+    /// let lied = paper.with_reports(&[(0, vec![1.into(), 8.into()])]).unwrap();
+    /// assert_eq!(lied.users()[0].demand[1], 8.into());
+    /// assert!(paper.with_reports(&[(1, vec![0.into(), 0.into()])]).is_err());
+    /// ```
+    pub fn with_reports(&self, reports: &[(usize, Vec<Rational>)]) -> Result<Self, SolverError> {
+        let m = self.capacity.len();
+        let mut users = self.users.clone();
+        for (i, demand) in reports {
+            let at = format!("users[{i}].demand");
+            let Some(u) = users.get_mut(*i) else {
+                return Err(SolverError::invalid(
+                    at,
+                    format!("no user {i}: the instance has {}", self.users.len()),
+                ));
+            };
+            check_vector(&at, demand, m, Sign::NonNegative)?;
+            if demand.iter().all(Rational::is_zero) {
+                return Err(SolverError::invalid(
+                    at,
+                    "all entries are zero; a user must demand some resource",
+                ));
+            }
+            u.demand.clone_from(demand);
+        }
+        Ok(Instance {
+            resources: self.resources.clone(),
+            capacity: self.capacity.clone(),
+            pools: self.pools.clone(),
+            users,
+            // Reports change demands only: the tree stays.
+            view: self.view.clone(),
+        })
+    }
+
+    /// The same instance (users, pools) on other capacities, validated.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::{Instance, User};
+    /// let inst = Instance::new(vec![1.into()], vec![User::new("A", [1])]).unwrap();
+    /// assert_eq!(inst.with_capacity(vec![4.into()]).unwrap().capacity()[0], 4.into());
+    /// assert!(inst.with_capacity(vec![0.into()]).is_err());
+    /// ```
+    pub fn with_capacity(&self, capacity: Vec<Rational>) -> Result<Self, SolverError> {
+        if capacity.len() != self.capacity.len() {
+            return Err(SolverError::invalid(
+                "capacity",
+                format!(
+                    "expected {} entries, one per resource, found {}",
+                    self.capacity.len(),
+                    capacity.len()
+                ),
+            ));
+        }
+        validate_resources(&self.resources, &capacity)?;
+        Ok(Instance {
+            resources: self.resources.clone(),
+            capacity,
+            pools: self.pools.clone(),
+            users: self.users.clone(),
+            view: self.view.clone(),
+        })
+    }
+
+    /// The same pools with other users (validated): what changes a user's fields keeps
+    /// its place in the tree.
+    pub fn with_users(&self, users: Vec<User>) -> Result<Self, SolverError> {
+        Self::with_pools(
+            self.resources.clone(),
+            self.capacity.clone(),
+            self.pools.clone(),
+            users,
+        )
+    }
+
+    /// The instance without user `i` (the others keep their order); a pool left without a
+    /// user below it disappears, so the tree is that of the users who stay.
+    ///
+    /// # Errors
+    /// `i` out of range, or the only user.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::{Instance, Pool, User};
+    /// let inst = Instance::with_pools(vec!["r1".into()], vec![1.into()],
+    ///     vec![Pool::new("P"), Pool::new("Q")],
+    ///     vec![User::new("x", [1]).pool(0), User::new("y", [1]).pool(1), User::new("z", [1])]).unwrap();
+    /// let smaller = inst.without_user(0).unwrap();
+    /// assert_eq!(smaller.pools().len(), 1);
+    /// assert_eq!(smaller.user_path(0), "Q/y");
+    /// ```
+    pub fn without_user(&self, i: usize) -> Result<Self, SolverError> {
+        let n = self.users.len();
+        if i >= n {
+            return Err(SolverError::invalid(
+                "users",
+                format!("no user {i}: the instance has {n}"),
+            ));
+        }
+        let mut users = self.users.clone();
+        users.remove(i);
+        let (pools, users) = prune_pools(&self.pools, users);
+        Self::with_pools(self.resources.clone(), self.capacity.clone(), pools, users)
+    }
+}
+
+fn prune_pools(pools: &[Pool], mut users: Vec<User>) -> (Vec<Pool>, Vec<User>) {
+    let mut holds = vec![false; pools.len()];
+    for u in &users {
+        let mut at = u.pool;
+        while let Some(p) = at {
+            if holds[p] {
+                break;
+            }
+            holds[p] = true;
+            at = pools.get(p).and_then(|q| q.parent);
+        }
+    }
+    let mut index = vec![None; pools.len()];
+    let mut kept = Vec::new();
+    for (p, pool) in pools.iter().enumerate() {
+        if holds[p] {
+            index[p] = Some(kept.len());
+            let mut pool = pool.clone();
+            pool.parent = pool.parent.and_then(|q| index[q]);
+            kept.push(pool);
+        }
+    }
+    for u in &mut users {
+        u.pool = u.pool.and_then(|p| index[p]);
+    }
+    (kept, users)
+}
+
+/// The resource names and capacities: at least one resource, one name per capacity, names
+/// non-empty and distinct, capacities positive.
+fn validate_resources(resources: &[String], capacity: &[Rational]) -> Result<(), SolverError> {
+    let m = capacity.len();
+    if m == 0 {
+        return Err(SolverError::invalid(
+            "capacity",
+            "expected at least one resource, found none",
+        ));
+    }
+    if resources.len() != m {
+        return Err(SolverError::invalid(
+            "resources",
+            format!(
+                "expected {m} names, one per capacity entry, found {}",
+                resources.len()
+            ),
+        ));
+    }
+    let mut seen = HashSet::new();
+    for (j, name) in resources.iter().enumerate() {
+        if name.is_empty() {
+            return Err(SolverError::invalid(
+                format!("resources[{j}]"),
+                "empty name",
+            ));
+        }
+        if !seen.insert(name.as_str()) {
+            return Err(SolverError::invalid(
+                format!("resources[{j}]"),
+                format!("duplicate resource name {name:?}"),
+            ));
+        }
+    }
+    for (j, c) in capacity.iter().enumerate() {
+        if !c.is_positive() {
+            return Err(SolverError::invalid(
+                format!("capacity[{j}]"),
+                format!("must be positive, found {c}"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn path_of(pools: &[Pool], p: usize) -> String {
+    let mut parts = vec![pools[p].name.as_str()];
+    let mut at = pools[p].parent;
+    while let Some(q) = at {
+        parts.push(&pools[q].name);
+        at = pools[q].parent;
+    }
+    parts.reverse();
+    parts.join("/")
+}

@@ -1,0 +1,146 @@
+//! Bottleneck-based fairness (BBF, Dolev et al.): every user reaches its cap or gets its
+//! entitlement of some saturated resource it needs (`docs/theory.md` §3).
+
+use super::*;
+
+/// A user's share of one saturated resource it needs, against its entitlement.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SaturatedShare {
+    /// The resource.
+    pub resource: usize,
+    /// `x_i d_ij / R_j`.
+    pub share: Rational,
+    /// `w_ij / W_j` (`w_i / W` with scalar weights).
+    pub entitlement: Rational,
+}
+
+/// A user below its cap that gets less than its entitlement of every saturated resource it
+/// needs (BBF). `shares` is empty when no resource it needs is saturated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BbfWitness {
+    /// The user.
+    pub user: usize,
+    /// Its tasks.
+    pub tasks: Rational,
+    /// Its share of each saturated resource it needs, each below the entitlement (for an
+    /// approximate allocation: of each resource it needs that is not unsaturated beyond the
+    /// error, each below the entitlement beyond the error).
+    pub shares: Vec<SaturatedShare>,
+}
+
+impl BbfWitness {
+    /// `{"user", "tasks", "saturated_shares": [{"resource", "share", "entitlement"}]}`.
+    pub fn to_json(&self, instance: &Instance) -> Value {
+        object(vec![
+            ("user", Value::String(user_name(instance, self.user))),
+            ("tasks", exact(&self.tasks)),
+            (
+                "saturated_shares",
+                self.shares
+                    .iter()
+                    .map(|s| {
+                        object(vec![
+                            (
+                                "resource",
+                                Value::String(resource_name(instance, s.resource)),
+                            ),
+                            ("share", exact(&s.share)),
+                            ("entitlement", exact(&s.entitlement)),
+                        ])
+                    })
+                    .collect(),
+            ),
+        ])
+    }
+}
+
+/// BBF (Dolev et al.): every user reaches its cap or gets at least its entitlement
+/// `w_ij / W_j` (`w_i / W`) of some saturated resource it needs. Witness: the first user
+/// that does neither, with its shares of the saturated resources it needs.
+///
+/// # Errors
+/// When `x` does not have one entry per user.
+///
+/// # Example
+/// ```
+/// use leontief_solver::properties::allocation::bottleneck_based_fairness;
+/// use leontief_solver::{Allocation, Instance, User};
+/// let paper = Instance::new(vec![9.into(), 18.into()],
+///     vec![User::new("A", [1, 4]), User::new("B", [3, 1])]).unwrap();
+/// // DRF saturates CPU; A holds 3/9 < 1/2 of it, B 6/9.
+/// let v = bottleneck_based_fairness(&paper, &Allocation::new(vec![3.into(), 2.into()])).unwrap();
+/// assert!(!v.holds);
+/// ```
+pub fn bottleneck_based_fairness(
+    instance: &Instance,
+    x: &Allocation,
+) -> Result<Verdict, SolverError> {
+    judged(x, |judge| {
+        bottleneck_based_fairness_judged(instance, x, judge)
+    })
+}
+
+pub(super) fn bottleneck_based_fairness_judged(
+    instance: &Instance,
+    x: &Allocation,
+    judge: &mut Judge,
+) -> Result<Verdict, SolverError> {
+    let used = match feasible_or_verdict(instance, x, judge)? {
+        Ok(used) => used,
+        Err(v) => return Ok(v),
+    };
+    let totals = weight_totals(instance);
+    let capacity = instance.capacity();
+    for (i, u) in instance.users().iter().enumerate() {
+        let tasks = Bounded::tasks(x, i);
+        // Below its cap, and every resource it needs is unsaturated or below entitlement.
+        let mut unfair = below_cap(u, &tasks);
+        let mut shares = Vec::new();
+        for (j, d) in u.demand.iter().enumerate() {
+            if !unfair.exact {
+                break;
+            }
+            if d.is_zero() {
+                continue;
+            }
+            let unsaturated = Test::less_than(&used[j], &capacity[j]);
+            if unsaturated.certain {
+                continue;
+            }
+            let share = tasks.map(|y| &(y * d) / &capacity[j]);
+            let entitlement = u.weight_on(j) / &totals[j];
+            unfair = unfair.and(unsaturated.or(Test::less_than(&share, &entitlement)));
+            shares.push(SaturatedShare {
+                resource: j,
+                share: share.value,
+                entitlement,
+            });
+        }
+        if !judge.settle(unfair) {
+            continue;
+        }
+        let note = if shares.is_empty() {
+            format!(
+                "user {} is below its cap and needs no saturated resource",
+                user_name(instance, i)
+            )
+        } else {
+            format!(
+                "user {} is below its cap and below its entitlement of every saturated \
+                 resource it needs",
+                user_name(instance, i)
+            )
+        };
+        return Ok(Verdict::fails(
+            Witness::Bbf(BbfWitness {
+                user: i,
+                tasks: x.tasks[i].clone(),
+                shares,
+            }),
+            note,
+        ));
+    }
+    Ok(Verdict::holds(
+        "every user reaches its cap or its entitlement of a saturated resource it needs",
+    ))
+}

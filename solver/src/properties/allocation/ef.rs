@@ -1,0 +1,126 @@
+//! Envy-freeness (EF): no user prefers another's bundle scaled to its own weight
+//! (`docs/theory.md` §3).
+
+use super::*;
+
+/// A user that prefers another's bundle scaled to its own weight (EF).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EfWitness {
+    /// The envious user `i`.
+    pub envious: usize,
+    /// The envied user `k`.
+    pub envied: usize,
+    /// `x_i`.
+    pub tasks: Rational,
+    /// `x_k`.
+    pub envied_tasks: Rational,
+    /// `(w_ij / w_kj) x_k d_kj` per resource (`(w_i / w_k) x_k d_k` with scalar weights).
+    pub scaled_bundle: Vec<Rational>,
+    /// `u_i(scaled_bundle) > min(T_i, x_i)`.
+    pub scaled_utility: Rational,
+}
+
+impl EfWitness {
+    /// `{"envious", "envied", "tasks", "envied_tasks", "scaled_bundle", "utility_of_scaled_bundle"}`.
+    pub fn to_json(&self, instance: &Instance) -> Value {
+        object(vec![
+            ("envious", Value::String(user_name(instance, self.envious))),
+            ("envied", Value::String(user_name(instance, self.envied))),
+            ("tasks", exact(&self.tasks)),
+            ("envied_tasks", exact(&self.envied_tasks)),
+            ("scaled_bundle", by_resource(instance, &self.scaled_bundle)),
+            ("utility_of_scaled_bundle", exact(&self.scaled_utility)),
+        ])
+    }
+}
+
+/// EF: `u_i(B_ik) <= min(T_i, x_i)` for all `i != k`, where `B_ik` is `k`'s bundle scaled by
+/// `w_ij / w_kj` on each resource `j` (`(w_i / w_k) x_k d_k` with scalar weights). Witness:
+/// the first envious pair in order.
+///
+/// # Errors
+/// When `x` does not have one entry per user.
+///
+/// # Example
+/// ```
+/// use leontief_solver::properties::{allocation::envy_freeness, Witness};
+/// use leontief_solver::{Allocation, Instance, User};
+/// let paper = Instance::new(vec![9.into(), 18.into()],
+///     vec![User::new("A", [1, 4]), User::new("B", [3, 1])]).unwrap();
+/// assert!(envy_freeness(&paper, &Allocation::new(vec![3.into(), 2.into()])).unwrap().holds);
+/// // With 1/2 task, B prefers A's bundle (3, 12), which runs 1 task of B's.
+/// let v = envy_freeness(&paper, &Allocation::new(vec![3.into(), "1/2".parse().unwrap()])).unwrap();
+/// let Some(Witness::Ef(w)) = v.witness else { panic!() };
+/// assert_eq!((w.envious, w.envied), (1, 0));
+/// ```
+pub fn envy_freeness(instance: &Instance, x: &Allocation) -> Result<Verdict, SolverError> {
+    judged(x, |judge| envy_freeness_judged(instance, x, judge))
+}
+
+pub(super) fn envy_freeness_judged(
+    instance: &Instance,
+    x: &Allocation,
+    judge: &mut Judge,
+) -> Result<Verdict, SolverError> {
+    if let Err(v) = feasible_or_verdict(instance, x, judge)? {
+        return Ok(v);
+    }
+    let users = instance.users();
+    for (i, ui) in users.iter().enumerate() {
+        let have = Bounded::tasks(x, i).map(|y| utility_at_truth(instance, i, y));
+        for (k, uk) in users.iter().enumerate() {
+            if k == i || !x.tasks[k].is_positive() {
+                continue;
+            }
+            // u_i of k's bundle with y tasks, scaled (non-decreasing in y); a resource i
+            // needs and k lacks makes it 0.
+            let scaled_of = |y: &Rational| -> Rational {
+                let mut best: Option<Rational> = None;
+                for (j, d) in ui.demand.iter().enumerate() {
+                    if d.is_zero() {
+                        continue;
+                    }
+                    if uk.demand[j].is_zero() {
+                        best = Some(Rational::ZERO);
+                        break;
+                    }
+                    let v = &(&(ui.weight_on(j) / uk.weight_on(j)) * &(y * &uk.demand[j])) / d;
+                    if best.as_ref().is_none_or(|b| v < *b) {
+                        best = Some(v);
+                    }
+                }
+                let runnable = best.expect("validated: some demand is positive");
+                match &ui.cap {
+                    Some(t) if *t < runnable => t.clone(),
+                    _ => runnable,
+                }
+            };
+            let scaled = Bounded::tasks(x, k).map(scaled_of);
+            if judge.settle(Test::less(&have, &scaled)) {
+                let scaled = scaled.value;
+                let scaled_bundle = (0..instance.num_resources())
+                    .map(|j| &(ui.weight_on(j) / uk.weight_on(j)) * &(&x.tasks[k] * &uk.demand[j]))
+                    .collect();
+                let witness = EfWitness {
+                    envious: i,
+                    envied: k,
+                    tasks: x.tasks[i].clone(),
+                    envied_tasks: x.tasks[k].clone(),
+                    scaled_bundle,
+                    scaled_utility: scaled,
+                };
+                return Ok(Verdict::fails(
+                    Witness::Ef(witness),
+                    format!(
+                        "user {} prefers user {}'s bundle scaled to its weight",
+                        user_name(instance, i),
+                        user_name(instance, k)
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(Verdict::holds(
+        "nobody prefers another's bundle scaled by the weight ratio",
+    ))
+}

@@ -1,0 +1,124 @@
+//! Feasibility: capacities, caps, no negative tasks — the prelude of every allocation
+//! property (an infeasible answer fails them all with [`Witness::Infeasible`]).
+
+use super::*;
+
+/// The allocation is infeasible: what breaks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InfeasibleWitness {
+    /// The allocation's tasks.
+    pub tasks: Vec<Rational>,
+    /// Users with a negative number of tasks.
+    pub negative: Vec<usize>,
+    /// Users above their task cap.
+    pub over_cap: Vec<usize>,
+    /// Resources used beyond capacity, with their total use.
+    pub over_capacity: Vec<(usize, Rational)>,
+}
+
+impl InfeasibleWitness {
+    /// `{"tasks", "negative_tasks", "over_cap", "over_capacity": {resource: use}}`.
+    pub fn to_json(&self, instance: &Instance) -> Value {
+        let names = |v: &[usize]| -> Value {
+            v.iter()
+                .map(|&i| Value::String(user_name(instance, i)))
+                .collect()
+        };
+        object(vec![
+            ("tasks", by_user(instance, &self.tasks)),
+            ("negative_tasks", names(&self.negative)),
+            ("over_cap", names(&self.over_cap)),
+            (
+                "over_capacity",
+                Value::Object(
+                    self.over_capacity
+                        .iter()
+                        .map(|(j, used)| (resource_name(instance, *j), exact(used)))
+                        .collect(),
+                ),
+            ),
+        ])
+    }
+}
+
+/// Feasibility: `None` when `x` respects capacities and caps and has no negative tasks.
+/// For an approximate `x` ([`Allocation::tolerance`]) only what is infeasible beyond its
+/// error counts: a true answer within the error could be feasible otherwise.
+///
+/// # Errors
+/// When `x` does not have one entry per user.
+///
+/// # Example
+/// ```
+/// use leontief_solver::properties::allocation::feasibility;
+/// use leontief_solver::{Allocation, Instance, User};
+/// let paper = Instance::new(vec![9.into(), 18.into()],
+///     vec![User::new("A", [1, 4]), User::new("B", [3, 1])]).unwrap();
+/// assert!(feasibility(&paper, &Allocation::new(vec![3.into(), 2.into()])).unwrap().is_none());
+/// let w = feasibility(&paper, &Allocation::new(vec![3.into(), 3.into()])).unwrap().unwrap();
+/// assert_eq!(w.over_capacity, vec![(0, 12.into())]);
+/// ```
+pub fn feasibility(
+    instance: &Instance,
+    x: &Allocation,
+) -> Result<Option<InfeasibleWitness>, SolverError> {
+    Ok(feasible_use(instance, x, &mut Judge::on(x))?.err())
+}
+
+/// The consumption of a feasible allocation (with its error bounds), or why it is
+/// infeasible (beyond the error, for an approximate one).
+pub(super) fn feasible_use(
+    instance: &Instance,
+    x: &Allocation,
+    judge: &mut Judge,
+) -> Result<Result<Vec<Bounded>, InfeasibleWitness>, SolverError> {
+    check_tasks(instance, x, "allocation")?;
+    let tasks: Vec<Bounded> = (0..x.tasks.len()).map(|i| Bounded::tasks(x, i)).collect();
+    let negative: Vec<usize> = (0..x.tasks.len())
+        .filter(|&i| judge.settle(Test::less_than(&tasks[i], &Rational::ZERO)))
+        .collect();
+    let over_cap: Vec<usize> = instance
+        .users()
+        .iter()
+        .zip(&tasks)
+        .enumerate()
+        .filter(|(_, (u, t))| {
+            u.cap
+                .as_ref()
+                .is_some_and(|cap| judge.settle(Test::more_than(t, cap)))
+        })
+        .map(|(i, _)| i)
+        .collect();
+    let used = consumption_bounds(instance, x, x.consumption(instance));
+    let over_capacity: Vec<(usize, Rational)> = used
+        .iter()
+        .zip(instance.capacity())
+        .enumerate()
+        .filter(|(_, (c, r))| judge.settle(Test::more_than(c, r)))
+        .map(|(j, (c, _))| (j, c.value.clone()))
+        .collect();
+    if negative.is_empty() && over_cap.is_empty() && over_capacity.is_empty() {
+        Ok(Ok(used))
+    } else {
+        Ok(Err(InfeasibleWitness {
+            tasks: x.tasks.clone(),
+            negative,
+            over_cap,
+            over_capacity,
+        }))
+    }
+}
+
+/// Feasibility as a verdict prelude: the consumption, or the failing verdict.
+pub(super) fn feasible_or_verdict(
+    instance: &Instance,
+    x: &Allocation,
+    judge: &mut Judge,
+) -> Result<Result<Vec<Bounded>, Verdict>, SolverError> {
+    Ok(feasible_use(instance, x, judge)?.map_err(|w| {
+        Verdict::fails(
+            Witness::Infeasible(w),
+            "the allocation is infeasible, so the property is not met",
+        )
+    }))
+}

@@ -1,0 +1,265 @@
+//! Single-resource fairness (SRF) and bottleneck fairness (BF): on one resource, or on a
+//! common bottleneck, the allocation is weighted max-min with caps (`docs/theory.md` §3).
+
+use super::*;
+
+/// How an allocation of one resource fails to be weighted max-min (with caps).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MaxMinViolation {
+    /// `below_cap` is below its cap yet has a smaller weighted amount `x_i d_ij / w_ij` than
+    /// `other`.
+    Unequal {
+        /// The user below its cap with the smaller amount.
+        below_cap: usize,
+        /// Its weighted amount.
+        below_cap_amount: Rational,
+        /// The user with the larger amount.
+        other: usize,
+        /// Its weighted amount.
+        other_amount: Rational,
+    },
+    /// The resource is not used up although `user` is below its cap.
+    Unsaturated {
+        /// A user below its cap.
+        user: usize,
+        /// Total use of the resource.
+        used: Rational,
+        /// Its capacity.
+        capacity: Rational,
+    },
+}
+
+/// The allocation of `resource` is not weighted max-min (SRF, BF).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MaxMinWitness {
+    /// The resource (the only one for SRF, the common bottleneck for BF).
+    pub resource: usize,
+    /// What is wrong.
+    pub violation: MaxMinViolation,
+}
+
+impl MaxMinWitness {
+    /// `{"resource", "violation": "unequal" | "unsaturated", ...}`.
+    pub fn to_json(&self, instance: &Instance) -> Value {
+        let resource = (
+            "resource",
+            Value::String(resource_name(instance, self.resource)),
+        );
+        match &self.violation {
+            MaxMinViolation::Unequal {
+                below_cap,
+                below_cap_amount,
+                other,
+                other_amount,
+            } => object(vec![
+                resource,
+                ("violation", Value::String("unequal".into())),
+                ("below_cap", Value::String(user_name(instance, *below_cap))),
+                ("below_cap_weighted_amount", exact(below_cap_amount)),
+                ("other", Value::String(user_name(instance, *other))),
+                ("other_weighted_amount", exact(other_amount)),
+            ]),
+            MaxMinViolation::Unsaturated {
+                user,
+                used,
+                capacity,
+            } => object(vec![
+                resource,
+                ("violation", Value::String("unsaturated".into())),
+                ("user_below_cap", Value::String(user_name(instance, *user))),
+                ("used", exact(used)),
+                ("capacity", exact(capacity)),
+            ]),
+        }
+    }
+}
+
+/// SRF: with one resource the answer is weighted max-min with caps — every user below its
+/// cap has the largest weighted amount `x_i d_i / w_i`, and the resource is used up unless
+/// every user is at its cap. Not applicable with several resources.
+///
+/// # Errors
+/// When `x` does not have one entry per user.
+///
+/// # Example
+/// ```
+/// use leontief_solver::properties::allocation::single_resource_fairness;
+/// use leontief_solver::{Allocation, Instance, User};
+/// let one = Instance::new(vec![12.into()],
+///     vec![User::new("a", [1]), User::new("b", [2]).weight(2)]).unwrap();
+/// assert!(single_resource_fairness(&one, &Allocation::new(vec![4.into(), 4.into()])).unwrap().holds);
+/// assert!(!single_resource_fairness(&one, &Allocation::new(vec![6.into(), 3.into()])).unwrap().holds);
+/// ```
+pub fn single_resource_fairness(
+    instance: &Instance,
+    x: &Allocation,
+) -> Result<Verdict, SolverError> {
+    check_tasks(instance, x, "allocation")?;
+    if instance.num_resources() != 1 {
+        return Ok(Verdict::not_applicable(format!(
+            "srf applies to one resource; this instance has {}",
+            instance.num_resources()
+        )));
+    }
+    judged(x, |judge| {
+        let used = match feasible_or_verdict(instance, x, judge)? {
+            Ok(used) => used,
+            Err(v) => return Ok(v),
+        };
+        Ok(single_resource_verdict(max_min_on(
+            instance, x, &used, 0, judge,
+        )))
+    })
+}
+
+pub(super) fn single_resource_verdict(found: Option<MaxMinWitness>) -> Verdict {
+    match found {
+        Some(w) => Verdict::fails(
+            Witness::MaxMin(w),
+            "the resource is not shared weighted max-min",
+        ),
+        None => Verdict::holds("the resource is shared weighted max-min (with caps)"),
+    }
+}
+
+/// The common bottleneck: a resource `j*` with `d_ij*/R_j* >= d_ij/R_j` for every user `i`
+/// and resource `j` (the first such), if any.
+///
+/// # Example
+/// ```
+/// use leontief_solver::properties::allocation::bottleneck;
+/// use leontief_solver::{Instance, User};
+/// let thm2 = Instance::new(vec![21.into(), 21.into()],
+///     vec![User::new("1", [3, 2]), User::new("2", [4, 1])]).unwrap();
+/// assert_eq!(bottleneck(&thm2), Some(0));
+/// let paper = Instance::new(vec![9.into(), 18.into()],
+///     vec![User::new("A", [1, 4]), User::new("B", [3, 1])]).unwrap();
+/// assert_eq!(bottleneck(&paper), None);
+/// ```
+pub fn bottleneck(instance: &Instance) -> Option<usize> {
+    let mu: Vec<Rational> = (0..instance.num_users())
+        .map(|i| instance.task_dominant_share(i))
+        .collect();
+    (0..instance.num_resources()).find(|&j| {
+        instance
+            .users()
+            .iter()
+            .zip(&mu)
+            .all(|(u, mu)| &u.demand[j] / &instance.capacity()[j] == *mu)
+    })
+}
+
+/// BF: when some resource is every user's (percent-wise) most demanded — [`bottleneck`] —
+/// the answer is weighted max-min with caps on it, compared by `x_i d_ij* / w_ij*`; not
+/// applicable otherwise.
+///
+/// # Errors
+/// When `x` does not have one entry per user.
+///
+/// # Example
+/// The DRF paper's Theorem 2: asset fairness gives (21, 21), ⟨3, 2⟩, ⟨4, 1⟩ 3 tasks each,
+/// so user 1 holds 9 units of the bottleneck and user 2 holds 12.
+/// ```
+/// use leontief_solver::properties::{allocation::bottleneck_fairness, MaxMinViolation, Witness};
+/// use leontief_solver::{AssetFairness, Instance, Mechanism, User};
+/// let thm2 = Instance::new(vec![21.into(), 21.into()],
+///     vec![User::new("1", [3, 2]), User::new("2", [4, 1])]).unwrap();
+/// let v = bottleneck_fairness(&thm2, &AssetFairness.allocate(&thm2).unwrap()).unwrap();
+/// let Some(Witness::MaxMin(w)) = v.witness else { panic!() };
+/// assert!(matches!(w.violation, MaxMinViolation::Unequal { below_cap: 0, other: 1, .. }));
+/// ```
+pub fn bottleneck_fairness(instance: &Instance, x: &Allocation) -> Result<Verdict, SolverError> {
+    check_tasks(instance, x, "allocation")?;
+    let Some(j) = bottleneck(instance) else {
+        return Ok(Verdict::not_applicable(
+            "no resource is every user's most demanded (percent-wise)",
+        ));
+    };
+    judged(x, |judge| {
+        let used = match feasible_or_verdict(instance, x, judge)? {
+            Ok(used) => used,
+            Err(v) => return Ok(v),
+        };
+        let name = &instance.resources()[j];
+        Ok(match max_min_on(instance, x, &used, j, judge) {
+            Some(w) => Verdict::fails(
+                Witness::MaxMin(w),
+                format!("the common bottleneck {name} is not shared weighted max-min"),
+            ),
+            None => Verdict::holds(format!(
+                "the common bottleneck {name} is shared weighted max-min (with caps)"
+            )),
+        })
+    })
+}
+
+/// Weighted max-min with caps on resource `j` of a feasible allocation, where every user
+/// demands `j`: the resource is used up unless all users are capped, and no user below its
+/// cap has a smaller weighted amount than anyone. With an approximate allocation the
+/// witness pairs the user below its cap with the smallest upper bound on its amount and
+/// the user with the largest lower bound (the computed extremes when exact).
+pub(super) fn max_min_on(
+    instance: &Instance,
+    x: &Allocation,
+    used: &[Bounded],
+    j: usize,
+    judge: &mut Judge,
+) -> Option<MaxMinWitness> {
+    let users = instance.users();
+    let n = users.len();
+    let tasks: Vec<Bounded> = (0..n).map(|i| Bounded::tasks(x, i)).collect();
+    let amounts: Vec<Bounded> = (0..n)
+        .map(|i| tasks[i].map(|y| &(y * &users[i].demand[j]) / users[i].weight_on(j)))
+        .collect();
+    let below: Vec<Test> = (0..n).map(|i| below_cap(&users[i], &tasks[i])).collect();
+    // Nobody below its cap, even on the computed numbers: max-min holds.
+    below.iter().position(|t| t.exact)?;
+    let first_certain = below.iter().position(|t| t.certain);
+    let unsaturated =
+        Test::any(below.iter().copied()).and(Test::less_than(&used[j], &instance.capacity()[j]));
+    if let (true, Some(user)) = (judge.settle(unsaturated), first_certain) {
+        return Some(MaxMinWitness {
+            resource: j,
+            violation: MaxMinViolation::Unsaturated {
+                user,
+                used: used[j].value.clone(),
+                capacity: instance.capacity()[j].clone(),
+            },
+        });
+    }
+    // On the computed numbers: the smallest amount below the cap against the largest.
+    let smallest = (0..n)
+        .filter(|&i| below[i].exact)
+        .map(|i| &amounts[i].value)
+        .reduce(|a, b| if b < a { b } else { a });
+    let largest = amounts
+        .iter()
+        .map(|a| &a.value)
+        .reduce(|a, b| if b > a { b } else { a });
+    let exact = matches!((smallest, largest), (Some(lo), Some(hi)) if lo < hi);
+    // For certain: the smallest upper bound below the cap against the largest lower bound.
+    let lo = (0..n)
+        .filter(|&i| below[i].certain)
+        .filter_map(|i| amounts[i].hi().map(|h| (i, h)))
+        .reduce(|a, b| if b.1 < a.1 { b } else { a });
+    let hi = (0..n)
+        .filter_map(|i| amounts[i].lo().map(|l| (i, l)))
+        .reduce(|a, b| if b.1 > a.1 { b } else { a });
+    let (certain, pair) = match (lo, hi) {
+        (Some((lo, lo_bound)), Some((hi, hi_bound))) => (lo_bound < hi_bound, Some((lo, hi))),
+        _ => (false, None),
+    };
+    let unequal = Test::decided(exact, certain);
+    match (judge.settle(unequal), pair) {
+        (true, Some((lo, hi))) => Some(MaxMinWitness {
+            resource: j,
+            violation: MaxMinViolation::Unequal {
+                below_cap: lo,
+                below_cap_amount: amounts[lo].value.clone(),
+                other: hi,
+                other_amount: amounts[hi].value.clone(),
+            },
+        }),
+        _ => None,
+    }
+}

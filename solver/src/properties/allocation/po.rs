@@ -1,0 +1,128 @@
+//! Pareto efficiency (PO), by the characterization for non-wasteful Leontief allocations
+//! (`docs/theory.md` §3).
+
+use super::*;
+
+/// A Pareto improvement (PO): `improved` is feasible, equal to the allocation except that
+/// `user` runs `gain > 0` more tasks (still within its cap). For an approximate allocation
+/// `gain` is the growth guaranteed under every true allocation its error admits (so
+/// `improved` is feasible both for the computed and for the true tasks).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PoWitness {
+    /// The user that strictly gains.
+    pub user: usize,
+    /// How many more tasks it runs.
+    pub gain: Rational,
+    /// The improving allocation's tasks.
+    pub improved: Vec<Rational>,
+}
+
+impl PoWitness {
+    /// `{"user", "gain", "improved_tasks": {user: tasks}}`.
+    pub fn to_json(&self, instance: &Instance) -> Value {
+        object(vec![
+            ("user", Value::String(user_name(instance, self.user))),
+            ("gain", exact(&self.gain)),
+            ("improved_tasks", by_user(instance, &self.improved)),
+        ])
+    }
+}
+
+/// PO, by the characterization for non-wasteful Leontief allocations: it holds exactly
+/// when every user below its cap demands a saturated resource. Witness: the first user that
+/// does not, raised as far as capacity and its cap allow (a feasible allocation where it
+/// strictly gains and nobody else changes).
+///
+/// # Errors
+/// When `x` does not have one entry per user.
+///
+/// # Example
+/// ```
+/// use leontief_solver::properties::{allocation::pareto_efficiency, Witness};
+/// use leontief_solver::{Allocation, Instance, User};
+/// let paper = Instance::new(vec![9.into(), 18.into()],
+///     vec![User::new("A", [1, 4]), User::new("B", [3, 1])]).unwrap();
+/// assert!(pareto_efficiency(&paper, &Allocation::new(vec![3.into(), 2.into()])).unwrap().holds);
+/// // (2, 2) leaves 1 CPU and 8 GB: A can run 1 more task.
+/// let v = pareto_efficiency(&paper, &Allocation::new(vec![2.into(), 2.into()])).unwrap();
+/// let Some(Witness::Po(w)) = v.witness else { panic!() };
+/// assert_eq!((w.user, w.gain), (0, 1.into()));
+/// ```
+pub fn pareto_efficiency(instance: &Instance, x: &Allocation) -> Result<Verdict, SolverError> {
+    judged(x, |judge| pareto_efficiency_judged(instance, x, judge))
+}
+
+pub(super) fn pareto_efficiency_judged(
+    instance: &Instance,
+    x: &Allocation,
+    judge: &mut Judge,
+) -> Result<Verdict, SolverError> {
+    let used = match feasible_or_verdict(instance, x, judge)? {
+        Ok(used) => used,
+        Err(v) => return Ok(v),
+    };
+    let capacity = instance.capacity();
+    for (i, u) in instance.users().iter().enumerate() {
+        let tasks = Bounded::tasks(x, i);
+        // Below its cap, and every resource it needs has room.
+        let mut free = below_cap(u, &tasks);
+        for (d, (c, r)) in u.demand.iter().zip(used.iter().zip(capacity)) {
+            if !free.exact {
+                break;
+            }
+            if !d.is_zero() {
+                free = free.and(Test::less_than(c, r));
+            }
+        }
+        if !judge.settle(free) {
+            continue;
+        }
+        // Grow until one resource fills or the cap binds, under every admissible truth:
+        // the gain guaranteed by the upper bounds (the computed values when exact).
+        let Some(gain) = certified_gain(u, &tasks, &used, capacity) else {
+            continue;
+        };
+        let mut improved = x.tasks.clone();
+        improved[i] += &gain;
+        return Ok(Verdict::fails(
+            Witness::Po(PoWitness {
+                user: i,
+                gain,
+                improved,
+            }),
+            format!(
+                "user {} is below its cap and needs no saturated resource",
+                user_name(instance, i)
+            ),
+        ));
+    }
+    Ok(Verdict::holds(
+        "every user below its cap demands a saturated resource",
+    ))
+}
+
+/// `min(T_i − hi(x_i), min_{j: d_ij > 0} (R_j − hi(used_j)) / d_ij)`: how many more tasks
+/// user `i` can run whatever the true allocation within the error (`None` when a bound is
+/// infinite, which a certain test excludes).
+pub(super) fn certified_gain(
+    u: &User,
+    tasks: &Bounded,
+    used: &[Bounded],
+    capacity: &[Rational],
+) -> Option<Rational> {
+    let mut room: Option<Rational> = None;
+    for (d, (c, r)) in u.demand.iter().zip(used.iter().zip(capacity)) {
+        if d.is_zero() {
+            continue;
+        }
+        let here = &(r - c.hi()?) / d;
+        if room.as_ref().is_none_or(|m| here < *m) {
+            room = Some(here);
+        }
+    }
+    let room = room?;
+    Some(match &u.cap {
+        Some(t) => room.min(t - tasks.hi()?),
+        None => room,
+    })
+}

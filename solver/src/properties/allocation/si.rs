@@ -1,0 +1,160 @@
+//! Sharing incentive (SI): every user does at least as well as with its weighted equal split
+//! of every resource (`docs/theory.md` §3).
+
+use super::*;
+
+/// A user below its weighted equal split (SI).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SiWitness {
+    /// The user.
+    pub user: usize,
+    /// Its tasks `x_i`.
+    pub tasks: Rational,
+    /// The bundle of its weighted equal split, `(w_ij / W_j) R_j` per resource.
+    pub split: Vec<Rational>,
+    /// What that bundle gives it, `u_i(split) > min(T_i, x_i)`.
+    pub split_utility: Rational,
+}
+
+impl SiWitness {
+    /// `{"user", "tasks", "equal_split": {resource: amount}, "equal_split_utility"}`.
+    pub fn to_json(&self, instance: &Instance) -> Value {
+        object(vec![
+            ("user", Value::String(user_name(instance, self.user))),
+            ("tasks", exact(&self.tasks)),
+            ("equal_split", by_resource(instance, &self.split)),
+            ("equal_split_utility", exact(&self.split_utility)),
+        ])
+    }
+}
+
+/// `W_j = Σ_k w_kj` per resource (`W = Σ_k w_k` on every resource with scalar weights).
+///
+/// # Example
+/// ```
+/// use leontief_solver::properties::allocation::weight_totals;
+/// use leontief_solver::{Instance, User};
+/// let inst = Instance::new(vec![1.into(), 1.into()],
+///     vec![User::new("a", [1, 1]).weight(2), User::new("b", [1, 1]).resource_weights([1, 3])]).unwrap();
+/// assert_eq!(weight_totals(&inst), vec![3.into(), 5.into()]);
+/// ```
+pub fn weight_totals(instance: &Instance) -> Vec<Rational> {
+    (0..instance.num_resources())
+        .map(|j| {
+            let mut s = ExactSum::new();
+            for u in instance.users() {
+                s.add(u.weight_on(j));
+            }
+            s.value()
+        })
+        .collect()
+}
+
+/// Every user's weighted equal split: user `i` gets `(w_ij / W_j) R_j` of resource `j`
+/// (`(w_i / W) R` with scalar weights) — the bundles SI compares with.
+///
+/// # Example
+/// ```
+/// use leontief_solver::properties::allocation::equal_split;
+/// use leontief_solver::{Instance, User};
+/// let inst = Instance::new(vec![9.into(), 18.into()],
+///     vec![User::new("A", [1, 4]), User::new("B", [3, 1]).weight(2)]).unwrap();
+/// assert_eq!(equal_split(&inst)[1], vec![6.into(), 12.into()]);
+/// ```
+pub fn equal_split(instance: &Instance) -> Vec<Vec<Rational>> {
+    let totals = weight_totals(instance);
+    instance
+        .users()
+        .iter()
+        .map(|u| split_of(instance, &totals, u))
+        .collect()
+}
+
+pub(super) fn split_of(instance: &Instance, totals: &[Rational], u: &User) -> Vec<Rational> {
+    instance
+        .capacity()
+        .iter()
+        .zip(totals)
+        .enumerate()
+        .map(|(j, (r, total))| r * &(u.weight_on(j) / total))
+        .collect()
+}
+
+/// SI: `min(T_i, x_i) >= u_i(split_i)` for every user, with the weighted equal split of
+/// [`equal_split`]. Witness: the first user (in order) below its split.
+///
+/// # Errors
+/// When `x` does not have one entry per user.
+///
+/// # Example
+/// ```
+/// use leontief_solver::properties::allocation::sharing_incentive;
+/// use leontief_solver::{Allocation, Instance, User};
+/// let paper = Instance::new(vec![9.into(), 18.into()],
+///     vec![User::new("A", [1, 4]), User::new("B", [3, 1])]).unwrap();
+/// // A's half is (4.5, 9): 9/4 tasks; B's is 3/2 tasks.
+/// assert!(sharing_incentive(&paper, &Allocation::new(vec![3.into(), 2.into()])).unwrap().holds);
+/// assert!(!sharing_incentive(&paper, &Allocation::new(vec![2.into(), 2.into()])).unwrap().holds);
+/// ```
+pub fn sharing_incentive(instance: &Instance, x: &Allocation) -> Result<Verdict, SolverError> {
+    judged(x, |judge| sharing_incentive_judged(instance, x, judge))
+}
+
+pub(super) fn sharing_incentive_judged(
+    instance: &Instance,
+    x: &Allocation,
+    judge: &mut Judge,
+) -> Result<Verdict, SolverError> {
+    if let Err(v) = feasible_or_verdict(instance, x, judge)? {
+        return Ok(v);
+    }
+    let totals = weight_totals(instance);
+    for (i, u) in instance.users().iter().enumerate() {
+        // u_i(split) = min(T_i, min_{j: d_ij > 0} (w_ij / W_j) R_j / d_ij).
+        let runnable = u
+            .demand
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| !d.is_zero())
+            .map(|(j, d)| &(&instance.capacity()[j] * &(u.weight_on(j) / &totals[j])) / d)
+            .min()
+            .expect("validated: some demand is positive");
+        let split_utility = match &u.cap {
+            Some(t) if *t < runnable => t.clone(),
+            _ => runnable,
+        };
+        let have = Bounded::tasks(x, i).map(|y| utility_at_truth(instance, i, y));
+        if judge.settle(Test::less_than(&have, &split_utility)) {
+            let witness = SiWitness {
+                user: i,
+                tasks: x.tasks[i].clone(),
+                split: split_of(instance, &totals, u),
+                split_utility,
+            };
+            return Ok(Verdict::fails(
+                Witness::Si(witness),
+                format!(
+                    "user {} is below its weighted equal split ({})",
+                    user_name(instance, i),
+                    split_reading(instance)
+                ),
+            ));
+        }
+    }
+    Ok(Verdict::holds(format!(
+        "every user at or above its weighted equal split ({})",
+        split_reading(instance)
+    )))
+}
+
+pub(super) fn split_reading(instance: &Instance) -> &'static str {
+    if instance
+        .users()
+        .iter()
+        .any(|u| u.resource_weights.is_some())
+    {
+        "per-resource weights: user i's split of resource j is w_ij / sum_k w_kj"
+    } else {
+        "user i's split is w_i / W of every resource"
+    }
+}
