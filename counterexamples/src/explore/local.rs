@@ -7,7 +7,7 @@
 //!   value × the user's largest entry;
 //! - a capacity `R_j`: ×3/2, ×2/3, ×2 or ×1/2.
 //!
-//! The numbers of users and resources stay the same (so the elite's scenario still fits);
+//! The users, resources and pools stay the same (so the elite's scenario still fits);
 //! a move that gives an invalid instance is dropped.
 
 use leontief_solver::generate::SplitMix64;
@@ -49,7 +49,12 @@ pub fn perturb(instance: &Instance, values: &[Rational], rng: &mut SplitMix64) -
         };
         users[i].demand[j] = value;
     }
-    let next = Instance::with_resources(instance.resources().to_vec(), capacity, users).ok()?;
+    // The pools stay: a move changes numbers, never the tree.
+    let next = if capacity != instance.capacity() {
+        instance.with_capacity(capacity).ok()?
+    } else {
+        instance.with_users(users).ok()?
+    };
     (next != *instance).then_some(next)
 }
 

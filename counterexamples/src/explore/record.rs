@@ -67,14 +67,15 @@ pub fn decimal(x: &Rational, places: u32) -> String {
     }
 }
 
+/// How records name a user: its path in the tree (its name when it has no pool).
 fn name(inst: &Instance, i: usize) -> Value {
-    Value::String(inst.users()[i].name.clone())
+    Value::String(inst.user_path(i))
 }
 
 fn tasks_by_user(inst: &Instance, users: &[usize], x: &Allocation) -> Value {
     let mut o = Map::new();
     for (k, &i) in users.iter().enumerate() {
-        o.insert(inst.users()[i].name.clone(), json!(x.tasks[k].to_string()));
+        o.insert(inst.user_path(i), json!(x.tasks[k].to_string()));
     }
     Value::Object(o)
 }
@@ -125,7 +126,7 @@ pub fn to_json(
         Scenario::Lies(lies) => {
             let mut r = Map::new();
             for (i, report) in lies {
-                r.insert(inst.users()[*i].name.clone(), numbers(report));
+                r.insert(inst.user_path(*i), numbers(report));
             }
             w.insert("reports".into(), Value::Object(r));
         }
@@ -205,7 +206,7 @@ fn text<'a>(v: &'a Value, key: &str) -> Result<&'a str, SolverError> {
 
 fn user_of(inst: &Instance, v: &Value, key: &str) -> Result<usize, SolverError> {
     let name = text(v, key)?;
-    inst.user_index(name)
+    inst.user_at_path(name)
         .ok_or_else(|| SolverError::invalid(format!("witness.{key}"), format!("no user {name:?}")))
 }
 
@@ -227,7 +228,7 @@ pub fn read(record: &Value) -> Result<(MetricName, Utility, Candidate), SolverEr
                 .ok_or_else(|| SolverError::invalid("witness.reports", "expected an object"))?;
             let mut lies = Vec::new();
             for (user, r) in reports {
-                let i = instance.user_index(user).ok_or_else(|| {
+                let i = instance.user_at_path(user).ok_or_else(|| {
                     SolverError::invalid("witness.reports", format!("no user {user:?}"))
                 })?;
                 lies.push((i, read_numbers(&format!("witness.reports.{user}"), r)?));

@@ -66,11 +66,7 @@ impl Metric for RmLoss {
                 "expected one capacity per resource, each at least the old one",
             ));
         }
-        let bigger = Instance::with_resources(
-            inst.resources().to_vec(),
-            grown.clone(),
-            inst.users().to_vec(),
-        )?;
+        let bigger = inst.with_capacity(grown.clone())?;
         let after = mechanism.allocate(&bigger)?;
         let mut best: Option<Evaluation> = None;
         for i in 0..inst.num_users() {
