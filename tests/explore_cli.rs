@@ -182,3 +182,17 @@ fn merged_best_of_two_shards_is_the_single_runs_best() {
     let v: leontief_solver::Rational = want["value"].as_str().unwrap().parse().unwrap();
     assert!(v <= leontief_solver::Rational::new(3, 4).unwrap());
 }
+
+#[test]
+fn the_explore_reproductions_match_their_sources() {
+    let o = run(&[
+        "reproduce",
+        "explore-drf-sp",
+        "explore-drf-rm",
+        "explore-ceei-sp",
+        "explore-asset-si",
+    ]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{text}");
+    assert!(text.contains("reproduce: 7 passed, 0 failed"), "{text}");
+}
