@@ -48,7 +48,7 @@ pub fn decimal(x: &Rational, places: u32) -> String {
     let half = Rational::new(1, 2).expect("nonzero");
     let odd = !(&whole * &half).is_integer();
     if rest > half || (rest == half && odd) {
-        whole = whole + Rational::ONE;
+        whole += Rational::ONE;
     }
     let digits = whole.to_string();
     let p = places as usize;

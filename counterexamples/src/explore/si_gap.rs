@@ -66,12 +66,12 @@ impl Metric for SiGap {
         }
         let splits = equal_split(inst);
         let mut best: Option<Evaluation> = None;
-        for i in 0..inst.num_users() {
+        for (i, split) in splits.iter().enumerate() {
             let s = scale(inst, i, utility);
             let Some(have) = spread(truth, i, |t| &utility_at_truth(inst, i, t) * &s) else {
                 continue;
             };
-            let due = &utility_of_bundle(inst, i, &splits[i]) * &s;
+            let due = &utility_of_bundle(inst, i, split) * &s;
             let due = Spread {
                 value: due.clone(),
                 lo: due.clone(),

@@ -26,6 +26,9 @@ use super::metric::{
 use crate::candidate::Candidate;
 use crate::search::{neighbour_profile, user_lies};
 
+/// A lie profile and its value.
+type Scored = Option<(Rational, Vec<(usize, Vec<Rational>)>)>;
+
 /// See the [module docs](self).
 pub struct SpGain;
 
@@ -103,19 +106,18 @@ impl Metric for SpGain {
     ) -> Option<Evaluation> {
         let n = instance.num_users();
         let mut best = None;
-        let mut profile: Option<(Rational, Vec<(usize, Vec<Rational>)>)> = None;
-        let consider =
-            |p: Vec<(usize, Vec<Rational>)>,
-             ctx: &mut Ctx,
-             best: &mut Option<Evaluation>,
-             profile: &mut Option<(Rational, Vec<(usize, Vec<Rational>)>)>| {
-                let c = Candidate::new(instance.clone(), Scenario::Lies(p.clone()));
-                if let Some(e) = try_scenario(self, mechanism, c, truth, ctx, best) {
-                    if profile.as_ref().is_none_or(|(v, _)| e.value >= *v) {
-                        *profile = Some((e.value, p));
-                    }
+        let mut profile: Scored = None;
+        let consider = |p: Vec<(usize, Vec<Rational>)>,
+                        ctx: &mut Ctx,
+                        best: &mut Option<Evaluation>,
+                        profile: &mut Scored| {
+            let c = Candidate::new(instance.clone(), Scenario::Lies(p.clone()));
+            if let Some(e) = try_scenario(self, mechanism, c, truth, ctx, best) {
+                if profile.as_ref().is_none_or(|(v, _)| e.value >= *v) {
+                    *profile = Some((e.value, p));
                 }
-            };
+            }
+        };
         if let Some(Scenario::Lies(hint)) = ctx.hint.clone() {
             if hint.len() == 1 && hint[0].0 < n && hint[0].1.len() == instance.num_resources() {
                 consider(hint, ctx, &mut best, &mut profile);
