@@ -149,6 +149,12 @@ const EXAMPLES: &[(&str, &str, &str, Builder)] = &[
         explore_ceei_sp,
     ),
     (
+        "explore-ceei-pm",
+        "explore: CEEI's population-monotonicity loss on the paper's example, where CEEI's answer is irrational: a certified interval",
+        "Ghodsi et al., NSDI 2011, section 5: user 2 falls from about 5.35137 to 100/21 tasks when user 3 leaves; reference/flat.json, case ceei-not-pm",
+        explore_ceei_pm,
+    ),
+    (
         "explore-asset-si",
         "explore: asset fairness's sharing-incentive gap on the paper's example",
         "Ghodsi et al., NSDI 2011, section 2.2: on (30, 30) user 2 <1, 1> gets 12 tasks, its equal split would run 15; reference/flat.json, case asset-violates-si",
@@ -1181,4 +1187,61 @@ fn explore_asset_si() -> Result<Vec<Check>, CliError> {
         &ours,
         &source.to_string(),
     )])
+}
+
+fn explore_ceei_pm() -> Result<Vec<Check>, CliError> {
+    use leontief_counterexamples::explore::{MetricName, Utility};
+    use leontief_solver::properties::Scenario;
+    let case = reference_case("ceei-not-pm")?;
+    let inst = instance_of(&case)?;
+    let leaving = inst
+        .user_index(case["after_removing"].as_str().unwrap_or_default())
+        .ok_or_else(|| CliError::Internal("ceei-not-pm: after_removing".into()))?;
+    let after: Rational = case["tasks_after"]["2"]
+        .as_str()
+        .and_then(|t| t.parse().ok())
+        .ok_or_else(|| CliError::Internal("ceei-not-pm: tasks_after.2".into()))?;
+    // The source gives user 2's truthful tasks to 5 decimals: 5.35137 ± 0.000005 (read
+    // exactly from the JSON number's text).
+    let before = leontief_solver::read_number("tasks_approx.2", &case["tasks_approx"]["2"])?;
+    let digits = |delta: &str| -> Result<Rational, CliError> {
+        let d: Rational = delta
+            .parse()
+            .map_err(|_| CliError::Internal("delta".into()))?;
+        Ok(&before + &d)
+    };
+    let source_lo = &after / &digits("0.000005")?;
+    let source_hi = &after / &digits("-0.000005")?;
+    let ceei = leontief_solver::ceei::Ceei::new();
+    let c = leontief_counterexamples::candidate::Candidate::new(inst, Scenario::Remove(leaving));
+    let truth = ceei.allocate(&c.instance)?;
+    let e = MetricName::PmLoss
+        .metric()
+        .at(&ceei, &c, &truth, Utility::Tasks)?
+        .ok_or_else(|| CliError::Internal("the departure has no value".into()))?;
+    let show = |lo: &Rational, hi: &Rational| {
+        format!(
+            "[{}, {}]",
+            leontief_counterexamples::explore::record::decimal(lo, 9),
+            leontief_counterexamples::explore::record::decimal(hi, 9)
+        )
+    };
+    Ok(vec![
+        Check {
+            what: "pm-loss of user 3 leaving (certified interval)".into(),
+            computed: show(&e.lo, &e.hi),
+            source: format!(
+                "(100/21) / {} = {}",
+                leontief_counterexamples::explore::record::decimal(&before, 5),
+                show(&source_lo, &source_hi)
+            ),
+            ok: !e.exact && e.lo <= source_hi && e.hi >= source_lo,
+        },
+        Check {
+            what: "certified upper end of the loss".into(),
+            computed: leontief_counterexamples::explore::record::decimal(&e.hi, 9),
+            source: "below 1 (CEEI is not population monotonic)".into(),
+            ok: e.hi < Rational::ONE,
+        },
+    ])
 }

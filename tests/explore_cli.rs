@@ -190,9 +190,10 @@ fn the_explore_reproductions_match_their_sources() {
         "explore-drf-sp",
         "explore-drf-rm",
         "explore-ceei-sp",
+        "explore-ceei-pm",
         "explore-asset-si",
     ]);
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{text}");
-    assert!(text.contains("reproduce: 7 passed, 0 failed"), "{text}");
+    assert!(text.contains("reproduce: 9 passed, 0 failed"), "{text}");
 }

@@ -224,3 +224,42 @@ fn every_metric_names_itself_and_the_unknown_one_lists_them() {
         "--metric: unknown metric \"gain\" (expected sp-gain, gsp-gain, pm-loss, rm-loss, envy or si-gap)"
     );
 }
+
+#[test]
+fn ceei_pm_loss_without_a_rational_answer_is_a_certified_interval() {
+    // Reference case ceei-not-pm (DRF paper §5): on (100, 100) with <4, 1>, <1, 16>,
+    // <16, 1>, CEEI's answer is irrational (tasks about 11.28332, 5.35137, 3.09471); when
+    // user 3 leaves, user 2 falls to 100/21. Its ratio (100/21)/5.35137... is not rational:
+    // the record is an interval, "exact": false, that brackets the source's numbers (given
+    // to 5 decimals: 5.35137 ± 0.000005).
+    let inst = Instance::new(
+        vec![100.into(), 100.into()],
+        vec![
+            User::new("1", [4, 1]),
+            User::new("2", [1, 16]),
+            User::new("3", [16, 1]),
+        ],
+    )
+    .unwrap();
+    let c = Candidate::new(inst, Scenario::Remove(2));
+    let ceei = Ceei::new();
+    let truth = ceei.allocate(&c.instance).unwrap();
+    let e = MetricName::PmLoss
+        .metric()
+        .at(&ceei, &c, &truth, Utility::Tasks)
+        .unwrap()
+        .unwrap();
+    assert!(!e.exact);
+    assert_eq!(e.user, 1);
+    assert!(e.lo <= e.value && e.value <= e.hi && e.lo < e.hi);
+    let after = q("100/21");
+    let source_lo = &after / &q("5.351375");
+    let source_hi = &after / &q("5.351365");
+    assert!(
+        e.lo <= source_hi && e.hi >= source_lo,
+        "{} .. {}",
+        e.lo,
+        e.hi
+    );
+    assert!(e.hi < Rational::ONE); // a certified loss: CEEI is not population monotonic
+}
