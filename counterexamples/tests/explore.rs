@@ -263,3 +263,52 @@ fn ceei_pm_loss_without_a_rational_answer_is_a_certified_interval() {
     );
     assert!(e.hi < Rational::ONE); // a certified loss: CEEI is not population monotonic
 }
+
+#[test]
+fn gsp_gain_of_the_lectures_collusion_is_nine_eighths() {
+    // The lecture's four operations (reference case collusion-four-operations): op1 and
+    // op2 claim network at half their dominant share; op3 rises from 2/3 to 3/4 tasks while
+    // op1 and op2 keep 1/2 — no member worse off, op3's gain (3/4)/(2/3) = 9/8.
+    let inst = Instance::new(
+        vec![1.into(); 3],
+        vec![
+            User::new("op1", [1, 0, 0]),
+            User::new("op2", [1, 0, 0]),
+            User::new("op3", [0, 1, 0]),
+            User::new("op4", [q("0"), q("1/2"), q("1")]),
+        ],
+    )
+    .unwrap();
+    let lie = vec![q("1"), q("0"), q("1/2")];
+    let lies = Scenario::Lies(vec![(0, lie.clone()), (1, lie)]);
+    let v = at(
+        &Drf::extended(),
+        MetricName::GspGain,
+        inst,
+        lies,
+        Utility::Tasks,
+    );
+    assert_eq!(v, q("9/8"));
+}
+
+#[test]
+fn discrete_drf_envy_by_hand() {
+    // One resource of 3 units, A needs 2 per task, B 1. Algorithm 1 (DRF paper): A and B
+    // both at share 0, A first: A 1 task (share 2/3); B 1 task (1/3); B's next task needs
+    // 1 unit and none is left. B values A's bundle (2 units) at 2 of its tasks against the
+    // 1 it has: envy = 2 (A values B's 1 unit at 1/2 task against 1).
+    let inst = Instance::new(
+        vec![3.into()],
+        vec![User::new("A", [2]), User::new("B", [1])],
+    )
+    .unwrap();
+    let dd = leontief_solver::DiscreteDrf::paper();
+    let v = at(
+        &dd,
+        MetricName::Envy,
+        inst,
+        Scenario::Bounded,
+        Utility::Tasks,
+    );
+    assert_eq!(v, q("2"));
+}
