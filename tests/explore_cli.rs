@@ -197,3 +197,45 @@ fn the_explore_reproductions_match_their_sources() {
     assert!(o.status.success(), "{text}");
     assert!(text.contains("reproduce: 9 passed, 0 failed"), "{text}");
 }
+
+#[test]
+fn dominant_share_records_say_so_and_rederive() {
+    let out = tmp("ds.jsonl");
+    let o = run(&[
+        "explore",
+        "--metric",
+        "rm-loss",
+        "--utility",
+        "dominant-share",
+        "--budget",
+        "1500",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let recs = lines(&std::fs::read(&out).unwrap());
+    assert!(recs.iter().all(|r| r["utility"] == "dominant-share"));
+    let m = run(&["merge", "--best", "--verify", out.to_str().unwrap()]);
+    assert!(m.status.success(), "{}", String::from_utf8_lossy(&m.stderr));
+}
+
+#[test]
+fn merge_best_refuses_a_search_record_naming_the_line() {
+    let out = tmp("search.jsonl");
+    let o = run(&[
+        "search",
+        "--property",
+        "rm",
+        "--budget",
+        "2000",
+        "--max-found",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    let m = run(&["merge", "--best", out.to_str().unwrap()]);
+    assert_eq!(m.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&m.stderr);
+    assert!(stderr.contains(":1: metric: missing"), "{stderr}");
+}
