@@ -18,6 +18,9 @@
 //! - [`corpus`]: the known counterexamples shipped in `corpus/*.jsonl`; [`legacy`] reads
 //!   the records written before instances had pools (pools encoded in user names).
 //! - [`mechanisms`]: every mechanism by name, the hierarchical policies as `hdrf:<policy>`.
+//! - [`explore`]: the optimizer — a metric (a manipulation gain, a monotonicity loss, envy,
+//!   the sharing-incentive gap) maximized or minimized over the same space, records exact and
+//!   re-derived (docs/explore.md).
 //!
 //! # Example
 //! Search for a strong group manipulation of extended DRF, as in the lecture.
@@ -42,6 +45,7 @@
 
 pub mod candidate;
 pub mod corpus;
+pub mod explore;
 pub mod generate;
 pub mod legacy;
 pub mod mechanisms;

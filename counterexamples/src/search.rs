@@ -314,8 +314,9 @@ pub fn search(
     Ok(summary)
 }
 
-/// The seed of unit `unit`'s own random stream.
-fn unit_rng(seed: u64, unit: u64) -> SplitMix64 {
+/// The seed of unit `unit`'s own random stream (also the stream `explore` draws a unit's
+/// lies and growths from).
+pub fn unit_rng(seed: u64, unit: u64) -> SplitMix64 {
     let mut rng = SplitMix64::new(seed ^ 0x5EA2_C4E5 ^ unit.wrapping_mul(0x9E37_79B9_7F4A_7C15));
     rng.next_u64();
     rng
@@ -437,72 +438,17 @@ impl Unit<'_> {
     }
 
     fn growths(&mut self, rng: &mut SplitMix64) -> Option<Confirmed> {
-        let mut grid = capacity_grid(self.instance);
-        for _ in 0..3 {
-            let c: Vec<Rational> = self
-                .instance
-                .capacity()
-                .iter()
-                .map(|r| {
-                    let f = Rational::new(rng.range(4, 16) as i128, 4).expect("nonzero");
-                    r * &f
-                })
-                .collect();
-            grid.push(c);
-        }
-        grid.into_iter().find_map(|c| {
-            self.scenarios += 1;
-            self.confirm(Scenario::Capacity(c))
-        })
+        capacity_growths(self.instance, rng)
+            .into_iter()
+            .find_map(|c| {
+                self.scenarios += 1;
+                self.confirm(Scenario::Capacity(c))
+            })
     }
 
     /// User `i`'s lies: structured, then grid lies.
     fn lies_for(&self, i: usize, rng: &mut SplitMix64) -> Vec<Vec<Rational>> {
-        let d = &self.instance.users()[i].demand;
-        let mut lies = structured_lies(self.instance, i);
-        let mut push = |lie: Vec<Rational>| {
-            if lie != *d && lie.iter().any(Rational::is_positive) && !lies.contains(&lie) {
-                lies.push(lie);
-            }
-        };
-        let values = &self.cfg.values;
-        let m = d.len();
-        if self.grid {
-            // Every grid vector (capacities are 1 on grid instances).
-            let mut idx = vec![0usize; m];
-            loop {
-                push(idx.iter().map(|&k| values[k].clone()).collect());
-                let mut t = 0;
-                while t < m {
-                    idx[t] += 1;
-                    if idx[t] < values.len() {
-                        break;
-                    }
-                    idx[t] = 0;
-                    t += 1;
-                }
-                if t == m {
-                    break;
-                }
-            }
-        } else if !values.is_empty() {
-            let mu = self.instance.task_dominant_share(i);
-            let cap = self.instance.capacity();
-            for _ in 0..4 {
-                let lie = (0..m)
-                    .map(|j| {
-                        if rng.chance(1, 2) {
-                            d[j].clone()
-                        } else {
-                            let g = &values[rng.range(0, values.len() as u64 - 1) as usize];
-                            &(g * &mu) * &cap[j]
-                        }
-                    })
-                    .collect();
-                push(lie);
-            }
-        }
-        lies
+        user_lies(self.instance, i, &self.cfg.values, self.grid, rng)
     }
 
     /// The true utilities after the profile, or `None` when the profile is not a valid
@@ -641,8 +587,7 @@ impl Unit<'_> {
         None
     }
 
-    /// A random neighbour of a profile: one component of one report changed, or a liar
-    /// added or dropped.
+    /// A random neighbour of a profile (see [`neighbour_profile`]).
     fn neighbour(
         &self,
         current: &Profile,
@@ -650,50 +595,148 @@ impl Unit<'_> {
         max_liars: usize,
         rng: &mut SplitMix64,
     ) -> Option<Profile> {
-        let n = self.instance.num_users();
-        let mut p = current.clone();
-        let action = rng.range(0, 7);
-        if action == 0 && p.len() < max_liars {
-            let outside: Vec<usize> = (0..n)
-                .filter(|i| !p.iter().any(|(k, _)| k == i) && !lists[*i].is_empty())
-                .collect();
-            if outside.is_empty() {
-                return None;
-            }
-            let i = outside[rng.range(0, outside.len() as u64 - 1) as usize];
-            let lie = lists[i][rng.range(0, lists[i].len() as u64 - 1) as usize].clone();
-            p.push((i, lie));
-            p.sort_by_key(|(i, _)| *i);
-            return Some(p);
+        neighbour_profile(
+            self.instance,
+            &self.cfg.values,
+            current,
+            lists,
+            max_liars,
+            rng,
+        )
+    }
+}
+
+/// The capacity growths a unit tries for RM: the capacity grid
+/// (`properties::scenarios::capacity_grid`: each resource and all of them ×3/2, ×2, ×4)
+/// and three random growths (each capacity × a multiple of 1/4 in `1..4`, from `rng`).
+pub fn capacity_growths(instance: &Instance, rng: &mut SplitMix64) -> Vec<Vec<Rational>> {
+    let mut grid = capacity_grid(instance);
+    for _ in 0..3 {
+        let c: Vec<Rational> = instance
+            .capacity()
+            .iter()
+            .map(|r| {
+                let f = Rational::new(rng.range(4, 16) as i128, 4).expect("nonzero");
+                r * &f
+            })
+            .collect();
+        grid.push(c);
+    }
+    grid
+}
+
+/// User `i`'s lies as a unit tries them: its structured lies
+/// (`properties::scenarios::structured_lies`), then grid lies — on a grid instance
+/// (`grid`) every nonzero vector of `values`, otherwise four random vectors that keep
+/// each entry or replace it by a grid value × the dominant share × the capacity (from
+/// `rng`). The truth, duplicates and all-zero vectors are left out.
+pub fn user_lies(
+    instance: &Instance,
+    i: usize,
+    values: &[Rational],
+    grid: bool,
+    rng: &mut SplitMix64,
+) -> Vec<Vec<Rational>> {
+    let d = &instance.users()[i].demand;
+    let mut lies = structured_lies(instance, i);
+    let mut push = |lie: Vec<Rational>| {
+        if lie != *d && lie.iter().any(Rational::is_positive) && !lies.contains(&lie) {
+            lies.push(lie);
         }
-        if action == 1 && p.len() > 1 {
-            p.remove(rng.range(0, p.len() as u64 - 1) as usize);
-            return Some(p);
-        }
-        let t = rng.range(0, p.len() as u64 - 1) as usize;
-        let i = p[t].0;
-        let m = self.instance.num_resources();
-        let j = rng.range(0, m as u64 - 1) as usize;
-        let r = &p[t].1[j];
-        let mu_r = &self.instance.task_dominant_share(i) * &self.instance.capacity()[j];
-        let half = Rational::new(1, 2).expect("nonzero");
-        let value = match rng.range(0, 4) {
-            0 => Rational::ZERO,
-            1 => r * &Rational::from(2),
-            2 => r * &half,
-            3 => r + &(&mu_r * &half),
-            _ => {
-                let values = &self.cfg.values;
-                if values.is_empty() {
-                    return None;
+    };
+    let m = d.len();
+    if grid {
+        // Every grid vector (capacities are 1 on grid instances).
+        let mut idx = vec![0usize; m];
+        loop {
+            push(idx.iter().map(|&k| values[k].clone()).collect());
+            let mut t = 0;
+            while t < m {
+                idx[t] += 1;
+                if idx[t] < values.len() {
+                    break;
                 }
-                &values[rng.range(0, values.len() as u64 - 1) as usize] * &mu_r
+                idx[t] = 0;
+                t += 1;
             }
-        };
-        p[t].1[j] = value;
-        if p[t].1.iter().all(Rational::is_zero) || p[t].1 == self.instance.users()[i].demand {
+            if t == m {
+                break;
+            }
+        }
+    } else if !values.is_empty() {
+        let mu = instance.task_dominant_share(i);
+        let cap = instance.capacity();
+        for _ in 0..4 {
+            let lie = (0..m)
+                .map(|j| {
+                    if rng.chance(1, 2) {
+                        d[j].clone()
+                    } else {
+                        let g = &values[rng.range(0, values.len() as u64 - 1) as usize];
+                        &(g * &mu) * &cap[j]
+                    }
+                })
+                .collect();
+            push(lie);
+        }
+    }
+    lies
+}
+
+/// A random neighbour of a lie profile (the local search's move): one component of one
+/// report set to 0, doubled, halved, raised by half a dominant share or set to a grid value
+/// × the dominant share (from `values`), or a liar added (with one of its `lists` lies, up
+/// to `max_liars`) or dropped. `None` when the move gives no new valid profile.
+pub fn neighbour_profile(
+    instance: &Instance,
+    values: &[Rational],
+    current: &[(usize, Vec<Rational>)],
+    lists: &[Vec<Vec<Rational>>],
+    max_liars: usize,
+    rng: &mut SplitMix64,
+) -> Option<Vec<(usize, Vec<Rational>)>> {
+    let n = instance.num_users();
+    let mut p = current.to_vec();
+    let action = rng.range(0, 7);
+    if action == 0 && p.len() < max_liars {
+        let outside: Vec<usize> = (0..n)
+            .filter(|i| !p.iter().any(|(k, _)| k == i) && !lists[*i].is_empty())
+            .collect();
+        if outside.is_empty() {
             return None;
         }
-        Some(p)
+        let i = outside[rng.range(0, outside.len() as u64 - 1) as usize];
+        let lie = lists[i][rng.range(0, lists[i].len() as u64 - 1) as usize].clone();
+        p.push((i, lie));
+        p.sort_by_key(|(i, _)| *i);
+        return Some(p);
     }
+    if action == 1 && p.len() > 1 {
+        p.remove(rng.range(0, p.len() as u64 - 1) as usize);
+        return Some(p);
+    }
+    let t = rng.range(0, p.len() as u64 - 1) as usize;
+    let i = p[t].0;
+    let m = instance.num_resources();
+    let j = rng.range(0, m as u64 - 1) as usize;
+    let r = &p[t].1[j];
+    let mu_r = &instance.task_dominant_share(i) * &instance.capacity()[j];
+    let half = Rational::new(1, 2).expect("nonzero");
+    let value = match rng.range(0, 4) {
+        0 => Rational::ZERO,
+        1 => r * &Rational::from(2),
+        2 => r * &half,
+        3 => r + &(&mu_r * &half),
+        _ => {
+            if values.is_empty() {
+                return None;
+            }
+            &values[rng.range(0, values.len() as u64 - 1) as usize] * &mu_r
+        }
+    };
+    p[t].1[j] = value;
+    if p[t].1.iter().all(Rational::is_zero) || p[t].1 == instance.users()[i].demand {
+        return None;
+    }
+    Some(p)
 }

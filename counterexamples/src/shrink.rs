@@ -88,6 +88,38 @@ pub fn shrink(
     (current, verified)
 }
 
+/// The same greedy reductions as [`shrink`], kept while `keep` accepts them (e.g. while a
+/// metric keeps its value, for `explore`): returns the last accepted candidate (`candidate`
+/// itself when none is). `property` names the kind of scenario (which users may not be
+/// dropped); at most `max_evaluations` calls of `keep`.
+pub fn shrink_while(
+    property: Property,
+    candidate: &Candidate,
+    keep: &mut dyn FnMut(&Candidate) -> bool,
+    max_evaluations: usize,
+) -> Candidate {
+    let mut current = candidate.clone();
+    let mut evaluations = 0;
+    loop {
+        let mut smaller = None;
+        for proposal in proposals(property, &current) {
+            if evaluations >= max_evaluations {
+                break;
+            }
+            evaluations += 1;
+            if keep(&proposal) {
+                smaller = Some(proposal);
+                break;
+            }
+        }
+        match smaller {
+            Some(proposal) => current = proposal,
+            None => break,
+        }
+    }
+    current
+}
+
 /// Every reduction of `c`, in the order of the module docs, built one stage at a time: the
 /// shrinker takes the first that still fails, usually from an early stage, so the later
 /// (larger) stages are built only when the earlier ones are exhausted.

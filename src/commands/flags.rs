@@ -64,8 +64,8 @@ pub struct GeneratorFlags {
     /// Resources per instance, a..b.
     #[arg(long, default_value = "2..3", value_name = "A..B")]
     pub resources: String,
-    /// search only: the value grid, grid instances' demand entries (capacities 1) and grid
-    /// lies [default: 0,1/2,1].
+    /// search and explore only: the value grid, grid instances' demand entries (capacities 1)
+    /// and grid lies [default: 0,1/2,1].
     #[arg(long, value_name = "V1,V2,..")]
     pub values: Option<String>,
     /// Probability that a random instance's demand entry is zero (exact, e.g. 0.3 or 1/3;

@@ -1,10 +1,14 @@
-//! `leontief merge`: JSONL counterexample files joined, duplicates dropped.
+//! `leontief merge`: JSONL counterexample files joined, duplicates dropped; with `--best`,
+//! the outputs of `leontief explore` (e.g. of shards) reduced to their best record.
 
 use std::collections::HashSet;
 
 use clap::Args;
 use leontief_counterexamples::corpus::parse_jsonl;
+use leontief_counterexamples::explore::record::{read as read_explore, rederive};
+use leontief_counterexamples::explore::Direction;
 use leontief_counterexamples::record::{canonical_key, read_candidate, replay};
+use leontief_solver::Rational;
 use serde_json::Value;
 
 use crate::cli::{read_text, CliError};
@@ -16,9 +20,15 @@ pub struct MergeArgs {
     /// JSONL files written by `leontief search` (or corpus files).
     #[arg(required = true)]
     pub files: Vec<String>,
-    /// Re-verify every record exactly before merging.
+    /// Re-verify every record exactly before merging (explore records: re-derived from
+    /// scratch).
     #[arg(long)]
     pub verify: bool,
+    /// The files are `leontief explore` outputs: keep only the best record of each
+    /// (mechanism, metric, utility), marked "best": true (ties: the lowest unit, then the
+    /// first file).
+    #[arg(long)]
+    pub best: bool,
     /// Write here instead of standard output.
     #[arg(long)]
     pub out: Option<String>,
@@ -27,7 +37,11 @@ pub struct MergeArgs {
 /// Runs `leontief merge`: the merged JSONL (on standard output, or written to `--out`), a
 /// tally on standard error.
 pub fn run(args: MergeArgs) -> Result<String, CliError> {
-    let (text, read, dropped) = merge(&args.files, args.verify)?;
+    let (text, read, dropped) = if args.best {
+        merge_best(&args.files, args.verify)?
+    } else {
+        merge(&args.files, args.verify)?
+    };
     eprintln!(
         "merge: {read} record(s) read, {dropped} duplicate(s) dropped, {} kept",
         read - dropped
@@ -91,4 +105,79 @@ pub fn merge(files: &[String], verify: bool) -> Result<(String, usize, usize), C
     }
     let kept = seen.len();
     Ok((out, read, read - kept))
+}
+
+/// The certified value an explore record is ranked by: the worst end of its interval for
+/// the claim (`lo` when maximizing, `hi` when minimizing), the value itself when exact.
+fn objective(
+    value: &Value,
+    at: &dyn Fn(String) -> CliError,
+) -> Result<(Direction, Rational), CliError> {
+    let direction: Direction = value["direction"]
+        .as_str()
+        .and_then(|d| d.parse().ok())
+        .ok_or_else(|| at("direction: expected max or min".into()))?;
+    let text = match (value["interval"].as_array(), direction) {
+        (Some(i), Direction::Max) if i.len() == 2 => i[0].as_str(),
+        (Some(i), Direction::Min) if i.len() == 2 => i[1].as_str(),
+        _ => value["value"].as_str(),
+    };
+    let number = text
+        .and_then(|t| t.parse::<Rational>().ok())
+        .ok_or_else(|| at("value: expected an exact \"p/q\"".into()))?;
+    Ok((direction, number))
+}
+
+/// The best record of each (mechanism, metric, utility) among explore outputs; with
+/// `verify`, each record re-derived first. Returns the JSONL text, how many lines were read
+/// and how many dropped.
+pub fn merge_best(files: &[String], verify: bool) -> Result<(String, usize, usize), CliError> {
+    type Key = (String, String, String);
+    let mut best: Vec<(Key, Rational, u64, Value)> = Vec::new();
+    let mut read = 0;
+    for path in files {
+        let text = read_text(path)?;
+        for (line, value) in parse_jsonl(path, &text).map_err(CliError::Usage)? {
+            read += 1;
+            let at = |e: String| CliError::Usage(format!("{path}:{line}: {e}"));
+            read_explore(&value).map_err(|e| at(e.to_string()))?;
+            let mechanism = value["mechanism"]
+                .as_str()
+                .ok_or_else(|| at("mechanism: expected a name".into()))?
+                .to_string();
+            if verify {
+                let m = by_name(&mechanism)?;
+                rederive(m.as_ref(), &value).map_err(|e| at(e.to_string()))?;
+            }
+            let (direction, number) = objective(&value, &at)?;
+            let key = (
+                mechanism,
+                value["metric"].as_str().unwrap_or_default().to_string(),
+                value["utility"].as_str().unwrap_or_default().to_string(),
+            );
+            let unit = value["unit"].as_u64().unwrap_or(u64::MAX);
+            let better = |old: &Rational, old_unit: u64| match direction {
+                Direction::Max => number > *old || (number == *old && unit < old_unit),
+                Direction::Min => number < *old || (number == *old && unit < old_unit),
+            };
+            match best.iter_mut().find(|(k, ..)| *k == key) {
+                Some(slot) => {
+                    if better(&slot.1, slot.2) {
+                        *slot = (key, number, unit, value);
+                    }
+                }
+                None => best.push((key, number, unit, value)),
+            }
+        }
+    }
+    best.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut out = String::new();
+    for (_, _, _, mut value) in best.iter().cloned() {
+        if let Some(o) = value.as_object_mut() {
+            o.insert("best".into(), Value::Bool(true));
+        }
+        out += &value.to_string();
+        out.push('\n');
+    }
+    Ok((out, read, read - best.len()))
 }

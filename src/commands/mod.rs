@@ -6,6 +6,7 @@
 
 pub mod check;
 pub mod compare;
+pub mod explore;
 pub mod flags;
 pub mod hdrf;
 pub mod merge;
@@ -48,8 +49,12 @@ pub enum Command {
     Simulate(simulate::SimulateArgs),
     /// Hunt counterexamples to properties: JSONL out, shrunk, deduplicated, flushed as found.
     Search(search::SearchArgs),
-    /// Merge JSONL counterexample files (e.g. of shards), dropping duplicates.
+    /// Merge JSONL counterexample files (e.g. of shards), dropping duplicates; --best keeps
+    /// the best record of explore outputs.
     Merge(merge::MergeArgs),
+    /// Optimize a metric (a manipulation gain, a monotonicity loss, envy, the sharing-incentive
+    /// gap) over generated instances: JSONL records of each improvement, exact, re-derived.
+    Explore(explore::ExploreArgs),
 }
 
 /// How a command ended: what it prints on standard output, and its error if it failed.
@@ -90,6 +95,7 @@ impl Command {
             Command::Simulate(args) => simulate::run(&args).into(),
             Command::Search(args) => search::run(args).into(),
             Command::Merge(args) => merge::run(args).into(),
+            Command::Explore(args) => explore::run(args).into(),
         }
     }
 }

@@ -1,0 +1,131 @@
+//! `envy`: the largest envy ratio, maximized (docs/explore.md §3.5).
+//!
+//! `envy = max_{i != k} u_i((w_i / w_k) x_k d_k) / u_i(x_i d_i)` — user `i`'s utility for
+//! `k`'s bundle scaled to `i`'s weight (resource by resource with per-resource weights, as
+//! `properties::allocation::envy_freeness` reads it) over its own. Users with nothing are
+//! skipped as the envious side. An envy-free answer has `envy <= 1`; the measure is for the
+//! mechanisms not proved envy-free (common-level DRF, discrete DRF with whole tasks, the
+//! hierarchical policies): DRF, CEEI and asset fairness are envy-free (docs/theory.md
+//! §3.11), so the metric does not apply to them. No scenario: the instance itself is
+//! evaluated.
+
+use leontief_solver::properties::{utility_at_truth, Property, Scenario};
+use leontief_solver::registry::Descriptor;
+use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
+
+use super::metric::{
+    proved, ratio, scale, spread, try_scenario, Ctx, Direction, Evaluation, Metric, Utility,
+};
+use crate::candidate::Candidate;
+
+/// See the [module docs](self).
+pub struct Envy;
+
+impl Metric for Envy {
+    fn name(&self) -> &'static str {
+        "envy"
+    }
+
+    fn description(&self) -> &'static str {
+        "max over users i != k of u_i((w_i/w_k) x_k d_k) / x_i (1 or less when envy-free)"
+    }
+
+    fn direction(&self) -> Direction {
+        Direction::Max
+    }
+
+    fn property(&self) -> Property {
+        Property::Ef
+    }
+
+    fn applies_to(&self, mechanism: &Descriptor) -> Result<(), String> {
+        if proved(Property::Ef, mechanism.name) {
+            return Err(format!(
+                "{} is envy-free (docs/theory.md §3.11): envy is at most 1 on every instance",
+                mechanism.name
+            ));
+        }
+        Ok(())
+    }
+
+    fn at(
+        &self,
+        _mechanism: &dyn Mechanism,
+        candidate: &Candidate,
+        truth: &Allocation,
+        utility: Utility,
+    ) -> Result<Option<Evaluation>, SolverError> {
+        let inst = &candidate.instance;
+        if candidate.scenario != Scenario::Bounded {
+            return Err(SolverError::invalid("witness", "envy takes no scenario"));
+        }
+        let users = inst.users();
+        let mut best: Option<Evaluation> = None;
+        for (i, ui) in users.iter().enumerate() {
+            let s = scale(inst, i, utility);
+            let Some(own) = spread(truth, i, |t| &utility_at_truth(inst, i, t) * &s) else {
+                continue;
+            };
+            for (k, uk) in users.iter().enumerate() {
+                if k == i || !truth.tasks[k].is_positive() {
+                    continue;
+                }
+                // i's utility for k's bundle of y tasks, scaled: non-decreasing in y.
+                let scaled = |y: &Rational| -> Rational {
+                    let mut least: Option<Rational> = None;
+                    for (j, d) in ui.demand.iter().enumerate() {
+                        if d.is_zero() {
+                            continue;
+                        }
+                        let v = &(&(ui.weight_on(j) / uk.weight_on(j)) * &(y * &uk.demand[j])) / d;
+                        if least.as_ref().is_none_or(|b| v < *b) {
+                            least = Some(v);
+                        }
+                    }
+                    let runnable = least.unwrap_or(Rational::ZERO);
+                    let u = match &ui.cap {
+                        Some(t) if *t < runnable => t.clone(),
+                        _ => runnable,
+                    };
+                    &u * &s
+                };
+                let Some(theirs) = spread(truth, k, scaled) else {
+                    continue;
+                };
+                let Some((value, lo, hi)) = ratio(&theirs, &own) else {
+                    continue;
+                };
+                if best.as_ref().is_some_and(|e| lo <= e.lo) {
+                    continue;
+                }
+                best = Some(Evaluation {
+                    value,
+                    lo,
+                    hi,
+                    exact: truth.tolerance.is_none(),
+                    candidate: candidate.clone(),
+                    user: i,
+                    other: Some(k),
+                    numerator: theirs.value,
+                    denominator: own.value.clone(),
+                    before: truth.clone(),
+                    after: None,
+                });
+            }
+        }
+        Ok(best)
+    }
+
+    fn evaluate(
+        &self,
+        mechanism: &dyn Mechanism,
+        instance: &Instance,
+        truth: &Allocation,
+        ctx: &mut Ctx,
+    ) -> Option<Evaluation> {
+        let mut best = None;
+        let c = Candidate::new(instance.clone(), Scenario::Bounded);
+        try_scenario(self, mechanism, c, truth, ctx, &mut best);
+        best
+    }
+}

@@ -1,0 +1,75 @@
+//! The local search's moves on an instance: exact rational perturbations of one demand
+//! entry or one capacity, so that the optimizer climbs from the best instances found.
+//!
+//! A move picks, from the random stream:
+//! - a demand entry `d_ij`: set to 0 (when another entry of the user stays positive),
+//!   doubled, halved, raised by a quarter of the user's largest entry, or set to a grid
+//!   value × the user's largest entry;
+//! - a capacity `R_j`: ×3/2, ×2/3, ×2 or ×1/2.
+//!
+//! The users, resources and pools stay the same (so the elite's scenario still fits);
+//! a move that gives an invalid instance is dropped.
+
+use leontief_solver::generate::SplitMix64;
+use leontief_solver::{Instance, Rational};
+
+fn q(p: i128, d: i128) -> Rational {
+    Rational::new(p, d).expect("nonzero denominator")
+}
+
+/// One random move; `None` when it changes nothing or gives an invalid instance.
+pub fn perturb(instance: &Instance, values: &[Rational], rng: &mut SplitMix64) -> Option<Instance> {
+    let n = instance.num_users();
+    let m = instance.num_resources();
+    let mut capacity = instance.capacity().to_vec();
+    let mut users = instance.users().to_vec();
+    if rng.chance(1, 4) {
+        let j = rng.range(0, m as u64 - 1) as usize;
+        let f = match rng.range(0, 3) {
+            0 => q(3, 2),
+            1 => q(2, 3),
+            2 => q(2, 1),
+            _ => q(1, 2),
+        };
+        capacity[j] = &capacity[j] * &f;
+    } else {
+        let i = rng.range(0, n as u64 - 1) as usize;
+        let j = rng.range(0, m as u64 - 1) as usize;
+        let d = &users[i].demand;
+        let largest = d.iter().max().cloned().unwrap_or(Rational::ONE);
+        let positive = d.iter().filter(|x| x.is_positive()).count();
+        let value = match rng.range(0, 4) {
+            0 if positive > 1 || d[j].is_zero() => Rational::ZERO,
+            1 => &d[j] * &q(2, 1),
+            2 => &d[j] * &q(1, 2),
+            3 if !values.is_empty() => {
+                &values[rng.range(0, values.len() as u64 - 1) as usize] * &largest
+            }
+            _ => &d[j] + &(&largest * &q(1, 4)),
+        };
+        users[i].demand[j] = value;
+    }
+    // The pools stay: a move changes numbers, never the tree.
+    let next = if capacity != instance.capacity() {
+        instance.with_capacity(capacity).ok()?
+    } else {
+        instance.with_users(users).ok()?
+    };
+    (next != *instance).then_some(next)
+}
+
+/// `steps` moves in a row (the restart's distance from the elite), skipping failed ones.
+pub fn walk(
+    instance: &Instance,
+    values: &[Rational],
+    rng: &mut SplitMix64,
+    steps: usize,
+) -> Instance {
+    let mut current = instance.clone();
+    for _ in 0..steps {
+        if let Some(next) = perturb(&current, values, rng) {
+            current = next;
+        }
+    }
+    current
+}

@@ -1,0 +1,285 @@
+//! What every metric shares: the [`Metric`] trait, the evaluation it returns (an exact
+//! value, or a certified interval for an approximate answer) and the helpers that turn task
+//! counts into utilities under either normalisation (docs/explore.md).
+
+use leontief_solver::generate::SplitMix64;
+use leontief_solver::properties::{Property, Scenario};
+use leontief_solver::registry::Descriptor;
+use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
+
+use crate::candidate::Candidate;
+
+/// Whether a metric's record is its largest or its smallest value. Names `max`, `min`.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, strum::Display, strum::IntoStaticStr, strum::EnumString,
+)]
+#[strum(serialize_all = "kebab-case")]
+pub enum Direction {
+    /// The larger the worse (a gain, an envy).
+    Max,
+    /// The smaller the worse (a loss, a gap below the guarantee).
+    Min,
+}
+
+/// How a user's utility is measured before a ratio is taken (docs/explore.md §2). Names
+/// `tasks`, `dominant-share`; `"x".parse::<Utility>()` fails on `--utility` listing them.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    strum::Display,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantNames,
+)]
+#[strum(
+    serialize_all = "kebab-case",
+    parse_err_ty = SolverError,
+    parse_err_fn = unknown_utility
+)]
+pub enum Utility {
+    /// Tasks the user can run, `min(T_i, runnable tasks)`.
+    Tasks,
+    /// The dominant share those tasks take of the capacities of the instance they are
+    /// measured in (capacities scaled to 1): tasks × `max_j d_ij / R_j`.
+    DominantShare,
+}
+
+impl Utility {
+    /// `tasks` or `dominant-share`.
+    pub fn name(self) -> &'static str {
+        self.into()
+    }
+}
+
+fn unknown_utility(text: &str) -> SolverError {
+    leontief_solver::registry::unknown_name::<Utility>("--utility", "utility", text)
+}
+
+/// A metric's value on one scenario: the computed ratio and the interval its true value
+/// lies in (`lo = hi = value` for an exact answer), with everything to re-derive it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Evaluation {
+    /// The ratio computed from the answers' task counts.
+    pub value: Rational,
+    /// The least the true ratio can be.
+    pub lo: Rational,
+    /// The most the true ratio can be.
+    pub hi: Rational,
+    /// `true` when both answers are exact (then `lo = value = hi`).
+    pub exact: bool,
+    /// The instance and the scenario (the lie, the leaving user, the grown capacities;
+    /// [`Scenario::Bounded`] for envy and the sharing-incentive gap).
+    pub candidate: Candidate,
+    /// The user whose ratio is the value.
+    pub user: usize,
+    /// The other user the value is about (the envied one), if any.
+    pub other: Option<usize>,
+    /// The ratio's numerator and denominator (utilities in the chosen normalisation).
+    pub numerator: Rational,
+    /// See `numerator`.
+    pub denominator: Rational,
+    /// The mechanism's answer on the true instance.
+    pub before: Allocation,
+    /// Its answer in the scenario (`None` without a scenario).
+    pub after: Option<Allocation>,
+}
+
+impl Evaluation {
+    /// The value the optimizer compares: the certified end that is worst for the claim
+    /// (`lo` when maximizing, `hi` when minimizing), so a record never rests on error.
+    pub fn objective(&self, direction: Direction) -> &Rational {
+        match direction {
+            Direction::Max => &self.lo,
+            Direction::Min => &self.hi,
+        }
+    }
+
+    /// Whether `self` is strictly better than `other` for a metric of `direction`.
+    pub fn beats(&self, other: &Evaluation, direction: Direction) -> bool {
+        match direction {
+            Direction::Max => self.lo > other.lo,
+            Direction::Min => self.hi < other.hi,
+        }
+    }
+}
+
+/// The working state of one evaluation: where lies come from, the random stream, and the
+/// counters.
+pub struct Ctx<'a> {
+    /// The value grid (grid lies).
+    pub values: &'a [Rational],
+    /// Whether the instance is a grid instance (capacities 1: every grid vector is a lie).
+    pub grid: bool,
+    /// This evaluation's random stream.
+    pub rng: SplitMix64,
+    /// Local-search steps over the lie (sp-gain, gsp-gain).
+    pub climb_steps: usize,
+    /// Random coalitions tried (gsp-gain).
+    pub group_samples: usize,
+    /// A scenario to start from (the elite's, in the local search).
+    pub hint: Option<Scenario>,
+    /// The normalisation.
+    pub utility: Utility,
+    /// Scenarios tried (one mechanism call each).
+    pub scenarios: u64,
+    /// Mechanism failures.
+    pub errors: Vec<String>,
+}
+
+impl<'a> Ctx<'a> {
+    /// A context with the defaults of `explore` (32 climb steps, 16 coalitions).
+    pub fn new(values: &'a [Rational], grid: bool, rng: SplitMix64, utility: Utility) -> Self {
+        Ctx {
+            values,
+            grid,
+            rng,
+            climb_steps: 32,
+            group_samples: 16,
+            hint: None,
+            utility,
+            scenarios: 0,
+            errors: Vec::new(),
+        }
+    }
+
+    /// Records a failure.
+    pub fn error(&mut self, e: SolverError) {
+        if self.errors.len() < 5 {
+            self.errors.push(e.to_string());
+        }
+    }
+}
+
+/// A quantitative property: a ratio maximized or minimized over instances and scenarios.
+pub trait Metric: Sync {
+    /// Its command-line name.
+    fn name(&self) -> &'static str;
+    /// A one-line definition (shown in `explore --help`).
+    fn description(&self) -> &'static str;
+    /// Whether the record is the largest or the smallest value.
+    fn direction(&self) -> Direction;
+    /// The property whose violation the value measures (its scenario kind: lies,
+    /// departures, growths or none; also the shrinker's reductions).
+    fn property(&self) -> Property;
+    /// The normalisation used unless `--utility` says otherwise.
+    fn default_utility(&self) -> Utility {
+        Utility::Tasks
+    }
+    /// `Err(reason)` when the metric says nothing about this mechanism (e.g. envy of a
+    /// mechanism proved envy-free).
+    fn applies_to(&self, mechanism: &Descriptor) -> Result<(), String> {
+        let _ = mechanism;
+        Ok(())
+    }
+    /// The value on one scenario, from the true answer `truth`: `Ok(None)` when the
+    /// scenario has no value (e.g. the liar had nothing before, a coalition member loses).
+    ///
+    /// # Errors
+    /// A scenario that does not fit, or a mechanism failure.
+    fn at(
+        &self,
+        mechanism: &dyn Mechanism,
+        candidate: &Candidate,
+        truth: &Allocation,
+        utility: Utility,
+    ) -> Result<Option<Evaluation>, SolverError>;
+    /// The best value over the scenarios this metric tries on `instance` (see each
+    /// metric's docs); `None` when none has a value.
+    fn evaluate(
+        &self,
+        mechanism: &dyn Mechanism,
+        instance: &Instance,
+        truth: &Allocation,
+        ctx: &mut Ctx,
+    ) -> Option<Evaluation>;
+}
+
+/// Tries one scenario: counts it and keeps the better evaluation.
+pub(crate) fn try_scenario(
+    metric: &dyn Metric,
+    mechanism: &dyn Mechanism,
+    candidate: Candidate,
+    truth: &Allocation,
+    ctx: &mut Ctx,
+    best: &mut Option<Evaluation>,
+) -> Option<Evaluation> {
+    ctx.scenarios += 1;
+    match metric.at(mechanism, &candidate, truth, ctx.utility) {
+        Ok(Some(e)) => {
+            if best.as_ref().is_none_or(|b| e.beats(b, metric.direction())) {
+                *best = Some(e.clone());
+            }
+            Some(e)
+        }
+        Ok(None) => None,
+        Err(e) => {
+            ctx.error(e);
+            None
+        }
+    }
+}
+
+/// A computed quantity and the interval of its true value.
+#[derive(Debug, Clone)]
+pub(crate) struct Spread {
+    pub value: Rational,
+    pub lo: Rational,
+    pub hi: Rational,
+}
+
+/// `f(x_i)` for a non-decreasing `f`, with `[f(x_i − e_i), f(x_i + e_i)]` from the answer's
+/// error bound (`Allocation::error_bound`; task counts below 0 are clamped to 0); `None`
+/// when the answer's error is unbounded.
+pub(crate) fn spread(
+    x: &Allocation,
+    i: usize,
+    f: impl Fn(&Rational) -> Rational,
+) -> Option<Spread> {
+    let t = &x.tasks[i];
+    let e = x.error_bound(i)?;
+    let value = f(t);
+    if e.is_zero() {
+        return Some(Spread {
+            lo: value.clone(),
+            hi: value.clone(),
+            value,
+        });
+    }
+    let low = (t - &e).max(Rational::ZERO);
+    Some(Spread {
+        lo: f(&low),
+        hi: f(&(t + &e)),
+        value,
+    })
+}
+
+/// `a / b` with its interval; `None` when `b` may be 0.
+pub(crate) fn ratio(a: &Spread, b: &Spread) -> Option<(Rational, Rational, Rational)> {
+    if !b.lo.is_positive() {
+        return None;
+    }
+    Some((&a.value / &b.value, &a.lo / &b.hi, &a.hi / &b.lo))
+}
+
+/// The factor that turns user `i`'s tasks into the chosen normalisation on `instance`:
+/// 1 for tasks, the task's dominant share `max_j d_ij / R_j` for dominant shares.
+pub(crate) fn scale(instance: &Instance, i: usize, utility: Utility) -> Rational {
+    match utility {
+        Utility::Tasks => Rational::ONE,
+        Utility::DominantShare => instance.task_dominant_share(i),
+    }
+}
+
+/// Whether `mechanism` is proved to have `property` (docs/theory.md §3.11, the DRF paper's
+/// Table 2): DRF (both forms) and CEEI are envy-free and have the sharing incentive; asset
+/// fairness (both forms) is envy-free but lacks the sharing incentive.
+pub(crate) fn proved(property: Property, mechanism: &str) -> bool {
+    match property {
+        Property::Ef => matches!(mechanism, "drf" | "drf-lp" | "ceei" | "asset" | "asset-lp"),
+        Property::Si => matches!(mechanism, "drf" | "drf-lp" | "ceei"),
+        _ => false,
+    }
+}

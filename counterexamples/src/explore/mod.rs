@@ -1,0 +1,510 @@
+//! `explore`: the search driver turned optimizer — maximize (or minimize) a quantitative
+//! metric over generated instances, exactly (docs/explore.md).
+//!
+//! - [`metric`]: the [`Metric`] trait, [`Evaluation`], the normalisations ([`Utility`]).
+//! - one module per metric: [`sp_gain`], [`gsp_gain`], [`pm_loss`], [`rm_loss`], [`envy`],
+//!   [`si_gap`]; [`MetricName`] lists them once (names derived with strum).
+//! - [`local`]: the exact perturbations of the local search.
+//! - [`record`]: the JSONL records and their independent re-derivation.
+//!
+//! # The optimizer
+//! Rounds, until the budget, the time or (for the exhaustive strategy) the space runs out:
+//! 1. **Seeds** — `batch` units of the search's space ([`crate::space`]: grid and random
+//!    instances, the shard's units only), evaluated in parallel; each unit's best scenario
+//!    enters a pool of `elites` (the best distinct evaluations so far).
+//! 2. **Local search** — `local` tasks, task `t` restarting from elite `t mod |elites|`:
+//!    a walk of 1 to 3 exact moves on the instance ([`local::walk`]) and the metric's full
+//!    evaluation on the result, starting from the elite's scenario (the lie or growth is
+//!    climbed again from there).
+//!
+//! Results are merged in a fixed order (units ascending, then tasks), so that with
+//! `--budget` the output does not depend on the number of threads. Each strict improvement
+//! of the record is shrunk (the reductions of [`crate::shrink`], kept while the value is at
+//! least as good), re-derived from scratch ([`record::rederive`]) and handed out; the best
+//! record is handed out once more at the end, marked `"best": true`.
+//!
+//! # Example
+//! DRF is strategy-proof: the best single-liar gain found is exactly 1 (the truth).
+//! ```
+//! use leontief_counterexamples::explore::{explore, ExploreConfig, MetricName};
+//! use leontief_counterexamples::generate::GeneratorConfig;
+//! use leontief_solver::Drf;
+//! let mut cfg = ExploreConfig::new(MetricName::SpGain, 1, GeneratorConfig::new());
+//! cfg.budget = Some(2_000);
+//! let mut lines = Vec::new();
+//! explore(&Drf::extended(), &cfg, &mut |r| { lines.push(r.clone()); Ok(()) }, &|_| {}).unwrap();
+//! let best = lines.last().unwrap();
+//! assert_eq!((best["value"].as_str(), best["best"].as_bool()), (Some("1"), Some(true)));
+//! ```
+//!
+//! # References
+//! See each metric's module.
+
+pub mod envy;
+pub mod gsp_gain;
+pub mod local;
+pub mod metric;
+pub mod pm_loss;
+pub mod record;
+pub mod rm_loss;
+pub mod si_gap;
+pub mod sp_gain;
+
+use std::time::{Duration, Instant};
+
+use leontief_solver::generate::SplitMix64;
+use leontief_solver::{Instance, Mechanism, Rational, SolverError};
+use rayon::prelude::*;
+use serde_json::Value;
+
+pub use metric::{Ctx, Direction, Evaluation, Metric, Utility};
+
+use crate::generate::GeneratorConfig;
+use crate::search::{unit_rng, Shard, Stop};
+use crate::shrink::shrink_while;
+use crate::space::{Origin, Space, Strategy};
+use record::Origin as RecordOrigin;
+
+/// Every metric, by its command-line name (derived from the variant: `sp-gain`, ...).
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::EnumString,
+    strum::Display,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+    strum::VariantNames,
+)]
+#[strum(
+    serialize_all = "kebab-case",
+    parse_err_ty = SolverError,
+    parse_err_fn = unknown_metric
+)]
+pub enum MetricName {
+    /// See [`sp_gain`].
+    SpGain,
+    /// See [`gsp_gain`].
+    GspGain,
+    /// See [`pm_loss`].
+    PmLoss,
+    /// See [`rm_loss`].
+    RmLoss,
+    /// See [`envy`].
+    Envy,
+    /// See [`si_gap`].
+    SiGap,
+}
+
+fn unknown_metric(text: &str) -> SolverError {
+    leontief_solver::registry::unknown_name::<MetricName>("--metric", "metric", text)
+}
+
+impl MetricName {
+    /// The command-line name.
+    pub fn name(self) -> &'static str {
+        self.into()
+    }
+
+    /// The metric.
+    pub fn metric(self) -> &'static dyn Metric {
+        match self {
+            MetricName::SpGain => &sp_gain::SpGain,
+            MetricName::GspGain => &gsp_gain::GspGain,
+            MetricName::PmLoss => &pm_loss::PmLoss,
+            MetricName::RmLoss => &rm_loss::RmLoss,
+            MetricName::Envy => &envy::Envy,
+            MetricName::SiGap => &si_gap::SiGap,
+        }
+    }
+
+    /// Its one-line definition.
+    pub fn description(self) -> &'static str {
+        self.metric().description()
+    }
+}
+
+/// What to explore and when to stop.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct ExploreConfig {
+    /// The metric.
+    pub metric: MetricName,
+    /// The normalisation (default: the metric's).
+    pub utility: Utility,
+    /// The run's seed.
+    pub seed: u64,
+    /// Random instances (and the grid's user and resource ranges).
+    pub generator: GeneratorConfig,
+    /// The value grid.
+    pub values: Vec<Rational>,
+    /// Which seed units.
+    pub strategy: Strategy,
+    /// This process's shard.
+    pub shard: Shard,
+    /// Stop once this many scenarios were tried (deterministic).
+    pub budget: Option<u64>,
+    /// Stop after this much wall time (checked between batches).
+    pub time: Option<Duration>,
+    /// Seed units per round.
+    pub batch: usize,
+    /// Local-search tasks per round (0: sampling only).
+    pub local: usize,
+    /// Size of the elite pool the local search restarts from.
+    pub elites: usize,
+    /// Climb steps over the lie per evaluation (sp-gain, gsp-gain).
+    pub climb_steps: usize,
+    /// Random coalitions per evaluation (gsp-gain).
+    pub group_samples: usize,
+    /// Shrink improvements, with at most this many re-evaluations (`None`: do not).
+    pub shrink: Option<usize>,
+}
+
+impl ExploreConfig {
+    /// Defaults: the metric's utility, grid {0, 1/2, 1}, combined strategy, rounds of 32
+    /// seed units and 32 local tasks, 4 elites, 32 climb steps, 16 coalitions, shrinking
+    /// with 300 re-evaluations, no stopping rule (set one).
+    pub fn new(metric: MetricName, seed: u64, generator: GeneratorConfig) -> Self {
+        ExploreConfig {
+            metric,
+            utility: metric.metric().default_utility(),
+            seed,
+            generator,
+            values: vec![
+                Rational::ZERO,
+                Rational::new(1, 2).expect("nonzero"),
+                Rational::ONE,
+            ],
+            strategy: Strategy::Combined,
+            shard: Shard::ALL,
+            budget: None,
+            time: None,
+            batch: 32,
+            local: 32,
+            elites: 4,
+            climb_steps: 32,
+            group_samples: 16,
+            shrink: Some(300),
+        }
+    }
+}
+
+/// Counters of a run, also passed to the progress callback after every batch.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct ExploreSummary {
+    /// Seed units examined.
+    pub units: u64,
+    /// Metric evaluations (seed units and local tasks).
+    pub evaluations: u64,
+    /// Scenarios tried (one mechanism call on a changed instance each).
+    pub scenarios: u64,
+    /// Improvements of the record handed out.
+    pub improvements: u64,
+    /// Mechanism failures.
+    pub errors: u64,
+    /// The first few failure messages.
+    pub error_messages: Vec<String>,
+    /// Wall time so far.
+    pub elapsed: Duration,
+    /// Why it stopped (`None` while running).
+    pub stop: Option<Stop>,
+    /// The best value so far (the record's).
+    pub best: Option<Rational>,
+    /// Wall time when the record first certified a violation of the metric's property
+    /// (its objective past 1: a gain above 1, a loss below 1).
+    pub first_violation: Option<Duration>,
+}
+
+/// What one unit or task produced.
+struct Found {
+    scenarios: u64,
+    errors: Vec<String>,
+    best: Option<Evaluation>,
+}
+
+fn evaluate_one(
+    mechanism: &dyn Mechanism,
+    cfg: &ExploreConfig,
+    instance: &Instance,
+    grid: bool,
+    rng: SplitMix64,
+    hint: Option<leontief_solver::properties::Scenario>,
+) -> Found {
+    let truth = match mechanism.allocate(instance) {
+        Ok(x) => x,
+        Err(e) => {
+            return Found {
+                scenarios: 1,
+                errors: vec![e.to_string()],
+                best: None,
+            }
+        }
+    };
+    let mut ctx = Ctx::new(&cfg.values, grid, rng, cfg.utility);
+    ctx.climb_steps = cfg.climb_steps;
+    ctx.group_samples = cfg.group_samples;
+    ctx.hint = hint;
+    let best = cfg
+        .metric
+        .metric()
+        .evaluate(mechanism, instance, &truth, &mut ctx);
+    Found {
+        scenarios: ctx.scenarios + 1,
+        errors: ctx.errors,
+        best,
+    }
+}
+
+/// The random stream of local task `task` of round `round` (shard-specific).
+fn local_rng(cfg: &ExploreConfig, round: u64, task: u64) -> SplitMix64 {
+    let mut rng = SplitMix64::new(
+        cfg.seed
+            ^ 0x10CA_15EA_2C40_0000
+            ^ round.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ task.wrapping_mul(0xD1B5_4A32_D192_ED03)
+            ^ cfg.shard.index.wrapping_mul(0xA076_1D64_78BD_642F),
+    );
+    rng.next_u64();
+    rng
+}
+
+/// The run's state between merges.
+struct State<'a> {
+    mechanism: &'a dyn Mechanism,
+    cfg: &'a ExploreConfig,
+    summary: ExploreSummary,
+    record: Option<(Evaluation, Value)>,
+    elites: Vec<Evaluation>,
+    start: Instant,
+}
+
+impl State<'_> {
+    fn direction(&self) -> Direction {
+        self.cfg.metric.metric().direction()
+    }
+
+    /// Merges one result (in the fixed order); hands out an improvement.
+    fn merge(
+        &mut self,
+        found: Found,
+        origin: RecordOrigin,
+        on_record: &mut dyn FnMut(&Value) -> std::io::Result<()>,
+    ) -> std::io::Result<()> {
+        self.summary.evaluations += 1;
+        self.summary.scenarios += found.scenarios;
+        self.summary.errors += found.errors.len() as u64;
+        for e in found.errors {
+            if self.summary.error_messages.len() < 5 {
+                self.summary.error_messages.push(e);
+            }
+        }
+        let Some(e) = found.best else {
+            return Ok(());
+        };
+        let d = self.direction();
+        self.add_elite(&e);
+        if self.record.as_ref().is_some_and(|(r, _)| !e.beats(r, d)) {
+            return Ok(());
+        }
+        let e = self.shrunk(e);
+        let json = record::to_json(
+            self.cfg.metric,
+            self.mechanism.name(),
+            self.cfg.utility,
+            &e,
+            self.summary.scenarios,
+            self.cfg.seed,
+            &origin,
+        );
+        // Re-derived from scratch before it is printed; a disagreement is an error, not a
+        // record.
+        if let Err(err) = record::rederive(self.mechanism, &json) {
+            self.summary.errors += 1;
+            if self.summary.error_messages.len() < 5 {
+                self.summary
+                    .error_messages
+                    .push(format!("record not re-derived: {err}"));
+            }
+            return Ok(());
+        }
+        self.summary.improvements += 1;
+        self.summary.best = Some(e.value.clone());
+        let past_one = match d {
+            Direction::Max => e.lo > Rational::ONE,
+            Direction::Min => e.hi < Rational::ONE,
+        };
+        if past_one && self.summary.first_violation.is_none() {
+            self.summary.first_violation = Some(self.start.elapsed());
+        }
+        on_record(&json)?;
+        self.record = Some((e, json));
+        Ok(())
+    }
+
+    fn add_elite(&mut self, e: &Evaluation) {
+        let d = self.direction();
+        if self.elites.iter().any(|x| x.candidate == e.candidate) {
+            return;
+        }
+        let at = self
+            .elites
+            .iter()
+            .position(|x| e.beats(x, d))
+            .unwrap_or(self.elites.len());
+        if at < self.cfg.elites {
+            self.elites.insert(at, e.clone());
+            self.elites.truncate(self.cfg.elites);
+        }
+    }
+
+    /// The evaluation shrunk while its objective stays at least as good.
+    fn shrunk(&self, e: Evaluation) -> Evaluation {
+        let Some(limit) = self.cfg.shrink else {
+            return e;
+        };
+        let m = self.cfg.metric.metric();
+        let d = m.direction();
+        let mut last = e.clone();
+        let mut keep = |c: &crate::candidate::Candidate| -> bool {
+            let Ok(truth) = self.mechanism.allocate(&c.instance) else {
+                return false;
+            };
+            match m.at(self.mechanism, c, &truth, self.cfg.utility) {
+                Ok(Some(x)) if !e.beats(&x, d) => {
+                    last = x;
+                    true
+                }
+                _ => false,
+            }
+        };
+        let small = shrink_while(m.property(), &e.candidate, &mut keep, limit);
+        if small == e.candidate {
+            e
+        } else {
+            last
+        }
+    }
+
+    fn budget_spent(&self) -> bool {
+        self.cfg.budget.is_some_and(|b| self.summary.scenarios >= b)
+    }
+}
+
+/// Runs the optimizer. `on_record` receives each improvement (re-derived, as a JSON
+/// record) and, at the end, the best one again marked `"best": true`; `progress` the
+/// counters after every batch.
+///
+/// # Errors
+/// Only what `on_record` returns (e.g. a failed write).
+///
+/// # Complexity
+/// Per evaluation, one allocation per scenario the metric tries (see each metric); per
+/// improvement, at most `shrink` re-evaluations and one re-derivation.
+pub fn explore(
+    mechanism: &dyn Mechanism,
+    cfg: &ExploreConfig,
+    on_record: &mut dyn FnMut(&Value) -> std::io::Result<()>,
+    progress: &(dyn Fn(&ExploreSummary) + Sync),
+) -> std::io::Result<ExploreSummary> {
+    let space = Space::new(&cfg.values, cfg.generator.clone(), cfg.strategy, cfg.seed);
+    let mut st = State {
+        mechanism,
+        cfg,
+        summary: ExploreSummary {
+            units: 0,
+            evaluations: 0,
+            scenarios: 0,
+            improvements: 0,
+            errors: 0,
+            error_messages: Vec::new(),
+            elapsed: Duration::ZERO,
+            stop: None,
+            best: None,
+            first_violation: None,
+        },
+        record: None,
+        elites: Vec::new(),
+        start: Instant::now(),
+    };
+    let batch = cfg.batch.max(1) as u64;
+    let mut next_unit = cfg.shard.index;
+    let mut round = 0u64;
+    while st.summary.stop.is_none() {
+        // 1. Seeds.
+        let units: Vec<(u64, Origin)> = (0..batch)
+            .map(|t| next_unit + t * cfg.shard.count)
+            .map_while(|u| space.origin(u).map(|o| (u, o)))
+            .collect();
+        let exhausted = units.is_empty();
+        let results: Vec<Found> = units
+            .par_iter()
+            .map(|&(unit, origin)| {
+                let inst = space.instance(origin);
+                let grid = matches!(origin, Origin::Grid(_));
+                evaluate_one(mechanism, cfg, &inst, grid, unit_rng(cfg.seed, unit), None)
+            })
+            .collect();
+        for (&(unit, origin), found) in units.iter().zip(results) {
+            st.summary.units += 1;
+            next_unit = unit + cfg.shard.count;
+            st.merge(
+                found,
+                RecordOrigin::Unit {
+                    unit,
+                    kind: origin.name(),
+                },
+                on_record,
+            )?;
+            if st.budget_spent() {
+                st.summary.stop = Some(Stop::Budget);
+                break;
+            }
+        }
+        // 2. Local search from the elites.
+        if st.summary.stop.is_none() && cfg.local > 0 && !st.elites.is_empty() {
+            let elites = st.elites.clone();
+            let tasks: Vec<u64> = (0..cfg.local as u64).collect();
+            let results: Vec<Found> = tasks
+                .par_iter()
+                .map(|&t| {
+                    let elite = &elites[t as usize % elites.len()];
+                    let mut rng = local_rng(cfg, round, t);
+                    let steps = rng.range(1, 3) as usize;
+                    let inst = local::walk(&elite.candidate.instance, &cfg.values, &mut rng, steps);
+                    let hint = Some(elite.candidate.scenario.clone());
+                    evaluate_one(mechanism, cfg, &inst, false, rng, hint)
+                })
+                .collect();
+            for (&task, found) in tasks.iter().zip(results) {
+                st.merge(found, RecordOrigin::Local { round, task }, on_record)?;
+                if st.budget_spent() {
+                    st.summary.stop = Some(Stop::Budget);
+                    break;
+                }
+            }
+        }
+        round += 1;
+        st.summary.elapsed = st.start.elapsed();
+        if st.summary.stop.is_none() {
+            if exhausted || space.origin(next_unit).is_none() {
+                st.summary.stop = Some(Stop::Exhausted);
+            } else if cfg.time.is_some_and(|t| st.summary.elapsed >= t) {
+                st.summary.stop = Some(Stop::Time);
+            }
+        }
+        progress(&st.summary);
+    }
+    st.summary.elapsed = st.start.elapsed();
+    if let Some((_, mut json)) = st.record.take() {
+        if let Some(o) = json.as_object_mut() {
+            o.insert("scenarios".into(), Value::from(st.summary.scenarios));
+            o.insert("best".into(), Value::Bool(true));
+        }
+        on_record(&json)?;
+    }
+    Ok(st.summary)
+}

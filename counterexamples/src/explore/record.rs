@@ -1,0 +1,343 @@
+//! The records `explore` writes (one JSONL line per improvement) and their independent
+//! re-derivation.
+//!
+//! A record: `{"metric", "mechanism", "direction", "utility", "value": "p/q", "decimal",
+//! "exact", ["interval": ["lo", "hi"]], "instance", "witness", "scenarios", "seed",
+//! "origin", "best"}`. The witness holds everything needed to re-derive the value: the user
+//! whose ratio it is, the ratio's numerator and denominator, the scenario (`reports` of the
+//! liars, the `leaving` user, the `capacity_after`, the `envied` user) and the mechanism's
+//! two answers (`allocation_before`, `allocation_after`, by user name; with their
+//! tolerance when approximate).
+//!
+//! [`rederive`] reads a record back, recomputes both answers from scratch with the
+//! mechanism, recomputes the value, and requires every number to agree exactly; it then
+//! confirms the direction of the value with the solver's own property oracle (a gain above
+//! 1 must be an SP/GSP violation, a loss below 1 a PM/RM violation, envy above 1 an EF
+//! violation, a gap below 1 an SI violation), for exact answers.
+
+use serde_json::{json, Map, Value};
+
+use leontief_solver::properties::allocation::{envy_freeness, sharing_incentive};
+use leontief_solver::properties::manipulation::{gsp_scenario, sp_scenario, GspReading};
+use leontief_solver::properties::monotonicity::{pm_scenario, rm_scenario};
+use leontief_solver::properties::{Property, Scenario};
+use leontief_solver::{read_numbers, Allocation, Instance, Mechanism, Rational, SolverError};
+
+use super::metric::{Evaluation, Metric, Utility};
+use super::MetricName;
+use crate::candidate::Candidate;
+
+/// `x` rounded to `places` decimal places, half to even, computed exactly (no floating
+/// point), trailing zeros dropped.
+///
+/// # Example
+/// ```
+/// use leontief_counterexamples::explore::record::decimal;
+/// use leontief_solver::Rational;
+/// assert_eq!(decimal(&Rational::new(31, 24).unwrap(), 6), "1.291667");
+/// assert_eq!(decimal(&Rational::new(3, 4).unwrap(), 6), "0.75");
+/// assert_eq!(decimal(&Rational::new(-1, 8).unwrap(), 2), "-0.12"); // tie to even
+/// assert_eq!(decimal(&Rational::ONE, 12), "1");
+/// ```
+pub fn decimal(x: &Rational, places: u32) -> String {
+    let negative = x.is_negative();
+    let scale = Rational::integer(10i128.pow(places));
+    let scaled = &x.abs() * &scale;
+    let mut whole = scaled.floor();
+    let rest = &scaled - &whole;
+    let half = Rational::new(1, 2).expect("nonzero");
+    let odd = !(&whole * &half).is_integer();
+    if rest > half || (rest == half && odd) {
+        whole += Rational::ONE;
+    }
+    let digits = whole.to_string();
+    let p = places as usize;
+    let padded = format!("{digits:0>width$}", width = p + 1);
+    let (int, frac) = padded.split_at(padded.len() - p);
+    let frac = frac.trim_end_matches('0');
+    let sign = if negative && (int != "0" || !frac.is_empty()) {
+        "-"
+    } else {
+        ""
+    };
+    if frac.is_empty() {
+        format!("{sign}{int}")
+    } else {
+        format!("{sign}{int}.{frac}")
+    }
+}
+
+/// How records name a user: its path in the tree (its name when it has no pool).
+fn name(inst: &Instance, i: usize) -> Value {
+    Value::String(inst.user_path(i))
+}
+
+fn tasks_by_user(inst: &Instance, users: &[usize], x: &Allocation) -> Value {
+    let mut o = Map::new();
+    for (k, &i) in users.iter().enumerate() {
+        o.insert(inst.user_path(i), json!(x.tasks[k].to_string()));
+    }
+    Value::Object(o)
+}
+
+fn numbers(v: &[Rational]) -> Value {
+    Value::Array(v.iter().map(|x| json!(x.to_string())).collect())
+}
+
+/// Where a record was found: a seed unit of the space, or a local-search task.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    /// Unit `unit` of the space (`exhaustive` or `random`).
+    Unit {
+        /// The unit number.
+        unit: u64,
+        /// `exhaustive` or `random`.
+        kind: &'static str,
+    },
+    /// Task `task` of local-search round `round`.
+    Local {
+        /// The round.
+        round: u64,
+        /// The task within it.
+        task: u64,
+    },
+}
+
+/// The JSON record of an evaluation.
+pub fn to_json(
+    metric: MetricName,
+    mechanism: &str,
+    utility: Utility,
+    e: &Evaluation,
+    scenarios: u64,
+    seed: u64,
+    origin: &Origin,
+) -> Value {
+    let m = metric.metric();
+    let inst = &e.candidate.instance;
+    let n = inst.num_users();
+    let mut w = Map::new();
+    w.insert("user".into(), name(inst, e.user));
+    w.insert("numerator".into(), json!(e.numerator.to_string()));
+    w.insert("denominator".into(), json!(e.denominator.to_string()));
+    let all: Vec<usize> = (0..n).collect();
+    let mut after_users = all.clone();
+    match &e.candidate.scenario {
+        Scenario::Lies(lies) => {
+            let mut r = Map::new();
+            for (i, report) in lies {
+                r.insert(inst.user_path(*i), numbers(report));
+            }
+            w.insert("reports".into(), Value::Object(r));
+        }
+        Scenario::Remove(l) => {
+            w.insert("leaving".into(), name(inst, *l));
+            after_users.retain(|k| k != l);
+        }
+        Scenario::Capacity(c) => {
+            w.insert("capacity_after".into(), numbers(c));
+        }
+        Scenario::Bounded => {}
+    }
+    if let Some(k) = e.other {
+        if m.property() == Property::Ef {
+            w.insert("envied".into(), name(inst, k));
+        }
+    }
+    w.insert(
+        "allocation_before".into(),
+        tasks_by_user(inst, &all, &e.before),
+    );
+    if let Some(t) = &e.before.tolerance {
+        w.insert("tolerance_before".into(), json!(t.to_string()));
+    }
+    if let Some(after) = &e.after {
+        w.insert(
+            "allocation_after".into(),
+            tasks_by_user(inst, &after_users, after),
+        );
+        if let Some(t) = &after.tolerance {
+            w.insert("tolerance_after".into(), json!(t.to_string()));
+        }
+    }
+    let mut o = Map::new();
+    o.insert("metric".into(), json!(metric.name()));
+    o.insert("mechanism".into(), json!(mechanism));
+    o.insert("direction".into(), json!(m.direction().to_string()));
+    o.insert("utility".into(), json!(utility.name()));
+    o.insert("value".into(), json!(e.value.to_string()));
+    o.insert("decimal".into(), json!(decimal(&e.value, 12)));
+    o.insert("exact".into(), json!(e.exact));
+    if !e.exact {
+        o.insert(
+            "interval".into(),
+            json!([e.lo.to_string(), e.hi.to_string()]),
+        );
+    }
+    o.insert("instance".into(), inst.to_json());
+    o.insert("witness".into(), Value::Object(w));
+    o.insert("scenarios".into(), json!(scenarios));
+    o.insert("seed".into(), json!(seed));
+    match origin {
+        Origin::Unit { unit, kind } => {
+            o.insert("origin".into(), json!(kind));
+            o.insert("unit".into(), json!(unit));
+        }
+        Origin::Local { round, task } => {
+            o.insert("origin".into(), json!("local"));
+            o.insert("round".into(), json!(round));
+            o.insert("task".into(), json!(task));
+        }
+    }
+    o.insert("best".into(), json!(false));
+    Value::Object(o)
+}
+
+fn field<'a>(v: &'a Value, key: &str) -> Result<&'a Value, SolverError> {
+    v.get(key)
+        .ok_or_else(|| SolverError::invalid(key, "missing"))
+}
+
+fn text<'a>(v: &'a Value, key: &str) -> Result<&'a str, SolverError> {
+    field(v, key)?
+        .as_str()
+        .ok_or_else(|| SolverError::invalid(key, "expected a string"))
+}
+
+fn user_of(inst: &Instance, v: &Value, key: &str) -> Result<usize, SolverError> {
+    let name = text(v, key)?;
+    inst.user_at_path(name)
+        .ok_or_else(|| SolverError::invalid(format!("witness.{key}"), format!("no user {name:?}")))
+}
+
+/// The metric, the utility and the candidate (instance and scenario) of a record.
+///
+/// # Errors
+/// A field that is missing or malformed, named by its path.
+pub fn read(record: &Value) -> Result<(MetricName, Utility, Candidate), SolverError> {
+    let metric: MetricName = text(record, "metric")?
+        .parse()
+        .map_err(|_| SolverError::invalid("metric", "unknown metric"))?;
+    let utility: Utility = text(record, "utility")?.parse()?;
+    let instance = Instance::from_json(field(record, "instance")?)?;
+    let w = field(record, "witness")?;
+    let scenario = match metric.metric().property() {
+        Property::Sp | Property::GspStrong => {
+            let reports = field(w, "reports")?
+                .as_object()
+                .ok_or_else(|| SolverError::invalid("witness.reports", "expected an object"))?;
+            let mut lies = Vec::new();
+            for (user, r) in reports {
+                let i = instance.user_at_path(user).ok_or_else(|| {
+                    SolverError::invalid("witness.reports", format!("no user {user:?}"))
+                })?;
+                lies.push((i, read_numbers(&format!("witness.reports.{user}"), r)?));
+            }
+            lies.sort_by_key(|(i, _)| *i);
+            Scenario::Lies(lies)
+        }
+        Property::Pm => Scenario::Remove(user_of(&instance, w, "leaving")?),
+        Property::Rm => Scenario::Capacity(read_numbers(
+            "witness.capacity_after",
+            field(w, "capacity_after")?,
+        )?),
+        _ => Scenario::Bounded,
+    };
+    Ok((metric, utility, Candidate::new(instance, scenario)))
+}
+
+/// Re-derives a record from scratch: both answers recomputed by `mechanism`, the value
+/// recomputed, every number compared exactly with the record's, and (for exact answers)
+/// the value's side of 1 confirmed by the property oracle. Returns the evaluation.
+///
+/// # Errors
+/// A malformed record, a mechanism failure, or any disagreement (named).
+pub fn rederive(mechanism: &dyn Mechanism, record: &Value) -> Result<Evaluation, SolverError> {
+    let (metric, utility, candidate) = read(record)?;
+    let m = metric.metric();
+    let truth = mechanism.allocate(&candidate.instance)?;
+    let e = m
+        .at(mechanism, &candidate, &truth, utility)?
+        .ok_or_else(|| SolverError::invalid("witness", "the scenario has no value"))?;
+    let again = to_json(
+        metric,
+        mechanism.name(),
+        utility,
+        &e,
+        0,
+        0,
+        &Origin::Local { round: 0, task: 0 },
+    );
+    for key in ["value", "exact", "interval"] {
+        if record.get(key) != again.get(key) {
+            return Err(SolverError::invalid(
+                key,
+                format!(
+                    "recorded {:?}, re-derived {:?}",
+                    record.get(key),
+                    again.get(key)
+                ),
+            ));
+        }
+    }
+    if record["witness"] != again["witness"] {
+        return Err(SolverError::invalid(
+            "witness",
+            format!(
+                "recorded {}, re-derived {}",
+                record["witness"], again["witness"]
+            ),
+        ));
+    }
+    if e.exact {
+        confirm(mechanism, m, &candidate, &truth, &e)?;
+    }
+    Ok(e)
+}
+
+/// The property oracle's verdict agrees with the value's side of 1.
+fn confirm(
+    mechanism: &dyn Mechanism,
+    metric: &dyn Metric,
+    c: &Candidate,
+    truth: &Allocation,
+    e: &Evaluation,
+) -> Result<(), SolverError> {
+    let one = Rational::ONE;
+    let inst = &c.instance;
+    let violated = match (&c.scenario, metric.property()) {
+        (Scenario::Lies(l), Property::Sp) => {
+            sp_scenario(mechanism, inst, truth, l[0].0, &l[0].1)?.is_some()
+        }
+        (Scenario::Lies(l), _) => {
+            gsp_scenario(mechanism, inst, truth, l, GspReading::Strong)?.is_some()
+        }
+        (Scenario::Remove(l), _) => pm_scenario(mechanism, inst, truth, *l)?.is_some(),
+        (Scenario::Capacity(g), _) => rm_scenario(mechanism, inst, truth, g)?.is_some(),
+        (_, Property::Ef) => !envy_freeness(inst, truth)?.holds,
+        _ => !sharing_incentive(inst, truth)?.holds,
+    };
+    let claims = match metric.direction() {
+        super::Direction::Max => e.value > one,
+        super::Direction::Min => e.value < one,
+    };
+    // Users with nothing at the truth have no ratio, so the oracle may see a violation the
+    // value does not (GSP, EF); a claimed violation must always be confirmed.
+    let exact_match = matches!(
+        metric.property(),
+        Property::Sp | Property::Pm | Property::Rm | Property::Si
+    );
+    if (claims && !violated) || (violated && !claims && exact_match) {
+        return Err(SolverError::invalid(
+            "value",
+            format!(
+                "{} = {} but the {} oracle says the property {}",
+                metric.name(),
+                e.value,
+                metric.property(),
+                if violated { "fails" } else { "holds" }
+            ),
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,149 @@
+//! `rm-loss`: when capacities grow, the smallest ratio after / before over the users,
+//! minimized (docs/explore.md §3.4).
+//!
+//! `rm-loss = min_{R' >= R} min_i u_i(x'_i d_i) / u_i(x_i d_i)` where `x'` is the answer on
+//! capacities `R'`. Users with nothing before are skipped. A resource-monotonic mechanism
+//! has `rm-loss >= 1`. With `--utility dominant-share` the after-utility is the dominant
+//! share of the **grown** capacities, so the two normalisations differ here (by
+//! `μ'_i / μ_i`, docs/explore.md §2).
+//!
+//! On one instance the growths tried are the search's (`search::capacity_growths`: the
+//! capacity grid and three random growths), then a local perturbation of the best one:
+//! one resource's growth raised or lowered by a quarter of its capacity, or set to ×1.
+//!
+//! # References
+//! - A. Ghodsi et al. *Dominant Resource Fairness.* NSDI 2011, §5 (DRF is not resource
+//!   monotonic: capacities (1, 1) → (1, 4) with ⟨2, 1⟩ and ⟨1, 2⟩).
+
+use leontief_solver::properties::{utility_at_truth, Property, Scenario};
+use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
+
+use super::metric::{
+    ratio, scale, spread, try_scenario, Ctx, Direction, Evaluation, Metric, Utility,
+};
+use crate::candidate::Candidate;
+use crate::search::capacity_growths;
+
+/// See the [module docs](self).
+pub struct RmLoss;
+
+impl Metric for RmLoss {
+    fn name(&self) -> &'static str {
+        "rm-loss"
+    }
+
+    fn description(&self) -> &'static str {
+        "min over grown capacities R' >= R and users i of u_i(after) / u_i(before) (at least 1 when resource monotonic)"
+    }
+
+    fn direction(&self) -> Direction {
+        Direction::Min
+    }
+
+    fn property(&self) -> Property {
+        Property::Rm
+    }
+
+    fn at(
+        &self,
+        mechanism: &dyn Mechanism,
+        candidate: &Candidate,
+        truth: &Allocation,
+        utility: Utility,
+    ) -> Result<Option<Evaluation>, SolverError> {
+        let inst = &candidate.instance;
+        let Scenario::Capacity(grown) = &candidate.scenario else {
+            return Err(SolverError::invalid(
+                "witness",
+                "rm-loss needs grown capacities",
+            ));
+        };
+        if grown.len() != inst.num_resources()
+            || grown.iter().zip(inst.capacity()).any(|(g, r)| g < r)
+        {
+            return Err(SolverError::invalid(
+                "witness.capacity_after",
+                "expected one capacity per resource, each at least the old one",
+            ));
+        }
+        let bigger = inst.with_capacity(grown.clone())?;
+        let after = mechanism.allocate(&bigger)?;
+        let mut best: Option<Evaluation> = None;
+        for i in 0..inst.num_users() {
+            let s = scale(inst, i, utility);
+            let s_after = scale(&bigger, i, utility);
+            let Some(b) = spread(truth, i, |t| &utility_at_truth(inst, i, t) * &s) else {
+                continue;
+            };
+            let Some(a) = spread(&after, i, |t| &utility_at_truth(inst, i, t) * &s_after) else {
+                continue;
+            };
+            let Some((value, lo, hi)) = ratio(&a, &b) else {
+                continue;
+            };
+            if best.as_ref().is_some_and(|e| hi >= e.hi) {
+                continue;
+            }
+            best = Some(Evaluation {
+                value,
+                lo,
+                hi,
+                exact: truth.tolerance.is_none() && after.tolerance.is_none(),
+                candidate: candidate.clone(),
+                user: i,
+                other: None,
+                numerator: a.value,
+                denominator: b.value,
+                before: truth.clone(),
+                after: Some(after.clone()),
+            });
+        }
+        Ok(best)
+    }
+
+    fn evaluate(
+        &self,
+        mechanism: &dyn Mechanism,
+        instance: &Instance,
+        truth: &Allocation,
+        ctx: &mut Ctx,
+    ) -> Option<Evaluation> {
+        let mut best: Option<Evaluation> = None;
+        let mut growths = Vec::new();
+        if let Some(Scenario::Capacity(g)) = &ctx.hint {
+            if g.len() == instance.num_resources()
+                && g.iter().zip(instance.capacity()).all(|(g, r)| g >= r)
+            {
+                growths.push(g.clone());
+            }
+        }
+        growths.extend(capacity_growths(instance, &mut ctx.rng));
+        for g in growths {
+            let c = Candidate::new(instance.clone(), Scenario::Capacity(g));
+            try_scenario(self, mechanism, c, truth, ctx, &mut best);
+        }
+        // Local perturbation of the best growth, in exact quarter steps of the capacity.
+        let m = instance.num_resources();
+        for _ in 0..(2 * m).min(8) {
+            let Some(Scenario::Capacity(g)) = best.as_ref().map(|e| e.candidate.scenario.clone())
+            else {
+                break;
+            };
+            let j = ctx.rng.range(0, m as u64 - 1) as usize;
+            let r = &instance.capacity()[j];
+            let quarter = r * &Rational::new(1, 4).expect("nonzero");
+            let mut next = g.clone();
+            next[j] = match ctx.rng.range(0, 2) {
+                0 => &g[j] + &quarter,
+                1 => (&g[j] - &quarter).max(r.clone()),
+                _ => r.clone(),
+            };
+            if next == g {
+                continue;
+            }
+            let c = Candidate::new(instance.clone(), Scenario::Capacity(next));
+            try_scenario(self, mechanism, c, truth, ctx, &mut best);
+        }
+        best
+    }
+}

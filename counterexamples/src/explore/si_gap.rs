@@ -1,0 +1,115 @@
+//! `si-gap`: how far below its weighted equal split a user ends, minimized
+//! (docs/explore.md §3.6).
+//!
+//! `si-gap = min_i u_i(x_i d_i) / u_i((w_i / W) R)` — the user's utility over what its
+//! weighted equal split (resource by resource with per-resource weights,
+//! `properties::allocation::equal_split`) would let it run. An answer with the sharing
+//! incentive has `si-gap >= 1`; the measure is for the mechanisms that lack it (asset
+//! fairness, common-level DRF, discrete DRF, the hierarchical policies): DRF and CEEI have
+//! it (docs/theory.md §3.11), so the metric does not apply to them. No scenario.
+
+use leontief_solver::properties::allocation::equal_split;
+use leontief_solver::properties::{utility_at_truth, Property, Scenario};
+use leontief_solver::registry::Descriptor;
+use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
+
+use super::metric::{
+    proved, ratio, scale, spread, try_scenario, Ctx, Direction, Evaluation, Metric, Spread, Utility,
+};
+use crate::candidate::Candidate;
+
+/// See the [module docs](self).
+pub struct SiGap;
+
+/// User `i`'s utility from the bundle `split` (its true demand and cap).
+pub(crate) fn utility_of_bundle(instance: &Instance, i: usize, split: &[Rational]) -> Rational {
+    instance.utility(i, split)
+}
+
+impl Metric for SiGap {
+    fn name(&self) -> &'static str {
+        "si-gap"
+    }
+
+    fn description(&self) -> &'static str {
+        "min over users i of x_i / u_i((w_i/W) R) (1 or more with the sharing incentive)"
+    }
+
+    fn direction(&self) -> Direction {
+        Direction::Min
+    }
+
+    fn property(&self) -> Property {
+        Property::Si
+    }
+
+    fn applies_to(&self, mechanism: &Descriptor) -> Result<(), String> {
+        if proved(Property::Si, mechanism.name) {
+            return Err(format!(
+                "{} has the sharing incentive (docs/theory.md §3.11): si-gap is at least 1 on every instance",
+                mechanism.name
+            ));
+        }
+        Ok(())
+    }
+
+    fn at(
+        &self,
+        _mechanism: &dyn Mechanism,
+        candidate: &Candidate,
+        truth: &Allocation,
+        utility: Utility,
+    ) -> Result<Option<Evaluation>, SolverError> {
+        let inst = &candidate.instance;
+        if candidate.scenario != Scenario::Bounded {
+            return Err(SolverError::invalid("witness", "si-gap takes no scenario"));
+        }
+        let splits = equal_split(inst);
+        let mut best: Option<Evaluation> = None;
+        for (i, split) in splits.iter().enumerate() {
+            let s = scale(inst, i, utility);
+            let Some(have) = spread(truth, i, |t| &utility_at_truth(inst, i, t) * &s) else {
+                continue;
+            };
+            let due = &utility_of_bundle(inst, i, split) * &s;
+            let due = Spread {
+                value: due.clone(),
+                lo: due.clone(),
+                hi: due,
+            };
+            let Some((value, lo, hi)) = ratio(&have, &due) else {
+                continue;
+            };
+            if best.as_ref().is_some_and(|e| hi >= e.hi) {
+                continue;
+            }
+            best = Some(Evaluation {
+                value,
+                lo,
+                hi,
+                exact: truth.tolerance.is_none(),
+                candidate: candidate.clone(),
+                user: i,
+                other: None,
+                numerator: have.value,
+                denominator: due.value,
+                before: truth.clone(),
+                after: None,
+            });
+        }
+        Ok(best)
+    }
+
+    fn evaluate(
+        &self,
+        mechanism: &dyn Mechanism,
+        instance: &Instance,
+        truth: &Allocation,
+        ctx: &mut Ctx,
+    ) -> Option<Evaluation> {
+        let mut best = None;
+        let c = Candidate::new(instance.clone(), Scenario::Bounded);
+        try_scenario(self, mechanism, c, truth, ctx, &mut best);
+        best
+    }
+}

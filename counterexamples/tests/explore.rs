@@ -1,0 +1,314 @@
+//! `explore`: metric values checked against hand derivations and the sources, records
+//! re-derived independently, determinism across thread counts.
+
+use leontief_counterexamples::candidate::Candidate;
+use leontief_counterexamples::explore::record::rederive;
+use leontief_counterexamples::explore::{explore, ExploreConfig, MetricName, Utility};
+use leontief_counterexamples::generate::GeneratorConfig;
+use leontief_counterexamples::space::Strategy;
+use leontief_solver::ceei::Ceei;
+use leontief_solver::properties::{utility_at_truth, utility_of_report, Scenario};
+use leontief_solver::{AssetFairness, Drf, Instance, Mechanism, Rational, User};
+use serde_json::Value;
+
+fn q(s: &str) -> Rational {
+    s.parse().unwrap()
+}
+
+fn run(mechanism: &dyn Mechanism, cfg: &ExploreConfig) -> Vec<Value> {
+    let mut lines = Vec::new();
+    explore(
+        mechanism,
+        cfg,
+        &mut |r| {
+            lines.push(r.clone());
+            Ok(())
+        },
+        &|_| {},
+    )
+    .unwrap();
+    lines
+}
+
+fn at(
+    mechanism: &dyn Mechanism,
+    metric: MetricName,
+    instance: Instance,
+    scenario: Scenario,
+    utility: Utility,
+) -> Rational {
+    let c = Candidate::new(instance, scenario);
+    let truth = mechanism.allocate(&c.instance).unwrap();
+    metric
+        .metric()
+        .at(mechanism, &c, &truth, utility)
+        .unwrap()
+        .unwrap()
+        .value
+}
+
+/// The DRF paper's resource-monotonicity example (examples/drf-not-rm.json).
+fn drf_not_rm() -> Instance {
+    Instance::new(
+        vec![1.into(), 1.into()],
+        vec![User::new("A", [2, 1]), User::new("B", [1, 2])],
+    )
+    .unwrap()
+}
+
+#[test]
+fn drf_sp_gain_is_exactly_one() {
+    // DRF is strategy-proof (Ghodsi et al., NSDI 2011, §4.2): no lie raises the liar's
+    // true utility, so every ratio found is at most 1; a lie that leaves the answer
+    // unchanged for the liar (e.g. doubling a component it is not bottlenecked on keeps
+    // its dominant share) gives exactly 1, so the record is 1.
+    let mut cfg = ExploreConfig::new(MetricName::SpGain, 3, GeneratorConfig::new());
+    cfg.budget = Some(4_000);
+    let lines = run(&Drf::extended(), &cfg);
+    for line in &lines {
+        assert!(
+            q(line["value"].as_str().unwrap()) <= Rational::ONE,
+            "{line}"
+        );
+        assert_eq!(line["exact"], true);
+    }
+    let best = lines.last().unwrap();
+    assert_eq!(best["best"], true);
+    assert_eq!(best["value"], "1");
+    assert_eq!(best["decimal"], "1");
+    rederive(&Drf::extended(), best).unwrap();
+}
+
+#[test]
+fn drf_rm_loss_on_the_papers_example_is_three_quarters() {
+    // By hand (DRF paper §5): on (1, 1) A <2, 1> and B <1, 2> have dominant shares 2x_A
+    // and 2x_B; equal shares and CPU 2x_A + x_B = 1 give x_A = x_B = 1/3. On (1, 4), B's
+    // dominant resource becomes CPU (x_B vs 2x_B/4): 2x_A = x_B and 2x_A + x_B = 1 give
+    // x_A = 1/4, x_B = 1/2. A: (1/4)/(1/3) = 3/4; B gains (3/2). rm-loss = 3/4.
+    let grow = Scenario::Capacity(vec![1.into(), 4.into()]);
+    let drf = Drf::extended();
+    let v = at(
+        &drf,
+        MetricName::RmLoss,
+        drf_not_rm(),
+        grow.clone(),
+        Utility::Tasks,
+    );
+    assert_eq!(v, q("3/4"));
+    // Dominant shares (capacities scaled to 1 in each state): A 2/3 -> 2 * 1/4 = 1/2,
+    // ratio 3/4; B 2 * 1/3 = 2/3 -> max(1/2, 2 * 1/2 / 4) = 1/2, ratio 3/4 although B runs
+    // more tasks: the two normalisations differ for rm-loss (docs/explore.md §2).
+    let v = at(
+        &drf,
+        MetricName::RmLoss,
+        drf_not_rm(),
+        grow,
+        Utility::DominantShare,
+    );
+    assert_eq!(v, q("3/4"));
+}
+
+#[test]
+fn drf_rm_loss_search_reaches_the_papers_example() {
+    // The grid {0, 1/2, 1} with 2 users and 2 resources contains <1, 1/2> and <1/2, 1>
+    // (the paper's example scaled), and the growths include ×4 on one resource: the
+    // record is at most 3/4, and it re-derives.
+    let mut g = GeneratorConfig::new();
+    g.users = 2..=2;
+    g.resources = 2..=2;
+    let mut cfg = ExploreConfig::new(MetricName::RmLoss, 1, g);
+    cfg.strategy = Strategy::Exhaustive;
+    cfg.local = 0;
+    let lines = run(&Drf::extended(), &cfg);
+    let best = lines.last().unwrap();
+    assert!(q(best["value"].as_str().unwrap()) <= q("3/4"), "{best}");
+    rederive(&Drf::extended(), best).unwrap();
+}
+
+#[test]
+fn ceei_sp_gain_of_the_reference_lie_is_31_over_24() {
+    // Reference case ceei-not-sp (DRF paper §5): on (100, 100) with <16, 1> and <1, 2>,
+    // CEEI gives user 1 100/31 tasks; reporting <16, 8> it gets 25/6 tasks of the report,
+    // i.e. 25/6 real tasks (its CPU need is unchanged). Gain (25/6)/(100/31) = 31/24.
+    let inst = Instance::new(
+        vec![100.into(), 100.into()],
+        vec![User::new("1", [16, 1]), User::new("2", [1, 2])],
+    )
+    .unwrap();
+    let lie = Scenario::Lies(vec![(0, vec![16.into(), 8.into()])]);
+    let v = at(&Ceei::new(), MetricName::SpGain, inst, lie, Utility::Tasks);
+    assert_eq!(v, q("31/24"));
+}
+
+#[test]
+fn ceei_sp_gain_above_one_is_found_and_rederived_by_hand() {
+    // CEEI is not strategy-proof (DRF paper §5); a short exploration finds a gain > 1.
+    let mut cfg = ExploreConfig::new(MetricName::SpGain, 1, GeneratorConfig::new());
+    cfg.budget = Some(1_500);
+    let ceei = Ceei::new();
+    let lines = run(&ceei, &cfg);
+    let best = lines.last().unwrap();
+    let lo = match best["interval"].as_array() {
+        Some(i) => q(i[0].as_str().unwrap()),
+        None => q(best["value"].as_str().unwrap()),
+    };
+    assert!(lo > Rational::ONE, "{best}");
+    // Re-derived here, independently of the record code: both answers recomputed and the
+    // liar's true utilities taken by the solver's property code.
+    let inst = Instance::from_json(&best["instance"]).unwrap();
+    let liar_name = best["witness"]["user"].as_str().unwrap();
+    let i = inst.user_index(liar_name).unwrap();
+    let report: Vec<Rational> = best["witness"]["reports"][liar_name]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| q(x.as_str().unwrap()))
+        .collect();
+    let before = ceei.allocate(&inst).unwrap();
+    let after = ceei
+        .allocate(&inst.with_demand(i, report.clone()).unwrap())
+        .unwrap();
+    let gain = &utility_of_report(&inst, i, &after.tasks[i], &report)
+        / &utility_at_truth(&inst, i, &before.tasks[i]);
+    assert_eq!(gain.to_string(), best["value"].as_str().unwrap());
+    // The incentive ratio of the Fisher market is below 2 (Chen, Deng, Zhang, ESA 2011).
+    assert!(gain < Rational::from(2));
+    rederive(&ceei, best).unwrap();
+}
+
+#[test]
+fn asset_si_gap_by_hand() {
+    // (1, 1), A <1, 0>, B <1, 1>. Asset fairness equalizes aggregate shares: x_A = 2 x_B;
+    // CPU x_A + x_B = 1 gives x_B = 1/3, x_A = 2/3. B's equal split (1/2, 1/2) runs 1/2
+    // task: si-gap = (1/3)/(1/2) = 2/3 (A has 2/3 against 1/2, ratio 4/3).
+    let inst = Instance::new(
+        vec![1.into(), 1.into()],
+        vec![User::new("A", [1, 0]), User::new("B", [1, 1])],
+    )
+    .unwrap();
+    let v = at(
+        &AssetFairness,
+        MetricName::SiGap,
+        inst,
+        Scenario::Bounded,
+        Utility::Tasks,
+    );
+    assert_eq!(v, q("2/3"));
+}
+
+#[test]
+fn same_output_at_any_thread_count() {
+    let mut cfg = ExploreConfig::new(MetricName::PmLoss, 5, GeneratorConfig::new());
+    cfg.budget = Some(1_500);
+    let lines = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| run(&AssetFairness, &cfg))
+    };
+    let one = lines(1);
+    assert!(!one.is_empty());
+    assert_eq!(one, lines(2));
+}
+
+#[test]
+fn every_metric_names_itself_and_the_unknown_one_lists_them() {
+    for m in <MetricName as strum::VariantArray>::VARIANTS {
+        assert_eq!(m.metric().name(), m.name());
+        assert_eq!(m.name().parse::<MetricName>().unwrap(), *m);
+    }
+    let err = "gain".parse::<MetricName>().unwrap_err().to_string();
+    assert_eq!(
+        err,
+        "--metric: unknown metric \"gain\" (expected sp-gain, gsp-gain, pm-loss, rm-loss, envy or si-gap)"
+    );
+}
+
+#[test]
+fn ceei_pm_loss_without_a_rational_answer_is_a_certified_interval() {
+    // Reference case ceei-not-pm (DRF paper §5): on (100, 100) with <4, 1>, <1, 16>,
+    // <16, 1>, CEEI's answer is irrational (tasks about 11.28332, 5.35137, 3.09471); when
+    // user 3 leaves, user 2 falls to 100/21. Its ratio (100/21)/5.35137... is not rational:
+    // the record is an interval, "exact": false, that brackets the source's numbers (given
+    // to 5 decimals: 5.35137 ± 0.000005).
+    let inst = Instance::new(
+        vec![100.into(), 100.into()],
+        vec![
+            User::new("1", [4, 1]),
+            User::new("2", [1, 16]),
+            User::new("3", [16, 1]),
+        ],
+    )
+    .unwrap();
+    let c = Candidate::new(inst, Scenario::Remove(2));
+    let ceei = Ceei::new();
+    let truth = ceei.allocate(&c.instance).unwrap();
+    let e = MetricName::PmLoss
+        .metric()
+        .at(&ceei, &c, &truth, Utility::Tasks)
+        .unwrap()
+        .unwrap();
+    assert!(!e.exact);
+    assert_eq!(e.user, 1);
+    assert!(e.lo <= e.value && e.value <= e.hi && e.lo < e.hi);
+    let after = q("100/21");
+    let source_lo = &after / &q("5.351375");
+    let source_hi = &after / &q("5.351365");
+    assert!(
+        e.lo <= source_hi && e.hi >= source_lo,
+        "{} .. {}",
+        e.lo,
+        e.hi
+    );
+    assert!(e.hi < Rational::ONE); // a certified loss: CEEI is not population monotonic
+}
+
+#[test]
+fn gsp_gain_of_the_lectures_collusion_is_nine_eighths() {
+    // The lecture's four operations (reference case collusion-four-operations): op1 and
+    // op2 claim network at half their dominant share; op3 rises from 2/3 to 3/4 tasks while
+    // op1 and op2 keep 1/2 — no member worse off, op3's gain (3/4)/(2/3) = 9/8.
+    let inst = Instance::new(
+        vec![1.into(); 3],
+        vec![
+            User::new("op1", [1, 0, 0]),
+            User::new("op2", [1, 0, 0]),
+            User::new("op3", [0, 1, 0]),
+            User::new("op4", [q("0"), q("1/2"), q("1")]),
+        ],
+    )
+    .unwrap();
+    let lie = vec![q("1"), q("0"), q("1/2")];
+    let lies = Scenario::Lies(vec![(0, lie.clone()), (1, lie)]);
+    let v = at(
+        &Drf::extended(),
+        MetricName::GspGain,
+        inst,
+        lies,
+        Utility::Tasks,
+    );
+    assert_eq!(v, q("9/8"));
+}
+
+#[test]
+fn discrete_drf_envy_by_hand() {
+    // One resource of 3 units, A needs 2 per task, B 1. Algorithm 1 (DRF paper): A and B
+    // both at share 0, A first: A 1 task (share 2/3); B 1 task (1/3); B's next task needs
+    // 1 unit and none is left. B values A's bundle (2 units) at 2 of its tasks against the
+    // 1 it has: envy = 2 (A values B's 1 unit at 1/2 task against 1).
+    let inst = Instance::new(
+        vec![3.into()],
+        vec![User::new("A", [2]), User::new("B", [1])],
+    )
+    .unwrap();
+    let dd = leontief_solver::DiscreteDrf::paper();
+    let v = at(
+        &dd,
+        MetricName::Envy,
+        inst,
+        Scenario::Bounded,
+        Utility::Tasks,
+    );
+    assert_eq!(v, q("2"));
+}

@@ -1,0 +1,241 @@
+//! End-to-end tests of `leontief explore` and `leontief merge --best`: flags checked before
+//! anything runs (messages verbatim), records re-derivable, the same output at any thread
+//! count, and shards whose merged best equals one process's best.
+
+mod common;
+
+use std::process::Output;
+
+use serde_json::Value;
+
+fn run(args: &[&str]) -> Output {
+    common::run_with(args, None)
+}
+
+fn lines(text: &[u8]) -> Vec<Value> {
+    String::from_utf8_lossy(text)
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect()
+}
+
+fn tmp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("leontief-explore-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn fails_with(args: &[&str], message: &str) {
+    let o = run(args);
+    assert_eq!(o.status.code(), Some(2), "{args:?}");
+    assert!(o.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(stderr.contains(message), "{args:?}: {stderr}");
+}
+
+#[test]
+fn bad_flags_are_refused_before_any_output() {
+    fails_with(
+        &["explore", "--metric", "gain"],
+        "--metric: unknown metric \"gain\" (expected sp-gain, gsp-gain, pm-loss, rm-loss, envy or si-gap)",
+    );
+    fails_with(
+        &["explore", "--metric", "envy", "--mechanism", "drf"],
+        "error: --metric: envy does not apply to drf: drf is envy-free (docs/theory.md §3.11): envy is at most 1 on every instance",
+    );
+    fails_with(
+        &["explore", "--metric", "si-gap", "--mechanism", "ceei"],
+        "error: --metric: si-gap does not apply to ceei: ceei has the sharing incentive (docs/theory.md §3.11): si-gap is at least 1 on every instance",
+    );
+    fails_with(
+        &["explore", "--metric", "sp-gain", "--users", "3..2"],
+        "error: --users: expected a range a..b with 1 <= a <= b, found \"3..2\"",
+    );
+    fails_with(
+        &["explore", "--metric", "sp-gain", "--resources", "0..2"],
+        "error: --resources: expected a range a..b with 1 <= a <= b, found \"0..2\"",
+    );
+    fails_with(
+        &["explore", "--metric", "sp-gain", "--utility", "money"],
+        "--utility: unknown utility \"money\" (expected tasks or dominant-share)",
+    );
+}
+
+#[test]
+fn help_documents_every_metric() {
+    let o = run(&["explore", "--help"]);
+    assert!(o.status.success());
+    let help = String::from_utf8_lossy(&o.stdout);
+    for m in [
+        "sp-gain", "gsp-gain", "pm-loss", "rm-loss", "envy", "si-gap",
+    ] {
+        assert!(help.contains(&format!("- {m}:")), "{m} missing from --help");
+    }
+}
+
+#[test]
+fn records_carry_exact_values_and_the_last_is_the_best() {
+    // DRF is strategy-proof (Ghodsi et al., NSDI 2011): every gain found is at most 1, and
+    // lies that leave the liar's tasks unchanged give exactly 1.
+    let o = run(&[
+        "explore", "--metric", "sp-gain", "--budget", "3000", "--seed", "2",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let recs = lines(&o.stdout);
+    let best = recs.last().unwrap();
+    for k in [
+        "metric",
+        "direction",
+        "value",
+        "decimal",
+        "exact",
+        "instance",
+        "witness",
+        "scenarios",
+        "best",
+    ] {
+        assert!(best.get(k).is_some(), "missing {k}: {best}");
+    }
+    assert_eq!(best["best"], true);
+    assert_eq!(best["direction"], "max");
+    assert_eq!(best["value"], "1");
+    let w = &best["witness"];
+    for k in ["user", "reports", "allocation_before", "allocation_after"] {
+        assert!(w.get(k).is_some(), "witness lacks {k}: {w}");
+    }
+    assert!(recs[..recs.len() - 1].iter().all(|r| r["best"] == false));
+}
+
+#[test]
+fn same_output_with_one_or_two_threads() {
+    let out = |threads: &str| {
+        let o = run(&[
+            "explore",
+            "--mechanism",
+            "ceei",
+            "--metric",
+            "pm-loss",
+            "--budget",
+            "2000",
+            "--threads",
+            threads,
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        o.stdout
+    };
+    let one = out("1");
+    assert!(!one.is_empty());
+    assert_eq!(one, out("2"));
+}
+
+#[test]
+fn merged_best_of_two_shards_is_the_single_runs_best() {
+    // On a finite space with sampling only (no local search, no shrinking) the best record
+    // is the first unit reaching the extreme value; each shard's best is the first in its
+    // shard, and merge --best keeps the extreme value at the lowest unit: the same record.
+    let base = [
+        "explore",
+        "--mechanism",
+        "drf",
+        "--metric",
+        "rm-loss",
+        "--users",
+        "2..3",
+        "--resources",
+        "2",
+        "--strategy",
+        "exhaustive",
+        "--local",
+        "0",
+        "--no-shrink",
+    ];
+    let single = tmp("single.jsonl");
+    let mut args = base.to_vec();
+    args.extend(["--out", single.to_str().unwrap()]);
+    assert!(run(&args).status.success());
+    let mut shards = Vec::new();
+    for i in 0..2 {
+        let path = tmp(&format!("shard{i}.jsonl"));
+        let shard = format!("{i}/2");
+        let mut args = base.to_vec();
+        args.extend(["--shard", &shard, "--out", path.to_str().unwrap()]);
+        assert!(run(&args).status.success());
+        shards.push(path);
+    }
+    let o = run(&[
+        "merge",
+        "--best",
+        "--verify",
+        shards[0].to_str().unwrap(),
+        shards[1].to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let merged = lines(&o.stdout);
+    assert_eq!(merged.len(), 1);
+    let one = lines(&std::fs::read(&single).unwrap());
+    let want = one.last().unwrap();
+    for k in ["value", "instance", "witness", "unit", "best"] {
+        assert_eq!(merged[0][k], want[k], "{k}");
+    }
+    // The DRF paper's example (scaled) is in this grid: the loss is at most 3/4.
+    let v: leontief_solver::Rational = want["value"].as_str().unwrap().parse().unwrap();
+    assert!(v <= leontief_solver::Rational::new(3, 4).unwrap());
+}
+
+#[test]
+fn the_explore_reproductions_match_their_sources() {
+    let o = run(&[
+        "reproduce",
+        "explore-drf-sp",
+        "explore-drf-rm",
+        "explore-ceei-sp",
+        "explore-ceei-pm",
+        "explore-asset-si",
+    ]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{text}");
+    assert!(text.contains("reproduce: 9 passed, 0 failed"), "{text}");
+}
+
+#[test]
+fn dominant_share_records_say_so_and_rederive() {
+    let out = tmp("ds.jsonl");
+    let o = run(&[
+        "explore",
+        "--metric",
+        "rm-loss",
+        "--utility",
+        "dominant-share",
+        "--budget",
+        "1500",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let recs = lines(&std::fs::read(&out).unwrap());
+    assert!(recs.iter().all(|r| r["utility"] == "dominant-share"));
+    let m = run(&["merge", "--best", "--verify", out.to_str().unwrap()]);
+    assert!(m.status.success(), "{}", String::from_utf8_lossy(&m.stderr));
+}
+
+#[test]
+fn merge_best_refuses_a_search_record_naming_the_line() {
+    let out = tmp("search.jsonl");
+    let o = run(&[
+        "search",
+        "--property",
+        "rm",
+        "--budget",
+        "2000",
+        "--max-found",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    let m = run(&["merge", "--best", out.to_str().unwrap()]);
+    assert_eq!(m.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&m.stderr);
+    assert!(stderr.contains(":1: metric: missing"), "{stderr}");
+}
