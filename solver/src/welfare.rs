@@ -109,8 +109,38 @@ use crate::{Allocation, Instance, Rational, SolverError};
 /// The largest number of capped users [`best_fair_welfare`] enumerates (`2^10 = 1024` LPs).
 pub const MAX_CAPPED_USERS: usize = 10;
 
-/// How a user's allocation is valued.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+/// How a user's allocation is valued. Names `tasks`, `dominant-share` (derived:
+/// [`Display`](std::fmt::Display), [`FromStr`](std::str::FromStr), `&'static str`); an
+/// unknown name is a [`SolverError`] on the `--utility` field listing both.
+///
+/// # Example
+/// ```
+/// use leontief_solver::welfare::Utility;
+/// assert_eq!("tasks".parse::<Utility>().unwrap(), Utility::Tasks);
+/// assert_eq!(Utility::DominantShare.to_string(), "dominant-share");
+/// assert_eq!(
+///     "shares".parse::<Utility>().unwrap_err().to_string(),
+///     "--utility: unknown utility \"shares\" (expected tasks or dominant-share)"
+/// );
+/// ```
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    strum::Display,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantNames,
+)]
+#[strum(
+    serialize_all = "kebab-case",
+    parse_err_ty = SolverError,
+    parse_err_fn = unknown_utility
+)]
 #[non_exhaustive]
 pub enum Utility {
     /// `u_i = x_i`: tasks run.
@@ -121,13 +151,14 @@ pub enum Utility {
     DominantShare,
 }
 
+fn unknown_utility(text: &str) -> SolverError {
+    crate::registry::unknown_name::<Utility>("--utility", "utility", text)
+}
+
 impl Utility {
     /// The command-line name: `tasks` or `dominant-share`.
     pub fn name(self) -> &'static str {
-        match self {
-            Utility::Tasks => "tasks",
-            Utility::DominantShare => "dominant-share",
-        }
+        self.into()
     }
 
     /// The utility of one task of user `i`: `1` or `μ_i`.
@@ -142,32 +173,6 @@ impl Utility {
         (0..instance.num_users())
             .map(|i| self.per_task(instance, i))
             .collect()
-    }
-}
-
-impl std::str::FromStr for Utility {
-    type Err = SolverError;
-
-    /// Reads `tasks` or `dominant-share`.
-    ///
-    /// # Example
-    /// ```
-    /// use leontief_solver::welfare::Utility;
-    /// assert_eq!("tasks".parse::<Utility>().unwrap(), Utility::Tasks);
-    /// assert_eq!(
-    ///     "shares".parse::<Utility>().unwrap_err().to_string(),
-    ///     "utility: unknown utility \"shares\" (expected tasks or dominant-share)"
-    /// );
-    /// ```
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "tasks" => Ok(Utility::Tasks),
-            "dominant-share" => Ok(Utility::DominantShare),
-            _ => Err(SolverError::invalid(
-                "utility",
-                format!("unknown utility {s:?} (expected tasks or dominant-share)"),
-            )),
-        }
     }
 }
 

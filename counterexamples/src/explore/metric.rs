@@ -21,42 +21,9 @@ pub enum Direction {
     Min,
 }
 
-/// How a user's utility is measured before a ratio is taken (docs/explore.md §2). Names
-/// `tasks`, `dominant-share`; `"x".parse::<Utility>()` fails on `--utility` listing them.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    strum::Display,
-    strum::IntoStaticStr,
-    strum::EnumString,
-    strum::VariantNames,
-)]
-#[strum(
-    serialize_all = "kebab-case",
-    parse_err_ty = SolverError,
-    parse_err_fn = unknown_utility
-)]
-pub enum Utility {
-    /// Tasks the user can run, `min(T_i, runnable tasks)`.
-    Tasks,
-    /// The dominant share those tasks take of the capacities of the instance they are
-    /// measured in (capacities scaled to 1): tasks × `max_j d_ij / R_j`.
-    DominantShare,
-}
-
-impl Utility {
-    /// `tasks` or `dominant-share`.
-    pub fn name(self) -> &'static str {
-        self.into()
-    }
-}
-
-fn unknown_utility(text: &str) -> SolverError {
-    leontief_solver::registry::unknown_name::<Utility>("--utility", "utility", text)
-}
+/// How a user's utility is measured before a ratio is taken (docs/explore.md §2): the
+/// solver's welfare normalisations, `tasks` or `dominant-share`.
+pub use leontief_solver::welfare::Utility;
 
 /// A metric's value on one scenario: the computed ratio and the interval its true value
 /// lies in (`lo = hi = value` for an exact answer), with everything to re-derive it.
@@ -267,10 +234,7 @@ pub(crate) fn ratio(a: &Spread, b: &Spread) -> Option<(Rational, Rational, Ratio
 /// The factor that turns user `i`'s tasks into the chosen normalisation on `instance`:
 /// 1 for tasks, the task's dominant share `max_j d_ij / R_j` for dominant shares.
 pub(crate) fn scale(instance: &Instance, i: usize, utility: Utility) -> Rational {
-    match utility {
-        Utility::Tasks => Rational::ONE,
-        Utility::DominantShare => instance.task_dominant_share(i),
-    }
+    utility.per_task(instance, i)
 }
 
 /// Whether `mechanism` is proved to have `property` (docs/theory.md §3.11, the DRF paper's
