@@ -38,7 +38,7 @@ fn fails_with(args: &[&str], message: &str) {
 fn bad_flags_are_refused_before_any_output() {
     fails_with(
         &["explore", "--metric", "gain"],
-        "--metric: unknown metric \"gain\" (expected sp-gain, gsp-gain, pm-loss, rm-loss, envy or si-gap)",
+        "--metric: unknown metric \"gain\" (expected sp-gain, gsp-gain, pm-loss, rm-loss, envy, si-gap, welfare-ratio or fair-welfare-ratio)",
     );
     fails_with(
         &["explore", "--metric", "envy", "--mechanism", "drf"],
@@ -68,7 +68,14 @@ fn help_documents_every_metric() {
     assert!(o.status.success());
     let help = String::from_utf8_lossy(&o.stdout);
     for m in [
-        "sp-gain", "gsp-gain", "pm-loss", "rm-loss", "envy", "si-gap",
+        "sp-gain",
+        "gsp-gain",
+        "pm-loss",
+        "rm-loss",
+        "envy",
+        "si-gap",
+        "welfare-ratio",
+        "fair-welfare-ratio",
     ] {
         assert!(help.contains(&format!("- {m}:")), "{m} missing from --help");
     }
@@ -238,4 +245,49 @@ fn merge_best_refuses_a_search_record_naming_the_line() {
     assert_eq!(m.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&m.stderr);
     assert!(stderr.contains(":1: metric: missing"), "{stderr}");
+}
+
+#[test]
+fn welfare_ratio_records_rederive_and_stay_within_m() {
+    // Parkes, Procaccia and Shah (EC 2012): DRF keeps at least 1/m of the optimal
+    // utilitarian welfare in dominant shares (the metric's default utility), so its
+    // welfare ratio lies in [1, m]. The record names no user and holds both allocations.
+    let out = tmp("welfare.jsonl");
+    let args = |threads: &'static str| {
+        vec![
+            "explore",
+            "--mechanism",
+            "drf",
+            "--metric",
+            "welfare-ratio",
+            "--budget",
+            "1000",
+            "--seed",
+            "4",
+            "--threads",
+            threads,
+        ]
+    };
+    let mut first = args("1");
+    first.extend(["--out", out.to_str().unwrap()]);
+    let o = run(&first);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let recs = lines(&std::fs::read(&out).unwrap());
+    let best = recs.last().unwrap();
+    assert_eq!(best["best"], true);
+    assert_eq!(best["utility"], "dominant-share");
+    let w = &best["witness"];
+    assert!(w.get("user").is_none(), "{w}");
+    for k in ["numerator", "denominator", "allocation_before", "allocation_optimum"] {
+        assert!(w.get(k).is_some(), "witness lacks {k}: {w}");
+    }
+    let v: leontief_solver::Rational = best["value"].as_str().unwrap().parse().unwrap();
+    let m = best["instance"]["capacity"].as_array().unwrap().len() as i64;
+    assert!(v >= leontief_solver::Rational::ONE && v <= leontief_solver::Rational::from(m));
+    let merged = run(&["merge", "--best", "--verify", out.to_str().unwrap()]);
+    assert!(merged.status.success(), "{}", String::from_utf8_lossy(&merged.stderr));
+    // The same records at two threads.
+    let again = run(&args("2"));
+    assert!(again.status.success());
+    assert_eq!(lines(&again.stdout), recs);
 }

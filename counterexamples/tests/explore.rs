@@ -221,7 +221,7 @@ fn every_metric_names_itself_and_the_unknown_one_lists_them() {
     let err = "gain".parse::<MetricName>().unwrap_err().to_string();
     assert_eq!(
         err,
-        "--metric: unknown metric \"gain\" (expected sp-gain, gsp-gain, pm-loss, rm-loss, envy or si-gap)"
+        "--metric: unknown metric \"gain\" (expected sp-gain, gsp-gain, pm-loss, rm-loss, envy, si-gap, welfare-ratio or fair-welfare-ratio)"
     );
 }
 
@@ -311,4 +311,132 @@ fn discrete_drf_envy_by_hand() {
         Utility::Tasks,
     );
     assert_eq!(v, q("2"));
+}
+
+/// The DRF paper's example: 9 CPUs, 18 GB; A needs ⟨1, 4⟩, B ⟨3, 1⟩. DRF gives A 3 tasks
+/// and B 2 (both at dominant share 2/3).
+fn drf_paper() -> Instance {
+    Instance::new(
+        vec![9.into(), 18.into()],
+        vec![User::new("A", [1, 4]), User::new("B", [3, 1])],
+    )
+    .unwrap()
+}
+
+#[test]
+fn drf_welfare_ratio_on_the_papers_example_by_hand() {
+    // The utilitarian LP: max a_A x_A + a_B x_B over x ≥ 0 with x_A + 3 x_B ≤ 9 (CPU) and
+    // 4 x_A + x_B ≤ 18 (memory). The feasible polygon's vertices: (0, 0); (9/2, 0) (memory
+    // binds, CPU 9/2 ≤ 9); (0, 3) (CPU binds, memory 3 ≤ 18); and the crossing of both rows:
+    // x_A = 9 − 3 x_B, 4 (9 − 3 x_B) + x_B = 18, 11 x_B = 18, x_B = 18/11, x_A = 45/11.
+    //
+    // Tasks (a = (1, 1)): 9/2, 3 and 45/11 + 18/11 = 63/11 — the optimum is 63/11
+    // (dual p = (3/11, 2/11): p_1 + 4 p_2 = 1, 3 p_1 + p_2 = 1, value 27/11 + 36/11 = 63/11).
+    // DRF's welfare is 3 + 2 = 5: ratio 63/55.
+    //
+    // Dominant shares: μ_A = max(1/9, 4/18) = 2/9, μ_B = max(3/9, 1/18) = 1/3. At (9/2, 0):
+    // 1; at (0, 3): 1; at (45/11, 18/11): 10/11 + 6/11 = 16/11, the optimum (dual
+    // p_1 + 4 p_2 = 2/9, 3 p_1 + p_2 = 1/3 gives p = (10/99, 1/33) ≥ 0, value
+    // 90/99 + 54/99 = 16/11). DRF's welfare 3 · 2/9 + 2 · 1/3 = 4/3: ratio
+    // (16/11)/(4/3) = 12/11.
+    let drf = Drf::extended();
+    for (utility, want, num, den) in [
+        (Utility::Tasks, "63/55", "63/11", "5"),
+        (Utility::DominantShare, "12/11", "16/11", "4/3"),
+    ] {
+        let c = Candidate::new(drf_paper(), Scenario::Bounded);
+        let truth = drf.allocate(&c.instance).unwrap();
+        assert_eq!(truth.tasks, vec![q("3"), q("2")]);
+        let e = MetricName::WelfareRatio
+            .metric()
+            .at(&drf, &c, &truth, utility)
+            .unwrap()
+            .unwrap();
+        assert_eq!((e.value, e.numerator, e.denominator), (q(want), q(num), q(den)));
+        assert_eq!(e.after.unwrap().tasks, vec![q("45/11"), q("18/11")]);
+    }
+    // SI and EF hold at the optimum (A's equal split (9/2, 9) runs min(9/2, 9/4) = 9/4 ≤
+    // 45/11, B's min(3/2, 9) = 3/2 ≤ 18/11; A values B's bundle at x_B/4 ≤ x_A, B values
+    // A's at x_A/3 = 15/11 ≤ 18/11), so the best fair welfare is the optimum: the same ratios.
+    for (utility, want) in [(Utility::Tasks, "63/55"), (Utility::DominantShare, "12/11")] {
+        assert_eq!(
+            at(&drf, MetricName::FairWelfareRatio, drf_paper(), Scenario::Bounded, utility),
+            q(want)
+        );
+    }
+}
+
+#[test]
+fn welfare_ratio_records_hold_both_allocations_and_no_user() {
+    use leontief_counterexamples::explore::record::{to_json, Origin};
+    let drf = Drf::extended();
+    let c = Candidate::new(drf_paper(), Scenario::Bounded);
+    let truth = drf.allocate(&c.instance).unwrap();
+    for metric in [MetricName::WelfareRatio, MetricName::FairWelfareRatio] {
+        // The default normalisation is the literature's: dominant shares.
+        assert_eq!(metric.metric().default_utility(), Utility::DominantShare);
+        let e = metric
+            .metric()
+            .at(&drf, &c, &truth, Utility::DominantShare)
+            .unwrap()
+            .unwrap();
+        let origin = Origin::Local { round: 0, task: 0 };
+        let json = to_json(metric, "drf", Utility::DominantShare, &e, 1, 0, &origin);
+        let w = &json["witness"];
+        assert!(w.get("user").is_none(), "{w}");
+        assert_eq!(w["numerator"], "16/11");
+        assert_eq!(w["denominator"], "4/3");
+        assert_eq!(w["allocation_before"]["A"], "3");
+        assert_eq!(w["allocation_before"]["B"], "2");
+        assert_eq!(w["allocation_optimum"]["A"], "45/11");
+        assert_eq!(w["allocation_optimum"]["B"], "18/11");
+        assert_eq!(json["value"], "12/11");
+        assert_eq!(rederive(&drf, &json).unwrap().value, q("12/11"));
+        // A tampered optimum is caught: the recorded allocation must be the one re-derived.
+        let mut bad = json.clone();
+        bad["witness"]["allocation_optimum"]["A"] = "4".into();
+        assert!(rederive(&drf, &bad).is_err());
+    }
+}
+
+#[test]
+fn drf_welfare_ratio_explored_stays_within_the_parkes_procaccia_shah_bound() {
+    // Parkes, Procaccia and Shah (EC 2012): DRF keeps at least 1/m of the optimal
+    // utilitarian welfare in dominant shares, so every value found lies in [1, m] (1: the
+    // mechanism's answer is feasible, so the optimum is at least its welfare).
+    let mut cfg = ExploreConfig::new(MetricName::WelfareRatio, 11, GeneratorConfig::new());
+    cfg.budget = Some(1_500);
+    let drf = Drf::extended();
+    let lines = run(&drf, &cfg);
+    let best = lines.last().unwrap();
+    assert_eq!(best["best"], true);
+    assert_eq!(best["utility"], "dominant-share");
+    let e = rederive(&drf, best).unwrap();
+    let m = e.candidate.instance.num_resources() as i64;
+    assert!(e.value >= Rational::ONE && e.value <= Rational::from(m), "{best}");
+    // Random instances of 2 to 4 users already cost DRF welfare.
+    assert!(e.value > Rational::ONE, "{best}");
+    for r in &lines {
+        let v = rederive(&drf, r).unwrap().value;
+        let m = Instance::from_json(&r["instance"]).unwrap().num_resources() as i64;
+        assert!(v >= Rational::ONE && v <= Rational::from(m), "{r}");
+    }
+}
+
+#[test]
+fn welfare_ratio_output_is_the_same_at_any_thread_count() {
+    for metric in [MetricName::WelfareRatio, MetricName::FairWelfareRatio] {
+        let mut cfg = ExploreConfig::new(metric, 9, GeneratorConfig::new());
+        cfg.budget = Some(800);
+        let lines = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| run(&Drf::extended(), &cfg))
+        };
+        let one = lines(1);
+        assert!(!one.is_empty());
+        assert_eq!(one, lines(2));
+    }
 }

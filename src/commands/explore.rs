@@ -36,8 +36,9 @@ pub struct ExploreArgs {
     #[arg(long, required = true, value_parser = NameParser::<MetricName>::new("metric").with_help(metric_help))]
     pub metric: MetricName,
     /// How utilities are measured before the ratio: tasks, or dominant share with
-    /// capacities scaled to 1 (default: tasks for every metric; the two differ only for
-    /// rm-loss, whose capacities change).
+    /// capacities scaled to 1 (default: tasks, except dominant-share for welfare-ratio and
+    /// fair-welfare-ratio; the per-user ratios differ only for rm-loss, whose capacities
+    /// change).
     #[arg(long, value_parser = NameParser::<Utility>::new("utility"))]
     pub utility: Option<Utility>,
     /// Which seed instances: grid and random interleaved, random only, or the grid then stop.

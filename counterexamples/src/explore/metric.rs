@@ -40,7 +40,8 @@ pub struct Evaluation {
     /// The instance and the scenario (the lie, the leaving user, the grown capacities;
     /// [`Scenario::Bounded`] for envy and the sharing-incentive gap).
     pub candidate: Candidate,
-    /// The user whose ratio is the value.
+    /// The user whose ratio is the value (unused, 0, when the value is about the whole
+    /// allocation: [`Metric::per_user`] is false).
     pub user: usize,
     /// The other user the value is about (the envied one), if any.
     pub other: Option<usize>,
@@ -50,7 +51,9 @@ pub struct Evaluation {
     pub denominator: Rational,
     /// The mechanism's answer on the true instance.
     pub before: Allocation,
-    /// Its answer in the scenario (`None` without a scenario).
+    /// Its answer in the scenario (`None` without a scenario), or the allocation the answer
+    /// is compared with (the optimum of the welfare ratios); recorded under
+    /// [`Metric::compared`].
     pub after: Option<Allocation>,
 }
 
@@ -134,6 +137,16 @@ pub trait Metric: Sync {
     /// The normalisation used unless `--utility` says otherwise.
     fn default_utility(&self) -> Utility {
         Utility::Tasks
+    }
+    /// Whether the value is one user's ratio (recorded as `witness.user`); `false` for a
+    /// ratio about the whole allocation (the welfare ratios).
+    fn per_user(&self) -> bool {
+        true
+    }
+    /// The witness key of [`Evaluation::after`]: `allocation_after` (the answer in the
+    /// scenario) unless the metric compares with another allocation.
+    fn compared(&self) -> &'static str {
+        "allocation_after"
     }
     /// `Err(reason)` when the metric says nothing about this mechanism (e.g. envy of a
     /// mechanism proved envy-free).

@@ -3,7 +3,7 @@
 //!
 //! - [`metric`]: the [`Metric`] trait, [`Evaluation`], the normalisations ([`Utility`]).
 //! - one module per metric: [`sp_gain`], [`gsp_gain`], [`pm_loss`], [`rm_loss`], [`envy`],
-//!   [`si_gap`]; [`MetricName`] lists them once (names derived with strum).
+//!   [`si_gap`], [`welfare_ratio`], [`fair_welfare_ratio`]; [`MetricName`] lists them once (names derived with strum).
 //! - [`local`]: the exact perturbations of the local search.
 //! - [`record`]: the JSONL records and their independent re-derivation.
 //!
@@ -41,6 +41,7 @@
 //! See each metric's module.
 
 pub mod envy;
+pub mod fair_welfare_ratio;
 pub mod gsp_gain;
 pub mod local;
 pub mod metric;
@@ -49,6 +50,7 @@ pub mod record;
 pub mod rm_loss;
 pub mod si_gap;
 pub mod sp_gain;
+pub mod welfare_ratio;
 
 use std::time::{Duration, Instant};
 
@@ -97,6 +99,10 @@ pub enum MetricName {
     Envy,
     /// See [`si_gap`].
     SiGap,
+    /// See [`welfare_ratio`].
+    WelfareRatio,
+    /// See [`fair_welfare_ratio`].
+    FairWelfareRatio,
 }
 
 fn unknown_metric(text: &str) -> SolverError {
@@ -118,6 +124,8 @@ impl MetricName {
             MetricName::RmLoss => &rm_loss::RmLoss,
             MetricName::Envy => &envy::Envy,
             MetricName::SiGap => &si_gap::SiGap,
+            MetricName::WelfareRatio => &welfare_ratio::WelfareRatio,
+            MetricName::FairWelfareRatio => &fair_welfare_ratio::FairWelfareRatio,
         }
     }
 

@@ -21,6 +21,7 @@ use leontief_solver::properties::allocation::{envy_freeness, sharing_incentive};
 use leontief_solver::properties::manipulation::{gsp_scenario, sp_scenario, GspReading};
 use leontief_solver::properties::monotonicity::{pm_scenario, rm_scenario};
 use leontief_solver::properties::{Property, Scenario};
+use leontief_solver::welfare::{utilitarian_optimum, welfare};
 use leontief_solver::{read_numbers, Allocation, Instance, Mechanism, Rational, SolverError};
 
 use super::metric::{Evaluation, Metric, Utility};
@@ -117,7 +118,9 @@ pub fn to_json(
     let inst = &e.candidate.instance;
     let n = inst.num_users();
     let mut w = Map::new();
-    w.insert("user".into(), name(inst, e.user));
+    if m.per_user() {
+        w.insert("user".into(), name(inst, e.user));
+    }
     w.insert("numerator".into(), json!(e.numerator.to_string()));
     w.insert("denominator".into(), json!(e.denominator.to_string()));
     let all: Vec<usize> = (0..n).collect();
@@ -152,10 +155,7 @@ pub fn to_json(
         w.insert("tolerance_before".into(), json!(t.to_string()));
     }
     if let Some(after) = &e.after {
-        w.insert(
-            "allocation_after".into(),
-            tasks_by_user(inst, &after_users, after),
-        );
+        w.insert(m.compared().into(), tasks_by_user(inst, &after_users, after));
         if let Some(t) = &after.tolerance {
             w.insert("tolerance_after".into(), json!(t.to_string()));
         }
@@ -290,9 +290,105 @@ pub fn rederive(mechanism: &dyn Mechanism, record: &Value) -> Result<Evaluation,
         ));
     }
     if e.exact {
-        confirm(mechanism, m, &candidate, &truth, &e)?;
+        match metric {
+            MetricName::WelfareRatio => confirm_optimum(record, &candidate, utility, &e)?,
+            MetricName::FairWelfareRatio => confirm_fair(record, &candidate, utility, &e)?,
+            _ => confirm(mechanism, m, &candidate, &truth, &e)?,
+        }
     }
     Ok(e)
+}
+
+/// The allocation recorded under `witness.allocation_optimum`, read by user name.
+fn recorded_optimum(record: &Value, inst: &Instance) -> Result<Allocation, SolverError> {
+    let o = field(field(record, "witness")?, "allocation_optimum")?;
+    let mut tasks = Vec::with_capacity(inst.num_users());
+    for i in 0..inst.num_users() {
+        let user = inst.user_path(i);
+        let path = format!("witness.allocation_optimum.{user}");
+        let t = o
+            .get(&user)
+            .and_then(Value::as_str)
+            .ok_or_else(|| SolverError::invalid(path.as_str(), "missing"))?;
+        tasks.push(
+            t.parse::<Rational>()
+                .map_err(|e| SolverError::invalid(path.as_str(), e.to_string()))?,
+        );
+    }
+    Ok(Allocation::new(tasks))
+}
+
+/// The recorded benchmark allocation is feasible and its welfare is the recorded
+/// numerator.
+fn confirm_welfare(
+    record: &Value,
+    inst: &Instance,
+    utility: Utility,
+    e: &Evaluation,
+) -> Result<Allocation, SolverError> {
+    let x = recorded_optimum(record, inst)?;
+    if !x.is_feasible(inst) || x.tasks.iter().any(Rational::is_negative) {
+        return Err(SolverError::invalid(
+            "witness.allocation_optimum",
+            "the recorded allocation is not feasible",
+        ));
+    }
+    let w = welfare(inst, &x, utility)?;
+    if w != e.numerator {
+        return Err(SolverError::invalid(
+            "witness.numerator",
+            format!(
+                "the recorded allocation's welfare is {w}, the numerator {}",
+                e.numerator
+            ),
+        ));
+    }
+    Ok(x)
+}
+
+/// `welfare-ratio`, independently of the metric: the recorded optimum is feasible, its
+/// welfare is the numerator, the dual certificate of a fresh LP solve proves it optimal
+/// (its value equals the recorded allocation's welfare), and the value is at least 1 (the
+/// mechanism's answer is feasible, so it cannot beat the optimum).
+fn confirm_optimum(
+    record: &Value,
+    c: &Candidate,
+    utility: Utility,
+    e: &Evaluation,
+) -> Result<(), SolverError> {
+    let inst = &c.instance;
+    let x = confirm_welfare(record, inst, utility, e)?;
+    utilitarian_optimum(inst, utility)?
+        .certificate
+        .check(inst, utility, &x)
+        .map_err(|r| SolverError::invalid("witness.allocation_optimum", r))?;
+    if e.value < Rational::ONE {
+        return Err(SolverError::invalid(
+            "value",
+            format!("welfare-ratio = {} is below 1", e.value),
+        ));
+    }
+    Ok(())
+}
+
+/// `fair-welfare-ratio`, independently of the metric: the recorded best fair allocation is
+/// feasible, has the sharing incentive and envy-freeness by the solver's property oracles,
+/// and its welfare is the numerator.
+fn confirm_fair(
+    record: &Value,
+    c: &Candidate,
+    utility: Utility,
+    e: &Evaluation,
+) -> Result<(), SolverError> {
+    let inst = &c.instance;
+    let x = confirm_welfare(record, inst, utility, e)?;
+    if !sharing_incentive(inst, &x)?.holds || !envy_freeness(inst, &x)?.holds {
+        return Err(SolverError::invalid(
+            "witness.allocation_optimum",
+            "the recorded allocation lacks the sharing incentive or envy-freeness",
+        ));
+    }
+    Ok(())
 }
 
 /// The property oracle's verdict agrees with the value's side of 1.
