@@ -160,6 +160,12 @@ const EXAMPLES: &[(&str, &str, &str, Builder)] = &[
         "Ghodsi et al., NSDI 2011, section 2.2: on (30, 30) user 2 <1, 1> gets 12 tasks, its equal split would run 15; reference/flat.json, case asset-violates-si",
         explore_asset_si,
     ),
+    (
+        "explore-drf-welfare",
+        "explore: DRF's welfare ratio (dominant shares) on the family F(k, m) — k users needing <1,...,1> and m single-resource users, capacities 1 — equals m(k+1)/(k+m), below the bound m",
+        "Parkes, Procaccia, Shah, Beyond Dominant Resource Fairness: Extensions, Limitations, and Indivisibilities, ACM EC 2012 (DRF keeps at least 1/m of the optimal utilitarian welfare, and no SI, EF or SP mechanism keeps more); docs/theory.md §5, question 5",
+        explore_drf_welfare,
+    ),
 ];
 
 /// The names accepted by `leontief reproduce NAME`.
@@ -1244,4 +1250,53 @@ fn explore_ceei_pm() -> Result<Vec<Check>, CliError> {
             ok: e.hi < Rational::ONE,
         },
     ])
+}
+
+/// The family `F(k, m)`: capacities 1 on `m` resources, `k` users demanding `<1, ..., 1>`
+/// and `m` users each demanding only its own resource.
+fn hogs_and_specialists(k: usize, m: usize) -> Result<Instance, CliError> {
+    let mut users: Vec<leontief_solver::User> = (0..k)
+        .map(|h| leontief_solver::User::new(format!("h{h}"), vec![1; m]))
+        .collect();
+    for j in 0..m {
+        let mut d = vec![0; m];
+        d[j] = 1;
+        users.push(leontief_solver::User::new(format!("s{j}"), d));
+    }
+    Ok(Instance::new(vec![Rational::ONE; m], users)?)
+}
+
+fn explore_drf_welfare() -> Result<Vec<Check>, CliError> {
+    use leontief_counterexamples::candidate::Candidate;
+    use leontief_counterexamples::explore::{MetricName, Utility};
+    use leontief_solver::properties::Scenario;
+    // DRF raises all k + m users to one share t with k t + t = 1 on every resource:
+    // welfare (k + m)/(k + 1); the optimum gives each specialist its resource: m. The
+    // ratio m (k + 1)/(k + m) tends to m as k grows.
+    let drf = Drf::extended();
+    let mut checks = Vec::new();
+    for (k, m) in [(1usize, 2usize), (3, 2), (10, 3), (50, 4)] {
+        let c = Candidate::new(hogs_and_specialists(k, m)?, Scenario::Bounded);
+        let truth = drf.allocate(&c.instance)?;
+        let ours = MetricName::WelfareRatio
+            .metric()
+            .at(&drf, &c, &truth, Utility::DominantShare)?
+            .ok_or_else(|| CliError::Internal("welfare-ratio: no value".into()))?
+            .value;
+        let formula = Rational::new((m * (k + 1)) as i128, (k + m) as i128)
+            .ok_or_else(|| CliError::Internal("k + m is positive".into()))?;
+        checks.push(Check::exact(
+            format!("welfare-ratio on F({k}, {m}), against m(k+1)/(k+m)"),
+            &ours,
+            &formula.to_string(),
+        ));
+        let bound = Rational::from(m as i64);
+        checks.push(bound_check(
+            &format!("welfare-ratio on F({k}, {m}), against the bound m"),
+            &ours,
+            &format!("below {m}"),
+            ours < bound,
+        ));
+    }
+    Ok(checks)
 }

@@ -291,3 +291,13 @@ fn welfare_ratio_records_rederive_and_stay_within_m() {
     assert!(again.status.success());
     assert_eq!(lines(&again.stdout), recs);
 }
+
+#[test]
+fn the_welfare_reproduction_matches_its_formula_and_bound() {
+    // Four members of F(k, m), each checked against m(k+1)/(k+m) and against the bound m.
+    let o = run(&["reproduce", "explore-drf-welfare"]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{text}");
+    assert!(text.contains("34/9"), "{text}");
+    assert!(text.contains("reproduce: 8 passed, 0 failed"), "{text}");
+}
