@@ -278,14 +278,23 @@ fn welfare_ratio_records_rederive_and_stay_within_m() {
     assert_eq!(best["utility"], "dominant-share");
     let w = &best["witness"];
     assert!(w.get("user").is_none(), "{w}");
-    for k in ["numerator", "denominator", "allocation_before", "allocation_optimum"] {
+    for k in [
+        "numerator",
+        "denominator",
+        "allocation_before",
+        "allocation_optimum",
+    ] {
         assert!(w.get(k).is_some(), "witness lacks {k}: {w}");
     }
     let v: leontief_solver::Rational = best["value"].as_str().unwrap().parse().unwrap();
     let m = best["instance"]["capacity"].as_array().unwrap().len() as i64;
     assert!(v >= leontief_solver::Rational::ONE && v <= leontief_solver::Rational::from(m));
     let merged = run(&["merge", "--best", "--verify", out.to_str().unwrap()]);
-    assert!(merged.status.success(), "{}", String::from_utf8_lossy(&merged.stderr));
+    assert!(
+        merged.status.success(),
+        "{}",
+        String::from_utf8_lossy(&merged.stderr)
+    );
     // The same records at two threads.
     let again = run(&args("2"));
     assert!(again.status.success());

@@ -352,7 +352,10 @@ fn drf_welfare_ratio_on_the_papers_example_by_hand() {
             .at(&drf, &c, &truth, utility)
             .unwrap()
             .unwrap();
-        assert_eq!((e.value, e.numerator, e.denominator), (q(want), q(num), q(den)));
+        assert_eq!(
+            (e.value, e.numerator, e.denominator),
+            (q(want), q(num), q(den))
+        );
         assert_eq!(e.after.unwrap().tasks, vec![q("45/11"), q("18/11")]);
     }
     // SI and EF hold at the optimum (A's equal split (9/2, 9) runs min(9/2, 9/4) = 9/4 ≤
@@ -360,7 +363,13 @@ fn drf_welfare_ratio_on_the_papers_example_by_hand() {
     // A's at x_A/3 = 15/11 ≤ 18/11), so the best fair welfare is the optimum: the same ratios.
     for (utility, want) in [(Utility::Tasks, "63/55"), (Utility::DominantShare, "12/11")] {
         assert_eq!(
-            at(&drf, MetricName::FairWelfareRatio, drf_paper(), Scenario::Bounded, utility),
+            at(
+                &drf,
+                MetricName::FairWelfareRatio,
+                drf_paper(),
+                Scenario::Bounded,
+                utility
+            ),
             q(want)
         );
     }
@@ -413,7 +422,10 @@ fn drf_welfare_ratio_explored_stays_within_the_parkes_procaccia_shah_bound() {
     assert_eq!(best["utility"], "dominant-share");
     let e = rederive(&drf, best).unwrap();
     let m = e.candidate.instance.num_resources() as i64;
-    assert!(e.value >= Rational::ONE && e.value <= Rational::from(m), "{best}");
+    assert!(
+        e.value >= Rational::ONE && e.value <= Rational::from(m),
+        "{best}"
+    );
     // Random instances of 2 to 4 users already cost DRF welfare.
     assert!(e.value > Rational::ONE, "{best}");
     for r in &lines {

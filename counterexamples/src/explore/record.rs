@@ -155,7 +155,10 @@ pub fn to_json(
         w.insert("tolerance_before".into(), json!(t.to_string()));
     }
     if let Some(after) = &e.after {
-        w.insert(m.compared().into(), tasks_by_user(inst, &after_users, after));
+        w.insert(
+            m.compared().into(),
+            tasks_by_user(inst, &after_users, after),
+        );
         if let Some(t) = &after.tolerance {
             w.insert("tolerance_after".into(), json!(t.to_string()));
         }
