@@ -1,0 +1,305 @@
+//! `explore` set beside published quantitative results: strategy-proofness of DRF, its
+//! resource-monotonicity loss, CEEI's manipulation gain below the incentive-ratio bound,
+//! CEEI's population-monotonicity loss, asset fairness's sharing-incentive gap, and DRF's
+//! welfare ratio on the Parkes–Procaccia–Shah family.
+
+use leontief_solver::{AssetFairness, Drf, Instance, Mechanism, Rational};
+use serde_json::Value;
+
+use super::*;
+use crate::cli::CliError;
+
+/// The best record of a short `explore` run (the last line, marked `"best": true`).
+fn explore_best(
+    mechanism: &dyn Mechanism,
+    cfg: &leontief_counterexamples::explore::ExploreConfig,
+) -> Result<Value, CliError> {
+    let mut last = None;
+    leontief_counterexamples::explore::explore(
+        mechanism,
+        cfg,
+        &mut |r| {
+            last = Some(r.clone());
+            Ok(())
+        },
+        &|_| {},
+    )
+    .map_err(|e| CliError::Internal(e.to_string()))?;
+    last.ok_or_else(|| CliError::Internal("explore found no record".into()))
+}
+
+fn record_value(record: &Value) -> Result<Rational, CliError> {
+    record["value"]
+        .as_str()
+        .and_then(|v| v.parse().ok())
+        .ok_or_else(|| CliError::Internal(format!("a record without a value: {record}")))
+}
+
+/// A metric's value on one scenario of an instance.
+fn metric_at(
+    mechanism: &dyn Mechanism,
+    metric: leontief_counterexamples::explore::MetricName,
+    instance: Instance,
+    scenario: leontief_solver::properties::Scenario,
+) -> Result<Rational, CliError> {
+    let c = leontief_counterexamples::candidate::Candidate::new(instance, scenario);
+    let truth = mechanism.allocate(&c.instance)?;
+    let e = metric
+        .metric()
+        .at(
+            mechanism,
+            &c,
+            &truth,
+            leontief_counterexamples::explore::Utility::Tasks,
+        )?
+        .ok_or_else(|| CliError::Internal("the scenario has no value".into()))?;
+    Ok(e.value)
+}
+
+/// A check that a computed value respects a source's bound.
+fn bound_check(what: &str, computed: &Rational, source: &str, ok: bool) -> Check {
+    Check {
+        what: what.into(),
+        computed: computed.to_string(),
+        source: source.into(),
+        ok,
+    }
+}
+
+pub(super) fn explore_drf_sp() -> Result<Vec<Check>, CliError> {
+    use leontief_counterexamples::explore::{ExploreConfig, MetricName};
+    let mut cfg = ExploreConfig::new(
+        MetricName::SpGain,
+        1,
+        leontief_counterexamples::generate::GeneratorConfig::new(),
+    );
+    cfg.budget = Some(20_000);
+    let best = explore_best(&Drf::extended(), &cfg)?;
+    Ok(vec![Check::exact(
+        "largest gain found (20,000 scenarios)",
+        &record_value(&best)?,
+        "1",
+    )])
+}
+
+pub(super) fn explore_drf_rm() -> Result<Vec<Check>, CliError> {
+    use leontief_counterexamples::explore::{ExploreConfig, MetricName};
+    use leontief_solver::properties::Scenario;
+    let case = reference_case("drf-not-rm")?;
+    let inst = instance_of(&case)?;
+    let capacity = leontief_solver::read_numbers("after_capacity", &case["after_capacity"])?;
+    // The source's loss: A's tasks after over before.
+    let tasks = |k: &str| -> Result<Rational, CliError> {
+        case[k]["A"]
+            .as_str()
+            .and_then(|v| v.parse::<Rational>().ok())
+            .ok_or_else(|| CliError::Internal(format!("drf-not-rm: {k}.A")))
+    };
+    let source = &tasks("tasks_after")? / &tasks("tasks")?;
+    let ours = metric_at(
+        &Drf::extended(),
+        MetricName::RmLoss,
+        inst,
+        Scenario::Capacity(capacity),
+    )?;
+    let mut g = leontief_counterexamples::generate::GeneratorConfig::new();
+    g.users = 2..=2;
+    g.resources = 2..=2;
+    let mut cfg = ExploreConfig::new(MetricName::RmLoss, 1, g);
+    cfg.budget = Some(5_000);
+    let found = record_value(&explore_best(&Drf::extended(), &cfg)?)?;
+    Ok(vec![
+        Check::exact("rm-loss of the paper's growth", &ours, &source.to_string()),
+        bound_check(
+            "record of a run on 2 users, 2 resources (5,000 scenarios)",
+            &found,
+            &format!("at most {source}"),
+            found <= source,
+        ),
+    ])
+}
+
+pub(super) fn explore_ceei_sp() -> Result<Vec<Check>, CliError> {
+    use leontief_counterexamples::explore::{ExploreConfig, MetricName};
+    use leontief_solver::properties::Scenario;
+    let case = reference_case("ceei-not-sp")?;
+    let inst = instance_of(&case)?;
+    let tasks = |v: &Value| -> Result<Rational, CliError> {
+        v["1"]
+            .as_str()
+            .and_then(|t| t.parse::<Rational>().ok())
+            .ok_or_else(|| CliError::Internal("ceei-not-sp: user 1's tasks".into()))
+    };
+    // The lie <16, 8> keeps user 1's CPU need, so its real tasks are the tasks it receives.
+    let source = &tasks(&case["manipulation"]["tasks_under_lie"])? / &tasks(&case["tasks"])?;
+    let lie = leontief_solver::read_numbers("lies.1", &case["manipulation"]["lies"]["1"])?;
+    let ceei = leontief_solver::ceei::Ceei::new();
+    let ours = metric_at(
+        &ceei,
+        MetricName::SpGain,
+        inst,
+        Scenario::Lies(vec![(0, lie)]),
+    )?;
+    let mut cfg = ExploreConfig::new(
+        MetricName::SpGain,
+        1,
+        leontief_counterexamples::generate::GeneratorConfig::new(),
+    );
+    cfg.budget = Some(20_000);
+    let best = explore_best(&ceei, &cfg)?;
+    // The certified lower end of the record (the value itself when exact).
+    let lo = match best["interval"].as_array() {
+        Some(i) => i[0]
+            .as_str()
+            .and_then(|t| t.parse::<Rational>().ok())
+            .ok_or_else(|| CliError::Internal("interval".into()))?,
+        None => record_value(&best)?,
+    };
+    let hi = match best["interval"].as_array() {
+        Some(i) => i[1]
+            .as_str()
+            .and_then(|t| t.parse::<Rational>().ok())
+            .ok_or_else(|| CliError::Internal("interval".into()))?,
+        None => lo.clone(),
+    };
+    Ok(vec![
+        Check::exact("gain of the paper's lie", &ours, &source.to_string()),
+        bound_check(
+            "gain found from a cold start (20,000 scenarios), certified lower end",
+            &lo,
+            "above 1 (CEEI is not strategy-proof)",
+            lo > Rational::ONE,
+        ),
+        bound_check(
+            "gain found, certified upper end",
+            &hi,
+            "below 2 (incentive ratio)",
+            hi < Rational::from(2),
+        ),
+    ])
+}
+
+pub(super) fn explore_asset_si() -> Result<Vec<Check>, CliError> {
+    use leontief_counterexamples::explore::MetricName;
+    use leontief_solver::properties::Scenario;
+    let case = reference_case("asset-violates-si")?;
+    let inst = instance_of(&case)?;
+    let tasks: Rational = case["tasks"]["2"]
+        .as_str()
+        .and_then(|t| t.parse().ok())
+        .ok_or_else(|| CliError::Internal("asset-violates-si: tasks.2".into()))?;
+    // Half of (30, 30) runs 15 tasks of <1, 1>.
+    let source = &tasks / &Rational::from(15);
+    let ours = metric_at(&AssetFairness, MetricName::SiGap, inst, Scenario::Bounded)?;
+    Ok(vec![Check::exact(
+        "si-gap (user 2: its tasks over its equal split's)",
+        &ours,
+        &source.to_string(),
+    )])
+}
+
+pub(super) fn explore_ceei_pm() -> Result<Vec<Check>, CliError> {
+    use leontief_counterexamples::explore::{MetricName, Utility};
+    use leontief_solver::properties::Scenario;
+    let case = reference_case("ceei-not-pm")?;
+    let inst = instance_of(&case)?;
+    let leaving = inst
+        .user_index(case["after_removing"].as_str().unwrap_or_default())
+        .ok_or_else(|| CliError::Internal("ceei-not-pm: after_removing".into()))?;
+    let after: Rational = case["tasks_after"]["2"]
+        .as_str()
+        .and_then(|t| t.parse().ok())
+        .ok_or_else(|| CliError::Internal("ceei-not-pm: tasks_after.2".into()))?;
+    // The source gives user 2's truthful tasks to 5 decimals: 5.35137 ± 0.000005 (read
+    // exactly from the JSON number's text).
+    let before = leontief_solver::read_number("tasks_approx.2", &case["tasks_approx"]["2"])?;
+    let digits = |delta: &str| -> Result<Rational, CliError> {
+        let d: Rational = delta
+            .parse()
+            .map_err(|_| CliError::Internal("delta".into()))?;
+        Ok(&before + &d)
+    };
+    let source_lo = &after / &digits("0.000005")?;
+    let source_hi = &after / &digits("-0.000005")?;
+    let ceei = leontief_solver::ceei::Ceei::new();
+    let c = leontief_counterexamples::candidate::Candidate::new(inst, Scenario::Remove(leaving));
+    let truth = ceei.allocate(&c.instance)?;
+    let e = MetricName::PmLoss
+        .metric()
+        .at(&ceei, &c, &truth, Utility::Tasks)?
+        .ok_or_else(|| CliError::Internal("the departure has no value".into()))?;
+    let show = |lo: &Rational, hi: &Rational| {
+        format!(
+            "[{}, {}]",
+            leontief_counterexamples::explore::record::decimal(lo, 9),
+            leontief_counterexamples::explore::record::decimal(hi, 9)
+        )
+    };
+    Ok(vec![
+        Check {
+            what: "pm-loss of user 3 leaving (certified interval)".into(),
+            computed: show(&e.lo, &e.hi),
+            source: format!(
+                "(100/21) / {} = {}",
+                leontief_counterexamples::explore::record::decimal(&before, 5),
+                show(&source_lo, &source_hi)
+            ),
+            ok: !e.exact && e.lo <= source_hi && e.hi >= source_lo,
+        },
+        Check {
+            what: "certified upper end of the loss".into(),
+            computed: leontief_counterexamples::explore::record::decimal(&e.hi, 9),
+            source: "below 1 (CEEI is not population monotonic)".into(),
+            ok: e.hi < Rational::ONE,
+        },
+    ])
+}
+
+/// The family `F(k, m)`: capacities 1 on `m` resources, `k` users demanding `<1, ..., 1>`
+/// and `m` users each demanding only its own resource.
+fn hogs_and_specialists(k: usize, m: usize) -> Result<Instance, CliError> {
+    let mut users: Vec<leontief_solver::User> = (0..k)
+        .map(|h| leontief_solver::User::new(format!("h{h}"), vec![1; m]))
+        .collect();
+    for j in 0..m {
+        let mut d = vec![0; m];
+        d[j] = 1;
+        users.push(leontief_solver::User::new(format!("s{j}"), d));
+    }
+    Ok(Instance::new(vec![Rational::ONE; m], users)?)
+}
+
+pub(super) fn explore_drf_welfare() -> Result<Vec<Check>, CliError> {
+    use leontief_counterexamples::candidate::Candidate;
+    use leontief_counterexamples::explore::{MetricName, Utility};
+    use leontief_solver::properties::Scenario;
+    // DRF raises all k + m users to one share t with k t + t = 1 on every resource:
+    // welfare (k + m)/(k + 1); the optimum gives each specialist its resource: m. The
+    // ratio m (k + 1)/(k + m) tends to m as k grows.
+    let drf = Drf::extended();
+    let mut checks = Vec::new();
+    for (k, m) in [(1usize, 2usize), (3, 2), (10, 3), (50, 4)] {
+        let c = Candidate::new(hogs_and_specialists(k, m)?, Scenario::Bounded);
+        let truth = drf.allocate(&c.instance)?;
+        let ours = MetricName::WelfareRatio
+            .metric()
+            .at(&drf, &c, &truth, Utility::DominantShare)?
+            .ok_or_else(|| CliError::Internal("welfare-ratio: no value".into()))?
+            .value;
+        let formula = Rational::new((m * (k + 1)) as i128, (k + m) as i128)
+            .ok_or_else(|| CliError::Internal("k + m is positive".into()))?;
+        checks.push(Check::exact(
+            format!("welfare-ratio on F({k}, {m}), against m(k+1)/(k+m)"),
+            &ours,
+            &formula.to_string(),
+        ));
+        let bound = Rational::from(m as i64);
+        checks.push(bound_check(
+            &format!("welfare-ratio on F({k}, {m}), against the bound m"),
+            &ours,
+            &format!("below {m}"),
+            ours < bound,
+        ));
+    }
+    Ok(checks)
+}

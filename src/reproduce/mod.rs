@@ -1,0 +1,313 @@
+//! `leontief reproduce`: re-derive the sources' worked examples and set each computed value
+//! beside the source's.
+//!
+//! The sources' values live in `reference/flat.json` (copied from the sources: the DRF
+//! paper, the lecture on hierarchical DRF and collusion) and, for the DRF paper's Table 1,
+//! in `TABLE_1` of `flat.rs`, transcribed from the paper. Nothing here is the code's own output.
+
+use leontief_solver::{Instance, Rational};
+use serde_json::{json, Value};
+
+use crate::cli::CliError;
+
+mod explore;
+mod flat;
+mod search;
+mod trees;
+
+use explore::*;
+use flat::*;
+use search::*;
+use trees::*;
+pub use trees::{HDRF_PAPER_CHURN, LECTURE_CHURN, TREES_REFERENCE};
+
+/// The worked flat examples with their sources' answers.
+pub const FLAT_REFERENCE: &str = include_str!("../../reference/flat.json");
+
+/// One comparison: what was computed and what the source says.
+#[derive(Debug, Clone)]
+pub struct Check {
+    /// What is compared, e.g. `A tasks`.
+    pub what: String,
+    /// The value computed now.
+    pub computed: String,
+    /// The source's value.
+    pub source: String,
+    /// Whether they are equal (exactly, as rationals, where both are numbers).
+    pub ok: bool,
+}
+
+impl Check {
+    fn exact(what: impl Into<String>, computed: &Rational, source: &str) -> Check {
+        let ok = source.parse::<Rational>().is_ok_and(|s| &s == computed);
+        Check {
+            what: what.into(),
+            computed: computed.to_string(),
+            source: source.to_string(),
+            ok,
+        }
+    }
+
+    fn text(what: impl Into<String>, computed: String, source: &str) -> Check {
+        Check {
+            ok: computed == source,
+            what: what.into(),
+            computed,
+            source: source.to_string(),
+        }
+    }
+}
+
+/// A reproduced example.
+#[derive(Debug, Clone)]
+pub struct Reproduction {
+    /// Short name, as given to `leontief reproduce NAME`.
+    pub name: &'static str,
+    /// What it is.
+    pub title: &'static str,
+    /// Where the source's numbers come from.
+    pub source: &'static str,
+    /// The comparisons.
+    pub checks: Vec<Check>,
+}
+
+type Builder = fn() -> Result<Vec<Check>, CliError>;
+
+/// Every example: name, title, source, builder.
+const EXAMPLES: &[(&str, &str, &str, Builder)] = &[
+    (
+        "drf-paper",
+        "DRF on the running example: 9 CPU, 18 GB; A needs <1 CPU, 4 GB>, B <3 CPU, 1 GB>",
+        "Ghodsi et al., Dominant Resource Fairness, NSDI 2011, section 4.1",
+        drf_paper,
+    ),
+    (
+        "drf-paper-table1",
+        "Discrete DRF (Algorithm 1) step by step on the running example",
+        "Ghodsi et al., NSDI 2011, Table 1 (the paper picks B first on the 0/0 tie: reverse user order)",
+        drf_paper_table1,
+    ),
+    (
+        "weighted-cap-zero",
+        "Extended DRF with a zero demand, a weight-2 user and a task cap",
+        "reference/flat.json, case weighted-cap-zero (hand-derived)",
+        weighted_cap_zero,
+    ),
+    (
+        "four-operations",
+        "The four-operation collusion example: truthful DRF allocation and true utilities when op1, op2 claim network",
+        "Yandex lecture on cluster resource allocation (2016); reference/flat.json, case collusion-four-operations",
+        four_operations,
+    ),
+    (
+        "asset-paper",
+        "Asset fairness on the running example, and its two failures: sharing incentive (30, 30) and bottleneck fairness (21, 21)",
+        "Ghodsi et al., NSDI 2011, section 2.2 and Theorems 1-2; reference/flat.json, cases asset-*",
+        asset_paper,
+    ),
+    (
+        "ceei-paper",
+        "CEEI on the running example, its strategy-proofness failure and its population-monotonicity failure",
+        "Ghodsi et al., NSDI 2011, section 5 and Theorems 4-5; reference/flat.json, cases ceei-*",
+        ceei_paper,
+    ),
+    (
+        "property-table",
+        "The DRF paper's property table (Asset / CEEI / DRF), decided by `verify` on generated instances with strictly positive demands",
+        "Ghodsi et al., NSDI 2011, Table 2 and section 5 (asset fairness violates SI, BF, RM; CEEI violates SP, PM, RM; DRF violates RM)",
+        property_table,
+    ),
+    (
+        "hdrf-static",
+        "Hierarchical policies, static fill from zero: the lecture's tree, the H-DRF paper's tree, and the flattening failure",
+        "Yandex lecture (2016); Bhattacharya et al., SoCC 2013; reference/trees.json",
+        hdrf_static,
+    ),
+    (
+        "hdrf-dynamic",
+        "Hierarchical policies under task churn (the task-level simulator): naive HDRF starves B1 (lecture) and n22 (H-DRF paper); min-satisfaction keeps B1 at its guarantee, H-DRF keeps n22",
+        "Yandex lecture (2016), naive and min-satisfaction HDRF; Bhattacharya et al., SoCC 2013; reference/trees.json (dynamic); workloads examples/lecture-churn.json, examples/hdrf-paper-churn.json",
+        hdrf_dynamic,
+    ),
+    (
+        "collusion",
+        "A cold-start search finds a strong group manipulation of extended DRF like the lecture's four operations, and no weak one",
+        "Yandex lecture (2016), the four-operation collusion; Parkes, Procaccia, Shah, EC 2012 (extended DRF is group strategy-proof: no coalition all strictly gains)",
+        collusion,
+    ),
+    (
+        "drf-not-rm",
+        "DRF violates resource monotonicity: capacities (1,1) -> (1,4)",
+        "Ghodsi et al., NSDI 2011, section 5 (resource monotonicity); reference/flat.json, case drf-not-rm",
+        drf_not_rm,
+    ),
+    (
+        "explore-drf-sp",
+        "explore: DRF's largest single-liar gain is exactly 1 (a cold-start run of sp-gain)",
+        "Ghodsi et al., NSDI 2011, section 4.2 (DRF is strategy-proof: no lie raises a user's tasks)",
+        explore_drf_sp,
+    ),
+    (
+        "explore-drf-rm",
+        "explore: DRF's resource-monotonicity loss on the paper's example, and a 2-user, 2-resource run that reaches at least that loss",
+        "Ghodsi et al., NSDI 2011, section 5: capacities (1,1) -> (1,4), A falls from 1/3 to 1/4 tasks; reference/flat.json, case drf-not-rm",
+        explore_drf_rm,
+    ),
+    (
+        "explore-ceei-sp",
+        "explore: CEEI's manipulation gain on the paper's example, and the gain a cold-start run finds, below the incentive-ratio bound 2",
+        "Ghodsi et al., NSDI 2011, section 5 (user 1: 100/31 tasks truthfully, 25/6 reporting <16, 8>); Chen, Deng, Zhang, How Profitable Are Strategic Behaviors in a Market?, ESA 2011 (incentive ratio below 2)",
+        explore_ceei_sp,
+    ),
+    (
+        "explore-ceei-pm",
+        "explore: CEEI's population-monotonicity loss on the paper's example, where CEEI's answer is irrational: a certified interval",
+        "Ghodsi et al., NSDI 2011, section 5: user 2 falls from about 5.35137 to 100/21 tasks when user 3 leaves; reference/flat.json, case ceei-not-pm",
+        explore_ceei_pm,
+    ),
+    (
+        "explore-asset-si",
+        "explore: asset fairness's sharing-incentive gap on the paper's example",
+        "Ghodsi et al., NSDI 2011, section 2.2: on (30, 30) user 2 <1, 1> gets 12 tasks, its equal split would run 15; reference/flat.json, case asset-violates-si",
+        explore_asset_si,
+    ),
+    (
+        "explore-drf-welfare",
+        "explore: DRF's welfare ratio (dominant shares) on the family F(k, m) — k users needing <1,...,1> and m single-resource users, capacities 1 — equals m(k+1)/(k+m), below the bound m",
+        "Parkes, Procaccia, Shah, Beyond Dominant Resource Fairness: Extensions, Limitations, and Indivisibilities, ACM EC 2012 (DRF keeps at least 1/m of the optimal utilitarian welfare, and no SI, EF or SP mechanism keeps more); docs/theory.md §5, question 5",
+        explore_drf_welfare,
+    ),
+];
+
+/// The names accepted by `leontief reproduce NAME`.
+pub fn names() -> Vec<&'static str> {
+    EXAMPLES.iter().map(|e| e.0).collect()
+}
+
+/// Runs the named examples (all when `names` is empty), in the listed order.
+pub fn run(selected: &[String]) -> Result<Vec<Reproduction>, CliError> {
+    for name in selected {
+        if !EXAMPLES.iter().any(|e| e.0 == name) {
+            return Err(CliError::Usage(format!(
+                "unknown example {name:?}; known: {}",
+                names().join(", ")
+            )));
+        }
+    }
+    EXAMPLES
+        .iter()
+        .filter(|e| selected.is_empty() || selected.iter().any(|s| s == e.0))
+        .map(|&(name, title, source, build)| {
+            Ok(Reproduction {
+                name,
+                title,
+                source,
+                checks: build()?,
+            })
+        })
+        .collect()
+}
+
+/// The report as text with check marks, and a closing `N passed, M failed` line.
+pub fn render_text(reports: &[Reproduction]) -> String {
+    let mut out = String::new();
+    for r in reports {
+        out.push_str(&format!(
+            "{} — {}\n  source: {}\n",
+            r.name, r.title, r.source
+        ));
+        let width = r
+            .checks
+            .iter()
+            .map(|c| c.what.chars().count())
+            .max()
+            .unwrap_or(0);
+        let cwidth = r
+            .checks
+            .iter()
+            .map(|c| c.computed.chars().count())
+            .max()
+            .unwrap_or(0);
+        for c in &r.checks {
+            let mark = if c.ok { "✓" } else { "✗" };
+            out.push_str(&format!(
+                "  {mark} {:<width$}  {:<cwidth$}  source: {}\n",
+                c.what, c.computed, c.source
+            ));
+        }
+        out.push('\n');
+    }
+    let (passed, failed) = tally(reports);
+    out.push_str(&format!("reproduce: {passed} passed, {failed} failed\n"));
+    out
+}
+
+/// The report as JSON.
+pub fn render_json(reports: &[Reproduction]) -> Value {
+    let (passed, failed) = tally(reports);
+    let examples: Vec<Value> = reports
+        .iter()
+        .map(|r| {
+            let checks: Vec<Value> = r
+                .checks
+                .iter()
+                .map(|c| json!({"what": c.what, "computed": c.computed, "source": c.source, "ok": c.ok}))
+                .collect();
+            json!({"name": r.name, "title": r.title, "source": r.source, "checks": checks})
+        })
+        .collect();
+    json!({"examples": examples, "passed": passed, "failed": failed})
+}
+
+/// Checks passed and failed.
+pub fn tally(reports: &[Reproduction]) -> (usize, usize) {
+    let all = reports.iter().flat_map(|r| &r.checks);
+    let passed = all.clone().filter(|c| c.ok).count();
+    (passed, all.count() - passed)
+}
+
+fn reference_case(id: &str) -> Result<Value, CliError> {
+    let all: Value =
+        serde_json::from_str(FLAT_REFERENCE).map_err(|e| CliError::Internal(e.to_string()))?;
+    all["cases"]
+        .as_array()
+        .and_then(|cases| cases.iter().find(|c| c["id"] == id))
+        .cloned()
+        .ok_or_else(|| CliError::Internal(format!("reference case {id} is missing")))
+}
+
+fn instance_of(case: &Value) -> Result<Instance, CliError> {
+    Ok(Instance::from_json(&case["instance"])?)
+}
+
+fn str_of(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// Compares a mechanism's tasks with a case's `field` (`{"A": "3", ..}`).
+fn tasks_checks(
+    inst: &Instance,
+    tasks: &[Rational],
+    expected: &Value,
+    label: &str,
+) -> Result<Vec<Check>, CliError> {
+    let expected = expected
+        .as_object()
+        .ok_or_else(|| CliError::Internal("reference tasks are not an object".into()))?;
+    expected
+        .iter()
+        .map(|(name, want)| {
+            let i = inst.user_index(name).ok_or_else(|| {
+                CliError::Internal(format!("reference names unknown user {name}"))
+            })?;
+            Ok(Check::exact(
+                format!("{name} {label}"),
+                &tasks[i],
+                &str_of(want),
+            ))
+        })
+        .collect()
+}

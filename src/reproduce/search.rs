@@ -1,0 +1,171 @@
+//! The search from a cold start set beside the lecture's four-operation collusion.
+
+use leontief_solver::{Drf, Rational};
+
+use super::*;
+use crate::cli::CliError;
+
+/// The search budget of `reproduce collusion` (scenarios), the same for both readings.
+const COLLUSION_BUDGET: u64 = 400_000;
+
+pub(super) fn collusion() -> Result<Vec<Check>, CliError> {
+    use leontief_counterexamples::candidate::{evaluate, Candidate};
+    use leontief_counterexamples::generate::{Chance, GeneratorConfig};
+    use leontief_counterexamples::search::{search, SearchConfig};
+    use leontief_solver::properties::{Property, Scenario};
+
+    let drf = Drf::extended();
+    let mut checks = Vec::new();
+    // The lecture's own example, as a candidate: strong yes, weak no.
+    let case = reference_case("collusion-four-operations")?;
+    let inst = instance_of(&case)?;
+    let mut lies = Vec::new();
+    if let Some(obj) = case["manipulation"]["lies"].as_object() {
+        for (name, demand) in obj {
+            let i = inst
+                .user_index(name)
+                .ok_or_else(|| CliError::Internal(format!("unknown liar {name}")))?;
+            lies.push((
+                i,
+                leontief_solver::read_numbers(&format!("lies.{name}"), demand)?,
+            ));
+        }
+    }
+    let lecture = Candidate::new(inst, Scenario::Lies(lies));
+    for (p, expected) in [
+        (Property::GspStrong, "violated"),
+        (Property::GspWeak, "holds"),
+    ] {
+        let v = evaluate(&drf, p, &lecture)?;
+        checks.push(Check::text(
+            format!("lecture's four operations: {p}"),
+            if v.is_some() { "violated" } else { "holds" }.into(),
+            expected,
+        ));
+    }
+    // Cold start: random and grid instances with zero demands, nothing about the example.
+    let mut generator = GeneratorConfig::new();
+    generator.users = 2..=4;
+    generator.zeros = Chance::new(1, 3).expect("valid");
+    let run = |property: Property| -> Result<(Vec<leontief_counterexamples::record::Record>, u64), CliError> {
+        let mut cfg = SearchConfig::new(property, 1, generator.clone());
+        cfg.budget = Some(COLLUSION_BUDGET);
+        cfg.max_found = Some(1);
+        let mut found = Vec::new();
+        let summary = search(&drf, &cfg, &mut |r| {
+            found.push(r.clone());
+            Ok(())
+        }, &|_| {})
+        .map_err(|e| CliError::Internal(e.to_string()))?;
+        Ok((found, summary.scenarios))
+    };
+    let (found, scenarios) = run(Property::GspStrong)?;
+    let Some(r) = found.first() else {
+        checks.push(Check::text(
+            format!("search gsp-strong (seed 1, budget {COLLUSION_BUDGET})"),
+            "none found".into(),
+            "a violation",
+        ));
+        return Ok(checks);
+    };
+    let c = &r.candidate;
+    let inst = &c.instance;
+    let v = evaluate(&drf, Property::GspStrong, c)?;
+    checks.push(Check::text(
+        format!(
+            "search gsp-strong (seed 1): found after {scenarios} scenarios, shrunk, re-verified"
+        ),
+        if v.is_some() {
+            "a violation"
+        } else {
+            "not a violation"
+        }
+        .into(),
+        "a violation",
+    ));
+    let Scenario::Lies(lies) = &c.scenario else {
+        return Err(CliError::Internal("a gsp witness without lies".into()));
+    };
+    let describe = lies
+        .iter()
+        .map(|(i, rep)| {
+            let u = &inst.users()[*i];
+            format!("{} {} reports {}", u.name, vector(&u.demand), vector(rep))
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    let claims_unused = lies.iter().all(|(i, rep)| {
+        let d = &inst.users()[*i].demand;
+        d.iter()
+            .zip(rep)
+            .any(|(t, r)| t.is_zero() && r.is_positive())
+    });
+    checks.push(Check::text(
+        format!("found: {describe}"),
+        if claims_unused {
+            "liars claim a resource they do not use"
+        } else {
+            "other lies"
+        }
+        .into(),
+        "liars claim a resource they do not use",
+    ));
+    let gainers: Vec<String> = r
+        .violation
+        .coalition
+        .iter()
+        .filter(|i| !lies.iter().any(|(k, _)| k == *i))
+        .map(|&i| {
+            let after = r
+                .violation
+                .after
+                .as_ref()
+                .and_then(|a| a[i].clone())
+                .unwrap_or(Rational::ZERO);
+            format!(
+                "{} {} -> {}",
+                inst.users()[i].name,
+                r.violation.before[i],
+                after
+            )
+        })
+        .collect();
+    checks.push(Check::text(
+        format!(
+            "truthful coalition members who gain: {}",
+            gainers.join(", ")
+        ),
+        if gainers.is_empty() { "none" } else { "some" }.into(),
+        "some",
+    ));
+    checks.push(Check::text(
+        "size of the shrunk counterexample",
+        format!(
+            "{} users, {} resources",
+            inst.num_users(),
+            inst.num_resources()
+        ),
+        "4 users, 3 resources",
+    ));
+    let (weak, weak_scenarios) = run(Property::GspWeak)?;
+    checks.push(Check::text(
+        format!("search gsp-weak (seed 1, {weak_scenarios} scenarios)"),
+        if weak.is_empty() {
+            "none found".into()
+        } else {
+            format!("{} found", weak.len())
+        },
+        "none found",
+    ));
+    Ok(checks)
+}
+
+fn vector(v: &[Rational]) -> String {
+    format!(
+        "<{}>",
+        v.iter()
+            .map(Rational::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
