@@ -19,7 +19,8 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 from IPython.display import Image, Markdown, display
 
-__all__ = ["REPO", "LEONTIEF", "leontief", "leontief_json", "Q", "show", "md_table", "hand_drf"]
+__all__ = ["REPO", "LEONTIEF", "leontief", "leontief_json", "Q", "show", "md_table", "hand_drf",
+           "explore", "explore_best", "short"]
 
 
 def find_repo():
@@ -118,3 +119,39 @@ def hand_drf(instance, trace=False):
                   + ", ".join(f"{n}={tasks[n]}" for n in sorted(frozen)))
         active -= frozen
     return tasks
+
+
+def _range(r):
+    """`--users`/`--resources` take "a..b"; an int n means n..n."""
+    return f"{r}..{r}" if isinstance(r, int) else f"{r[0]}..{r[1]}"
+
+
+def explore(mechanism, metric, *, users, resources, budget, seed, out=None, extra=()):
+    """Run `leontief explore` with a scenario budget and a seed (deterministic at any thread
+    count) and return its records, parsed: one per improvement, the last one the best
+    (`"best": true`). With `out`, the JSONL is also kept in that file (for `leontief merge`)."""
+    args = ["explore", "--mechanism", mechanism, "--metric", metric,
+            "--users", _range(users), "--resources", _range(resources),
+            "--budget", budget, "--seed", seed, *extra]
+    if out is not None:
+        leontief(*args, "--out", out)
+        text = Path(out).read_text()
+    else:
+        text = leontief(*args).stdout
+    records = [json.loads(line) for line in text.splitlines() if line.strip()]
+    assert records and records[-1].get("best") is True, "explore printed no best record"
+    return records
+
+
+def explore_best(mechanism, metric, **kwargs):
+    """The best record of `explore(...)`."""
+    return explore(mechanism, metric, **kwargs)[-1]
+
+
+def short(value, width=24):
+    """An exact value for a table: the fraction itself when short, else its size in digits."""
+    text = str(value)
+    if len(text) <= width:
+        return f"`{text}`"
+    num, _, den = text.partition("/")
+    return f"({len(num)}-digit / {len(den)}-digit fraction)"
