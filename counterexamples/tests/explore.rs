@@ -613,13 +613,19 @@ fn sg_deficit_of_the_collapsed_policy_on_the_lectures_tree_by_hand() {
 }
 
 #[test]
-fn sg_deficit_of_min_satisfaction_and_hdrf_on_the_lectures_tree_is_at_least_one() {
-    // Both policies keep the share guarantee on this tree (docs/theory.md §4.8): every node
-    // with unmet demand holds at least its guarantee.
+fn sg_deficit_of_min_satisfaction_and_hdrf_on_the_lectures_tree_is_one() {
+    // Min-satisfaction HDRF and H-DRF (docs/theory.md §4.6, §4.7) let B2 take all of r2,
+    // which no one else needs, and split r1 between A and the pool B by their equal weights
+    // (collapsed, above, weighs B1 alone at 1/4): A 1/2 task, B1 1/2, B2 1. Node ratios:
+    // A (1/2)/(1/2) = 1, B max(1/2, 1)/(1/2) = 2, B1 (1/2)/(1/4) = 2, B2 1/(1/4) = 4. The
+    // share guarantee holds with A exactly at its guarantee: sg-deficit = 1, at A.
     for name in ["hdrf:min-satisfaction", "hdrf:hdrf"] {
         let m = by_name(name).unwrap();
         let (e, json) = bounded_record(m.as_ref(), MetricName::SgDeficit, lecture_tree());
-        assert!(e.value >= Rational::ONE, "{name}: {}", e.value);
+        assert_eq!(e.before.tasks, vec![q("1/2"), q("1/2"), q("1")], "{name}");
+        assert_eq!(e.value, Rational::ONE, "{name}");
+        assert!(e.value >= Rational::ONE);
+        assert_eq!(json["witness"]["node"], "A", "{name}");
         rederive(m.as_ref(), &json).unwrap();
     }
 }

@@ -13,7 +13,9 @@
 //! mechanism, recomputes the value, and requires every number to agree exactly; it then
 //! confirms the direction of the value with the solver's own property oracle (a gain above
 //! 1 must be an SP/GSP violation, a loss below 1 a PM/RM violation, envy above 1 an EF
-//! violation, a gap below 1 an SI violation), for exact answers.
+//! violation, a gap below 1 an SI violation, a deficit below 1 a share-guarantee violation at
+//! the recorded node), for exact answers; `discrete-gap` is confirmed against fluid DRF
+//! recomputed, the welfare ratios against their LPs.
 
 use serde_json::{json, Map, Value};
 
