@@ -38,7 +38,7 @@ fn fails_with(args: &[&str], message: &str) {
 fn bad_flags_are_refused_before_any_output() {
     fails_with(
         &["explore", "--metric", "gain"],
-        "--metric: unknown metric \"gain\" (expected sp-gain, gsp-gain, pm-loss, rm-loss, envy, si-gap, welfare-ratio or fair-welfare-ratio)",
+        "--metric: unknown metric \"gain\" (expected sp-gain, gsp-gain, pm-loss, rm-loss, envy, si-gap, welfare-ratio, fair-welfare-ratio, discrete-gap or sg-deficit)",
     );
     fails_with(
         &["explore", "--metric", "envy", "--mechanism", "drf"],
@@ -47,6 +47,14 @@ fn bad_flags_are_refused_before_any_output() {
     fails_with(
         &["explore", "--metric", "si-gap", "--mechanism", "ceei"],
         "error: --metric: si-gap does not apply to ceei: ceei has the sharing incentive (docs/theory.md §3.11): si-gap is at least 1 on every instance",
+    );
+    fails_with(
+        &["explore", "--metric", "discrete-gap", "--mechanism", "drf"],
+        "error: --metric: discrete-gap does not apply to drf: discrete-gap compares discrete DRF with fluid DRF: it applies to discrete-drf only, not drf",
+    );
+    fails_with(
+        &["explore", "--metric", "sg-deficit", "--mechanism", "drf"],
+        "error: --metric: sg-deficit does not apply to drf: sg-deficit measures the share guarantee of a tree: it applies to the hierarchical mechanisms hdrf:*, not drf",
     );
     fails_with(
         &["explore", "--metric", "sp-gain", "--users", "3..2"],
@@ -76,6 +84,8 @@ fn help_documents_every_metric() {
         "si-gap",
         "welfare-ratio",
         "fair-welfare-ratio",
+        "discrete-gap",
+        "sg-deficit",
     ] {
         assert!(help.contains(&format!("- {m}:")), "{m} missing from --help");
     }
@@ -309,4 +319,80 @@ fn the_welfare_reproduction_matches_its_formula_and_bound() {
     assert!(o.status.success(), "{text}");
     assert!(text.contains("34/9"), "{text}");
     assert!(text.contains("reproduce: 8 passed, 0 failed"), "{text}");
+}
+
+/// Runs `explore` with `args` into a file, checks the last record is the best and that
+/// `merge --best --verify` re-derives every record; returns the records.
+fn explored_and_verified(name: &str, args: &[&str]) -> Vec<Value> {
+    let out = tmp(name);
+    let mut all = args.to_vec();
+    all.extend(["--out", out.to_str().unwrap()]);
+    let o = run(&all);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let recs = lines(&std::fs::read(&out).unwrap());
+    assert_eq!(recs.last().unwrap()["best"], true);
+    let merged = run(&["merge", "--best", "--verify", out.to_str().unwrap()]);
+    assert!(
+        merged.status.success(),
+        "{}",
+        String::from_utf8_lossy(&merged.stderr)
+    );
+    recs
+}
+
+#[test]
+fn discrete_gap_records_on_one_resource_stay_within_theorem_7() {
+    // Ghodsi et al., NSDI 2011, Theorem 7: on one resource (equal fluid shares, no weights
+    // or caps) discrete DRF is within one max-task of fluid DRF between any two users.
+    let recs = explored_and_verified(
+        "discrete-gap.jsonl",
+        &[
+            "explore",
+            "--mechanism",
+            "discrete-drf",
+            "--metric",
+            "discrete-gap",
+            "--resources",
+            "1..1",
+            "--budget",
+            "600",
+            "--seed",
+            "3",
+        ],
+    );
+    for r in &recs {
+        let v: leontief_solver::Rational = r["value"].as_str().unwrap().parse().unwrap();
+        assert!(v <= leontief_solver::Rational::ONE, "{r}");
+        for k in ["user", "below", "allocation_before", "allocation_fluid"] {
+            assert!(r["witness"].get(k).is_some(), "witness lacks {k}: {r}");
+        }
+    }
+}
+
+#[test]
+fn sg_deficit_finds_the_collapsed_policys_violation() {
+    // The collapsed policy (weighted DRF over the leaves) breaks the share guarantee
+    // (docs/theory.md §4.8; corpus hdrf-collapsed-sg.jsonl): the record ends below 1 and
+    // names the node by its path.
+    let recs = explored_and_verified(
+        "sg-deficit.jsonl",
+        &[
+            "explore",
+            "--mechanism",
+            "hdrf:collapsed",
+            "--metric",
+            "sg-deficit",
+            "--pools",
+            "1..2",
+            "--budget",
+            "1500",
+            "--seed",
+            "1",
+        ],
+    );
+    let best = recs.last().unwrap();
+    let v: leontief_solver::Rational = best["value"].as_str().unwrap().parse().unwrap();
+    assert!(v < leontief_solver::Rational::ONE, "{best}");
+    assert!(best["witness"]["node"].is_string(), "{best}");
+    assert!(best["witness"].get("user").is_none(), "{best}");
 }

@@ -5,6 +5,7 @@ use leontief_counterexamples::candidate::Candidate;
 use leontief_counterexamples::explore::record::rederive;
 use leontief_counterexamples::explore::{explore, ExploreConfig, MetricName, Utility};
 use leontief_counterexamples::generate::GeneratorConfig;
+use leontief_counterexamples::mechanisms::by_name;
 use leontief_counterexamples::space::Strategy;
 use leontief_solver::ceei::Ceei;
 use leontief_solver::properties::{utility_at_truth, utility_of_report, Scenario};
@@ -221,7 +222,7 @@ fn every_metric_names_itself_and_the_unknown_one_lists_them() {
     let err = "gain".parse::<MetricName>().unwrap_err().to_string();
     assert_eq!(
         err,
-        "--metric: unknown metric \"gain\" (expected sp-gain, gsp-gain, pm-loss, rm-loss, envy, si-gap, welfare-ratio or fair-welfare-ratio)"
+        "--metric: unknown metric \"gain\" (expected sp-gain, gsp-gain, pm-loss, rm-loss, envy, si-gap, welfare-ratio, fair-welfare-ratio, discrete-gap or sg-deficit)"
     );
 }
 
@@ -451,4 +452,224 @@ fn welfare_ratio_output_is_the_same_at_any_thread_count() {
         assert!(!one.is_empty());
         assert_eq!(one, lines(2));
     }
+}
+
+/// The evaluation of `metric` on `instance` (no scenario) and its JSON record.
+fn bounded_record(
+    mechanism: &dyn Mechanism,
+    metric: MetricName,
+    instance: Instance,
+) -> (leontief_counterexamples::explore::Evaluation, Value) {
+    use leontief_counterexamples::explore::record::{to_json, Origin};
+    let c = Candidate::new(instance, Scenario::Bounded);
+    let truth = mechanism.allocate(&c.instance).unwrap();
+    let u = metric.metric().default_utility();
+    let e = metric
+        .metric()
+        .at(mechanism, &c, &truth, u)
+        .unwrap()
+        .unwrap();
+    let json = to_json(
+        metric,
+        mechanism.name(),
+        u,
+        &e,
+        1,
+        0,
+        &Origin::Local { round: 0, task: 0 },
+    );
+    (e, json)
+}
+
+#[test]
+fn discrete_gap_on_the_drf_papers_example_is_zero() {
+    // Fluid DRF gives A 3 tasks and B 2 (both at dominant share 2/3, DRF paper §4), an
+    // integral answer; Algorithm 1 reaches the same 3 and 2 (the paper's Table 1). Every
+    // drift is 0, so the gap is 0.
+    let dd = leontief_solver::DiscreteDrf::paper();
+    let (e, json) = bounded_record(&dd, MetricName::DiscreteGap, drf_paper());
+    assert_eq!(e.value, Rational::ZERO);
+    assert_eq!(json["witness"]["allocation_fluid"]["A"], "3");
+    assert_eq!(json["witness"]["allocation_before"]["B"], "2");
+    rederive(&dd, &json).unwrap();
+}
+
+#[test]
+fn discrete_gap_of_a_fractional_fluid_answer_reaches_theorem_7s_bound() {
+    // One resource of 3 units; A and B each need 2 per task (μ_A = μ_B = 2/3 = μ_max).
+    // Fluid DRF: equal dominant shares, 2a = 2b = 3/2 units each, so a = b = 3/4 task
+    // (share 1/2). Algorithm 1: A first (user order), 1 task (2 units, share 2/3); B is
+    // then the lowest, its task needs 2 units and 1 is left: the run stops.
+    // δ_A = (1 − 3/4) · 2/3 = 1/6, δ_B = (0 − 3/4) · 2/3 = −1/2; the gap is
+    // (1/6 + 1/2) / (2/3) = 1, exactly the one max-task of Theorem 7 (Ghodsi et al.,
+    // NSDI 2011). In tasks the users are 1/4 and 3/4 of a task from the fluid answer.
+    let inst = Instance::new(
+        vec![3.into()],
+        vec![User::new("A", [2]), User::new("B", [2])],
+    )
+    .unwrap();
+    let dd = leontief_solver::DiscreteDrf::paper();
+    let (e, json) = bounded_record(&dd, MetricName::DiscreteGap, inst);
+    assert_eq!(
+        (e.value.clone(), e.numerator.clone(), e.denominator.clone()),
+        (q("1"), q("2/3"), q("2/3"))
+    );
+    let w = &json["witness"];
+    assert_eq!(
+        (w["user"].as_str(), w["below"].as_str()),
+        (Some("A"), Some("B"))
+    );
+    assert_eq!(w["allocation_fluid"]["A"], "3/4");
+    assert_eq!(w["allocation_before"]["A"], "1");
+    assert_eq!(w["allocation_before"]["B"], "0");
+    rederive(&dd, &json).unwrap();
+}
+
+#[test]
+fn discrete_gap_explored_on_one_resource_stays_within_theorem_7() {
+    // Theorem 7 (Ghodsi et al., NSDI 2011): the discrete allocation differs from the
+    // continuous one, between any two users, by at most one max-task. On one resource,
+    // unweighted and uncapped, fluid DRF gives every user the same dominant share, and
+    // Algorithm 1 stops only when the least user's task (at most a max-task) does not fit,
+    // so the proof's argument applies: every record is at most 1, and re-derives.
+    let dd = leontief_solver::DiscreteDrf::paper();
+    let mut g = GeneratorConfig::new();
+    g.resources = 1..=1;
+    g.weights = false;
+    g.caps = false;
+    let mut cfg = ExploreConfig::new(MetricName::DiscreteGap, 7, g);
+    cfg.budget = Some(1_500);
+    let lines = run(&dd, &cfg);
+    let best = lines.last().unwrap();
+    assert_eq!(best["best"], true);
+    for r in &lines {
+        let v = q(r["value"].as_str().unwrap());
+        assert!(v <= Rational::ONE, "{r}");
+        rederive(&dd, r).unwrap();
+    }
+}
+
+#[test]
+fn discrete_gap_beyond_theorem_7_on_a_pooled_cluster_with_the_stop_rule() {
+    // Two resources of capacity 1; u1 ⟨0, 1⟩, u2 ⟨1/20, 0⟩, u3 ⟨0, 1⟩ (μ = 1, 1/20, 1).
+    // Fluid DRF (progressive filling, docs/theory.md §2): u1 and u3 split r2, 1/2 task each;
+    // u2 alone on r1 goes on to 20 tasks. Algorithm 1 with the paper's stop rule: all at
+    // share 0, u1 first: 1 task (r2 full); then u2 (share 0, before u3 by index): 1 task
+    // (share 1/20); then u3 (share 0) needs r2, none is left: the run stops with r1 at
+    // 1/20. δ_u1 = 1/2, δ_u2 = (1 − 20) · 1/20 = −19/20, δ_u3 = −1/2; the gap is
+    // (1/2 + 19/20) / 1 = 29/20 > 1. The proof of Theorem 7 keeps allocating while a
+    // max-task fits and compares with equal continuous shares; neither holds here.
+    let inst = Instance::new(
+        vec![1.into(), 1.into()],
+        vec![
+            User::new("u1", [q("0"), q("1")]),
+            User::new("u2", [q("1/20"), q("0")]),
+            User::new("u3", [q("0"), q("1")]),
+        ],
+    )
+    .unwrap();
+    let dd = leontief_solver::DiscreteDrf::paper();
+    let (e, json) = bounded_record(&dd, MetricName::DiscreteGap, inst);
+    assert_eq!(e.value, q("29/20"));
+    assert_eq!(json["witness"]["below"], "u2");
+    assert_eq!(json["witness"]["allocation_fluid"]["u2"], "20");
+    rederive(&dd, &json).unwrap();
+}
+
+/// The lecture's tree: A ⟨1, 0⟩ beside the pool B = {B1 ⟨1, 0⟩, B2 ⟨0, 1⟩}, capacities
+/// (1, 1); guarantees A 1/2, B 1/2, B1 1/4, B2 1/4.
+fn lecture_tree() -> Instance {
+    Instance::with_pools(
+        vec!["r1".into(), "r2".into()],
+        vec![1.into(), 1.into()],
+        vec![leontief_solver::Pool::new("B")],
+        vec![
+            User::new("A", [1, 0]),
+            User::new("B1", [1, 0]).pool(0),
+            User::new("B2", [0, 1]).pool(0),
+        ],
+    )
+    .unwrap()
+}
+
+#[test]
+fn sg_deficit_of_the_collapsed_policy_on_the_lectures_tree_by_hand() {
+    // Collapsed = weighted DRF over the leaves with weights g = 1/2 (A), 1/4 (B1), 1/4
+    // (B2). Progressive filling at level t: A holds t/2, B1 t/4, B2 t/4 of their dominant
+    // resources. r1 fills when t/2 + t/4 = 1, t = 4/3: A 2/3, B1 1/3 (both stop); B2 alone
+    // on r2 goes on to 1. Node ratios S_v / g_v: A (2/3)/(1/2) = 4/3; B max(1/3, 1)/(1/2)
+    // = 2; B1 (1/3)/(1/4) = 4/3; B2 1/(1/4) = 4. B holds 1 ≥ its guarantee 1/2; the least
+    // ratio is 4/3, first reached at A.
+    let m = by_name("hdrf:collapsed").unwrap();
+    let (e, json) = bounded_record(m.as_ref(), MetricName::SgDeficit, lecture_tree());
+    assert_eq!(e.before.tasks, vec![q("2/3"), q("1/3"), q("1")]);
+    assert_eq!(
+        (e.value.clone(), e.numerator.clone(), e.denominator.clone()),
+        (q("4/3"), q("2/3"), q("1/2"))
+    );
+    assert_eq!(json["witness"]["node"], "A");
+    assert!(json["witness"].get("user").is_none());
+    rederive(m.as_ref(), &json).unwrap();
+}
+
+#[test]
+fn sg_deficit_of_min_satisfaction_and_hdrf_on_the_lectures_tree_is_one() {
+    // Min-satisfaction HDRF and H-DRF (docs/theory.md §4.6, §4.7) let B2 take all of r2,
+    // which no one else needs, and split r1 between A and the pool B by their equal weights
+    // (collapsed, above, weighs B1 alone at 1/4): A 1/2 task, B1 1/2, B2 1. Node ratios:
+    // A (1/2)/(1/2) = 1, B max(1/2, 1)/(1/2) = 2, B1 (1/2)/(1/4) = 2, B2 1/(1/4) = 4. The
+    // share guarantee holds with A exactly at its guarantee: sg-deficit = 1, at A.
+    for name in ["hdrf:min-satisfaction", "hdrf:hdrf"] {
+        let m = by_name(name).unwrap();
+        let (e, json) = bounded_record(m.as_ref(), MetricName::SgDeficit, lecture_tree());
+        assert_eq!(e.before.tasks, vec![q("1/2"), q("1/2"), q("1")], "{name}");
+        assert_eq!(e.value, Rational::ONE, "{name}");
+        assert!(e.value >= Rational::ONE);
+        assert_eq!(json["witness"]["node"], "A", "{name}");
+        rederive(m.as_ref(), &json).unwrap();
+    }
+}
+
+#[test]
+fn sg_deficit_of_the_corpus_violation_is_six_sevenths() {
+    // counterexamples/corpus/hdrf-collapsed-sg.jsonl, first record: u1 ⟨1, 0⟩ beside the
+    // pool p1 = {u2 ⟨1, 0⟩, u3 ⟨1/2, 1⟩}, capacities (1, 1); guarantees u1 1/2, p1 1/2,
+    // u2 1/4, u3 1/4. Collapsed (weighted DRF, weights 1/2, 1/4, 1/4, dominant shares
+    // t/2, t/4, t/4): r1 fills at t/2 + t/4 + (1/2)(t/4) = 7t/8 = 1, t = 8/7: u1 4/7,
+    // u2 2/7, u3 2/7 tasks (the recorded answer). p1 holds max(2/7 + 1/7, 2/7) = 3/7 of
+    // its guarantee 1/2: 6/7 < 1. The others: u1 (4/7)/(1/2) = 8/7, u2 and u3
+    // (2/7)/(1/4) = 8/7. So sg-deficit = 6/7, at p1.
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/corpus/hdrf-collapsed-sg.jsonl"
+    ))
+    .unwrap();
+    let first: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    let inst = leontief_counterexamples::corpus::replay_named(&first)
+        .unwrap()
+        .candidate
+        .instance;
+    let m = by_name("hdrf:collapsed").unwrap();
+    let (e, json) = bounded_record(m.as_ref(), MetricName::SgDeficit, inst);
+    assert_eq!(e.value, q("6/7"));
+    assert!(e.value < Rational::ONE);
+    assert_eq!(json["witness"]["node"], "p1");
+    rederive(m.as_ref(), &json).unwrap();
+}
+
+#[test]
+fn sg_deficit_has_no_value_without_pools_and_applies_to_trees_only() {
+    let m = by_name("hdrf:collapsed").unwrap();
+    let c = Candidate::new(drf_paper(), Scenario::Bounded);
+    let truth = m.allocate(&c.instance).unwrap();
+    let v = MetricName::SgDeficit
+        .metric()
+        .at(m.as_ref(), &c, &truth, Utility::Tasks)
+        .unwrap();
+    assert!(v.is_none());
+    let d = leontief_counterexamples::mechanisms::descriptor("drf").unwrap();
+    assert!(MetricName::SgDeficit.metric().applies_to(d).is_err());
+    assert!(MetricName::DiscreteGap.metric().applies_to(d).is_err());
+    let dd = leontief_counterexamples::mechanisms::descriptor("discrete-drf").unwrap();
+    assert!(MetricName::DiscreteGap.metric().applies_to(dd).is_ok());
 }

@@ -148,6 +148,12 @@ pub trait Metric: Sync {
     fn compared(&self) -> &'static str {
         "allocation_after"
     }
+    /// Witness fields beyond the common ones (e.g. the node of `sg-deficit`, the second
+    /// user of `discrete-gap`), recomputed from the evaluation; none by default.
+    fn details(&self, e: &Evaluation) -> serde_json::Map<String, serde_json::Value> {
+        let _ = e;
+        serde_json::Map::new()
+    }
     /// `Err(reason)` when the metric says nothing about this mechanism (e.g. envy of a
     /// mechanism proved envy-free).
     fn applies_to(&self, mechanism: &Descriptor) -> Result<(), String> {

@@ -3,7 +3,8 @@
 //!
 //! - [`metric`]: the [`Metric`] trait, [`Evaluation`], the normalisations ([`Utility`]).
 //! - one module per metric: [`sp_gain`], [`gsp_gain`], [`pm_loss`], [`rm_loss`], [`envy`],
-//!   [`si_gap`], [`welfare_ratio`], [`fair_welfare_ratio`]; [`MetricName`] lists them once (names derived with strum).
+//!   [`si_gap`], [`welfare_ratio`], [`fair_welfare_ratio`], [`discrete_gap`],
+//!   [`sg_deficit`]; [`MetricName`] lists them once (names derived with strum).
 //! - [`local`]: the exact perturbations of the local search.
 //! - [`record`]: the JSONL records and their independent re-derivation.
 //!
@@ -40,6 +41,7 @@
 //! # References
 //! See each metric's module.
 
+pub mod discrete_gap;
 pub mod envy;
 pub mod fair_welfare_ratio;
 pub mod gsp_gain;
@@ -48,6 +50,7 @@ pub mod metric;
 pub mod pm_loss;
 pub mod record;
 pub mod rm_loss;
+pub mod sg_deficit;
 pub mod si_gap;
 pub mod sp_gain;
 pub mod welfare_ratio;
@@ -103,6 +106,10 @@ pub enum MetricName {
     WelfareRatio,
     /// See [`fair_welfare_ratio`].
     FairWelfareRatio,
+    /// See [`discrete_gap`].
+    DiscreteGap,
+    /// See [`sg_deficit`].
+    SgDeficit,
 }
 
 fn unknown_metric(text: &str) -> SolverError {
@@ -126,6 +133,8 @@ impl MetricName {
             MetricName::SiGap => &si_gap::SiGap,
             MetricName::WelfareRatio => &welfare_ratio::WelfareRatio,
             MetricName::FairWelfareRatio => &fair_welfare_ratio::FairWelfareRatio,
+            MetricName::DiscreteGap => &discrete_gap::DiscreteGap,
+            MetricName::SgDeficit => &sg_deficit::SgDeficit,
         }
     }
 

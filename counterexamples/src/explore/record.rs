@@ -13,7 +13,9 @@
 //! mechanism, recomputes the value, and requires every number to agree exactly; it then
 //! confirms the direction of the value with the solver's own property oracle (a gain above
 //! 1 must be an SP/GSP violation, a loss below 1 a PM/RM violation, envy above 1 an EF
-//! violation, a gap below 1 an SI violation), for exact answers.
+//! violation, a gap below 1 an SI violation, a deficit below 1 a share-guarantee violation at
+//! the recorded node), for exact answers; `discrete-gap` is confirmed against fluid DRF
+//! recomputed, the welfare ratios against their LPs.
 
 use serde_json::{json, Map, Value};
 
@@ -147,6 +149,7 @@ pub fn to_json(
             w.insert("envied".into(), name(inst, k));
         }
     }
+    w.extend(m.details(e));
     w.insert(
         "allocation_before".into(),
         tasks_by_user(inst, &all, &e.before),
@@ -296,6 +299,10 @@ pub fn rederive(mechanism: &dyn Mechanism, record: &Value) -> Result<Evaluation,
         match metric {
             MetricName::WelfareRatio => confirm_optimum(record, &candidate, utility, &e)?,
             MetricName::FairWelfareRatio => confirm_fair(record, &candidate, utility, &e)?,
+            MetricName::DiscreteGap => confirm_gap(&candidate, &truth, &e)?,
+            MetricName::SgDeficit => {
+                super::sg_deficit::confirm(record, &candidate.instance, &truth, &e)?
+            }
             _ => confirm(mechanism, m, &candidate, &truth, &e)?,
         }
     }
@@ -389,6 +396,33 @@ fn confirm_fair(
         return Err(SolverError::invalid(
             "witness.allocation_optimum",
             "the recorded allocation lacks the sharing incentive or envy-freeness",
+        ));
+    }
+    Ok(())
+}
+
+/// `discrete-gap`, independently of the metric: fluid DRF recomputed, every user's drift
+/// `δ_i = (x_i − f_i) μ_i` lies within the recorded spread (`δ_user − δ_below` is the
+/// numerator, so every pair's difference is at most it), and the denominator is the largest
+/// task's dominant share.
+fn confirm_gap(c: &Candidate, truth: &Allocation, e: &Evaluation) -> Result<(), SolverError> {
+    let inst = &c.instance;
+    let fluid = leontief_solver::Drf::extended().allocate(inst)?;
+    let d: Vec<Rational> = (0..inst.num_users())
+        .map(|i| &(&truth.tasks[i] - &fluid.tasks[i]) * &inst.task_dominant_share(i))
+        .collect();
+    let below = e.other.unwrap_or(0);
+    let spread_ok = d
+        .iter()
+        .all(|x| *x <= d[e.user] && *x >= d[below] && &d[e.user] - &d[below] == e.numerator);
+    let max_task = (0..inst.num_users())
+        .map(|i| inst.task_dominant_share(i))
+        .max()
+        .unwrap_or(Rational::ZERO);
+    if !spread_ok || max_task != e.denominator || e.value.is_negative() {
+        return Err(SolverError::invalid(
+            "witness",
+            "the drifts from fluid DRF do not give the recorded gap",
         ));
     }
     Ok(())

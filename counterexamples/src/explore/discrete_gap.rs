@@ -1,0 +1,183 @@
+//! `discrete-gap`: how far discrete DRF (the DRF paper's Algorithm 1, whole tasks) lands
+//! from fluid DRF on the same instance, in the units of the DRF paper's Theorem 7,
+//! maximized (docs/explore.md §3.9).
+//!
+//! Theorem 7 (Ghodsi et al., NSDI 2011) bounds a *pairwise* quantity: "the difference
+//! between the allocations of any two users is bounded by one max-task compared to the
+//! continuous allocation", where the allocations are the users' dominant shares and a
+//! max-task is the largest task. With `s_i = x_i μ_i` user `i`'s dominant share
+//! (`μ_i = max_j d_ij / R_j`, one task's dominant share), `δ_i = s_i^discrete − s_i^fluid`
+//! its drift from the fluid allocation and `μ_max = max_i μ_i`:
+//!
+//! `discrete-gap = max_{i, k} (δ_i − δ_k) / μ_max = (max_i δ_i − min_k δ_k) / μ_max`.
+//!
+//! The theorem's claim is `discrete-gap ≤ 1`. The witness names the user of the largest
+//! drift (`user`) and of the smallest (`below`); the numerator is `δ_user − δ_below`, the
+//! denominator `μ_max`; the discrete answer is `allocation_before`, the fluid one
+//! (`Drf::extended()`) `allocation_fluid`. The value is a ratio of dominant shares, so it
+//! does not depend on `--utility`. An instance whose tasks are all empty has no value.
+//!
+//! The metric applies to `discrete-drf` only.
+//!
+//! # Example
+//! One resource of 3 units, A and B each need 2 per task. Fluid DRF gives each `3/4` of a
+//! task (share `1/2`); Algorithm 1 gives A one task (share `2/3`), then B's task does not
+//! fit and the run stops: `δ_A = 1/6`, `δ_B = −1/2`, `μ_max = 2/3`, the gap `1`: the
+//! theorem's bound, reached.
+//! ```
+//! use leontief_counterexamples::candidate::Candidate;
+//! use leontief_counterexamples::explore::{MetricName, Utility};
+//! use leontief_solver::properties::Scenario;
+//! use leontief_solver::{DiscreteDrf, Instance, Mechanism, User};
+//! let inst = Instance::new(vec![3.into()], vec![User::new("A", [2]), User::new("B", [2])]).unwrap();
+//! let dd = DiscreteDrf::paper();
+//! let truth = dd.allocate(&inst).unwrap();
+//! let c = Candidate::new(inst, Scenario::Bounded);
+//! let e = MetricName::DiscreteGap.metric().at(&dd, &c, &truth, Utility::Tasks).unwrap().unwrap();
+//! assert_eq!(e.value.to_string(), "1");
+//! ```
+//!
+//! # Complexity
+//! One fluid DRF allocation per instance, then `O(n m)`.
+//!
+//! # References
+//! - A. Ghodsi, M. Zaharia, B. Hindman, A. Konwinski, S. Shenker, I. Stoica. *Dominant
+//!   Resource Fairness: Fair Allocation of Multiple Resource Types.* NSDI 2011, Theorem 7
+//!   and Algorithm 1.
+
+use serde_json::{Map, Value};
+
+use leontief_solver::properties::{Property, Scenario};
+use leontief_solver::registry::Descriptor;
+use leontief_solver::{Allocation, Drf, Instance, Mechanism, Rational, SolverError};
+
+use super::metric::{try_scenario, Ctx, Direction, Evaluation, Metric, Utility};
+use crate::candidate::Candidate;
+
+/// See the [module docs](self).
+pub struct DiscreteGap;
+
+/// The drifts `δ_i = (x_i^discrete − x_i^fluid) μ_i` of every user.
+fn drifts(inst: &Instance, discrete: &Allocation, fluid: &Allocation) -> Vec<Rational> {
+    (0..inst.num_users())
+        .map(|i| &(&discrete.tasks[i] - &fluid.tasks[i]) * &inst.task_dominant_share(i))
+        .collect()
+}
+
+/// The users of the largest and of the smallest drift (the first of each by index).
+fn extremes(d: &[Rational]) -> (usize, usize) {
+    let mut hi = 0;
+    let mut lo = 0;
+    for (i, x) in d.iter().enumerate() {
+        if *x > d[hi] {
+            hi = i;
+        }
+        if *x < d[lo] {
+            lo = i;
+        }
+    }
+    (hi, lo)
+}
+
+impl Metric for DiscreteGap {
+    fn name(&self) -> &'static str {
+        "discrete-gap"
+    }
+
+    fn description(&self) -> &'static str {
+        "max over users i, k of (δ_i − δ_k) / μ_max, δ the dominant share of discrete DRF \
+         minus fluid DRF's, μ_max the largest task's (at most 1 by the DRF paper's Theorem 7)"
+    }
+
+    fn direction(&self) -> Direction {
+        Direction::Max
+    }
+
+    /// Pareto efficiency: like the welfare ratios the value measures a whole allocation, so
+    /// the shrinker uses the reductions of the allocation properties (no scenario).
+    fn property(&self) -> Property {
+        Property::Po
+    }
+
+    fn compared(&self) -> &'static str {
+        "allocation_fluid"
+    }
+
+    fn applies_to(&self, mechanism: &Descriptor) -> Result<(), String> {
+        if mechanism.name != "discrete-drf" {
+            return Err(format!(
+                "discrete-gap compares discrete DRF with fluid DRF: it applies to discrete-drf only, not {}",
+                mechanism.name
+            ));
+        }
+        Ok(())
+    }
+
+    fn details(&self, e: &Evaluation) -> Map<String, Value> {
+        let mut o = Map::new();
+        if let Some(k) = e.other {
+            o.insert(
+                "below".into(),
+                Value::String(e.candidate.instance.user_path(k)),
+            );
+        }
+        o
+    }
+
+    fn at(
+        &self,
+        _mechanism: &dyn Mechanism,
+        candidate: &Candidate,
+        truth: &Allocation,
+        _utility: Utility,
+    ) -> Result<Option<Evaluation>, SolverError> {
+        if candidate.scenario != Scenario::Bounded {
+            return Err(SolverError::invalid(
+                "witness",
+                "discrete-gap takes no scenario",
+            ));
+        }
+        let inst = &candidate.instance;
+        let fluid = Drf::extended().allocate(inst)?;
+        if truth.tolerance.is_some() || fluid.tolerance.is_some() {
+            return Ok(None);
+        }
+        let max_task = (0..inst.num_users())
+            .map(|i| inst.task_dominant_share(i))
+            .max()
+            .unwrap_or(Rational::ZERO);
+        if !max_task.is_positive() {
+            return Ok(None);
+        }
+        let d = drifts(inst, truth, &fluid);
+        let (hi, lo) = extremes(&d);
+        let numerator = &d[hi] - &d[lo];
+        let value = &numerator / &max_task;
+        Ok(Some(Evaluation {
+            lo: value.clone(),
+            hi: value.clone(),
+            value,
+            exact: true,
+            candidate: candidate.clone(),
+            user: hi,
+            other: Some(lo),
+            numerator,
+            denominator: max_task,
+            before: truth.clone(),
+            after: Some(fluid),
+        }))
+    }
+
+    fn evaluate(
+        &self,
+        mechanism: &dyn Mechanism,
+        instance: &Instance,
+        truth: &Allocation,
+        ctx: &mut Ctx,
+    ) -> Option<Evaluation> {
+        let mut best = None;
+        let c = Candidate::new(instance.clone(), Scenario::Bounded);
+        try_scenario(self, mechanism, c, truth, ctx, &mut best);
+        best
+    }
+}
