@@ -65,6 +65,18 @@ fn bad_flags_are_refused_before_any_output() {
         "error: --resources: expected a range a..b with 1 <= a <= b, found \"0..2\"",
     );
     fails_with(
+        &[
+            "explore",
+            "--metric",
+            "discrete-gap",
+            "--mechanism",
+            "discrete-drf",
+            "--utility",
+            "tasks",
+        ],
+        "error: --utility: discrete-gap is a ratio of dominant shares; --utility does not apply",
+    );
+    fails_with(
         &["explore", "--metric", "sp-gain", "--utility", "money"],
         "--utility: unknown utility \"money\" (expected tasks or dominant-share)",
     );

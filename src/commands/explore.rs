@@ -38,7 +38,7 @@ pub struct ExploreArgs {
     /// How utilities are measured before the ratio: tasks, or dominant share with
     /// capacities scaled to 1 (default: tasks, except dominant-share for welfare-ratio and
     /// fair-welfare-ratio; the per-user ratios differ only for rm-loss, whose capacities
-    /// change).
+    /// change; discrete-gap and sg-deficit are ratios of dominant shares either way).
     #[arg(long, value_parser = NameParser::<Utility>::new("utility"))]
     pub utility: Option<Utility>,
     /// Which seed instances: grid and random interleaved, random only, or the grid then stop.
@@ -78,6 +78,12 @@ fn config(args: &ExploreArgs) -> Result<Config, CliError> {
             args.mechanism.name
         ))
     })?;
+    if args.utility.is_some() && !metric.uses_utility() {
+        return Err(usage(format!(
+            "--utility: {} is a ratio of dominant shares; --utility does not apply",
+            metric.name()
+        )));
+    }
     let domain = args.generator.domain(true)?;
     let control = args.run.control(Some(&args.limits))?;
     let mut cfg = ExploreConfig::new(args.metric, args.generator.seed, domain.generator.clone());

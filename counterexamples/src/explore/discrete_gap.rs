@@ -93,6 +93,10 @@ impl Metric for DiscreteGap {
         Direction::Max
     }
 
+    fn uses_utility(&self) -> bool {
+        false
+    }
+
     /// Pareto efficiency: like the welfare ratios the value measures a whole allocation, so
     /// the shrinker uses the reductions of the allocation properties (no scenario).
     fn property(&self) -> Property {

@@ -138,6 +138,11 @@ pub trait Metric: Sync {
     fn default_utility(&self) -> Utility {
         Utility::Tasks
     }
+    /// Whether the value depends on the normalisation; `false` for ratios of dominant
+    /// shares (`discrete-gap`, `sg-deficit`), for which `--utility` does not apply.
+    fn uses_utility(&self) -> bool {
+        true
+    }
     /// Whether the value is one user's ratio (recorded as `witness.user`); `false` for a
     /// ratio about the whole allocation (the welfare ratios).
     fn per_user(&self) -> bool {

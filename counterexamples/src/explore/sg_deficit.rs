@@ -110,6 +110,10 @@ impl Metric for SgDeficit {
         Direction::Min
     }
 
+    fn uses_utility(&self) -> bool {
+        false
+    }
+
     fn property(&self) -> Property {
         Property::Sg
     }
