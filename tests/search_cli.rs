@@ -21,17 +21,11 @@ fn run(args: &[&str]) -> Output {
 }
 
 fn lines(text: &[u8]) -> Vec<Value> {
-    String::from_utf8_lossy(text)
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
-        .collect()
+    common::jsonl(text)
 }
 
 fn tmp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("leontief-search-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+    common::scratch_path("search-cli", name)
 }
 
 #[test]

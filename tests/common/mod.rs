@@ -50,3 +50,19 @@ pub fn assert_bad(out: &Output, message: &str) {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains(message), "{err}");
 }
+
+/// The JSON values of a JSONL output, one per non-empty line.
+pub fn jsonl(text: &[u8]) -> Vec<Value> {
+    String::from_utf8_lossy(text)
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect()
+}
+
+/// A path for `name` in a scratch directory of this test process, `tag` naming the test file.
+pub fn scratch_path(tag: &str, name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("leontief-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
