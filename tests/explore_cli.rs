@@ -327,6 +327,22 @@ fn the_welfare_reproduction_matches_its_formula_and_bound() {
     assert!(text.contains("reproduce: 8 passed, 0 failed"), "{text}");
 }
 
+#[test]
+fn drf_attains_the_price_of_max_min_fairness_on_odd_n() {
+    // F(k, m) with k = (n - 1)/2, m = (n + 1)/2: DRF gives all n = k + m users the share
+    // t = 1/(k + 1) = 1/m (each resource carries the k generalists and one specialist), so
+    // its welfare is n/m; the optimum gives each specialist its resource, welfare m. The
+    // ratio m^2/n = (n + 1)^2/(4n) is the Bertsimas-Farias-Trichakis bound: 4/3, 9/5,
+    // 16/7, 25/9 at n = 3, 5, 7, 9.
+    let o = run(&["reproduce", "explore-drf-pof"]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{text}");
+    for v in ["4/3", "9/5", "16/7", "25/9"] {
+        assert!(text.contains(&format!("  {v}  ")), "{v}: {text}");
+    }
+    assert!(text.contains("reproduce: 4 passed, 0 failed"), "{text}");
+}
+
 /// Runs `explore` with `args` into a file, checks the last record is the best and that
 /// `merge --best --verify` re-derives every record; returns the records.
 fn explored_and_verified(name: &str, args: &[&str]) -> Vec<Value> {

@@ -303,3 +303,33 @@ pub(super) fn explore_drf_welfare() -> Result<Vec<Check>, CliError> {
     }
     Ok(checks)
 }
+
+pub(super) fn explore_drf_pof() -> Result<Vec<Check>, CliError> {
+    use leontief_counterexamples::candidate::Candidate;
+    use leontief_counterexamples::explore::{MetricName, Utility};
+    use leontief_solver::properties::Scenario;
+    // On F(k, m) DRF's ratio is m (k + 1)/(k + m) (see explore_drf_welfare). With n odd,
+    // k = (n - 1)/2 and m = (n + 1)/2 there are n = k + m users and k + 1 = m, so the ratio
+    // is m^2 / n = (n + 1)^2 / (4n): exactly the bound on the price of max-min fairness when
+    // every user alone reaches the same utility (in dominant shares every user alone reaches
+    // 1, and DRF is the max-min fair allocation).
+    let drf = Drf::extended();
+    let mut checks = Vec::new();
+    for (n, k, m) in [(3usize, 1usize, 2usize), (5, 2, 3), (7, 3, 4), (9, 4, 5)] {
+        let c = Candidate::new(hogs_and_specialists(k, m)?, Scenario::Bounded);
+        let truth = drf.allocate(&c.instance)?;
+        let ours = MetricName::WelfareRatio
+            .metric()
+            .at(&drf, &c, &truth, Utility::DominantShare)?
+            .ok_or_else(|| CliError::Internal("welfare-ratio: no value".into()))?
+            .value;
+        let bound = Rational::new(((n + 1) * (n + 1)) as i128, (4 * n) as i128)
+            .ok_or_else(|| CliError::Internal("n is positive".into()))?;
+        checks.push(Check::exact(
+            format!("welfare-ratio of DRF on F({k}, {m}), n = {n}, against (n+1)^2/(4n)"),
+            &ours,
+            &bound.to_string(),
+        ));
+    }
+    Ok(checks)
+}

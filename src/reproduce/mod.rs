@@ -177,6 +177,12 @@ const EXAMPLES: &[(&str, &str, &str, Builder)] = &[
         "Parkes, Procaccia, Shah, Beyond Dominant Resource Fairness: Extensions, Limitations, and Indivisibilities, ACM EC 2012 (DRF keeps at least 1/m of the optimal utilitarian welfare, and no SI, EF or SP mechanism keeps more); docs/theory.md §5, question 5",
         explore_drf_welfare,
     ),
+    (
+        "explore-drf-pof",
+        "explore: DRF attains the price of max-min fairness — (n+1)^2/(4n), optimum over fair welfare, in dominant shares — exactly on F((n-1)/2, (n+1)/2) for odd n",
+        "Bertsimas, Farias, Trichakis, The Price of Fairness, Operations Research 59(1), 2011 (when every player's largest achievable utility is the same, the max-min fair allocation keeps at least 4n/(n+1)^2 of the utilitarian optimum, and this is tight); docs/theory.md §5, question 5",
+        explore_drf_pof,
+    ),
 ];
 
 /// The names accepted by `leontief reproduce NAME`.
