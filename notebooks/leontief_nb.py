@@ -20,7 +20,7 @@ import matplotlib.pyplot as plt
 from IPython.display import Image, Markdown, display
 
 __all__ = ["REPO", "LEONTIEF", "leontief", "leontief_json", "Q", "show", "md_table", "hand_drf",
-           "explore", "explore_best", "short"]
+           "explore", "explore_best", "short", "check", "solve_tasks"]
 
 
 def find_repo():
@@ -155,3 +155,22 @@ def short(value, width=24):
         return f"`{text}`"
     num, _, den = text.partition("/")
     return f"({len(num)}-digit / {len(den)}-digit fraction)"
+
+
+def check(instance, properties, *, mechanism="drf", lies=None, remove=None):
+    """`leontief check` on an instance given as a dict (a record's `instance`, read from
+    standard input): {property: verdict}. `lies` maps a user (by path, e.g. p1/u3) to its
+    reported demand, passed as `--lie`; `remove` is the user who leaves, for `pm`."""
+    args = ["check", "--mechanism", mechanism, "--property", ",".join(properties)]
+    for name, demand in (lies or {}).items():
+        args += ["--lie", f"{name}=" + ",".join(str(x) for x in demand)]
+    if remove is not None:
+        args += ["--remove", remove]
+    verdicts = leontief_json(*args, "-", stdin=json.dumps(instance))
+    return {v["property"]: v for v in verdicts}
+
+
+def solve_tasks(instance, mechanism="drf", *extra):
+    """`leontief solve` on an instance given as a dict: {user: tasks} as Fractions."""
+    out = leontief_json("solve", "--mechanism", mechanism, *extra, "-", stdin=json.dumps(instance))
+    return {u["name"]: Q(u["tasks"]) for u in out["users"]}
