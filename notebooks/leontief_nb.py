@@ -157,15 +157,18 @@ def short(value, width=24):
     return f"({len(num)}-digit / {len(den)}-digit fraction)"
 
 
-def check(instance, properties, *, mechanism="drf", lies=None, remove=None):
+def check(instance, properties, *, mechanism="drf", lies=None, remove=None, capacity=None):
     """`leontief check` on an instance given as a dict (a record's `instance`, read from
     standard input): {property: verdict}. `lies` maps a user (by path, e.g. p1/u3) to its
-    reported demand, passed as `--lie`; `remove` is the user who leaves, for `pm`."""
+    reported demand, passed as `--lie`; `remove` is the user who leaves, for `pm`; `capacity`
+    the grown capacities, for `rm`."""
     args = ["check", "--mechanism", mechanism, "--property", ",".join(properties)]
     for name, demand in (lies or {}).items():
         args += ["--lie", f"{name}=" + ",".join(str(x) for x in demand)]
     if remove is not None:
         args += ["--remove", remove]
+    if capacity is not None:
+        args += ["--capacity", ",".join(str(x) for x in capacity)]
     verdicts = leontief_json(*args, "-", stdin=json.dumps(instance))
     return {v["property"]: v for v in verdicts}
 
