@@ -295,6 +295,10 @@ pub fn rederive(mechanism: &dyn Mechanism, record: &Value) -> Result<Evaluation,
             ),
         ));
     }
+    // A family member keeps its family's structure and parameters.
+    if let Some(f) = record.get("family") {
+        super::family::verify(f, &candidate.instance)?;
+    }
     // The welfare ratios' benchmark is exact even when the mechanism's answer is not.
     match metric {
         MetricName::WelfareRatio => confirm_optimum(record, &candidate, utility, &e)?,
