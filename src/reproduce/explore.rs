@@ -111,11 +111,7 @@ fn bound_check(what: &str, computed: &Rational, source: &str, ok: bool) -> Check
 }
 
 pub(super) fn explore_drf_sp() -> Result<Vec<Check>, CliError> {
-    let mut cfg = ExploreConfig::new(
-        MetricName::SpGain,
-        1,
-        GeneratorConfig::new(),
-    );
+    let mut cfg = ExploreConfig::new(MetricName::SpGain, 1, GeneratorConfig::new());
     cfg.budget = Some(20_000);
     let best = explore_best(&Drf::extended(), &cfg)?;
     Ok(vec![Check::exact(
@@ -181,11 +177,7 @@ pub(super) fn explore_ceei_sp() -> Result<Vec<Check>, CliError> {
         inst,
         Scenario::Lies(vec![(0, lie)]),
     )?;
-    let mut cfg = ExploreConfig::new(
-        MetricName::SpGain,
-        1,
-        GeneratorConfig::new(),
-    );
+    let mut cfg = ExploreConfig::new(MetricName::SpGain, 1, GeneratorConfig::new());
     cfg.budget = Some(20_000);
     let best = explore_best(&ceei, &cfg)?;
     // The certified lower end of the record (the value itself when exact).
@@ -422,7 +414,13 @@ pub(super) fn explore_drf_pof() -> Result<Vec<Check>, CliError> {
             &bound.to_string(),
         ));
         // explore over every F(n - m', m'), m' < n: the record is the bound, at m' = m.
-        let cfg = family_run(MetricName::WelfareRatio, Family::Pps, n..=n, 1..=n - 1, None);
+        let cfg = family_run(
+            MetricName::WelfareRatio,
+            Family::Pps,
+            n..=n,
+            1..=n - 1,
+            None,
+        );
         let best = explore_best(&drf, &cfg)?;
         checks.push(Check::exact(
             format!(
