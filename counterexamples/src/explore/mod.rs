@@ -19,6 +19,10 @@
 //!    evaluation on the result, starting from the elite's scenario (the lie or growth is
 //!    climbed again from there).
 //!
+//! With a [`Family`] (`--family`), the seed units are the family's members
+//! ([`family::FamilySpace`]) and the walks keep its structure ([`Family::walk`]); a finite
+//! family's local search goes on after its last point until the budget or the time.
+//!
 //! Results are merged in a fixed order (units ascending, then tasks), so that with
 //! `--budget` the output does not depend on the number of threads. Each strict improvement
 //! of the record is shrunk (the reductions of [`crate::shrink`], kept while the value is at
