@@ -387,3 +387,65 @@ fn two_kinds_records_keep_their_kinds_at_any_thread_count() {
     assert!(again.status.success());
     assert_eq!(common::jsonl(&again.stdout), recs);
 }
+
+#[test]
+fn ceei_population_monotonicity_record_is_a_certified_loss_confirmed_by_check() {
+    // The record of `explore --mechanism ceei --metric pm-loss --budget 5000 --seed 1`
+    // (reproduce explore-ceei-pm): capacities (1, 1), u1 ⟨7/47, 0⟩, u2 = u3 ⟨10/63, 1/9⟩,
+    // u4 ⟨5/126, 5/18⟩; u1 leaves and u4 loses. After, by hand: with prices (p1, p2) = (0, 3)
+    // each user buys 1/(d_i · p) tasks: u2 and u3 1/(3/9) = 3, u4 1/(15/18) = 6/5; then r1
+    // holds 2 · 3 · 10/63 + (6/5)(5/126) = 60/63 + 3/63 = 1 and r2 2 · 3/9 + (6/5)(5/18) = 1:
+    // feasible, every budget spent and every priced resource full, so this is the
+    // Eisenberg–Gale optimum (docs/theory.md §2.5). Before, CEEI's answer is irrational and
+    // uncertified: the record is an interval, and its upper end is below 1.
+    let recs = explored(
+        "ceei-pm.jsonl",
+        &[
+            "explore",
+            "--mechanism",
+            "ceei",
+            "--metric",
+            "pm-loss",
+            "--budget",
+            "5000",
+            "--seed",
+            "1",
+        ],
+    );
+    let best = recs.last().unwrap();
+    assert_eq!(best["exact"], false);
+    let w = &best["witness"];
+    assert_eq!(
+        (w["leaving"].as_str(), w["user"].as_str()),
+        (Some("u1"), Some("u4"))
+    );
+    assert_eq!(w["numerator"], "6/5");
+    for (u, t) in [("u2", "3"), ("u3", "3"), ("u4", "6/5")] {
+        assert_eq!(w["allocation_after"][u], t, "{u}");
+    }
+    let interval = best["interval"].as_array().unwrap();
+    let (lo, hi) = (
+        q(interval[0].as_str().unwrap()),
+        q(interval[1].as_str().unwrap()),
+    );
+    assert!(lo <= hi && hi < q("889846957/1000000000"), "{lo} {hi}");
+    // A second computation: the PM oracle of `check` on the recorded instance finds the
+    // same departure and the same loser, beyond CEEI's tolerance.
+    let path = tmp("ceei-pm-instance.json");
+    std::fs::write(&path, best["instance"].to_string()).unwrap();
+    let o = run(&[
+        "check",
+        "--mechanism",
+        "ceei",
+        "--property",
+        "pm",
+        path.to_str().unwrap(),
+    ]);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let verdict = &v[0];
+    assert_eq!(verdict["holds"], false);
+    assert_eq!(verdict["within_tolerance"], false);
+    assert_eq!(verdict["witness"]["leaving"], "u1");
+    assert_eq!(verdict["witness"]["user"], "u4");
+    assert_eq!(verdict["witness"]["after"], "6/5");
+}
