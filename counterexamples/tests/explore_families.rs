@@ -73,7 +73,7 @@ fn irrational_record(
 fn welfare_ratio_of_an_irrational_ceei_answer_is_a_certified_interval() {
     // OPT: x1 + x2 + 2 x3 = (x1 + x3) + (x2 + 2 x3) − x3 <= 2 − x3 <= 2, reached at
     // x = (1, 1, 0): OPT = 2. The ratio is 2 / ((9 + √3)/6) = 12/(9 + √3) = 2(9 − √3)/13,
-    // about 1.2514, irrational: the record is an interval [lo, hi] that must contain it.
+    // about 1.1181, irrational: the record is an interval [lo, hi] that must contain it.
     // lo <= 2(9 − √3)/13 ⟺ (18 − 13 lo) − 2√3 > 0; hi >= it ⟺ (18 − 13 hi) − 2√3 < 0.
     let (e, json) = irrational_record(MetricName::WelfareRatio);
     assert!(!e.exact);
@@ -88,7 +88,7 @@ fn welfare_ratio_of_an_irrational_ceei_answer_is_a_certified_interval() {
     let two = Rational::from(2);
     assert!(above_root3(&(&c18 - &(&c13 * &e.lo)), &two));
     assert!(!above_root3(&(&c18 - &(&c13 * &e.hi)), &two));
-    // The interval is narrow (CEEI's certified tolerance), and past 1: a certified loss.
+    // The interval is narrow (CEEI's certified tolerance) and lies above 1: welfare lost, certified.
     assert!(&e.hi - &e.lo < q("1/1000000"));
     assert!(e.lo > Rational::ONE);
 }
