@@ -46,7 +46,7 @@ impl Chance {
         Chance::new(num as u64, den as u64)
     }
 
-    fn draw(self, rng: &mut SplitMix64) -> bool {
+    pub(crate) fn draw(self, rng: &mut SplitMix64) -> bool {
         self.num > 0 && rng.next_u64() % self.den < self.num
     }
 }

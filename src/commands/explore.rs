@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use clap::Args;
 use leontief_counterexamples::explore::{
-    explore, ExploreConfig, ExploreSummary, MetricName, Utility,
+    explore, ExploreConfig, ExploreSummary, Family, MetricName, Utility,
 };
 use leontief_counterexamples::space::Strategy;
 use leontief_solver::registry::Descriptor;
@@ -50,6 +50,12 @@ pub struct ExploreArgs {
     /// Report improvements as found, without shrinking them.
     #[arg(long)]
     pub no_shrink: bool,
+    /// Seeds from a parametric family over the --users and --resources ranges, with local
+    /// moves that change a kind's demand vector for all its users at once (docs/explore.md
+    /// §5); records carry "family". Flat, unweighted, uncapped: --pools, --weights and
+    /// --caps do not apply, nor --zeros to pps.
+    #[arg(long, value_parser = NameParser::<Family>::new("family").with_help(Family::description))]
+    pub family: Option<Family>,
     /// How instances are drawn.
     #[command(flatten)]
     pub generator: GeneratorFlags,
@@ -85,6 +91,10 @@ fn config(args: &ExploreArgs) -> Result<Config, CliError> {
         )));
     }
     let domain = args.generator.domain(true)?;
+    if let Some(f) = args.family {
+        family_conflicts(args, f)?;
+        f.check(&domain.generator)?;
+    }
     let control = args.run.control(Some(&args.limits))?;
     let mut cfg = ExploreConfig::new(args.metric, args.generator.seed, domain.generator.clone());
     cfg.utility = args.utility.unwrap_or(metric.default_utility());
@@ -97,6 +107,7 @@ fn config(args: &ExploreArgs) -> Result<Config, CliError> {
         cfg.time = Some(Duration::from_secs(30));
     }
     cfg.local = args.local;
+    cfg.family = args.family;
     if args.no_shrink {
         cfg.shrink = None;
     }
@@ -106,6 +117,43 @@ fn config(args: &ExploreArgs) -> Result<Config, CliError> {
         domain,
         control,
     })
+}
+
+/// `--zeros`'s default (GeneratorFlags): any other value was asked for.
+const DEFAULT_ZEROS: &str = "1/3";
+
+/// The flags a family leaves no room for, refused by name.
+fn family_conflicts(args: &ExploreArgs, f: Family) -> Result<(), CliError> {
+    let g = &args.generator;
+    let refuse = |flag: &str, why: &str| Err(usage(format!("{flag}: {why} with --family {f}")));
+    if g.pools.is_some() {
+        return refuse("--pools", "families are flat (no pools)");
+    }
+    if g.weights {
+        return refuse("--weights", "families are unweighted");
+    }
+    if g.caps {
+        return refuse("--caps", "families are uncapped");
+    }
+    if f == Family::Pps && g.zeros.trim() != DEFAULT_ZEROS {
+        return refuse(
+            "--zeros",
+            "pps's demands are fixed (<1,...,1> and single-resource users); it does not apply",
+        );
+    }
+    if f == Family::TwoKinds && args.strategy == Strategy::Exhaustive {
+        return refuse(
+            "--strategy",
+            "two-kinds draws its demand vectors at random; exhaustive does not apply",
+        );
+    }
+    if args.metric == MetricName::SgDeficit {
+        return refuse(
+            "--metric",
+            "sg-deficit measures trees and families are flat",
+        );
+    }
+    Ok(())
 }
 
 /// Runs `leontief explore`. The records go to `--out` or standard output as they are found.
@@ -182,6 +230,9 @@ fn summary_text(cfg: &Config, s: &ExploreSummary) -> String {
         cfg.domain.summary(),
         e.strategy
     );
+    if let Some(f) = e.family {
+        out += &format!(", family {f}");
+    }
     if s.errors > 0 {
         out += &format!("\n{} error(s), e.g.:", s.errors);
         for m in &s.error_messages {

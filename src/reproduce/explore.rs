@@ -1,8 +1,13 @@
 //! `explore` set beside published quantitative results: strategy-proofness of DRF, its
 //! resource-monotonicity loss, CEEI's manipulation gain below the incentive-ratio bound,
-//! CEEI's population-monotonicity loss, asset fairness's sharing-incentive gap, and DRF's
-//! welfare ratio on the Parkes–Procaccia–Shah family.
+//! CEEI's population-monotonicity loss, asset fairness's sharing-incentive gap, DRF's
+//! welfare ratio on the Parkes–Procaccia–Shah family, the prices of max-min (DRF) and
+//! proportional (CEEI) fairness found by `explore --family pps`, and discrete DRF against
+//! the DRF paper's Theorem 7.
 
+use leontief_counterexamples::explore::{ExploreConfig, Family, MetricName};
+use leontief_counterexamples::generate::GeneratorConfig;
+use leontief_counterexamples::space::Strategy;
 use leontief_solver::{AssetFairness, Drf, Instance, Mechanism, Rational};
 use serde_json::Value;
 
@@ -28,6 +33,45 @@ fn explore_best(
     last.ok_or_else(|| CliError::Internal("explore found no record".into()))
 }
 
+/// `explore --family F --metric M --users U --resources R`: every point of the family once
+/// (exhaustive, no local search) when `budget` is `None`, else a run of `budget` scenarios
+/// with the local search.
+fn family_run(
+    metric: MetricName,
+    family: Family,
+    users: std::ops::RangeInclusive<usize>,
+    resources: std::ops::RangeInclusive<usize>,
+    budget: Option<u64>,
+) -> ExploreConfig {
+    let mut g = GeneratorConfig::new();
+    g.users = users;
+    g.resources = resources;
+    let mut cfg = ExploreConfig::new(metric, 1, g);
+    cfg.family = Some(family);
+    cfg.budget = budget;
+    if budget.is_none() {
+        cfg.strategy = Strategy::Exhaustive;
+        cfg.local = 0;
+    }
+    cfg
+}
+
+/// The command line's default domain (`--users 2..4 --resources 2..3 --zeros 1/3`).
+fn cli_generator() -> Result<GeneratorConfig, CliError> {
+    let mut g = GeneratorConfig::new();
+    g.users = 2..=4;
+    g.resources = 2..=3;
+    g.zeros = leontief_counterexamples::generate::Chance::new(1, 3)
+        .ok_or_else(|| CliError::Internal("1/3 is a probability".into()))?;
+    Ok(g)
+}
+
+/// `F(k, m)` of a pps record's family parameters.
+fn pps_point(record: &Value) -> String {
+    let p = &record["family"]["params"];
+    format!("F({}, {})", p["k"], p["m"])
+}
+
 fn record_value(record: &Value) -> Result<Rational, CliError> {
     record["value"]
         .as_str()
@@ -38,7 +82,7 @@ fn record_value(record: &Value) -> Result<Rational, CliError> {
 /// A metric's value on one scenario of an instance.
 fn metric_at(
     mechanism: &dyn Mechanism,
-    metric: leontief_counterexamples::explore::MetricName,
+    metric: MetricName,
     instance: Instance,
     scenario: leontief_solver::properties::Scenario,
 ) -> Result<Rational, CliError> {
@@ -67,12 +111,7 @@ fn bound_check(what: &str, computed: &Rational, source: &str, ok: bool) -> Check
 }
 
 pub(super) fn explore_drf_sp() -> Result<Vec<Check>, CliError> {
-    use leontief_counterexamples::explore::{ExploreConfig, MetricName};
-    let mut cfg = ExploreConfig::new(
-        MetricName::SpGain,
-        1,
-        leontief_counterexamples::generate::GeneratorConfig::new(),
-    );
+    let mut cfg = ExploreConfig::new(MetricName::SpGain, 1, GeneratorConfig::new());
     cfg.budget = Some(20_000);
     let best = explore_best(&Drf::extended(), &cfg)?;
     Ok(vec![Check::exact(
@@ -83,7 +122,6 @@ pub(super) fn explore_drf_sp() -> Result<Vec<Check>, CliError> {
 }
 
 pub(super) fn explore_drf_rm() -> Result<Vec<Check>, CliError> {
-    use leontief_counterexamples::explore::{ExploreConfig, MetricName};
     use leontief_solver::properties::Scenario;
     let case = reference_case("drf-not-rm")?;
     let inst = instance_of(&case)?;
@@ -102,7 +140,7 @@ pub(super) fn explore_drf_rm() -> Result<Vec<Check>, CliError> {
         inst,
         Scenario::Capacity(capacity),
     )?;
-    let mut g = leontief_counterexamples::generate::GeneratorConfig::new();
+    let mut g = GeneratorConfig::new();
     g.users = 2..=2;
     g.resources = 2..=2;
     let mut cfg = ExploreConfig::new(MetricName::RmLoss, 1, g);
@@ -120,7 +158,6 @@ pub(super) fn explore_drf_rm() -> Result<Vec<Check>, CliError> {
 }
 
 pub(super) fn explore_ceei_sp() -> Result<Vec<Check>, CliError> {
-    use leontief_counterexamples::explore::{ExploreConfig, MetricName};
     use leontief_solver::properties::Scenario;
     let case = reference_case("ceei-not-sp")?;
     let inst = instance_of(&case)?;
@@ -140,11 +177,7 @@ pub(super) fn explore_ceei_sp() -> Result<Vec<Check>, CliError> {
         inst,
         Scenario::Lies(vec![(0, lie)]),
     )?;
-    let mut cfg = ExploreConfig::new(
-        MetricName::SpGain,
-        1,
-        leontief_counterexamples::generate::GeneratorConfig::new(),
-    );
+    let mut cfg = ExploreConfig::new(MetricName::SpGain, 1, GeneratorConfig::new());
     cfg.budget = Some(20_000);
     let best = explore_best(&ceei, &cfg)?;
     // The certified lower end of the record (the value itself when exact).
@@ -180,7 +213,6 @@ pub(super) fn explore_ceei_sp() -> Result<Vec<Check>, CliError> {
 }
 
 pub(super) fn explore_asset_si() -> Result<Vec<Check>, CliError> {
-    use leontief_counterexamples::explore::MetricName;
     use leontief_solver::properties::Scenario;
     let case = reference_case("asset-violates-si")?;
     let inst = instance_of(&case)?;
@@ -191,15 +223,27 @@ pub(super) fn explore_asset_si() -> Result<Vec<Check>, CliError> {
     // Half of (30, 30) runs 15 tasks of <1, 1>.
     let source = &tasks / &Rational::from(15);
     let ours = metric_at(&AssetFairness, MetricName::SiGap, inst, Scenario::Bounded)?;
-    Ok(vec![Check::exact(
-        "si-gap (user 2: its tasks over its equal split's)",
-        &ours,
-        &source.to_string(),
-    )])
+    // `explore --mechanism asset --metric si-gap --budget 5000 --seed 1`.
+    let mut cfg = ExploreConfig::new(MetricName::SiGap, 1, cli_generator()?);
+    cfg.budget = Some(5_000);
+    let found = record_value(&explore_best(&AssetFairness, &cfg)?)?;
+    Ok(vec![
+        Check::exact(
+            "si-gap (user 2: its tasks over its equal split's)",
+            &ours,
+            &source.to_string(),
+        ),
+        bound_check(
+            "record of a cold-start run (5,000 scenarios)",
+            &found,
+            &format!("at most {source} (a violation at least as large as the paper's)"),
+            found <= source,
+        ),
+    ])
 }
 
 pub(super) fn explore_ceei_pm() -> Result<Vec<Check>, CliError> {
-    use leontief_counterexamples::explore::{MetricName, Utility};
+    use leontief_counterexamples::explore::Utility;
     use leontief_solver::properties::Scenario;
     let case = reference_case("ceei-not-pm")?;
     let inst = instance_of(&case)?;
@@ -252,7 +296,33 @@ pub(super) fn explore_ceei_pm() -> Result<Vec<Check>, CliError> {
             source: "below 1 (CEEI is not population monotonic)".into(),
             ok: e.hi < Rational::ONE,
         },
+        found_loss(&ceei, &source_lo)?,
     ])
+}
+
+/// `explore --mechanism ceei --metric pm-loss --budget 5000 --seed 1`: the certified
+/// interval of the record, against the paper's loss.
+fn found_loss(ceei: &dyn Mechanism, source_lo: &Rational) -> Result<Check, CliError> {
+    let mut cfg = ExploreConfig::new(MetricName::PmLoss, 1, cli_generator()?);
+    cfg.budget = Some(5_000);
+    let best = explore_best(ceei, &cfg)?;
+    let end = |k: usize| -> Result<Rational, CliError> {
+        match best["interval"].as_array() {
+            Some(i) => i[k]
+                .as_str()
+                .and_then(|t| t.parse::<Rational>().ok())
+                .ok_or_else(|| CliError::Internal("interval".into())),
+            None => record_value(&best),
+        }
+    };
+    let (lo, hi) = (end(0)?, end(1)?);
+    let show = |x: &Rational| leontief_counterexamples::explore::record::decimal(x, 9);
+    Ok(Check {
+        what: "record of a cold-start run (5,000 scenarios), certified".into(),
+        computed: format!("[{}, {}]", show(&lo), show(&hi)),
+        source: format!("a loss below the paper's (below {})", show(source_lo)),
+        ok: hi < *source_lo,
+    })
 }
 
 /// The family `F(k, m)`: capacities 1 on `m` resources, `k` users demanding `<1, ..., 1>`
@@ -271,7 +341,7 @@ fn hogs_and_specialists(k: usize, m: usize) -> Result<Instance, CliError> {
 
 pub(super) fn explore_drf_welfare() -> Result<Vec<Check>, CliError> {
     use leontief_counterexamples::candidate::Candidate;
-    use leontief_counterexamples::explore::{MetricName, Utility};
+    use leontief_counterexamples::explore::Utility;
     use leontief_solver::properties::Scenario;
     // DRF raises all k + m users to one share t with k t + t = 1 on every resource:
     // welfare (k + m)/(k + 1); the optimum gives each specialist its resource: m. The
@@ -301,12 +371,25 @@ pub(super) fn explore_drf_welfare() -> Result<Vec<Check>, CliError> {
             ours < bound,
         ));
     }
+    // explore over the whole family, n <= 54 and m <= 4: m (k + 1)/(k + m) grows with k and
+    // with m, so the record is the largest point, F(50, 4), 34/9.
+    let cfg = family_run(MetricName::WelfareRatio, Family::Pps, 3..=54, 2..=4, None);
+    let best = explore_best(&drf, &cfg)?;
+    let found = record_value(&best)?;
+    checks.push(Check::exact(
+        format!(
+            "record of explore --family pps (n <= 54, m <= 4), at {}",
+            pps_point(&best)
+        ),
+        &found,
+        "34/9",
+    ));
     Ok(checks)
 }
 
 pub(super) fn explore_drf_pof() -> Result<Vec<Check>, CliError> {
     use leontief_counterexamples::candidate::Candidate;
-    use leontief_counterexamples::explore::{MetricName, Utility};
+    use leontief_counterexamples::explore::Utility;
     use leontief_solver::properties::Scenario;
     // On F(k, m) DRF's ratio is m (k + 1)/(k + m) (see explore_drf_welfare). With n odd,
     // k = (n - 1)/2 and m = (n + 1)/2 there are n = k + m users and k + 1 = m, so the ratio
@@ -330,6 +413,94 @@ pub(super) fn explore_drf_pof() -> Result<Vec<Check>, CliError> {
             &ours,
             &bound.to_string(),
         ));
+        // explore over every F(n - m', m'), m' < n: the record is the bound, at m' = m.
+        let cfg = family_run(
+            MetricName::WelfareRatio,
+            Family::Pps,
+            n..=n,
+            1..=n - 1,
+            None,
+        );
+        let best = explore_best(&drf, &cfg)?;
+        checks.push(Check::exact(
+            format!(
+                "record of explore --family pps --users {n}, at {}",
+                pps_point(&best)
+            ),
+            &record_value(&best)?,
+            &bound.to_string(),
+        ));
     }
     Ok(checks)
+}
+
+pub(super) fn explore_ceei_pof() -> Result<Vec<Check>, CliError> {
+    // Bertsimas, Farias and Trichakis: when every player's largest achievable utility is
+    // the same, the proportionally fair allocation keeps at least (2√n − 1)/n of the
+    // utilitarian optimum, tight when √n is an integer. In dominant shares every user alone
+    // reaches 1, and CEEI maximizes Σ log x_i = Σ log u_i − Σ log μ_i: it is the
+    // proportionally fair allocation. On F(n − r, r), r = √n, CEEI gives the n − r users
+    // <1,...,1> x tasks each and the r specialists y each, with (n − r) x + y = 1 on every
+    // resource; maximizing (n − r) log x + r log y (multiplier λ: x = 1/λ, y = r/λ, so
+    // λ = n) gives x = 1/n, y = r/n. Every μ_i is 1, so the welfare is
+    // (n − r)/n + r · r/n = (2n − r)/n; the optimum gives each specialist its resource, r.
+    // The ratio is r n/(2n − r) = n/(2r − 1) (r² = n): 4/3 at n = 4, 9/5 at n = 9.
+    let ceei = leontief_solver::ceei::Ceei::new();
+    let mut checks = Vec::new();
+    for (n, r) in [(4usize, 2usize), (9, 3)] {
+        let cfg = family_run(
+            MetricName::WelfareRatio,
+            Family::Pps,
+            n..=n,
+            1..=n - 1,
+            Some(200),
+        );
+        let best = explore_best(&ceei, &cfg)?;
+        let bound = Rational::new(n as i128, (2 * r - 1) as i128)
+            .ok_or_else(|| CliError::Internal("2r - 1 is positive".into()))?;
+        checks.push(Check::exact(
+            format!("record of explore --family pps --users {n} (200 scenarios), n/(2√n − 1)"),
+            &record_value(&best)?,
+            &bound.to_string(),
+        ));
+        checks.push(Check::text(
+            format!("its point, F(n − √n, √n) at n = {n}"),
+            pps_point(&best),
+            &format!("F({}, {r})", n - r),
+        ));
+    }
+    Ok(checks)
+}
+
+pub(super) fn explore_drf_discrete() -> Result<Vec<Check>, CliError> {
+    // Theorem 7 of the DRF paper bounds the pairwise difference of discrete and fluid
+    // allocations by one max-task (docs/explore.md §3.9): discrete-gap <= 1. It holds on one
+    // resource, and the bound is attained; on two resources the paper's stop rule (stop when
+    // the least user's task does not fit) leaves a user far below its fluid share.
+    let dd = leontief_solver::DiscreteDrf::paper();
+    // `explore --mechanism discrete-drf --metric discrete-gap --users 2..3 --resources R
+    //  --budget 500 --seed 1` (the command line's --zeros 1/3).
+    let run = |resources: std::ops::RangeInclusive<usize>| -> Result<Value, CliError> {
+        let mut g = cli_generator()?;
+        g.users = 2..=3;
+        g.resources = resources;
+        let mut cfg = ExploreConfig::new(MetricName::DiscreteGap, 1, g);
+        cfg.budget = Some(500);
+        explore_best(&dd, &cfg)
+    };
+    let one = record_value(&run(1..=1)?)?;
+    let two = record_value(&run(2..=2)?)?;
+    Ok(vec![
+        Check::exact(
+            "record on one resource (500 scenarios): the bound, attained",
+            &one,
+            "1",
+        ),
+        bound_check(
+            "record on two resources (500 scenarios), in max-tasks",
+            &two,
+            "at most 1 under the theorem's hypotheses; above 1 with the stop rule on two resources",
+            two > Rational::ONE,
+        ),
+    ])
 }

@@ -183,6 +183,18 @@ const EXAMPLES: &[(&str, &str, &str, Builder)] = &[
         "Bertsimas, Farias, Trichakis, The Price of Fairness, Operations Research 59(1), 2011 (when every player's largest achievable utility is the same, the max-min fair allocation keeps at least 4n/(n+1)^2 of the utilitarian optimum, and this is tight); docs/theory.md §5, question 5",
         explore_drf_pof,
     ),
+    (
+        "explore-ceei-pof",
+        "explore: CEEI attains the price of proportional fairness — n/(2√n − 1), optimum over CEEI's welfare, in dominant shares — and explore --family pps finds it at F(n − √n, √n) for n = 4 and 9",
+        "Bertsimas, Farias, Trichakis, The Price of Fairness, Operations Research 59(1), 2011 (the proportionally fair allocation keeps at least (2√n − 1)/n of the utilitarian optimum when every player's largest achievable utility is the same, tight when √n is an integer); docs/theory.md §5, question 5",
+        explore_ceei_pof,
+    ),
+    (
+        "explore-drf-discrete",
+        "explore: discrete DRF (Algorithm 1) against fluid DRF in max-tasks — within one on one resource, the bound attained; beyond it on two resources",
+        "Ghodsi et al., NSDI 2011, Theorem 7 (with discrete tasks the allocations of any two users differ by at most one max-task from the continuous allocation); docs/explore.md §3.9",
+        explore_drf_discrete,
+    ),
 ];
 
 /// The names accepted by `leontief reproduce NAME`.

@@ -11,7 +11,8 @@
 //!
 //! The numerator is `FAIR`, the denominator `W(x)`; the witness holds the best fair
 //! allocation (`allocation_optimum`) beside the mechanism's (`allocation_before`), and no
-//! user. Approximate answers and answers of welfare 0 get no value, as for `welfare-ratio`;
+//! user. Approximate answers get a certified interval and answers that may have welfare 0
+//! no value, as for `welfare-ratio`;
 //! an instance with more than [`MAX_CAPPED_USERS`](leontief_solver::welfare::MAX_CAPPED_USERS)
 //! capped users is an error (the enumeration is exponential in them).
 //!

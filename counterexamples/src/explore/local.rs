@@ -17,6 +17,41 @@ fn q(p: i128, d: i128) -> Rational {
     Rational::new(p, d).expect("nonzero denominator")
 }
 
+/// A capacity move: `R_j` ×3/2, ×2/3, ×2 or ×1/2 for a random `j` (shared with the
+/// families' moves, [`super::family`]).
+pub(crate) fn capacity_move(capacity: &mut [Rational], rng: &mut SplitMix64) {
+    let j = rng.range(0, capacity.len() as u64 - 1) as usize;
+    let f = match rng.range(0, 3) {
+        0 => q(3, 2),
+        1 => q(2, 3),
+        2 => q(2, 1),
+        _ => q(1, 2),
+    };
+    capacity[j] = &capacity[j] * &f;
+}
+
+/// The new value of entry `j` of the demand vector `d`: 0 (when another entry stays
+/// positive), doubled, halved, a grid value × the largest entry, or raised by a quarter of
+/// the largest entry (shared with the families' moves, which apply it to a whole kind).
+pub(crate) fn entry_move(
+    d: &[Rational],
+    j: usize,
+    values: &[Rational],
+    rng: &mut SplitMix64,
+) -> Rational {
+    let largest = d.iter().max().cloned().unwrap_or(Rational::ONE);
+    let positive = d.iter().filter(|x| x.is_positive()).count();
+    match rng.range(0, 4) {
+        0 if positive > 1 || d[j].is_zero() => Rational::ZERO,
+        1 => &d[j] * &q(2, 1),
+        2 => &d[j] * &q(1, 2),
+        3 if !values.is_empty() => {
+            &values[rng.range(0, values.len() as u64 - 1) as usize] * &largest
+        }
+        _ => &d[j] + &(&largest * &q(1, 4)),
+    }
+}
+
 /// One random move; `None` when it changes nothing or gives an invalid instance.
 pub fn perturb(instance: &Instance, values: &[Rational], rng: &mut SplitMix64) -> Option<Instance> {
     let n = instance.num_users();
@@ -24,30 +59,11 @@ pub fn perturb(instance: &Instance, values: &[Rational], rng: &mut SplitMix64) -
     let mut capacity = instance.capacity().to_vec();
     let mut users = instance.users().to_vec();
     if rng.chance(1, 4) {
-        let j = rng.range(0, m as u64 - 1) as usize;
-        let f = match rng.range(0, 3) {
-            0 => q(3, 2),
-            1 => q(2, 3),
-            2 => q(2, 1),
-            _ => q(1, 2),
-        };
-        capacity[j] = &capacity[j] * &f;
+        capacity_move(&mut capacity, rng);
     } else {
         let i = rng.range(0, n as u64 - 1) as usize;
         let j = rng.range(0, m as u64 - 1) as usize;
-        let d = &users[i].demand;
-        let largest = d.iter().max().cloned().unwrap_or(Rational::ONE);
-        let positive = d.iter().filter(|x| x.is_positive()).count();
-        let value = match rng.range(0, 4) {
-            0 if positive > 1 || d[j].is_zero() => Rational::ZERO,
-            1 => &d[j] * &q(2, 1),
-            2 => &d[j] * &q(1, 2),
-            3 if !values.is_empty() => {
-                &values[rng.range(0, values.len() as u64 - 1) as usize] * &largest
-            }
-            _ => &d[j] + &(&largest * &q(1, 4)),
-        };
-        users[i].demand[j] = value;
+        users[i].demand[j] = entry_move(&users[i].demand, j, values, rng);
     }
     // The pools stay: a move changes numbers, never the tree.
     let next = if capacity != instance.capacity() {

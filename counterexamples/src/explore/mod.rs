@@ -6,6 +6,7 @@
 //!   [`si_gap`], [`welfare_ratio`], [`fair_welfare_ratio`], [`discrete_gap`],
 //!   [`sg_deficit`]; [`MetricName`] lists them once (names derived with strum).
 //! - [`local`]: the exact perturbations of the local search.
+//! - [`family`]: parametric families (`--family`), their seeds and structure-keeping moves.
 //! - [`record`]: the JSONL records and their independent re-derivation.
 //!
 //! # The optimizer
@@ -17,6 +18,10 @@
 //!    a walk of 1 to 3 exact moves on the instance ([`local::walk`]) and the metric's full
 //!    evaluation on the result, starting from the elite's scenario (the lie or growth is
 //!    climbed again from there).
+//!
+//! With a [`Family`] (`--family`), the seed units are the family's members
+//! ([`family::FamilySpace`]) and the walks keep its structure ([`Family::walk`]); a finite
+//! family's local search goes on after its last point until the budget or the time.
 //!
 //! Results are merged in a fixed order (units ascending, then tasks), so that with
 //! `--budget` the output does not depend on the number of threads. Each strict improvement
@@ -44,6 +49,7 @@
 pub mod discrete_gap;
 pub mod envy;
 pub mod fair_welfare_ratio;
+pub mod family;
 pub mod gsp_gain;
 pub mod local;
 pub mod metric;
@@ -62,6 +68,7 @@ use leontief_solver::{Instance, Mechanism, Rational, SolverError};
 use rayon::prelude::*;
 use serde_json::Value;
 
+pub use family::Family;
 pub use metric::{Ctx, Direction, Evaluation, Metric, Utility};
 
 use crate::generate::GeneratorConfig;
@@ -178,6 +185,10 @@ pub struct ExploreConfig {
     pub group_samples: usize,
     /// Shrink improvements, with at most this many re-evaluations (`None`: do not).
     pub shrink: Option<usize>,
+    /// Seeds from a parametric family instead of the search's space, and local moves that
+    /// keep its structure (`None`: the search's space). Records are then not shrunk (the
+    /// family's parameters are their simple form) and carry `"family"`.
+    pub family: Option<Family>,
 }
 
 impl ExploreConfig {
@@ -205,6 +216,7 @@ impl ExploreConfig {
             climb_steps: 32,
             group_samples: 16,
             shrink: Some(300),
+            family: None,
         }
     }
 }
@@ -328,7 +340,7 @@ impl State<'_> {
             return Ok(());
         }
         let e = self.shrunk(e);
-        let json = record::to_json(
+        let mut json = record::to_json(
             self.cfg.metric,
             self.mechanism.name(),
             self.cfg.utility,
@@ -337,6 +349,20 @@ impl State<'_> {
             self.cfg.seed,
             &origin,
         );
+        if let (Some(f), Some(o)) = (self.cfg.family, json.as_object_mut()) {
+            match f.to_json(&e.candidate.instance) {
+                Ok(v) => {
+                    o.insert("family".into(), v);
+                }
+                Err(err) => {
+                    self.summary.errors += 1;
+                    if self.summary.error_messages.len() < 5 {
+                        self.summary.error_messages.push(err.to_string());
+                    }
+                    return Ok(());
+                }
+            }
+        }
         // Re-derived from scratch before it is printed; a disagreement is an error, not a
         // record.
         if let Err(err) = record::rederive(self.mechanism, &json) {
@@ -380,7 +406,8 @@ impl State<'_> {
 
     /// The evaluation shrunk while its objective stays at least as good.
     fn shrunk(&self, e: Evaluation) -> Evaluation {
-        let Some(limit) = self.cfg.shrink else {
+        // A family's member is already in its simple form; shrinking would leave the family.
+        let Some(limit) = self.cfg.shrink.filter(|_| self.cfg.family.is_none()) else {
             return e;
         };
         let m = self.cfg.metric.metric();
@@ -428,6 +455,14 @@ pub fn explore(
     progress: &(dyn Fn(&ExploreSummary) + Sync),
 ) -> std::io::Result<ExploreSummary> {
     let space = Space::new(&cfg.values, cfg.generator.clone(), cfg.strategy, cfg.seed);
+    let family = cfg.family.map(|f| f.space(&cfg.generator, cfg.seed));
+    // Seed unit `u`: its kind, or `None` past the end of the space.
+    let seed_kind = |u: u64| -> Option<&'static str> {
+        match &family {
+            Some(fs) => fs.instance(u).map(|_| "family"),
+            None => space.origin(u).map(|o| o.name()),
+        }
+    };
     let mut st = State {
         mechanism,
         cfg,
@@ -452,30 +487,28 @@ pub fn explore(
     let mut round = 0u64;
     while st.summary.stop.is_none() {
         // 1. Seeds.
-        let units: Vec<(u64, Origin)> = (0..batch)
+        let units: Vec<(u64, &'static str)> = (0..batch)
             .map(|t| next_unit + t * cfg.shard.count)
-            .map_while(|u| space.origin(u).map(|o| (u, o)))
+            .map_while(|u| seed_kind(u).map(|k| (u, k)))
             .collect();
         let exhausted = units.is_empty();
         let results: Vec<Found> = units
             .par_iter()
-            .map(|&(unit, origin)| {
-                let inst = space.instance(origin);
-                let grid = matches!(origin, Origin::Grid(_));
+            .map(|&(unit, _)| {
+                let (inst, grid) = match &family {
+                    Some(fs) => (fs.instance(unit).expect("a listed unit"), false),
+                    None => {
+                        let origin = space.origin(unit).expect("a listed unit");
+                        (space.instance(origin), matches!(origin, Origin::Grid(_)))
+                    }
+                };
                 evaluate_one(mechanism, cfg, &inst, grid, unit_rng(cfg.seed, unit), None)
             })
             .collect();
-        for (&(unit, origin), found) in units.iter().zip(results) {
+        for (&(unit, kind), found) in units.iter().zip(results) {
             st.summary.units += 1;
             next_unit = unit + cfg.shard.count;
-            st.merge(
-                found,
-                RecordOrigin::Unit {
-                    unit,
-                    kind: origin.name(),
-                },
-                on_record,
-            )?;
+            st.merge(found, RecordOrigin::Unit { unit, kind }, on_record)?;
             if st.budget_spent() {
                 st.summary.stop = Some(Stop::Budget);
                 break;
@@ -491,7 +524,11 @@ pub fn explore(
                     let elite = &elites[t as usize % elites.len()];
                     let mut rng = local_rng(cfg, round, t);
                     let steps = rng.range(1, 3) as usize;
-                    let inst = local::walk(&elite.candidate.instance, &cfg.values, &mut rng, steps);
+                    let from = &elite.candidate.instance;
+                    let inst = match cfg.family {
+                        Some(f) => f.walk(from, &cfg.values, &mut rng, steps),
+                        None => local::walk(from, &cfg.values, &mut rng, steps),
+                    };
                     let hint = Some(elite.candidate.scenario.clone());
                     evaluate_one(mechanism, cfg, &inst, false, rng, hint)
                 })
@@ -507,7 +544,14 @@ pub fn explore(
         round += 1;
         st.summary.elapsed = st.start.elapsed();
         if st.summary.stop.is_none() {
-            if exhausted || space.origin(next_unit).is_none() {
+            // A finite family's seeds run out early: its local search goes on (until the
+            // budget or the time) unless the strategy asks for the seeds alone.
+            let climbing = family.is_some()
+                && cfg.strategy != Strategy::Exhaustive
+                && cfg.local > 0
+                && !st.elites.is_empty()
+                && (cfg.budget.is_some() || cfg.time.is_some());
+            if (exhausted || seed_kind(next_unit).is_none()) && !climbing {
                 st.summary.stop = Some(Stop::Exhausted);
             } else if cfg.time.is_some_and(|t| st.summary.elapsed >= t) {
                 st.summary.stop = Some(Stop::Time);

@@ -12,8 +12,12 @@
 //! (`allocation_optimum`) beside the mechanism's (`allocation_before`). The value is about
 //! the whole allocation, so the record names no user.
 //!
-//! An approximate answer (CEEI when its equilibrium is not certified) has no exact welfare:
-//! such an instance gets no value, and so does an answer of welfare 0.
+//! An approximate answer (CEEI when its equilibrium is not certified, docs/theory.md §2.5) has
+//! no exact welfare: its task counts are within `e_i` of the true ones
+//! (`Allocation::error_bound`), so the true welfare lies in
+//! `[Σ_i a_i max(x_i − e_i, 0), Σ_i a_i (x_i + e_i)]` and the ratio in the interval of `OPT`
+//! over those ends, recorded with `"exact": false` (docs/explore.md §4). An answer whose
+//! welfare may be 0 (or whose error is unbounded) gets no value.
 //!
 //! # Example
 //! The DRF paper's example (9 CPUs, 18 GB; A ⟨1, 4⟩, B ⟨3, 1⟩): DRF gives A 3 tasks and B
@@ -48,15 +52,29 @@ use leontief_solver::properties::{Property, Scenario};
 use leontief_solver::welfare::{utilitarian_optimum, welfare};
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
-use super::metric::{try_scenario, Ctx, Direction, Evaluation, Metric, Utility};
+use super::metric::{try_scenario, Ctx, Direction, Evaluation, Metric, Spread, Utility};
 use crate::candidate::Candidate;
 
 /// See the [module docs](self).
 pub struct WelfareRatio;
 
+/// `W(x) = Σ_i a_i x_i` with the interval of the true answer's welfare (the answer's error
+/// bounds; task counts below 0 clamped to 0); `None` when the error is unbounded.
+fn welfare_spread(inst: &Instance, x: &Allocation, utility: Utility) -> Option<Spread> {
+    let (mut value, mut lo, mut hi) = (Rational::ZERO, Rational::ZERO, Rational::ZERO);
+    for (i, t) in x.tasks.iter().enumerate() {
+        let a = utility.per_task(inst, i);
+        let e = x.error_bound(i)?;
+        value += &a * t;
+        lo += &a * &(t - &e).max(Rational::ZERO);
+        hi += &a * &(t + &e);
+    }
+    Some(Spread { value, lo, hi })
+}
+
 /// `best(instance) / W(truth)` for a welfare benchmark `best` (the optimum, or the best fair
-/// allocation) returning its value and an allocation reaching it; `Ok(None)` for an
-/// approximate answer or one of welfare 0.
+/// allocation) returning its value and an allocation reaching it, with the certified
+/// interval of an approximate answer; `Ok(None)` for an answer whose welfare may be 0.
 pub(crate) fn against(
     name: &str,
     candidate: &Candidate,
@@ -70,28 +88,44 @@ pub(crate) fn against(
             format!("{name} takes no scenario"),
         ));
     }
-    // An approximate answer's welfare is not known exactly: no value rather than a guess.
-    if truth.tolerance.is_some() {
-        return Ok(None);
-    }
     let inst = &candidate.instance;
-    let w = welfare(inst, truth, utility)?;
-    if !w.is_positive() {
+    let exact = truth.tolerance.is_none();
+    let w = if exact {
+        let w = welfare(inst, truth, utility)?;
+        Spread {
+            value: w.clone(),
+            lo: w.clone(),
+            hi: w,
+        }
+    } else {
+        // An approximate answer's welfare is known to lie in an interval: the ratio is
+        // certified by its ends, never taken from the computed numbers alone.
+        match welfare_spread(inst, truth, utility) {
+            Some(w) => w,
+            None => return Ok(None),
+        }
+    };
+    if !w.lo.is_positive() {
         return Ok(None);
     }
     let (opt, x) = best(inst, utility)?;
-    let value = &opt / &w;
+    let value = &opt / &w.value;
+    let (lo, hi) = if exact {
+        (value.clone(), value.clone())
+    } else {
+        (&opt / &w.hi, &opt / &w.lo)
+    };
     Ok(Some(Evaluation {
-        lo: value.clone(),
-        hi: value.clone(),
+        lo,
+        hi,
         value,
-        exact: true,
+        exact,
         candidate: candidate.clone(),
         // The value is about the whole allocation (`Metric::per_user` is false): no user.
         user: 0,
         other: None,
         numerator: opt,
-        denominator: w,
+        denominator: w.value,
         before: truth.clone(),
         after: Some(x),
     }))
