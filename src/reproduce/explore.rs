@@ -475,8 +475,9 @@ pub(super) fn explore_ceei_pof() -> Result<Vec<Check>, CliError> {
 pub(super) fn explore_drf_discrete() -> Result<Vec<Check>, CliError> {
     // Theorem 7 of the DRF paper bounds the pairwise difference of discrete and fluid
     // allocations by one max-task (docs/explore.md §3.9): discrete-gap <= 1. It holds on one
-    // resource, and the bound is attained; on two resources the paper's stop rule (stop when
-    // the least user's task does not fit) leaves a user far below its fluid share.
+    // resource (and on several when every demand is positive), and the bound is attained; on
+    // two resources with zero demands (the command line's --zeros 1/3) the paper's stop rule
+    // (stop when the least user's task does not fit) leaves a user far below its fluid share.
     let dd = leontief_solver::DiscreteDrf::paper();
     // `explore --mechanism discrete-drf --metric discrete-gap --users 2..3 --resources R
     //  --budget 500 --seed 1` (the command line's --zeros 1/3).
@@ -497,9 +498,9 @@ pub(super) fn explore_drf_discrete() -> Result<Vec<Check>, CliError> {
             "1",
         ),
         bound_check(
-            "record on two resources (500 scenarios), in max-tasks",
+            "record on two resources with zero demands (500 scenarios), in max-tasks",
             &two,
-            "at most 1 under the theorem's hypotheses; above 1 with the stop rule on two resources",
+            "at most 1 under the theorem's hypotheses; above 1 once zero demands are allowed",
             two > Rational::ONE,
         ),
     ])

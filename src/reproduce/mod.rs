@@ -191,7 +191,7 @@ const EXAMPLES: &[(&str, &str, &str, Builder)] = &[
     ),
     (
         "explore-drf-discrete",
-        "explore: discrete DRF (Algorithm 1) against fluid DRF in max-tasks — within one on one resource, the bound attained; beyond it on two resources",
+        "explore: discrete DRF (Algorithm 1) against fluid DRF in max-tasks — within one on one resource, the bound attained; beyond it on two resources with zero demands",
         "Ghodsi et al., NSDI 2011, Theorem 7 (with discrete tasks the allocations of any two users differ by at most one max-task from the continuous allocation); docs/explore.md §3.9",
         explore_drf_discrete,
     ),
