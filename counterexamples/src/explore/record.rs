@@ -16,7 +16,8 @@
 //! 1 must be an SP/GSP violation, a loss below 1 a PM/RM violation, envy above 1 an EF
 //! violation, a gap below 1 an SI violation, a deficit below 1 a share-guarantee violation at
 //! the recorded node), for exact answers; `discrete-gap` is confirmed against fluid DRF
-//! recomputed, the welfare ratios against their LPs.
+//! recomputed, the welfare ratios against their LPs, `starvation` by running its recorded
+//! workload again and reading every node's spells from the simulator's trace.
 
 use serde_json::{json, Map, Value};
 
