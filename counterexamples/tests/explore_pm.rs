@@ -52,17 +52,19 @@ fn drf_join_of_a_memory_user_lets_the_cpu_user_gain() {
     // 3/4.
     let inst = Instance::new(
         vec![1.into(), 1.into()],
-        vec![
-            User::new("u1", [1, 0]),
-            User::new("u3", [q("1/2"), q("1")]),
-        ],
+        vec![User::new("u1", [1, 0]), User::new("u3", [q("1/2"), q("1")])],
     )
     .unwrap();
     let joiner = User::new("u2", [0, 1]);
     let drf = Drf::extended();
     let e = pm(&drf, inst.clone(), Scenario::Join(joiner.clone())).unwrap();
     assert_eq!(
-        (e.value.clone(), e.user, e.numerator.clone(), e.denominator.clone()),
+        (
+            e.value.clone(),
+            e.user,
+            e.numerator.clone(),
+            e.denominator.clone()
+        ),
         (q("8/9"), 0, q("2/3"), q("3/4"))
     );
     // The record names the joiner with its demand, lists the larger population's answer,

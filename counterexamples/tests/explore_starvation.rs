@@ -145,7 +145,13 @@ fn naive_hdrf_starves_on_generated_trees_and_the_records_re_derive() {
     let err = rederive(m.as_ref(), &bad).unwrap_err().to_string();
     assert!(err.starts_with("witness"), "{err}");
     let mut bad = best.clone();
-    let leaf = w["workload"].as_object().unwrap().keys().next().unwrap().clone();
+    let leaf = w["workload"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .next()
+        .unwrap()
+        .clone();
     bad["witness"]["workload"][&leaf] = serde_json::json!({"count": null});
     let err = leontief_counterexamples::explore::record::read(&bad)
         .and_then(|_| rederive(m.as_ref(), &bad))

@@ -26,9 +26,7 @@ use leontief_solver::properties::manipulation::{gsp_scenario, sp_scenario, GspRe
 use leontief_solver::properties::monotonicity::{pm_scenario, rm_scenario};
 use leontief_solver::properties::{Property, Scenario};
 use leontief_solver::welfare::{utilitarian_optimum, welfare};
-use leontief_solver::{
-    read_numbers, Allocation, Instance, Mechanism, Rational, SolverError, User,
-};
+use leontief_solver::{read_numbers, Allocation, Instance, Mechanism, Rational, SolverError, User};
 
 use super::metric::{Evaluation, Metric, Utility};
 use super::MetricName;
@@ -230,7 +228,6 @@ fn text<'a>(v: &'a Value, key: &str) -> Result<&'a str, SolverError> {
         .as_str()
         .ok_or_else(|| SolverError::invalid(key, "expected a string"))
 }
-
 
 /// The metric, the utility and the candidate (instance and scenario) of a record.
 ///

@@ -59,8 +59,8 @@
 use serde_json::{json, Map, Value};
 
 use leontief_hdrf::simulate::{
-    simulate, Arrival, Duration as TaskDuration, LeafWorkload, Record, Scenario as Sim,
-    SimConfig, SimPolicy, Simulation, Supply,
+    simulate, Arrival, Duration as TaskDuration, LeafWorkload, Record, Scenario as Sim, SimConfig,
+    SimPolicy, Simulation, Supply,
 };
 use leontief_hdrf::{NodeId, Tree};
 use leontief_solver::generate::SplitMix64;
@@ -459,8 +459,7 @@ pub(crate) fn confirm(
     record: &Value,
     instance: &Instance,
 ) -> Result<(), SolverError> {
-    let policy =
-        policy_of(mechanism.name()).map_err(|r| SolverError::invalid("mechanism", r))?;
+    let policy = policy_of(mechanism.name()).map_err(|r| SolverError::invalid("mechanism", r))?;
     let w = &record["witness"];
     let tree = Tree::from_instance(instance)?;
     let mut doc = tree.to_json();
