@@ -139,6 +139,11 @@ fn a_join_is_the_departure_from_the_larger_population() {
                         (&b.value, &b.lo, &b.hi, b.user, &b.numerator, &b.denominator),
                         "{name} on {inst:?} with {k:?}"
                     );
+                    // Its record (the joiner written as the instance form writes a user,
+                    // its pool by path) reads back to the same join and re-derives.
+                    let r = record(m.as_ref(), &a);
+                    assert_eq!(read(&r).unwrap().2.scenario, Scenario::Join(k.clone()));
+                    rederive(m.as_ref(), &r).unwrap();
                     checked += 1;
                 }
                 (None, None) => {}

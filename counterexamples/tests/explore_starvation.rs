@@ -191,3 +191,22 @@ fn a_recorded_workload_beyond_the_bound_is_refused() {
     let err = run(&sim, SimPolicy::Naive).unwrap_err().to_string();
     assert!(err.starts_with("witness.workload.x:"), "{err}");
 }
+
+#[test]
+fn same_records_at_any_thread_count() {
+    let m = by_name("hdrf:hdrf").unwrap();
+    let mut g = GeneratorConfig::new();
+    g.pools = Some(1..=2);
+    let mut cfg = ExploreConfig::new(MetricName::Starvation, 5, g);
+    cfg.budget = Some(200);
+    let lines = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| explore_lines(m.as_ref(), &cfg))
+    };
+    let one = lines(1);
+    assert!(!one.is_empty());
+    assert_eq!(one, lines(2));
+}
