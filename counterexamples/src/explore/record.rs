@@ -6,9 +6,8 @@
 //! "origin", "best"}`. The witness holds everything needed to re-derive the value: the user
 //! whose ratio it is, the ratio's numerator and denominator, the scenario (`reports` of the
 //! liars, the user who `departed` or `joined` with its demand, the `capacity_after`, the
-//! `envied` user) and the mechanism's
-//! two answers (`allocation_before`, `allocation_after`, by user name; with their
-//! tolerance when approximate).
+//! `envied` user) and the mechanism's two answers (`allocation_before`, `allocation_after`,
+//! by user name; with their tolerance when approximate).
 //!
 //! [`rederive`] reads a record back, recomputes both answers from scratch with the
 //! mechanism, recomputes the value, and requires every number to agree exactly; it then
