@@ -32,7 +32,7 @@ fn fails_with(args: &[&str], message: &str) {
 fn bad_flags_are_refused_before_any_output() {
     fails_with(
         &["explore", "--metric", "gain"],
-        "--metric: unknown metric \"gain\" (expected sp-gain, gsp-gain, pm-loss, rm-loss, envy, si-gap, welfare-ratio, fair-welfare-ratio, discrete-gap or sg-deficit)",
+        "--metric: unknown metric \"gain\" (expected sp-gain, gsp-gain, pm-loss, rm-loss, envy, si-gap, welfare-ratio, fair-welfare-ratio, discrete-gap, sg-deficit or starvation)",
     );
     fails_with(
         &["explore", "--metric", "envy", "--mechanism", "drf"],
@@ -92,6 +92,7 @@ fn help_documents_every_metric() {
         "fair-welfare-ratio",
         "discrete-gap",
         "sg-deficit",
+        "starvation",
     ] {
         assert!(help.contains(&format!("- {m}:")), "{m} missing from --help");
     }

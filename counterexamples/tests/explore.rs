@@ -222,7 +222,7 @@ fn every_metric_names_itself_and_the_unknown_one_lists_them() {
     let err = "gain".parse::<MetricName>().unwrap_err().to_string();
     assert_eq!(
         err,
-        "--metric: unknown metric \"gain\" (expected sp-gain, gsp-gain, pm-loss, rm-loss, envy, si-gap, welfare-ratio, fair-welfare-ratio, discrete-gap or sg-deficit)"
+        "--metric: unknown metric \"gain\" (expected sp-gain, gsp-gain, pm-loss, rm-loss, envy, si-gap, welfare-ratio, fair-welfare-ratio, discrete-gap, sg-deficit or starvation)"
     );
 }
 

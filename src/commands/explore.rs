@@ -85,8 +85,12 @@ fn config(args: &ExploreArgs) -> Result<Config, CliError> {
         ))
     })?;
     if args.utility.is_some() && !metric.uses_utility() {
+        let ratio = match args.metric {
+            MetricName::Starvation => "times",
+            _ => "dominant shares",
+        };
         return Err(usage(format!(
-            "--utility: {} is a ratio of dominant shares; --utility does not apply",
+            "--utility: {} is a ratio of {ratio}; --utility does not apply",
             metric.name()
         )));
     }

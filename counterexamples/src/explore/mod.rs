@@ -4,7 +4,8 @@
 //! - [`metric`]: the [`Metric`] trait, [`Evaluation`], the normalisations ([`Utility`]).
 //! - one module per metric: [`sp_gain`], [`gsp_gain`], [`pm_loss`], [`rm_loss`], [`envy`],
 //!   [`si_gap`], [`welfare_ratio`], [`fair_welfare_ratio`], [`discrete_gap`],
-//!   [`sg_deficit`]; [`MetricName`] lists them once (names derived with strum).
+//!   [`sg_deficit`], [`starvation`]; [`MetricName`] lists them once (names derived with
+//!   strum).
 //! - [`local`]: the exact perturbations of the local search.
 //! - [`family`]: parametric families (`--family`), their seeds and structure-keeping moves.
 //! - [`record`]: the JSONL records and their independent re-derivation.
@@ -59,6 +60,7 @@ pub mod rm_loss;
 pub mod sg_deficit;
 pub mod si_gap;
 pub mod sp_gain;
+pub mod starvation;
 pub mod welfare_ratio;
 
 use std::time::{Duration, Instant};
@@ -117,6 +119,8 @@ pub enum MetricName {
     DiscreteGap,
     /// See [`sg_deficit`].
     SgDeficit,
+    /// See [`starvation`].
+    Starvation,
 }
 
 fn unknown_metric(text: &str) -> SolverError {
@@ -142,6 +146,7 @@ impl MetricName {
             MetricName::FairWelfareRatio => &fair_welfare_ratio::FairWelfareRatio,
             MetricName::DiscreteGap => &discrete_gap::DiscreteGap,
             MetricName::SgDeficit => &sg_deficit::SgDeficit,
+            MetricName::Starvation => &starvation::Starvation,
         }
     }
 

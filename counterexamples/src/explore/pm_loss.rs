@@ -1,16 +1,63 @@
-//! `pm-loss`: when one user leaves, the smallest ratio after / before over the users who
-//! stay, minimized (docs/explore.md §3.3).
+//! `pm-loss`: when one user leaves or joins, the smallest ratio, over the users present in
+//! both populations, of a user's utility in the smaller population to its utility in the
+//! larger one, minimized (docs/explore.md §3.3).
 //!
-//! `pm-loss = min_{l} min_{i != l} u_i(x'_i d_i) / u_i(x_i d_i)` where `x'` is the answer
-//! without user `l`. Users with nothing before are skipped. A population-monotonic
-//! mechanism has `pm-loss >= 1`. On one instance every departure is tried.
+//! Population monotonicity (docs/theory.md §3.6): when a user leaves, no remaining user is
+//! worse off — read from the other side, when a user joins, no existing user is better off.
+//! Both compare a population `I` with `I + k` (one user more), over the users `i ∈ I`:
+//!
+//! `pm-loss = min_{(I, k)} min_{i ∈ I} u_i(I) / u_i(I + k)`
+//!
+//! where `u_i(P)` is `i`'s true utility in the mechanism's answer for population `P`. For a
+//! departure (`Scenario::Remove(k)`) the candidate's instance is `I + k` and the smaller
+//! population is the one *after*: the ratio is after / before. For an arrival
+//! (`Scenario::Join(k)`) the instance is `I` and the smaller population is the one *before*:
+//! the ratio is before / after. A join of `k` into `I` is the departure of `k` from `I + k`,
+//! with the same ratio. A population-monotonic mechanism has `pm-loss >= 1`; below 1 a user
+//! loses when `k` leaves (or gains when `k` joins). Users with nothing in `I + k` have no
+//! ratio and are skipped. The numerator is `u_i(I)`, the denominator `u_i(I + k)`.
+//!
+//! On one instance the metric tries every departure, then arrivals: a copy of each user
+//! (same demand, weight, cap and pool) and four random demand vectors (each entry a grid
+//! value × the dominant share × the capacity of a random user, who lends its pool), then a
+//! climb of `climb_steps / 4` moves over the best joiner's demand (one entry set to 0,
+//! doubled, halved, raised by half its dominant share or set to a grid value × it), kept
+//! when the value does not rise. The local search's hint (the elite's scenario) is tried
+//! first. The joiner is appended after the existing users, named `new` (or `new2`, ... when
+//! that name is taken).
+//!
+//! # Example
+//! DRF on (1, 1) with A ⟨1, 0⟩ and B ⟨0, 1⟩: each runs 1 task. When C ⟨1/2, 1⟩ joins, DRF
+//! equalises dominant shares `x_A = x_C` (C's dominant resource is r2): r1 holds
+//! `x_A + x_C / 2 <= 1`, r2 `x_B + x_C <= 1`. Progressive filling stops r2 at level 1/2
+//! (`x_B = x_C = 1/2`), and A continues alone on r1 to `1 − 1/4 = 3/4`. A loses (1 → 3/4),
+//! B loses (1 → 1/2): `pm-loss = min(1 / (3/4), 1 / (1/2)) = 4/3`, DRF is population
+//! monotonic here.
+//! ```
+//! use leontief_counterexamples::candidate::Candidate;
+//! use leontief_counterexamples::explore::{MetricName, Utility};
+//! use leontief_solver::properties::Scenario;
+//! use leontief_solver::{Drf, Instance, Mechanism, User};
+//! let inst = Instance::new(vec![1.into(), 1.into()],
+//!     vec![User::new("A", [1, 0]), User::new("B", [0, 1])]).unwrap();
+//! let q = |s: &str| s.parse::<leontief_solver::Rational>().unwrap();
+//! let c = Candidate::new(inst, Scenario::Join(User::new("C", [q("1/2"), q("1")])));
+//! let truth = Drf::extended().allocate(&c.instance).unwrap();
+//! let e = MetricName::PmLoss.metric().at(&Drf::extended(), &c, &truth, Utility::Tasks).unwrap().unwrap();
+//! assert_eq!((e.value.to_string(), e.user), ("4/3".to_string(), 0));
+//! ```
+//!
+//! # Complexity
+//! One allocation per scenario: `n` departures, `n + 4` arrivals and `climb_steps / 4`
+//! climb steps per instance.
 //!
 //! # References
 //! - A. Ghodsi et al. *Dominant Resource Fairness.* NSDI 2011 (DRF is population
 //!   monotonic; CEEI is not, §5).
 
+use leontief_solver::generate::SplitMix64;
 use leontief_solver::properties::{utility_at_truth, Property, Scenario};
-use leontief_solver::{Allocation, Instance, Mechanism, SolverError};
+use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError, User};
 
 use super::metric::{
     ratio, scale, spread, try_scenario, Ctx, Direction, Evaluation, Metric, Utility,
@@ -20,13 +67,115 @@ use crate::candidate::Candidate;
 /// See the [module docs](self).
 pub struct PmLoss;
 
+/// `instance` with `user` appended after the others (the population `I + k` of a join).
+///
+/// # Errors
+/// A joiner that does not fit the instance (its demand's length, its pool, a taken name).
+pub fn joined(instance: &Instance, user: &User) -> Result<Instance, SolverError> {
+    let mut users = instance.users().to_vec();
+    users.push(user.clone());
+    instance
+        .with_users(users)
+        .map_err(|e| SolverError::invalid("witness.joined", e.to_string()))
+}
+
+/// A name no user or pool of `instance` has: `new`, else `new2`, `new3`, ...
+fn fresh_name(instance: &Instance) -> String {
+    let taken = |s: &str| {
+        instance.users().iter().any(|u| u.name == s) || instance.pools().iter().any(|p| p.name == s)
+    };
+    let mut k = 1;
+    loop {
+        let name = if k == 1 {
+            "new".to_string()
+        } else {
+            format!("new{k}")
+        };
+        if !taken(&name) {
+            return name;
+        }
+        k += 1;
+    }
+}
+
+/// User `template` with another name and `demand` (no cap, which is in tasks of the old
+/// demand).
+fn joiner(instance: &Instance, template: usize, demand: Vec<Rational>) -> User {
+    let mut u = instance.users()[template].clone();
+    u.name = fresh_name(instance);
+    if u.demand != demand {
+        u.demand = demand;
+        u.cap = None;
+    }
+    u
+}
+
+/// The joiners a unit tries: a copy of each user, then four random demands (see the
+/// [module docs](self)).
+fn joiners(instance: &Instance, values: &[Rational], rng: &mut SplitMix64) -> Vec<User> {
+    let n = instance.num_users();
+    let m = instance.num_resources();
+    let mut out: Vec<User> = (0..n)
+        .map(|i| joiner(instance, i, instance.users()[i].demand.clone()))
+        .collect();
+    if values.is_empty() {
+        return out;
+    }
+    for _ in 0..4 {
+        let i = rng.range(0, n as u64 - 1) as usize;
+        let mu = instance.task_dominant_share(i);
+        let d: Vec<Rational> = (0..m)
+            .map(|j| {
+                let g = &values[rng.range(0, values.len() as u64 - 1) as usize];
+                &(g * &mu) * &instance.capacity()[j]
+            })
+            .collect();
+        if d.iter().any(Rational::is_positive) {
+            out.push(joiner(instance, i, d));
+        }
+    }
+    out
+}
+
+/// One climb move on the joiner's demand; `None` when it changes nothing or leaves no
+/// positive entry.
+fn neighbour(
+    instance: &Instance,
+    user: &User,
+    values: &[Rational],
+    rng: &mut SplitMix64,
+) -> Option<User> {
+    let m = instance.num_resources();
+    let cap = instance.capacity();
+    let j = rng.range(0, m as u64 - 1) as usize;
+    let mu = (0..m)
+        .filter(|&k| cap[k].is_positive())
+        .map(|k| &user.demand[k] / &cap[k])
+        .max()?;
+    let unit = &mu * &cap[j];
+    let half = Rational::new(1, 2).expect("nonzero");
+    let d = &user.demand[j];
+    let value = match rng.range(0, 4) {
+        0 => Rational::ZERO,
+        1 => d * &Rational::from(2),
+        2 => d * &half,
+        3 => d + &(&unit * &half),
+        _ if values.is_empty() => return None,
+        _ => &values[rng.range(0, values.len() as u64 - 1) as usize] * &unit,
+    };
+    let mut next = user.clone();
+    next.demand[j] = value;
+    next.cap = None;
+    (next.demand.iter().any(Rational::is_positive) && next != *user).then_some(next)
+}
+
 impl Metric for PmLoss {
     fn name(&self) -> &'static str {
         "pm-loss"
     }
 
     fn description(&self) -> &'static str {
-        "min over a leaving user l and a staying user i of u_i(after) / u_i(before) (at least 1 when population monotonic)"
+        "min over a population I, one more user k (leaving I + k or joining I) and a user i of I of u_i(I) / u_i(I + k) (at least 1 when population monotonic)"
     }
 
     fn direction(&self) -> Direction {
@@ -45,34 +194,57 @@ impl Metric for PmLoss {
         utility: Utility,
     ) -> Result<Option<Evaluation>, SolverError> {
         let inst = &candidate.instance;
-        let Scenario::Remove(l) = candidate.scenario else {
-            return Err(SolverError::invalid(
-                "witness",
-                "pm-loss needs a leaving user",
-            ));
-        };
         let n = inst.num_users();
-        if l >= n || n < 2 {
-            return Err(SolverError::invalid(
-                "witness.leaving",
-                "no such user, or the only one",
-            ));
-        }
-        let users: Vec<_> = (0..n)
-            .filter(|&k| k != l)
-            .map(|k| inst.users()[k].clone())
-            .collect();
-        let smaller =
-            Instance::with_resources(inst.resources().to_vec(), inst.capacity().to_vec(), users)?;
-        let after = mechanism.allocate(&smaller)?;
+        // The other population's answer, and each user of I by its index in the candidate's
+        // instance, in the smaller answer and in the larger one (a departure shifts the
+        // users after the leaver down by one).
+        let (other, users): (Allocation, Vec<(usize, usize, usize)>) = match &candidate.scenario {
+            Scenario::Remove(l) => {
+                let l = *l;
+                if l >= n || n < 2 {
+                    return Err(SolverError::invalid(
+                        "witness.departed",
+                        "no such user, or the only one",
+                    ));
+                }
+                // A pool left without users disappears with its last user, as in the oracle.
+                let after = mechanism.allocate(&inst.without_user(l)?)?;
+                let users = (0..n)
+                    .filter(|&i| i != l)
+                    .map(|i| (i, if i > l { i - 1 } else { i }, i))
+                    .collect();
+                (after, users)
+            }
+            Scenario::Join(k) => {
+                if k.demand.len() != inst.num_resources() {
+                    return Err(SolverError::invalid(
+                        "witness.joined.demand",
+                        "expected one entry per resource",
+                    ));
+                }
+                let after = mechanism.allocate(&joined(inst, k)?)?;
+                (after, (0..n).map(|i| (i, i, i)).collect())
+            }
+            _ => {
+                return Err(SolverError::invalid(
+                    "witness",
+                    "pm-loss needs a user who departs or joins",
+                ))
+            }
+        };
+        // The smaller population I is the one after a departure, before a join.
+        let (small, large) = match candidate.scenario {
+            Scenario::Join(_) => (truth, &other),
+            _ => (&other, truth),
+        };
         let mut best: Option<Evaluation> = None;
-        for i in (0..n).filter(|&i| i != l) {
-            let k = if i > l { i - 1 } else { i };
+        for (i, ks, kl) in users {
             let s = scale(inst, i, utility);
-            let Some(b) = spread(truth, i, |t| &utility_at_truth(inst, i, t) * &s) else {
+            let u = |t: &Rational| &utility_at_truth(inst, i, t) * &s;
+            let Some(a) = spread(small, ks, u) else {
                 continue;
             };
-            let Some(a) = spread(&after, k, |t| &utility_at_truth(inst, i, t) * &s) else {
+            let Some(b) = spread(large, kl, u) else {
                 continue;
             };
             let Some((value, lo, hi)) = ratio(&a, &b) else {
@@ -85,14 +257,17 @@ impl Metric for PmLoss {
                 value,
                 lo,
                 hi,
-                exact: truth.tolerance.is_none() && after.tolerance.is_none(),
+                exact: truth.tolerance.is_none() && other.tolerance.is_none(),
                 candidate: candidate.clone(),
                 user: i,
-                other: Some(l),
+                other: match &candidate.scenario {
+                    Scenario::Remove(l) => Some(*l),
+                    _ => None,
+                },
                 numerator: a.value,
                 denominator: b.value,
                 before: truth.clone(),
-                after: Some(after.clone()),
+                after: Some(other.clone()),
             });
         }
         Ok(best)
@@ -106,13 +281,50 @@ impl Metric for PmLoss {
         ctx: &mut Ctx,
     ) -> Option<Evaluation> {
         let n = instance.num_users();
+        let m = instance.num_resources();
         let mut best = None;
-        if n < 2 {
+        if n == 0 {
             return None;
         }
-        for l in 0..n {
-            let c = Candidate::new(instance.clone(), Scenario::Remove(l));
-            try_scenario(self, mechanism, c, truth, ctx, &mut best);
+        // The elite's joiner first, when it fits this instance.
+        let mut current: Option<(Rational, User)> = None;
+        let join = |u: User, ctx: &mut Ctx, best: &mut Option<Evaluation>| {
+            let c = Candidate::new(instance.clone(), Scenario::Join(u.clone()));
+            try_scenario(self, mechanism, c, truth, ctx, best).map(|e| (e.value, u))
+        };
+        let keep = |found: Option<(Rational, User)>, current: &mut Option<(Rational, User)>| {
+            if let Some((v, u)) = found {
+                if current.as_ref().is_none_or(|(c, _)| v <= *c) {
+                    *current = Some((v, u));
+                }
+            }
+        };
+        if let Some(Scenario::Join(u)) = ctx.hint.clone() {
+            if u.demand.len() == m {
+                let found = join(u, ctx, &mut best);
+                keep(found, &mut current);
+            }
+        }
+        if n >= 2 {
+            for l in 0..n {
+                let c = Candidate::new(instance.clone(), Scenario::Remove(l));
+                try_scenario(self, mechanism, c, truth, ctx, &mut best);
+            }
+        }
+        let values = ctx.values;
+        for u in joiners(instance, values, &mut ctx.rng) {
+            let found = join(u, ctx, &mut best);
+            keep(found, &mut current);
+        }
+        for _ in 0..ctx.climb_steps / 4 {
+            let Some((_, u)) = &current else {
+                break;
+            };
+            let Some(next) = neighbour(instance, u, values, &mut ctx.rng) else {
+                continue;
+            };
+            let found = join(next, ctx, &mut best);
+            keep(found, &mut current);
         }
         best
     }

@@ -5,9 +5,9 @@
 //! "exact", ["interval": ["lo", "hi"]], "instance", "witness", "scenarios", "seed",
 //! "origin", "best"}`. The witness holds everything needed to re-derive the value: the user
 //! whose ratio it is, the ratio's numerator and denominator, the scenario (`reports` of the
-//! liars, the `leaving` user, the `capacity_after`, the `envied` user) and the mechanism's
-//! two answers (`allocation_before`, `allocation_after`, by user name; with their
-//! tolerance when approximate).
+//! liars, the user who `departed` or `joined` with its demand, the `capacity_after`, the
+//! `envied` user) and the mechanism's two answers (`allocation_before`, `allocation_after`,
+//! by user name; with their tolerance when approximate).
 //!
 //! [`rederive`] reads a record back, recomputes both answers from scratch with the
 //! mechanism, recomputes the value, and requires every number to agree exactly; it then
@@ -15,7 +15,8 @@
 //! 1 must be an SP/GSP violation, a loss below 1 a PM/RM violation, envy above 1 an EF
 //! violation, a gap below 1 an SI violation, a deficit below 1 a share-guarantee violation at
 //! the recorded node), for exact answers; `discrete-gap` is confirmed against fluid DRF
-//! recomputed, the welfare ratios against their LPs.
+//! recomputed, the welfare ratios against their LPs, `starvation` by running its recorded
+//! workload again and reading every node's spells from the simulator's trace.
 
 use serde_json::{json, Map, Value};
 
@@ -24,7 +25,7 @@ use leontief_solver::properties::manipulation::{gsp_scenario, sp_scenario, GspRe
 use leontief_solver::properties::monotonicity::{pm_scenario, rm_scenario};
 use leontief_solver::properties::{Property, Scenario};
 use leontief_solver::welfare::{utilitarian_optimum, welfare};
-use leontief_solver::{read_numbers, Allocation, Instance, Mechanism, Rational, SolverError};
+use leontief_solver::{read_numbers, Allocation, Instance, Mechanism, Rational, SolverError, User};
 
 use super::metric::{Evaluation, Metric, Utility};
 use super::MetricName;
@@ -127,6 +128,8 @@ pub fn to_json(
     w.insert("denominator".into(), json!(e.denominator.to_string()));
     let all: Vec<usize> = (0..n).collect();
     let mut after_users = all.clone();
+    // The instance the scenario's answer is about, when it has other users (a join).
+    let mut after_inst = None;
     match &e.candidate.scenario {
         Scenario::Lies(lies) => {
             let mut r = Map::new();
@@ -136,13 +139,24 @@ pub fn to_json(
             w.insert("reports".into(), Value::Object(r));
         }
         Scenario::Remove(l) => {
-            w.insert("leaving".into(), name(inst, *l));
+            let mut d = Map::new();
+            d.insert("user".into(), name(inst, *l));
+            d.insert("demand".into(), numbers(&inst.users()[*l].demand));
+            w.insert("departed".into(), Value::Object(d));
             after_users.retain(|k| k != l);
+        }
+        Scenario::Join(k) => {
+            // The joiner as the instance form writes a user (name, demand, pool path, ...).
+            if let Ok(larger) = super::pm_loss::joined(inst, k) {
+                w.insert("joined".into(), larger.to_json()["users"][n].clone());
+                after_users.push(n);
+                after_inst = Some(larger);
+            }
         }
         Scenario::Capacity(c) => {
             w.insert("capacity_after".into(), numbers(c));
         }
-        Scenario::Bounded => {}
+        Scenario::Churn(_) | Scenario::Bounded => {}
     }
     if let Some(k) = e.other {
         if m.property() == Property::Ef {
@@ -150,6 +164,10 @@ pub fn to_json(
         }
     }
     w.extend(m.details(e));
+    if metric == MetricName::Starvation {
+        // The node and its spell need the policy, which the evaluation does not name.
+        w.extend(super::starvation::witness(mechanism, e));
+    }
     w.insert(
         "allocation_before".into(),
         tasks_by_user(inst, &all, &e.before),
@@ -160,7 +178,7 @@ pub fn to_json(
     if let Some(after) = &e.after {
         w.insert(
             m.compared().into(),
-            tasks_by_user(inst, &after_users, after),
+            tasks_by_user(after_inst.as_ref().unwrap_or(inst), &after_users, after),
         );
         if let Some(t) = &after.tolerance {
             w.insert("tolerance_after".into(), json!(t.to_string()));
@@ -210,12 +228,6 @@ fn text<'a>(v: &'a Value, key: &str) -> Result<&'a str, SolverError> {
         .ok_or_else(|| SolverError::invalid(key, "expected a string"))
 }
 
-fn user_of(inst: &Instance, v: &Value, key: &str) -> Result<usize, SolverError> {
-    let name = text(v, key)?;
-    inst.user_at_path(name)
-        .ok_or_else(|| SolverError::invalid(format!("witness.{key}"), format!("no user {name:?}")))
-}
-
 /// The metric, the utility and the candidate (instance and scenario) of a record.
 ///
 /// # Errors
@@ -242,14 +254,53 @@ pub fn read(record: &Value) -> Result<(MetricName, Utility, Candidate), SolverEr
             lies.sort_by_key(|(i, _)| *i);
             Scenario::Lies(lies)
         }
-        Property::Pm => Scenario::Remove(user_of(&instance, w, "leaving")?),
+        Property::Pm => match (w.get("departed"), w.get("joined")) {
+            (Some(d), None) => {
+                let path = d.get("user").and_then(Value::as_str).ok_or_else(|| {
+                    SolverError::invalid("witness.departed.user", "expected a user path")
+                })?;
+                Scenario::Remove(instance.user_at_path(path).ok_or_else(|| {
+                    SolverError::invalid("witness.departed.user", format!("no user {path:?}"))
+                })?)
+            }
+            (None, Some(j)) => Scenario::Join(read_joiner(&instance, record, j)?),
+            _ => {
+                return Err(SolverError::invalid(
+                    "witness",
+                    "expected one of departed and joined",
+                ))
+            }
+        },
         Property::Rm => Scenario::Capacity(read_numbers(
             "witness.capacity_after",
             field(w, "capacity_after")?,
         )?),
+        _ if metric == MetricName::Starvation => Scenario::Churn(
+            field(w, "churn_seed")?
+                .as_u64()
+                .ok_or_else(|| SolverError::invalid("witness.churn_seed", "expected a seed"))?,
+        ),
         _ => Scenario::Bounded,
     };
     Ok((metric, utility, Candidate::new(instance, scenario)))
+}
+
+/// The joiner of a `pm-loss` record: the record's instance with the `joined` user appended,
+/// read by the instance reader (so its pool is named by path), and that last user.
+fn read_joiner(instance: &Instance, record: &Value, j: &Value) -> Result<User, SolverError> {
+    let mut doc = field(record, "instance")?.clone();
+    let users = doc
+        .get_mut("users")
+        .and_then(Value::as_array_mut)
+        .ok_or_else(|| SolverError::invalid("instance.users", "expected a list"))?;
+    users.push(j.clone());
+    let larger = Instance::from_json(&doc)
+        .map_err(|e| SolverError::invalid("witness.joined", e.to_string()))?;
+    larger
+        .users()
+        .get(instance.num_users())
+        .cloned()
+        .ok_or_else(|| SolverError::invalid("witness.joined", "missing"))
 }
 
 /// Re-derives a record from scratch: both answers recomputed by `mechanism`, the value
@@ -311,6 +362,9 @@ pub fn rederive(mechanism: &dyn Mechanism, record: &Value) -> Result<Evaluation,
             MetricName::DiscreteGap => confirm_gap(&candidate, &truth, &e)?,
             MetricName::SgDeficit => {
                 super::sg_deficit::confirm(record, &candidate.instance, &truth, &e)?
+            }
+            MetricName::Starvation => {
+                super::starvation::confirm(mechanism, record, &candidate.instance)?
             }
             _ => confirm(mechanism, m, &candidate, &truth, &e)?,
         }
@@ -455,6 +509,12 @@ fn confirm(
             gsp_scenario(mechanism, inst, truth, l, GspReading::Strong)?.is_some()
         }
         (Scenario::Remove(l), _) => pm_scenario(mechanism, inst, truth, *l)?.is_some(),
+        // A join of k into I is the departure of k from I + k: the oracle decides that one.
+        (Scenario::Join(k), _) => {
+            let larger = super::pm_loss::joined(inst, k)?;
+            let x = mechanism.allocate(&larger)?;
+            pm_scenario(mechanism, &larger, &x, inst.num_users())?.is_some()
+        }
         (Scenario::Capacity(g), _) => rm_scenario(mechanism, inst, truth, g)?.is_some(),
         (_, Property::Ef) => !envy_freeness(inst, truth)?.holds,
         _ => !sharing_incentive(inst, truth)?.holds,

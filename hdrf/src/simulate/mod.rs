@@ -109,7 +109,8 @@
 //!   starvation tolerance.
 //!
 //! The time series ([`Record`]) gives every node's dominant share (satisfaction is the share
-//! over `g_v`) at every event time, at a fixed step, or not at all.
+//! over `g_v`) and whether it has unmet demand at every event time, at a fixed step, or not
+//! at all.
 //!
 //! # Complexity
 //! A heap of events keyed by `(time, sequence)`; per-node usage, dominant shares, readiness
@@ -366,6 +367,10 @@ pub struct Sample {
     pub time: Rational,
     /// Dominant shares, indexed by [`crate::NodeId::index`].
     pub shares: Vec<Rational>,
+    /// Whether the node has unmet demand (some leaf below has pending work and is below its
+    /// cap), indexed like `shares`: with the shares, what decides time below the guarantee,
+    /// so a spell can be recomputed from the series alone. Not in the JSON form.
+    pub unmet_demand: Vec<bool>,
 }
 
 /// The result of [`simulate`].

@@ -77,7 +77,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::{Allocation, Instance, Mechanism, Rational, SolverError};
+use crate::{Allocation, Instance, Mechanism, Rational, SolverError, User};
 use tolerance::Judge;
 
 pub mod allocation;
@@ -447,6 +447,13 @@ pub enum Scenario {
     Remove(usize),
     /// The capacities become these, each at least the old one (RM).
     Capacity(Vec<Rational>),
+    /// This user joins, after the existing ones (PM read from the arrival side: the join of
+    /// `k` into `I` is the departure of `k` from `I + k`, docs/theory.md §3.6). The oracles
+    /// decide departures; `check` refuses a join, explore's `pm-loss` measures it.
+    Join(User),
+    /// Work arrives and finishes over time: the churn workload drawn from this seed for the
+    /// task-level simulator (explore's `starvation`). No property oracle takes it.
+    Churn(u64),
 }
 
 /// A scenario property's verdict with how many scenarios it took.

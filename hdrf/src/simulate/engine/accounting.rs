@@ -12,6 +12,8 @@ use crate::simulate::{NodeSummary, Record, Sample};
 pub(super) struct Stat {
     pub(super) share: Rational,
     pub(super) below: bool,
+    /// Unmet demand in the settled state (for the time series).
+    pub(super) unmet: bool,
     pub(super) since: Rational,
     pub(super) integral: Rational,
     pub(super) min_window: Option<Rational>,
@@ -42,7 +44,12 @@ impl Engine {
 
     pub(super) fn sample(&mut self, time: Rational) {
         let shares = self.stat.iter().map(|s| s.share.clone()).collect();
-        self.series.push(Sample { time, shares });
+        let unmet_demand = self.stat.iter().map(|s| s.unmet).collect();
+        self.series.push(Sample {
+            time,
+            shares,
+            unmet_demand,
+        });
     }
 
     /// Records the state after every event at `t`.
@@ -65,6 +72,7 @@ impl Engine {
         for &v in &dirty {
             self.is_dirty[v] = false;
             let below = self.below_now(v);
+            self.stat[v].unmet = self.ready[v] > 0;
             if self.stat[v].share == self.dom[v] && self.stat[v].below == below {
                 continue; // the piece goes on
             }

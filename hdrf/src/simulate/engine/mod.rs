@@ -208,6 +208,7 @@ impl Engine {
         let stat = Stat {
             share: Rational::ZERO,
             below: false,
+            unmet: false,
             since: Rational::ZERO,
             integral: Rational::ZERO,
             min_window: None,
