@@ -38,7 +38,8 @@ pub struct ExploreArgs {
     /// How utilities are measured before the ratio: tasks, or dominant share with
     /// capacities scaled to 1 (default: tasks, except dominant-share for welfare-ratio and
     /// fair-welfare-ratio; the per-user ratios differ only for rm-loss, whose capacities
-    /// change; discrete-gap and sg-deficit are ratios of dominant shares either way).
+    /// change; refused for discrete-gap and sg-deficit, ratios of dominant shares either way,
+    /// and for starvation, a ratio of times).
     #[arg(long, value_parser = NameParser::<Utility>::new("utility"))]
     pub utility: Option<Utility>,
     /// Which seed instances: grid and random interleaved, random only, or the grid then stop.
