@@ -391,13 +391,15 @@ fn two_kinds_records_keep_their_kinds_at_any_thread_count() {
 #[test]
 fn ceei_population_monotonicity_record_is_a_certified_loss_confirmed_by_check() {
     // The record of `explore --mechanism ceei --metric pm-loss --budget 5000 --seed 1`
-    // (reproduce explore-ceei-pm): capacities (1, 1), u1 ⟨7/47, 0⟩, u2 = u3 ⟨10/63, 1/9⟩,
-    // u4 ⟨5/126, 5/18⟩; u1 leaves and u4 loses. After, by hand: with prices (p1, p2) = (0, 3)
-    // each user buys 1/(d_i · p) tasks: u2 and u3 1/(3/9) = 3, u4 1/(15/18) = 6/5; then r1
-    // holds 2 · 3 · 10/63 + (6/5)(5/126) = 60/63 + 3/63 = 1 and r2 2 · 3/9 + (6/5)(5/18) = 1:
-    // feasible, every budget spent and every priced resource full, so this is the
-    // Eisenberg–Gale optimum (docs/theory.md §2.5). Before, CEEI's answer is irrational and
-    // uncertified: the record is an interval, and its upper end is below 1.
+    // (reproduce explore-ceei-pm) is an arrival: on capacities (1, 1, 1), I = {u1 ⟨1, 1, 0⟩,
+    // u2 = u3 ⟨1, 2/3, 0⟩, u4 ⟨0, 1, 0⟩}, and a joiner needing only r1 leaves u4 better off
+    // (PM read from arrivals, docs/theory.md §3.6). Before, by hand: with prices
+    // (p1, p2, p3) = (0, 4, 0) each user buys 1/(d_i · p) tasks: u1 1/4, u2 and u3
+    // 1/(8/3) = 3/8, u4 1/4; r1 holds 1/4 + 2 · 3/8 = 1 and r2 1/4 + 2 · (3/8)(2/3) + 1/4 = 1:
+    // feasible, every budget spent, so this is the Eisenberg–Gale optimum (docs/theory.md
+    // §2.5) and u4's utility in I is exactly 1/4. After the arrival CEEI's answer is
+    // irrational and uncertified: the record is an interval, its upper end below 1 and below
+    // the DRF paper's loss.
     let recs = explored(
         "ceei-pm.jsonl",
         &[
@@ -415,13 +417,11 @@ fn ceei_population_monotonicity_record_is_a_certified_loss_confirmed_by_check() 
     let best = recs.last().unwrap();
     assert_eq!(best["exact"], false);
     let w = &best["witness"];
-    assert_eq!(
-        (w["leaving"].as_str(), w["user"].as_str()),
-        (Some("u1"), Some("u4"))
-    );
-    assert_eq!(w["numerator"], "6/5");
-    for (u, t) in [("u2", "3"), ("u3", "3"), ("u4", "6/5")] {
-        assert_eq!(w["allocation_after"][u], t, "{u}");
+    assert_eq!(w["user"], "u4");
+    assert!(w["joined"].is_object(), "{w}");
+    assert_eq!(w["numerator"], "1/4");
+    for (u, t) in [("u1", "1/4"), ("u2", "3/8"), ("u3", "3/8"), ("u4", "1/4")] {
+        assert_eq!(w["allocation_before"][u], t, "{u}");
     }
     let interval = best["interval"].as_array().unwrap();
     let (lo, hi) = (
@@ -429,10 +429,15 @@ fn ceei_population_monotonicity_record_is_a_certified_loss_confirmed_by_check() 
         q(interval[1].as_str().unwrap()),
     );
     assert!(lo <= hi && hi < q("889846957/1000000000"), "{lo} {hi}");
-    // A second computation: the PM oracle of `check` on the recorded instance finds the
-    // same departure and the same loser, beyond CEEI's tolerance.
+    // A second computation: the PM oracle of `check` on the larger population I + joiner
+    // (the equivalent departure) finds a violation beyond CEEI's tolerance.
+    let mut larger = best["instance"].clone();
+    larger["users"]
+        .as_array_mut()
+        .unwrap()
+        .push(w["joined"].clone());
     let path = tmp("ceei-pm-instance.json");
-    std::fs::write(&path, best["instance"].to_string()).unwrap();
+    std::fs::write(&path, larger.to_string()).unwrap();
     let o = run(&[
         "check",
         "--mechanism",
@@ -445,7 +450,4 @@ fn ceei_population_monotonicity_record_is_a_certified_loss_confirmed_by_check() 
     let verdict = &v[0];
     assert_eq!(verdict["holds"], false);
     assert_eq!(verdict["within_tolerance"], false);
-    assert_eq!(verdict["witness"]["leaving"], "u1");
-    assert_eq!(verdict["witness"]["user"], "u4");
-    assert_eq!(verdict["witness"]["after"], "6/5");
 }
