@@ -86,7 +86,8 @@ impl Metric for DiscreteGap {
 
     fn description(&self) -> &'static str {
         "max over users i, k of (δ_i − δ_k) / μ_max, δ the dominant share of discrete DRF \
-         minus fluid DRF's, μ_max the largest task's (at most 1 by the DRF paper's Theorem 7)"
+         minus fluid DRF's, μ_max the largest task's (at most 1 by the DRF paper's Theorem 7 \
+         with one resource or positive demands; unbounded once demands may be zero)"
     }
 
     fn direction(&self) -> Direction {
