@@ -95,6 +95,61 @@ pub fn round_text(text: &str, digits: u32) -> String {
     text.to_string()
 }
 
+/// CSV text with every numeric cell rounded to `digits` significant digits ([`round_text`]);
+/// the header row and quoted cells (names) are kept as they are.
+pub fn round_csv(text: &str, digits: u32) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (k, line) in text.lines().enumerate() {
+        if k == 0 {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        }
+        let mut rest = line;
+        let mut first = true;
+        loop {
+            if !first {
+                out.push(',');
+            }
+            first = false;
+            if rest.starts_with('"') {
+                // A quoted cell: up to the closing quote that is not doubled.
+                let bytes = rest.as_bytes();
+                let mut end = 1;
+                while end < bytes.len() {
+                    if bytes[end] == b'"' {
+                        if bytes.get(end + 1) == Some(&b'"') {
+                            end += 2;
+                            continue;
+                        }
+                        break;
+                    }
+                    end += 1;
+                }
+                let end = (end + 1).min(rest.len());
+                out.push_str(&rest[..end]);
+                rest = &rest[end..];
+                match rest.strip_prefix(',') {
+                    Some(r) => rest = r,
+                    None => break,
+                }
+            } else {
+                let (cell, next) = match rest.split_once(',') {
+                    Some((cell, next)) => (cell, Some(next)),
+                    None => (rest, None),
+                };
+                out.push_str(&round_text(cell, digits));
+                match next {
+                    Some(n) => rest = n,
+                    None => break,
+                }
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
 /// Text buffered in blocks on its way to a writer; the first write error is kept and
 /// returned by [`Sink::finish`] (later writes are dropped).
 pub struct Sink<'w> {
@@ -376,11 +431,8 @@ const NAME_KEYS: &[&str] = &[
     "frozen",
     "path",
     "node",
-    "nodes",
     "pool",
-    "pools",
     "parent",
-    "children",
     "policy",
     "mechanism",
     "mechanisms",
@@ -393,11 +445,9 @@ const NAME_KEYS: &[&str] = &[
     "id",
     "key",
     "leaf",
-    "leaves",
     "liar",
     "lie",
     "family",
-    "label",
     "domain",
     "seed",
     "version",
@@ -405,20 +455,23 @@ const NAME_KEYS: &[&str] = &[
     "demands",
     "zeros",
     "event",
-    "events_kind",
     "tie_break",
     "misfit",
     "machines",
-    "generator",
     "shard",
-    "dedup",
     "form",
 ];
+
+/// Keys whose subtrees are inputs that reproduce a record (an instance, the reports of a
+/// witness's liars): they stay exact under `--decimals`, so that a record can still be
+/// replayed.
+const INPUT_KEYS: &[&str] = &["instance", "reports"];
 
 /// Rounds every exact number of a JSON answer to `digits` significant digits in place: each
 /// string holding an integer, a fraction `p/q` or a decimal literal becomes a JSON number
 /// (correctly rounded from its exact value), except under keys that hold names
-/// ([`NAME_KEYS`]). JSON numbers that are integers (counts, seeds) are left as they are.
+/// ([`NAME_KEYS`]) and inputs ([`INPUT_KEYS`]). JSON numbers that are integers (counts,
+/// seeds) are left as they are; other JSON numbers are rounded from their decimal text.
 ///
 /// This serves the commands whose answers are built as JSON values by the library crates
 /// (`check`, `verify`, `search`, `explore`, `simulate`, `hdrf`, `compare`); `solve` writes its
@@ -456,10 +509,43 @@ fn round_in(v: &mut Value, digits: u32, names: bool) {
         }
         Value::Object(members) => {
             for (k, item) in members.iter_mut() {
-                round_in(item, digits, names || NAME_KEYS.contains(&k.as_str()));
+                if !INPUT_KEYS.contains(&k.as_str()) {
+                    round_in(item, digits, names || NAME_KEYS.contains(&k.as_str()));
+                }
             }
         }
         _ => {}
+    }
+}
+
+/// A JSON answer printed as `numbers` says: unchanged when exact; otherwise rounded
+/// ([`round_value`]) and marked `"precision": {"decimals": N}` (after `"exact"` when the
+/// object has it, else first; in each object of a top-level list).
+pub fn finish_json(mut v: Value, numbers: Numbers) -> Value {
+    let (Numbers::Decimals(n), Some(precision)) = (numbers, numbers.precision()) else {
+        return v;
+    };
+    round_value(&mut v, n);
+    let mark = |v: Value| -> Value {
+        let Value::Object(members) = v else {
+            return v;
+        };
+        let mut out = serde_json::Map::new();
+        if !members.contains_key("exact") {
+            out.insert("precision".into(), precision.clone());
+        }
+        for (k, item) in members {
+            let after = k == "exact";
+            out.insert(k, item);
+            if after {
+                out.insert("precision".into(), precision.clone());
+            }
+        }
+        Value::Object(out)
+    };
+    match v {
+        Value::Array(items) => Value::Array(items.into_iter().map(mark).collect()),
+        other => mark(other),
     }
 }
 
