@@ -390,3 +390,114 @@ pub fn write_summary(sink: &mut Sink<'_>, numbers: Numbers, answer: Answer<'_>) 
     j.close();
     j.end();
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::commands::pretty;
+    use crate::output::{finish_json, to_string};
+    use crate::render::{allocation_json, filling_trace_json};
+    use leontief_solver::generate::{cluster_workload, SplitMix64};
+    use leontief_solver::{AssetFairness, Drf, Pool, User};
+
+    /// Random instances with what the writer must print alike: names needing escapes,
+    /// pools (users printed by path), weights, per-resource weights, caps, fractional and
+    /// zero demands, and answers with big numbers.
+    fn instances() -> Vec<Instance> {
+        let mut out = Vec::new();
+        for seed in 0..6u64 {
+            let base = cluster_workload(20 + 30 * seed as usize, 1 + seed as usize % 4, seed);
+            let mut rng = SplitMix64::new(seed);
+            let users: Vec<User> = base
+                .users()
+                .iter()
+                .enumerate()
+                .map(|(i, u)| {
+                    let mut u = u.clone();
+                    if i % 7 == 3 {
+                        u.name = format!("u\"{i}\"\\é\n");
+                    }
+                    for d in &mut u.demand {
+                        if d.is_positive() && rng.chance(1, 3) {
+                            *d = d.clone()
+                                - Rational::new(i128::from(rng.range(1, 99)), 100).unwrap();
+                        }
+                    }
+                    if seed % 2 == 1 && i % 5 == 0 {
+                        let m = u.demand.len();
+                        u = u.resource_weights((0..m).map(|j| (j % 3 + 1) as u64));
+                    }
+                    if seed % 3 == 2 {
+                        u = u.pool(i % 2);
+                    }
+                    u
+                })
+                .collect();
+            let resources: Vec<String> = base.resources().to_vec();
+            let capacity = base.capacity().to_vec();
+            let inst = if seed % 3 == 2 {
+                let pools = vec![Pool::new("P"), Pool::new("Q,\"x\"").weight(2)];
+                Instance::with_pools(resources, capacity, pools, users)
+            } else {
+                Instance::with_resources(resources, capacity, users)
+            };
+            out.push(inst.expect("valid instance"));
+        }
+        out
+    }
+
+    fn streamed(
+        numbers: Numbers,
+        inst: &Instance,
+        x: &Allocation,
+        extra: Map<String, Value>,
+    ) -> String {
+        to_string(|sink| {
+            write_json(
+                sink,
+                numbers,
+                Answer {
+                    mechanism: "drf",
+                    exact: true,
+                    instance: inst,
+                    allocation: x,
+                    extra,
+                },
+            )
+        })
+    }
+
+    #[test]
+    fn streaming_prints_the_serde_tree_byte_for_byte() {
+        let mut big = 0;
+        for inst in instances() {
+            for fill in [Drf::extended().fill(&inst), AssetFairness.fill(&inst)] {
+                let mut extra = Map::new();
+                extra.insert("trace".into(), filling_trace_json(&inst, &fill));
+                extra.insert("lp_stages".into(), serde_json::json!(3));
+                let x = Allocation::new(fill.tasks);
+                big += x.tasks.iter().filter(|t| t.is_big()).count();
+                let tree = pretty(&allocation_json("drf", true, &inst, &x, extra.clone()));
+                assert_eq!(streamed(Numbers::Exact, &inst, &x, extra.clone()), tree);
+                // Rounded: the unreduced products and the reduced ones round alike, and the
+                // precision note sits after "exact" as in the other answers.
+                for digits in [1, 3, 12, 40] {
+                    let numbers = Numbers::Decimals(digits);
+                    let tree = allocation_json("drf", true, &inst, &x, extra.clone());
+                    let expected = pretty(&finish_json(tree, numbers));
+                    assert_eq!(streamed(numbers, &inst, &x, extra.clone()), expected);
+                }
+            }
+        }
+        // The big-integer paths (cached denominators, unreduced products) were exercised.
+        assert!(big > 0, "no answer needed big integers");
+    }
+
+    #[test]
+    fn consumption_matches_the_model() {
+        for inst in instances() {
+            let x = Allocation::new(Drf::extended().fill(&inst).tasks);
+            assert_eq!(consumption(&inst, &x), x.consumption(&inst));
+        }
+    }
+}

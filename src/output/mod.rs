@@ -504,13 +504,16 @@ fn round_in(v: &mut Value, digits: u32, names: bool) {
         }
         Value::Array(items) => {
             for item in items {
+                let names = names && !item.is_object();
                 round_in(item, digits, names);
             }
         }
         Value::Object(members) => {
+            // A name key covers its string and its list of strings, not the objects below
+            // it (`"users": [{"name": .., "tasks": ..}]` holds numbers).
             for (k, item) in members.iter_mut() {
                 if !INPUT_KEYS.contains(&k.as_str()) {
-                    round_in(item, digits, names || NAME_KEYS.contains(&k.as_str()));
+                    round_in(item, digits, NAME_KEYS.contains(&k.as_str()));
                 }
             }
         }
