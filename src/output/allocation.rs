@@ -84,33 +84,50 @@ impl Printer {
         }
     }
 
-    /// `a · b`; under decimals, rounded from the unreduced product when either factor is
-    /// big (saving the gcd that only the exact form needs).
+    /// `a · b`; under decimals, rounded from the unreduced product (saving the gcd that
+    /// only the exact form needs).
     fn product(&mut self, a: &Rational, b: &Rational, quoted: bool, out: &mut String) {
         match self.numbers {
-            Numbers::Decimals(n) if a.is_big() || b.is_big() => {
-                leontief_solver::rational::write_ratio_decimal(
-                    &(a.numer() * b.numer()),
-                    &(a.denom() * b.denom()),
-                    n,
-                    out,
-                );
-            }
-            _ => self.number(&(a * b), quoted, out),
+            Numbers::Decimals(n) => a.write_product_decimal(b, n, out),
+            Numbers::Exact => self.number(&(a * b), quoted, out),
         }
     }
 }
 
-/// User `i`'s dominant and weighted shares per task; the second is `None` when it equals
-/// the first (weight 1, no per-resource weights), so that it is printed from the same text.
+/// User `i`'s dominant and weighted shares per task ([`Instance::task_dominant_share`] and
+/// [`Instance::task_weighted_share`]); the second is `None` when it equals the first (weight
+/// 1, no per-resource weights), so that it is printed from the same text.
+///
+/// The dominant resource is found by comparing `d_j · R_k` with `d_k · R_j` (products of the
+/// instance's own numbers, usually machine words), then one division gives the share.
 fn per_task_shares(inst: &Instance, i: usize) -> (Rational, Option<Rational>) {
     let u = &inst.users()[i];
-    let dominant = inst.task_dominant_share(i);
-    if u.resource_weights.is_none() && u.weight == Rational::ONE {
-        (dominant, None)
-    } else {
-        let weighted = inst.task_weighted_share(i);
-        (dominant, Some(weighted))
+    let capacity = inst.capacity();
+    let mut best: Option<usize> = None;
+    for (j, d) in u.demand.iter().enumerate() {
+        if d.is_zero() {
+            continue;
+        }
+        best = match best {
+            Some(b) if d * &capacity[b] <= &u.demand[b] * &capacity[j] => Some(b),
+            _ => Some(j),
+        };
+    }
+    let dominant = match best {
+        Some(b) => &u.demand[b] / &capacity[b],
+        // Validated instances have a positive demand; keep the model's answer otherwise.
+        None => inst.task_dominant_share(i),
+    };
+    match &u.resource_weights {
+        None if u.weight == Rational::ONE => (dominant, None),
+        None => {
+            let weighted = &dominant / &u.weight;
+            (dominant, Some(weighted))
+        }
+        Some(_) => {
+            let weighted = inst.task_weighted_share(i);
+            (dominant, Some(weighted))
+        }
     }
 }
 
