@@ -135,9 +135,16 @@ pub fn run(args: CheckArgs) -> Result<String, CliError> {
         .collect::<Result<Vec<_>, _>>()?;
     let mech = args.mechanism.build();
     let mut out = Vec::new();
+    let bar = crate::workers::progress(Some(scenarios.len() as u64));
     for (&p, scenario) in args.property.iter().zip(&scenarios) {
-        let report = check(mech.as_ref(), &inst, p, scenario)?;
-        out.push(report.to_json(&inst));
+        bar.set_message(p.name());
+        let report = check(mech.as_ref(), &inst, p, scenario);
+        bar.inc(1);
+        if report.is_err() {
+            bar.finish_and_clear();
+        }
+        out.push(report?.to_json(&inst));
     }
+    bar.finish_and_clear();
     Ok(pretty(&finish_json(Value::Array(out), numbers)))
 }

@@ -124,7 +124,12 @@ pub fn run(args: &SimulateArgs) -> Result<String, CliError> {
     };
     let text = read_text(&args.file)?;
     let scenario = Scenario::from_json_str(&text)?;
-    let result = simulate(&scenario, &config).map_err(|e| match e {
+    let bar = crate::workers::progress(None);
+    bar.set_message("simulating");
+    bar.enable_steady_tick(std::time::Duration::from_millis(120));
+    let result = simulate(&scenario, &config);
+    bar.finish_and_clear();
+    let result = result.map_err(|e| match e {
         SolverError::Invalid { field, reason } if field == "horizon" && args.horizon.is_none() => {
             SolverError::invalid(
                 field,
