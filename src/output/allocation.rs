@@ -60,11 +60,10 @@ impl Printer {
             }
             return;
         }
-        use std::fmt::Write;
         if quoted {
             out.push('"');
         }
-        let _ = write!(out, "{}", x.numer());
+        super::write_bigint(&x.numer(), out);
         if !x.is_integer() {
             let den = x.denom();
             out.push('/');
@@ -74,7 +73,8 @@ impl Printer {
                 if self.denominators.len() >= REMEMBERED {
                     self.denominators.clear();
                 }
-                let text = den.to_string();
+                let mut text = String::new();
+                super::write_bigint(&den, &mut text);
                 out.push_str(&text);
                 self.denominators.insert(den, text);
             }

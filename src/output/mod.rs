@@ -17,6 +17,7 @@ pub mod allocation;
 use std::io;
 
 use leontief_solver::Rational;
+use num_bigint::{BigInt, Sign};
 use serde_json::Value;
 
 /// How numbers are printed.
@@ -67,8 +68,7 @@ impl Numbers {
     }
 }
 
-/// Appends `p/q` (or `p`), as `Rational`'s `Display` prints it, without a temporary string
-/// for machine-word values.
+/// Appends `p/q` (or `p`), as `Rational`'s `Display` prints it, without a temporary string.
 pub fn write_exact(x: &Rational, out: &mut String) {
     use std::fmt::Write;
     match x.as_small() {
@@ -79,8 +79,55 @@ pub fn write_exact(x: &Rational, out: &mut String) {
             let _ = write!(out, "{n}/{d}");
         }
         None => {
-            let _ = write!(out, "{x}");
+            write_bigint(&x.numer(), out);
+            if !x.is_integer() {
+                out.push('/');
+                write_bigint(&x.denom(), out);
+            }
         }
+    }
+}
+
+/// `10^19`, the largest power of ten in a 64-bit word.
+const TEN19: u128 = 10_000_000_000_000_000_000;
+
+/// Appends the big integer `n` in decimal (as its `Display` does), by peeling 19-digit chunks
+/// off its 64-bit words: `O(words²)` word divisions and no intermediate buffers beyond the
+/// chunks.
+pub fn write_bigint(n: &BigInt, out: &mut String) {
+    use std::fmt::Write;
+    if n.sign() == Sign::Minus {
+        out.push('-');
+    }
+    let mut words = n.magnitude().to_u64_digits();
+    if words.len() <= 2 {
+        let v = words
+            .iter()
+            .rev()
+            .fold(0u128, |acc, &w| (acc << 64) | u128::from(w));
+        let _ = write!(out, "{v}");
+        return;
+    }
+    let mut chunks: Vec<u64> = Vec::with_capacity(words.len() * 20 / 19 + 1);
+    while !words.is_empty() {
+        let mut rem: u128 = 0;
+        for w in words.iter_mut().rev() {
+            let cur = (rem << 64) | u128::from(*w);
+            // cur < 10^19 · 2^64, so the quotient fits a word.
+            *w = (cur / TEN19) as u64;
+            rem = cur % TEN19;
+        }
+        chunks.push(rem as u64);
+        while words.last() == Some(&0) {
+            words.pop();
+        }
+    }
+    let mut rest = chunks.iter().rev();
+    if let Some(top) = rest.next() {
+        let _ = write!(out, "{top}");
+    }
+    for c in rest {
+        let _ = write!(out, "{c:019}");
     }
 }
 
@@ -574,6 +621,20 @@ mod tests {
         let mut expected = serde_json::to_string_pretty(&v).unwrap();
         expected.push('\n');
         assert_eq!(pretty_json(&v), expected);
+    }
+
+    #[test]
+    fn big_integers_print_as_display_does() {
+        let mut n = BigInt::from(1);
+        for k in 0..400u32 {
+            // Powers of 3 and their neighbours, signed: every word count, zero chunks inside.
+            for m in [&n - 1, n.clone(), &n + 1, -&n, BigInt::from(10).pow(k)] {
+                let mut s = String::new();
+                write_bigint(&m, &mut s);
+                assert_eq!(s, m.to_string());
+            }
+            n *= 3;
+        }
     }
 
     #[test]
