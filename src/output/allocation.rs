@@ -140,7 +140,9 @@ fn per_task_shares(inst: &Instance, i: usize) -> (Rational, Option<Rational>) {
 /// denominator (97 distinct ones among 100,000 users in the 100,000 × 8 benchmark), so this
 /// replaces one big gcd per term by one per group.
 pub fn consumption(inst: &Instance, x: &Allocation) -> Vec<Rational> {
+    use rayon::prelude::*;
     (0..inst.num_resources())
+        .into_par_iter()
         .map(|j| {
             let mut small = ExactSum::new();
             let mut groups: HashMap<BigInt, BigInt> = HashMap::new();
@@ -193,7 +195,6 @@ pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, answer: Answer<'_>) {
         mut extra,
     } = answer;
     let consumption = consumption(inst, x);
-    let mut printer = Printer::new(numbers);
     let mut j = Json::new(sink, numbers);
     j.open_object();
     j.key("mechanism");
@@ -210,41 +211,44 @@ pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, answer: Answer<'_>) {
     j.numbers(inst.capacity());
     j.key("users");
     j.open_array();
-    // Each user's object is written by hand, in the layout `Json` would give it (depth 3
-    // members, depth 4 list entries), to keep the per-number cost at one conversion.
-    for i in 0..inst.num_users() {
-        j.open_object();
-        j.key("name");
-        j.str(&inst.user_path(i));
+    // Each user's object is written by hand, in the layout `Json` gives it (members at depth
+    // 3, list entries at depth 4), in parallel chunks concatenated in order.
+    write_rows(j.sink, inst.num_users(), numbers, &|i, printer, buf| {
+        buf.push_str(if i == 0 {
+            "\n    {\n      \"name\": "
+        } else {
+            ",\n    {\n      \"name\": "
+        });
+        super::write_json_str(&inst.user_path(i), buf);
         let t = &x.tasks[i];
-        j.key("tasks");
-        printer.number(t, true, &mut j.sink.buf);
-        j.key("allocation");
+        buf.push_str(",\n      \"tasks\": ");
+        printer.number(t, true, buf);
+        buf.push_str(",\n      \"allocation\": ");
         let demand = &inst.users()[i].demand;
         if demand.is_empty() {
-            j.sink.buf.push_str("[]");
+            buf.push_str("[]");
         } else {
-            j.sink.buf.push('[');
+            buf.push('[');
             for (k, d) in demand.iter().enumerate() {
-                j.sink
-                    .buf
-                    .push_str(if k == 0 { "\n        " } else { ",\n        " });
-                printer.product(d, t, true, &mut j.sink.buf);
+                buf.push_str(if k == 0 { "\n        " } else { ",\n        " });
+                printer.product(d, t, true, buf);
             }
-            j.sink.buf.push_str("\n      ]");
+            buf.push_str("\n      ]");
         }
         let (dominant, weighted) = per_task_shares(inst, i);
-        j.key("dominant_share");
-        let start = j.sink.buf.len();
-        printer.product(t, &dominant, true, &mut j.sink.buf);
-        let end = j.sink.buf.len();
-        j.key("weighted_share");
+        buf.push_str(",\n      \"dominant_share\": ");
+        let start = buf.len();
+        printer.product(t, &dominant, true, buf);
+        let end = buf.len();
+        buf.push_str(",\n      \"weighted_share\": ");
         match weighted {
-            Some(w) => printer.product(t, &w, true, &mut j.sink.buf),
-            None => j.sink.buf.extend_from_within(start..end),
+            Some(w) => printer.product(t, &w, true, buf),
+            None => buf.extend_from_within(start..end),
         }
-        j.close();
-        j.sink.maybe_flush();
+        buf.push_str("\n    }");
+    });
+    if inst.num_users() > 0 {
+        j.mark_nonempty();
     }
     j.close();
     j.key("consumption");
@@ -275,9 +279,7 @@ pub fn write_csv(sink: &mut Sink<'_>, numbers: Numbers, inst: &Instance, x: &All
         write_csv_field(r, buf);
     }
     buf.push_str(",dominant_share,weighted_share\n");
-    let mut printer = Printer::new(numbers);
-    for i in 0..inst.num_users() {
-        let buf = &mut sink.buf;
+    write_rows(sink, inst.num_users(), numbers, &|i, printer, buf| {
         write_csv_field(&inst.user_path(i), buf);
         let t = &x.tasks[i];
         buf.push(',');
@@ -297,7 +299,43 @@ pub fn write_csv(sink: &mut Sink<'_>, numbers: Numbers, inst: &Instance, x: &All
             None => buf.extend_from_within(start..end),
         }
         buf.push('\n');
-        sink.maybe_flush();
+    });
+}
+
+/// Users per chunk of [`write_rows`], and chunks per batch (a batch's text is held in memory
+/// at once: about 16,000 users, some 20 MB for the 8-resource exact answer).
+const CHUNK: usize = 1024;
+const BATCH: usize = 16;
+
+/// Writes rows `0..n` with `row`, chunks of rows formatted in parallel (rayon) and handed to
+/// the sink in order, so the text is the same whatever the thread count.
+fn write_rows(
+    sink: &mut Sink<'_>,
+    n: usize,
+    numbers: Numbers,
+    row: &(dyn Fn(usize, &mut Printer, &mut String) + Sync),
+) {
+    use rayon::prelude::*;
+    let mut start = 0;
+    while start < n {
+        let end = (start + CHUNK * BATCH).min(n);
+        let starts: Vec<usize> = (start..end).step_by(CHUNK).collect();
+        let texts: Vec<String> = starts
+            .into_par_iter()
+            .map(|lo| {
+                let mut printer = Printer::new(numbers);
+                let mut buf = String::new();
+                for i in lo..(lo + CHUNK).min(end) {
+                    row(i, &mut printer, &mut buf);
+                }
+                buf
+            })
+            .collect();
+        for text in &texts {
+            sink.buf.push_str(text);
+            sink.maybe_flush();
+        }
+        start = end;
     }
 }
 
@@ -460,6 +498,8 @@ mod tests {
             };
             out.push(inst.expect("valid instance"));
         }
+        // More users than one chunk of `write_rows`: chunks concatenate in order.
+        out.push(cluster_workload(2 * CHUNK + 300, 3, 9));
         out
     }
 

@@ -328,6 +328,14 @@ impl<'s, 'w> Json<'s, 'w> {
         self.sink.buf.push(if object { '}' } else { ']' });
     }
 
+    /// Records that the innermost container has values written directly into the sink
+    /// (pre-formatted items), so that it closes on its own line.
+    pub fn mark_nonempty(&mut self) {
+        if let Some(has) = self.stack.last_mut() {
+            *has = true;
+        }
+    }
+
     /// The key of the next object member.
     pub fn key(&mut self, key: &str) {
         let first = !self.stack.last().copied().unwrap_or(false);
