@@ -255,3 +255,36 @@ fn check_and_verify_state_their_precision() {
     assert_eq!(text(&v[0]["precision"]), r#"{"decimals":3}"#);
     assert_eq!(text(&v[0]["tasks"]["A"]), "3");
 }
+
+#[test]
+fn explore_records_keep_their_instance_exact() {
+    // Rounded records state their precision; the instance (the input that replays the
+    // record) keeps its exact strings, and merge refuses the rounded value.
+    let dir = Scratch::new("explore-decimals");
+    let out = dir.0.join("ex.jsonl");
+    let out = out.to_str().expect("UTF-8 path");
+    let run_out = run(&[
+        "explore",
+        "--metric",
+        "sp-gain",
+        "--mechanism",
+        "ceei",
+        "--budget",
+        "300",
+        "--decimals",
+        "4",
+        "--out",
+        out,
+    ]);
+    assert_eq!(run_out.status.code(), Some(0), "{}", stderr(&run_out));
+    let records = std::fs::read_to_string(out).expect("records written");
+    let first: Value = serde_json::from_str(records.lines().next().expect("a record")).unwrap();
+    assert_eq!(text(&first["precision"]), r#"{"decimals":4}"#);
+    assert!(first["value"].is_number());
+    assert!(first["instance"]["capacity"][0].is_string());
+    let err = bad_input(&run(&["merge", "--best", out]));
+    assert!(
+        err.ends_with(":1: value: expected an exact \"p/q\"\n"),
+        "{err}"
+    );
+}

@@ -646,6 +646,16 @@ mod tests {
     }
 
     #[test]
+    fn csv_cells_round_and_quoted_names_stay() {
+        // 1/3 at 2 digits is 0.33; 0.125 is a tie, to the even 0.12; "7" quoted is a name.
+        let csv = "time,path,share\n1/3,\"a,\"\"7\"\"\",0.125\n2,\"7\",x\n";
+        assert_eq!(
+            round_csv(csv, 2),
+            "time,path,share\n0.33,\"a,\"\"7\"\"\",0.12\n2,\"7\",x\n"
+        );
+    }
+
+    #[test]
     fn names_stay_and_numbers_round() {
         // 2/3 at 3 digits is 0.667; 1/8 = 0.125 at 2 digits is a tie, to the even 0.12.
         let mut v = json!({"users": ["7"], "tasks": {"7": "2/3"}, "x": ["1/8", "name"], "k": 3});
