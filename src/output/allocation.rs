@@ -52,31 +52,30 @@ impl Printer {
     /// `x` as a bare cell (`p/q` or the decimal); with `quoted`, exact values are quoted
     /// (JSON strings) and decimals are not (JSON numbers).
     fn number(&mut self, x: &Rational, quoted: bool, out: &mut String) {
-        if !x.is_big() || self.numbers != Numbers::Exact {
+        let (Numbers::Exact, Some((num, den))) = (self.numbers, x.big_parts()) else {
             if quoted {
                 self.numbers.json(x, out);
             } else {
                 self.numbers.cell(x, out);
             }
             return;
-        }
+        };
         if quoted {
             out.push('"');
         }
-        super::write_bigint(&x.numer(), out);
+        super::write_bigint(num, out);
         if !x.is_integer() {
-            let den = x.denom();
             out.push('/');
-            if let Some(text) = self.denominators.get(&den) {
+            if let Some(text) = self.denominators.get(den) {
                 out.push_str(text);
             } else {
                 if self.denominators.len() >= REMEMBERED {
                     self.denominators.clear();
                 }
                 let mut text = String::new();
-                super::write_bigint(&den, &mut text);
+                super::write_bigint(den, &mut text);
                 out.push_str(&text);
-                self.denominators.insert(den, text);
+                self.denominators.insert(den.clone(), text);
             }
         }
         if quoted {

@@ -170,6 +170,25 @@ fn write_kept(m: &Kept, e: i64, out: &mut String) {
 }
 
 impl Rational {
+    /// The reduced numerator and denominator, borrowed, when the value is held in big
+    /// integers (`None` for the fixed-width form, see [`Rational::as_small`]): printers write
+    /// the parts without copying them.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::Rational;
+    /// let x = Rational::from(i128::MAX) * Rational::new(1, 3).unwrap() * Rational::from(2);
+    /// let (n, d) = x.big_parts().unwrap();
+    /// assert_eq!((n.to_string(), d.to_string()), (x.numer().to_string(), "3".to_string()));
+    /// assert!(Rational::ONE.big_parts().is_none());
+    /// ```
+    pub fn big_parts(&self) -> Option<(&BigInt, &BigInt)> {
+        match &self.0 {
+            Repr::Big(b) => Some((b.numer(), b.denom())),
+            Repr::Small { .. } => None,
+        }
+    }
+
     /// Appends the product `self · other` correctly rounded to `digits` significant digits,
     /// as [`to_decimal`](Self::to_decimal) would print it, without reducing the product (one
     /// multiplication of each part and one division; no gcd).
