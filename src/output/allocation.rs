@@ -1,0 +1,561 @@
+//! `solve`'s answer written directly: the JSON of [`crate::render::allocation_json`]
+//! byte for byte (exact numbers), or with correctly rounded decimals, as CSV (one row per
+//! user), or as a summary of aggregate figures.
+//!
+//! # Complexity
+//! `O(n·m)` numbers for `n` users and `m` resources, each computed and converted once. With
+//! decimals a product `x_i · d_ij` of big fractions is rounded from its unreduced numerator
+//! and denominator (one division, no gcd).
+
+use std::collections::HashMap;
+
+use leontief_solver::{Allocation, ExactSum, Instance, Rational};
+use num_bigint::BigInt;
+use serde_json::{Map, Value};
+
+use super::{write_csv_field, Json, Numbers, Sink};
+
+/// What `solve` prints besides the allocation.
+pub struct Answer<'a> {
+    /// The mechanism's name.
+    pub mechanism: &'a str,
+    /// Whether the answer was computed exactly.
+    pub exact: bool,
+    /// The instance.
+    pub instance: &'a Instance,
+    /// The allocation.
+    pub allocation: &'a Allocation,
+    /// Mechanism-specific fields (a trace, LP stages...), written after the allocation;
+    /// their exact numbers are rounded with the rest under decimals.
+    pub extra: Map<String, Value>,
+}
+
+/// Prints numbers as [`Numbers`] says, remembering the text of recent big denominators:
+/// progressive filling gives many users the same denominator (97 distinct ones among the
+/// 100,000 users of the 100,000 × 8 benchmark), so each is converted to decimal once.
+struct Printer {
+    numbers: Numbers,
+    denominators: HashMap<BigInt, String>,
+}
+
+/// How many denominators [`Printer`] remembers before starting afresh (bounds its memory).
+const REMEMBERED: usize = 4096;
+
+impl Printer {
+    fn new(numbers: Numbers) -> Self {
+        Printer {
+            numbers,
+            denominators: HashMap::new(),
+        }
+    }
+
+    /// `x` as a bare cell (`p/q` or the decimal); with `quoted`, exact values are quoted
+    /// (JSON strings) and decimals are not (JSON numbers).
+    fn number(&mut self, x: &Rational, quoted: bool, out: &mut String) {
+        let (Numbers::Exact, Some((num, den))) = (self.numbers, x.big_parts()) else {
+            if quoted {
+                self.numbers.json(x, out);
+            } else {
+                self.numbers.cell(x, out);
+            }
+            return;
+        };
+        if quoted {
+            out.push('"');
+        }
+        super::write_bigint(num, out);
+        if !x.is_integer() {
+            out.push('/');
+            if let Some(text) = self.denominators.get(den) {
+                out.push_str(text);
+            } else {
+                if self.denominators.len() >= REMEMBERED {
+                    self.denominators.clear();
+                }
+                let mut text = String::new();
+                super::write_bigint(den, &mut text);
+                out.push_str(&text);
+                self.denominators.insert(den.clone(), text);
+            }
+        }
+        if quoted {
+            out.push('"');
+        }
+    }
+
+    /// `a · b`; under decimals, rounded from the unreduced product (saving the gcd that
+    /// only the exact form needs).
+    fn product(&mut self, a: &Rational, b: &Rational, quoted: bool, out: &mut String) {
+        match self.numbers {
+            Numbers::Decimals(n) => a.write_product_decimal(b, n, out),
+            Numbers::Exact => self.number(&(a * b), quoted, out),
+        }
+    }
+}
+
+/// User `i`'s dominant and weighted shares per task ([`Instance::task_dominant_share`] and
+/// [`Instance::task_weighted_share`]); the second is `None` when it equals the first (weight
+/// 1, no per-resource weights), so that it is printed from the same text.
+///
+/// The dominant resource is found by comparing `d_j · R_k` with `d_k · R_j` (products of the
+/// instance's own numbers, usually machine words), then one division gives the share.
+fn per_task_shares(inst: &Instance, i: usize) -> (Rational, Option<Rational>) {
+    let u = &inst.users()[i];
+    let capacity = inst.capacity();
+    let mut best: Option<usize> = None;
+    for (j, d) in u.demand.iter().enumerate() {
+        if d.is_zero() {
+            continue;
+        }
+        best = match best {
+            Some(b) if d * &capacity[b] <= &u.demand[b] * &capacity[j] => Some(b),
+            _ => Some(j),
+        };
+    }
+    let dominant = match best {
+        Some(b) => &u.demand[b] / &capacity[b],
+        // Validated instances have a positive demand; keep the model's answer otherwise.
+        None => inst.task_dominant_share(i),
+    };
+    match &u.resource_weights {
+        None if u.weight == Rational::ONE => (dominant, None),
+        None => {
+            let weighted = &dominant / &u.weight;
+            (dominant, Some(weighted))
+        }
+        Some(_) => {
+            let weighted = inst.task_weighted_share(i);
+            (dominant, Some(weighted))
+        }
+    }
+}
+
+/// Total use of each resource, `Σ_i x_i d_ij`, exactly (the value of
+/// [`Allocation::consumption`]).
+///
+/// Terms whose product fits machine words go to an [`ExactSum`]; big terms are grouped by
+/// their unreduced denominator (`x_i`'s times `d_ij`'s), whose numerators add as integers,
+/// and only the groups are added as fractions. Progressive filling gives many users the same
+/// denominator (97 distinct ones among 100,000 users in the 100,000 × 8 benchmark), so this
+/// replaces one big gcd per term by one per group.
+pub fn consumption(inst: &Instance, x: &Allocation) -> Vec<Rational> {
+    use rayon::prelude::*;
+    (0..inst.num_resources())
+        .into_par_iter()
+        .map(|j| {
+            let mut small = ExactSum::new();
+            let mut groups: HashMap<BigInt, BigInt> = HashMap::new();
+            for (u, t) in inst.users().iter().zip(&x.tasks) {
+                let d = &u.demand[j];
+                if d.is_zero() || t.is_zero() {
+                    continue;
+                }
+                if !t.is_big() && !d.is_big() {
+                    let p = d * t;
+                    if !p.is_big() {
+                        small.add(&p);
+                        continue;
+                    }
+                }
+                *groups.entry(t.denom() * d.denom()).or_default() += t.numer() * d.numer();
+            }
+            let mut groups: Vec<(BigInt, BigInt)> = groups.into_iter().collect();
+            // A fixed order keeps the work reproducible (the exact result does not depend on it).
+            groups.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+            let mut total = small.value();
+            for (den, num) in groups {
+                total += Rational::from_big_parts(num, den).expect("denominators are positive");
+            }
+            total
+        })
+        .collect()
+}
+
+/// The names of the resources used to capacity.
+fn saturated<'a>(inst: &'a Instance, consumption: &[Rational]) -> Vec<&'a str> {
+    consumption
+        .iter()
+        .zip(inst.capacity())
+        .zip(inst.resources())
+        .filter(|((c, r), _)| c >= r)
+        .map(|(_, name)| name.as_str())
+        .collect()
+}
+
+/// Writes the JSON answer: `{"mechanism", "exact", ["precision",] "resources", "capacity",
+/// "users": [{"name", "tasks", "allocation", "dominant_share", "weighted_share"}],
+/// "consumption", "saturated", ..extra}`.
+pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, answer: Answer<'_>) {
+    let Answer {
+        mechanism,
+        exact,
+        instance: inst,
+        allocation: x,
+        mut extra,
+    } = answer;
+    let consumption = consumption(inst, x);
+    let mut j = Json::new(sink, numbers);
+    j.open_object();
+    j.key("mechanism");
+    j.str(mechanism);
+    j.key("exact");
+    j.raw(if exact { "true" } else { "false" });
+    if let Some(p) = numbers.precision() {
+        j.key("precision");
+        j.value(&p);
+    }
+    j.key("resources");
+    j.strs(inst.resources());
+    j.key("capacity");
+    j.numbers(inst.capacity());
+    j.key("users");
+    j.open_array();
+    // Each user's object is written by hand, in the layout `Json` gives it (members at depth
+    // 3, list entries at depth 4), in parallel chunks concatenated in order.
+    write_rows(j.sink, inst.num_users(), numbers, &|i, printer, buf| {
+        buf.push_str(if i == 0 {
+            "\n    {\n      \"name\": "
+        } else {
+            ",\n    {\n      \"name\": "
+        });
+        super::write_json_str(&inst.user_path(i), buf);
+        let t = &x.tasks[i];
+        buf.push_str(",\n      \"tasks\": ");
+        printer.number(t, true, buf);
+        buf.push_str(",\n      \"allocation\": ");
+        let demand = &inst.users()[i].demand;
+        if demand.is_empty() {
+            buf.push_str("[]");
+        } else {
+            buf.push('[');
+            for (k, d) in demand.iter().enumerate() {
+                buf.push_str(if k == 0 { "\n        " } else { ",\n        " });
+                printer.product(d, t, true, buf);
+            }
+            buf.push_str("\n      ]");
+        }
+        let (dominant, weighted) = per_task_shares(inst, i);
+        buf.push_str(",\n      \"dominant_share\": ");
+        let start = buf.len();
+        printer.product(t, &dominant, true, buf);
+        let end = buf.len();
+        buf.push_str(",\n      \"weighted_share\": ");
+        match weighted {
+            Some(w) => printer.product(t, &w, true, buf),
+            None => buf.extend_from_within(start..end),
+        }
+        buf.push_str("\n    }");
+    });
+    if inst.num_users() > 0 {
+        j.mark_nonempty();
+    }
+    j.close();
+    j.key("consumption");
+    j.numbers(&consumption);
+    j.key("saturated");
+    j.strs(&saturated(inst, &consumption));
+    if let Numbers::Decimals(n) = numbers {
+        for v in extra.values_mut() {
+            super::round_value(v, n);
+        }
+    }
+    for (k, v) in &extra {
+        j.key(k);
+        j.value(v);
+        j.sink.maybe_flush();
+    }
+    j.close();
+    j.end();
+}
+
+/// Writes one CSV row per user: `user,tasks,<resource>..,dominant_share,weighted_share`
+/// (a header row first), numbers exact (`p/q`) or rounded.
+pub fn write_csv(sink: &mut Sink<'_>, numbers: Numbers, inst: &Instance, x: &Allocation) {
+    let buf = &mut sink.buf;
+    buf.push_str("user,tasks");
+    for r in inst.resources() {
+        buf.push(',');
+        write_csv_field(r, buf);
+    }
+    buf.push_str(",dominant_share,weighted_share\n");
+    write_rows(sink, inst.num_users(), numbers, &|i, printer, buf| {
+        write_csv_field(&inst.user_path(i), buf);
+        let t = &x.tasks[i];
+        buf.push(',');
+        printer.number(t, false, buf);
+        for d in &inst.users()[i].demand {
+            buf.push(',');
+            printer.product(d, t, false, buf);
+        }
+        let (dominant, weighted) = per_task_shares(inst, i);
+        buf.push(',');
+        let start = buf.len();
+        printer.product(t, &dominant, false, buf);
+        let end = buf.len();
+        buf.push(',');
+        match weighted {
+            Some(w) => printer.product(t, &w, false, buf),
+            None => buf.extend_from_within(start..end),
+        }
+        buf.push('\n');
+    });
+}
+
+/// Users per chunk of [`write_rows`], and chunks per batch (a batch's text is held in memory
+/// at once: about 16,000 users, some 20 MB for the 8-resource exact answer).
+const CHUNK: usize = 1024;
+const BATCH: usize = 16;
+
+/// Writes rows `0..n` with `row`, chunks of rows formatted in parallel (rayon) and handed to
+/// the sink in order, so the text is the same whatever the thread count.
+fn write_rows(
+    sink: &mut Sink<'_>,
+    n: usize,
+    numbers: Numbers,
+    row: &(dyn Fn(usize, &mut Printer, &mut String) + Sync),
+) {
+    use rayon::prelude::*;
+    let mut start = 0;
+    while start < n {
+        let end = (start + CHUNK * BATCH).min(n);
+        let starts: Vec<usize> = (start..end).step_by(CHUNK).collect();
+        let texts: Vec<String> = starts
+            .into_par_iter()
+            .map(|lo| {
+                let mut printer = Printer::new(numbers);
+                let mut buf = String::new();
+                for i in lo..(lo + CHUNK).min(end) {
+                    row(i, &mut printer, &mut buf);
+                }
+                buf
+            })
+            .collect();
+        for text in &texts {
+            sink.buf.push_str(text);
+            sink.maybe_flush();
+        }
+        start = end;
+    }
+}
+
+/// The smallest and largest of `values` with the first user attaining each.
+fn extremes(j: &mut Json<'_, '_>, inst: &Instance, values: &[Rational]) {
+    let mut lo = 0;
+    let mut hi = 0;
+    for (i, v) in values.iter().enumerate() {
+        if *v < values[lo] {
+            lo = i;
+        }
+        if *v > values[hi] {
+            hi = i;
+        }
+    }
+    for (label, i) in [("min", lo), ("max", hi)] {
+        j.key(label);
+        j.open_object();
+        j.key("user");
+        j.str(&inst.user_path(i));
+        j.key("value");
+        j.number(&values[i]);
+        j.close();
+    }
+}
+
+/// Writes the summary: aggregate figures only.
+///
+/// `{"mechanism", "exact", ["precision",] "users": n, "resources", "capacity",
+/// "consumption", "utilization" (consumption / capacity per resource), "saturated",
+/// "tasks": {"total", "min": {"user", "value"}, "max": ..}, "dominant_share": {"min", "max"},
+/// "weighted_share": {"min", "max", "levels"}, ..extra}` where `levels` counts the distinct
+/// weighted dominant shares (the levels at which users stopped, for progressive filling).
+/// With no users, the extremes are left out.
+pub fn write_summary(sink: &mut Sink<'_>, numbers: Numbers, answer: Answer<'_>) {
+    let Answer {
+        mechanism,
+        exact,
+        instance: inst,
+        allocation: x,
+        mut extra,
+    } = answer;
+    let consumption = consumption(inst, x);
+    let n = inst.num_users();
+    let mut j = Json::new(sink, numbers);
+    j.open_object();
+    j.key("mechanism");
+    j.str(mechanism);
+    j.key("exact");
+    j.raw(if exact { "true" } else { "false" });
+    if let Some(p) = numbers.precision() {
+        j.key("precision");
+        j.value(&p);
+    }
+    j.key("users");
+    j.raw(&n.to_string());
+    j.key("resources");
+    j.strs(inst.resources());
+    j.key("capacity");
+    j.numbers(inst.capacity());
+    j.key("consumption");
+    j.numbers(&consumption);
+    j.key("utilization");
+    let utilization: Vec<Rational> = consumption
+        .iter()
+        .zip(inst.capacity())
+        .map(|(c, r)| c / r)
+        .collect();
+    j.numbers(&utilization);
+    j.key("saturated");
+    j.strs(&saturated(inst, &consumption));
+    if n > 0 {
+        let mut total = ExactSum::new();
+        for t in &x.tasks {
+            total.add(t);
+        }
+        j.key("tasks");
+        j.open_object();
+        j.key("total");
+        j.number(&total.value());
+        extremes(&mut j, inst, &x.tasks);
+        j.close();
+        let dominant: Vec<Rational> = (0..n).map(|i| x.dominant_share(inst, i)).collect();
+        j.key("dominant_share");
+        j.open_object();
+        extremes(&mut j, inst, &dominant);
+        j.close();
+        let weighted: Vec<Rational> = (0..n).map(|i| x.weighted_share(inst, i)).collect();
+        j.key("weighted_share");
+        j.open_object();
+        extremes(&mut j, inst, &weighted);
+        // Equal values have equal reduced parts, so hashing the parts counts them (hashing a
+        // big `Rational` itself walks its continued fraction, which is slow).
+        let levels: std::collections::HashSet<(BigInt, BigInt)> =
+            weighted.iter().map(|w| (w.numer(), w.denom())).collect();
+        j.key("levels");
+        j.raw(&levels.len().to_string());
+        j.close();
+    }
+    if let Numbers::Decimals(d) = numbers {
+        for v in extra.values_mut() {
+            super::round_value(v, d);
+        }
+    }
+    for (k, v) in &extra {
+        j.key(k);
+        j.value(v);
+    }
+    j.close();
+    j.end();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::commands::pretty;
+    use crate::output::{finish_json, to_string};
+    use crate::render::{allocation_json, filling_trace_json};
+    use leontief_solver::generate::{cluster_workload, SplitMix64};
+    use leontief_solver::{AssetFairness, Drf, Pool, User};
+
+    /// Random instances with what the writer must print alike: names needing escapes,
+    /// pools (users printed by path), weights, per-resource weights, caps, fractional and
+    /// zero demands, and answers with big numbers.
+    fn instances() -> Vec<Instance> {
+        let mut out = Vec::new();
+        for seed in 0..6u64 {
+            let base = cluster_workload(20 + 30 * seed as usize, 1 + seed as usize % 4, seed);
+            let mut rng = SplitMix64::new(seed);
+            let users: Vec<User> = base
+                .users()
+                .iter()
+                .enumerate()
+                .map(|(i, u)| {
+                    let mut u = u.clone();
+                    if i % 7 == 3 {
+                        u.name = format!("u\"{i}\"\\é\n");
+                    }
+                    for d in &mut u.demand {
+                        if d.is_positive() && rng.chance(1, 3) {
+                            *d = d.clone()
+                                - Rational::new(i128::from(rng.range(1, 99)), 100).unwrap();
+                        }
+                    }
+                    if seed % 2 == 1 && i % 5 == 0 {
+                        let m = u.demand.len();
+                        u = u.resource_weights((0..m).map(|j| (j % 3 + 1) as u64));
+                    }
+                    if seed % 3 == 2 {
+                        u = u.pool(i % 2);
+                    }
+                    u
+                })
+                .collect();
+            let resources: Vec<String> = base.resources().to_vec();
+            let capacity = base.capacity().to_vec();
+            let inst = if seed % 3 == 2 {
+                let pools = vec![Pool::new("P"), Pool::new("Q,\"x\"").weight(2)];
+                Instance::with_pools(resources, capacity, pools, users)
+            } else {
+                Instance::with_resources(resources, capacity, users)
+            };
+            out.push(inst.expect("valid instance"));
+        }
+        // More users than one chunk of `write_rows`: chunks concatenate in order.
+        out.push(cluster_workload(2 * CHUNK + 300, 3, 9));
+        out
+    }
+
+    fn streamed(
+        numbers: Numbers,
+        inst: &Instance,
+        x: &Allocation,
+        extra: Map<String, Value>,
+    ) -> String {
+        to_string(|sink| {
+            write_json(
+                sink,
+                numbers,
+                Answer {
+                    mechanism: "drf",
+                    exact: true,
+                    instance: inst,
+                    allocation: x,
+                    extra,
+                },
+            )
+        })
+    }
+
+    #[test]
+    fn streaming_prints_the_serde_tree_byte_for_byte() {
+        let mut big = 0;
+        for inst in instances() {
+            for fill in [Drf::extended().fill(&inst), AssetFairness.fill(&inst)] {
+                let mut extra = Map::new();
+                extra.insert("trace".into(), filling_trace_json(&inst, &fill));
+                extra.insert("lp_stages".into(), serde_json::json!(3));
+                let x = Allocation::new(fill.tasks);
+                big += x.tasks.iter().filter(|t| t.is_big()).count();
+                let tree = pretty(&allocation_json("drf", true, &inst, &x, extra.clone()));
+                assert_eq!(streamed(Numbers::Exact, &inst, &x, extra.clone()), tree);
+                // Rounded: the unreduced products and the reduced ones round alike, and the
+                // precision note sits after "exact" as in the other answers.
+                for digits in [1, 3, 12, 40] {
+                    let numbers = Numbers::Decimals(digits);
+                    let tree = allocation_json("drf", true, &inst, &x, extra.clone());
+                    let expected = pretty(&finish_json(tree, numbers));
+                    assert_eq!(streamed(numbers, &inst, &x, extra.clone()), expected);
+                }
+            }
+        }
+        // The big-integer paths (cached denominators, unreduced products) were exercised.
+        assert!(big > 0, "no answer needed big integers");
+    }
+
+    #[test]
+    fn consumption_matches_the_model() {
+        for inst in instances() {
+            let x = Allocation::new(Drf::extended().fill(&inst).tasks);
+            assert_eq!(consumption(&inst, &x), x.consumption(&inst));
+        }
+    }
+}
