@@ -415,3 +415,76 @@ fn kueue_errors_name_the_field() {
     ]);
     common::assert_bad(&out, "--capacity does not apply to kueue");
 }
+
+/// Separate cohort trees and a ClusterQueue without a cohort go under a pool named root, each
+/// limited to its own quota (nothing is lent between them); a queue's jobs make it a fifo
+/// pool (Kueue orders a queue's workloads FIFO); --demand backlogs every other leaf.
+#[test]
+fn kueue_separate_roots_jobs_and_default_demand() {
+    let cq = |name: &str, cohort: &str, cpu: u32| {
+        let cohort = if cohort.is_empty() {
+            String::new()
+        } else {
+            format!("  cohortName: {cohort}\n")
+        };
+        format!(
+            "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata: {{name: {name}}}\nspec:\n{cohort}  resourceGroups:\n  - coveredResources: [cpu]\n    flavors: [{{name: f, resources: [{{name: cpu, nominalQuota: {cpu}}}]}}]\n"
+        )
+    };
+    let yaml = [cq("x", "c", 2), cq("y", "c", 2), cq("solo", "", 4)].join("---\n");
+    let dir = std::env::temp_dir().join(format!("leontief-import-k-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let demands = dir.join("demands.json");
+    std::fs::write(
+        &demands,
+        r#"{"x": {"jobs": [{"name": "w1", "demand": [1], "tasks": 1}, {"name": "w2", "demand": [1], "tasks": 3}]}}"#,
+    )
+    .unwrap();
+    let out = run_stdin(
+        &[
+            "import",
+            "kueue",
+            "-",
+            "--demands",
+            demands.to_str().unwrap(),
+            "--demand",
+            "1/2",
+        ],
+        &yaml,
+    );
+    let v = common::ok_json(&out);
+    assert_eq!(v["capacity"], json!([8]));
+    // The implicit cohort c comes after the objects that name it.
+    assert_eq!(
+        v["tree"],
+        json!({"name": "root", "children": [
+            {"name": "solo", "guarantee": [4], "limit": [4], "demand": ["1/2"]},
+            {"name": "c", "guarantee": [4], "limit": [4], "children": [
+                {"name": "x", "guarantee": [2], "limit": [4], "mode": "fifo", "children": [
+                    {"name": "w1", "demand": [1], "tasks": 1},
+                    {"name": "w2", "demand": [1], "tasks": 3}]},
+                {"name": "y", "guarantee": [2], "limit": [4], "demand": ["1/2"]}]}]})
+    );
+    assert!(stderr(&out).contains("placed under a pool named root"));
+    let out = run_stdin(&["import", "kueue", "-", "--demand", "1,1"], &yaml);
+    common::assert_bad(
+        &out,
+        "--demand: expected 1 entries, one per resource, found 2",
+    );
+    std::fs::write(&demands, r#"{"x": {"demand": [1], "jobs": []}}"#).unwrap();
+    let out = run_stdin(
+        &[
+            "import",
+            "kueue",
+            "-",
+            "--demands",
+            demands.to_str().unwrap(),
+        ],
+        &yaml,
+    );
+    common::assert_bad(
+        &out,
+        "demands.x: give either \"jobs\" or the queue's own demand",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
