@@ -113,6 +113,7 @@ fn yarn_resource_forms() {
       <queue name="b"><minResources>512mb,2vcores</minResources><maxResources>25%</maxResources></queue>
       <queue name="c"><minResources>2048 mb, 1 vcores</minResources><maxResources>1024 mb, 8 vcores</maxResources></queue>
       <queue name="d"><maxResources>vcores=4</maxResources></queue>
+      <queue name="e"><maxResources>50% cpu, 25%memory</maxResources></queue>
     </allocations>"#;
     let out = run_stdin(
         &[
@@ -134,7 +135,9 @@ fn yarn_resource_forms() {
             // max(1024, 2048) = 2048, max(8, 1) = 8.
             {"name": "c", "guarantee": [2048, 1], "limit": [2048, 8], "demand": [0, 0]},
             // memory unspecified in a maximum: unlimited (the capacity, 4096).
-            {"name": "d", "limit": [4096, 4], "demand": [0, 0]}])
+            {"name": "d", "limit": [4096, 4], "demand": [0, 0]},
+            // The old percentage form: 25% of 4096 = 1024, 50% of 10 = 5.
+            {"name": "e", "limit": [1024, 5], "demand": [0, 0]}])
     );
     assert!(stderr(&out)
         .contains("root.c: maxResources [1024, 8] below minResources [2048, 1] raised to it"));
@@ -487,4 +490,43 @@ fn kueue_separate_roots_jobs_and_default_demand() {
         "demands.x: give either \"jobs\" or the queue's own demand",
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The documented outcome of TestFairSchedulerFairShare's DRF test, replayed through the
+/// import: with every leaf backlogged (tasks the size of the cluster), the steady fair shares
+/// are 1/5 for each of parentA's leaves (weight 8 of 10, split four ways), 1/20 for parentB's
+/// (1 of 10, split two ways) and 1/10 for root.default; YARN reports 0.2 and 0.05 of memory.
+#[test]
+fn yarn_import_replays_the_steady_fair_shares() {
+    let out = run(&[
+        "import",
+        "yarn",
+        "examples/yarn-parents.xml",
+        "--capacity",
+        "16384,10",
+        "--demand",
+        "16384,10",
+    ]);
+    let tree_json = String::from_utf8(out.stdout).unwrap();
+    let v = common::ok_json(&run_stdin(&["hdrf", "-", "--policy", "hdrf"], &tree_json));
+    let share = |name: &str| {
+        v["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|n| n["name"] == name)
+            .unwrap()["dominant_share"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    for (leaf, want) in [
+        ("childA1", "1/5"),
+        ("childA4", "1/5"),
+        ("childB1", "1/20"),
+        ("childB2", "1/20"),
+        ("default", "1/10"),
+    ] {
+        assert_eq!(share(leaf), want, "{leaf}");
+    }
 }

@@ -243,10 +243,14 @@ fn parse_value(raw: &str, at: &str) -> Result<Value, SolverError> {
             }
         }
     } else {
-        let lower = text.to_ascii_lowercase();
+        let mut lower = text.to_ascii_lowercase();
         if lower.contains('%') {
-            let cpu = before(&lower, "% cpu", at).or_else(|_| before(&lower, "%cpu", at))?;
-            let mem = before(&lower, "% memory", at).or_else(|_| before(&lower, "%memory", at))?;
+            // YARN's pattern allows spaces between '%' and the resource: drop them.
+            while lower.contains("% ") {
+                lower = lower.replace("% ", "%");
+            }
+            let cpu = before(&lower, "%cpu", at)?;
+            let mem = before(&lower, "%memory", at)?;
             match (cpu, mem) {
                 (Some(c), Some(m)) => Value::Percent(vec![(MEMORY.into(), m), (VCORES.into(), c)]),
                 (None, None) => {
