@@ -530,3 +530,29 @@ fn yarn_import_replays_the_steady_fair_shares() {
         assert_eq!(share(leaf), want, "{leaf}");
     }
 }
+
+/// Work is bounded: nesting deeper than a tree may be is refused, not recursed into.
+#[test]
+fn deep_nesting_is_refused() {
+    let deep = format!(
+        "<allocations>{}{}</allocations>",
+        "<queue name=\"q\">".repeat(5000),
+        "</queue>".repeat(5000)
+    );
+    common::assert_bad(
+        &run_stdin(&["import", "yarn", "-", "--capacity", "1,1"], &deep),
+        "elements nest deeper than 128 levels",
+    );
+    let chain: Vec<String> = (0..100)
+        .map(|i| format!("apiVersion: kueue.x-k8s.io/v1beta2\nkind: Cohort\nmetadata: {{name: c{i}}}\nspec: {{parentName: c{}}}\n", i + 1))
+        .collect();
+    common::assert_bad(
+        &run_stdin(&["import", "kueue", "-"], &chain.join("---\n")),
+        "the cohorts nest deeper than 64 levels",
+    );
+    let cycle = "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Cohort\nmetadata: {name: a}\nspec: {parentName: b}\n---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: Cohort\nmetadata: {name: b}\nspec: {parentName: a}\n";
+    common::assert_bad(
+        &run_stdin(&["import", "kueue", "-"], cycle),
+        "the cohorts form a cycle: a -> b",
+    );
+}

@@ -36,6 +36,7 @@
 //! `apis/kueue/v1beta2/{clusterqueue,cohort}_types.go` in
 //! <https://github.com/kubernetes-sigs/kueue>.
 
+use leontief_solver::hierarchy::MAX_DEPTH;
 use leontief_solver::{Rational, SolverError};
 use yaml_rust2::{Yaml, YamlLoader};
 
@@ -612,6 +613,12 @@ pub fn import(text: &str) -> Result<Imported, SolverError> {
                 return Err(SolverError::invalid(
                     &objects[v].at,
                     format!("the cohorts form a cycle: {}", names.join(" -> ")),
+                ));
+            }
+            if seen.len() >= MAX_DEPTH {
+                return Err(SolverError::invalid(
+                    &objects[v].at,
+                    format!("the cohorts nest deeper than {MAX_DEPTH} levels"),
                 ));
             }
             seen.push(p);

@@ -36,6 +36,7 @@
 //! parser `AllocationFileQueueParser` and `FairSchedulerConfiguration.parseResourceConfigValue`
 //! in <https://github.com/apache/hadoop> (`hadoop-yarn-project/hadoop-yarn/hadoop-yarn-server/hadoop-yarn-server-resourcemanager/src/main/java/org/apache/hadoop/yarn/server/resourcemanager/scheduler/fair/`).
 
+use leontief_solver::hierarchy::MAX_DEPTH;
 use leontief_solver::{Rational, SolverError};
 use quick_xml::events::Event;
 use quick_xml::Reader;
@@ -118,7 +119,17 @@ fn parse_xml(text: &str) -> Result<Element, SolverError> {
             .read_event()
             .map_err(|e| xml_error(format!("malformed XML near byte {pos}: {e}")))?;
         match event {
-            Event::Start(e) => stack.push(start(&e)?),
+            Event::Start(e) => {
+                // Trees are at most MAX_DEPTH levels deep; a deeper file is refused here, before
+                // any recursion over it.
+                if stack.len() > 2 * MAX_DEPTH {
+                    return Err(xml_error(format!(
+                        "elements nest deeper than {} levels near byte {pos}",
+                        2 * MAX_DEPTH
+                    )));
+                }
+                stack.push(start(&e)?)
+            }
             Event::Empty(e) => {
                 let el = start(&e)?;
                 match stack.last_mut() {
