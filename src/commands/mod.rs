@@ -9,6 +9,7 @@ pub mod compare;
 pub mod explore;
 pub mod flags;
 pub mod hdrf;
+pub mod import;
 pub mod merge;
 pub mod reproduce;
 pub mod search;
@@ -55,6 +56,9 @@ pub enum Command {
     /// Optimize a metric (a manipulation gain, a monotonicity loss, envy, the sharing-incentive
     /// gap) over generated instances: JSONL records of each improvement, exact, re-derived.
     Explore(explore::ExploreArgs),
+    /// Import a production scheduler's configuration (a YARN allocation file, Kueue
+    /// ClusterQueues and Cohorts) as a tree JSON file.
+    Import(import::ImportArgs),
 }
 
 /// An answer written straight to standard output once the work is done (large answers:
@@ -156,6 +160,7 @@ impl Command {
             Command::Search(args) => search::run(args).into(),
             Command::Merge(args) => merge::run(args).into(),
             Command::Explore(args) => explore::run(args).into(),
+            Command::Import(args) => import::run(args).into(),
         }
     }
 }

@@ -1,0 +1,810 @@
+//! Kueue `ClusterQueue` and `Cohort` objects into the tree form.
+//!
+//! | Kueue | tree form |
+//! |---|---|
+//! | `Cohort` (hierarchical through `spec.parentName`; implicit when only named) | pool |
+//! | `ClusterQueue` (in the cohort `spec.cohortName`, v1beta1 `spec.cohort`) | leaf (idle unless demands are given) |
+//! | a (flavor, resource) pair | a resource (`cpu`, or `flavor/cpu` when there are several flavors) |
+//! | `nominalQuota` | `guarantee` (a cohort's: its own quota plus its children's) |
+//! | `nominalQuota + borrowingLimit`, and what others may not borrow (`lendingLimit`) | `limit` |
+//! | `fairSharing.weight` | `weight` |
+//! | `queueingStrategy` (`StrictFIFO`, `BestEffortFIFO`, the default) | `mode: fifo` once the queue's workloads are given as jobs |
+//!
+//! The capacity is the sum of every nominal quota: in Kueue the quotas are the capacity model.
+//! A node's `limit` is the most it can hold when everything else is idle, computed as Kueue's
+//! `potentialAvailable` (`pkg/cache/scheduler/resource_node.go`): its own unlendable quota
+//! plus what its parent can reach, capped by `nominalQuota + borrowingLimit`; a cohort's also
+//! counts the unlendable quota below it. So a `lendingLimit` keeps the guarantee whole and
+//! lowers the *others'* limits: the quota a queue may not lend is out of their reach (the
+//! documentation's example: team-b's `lendingLimit: 1` leaves team-a at most 9 + 1 CPUs). A
+//! ClusterQueue cannot use a (flavor, resource) it does not list ("A ClusterQueue can only
+//! borrow quota for flavors that the ClusterQueue defines"): its limit there is 0.
+//! Independent cohort trees, and ClusterQueues without a cohort, go under a pool named
+//! `root`, each limited to its own quota (Kueue lends nothing between them).
+//!
+//! Fields without a tree equivalent (`namespaceSelector`, `preemption`, `flavorFungibility`,
+//! `admissionChecks`, `stopPolicy`, …), `status`, and objects of other Kueue kinds
+//! (`ResourceFlavor`, `LocalQueue`, …) are listed in the warnings; unknown fields and non-Kueue
+//! objects are errors naming the document and field. How Kueue orders nodes (dominant share
+//! of the *borrowed* amount, after admission) is for the ordering command, not the import.
+//!
+//! # References
+//! Kueue documentation, *Cluster Queue* (quotas, borrowing and lending limits):
+//! <https://kueue.sigs.k8s.io/docs/concepts/cluster_queue/>; *Cohort* (hierarchical cohorts):
+//! <https://kueue.sigs.k8s.io/docs/concepts/cohort/>; *Fair Sharing*:
+//! <https://kueue.sigs.k8s.io/docs/concepts/fair_sharing/>; API types
+//! `apis/kueue/v1beta2/{clusterqueue,cohort}_types.go` in
+//! <https://github.com/kubernetes-sigs/kueue>.
+
+use leontief_solver::hierarchy::MAX_DEPTH;
+use leontief_solver::{Rational, SolverError};
+use yaml_rust2::{Yaml, YamlLoader};
+
+use super::{decimal, Imported, Kind, Node};
+
+/// Reads a Kubernetes quantity exactly: `9`, `0.5`, `500m`, `36Gi`, `1e3`, `2k`.
+///
+/// # Example
+/// ```
+/// use leontief::import::kueue::quantity;
+/// assert_eq!(quantity("x", "36Gi").unwrap().to_string(), "38654705664");
+/// assert_eq!(quantity("x", "500m").unwrap().to_string(), "1/2");
+/// ```
+///
+/// # Errors
+/// A text that is not a quantity, or a negative one.
+pub fn quantity(field: &str, text: &str) -> Result<Rational, SolverError> {
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '+' || c == '-'))
+        .unwrap_or(t.len());
+    let (num, suffix) = t.split_at(split);
+    let base = decimal(field, num)?;
+    let pow = |b: i128, e: u32| Rational::integer(b.pow(e));
+    let factor = match suffix {
+        "" => Rational::ONE,
+        "Ki" => pow(1024, 1),
+        "Mi" => pow(1024, 2),
+        "Gi" => pow(1024, 3),
+        "Ti" => pow(1024, 4),
+        "Pi" => pow(1024, 5),
+        "Ei" => pow(1024, 6),
+        "n" => Rational::ONE / pow(1000, 3),
+        "u" => Rational::ONE / pow(1000, 2),
+        "m" => Rational::ONE / pow(1000, 1),
+        "k" => pow(1000, 1),
+        "M" => pow(1000, 2),
+        "G" => pow(1000, 3),
+        "T" => pow(1000, 4),
+        "P" => pow(1000, 5),
+        "E" => pow(1000, 6),
+        s if s.starts_with(['e', 'E']) => {
+            return non_negative(field, decimal(field, t)?);
+        }
+        s => {
+            return Err(SolverError::invalid(
+                field,
+                format!("unknown quantity suffix {s:?} in {t:?} (expected Ki, Mi, Gi, Ti, Pi, Ei, n, u, m, k, M, G, T, P, E or an exponent)"),
+            ))
+        }
+    };
+    non_negative(field, base * factor)
+}
+
+fn non_negative(field: &str, x: Rational) -> Result<Rational, SolverError> {
+    if x.is_negative() {
+        Err(SolverError::invalid(
+            field,
+            format!("must not be negative, found {x}"),
+        ))
+    } else {
+        Ok(x)
+    }
+}
+
+fn yaml_quantity(field: &str, v: &Yaml) -> Result<Rational, SolverError> {
+    match v {
+        Yaml::Integer(i) => non_negative(field, Rational::integer(i128::from(*i))),
+        Yaml::Real(s) | Yaml::String(s) => quantity(field, s),
+        other => Err(SolverError::invalid(
+            field,
+            format!("expected a quantity, found {}", kind(other)),
+        )),
+    }
+}
+
+fn kind(v: &Yaml) -> &'static str {
+    match v {
+        Yaml::Real(_) | Yaml::Integer(_) => "a number",
+        Yaml::String(_) => "a string",
+        Yaml::Boolean(_) => "a boolean",
+        Yaml::Array(_) => "a list",
+        Yaml::Hash(_) => "a mapping",
+        Yaml::Alias(_) => "an alias",
+        Yaml::Null => "null",
+        Yaml::BadValue => "a bad value",
+    }
+}
+
+/// The keys of a mapping, checked against what is read and what is dropped.
+fn fields<'a>(
+    v: &'a Yaml,
+    at: &str,
+    read: &[&str],
+    dropped: &[&str],
+    out: &mut Vec<String>,
+) -> Result<Vec<(&'a str, &'a Yaml)>, SolverError> {
+    let Yaml::Hash(h) = v else {
+        return Err(SolverError::invalid(
+            at,
+            format!("expected a mapping, found {}", kind(v)),
+        ));
+    };
+    let mut found = Vec::new();
+    for (k, val) in h {
+        let Some(k) = k.as_str() else {
+            return Err(SolverError::invalid(at, "a key is not a string"));
+        };
+        if read.contains(&k) {
+            found.push((k, val));
+        } else if dropped.contains(&k) {
+            out.push(format!("{at}.{k}"));
+        } else {
+            let mut known: Vec<&str> = read.to_vec();
+            known.extend_from_slice(dropped);
+            return Err(SolverError::invalid(
+                format!("{at}.{k}"),
+                format!("unknown field (expected {})", known.join(", ")),
+            ));
+        }
+    }
+    Ok(found)
+}
+
+fn get<'a>(fs: &[(&str, &'a Yaml)], key: &str) -> Option<&'a Yaml> {
+    fs.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
+}
+
+fn string(v: &Yaml, at: &str) -> Result<String, SolverError> {
+    match v {
+        Yaml::String(s) if !s.is_empty() => Ok(s.clone()),
+        other => Err(SolverError::invalid(
+            at,
+            format!("expected a non-empty string, found {}", kind(other)),
+        )),
+    }
+}
+
+fn list<'a>(v: &'a Yaml, at: &str) -> Result<&'a [Yaml], SolverError> {
+    match v {
+        Yaml::Array(a) => Ok(a),
+        other => Err(SolverError::invalid(
+            at,
+            format!("expected a list, found {}", kind(other)),
+        )),
+    }
+}
+
+/// One quota line: a (flavor, resource) pair and its amounts.
+#[derive(Debug, Clone)]
+struct Quota {
+    flavor: String,
+    resource: String,
+    nominal: Rational,
+    borrowing: Option<Rational>,
+    lending: Option<Rational>,
+}
+
+/// A ClusterQueue or Cohort as read.
+#[derive(Debug, Clone)]
+struct Object {
+    cohort: bool,
+    name: String,
+    parent: Option<String>,
+    quotas: Vec<Quota>,
+    weight: Option<Rational>,
+    at: String,
+}
+
+const TOP: &[&str] = &["apiVersion", "kind", "metadata", "spec"];
+const CQ_READ: &[&str] = &[
+    "cohortName",
+    "cohort",
+    "resourceGroups",
+    "fairSharing",
+    "queueingStrategy",
+];
+const CQ_DROPPED: &[&str] = &[
+    "namespaceSelector",
+    "preemption",
+    "flavorFungibility",
+    "admissionChecks",
+    "admissionChecksStrategy",
+    "stopPolicy",
+    "admissionScope",
+];
+const COHORT_READ: &[&str] = &["parentName", "parent", "resourceGroups", "fairSharing"];
+const IGNORED_KINDS: &[&str] = &[
+    "ResourceFlavor",
+    "LocalQueue",
+    "WorkloadPriorityClass",
+    "AdmissionCheck",
+    "Topology",
+    "ProvisioningRequestConfig",
+    "MultiKueueConfig",
+    "MultiKueueCluster",
+];
+
+fn resource_groups(
+    v: &Yaml,
+    at: &str,
+    dropped: &mut Vec<String>,
+) -> Result<Vec<Quota>, SolverError> {
+    let mut quotas: Vec<Quota> = Vec::new();
+    for (i, g) in list(v, at)?.iter().enumerate() {
+        let at = format!("{at}[{i}]");
+        let fs = fields(g, &at, &["coveredResources", "flavors"], &[], dropped)?;
+        let covered: Vec<String> = match get(&fs, "coveredResources") {
+            None => {
+                return Err(SolverError::invalid(
+                    format!("{at}.coveredResources"),
+                    "missing",
+                ))
+            }
+            Some(c) => list(c, &format!("{at}.coveredResources"))?
+                .iter()
+                .enumerate()
+                .map(|(j, r)| string(r, &format!("{at}.coveredResources[{j}]")))
+                .collect::<Result<_, _>>()?,
+        };
+        let flavors = get(&fs, "flavors")
+            .ok_or_else(|| SolverError::invalid(format!("{at}.flavors"), "missing"))?;
+        for (j, f) in list(flavors, &format!("{at}.flavors"))?.iter().enumerate() {
+            let at = format!("{at}.flavors[{j}]");
+            let ffs = fields(f, &at, &["name", "resources"], &[], dropped)?;
+            let flavor = string(
+                get(&ffs, "name").unwrap_or(&Yaml::Null),
+                &format!("{at}.name"),
+            )?;
+            let rs = get(&ffs, "resources")
+                .ok_or_else(|| SolverError::invalid(format!("{at}.resources"), "missing"))?;
+            let mut names = Vec::new();
+            for (k, r) in list(rs, &format!("{at}.resources"))?.iter().enumerate() {
+                let at = format!("{at}.resources[{k}]");
+                let rfs = fields(
+                    r,
+                    &at,
+                    &["name", "nominalQuota", "borrowingLimit", "lendingLimit"],
+                    &[],
+                    dropped,
+                )?;
+                let resource = string(
+                    get(&rfs, "name").unwrap_or(&Yaml::Null),
+                    &format!("{at}.name"),
+                )?;
+                if !covered.contains(&resource) {
+                    return Err(SolverError::invalid(
+                        format!("{at}.name"),
+                        format!(
+                            "{resource:?} is not among the group's coveredResources ({})",
+                            covered.join(", ")
+                        ),
+                    ));
+                }
+                if quotas
+                    .iter()
+                    .any(|q| q.flavor == flavor && q.resource == resource)
+                {
+                    return Err(SolverError::invalid(
+                        format!("{at}.name"),
+                        format!("flavor {flavor:?} lists {resource:?} twice"),
+                    ));
+                }
+                let nominal = match get(&rfs, "nominalQuota") {
+                    None => {
+                        return Err(SolverError::invalid(
+                            format!("{at}.nominalQuota"),
+                            "missing",
+                        ))
+                    }
+                    Some(q) => yaml_quantity(&format!("{at}.nominalQuota"), q)?,
+                };
+                let opt = |key: &str| -> Result<Option<Rational>, SolverError> {
+                    get(&rfs, key)
+                        .map(|q| yaml_quantity(&format!("{at}.{key}"), q))
+                        .transpose()
+                };
+                let lending = opt("lendingLimit")?;
+                if let Some(l) = &lending {
+                    if l > &nominal {
+                        return Err(SolverError::invalid(
+                            format!("{at}.lendingLimit"),
+                            format!("{l} is above the nominalQuota {nominal} (Kueue rejects it)"),
+                        ));
+                    }
+                }
+                names.push(resource.clone());
+                quotas.push(Quota {
+                    flavor: flavor.clone(),
+                    resource,
+                    nominal,
+                    borrowing: opt("borrowingLimit")?,
+                    lending,
+                });
+            }
+            if let Some(m) = covered.iter().find(|c| !names.contains(c)) {
+                return Err(SolverError::invalid(
+                    format!("{at}.resources"),
+                    format!("no quota for the covered resource {m:?} (each flavor lists every covered resource)"),
+                ));
+            }
+        }
+    }
+    Ok(quotas)
+}
+
+fn weight(v: &Yaml, at: &str, dropped: &mut Vec<String>) -> Result<Option<Rational>, SolverError> {
+    let fs = fields(v, at, &["weight"], &[], dropped)?;
+    get(&fs, "weight")
+        .map(|w| yaml_quantity(&format!("{at}.weight"), w))
+        .transpose()
+}
+
+/// One document: a ClusterQueue or Cohort, or `None` for what is ignored.
+fn object(
+    doc: &Yaml,
+    i: usize,
+    dropped: &mut Vec<String>,
+    ignored: &mut Vec<String>,
+) -> Result<Option<Object>, SolverError> {
+    let at0 = format!("document {i}");
+    if matches!(doc, Yaml::Null) {
+        return Ok(None);
+    }
+    let fs = fields(doc, &at0, TOP, &["status"], &mut Vec::new())?;
+    let api = string(
+        get(&fs, "apiVersion").unwrap_or(&Yaml::Null),
+        &format!("{at0}.apiVersion"),
+    )?;
+    let kind_name = string(
+        get(&fs, "kind").unwrap_or(&Yaml::Null),
+        &format!("{at0}.kind"),
+    )?;
+    if !api.starts_with("kueue.x-k8s.io/") {
+        return Err(SolverError::invalid(
+            format!("{at0}.apiVersion"),
+            format!("{api:?} is not a Kueue API (kueue.x-k8s.io/...)"),
+        ));
+    }
+    let name = match get(&fs, "metadata") {
+        Some(Yaml::Hash(h)) => h
+            .get(&Yaml::String("name".into()))
+            .map(|n| string(n, &format!("{at0}.metadata.name")))
+            .transpose()?,
+        _ => None,
+    }
+    .ok_or_else(|| SolverError::invalid(format!("{at0}.metadata.name"), "missing"))?;
+    let cohort = match kind_name.as_str() {
+        "ClusterQueue" => false,
+        "Cohort" => true,
+        k if IGNORED_KINDS.contains(&k) => {
+            ignored.push(format!("{k} {name}"));
+            return Ok(None);
+        }
+        k => {
+            return Err(SolverError::invalid(
+                format!("{at0}.kind"),
+                format!(
+                    "unknown Kueue kind {k:?} (read: ClusterQueue, Cohort; ignored: {})",
+                    IGNORED_KINDS.join(", ")
+                ),
+            ))
+        }
+    };
+    let at = format!("{at0} ({kind_name} {name})");
+    if get(&fs, "status").is_some() {
+        dropped.push(format!("{at}.status"));
+    }
+    let mut obj = Object {
+        cohort,
+        name,
+        parent: None,
+        quotas: Vec::new(),
+        weight: None,
+        at: at.clone(),
+    };
+    let Some(spec) = get(&fs, "spec") else {
+        return Ok(Some(obj));
+    };
+    let at = format!("{at}.spec");
+    let (read, drop): (&[&str], &[&str]) = if cohort {
+        (COHORT_READ, &[])
+    } else {
+        (CQ_READ, CQ_DROPPED)
+    };
+    let sfs = fields(spec, &at, read, drop, dropped)?;
+    let parent_keys: &[&str] = if cohort {
+        &["parentName", "parent"]
+    } else {
+        &["cohortName", "cohort"]
+    };
+    for key in parent_keys {
+        if let Some(p) = get(&sfs, key) {
+            if obj.parent.is_some() {
+                return Err(SolverError::invalid(
+                    &at,
+                    format!("give {} or {}, not both", parent_keys[0], parent_keys[1]),
+                ));
+            }
+            obj.parent = Some(string(p, &format!("{at}.{key}"))?);
+        }
+    }
+    if let Some(g) = get(&sfs, "resourceGroups") {
+        obj.quotas = resource_groups(g, &format!("{at}.resourceGroups"), dropped)?;
+    }
+    if let Some(f) = get(&sfs, "fairSharing") {
+        obj.weight = weight(f, &format!("{at}.fairSharing"), dropped)?;
+    }
+    if let Some(q) = get(&sfs, "queueingStrategy") {
+        let s = string(q, &format!("{at}.queueingStrategy"))?;
+        if s != "StrictFIFO" && s != "BestEffortFIFO" {
+            return Err(SolverError::invalid(
+                format!("{at}.queueingStrategy"),
+                format!("expected StrictFIFO or BestEffortFIFO, found {s:?}"),
+            ));
+        }
+    }
+    Ok(Some(obj))
+}
+
+/// Per-node vectors of the Kueue quota model (see the module docs).
+struct Model {
+    dims: usize,
+    own: Vec<Vec<Rational>>,
+    borrowing: Vec<Vec<Option<Rational>>>,
+    lending: Vec<Vec<Option<Rational>>>,
+    defined: Vec<Vec<bool>>,
+    children: Vec<Vec<usize>>,
+    cohort: Vec<bool>,
+}
+
+fn add(a: &[Rational], b: &[Rational]) -> Vec<Rational> {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| x.clone() + y.clone())
+        .collect()
+}
+
+fn sub(a: &[Rational], b: &[Rational]) -> Vec<Rational> {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| x.clone() - y.clone())
+        .collect()
+}
+
+impl Model {
+    /// (our guarantee G, Kueue's SubtreeQuota kq, localQuota, Σ local strictly below).
+    fn up(&self, v: usize, out: &mut Vec<Option<[Vec<Rational>; 4]>>) {
+        let d = self.dims;
+        let mut g = self.own[v].clone();
+        let mut kq = self.own[v].clone();
+        let mut below = vec![Rational::ZERO; d];
+        for &c in &self.children[v] {
+            self.up(c, out);
+            let [cg, ckq, clocal, cbelow] = out[c].clone().unwrap_or_default();
+            g = add(&g, &cg);
+            kq = add(&kq, &sub(&ckq, &clocal));
+            below = add(&add(&below, &clocal), &cbelow);
+        }
+        let local: Vec<Rational> = (0..d)
+            .map(|r| match &self.lending[v][r] {
+                Some(l) => (kq[r].clone() - l.clone()).max(Rational::ZERO),
+                None => Rational::ZERO,
+            })
+            .collect();
+        out[v] = Some([g, kq, local, below]);
+    }
+
+    /// Kueue's potentialAvailable, top-down.
+    fn down(
+        &self,
+        v: usize,
+        parent_pot: Option<&[Rational]>,
+        q: &[Option<[Vec<Rational>; 4]>],
+        pot: &mut Vec<Vec<Rational>>,
+    ) {
+        let [_, kq, local, _] = q[v].clone().unwrap_or_default();
+        let mut p = match parent_pot {
+            None => kq.clone(),
+            Some(pp) => add(&local, pp),
+        };
+        for (r, x) in p.iter_mut().enumerate() {
+            if let Some(b) = &self.borrowing[v][r] {
+                *x = x.clone().min(kq[r].clone() + b.clone());
+            }
+        }
+        pot[v] = p.clone();
+        for &c in &self.children[v] {
+            self.down(c, Some(&p), q, pot);
+        }
+    }
+}
+
+/// Reads a multi-document YAML stream of Kueue objects.
+///
+/// # Example
+/// ```
+/// let yaml = "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata: {name: a}\n\
+///   spec:\n  resourceGroups:\n  - coveredResources: [cpu]\n    flavors:\n    - name: f\n      \
+///   resources: [{name: cpu, nominalQuota: 4}]\n";
+/// let t = leontief::import::kueue::import(yaml).unwrap();
+/// assert_eq!(t.capacity, vec![4.into()]);
+/// ```
+///
+/// # Errors
+/// Malformed YAML, non-Kueue objects, unknown fields, malformed quantities, a cohort cycle,
+/// duplicate names: errors naming the document and the field.
+///
+/// # Complexity
+/// Linear in the stream's size times the number of (flavor, resource) pairs.
+pub fn import(text: &str) -> Result<Imported, SolverError> {
+    let docs = YamlLoader::load_from_str(text).map_err(|e| {
+        SolverError::invalid(
+            "kueue file",
+            format!(
+                "malformed YAML at line {}, column {}: {}",
+                e.marker().line(),
+                e.marker().col() + 1,
+                e.info()
+            ),
+        )
+    })?;
+    let mut dropped = Vec::new();
+    let mut ignored = Vec::new();
+    let mut objects: Vec<Object> = Vec::new();
+    for (i, doc) in docs.iter().enumerate() {
+        if let Some(o) = object(doc, i + 1, &mut dropped, &mut ignored)? {
+            if let Some(prev) = objects
+                .iter()
+                .find(|p| p.cohort == o.cohort && p.name == o.name)
+            {
+                return Err(SolverError::invalid(
+                    &o.at,
+                    format!("defined again (first in {})", prev.at),
+                ));
+            }
+            objects.push(o);
+        }
+    }
+    // Implicit cohorts: named by a ClusterQueue or a Cohort but not defined.
+    let mut k = 0;
+    while k < objects.len() {
+        if let Some(p) = objects[k].parent.clone() {
+            if !objects.iter().any(|o| o.cohort && o.name == p) {
+                let at = format!("cohort {p} (implicit, named by {})", objects[k].at);
+                objects.push(Object {
+                    cohort: true,
+                    name: p,
+                    parent: None,
+                    quotas: Vec::new(),
+                    weight: None,
+                    at,
+                });
+            }
+        }
+        k += 1;
+    }
+    let n = objects.len();
+    let index = |cohort: bool, name: &str| {
+        objects
+            .iter()
+            .position(|o| o.cohort == cohort && o.name == name)
+    };
+    let parent: Vec<Option<usize>> = objects
+        .iter()
+        .map(|o| o.parent.as_deref().and_then(|p| index(true, p)))
+        .collect();
+    for v in 0..n {
+        let mut seen = vec![v];
+        let mut u = v;
+        while let Some(p) = parent[u] {
+            if seen.contains(&p) {
+                let names: Vec<&str> = seen.iter().map(|&s| objects[s].name.as_str()).collect();
+                return Err(SolverError::invalid(
+                    &objects[v].at,
+                    format!("the cohorts form a cycle: {}", names.join(" -> ")),
+                ));
+            }
+            if seen.len() >= MAX_DEPTH {
+                return Err(SolverError::invalid(
+                    &objects[v].at,
+                    format!("the cohorts nest deeper than {MAX_DEPTH} levels"),
+                ));
+            }
+            seen.push(p);
+            u = p;
+        }
+    }
+    // Dimensions: (flavor, resource) pairs in order of first appearance.
+    let mut dims: Vec<(String, String)> = Vec::new();
+    for o in &objects {
+        for q in &o.quotas {
+            if !dims.iter().any(|(f, r)| *f == q.flavor && *r == q.resource) {
+                dims.push((q.flavor.clone(), q.resource.clone()));
+            }
+        }
+    }
+    if dims.is_empty() {
+        return Err(SolverError::invalid(
+            "kueue file",
+            "no ClusterQueue or Cohort defines a quota",
+        ));
+    }
+    let d = dims.len();
+    let one_flavor = dims.iter().all(|(f, _)| *f == dims[0].0);
+    let resources: Vec<String> = dims
+        .iter()
+        .map(|(f, r)| {
+            if one_flavor {
+                r.clone()
+            } else {
+                format!("{f}/{r}")
+            }
+        })
+        .collect();
+    let mut model = Model {
+        dims: d,
+        own: vec![vec![Rational::ZERO; d]; n],
+        borrowing: vec![vec![None; d]; n],
+        lending: vec![vec![None; d]; n],
+        defined: vec![vec![false; d]; n],
+        children: vec![Vec::new(); n],
+        cohort: objects.iter().map(|o| o.cohort).collect(),
+    };
+    for (v, o) in objects.iter().enumerate() {
+        for q in &o.quotas {
+            let r = dims
+                .iter()
+                .position(|(f, x)| *f == q.flavor && *x == q.resource)
+                .unwrap_or(0);
+            model.own[v][r] = q.nominal.clone();
+            model.borrowing[v][r] = q.borrowing.clone();
+            model.lending[v][r] = q.lending.clone();
+            model.defined[v][r] = true;
+        }
+        if let Some(p) = parent[v] {
+            model.children[p].push(v);
+        }
+    }
+    let mut notes = Vec::new();
+    for (v, o) in objects.iter().enumerate() {
+        if parent[v].is_none() && model.lending[v].iter().any(Option::is_some) {
+            notes.push(format!("{}: a lendingLimit on a node without a parent cohort has nothing to lend to; ignored.", o.at));
+        }
+    }
+    let roots: Vec<usize> = (0..n).filter(|&v| parent[v].is_none()).collect();
+    let mut q = vec![None; n];
+    let mut pot = vec![Vec::new(); n];
+    for &r in &roots {
+        model.up(r, &mut q);
+        model.down(r, None, &q, &mut pot);
+    }
+    let totals: Vec<Vec<Rational>> = roots
+        .iter()
+        .map(|&r| q[r].clone().unwrap_or_default()[0].clone())
+        .collect();
+    let capacity = totals
+        .iter()
+        .fold(vec![Rational::ZERO; d], |acc, t| add(&acc, t));
+    let build =
+        |v: usize| -> Result<Node, SolverError> { node(v, &objects, &model, &q, &pot, &capacity) };
+    let root = if roots.len() == 1 && model.cohort[roots[0]] {
+        let mut root = build(roots[0])?;
+        // The root's guarantee is the capacity.
+        root.guarantee = None;
+        root
+    } else {
+        let mut children = Vec::new();
+        for &r in &roots {
+            let mut c = build(r)?;
+            // Kueue lends nothing between separate cohort trees: each keeps to its own quota.
+            let total = q[r].clone().unwrap_or_default()[0].clone();
+            c.limit = (total != capacity).then_some(total);
+            if children.iter().any(|x: &Node| x.name == c.name) {
+                return Err(SolverError::invalid(
+                    &objects[r].at,
+                    "a ClusterQueue and a root Cohort share this name",
+                ));
+            }
+            children.push(c);
+        }
+        if roots.len() > 1 {
+            let names: Vec<&str> = roots.iter().map(|&r| objects[r].name.as_str()).collect();
+            notes.push(format!(
+                "Independent cohort trees and ClusterQueues without a cohort ({}) are placed under a pool named root, each limited to its own quota (Kueue lends nothing between them).",
+                names.join(", ")
+            ));
+        }
+        Node::new("root", "root", Kind::Pool(children))
+    };
+    let mut warnings = Vec::new();
+    if !ignored.is_empty() {
+        warnings.push(format!(
+            "Ignored objects (no quota): {}.",
+            ignored.join(", ")
+        ));
+    }
+    if !dropped.is_empty() {
+        warnings.push(format!(
+            "Dropped (no tree equivalent): {}.",
+            dropped.join(", ")
+        ));
+    }
+    warnings.extend(notes);
+    let fifo_leaves = objects
+        .iter()
+        .filter(|o| !o.cohort)
+        .map(|o| o.name.clone())
+        .collect();
+    Ok(Imported {
+        about: "Imported from Kueue ClusterQueues and Cohorts by leontief import kueue: nominalQuota as guarantee, nominalQuota + borrowingLimit (and what lendingLimits keep out of reach) as limit, fairSharing.weight as weight; the capacity is the sum of the nominal quotas; leaves are idle unless demands are given.".into(),
+        resources,
+        capacity,
+        root,
+        warnings,
+        fifo_leaves,
+        key_prefix: None,
+    })
+}
+
+/// The tree node of object `v` and its subtree.
+fn node(
+    v: usize,
+    objects: &[Object],
+    model: &Model,
+    q: &[Option<[Vec<Rational>; 4]>],
+    pot: &[Vec<Rational>],
+    capacity: &[Rational],
+) -> Result<Node, SolverError> {
+    let o = &objects[v];
+    let [g, _, _, below] = q[v].clone().unwrap_or_default();
+    let mut limit: Vec<Rational> = add(&pot[v], &below);
+    if !o.cohort {
+        for (r, x) in limit.iter_mut().enumerate() {
+            if !model.defined[v][r] {
+                *x = Rational::ZERO;
+            }
+        }
+    }
+    let limit: Vec<Rational> = limit
+        .into_iter()
+        .zip(capacity)
+        .map(|(l, c)| l.min(c.clone()))
+        .collect();
+    let kind = if o.cohort {
+        let mut children: Vec<Node> = Vec::new();
+        for &c in &model.children[v] {
+            let child = node(c, objects, model, q, pot, capacity)?;
+            if children.iter().any(|x| x.name == child.name) {
+                return Err(SolverError::invalid(
+                    &objects[c].at,
+                    format!(
+                        "a ClusterQueue and a Cohort named {:?} share the cohort {}",
+                        child.name, o.name
+                    ),
+                ));
+            }
+            children.push(child);
+        }
+        Kind::Pool(children)
+    } else {
+        Kind::Leaf
+    };
+    let mut n = Node::new(o.name.clone(), o.name.clone(), kind);
+    if let Some(w) = &o.weight {
+        n.weight = w.clone();
+    }
+    n.guarantee = Some(g);
+    n.limit = (limit != capacity).then_some(limit);
+    Ok(n)
+}

@@ -1,0 +1,466 @@
+//! Importing production scheduler configurations into the tree JSON form.
+//!
+//! Two sources are read:
+//! - [`yarn`]: an Apache Hadoop YARN Fair Scheduler allocation file (`fair-scheduler.xml`);
+//! - [`kueue`]: Kubernetes Kueue `ClusterQueue` and `Cohort` objects (a multi-document YAML
+//!   stream).
+//!
+//! Both produce an [`Imported`] tree: the resources, the capacity, and a node per queue with
+//! the fields of the tree form (`weight`, `guarantee`, `limit`, `mode`; leaves' `demand`,
+//! `tasks`, `usage`). A configuration says what each queue is entitled to, not what it asks
+//! for, so leaves are imported idle (an all-zero `demand`) unless the user gives demands:
+//! [`Demands`] (`--demands FILE`, `--demand VECTOR`).
+//!
+//! Nothing is dropped silently: elements the tree form cannot express are listed in
+//! [`Imported::warnings`]; elements the importer does not know are errors naming their path.
+//!
+//! # References
+//! - Apache Hadoop, *Fair Scheduler* (allocation file format):
+//!   <https://hadoop.apache.org/docs/stable/hadoop-yarn/hadoop-yarn-site/FairScheduler.html>
+//! - Kueue, *Cluster Queue* and *Cohort* concepts:
+//!   <https://kueue.sigs.k8s.io/docs/concepts/cluster_queue/>,
+//!   <https://kueue.sigs.k8s.io/docs/concepts/cohort/>
+
+pub mod kueue;
+pub mod yarn;
+
+use leontief_solver::json::parse_strict;
+use leontief_solver::{read_number, read_numbers, Rational, SolverError};
+use serde_json::{Map, Value};
+
+/// What a node of an imported tree is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Kind {
+    /// A leaf: it holds tasks (idle until demands are given).
+    Leaf,
+    /// A pool with its children (possibly none: an empty pool).
+    Pool(Vec<Node>),
+}
+
+/// One imported node, in the tree form's terms.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Node {
+    /// The node's name (unique among its siblings).
+    pub name: String,
+    /// The source's name for the node (YARN's dotted queue name, Kueue's object name): the key
+    /// of the node in a demands file.
+    pub key: String,
+    /// The weight (1 unless the source says otherwise).
+    pub weight: Rational,
+    /// The guarantee, absolute, one entry per resource.
+    pub guarantee: Option<Vec<Rational>>,
+    /// The limit, absolute, one entry per resource.
+    pub limit: Option<Vec<Rational>>,
+    /// `fifo` when the node serves its children in order (default: fair).
+    pub fifo: bool,
+    /// Leaf or pool.
+    pub kind: Kind,
+    /// A leaf's per-task demand (all zero: idle).
+    pub demand: Option<Vec<Rational>>,
+    /// A leaf's task count.
+    pub tasks: Option<Rational>,
+    /// A leaf's usage (what it holds now).
+    pub usage: Option<Vec<Rational>>,
+}
+
+impl Node {
+    /// A node with the defaults: weight 1, no guarantee, no limit, fair.
+    pub fn new(name: impl Into<String>, key: impl Into<String>, kind: Kind) -> Node {
+        Node {
+            name: name.into(),
+            key: key.into(),
+            weight: Rational::ONE,
+            guarantee: None,
+            limit: None,
+            fifo: false,
+            kind,
+            demand: None,
+            tasks: None,
+            usage: None,
+        }
+    }
+}
+
+/// An imported configuration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Imported {
+    /// What the source is (written to the output's `about`).
+    pub about: String,
+    /// Resource names.
+    pub resources: Vec<String>,
+    /// The capacity, one entry per resource.
+    pub capacity: Vec<Rational>,
+    /// The root.
+    pub root: Node,
+    /// What the tree form cannot express and was dropped, or how a source rule was applied.
+    pub warnings: Vec<String>,
+    /// Nodes whose source order policy is FIFO over their jobs: with jobs from a demands file
+    /// they become `fifo` pools (keys).
+    pub fifo_leaves: Vec<String>,
+    /// A prefix a demands file may leave out of its keys (YARN's `root.`).
+    pub key_prefix: Option<String>,
+}
+
+impl Imported {
+    /// The tree JSON form: `{"about", "note"?, "resources", "capacity", "tree"}`. Integers are
+    /// written as JSON numbers, other rationals as exact `"p/q"` strings.
+    pub fn to_json(&self) -> Value {
+        let mut o = Map::new();
+        o.insert("about".into(), Value::String(self.about.clone()));
+        if !self.warnings.is_empty() {
+            o.insert("note".into(), Value::String(self.warnings.join(" ")));
+        }
+        o.insert(
+            "resources".into(),
+            Value::Array(
+                self.resources
+                    .iter()
+                    .map(|r| Value::String(r.clone()))
+                    .collect(),
+            ),
+        );
+        o.insert("capacity".into(), vector(&self.capacity));
+        o.insert("tree".into(), node_json(&self.root));
+        Value::Object(o)
+    }
+
+    /// Applies demands (see [`Demands`]) to the leaves; every key of the demands file must
+    /// name a leaf.
+    ///
+    /// # Errors
+    /// A key naming no leaf, a vector of the wrong length, a negative number: errors naming
+    /// the demands file's field.
+    pub fn apply(&mut self, demands: &Demands) -> Result<(), SolverError> {
+        let n = self.resources.len();
+        if let Some(d) = &demands.default {
+            check_len("--demand", d, n)?;
+        }
+        let mut leaves = Vec::new();
+        collect_leaves(&self.root, &mut leaves);
+        let mut canonical = Demands {
+            entries: Vec::new(),
+            default: demands.default.clone(),
+        };
+        for (key, entry) in &demands.entries {
+            let full = match &self.key_prefix {
+                Some(p) if !leaves.contains(key) => format!("{p}{key}"),
+                _ => key.clone(),
+            };
+            if !leaves.contains(&full) {
+                return Err(SolverError::invalid(
+                    format!("demands.{key}"),
+                    format!("no such leaf (leaves: {})", leaves.join(", ")),
+                ));
+            }
+            if canonical.entries.iter().any(|(k, _)| *k == full) {
+                return Err(SolverError::invalid(
+                    format!("demands.{key}"),
+                    format!("{full} is given twice"),
+                ));
+            }
+            canonical.entries.push((full, entry.clone()));
+        }
+        let fifo = self.fifo_leaves.clone();
+        apply_node(&mut self.root, &canonical, n, &fifo)
+    }
+}
+
+fn collect_leaves(node: &Node, out: &mut Vec<String>) {
+    match &node.kind {
+        Kind::Leaf => out.push(node.key.clone()),
+        Kind::Pool(children) => children.iter().for_each(|c| collect_leaves(c, out)),
+    }
+}
+
+fn apply_node(
+    node: &mut Node,
+    demands: &Demands,
+    n: usize,
+    fifo: &[String],
+) -> Result<(), SolverError> {
+    if let Kind::Pool(children) = &mut node.kind {
+        for c in children {
+            apply_node(c, demands, n, fifo)?;
+        }
+        return Ok(());
+    }
+    let idle = vec![Rational::ZERO; n];
+    match demands.entries.iter().find(|(k, _)| *k == node.key) {
+        None => node.demand = Some(demands.default.clone().unwrap_or(idle)),
+        Some((key, entry)) => {
+            let at = format!("demands.{key}");
+            match &entry.jobs {
+                None => entry.spec.fill(node, &at, n)?,
+                Some(jobs) => {
+                    if entry.spec != LeafSpec::default() {
+                        return Err(SolverError::invalid(
+                            at,
+                            "give either \"jobs\" or the queue's own demand, tasks and usage, not both",
+                        ));
+                    }
+                    let mut children: Vec<Node> = Vec::new();
+                    for (i, (name, spec)) in jobs.iter().enumerate() {
+                        let at = format!("{at}.jobs[{i}]");
+                        if children.iter().any(|c| &c.name == name) {
+                            return Err(SolverError::invalid(
+                                format!("{at}.name"),
+                                format!("{name:?} is already a job of this queue"),
+                            ));
+                        }
+                        let mut job = Node::new(name.clone(), format!("{key}/{name}"), Kind::Leaf);
+                        spec.fill(&mut job, &at, n)?;
+                        children.push(job);
+                    }
+                    node.fifo = fifo.contains(&node.key);
+                    node.kind = Kind::Pool(children);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A leaf's demand, task count and usage as a demands file gives them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LeafSpec {
+    /// Per-task demand.
+    pub demand: Option<Vec<Rational>>,
+    /// Task count.
+    pub tasks: Option<Rational>,
+    /// Usage.
+    pub usage: Option<Vec<Rational>>,
+    /// Weight (jobs only).
+    pub weight: Option<Rational>,
+}
+
+impl LeafSpec {
+    fn fill(&self, node: &mut Node, at: &str, n: usize) -> Result<(), SolverError> {
+        let demand = self
+            .demand
+            .clone()
+            .unwrap_or_else(|| vec![Rational::ZERO; n]);
+        check_len(&format!("{at}.demand"), &demand, n)?;
+        if let Some(u) = &self.usage {
+            check_len(&format!("{at}.usage"), u, n)?;
+        }
+        node.demand = Some(demand);
+        node.tasks = self.tasks.clone();
+        node.usage = self.usage.clone();
+        if let Some(w) = &self.weight {
+            node.weight = w.clone();
+        }
+        Ok(())
+    }
+}
+
+/// One entry of a demands file: the leaf's own demand, or its jobs.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DemandEntry {
+    /// The leaf's own demand, tasks and usage.
+    pub spec: LeafSpec,
+    /// Jobs (applications, workloads): the leaf becomes a pool of these, served in order when
+    /// the source orders them FIFO.
+    pub jobs: Option<Vec<(String, LeafSpec)>>,
+}
+
+/// Demands for imported leaves: `--demands FILE` and `--demand VECTOR`.
+///
+/// The file is a JSON object keyed by the source's queue name (YARN: `root.a.b`, the `root.`
+/// prefix optional; Kueue: the ClusterQueue's name), each value either
+/// `{"demand": [..], "tasks": n, "usage": [..]}` or `{"jobs": [{"name", "demand", "tasks",
+/// "usage", "weight"}, ..]}`. Leaves it does not name get `default` (`--demand`), or are idle.
+///
+/// # Example
+/// ```
+/// use leontief::import::Demands;
+/// let d = Demands::from_json_str(r#"{"root.a": {"demand": [1024, 1], "tasks": 4}}"#, None).unwrap();
+/// assert_eq!(d.entries[0].0, "root.a");
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Demands {
+    /// Entries by source key, in file order.
+    pub entries: Vec<(String, DemandEntry)>,
+    /// The demand of every other leaf (default: idle).
+    pub default: Option<Vec<Rational>>,
+}
+
+const ENTRY_FIELDS: &[&str] = &["demand", "tasks", "usage", "jobs"];
+const JOB_FIELDS: &[&str] = &["name", "demand", "tasks", "usage", "weight"];
+
+impl Demands {
+    /// Reads a demands file (see [`Demands`]); `default` is `--demand`.
+    ///
+    /// # Errors
+    /// Unreadable JSON, an unknown field, a malformed number: errors naming the field.
+    pub fn from_json_str(
+        text: &str,
+        default: Option<Vec<Rational>>,
+    ) -> Result<Demands, SolverError> {
+        let value = parse_strict(text)?;
+        let obj = value.as_object().ok_or_else(|| {
+            SolverError::invalid("demands", "expected an object keyed by queue name")
+        })?;
+        let mut entries = Vec::new();
+        for (key, v) in obj {
+            let at = format!("demands.{key}");
+            let o = v
+                .as_object()
+                .ok_or_else(|| SolverError::invalid(&at, "expected an object"))?;
+            reject(o, &at, ENTRY_FIELDS)?;
+            let spec = leaf_spec(o, &at)?;
+            let jobs = match o.get("jobs") {
+                None => None,
+                Some(list) => {
+                    let list = list.as_array().ok_or_else(|| {
+                        SolverError::invalid(format!("{at}.jobs"), "expected a list")
+                    })?;
+                    let mut jobs = Vec::new();
+                    for (i, j) in list.iter().enumerate() {
+                        let at = format!("{at}.jobs[{i}]");
+                        let jo = j
+                            .as_object()
+                            .ok_or_else(|| SolverError::invalid(&at, "expected an object"))?;
+                        reject(jo, &at, JOB_FIELDS)?;
+                        let name = jo
+                            .get("name")
+                            .and_then(Value::as_str)
+                            .filter(|s| !s.is_empty() && !s.contains('/'))
+                            .ok_or_else(|| {
+                                SolverError::invalid(
+                                    format!("{at}.name"),
+                                    "expected a non-empty name without '/'",
+                                )
+                            })?;
+                        let mut s = leaf_spec(jo, &at)?;
+                        if let Some(w) = jo.get("weight") {
+                            s.weight = Some(non_negative(
+                                &format!("{at}.weight"),
+                                read_number(&format!("{at}.weight"), w)?,
+                            )?);
+                        }
+                        jobs.push((name.to_string(), s));
+                    }
+                    Some(jobs)
+                }
+            };
+            entries.push((key.clone(), DemandEntry { spec, jobs }));
+        }
+        Ok(Demands { entries, default })
+    }
+}
+
+fn reject(o: &Map<String, Value>, at: &str, known: &[&str]) -> Result<(), SolverError> {
+    match o.keys().find(|k| !known.contains(&k.as_str())) {
+        Some(k) => Err(SolverError::invalid(
+            format!("{at}.{k}"),
+            format!("unknown field (expected {})", known.join(", ")),
+        )),
+        None => Ok(()),
+    }
+}
+
+fn leaf_spec(o: &Map<String, Value>, at: &str) -> Result<LeafSpec, SolverError> {
+    let vec = |f: &str| -> Result<Option<Vec<Rational>>, SolverError> {
+        match o.get(f) {
+            None => Ok(None),
+            Some(v) => {
+                let field = format!("{at}.{f}");
+                let xs = read_numbers(&field, v)?;
+                for (j, x) in xs.iter().enumerate() {
+                    non_negative(&format!("{field}[{j}]"), x.clone())?;
+                }
+                Ok(Some(xs))
+            }
+        }
+    };
+    let tasks = match o.get("tasks") {
+        None => None,
+        Some(v) => {
+            let f = format!("{at}.tasks");
+            Some(non_negative(&f, read_number(&f, v)?)?)
+        }
+    };
+    Ok(LeafSpec {
+        demand: vec("demand")?,
+        tasks,
+        usage: vec("usage")?,
+        weight: None,
+    })
+}
+
+fn non_negative(field: &str, x: Rational) -> Result<Rational, SolverError> {
+    if x.is_negative() {
+        Err(SolverError::invalid(
+            field,
+            format!("must not be negative, found {x}"),
+        ))
+    } else {
+        Ok(x)
+    }
+}
+
+fn check_len(field: &str, v: &[Rational], n: usize) -> Result<(), SolverError> {
+    if v.len() == n {
+        Ok(())
+    } else {
+        Err(SolverError::invalid(
+            field,
+            format!("expected {n} entries, one per resource, found {}", v.len()),
+        ))
+    }
+}
+
+/// A rational as JSON: an integer as a number, anything else as an exact `"p/q"` string.
+pub fn number(x: &Rational) -> Value {
+    if x.is_integer() {
+        serde_json::from_str(&x.to_string()).unwrap_or_else(|_| Value::String(x.to_string()))
+    } else {
+        Value::String(x.to_string())
+    }
+}
+
+fn vector(v: &[Rational]) -> Value {
+    Value::Array(v.iter().map(number).collect())
+}
+
+fn node_json(n: &Node) -> Value {
+    let mut o = Map::new();
+    o.insert("name".into(), Value::String(n.name.clone()));
+    if n.weight != Rational::ONE {
+        o.insert("weight".into(), number(&n.weight));
+    }
+    if let Some(g) = &n.guarantee {
+        o.insert("guarantee".into(), vector(g));
+    }
+    if let Some(l) = &n.limit {
+        o.insert("limit".into(), vector(l));
+    }
+    match &n.kind {
+        Kind::Pool(children) => {
+            if n.fifo {
+                o.insert("mode".into(), Value::String("fifo".into()));
+            }
+            o.insert(
+                "children".into(),
+                Value::Array(children.iter().map(node_json).collect()),
+            );
+        }
+        Kind::Leaf => {
+            if let Some(d) = &n.demand {
+                o.insert("demand".into(), vector(d));
+            }
+            if let Some(t) = &n.tasks {
+                o.insert("tasks".into(), number(t));
+            }
+            if let Some(u) = &n.usage {
+                o.insert("usage".into(), vector(u));
+            }
+        }
+    }
+    Value::Object(o)
+}
+
+/// Reads an exact decimal the way a configuration writes it (`2.0`, `0.75`, `1e3`).
+pub(crate) fn decimal(field: &str, text: &str) -> Result<Rational, SolverError> {
+    Rational::from_decimal_str(text.trim()).map_err(|e| SolverError::number(field, e))
+}

@@ -1,0 +1,905 @@
+//! YARN Fair Scheduler allocation files (`fair-scheduler.xml`) into the tree form.
+//!
+//! | YARN | tree form |
+//! |---|---|
+//! | `<queue name>` (alias `<pool>`), nested; `type="parent"` without children | pool (an empty pool) |
+//! | a queue without child queues | leaf (idle unless demands are given) |
+//! | `weight` | `weight` |
+//! | `minResources` (absolute) | `guarantee` |
+//! | `maxResources`, else `queueMaxResourcesDefault` (not on `root`) | `limit` (capped at the capacity) |
+//! | `schedulingPolicy` / `defaultQueueSchedulingPolicy` `fifo` on a leaf | `mode: fifo` once the leaf's applications are given as jobs |
+//!
+//! Resource values are read in both of YARN's forms: `"X mb, Y vcores"` and
+//! `"vcores=X, memory-mb=Y"` (other resource types by name), or percentages of the cluster
+//! (`"X%"`, `"X% cpu, Y% memory"`, `"vcores=X%, memory-mb=Y%"`), which need `--capacity`
+//! and are truncated to integers as YARN truncates them (`ConfigurableResource.getResource`).
+//! Unspecified resources are 0 in `minResources` and unlimited in `maxResources` (new form;
+//! the old form sets them to 0), as the documentation states.
+//!
+//! Where YARN has a rule of its own the import follows it and says so: a `maxResources`
+//! below `minResources` is raised to it per resource (`FSQueue.getMaxShare`); `fifo` is
+//! allowed on leaves only and `drf` not under a `fair` parent (`isChildPolicyAllowed`).
+//! Where the tree form cannot follow YARN, the import fails: children whose `minResources`
+//! sum to more than their parent's (YARN overcommits; a tree's guarantees must fit), a
+//! percentage `minResources` (YARN keeps only absolute ones). Elements without a tree
+//! equivalent (ACLs, `maxRunningApps`, `maxAMShare`, preemption timeouts, placement rules,
+//! `<user>` limits, `maxChildResources`, …) are listed in the warnings; unknown elements are
+//! errors naming their path.
+//!
+//! YARN's `fair` policy compares memory alone; the tree's policies compare every resource
+//! (a warning names the queues concerned). How YARN combines guarantees with fair shares
+//! (a lower clamp, `max(w·R, min)`) is for the policy to choose, not the import.
+//!
+//! # References
+//! Apache Hadoop, *Fair Scheduler*, "Allocation file format":
+//! <https://hadoop.apache.org/docs/stable/hadoop-yarn/hadoop-yarn-site/FairScheduler.html>;
+//! parser `AllocationFileQueueParser` and `FairSchedulerConfiguration.parseResourceConfigValue`
+//! in <https://github.com/apache/hadoop> (`hadoop-yarn-project/hadoop-yarn/hadoop-yarn-server/hadoop-yarn-server-resourcemanager/src/main/java/org/apache/hadoop/yarn/server/resourcemanager/scheduler/fair/`).
+
+use leontief_solver::hierarchy::MAX_DEPTH;
+use leontief_solver::{Rational, SolverError};
+use quick_xml::events::Event;
+use quick_xml::Reader;
+
+use super::{decimal, Imported, Kind, Node};
+
+/// An XML element: name, attributes, text, child elements.
+#[derive(Debug, Clone)]
+struct Element {
+    name: String,
+    attrs: Vec<(String, String)>,
+    text: String,
+    children: Vec<Element>,
+}
+
+fn xml_error(message: String) -> SolverError {
+    SolverError::invalid("allocation file", message)
+}
+
+/// Resolves an entity or character reference (`lt`, `#38`, `#x26`).
+fn entity(name: &str) -> Option<char> {
+    match name {
+        "lt" => Some('<'),
+        "gt" => Some('>'),
+        "amp" => Some('&'),
+        "quot" => Some('"'),
+        "apos" => Some('\''),
+        _ => {
+            let code = if let Some(hex) = name.strip_prefix("#x") {
+                u32::from_str_radix(hex, 16).ok()?
+            } else {
+                name.strip_prefix('#')?.parse().ok()?
+            };
+            char::from_u32(code)
+        }
+    }
+}
+
+fn unescape(raw: &str) -> Result<String, SolverError> {
+    let mut out = String::new();
+    let mut rest = raw;
+    while let Some(at) = rest.find('&') {
+        out.push_str(&rest[..at]);
+        let end = rest[at..]
+            .find(';')
+            .ok_or_else(|| xml_error(format!("unterminated reference in {raw:?}")))?;
+        let name = &rest[at + 1..at + end];
+        out.push(entity(name).ok_or_else(|| xml_error(format!("unknown entity &{name};")))?);
+        rest = &rest[at + end + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+fn start(e: &quick_xml::events::BytesStart) -> Result<Element, SolverError> {
+    let name = e.name().as_ref().to_string();
+    let mut attrs = Vec::new();
+    for a in e.attributes() {
+        let a = a.map_err(|err| xml_error(format!("<{name}>: bad attribute: {err}")))?;
+        let key = a.key.as_ref().to_string();
+        let value = unescape(&a.value)?;
+        attrs.push((key, value));
+    }
+    Ok(Element {
+        name,
+        attrs,
+        text: String::new(),
+        children: Vec::new(),
+    })
+}
+
+/// The document element of an XML text.
+fn parse_xml(text: &str) -> Result<Element, SolverError> {
+    let mut reader = Reader::from_str(text);
+    let mut stack: Vec<Element> = Vec::new();
+    let mut root: Option<Element> = None;
+    loop {
+        let pos = reader.buffer_position();
+        let event = reader
+            .read_event()
+            .map_err(|e| xml_error(format!("malformed XML near byte {pos}: {e}")))?;
+        match event {
+            Event::Start(e) => {
+                // Trees are at most MAX_DEPTH levels deep; a deeper file is refused here, before
+                // any recursion over it.
+                if stack.len() > 2 * MAX_DEPTH {
+                    return Err(xml_error(format!(
+                        "elements nest deeper than {} levels near byte {pos}",
+                        2 * MAX_DEPTH
+                    )));
+                }
+                stack.push(start(&e)?)
+            }
+            Event::Empty(e) => {
+                let el = start(&e)?;
+                match stack.last_mut() {
+                    Some(parent) => parent.children.push(el),
+                    None if root.is_none() => root = Some(el),
+                    None => return Err(xml_error("more than one document element".into())),
+                }
+            }
+            Event::End(_) => {
+                let el = stack
+                    .pop()
+                    .ok_or_else(|| xml_error(format!("unbalanced end tag near byte {pos}")))?;
+                match stack.last_mut() {
+                    Some(parent) => parent.children.push(el),
+                    None if root.is_none() => root = Some(el),
+                    None => return Err(xml_error("more than one document element".into())),
+                }
+            }
+            Event::Text(t) => {
+                if let Some(el) = stack.last_mut() {
+                    el.text.push_str(&t);
+                }
+            }
+            Event::CData(t) => {
+                if let Some(el) = stack.last_mut() {
+                    el.text.push_str(&t);
+                }
+            }
+            Event::GeneralRef(r) => {
+                let name = r.to_string();
+                let c = entity(&name)
+                    .ok_or_else(|| xml_error(format!("unknown entity &{name}; near byte {pos}")))?;
+                if let Some(el) = stack.last_mut() {
+                    el.text.push(c);
+                }
+            }
+            Event::Eof => break,
+            Event::Comment(_) | Event::Decl(_) | Event::PI(_) | Event::DocType(_) => {}
+        }
+    }
+    if !stack.is_empty() {
+        return Err(xml_error(format!(
+            "unclosed element <{}>",
+            stack[stack.len() - 1].name
+        )));
+    }
+    root.ok_or_else(|| xml_error("no document element".into()))
+}
+
+/// A resource value as written: absolute amounts or percentages of the cluster.
+#[derive(Debug, Clone)]
+enum Value {
+    /// Amounts by resource name; `old` for the `"X mb, Y vcores"` form (others are 0).
+    Absolute {
+        amounts: Vec<(String, Rational)>,
+        old: bool,
+    },
+    /// Percentages by resource name (new form: unspecified ones unlimited in a maximum).
+    Percent(Vec<(String, Rational)>),
+    /// One percentage for every resource (`"X%"`).
+    PercentAll(Rational),
+}
+
+const MEMORY: &str = "memory-mb";
+const VCORES: &str = "vcores";
+
+/// The number written just before `unit` in `text` (lower case), for the old form.
+fn before(text: &str, unit: &str, at: &str) -> Result<Option<Rational>, SolverError> {
+    let Some(i) = text.find(unit) else {
+        return Ok(None);
+    };
+    let head = text[..i].trim_end();
+    let start = head
+        .rfind(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-'))
+        .map_or(0, |j| j + 1);
+    let digits = &head[start..];
+    if digits.is_empty() {
+        return Err(SolverError::invalid(
+            at,
+            format!("no number before {unit:?} in {text:?}"),
+        ));
+    }
+    decimal(at, digits).map(Some)
+}
+
+/// Reads a resource value (see the module docs).
+fn parse_value(raw: &str, at: &str) -> Result<Value, SolverError> {
+    let text = raw.trim();
+    let bad = |why: &str| SolverError::invalid(at, format!("{why} in {text:?}"));
+    let value = if text.contains('=') {
+        let mut amounts = Vec::new();
+        let mut percent = None;
+        for part in text.split(',') {
+            let (name, v) = part
+                .split_once('=')
+                .ok_or_else(|| bad("expected name=value pairs separated by commas"))?;
+            let name = name.trim();
+            if name.is_empty() {
+                return Err(bad("a resource name is empty"));
+            }
+            if amounts.iter().any(|(n, _): &(String, Rational)| n == name) {
+                return Err(bad(&format!("resource {name:?} given twice")));
+            }
+            let v = v.trim();
+            let (v, is_pct) = match v.strip_suffix('%') {
+                Some(p) => (p.trim(), true),
+                None => (v, false),
+            };
+            if *percent.get_or_insert(is_pct) != is_pct {
+                return Err(bad(
+                    "the resource values must all be percentages or all absolute",
+                ));
+            }
+            amounts.push((name.to_string(), decimal(at, v)?));
+        }
+        if percent == Some(true) {
+            Value::Percent(amounts)
+        } else {
+            Value::Absolute {
+                amounts,
+                old: false,
+            }
+        }
+    } else {
+        let mut lower = text.to_ascii_lowercase();
+        if lower.contains('%') {
+            // YARN's pattern allows spaces between '%' and the resource: drop them.
+            while lower.contains("% ") {
+                lower = lower.replace("% ", "%");
+            }
+            let cpu = before(&lower, "%cpu", at)?;
+            let mem = before(&lower, "%memory", at)?;
+            match (cpu, mem) {
+                (Some(c), Some(m)) => Value::Percent(vec![(MEMORY.into(), m), (VCORES.into(), c)]),
+                (None, None) => {
+                    let p = lower
+                        .strip_suffix('%')
+                        .ok_or_else(|| bad("expected \"X%\" or \"X% cpu, Y% memory\""))?;
+                    Value::PercentAll(decimal(at, p)?)
+                }
+                _ => return Err(bad("the old form needs both \"% cpu\" and \"% memory\"")),
+            }
+        } else {
+            let mem = before(&lower, "mb", at)?;
+            let cpu = before(&lower, "vcores", at)?;
+            match (mem, cpu) {
+                (Some(m), Some(c)) => Value::Absolute {
+                    amounts: vec![(MEMORY.into(), m), (VCORES.into(), c)],
+                    old: true,
+                },
+                _ => {
+                    return Err(bad(
+                        "expected \"X mb, Y vcores\" or \"memory-mb=X, vcores=Y\" (or percentages)",
+                    ))
+                }
+            }
+        }
+    };
+    let negative = match &value {
+        Value::Absolute { amounts, .. } | Value::Percent(amounts) => amounts
+            .iter()
+            .find(|(_, x)| x.is_negative())
+            .map(|(n, x)| (format!("{n:?}"), x.clone())),
+        Value::PercentAll(p) => p
+            .is_negative()
+            .then(|| ("the percentage".to_string(), p.clone())),
+    };
+    if let Some((what, x)) = negative {
+        return Err(SolverError::invalid(
+            at,
+            format!("{what} must not be negative, found {x}"),
+        ));
+    }
+    Ok(value)
+}
+
+fn names_of(v: &Value) -> Vec<String> {
+    match v {
+        Value::Absolute { amounts, .. } | Value::Percent(amounts) => {
+            amounts.iter().map(|(n, _)| n.clone()).collect()
+        }
+        Value::PercentAll(_) => Vec::new(),
+    }
+}
+
+/// A value as a vector over `resources`; `unspecified` fills resources it does not name
+/// (`None`: the capacity, i.e. unlimited).
+fn resolve(
+    v: &Value,
+    resources: &[String],
+    capacity: &[Rational],
+    unspecified_zero: bool,
+) -> Vec<Rational> {
+    let hundred = Rational::integer(100);
+    let pct = |p: &Rational, c: &Rational| (p.clone() * c.clone() / hundred.clone()).floor();
+    resources
+        .iter()
+        .zip(capacity)
+        .map(|(r, c)| match v {
+            Value::Absolute { amounts, old } => match amounts.iter().find(|(n, _)| n == r) {
+                Some((_, x)) => x.clone(),
+                None if unspecified_zero || *old => Rational::ZERO,
+                None => c.clone(),
+            },
+            Value::Percent(amounts) => match amounts.iter().find(|(n, _)| n == r) {
+                Some((_, p)) => pct(p, c),
+                None if unspecified_zero => Rational::ZERO,
+                None => c.clone(),
+            },
+            Value::PercentAll(p) => pct(p, c),
+        })
+        .collect()
+}
+
+/// A queue's or the default's ordering policy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Policy {
+    Fair,
+    Drf,
+    Fifo,
+}
+
+fn parse_policy(text: &str, at: &str) -> Result<Policy, SolverError> {
+    let t = text.trim();
+    let short = t.rsplit('.').next().unwrap_or(t).to_ascii_lowercase();
+    match short.as_str() {
+        "fair" | "fairsharepolicy" => Ok(Policy::Fair),
+        "drf" | "dominantresourcefairnesspolicy" => Ok(Policy::Drf),
+        "fifo" | "fifopolicy" => Ok(Policy::Fifo),
+        _ => Err(SolverError::invalid(
+            at,
+            format!("unknown scheduling policy {t:?} (expected fair, drf or fifo)"),
+        )),
+    }
+}
+
+/// Per-queue elements that have no tree equivalent (listed in the warnings).
+const QUEUE_DROPPED: &[&str] = &[
+    "maxChildResources",
+    "maxRunningApps",
+    "maxAMShare",
+    "maxContainerAllocation",
+    "aclSubmitApps",
+    "aclAdministerApps",
+    "aclAdministerReservations",
+    "aclListReservations",
+    "aclSubmitReservations",
+    "minSharePreemptionTimeout",
+    "fairSharePreemptionTimeout",
+    "fairSharePreemptionThreshold",
+    "allowPreemptionFrom",
+    "reservation",
+];
+/// Per-queue elements the import reads.
+const QUEUE_READ: &[&str] = &[
+    "queue",
+    "pool",
+    "weight",
+    "minResources",
+    "maxResources",
+    "schedulingPolicy",
+    "schedulingMode",
+];
+/// Top-level elements that have no tree equivalent (listed in the warnings).
+const TOP_DROPPED: &[&str] = &[
+    "user",
+    "userMaxAppsDefault",
+    "queueMaxAppsDefault",
+    "queueMaxAMShareDefault",
+    "defaultFairSharePreemptionTimeout",
+    "defaultMinSharePreemptionTimeout",
+    "defaultFairSharePreemptionThreshold",
+    "fairSharePreemptionTimeout",
+    "queuePlacementPolicy",
+    "reservation-agent",
+    "reservation-policy",
+    "reservation-planner",
+];
+/// Top-level elements the import reads.
+const TOP_READ: &[&str] = &[
+    "queue",
+    "pool",
+    "queueMaxResourcesDefault",
+    "defaultQueueSchedulingPolicy",
+    "defaultQueueSchedulingMode",
+];
+
+struct Ctx {
+    resources: Vec<String>,
+    capacity: Vec<Rational>,
+    max_default: Option<Value>,
+    default_policy: Policy,
+    dropped: Vec<String>,
+    fair: Vec<String>,
+    fifo_leaves: Vec<String>,
+    notes: Vec<String>,
+}
+
+/// The element path of `el` below `parent` (`allocations/queue[a]/minResources`).
+fn path_of(parent: &str, el: &Element) -> String {
+    match el.attrs.iter().find(|(k, _)| k == "name") {
+        Some((_, n)) => format!("{parent}/{}[{n}]", el.name),
+        None => format!("{parent}/{}", el.name),
+    }
+}
+
+/// The single child element `name` of `el`, if any (twice is an error).
+fn single<'a>(el: &'a Element, name: &str, at: &str) -> Result<Option<&'a Element>, SolverError> {
+    let mut found = el.children.iter().filter(|c| c.name == name);
+    let first = found.next();
+    if found.next().is_some() {
+        return Err(SolverError::invalid(
+            format!("{at}/{name}"),
+            "given more than once",
+        ));
+    }
+    Ok(first)
+}
+
+/// Walks the document once to learn every resource name the file uses.
+fn collect_names(el: &Element, at: &str, out: &mut Vec<String>) -> Result<(), SolverError> {
+    for c in &el.children {
+        let here = path_of(at, c);
+        if matches!(
+            c.name.as_str(),
+            "minResources" | "maxResources" | "queueMaxResourcesDefault"
+        ) {
+            for n in names_of(&parse_value(&c.text, &here)?) {
+                if !out.contains(&n) {
+                    out.push(n);
+                }
+            }
+        } else if c.name == "queue" || c.name == "pool" {
+            collect_names(c, &here, out)?;
+        }
+    }
+    Ok(())
+}
+
+/// Reads `--capacity`: YARN's own value syntax, or numbers in resource order.
+fn read_capacity(text: &str, resources: &mut Vec<String>) -> Result<Vec<Rational>, SolverError> {
+    let at = "--capacity";
+    if text.chars().any(|c| c.is_ascii_alphabetic() || c == '=') {
+        let v = parse_value(text, at)?;
+        let amounts = match &v {
+            Value::Absolute { amounts, .. } => amounts.clone(),
+            _ => {
+                return Err(SolverError::invalid(
+                    at,
+                    "the capacity must be absolute, not a percentage",
+                ))
+            }
+        };
+        for (n, _) in &amounts {
+            if !resources.contains(n) {
+                resources.push(n.clone());
+            }
+        }
+        resources
+            .iter()
+            .map(|r| {
+                amounts
+                    .iter()
+                    .find(|(n, _)| n == r)
+                    .map(|(_, x)| x.clone())
+                    .ok_or_else(|| {
+                        SolverError::invalid(
+                            at,
+                            format!(
+                                "no amount for resource {r:?} (the file uses {})",
+                                resources.join(", ")
+                            ),
+                        )
+                    })
+            })
+            .collect()
+    } else {
+        let xs: Vec<Rational> = text
+            .split(',')
+            .enumerate()
+            .map(|(j, x)| decimal(&format!("{at}[{j}]"), x))
+            .collect::<Result<_, _>>()?;
+        if xs.len() != resources.len() {
+            return Err(SolverError::invalid(
+                at,
+                format!(
+                    "expected {} entries, one per resource ({}), found {}",
+                    resources.len(),
+                    resources.join(", "),
+                    xs.len()
+                ),
+            ));
+        }
+        if let Some(x) = xs.iter().find(|x| x.is_negative()) {
+            return Err(SolverError::invalid(
+                at,
+                format!("must not be negative, found {x}"),
+            ));
+        }
+        Ok(xs)
+    }
+}
+
+/// Reads an allocation file. `capacity` is the cluster's size (the file does not state it):
+/// YARN's value syntax (`"memory-mb=16384, vcores=10"`, `"16384 mb, 10 vcores"`) or numbers
+/// in resource order (`16384,10`).
+///
+/// # Example
+/// ```
+/// let xml = r#"<allocations><queue name="a"><weight>2.0</weight>
+///   <minResources>1024 mb, 1 vcores</minResources></queue><queue name="b"/></allocations>"#;
+/// let t = leontief::import::yarn::import(xml, "4096,4").unwrap();
+/// assert_eq!(t.to_json()["tree"]["children"][0]["guarantee"], serde_json::json!([1024, 1]));
+/// ```
+///
+/// # Errors
+/// Malformed XML, unknown elements, malformed values, and the configurations a tree cannot
+/// express: errors naming the element path (`allocations/queue[a]/minResources: ...`).
+///
+/// # Complexity
+/// Linear in the file's size times the number of resources.
+pub fn import(text: &str, capacity: &str) -> Result<Imported, SolverError> {
+    let doc = parse_xml(text)?;
+    if doc.name != "allocations" {
+        return Err(SolverError::invalid(
+            &doc.name,
+            "expected the document element <allocations>",
+        ));
+    }
+    let top = "allocations";
+    let mut resources = vec![MEMORY.to_string(), VCORES.to_string()];
+    collect_names(&doc, top, &mut resources)?;
+    let capacity = read_capacity(capacity, &mut resources)?;
+    let mut ctx = Ctx {
+        resources,
+        capacity,
+        max_default: None,
+        default_policy: Policy::Fair,
+        dropped: Vec::new(),
+        fair: Vec::new(),
+        fifo_leaves: Vec::new(),
+        notes: Vec::new(),
+    };
+    let mut dropped_top = Vec::new();
+    for c in &doc.children {
+        let name = c.name.as_str();
+        if TOP_DROPPED.contains(&name) {
+            if !dropped_top.contains(&c.name) {
+                dropped_top.push(c.name.clone());
+            }
+        } else if !TOP_READ.contains(&name) {
+            return Err(SolverError::invalid(
+                path_of(top, c),
+                format!(
+                    "unknown element (the allocation file's elements: {}, {})",
+                    TOP_READ.join(", "),
+                    TOP_DROPPED.join(", ")
+                ),
+            ));
+        }
+    }
+    if let Some(d) = single(&doc, "queueMaxResourcesDefault", top)? {
+        ctx.max_default = Some(parse_value(
+            &d.text,
+            &format!("{top}/queueMaxResourcesDefault"),
+        )?);
+    }
+    let policy_el = match (
+        single(&doc, "defaultQueueSchedulingPolicy", top)?,
+        single(&doc, "defaultQueueSchedulingMode", top)?,
+    ) {
+        (Some(_), Some(_)) => return Err(SolverError::invalid(
+            top,
+            "give defaultQueueSchedulingPolicy or its alias defaultQueueSchedulingMode, not both",
+        )),
+        (a, b) => a.or(b),
+    };
+    if let Some(p) = policy_el {
+        ctx.default_policy = parse_policy(&p.text, &path_of(top, p))?;
+    }
+    let queues: Vec<&Element> = doc
+        .children
+        .iter()
+        .filter(|c| c.name == "queue" || c.name == "pool")
+        .collect();
+    let explicit_root = queues
+        .iter()
+        .any(|q| q.attrs.iter().any(|(k, v)| k == "name" && v == "root"));
+    let root = if explicit_root {
+        if queues.len() > 1 {
+            return Err(SolverError::invalid(
+                top,
+                "a <queue name=\"root\"> must be the only top-level queue",
+            ));
+        }
+        queue(queues[0], top, None, Policy::Fair, false, &mut ctx)?
+    } else {
+        let synthetic = Element {
+            name: "queue".into(),
+            attrs: vec![
+                ("name".into(), "root".into()),
+                ("type".into(), "parent".into()),
+            ],
+            text: String::new(),
+            children: queues.into_iter().cloned().collect(),
+        };
+        queue(&synthetic, top, None, Policy::Fair, true, &mut ctx)?
+    };
+    let mut warnings = Vec::new();
+    let mut dropped = Vec::new();
+    if !dropped_top.is_empty() {
+        dropped.push(format!("allocations: {}", dropped_top.join(", ")));
+    }
+    dropped.append(&mut ctx.dropped);
+    if !dropped.is_empty() {
+        warnings.push(format!(
+            "Dropped (no tree equivalent): {}.",
+            dropped.join("; ")
+        ));
+    }
+    warnings.append(&mut ctx.notes);
+    if !ctx.fair.is_empty() {
+        let which = if ctx.fair.len() == count(&root) {
+            "every queue".to_string()
+        } else {
+            ctx.fair.join(", ")
+        };
+        warnings.push(format!(
+            "YARN's fair policy compares memory alone; the tree's policies compare every resource ({which} uses it)."
+        ));
+    }
+    Ok(Imported {
+        about: "Imported from a YARN Fair Scheduler allocation file by leontief import yarn: weight, minResources as guarantee, maxResources (or queueMaxResourcesDefault) as limit; leaves are idle unless demands are given.".into(),
+        resources: ctx.resources,
+        capacity: ctx.capacity,
+        root,
+        warnings,
+        fifo_leaves: ctx.fifo_leaves,
+        key_prefix: Some("root.".into()),
+    })
+}
+
+fn count(n: &Node) -> usize {
+    match &n.kind {
+        Kind::Leaf => 1,
+        Kind::Pool(c) => 1 + c.iter().map(count).sum::<usize>(),
+    }
+}
+
+fn sum(vs: &[&Vec<Rational>], n: usize) -> Vec<Rational> {
+    let mut s = vec![Rational::ZERO; n];
+    for v in vs {
+        for (a, b) in s.iter_mut().zip(v.iter()) {
+            *a = a.clone() + b.clone();
+        }
+    }
+    s
+}
+
+fn exceeds(a: &[Rational], b: &[Rational]) -> bool {
+    a.iter().zip(b).any(|(x, y)| x > y)
+}
+
+fn show(v: &[Rational]) -> String {
+    format!(
+        "[{}]",
+        v.iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
+/// One queue element (recursively). `parent` is the parent's full name (`None` for root).
+fn queue(
+    el: &Element,
+    at_parent: &str,
+    parent: Option<&str>,
+    parent_policy: Policy,
+    synthetic: bool,
+    ctx: &mut Ctx,
+) -> Result<Node, SolverError> {
+    // The implicit root has no element of its own: its queues are the file's top level.
+    let at = if synthetic {
+        at_parent.to_string()
+    } else {
+        path_of(at_parent, el)
+    };
+    let mut name = None;
+    let mut parent_type = false;
+    for (k, v) in &el.attrs {
+        match k.as_str() {
+            "name" => name = Some(v.trim().to_string()),
+            "type" if v == "parent" => parent_type = true,
+            "type" => {
+                return Err(SolverError::invalid(
+                    format!("{at}@type"),
+                    format!("expected \"parent\", found {v:?}"),
+                ))
+            }
+            _ => {
+                return Err(SolverError::invalid(
+                    format!("{at}@{k}"),
+                    "unknown attribute (a queue has name and type)",
+                ))
+            }
+        }
+    }
+    let name = name.ok_or_else(|| SolverError::invalid(&at, "missing the name attribute"))?;
+    if name.is_empty() || name.contains('.') || name.contains('/') {
+        return Err(SolverError::invalid(
+            format!("{at}@name"),
+            "a queue name must be non-empty, without '.' or '/'",
+        ));
+    }
+    let full = match parent {
+        None => name.clone(),
+        Some(p) => format!("{p}.{name}"),
+    };
+    if parent.is_some() && name == "root" {
+        return Err(SolverError::invalid(
+            &at,
+            "only the top queue may be named root",
+        ));
+    }
+    let mut dropped = Vec::new();
+    for c in &el.children {
+        let n = c.name.as_str();
+        if QUEUE_DROPPED.contains(&n) {
+            if !dropped.contains(&c.name) {
+                dropped.push(c.name.clone());
+            }
+        } else if !QUEUE_READ.contains(&n) {
+            return Err(SolverError::invalid(
+                path_of(&at, c),
+                format!(
+                    "unknown element (a queue's elements: {}, {})",
+                    QUEUE_READ.join(", "),
+                    QUEUE_DROPPED.join(", ")
+                ),
+            ));
+        }
+    }
+    if !dropped.is_empty() {
+        ctx.dropped.push(format!("{full}: {}", dropped.join(", ")));
+    }
+    let policy = match (
+        single(el, "schedulingPolicy", &at)?,
+        single(el, "schedulingMode", &at)?,
+    ) {
+        (Some(_), Some(_)) => {
+            return Err(SolverError::invalid(
+                &at,
+                "give schedulingPolicy or its alias schedulingMode, not both",
+            ))
+        }
+        (Some(p), None) | (None, Some(p)) => parse_policy(&p.text, &path_of(&at, p))?,
+        (None, None) => ctx.default_policy,
+    };
+    let child_els: Vec<&Element> = el
+        .children
+        .iter()
+        .filter(|c| c.name == "queue" || c.name == "pool")
+        .collect();
+    let is_pool = parent_type || !child_els.is_empty();
+    if parent.is_some() && parent_policy == Policy::Fair && policy == Policy::Drf {
+        return Err(SolverError::invalid(
+            format!("{at}/schedulingPolicy"),
+            "YARN rejects a drf queue under a fair parent (FairSharePolicy.isChildPolicyAllowed)",
+        ));
+    }
+    if is_pool && policy == Policy::Fifo {
+        return Err(SolverError::invalid(
+            format!("{at}/schedulingPolicy"),
+            "YARN allows fifo on leaf queues only (FifoPolicy.isChildPolicyAllowed)",
+        ));
+    }
+    let n = ctx.resources.len();
+    let mut node = Node::new(name, full.clone(), Kind::Leaf);
+    if let Some(w) = single(el, "weight", &at)? {
+        let field = path_of(&at, w);
+        let w = decimal(&field, &w.text)?;
+        if w.is_negative() {
+            return Err(SolverError::invalid(
+                field,
+                format!("must not be negative, found {w}"),
+            ));
+        }
+        node.weight = w;
+    }
+    if let Some(m) = single(el, "minResources", &at)? {
+        let field = path_of(&at, m);
+        let v = parse_value(&m.text, &field)?;
+        if !matches!(v, Value::Absolute { .. }) {
+            return Err(SolverError::invalid(
+                field,
+                "a percentage minResources has no absolute value in YARN (only maxResources takes percentages)",
+            ));
+        }
+        node.guarantee = Some(resolve(&v, &ctx.resources, &ctx.capacity, true));
+    }
+    let max = match single(el, "maxResources", &at)? {
+        Some(m) => Some(parse_value(&m.text, &path_of(&at, m))?),
+        None if parent.is_some() => ctx.max_default.clone(),
+        None => None,
+    };
+    if let Some(v) = max {
+        let mut limit: Vec<Rational> = resolve(&v, &ctx.resources, &ctx.capacity, false)
+            .into_iter()
+            .zip(&ctx.capacity)
+            .map(|(l, c)| l.min(c.clone()))
+            .collect();
+        if let Some(g) = &node.guarantee {
+            if exceeds(g, &limit) {
+                ctx.notes.push(format!(
+                    "{full}: maxResources {} below minResources {} raised to it per resource, as YARN does (FSQueue.getMaxShare).",
+                    show(&limit),
+                    show(g)
+                ));
+                limit = limit
+                    .into_iter()
+                    .zip(g)
+                    .map(|(l, g)| l.max(g.clone()))
+                    .collect();
+            }
+        }
+        if limit != ctx.capacity {
+            node.limit = Some(limit);
+        }
+    }
+    if policy == Policy::Fair {
+        ctx.fair.push(full.clone());
+    }
+    if is_pool {
+        let mut children: Vec<Node> = Vec::new();
+        for c in child_els {
+            let child = queue(c, &at, Some(&full), policy, false, ctx)?;
+            if children.iter().any(|x| x.name == child.name) {
+                return Err(SolverError::invalid(
+                    path_of(&at, c),
+                    format!("queue {:?} is defined twice", child.key),
+                ));
+            }
+            children.push(child);
+        }
+        let given: Vec<&Vec<Rational>> = children
+            .iter()
+            .filter_map(|c| c.guarantee.as_ref())
+            .collect();
+        let total = sum(&given, n);
+        let (bound, what) = match (&node.guarantee, parent) {
+            (Some(g), _) => (Some(g.clone()), "this queue's minResources"),
+            (None, None) => (Some(ctx.capacity.clone()), "the capacity"),
+            (None, Some(_)) => (None, ""),
+        };
+        if let Some(b) = bound {
+            if exceeds(&total, &b) {
+                return Err(SolverError::invalid(
+                    &at,
+                    format!(
+                        "the children's minResources sum to {}, above {what} {}: YARN overcommits (each child keeps its minResources), which a tree's guarantees cannot express",
+                        show(&total),
+                        show(&b)
+                    ),
+                ));
+            }
+        }
+        node.kind = Kind::Pool(children);
+    } else if policy == Policy::Fifo {
+        ctx.fifo_leaves.push(full);
+    }
+    Ok(node)
+}
