@@ -34,7 +34,7 @@ pub mod ceei;
 pub mod discrete;
 pub mod drf;
 mod error;
-mod exact_sum;
+pub mod exact_sum;
 pub mod generate;
 pub mod hierarchy;
 pub mod json;
