@@ -30,8 +30,11 @@
 //! - `gcd.rs`: greatest common divisors, on machine words (binary) and on big integers
 //!   (Lehmer), kept apart because the big one is a small algorithm of its own;
 //! - `parse.rs`: reading (decimal literals, fractions, JSON) and writing (`p/q`) the
-//!   numbers, with [`ParseRationalError`].
+//!   numbers, with [`ParseRationalError`];
+//! - `decimal.rs`: writing a value correctly rounded to `N` significant digits
+//!   ([`Rational::to_decimal`], ties to even, never through `f64`).
 
+mod decimal;
 mod gcd;
 mod parse;
 
@@ -44,6 +47,7 @@ use num_bigint::{BigInt, Sign};
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
 
+pub use decimal::write_ratio_decimal;
 use gcd::{gcd_big, gcd_big_small, gcd_i128};
 pub use parse::{ParseRationalError, MAX_DECIMAL_EXPONENT};
 

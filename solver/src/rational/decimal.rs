@@ -1,0 +1,476 @@
+//! Correctly rounded decimals: an exact [`Rational`] rounded to `N` significant digits,
+//! ties to even, computed from the exact fraction (never through `f64`).
+//!
+//! # Output syntax
+//! The text is a JSON number literal, so that serde, pandas, Python's `float()` and a
+//! spreadsheet read it as a number:
+//! - **zero** prints as `0`; a negative value starts with `-`; there is never a `+`;
+//! - **trailing zeros are dropped** (and the point with them): `1/2` at 12 digits prints `0.5`,
+//!   and `999.9995` at 6 digits rounds to `1000.00` and prints `1000`. The digits shown are
+//!   therefore *at most* `N`; the precision is stated once next to the numbers (the CLI's
+//!   `"precision": {"decimals": N}`), not by padding each one;
+//! - **plain notation** when the decimal exponent `e` (`10^e ≤ |x| < 10^(e+1)` after rounding)
+//!   satisfies `-7 < e < 21` (`0.0000995`, `123456.789`), **scientific** otherwise
+//!   (`1.23e-7`, `6.02e23`: the mantissa in `[1, 10)`, the exponent without `+` or leading
+//!   zeros). These are the bounds of JavaScript's `Number.prototype.toString`
+//!   (ECMA-262, `Number::toString`), which readers of JSON numbers are used to.
+//!
+//! # Rounding
+//! Round half to even on the `N`-th significant digit (IEEE 754's default,
+//! `roundTiesToEven`): `0.125` at 2 digits is `0.12`, `0.375` is `0.38`. The result `d`
+//! satisfies `|d − x| ≤ ½ · 10^(E−N+1)` with `E = ⌊log10 |x|⌋`, with equality only when the
+//! last kept digit is even; a carry may add a digit (`9.995` at 3 digits is `10`).
+//!
+//! # Complexity
+//! One integer division of `|p| · 10^s` by `q · 10^t` (with `s`, `t` chosen so that the
+//! quotient has `N` to `N + 3` digits), on machine words when they fit (`u128`, the usual
+//! case for small numerators and denominators) and otherwise one big-integer division,
+//! `O(size(p) · size(q))` at worst, plus `O(N)` to print the digits. There is no
+//! digit-by-digit loop over the value's length.
+//!
+//! # Example
+//! ```
+//! use leontief_solver::Rational;
+//! let third: Rational = "1/3".parse().unwrap();
+//! assert_eq!(third.to_decimal(12), "0.333333333333");
+//! assert_eq!(Rational::from_decimal_str("0.125").unwrap().to_decimal(2), "0.12");
+//! assert_eq!(Rational::from_decimal_str("999.9995").unwrap().to_decimal(6), "1000");
+//! assert_eq!(Rational::from_decimal_str("-1.5e-9").unwrap().to_decimal(3), "-1.5e-9");
+//! ```
+
+use num_bigint::{BigInt, BigUint, Sign};
+use num_integer::Integer;
+use num_traits::{One, Pow, ToPrimitive, Zero};
+
+use super::{Rational, Repr};
+
+/// The largest number of significant digits the machine-word path handles: the quotient,
+/// with up to three guard digits, must stay below `10^38 < 2^128`.
+const SMALL_MAX_DIGITS: u32 = 35;
+
+impl Rational {
+    /// The value correctly rounded to `digits` significant digits (ties to even), as a JSON
+    /// number literal: plain or scientific notation, trailing zeros dropped (`1/2` is `0.5`,
+    /// `10^-8` is `1e-8`).
+    ///
+    /// # Panics
+    /// When `digits == 0` (the command line refuses it before calling).
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::Rational;
+    /// let x: Rational = "2/3".parse().unwrap();
+    /// assert_eq!(x.to_decimal(1), "0.7");
+    /// assert_eq!(x.to_decimal(5), "0.66667");
+    /// assert_eq!(Rational::ZERO.to_decimal(5), "0");
+    /// ```
+    pub fn to_decimal(&self, digits: u32) -> String {
+        let mut out = String::new();
+        self.write_decimal(digits, &mut out);
+        out
+    }
+
+    /// Appends [`to_decimal`](Self::to_decimal)'s text to `out` (no intermediate string).
+    ///
+    /// # Panics
+    /// When `digits == 0`.
+    pub fn write_decimal(&self, digits: u32, out: &mut String) {
+        assert!(
+            digits >= 1,
+            "a decimal needs at least one significant digit"
+        );
+        match &self.0 {
+            Repr::Small { num, den } => {
+                if *num == 0 {
+                    out.push('0');
+                    return;
+                }
+                // `num` is never i128::MIN, so the magnitude fits.
+                let p = num.unsigned_abs();
+                let q = *den as u128;
+                if *num < 0 {
+                    out.push('-');
+                }
+                match round_small(p, q, digits) {
+                    Some((m, e)) => format_digits(&m.to_string(), e, out),
+                    None => {
+                        let (m, e) = round_big(&BigUint::from(p), &BigUint::from(q), digits);
+                        format_digits(&m.to_string(), e, out);
+                    }
+                }
+            }
+            Repr::Big(b) => write_ratio_decimal(b.numer(), b.denom(), digits, out),
+        }
+    }
+}
+
+/// Appends `num / den` correctly rounded to `digits` significant digits (ties to even), in
+/// the syntax of [`Rational::to_decimal`]. The fraction need not be reduced, which saves a
+/// gcd when the value is a product printed only as a decimal.
+///
+/// # Panics
+/// When `den` is zero or `digits == 0`.
+///
+/// # Example
+/// ```
+/// use leontief_solver::rational::write_ratio_decimal;
+/// let mut s = String::new();
+/// write_ratio_decimal(&(-6).into(), &4.into(), 3, &mut s);
+/// assert_eq!(s, "-1.5");
+/// ```
+pub fn write_ratio_decimal(num: &BigInt, den: &BigInt, digits: u32, out: &mut String) {
+    assert!(
+        digits >= 1,
+        "a decimal needs at least one significant digit"
+    );
+    assert!(
+        !den.is_zero(),
+        "a decimal of a fraction with denominator zero"
+    );
+    if num.is_zero() {
+        out.push('0');
+        return;
+    }
+    if (num.sign() == Sign::Minus) != (den.sign() == Sign::Minus) {
+        out.push('-');
+    }
+    let (p, q) = (num.magnitude(), den.magnitude());
+    let small = p.to_u128().zip(q.to_u128());
+    let (m, e) = match small.and_then(|(p, q)| round_small(p, q, digits)) {
+        Some((m, e)) => (BigUint::from(m), e),
+        None => round_big(p, q, digits),
+    };
+    format_digits(&m.to_string(), e, out);
+}
+
+/// `10^k` on machine words, when it fits.
+fn pow10_u128(k: u32) -> Option<u128> {
+    10u128.checked_pow(k)
+}
+
+/// Whether rounding the kept quotient up is right: `frac` compared with one half is given as
+/// `Ordering`, `odd` is the parity of the kept quotient (ties go to even).
+fn round_up(frac_vs_half: std::cmp::Ordering, odd: bool) -> bool {
+    match frac_vs_half {
+        std::cmp::Ordering::Greater => true,
+        std::cmp::Ordering::Less => false,
+        std::cmp::Ordering::Equal => odd,
+    }
+}
+
+/// `p / q` (both positive) rounded to `n` significant digits on machine words: `(m, e)` with
+/// `10^(n-1) ≤ m < 10^n` and the value `m · 10^(e-n+1)`; `None` when a product overflows.
+fn round_small(p: u128, q: u128, n: u32) -> Option<(u128, i64)> {
+    if n > SMALL_MAX_DIGITS {
+        return None;
+    }
+    // With `a` and `b` the digit counts of p and q, p/q lies in (10^(a-b-1), 10^(a-b+1)),
+    // so its exponent is a-b-1 or a-b: start from the lower one.
+    let a = i64::from(p.ilog10()) + 1;
+    let b = i64::from(q.ilog10()) + 1;
+    let e_lo = a - b - 1;
+    let s = i64::from(n) - 1 - e_lo;
+    let (num, den) = if s >= 0 {
+        (p.checked_mul(pow10_u128(u32::try_from(s).ok()?)?)?, q)
+    } else {
+        (p, q.checked_mul(pow10_u128(u32::try_from(-s).ok()?)?)?)
+    };
+    let (mut m, r) = (num / den, num % den);
+    let top = pow10_u128(n)?;
+    let mut e = e_lo;
+    let up = if m >= top {
+        // One digit too many: drop it; the dropped part is (last·den + r) / (10·den).
+        let last = m % 10;
+        m /= 10;
+        e += 1;
+        round_up(last.cmp(&5).then(r.cmp(&0)), m % 2 == 1)
+    } else {
+        // r/den against 1/2, written without overflow as r against den - r.
+        round_up(r.cmp(&(den - r)), m % 2 == 1)
+    };
+    if up {
+        m += 1;
+        if m == top {
+            m = top / 10;
+            e += 1;
+        }
+    }
+    Some((m, e))
+}
+
+/// `p / q` (both positive) rounded to `n` significant digits with big integers: one big
+/// division, then a small one to drop the guard digits.
+fn round_big(p: &BigUint, q: &BigUint, n: u32) -> (BigUint, i64) {
+    // p ≥ 2^(bp-1) and q < 2^bq, so log10(p/q) > (bp-1-bq)·log10(2): a lower bound on the
+    // exponent, made safe against the rounding of log10(2) by one more step down.
+    let k = i64::try_from(p.bits()).unwrap_or(i64::MAX)
+        - 1
+        - i64::try_from(q.bits()).unwrap_or(i64::MAX);
+    // 78913 / 2^18 = 0.3010292..., just below log10(2) = 0.3010299...
+    let mut e_lo = (k * 78913).div_euclid(1 << 18) - 1;
+    let ten = BigUint::from(10u32);
+    let top: BigUint = Pow::pow(&ten, n);
+    loop {
+        let s = i64::from(n) - 1 - e_lo;
+        let scale = |t: i64| -> BigUint { Pow::pow(&ten, u64::try_from(t).unwrap_or(0)) };
+        let (m, r, den) = if s >= 0 {
+            let (m, r) = (p * scale(s)).div_rem(q);
+            (m, r, q.clone())
+        } else {
+            let den = q * scale(-s);
+            let (m, r) = p.div_rem(&den);
+            (m, r, den)
+        };
+        if m < Pow::pow(&ten, n - 1) {
+            // The bound was not a lower bound after all (only for astronomically long
+            // numbers, where the error of 78913/2^18 adds up): step down and divide again.
+            e_lo -= 1;
+            continue;
+        }
+        // m has n + g digits (g guard digits, g ≤ 3 in practice): drop them, then round.
+        let mut g = 0u32;
+        let mut bound = top.clone();
+        while m >= bound {
+            bound *= 10u32;
+            g += 1;
+        }
+        let mut e = e_lo + i64::from(g);
+        let (mut kept, up) = if g == 0 {
+            let twice = &r << 1u32;
+            let odd = m.is_odd();
+            (m, round_up(twice.cmp(&den), odd))
+        } else {
+            let (kept, dropped) = m.div_rem(&Pow::pow(&ten, g));
+            let half = BigUint::from(5u32) * Pow::pow(&ten, g - 1);
+            let odd = kept.is_odd();
+            let cmp = dropped.cmp(&half).then(r.cmp(&BigUint::zero()));
+            (kept, round_up(cmp, odd))
+        };
+        if up {
+            kept += BigUint::one();
+            if kept == top {
+                kept = Pow::pow(&ten, n - 1);
+                e += 1;
+            }
+        }
+        return (kept, e);
+    }
+}
+
+/// Writes `m · 10^(e-n+1)` where `m` has exactly `n` digits (`digits`), dropping trailing
+/// zeros; plain notation for `-7 < e < 21`, scientific otherwise.
+fn format_digits(digits: &str, e: i64, out: &mut String) {
+    let d = digits.trim_end_matches('0');
+    let d = if d.is_empty() { "0" } else { d };
+    let len = d.len() as i64;
+    if -7 < e && e < 21 {
+        if e >= 0 {
+            let int_len = e + 1;
+            if len <= int_len {
+                out.push_str(d);
+                out.extend(std::iter::repeat_n('0', (int_len - len) as usize));
+            } else {
+                let (int, frac) = d.split_at(int_len as usize);
+                out.push_str(int);
+                out.push('.');
+                out.push_str(frac);
+            }
+        } else {
+            out.push_str("0.");
+            out.extend(std::iter::repeat_n('0', (-e - 1) as usize));
+            out.push_str(d);
+        }
+    } else {
+        out.push_str(&d[..1]);
+        if len > 1 {
+            out.push('.');
+            out.push_str(&d[1..]);
+        }
+        out.push('e');
+        out.push_str(&e.to_string());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn dec(text: &str, n: u32) -> String {
+        text.parse::<Rational>().unwrap().to_decimal(n)
+    }
+
+    #[test]
+    fn ties_go_to_even() {
+        // 0.125 is exactly halfway between 0.12 and 0.13: the even 2 is kept.
+        assert_eq!(dec("0.125", 2), "0.12");
+        // 0.375 between 0.37 and 0.38: the even 8.
+        assert_eq!(dec("0.375", 2), "0.38");
+        // 2.5 at one digit: 2; 3.5: 4; -2.5: -2.
+        assert_eq!(dec("2.5", 1), "2");
+        assert_eq!(dec("3.5", 1), "4");
+        assert_eq!(dec("-2.5", 1), "-2");
+        // 1/8 = 0.125 again, from a fraction.
+        assert_eq!(dec("1/8", 2), "0.12");
+        // Just above a tie rounds up: 0.1250001 → 0.13.
+        assert_eq!(dec("0.1250001", 2), "0.13");
+    }
+
+    #[test]
+    fn small_values_near_a_carry() {
+        // 0.0000995 = 9.95e-5 has three significant digits: exact at 3 and more. At 2 digits
+        // 9.9|5 is a tie between 9.9 (odd) and 10.0 (even): 1.0e-4, printed 0.0001. At 1 digit
+        // 9|.95 drops 0.95 > 1/2: up to 10, again 1e-4.
+        assert_eq!(dec("0.0000995", 3), "0.0000995");
+        assert_eq!(dec("0.0000995", 12), "0.0000995");
+        assert_eq!(dec("0.0000995", 2), "0.0001");
+        assert_eq!(dec("0.0000995", 1), "0.0001");
+    }
+
+    #[test]
+    fn carry_into_a_new_digit() {
+        // 999.9995 has seven significant digits: exact at 7 and more.
+        assert_eq!(dec("999.9995", 7), "999.9995");
+        assert_eq!(dec("999.9995", 12), "999.9995");
+        // At 6 digits 999.999|5 is a tie between 999.999 (odd) and 1000.00 (even): the carry
+        // adds a digit, and 1000.00 is printed without its trailing zeros, 1000.
+        assert_eq!(dec("999.9995", 6), "1000");
+        // At 5 digits 999.99|95 drops 0.0095 > 0.005: up to 1000.0, printed 1000.
+        assert_eq!(dec("999.9995", 5), "1000");
+        assert_eq!(dec("999.9995", 3), "1000");
+        // 9.995 at 3 digits: 9.99|5, a tie, 9.99 odd: up to 10.0, printed 10.
+        assert_eq!(dec("9.995", 3), "10");
+        // 9.985 at 3 digits: a tie, 9.98 even: stays.
+        assert_eq!(dec("9.985", 3), "9.98");
+    }
+
+    #[test]
+    fn thirds_and_signs() {
+        assert_eq!(dec("1/3", 1), "0.3");
+        assert_eq!(dec("1/3", 12), "0.333333333333");
+        assert_eq!(dec("2/3", 12), "0.666666666667");
+        assert_eq!(dec("-2/3", 3), "-0.667");
+        assert_eq!(dec("0", 3), "0");
+        assert_eq!(dec("7", 3), "7");
+        assert_eq!(dec("1234567", 3), "1230000");
+        assert_eq!(dec("100", 1), "100");
+    }
+
+    #[test]
+    fn notation_switches_at_the_documented_exponents() {
+        // e = -7 and below: scientific; e = -6: plain.
+        assert_eq!(dec("1e-7", 3), "1e-7");
+        assert_eq!(dec("0.00000123", 3), "0.00000123");
+        assert_eq!(dec("1.23e-7", 3), "1.23e-7");
+        // e = 20: plain; e = 21: scientific.
+        assert_eq!(dec("1.5e20", 3), "150000000000000000000");
+        assert_eq!(dec("1.5e21", 3), "1.5e21");
+        assert_eq!(dec("-6.02214076e23", 4), "-6.022e23");
+    }
+
+    #[test]
+    fn huge_and_tiny_values_take_the_big_path() {
+        // 10^100 / 3 = 3.333...e99.
+        let x = Rational::from_big_parts(BigInt::from(10).pow(100u32), 3.into()).unwrap();
+        assert_eq!(x.to_decimal(5), "3.3333e99");
+        // 2 / (3 · 10^100) = 6.666...e-101 → 6.667e-101 at 4 digits.
+        let y = Rational::from_big_parts(2.into(), BigInt::from(3) * BigInt::from(10).pow(100u32))
+            .unwrap();
+        assert_eq!(y.to_decimal(4), "6.667e-101");
+        // (10^60 + 1) / 10^60 at 12 digits is 1 (the 1e-60 is far below the last digit).
+        let z =
+            Rational::from_big_parts(BigInt::from(10).pow(60u32) + 1, BigInt::from(10).pow(60u32))
+                .unwrap();
+        assert_eq!(z.to_decimal(12), "1");
+        // 40 digits of 1/7 (past the machine-word path): 0.1428571428571428571428571428571428571429.
+        assert_eq!(dec("1/7", 40), "0.1428571428571428571428571428571428571429");
+        // i128::MAX (a small value, its 39 digits) at 3 digits: 1.70141...e38 → 1.7e38.
+        assert_eq!(Rational::from(i128::MAX).to_decimal(3), "1.7e38");
+    }
+
+    #[test]
+    fn unreduced_ratios_round_like_reduced_ones() {
+        let mut s = String::new();
+        write_ratio_decimal(&BigInt::from(250), &BigInt::from(-2000), 2, &mut s);
+        assert_eq!(s, "-0.12");
+    }
+
+    /// 10^k as a rational, for any integer k.
+    fn pow10(k: i64) -> Rational {
+        let p = Rational::from(BigInt::from(10).pow(k.unsigned_abs() as u32));
+        if k >= 0 {
+            p
+        } else {
+            p.recip().unwrap()
+        }
+    }
+
+    /// ⌊log10 |x|⌋ for x ≠ 0, by comparison with powers of ten (exact).
+    fn exponent(x: &Rational) -> i64 {
+        let a = x.abs();
+        let mut e = 0i64;
+        while pow10(e) > a {
+            e -= 1;
+        }
+        while pow10(e + 1) <= a {
+            e += 1;
+        }
+        e
+    }
+
+    fn check_correctly_rounded(x: &Rational, n: u32) {
+        let text = x.to_decimal(n);
+        let d = Rational::from_decimal_str(&text).unwrap();
+        if x.is_zero() {
+            assert_eq!(text, "0");
+            return;
+        }
+        let ulp = pow10(exponent(x) - i64::from(n) + 1);
+        let err = (d.clone() - x.clone()).abs();
+        let half = ulp.clone() / Rational::from(2);
+        assert!(
+            err <= half,
+            "{x} at {n}: {text} is off by {err} > ulp/2 = {half}"
+        );
+        let k = d.clone() / ulp;
+        assert!(
+            k.is_integer(),
+            "{x} at {n}: {text} is not a multiple of the ulp"
+        );
+        if err == half {
+            let even = (k.to_bigint().unwrap() % 2u32).is_zero();
+            assert!(even, "{x} at {n}: tie {text} not to even");
+        }
+        // No trailing zero after a point, no leading zeros, no '+'.
+        let mantissa = text.split('e').next().unwrap();
+        assert!(
+            !mantissa.contains('.') || !mantissa.ends_with('0'),
+            "{text}"
+        );
+        assert!(!text.contains('+'), "{text}");
+    }
+
+    proptest! {
+        #[test]
+        fn correctly_rounded_small(p in -1_000_000i64..1_000_000, q in 1i64..1_000_000, n in 1u32..20) {
+            check_correctly_rounded(&Rational::new(p.into(), q.into()).unwrap(), n);
+        }
+
+        #[test]
+        fn correctly_rounded_ties(m in 0i64..100_000, k in 0u32..8, n in 1u32..6) {
+            // (2m+1)/2 · 10^-k: many exact ties at small n.
+            let x = Rational::new(i128::from(2 * m + 1), 2 * 10i128.pow(k)).unwrap();
+            check_correctly_rounded(&x, n);
+        }
+
+        #[test]
+        fn correctly_rounded_big(p in proptest::collection::vec(1u32.., 1..6),
+                                 q in proptest::collection::vec(1u32.., 1..6),
+                                 neg in any::<bool>(), n in 1u32..45) {
+            let p = BigInt::from(BigUint::new(p));
+            let q = BigInt::from(BigUint::new(q));
+            let p = if neg { -p } else { p };
+            check_correctly_rounded(&Rational::from_big_parts(p, q).unwrap(), n);
+        }
+    }
+}
