@@ -41,6 +41,8 @@
 //!   §5 (its failures of sharing incentive and bottleneck fairness).
 
 mod compact;
+mod digits;
+mod json;
 
 pub use compact::{
     fill_compact, CompactEvent, CompactFilling, CompactTasks, EventLevel, Interval, Saturation,

@@ -197,3 +197,91 @@ fn agrees_at_a_few_hundred_users_with_distinct_capacities() {
         );
     }
 }
+
+/// The decimal answer: every number the exact value correctly rounded (the exact kernel
+/// `Rational::to_decimal` applied to the reference's values), line by line.
+fn decimals_agree(inst: &Instance, digits: u32) {
+    let reference = AssetFairness.fill_plain(inst);
+    let compact = fill_compact(inst);
+    let mut out = Vec::new();
+    compact
+        .write_json(inst, "asset", Some(digits), &mut out)
+        .unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let parsed: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+    assert_eq!(parsed["precision"]["decimals"], digits);
+    let x = leontief_solver::Allocation::new(reference.tasks.clone());
+    for i in 0..inst.num_users() {
+        let bundle: Vec<String> = x
+            .bundle(inst, i)
+            .iter()
+            .map(|b| b.to_decimal(digits))
+            .collect();
+        let line = format!(
+            "{{\"name\": \"{}\", \"tasks\": {}, \"allocation\": [{}], \"dominant_share\": {}, \"weighted_share\": {}}}",
+            inst.user_path(i),
+            reference.tasks[i].to_decimal(digits),
+            bundle.join(", "),
+            x.dominant_share(inst, i).to_decimal(digits),
+            x.weighted_share(inst, i).to_decimal(digits),
+        );
+        assert!(text.contains(&line), "missing {line} in {text}");
+        assert_eq!(
+            compact.tasks_decimal(inst, i, digits),
+            reference.tasks[i].to_decimal(digits)
+        );
+    }
+    let consumption: Vec<String> = reference
+        .consumption
+        .iter()
+        .map(|c| c.to_decimal(digits))
+        .collect();
+    assert!(text.contains(&format!("\"consumption\": [{}]", consumption.join(", "))));
+}
+
+#[test]
+fn decimals_are_the_exact_values_correctly_rounded() {
+    let mut rng = SplitMix64::new(17);
+    for t in 0..300 {
+        let inst = random_instance(&mut rng, t % 2 == 0);
+        decimals_agree(&inst, [1, 3, 6, 12, 17][t % 5]);
+    }
+    let base = leontief_solver::generate::cluster_workload(300, 6, 3);
+    let mut rng = SplitMix64::new(3);
+    let capacity = (0..6)
+        .map(|_| Rational::from(rng.range(25 * 300, 75 * 300)))
+        .collect();
+    let inst = Instance::new(capacity, base.users().to_vec()).unwrap();
+    decimals_agree(&inst, 12);
+}
+
+#[test]
+fn the_exact_form_expands_to_the_reference() {
+    // Reading the level-coefficient JSON back as a reader would: tasks = levels[k] ×
+    // coefficient, or the tasks given.
+    let mut rng = SplitMix64::new(18);
+    for t in 0..100 {
+        let inst = random_instance(&mut rng, t % 2 == 0);
+        let reference = AssetFairness.fill_plain(&inst);
+        let mut out = Vec::new();
+        fill_compact(&inst)
+            .write_json(&inst, "asset", None, &mut out)
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(v["form"], "level-coefficient");
+        let r = |s: &serde_json::Value| s.as_str().unwrap().parse::<Rational>().unwrap();
+        for (i, u) in v["users"].as_array().unwrap().iter().enumerate() {
+            let tasks = match u.get("tasks") {
+                Some(t) => r(t),
+                None => {
+                    let k = u["level"].as_u64().unwrap() as usize;
+                    r(&v["levels"][k]) * r(&u["coefficient"])
+                }
+            };
+            assert_eq!(tasks, reference.tasks[i]);
+        }
+        let consumption: Vec<Rational> =
+            v["consumption"].as_array().unwrap().iter().map(r).collect();
+        assert_eq!(consumption, reference.consumption);
+    }
+}

@@ -346,6 +346,51 @@ fn level_exact(
         .clone()
 }
 
+/// Every user's aggregate share per task, [`asset_task_share`](super::asset_task_share),
+/// over one common denominator: with `D` the lcm of the denominators of the `1/R_j` and
+/// `K_j = D/R_j` (integers), a user with integer demands and a scalar weight `w` has
+/// `a_i = Σ_j d_ij K_j / (D w)`, integer products and sums and one reduction, instead of `m`
+/// additions of fractions whose common denominator (the lcm of distinct capacities) outgrows
+/// machine words. Users with fractional demands or per-resource weights take the sum as
+/// written.
+fn task_shares(instance: &Instance) -> Vec<Rational> {
+    let inverse: Vec<Rational> = instance
+        .capacity()
+        .iter()
+        .map(|r| r.recip().expect("validated: positive capacity"))
+        .collect();
+    let d = inverse
+        .iter()
+        .fold(BigInt::one(), |acc, x| acc.lcm(&x.denom()));
+    let k: Vec<BigInt> = inverse
+        .iter()
+        .map(|x| x.numer() * (&d / x.denom()))
+        .collect();
+    (0..instance.num_users())
+        .map(|i| {
+            let u = &instance.users()[i];
+            let integer = u.resource_weights.is_none()
+                && u.demand
+                    .iter()
+                    .all(|x| matches!(x.as_small(), Some((_, 1))));
+            if !integer {
+                return super::asset_task_share(instance, i);
+            }
+            let mut num = BigInt::zero();
+            for (x, kj) in u.demand.iter().zip(&k) {
+                if let Some((e, 1)) = x.as_small() {
+                    if e != 0 {
+                        num += kj * e;
+                    }
+                }
+            }
+            let w = &u.weight;
+            // Dividing the two integers reduces with the Lehmer gcd of `Rational`.
+            Rational::from(num * w.denom()) / Rational::from(&d * w.numer())
+        })
+        .collect()
+}
+
 /// Asset fairness's progressive filling in the level-coefficient form (see the
 /// [module docs](self)).
 ///
@@ -367,9 +412,7 @@ pub fn fill_compact(instance: &Instance) -> CompactFilling {
     let n = instance.num_users();
     let m = instance.num_resources();
     let users = instance.users();
-    let shares: Vec<Rational> = (0..n)
-        .map(|i| super::asset_task_share(instance, i))
-        .collect();
+    let shares = task_shares(instance);
     let f = precision(&shares);
     let coefficients: Vec<Rational> = shares
         .iter()
@@ -411,8 +454,17 @@ pub fn fill_compact(instance: &Instance) -> CompactFilling {
         .zip(&shares)
         .map(|(u, a)| u.cap.as_ref().map(|t| t * a))
         .collect();
-    let mut caps: Vec<usize> = (0..n).filter(|&i| cap_level[i].is_some()).collect();
-    caps.sort_by(|&a, &b| cap_level[a].cmp(&cap_level[b]).then(a.cmp(&b)));
+    // Sorted by the levels' fixed-point lower ends (integers, cheap to compare), then exactly
+    // where those are equal: the same order as sorting the exact levels.
+    let mut caps: Vec<(BigInt, usize)> = (0..n)
+        .filter_map(|i| cap_level[i].as_ref().map(|l| (Interval::of(l, f).lo, i)))
+        .collect();
+    caps.sort_by(|(ka, a), (kb, b)| {
+        ka.cmp(kb)
+            .then_with(|| cap_level[*a].cmp(&cap_level[*b]))
+            .then(a.cmp(b))
+    });
+    let caps: Vec<usize> = caps.into_iter().map(|(_, i)| i).collect();
     let mut next_cap = caps.into_iter().peekable();
 
     let mut tasks: Vec<Option<CompactTasks>> = vec![None; n];
@@ -665,14 +717,17 @@ impl CompactFilling {
     /// Total use of each resource, exactly.
     pub fn consumption(&self, instance: &Instance) -> Vec<Rational> {
         (0..instance.num_resources())
-            .map(|j| {
-                let sat = balanced_sum(
-                    (0..self.saturations.len())
-                        .map(|k| self.exact_level(instance, k) * self.group_exact(instance, k, j)),
-                );
-                &self.capped_use[j] + &sat
-            })
+            .map(|j| self.consumption_of(instance, j))
             .collect()
+    }
+
+    /// Total use of resource `j`, exactly.
+    pub fn consumption_of(&self, instance: &Instance, j: usize) -> Rational {
+        let sat = balanced_sum(
+            (0..self.saturations.len())
+                .map(|k| self.exact_level(instance, k) * self.group_exact(instance, k, j)),
+        );
+        &self.capped_use[j] + &sat
     }
 
     /// Intervals around each resource's total use (scale `2^F`).
