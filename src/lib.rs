@@ -8,7 +8,8 @@
 //! The command line lives in [`commands`]: one module per subcommand, each owning its flags
 //! and its `run`, the shared flag groups in [`commands::flags`]; `src/main.rs` only
 //! dispatches. [`workers`] sets up the thread pool and the progress display, [`cli`] reads
-//! instances and holds the error type, [`render`] the JSON and tables, [`reproduce`] the
+//! instances and holds the error type, [`render`] the JSON and tables, [`output`] the
+//! streaming JSON and CSV writers and the rounded decimals, [`reproduce`] the
 //! sources' worked examples.
 //!
 //! # Example
@@ -27,6 +28,7 @@ pub use leontief_solver as solver;
 pub mod cli;
 pub mod commands;
 pub mod mechanisms;
+pub mod output;
 pub mod render;
 pub mod reproduce;
 pub mod workers;

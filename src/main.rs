@@ -25,5 +25,12 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     }
+    // A streamed answer: its work is done, only writing remains.
+    if let Some(stream) = outcome.stream {
+        let mut out = std::io::stdout().lock();
+        if stream(&mut out).is_err() {
+            return ExitCode::from(1);
+        }
+    }
     ExitCode::from(code as u8)
 }

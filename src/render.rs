@@ -4,6 +4,8 @@ use leontief_solver::drf::{Filling, FrozenBy};
 use leontief_solver::{Allocation, Instance, Rational};
 use serde_json::{json, Map, Value};
 
+use crate::output::Numbers;
+
 /// An exact string, `"p/q"` or `"p"`.
 pub fn exact(x: &Rational) -> Value {
     Value::String(x.to_string())
@@ -14,7 +16,8 @@ pub fn exact_list(v: &[Rational]) -> Value {
     Value::Array(v.iter().map(exact).collect())
 }
 
-/// The JSON answer of `solve`:
+/// The JSON answer of `solve`, built as a tree (the reference for the streaming writer of
+/// [`crate::output::allocation`], which prints the same bytes):
 /// `{"mechanism", "exact", "resources", "users": [{"name", "tasks", "allocation",
 /// "dominant_share", "weighted_share"}], "consumption", "saturated"}`; `extra` is merged in
 /// (mechanism-specific fields such as a trace).
@@ -90,15 +93,20 @@ pub fn filling_trace_json(inst: &Instance, fill: &Filling) -> Value {
 
 /// A table for the terminal: one row per user (tasks, bundle, dominant share), then the
 /// totals and the saturated resources.
-pub fn allocation_table(mechanism: &str, inst: &Instance, x: &Allocation) -> String {
+pub fn allocation_table(
+    mechanism: &str,
+    inst: &Instance,
+    x: &Allocation,
+    numbers: Numbers,
+) -> String {
     let mut header = vec!["user".to_string(), "tasks".to_string()];
     header.extend(inst.resources().iter().cloned());
     header.push("dominant share".into());
     let mut rows = vec![header];
     for i in 0..inst.num_users() {
-        let mut row = vec![inst.user_path(i), x.tasks[i].to_string()];
-        row.extend(x.bundle(inst, i).iter().map(Rational::to_string));
-        row.push(x.dominant_share(inst, i).to_string());
+        let mut row = vec![inst.user_path(i), numbers.text(&x.tasks[i])];
+        row.extend(x.bundle(inst, i).iter().map(|v| numbers.text(v)));
+        row.push(numbers.text(&x.dominant_share(inst, i)));
         rows.push(row);
     }
     let consumption = x.consumption(inst);
@@ -107,7 +115,7 @@ pub fn allocation_table(mechanism: &str, inst: &Instance, x: &Allocation) -> Str
         consumption
             .iter()
             .zip(inst.capacity())
-            .map(|(c, r)| format!("{c} of {r}")),
+            .map(|(c, r)| format!("{} of {}", numbers.text(c), numbers.text(r))),
     );
     used.push(String::new());
     rows.push(used);

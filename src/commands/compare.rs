@@ -3,12 +3,14 @@
 use clap::Args;
 use leontief_solver::ceei::Ceei;
 use leontief_solver::registry::flat_mechanisms;
-use leontief_solver::Allocation;
+use leontief_solver::{Allocation, Rational};
+use serde_json::{json, Map, Value};
 
 use crate::cli::CliError;
-use crate::commands::flags::InstanceInput;
-use crate::commands::pretty;
+use crate::commands::flags::{InstanceInput, NumberFlags};
 use crate::commands::solve::Format;
+use crate::commands::{pretty, usage};
+use crate::output::{round_text, round_value, write_csv_field, Numbers};
 use crate::render::{compare_json, compare_table, Column};
 
 /// The flags of `leontief compare`.
@@ -17,13 +19,27 @@ pub struct CompareArgs {
     /// The instance.
     #[command(flatten)]
     pub input: InstanceInput,
-    /// Output format.
+    /// Output format (csv: one row per mechanism and user).
     #[arg(long, value_enum, default_value = "table")]
     pub format: Format,
+    /// How numbers are printed.
+    #[command(flatten)]
+    pub numbers: NumberFlags,
+    /// Print aggregate figures only (JSON): per mechanism, total tasks, utilization, the
+    /// saturated resources and the smallest and largest dominant shares.
+    #[arg(long)]
+    pub summary: bool,
 }
 
 /// Runs `leontief compare`: one column per flat mechanism of the table, in its order.
 pub fn run(args: CompareArgs) -> Result<String, CliError> {
+    let numbers = args.numbers.numbers()?;
+    if args.summary && args.format != Format::Json {
+        return Err(usage(format!(
+            "--summary: the summary is printed in JSON; not with --format {}",
+            args.format.name()
+        )));
+    }
     let inst = args.input.load()?;
     let mut columns = Vec::new();
     for d in flat_mechanisms() {
@@ -41,8 +57,94 @@ pub fn run(args: CompareArgs) -> Result<String, CliError> {
         let x = d.build().allocate(&inst)?;
         columns.push(Column::exact(d.name, &inst, &x));
     }
+    if args.summary {
+        let mut v = summary(&inst, &columns);
+        return Ok(pretty(&finish_json(&mut v, numbers)));
+    }
+    if let Numbers::Decimals(n) = numbers {
+        if args.format != Format::Json {
+            for c in &mut columns {
+                for cell in c
+                    .tasks
+                    .iter_mut()
+                    .chain(&mut c.dominant_shares)
+                    .chain(&mut c.utilization)
+                {
+                    *cell = round_text(cell, n);
+                }
+            }
+        }
+    }
     Ok(match args.format {
-        Format::Json => pretty(&compare_json(&inst, &columns)),
+        Format::Json => pretty(&finish_json(&mut compare_json(&inst, &columns), numbers)),
         Format::Table => compare_table(&inst, &columns),
+        Format::Csv => csv(&inst, &columns),
     })
+}
+
+/// Rounds a JSON answer's numbers and states the precision (first, before the figures).
+fn finish_json(v: &mut Value, numbers: Numbers) -> Value {
+    let Numbers::Decimals(n) = numbers else {
+        return v.take();
+    };
+    round_value(v, n);
+    let mut out = Map::new();
+    if let Some(p) = numbers.precision() {
+        out.insert("precision".into(), p);
+    }
+    if let Value::Object(o) = v.take() {
+        out.extend(o);
+    }
+    Value::Object(out)
+}
+
+/// `mechanism,exact,user,tasks,dominant_share`: one row per mechanism and user.
+fn csv(inst: &leontief_solver::Instance, columns: &[Column]) -> String {
+    let mut out = String::from("mechanism,exact,user,tasks,dominant_share\n");
+    for c in columns {
+        for i in 0..inst.num_users() {
+            write_csv_field(&c.name, &mut out);
+            out.push_str(if c.exact { ",true," } else { ",false," });
+            write_csv_field(&inst.user_path(i), &mut out);
+            out.push(',');
+            out.push_str(&c.tasks[i]);
+            out.push(',');
+            out.push_str(&c.dominant_shares[i]);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// Per mechanism: `{"mechanism", "exact", "tasks_total", "utilization", "saturated",
+/// "dominant_share": {"min", "max"}}` (exact strings; decimals of an uncertified CEEI).
+fn summary(inst: &leontief_solver::Instance, columns: &[Column]) -> Value {
+    let read = |s: &String| s.parse::<Rational>().unwrap_or(Rational::ZERO);
+    let list: Vec<Value> = columns
+        .iter()
+        .map(|c| {
+            let total: Rational = c.tasks.iter().map(read).sum();
+            let shares: Vec<Rational> = c.dominant_shares.iter().map(read).collect();
+            let (min, max) = (shares.iter().min(), shares.iter().max());
+            let saturated: Vec<&String> = inst
+                .resources()
+                .iter()
+                .zip(&c.utilization)
+                .filter(|(_, u)| read(u) >= Rational::ONE)
+                .map(|(r, _)| r)
+                .collect();
+            json!({
+                "mechanism": c.name,
+                "exact": c.exact,
+                "tasks_total": if c.exact { total.to_string() } else { format!("{:.9}", total.to_f64_lossy()) },
+                "utilization": Value::Object(inst.resources().iter().cloned().zip(c.utilization.iter().map(|u| json!(u))).collect()),
+                "saturated": saturated,
+                "dominant_share": {
+                    "min": min.map(|m| json!(if c.exact { m.to_string() } else { format!("{:.9}", m.to_f64_lossy()) })),
+                    "max": max.map(|m| json!(if c.exact { m.to_string() } else { format!("{:.9}", m.to_f64_lossy()) })),
+                },
+            })
+        })
+        .collect();
+    json!({"resources": inst.resources(), "users": inst.num_users(), "mechanisms": list})
 }

@@ -19,6 +19,7 @@ use strum::VariantNames;
 
 use crate::cli::{load_instance, CliError};
 use crate::commands::usage;
+use crate::output::Numbers;
 
 /// The instance: a FILE (or `-`), or inline `--capacity`/`--user`/`--resources` flags.
 #[derive(Debug, Clone, Default, Args)]
@@ -47,6 +48,35 @@ impl InstanceInput {
             &self.users,
             self.resources.as_deref(),
         )
+    }
+}
+
+/// How numbers are printed (every command that prints numbers): exact strings by default.
+#[derive(Debug, Clone, Default, Args)]
+pub struct NumberFlags {
+    /// Print each number correctly rounded to N significant digits (ties to even, from the
+    /// exact value) as a JSON number, instead of the exact string "p/q"; JSON answers then
+    /// say "precision": {"decimals": N}.
+    #[arg(long, value_name = "N")]
+    pub decimals: Option<u32>,
+}
+
+/// The most significant digits `--decimals` accepts.
+pub const MAX_DECIMALS: u32 = 1000;
+
+impl NumberFlags {
+    /// Reads the flag: `--decimals N` with `1 ≤ N ≤ 1000`.
+    pub fn numbers(&self) -> Result<Numbers, CliError> {
+        match self.decimals {
+            None => Ok(Numbers::Exact),
+            Some(0) => Err(usage(
+                "--decimals: expected at least 1 significant digit, found 0",
+            )),
+            Some(n) if n > MAX_DECIMALS => Err(usage(format!(
+                "--decimals: expected at most {MAX_DECIMALS} significant digits, found {n}"
+            ))),
+            Some(n) => Ok(Numbers::Decimals(n)),
+        }
     }
 }
 

@@ -57,25 +57,85 @@ pub enum Command {
     Explore(explore::ExploreArgs),
 }
 
+/// An answer written straight to standard output once the work is done (large answers:
+/// nothing is built in memory first). It may only fail on writing.
+pub type Stream = Box<dyn FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>>;
+
+/// What a command prints on standard output: text produced whole, or a [`Stream`] whose
+/// work is already done.
+pub enum Printed {
+    /// The whole text.
+    Text(String),
+    /// A writer of the answer.
+    Stream(Stream),
+}
+
+impl From<String> for Printed {
+    fn from(text: String) -> Self {
+        Printed::Text(text)
+    }
+}
+
+impl Printed {
+    /// The text, streamed into a string if need be.
+    pub fn into_text(self) -> String {
+        match self {
+            Printed::Text(text) => text,
+            Printed::Stream(write) => {
+                let mut bytes = Vec::new();
+                // Writing to a Vec cannot fail.
+                let _ = write(&mut bytes);
+                String::from_utf8(bytes)
+                    .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into())
+            }
+        }
+    }
+}
+
 /// How a command ended: what it prints on standard output, and its error if it failed.
 /// (A failed `reproduce` still prints its report.)
-#[derive(Debug)]
 pub struct Outcome {
     /// Standard output, written once, whole.
     pub stdout: String,
+    /// Standard output written by a stream after `stdout` (then `stdout` is empty); the
+    /// work behind it is done, so only writing can fail.
+    pub stream: Option<Stream>,
     /// The failure, printed on standard error; it sets the exit code.
     pub error: Option<CliError>,
 }
 
+impl std::fmt::Debug for Outcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Outcome")
+            .field("stdout", &self.stdout)
+            .field("stream", &self.stream.is_some())
+            .field("error", &self.error)
+            .finish()
+    }
+}
+
 impl From<Result<String, CliError>> for Outcome {
     fn from(result: Result<String, CliError>) -> Self {
+        result.map(Printed::Text).into()
+    }
+}
+
+impl From<Result<Printed, CliError>> for Outcome {
+    fn from(result: Result<Printed, CliError>) -> Self {
         match result {
-            Ok(stdout) => Outcome {
+            Ok(Printed::Text(stdout)) => Outcome {
                 stdout,
+                stream: None,
+                error: None,
+            },
+            Ok(Printed::Stream(stream)) => Outcome {
+                stdout: String::new(),
+                stream: Some(stream),
                 error: None,
             },
             Err(error) => Outcome {
                 stdout: String::new(),
+                stream: None,
                 error: Some(error),
             },
         }

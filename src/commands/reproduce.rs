@@ -36,12 +36,13 @@ pub enum ReproduceFormat {
 /// then the command fails (exit code 1).
 pub fn run(args: ReproduceArgs) -> Outcome {
     match report(args) {
-        Ok((text, None)) => Ok(text).into(),
+        Ok((text, None)) => Ok::<String, CliError>(text).into(),
         Ok((text, Some(error))) => Outcome {
             stdout: text,
+            stream: None,
             error: Some(error),
         },
-        Err(error) => Err(error).into(),
+        Err(error) => Err::<String, CliError>(error).into(),
     }
 }
 

@@ -12,9 +12,11 @@ use serde_json::{json, Map};
 use leontief_counterexamples::mechanisms;
 
 use crate::cli::CliError;
-use crate::commands::flags::{InstanceInput, MechanismParser};
-use crate::commands::{pretty, usage};
-use crate::render::{allocation_json, allocation_table, ceei_json, filling_trace_json};
+use crate::commands::flags::{InstanceInput, MechanismParser, NumberFlags};
+use crate::commands::{pretty, usage, Printed};
+use crate::output::allocation::{write_csv, write_json, write_summary, Answer};
+use crate::output::{round_value, Numbers, Sink};
+use crate::render::{allocation_table, ceei_json, filling_trace_json};
 
 /// The flags of `leontief solve`.
 #[derive(Debug, Clone, Args)]
@@ -32,6 +34,14 @@ pub struct SolveArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "json")]
     pub format: Format,
+    /// How numbers are printed.
+    #[command(flatten)]
+    pub numbers: NumberFlags,
+    /// Print aggregate figures only (JSON): consumption, utilization, saturated resources,
+    /// total tasks, the smallest and largest tasks and shares (with a user attaining each)
+    /// and the number of distinct weighted-share levels.
+    #[arg(long)]
+    pub summary: bool,
     /// discrete-drf: what to do when the picked task does not fit.
     #[arg(long, value_enum)]
     pub misfit: Option<Misfit>,
@@ -46,10 +56,24 @@ pub struct SolveArgs {
 /// Output format of `solve` and `compare`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
-    /// JSON, every number an exact string.
+    /// JSON, every number an exact string (a JSON number with --decimals).
     Json,
     /// A table for the terminal.
     Table,
+    /// CSV with a header row, one row per user (solve) or per mechanism and user (compare),
+    /// for spreadsheets and pandas.
+    Csv,
+}
+
+impl Format {
+    /// The name as `--format` takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Json => "json",
+            Format::Table => "table",
+            Format::Csv => "csv",
+        }
+    }
 }
 
 /// discrete-drf's rule for a task that does not fit.
@@ -113,6 +137,8 @@ struct Config {
     plan: Plan,
     trace: bool,
     format: Format,
+    numbers: Numbers,
+    summary: bool,
 }
 
 fn config(args: &SolveArgs) -> Result<Config, CliError> {
@@ -139,11 +165,24 @@ fn config(args: &SolveArgs) -> Result<Config, CliError> {
             *mech = mech.clone().with_machines(Machines::Split(k));
         }
     }
+    let numbers = args.numbers.numbers()?;
+    if args.summary && args.format != Format::Json {
+        return Err(usage(format!(
+            "--summary: the summary is printed in JSON; not with --format {}",
+            args.format.name()
+        )));
+    }
     if args.trace {
-        if args.format == Format::Table {
+        if args.summary {
             return Err(usage(
-                "--trace: the trace is printed in JSON; not with --format table",
+                "--trace: the summary prints aggregate figures only; not with --summary",
             ));
+        }
+        if args.format != Format::Json {
+            return Err(usage(format!(
+                "--trace: the trace is printed in JSON; not with --format {}",
+                args.format.name()
+            )));
         }
         if !plan.has_trace() {
             // The mechanisms with steps, from the table.
@@ -164,28 +203,55 @@ fn config(args: &SolveArgs) -> Result<Config, CliError> {
         plan,
         trace: args.trace,
         format: args.format,
+        numbers,
+        summary: args.summary,
     })
 }
 
-/// Runs `leontief solve`.
-pub fn run(args: SolveArgs) -> Result<String, CliError> {
+/// Runs `leontief solve`: the answer is computed whole, then streamed (JSON, CSV) or
+/// returned as text (the table, whose column widths need every cell first).
+pub fn run(args: SolveArgs) -> Result<Printed, CliError> {
     let cfg = config(&args)?;
     let inst = args.input.load()?;
+    let progress = crate::workers::progress(None);
+    progress.set_message(format!("solving ({} users)", inst.num_users()));
+    progress.enable_steady_tick(std::time::Duration::from_millis(120));
+    let result = answer(&cfg, inst);
+    progress.finish_and_clear();
+    result
+}
+
+fn answer(cfg: &Config, inst: leontief_solver::Instance) -> Result<Printed, CliError> {
     let mut extra = Map::new();
     let allocation = match &cfg.plan {
         Plan::Filling(drf) => filled(&inst, drf.fill(&inst), cfg.trace, &mut extra),
         Plan::Asset => filled(&inst, AssetFairness.fill(&inst), cfg.trace, &mut extra),
         Plan::Ceei => {
             let out = Ceei::new().solve(&inst)?;
-            if cfg.format == Format::Json || !out.certified {
+            if (cfg.format == Format::Json && !cfg.summary) || !out.certified {
                 let mut v = ceei_json(&inst, &out);
-                if cfg.format == Format::Table {
+                if cfg.format != Format::Json || cfg.summary {
                     eprintln!("ceei: not certified; printing JSON with decimal values");
                 }
                 if let Some(o) = v.as_object_mut() {
                     o.remove("objective");
+                    if let Some(p) = cfg.numbers.precision() {
+                        // After "exact", as in the other answers.
+                        let rest: Vec<(String, serde_json::Value)> =
+                            std::mem::take(o).into_iter().collect();
+                        for (k, val) in rest {
+                            let after_exact = k == "exact";
+                            o.insert(k, val);
+                            if after_exact {
+                                o.insert("precision".into(), p.clone());
+                            }
+                        }
+                    }
                 }
-                return Ok(pretty(&v));
+                if let Numbers::Decimals(n) = cfg.numbers {
+                    round_value(&mut v, n);
+                }
+                return Ok(pretty(&v).into());
             }
             Allocation::new(out.tasks_exact.clone().unwrap_or_default())
         }
@@ -224,10 +290,31 @@ pub fn run(args: SolveArgs) -> Result<String, CliError> {
     };
     let name = cfg.mechanism.name;
     let exact = !matches!(cfg.plan, Plan::Plain) || allocation.tolerance.is_none();
-    Ok(match cfg.format {
-        Format::Json => pretty(&allocation_json(name, exact, &inst, &allocation, extra)),
-        Format::Table => allocation_table(&format!("{name} (exact)"), &inst, &allocation),
-    })
+    let numbers = cfg.numbers;
+    if cfg.format == Format::Table {
+        let title = match numbers {
+            Numbers::Exact => format!("{name} (exact)"),
+            Numbers::Decimals(n) => format!("{name} (exact, rounded to {n} significant digits)"),
+        };
+        return Ok(allocation_table(&title, &inst, &allocation, numbers).into());
+    }
+    let (format, summary) = (cfg.format, cfg.summary);
+    Ok(Printed::Stream(Box::new(move |out| {
+        let mut sink = Sink::new(out);
+        let answer = Answer {
+            mechanism: name,
+            exact,
+            instance: &inst,
+            allocation: &allocation,
+            extra,
+        };
+        match (format, summary) {
+            (Format::Csv, _) => write_csv(&mut sink, numbers, &inst, &allocation),
+            (_, true) => write_summary(&mut sink, numbers, answer),
+            _ => write_json(&mut sink, numbers, answer),
+        }
+        sink.finish()
+    })))
 }
 
 fn filled(

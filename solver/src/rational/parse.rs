@@ -86,6 +86,24 @@ impl Rational {
             }
         };
         exp -= frac_part.len() as i64;
+        // Short literals (the usual `12`, `0.37`, `1e-4`) stay on machine words: no big
+        // integer, no big gcd.
+        let len = (int_part.len() + frac_part.len()) as i64;
+        if len <= 36 && (-36..=36 - len).contains(&exp) {
+            let mut num: i128 = 0;
+            for b in int_part.bytes().chain(frac_part.bytes()) {
+                num = num * 10 + i128::from(b - b'0');
+            }
+            if negative {
+                num = -num;
+            }
+            let scale = 10i128.pow(exp.unsigned_abs() as u32);
+            return Ok(if exp >= 0 {
+                Rational::small_reduced(num * scale, 1)
+            } else {
+                Rational::small_reduced(num, scale)
+            });
+        }
         let digits = format!("{int_part}{frac_part}");
         let digits = digits.trim_start_matches('0');
         if digits.is_empty() {

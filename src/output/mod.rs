@@ -1,0 +1,500 @@
+//! Output written straight into a buffer: pretty JSON, CSV and numbers, each number converted
+//! once, with no JSON tree in between.
+//!
+//! [`Numbers`] says how an exact number is printed: as the exact string `"p/q"` (the
+//! default) or correctly rounded to `N` significant digits as a JSON number literal
+//! ([`leontief_solver::Rational::to_decimal`], ties to even). [`Json`] writes the same bytes
+//! as `serde_json::to_string_pretty` (two-space indentation, `"key": value`, `[]` and `{}`
+//! when empty), so that streaming changes nothing a reader sees. [`Sink`] buffers the text
+//! and hands it to the underlying writer in blocks.
+//!
+//! # Complexity
+//! Linear in the output's size, plus one conversion per number (see `to_decimal` for the
+//! decimal one); memory is one block of the buffer (64 KiB) beyond the answer itself.
+
+pub mod allocation;
+
+use std::io;
+
+use leontief_solver::Rational;
+use serde_json::Value;
+
+/// How numbers are printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Numbers {
+    /// Exact strings, `"p/q"` or `"p"`.
+    #[default]
+    Exact,
+    /// Correctly rounded to this many significant digits (at least 1), ties to even, as a
+    /// JSON number literal.
+    Decimals(u32),
+}
+
+impl Numbers {
+    /// The precision note a JSON answer carries: `{"decimals": N}`, or `None` when exact.
+    pub fn precision(self) -> Option<Value> {
+        match self {
+            Numbers::Exact => None,
+            Numbers::Decimals(n) => Some(serde_json::json!({ "decimals": n })),
+        }
+    }
+
+    /// `x` as a bare cell (no quotes): `p/q`, or the rounded decimal.
+    pub fn cell(self, x: &Rational, out: &mut String) {
+        match self {
+            Numbers::Exact => write_exact(x, out),
+            Numbers::Decimals(n) => x.write_decimal(n, out),
+        }
+    }
+
+    /// `x` as a JSON value: the exact string `"p/q"`, or the rounded decimal literal.
+    pub fn json(self, x: &Rational, out: &mut String) {
+        match self {
+            Numbers::Exact => {
+                out.push('"');
+                write_exact(x, out);
+                out.push('"');
+            }
+            Numbers::Decimals(n) => x.write_decimal(n, out),
+        }
+    }
+
+    /// `x` as a string for a table cell.
+    pub fn text(self, x: &Rational) -> String {
+        let mut s = String::new();
+        self.cell(x, &mut s);
+        s
+    }
+}
+
+/// Appends `p/q` (or `p`), as `Rational`'s `Display` prints it, without a temporary string
+/// for machine-word values.
+pub fn write_exact(x: &Rational, out: &mut String) {
+    use std::fmt::Write;
+    match x.as_small() {
+        Some((n, 1)) => {
+            let _ = write!(out, "{n}");
+        }
+        Some((n, d)) => {
+            let _ = write!(out, "{n}/{d}");
+        }
+        None => {
+            let _ = write!(out, "{x}");
+        }
+    }
+}
+
+/// A number's text rounded to `digits` significant digits when it holds a number (an exact
+/// `p/q` or a decimal literal), unchanged otherwise (a name, an empty cell).
+pub fn round_text(text: &str, digits: u32) -> String {
+    if looks_numeric(text) {
+        if let Ok(x) = text.parse::<Rational>() {
+            return x.to_decimal(digits);
+        }
+    }
+    text.to_string()
+}
+
+/// Text buffered in blocks on its way to a writer; the first write error is kept and
+/// returned by [`Sink::finish`] (later writes are dropped).
+pub struct Sink<'w> {
+    /// The pending text; writers append to it directly.
+    pub buf: String,
+    out: &'w mut dyn io::Write,
+    error: Option<io::Error>,
+}
+
+/// How much text a [`Sink`] holds before handing it on.
+const BLOCK: usize = 1 << 16;
+
+impl<'w> Sink<'w> {
+    /// A sink writing to `out`.
+    pub fn new(out: &'w mut dyn io::Write) -> Self {
+        Sink {
+            buf: String::with_capacity(BLOCK + 4096),
+            out,
+            error: None,
+        }
+    }
+
+    /// Hands the text on once a block is full (call between items).
+    #[inline]
+    pub fn maybe_flush(&mut self) {
+        if self.buf.len() >= BLOCK {
+            self.flush();
+        }
+    }
+
+    fn flush(&mut self) {
+        if self.error.is_none() {
+            if let Err(e) = self.out.write_all(self.buf.as_bytes()) {
+                self.error = Some(e);
+            }
+        }
+        self.buf.clear();
+    }
+
+    /// Hands the rest on and flushes the writer.
+    pub fn finish(mut self) -> io::Result<()> {
+        self.flush();
+        match self.error.take() {
+            Some(e) => Err(e),
+            None => self.out.flush(),
+        }
+    }
+}
+
+/// Writes the output of `write` into a string (for answers that are returned whole).
+pub fn to_string(write: impl FnOnce(&mut Sink<'_>)) -> String {
+    let mut bytes: Vec<u8> = Vec::new();
+    {
+        let mut sink = Sink::new(&mut bytes);
+        write(&mut sink);
+        // Writing to a Vec cannot fail.
+        let _ = sink.finish();
+    }
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into())
+}
+
+/// A pretty JSON writer with serde_json's layout (two spaces, `": "`, `[]`/`{}` when empty).
+pub struct Json<'s, 'w> {
+    /// Where the text goes.
+    pub sink: &'s mut Sink<'w>,
+    /// How numbers are printed.
+    pub numbers: Numbers,
+    /// One entry per open container: whether it already has a value.
+    stack: Vec<bool>,
+    /// Whether the innermost container is an object (a value follows its key directly).
+    in_object: Vec<bool>,
+}
+
+impl<'s, 'w> Json<'s, 'w> {
+    /// A writer at the top level.
+    pub fn new(sink: &'s mut Sink<'w>, numbers: Numbers) -> Self {
+        Json {
+            sink,
+            numbers,
+            stack: Vec::new(),
+            in_object: Vec::new(),
+        }
+    }
+
+    fn newline_indent(&mut self) {
+        self.sink.buf.push('\n');
+        for _ in 0..self.stack.len() {
+            self.sink.buf.push_str("  ");
+        }
+    }
+
+    /// Before a value: in an array, the separator and the indentation.
+    fn before_value(&mut self) {
+        if self.in_object.last() == Some(&false) {
+            let first = !self.stack.last().copied().unwrap_or(false);
+            if !first {
+                self.sink.buf.push(',');
+            }
+            if let Some(has) = self.stack.last_mut() {
+                *has = true;
+            }
+            self.newline_indent();
+        }
+    }
+
+    /// Opens an object (as a value).
+    pub fn open_object(&mut self) {
+        self.before_value();
+        self.sink.buf.push('{');
+        self.stack.push(false);
+        self.in_object.push(true);
+    }
+
+    /// Opens an array (as a value).
+    pub fn open_array(&mut self) {
+        self.before_value();
+        self.sink.buf.push('[');
+        self.stack.push(false);
+        self.in_object.push(false);
+    }
+
+    /// Closes the innermost object or array.
+    pub fn close(&mut self) {
+        let had = self.stack.pop().unwrap_or(false);
+        let object = self.in_object.pop().unwrap_or(false);
+        if had {
+            self.newline_indent();
+        }
+        self.sink.buf.push(if object { '}' } else { ']' });
+    }
+
+    /// The key of the next object member.
+    pub fn key(&mut self, key: &str) {
+        let first = !self.stack.last().copied().unwrap_or(false);
+        if !first {
+            self.sink.buf.push(',');
+        }
+        if let Some(has) = self.stack.last_mut() {
+            *has = true;
+        }
+        self.newline_indent();
+        write_json_str(key, &mut self.sink.buf);
+        self.sink.buf.push_str(": ");
+    }
+
+    /// A string value.
+    pub fn str(&mut self, s: &str) {
+        self.before_value();
+        write_json_str(s, &mut self.sink.buf);
+    }
+
+    /// A literal written as is (`true`, `3`, `null`).
+    pub fn raw(&mut self, literal: &str) {
+        self.before_value();
+        self.sink.buf.push_str(literal);
+    }
+
+    /// An exact number, printed as [`Numbers`] says.
+    pub fn number(&mut self, x: &Rational) {
+        self.before_value();
+        self.numbers.json(x, &mut self.sink.buf);
+    }
+
+    /// A list of exact numbers.
+    pub fn numbers(&mut self, xs: &[Rational]) {
+        self.open_array();
+        for x in xs {
+            self.number(x);
+        }
+        self.close();
+    }
+
+    /// A list of strings.
+    pub fn strs<S: AsRef<str>>(&mut self, xs: &[S]) {
+        self.open_array();
+        for x in xs {
+            self.str(x.as_ref());
+        }
+        self.close();
+    }
+
+    /// A JSON value, laid out as serde_json's pretty printer does. Its numbers are written as
+    /// they are: callers convert exact strings first (see [`round_value`]).
+    pub fn value(&mut self, v: &Value) {
+        match v {
+            Value::Null => self.raw("null"),
+            Value::Bool(b) => self.raw(if *b { "true" } else { "false" }),
+            Value::Number(n) => {
+                self.before_value();
+                self.sink.buf.push_str(&n.to_string());
+            }
+            Value::String(s) => self.str(s),
+            Value::Array(items) => {
+                self.open_array();
+                for item in items {
+                    self.value(item);
+                }
+                self.close();
+            }
+            Value::Object(members) => {
+                self.open_object();
+                for (k, item) in members {
+                    self.key(k);
+                    self.value(item);
+                }
+                self.close();
+            }
+        }
+    }
+
+    /// Ends the document with a newline (as `pretty` does).
+    pub fn end(&mut self) {
+        self.sink.buf.push('\n');
+    }
+}
+
+/// Appends `s` as a JSON string, escaped as serde_json escapes it (`\"`, `\\`, `\n`, `\t`,
+/// `\r`, `\b`, `\f`, other control characters as `\u00xx`).
+pub fn write_json_str(s: &str, out: &mut String) {
+    out.push('"');
+    if !s.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
+        out.push_str(s);
+    } else {
+        for c in s.chars() {
+            match c {
+                '"' => out.push_str("\\\""),
+                '\\' => out.push_str("\\\\"),
+                '\n' => out.push_str("\\n"),
+                '\t' => out.push_str("\\t"),
+                '\r' => out.push_str("\\r"),
+                '\u{8}' => out.push_str("\\b"),
+                '\u{c}' => out.push_str("\\f"),
+                c if (c as u32) < 0x20 => {
+                    out.push_str(&format!("\\u{:04x}", c as u32));
+                }
+                c => out.push(c),
+            }
+        }
+    }
+    out.push('"');
+}
+
+/// Appends `s` as a CSV field (RFC 4180): quoted, with quotes doubled, when it holds a comma,
+/// a quote or a line break.
+pub fn write_csv_field(s: &str, out: &mut String) {
+    if s.contains([',', '"', '\n', '\r']) {
+        out.push('"');
+        out.push_str(&s.replace('"', "\"\""));
+        out.push('"');
+    } else {
+        out.push_str(s);
+    }
+}
+
+/// Whether a JSON string holds an exact number as the commands print them: an integer or a
+/// fraction `p/q` (optionally negative), or a decimal literal such as `0.25` or `1e-9` (the
+/// floats of approximate answers).
+fn looks_numeric(s: &str) -> bool {
+    let body = s.strip_prefix('-').unwrap_or(s);
+    let Some(first) = body.bytes().next() else {
+        return false;
+    };
+    first.is_ascii_digit()
+        && body
+            .bytes()
+            .all(|b| b.is_ascii_digit() || matches!(b, b'/' | b'.' | b'e' | b'E' | b'-' | b'+'))
+}
+
+/// Keys whose string values are names, never numbers (users, resources, nodes, policies,
+/// mechanisms, properties...), even when a name looks like one (a user called `7`).
+const NAME_KEYS: &[&str] = &[
+    "name",
+    "names",
+    "user",
+    "users",
+    "resource",
+    "resources",
+    "saturated",
+    "frozen",
+    "path",
+    "node",
+    "nodes",
+    "pool",
+    "pools",
+    "parent",
+    "children",
+    "policy",
+    "mechanism",
+    "mechanisms",
+    "property",
+    "metric",
+    "cause",
+    "cap",
+    "status",
+    "kind",
+    "id",
+    "key",
+    "leaf",
+    "leaves",
+    "liar",
+    "lie",
+    "family",
+    "label",
+    "domain",
+    "seed",
+    "version",
+    "command",
+    "demands",
+    "zeros",
+    "event",
+    "events_kind",
+    "tie_break",
+    "misfit",
+    "machines",
+    "generator",
+    "shard",
+    "dedup",
+    "form",
+];
+
+/// Rounds every exact number of a JSON answer to `digits` significant digits in place: each
+/// string holding an integer, a fraction `p/q` or a decimal literal becomes a JSON number
+/// (correctly rounded from its exact value), except under keys that hold names
+/// ([`NAME_KEYS`]). JSON numbers that are integers (counts, seeds) are left as they are.
+///
+/// This serves the commands whose answers are built as JSON values by the library crates
+/// (`check`, `verify`, `search`, `explore`, `simulate`, `hdrf`, `compare`); `solve` writes its
+/// numbers rounded directly.
+pub fn round_value(v: &mut Value, digits: u32) {
+    round_in(v, digits, false);
+}
+
+fn round_in(v: &mut Value, digits: u32, names: bool) {
+    match v {
+        Value::String(s) if !names && looks_numeric(s) => {
+            if let Ok(x) = s.parse::<Rational>() {
+                let text = x.to_decimal(digits);
+                if let Ok(n) = text.parse::<serde_json::Number>() {
+                    *v = Value::Number(n);
+                }
+            }
+        }
+        Value::Number(n) => {
+            // Floats (approximate figures such as an LP's error bound) are rounded from
+            // their decimal text; integers are counts and stay.
+            let text = n.to_string();
+            if text.contains(['.', 'e', 'E']) {
+                if let Ok(x) = Rational::from_decimal_str(&text) {
+                    if let Ok(m) = x.to_decimal(digits).parse::<serde_json::Number>() {
+                        *n = m;
+                    }
+                }
+            }
+        }
+        Value::Array(items) => {
+            for item in items {
+                round_in(item, digits, names);
+            }
+        }
+        Value::Object(members) => {
+            for (k, item) in members.iter_mut() {
+                round_in(item, digits, names || NAME_KEYS.contains(&k.as_str()));
+            }
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn pretty_json(v: &Value) -> String {
+        to_string(|sink| {
+            let mut j = Json::new(sink, Numbers::Exact);
+            j.value(v);
+            j.end();
+        })
+    }
+
+    #[test]
+    fn the_layout_is_serde_json_pretty() {
+        let v = json!({
+            "a": [], "b": {}, "c": [1, [2, []], {"d": null}], "e": "q\"\\\n\u{1}é",
+            "f": {"g": true, "h": [{"i": "x"}]}, "n": 1.5e-7
+        });
+        let mut expected = serde_json::to_string_pretty(&v).unwrap();
+        expected.push('\n');
+        assert_eq!(pretty_json(&v), expected);
+    }
+
+    #[test]
+    fn names_stay_and_numbers_round() {
+        // 2/3 at 3 digits is 0.667; 1/8 = 0.125 at 2 digits is a tie, to the even 0.12.
+        let mut v = json!({"users": ["7"], "tasks": {"7": "2/3"}, "x": ["1/8", "name"], "k": 3});
+        round_value(&mut v, 2);
+        assert_eq!(
+            v,
+            json!({"users": ["7"], "tasks": {"7": 0.67}, "x": [0.12, "name"], "k": 3})
+        );
+    }
+}
