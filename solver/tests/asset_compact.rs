@@ -199,7 +199,8 @@ fn agrees_at_a_few_hundred_users_with_distinct_capacities() {
 }
 
 /// The decimal answer: every number the exact value correctly rounded (the exact kernel
-/// `Rational::to_decimal` applied to the reference's values), line by line.
+/// `Rational::to_decimal` applied to the reference's values), in order: the decimals, the
+/// capacities, each user's tasks, bundle, dominant and weighted share, the consumption.
 fn decimals_agree(inst: &Instance, digits: u32) {
     let reference = AssetFairness.fill_plain(inst);
     let compact = fill_compact(inst);
@@ -210,33 +211,28 @@ fn decimals_agree(inst: &Instance, digits: u32) {
     let text = String::from_utf8(out).unwrap();
     let parsed: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
     assert_eq!(parsed["precision"]["decimals"], digits);
+    // The same layout as serde_json's pretty printer (numbers kept as written: the
+    // workspace's serde_json has `arbitrary_precision`).
+    assert_eq!(serde_json::to_string_pretty(&parsed).unwrap() + "\n", text);
     let x = leontief_solver::Allocation::new(reference.tasks.clone());
+    let mut want = vec![digits.to_string()];
+    want.extend(inst.capacity().iter().map(|c| c.to_decimal(digits)));
     for i in 0..inst.num_users() {
-        let bundle: Vec<String> = x
-            .bundle(inst, i)
-            .iter()
-            .map(|b| b.to_decimal(digits))
-            .collect();
-        let line = format!(
-            "{{\"name\": \"{}\", \"tasks\": {}, \"allocation\": [{}], \"dominant_share\": {}, \"weighted_share\": {}}}",
-            inst.user_path(i),
-            reference.tasks[i].to_decimal(digits),
-            bundle.join(", "),
-            x.dominant_share(inst, i).to_decimal(digits),
-            x.weighted_share(inst, i).to_decimal(digits),
-        );
-        assert!(text.contains(&line), "missing {line} in {text}");
+        want.push(reference.tasks[i].to_decimal(digits));
+        want.extend(x.bundle(inst, i).iter().map(|b| b.to_decimal(digits)));
+        want.push(x.dominant_share(inst, i).to_decimal(digits));
+        want.push(x.weighted_share(inst, i).to_decimal(digits));
         assert_eq!(
             compact.tasks_decimal(inst, i, digits),
             reference.tasks[i].to_decimal(digits)
         );
     }
-    let consumption: Vec<String> = reference
-        .consumption
-        .iter()
-        .map(|c| c.to_decimal(digits))
+    want.extend(reference.consumption.iter().map(|c| c.to_decimal(digits)));
+    let numbers: Vec<&str> = text
+        .split(|c: char| c.is_whitespace() || ",:[]{}".contains(c))
+        .filter(|t| !t.is_empty() && !t.starts_with('"') && *t != "true")
         .collect();
-    assert!(text.contains(&format!("\"consumption\": [{}]", consumption.join(", "))));
+    assert_eq!(numbers, want);
 }
 
 #[test]
@@ -269,6 +265,10 @@ fn the_exact_form_expands_to_the_reference() {
             .unwrap();
         let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
         assert_eq!(v["form"], "level-coefficient");
+        assert_eq!(
+            serde_json::to_string_pretty(&v).unwrap() + "\n",
+            String::from_utf8(out).unwrap()
+        );
         let r = |s: &serde_json::Value| s.as_str().unwrap().parse::<Rational>().unwrap();
         for (i, u) in v["users"].as_array().unwrap().iter().enumerate() {
             let tasks = match u.get("tasks") {

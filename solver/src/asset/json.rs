@@ -112,9 +112,10 @@ impl CompactFilling {
         out
     }
 
-    /// Writes the answer as JSON to `out`: the exact level-coefficient form, or with
-    /// `decimals = Some(N)` every number correctly rounded to `N` significant digits (see the
-    /// [module docs](self)). `instance` must be the instance the filling was computed from.
+    /// Writes the answer as JSON to `out`, laid out as serde_json's pretty printer lays it
+    /// out: the exact level-coefficient form, or with `decimals = Some(N)` every number
+    /// correctly rounded to `N` significant digits (see the [module docs](self)). `instance`
+    /// must be the instance the filling was computed from.
     ///
     /// # Errors
     /// Those of `out`.
@@ -144,95 +145,84 @@ impl CompactFilling {
         decimals: Option<u32>,
         out: &mut impl Write,
     ) -> io::Result<()> {
-        let mut buf = String::with_capacity(1 << 16);
+        let mut buf = String::with_capacity(1 << 17);
         buf.push_str("{\n  \"mechanism\": ");
         push_json_string(mechanism, &mut buf);
         buf.push_str(",\n  \"exact\": true,\n");
         match decimals {
             None => buf.push_str("  \"form\": \"level-coefficient\",\n"),
-            Some(n) => buf.push_str(&format!("  \"precision\": {{\"decimals\": {n}}},\n")),
+            Some(n) => buf.push_str(&format!(
+                "  \"precision\": {{\n    \"decimals\": {n}\n  }},\n"
+            )),
         }
-        buf.push_str("  \"resources\": [");
-        for (j, r) in instance.resources().iter().enumerate() {
-            if j > 0 {
-                buf.push_str(", ");
-            }
-            push_json_string(r, &mut buf);
-        }
-        buf.push_str("],\n  \"capacity\": ");
-        self.push_numbers(instance.capacity(), decimals, &mut buf);
+        buf.push_str("  \"resources\": ");
+        push_list(instance.resources().iter(), &mut buf, |r, b| {
+            push_json_string(r, b)
+        });
+        buf.push_str(",\n  \"capacity\": ");
+        push_list(instance.capacity().iter(), &mut buf, |x, b| {
+            push_number(x, decimals, b)
+        });
         if decimals.is_none() {
-            buf.push_str(",\n  \"levels\": [");
-            for k in 0..self.saturations.len() {
-                if k > 0 {
-                    buf.push_str(", ");
+            buf.push_str(",\n  \"levels\": ");
+            let mut err = Ok(());
+            push_list(0..self.saturations.len(), &mut buf, |k, b| {
+                // Each level is written straight through (they are the large numbers).
+                if err.is_ok() {
+                    err = out.write_all(b.as_bytes());
                 }
-                out.write_all(buf.as_bytes())?;
-                buf.clear();
-                buf.push('"');
-                buf.push_str(&self.exact_level(instance, k).to_string());
-                buf.push('"');
-            }
-            buf.push(']');
+                b.clear();
+                push_number(&self.exact_level(instance, k), None, b);
+            });
+            err?;
         }
-        buf.push_str(",\n  \"users\": [\n");
-        for i in 0..self.tasks.len() {
-            buf.push_str(if i == 0 { "    " } else { ",\n    " });
+        buf.push_str(",\n  \"users\": [");
+        let n = self.tasks.len();
+        for i in 0..n {
+            buf.push_str(if i == 0 { "\n    {\n" } else { ",\n    {\n" });
             match decimals {
                 None => self.push_user_exact(instance, i, &mut buf),
-                Some(n) => self.push_user_decimal(instance, i, n, &mut buf),
+                Some(d) => self.push_user_decimal(instance, i, d, &mut buf),
             }
+            buf.push_str("\n    }");
             if buf.len() > 1 << 16 {
                 out.write_all(buf.as_bytes())?;
                 buf.clear();
             }
         }
-        buf.push_str("\n  ],\n  \"consumption\": [");
+        buf.push_str(if n == 0 { "],\n" } else { "\n  ],\n" });
+        buf.push_str("  \"consumption\": ");
         out.write_all(buf.as_bytes())?;
         buf.clear();
-        self.push_consumption(instance, decimals, &mut buf);
-        buf.push_str("],\n  \"saturated\": [");
-        for (t, &j) in self.saturated.iter().enumerate() {
-            if t > 0 {
-                buf.push_str(", ");
-            }
-            push_json_string(&instance.resources()[j], &mut buf);
-        }
-        buf.push_str("]\n}\n");
+        let consumption = self.consumption_text(instance, decimals);
+        push_list(consumption.iter(), &mut buf, |c, b| b.push_str(c));
+        buf.push_str(",\n  \"saturated\": ");
+        push_list(self.saturated.iter(), &mut buf, |&j, b| {
+            push_json_string(&instance.resources()[j], b)
+        });
+        buf.push_str("\n}\n");
         out.write_all(buf.as_bytes())
     }
 
-    fn push_numbers(&self, xs: &[Rational], decimals: Option<u32>, out: &mut String) {
-        out.push('[');
-        for (t, x) in xs.iter().enumerate() {
-            if t > 0 {
-                out.push_str(", ");
-            }
-            push_number(x, decimals, out);
-        }
-        out.push(']');
-    }
-
     fn push_user_exact(&self, instance: &Instance, i: usize, out: &mut String) {
-        out.push_str("{\"name\": ");
+        out.push_str("      \"name\": ");
         push_json_string(&instance.user_path(i), out);
         match &self.tasks[i] {
             CompactTasks::Exact(t) => {
-                out.push_str(", \"tasks\": \"");
-                out.push_str(&t.to_string());
-                out.push('"');
+                out.push_str(",\n      \"tasks\": ");
+                push_number(t, None, out);
             }
             CompactTasks::Level { level, coefficient } => {
-                out.push_str(&format!(", \"level\": {level}, \"coefficient\": \""));
-                out.push_str(&coefficient.to_string());
-                out.push('"');
+                out.push_str(&format!(
+                    ",\n      \"level\": {level},\n      \"coefficient\": "
+                ));
+                push_number(coefficient, None, out);
             }
         }
-        out.push('}');
     }
 
     fn push_user_decimal(&self, instance: &Instance, i: usize, n: u32, out: &mut String) {
-        out.push_str("{\"name\": ");
+        out.push_str("      \"name\": ");
         push_json_string(&instance.user_path(i), out);
         let bounds = self.tasks_decimal_bounds(i);
         let exact = match &self.tasks[i] {
@@ -243,51 +233,75 @@ impl CompactFilling {
             Some(t) => (t * factor).write_decimal(n, out),
             None => self.push_scaled(instance, i, bounds, factor, n, out),
         };
-        out.push_str(", \"tasks\": ");
+        out.push_str(",\n      \"tasks\": ");
         put(&Rational::ONE, out);
-        out.push_str(", \"allocation\": [");
-        for (j, d) in instance.users()[i].demand.iter().enumerate() {
-            if j > 0 {
-                out.push_str(", ");
-            }
+        out.push_str(",\n      \"allocation\": [");
+        let demand = &instance.users()[i].demand;
+        for (j, d) in demand.iter().enumerate() {
+            out.push_str(if j == 0 { "\n        " } else { ",\n        " });
             put(d, out);
         }
-        out.push_str("], \"dominant_share\": ");
-        put(&instance.task_dominant_share(i), out);
-        out.push_str(", \"weighted_share\": ");
-        put(&instance.task_weighted_share(i), out);
-        out.push('}');
+        out.push_str(if demand.is_empty() { "]" } else { "\n      ]" });
+        out.push_str(",\n      \"dominant_share\": ");
+        let dominant = instance.task_dominant_share(i);
+        let start = out.len();
+        put(&dominant, out);
+        let end = out.len();
+        out.push_str(",\n      \"weighted_share\": ");
+        let u = &instance.users()[i];
+        if u.resource_weights.is_none() && u.weight == Rational::ONE {
+            out.extend_from_within(start..end);
+        } else {
+            put(&instance.task_weighted_share(i), out);
+        }
     }
 
-    fn push_consumption(&self, instance: &Instance, decimals: Option<u32>, out: &mut String) {
-        let m = instance.num_resources();
+    /// Each resource's total use as printed: its capacity when saturated, otherwise the
+    /// exact value or its rounding (from the use's interval when that decides).
+    fn consumption_text(&self, instance: &Instance, decimals: Option<u32>) -> Vec<String> {
         let bounds = self.consumption_bounds();
-        for j in 0..m {
-            if j > 0 {
-                out.push_str(", ");
-            }
-            let cap = &instance.capacity()[j];
-            if self.saturated.contains(&j) {
-                push_number(cap, decimals, out);
-                continue;
-            }
-            match decimals {
-                None => push_number(&self.consumption_of(instance, j), None, out),
-                Some(n) => {
-                    let (lo, hi) = &bounds[j];
-                    let (a, b) = (lo.to_decimal(n), hi.to_decimal(n));
-                    // Rounding is monotone: equal roundings of the ends are the value's.
-                    if a == b {
-                        out.push_str(&a);
-                    } else {
-                        self.consumption_of(instance, j).write_decimal(n, out);
+        (0..instance.num_resources())
+            .map(|j| {
+                let mut out = String::new();
+                let cap = &instance.capacity()[j];
+                if self.saturated.contains(&j) {
+                    push_number(cap, decimals, &mut out);
+                    return out;
+                }
+                match decimals {
+                    None => push_number(&self.consumption_of(instance, j), None, &mut out),
+                    Some(n) => {
+                        let (lo, hi) = &bounds[j];
+                        let (a, b) = (lo.to_decimal(n), hi.to_decimal(n));
+                        // Rounding is monotone: equal roundings of the ends are the value's.
+                        if a == b {
+                            out.push_str(&a);
+                        } else {
+                            self.consumption_of(instance, j).write_decimal(n, &mut out);
+                        }
                     }
                 }
-            }
-        }
+                out
+            })
+            .collect()
     }
 }
 
+/// Appends a JSON array at depth 1 in serde_json's pretty layout (`[]` when empty), each
+/// item written by `item`.
+fn push_list<T>(
+    items: impl Iterator<Item = T>,
+    out: &mut String,
+    mut item: impl FnMut(T, &mut String),
+) {
+    let mut any = false;
+    for x in items {
+        out.push_str(if any { ",\n    " } else { "[\n    " });
+        item(x, out);
+        any = true;
+    }
+    out.push_str(if any { "\n  ]" } else { "[]" });
+}
 /// An exact string, or a correctly rounded JSON number.
 fn push_number(x: &Rational, decimals: Option<u32>, out: &mut String) {
     match decimals {
