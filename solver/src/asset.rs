@@ -41,7 +41,6 @@
 //!   §5 (its failures of sharing incentive and bottleneck fairness).
 
 mod compact;
-mod digits;
 mod json;
 
 pub use compact::{

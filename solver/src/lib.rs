@@ -31,6 +31,7 @@
 
 pub mod asset;
 pub mod ceei;
+pub mod decimal_bounds;
 pub mod discrete;
 pub mod drf;
 mod error;

@@ -9,6 +9,7 @@
 
 use std::collections::HashMap;
 
+use leontief_solver::decimal_bounds::DecimalBounds;
 use leontief_solver::{Allocation, ExactSum, Instance, Rational};
 use num_bigint::BigInt;
 use serde_json::{Map, Value};
@@ -36,6 +37,8 @@ pub struct Answer<'a> {
 struct Printer {
     numbers: Numbers,
     denominators: HashMap<BigInt, String>,
+    /// The last big factor rounded from and its bounds.
+    bounds: Option<(Rational, Option<DecimalBounds>)>,
 }
 
 /// How many denominators [`Printer`] remembers before starting afresh (bounds its memory).
@@ -46,6 +49,7 @@ impl Printer {
         Printer {
             numbers,
             denominators: HashMap::new(),
+            bounds: None,
         }
     }
 
@@ -89,6 +93,9 @@ impl Printer {
     fn product(&mut self, a: &Rational, b: &Rational, quoted: bool, out: &mut String) {
         match self.numbers {
             Numbers::Decimals(n) if a.is_big() || b.is_big() => {
+                if self.rounded_product(a, b, n, out) {
+                    return;
+                }
                 leontief_solver::rational::write_ratio_decimal(
                     &(a.numer() * b.numer()),
                     &(a.denom() * b.denom()),
@@ -98,6 +105,35 @@ impl Printer {
             }
             _ => self.number(&(a * b), quoted, out),
         }
+    }
+}
+
+impl Printer {
+    /// `a · b` with one factor big and the other small and positive, rounded from machine
+    /// words: the big factor's [`DecimalBounds`] are computed once (one division) and reused
+    /// for the next products with it (a user's bundle and shares). `false` when the bounds do
+    /// not decide (then the caller rounds the exact product).
+    fn rounded_product(&mut self, a: &Rational, b: &Rational, n: u32, out: &mut String) -> bool {
+        let (big, small) = match (a.is_big(), b.is_big()) {
+            (true, false) => (a, b),
+            (false, true) => (b, a),
+            _ => return false,
+        };
+        let Some((p, q)) = small
+            .as_small()
+            .and_then(|(p, q)| Some((u128::try_from(p).ok()?, u128::try_from(q).ok()?)))
+            .filter(|&(p, _)| p > 0)
+        else {
+            return false;
+        };
+        if self.bounds.as_ref().is_none_or(|(x, _)| x != big) {
+            let b = DecimalBounds::of_ratio(&big.numer(), &big.denom());
+            self.bounds = Some((big.clone(), b));
+        }
+        let bounds = self.bounds.as_ref().and_then(|(_, b)| *b);
+        bounds
+            .and_then(|b| b.times(p, q))
+            .is_some_and(|b| b.write_rounded(n, out))
     }
 }
 

@@ -21,12 +21,12 @@
 //! `dominant_share`, `weighted_share` per user), each the exact value correctly rounded to
 //! `N` significant digits (ties to even) and written as a JSON number, with
 //! `"precision": {"decimals": N}`. The users of a level are rounded from the level's interval
-//! ([`digits`](super::digits)), exactly where the interval cannot decide.
+//! ([`DecimalBounds`]), exactly where the interval cannot decide.
 
 use std::io::{self, Write};
 
-use super::digits::{format_rounded, DecimalBounds};
 use super::{CompactFilling, CompactTasks};
+use crate::decimal_bounds::{format_rounded, DecimalBounds};
 use crate::{Instance, Rational};
 
 /// Appends `s` as a JSON string literal.

@@ -1,6 +1,12 @@
-//! Correctly rounded decimals of `λ × q` — a large exact level times a small exact factor —
-//! from an interval around the level, without dividing the level's huge numerator by its
-//! huge denominator once per printed number.
+//! Correctly rounded decimals of `λ × q` — a large exact value times a small exact factor —
+//! from an interval around the large value, without dividing its huge numerator by its huge
+//! denominator once per printed number: [`DecimalBounds`].
+//!
+//! Asset fairness's level-coefficient answer (`docs/theory.md` §2.4) prints every user's
+//! tasks, bundle and shares as a level times small factors; so does progressive filling for
+//! DRF (a user's tasks are its level over its task share). The large value is converted once
+//! to an integer interval with about 34 digits, and every product with a small factor is
+//! rounded from machine words.
 //!
 //! # Why the result is the correctly rounded value
 //! Rounding to `N` significant digits with ties to even, `round_N`, is a non-decreasing
@@ -25,9 +31,20 @@ use num_traits::{ToPrimitive, Zero};
 /// Digits kept in the integer bounds (`10^34 < 2^113`, leaving room for small factors).
 const KEPT_DIGITS: i64 = 34;
 
-/// `v ∈ [lo, hi] · 10^-p`, with `0 < lo ≤ hi`; `lo == hi` only when `v` is exactly that.
+/// Bounds of a positive exact value `v ∈ [lo, hi] · 10^-p` on machine words (`0 < lo ≤ hi`,
+/// `lo == hi` only when `v` is exactly that), from which products with small factors are
+/// correctly rounded. See the [module docs](self).
+///
+/// # Example
+/// ```
+/// use leontief_solver::decimal_bounds::DecimalBounds;
+/// let third = DecimalBounds::of_ratio(&1.into(), &3.into()).unwrap();
+/// let mut s = String::new();
+/// assert!(third.times(2, 1).unwrap().write_rounded(12, &mut s)); // 2/3
+/// assert_eq!(s, "0.666666666667");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct DecimalBounds {
+pub struct DecimalBounds {
     lo: u128,
     hi: u128,
     p: i64,
@@ -41,7 +58,7 @@ impl DecimalBounds {
     /// Bounds of `(L / 2^f) · (a / b)` and `(H / 2^f) · (a / b)` (all positive) with about
     /// [`KEPT_DIGITS`] digits: `lo = ⌊L a 10^p / (b 2^f)⌋`, `hi = ⌈H a 10^p / (b 2^f)⌉`.
     /// `None` when an end is zero.
-    pub(crate) fn of_product(
+    pub fn of_product(
         l: &BigInt,
         h: &BigInt,
         f: u64,
@@ -69,6 +86,20 @@ impl DecimalBounds {
         (lo > 0).then_some(DecimalBounds { lo, hi, p })
     }
 
+    /// Bounds of a positive fraction `num / den` (not necessarily reduced): one division.
+    /// `None` when the value is not positive.
+    pub fn of_ratio(num: &BigInt, den: &BigInt) -> Option<DecimalBounds> {
+        if num.sign() != den.sign() || num.is_zero() {
+            return None;
+        }
+        let one = BigInt::from(1);
+        let (num, den) = (
+            num.magnitude().clone().into(),
+            den.magnitude().clone().into(),
+        );
+        DecimalBounds::of_product(&one, &one, 0, &num, &den)
+    }
+
     /// Exact bounds of a rational `a / b` (positive), for multiplying further.
     #[cfg(test)]
     pub(crate) fn exact(a: u128, b: u128) -> Option<DecimalBounds> {
@@ -78,7 +109,7 @@ impl DecimalBounds {
 
     /// Bounds of the value times `a / b` (`a, b > 0`): floor and ceiling again, after dropping
     /// low digits when the product would overflow.
-    pub(crate) fn times(self, a: u128, b: u128) -> Option<DecimalBounds> {
+    pub fn times(self, a: u128, b: u128) -> Option<DecimalBounds> {
         let DecimalBounds {
             mut lo,
             mut hi,
@@ -111,7 +142,7 @@ impl DecimalBounds {
     /// The value rounded to `n` significant digits (ties to even) as `(m, e)`, the value being
     /// `m · 10^(e-n+1)` with `10^(n-1) ≤ m < 10^n`; `None` when the bounds do not decide it
     /// (see the [module docs](self)).
-    pub(crate) fn round(self, n: u32) -> Option<(u128, i64)> {
+    pub fn round(self, n: u32) -> Option<(u128, i64)> {
         let DecimalBounds { lo, hi, p } = self;
         let digits = i64::from(hi.ilog10()) + 1;
         let k = digits - i64::from(n);
@@ -145,10 +176,25 @@ impl DecimalBounds {
     }
 }
 
+impl DecimalBounds {
+    /// Appends the value correctly rounded to `n` significant digits, in the syntax of
+    /// [`Rational::to_decimal`](crate::Rational::to_decimal), when the bounds decide it;
+    /// returns `false` (appending nothing) otherwise.
+    pub fn write_rounded(self, n: u32, out: &mut String) -> bool {
+        match self.round(n) {
+            Some((m, e)) => {
+                format_rounded(m, e, out);
+                true
+            }
+            None => false,
+        }
+    }
+}
+
 /// Appends `m · 10^(e-n+1)` (with `m` of `n` digits) in the syntax of
 /// [`Rational::to_decimal`](crate::Rational::to_decimal): trailing zeros dropped, plain
 /// notation when `-7 < e < 21`, scientific otherwise.
-pub(crate) fn format_rounded(m: u128, e: i64, out: &mut String) {
+pub fn format_rounded(m: u128, e: i64, out: &mut String) {
     let text = m.to_string();
     let d = text.trim_end_matches('0');
     let d = if d.is_empty() { "0" } else { d };
