@@ -237,7 +237,12 @@ pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, answer: Answer<'_>) {
         j.str(&inst.user_path(i));
         let t = &x.tasks[i];
         j.key("tasks");
-        printer.number(t, true, &mut j.sink.buf);
+        if t.is_big() && matches!(numbers, Numbers::Decimals(_)) {
+            // As a product with 1, so that a big count's bounds serve its bundle and shares.
+            printer.product(t, &Rational::ONE, true, &mut j.sink.buf);
+        } else {
+            printer.number(t, true, &mut j.sink.buf);
+        }
         j.key("allocation");
         let demand = &inst.users()[i].demand;
         if demand.is_empty() {
