@@ -15,6 +15,10 @@
 //!   (one draw per resource from `SplitMix64::new(SEED ^ 0xca9a)`): distinct capacities make
 //!   the users' aggregate shares (asset fairness) distinct fractions with large
 //!   denominators, the case where asset fairness's exact answer is large;
+//! - `machines`: the discrete DRF bench's cluster (`solver/benches/discrete.rs`): N users
+//!   with tasks of 1–8 CPUs and 1–32 GB, capacity `(64·M, 256·M)` for M identical machines of
+//!   (64, 256) (M is the third argument; the seed is the bench's own, SEED is ignored), for
+//!   `solve --mechanism discrete-drf --misfit skip --machines M`;
 //! - `tree`: `leontief_hdrf::generate::cluster_tree(10, 9, N, M, SEED)` — N leaves in 100
 //!   pools, depth 3 (the hierarchical bench's workload).
 //!
@@ -29,7 +33,7 @@ use leontief_solver::{Instance, Rational, User};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: generate_instance flat|flat-decimal|flat-capacities|tree N M SEED";
+    let usage = "usage: generate_instance flat|flat-decimal|flat-capacities|machines|tree N M SEED";
     let kind = args.get(1).expect(usage).as_str();
     let n: usize = args.get(2).expect(usage).parse().expect("N");
     let m: usize = args.get(3).expect(usage).parse().expect("M");
@@ -38,6 +42,7 @@ fn main() {
         "flat" => cluster_workload(n, m, seed).to_json(),
         "flat-decimal" => hundredths(&cluster_workload(n, m, seed)).to_json(),
         "flat-capacities" => varied_capacities(&cluster_workload(n, m, seed), seed).to_json(),
+        "machines" => machines(n, m as u64).to_json(),
         "tree" => cluster_tree(10, 9, n, m, seed).to_json(),
         other => panic!("unknown kind {other}; {usage}"),
     };
@@ -77,4 +82,15 @@ fn varied_capacities(inst: &Instance, seed: u64) -> Instance {
         .map(|_| Rational::from(rng.range(25 * n, 75 * n)))
         .collect();
     Instance::new(capacity, inst.users().to_vec()).expect("positive capacities keep it valid")
+}
+
+/// The discrete bench's cluster: `n` users, `(1..=8, 1..=32)` per task, `k` machines.
+fn machines(n: usize, k: u64) -> Instance {
+    let mut rng = SplitMix64::new(0x1EE7_DF7F);
+    let users = (0..n)
+        .map(|i| User::new(format!("u{i}"), [rng.range(1, 8), rng.range(1, 32)]))
+        .collect();
+    let capacity = vec![Rational::from(64 * k), Rational::from(256 * k)];
+    Instance::with_resources(vec!["cpu".into(), "mem".into()], capacity, users)
+        .expect("positive demands and capacities")
 }
