@@ -28,6 +28,17 @@ use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::{ToPrimitive, Zero};
 
+/// `10^k` for `k ≤ 38` (the powers of ten below `2^128`).
+const POW10: [u128; 39] = {
+    let mut t = [1u128; 39];
+    let mut k = 1;
+    while k < 39 {
+        t[k] = t[k - 1] * 10;
+        k += 1;
+    }
+    t
+};
+
 /// Digits kept in the integer bounds (`10^34 < 2^113`, leaving room for small factors).
 const KEPT_DIGITS: i64 = 34;
 
@@ -127,8 +138,12 @@ impl DecimalBounds {
         }
         let nl = lo * a;
         let nh = hi.checked_mul(a)?;
-        let lo2 = nl / b;
-        let hi2 = nh.div_ceil(b);
+        // An integer factor (a demand, usually) needs no division.
+        let (lo2, hi2) = if b == 1 {
+            (nl, nh)
+        } else {
+            (nl / b, nh.div_ceil(b))
+        };
         if lo2 == 0 {
             return None;
         }
@@ -149,9 +164,11 @@ impl DecimalBounds {
         if k < 1 {
             return None;
         }
-        let unit = 10u128.pow(k as u32);
-        let (q_lo, r_lo) = (lo / unit, lo % unit);
-        let (q_hi, r_hi) = (hi / unit, hi % unit);
+        let unit = POW10[k as usize];
+        // One division per end (a 128-bit division is a library call).
+        let q_lo = lo / unit;
+        let q_hi = hi / unit;
+        let (r_lo, r_hi) = (lo - q_lo * unit, hi - q_hi * unit);
         if q_lo != q_hi {
             return None;
         }
@@ -168,7 +185,7 @@ impl DecimalBounds {
         };
         let mut m = q_lo + u128::from(up);
         let mut e = digits - 1 - p;
-        if m == 10u128.pow(n) {
+        if m == POW10[n as usize] {
             m /= 10;
             e += 1;
         }
