@@ -526,7 +526,7 @@ pub fn fill_compact(instance: &Instance) -> CompactFilling {
                 let (j, x) = best.expect("a growing resource exists while users are unfrozen");
                 (j, Some(x))
             };
-            let first = match (&kappa, exact) {
+            match (&kappa, exact) {
                 (None, exact) => Some((j, exact)),
                 (Some(k), Some(x)) => (x <= *k).then_some((j, Some(x))),
                 (Some(k), None) => {
@@ -540,8 +540,7 @@ pub fn fill_compact(instance: &Instance) -> CompactFilling {
                         (x <= *k).then_some((j, Some(x)))
                     }
                 }
-            };
-            first
+            }
         };
 
         if let Some((j, exact)) = saturation {
@@ -626,16 +625,16 @@ pub fn fill_compact(instance: &Instance) -> CompactFilling {
     // Saturated resources: every event's resource, and any other whose use reaches its
     // capacity (decided from the use's interval when it stays below, exactly otherwise).
     let mut saturated = Vec::new();
-    for j in 0..m {
+    for (j, used) in capped_use.iter().enumerate() {
         let by_event = run.saturations.iter().any(|s| s.resource == j);
         let full = by_event || {
             let cap = &instance.capacity()[j];
-            let free = Interval::of(&(cap - &capped_use[j]), f);
+            let free = Interval::of(&(cap - used), f);
             // use < R  ⇐  saturated use's upper end < R − capped use's lower end
             if run.saturated_use[j].hi < free.lo {
                 false
             } else {
-                &capped_use[j] + &run.saturated_use_exact(j) == *cap
+                used + &run.saturated_use_exact(j) == *cap
             }
         };
         if full {
