@@ -18,7 +18,7 @@
 //! what makes the exact answer large. [`fill_compact`] keeps the answer in that
 //! *level-coefficient* form ([`CompactFilling`]: the levels and one small coefficient
 //! `1 / a_i` per user) and decides the events from fixed-point intervals, exactly where they
-//! overlap (see [`compact`](self::fill_compact) and `docs/theory.md` §2.4).
+//! overlap (see [`fill_compact`] and `docs/theory.md` §2.4).
 //!
 //! # Complexity
 //! `O(n·m + n log n)` fixed-point operations for the events ([`fill_compact`]); writing the

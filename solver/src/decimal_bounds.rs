@@ -67,7 +67,7 @@ fn pow10(k: u32) -> BigInt {
 
 impl DecimalBounds {
     /// Bounds of `(L / 2^f) · (a / b)` and `(H / 2^f) · (a / b)` (all positive) with about
-    /// [`KEPT_DIGITS`] digits: `lo = ⌊L a 10^p / (b 2^f)⌋`, `hi = ⌈H a 10^p / (b 2^f)⌉`.
+    /// 34 digits: `lo = ⌊L a 10^p / (b 2^f)⌋`, `hi = ⌈H a 10^p / (b 2^f)⌉`.
     /// `None` when an end is zero.
     pub fn of_product(
         l: &BigInt,

@@ -163,8 +163,7 @@ pub struct CompactEvent {
     pub frozen: Vec<usize>,
 }
 
-/// Asset fairness's exact answer in the level-coefficient form. See the
-/// [module docs](self).
+/// Asset fairness's exact answer in the level-coefficient form (`docs/theory.md` §2.4).
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct CompactFilling {
@@ -391,8 +390,8 @@ fn task_shares(instance: &Instance) -> Vec<Rational> {
         .collect()
 }
 
-/// Asset fairness's progressive filling in the level-coefficient form (see the
-/// [module docs](self)).
+/// Asset fairness's progressive filling in the level-coefficient form (`docs/theory.md`
+/// §2.4).
 ///
 /// # Example
 /// The DRF paper's example: asset fairness freezes both users when CPU saturates at level

@@ -114,7 +114,7 @@ impl CompactFilling {
 
     /// Writes the answer as JSON to `out`, laid out as serde_json's pretty printer lays it
     /// out: the exact level-coefficient form, or with `decimals = Some(N)` every number
-    /// correctly rounded to `N` significant digits (see the [module docs](self)). `instance`
+    /// correctly rounded to `N` significant digits (the layout is in `docs/theory.md` §2.4). `instance`
     /// must be the instance the filling was computed from.
     ///
     /// # Errors
