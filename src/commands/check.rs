@@ -7,8 +7,9 @@ use leontief_solver::{read_numbers, Instance, Rational, SolverError};
 use serde_json::Value;
 
 use crate::cli::CliError;
-use crate::commands::flags::{InstanceInput, MechanismParser, NameParser};
+use crate::commands::flags::{InstanceInput, MechanismParser, NameParser, NumberFlags};
 use crate::commands::{pretty, usage};
+use crate::output::finish_json;
 
 /// The flags of `leontief check`.
 #[derive(Debug, Clone, Args)]
@@ -31,6 +32,9 @@ pub struct CheckArgs {
     /// rm: the new capacities (each at least the old). Without it a small grid.
     #[arg(long, value_name = "V1,V2,..")]
     pub capacity: Option<String>,
+    /// How numbers are printed.
+    #[command(flatten)]
+    pub numbers: NumberFlags,
 }
 
 fn csv_numbers(field: &str, text: &str) -> Result<Vec<Rational>, SolverError> {
@@ -117,6 +121,7 @@ fn scenario_for(
 /// Runs `leontief check`: one JSON object per property, in a list, in the order given.
 pub fn run(args: CheckArgs) -> Result<String, CliError> {
     check_flags(&args)?;
+    let numbers = args.numbers.numbers()?;
     let inst = InstanceInput {
         file: Some(args.file.clone()),
         ..InstanceInput::default()
@@ -130,9 +135,16 @@ pub fn run(args: CheckArgs) -> Result<String, CliError> {
         .collect::<Result<Vec<_>, _>>()?;
     let mech = args.mechanism.build();
     let mut out = Vec::new();
+    let bar = crate::workers::progress(Some(scenarios.len() as u64));
     for (&p, scenario) in args.property.iter().zip(&scenarios) {
-        let report = check(mech.as_ref(), &inst, p, scenario)?;
-        out.push(report.to_json(&inst));
+        bar.set_message(p.name());
+        let report = check(mech.as_ref(), &inst, p, scenario);
+        bar.inc(1);
+        if report.is_err() {
+            bar.finish_and_clear();
+        }
+        out.push(report?.to_json(&inst));
     }
-    Ok(pretty(&Value::Array(out)))
+    bar.finish_and_clear();
+    Ok(pretty(&finish_json(Value::Array(out), numbers)))
 }

@@ -4,13 +4,13 @@ use clap::Args;
 use leontief_solver::ceei::Ceei;
 use leontief_solver::registry::flat_mechanisms;
 use leontief_solver::{Allocation, Rational};
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use crate::cli::CliError;
 use crate::commands::flags::{InstanceInput, NumberFlags};
 use crate::commands::solve::Format;
 use crate::commands::{pretty, usage};
-use crate::output::{round_text, round_value, write_csv_field, Numbers};
+use crate::output::{finish_json, round_text, write_csv_field, Numbers};
 use crate::render::{compare_json, compare_table, Column};
 
 /// The flags of `leontief compare`.
@@ -58,8 +58,7 @@ pub fn run(args: CompareArgs) -> Result<String, CliError> {
         columns.push(Column::exact(d.name, &inst, &x));
     }
     if args.summary {
-        let mut v = summary(&inst, &columns);
-        return Ok(pretty(&finish_json(&mut v, numbers)));
+        return Ok(pretty(&finish_json(summary(&inst, &columns), numbers)));
     }
     if let Numbers::Decimals(n) = numbers {
         if args.format != Format::Json {
@@ -76,26 +75,10 @@ pub fn run(args: CompareArgs) -> Result<String, CliError> {
         }
     }
     Ok(match args.format {
-        Format::Json => pretty(&finish_json(&mut compare_json(&inst, &columns), numbers)),
+        Format::Json => pretty(&finish_json(compare_json(&inst, &columns), numbers)),
         Format::Table => compare_table(&inst, &columns),
         Format::Csv => csv(&inst, &columns),
     })
-}
-
-/// Rounds a JSON answer's numbers and states the precision (first, before the figures).
-fn finish_json(v: &mut Value, numbers: Numbers) -> Value {
-    let Numbers::Decimals(n) = numbers else {
-        return v.take();
-    };
-    round_value(v, n);
-    let mut out = Map::new();
-    if let Some(p) = numbers.precision() {
-        out.insert("precision".into(), p);
-    }
-    if let Value::Object(o) = v.take() {
-        out.extend(o);
-    }
-    Value::Object(out)
 }
 
 /// `mechanism,exact,user,tasks,dominant_share`: one row per mechanism and user.

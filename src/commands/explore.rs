@@ -16,9 +16,11 @@ use serde_json::Value;
 
 use crate::cli::CliError;
 use crate::commands::flags::{
-    Domain, GeneratorFlags, LimitFlags, MechanismParser, NameParser, RunControl, RunFlags,
+    Domain, GeneratorFlags, LimitFlags, MechanismParser, NameParser, NumberFlags, RunControl,
+    RunFlags,
 };
 use crate::commands::{create, usage};
+use crate::output::finish_json;
 use crate::workers::{progress, thread_pool};
 
 /// `--help`'s text under `--metric`: every metric's definition, from the metric list.
@@ -59,6 +61,9 @@ pub struct ExploreArgs {
     /// Threads and output.
     #[command(flatten)]
     pub run: RunFlags,
+    /// How numbers are printed.
+    #[command(flatten)]
+    pub numbers: NumberFlags,
 }
 
 /// `explore`'s configuration, validated.
@@ -110,6 +115,7 @@ fn config(args: &ExploreArgs) -> Result<Config, CliError> {
 
 /// Runs `leontief explore`. The records go to `--out` or standard output as they are found.
 pub fn run(args: ExploreArgs) -> Result<String, CliError> {
+    let numbers = args.numbers.numbers()?;
     let cfg = config(&args)?;
     let mech = cfg.mechanism.build();
     let pool = thread_pool(cfg.control.threads)?;
@@ -134,7 +140,7 @@ pub fn run(args: ExploreArgs) -> Result<String, CliError> {
         explore(
             mech.as_ref(),
             &cfg.explore,
-            &mut |r| write_line(sink.as_mut(), r),
+            &mut |r| write_line(sink.as_mut(), &finish_json(r.clone(), numbers)),
             &tick,
         )
     });

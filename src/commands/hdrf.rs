@@ -11,7 +11,9 @@ use serde_json::Value;
 use strum::VariantNames;
 
 use crate::cli::{read_text, CliError};
-use crate::commands::pretty;
+use crate::commands::flags::NumberFlags;
+use crate::commands::{pretty, usage};
+use crate::output::{finish_json, round_csv, write_csv_field, Numbers};
 
 /// The flags of `leontief hdrf`.
 #[derive(Debug, Clone, Args)]
@@ -27,6 +29,14 @@ pub struct HdrfArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "json")]
     pub format: TreeFormat,
+    /// How numbers are printed (json and csv; the tree is drawn exactly).
+    #[command(flatten)]
+    pub numbers: NumberFlags,
+    /// Print aggregate figures only (JSON), per policy: node and leaf counts, utilization,
+    /// the saturated resources, and the smallest and largest leaf dominant share and
+    /// satisfaction (with a leaf attaining each).
+    #[arg(long)]
+    pub summary: bool,
 }
 
 /// The policies `--policy` names: one, or all of them.
@@ -77,10 +87,36 @@ pub enum TreeFormat {
     Json,
     /// The tree drawn on the terminal with those figures.
     Tree,
+    /// CSV with a header row, one row per policy and node: policy, path, kind, weight,
+    /// guaranteed share, the allocation of each resource, dominant share, satisfaction,
+    /// tasks (empty for pools).
+    Csv,
+}
+
+impl TreeFormat {
+    fn name(self) -> &'static str {
+        match self {
+            TreeFormat::Json => "json",
+            TreeFormat::Tree => "tree",
+            TreeFormat::Csv => "csv",
+        }
+    }
 }
 
 /// Runs `leontief hdrf`.
 pub fn run(args: HdrfArgs) -> Result<String, CliError> {
+    let numbers = args.numbers.numbers()?;
+    if args.summary && args.format != TreeFormat::Json {
+        return Err(usage(format!(
+            "--summary: the summary is printed in JSON; not with --format {}",
+            args.format.name()
+        )));
+    }
+    if numbers != Numbers::Exact && args.format == TreeFormat::Tree {
+        return Err(usage(
+            "--decimals: the tree is drawn with exact values; use --format json or csv",
+        ));
+    }
     let text = read_text(&args.file)?;
     let tree = Tree::from_json_str(&text)?;
     let allocs = args
@@ -89,11 +125,22 @@ pub fn run(args: HdrfArgs) -> Result<String, CliError> {
         .iter()
         .map(|&policy| allocate(&tree, policy))
         .collect::<Result<Vec<_>, _>>()?;
+    let mut answers: Vec<Value> = allocs.iter().map(|a| a.to_json(&tree)).collect();
+    if args.summary {
+        answers = answers.iter().map(summary).collect();
+    }
     Ok(match args.format {
-        TreeFormat::Json if allocs.len() == 1 => pretty(&allocs[0].to_json(&tree)),
-        TreeFormat::Json => pretty(&Value::Array(
-            allocs.iter().map(|a| a.to_json(&tree)).collect(),
-        )),
+        TreeFormat::Json if answers.len() == 1 => {
+            pretty(&finish_json(answers.swap_remove(0), numbers))
+        }
+        TreeFormat::Json => pretty(&finish_json(Value::Array(answers), numbers)),
+        TreeFormat::Csv => {
+            let text = csv(&answers);
+            match numbers {
+                Numbers::Exact => text,
+                Numbers::Decimals(n) => round_csv(&text, n),
+            }
+        }
         TreeFormat::Tree => {
             let mut drawn = String::new();
             if allocs.len() > 1 {
@@ -109,5 +156,111 @@ pub fn run(args: HdrfArgs) -> Result<String, CliError> {
             }
             drawn
         }
+    })
+}
+
+/// Each node's figures as CSV rows (see [`TreeFormat::Csv`]), from the JSON answers.
+fn csv(answers: &[Value]) -> String {
+    let cell = |v: &Value| -> String {
+        match v {
+            Value::String(s) => s.clone(),
+            Value::Null => String::new(),
+            other => other.to_string(),
+        }
+    };
+    let mut out = String::from("policy,path,kind,weight,guaranteed_share");
+    if let Some(resources) = answers.first().and_then(|a| a["resources"].as_array()) {
+        for r in resources {
+            out.push(',');
+            write_csv_field(&cell(r), &mut out);
+        }
+    }
+    out.push_str(",dominant_share,satisfaction,tasks\n");
+    for answer in answers {
+        let policy = cell(&answer["policy"]);
+        for node in answer["nodes"].as_array().into_iter().flatten() {
+            write_csv_field(&policy, &mut out);
+            for key in ["path", "kind", "weight", "guaranteed_share"] {
+                out.push(',');
+                write_csv_field(&cell(&node[key]), &mut out);
+            }
+            for x in node["allocation"].as_array().into_iter().flatten() {
+                out.push(',');
+                out.push_str(&cell(x));
+            }
+            for key in ["dominant_share", "satisfaction", "tasks"] {
+                out.push(',');
+                out.push_str(&cell(&node[key]));
+            }
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// One policy's aggregate figures: `{"policy", "nodes", "leaves", "utilization" (the root's
+/// allocation over the capacity), "saturated", "dominant_share": {"min", "max"},
+/// "satisfaction": {"min", "max"}}`, the extremes over the leaves with a leaf attaining each
+/// (the first in the tree's order), as exact strings.
+fn summary(answer: &Value) -> Value {
+    use leontief_solver::Rational;
+    let read = |v: &Value| v.as_str().and_then(|s| s.parse::<Rational>().ok());
+    let nodes = answer["nodes"].as_array().cloned().unwrap_or_default();
+    let leaves: Vec<&Value> = nodes.iter().filter(|n| n["kind"] == "leaf").collect();
+    let capacity: Vec<Rational> = answer["capacity"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(read)
+        .collect();
+    let used: Vec<Rational> = nodes
+        .first()
+        .and_then(|root| root["allocation"].as_array())
+        .into_iter()
+        .flatten()
+        .filter_map(read)
+        .collect();
+    let resources: Vec<String> = answer["resources"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|r| r.as_str().map(str::to_string))
+        .collect();
+    let utilization: Vec<Value> = used
+        .iter()
+        .zip(&capacity)
+        .map(|(u, c)| Value::String((u / c).to_string()))
+        .collect();
+    let saturated: Vec<&String> = used
+        .iter()
+        .zip(&capacity)
+        .zip(&resources)
+        .filter(|((u, c), _)| u >= c)
+        .map(|(_, r)| r)
+        .collect();
+    let extremes = |key: &str| -> Value {
+        let values: Vec<(Rational, &str)> = leaves
+            .iter()
+            .filter_map(|n| Some((read(&n[key])?, n["path"].as_str()?)))
+            .collect();
+        let min = values.iter().min_by(|a, b| a.0.cmp(&b.0));
+        let max = values.iter().min_by(|a, b| b.0.cmp(&a.0));
+        let entry = |e: Option<&(Rational, &str)>| match e {
+            Some((v, path)) => serde_json::json!({"node": path, "value": v.to_string()}),
+            None => Value::Null,
+        };
+        serde_json::json!({"min": entry(min), "max": entry(max)})
+    };
+    serde_json::json!({
+        "policy": answer["policy"],
+        "computation": answer["computation"],
+        "resources": resources,
+        "capacity": answer["capacity"],
+        "nodes": nodes.len(),
+        "leaves": leaves.len(),
+        "utilization": utilization,
+        "saturated": saturated,
+        "dominant_share": extremes("dominant_share"),
+        "satisfaction": extremes("satisfaction"),
     })
 }

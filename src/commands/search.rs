@@ -14,9 +14,11 @@ use serde_json::Value;
 
 use crate::cli::CliError;
 use crate::commands::flags::{
-    Domain, GeneratorFlags, LimitFlags, MechanismParser, NameParser, RunControl, RunFlags,
+    Domain, GeneratorFlags, LimitFlags, MechanismParser, NameParser, NumberFlags, RunControl,
+    RunFlags,
 };
 use crate::commands::{create, usage};
+use crate::output::finish_json;
 use crate::workers::{progress, thread_pool};
 
 /// The flags of `leontief search`.
@@ -50,6 +52,9 @@ pub struct SearchArgs {
     /// Threads and output.
     #[command(flatten)]
     pub run: RunFlags,
+    /// How numbers are printed.
+    #[command(flatten)]
+    pub numbers: NumberFlags,
 }
 
 /// `search`'s configuration, validated: one search per property.
@@ -106,6 +111,7 @@ fn config(args: &SearchArgs) -> Result<Config, CliError> {
 /// Runs `leontief search`. The records go to `--out` or standard output as they are found
 /// (nothing is returned for standard output at the end).
 pub fn run(args: SearchArgs) -> Result<String, CliError> {
+    let numbers = args.numbers.numbers()?;
     let cfg = config(&args)?;
     let mech = cfg.mechanism.build();
     let pool = thread_pool(cfg.control.threads)?;
@@ -132,7 +138,7 @@ pub fn run(args: SearchArgs) -> Result<String, CliError> {
             search(
                 mech.as_ref(),
                 search_cfg,
-                &mut |r| write_line(sink.as_mut(), &r.to_json()),
+                &mut |r| write_line(sink.as_mut(), &finish_json(r.to_json(), numbers)),
                 &tick,
             )
         });

@@ -7,8 +7,9 @@ use leontief_solver::{read_number, Rational, SolverError};
 use serde_json::Value;
 
 use crate::cli::{read_text, CliError};
-use crate::commands::flags::NameParser;
+use crate::commands::flags::{NameParser, NumberFlags};
 use crate::commands::pretty;
+use crate::output::{finish_json, round_csv, Numbers};
 
 /// The flags of `leontief simulate`.
 #[derive(Debug, Clone, Args)]
@@ -43,6 +44,9 @@ pub struct SimulateArgs {
     /// summary goes to standard error.
     #[arg(long)]
     pub csv: bool,
+    /// How numbers are printed.
+    #[command(flatten)]
+    pub numbers: NumberFlags,
 }
 
 impl SimulateArgs {
@@ -66,6 +70,7 @@ impl SimulateArgs {
             every: None,
             no_series: false,
             csv: false,
+            numbers: NumberFlags::default(),
         }
     }
 }
@@ -92,6 +97,7 @@ impl SimulateArgs {
 /// ```
 pub fn run(args: &SimulateArgs) -> Result<String, CliError> {
     let policy = args.policy;
+    let numbers = args.numbers.numbers()?;
     if args.machines == Some(0) {
         return Err(CliError::Usage(
             "--machines: expected at least one machine, found 0".into(),
@@ -118,7 +124,12 @@ pub fn run(args: &SimulateArgs) -> Result<String, CliError> {
     };
     let text = read_text(&args.file)?;
     let scenario = Scenario::from_json_str(&text)?;
-    let result = simulate(&scenario, &config).map_err(|e| match e {
+    let bar = crate::workers::progress(None);
+    bar.set_message("simulating");
+    bar.enable_steady_tick(std::time::Duration::from_millis(120));
+    let result = simulate(&scenario, &config);
+    bar.finish_and_clear();
+    let result = result.map_err(|e| match e {
         SolverError::Invalid { field, reason } if field == "horizon" && args.horizon.is_none() => {
             SolverError::invalid(
                 field,
@@ -129,9 +140,16 @@ pub fn run(args: &SimulateArgs) -> Result<String, CliError> {
     })?;
     if args.csv {
         eprint!("{}", summary_text(&scenario, &result));
-        return Ok(result.series_csv(&scenario.tree));
+        let csv = result.series_csv(&scenario.tree);
+        return Ok(match numbers {
+            Numbers::Exact => csv,
+            Numbers::Decimals(n) => round_csv(&csv, n),
+        });
     }
-    Ok(pretty(&result.to_json(&scenario.tree)))
+    Ok(pretty(&finish_json(
+        result.to_json(&scenario.tree),
+        numbers,
+    )))
 }
 
 fn positive_flag(flag: &str, text: &str) -> Result<Rational, CliError> {

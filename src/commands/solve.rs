@@ -15,7 +15,7 @@ use crate::cli::CliError;
 use crate::commands::flags::{InstanceInput, MechanismParser, NumberFlags};
 use crate::commands::{pretty, usage, Printed};
 use crate::output::allocation::{write_csv, write_json, write_summary, Answer};
-use crate::output::{round_value, Numbers, Sink};
+use crate::output::{finish_json, Numbers, Sink};
 use crate::render::{allocation_table, ceei_json, filling_trace_json};
 
 /// The flags of `leontief solve`.
@@ -246,22 +246,8 @@ fn answer(cfg: &Config, inst: leontief_solver::Instance) -> Result<Printed, CliE
                 }
                 if let Some(o) = v.as_object_mut() {
                     o.remove("objective");
-                    if let Some(p) = cfg.numbers.precision() {
-                        // After "exact", as in the other answers.
-                        let rest: Vec<(String, serde_json::Value)> =
-                            std::mem::take(o).into_iter().collect();
-                        for (k, val) in rest {
-                            let after_exact = k == "exact";
-                            o.insert(k, val);
-                            if after_exact {
-                                o.insert("precision".into(), p.clone());
-                            }
-                        }
-                    }
                 }
-                if let Numbers::Decimals(n) = cfg.numbers {
-                    round_value(&mut v, n);
-                }
+                let v = finish_json(v, cfg.numbers);
                 return Ok(pretty(&v).into());
             }
             Allocation::new(out.tasks_exact.clone().unwrap_or_default())

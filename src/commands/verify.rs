@@ -11,9 +11,10 @@ use serde_json::Value;
 
 use crate::cli::CliError;
 use crate::commands::flags::{
-    Domain, GeneratorFlags, MechanismParser, NameParser, RunControl, RunFlags,
+    Domain, GeneratorFlags, MechanismParser, NameParser, NumberFlags, RunControl, RunFlags,
 };
 use crate::commands::{create, pretty, usage};
+use crate::output::{finish_json, Numbers};
 use crate::workers::{progress, thread_pool};
 
 /// The flags of `leontief verify`.
@@ -37,11 +38,15 @@ pub struct VerifyArgs {
     /// Threads and output.
     #[command(flatten)]
     pub run: RunFlags,
+    /// How numbers are printed.
+    #[command(flatten)]
+    pub numbers: NumberFlags,
 }
 
 /// `verify`'s configuration, validated.
 struct Config {
     mechanism: &'static Descriptor,
+    numbers: Numbers,
     properties: Vec<Property>,
     verify: VerifyConfig,
     domain: Domain,
@@ -52,6 +57,7 @@ fn config(args: &VerifyArgs) -> Result<Config, CliError> {
     if args.instances == 0 {
         return Err(usage("--instances: expected at least 1 instance, found 0"));
     }
+    let numbers = args.numbers.numbers()?;
     let domain = args.generator.domain(false)?;
     let control = args.run.control(None)?;
     let mut verify = VerifyConfig::new(
@@ -62,6 +68,7 @@ fn config(args: &VerifyArgs) -> Result<Config, CliError> {
     verify.max_witnesses = args.witnesses;
     Ok(Config {
         mechanism: args.mechanism,
+        numbers,
         properties: args.property.clone(),
         verify,
         domain,
@@ -118,8 +125,8 @@ pub fn run(args: VerifyArgs) -> Result<String, CliError> {
         out.push(summary_json(summary, &cfg));
     }
     let text = match &out[..] {
-        [one] => pretty(one),
-        _ => pretty(&Value::Array(out)),
+        [one] => pretty(&finish_json(one.clone(), cfg.numbers)),
+        _ => pretty(&finish_json(Value::Array(out), cfg.numbers)),
     };
     match (file, &cfg.control.out) {
         (Some(mut file), Some(path)) => {

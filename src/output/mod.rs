@@ -17,6 +17,7 @@ pub mod allocation;
 use std::io;
 
 use leontief_solver::Rational;
+use num_bigint::{BigInt, Sign};
 use serde_json::Value;
 
 /// How numbers are printed.
@@ -67,8 +68,7 @@ impl Numbers {
     }
 }
 
-/// Appends `p/q` (or `p`), as `Rational`'s `Display` prints it, without a temporary string
-/// for machine-word values.
+/// Appends `p/q` (or `p`), as `Rational`'s `Display` prints it, without a temporary string.
 pub fn write_exact(x: &Rational, out: &mut String) {
     use std::fmt::Write;
     match x.as_small() {
@@ -79,8 +79,55 @@ pub fn write_exact(x: &Rational, out: &mut String) {
             let _ = write!(out, "{n}/{d}");
         }
         None => {
-            let _ = write!(out, "{x}");
+            write_bigint(&x.numer(), out);
+            if !x.is_integer() {
+                out.push('/');
+                write_bigint(&x.denom(), out);
+            }
         }
+    }
+}
+
+/// `10^19`, the largest power of ten in a 64-bit word.
+const TEN19: u128 = 10_000_000_000_000_000_000;
+
+/// Appends the big integer `n` in decimal (as its `Display` does), by peeling 19-digit chunks
+/// off its 64-bit words: `O(words²)` word divisions and no intermediate buffers beyond the
+/// chunks.
+pub fn write_bigint(n: &BigInt, out: &mut String) {
+    use std::fmt::Write;
+    if n.sign() == Sign::Minus {
+        out.push('-');
+    }
+    let mut words = n.magnitude().to_u64_digits();
+    if words.len() <= 2 {
+        let v = words
+            .iter()
+            .rev()
+            .fold(0u128, |acc, &w| (acc << 64) | u128::from(w));
+        let _ = write!(out, "{v}");
+        return;
+    }
+    let mut chunks: Vec<u64> = Vec::with_capacity(words.len() * 20 / 19 + 1);
+    while !words.is_empty() {
+        let mut rem: u128 = 0;
+        for w in words.iter_mut().rev() {
+            let cur = (rem << 64) | u128::from(*w);
+            // cur < 10^19 · 2^64, so the quotient fits a word.
+            *w = (cur / TEN19) as u64;
+            rem = cur % TEN19;
+        }
+        chunks.push(rem as u64);
+        while words.last() == Some(&0) {
+            words.pop();
+        }
+    }
+    let mut rest = chunks.iter().rev();
+    if let Some(top) = rest.next() {
+        let _ = write!(out, "{top}");
+    }
+    for c in rest {
+        let _ = write!(out, "{c:019}");
     }
 }
 
@@ -93,6 +140,61 @@ pub fn round_text(text: &str, digits: u32) -> String {
         }
     }
     text.to_string()
+}
+
+/// CSV text with every numeric cell rounded to `digits` significant digits ([`round_text`]);
+/// the header row and quoted cells (names) are kept as they are.
+pub fn round_csv(text: &str, digits: u32) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (k, line) in text.lines().enumerate() {
+        if k == 0 {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        }
+        let mut rest = line;
+        let mut first = true;
+        loop {
+            if !first {
+                out.push(',');
+            }
+            first = false;
+            if rest.starts_with('"') {
+                // A quoted cell: up to the closing quote that is not doubled.
+                let bytes = rest.as_bytes();
+                let mut end = 1;
+                while end < bytes.len() {
+                    if bytes[end] == b'"' {
+                        if bytes.get(end + 1) == Some(&b'"') {
+                            end += 2;
+                            continue;
+                        }
+                        break;
+                    }
+                    end += 1;
+                }
+                let end = (end + 1).min(rest.len());
+                out.push_str(&rest[..end]);
+                rest = &rest[end..];
+                match rest.strip_prefix(',') {
+                    Some(r) => rest = r,
+                    None => break,
+                }
+            } else {
+                let (cell, next) = match rest.split_once(',') {
+                    Some((cell, next)) => (cell, Some(next)),
+                    None => (rest, None),
+                };
+                out.push_str(&round_text(cell, digits));
+                match next {
+                    Some(n) => rest = n,
+                    None => break,
+                }
+            }
+        }
+        out.push('\n');
+    }
+    out
 }
 
 /// Text buffered in blocks on its way to a writer; the first write error is kept and
@@ -224,6 +326,14 @@ impl<'s, 'w> Json<'s, 'w> {
             self.newline_indent();
         }
         self.sink.buf.push(if object { '}' } else { ']' });
+    }
+
+    /// Records that the innermost container has values written directly into the sink
+    /// (pre-formatted items), so that it closes on its own line.
+    pub fn mark_nonempty(&mut self) {
+        if let Some(has) = self.stack.last_mut() {
+            *has = true;
+        }
     }
 
     /// The key of the next object member.
@@ -376,11 +486,8 @@ const NAME_KEYS: &[&str] = &[
     "frozen",
     "path",
     "node",
-    "nodes",
     "pool",
-    "pools",
     "parent",
-    "children",
     "policy",
     "mechanism",
     "mechanisms",
@@ -393,11 +500,9 @@ const NAME_KEYS: &[&str] = &[
     "id",
     "key",
     "leaf",
-    "leaves",
     "liar",
     "lie",
     "family",
-    "label",
     "domain",
     "seed",
     "version",
@@ -405,20 +510,23 @@ const NAME_KEYS: &[&str] = &[
     "demands",
     "zeros",
     "event",
-    "events_kind",
     "tie_break",
     "misfit",
     "machines",
-    "generator",
     "shard",
-    "dedup",
     "form",
 ];
+
+/// Keys whose subtrees are inputs that reproduce a record (an instance, the reports of a
+/// witness's liars): they stay exact under `--decimals`, so that a record can still be
+/// replayed.
+const INPUT_KEYS: &[&str] = &["instance", "reports"];
 
 /// Rounds every exact number of a JSON answer to `digits` significant digits in place: each
 /// string holding an integer, a fraction `p/q` or a decimal literal becomes a JSON number
 /// (correctly rounded from its exact value), except under keys that hold names
-/// ([`NAME_KEYS`]). JSON numbers that are integers (counts, seeds) are left as they are.
+/// ([`NAME_KEYS`]) and inputs ([`INPUT_KEYS`]). JSON numbers that are integers (counts,
+/// seeds) are left as they are; other JSON numbers are rounded from their decimal text.
 ///
 /// This serves the commands whose answers are built as JSON values by the library crates
 /// (`check`, `verify`, `search`, `explore`, `simulate`, `hdrf`, `compare`); `solve` writes its
@@ -451,15 +559,51 @@ fn round_in(v: &mut Value, digits: u32, names: bool) {
         }
         Value::Array(items) => {
             for item in items {
+                let names = names && !item.is_object();
                 round_in(item, digits, names);
             }
         }
         Value::Object(members) => {
+            // A name key covers its string and its list of strings, not the objects below
+            // it (`"users": [{"name": .., "tasks": ..}]` holds numbers).
             for (k, item) in members.iter_mut() {
-                round_in(item, digits, names || NAME_KEYS.contains(&k.as_str()));
+                if !INPUT_KEYS.contains(&k.as_str()) {
+                    round_in(item, digits, NAME_KEYS.contains(&k.as_str()));
+                }
             }
         }
         _ => {}
+    }
+}
+
+/// A JSON answer printed as `numbers` says: unchanged when exact; otherwise rounded
+/// ([`round_value`]) and marked `"precision": {"decimals": N}` (after `"exact"` when the
+/// object has it, else first; in each object of a top-level list).
+pub fn finish_json(mut v: Value, numbers: Numbers) -> Value {
+    let (Numbers::Decimals(n), Some(precision)) = (numbers, numbers.precision()) else {
+        return v;
+    };
+    round_value(&mut v, n);
+    let mark = |v: Value| -> Value {
+        let Value::Object(members) = v else {
+            return v;
+        };
+        let mut out = serde_json::Map::new();
+        if !members.contains_key("exact") {
+            out.insert("precision".into(), precision.clone());
+        }
+        for (k, item) in members {
+            let after = k == "exact";
+            out.insert(k, item);
+            if after {
+                out.insert("precision".into(), precision.clone());
+            }
+        }
+        Value::Object(out)
+    };
+    match v {
+        Value::Array(items) => Value::Array(items.into_iter().map(mark).collect()),
+        other => mark(other),
     }
 }
 
@@ -485,6 +629,30 @@ mod tests {
         let mut expected = serde_json::to_string_pretty(&v).unwrap();
         expected.push('\n');
         assert_eq!(pretty_json(&v), expected);
+    }
+
+    #[test]
+    fn big_integers_print_as_display_does() {
+        let mut n = BigInt::from(1);
+        for k in 0..400u32 {
+            // Powers of 3 and their neighbours, signed: every word count, zero chunks inside.
+            for m in [&n - 1, n.clone(), &n + 1, -&n, BigInt::from(10).pow(k)] {
+                let mut s = String::new();
+                write_bigint(&m, &mut s);
+                assert_eq!(s, m.to_string());
+            }
+            n *= 3;
+        }
+    }
+
+    #[test]
+    fn csv_cells_round_and_quoted_names_stay() {
+        // 1/3 at 2 digits is 0.33; 0.125 is a tie, to the even 0.12; "7" quoted is a name.
+        let csv = "time,path,share\n1/3,\"a,\"\"7\"\"\",0.125\n2,\"7\",x\n";
+        assert_eq!(
+            round_csv(csv, 2),
+            "time,path,share\n0.33,\"a,\"\"7\"\"\",0.12\n2,\"7\",x\n"
+        );
     }
 
     #[test]

@@ -38,6 +38,8 @@
 //! assert_eq!(Rational::from_decimal_str("-1.5e-9").unwrap().to_decimal(3), "-1.5e-9");
 //! ```
 
+use std::borrow::Cow;
+
 use num_bigint::{BigInt, BigUint, Sign};
 use num_integer::Integer;
 use num_traits::{One, Pow, ToPrimitive, Zero};
@@ -91,13 +93,11 @@ impl Rational {
                 if *num < 0 {
                     out.push('-');
                 }
-                match round_small(p, q, digits) {
-                    Some((m, e)) => format_digits(&m.to_string(), e, out),
-                    None => {
-                        let (m, e) = round_big(&BigUint::from(p), &BigUint::from(q), digits);
-                        format_digits(&m.to_string(), e, out);
-                    }
-                }
+                let (m, e) = match round_small(p, q, digits) {
+                    Some((m, e)) => (Kept::Small(m), e),
+                    None => round_big(&BigUint::from(p), &BigUint::from(q), digits),
+                };
+                write_kept(&m, e, out);
             }
             Repr::Big(b) => write_ratio_decimal(b.numer(), b.denom(), digits, out),
         }
@@ -134,13 +134,98 @@ pub fn write_ratio_decimal(num: &BigInt, den: &BigInt, digits: u32, out: &mut St
     if (num.sign() == Sign::Minus) != (den.sign() == Sign::Minus) {
         out.push('-');
     }
-    let (p, q) = (num.magnitude(), den.magnitude());
+    let (m, e) = round_magnitudes(num.magnitude(), den.magnitude(), digits);
+    write_kept(&m, e, out);
+}
+
+/// `p / q` (both positive) rounded: on machine words when both fit, else with one big
+/// division.
+fn round_magnitudes(p: &BigUint, q: &BigUint, digits: u32) -> (Kept, i64) {
     let small = p.to_u128().zip(q.to_u128());
-    let (m, e) = match small.and_then(|(p, q)| round_small(p, q, digits)) {
-        Some((m, e)) => (BigUint::from(m), e),
+    match small.and_then(|(p, q)| round_small(p, q, digits)) {
+        Some((m, e)) => (Kept::Small(m), e),
         None => round_big(p, q, digits),
-    };
-    format_digits(&m.to_string(), e, out);
+    }
+}
+
+/// `|p|` and `q` of `x = p/q`, borrowed when big.
+fn magnitudes(x: &Rational) -> (Cow<'_, BigUint>, Cow<'_, BigUint>) {
+    match &x.0 {
+        Repr::Small { num, den } => (
+            Cow::Owned(BigUint::from(num.unsigned_abs())),
+            Cow::Owned(BigUint::from(den.unsigned_abs())),
+        ),
+        Repr::Big(b) => (
+            Cow::Borrowed(b.numer().magnitude()),
+            Cow::Borrowed(b.denom().magnitude()),
+        ),
+    }
+}
+
+/// Writes the kept digits with their exponent (see [`format_digits`]).
+fn write_kept(m: &Kept, e: i64, out: &mut String) {
+    let mut digits = String::new();
+    m.write(&mut digits);
+    format_digits(&digits, e, out);
+}
+
+impl Rational {
+    /// The reduced numerator and denominator, borrowed, when the value is held in big
+    /// integers (`None` for the fixed-width form, see [`Rational::as_small`]): printers write
+    /// the parts without copying them.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::Rational;
+    /// let x = Rational::from(i128::MAX) * Rational::new(1, 3).unwrap() * Rational::from(2);
+    /// let (n, d) = x.big_parts().unwrap();
+    /// assert_eq!((n.to_string(), d.to_string()), (x.numer().to_string(), "3".to_string()));
+    /// assert!(Rational::ONE.big_parts().is_none());
+    /// ```
+    pub fn big_parts(&self) -> Option<(&BigInt, &BigInt)> {
+        match &self.0 {
+            Repr::Big(b) => Some((b.numer(), b.denom())),
+            Repr::Small { .. } => None,
+        }
+    }
+
+    /// Appends the product `self · other` correctly rounded to `digits` significant digits,
+    /// as [`to_decimal`](Self::to_decimal) would print it, without reducing the product (one
+    /// multiplication of each part and one division; no gcd).
+    ///
+    /// # Panics
+    /// When `digits == 0`.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::Rational;
+    /// let (a, b): (Rational, Rational) = ("2/3".parse().unwrap(), "-3/8".parse().unwrap());
+    /// let mut s = String::new();
+    /// a.write_product_decimal(&b, 3, &mut s);
+    /// assert_eq!(s, "-0.25");
+    /// ```
+    pub fn write_product_decimal(&self, other: &Rational, digits: u32, out: &mut String) {
+        assert!(
+            digits >= 1,
+            "a decimal needs at least one significant digit"
+        );
+        if let (Repr::Small { .. }, Repr::Small { .. }) = (&self.0, &other.0) {
+            // Small products are usually small again: the reduced product is cheap.
+            return (self * other).write_decimal(digits, out);
+        }
+        if self.is_zero() || other.is_zero() {
+            out.push('0');
+            return;
+        }
+        if self.is_negative() != other.is_negative() {
+            out.push('-');
+        }
+        let ((p1, q1), (p2, q2)) = (magnitudes(self), magnitudes(other));
+        let p = p1.as_ref() * p2.as_ref();
+        let q = q1.as_ref() * q2.as_ref();
+        let (m, e) = round_magnitudes(&p, &q, digits);
+        write_kept(&m, e, out);
+    }
 }
 
 /// `10^k` on machine words, when it fits.
@@ -198,9 +283,34 @@ fn round_small(p: u128, q: u128, n: u32) -> Option<(u128, i64)> {
     Some((m, e))
 }
 
+/// `10^k` as a big integer (from machine words when it fits).
+fn pow10_big(k: u64) -> BigUint {
+    match u32::try_from(k).ok().and_then(pow10_u128) {
+        Some(p) => BigUint::from(p),
+        None => Pow::pow(&BigUint::from(10u32), k),
+    }
+}
+
+/// The digits of a rounded quotient: machine words in the usual case.
+enum Kept {
+    Small(u128),
+    Big(BigUint),
+}
+
+impl Kept {
+    fn write(&self, out: &mut String) {
+        use std::fmt::Write;
+        let _ = match self {
+            Kept::Small(m) => write!(out, "{m}"),
+            Kept::Big(m) => write!(out, "{m}"),
+        };
+    }
+}
+
 /// `p / q` (both positive) rounded to `n` significant digits with big integers: one big
-/// division, then a small one to drop the guard digits.
-fn round_big(p: &BigUint, q: &BigUint, n: u32) -> (BigUint, i64) {
+/// division, then the guard digits dropped on machine words (or with a small big-integer
+/// division when `n` is beyond them).
+fn round_big(p: &BigUint, q: &BigUint, n: u32) -> (Kept, i64) {
     // p ≥ 2^(bp-1) and q < 2^bq, so log10(p/q) > (bp-1-bq)·log10(2): a lower bound on the
     // exponent, made safe against the rounding of log10(2) by one more step down.
     let k = i64::try_from(p.bits()).unwrap_or(i64::MAX)
@@ -208,26 +318,63 @@ fn round_big(p: &BigUint, q: &BigUint, n: u32) -> (BigUint, i64) {
         - i64::try_from(q.bits()).unwrap_or(i64::MAX);
     // 78913 / 2^18 = 0.3010292..., just below log10(2) = 0.3010299...
     let mut e_lo = (k * 78913).div_euclid(1 << 18) - 1;
-    let ten = BigUint::from(10u32);
-    let top: BigUint = Pow::pow(&ten, n);
     loop {
         let s = i64::from(n) - 1 - e_lo;
-        let scale = |t: i64| -> BigUint { Pow::pow(&ten, u64::try_from(t).unwrap_or(0)) };
+        let scaled_den;
         let (m, r, den) = if s >= 0 {
-            let (m, r) = (p * scale(s)).div_rem(q);
-            (m, r, q.clone())
+            let (m, r) = (p * pow10_big(s.unsigned_abs())).div_rem(q);
+            (m, r, q)
         } else {
-            let den = q * scale(-s);
-            let (m, r) = p.div_rem(&den);
-            (m, r, den)
+            scaled_den = q * pow10_big(s.unsigned_abs());
+            let (m, r) = p.div_rem(&scaled_den);
+            (m, r, &scaled_den)
         };
-        if m < Pow::pow(&ten, n - 1) {
-            // The bound was not a lower bound after all (only for astronomically long
-            // numbers, where the error of 78913/2^18 adds up): step down and divide again.
+        // The fraction dropped by the division, r/den, against one half.
+        let r_vs_half = || (&r << 1u32).cmp(den);
+        if let (Some(m), Some(low), Some(top)) = (
+            m.to_u128(),
+            pow10_u128(n - 1),
+            pow10_u128(n).filter(|_| n <= SMALL_MAX_DIGITS),
+        ) {
+            if m < low {
+                // The bound was not a lower bound after all (only for astronomically long
+                // numbers, where the error of 78913/2^18 adds up): step down and divide again.
+                e_lo -= 1;
+                continue;
+            }
+            // m has n + g digits (g guard digits): drop them, then round.
+            let g = m.ilog10() + 1 - n;
+            let mut e = e_lo + i64::from(g);
+            let (mut kept, up) = if g == 0 {
+                (m, round_up(r_vs_half(), m % 2 == 1))
+            } else {
+                let unit = 10u128.pow(g);
+                let (kept, dropped) = (m / unit, m % unit);
+                // dropped/unit + r/(den·unit) against 1/2: the digits decide unless they are
+                // exactly half, then any remainder tips it up.
+                let rest = if r.is_zero() {
+                    std::cmp::Ordering::Equal
+                } else {
+                    std::cmp::Ordering::Greater
+                };
+                let cmp = dropped.cmp(&(unit / 2)).then(rest);
+                (kept, round_up(cmp, kept % 2 == 1))
+            };
+            if up {
+                kept += 1;
+                if kept == top {
+                    kept = low;
+                    e += 1;
+                }
+            }
+            return (Kept::Small(kept), e);
+        }
+        let low = pow10_big(u64::from(n - 1));
+        if m < low {
             e_lo -= 1;
             continue;
         }
-        // m has n + g digits (g guard digits, g ≤ 3 in practice): drop them, then round.
+        let top = &low * 10u32;
         let mut g = 0u32;
         let mut bound = top.clone();
         while m >= bound {
@@ -236,12 +383,11 @@ fn round_big(p: &BigUint, q: &BigUint, n: u32) -> (BigUint, i64) {
         }
         let mut e = e_lo + i64::from(g);
         let (mut kept, up) = if g == 0 {
-            let twice = &r << 1u32;
             let odd = m.is_odd();
-            (m, round_up(twice.cmp(&den), odd))
+            (m, round_up(r_vs_half(), odd))
         } else {
-            let (kept, dropped) = m.div_rem(&Pow::pow(&ten, g));
-            let half = BigUint::from(5u32) * Pow::pow(&ten, g - 1);
+            let (kept, dropped) = m.div_rem(&pow10_big(u64::from(g)));
+            let half = BigUint::from(5u32) * pow10_big(u64::from(g - 1));
             let odd = kept.is_odd();
             let cmp = dropped.cmp(&half).then(r.cmp(&BigUint::zero()));
             (kept, round_up(cmp, odd))
@@ -249,11 +395,11 @@ fn round_big(p: &BigUint, q: &BigUint, n: u32) -> (BigUint, i64) {
         if up {
             kept += BigUint::one();
             if kept == top {
-                kept = Pow::pow(&ten, n - 1);
+                kept = low;
                 e += 1;
             }
         }
-        return (kept, e);
+        return (Kept::Big(kept), e);
     }
 }
 
@@ -386,6 +532,33 @@ mod tests {
         assert_eq!(dec("1/7", 40), "0.1428571428571428571428571428571428571429");
         // i128::MAX (a small value, its 39 digits) at 3 digits: 1.70141...e38 → 1.7e38.
         assert_eq!(Rational::from(i128::MAX).to_decimal(3), "1.7e38");
+    }
+
+    #[test]
+    fn products_round_like_the_reduced_product() {
+        let values = [
+            "0",
+            "1/3",
+            "-2/7",
+            "999.9995",
+            "1e-9",
+            "123456789012345678901234567890/7",
+        ];
+        let big =
+            Rational::from_big_parts(BigInt::from(10).pow(45u32) + 7, BigInt::from(3).pow(90u32))
+                .unwrap();
+        let mut all: Vec<Rational> = values.iter().map(|v| v.parse().unwrap()).collect();
+        all.push(big.clone());
+        all.push(-big);
+        for a in &all {
+            for b in &all {
+                for n in [1, 2, 7, 12, 36, 50] {
+                    let mut s = String::new();
+                    a.write_product_decimal(b, n, &mut s);
+                    assert_eq!(s, (a * b).to_decimal(n), "{a} · {b} at {n}");
+                }
+            }
+        }
     }
 
     #[test]
