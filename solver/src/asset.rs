@@ -11,8 +11,19 @@
 //! the DRF paper's §4.3 does for the dominant share). Zero demands, caps and the freeze rule
 //! are those of [`crate::drf`]: a saturated resource freezes only its demanders.
 //!
+//! # Exact answers at scale
+//! Every user frozen by a saturation holds `λ_k / a_i` tasks, `a_i` its aggregate share per
+//! task and `λ_k` the level of one of at most `m` saturation events; the levels' denominators
+//! grow with the number of distinct aggregate shares, so writing every user's fraction out is
+//! what makes the exact answer large. [`fill_compact`] keeps the answer in that
+//! *level-coefficient* form ([`CompactFilling`]: the levels and one small coefficient
+//! `1 / a_i` per user) and decides the events from fixed-point intervals, exactly where they
+//! overlap (see [`fill_compact`] and `docs/theory.md` §2.4).
+//!
 //! # Complexity
-//! `O(n·m + n log n)` rational operations (see [`crate::drf::progressive_filling_by`]).
+//! `O(n·m + n log n)` fixed-point operations for the events ([`fill_compact`]); writing the
+//! answer out exactly ([`CompactFilling::expand`]) costs balanced sums of the `n·m` rates and
+//! one product per user with the (large) levels.
 //!
 //! # Example
 //! The DRF paper's running example (9 CPU, 18 GB; A ⟨1, 4⟩, B ⟨3, 1⟩): asset fairness gives
@@ -29,8 +40,19 @@
 //! - A. Ghodsi et al. *Dominant Resource Fairness.* NSDI 2011, §2.2 (asset fairness) and
 //!   §5 (its failures of sharing incentive and bottleneck fairness).
 
+mod compact;
+mod json;
+
+pub use compact::{
+    fill_compact, CompactEvent, CompactFilling, CompactTasks, EventLevel, Interval, Saturation,
+};
+
 use crate::drf::{progressive_filling_by, Filling};
 use crate::{Allocation, FreezeRule, Instance, Mechanism, Rational, SolverError};
+
+/// Instances with at most this many users are filled by the plain exact progressive filling,
+/// which is faster than the interval machinery when the numbers stay small.
+const PLAIN_FILLING_USERS: usize = 32;
 
 /// The weighted aggregate share of one task of user `i`:
 /// `Σ_j d_ij / (R_j w_ij)` (with a scalar weight, `Σ_j (d_ij / R_j) / w_i`).
@@ -79,10 +101,34 @@ impl AssetFairness {
     /// assert_eq!(AssetFairness.fill(&paper).levels[0].to_string(), "21/25");
     /// ```
     pub fn fill(&self, instance: &Instance) -> Filling {
+        if instance.num_users() <= PLAIN_FILLING_USERS {
+            self.fill_plain(instance)
+        } else {
+            fill_compact(instance).expand(instance)
+        }
+    }
+
+    /// The same outcome by exact progressive filling on rationals
+    /// ([`progressive_filling_by`] with the aggregate shares): the reference the compact
+    /// filling is tested against.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::{asset::AssetFairness, Instance, User};
+    /// let paper = Instance::new(vec![9.into(), 18.into()],
+    ///     vec![User::new("A", [1, 4]), User::new("B", [3, 1])]).unwrap();
+    /// assert_eq!(AssetFairness.fill_plain(&paper), AssetFairness.fill(&paper));
+    /// ```
+    pub fn fill_plain(&self, instance: &Instance) -> Filling {
         let shares = (0..instance.num_users())
             .map(|i| asset_task_share(instance, i))
             .collect();
         progressive_filling_by(instance, shares, FreezeRule::DemandersOnly)
+    }
+
+    /// The outcome in the level-coefficient form ([`fill_compact`]).
+    pub fn fill_compact(&self, instance: &Instance) -> CompactFilling {
+        fill_compact(instance)
     }
 }
 

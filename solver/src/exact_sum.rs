@@ -7,9 +7,19 @@
 //! (an integer addition per term) and folds the buckets over a common denominator only when
 //! the value is asked for. The result is exact and independent of the order of the terms.
 //!
+//! Terms too large for the buckets, and the buckets themselves when there are many, are summed
+//! by a *balanced* reduction ([`balanced_sum`]): pairs of terms, then pairs of pair sums, and
+//! so on, as in a product tree. Adding `N` fractions one at a time to a running sum makes the
+//! running sum's size grow with every term, so the work is quadratic in the total size; the
+//! balanced reduction adds operands of similar size at every level, `log N` levels of total
+//! size at most the final one's. Big terms are folded as they arrive, like a binary counter
+//! (two partial sums of the same rank merge into one of the next rank), so at most `log N`
+//! partial sums are alive at once.
+//!
 //! # Complexity
-//! `add` is `O(1)` expected; `value` is `O(k)` big-integer operations for `k` distinct
-//! denominators added since the previous `value`.
+//! `add` is `O(1)` expected for small terms and amortised one balanced merge for big terms;
+//! `value` is `O(k)` big-integer operations for `k` distinct denominators added since the
+//! previous `value`, arranged as a balanced tree when `k` is large.
 //!
 //! # Example
 //! ```
@@ -57,6 +67,9 @@ impl Hasher for DenominatorHasher {
 pub struct ExactSum {
     settled: Rational,
     buckets: HashMap<i128, i128, BuildHasherDefault<DenominatorHasher>>,
+    /// Partial sums of big terms, each with its rank (it sums about `2^rank` terms); ranks
+    /// strictly decrease from bottom to top, so merging is balanced.
+    pending: Vec<(u32, Rational)>,
 }
 
 impl ExactSum {
@@ -76,7 +89,7 @@ impl ExactSum {
     pub fn add(&mut self, x: &Rational) {
         match x.as_small() {
             Some((num, den)) => self.add_parts(num, den),
-            None => self.settled += x,
+            None => self.push_big(x.clone()),
         }
     }
 
@@ -86,8 +99,21 @@ impl ExactSum {
         match x.as_small() {
             // Small numerators are never i128::MIN, so negation is safe.
             Some((num, den)) => self.add_parts(-num, den),
-            None => self.settled -= x,
+            None => self.push_big(-x),
         }
+    }
+
+    /// Adds a big term as a binary counter adds one: merge while the top two partial sums
+    /// have the same rank.
+    fn push_big(&mut self, x: Rational) {
+        let mut rank = 0;
+        let mut acc = x;
+        while self.pending.last().is_some_and(|(r, _)| *r == rank) {
+            let (_, top) = self.pending.pop().expect("checked");
+            acc = top + acc;
+            rank += 1;
+        }
+        self.pending.push((rank, acc));
     }
 
     #[inline]
@@ -97,13 +123,21 @@ impl ExactSum {
             Some(s) if s != i128::MIN => *slot = s,
             _ => {
                 let old = std::mem::replace(slot, num);
-                self.settled += Rational::new(old, den).expect("bucket denominators are positive");
+                self.push_big(Rational::new(old, den).expect("bucket denominators are positive"));
             }
         }
     }
 
     /// The exact value of the sum so far.
     pub fn value(&mut self) -> Rational {
+        if !self.pending.is_empty() {
+            // Smallest partial sums first: the top of the stack has the lowest rank.
+            let mut acc = Rational::ZERO;
+            while let Some((_, x)) = self.pending.pop() {
+                acc = x + acc;
+            }
+            self.settled += acc;
+        }
         if !self.buckets.is_empty() {
             let mut buckets: Vec<(i128, i128)> =
                 self.buckets.drain().filter(|&(_, n)| n != 0).collect();
@@ -145,8 +179,22 @@ fn gcd(mut a: i128, mut b: i128) -> i128 {
     a
 }
 
-/// The fold in big integers.
+/// Buckets beyond which the big fold is split in halves (a balanced reduction).
+const FOLD_LEAF: usize = 32;
+
+/// The fold in big integers: over one common denominator for a few buckets, by halves
+/// otherwise, so that many distinct denominators cost a balanced reduction, not a running
+/// lcm that grows with every bucket.
 fn fold_big(buckets: &[(i128, i128)]) -> Rational {
+    if buckets.len() > FOLD_LEAF {
+        let (a, b) = buckets.split_at(buckets.len() / 2);
+        return fold_over_common_denominator(a) + fold_over_common_denominator(b);
+    }
+    fold_big_flat(buckets)
+}
+
+/// The fold over one common denominator (the lcm of the buckets').
+fn fold_big_flat(buckets: &[(i128, i128)]) -> Rational {
     let mut lcm = BigInt::one();
     for (d, _) in buckets {
         lcm = lcm.lcm(&BigInt::from(*d));
@@ -156,6 +204,32 @@ fn fold_big(buckets: &[(i128, i128)]) -> Rational {
         num += BigInt::from(*n) * (&lcm / BigInt::from(*d));
     }
     Rational::from_big_parts(num, lcm).expect("positive denominator")
+}
+
+/// The exact sum of `terms` by a balanced reduction: small terms are bucketed by denominator
+/// as in [`ExactSum`], big ones summed pairwise, pairs of pairs, and so on (see the
+/// [module docs](self)).
+///
+/// # Complexity
+/// `log N` levels of additions whose operands' total size is at most the result's size per
+/// level (when the terms' denominators are distinct), instead of the `N` additions of a
+/// growing running sum.
+///
+/// # Example
+/// ```
+/// use leontief_solver::{exact_sum::balanced_sum, Rational};
+/// let h10 = balanced_sum((1..=10).map(|d| Rational::new(1, d).unwrap()));
+/// assert_eq!(h10, Rational::new(7381, 2520).unwrap()); // the 10th harmonic number
+/// ```
+pub fn balanced_sum(terms: impl IntoIterator<Item = Rational>) -> Rational {
+    let mut s = ExactSum::new();
+    for t in terms {
+        match t.as_small() {
+            Some((num, den)) => s.add_parts(num, den),
+            None => s.push_big(t),
+        }
+    }
+    s.value()
 }
 
 #[cfg(test)]
@@ -197,11 +271,40 @@ mod tests {
         ];
         let big: Vec<(i128, i128)> = p.iter().map(|&d| (d, 1)).collect();
         assert_eq!(fold_small(&small), Some(fold_big(&small)));
+        assert_eq!(fold_big(&small), fold_big_flat(&small));
         assert_eq!(fold_small(&big), None);
         let mut s = ExactSum::new();
         for &(d, n) in &big {
             s.add(&Rational::new(n, d).unwrap());
         }
         assert_eq!(s.value(), fold_big(&big));
+    }
+
+    #[test]
+    fn balanced_sums_agree_with_running_sums() {
+        // Many distinct big denominators (primes near 2^100 times small factors), mixed signs,
+        // against a plain running sum: the value is exact whatever the order.
+        let base = Rational::from(1i128 << 100);
+        let terms: Vec<Rational> = (1..=300i128)
+            .map(|k| {
+                let t = Rational::new(if k % 3 == 0 { -k } else { k }, 2 * k + 1).unwrap();
+                &t / &(&base + &Rational::from(k))
+            })
+            .collect();
+        let running = terms.iter().fold(Rational::ZERO, |acc, t| acc + t);
+        assert!(running.is_big());
+        assert_eq!(balanced_sum(terms.clone()), running);
+        let mut s = ExactSum::new();
+        for (k, t) in terms.iter().enumerate() {
+            s.add(t);
+            if k % 97 == 0 {
+                s.sub(t);
+                s.add(t);
+            }
+        }
+        assert_eq!(s.value(), running);
+        // Many small buckets, beyond the flat fold's leaf size.
+        let many: Vec<(i128, i128)> = (1..=200).map(|d| (d * 7 + 1, d)).collect();
+        assert_eq!(fold_big(&many), fold_big_flat(&many));
     }
 }

@@ -100,9 +100,17 @@ pub fn read_numbers(field: &str, v: &Value) -> Result<Vec<Rational>, SolverError
             format!("expected a list of numbers, found {}", kind(v)),
         )
     })?;
+    // The field path of an entry is written only when the entry is wrong (a million-user
+    // file has millions of entries).
     list.iter()
         .enumerate()
-        .map(|(j, x)| read_number(&format!("{field}[{j}]"), x))
+        .map(|(j, x)| {
+            match x {
+                Value::Number(_) | Value::String(_) => Rational::from_json(x).ok(),
+                _ => None,
+            }
+            .map_or_else(|| read_number(&format!("{field}[{j}]"), x), Ok)
+        })
         .collect()
 }
 

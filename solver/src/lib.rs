@@ -31,10 +31,11 @@
 
 pub mod asset;
 pub mod ceei;
+pub mod decimal_bounds;
 pub mod discrete;
 pub mod drf;
 mod error;
-mod exact_sum;
+pub mod exact_sum;
 pub mod generate;
 pub mod hierarchy;
 pub mod json;

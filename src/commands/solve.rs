@@ -222,6 +222,17 @@ pub fn run(args: SolveArgs) -> Result<Printed, CliError> {
 }
 
 fn answer(cfg: &Config, inst: leontief_solver::Instance) -> Result<Printed, CliError> {
+    if matches!(cfg.plan, Plan::Asset) && cfg.format == Format::Json && !cfg.summary && !cfg.trace {
+        // Asset fairness's answer in its level-coefficient form (exact), or rounded from it.
+        let fill = AssetFairness.fill_compact(&inst);
+        let (name, decimals) = match cfg.numbers {
+            Numbers::Exact => (cfg.mechanism.name, None),
+            Numbers::Decimals(n) => (cfg.mechanism.name, Some(n)),
+        };
+        return Ok(Printed::Stream(Box::new(move |mut out| {
+            fill.write_json(&inst, name, decimals, &mut out)
+        })));
+    }
     let mut extra = Map::new();
     let allocation = match &cfg.plan {
         Plan::Filling(drf) => filled(&inst, drf.fill(&inst), cfg.trace, &mut extra),

@@ -49,6 +49,11 @@ impl Instance {
     /// assert_eq!(flat, tree);
     /// ```
     pub fn from_json_str(text: &str) -> Result<Self, SolverError> {
+        // The common flat form without the intermediate tree; anything else (and every
+        // error) through the strict reader.
+        if let Some(inst) = super::flat_fast::read(text) {
+            return Ok(inst);
+        }
         let value = crate::json::parse_strict(text)?;
         Self::from_json(&value)
     }
@@ -201,7 +206,7 @@ fn read_pools(v: &Value) -> Result<(Vec<Pool>, HashMap<String, usize>), SolverEr
             }
         };
         let weight = match obj.get("weight") {
-            Some(w) => read_number(&at("weight"), w)?,
+            Some(w) => quick_number(w).map_or_else(|| read_number(&at("weight"), w), Ok)?,
             None => Rational::ONE,
         };
         let parent = match obj.get("parent") {
@@ -233,6 +238,15 @@ fn read_pools(v: &Value) -> Result<(Vec<Pool>, HashMap<String, usize>), SolverEr
     Ok((pools, by_path))
 }
 
+/// A well-formed number, or `None` (then the caller reads it again with its field path for
+/// the error).
+fn quick_number(x: &Value) -> Option<Rational> {
+    match x {
+        Value::Number(_) | Value::String(_) => Rational::from_json(x).ok(),
+        _ => None,
+    }
+}
+
 fn read_user(
     i: usize,
     v: &Value,
@@ -246,16 +260,20 @@ fn read_user(
             format!("expected an object, found {}", kind(v)),
         )
     })?;
-    reject_unknown(
-        obj,
-        &format!("users[{i}]"),
-        &["name", "demand", "weight", "weights", "tasks", "pool"],
-        if has_pools {
-            USER_FIELDS_POOLS
-        } else {
-            USER_FIELDS
-        },
-    )?;
+    const KNOWN: [&str; 6] = ["name", "demand", "weight", "weights", "tasks", "pool"];
+    // The path is written only when a field is unknown.
+    if obj.keys().any(|k| !KNOWN.contains(&k.as_str())) {
+        reject_unknown(
+            obj,
+            &format!("users[{i}]"),
+            &KNOWN,
+            if has_pools {
+                USER_FIELDS_POOLS
+            } else {
+                USER_FIELDS
+            },
+        )?;
+    }
     let name = match obj.get("name") {
         None => format!("u{}", i + 1),
         Some(Value::String(s)) => s.clone(),
@@ -268,7 +286,18 @@ fn read_user(
         }
     };
     let demand = match obj.get("demand") {
-        Some(d) => read_numbers(&at("demand"), d)?,
+        Some(d) => match d.as_array() {
+            // Well-formed entries need no field path; a wrong one is read again with it.
+            Some(list) => match list
+                .iter()
+                .map(quick_number)
+                .collect::<Option<Vec<Rational>>>()
+            {
+                Some(v) => v,
+                None => read_numbers(&at("demand"), d)?,
+            },
+            None => read_numbers(&at("demand"), d)?,
+        },
         None => return Err(SolverError::invalid(at("demand"), "missing")),
     };
     if obj.contains_key("weight") && obj.contains_key("weights") {
@@ -278,7 +307,7 @@ fn read_user(
         ));
     }
     let weight = match obj.get("weight") {
-        Some(w) => read_number(&at("weight"), w)?,
+        Some(w) => quick_number(w).map_or_else(|| read_number(&at("weight"), w), Ok)?,
         None => Rational::ONE,
     };
     let resource_weights = obj
@@ -287,7 +316,7 @@ fn read_user(
         .transpose()?;
     let cap = match obj.get("tasks") {
         None | Some(Value::Null) => None,
-        Some(t) => Some(read_number(&at("tasks"), t)?),
+        Some(t) => Some(quick_number(t).map_or_else(|| read_number(&at("tasks"), t), Ok)?),
     };
     let pool =
         match obj.get("pool") {

@@ -34,6 +34,7 @@ pub use crate::json::{read_number, read_numbers};
 pub use allocation::Allocation;
 
 mod allocation;
+mod flat_fast;
 mod json;
 
 /// One user (tenant, framework, queue): a Leontief demand per task and how much it counts.
@@ -520,6 +521,27 @@ impl Instance {
 
     /// The dominant share of one task of user `i`: `mu_i = max_j d_ij / R_j`.
     pub fn task_dominant_share(&self, i: usize) -> Rational {
+        // On machine words: the largest d_ij / R_j by cross-multiplication, then one
+        // reduction (instead of one division of fractions per resource).
+        let small = || {
+            let mut best: Option<(i128, i128)> = None;
+            for (d, r) in self.users[i].demand.iter().zip(&self.capacity) {
+                if d.is_zero() {
+                    continue;
+                }
+                let ((a, b), (c, e)) = (d.as_small()?, r.as_small()?);
+                let (p, q) = (a.checked_mul(e)?, b.checked_mul(c)?);
+                best = match best {
+                    Some((bp, bq)) if p.checked_mul(bq)? <= bp.checked_mul(q)? => Some((bp, bq)),
+                    _ => Some((p, q)),
+                };
+            }
+            let (p, q) = best?;
+            Rational::new(p, q)
+        };
+        if let Some(mu) = small() {
+            return mu;
+        }
         self.users[i]
             .demand
             .iter()

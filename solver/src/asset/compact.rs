@@ -1,0 +1,779 @@
+//! Asset fairness in the *level-coefficient* form: the exact answer without writing every
+//! user's fraction out (`docs/theory.md` §2.4).
+//!
+//! Progressive filling on aggregate shares gives every user frozen by a saturation
+//! `x_i = λ_k · c_i`, where `λ_k` is the level of the `k`-th saturation event and
+//! `c_i = 1 / a_i` is the inverse of the user's aggregate share per task
+//! ([`asset_task_share`](super::asset_task_share)), a small fraction of the instance's own
+//! numbers; a user frozen by its cap holds exactly `T_i` tasks. There are at most `m`
+//! saturation events, so the answer is at most `m` levels and `n` small coefficients. The
+//! levels are the large part: `λ_k` is a ratio of sums of `d_ij c_i` over many users, whose
+//! denominator grows with the number of distinct aggregate shares (thousands of digits at a
+//! thousand users with distinct capacities).
+//!
+//! # Algorithm
+//! The events are those of [`progressive_filling_by`](crate::drf::progressive_filling_by),
+//! decided in the same order with the same ties (a saturation at the level of a cap comes
+//! first; among resources saturating at the same level, the lowest index), but without
+//! computing the levels exactly:
+//! - every quantity the decisions need — the growth rates `B_j = Σ d_ij c_i` over the growing
+//!   users, the frozen use, the saturation levels — is kept as an *interval* of fixed-point
+//!   numbers `[lo, hi] / 2^F` with `F` bits after the point ([`Interval`]). A rate `d_ij c_i`
+//!   enters `B_j` as the integer `t_ij = ⌊d_ij ⌊c_i 2^F⌋⌋` with an integer error bound
+//!   `e_ij > d_ij c_i 2^F − t_ij ≥ 0`; sums and removals of these integers are exact, so
+//!   `B_j` stays within `[Σ t, Σ t + Σ e]` however many users come and go;
+//! - a decision (which resource saturates first, and whether before the next cap) is taken
+//!   from the intervals when they are disjoint, and from exact rationals otherwise (the exact
+//!   saturation level from exact balanced sums, [`balanced_sum`]). A decision taken from
+//!   disjoint intervals is the exact decision, because each interval contains its exact value.
+//!
+//! The exact levels are computed only when asked ([`CompactFilling::exact_level`]), by
+//! balanced sums of the groups' rates: `λ_k = (R_j − A_j − Σ_{k'<k} λ_{k'} G_{k'j}) / G_{kj}`
+//! for the event's resource `j`, with `A_j` the capped users' exact use at the event and
+//! `G_{kj} = Σ_{i frozen at k} d_ij c_i`.
+//!
+//! # Complexity
+//! `O(n·m)` fixed-point operations on `F`-bit numbers for the decisions, plus `O(n log n)`
+//! for sorting the caps; exact work only where two intervals overlap (ties and near ties).
+//! The exact levels cost balanced sums of `n·m` terms.
+
+use std::cell::OnceCell;
+
+use num_bigint::BigInt;
+use num_integer::Integer;
+use num_traits::{One, Signed, Zero};
+
+use crate::drf::{FillEvent, Filling, FrozenBy};
+use crate::exact_sum::balanced_sum;
+use crate::{ExactSum, Instance, Rational};
+
+/// Bits after the point beyond the size of the instance's numbers (see [`precision`]).
+const GUARD_BITS: u64 = 192;
+
+/// A closed interval `[lo, hi] / 2^F` of fixed-point numbers (`F` known from the context)
+/// that contains an exact value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Interval {
+    /// Lower end, scaled by `2^F`.
+    pub lo: BigInt,
+    /// Upper end, scaled by `2^F`.
+    pub hi: BigInt,
+}
+
+impl Interval {
+    fn zero() -> Self {
+        Interval {
+            lo: BigInt::zero(),
+            hi: BigInt::zero(),
+        }
+    }
+
+    /// The tightest interval around the exact `x`: `[⌊x 2^F⌋, ⌈x 2^F⌉]`.
+    fn of(x: &Rational, f: u64) -> Self {
+        let num = x.numer() << f;
+        let den = x.denom();
+        let (q, r) = num.div_mod_floor(&den);
+        let hi = if r.is_zero() { q.clone() } else { &q + 1 };
+        Interval { lo: q, hi }
+    }
+
+    /// Whether every value of the interval is at most `x`.
+    fn at_most(&self, x: &Rational, f: u64) -> bool {
+        &self.hi * x.denom() <= x.numer() << f
+    }
+
+    /// Whether every value of the interval is above `x` (strictly).
+    fn above(&self, x: &Rational, f: u64) -> bool {
+        &self.lo * x.denom() > x.numer() << f
+    }
+
+    /// The ends as exact rationals, `lo / 2^F` and `hi / 2^F`.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::asset::Interval;
+    /// let i = Interval { lo: 5.into(), hi: 7.into() };
+    /// assert_eq!(i.bounds(2), ("5/4".parse().unwrap(), "7/4".parse().unwrap()));
+    /// ```
+    pub fn bounds(&self, f: u64) -> (Rational, Rational) {
+        let scale = BigInt::one() << f;
+        (
+            Rational::from_big_parts(self.lo.clone(), scale.clone()).expect("positive"),
+            Rational::from_big_parts(self.hi.clone(), scale).expect("positive"),
+        )
+    }
+}
+
+/// `⌈a / 2^f⌉` for `a ≥ 0`.
+fn shr_ceil(a: BigInt, f: u64) -> BigInt {
+    let one = BigInt::one() << f;
+    (a + &one - 1) >> f
+}
+
+/// How user `i`'s tasks are given.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CompactTasks {
+    /// Exactly this many tasks (a user frozen by its cap: its cap `T_i`).
+    Exact(Rational),
+    /// `levels[level] × coefficient` tasks: a user frozen by the `level`-th saturation event,
+    /// with `coefficient = 1 / a_i`.
+    Level {
+        /// Index of the saturation event (into [`CompactFilling::saturations`]).
+        level: usize,
+        /// The user's coefficient `c_i = 1 / a_i`.
+        coefficient: Rational,
+    },
+}
+
+/// One saturation event of the compact filling.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Saturation {
+    /// The resource that saturated.
+    pub resource: usize,
+    /// An interval around the event's level `λ_k` (scale `2^F`, [`CompactFilling::precision`]).
+    pub bounds: Interval,
+    /// The capped users' exact use of `resource` at the event.
+    capped_use: Rational,
+    /// Index of the event in [`CompactFilling::events`].
+    event: usize,
+    exact: OnceCell<Rational>,
+}
+
+/// The level at which an event happened.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum EventLevel {
+    /// A cap event at this exact (small) level `T_i a_i`.
+    Cap(Rational),
+    /// The `k`-th saturation event's level `λ_k`.
+    Saturation(usize),
+}
+
+/// One event of the compact filling, in order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct CompactEvent {
+    /// Its level.
+    pub level: EventLevel,
+    /// What happened.
+    pub cause: FrozenBy,
+    /// The users frozen by it, in index order.
+    pub frozen: Vec<usize>,
+}
+
+/// Asset fairness's exact answer in the level-coefficient form (`docs/theory.md` §2.4).
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct CompactFilling {
+    /// Each user's tasks.
+    pub tasks: Vec<CompactTasks>,
+    /// Why each user froze.
+    pub frozen_by: Vec<FrozenBy>,
+    /// The events in order of level.
+    pub events: Vec<CompactEvent>,
+    /// The saturation events, in order (the levels `λ_k`).
+    pub saturations: Vec<Saturation>,
+    /// Resources used to capacity, in index order.
+    pub saturated: Vec<usize>,
+    /// Bits after the point of the fixed-point intervals (`F`).
+    pub precision: u64,
+    coefficients: Vec<Rational>,
+    cap_level: Vec<Option<Rational>>,
+    /// Capped users' exact use of each resource at the end.
+    capped_use: Vec<Rational>,
+    /// Intervals around each saturation group's rate sums `G_kj` (row `k`, column `j`).
+    group_bounds: Vec<Vec<Interval>>,
+    group_exact: Vec<Vec<OnceCell<Rational>>>,
+    /// Users of each saturation group.
+    groups: Vec<Vec<usize>>,
+}
+
+/// `F` for an instance: [`GUARD_BITS`] plus the size of the largest aggregate share per
+/// task, so that every coefficient `c_i = 1/a_i` keeps at least `GUARD_BITS` bits.
+fn precision(shares: &[Rational]) -> u64 {
+    let widest = shares
+        .iter()
+        .map(|a| a.numer().bits().saturating_sub(a.denom().bits()))
+        .max()
+        .unwrap_or(0);
+    GUARD_BITS + widest
+}
+
+/// The fixed-point rate of user `i` on a resource: `t = ⌊d ĉ⌋` with `ĉ = ⌊c 2^F⌋`, and an
+/// integer `e` with `t ≤ d c 2^F < t + e`.
+///
+/// Why: `ĉ ≤ c 2^F < ĉ + 1`, so `d ĉ ≤ d c 2^F < d ĉ + d`. For an integer `d`, `t = d ĉ`
+/// and `e = d` (with `e ≥ 1` since `d > 0`). Otherwise `t ≤ d ĉ < t + 1`, so
+/// `d c 2^F < t + 1 + d ≤ t + ⌊d⌋ + 2`.
+fn fixed_rate(d: &Rational, c_hat: &BigInt) -> (BigInt, BigInt) {
+    match d.as_small() {
+        Some((k, 1)) => (c_hat * k, BigInt::from(k)),
+        _ => {
+            let t = (d.numer() * c_hat).div_floor(&d.denom());
+            let e = d.floor().numer() + 2;
+            (t, e)
+        }
+    }
+}
+
+/// The run of the filling: the state the decisions need.
+struct Run<'a> {
+    inst: &'a Instance,
+    f: u64,
+    coefficients: Vec<Rational>,
+    c_hat: Vec<BigInt>,
+    /// Σ t and Σ e over the growing users, per resource.
+    rate_sum: Vec<BigInt>,
+    rate_err: Vec<BigInt>,
+    growing: Vec<usize>,
+    demanders: Vec<Vec<usize>>,
+    capped_use: Vec<ExactSum>,
+    /// Interval around the use by users frozen at saturations, per resource.
+    saturated_use: Vec<Interval>,
+    frozen: Vec<bool>,
+    saturations: Vec<Saturation>,
+    groups: Vec<Vec<usize>>,
+    group_bounds: Vec<Vec<Interval>>,
+    group_exact: Vec<Vec<OnceCell<Rational>>>,
+}
+
+impl Run<'_> {
+    fn group_exact(&self, k: usize, j: usize) -> &Rational {
+        self.group_exact[k][j]
+            .get_or_init(|| exact_rates(self.inst, &self.coefficients, &self.groups[k], j))
+    }
+
+    /// `λ_k` exactly.
+    fn level_exact(&self, k: usize) -> Rational {
+        level_exact(
+            self.inst,
+            &self.saturations,
+            |k, j| self.group_exact(k, j).clone(),
+            k,
+        )
+    }
+
+    /// Exact use of `j` by the users frozen at saturations so far.
+    fn saturated_use_exact(&self, j: usize) -> Rational {
+        balanced_sum(
+            (0..self.saturations.len()).map(|k| self.level_exact(k) * self.group_exact(k, j)),
+        )
+    }
+
+    /// The exact level at which `j` saturates if nothing else happens first.
+    fn saturation_exact(&mut self, j: usize) -> Rational {
+        let growing: Vec<usize> = self.demanders[j]
+            .iter()
+            .copied()
+            .filter(|&i| !self.frozen[i])
+            .collect();
+        let rate = exact_rates(self.inst, &self.coefficients, &growing, j);
+        let room =
+            &self.inst.capacity()[j] - &self.capped_use[j].value() - self.saturated_use_exact(j);
+        room / rate
+    }
+
+    /// An interval around the level at which `j` saturates, or `None` when the rate's
+    /// interval reaches zero (then only the exact level decides).
+    fn saturation_bounds(&mut self, j: usize) -> Option<Interval> {
+        let f = self.f;
+        let b_lo = &self.rate_sum[j];
+        if !b_lo.is_positive() {
+            return None;
+        }
+        let b_hi = b_lo + &self.rate_err[j];
+        let free = Interval::of(&(&self.inst.capacity()[j] - &self.capped_use[j].value()), f);
+        let room_lo = free.lo - &self.saturated_use[j].hi;
+        let room_hi = free.hi - &self.saturated_use[j].lo;
+        if !room_hi.is_positive() {
+            return None;
+        }
+        // λ > 0 in truth, so a negative lower end is replaced by 0.
+        let lo = if room_lo.is_positive() {
+            (room_lo << f).div_floor(&b_hi)
+        } else {
+            BigInt::zero()
+        };
+        let hi = (room_hi << f).div_ceil(b_lo);
+        Some(Interval { lo, hi })
+    }
+
+    /// Stops user `i`'s growth on every resource it demands.
+    fn stop(&mut self, i: usize) -> Vec<(usize, BigInt, BigInt)> {
+        self.frozen[i] = true;
+        let mut out = Vec::new();
+        for (j, d) in self.inst.users()[i].demand.iter().enumerate() {
+            if !d.is_zero() {
+                let (t, e) = fixed_rate(d, &self.c_hat[i]);
+                self.rate_sum[j] -= &t;
+                self.rate_err[j] -= &e;
+                self.growing[j] -= 1;
+                out.push((j, t, e));
+            }
+        }
+        out
+    }
+}
+
+/// `Σ_{i ∈ users} d_ij c_i`, exactly.
+fn exact_rates(inst: &Instance, coefficients: &[Rational], users: &[usize], j: usize) -> Rational {
+    balanced_sum(users.iter().filter_map(|&i| {
+        let d = &inst.users()[i].demand[j];
+        (!d.is_zero()).then(|| d * &coefficients[i])
+    }))
+}
+
+/// `λ_k` from the exact group sums (cached in the saturations).
+fn level_exact(
+    inst: &Instance,
+    saturations: &[Saturation],
+    group: impl Fn(usize, usize) -> Rational + Copy,
+    k: usize,
+) -> Rational {
+    let s = &saturations[k];
+    s.exact
+        .get_or_init(|| {
+            let j = s.resource;
+            let earlier = balanced_sum(
+                (0..k).map(|k2| level_exact(inst, saturations, group, k2) * group(k2, j)),
+            );
+            let room = &inst.capacity()[j] - &s.capped_use - earlier;
+            room / group(k, j)
+        })
+        .clone()
+}
+
+/// Every user's aggregate share per task, [`asset_task_share`](super::asset_task_share),
+/// over one common denominator: with `D` the lcm of the denominators of the `1/R_j` and
+/// `K_j = D/R_j` (integers), a user with integer demands and a scalar weight `w` has
+/// `a_i = Σ_j d_ij K_j / (D w)`, integer products and sums and one reduction, instead of `m`
+/// additions of fractions whose common denominator (the lcm of distinct capacities) outgrows
+/// machine words. Users with fractional demands or per-resource weights take the sum as
+/// written.
+fn task_shares(instance: &Instance) -> Vec<Rational> {
+    let inverse: Vec<Rational> = instance
+        .capacity()
+        .iter()
+        .map(|r| r.recip().expect("validated: positive capacity"))
+        .collect();
+    let d = inverse
+        .iter()
+        .fold(BigInt::one(), |acc, x| acc.lcm(&x.denom()));
+    let k: Vec<BigInt> = inverse
+        .iter()
+        .map(|x| x.numer() * (&d / x.denom()))
+        .collect();
+    (0..instance.num_users())
+        .map(|i| {
+            let u = &instance.users()[i];
+            let integer = u.resource_weights.is_none()
+                && u.demand
+                    .iter()
+                    .all(|x| matches!(x.as_small(), Some((_, 1))));
+            if !integer {
+                return super::asset_task_share(instance, i);
+            }
+            let mut num = BigInt::zero();
+            for (x, kj) in u.demand.iter().zip(&k) {
+                if let Some((e, 1)) = x.as_small() {
+                    if e != 0 {
+                        num += kj * e;
+                    }
+                }
+            }
+            let w = &u.weight;
+            // Dividing the two integers reduces with the Lehmer gcd of `Rational`.
+            Rational::from(num * w.denom()) / Rational::from(&d * w.numer())
+        })
+        .collect()
+}
+
+/// Asset fairness's progressive filling in the level-coefficient form (`docs/theory.md`
+/// §2.4).
+///
+/// # Example
+/// The DRF paper's example: asset fairness freezes both users when CPU saturates at level
+/// 21/25; A's coefficient is 1/(1/9 + 4/18) = 3 and B's 1/(3/9 + 1/18) = 18/7, so A holds
+/// 21/25 × 3 = 63/25 tasks and B 21/25 × 18/7 = 54/25 (paper, §2.2).
+/// ```
+/// use leontief_solver::asset::{fill_compact, CompactTasks};
+/// use leontief_solver::{Instance, Rational, User};
+/// let paper = Instance::new(vec![9.into(), 18.into()],
+///     vec![User::new("A", [1, 4]), User::new("B", [3, 1])]).unwrap();
+/// let fill = fill_compact(&paper);
+/// assert_eq!(fill.exact_level(&paper, 0), Rational::new(21, 25).unwrap());
+/// assert_eq!(fill.tasks[1], CompactTasks::Level { level: 0, coefficient: Rational::new(18, 7).unwrap() });
+/// assert_eq!(fill.expand(&paper).tasks[1], Rational::new(54, 25).unwrap());
+/// ```
+pub fn fill_compact(instance: &Instance) -> CompactFilling {
+    let n = instance.num_users();
+    let m = instance.num_resources();
+    let users = instance.users();
+    let shares = task_shares(instance);
+    let f = precision(&shares);
+    let coefficients: Vec<Rational> = shares
+        .iter()
+        .map(|a| a.recip().expect("validated: positive aggregate share"))
+        .collect();
+    let c_hat: Vec<BigInt> = coefficients.iter().map(|c| Interval::of(c, f).lo).collect();
+    let mut run = Run {
+        inst: instance,
+        f,
+        coefficients,
+        c_hat,
+        rate_sum: vec![BigInt::zero(); m],
+        rate_err: vec![BigInt::zero(); m],
+        growing: vec![0; m],
+        demanders: vec![Vec::new(); m],
+        capped_use: vec![ExactSum::new(); m],
+        saturated_use: vec![Interval::zero(); m],
+        frozen: vec![false; n],
+        saturations: Vec::new(),
+        groups: Vec::new(),
+        group_bounds: Vec::new(),
+        group_exact: Vec::new(),
+    };
+    for (i, u) in users.iter().enumerate() {
+        for (j, d) in u.demand.iter().enumerate() {
+            if !d.is_zero() {
+                let (t, e) = fixed_rate(d, &run.c_hat[i]);
+                run.rate_sum[j] += t;
+                run.rate_err[j] += e;
+                run.growing[j] += 1;
+                run.demanders[j].push(i);
+            }
+        }
+    }
+
+    // Cap events in order of level T_i a_i (ties by index), as in progressive filling.
+    let cap_level: Vec<Option<Rational>> = users
+        .iter()
+        .zip(&shares)
+        .map(|(u, a)| u.cap.as_ref().map(|t| t * a))
+        .collect();
+    // Sorted by the levels' fixed-point lower ends (integers, cheap to compare), then exactly
+    // where those are equal: the same order as sorting the exact levels.
+    let mut caps: Vec<(BigInt, usize)> = (0..n)
+        .filter_map(|i| cap_level[i].as_ref().map(|l| (Interval::of(l, f).lo, i)))
+        .collect();
+    caps.sort_by(|(ka, a), (kb, b)| {
+        ka.cmp(kb)
+            .then_with(|| cap_level[*a].cmp(&cap_level[*b]))
+            .then(a.cmp(b))
+    });
+    let caps: Vec<usize> = caps.into_iter().map(|(_, i)| i).collect();
+    let mut next_cap = caps.into_iter().peekable();
+
+    let mut tasks: Vec<Option<CompactTasks>> = vec![None; n];
+    let mut frozen_by = vec![FrozenBy::Cap; n];
+    let mut events: Vec<CompactEvent> = Vec::new();
+    let mut bounds: Vec<Option<Option<Interval>>> = vec![None; m];
+    let mut unfrozen = n;
+
+    while unfrozen > 0 {
+        while next_cap.peek().is_some_and(|&i| run.frozen[i]) {
+            next_cap.next();
+        }
+        let cap = next_cap.peek().copied();
+        let kappa = cap.map(|i| cap_level[i].clone().expect("capped"));
+        let live: Vec<usize> = (0..m).filter(|&j| run.growing[j] > 0).collect();
+        for &j in &live {
+            if bounds[j].is_none() {
+                bounds[j] = Some(run.saturation_bounds(j));
+            }
+        }
+        let known = |j: usize| bounds[j].as_ref().and_then(Option::as_ref);
+        // A cap below every saturation level comes first, whatever resource saturates next.
+        let cap_first = kappa.as_ref().is_some_and(|k| {
+            live.iter()
+                .all(|&j| known(j).is_some_and(|b| b.above(k, f)))
+        });
+        let saturation = if cap_first {
+            None
+        } else {
+            // Resources that may saturate first: those whose interval reaches the smallest
+            // upper end (and those without an interval).
+            let min_hi = live
+                .iter()
+                .filter_map(|&j| known(j).map(|b| b.hi.clone()))
+                .min();
+            let candidates: Vec<usize> = live
+                .iter()
+                .copied()
+                .filter(|&j| match (known(j), &min_hi) {
+                    (Some(b), Some(h)) => &b.lo <= h,
+                    _ => true,
+                })
+                .collect();
+            let (j, exact) = if let [j] = candidates[..] {
+                if known(j).is_some() {
+                    (j, None)
+                } else {
+                    (j, Some(run.saturation_exact(j)))
+                }
+            } else {
+                // Overlapping intervals: the exact levels decide (lowest index on ties).
+                let mut best: Option<(usize, Rational)> = None;
+                for j in candidates {
+                    let x = run.saturation_exact(j);
+                    if best.as_ref().is_none_or(|(_, b)| x < *b) {
+                        best = Some((j, x));
+                    }
+                }
+                let (j, x) = best.expect("a growing resource exists while users are unfrozen");
+                (j, Some(x))
+            };
+            match (&kappa, exact) {
+                (None, exact) => Some((j, exact)),
+                (Some(k), Some(x)) => (x <= *k).then_some((j, Some(x))),
+                (Some(k), None) => {
+                    let b = known(j).expect("checked");
+                    if b.at_most(k, f) {
+                        Some((j, None))
+                    } else if b.above(k, f) {
+                        None
+                    } else {
+                        let x = run.saturation_exact(j);
+                        (x <= *k).then_some((j, Some(x)))
+                    }
+                }
+            }
+        };
+
+        if let Some((j, exact)) = saturation {
+            let k = run.saturations.len();
+            let level_bounds = match &exact {
+                Some(x) => Interval::of(x, f),
+                None => known(j).expect("decided from the interval").clone(),
+            };
+            let victims: Vec<usize> = run.demanders[j]
+                .iter()
+                .copied()
+                .filter(|&i| !run.frozen[i])
+                .collect();
+            let mut g_sum = vec![BigInt::zero(); m];
+            let mut g_err = vec![BigInt::zero(); m];
+            for &i in &victims {
+                for (j2, t, e) in run.stop(i) {
+                    g_sum[j2] += t;
+                    g_err[j2] += e;
+                    bounds[j2] = None;
+                }
+                tasks[i] = Some(CompactTasks::Level {
+                    level: k,
+                    coefficient: run.coefficients[i].clone(),
+                });
+                frozen_by[i] = FrozenBy::Resource(j);
+            }
+            let mut row = Vec::with_capacity(m);
+            for j2 in 0..m {
+                let g = Interval {
+                    hi: &g_sum[j2] + &g_err[j2],
+                    lo: std::mem::take(&mut g_sum[j2]),
+                };
+                if g.hi.is_positive() {
+                    let u = &mut run.saturated_use[j2];
+                    u.lo += (&level_bounds.lo * &g.lo) >> f;
+                    u.hi += shr_ceil(&level_bounds.hi * &g.hi, f);
+                }
+                row.push(g);
+            }
+            let exact_cell = OnceCell::new();
+            if let Some(x) = exact {
+                let _ = exact_cell.set(x);
+            }
+            run.saturations.push(Saturation {
+                resource: j,
+                bounds: level_bounds,
+                capped_use: run.capped_use[j].value(),
+                event: events.len(),
+                exact: exact_cell,
+            });
+            run.groups.push(victims.clone());
+            run.group_bounds.push(row);
+            run.group_exact
+                .push((0..m).map(|_| OnceCell::new()).collect());
+            unfrozen -= victims.len();
+            events.push(CompactEvent {
+                level: EventLevel::Saturation(k),
+                cause: FrozenBy::Resource(j),
+                frozen: victims,
+            });
+        } else {
+            let i = cap.expect("no saturation first means a cap is pending");
+            let t = users[i].cap.clone().expect("capped");
+            for (j, _, _) in run.stop(i) {
+                run.capped_use[j].add(&(&users[i].demand[j] * &t));
+                bounds[j] = None;
+            }
+            tasks[i] = Some(CompactTasks::Exact(t));
+            frozen_by[i] = FrozenBy::Cap;
+            unfrozen -= 1;
+            next_cap.next();
+            events.push(CompactEvent {
+                level: EventLevel::Cap(kappa.expect("capped")),
+                cause: FrozenBy::Cap,
+                frozen: vec![i],
+            });
+        }
+    }
+
+    let capped_use: Vec<Rational> = run.capped_use.iter_mut().map(ExactSum::value).collect();
+    // Saturated resources: every event's resource, and any other whose use reaches its
+    // capacity (decided from the use's interval when it stays below, exactly otherwise).
+    let mut saturated = Vec::new();
+    for (j, used) in capped_use.iter().enumerate() {
+        let by_event = run.saturations.iter().any(|s| s.resource == j);
+        let full = by_event || {
+            let cap = &instance.capacity()[j];
+            let free = Interval::of(&(cap - used), f);
+            // use < R  ⇐  saturated use's upper end < R − capped use's lower end
+            if run.saturated_use[j].hi < free.lo {
+                false
+            } else {
+                used + &run.saturated_use_exact(j) == *cap
+            }
+        };
+        if full {
+            saturated.push(j);
+        }
+    }
+    CompactFilling {
+        tasks: tasks
+            .into_iter()
+            .map(|x| x.expect("every user froze"))
+            .collect(),
+        frozen_by,
+        events,
+        saturations: run.saturations,
+        saturated,
+        precision: f,
+        coefficients: run.coefficients,
+        cap_level,
+        capped_use,
+        group_bounds: run.group_bounds,
+        group_exact: run.group_exact,
+        groups: run.groups,
+    }
+}
+
+impl CompactFilling {
+    fn group_exact(&self, inst: &Instance, k: usize, j: usize) -> Rational {
+        self.group_exact[k][j]
+            .get_or_init(|| exact_rates(inst, &self.coefficients, &self.groups[k], j))
+            .clone()
+    }
+
+    /// The `k`-th saturation level `λ_k`, exactly (computed once, then cached). `instance`
+    /// must be the instance the filling was computed from.
+    pub fn exact_level(&self, instance: &Instance, k: usize) -> Rational {
+        level_exact(
+            instance,
+            &self.saturations,
+            |k2, j| self.group_exact(instance, k2, j),
+            k,
+        )
+    }
+
+    /// User `i`'s coefficient `c_i = 1 / a_i`.
+    pub fn coefficient(&self, i: usize) -> &Rational {
+        &self.coefficients[i]
+    }
+
+    /// The level at which user `i` froze, exactly: its cap level `T_i a_i` or its
+    /// saturation's `λ_k`.
+    pub fn user_level(&self, instance: &Instance, i: usize) -> Rational {
+        match &self.tasks[i] {
+            CompactTasks::Exact(_) => self.cap_level[i].clone().expect("frozen by its cap"),
+            CompactTasks::Level { level, .. } => self.exact_level(instance, *level),
+        }
+    }
+
+    /// User `i`'s tasks, exactly.
+    pub fn exact_tasks(&self, instance: &Instance, i: usize) -> Rational {
+        match &self.tasks[i] {
+            CompactTasks::Exact(t) => t.clone(),
+            CompactTasks::Level { level, coefficient } => {
+                self.exact_level(instance, *level) * coefficient
+            }
+        }
+    }
+
+    /// An interval around user `i`'s tasks (scale `2^F`): exact for capped users.
+    pub fn tasks_bounds(&self, i: usize) -> (Rational, Rational) {
+        match &self.tasks[i] {
+            CompactTasks::Exact(t) => (t.clone(), t.clone()),
+            CompactTasks::Level { level, coefficient } => {
+                let (lo, hi) = self.saturations[*level].bounds.bounds(self.precision);
+                (lo * coefficient, hi * coefficient)
+            }
+        }
+    }
+
+    /// Total use of each resource, exactly.
+    pub fn consumption(&self, instance: &Instance) -> Vec<Rational> {
+        (0..instance.num_resources())
+            .map(|j| self.consumption_of(instance, j))
+            .collect()
+    }
+
+    /// Total use of resource `j`, exactly.
+    pub fn consumption_of(&self, instance: &Instance, j: usize) -> Rational {
+        let sat = balanced_sum(
+            (0..self.saturations.len())
+                .map(|k| self.exact_level(instance, k) * self.group_exact(instance, k, j)),
+        );
+        &self.capped_use[j] + &sat
+    }
+
+    /// Intervals around each resource's total use (scale `2^F`).
+    pub fn consumption_bounds(&self) -> Vec<(Rational, Rational)> {
+        let f = self.precision;
+        (0..self.capped_use.len())
+            .map(|j| {
+                let mut lo = BigInt::zero();
+                let mut hi = BigInt::zero();
+                for (s, row) in self.saturations.iter().zip(&self.group_bounds) {
+                    let g = &row[j];
+                    lo += (&s.bounds.lo * &g.lo) >> f;
+                    hi += shr_ceil(&s.bounds.hi * &g.hi, f);
+                }
+                let (l, h) = Interval { lo, hi }.bounds(f);
+                (&self.capped_use[j] + &l, &self.capped_use[j] + &h)
+            })
+            .collect()
+    }
+
+    /// The full exact outcome, as [`progressive_filling_by`](crate::drf::progressive_filling_by)
+    /// gives it: every task count, level and event level written out.
+    pub fn expand(&self, instance: &Instance) -> Filling {
+        let n = self.tasks.len();
+        let events = self
+            .events
+            .iter()
+            .map(|e| FillEvent {
+                level: match &e.level {
+                    EventLevel::Cap(l) => l.clone(),
+                    EventLevel::Saturation(k) => self.exact_level(instance, *k),
+                },
+                cause: e.cause,
+                frozen: e.frozen.clone(),
+            })
+            .collect();
+        Filling {
+            tasks: (0..n).map(|i| self.exact_tasks(instance, i)).collect(),
+            levels: (0..n).map(|i| self.user_level(instance, i)).collect(),
+            frozen_by: self.frozen_by.clone(),
+            events,
+            consumption: self.consumption(instance),
+            saturated: self.saturated.clone(),
+        }
+    }
+
+    /// Index into [`events`](Self::events) of the `k`-th saturation.
+    pub fn saturation_event(&self, k: usize) -> usize {
+        self.saturations[k].event
+    }
+}
