@@ -27,6 +27,7 @@ pub use leontief_solver as solver;
 pub mod cli;
 pub mod commands;
 pub mod mechanisms;
+pub mod plot;
 pub mod render;
 pub mod reproduce;
 pub mod workers;

@@ -27,6 +27,10 @@ pub struct HdrfArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "json")]
     pub format: TreeFormat,
+    /// Also draw the allocations as stacked bars (each leaf's share of each resource, per
+    /// policy) into this SVG file.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<String>,
 }
 
 /// The policies `--policy` names: one, or all of them.
@@ -89,6 +93,15 @@ pub fn run(args: HdrfArgs) -> Result<String, CliError> {
         .iter()
         .map(|&policy| allocate(&tree, policy))
         .collect::<Result<Vec<_>, _>>()?;
+    if let Some(path) = &args.svg {
+        let drawn = crate::plot::stacked_allocations(&tree, &allocs)?;
+        std::fs::write(path, drawn).map_err(|e| {
+            CliError::Input(leontief_solver::SolverError::invalid(
+                "--svg",
+                format!("{path}: {e}"),
+            ))
+        })?;
+    }
     Ok(match args.format {
         TreeFormat::Json if allocs.len() == 1 => pretty(&allocs[0].to_json(&tree)),
         TreeFormat::Json => pretty(&Value::Array(

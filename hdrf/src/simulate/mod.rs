@@ -146,19 +146,26 @@
 //!   SoCC 2013 (naive H-DRF's starvation under churn).
 
 mod engine;
+mod render;
 mod workload;
 
 use leontief_solver::Rational;
 use serde_json::{json, Map, Value};
 
+pub use render::render_comparison;
 pub use workload::{Arrival, Duration, LeafWorkload, Scenario, Supply, DEFAULT_STEPS};
 
 use crate::error::{Result, SolverError};
+use crate::tiebreak::TieBreaks;
 use crate::tree::Tree;
 use crate::Policy;
 
 /// The most samples [`Record::Every`] may ask for.
 pub const MAX_SAMPLES: u64 = 10_000_000;
+
+/// The default event budget ([`SimConfig::max_events`]): twice the million completions of
+/// the largest benchmark (`benches/simulate.rs`), a few seconds of work.
+pub const DEFAULT_MAX_EVENTS: u64 = 2_000_000;
 
 /// A scheduling policy of the simulator: the tree policies of [`Policy`] (same names, see
 /// [`SimPolicy::static_policy`]) and FIFO. Names derived from the variants.
@@ -287,6 +294,11 @@ pub struct SimConfig {
     pub horizon: Option<Rational>,
     /// Overrides the scenario's seed.
     pub seed: Option<u64>,
+    /// How ties between siblings with equal keys are broken (default `count`).
+    pub tie: TieBreaks,
+    /// The most events the run may handle before the horizon (default
+    /// [`DEFAULT_MAX_EVENTS`]); a run that needs more is an error, not an endless loop.
+    pub max_events: u64,
 }
 
 impl SimConfig {
@@ -306,6 +318,8 @@ impl SimConfig {
             record: Record::Events,
             horizon: None,
             seed: None,
+            tie: TieBreaks::default(),
+            max_events: DEFAULT_MAX_EVENTS,
         }
     }
 
@@ -338,6 +352,18 @@ impl SimConfig {
         self.seed = Some(seed);
         self
     }
+
+    /// Sets the tie-break chain.
+    pub fn tie(mut self, tie: TieBreaks) -> Self {
+        self.tie = tie;
+        self
+    }
+
+    /// Sets the event budget.
+    pub fn max_events(mut self, budget: u64) -> Self {
+        self.max_events = budget;
+        self
+    }
 }
 
 /// A node's figures over a run (see the [module docs](self), "Output").
@@ -356,7 +382,11 @@ pub struct NodeSummary {
     pub time_below_guarantee: Rational,
     /// Longest such spell.
     pub longest_below_guarantee: Rational,
-    /// `longest_below_guarantee > starvation tolerance`.
+    /// Longest spell at least one task below the guarantee (`g_v - S_v >= t_v`, `t_v` the
+    /// smallest dominant share of a task below `v`) with unmet demand.
+    pub longest_below_by_a_task: Rational,
+    /// `longest_below_by_a_task > starvation tolerance`: a node less than one task below its
+    /// guarantee is not starved.
     pub starved: bool,
 }
 
@@ -391,6 +421,8 @@ pub struct Simulation {
     pub starvation_tolerance: Rational,
     /// The seed of the durations.
     pub seed: u64,
+    /// The tie-break chain.
+    pub tie: TieBreaks,
     /// Tasks started (restarts after preemption included).
     pub started: u64,
     /// Tasks that ran to completion before the horizon.
@@ -503,8 +535,10 @@ pub fn simulate(scenario: &Scenario, config: &SimConfig) -> Result<Simulation> {
         warmup: warmup.clone(),
         tolerance: tolerance.clone(),
         seed,
+        tie: config.tie.clone(),
+        max_events: config.max_events,
     };
-    let out = engine::Engine::new(scenario, params).run();
+    let out = engine::Engine::new(scenario, params).run()?;
     debug_assert_eq!(out.nodes.len(), tree.len());
     Ok(Simulation {
         policy: config.policy,
@@ -514,6 +548,7 @@ pub fn simulate(scenario: &Scenario, config: &SimConfig) -> Result<Simulation> {
         warmup,
         starvation_tolerance: tolerance,
         seed,
+        tie: config.tie.clone(),
         started: out.started,
         completed: out.completed,
         preempted: out.preempted,
@@ -603,6 +638,10 @@ impl Simulation {
                     "longest_below_guarantee".into(),
                     json!(s.longest_below_guarantee.to_string()),
                 );
+                o.insert(
+                    "longest_below_by_a_task".into(),
+                    json!(s.longest_below_by_a_task.to_string()),
+                );
                 o.insert("starved".into(), json!(s.starved));
                 o.insert("final_share".into(), json!(s.final_share.to_string()));
                 if let Some(t) = s.final_tasks {
@@ -637,7 +676,8 @@ impl Simulation {
             "warmup": self.warmup.to_string(),
             "starvation_tolerance": self.starvation_tolerance.to_string(),
             "seed": self.seed,
-            "tie_break": "first child in input order (first leaf in pre-order for collapsed and fifo)",
+            "tie": self.tie.to_string(),
+            "tie_break": self.tie.describe(),
             "tasks": {"started": self.started, "completed": self.completed, "preempted": self.preempted},
             "events": self.events,
             "nodes": nodes,
