@@ -155,7 +155,7 @@ pub fn stacked_allocations(tree: &Tree, allocs: &[TreeAllocation]) -> Result<Str
             .margin(12)
             .x_label_area_size(48)
             .y_label_area_size(48)
-            .build_cartesian_2d(0f64..bars.len() as f64, 0f64..1.05f64)
+            .build_cartesian_2d((0..bars.len()).into_segmented(), 0f64..1.05f64)
             .map_err(drawing)?;
         let names: Vec<String> = bars
             .iter()
@@ -164,14 +164,11 @@ pub fn stacked_allocations(tree: &Tree, allocs: &[TreeAllocation]) -> Result<Str
         chart
             .configure_mesh()
             .disable_x_mesh()
-            .x_labels(bars.len() + 1)
-            .x_label_formatter(&|x| {
-                let i = x.floor();
-                if i >= 0.0 && (x - i - 0.5).abs() < 0.5 {
-                    names.get(i as usize).cloned().unwrap_or_default()
-                } else {
-                    String::new()
-                }
+            .x_labels(bars.len())
+            .x_label_style(("sans-serif", 11))
+            .x_label_formatter(&|x| match x {
+                SegmentValue::CenterOf(i) => names.get(*i).cloned().unwrap_or_default(),
+                _ => String::new(),
             })
             .y_desc("share of the resource")
             .draw()
@@ -188,11 +185,15 @@ pub fn stacked_allocations(tree: &Tree, allocs: &[TreeAllocation]) -> Result<Str
                     .fold(Rational::ZERO, |acc, x| acc + x);
                 let mine = &allocs[p].node(leaf).allocation[j] / &capacity[j];
                 let (y0, y1) = (f(&below), f(&(&below + &mine)));
-                let x = b as f64;
-                rects.push(Rectangle::new(
-                    [(x + 0.15, y0), (x + 0.85, y1)],
+                let mut bar = Rectangle::new(
+                    [
+                        (SegmentValue::Exact(b), y0),
+                        (SegmentValue::Exact(b + 1), y1),
+                    ],
                     color.filled(),
-                ));
+                );
+                bar.set_margin(0, 0, 8, 8);
+                rects.push(bar);
             }
             chart
                 .draw_series(rects)

@@ -70,8 +70,12 @@
 //!   its share of it;
 //! - `fifo`: the active leaf whose oldest pending task was submitted first.
 //!
-//! **Ties** go to the first child in the tree's input order (for `collapsed` and `fifo`: the
-//! first leaf in pre-order), as in [`crate::discrete`]. "Fits" is the same rule too: a leaf is
+//! **Ties** between active siblings with equal keys are broken by [`SimConfig::tie`], a chain
+//! of [`crate::tiebreak`] rules applied at every pool, then input order: by default `count`,
+//! the fewest tasks started in the subtree (Mesos' rule), so that two identical users alternate
+//! instead of the first taking every offer (`docs/theory.md` §4.9). With
+//! [`TieBreaks::first`] ties go to the first child in input order (for `collapsed` and `fifo`:
+//! the first leaf in pre-order), as in [`crate::discrete`]. "Fits" is the same rule too: a leaf is
 //! skipped once its task does not fit, and the others continue (skip-and-continue). When every
 //! leaf always has work and tasks outlive the horizon, the first instant of a run with tasks of
 //! `d / K` (caps `T·K`) is exactly [`crate::discrete::discrete`] with slices `1/K`
@@ -105,8 +109,17 @@
 //! - `min_share_steady`: the minimum of `S_v` over the steady-state window `[warmup, horizon)`;
 //! - `time_below_guarantee`: the time `S_v < g_v` while the node has **unmet demand** (some
 //!   leaf below has pending work and is below its cap) — a node without work is not counted;
-//! - `longest_below_guarantee`: the longest such spell, and `starved` when it exceeds the
-//!   starvation tolerance.
+//! - `longest_below_guarantee`: the longest such spell;
+//! - `longest_below_by_a_task`: the longest spell at least one task below the guarantee with
+//!   unmet demand, `g_v - S_v >= t_v`, `t_v` the smallest dominant share of one task of a leaf
+//!   below `v` with work; `starved` when it exceeds the starvation tolerance. A node less than
+//!   one task below its guarantee could start no task and stay within it: tasks are
+//!   indivisible, so that gap is not starvation (`docs/theory.md` §4.9).
+//!
+//! # Bounded work
+//! A run handles at most [`SimConfig::max_events`] events ([`DEFAULT_MAX_EVENTS`] by default)
+//! before the horizon; a workload that needs more (a task duration of `1e-30` on a horizon of
+//! 1) is an error on the field `max_events`, not an endless run.
 //!
 //! The time series ([`Record`]) gives every node's dominant share (satisfaction is the share
 //! over `g_v`) and whether it has unmet demand at every event time, at a fixed step, or not
@@ -442,7 +455,8 @@ pub struct Simulation {
 /// # Errors
 /// [`SolverError::Invalid`] naming the field: `horizon` missing or not positive, `warmup` not
 /// below the horizon, `machines` zero or a leaf with work whose task fits on no machine,
-/// `preemption` or `every` not positive.
+/// `preemption` or `every` not positive, `max_events` when the run needs more events than the
+/// budget.
 ///
 /// # Example
 /// One resource, two leaves of weights 1 and 3 that always have work: the pooled cluster is

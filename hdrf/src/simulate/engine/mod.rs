@@ -332,7 +332,7 @@ impl Engine {
                     return Err(SolverError::invalid(
                         "max_events",
                         format!(
-                            "the run needs more than {} events before the horizon {} (it got to time {t} of it); raise the budget, shorten the horizon or lengthen the tasks",
+                            "the run needs more than {} events before the horizon {} (it had reached time {t}); raise the budget, shorten the horizon or lengthen the tasks",
                             self.p.max_events, self.p.horizon
                         ),
                     ));
