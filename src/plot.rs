@@ -80,7 +80,7 @@ fn share_panel(
         .margin(12)
         .x_label_area_size(32)
         .y_label_area_size(48)
-        .build_cartesian_2d(0f64..horizon, 0f64..1.05f64)
+        .build_cartesian_2d(0f64..horizon, 0f64..1.3f64)
         .map_err(drawing)?;
     chart
         .configure_mesh()
@@ -155,7 +155,7 @@ pub fn stacked_allocations(tree: &Tree, allocs: &[TreeAllocation]) -> Result<Str
             .margin(12)
             .x_label_area_size(48)
             .y_label_area_size(48)
-            .build_cartesian_2d((0..bars.len()).into_segmented(), 0f64..1.05f64)
+            .build_cartesian_2d((0..bars.len()).into_segmented(), 0f64..1.3f64)
             .map_err(drawing)?;
         let names: Vec<String> = bars
             .iter()

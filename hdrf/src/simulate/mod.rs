@@ -77,14 +77,15 @@
 //! [`TieBreaks::first`] ties go to the first child in input order (for `collapsed` and `fifo`:
 //! the first leaf in pre-order), as in [`crate::discrete`]. "Fits" is the same rule too: a leaf is
 //! skipped once its task does not fit, and the others continue (skip-and-continue). When every
-//! leaf always has work and tasks outlive the horizon, the first instant of a run with tasks of
-//! `d / K` (caps `T·K`) is exactly [`crate::discrete::discrete`] with slices `1/K`
+//! leaf always has work and tasks outlive the horizon, the first instant of a run with ties
+//! `first` and tasks of `d / K` (caps `T·K`) is exactly [`crate::discrete::discrete`] with slices `1/K`
 //! (`tests/simulate.rs` checks it on random trees), so the simulated allocation approaches the
 //! static fluid one ([`crate::allocate`]) as `O(1/K)` wherever the discrete fill does. It does
 //! not when tied *degenerate* siblings (pools whose key does not rise while they grow) compete
-//! for a resource that runs out: the tie goes to the first of them at every task, its key stays
-//! tied, and it takes the whole resource, where the fluid fill grows them together — a
-//! difference that persists at every `K` (see [`crate::discrete`]).
+//! for a resource that runs out: with `first` the tie goes to the first of them at every task,
+//! its key stays tied, and it takes the whole resource, where the fluid fill grows them
+//! together — a difference that persists at every `K` (see [`crate::discrete`]); the other
+//! tie-breaks spread such ties by their own rule (`count`: the sibling with fewer starts).
 //!
 //! # Preemption
 //! Off by default. With a timeout `τ` ([`SimConfig::preemption`]): a node that has been below
