@@ -222,6 +222,13 @@ fn every_policy_side_by_side() {
         &run(&["simulate", "--policy", "all", "--csv", "-"], ONE_SLOT),
         "--csv prints the time series of one policy; not with --policy all",
     );
+    assert_bad(
+        &run(
+            &["simulate", "--format", "table", "--every", "1", "-"],
+            ONE_SLOT,
+        ),
+        "--every sets the step of the time series; --format table shows none",
+    );
 }
 
 /// The SVG files are written and are well-formed SVG naming every series: the simulator's

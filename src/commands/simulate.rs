@@ -149,6 +149,12 @@ pub fn run(args: &SimulateArgs) -> Result<String, CliError> {
             "--csv prints the time series; not with --format table".into(),
         ));
     }
+    if args.format == SimFormat::Table && args.every.is_some() && args.svg.is_none() {
+        return Err(CliError::Usage(
+            "--every sets the step of the time series; --format table shows none (draw it with --svg)"
+                .into(),
+        ));
+    }
     let tie: TieBreaks = args.tie.parse().map_err(|e| rename(e, "tie", "--tie"))?;
     let mut config = SimConfig::new(policies[0])
         .tie(tie)
