@@ -30,6 +30,7 @@ pub mod commands;
 pub mod import;
 pub mod mechanisms;
 pub mod output;
+pub mod plot;
 pub mod render;
 pub mod reproduce;
 pub mod workers;

@@ -178,7 +178,7 @@ fn names_and_help_come_from_the_tables() {
     assert_bad(
         &run(&["simulate", "--policy", "fair", "-"]),
         "--policy: unknown policy \"fair\" (expected naive, min-satisfaction, collapsed, \
-         hdrf or fifo)",
+         hdrf, fifo or all)",
     );
 }
 

@@ -7,6 +7,7 @@ mod common;
 use common::{random_tree, Shape};
 use leontief_hdrf::discrete::discrete;
 use leontief_hdrf::simulate::{simulate, Record, Scenario, SimConfig, SimPolicy, Simulation};
+use leontief_hdrf::tiebreak::TieBreaks;
 use leontief_hdrf::{allocate, NodeSpec, Policy, Tree};
 use leontief_solver::{Drf, Mechanism, Rational};
 
@@ -49,7 +50,9 @@ const LECTURE_FIXED: &str = r#"{"resources": ["cpu", "mem"], "capacity": [1, 1],
 #[test]
 fn lecture_naive_drains_b1_exactly() {
     let s = Scenario::from_json_str(LECTURE_FIXED).unwrap();
-    let run = simulate(&s, &SimConfig::new(SimPolicy::Naive)).unwrap();
+    // The trace breaks ties by input order.
+    let config = SimConfig::new(SimPolicy::Naive).tie(TieBreaks::first());
+    let run = simulate(&s, &config).unwrap();
     let (a, b1, b2) = (idx(&s, "A"), idx(&s, "B1"), idx(&s, "B2"));
     assert_eq!(run.series[0].time, Rational::ZERO);
     assert_eq!(run.series[0].shares[a], r("1/2"));
@@ -74,7 +77,9 @@ fn lecture_naive_drains_b1_exactly() {
 #[test]
 fn lecture_min_satisfaction_keeps_b1_at_seven_twentieths() {
     let s = Scenario::from_json_str(LECTURE_FIXED).unwrap();
-    let run = simulate(&s, &SimConfig::new(SimPolicy::MinSatisfaction)).unwrap();
+    // The trace breaks ties by input order.
+    let config = SimConfig::new(SimPolicy::MinSatisfaction).tie(TieBreaks::first());
+    let run = simulate(&s, &config).unwrap();
     let (a, b1) = (idx(&s, "A"), idx(&s, "B1"));
     let at_one = run.series.iter().find(|x| x.time == Rational::ONE).unwrap();
     assert_eq!(at_one.shares[a], r("13/20"));
@@ -206,10 +211,16 @@ fn fifo_serves_the_oldest_submission() {
     assert_eq!(fifo.nodes[y].time_average_share, r("1/3"));
     assert_eq!(fifo.nodes[x].time_average_share, r("2/3"));
     assert_eq!(fifo.nodes[y].time_below_guarantee, Rational::from(2));
-    let naive = simulate(&s, &SimConfig::new(SimPolicy::Naive)).unwrap();
+    let first = SimConfig::new(SimPolicy::Naive).tie(TieBreaks::first());
+    let naive = simulate(&s, &first).unwrap();
     assert_eq!(at_three(&naive), (Rational::ONE, Rational::ZERO));
     assert_eq!(naive.nodes[y].time_below_guarantee, Rational::from(5));
     assert_eq!(naive.completed, 2);
+    // The default tie-break, count: at t = 3 x has started one task and y none, so y runs
+    // [3, 6) and x's second [6, 9), as under FIFO; y is below on [1, 3) only.
+    let count = simulate(&s, &SimConfig::new(SimPolicy::Naive)).unwrap();
+    assert_eq!(at_three(&count), (Rational::ZERO, Rational::ONE));
+    assert_eq!(count.nodes[y].time_below_guarantee, Rational::from(2));
 }
 
 /// Machines: a task must fit on one. Tasks of 1/3 on 2 machines of 1/2: one per machine (two
@@ -287,7 +298,12 @@ fn first_fill(tree: &Tree, policy: SimPolicy, k: u64) -> Vec<Rational> {
         )
         .unwrap();
     }
-    let run = simulate(&s, &SimConfig::new(policy).horizon(1).record(Record::Off)).unwrap();
+    // The discrete fill breaks ties by input order.
+    let config = SimConfig::new(policy)
+        .horizon(1)
+        .record(Record::Off)
+        .tie(TieBreaks::first());
+    let run = simulate(&s, &config).unwrap();
     t.nodes()
         .map(|v| match run.nodes[v.index()].final_tasks {
             Some(n) => Rational::from(n) / Rational::from(k),
@@ -298,7 +314,7 @@ fn first_fill(tree: &Tree, policy: SimPolicy, k: u64) -> Vec<Rational> {
 
 /// On random trees (zeros, weights, caps) the simulator's first fill with tasks of `d / K` is
 /// exactly the discrete fill of [`discrete`] with slices `1/K` (the same picks, the same
-/// tie and fit rules), hence within `C / K` of the static fluid allocation (`C = 12`, the
+/// tie rule, `first`, and fit rule), hence within `C / K` of the static fluid allocation (`C = 12`, the
 /// bound `tests/discrete.rs` measures).
 #[test]
 fn first_fill_converges_to_the_fluid_allocation() {

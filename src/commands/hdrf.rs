@@ -37,6 +37,10 @@ pub struct HdrfArgs {
     /// satisfaction (with a leaf attaining each).
     #[arg(long)]
     pub summary: bool,
+    /// Also draw the allocations as stacked bars (each leaf's share of each resource, per
+    /// policy) into this SVG file.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<String>,
 }
 
 /// The policies `--policy` names: one, or all of them.
@@ -125,6 +129,15 @@ pub fn run(args: HdrfArgs) -> Result<String, CliError> {
         .iter()
         .map(|&policy| allocate(&tree, policy))
         .collect::<Result<Vec<_>, _>>()?;
+    if let Some(path) = &args.svg {
+        let drawn = crate::plot::stacked_allocations(&tree, &allocs)?;
+        std::fs::write(path, drawn).map_err(|e| {
+            CliError::Input(leontief_solver::SolverError::invalid(
+                "--svg",
+                format!("{path}: {e}"),
+            ))
+        })?;
+    }
     let mut answers: Vec<Value> = allocs.iter().map(|a| a.to_json(&tree)).collect();
     if args.summary {
         answers = answers.iter().map(summary).collect();

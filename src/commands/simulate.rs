@@ -1,13 +1,23 @@
 //! `leontief simulate`: the task-level simulator ([`leontief_hdrf::simulate`]) on a tree with
-//! a workload — parse, run, print JSON (or the time series as CSV).
+//! a workload — parse, run (one policy or all side by side), print JSON, a table, or the time
+//! series as CSV, and optionally draw the shares over time as SVG.
 
-use clap::Args;
-use leontief_hdrf::simulate::{simulate, Record, Scenario, SimConfig, SimPolicy, Simulation};
+use std::ffi::OsStr;
+
+use clap::builder::{PossibleValue, TypedValueParser};
+use clap::error::ErrorKind;
+use clap::{Args, ValueEnum};
+use leontief_hdrf::simulate::{
+    simulate, Record, Scenario, SimConfig, SimPolicy, Simulation, DEFAULT_MAX_EVENTS,
+};
+use leontief_hdrf::tiebreak::TieBreaks;
+use leontief_solver::registry::one_of;
 use leontief_solver::{read_number, Rational, SolverError};
-use serde_json::Value;
+use serde_json::{Map, Value};
+use strum::VariantNames;
 
 use crate::cli::{read_text, CliError};
-use crate::commands::flags::{NameParser, NumberFlags};
+use crate::commands::flags::NumberFlags;
 use crate::commands::pretty;
 use crate::output::{finish_json, round_csv, Numbers};
 
@@ -17,9 +27,27 @@ pub struct SimulateArgs {
     /// Workload JSON file, or - for standard input: the tree
     /// ({"resources", "capacity", "tree"}) plus "workload" and "horizon".
     pub file: String,
-    /// The scheduling policy: a tree policy or FIFO.
-    #[arg(long, default_value = "min-satisfaction", value_parser = NameParser::<SimPolicy>::new("policy"))]
-    pub policy: SimPolicy,
+    /// The scheduling policy: a tree policy, FIFO, or all (every policy on the same workload,
+    /// side by side: JSON with one section per policy under "runs", or one table).
+    #[arg(long, default_value = "min-satisfaction", value_parser = SimPoliciesParser)]
+    pub policy: SimPolicies,
+    /// How ties between siblings with equal keys are broken, a chain of first (input order),
+    /// count (fewest tasks started, Mesos), lru (least recently served), name (YARN);
+    /// e.g. count,name. Input order decides what the chain leaves tied.
+    #[arg(long, default_value = "count", value_name = "RULE,..")]
+    pub tie: String,
+    /// The most events (task completions, arrivals, preemption checks) a run may handle
+    /// before the horizon; a workload that needs more is an error.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_EVENTS)]
+    pub max_events: u64,
+    /// Output format (json: the runs with their time series; table: the summary of every node
+    /// under each policy, side by side).
+    #[arg(long, value_enum, default_value = "json")]
+    pub format: SimFormat,
+    /// Also draw every node's dominant share over time (a step plot per policy) into this SVG
+    /// file.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<String>,
     /// K identical machines of capacity R/K each (a task must fit on one); default: one
     /// pooled cluster.
     #[arg(long, value_name = "K")]
@@ -57,12 +85,16 @@ impl SimulateArgs {
     /// ```
     /// use leontief::hdrf::simulate::SimPolicy;
     /// let args = leontief::commands::simulate::SimulateArgs::new("examples/lecture-churn.json");
-    /// assert_eq!(args.policy, SimPolicy::MinSatisfaction);
+    /// assert_eq!(args.policy.0, [SimPolicy::MinSatisfaction]);
     /// ```
     pub fn new(file: impl Into<String>) -> Self {
         SimulateArgs {
             file: file.into(),
-            policy: SimPolicy::MinSatisfaction,
+            policy: SimPolicies(vec![SimPolicy::MinSatisfaction]),
+            tie: "count".into(),
+            max_events: DEFAULT_MAX_EVENTS,
+            format: SimFormat::Json,
+            svg: None,
             machines: None,
             preempt_after: None,
             seed: None,
@@ -87,8 +119,9 @@ impl SimulateArgs {
 /// ```
 /// use leontief::commands::simulate::{run, SimulateArgs};
 /// use leontief::hdrf::simulate::SimPolicy;
+/// use leontief::commands::simulate::SimPolicies;
 /// let mut args = SimulateArgs::new(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/lecture-churn.json"));
-/// args.policy = SimPolicy::Naive;
+/// args.policy = SimPolicies(vec![SimPolicy::Naive]);
 /// args.no_series = true;
 /// let out: serde_json::Value = serde_json::from_str(&run(&args).unwrap()).unwrap();
 /// let b1 = out["nodes"].as_array().unwrap().iter().find(|n| n["name"] == "B1").unwrap();
@@ -96,19 +129,48 @@ impl SimulateArgs {
 /// assert_eq!(b1["starved"], true);
 /// ```
 pub fn run(args: &SimulateArgs) -> Result<String, CliError> {
-    let policy = args.policy;
+    let policies = &args.policy.0;
     let numbers = args.numbers.numbers()?;
     if args.machines == Some(0) {
         return Err(CliError::Usage(
             "--machines: expected at least one machine, found 0".into(),
         ));
     }
-    if args.no_series && (args.csv || args.every.is_some()) {
+    if args.max_events == 0 {
         return Err(CliError::Usage(
-            "--no-series leaves out the time series; not with --csv or --every".into(),
+            "--max-events: expected at least one event, found 0".into(),
         ));
     }
-    let mut config = SimConfig::new(policy);
+    if args.no_series && (args.csv || args.every.is_some() || args.svg.is_some()) {
+        return Err(CliError::Usage(
+            "--no-series leaves out the time series; not with --csv, --every or --svg".into(),
+        ));
+    }
+    if args.csv && policies.len() > 1 {
+        return Err(CliError::Usage(
+            "--csv prints the time series of one policy; not with --policy all".into(),
+        ));
+    }
+    if args.csv && args.format != SimFormat::Json {
+        return Err(CliError::Usage(
+            "--csv prints the time series; not with --format table".into(),
+        ));
+    }
+    if args.format == SimFormat::Table && args.every.is_some() && args.svg.is_none() {
+        return Err(CliError::Usage(
+            "--every sets the step of the time series; --format table shows none (draw it with --svg)"
+                .into(),
+        ));
+    }
+    if args.format == SimFormat::Table && numbers != Numbers::Exact {
+        return Err(CliError::Usage(
+            "--decimals: the table is printed with exact values; use --format json or --csv".into(),
+        ));
+    }
+    let tie: TieBreaks = args.tie.parse().map_err(|e| rename(e, "tie", "--tie"))?;
+    let mut config = SimConfig::new(policies[0])
+        .tie(tie)
+        .max_events(args.max_events);
     config.machines = args.machines;
     config.seed = args.seed;
     if let Some(t) = &args.preempt_after {
@@ -117,39 +179,117 @@ pub fn run(args: &SimulateArgs) -> Result<String, CliError> {
     if let Some(t) = &args.horizon {
         config.horizon = Some(positive_flag("--horizon", t)?);
     }
-    config.record = match (&args.every, args.no_series) {
-        (Some(dt), _) => Record::Every(positive_flag("--every", dt)?),
-        (None, true) => Record::Off,
-        (None, false) => Record::Events,
+    config.record = match (&args.every, args.no_series, args.format) {
+        (Some(dt), _, _) => Record::Every(positive_flag("--every", dt)?),
+        (None, true, _) => Record::Off,
+        // A table shows the summary only; the series is kept when it is drawn.
+        (None, false, SimFormat::Table) if args.svg.is_none() => Record::Off,
+        (None, false, _) => Record::Events,
     };
     let text = read_text(&args.file)?;
     let scenario = Scenario::from_json_str(&text)?;
     let bar = crate::workers::progress(None);
     bar.set_message("simulating");
     bar.enable_steady_tick(std::time::Duration::from_millis(120));
-    let result = simulate(&scenario, &config);
+    let mut runs = Vec::with_capacity(policies.len());
+    for &policy in policies {
+        config.policy = policy;
+        let result = simulate(&scenario, &config);
+        let result = result.map_err(|e| match e {
+            SolverError::Invalid { field, reason }
+                if field == "horizon" && args.horizon.is_none() =>
+            {
+                SolverError::invalid(
+                    field,
+                    format!("{reason}; give \"horizon\" in the file or --horizon"),
+                )
+            }
+            SolverError::Invalid { field, reason } if field == "max_events" => {
+                SolverError::invalid("--max-events", format!("{policy}: {reason}"))
+            }
+            other => rename(rename(other, "machines", "--machines"), "every", "--every"),
+        })?;
+        runs.push(result);
+    }
     bar.finish_and_clear();
-    let result = result.map_err(|e| match e {
-        SolverError::Invalid { field, reason } if field == "horizon" && args.horizon.is_none() => {
-            SolverError::invalid(
-                field,
-                format!("{reason}; give \"horizon\" in the file or --horizon"),
-            )
-        }
-        other => rename(rename(other, "machines", "--machines"), "every", "--every"),
-    })?;
+    if let Some(path) = &args.svg {
+        let drawn = crate::plot::shares_over_time(&scenario.tree, &runs)?;
+        std::fs::write(path, drawn)
+            .map_err(|e| CliError::Input(SolverError::invalid("--svg", format!("{path}: {e}"))))?;
+    }
     if args.csv {
-        eprint!("{}", summary_text(&scenario, &result));
-        let csv = result.series_csv(&scenario.tree);
+        eprint!("{}", summary_text(&scenario, &runs[0]));
+        let csv = runs[0].series_csv(&scenario.tree);
         return Ok(match numbers {
             Numbers::Exact => csv,
             Numbers::Decimals(n) => round_csv(&csv, n),
         });
     }
-    Ok(pretty(&finish_json(
-        result.to_json(&scenario.tree),
-        numbers,
-    )))
+    Ok(match args.format {
+        SimFormat::Table => leontief_hdrf::simulate::render_comparison(&scenario.tree, &runs),
+        SimFormat::Json if runs.len() == 1 => {
+            pretty(&finish_json(runs[0].to_json(&scenario.tree), numbers))
+        }
+        SimFormat::Json => {
+            let mut sections = Map::new();
+            for run in &runs {
+                sections.insert(run.policy.name().into(), run.to_json(&scenario.tree));
+            }
+            pretty(&finish_json(
+                serde_json::json!({"policy": "all", "runs": sections}),
+                numbers,
+            ))
+        }
+    })
+}
+
+/// The policies `--policy` names: one, or all of them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SimPolicies(pub Vec<SimPolicy>);
+
+/// Output format of `simulate`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SimFormat {
+    /// Every run as JSON (exact strings), with its time series.
+    Json,
+    /// Every node's summary under each policy, side by side.
+    Table,
+}
+
+/// The `--policy` parser: a name derived from [`SimPolicy`], or `all`.
+#[derive(Debug, Clone, Copy)]
+struct SimPoliciesParser;
+
+impl TypedValueParser for SimPoliciesParser {
+    type Value = SimPolicies;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &OsStr,
+    ) -> Result<SimPolicies, clap::Error> {
+        let text = value.to_string_lossy();
+        let text = text.trim();
+        if text == "all" {
+            return Ok(SimPolicies(SimPolicy::ALL.to_vec()));
+        }
+        text.parse::<SimPolicy>()
+            .map(|p| SimPolicies(vec![p]))
+            .map_err(|_| {
+                let names: Vec<&str> = SimPolicy::VARIANTS.iter().copied().chain(["all"]).collect();
+                let message = format!(
+                    "--policy: unknown policy {text:?} (expected {})\n",
+                    one_of(&names)
+                );
+                clap::Error::raw(ErrorKind::InvalidValue, message).with_cmd(cmd)
+            })
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        let names = SimPolicy::VARIANTS.iter().copied().chain(["all"]);
+        Some(Box::new(names.map(PossibleValue::new)))
+    }
 }
 
 fn positive_flag(flag: &str, text: &str) -> Result<Rational, CliError> {
@@ -176,8 +316,9 @@ fn rename(err: SolverError, field: &str, flag: &str) -> SolverError {
 fn summary_text(scenario: &Scenario, run: &Simulation) -> String {
     let tree = &scenario.tree;
     let mut out = format!(
-        "simulate: {} on {}, horizon {}, steady state [{}, {}), tasks started {}, completed {}, preempted {}\n",
+        "simulate: {} (ties: {}) on {}, horizon {}, steady state [{}, {}), tasks started {}, completed {}, preempted {}\n",
         run.policy.name(),
+        run.tie,
         match run.machines {
             Some(k) => format!("{k} machines"),
             None => "the pooled cluster".into(),
@@ -192,13 +333,14 @@ fn summary_text(scenario: &Scenario, run: &Simulation) -> String {
     for v in tree.nodes() {
         let s = &run.nodes[v.index()];
         out.push_str(&format!(
-            "  {}: guaranteed {}, time-average {}, min (steady) {}, below guarantee {} (longest {}){}\n",
+            "  {}: guaranteed {}, time-average {}, min (steady) {}, below guarantee {} (longest {}, by a task or more {}){}\n",
             tree.path(v),
             tree.guaranteed_share(v),
             s.time_average_share,
             s.min_share_steady,
             s.time_below_guarantee,
             s.longest_below_guarantee,
+            s.longest_below_by_a_task,
             if s.starved { ", STARVED" } else { "" }
         ));
     }

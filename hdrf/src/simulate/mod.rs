@@ -70,17 +70,22 @@
 //!   its share of it;
 //! - `fifo`: the active leaf whose oldest pending task was submitted first.
 //!
-//! **Ties** go to the first child in the tree's input order (for `collapsed` and `fifo`: the
-//! first leaf in pre-order), as in [`crate::discrete`]. "Fits" is the same rule too: a leaf is
+//! **Ties** between active siblings with equal keys are broken by [`SimConfig::tie`], a chain
+//! of [`crate::tiebreak`] rules applied at every pool, then input order: by default `count`,
+//! the fewest tasks started in the subtree (Mesos' rule), so that two identical users alternate
+//! instead of the first taking every offer (`docs/theory.md` §4.9). With
+//! [`TieBreaks::first`] ties go to the first child in input order (for `collapsed` and `fifo`:
+//! the first leaf in pre-order), as in [`crate::discrete`]. "Fits" is the same rule too: a leaf is
 //! skipped once its task does not fit, and the others continue (skip-and-continue). When every
-//! leaf always has work and tasks outlive the horizon, the first instant of a run with tasks of
-//! `d / K` (caps `T·K`) is exactly [`crate::discrete::discrete`] with slices `1/K`
+//! leaf always has work and tasks outlive the horizon, the first instant of a run with ties
+//! `first` and tasks of `d / K` (caps `T·K`) is exactly [`crate::discrete::discrete`] with slices `1/K`
 //! (`tests/simulate.rs` checks it on random trees), so the simulated allocation approaches the
 //! static fluid one ([`crate::allocate`]) as `O(1/K)` wherever the discrete fill does. It does
 //! not when tied *degenerate* siblings (pools whose key does not rise while they grow) compete
-//! for a resource that runs out: the tie goes to the first of them at every task, its key stays
-//! tied, and it takes the whole resource, where the fluid fill grows them together — a
-//! difference that persists at every `K` (see [`crate::discrete`]).
+//! for a resource that runs out: with `first` the tie goes to the first of them at every task,
+//! its key stays tied, and it takes the whole resource, where the fluid fill grows them
+//! together — a difference that persists at every `K` (see [`crate::discrete`]); the other
+//! tie-breaks spread such ties by their own rule (`count`: the sibling with fewer starts).
 //!
 //! # Preemption
 //! Off by default. With a timeout `τ` ([`SimConfig::preemption`]): a node that has been below
@@ -105,8 +110,17 @@
 //! - `min_share_steady`: the minimum of `S_v` over the steady-state window `[warmup, horizon)`;
 //! - `time_below_guarantee`: the time `S_v < g_v` while the node has **unmet demand** (some
 //!   leaf below has pending work and is below its cap) — a node without work is not counted;
-//! - `longest_below_guarantee`: the longest such spell, and `starved` when it exceeds the
-//!   starvation tolerance.
+//! - `longest_below_guarantee`: the longest such spell;
+//! - `longest_below_by_a_task`: the longest spell at least one task below the guarantee with
+//!   unmet demand, `g_v - S_v >= t_v`, `t_v` the smallest dominant share of one task of a leaf
+//!   below `v` with work; `starved` when it exceeds the starvation tolerance. A node less than
+//!   one task below its guarantee could start no task and stay within it: tasks are
+//!   indivisible, so that gap is not starvation (`docs/theory.md` §4.9).
+//!
+//! # Bounded work
+//! A run handles at most [`SimConfig::max_events`] events ([`DEFAULT_MAX_EVENTS`] by default)
+//! before the horizon; a workload that needs more (a task duration of `1e-30` on a horizon of
+//! 1) is an error on the field `max_events`, not an endless run.
 //!
 //! The time series ([`Record`]) gives every node's dominant share (satisfaction is the share
 //! over `g_v`) and whether it has unmet demand at every event time, at a fixed step, or not
@@ -146,19 +160,26 @@
 //!   SoCC 2013 (naive H-DRF's starvation under churn).
 
 mod engine;
+mod render;
 mod workload;
 
 use leontief_solver::Rational;
 use serde_json::{json, Map, Value};
 
+pub use render::render_comparison;
 pub use workload::{Arrival, Duration, LeafWorkload, Scenario, Supply, DEFAULT_STEPS};
 
 use crate::error::{Result, SolverError};
+use crate::tiebreak::TieBreaks;
 use crate::tree::Tree;
 use crate::Policy;
 
 /// The most samples [`Record::Every`] may ask for.
 pub const MAX_SAMPLES: u64 = 10_000_000;
+
+/// The default event budget ([`SimConfig::max_events`]): twice the million completions of
+/// the largest benchmark (`benches/simulate.rs`), a few seconds of work.
+pub const DEFAULT_MAX_EVENTS: u64 = 2_000_000;
 
 /// A scheduling policy of the simulator: the tree policies of [`Policy`] (same names, see
 /// [`SimPolicy::static_policy`]) and FIFO. Names derived from the variants.
@@ -287,6 +308,11 @@ pub struct SimConfig {
     pub horizon: Option<Rational>,
     /// Overrides the scenario's seed.
     pub seed: Option<u64>,
+    /// How ties between siblings with equal keys are broken (default `count`).
+    pub tie: TieBreaks,
+    /// The most events the run may handle before the horizon (default
+    /// [`DEFAULT_MAX_EVENTS`]); a run that needs more is an error, not an endless loop.
+    pub max_events: u64,
 }
 
 impl SimConfig {
@@ -306,6 +332,8 @@ impl SimConfig {
             record: Record::Events,
             horizon: None,
             seed: None,
+            tie: TieBreaks::default(),
+            max_events: DEFAULT_MAX_EVENTS,
         }
     }
 
@@ -338,6 +366,18 @@ impl SimConfig {
         self.seed = Some(seed);
         self
     }
+
+    /// Sets the tie-break chain.
+    pub fn tie(mut self, tie: TieBreaks) -> Self {
+        self.tie = tie;
+        self
+    }
+
+    /// Sets the event budget.
+    pub fn max_events(mut self, budget: u64) -> Self {
+        self.max_events = budget;
+        self
+    }
 }
 
 /// A node's figures over a run (see the [module docs](self), "Output").
@@ -356,7 +396,11 @@ pub struct NodeSummary {
     pub time_below_guarantee: Rational,
     /// Longest such spell.
     pub longest_below_guarantee: Rational,
-    /// `longest_below_guarantee > starvation tolerance`.
+    /// Longest spell at least one task below the guarantee (`g_v - S_v >= t_v`, `t_v` the
+    /// smallest dominant share of a task below `v`) with unmet demand.
+    pub longest_below_by_a_task: Rational,
+    /// `longest_below_by_a_task > starvation tolerance`: a node less than one task below its
+    /// guarantee is not starved.
     pub starved: bool,
 }
 
@@ -391,6 +435,8 @@ pub struct Simulation {
     pub starvation_tolerance: Rational,
     /// The seed of the durations.
     pub seed: u64,
+    /// The tie-break chain.
+    pub tie: TieBreaks,
     /// Tasks started (restarts after preemption included).
     pub started: u64,
     /// Tasks that ran to completion before the horizon.
@@ -410,7 +456,8 @@ pub struct Simulation {
 /// # Errors
 /// [`SolverError::Invalid`] naming the field: `horizon` missing or not positive, `warmup` not
 /// below the horizon, `machines` zero or a leaf with work whose task fits on no machine,
-/// `preemption` or `every` not positive.
+/// `preemption` or `every` not positive, `max_events` when the run needs more events than the
+/// budget.
 ///
 /// # Example
 /// One resource, two leaves of weights 1 and 3 that always have work: the pooled cluster is
@@ -503,8 +550,10 @@ pub fn simulate(scenario: &Scenario, config: &SimConfig) -> Result<Simulation> {
         warmup: warmup.clone(),
         tolerance: tolerance.clone(),
         seed,
+        tie: config.tie.clone(),
+        max_events: config.max_events,
     };
-    let out = engine::Engine::new(scenario, params).run();
+    let out = engine::Engine::new(scenario, params).run()?;
     debug_assert_eq!(out.nodes.len(), tree.len());
     Ok(Simulation {
         policy: config.policy,
@@ -514,6 +563,7 @@ pub fn simulate(scenario: &Scenario, config: &SimConfig) -> Result<Simulation> {
         warmup,
         starvation_tolerance: tolerance,
         seed,
+        tie: config.tie.clone(),
         started: out.started,
         completed: out.completed,
         preempted: out.preempted,
@@ -603,6 +653,10 @@ impl Simulation {
                     "longest_below_guarantee".into(),
                     json!(s.longest_below_guarantee.to_string()),
                 );
+                o.insert(
+                    "longest_below_by_a_task".into(),
+                    json!(s.longest_below_by_a_task.to_string()),
+                );
                 o.insert("starved".into(), json!(s.starved));
                 o.insert("final_share".into(), json!(s.final_share.to_string()));
                 if let Some(t) = s.final_tasks {
@@ -637,7 +691,8 @@ impl Simulation {
             "warmup": self.warmup.to_string(),
             "starvation_tolerance": self.starvation_tolerance.to_string(),
             "seed": self.seed,
-            "tie_break": "first child in input order (first leaf in pre-order for collapsed and fifo)",
+            "tie": self.tie.to_string(),
+            "tie_break": self.tie.describe(),
             "tasks": {"started": self.started, "completed": self.completed, "preempted": self.preempted},
             "events": self.events,
             "nodes": nodes,

@@ -12,6 +12,8 @@ use crate::simulate::{NodeSummary, Record, Sample};
 pub(super) struct Stat {
     pub(super) share: Rational,
     pub(super) below: bool,
+    /// Below the guarantee by at least one task (see [`Engine::short_now`]).
+    pub(super) short: bool,
     /// Unmet demand in the settled state (for the time series).
     pub(super) unmet: bool,
     pub(super) since: Rational,
@@ -20,9 +22,21 @@ pub(super) struct Stat {
     pub(super) below_total: Rational,
     pub(super) below_since: Option<Rational>,
     pub(super) longest: Rational,
+    pub(super) short_since: Option<Rational>,
+    pub(super) short_longest: Rational,
 }
 
 impl Engine {
+    /// `v` is at least one task below its guarantee: `g_v - S_v >= t_v`, with `t_v` the
+    /// smallest dominant share of one task of a leaf below `v` with work. Less than one task
+    /// below, no task `v` could start would keep it within its guarantee, so the gap is the
+    /// granularity of tasks, not starvation.
+    pub(super) fn short_now(&self, v: usize) -> bool {
+        self.task_min[v]
+            .as_ref()
+            .is_some_and(|t| &self.g[v] - &self.dom[v] >= *t)
+    }
+
     pub(super) fn close(&mut self, v: usize, end: &Rational) {
         let warmup = &self.p.warmup;
         let st = &mut self.stat[v];
@@ -72,8 +86,12 @@ impl Engine {
         for &v in &dirty {
             self.is_dirty[v] = false;
             let below = self.below_now(v);
+            let short = below && self.short_now(v);
             self.stat[v].unmet = self.ready[v] > 0;
-            if self.stat[v].share == self.dom[v] && self.stat[v].below == below {
+            if self.stat[v].share == self.dom[v]
+                && self.stat[v].below == below
+                && self.stat[v].short == short
+            {
                 continue; // the piece goes on
             }
             self.close(v, t);
@@ -91,6 +109,17 @@ impl Engine {
                 }
             }
             st.below = below;
+            if short && !st.short {
+                st.short_since = Some(t.clone());
+            } else if !short && st.short {
+                if let Some(s0) = st.short_since.take() {
+                    let spell = t - &s0;
+                    if spell > st.short_longest {
+                        st.short_longest = spell;
+                    }
+                }
+            }
+            st.short = short;
         }
         if let Some(timeout) = self.p.preemption.clone() {
             for (v, since) in due {
@@ -142,6 +171,12 @@ impl Engine {
                     st.longest = spell;
                 }
             }
+            if let Some(s0) = st.short_since.take() {
+                let spell = &h - &s0;
+                if spell > st.short_longest {
+                    st.short_longest = spell;
+                }
+            }
         }
         let nodes = (0..self.n)
             .map(|v| {
@@ -153,7 +188,8 @@ impl Engine {
                     min_share_steady: st.min_window.clone().unwrap_or(Rational::ZERO),
                     time_below_guarantee: st.below_total.clone(),
                     longest_below_guarantee: st.longest.clone(),
-                    starved: st.longest > self.p.tolerance,
+                    longest_below_by_a_task: st.short_longest.clone(),
+                    starved: st.short_longest > self.p.tolerance,
                 }
             })
             .collect();

@@ -18,7 +18,9 @@ use leontief_solver::Rational;
 
 use super::workload::{Duration, Scenario, Supply};
 use super::{NodeSummary, Record, Sample, SimPolicy};
+use crate::error::{Result, SolverError};
 use crate::policies::TreePolicy;
+use crate::tiebreak::{Candidate, TieBreaks};
 use crate::Policy;
 use accounting::Stat;
 use queue::{Event, Kind, Pending, Task};
@@ -47,6 +49,8 @@ pub(super) struct Params {
     pub warmup: Rational,
     pub tolerance: Rational,
     pub seed: u64,
+    pub tie: TieBreaks,
+    pub max_events: u64,
 }
 
 pub(super) struct Engine {
@@ -108,6 +112,17 @@ pub(super) struct Engine {
     events: u64,
     // H-DRF scratch.
     eff: Vec<Rational>,
+    // Tie-breaks.
+    /// Position among the siblings, in input order.
+    position: Vec<usize>,
+    names: Vec<String>,
+    /// Tasks started in the subtree (never reset: Mesos' `allocation.count`).
+    count: Vec<u64>,
+    /// The number of the last task started in the subtree (0: never).
+    last_served: Vec<u64>,
+    /// Per node: the smallest dominant share of one task of a leaf below with work (`None`:
+    /// no such leaf), for the task-size-aware starvation test.
+    task_min: Vec<Option<Rational>>,
 }
 
 impl Engine {
@@ -130,11 +145,18 @@ impl Engine {
         let mut master = SplitMix64::new(p.seed);
         let mut heap = BinaryHeap::new();
         let mut seq = 0u64;
+        let mut position = vec![0usize; n];
+        let mut names = Vec::with_capacity(n);
+        let mut task_min: Vec<Option<Rational>> = vec![None; n];
         for v in tree.nodes() {
             let i = v.index();
             let node = tree.node(v);
             parent[i] = node.parent().map_or(NONE, |q| q.index());
             children[i] = node.children().iter().map(|c| c.index()).collect();
+            for (pos, c) in node.children().iter().enumerate() {
+                position[c.index()] = pos;
+            }
+            names.push(node.name().to_string());
             let norm = rule.map_or(node.weight(), |r| r.normaliser().of(node));
             inv_norm.push(
                 norm.recip()
@@ -160,6 +182,9 @@ impl Engine {
                     cap[i] = t.floor_u64().unwrap_or(u64::MAX);
                 }
                 let w = scenario.workload(v);
+                if w.has_work() {
+                    task_min[i] = a[i * m..(i + 1) * m].iter().max().cloned();
+                }
                 durations[i] = Some(w.duration.clone());
                 let mut push = |time: Rational, kind: Kind| {
                     heap.push(Event { time, seq, kind });
@@ -187,6 +212,12 @@ impl Engine {
         for v in (0..n).rev() {
             if parent[v] != NONE {
                 size[parent[v]] += size[v];
+                if let Some(t) = task_min[v].clone() {
+                    let q = &mut task_min[parent[v]];
+                    if q.as_ref().is_none_or(|x| t < *x) {
+                        *q = Some(t);
+                    }
+                }
             }
         }
         let leaves = (0..n).filter(|&v| is_leaf[v]).collect();
@@ -208,6 +239,7 @@ impl Engine {
         let stat = Stat {
             share: Rational::ZERO,
             below: false,
+            short: false,
             unmet: false,
             since: Rational::ZERO,
             integral: Rational::ZERO,
@@ -215,6 +247,8 @@ impl Engine {
             below_total: Rational::ZERO,
             below_since: None,
             longest: Rational::ZERO,
+            short_since: None,
+            short_longest: Rational::ZERO,
         };
         Engine {
             m,
@@ -263,6 +297,11 @@ impl Engine {
             preempted: 0,
             events: 0,
             eff: vec![Rational::ZERO; n * m],
+            position,
+            names,
+            count: vec![0; n],
+            last_served: vec![0; n],
+            task_min,
             p,
         }
     }
@@ -277,7 +316,11 @@ impl Engine {
     }
 
     /// Runs to the horizon.
-    pub(super) fn run(mut self) -> Outcome {
+    ///
+    /// # Errors
+    /// [`SolverError::Invalid`] on `max_events` when the run would handle more events than
+    /// the budget before the horizon.
+    pub(super) fn run(mut self) -> Result<Outcome> {
         let horizon = self.p.horizon.clone();
         loop {
             let t = match self.heap.peek() {
@@ -285,6 +328,15 @@ impl Engine {
                 _ => break,
             };
             while self.heap.peek().is_some_and(|e| e.time == t) {
+                if self.events >= self.p.max_events {
+                    return Err(SolverError::invalid(
+                        "max_events",
+                        format!(
+                            "the run needs more than {} events before the horizon {} (it had reached time {t}); raise the budget, shorten the horizon or lengthen the tasks",
+                            self.p.max_events, self.p.horizon
+                        ),
+                    ));
+                }
                 let e = self.heap.pop().expect("peeked");
                 self.events += 1;
                 match e.kind {
@@ -312,7 +364,29 @@ impl Engine {
             }
             self.settle(&t);
         }
-        self.finish()
+        Ok(self.finish())
+    }
+
+    /// Whether child `c` goes before `best` (siblings, both active): a smaller key, or an
+    /// equal key and the tie-break chain prefers it.
+    fn before(&self, c: usize, best: usize) -> bool {
+        match self.key[c].cmp(&self.key[best]) {
+            std::cmp::Ordering::Less => true,
+            std::cmp::Ordering::Greater => false,
+            std::cmp::Ordering::Equal => self
+                .p
+                .tie
+                .prefers(&self.candidate(c), &self.candidate(best)),
+        }
+    }
+
+    fn candidate(&self, v: usize) -> Candidate<'_> {
+        Candidate {
+            position: self.position[v],
+            count: self.count[v],
+            last_served: self.last_served[v],
+            name: &self.names[v],
+        }
     }
 
     fn blocked_count(&self, v: usize) -> u32 {
@@ -390,6 +464,14 @@ impl Engine {
             self.free[machine * m + j] -= &self.a[leaf * m + j];
         }
         self.update(leaf, 1);
+        // Tie-break state: every ancestor was served too (Mesos counts each ancestor).
+        let stamp = self.started + 1;
+        let mut v = leaf;
+        while v != NONE {
+            self.count[v] += 1;
+            self.last_served[v] = stamp;
+            v = self.parent[v];
+        }
         // The same draw as `Duration::draw` (one `range(0, steps)`), from a table.
         let grid = &self.grids[leaf];
         let duration = if grid.is_empty() {

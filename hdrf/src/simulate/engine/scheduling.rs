@@ -133,7 +133,7 @@ impl Engine {
             while !self.is_leaf[v] {
                 let mut best = NONE;
                 for &c in &self.children[v] {
-                    if self.active(c) && (best == NONE || self.key[c] < self.key[best]) {
+                    if self.active(c) && (best == NONE || self.before(c, best)) {
                         best = c;
                     }
                 }
@@ -227,7 +227,7 @@ impl Engine {
             while !self.is_leaf[v] {
                 let mut best = NONE;
                 for &c in &self.children[v] {
-                    if status[c] == 2 && (best == NONE || self.key[c] < self.key[best]) {
+                    if status[c] == 2 && (best == NONE || self.before(c, best)) {
                         best = c;
                     }
                 }
