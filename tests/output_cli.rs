@@ -288,3 +288,49 @@ fn explore_records_keep_their_instance_exact() {
         "{err}"
     );
 }
+
+#[test]
+fn asset_answers_expanded_by_default_and_in_level_coefficient_form_on_request() {
+    // The DRF paper's example (9 CPUs, 18 GB; A ⟨1, 4⟩, B ⟨3, 1⟩). Asset fairness equalizes
+    // aggregate shares s: a task of A takes 1/9 + 4/18 = 1/3 of the aggregate, one of B
+    // 3/9 + 1/18 = 7/18, so A runs 3s and B 18s/7 tasks; the CPU saturates first,
+    // 3s + 3 · 18s/7 = 9, at s = 21/25: A 63/25 = 2.52, B 54/25 = 2.16 (the paper's §2).
+    let expanded = solve(&["--mechanism", "asset"], PAPER_FLAGS);
+    assert!(expanded.get("form").is_none());
+    assert_eq!(expanded["users"][0]["tasks"], "63/25");
+    assert_eq!(expanded["users"][1]["tasks"], "54/25");
+    let compact = solve(
+        &["--mechanism", "asset", "--form", "level-coefficient"],
+        PAPER_FLAGS,
+    );
+    assert_eq!(compact["form"], "level-coefficient");
+    assert_eq!(compact["levels"][0], "21/25");
+    // tasks = level × coefficient: 3 · 21/25 = 63/25 and 18/7 · 21/25 = 54/25.
+    assert_eq!(
+        (
+            &compact["users"][0]["coefficient"],
+            &compact["users"][1]["coefficient"]
+        ),
+        (&Value::from("3"), &Value::from("18/7"))
+    );
+    // --decimals rounds each user's tasks from the compact form: 2.52 and 2.16 exactly.
+    let rounded = solve(&["--mechanism", "asset", "--decimals", "3"], PAPER_FLAGS);
+    assert_eq!(text(&rounded["users"][0]["tasks"]), "2.52");
+    assert_eq!(text(&rounded["users"][1]["tasks"]), "2.16");
+    let solve_with = |extra: &[&str]| run(&[&["solve"], PAPER_FLAGS, extra].concat());
+    assert_bad(
+        &solve_with(&["--form", "level-coefficient"]),
+        "--form: the level-coefficient form is asset's; not with --mechanism drf",
+    );
+    assert_bad(
+        &solve_with(&[
+            "--mechanism",
+            "asset",
+            "--form",
+            "level-coefficient",
+            "--decimals",
+            "3",
+        ]),
+        "--form level-coefficient: the exact compact form is JSON only, without --summary, --trace or --decimals",
+    );
+}

@@ -51,6 +51,22 @@ pub struct SolveArgs {
     /// discrete-drf: who goes first among equal shares.
     #[arg(long, value_enum)]
     pub tie_break: Option<Tie>,
+    /// asset: how the exact answer is written — every user's tasks as one fraction
+    /// (`expanded`, the default), or the saturation levels once and one small coefficient per
+    /// user (`level-coefficient`: `tasks = level × coefficient`; output proportional to the
+    /// answer's size, docs/theory.md §2.4). JSON only.
+    #[arg(long, value_enum)]
+    pub form: Option<AnswerForm>,
+}
+
+/// How `solve --mechanism asset` writes its exact answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum AnswerForm {
+    /// Every user's tasks as one exact fraction.
+    Expanded,
+    /// The saturation levels once, then per user `level` and `coefficient` (or `tasks` for a
+    /// user stopped by its cap).
+    LevelCoefficient,
 }
 
 /// Output format of `solve` and `compare`.
@@ -139,6 +155,7 @@ struct Config {
     format: Format,
     numbers: Numbers,
     summary: bool,
+    form: AnswerForm,
 }
 
 fn config(args: &SolveArgs) -> Result<Config, CliError> {
@@ -166,6 +183,18 @@ fn config(args: &SolveArgs) -> Result<Config, CliError> {
         }
     }
     let numbers = args.numbers.numbers()?;
+    if args.form.is_some() && name != "asset" {
+        return Err(usage(format!(
+            "--form: the level-coefficient form is asset's; not with --mechanism {name}"
+        )));
+    }
+    if args.form == Some(AnswerForm::LevelCoefficient)
+        && (args.format != Format::Json || args.summary || args.trace || numbers != Numbers::Exact)
+    {
+        return Err(usage(
+            "--form level-coefficient: the exact compact form is JSON only, without --summary, --trace or --decimals",
+        ));
+    }
     if args.summary && args.format != Format::Json {
         return Err(usage(format!(
             "--summary: the summary is printed in JSON; not with --format {}",
@@ -205,6 +234,7 @@ fn config(args: &SolveArgs) -> Result<Config, CliError> {
         format: args.format,
         numbers,
         summary: args.summary,
+        form: args.form.unwrap_or(AnswerForm::Expanded),
     })
 }
 
@@ -222,8 +252,15 @@ pub fn run(args: SolveArgs) -> Result<Printed, CliError> {
 }
 
 fn answer(cfg: &Config, inst: leontief_solver::Instance) -> Result<Printed, CliError> {
-    if matches!(cfg.plan, Plan::Asset) && cfg.format == Format::Json && !cfg.summary && !cfg.trace {
-        // Asset fairness's answer in its level-coefficient form (exact), or rounded from it.
+    let compact = cfg.form == AnswerForm::LevelCoefficient || cfg.numbers != Numbers::Exact;
+    if matches!(cfg.plan, Plan::Asset)
+        && compact
+        && cfg.format == Format::Json
+        && !cfg.summary
+        && !cfg.trace
+    {
+        // Asset fairness from its level-coefficient form: written as such (exact), or each
+        // user's tasks rounded from it without expanding the fractions.
         let fill = AssetFairness.fill_compact(&inst);
         let (name, decimals) = match cfg.numbers {
             Numbers::Exact => (cfg.mechanism.name, None),
