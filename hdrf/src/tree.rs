@@ -617,6 +617,38 @@ impl Tree {
                 .any(|n| !n.is_leaf() && n.children.is_empty())
     }
 
+    /// What the output should say about the tree's shape: every idle leaf and every pool
+    /// with nothing below it, which get nothing.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_hdrf::Tree;
+    /// let tree = Tree::from_json_str(r#"{"capacity": [1], "tree": {"children": [
+    ///     {"name": "a", "demand": [1]}, {"name": "b", "demand": [0]}, {"name": "c", "children": []}]}}"#).unwrap();
+    /// // Nodes holding no active leaf come after their siblings, pools before idle leaves.
+    /// assert_eq!(tree.notes(), [
+    ///     "root/c: empty pool; it gets nothing",
+    ///     "root/b: idle leaf (all-zero demand); it gets nothing",
+    /// ]);
+    /// ```
+    pub fn notes(&self) -> Vec<String> {
+        self.nodes()
+            .filter_map(|v| {
+                let n = &self.nodes[v.0];
+                if n.idle {
+                    Some(format!(
+                        "{}: idle leaf (all-zero demand); it gets nothing",
+                        self.path(v)
+                    ))
+                } else if !n.is_leaf() && n.children.is_empty() {
+                    Some(format!("{}: empty pool; it gets nothing", self.path(v)))
+                } else {
+                    None
+                }
+            })
+            .collect()
+    }
+
     /// Children of `v` (empty for a leaf).
     pub fn children(&self, v: NodeId) -> &[NodeId] {
         &self.nodes[v.0].children
