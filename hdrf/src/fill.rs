@@ -571,8 +571,8 @@ impl<'a> Kinetic<'a> {
         self.pools[p].rebase(&cp);
         self.mark_dirty_path(p);
         if let Some(room) = self.room[p].clone() {
-            for j in 0..self.m {
-                if self.used_up[p][j] || self.pools[p].usage[j] < room[j] {
+            for (j, room_j) in room.iter().enumerate() {
+                if self.used_up[p][j] || self.pools[p].usage[j] < *room_j {
                     continue;
                 }
                 self.used_up[p][j] = true;
@@ -958,9 +958,9 @@ impl<'a> Kinetic<'a> {
         }
         if let Some(room) = &self.room[p] {
             // A resource of the cluster saturates, or a pool's limit binds.
-            for j in 0..self.m {
+            for (j, room_j) in room.iter().enumerate() {
                 if !self.used_up[p][j] && pool.u[j].is_positive() {
-                    keep_min(&mut best, (&room[j] - &pool.usage[j]) / &pool.u[j]);
+                    keep_min(&mut best, (room_j - &pool.usage[j]) / &pool.u[j]);
                 }
             }
         }

@@ -1,9 +1,12 @@
 //! Weighted trees: pools and leaves, their JSON form, validation and guaranteed shares.
 //!
-//! A tree has `m` resources with capacities `R_j > 0`. Every node has a name, unique across
-//! the whole tree, and a weight `w_v > 0` among its siblings (default 1). A **leaf**
-//! (user, operation) has a per-task demand vector `d >= 0` with a positive entry and an
-//! optional task cap `T > 0`; a **pool** has at least one child. The root is a pool.
+//! A tree has `m` resources with capacities `R_j > 0`. Every node has a name, unique among
+//! its siblings (nodes are addressed by path, `root/prod/web`), and a weight `w_v > 0` among
+//! its siblings (default 1). A **leaf** (user, operation) has a per-task demand vector
+//! `d >= 0` and an optional task cap `T > 0`; a leaf whose demand is all zeros is *idle*. A
+//! **pool** has children, possibly none. The root is a pool. Idle leaves and empty pools
+//! get nothing ([`Tree::notes`]). Nodes may also carry guarantees, limits, a pool mode and
+//! a leaf's usage ([`Tree::guarantee`], `docs/production.md`).
 //!
 //! The **guaranteed share** of a node (`docs/theory.md` §4) is `g_root = 1` and
 //! `g_v = g_parent * w_v / Σ_{siblings s of v, v included} w_s`, exact.
@@ -220,9 +223,9 @@ impl Tree {
     /// The tree of an instance's pools and users: the inverse of [`Tree::instance`].
     ///
     /// # Errors
-    /// Per-resource weights (`users[i].weights`: a node has one weight), a name used twice
-    /// in the tree (`users[i].name` or `pools[k].name`: a tree's names are unique across it,
-    /// the root being `root`) or containing `/`, a tree deeper than [`MAX_DEPTH`].
+    /// Per-resource weights (`users[i].weights`: a node has one weight), a name containing
+    /// `/` (`users[i].name`, `pools[k].name`), a tree deeper than [`MAX_DEPTH`]. (Names need
+    /// only be unique among siblings, which the instance already ensures.)
     ///
     /// # Example
     /// ```
@@ -523,7 +526,8 @@ impl Tree {
         (index < self.nodes.len()).then_some(NodeId(index))
     }
 
-    /// The node called `name`.
+    /// The first node (in pre-order) called `name`; names repeat across pools, so
+    /// [`Tree::find_path`] is the exact address.
     pub fn find(&self, name: &str) -> Option<NodeId> {
         self.nodes.iter().position(|n| n.name == name).map(NodeId)
     }

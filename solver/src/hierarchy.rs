@@ -11,7 +11,14 @@
 //!
 //! The tree form of the JSON input (`{"capacity": .., "tree": {"name": "root", "children":
 //! [..]}}`, see [`read_tree_form`]) is read here into the same instance: one user per leaf
-//! (in pre-order), one pool per inner node below the root.
+//! (in pre-order), one pool per inner node below the root. Names need only be unique among
+//! siblings (nodes are addressed by path); empty pools and idle leaves (all-zero demand) are
+//! part of the tree and come after their siblings that hold a leaf demanding something
+//! (empty pools first, in the order listed, then idle leaves).
+//!
+//! Each node also carries its production fields resolved exactly (`docs/production.md`):
+//! its guarantee vector ([`Node::guarantee`]), limit, mode and usage (a pool's: its leaves'
+//! sum).
 //!
 //! # Example
 //! The lecture's tree: A against the pool B = {B1, B2}: guaranteed shares 1/2, 1/2, 1/4, 1/4.
@@ -643,6 +650,9 @@ impl NodeSpec {
 ///
 /// `resources` is optional (default `r1..rm`), the root's `name` is optional (default
 /// `root`), `weight` defaults to 1, `tasks` (the cap) is optional and only for leaves.
+/// The production fields (`docs/production.md`) are optional too: `guarantee` (a vector or
+/// a fraction of the parent's) and `limit` on any node below the root, `mode` (`fair`,
+/// `fifo`) on pools, `usage` on leaves.
 ///
 /// # Errors
 /// A malformed or unknown field, named by its path, e.g. `tree.children[1].weight`.

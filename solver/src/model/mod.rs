@@ -316,7 +316,7 @@ impl Instance {
             capacity,
             Vec::new(),
             users,
-            false,
+            (false, false),
             Rules::default(),
         )
     }
@@ -328,7 +328,7 @@ impl Instance {
     /// (`pools[k].parent`), a weight that is not positive (`pools[k].weight`), an empty name,
     /// a name with `/` or one used twice among siblings (`pools[k].name`, or
     /// `users[i].name` for a user named like a sibling pool), a user's pool out of range
-    /// (`users[i].pool`), a pool with no user below it (`pools[k]`).
+    /// (`users[i].pool`). A pool with nothing below it is allowed: it gets nothing.
     ///
     /// # Example
     /// A weighted pool: P (weight 3) = {x} against y; x is guaranteed 3/4.
@@ -350,15 +350,24 @@ impl Instance {
         pools: Vec<Pool>,
         users: Vec<User>,
     ) -> Result<Self, SolverError> {
-        Self::with_pools_and_rules(resources, capacity, pools, users, Rules::default())
+        // Built in code, every user demands something, as before trees had idle leaves.
+        Self::build(
+            resources,
+            capacity,
+            pools,
+            users,
+            (true, false),
+            Rules::default(),
+        )
     }
 
     /// [`Instance::with_pools`], resolving guarantees and limits with `rules` (see
     /// [`Rules`] and `docs/production.md`).
     ///
-    /// A tree's names need only be unique among siblings; users whose demand is all zeros
-    /// are its *idle* leaves ([`Instance::idle_users`]), kept apart from
-    /// [`Instance::users`]: they get nothing.
+    /// A tree's names need only be unique among siblings. Unlike [`Instance::with_pools`]
+    /// (whose users all demand something, as every instance built in code did before idle
+    /// leaves), users whose demand is all zeros are accepted as the tree's *idle* leaves
+    /// ([`Instance::idle_users`]), kept apart from [`Instance::users`]: they get nothing.
     ///
     /// # Errors
     /// Those of [`Instance::with_pools`], and the production fields': a vector of the wrong
@@ -373,7 +382,7 @@ impl Instance {
         users: Vec<User>,
         rules: Rules,
     ) -> Result<Self, SolverError> {
-        Self::build(resources, capacity, pools, users, true, rules)
+        Self::build(resources, capacity, pools, users, (true, true), rules)
     }
 
     /// Validates and builds; `hierarchical`: names unique among siblings, idle leaves
@@ -383,7 +392,7 @@ impl Instance {
         capacity: Vec<Rational>,
         pools: Vec<Pool>,
         users: Vec<User>,
-        hierarchical: bool,
+        (hierarchical, allow_idle): (bool, bool),
         rules: Rules,
     ) -> Result<Self, SolverError> {
         let mut inst = Instance {
@@ -396,7 +405,7 @@ impl Instance {
             rules,
             view: OnceLock::new(),
         };
-        inst.validate()?;
+        inst.validate(allow_idle)?;
         // Where each user (active, then idle) was in the list given, for messages.
         let mut given = Vec::with_capacity(inst.users.len());
         let mut idle_given = Vec::new();
@@ -437,7 +446,7 @@ impl Instance {
             self.capacity.clone(),
             self.pools.clone(),
             users,
-            self.hierarchical,
+            (self.hierarchical, true),
             rules,
         )
     }
@@ -477,9 +486,9 @@ impl Instance {
                 .any(|u| u.guarantee.is_some() || u.limit.is_some() || u.usage.is_some())
     }
 
-    /// How user `i` is keyed in allocations and reports: its name when every user's name is
-    /// unique (so nothing that worked before changes), its path (`P/Q/x`) when a name is
-    /// used in two pools.
+    /// How user `i` is keyed in allocations and reports: its name when no other user has
+    /// it (so every instance that was valid before keeps its keys), its path (`P/Q/x`) when
+    /// two users in different pools share the name.
     ///
     /// # Example
     /// ```
@@ -499,8 +508,9 @@ impl Instance {
     }
 
     /// Validates a tree spec and builds its instance: one pool per inner node below the
-    /// root, one user per leaf (in pre-order), errors naming the node by its path in the
-    /// tree form (`tree.children[1].demand`). Names must be unique across the tree.
+    /// root, one user per leaf (in pre-order; idle leaves apart, see
+    /// [`Instance::idle_users`]), errors naming the node by its path in the tree form
+    /// (`tree.children[1].demand`). Names need only be unique among siblings.
     ///
     /// # Example
     /// ```
@@ -534,10 +544,11 @@ impl Instance {
             std::mem::take(&mut laid.pools),
             std::mem::take(&mut laid.users),
         );
-        Self::build(resources, capacity, pools, users, true, rules).map_err(|e| laid.rename(e))
+        Self::build(resources, capacity, pools, users, (true, true), rules)
+            .map_err(|e| laid.rename(e))
     }
 
-    fn validate(&self) -> Result<(), SolverError> {
+    fn validate(&self, allow_idle: bool) -> Result<(), SolverError> {
         let m = self.capacity.len();
         validate_resources(&self.resources, &self.capacity)?;
         if self.users.is_empty() {
@@ -585,7 +596,7 @@ impl Instance {
                 }
             }
             check_vector(&at("demand"), &u.demand, m, Sign::NonNegative)?;
-            if !self.hierarchical && u.is_idle() {
+            if !allow_idle && u.is_idle() {
                 return Err(SolverError::invalid(
                     at("demand"),
                     "all entries are zero; a user must demand some resource",
@@ -922,7 +933,7 @@ impl Instance {
                 capacity,
                 self.pools.clone(),
                 users,
-                self.hierarchical,
+                (self.hierarchical, true),
                 self.rules,
             );
         }
@@ -948,7 +959,10 @@ impl Instance {
             self.capacity.clone(),
             self.pools.clone(),
             users,
-            self.hierarchical || !self.pools.is_empty(),
+            (
+                self.hierarchical || !self.pools.is_empty(),
+                !self.idle.is_empty(),
+            ),
             self.rules,
         )
     }
@@ -987,7 +1001,10 @@ impl Instance {
             self.capacity.clone(),
             pools,
             users,
-            self.hierarchical || !self.pools.is_empty(),
+            (
+                self.hierarchical || !self.pools.is_empty(),
+                !self.idle.is_empty(),
+            ),
             self.rules,
         )
     }

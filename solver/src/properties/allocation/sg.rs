@@ -91,11 +91,11 @@ pub fn limit_violations(
     let h = instance.hierarchy();
     let holds = holdings(instance, x);
     let mut out = Vec::new();
-    for v in 1..h.len() {
+    for (v, held) in holds.iter().enumerate().skip(1) {
         let Some(limit) = &h.node(v).limit else {
             continue;
         };
-        for (j, (a, l)) in holds[v].iter().zip(limit).enumerate() {
+        for (j, (a, l)) in held.iter().zip(limit).enumerate() {
             if a > l {
                 out.push(LimitWitness {
                     node: h.path(v),
