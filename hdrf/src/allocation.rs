@@ -180,7 +180,10 @@ impl TreeAllocation {
                 let (allocation, dominant_share) = match tree.node(v).demand() {
                     Some(d) => {
                         let allocation: Vec<Rational> = d.iter().map(|dj| dj * &x).collect();
-                        let share = tree.task_dominant_share(v).expect("a leaf") * &x;
+                        // An idle leaf (no positive demand) holds nothing.
+                        let share = tree
+                            .task_dominant_share(v)
+                            .map_or(Rational::ZERO, |mu| mu * &x);
                         (allocation, share)
                     }
                     None => {
@@ -308,6 +311,14 @@ impl TreeAllocation {
         );
         o.insert("capacity".into(), exact_list(tree.capacity()));
         o.insert("nodes".into(), Value::Array(nodes));
+        // Idle leaves and empty pools get nothing: say so (absent on other trees).
+        let notes = tree.notes();
+        if !notes.is_empty() {
+            o.insert(
+                "notes".into(),
+                notes.into_iter().map(Value::String).collect(),
+            );
+        }
         Value::Object(o)
     }
 }

@@ -71,6 +71,14 @@ pub fn discrete(tree: &Tree, policy: Policy, k: u64) -> Result<TreeAllocation> {
     if k == 0 {
         return Err(SolverError::invalid("k", "must be at least 1"));
     }
+    if tree.has_production_fields() {
+        // The task-by-task fill knows plain trees only (docs/production.md).
+        return Err(SolverError::invalid(
+            "tree",
+            "the task-level fill does not take guarantees, limits, fifo pools, usage, idle \
+             leaves or empty pools yet; the static policies do",
+        ));
+    }
     let rule = policy.tree_policy();
     let normaliser = rule.normaliser();
     let n = tree.len();

@@ -240,6 +240,9 @@ struct Kinetic<'a> {
     /// Per pool (H-DRF): the usage of its stopped children (at their caps or blocked).
     settled: Vec<Vec<ExactSum>>,
     saturated: Vec<bool>,
+    /// Per pool: its room per resource (shares), if limited, and which are used up.
+    room: Vec<Option<Vec<Rational>>>,
+    used_up: Vec<Vec<bool>>,
 
     pools: Vec<Pool>,
     dirty: Vec<bool>,
@@ -252,9 +255,51 @@ struct Kinetic<'a> {
     epoch: u64,
 }
 
+/// What a fill starts from besides the tree (`docs/production.md`): which nodes take part,
+/// each leaf's task cap, and each pool's room (in shares of capacity) — the root's is what
+/// the cluster has left, another pool's what its limit leaves.
+///
+/// Idle leaves (all-zero demand) and pools with no leaf taking part below them never take
+/// part, whatever `alive` says.
+pub(crate) struct Setup {
+    /// Per node: whether it may take part.
+    pub alive: Vec<bool>,
+    /// Per leaf: its task cap in this fill (`None`: unbounded).
+    pub caps: Vec<Option<Rational>>,
+    /// Per pool: its room per resource, in shares of capacity (`None`: no limit; the root
+    /// always has one, 1 by default).
+    pub room: Vec<Option<Vec<Rational>>>,
+}
+
+impl Setup {
+    /// The plain fill: every node, the tree's caps, the whole cluster.
+    pub fn plain(tree: &Tree) -> Setup {
+        let n = tree.len();
+        let mut room = vec![None; n];
+        room[0] = Some(vec![Rational::ONE; tree.num_resources()]);
+        Setup {
+            alive: vec![true; n],
+            caps: tree.nodes().map(|v| tree.node(v).cap().cloned()).collect(),
+            room,
+        }
+    }
+}
+
 /// Runs the fluid fill of `policy` on `tree` (see the [module docs](self)).
 pub(crate) fn fluid(tree: &Tree, policy: &dyn TreePolicy) -> Result<FluidOutcome> {
-    let mut k = Kinetic::new(tree, policy);
+    fluid_with(tree, policy, &Setup::plain(tree))
+}
+
+/// Runs the fluid fill of `policy` on `tree` from `setup`: the nodes that do not take part
+/// hold nothing, a cap stops its leaf, and a pool's room on a resource, once used up,
+/// stops the leaves below it that demand that resource (the freeze rule of a saturated
+/// resource, applied to the pool's subtree).
+pub(crate) fn fluid_with(
+    tree: &Tree,
+    policy: &dyn TreePolicy,
+    setup: &Setup,
+) -> Result<FluidOutcome> {
+    let mut k = Kinetic::new(tree, policy, setup);
     let limit = 10_000 + 100 * tree.len() * (k.m + 1);
     let mut phases = 0;
     k.mark_all_dirty();
@@ -326,11 +371,24 @@ fn leaf_key(
 }
 
 impl<'a> Kinetic<'a> {
-    fn new(tree: &'a Tree, policy: &'a dyn TreePolicy) -> Self {
+    fn new(tree: &'a Tree, policy: &'a dyn TreePolicy, setup: &Setup) -> Self {
         let effective = policy.aggregation() == Aggregation::Effective;
         let n = tree.len();
         let m = tree.num_resources();
         let capacity = tree.capacity();
+        // Who takes part: a leaf that demands something, is allowed and has room under its
+        // cap; a pool with such a leaf below it (children after parents in reverse order).
+        let mut alive = vec![false; n];
+        for v in tree.nodes().rev() {
+            let i = v.index();
+            let node = tree.node(v);
+            alive[i] = setup.alive[i]
+                && if node.is_leaf() {
+                    !node.is_idle() && setup.caps[i].as_ref().is_none_or(Rational::is_positive)
+                } else {
+                    node.children().iter().any(|c| alive[c.index()])
+                };
+        }
         let mut per_key = vec![Vec::new(); n];
         let mut share = vec![Vec::new(); n];
         let mut scale = vec![Rational::ZERO; n];
@@ -347,6 +405,9 @@ impl<'a> Kinetic<'a> {
             let i = v.index();
             let node = tree.node(v);
             parent[i] = node.parent().map(NodeId::index);
+            if node.is_leaf() && !alive[i] {
+                continue;
+            }
             if let Some(demand) = node.demand() {
                 let p = parent[i].expect("the root is a pool");
                 let (shares, c) = leaf_key(demand, capacity, node, policy);
@@ -355,7 +416,7 @@ impl<'a> Kinetic<'a> {
                 for (j, _) in &shares {
                     demanders[*j].push(i);
                 }
-                if let Some(t) = node.cap() {
+                if let Some(t) = &setup.caps[i] {
                     caps[p].push((t * &c, i));
                 }
                 share[i] = shares;
@@ -379,10 +440,10 @@ impl<'a> Kinetic<'a> {
                         pool_children[i].push(c.index());
                     }
                 }
-                active_children[i] = node.children().len();
+                active_children[i] = node.children().iter().filter(|c| alive[c.index()]).count();
             }
         }
-        for v in tree.leaves() {
+        for v in tree.leaves().filter(|v| alive[v.index()]) {
             let i = v.index();
             let p = parent[i].expect("the root is a pool");
             for (j, a) in &per_key[i] {
@@ -407,7 +468,7 @@ impl<'a> Kinetic<'a> {
             demanders,
             caps,
             cap_cursor: vec![0; n],
-            active: vec![true; n],
+            active: alive,
             active_children,
             active_leaves,
             x: vec![Rational::ZERO; n],
@@ -415,6 +476,8 @@ impl<'a> Kinetic<'a> {
             group_changed: vec![true; n],
             settled,
             saturated: vec![false; m],
+            room: setup.room.clone(),
+            used_up: vec![vec![false; m]; n],
             pools,
             dirty: vec![false; n],
             now: Rational::ZERO,
@@ -507,20 +570,24 @@ impl<'a> Kinetic<'a> {
         let cp = self.clock_of(p);
         self.pools[p].rebase(&cp);
         self.mark_dirty_path(p);
-        if p == 0 {
-            for j in 0..self.m {
-                if !self.saturated[j] && self.pools[0].usage[j] >= Rational::ONE {
+        if let Some(room) = self.room[p].clone() {
+            for (j, room_j) in room.iter().enumerate() {
+                if self.used_up[p][j] || self.pools[p].usage[j] < *room_j {
+                    continue;
+                }
+                self.used_up[p][j] = true;
+                if p == 0 {
                     self.saturated[j] = true;
-                    for k in 0..self.demanders[j].len() {
-                        let l = self.demanders[j][k];
-                        if self.active[l] {
-                            self.block(l);
-                        }
+                }
+                for k in 0..self.demanders[j].len() {
+                    let l = self.demanders[j][k];
+                    if self.active[l] && self.is_below(l, p) {
+                        self.block(l);
                     }
-                    if self.effective {
-                        // Every effective share ignores the saturated resource from now on.
-                        self.mark_all_dirty();
-                    }
+                }
+                if p == 0 && self.effective {
+                    // Every effective share ignores the saturated resource from now on.
+                    self.mark_all_dirty();
                 }
             }
         }
@@ -540,6 +607,18 @@ impl<'a> Kinetic<'a> {
                 _ => break,
             }
         }
+    }
+
+    /// Whether node `l` is in the subtree of pool `p`.
+    fn is_below(&self, l: usize, p: usize) -> bool {
+        let mut at = Some(l);
+        while let Some(q) = at {
+            if q == p {
+                return true;
+            }
+            at = self.parent[q];
+        }
+        false
     }
 
     /// Stops leaf `l` now: fixes its tasks, removes it from its pool's group, and propagates
@@ -831,7 +910,6 @@ impl<'a> Kinetic<'a> {
     fn own_next_event(&mut self, p: usize) -> Option<Rational> {
         let pool = &self.pools[p];
         let mut best: Option<Rational> = None;
-        let one = Rational::ONE;
         let dlam = if pool.degenerate {
             Rational::ZERO
         } else {
@@ -878,10 +956,11 @@ impl<'a> Kinetic<'a> {
                 keep_min(&mut best, key - &pool.ell);
             }
         }
-        if p == 0 {
-            for j in 0..self.m {
-                if !self.saturated[j] && pool.u[j].is_positive() {
-                    keep_min(&mut best, (&one - &pool.usage[j]) / &pool.u[j]);
+        if let Some(room) = &self.room[p] {
+            // A resource of the cluster saturates, or a pool's limit binds.
+            for (j, room_j) in room.iter().enumerate() {
+                if !self.used_up[p][j] && pool.u[j].is_positive() {
+                    keep_min(&mut best, (room_j - &pool.usage[j]) / &pool.u[j]);
                 }
             }
         }

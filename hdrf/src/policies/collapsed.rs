@@ -109,6 +109,9 @@ impl TreePolicy for Collapsed {
 
     /// Weighted DRF by the solver's progressive filling, without the tree engine.
     fn allocate(&self, tree: &Tree) -> Result<TreeAllocation> {
+        if tree.has_production_fields() {
+            return super::production::allocate(tree, self);
+        }
         Ok(weighted_drf(tree))
     }
 }

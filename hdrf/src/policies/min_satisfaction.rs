@@ -132,6 +132,9 @@ impl TreePolicy for MinSatisfaction {
     }
 
     fn allocate(&self, tree: &Tree) -> Result<TreeAllocation> {
+        if tree.has_production_fields() {
+            return super::production::allocate(tree, self);
+        }
         fluid_allocation(tree, self)
     }
 }

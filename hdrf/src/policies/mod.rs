@@ -38,6 +38,7 @@ pub mod collapsed;
 pub mod hdrf;
 pub mod min_satisfaction;
 pub mod naive;
+pub mod production;
 
 use leontief_solver::Rational;
 

@@ -107,6 +107,9 @@ impl TreePolicy for Naive {
     }
 
     fn allocate(&self, tree: &Tree) -> Result<TreeAllocation> {
+        if tree.has_production_fields() {
+            return super::production::allocate(tree, self);
+        }
         fluid_allocation(tree, self)
     }
 }

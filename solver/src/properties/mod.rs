@@ -435,6 +435,9 @@ impl Verdict {
 /// # let _ = (lie, grow, Scenario::Remove(2));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
+// A user carries its optional production fields; scenarios are built a few at a time, so
+// the size of `Join` costs nothing worth a box in every match.
+#[allow(clippy::large_enum_variant)]
 pub enum Scenario {
     /// No scenario given: allocation properties need none; scenario properties try the
     /// bounded default set of [`scenarios`].

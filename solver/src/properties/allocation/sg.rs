@@ -19,12 +19,17 @@ pub struct SgWitness {
     pub dominant_share: Rational,
     /// A user below it under its cap (the unmet demand): the first by index.
     pub unmet_user: usize,
+    /// When the guarantee at fault is the node's explicit guarantee vector
+    /// (`docs/production.md`): that vector; the node then holds less than it of every
+    /// resource `unmet_user` demands, and neither that user nor a pool between them is at
+    /// its limit. `None`: the guaranteed share `g_v` of the weights.
+    pub explicit: Option<Vec<Rational>>,
 }
 
 impl SgWitness {
     /// `{"node", "users", "guaranteed_share", "dominant_share", "unmet_user"}`.
     pub fn to_json(&self, instance: &Instance) -> Value {
-        object(vec![
+        let mut fields = vec![
             ("node", Value::String(self.node.clone())),
             (
                 "users",
@@ -39,8 +44,181 @@ impl SgWitness {
                 "unmet_user",
                 Value::String(user_name(instance, self.unmet_user)),
             ),
-        ])
+        ];
+        if let Some(g) = &self.explicit {
+            fields.push(("guarantee", by_resource(instance, g)));
+        }
+        object(fields)
     }
+}
+
+/// A node holding more of a resource than its limit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LimitWitness {
+    /// The node's path.
+    pub node: String,
+    /// The node's index in the instance's [`Hierarchy`](crate::hierarchy::Hierarchy).
+    pub vertex: usize,
+    /// The resource.
+    pub resource: usize,
+    /// What the node holds of it.
+    pub holds: Rational,
+    /// Its limit on it.
+    pub limit: Rational,
+}
+
+/// Every node (pool or user) holding more of some resource than its limit
+/// (`docs/production.md`), in the tree's pre-order: limits are never to be exceeded.
+///
+/// # Errors
+/// When `x` does not have one entry per user.
+///
+/// # Example
+/// ```
+/// use leontief_solver::properties::allocation::limit_violations;
+/// use leontief_solver::{Allocation, Instance};
+/// let inst = Instance::from_json_str(r#"{"capacity": [10], "tree": {"children": [
+///     {"name": "P", "limit": [3], "children": [{"name": "a", "demand": [1]}]}, {"name": "b", "demand": [1]}]}}"#).unwrap();
+/// let bad = limit_violations(&inst, &Allocation::new(vec![4.into(), 6.into()])).unwrap();
+/// assert_eq!((bad[0].node.as_str(), bad[0].holds.to_string()), ("P", "4".into()));
+/// assert!(limit_violations(&inst, &Allocation::new(vec![3.into(), 7.into()])).unwrap().is_empty());
+/// ```
+pub fn limit_violations(
+    instance: &Instance,
+    x: &Allocation,
+) -> Result<Vec<LimitWitness>, SolverError> {
+    check_tasks(instance, x, "allocation")?;
+    let h = instance.hierarchy();
+    let holds = holdings(instance, x);
+    let mut out = Vec::new();
+    for (v, held) in holds.iter().enumerate().skip(1) {
+        let Some(limit) = &h.node(v).limit else {
+            continue;
+        };
+        for (j, (a, l)) in held.iter().zip(limit).enumerate() {
+            if a > l {
+                out.push(LimitWitness {
+                    node: h.path(v),
+                    vertex: v,
+                    resource: j,
+                    holds: a.clone(),
+                    limit: l.clone(),
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// What every node of the instance's tree holds, per resource.
+fn holdings(instance: &Instance, x: &Allocation) -> Vec<Vec<Rational>> {
+    let h = instance.hierarchy();
+    let m = instance.num_resources();
+    let mut sums: Vec<Vec<ExactSum>> = vec![vec![ExactSum::new(); m]; h.len()];
+    for (i, u) in instance.users().iter().enumerate() {
+        let mut at = Some(h.leaf(i));
+        while let Some(v) = at {
+            for (j, d) in u.demand.iter().enumerate() {
+                if !d.is_zero() {
+                    sums[v][j].add(&(&x.tasks[i] * d));
+                }
+            }
+            at = h.node(v).parent;
+        }
+    }
+    sums.into_iter()
+        .map(|s| s.into_iter().map(|mut e| e.value()).collect())
+        .collect()
+}
+
+/// Explicit guarantees (`docs/production.md`): every node `v` below the root with a nonzero
+/// guarantee vector `G_v` and a user below it that could still grow within it — under its
+/// cap, no limit binding on a resource it demands at its leaf or at a pool between it and
+/// `v`, and `v` holding less than `G_v` of every resource it demands. Exact allocations
+/// only (an approximate answer is not judged here). The first such node, or every one.
+fn explicit_scan(instance: &Instance, x: &Allocation, first: bool) -> Vec<SgWitness> {
+    let h = instance.hierarchy();
+    let holds = holdings(instance, x);
+    let mut out = Vec::new();
+    for v in 1..h.len() {
+        let g = &h.node(v).guarantee;
+        if g.iter().all(Rational::is_zero) {
+            continue;
+        }
+        let users = h.users_below(v);
+        let unmet = users.iter().copied().find(|&i| {
+            let u = &instance.users()[i];
+            if u.cap.as_ref().is_some_and(|t| x.tasks[i] >= *t) {
+                return false;
+            }
+            let demanded = || u.demand.iter().enumerate().filter(|(_, d)| !d.is_zero());
+            if demanded().any(|(j, _)| holds[v][j] >= g[j]) {
+                return false;
+            }
+            // No limit binds between the user's leaf and v (v's own is above its
+            // guarantee).
+            let mut at = Some(h.leaf(i));
+            while let Some(a) = at {
+                if a == v {
+                    break;
+                }
+                if let Some(l) = &h.node(a).limit {
+                    if demanded().any(|(j, _)| holds[a][j] >= l[j]) {
+                        return false;
+                    }
+                }
+                at = h.node(a).parent;
+            }
+            true
+        });
+        let Some(unmet_user) = unmet else {
+            continue;
+        };
+        let share = holds[v]
+            .iter()
+            .zip(instance.capacity())
+            .map(|(a, r)| a / r)
+            .max()
+            .expect("m >= 1");
+        out.push(SgWitness {
+            node: h.path(v),
+            vertex: v,
+            users,
+            guaranteed: h.node(v).guaranteed.clone(),
+            dominant_share: share,
+            unmet_user,
+            explicit: Some(g.clone()),
+        });
+        if first {
+            break;
+        }
+    }
+    out
+}
+
+/// Every node below its explicit guarantee vector with a user below it that could still
+/// use it (see `docs/production.md`), in the tree's pre-order; empty when the tree has no
+/// explicit guarantees.
+///
+/// # Errors
+/// When `x` does not have one entry per user.
+///
+/// # Example
+/// ```
+/// use leontief_solver::properties::allocation::explicit_guarantee_violations;
+/// use leontief_solver::{Allocation, Instance};
+/// let inst = Instance::from_json_str(r#"{"capacity": [10], "tree": {"children": [
+///     {"name": "a", "demand": [1], "guarantee": [6]}, {"name": "b", "demand": [1]}]}}"#).unwrap();
+/// let bad = explicit_guarantee_violations(&inst, &Allocation::new(vec![5.into(), 5.into()])).unwrap();
+/// assert_eq!(bad[0].node, "a");
+/// assert!(explicit_guarantee_violations(&inst, &Allocation::new(vec![6.into(), 4.into()])).unwrap().is_empty());
+/// ```
+pub fn explicit_guarantee_violations(
+    instance: &Instance,
+    x: &Allocation,
+) -> Result<Vec<SgWitness>, SolverError> {
+    check_tasks(instance, x, "allocation")?;
+    Ok(explicit_scan(instance, x, false))
 }
 
 /// Share guarantee (`docs/theory.md` §4) on the instance's tree of pools
@@ -50,6 +228,11 @@ impl SgWitness {
 /// tree has one level and `g_i = w_i / Σ_k w_k`. Witness: the first such node in the tree's
 /// order. (The root, whose "guarantee" is the whole cluster, is not checked: that is
 /// efficiency, which `po` decides; [`share_guarantee_violations`] lists it too.)
+///
+/// A tree with explicit guarantee vectors (`docs/production.md`) is judged on them too, on
+/// exact answers: no node `v` may hold less than its guarantee `G_v` of every resource a
+/// user below it demands while that user could still grow (under its cap, no limit binding
+/// on its way up to `v`); see [`explicit_guarantee_violations`].
 ///
 /// # Errors
 /// When `x` does not have one entry per user.
@@ -177,6 +360,7 @@ pub(super) fn sg_scan(
                 guaranteed: g.clone(),
                 dominant_share: share,
                 unmet_user,
+                explicit: None,
             });
             if first {
                 break;
@@ -201,6 +385,18 @@ pub(super) fn share_guarantee_judged(
             witness.node, witness.dominant_share, witness.guaranteed
         );
         return Ok(Verdict::fails(Witness::Sg(witness), note));
+    }
+    // Explicit guarantees, judged on exact answers.
+    if x.tolerance.is_none() {
+        if let Some(witness) = explicit_scan(instance, x, true).pop() {
+            let note = format!(
+                "{} holds less than its guarantee of every resource {} demands, which could \
+                 still use it",
+                witness.node,
+                instance.user_path(witness.unmet_user)
+            );
+            return Ok(Verdict::fails(Witness::Sg(witness), note));
+        }
     }
     Ok(Verdict::holds(if instance.hierarchy().is_flat() {
         "every user with unmet demand holds at least w_i / W of its dominant resource"

@@ -1,0 +1,232 @@
+//! Guarantees, limits, idle leaves and empty pools under every static policy
+//! (`docs/production.md`).
+//!
+//! # The rule (additive: guarantees first, then fair sharing of the rest)
+//! 1. **Guarantees**, bottom-up. A leaf with a guarantee vector `g` first gets
+//!    `min(T, min_{r: d_r > 0} g_r / d_r)` tasks, `T` the most it may hold (its task cap and
+//!    its limit, `min_r L_r / d_r`). A pool with a guarantee `G` (written, or its children's
+//!    sum) first lets its children take theirs, then shares what remains of `G` inside its
+//!    subtree by the policy's own fill: its subtree alone, from zero, with `G` minus what its
+//!    leaves took as the room.
+//! 2. **Fair sharing of the rest**: the policy's fill on the whole tree from zero, counting
+//!    only what it adds (keys measure the increments over the guarantees, the additive rule
+//!    of YTsaurus), with the cluster's remaining capacity as room and every leaf's cap
+//!    lowered by what it took in step 1.
+//! 3. **Limits** cap a subtree's aggregate vector in both steps: a limited pool's remaining
+//!    room on a resource, once used up, stops the leaves below it that demand that resource
+//!    — the freeze rule of a saturated resource, applied to the pool's subtree. A leaf's
+//!    limit lowers its task cap.
+//!
+//! Idle leaves and pools with nothing below them take part in neither step: they get
+//! nothing ([`Tree::notes`] says so). Running usage is an input to ordering, not to static
+//! allocations: it is ignored here. FIFO pools are not honoured by the static policies yet;
+//! a tree with one is refused with its path.
+//!
+//! Shares stay shares of the whole cluster (`d_r / R_r`) in every step: a room changes where
+//! growth stops, not what the keys compare.
+//!
+//! # Complexity
+//! One fluid fill per pool with a guarantee that its children leave partly unused, plus the
+//! final one.
+
+use leontief_solver::{Mode, Rational};
+
+use super::TreePolicy;
+use crate::allocation::{Computation, TreeAllocation};
+use crate::error::{Result, SolverError};
+use crate::fill::{fluid_with, Setup};
+use crate::tree::{NodeId, Tree};
+
+/// The allocation of `policy` on a tree with production fields (see the [module
+/// docs](self)).
+pub(crate) fn allocate(tree: &Tree, policy: &dyn TreePolicy) -> Result<TreeAllocation> {
+    if let Some(p) = tree.pools().find(|&p| tree.mode(p) == Mode::Fifo) {
+        return Err(SolverError::invalid(
+            tree.path(p),
+            "fifo pools are not honoured by the static policies yet (children served in \
+             order); only by the ordering of the next task",
+        ));
+    }
+    let n = tree.len();
+    let capacity = tree.capacity();
+    // The most tasks each leaf may hold: its cap and its limit.
+    let most: Vec<Option<Rational>> = tree.nodes().map(|v| most_tasks(tree, v)).collect();
+    let mut base = vec![Rational::ZERO; n];
+    let mut phases = 0;
+    for v in tree.nodes().rev().filter(|&v| v != NodeId::ROOT) {
+        let g = tree.guarantee(v);
+        if g.iter().all(Rational::is_zero) {
+            continue;
+        }
+        let node = tree.node(v);
+        if node.is_leaf() {
+            if node.is_idle() {
+                continue;
+            }
+            let d = node.demand().expect("a leaf");
+            let mut t = d
+                .iter()
+                .zip(g)
+                .filter(|(d, _)| !d.is_zero())
+                .map(|(d, g)| g / d)
+                .min()
+                .expect("a leaf that is not idle demands something");
+            if let Some(top) = &most[v.index()] {
+                if *top < t {
+                    t = top.clone();
+                }
+            }
+            base[v.index()] = t;
+            continue;
+        }
+        let used = usage_below(tree, v, &base);
+        let residual: Vec<Rational> = g.iter().zip(&used).map(|(g, u)| g - u).collect();
+        if residual.iter().all(|r| !r.is_positive()) {
+            continue;
+        }
+        let mut alive = vec![false; n];
+        for u in subtree(tree, v) {
+            alive[u.index()] = true;
+        }
+        let mut at = tree.parent(v);
+        while let Some(a) = at {
+            alive[a.index()] = true;
+            at = tree.parent(a);
+        }
+        let setup = setup(tree, &most, &base, alive, &residual, Some(v));
+        let out = fluid_with(tree, policy, &setup)?;
+        phases += out.phases;
+        for l in tree.leaves_below(v) {
+            base[l.index()] += &out.tasks[l.index()];
+        }
+    }
+    let used = usage_below(tree, NodeId::ROOT, &base);
+    let residual: Vec<Rational> = capacity.iter().zip(&used).map(|(c, u)| c - u).collect();
+    let setup = setup(tree, &most, &base, vec![true; n], &residual, None);
+    let out = fluid_with(tree, policy, &setup)?;
+    phases += out.phases;
+    for (b, x) in base.iter_mut().zip(&out.tasks) {
+        *b += x;
+    }
+    Ok(TreeAllocation::from_node_tasks(
+        tree,
+        policy.policy(),
+        Computation::Fluid { phases },
+        base,
+    ))
+}
+
+/// The most tasks leaf `v` may hold: `min(T, min_{r: d_r > 0} L_r / d_r)`; `None`
+/// (unbounded) for a pool or an uncapped, unlimited leaf.
+pub(crate) fn most_tasks(tree: &Tree, v: NodeId) -> Option<Rational> {
+    let node = tree.node(v);
+    let d = node.demand()?;
+    let by_limit = node.limit().and_then(|l| {
+        d.iter()
+            .zip(l)
+            .filter(|(d, _)| !d.is_zero())
+            .map(|(d, l)| l / d)
+            .min()
+    });
+    match (node.cap().cloned(), by_limit) {
+        (Some(a), Some(b)) => Some(if a < b { a } else { b }),
+        (a, b) => a.or(b),
+    }
+}
+
+/// The nodes of `v`'s subtree.
+fn subtree(tree: &Tree, v: NodeId) -> Vec<NodeId> {
+    let mut out = Vec::new();
+    let mut stack = vec![v];
+    while let Some(u) = stack.pop() {
+        out.push(u);
+        stack.extend(tree.children(u).iter().copied());
+    }
+    out
+}
+
+/// What the leaves below `v` hold with `tasks`, per resource.
+fn usage_below(tree: &Tree, v: NodeId, tasks: &[Rational]) -> Vec<Rational> {
+    let mut sum = vec![Rational::ZERO; tree.num_resources()];
+    for l in tree.leaves_below(v) {
+        let x = &tasks[l.index()];
+        if x.is_zero() {
+            continue;
+        }
+        for (s, d) in sum.iter_mut().zip(tree.node(l).demand().expect("a leaf")) {
+            if !d.is_zero() {
+                *s += &(d * x);
+            }
+        }
+    }
+    sum
+}
+
+/// A fill's setup after `base`: caps lowered by it, the root's room `residual`, every
+/// limited pool's room what its limit leaves (within `inside`'s subtree only, when given:
+/// the pools above it are bounded by its guarantee already); a leaf that demands a resource
+/// with no room left above it does not take part.
+fn setup(
+    tree: &Tree,
+    most: &[Option<Rational>],
+    base: &[Rational],
+    mut alive: Vec<bool>,
+    residual: &[Rational],
+    inside: Option<NodeId>,
+) -> Setup {
+    let n = tree.len();
+    let capacity = tree.capacity();
+    let shares = |amounts: &[Rational]| -> Vec<Rational> {
+        amounts
+            .iter()
+            .zip(capacity)
+            .map(|(a, r)| {
+                if a.is_positive() {
+                    a / r
+                } else {
+                    Rational::ZERO
+                }
+            })
+            .collect()
+    };
+    let mut room: Vec<Option<Vec<Rational>>> = vec![None; n];
+    room[0] = Some(shares(residual));
+    let limited = match inside {
+        Some(v) => subtree(tree, v)
+            .into_iter()
+            .filter(|&u| u != v)
+            .collect::<Vec<_>>(),
+        None => tree.nodes().collect(),
+    };
+    for u in limited {
+        if tree.node(u).is_leaf() {
+            continue;
+        }
+        if let Some(l) = tree.limit(u) {
+            let used = usage_below(tree, u, base);
+            let left: Vec<Rational> = l.iter().zip(&used).map(|(l, u)| l - u).collect();
+            room[u.index()] = Some(shares(&left));
+        }
+    }
+    let caps: Vec<Option<Rational>> = (0..n)
+        .map(|i| most[i].as_ref().map(|t| t - &base[i]))
+        .collect();
+    for l in tree.leaves() {
+        let i = l.index();
+        if !alive[i] {
+            continue;
+        }
+        let d = tree.node(l).demand().expect("a leaf");
+        let mut at = Some(l);
+        while let Some(a) = at {
+            if let Some(r) = &room[a.index()] {
+                if d.iter().zip(r).any(|(d, r)| !d.is_zero() && r.is_zero()) {
+                    alive[i] = false;
+                    break;
+                }
+            }
+            at = tree.parent(a);
+        }
+    }
+    Setup { alive, caps, room }
+}
