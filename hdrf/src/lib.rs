@@ -66,6 +66,7 @@ pub mod policies;
 pub mod properties;
 pub mod reference;
 pub mod simulate;
+pub mod tiebreak;
 pub mod tree;
 
 pub use allocation::{render_comparison, render_tree, Computation, NodeAllocation, TreeAllocation};
