@@ -33,8 +33,8 @@
 //!
 //! # Rules ([`Rule`])
 //! At every pool the active children are sorted by the rule's key (smallest first), then by
-//! the tie-breaks ([`Tie`]) in the order given, then by their order in the tree; the offer
-//! order is the active leaves in pre-order of the sorted tree, as Mesos' `DRFSorter::sort`
+//! the tie-breaks ([`TieBreaks`]) in the order given, then by their order in the tree; the
+//! offer order is the active leaves in pre-order of the sorted tree, as Mesos' `DRFSorter::sort`
 //! emits them (a whole subtree before its next sibling). A pool in `fifo` mode sorts its
 //! active children by their order in the tree alone.
 //! - [`Rule::Naive`] (default): the key is `weighted_share`. This is our naive HDRF
@@ -103,6 +103,7 @@ use std::fmt;
 use leontief_solver::Rational;
 
 use crate::error::{Result, SolverError};
+use crate::tiebreak::{Candidate, TieBreak, TieBreaks};
 
 /// A rational or `+∞` (a guarantee or fair share of zero in a denominator).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -174,52 +175,13 @@ impl Rule {
     /// The tie-breaks the rule's system applies when none are given: Mesos' allocation count
     /// then path for `naive`, YARN's name (queues all start at time 0) for `yarn`, the
     /// earlier candidate for `kueue` and `ytsaurus`.
-    pub fn default_ties(self) -> Vec<Tie> {
-        match self {
-            Rule::Naive => vec![Tie::Count, Tie::Name],
-            Rule::Yarn => vec![Tie::Name],
-            Rule::Kueue | Rule::Ytsaurus => vec![Tie::First],
-        }
-    }
-}
-
-/// How two children with equal keys are ordered.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    strum::EnumString,
-    strum::Display,
-    strum::IntoStaticStr,
-    strum::VariantNames,
-)]
-#[strum(
-    serialize_all = "kebab-case",
-    parse_err_ty = SolverError,
-    parse_err_fn = unknown_tie
-)]
-pub enum Tie {
-    /// The child listed first in the tree.
-    First,
-    /// The child served fewer times (Mesos' allocation count).
-    Count,
-    /// The child served least recently (never served first).
-    Lru,
-    /// The child whose name comes first (byte order; YARN and Mesos compare paths).
-    Name,
-}
-
-fn unknown_tie(text: &str) -> SolverError {
-    leontief_solver::registry::unknown_name::<Tie>("tie", "tie-break", text)
-}
-
-impl Tie {
-    /// The name on the command line.
-    pub fn name(self) -> &'static str {
-        self.into()
+    pub fn default_ties(self) -> TieBreaks {
+        let rules = match self {
+            Rule::Naive => vec![TieBreak::Count, TieBreak::Name],
+            Rule::Yarn => vec![TieBreak::Name],
+            Rule::Kueue | Rule::Ytsaurus => vec![TieBreak::First],
+        };
+        TieBreaks::new(rules).expect("a valid chain")
     }
 }
 
@@ -350,9 +312,9 @@ pub struct OrderConfig {
     /// The rule.
     pub rule: Rule,
     /// Tie-breaks, in order; the tree order always decides last.
-    pub ties: Vec<Tie>,
-    /// The history of offers, oldest first, as leaf indices (needed by [`Tie::Lru`]; with it
-    /// [`Tie::Count`] counts offers instead of tasks held).
+    pub ties: TieBreaks,
+    /// The history of offers, oldest first, as leaf indices (needed by [`TieBreak::Lru`]; with
+    /// it [`TieBreak::Count`] counts offers instead of whole tasks held).
     pub served: Option<Vec<usize>>,
 }
 
@@ -367,7 +329,7 @@ impl OrderConfig {
     }
 
     /// With these tie-breaks.
-    pub fn ties(mut self, ties: Vec<Tie>) -> Self {
+    pub fn ties(mut self, ties: TieBreaks) -> Self {
         self.ties = ties;
         self
     }
@@ -402,10 +364,11 @@ pub struct NodeOrder {
     /// The rule's key, compared lexicographically (one entry except for `yarn`: needy `0` or
     /// not `1`, then the ratios).
     pub key: Vec<Extended>,
-    /// Offers below it (with a history) or tasks its leaves hold.
-    pub count: Rational,
-    /// The position of its last offer in the history (0: never), with a history.
-    pub last_served: Option<usize>,
+    /// Offers to leaves below it (with a history) or the whole tasks its leaves hold.
+    pub count: u64,
+    /// The position of its last offer in the history, 1 the oldest (0: never), with a
+    /// history.
+    pub last_served: Option<u64>,
     /// Why it is not offered a task (`None` when it is active).
     pub inactive: Option<String>,
     /// Position among its active siblings, 1 first (`None` for the root and inactive nodes).
@@ -420,7 +383,7 @@ pub struct OrderOutcome {
     /// The rule applied.
     pub rule: Rule,
     /// The tie-breaks applied (the tree order decides last).
-    pub ties: Vec<Tie>,
+    pub ties: TieBreaks,
     /// Every node, in the input's node order.
     pub nodes: Vec<NodeOrder>,
     /// The active leaves in offer order, as node indices.
@@ -513,7 +476,7 @@ fn validate(tree: &OrderTree) -> Result<Vec<Option<usize>>> {
 /// # Errors
 /// A malformed tree (vectors of the wrong length, negative amounts, a child index out of
 /// range), leaves holding more than the capacity of a resource, a history naming a node
-/// that is not a leaf, [`Tie::Lru`] without a history, [`Rule::Ytsaurus`] on a node without
+/// that is not a leaf, [`TieBreak::Lru`] without a history, [`Rule::Ytsaurus`] on a node without
 /// a fair share.
 ///
 /// # Complexity
@@ -566,10 +529,10 @@ pub fn order(tree: &OrderTree, config: &OrderConfig) -> Result<OrderOutcome> {
     }
 
     // History: counts and last offers per node.
-    let (count, last): (Vec<Rational>, Option<Vec<usize>>) = match &config.served {
+    let (count, last): (Vec<u64>, Option<Vec<u64>>) = match &config.served {
         Some(served) => {
-            let mut count = vec![Rational::ZERO; n];
-            let mut last = vec![0usize; n];
+            let mut count = vec![0u64; n];
+            let mut last = vec![0u64; n];
             for (k, &l) in served.iter().enumerate() {
                 if l >= n || !is_leaf(l) {
                     return Err(SolverError::invalid(
@@ -579,27 +542,27 @@ pub fn order(tree: &OrderTree, config: &OrderConfig) -> Result<OrderOutcome> {
                 }
                 let mut at = Some(l);
                 while let Some(v) = at {
-                    count[v] = &count[v] + &Rational::ONE;
-                    last[v] = k + 1;
+                    count[v] += 1;
+                    last[v] = k as u64 + 1;
                     at = parent[v];
                 }
             }
             (count, Some(last))
         }
         None => {
-            if config.ties.contains(&Tie::Lru) {
+            if config.ties.rules().contains(&TieBreak::Lru) {
                 return Err(SolverError::invalid(
                     "tie",
                     "lru needs the history of offers (served)",
                 ));
             }
-            let mut count = vec![Rational::ZERO; n];
+            let mut count = vec![0u64; n];
             for &v in preorder.iter().rev() {
                 if let Some(d) = &tree.nodes[v].demand {
-                    count[v] = held_tasks(d, &usage[v]);
+                    count[v] = held_tasks(d, &usage[v]).floor_u64().unwrap_or(u64::MAX);
                 }
                 if let Some(p) = parent[v] {
-                    count[p] = &count[p] + &count[v];
+                    count[p] = count[p].saturating_add(count[v]);
                 }
             }
             (count, None)
@@ -653,7 +616,7 @@ pub fn order(tree: &OrderTree, config: &OrderConfig) -> Result<OrderOutcome> {
                 deficit,
                 needy,
                 key: Vec::new(),
-                count: count[v].clone(),
+                count: count[v],
                 last_served: last.as_ref().map(|l| l[v]),
                 inactive: inactive[v].clone(),
                 sibling_rank: None,
@@ -688,16 +651,19 @@ pub fn order(tree: &OrderTree, config: &OrderConfig) -> Result<OrderOutcome> {
             continue;
         }
         let node = &tree.nodes[v];
-        let mut active: Vec<usize> = node
+        // (child, position among its siblings)
+        let mut active: Vec<(usize, usize)> = node
             .children
             .iter()
             .copied()
-            .filter(|&c| inactive[c].is_none())
+            .enumerate()
+            .filter(|&(_, c)| inactive[c].is_none())
+            .map(|(k, c)| (c, k))
             .collect();
         if node.mode == Mode::Fair {
-            // A stable sort: equal children keep the tree order, the last tie-break.
             active.sort_by(|&a, &b| compare(&figures, tree, config, a, b));
         }
+        let active: Vec<usize> = active.into_iter().map(|(c, _)| c).collect();
         for (k, &c) in active.iter().enumerate() {
             figures[c].sibling_rank = Some(k + 1);
         }
@@ -860,35 +826,24 @@ fn satisfaction(u: &[Rational], f: &[Rational]) -> Extended {
         .unwrap_or(Extended::Finite(Rational::ZERO))
 }
 
-/// The rule's key, then the tie-breaks; `Equal` leaves the tree order to the stable sort.
+/// The rule's key, then the tie-breaks, then the tree order (`position`: among the
+/// siblings).
 fn compare(
     figures: &[NodeOrder],
     tree: &OrderTree,
     config: &OrderConfig,
-    a: usize,
-    b: usize,
+    (a, pa): (usize, usize),
+    (b, pb): (usize, usize),
 ) -> Ordering {
     let (x, y) = (&figures[a], &figures[b]);
     x.key.cmp(&y.key).then_with(|| {
-        for tie in &config.ties {
-            let o = match tie {
-                Tie::First => Ordering::Equal,
-                Tie::Count => x.count.cmp(&y.count),
-                Tie::Lru => x.last_served.cmp(&y.last_served),
-                Tie::Name => tree.nodes[a]
-                    .name
-                    .as_bytes()
-                    .cmp(tree.nodes[b].name.as_bytes()),
-            };
-            if o != Ordering::Equal {
-                return o;
-            }
-            if *tie == Tie::First {
-                // The tree order decides here; later tie-breaks never apply.
-                return Ordering::Equal;
-            }
-        }
-        Ordering::Equal
+        let candidate = |v: usize, position: usize| Candidate {
+            position,
+            count: figures[v].count,
+            last_served: figures[v].last_served.unwrap_or(0),
+            name: &tree.nodes[v].name,
+        };
+        config.ties.compare(&candidate(a, pa), &candidate(b, pb))
     })
 }
 
@@ -1035,7 +990,7 @@ mod tests {
         let config = OrderConfig::new(Rule::Naive).served(history.clone());
         let out = order(&t, &config).unwrap();
         assert_eq!(names(&out), ["a", "b", "e", "d", "c"]);
-        assert_eq!(out.nodes[c].count, r(3));
+        assert_eq!(out.nodes[c].count, 3);
         // c releases its (3, 3): share 0 comes before any count -> [c, a, b, e, d].
         let mut t2 = t.clone();
         t2.nodes[c].usage = v(&[0, 0]);
@@ -1047,7 +1002,7 @@ mod tests {
         let config = OrderConfig::new(Rule::Naive).served(later);
         assert_eq!(run(&t, &config), ["b", "e", "a", "d", "c"]);
         // Without the count, the tree order decides among the equal shares.
-        let first = OrderConfig::new(Rule::Naive).ties(vec![Tie::First]);
+        let first = OrderConfig::new(Rule::Naive).ties(TieBreaks::first());
         assert_eq!(run(&t, &first), ["a", "b", "c", "d", "e"]);
     }
 
@@ -1377,7 +1332,11 @@ mod tests {
             "usage: the leaves hold 11 of r1, more than its capacity 10"
         );
         let t = flat(&[10], &[("a", r(1), v(&[1])), ("b", r(1), v(&[2]))]);
-        let err = order(&t, &OrderConfig::new(Rule::Naive).ties(vec![Tie::Lru])).unwrap_err();
+        let err = order(
+            &t,
+            &OrderConfig::new(Rule::Naive).ties("lru".parse().unwrap()),
+        )
+        .unwrap_err();
         assert_eq!(
             err.to_string(),
             "tie: lru needs the history of offers (served)"
@@ -1399,7 +1358,7 @@ mod tests {
     #[test]
     fn lru_tie_break() {
         let t = flat(&[10], &[("a", r(1), v(&[1])), ("b", r(1), v(&[1]))]);
-        let config = OrderConfig::new(Rule::Naive).ties(vec![Tie::Lru]);
+        let config = OrderConfig::new(Rule::Naive).ties("lru".parse().unwrap());
         // History [a, b]: a was last served at offer 1, b at offer 2 -> a first; and the
         // other way round.
         assert_eq!(run(&t, &config.clone().served(vec![1, 2])), ["a", "b"]);
