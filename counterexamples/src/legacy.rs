@@ -71,11 +71,9 @@ pub fn with_pools(instance: &Instance) -> Result<Option<Instance>, SolverError> 
             let p = match index.get(&(parent, name.clone())) {
                 Some(&p) => p,
                 None => {
-                    pools.push(Pool {
-                        name: name.clone(),
-                        weight: Rational::ONE,
-                        parent,
-                    });
+                    let mut pool = Pool::new(name.clone());
+                    pool.parent = parent;
+                    pools.push(pool);
                     explicit.push(false);
                     index.insert((parent, name), pools.len() - 1);
                     pools.len() - 1

@@ -40,10 +40,8 @@
 //! assert_eq!(tree.guaranteed_share(b1).to_string(), "1/3"); // 2/3 of B, split in two
 //! ```
 
-use std::collections::HashMap;
-
 use leontief_solver::hierarchy::read_tree_form;
-use leontief_solver::{Instance, Rational, User};
+use leontief_solver::{Guarantee, Instance, Mode, Rational, Rules, User};
 use serde_json::{Map, Value};
 
 use crate::error::{Result, SolverError};
@@ -75,6 +73,12 @@ pub struct Node {
     cap: Option<Rational>,
     guaranteed: Rational,
     depth: usize,
+    guarantee: Vec<Rational>,
+    guarantee_written: bool,
+    limit: Option<Vec<Rational>>,
+    mode: Mode,
+    usage: Vec<Rational>,
+    idle: bool,
 }
 
 impl Node {
@@ -122,6 +126,38 @@ impl Node {
     pub fn depth(&self) -> usize {
         self.depth
     }
+
+    /// Its explicit guarantee resolved to absolute amounts (`docs/production.md`): the
+    /// capacity for the root, zeros for a leaf without one, the children's sum for a pool
+    /// without one.
+    pub fn guarantee(&self) -> &[Rational] {
+        &self.guarantee
+    }
+
+    /// Whether a guarantee was written on it (the root's, the capacity, counts as written).
+    pub fn has_guarantee(&self) -> bool {
+        self.guarantee_written
+    }
+
+    /// Its limit on what its subtree holds, if any.
+    pub fn limit(&self) -> Option<&[Rational]> {
+        self.limit.as_deref()
+    }
+
+    /// How it serves its children (`Fair` for leaves and the root).
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// What it holds now: a leaf's usage, a pool's its leaves' sum.
+    pub fn usage(&self) -> &[Rational] {
+        &self.usage
+    }
+
+    /// Whether it is an idle leaf (all-zero demand): it gets nothing.
+    pub fn is_idle(&self) -> bool {
+        self.idle
+    }
 }
 
 /// A validated weighted tree. See the [module docs](self).
@@ -166,7 +202,18 @@ impl Tree {
         capacity: Vec<Rational>,
         root: NodeSpec,
     ) -> Result<Tree> {
-        let instance = Instance::from_tree(resources, capacity, &root)?;
+        Self::with_rules(resources, capacity, root, Rules::default())
+    }
+
+    /// [`Tree::with_resources`], resolving guarantees and limits by `rules` (see
+    /// `docs/production.md`).
+    pub fn with_rules(
+        resources: Vec<String>,
+        capacity: Vec<Rational>,
+        root: NodeSpec,
+        rules: Rules,
+    ) -> Result<Tree> {
+        let instance = Instance::from_tree_with(resources, capacity, &root, rules)?;
         Ok(Tree::view(instance, root.name, root.weight))
     }
 
@@ -199,14 +246,13 @@ impl Tree {
             ));
         }
         let h = instance.hierarchy();
-        let mut names: HashMap<&str, String> = HashMap::new();
-        names.insert("root", "the root".into());
         for v in 1..h.len() {
             let node = h.node(v);
-            let field = match (node.user, node.pool) {
-                (Some(i), _) => format!("users[{i}].name"),
-                (_, Some(p)) => format!("pools[{p}].name"),
-                _ => unreachable!("only the root is neither a user nor a pool"),
+            let field = match (node.user, node.pool, node.idle) {
+                (Some(i), _, _) => format!("users[{i}].name"),
+                (_, Some(p), _) => format!("pools[{p}].name"),
+                (_, _, Some(k)) => format!("idle[{k}].name"),
+                _ => unreachable!("only the root is neither a user, an idle leaf nor a pool"),
             };
             if node.depth > MAX_DEPTH {
                 return Err(SolverError::invalid(
@@ -223,16 +269,6 @@ impl Tree {
                     ),
                 ));
             }
-            if let Some(first) = names.get(node.name.as_str()) {
-                return Err(SolverError::invalid(
-                    field,
-                    format!(
-                        "duplicate node name {:?} (first used at {first}); names must be unique across the tree",
-                        node.name
-                    ),
-                ));
-            }
-            names.insert(&node.name, field);
         }
         // The tree's instance lists its users in pre-order, so that a leaf's user index is
         // its rank among the leaves (the node order does not change: it follows the users).
@@ -252,7 +288,10 @@ impl Tree {
         let nodes = (0..h.len())
             .map(|v| {
                 let n = h.node(v);
-                let user: Option<&User> = n.user.map(|i| &instance.users()[i]);
+                let user: Option<&User> = n
+                    .user
+                    .map(|i| &instance.users()[i])
+                    .or_else(|| n.idle.map(|k| &instance.idle_users()[k]));
                 Node {
                     name: if v == 0 {
                         root_name.clone()
@@ -270,6 +309,12 @@ impl Tree {
                     cap: user.and_then(|u| u.cap.clone()),
                     guaranteed: n.guaranteed.clone(),
                     depth: n.depth,
+                    guarantee: n.guarantee.clone(),
+                    guarantee_written: n.guarantee_written,
+                    limit: n.limit.clone(),
+                    mode: n.mode,
+                    usage: n.usage.clone(),
+                    idle: n.idle.is_some(),
                 }
             })
             .collect();
@@ -329,8 +374,13 @@ impl Tree {
     /// assert_eq!(tree.capacity()[1].to_string(), "1/2");
     /// ```
     pub fn from_json(value: &Value) -> Result<Tree> {
+        Self::from_json_with(value, Rules::default())
+    }
+
+    /// [`Tree::from_json`], resolving guarantees and limits by `rules`.
+    pub fn from_json_with(value: &Value, rules: Rules) -> Result<Tree> {
         let (resources, capacity, root) = read_tree_form(value)?;
-        Self::with_resources(resources, capacity, root)
+        Self::with_rules(resources, capacity, root, rules)
     }
 
     /// The JSON form, every number an exact string; [`Tree::from_json`] reads it back.
@@ -363,6 +413,41 @@ impl Tree {
         o.insert("name".into(), Value::String(n.name.clone()));
         if n.weight != Rational::ONE {
             o.insert("weight".into(), Value::String(n.weight.to_string()));
+        }
+        // The production fields as written (a fraction stays a fraction).
+        let h = self.instance.hierarchy().node(v.0);
+        let (guarantee, limit, usage) = match (h.pool, h.user, h.idle) {
+            (Some(p), _, _) => {
+                let q = &self.instance.pools()[p];
+                if q.mode != Mode::Fair {
+                    o.insert("mode".into(), Value::String(q.mode.name().into()));
+                }
+                (q.guarantee.as_ref(), q.limit.as_ref(), None)
+            }
+            (_, Some(i), _) => {
+                let u = &self.instance.users()[i];
+                (u.guarantee.as_ref(), u.limit.as_ref(), u.usage.as_ref())
+            }
+            (_, _, Some(k)) => {
+                let u = &self.instance.idle_users()[k];
+                (u.guarantee.as_ref(), u.limit.as_ref(), u.usage.as_ref())
+            }
+            _ => (None, None, None),
+        };
+        match guarantee {
+            Some(Guarantee::Vector(g)) => {
+                o.insert("guarantee".into(), exact_list(g));
+            }
+            Some(Guarantee::Fraction(f)) => {
+                o.insert("guarantee".into(), Value::String(f.to_string()));
+            }
+            None => {}
+        }
+        if let Some(l) = limit {
+            o.insert("limit".into(), exact_list(l));
+        }
+        if let Some(x) = usage {
+            o.insert("usage".into(), exact_list(x));
         }
         match &n.demand {
             Some(d) => {
@@ -485,6 +570,53 @@ impl Tree {
         &self.nodes[v.0].guaranteed
     }
 
+    /// `v`'s explicit guarantee, resolved to absolute amounts (see [`Node::guarantee`]).
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_hdrf::{Mode, Tree};
+    /// let tree = Tree::from_json_str(r#"{"capacity": [8, 4], "tree": {"children": [
+    ///     {"name": "prod", "guarantee": "1/2", "limit": [8, 3], "mode": "fifo", "children": [
+    ///         {"name": "web", "demand": [1, 1], "usage": [2, 1]}, {"name": "idle", "demand": [0, 0]}]},
+    ///     {"name": "dev", "children": [{"name": "web", "demand": [1, 0], "guarantee": [1, 0]}]}]}}"#).unwrap();
+    /// let prod = tree.find_path("root/prod").unwrap();
+    /// assert_eq!(tree.guarantee(prod), [4.into(), 2.into()]);
+    /// assert_eq!(tree.limit(prod).unwrap(), [8.into(), 3.into()]);
+    /// assert_eq!(tree.mode(prod), Mode::Fifo);
+    /// assert_eq!(tree.usage(prod), [2.into(), 1.into()]);
+    /// assert!(tree.node(tree.find_path("root/prod/idle").unwrap()).is_idle());
+    /// // dev has no guarantee of its own: it guarantees what its children do.
+    /// assert_eq!(tree.guarantee(tree.find_path("root/dev").unwrap()), [1.into(), 0.into()]);
+    /// ```
+    pub fn guarantee(&self, v: NodeId) -> &[Rational] {
+        &self.nodes[v.0].guarantee
+    }
+
+    /// `v`'s limit, if any.
+    pub fn limit(&self, v: NodeId) -> Option<&[Rational]> {
+        self.nodes[v.0].limit.as_deref()
+    }
+
+    /// How `v` serves its children.
+    pub fn mode(&self, v: NodeId) -> Mode {
+        self.nodes[v.0].mode
+    }
+
+    /// What `v` holds now (a pool: its leaves' sum).
+    pub fn usage(&self, v: NodeId) -> &[Rational] {
+        &self.nodes[v.0].usage
+    }
+
+    /// Whether any node has a guarantee, limit, FIFO mode or usage, or the tree an idle leaf
+    /// or an empty pool: when not, every policy allocates as before these existed.
+    pub fn has_production_fields(&self) -> bool {
+        self.instance.has_production_fields()
+            || self
+                .nodes
+                .iter()
+                .any(|n| !n.is_leaf() && n.children.is_empty())
+    }
+
     /// Children of `v` (empty for a leaf).
     pub fn children(&self, v: NodeId) -> &[NodeId] {
         &self.nodes[v.0].children
@@ -536,6 +668,7 @@ impl Tree {
     pub fn leaf_instance(&self) -> Instance {
         let users = self
             .leaves()
+            .filter(|&v| !self.nodes[v.0].idle)
             .map(|v| {
                 let n = &self.nodes[v.0];
                 let mut u = User::new(n.name.clone(), n.demand.clone().unwrap_or_default())

@@ -40,19 +40,32 @@ fn neither_demand_nor_children() {
 }
 
 #[test]
-fn duplicate_names_across_the_tree() {
+fn duplicate_names_among_siblings() {
+    // Names need only be unique among siblings: B/A beside the root's A is a valid tree,
+    // addressed by path.
+    let doc = json!({"capacity": [1, 1], "tree": {"children": [
+        {"name": "A", "demand": [1, 0]},
+        {"name": "B", "children": [{"name": "A", "demand": [0, 1]}]}]}});
+    let tree = Tree::from_json(&doc).unwrap();
+    assert_eq!(tree.path(tree.find_path("root/B/A").unwrap()), "root/B/A");
+    let doc = json!({"capacity": [1, 1], "tree": {"children": [
+        {"name": "A", "demand": [1, 0]},
+        {"name": "B", "children": [{"name": "B1", "demand": [0, 1]}, {"name": "B1", "demand": [1, 1]}]}]}});
     assert_eq!(
-        error_with(json!({"name": "A", "demand": [0, 1]})),
-        "tree.children[1].children[0].name: duplicate node name \"A\" (first used at tree.children[0]); names must be unique across the tree"
+        Tree::from_json(&doc).unwrap_err().to_string(),
+        "tree.children[1].children[1].name: duplicate name \"B1\" among siblings (first used at tree.children[1].children[0])"
     );
 }
 
 #[test]
 fn empty_pool() {
-    assert_eq!(
-        error_with(json!({"name": "B1", "children": []})),
-        "tree.children[1].children[0].children: a pool needs at least one child"
-    );
+    // An empty pool is part of the tree; it holds nothing.
+    let doc = json!({"capacity": [1, 1], "tree": {"children": [
+        {"name": "A", "demand": [1, 0]},
+        {"name": "B", "children": [{"name": "B1", "children": []}]}]}});
+    let tree = Tree::from_json(&doc).unwrap();
+    let b1 = tree.find_path("root/B/B1").unwrap();
+    assert!(tree.children(b1).is_empty() && !tree.node(b1).is_leaf());
 }
 
 #[test]
@@ -106,9 +119,22 @@ fn non_positive_cap() {
 
 #[test]
 fn all_zero_demand() {
+    // An idle leaf (all-zero demand) is part of the tree; it wants and gets nothing.
+    let doc = json!({"capacity": [1, 1], "tree": {"children": [
+        {"name": "A", "demand": [1, 0]},
+        {"name": "B", "children": [{"name": "B1", "demand": [0, "0/5"]}]}]}});
+    let tree = Tree::from_json(&doc).unwrap();
+    let b1 = tree.find_path("root/B/B1").unwrap();
+    assert!(tree.node(b1).is_idle());
+    assert_eq!(tree.user_of(b1), None);
+    // A tree whose every leaf is idle has nothing to share.
     assert_eq!(
-        error_with(json!({"name": "B1", "demand": [0, "0/5"]})),
-        "tree.children[1].children[0].demand: all entries are zero; a leaf must demand some resource"
+        Tree::from_json(
+            &json!({"capacity": [1], "tree": {"children": [{"name": "A", "demand": [0]}]}})
+        )
+        .unwrap_err()
+        .to_string(),
+        "tree: every leaf is idle (all-zero demand); a tree needs a leaf that demands something"
     );
 }
 
@@ -253,19 +279,19 @@ fn instances_that_are_not_trees() {
         .unwrap();
         Tree::from_instance(&inst).unwrap_err().to_string()
     };
-    // A pool named like a user elsewhere in the tree.
-    assert_eq!(
-        with(
-            vec![Pool::new("P"), Pool::new("x")],
-            vec![User::new("x", [1]).pool(0), User::new("y", [1]).pool(1)]
-        ),
-        "pools[1].name: duplicate node name \"x\" (first used at users[0].name); names must be unique across the tree"
+    // A pool named like a user elsewhere in the tree, a user named like the root: names
+    // need only be unique among siblings, so both are trees.
+    let tree = |pools: Vec<Pool>, users: Vec<User>| {
+        let inst = Instance::with_pools(vec!["r1".into()], vec![1.into()], pools, users).unwrap();
+        Tree::from_instance(&inst).unwrap()
+    };
+    let t = tree(
+        vec![Pool::new("P"), Pool::new("x")],
+        vec![User::new("x", [1]).pool(0), User::new("y", [1]).pool(1)],
     );
-    // The root's name is taken.
-    assert_eq!(
-        with(vec![], vec![User::new("root", [1])]),
-        "users[0].name: duplicate node name \"root\" (first used at the root); names must be unique across the tree"
-    );
+    assert!(t.find_path("root/P/x").is_some() && t.find_path("root/x/y").is_some());
+    let t = tree(vec![], vec![User::new("root", [1])]);
+    assert!(t.find_path("root/root").is_some());
     // One weight per node.
     assert_eq!(
         with(

@@ -37,7 +37,11 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use crate::json::{kind, read_names, read_number, read_numbers, reject_unknown};
-use crate::{Instance, Pool, Rational, SolverError, User};
+use crate::model::{read_guarantee, read_mode};
+use crate::{
+    Guarantee, Instance, LimitBelowGuarantee, Mode, Oversubscribed, Pool, Rational, SolverError,
+    User,
+};
 
 /// A node of the tree: the root, a pool, or a user's leaf.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,10 +59,47 @@ pub struct Node {
     pub user: Option<usize>,
     /// The pool it is (index into [`Instance::pools`]).
     pub pool: Option<usize>,
-    /// Its guaranteed share `g_v = g_parent · w_v / Σ_siblings w`.
+    /// The idle leaf it is (index into [`Instance::idle_users`]).
+    pub idle: Option<usize>,
+    /// Its guaranteed share `g_v = g_parent · w_v / Σ_siblings w` (from the weights).
     pub guaranteed: Rational,
     /// Its depth (the root has 0).
     pub depth: usize,
+    /// Its explicit guarantee, resolved to absolute amounts (`docs/production.md`): the
+    /// capacity for the root; the vector written, or the fraction written of the parent's;
+    /// for a pool without one, the sum of its children's; zeros for a leaf without one.
+    /// Scaled or lowered when the instance's [`crate::Rules`] say so.
+    pub guarantee: Vec<Rational>,
+    /// Whether `guarantee` was written on the node (or is the root's capacity) rather than
+    /// implied (zeros, or the sum of the children's).
+    pub guarantee_written: bool,
+    /// Its limit on what the subtree holds (raised to the guarantee when the rules say so).
+    pub limit: Option<Vec<Rational>>,
+    /// How it serves its children (`Fair` for leaves and the root).
+    pub mode: Mode,
+    /// What it holds now: a leaf's usage (zeros when not given), a pool's the sum of its
+    /// children's.
+    pub usage: Vec<Rational>,
+}
+
+impl Node {
+    /// Whether it is a leaf (a user's or an idle one).
+    pub fn is_leaf(&self) -> bool {
+        self.user.is_some() || self.idle.is_some()
+    }
+}
+
+/// A field of an instance, for messages: how its reader names it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Field {
+    /// The root (its children).
+    Root,
+    /// Pool `k`.
+    Pool(usize),
+    /// User `i`.
+    User(usize),
+    /// Idle leaf `k`.
+    Idle(usize),
 }
 
 /// The tree of an instance's pools and users; node 0 is the root, nodes are numbered in
@@ -83,9 +124,25 @@ impl Hierarchy {
     /// `O((n + p) · depth + (n + p) log(n + p))` rational operations for `n` users and `p`
     /// pools.
     pub fn of(instance: &Instance) -> Hierarchy {
+        if let Some(h) = instance.cached_view() {
+            return h.clone();
+        }
+        Self::resolve(instance, &|_| String::new())
+            .expect("a validated instance's guarantees and limits resolve")
+    }
+
+    /// The tree and its resolved guarantees and limits, errors naming fields by `field`.
+    pub(crate) fn resolve(
+        instance: &Instance,
+        field: &dyn Fn(Field) -> String,
+    ) -> Result<Hierarchy, SolverError> {
         let pools = instance.pools();
         let users = instance.users();
-        // The lowest user index below each pool: its place among its siblings.
+        let idle = instance.idle_users();
+        let m = instance.num_resources();
+        let zeros = vec![Rational::ZERO; m];
+        // The lowest user index below each pool: its place among its siblings. Empty pools
+        // and idle leaves come after the siblings that hold users (key `usize::MAX`).
         let mut first = vec![usize::MAX; pools.len()];
         for (i, u) in users.iter().enumerate() {
             let mut at = u.pool;
@@ -102,6 +159,7 @@ impl Hierarchy {
         enum Item {
             Pool(usize),
             User(usize),
+            Idle(usize),
         }
         let mut slots: Vec<Vec<(usize, Item)>> = vec![Vec::new(); pools.len() + 1];
         for (p, pool) in pools.iter().enumerate() {
@@ -110,23 +168,39 @@ impl Hierarchy {
         for (i, u) in users.iter().enumerate() {
             slots[u.pool.map_or(0, |q| q + 1)].push((i, Item::User(i)));
         }
+        for (k, u) in idle.iter().enumerate() {
+            slots[u.pool.map_or(0, |q| q + 1)].push((usize::MAX, Item::Idle(k)));
+        }
         for s in &mut slots {
             s.sort_by_key(|(f, _)| *f);
         }
+        let blank = |name: String, weight: Rational, parent: Option<usize>, depth: usize| Node {
+            name,
+            weight,
+            parent,
+            children: Vec::new(),
+            user: None,
+            pool: None,
+            idle: None,
+            guaranteed: Rational::ZERO,
+            depth,
+            guarantee: zeros.clone(),
+            guarantee_written: false,
+            limit: None,
+            mode: Mode::Fair,
+            usage: zeros.clone(),
+        };
+        let mut root = blank("root".into(), Rational::ONE, None, 0);
+        root.guaranteed = Rational::ONE;
+        root.guarantee = instance.capacity().to_vec();
+        root.guarantee_written = true;
         let mut h = Hierarchy {
-            nodes: vec![Node {
-                name: "root".into(),
-                weight: Rational::ONE,
-                parent: None,
-                children: Vec::new(),
-                user: None,
-                pool: None,
-                guaranteed: Rational::ONE,
-                depth: 0,
-            }],
+            nodes: vec![root],
             leaf_of_user: vec![0; users.len()],
             node_of_pool: vec![0; pools.len()],
         };
+        // What each node wrote (by node index): its guarantee, as written.
+        let mut written: Vec<Option<&Guarantee>> = vec![None];
         // Pre-order with an explicit stack (no recursion on deep inputs).
         let mut stack: Vec<(usize, usize)> = vec![(0, 0)]; // (node, next child in its slot)
         let slot_of = |h: &Hierarchy, v: usize| h.nodes[v].pool.map_or(0, |p| p + 1);
@@ -142,29 +216,32 @@ impl Hierarchy {
             let node = match slot[k].1 {
                 Item::Pool(p) => {
                     h.node_of_pool[p] = id;
-                    Node {
-                        name: pools[p].name.clone(),
-                        weight: pools[p].weight.clone(),
-                        parent: Some(v),
-                        children: Vec::new(),
-                        user: None,
-                        pool: Some(p),
-                        guaranteed: Rational::ZERO,
-                        depth,
-                    }
+                    let q = &pools[p];
+                    let mut n = blank(q.name.clone(), q.weight.clone(), Some(v), depth);
+                    n.pool = Some(p);
+                    n.limit.clone_from(&q.limit);
+                    n.mode = q.mode;
+                    written.push(q.guarantee.as_ref());
+                    n
                 }
                 Item::User(i) => {
                     h.leaf_of_user[i] = id;
-                    Node {
-                        name: users[i].name.clone(),
-                        weight: users[i].weight.clone(),
-                        parent: Some(v),
-                        children: Vec::new(),
-                        user: Some(i),
-                        pool: None,
-                        guaranteed: Rational::ZERO,
-                        depth,
-                    }
+                    let u = &users[i];
+                    let mut n = blank(u.name.clone(), u.weight.clone(), Some(v), depth);
+                    n.user = Some(i);
+                    n.limit.clone_from(&u.limit);
+                    n.usage = u.usage.clone().unwrap_or_else(|| zeros.clone());
+                    written.push(u.guarantee.as_ref());
+                    n
+                }
+                Item::Idle(k) => {
+                    let u = &idle[k];
+                    let mut n = blank(u.name.clone(), u.weight.clone(), Some(v), depth);
+                    n.idle = Some(k);
+                    n.limit.clone_from(&u.limit);
+                    n.usage = u.usage.clone().unwrap_or_else(|| zeros.clone());
+                    written.push(u.guarantee.as_ref());
+                    n
                 }
             };
             let is_pool = node.pool.is_some();
@@ -189,7 +266,178 @@ impl Hierarchy {
                 h.nodes[c].guaranteed = &(&g * &h.nodes[c].weight) / &total;
             }
         }
-        h
+        h.resolve_production(instance, &written, field)?;
+        Ok(h)
+    }
+
+    /// How node `v` is named in messages.
+    fn field_of(&self, v: usize, field: &dyn Fn(Field) -> String) -> String {
+        let n = &self.nodes[v];
+        match (n.pool, n.user, n.idle) {
+            (Some(p), _, _) => field(Field::Pool(p)),
+            (_, Some(i), _) => field(Field::User(i)),
+            (_, _, Some(k)) => field(Field::Idle(k)),
+            _ => field(Field::Root),
+        }
+    }
+
+    /// Resolves the explicit guarantees, limits and usages (`docs/production.md`).
+    fn resolve_production(
+        &mut self,
+        instance: &Instance,
+        written: &[Option<&Guarantee>],
+        field: &dyn Fn(Field) -> String,
+    ) -> Result<(), SolverError> {
+        let rules = instance.rules();
+        let resources = instance.resources();
+        let n = self.nodes.len();
+        // Bottom-up: what each node guarantees by itself, without its parent: the vector
+        // written, zeros for a leaf without one, the children's sum for a pool without one.
+        for v in (1..n).rev() {
+            match written[v] {
+                Some(Guarantee::Vector(x)) => {
+                    self.nodes[v].guarantee.clone_from(x);
+                    self.nodes[v].guarantee_written = true;
+                }
+                Some(Guarantee::Fraction(_)) => self.nodes[v].guarantee_written = true,
+                None => {
+                    let mut sum = self.nodes[v].guarantee.clone();
+                    for &c in &self.nodes[v].children {
+                        if matches!(written[c], Some(Guarantee::Fraction(_))) {
+                            return Err(SolverError::invalid(
+                                format!("{}.guarantee", self.field_of(c, field)),
+                                format!(
+                                    "a fraction of the parent's guarantee, but {:?} has none",
+                                    self.path(v)
+                                ),
+                            ));
+                        }
+                        for (s, x) in sum.iter_mut().zip(&self.nodes[c].guarantee) {
+                            *s = &*s + x;
+                        }
+                    }
+                    self.nodes[v].guarantee = sum;
+                }
+            }
+            // Usage adds up the tree.
+            if !self.nodes[v].children.is_empty() {
+                let mut sum = self.nodes[v].usage.clone();
+                for &c in &self.nodes[v].children {
+                    for (s, x) in sum.iter_mut().zip(&self.nodes[c].usage) {
+                        *s = &*s + x;
+                    }
+                }
+                self.nodes[v].usage = sum;
+            }
+        }
+        let mut root_usage = vec![Rational::ZERO; instance.num_resources()];
+        for &c in &self.nodes[0].children {
+            for (s, x) in root_usage.iter_mut().zip(&self.nodes[c].usage) {
+                *s = &*s + x;
+            }
+        }
+        self.nodes[0].usage = root_usage;
+        // Top-down: fractions of the parent's, the limit rule, then the children's sum
+        // against the parent's.
+        for v in 0..n {
+            let children = self.nodes[v].children.clone();
+            if children.is_empty() {
+                continue;
+            }
+            let g = self.nodes[v].guarantee.clone();
+            for &c in &children {
+                if let Some(Guarantee::Fraction(f)) = written[c] {
+                    self.nodes[c].guarantee = g.iter().map(|x| f * x).collect();
+                }
+                self.apply_limit_rule(c, rules.limit_below_guarantee, resources, field)?;
+            }
+            for (j, cap) in g.iter().enumerate() {
+                let sum: Rational = children.iter().map(|&c| &self.nodes[c].guarantee[j]).sum();
+                if sum <= *cap {
+                    continue;
+                }
+                match rules.oversubscribed {
+                    Oversubscribed::Error => {
+                        let whose = if v == 0 {
+                            "the capacity".to_string()
+                        } else {
+                            format!("the guarantee of {:?}", self.path(v))
+                        };
+                        return Err(SolverError::invalid(
+                            self.children_field(v, field),
+                            format!(
+                                "the children's guarantees add up to {sum} of {}, above {whose}, {cap}",
+                                resources[j]
+                            ),
+                        ));
+                    }
+                    Oversubscribed::Scale => {}
+                }
+            }
+            if rules.oversubscribed == Oversubscribed::Scale {
+                // One common factor, the largest that fits on every resource.
+                let mut factor = Rational::ONE;
+                for (j, cap) in g.iter().enumerate() {
+                    let sum: Rational = children.iter().map(|&c| &self.nodes[c].guarantee[j]).sum();
+                    if sum > *cap {
+                        let f = cap / &sum;
+                        if f < factor {
+                            factor = f;
+                        }
+                    }
+                }
+                if factor < Rational::ONE {
+                    for &c in &children {
+                        for x in &mut self.nodes[c].guarantee {
+                            *x = &*x * &factor;
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// How the children of `v` are named in messages about their sum.
+    fn children_field(&self, v: usize, field: &dyn Fn(Field) -> String) -> String {
+        format!("{}.children", self.field_of(v, field))
+    }
+
+    /// Checks node `c`'s limit against its guarantee, or applies the rule.
+    fn apply_limit_rule(
+        &mut self,
+        c: usize,
+        rule: LimitBelowGuarantee,
+        resources: &[String],
+        field: &dyn Fn(Field) -> String,
+    ) -> Result<(), SolverError> {
+        let Some(mut limit) = self.nodes[c].limit.clone() else {
+            return Ok(());
+        };
+        for j in 0..limit.len() {
+            if limit[j] >= self.nodes[c].guarantee[j] {
+                continue;
+            }
+            match rule {
+                LimitBelowGuarantee::Error => {
+                    return Err(SolverError::invalid(
+                        format!("{}.limit[{j}]", self.field_of(c, field)),
+                        format!(
+                            "{} of {} is below the guarantee, {}",
+                            limit[j], resources[j], self.nodes[c].guarantee[j]
+                        ),
+                    ))
+                }
+                LimitBelowGuarantee::RaiseLimit => {
+                    limit[j] = self.nodes[c].guarantee[j].clone();
+                }
+                LimitBelowGuarantee::LowerGuarantee => {
+                    self.nodes[c].guarantee[j] = limit[j].clone();
+                }
+            }
+        }
+        self.nodes[c].limit = Some(limit);
+        Ok(())
     }
 
     /// Node `v`.
@@ -262,10 +510,23 @@ impl Hierarchy {
 /// risking the stack on recursive reading.
 pub const MAX_DEPTH: usize = 64;
 
-const NODE_FIELDS: &[&str] = &["name", "weight", "demand", "tasks", "children"];
+const NODE_FIELDS: &[&str] = &[
+    "name",
+    "weight",
+    "demand",
+    "tasks",
+    "children",
+    "guarantee",
+    "limit",
+    "mode",
+    "usage",
+];
+// The listing in messages names the fields every tree uses; the production fields
+// (guarantee, limit, mode, usage) are optional extras, documented with the form.
+const NODE_LISTING: &str = "name, weight, demand, tasks, children";
 const TREE_TOP_FIELDS: &[&str] = &["resources", "capacity", "tree", "about", "note"];
 
-/// A node as written in the tree form, before validation.
+/// A node as written in the tree form, before validation (names unique among siblings).
 ///
 /// Exactly one of `demand` (a leaf) and `children` (a pool) must be present; the fields
 /// mirror the JSON form so that invalid trees can be represented and rejected with a path.
@@ -281,6 +542,14 @@ pub struct NodeSpec {
     pub cap: Option<Rational>,
     /// Children (pools).
     pub children: Option<Vec<NodeSpec>>,
+    /// Its guarantee (see [`Guarantee`]).
+    pub guarantee: Option<Guarantee>,
+    /// A cap on what its subtree holds.
+    pub limit: Option<Vec<Rational>>,
+    /// How it serves its children (pools only).
+    pub mode: Option<Mode>,
+    /// What it holds now (leaves only).
+    pub usage: Option<Vec<Rational>>,
 }
 
 impl NodeSpec {
@@ -302,6 +571,10 @@ impl NodeSpec {
             demand: Some(demand.into_iter().map(Into::into).collect()),
             cap: None,
             children: None,
+            guarantee: None,
+            limit: None,
+            mode: None,
+            usage: None,
         }
     }
 
@@ -320,12 +593,40 @@ impl NodeSpec {
             demand: None,
             cap: None,
             children: Some(children.into_iter().collect()),
+            guarantee: None,
+            limit: None,
+            mode: None,
+            usage: None,
         }
     }
 
     /// Sets the weight.
     pub fn weight(mut self, weight: impl Into<Rational>) -> Self {
         self.weight = weight.into();
+        self
+    }
+
+    /// Sets the guarantee.
+    pub fn guarantee(mut self, g: Guarantee) -> Self {
+        self.guarantee = Some(g);
+        self
+    }
+
+    /// Sets the limit.
+    pub fn limit<T: Into<Rational>>(mut self, l: impl IntoIterator<Item = T>) -> Self {
+        self.limit = Some(l.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Sets the mode (pools only).
+    pub fn mode(mut self, mode: Mode) -> Self {
+        self.mode = Some(mode);
+        self
+    }
+
+    /// Sets the running usage (leaves only).
+    pub fn usage<T: Into<Rational>>(mut self, u: impl IntoIterator<Item = T>) -> Self {
+        self.usage = Some(u.into_iter().map(Into::into).collect());
         self
     }
 
@@ -382,7 +683,7 @@ fn read_node(v: &Value, at: &str, depth: usize) -> Result<NodeSpec, SolverError>
     let obj = v.as_object().ok_or_else(|| {
         SolverError::invalid(at, format!("expected an object, found {}", kind(v)))
     })?;
-    reject_unknown(obj, at, NODE_FIELDS, &NODE_FIELDS.join(", "))?;
+    reject_unknown(obj, at, NODE_FIELDS, NODE_LISTING)?;
     let field = |f: &str| format!("{at}.{f}");
     let name = match obj.get("name") {
         None if depth == 0 => "root".to_string(),
@@ -428,34 +729,106 @@ fn read_node(v: &Value, at: &str, depth: usize) -> Result<NodeSpec, SolverError>
         demand,
         cap,
         children,
+        guarantee: obj
+            .get("guarantee")
+            .map(|g| read_guarantee(&field("guarantee"), g))
+            .transpose()?,
+        limit: obj
+            .get("limit")
+            .map(|l| read_numbers(&field("limit"), l))
+            .transpose()?,
+        mode: obj
+            .get("mode")
+            .map(|x| read_mode(&field("mode"), x))
+            .transpose()?,
+        usage: obj
+            .get("usage")
+            .map(|x| read_numbers(&field("usage"), x))
+            .transpose()?,
     })
 }
 
-/// Validates a tree spec and lays it out as pools and users (leaves in pre-order), every
-/// error naming the node by its path in the tree form (`tree.children[1].demand`).
-pub(crate) fn lay_out(root: &NodeSpec, m: usize) -> Result<(Vec<Pool>, Vec<User>), SolverError> {
+/// A tree spec laid out as pools and users, with where each was in the tree form.
+pub(crate) struct Laid {
+    pub pools: Vec<Pool>,
+    pub users: Vec<User>,
+    pool_at: Vec<String>,
+    user_at: Vec<String>,
+}
+
+impl Laid {
+    /// An error about `pools[k]` or `users[i]` renamed by the node's path in the tree form.
+    pub fn rename(&self, e: SolverError) -> SolverError {
+        let SolverError::Invalid { field, reason } = &e else {
+            return e;
+        };
+        let swap = |prefix: &str, at: &[String]| -> Option<String> {
+            let rest = field.strip_prefix(prefix)?;
+            let close = rest.find(']')?;
+            let k: usize = rest[..close].parse().ok()?;
+            Some(format!("{}{}", at.get(k)?, &rest[close + 1..]))
+        };
+        let renamed = swap("pools[", &self.pool_at)
+            .or_else(|| swap("users[", &self.user_at))
+            .or_else(|| (field == "users").then(|| "tree".to_string()))
+            .or_else(|| {
+                field
+                    .strip_prefix("users.")
+                    .map(|rest| format!("tree.{rest}"))
+            });
+        match renamed {
+            Some(field) => SolverError::invalid(field, reason.clone()),
+            None => e,
+        }
+    }
+}
+
+/// Validates a tree spec's structure and lays it out as pools and users (leaves in
+/// pre-order), every error naming the node by its path in the tree form
+/// (`tree.children[1].demand`); the values of the production fields are checked by
+/// [`Instance::with_pools_and_rules`], whose messages [`Laid::rename`] maps back.
+pub(crate) fn lay_out(root: &NodeSpec, m: usize) -> Result<Laid, SolverError> {
     if root.children.is_none() {
         return Err(SolverError::invalid(
             "tree",
             "the root must be a pool (a node with children)",
         ));
     }
+    for (f, set) in [
+        ("guarantee", root.guarantee.is_some()),
+        ("limit", root.limit.is_some()),
+        ("usage", root.usage.is_some()),
+    ] {
+        if set {
+            return Err(SolverError::invalid(
+                format!("tree.{f}"),
+                "the root holds the whole cluster: its guarantee and limit are the capacity, \
+                 its usage its leaves'",
+            ));
+        }
+    }
+    if root.mode == Some(Mode::Fifo) {
+        return Err(SolverError::invalid(
+            "tree.mode",
+            "the root shares fairly; put its children in a fifo pool below it",
+        ));
+    }
     let mut out = Layout {
         m,
-        pools: Vec::new(),
-        users: Vec::new(),
-        names: HashMap::new(),
+        laid: Laid {
+            pools: Vec::new(),
+            users: Vec::new(),
+            pool_at: Vec::new(),
+            user_at: Vec::new(),
+        },
     };
     out.add(root, None, "tree".to_string(), 0)?;
-    Ok((out.pools, out.users))
+    Ok(out.laid)
 }
 
 struct Layout {
     m: usize,
-    pools: Vec<Pool>,
-    users: Vec<User>,
-    /// Every name used so far and where: names are unique across a tree file.
-    names: HashMap<String, String>,
+    laid: Laid,
 }
 
 impl Layout {
@@ -488,16 +861,6 @@ impl Layout {
                 ),
             ));
         }
-        if let Some(first) = self.names.get(&spec.name) {
-            return Err(SolverError::invalid(
-                field("name"),
-                format!(
-                    "duplicate node name {:?} (first used at {first}); names must be unique across the tree",
-                    spec.name
-                ),
-            ));
-        }
-        self.names.insert(spec.name.clone(), at.clone());
         if !spec.weight.is_positive() {
             return Err(SolverError::invalid(
                 field("weight"),
@@ -537,12 +900,6 @@ impl Layout {
                     ));
                 }
             }
-            if demand.iter().all(Rational::is_zero) {
-                return Err(SolverError::invalid(
-                    field("demand"),
-                    "all entries are zero; a leaf must demand some resource",
-                ));
-            }
             if let Some(t) = &spec.cap {
                 if !t.is_positive() {
                     return Err(SolverError::invalid(
@@ -551,14 +908,24 @@ impl Layout {
                     ));
                 }
             }
-            self.users.push(User {
+            if spec.mode.is_some() {
+                return Err(SolverError::invalid(
+                    field("mode"),
+                    "only a pool has a mode; a leaf runs its own tasks",
+                ));
+            }
+            self.laid.users.push(User {
                 name: spec.name.clone(),
                 demand: demand.clone(),
                 weight: spec.weight.clone(),
                 resource_weights: None,
                 cap: spec.cap.clone(),
                 pool: parent.flatten(),
+                guarantee: spec.guarantee.clone(),
+                limit: spec.limit.clone(),
+                usage: spec.usage.clone(),
             });
+            self.laid.user_at.push(at);
         } else if let Some(children) = &spec.children {
             if spec.cap.is_some() {
                 return Err(SolverError::invalid(
@@ -566,21 +933,38 @@ impl Layout {
                     "only a leaf has a task cap; a pool's demand is its leaves'",
                 ));
             }
-            if children.is_empty() {
+            if spec.usage.is_some() {
                 return Err(SolverError::invalid(
-                    field("children"),
-                    "a pool needs at least one child",
+                    field("usage"),
+                    "only a leaf has a usage; a pool's is the sum of its leaves'",
                 ));
+            }
+            // Names need only be unique among siblings: nodes are addressed by path.
+            let mut seen: HashMap<&str, usize> = HashMap::new();
+            for (k, c) in children.iter().enumerate() {
+                if let Some(first) = seen.insert(c.name.as_str(), k) {
+                    return Err(SolverError::invalid(
+                        format!("{at}.children[{k}].name"),
+                        format!(
+                            "duplicate name {:?} among siblings (first used at {at}.children[{first}])",
+                            c.name
+                        ),
+                    ));
+                }
             }
             let me = match parent {
                 None => None,
                 Some(up) => {
-                    self.pools.push(Pool {
+                    self.laid.pools.push(Pool {
                         name: spec.name.clone(),
                         weight: spec.weight.clone(),
                         parent: up,
+                        guarantee: spec.guarantee.clone(),
+                        limit: spec.limit.clone(),
+                        mode: spec.mode.unwrap_or_default(),
                     });
-                    Some(self.pools.len() - 1)
+                    self.laid.pool_at.push(at.clone());
+                    Some(self.laid.pools.len() - 1)
                 }
             };
             for (k, child) in children.iter().enumerate() {

@@ -53,5 +53,8 @@ pub use drf::{Drf, FreezeRule};
 pub use error::SolverError;
 pub use exact_sum::ExactSum;
 pub use mechanism::Mechanism;
-pub use model::{read_number, read_numbers, Allocation, Instance, Pool, User};
+pub use model::{
+    read_number, read_numbers, Allocation, Guarantee, Instance, LimitBelowGuarantee, Mode,
+    Oversubscribed, Pool, Rules, User,
+};
 pub use rational::{ParseRationalError, Rational};

@@ -8,11 +8,13 @@ use serde_json::{Map, Value};
 use super::path_of;
 use crate::hierarchy::read_tree_form;
 use crate::json::{exact_list, kind, read_names, read_number, read_numbers, reject_unknown};
-use crate::{Instance, Pool, Rational, SolverError, User};
+use crate::{Guarantee, Instance, Mode, Pool, Rational, Rules, SolverError, User};
 
 // The listings in messages about unknown fields name the pool fields only to documents that
 // use pools: a flat document's messages stay those of the flat form.
 const USER_FIELDS: &str = "name, demand, weight, weights, tasks";
+// The listings name the fields every document uses; the production fields (guarantee,
+// limit, mode, usage) are optional extras, documented with the form.
 const USER_FIELDS_POOLS: &str = "name, demand, weight, weights, tasks, pool";
 const POOL_FIELDS: &str = "name, weight, parent";
 const TOP_FIELDS: &str = "resources, capacity, users (and the free-text about, note)";
@@ -49,13 +51,30 @@ impl Instance {
     /// assert_eq!(flat, tree);
     /// ```
     pub fn from_json_str(text: &str) -> Result<Self, SolverError> {
+        Self::from_json_str_with(text, Rules::default())
+    }
+
+    /// [`Instance::from_json_str`] with guarantees and limits resolved by `rules`.
+    pub fn from_json_str_with(text: &str, rules: Rules) -> Result<Self, SolverError> {
         let value = crate::json::parse_strict(text)?;
-        Self::from_json(&value)
+        Self::from_json_with(&value, rules)
     }
 
     /// Reads the JSON form, flat or tree, from a parsed value (see
     /// [`Instance::from_json_str`]).
     pub fn from_json(value: &Value) -> Result<Self, SolverError> {
+        Self::from_json_with(value, Rules::default())
+    }
+
+    /// [`Instance::from_json`] with guarantees and limits resolved by `rules`.
+    ///
+    /// The production fields (`docs/production.md`), all optional: on pools `guarantee`
+    /// (a vector, or a fraction such as `"1/4"` of the parent's guarantee), `limit` (a
+    /// vector) and `mode` (`fair` or `fifo`); on users the same `guarantee` and `limit`, and
+    /// `usage` (a vector: what the user holds now). They are read only from documents with
+    /// `pools` (which may be empty) or the tree form, whose users may also share a name with
+    /// a user of another pool and may be idle (all-zero demand).
+    pub fn from_json_with(value: &Value, rules: Rules) -> Result<Self, SolverError> {
         let obj = value.as_object().ok_or_else(|| {
             SolverError::invalid(
                 "(top level)",
@@ -64,7 +83,7 @@ impl Instance {
         })?;
         if obj.contains_key("tree") {
             let (resources, capacity, root) = read_tree_form(value)?;
-            return Self::from_tree(resources, capacity, &root);
+            return Self::from_tree_with(resources, capacity, &root, rules);
         }
         let has_pools = obj.contains_key("pools");
         reject_unknown(
@@ -99,7 +118,11 @@ impl Instance {
         for (i, u) in list.iter().enumerate() {
             users.push(read_user(i, u, &by_path, has_pools)?);
         }
-        Self::with_pools(resources, capacity, pools, users)
+        if has_pools {
+            Self::with_pools_and_rules(resources, capacity, pools, users, rules)
+        } else {
+            Self::with_resources(resources, capacity, users)
+        }
     }
 
     /// The JSON form (flat, with `pools` when there are any), with every number an exact
@@ -120,6 +143,7 @@ impl Instance {
         let users: Vec<Value> = self
             .users
             .iter()
+            .chain(&self.idle)
             .map(|u| {
                 let mut o = Map::new();
                 o.insert("name".into(), Value::String(u.name.clone()));
@@ -136,6 +160,10 @@ impl Instance {
                 if let Some(p) = u.pool {
                     o.insert("pool".into(), Value::String(self.pool_path(p)));
                 }
+                write_production(&mut o, u.guarantee.as_ref(), u.limit.as_ref());
+                if let Some(x) = &u.usage {
+                    o.insert("usage".into(), exact_list(x));
+                }
                 Value::Object(o)
             })
             .collect();
@@ -145,7 +173,8 @@ impl Instance {
             self.resources.iter().cloned().map(Value::String).collect(),
         );
         o.insert("capacity".into(), exact_list(&self.capacity));
-        if !self.pools.is_empty() {
+        // Idle users are read only from a document with pools (possibly none).
+        if !self.pools.is_empty() || !self.idle.is_empty() {
             let pools = self
                 .pools
                 .iter()
@@ -158,6 +187,10 @@ impl Instance {
                     if let Some(q) = p.parent {
                         o.insert("parent".into(), Value::String(self.pool_path(q)));
                     }
+                    write_production(&mut o, p.guarantee.as_ref(), p.limit.as_ref());
+                    if p.mode != Mode::Fair {
+                        o.insert("mode".into(), Value::String(p.mode.name().into()));
+                    }
                     Value::Object(o)
                 })
                 .collect();
@@ -165,6 +198,60 @@ impl Instance {
         }
         o.insert("users".into(), Value::Array(users));
         Value::Object(o)
+    }
+}
+
+/// Writes a node's guarantee and limit, when it has them.
+pub(crate) fn write_production(
+    o: &mut Map<String, Value>,
+    guarantee: Option<&Guarantee>,
+    limit: Option<&Vec<Rational>>,
+) {
+    match guarantee {
+        None => {}
+        Some(Guarantee::Vector(v)) => {
+            o.insert("guarantee".into(), exact_list(v));
+        }
+        Some(Guarantee::Fraction(f)) => {
+            o.insert("guarantee".into(), Value::String(f.to_string()));
+        }
+    }
+    if let Some(l) = limit {
+        o.insert("limit".into(), exact_list(l));
+    }
+}
+
+/// Reads a `guarantee`: a list (absolute amounts) or one number (a fraction of the
+/// parent's guarantee).
+pub(crate) fn read_guarantee(field: &str, v: &Value) -> Result<Guarantee, SolverError> {
+    match v {
+        Value::Array(_) => Ok(Guarantee::Vector(read_numbers(field, v)?)),
+        Value::Number(_) | Value::String(_) => Ok(Guarantee::Fraction(read_number(field, v)?)),
+        other => Err(SolverError::invalid(
+            field,
+            format!(
+                "expected a list of amounts or a fraction of the parent's guarantee, found {}",
+                kind(other)
+            ),
+        )),
+    }
+}
+
+/// Reads a pool's `mode`: `fair` or `fifo`.
+pub(crate) fn read_mode(field: &str, v: &Value) -> Result<Mode, SolverError> {
+    match v.as_str() {
+        Some("fair") => Ok(Mode::Fair),
+        Some("fifo") => Ok(Mode::Fifo),
+        _ => Err(SolverError::invalid(
+            field,
+            format!(
+                "expected \"fair\" or \"fifo\", found {}",
+                match v {
+                    Value::String(s) => format!("{s:?}"),
+                    other => kind(other).to_string(),
+                }
+            ),
+        )),
     }
 }
 
@@ -187,7 +274,7 @@ fn read_pools(v: &Value) -> Result<(Vec<Pool>, HashMap<String, usize>), SolverEr
         reject_unknown(
             obj,
             &format!("pools[{k}]"),
-            &["name", "weight", "parent"],
+            &["name", "weight", "parent", "guarantee", "limit", "mode"],
             POOL_FIELDS,
         )?;
         let name = match obj.get("name") {
@@ -228,6 +315,19 @@ fn read_pools(v: &Value) -> Result<(Vec<Pool>, HashMap<String, usize>), SolverEr
             name,
             weight,
             parent,
+            guarantee: obj
+                .get("guarantee")
+                .map(|g| read_guarantee(&at("guarantee"), g))
+                .transpose()?,
+            limit: obj
+                .get("limit")
+                .map(|l| read_numbers(&at("limit"), l))
+                .transpose()?,
+            mode: obj
+                .get("mode")
+                .map(|x| read_mode(&at("mode"), x))
+                .transpose()?
+                .unwrap_or_default(),
         });
     }
     Ok((pools, by_path))
@@ -246,10 +346,25 @@ fn read_user(
             format!("expected an object, found {}", kind(v)),
         )
     })?;
+    let known: &[&str] = if has_pools {
+        &[
+            "name",
+            "demand",
+            "weight",
+            "weights",
+            "tasks",
+            "pool",
+            "guarantee",
+            "limit",
+            "usage",
+        ]
+    } else {
+        &["name", "demand", "weight", "weights", "tasks", "pool"]
+    };
     reject_unknown(
         obj,
         &format!("users[{i}]"),
-        &["name", "demand", "weight", "weights", "tasks", "pool"],
+        known,
         if has_pools {
             USER_FIELDS_POOLS
         } else {
@@ -309,5 +424,17 @@ fn read_user(
         resource_weights,
         cap,
         pool,
+        guarantee: obj
+            .get("guarantee")
+            .map(|g| read_guarantee(&at("guarantee"), g))
+            .transpose()?,
+        limit: obj
+            .get("limit")
+            .map(|l| read_numbers(&at("limit"), l))
+            .transpose()?,
+        usage: obj
+            .get("usage")
+            .map(|x| read_numbers(&at("usage"), x))
+            .transpose()?,
     })
 }

@@ -25,16 +25,20 @@ use std::collections::HashSet;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
-use crate::hierarchy::{lay_out, Hierarchy, NodeSpec};
+use crate::hierarchy::{lay_out, Field, Hierarchy, NodeSpec};
 
 use crate::json::{check_vector, Sign};
 use crate::{Rational, SolverError};
 
 pub use crate::json::{read_number, read_numbers};
 pub use allocation::Allocation;
+pub use production::{Guarantee, LimitBelowGuarantee, Mode, Oversubscribed, Rules};
+
+pub(crate) use json::{read_guarantee, read_mode};
 
 mod allocation;
 mod json;
+mod production;
 
 /// One user (tenant, framework, queue): a Leontief demand per task and how much it counts.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,6 +56,12 @@ pub struct User {
     /// The pool it belongs to (index into [`Instance::pools`]); `None`: directly under the
     /// root.
     pub pool: Option<usize>,
+    /// Its guarantee, as written (see [`Guarantee`]; resolved on the tree view).
+    pub guarantee: Option<Guarantee>,
+    /// A cap on what it holds, one entry per resource.
+    pub limit: Option<Vec<Rational>>,
+    /// What it holds now, one entry per resource (`None`: nothing).
+    pub usage: Option<Vec<Rational>>,
 }
 
 impl User {
@@ -74,7 +84,33 @@ impl User {
             resource_weights: None,
             cap: None,
             pool: None,
+            guarantee: None,
+            limit: None,
+            usage: None,
         }
+    }
+
+    /// Sets the guarantee (an absolute vector or a fraction of the parent's).
+    pub fn guarantee(mut self, g: Guarantee) -> Self {
+        self.guarantee = Some(g);
+        self
+    }
+
+    /// Sets the limit vector.
+    pub fn limit<T: Into<Rational>>(mut self, l: impl IntoIterator<Item = T>) -> Self {
+        self.limit = Some(l.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Sets the running usage vector.
+    pub fn usage<T: Into<Rational>>(mut self, u: impl IntoIterator<Item = T>) -> Self {
+        self.usage = Some(u.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Whether it is idle: its demand is all zeros (it wants nothing and gets nothing).
+    pub fn is_idle(&self) -> bool {
+        self.demand.iter().all(Rational::is_zero)
     }
 
     /// Puts the user into pool `p` (an index into the instance's pools).
@@ -123,6 +159,12 @@ pub struct Pool {
     pub weight: Rational,
     /// Its parent pool (an earlier index); `None`: under the root.
     pub parent: Option<usize>,
+    /// Its guarantee, as written (see [`Guarantee`]; resolved on the tree view).
+    pub guarantee: Option<Guarantee>,
+    /// A cap on what its subtree holds, one entry per resource.
+    pub limit: Option<Vec<Rational>>,
+    /// How it serves its children.
+    pub mode: Mode,
 }
 
 impl Pool {
@@ -139,7 +181,28 @@ impl Pool {
             name: name.into(),
             weight: Rational::ONE,
             parent: None,
+            guarantee: None,
+            limit: None,
+            mode: Mode::Fair,
         }
+    }
+
+    /// Sets the guarantee (an absolute vector or a fraction of the parent's).
+    pub fn guarantee(mut self, g: Guarantee) -> Self {
+        self.guarantee = Some(g);
+        self
+    }
+
+    /// Sets the limit vector.
+    pub fn limit<T: Into<Rational>>(mut self, l: impl IntoIterator<Item = T>) -> Self {
+        self.limit = Some(l.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Sets the mode.
+    pub fn mode(mut self, mode: Mode) -> Self {
+        self.mode = mode;
+        self
     }
 
     /// Sets the weight.
@@ -176,6 +239,14 @@ pub struct Instance {
     capacity: Vec<Rational>,
     pools: Vec<Pool>,
     users: Vec<User>,
+    /// The idle leaves (all-zero demand), kept apart from `users` so that every mechanism
+    /// sees users who demand something; listed after the users in the JSON form.
+    idle: Vec<User>,
+    /// Whether the instance was read as a tree (pools or the tree form): its names need only
+    /// be unique among siblings and idle leaves are allowed.
+    hierarchical: bool,
+    /// How guarantees and limits are resolved.
+    rules: Rules,
     /// The tree view, built on first use and shared by clones (see [`Instance::hierarchy`]).
     view: OnceLock<Arc<Hierarchy>>,
 }
@@ -187,6 +258,8 @@ impl PartialEq for Instance {
             && self.capacity == other.capacity
             && self.pools == other.pools
             && self.users == other.users
+            && self.idle == other.idle
+            && self.rules == other.rules
     }
 }
 
@@ -200,7 +273,11 @@ impl fmt::Debug for Instance {
         if !self.pools.is_empty() {
             d.field("pools", &self.pools);
         }
-        d.field("users", &self.users).finish()
+        d.field("users", &self.users);
+        if !self.idle.is_empty() {
+            d.field("idle", &self.idle);
+        }
+        d.finish()
     }
 }
 
@@ -234,7 +311,14 @@ impl Instance {
         capacity: Vec<Rational>,
         users: Vec<User>,
     ) -> Result<Self, SolverError> {
-        Self::with_pools(resources, capacity, Vec::new(), users)
+        Self::build(
+            resources,
+            capacity,
+            Vec::new(),
+            users,
+            false,
+            Rules::default(),
+        )
     }
 
     /// Validates and builds an instance whose users are grouped into pools (see [`Pool`]).
@@ -266,15 +350,152 @@ impl Instance {
         pools: Vec<Pool>,
         users: Vec<User>,
     ) -> Result<Self, SolverError> {
-        let inst = Instance {
+        Self::with_pools_and_rules(resources, capacity, pools, users, Rules::default())
+    }
+
+    /// [`Instance::with_pools`], resolving guarantees and limits with `rules` (see
+    /// [`Rules`] and `docs/production.md`).
+    ///
+    /// A tree's names need only be unique among siblings; users whose demand is all zeros
+    /// are its *idle* leaves ([`Instance::idle_users`]), kept apart from
+    /// [`Instance::users`]: they get nothing.
+    ///
+    /// # Errors
+    /// Those of [`Instance::with_pools`], and the production fields': a vector of the wrong
+    /// length or with a negative entry, a fraction outside `[0, 1]` or under a pool without
+    /// a guarantee, a usage above the capacity (one leaf's, or all leaves' together), a
+    /// limit below the guarantee and children's guarantees above their parent's (unless
+    /// `rules` say otherwise), each naming the field (`pools[k].limit`, `users[i].usage`).
+    pub fn with_pools_and_rules(
+        resources: Vec<String>,
+        capacity: Vec<Rational>,
+        pools: Vec<Pool>,
+        users: Vec<User>,
+        rules: Rules,
+    ) -> Result<Self, SolverError> {
+        Self::build(resources, capacity, pools, users, true, rules)
+    }
+
+    /// Validates and builds; `hierarchical`: names unique among siblings, idle leaves
+    /// allowed.
+    fn build(
+        resources: Vec<String>,
+        capacity: Vec<Rational>,
+        pools: Vec<Pool>,
+        users: Vec<User>,
+        hierarchical: bool,
+        rules: Rules,
+    ) -> Result<Self, SolverError> {
+        let mut inst = Instance {
             resources,
             capacity,
             pools,
             users,
+            idle: Vec::new(),
+            hierarchical,
+            rules,
             view: OnceLock::new(),
         };
         inst.validate()?;
+        // Where each user (active, then idle) was in the list given, for messages.
+        let mut given = Vec::with_capacity(inst.users.len());
+        let mut idle_given = Vec::new();
+        if hierarchical {
+            let (idle, active): (Vec<_>, Vec<_>) = std::mem::take(&mut inst.users)
+                .into_iter()
+                .enumerate()
+                .partition(|(_, u)| u.is_idle());
+            given = active.iter().map(|(i, _)| *i).collect();
+            idle_given = idle.iter().map(|(i, _)| *i).collect();
+            inst.users = active.into_iter().map(|(_, u)| u).collect();
+            inst.idle = idle.into_iter().map(|(_, u)| u).collect();
+            if inst.users.is_empty() {
+                return Err(SolverError::invalid(
+                    "users",
+                    "every leaf is idle (all-zero demand); a tree needs a leaf that demands something",
+                ));
+            }
+        } else {
+            given.extend(0..inst.users.len());
+        }
+        let view = Hierarchy::resolve(&inst, &|f| match f {
+            Field::Root => "users".to_string(),
+            Field::Pool(k) => format!("pools[{k}]"),
+            Field::User(i) => format!("users[{}]", given[i]),
+            Field::Idle(k) => format!("users[{}]", idle_given[k]),
+        })?;
+        let _ = inst.view.set(Arc::new(view));
         Ok(inst)
+    }
+
+    /// The same instance resolved with other rules (see [`Rules`]).
+    pub fn with_rules(&self, rules: Rules) -> Result<Self, SolverError> {
+        let mut users = self.users.clone();
+        users.extend(self.idle.iter().cloned());
+        Self::build(
+            self.resources.clone(),
+            self.capacity.clone(),
+            self.pools.clone(),
+            users,
+            self.hierarchical,
+            rules,
+        )
+    }
+
+    /// The rules its guarantees and limits were resolved with.
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// The idle leaves: users of a tree whose demand is all zeros (they get nothing), in the
+    /// order given; not among [`Instance::users`].
+    pub fn idle_users(&self) -> &[User] {
+        &self.idle
+    }
+
+    /// Idle leaf `k`'s path from the root (see [`Instance::user_path`]).
+    pub fn idle_path(&self, k: usize) -> String {
+        let u = &self.idle[k];
+        match u.pool {
+            None => u.name.clone(),
+            Some(p) => format!("{}/{}", self.pool_path(p), u.name),
+        }
+    }
+
+    /// Whether any node has a production field (a guarantee, a limit, a FIFO mode or a
+    /// usage) or the tree has idle leaves: when not, every policy behaves as before these
+    /// fields existed.
+    pub fn has_production_fields(&self) -> bool {
+        !self.idle.is_empty()
+            || self
+                .pools
+                .iter()
+                .any(|p| p.guarantee.is_some() || p.limit.is_some() || p.mode != Mode::Fair)
+            || self
+                .users
+                .iter()
+                .any(|u| u.guarantee.is_some() || u.limit.is_some() || u.usage.is_some())
+    }
+
+    /// How user `i` is keyed in allocations and reports: its name when every user's name is
+    /// unique (so nothing that worked before changes), its path (`P/Q/x`) when a name is
+    /// used in two pools.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::Instance;
+    /// let inst = Instance::from_json_str(r#"{"capacity": [1], "tree": {"children": [
+    ///     {"name": "a", "children": [{"name": "web", "demand": [1]}]},
+    ///     {"name": "b", "children": [{"name": "web", "demand": [1]}]}]}}"#).unwrap();
+    /// assert_eq!((inst.user_key(0), inst.user_key(1)), ("a/web".to_string(), "b/web".to_string()));
+    /// ```
+    pub fn user_key(&self, i: usize) -> String {
+        let name = &self.users[i].name;
+        if self.users.iter().filter(|u| &u.name == name).count() > 1 {
+            self.user_path(i)
+        } else {
+            name.clone()
+        }
     }
 
     /// Validates a tree spec and builds its instance: one pool per inner node below the
@@ -296,9 +517,24 @@ impl Instance {
         capacity: Vec<Rational>,
         root: &NodeSpec,
     ) -> Result<Self, SolverError> {
+        Self::from_tree_with(resources, capacity, root, Rules::default())
+    }
+
+    /// [`Instance::from_tree`] with guarantees and limits resolved by `rules`; every error
+    /// names the node by its path in the tree form (`tree.children[1].guarantee`).
+    pub fn from_tree_with(
+        resources: Vec<String>,
+        capacity: Vec<Rational>,
+        root: &NodeSpec,
+        rules: Rules,
+    ) -> Result<Self, SolverError> {
         validate_resources(&resources, &capacity)?;
-        let (pools, users) = lay_out(root, capacity.len())?;
-        Self::with_pools(resources, capacity, pools, users)
+        let mut laid = lay_out(root, capacity.len())?;
+        let (pools, users) = (
+            std::mem::take(&mut laid.pools),
+            std::mem::take(&mut laid.users),
+        );
+        Self::build(resources, capacity, pools, users, true, rules).map_err(|e| laid.rename(e))
     }
 
     fn validate(&self) -> Result<(), SolverError> {
@@ -317,10 +553,17 @@ impl Instance {
             if u.name.is_empty() {
                 return Err(SolverError::invalid(at("name"), "empty name"));
             }
-            if !names.insert(u.name.as_str()) {
+            // A tree's names need only be unique among siblings (nodes are addressed by
+            // path); a flat instance's users are addressed by name.
+            let key = if self.hierarchical { u.pool } else { None };
+            if !names.insert((key, u.name.as_str())) {
                 return Err(SolverError::invalid(
                     at("name"),
-                    format!("duplicate user name {:?}", u.name),
+                    if self.hierarchical {
+                        format!("duplicate name {:?} among siblings", u.name)
+                    } else {
+                        format!("duplicate user name {:?}", u.name)
+                    },
                 ));
             }
             if !self.pools.is_empty() && u.name.contains('/') {
@@ -342,7 +585,7 @@ impl Instance {
                 }
             }
             check_vector(&at("demand"), &u.demand, m, Sign::NonNegative)?;
-            if u.demand.iter().all(Rational::is_zero) {
+            if !self.hierarchical && u.is_idle() {
                 return Err(SolverError::invalid(
                     at("demand"),
                     "all entries are zero; a user must demand some resource",
@@ -365,6 +608,38 @@ impl Instance {
                     ));
                 }
             }
+            check_guarantee(&at("guarantee"), u.guarantee.as_ref(), m)?;
+            if let Some(l) = &u.limit {
+                check_vector(&at("limit"), l, m, Sign::NonNegative)?;
+            }
+            if let Some(x) = &u.usage {
+                check_vector(&at("usage"), x, m, Sign::NonNegative)?;
+                for (j, (x, c)) in x.iter().zip(&self.capacity).enumerate() {
+                    if x > c {
+                        return Err(SolverError::invalid(
+                            format!("users[{i}].usage[{j}]"),
+                            format!("{x} is above the capacity {c}"),
+                        ));
+                    }
+                }
+            }
+        }
+        // The leaves' usage together fits in the cluster.
+        for j in 0..m {
+            let total: Rational = self
+                .users
+                .iter()
+                .filter_map(|u| u.usage.as_ref().map(|x| &x[j]))
+                .sum();
+            if total > self.capacity[j] {
+                return Err(SolverError::invalid(
+                    "users",
+                    format!(
+                        "the leaves' usage of {} adds up to {total}, above the capacity {}",
+                        self.resources[j], self.capacity[j]
+                    ),
+                ));
+            }
         }
         if !self.pools.is_empty() {
             // A user named like a sibling pool would share its path.
@@ -380,27 +655,6 @@ impl Instance {
                         format!("{:?} is also the name of a pool beside it", u.name),
                     ));
                 }
-            }
-            // Every pool holds a user (empty pools are not part of the model yet).
-            let mut holds = vec![false; self.pools.len()];
-            for u in &self.users {
-                let mut at = u.pool;
-                while let Some(p) = at {
-                    if holds[p] {
-                        break;
-                    }
-                    holds[p] = true;
-                    at = self.pools[p].parent;
-                }
-            }
-            if let Some(k) = holds.iter().position(|h| !h) {
-                return Err(SolverError::invalid(
-                    format!("pools[{k}]"),
-                    format!(
-                        "no user below pool {:?}; a pool must hold a user",
-                        self.pool_path(k)
-                    ),
-                ));
             }
         }
         Ok(())
@@ -444,6 +698,10 @@ impl Instance {
                     format!("duplicate pool {:?}", self.pool_path(k)),
                 ));
             }
+            check_guarantee(&at("guarantee"), p.guarantee.as_ref(), self.capacity.len())?;
+            if let Some(l) = &p.limit {
+                check_vector(&at("limit"), l, self.capacity.len(), Sign::NonNegative)?;
+            }
         }
         Ok(())
     }
@@ -463,6 +721,11 @@ impl Instance {
     /// never look at it.
     pub fn hierarchy(&self) -> &Hierarchy {
         self.view.get_or_init(|| Arc::new(Hierarchy::of(self)))
+    }
+
+    /// The tree view, when already built.
+    pub(crate) fn cached_view(&self) -> Option<&Hierarchy> {
+        self.view.get().map(|h| &**h)
     }
 
     /// Pool `p`'s path from the root: its ancestors' names and its own, joined by `/`.
@@ -620,6 +883,9 @@ impl Instance {
             capacity: self.capacity.clone(),
             pools: self.pools.clone(),
             users,
+            idle: self.idle.clone(),
+            hierarchical: self.hierarchical,
+            rules: self.rules,
             // Reports change demands only: the tree stays.
             view: self.view.clone(),
         })
@@ -646,23 +912,44 @@ impl Instance {
             ));
         }
         validate_resources(&self.resources, &capacity)?;
+        if self.has_production_fields() {
+            // Guarantees (fractions of the capacity) and usages depend on the capacity:
+            // resolve and check them again.
+            let mut users = self.users.clone();
+            users.extend(self.idle.iter().cloned());
+            return Self::build(
+                self.resources.clone(),
+                capacity,
+                self.pools.clone(),
+                users,
+                self.hierarchical,
+                self.rules,
+            );
+        }
         Ok(Instance {
             resources: self.resources.clone(),
             capacity,
             pools: self.pools.clone(),
             users: self.users.clone(),
+            idle: self.idle.clone(),
+            hierarchical: self.hierarchical,
+            rules: self.rules,
             view: self.view.clone(),
         })
     }
 
     /// The same pools with other users (validated): what changes a user's fields keeps
     /// its place in the tree.
-    pub fn with_users(&self, users: Vec<User>) -> Result<Self, SolverError> {
-        Self::with_pools(
+    /// The idle leaves stay.
+    pub fn with_users(&self, mut users: Vec<User>) -> Result<Self, SolverError> {
+        users.extend(self.idle.iter().cloned());
+        Self::build(
             self.resources.clone(),
             self.capacity.clone(),
             self.pools.clone(),
             users,
+            self.hierarchical || !self.pools.is_empty(),
+            self.rules,
         )
     }
 
@@ -692,8 +979,17 @@ impl Instance {
         }
         let mut users = self.users.clone();
         users.remove(i);
+        // Idle leaves stay, and so do the pools that hold one.
+        users.extend(self.idle.iter().cloned());
         let (pools, users) = prune_pools(&self.pools, users);
-        Self::with_pools(self.resources.clone(), self.capacity.clone(), pools, users)
+        Self::build(
+            self.resources.clone(),
+            self.capacity.clone(),
+            pools,
+            users,
+            self.hierarchical || !self.pools.is_empty(),
+            self.rules,
+        )
     }
 }
 
@@ -723,6 +1019,24 @@ fn prune_pools(pools: &[Pool], mut users: Vec<User>) -> (Vec<Pool>, Vec<User>) {
         u.pool = u.pool.and_then(|p| index[p]);
     }
     (kept, users)
+}
+
+/// A guarantee as written: a vector of `m` non-negative entries, or a fraction in `[0, 1]`.
+fn check_guarantee(field: &str, g: Option<&Guarantee>, m: usize) -> Result<(), SolverError> {
+    match g {
+        None => Ok(()),
+        Some(Guarantee::Vector(v)) => check_vector(field, v, m, Sign::NonNegative),
+        Some(Guarantee::Fraction(f)) => {
+            if f.is_negative() || *f > Rational::ONE {
+                Err(SolverError::invalid(
+                    field,
+                    format!("a fraction of the parent's guarantee must be in [0, 1], found {f}"),
+                ))
+            } else {
+                Ok(())
+            }
+        }
+    }
 }
 
 /// The resource names and capacities: at least one resource, one name per capacity, names
