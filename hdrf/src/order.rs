@@ -20,8 +20,8 @@
 //!   (`argmax_j U_vj / R_j`, the first resource on ties);
 //! - `count`: how many times the node was served: with a history of offers
 //!   ([`OrderConfig::served`]) the number of offers to leaves below it (Mesos' allocation
-//!   count, counted at every ancestor), otherwise the tasks its leaves hold
-//!   (`min_{j: d_j > 0} U_lj / d_j` for a leaf with per-task demand `d`).
+//!   count, counted at every ancestor, never reset), otherwise the whole tasks its leaves
+//!   hold (`floor(min_{j: d_j > 0} U_lj / d_j)` for a leaf with per-task demand `d`).
 //!
 //! # Active leaves
 //! A leaf is offered a task only if it wants one and one can start: it has a demand with a
@@ -104,6 +104,7 @@ use leontief_solver::Rational;
 
 use crate::error::{Result, SolverError};
 use crate::tiebreak::{Candidate, TieBreak, TieBreaks};
+use crate::tree::Tree;
 
 /// A rational or `+∞` (a guarantee or fair share of zero in a denominator).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -185,15 +186,9 @@ impl Rule {
     }
 }
 
-/// How a pool orders its children.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Mode {
-    /// By the rule's key.
-    #[default]
-    Fair,
-    /// In the order listed.
-    Fifo,
-}
+/// How a pool orders its children: [`Mode::Fair`] by the rule's key, [`Mode::Fifo`] in the
+/// order listed.
+pub use leontief_solver::Mode;
 
 /// One node of an [`OrderTree`]: plain inputs, amounts in resource units.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -306,6 +301,50 @@ impl OrderTree {
     }
 }
 
+impl OrderTree {
+    /// The plain inputs of a validated [`Tree`]: names, weights, children, demands, task
+    /// counts, and each node's usage, explicit guarantee, limit and mode.
+    ///
+    /// # Errors
+    /// A tree in which no leaf has a `usage`: the ranking is of what the leaves hold now.
+    pub fn from_tree(tree: &Tree) -> Result<OrderTree> {
+        if !tree.instance().users().iter().any(|u| u.usage.is_some()) {
+            return Err(no_usage());
+        }
+        let nodes = tree
+            .nodes()
+            .map(|v| {
+                let n = tree.node(v);
+                OrderNode {
+                    name: n.name().to_string(),
+                    weight: n.weight().clone(),
+                    children: n.children().iter().map(|c| c.index()).collect(),
+                    mode: tree.mode(v),
+                    demand: n.demand().map(<[Rational]>::to_vec),
+                    tasks: n.cap().cloned(),
+                    usage: tree.usage(v).to_vec(),
+                    guarantee: Some(tree.guarantee(v).to_vec()),
+                    limit: tree.limit(v).map(<[Rational]>::to_vec),
+                    fair_share: None,
+                }
+            })
+            .collect();
+        Ok(OrderTree {
+            resources: tree.resources().to_vec(),
+            capacity: tree.capacity().to_vec(),
+            nodes,
+        })
+    }
+}
+
+/// The error of a tree without any usage.
+fn no_usage() -> SolverError {
+    SolverError::invalid(
+        "usage",
+        "no leaf of the tree has a \"usage\"; order ranks the nodes by what their leaves hold now (give \"usage\": [..] on the leaves that hold something)",
+    )
+}
+
 /// What [`order`] is asked.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OrderConfig {
@@ -386,6 +425,8 @@ pub struct OrderOutcome {
     pub ties: TieBreaks,
     /// Every node, in the input's node order.
     pub nodes: Vec<NodeOrder>,
+    /// The node indices in pre-order (a parent before its children, siblings as listed).
+    pub preorder: Vec<usize>,
     /// The active leaves in offer order, as node indices.
     pub offer: Vec<usize>,
 }
@@ -513,8 +554,9 @@ pub fn order(tree: &OrderTree, config: &OrderConfig) -> Result<OrderOutcome> {
         .collect();
     for &v in preorder.iter().rev() {
         if let Some(p) = parent[v] {
-            for j in 0..m {
-                usage[p][j] = &usage[p][j] + &usage[v][j];
+            let below = usage[v].clone();
+            for (s, x) in usage[p].iter_mut().zip(&below) {
+                *s = &*s + x;
             }
         }
     }
@@ -694,6 +736,7 @@ pub fn order(tree: &OrderTree, config: &OrderConfig) -> Result<OrderOutcome> {
         rule: config.rule,
         ties: config.ties.clone(),
         nodes: figures,
+        preorder,
         offer,
     })
 }
@@ -1352,6 +1395,24 @@ mod tests {
             "drf".parse::<Rule>().unwrap_err().to_string(),
             "rule: unknown rule \"drf\" (expected naive, yarn, kueue or ytsaurus)"
         );
+    }
+
+    // A fifo pool offers to its children in the order listed, whatever their shares: x
+    // holds more than y but comes first; the root still orders its children by the rule.
+    #[test]
+    fn fifo_pool_keeps_the_listed_order() {
+        let t = OrderTree::new(
+            v(&[10]),
+            vec![
+                OrderNode::pool("root", vec![1, 4]),
+                OrderNode::pool("p", vec![2, 3]).fifo(),
+                OrderNode::leaf("x", v(&[1]), v(&[3])),
+                OrderNode::leaf("y", v(&[1]), v(&[1])),
+                OrderNode::leaf("z", v(&[1]), v(&[2])),
+            ],
+        );
+        // p = 4/10 > z = 2/10 -> z first, then p's children as listed.
+        assert_eq!(run(&t, &OrderConfig::new(Rule::Naive)), ["z", "p/x", "p/y"]);
     }
 
     // Least recently served: the leaf whose last offer is oldest goes first.
