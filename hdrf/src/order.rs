@@ -1222,6 +1222,41 @@ mod tests {
         );
     }
 
+    // apache/hadoop, .../scheduler/fair/TestFairScheduler.java, testBasicDRFWithQueues: one
+    // node <8192 MB, 7 vcores>, drf everywhere; queue1 holds app1 (2 x <3072, 1>) and app2
+    // (2 x <2048, 2>), queue2 holds app3 (2 x <1024, 2>); containers go app1, app3, app3,
+    // app2. Replayed by asking the order, giving the first leaf one task, and asking again.
+    // The apps start in the order app1, app2, app3, as their names sort, so the name
+    // tie-break stands for YARN's start time here.
+    // By hand: (1) all zero, names decide: queue1, app1. (2) queue1 (3/8, 1/7) against
+    // queue2 0: app3. (3) queue2 holds <1024, 2>: (2/7, 1/8) < (3/8, 1/7): app3 again.
+    // (4) queue2 (4/7, 1/4) > queue1 (3/8, 1/7); inside queue1 app2 (0) < app1 (3/8): app2.
+    #[test]
+    fn yarn_basic_drf_with_queues_sequence() {
+        let mut t = OrderTree::new(
+            v(&[8192, 7]),
+            vec![
+                OrderNode::pool("root", vec![1, 4]),
+                OrderNode::pool("queue1", vec![2, 3]),
+                OrderNode::leaf("app1", v(&[3072, 1]), v(&[0, 0])).tasks(r(2)),
+                OrderNode::leaf("app2", v(&[2048, 2]), v(&[0, 0])).tasks(r(2)),
+                OrderNode::pool("queue2", vec![5]),
+                OrderNode::leaf("app3", v(&[1024, 2]), v(&[0, 0])).tasks(r(2)),
+            ],
+        );
+        let yarn = OrderConfig::new(Rule::Yarn);
+        let mut served = Vec::new();
+        for _ in 0..4 {
+            let out = order(&t, &yarn).unwrap();
+            let next = out.offer[0];
+            served.push(t.nodes[next].name.clone());
+            let d = t.nodes[next].demand.clone().unwrap();
+            let u = &mut t.nodes[next].usage;
+            *u = u.iter().zip(&d).map(|(u, d)| u + d).collect();
+        }
+        assert_eq!(served, ["app1", "app3", "app3", "app2"]);
+    }
+
     // kubernetes-sigs/kueue, pkg/cache/scheduler/fair_sharing_test.go,
     // TestDominantResourceShare (values there are DRS x 1000, rounded up). cq (nominal
     // cpu 2, gpu 5) and lending-cq (cpu 8, gpu 5) in one cohort: lendable = (10, 10).
