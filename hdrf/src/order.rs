@@ -11,7 +11,8 @@
 //! # Figures of a node `v`
 //! With `U_v` the sum of the usage vectors of the leaves below `v` (subtree-aggregated, as
 //! Mesos' sorter and YARN's queues count it), `R` the capacity, `w_v` the weight and `g_v` the
-//! explicit guarantee (a resource vector; none means zero):
+//! explicit guarantee (a resource vector; none means zero; read from a [`Tree`], the model's
+//! resolved guarantee):
 //! - `dominant_share = max_j U_vj / R_j` (the cluster is the denominator, as in all four
 //!   systems' sorters);
 //! - `weighted_share = dominant_share / w_v`;
@@ -48,8 +49,8 @@
 //!   <https://github.com/apache/hadoop>): needy nodes first; two needy nodes compare
 //!   `U_j / g_j` (`+∞` when `g_j = 0`), two others `U_j / R_j / w`, each lexicographically
 //!   over its **own** resources sorted by descending usage share (equal shares keep resource
-//!   order). Default tie-break: `name` (queues have no start time in YARN, so siblings are
-//!   ordered by name).
+//!   order). Default tie-break: `name` (YARN's queues all report start time 0,
+//!   `FSQueue.getStartTime`, so its comparator orders sibling queues by name).
 //! - [`Rule::Kueue`]: Kueue's fair sharing (`pkg/cache/scheduler/fair_sharing.go`,
 //!   `dominantResourceShare`; `pkg/scheduler/fair_sharing_iterator.go`,
 //!   <https://github.com/kubernetes-sigs/kueue>): the key is the *dominant resource share* of
