@@ -61,6 +61,7 @@ pub mod error;
 pub mod fill;
 pub mod flat;
 pub mod generate;
+pub mod order;
 pub mod policies;
 pub mod properties;
 pub mod reference;

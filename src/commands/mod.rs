@@ -11,6 +11,7 @@ pub mod flags;
 pub mod hdrf;
 pub mod import;
 pub mod merge;
+pub mod order;
 pub mod reproduce;
 pub mod search;
 pub mod simulate;
@@ -46,6 +47,9 @@ pub enum Command {
     Compare(compare::CompareArgs),
     /// Allocate on a weighted tree with a hierarchical policy (static fluid allocation, exact).
     Hdrf(hdrf::HdrfArgs),
+    /// Who is offered the next task: given what each leaf holds now, every node's exact
+    /// share and guarantee deficit and the offer order under a scheduler's rule.
+    Order(order::OrderArgs),
     /// Simulate task churn on a tree with a workload: shares over time, starvation, preemption.
     Simulate(simulate::SimulateArgs),
     /// Hunt counterexamples to properties: JSONL out, shrunk, deduplicated, flushed as found.
@@ -156,6 +160,7 @@ impl Command {
             Command::Verify(args) => verify::run(args).into(),
             Command::Compare(args) => compare::run(args).into(),
             Command::Hdrf(args) => hdrf::run(args).into(),
+            Command::Order(args) => order::run(args).into(),
             Command::Simulate(args) => simulate::run(&args).into(),
             Command::Search(args) => search::run(args).into(),
             Command::Merge(args) => merge::run(args).into(),

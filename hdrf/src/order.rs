@@ -1,0 +1,1464 @@
+//! Who is offered the next task: every node's exact share, guarantee deficit and rank under a
+//! production scheduler's ordering rule, given what each leaf holds now.
+//!
+//! The static policies ([`crate::allocate`]) fill an empty cluster; a running scheduler asks
+//! another question every round: *given the current usage, which node is offered resources
+//! next?* (the DRF sorter of Apache Mesos, the comparator of the YARN Fair Scheduler, the
+//! fair-sharing tournament of Kueue, YTsaurus' best-child search). This module answers it
+//! exactly, on plain inputs ([`OrderTree`]: per node its usage, guarantee, limit, weight and
+//! children), so that the ranking does not depend on how a tree was read.
+//!
+//! # Figures of a node `v`
+//! With `U_v` the sum of the usage vectors of the leaves below `v` (subtree-aggregated, as
+//! Mesos' sorter and YARN's queues count it), `R` the capacity, `w_v` the weight and `g_v` the
+//! explicit guarantee (a resource vector; none means zero; read from a [`Tree`], the model's
+//! resolved guarantee):
+//! - `dominant_share = max_j U_vj / R_j` (the cluster is the denominator, as in all four
+//!   systems' sorters);
+//! - `weighted_share = dominant_share / w_v`;
+//! - `deficit = (g_v - U_v)⁺`, componentwise, exact;
+//! - `needy`, YARN's reading: `U_vd < g_vd` where `d` is the dominant resource of `U_v`
+//!   (`argmax_j U_vj / R_j`, the first resource on ties);
+//! - `count`: how many times the node was served: with a history of offers
+//!   ([`OrderConfig::served`]) the number of offers to leaves below it (Mesos' allocation
+//!   count, counted at every ancestor, never reset), otherwise the whole tasks its leaves
+//!   hold (`floor(min_{j: d_j > 0} U_lj / d_j)` for a leaf with per-task demand `d`).
+//!
+//! # Active leaves
+//! A leaf is offered a task only if it wants one and one can start: it has a demand with a
+//! positive entry, holds at most `T - 1` tasks when it has a task count `T` (so `floor(T)`
+//! running tasks at most, as in [`crate::simulate`]), its next task fits in what
+//! is free (`Σ U + d <= R`), and no node from it to the root would exceed its limit
+//! (`U_a + d <= L_a`). Every other leaf is listed with the reason and no rank; a pool is
+//! active when a leaf below it is.
+//!
+//! # Rules ([`Rule`])
+//! At every pool the active children are sorted by the rule's key (smallest first), then by
+//! the tie-breaks ([`TieBreaks`]) in the order given, then by their order in the tree; the
+//! offer order is the active leaves in pre-order of the sorted tree, as Mesos' `DRFSorter::sort`
+//! emits them (a whole subtree before its next sibling). A pool in `fifo` mode sorts its
+//! active children by their order in the tree alone.
+//! - [`Rule::Naive`] (default): the key is `weighted_share`. This is our naive HDRF
+//!   (`docs/theory.md` §4) read on running usage, and exactly Mesos' DRF sorter
+//!   (`src/master/allocator/mesos/sorter/drf/sorter.cpp`, `DRFSorter::calculateShare` and
+//!   `Node::compareDRF` in `sorter.hpp`, <https://github.com/apache/mesos>): share of the
+//!   subtree over the cluster, divided by the weight, then allocation count, then path.
+//!   Default tie-breaks: `count`, `name`.
+//! - [`Rule::Yarn`]: YARN Fair Scheduler's DRF comparator
+//!   (`DominantResourceFairnessPolicy.DominantResourceFairnessComparatorN.compare`,
+//!   <https://github.com/apache/hadoop>): needy nodes first; two needy nodes compare
+//!   `U_j / g_j` (`+∞` when `g_j = 0`), two others `U_j / R_j / w`, each lexicographically
+//!   over its **own** resources sorted by descending usage share (equal shares keep resource
+//!   order). Default tie-break: `name` (YARN's queues all report start time 0,
+//!   `FSQueue.getStartTime`, so its comparator orders sibling queues by name).
+//! - [`Rule::Kueue`]: Kueue's fair sharing (`pkg/cache/scheduler/fair_sharing.go`,
+//!   `dominantResourceShare`; `pkg/scheduler/fair_sharing_iterator.go`,
+//!   <https://github.com/kubernetes-sigs/kueue>): the key is the *dominant resource share* of
+//!   what the child borrows beyond its guarantee **after** admitting its nominee's next task,
+//!   `max_j (U_cj + d_j - g_cj)⁺ / P_j` over the weight, where `d` is the per-task demand of
+//!   the child's first leaf in its own order and `P` the parent's potential
+//!   (componentwise minimum of the capacity and the limits of the parent and its ancestors);
+//!   `+∞` for a weight-0 child that borrows. A child within its guarantee has key 0. Default
+//!   tie-break: `first` (Kueue keeps the earlier candidate).
+//! - [`Rule::Ytsaurus`]: YTsaurus' fair-share mode
+//!   (`TDynamicAttributesManager::GetBestActiveChildFairShare`,
+//!   `TPoolTreeElement::ComputeLocalSatisfactionRatio`, <https://github.com/ytsaurus/ytsaurus>):
+//!   the key is the satisfaction ratio of usage over the node's fair share `f`
+//!   ([`OrderNode::fair_share`]): `+∞` when `f = 0`; `max_j U_j / f_j` (`+∞` where `f_j = 0 <
+//!   U_j`) when some `U_j > f_j`; otherwise `max_{j: f_j > 0} U_j / f_j`. (YTsaurus also
+//!   skips resources whose fair share covers the demand; demands here are per task, so that
+//!   refinement is not applied.) Default tie-break: `first`.
+//!
+//! # Example
+//! Mesos' `DRFSorterTest.DRF`, first step: total (100, 100), `a` holds (5, 5), `b` (6, 6):
+//! `a` is offered first.
+//! ```
+//! use leontief_hdrf::order::{order, OrderConfig, OrderNode, OrderTree, Rule};
+//! use leontief_solver::Rational;
+//! let r = |n: i128| Rational::from(n);
+//! let tree = OrderTree::new(vec![r(100), r(100)], vec![
+//!     OrderNode::pool("root", vec![1, 2]),
+//!     OrderNode::leaf("a", vec![r(1), r(1)], vec![r(5), r(5)]),
+//!     OrderNode::leaf("b", vec![r(1), r(1)], vec![r(6), r(6)]),
+//! ]);
+//! let out = order(&tree, &OrderConfig::new(Rule::Naive)).unwrap();
+//! assert_eq!(out.offer_paths(), ["root/a", "root/b"]);
+//! assert_eq!(out.nodes[1].dominant_share.to_string(), "1/20");
+//! ```
+//!
+//! # Complexity
+//! `O(N · m)` rational operations for the figures, `O(N log N)` comparisons (each `O(m log m)`
+//! for `yarn`) for the sort, `O(H)` for a history of `H` offers.
+//!
+//! # References
+//! - B. Hindman et al. *Mesos: A Platform for Fine-Grained Resource Sharing in the Data
+//!   Center.* NSDI 2011; Apache Mesos, `src/tests/sorter_tests.cpp`.
+//! - Apache Hadoop YARN, Fair Scheduler documentation
+//!   (<https://hadoop.apache.org/docs/stable/hadoop-yarn/hadoop-yarn-site/FairScheduler.html>).
+//! - Kueue, fair sharing (<https://kueue.sigs.k8s.io/docs/concepts/preemption/#fair-sharing>).
+//! - A. Ghodsi et al. *Dominant Resource Fairness.* NSDI 2011.
+
+use std::cmp::Ordering;
+use std::fmt;
+
+use leontief_solver::Rational;
+
+use crate::error::{Result, SolverError};
+use crate::tiebreak::{Candidate, TieBreak, TieBreaks};
+use crate::tree::Tree;
+
+/// A rational or `+∞` (a guarantee or fair share of zero in a denominator).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Extended {
+    /// A finite value.
+    Finite(Rational),
+    /// `+∞`, above every finite value.
+    Infinite,
+}
+
+impl fmt::Display for Extended {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Extended::Finite(x) => write!(f, "{x}"),
+            Extended::Infinite => f.write_str("inf"),
+        }
+    }
+}
+
+/// `num / den`, `+∞` when `den` is zero.
+fn ratio(num: &Rational, den: &Rational) -> Extended {
+    if den.is_zero() {
+        Extended::Infinite
+    } else {
+        Extended::Finite(num / den)
+    }
+}
+
+/// The ordering rule: whose key decides which child is offered next (see the
+/// [module docs](self)).
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::EnumString,
+    strum::Display,
+    strum::IntoStaticStr,
+    strum::VariantNames,
+)]
+#[strum(
+    serialize_all = "kebab-case",
+    parse_err_ty = SolverError,
+    parse_err_fn = unknown_rule
+)]
+pub enum Rule {
+    /// Smallest weighted dominant share of the subtree (naive HDRF; Mesos' DRF sorter).
+    Naive,
+    /// YARN Fair Scheduler's DRF comparator: needy first, then lexicographic shares.
+    Yarn,
+    /// Kueue's fair sharing: smallest weighted share of what is borrowed beyond the guarantee.
+    Kueue,
+    /// YTsaurus' fair-share mode: smallest satisfaction ratio, usage over fair share.
+    Ytsaurus,
+}
+
+fn unknown_rule(text: &str) -> SolverError {
+    leontief_solver::registry::unknown_name::<Rule>("rule", "rule", text)
+}
+
+impl Rule {
+    /// The name on the command line: `naive`, `yarn`, `kueue`, `ytsaurus`.
+    pub fn name(self) -> &'static str {
+        self.into()
+    }
+
+    /// The tie-breaks the rule's system applies when none are given: Mesos' allocation count
+    /// then path for `naive`, YARN's name (queues all start at time 0) for `yarn`, the
+    /// earlier candidate for `kueue` and `ytsaurus`.
+    pub fn default_ties(self) -> TieBreaks {
+        let rules = match self {
+            Rule::Naive => vec![TieBreak::Count, TieBreak::Name],
+            Rule::Yarn => vec![TieBreak::Name],
+            Rule::Kueue | Rule::Ytsaurus => vec![TieBreak::First],
+        };
+        TieBreaks::new(rules).expect("a valid chain")
+    }
+}
+
+/// How a pool orders its children: [`Mode::Fair`] by the rule's key, [`Mode::Fifo`] in the
+/// order listed.
+pub use leontief_solver::Mode;
+
+/// One node of an [`OrderTree`]: plain inputs, amounts in resource units.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OrderNode {
+    /// Name, unique among its siblings.
+    pub name: String,
+    /// Weight among its siblings (positive).
+    pub weight: Rational,
+    /// Children, as indices into [`OrderTree::nodes`] (empty for a leaf).
+    pub children: Vec<usize>,
+    /// Pools: how the children are ordered.
+    pub mode: Mode,
+    /// Leaves: the per-task demand vector (`None` for a pool).
+    pub demand: Option<Vec<Rational>>,
+    /// Leaves: the most tasks the leaf wants, if bounded.
+    pub tasks: Option<Rational>,
+    /// Leaves: what the leaf holds now (ignored for pools: theirs is their leaves' sum).
+    pub usage: Vec<Rational>,
+    /// The explicit guarantee, resolved to a resource vector.
+    pub guarantee: Option<Vec<Rational>>,
+    /// The limit on what the subtree holds.
+    pub limit: Option<Vec<Rational>>,
+    /// The node's fair share (a resource vector), for [`Rule::Ytsaurus`].
+    pub fair_share: Option<Vec<Rational>>,
+}
+
+impl OrderNode {
+    /// A pool of weight 1 with these children.
+    pub fn pool(name: &str, children: Vec<usize>) -> OrderNode {
+        OrderNode {
+            name: name.to_string(),
+            weight: Rational::ONE,
+            children,
+            mode: Mode::Fair,
+            demand: None,
+            tasks: None,
+            usage: Vec::new(),
+            guarantee: None,
+            limit: None,
+            fair_share: None,
+        }
+    }
+
+    /// A leaf of weight 1 with a per-task demand and what it holds now.
+    pub fn leaf(name: &str, demand: Vec<Rational>, usage: Vec<Rational>) -> OrderNode {
+        OrderNode {
+            demand: Some(demand),
+            usage,
+            ..OrderNode::pool(name, Vec::new())
+        }
+    }
+
+    /// With weight `w`.
+    pub fn weight(mut self, w: Rational) -> Self {
+        self.weight = w;
+        self
+    }
+
+    /// With a guarantee.
+    pub fn guarantee(mut self, g: Vec<Rational>) -> Self {
+        self.guarantee = Some(g);
+        self
+    }
+
+    /// With a limit.
+    pub fn limit(mut self, l: Vec<Rational>) -> Self {
+        self.limit = Some(l);
+        self
+    }
+
+    /// With a fair share.
+    pub fn fair_share(mut self, f: Vec<Rational>) -> Self {
+        self.fair_share = Some(f);
+        self
+    }
+
+    /// With a task count.
+    pub fn tasks(mut self, t: Rational) -> Self {
+        self.tasks = Some(t);
+        self
+    }
+
+    /// In `fifo` mode.
+    pub fn fifo(mut self) -> Self {
+        self.mode = Mode::Fifo;
+        self
+    }
+}
+
+/// A tree of [`OrderNode`]s, the root at index 0.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OrderTree {
+    /// Resource names.
+    pub resources: Vec<String>,
+    /// Capacities `R_j > 0`.
+    pub capacity: Vec<Rational>,
+    /// The nodes; 0 is the root, every other node is the child of exactly one.
+    pub nodes: Vec<OrderNode>,
+}
+
+impl OrderTree {
+    /// A tree with resources named `r1..rm`.
+    pub fn new(capacity: Vec<Rational>, nodes: Vec<OrderNode>) -> OrderTree {
+        let resources = (1..=capacity.len()).map(|j| format!("r{j}")).collect();
+        OrderTree {
+            resources,
+            capacity,
+            nodes,
+        }
+    }
+}
+
+impl OrderTree {
+    /// The plain inputs of a validated [`Tree`]: names, weights, children, demands, task
+    /// counts, and each node's usage, explicit guarantee, limit and mode.
+    ///
+    /// # Errors
+    /// A tree in which no leaf has a `usage`: the ranking is of what the leaves hold now.
+    pub fn from_tree(tree: &Tree) -> Result<OrderTree> {
+        if !tree.instance().users().iter().any(|u| u.usage.is_some()) {
+            return Err(no_usage());
+        }
+        let nodes = tree
+            .nodes()
+            .map(|v| {
+                let n = tree.node(v);
+                OrderNode {
+                    name: n.name().to_string(),
+                    weight: n.weight().clone(),
+                    children: n.children().iter().map(|c| c.index()).collect(),
+                    mode: tree.mode(v),
+                    demand: n.demand().map(<[Rational]>::to_vec),
+                    tasks: n.cap().cloned(),
+                    usage: tree.usage(v).to_vec(),
+                    guarantee: Some(tree.guarantee(v).to_vec()),
+                    limit: tree.limit(v).map(<[Rational]>::to_vec),
+                    fair_share: None,
+                }
+            })
+            .collect();
+        Ok(OrderTree {
+            resources: tree.resources().to_vec(),
+            capacity: tree.capacity().to_vec(),
+            nodes,
+        })
+    }
+}
+
+/// The error of a tree without any usage.
+fn no_usage() -> SolverError {
+    SolverError::invalid(
+        "usage",
+        "no leaf of the tree has a \"usage\"; order ranks the nodes by what their leaves hold now (give \"usage\": [..] on the leaves that hold something)",
+    )
+}
+
+/// What [`order`] is asked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OrderConfig {
+    /// The rule.
+    pub rule: Rule,
+    /// Tie-breaks, in order; the tree order always decides last.
+    pub ties: TieBreaks,
+    /// The history of offers, oldest first, as leaf indices (needed by [`TieBreak::Lru`]; with
+    /// it [`TieBreak::Count`] counts offers instead of whole tasks held).
+    pub served: Option<Vec<usize>>,
+}
+
+impl OrderConfig {
+    /// The rule with its default tie-breaks ([`Rule::default_ties`]) and no history.
+    pub fn new(rule: Rule) -> OrderConfig {
+        OrderConfig {
+            rule,
+            ties: rule.default_ties(),
+            served: None,
+        }
+    }
+
+    /// With these tie-breaks.
+    pub fn ties(mut self, ties: TieBreaks) -> Self {
+        self.ties = ties;
+        self
+    }
+
+    /// With this history of offers (leaf indices, oldest first).
+    pub fn served(mut self, served: Vec<usize>) -> Self {
+        self.served = Some(served);
+        self
+    }
+}
+
+/// The figures and rank of one node (see the [module docs](self)).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct NodeOrder {
+    /// Names from the root, joined by `/`.
+    pub path: String,
+    /// Whether it is a leaf.
+    pub leaf: bool,
+    /// `U_v`: what the subtree holds.
+    pub usage: Vec<Rational>,
+    /// `max_j U_vj / R_j`.
+    pub dominant_share: Rational,
+    /// `dominant_share / w_v`.
+    pub weighted_share: Rational,
+    /// The explicit guarantee, if any.
+    pub guarantee: Option<Vec<Rational>>,
+    /// `(g_v - U_v)⁺` (zero without a guarantee).
+    pub deficit: Vec<Rational>,
+    /// YARN's needy: `U_vd < g_vd` for the dominant resource `d`.
+    pub needy: bool,
+    /// The rule's key, compared lexicographically (one entry except for `yarn`: needy `0` or
+    /// not `1`, then the ratios).
+    pub key: Vec<Extended>,
+    /// Offers to leaves below it (with a history) or the whole tasks its leaves hold.
+    pub count: u64,
+    /// The position of its last offer in the history, 1 the oldest (0: never), with a
+    /// history.
+    pub last_served: Option<u64>,
+    /// Why it is not offered a task (`None` when it is active).
+    pub inactive: Option<String>,
+    /// Position among its active siblings, 1 first (`None` for the root and inactive nodes).
+    pub sibling_rank: Option<usize>,
+    /// Leaves: position in the offer order, 1 = offered next (`None` when inactive).
+    pub rank: Option<usize>,
+}
+
+/// The answer of [`order`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OrderOutcome {
+    /// The rule applied.
+    pub rule: Rule,
+    /// The tie-breaks applied (the tree order decides last).
+    pub ties: TieBreaks,
+    /// Every node, in the input's node order.
+    pub nodes: Vec<NodeOrder>,
+    /// The node indices in pre-order (a parent before its children, siblings as listed).
+    pub preorder: Vec<usize>,
+    /// The active leaves in offer order, as node indices.
+    pub offer: Vec<usize>,
+}
+
+impl OrderOutcome {
+    /// The paths of [`OrderOutcome::offer`].
+    pub fn offer_paths(&self) -> Vec<&str> {
+        self.offer
+            .iter()
+            .map(|&v| self.nodes[v].path.as_str())
+            .collect()
+    }
+}
+
+/// Checks the shape and the vectors of a tree and returns each node's parent.
+fn validate(tree: &OrderTree) -> Result<Vec<Option<usize>>> {
+    let m = tree.capacity.len();
+    let n = tree.nodes.len();
+    if n == 0 {
+        return Err(SolverError::invalid("tree", "no root"));
+    }
+    let mut parent: Vec<Option<usize>> = vec![None; n];
+    let mut seen = vec![false; n];
+    seen[0] = true;
+    let mut stack = vec![0usize];
+    let mut paths = vec![String::new(); n];
+    paths[0] = tree.nodes[0].name.clone();
+    while let Some(v) = stack.pop() {
+        for &c in &tree.nodes[v].children {
+            if c >= n || seen[c] {
+                return Err(SolverError::invalid(
+                    format!("{}.children", paths[v]),
+                    format!("child index {c} is out of range or used twice"),
+                ));
+            }
+            seen[c] = true;
+            parent[c] = Some(v);
+            paths[c] = format!("{}/{}", paths[v], tree.nodes[c].name);
+            stack.push(c);
+        }
+    }
+    if let Some(v) = seen.iter().position(|s| !s) {
+        return Err(SolverError::invalid(
+            format!("nodes[{v}]"),
+            "not below the root",
+        ));
+    }
+    for (v, node) in tree.nodes.iter().enumerate() {
+        let at = &paths[v];
+        let vectors = [
+            ("demand", node.demand.as_ref()),
+            ("usage", node.demand.as_ref().map(|_| &node.usage)),
+            ("guarantee", node.guarantee.as_ref()),
+            ("limit", node.limit.as_ref()),
+            ("fair_share", node.fair_share.as_ref()),
+        ];
+        for (field, vector) in vectors {
+            let Some(vector) = vector else { continue };
+            if vector.len() != m {
+                return Err(SolverError::invalid(
+                    format!("{at}.{field}"),
+                    format!(
+                        "expected {m} entries, one per resource, found {}",
+                        vector.len()
+                    ),
+                ));
+            }
+            if let Some(j) = vector.iter().position(Rational::is_negative) {
+                return Err(SolverError::invalid(
+                    format!("{at}.{field}[{j}]"),
+                    format!("must not be negative, found {}", vector[j]),
+                ));
+            }
+        }
+        if node.weight.is_negative() {
+            return Err(SolverError::invalid(
+                format!("{at}.weight"),
+                format!("must not be negative, found {}", node.weight),
+            ));
+        }
+    }
+    Ok(parent)
+}
+
+/// Every node's figures and the order in which `config.rule` offers the next task (see the
+/// [module docs](self)).
+///
+/// # Errors
+/// A malformed tree (vectors of the wrong length, negative amounts, a child index out of
+/// range), leaves holding more than the capacity of a resource, a history naming a node
+/// that is not a leaf, [`TieBreak::Lru`] without a history, [`Rule::Ytsaurus`] on a node without
+/// a fair share.
+///
+/// # Complexity
+/// See the [module docs](self).
+pub fn order(tree: &OrderTree, config: &OrderConfig) -> Result<OrderOutcome> {
+    let parent = validate(tree)?;
+    let m = tree.capacity.len();
+    let n = tree.nodes.len();
+    let cap = &tree.capacity;
+    let is_leaf = |v: usize| tree.nodes[v].demand.is_some();
+
+    // Paths, and a post-order (children before parents) to aggregate.
+    let mut paths = vec![String::new(); n];
+    let mut preorder = Vec::with_capacity(n);
+    let mut stack = vec![0usize];
+    while let Some(v) = stack.pop() {
+        paths[v] = match parent[v] {
+            Some(p) => format!("{}/{}", paths[p], tree.nodes[v].name),
+            None => tree.nodes[v].name.clone(),
+        };
+        preorder.push(v);
+        stack.extend(tree.nodes[v].children.iter().rev());
+    }
+
+    // U_v, subtree-aggregated.
+    let mut usage: Vec<Vec<Rational>> = (0..n)
+        .map(|v| {
+            if is_leaf(v) {
+                tree.nodes[v].usage.clone()
+            } else {
+                vec![Rational::ZERO; m]
+            }
+        })
+        .collect();
+    for &v in preorder.iter().rev() {
+        if let Some(p) = parent[v] {
+            let below = usage[v].clone();
+            for (s, x) in usage[p].iter_mut().zip(&below) {
+                *s = &*s + x;
+            }
+        }
+    }
+    if let Some(j) = (0..m).find(|&j| usage[0][j] > cap[j]) {
+        return Err(SolverError::invalid(
+            "usage",
+            format!(
+                "the leaves hold {} of {}, more than its capacity {}",
+                usage[0][j], tree.resources[j], cap[j]
+            ),
+        ));
+    }
+
+    // History: counts and last offers per node.
+    let (count, last): (Vec<u64>, Option<Vec<u64>>) = match &config.served {
+        Some(served) => {
+            let mut count = vec![0u64; n];
+            let mut last = vec![0u64; n];
+            for (k, &l) in served.iter().enumerate() {
+                if l >= n || !is_leaf(l) {
+                    return Err(SolverError::invalid(
+                        format!("served[{k}]"),
+                        "not a leaf of the tree",
+                    ));
+                }
+                let mut at = Some(l);
+                while let Some(v) = at {
+                    count[v] += 1;
+                    last[v] = k as u64 + 1;
+                    at = parent[v];
+                }
+            }
+            (count, Some(last))
+        }
+        None => {
+            if config.ties.rules().contains(&TieBreak::Lru) {
+                return Err(SolverError::invalid(
+                    "tie",
+                    "lru needs the history of offers (served)",
+                ));
+            }
+            let mut count = vec![0u64; n];
+            for &v in preorder.iter().rev() {
+                if let Some(d) = &tree.nodes[v].demand {
+                    count[v] = held_tasks(d, &usage[v]).floor_u64().unwrap_or(u64::MAX);
+                }
+                if let Some(p) = parent[v] {
+                    count[p] = count[p].saturating_add(count[v]);
+                }
+            }
+            (count, None)
+        }
+    };
+
+    // Activity.
+    let free: Vec<Rational> = (0..m).map(|j| &cap[j] - &usage[0][j]).collect();
+    let mut inactive: Vec<Option<String>> = vec![None; n];
+    for &v in preorder.iter().rev() {
+        let node = &tree.nodes[v];
+        inactive[v] = match &node.demand {
+            Some(d) => leaf_inactivity(tree, &parent, &paths, &usage, &free, v, d),
+            None if node.children.iter().all(|&c| inactive[c].is_some()) => {
+                Some(if node.children.is_empty() {
+                    "empty pool".to_string()
+                } else {
+                    "no leaf below can start a task".to_string()
+                })
+            }
+            None => None,
+        };
+    }
+
+    // Figures.
+    let mut figures: Vec<NodeOrder> = (0..n)
+        .map(|v| {
+            let node = &tree.nodes[v];
+            let u = &usage[v];
+            let shares: Vec<Rational> = (0..m).map(|j| &u[j] / &cap[j]).collect();
+            let dominant = shares.iter().max().cloned().unwrap_or(Rational::ZERO);
+            let d = (0..m).find(|&j| shares[j] == dominant).unwrap_or_default();
+            let weighted = if node.weight.is_zero() {
+                dominant.clone()
+            } else {
+                &dominant / &node.weight
+            };
+            let zero = vec![Rational::ZERO; m];
+            let g = node.guarantee.as_ref().unwrap_or(&zero);
+            let deficit = (0..m)
+                .map(|j| (&g[j] - &u[j]).max(Rational::ZERO))
+                .collect();
+            let needy = m > 0 && u[d] < g[d];
+            NodeOrder {
+                path: paths[v].clone(),
+                leaf: is_leaf(v),
+                usage: u.clone(),
+                dominant_share: dominant,
+                weighted_share: weighted,
+                guarantee: node.guarantee.clone(),
+                deficit,
+                needy,
+                key: Vec::new(),
+                count: count[v],
+                last_served: last.as_ref().map(|l| l[v]),
+                inactive: inactive[v].clone(),
+                sibling_rank: None,
+                rank: None,
+            }
+        })
+        .collect();
+
+    // Keys and the sorted children, bottom-up (Kueue's key needs the child's nominee).
+    let mut sorted: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut nominee: Vec<Option<usize>> = vec![None; n];
+    for &v in preorder.iter().rev() {
+        if is_leaf(v) {
+            nominee[v] = inactive[v].is_none().then_some(v);
+        }
+        let key = match config.rule {
+            Rule::Naive => vec![Extended::Finite(figures[v].weighted_share.clone())],
+            Rule::Yarn => yarn_key(&usage[v], cap, &tree.nodes[v], figures[v].needy),
+            Rule::Kueue => kueue_key(tree, &parent, &usage[v], v, nominee[v]),
+            Rule::Ytsaurus => {
+                let f = tree.nodes[v].fair_share.as_ref().ok_or_else(|| {
+                    SolverError::invalid(
+                        format!("{}.fair_share", paths[v]),
+                        "the ytsaurus rule needs every node's fair share",
+                    )
+                })?;
+                vec![satisfaction(&usage[v], f)]
+            }
+        };
+        figures[v].key = key;
+        if is_leaf(v) {
+            continue;
+        }
+        let node = &tree.nodes[v];
+        // (child, position among its siblings)
+        let mut active: Vec<(usize, usize)> = node
+            .children
+            .iter()
+            .copied()
+            .enumerate()
+            .filter(|&(_, c)| inactive[c].is_none())
+            .map(|(k, c)| (c, k))
+            .collect();
+        if node.mode == Mode::Fair {
+            active.sort_by(|&a, &b| compare(&figures, tree, config, a, b));
+        }
+        let active: Vec<usize> = active.into_iter().map(|(c, _)| c).collect();
+        for (k, &c) in active.iter().enumerate() {
+            figures[c].sibling_rank = Some(k + 1);
+        }
+        nominee[v] = active.first().and_then(|&c| nominee[c]);
+        sorted[v] = active;
+        if v != 0 && config.rule == Rule::Kueue {
+            // The pool's key needs its nominee, known only now.
+            figures[v].key = kueue_key(tree, &parent, &usage[v], v, nominee[v]);
+        }
+    }
+    // A pool's children were sorted with their keys final: a Kueue pool's key is set after
+    // its own children are sorted, and before its parent sorts it (post-order).
+
+    // The offer order: active leaves in pre-order of the sorted tree.
+    let mut offer = Vec::new();
+    let mut stack = vec![0usize];
+    while let Some(v) = stack.pop() {
+        if inactive[v].is_some() {
+            continue;
+        }
+        if is_leaf(v) {
+            offer.push(v);
+            figures[v].rank = Some(offer.len());
+        }
+        stack.extend(sorted[v].iter().rev());
+    }
+    Ok(OrderOutcome {
+        rule: config.rule,
+        ties: config.ties.clone(),
+        nodes: figures,
+        preorder,
+        offer,
+    })
+}
+
+/// Tasks held: `min_{j: d_j > 0} u_j / d_j` (0 for an idle demand).
+fn held_tasks(d: &[Rational], u: &[Rational]) -> Rational {
+    d.iter()
+        .zip(u)
+        .filter(|(d, _)| d.is_positive())
+        .map(|(d, u)| u / d)
+        .min()
+        .unwrap_or(Rational::ZERO)
+}
+
+/// Why leaf `v` cannot be offered a task now, if it cannot.
+#[allow(clippy::too_many_arguments)]
+fn leaf_inactivity(
+    tree: &OrderTree,
+    parent: &[Option<usize>],
+    paths: &[String],
+    usage: &[Vec<Rational>],
+    free: &[Rational],
+    v: usize,
+    d: &[Rational],
+) -> Option<String> {
+    if d.iter().all(Rational::is_zero) {
+        return Some("idle (all-zero demand)".into());
+    }
+    if let Some(t) = &tree.nodes[v].tasks {
+        let held = held_tasks(d, &tree.nodes[v].usage);
+        if &(&held + &Rational::ONE) > t {
+            return Some(format!("holds {held} of its {t} tasks"));
+        }
+    }
+    if let Some(j) = (0..d.len()).find(|&j| d[j] > free[j]) {
+        return Some(format!(
+            "its next task does not fit: needs {} {}, {} free",
+            d[j], tree.resources[j], free[j]
+        ));
+    }
+    let mut at = Some(v);
+    while let Some(a) = at {
+        if let Some(l) = &tree.nodes[a].limit {
+            if let Some(j) = (0..d.len()).find(|&j| &usage[a][j] + &d[j] > l[j]) {
+                return Some(format!(
+                    "its next task would exceed the limit of {} on {} ({} held, limit {})",
+                    paths[a], tree.resources[j], usage[a][j], l[j]
+                ));
+            }
+        }
+        at = parent[a];
+    }
+    None
+}
+
+/// YARN's DRF comparator key: `[0, U_j / g_j ...]` when needy, `[1, U_j / R_j / w ...]`
+/// otherwise, the resources in descending order of `U_j / R_j` (stable).
+fn yarn_key(u: &[Rational], cap: &[Rational], node: &OrderNode, needy: bool) -> Vec<Extended> {
+    let m = cap.len();
+    let shares: Vec<Rational> = (0..m).map(|j| &u[j] / &cap[j]).collect();
+    let mut by_usage: Vec<usize> = (0..m).collect();
+    by_usage.sort_by(|&a, &b| shares[b].cmp(&shares[a]));
+    let mut key = Vec::with_capacity(m + 1);
+    if needy {
+        key.push(Extended::Finite(Rational::ZERO));
+        let g = node.guarantee.as_deref().unwrap_or_default();
+        key.extend(by_usage.iter().map(|&j| ratio(&u[j], &g[j])));
+    } else {
+        key.push(Extended::Finite(Rational::ONE));
+        key.extend(by_usage.iter().map(|&j| ratio(&shares[j], &node.weight)));
+    }
+    key
+}
+
+/// Kueue's weighted dominant resource share of what `v` borrows beyond its guarantee once
+/// its nominee's next task is added; 0 for the root and for a node without a nominee's task.
+fn kueue_key(
+    tree: &OrderTree,
+    parent: &[Option<usize>],
+    u: &[Rational],
+    v: usize,
+    nominee: Option<usize>,
+) -> Vec<Extended> {
+    let m = tree.capacity.len();
+    let Some(p) = parent[v] else {
+        return vec![Extended::Finite(Rational::ZERO)];
+    };
+    // The parent's potential: the capacity, capped by the limits of the parent and above.
+    let mut potential = tree.capacity.clone();
+    let mut at = Some(p);
+    while let Some(a) = at {
+        if let Some(l) = &tree.nodes[a].limit {
+            for j in 0..m {
+                if l[j] < potential[j] {
+                    potential[j] = l[j].clone();
+                }
+            }
+        }
+        at = parent[a];
+    }
+    let add = nominee
+        .and_then(|l| tree.nodes[l].demand.clone())
+        .unwrap_or_else(|| vec![Rational::ZERO; m]);
+    let zero = vec![Rational::ZERO; m];
+    let g = tree.nodes[v].guarantee.as_ref().unwrap_or(&zero);
+    let drs = (0..m)
+        .filter(|&j| potential[j].is_positive())
+        .map(|j| (&(&u[j] + &add[j]) - &g[j]).max(Rational::ZERO) / &potential[j])
+        .max()
+        .unwrap_or(Rational::ZERO);
+    let w = &tree.nodes[v].weight;
+    vec![if drs.is_zero() {
+        Extended::Finite(Rational::ZERO)
+    } else {
+        ratio(&drs, w)
+    }]
+}
+
+/// YTsaurus' local satisfaction ratio of usage `u` over fair share `f`.
+fn satisfaction(u: &[Rational], f: &[Rational]) -> Extended {
+    if f.iter().all(Rational::is_zero) {
+        return Extended::Infinite;
+    }
+    let over = u.iter().zip(f).any(|(u, f)| u > f);
+    u.iter()
+        .zip(f)
+        .filter(|(_, f)| over || f.is_positive())
+        .map(|(u, f)| ratio(u, f))
+        .max()
+        .unwrap_or(Extended::Finite(Rational::ZERO))
+}
+
+/// The rule's key, then the tie-breaks, then the tree order (`position`: among the
+/// siblings).
+fn compare(
+    figures: &[NodeOrder],
+    tree: &OrderTree,
+    config: &OrderConfig,
+    (a, pa): (usize, usize),
+    (b, pb): (usize, usize),
+) -> Ordering {
+    let (x, y) = (&figures[a], &figures[b]);
+    x.key.cmp(&y.key).then_with(|| {
+        let candidate = |v: usize, position: usize| Candidate {
+            position,
+            count: figures[v].count,
+            last_served: figures[v].last_served.unwrap_or(0),
+            name: &tree.nodes[v].name,
+        };
+        config.ties.compare(&candidate(a, pa), &candidate(b, pb))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    //! Documented cases from the schedulers' own test suites, each cited; where the source
+    //! computes in floating point or rounds, the comment gives its value and ours (exact).
+    use super::*;
+
+    fn r(n: i128) -> Rational {
+        Rational::from(n)
+    }
+
+    fn q(num: i128, den: i128) -> Rational {
+        Rational::new(num, den).unwrap()
+    }
+
+    fn v(xs: &[i128]) -> Vec<Rational> {
+        xs.iter().map(|&x| r(x)).collect()
+    }
+
+    /// A flat tree: the root over `leaves` (name, weight, usage), every per-task demand
+    /// (1, 1, ..).
+    fn flat(capacity: &[i128], leaves: &[(&str, Rational, Vec<Rational>)]) -> OrderTree {
+        let m = capacity.len();
+        let mut nodes = vec![OrderNode::pool("root", (1..=leaves.len()).collect())];
+        for (name, w, u) in leaves {
+            nodes.push(OrderNode::leaf(name, vec![r(1); m], u.clone()).weight(w.clone()));
+        }
+        OrderTree::new(v(capacity), nodes)
+    }
+
+    fn names(out: &OrderOutcome) -> Vec<String> {
+        out.offer_paths()
+            .iter()
+            .map(|p| p.trim_start_matches("root/").to_string())
+            .collect()
+    }
+
+    fn run(tree: &OrderTree, config: &OrderConfig) -> Vec<String> {
+        names(&order(tree, config).unwrap())
+    }
+
+    // apache/mesos, src/tests/sorter_tests.cpp, DRFSorterTest.DRF (read at commit
+    // 5ce5d20360b82da6bc0dda5fed82748b0812aa67). Shares are max(cpus, mem) fractions of the
+    // total; the source's comments give them, we re-derive each below.
+    #[test]
+    fn mesos_drf_sorter_orders_by_dominant_share() {
+        let naive = OrderConfig::new(Rule::Naive);
+        let one = Rational::ONE;
+        // a = 5/100, b = 6/100 -> [a, b].
+        let t = flat(
+            &[100, 100],
+            &[
+                ("a", one.clone(), v(&[5, 5])),
+                ("b", one.clone(), v(&[6, 6])),
+            ],
+        );
+        assert_eq!(run(&t, &naive), ["a", "b"]);
+        // c = 1/100, d = max(3, 1)/100 = 3/100 -> [c, d, a, b].
+        let t = flat(
+            &[100, 100],
+            &[
+                ("a", one.clone(), v(&[5, 5])),
+                ("b", one.clone(), v(&[6, 6])),
+                ("c", one.clone(), v(&[1, 1])),
+                ("d", one.clone(), v(&[3, 1])),
+            ],
+        );
+        assert_eq!(run(&t, &naive), ["c", "d", "a", "b"]);
+        // Total (50, 200), b (2, 2), c (1, 16), d (3, 1), e (1, 5), f (5, 1):
+        // b = 2/50 = .04, c = 16/200 = .08, d = 3/50 = .06, e = 5/200 = .025, f = 5/50 = .1.
+        let leaves = [
+            ("b", one.clone(), v(&[2, 2])),
+            ("c", one.clone(), v(&[1, 16])),
+            ("d", one.clone(), v(&[3, 1])),
+            ("e", one.clone(), v(&[1, 5])),
+            ("f", one.clone(), v(&[5, 1])),
+        ];
+        let t = flat(&[50, 200], &leaves);
+        let out = order(&t, &naive).unwrap();
+        assert_eq!(names(&out), ["e", "b", "d", "c", "f"]);
+        assert_eq!(out.nodes[2].dominant_share, q(2, 25)); // c: 16/200
+        assert_eq!(out.nodes[4].dominant_share, q(1, 40)); // e: 5/200
+                                                           // "deactivate d": d holds its whole task count, so it is not offered.
+        let mut t = t;
+        t.nodes[3] = OrderNode::leaf("d", v(&[3, 1]), v(&[3, 1])).tasks(r(1));
+        let out = order(&t, &naive).unwrap();
+        assert_eq!(names(&out), ["e", "b", "c", "f"]);
+        assert_eq!(
+            out.nodes[3].inactive.as_deref(),
+            Some("holds 1 of its 1 tasks")
+        );
+    }
+
+    // apache/mesos, src/tests/sorter_tests.cpp, DRFSorterTest.WDRF: the share is divided by
+    // the weight.
+    #[test]
+    fn mesos_weighted_drf_sorter() {
+        let naive = OrderConfig::new(Rule::Naive);
+        // a = 5/100, b = (6/100)/2 = 3/100, c = 4/100, d = (20/100)/10 = 2/100
+        // -> [d, b, c, a].
+        let t = flat(
+            &[100, 100],
+            &[
+                ("a", r(1), v(&[5, 5])),
+                ("b", r(2), v(&[6, 6])),
+                ("c", r(1), v(&[4, 4])),
+                ("d", r(10), v(&[10, 20])),
+            ],
+        );
+        let out = order(&t, &naive).unwrap();
+        assert_eq!(names(&out), ["d", "b", "c", "a"]);
+        assert_eq!(out.nodes[4].weighted_share, q(1, 50));
+        // b removed, d holds (20, 45): 45/100/10 = .045; e of weight 1/10 holds (1, 1):
+        // .01/.1 = .1 -> [c, d, a, e].
+        let t = flat(
+            &[100, 100],
+            &[
+                ("a", r(1), v(&[5, 5])),
+                ("c", r(1), v(&[4, 4])),
+                ("d", r(10), v(&[20, 45])),
+                ("e", q(1, 10), v(&[1, 1])),
+            ],
+        );
+        let out = order(&t, &naive).unwrap();
+        assert_eq!(names(&out), ["c", "d", "a", "e"]);
+        assert_eq!(out.nodes[3].weighted_share, q(9, 200));
+        assert_eq!(out.nodes[4].weighted_share, q(1, 10));
+    }
+
+    // apache/mesos, src/tests/sorter_tests.cpp, DRFSorterTest.AllocationCountTieBreak:
+    // every client holds (3, 3) of (100, 100); c was allocated three times, d twice, the
+    // others once. Equal shares are ordered by allocation count, then by name.
+    #[test]
+    fn mesos_allocation_count_tie_break() {
+        let leaves: Vec<_> = ["a", "b", "c", "d", "e"]
+            .iter()
+            .map(|&n| (n, r(1), v(&[3, 3])))
+            .collect();
+        let t = flat(&[100, 100], &leaves);
+        let (a, b, c, d, e) = (1, 2, 3, 4, 5);
+        let history = vec![a, b, c, c, c, d, d, e];
+        let config = OrderConfig::new(Rule::Naive).served(history.clone());
+        let out = order(&t, &config).unwrap();
+        assert_eq!(names(&out), ["a", "b", "e", "d", "c"]);
+        assert_eq!(out.nodes[c].count, 3);
+        // c releases its (3, 3): share 0 comes before any count -> [c, a, b, e, d].
+        let mut t2 = t.clone();
+        t2.nodes[c].usage = v(&[0, 0]);
+        assert_eq!(run(&t2, &config), ["c", "a", "b", "e", "d"]);
+        // After c's further allocations (count 5) and a's second (count 2), all holding
+        // (3, 3) again: [b, e, a, d, c].
+        let mut later = history;
+        later.extend([c, c, a]);
+        let config = OrderConfig::new(Rule::Naive).served(later);
+        assert_eq!(run(&t, &config), ["b", "e", "a", "d", "c"]);
+        // Without the count, the tree order decides among the equal shares.
+        let first = OrderConfig::new(Rule::Naive).ties(TieBreaks::first());
+        assert_eq!(run(&t, &first), ["a", "b", "c", "d", "e"]);
+    }
+
+    // apache/mesos, src/tests/sorter_tests.cpp, DRFSorterTest.HierarchicalAllocation:
+    // a pool's share is its subtree's; the whole subtree is emitted before its next sibling.
+    #[test]
+    fn mesos_hierarchical_allocation() {
+        let tree = |a: i128, c: i128, d: i128, f: Option<Rational>| {
+            let mut nodes = vec![
+                OrderNode::pool("root", vec![1, 2]),
+                OrderNode::leaf("a", v(&[1, 1]), v(&[a, a])),
+                OrderNode::pool("b", vec![3, 4]),
+                OrderNode::leaf("c", v(&[1, 1]), v(&[c, c])),
+                OrderNode::leaf("d", v(&[1, 1]), v(&[d, d])),
+            ];
+            if let Some(f) = f {
+                // b/e/f: pool e (index 5) under b, leaf f (index 6) under e.
+                nodes[2].children.push(5);
+                nodes.push(OrderNode::pool("e", vec![6]));
+                nodes.push(OrderNode::leaf("f", v(&[1, 1]), vec![f.clone(), f]));
+            }
+            OrderTree::new(v(&[100, 100]), nodes)
+        };
+        let naive = OrderConfig::new(Rule::Naive);
+        // All zero: ties by count (all 0), then name -> [a, b/c, b/d].
+        assert_eq!(run(&tree(0, 0, 0, None), &naive), ["a", "b/c", "b/d"]);
+        // a = .06 > b = 0 -> [b/c, b/d, a].
+        assert_eq!(run(&tree(6, 0, 0, None), &naive), ["b/c", "b/d", "a"]);
+        // b = (4 + 3)/100 = .07 > a = .06; inside b, d = .03 < c = .04 -> [a, b/d, b/c].
+        let out = order(&tree(6, 4, 3, None), &naive).unwrap();
+        assert_eq!(names(&out), ["a", "b/d", "b/c"]);
+        assert_eq!(out.nodes[2].dominant_share, q(7, 100));
+        // a = .08 > b = .07 -> [b/d, b/c, a].
+        assert_eq!(run(&tree(8, 4, 3, None), &naive), ["b/d", "b/c", "a"]);
+        // b/e/f holds (3.5, 3.5): b = .105 > a = .08; inside b: d .03, e .035, c .04
+        // -> [a, b/d, b/e/f, b/c].
+        assert_eq!(
+            run(&tree(8, 4, 3, Some(q(7, 2))), &naive),
+            ["a", "b/d", "b/e/f", "b/c"]
+        );
+    }
+
+    // apache/mesos, src/tests/sorter_tests.cpp, DRFSorterTest.ChangeWeightOnSubtree:
+    // weights on pools (a = 2, b = 3).
+    #[test]
+    fn mesos_weights_on_subtrees_with_an_exact_tie() {
+        let tree = |z: i128| {
+            let mut nodes = vec![
+                OrderNode::pool("root", vec![1, 3]),
+                OrderNode::pool("a", vec![2]).weight(r(2)),
+                OrderNode::leaf("x", v(&[1, 1]), v(&[10, 10])),
+                OrderNode::pool("b", vec![4]).weight(r(3)),
+                OrderNode::leaf("y", v(&[1, 1]), v(&[10, 10])),
+            ];
+            if z > 0 {
+                nodes[3].children.push(5);
+                nodes.push(OrderNode::leaf("z", v(&[1, 1]), v(&[z, z])));
+            }
+            OrderTree::new(v(&[100, 100]), nodes)
+        };
+        // a = .1/2 = .05, b = .1/3 -> [b/y, a/x], as the source.
+        let history = vec![2, 4];
+        let config = OrderConfig::new(Rule::Naive).served(history.clone());
+        assert_eq!(run(&tree(0), &config), ["b/y", "a/x"]);
+        // b/z takes (5, 5): b = .15/3 = 1/20 = a = .1/2 exactly. Mesos computes in doubles,
+        // where .15/3 = 0.049999999999999996 < .05, and lists [b/z, b/y, a/x]. In exact
+        // arithmetic the shares tie and the allocation count decides: a was served once,
+        // b twice, so a goes first.
+        let mut history = history;
+        history.push(5);
+        let config = OrderConfig::new(Rule::Naive).served(history);
+        let out = order(&tree(5), &config).unwrap();
+        assert_eq!(out.nodes[1].weighted_share, out.nodes[3].weighted_share);
+        assert_eq!(out.nodes[3].weighted_share, q(1, 20));
+        assert_eq!(names(&out), ["a/x", "b/z", "b/y"]);
+    }
+
+    // apache/hadoop, .../scheduler/fair/policies/TestDominantResourceFairnessPolicy.java
+    // ("compare(s1, s2) < 0 means that s1 should get a container before s2"; usage
+    // <mem, vcores>, weight 1, min share 0 unless stated; read at commit
+    // 09b476e6dabe8039a41dde7930c8a9c0d14bb750). s2 is listed first, so that the tree order
+    // would favour it, and each case asserts that the keys differ: the key decides.
+    fn yarn_first(
+        cluster: &[i128],
+        s1: (Vec<Rational>, Rational, Option<Vec<Rational>>),
+        s2: (Vec<Rational>, Rational, Option<Vec<Rational>>),
+    ) -> String {
+        let mut nodes = vec![OrderNode::pool("root", vec![1, 2])];
+        for (name, (u, w, g)) in [("s2", s2), ("s1", s1)] {
+            // Tasks of (1, 0): some cases use every vcore, and a task must fit to be offered.
+            let mut leaf = OrderNode::leaf(name, v(&[1, 0]), u).weight(w);
+            leaf.guarantee = g;
+            nodes.push(leaf);
+        }
+        let t = OrderTree::new(v(cluster), nodes);
+        let out = order(&t, &OrderConfig::new(Rule::Yarn)).unwrap();
+        assert_ne!(out.nodes[1].key, out.nodes[2].key, "decided by the key");
+        names(&out)[0].clone()
+    }
+
+    #[test]
+    fn yarn_drf_comparator_cases() {
+        let one = || Rational::ONE;
+        // testSameDominantResource: cluster <8000, 4>; both dominant 1/4 on vcores, then mem
+        // 1000/8000 < 2000/8000 -> s1.
+        assert_eq!(
+            yarn_first(
+                &[8000, 4],
+                (v(&[1000, 1]), one(), None),
+                (v(&[2000, 1]), one(), None)
+            ),
+            "s1"
+        );
+        // testDifferentDominantResource: cluster <8000, 8>; 4000/8000 = 1/2 < 5/8 -> s1.
+        assert_eq!(
+            yarn_first(
+                &[8000, 8],
+                (v(&[4000, 3]), one(), None),
+                (v(&[2000, 5]), one(), None)
+            ),
+            "s1"
+        );
+        // testOneIsNeedy: s1 <2000, 5> with min <0, 6>: dominant vcores, 5 < 6, needy; it
+        // goes first although its share 5/8 exceeds s2's 1/2.
+        assert_eq!(
+            yarn_first(
+                &[8000, 8],
+                (v(&[2000, 5]), one(), Some(v(&[0, 6]))),
+                (v(&[4000, 3]), one(), None)
+            ),
+            "s1"
+        );
+        // testBothAreNeedy: cluster <8000, 100>; s1 <2000, 5> min <3000, 6> (dominant mem,
+        // ratio 2/3), s2 <4000, 3> min <5000, 4> (dominant mem, ratio 4/5) -> s1.
+        assert_eq!(
+            yarn_first(
+                &[8000, 100],
+                (v(&[2000, 5]), one(), Some(v(&[3000, 6]))),
+                (v(&[4000, 3]), one(), Some(v(&[5000, 4])))
+            ),
+            "s1"
+        );
+        // testEvenWeightsSameDominantResource / ...DifferentDominantResource, cluster
+        // <8000, 8>, s1 of weight 2: (3/8)/2 = 3/16 < 2/8; (3/8)/2 < 2/8; (3/8)/2 < 2/8;
+        // (3/8)/2 < 2/8 -> s1 each time.
+        for (s1, s2) in [
+            ([3000, 1], [2000, 1]),
+            ([1000, 3], [1000, 2]),
+            ([1000, 3], [2000, 1]),
+            ([3000, 1], [1000, 2]),
+        ] {
+            assert_eq!(
+                yarn_first(&[8000, 8], (v(&s1), r(2), None), (v(&s2), one(), None)),
+                "s1"
+            );
+        }
+        // testCompareSchedulablesWithClusterResourceChanges: s1 <2000, 1>, s2 <1000, 2>;
+        // cluster <4000, 5>: 1/2 > 2/5 -> s2; cluster <8000, 6>: 1/4 < 1/3 -> s1.
+        assert_eq!(
+            yarn_first(
+                &[4000, 5],
+                (v(&[2000, 1]), one(), None),
+                (v(&[1000, 2]), one(), None)
+            ),
+            "s2"
+        );
+        assert_eq!(
+            yarn_first(
+                &[8000, 6],
+                (v(&[2000, 1]), one(), None),
+                (v(&[1000, 2]), one(), None)
+            ),
+            "s1"
+        );
+    }
+
+    // apache/hadoop, .../scheduler/fair/TestFairScheduler.java, testBasicDRFWithQueues: one
+    // node <8192 MB, 7 vcores>, drf everywhere; queue1 holds app1 (2 x <3072, 1>) and app2
+    // (2 x <2048, 2>), queue2 holds app3 (2 x <1024, 2>); containers go app1, app3, app3,
+    // app2. Replayed by asking the order, giving the first leaf one task, and asking again.
+    // The apps start in the order app1, app2, app3, as their names sort, so the name
+    // tie-break stands for YARN's start time here.
+    // By hand: (1) all zero, names decide: queue1, app1. (2) queue1 (3/8, 1/7) against
+    // queue2 0: app3. (3) queue2 holds <1024, 2>: (2/7, 1/8) < (3/8, 1/7): app3 again.
+    // (4) queue2 (4/7, 1/4) > queue1 (3/8, 1/7); inside queue1 app2 (0) < app1 (3/8): app2.
+    #[test]
+    fn yarn_basic_drf_with_queues_sequence() {
+        let mut t = OrderTree::new(
+            v(&[8192, 7]),
+            vec![
+                OrderNode::pool("root", vec![1, 4]),
+                OrderNode::pool("queue1", vec![2, 3]),
+                OrderNode::leaf("app1", v(&[3072, 1]), v(&[0, 0])).tasks(r(2)),
+                OrderNode::leaf("app2", v(&[2048, 2]), v(&[0, 0])).tasks(r(2)),
+                OrderNode::pool("queue2", vec![5]),
+                OrderNode::leaf("app3", v(&[1024, 2]), v(&[0, 0])).tasks(r(2)),
+            ],
+        );
+        let yarn = OrderConfig::new(Rule::Yarn);
+        let mut served = Vec::new();
+        for _ in 0..4 {
+            let out = order(&t, &yarn).unwrap();
+            let next = out.offer[0];
+            served.push(t.nodes[next].name.clone());
+            let d = t.nodes[next].demand.clone().unwrap();
+            let u = &mut t.nodes[next].usage;
+            *u = u.iter().zip(&d).map(|(u, d)| u + d).collect();
+        }
+        assert_eq!(served, ["app1", "app3", "app3", "app2"]);
+    }
+
+    // kubernetes-sigs/kueue, pkg/cache/scheduler/fair_sharing_test.go,
+    // TestDominantResourceShare (values there are DRS x 1000, rounded up). cq (nominal
+    // cpu 2, gpu 5) and lending-cq (cpu 8, gpu 5) in one cohort: lendable = (10, 10).
+    fn kueue_cohort(usage: &[i128], demand: Option<&[i128]>, w: Rational) -> OrderTree {
+        let cq = match demand {
+            // A queue with a pending workload: its request is the next task.
+            Some(d) => OrderNode::leaf("cq", v(d), v(usage)),
+            // Nothing pending: a count of 0 tasks keeps it out of the tournament, and its
+            // key is its DRS now (Kueue's status value).
+            None => OrderNode::leaf("cq", v(&[1, 1]), v(usage)).tasks(r(0)),
+        };
+        OrderTree::new(
+            v(&[10, 10]),
+            vec![
+                OrderNode::pool("cohort", vec![1, 2]),
+                cq.guarantee(v(&[2, 5])).weight(w),
+                OrderNode::leaf("lending-cq", v(&[1, 1]), v(&[0, 0])).guarantee(v(&[8, 5])),
+            ],
+        )
+    }
+
+    #[test]
+    fn kueue_dominant_resource_share() {
+        let kueue = OrderConfig::new(Rule::Kueue);
+        let key = |t: &OrderTree| order(t, &kueue).unwrap().nodes[1].key[0].clone();
+        let fin = Extended::Finite;
+        // "usage above nominal": (7 - 5) * 1000 / 10 = 200 on gpu -> 1/5.
+        assert_eq!(key(&kueue_cohort(&[3, 7], None, r(1))), fin(q(1, 5)));
+        // "one resource above nominal": (3 - 2) * 1000 / 10 = 100 on cpu -> 1/10.
+        assert_eq!(key(&kueue_cohort(&[3, 3], None, r(1))), fin(q(1, 10)));
+        // "usage below nominal": 0.
+        assert_eq!(key(&kueue_cohort(&[1, 2], None, r(1))), fin(r(0)));
+        // "usage with workload above nominal": (1 + 4 - 2) * 1000 / 10 = 300 -> 3/10.
+        assert_eq!(
+            key(&kueue_cohort(&[1, 2], Some(&[4, 4]), r(1))),
+            fin(q(3, 10))
+        );
+    }
+
+    // Same file, the weight cases: gpu usage 7 over nominal 5, lendable 10.
+    #[test]
+    fn kueue_weighted_share() {
+        let kueue = OrderConfig::new(Rule::Kueue);
+        let key = |w: Rational| {
+            let t = kueue_cohort(&[0, 7], None, w);
+            order(&t, &kueue).unwrap().nodes[1].key[0].clone()
+        };
+        // weight 2: ((7 - 5) * 1000 / 10) / 2 = 100 -> 1/10; weight 0.5: 400 -> 2/5;
+        // weight 0 and borrowing: math.MaxInt -> +inf.
+        assert_eq!(key(r(2)), Extended::Finite(q(1, 10)));
+        assert_eq!(key(q(1, 2)), Extended::Finite(q(2, 5)));
+        assert_eq!(key(r(0)), Extended::Infinite);
+    }
+
+    // Same file, the hierarchical case: cq (gpu nominal 5) in child-cohort (weight 2) under
+    // root (nominal gpu 45; potential 50); cq uses 10: cq (10 - 5) / 50 * 1000 = 100,
+    // child-cohort (5 / 50) * 1000 / 2 = 50.
+    #[test]
+    fn kueue_hierarchical_share() {
+        let t = OrderTree::new(
+            v(&[50]),
+            vec![
+                OrderNode::pool("root", vec![1]),
+                OrderNode::pool("child-cohort", vec![2])
+                    .weight(r(2))
+                    .guarantee(v(&[5])),
+                OrderNode::leaf("cq", v(&[1]), v(&[10]))
+                    .tasks(r(0))
+                    .guarantee(v(&[5])),
+            ],
+        );
+        let out = order(&t, &OrderConfig::new(Rule::Kueue)).unwrap();
+        assert_eq!(out.nodes[2].key, [Extended::Finite(q(1, 10))]);
+        assert_eq!(out.nodes[1].key, [Extended::Finite(q(1, 20))]);
+    }
+
+    // By hand: satisfaction under the ytsaurus rule. x holds (1, 2) of fair share (2, 2):
+    // max(1/2, 2/2) = 1; y holds (1, 0) of (4, 1): 1/4; z's fair share is 0: +inf.
+    #[test]
+    fn ytsaurus_satisfaction_by_hand() {
+        let t = OrderTree::new(
+            v(&[10, 10]),
+            vec![
+                OrderNode::pool("root", vec![1, 2, 3]).fair_share(v(&[6, 3])),
+                OrderNode::leaf("x", v(&[1, 1]), v(&[1, 2])).fair_share(v(&[2, 2])),
+                OrderNode::leaf("y", v(&[1, 0]), v(&[1, 0])).fair_share(v(&[4, 1])),
+                OrderNode::leaf("z", v(&[1, 0]), v(&[0, 0])).fair_share(v(&[0, 0])),
+            ],
+        );
+        let out = order(&t, &OrderConfig::new(Rule::Ytsaurus)).unwrap();
+        assert_eq!(names(&out), ["y", "x", "z"]);
+        assert_eq!(out.nodes[1].key, [Extended::Finite(r(1))]);
+        assert_eq!(out.nodes[3].key, [Extended::Infinite]);
+        // Over the fair share on one resource: (3, 0) of (2, 4) -> 3/2.
+        assert_eq!(
+            satisfaction(&v(&[3, 0]), &v(&[2, 4])),
+            Extended::Finite(q(3, 2))
+        );
+    }
+
+    // By hand: the deficit (g - U)+ and YARN's needy flag of a pool, and the inactive leaves.
+    #[test]
+    fn deficit_needy_and_inactive_leaves() {
+        let t = OrderTree::new(
+            v(&[10, 10]),
+            vec![
+                OrderNode::pool("root", vec![1, 4]),
+                OrderNode::pool("p", vec![2, 3])
+                    .guarantee(v(&[4, 2]))
+                    .limit(v(&[5, 5])),
+                OrderNode::leaf("a", v(&[2, 1]), v(&[2, 1])),
+                OrderNode::leaf("b", v(&[0, 0]), v(&[1, 3])),
+                OrderNode::leaf("c", v(&[6, 1]), v(&[0, 0])),
+            ],
+        );
+        let out = order(&t, &OrderConfig::new(Rule::Naive)).unwrap();
+        let p = &out.nodes[1];
+        // U_p = (3, 4): deficit (4 - 3, 0) = (1, 0); dominant resource r2 (4/10 > 3/10),
+        // 4 >= 2: not needy.
+        assert_eq!(p.usage, v(&[3, 4]));
+        assert_eq!(p.deficit, v(&[1, 0]));
+        assert!(!p.needy);
+        // a's next task (2, 1) would take p to (5, 5): within its limit; b is idle; c's
+        // task needs 6 cpu, 10 - 3 = 7 free: fits.
+        assert_eq!(
+            out.nodes[3].inactive.as_deref(),
+            Some("idle (all-zero demand)")
+        );
+        assert_eq!(names(&out), ["c", "p/a"]);
+        // With p's limit at (4, 5), a's next task would exceed it.
+        let mut t = t;
+        t.nodes[1].limit = Some(v(&[4, 5]));
+        let out = order(&t, &OrderConfig::new(Rule::Naive)).unwrap();
+        assert_eq!(
+            out.nodes[2].inactive.as_deref(),
+            Some("its next task would exceed the limit of root/p on r1 (3 held, limit 4)")
+        );
+        assert_eq!(
+            out.nodes[1].inactive.as_deref(),
+            Some("no leaf below can start a task")
+        );
+        assert_eq!(names(&out), ["c"]);
+    }
+
+    #[test]
+    fn errors_name_the_field() {
+        let t = flat(&[10], &[("a", r(1), v(&[6])), ("b", r(1), v(&[5]))]);
+        let err = order(&t, &OrderConfig::new(Rule::Naive)).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "usage: the leaves hold 11 of r1, more than its capacity 10"
+        );
+        let t = flat(&[10], &[("a", r(1), v(&[1])), ("b", r(1), v(&[2]))]);
+        let err = order(
+            &t,
+            &OrderConfig::new(Rule::Naive).ties("lru".parse().unwrap()),
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "tie: lru needs the history of offers (served)"
+        );
+        let err = order(&t, &OrderConfig::new(Rule::Naive).served(vec![0])).unwrap_err();
+        assert_eq!(err.to_string(), "served[0]: not a leaf of the tree");
+        let err = order(&t, &OrderConfig::new(Rule::Ytsaurus)).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "root/b.fair_share: the ytsaurus rule needs every node's fair share"
+        );
+        assert_eq!(
+            "drf".parse::<Rule>().unwrap_err().to_string(),
+            "rule: unknown rule \"drf\" (expected naive, yarn, kueue or ytsaurus)"
+        );
+    }
+
+    // A fifo pool offers to its children in the order listed, whatever their shares: x
+    // holds more than y but comes first; the root still orders its children by the rule.
+    #[test]
+    fn fifo_pool_keeps_the_listed_order() {
+        let t = OrderTree::new(
+            v(&[10]),
+            vec![
+                OrderNode::pool("root", vec![1, 4]),
+                OrderNode::pool("p", vec![2, 3]).fifo(),
+                OrderNode::leaf("x", v(&[1]), v(&[3])),
+                OrderNode::leaf("y", v(&[1]), v(&[1])),
+                OrderNode::leaf("z", v(&[1]), v(&[2])),
+            ],
+        );
+        // p = 4/10 > z = 2/10 -> z first, then p's children as listed.
+        assert_eq!(run(&t, &OrderConfig::new(Rule::Naive)), ["z", "p/x", "p/y"]);
+    }
+
+    // Least recently served: the leaf whose last offer is oldest goes first.
+    #[test]
+    fn lru_tie_break() {
+        let t = flat(&[10], &[("a", r(1), v(&[1])), ("b", r(1), v(&[1]))]);
+        let config = OrderConfig::new(Rule::Naive).ties("lru".parse().unwrap());
+        // History [a, b]: a was last served at offer 1, b at offer 2 -> a first; and the
+        // other way round.
+        assert_eq!(run(&t, &config.clone().served(vec![1, 2])), ["a", "b"]);
+        assert_eq!(run(&t, &config.served(vec![2, 1])), ["b", "a"]);
+    }
+}

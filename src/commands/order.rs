@@ -1,0 +1,249 @@
+//! `leontief order`: given what every leaf holds now, each node's exact share and guarantee
+//! deficit, and the order in which a scheduler's rule offers the next task
+//! ([`leontief_hdrf::order`]).
+
+use clap::{Args, ValueEnum};
+use leontief_hdrf::order::{order, OrderConfig, OrderOutcome, OrderTree, Rule};
+use leontief_hdrf::tiebreak::TieBreaks;
+use leontief_hdrf::{allocate, Policy, Tree};
+use leontief_solver::Rational;
+use serde_json::{json, Map, Value};
+
+use crate::cli::{read_text, CliError};
+use crate::commands::flags::NameParser;
+use crate::commands::{pretty, usage};
+
+/// The flags of `leontief order`.
+#[derive(Debug, Clone, Args)]
+pub struct OrderArgs {
+    /// Tree JSON file, or - for standard input, with "usage" on the leaves that hold
+    /// something: {"resources", "capacity", "tree": {"children": [{"name": "a", "demand":
+    /// [..], "usage": [..]}, ..]}}
+    pub file: String,
+    /// The ordering rule: naive (smallest weighted dominant share of the subtree; Mesos' DRF
+    /// sorter), yarn (YARN's DRF comparator: below-guarantee first), kueue (smallest share
+    /// borrowed beyond the guarantee), ytsaurus (smallest usage over fair share).
+    #[arg(long, default_value = "naive", value_parser = NameParser::<Rule>::new("rule"))]
+    pub rule: Rule,
+    /// Tie-breaks for equal keys, a comma-separated chain of first, count, lru, name (input
+    /// order decides last). Default: the rule's system's own: count,name for naive, name for
+    /// yarn, first for kueue and ytsaurus.
+    #[arg(long, value_name = "CHAIN", value_parser = parse_ties)]
+    pub tie: Option<TieBreaks>,
+    /// The history of offers, oldest first: comma-separated leaf paths (e.g.
+    /// root/a,root/b,root/a). Counts (tie-break count) become offers instead of tasks held;
+    /// needed by the tie-break lru.
+    #[arg(long, value_name = "PATHS")]
+    pub served: Option<String>,
+    /// With --rule ytsaurus: the policy whose static allocation is every node's fair share.
+    #[arg(long, value_name = "POLICY", value_parser = NameParser::<Policy>::new("policy"))]
+    pub fair_share: Option<Policy>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "json")]
+    pub format: OrderFormat,
+}
+
+/// Output format of `order`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OrderFormat {
+    /// JSON: the offer order and every node's figures, as exact strings.
+    Json,
+    /// A table, one row per node, indented by depth.
+    Table,
+}
+
+fn parse_ties(text: &str) -> Result<TieBreaks, String> {
+    text.parse::<TieBreaks>().map_err(|e| e.to_string())
+}
+
+/// The policy whose allocation is the fair share under `--rule ytsaurus` by default: H-DRF,
+/// the hierarchical DRF closest to YTsaurus' vector HDRF.
+const DEFAULT_FAIR_SHARE: Policy = Policy::Hdrf;
+
+/// Runs `leontief order`.
+///
+/// # Errors
+/// [`CliError::Input`] for an invalid tree (naming the field), a tree without any `usage`,
+/// an unknown path in `--served`; [`CliError::Usage`] for `--fair-share` without
+/// `--rule ytsaurus`; [`CliError::Read`] for an unreadable file.
+pub fn run(args: OrderArgs) -> Result<String, CliError> {
+    if args.fair_share.is_some() && args.rule != Rule::Ytsaurus {
+        return Err(usage(format!(
+            "--fair-share applies only to --rule ytsaurus, not --rule {}",
+            args.rule.name()
+        )));
+    }
+    let lru = args
+        .tie
+        .as_ref()
+        .is_some_and(|t| t.rules().contains(&leontief_hdrf::tiebreak::TieBreak::Lru));
+    if lru && args.served.is_none() {
+        return Err(usage(
+            "--tie lru needs --served (the history of offers, oldest first)",
+        ));
+    }
+    let text = read_text(&args.file)?;
+    let tree = Tree::from_json_str(&text)?;
+    let mut input = OrderTree::from_tree(&tree)?;
+    if args.rule == Rule::Ytsaurus {
+        let policy = args.fair_share.unwrap_or(DEFAULT_FAIR_SHARE);
+        let alloc = allocate(&tree, policy)?;
+        for v in tree.nodes() {
+            input.nodes[v.index()].fair_share = Some(alloc.node(v).allocation.clone());
+        }
+    }
+    let mut config = OrderConfig::new(args.rule);
+    if let Some(ties) = args.tie {
+        config = config.ties(ties);
+    }
+    if let Some(list) = &args.served {
+        config = config.served(served(&tree, list)?);
+    }
+    let out = order(&input, &config)?;
+    Ok(match args.format {
+        OrderFormat::Json => pretty(&to_json(&input, &out, args.fair_share, args.rule)),
+        OrderFormat::Table => table(&input, &out),
+    })
+}
+
+/// Leaf indices of `--served`, naming a bad entry by its position.
+fn served(tree: &Tree, list: &str) -> Result<Vec<usize>, CliError> {
+    let root = tree.node(tree.root()).name();
+    list.split(',')
+        .map(str::trim)
+        .enumerate()
+        .map(|(k, path)| {
+            let v = tree
+                .find_path(path)
+                .or_else(|| tree.find_path(&format!("{root}/{path}")));
+            match v {
+                Some(v) if tree.node(v).is_leaf() => Ok(v.index()),
+                _ => Err(leontief_solver::SolverError::invalid(
+                    format!("--served[{k}]"),
+                    format!("{path:?} is not a leaf of the tree"),
+                )
+                .into()),
+            }
+        })
+        .collect()
+}
+
+fn exact_list(v: &[Rational]) -> Value {
+    Value::Array(v.iter().map(|x| Value::String(x.to_string())).collect())
+}
+
+fn to_json(input: &OrderTree, out: &OrderOutcome, fair_share: Option<Policy>, rule: Rule) -> Value {
+    let mut top = Map::new();
+    top.insert("rule".into(), json!(out.rule.name()));
+    top.insert("ties".into(), json!(out.ties.to_string()));
+    if rule == Rule::Ytsaurus {
+        let p = fair_share.unwrap_or(DEFAULT_FAIR_SHARE);
+        top.insert("fair_share".into(), json!(p.name()));
+    }
+    top.insert("resources".into(), json!(input.resources));
+    top.insert("capacity".into(), exact_list(&input.capacity));
+    top.insert("offer".into(), json!(out.offer_paths()));
+    let nodes = out
+        .preorder
+        .iter()
+        .map(|&v| (v, &out.nodes[v]))
+        .map(|(v, n)| {
+            let mut o = Map::new();
+            o.insert("path".into(), json!(n.path));
+            o.insert("kind".into(), json!(if n.leaf { "leaf" } else { "pool" }));
+            o.insert("usage".into(), exact_list(&n.usage));
+            o.insert(
+                "guarantee".into(),
+                n.guarantee.as_deref().map_or(Value::Null, exact_list),
+            );
+            if let Some(f) = &input.nodes[v].fair_share {
+                o.insert("fair_share".into(), exact_list(f));
+            }
+            o.insert("dominant_share".into(), json!(n.dominant_share.to_string()));
+            o.insert("weighted_share".into(), json!(n.weighted_share.to_string()));
+            o.insert("deficit".into(), exact_list(&n.deficit));
+            o.insert("needy".into(), json!(n.needy));
+            o.insert(
+                "key".into(),
+                Value::Array(n.key.iter().map(|k| json!(k.to_string())).collect()),
+            );
+            o.insert("count".into(), json!(n.count));
+            if let Some(l) = n.last_served {
+                o.insert("last_served".into(), json!(l));
+            }
+            o.insert("sibling_rank".into(), json!(n.sibling_rank));
+            o.insert("rank".into(), json!(n.rank));
+            if let Some(why) = &n.inactive {
+                o.insert("inactive".into(), json!(why));
+            }
+            Value::Object(o)
+        })
+        .collect();
+    top.insert("nodes".into(), Value::Array(nodes));
+    Value::Object(top)
+}
+
+fn list(v: &[Rational]) -> String {
+    let parts: Vec<String> = v.iter().map(ToString::to_string).collect();
+    format!("({})", parts.join(", "))
+}
+
+/// One row per node in the tree's order, the name indented by depth; `rank` is the offer
+/// position of a leaf (`-` when it is not offered, with the reason at the end of the row).
+fn table(input: &OrderTree, out: &OrderOutcome) -> String {
+    let header = [
+        "node", "usage", "dominant", "weighted", "deficit", "needy", "key", "count", "rank",
+    ];
+    let mut rows: Vec<Vec<String>> = vec![header.iter().map(ToString::to_string).collect()];
+    let mut notes = Vec::new();
+    for n in out.preorder.iter().map(|&v| &out.nodes[v]) {
+        let depth = n.path.matches('/').count();
+        let name = n.path.rsplit('/').next().unwrap_or_default();
+        let key: Vec<String> = n.key.iter().map(ToString::to_string).collect();
+        let rank = match (n.leaf, n.rank, n.sibling_rank) {
+            (true, Some(r), _) => r.to_string(),
+            (false, _, Some(s)) => format!("({s})"),
+            _ => "-".into(),
+        };
+        rows.push(vec![
+            format!("{}{name}", "  ".repeat(depth)),
+            list(&n.usage),
+            n.dominant_share.to_string(),
+            n.weighted_share.to_string(),
+            list(&n.deficit),
+            if n.needy { "yes" } else { "no" }.into(),
+            key.join(" "),
+            n.count.to_string(),
+            rank,
+        ]);
+        notes.push(n.inactive.clone());
+    }
+    let widths: Vec<usize> = (0..header.len())
+        .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+        .collect();
+    let mut s = format!(
+        "rule {}, ties {} (then input order); resources {}\n",
+        out.rule.name(),
+        out.ties,
+        input.resources.join(", ")
+    );
+    s.push_str(&format!("offer order: {}\n", out.offer_paths().join(", ")));
+    for (i, row) in rows.iter().enumerate() {
+        let cells: Vec<String> = row
+            .iter()
+            .zip(&widths)
+            .map(|(cell, &w)| format!("{cell:<w$}"))
+            .collect();
+        let mut line = cells.join("  ").trim_end().to_string();
+        if let Some(Some(why)) = i.checked_sub(1).map(|k| &notes[k]) {
+            line.push_str(&format!("  {why}"));
+        }
+        s.push_str(&line);
+        s.push('\n');
+    }
+    s.push_str("rank: a leaf's place in the offer order; (k): a pool's place among its siblings\n");
+    if out.rule == Rule::Yarn {
+        s.push_str("key: 0 if needy, then usage over guarantee; 1 if not, then weighted shares; each over the node's resources by descending share\n");
+    }
+    s
+}
