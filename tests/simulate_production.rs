@@ -331,3 +331,33 @@ fn bad_tie_breaks_name_the_flag() {
         "--tie: first decides every tie, so count after it could never apply",
     );
 }
+
+/// Idle leaves (all-zero demand) and empty pools take part in a simulation and get nothing:
+/// with the one-slot pair beside an idle leaf `z` and an empty pool `e`, x and y still
+/// alternate under the default `count` (time-average 1/2 each, as in the one-slot case: the
+/// idle leaf never submits a task, so it never takes a tie), and z holds 0 throughout. A
+/// workload that gives the idle leaf work is refused, as are the fields the simulator does not
+/// honour (a guarantee), rather than ignored.
+#[test]
+fn idle_leaves_and_empty_pools_get_nothing_and_unhonoured_fields_are_refused() {
+    let tree = r#"{"capacity": [1], "horizon": 10, "tree": {"children": [
+        {"name": "x", "demand": [1]}, {"name": "y", "demand": [1]},
+        {"name": "z", "demand": [0]}, {"name": "e", "children": []}]}}"#;
+    let v = ok_json(&run(&["simulate", "--no-series", "-"], tree));
+    assert_eq!(node(&v, "x")["time_average_share"], "1/2");
+    assert_eq!(node(&v, "y")["time_average_share"], "1/2");
+    assert_eq!(node(&v, "z")["time_average_share"], "0");
+    let busy_idle = r#"{"capacity": [1], "horizon": 10, "tree": {"children": [
+        {"name": "x", "demand": [1]}, {"name": "z", "demand": [0]}]},
+        "workload": {"z": {"duration": 1, "count": 3}}}"#;
+    assert_bad(
+        &run(&["simulate", "-"], busy_idle),
+        "workload.z: \"z\" is idle (all-zero demand): it runs no tasks; give it a demand or no work",
+    );
+    let guaranteed = r#"{"capacity": [1], "horizon": 10, "tree": {"children": [
+        {"name": "x", "demand": [1], "guarantee": "1/2"}, {"name": "y", "demand": [1]}]}}"#;
+    assert_bad(
+        &run(&["simulate", "-"], guaranteed),
+        "tree: the simulator does not take guarantees, limits, fifo pools or usage yet; the static policies (leontief hdrf) and leontief order do",
+    );
+}

@@ -474,6 +474,14 @@ pub struct Simulation {
 /// ```
 pub fn simulate(scenario: &Scenario, config: &SimConfig) -> Result<Simulation> {
     let tree = &scenario.tree;
+    if tree.instance().has_production_rules() {
+        // Refused rather than ignored: the simulator's guarantees are the weights' shares.
+        return Err(SolverError::invalid(
+            "tree",
+            "the simulator does not take guarantees, limits, fifo pools or usage yet; the \
+             static policies (leontief hdrf) and leontief order do",
+        ));
+    }
     let horizon = config
         .horizon
         .clone()

@@ -210,8 +210,14 @@ impl Scenario {
 
     /// The workload of `leaf` (the default when none was set, see
     /// [`Scenario::from_json`]'s example).
+    /// An idle leaf (all-zero demand) submits nothing, whatever the workload says: its
+    /// tasks would take nothing and never end the run.
     pub fn workload(&self, leaf: NodeId) -> &LeafWorkload {
         static DEFAULT: std::sync::OnceLock<LeafWorkload> = std::sync::OnceLock::new();
+        static IDLE: std::sync::OnceLock<LeafWorkload> = std::sync::OnceLock::new();
+        if self.tree.node(leaf).is_idle() {
+            return IDLE.get_or_init(LeafWorkload::idle);
+        }
         self.leaves
             .get(leaf.index())
             .and_then(Option::as_ref)
@@ -236,6 +242,12 @@ impl Scenario {
     pub fn set_workload(&mut self, name: &str, workload: LeafWorkload) -> Result<()> {
         let field = format!("workload.{name}");
         let v = self.leaf_named(name, &field)?;
+        if self.tree.node(v).is_idle() && workload.has_work() {
+            return Err(SolverError::invalid(
+                field,
+                format!("{name:?} is idle (all-zero demand): it runs no tasks; give it a demand or no work"),
+            ));
+        }
         self.leaves[v.index()] = Some(workload);
         Ok(())
     }
@@ -325,8 +337,7 @@ impl Scenario {
             Some(Value::Object(map)) => {
                 for (name, spec) in map {
                     let field = format!("workload.{name}");
-                    let v = scenario.leaf_named(name, &field)?;
-                    scenario.leaves[v.index()] = Some(read_leaf(&field, spec)?);
+                    scenario.set_workload(name, read_leaf(&field, spec)?)?;
                 }
             }
             Some(other) => {

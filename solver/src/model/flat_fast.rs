@@ -104,6 +104,9 @@ pub(super) fn read(text: &str) -> Option<Instance> {
             resource_weights: None,
             cap: u.tasks.map(|t| t.0),
             pool: None,
+            guarantee: None,
+            limit: None,
+            usage: None,
         })
         .collect();
     Instance::with_pools(resources, capacity, Vec::new(), users).ok()

@@ -476,7 +476,15 @@ impl Instance {
     /// usage) or the tree has idle leaves: when not, every policy behaves as before these
     /// fields existed.
     pub fn has_production_fields(&self) -> bool {
-        !self.idle.is_empty()
+        !self.idle.is_empty() || self.has_production_rules()
+    }
+
+    /// Whether any node, idle leaves included, has a guarantee, a limit, a FIFO mode or a
+    /// usage (the fields that change what a node is owed or may hold).
+    pub fn has_production_rules(&self) -> bool {
+        self.idle
+            .iter()
+            .any(|u| u.guarantee.is_some() || u.limit.is_some() || u.usage.is_some())
             || self
                 .pools
                 .iter()
