@@ -212,36 +212,7 @@ impl DecimalBounds {
 /// [`Rational::to_decimal`](crate::Rational::to_decimal): trailing zeros dropped, plain
 /// notation when `-7 < e < 21`, scientific otherwise.
 pub fn format_rounded(m: u128, e: i64, out: &mut String) {
-    let text = m.to_string();
-    let d = text.trim_end_matches('0');
-    let d = if d.is_empty() { "0" } else { d };
-    let len = d.len() as i64;
-    if -7 < e && e < 21 {
-        if e >= 0 {
-            let int_len = e + 1;
-            if len <= int_len {
-                out.push_str(d);
-                out.extend(std::iter::repeat_n('0', (int_len - len) as usize));
-            } else {
-                let (int, frac) = d.split_at(int_len as usize);
-                out.push_str(int);
-                out.push('.');
-                out.push_str(frac);
-            }
-        } else {
-            out.push_str("0.");
-            out.extend(std::iter::repeat_n('0', (-e - 1) as usize));
-            out.push_str(d);
-        }
-    } else {
-        out.push_str(&d[..1]);
-        if len > 1 {
-            out.push('.');
-            out.push_str(&d[1..]);
-        }
-        out.push('e');
-        out.push_str(&e.to_string());
-    }
+    crate::rational::format_digits(&m.to_string(), e, out);
 }
 
 #[cfg(test)]

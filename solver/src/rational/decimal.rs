@@ -405,7 +405,7 @@ fn round_big(p: &BigUint, q: &BigUint, n: u32) -> (Kept, i64) {
 
 /// Writes `m · 10^(e-n+1)` where `m` has exactly `n` digits (`digits`), dropping trailing
 /// zeros; plain notation for `-7 < e < 21`, scientific otherwise.
-fn format_digits(digits: &str, e: i64, out: &mut String) {
+pub(crate) fn format_digits(digits: &str, e: i64, out: &mut String) {
     let d = digits.trim_end_matches('0');
     let d = if d.is_empty() { "0" } else { d };
     let len = d.len() as i64;
