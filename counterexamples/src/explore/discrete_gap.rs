@@ -47,11 +47,12 @@
 
 use serde_json::{Map, Value};
 
-use leontief_solver::properties::{Property, Scenario};
+use leontief_solver::properties::Scenario;
 use leontief_solver::registry::Descriptor;
 use leontief_solver::{Allocation, Drf, Instance, Mechanism, Rational, SolverError};
 
-use super::metric::{try_scenario, Ctx, Direction, Evaluation, Metric, Utility};
+use super::metric::{try_scenario, Ctx, Evaluation, Metric, Utility};
+use super::MetricName;
 use crate::candidate::Candidate;
 
 /// See the [module docs](self).
@@ -80,32 +81,8 @@ fn extremes(d: &[Rational]) -> (usize, usize) {
 }
 
 impl Metric for DiscreteGap {
-    fn name(&self) -> &'static str {
-        "discrete-gap"
-    }
-
-    fn description(&self) -> &'static str {
-        "max over users i, k of (δ_i − δ_k) / μ_max, δ the dominant share of discrete DRF \
-         minus fluid DRF's, μ_max the largest task's (at most 1 by the DRF paper's Theorem 7 \
-         with one resource or positive demands; unbounded once demands may be zero)"
-    }
-
-    fn direction(&self) -> Direction {
-        Direction::Max
-    }
-
-    fn uses_utility(&self) -> bool {
-        false
-    }
-
-    /// Pareto efficiency: like the welfare ratios the value measures a whole allocation, so
-    /// the shrinker uses the reductions of the allocation properties (no scenario).
-    fn property(&self) -> Property {
-        Property::Po
-    }
-
-    fn compared(&self) -> &'static str {
-        "allocation_fluid"
+    fn id(&self) -> MetricName {
+        MetricName::DiscreteGap
     }
 
     fn applies_to(&self, mechanism: &Descriptor) -> Result<(), String> {

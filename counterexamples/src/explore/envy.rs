@@ -13,29 +13,16 @@ use leontief_solver::properties::{utility_at_truth, Property, Scenario};
 use leontief_solver::registry::Descriptor;
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
-use super::metric::{
-    proved, ratio, scale, spread, try_scenario, Ctx, Direction, Evaluation, Metric, Utility,
-};
+use super::metric::{proved, ratio, scale, spread, try_scenario, Ctx, Evaluation, Metric, Utility};
+use super::MetricName;
 use crate::candidate::Candidate;
 
 /// See the [module docs](self).
 pub struct Envy;
 
 impl Metric for Envy {
-    fn name(&self) -> &'static str {
-        "envy"
-    }
-
-    fn description(&self) -> &'static str {
-        "max over users i != k of u_i((w_i/w_k) x_k d_k) / x_i (1 or less when envy-free)"
-    }
-
-    fn direction(&self) -> Direction {
-        Direction::Max
-    }
-
-    fn property(&self) -> Property {
-        Property::Ef
+    fn id(&self) -> MetricName {
+        MetricName::Envy
     }
 
     fn applies_to(&self, mechanism: &Descriptor) -> Result<(), String> {

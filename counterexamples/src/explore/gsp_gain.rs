@@ -18,12 +18,11 @@
 //! # References
 //! - D. Parkes, A. Procaccia, N. Shah. *Beyond Dominant Resource Fairness.* EC 2012.
 
-use leontief_solver::properties::{utility_at_truth, utility_of_report, Property, Scenario};
+use leontief_solver::properties::{utility_at_truth, utility_of_report, Scenario};
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
-use super::metric::{
-    ratio, scale, spread, try_scenario, Ctx, Direction, Evaluation, Metric, Utility,
-};
+use super::metric::{ratio, scale, spread, try_scenario, Ctx, Evaluation, Metric, Utility};
+use super::MetricName;
 use crate::candidate::Candidate;
 use crate::search::{neighbour_profile, user_lies};
 
@@ -33,20 +32,8 @@ pub struct GspGain;
 type Profile = Vec<(usize, Vec<Rational>)>;
 
 impl Metric for GspGain {
-    fn name(&self) -> &'static str {
-        "gsp-gain"
-    }
-
-    fn description(&self) -> &'static str {
-        "max over coalitions with no member worse off of a member's u_i(after) / u_i(before)"
-    }
-
-    fn direction(&self) -> Direction {
-        Direction::Max
-    }
-
-    fn property(&self) -> Property {
-        Property::GspStrong
+    fn id(&self) -> MetricName {
+        MetricName::GspGain
     }
 
     fn at(

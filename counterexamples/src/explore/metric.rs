@@ -7,6 +7,7 @@ use leontief_solver::properties::{Property, Scenario};
 use leontief_solver::registry::Descriptor;
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
+use super::MetricName;
 use crate::candidate::Candidate;
 
 /// Whether a metric's record is its largest or its smallest value. Names `max`, `min`.
@@ -123,35 +124,90 @@ impl<'a> Ctx<'a> {
     }
 }
 
-/// A quantitative property: a ratio maximized or minimized over instances and scenarios.
-pub trait Metric: Sync {
-    /// Its command-line name.
-    fn name(&self) -> &'static str;
+/// What describes a metric apart from how it is computed: one row per metric in
+/// [`MetricName::info`](super::MetricName::info), read by the [`Metric`] trait's provided
+/// methods.
+#[derive(Debug, Clone, Copy)]
+pub struct MetricInfo {
     /// A one-line definition (shown in `explore --help`).
-    fn description(&self) -> &'static str;
+    pub description: &'static str,
     /// Whether the record is the largest or the smallest value.
-    fn direction(&self) -> Direction;
-    /// The property whose violation the value measures (its scenario kind: lies,
-    /// departures, growths or none; also the shrinker's reductions).
-    fn property(&self) -> Property;
+    pub direction: Direction,
+    /// The property whose violation the value measures: its scenario kind (lies,
+    /// departures, growths or none) and the shrinker's reductions. Whole-allocation
+    /// measures (the welfare ratios, `discrete-gap`) use Pareto efficiency's: fewer users
+    /// and resources, simpler numbers, no scenario to carry along.
+    pub property: Property,
     /// The normalisation used unless `--utility` says otherwise.
-    fn default_utility(&self) -> Utility {
-        Utility::Tasks
-    }
+    pub default_utility: Utility,
     /// Whether the value depends on the normalisation; `false` for ratios of dominant
-    /// shares (`discrete-gap`, `sg-deficit`), for which `--utility` does not apply.
-    fn uses_utility(&self) -> bool {
-        true
-    }
+    /// shares and of times, for which `--utility` does not apply.
+    pub uses_utility: bool,
     /// Whether the value is one user's ratio (recorded as `witness.user`); `false` for a
-    /// ratio about the whole allocation (the welfare ratios).
-    fn per_user(&self) -> bool {
-        true
-    }
+    /// value about the whole allocation or a node.
+    pub per_user: bool,
     /// The witness key of [`Evaluation::after`]: `allocation_after` (the answer in the
     /// scenario) unless the metric compares with another allocation.
+    pub compared: &'static str,
+}
+
+impl MetricInfo {
+    /// A per-user ratio of utilities in tasks, compared with the answer in the scenario:
+    /// the common case, from which the rows of the table differ.
+    pub(crate) const fn ratio(
+        description: &'static str,
+        direction: Direction,
+        property: Property,
+    ) -> Self {
+        MetricInfo {
+            description,
+            direction,
+            property,
+            default_utility: Utility::Tasks,
+            uses_utility: true,
+            per_user: true,
+            compared: "allocation_after",
+        }
+    }
+}
+
+/// A quantitative property: a ratio maximized or minimized over instances and scenarios.
+/// Its description is the row of [`MetricName::info`](super::MetricName::info); an
+/// implementation says how the value is computed.
+pub trait Metric: Sync {
+    /// Which metric this is.
+    fn id(&self) -> MetricName;
+    /// Its command-line name.
+    fn name(&self) -> &'static str {
+        self.id().name()
+    }
+    /// See [`MetricInfo::description`].
+    fn description(&self) -> &'static str {
+        self.id().info().description
+    }
+    /// See [`MetricInfo::direction`].
+    fn direction(&self) -> Direction {
+        self.id().info().direction
+    }
+    /// See [`MetricInfo::property`].
+    fn property(&self) -> Property {
+        self.id().info().property
+    }
+    /// See [`MetricInfo::default_utility`].
+    fn default_utility(&self) -> Utility {
+        self.id().info().default_utility
+    }
+    /// See [`MetricInfo::uses_utility`].
+    fn uses_utility(&self) -> bool {
+        self.id().info().uses_utility
+    }
+    /// See [`MetricInfo::per_user`].
+    fn per_user(&self) -> bool {
+        self.id().info().per_user
+    }
+    /// See [`MetricInfo::compared`].
     fn compared(&self) -> &'static str {
-        "allocation_after"
+        self.id().info().compared
     }
     /// Witness fields beyond the common ones (e.g. the node of `sg-deficit`, the second
     /// user of `discrete-gap`), recomputed from the evaluation; none by default.

@@ -3,7 +3,7 @@
 //!
 //! - [`metric`]: the [`Metric`] trait, [`Evaluation`], the normalisations ([`Utility`]).
 //! - one module per metric: [`sp_gain`], [`gsp_gain`], [`pm_loss`], [`rm_loss`], [`envy`],
-//!   [`si_gap`], [`welfare_ratio`], [`fair_welfare_ratio`], [`discrete_gap`],
+//!   [`si_gap`], [`welfare_ratio`] (with `fair-welfare-ratio`), [`discrete_gap`],
 //!   [`sg_deficit`], [`starvation`]; [`MetricName`] lists them once (names derived with
 //!   strum).
 //! - [`local`]: the exact perturbations of the local search.
@@ -49,7 +49,6 @@
 
 pub mod discrete_gap;
 pub mod envy;
-pub mod fair_welfare_ratio;
 pub mod family;
 pub mod gsp_gain;
 pub mod local;
@@ -71,7 +70,7 @@ use rayon::prelude::*;
 use serde_json::Value;
 
 pub use family::Family;
-pub use metric::{Ctx, Direction, Evaluation, Metric, Utility};
+pub use metric::{Ctx, Direction, Evaluation, Metric, MetricInfo, Utility};
 
 use crate::generate::GeneratorConfig;
 use crate::search::{unit_rng, Shard, Stop};
@@ -113,7 +112,7 @@ pub enum MetricName {
     SiGap,
     /// See [`welfare_ratio`].
     WelfareRatio,
-    /// See [`fair_welfare_ratio`].
+    /// See [`welfare_ratio`].
     FairWelfareRatio,
     /// See [`discrete_gap`].
     DiscreteGap,
@@ -142,8 +141,8 @@ impl MetricName {
             MetricName::RmLoss => &rm_loss::RmLoss,
             MetricName::Envy => &envy::Envy,
             MetricName::SiGap => &si_gap::SiGap,
-            MetricName::WelfareRatio => &welfare_ratio::WelfareRatio,
-            MetricName::FairWelfareRatio => &fair_welfare_ratio::FairWelfareRatio,
+            MetricName::WelfareRatio => &welfare_ratio::WelfareRatio::OPTIMUM,
+            MetricName::FairWelfareRatio => &welfare_ratio::WelfareRatio::FAIR,
             MetricName::DiscreteGap => &discrete_gap::DiscreteGap,
             MetricName::SgDeficit => &sg_deficit::SgDeficit,
             MetricName::Starvation => &starvation::Starvation,
@@ -152,7 +151,104 @@ impl MetricName {
 
     /// Its one-line definition.
     pub fn description(self) -> &'static str {
-        self.metric().description()
+        self.info().description
+    }
+
+    /// Its description: the one table of what each metric measures, in which direction,
+    /// under which normalisation, and how its record is shaped.
+    pub fn info(self) -> &'static MetricInfo {
+        use leontief_solver::properties::Property;
+        use Direction::{Max, Min};
+        const SP_GAIN: MetricInfo = MetricInfo::ratio(
+            "max over one liar i and its report d' of u_i(x'_i d') / u_i(x_i d_i) (at most 1 when strategy-proof)",
+            Max,
+            Property::Sp,
+        );
+        const GSP_GAIN: MetricInfo = MetricInfo::ratio(
+            "max over coalitions with no member worse off of a member's u_i(after) / u_i(before)",
+            Max,
+            Property::GspStrong,
+        );
+        const PM_LOSS: MetricInfo = MetricInfo::ratio(
+            "min over a population I, one more user k (leaving I + k or joining I) and a user i of I of u_i(I) / u_i(I + k) (at least 1 when population monotonic)",
+            Min,
+            Property::Pm,
+        );
+        const RM_LOSS: MetricInfo = MetricInfo::ratio(
+            "min over grown capacities R' >= R and users i of u_i(after) / u_i(before) (at least 1 when resource monotonic)",
+            Min,
+            Property::Rm,
+        );
+        const ENVY: MetricInfo = MetricInfo::ratio(
+            "max over users i != k of u_i((w_i/w_k) x_k d_k) / x_i (1 or less when envy-free)",
+            Max,
+            Property::Ef,
+        );
+        const SI_GAP: MetricInfo = MetricInfo::ratio(
+            "min over users i of x_i / u_i((w_i/W) R) (1 or more with the sharing incentive)",
+            Min,
+            Property::Si,
+        );
+        const WELFARE_RATIO: MetricInfo = MetricInfo {
+            default_utility: Utility::DominantShare,
+            per_user: false,
+            compared: "allocation_optimum",
+            ..MetricInfo::ratio(
+                "OPT / W(x): the utilitarian optimum (exact LP) over the mechanism's welfare \
+                 (default utility dominant-share)",
+                Max,
+                Property::Po,
+            )
+        };
+        const FAIR_WELFARE_RATIO: MetricInfo = MetricInfo {
+            description:
+                "FAIR / W(x): the best SI and EF welfare (exact LPs) over the mechanism's welfare \
+                          (default utility dominant-share)",
+            ..WELFARE_RATIO
+        };
+        const DISCRETE_GAP: MetricInfo = MetricInfo {
+            uses_utility: false,
+            compared: "allocation_fluid",
+            ..MetricInfo::ratio(
+                "max over users i, k of (δ_i − δ_k) / μ_max, δ the dominant share of discrete DRF \
+                 minus fluid DRF's, μ_max the largest task's (at most 1 by the DRF paper's Theorem 7 \
+                 with one resource or positive demands; unbounded once demands may be zero)",
+                Max,
+                Property::Po,
+            )
+        };
+        const SG_DEFICIT: MetricInfo = MetricInfo {
+            uses_utility: false,
+            per_user: false,
+            ..MetricInfo::ratio(
+                "min over nodes v with unmet demand of S_v / g_v, the node's dominant share over its \
+                 guaranteed share (1 or more with the share guarantee; hdrf:* on instances with pools)",
+                Min,
+                Property::Sg,
+            )
+        };
+        const STARVATION: MetricInfo = MetricInfo {
+            uses_utility: false,
+            per_user: false,
+            ..MetricInfo::ratio(
+                "max over generated churn workloads and nodes v below the root of L_v / H, the longest time v spends below its guaranteed share with unmet demand as a fraction of the simulated time H (0 when no node starves; hdrf:* policies, simulated)",
+                Max,
+                Property::Sg,
+            )
+        };
+        match self {
+            MetricName::SpGain => &SP_GAIN,
+            MetricName::GspGain => &GSP_GAIN,
+            MetricName::PmLoss => &PM_LOSS,
+            MetricName::RmLoss => &RM_LOSS,
+            MetricName::Envy => &ENVY,
+            MetricName::SiGap => &SI_GAP,
+            MetricName::WelfareRatio => &WELFARE_RATIO,
+            MetricName::FairWelfareRatio => &FAIR_WELFARE_RATIO,
+            MetricName::DiscreteGap => &DISCRETE_GAP,
+            MetricName::SgDeficit => &SG_DEFICIT,
+            MetricName::Starvation => &STARVATION,
+        }
     }
 }
 

@@ -56,12 +56,11 @@
 //!   monotonic; CEEI is not, §5).
 
 use leontief_solver::generate::SplitMix64;
-use leontief_solver::properties::{utility_at_truth, Property, Scenario};
+use leontief_solver::properties::{utility_at_truth, Scenario};
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError, User};
 
-use super::metric::{
-    ratio, scale, spread, try_scenario, Ctx, Direction, Evaluation, Metric, Utility,
-};
+use super::metric::{ratio, scale, spread, try_scenario, Ctx, Evaluation, Metric, Utility};
+use super::MetricName;
 use crate::candidate::Candidate;
 
 /// See the [module docs](self).
@@ -170,20 +169,8 @@ fn neighbour(
 }
 
 impl Metric for PmLoss {
-    fn name(&self) -> &'static str {
-        "pm-loss"
-    }
-
-    fn description(&self) -> &'static str {
-        "min over a population I, one more user k (leaving I + k or joining I) and a user i of I of u_i(I) / u_i(I + k) (at least 1 when population monotonic)"
-    }
-
-    fn direction(&self) -> Direction {
-        Direction::Min
-    }
-
-    fn property(&self) -> Property {
-        Property::Pm
+    fn id(&self) -> MetricName {
+        MetricName::PmLoss
     }
 
     fn at(

@@ -15,12 +15,11 @@
 //! - A. Ghodsi et al. *Dominant Resource Fairness.* NSDI 2011, §5 (DRF is not resource
 //!   monotonic: capacities (1, 1) → (1, 4) with ⟨2, 1⟩ and ⟨1, 2⟩).
 
-use leontief_solver::properties::{utility_at_truth, Property, Scenario};
+use leontief_solver::properties::{utility_at_truth, Scenario};
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
-use super::metric::{
-    ratio, scale, spread, try_scenario, Ctx, Direction, Evaluation, Metric, Utility,
-};
+use super::metric::{ratio, scale, spread, try_scenario, Ctx, Evaluation, Metric, Utility};
+use super::MetricName;
 use crate::candidate::Candidate;
 use crate::search::capacity_growths;
 
@@ -28,20 +27,8 @@ use crate::search::capacity_growths;
 pub struct RmLoss;
 
 impl Metric for RmLoss {
-    fn name(&self) -> &'static str {
-        "rm-loss"
-    }
-
-    fn description(&self) -> &'static str {
-        "min over grown capacities R' >= R and users i of u_i(after) / u_i(before) (at least 1 when resource monotonic)"
-    }
-
-    fn direction(&self) -> Direction {
-        Direction::Min
-    }
-
-    fn property(&self) -> Property {
-        Property::Rm
+    fn id(&self) -> MetricName {
+        MetricName::RmLoss
     }
 
     fn at(

@@ -52,11 +52,12 @@
 use serde_json::{Map, Value};
 
 use leontief_solver::properties::allocation::share_guarantee_violations;
-use leontief_solver::properties::{Property, Scenario};
+use leontief_solver::properties::Scenario;
 use leontief_solver::registry::Descriptor;
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
-use super::metric::{try_scenario, Ctx, Direction, Evaluation, Metric, Utility};
+use super::metric::{try_scenario, Ctx, Evaluation, Metric, Utility};
+use super::MetricName;
 use crate::candidate::Candidate;
 
 /// See the [module docs](self).
@@ -97,29 +98,8 @@ pub(crate) fn least_node(inst: &Instance, x: &Allocation) -> Option<(usize, Rati
 }
 
 impl Metric for SgDeficit {
-    fn name(&self) -> &'static str {
-        "sg-deficit"
-    }
-
-    fn description(&self) -> &'static str {
-        "min over nodes v with unmet demand of S_v / g_v, the node's dominant share over its \
-         guaranteed share (1 or more with the share guarantee; hdrf:* on instances with pools)"
-    }
-
-    fn direction(&self) -> Direction {
-        Direction::Min
-    }
-
-    fn uses_utility(&self) -> bool {
-        false
-    }
-
-    fn property(&self) -> Property {
-        Property::Sg
-    }
-
-    fn per_user(&self) -> bool {
-        false
+    fn id(&self) -> MetricName {
+        MetricName::SgDeficit
     }
 
     fn applies_to(&self, mechanism: &Descriptor) -> Result<(), String> {

@@ -14,8 +14,9 @@ use leontief_solver::registry::Descriptor;
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
 use super::metric::{
-    proved, ratio, scale, spread, try_scenario, Ctx, Direction, Evaluation, Metric, Spread, Utility,
+    proved, ratio, scale, spread, try_scenario, Ctx, Evaluation, Metric, Spread, Utility,
 };
+use super::MetricName;
 use crate::candidate::Candidate;
 
 /// See the [module docs](self).
@@ -27,20 +28,8 @@ pub(crate) fn utility_of_bundle(instance: &Instance, i: usize, split: &[Rational
 }
 
 impl Metric for SiGap {
-    fn name(&self) -> &'static str {
-        "si-gap"
-    }
-
-    fn description(&self) -> &'static str {
-        "min over users i of x_i / u_i((w_i/W) R) (1 or more with the sharing incentive)"
-    }
-
-    fn direction(&self) -> Direction {
-        Direction::Min
-    }
-
-    fn property(&self) -> Property {
-        Property::Si
+    fn id(&self) -> MetricName {
+        MetricName::SiGap
     }
 
     fn applies_to(&self, mechanism: &Descriptor) -> Result<(), String> {

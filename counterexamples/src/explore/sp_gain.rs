@@ -17,12 +17,11 @@
 //! - N. Chen, X. Deng, J. Zhang. *How Profitable Are Strategic Behaviors in a Market?* ESA
 //!   2011 (the incentive ratio of the Fisher market, hence of CEEI, is at most 2).
 
-use leontief_solver::properties::{utility_at_truth, utility_of_report, Property, Scenario};
+use leontief_solver::properties::{utility_at_truth, utility_of_report, Scenario};
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
-use super::metric::{
-    ratio, scale, spread, try_scenario, Ctx, Direction, Evaluation, Metric, Utility,
-};
+use super::metric::{ratio, scale, spread, try_scenario, Ctx, Evaluation, Metric, Utility};
+use super::MetricName;
 use crate::candidate::Candidate;
 use crate::search::{neighbour_profile, user_lies};
 
@@ -33,20 +32,8 @@ type Scored = Option<(Rational, Vec<(usize, Vec<Rational>)>)>;
 pub struct SpGain;
 
 impl Metric for SpGain {
-    fn name(&self) -> &'static str {
-        "sp-gain"
-    }
-
-    fn description(&self) -> &'static str {
-        "max over one liar i and its report d' of u_i(x'_i d') / u_i(x_i d_i) (at most 1 when strategy-proof)"
-    }
-
-    fn direction(&self) -> Direction {
-        Direction::Max
-    }
-
-    fn property(&self) -> Property {
-        Property::Sp
+    fn id(&self) -> MetricName {
+        MetricName::SpGain
     }
 
     fn at(

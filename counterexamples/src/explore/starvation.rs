@@ -64,11 +64,12 @@ use leontief_hdrf::simulate::{
 };
 use leontief_hdrf::{NodeId, Tree};
 use leontief_solver::generate::SplitMix64;
-use leontief_solver::properties::{Property, Scenario};
+use leontief_solver::properties::Scenario;
 use leontief_solver::registry::Descriptor;
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
-use super::metric::{try_scenario, Ctx, Direction, Evaluation, Metric, Utility};
+use super::metric::{try_scenario, Ctx, Evaluation, Metric, Utility};
+use super::MetricName;
 use crate::candidate::Candidate;
 
 /// The simulated time of a generated workload, `[0, HORIZON)`.
@@ -367,28 +368,8 @@ pub(crate) fn witness(mechanism: &str, e: &Evaluation) -> Map<String, Value> {
 }
 
 impl Metric for Starvation {
-    fn name(&self) -> &'static str {
-        "starvation"
-    }
-
-    fn description(&self) -> &'static str {
-        "max over generated churn workloads and nodes v below the root of L_v / H, the longest time v spends below its guaranteed share with unmet demand as a fraction of the simulated time H (0 when no node starves; hdrf:* policies, simulated)"
-    }
-
-    fn direction(&self) -> Direction {
-        Direction::Max
-    }
-
-    fn uses_utility(&self) -> bool {
-        false
-    }
-
-    fn property(&self) -> Property {
-        Property::Sg
-    }
-
-    fn per_user(&self) -> bool {
-        false
+    fn id(&self) -> MetricName {
+        MetricName::Starvation
     }
 
     fn applies_to(&self, mechanism: &Descriptor) -> Result<(), String> {

@@ -19,6 +19,15 @@
 //! over those ends, recorded with `"exact": false` (docs/explore.md §4). An answer whose
 //! welfare may be 0 (or whose error is unbounded) gets no value.
 //!
+//! **`fair-welfare-ratio`** is the same ratio with `FAIR` in place of `OPT`: the largest
+//! welfare of a feasible allocation with sharing incentive and envy-freeness
+//! ([`best_fair_welfare`]: exact LPs, one per set of capped users held at their caps;
+//! docs/explore.md §3.8; docs/theory.md §5 question 6). A mechanism with SI and EF (DRF,
+//! CEEI) has a value of at least 1; an unfair one may fall below 1. Its witness holds the
+//! best fair allocation under `allocation_optimum`; an instance with more than
+//! [`MAX_CAPPED_USERS`](leontief_solver::welfare::MAX_CAPPED_USERS) capped users is an error
+//! (the enumeration is exponential in them).
+//!
 //! # Example
 //! The DRF paper's example (9 CPUs, 18 GB; A ⟨1, 4⟩, B ⟨3, 1⟩): DRF gives A 3 tasks and B
 //! 2, welfare `3 · 2/9 + 2 · 1/3 = 4/3` in dominant shares; the optimum `(45/11, 18/11)` has
@@ -39,7 +48,9 @@
 //! ```
 //!
 //! # Complexity
-//! One LP per instance (`n` variables, `m + k` rows for `k` capped users).
+//! `welfare-ratio`: one LP per instance (`n` variables, `m + k` rows for `k` capped users).
+//! `fair-welfare-ratio`: `2^k` LPs, each with `n` variables and up to `m + k + n(n − 1)`
+//! rows.
 //!
 //! # References
 //! - D. C. Parkes, A. D. Procaccia, N. Shah. *Beyond Dominant Resource Fairness: Extensions,
@@ -47,16 +58,41 @@
 //!   factor `m` of the optimum, in dominant shares, and that is tight).
 //! - D. Bertsimas, V. F. Farias, N. Trichakis. *The Price of Fairness.* Operations Research
 //!   59(1), 2011.
+//! - X. Bei, Z. Li, J. Luo. *Fair and Efficient Multi-Resource Allocation for Cloud
+//!   Computing.* WINE 2022 (the fair-ratio).
 
-use leontief_solver::properties::{Property, Scenario};
-use leontief_solver::welfare::{utilitarian_optimum, welfare};
+use leontief_solver::properties::Scenario;
+use leontief_solver::welfare::{best_fair_welfare, utilitarian_optimum, welfare};
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
-use super::metric::{try_scenario, Ctx, Direction, Evaluation, Metric, Spread, Utility};
+use super::metric::{try_scenario, Ctx, Evaluation, Metric, Spread, Utility};
+use super::MetricName;
 use crate::candidate::Candidate;
 
-/// See the [module docs](self).
-pub struct WelfareRatio;
+/// See the [module docs](self): the welfare of a benchmark allocation over the mechanism's.
+pub struct WelfareRatio {
+    benchmark: Benchmark,
+}
+
+/// The allocation a [`WelfareRatio`] compares with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Benchmark {
+    /// The utilitarian optimum (`welfare-ratio`).
+    Optimum,
+    /// The best allocation with sharing incentive and envy-freeness (`fair-welfare-ratio`).
+    Fair,
+}
+
+impl WelfareRatio {
+    /// `welfare-ratio`: against the utilitarian optimum.
+    pub const OPTIMUM: WelfareRatio = WelfareRatio {
+        benchmark: Benchmark::Optimum,
+    };
+    /// `fair-welfare-ratio`: against the best SI and EF allocation.
+    pub const FAIR: WelfareRatio = WelfareRatio {
+        benchmark: Benchmark::Fair,
+    };
+}
 
 /// `W(x) = Σ_i a_i x_i` with the interval of the true answer's welfare (the answer's error
 /// bounds; task counts below 0 clamped to 0); `None` when the error is unbounded.
@@ -75,7 +111,7 @@ fn welfare_spread(inst: &Instance, x: &Allocation, utility: Utility) -> Option<S
 /// `best(instance) / W(truth)` for a welfare benchmark `best` (the optimum, or the best fair
 /// allocation) returning its value and an allocation reaching it, with the certified
 /// interval of an approximate answer; `Ok(None)` for an answer whose welfare may be 0.
-pub(crate) fn against(
+fn against(
     name: &str,
     candidate: &Candidate,
     truth: &Allocation,
@@ -132,7 +168,7 @@ pub(crate) fn against(
 }
 
 /// The metric's only scenario: the instance itself.
-pub(crate) fn evaluate_bounded(
+fn evaluate_bounded(
     metric: &dyn Metric,
     mechanism: &dyn Mechanism,
     instance: &Instance,
@@ -146,36 +182,11 @@ pub(crate) fn evaluate_bounded(
 }
 
 impl Metric for WelfareRatio {
-    fn name(&self) -> &'static str {
-        "welfare-ratio"
-    }
-
-    fn description(&self) -> &'static str {
-        "OPT / W(x): the utilitarian optimum (exact LP) over the mechanism's welfare \
-         (default utility dominant-share)"
-    }
-
-    fn direction(&self) -> Direction {
-        Direction::Max
-    }
-
-    /// Pareto efficiency: the value measures a whole allocation, like PO, so the shrinker
-    /// uses the reductions of the allocation properties (fewer users and resources, simpler
-    /// numbers; no scenario to carry along).
-    fn property(&self) -> Property {
-        Property::Po
-    }
-
-    fn default_utility(&self) -> Utility {
-        Utility::DominantShare
-    }
-
-    fn per_user(&self) -> bool {
-        false
-    }
-
-    fn compared(&self) -> &'static str {
-        "allocation_optimum"
+    fn id(&self) -> MetricName {
+        match self.benchmark {
+            Benchmark::Optimum => MetricName::WelfareRatio,
+            Benchmark::Fair => MetricName::FairWelfareRatio,
+        }
     }
 
     fn at(
@@ -185,9 +196,18 @@ impl Metric for WelfareRatio {
         truth: &Allocation,
         utility: Utility,
     ) -> Result<Option<Evaluation>, SolverError> {
+        let benchmark = self.benchmark;
         against(self.name(), candidate, truth, utility, |inst, u| {
-            let opt = utilitarian_optimum(inst, u)?;
-            Ok((opt.value, opt.allocation))
+            Ok(match benchmark {
+                Benchmark::Optimum => {
+                    let best = utilitarian_optimum(inst, u)?;
+                    (best.value, best.allocation)
+                }
+                Benchmark::Fair => {
+                    let best = best_fair_welfare(inst, u)?;
+                    (best.value, best.allocation)
+                }
+            })
         })
     }
 
