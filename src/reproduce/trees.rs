@@ -93,88 +93,119 @@ pub const LECTURE_CHURN: &str = include_str!("../../examples/lecture-churn.json"
 /// The H-DRF paper's tree under churn.
 pub const HDRF_PAPER_CHURN: &str = include_str!("../../examples/hdrf-paper-churn.json");
 
+/// What a source says about one node under one policy in a churn workload: its least
+/// dominant share in the steady state (exactly, or at least a bound) and whether it starves.
+struct ChurnClaim {
+    node: &'static str,
+    policy: leontief_hdrf::simulate::SimPolicy,
+    min_share: MinShare,
+    starved: Option<bool>,
+    /// Why, for the check's label (e.g. "A takes all the CPU").
+    because: &'static str,
+}
+
+enum MinShare {
+    Exactly(&'static str),
+    AtLeast(&'static str),
+}
+
 pub(super) fn hdrf_dynamic() -> Result<Vec<Check>, CliError> {
-    use leontief_hdrf::simulate::{simulate, Record, Scenario, SimConfig, SimPolicy, Simulation};
-    let at_least = |what: String, computed: &Rational, bound: &str| Check {
-        ok: bound.parse::<Rational>().is_ok_and(|b| *computed >= b),
-        what,
-        computed: computed.to_string(),
-        source: format!("≥ {bound}"),
+    use leontief_hdrf::simulate::{simulate, Record, Scenario, SimConfig, SimPolicy};
+    use MinShare::{AtLeast, Exactly};
+    let claim = |node, policy, min_share, starved, because| ChurnClaim {
+        node,
+        policy,
+        min_share,
+        starved,
+        because,
     };
-    let run = |s: &Scenario, policy: SimPolicy| -> Result<Simulation, CliError> {
-        Ok(simulate(s, &SimConfig::new(policy).record(Record::Off))?)
-    };
-    let node = |s: &Scenario, name: &str| -> Result<usize, CliError> {
-        s.tree
-            .find(name)
-            .map(|v| v.index())
-            .ok_or_else(|| CliError::Internal(format!("node {name}")))
-    };
+    let sources = [
+        // The lecture: "every CPU that B1 frees goes to A ... B1 drains to 0"; min-satisfaction
+        // "gives every node at least its guaranteed share" (B1: 1/4).
+        (
+            "lecture",
+            LECTURE_CHURN,
+            vec![
+                claim("B1", SimPolicy::Naive, Exactly("0"), Some(true), ""),
+                claim(
+                    "A",
+                    SimPolicy::Naive,
+                    Exactly("1"),
+                    None,
+                    "A takes all the CPU",
+                ),
+                claim(
+                    "B1",
+                    SimPolicy::MinSatisfaction,
+                    AtLeast("1/4"),
+                    Some(false),
+                    "",
+                ),
+            ],
+        ),
+        // The H-DRF paper: naive starves n22 under churn (the GPU drifts to n1); H-DRF does not.
+        (
+            "H-DRF paper",
+            HDRF_PAPER_CHURN,
+            vec![
+                claim("n22", SimPolicy::Naive, Exactly("0"), Some(true), ""),
+                claim(
+                    "n1",
+                    SimPolicy::Naive,
+                    Exactly("1"),
+                    None,
+                    "the GPU drifts to n1",
+                ),
+                claim("n22", SimPolicy::Hdrf, AtLeast("1/4"), Some(false), ""),
+                claim(
+                    "n22",
+                    SimPolicy::MinSatisfaction,
+                    AtLeast("1/4"),
+                    Some(false),
+                    "",
+                ),
+            ],
+        ),
+    ];
     let mut checks = Vec::new();
-
-    // The lecture: "every CPU that B1 frees goes to A ... B1 drains to 0"; min-satisfaction
-    // "gives every node at least its guaranteed share" (B1: 1/4).
-    let lecture = Scenario::from_json_str(LECTURE_CHURN)?;
-    let (a, b1) = (node(&lecture, "A")?, node(&lecture, "B1")?);
-    let naive = run(&lecture, SimPolicy::Naive)?;
-    checks.push(Check::exact(
-        "lecture: B1 min share over [50, 100), naive",
-        &naive.nodes[b1].min_share_steady,
-        "0",
-    ));
-    checks.push(Check::exact(
-        "lecture: A min share over [50, 100), naive (A takes all the CPU)",
-        &naive.nodes[a].min_share_steady,
-        "1",
-    ));
-    checks.push(Check::text(
-        "lecture: B1 starved, naive",
-        naive.nodes[b1].starved.to_string(),
-        "true",
-    ));
-    let fair = run(&lecture, SimPolicy::MinSatisfaction)?;
-    checks.push(at_least(
-        "lecture: B1 min share over [50, 100), min-satisfaction".into(),
-        &fair.nodes[b1].min_share_steady,
-        "1/4",
-    ));
-    checks.push(Check::text(
-        "lecture: B1 starved, min-satisfaction",
-        fair.nodes[b1].starved.to_string(),
-        "false",
-    ));
-
-    // The H-DRF paper: naive starves n22 under churn (the GPU drifts to n1); H-DRF does not.
-    let paper = Scenario::from_json_str(HDRF_PAPER_CHURN)?;
-    let (n1, n22) = (node(&paper, "n1")?, node(&paper, "n22")?);
-    let naive = run(&paper, SimPolicy::Naive)?;
-    checks.push(Check::exact(
-        "H-DRF paper: n22 min share over [50, 100), naive",
-        &naive.nodes[n22].min_share_steady,
-        "0",
-    ));
-    checks.push(Check::exact(
-        "H-DRF paper: n1 min share over [50, 100), naive (the GPU drifts to n1)",
-        &naive.nodes[n1].min_share_steady,
-        "1",
-    ));
-    checks.push(Check::text(
-        "H-DRF paper: n22 starved, naive",
-        naive.nodes[n22].starved.to_string(),
-        "true",
-    ));
-    for policy in [SimPolicy::Hdrf, SimPolicy::MinSatisfaction] {
-        let x = run(&paper, policy)?;
-        checks.push(at_least(
-            format!("H-DRF paper: n22 min share over [50, 100), {policy}"),
-            &x.nodes[n22].min_share_steady,
-            "1/4",
-        ));
-        checks.push(Check::text(
-            format!("H-DRF paper: n22 starved, {policy}"),
-            x.nodes[n22].starved.to_string(),
-            "false",
-        ));
+    for (source, workload, claims) in sources {
+        let scenario = Scenario::from_json_str(workload)?;
+        for c in claims {
+            let node = scenario
+                .tree
+                .find(c.node)
+                .map(|v| v.index())
+                .ok_or_else(|| CliError::Internal(format!("node {}", c.node)))?;
+            let run = simulate(&scenario, &SimConfig::new(c.policy).record(Record::Off))?;
+            let summary = &run.nodes[node];
+            let because = if c.because.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", c.because)
+            };
+            let what = format!(
+                "{source}: {} min share over [50, 100), {}{because}",
+                c.node, c.policy
+            );
+            checks.push(match c.min_share {
+                Exactly(want) => Check::exact(what, &summary.min_share_steady, want),
+                AtLeast(bound) => Check {
+                    ok: bound
+                        .parse::<Rational>()
+                        .is_ok_and(|b| summary.min_share_steady >= b),
+                    what,
+                    computed: summary.min_share_steady.to_string(),
+                    source: format!("≥ {bound}"),
+                },
+            });
+            if let Some(starved) = c.starved {
+                checks.push(Check::text(
+                    format!("{source}: {} starved, {}", c.node, c.policy),
+                    summary.starved.to_string(),
+                    &starved.to_string(),
+                ));
+            }
+        }
     }
     Ok(checks)
 }
