@@ -336,8 +336,8 @@ fn bad_tie_breaks_name_the_flag() {
 /// with the one-slot pair beside an idle leaf `z` and an empty pool `e`, x and y still
 /// alternate under the default `count` (time-average 1/2 each, as in the one-slot case: the
 /// idle leaf never submits a task, so it never takes a tie), and z holds 0 throughout. A
-/// workload that gives the idle leaf work is refused, as are the fields the simulator does not
-/// honour (a guarantee), rather than ignored.
+/// workload that gives the idle leaf work is refused, as is what the simulator does not
+/// honour (preemption beside a guarantee), rather than ignored.
 #[test]
 fn idle_leaves_and_empty_pools_get_nothing_and_unhonoured_fields_are_refused() {
     let tree = r#"{"capacity": [1], "horizon": 10, "tree": {"children": [
@@ -357,7 +357,7 @@ fn idle_leaves_and_empty_pools_get_nothing_and_unhonoured_fields_are_refused() {
     let guaranteed = r#"{"capacity": [1], "horizon": 10, "tree": {"children": [
         {"name": "x", "demand": [1], "guarantee": "1/2"}, {"name": "y", "demand": [1]}]}}"#;
     assert_bad(
-        &run(&["simulate", "-"], guaranteed),
-        "tree: the simulator does not take guarantees, limits, fifo pools or usage yet; the static policies (leontief hdrf) and leontief order do",
+        &run(&["simulate", "--preempt-after", "1", "-"], guaranteed),
+        "preemption: not with explicit guarantees or limits in the tree yet",
     );
 }

@@ -474,12 +474,16 @@ pub struct Simulation {
 /// ```
 pub fn simulate(scenario: &Scenario, config: &SimConfig) -> Result<Simulation> {
     let tree = &scenario.tree;
-    if tree.instance().has_production_rules() {
-        // Refused rather than ignored: the simulator's guarantees are the weights' shares.
+    let explicit = tree
+        .nodes()
+        .any(|v| v != tree.root() && (tree.node(v).has_guarantee() || tree.limit(v).is_some()));
+    if explicit && config.preemption.is_some() {
+        // Refused rather than ignored: preemption's victims are chosen against the weights'
+        // guaranteed shares, and its restarts bypass the limits.
         return Err(SolverError::invalid(
-            "tree",
-            "the simulator does not take guarantees, limits, fifo pools or usage yet; the \
-             static policies (leontief hdrf) and leontief order do",
+            "preemption",
+            "not with explicit guarantees or limits in the tree yet (the simulator serves \
+             nodes below their guarantee first and never exceeds a limit, without preemption)",
         ));
     }
     let horizon = config
@@ -548,6 +552,7 @@ pub fn simulate(scenario: &Scenario, config: &SimConfig) -> Result<Simulation> {
         }
     }
     check_fits(scenario, k)?;
+    let initial = initial_tasks(tree)?;
     let seed = config.seed.unwrap_or(scenario.seed);
     let params = engine::Params {
         policy: config.policy,
@@ -561,7 +566,7 @@ pub fn simulate(scenario: &Scenario, config: &SimConfig) -> Result<Simulation> {
         tie: config.tie.clone(),
         max_events: config.max_events,
     };
-    let out = engine::Engine::new(scenario, params).run()?;
+    let out = engine::Engine::new(scenario, params, initial).run()?;
     debug_assert_eq!(out.nodes.len(), tree.len());
     Ok(Simulation {
         policy: config.policy,
@@ -579,6 +584,73 @@ pub fn simulate(scenario: &Scenario, config: &SimConfig) -> Result<Simulation> {
         nodes: out.nodes,
         series: out.series,
     })
+}
+
+/// The whole tasks each leaf holds at time 0: its `usage` must be a whole number of its
+/// tasks, within its task cap.
+fn initial_tasks(tree: &Tree) -> Result<Vec<u64>> {
+    let mut initial = vec![0u64; tree.len()];
+    for leaf in tree.leaves() {
+        let node = tree.node(leaf);
+        let u = node.usage();
+        if u.iter().all(Rational::is_zero) {
+            continue;
+        }
+        let field = format!("{}.usage", tree.path(leaf));
+        let d = node.demand().expect("a leaf");
+        // k = u_j / d_j on a demanded resource; every resource must agree, and a resource
+        // the leaf does not demand must be unused.
+        let j = d
+            .iter()
+            .position(|x| !x.is_zero())
+            .ok_or_else(|| {
+                SolverError::invalid(&field, "an idle leaf (all-zero demand) cannot hold tasks")
+            })?;
+        let k = &u[j] / &d[j];
+        let whole = k.is_integer() && d.iter().zip(u).all(|(dj, uj)| &(dj * &k) == uj);
+        if !whole {
+            return Err(SolverError::invalid(
+                &field,
+                format!(
+                    "the simulator starts what a leaf holds as running tasks: expected a whole \
+                     number of its tasks ({}), found {}",
+                    vec_text(d),
+                    vec_text(u)
+                ),
+            ));
+        }
+        let k = k.floor_u64().unwrap_or(u64::MAX);
+        if let Some(t) = node.cap() {
+            if Rational::from(k) > *t {
+                return Err(SolverError::invalid(
+                    &field,
+                    format!("{k} tasks, more than its task count {t}"),
+                ));
+            }
+        }
+        if let Some(l) = node.limit() {
+            if u.iter().zip(l).any(|(a, b)| a > b) {
+                return Err(SolverError::invalid(&field, "above the leaf's limit"));
+            }
+        }
+        initial[leaf.index()] = k;
+    }
+    for v in tree.pools() {
+        if let Some(l) = tree.limit(v) {
+            if tree.usage(v).iter().zip(l).any(|(a, b)| a > b) {
+                return Err(SolverError::invalid(
+                    format!("{}.usage", tree.path(v)),
+                    "the usage of the leaves below is above the pool's limit",
+                ));
+            }
+        }
+    }
+    Ok(initial)
+}
+
+fn vec_text(x: &[Rational]) -> String {
+    let parts: Vec<String> = x.iter().map(ToString::to_string).collect();
+    format!("[{}]", parts.join(", "))
 }
 
 /// Every leaf with work must fit on one (empty) machine.
