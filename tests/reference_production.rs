@@ -231,7 +231,10 @@ const NOT_COMPUTED: &[(&str, &str)] = &[
         "yarn-zero-weight-min-resources",
         "weight: must be positive, found 0",
     ),
-    ("yarn-weighted-sharing-with-min-shares", "additive: a (200/9)"),
+    (
+        "yarn-weighted-sharing-with-min-shares",
+        "additive: a (200/9)",
+    ),
     ("yarn-cpu", "additive: a (200/9)"),
     ("ytsaurus-legacy-min-share", "additive: A (7/10), B (3/10)"),
     (

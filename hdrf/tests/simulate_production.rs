@@ -111,8 +111,8 @@ fn usage_runs_from_time_zero_and_starvation_is_against_the_guarantee() {
         assert!(!out.nodes[y].starved, "{policy}");
         assert_eq!(out.nodes[y].time_below_guarantee, r("0"), "{policy}");
     }
-    let short = Scenario::from_json_str(&text.replace(r#""duration": 100"#, r#""duration": 1"#))
-        .unwrap();
+    let short =
+        Scenario::from_json_str(&text.replace(r#""duration": 100"#, r#""duration": 1"#)).unwrap();
     let out = run(&short, SimPolicy::Naive);
     // At t = 1 y's four tasks end and y has no more work: x takes the whole cluster.
     assert_eq!(out.nodes[x].final_tasks, Some(4));

@@ -19,9 +19,9 @@ mod trees;
 use explore::*;
 use flat::*;
 use production::*;
+pub use production::{NOT_EXPRESSIBLE, OTHER_RULE, PRODUCTION_REFERENCE};
 use search::*;
 use trees::*;
-pub use production::{NOT_EXPRESSIBLE, OTHER_RULE, PRODUCTION_REFERENCE};
 pub use trees::{HDRF_PAPER_CHURN, LECTURE_CHURN, TREES_REFERENCE};
 
 /// The worked flat examples with their sources' answers.

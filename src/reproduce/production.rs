@@ -197,7 +197,11 @@ pub(super) fn case_checks(case: &Value) -> Result<Vec<Check>, CliError> {
         "yarn-fair-share-idle-queues" => {
             let tree = tree_of(config, Rules::default())?;
             let alloc = allocate(&tree, Policy::Hdrf)?;
-            for (name, e) in exact["instantaneous_share"].as_object().into_iter().flatten() {
+            for (name, e) in exact["instantaneous_share"]
+                .as_object()
+                .into_iter()
+                .flatten()
+            {
                 let v = find(&tree, name)?;
                 let got = &shares(&tree, &alloc.node(v).allocation)[0];
                 match expected["instantaneous_share_percent"].get(name) {
@@ -271,7 +275,11 @@ pub(super) fn case_checks(case: &Value) -> Result<Vec<Check>, CliError> {
             };
             let tree = tree_of(config, rules)?;
             let alloc = allocate(&tree, Policy::Hdrf)?;
-            for (name, doc) in expected["strong_guarantee"].as_object().into_iter().flatten() {
+            for (name, doc) in expected["strong_guarantee"]
+                .as_object()
+                .into_iter()
+                .flatten()
+            {
                 let v = find(&tree, name)?;
                 let g = &shares(&tree, tree.guarantee(v))[1];
                 let e = exact["strong_guarantee"].get(name);
@@ -358,12 +366,7 @@ pub(super) fn case_checks(case: &Value) -> Result<Vec<Check>, CliError> {
                 .collect();
             let doc = &expected["order"];
             let want = exact.get("order").unwrap_or(doc);
-            let want: Vec<String> = want
-                .as_array()
-                .into_iter()
-                .flatten()
-                .map(str_of)
-                .collect();
+            let want: Vec<String> = want.as_array().into_iter().flatten().map(str_of).collect();
             checks.push(Check {
                 ok: got == want,
                 what: format!("{id}: offer order (naive = Mesos' DRF sorter)"),
@@ -386,7 +389,11 @@ pub(super) fn case_checks(case: &Value) -> Result<Vec<Check>, CliError> {
             let first = out
                 .offer
                 .first()
-                .map(|&v| tree.node(tree.node_id(v).expect("a node")).name().to_string())
+                .map(|&v| {
+                    tree.node(tree.node_id(v).expect("a node"))
+                        .name()
+                        .to_string()
+                })
                 .unwrap_or_default();
             checks.push(Check::text(
                 format!("{id}: offered first (yarn: below its guarantee first)"),
@@ -463,7 +470,10 @@ fn kueue_checks(
     let m = c["capacity"].as_array().map_or(0, Vec::len);
     c["tree"]["children"][0]["demand"] = Value::Array(vec![serde_json::json!(0); m]);
     let tree = tree_of(&c, Rules::default())?;
-    let out = order(&OrderTree::from_tree(&tree)?, &OrderConfig::new(Rule::Kueue))?;
+    let out = order(
+        &OrderTree::from_tree(&tree)?,
+        &OrderConfig::new(Rule::Kueue),
+    )?;
     let mut checks = Vec::new();
     let drs = expected.get("dominant_resource_share").unwrap_or(expected);
     let exact = exact.get("dominant_resource_share").unwrap_or(exact);
@@ -538,10 +548,7 @@ fn other_rule(id: &str, rule: &str, case: &Value) -> Result<Vec<Check>, CliError
                 let mut parts = Vec::new();
                 for name in expected.as_object().into_iter().flatten().map(|(k, _)| k) {
                     if let Ok(v) = find(&tree, name) {
-                        parts.push(format!(
-                            "{name} {}",
-                            vector(&alloc.node(v).allocation)
-                        ));
+                        parts.push(format!("{name} {}", vector(&alloc.node(v).allocation)));
                     }
                 }
                 format!("additive: {}", parts.join(", "))

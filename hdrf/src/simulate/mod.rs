@@ -600,12 +600,9 @@ fn initial_tasks(tree: &Tree) -> Result<Vec<u64>> {
         let d = node.demand().expect("a leaf");
         // k = u_j / d_j on a demanded resource; every resource must agree, and a resource
         // the leaf does not demand must be unused.
-        let j = d
-            .iter()
-            .position(|x| !x.is_zero())
-            .ok_or_else(|| {
-                SolverError::invalid(&field, "an idle leaf (all-zero demand) cannot hold tasks")
-            })?;
+        let j = d.iter().position(|x| !x.is_zero()).ok_or_else(|| {
+            SolverError::invalid(&field, "an idle leaf (all-zero demand) cannot hold tasks")
+        })?;
         let k = &u[j] / &d[j];
         let whole = k.is_integer() && d.iter().zip(u).all(|(dj, uj)| &(dj * &k) == uj);
         if !whole {

@@ -607,7 +607,13 @@ impl Engine {
 
     /// Starts a task of `leaf` on `machine`: one of its pending tasks, or (`submit` given) a
     /// task it already held at time 0.
-    fn start_task(&mut self, leaf: usize, machine: usize, now: &Rational, submit: Option<Rational>) {
+    fn start_task(
+        &mut self,
+        leaf: usize,
+        machine: usize,
+        now: &Rational,
+        submit: Option<Rational>,
+    ) {
         let m = self.m;
         let submit = match submit {
             Some(t) => t,
