@@ -87,6 +87,23 @@
 //! together — a difference that persists at every `K` (see [`crate::discrete`]); the other
 //! tie-breaks spread such ties by their own rule (`count`: the sibling with fewer starts).
 //!
+//! # Guarantees, limits, usage, FIFO pools
+//! The tree's production fields (`docs/production.md` §5), as shares of the capacity:
+//! - when some node below the root has an explicit `guarantee`, a child at least one task
+//!   below its resolved guarantee `G_v` (some active leaf `l` below it has
+//!   `U_v + d_l <= G_v` on the resources `l` demands) is picked before its siblings, at every
+//!   pool and under every policy; the policy's key and the tie-breaks order the rest;
+//! - a task is started only if every node from its leaf to the root stays within its
+//!   `limit`; a leaf that would exceed one is skipped for the round;
+//! - a leaf's `usage`, a whole number of its tasks, runs from time 0 (durations drawn from its
+//!   workload), on top of its pending work;
+//! - a `fifo` pool gives the task to its first child, in the order listed, that could start
+//!   one (after the guarantee rule);
+//! - with explicit guarantees, every node below the root is judged against `G_v` (see
+//!   "Output"), not against the weights' guaranteed share.
+//!
+//! Preemption is refused beside explicit guarantees or limits.
+//!
 //! # Preemption
 //! Off by default. With a timeout `τ` ([`SimConfig::preemption`]): a node that has been below
 //! its guaranteed share, with unmet demand, for `τ` (it became so at a settled time `t0` and
@@ -110,12 +127,16 @@
 //! - `min_share_steady`: the minimum of `S_v` over the steady-state window `[warmup, horizon)`;
 //! - `time_below_guarantee`: the time `S_v < g_v` while the node has **unmet demand** (some
 //!   leaf below has pending work and is below its cap) — a node without work is not counted;
+//!   with explicit guarantees, the time some leaf below with work (within the limits up to
+//!   the node) finds the node below `G_v` on every resource it demands;
 //! - `longest_below_guarantee`: the longest such spell;
 //! - `longest_below_by_a_task`: the longest spell at least one task below the guarantee with
 //!   unmet demand, `g_v - S_v >= t_v`, `t_v` the smallest dominant share of one task of a leaf
 //!   below `v` with work; `starved` when it exceeds the starvation tolerance. A node less than
 //!   one task below its guarantee could start no task and stay within it: tasks are
-//!   indivisible, so that gap is not starvation (`docs/theory.md` §4.9).
+//!   indivisible, so that gap is not starvation (`docs/theory.md` §4.9). With explicit
+//!   guarantees: a leaf below with work, within the limits up to the node, could start a task
+//!   and keep the node within `G_v` (`U_v + d_l <= G_v`).
 //!
 //! # Bounded work
 //! A run handles at most [`SimConfig::max_events`] events ([`DEFAULT_MAX_EVENTS`] by default)
