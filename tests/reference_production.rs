@@ -89,7 +89,10 @@ fn every_case_is_complete() {
 fn allocate(c: &Value) -> Vec<(String, Vec<Rational>)> {
     let config = serde_json::to_string(&c["config"]).unwrap();
     let out = common::run_with(&["hdrf", "-", "--policy", "hdrf"], Some(&config));
-    let v = common::ok_json(&out);
+    names_and_allocations(&common::ok_json(&out))
+}
+
+fn names_and_allocations(v: &Value) -> Vec<(String, Vec<Rational>)> {
     v["nodes"]
         .as_array()
         .unwrap()
@@ -223,29 +226,12 @@ fn ytsaurus_hierarchical_drf() {
     }
 }
 
-/// The cases `reproduce production` does not compute, and why: a zero weight (refused by the
-/// tree model), and the documented values that follow YARN's clamp rule or FIFO pools, which
-/// the static policies do not offer yet.
-const NOT_COMPUTED: &[(&str, &str)] = &[
-    (
-        "yarn-zero-weight-min-resources",
-        "weight: must be positive, found 0",
-    ),
-    (
-        "yarn-weighted-sharing-with-min-shares",
-        "additive: a (200/9)",
-    ),
-    ("yarn-cpu", "additive: a (200/9)"),
-    ("ytsaurus-legacy-min-share", "additive: A (7/10), B (3/10)"),
-    (
-        "yarn-fifo-within-queue",
-        "root/queue1: fifo pools are not honoured by the static policies",
-    ),
-    (
-        "ytsaurus-fifo-pools",
-        "root/C: fifo pools are not honoured by the static policies",
-    ),
-];
+/// The cases `reproduce production` does not compute, and the refusal each meets: a zero
+/// weight (the tree model needs positive weights).
+const NOT_COMPUTED: &[(&str, &str)] = &[(
+    "yarn-zero-weight-min-resources",
+    "weight: must be positive, found 0",
+)];
 
 /// Every documented number of a case, as exact rationals (nested objects and lists
 /// flattened), for checking that a reported source value is one of the case's own.
@@ -264,10 +250,9 @@ fn documented_numbers(v: &Value, out: &mut Vec<Rational>) {
 }
 
 /// `leontief reproduce production`: every one of the cases has checks, every check passes,
-/// and the cases not computed are exactly `NOT_COMPUTED`, each meeting the named refusal (or,
-/// for the clamp cases, the additive rule's different answer: 20 + 20/9 where YARN documents
-/// 20). Each computed check's source value is one of the case's documented numbers (or names,
-/// for orders), so the comparison is with the file, not with the code.
+/// and the cases not computed are exactly `NOT_COMPUTED`, each meeting the named refusal.
+/// Each computed check's source value is one of the case's documented numbers (or names, for
+/// orders), so the comparison is with the file, not with the code.
 #[test]
 fn reproduce_production_covers_every_case() {
     let out = common::run_with(
@@ -341,29 +326,45 @@ fn reproduce_production_covers_every_case() {
 /// The refusals of the cases not computed, through `leontief hdrf` itself.
 #[test]
 fn cases_not_computed_meet_their_refusal() {
-    for id in [
-        "yarn-zero-weight-min-resources",
-        "yarn-fifo-within-queue",
-        "ytsaurus-fifo-pools",
-    ] {
+    for &(id, want) in NOT_COMPUTED {
         let c = case(id);
         let config = serde_json::to_string(&c["config"]).unwrap();
         let out = common::run_with(&["hdrf", "-", "--policy", "hdrf"], Some(&config));
-        let want = NOT_COMPUTED.iter().find(|n| n.0 == id).unwrap().1;
         common::assert_bad(&out, want);
     }
 }
 
-/// YARN's clamp rule is documented (max(w·R, min) with R = 5: 20, 5, 5, 15); the additive
-/// rule gives, by hand, the guarantees plus the rest 45 − 40 = 5 split 2 : 1 : 1 : 1/2
-/// (20/9, 10/9, 10/9, 5/9): 200/9, 10/9, 55/9, 140/9 — a different answer, so the case is not
-/// counted as computed.
+/// `leontief hdrf` with `--guarantees`: YARN's clamp rule reproduces the documented
+/// `max(w·R, min)` with R = 5 (20, 5, 5, 15); the additive rule gives, by hand, the
+/// guarantees plus the rest 45 − 40 = 5 split 2 : 1 : 1 : 1/2 (20/9, 10/9, 10/9, 5/9):
+/// 200/9, 10/9, 55/9, 140/9 — the two rules differ on this case.
 #[test]
-fn clamp_cases_differ_under_the_additive_rule() {
+fn clamp_and_additive_rules_on_yarn_min_shares() {
     for id in ["yarn-weighted-sharing-with-min-shares", "yarn-cpu"] {
-        let nodes = allocate(&case(id));
+        let c = case(id);
+        let config = serde_json::to_string(&c["config"]).unwrap();
+        let out = common::run_with(
+            &["hdrf", "-", "--policy", "hdrf", "--guarantees", "clamp"],
+            Some(&config),
+        );
+        let nodes = names_and_allocations(&common::ok_json(&out));
+        for (leaf, want) in c["expected"].as_object().unwrap() {
+            assert_eq!(of(&nodes, leaf)[0], r(want), "{id}: {leaf}");
+        }
+        let nodes = allocate(&c);
         for (leaf, want) in [("a", "200/9"), ("b", "10/9"), ("c", "55/9"), ("d", "140/9")] {
             assert_eq!(of(&nodes, leaf)[0], want.parse().unwrap(), "{id}: {leaf}");
         }
+    }
+}
+
+/// YARN's FIFO leaf queue through `leontief hdrf`: app1 takes its two containers (2048 MB)
+/// before app2 gets one (the remaining 1024 MB of 3072).
+#[test]
+fn yarn_fifo_within_queue() {
+    let c = case("yarn-fifo-within-queue");
+    let nodes = allocate(&c);
+    for (app, want) in c["exact"]["allocation"].as_object().unwrap() {
+        assert_eq!(of(&nodes, app)[0], r(&want[0]), "{app}");
     }
 }

@@ -19,7 +19,7 @@ mod trees;
 use explore::*;
 use flat::*;
 use production::*;
-pub use production::{NOT_EXPRESSIBLE, OTHER_RULE, PRODUCTION_REFERENCE};
+pub use production::{NOT_EXPRESSIBLE, PRODUCTION_REFERENCE};
 use search::*;
 use trees::*;
 pub use trees::{HDRF_PAPER_CHURN, LECTURE_CHURN, TREES_REFERENCE};

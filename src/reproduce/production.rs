@@ -2,13 +2,16 @@
 //! documented value beside ours. A case that cannot be expressed yet is reported as such, with
 //! the refusal it meets (the check passes when the refusal is the expected one).
 //!
-//! Each case is run with the rule its source uses where we offer it: the static policy
-//! (H-DRF; guarantees additive unless the case names the clamp rule) for `fair-share` and
+//! Each case is run with the rule its source uses: the static policy (H-DRF; guarantees
+//! additive, or YARN's clamp where the case's `semantics` is `clamp`; FIFO pools) for
+//! `fair-share` and
 //! `limit` questions, `leontief order` for `order` questions (Mesos' sorter for Mesos'
 //! cases, YARN's comparator for YARN's and for Mesos' quota, Kueue's share for Kueue's).
 
 use leontief_hdrf::order::{order, Extended, OrderConfig, OrderTree, Rule};
-use leontief_hdrf::{allocate, LimitBelowGuarantee, NodeId, Oversubscribed, Policy, Rules, Tree};
+use leontief_hdrf::{
+    allocate, GuaranteeRule, LimitBelowGuarantee, NodeId, Oversubscribed, Policy, Rules, Tree,
+};
 use leontief_solver::Rational;
 use serde_json::Value;
 
@@ -24,15 +27,6 @@ pub const NOT_EXPRESSIBLE: &[(&str, &str, &str)] = &[(
     "a zero weight is not modelled",
     "weight: must be positive, found 0",
 )];
-
-/// The cases whose documented value follows a rule not offered yet, and the rule.
-pub const OTHER_RULE: &[(&str, &str)] = &[
-    ("yarn-weighted-sharing-with-min-shares", "clamp"),
-    ("yarn-cpu", "clamp"),
-    ("ytsaurus-legacy-min-share", "clamp"),
-    ("yarn-fifo-within-queue", "fifo"),
-    ("ytsaurus-fifo-pools", "fifo"),
-];
 
 fn internal(what: impl Into<String>) -> CliError {
     CliError::Internal(what.into())
@@ -80,6 +74,18 @@ fn find(tree: &Tree, name: &str) -> Result<NodeId, CliError> {
         .ok_or_else(|| internal(format!("no node {name}")))
 }
 
+/// The rules a case is run with: YARN's clamp where the case's source uses it.
+fn rules_of(case: &Value) -> Rules {
+    Rules {
+        guarantees: if case["semantics"] == "clamp" {
+            GuaranteeRule::Clamp
+        } else {
+            GuaranteeRule::Additive
+        },
+        ..Rules::default()
+    }
+}
+
 fn tree_of(config: &Value, rules: Rules) -> Result<Tree, CliError> {
     Ok(Tree::from_json_with(config, rules)?)
 }
@@ -122,9 +128,6 @@ pub(super) fn case_checks(case: &Value) -> Result<Vec<Check>, CliError> {
             source: format!("documented {expected}"),
         }]);
     }
-    if let Some(&(_, rule)) = OTHER_RULE.iter().find(|c| c.0 == id) {
-        return other_rule(id, rule, case);
-    }
     let mut checks = Vec::new();
     match id {
         // One-resource (or memory-reported) fair shares: the leaf's allocation of the first
@@ -134,12 +137,19 @@ pub(super) fn case_checks(case: &Value) -> Result<Vec<Check>, CliError> {
         | "yarn-min-shares"
         | "yarn-weighted-sharing"
         | "yarn-weighted-sharing-with-max-shares"
+        | "yarn-weighted-sharing-with-min-shares"
+        | "yarn-cpu"
         | "yarn-simple-fair-share"
         | "yarn-hierarchical-fair-share"
         | "yarn-fair-share-with-max-resources"
         | "yarn-min-resources-below-weighted-share"
         | "kueue-borrowing-limit" => {
-            let tree = tree_of(config, Rules::default())?;
+            let tree = tree_of(config, rules_of(case))?;
+            let rule = if case["semantics"] == "clamp" {
+                " (clamp)"
+            } else {
+                ""
+            };
             let alloc = allocate(&tree, Policy::Hdrf)?;
             for (name, doc) in expected.as_object().into_iter().flatten() {
                 if name.ends_with("_without_borrowing_limit") {
@@ -151,14 +161,24 @@ pub(super) fn case_checks(case: &Value) -> Result<Vec<Check>, CliError> {
                 if let Some(e) = exact.get(name) {
                     // The source rounds (YARN's whole megabytes, up): the exact share, and
                     // that it rounds up to the documented value.
-                    checks.push(value_check(format!("{id}: {name}"), got, value, Some(e))?);
+                    checks.push(value_check(
+                        format!("{id}: {name}{rule}"),
+                        got,
+                        value,
+                        Some(e),
+                    )?);
                     checks.push(Check::exact(
                         format!("{id}: {name}, rounded up"),
                         &got.ceil(),
                         &str_of(value),
                     ));
                 } else {
-                    checks.push(value_check(format!("{id}: {name}"), got, value, None)?);
+                    checks.push(value_check(
+                        format!("{id}: {name}{rule}"),
+                        got,
+                        value,
+                        None,
+                    )?);
                 }
             }
             if id == "kueue-borrowing-limit" {
@@ -248,6 +268,7 @@ pub(super) fn case_checks(case: &Value) -> Result<Vec<Check>, CliError> {
                 Rules {
                     limit_below_guarantee: LimitBelowGuarantee::LowerGuarantee,
                     oversubscribed: Oversubscribed::Scale,
+                    ..Rules::default()
                 }
             } else {
                 Rules::default()
@@ -418,6 +439,99 @@ pub(super) fn case_checks(case: &Value) -> Result<Vec<Check>, CliError> {
                 )?);
             }
         }
+        "ytsaurus-legacy-min-share" => {
+            // The legacy rule is the clamp: max(w·x, min share).
+            let variants = [
+                ("", config.clone(), expected.clone(), exact.clone()),
+                (
+                    "weights 3, 1: ",
+                    {
+                        let mut c = config.clone();
+                        c["tree"]["children"][0]["weight"] = serde_json::json!(3);
+                        c
+                    },
+                    expected["with_weights_3_1"].clone(),
+                    exact["with_weights_3_1"].clone(),
+                ),
+                (
+                    "with C, weights 1, 1, 1: ",
+                    {
+                        let mut c = config.clone();
+                        if let Some(kids) = c["tree"]["children"].as_array_mut() {
+                            kids.push(serde_json::json!({"name": "C", "demand": [1]}));
+                        }
+                        c
+                    },
+                    expected["with_C_weights_1_1_1"].clone(),
+                    exact["with_C_weights_1_1_1"].clone(),
+                ),
+            ];
+            for (label, c, doc, ex) in variants {
+                let tree = tree_of(&c, rules_of(case))?;
+                let alloc = allocate(&tree, Policy::Hdrf)?;
+                for name in ["A", "B", "C"] {
+                    let Some(d) = doc.get(name) else { continue };
+                    let v = find(&tree, name)?;
+                    checks.push(value_check(
+                        format!("{id}: {label}{name} (clamp)"),
+                        &alloc.node(v).allocation[0],
+                        d,
+                        ex.get(name),
+                    )?);
+                }
+            }
+        }
+        "yarn-fifo-within-queue" => {
+            // A FIFO queue: each application takes all it can before the next.
+            let tree = tree_of(config, Rules::default())?;
+            let alloc = allocate(&tree, Policy::Hdrf)?;
+            let mut containers = Vec::new();
+            for (name, e) in exact["allocation"].as_object().into_iter().flatten() {
+                let v = find(&tree, name)?;
+                let got = &alloc.node(v).allocation[0];
+                checks.push(value_check(
+                    format!("{id}: {name} memory"),
+                    got,
+                    &e[0],
+                    None,
+                )?);
+            }
+            let queue = find(&tree, "queue1")?;
+            for &app in tree.children(queue) {
+                let n = alloc.tasks(app).cloned().unwrap_or(Rational::ZERO);
+                let n = n.floor_u64().unwrap_or(0);
+                containers.extend((0..n).map(|_| tree.node(app).name().to_string()));
+            }
+            checks.push(Check::text(
+                format!("{id}: containers, in order"),
+                containers.join(", "),
+                &list(&expected["containers"]),
+            ));
+        }
+        "ytsaurus-fifo-pools" => {
+            let tree = tree_of(config, Rules::default())?;
+            let alloc = allocate(&tree, Policy::Hdrf)?;
+            for (name, e) in exact.as_object().into_iter().flatten() {
+                let v = find(&tree, name)?;
+                let got = shares(&tree, &alloc.node(v).allocation);
+                let want: Vec<Rational> = e
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(num)
+                    .collect::<Result<_, _>>()?;
+                let doc = match name.as_str() {
+                    "B" | "D" => str_of(&expected[name.as_str()]),
+                    _ => str_of(&expected["every_operation"]),
+                };
+                checks.push(Check {
+                    ok: got == want,
+                    what: format!("{id}: {name} share vector (user_slots, cpu, memory)"),
+                    computed: vector(&got),
+                    source: format!("{doc} (exact {})", vector(&want)),
+                });
+            }
+        }
         _ => return Err(internal(format!("reference case {id} has no runner"))),
     }
     Ok(checks)
@@ -534,37 +648,4 @@ fn kueue_checks(
         ));
     }
     Ok(checks)
-}
-
-/// A case whose documented value follows a rule not offered yet: what we compute with the
-/// rule we have, beside the documented value, and the rule it needs.
-fn other_rule(id: &str, rule: &str, case: &Value) -> Result<Vec<Check>, CliError> {
-    let expected = &case["expected"];
-    let computed = match tree_of(&case["config"], Rules::default()) {
-        Err(e) => format!("refused: {e}"),
-        Ok(tree) => match allocate(&tree, Policy::Hdrf) {
-            Err(e) => format!("refused: {e}"),
-            Ok(alloc) => {
-                let mut parts = Vec::new();
-                for name in expected.as_object().into_iter().flatten().map(|(k, _)| k) {
-                    if let Ok(v) = find(&tree, name) {
-                        parts.push(format!("{name} {}", vector(&alloc.node(v).allocation)));
-                    }
-                }
-                format!("additive: {}", parts.join(", "))
-            }
-        },
-    };
-    // The fifo cases are refused by the static policies; the clamp cases give the additive
-    // rule's different answer.
-    let ok = match rule {
-        "fifo" => computed.contains("fifo pools are not honoured"),
-        _ => computed.starts_with("additive"),
-    };
-    Ok(vec![Check {
-        ok,
-        what: format!("{id}: needs the {rule} rule, not offered yet"),
-        computed,
-        source: format!("documented {expected}"),
-    }])
 }
