@@ -336,8 +336,8 @@ fn bad_tie_breaks_name_the_flag() {
 /// with the one-slot pair beside an idle leaf `z` and an empty pool `e`, x and y still
 /// alternate under the default `count` (time-average 1/2 each, as in the one-slot case: the
 /// idle leaf never submits a task, so it never takes a tie), and z holds 0 throughout. A
-/// workload that gives the idle leaf work is refused, as are the fields the simulator does not
-/// honour (a guarantee), rather than ignored.
+/// workload that gives the idle leaf work is refused, as is what the simulator does not
+/// honour (preemption beside a guarantee), rather than ignored.
 #[test]
 fn idle_leaves_and_empty_pools_get_nothing_and_unhonoured_fields_are_refused() {
     let tree = r#"{"capacity": [1], "horizon": 10, "tree": {"children": [
@@ -357,7 +357,86 @@ fn idle_leaves_and_empty_pools_get_nothing_and_unhonoured_fields_are_refused() {
     let guaranteed = r#"{"capacity": [1], "horizon": 10, "tree": {"children": [
         {"name": "x", "demand": [1], "guarantee": "1/2"}, {"name": "y", "demand": [1]}]}}"#;
     assert_bad(
-        &run(&["simulate", "-"], guaranteed),
-        "tree: the simulator does not take guarantees, limits, fifo pools or usage yet; the static policies (leontief hdrf) and leontief order do",
+        &run(&["simulate", "--preempt-after", "1", "-"], guaranteed),
+        "preemption: not with explicit guarantees or limits in the tree yet",
+    );
+}
+
+/// Explicit guarantees through the command line: four slots (tasks of 1/4 taking 1), x
+/// guaranteed 3/4, y nothing, both always with work. Every round x is served while one more
+/// task keeps it within 3/4 (three tasks), then y gets the last slot: 3 and 1 under every
+/// policy, x never below its guarantee by a task.
+#[test]
+fn explicit_guarantees_are_served_first_under_every_policy() {
+    let tree = r#"{"capacity": [1], "horizon": 4, "tree": {"children": [
+        {"name": "x", "demand": ["1/4"], "guarantee": ["3/4"]},
+        {"name": "y", "demand": ["1/4"]}]}}"#;
+    let v = ok_json(&run(
+        &["simulate", "--policy", "all", "--no-series", "-"],
+        tree,
+    ));
+    let runs = v["runs"].as_object().unwrap();
+    assert_eq!(runs.len(), 5);
+    for r in runs.values() {
+        assert_eq!(node(r, "x")["final_tasks"], 3, "{}", r["policy"]);
+        assert_eq!(node(r, "y")["final_tasks"], 1, "{}", r["policy"]);
+        assert_eq!(node(r, "x")["starved"], false, "{}", r["policy"]);
+    }
+}
+
+/// `--workload FILE` adds a workload to a tree file; a key that is not a workload key, or one
+/// the tree file has already, is an error naming it.
+#[test]
+fn workload_file_is_merged_and_checked() {
+    let tree_path = scratch_path("simulate-production", "wl-tree.json");
+    std::fs::write(
+        &tree_path,
+        r#"{"capacity": [1], "tree": {"children": [{"name": "x", "demand": ["1/2"]}]}}"#,
+    )
+    .unwrap();
+    let tree = tree_path.to_str().unwrap();
+    let wl = scratch_path("simulate-production", "wl.json");
+    std::fs::write(
+        &wl,
+        r#"{"horizon": 4, "workload": {"x": {"count": 1, "duration": 2}}}"#,
+    )
+    .unwrap();
+    // One task of 1/2 for [0, 2) of the horizon 4: time-average 1/4.
+    let v = ok_json(&run(
+        &[
+            "simulate",
+            "--policy",
+            "fifo",
+            "--no-series",
+            "--workload",
+            wl.to_str().unwrap(),
+            tree,
+        ],
+        "",
+    ));
+    assert_eq!(node(&v, "x")["time_average_share"], "1/4");
+    std::fs::write(&wl, r#"{"horizon": 4, "bogus": 1}"#).unwrap();
+    assert_bad(
+        &run(&["simulate", "--workload", wl.to_str().unwrap(), tree], ""),
+        "--workload.bogus: not a workload key (expected workload, horizon, seed, warmup, starvation_tolerance)",
+    );
+    let with_horizon = scratch_path("simulate-production", "wl-tree-h.json");
+    std::fs::write(
+        &with_horizon,
+        r#"{"capacity": [1], "horizon": 3, "tree": {"children": [{"name": "x", "demand": ["1/2"]}]}}"#,
+    )
+    .unwrap();
+    std::fs::write(&wl, r#"{"horizon": 4}"#).unwrap();
+    assert_bad(
+        &run(
+            &[
+                "simulate",
+                "--workload",
+                wl.to_str().unwrap(),
+                with_horizon.to_str().unwrap(),
+            ],
+            "",
+        ),
+        "--workload.horizon: the tree file has it already; give it in one place",
     );
 }

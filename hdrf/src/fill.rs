@@ -76,7 +76,7 @@
 //! [`crate::reference`] is the plain engine that recomputes everything every phase; the
 //! test `tests/engines.rs` checks that both agree exactly.
 
-use leontief_solver::{ExactSum, Rational};
+use leontief_solver::{ExactSum, Mode, Rational};
 
 use crate::allocation::{Computation, TreeAllocation};
 use crate::error::{Result, SolverError};
@@ -211,6 +211,15 @@ impl Pool {
 
 struct Kinetic<'a> {
     tree: &'a Tree,
+    /// Per engine index: the tree node it stands for. Indices past the tree's are *wrapper*
+    /// pools, one per leaf that must be alone in its group (a child of a fifo pool, or a
+    /// leaf that starts from a base): the wrapper stands for its leaf.
+    node_of: Vec<usize>,
+    /// Per engine index: a fifo pool (serves its active children one at a time, in order).
+    fifo: Vec<bool>,
+    /// Per engine index: the tasks a leaf holds at the start (zero unless the setup has a
+    /// base); the outcome reports what it adds.
+    base_tasks: Vec<Rational>,
     policy: &'a dyn TreePolicy,
     /// H-DRF's aggregation: effective vectors and stopped children's usage are kept.
     effective: bool,
@@ -267,8 +276,12 @@ pub(crate) struct Setup {
     /// Per leaf: its task cap in this fill (`None`: unbounded).
     pub caps: Vec<Option<Rational>>,
     /// Per pool: its room per resource, in shares of capacity (`None`: no limit; the root
-    /// always has one, 1 by default).
+    /// always has one, 1 by default): the most its usage may reach, what it holds at the
+    /// start included.
     pub room: Vec<Option<Vec<Rational>>>,
+    /// Per leaf: the tasks it holds at the start (`None`: everyone starts from zero). The
+    /// keys, usages and rooms count them; the outcome reports only what the fill adds.
+    pub base: Option<Vec<Rational>>,
 }
 
 impl Setup {
@@ -281,6 +294,7 @@ impl Setup {
             alive: vec![true; n],
             caps: tree.nodes().map(|v| tree.node(v).cap().cloned()).collect(),
             room,
+            base: None,
         }
     }
 }
@@ -291,9 +305,17 @@ pub(crate) fn fluid(tree: &Tree, policy: &dyn TreePolicy) -> Result<FluidOutcome
 }
 
 /// Runs the fluid fill of `policy` on `tree` from `setup`: the nodes that do not take part
-/// hold nothing, a cap stops its leaf, and a pool's room on a resource, once used up,
-/// stops the leaves below it that demand that resource (the freeze rule of a saturated
-/// resource, applied to the pool's subtree).
+/// hold nothing (beyond their base), a cap stops its leaf, and a pool's room on a resource,
+/// once used up, stops the leaves below it that demand that resource (the freeze rule of a
+/// saturated resource, applied to the pool's subtree).
+///
+/// A **fifo** pool ([`leontief_solver::Mode::Fifo`]) lets only its first active child (in
+/// the order listed) grow; when that child stops, the next one starts. Its key is formed
+/// from its aggregate as a fair pool's, with its serving child's key as its children's
+/// minimum `λ_p`; under H-DRF its effective vector is its children's vectors unscaled
+/// (there are no fair levels among its children to rescale to). Each of its leaf children is
+/// wrapped in a pool of its own, so that it can wait while a sibling is served; a leaf that
+/// starts from a base is wrapped too, so that it waits until the others catch up with it.
 pub(crate) fn fluid_with(
     tree: &Tree,
     policy: &dyn TreePolicy,
@@ -327,9 +349,13 @@ pub(crate) fn fluid_with(
         }
         k.recompute();
     }
+    let n = tree.len();
+    let mut tasks = k.x;
+    tasks.truncate(n);
     let usage = k
         .pools
         .iter()
+        .take(n)
         .enumerate()
         .map(|(i, p)| {
             if tree.node(tree.node_id(i).expect("in range")).is_leaf() {
@@ -340,7 +366,7 @@ pub(crate) fn fluid_with(
         })
         .collect();
     Ok(FluidOutcome {
-        tasks: k.x,
+        tasks,
         usage,
         phases,
     })
@@ -389,22 +415,66 @@ impl<'a> Kinetic<'a> {
                     node.children().iter().any(|c| alive[c.index()])
                 };
         }
-        let mut per_key = vec![Vec::new(); n];
-        let mut share = vec![Vec::new(); n];
-        let mut scale = vec![Rational::ZERO; n];
-        let mut parent = vec![None; n];
-        let mut pool_children = vec![Vec::new(); n];
+        let held = |i: usize| -> Option<&Rational> {
+            setup
+                .base
+                .as_ref()
+                .map(|b| &b[i])
+                .filter(|b| b.is_positive())
+        };
+        // Wrappers: one pool per taking-part leaf that must be alone in its group.
+        let mut fifo: Vec<bool> = (0..n)
+            .map(|i| {
+                let v = tree.node_id(i).expect("in range");
+                !tree.node(v).is_leaf() && tree.mode(v) == Mode::Fifo
+            })
+            .collect();
+        let mut node_of: Vec<usize> = (0..n).collect();
+        let mut wrapper: Vec<Option<usize>> = vec![None; n];
+        for v in tree.leaves() {
+            let i = v.index();
+            let under_fifo = tree.parent(v).is_some_and(|p| fifo[p.index()]);
+            if alive[i] && (under_fifo || held(i).is_some()) {
+                wrapper[i] = Some(node_of.len());
+                node_of.push(i);
+            }
+        }
+        let total = node_of.len();
+        fifo.resize(total, false);
+        let mut alive_all = alive.clone();
+        alive_all.resize(total, true);
+        let mut per_key = vec![Vec::new(); total];
+        let mut share = vec![Vec::new(); total];
+        let mut scale = vec![Rational::ZERO; total];
+        let mut base_tasks = vec![Rational::ZERO; total];
+        let mut parent = vec![None; total];
+        let mut pool_children = vec![Vec::new(); total];
         let mut demanders = vec![Vec::new(); m];
-        let mut caps: Vec<Vec<(Rational, usize)>> = vec![Vec::new(); n];
-        let mut active_children = vec![0; n];
-        let mut active_leaves = vec![0; n];
-        let mut group = vec![Vec::new(); n];
-        let mut settled = vec![Vec::new(); n];
-        let mut pools = vec![Pool::default(); n];
+        let mut caps: Vec<Vec<(Rational, usize)>> = vec![Vec::new(); total];
+        let mut active_children = vec![0; total];
+        let mut active_leaves = vec![0; total];
+        let mut group = vec![Vec::new(); total];
+        let mut settled = vec![Vec::new(); total];
+        let mut pools = vec![Pool::default(); total];
+        let zeros = vec![Rational::ZERO; m];
+        let init_pool = |pool: &mut Pool| {
+            pool.usage = zeros.clone();
+            pool.u = zeros.clone();
+            pool.group_part = zeros.clone();
+            pool.contrib = zeros.clone();
+            if effective {
+                pool.v = zeros.clone();
+                pool.dv = zeros.clone();
+            }
+        };
         for v in tree.nodes() {
             let i = v.index();
             let node = tree.node(v);
             parent[i] = node.parent().map(NodeId::index);
+            if let Some(w) = wrapper[i] {
+                parent[w] = parent[i];
+                parent[i] = Some(w);
+            }
             if node.is_leaf() && !alive[i] {
                 continue;
             }
@@ -416,8 +486,22 @@ impl<'a> Kinetic<'a> {
                 for (j, _) in &shares {
                     demanders[*j].push(i);
                 }
+                let offset = held(i).map(|b| b * &c);
                 if let Some(t) = &setup.caps[i] {
-                    caps[p].push((t * &c, i));
+                    let key = t * &c;
+                    caps[p].push((offset.as_ref().map_or(key.clone(), |o| o + &key), i));
+                }
+                if let Some(w) = wrapper[i] {
+                    group[w] = vec![ExactSum::new(); m];
+                    settled[w] = vec![ExactSum::new(); m];
+                    init_pool(&mut pools[w]);
+                    active_children[w] = 1;
+                    if let Some(o) = offset {
+                        pools[w].ell = o;
+                    }
+                }
+                if let Some(b) = held(i) {
+                    base_tasks[i] = b.clone();
                 }
                 share[i] = shares;
                 scale[i] = c;
@@ -425,19 +509,12 @@ impl<'a> Kinetic<'a> {
             } else {
                 group[i] = vec![ExactSum::new(); m];
                 settled[i] = vec![ExactSum::new(); m];
-                let zeros = vec![Rational::ZERO; m];
-                let pool = &mut pools[i];
-                pool.usage = zeros.clone();
-                pool.u = zeros.clone();
-                pool.group_part = zeros.clone();
-                pool.contrib = zeros.clone();
-                if effective {
-                    pool.v = zeros.clone();
-                    pool.dv = zeros;
-                }
+                init_pool(&mut pools[i]);
                 for &c in node.children() {
                     if !tree.node(c).is_leaf() {
                         pool_children[i].push(c.index());
+                    } else if let Some(w) = wrapper[c.index()] {
+                        pool_children[i].push(w);
                     }
                 }
                 active_children[i] = node.children().iter().filter(|c| alive[c.index()]).count();
@@ -450,12 +527,69 @@ impl<'a> Kinetic<'a> {
                 group[p][*j].add(a);
             }
         }
+        if let Some(base) = &setup.base {
+            // What the leaves hold at the start: in their pools' usage (wrappers included),
+            // and, for H-DRF, in the stopped children's usage of the first living pool.
+            for v in tree.leaves() {
+                let i = v.index();
+                let b = &base[i];
+                let Some(d) = tree.node(v).demand().filter(|_| b.is_positive()) else {
+                    continue;
+                };
+                let held: Vec<Rational> = d
+                    .iter()
+                    .zip(capacity)
+                    .map(|(d, r)| {
+                        if d.is_zero() {
+                            Rational::ZERO
+                        } else {
+                            d * b / r
+                        }
+                    })
+                    .collect();
+                let mut at = parent[i];
+                let mut settled_at = (!alive[i]).then_some(());
+                while let Some(q) = at {
+                    add_scaled(&mut pools[q].usage, &held, None);
+                    if effective && settled_at.is_some() && alive_all[q] {
+                        for (s, h) in settled[q].iter_mut().zip(&held) {
+                            s.add(h);
+                        }
+                        settled_at = None;
+                    }
+                    at = parent[q];
+                }
+            }
+        }
         for list in &mut caps {
             list.sort();
         }
-        let post: Vec<usize> = tree.pools().map(NodeId::index).rev().collect();
+        let post: Vec<usize> = (n..total)
+            .chain(tree.pools().map(NodeId::index).rev())
+            .collect();
+        let mut room = setup.room.clone();
+        room.resize(total, None);
+        let mut used_up = vec![vec![false; m]; total];
+        let mut saturated = vec![false; m];
+        if setup.base.is_some() {
+            // A room the start already fills is used up from the start.
+            for (q, r) in room.iter().enumerate() {
+                let Some(r) = r else { continue };
+                for (j, rj) in r.iter().enumerate() {
+                    if pools[q].usage[j] >= *rj {
+                        used_up[q][j] = true;
+                        if q == 0 {
+                            saturated[j] = true;
+                        }
+                    }
+                }
+            }
+        }
         Kinetic {
             tree,
+            node_of,
+            fifo,
+            base_tasks,
             policy,
             effective,
             m,
@@ -467,29 +601,30 @@ impl<'a> Kinetic<'a> {
             pool_children,
             demanders,
             caps,
-            cap_cursor: vec![0; n],
-            active: alive,
+            cap_cursor: vec![0; total],
+            active: alive_all,
             active_children,
             active_leaves,
-            x: vec![Rational::ZERO; n],
+            x: vec![Rational::ZERO; total],
             group,
-            group_changed: vec![true; n],
+            group_changed: vec![true; total],
             settled,
-            saturated: vec![false; m],
-            room: setup.room.clone(),
-            used_up: vec![vec![false; m]; n],
+            saturated,
+            room,
+            used_up,
             pools,
-            dirty: vec![false; n],
+            dirty: vec![false; total],
             now: Rational::ZERO,
-            clock: vec![Rational::ZERO; n],
-            clock_epoch: vec![0; n],
-            restructured: vec![0; n],
+            clock: vec![Rational::ZERO; total],
+            clock_epoch: vec![0; total],
+            restructured: vec![0; total],
             epoch: 1,
         }
     }
 
     fn node(&self, p: usize) -> &Node {
-        self.tree.node(self.tree.node_id(p).expect("in range"))
+        self.tree
+            .node(self.tree.node_id(self.node_of[p]).expect("in range"))
     }
 
     /// Pool `p`'s clock at the current time.
@@ -639,7 +774,7 @@ impl<'a> Kinetic<'a> {
                 self.settled[p][*j].add(&(a * &x));
             }
         }
-        self.x[l] = x;
+        self.x[l] = &x - &self.base_tasks[l];
         self.active_leaves[p] -= 1;
         self.mark_dirty_path(p);
         let mut q = p;
@@ -710,19 +845,29 @@ impl<'a> Kinetic<'a> {
             child_keys.push((c, key));
         }
         let ell = self.pools[p].ell.clone();
-        let mut lam: Option<&Rational> = has_group.then_some(&ell);
-        for (_, key) in &child_keys {
-            if lam.is_none_or(|l| key < l) {
-                lam = Some(key);
+        let fifo = self.fifo[p];
+        let (lam, group_in, mut growth) = if fifo {
+            // Its leaves are wrapped: only pool children, served one at a time, in order.
+            let (c, key) = child_keys
+                .first()
+                .expect("an active pool has an active child");
+            (key.clone(), false, vec![*c])
+        } else {
+            let mut lam: Option<&Rational> = has_group.then_some(&ell);
+            for (_, key) in &child_keys {
+                if lam.is_none_or(|l| key < l) {
+                    lam = Some(key);
+                }
             }
-        }
-        let lam = lam.expect("an active pool has an active child").clone();
-        let group_in = has_group && ell == lam;
-        let mut growth: Vec<usize> = child_keys
-            .iter()
-            .filter(|(_, key)| *key == lam)
-            .map(|(c, _)| *c)
-            .collect();
+            let lam = lam.expect("an active pool has an active child").clone();
+            let group_in = has_group && ell == lam;
+            let growth: Vec<usize> = child_keys
+                .iter()
+                .filter(|(_, key)| *key == lam)
+                .map(|(c, _)| *c)
+                .collect();
+            (lam, group_in, growth)
+        };
         let degenerate = growth.iter().any(|&c| self.pools[c].kappa.is_zero());
         if degenerate {
             // Degenerate children absorb the growth while their siblings stall.
@@ -901,6 +1046,8 @@ impl<'a> Kinetic<'a> {
                 add_scaled(&mut vc, &child.dv, Some(&(&cc - &child.t0)));
             }
             let rate = (key == lam && growth.contains(c)).then(|| self.child_rate(*c, degenerate));
+            // A fifo pool's children are not levelled: their vectors count as they are.
+            let key = if self.fifo[p] { lam } else { key };
             sum.add_child(&vc, &self.pools[*c].dv, key, rate.as_ref());
         }
         sum.finish()
@@ -931,7 +1078,7 @@ impl<'a> Kinetic<'a> {
                 keep_min(&mut best, dt);
             }
         }
-        if !pool.degenerate {
+        if !pool.degenerate && !self.fifo[p] {
             // A waiting child (or the leaf group) is caught up; waiting keys are constant.
             for &c in &self.pool_children[p] {
                 if self.active[c] && !pool.growth.contains(&c) {

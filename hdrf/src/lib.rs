@@ -71,7 +71,9 @@ pub mod tree;
 
 pub use allocation::{render_comparison, render_tree, Computation, NodeAllocation, TreeAllocation};
 pub use error::SolverError;
-pub use leontief_solver::{Guarantee, LimitBelowGuarantee, Mode, Oversubscribed, Rules};
+pub use leontief_solver::{
+    Guarantee, GuaranteeRule, LimitBelowGuarantee, Mode, Oversubscribed, Rules,
+};
 pub use policies::collapsed::collapsed;
 pub use policies::hdrf::hdrf;
 pub use policies::min_satisfaction::min_satisfaction;

@@ -365,6 +365,13 @@ impl Tree {
         Self::from_json(&value)
     }
 
+    /// [`Tree::from_json_str`], resolving guarantees and limits and using guarantees by
+    /// `rules` (`docs/production.md`).
+    pub fn from_json_str_with(text: &str, rules: Rules) -> Result<Tree> {
+        let value = leontief_solver::json::parse_strict(text)?;
+        Self::from_json_with(&value, rules)
+    }
+
     /// Reads the JSON form from a parsed value (see [`Tree::from_json_str`]).
     ///
     /// # Example

@@ -3,7 +3,8 @@
 //! cases of YTsaurus' fair-share tests that our additive rule expresses.
 
 use leontief_hdrf::{
-    allocate, LimitBelowGuarantee, Oversubscribed, Policy, Rules, Tree, TreeAllocation,
+    allocate, GuaranteeRule, LimitBelowGuarantee, Oversubscribed, Policy, Rules, Tree,
+    TreeAllocation,
 };
 use leontief_solver::Rational;
 use serde_json::json;
@@ -236,6 +237,7 @@ fn ytsaurus_a_limit_below_the_guarantee_lowers_it_on_request() {
     let rules = Rules {
         oversubscribed: Oversubscribed::Scale,
         limit_below_guarantee: LimitBelowGuarantee::LowerGuarantee,
+        ..Rules::default()
     };
     let t = Tree::from_json_with(&doc, rules).unwrap();
     assert_eq!(t.guarantee(t.find_path("root/parent").unwrap()), [q("50")]);
@@ -303,12 +305,293 @@ fn absent_fields_change_nothing() {
     }
 }
 
+/// Tasks of the leaves at `paths` under `policy`.
+fn under(t: &Tree, policy: Policy, paths: &[&str]) -> Vec<Rational> {
+    tasks(t, &allocate(t, policy).unwrap(), paths)
+}
+
+fn qs(values: &[&str]) -> Vec<Rational> {
+    values.iter().map(|s| q(s)).collect()
+}
+
+fn clamp() -> Rules {
+    Rules {
+        guarantees: GuaranteeRule::Clamp,
+        ..Rules::default()
+    }
+}
+
+/// YARN (`apache/hadoop`), `TestFairScheduler.testFifoWithinQueue`: a FIFO leaf queue on one
+/// node of 3072 MB; app1 (submitted first) and app2 each ask for two 1024 MB containers.
+/// The source's containers go to app1, app1, app2: app1 holds 2048, app2 1024.
 #[test]
-fn fifo_pools_are_refused_by_static_policies() {
-    let t = tree(json!({"capacity": [1], "tree": {"children": [
-        {"name": "P", "mode": "fifo", "children": [{"name": "a", "demand": [1]}]}]}}));
-    let e = allocate(&t, Policy::Naive).unwrap_err().to_string();
-    assert!(e.starts_with("root/P: fifo pools are not honoured"), "{e}");
+fn yarn_fifo_within_a_queue() {
+    let t = tree(json!({"capacity": [3072], "tree": {"children": [
+        {"name": "queue1", "mode": "fifo", "children": [
+            {"name": "app1", "demand": [1024], "tasks": 2},
+            {"name": "app2", "demand": [1024], "tasks": 2}]}]}}));
+    all_policies(&t, &["root/queue1/app1", "root/queue1/app2"], &["2", "1"]);
+}
+
+/// YTsaurus (`ytsaurus/ytsaurus`), `yt/yt/library/vector_hdrf/unittests/
+/// fair_share_update_ut.cpp`, `TestSimple`: pools A (fair), B (empty), C (fifo), D (empty);
+/// every operation demands (10, 10, 100) of (100, 100, 1000), so every demand fits and each
+/// operation's fair share is its demand, in the FIFO pool too; the empty pools get nothing.
+#[test]
+fn ytsaurus_fifo_pool_with_demands_that_fit() {
+    let t = tree(json!({"capacity": [100, 100, 1000], "tree": {"children": [
+        {"name": "A", "children": [
+            {"name": "opA1", "demand": [10, 10, 100], "tasks": 1},
+            {"name": "opA2", "demand": [10, 10, 100], "tasks": 1}]},
+        {"name": "B", "children": []},
+        {"name": "C", "mode": "fifo", "children": [
+            {"name": "opC1", "weight": 10, "demand": [10, 10, 100], "tasks": 1},
+            {"name": "opC2", "demand": [10, 10, 100], "tasks": 1}]},
+        {"name": "D", "children": []}]}}));
+    all_policies(
+        &t,
+        &["root/A/opA1", "root/A/opA2", "root/C/opC1", "root/C/opC2"],
+        &["1", "1", "1", "1"],
+    );
+    for policy in Policy::ALL {
+        let x = allocate(&t, policy).unwrap();
+        for p in ["root/B", "root/D"] {
+            assert_eq!(
+                x.node(t.find_path(p).unwrap()).allocation,
+                qs(&["0", "0", "0"])
+            );
+        }
+    }
+}
+
+/// A fifo pool P (a: 2 tasks at most, then b) beside a leaf Q, one resource of 12, unit
+/// tasks, equal weights. By hand:
+/// - naive and H-DRF: P's key is its aggregate's dominant share, so P and Q grow alike;
+///   inside P, a takes everything until its cap (P = Q = 2), then b: P = Q = 6, so a 2,
+///   b 4, Q 6 (H-DRF's effective vector of a fifo pool is its children's vectors unscaled,
+///   here its usage).
+/// - min-satisfaction (g: P, Q 1/2; a, b 1/4): P's key is min(2·u_P, the serving child's
+///   4·u_serving). While a serves, 2·u_P is the smaller: like naive up to P = Q = 2. When b
+///   starts its key 4·u_b is 0: P grows alone to u_b = 1 (P 3, key 4 = Q's), then P at rate
+///   1 against Q at rate 2 (keys 4 + 4s) to u_b = 2 (P 4, Q 4), then 2·u_P rules and both
+///   grow alike: P 6, Q 6 — a 2, b 4, Q 6 again.
+/// - collapsed (leaves weighted by g: a, b 1/4, Q 1/2; keys x_a/3, x_b/3, x_Q/6): a serves
+///   with Q = 2·x_a until a's cap (a 2, Q 4); b alone to x_b/3 = 4/6 (b 2); then Q = 2·x_b
+///   on the last 4 units: b 2 + 4/3 = 10/3, Q 4 + 8/3 = 20/3.
+#[test]
+fn a_fifo_pool_serves_its_children_in_order() {
+    let t = tree(json!({"capacity": [12], "tree": {"children": [
+        {"name": "P", "mode": "fifo", "children": [
+            {"name": "a", "demand": [1], "tasks": 2}, {"name": "b", "demand": [1]}]},
+        {"name": "Q", "demand": [1]}]}}));
+    let paths = ["root/P/a", "root/P/b", "root/Q"];
+    for policy in [Policy::Naive, Policy::Hdrf, Policy::MinSatisfaction] {
+        assert_eq!(
+            under(&t, policy, &paths),
+            qs(&["2", "4", "6"]),
+            "{}",
+            policy.name()
+        );
+    }
+    assert_eq!(
+        under(&t, Policy::Collapsed, &paths),
+        qs(&["2", "10/3", "20/3"])
+    );
+    // The listed order decides: b first (unbounded) takes all P gets; a gets nothing.
+    let swapped = tree(json!({"capacity": [12], "tree": {"children": [
+        {"name": "P", "mode": "fifo", "children": [
+            {"name": "b", "demand": [1]}, {"name": "a", "demand": [1], "tasks": 2}]},
+        {"name": "Q", "demand": [1]}]}}));
+    for policy in [Policy::Naive, Policy::Hdrf, Policy::MinSatisfaction] {
+        assert_eq!(
+            under(&swapped, policy, &paths),
+            qs(&["0", "6", "6"]),
+            "{}",
+            policy.name()
+        );
+    }
+}
+
+/// A fifo child stopped by a saturated resource passes the turn: a needs cpu and mem, b
+/// only cpu. Capacity (4, 2); P alone. a grows until mem saturates at 2 tasks (cpu 2 used);
+/// then b takes the 2 cpu left.
+#[test]
+fn a_blocked_fifo_child_passes_the_turn() {
+    let t = tree(json!({"capacity": [4, 2], "tree": {"children": [
+        {"name": "P", "mode": "fifo", "children": [
+            {"name": "a", "demand": [1, 1]}, {"name": "b", "demand": [1, 0]}]}]}}));
+    all_policies(&t, &["root/P/a", "root/P/b"], &["2", "2"]);
+}
+
+/// Guarantees inside a fifo pool come first, whatever the order; the order rules the rest.
+/// Capacity 10, unit tasks: P (fifo: a, then b guaranteed 3) beside a leaf Q.
+/// - additive: b takes its 3 first; the remaining 7 is shared on increments, P and Q alike
+///   (naive, H-DRF; min-satisfaction: P's key 2·u_P is below a's 4·u_a while a serves):
+///   3.5 each, all of P's to a. a 7/2, b 3, Q 7/2. Collapsed: keys 4·x_a/10 and 2·x_Q/10,
+///   Q = 2·a on 7: a 7/3, Q 14/3.
+/// - clamp: b takes 3; then totals are compared. Naive, H-DRF: Q catches up to P's 3 (7 − 3
+///   = 4 left), then P (a) and Q alike, 2 each: a 2, b 3, Q 5. Min-satisfaction: P's key is
+///   min(2·(3 + u_a), 4·u_a) = 4·u_a (a, serving, holds less than 3 throughout), against
+///   Q's 2·u_Q: Q = 2·a on the last 7, a 7/3, Q 14/3 — the serving child's satisfaction
+///   rules P's key, the guarantee b holds does not.
+#[test]
+fn guarantees_inside_a_fifo_pool_come_first() {
+    let doc = json!({"capacity": [10], "tree": {"children": [
+        {"name": "P", "mode": "fifo", "children": [
+            {"name": "a", "demand": [1]}, {"name": "b", "demand": [1], "guarantee": [3]}]},
+        {"name": "Q", "demand": [1]}]}});
+    let paths = ["root/P/a", "root/P/b", "root/Q"];
+    let t = tree(doc.clone());
+    for policy in [Policy::Naive, Policy::Hdrf, Policy::MinSatisfaction] {
+        assert_eq!(
+            under(&t, policy, &paths),
+            qs(&["7/2", "3", "7/2"]),
+            "{}",
+            policy.name()
+        );
+    }
+    assert_eq!(
+        under(&t, Policy::Collapsed, &paths),
+        qs(&["7/3", "3", "14/3"])
+    );
+    let t = Tree::from_json_with(&doc, clamp()).unwrap();
+    for policy in [Policy::Naive, Policy::Hdrf] {
+        assert_eq!(
+            under(&t, policy, &paths),
+            qs(&["2", "3", "5"]),
+            "{}",
+            policy.name()
+        );
+    }
+    assert_eq!(
+        under(&t, Policy::MinSatisfaction, &paths),
+        qs(&["7/3", "3", "14/3"])
+    );
+}
+
+/// YARN, `TestComputeFairShares` (`apache/hadoop`, `hadoop-yarn-project/hadoop-yarn/
+/// hadoop-yarn-server/hadoop-yarn-server-resourcemanager/src/test/java/org/apache/hadoop/
+/// yarn/server/resourcemanager/scheduler/fair/TestComputeFairShares.java`), under the clamp
+/// rule, every case as the source states it (flat, one resource: every policy agrees):
+/// `testWeightedSharingWithMinShares` 20, 5, 5, 15 (`testCPU` the same on vcores);
+/// `testMinShares` 20, 18, 0, 2; `testWeightedSharingWithMaxShares` (limits only) 10, 11,
+/// 16, 8. By hand for the first: the guarantees 20, 0, 5, 15 first (40 of 45); then totals
+/// over weights 2, 1, 1, 1/2 are 10, 0, 5, 30: b alone rises to c's level 5 with the last
+/// 5 units.
+#[test]
+fn yarn_compute_fair_shares_under_the_clamp_rule() {
+    let abcd = ["root/a", "root/b", "root/c", "root/d"];
+    let t = Tree::from_json_with(
+        &json!({"capacity": [45], "tree": {"children": [
+            {"name": "a", "weight": 2, "demand": [1], "guarantee": [20]},
+            {"name": "b", "demand": [1]},
+            {"name": "c", "demand": [1], "guarantee": [5]},
+            {"name": "d", "weight": "1/2", "demand": [1], "guarantee": [15]}]}}),
+        clamp(),
+    )
+    .unwrap();
+    all_policies(&t, &abcd, &["20", "5", "5", "15"]);
+    let t = Tree::from_json_with(
+        &json!({"capacity": [40], "tree": {"children": [
+            {"name": "a", "demand": [1], "guarantee": [20]},
+            {"name": "b", "demand": [1], "guarantee": [18]},
+            {"name": "c", "demand": [1]},
+            {"name": "d", "demand": [1], "guarantee": [2]}]}}),
+        clamp(),
+    )
+    .unwrap();
+    all_policies(&t, &abcd, &["20", "18", "0", "2"]);
+    let t = Tree::from_json_with(
+        &json!({"capacity": [45], "tree": {"children": [
+            {"name": "a", "weight": 2, "limit": [10], "demand": [1]},
+            {"name": "b", "limit": [11], "demand": [1]},
+            {"name": "c", "limit": [30], "demand": [1]},
+            {"name": "d", "weight": "1/2", "limit": [20], "demand": [1]}]}}),
+        clamp(),
+    )
+    .unwrap();
+    all_policies(&t, &abcd, &["10", "11", "16", "8"]);
+}
+
+/// YARN, `TestFairScheduler.testFairShareWithNoneZeroWeightNoneZeroMinRes`: weights 1/2 and
+/// 1/2, minResources 1024 MB and 1 vcore each on (8192, 8): the guarantee is below the
+/// weighted share and changes nothing: 4096 MB each (4 tasks of (1024, 1)).
+#[test]
+fn yarn_min_resources_below_the_weighted_share() {
+    let t = Tree::from_json_with(
+        &json!({"capacity": [8192, 8], "tree": {"children": [
+            {"name": "queueA", "weight": "1/2", "guarantee": [1024, 1], "demand": [1024, 1]},
+            {"name": "queueB", "weight": "1/2", "guarantee": [1024, 1], "demand": [1024, 1]}]}}),
+        clamp(),
+    )
+    .unwrap();
+    all_policies(&t, &["root/queueA", "root/queueB"], &["4", "4"]);
+}
+
+/// YTsaurus' fair-share documentation (`yt/documentation/en/_includes/user-guide/
+/// data-processing/scheduler/fair-share.md`, the min share ratio example; the legacy rule
+/// `clamp(w·x, min, max)`): A guaranteed 0.6, B 0.2 of 1: A 0.6, B 0.4; with weights 3 : 1,
+/// A 0.75, B 0.25; with a third pool C (weights 1, 1, 1), A 0.6, B 0.2, C 0.2.
+#[test]
+fn ytsaurus_legacy_min_share_ratios_under_the_clamp_rule() {
+    let run = |children: serde_json::Value, paths: &[&str], expected: &[&str]| {
+        let doc = json!({"capacity": [1], "tree": {"children": children}});
+        let t = Tree::from_json_with(&doc, clamp()).unwrap();
+        all_policies(&t, paths, expected);
+    };
+    let a = json!({"name": "A", "guarantee": "3/5", "demand": ["1/1000"]});
+    let b = json!({"name": "B", "guarantee": "1/5", "demand": ["1/1000"]});
+    run(json!([a, b]), &["root/A", "root/B"], &["600", "400"]);
+    let mut a3 = a.clone();
+    a3["weight"] = json!(3);
+    run(json!([a3, b]), &["root/A", "root/B"], &["750", "250"]);
+    let c = json!({"name": "C", "demand": ["1/1000"]});
+    run(
+        json!([a, b, c]),
+        &["root/A", "root/B", "root/C"],
+        &["600", "200", "200"],
+    );
+}
+
+/// A pool's guarantee under both rules. Capacity 12, unit tasks: P guaranteed 6 (a, b) beside
+/// a leaf Q. Both: P's 6 first, a 3 and b 3. Additive: the other 6 on increments, P and Q
+/// alike: a 9/2, b 9/2, Q 3. Clamp: on totals Q catches up with P's 6 and the cluster is
+/// full: a 3, b 3, Q 6. Every policy (collapsed weighs a, b by 1/4 and Q by 1/2, which gives
+/// the same levels).
+#[test]
+fn a_pool_guarantee_under_both_rules() {
+    let doc = json!({"capacity": [12], "tree": {"children": [
+        {"name": "P", "guarantee": [6], "children": [
+            {"name": "a", "demand": [1]}, {"name": "b", "demand": [1]}]},
+        {"name": "Q", "demand": [1]}]}});
+    let paths = ["root/P/a", "root/P/b", "root/Q"];
+    all_policies(&tree(doc.clone()), &paths, &["9/2", "9/2", "3"]);
+    all_policies(
+        &Tree::from_json_with(&doc, clamp()).unwrap(),
+        &paths,
+        &["3", "3", "6"],
+    );
+}
+
+/// A pool limit under both rules. Capacity 10, unit tasks: P limited to 4 (a guaranteed 2,
+/// b) beside a leaf Q. Both: a 2 first. Additive (increments; P's room 2): P and Q alike, a
+/// and b alike inside P: a 3, b 1, then P is full and Q takes the rest: Q 6. Clamp
+/// (totals): Q rises to P's 2; then P and Q alike, inside P b rises to a's 2 as P reaches
+/// its limit 4; Q takes the rest: a 2, b 2, Q 6. (Naive and H-DRF; the weights' guaranteed
+/// shares of min-satisfaction and collapsed are equal here too.)
+#[test]
+fn a_pool_limit_under_both_rules() {
+    let doc = json!({"capacity": [10], "tree": {"children": [
+        {"name": "P", "limit": [4], "children": [
+            {"name": "a", "demand": [1], "guarantee": [2]}, {"name": "b", "demand": [1]}]},
+        {"name": "Q", "demand": [1]}]}});
+    let paths = ["root/P/a", "root/P/b", "root/Q"];
+    all_policies(&tree(doc.clone()), &paths, &["3", "1", "6"]);
+    all_policies(
+        &Tree::from_json_with(&doc, clamp()).unwrap(),
+        &paths,
+        &["2", "2", "6"],
+    );
 }
 
 #[test]

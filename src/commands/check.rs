@@ -7,7 +7,7 @@ use leontief_solver::{read_numbers, Instance, Rational, SolverError};
 use serde_json::Value;
 
 use crate::cli::CliError;
-use crate::commands::flags::{InstanceInput, MechanismParser, NameParser, NumberFlags};
+use crate::commands::flags::{InstanceInput, MechanismParser, NameParser, NumberFlags, RulesFlags};
 use crate::commands::{pretty, usage};
 use crate::output::finish_json;
 
@@ -19,6 +19,9 @@ pub struct CheckArgs {
     /// The mechanism.
     #[arg(long, default_value = "drf", value_parser = MechanismParser)]
     pub mechanism: &'static Descriptor,
+    /// How a tree's guarantees and limits are read and used (hdrf:* mechanisms).
+    #[command(flatten)]
+    pub rules: RulesFlags,
     /// Properties, comma-separated (each decided and reported in turn).
     #[arg(long, required = true, value_delimiter = ',', value_parser = NameParser::<Property>::new("property").with_help(Property::description))]
     pub property: Vec<Property>,
@@ -121,12 +124,13 @@ fn scenario_for(
 /// Runs `leontief check`: one JSON object per property, in a list, in the order given.
 pub fn run(args: CheckArgs) -> Result<String, CliError> {
     check_flags(&args)?;
+    args.rules.for_mechanism(args.mechanism)?;
     let numbers = args.numbers.numbers()?;
     let inst = InstanceInput {
         file: Some(args.file.clone()),
         ..InstanceInput::default()
     }
-    .load()?;
+    .load_with(&args.rules)?;
     // Every scenario is read before any property is decided.
     let scenarios = args
         .property

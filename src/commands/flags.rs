@@ -51,6 +51,130 @@ impl InstanceInput {
     }
 }
 
+impl InstanceInput {
+    /// Reads the instance with the tree `rules` (flags given: a file only, not the inline
+    /// flags, which make no tree).
+    pub fn load_with(&self, rules: &RulesFlags) -> Result<leontief_solver::Instance, CliError> {
+        if let Some(flag) = rules.given() {
+            if self.file.is_none() {
+                return Err(usage(format!(
+                    "{flag} applies to a tree (a FILE); inline --capacity/--user make none"
+                )));
+            }
+        }
+        let inst = self.load_rules(rules.rules())?;
+        Ok(inst)
+    }
+
+    fn load_rules(
+        &self,
+        rules: leontief_solver::Rules,
+    ) -> Result<leontief_solver::Instance, CliError> {
+        match &self.file {
+            Some(path)
+                if self.capacity.is_none() && self.users.is_empty() && self.resources.is_none() =>
+            {
+                let text = crate::cli::read_text(path)?;
+                Ok(leontief_solver::Instance::from_json_str_with(&text, rules)?)
+            }
+            _ => self.load(),
+        }
+    }
+}
+
+/// How guarantees enter the static policies' shares (`--guarantees`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum GuaranteesFlag {
+    /// Guarantees first, then a fair part of the rest on what each node gets beyond its
+    /// guarantee (YTsaurus; the default).
+    Additive,
+    /// Guarantees first, then fair sharing on everything a node holds: max(fair share,
+    /// guarantee) (YARN's minResources).
+    Clamp,
+}
+
+/// What to do when children's guarantees add up to more than their parent's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OversubscribedFlag {
+    /// Refuse the tree (Mesos; the default).
+    Error,
+    /// Scale the children's guarantees by one factor to fit (YTsaurus).
+    Scale,
+}
+
+/// What to do with a limit below the node's guarantee.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LimitBelowGuaranteeFlag {
+    /// Refuse the tree (Mesos; the default).
+    Error,
+    /// Raise the limit to the guarantee (YARN).
+    RaiseLimit,
+    /// Lower the guarantee to the limit (YTsaurus).
+    LowerGuarantee,
+}
+
+/// How a tree's guarantees and limits are resolved and used (`docs/production.md`), where
+/// production schedulers differ.
+#[derive(Debug, Clone, Default, Args)]
+pub struct RulesFlags {
+    /// Trees: how guarantees enter the static shares [default: additive].
+    #[arg(long, value_enum, value_name = "RULE")]
+    pub guarantees: Option<GuaranteesFlag>,
+    /// Trees: children's guarantees above their parent's [default: error].
+    #[arg(long, value_enum, value_name = "RULE")]
+    pub oversubscribed: Option<OversubscribedFlag>,
+    /// Trees: a limit below the node's guarantee [default: error].
+    #[arg(long, value_enum, value_name = "RULE")]
+    pub limit_below_guarantee: Option<LimitBelowGuaranteeFlag>,
+}
+
+impl RulesFlags {
+    /// The first of the flags given, by name, if any.
+    pub fn given(&self) -> Option<&'static str> {
+        self.guarantees
+            .map(|_| "--guarantees")
+            .or(self.oversubscribed.map(|_| "--oversubscribed"))
+            .or(self
+                .limit_below_guarantee
+                .map(|_| "--limit-below-guarantee"))
+    }
+
+    /// The rules: each flag given, the default for the others.
+    pub fn rules(&self) -> leontief_solver::Rules {
+        use leontief_solver::{GuaranteeRule, LimitBelowGuarantee, Oversubscribed};
+        leontief_solver::Rules {
+            guarantees: match self.guarantees {
+                Some(GuaranteesFlag::Clamp) => GuaranteeRule::Clamp,
+                _ => GuaranteeRule::Additive,
+            },
+            oversubscribed: match self.oversubscribed {
+                Some(OversubscribedFlag::Scale) => Oversubscribed::Scale,
+                _ => Oversubscribed::Error,
+            },
+            limit_below_guarantee: match self.limit_below_guarantee {
+                Some(LimitBelowGuaranteeFlag::RaiseLimit) => LimitBelowGuarantee::RaiseLimit,
+                Some(LimitBelowGuaranteeFlag::LowerGuarantee) => {
+                    LimitBelowGuarantee::LowerGuarantee
+                }
+                _ => LimitBelowGuarantee::Error,
+            },
+        }
+    }
+
+    /// An error unless `mechanism` is hierarchical (`hdrf:*`) or no flag is given.
+    pub fn for_mechanism(&self, mechanism: &Descriptor) -> Result<(), CliError> {
+        match self.given() {
+            Some(flag) if mechanism.shape != leontief_solver::registry::Shape::Hierarchical => {
+                Err(usage(format!(
+                    "{flag} applies to the hierarchical mechanisms (hdrf:*); not to --mechanism {}",
+                    mechanism.name
+                )))
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
 /// How numbers are printed (every command that prints numbers): exact strings by default.
 #[derive(Debug, Clone, Default, Args)]
 pub struct NumberFlags {

@@ -11,7 +11,7 @@ use serde_json::Value;
 use strum::VariantNames;
 
 use crate::cli::{read_text, CliError};
-use crate::commands::flags::NumberFlags;
+use crate::commands::flags::{NumberFlags, RulesFlags};
 use crate::commands::{pretty, usage};
 use crate::output::{finish_json, round_csv, write_csv_field, Numbers};
 
@@ -26,6 +26,9 @@ pub struct HdrfArgs {
     /// an array of the allocations).
     #[arg(long, default_value = "min-satisfaction", value_parser = PoliciesParser)]
     pub policy: Policies,
+    /// How the tree's guarantees and limits are read and used.
+    #[command(flatten)]
+    pub rules: RulesFlags,
     /// Output format.
     #[arg(long, value_enum, default_value = "json")]
     pub format: TreeFormat,
@@ -122,7 +125,7 @@ pub fn run(args: HdrfArgs) -> Result<String, CliError> {
         ));
     }
     let text = read_text(&args.file)?;
-    let tree = Tree::from_json_str(&text)?;
+    let tree = Tree::from_json_str_with(&text, args.rules.rules())?;
     let allocs = args
         .policy
         .0
@@ -166,6 +169,14 @@ pub fn run(args: HdrfArgs) -> Result<String, CliError> {
                 drawn.push_str(&format!("{}\n", alloc.policy.name()));
                 drawn.push_str(&render_tree(&tree, alloc));
                 drawn.push('\n');
+            }
+            // The nodes that get nothing by the tree's shape, as a footnote.
+            let notes = tree.notes();
+            if !notes.is_empty() {
+                drawn.push_str("notes:\n");
+                for note in notes {
+                    drawn.push_str(&format!("  {note}\n"));
+                }
             }
             drawn
         }

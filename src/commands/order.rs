@@ -10,7 +10,7 @@ use leontief_solver::Rational;
 use serde_json::{json, Map, Value};
 
 use crate::cli::{read_text, CliError};
-use crate::commands::flags::NameParser;
+use crate::commands::flags::{NameParser, RulesFlags};
 use crate::commands::{pretty, usage};
 
 /// The flags of `leontief order`.
@@ -38,6 +38,10 @@ pub struct OrderArgs {
     /// With --rule ytsaurus: the policy whose static allocation is every node's fair share.
     #[arg(long, value_name = "POLICY", value_parser = NameParser::<Policy>::new("policy"))]
     pub fair_share: Option<Policy>,
+    /// How the tree's guarantees and limits are read (--guarantees: with --rule ytsaurus,
+    /// for its static fair share).
+    #[command(flatten)]
+    pub rules: RulesFlags,
     /// Output format.
     #[arg(long, value_enum, default_value = "json")]
     pub format: OrderFormat,
@@ -73,6 +77,12 @@ pub fn run(args: OrderArgs) -> Result<String, CliError> {
             args.rule.name()
         )));
     }
+    if args.rules.guarantees.is_some() && args.rule != Rule::Ytsaurus {
+        return Err(usage(format!(
+            "--guarantees applies only to --rule ytsaurus (its static fair share), not --rule {}",
+            args.rule.name()
+        )));
+    }
     let lru = args
         .tie
         .as_ref()
@@ -83,7 +93,7 @@ pub fn run(args: OrderArgs) -> Result<String, CliError> {
         ));
     }
     let text = read_text(&args.file)?;
-    let tree = Tree::from_json_str(&text)?;
+    let tree = Tree::from_json_str_with(&text, args.rules.rules())?;
     let mut input = OrderTree::from_tree(&tree)?;
     if args.rule == Rule::Ytsaurus {
         let policy = args.fair_share.unwrap_or(DEFAULT_FAIR_SHARE);

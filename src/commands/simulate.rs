@@ -27,6 +27,11 @@ pub struct SimulateArgs {
     /// Workload JSON file, or - for standard input: the tree
     /// ({"resources", "capacity", "tree"}) plus "workload" and "horizon".
     pub file: String,
+    /// A workload JSON file ({"workload": {..}, "horizon", "seed", "warmup",
+    /// "starvation_tolerance"}) to run on FILE's tree, e.g. one written by leontief import;
+    /// FILE must then have none of these keys.
+    #[arg(long, value_name = "FILE")]
+    pub workload: Option<String>,
     /// The scheduling policy: a tree policy, FIFO, or all (every policy on the same workload,
     /// side by side: JSON with one section per policy under "runs", or one table).
     #[arg(long, default_value = "min-satisfaction", value_parser = SimPoliciesParser)]
@@ -90,6 +95,7 @@ impl SimulateArgs {
     pub fn new(file: impl Into<String>) -> Self {
         SimulateArgs {
             file: file.into(),
+            workload: None,
             policy: SimPolicies(vec![SimPolicy::MinSatisfaction]),
             tie: "count".into(),
             max_events: DEFAULT_MAX_EVENTS,
@@ -187,7 +193,10 @@ pub fn run(args: &SimulateArgs) -> Result<String, CliError> {
         (None, false, _) => Record::Events,
     };
     let text = read_text(&args.file)?;
-    let scenario = Scenario::from_json_str(&text)?;
+    let scenario = match &args.workload {
+        None => Scenario::from_json_str(&text)?,
+        Some(path) => Scenario::from_json(&with_workload(&text, path)?)?,
+    };
     let bar = crate::workers::progress(None);
     bar.set_message("simulating");
     bar.enable_steady_tick(std::time::Duration::from_millis(120));
@@ -345,4 +354,48 @@ fn summary_text(scenario: &Scenario, run: &Simulation) -> String {
         ));
     }
     out
+}
+
+/// The keys of a workload file (`--workload`).
+const WORKLOAD_KEYS: [&str; 5] = [
+    "workload",
+    "horizon",
+    "seed",
+    "warmup",
+    "starvation_tolerance",
+];
+
+/// The tree JSON `text` with the keys of the workload file at `path` added.
+///
+/// # Errors
+/// [`CliError::Input`] on a file that is not a JSON object, a key of the workload file that is
+/// not a workload key, or a workload key the tree file has already.
+fn with_workload(text: &str, path: &str) -> Result<Value, CliError> {
+    let parse = |text: &str, what: &str| -> Result<Map<String, Value>, CliError> {
+        match serde_json::from_str::<Value>(text) {
+            Ok(Value::Object(m)) => Ok(m),
+            Ok(_) => Err(SolverError::invalid(what, "expected a JSON object").into()),
+            Err(e) => Err(SolverError::invalid(what, format!("not JSON: {e}")).into()),
+        }
+    };
+    let mut tree = parse(text, "file")?;
+    let workload = parse(&read_text(path)?, "--workload")?;
+    for (key, value) in workload {
+        if !WORKLOAD_KEYS.contains(&key.as_str()) {
+            return Err(SolverError::invalid(
+                format!("--workload.{key}"),
+                format!("not a workload key (expected {})", WORKLOAD_KEYS.join(", ")),
+            )
+            .into());
+        }
+        if tree.contains_key(&key) {
+            return Err(SolverError::invalid(
+                format!("--workload.{key}"),
+                "the tree file has it already; give it in one place",
+            )
+            .into());
+        }
+        tree.insert(key, value);
+    }
+    Ok(Value::Object(tree))
 }

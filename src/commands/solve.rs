@@ -12,7 +12,7 @@ use serde_json::{json, Map};
 use leontief_counterexamples::mechanisms;
 
 use crate::cli::CliError;
-use crate::commands::flags::{InstanceInput, MechanismParser, NumberFlags};
+use crate::commands::flags::{InstanceInput, MechanismParser, NumberFlags, RulesFlags};
 use crate::commands::{pretty, usage, Printed};
 use crate::output::allocation::{write_csv, write_json, write_summary, Answer};
 use crate::output::{finish_json, Numbers, Sink};
@@ -27,6 +27,9 @@ pub struct SolveArgs {
     /// The allocation rule.
     #[arg(long, default_value = "drf", value_parser = MechanismParser)]
     pub mechanism: &'static Descriptor,
+    /// How a tree's guarantees and limits are read and used (hdrf:* mechanisms).
+    #[command(flatten)]
+    pub rules: RulesFlags,
     /// Include the steps: progressive-filling events (drf, drf-common-level, asset), or
     /// every pick of discrete-drf; JSON only.
     #[arg(long)]
@@ -242,7 +245,8 @@ fn config(args: &SolveArgs) -> Result<Config, CliError> {
 /// returned as text (the table, whose column widths need every cell first).
 pub fn run(args: SolveArgs) -> Result<Printed, CliError> {
     let cfg = config(&args)?;
-    let inst = args.input.load()?;
+    args.rules.for_mechanism(args.mechanism)?;
+    let inst = args.input.load_with(&args.rules)?;
     let progress = crate::workers::progress(None);
     progress.set_message(format!("solving ({} users)", inst.num_users()));
     progress.enable_steady_tick(std::time::Duration::from_millis(120));

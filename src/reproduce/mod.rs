@@ -12,11 +12,14 @@ use crate::cli::CliError;
 
 mod explore;
 mod flat;
+mod production;
 mod search;
 mod trees;
 
 use explore::*;
 use flat::*;
+use production::*;
+pub use production::{NOT_EXPRESSIBLE, PRODUCTION_REFERENCE};
 use search::*;
 use trees::*;
 pub use trees::{HDRF_PAPER_CHURN, LECTURE_CHURN, TREES_REFERENCE};
@@ -128,6 +131,12 @@ const EXAMPLES: &[(&str, &str, &str, Builder)] = &[
         "Hierarchical policies under task churn (the task-level simulator): naive HDRF starves B1 (lecture) and n22 (H-DRF paper); min-satisfaction keeps B1 at its guarantee, H-DRF keeps n22",
         "Yandex lecture (2016), naive and min-satisfaction HDRF; Bhattacharya et al., SoCC 2013; reference/trees.json (dynamic); workloads examples/lecture-churn.json, examples/hdrf-paper-churn.json",
         hdrf_dynamic,
+    ),
+    (
+        "production",
+        "Production schedulers' own tests and documentation: fair shares with guarantees and limits, who is offered next, Kueue's borrowed shares (every case of reference/production.json)",
+        "Apache Hadoop YARN (TestComputeFairShares, TestFairScheduler, TestFairSchedulerFairShare, TestDominantResourceFairnessPolicy), Apache Mesos (sorter_tests.cpp, hierarchical_allocator_tests.cpp), Kueue (fair_sharing_test.go, ClusterQueue docs), YTsaurus (fair_share_update_ut.cpp, fair-share docs); reference/production.json",
+        production,
     ),
     (
         "collusion",

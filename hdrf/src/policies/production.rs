@@ -29,24 +29,18 @@
 //! One fluid fill per pool with a guarantee that its children leave partly unused, plus the
 //! final one.
 
-use leontief_solver::{Mode, Rational};
+use leontief_solver::{GuaranteeRule, Rational};
 
 use super::TreePolicy;
 use crate::allocation::{Computation, TreeAllocation};
-use crate::error::{Result, SolverError};
+use crate::error::Result;
 use crate::fill::{fluid_with, Setup};
 use crate::tree::{NodeId, Tree};
 
 /// The allocation of `policy` on a tree with production fields (see the [module
 /// docs](self)).
 pub(crate) fn allocate(tree: &Tree, policy: &dyn TreePolicy) -> Result<TreeAllocation> {
-    if let Some(p) = tree.pools().find(|&p| tree.mode(p) == Mode::Fifo) {
-        return Err(SolverError::invalid(
-            tree.path(p),
-            "fifo pools are not honoured by the static policies yet (children served in \
-             order); only by the ordering of the next task",
-        ));
-    }
+    let clamp = tree.instance().rules().guarantees == GuaranteeRule::Clamp;
     let n = tree.len();
     let capacity = tree.capacity();
     // The most tasks each leaf may hold: its cap and its limit.
@@ -93,7 +87,11 @@ pub(crate) fn allocate(tree: &Tree, policy: &dyn TreePolicy) -> Result<TreeAlloc
             alive[a.index()] = true;
             at = tree.parent(a);
         }
-        let setup = setup(tree, &most, &base, alive, &residual, Some(v));
+        let setup = if clamp {
+            clamp_setup(tree, &most, &base, alive, Some((v, g)))
+        } else {
+            setup(tree, &most, &base, alive, &residual, Some(v))
+        };
         let out = fluid_with(tree, policy, &setup)?;
         phases += out.phases;
         for l in tree.leaves_below(v) {
@@ -102,7 +100,11 @@ pub(crate) fn allocate(tree: &Tree, policy: &dyn TreePolicy) -> Result<TreeAlloc
     }
     let used = usage_below(tree, NodeId::ROOT, &base);
     let residual: Vec<Rational> = capacity.iter().zip(&used).map(|(c, u)| c - u).collect();
-    let setup = setup(tree, &most, &base, vec![true; n], &residual, None);
+    let setup = if clamp {
+        clamp_setup(tree, &most, &base, vec![true; n], None)
+    } else {
+        setup(tree, &most, &base, vec![true; n], &residual, None)
+    };
     let out = fluid_with(tree, policy, &setup)?;
     phases += out.phases;
     for (b, x) in base.iter_mut().zip(&out.tasks) {
@@ -228,5 +230,86 @@ fn setup(
             at = tree.parent(a);
         }
     }
-    Setup { alive, caps, room }
+    Setup {
+        alive,
+        caps,
+        room,
+        base: None,
+    }
+}
+
+/// The clamp rule's setup after `base`: the fill starts from it, so that the keys compare
+/// everything a node holds. Caps are lowered by it; every room is absolute (the cluster's,
+/// each limited pool's limit, and, inside `within`'s subtree, the pool's guarantee `G` as
+/// its room); a leaf that demands a resource with no room left above it does not take part.
+fn clamp_setup(
+    tree: &Tree,
+    most: &[Option<Rational>],
+    base: &[Rational],
+    mut alive: Vec<bool>,
+    within: Option<(NodeId, &[Rational])>,
+) -> Setup {
+    let n = tree.len();
+    let capacity = tree.capacity();
+    let shares = |amounts: &[Rational]| -> Vec<Rational> {
+        amounts.iter().zip(capacity).map(|(a, r)| a / r).collect()
+    };
+    let mut room: Vec<Option<Vec<Rational>>> = vec![None; n];
+    room[0] = Some(vec![Rational::ONE; capacity.len()]);
+    let limited = match within {
+        Some((v, _)) => subtree(tree, v),
+        None => tree.nodes().collect(),
+    };
+    for u in limited {
+        if tree.node(u).is_leaf() {
+            continue;
+        }
+        if let Some(l) = tree.limit(u) {
+            room[u.index()] = Some(shares(l));
+        }
+    }
+    if let Some((v, g)) = within {
+        // The guarantee bounds the pool in this fill (a limit is at least the guarantee).
+        room[v.index()] = Some(shares(g));
+    }
+    let caps: Vec<Option<Rational>> = (0..n)
+        .map(|i| most[i].as_ref().map(|t| t - &base[i]))
+        .collect();
+    // Per resource, whether a room is full already.
+    let full: Vec<Option<Vec<bool>>> = tree
+        .nodes()
+        .map(|a| {
+            room[a.index()].as_ref().map(|r| {
+                let held = usage_below(tree, a, base);
+                r.iter()
+                    .zip(held.iter().zip(capacity))
+                    .map(|(r, (h, c))| h / c >= *r)
+                    .collect()
+            })
+        })
+        .collect();
+    for l in tree.leaves() {
+        let i = l.index();
+        if !alive[i] {
+            continue;
+        }
+        let d = tree.node(l).demand().expect("a leaf");
+        let mut at = Some(l);
+        while let Some(a) = at {
+            if let Some(f) = &full[a.index()] {
+                let full = d.iter().zip(f).any(|(d, f)| !d.is_zero() && *f);
+                if full {
+                    alive[i] = false;
+                    break;
+                }
+            }
+            at = tree.parent(a);
+        }
+    }
+    Setup {
+        alive,
+        caps,
+        room,
+        base: Some(base.to_vec()),
+    }
 }

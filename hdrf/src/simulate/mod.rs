@@ -87,6 +87,23 @@
 //! together — a difference that persists at every `K` (see [`crate::discrete`]); the other
 //! tie-breaks spread such ties by their own rule (`count`: the sibling with fewer starts).
 //!
+//! # Guarantees, limits, usage, FIFO pools
+//! The tree's production fields (`docs/production.md` §5), as shares of the capacity:
+//! - when some node below the root has an explicit `guarantee`, a child at least one task
+//!   below its resolved guarantee `G_v` (some active leaf `l` below it has
+//!   `U_v + d_l <= G_v` on the resources `l` demands) is picked before its siblings, at every
+//!   pool and under every policy; the policy's key and the tie-breaks order the rest;
+//! - a task is started only if every node from its leaf to the root stays within its
+//!   `limit`; a leaf that would exceed one is skipped for the round;
+//! - a leaf's `usage`, a whole number of its tasks, runs from time 0 (durations drawn from its
+//!   workload), on top of its pending work;
+//! - a `fifo` pool gives the task to its first child, in the order listed, that could start
+//!   one (after the guarantee rule);
+//! - with explicit guarantees, every node below the root is judged against `G_v` (see
+//!   "Output"), not against the weights' guaranteed share.
+//!
+//! Preemption is refused beside explicit guarantees or limits.
+//!
 //! # Preemption
 //! Off by default. With a timeout `τ` ([`SimConfig::preemption`]): a node that has been below
 //! its guaranteed share, with unmet demand, for `τ` (it became so at a settled time `t0` and
@@ -110,12 +127,16 @@
 //! - `min_share_steady`: the minimum of `S_v` over the steady-state window `[warmup, horizon)`;
 //! - `time_below_guarantee`: the time `S_v < g_v` while the node has **unmet demand** (some
 //!   leaf below has pending work and is below its cap) — a node without work is not counted;
+//!   with explicit guarantees, the time some leaf below with work (within the limits up to
+//!   the node) finds the node below `G_v` on every resource it demands;
 //! - `longest_below_guarantee`: the longest such spell;
 //! - `longest_below_by_a_task`: the longest spell at least one task below the guarantee with
 //!   unmet demand, `g_v - S_v >= t_v`, `t_v` the smallest dominant share of one task of a leaf
 //!   below `v` with work; `starved` when it exceeds the starvation tolerance. A node less than
 //!   one task below its guarantee could start no task and stay within it: tasks are
-//!   indivisible, so that gap is not starvation (`docs/theory.md` §4.9).
+//!   indivisible, so that gap is not starvation (`docs/theory.md` §4.9). With explicit
+//!   guarantees: a leaf below with work, within the limits up to the node, could start a task
+//!   and keep the node within `G_v` (`U_v + d_l <= G_v`).
 //!
 //! # Bounded work
 //! A run handles at most [`SimConfig::max_events`] events ([`DEFAULT_MAX_EVENTS`] by default)
@@ -474,12 +495,16 @@ pub struct Simulation {
 /// ```
 pub fn simulate(scenario: &Scenario, config: &SimConfig) -> Result<Simulation> {
     let tree = &scenario.tree;
-    if tree.instance().has_production_rules() {
-        // Refused rather than ignored: the simulator's guarantees are the weights' shares.
+    let explicit = tree
+        .nodes()
+        .any(|v| v != tree.root() && (tree.node(v).has_guarantee() || tree.limit(v).is_some()));
+    if explicit && config.preemption.is_some() {
+        // Refused rather than ignored: preemption's victims are chosen against the weights'
+        // guaranteed shares, and its restarts bypass the limits.
         return Err(SolverError::invalid(
-            "tree",
-            "the simulator does not take guarantees, limits, fifo pools or usage yet; the \
-             static policies (leontief hdrf) and leontief order do",
+            "preemption",
+            "not with explicit guarantees or limits in the tree yet (the simulator serves \
+             nodes below their guarantee first and never exceeds a limit, without preemption)",
         ));
     }
     let horizon = config
@@ -548,6 +573,7 @@ pub fn simulate(scenario: &Scenario, config: &SimConfig) -> Result<Simulation> {
         }
     }
     check_fits(scenario, k)?;
+    let initial = initial_tasks(tree)?;
     let seed = config.seed.unwrap_or(scenario.seed);
     let params = engine::Params {
         policy: config.policy,
@@ -561,7 +587,7 @@ pub fn simulate(scenario: &Scenario, config: &SimConfig) -> Result<Simulation> {
         tie: config.tie.clone(),
         max_events: config.max_events,
     };
-    let out = engine::Engine::new(scenario, params).run()?;
+    let out = engine::Engine::new(scenario, params, initial).run()?;
     debug_assert_eq!(out.nodes.len(), tree.len());
     Ok(Simulation {
         policy: config.policy,
@@ -579,6 +605,70 @@ pub fn simulate(scenario: &Scenario, config: &SimConfig) -> Result<Simulation> {
         nodes: out.nodes,
         series: out.series,
     })
+}
+
+/// The whole tasks each leaf holds at time 0: its `usage` must be a whole number of its
+/// tasks, within its task cap.
+fn initial_tasks(tree: &Tree) -> Result<Vec<u64>> {
+    let mut initial = vec![0u64; tree.len()];
+    for leaf in tree.leaves() {
+        let node = tree.node(leaf);
+        let u = node.usage();
+        if u.iter().all(Rational::is_zero) {
+            continue;
+        }
+        let field = format!("{}.usage", tree.path(leaf));
+        let d = node.demand().expect("a leaf");
+        // k = u_j / d_j on a demanded resource; every resource must agree, and a resource
+        // the leaf does not demand must be unused.
+        let j = d.iter().position(|x| !x.is_zero()).ok_or_else(|| {
+            SolverError::invalid(&field, "an idle leaf (all-zero demand) cannot hold tasks")
+        })?;
+        let k = &u[j] / &d[j];
+        let whole = k.is_integer() && d.iter().zip(u).all(|(dj, uj)| &(dj * &k) == uj);
+        if !whole {
+            return Err(SolverError::invalid(
+                &field,
+                format!(
+                    "the simulator starts what a leaf holds as running tasks: expected a whole \
+                     number of its tasks ({}), found {}",
+                    vec_text(d),
+                    vec_text(u)
+                ),
+            ));
+        }
+        let k = k.floor_u64().unwrap_or(u64::MAX);
+        if let Some(t) = node.cap() {
+            if Rational::from(k) > *t {
+                return Err(SolverError::invalid(
+                    &field,
+                    format!("{k} tasks, more than its task count {t}"),
+                ));
+            }
+        }
+        if let Some(l) = node.limit() {
+            if u.iter().zip(l).any(|(a, b)| a > b) {
+                return Err(SolverError::invalid(&field, "above the leaf's limit"));
+            }
+        }
+        initial[leaf.index()] = k;
+    }
+    for v in tree.pools() {
+        if let Some(l) = tree.limit(v) {
+            if tree.usage(v).iter().zip(l).any(|(a, b)| a > b) {
+                return Err(SolverError::invalid(
+                    format!("{}.usage", tree.path(v)),
+                    "the usage of the leaves below is above the pool's limit",
+                ));
+            }
+        }
+    }
+    Ok(initial)
+}
+
+fn vec_text(x: &[Rational]) -> String {
+    let parts: Vec<String> = x.iter().map(ToString::to_string).collect();
+    format!("[{}]", parts.join(", "))
 }
 
 /// Every leaf with work must fit on one (empty) machine.

@@ -32,7 +32,7 @@ use crate::{Rational, SolverError};
 
 pub use crate::json::{read_number, read_numbers};
 pub use allocation::Allocation;
-pub use production::{Guarantee, LimitBelowGuarantee, Mode, Oversubscribed, Rules};
+pub use production::{Guarantee, GuaranteeRule, LimitBelowGuarantee, Mode, Oversubscribed, Rules};
 
 pub(crate) use json::{read_guarantee, read_mode};
 

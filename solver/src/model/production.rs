@@ -84,6 +84,31 @@ pub enum LimitBelowGuarantee {
     LowerGuarantee,
 }
 
+/// How a guarantee enters a node's share in the static policies (`docs/production.md` §2):
+/// the systems differ.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum GuaranteeRule {
+    /// Guarantees first, then a fair part of the rest, the keys comparing what each node
+    /// gets *beyond* its guarantee (YTsaurus' vector HDRF; Kueue's dominant resource share,
+    /// which counts only usage above the nominal quota). The default.
+    #[default]
+    Additive,
+    /// Guarantees first, then fair sharing with the keys comparing everything a node holds,
+    /// its guarantee included: a node gets `max(fair share, guarantee)` (YARN's
+    /// `ComputeFairShares`, `max(w·R, minResources)`; Mesos' sorter after quota).
+    Clamp,
+}
+
+impl GuaranteeRule {
+    /// `additive` or `clamp`, as the CLI spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            GuaranteeRule::Additive => "additive",
+            GuaranteeRule::Clamp => "clamp",
+        }
+    }
+}
+
 /// The rules a tree's guarantees and limits are resolved with (every default: reject).
 ///
 /// # Example
@@ -104,4 +129,6 @@ pub struct Rules {
     pub oversubscribed: Oversubscribed,
     /// A limit below the guarantee.
     pub limit_below_guarantee: LimitBelowGuarantee,
+    /// How guarantees enter the static policies' shares (resolution does not depend on it).
+    pub guarantees: GuaranteeRule,
 }

@@ -153,6 +153,43 @@ pub(crate) fn consumption_bounds(
         .collect()
 }
 
+/// What the users `below` hold of each resource, `Σ_k x_k d_kj` over them, within
+/// `± Σ_k e_k d_kj` (a node's holdings, for its limit).
+pub(crate) fn holdings_bounds(
+    instance: &Instance,
+    x: &Allocation,
+    below: &[usize],
+) -> Vec<Bounded> {
+    let m = instance.num_resources();
+    (0..m)
+        .map(|j| {
+            let mut value = crate::ExactSum::new();
+            let mut spread = Some(Rational::ZERO);
+            for &k in below {
+                let d = &instance.users()[k].demand[j];
+                if d.is_zero() {
+                    continue;
+                }
+                value.add(&(&x.tasks[k] * d));
+                spread = match (spread, x.error_bound(k)) {
+                    (Some(s), Some(e)) => Some(s + &e * d),
+                    _ => None,
+                };
+            }
+            let value = value.value();
+            let spread = match spread {
+                Some(s) if s.is_zero() => Spread::Exact,
+                Some(s) => Spread::Within {
+                    lo: &value - &s,
+                    hi: &value + &s,
+                },
+                None => Spread::Unbounded,
+            };
+            Bounded { value, spread }
+        })
+        .collect()
+}
+
 /// A test decided twice: on the computed numbers read exactly, and for every true value the
 /// errors admit (step 3 of the [module docs](self)). `certain` implies `exact`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

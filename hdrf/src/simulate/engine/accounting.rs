@@ -31,7 +31,14 @@ impl Engine {
     /// smallest dominant share of one task of a leaf below `v` with work. Less than one task
     /// below, no task `v` could start would keep it within its guarantee, so the gap is the
     /// granularity of tasks, not starvation.
+    ///
+    /// With explicit guarantees (every node but the root): some leaf below `v` with work to
+    /// start could start one task, within the limits up to `v`, and keep `v` within its
+    /// guarantee (`U_v + d_l <= G_v` on the resources it demands).
     pub(super) fn short_now(&self, v: usize) -> bool {
+        if self.xg[v].is_some() {
+            return self.within_guarantee(v, &|l| self.leaf_ready[l] && self.within_limits(l, v));
+        }
         self.task_min[v]
             .as_ref()
             .is_some_and(|t| &self.g[v] - &self.dom[v] >= *t)

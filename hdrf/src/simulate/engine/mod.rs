@@ -123,11 +123,43 @@ pub(super) struct Engine {
     /// Per node: the smallest dominant share of one task of a leaf below with work (`None`:
     /// no such leaf), for the task-size-aware starvation test.
     task_min: Vec<Option<Rational>>,
+    // Production fields (`docs/production.md`), as shares of the capacity.
+    /// Whether some node below the root has an explicit guarantee: then every node but the
+    /// root is served first while below its guarantee, and judged against it.
+    has_xg: bool,
+    /// Per node: its resolved explicit guarantee over the capacity (`None` for the root, and
+    /// for every node when no guarantee is written).
+    xg: Vec<Option<Vec<Rational>>>,
+    /// Whether some node has a limit.
+    has_lim: bool,
+    /// Per node: its limit over the capacity.
+    lim: Vec<Option<Vec<Rational>>>,
+    /// Per node: a `fifo` pool (children served in the order listed).
+    fifo_pool: Vec<bool>,
+    /// Per leaf: the tasks it holds at time 0 (its `usage`, in whole tasks).
+    initial: Vec<u64>,
 }
 
 impl Engine {
-    pub(super) fn new(scenario: &Scenario, p: Params) -> Self {
+    pub(super) fn new(scenario: &Scenario, p: Params, initial: Vec<u64>) -> Self {
         let tree = &scenario.tree;
+        let has_xg = tree
+            .nodes()
+            .any(|v| v != tree.root() && tree.node(v).has_guarantee());
+        let over = |x: &[Rational]| -> Vec<Rational> {
+            x.iter().zip(tree.capacity()).map(|(a, r)| a / r).collect()
+        };
+        let xg: Vec<Option<Vec<Rational>>> = tree
+            .nodes()
+            .map(|v| (has_xg && v != tree.root()).then(|| over(tree.guarantee(v))))
+            .collect();
+        let lim: Vec<Option<Vec<Rational>>> =
+            tree.nodes().map(|v| tree.limit(v).map(over)).collect();
+        let has_lim = lim.iter().any(Option::is_some);
+        let fifo_pool = tree
+            .nodes()
+            .map(|v| tree.mode(v) == crate::Mode::Fifo)
+            .collect();
         let n = tree.len();
         let m = tree.num_resources();
         let mut parent = vec![NONE; n];
@@ -302,8 +334,46 @@ impl Engine {
             count: vec![0; n],
             last_served: vec![0; n],
             task_min,
+            has_xg,
+            xg,
+            has_lim,
+            lim,
+            fifo_pool,
+            initial,
             p,
         }
+    }
+
+    /// Starts the tasks the leaves hold at time 0 (their `usage`), each on the first machine
+    /// with room, with durations drawn as for any task.
+    ///
+    /// # Errors
+    /// [`SolverError::Invalid`] on `machines` when a leaf's usage does not fit on the
+    /// machines task by task.
+    fn place_initial(&mut self) -> Result<()> {
+        let zero = Rational::ZERO;
+        let mut any = false;
+        for i in 0..self.leaves.len() {
+            let l = self.leaves[i];
+            for _ in 0..self.initial[l] {
+                let Some(k) = self.fit_machine(l) else {
+                    return Err(SolverError::invalid(
+                        "machines",
+                        format!(
+                            "the usage of {} does not fit on the {} machines task by task",
+                            self.names[l], self.p.machines
+                        ),
+                    ));
+                };
+                self.start_task(l, k, &zero, Some(zero.clone()));
+                any = true;
+            }
+        }
+        // Account for the initial state from 0 when no event comes at 0 to settle it.
+        if any && self.heap.peek().is_none_or(|e| e.time.is_positive()) {
+            self.settle(&zero);
+        }
+        Ok(())
     }
 
     fn push(&mut self, time: Rational, kind: Kind) {
@@ -322,6 +392,7 @@ impl Engine {
     /// the budget before the horizon.
     pub(super) fn run(mut self) -> Result<Outcome> {
         let horizon = self.p.horizon.clone();
+        self.place_initial()?;
         loop {
             let t = match self.heap.peek() {
                 Some(e) if e.time < horizon => e.time.clone(),
@@ -378,6 +449,71 @@ impl Engine {
                 .tie
                 .prefers(&self.candidate(c), &self.candidate(best)),
         }
+    }
+
+    /// The child of pool `v` a descent goes to, among the children `is_active` accepts: with
+    /// explicit guarantees, a child at least one task below its guarantee (some active leaf
+    /// below it could start a task and stay within it) goes first — Mesos' and Kueue's rule,
+    /// resources go to nodes under their guarantee before fair sharing; then, in a `fifo`
+    /// pool, the first in the order listed, else the smallest key and the tie-breaks.
+    /// `NONE` when no child is active.
+    fn pick(&self, v: usize, is_active: &dyn Fn(usize) -> bool) -> usize {
+        let mut best = NONE;
+        let mut best_under = false;
+        for &c in &self.children[v] {
+            if !is_active(c) {
+                continue;
+            }
+            let under = self.has_xg && self.within_guarantee(c, is_active);
+            let better = best == NONE
+                || (under && !best_under)
+                || (under == best_under && !self.fifo_pool[v] && self.before(c, best));
+            if better {
+                best = c;
+                best_under = under;
+            }
+        }
+        best
+    }
+
+    /// Some leaf below `v` that `is_leaf_ok` accepts could start a task and keep `v` within
+    /// its explicit guarantee: `U_v + d_l <= G_v` on every resource the leaf demands (shares
+    /// of the capacity).
+    fn within_guarantee(&self, v: usize, is_leaf_ok: &dyn Fn(usize) -> bool) -> bool {
+        let Some(g) = &self.xg[v] else { return false };
+        let m = self.m;
+        (v..v + self.size[v]).any(|l| {
+            self.is_leaf[l]
+                && is_leaf_ok(l)
+                && self.demanded[l]
+                    .iter()
+                    .all(|&j| &self.usage[v * m + j] + &self.a[l * m + j] <= g[j])
+        })
+    }
+
+    /// A task of `leaf` keeps every node from `leaf` up to `top` (inclusive; `NONE`: the
+    /// root) within its limit.
+    fn within_limits(&self, leaf: usize, top: usize) -> bool {
+        if !self.has_lim {
+            return true;
+        }
+        let m = self.m;
+        let mut v = leaf;
+        while v != NONE {
+            if let Some(l) = &self.lim[v] {
+                let over = self.demanded[leaf]
+                    .iter()
+                    .any(|&j| &self.usage[v * m + j] + &self.a[leaf * m + j] > l[j]);
+                if over {
+                    return false;
+                }
+            }
+            if v == top {
+                break;
+            }
+            v = self.parent[v];
+        }
+        true
     }
 
     fn candidate(&self, v: usize) -> Candidate<'_> {
@@ -446,8 +582,17 @@ impl Engine {
         }
     }
 
-    /// The first machine (lowest index) with room for a task of `leaf`.
+    /// The first machine (lowest index) with room for a task of `leaf`, when the task keeps
+    /// every node above it within its limit (a task is never started over a limit).
     fn fit(&self, leaf: usize) -> Option<usize> {
+        if !self.within_limits(leaf, NONE) {
+            return None;
+        }
+        self.fit_machine(leaf)
+    }
+
+    /// The first machine (lowest index) with room for a task of `leaf`.
+    fn fit_machine(&self, leaf: usize) -> Option<usize> {
         let m = self.m;
         (0..self.p.machines).find(|&k| {
             self.demanded[leaf]
@@ -457,8 +602,23 @@ impl Engine {
     }
 
     fn start(&mut self, leaf: usize, machine: usize, now: &Rational) {
+        self.start_task(leaf, machine, now, None);
+    }
+
+    /// Starts a task of `leaf` on `machine`: one of its pending tasks, or (`submit` given) a
+    /// task it already held at time 0.
+    fn start_task(
+        &mut self,
+        leaf: usize,
+        machine: usize,
+        now: &Rational,
+        submit: Option<Rational>,
+    ) {
         let m = self.m;
-        let submit = self.pending[leaf].pop();
+        let submit = match submit {
+            Some(t) => t,
+            None => self.pending[leaf].pop(),
+        };
         self.running[leaf] += 1;
         for &j in &self.demanded[leaf] {
             self.free[machine * m + j] -= &self.a[leaf * m + j];

@@ -8,7 +8,23 @@ use super::queue::Kind;
 use super::{Engine, NONE};
 
 impl Engine {
+    /// `v` is below its guarantee with unmet demand. With explicit guarantees (every node
+    /// but the root): some leaf below it with work to start, within the limits up to `v`,
+    /// finds `v` below its guarantee on every resource the leaf demands; otherwise its
+    /// dominant share is below its guaranteed share `g_v`.
     pub(super) fn below_now(&self, v: usize) -> bool {
+        if self.xg[v].is_some() {
+            let Some(g) = &self.xg[v] else { return false };
+            let m = self.m;
+            return (v..v + self.size[v]).any(|l| {
+                self.is_leaf[l]
+                    && self.leaf_ready[l]
+                    && self.within_limits(l, v)
+                    && self.demanded[l]
+                        .iter()
+                        .all(|&j| self.usage[v * m + j] < g[j])
+            });
+        }
         self.ready[v] > 0 && self.dom[v] < self.g[v]
     }
 

@@ -131,13 +131,7 @@ impl Engine {
         while from != NONE {
             let mut v = from;
             while !self.is_leaf[v] {
-                let mut best = NONE;
-                for &c in &self.children[v] {
-                    if self.active(c) && (best == NONE || self.before(c, best)) {
-                        best = c;
-                    }
-                }
-                v = best;
+                v = self.pick(v, &|c| self.active(c));
             }
             from = match self.fit(v) {
                 Some(machine) => {
@@ -225,13 +219,7 @@ impl Engine {
             }
             let mut v = 0;
             while !self.is_leaf[v] {
-                let mut best = NONE;
-                for &c in &self.children[v] {
-                    if status[c] == 2 && (best == NONE || self.before(c, best)) {
-                        best = c;
-                    }
-                }
-                v = best;
+                v = self.pick(v, &|c| status[c] == 2);
             }
             self.start(v, place[v], now);
         }

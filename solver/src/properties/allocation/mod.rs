@@ -29,7 +29,7 @@
 
 use serde_json::Value;
 
-use super::tolerance::{consumption_bounds, Bounded, Judge, Test};
+use super::tolerance::{consumption_bounds, holdings_bounds, Bounded, Judge, Test};
 use super::{
     by_resource, by_user, check_tasks, exact, object, resource_name, user_name, utility_at_truth,
     Property, Verdict, Witness,

@@ -1,0 +1,651 @@
+//! The production schedulers' reference cases (`reference/production.json`): every case's
+//! documented value beside ours. A case that cannot be expressed yet is reported as such, with
+//! the refusal it meets (the check passes when the refusal is the expected one).
+//!
+//! Each case is run with the rule its source uses: the static policy (H-DRF; guarantees
+//! additive, or YARN's clamp where the case's `semantics` is `clamp`; FIFO pools) for
+//! `fair-share` and
+//! `limit` questions, `leontief order` for `order` questions (Mesos' sorter for Mesos'
+//! cases, YARN's comparator for YARN's and for Mesos' quota, Kueue's share for Kueue's).
+
+use leontief_hdrf::order::{order, Extended, OrderConfig, OrderTree, Rule};
+use leontief_hdrf::{
+    allocate, GuaranteeRule, LimitBelowGuarantee, NodeId, Oversubscribed, Policy, Rules, Tree,
+};
+use leontief_solver::Rational;
+use serde_json::Value;
+
+use super::*;
+use crate::cli::CliError;
+
+/// The production schedulers' reference cases, with their documented values.
+pub const PRODUCTION_REFERENCE: &str = include_str!("../../reference/production.json");
+
+/// The cases not computed, with the reason and a fragment of the refusal they meet.
+pub const NOT_EXPRESSIBLE: &[(&str, &str, &str)] = &[(
+    "yarn-zero-weight-min-resources",
+    "a zero weight is not modelled",
+    "weight: must be positive, found 0",
+)];
+
+fn internal(what: impl Into<String>) -> CliError {
+    CliError::Internal(what.into())
+}
+
+fn num(v: &Value) -> Result<Rational, CliError> {
+    str_of(v)
+        .parse()
+        .map_err(|_| internal(format!("reference value {v} is not a number")))
+}
+
+fn vector(xs: &[Rational]) -> String {
+    let parts: Vec<String> = xs.iter().map(ToString::to_string).collect();
+    format!("({})", parts.join(", "))
+}
+
+/// The documented value, with the exact one beside it when the source rounds.
+fn documented(doc: &Value, exact: Option<&Value>) -> String {
+    match exact {
+        Some(e) if str_of(e) != str_of(doc) => format!("{} (exact {})", str_of(doc), str_of(e)),
+        _ => str_of(doc),
+    }
+}
+
+/// A check of one value against the documented one (the exact one when the source rounds).
+fn value_check(
+    what: String,
+    computed: &Rational,
+    doc: &Value,
+    exact: Option<&Value>,
+) -> Result<Check, CliError> {
+    let want = num(exact.unwrap_or(doc))?;
+    Ok(Check {
+        ok: &want == computed,
+        what,
+        computed: computed.to_string(),
+        source: documented(doc, exact),
+    })
+}
+
+fn find(tree: &Tree, name: &str) -> Result<NodeId, CliError> {
+    let root = tree.node(tree.root()).name();
+    tree.find_path(&format!("{root}/{name}"))
+        .or_else(|| tree.find(name))
+        .ok_or_else(|| internal(format!("no node {name}")))
+}
+
+/// The rules a case is run with: YARN's clamp where the case's source uses it.
+fn rules_of(case: &Value) -> Rules {
+    Rules {
+        guarantees: if case["semantics"] == "clamp" {
+            GuaranteeRule::Clamp
+        } else {
+            GuaranteeRule::Additive
+        },
+        ..Rules::default()
+    }
+}
+
+fn tree_of(config: &Value, rules: Rules) -> Result<Tree, CliError> {
+    Ok(Tree::from_json_with(config, rules)?)
+}
+
+/// A node's allocation over the capacity, resource by resource.
+fn shares(tree: &Tree, alloc: &[Rational]) -> Vec<Rational> {
+    alloc
+        .iter()
+        .zip(tree.capacity())
+        .map(|(a, r)| a / r)
+        .collect()
+}
+
+pub(super) fn production() -> Result<Vec<Check>, CliError> {
+    let all: Value = serde_json::from_str(PRODUCTION_REFERENCE)
+        .map_err(|e| CliError::Internal(e.to_string()))?;
+    let cases = all["cases"].as_array().cloned().unwrap_or_default();
+    let mut checks = Vec::new();
+    for case in &cases {
+        checks.extend(case_checks(case)?);
+    }
+    Ok(checks)
+}
+
+/// The checks of one case (see the module docs).
+pub(super) fn case_checks(case: &Value) -> Result<Vec<Check>, CliError> {
+    let id = case["id"].as_str().unwrap_or("?");
+    let config = &case["config"];
+    let expected = &case["expected"];
+    let exact = &case["exact"];
+    if let Some(&(_, reason, fragment)) = NOT_EXPRESSIBLE.iter().find(|c| c.0 == id) {
+        let err = match tree_of(config, Rules::default()) {
+            Ok(_) => "accepted".to_string(),
+            Err(e) => e.to_string(),
+        };
+        return Ok(vec![Check {
+            ok: err.contains(fragment),
+            what: format!("{id}: not expressible"),
+            computed: format!("refused ({reason}): {err}"),
+            source: format!("documented {expected}"),
+        }]);
+    }
+    let mut checks = Vec::new();
+    match id {
+        // One-resource (or memory-reported) fair shares: the leaf's allocation of the first
+        // resource, in the source's units.
+        "yarn-equal-sharing"
+        | "yarn-low-max-shares"
+        | "yarn-min-shares"
+        | "yarn-weighted-sharing"
+        | "yarn-weighted-sharing-with-max-shares"
+        | "yarn-weighted-sharing-with-min-shares"
+        | "yarn-cpu"
+        | "yarn-simple-fair-share"
+        | "yarn-hierarchical-fair-share"
+        | "yarn-fair-share-with-max-resources"
+        | "yarn-min-resources-below-weighted-share"
+        | "kueue-borrowing-limit" => {
+            let tree = tree_of(config, rules_of(case))?;
+            let rule = if case["semantics"] == "clamp" {
+                " (clamp)"
+            } else {
+                ""
+            };
+            let alloc = allocate(&tree, Policy::Hdrf)?;
+            for (name, doc) in expected.as_object().into_iter().flatten() {
+                if name.ends_with("_without_borrowing_limit") {
+                    continue;
+                }
+                let v = find(&tree, name)?;
+                let value = doc.get("cpu").unwrap_or(doc);
+                let got = &alloc.node(v).allocation[0];
+                if let Some(e) = exact.get(name) {
+                    // The source rounds (YARN's whole megabytes, up): the exact share, and
+                    // that it rounds up to the documented value.
+                    checks.push(value_check(
+                        format!("{id}: {name}{rule}"),
+                        got,
+                        value,
+                        Some(e),
+                    )?);
+                    checks.push(Check::exact(
+                        format!("{id}: {name}, rounded up"),
+                        &got.ceil(),
+                        &str_of(value),
+                    ));
+                } else {
+                    checks.push(value_check(
+                        format!("{id}: {name}{rule}"),
+                        got,
+                        value,
+                        None,
+                    )?);
+                }
+            }
+            if id == "kueue-borrowing-limit" {
+                // The documentation's second reading: team-b-cq alone (team-a-cq idle) may
+                // borrow all of team-a-cq's 9 on top of its 12.
+                let mut swapped = config.clone();
+                swapped["tree"]["children"][0]["demand"] = serde_json::json!([0]);
+                swapped["tree"]["children"][1]["demand"] = serde_json::json!([1]);
+                let tree = tree_of(&swapped, Rules::default())?;
+                let alloc = allocate(&tree, Policy::Hdrf)?;
+                let v = find(&tree, "team-b-cq")?;
+                checks.push(value_check(
+                    format!("{id}: team-b-cq alone, cpu"),
+                    &alloc.node(v).allocation[0],
+                    &expected["team-b-cq_without_borrowing_limit"]["cpu"],
+                    None,
+                )?);
+            }
+        }
+        "yarn-drf-steady-fair-share" => {
+            let tree = tree_of(config, Rules::default())?;
+            let alloc = allocate(&tree, Policy::Hdrf)?;
+            for (name, doc) in expected["steady_share"].as_object().into_iter().flatten() {
+                let v = find(&tree, name)?;
+                let got = shares(&tree, &alloc.node(v).allocation);
+                for (j, res) in ["memory", "vcores"].iter().enumerate() {
+                    checks.push(value_check(
+                        format!("{id}: {name} {res} share"),
+                        &got[j],
+                        &doc[res],
+                        exact["steady_share"][name].get(*res),
+                    )?);
+                }
+            }
+        }
+        "yarn-fair-share-idle-queues" => {
+            let tree = tree_of(config, Rules::default())?;
+            let alloc = allocate(&tree, Policy::Hdrf)?;
+            for (name, e) in exact["instantaneous_share"]
+                .as_object()
+                .into_iter()
+                .flatten()
+            {
+                let v = find(&tree, name)?;
+                let got = &shares(&tree, &alloc.node(v).allocation)[0];
+                match expected["instantaneous_share_percent"].get(name) {
+                    Some(pct) => checks.push(value_check(
+                        format!("{id}: {name} share, percent"),
+                        &(got * &Rational::from(100)),
+                        pct,
+                        None,
+                    )?),
+                    None => checks.push(value_check(
+                        format!("{id}: {name} share (idle)"),
+                        got,
+                        e,
+                        None,
+                    )?),
+                }
+            }
+        }
+        "ytsaurus-two-complementary-operations" | "ytsaurus-complex-case" => {
+            let tree = tree_of(config, Rules::default())?;
+            let alloc = allocate(&tree, Policy::Hdrf)?;
+            for (name, doc) in expected.as_object().into_iter().flatten() {
+                let v = find(&tree, name)?;
+                let got = shares(&tree, &alloc.node(v).allocation);
+                // (user_slots, cpu, memory) are entries 0, 1, 3 of the source's vectors over
+                // (user_slots, cpu, gpu, memory, network).
+                let doc = doc.as_array().ok_or_else(|| internal("a vector"))?;
+                let want: Vec<Rational> = [0, 1, 3]
+                    .iter()
+                    .map(|&k| num(&doc[k]))
+                    .collect::<Result<_, _>>()?;
+                checks.push(Check {
+                    ok: got == want,
+                    what: format!("{id}: {name} share vector (user_slots, cpu, memory)"),
+                    computed: vector(&got),
+                    source: vector(&want),
+                });
+            }
+        }
+        "ytsaurus-promised-guarantee" | "ytsaurus-limit-below-guarantee" => {
+            let rules = if id == "ytsaurus-limit-below-guarantee" {
+                // YTsaurus lowers the guarantee to the limit, and the child's guarantee, now
+                // above its parent's, is scaled down to it.
+                Rules {
+                    limit_below_guarantee: LimitBelowGuarantee::LowerGuarantee,
+                    oversubscribed: Oversubscribed::Scale,
+                    ..Rules::default()
+                }
+            } else {
+                Rules::default()
+            };
+            let tree = tree_of(config, rules)?;
+            let alloc = allocate(&tree, Policy::Hdrf)?;
+            for (name, doc) in expected.as_object().into_iter().flatten() {
+                let v = find(&tree, name)?;
+                let got = shares(&tree, &alloc.node(v).allocation);
+                // A value x is the vector x·(1, 1, 1) over (user_slots, cpu, memory).
+                let want = num(exact.get(name).unwrap_or(doc))?;
+                checks.push(Check {
+                    ok: got.iter().all(|g| *g == want),
+                    what: format!("{id}: {name} share vector"),
+                    computed: vector(&got),
+                    source: documented(doc, exact.get(name)),
+                });
+            }
+        }
+        "ytsaurus-guarantees-over-cluster" => {
+            // YTsaurus scales the guarantees by one factor to fit the cluster.
+            let rules = Rules {
+                oversubscribed: Oversubscribed::Scale,
+                ..Rules::default()
+            };
+            let tree = tree_of(config, rules)?;
+            let alloc = allocate(&tree, Policy::Hdrf)?;
+            for (name, doc) in expected["strong_guarantee"]
+                .as_object()
+                .into_iter()
+                .flatten()
+            {
+                let v = find(&tree, name)?;
+                let g = &shares(&tree, tree.guarantee(v))[1];
+                let e = exact["strong_guarantee"].get(name);
+                checks.push(value_check(
+                    format!("{id}: {name} strong guarantee (cpu share)"),
+                    g,
+                    doc,
+                    e,
+                )?);
+                // What the node gets beyond its guarantee: the guarantees fill the cluster.
+                let got = &shares(&tree, &alloc.node(v).allocation)[1];
+                checks.push(value_check(
+                    format!("{id}: {name} weight-proportional part (cpu share)"),
+                    &(got - g),
+                    &expected["weight_proportional"][name],
+                    None,
+                )?);
+            }
+        }
+        "mesos-quota-provides-limit" => {
+            // The static allocation of the whole cluster, less what each role holds on
+            // agent1, is what agent2 gives it.
+            let tree = tree_of(config, Rules::default())?;
+            let alloc = allocate(&tree, Policy::Hdrf)?;
+            for (name, doc) in expected["allocated_from_agent2"]
+                .as_object()
+                .into_iter()
+                .flatten()
+            {
+                let v = find(&tree, name)?;
+                for (j, res) in tree.resources().iter().enumerate() {
+                    let got = &alloc.node(v).allocation[j] - &tree.usage(v)[j];
+                    checks.push(value_check(
+                        format!("{id}: {name} {res} from agent2"),
+                        &got,
+                        &doc[res.as_str()],
+                        None,
+                    )?);
+                }
+            }
+        }
+        "yarn-drf-same-dominant-resource"
+        | "yarn-drf-different-dominant-resource"
+        | "yarn-drf-one-is-needy"
+        | "yarn-drf-both-needy"
+        | "yarn-drf-cluster-resource-changes" => {
+            checks.push(yarn_first(id, config, &expected["first"], "")?);
+            if let Some(other) = expected.get("with_capacity_8000_6") {
+                let mut c = config.clone();
+                c["capacity"] = serde_json::json!([8000, 6]);
+                checks.push(yarn_first(id, &c, &other["first"], ", capacity (8000, 6)")?);
+            }
+        }
+        "mesos-drf-sorter"
+        | "mesos-weighted-drf-sorter"
+        | "mesos-allocation-count-tie-break"
+        | "mesos-hierarchical-allocation"
+        | "mesos-change-weight-on-subtree" => {
+            let tree = tree_of(config, Rules::default())?;
+            let mut cfg = OrderConfig::new(Rule::Naive);
+            // The allocation counts the tie-break reads: a history with each leaf served
+            // its count of times.
+            let mut served = Vec::new();
+            for (name, count) in case["state"]["allocation_count"]
+                .as_object()
+                .into_iter()
+                .flatten()
+            {
+                let v = find(&tree, name)?;
+                if tree.node(v).is_leaf() {
+                    let c = count.as_u64().ok_or_else(|| internal("a count"))?;
+                    served.extend((0..c).map(|_| v.index()));
+                }
+            }
+            if !served.is_empty() {
+                cfg = cfg.served(served);
+            }
+            let out = order(&OrderTree::from_tree(&tree)?, &cfg)?;
+            let root = format!("{}/", tree.node(tree.root()).name());
+            let got: Vec<&str> = out
+                .offer_paths()
+                .into_iter()
+                .map(|p| p.strip_prefix(root.as_str()).unwrap_or(p))
+                .collect();
+            let doc = &expected["order"];
+            let want = exact.get("order").unwrap_or(doc);
+            let want: Vec<String> = want.as_array().into_iter().flatten().map(str_of).collect();
+            checks.push(Check {
+                ok: got == want,
+                what: format!("{id}: offer order (naive = Mesos' DRF sorter)"),
+                computed: got.join(", "),
+                source: match exact.get("order") {
+                    Some(_) => format!(
+                        "{} (in doubles; exactly a tie broken by count: {})",
+                        list(doc),
+                        want.join(", ")
+                    ),
+                    None => want.join(", "),
+                },
+            });
+        }
+        "mesos-quota-provides-guarantee" => {
+            // Usage-first: a role below its guarantee is served before fair sharing, YARN's
+            // comparator's needy-first rule.
+            let tree = tree_of(config, Rules::default())?;
+            let out = order(&OrderTree::from_tree(&tree)?, &OrderConfig::new(Rule::Yarn))?;
+            let first = out
+                .offer
+                .first()
+                .map(|&v| {
+                    tree.node(tree.node_id(v).expect("a node"))
+                        .name()
+                        .to_string()
+                })
+                .unwrap_or_default();
+            checks.push(Check::text(
+                format!("{id}: offered first (yarn: below its guarantee first)"),
+                first,
+                &str_of(&expected["first"]),
+            ));
+        }
+        "kueue-drs-usage-above-nominal"
+        | "kueue-drs-usage-below-nominal"
+        | "kueue-drs-weights"
+        | "kueue-drs-rounding" => {
+            checks.extend(kueue_checks(id, config, expected, exact, "")?);
+            if let Some(other) = expected.get("with_weight_1/2") {
+                let mut c = config.clone();
+                c["tree"]["children"][0]["weight"] = serde_json::json!("1/2");
+                checks.extend(kueue_checks(
+                    id,
+                    &c,
+                    other,
+                    &exact["with_weight_1/2"],
+                    ", weight 1/2",
+                )?);
+            }
+        }
+        "ytsaurus-legacy-min-share" => {
+            // The legacy rule is the clamp: max(w·x, min share).
+            let variants = [
+                ("", config.clone(), expected.clone(), exact.clone()),
+                (
+                    "weights 3, 1: ",
+                    {
+                        let mut c = config.clone();
+                        c["tree"]["children"][0]["weight"] = serde_json::json!(3);
+                        c
+                    },
+                    expected["with_weights_3_1"].clone(),
+                    exact["with_weights_3_1"].clone(),
+                ),
+                (
+                    "with C, weights 1, 1, 1: ",
+                    {
+                        let mut c = config.clone();
+                        if let Some(kids) = c["tree"]["children"].as_array_mut() {
+                            kids.push(serde_json::json!({"name": "C", "demand": [1]}));
+                        }
+                        c
+                    },
+                    expected["with_C_weights_1_1_1"].clone(),
+                    exact["with_C_weights_1_1_1"].clone(),
+                ),
+            ];
+            for (label, c, doc, ex) in variants {
+                let tree = tree_of(&c, rules_of(case))?;
+                let alloc = allocate(&tree, Policy::Hdrf)?;
+                for name in ["A", "B", "C"] {
+                    let Some(d) = doc.get(name) else { continue };
+                    let v = find(&tree, name)?;
+                    checks.push(value_check(
+                        format!("{id}: {label}{name} (clamp)"),
+                        &alloc.node(v).allocation[0],
+                        d,
+                        ex.get(name),
+                    )?);
+                }
+            }
+        }
+        "yarn-fifo-within-queue" => {
+            // A FIFO queue: each application takes all it can before the next.
+            let tree = tree_of(config, Rules::default())?;
+            let alloc = allocate(&tree, Policy::Hdrf)?;
+            let mut containers = Vec::new();
+            for (name, e) in exact["allocation"].as_object().into_iter().flatten() {
+                let v = find(&tree, name)?;
+                let got = &alloc.node(v).allocation[0];
+                checks.push(value_check(
+                    format!("{id}: {name} memory"),
+                    got,
+                    &e[0],
+                    None,
+                )?);
+            }
+            let queue = find(&tree, "queue1")?;
+            for &app in tree.children(queue) {
+                let n = alloc.tasks(app).cloned().unwrap_or(Rational::ZERO);
+                let n = n.floor_u64().unwrap_or(0);
+                containers.extend((0..n).map(|_| tree.node(app).name().to_string()));
+            }
+            checks.push(Check::text(
+                format!("{id}: containers, in order"),
+                containers.join(", "),
+                &list(&expected["containers"]),
+            ));
+        }
+        "ytsaurus-fifo-pools" => {
+            let tree = tree_of(config, Rules::default())?;
+            let alloc = allocate(&tree, Policy::Hdrf)?;
+            for (name, e) in exact.as_object().into_iter().flatten() {
+                let v = find(&tree, name)?;
+                let got = shares(&tree, &alloc.node(v).allocation);
+                let want: Vec<Rational> = e
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(num)
+                    .collect::<Result<_, _>>()?;
+                let doc = match name.as_str() {
+                    "B" | "D" => str_of(&expected[name.as_str()]),
+                    _ => str_of(&expected["every_operation"]),
+                };
+                checks.push(Check {
+                    ok: got == want,
+                    what: format!("{id}: {name} share vector (user_slots, cpu, memory)"),
+                    computed: vector(&got),
+                    source: format!("{doc} (exact {})", vector(&want)),
+                });
+            }
+        }
+        _ => return Err(internal(format!("reference case {id} has no runner"))),
+    }
+    Ok(checks)
+}
+
+fn list(v: &Value) -> String {
+    v.as_array()
+        .into_iter()
+        .flatten()
+        .map(str_of)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// YARN's comparator on `s1` and `s2`: the smaller key goes first, then the name.
+fn yarn_first(id: &str, config: &Value, doc: &Value, label: &str) -> Result<Check, CliError> {
+    let tree = tree_of(config, Rules::default())?;
+    let out = order(&OrderTree::from_tree(&tree)?, &OrderConfig::new(Rule::Yarn))?;
+    let (s1, s2) = (find(&tree, "s1")?, find(&tree, "s2")?);
+    let (k1, k2) = (&out.nodes[s1.index()].key, &out.nodes[s2.index()].key);
+    let first = if k1 <= k2 { "s1" } else { "s2" };
+    let show = |k: &[Extended]| {
+        k.iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    Ok(Check::text(
+        format!(
+            "{id}: first of s1 [{}], s2 [{}] (yarn){label}",
+            show(k1),
+            show(k2)
+        ),
+        first.to_string(),
+        &str_of(doc),
+    ))
+}
+
+/// Kueue's dominant resource share of every node the case names: Kueue's status value is the
+/// share of what the queue holds with no workload pending, so `cq` is written idle (all-zero
+/// demand: no nominee's task added). The source reports `ceil(1000 · share)`.
+fn kueue_checks(
+    id: &str,
+    config: &Value,
+    expected: &Value,
+    exact: &Value,
+    label: &str,
+) -> Result<Vec<Check>, CliError> {
+    let mut c = config.clone();
+    let m = c["capacity"].as_array().map_or(0, Vec::len);
+    c["tree"]["children"][0]["demand"] = Value::Array(vec![serde_json::json!(0); m]);
+    let tree = tree_of(&c, Rules::default())?;
+    let out = order(
+        &OrderTree::from_tree(&tree)?,
+        &OrderConfig::new(Rule::Kueue),
+    )?;
+    let mut checks = Vec::new();
+    let drs = expected.get("dominant_resource_share").unwrap_or(expected);
+    let exact = exact.get("dominant_resource_share").unwrap_or(exact);
+    for (name, doc) in drs.as_object().into_iter().flatten() {
+        let v = if name == tree.node(tree.root()).name() {
+            tree.root()
+        } else {
+            find(&tree, name)?
+        };
+        let key = match &out.nodes[v.index()].key[0] {
+            Extended::Finite(x) => x.clone(),
+            Extended::Infinite => return Err(internal(format!("{id}: {name}: infinite share"))),
+        };
+        let thousand = Rational::from(1000);
+        if let Some(e) = exact.get(name) {
+            checks.push(value_check(
+                format!("{id}: {name} share{label}"),
+                &key,
+                e,
+                None,
+            )?);
+        }
+        checks.push(value_check(
+            format!("{id}: {name} status, ceil(1000 · share){label}"),
+            &(&key * &thousand).ceil(),
+            doc,
+            None,
+        )?);
+    }
+    if let Some(t) = exact.get("times_1000").and_then(|t| t.get("cq")) {
+        let key = match &out.nodes[find(&tree, "cq")?.index()].key[0] {
+            Extended::Finite(x) => x.clone(),
+            Extended::Infinite => Rational::ZERO,
+        };
+        checks.push(value_check(
+            format!("{id}: cq 1000 · share before rounding"),
+            &(&key * &Rational::from(1000)),
+            t,
+            None,
+        )?);
+    }
+    if let Some(doc) = expected.get("dominant_resource") {
+        // The resource on which cq borrows the most, over the lendable capacity.
+        let cq = find(&tree, "cq")?;
+        let (u, g) = (tree.usage(cq), tree.guarantee(cq));
+        let mut best: Option<(Rational, usize)> = None;
+        for j in 0..tree.num_resources() {
+            let b = (&u[j] - &g[j]).max(Rational::ZERO) / &tree.capacity()[j];
+            if best.as_ref().is_none_or(|(x, _)| b > *x) {
+                best = Some((b, j));
+            }
+        }
+        let name = best.map_or("", |(_, j)| tree.resources()[j].as_str());
+        checks.push(Check::text(
+            format!("{id}: cq dominant resource"),
+            name.to_string(),
+            &str_of(doc),
+        ));
+    }
+    Ok(checks)
+}
