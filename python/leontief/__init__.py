@@ -177,6 +177,16 @@ class UserAllocation:
     weighted_share: Optional[Fraction]
 
 
+def _num(x: Any) -> Any:
+    """A decimal string of an inexact answer as a float (exact values unchanged)."""
+    if isinstance(x, str):
+        try:
+            return float(x)
+        except ValueError:
+            return x
+    return x
+
+
 class Allocation:
     """An allocation as ``leontief solve`` prints it, exact numbers as Fractions.
 
@@ -210,10 +220,24 @@ class Allocation:
         self.consumption: Optional[List[Fraction]] = data.get("consumption")
         self.saturated: Optional[List[str]] = data.get("saturated")
         self.trace: Optional[Any] = data.get("trace")
+        # CEEI: "solved" when the numeric answer was certified (then exact, gap 0); an
+        # uncertified answer has decimal strings (read here as floats), its proven relative
+        # gap, and `interval` per user: [exactly feasible tasks, the numeric answer].
+        self.certified: Optional[bool] = data.get("certified")
         self.status: Optional[str] = data.get("status")
-        self.gap: Optional[Any] = data.get("gap")
-        self.interval: Optional[Any] = data.get("interval")
+        self.gap: Optional[Any] = data.get("relative_gap")
         self.prices: Optional[Any] = data.get("prices")
+        self.feasible_tasks: Optional[Dict[str, Fraction]] = data.get("feasible_tasks")
+        self.interval: Optional[Dict[str, Tuple[Any, Any]]] = None
+        if not self.exact:
+            for u in self.users.values():
+                object.__setattr__(u, "tasks", _num(u.tasks))
+                object.__setattr__(u, "allocation", [_num(x) for x in u.allocation])
+                object.__setattr__(u, "dominant_share", _num(u.dominant_share))
+            if self.feasible_tasks is not None:
+                self.interval = {
+                    n: (self.feasible_tasks.get(n), u.tasks) for n, u in self.users.items()
+                }
 
     def to_dict(self) -> Dict[str, Any]:
         """The CLI's JSON, with Fractions in place of the exact strings."""

@@ -101,6 +101,11 @@ const TEXT_KEYS: &[&str] = &[
     "event",
     "removed",
     "remove",
+    "computed",
+    "what",
+    "title",
+    "computation",
+    "precision",
 ];
 
 /// Maps a command's error to the Python exception: bad input (exit code 2) is
