@@ -29,10 +29,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use clap::Parser;
 use leontief::cli::{with_inputs, CliError};
 use leontief::commands::{Cli, Command};
-use leontief::workers::with_cancel;
+use leontief::workers::{quietly, with_cancel};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -123,8 +122,14 @@ fn py_error(err: CliError) -> PyErr {
 /// The CLI's parser on `argv` (without the program name); its errors are `InvalidInput`
 /// with clap's message, less the `error: ` prefix and the `--help` hint.
 fn parse(argv: Vec<String>) -> PyResult<Command> {
+    // The parser is built once: building clap's command tree costs more than a small solve.
+    static PARSER: Mutex<Option<clap::Command>> = Mutex::new(None);
     let args = std::iter::once("leontief".to_string()).chain(argv);
-    Cli::try_parse_from(args)
+    let mut parser = PARSER.lock().unwrap_or_else(PoisonError::into_inner);
+    let parser = parser.get_or_insert_with(<Cli as clap::CommandFactory>::command);
+    parser
+        .try_get_matches_from_mut(args)
+        .and_then(|m| <Cli as clap::FromArgMatches>::from_arg_matches(&m))
         .map(|cli| cli.command)
         .map_err(|e| {
             let text = e.render().to_string();
@@ -451,11 +456,11 @@ fn run<'py>(
     let (text, error) = if background {
         cancellable(py, move |cancel| {
             with_cancel(cancel, || {
-                with_inputs(texts, || outcome_text(command.run()))
+                quietly(|| with_inputs(texts, || outcome_text(command.run())))
             })
         })?
     } else {
-        py.detach(|| with_inputs(texts, || outcome_text(command.run())))
+        py.detach(|| quietly(|| with_inputs(texts, || outcome_text(command.run()))))
     };
     match error {
         Some(CliError::Mismatch(m)) if !text.is_empty() => {
@@ -479,7 +484,9 @@ fn verify<'py>(py: Python<'py>, argv: Vec<String>) -> PyResult<Bound<'py, PyAny>
         return Err(PyTypeError::new_err("expected verify's flags"));
     };
     let result = cancellable(py, move |cancel| {
-        with_cancel(cancel, || leontief::commands::verify::run_with(&args))
+        with_cancel(cancel, || {
+            quietly(|| leontief::commands::verify::run_with(&args))
+        })
     })?;
     let (text, tallies) = result.map_err(py_error)?;
     let value = parse_json(py, &text)?;
@@ -561,7 +568,7 @@ impl Records {
         let (tx, rx) = channel();
         let flag = cancel.clone();
         let handle = std::thread::spawn(move || {
-            let result = with_cancel(flag, || work(&tx));
+            let result = with_cancel(flag, || quietly(|| work(&tx)));
             let _ = tx.send(Message::Done(result));
         });
         let records = Records {
@@ -583,7 +590,17 @@ impl Records {
 
     /// The next message, honouring signals while waiting; `None` once the worker is gone.
     fn wait(&self, py: Python<'_>) -> PyResult<Option<Message>> {
-        let mut rx = self.rx.lock().unwrap_or_else(PoisonError::into_inner);
+        // Never block on the lock while holding the GIL: the holder waits without the GIL and
+        // needs it back to finish.
+        let mut rx = match self.rx.try_lock() {
+            Ok(rx) => rx,
+            Err(std::sync::TryLockError::Poisoned(e)) => e.into_inner(),
+            Err(std::sync::TryLockError::WouldBlock) => {
+                return Err(PyRuntimeError::new_err(
+                    "the records are being read by another thread",
+                ))
+            }
+        };
         loop {
             let r: &mut Receiver<Message> = &mut rx;
             match py.detach(move || r.recv_timeout(SIGNAL_POLL)) {

@@ -309,13 +309,21 @@ def test_tree_policies_lecture_tree():
 
 
 def test_simulate_lecture_churn():
-    # README: naive HDRF drains B1 to 0 in the lecture's churn (starvation); min-satisfaction
-    # keeps it above its guarantee.
-    naive = leontief.simulate(EXAMPLES / "lecture-churn.json", policy="naive", no_series=True)
-    fair = leontief.simulate(EXAMPLES / "lecture-churn.json", policy="min-satisfaction", no_series=True)
-    text = json.dumps(naive.to_dict(), default=str)
-    assert "B1" in text
-    assert naive.summary and fair.summary
+    # README: in the lecture's churn naive HDRF drains B1 to 0 (the lecture's starvation);
+    # min-satisfaction HDRF keeps it above its guarantee 1/4.
+    churn = EXAMPLES / "lecture-churn.json"
+    naive = leontief.simulate(churn, policy="naive", no_series=True)
+    fair = leontief.simulate(churn, policy="min-satisfaction")
+    assert naive.summary["root/B/B1"]["starved"] is True
+    assert naive.summary["root/B/B1"]["min_share_steady"] == 0
+    assert fair.summary["root/B/B1"]["starved"] is False
+    assert fair.summary["root/B/B1"]["guaranteed_share"] == F(1, 4)
+    assert fair.summary["root/B/B1"]["min_share_steady"] >= F(1, 4)
+    assert not naive.series and fair.series
+    df = fair.to_pandas()
+    assert "root/B/B1 dominant_share" in df.columns and df["time"].iloc[0] == 0
+    every = leontief.simulate(churn, policy="all", no_series=True)
+    assert {"naive", "min-satisfaction", "hdrf"} <= set(every.runs)
 
 
 def test_reproduce_rows():

@@ -245,7 +245,10 @@ pub fn run(args: SolveArgs) -> Result<Printed, CliError> {
     let inst = args.input.load()?;
     let progress = crate::workers::progress(None);
     progress.set_message(format!("solving ({} users)", inst.num_users()));
-    progress.enable_steady_tick(std::time::Duration::from_millis(120));
+    // A hidden display needs no ticker thread (starting one costs more than a small solve).
+    if !progress.is_hidden() {
+        progress.enable_steady_tick(std::time::Duration::from_millis(120));
+    }
     let result = answer(&cfg, inst);
     progress.finish_and_clear();
     result

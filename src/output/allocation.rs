@@ -319,17 +319,20 @@ fn write_rows(
     while start < n {
         let end = (start + CHUNK * BATCH).min(n);
         let starts: Vec<usize> = (start..end).step_by(CHUNK).collect();
-        let texts: Vec<String> = starts
-            .into_par_iter()
-            .map(|lo| {
-                let mut printer = Printer::new(numbers);
-                let mut buf = String::new();
-                for i in lo..(lo + CHUNK).min(end) {
-                    row(i, &mut printer, &mut buf);
-                }
-                buf
-            })
-            .collect();
+        let chunk = |lo: usize| {
+            let mut printer = Printer::new(numbers);
+            let mut buf = String::new();
+            for i in lo..(lo + CHUNK).min(end) {
+                row(i, &mut printer, &mut buf);
+            }
+            buf
+        };
+        // One chunk is written in place: waking the pool costs more than a small answer.
+        let texts: Vec<String> = if starts.len() > 1 {
+            starts.into_par_iter().map(chunk).collect()
+        } else {
+            starts.into_iter().map(chunk).collect()
+        };
         for text in &texts {
             sink.buf.push_str(text);
             sink.maybe_flush();
