@@ -292,7 +292,7 @@ def solve(
     _threads(threads)
     file, inputs = _source(instance)
     argv = ["solve", file] + _flags(mechanism=mechanism, trace=trace, **mechanism_flags)
-    return Allocation(_leontief.run(argv, inputs, True, False))
+    return Allocation(_leontief.solve(argv, inputs))
 
 
 def _threads(threads: Optional[int]) -> None:

@@ -60,6 +60,39 @@ def test_trace_and_to_pandas():
     assert df.loc["A", "tasks"] == 3 and df.loc["B", "r1"] == 6
 
 
+@pytest.mark.parametrize(
+    "mechanism,flags",
+    [
+        ("drf", {}),
+        ("drf", {"trace": True}),
+        ("drf-common-level", {}),
+        ("asset", {}),
+        ("discrete-drf", {"misfit": "skip", "trace": True}),
+        ("drf-lp", {}),
+        ("ceei", {}),
+        ("hdrf:hdrf", {}),
+    ],
+)
+def test_solve_objects_equal_the_cli_json(mechanism, flags):
+    # solve builds its objects from the exact numbers; run() parses the CLI's printed JSON:
+    # the same fields, order and values (weights and caps included).
+    inst = {
+        "capacity": [9, 18, 5],
+        "users": [
+            {"name": "A", "demand": [1, 4, 0], "weight": 2},
+            {"name": "B", "demand": [3, 1, "1/2"], "tasks": "3/2"},
+            {"name": "C", "demand": [0, 2, 1]},
+        ],
+    }
+    argv = ["solve", "<in>", "--mechanism", mechanism]
+    for k, v in flags.items():
+        argv += ["--" + k.replace("_", "-")] + ([] if v is True else [v])
+    printed = leontief.run(*argv, inputs={"<in>": inst})
+    built = leontief.solve(inst, mechanism, **flags).to_dict()
+    assert built == printed
+    assert list(built) == list(printed)
+
+
 def test_fraction_round_trip():
     # The same instance in every exact spelling gives the same answer.
     mixed = {
