@@ -567,7 +567,7 @@ def merge(records: Iterable[Mapping[str, Any]], *, verify: bool = False, best: b
     """Merges records (``leontief merge``): duplicates (by the recomputed canonical key)
     dropped, in the order (mechanism, property, seed, unit); ``best=True`` keeps the best
     explore record per (mechanism, metric, utility); ``verify=True`` re-verifies each."""
-    jsonl = "".join(_leontief.dumps(dict(r)) + "\n" for r in records)
+    jsonl = "".join(_leontief.dumps(dict(r), True) + "\n" for r in records)
     merged, _read, _dropped = _leontief.merge(jsonl, verify, best)
     return merged
 

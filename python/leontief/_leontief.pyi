@@ -47,9 +47,9 @@ def search(argv: List[str]) -> Records:
 def explore(argv: List[str]) -> Records:
     """`explore`'s records as an iterator (flags validated before it returns)."""
 
-def dumps(obj: Any) -> str:
+def dumps(obj: Any, floats: bool = False) -> str:
     """JSON text as the CLI reads it: Fractions as "p/q", Decimals as digits; floats refused
-    unless integral."""
+    unless integral (or `floats`: written as they are, for records holding inexact figures)."""
 
 def loads(text: str) -> Any:
     """JSON text with exact "p/q" strings as Fractions (names stay strings)."""

@@ -158,7 +158,7 @@ fn child(path: &str, key: &str) -> String {
 /// A Python value as the JSON the CLI reads: `int` as a JSON integer, `Fraction` as `"p/q"`,
 /// `Decimal` as its digits, `str` as given; a non-integral `float` is refused (it is not
 /// the number it prints as), naming the field.
-fn to_json(obj: &Bound<'_, PyAny>, path: &str) -> PyResult<Value> {
+fn to_json(obj: &Bound<'_, PyAny>, path: &str, floats: bool) -> PyResult<Value> {
     let py = obj.py();
     if obj.is_none() {
         return Ok(Value::Null);
@@ -179,6 +179,10 @@ fn to_json(obj: &Bound<'_, PyAny>, path: &str) -> PyResult<Value> {
             let int = obj.call_method0("__int__")?;
             return number(&int.str()?.to_string(), path);
         }
+        if floats && x.is_finite() {
+            // An inexact figure the CLI itself printed (a record's tolerance or gap).
+            return number(&obj.repr()?.to_string(), path);
+        }
         return Err(InvalidInput::new_err(format!(
             "{}: expected an exact number (int, str such as \"7/3\" or \"0.37\", Fraction or Decimal), found the float {} (a float is not exact)",
             display_path(path),
@@ -196,7 +200,7 @@ fn to_json(obj: &Bound<'_, PyAny>, path: &str) -> PyResult<Value> {
                 ))
             })?;
             let key = key.to_string();
-            let value = to_json(&v, &child(path, &key))?;
+            let value = to_json(&v, &child(path, &key), floats)?;
             map.insert(key, value);
         }
         return Ok(Value::Object(map));
@@ -204,7 +208,7 @@ fn to_json(obj: &Bound<'_, PyAny>, path: &str) -> PyResult<Value> {
     if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
         let mut items = Vec::new();
         for (i, v) in obj.try_iter()?.enumerate() {
-            items.push(to_json(&v?, &format!("{path}[{i}]"))?);
+            items.push(to_json(&v?, &format!("{path}[{i}]"), floats)?);
         }
         return Ok(Value::Array(items));
     }
@@ -381,7 +385,7 @@ fn inputs(obj: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, String)>> {
             let name: String = k.extract()?;
             let text = match v.cast::<PyString>() {
                 Ok(s) => s.to_string(),
-                Err(_) => to_json(&v, "")?.to_string(),
+                Err(_) => to_json(&v, "", false)?.to_string(),
             };
             out.push((name, text));
         }
@@ -648,10 +652,13 @@ fn merge<'py>(
     .into_any())
 }
 
-/// `json.dumps` for exact values: the JSON text the CLI reads (Fractions as `"p/q"`).
+/// `json.dumps` for exact values: the JSON text the CLI reads (Fractions as `"p/q"`);
+/// non-integral floats are refused unless `floats` (records the CLI printed may hold inexact
+/// figures).
 #[pyfunction]
-fn dumps(obj: &Bound<'_, PyAny>) -> PyResult<String> {
-    Ok(to_json(obj, "")?.to_string())
+#[pyo3(signature = (obj, floats=false))]
+fn dumps(obj: &Bound<'_, PyAny>, floats: bool) -> PyResult<String> {
+    Ok(to_json(obj, "", floats)?.to_string())
 }
 
 /// Parses JSON text, exact strings as Fractions (the inverse of [`dumps`] on the CLI's

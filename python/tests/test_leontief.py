@@ -125,6 +125,9 @@ def test_fraction_round_trip():
     # dumps/loads: exact strings both ways.
     assert leontief.dumps({"x": [F(7, 3), Decimal("0.37"), 5]}) == '{"x":["7/3","0.37",5]}'
     assert leontief.loads('{"x": ["7/3", "2"], "name": "3"}') == {"x": [F(7, 3), F(2)], "name": "3"}
+    with pytest.raises(leontief.InvalidInput) as e:
+        leontief.dumps({"x": [1, 0.25]})
+    assert str(e.value).startswith("x[1]: ")
 
 
 def test_float_rejected_with_field():
