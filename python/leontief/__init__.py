@@ -276,8 +276,8 @@ def solve(
     """One mechanism on one instance, exactly (``leontief solve``).
 
     ``mechanism_flags`` are solve's other flags with ``_`` for ``-``: ``misfit``,
-    ``machines``, ``tie_break`` (discrete-drf), ``form`` (asset). ``threads`` is accepted
-    for a uniform API (solve is sequential).
+    ``machines``, ``tie_break`` (discrete-drf), ``form`` (asset). ``threads`` sizes the pool
+    that sums and writes large answers (the answer is the same at any count).
 
     The DRF paper's example: A gets 3 tasks, B 2.
 
@@ -292,12 +292,12 @@ def solve(
     _threads(threads)
     file, inputs = _source(instance)
     argv = ["solve", file] + _flags(mechanism=mechanism, trace=trace, **mechanism_flags)
-    return Allocation(_leontief.solve(argv, inputs))
+    return Allocation(_leontief.solve(argv, inputs, threads))
 
 
 def _threads(threads: Optional[int]) -> None:
     if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
-        raise InvalidInput(f"--threads: expected at least 1 thread, found {threads!r}")
+        raise InvalidInput("--threads: expected at least 1")
 
 
 def compare(instance: Any, mechanisms: Optional[Iterable[str]] = None) -> Dict[str, Allocation]:

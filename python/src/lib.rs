@@ -532,12 +532,15 @@ fn rationals<'py>(
 /// `write_json`: mechanism, exact, resources, capacity, users with name, tasks, allocation,
 /// dominant and weighted share, consumption, saturated, then the mechanism's extra fields),
 /// from the printed JSON otherwise.
+/// `threads` runs it in a pool of that many workers (large answers are summed and written in
+/// parallel; the answer is the same at any count).
 #[pyfunction]
-#[pyo3(signature = (argv, inputs=None))]
+#[pyo3(signature = (argv, inputs=None, threads=None))]
 fn solve<'py>(
     py: Python<'py>,
     argv: Vec<String>,
     inputs: Option<&Bound<'py, PyDict>>,
+    threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyAny>> {
     use leontief::commands::solve::{run_solved, Solved};
     use leontief::output::allocation::{consumption, per_task_shares, saturated};
@@ -545,24 +548,34 @@ fn solve<'py>(
         return Err(PyTypeError::new_err("expected solve's flags"));
     };
     let texts = self::inputs(inputs)?;
-    // The printed form (a stream, not Send) is written out before the GIL is taken back.
-    let solved = py
-        .detach(|| {
-            quietly(|| {
-                with_inputs(texts, || {
-                    run_solved(args).map(|solved| match solved {
-                        Solved::Answer {
-                            mechanism,
-                            exact,
-                            instance,
-                            allocation,
-                            extra,
-                        } => Ok((mechanism, exact, *instance, allocation, extra)),
-                        Solved::Printed(printed) => Err(printed.into_text()),
-                        _ => Err(String::new()),
-                    })
+    let pool = match threads {
+        Some(0) => return Err(InvalidInput::new_err("--threads: expected at least 1")),
+        Some(n) => Some(leontief::workers::thread_pool(Some(n)).map_err(py_error)?),
+        None => None,
+    };
+    // The printed form (a stream, not Send) is written out before the GIL is taken back. The
+    // inputs and the quiet display are this thread's: set where the work runs.
+    let work = move || {
+        quietly(|| {
+            with_inputs(texts, || {
+                run_solved(args).map(|solved| match solved {
+                    Solved::Answer {
+                        mechanism,
+                        exact,
+                        instance,
+                        allocation,
+                        extra,
+                    } => Ok((mechanism, exact, *instance, allocation, extra)),
+                    Solved::Printed(printed) => Err(printed.into_text()),
+                    _ => Err(String::new()),
                 })
             })
+        })
+    };
+    let solved = py
+        .detach(|| match &pool {
+            Some(pool) => pool.install(work),
+            None => work(),
         })
         .map_err(py_error)?;
     let (mechanism, exact, inst, x, extra) = match solved {

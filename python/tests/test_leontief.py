@@ -52,6 +52,15 @@ def test_drf_paper_example():
     assert a.trace is None
 
 
+def test_solve_threads():
+    # The same exact answer with one worker or two, on the paper's example and a tree.
+    for inst in (PAPER, EXAMPLES / "lecture-tree.json"):
+        assert leontief.solve(inst, threads=1).to_dict() == leontief.solve(inst, threads=2).to_dict()
+    with pytest.raises(leontief.InvalidInput) as e:
+        leontief.solve(PAPER, threads=0)
+    assert str(e.value) == "--threads: expected at least 1"  # the CLI's message
+
+
 def test_trace_and_to_pandas():
     a = leontief.solve(PAPER, trace=True)
     assert a.trace  # the filling's events
