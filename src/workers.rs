@@ -2,6 +2,8 @@
 //! `search`).
 
 use std::io::IsTerminal;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -23,7 +25,7 @@ pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, CliError
 /// that piped and tested runs print nothing but their answer and summary): a bar over
 /// `total` steps, or a spinner when the total is unknown.
 pub fn progress(total: Option<u64>) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
+    if QUIET.with(std::cell::Cell::get) || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
     match total {
@@ -44,4 +46,47 @@ pub fn progress(total: Option<u64>) -> ProgressBar {
             bar
         }
     }
+}
+
+std::thread_local! {
+    /// Whether [`progress`] displays are hidden on this thread (see [`quietly`]).
+    static QUIET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` with every progress display hidden on this thread, whatever standard error is
+/// (the Python package: a library call draws nothing).
+pub fn quietly<T>(f: impl FnOnce() -> T) -> T {
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            QUIET.with(|q| q.set(self.0));
+        }
+    }
+    let _restore = Restore(QUIET.with(|q| q.replace(true)));
+    f()
+}
+
+std::thread_local! {
+    /// The cancel flag of the command running on this thread (see [`with_cancel`]).
+    static CANCEL: std::cell::RefCell<Option<Arc<AtomicBool>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` with `flag` as the cancel flag of the long commands it runs on this thread
+/// (`search`, `explore`, `verify`): setting it from another thread stops them between
+/// batches. The command line has none (Ctrl-C ends the process); the Python package sets it
+/// on a pending `KeyboardInterrupt`.
+pub fn with_cancel<T>(flag: Arc<AtomicBool>, f: impl FnOnce() -> T) -> T {
+    struct Restore(Option<Arc<AtomicBool>>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            CANCEL.with(|c| *c.borrow_mut() = self.0.take());
+        }
+    }
+    let _restore = Restore(CANCEL.with(|c| c.borrow_mut().replace(flag)));
+    f()
+}
+
+/// The cancel flag [`with_cancel`] set on this thread, if any.
+pub fn cancel_flag() -> Option<Arc<AtomicBool>> {
+    CANCEL.with(|c| c.borrow().clone())
 }
