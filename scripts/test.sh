@@ -17,5 +17,5 @@ echo "== cargo clippy -D warnings"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 echo "== cargo test (release, overflow checks on)"
 cargo test --workspace --release --locked
-echo "== notebooks (executed against the release CLI; installs a pinned venv under target/)"
+echo "== notebooks (on the leontief package, in the shared venv scripts/python-env.sh builds)"
 bash scripts/notebooks.sh
