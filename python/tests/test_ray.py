@@ -88,16 +88,33 @@ def test_shard_and_threads_belong_to_leontief_ray():
         leontief.ray.search("drf", "rm", shards=0, in_process=True)
 
 
+def run_script(*args):
+    return subprocess.run([sys.executable, str(REPO / "scripts" / "ray_search.py"), *args],
+                          capture_output=True, text=True, env={**os.environ, "RAY_ADDRESS": ""})
+
+
+def test_the_script_joins_a_running_cluster(cluster, tmp_path):
+    """scripts/ray_search.py --address: a second driver on the cluster this module started
+    (as on a real cluster's node), explore's best record equal to one process's."""
+    out = tmp_path / "best.jsonl"
+    address = ray.get_runtime_context().gcs_address
+    done = run_script("--explore", "--address", address, "--shards", "2", "--out", str(out), "--",
+                      "--mechanism", "drf", "--metric", "rm-loss", "--local", "0",
+                      "--strategy", "exhaustive", "--users", "2..3", "--resources", "2..2")
+    assert done.returncode == 0, done.stderr
+    (line,) = out.read_text().splitlines()
+    single = list(leontief.explore("drf", "rm-loss", local=0, **GRID))[-1]
+    assert without_scenarios(leontief.loads(line)) == without_scenarios(single)
+
+
 def test_the_script_runs_shards_locally(tmp_path):
     """scripts/ray_search.py --local (the README's recipe without Ray): N shards in one
     process, merged and re-verified, equal to one process's records, written as the
     command line's JSONL."""
     out = tmp_path / "found.jsonl"
-    done = subprocess.run(
-        [sys.executable, str(REPO / "scripts" / "ray_search.py"), "--local", "--shards", "3",
-         "--out", str(out), "--", "--mechanism", "drf", "--property", "rm",
-         "--strategy", "exhaustive", "--users", "2..3", "--resources", "2..2"],
-        capture_output=True, text=True, env={**os.environ, "RAY_ADDRESS": ""})
+    done = run_script("--local", "--shards", "3", "--out", str(out), "--",
+                      "--mechanism", "drf", "--property", "rm",
+                      "--strategy", "exhaustive", "--users", "2..3", "--resources", "2..2")
     assert done.returncode == 0, done.stderr
     lines = [json.loads(line) for line in out.read_text().splitlines()]
     single = leontief.search("drf", "rm", strategy="exhaustive", users=(2, 3), resources=(2, 2))
