@@ -113,6 +113,11 @@ def main():
     except leontief.InvalidInput as err:
         print(f"error: {err}", file=sys.stderr)
         sys.exit(2)
+    except TypeError as err:  # a flag the command does not take
+        if "unexpected keyword argument" not in str(err):
+            raise
+        name = str(err).rsplit("'", 2)[-2].replace("_", "-")
+        p.error(f"--{name}: not a flag of leontief {'explore' if a.explore else 'search'}")
     with open(a.out, "w") as f:
         for record in records:
             f.write(json.dumps(record, default=exact, separators=(",", ":")) + "\n")

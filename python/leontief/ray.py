@@ -82,21 +82,22 @@ def run_shards(kind: str, args: tuple, kwargs: dict, *, shards: int, threads: in
                address: Optional[str] = None, in_process: bool = False,
                ray_options: Optional[dict] = None) -> List[List[Record]]:
     """The records of each shard, in shard order: ``kind`` is ``"search"`` or ``"explore"``,
-    ``args``/``kwargs`` its arguments (without ``shard`` and ``threads``). With ``in_process=True``
-    the shards run in this process, one thread each (the package releases the GIL)."""
+    ``args``/``kwargs`` its arguments (without ``shard`` and ``threads``). With
+    ``in_process=True`` the shards run in this process, one thread each (the package releases
+    the GIL). Bad arguments raise ``leontief.InvalidInput`` naming the argument."""
     if kind not in ("search", "explore"):
-        raise ValueError(f"kind: expected 'search' or 'explore', found {kind!r}")
+        raise _leontief.InvalidInput(f"kind: expected 'search' or 'explore', found {kind!r}")
     if isinstance(shards, bool) or not isinstance(shards, int) or shards < 1:
-        raise ValueError(f"shards: expected an integer >= 1, found {shards!r}")
+        raise _leontief.InvalidInput(f"shards: expected an integer >= 1, found {shards!r}")
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise ValueError(f"threads: expected an integer >= 1, found {threads!r}")
+        raise _leontief.InvalidInput(f"threads: expected an integer >= 1, found {threads!r}")
     for name in ("shard", "threads"):
         if name in kwargs:
-            raise TypeError(f"{name}: set by leontief.ray (one shard per task), not given")
+            raise _leontief.InvalidInput(f"{name}: set by leontief.ray (one shard per task), not given")
     kwargs = dict(kwargs, threads=threads)
     if in_process:
         if address is not None:
-            raise ValueError("address: a Ray cluster address does not apply with in_process=True")
+            raise _leontief.InvalidInput("address: a Ray cluster address does not apply with in_process=True")
         with ThreadPoolExecutor(max_workers=shards) as pool:
             return list(pool.map(lambda i: _run_shard(kind, args, kwargs, i, shards),
                                  range(shards)))
@@ -104,7 +105,7 @@ def run_shards(kind: str, args: tuple, kwargs: dict, *, shards: int, threads: in
     if not ray.is_initialized():
         ray.init(address=address)
     elif address is not None:
-        raise ValueError(f"address: Ray is already connected in this process; cannot connect "
+        raise _leontief.InvalidInput(f"address: Ray is already connected in this process; cannot connect "
                          f"to {address!r} (call ray.shutdown() first)")
     task = ray.remote(_run_shard).options(num_cpus=threads, **(ray_options or {}))
     return ray.get([task.remote(kind, args, kwargs, i, shards) for i in range(shards)])
@@ -138,7 +139,8 @@ def search(mechanism: str, properties: Union[str, Sequence[str]], *, shards: int
     """
     kwargs = dict(flags, seed=seed, budget=budget, time=time, max_found=max_found)
     parts = run_shards("search", (mechanism, properties), kwargs, shards=shards,
-                       threads=threads, address=address, in_process=in_process, ray_options=ray_options)
+                       threads=threads, address=address, in_process=in_process,
+                       ray_options=ray_options)
     order = _property_order(properties)
     rank = {p: k for k, p in enumerate(order)}
     # Of equal keys merge keeps the lowest unit, as one process keeps the first it finds;

@@ -82,10 +82,12 @@ def test_budgeted_shards_on_ray_equal_the_shards_in_one_process(cluster):
 
 
 def test_shard_and_threads_belong_to_leontief_ray():
-    with pytest.raises(TypeError, match="shard"):
+    with pytest.raises(leontief.InvalidInput, match="^shard: set by leontief.ray"):
         leontief.ray.search("drf", "rm", shards=2, shard=(0, 2), in_process=True)
-    with pytest.raises(ValueError, match="shards"):
+    with pytest.raises(leontief.InvalidInput, match="^shards: expected an integer >= 1, found 0"):
         leontief.ray.search("drf", "rm", shards=0, in_process=True)
+    with pytest.raises(leontief.InvalidInput, match="^address: "):
+        leontief.ray.explore("drf", "rm-loss", shards=2, in_process=True, address="auto")
 
 
 def run_script(*args):
