@@ -40,8 +40,36 @@ impl CliError {
     }
 }
 
-/// Reads `path` (`-` for standard input) as text.
+std::thread_local! {
+    /// Texts given in memory (by [`with_inputs`]) under the names the commands read them by.
+    static INPUTS: std::cell::RefCell<Vec<(String, String)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Runs `f` with `inputs` (name, text) readable by [`read_text`] under their names on this
+/// thread, so that a command's `run` reads an instance, tree or JSONL text held in memory
+/// (the Python package) through the same code path as a file.
+pub fn with_inputs<T>(inputs: Vec<(String, String)>, f: impl FnOnce() -> T) -> T {
+    struct Restore(Vec<(String, String)>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            INPUTS.with(|i| *i.borrow_mut() = std::mem::take(&mut self.0));
+        }
+    }
+    let _restore = Restore(INPUTS.with(|i| std::mem::replace(&mut *i.borrow_mut(), inputs)));
+    f()
+}
+
+/// Reads `path` (`-` for standard input) as text (or the text [`with_inputs`] holds under
+/// that name).
 pub fn read_text(path: &str) -> Result<String, CliError> {
+    if let Some(text) = INPUTS.with(|i| {
+        i.borrow()
+            .iter()
+            .find(|(name, _)| name == path)
+            .map(|(_, text)| text.clone())
+    }) {
+        return Ok(text);
+    }
     let mut text = String::new();
     let result = if path == "-" {
         std::io::stdin().read_to_string(&mut text).map(|_| ())

@@ -2,6 +2,8 @@
 //! `search`).
 
 use std::io::IsTerminal;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -44,4 +46,29 @@ pub fn progress(total: Option<u64>) -> ProgressBar {
             bar
         }
     }
+}
+
+std::thread_local! {
+    /// The cancel flag of the command running on this thread (see [`with_cancel`]).
+    static CANCEL: std::cell::RefCell<Option<Arc<AtomicBool>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` with `flag` as the cancel flag of the long commands it runs on this thread
+/// (`search`, `explore`, `verify`): setting it from another thread stops them between
+/// batches. The command line has none (Ctrl-C ends the process); the Python package sets it
+/// on a pending `KeyboardInterrupt`.
+pub fn with_cancel<T>(flag: Arc<AtomicBool>, f: impl FnOnce() -> T) -> T {
+    struct Restore(Option<Arc<AtomicBool>>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            CANCEL.with(|c| *c.borrow_mut() = self.0.take());
+        }
+    }
+    let _restore = Restore(CANCEL.with(|c| c.borrow_mut().replace(flag)));
+    f()
+}
+
+/// The cancel flag [`with_cancel`] set on this thread, if any.
+pub fn cancel_flag() -> Option<Arc<AtomicBool>> {
+    CANCEL.with(|c| c.borrow().clone())
 }

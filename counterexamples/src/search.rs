@@ -120,6 +120,9 @@ pub struct SearchConfig {
     pub shrink: Option<ShrinkConfig>,
     /// Units per parallel batch.
     pub batch: usize,
+    /// Set from another thread to stop between batches (e.g. on Ctrl-C in the Python
+    /// package); the search then stops by [`Stop::Cancelled`].
+    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl SearchConfig {
@@ -165,6 +168,7 @@ impl SearchConfig {
             max_liars: None,
             shrink: Some(ShrinkConfig::default()),
             batch: 256,
+            cancel: None,
         }
     }
 }
@@ -180,6 +184,8 @@ pub enum Stop {
     Found,
     /// Every unit of a finite space (or shard) was examined.
     Exhausted,
+    /// The caller's cancel flag was set.
+    Cancelled,
 }
 
 impl Stop {
@@ -190,6 +196,7 @@ impl Stop {
             Stop::Time => "time",
             Stop::Found => "found",
             Stop::Exhausted => "exhausted",
+            Stop::Cancelled => "cancelled",
         }
     }
 }
@@ -308,10 +315,19 @@ pub fn search(
         if summary.stop.is_none() && space.origin(summary.next_unit).is_none() {
             summary.stop = Some(Stop::Exhausted);
         }
+        if summary.stop.is_none() && cancelled(&cfg.cancel) {
+            summary.stop = Some(Stop::Cancelled);
+        }
         progress(&summary);
     }
     summary.elapsed = start.elapsed();
     Ok(summary)
+}
+
+/// Whether the caller's cancel flag is set.
+pub(crate) fn cancelled(flag: &Option<std::sync::Arc<std::sync::atomic::AtomicBool>>) -> bool {
+    flag.as_ref()
+        .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
 }
 
 /// The seed of unit `unit`'s own random stream (also the stream `explore` draws a unit's

@@ -25,6 +25,9 @@ pub struct VerifyConfig {
     pub max_witnesses: usize,
     /// Bounds of the default scenario sets (SP, GSP, PM, RM).
     pub bounds: Bounds,
+    /// Set from another thread to skip the instances not yet checked (e.g. on Ctrl-C in the
+    /// Python package); the summary of a cancelled run is incomplete and to be discarded.
+    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl VerifyConfig {
@@ -46,6 +49,7 @@ impl VerifyConfig {
             generator,
             max_witnesses: 3,
             bounds: Bounds::default(),
+            cancel: None,
         }
     }
 }
@@ -108,6 +112,9 @@ pub fn verify(
     let items: Vec<Item> = (0..cfg.instances)
         .into_par_iter()
         .map(|index| {
+            if crate::search::cancelled(&cfg.cancel) {
+                return Item::NotApplicable;
+            }
             let item = check_one(mechanism, property, cfg, index);
             tick();
             item

@@ -4,6 +4,7 @@
 //! standard error (docs/explore.md).
 
 use std::io::Write;
+use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use clap::Args;
@@ -168,14 +169,42 @@ fn family_conflicts(args: &ExploreArgs, f: Family) -> Result<(), CliError> {
 
 /// Runs `leontief explore`. The records go to `--out` or standard output as they are found.
 pub fn run(args: ExploreArgs) -> Result<String, CliError> {
+    let sink: Mutex<Option<Box<dyn Write + Send>>> = Mutex::new(None);
+    let ready = || {
+        *sink.lock().unwrap_or_else(PoisonError::into_inner) =
+            Some(match args.run.out.as_deref() {
+                Some(path) => Box::new(create(path)?),
+                None => Box::new(std::io::stdout()),
+            });
+        Ok(())
+    };
+    let summary = run_with(
+        &args,
+        &mut |record| match sink.lock().unwrap_or_else(PoisonError::into_inner).as_mut() {
+            Some(w) => write_line(w.as_mut(), record),
+            None => Ok(()),
+        },
+        &ready,
+    )?;
+    eprint!("{summary}");
+    Ok(String::new())
+}
+
+/// The work of `leontief explore` with the records handed to `on_record` as found (with
+/// the numbers as `--decimals` asks) instead of written; `ready` runs once the flags are
+/// validated, before the work. Returns the summary as the CLI prints it on standard error.
+/// Stops early (by `cancelled`) when [`crate::workers::with_cancel`]'s flag is set.
+pub fn run_with(
+    args: &ExploreArgs,
+    on_record: &mut (dyn FnMut(&Value) -> std::io::Result<()> + Send),
+    ready: &dyn Fn() -> Result<(), CliError>,
+) -> Result<String, CliError> {
     let numbers = args.numbers.numbers()?;
-    let cfg = config(&args)?;
+    let mut cfg = config(args)?;
+    cfg.explore.cancel = crate::workers::cancel_flag();
     let mech = cfg.mechanism.build();
     let pool = thread_pool(cfg.control.threads)?;
-    let mut sink: Box<dyn Write + Send> = match cfg.control.out.as_deref() {
-        Some(path) => Box::new(create(path)?),
-        None => Box::new(std::io::stdout()),
-    };
+    ready()?;
     let bar = progress(None);
     let metric = cfg.explore.metric;
     let tick = |s: &ExploreSummary| {
@@ -193,14 +222,13 @@ pub fn run(args: ExploreArgs) -> Result<String, CliError> {
         explore(
             mech.as_ref(),
             &cfg.explore,
-            &mut |r| write_line(sink.as_mut(), &finish_json(r.clone(), numbers)),
+            &mut |r| on_record(&finish_json(r.clone(), numbers)),
             &tick,
         )
     });
     bar.finish_and_clear();
     let summary = result.map_err(|e| CliError::Internal(format!("writing output: {e}")))?;
-    eprint!("{}", summary_text(&cfg, &summary));
-    Ok(String::new())
+    Ok(summary_text(&cfg, &summary))
 }
 
 fn write_line(w: &mut dyn Write, value: &Value) -> std::io::Result<()> {

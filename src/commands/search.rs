@@ -2,6 +2,7 @@
 //! found; a summary per property on standard error, stating the domain searched.
 
 use std::io::Write;
+use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use clap::Args;
@@ -111,15 +112,50 @@ fn config(args: &SearchArgs) -> Result<Config, CliError> {
 /// Runs `leontief search`. The records go to `--out` or standard output as they are found
 /// (nothing is returned for standard output at the end).
 pub fn run(args: SearchArgs) -> Result<String, CliError> {
+    let sink: Mutex<Option<Box<dyn Write + Send>>> = Mutex::new(None);
+    // The output file is created once everything is validated, before the work.
+    let ready = || {
+        *sink.lock().unwrap_or_else(PoisonError::into_inner) =
+            Some(match args.run.out.as_deref() {
+                Some(path) => Box::new(create(path)?),
+                None => Box::new(std::io::stdout()),
+            });
+        Ok(())
+    };
+    let summaries = run_with(
+        &args,
+        &mut |record| match sink.lock().unwrap_or_else(PoisonError::into_inner).as_mut() {
+            Some(w) => write_line(w.as_mut(), record),
+            None => Ok(()),
+        },
+        &ready,
+    )?;
+    for text in summaries {
+        eprint!("{text}");
+    }
+    Ok(String::new())
+}
+
+/// The work of `leontief search` with the records handed to `on_record` as found (with the
+/// numbers as `--decimals` asks) instead of written; `ready` runs once the flags are
+/// validated, before the work. Returns each property's summary as the CLI prints it on
+/// standard error. Stops early (by `cancelled`) when [`crate::workers::with_cancel`]'s flag
+/// is set.
+pub fn run_with(
+    args: &SearchArgs,
+    on_record: &mut (dyn FnMut(&Value) -> std::io::Result<()> + Send),
+    ready: &dyn Fn() -> Result<(), CliError>,
+) -> Result<Vec<String>, CliError> {
     let numbers = args.numbers.numbers()?;
-    let cfg = config(&args)?;
+    let mut cfg = config(args)?;
+    let cancel = crate::workers::cancel_flag();
+    for s in &mut cfg.searches {
+        s.cancel.clone_from(&cancel);
+    }
     let mech = cfg.mechanism.build();
     let pool = thread_pool(cfg.control.threads)?;
-    // The output file is created once everything is validated, before the work.
-    let mut sink: Box<dyn Write + Send> = match cfg.control.out.as_deref() {
-        Some(path) => Box::new(create(path)?),
-        None => Box::new(std::io::stdout()),
-    };
+    ready()?;
+    let mut summaries = Vec::new();
     for search_cfg in &cfg.searches {
         let bar = progress(None);
         let tick = |s: &SearchSummary| {
@@ -138,18 +174,23 @@ pub fn run(args: SearchArgs) -> Result<String, CliError> {
             search(
                 mech.as_ref(),
                 search_cfg,
-                &mut |r| write_line(sink.as_mut(), &finish_json(r.to_json(), numbers)),
+                &mut |r| on_record(&finish_json(r.to_json(), numbers)),
                 &tick,
             )
         });
         bar.finish_and_clear();
         let summary = result.map_err(|e| CliError::Internal(format!("writing output: {e}")))?;
-        eprint!(
-            "{}",
-            summary_text(cfg.mechanism.name, search_cfg, &cfg.domain, &summary)
-        );
+        summaries.push(summary_text(
+            cfg.mechanism.name,
+            search_cfg,
+            &cfg.domain,
+            &summary,
+        ));
+        if summary.stop == Some(leontief_counterexamples::search::Stop::Cancelled) {
+            break;
+        }
     }
-    Ok(String::new())
+    Ok(summaries)
 }
 
 /// Writes one JSONL line and flushes it, so an interrupted run loses nothing.

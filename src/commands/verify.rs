@@ -88,7 +88,20 @@ fn summary_json(summary: &VerifySummary, cfg: &Config) -> Value {
 /// Runs `leontief verify`: the summary as JSON (a list of summaries for several
 /// properties), a one-line tally per property on standard error.
 pub fn run(args: VerifyArgs) -> Result<String, CliError> {
-    let cfg = config(&args)?;
+    let (text, tallies) = run_with(&args)?;
+    for line in tallies {
+        eprintln!("{line}");
+    }
+    Ok(text)
+}
+
+/// The work of `leontief verify`: what it prints on standard output (empty with `--out`)
+/// and the tallies it prints on standard error, one per property. When
+/// [`crate::workers::with_cancel`]'s flag is set during the run, the result is incomplete
+/// (the caller discards it).
+pub fn run_with(args: &VerifyArgs) -> Result<(String, Vec<String>), CliError> {
+    let mut cfg = config(args)?;
+    cfg.verify.cancel = crate::workers::cancel_flag();
     let pool = thread_pool(cfg.control.threads)?;
     // The output file is created once everything is validated, before the work.
     let file = cfg.control.out.as_deref().map(create).transpose()?;
@@ -107,8 +120,9 @@ pub fn run(args: VerifyArgs) -> Result<String, CliError> {
     });
     bar.finish_and_clear();
     let mut out = Vec::new();
+    let mut tallies = Vec::new();
     for summary in &summaries {
-        eprintln!(
+        tallies.push(format!(
             "verify: {} of {} on {} instances, {} scenarios: {} violations{} ({})",
             summary.property,
             summary.mechanism,
@@ -121,7 +135,7 @@ pub fn run(args: VerifyArgs) -> Result<String, CliError> {
                 String::new()
             },
             cfg.domain.summary(),
-        );
+        ));
         out.push(summary_json(summary, &cfg));
     }
     let text = match &out[..] {
@@ -135,8 +149,8 @@ pub fn run(args: VerifyArgs) -> Result<String, CliError> {
                     path: path.clone(),
                     message: e.to_string(),
                 })?;
-            Ok(String::new())
+            Ok((String::new(), tallies))
         }
-        _ => Ok(text),
+        _ => Ok((text, tallies)),
     }
 }

@@ -194,6 +194,9 @@ pub struct ExploreConfig {
     /// keep its structure (`None`: the search's space). Records are then not shrunk (the
     /// family's parameters are their simple form) and carry `"family"`.
     pub family: Option<Family>,
+    /// Set from another thread to stop between rounds (e.g. on Ctrl-C in the Python
+    /// package); the run then stops by `Stop::Cancelled`.
+    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl ExploreConfig {
@@ -222,6 +225,7 @@ impl ExploreConfig {
             group_samples: 16,
             shrink: Some(300),
             family: None,
+            cancel: None,
         }
     }
 }
@@ -560,6 +564,8 @@ pub fn explore(
                 st.summary.stop = Some(Stop::Exhausted);
             } else if cfg.time.is_some_and(|t| st.summary.elapsed >= t) {
                 st.summary.stop = Some(Stop::Time);
+            } else if crate::search::cancelled(&cfg.cancel) {
+                st.summary.stop = Some(Stop::Cancelled);
             }
         }
         progress(&st.summary);

@@ -1,0 +1,52 @@
+"""Type stubs of the extension module (python/src/lib.rs): the CLI's commands in-process."""
+
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
+
+__version__: str
+
+class InvalidInput(ValueError):
+    """Bad input: the command line's message (exit code 2), naming the field path."""
+
+class Mismatch(RuntimeError):
+    """A reproduction that did not match its source (the command line's exit code 1)."""
+
+class Records(Iterator[Dict[str, Any]]):
+    """The records of a running search or explore, yielded as the command writes them."""
+
+    def __iter__(self) -> "Records": ...
+    def __next__(self) -> Dict[str, Any]: ...
+    def close(self) -> None:
+        """Stops the command (between batches) and waits for its thread."""
+    @property
+    def summaries(self) -> Optional[List[str]]:
+        """The summaries the CLI prints on standard error, once the iterator is exhausted."""
+
+def run(
+    argv: List[str],
+    inputs: Optional[Mapping[str, Any]] = None,
+    json: bool = True,
+    background: bool = False,
+) -> Any:
+    """Runs a command as the CLI takes it (without the program name); `inputs` maps FILE
+    names to texts or JSON-able values held in memory. Returns the printed JSON as Python
+    objects (Fractions for exact numbers), or the text with `json=False`; a reproduction
+    mismatch returns `(report, message)`."""
+
+def verify(argv: List[str]) -> Tuple[Any, List[str]]:
+    """`verify`'s summary JSON and its tallies."""
+
+def merge(jsonl: str, verify: bool = False, best: bool = False) -> Tuple[List[Dict[str, Any]], int, int]:
+    """`merge` over JSONL text: the merged records, how many were read and dropped."""
+
+def search(argv: List[str]) -> Records:
+    """`search`'s records as an iterator (flags validated before it returns)."""
+
+def explore(argv: List[str]) -> Records:
+    """`explore`'s records as an iterator (flags validated before it returns)."""
+
+def dumps(obj: Any) -> str:
+    """JSON text as the CLI reads it: Fractions as "p/q", Decimals as digits; floats refused
+    unless integral."""
+
+def loads(text: str) -> Any:
+    """JSON text with exact "p/q" strings as Fractions (names stay strings)."""

@@ -1,0 +1,724 @@
+//! `leontief._leontief`: the extension module under the `leontief` Python package.
+//!
+//! Every function runs one of the command line's commands in-process, through the same code
+//! (`leontief::commands`): the flags are parsed by the CLI's own parser from the argument
+//! list the Python layer builds from keyword arguments, inputs held in memory are read by
+//! name through [`leontief::cli::with_inputs`], and the JSON the command prints comes back
+//! as Python objects with every exact number (a `"p/q"` string) a `fractions.Fraction`.
+//! Long calls run without the GIL on a worker thread; a pending Ctrl-C sets the command's
+//! cancel flag ([`leontief::workers::with_cancel`]) and raises `KeyboardInterrupt`.
+//!
+//! # Example
+//! From Python (the DRF paper's example):
+//! ```text
+//! >>> import leontief
+//! >>> a = leontief.solve({"capacity": [9, 18], "users": [{"name": "A", "demand": [1, 4]},
+//! ...                     {"name": "B", "demand": [3, 1]}]})
+//! >>> a.users["A"].tasks, a.users["B"].tasks
+//! (Fraction(3, 1), Fraction(2, 1))
+//! ```
+//!
+//! # References
+//! - PyO3 user guide: <https://pyo3.rs/>
+//! - Ghodsi et al., "Dominant Resource Fairness", NSDI 2011:
+//!   <https://www.usenix.org/legacy/event/nsdi11/tech/full_papers/Ghodsi.pdf>
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use clap::Parser;
+use leontief::cli::{with_inputs, CliError};
+use leontief::commands::{Cli, Command};
+use leontief::workers::with_cancel;
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use serde_json::{Map, Number, Value};
+
+pyo3::create_exception!(
+    _leontief,
+    InvalidInput,
+    PyValueError,
+    "Bad input: the command line's message (exit code 2), naming the field path."
+);
+
+pyo3::create_exception!(
+    _leontief,
+    Mismatch,
+    PyRuntimeError,
+    "A reproduction that did not match its source (the command line's exit code 1)."
+);
+
+/// How often a waiting call looks for a pending signal (Ctrl-C).
+const SIGNAL_POLL: Duration = Duration::from_millis(50);
+
+/// JSON keys whose string values are text (names, paths, labels), never exact numbers.
+const TEXT_KEYS: &[&str] = &[
+    "name",
+    "names",
+    "mechanism",
+    "mechanisms",
+    "property",
+    "note",
+    "resources",
+    "resource",
+    "saturated",
+    "path",
+    "paths",
+    "parent",
+    "children",
+    "key",
+    "metric",
+    "utility",
+    "direction",
+    "strategy",
+    "origin",
+    "kind",
+    "policy",
+    "stop",
+    "family",
+    "user",
+    "users",
+    "coalition",
+    "liars",
+    "gainers",
+    "leaf",
+    "leaves",
+    "pool",
+    "pools",
+    "source",
+    "example",
+    "label",
+    "description",
+    "reason",
+    "misfit",
+    "tie_break",
+    "order",
+    "event",
+    "removed",
+    "remove",
+    "computed",
+    "what",
+    "title",
+    "computation",
+    "precision",
+];
+
+/// Maps a command's error to the Python exception: bad input (exit code 2) is
+/// `InvalidInput` with the CLI's message, everything else a `RuntimeError`.
+fn py_error(err: CliError) -> PyErr {
+    match err.exit_code() {
+        2 => InvalidInput::new_err(err.to_string()),
+        _ => match err {
+            CliError::Mismatch(m) => Mismatch::new_err(m),
+            other => PyRuntimeError::new_err(other.to_string()),
+        },
+    }
+}
+
+/// The CLI's parser on `argv` (without the program name); its errors are `InvalidInput`
+/// with clap's message, less the `error: ` prefix and the `--help` hint.
+fn parse(argv: Vec<String>) -> PyResult<Command> {
+    let args = std::iter::once("leontief".to_string()).chain(argv);
+    Cli::try_parse_from(args)
+        .map(|cli| cli.command)
+        .map_err(|e| {
+            let text = e.render().to_string();
+            let text = text.strip_prefix("error: ").unwrap_or(&text);
+            let text = text
+                .split("\n\nFor more information")
+                .next()
+                .unwrap_or(text)
+                .trim_end();
+            InvalidInput::new_err(text.to_string())
+        })
+}
+
+// ---------------------------------------------------------------------------------------
+// Python values -> JSON (exact numbers as strings)
+// ---------------------------------------------------------------------------------------
+
+fn child(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+/// A Python value as the JSON the CLI reads: `int` as a JSON integer, `Fraction` as `"p/q"`,
+/// `Decimal` as its digits, `str` as given; a non-integral `float` is refused (it is not
+/// the number it prints as), naming the field.
+fn to_json(obj: &Bound<'_, PyAny>, path: &str) -> PyResult<Value> {
+    let py = obj.py();
+    if obj.is_none() {
+        return Ok(Value::Null);
+    }
+    if let Ok(b) = obj.cast::<PyBool>() {
+        return Ok(Value::Bool(b.is_true()));
+    }
+    if obj.is_instance_of::<PyInt>() {
+        let text = obj.str()?.to_string();
+        return number(&text, path);
+    }
+    if let Ok(s) = obj.cast::<PyString>() {
+        return Ok(Value::String(s.to_string()));
+    }
+    if let Ok(f) = obj.cast::<PyFloat>() {
+        let x = f.value();
+        if x.is_finite() && x.fract() == 0.0 {
+            let int = obj.call_method0("__int__")?;
+            return number(&int.str()?.to_string(), path);
+        }
+        return Err(InvalidInput::new_err(format!(
+            "{}: expected an exact number (int, str such as \"7/3\" or \"0.37\", Fraction or Decimal), found the float {} (a float is not exact)",
+            display_path(path),
+            obj.repr()?
+        )));
+    }
+    if let Ok(d) = obj.cast::<PyDict>() {
+        let mut map = Map::new();
+        for (k, v) in d.iter() {
+            let key = k.cast::<PyString>().map_err(|_| {
+                InvalidInput::new_err(format!(
+                    "{}: expected string keys, found {}",
+                    display_path(path),
+                    k.repr().map(|r| r.to_string()).unwrap_or_default()
+                ))
+            })?;
+            let key = key.to_string();
+            let value = to_json(&v, &child(path, &key))?;
+            map.insert(key, value);
+        }
+        return Ok(Value::Object(map));
+    }
+    if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
+        let mut items = Vec::new();
+        for (i, v) in obj.try_iter()?.enumerate() {
+            items.push(to_json(&v?, &format!("{path}[{i}]"))?);
+        }
+        return Ok(Value::Array(items));
+    }
+    let types = exact_types(py)?;
+    if obj.is_instance(types.0.bind(py))? {
+        let (n, d) = (obj.getattr("numerator")?, obj.getattr("denominator")?);
+        let d_text = d.str()?.to_string();
+        let text = if d_text == "1" {
+            n.str()?.to_string()
+        } else {
+            format!("{}/{}", n.str()?, d_text)
+        };
+        return Ok(Value::String(text));
+    }
+    if obj.is_instance(types.1.bind(py))? {
+        if !obj.call_method0("is_finite")?.is_truthy()? {
+            return Err(InvalidInput::new_err(format!(
+                "{}: expected a finite number, found {}",
+                display_path(path),
+                obj.repr()?
+            )));
+        }
+        // Plain digits (no exponent), as the CLI reads them.
+        let text = obj.call_method1("__format__", ("f",))?.str()?.to_string();
+        return Ok(Value::String(text));
+    }
+    if let Ok(fspath) = obj.call_method0("__fspath__") {
+        return Ok(Value::String(fspath.str()?.to_string()));
+    }
+    Err(InvalidInput::new_err(format!(
+        "{}: expected a number, string, list or dict, found {}",
+        display_path(path),
+        obj.get_type().name()?
+    )))
+}
+
+fn display_path(path: &str) -> &str {
+    if path.is_empty() {
+        "input"
+    } else {
+        path
+    }
+}
+
+fn number(text: &str, path: &str) -> PyResult<Value> {
+    text.parse::<Number>()
+        .map(Value::Number)
+        .map_err(|e| InvalidInput::new_err(format!("{}: {e}", display_path(path))))
+}
+
+/// `fractions.Fraction` and `decimal.Decimal`.
+fn exact_types(py: Python<'_>) -> PyResult<&'static (Py<PyAny>, Py<PyAny>)> {
+    static TYPES: PyOnceLock<(Py<PyAny>, Py<PyAny>)> = PyOnceLock::new();
+    TYPES.get_or_try_init(py, || {
+        Ok((
+            py.import("fractions")?.getattr("Fraction")?.unbind(),
+            py.import("decimal")?.getattr("Decimal")?.unbind(),
+        ))
+    })
+}
+
+// ---------------------------------------------------------------------------------------
+// JSON -> Python values (exact strings as Fractions)
+// ---------------------------------------------------------------------------------------
+
+/// How Fractions are made: `Fraction._from_coprime_ints` (Python 3.12+), or a bare
+/// `Fraction` whose two slots are set (the CLI's strings are already in lowest terms, so
+/// the constructor's gcd would be wasted work on large answers).
+struct FractionMaker {
+    fraction: Py<PyAny>,
+    coprime: Option<Py<PyAny>>,
+    object_new: Py<PyAny>,
+}
+
+fn maker(py: Python<'_>) -> PyResult<&'static FractionMaker> {
+    static MAKER: PyOnceLock<FractionMaker> = PyOnceLock::new();
+    MAKER.get_or_try_init(py, || {
+        let fraction = exact_types(py)?.0.clone_ref(py);
+        let coprime = fraction
+            .bind(py)
+            .getattr("_from_coprime_ints")
+            .ok()
+            .map(Bound::unbind);
+        let object_new = py
+            .import("builtins")?
+            .getattr("object")?
+            .getattr("__new__")?
+            .unbind();
+        Ok(FractionMaker {
+            fraction,
+            coprime,
+            object_new,
+        })
+    })
+}
+
+/// Parses an exact string `-?digits(/digits)?` in lowest terms (as the CLI prints them).
+fn split_rational(s: &str) -> Option<(&str, &str)> {
+    let (num, den) = match s.split_once('/') {
+        Some((n, d)) => (n, d),
+        None => (s, "1"),
+    };
+    let digits = num.strip_prefix('-').unwrap_or(num);
+    let ok = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    (ok(digits) && ok(den) && den != "0" && !den.starts_with('0')).then_some((num, den))
+}
+
+fn py_int<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    match text.parse::<i64>() {
+        Ok(v) => Ok(v.into_pyobject(py)?.into_any()),
+        Err(_) => py.get_type::<PyInt>().call1((text,)),
+    }
+}
+
+fn fraction<'py>(py: Python<'py>, num: &str, den: &str) -> PyResult<Bound<'py, PyAny>> {
+    let m = maker(py)?;
+    let (n, d) = (py_int(py, num)?, py_int(py, den)?);
+    if let Some(coprime) = &m.coprime {
+        return coprime.bind(py).call1((n, d));
+    }
+    let f = m.object_new.bind(py).call1((m.fraction.bind(py),))?;
+    f.setattr(pyo3::intern!(py, "_numerator"), n)?;
+    f.setattr(pyo3::intern!(py, "_denominator"), d)?;
+    Ok(f)
+}
+
+/// A JSON value as Python objects: objects as dicts, exact strings as Fractions (except
+/// under the text keys), integers as ints, decimal numbers (`--decimals`) as floats.
+fn to_py<'py>(py: Python<'py>, v: &Value, text: bool) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match v {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
+        Value::Number(n) => {
+            let s = n.to_string();
+            if s.bytes().all(|b| b.is_ascii_digit() || b == b'-') {
+                py_int(py, &s)?
+            } else {
+                PyFloat::new(py, s.parse::<f64>().unwrap_or(f64::NAN)).into_any()
+            }
+        }
+        Value::String(s) => match (text, split_rational(s)) {
+            (false, Some((n, d))) => fraction(py, n, d)?,
+            _ => PyString::new(py, s).into_any(),
+        },
+        Value::Array(items) => {
+            let list = PyList::empty(py);
+            for item in items {
+                list.append(to_py(py, item, text)?)?;
+            }
+            list.into_any()
+        }
+        Value::Object(map) => {
+            let dict = PyDict::new(py);
+            for (k, item) in map {
+                let text = TEXT_KEYS.contains(&k.as_str());
+                dict.set_item(k, to_py(py, item, text)?)?;
+            }
+            dict.into_any()
+        }
+    })
+}
+
+fn parse_json<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    let v: Value = serde_json::from_str(text)
+        .map_err(|e| PyRuntimeError::new_err(format!("internal error: output is not JSON: {e}")))?;
+    to_py(py, &v, false)
+}
+
+/// Reads the inputs: each a text (given as `str`) or a Python value written as JSON.
+fn inputs(obj: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, String)>> {
+    let mut out = Vec::new();
+    if let Some(d) = obj {
+        for (k, v) in d.iter() {
+            let name: String = k.extract()?;
+            let text = match v.cast::<PyString>() {
+                Ok(s) => s.to_string(),
+                Err(_) => to_json(&v, "")?.to_string(),
+            };
+            out.push((name, text));
+        }
+    }
+    Ok(out)
+}
+
+// ---------------------------------------------------------------------------------------
+// Running commands
+// ---------------------------------------------------------------------------------------
+
+/// Runs `work` on a worker thread without the GIL, checking for signals every
+/// [`SIGNAL_POLL`]; on a pending signal the cancel flag is set, the worker is joined (the
+/// commands stop between batches) and the signal's exception (KeyboardInterrupt) raised.
+fn cancellable<T: Send + 'static>(
+    py: Python<'_>,
+    work: impl FnOnce(Arc<AtomicBool>) -> T + Send + 'static,
+) -> PyResult<T> {
+    let cancel = Arc::new(AtomicBool::new(false));
+    let (tx, mut rx) = channel();
+    let flag = cancel.clone();
+    let handle = std::thread::spawn(move || {
+        let _ = tx.send(work(flag));
+    });
+    loop {
+        let r = &mut rx;
+        match py.detach(move || r.recv_timeout(SIGNAL_POLL)) {
+            Ok(value) => {
+                let _ = handle.join();
+                return Ok(value);
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                let _ = handle.join();
+                return Err(PyRuntimeError::new_err("internal error: the worker failed"));
+            }
+            Err(RecvTimeoutError::Timeout) => {
+                if let Err(e) = py.check_signals() {
+                    cancel.store(true, Ordering::Relaxed);
+                    py.detach(|| handle.join()).ok();
+                    return Err(e);
+                }
+            }
+        }
+    }
+}
+
+/// What a command printed on standard output, or its error.
+fn outcome_text(outcome: leontief::commands::Outcome) -> (String, Option<CliError>) {
+    let mut text = outcome.stdout;
+    if let Some(stream) = outcome.stream {
+        text += &leontief::commands::Printed::Stream(stream).into_text();
+    }
+    (text, outcome.error)
+}
+
+/// Runs a command (`argv` as the CLI takes it, without the program name) with `inputs`
+/// (name -> text or JSON-able value) readable under their names, and returns what it prints
+/// as Python objects. `json=False` returns the text. `background=True` runs it on a worker
+/// thread with Ctrl-C honoured (for long commands); otherwise without the GIL in place.
+/// `reproduce` mismatches return the report with the error message as a second element.
+#[pyfunction]
+#[pyo3(signature = (argv, inputs=None, json=true, background=false))]
+fn run<'py>(
+    py: Python<'py>,
+    argv: Vec<String>,
+    inputs: Option<&Bound<'py, PyDict>>,
+    json: bool,
+    background: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let command = parse(argv)?;
+    let texts = self::inputs(inputs)?;
+    let (text, error) = if background {
+        cancellable(py, move |cancel| {
+            with_cancel(cancel, || {
+                with_inputs(texts, || outcome_text(command.run()))
+            })
+        })?
+    } else {
+        py.detach(|| with_inputs(texts, || outcome_text(command.run())))
+    };
+    match error {
+        Some(CliError::Mismatch(m)) if !text.is_empty() => {
+            let report = if json {
+                parse_json(py, &text)?
+            } else {
+                PyString::new(py, &text).into_any()
+            };
+            Ok(PyTuple::new(py, [report, PyString::new(py, &m).into_any()])?.into_any())
+        }
+        Some(e) => Err(py_error(e)),
+        None if json => parse_json(py, &text),
+        None => Ok(PyString::new(py, &text).into_any()),
+    }
+}
+
+/// `leontief verify` in-process: `(summary JSON, tallies)`.
+#[pyfunction]
+fn verify<'py>(py: Python<'py>, argv: Vec<String>) -> PyResult<Bound<'py, PyAny>> {
+    let Command::Verify(args) = parse(argv)? else {
+        return Err(PyTypeError::new_err("expected verify's flags"));
+    };
+    let result = cancellable(py, move |cancel| {
+        with_cancel(cancel, || leontief::commands::verify::run_with(&args))
+    })?;
+    let (text, tallies) = result.map_err(py_error)?;
+    let value = parse_json(py, &text)?;
+    Ok(PyTuple::new(py, [value, PyList::new(py, tallies)?.into_any()])?.into_any())
+}
+
+/// `leontief merge` in-process over JSONL text: `(records, read, dropped)`.
+#[pyfunction]
+#[pyo3(signature = (jsonl, verify=false, best=false))]
+fn merge<'py>(
+    py: Python<'py>,
+    jsonl: String,
+    verify: bool,
+    best: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let name = "records".to_string();
+    let files = vec![name.clone()];
+    let result = py.detach(|| {
+        with_inputs(vec![(name, jsonl)], || {
+            if best {
+                leontief::commands::merge::merge_best(&files, verify)
+            } else {
+                leontief::commands::merge::merge(&files, verify)
+            }
+        })
+    });
+    let (text, read, dropped) = result.map_err(py_error)?;
+    let list = PyList::empty(py);
+    for line in text.lines().filter(|l| !l.is_empty()) {
+        list.append(parse_json(py, line)?)?;
+    }
+    Ok(PyTuple::new(
+        py,
+        [
+            list.into_any(),
+            read.into_pyobject(py)?.into_any(),
+            dropped.into_pyobject(py)?.into_any(),
+        ],
+    )?
+    .into_any())
+}
+
+/// `json.dumps` for exact values: the JSON text the CLI reads (Fractions as `"p/q"`).
+#[pyfunction]
+fn dumps(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    Ok(to_json(obj, "")?.to_string())
+}
+
+/// Parses JSON text, exact strings as Fractions (the inverse of [`dumps`] on the CLI's
+/// output).
+#[pyfunction]
+fn loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    parse_json(py, text)
+}
+
+enum Message {
+    Ready,
+    Record(Value),
+    Done(Result<Vec<String>, CliError>),
+}
+
+/// The records of a running `search` or `explore`, in the order the command writes them;
+/// the command runs on a worker thread and stops when the iterator is closed, dropped or
+/// interrupted (Ctrl-C while waiting raises `KeyboardInterrupt` and stops it).
+#[pyclass(module = "leontief._leontief")]
+struct Records {
+    rx: Mutex<Receiver<Message>>,
+    cancel: Arc<AtomicBool>,
+    handle: Mutex<Option<JoinHandle<()>>>,
+    summaries: Mutex<Option<Vec<String>>>,
+}
+
+impl Records {
+    fn start(
+        py: Python<'_>,
+        work: impl FnOnce(&Sender<Message>) -> Result<Vec<String>, CliError> + Send + 'static,
+    ) -> PyResult<Records> {
+        let cancel = Arc::new(AtomicBool::new(false));
+        let (tx, rx) = channel();
+        let flag = cancel.clone();
+        let handle = std::thread::spawn(move || {
+            let result = with_cancel(flag, || work(&tx));
+            let _ = tx.send(Message::Done(result));
+        });
+        let records = Records {
+            rx: Mutex::new(rx),
+            cancel,
+            handle: Mutex::new(Some(handle)),
+            summaries: Mutex::new(None),
+        };
+        // The flags are validated before the work starts: their errors raise here.
+        match records.wait(py)? {
+            Some(Message::Ready) => Ok(records),
+            Some(Message::Done(Err(e))) => {
+                records.join(py);
+                Err(py_error(e))
+            }
+            _ => Err(PyRuntimeError::new_err("internal error: no start")),
+        }
+    }
+
+    /// The next message, honouring signals while waiting; `None` once the worker is gone.
+    fn wait(&self, py: Python<'_>) -> PyResult<Option<Message>> {
+        let mut rx = self.rx.lock().unwrap_or_else(PoisonError::into_inner);
+        loop {
+            let r: &mut Receiver<Message> = &mut rx;
+            match py.detach(move || r.recv_timeout(SIGNAL_POLL)) {
+                Ok(m) => return Ok(Some(m)),
+                Err(RecvTimeoutError::Disconnected) => return Ok(None),
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Err(e) = py.check_signals() {
+                        drop(rx);
+                        self.stop(py);
+                        return Err(e);
+                    }
+                }
+            }
+        }
+    }
+
+    fn join(&self, py: Python<'_>) {
+        let handle = self
+            .handle
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        if let Some(h) = handle {
+            py.detach(|| h.join()).ok();
+        }
+    }
+
+    fn stop(&self, py: Python<'_>) {
+        self.cancel.store(true, Ordering::Relaxed);
+        self.join(py);
+    }
+}
+
+#[pymethods]
+impl Records {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        loop {
+            match self.wait(py)? {
+                Some(Message::Record(v)) => return Ok(Some(to_py(py, &v, false)?)),
+                Some(Message::Ready) => continue,
+                Some(Message::Done(result)) => {
+                    self.join(py);
+                    let summaries = result.map_err(py_error)?;
+                    *self
+                        .summaries
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner) = Some(summaries);
+                    return Ok(None);
+                }
+                None => return Ok(None),
+            }
+        }
+    }
+
+    /// Stops the command (between batches) and waits for its thread.
+    fn close(&self, py: Python<'_>) {
+        self.stop(py);
+    }
+
+    /// The summaries the CLI prints on standard error (one per property), once exhausted.
+    #[getter]
+    fn summaries(&self) -> Option<Vec<String>> {
+        self.summaries
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+}
+
+impl Drop for Records {
+    fn drop(&mut self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+}
+
+fn sender_callbacks(
+    tx: &Sender<Message>,
+) -> (
+    impl FnMut(&Value) -> std::io::Result<()> + Send + '_,
+    impl Fn() -> Result<(), CliError> + '_,
+) {
+    let records = tx.clone();
+    let ready = move || {
+        let _ = tx.send(Message::Ready);
+        Ok(())
+    };
+    let on_record = move |v: &Value| {
+        records
+            .send(Message::Record(v.clone()))
+            .map_err(|_| std::io::Error::other("the iterator was dropped"))
+    };
+    (on_record, ready)
+}
+
+/// `leontief search` in-process: an iterator of its JSONL records.
+#[pyfunction]
+fn search(py: Python<'_>, argv: Vec<String>) -> PyResult<Records> {
+    let Command::Search(args) = parse(argv)? else {
+        return Err(PyTypeError::new_err("expected search's flags"));
+    };
+    Records::start(py, move |tx| {
+        let (mut on_record, ready) = sender_callbacks(tx);
+        leontief::commands::search::run_with(&args, &mut on_record, &ready)
+    })
+}
+
+/// `leontief explore` in-process: an iterator of its JSONL records.
+#[pyfunction]
+fn explore(py: Python<'_>, argv: Vec<String>) -> PyResult<Records> {
+    let Command::Explore(args) = parse(argv)? else {
+        return Err(PyTypeError::new_err("expected explore's flags"));
+    };
+    Records::start(py, move |tx| {
+        let (mut on_record, ready) = sender_callbacks(tx);
+        leontief::commands::explore::run_with(&args, &mut on_record, &ready).map(|s| vec![s])
+    })
+}
+
+/// The extension module.
+#[pymodule]
+fn _leontief(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("InvalidInput", m.py().get_type::<InvalidInput>())?;
+    m.add("Mismatch", m.py().get_type::<Mismatch>())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(verify, m)?)?;
+    m.add_function(wrap_pyfunction!(merge, m)?)?;
+    m.add_function(wrap_pyfunction!(search, m)?)?;
+    m.add_function(wrap_pyfunction!(explore, m)?)?;
+    m.add_function(wrap_pyfunction!(dumps, m)?)?;
+    m.add_function(wrap_pyfunction!(loads, m)?)?;
+    m.add_class::<Records>()?;
+    Ok(())
+}
