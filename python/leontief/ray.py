@@ -30,7 +30,8 @@ connects to ``$RAY_ADDRESS`` or starts a local cluster; give ``address="auto"`` 
 
 # Complexity
 One task per shard, each with ``threads`` CPUs; the shards run in parallel as far as the
-cluster's CPUs allow. Merging is linear in the records found.
+cluster's CPUs allow. Merging sorts the records found (and with ``verify=True`` re-verifies
+each exactly).
 
 # Example
 ```python
