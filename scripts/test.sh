@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The project's whole test suite: formatting, lints, every test of every crate (unit,
 # integration, proptest, doc tests including the README's example) in release mode with
-# overflow checks on, then the notebooks. Needs the Rust toolchain (cargo, rustfmt, clippy)
-# and python3 with venv; crates come through Cargo.lock, Python packages from the pinned
-# notebooks/requirements.txt. For a quick check before a commit, scripts/test-quick.sh.
+# overflow checks on, then the Python package's tests and the notebooks. Needs the Rust
+# toolchain (cargo, rustfmt, clippy) and python3 with venv; crates come through Cargo.lock,
+# Python packages from the pinned python/requirements-dev.txt and notebooks/requirements.txt. For a quick check before a commit, scripts/test-quick.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,5 +17,7 @@ echo "== cargo clippy -D warnings"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 echo "== cargo test (release, overflow checks on)"
 cargo test --workspace --release --locked
-echo "== notebooks (on the leontief package, in the shared venv scripts/python-env.sh builds)"
+echo "== Python package (pytest; builds and installs ./python into a pinned venv under target/)"
+bash scripts/python-tests.sh -q
+echo "== notebooks (on the leontief package, in the same venv)"
 bash scripts/notebooks.sh

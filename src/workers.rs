@@ -25,7 +25,7 @@ pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, CliError
 /// that piped and tested runs print nothing but their answer and summary): a bar over
 /// `total` steps, or a spinner when the total is unknown.
 pub fn progress(total: Option<u64>) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
+    if QUIET.with(std::cell::Cell::get) || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
     match total {
@@ -46,6 +46,24 @@ pub fn progress(total: Option<u64>) -> ProgressBar {
             bar
         }
     }
+}
+
+std::thread_local! {
+    /// Whether [`progress`] displays are hidden on this thread (see [`quietly`]).
+    static QUIET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` with every progress display hidden on this thread, whatever standard error is
+/// (the Python package: a library call draws nothing).
+pub fn quietly<T>(f: impl FnOnce() -> T) -> T {
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            QUIET.with(|q| q.set(self.0));
+        }
+    }
+    let _restore = Restore(QUIET.with(|q| q.replace(true)));
+    f()
 }
 
 std::thread_local! {

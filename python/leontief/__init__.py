@@ -292,7 +292,7 @@ def solve(
     _threads(threads)
     file, inputs = _source(instance)
     argv = ["solve", file] + _flags(mechanism=mechanism, trace=trace, **mechanism_flags)
-    return Allocation(_leontief.run(argv, inputs, True, False))
+    return Allocation(_leontief.solve(argv, inputs))
 
 
 def _threads(threads: Optional[int]) -> None:
@@ -625,31 +625,44 @@ def hdrf(tree: Any, policy: str = "hdrf") -> Union[TreeAllocation, Dict[str, Tre
 
 
 class Simulation:
-    """A simulation's result (``leontief simulate``): ``summary`` (the figures: shares,
-    starvation, preemption), ``series`` (shares over time, or ``None``)."""
+    """A simulation's result (``leontief simulate``) under one policy, or several
+    (``policy="all"``: ``runs`` by policy). ``summary`` is the first run's per-node figures
+    by path (time-average share, minimum steady share, time below the guarantee, starvation),
+    ``series`` its samples (time, every node's dominant share and satisfaction; empty with
+    ``no_series=True``)."""
 
-    def __init__(self, data: Any):
+    def __init__(self, data: Dict[str, Any]):
         self._data = data
-        first = data[0] if isinstance(data, list) else data
-        self.runs: List[Dict[str, Any]] = data if isinstance(data, list) else [data]
-        self.summary: Any = {k: v for k, v in first.items() if k != "series"}
-        self.series: Any = first.get("series")
+        runs = data.get("runs") if isinstance(data.get("runs"), dict) else None
+        self.runs: Dict[str, Dict[str, Any]] = runs if runs is not None else {data.get("policy", ""): data}
+        first = next(iter(self.runs.values()))
+        self.policy: str = first.get("policy", next(iter(self.runs)))
+        self.paths: List[str] = [n["path"] for n in first.get("nodes", [])]
+        self.summary: Dict[str, Dict[str, Any]] = {n["path"]: n for n in first.get("nodes", [])}
+        self.series: Optional[List[Dict[str, Any]]] = first.get("series")
 
-    def to_dict(self) -> Any:
+    def to_dict(self) -> Dict[str, Any]:
         """The CLI's JSON, with Fractions."""
         return self._data
 
     def to_pandas(self):
-        """The series as a table (one row per sample), or the summary as one row."""
+        """The first run's series, one row per sample: ``time`` and one column per node and
+        figure (``"root/A dominant_share"``, ``"root/A satisfaction"``); without a series,
+        the per-node summary, one row per node."""
         pd = _pandas()
-        if isinstance(self.series, list) and self.series and isinstance(self.series[0], dict):
-            return pd.DataFrame(self.series)
-        if isinstance(self.series, dict):
-            return pd.DataFrame(self.series)
-        return pd.DataFrame([self.summary])
+        if not self.series:
+            return pd.DataFrame(list(self.summary.values())).set_index("path")
+        rows = []
+        for sample in self.series:
+            row = {"time": sample.get("time")}
+            for key in ("dominant_share", "satisfaction"):
+                for path, x in zip(self.paths, sample.get(key, [])):
+                    row[f"{path} {key}"] = x
+            rows.append(row)
+        return pd.DataFrame(rows)
 
     def __repr__(self) -> str:
-        return f"Simulation({len(self.runs)} run(s))"
+        return f"Simulation({', '.join(self.runs)})"
 
 
 def simulate(tree: Any, workload: Any = None, policy: str = "naive", **flags: Any) -> Simulation:

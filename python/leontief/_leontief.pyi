@@ -32,6 +32,9 @@ def run(
     objects (Fractions for exact numbers), or the text with `json=False`; a reproduction
     mismatch returns `(report, message)`."""
 
+def solve(argv: List[str], inputs: Optional[Mapping[str, Any]] = None) -> Dict[str, Any]:
+    """`solve`'s JSON answer as Python objects, built from the exact numbers directly."""
+
 def verify(argv: List[str]) -> Tuple[Any, List[str]]:
     """`verify`'s summary JSON and its tallies."""
 

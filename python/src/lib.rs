@@ -29,10 +29,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use clap::Parser;
 use leontief::cli::{with_inputs, CliError};
 use leontief::commands::{Cli, Command};
-use leontief::workers::with_cancel;
+use leontief::workers::{quietly, with_cancel};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -123,8 +122,14 @@ fn py_error(err: CliError) -> PyErr {
 /// The CLI's parser on `argv` (without the program name); its errors are `InvalidInput`
 /// with clap's message, less the `error: ` prefix and the `--help` hint.
 fn parse(argv: Vec<String>) -> PyResult<Command> {
+    // The parser is built once: building clap's command tree costs more than a small solve.
+    static PARSER: Mutex<Option<clap::Command>> = Mutex::new(None);
     let args = std::iter::once("leontief".to_string()).chain(argv);
-    Cli::try_parse_from(args)
+    let mut parser = PARSER.lock().unwrap_or_else(PoisonError::into_inner);
+    let parser = parser.get_or_insert_with(<Cli as clap::CommandFactory>::command);
+    parser
+        .try_get_matches_from_mut(args)
+        .and_then(|m| <Cli as clap::FromArgMatches>::from_arg_matches(&m))
         .map(|cli| cli.command)
         .map_err(|e| {
             let text = e.render().to_string();
@@ -451,11 +456,11 @@ fn run<'py>(
     let (text, error) = if background {
         cancellable(py, move |cancel| {
             with_cancel(cancel, || {
-                with_inputs(texts, || outcome_text(command.run()))
+                quietly(|| with_inputs(texts, || outcome_text(command.run())))
             })
         })?
     } else {
-        py.detach(|| with_inputs(texts, || outcome_text(command.run())))
+        py.detach(|| quietly(|| with_inputs(texts, || outcome_text(command.run()))))
     };
     match error {
         Some(CliError::Mismatch(m)) if !text.is_empty() => {
@@ -472,6 +477,125 @@ fn run<'py>(
     }
 }
 
+/// A Python int from an exact integer: machine words directly, larger ones from their bytes.
+fn big_int<'py>(py: Python<'py>, x: &num_bigint::BigInt) -> PyResult<Bound<'py, PyAny>> {
+    if let Ok(v) = i64::try_from(x) {
+        return Ok(v.into_pyobject(py)?.into_any());
+    }
+    static FROM_BYTES: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    let from_bytes = FROM_BYTES.get_or_try_init(py, || {
+        Ok::<_, PyErr>(py.get_type::<PyInt>().getattr("from_bytes")?.unbind())
+    })?;
+    // `int.from_bytes(magnitude, "little")`, negated for a negative number (positional
+    // arguments only: no keyword dictionary per call).
+    let (sign, magnitude) = x.to_bytes_le();
+    let value = from_bytes
+        .bind(py)
+        .call1((pyo3::types::PyBytes::new(py, &magnitude), "little"))?;
+    if sign == num_bigint::Sign::Minus {
+        value.neg()
+    } else {
+        Ok(value)
+    }
+}
+
+/// A Fraction from an exact number (in lowest terms, as `Rational` keeps it).
+fn rational<'py>(py: Python<'py>, x: &leontief::solver::Rational) -> PyResult<Bound<'py, PyAny>> {
+    let m = maker(py)?;
+    let (n, d) = (big_int(py, &x.numer())?, big_int(py, &x.denom())?);
+    if let Some(coprime) = &m.coprime {
+        return coprime.bind(py).call1((n, d));
+    }
+    let f = m.object_new.bind(py).call1((m.fraction.bind(py),))?;
+    f.setattr(pyo3::intern!(py, "_numerator"), n)?;
+    f.setattr(pyo3::intern!(py, "_denominator"), d)?;
+    Ok(f)
+}
+
+fn rationals<'py>(
+    py: Python<'py>,
+    xs: impl IntoIterator<Item = leontief::solver::Rational>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let list = PyList::empty(py);
+    for x in xs {
+        list.append(rational(py, &x)?)?;
+    }
+    Ok(list.into_any())
+}
+
+/// `leontief solve` in-process: the CLI's JSON answer as Python objects, built from the
+/// exact numbers directly when the answer is an allocation (the fields and order of
+/// `write_json`: mechanism, exact, resources, capacity, users with name, tasks, allocation,
+/// dominant and weighted share, consumption, saturated, then the mechanism's extra fields),
+/// from the printed JSON otherwise.
+#[pyfunction]
+#[pyo3(signature = (argv, inputs=None))]
+fn solve<'py>(
+    py: Python<'py>,
+    argv: Vec<String>,
+    inputs: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    use leontief::commands::solve::{run_solved, Solved};
+    use leontief::output::allocation::{consumption, per_task_shares, saturated};
+    let Command::Solve(args) = parse(argv)? else {
+        return Err(PyTypeError::new_err("expected solve's flags"));
+    };
+    let texts = self::inputs(inputs)?;
+    // The printed form (a stream, not Send) is written out before the GIL is taken back.
+    let solved = py
+        .detach(|| {
+            quietly(|| {
+                with_inputs(texts, || {
+                    run_solved(args).map(|solved| match solved {
+                        Solved::Answer {
+                            mechanism,
+                            exact,
+                            instance,
+                            allocation,
+                            extra,
+                        } => Ok((mechanism, exact, instance, allocation, extra)),
+                        Solved::Printed(printed) => Err(printed.into_text()),
+                        _ => Err(String::new()),
+                    })
+                })
+            })
+        })
+        .map_err(py_error)?;
+    let (mechanism, exact, inst, x, extra) = match solved {
+        Ok(answer) => answer,
+        Err(text) => return parse_json(py, &text),
+    };
+    let used = consumption(&inst, &x);
+    let out = PyDict::new(py);
+    out.set_item("mechanism", mechanism)?;
+    out.set_item("exact", exact)?;
+    out.set_item("resources", inst.resources().to_vec())?;
+    out.set_item("capacity", rationals(py, inst.capacity().iter().cloned())?)?;
+    let users = PyList::empty(py);
+    for (i, u) in inst.users().iter().enumerate() {
+        let t = &x.tasks[i];
+        let (dominant, weighted) = per_task_shares(&inst, i);
+        let row = PyDict::new(py);
+        row.set_item("name", inst.user_path(i))?;
+        row.set_item("tasks", rational(py, t)?)?;
+        row.set_item("allocation", rationals(py, u.demand.iter().map(|d| d * t))?)?;
+        let share = rational(py, &(t * &dominant))?;
+        row.set_item("dominant_share", &share)?;
+        match weighted {
+            Some(w) => row.set_item("weighted_share", rational(py, &(t * &w))?)?,
+            None => row.set_item("weighted_share", share)?,
+        }
+        users.append(row)?;
+    }
+    out.set_item("users", users)?;
+    out.set_item("consumption", rationals(py, used.iter().cloned())?)?;
+    out.set_item("saturated", saturated(&inst, &used))?;
+    for (k, v) in &extra {
+        out.set_item(k, to_py(py, v, TEXT_KEYS.contains(&k.as_str()))?)?;
+    }
+    Ok(out.into_any())
+}
+
 /// `leontief verify` in-process: `(summary JSON, tallies)`.
 #[pyfunction]
 fn verify<'py>(py: Python<'py>, argv: Vec<String>) -> PyResult<Bound<'py, PyAny>> {
@@ -479,7 +603,9 @@ fn verify<'py>(py: Python<'py>, argv: Vec<String>) -> PyResult<Bound<'py, PyAny>
         return Err(PyTypeError::new_err("expected verify's flags"));
     };
     let result = cancellable(py, move |cancel| {
-        with_cancel(cancel, || leontief::commands::verify::run_with(&args))
+        with_cancel(cancel, || {
+            quietly(|| leontief::commands::verify::run_with(&args))
+        })
     })?;
     let (text, tallies) = result.map_err(py_error)?;
     let value = parse_json(py, &text)?;
@@ -561,7 +687,7 @@ impl Records {
         let (tx, rx) = channel();
         let flag = cancel.clone();
         let handle = std::thread::spawn(move || {
-            let result = with_cancel(flag, || work(&tx));
+            let result = with_cancel(flag, || quietly(|| work(&tx)));
             let _ = tx.send(Message::Done(result));
         });
         let records = Records {
@@ -583,7 +709,17 @@ impl Records {
 
     /// The next message, honouring signals while waiting; `None` once the worker is gone.
     fn wait(&self, py: Python<'_>) -> PyResult<Option<Message>> {
-        let mut rx = self.rx.lock().unwrap_or_else(PoisonError::into_inner);
+        // Never block on the lock while holding the GIL: the holder waits without the GIL and
+        // needs it back to finish.
+        let mut rx = match self.rx.try_lock() {
+            Ok(rx) => rx,
+            Err(std::sync::TryLockError::Poisoned(e)) => e.into_inner(),
+            Err(std::sync::TryLockError::WouldBlock) => {
+                return Err(PyRuntimeError::new_err(
+                    "the records are being read by another thread",
+                ))
+            }
+        };
         loop {
             let r: &mut Receiver<Message> = &mut rx;
             match py.detach(move || r.recv_timeout(SIGNAL_POLL)) {
@@ -713,6 +849,7 @@ fn _leontief(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("Mismatch", m.py().get_type::<Mismatch>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;
     m.add_function(wrap_pyfunction!(merge, m)?)?;
     m.add_function(wrap_pyfunction!(search, m)?)?;

@@ -60,6 +60,39 @@ def test_trace_and_to_pandas():
     assert df.loc["A", "tasks"] == 3 and df.loc["B", "r1"] == 6
 
 
+@pytest.mark.parametrize(
+    "mechanism,flags",
+    [
+        ("drf", {}),
+        ("drf", {"trace": True}),
+        ("drf-common-level", {}),
+        ("asset", {}),
+        ("discrete-drf", {"misfit": "skip", "trace": True}),
+        ("drf-lp", {}),
+        ("ceei", {}),
+        ("hdrf:hdrf", {}),
+    ],
+)
+def test_solve_objects_equal_the_cli_json(mechanism, flags):
+    # solve builds its objects from the exact numbers; run() parses the CLI's printed JSON:
+    # the same fields, order and values (weights and caps included).
+    inst = {
+        "capacity": [9, 18, 5],
+        "users": [
+            {"name": "A", "demand": [1, 4, 0], "weight": 2},
+            {"name": "B", "demand": [3, 1, "1/2"], "tasks": "3/2"},
+            {"name": "C", "demand": [0, 2, 1]},
+        ],
+    }
+    argv = ["solve", "<in>", "--mechanism", mechanism]
+    for k, v in flags.items():
+        argv += ["--" + k.replace("_", "-")] + ([] if v is True else [v])
+    printed = leontief.run(*argv, inputs={"<in>": inst})
+    built = leontief.solve(inst, mechanism, **flags).to_dict()
+    assert built == printed
+    assert list(built) == list(printed)
+
+
 def test_fraction_round_trip():
     # The same instance in every exact spelling gives the same answer.
     mixed = {
@@ -309,13 +342,21 @@ def test_tree_policies_lecture_tree():
 
 
 def test_simulate_lecture_churn():
-    # README: naive HDRF drains B1 to 0 in the lecture's churn (starvation); min-satisfaction
-    # keeps it above its guarantee.
-    naive = leontief.simulate(EXAMPLES / "lecture-churn.json", policy="naive", no_series=True)
-    fair = leontief.simulate(EXAMPLES / "lecture-churn.json", policy="min-satisfaction", no_series=True)
-    text = json.dumps(naive.to_dict(), default=str)
-    assert "B1" in text
-    assert naive.summary and fair.summary
+    # README: in the lecture's churn naive HDRF drains B1 to 0 (the lecture's starvation);
+    # min-satisfaction HDRF keeps it above its guarantee 1/4.
+    churn = EXAMPLES / "lecture-churn.json"
+    naive = leontief.simulate(churn, policy="naive", no_series=True)
+    fair = leontief.simulate(churn, policy="min-satisfaction")
+    assert naive.summary["root/B/B1"]["starved"] is True
+    assert naive.summary["root/B/B1"]["min_share_steady"] == 0
+    assert fair.summary["root/B/B1"]["starved"] is False
+    assert fair.summary["root/B/B1"]["guaranteed_share"] == F(1, 4)
+    assert fair.summary["root/B/B1"]["min_share_steady"] >= F(1, 4)
+    assert not naive.series and fair.series
+    df = fair.to_pandas()
+    assert "root/B/B1 dominant_share" in df.columns and df["time"].iloc[0] == 0
+    every = leontief.simulate(churn, policy="all", no_series=True)
+    assert {"naive", "min-satisfaction", "hdrf"} <= set(every.runs)
 
 
 def test_reproduce_rows():

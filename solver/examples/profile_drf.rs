@@ -1,4 +1,6 @@
 //! Profiling driver: `cargo run --release -p leontief-solver --example profile_drf -- 100000 8 [REPS]`
+//! (with `PROFILE_DRF_JSON=FILE`, the instance is also written there as JSON, for the same
+//! measurement from Python: python/benchmarks/bench_solve.py)
 use leontief_solver::drf::progressive_filling;
 use leontief_solver::generate::cluster_workload;
 use leontief_solver::FreezeRule;
@@ -12,6 +14,9 @@ fn main() {
         args.get(1).copied().unwrap_or(8),
     );
     let inst = cluster_workload(n, m, 42);
+    if let Some(path) = std::env::var_os("PROFILE_DRF_JSON") {
+        std::fs::write(path, inst.to_json().to_string()).expect("writing the instance");
+    }
     let reps = args.get(2).copied().unwrap_or(1);
     let t = std::time::Instant::now();
     let mut fill = progressive_filling(&inst, FreezeRule::DemandersOnly);

@@ -190,7 +190,9 @@ pub fn run(args: &SimulateArgs) -> Result<String, CliError> {
     let scenario = Scenario::from_json_str(&text)?;
     let bar = crate::workers::progress(None);
     bar.set_message("simulating");
-    bar.enable_steady_tick(std::time::Duration::from_millis(120));
+    if !bar.is_hidden() {
+        bar.enable_steady_tick(std::time::Duration::from_millis(120));
+    }
     let mut runs = Vec::with_capacity(policies.len());
     for &policy in policies {
         config.policy = policy;

@@ -245,13 +245,58 @@ pub fn run(args: SolveArgs) -> Result<Printed, CliError> {
     let inst = args.input.load()?;
     let progress = crate::workers::progress(None);
     progress.set_message(format!("solving ({} users)", inst.num_users()));
-    progress.enable_steady_tick(std::time::Duration::from_millis(120));
+    // A hidden display needs no ticker thread (starting one costs more than a small solve).
+    if !progress.is_hidden() {
+        progress.enable_steady_tick(std::time::Duration::from_millis(120));
+    }
     let result = answer(&cfg, inst);
     progress.finish_and_clear();
     result
 }
 
+/// `solve`'s answer before it is printed: the allocation with what the JSON writes beside it,
+/// or (CEEI's own JSON, asset's compact forms) the printed answer itself.
+#[non_exhaustive]
+pub enum Solved {
+    /// The allocation, printed by `write_json`, `write_csv`, `write_summary` or as a table.
+    Answer {
+        /// The mechanism's name.
+        mechanism: &'static str,
+        /// Whether the answer is exact.
+        exact: bool,
+        /// The instance.
+        instance: Instance,
+        /// The allocation.
+        allocation: Allocation,
+        /// The fields written after the allocation (trace, LP stages, discrete options).
+        extra: Map<String, serde_json::Value>,
+    },
+    /// An answer with its own layout, already printed.
+    Printed(Printed),
+}
+
+/// The work of `leontief solve` without the printing when the answer is an allocation in
+/// JSON with exact numbers (the Python package turns it into objects directly); every other
+/// output is returned printed. Flags, instance and errors as [`run`].
+pub fn run_solved(args: SolveArgs) -> Result<Solved, CliError> {
+    let cfg = config(&args)?;
+    let inst = args.input.load()?;
+    let solved = solved(&cfg, inst)?;
+    Ok(match solved {
+        Solved::Answer { .. }
+            if cfg.format == Format::Json && !cfg.summary && cfg.numbers == Numbers::Exact =>
+        {
+            solved
+        }
+        other => Solved::Printed(print(&cfg, other)),
+    })
+}
+
 fn answer(cfg: &Config, inst: leontief_solver::Instance) -> Result<Printed, CliError> {
+    Ok(print(cfg, solved(cfg, inst)?))
+}
+
+fn solved(cfg: &Config, inst: leontief_solver::Instance) -> Result<Solved, CliError> {
     let compact = cfg.form == AnswerForm::LevelCoefficient || cfg.numbers != Numbers::Exact;
     if matches!(cfg.plan, Plan::Asset)
         && compact
@@ -266,9 +311,9 @@ fn answer(cfg: &Config, inst: leontief_solver::Instance) -> Result<Printed, CliE
             Numbers::Exact => (cfg.mechanism.name, None),
             Numbers::Decimals(n) => (cfg.mechanism.name, Some(n)),
         };
-        return Ok(Printed::Stream(Box::new(move |mut out| {
-            fill.write_json(&inst, name, decimals, &mut out)
-        })));
+        return Ok(Solved::Printed(Printed::Stream(Box::new(
+            move |mut out| fill.write_json(&inst, name, decimals, &mut out),
+        ))));
     }
     let mut extra = Map::new();
     let allocation = match &cfg.plan {
@@ -285,7 +330,7 @@ fn answer(cfg: &Config, inst: leontief_solver::Instance) -> Result<Printed, CliE
                     o.remove("objective");
                 }
                 let v = finish_json(v, cfg.numbers);
-                return Ok(pretty(&v).into());
+                return Ok(Solved::Printed(pretty(&v).into()));
             }
             Allocation::new(out.tasks_exact.clone().unwrap_or_default())
         }
@@ -322,18 +367,36 @@ fn answer(cfg: &Config, inst: leontief_solver::Instance) -> Result<Printed, CliE
         }
         Plan::Plain => cfg.mechanism.build().allocate(&inst)?,
     };
-    let name = cfg.mechanism.name;
-    let exact = !matches!(cfg.plan, Plan::Plain) || allocation.tolerance.is_none();
+    Ok(Solved::Answer {
+        mechanism: cfg.mechanism.name,
+        exact: !matches!(cfg.plan, Plan::Plain) || allocation.tolerance.is_none(),
+        instance: inst,
+        allocation,
+        extra,
+    })
+}
+
+fn print(cfg: &Config, solved: Solved) -> Printed {
+    let (name, exact, inst, allocation, extra) = match solved {
+        Solved::Printed(printed) => return printed,
+        Solved::Answer {
+            mechanism,
+            exact,
+            instance,
+            allocation,
+            extra,
+        } => (mechanism, exact, instance, allocation, extra),
+    };
     let numbers = cfg.numbers;
     if cfg.format == Format::Table {
         let title = match numbers {
             Numbers::Exact => format!("{name} (exact)"),
             Numbers::Decimals(n) => format!("{name} (exact, rounded to {n} significant digits)"),
         };
-        return Ok(allocation_table(&title, &inst, &allocation, numbers).into());
+        return allocation_table(&title, &inst, &allocation, numbers).into();
     }
     let (format, summary) = (cfg.format, cfg.summary);
-    Ok(Printed::Stream(Box::new(move |out| {
+    Printed::Stream(Box::new(move |out| {
         let mut sink = Sink::new(out);
         let answer = Answer {
             mechanism: name,
@@ -348,7 +411,7 @@ fn answer(cfg: &Config, inst: leontief_solver::Instance) -> Result<Printed, CliE
             _ => write_json(&mut sink, numbers, answer),
         }
         sink.finish()
-    })))
+    }))
 }
 
 fn filled(

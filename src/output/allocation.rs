@@ -99,7 +99,7 @@ impl Printer {
 ///
 /// The dominant resource is found by comparing `d_j · R_k` with `d_k · R_j` (products of the
 /// instance's own numbers, usually machine words), then one division gives the share.
-fn per_task_shares(inst: &Instance, i: usize) -> (Rational, Option<Rational>) {
+pub fn per_task_shares(inst: &Instance, i: usize) -> (Rational, Option<Rational>) {
     let u = &inst.users()[i];
     let capacity = inst.capacity();
     let mut best: Option<usize> = None;
@@ -140,39 +140,45 @@ fn per_task_shares(inst: &Instance, i: usize) -> (Rational, Option<Rational>) {
 /// replaces one big gcd per term by one per group.
 pub fn consumption(inst: &Instance, x: &Allocation) -> Vec<Rational> {
     use rayon::prelude::*;
-    (0..inst.num_resources())
-        .into_par_iter()
-        .map(|j| {
-            let mut small = ExactSum::new();
-            let mut groups: HashMap<BigInt, BigInt> = HashMap::new();
-            for (u, t) in inst.users().iter().zip(&x.tasks) {
-                let d = &u.demand[j];
-                if d.is_zero() || t.is_zero() {
+    let resource = |j: usize| {
+        let mut small = ExactSum::new();
+        let mut groups: HashMap<BigInt, BigInt> = HashMap::new();
+        for (u, t) in inst.users().iter().zip(&x.tasks) {
+            let d = &u.demand[j];
+            if d.is_zero() || t.is_zero() {
+                continue;
+            }
+            if !t.is_big() && !d.is_big() {
+                let p = d * t;
+                if !p.is_big() {
+                    small.add(&p);
                     continue;
                 }
-                if !t.is_big() && !d.is_big() {
-                    let p = d * t;
-                    if !p.is_big() {
-                        small.add(&p);
-                        continue;
-                    }
-                }
-                *groups.entry(t.denom() * d.denom()).or_default() += t.numer() * d.numer();
             }
-            let mut groups: Vec<(BigInt, BigInt)> = groups.into_iter().collect();
-            // A fixed order keeps the work reproducible (the exact result does not depend on it).
-            groups.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-            let mut total = small.value();
-            for (den, num) in groups {
-                total += Rational::from_big_parts(num, den).expect("denominators are positive");
-            }
-            total
-        })
-        .collect()
+            *groups.entry(t.denom() * d.denom()).or_default() += t.numer() * d.numer();
+        }
+        let mut groups: Vec<(BigInt, BigInt)> = groups.into_iter().collect();
+        // A fixed order keeps the work reproducible (the exact result does not depend on it).
+        groups.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        let mut total = small.value();
+        for (den, num) in groups {
+            total += Rational::from_big_parts(num, den).expect("denominators are positive");
+        }
+        total
+    };
+    // Small answers in place: waking the pool costs more than the sums.
+    if inst.num_users() < 1024 {
+        (0..inst.num_resources()).map(resource).collect()
+    } else {
+        (0..inst.num_resources())
+            .into_par_iter()
+            .map(resource)
+            .collect()
+    }
 }
 
 /// The names of the resources used to capacity.
-fn saturated<'a>(inst: &'a Instance, consumption: &[Rational]) -> Vec<&'a str> {
+pub fn saturated<'a>(inst: &'a Instance, consumption: &[Rational]) -> Vec<&'a str> {
     consumption
         .iter()
         .zip(inst.capacity())
@@ -319,17 +325,20 @@ fn write_rows(
     while start < n {
         let end = (start + CHUNK * BATCH).min(n);
         let starts: Vec<usize> = (start..end).step_by(CHUNK).collect();
-        let texts: Vec<String> = starts
-            .into_par_iter()
-            .map(|lo| {
-                let mut printer = Printer::new(numbers);
-                let mut buf = String::new();
-                for i in lo..(lo + CHUNK).min(end) {
-                    row(i, &mut printer, &mut buf);
-                }
-                buf
-            })
-            .collect();
+        let chunk = |lo: usize| {
+            let mut printer = Printer::new(numbers);
+            let mut buf = String::new();
+            for i in lo..(lo + CHUNK).min(end) {
+                row(i, &mut printer, &mut buf);
+            }
+            buf
+        };
+        // One chunk is written in place: waking the pool costs more than a small answer.
+        let texts: Vec<String> = if starts.len() > 1 {
+            starts.into_par_iter().map(chunk).collect()
+        } else {
+            starts.into_iter().map(chunk).collect()
+        };
         for text in &texts {
             sink.buf.push_str(text);
             sink.maybe_flush();
