@@ -1,4 +1,4 @@
-"""Display helpers shared by the notebooks in notebooks/, the repository's path, and the
+"""Display functions shared by the notebooks in notebooks/, the repository's path, and the
 notebooks' independent extended DRF.
 
 The computations themselves go through the `leontief` package (`import leontief`; installed

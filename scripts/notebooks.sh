@@ -11,7 +11,7 @@
 # python/ and installed into it) and prints its path. A Jupyter kernel spec is registered
 # inside that venv. The notebooks run in memory with nbclient (MPLBACKEND=Agg, a timeout per
 # cell of ${NOTEBOOK_CELL_TIMEOUT:-180} s), each with notebooks/ as its working directory, so
-# that they import the display helpers of notebooks/leontief_nb.py; nothing is written back
+# that they import the display functions of notebooks/leontief_nb.py; nothing is written back
 # into notebooks/. Set NOTEBOOK_OUT to a directory to keep the executed copies (with their
 # outputs and plots) there.
 # Ends with `notebooks: N passed, M failed`; exits non-zero when any failed or none ran.

@@ -23,7 +23,7 @@ without Ray). ``explore``'s local search draws from ``(seed, shard, round, task)
 records differ from one process's but not from run to run.
 
 Ray is imported when a function runs (``pip install ray``; the notebooks' pinned requirements
-include it). With ``address=None`` an already connected session is used, else ``ray.init()``
+include it). With ``address=None`` an existing Ray connection of this process is used, else ``ray.init()``
 connects to ``$RAY_ADDRESS`` or starts a local cluster; give ``address="auto"`` or
 ``"ray://head:10001"`` for a running cluster. Every node needs the ``leontief`` package
 (``pip install ./python``) in the Python that runs its workers.
