@@ -553,7 +553,7 @@ fn solve<'py>(
                             instance,
                             allocation,
                             extra,
-                        } => Ok((mechanism, exact, instance, allocation, extra)),
+                        } => Ok((mechanism, exact, *instance, allocation, extra)),
                         Solved::Printed(printed) => Err(printed.into_text()),
                         _ => Err(String::new()),
                     })

@@ -365,3 +365,11 @@ def test_reproduce_rows():
     row = rep[0]
     assert row["example"] == "drf-paper" and row["what"] == "A tasks"
     assert row["computed"] == "3" and row["source"] == "3" and row["ok"] is True
+
+
+def test_docstring_examples():
+    # The docstrings' examples (the DRF paper's example among them) run as written.
+    import doctest
+
+    failures, tests = doctest.testmod(leontief)
+    assert tests >= 4 and failures == 0

@@ -265,7 +265,7 @@ pub enum Solved {
         /// Whether the answer is exact.
         exact: bool,
         /// The instance.
-        instance: Instance,
+        instance: Box<Instance>,
         /// The allocation.
         allocation: Allocation,
         /// The fields written after the allocation (trace, LP stages, discrete options).
@@ -370,7 +370,7 @@ fn solved(cfg: &Config, inst: leontief_solver::Instance) -> Result<Solved, CliEr
     Ok(Solved::Answer {
         mechanism: cfg.mechanism.name,
         exact: !matches!(cfg.plan, Plan::Plain) || allocation.tolerance.is_none(),
-        instance: inst,
+        instance: Box::new(inst),
         allocation,
         extra,
     })
@@ -385,7 +385,7 @@ fn print(cfg: &Config, solved: Solved) -> Printed {
             instance,
             allocation,
             extra,
-        } => (mechanism, exact, instance, allocation, extra),
+        } => (mechanism, exact, *instance, allocation, extra),
     };
     let numbers = cfg.numbers;
     if cfg.format == Format::Table {
