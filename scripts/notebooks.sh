@@ -1,25 +1,29 @@
 #!/usr/bin/env bash
-# Execute the notebooks (notebooks/*.ipynb) against the release CLI and report one line each:
+# Execute the notebooks (notebooks/*.ipynb) on the `leontief` Python package and report one
+# line each:
 #
 #   bash scripts/notebooks.sh                             # every notebook
 #   bash scripts/notebooks.sh notebooks/collusion.ipynb   # some of them
 #
-# Needs python3 (3.11) with venv and the Rust toolchain; everything else is installed here:
-#   - a venv at ${NOTEBOOK_VENV:-target/notebook-venv} with the pinned notebooks/requirements.txt
-#     (reinstalled when that file changes), and a Jupyter kernel spec inside the venv;
-#   - target/release/leontief, built with `cargo build --release --locked` when missing
-#     (set LEONTIEF to use another binary).
-# The notebooks run in memory with nbclient (MPLBACKEND=Agg, a timeout per cell of
-# ${NOTEBOOK_CELL_TIMEOUT:-180} s), each with notebooks/ as its working directory, so that they
-# import the shared notebooks/leontief_nb.py; nothing is written back into notebooks/. Set
-# NOTEBOOK_OUT to a directory to keep the executed copies (with their outputs and plots) there.
+# Needs python3 (3.11) with venv and the Rust toolchain. The venv is the project's shared one:
+# scripts/python-env.sh creates or refreshes it (${LEONTIEF_VENV:-target/python-venv}, the
+# pinned python/requirements-dev.txt and notebooks/requirements.txt, the package built from
+# python/ and installed into it) and prints its path. A Jupyter kernel spec is registered
+# inside that venv. The notebooks run in memory with nbclient (MPLBACKEND=Agg, a timeout per
+# cell of ${NOTEBOOK_CELL_TIMEOUT:-180} s), each with notebooks/ as its working directory, so
+# that they import the display functions of notebooks/leontief_nb.py; nothing is written back
+# into notebooks/. Set NOTEBOOK_OUT to a directory to keep the executed copies (with their
+# outputs and plots) there.
 # Ends with `notebooks: N passed, M failed`; exits non-zero when any failed or none ran.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$repo"
 
-venv="${NOTEBOOK_VENV:-$repo/target/notebook-venv}"
-requirements="$repo/notebooks/requirements.txt"
+venv="$(bash "$repo/scripts/python-env.sh")"
+if [ ! -x "$venv/bin/python" ]; then
+    echo "notebooks: scripts/python-env.sh printed ${venv@Q}, not a venv" >&2
+    exit 2
+fi
 kernel="leontief-notebooks"
 
 # Matplotlib, IPython and Jupyter keep their caches and state in the venv, not in the home
@@ -35,46 +39,16 @@ export JUPYTER_PLATFORM_DIRS=1
 export PYDEVD_DISABLE_FILE_VALIDATION=1
 export PYTHONDONTWRITEBYTECODE=1
 
-# --- the venv: created once, reinstalled when the pins change, recreated when broken.
-if [ -e "$venv" ] && ! "$venv/bin/python" -c 'import sys' >/dev/null 2>&1; then
-    if [ -f "$venv/pyvenv.cfg" ]; then
-        echo "notebooks: the venv at $venv is broken; recreating it" >&2
-        rm -rf "$venv"
-    else
-        echo "notebooks: $venv exists and is not a venv; set NOTEBOOK_VENV elsewhere" >&2
-        exit 2
-    fi
-fi
-if [ ! -x "$venv/bin/python" ]; then
-    echo "notebooks: creating the venv at $venv" >&2
-    mkdir -p "$(dirname "$venv")"
-    python3 -m venv "$venv"
-fi
-stamp="$venv/.leontief-requirements.txt"
-if ! cmp -s "$requirements" "$stamp"; then
-    echo "notebooks: installing notebooks/requirements.txt into $venv" >&2
-    "$venv/bin/python" -m pip install --disable-pip-version-check --no-input --quiet \
-        -r "$requirements" >&2
-    cp "$requirements" "$stamp"
-fi
 mkdir -p "$MPLCONFIGDIR" "$IPYTHONDIR" "$JUPYTER_CONFIG_DIR" "$JUPYTER_DATA_DIR" "$JUPYTER_RUNTIME_DIR"
 # The kernel spec lives inside the venv (never in ~/.local), and points at the venv's python.
 if [ ! -f "$venv/share/jupyter/kernels/$kernel/kernel.json" ]; then
     "$venv/bin/python" -m ipykernel install --prefix "$venv" --name "$kernel" \
         --display-name "Python 3 (leontief notebooks)" >/dev/null
 fi
-
-# --- the CLI.
-export LEONTIEF="${LEONTIEF:-$repo/target/release/leontief}"
-if [ ! -x "$LEONTIEF" ]; then
-    if [ "$LEONTIEF" = "$repo/target/release/leontief" ]; then
-        echo "notebooks: building the release binary (cargo build --release --locked)" >&2
-        cargo build --release --locked >&2
-    else
-        echo "notebooks: LEONTIEF=$LEONTIEF is not an executable" >&2
-        exit 2
-    fi
-fi
+"$venv/bin/python" -c 'import leontief' || {
+    echo "notebooks: the venv at $venv has no leontief package (scripts/python-env.sh installs it)" >&2
+    exit 2
+}
 
 # --- run them.
 export LEONTIEF_REPO="$repo"

@@ -19,5 +19,5 @@ echo "== cargo test (release, overflow checks on)"
 cargo test --workspace --release --locked
 echo "== Python package (pytest; builds and installs ./python into a pinned venv under target/)"
 bash scripts/python-tests.sh -q
-echo "== notebooks (executed against the release CLI; installs a pinned venv under target/)"
+echo "== notebooks (on the leontief package, in the same venv)"
 bash scripts/notebooks.sh

@@ -184,64 +184,6 @@ fn three_shard_processes_merge_to_the_unsharded_run() {
     assert_eq!(keys(&merged), keys(&single));
 }
 
-/// The README's Ray recipe (`scripts/ray_search.py`) in its local mode: N processes, merged
-/// and re-verified, equal to one process's output.
-#[test]
-fn the_ray_script_runs_shards_locally() {
-    let out = tmp("ray.jsonl");
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/ray_search.py");
-    let status = Command::new("python3")
-        .args([
-            script,
-            "--local",
-            "--shards",
-            "3",
-            "--leontief",
-            env!("CARGO_BIN_EXE_leontief"),
-        ])
-        .args(["--out", out.to_str().unwrap(), "--"])
-        .args([
-            "--mechanism",
-            "drf",
-            "--property",
-            "rm",
-            "--strategy",
-            "exhaustive",
-            "--users",
-            "2..3",
-            "--resources",
-            "2..2",
-        ])
-        .stderr(Stdio::null())
-        .status()
-        .expect("python3 runs");
-    assert!(status.success());
-    let single = run(&[
-        "search",
-        "--mechanism",
-        "drf",
-        "--property",
-        "rm",
-        "--strategy",
-        "exhaustive",
-        "--users",
-        "2..3",
-        "--resources",
-        "2..2",
-    ]);
-    let keys = |v: Vec<Value>| {
-        let mut k: Vec<String> = v
-            .iter()
-            .map(|r| r["key"].as_str().unwrap().to_string())
-            .collect();
-        k.sort();
-        k
-    };
-    let sharded = keys(lines(&std::fs::read(&out).unwrap()));
-    assert!(!sharded.is_empty());
-    assert_eq!(sharded, keys(lines(&single.stdout)));
-}
-
 /// The README's search commands, as written there.
 #[test]
 fn the_readme_search_commands_run() {

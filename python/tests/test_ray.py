@@ -1,0 +1,124 @@
+"""`leontief.ray` on a real local Ray cluster (`ray.init(num_cpus=2)`, shut down after).
+
+Shard i of n takes the units k with k mod n = i and a unit's work depends only on (seed,
+unit), so when the shards' runs are fixed by their units (the exhaustive strategy; for explore
+also no local search) the merged result is one process's; with a binding budget it is the n
+shard runs' own, merged (python/leontief/ray.py). Both identities are checked here, on spaces
+small enough that the module runs in a few seconds beside Ray's start (about 4 s).
+"""
+
+import json
+import os
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+import leontief
+import leontief.ray
+
+try:
+    import ray
+except ImportError as err:  # the project's venv always has it (notebooks/requirements.txt)
+    raise ImportError("python/tests/test_ray.py needs Ray: scripts/python-env.sh installs the "
+                      "pinned version from notebooks/requirements.txt") from err
+
+REPO = Path(__file__).resolve().parents[2]
+
+# Every unit of the grid (capacities 1, demands in {0, 1/2, 1}), 2-3 users, 2 resources.
+GRID = dict(strategy="exhaustive", users=(2, 3), resources=(2, 2))
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        yield
+    finally:
+        ray.shutdown()
+
+
+def without_scenarios(record):
+    """An explore record less the scenario count of the run that printed it."""
+    return {k: v for k, v in record.items() if k != "scenarios"}
+
+
+def test_search_on_ray_equals_one_process(cluster):
+    # Budget 10^6 does not bind: the grid runs out first (a few thousand scenarios).
+    args = ("drf", ["rm", "pm", "sp"])
+    single = list(leontief.search(*args, seed=1, budget=1_000_000, **GRID))
+    sharded = leontief.ray.search(*args, shards=3, seed=1, budget=1_000_000, **GRID)
+    assert sharded == single
+    # DRF is strategy-proof (the DRF paper, Theorem 1): nothing for sp; it is neither
+    # resource nor population monotonic with zero demands (docs/theory.md §3.6).
+    assert {r["property"] for r in single} == {"rm", "pm"}
+    for r in single:
+        assert all(isinstance(v, Fraction) for v in r["before"].values())
+
+
+def test_explore_on_ray_equals_one_process(cluster):
+    args = ("drf", "rm-loss")
+    single = list(leontief.explore(*args, seed=1, local=0, **GRID))
+    best = leontief.ray.explore(*args, shards=2, seed=1, local=0, **GRID)
+    assert single[-1]["best"] is True and best["best"] is True
+    assert without_scenarios(best) == without_scenarios(single[-1])
+    w = best["witness"]
+    assert best["value"] == w["numerator"] / w["denominator"] < 1
+    # Sharing incentive bounds the loss: at least 1/n of the tasks stay (docs/theory.md §5 q3).
+    assert best["value"] >= Fraction(1, len(best["instance"]["users"]))
+
+
+def test_budgeted_shards_on_ray_equal_the_shards_in_one_process(cluster):
+    # A binding budget applies to each shard, as --shard does: the result is the shard runs'.
+    kw = dict(shards=2, seed=3, budget=2_000, users=(2, 4), resources=(2, 3))
+    on_ray = leontief.ray.search("drf", ["pm", "rm"], **kw)
+    assert on_ray == leontief.ray.search("drf", ["pm", "rm"], in_process=True, **kw)
+    # Extended DRF is neither population nor resource monotonic (docs/theory.md §3.6, §5).
+    assert {r["property"] for r in on_ray} == {"pm", "rm"}
+    best = leontief.ray.explore("drf", "rm-loss", **kw)
+    assert best == leontief.ray.explore("drf", "rm-loss", in_process=True, **kw)
+
+
+def test_shard_and_threads_belong_to_leontief_ray():
+    with pytest.raises(leontief.InvalidInput, match="^shard: set by leontief.ray"):
+        leontief.ray.search("drf", "rm", shards=2, shard=(0, 2), in_process=True)
+    with pytest.raises(leontief.InvalidInput, match="^shards: expected an integer >= 1, found 0"):
+        leontief.ray.search("drf", "rm", shards=0, in_process=True)
+    with pytest.raises(leontief.InvalidInput, match="^address: "):
+        leontief.ray.explore("drf", "rm-loss", shards=2, in_process=True, address="auto")
+
+
+def run_script(*args):
+    return subprocess.run([sys.executable, str(REPO / "scripts" / "ray_search.py"), *args],
+                          capture_output=True, text=True, env={**os.environ, "RAY_ADDRESS": ""})
+
+
+def test_the_script_joins_a_running_cluster(cluster, tmp_path):
+    """scripts/ray_search.py --address: a second driver on the cluster this module started
+    (as on a real cluster's node), explore's best record equal to one process's."""
+    out = tmp_path / "best.jsonl"
+    address = ray.get_runtime_context().gcs_address
+    done = run_script("--explore", "--address", address, "--shards", "2", "--out", str(out), "--",
+                      "--mechanism", "drf", "--metric", "rm-loss", "--local", "0",
+                      "--strategy", "exhaustive", "--users", "2..3", "--resources", "2..2")
+    assert done.returncode == 0, done.stderr
+    (line,) = out.read_text().splitlines()
+    single = list(leontief.explore("drf", "rm-loss", local=0, **GRID))[-1]
+    assert without_scenarios(leontief.loads(line)) == without_scenarios(single)
+
+
+def test_the_script_runs_shards_locally(tmp_path):
+    """scripts/ray_search.py --local (the README's recipe without Ray): N shards in one
+    process, merged and re-verified, equal to one process's records, written as the
+    command line's JSONL."""
+    out = tmp_path / "found.jsonl"
+    done = run_script("--local", "--shards", "3", "--out", str(out), "--",
+                      "--mechanism", "drf", "--property", "rm",
+                      "--strategy", "exhaustive", "--users", "2..3", "--resources", "2..2")
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    single = leontief.search("drf", "rm", strategy="exhaustive", users=(2, 3), resources=(2, 2))
+    exact = [json.loads(json.dumps(r, default=str)) for r in single]
+    assert lines and lines == exact
