@@ -17,10 +17,16 @@
 //!    — the freeze rule of a saturated resource, applied to the pool's subtree. A leaf's
 //!    limit lowers its task cap.
 //!
+//! Under the **clamp** rule ([`GuaranteeRule::Clamp`], YARN's `max(w·R, minResources)`),
+//! the fills of both steps start from what the guarantees gave instead of from zero: the
+//! keys compare everything a node holds, guarantee included, and every room is absolute (a
+//! limit, the cluster, a pool's guarantee while it is shared inside it).
+//!
 //! Idle leaves and pools with nothing below them take part in neither step: they get
 //! nothing ([`Tree::notes`] says so). Running usage is an input to ordering, not to static
-//! allocations: it is ignored here. FIFO pools are not honoured by the static policies yet;
-//! a tree with one is refused with its path.
+//! allocations: it is ignored here. FIFO pools are honoured by the fill itself
+//! ([`crate::fill`]): in both steps a fifo pool serves its children in the order listed;
+//! step 1 gives its children's guarantees whatever their place.
 //!
 //! Shares stay shares of the whole cluster (`d_r / R_r`) in every step: a room changes where
 //! growth stops, not what the keys compare.
