@@ -201,3 +201,47 @@ fn notes_in_json_and_as_a_footnote_of_the_table() {
         "{text}"
     );
 }
+
+/// A tree with no leaf, and one whose leaves are all idle, are valid: every command copes,
+/// everyone gets nothing, and `hdrf` says why.
+#[test]
+fn empty_and_all_idle_trees_get_nothing() {
+    let empty = r#"{"capacity": [1], "tree": {"children": []}}"#;
+    let idle = r#"{"capacity": [1], "tree": {"children": [{"name": "b", "demand": [0], "usage": ["1/2"]}]}}"#;
+    for (tree, note) in [
+        (empty, "root: empty pool; it gets nothing"),
+        (idle, "root/b: idle leaf (all-zero demand); it gets nothing"),
+    ] {
+        let v = common::ok_json(&run(&["hdrf", "--policy", "all", "-"], tree));
+        for answer in v.as_array().unwrap() {
+            assert_eq!(answer["notes"], serde_json::json!([note]));
+            for node in answer["nodes"].as_array().unwrap() {
+                assert_eq!(node["allocation"], serde_json::json!(["0"]));
+            }
+        }
+        let checked = common::ok_json(&run(
+            &[
+                "check",
+                "--mechanism",
+                "hdrf:hdrf",
+                "--property",
+                "po,sg",
+                "-",
+            ],
+            tree,
+        ));
+        assert!(checked
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["holds"] == true));
+        // The simulator takes no usage: the idle leaf without it.
+        let bare = tree.replace(r#", "usage": ["1/2"]"#, "");
+        let sim = common::ok_json(&run(&["simulate", "--horizon", "10", "-"], &bare));
+        assert_eq!(sim["tasks"]["started"], 0);
+    }
+    // `order` ranks what leaves hold: an idle leaf's usage counts, and nobody is offered.
+    let order = common::ok_json(&run(&["order", "-"], idle));
+    assert_eq!(order["offer"], serde_json::json!([]));
+    assert_eq!(order["nodes"][0]["usage"], serde_json::json!(["1/2"]));
+}

@@ -73,6 +73,14 @@
 //! leaves' demands drawn from a catalog of 8 or 32 task shapes ([`crate::generate::catalog_tree`]) the
 //! 2,000-leaf H-DRF denominators stay within 26,545 or 17,992 bits.
 //!
+//! # Fifo pools and fills from a base
+//! The production setups ([`crate::policies::production`]) add two things, both by *wrapper*
+//! pools: a leaf child of a fifo pool, or a leaf that starts holding tasks (the clamp rule's
+//! fill from its guarantees), sits alone in a pool of its own that stands for it (same
+//! weight and normaliser, so the same key). A fifo pool lets only its first active child
+//! grow; a wrapper that starts above its siblings' level waits, as any pool child does.
+//! Trees without fifo pools filled from zero have no wrappers: their fills are unchanged.
+//!
 //! [`crate::reference`] is the plain engine that recomputes everything every phase; the
 //! test `tests/engines.rs` checks that both agree exactly.
 

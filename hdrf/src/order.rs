@@ -309,7 +309,14 @@ impl OrderTree {
     /// # Errors
     /// A tree in which no leaf has a `usage`: the ranking is of what the leaves hold now.
     pub fn from_tree(tree: &Tree) -> Result<OrderTree> {
-        if !tree.instance().users().iter().any(|u| u.usage.is_some()) {
+        let inst = tree.instance();
+        // Idle leaves count: one may hold something it no longer asks more of.
+        if !inst
+            .users()
+            .iter()
+            .chain(inst.idle_users())
+            .any(|u| u.usage.is_some())
+        {
             return Err(no_usage());
         }
         let nodes = tree

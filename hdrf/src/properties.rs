@@ -86,10 +86,11 @@ pub fn share_guarantee(tree: &Tree, alloc: &TreeAllocation) -> Vec<ShareViolatio
         .collect()
 }
 
-/// Leaves below their caps that demand no saturated resource (empty: Pareto efficient).
+/// Leaves below their caps that demand no saturated resource and no resource a limit on
+/// them or above them has used up (empty: Pareto efficient; `docs/production.md`).
 ///
 /// # Complexity
-/// `O(n·m)` for `n` leaves.
+/// `O(n·m)` for `n` leaves, plus `O(n·d·m)` for depth `d` when the tree has limits.
 pub fn pareto_violations(tree: &Tree, alloc: &TreeAllocation) -> Vec<ParetoViolation> {
     let used = alloc.consumption();
     tree.leaves()
@@ -108,6 +109,19 @@ pub fn pareto_violations(tree: &Tree, alloc: &TreeAllocation) -> Vec<ParetoViola
             let mut room = room.expect("a leaf demands something");
             if let (Some(t), Some(x)) = (tree.node(l).cap(), alloc.tasks(l)) {
                 room = room.min(t - x);
+            }
+            // A limit binds like a capacity on the leaves below it.
+            let mut at = Some(l);
+            while let Some(a) = at {
+                if let Some(limit) = tree.limit(a) {
+                    let held = &alloc.node(a).allocation;
+                    for ((d, h), lim) in demand.iter().zip(held).zip(limit) {
+                        if d.is_positive() {
+                            room = room.min((lim - h) / d);
+                        }
+                    }
+                }
+                at = tree.parent(a);
             }
             room.is_positive()
                 .then_some(ParetoViolation { leaf: l, room })

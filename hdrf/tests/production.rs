@@ -706,3 +706,44 @@ fn oracles_explicit_guarantees_and_limits() {
     assert_eq!((w[0].node.as_str(), w[0].resource), ("P", 0));
     assert_eq!((w[0].holds.clone(), w[0].limit.clone()), (q("5"), q("4")));
 }
+
+/// YTsaurus, `fair_share_update_ut.cpp`, `TestPromisedGuaranteeFairShare` (ytsaurus/ytsaurus):
+/// A guaranteed 0.3 (its child A1 0.1; A2 and A3 none; A3's operation demands 0.02), B
+/// guaranteed 0.3; every other operation demands the whole cluster (one task). YTsaurus
+/// documents A1 0.29, A2 0.19, A3 0.02, B 0.5 (additive). Under the clamp rule, by hand:
+/// A1's op takes 0.1; A shares its remaining 0.2 on totals: A3 0.02 (its demand), A2 rises
+/// to A1's 0.1, then both to 0.14; A and B hold 0.3 each and split the last 0.4: A's 0.2
+/// goes to A1 and A2 alike: 0.24 each, B 0.5 (naive, min-satisfaction, H-DRF).
+#[test]
+fn ytsaurus_promised_guarantee_under_both_rules() {
+    let doc = json!({"capacity": [100, 100, 1000], "tree": {"children": [
+        {"name": "A", "guarantee": [30, 30, 300], "children": [
+            {"name": "A1", "guarantee": [10, 10, 100], "children": [
+                {"name": "opA1", "demand": [100, 100, 1000], "tasks": 1}]},
+            {"name": "A2", "children": [{"name": "opA2", "demand": [100, 100, 1000], "tasks": 1}]},
+            {"name": "A3", "children": [{"name": "opA3", "demand": [2, 2, 20], "tasks": 1}]}]},
+        {"name": "B", "guarantee": [30, 30, 300], "children": [
+            {"name": "opB", "demand": [100, 100, 1000], "tasks": 1}]}]}});
+    let ops = [
+        "root/A/A1/opA1",
+        "root/A/A2/opA2",
+        "root/A/A3/opA3",
+        "root/B/opB",
+    ];
+    let additive = tree(doc.clone());
+    let clamped = Tree::from_json_with(&doc, clamp()).unwrap();
+    for policy in [Policy::Naive, Policy::MinSatisfaction, Policy::Hdrf] {
+        assert_eq!(
+            under(&additive, policy, &ops),
+            qs(&["29/100", "19/100", "1", "1/2"]),
+            "{}",
+            policy.name()
+        );
+        assert_eq!(
+            under(&clamped, policy, &ops),
+            qs(&["6/25", "6/25", "1", "1/2"]),
+            "{}",
+            policy.name()
+        );
+    }
+}

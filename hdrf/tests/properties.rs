@@ -134,3 +134,139 @@ fn two_degenerate_siblings_tie_break_alike() {
     }
     assert!(properties::share_guarantee(&tree, &x).is_empty());
 }
+
+/// `tree` with every pool below the root (which always shares fairly) in fifo mode.
+fn all_fifo(tree: &Tree) -> Tree {
+    fn mark(node: &mut serde_json::Value, root: bool) {
+        if let Some(children) = node.get_mut("children").and_then(|c| c.as_array_mut()) {
+            for c in children.iter_mut() {
+                mark(c, false);
+            }
+            if !root {
+                node["mode"] = "fifo".into();
+            }
+        }
+    }
+    let mut doc = tree.to_json();
+    mark(&mut doc["tree"], true);
+    Tree::from_json(&doc).unwrap()
+}
+
+/// Whether every leaf below `v` has stopped: at its cap or demanding a saturated resource.
+fn done(tree: &Tree, x: &leontief_hdrf::TreeAllocation, v: leontief_hdrf::NodeId) -> bool {
+    let used = x.consumption();
+    let stopped = |l: leontief_hdrf::NodeId| {
+        let n = tree.node(l);
+        let Some(d) = n.demand() else { return true };
+        n.is_idle()
+            || n.cap().is_some_and(|t| x.tasks(l).unwrap() >= t)
+            || d.iter()
+                .zip(used.iter().zip(tree.capacity()))
+                .any(|(d, (u, r))| d.is_positive() && u >= r)
+    };
+    let mut stack = vec![v];
+    while let Some(u) = stack.pop() {
+        if tree.node(u).is_leaf() {
+            if !stopped(u) {
+                return false;
+            }
+        } else {
+            stack.extend(tree.children(u).iter().copied());
+        }
+    }
+    true
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// With every pool in fifo mode, every policy's result is feasible and Pareto efficient,
+    /// and in every pool a child holds something only when every child listed before it
+    /// has stopped (`docs/production.md`, FIFO pools).
+    #[test]
+    fn fifo_pools_serve_in_order(tree in small()) {
+        let tree = all_fifo(&tree);
+        for policy in Policy::ALL {
+            let x = allocate(&tree, policy).unwrap();
+            prop_assert!(properties::is_feasible(&tree, &x), "{} on {}", policy, show(&tree));
+            let waste = properties::pareto_violations(&tree, &x);
+            prop_assert!(waste.is_empty(), "{} on {}: {:?}", policy, show(&tree), waste);
+            for p in tree.pools() {
+                let children = tree.children(p);
+                for (k, &c) in children.iter().enumerate() {
+                    if x.node(c).allocation.iter().any(|a| a.is_positive()) {
+                        for &before in &children[..k] {
+                            prop_assert!(
+                                done(&tree, &x, before),
+                                "{} on {}: {} holds something before {} is done",
+                                policy, show(&tree), tree.path(c), tree.path(before)
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `tree` with every leaf guaranteed `1/(2n)` of each resource (`n` leaves: the guarantees
+/// add up to half the cluster), and every pool below the root in fifo mode when `fifo`.
+fn guaranteed(tree: &Tree, fifo: bool, rules: leontief_hdrf::Rules) -> Tree {
+    let n = tree.leaves().count();
+    let share: Vec<serde_json::Value> = tree
+        .capacity()
+        .iter()
+        .map(|r| {
+            (r / &leontief_solver::Rational::from(2 * n as i64))
+                .to_string()
+                .into()
+        })
+        .collect();
+    fn mark(node: &mut serde_json::Value, root: bool, fifo: bool, g: &[serde_json::Value]) {
+        if let Some(children) = node.get_mut("children").and_then(|c| c.as_array_mut()) {
+            for c in children.iter_mut() {
+                mark(c, false, fifo, g);
+            }
+            if fifo && !root {
+                node["mode"] = "fifo".into();
+            }
+        } else {
+            node["guarantee"] = g.to_vec().into();
+        }
+    }
+    let mut doc = tree.to_json();
+    mark(&mut doc["tree"], true, fifo, &share);
+    Tree::from_json_with(&doc, rules).unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+
+    /// Under both guarantee rules, with fair or fifo pools, every policy's result is
+    /// feasible and Pareto efficient, and every leaf holds at least what its guarantee buys
+    /// (`min(T, min_j g_j / d_j)` tasks): step 1 gives it, later steps only add.
+    #[test]
+    fn guarantees_are_met_under_both_rules(tree in small(), fifo in any::<bool>(), clamp in any::<bool>()) {
+        let rules = leontief_hdrf::Rules {
+            guarantees: if clamp { leontief_hdrf::GuaranteeRule::Clamp } else { leontief_hdrf::GuaranteeRule::Additive },
+            ..leontief_hdrf::Rules::default()
+        };
+        let tree = guaranteed(&tree, fifo, rules);
+        for policy in Policy::ALL {
+            let x = allocate(&tree, policy).unwrap();
+            prop_assert!(properties::is_feasible(&tree, &x), "{} on {}", policy, show(&tree));
+            let waste = properties::pareto_violations(&tree, &x);
+            prop_assert!(waste.is_empty(), "{} on {}: {:?}", policy, show(&tree), waste);
+            for l in tree.leaves() {
+                let node = tree.node(l);
+                let Some(d) = node.demand().filter(|_| !node.is_idle()) else { continue };
+                let g = tree.guarantee(l);
+                let mut bought = d.iter().zip(g).filter(|(d, _)| d.is_positive()).map(|(d, g)| g / d).min().unwrap();
+                if let Some(t) = node.cap() {
+                    bought = bought.min(t.clone());
+                }
+                prop_assert!(x.tasks(l).unwrap() >= &bought, "{} on {}: {}", policy, show(&tree), tree.path(l));
+            }
+        }
+    }
+}

@@ -127,15 +127,28 @@ fn all_zero_demand() {
     let b1 = tree.find_path("root/B/B1").unwrap();
     assert!(tree.node(b1).is_idle());
     assert_eq!(tree.user_of(b1), None);
-    // A tree whose every leaf is idle has nothing to share.
-    assert_eq!(
-        Tree::from_json(
-            &json!({"capacity": [1], "tree": {"children": [{"name": "A", "demand": [0]}]}})
-        )
-        .unwrap_err()
-        .to_string(),
-        "tree: every leaf is idle (all-zero demand); a tree needs a leaf that demands something"
-    );
+    // A tree whose every leaf is idle, or that has no leaf, is valid: everyone gets
+    // nothing, and the notes say so.
+    let idle = Tree::from_json(
+        &json!({"capacity": [1], "tree": {"children": [{"name": "A", "demand": [0]}]}}),
+    )
+    .unwrap();
+    let empty = Tree::from_json(&json!({"capacity": [1], "tree": {"children": []}})).unwrap();
+    for (tree, note) in [
+        (
+            &idle,
+            "root/A: idle leaf (all-zero demand); it gets nothing",
+        ),
+        (&empty, "root: empty pool; it gets nothing"),
+    ] {
+        assert_eq!(tree.notes(), [note]);
+        for policy in leontief_hdrf::Policy::ALL {
+            let x = leontief_hdrf::allocate(tree, policy).unwrap();
+            for v in tree.nodes() {
+                assert_eq!(x.node(v).allocation, [0.into()], "{}", policy.name());
+            }
+        }
+    }
 }
 
 #[test]

@@ -43,6 +43,11 @@ pub fn run(args: CompareArgs) -> Result<String, CliError> {
     let inst = args.input.load()?;
     let mut columns = Vec::new();
     for d in flat_mechanisms() {
+        if d.name == "ceei" && inst.num_users() == 0 {
+            // A tree whose leaves are all idle: nobody to price for, nothing to allocate.
+            columns.push(Column::exact(d.name, &inst, &Allocation::new(Vec::new())));
+            continue;
+        }
         if d.name == "ceei" {
             // Its exact answer when certified, else its decimals, marked approximate.
             let out = Ceei::new().solve(&inst)?;

@@ -17,17 +17,49 @@
 //!    — the freeze rule of a saturated resource, applied to the pool's subtree. A leaf's
 //!    limit lowers its task cap.
 //!
+//! Under the **clamp** rule ([`GuaranteeRule::Clamp`], YARN's `max(w·R, minResources)`),
+//! the fills of both steps start from what the guarantees gave instead of from zero: the
+//! keys compare everything a node holds, guarantee included, and every room is absolute (a
+//! limit, the cluster, a pool's guarantee while it is shared inside it).
+//!
 //! Idle leaves and pools with nothing below them take part in neither step: they get
 //! nothing ([`Tree::notes`] says so). Running usage is an input to ordering, not to static
-//! allocations: it is ignored here. FIFO pools are not honoured by the static policies yet;
-//! a tree with one is refused with its path.
+//! allocations: it is ignored here. FIFO pools are honoured by the fill itself
+//! ([`crate::fill`]): in both steps a fifo pool serves its children in the order listed;
+//! step 1 gives its children's guarantees whatever their place.
 //!
 //! Shares stay shares of the whole cluster (`d_r / R_r`) in every step: a room changes where
 //! growth stops, not what the keys compare.
 //!
 //! # Complexity
 //! One fluid fill per pool with a guarantee that its children leave partly unused, plus the
-//! final one.
+//! final one. Fifo pools and the clamp rule's fills add one wrapper pool per leaf child of a
+//! fifo pool, or per leaf that starts with tasks ([`crate::fill`]).
+//!
+//! # Example
+//! YARN's `TestComputeFairShares.testWeightedSharingWithMinShares` (apache/hadoop): min 20,
+//! 0, 5, 15, weights 2, 1, 1, 1/2, on 45 — YARN's clamp rule gives 20, 5, 5, 15; the
+//! additive rule 20 + 20/9, 10/9, 5 + 10/9, 15 + 5/9.
+//! ```
+//! use leontief_hdrf::{allocate, GuaranteeRule, Policy, Rules, Tree};
+//! let doc = serde_json::json!({"capacity": [45], "tree": {"children": [
+//!     {"name": "a", "weight": 2, "guarantee": [20], "demand": [1]},
+//!     {"name": "b", "demand": [1]},
+//!     {"name": "c", "guarantee": [5], "demand": [1]},
+//!     {"name": "d", "weight": "1/2", "guarantee": [15], "demand": [1]}]}});
+//! let tasks = |rules| {
+//!     let tree = Tree::from_json_with(&doc, rules).unwrap();
+//!     let x = allocate(&tree, Policy::Hdrf).unwrap();
+//!     tree.leaves().map(|v| x.tasks(v).unwrap().to_string()).collect::<Vec<_>>()
+//! };
+//! let clamp = Rules { guarantees: GuaranteeRule::Clamp, ..Rules::default() };
+//! assert_eq!(tasks(clamp), ["20", "5", "5", "15"]);
+//! assert_eq!(tasks(Rules::default()), ["200/9", "10/9", "55/9", "140/9"]);
+//! ```
+//!
+//! # References
+//! Apache Hadoop, `ComputeFairShares.java` and `TestComputeFairShares.java`; YTsaurus,
+//! `yt/yt/library/vector_hdrf/fair_share_update.cpp` (`docs/production.md`, References).
 
 use leontief_solver::{GuaranteeRule, Rational};
 

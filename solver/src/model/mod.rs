@@ -419,12 +419,8 @@ impl Instance {
             idle_given = idle.iter().map(|(i, _)| *i).collect();
             inst.users = active.into_iter().map(|(_, u)| u).collect();
             inst.idle = idle.into_iter().map(|(_, u)| u).collect();
-            if inst.users.is_empty() {
-                return Err(SolverError::invalid(
-                    "users",
-                    "every leaf is idle (all-zero demand); a tree needs a leaf that demands something",
-                ));
-            }
+            // A tree whose leaves are all idle, or that has none, is valid: everyone gets
+            // nothing, and the notes say so.
         } else {
             given.extend(0..inst.users.len());
         }
@@ -560,7 +556,7 @@ impl Instance {
     fn validate(&self, allow_idle: bool) -> Result<(), SolverError> {
         let m = self.capacity.len();
         validate_resources(&self.resources, &self.capacity)?;
-        if self.users.is_empty() {
+        if self.users.is_empty() && !self.hierarchical {
             return Err(SolverError::invalid(
                 "users",
                 "expected at least one user, found none",
