@@ -428,6 +428,12 @@ impl Instance {
         } else {
             given.extend(0..inst.users.len());
         }
+        // Without guarantees, limits, modes, usages or idle leaves nothing in the tree can
+        // fail to resolve, so the view is left to be built on first use: flat mechanisms
+        // never look at it, and at a million users it is a large part of the memory.
+        if !inst.has_production_fields() {
+            return Ok(inst);
+        }
         let view = Hierarchy::resolve(&inst, &|f| match f {
             Field::Root => "users".to_string(),
             Field::Pool(k) => format!("pools[{k}]"),
