@@ -5,7 +5,8 @@ use leontief_solver::ceei::Ceei;
 use leontief_solver::lp::LexMaxMin;
 use leontief_solver::registry::Descriptor;
 use leontief_solver::{
-    Allocation, AssetFairness, DiscreteDrf, Drf, Instance, Machines, MisfitRule, TieBreak,
+    Allocation, AssetFairness, DiscreteDrf, Drf, Instance, Machines, MisfitRule, Rational,
+    TieBreak,
 };
 use serde_json::{json, Map};
 
@@ -271,9 +272,17 @@ fn answer(cfg: &Config, inst: leontief_solver::Instance) -> Result<Printed, CliE
         })));
     }
     let mut extra = Map::new();
+    // The total use of each resource, when the mechanism summed it exactly on the way.
+    let mut known = None;
     let allocation = match &cfg.plan {
-        Plan::Filling(drf) => filled(&inst, drf.fill(&inst), cfg.trace, &mut extra),
-        Plan::Asset => filled(&inst, AssetFairness.fill(&inst), cfg.trace, &mut extra),
+        Plan::Filling(drf) => filled(&inst, drf.fill(&inst), cfg.trace, &mut extra, &mut known),
+        Plan::Asset => filled(
+            &inst,
+            AssetFairness.fill(&inst),
+            cfg.trace,
+            &mut extra,
+            &mut known,
+        ),
         Plan::Ceei => {
             let out = Ceei::new().solve(&inst)?;
             if (cfg.format == Format::Json && !cfg.summary) || !out.certified {
@@ -340,6 +349,7 @@ fn answer(cfg: &Config, inst: leontief_solver::Instance) -> Result<Printed, CliE
             exact,
             instance: &inst,
             allocation: &allocation,
+            consumption: known,
             extra,
         };
         match (format, summary) {
@@ -356,9 +366,11 @@ fn filled(
     fill: leontief_solver::drf::Filling,
     trace: bool,
     extra: &mut Map<String, serde_json::Value>,
+    consumption: &mut Option<Vec<Rational>>,
 ) -> Allocation {
     if trace {
         extra.insert("trace".into(), filling_trace_json(inst, &fill));
     }
+    *consumption = Some(fill.consumption);
     Allocation::new(fill.tasks)
 }

@@ -573,7 +573,7 @@ impl Instance {
             ));
         }
         self.validate_pools()?;
-        let mut names = HashSet::new();
+        let mut names = HashSet::with_capacity(self.users.len());
         for (i, u) in self.users.iter().enumerate() {
             let at = |f: &str| format!("users[{i}].{f}");
             if u.name.is_empty() {
@@ -610,7 +610,10 @@ impl Instance {
                     ));
                 }
             }
-            check_vector(&at("demand"), &u.demand, m, Sign::NonNegative)?;
+            // The field's path is written only for the message (a million users read fast).
+            if u.demand.len() != m || u.demand.iter().any(Rational::is_negative) {
+                check_vector(&at("demand"), &u.demand, m, Sign::NonNegative)?;
+            }
             if !allow_idle && u.is_idle() {
                 return Err(SolverError::invalid(
                     at("demand"),
