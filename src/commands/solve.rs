@@ -14,10 +14,10 @@ use leontief_counterexamples::mechanisms;
 
 use crate::cli::CliError;
 use crate::commands::flags::{InstanceInput, MechanismParser, NumberFlags};
-use crate::commands::{pretty, usage, Printed};
+use crate::commands::{usage, Printed};
 use crate::output::allocation::{write_csv, write_json, write_summary, Answer};
-use crate::output::{finish_json, Numbers, Sink};
-use crate::render::{allocation_table, ceei_json, filling_trace_json};
+use crate::output::{Numbers, Sink};
+use crate::render::{allocation_table, filling_trace_json};
 
 /// The flags of `leontief solve`.
 #[derive(Debug, Clone, Args)]
@@ -286,15 +286,15 @@ fn answer(cfg: &Config, inst: leontief_solver::Instance) -> Result<Printed, CliE
         Plan::Ceei => {
             let out = Ceei::new().solve(&inst)?;
             if (cfg.format == Format::Json && !cfg.summary) || !out.certified {
-                let mut v = ceei_json(&inst, &out);
                 if cfg.format != Format::Json || cfg.summary {
                     eprintln!("ceei: not certified; printing JSON with decimal values");
                 }
-                if let Some(o) = v.as_object_mut() {
-                    o.remove("objective");
-                }
-                let v = finish_json(v, cfg.numbers);
-                return Ok(pretty(&v).into());
+                let numbers = cfg.numbers;
+                return Ok(Printed::Stream(Box::new(move |out_| {
+                    let mut sink = Sink::new(out_);
+                    crate::output::ceei::write_json(&mut sink, numbers, &inst, &out);
+                    sink.finish()
+                })));
             }
             Allocation::new(out.tasks_exact.clone().unwrap_or_default())
         }

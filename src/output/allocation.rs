@@ -36,7 +36,7 @@ pub struct Answer<'a> {
 /// Prints numbers as [`Numbers`] says, remembering the text of recent big denominators:
 /// progressive filling gives many users the same denominator (97 distinct ones among the
 /// 100,000 users of the 100,000 × 8 benchmark), so each is converted to decimal once.
-struct Printer {
+pub(super) struct Printer {
     numbers: Numbers,
     denominators: HashMap<BigInt, String>,
 }
@@ -312,7 +312,7 @@ const BATCH: usize = 16;
 
 /// Writes rows `0..n` with `row`, chunks of rows formatted in parallel (rayon) and handed to
 /// the sink in order, so the text is the same whatever the thread count.
-fn write_rows(
+pub(super) fn write_rows(
     sink: &mut Sink<'_>,
     n: usize,
     numbers: Numbers,
