@@ -11,6 +11,7 @@
 //! `O(n·m)` numbers for `n` users and `m` resources, each formatted once.
 
 use leontief_solver::ceei::CeeiOutcome;
+use leontief_solver::rational::write_literal_decimal;
 use leontief_solver::{Allocation, Instance, Rational};
 use serde_json::{Map, Value};
 
@@ -145,6 +146,10 @@ pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, inst: &Instance, out: &
 fn write_float(x: f64, numbers: Numbers, out: &mut String) {
     let text = x.to_string();
     if let Numbers::Decimals(n) = numbers {
+        // The usual text, a plain literal, is rounded on its digits.
+        if write_literal_decimal(&text, n, out) {
+            return;
+        }
         if looks_numeric(&text) {
             if let Ok(v) = text.parse::<Rational>() {
                 let rounded = v.to_decimal(n);

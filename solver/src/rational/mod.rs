@@ -48,7 +48,7 @@ use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
 
 pub(crate) use decimal::format_digits;
-pub use decimal::write_ratio_decimal;
+pub use decimal::{write_literal_decimal, write_ratio_decimal};
 use gcd::{gcd_big, gcd_big_small, gcd_i128};
 pub use parse::{ParseRationalError, MAX_DECIMAL_EXPONENT};
 
