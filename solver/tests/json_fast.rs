@@ -86,7 +86,10 @@ fn large_documents_read_the_same() {
         format!("{}\"demand\": [1], {}", &text[..cut], &text[cut..]),
         format!("{}\"colour\": 1, {}", &text[..cut], &text[cut..]),
         text.replacen("\"users\"", "\"us\\u0065rs\"", 1),
-        format!("{}, \"about\": {{\"a\": [\"]\"]}}, \"note\": \"}}\"}}", &text[..text.len() - 1]),
+        format!(
+            "{}, \"about\": {{\"a\": [\"]\"]}}, \"note\": \"}}\"}}",
+            &text[..text.len() - 1]
+        ),
         text[..text.len() - 1].to_string(),
         text.replacen("[1000", "[-1000", 1),
     ] {

@@ -5,8 +5,7 @@ use leontief_solver::ceei::Ceei;
 use leontief_solver::lp::LexMaxMin;
 use leontief_solver::registry::Descriptor;
 use leontief_solver::{
-    Allocation, AssetFairness, DiscreteDrf, Drf, Instance, Machines, MisfitRule, Rational,
-    TieBreak,
+    Allocation, AssetFairness, DiscreteDrf, Drf, Instance, Machines, MisfitRule, Rational, TieBreak,
 };
 use serde_json::{json, Map};
 

@@ -9,6 +9,7 @@
 
 use std::collections::HashMap;
 
+use leontief_solver::decimal_bounds::{format_rounded, DecimalBounds};
 use leontief_solver::{Allocation, ExactSum, Instance, Rational};
 use num_bigint::BigInt;
 use serde_json::{Map, Value};
@@ -93,6 +94,61 @@ impl Printer {
             Numbers::Decimals(n) => a.write_product_decimal(b, n, out),
             Numbers::Exact => self.number(&(a * b), quoted, out),
         }
+    }
+
+    /// Under decimals, machine-word bounds of a big positive `t` (one big division), from
+    /// which its products with small factors are rounded ([`DecimalBounds`]); `None`
+    /// otherwise.
+    fn bounds(&self, t: &Rational) -> Option<DecimalBounds> {
+        match (self.numbers, t.big_parts()) {
+            (Numbers::Decimals(_), Some((num, den))) => DecimalBounds::of_ratio(num, den),
+            _ => None,
+        }
+    }
+
+    /// `t` itself, rounded from its bounds when they decide it.
+    fn number_near(
+        &mut self,
+        t: &Rational,
+        bounds: Option<DecimalBounds>,
+        quoted: bool,
+        out: &mut String,
+    ) {
+        if let (Some(b), Numbers::Decimals(n)) = (bounds, self.numbers) {
+            if let Some((m, e)) = b.round(n) {
+                format_rounded(m, e, out);
+                return;
+            }
+        }
+        self.number(t, quoted, out);
+    }
+
+    /// `a · t` for a small `a ≥ 0`, rounded from `t`'s bounds when they decide it (the
+    /// same digits as [`Printer::product`]: both are the correctly rounded value).
+    fn product_near(
+        &mut self,
+        a: &Rational,
+        t: &Rational,
+        bounds: Option<DecimalBounds>,
+        quoted: bool,
+        out: &mut String,
+    ) {
+        if let (Some(b), Numbers::Decimals(n), Some((num, den))) =
+            (bounds, self.numbers, a.as_small())
+        {
+            if num == 0 {
+                out.push('0');
+                return;
+            }
+            if num > 0 {
+                let scaled = b.times(num.unsigned_abs(), den.unsigned_abs());
+                if let Some((m, e)) = scaled.and_then(|x| x.round(n)) {
+                    format_rounded(m, e, out);
+                    return;
+                }
+            }
+        }
+        self.product(a, t, quoted, out);
     }
 }
 
@@ -224,8 +280,9 @@ pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, answer: Answer<'_>) {
         });
         super::write_json_str(&inst.user_path(i), buf);
         let t = &x.tasks[i];
+        let bounds = printer.bounds(t);
         buf.push_str(",\n      \"tasks\": ");
-        printer.number(t, true, buf);
+        printer.number_near(t, bounds, true, buf);
         buf.push_str(",\n      \"allocation\": ");
         let demand = &inst.users()[i].demand;
         if demand.is_empty() {
@@ -234,18 +291,18 @@ pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, answer: Answer<'_>) {
             buf.push('[');
             for (k, d) in demand.iter().enumerate() {
                 buf.push_str(if k == 0 { "\n        " } else { ",\n        " });
-                printer.product(d, t, true, buf);
+                printer.product_near(d, t, bounds, true, buf);
             }
             buf.push_str("\n      ]");
         }
         let (dominant, weighted) = per_task_shares(inst, i);
         buf.push_str(",\n      \"dominant_share\": ");
         let start = buf.len();
-        printer.product(t, &dominant, true, buf);
+        printer.product_near(&dominant, t, bounds, true, buf);
         let end = buf.len();
         buf.push_str(",\n      \"weighted_share\": ");
         match weighted {
-            Some(w) => printer.product(t, &w, true, buf),
+            Some(w) => printer.product_near(&w, t, bounds, true, buf),
             None => buf.extend_from_within(start..end),
         }
         buf.push_str("\n    }");
@@ -285,20 +342,21 @@ pub fn write_csv(sink: &mut Sink<'_>, numbers: Numbers, inst: &Instance, x: &All
     write_rows(sink, inst.num_users(), numbers, &|i, printer, buf| {
         write_csv_field(&inst.user_path(i), buf);
         let t = &x.tasks[i];
+        let bounds = printer.bounds(t);
         buf.push(',');
-        printer.number(t, false, buf);
+        printer.number_near(t, bounds, false, buf);
         for d in &inst.users()[i].demand {
             buf.push(',');
-            printer.product(d, t, false, buf);
+            printer.product_near(d, t, bounds, false, buf);
         }
         let (dominant, weighted) = per_task_shares(inst, i);
         buf.push(',');
         let start = buf.len();
-        printer.product(t, &dominant, false, buf);
+        printer.product_near(&dominant, t, bounds, false, buf);
         let end = buf.len();
         buf.push(',');
         match weighted {
-            Some(w) => printer.product(t, &w, false, buf),
+            Some(w) => printer.product_near(&w, t, bounds, false, buf),
             None => buf.extend_from_within(start..end),
         }
         buf.push('\n');
@@ -555,6 +613,26 @@ mod tests {
         }
         // The big-integer paths (cached denominators, unreduced products) were exercised.
         assert!(big > 0, "no answer needed big integers");
+    }
+
+    #[test]
+    fn rounded_csv_is_the_exact_csv_rounded() {
+        // `round_csv` reads one row per line: names with line breaks are left out.
+        let one_line =
+            |inst: &Instance| inst.users().iter().all(|u| !u.name.contains(['\n', '\r']));
+        for inst in instances().into_iter().filter(one_line) {
+            let x = Allocation::new(Drf::extended().fill(&inst).tasks);
+            let exact = to_string(|sink| write_csv(sink, Numbers::Exact, &inst, &x));
+            for digits in [1, 3, 12, 40] {
+                let rounded =
+                    to_string(|sink| write_csv(sink, Numbers::Decimals(digits), &inst, &x));
+                assert_eq!(
+                    rounded,
+                    crate::output::round_csv(&exact, digits),
+                    "{digits}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -91,11 +91,7 @@ pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, inst: &Instance, out: &
             buf.push_str("\n      ]");
         }
         buf.push_str(",\n      \"dominant_share\": ");
-        write_float(
-            x * inst.task_dominant_share(i).to_f64_lossy(),
-            numbers,
-            buf,
-        );
+        write_float(x * inst.task_dominant_share(i).to_f64_lossy(), numbers, buf);
         buf.push_str("\n    }");
     });
     if inst.num_users() > 0 {
@@ -237,6 +233,9 @@ mod tests {
                 }
             }
         }
-        assert!(certified > 0 && uncertified > 0, "{certified} / {uncertified}");
+        assert!(
+            certified > 0 && uncertified > 0,
+            "{certified} / {uncertified}"
+        );
     }
 }

@@ -63,7 +63,9 @@ pub(super) fn gcd_big_small(big: &BigInt, small: i128) -> i128 {
             .magnitude()
             .iter_u64_digits()
             .rev()
-            .fold(0u128, |r, limb| ((r << 64) | u128::from(limb)) % u128::from(d));
+            .fold(0u128, |r, limb| {
+                ((r << 64) | u128::from(limb)) % u128::from(d)
+            });
         return gcd_u128(rem, u128::from(d)) as i128;
     }
     let rem = big.magnitude() % small.unsigned_abs();
