@@ -397,6 +397,8 @@ fn mul_big_small(x: &BigRational, a: i128, b: i128) -> Rational {
 
 /// `x / g · k` for `g > 0` dividing `x`: skips the ones, and uses num-bigint's one-word
 /// division and multiplication (by value) when `g` and `|k|` fit 32 bits.
+// By value on purpose: num-bigint's `/=` by a word divides a copy.
+#[allow(clippy::assign_op_pattern)]
 fn div_mul_small(x: &BigInt, g: i128, k: i128) -> BigInt {
     match (u32::try_from(g), u32::try_from(k.unsigned_abs())) {
         (Ok(g), Ok(k_abs)) => {
