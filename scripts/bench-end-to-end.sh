@@ -5,7 +5,7 @@
 #
 # Builds the CLI and the instance generator (hdrf/examples/generate_instance.rs), writes the
 # workloads to DIR (default /tmp/leontief-e2e), then runs each row with /usr/bin/time -v and
-# prints: row, wall seconds, user seconds, peak memory (MB), output size (MB). ROWS selects
+# prints: row, wall seconds, user and system seconds, peak memory (MB), output size (MB). ROWS selects
 # rows by name (default: all). Output goes to DIR/<row>.out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -54,8 +54,9 @@ for row in "${order[@]}"; do
     /usr/bin/time -v "$cli" ${rows[$row]} > "$dir/$row.out" 2> "$dir/$row.time"
     wall=$(grep 'Elapsed (wall' "$dir/$row.time" | awk '{print $NF}')
     user=$(grep 'User time' "$dir/$row.time" | awk '{print $NF}')
+    sys=$(grep 'System time' "$dir/$row.time" | awk '{print $NF}')
     rss=$(grep 'Maximum resident' "$dir/$row.time" | awk '{printf "%.0f", $NF / 1024}')
     size=$(stat -c %s "$dir/$row.out" | awk '{printf "%.1f", $1 / 1e6}')
-    echo "$row: wall $wall, user ${user} s, ${rss} MB, output ${size} MB"
+    echo "$row: wall $wall, user ${user} s, sys ${sys} s, ${rss} MB, output ${size} MB"
 done
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -565,6 +565,7 @@ fn solve<'py>(
                         instance,
                         allocation,
                         extra,
+                        ..
                     } => Ok((mechanism, exact, *instance, allocation, extra)),
                     Solved::Printed(printed) => Err(printed.into_text()),
                     _ => Err(String::new()),

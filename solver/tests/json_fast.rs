@@ -52,3 +52,47 @@ fn edge_cases_read_the_same() {
         same(text);
     }
 }
+
+/// Documents of a megabyte or more have their users read in parallel pieces: the same
+/// instance or the same error, whatever the strings hold (quotes, brackets, commas, escapes)
+/// and wherever a fault sits.
+#[test]
+fn large_documents_read_the_same() {
+    use leontief_solver::User;
+    let n = 24_000;
+    let users: Vec<User> = (0..n)
+        .map(|i| {
+            let name = match i % 4 {
+                0 => format!("u{i}"),
+                1 => format!("a\"],[{{\"x\": {i}}}, \\\"{i}"),
+                2 => format!("tab\t{i}\\"),
+                _ => format!("\u{e9}{i}}}]"),
+            };
+            User::new(name, [1 + (i % 7) as i64, (i % 3) as i64, 2])
+        })
+        .collect();
+    let inst = Instance::new(vec![1000.into(), 2000.into(), 3000.into()], users).unwrap();
+    let text = inst.to_json().to_string();
+    assert!(text.len() >= 1 << 20, "{} bytes", text.len());
+    same(&text);
+    assert_eq!(Instance::from_json_str(&text).unwrap(), inst);
+    // The same document pretty-printed, and with faults at its start, middle and end.
+    same(&serde_json::to_string_pretty(&inst.to_json()).unwrap());
+    let mid = text.len() / 2;
+    let cut = text[..mid].rfind("\"demand\"").unwrap();
+    for broken in [
+        format!("{} x", text),
+        format!("{{\"capacity\": [1], {}", &text[1..]),
+        format!("{}\"demand\": [1], {}", &text[..cut], &text[cut..]),
+        format!("{}\"colour\": 1, {}", &text[..cut], &text[cut..]),
+        text.replacen("\"users\"", "\"us\\u0065rs\"", 1),
+        format!(
+            "{}, \"about\": {{\"a\": [\"]\"]}}, \"note\": \"}}\"}}",
+            &text[..text.len() - 1]
+        ),
+        text[..text.len() - 1].to_string(),
+        text.replacen("[1000", "[-1000", 1),
+    ] {
+        same(&broken);
+    }
+}

@@ -5,7 +5,7 @@ use leontief_solver::ceei::Ceei;
 use leontief_solver::lp::LexMaxMin;
 use leontief_solver::registry::Descriptor;
 use leontief_solver::{
-    Allocation, AssetFairness, DiscreteDrf, Drf, Instance, Machines, MisfitRule, TieBreak,
+    Allocation, AssetFairness, DiscreteDrf, Drf, Instance, Machines, MisfitRule, Rational, TieBreak,
 };
 use serde_json::{json, Map};
 
@@ -13,10 +13,10 @@ use leontief_counterexamples::mechanisms;
 
 use crate::cli::CliError;
 use crate::commands::flags::{InstanceInput, MechanismParser, NumberFlags, RulesFlags};
-use crate::commands::{pretty, usage, Printed};
+use crate::commands::{usage, Printed};
 use crate::output::allocation::{write_csv, write_json, write_summary, Answer};
-use crate::output::{finish_json, Numbers, Sink};
-use crate::render::{allocation_table, ceei_json, filling_trace_json};
+use crate::output::{Numbers, Sink};
+use crate::render::{allocation_table, filling_trace_json};
 
 /// The flags of `leontief solve`.
 #[derive(Debug, Clone, Args)]
@@ -274,6 +274,8 @@ pub enum Solved {
         allocation: Allocation,
         /// The fields written after the allocation (trace, LP stages, discrete options).
         extra: Map<String, serde_json::Value>,
+        /// The total use of each resource, when the mechanism summed it exactly on the way.
+        consumption: Option<Vec<Rational>>,
     },
     /// An answer with its own layout, already printed.
     Printed(Printed),
@@ -320,21 +322,29 @@ fn solved(cfg: &Config, inst: leontief_solver::Instance) -> Result<Solved, CliEr
         ))));
     }
     let mut extra = Map::new();
+    // The total use of each resource, when the mechanism summed it exactly on the way.
+    let mut known = None;
     let allocation = match &cfg.plan {
-        Plan::Filling(drf) => filled(&inst, drf.fill(&inst), cfg.trace, &mut extra),
-        Plan::Asset => filled(&inst, AssetFairness.fill(&inst), cfg.trace, &mut extra),
+        Plan::Filling(drf) => filled(&inst, drf.fill(&inst), cfg.trace, &mut extra, &mut known),
+        Plan::Asset => filled(
+            &inst,
+            AssetFairness.fill(&inst),
+            cfg.trace,
+            &mut extra,
+            &mut known,
+        ),
         Plan::Ceei => {
             let out = Ceei::new().solve(&inst)?;
             if (cfg.format == Format::Json && !cfg.summary) || !out.certified {
-                let mut v = ceei_json(&inst, &out);
                 if cfg.format != Format::Json || cfg.summary {
                     eprintln!("ceei: not certified; printing JSON with decimal values");
                 }
-                if let Some(o) = v.as_object_mut() {
-                    o.remove("objective");
-                }
-                let v = finish_json(v, cfg.numbers);
-                return Ok(Solved::Printed(pretty(&v).into()));
+                let numbers = cfg.numbers;
+                return Ok(Solved::Printed(Printed::Stream(Box::new(move |out_| {
+                    let mut sink = Sink::new(out_);
+                    crate::output::ceei::write_json(&mut sink, numbers, &inst, &out);
+                    sink.finish()
+                }))));
             }
             Allocation::new(out.tasks_exact.clone().unwrap_or_default())
         }
@@ -377,11 +387,12 @@ fn solved(cfg: &Config, inst: leontief_solver::Instance) -> Result<Solved, CliEr
         instance: Box::new(inst),
         allocation,
         extra,
+        consumption: known,
     })
 }
 
 fn print(cfg: &Config, solved: Solved) -> Printed {
-    let (name, exact, inst, allocation, extra) = match solved {
+    let (name, exact, inst, allocation, extra, known) = match solved {
         Solved::Printed(printed) => return printed,
         Solved::Answer {
             mechanism,
@@ -389,7 +400,8 @@ fn print(cfg: &Config, solved: Solved) -> Printed {
             instance,
             allocation,
             extra,
-        } => (mechanism, exact, *instance, allocation, extra),
+            consumption,
+        } => (mechanism, exact, *instance, allocation, extra, consumption),
     };
     let numbers = cfg.numbers;
     if cfg.format == Format::Table {
@@ -407,6 +419,7 @@ fn print(cfg: &Config, solved: Solved) -> Printed {
             exact,
             instance: &inst,
             allocation: &allocation,
+            consumption: known,
             extra,
         };
         match (format, summary) {
@@ -423,9 +436,11 @@ fn filled(
     fill: leontief_solver::drf::Filling,
     trace: bool,
     extra: &mut Map<String, serde_json::Value>,
+    consumption: &mut Option<Vec<Rational>>,
 ) -> Allocation {
     if trace {
         extra.insert("trace".into(), filling_trace_json(inst, &fill));
     }
+    *consumption = Some(fill.consumption);
     Allocation::new(fill.tasks)
 }

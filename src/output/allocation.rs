@@ -9,6 +9,7 @@
 
 use std::collections::HashMap;
 
+use leontief_solver::decimal_bounds::{format_rounded, DecimalBounds};
 use leontief_solver::{Allocation, ExactSum, Instance, Rational};
 use num_bigint::BigInt;
 use serde_json::{Map, Value};
@@ -25,6 +26,9 @@ pub struct Answer<'a> {
     pub instance: &'a Instance,
     /// The allocation.
     pub allocation: &'a Allocation,
+    /// The total use of each resource when the mechanism computed it exactly (the value
+    /// of [`Allocation::consumption`]); otherwise it is summed here.
+    pub consumption: Option<Vec<Rational>>,
     /// Mechanism-specific fields (a trace, LP stages...), written after the allocation;
     /// their exact numbers are rounded with the rest under decimals.
     pub extra: Map<String, Value>,
@@ -33,7 +37,7 @@ pub struct Answer<'a> {
 /// Prints numbers as [`Numbers`] says, remembering the text of recent big denominators:
 /// progressive filling gives many users the same denominator (97 distinct ones among the
 /// 100,000 users of the 100,000 × 8 benchmark), so each is converted to decimal once.
-struct Printer {
+pub(super) struct Printer {
     numbers: Numbers,
     denominators: HashMap<BigInt, String>,
 }
@@ -90,6 +94,61 @@ impl Printer {
             Numbers::Decimals(n) => a.write_product_decimal(b, n, out),
             Numbers::Exact => self.number(&(a * b), quoted, out),
         }
+    }
+
+    /// Under decimals, machine-word bounds of a big positive `t` (one big division), from
+    /// which its products with small factors are rounded ([`DecimalBounds`]); `None`
+    /// otherwise.
+    fn bounds(&self, t: &Rational) -> Option<DecimalBounds> {
+        match (self.numbers, t.big_parts()) {
+            (Numbers::Decimals(_), Some((num, den))) => DecimalBounds::of_ratio(num, den),
+            _ => None,
+        }
+    }
+
+    /// `t` itself, rounded from its bounds when they decide it.
+    fn number_near(
+        &mut self,
+        t: &Rational,
+        bounds: Option<DecimalBounds>,
+        quoted: bool,
+        out: &mut String,
+    ) {
+        if let (Some(b), Numbers::Decimals(n)) = (bounds, self.numbers) {
+            if let Some((m, e)) = b.round(n) {
+                format_rounded(m, e, out);
+                return;
+            }
+        }
+        self.number(t, quoted, out);
+    }
+
+    /// `a · t` for a small `a ≥ 0`, rounded from `t`'s bounds when they decide it (the
+    /// same digits as [`Printer::product`]: both are the correctly rounded value).
+    fn product_near(
+        &mut self,
+        a: &Rational,
+        t: &Rational,
+        bounds: Option<DecimalBounds>,
+        quoted: bool,
+        out: &mut String,
+    ) {
+        if let (Some(b), Numbers::Decimals(n), Some((num, den))) =
+            (bounds, self.numbers, a.as_small())
+        {
+            if num == 0 {
+                out.push('0');
+                return;
+            }
+            if num > 0 {
+                let scaled = b.times(num.unsigned_abs(), den.unsigned_abs());
+                if let Some((m, e)) = scaled.and_then(|x| x.round(n)) {
+                    format_rounded(m, e, out);
+                    return;
+                }
+            }
+        }
+        self.product(a, t, quoted, out);
     }
 }
 
@@ -197,9 +256,10 @@ pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, answer: Answer<'_>) {
         exact,
         instance: inst,
         allocation: x,
+        consumption: known,
         mut extra,
     } = answer;
-    let consumption = consumption(inst, x);
+    let consumption = known.unwrap_or_else(|| consumption(inst, x));
     let mut j = Json::new(sink, numbers);
     j.open_object();
     j.key("mechanism");
@@ -226,8 +286,9 @@ pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, answer: Answer<'_>) {
         });
         super::write_json_str(&inst.user_path(i), buf);
         let t = &x.tasks[i];
+        let bounds = printer.bounds(t);
         buf.push_str(",\n      \"tasks\": ");
-        printer.number(t, true, buf);
+        printer.number_near(t, bounds, true, buf);
         buf.push_str(",\n      \"allocation\": ");
         let demand = &inst.users()[i].demand;
         if demand.is_empty() {
@@ -236,18 +297,18 @@ pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, answer: Answer<'_>) {
             buf.push('[');
             for (k, d) in demand.iter().enumerate() {
                 buf.push_str(if k == 0 { "\n        " } else { ",\n        " });
-                printer.product(d, t, true, buf);
+                printer.product_near(d, t, bounds, true, buf);
             }
             buf.push_str("\n      ]");
         }
         let (dominant, weighted) = per_task_shares(inst, i);
         buf.push_str(",\n      \"dominant_share\": ");
         let start = buf.len();
-        printer.product(t, &dominant, true, buf);
+        printer.product_near(&dominant, t, bounds, true, buf);
         let end = buf.len();
         buf.push_str(",\n      \"weighted_share\": ");
         match weighted {
-            Some(w) => printer.product(t, &w, true, buf),
+            Some(w) => printer.product_near(&w, t, bounds, true, buf),
             None => buf.extend_from_within(start..end),
         }
         buf.push_str("\n    }");
@@ -287,20 +348,21 @@ pub fn write_csv(sink: &mut Sink<'_>, numbers: Numbers, inst: &Instance, x: &All
     write_rows(sink, inst.num_users(), numbers, &|i, printer, buf| {
         write_csv_field(&inst.user_path(i), buf);
         let t = &x.tasks[i];
+        let bounds = printer.bounds(t);
         buf.push(',');
-        printer.number(t, false, buf);
+        printer.number_near(t, bounds, false, buf);
         for d in &inst.users()[i].demand {
             buf.push(',');
-            printer.product(d, t, false, buf);
+            printer.product_near(d, t, bounds, false, buf);
         }
         let (dominant, weighted) = per_task_shares(inst, i);
         buf.push(',');
         let start = buf.len();
-        printer.product(t, &dominant, false, buf);
+        printer.product_near(&dominant, t, bounds, false, buf);
         let end = buf.len();
         buf.push(',');
         match weighted {
-            Some(w) => printer.product(t, &w, false, buf),
+            Some(w) => printer.product_near(&w, t, bounds, false, buf),
             None => buf.extend_from_within(start..end),
         }
         buf.push('\n');
@@ -314,7 +376,7 @@ const BATCH: usize = 16;
 
 /// Writes rows `0..n` with `row`, chunks of rows formatted in parallel (rayon) and handed to
 /// the sink in order, so the text is the same whatever the thread count.
-fn write_rows(
+pub(super) fn write_rows(
     sink: &mut Sink<'_>,
     n: usize,
     numbers: Numbers,
@@ -384,9 +446,10 @@ pub fn write_summary(sink: &mut Sink<'_>, numbers: Numbers, answer: Answer<'_>) 
         exact,
         instance: inst,
         allocation: x,
+        consumption: known,
         mut extra,
     } = answer;
-    let consumption = consumption(inst, x);
+    let consumption = known.unwrap_or_else(|| consumption(inst, x));
     let n = inst.num_users();
     let mut j = Json::new(sink, numbers);
     j.open_object();
@@ -528,6 +591,7 @@ mod tests {
                     exact: true,
                     instance: inst,
                     allocation: x,
+                    consumption: None,
                     extra,
                 },
             )
@@ -561,10 +625,39 @@ mod tests {
     }
 
     #[test]
+    fn rounded_csv_is_the_exact_csv_rounded() {
+        // `round_csv` reads one row per line: names with line breaks are left out.
+        let one_line =
+            |inst: &Instance| inst.users().iter().all(|u| !u.name.contains(['\n', '\r']));
+        let mut big = 0;
+        for inst in instances().into_iter().filter(one_line) {
+            let x = Allocation::new(Drf::extended().fill(&inst).tasks);
+            big += x.tasks.iter().filter(|t| t.is_big()).count();
+            let exact = to_string(|sink| write_csv(sink, Numbers::Exact, &inst, &x));
+            for digits in [1, 3, 12, 40] {
+                let rounded =
+                    to_string(|sink| write_csv(sink, Numbers::Decimals(digits), &inst, &x));
+                assert_eq!(
+                    rounded,
+                    crate::output::round_csv(&exact, digits),
+                    "{digits}"
+                );
+            }
+        }
+        // Big task counts were rounded from their bounds.
+        assert!(big > 0, "no answer needed big integers");
+    }
+
+    #[test]
     fn consumption_matches_the_model() {
         for inst in instances() {
-            let x = Allocation::new(Drf::extended().fill(&inst).tasks);
-            assert_eq!(consumption(&inst, &x), x.consumption(&inst));
+            for fill in [Drf::extended().fill(&inst), AssetFairness.fill(&inst)] {
+                let x = Allocation::new(fill.tasks);
+                let total = x.consumption(&inst);
+                assert_eq!(consumption(&inst, &x), total);
+                // The filling's own running totals, which `solve` prints instead.
+                assert_eq!(fill.consumption, total);
+            }
         }
     }
 }

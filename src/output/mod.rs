@@ -13,6 +13,7 @@
 //! decimal one); memory is one block of the buffer (64 KiB) beyond the answer itself.
 
 pub mod allocation;
+pub mod ceei;
 
 use std::io;
 
@@ -516,6 +517,12 @@ const NAME_KEYS: &[&str] = &[
     "shard",
     "form",
 ];
+
+/// Whether a string under `key` (an object member's key) is rounded by [`round_value`]:
+/// not a name nor an input.
+fn rounds_under(key: &str) -> bool {
+    !NAME_KEYS.contains(&key) && !INPUT_KEYS.contains(&key)
+}
 
 /// Keys whose subtrees are inputs that reproduce a record (an instance, the reports of a
 /// witness's liars): they stay exact under `--decimals`, so that a record can still be

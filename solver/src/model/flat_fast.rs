@@ -84,10 +84,17 @@ struct FlatDoc {
     note: Option<IgnoredAny>,
 }
 
+/// Texts from this size on have their users read in parallel ([`read_split`]).
+const SPLIT_BYTES: usize = 1 << 20;
+
 /// The instance of a flat document, or `None` when the text is not in the subset this
 /// reader handles (see the [module docs](self)).
 pub(super) fn read(text: &str) -> Option<Instance> {
-    let doc: FlatDoc = serde_json::from_str(text).ok()?;
+    let doc: FlatDoc = if text.len() >= SPLIT_BYTES {
+        read_split(text)?
+    } else {
+        serde_json::from_str(text).ok()?
+    };
     let capacity: Vec<Rational> = doc.capacity.into_iter().map(|x| x.0).collect();
     let resources = match doc.resources {
         Some(r) => r,
@@ -110,4 +117,193 @@ pub(super) fn read(text: &str) -> Option<Instance> {
         })
         .collect();
     Instance::with_pools(resources, capacity, Vec::new(), users).ok()
+}
+
+/// The document read as [`FlatDoc`]'s deserialization reads it, with the users list cut at
+/// its top-level commas and the pieces deserialized on all cores, in order.
+///
+/// A structural scan finds the top-level members and the users' boundaries (skipping
+/// strings, with their escapes, and nested brackets); each member's value is then read by
+/// serde as before. Anything the scan does not expect — an escaped key, a duplicate or
+/// unknown member, text after the object — gives `None` (the caller then reads the text
+/// with the strict reader).
+///
+/// # Complexity
+/// One pass over the bytes for the scan, then the deserialization split over
+/// `available_parallelism` threads.
+fn read_split(text: &str) -> Option<FlatDoc> {
+    let bytes = text.as_bytes();
+    let mut at = skip_ws(bytes, 0);
+    if bytes.get(at) != Some(&b'{') {
+        return None;
+    }
+    at = skip_ws(bytes, at + 1);
+    let mut members: Vec<(&str, &str)> = Vec::new();
+    if bytes.get(at) == Some(&b'}') {
+        return None;
+    }
+    loop {
+        let key_end = skip_value(bytes, at)?;
+        if bytes[at] != b'"' || text[at..key_end].contains('\\') {
+            return None;
+        }
+        let key = &text[at + 1..key_end - 1];
+        at = skip_ws(bytes, key_end);
+        if bytes.get(at) != Some(&b':') {
+            return None;
+        }
+        at = skip_ws(bytes, at + 1);
+        let end = skip_value(bytes, at)?;
+        if members.iter().any(|(k, _)| *k == key) {
+            return None;
+        }
+        members.push((key, &text[at..end]));
+        at = skip_ws(bytes, end);
+        match bytes.get(at) {
+            Some(b',') => at = skip_ws(bytes, at + 1),
+            Some(b'}') => break,
+            _ => return None,
+        }
+    }
+    if skip_ws(bytes, at + 1) != bytes.len() {
+        return None;
+    }
+    let mut doc = FlatDoc {
+        resources: None,
+        capacity: Vec::new(),
+        users: Vec::new(),
+        about: None,
+        note: None,
+    };
+    let (mut capacity, mut users) = (false, false);
+    for (key, value) in members {
+        match key {
+            "resources" => doc.resources = Some(serde_json::from_str(value).ok()?),
+            "capacity" => {
+                doc.capacity = serde_json::from_str(value).ok()?;
+                capacity = true;
+            }
+            "users" => {
+                doc.users = read_users(value)?;
+                users = true;
+            }
+            "about" | "note" => {
+                serde_json::from_str::<IgnoredAny>(value).ok()?;
+            }
+            _ => return None,
+        }
+    }
+    (capacity && users).then_some(doc)
+}
+
+/// The users list (`[..]`) cut at its top-level commas into one piece per thread, each
+/// deserialized as a list of its own.
+fn read_users(list: &str) -> Option<Vec<FlatUser>> {
+    let bytes = list.as_bytes();
+    if bytes.first() != Some(&b'[') {
+        return None;
+    }
+    // Where each element starts and ends.
+    let mut spans: Vec<(usize, usize)> = Vec::new();
+    let mut at = skip_ws(bytes, 1);
+    if bytes.get(at) != Some(&b']') {
+        loop {
+            let end = skip_value(bytes, at)?;
+            spans.push((at, end));
+            at = skip_ws(bytes, end);
+            match bytes.get(at) {
+                Some(b',') => at = skip_ws(bytes, at + 1),
+                Some(b']') => break,
+                _ => return None,
+            }
+        }
+    }
+    if at + 1 != bytes.len() {
+        return None;
+    }
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+    let per = spans.len().div_ceil(threads).max(1);
+    let pieces: Vec<&[(usize, usize)]> = spans.chunks(per).collect();
+    let read_piece = |piece: &[(usize, usize)]| -> Option<Vec<FlatUser>> {
+        let (first, last) = (piece.first()?.0, piece.last()?.1);
+        let mut text = String::with_capacity(last - first + 2);
+        text.push('[');
+        text.push_str(&list[first..last]);
+        text.push(']');
+        let users: Vec<FlatUser> = serde_json::from_str(&text).ok()?;
+        (users.len() == piece.len()).then_some(users)
+    };
+    let parts: Vec<Option<Vec<FlatUser>>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = pieces
+            .iter()
+            .skip(1)
+            .map(|piece| scope.spawn(move || read_piece(piece)))
+            .collect();
+        let mut parts = vec![pieces.first().map_or(Some(Vec::new()), |p| read_piece(p))];
+        parts.extend(handles.into_iter().map(|h| h.join().ok().flatten()));
+        parts
+    });
+    let mut users = Vec::with_capacity(spans.len());
+    for part in parts {
+        users.extend(part?);
+    }
+    Some(users)
+}
+
+/// The first byte from `at` that is not JSON whitespace.
+fn skip_ws(bytes: &[u8], mut at: usize) -> usize {
+    while matches!(bytes.get(at), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        at += 1;
+    }
+    at
+}
+
+/// The end of the JSON value starting at `at` (exclusive), found structurally: a string up
+/// to its closing quote (escapes skipped), an object or list up to its matching bracket, a
+/// literal up to the next delimiter. The value's own syntax is checked by serde later.
+fn skip_value(bytes: &[u8], at: usize) -> Option<usize> {
+    let skip_string = |mut i: usize| -> Option<usize> {
+        // `i` is just after the opening quote.
+        loop {
+            match bytes.get(i)? {
+                b'"' => return Some(i + 1),
+                b'\\' => i += 2,
+                _ => i += 1,
+            }
+        }
+    };
+    match bytes.get(at)? {
+        b'"' => skip_string(at + 1),
+        b'{' | b'[' => {
+            let mut depth = 0usize;
+            let mut i = at;
+            loop {
+                match bytes.get(i)? {
+                    b'"' => {
+                        i = skip_string(i + 1)?;
+                        continue;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some(i + 1);
+                        }
+                    }
+                    _ => {}
+                }
+                i += 1;
+            }
+        }
+        _ => {
+            let mut i = at;
+            while !matches!(
+                bytes.get(i),
+                None | Some(b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r')
+            ) {
+                i += 1;
+            }
+            (i > at).then_some(i)
+        }
+    }
 }

@@ -424,6 +424,12 @@ impl Instance {
         } else {
             given.extend(0..inst.users.len());
         }
+        // Without guarantees, limits, modes, usages or idle leaves nothing in the tree can
+        // fail to resolve, so the view is left to be built on first use: flat mechanisms
+        // never look at it, and at a million users it is a large part of the memory.
+        if !inst.has_production_fields() {
+            return Ok(inst);
+        }
         let view = Hierarchy::resolve(&inst, &|f| match f {
             Field::Root => "users".to_string(),
             Field::Pool(k) => format!("pools[{k}]"),
@@ -563,7 +569,7 @@ impl Instance {
             ));
         }
         self.validate_pools()?;
-        let mut names = HashSet::new();
+        let mut names = HashSet::with_capacity(self.users.len());
         for (i, u) in self.users.iter().enumerate() {
             let at = |f: &str| format!("users[{i}].{f}");
             if u.name.is_empty() {
@@ -600,7 +606,10 @@ impl Instance {
                     ));
                 }
             }
-            check_vector(&at("demand"), &u.demand, m, Sign::NonNegative)?;
+            // The field's path is written only for the message (a million users read fast).
+            if u.demand.len() != m || u.demand.iter().any(Rational::is_negative) {
+                check_vector(&at("demand"), &u.demand, m, Sign::NonNegative)?;
+            }
             if !allow_idle && u.is_idle() {
                 return Err(SolverError::invalid(
                     at("demand"),

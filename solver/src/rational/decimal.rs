@@ -403,6 +403,91 @@ fn round_big(p: &BigUint, q: &BigUint, n: u32) -> (Kept, i64) {
     }
 }
 
+/// Appends the plain decimal literal `text` (`[-]digits[.digits]`, no exponent: how Rust
+/// prints an `f64`) correctly rounded to `digits` significant digits, in the syntax of
+/// [`Rational::to_decimal`] and equal to `text.parse::<Rational>()?.to_decimal(digits)`,
+/// by rounding its digit string (no big integers). Returns `false`, writing nothing, when
+/// `text` is not such a literal.
+///
+/// # Complexity
+/// `O(len(text))`.
+///
+/// # Panics
+/// When `digits == 0`.
+///
+/// # Example
+/// ```
+/// use leontief_solver::rational::write_literal_decimal;
+/// let mut s = String::new();
+/// assert!(write_literal_decimal("-0.000099950", 3, &mut s));
+/// assert_eq!(s, "-0.0001"); // 9.995e-5: the tie goes to the even 10.0e-5
+/// assert!(!write_literal_decimal("1e5", 3, &mut s));
+/// ```
+pub fn write_literal_decimal(text: &str, digits: u32, out: &mut String) -> bool {
+    assert!(
+        digits >= 1,
+        "a decimal needs at least one significant digit"
+    );
+    let (negative, body) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let (int, frac) = body.split_once('.').unwrap_or((body, ""));
+    if int.is_empty()
+        || !int.bytes().all(|b| b.is_ascii_digit())
+        || !frac.bytes().all(|b| b.is_ascii_digit())
+        || (body.contains('.') && frac.is_empty())
+    {
+        return false;
+    }
+    let all: Vec<u8> = int.bytes().chain(frac.bytes()).collect();
+    let Some(first) = all.iter().position(|&b| b != b'0') else {
+        out.push('0');
+        return true;
+    };
+    // The first significant digit stands for 10^e.
+    let mut e = int.len() as i64 - 1 - first as i64;
+    let sig = &all[first..];
+    let n = digits as usize;
+    let mut kept: Vec<u8> = sig[..sig.len().min(n)].to_vec();
+    if sig.len() > n {
+        let rest = &sig[n..];
+        let half = match rest[0].cmp(&b'5') {
+            std::cmp::Ordering::Equal if rest[1..].iter().any(|&b| b != b'0') => {
+                std::cmp::Ordering::Greater
+            }
+            other => other,
+        };
+        let odd = (kept[n - 1] - b'0') % 2 == 1;
+        if round_up(half, odd) {
+            // Add one at the last kept digit; a carry out of the first makes 10^(e+1).
+            let mut k = n;
+            loop {
+                if k == 0 {
+                    kept.insert(0, b'1');
+                    kept.pop();
+                    e += 1;
+                    break;
+                }
+                k -= 1;
+                if kept[k] == b'9' {
+                    kept[k] = b'0';
+                } else {
+                    kept[k] += 1;
+                    break;
+                }
+            }
+        }
+    }
+    if negative {
+        out.push('-');
+    }
+    // ASCII digits only.
+    let kept = String::from_utf8(kept).expect("ASCII digits");
+    format_digits(&kept, e, out);
+    true
+}
+
 /// Writes `m · 10^(e-n+1)` where `m` has exactly `n` digits (`digits`), dropping trailing
 /// zeros; plain notation for `-7 < e < 21`, scientific otherwise.
 pub(crate) fn format_digits(digits: &str, e: i64, out: &mut String) {
@@ -444,6 +529,54 @@ mod tests {
 
     fn dec(text: &str, n: u32) -> String {
         text.parse::<Rational>().unwrap().to_decimal(n)
+    }
+
+    proptest! {
+        /// Rounding a literal's digits is rounding its exact value.
+        #[test]
+        fn literals_round_as_their_values(
+            neg in any::<bool>(),
+            int in "[0-9]{1,4}",
+            frac in proptest::option::of("[0-9]{1,25}"),
+            n in 1u32..20,
+        ) {
+            let text = format!("{}{int}{}", if neg { "-" } else { "" },
+                frac.map(|f| format!(".{f}")).unwrap_or_default());
+            let mut s = String::new();
+            prop_assert!(write_literal_decimal(&text, n, &mut s));
+            prop_assert_eq!(s, dec(&text, n));
+        }
+
+        /// The same on the texts `f64`'s `Display` writes.
+        #[test]
+        fn float_texts_round_as_their_values(x in any::<f64>(), n in 1u32..20) {
+            prop_assume!(x.is_finite());
+            let text = x.to_string();
+            let mut s = String::new();
+            prop_assert!(write_literal_decimal(&text, n, &mut s));
+            prop_assert_eq!(s, dec(&text, n));
+        }
+    }
+
+    #[test]
+    fn literal_ties_and_carries() {
+        // 0.125 is halfway: the even 2 stays; 9.995 at 3 digits carries to 10.
+        for (text, n, want) in [
+            ("0.125", 2, "0.12"),
+            ("0.375", 2, "0.38"),
+            ("9.995", 3, "10"),
+            ("999.9995", 6, "1000"),
+            ("0.0000995", 2, "0.0001"),
+            ("-0", 3, "0"),
+            ("0.1250000001", 2, "0.13"),
+        ] {
+            let mut s = String::new();
+            assert!(write_literal_decimal(text, n, &mut s));
+            assert_eq!(s, want, "{text} at {n}");
+        }
+        for bad in ["", "-", ".5", "5.", "1e5", "inf", "NaN", "1/2", "--1"] {
+            assert!(!write_literal_decimal(bad, 3, &mut String::new()), "{bad}");
+        }
     }
 
     #[test]

@@ -56,6 +56,18 @@ pub(super) fn gcd_i128(a: i128, b: i128) -> i128 {
 /// big-integer gcd (num-bigint's is a binary gcd, quadratic in the size of `big`).
 #[inline]
 pub(super) fn gcd_big_small(big: &BigInt, small: i128) -> i128 {
+    if let Ok(d) = u64::try_from(small.unsigned_abs()) {
+        // A remainder limb by limb on machine words: num-bigint's `&BigUint % u128` copies
+        // the number and runs its general long division.
+        let rem = big
+            .magnitude()
+            .iter_u64_digits()
+            .rev()
+            .fold(0u128, |r, limb| {
+                ((r << 64) | u128::from(limb)) % u128::from(d)
+            });
+        return gcd_u128(rem, u128::from(d)) as i128;
+    }
     let rem = big.magnitude() % small.unsigned_abs();
     gcd_u128(
         rem.to_u128().expect("a remainder is below the divisor"),
@@ -356,6 +368,27 @@ mod tests {
             let expected = a.gcd(&b);
             prop_assert_eq!(gcd_big(&a, &b), expected.clone());
             prop_assert_eq!(gcd_big(&b, &a), expected);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        /// The gcd of a big number and a machine word, by limbs (words below 2^64) or by
+        /// num-bigint's division (above), agrees with num-bigint's gcd.
+        #[test]
+        fn gcd_big_small_matches_num_bigint(
+            x in prop::collection::vec(any::<u64>(), 1..8),
+            small in prop_oneof![1i128..1000, 1i128..=i128::from(u64::MAX), 1i128..i128::MAX],
+            common in 1u64..1000,
+            negate in any::<bool>(),
+        ) {
+            let a = from_limbs(&x) * BigInt::from(common);
+            let a = if negate { -a } else { a };
+            let small = small.saturating_mul(i128::from(common)).max(1);
+            let expected = a.gcd(&BigInt::from(small));
+            prop_assert_eq!(BigInt::from(gcd_big_small(&a, small)), expected.clone());
+            prop_assert_eq!(BigInt::from(gcd_big_small(&a, -small)), expected);
         }
     }
 

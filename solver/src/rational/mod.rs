@@ -48,7 +48,7 @@ use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
 
 pub(crate) use decimal::format_digits;
-pub use decimal::write_ratio_decimal;
+pub use decimal::{write_literal_decimal, write_ratio_decimal};
 use gcd::{gcd_big, gcd_big_small, gcd_i128};
 pub use parse::{ParseRationalError, MAX_DECIMAL_EXPONENT};
 
@@ -383,11 +383,40 @@ fn mul_big_small(x: &BigRational, a: i128, b: i128) -> Rational {
         return Rational::ZERO;
     }
     let (p, q) = (x.numer(), x.denom());
-    let g1 = gcd_big_small(p, b); // divides p and b
-    let g2 = gcd_big_small(q, a); // divides q and a
-    let num = (p / BigInt::from(g1)) * BigInt::from(a / g2);
-    let den = (q / BigInt::from(g2)) * BigInt::from(b / g1);
+    // gcd(·, ±1) = 1 without a remainder (integer factors are the common case).
+    let g1 = if b == 1 { 1 } else { gcd_big_small(p, b) }; // divides p and b
+    let g2 = if a.unsigned_abs() == 1 {
+        1
+    } else {
+        gcd_big_small(q, a)
+    }; // divides q and a
+    let num = div_mul_small(p, g1, a / g2);
+    let den = div_mul_small(q, g2, b / g1);
     Rational::from_reduced_big(BigRational::new_raw(num, den))
+}
+
+/// `x / g · k` for `g > 0` dividing `x`: skips the ones, and uses num-bigint's one-word
+/// division and multiplication (by value) when `g` and `|k|` fit 32 bits.
+// By value on purpose: num-bigint's `/=` by a word divides a copy.
+#[allow(clippy::assign_op_pattern)]
+fn div_mul_small(x: &BigInt, g: i128, k: i128) -> BigInt {
+    match (u32::try_from(g), u32::try_from(k.unsigned_abs())) {
+        (Ok(g), Ok(k_abs)) => {
+            let mut y = x.clone();
+            if g != 1 {
+                y = y / g;
+            }
+            if k_abs != 1 {
+                y = y * k_abs;
+            }
+            if k < 0 {
+                -y
+            } else {
+                y
+            }
+        }
+        _ => (x / BigInt::from(g)) * BigInt::from(k),
+    }
 }
 
 /// `p/q + a/b` with `p/q` big and `a/b` small, both reduced: Knuth's addition (TAOCP 4.5.1),
@@ -395,14 +424,13 @@ fn mul_big_small(x: &BigRational, a: i128, b: i128) -> Rational {
 #[cold]
 fn add_big_small(x: &BigRational, a: i128, b: i128) -> Rational {
     let (p, q) = (x.numer(), x.denom());
-    let d1 = gcd_big_small(q, b);
-    let q_d1 = q / BigInt::from(d1);
-    let b_d1 = BigInt::from(b / d1);
+    let d1 = if b == 1 { 1 } else { gcd_big_small(q, b) };
+    let q_d1 = div_mul_small(q, d1, 1);
     // t = p (b/d1) + a (q/d1); the sum is t / (q/d1 * b), reduced by gcd(t, d1).
-    let t = p * &b_d1 + BigInt::from(a) * &q_d1;
+    let t = div_mul_small(p, 1, b / d1) + div_mul_small(&q_d1, 1, a);
     let d2 = if d1 == 1 { 1 } else { gcd_big_small(&t, d1) };
-    let num = t / BigInt::from(d2);
-    let den = q_d1 * BigInt::from(b / d2);
+    let num = if d2 == 1 { t } else { div_mul_small(&t, d2, 1) };
+    let den = div_mul_small(&q_d1, 1, b / d2);
     Rational::from_reduced_big(BigRational::new_raw(num, den))
 }
 
