@@ -30,6 +30,7 @@ from __future__ import annotations
 import json as _json
 import os as _os
 from dataclasses import dataclass as _dataclass
+from functools import cached_property as _cached_property
 from fractions import Fraction
 from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
@@ -195,19 +196,28 @@ class Allocation:
     and ``prices`` (``None`` for the other mechanisms); ``trace`` is the filling's events with
     ``trace=True``.
 
+    An exact answer keeps its numbers in Rust until they are read: each attribute is built
+    on first access (then kept), and ``to_dict()`` assembles the CLI's JSON from them.
+
     >>> a = solve({"capacity": [9, 18], "users": [
     ...     {"name": "A", "demand": [1, 4]}, {"name": "B", "demand": [3, 1]}]})
     >>> [(u.name, u.tasks) for u in a.users.values()]
     [('A', Fraction(3, 1)), ('B', Fraction(2, 1))]
     """
 
-    def __init__(self, data: Dict[str, Any]):
+    def __init__(self, data: Optional[Dict[str, Any]] = None, *, _answer: Any = None):
+        self._answer = _answer
+        if _answer is not None:
+            self.mechanism: str = _answer.mechanism
+            self.exact: bool = _answer.exact
+            return
+        data = data if data is not None else {}
         self._data = data
-        self.mechanism: str = data.get("mechanism", "")
-        self.exact: bool = bool(data.get("exact", False))
-        self.resources: List[str] = data.get("resources", [])
-        self.capacity: List[Fraction] = data.get("capacity", [])
-        self.users: Dict[str, UserAllocation] = {
+        self.mechanism = data.get("mechanism", "")
+        self.exact = bool(data.get("exact", False))
+        self.resources = data.get("resources", [])
+        self.capacity = data.get("capacity", [])
+        self.users = {
             u["name"]: UserAllocation(
                 u["name"],
                 u.get("tasks"),
@@ -217,18 +227,18 @@ class Allocation:
             )
             for u in data.get("users", [])
         }
-        self.consumption: Optional[List[Fraction]] = data.get("consumption")
-        self.saturated: Optional[List[str]] = data.get("saturated")
-        self.trace: Optional[Any] = data.get("trace")
+        self.consumption = data.get("consumption")
+        self.saturated = data.get("saturated")
+        self.trace = data.get("trace")
         # CEEI: "solved" when the numeric answer was certified (then exact, gap 0); an
         # uncertified answer has decimal strings (read here as floats), its proven relative
         # gap, and `interval` per user: [exactly feasible tasks, the numeric answer].
-        self.certified: Optional[bool] = data.get("certified")
-        self.status: Optional[str] = data.get("status")
-        self.gap: Optional[Any] = data.get("relative_gap")
-        self.prices: Optional[Any] = data.get("prices")
-        self.feasible_tasks: Optional[Dict[str, Fraction]] = data.get("feasible_tasks")
-        self.interval: Optional[Dict[str, Tuple[Any, Any]]] = None
+        self.certified = data.get("certified")
+        self.status = data.get("status")
+        self.gap = data.get("relative_gap")
+        self.prices = data.get("prices")
+        self.feasible_tasks = data.get("feasible_tasks")
+        self.interval = None
         if not self.exact:
             for u in self.users.values():
                 object.__setattr__(u, "tasks", _num(u.tasks))
@@ -238,6 +248,109 @@ class Allocation:
                 self.interval = {
                     n: (self.feasible_tasks.get(n), u.tasks) for n, u in self.users.items()
                 }
+
+    # An answer held in Rust: each attribute made on first access, then kept (in the
+    # instance's __dict__, where the answers read from JSON keep theirs from the start).
+
+    @_cached_property
+    def resources(self) -> List[str]:
+        """The resources' names."""
+        return self._answer.resources()
+
+    @_cached_property
+    def capacity(self) -> List[Fraction]:
+        """The capacities."""
+        return self._answer.capacity()
+
+    @_cached_property
+    def users(self) -> Dict[str, UserAllocation]:
+        """Each user's :class:`UserAllocation`, by name, in the instance's order."""
+        new = object.__new__
+        users = {}
+        for name, tasks, allocation, dominant, weighted in self._answer.users():
+            u = new(UserAllocation)
+            u.__dict__.update(
+                name=name,
+                tasks=tasks,
+                allocation=allocation,
+                dominant_share=dominant,
+                weighted_share=weighted,
+            )
+            users[name] = u
+        return users
+
+    @_cached_property
+    def consumption(self) -> Optional[List[Fraction]]:
+        """What the users consume of each resource."""
+        return self._answer.consumption()
+
+    @_cached_property
+    def saturated(self) -> Optional[List[str]]:
+        """The resources used to capacity."""
+        return self._answer.saturated()
+
+    @_cached_property
+    def _extra(self) -> Dict[str, Any]:
+        return self._answer.extra()
+
+    @_cached_property
+    def trace(self) -> Optional[Any]:
+        """The filling's events (``trace=True``), else ``None``."""
+        return self._extra.get("trace")
+
+    @_cached_property
+    def certified(self) -> Optional[bool]:
+        """CEEI: whether the numeric answer was certified exact (``None`` otherwise)."""
+        return self._extra.get("certified")
+
+    @_cached_property
+    def status(self) -> Optional[str]:
+        """CEEI: the solver's status (``None`` otherwise)."""
+        return self._extra.get("status")
+
+    @_cached_property
+    def gap(self) -> Optional[Any]:
+        """CEEI: the proven relative gap (``None`` otherwise)."""
+        return self._extra.get("relative_gap")
+
+    @_cached_property
+    def prices(self) -> Optional[Any]:
+        """CEEI: the prices (``None`` otherwise)."""
+        return self._extra.get("prices")
+
+    @_cached_property
+    def feasible_tasks(self) -> Optional[Dict[str, Fraction]]:
+        """Uncertified CEEI: exactly feasible tasks per user (``None`` otherwise)."""
+        return self._extra.get("feasible_tasks")
+
+    @_cached_property
+    def interval(self) -> Optional[Dict[str, Tuple[Any, Any]]]:
+        """Uncertified CEEI: per user, [exactly feasible tasks, the numeric answer]."""
+        return None
+
+    @_cached_property
+    def _data(self) -> Dict[str, Any]:
+        # The CLI's JSON (`write_json`'s fields and order), from the attributes' objects.
+        data: Dict[str, Any] = {
+            "mechanism": self.mechanism,
+            "exact": self.exact,
+            "resources": self.resources,
+            "capacity": self.capacity,
+            "users": [
+                {
+                    "name": u.name,
+                    "tasks": u.tasks,
+                    "allocation": u.allocation,
+                    "dominant_share": u.dominant_share,
+                    "weighted_share": u.weighted_share,
+                }
+                for u in self.users.values()
+            ],
+            "consumption": self.consumption,
+            "saturated": self.saturated,
+        }
+        data.update(self._extra)
+        return data
 
     def to_dict(self) -> Dict[str, Any]:
         """The CLI's JSON, with Fractions in place of the exact strings."""
@@ -259,6 +372,10 @@ class Allocation:
                 row[r] = x
             rows.append(row)
         return pd.DataFrame(rows).set_index("name")
+
+    def __reduce__(self) -> Any:
+        # Pickled as the CLI's JSON (the Rust answer is not picklable).
+        return (Allocation, (self.to_dict(),))
 
     def __repr__(self) -> str:
         tasks = ", ".join(f"{n}: {u.tasks}" for n, u in self.users.items())
@@ -292,7 +409,10 @@ def solve(
     _threads(threads)
     file, inputs = _source(instance)
     argv = ["solve", file] + _flags(mechanism=mechanism, trace=trace, **mechanism_flags)
-    return Allocation(_leontief.solve(argv, inputs, threads))
+    out = _leontief.solve(argv, inputs, threads)
+    if isinstance(out, dict):
+        return Allocation(out)
+    return Allocation(_answer=out)
 
 
 def _threads(threads: Optional[int]) -> None:

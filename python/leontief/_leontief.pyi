@@ -1,6 +1,7 @@
 """Type stubs of the extension module (python/src/lib.rs): the CLI's commands in-process."""
 
-from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
+from fractions import Fraction
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple, Union
 
 __version__: str
 
@@ -32,10 +33,30 @@ def run(
     objects (Fractions for exact numbers), or the text with `json=False`; a reproduction
     mismatch returns `(report, message)`."""
 
+class Answer:
+    """An exact allocation as `solve` answers it, held in Rust; each method makes the Python
+    objects of one part of the CLI's JSON answer (exact numbers as Fractions)."""
+
+    @property
+    def mechanism(self) -> str: ...
+    @property
+    def exact(self) -> bool: ...
+    def __len__(self) -> int:
+        """How many users."""
+    def resources(self) -> List[str]: ...
+    def capacity(self) -> List[Fraction]: ...
+    def users(self) -> List[Tuple[str, Fraction, List[Fraction], Fraction, Fraction]]:
+        """Per user: name, tasks, allocation, dominant share, weighted share."""
+    def consumption(self) -> List[Fraction]: ...
+    def saturated(self) -> List[str]: ...
+    def extra(self) -> Dict[str, Any]:
+        """The fields after the allocation (trace, LP stages, discrete options)."""
+
 def solve(
     argv: List[str], inputs: Optional[Mapping[str, Any]] = None, threads: Optional[int] = None
-) -> Dict[str, Any]:
-    """`solve`'s JSON answer as Python objects, built from the exact numbers directly."""
+) -> Union[Answer, Dict[str, Any]]:
+    """`solve`'s answer: an exact allocation as an `Answer` (a flat instance dict is read from
+    the Python objects directly), any other answer as its JSON as Python objects."""
 
 def verify(argv: List[str]) -> Tuple[Any, List[str]]:
     """`verify`'s summary JSON and its tallies."""

@@ -23,6 +23,9 @@
 //! - Ghodsi et al., "Dominant Resource Fairness", NSDI 2011:
 //!   <https://www.usenix.org/legacy/event/nsdi11/tech/full_papers/Ghodsi.pdf>
 
+mod answer;
+mod instance;
+
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -503,35 +506,15 @@ fn big_int<'py>(py: Python<'py>, x: &num_bigint::BigInt) -> PyResult<Bound<'py, 
     }
 }
 
-/// A Fraction from an exact number (in lowest terms, as `Rational` keeps it).
-fn rational<'py>(py: Python<'py>, x: &leontief::solver::Rational) -> PyResult<Bound<'py, PyAny>> {
-    let m = maker(py)?;
-    let (n, d) = (big_int(py, &x.numer())?, big_int(py, &x.denom())?);
-    if let Some(coprime) = &m.coprime {
-        return coprime.bind(py).call1((n, d));
-    }
-    let f = m.object_new.bind(py).call1((m.fraction.bind(py),))?;
-    f.setattr(pyo3::intern!(py, "_numerator"), n)?;
-    f.setattr(pyo3::intern!(py, "_denominator"), d)?;
-    Ok(f)
-}
-
-fn rationals<'py>(
-    py: Python<'py>,
-    xs: impl IntoIterator<Item = leontief::solver::Rational>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let list = PyList::empty(py);
-    for x in xs {
-        list.append(rational(py, &x)?)?;
-    }
-    Ok(list.into_any())
-}
-
-/// `leontief solve` in-process: the CLI's JSON answer as Python objects, built from the
-/// exact numbers directly when the answer is an allocation (the fields and order of
-/// `write_json`: mechanism, exact, resources, capacity, users with name, tasks, allocation,
-/// dominant and weighted share, consumption, saturated, then the mechanism's extra fields),
-/// from the printed JSON otherwise.
+/// `leontief solve` in-process. An exact allocation in JSON (the default output) comes back
+/// as an [`answer::Answer`] holding the exact numbers, turned into Python objects when read
+/// (the fields and order of `write_json`: mechanism, exact, resources, capacity, users with
+/// name, tasks, allocation, dominant and weighted share, consumption, saturated, then the
+/// mechanism's extra fields); any other answer as the CLI's JSON as Python objects.
+///
+/// An instance given as a dict in the common flat form is read from the Python objects
+/// directly ([`instance::read`]); anything else through its JSON text and the CLI's reader,
+/// whose errors name the field.
 /// `threads` runs it in a pool of that many workers (large answers are summed and written in
 /// parallel; the answer is the same at any count).
 #[pyfunction]
@@ -542,15 +525,34 @@ fn solve<'py>(
     inputs: Option<&Bound<'py, PyDict>>,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    use leontief::commands::solve::{run_solved, Solved};
-    use leontief::output::allocation::{consumption, per_task_shares, saturated};
+    use leontief::commands::solve::{run_solved_with, Solved};
     let Command::Solve(args) = parse(argv)? else {
         return Err(PyTypeError::new_err("expected solve's flags"));
     };
-    let texts = self::inputs(inputs)?;
+    // The FILE's instance when it is held in memory in the flat form; every other input as
+    // text, read by the CLI's reader.
+    let file = args.input.file.clone();
+    let mut read = None;
+    let mut texts = Vec::new();
+    for (k, v) in inputs.into_iter().flat_map(|d| d.iter()) {
+        let name: String = k.extract()?;
+        if read.is_none() && file.as_deref() == Some(name.as_str()) {
+            if let Some(inst) = instance::read(&v) {
+                read = Some(inst);
+                continue;
+            }
+        }
+        let text = match v.cast::<PyString>() {
+            Ok(s) => s.to_string(),
+            Err(_) => to_json(&v, "", false)?.to_string(),
+        };
+        texts.push((name, text));
+    }
     let pool = match threads {
         Some(0) => return Err(InvalidInput::new_err("--threads: expected at least 1")),
-        Some(n) => Some(leontief::workers::thread_pool(Some(n)).map_err(py_error)?),
+        Some(n) => Some(Arc::new(
+            leontief::workers::thread_pool(Some(n)).map_err(py_error)?,
+        )),
         None => None,
     };
     // The printed form (a stream, not Send) is written out before the GIL is taken back. The
@@ -558,15 +560,25 @@ fn solve<'py>(
     let work = move || {
         quietly(|| {
             with_inputs(texts, || {
-                run_solved(args).map(|solved| match solved {
+                let load = |input: &leontief::commands::flags::InstanceInput| {
+                    let inline = input.capacity.is_some()
+                        || !input.users.is_empty()
+                        || input.resources.is_some();
+                    match read {
+                        // Inline flags beside a FILE: the CLI's error.
+                        Some(inst) if !inline => Ok(inst),
+                        _ => input.load(),
+                    }
+                };
+                run_solved_with(args, load).map(|solved| match solved {
                     Solved::Answer {
                         mechanism,
                         exact,
                         instance,
                         allocation,
                         extra,
-                        ..
-                    } => Ok((mechanism, exact, *instance, allocation, extra)),
+                        consumption,
+                    } => Ok((mechanism, exact, *instance, allocation, extra, consumption)),
                     Solved::Printed(printed) => Err(printed.into_text()),
                     _ => Err(String::new()),
                 })
@@ -579,39 +591,13 @@ fn solve<'py>(
             None => work(),
         })
         .map_err(py_error)?;
-    let (mechanism, exact, inst, x, extra) = match solved {
-        Ok(answer) => answer,
-        Err(text) => return parse_json(py, &text),
-    };
-    let used = consumption(&inst, &x);
-    let out = PyDict::new(py);
-    out.set_item("mechanism", mechanism)?;
-    out.set_item("exact", exact)?;
-    out.set_item("resources", inst.resources().to_vec())?;
-    out.set_item("capacity", rationals(py, inst.capacity().iter().cloned())?)?;
-    let users = PyList::empty(py);
-    for (i, u) in inst.users().iter().enumerate() {
-        let t = &x.tasks[i];
-        let (dominant, weighted) = per_task_shares(&inst, i);
-        let row = PyDict::new(py);
-        row.set_item("name", inst.user_path(i))?;
-        row.set_item("tasks", rational(py, t)?)?;
-        row.set_item("allocation", rationals(py, u.demand.iter().map(|d| d * t))?)?;
-        let share = rational(py, &(t * &dominant))?;
-        row.set_item("dominant_share", &share)?;
-        match weighted {
-            Some(w) => row.set_item("weighted_share", rational(py, &(t * &w))?)?,
-            None => row.set_item("weighted_share", share)?,
+    match solved {
+        Ok((mechanism, exact, inst, x, extra, consumption)) => {
+            let answer = answer::Answer::new(mechanism, exact, inst, x, extra, pool, consumption);
+            Ok(Bound::new(py, answer)?.into_any())
         }
-        users.append(row)?;
+        Err(text) => parse_json(py, &text),
     }
-    out.set_item("users", users)?;
-    out.set_item("consumption", rationals(py, used.iter().cloned())?)?;
-    out.set_item("saturated", saturated(&inst, &used))?;
-    for (k, v) in &extra {
-        out.set_item(k, to_py(py, v, TEXT_KEYS.contains(&k.as_str()))?)?;
-    }
-    Ok(out.into_any())
 }
 
 /// `leontief verify` in-process: `(summary JSON, tallies)`.
@@ -878,5 +864,6 @@ fn _leontief(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(dumps, m)?)?;
     m.add_function(wrap_pyfunction!(loads, m)?)?;
     m.add_class::<Records>()?;
+    m.add_class::<answer::Answer>()?;
     Ok(())
 }
