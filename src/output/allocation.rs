@@ -247,6 +247,37 @@ pub fn saturated<'a>(inst: &'a Instance, consumption: &[Rational]) -> Vec<&'a st
         .collect()
 }
 
+/// Opens an answer: `{"mechanism", "exact", ["precision",] "resources", "capacity", "users": [`
+/// — the fields every allocation answer starts with, up to its (open) array of users.
+pub(super) fn open_answer(j: &mut Json<'_, '_>, mechanism: &str, exact: bool, inst: &Instance) {
+    j.open_object();
+    j.key("mechanism");
+    j.str(mechanism);
+    j.key("exact");
+    j.raw(if exact { "true" } else { "false" });
+    if let Some(p) = j.numbers.precision() {
+        j.key("precision");
+        j.value(&p);
+    }
+    j.key("resources");
+    j.strs(inst.resources());
+    j.key("capacity");
+    j.numbers(inst.capacity());
+    j.key("users");
+    j.open_array();
+}
+
+/// Opens user `i`'s object in the users array, up to its name, in the layout `Json` gives
+/// it (members at depth 3, list entries at depth 4).
+pub(super) fn open_user(inst: &Instance, i: usize, buf: &mut String) {
+    buf.push_str(if i == 0 {
+        "\n    {\n      \"name\": "
+    } else {
+        ",\n    {\n      \"name\": "
+    });
+    super::write_json_str(&inst.user_path(i), buf);
+}
+
 /// Writes the JSON answer: `{"mechanism", "exact", ["precision",] "resources", "capacity",
 /// "users": [{"name", "tasks", "allocation", "dominant_share", "weighted_share"}],
 /// "consumption", "saturated", ..extra}`.
@@ -261,30 +292,10 @@ pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, answer: Answer<'_>) {
     } = answer;
     let consumption = known.unwrap_or_else(|| consumption(inst, x));
     let mut j = Json::new(sink, numbers);
-    j.open_object();
-    j.key("mechanism");
-    j.str(mechanism);
-    j.key("exact");
-    j.raw(if exact { "true" } else { "false" });
-    if let Some(p) = numbers.precision() {
-        j.key("precision");
-        j.value(&p);
-    }
-    j.key("resources");
-    j.strs(inst.resources());
-    j.key("capacity");
-    j.numbers(inst.capacity());
-    j.key("users");
-    j.open_array();
-    // Each user's object is written by hand, in the layout `Json` gives it (members at depth
-    // 3, list entries at depth 4), in parallel chunks concatenated in order.
+    open_answer(&mut j, mechanism, exact, inst);
+    // Each user's object is written by hand, in parallel chunks concatenated in order.
     write_rows(j.sink, inst.num_users(), numbers, &|i, printer, buf| {
-        buf.push_str(if i == 0 {
-            "\n    {\n      \"name\": "
-        } else {
-            ",\n    {\n      \"name\": "
-        });
-        super::write_json_str(&inst.user_path(i), buf);
+        open_user(inst, i, buf);
         let t = &x.tasks[i];
         let bounds = printer.bounds(t);
         buf.push_str(",\n      \"tasks\": ");

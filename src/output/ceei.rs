@@ -15,7 +15,9 @@ use leontief_solver::rational::write_literal_decimal;
 use leontief_solver::{Allocation, Instance, Rational};
 use serde_json::{Map, Value};
 
-use super::allocation::{write_json as write_allocation, write_rows, Answer};
+use super::allocation::{
+    open_answer, open_user, write_json as write_allocation, write_rows, Answer,
+};
 use super::{looks_numeric, round_value, rounds_under, write_json_str, Json, Numbers, Sink};
 
 /// Writes the CEEI answer (see the [module docs](self)).
@@ -51,30 +53,9 @@ pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, inst: &Instance, out: &
         return;
     }
     let mut j = Json::new(sink, numbers);
-    j.open_object();
-    j.key("mechanism");
-    j.str("ceei");
-    j.key("exact");
-    j.raw("false");
-    if let Some(p) = numbers.precision() {
-        j.key("precision");
-        j.value(&p);
-    }
-    j.key("resources");
-    j.strs(inst.resources());
-    j.key("capacity");
-    j.numbers(inst.capacity());
-    j.key("users");
-    j.open_array();
-    // Each user's object in the layout `Json` gives it (members at depth 3, list entries at
-    // depth 4).
+    open_answer(&mut j, "ceei", false, inst);
     write_rows(j.sink, inst.num_users(), numbers, &|i, _, buf| {
-        buf.push_str(if i == 0 {
-            "\n    {\n      \"name\": "
-        } else {
-            ",\n    {\n      \"name\": "
-        });
-        write_json_str(&inst.user_path(i), buf);
+        open_user(inst, i, buf);
         let x = out.tasks[i];
         buf.push_str(",\n      \"tasks\": ");
         write_float(x, numbers, buf);
