@@ -245,28 +245,37 @@ fn setup(
     let caps: Vec<Option<Rational>> = (0..n)
         .map(|i| most[i].as_ref().map(|t| t - &base[i]))
         .collect();
-    for l in tree.leaves() {
-        let i = l.index();
-        if !alive[i] {
-            continue;
-        }
-        let d = tree.node(l).demand().expect("a leaf");
-        let mut at = Some(l);
-        while let Some(a) = at {
-            if let Some(r) = &room[a.index()] {
-                if d.iter().zip(r).any(|(d, r)| !d.is_zero() && r.is_zero()) {
-                    alive[i] = false;
-                    break;
-                }
-            }
-            at = tree.parent(a);
-        }
-    }
+    retire_blocked(tree, &mut alive, |a, j| {
+        room[a.index()].as_ref().is_some_and(|r| r[j].is_zero())
+    });
     Setup {
         alive,
         caps,
         room,
         base: None,
+    }
+}
+
+/// Takes out of the fill every leaf that demands a resource `j` whose room is used up at the
+/// leaf or at a pool above it (`exhausted(node, j)`): the freeze rule of a saturated
+/// resource, applied to each room.
+fn retire_blocked(tree: &Tree, alive: &mut [bool], exhausted: impl Fn(NodeId, usize) -> bool) {
+    for l in tree.leaves() {
+        if !alive[l.index()] {
+            continue;
+        }
+        let d = tree.node(l).demand().expect("a leaf");
+        let mut at = Some(l);
+        while let Some(a) = at {
+            if d.iter()
+                .enumerate()
+                .any(|(j, d)| !d.is_zero() && exhausted(a, j))
+            {
+                alive[l.index()] = false;
+                break;
+            }
+            at = tree.parent(a);
+        }
     }
 }
 
@@ -320,24 +329,9 @@ fn clamp_setup(
             })
         })
         .collect();
-    for l in tree.leaves() {
-        let i = l.index();
-        if !alive[i] {
-            continue;
-        }
-        let d = tree.node(l).demand().expect("a leaf");
-        let mut at = Some(l);
-        while let Some(a) = at {
-            if let Some(f) = &full[a.index()] {
-                let full = d.iter().zip(f).any(|(d, f)| !d.is_zero() && *f);
-                if full {
-                    alive[i] = false;
-                    break;
-                }
-            }
-            at = tree.parent(a);
-        }
-    }
+    retire_blocked(tree, &mut alive, |a, j| {
+        full[a.index()].as_ref().is_some_and(|f| f[j])
+    });
     Setup {
         alive,
         caps,
