@@ -235,6 +235,18 @@ fn empty_and_all_idle_trees_get_nothing() {
             .unwrap()
             .iter()
             .all(|c| c["holds"] == true));
+        // Every flat mechanism answers with no users and nothing consumed; CEEI's market
+        // has no buyer, so every price is 0, certified.
+        for mechanism in ["drf", "asset", "discrete-drf", "ceei"] {
+            let v = common::ok_json(&run(&["solve", "--mechanism", mechanism, "-"], tree));
+            assert_eq!(v["users"], serde_json::json!([]), "{mechanism}");
+            assert_eq!(v["consumption"], serde_json::json!(["0"]), "{mechanism}");
+        }
+        let v = common::ok_json(&run(&["solve", "--mechanism", "ceei", "-"], tree));
+        assert_eq!(
+            (v["certified"].clone(), v["prices"]["r1"].clone()),
+            (serde_json::json!(true), serde_json::json!("0"))
+        );
         // The simulator takes no usage: the idle leaf without it.
         let bare = tree.replace(r#", "usage": ["1/2"]"#, "");
         let sim = common::ok_json(&run(&["simulate", "--horizon", "10", "-"], &bare));

@@ -431,6 +431,22 @@ impl Ceei {
     /// [`CeeiOutcome::status`] and [`CeeiOutcome::relative_gap`].
     pub fn solve(&self, inst: &Instance) -> Result<CeeiOutcome, SolverError> {
         self.check_options()?;
+        if inst.num_users() == 0 {
+            // A tree whose leaves are all idle: nobody buys, every price is 0, exactly.
+            let m = inst.num_resources();
+            return Ok(CeeiOutcome {
+                certified: true,
+                tasks_exact: Some(Vec::new()),
+                prices_exact: Some(vec![Rational::ZERO; m]),
+                tasks: Vec::new(),
+                prices: vec![0.0; m],
+                feasible_tasks: Vec::new(),
+                relative_gap: 0.0,
+                objective: 0.0,
+                iterations: 0,
+                status: SolveStatus::Solved,
+            });
+        }
         let prob = Problem::new(inst)?;
         let sol = prob.newton(self.tolerance, self.max_iterations);
         let prices = prob.original_prices(&sol.point.q);
