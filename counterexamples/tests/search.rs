@@ -7,7 +7,7 @@ use leontief_counterexamples::candidate::evaluate;
 use leontief_counterexamples::generate::{Chance, GeneratorConfig};
 use leontief_counterexamples::record::Record;
 use leontief_counterexamples::search::{
-    replay, search, search_logged, ReplayError, SearchConfig, SearchSummary, ShardLog, Shard, Stop,
+    replay, search, search_logged, ReplayError, SearchConfig, SearchSummary, Shard, ShardLog, Stop,
     UnitLog,
 };
 use leontief_counterexamples::space::Strategy;
@@ -214,7 +214,12 @@ fn share_guarantee_on_generated_trees() {
 }
 
 /// Runs shard `index/count` of `cfg` and logs every unit it examines.
-fn logged(mechanism: &dyn Mechanism, cfg: &SearchConfig, index: u64, count: u64) -> ShardLog<Record> {
+fn logged(
+    mechanism: &dyn Mechanism,
+    cfg: &SearchConfig,
+    index: u64,
+    count: u64,
+) -> ShardLog<Record> {
     let mut cfg = cfg.clone();
     cfg.shard = Shard { index, count };
     let mut units = Vec::new();
@@ -244,7 +249,15 @@ fn logged(mechanism: &dyn Mechanism, cfg: &SearchConfig, index: u64, count: u64)
 
 /// The counters that do not depend on the clock.
 fn counters(s: &SearchSummary) -> (u64, u64, u64, u64, u64, Option<Stop>, u64) {
-    (s.units, s.scenarios, s.found, s.duplicates, s.errors, s.stop, s.next_unit)
+    (
+        s.units,
+        s.scenarios,
+        s.found,
+        s.duplicates,
+        s.errors,
+        s.stop,
+        s.next_unit,
+    )
 }
 
 /// The replay's theorem (see `replay`): every unit one process examines is in its shard's
@@ -263,7 +276,11 @@ fn replayed_shards_equal_one_process() {
         cfg.max_found = max_found;
         cfg.batch = 16;
         let (single, summary) = run(&mech, &cfg);
-        let expected_stop = if max_found.is_some() { Stop::Found } else { Stop::Budget };
+        let expected_stop = if max_found.is_some() {
+            Stop::Found
+        } else {
+            Stop::Budget
+        };
         assert_eq!(summary.stop, Some(expected_stop), "{property}");
         assert!(!single.is_empty(), "{property}");
         for count in [1, 2, 3, 5] {
@@ -273,7 +290,11 @@ fn replayed_shards_equal_one_process() {
             assert!(examined >= summary.units, "{property}, {count} shards");
             let (records, replayed) = replay(logs, cfg.budget, cfg.max_found).unwrap();
             assert_eq!(records, single, "{property}, {count} shards");
-            assert_eq!(counters(&replayed), counters(&summary), "{property}, {count} shards");
+            assert_eq!(
+                counters(&replayed),
+                counters(&summary),
+                "{property}, {count} shards"
+            );
         }
     }
 }
@@ -288,8 +309,14 @@ fn replay_refuses_logs_not_of_one_sharded_run() {
     let logs: Vec<_> = (0..2).map(|i| logged(&mech, &cfg, i, 2)).collect();
     // With a larger budget one process goes on past where the shards stopped.
     let err = replay(logs.clone(), Some(5_000), None).unwrap_err();
-    assert!(matches!(err, ReplayError::Short { stop: "budget", .. }), "{err}");
+    assert!(
+        matches!(err, ReplayError::Short { stop: "budget", .. }),
+        "{err}"
+    );
     let err = replay(vec![logs[0].clone(), logs[0].clone()], Some(500), None).unwrap_err();
     assert!(matches!(err, ReplayError::Shards { count: 2, .. }), "{err}");
-    assert_eq!(replay(Vec::<ShardLog<Record>>::new(), None, None).unwrap_err(), ReplayError::Empty);
+    assert_eq!(
+        replay(Vec::<ShardLog<Record>>::new(), None, None).unwrap_err(),
+        ReplayError::Empty
+    );
 }
