@@ -179,17 +179,22 @@ pub fn run_with(
         };
         let property = search_cfg.property.name();
         let result = pool.install(|| {
+            // Both callbacks may write to the one sink (never both for one run).
             let on_record = std::cell::RefCell::new(&mut *on_record);
             search_logged(
                 mech.as_ref(),
                 search_cfg,
-                &mut |r| match args.unit_log {
-                    false => (on_record.borrow_mut())(&finish_json(r.to_json(), numbers)),
-                    true => Ok(()),
+                &mut |r| {
+                    if args.unit_log {
+                        return Ok(());
+                    }
+                    (on_record.borrow_mut())(&finish_json(r.to_json(), numbers))
                 },
-                &mut |u| match args.unit_log {
-                    true => (on_record.borrow_mut())(&unit_line(property, u, numbers)),
-                    false => Ok(()),
+                &mut |u| {
+                    if !args.unit_log {
+                        return Ok(());
+                    }
+                    (on_record.borrow_mut())(&unit_line(property, u, numbers))
                 },
                 &tick,
             )
