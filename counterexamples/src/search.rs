@@ -33,7 +33,9 @@
 //!
 //! # Shards
 //! Shard `i/N` takes the units `k ≡ i (mod N)`: N processes cover the space without overlap
-//! and `leontief merge` joins their outputs (dropping duplicates again).
+//! and `leontief merge` joins their outputs (dropping duplicates again). Each shard applies
+//! the budget and `max_found` to its own units; [`search_logged`]'s per-unit logs of the N
+//! shards, [`replay`]ed, give exactly the one-process run with the same limits.
 
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
