@@ -15,7 +15,8 @@ counterexamples, than one process before ``u``: every unit one process examines 
 shard's log. The price is that the shards examine up to ``n`` times the scenarios one process
 does (each runs until its own budget). ``time`` applies to each shard and is not
 deterministic: a shard stopped by time ends the replay at its first missing unit, with
-``stop == "time"`` and a prefix of one process's records (as ``time`` gives one process).
+``stop == "time"`` and a prefix of one process's records (as ``time`` gives one process);
+``exact=False`` keeps every shard's records instead, merged.
 
 ``explore`` is not replayed: its local search works on an elite pool drawn from the whole run
 and on ``(seed, shard, round, task)`` streams, so a shard's rounds cannot be recombined into
@@ -117,6 +118,12 @@ def run_shards(kind: str, args: tuple, kwargs: dict, *, shards: int, threads: in
     return ray.get([task.remote(kind, args, kwargs, i, shards) for i in range(shards)])
 
 
+def _property_order(properties: Union[str, Sequence[str]]) -> List[str]:
+    if isinstance(properties, str):
+        return [p.strip() for p in properties.split(",")]
+    return list(properties)
+
+
 class SearchResult(list):
     """``search``'s records (a list, in one process's order) with ``summaries``: per property,
     one process's counters (``property``, ``units``, ``scenarios``, ``found``, ``duplicates``,
@@ -131,13 +138,19 @@ def search(mechanism: str, properties: Union[str, Sequence[str]], *, shards: int
            seed: int = 1, budget: Optional[int] = None, time: Optional[str] = None,
            max_found: Optional[int] = None, threads: int = 1, verify: bool = False,
            address: Optional[str] = None, in_process: bool = False,
-           ray_options: Optional[dict] = None, **flags: Any) -> SearchResult:
+           ray_options: Optional[dict] = None, exact: bool = True,
+           **flags: Any) -> SearchResult:
     """``leontief.search`` as ``shards`` Ray tasks (``threads`` CPUs each), replayed into one
     process's run: the same records in the same order as ``list(leontief.search(...))`` with
     the same ``seed``, ``budget`` and ``max_found``, and ``.summaries`` with one process's
     counters (see the module's documentation; ``time`` applies to each shard). ``flags`` are
     ``leontief.search``'s other keywords (``strategy``, ``users``, ``resources``, ``zeros``,
     ...); ``verify=True`` re-verifies each record exactly (``leontief.merge(..., verify=True)``).
+
+    ``exact=False`` keeps every shard's records instead (``leontief.merge``d, duplicates
+    dropped, in one process's order; ``.summaries`` empty): the ``n`` shard runs', each with
+    the limits, as ``--shard`` gives on the command line. Use it with ``time``, where the
+    exact replay keeps only the prefix up to the first unit a shard did not reach.
 
     # Example
     ```python
@@ -147,10 +160,17 @@ def search(mechanism: str, properties: Union[str, Sequence[str]], *, shards: int
     """
     if "unit_log" in flags:
         raise _leontief.InvalidInput("unit_log: set by leontief.ray (the shards' logs), not given")
-    kwargs = dict(flags, seed=seed, budget=budget, time=time, max_found=max_found, unit_log=True)
+    kwargs = dict(flags, seed=seed, budget=budget, time=time, max_found=max_found, unit_log=exact)
     parts = run_shards("search", (mechanism, properties), kwargs, shards=shards,
                        threads=threads, address=address, in_process=in_process,
                        ray_options=ray_options)
+    if not exact:
+        order = _property_order(properties)
+        rank = {p: k for k, p in enumerate(order)}
+        # Of equal keys merge keeps the lowest unit, as one process keeps the first it finds.
+        merged = list(_leontief.merge([r for part in parts for r in part], verify=verify))
+        merged.sort(key=lambda r: (rank.get(r.get("property"), len(order)), r.get("unit", 0)))
+        return SearchResult(merged, [])
     out = _leontief._leontief.replay_search([line for part in parts for line in part],
                                             budget, max_found)
     records = out["records"]

@@ -98,6 +98,10 @@ def test_search_on_ray_with_binding_limits_equals_one_process(cluster, limits, s
     assert examined > sum(s["units"] for s in summaries)
     # Extended DRF is neither population nor resource monotonic (docs/theory.md §3.6, §5).
     assert {r["property"] for r in single} == {"pm", "rm"}
+    # exact=False keeps all the shards' records: a superset (each key once).
+    every = leontief.ray.search(*args, shards=3, exact=False, **kw)
+    assert len({json.dumps(r, default=str, sort_keys=True) for r in every}) == len(every)
+    assert all(r in every for r in single) and len(every) >= len(single)
     if stop == "found":
         assert [s["found"] for s in summaries] == [2, 2]
 
