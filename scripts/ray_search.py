@@ -7,9 +7,10 @@
         --mechanism ceei --metric sp-gain --budget 50000 --seed 1
 
 A thin command line over `leontief.ray` (python/leontief/ray.py): shard i of N runs
-`leontief.search(..., shard=(i, N))` in one Ray task, `leontief.merge` joins the shards'
-records (re-verifying each unless --no-verify) and the result is written as JSONL, the
-command line's format. The flags after `--` are `leontief search`'s (with --explore,
+`leontief.search(..., shard=(i, N))` in one Ray task; for search the shards' unit logs are
+replayed into exactly one process's records (the same for the same --seed, --budget and
+--max-found), for explore the shards' best record is kept; each is re-verified unless
+--no-verify, and the result is written as JSONL, the command line's format. The flags after `--` are `leontief search`'s (with --explore,
 `leontief explore`'s), except --shard, --threads and --out, which are this script's.
 
 Ray: --address (or $RAY_ADDRESS) connects to a running cluster, e.g. `--address auto` on a

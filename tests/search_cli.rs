@@ -230,3 +230,54 @@ fn the_readme_search_commands_run() {
     // Extended DRF with zero demands is not population monotonic (see the corpus).
     assert!(!lines(&o.stdout).is_empty());
 }
+
+/// `--unit-log`: a line per examined unit, in unit order, then the stop; its new
+/// counterexamples (by key, first seen) are the plain run's records, and its units and
+/// scenarios add up to the summary's.
+#[test]
+fn unit_log_lists_every_unit_and_the_plain_run_s_records() {
+    let common = [
+        "search",
+        "--property",
+        "rm",
+        "--budget",
+        "3000",
+        "--seed",
+        "3",
+        "--users",
+        "2..4",
+        "--resources",
+        "2..3",
+    ];
+    let plain = run(&common);
+    assert!(plain.status.success());
+    let records = lines(&plain.stdout);
+    let logged = run(&[&common[..], &["--unit-log"]].concat());
+    assert!(logged.status.success());
+    let log = lines(&logged.stdout);
+    let (stop, units) = log.split_last().unwrap();
+    assert_eq!(stop["log"], "stop");
+    assert_eq!(stop["stop"], "budget");
+    assert_eq!(stop["shard"], serde_json::json!([0, 1]));
+    let mut seen = std::collections::HashSet::new();
+    let mut new = Vec::new();
+    for (k, u) in units.iter().enumerate() {
+        assert_eq!(
+            (u["log"].as_str(), u["unit"].as_u64()),
+            (Some("unit"), Some(k as u64))
+        );
+        if let Some(key) = u["key"].as_str() {
+            if seen.insert(key.to_string()) {
+                new.push(u["record"].clone());
+            }
+        }
+    }
+    assert!(!new.is_empty());
+    assert_eq!(new, records);
+    let scenarios: u64 = units.iter().map(|u| u["scenarios"].as_u64().unwrap()).sum();
+    let stderr = String::from_utf8_lossy(&plain.stderr);
+    let summary = format!("{} units, {scenarios} scenarios", units.len());
+    assert!(stderr.contains(&summary), "{summary} in {stderr}");
+    // Its summary on standard error is the plain run's.
+    assert!(String::from_utf8_lossy(&logged.stderr).contains(&summary));
+}

@@ -33,7 +33,9 @@
 //!
 //! # Shards
 //! Shard `i/N` takes the units `k ≡ i (mod N)`: N processes cover the space without overlap
-//! and `leontief merge` joins their outputs (dropping duplicates again).
+//! and `leontief merge` joins their outputs (dropping duplicates again). Each shard applies
+//! the budget and `max_found` to its own units; [`search_logged`]'s per-unit logs of the N
+//! shards, [`replay`]ed, give exactly the one-process run with the same limits.
 
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
@@ -251,29 +253,57 @@ pub fn search(
     on_found: &mut dyn FnMut(&Record) -> std::io::Result<()>,
     progress: &(dyn Fn(&SearchSummary) + Sync),
 ) -> std::io::Result<SearchSummary> {
+    search_logged(mechanism, cfg, on_found, &mut |_| Ok(()), progress)
+}
+
+/// One unit's outcome as its run saw it: what [`replay`] needs to redo the one-process
+/// loop over the units of several shards. `T` is the record (or its JSON form).
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnitLog<T> {
+    /// The unit.
+    pub unit: u64,
+    /// Scenarios it tried.
+    pub scenarios: u64,
+    /// Its mechanism failures.
+    pub errors: Vec<String>,
+    /// Its counterexample: the canonical key ([`Record::key`]) and the record.
+    pub found: Option<(String, T)>,
+}
+
+/// One shard's run: every unit it examined, in its order, and why it stopped.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShardLog<T> {
+    /// Which shard.
+    pub shard: Shard,
+    /// Its units `shard.index`, `shard.index + shard.count`, ... in order.
+    pub units: Vec<UnitLog<T>>,
+    /// Why it stopped.
+    pub stop: Stop,
+}
+
+/// [`search`], also handing every examined unit's outcome to `on_unit` (in unit order,
+/// after its batch, before the unit's record goes to `on_found`).
+///
+/// # Errors
+/// What `on_found` or `on_unit` returns.
+pub fn search_logged(
+    mechanism: &dyn Mechanism,
+    cfg: &SearchConfig,
+    on_found: &mut dyn FnMut(&Record) -> std::io::Result<()>,
+    on_unit: &mut dyn FnMut(&UnitLog<&Record>) -> std::io::Result<()>,
+    progress: &(dyn Fn(&SearchSummary) + Sync),
+) -> std::io::Result<SearchSummary> {
     let start = Instant::now();
     let space = Space::new(&cfg.values, cfg.generator.clone(), cfg.strategy, cfg.seed);
-    let mut summary = SearchSummary {
-        units: 0,
-        scenarios: 0,
-        found: 0,
-        duplicates: 0,
-        errors: 0,
-        error_messages: Vec::new(),
-        elapsed: Duration::ZERO,
-        first_found: None,
-        stop: None,
-        next_unit: cfg.shard.index,
-    };
-    let mut seen: HashSet<String> = HashSet::new();
+    let mut tally = Tally::new(cfg.shard, cfg.budget, cfg.max_found);
     let batch = cfg.batch.max(1) as u64;
-    while summary.stop.is_none() {
+    while tally.summary.stop.is_none() {
         let units: Vec<(u64, Origin)> = (0..batch)
-            .map(|t| summary.next_unit + t * cfg.shard.count)
+            .map(|t| tally.summary.next_unit + t * cfg.shard.count)
             .map_while(|u| space.origin(u).map(|o| (u, o)))
             .collect();
         if units.is_empty() {
-            summary.stop = Some(Stop::Exhausted);
+            tally.summary.stop = Some(Stop::Exhausted);
             break;
         }
         let results: Vec<UnitResult> = units
@@ -281,33 +311,27 @@ pub fn search(
             .map(|&(unit, origin)| run_unit(mechanism, cfg, &space, unit, origin))
             .collect();
         for ((unit, _), r) in units.iter().zip(results) {
-            summary.units += 1;
-            summary.scenarios += r.scenarios;
-            summary.errors += r.errors.len() as u64;
-            for e in r.errors {
-                if summary.error_messages.len() < 5 {
-                    summary.error_messages.push(e);
+            let key = r.found.as_ref().map(Record::key);
+            on_unit(&UnitLog {
+                unit: *unit,
+                scenarios: r.scenarios,
+                errors: r.errors.clone(),
+                found: key.clone().zip(r.found.as_ref()),
+            })?;
+            if tally.add(*unit, r.scenarios, r.errors, key) {
+                if let Some(record) = &r.found {
+                    on_found(record)?;
                 }
+                tally
+                    .summary
+                    .first_found
+                    .get_or_insert_with(|| start.elapsed());
             }
-            summary.next_unit = unit + cfg.shard.count;
-            if let Some(record) = r.found {
-                if seen.insert(record.key()) {
-                    on_found(&record)?;
-                    summary.found += 1;
-                    summary.first_found.get_or_insert_with(|| start.elapsed());
-                } else {
-                    summary.duplicates += 1;
-                }
-            }
-            if cfg.max_found.is_some_and(|k| summary.found >= k as u64) {
-                summary.stop = Some(Stop::Found);
-            } else if cfg.budget.is_some_and(|b| summary.scenarios >= b) {
-                summary.stop = Some(Stop::Budget);
-            }
-            if summary.stop.is_some() {
+            if tally.summary.stop.is_some() {
                 break;
             }
         }
+        let summary = &mut tally.summary;
         summary.elapsed = start.elapsed();
         if summary.stop.is_none() && cfg.time.is_some_and(|t| summary.elapsed >= t) {
             summary.stop = Some(Stop::Time);
@@ -318,10 +342,227 @@ pub fn search(
         if summary.stop.is_none() && cancelled(&cfg.cancel) {
             summary.stop = Some(Stop::Cancelled);
         }
-        progress(&summary);
+        progress(summary);
     }
-    summary.elapsed = start.elapsed();
-    Ok(summary)
+    tally.summary.elapsed = start.elapsed();
+    Ok(tally.summary)
+}
+
+/// The one-process loop's counters and stopping rule, applied one unit at a time: shared by
+/// [`search_logged`] and [`replay`], so a replay stops where a run does.
+struct Tally {
+    summary: SearchSummary,
+    seen: HashSet<String>,
+    step: u64,
+    budget: Option<u64>,
+    max_found: Option<usize>,
+}
+
+impl Tally {
+    fn new(shard: Shard, budget: Option<u64>, max_found: Option<usize>) -> Tally {
+        Tally {
+            summary: SearchSummary {
+                units: 0,
+                scenarios: 0,
+                found: 0,
+                duplicates: 0,
+                errors: 0,
+                error_messages: Vec::new(),
+                elapsed: Duration::ZERO,
+                first_found: None,
+                stop: None,
+                next_unit: shard.index,
+            },
+            seen: HashSet::new(),
+            step: shard.count,
+            budget,
+            max_found,
+        }
+    }
+
+    /// Counts one unit; whether its counterexample (with canonical key `key`) is new.
+    /// Sets `stop` once enough are found or the budget is spent.
+    fn add(&mut self, unit: u64, scenarios: u64, errors: Vec<String>, key: Option<String>) -> bool {
+        let s = &mut self.summary;
+        s.units += 1;
+        s.scenarios += scenarios;
+        s.errors += errors.len() as u64;
+        for e in errors {
+            if s.error_messages.len() < 5 {
+                s.error_messages.push(e);
+            }
+        }
+        s.next_unit = unit + self.step;
+        let new = match key.map(|k| self.seen.insert(k)) {
+            Some(true) => {
+                s.found += 1;
+                true
+            }
+            Some(false) => {
+                s.duplicates += 1;
+                false
+            }
+            None => false,
+        };
+        if self.max_found.is_some_and(|k| s.found >= k as u64) {
+            s.stop = Some(Stop::Found);
+        } else if self.budget.is_some_and(|b| s.scenarios >= b) {
+            s.stop = Some(Stop::Budget);
+        }
+        new
+    }
+}
+
+/// Why shard logs cannot be replayed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ReplayError {
+    /// No shard was given.
+    #[error("no shard logs")]
+    Empty,
+    /// The shards are not `0/N, 1/N, ..., N-1/N`, each once.
+    #[error("expected the shards 0/{count} to {last}/{count}, each once, found {found}", last = .count - 1)]
+    Shards {
+        /// The first shard's count.
+        count: u64,
+        /// The shards given, as `i/N, ...`.
+        found: String,
+    },
+    /// A shard's units are not its own in order.
+    #[error("shard {index}/{count}: entry {position} is unit {unit}, expected unit {expected}")]
+    Order {
+        /// The shard.
+        index: u64,
+        /// The shard count.
+        count: u64,
+        /// The entry.
+        position: usize,
+        /// Its unit.
+        unit: u64,
+        /// The unit expected there.
+        expected: u64,
+    },
+    /// A shard stopped by its budget or count before a unit one process examines: the logs
+    /// are not of the `budget` and `max_found` given.
+    #[error("shard {index}/{count} stopped by {stop} before unit {unit}, which one process with these limits examines")]
+    Short {
+        /// The shard.
+        index: u64,
+        /// The shard count.
+        count: u64,
+        /// Its stop.
+        stop: &'static str,
+        /// The unit missing.
+        unit: u64,
+    },
+}
+
+/// The one-process run rebuilt from its shards' logs: the records one process with the
+/// same seed, `budget` and `max_found` hands out, in its order, and its summary (less the
+/// wall times, which are zero).
+///
+/// Why it is exact: a shard applies the one-process rule to its own units. Before unit `u`
+/// it has tried at most the scenarios of all units before `u` and found at most as many
+/// distinct counterexamples (a subset of the units, a subset of the keys), so if one process
+/// has not stopped before `u`, neither has `u`'s shard: every unit one process examines is
+/// in its shard's log, and replaying the loop over the units in order stops where one process
+/// stops. A shard stopped by time or cancellation ends the replay there, with that reason
+/// (a prefix of the one-process run, as `time` gives); a shard that ran out of units ends it
+/// as `exhausted`.
+///
+/// # Errors
+/// [`ReplayError`] when the logs are not of one sharded run with these limits.
+///
+/// # Complexity
+/// Linear in the units logged (one hash insert per counterexample).
+///
+/// # Example
+/// ```
+/// use leontief_counterexamples::search::{replay, ShardLog, Shard, Stop, UnitLog};
+/// let unit = |unit, scenarios, key: Option<&str>| UnitLog {
+///     unit, scenarios, errors: vec![], found: key.map(|k| (k.to_string(), unit)),
+/// };
+/// // Budget 10: one process stops after unit 2 (4 + 3 + 5 >= 10); shard 0/2 ran on to unit 4.
+/// let shards = vec![
+///     ShardLog { shard: Shard { index: 0, count: 2 }, stop: Stop::Budget,
+///                units: vec![unit(0, 4, Some("a")), unit(2, 5, Some("a")), unit(4, 9, Some("b"))] },
+///     ShardLog { shard: Shard { index: 1, count: 2 }, stop: Stop::Budget,
+///                units: vec![unit(1, 3, None), unit(3, 9, Some("c"))] },
+/// ];
+/// let (records, summary) = replay(shards, Some(10), None).unwrap();
+/// assert_eq!(records, vec![0]); // unit 2's "a" is a duplicate
+/// assert_eq!((summary.units, summary.scenarios, summary.duplicates), (3, 12, 1));
+/// assert_eq!(summary.stop, Some(Stop::Budget));
+/// ```
+pub fn replay<T>(
+    shards: Vec<ShardLog<T>>,
+    budget: Option<u64>,
+    max_found: Option<usize>,
+) -> Result<(Vec<T>, SearchSummary), ReplayError> {
+    let count = shards.first().ok_or(ReplayError::Empty)?.shard.count;
+    let mut logs: Vec<Option<ShardLog<T>>> = (0..count).map(|_| None).collect();
+    let listed = shards
+        .iter()
+        .map(|s| format!("{}/{}", s.shard.index, s.shard.count))
+        .collect::<Vec<_>>()
+        .join(", ");
+    for log in shards {
+        let Shard { index, count: c } = log.shard;
+        if c != count || index >= count || logs[index as usize].is_some() {
+            return Err(ReplayError::Shards {
+                count,
+                found: listed,
+            });
+        }
+        for (position, u) in log.units.iter().enumerate() {
+            let expected = index + position as u64 * count;
+            if u.unit != expected {
+                return Err(ReplayError::Order {
+                    index,
+                    count,
+                    position,
+                    unit: u.unit,
+                    expected,
+                });
+            }
+        }
+        logs[index as usize] = Some(log);
+    }
+    let mut logs: Vec<(Shard, Stop, std::vec::IntoIter<UnitLog<T>>)> = logs
+        .into_iter()
+        .map(|l| {
+            let l = l.ok_or_else(|| ReplayError::Shards {
+                count,
+                found: listed.clone(),
+            })?;
+            Ok((l.shard, l.stop, l.units.into_iter()))
+        })
+        .collect::<Result<_, ReplayError>>()?;
+    let mut tally = Tally::new(Shard::ALL, budget, max_found);
+    let mut records = Vec::new();
+    while tally.summary.stop.is_none() {
+        let unit = tally.summary.next_unit;
+        let (shard, stop, units) = &mut logs[(unit % count) as usize];
+        let Some(u) = units.next() else {
+            match stop {
+                Stop::Exhausted | Stop::Time | Stop::Cancelled => tally.summary.stop = Some(*stop),
+                Stop::Budget | Stop::Found => {
+                    return Err(ReplayError::Short {
+                        index: shard.index,
+                        count,
+                        stop: stop.name(),
+                        unit,
+                    })
+                }
+            }
+            break;
+        };
+        let (key, record) = u.found.map_or((None, None), |(k, r)| (Some(k), Some(r)));
+        if tally.add(u.unit, u.scenarios, u.errors, key) {
+            records.extend(record);
+        }
+    }
+    Ok((records, tally.summary))
 }
 
 /// Whether the caller's cancel flag is set.

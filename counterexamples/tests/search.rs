@@ -6,7 +6,10 @@ use std::collections::BTreeSet;
 use leontief_counterexamples::candidate::evaluate;
 use leontief_counterexamples::generate::{Chance, GeneratorConfig};
 use leontief_counterexamples::record::Record;
-use leontief_counterexamples::search::{search, SearchConfig, SearchSummary, Shard, Stop};
+use leontief_counterexamples::search::{
+    replay, search, search_logged, ReplayError, SearchConfig, SearchSummary, Shard, ShardLog, Stop,
+    UnitLog,
+};
 use leontief_counterexamples::space::Strategy;
 use leontief_solver::asset::AssetFairness;
 use leontief_solver::ceei::Ceei;
@@ -208,4 +211,112 @@ fn share_guarantee_on_generated_trees() {
             assert!(w.dominant_share < w.guaranteed);
         }
     }
+}
+
+/// Runs shard `index/count` of `cfg` and logs every unit it examines.
+fn logged(
+    mechanism: &dyn Mechanism,
+    cfg: &SearchConfig,
+    index: u64,
+    count: u64,
+) -> ShardLog<Record> {
+    let mut cfg = cfg.clone();
+    cfg.shard = Shard { index, count };
+    let mut units = Vec::new();
+    let summary = search_logged(
+        mechanism,
+        &cfg,
+        &mut |_| Ok(()),
+        &mut |u| {
+            units.push(UnitLog {
+                unit: u.unit,
+                scenarios: u.scenarios,
+                errors: u.errors.clone(),
+                found: u.found.as_ref().map(|(k, r)| (k.clone(), (*r).clone())),
+            });
+            Ok(())
+        },
+        &|_| {},
+    )
+    .unwrap();
+    assert_eq!(summary.units, units.len() as u64);
+    ShardLog {
+        shard: cfg.shard,
+        units,
+        stop: summary.stop.unwrap(),
+    }
+}
+
+/// The counters that do not depend on the clock.
+fn counters(s: &SearchSummary) -> (u64, u64, u64, u64, u64, Option<Stop>, u64) {
+    (
+        s.units,
+        s.scenarios,
+        s.found,
+        s.duplicates,
+        s.errors,
+        s.stop,
+        s.next_unit,
+    )
+}
+
+/// The replay's theorem (see `replay`): every unit one process examines is in its shard's
+/// log, so replaying the shards' logs in unit order gives one process's records and
+/// counters, with a binding budget and with a binding count, for any number of shards.
+#[test]
+fn replayed_shards_equal_one_process() {
+    let mech = Drf::extended();
+    for (property, budget, max_found) in [
+        (Property::Pm, Some(3_000), None),
+        (Property::Rm, Some(2_000), None),
+        (Property::Rm, Some(1_000_000), Some(3)),
+    ] {
+        let mut cfg = SearchConfig::new(property, 5, with_zeros());
+        cfg.budget = budget;
+        cfg.max_found = max_found;
+        cfg.batch = 16;
+        let (single, summary) = run(&mech, &cfg);
+        let expected_stop = if max_found.is_some() {
+            Stop::Found
+        } else {
+            Stop::Budget
+        };
+        assert_eq!(summary.stop, Some(expected_stop), "{property}");
+        assert!(!single.is_empty(), "{property}");
+        for count in [1, 2, 3, 5] {
+            let logs: Vec<_> = (0..count).map(|i| logged(&mech, &cfg, i, count)).collect();
+            // The shards examine more than one process: the budget or count binds per shard.
+            let examined: u64 = logs.iter().map(|l| l.units.len() as u64).sum();
+            assert!(examined >= summary.units, "{property}, {count} shards");
+            let (records, replayed) = replay(logs, cfg.budget, cfg.max_found).unwrap();
+            assert_eq!(records, single, "{property}, {count} shards");
+            assert_eq!(
+                counters(&replayed),
+                counters(&summary),
+                "{property}, {count} shards"
+            );
+        }
+    }
+}
+
+/// Logs of another run's limits, or not one sharded run, are refused.
+#[test]
+fn replay_refuses_logs_not_of_one_sharded_run() {
+    let mech = Drf::extended();
+    let mut cfg = SearchConfig::new(Property::Rm, 5, with_zeros());
+    cfg.budget = Some(500);
+    cfg.batch = 16;
+    let logs: Vec<_> = (0..2).map(|i| logged(&mech, &cfg, i, 2)).collect();
+    // With a larger budget one process goes on past where the shards stopped.
+    let err = replay(logs.clone(), Some(5_000), None).unwrap_err();
+    assert!(
+        matches!(err, ReplayError::Short { stop: "budget", .. }),
+        "{err}"
+    );
+    let err = replay(vec![logs[0].clone(), logs[0].clone()], Some(500), None).unwrap_err();
+    assert!(matches!(err, ReplayError::Shards { count: 2, .. }), "{err}");
+    assert_eq!(
+        replay(Vec::<ShardLog<Record>>::new(), None, None).unwrap_err(),
+        ReplayError::Empty
+    );
 }

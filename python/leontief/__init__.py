@@ -604,12 +604,14 @@ def search(
     pools: Any = None,
     max_liars: Optional[int] = None,
     no_shrink: bool = False,
+    unit_log: bool = False,
 ) -> Iterator[Dict[str, Any]]:
     """Hunts counterexamples (``leontief search``): an iterator of records (dicts with
     Fractions, the CLI's JSONL fields), yielded as found while the search runs on a worker
     thread. Without ``budget`` or ``time`` the CLI's default of 30 s applies. ``shard`` is
     ``(i, n)``; ``time`` seconds or a duration such as ``"10s"``. Closing or dropping the
-    iterator, or Ctrl-C, stops the search.
+    iterator, or Ctrl-C, stops the search. ``unit_log=True`` yields a record per examined
+    unit instead (``leontief.ray.search`` replays the shards' into one process's run).
 
     The lecture's collusion, found from a cold start:
 
@@ -636,6 +638,7 @@ def search(
         pools=_range(pools),
         max_liars=max_liars,
         no_shrink=no_shrink,
+        unit_log=unit_log,
     )
     return _leontief.search(argv)
 

@@ -70,6 +70,11 @@ def search(argv: List[str]) -> Records:
 def explore(argv: List[str]) -> Records:
     """`explore`'s records as an iterator (flags validated before it returns)."""
 
+def replay_search(logs: List[Dict[str, Any]], budget: Optional[int] = None,
+                  max_found: Optional[int] = None) -> Dict[str, Any]:
+    """One process's `search` rebuilt from its shards' unit logs (`search(..., unit_log=True)`):
+    `{"records": [...], "summaries": [...]}`."""
+
 def dumps(obj: Any, floats: bool = False) -> str:
     """JSON text as the CLI reads it: Fractions as "p/q", Decimals as digits; floats refused
     unless integral (or `floats`: written as they are, for records holding inexact figures)."""

@@ -2,25 +2,30 @@
 
 Shard `i` of `n` runs ``leontief.search(..., shard=(i, n))`` (or ``leontief.explore``) as one
 Ray task; the shards take the units ``k`` with ``k mod n = i``, so they cover the space without
-overlap, and ``leontief.merge`` joins what they found (duplicates dropped; for ``explore`` the
-best record kept).
+overlap. A unit's work depends only on ``(seed, unit)``.
 
-What equals one process. A unit's work depends only on ``(seed, unit)``, so when the shards'
-runs are fixed by their units the merged result is the single process's:
+``search`` equals one process exactly, for the same seed, ``budget`` and ``max_found``: its
+records (the same, in the same order) and its summary's counters (``units``, ``scenarios``,
+``found``, ``duplicates``, ``errors``, ``stop``, ``next_unit``). Each shard applies the
+limits to its own units and logs every unit it examines (``unit_log=True``: its scenarios,
+errors and counterexample); the driver then replays one process's loop over the units in
+order (``_leontief.replay_search``, in Rust) and stops where one process stops. That is exact
+because before any unit ``u`` a shard has tried no more scenarios, and found no more distinct
+counterexamples, than one process before ``u``: every unit one process examines is in its
+shard's log. The price is that the shards examine up to ``n`` times the scenarios one process
+does (each runs until its own budget). ``time`` applies to each shard and is not
+deterministic: a shard stopped by time ends the replay at its first missing unit, with
+``stop == "time"`` and a prefix of one process's records (as ``time`` gives one process);
+``exact=False`` keeps every shard's records instead, merged.
 
-- ``search`` with ``strategy="exhaustive"`` (the space runs out before ``budget``, ``time`` or
-  ``max_found`` stop a shard): the same records, in the same order (properties in the order
-  given, units ascending; of duplicates the lowest unit is kept, as one process keeps the first
-  it finds);
-- ``explore`` with ``strategy="exhaustive"`` and ``local=0`` (every unit evaluated once, no
-  local search): the same best record (ties go to the lowest unit in both), except its
-  ``scenarios``, which counts the scenarios of the run that printed it.
-
-``budget``, ``time`` and ``max_found`` apply to each shard, as ``--shard`` does on the command
-line: with a binding budget the ``n`` shards examine about ``n`` times as many scenarios, and
-the result is that of the ``n`` shard runs merged (``in_process=True`` computes the same
-without Ray). ``explore``'s local search draws from ``(seed, shard, round, task)`` streams, so its
-records differ from one process's but not from run to run.
+``explore`` is not replayed: its local search works on an elite pool drawn from the whole run
+and on ``(seed, shard, round, task)`` streams, so a shard's rounds cannot be recombined into
+one process's. It equals one process for ``strategy="exhaustive"`` and ``local=0`` (every
+unit evaluated once, no local search; ``budget`` not binding): the same best record (ties go
+to the lowest unit in both), except its ``scenarios``, which counts the scenarios of the run
+that printed it. Otherwise ``budget`` and ``time`` apply to each shard, as ``--shard`` does on
+the command line, and the result is the ``n`` shard runs' best (``in_process=True`` computes
+the same without Ray): deterministic for a fixed ``n``, but not one process's.
 
 Ray is imported when a function runs (``pip install ray``; the notebooks' pinned requirements
 include it). With ``address=None`` an existing Ray connection of this process is used, else ``ray.init()``
@@ -30,14 +35,15 @@ connects to ``$RAY_ADDRESS`` or starts a local cluster; give ``address="auto"`` 
 
 # Complexity
 One task per shard, each with ``threads`` CPUs; the shards run in parallel as far as the
-cluster's CPUs allow. Merging sorts the records found (and with ``verify=True`` re-verifies
-each exactly).
+cluster's CPUs allow. ``search``'s replay is linear in the units the shards examined (their
+logs travel to the driver: a few numbers per unit, plus the records); ``explore``'s merge
+sorts the shards' records. ``verify=True`` re-verifies each record exactly.
 
 # Example
 ```python
 import leontief.ray
-records = leontief.ray.search("drf", ["rm"], shards=4, seed=1, strategy="exhaustive",
-                              users=(2, 3), resources=(2, 2))
+records = leontief.ray.search("drf", ["rm"], shards=4, seed=1, budget=20_000)
+records.summaries[0]["stop"]   # "budget", as list(leontief.search("drf", ["rm"], seed=1, budget=20_000))
 best = leontief.ray.explore("ceei", "sp-gain", shards=32, seed=7, budget=50_000, threads=2,
                             address="auto")
 ```
@@ -55,7 +61,7 @@ from typing import Any, Dict, List, Optional, Sequence, Union
 
 import leontief as _leontief
 
-__all__ = ["search", "explore", "run_shards"]
+__all__ = ["search", "explore", "run_shards", "SearchResult"]
 
 Record = Dict[str, Any]
 
@@ -118,37 +124,60 @@ def _property_order(properties: Union[str, Sequence[str]]) -> List[str]:
     return list(properties)
 
 
+class SearchResult(list):
+    """``search``'s records (a list, in one process's order) with ``summaries``: per property,
+    one process's counters (``property``, ``units``, ``scenarios``, ``found``, ``duplicates``,
+    ``errors``, ``error_messages``, ``stop``, ``next_unit``), without wall times."""
+
+    def __init__(self, records: List[Record], summaries: List[Dict[str, Any]]):
+        super().__init__(records)
+        self.summaries = summaries
+
+
 def search(mechanism: str, properties: Union[str, Sequence[str]], *, shards: int,
            seed: int = 1, budget: Optional[int] = None, time: Optional[str] = None,
            max_found: Optional[int] = None, threads: int = 1, verify: bool = False,
            address: Optional[str] = None, in_process: bool = False,
-           ray_options: Optional[dict] = None, **flags: Any) -> List[Record]:
-    """``leontief.search`` as ``shards`` Ray tasks (``threads`` CPUs each), merged.
+           ray_options: Optional[dict] = None, exact: bool = True,
+           **flags: Any) -> SearchResult:
+    """``leontief.search`` as ``shards`` Ray tasks (``threads`` CPUs each), replayed into one
+    process's run: the same records in the same order as ``list(leontief.search(...))`` with
+    the same ``seed``, ``budget`` and ``max_found``, and ``.summaries`` with one process's
+    counters (see the module's documentation; ``time`` applies to each shard). ``flags`` are
+    ``leontief.search``'s other keywords (``strategy``, ``users``, ``resources``, ``zeros``,
+    ...); ``verify=True`` re-verifies each record exactly (``leontief.merge(..., verify=True)``).
 
-    Returns the records of every shard, ordered as one process prints them (properties in
-    the given order, then by unit) and merged by ``leontief.merge`` (duplicates dropped, the
-    lowest unit kept; ``verify=True`` re-verifies each exactly). ``budget``, ``time`` and
-    ``max_found`` apply to each shard; ``flags`` are ``leontief.search``'s other keywords
-    (``strategy``, ``users``, ``resources``, ``zeros``, ...). See the module's documentation
-    for when this equals one process's output.
+    ``exact=False`` keeps every shard's records instead (``leontief.merge``d, duplicates
+    dropped, in one process's order; ``.summaries`` empty): the ``n`` shard runs', each with
+    the limits, as ``--shard`` gives on the command line. Use it with ``time``, where the
+    exact replay keeps only the prefix up to the first unit a shard did not reach.
 
     # Example
     ```python
-    leontief.ray.search("drf", "rm", shards=3, seed=1, strategy="exhaustive",
-                        users=(2, 3), resources=(2, 2))   # == list(leontief.search(...))
+    leontief.ray.search("drf", "rm", shards=3, seed=1, budget=5_000,
+                        users=(2, 4), resources=(2, 3))   # == list(leontief.search(...))
     ```
     """
-    kwargs = dict(flags, seed=seed, budget=budget, time=time, max_found=max_found)
+    if "unit_log" in flags:
+        raise _leontief.InvalidInput("unit_log: set by leontief.ray (the shards' logs), not given")
+    kwargs = dict(flags, seed=seed, budget=budget, time=time, max_found=max_found, unit_log=exact)
     parts = run_shards("search", (mechanism, properties), kwargs, shards=shards,
                        threads=threads, address=address, in_process=in_process,
                        ray_options=ray_options)
-    order = _property_order(properties)
-    rank = {p: k for k, p in enumerate(order)}
-    # Of equal keys merge keeps the lowest unit, as one process keeps the first it finds;
-    # it orders by (mechanism, property, seed, unit), one process by the properties as given.
-    merged = list(_leontief.merge([r for part in parts for r in part], verify=verify))
-    merged.sort(key=lambda r: (rank.get(r.get("property"), len(order)), r.get("unit", 0)))
-    return merged
+    if not exact:
+        order = _property_order(properties)
+        rank = {p: k for k, p in enumerate(order)}
+        # Of equal keys merge keeps the lowest unit, as one process keeps the first it finds.
+        merged = list(_leontief.merge([r for part in parts for r in part], verify=verify))
+        merged.sort(key=lambda r: (rank.get(r.get("property"), len(order)), r.get("unit", 0)))
+        return SearchResult(merged, [])
+    out = _leontief._leontief.replay_search([line for part in parts for line in part],
+                                            budget, max_found)
+    records = out["records"]
+    if verify:
+        # Re-verified exactly; merge's own order differs from one process's, so only checked.
+        _leontief.merge(records, verify=True)
+    return SearchResult(records, out["summaries"])
 
 
 def explore(mechanism: str, metric: str, *, shards: int, seed: int = 1,

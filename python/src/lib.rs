@@ -849,6 +849,27 @@ fn explore(py: Python<'_>, argv: Vec<String>) -> PyResult<Records> {
     })
 }
 
+/// The one-process `search` rebuilt from its shards' `--unit-log` records (see
+/// `leontief::commands::search::replay_unit_logs`): `{"records": [...], "summaries": [...]}`.
+#[pyfunction]
+#[pyo3(signature = (logs, budget=None, max_found=None))]
+fn replay_search<'py>(
+    py: Python<'py>,
+    logs: &Bound<'py, PyAny>,
+    budget: Option<u64>,
+    max_found: Option<usize>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let Value::Array(lines) = to_json(logs, "logs")? else {
+        return Err(PyTypeError::new_err(
+            "logs: expected a list of unit-log records",
+        ));
+    };
+    let out = py
+        .detach(|| leontief::commands::search::replay_unit_logs(&lines, budget, max_found))
+        .map_err(py_error)?;
+    to_py(py, &out, false)
+}
+
 /// The extension module.
 #[pymodule]
 fn _leontief(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -861,6 +882,7 @@ fn _leontief(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(merge, m)?)?;
     m.add_function(wrap_pyfunction!(search, m)?)?;
     m.add_function(wrap_pyfunction!(explore, m)?)?;
+    m.add_function(wrap_pyfunction!(replay_search, m)?)?;
     m.add_function(wrap_pyfunction!(dumps, m)?)?;
     m.add_function(wrap_pyfunction!(loads, m)?)?;
     m.add_class::<Records>()?;

@@ -1,14 +1,16 @@
 """`leontief.ray` on a real local Ray cluster (`ray.init(num_cpus=2)`, shut down after).
 
-Shard i of n takes the units k with k mod n = i and a unit's work depends only on (seed,
-unit), so when the shards' runs are fixed by their units (the exhaustive strategy; for explore
-also no local search) the merged result is one process's; with a binding budget it is the n
-shard runs' own, merged (python/leontief/ray.py). Both identities are checked here, on spaces
-small enough that the module runs in a few seconds beside Ray's start (about 4 s).
+`leontief.ray.search` replays its shards' unit logs into one process's run, so it equals
+`leontief.search` for the same seed and limits, also when the budget or the count binds
+(python/leontief/ray.py gives the argument). `explore` equals one process when the shards'
+runs are fixed by their units (exhaustive strategy, no local search); with a binding budget
+it is the n shard runs' own, merged. Spaces are small enough that the module runs in a few
+seconds beside Ray's start (about 4 s).
 """
 
 import json
 import os
+import re
 import subprocess
 import sys
 from fractions import Fraction
@@ -58,6 +60,52 @@ def test_search_on_ray_equals_one_process(cluster):
         assert all(isinstance(v, Fraction) for v in r["before"].values())
 
 
+def summary_counters(text):
+    """The counters of one process's summary line (the CLI's standard error): units,
+    scenarios, counterexamples, duplicates, stop."""
+    m = re.search(r"(\d+) units, (\d+) scenarios .*?; (\d+) counterexample\(s\), "
+                  r"(\d+) duplicate\(s\) dropped; stopped by (\w+)", text)
+    assert m, text
+    return dict(units=int(m[1]), scenarios=int(m[2]), found=int(m[3]), duplicates=int(m[4]),
+                stop=m[5])
+
+
+def one_process(*args, **kw):
+    """`leontief.search`'s records and its summaries' counters."""
+    run = leontief.search(*args, **kw)
+    records = list(run)
+    return records, [summary_counters(t) for t in run.summaries]
+
+
+@pytest.mark.parametrize("limits, stop", [
+    (dict(budget=3_000), "budget"),          # the budget binds (the space is random, endless)
+    (dict(budget=20_000, max_found=2), "found"),  # the count binds first
+])
+def test_search_on_ray_with_binding_limits_equals_one_process(cluster, limits, stop):
+    args = ("drf", ["pm", "rm"])
+    kw = dict(seed=3, users=(2, 4), resources=(2, 3), **limits)
+    single, summaries = one_process(*args, **kw)
+    sharded = leontief.ray.search(*args, shards=3, **kw)
+    assert sharded == single
+    keys = ("units", "scenarios", "found", "duplicates", "stop")
+    assert [{k: s[k] for k in keys} for s in sharded.summaries] == summaries
+    assert [s["stop"] for s in summaries] == [stop, stop]
+    # Each shard applies the limits to its own units: three shards examine more units than
+    # one process, and the replay still stops where one process stops.
+    logs = leontief.ray.run_shards("search", args, dict(kw, unit_log=True), shards=3,
+                                   in_process=True)
+    examined = sum(1 for part in logs for line in part if line["log"] == "unit")
+    assert examined > sum(s["units"] for s in summaries)
+    # Extended DRF is neither population nor resource monotonic (docs/theory.md §3.6, §5).
+    assert {r["property"] for r in single} == {"pm", "rm"}
+    # exact=False keeps all the shards' records: a superset (each key once).
+    every = leontief.ray.search(*args, shards=3, exact=False, **kw)
+    assert len({json.dumps(r, default=str, sort_keys=True) for r in every}) == len(every)
+    assert all(r in every for r in single) and len(every) >= len(single)
+    if stop == "found":
+        assert [s["found"] for s in summaries] == [2, 2]
+
+
 def test_explore_on_ray_equals_one_process(cluster):
     args = ("drf", "rm-loss")
     single = list(leontief.explore(*args, seed=1, local=0, **GRID))
@@ -70,13 +118,9 @@ def test_explore_on_ray_equals_one_process(cluster):
     assert best["value"] >= Fraction(1, len(best["instance"]["users"]))
 
 
-def test_budgeted_shards_on_ray_equal_the_shards_in_one_process(cluster):
-    # A binding budget applies to each shard, as --shard does: the result is the shard runs'.
+def test_budgeted_explore_shards_on_ray_equal_the_shards_in_one_process(cluster):
+    # explore's budget applies to each shard, as --shard does: the result is the shard runs'.
     kw = dict(shards=2, seed=3, budget=2_000, users=(2, 4), resources=(2, 3))
-    on_ray = leontief.ray.search("drf", ["pm", "rm"], **kw)
-    assert on_ray == leontief.ray.search("drf", ["pm", "rm"], in_process=True, **kw)
-    # Extended DRF is neither population nor resource monotonic (docs/theory.md §3.6, §5).
-    assert {r["property"] for r in on_ray} == {"pm", "rm"}
     best = leontief.ray.explore("drf", "rm-loss", **kw)
     assert best == leontief.ray.explore("drf", "rm-loss", in_process=True, **kw)
 
@@ -84,6 +128,8 @@ def test_budgeted_shards_on_ray_equal_the_shards_in_one_process(cluster):
 def test_shard_and_threads_belong_to_leontief_ray():
     with pytest.raises(leontief.InvalidInput, match="^shard: set by leontief.ray"):
         leontief.ray.search("drf", "rm", shards=2, shard=(0, 2), in_process=True)
+    with pytest.raises(leontief.InvalidInput, match="^unit_log: set by leontief.ray"):
+        leontief.ray.search("drf", "rm", shards=2, unit_log=True, in_process=True)
     with pytest.raises(leontief.InvalidInput, match="^shards: expected an integer >= 1, found 0"):
         leontief.ray.search("drf", "rm", shards=0, in_process=True)
     with pytest.raises(leontief.InvalidInput, match="^address: "):

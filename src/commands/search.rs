@@ -6,7 +6,9 @@ use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use clap::Args;
-use leontief_counterexamples::search::{search, SearchConfig, SearchSummary};
+use leontief_counterexamples::search::{
+    replay, search_logged, SearchConfig, SearchSummary, Shard, ShardLog, Stop, UnitLog,
+};
 use leontief_counterexamples::shrink::ShrinkConfig;
 use leontief_counterexamples::space::Strategy;
 use leontief_solver::properties::Property;
@@ -44,6 +46,11 @@ pub struct SearchArgs {
     /// Report counterexamples as found, without shrinking them.
     #[arg(long)]
     pub no_shrink: bool,
+    /// Write a line per examined unit (its scenarios, errors and counterexample) and one
+    /// per property saying why it stopped, instead of the records: the shards' logs that
+    /// `leontief.ray.search` replays into exactly one process's run.
+    #[arg(long)]
+    pub unit_log: bool,
     /// How instances are drawn.
     #[command(flatten)]
     pub generator: GeneratorFlags,
@@ -170,16 +177,36 @@ pub fn run_with(
             ));
             bar.tick();
         };
+        let property = search_cfg.property.name();
         let result = pool.install(|| {
-            search(
+            // Both callbacks may write to the one sink (never both for one run).
+            let on_record = std::cell::RefCell::new(&mut *on_record);
+            search_logged(
                 mech.as_ref(),
                 search_cfg,
-                &mut |r| on_record(&finish_json(r.to_json(), numbers)),
+                &mut |r| {
+                    if args.unit_log {
+                        return Ok(());
+                    }
+                    (on_record.borrow_mut())(&finish_json(r.to_json(), numbers))
+                },
+                &mut |u| {
+                    if !args.unit_log {
+                        return Ok(());
+                    }
+                    (on_record.borrow_mut())(&unit_line(property, u, numbers))
+                },
                 &tick,
             )
         });
         bar.finish_and_clear();
         let summary = result.map_err(|e| CliError::Internal(format!("writing output: {e}")))?;
+        if args.unit_log {
+            let stop = summary.stop.map_or("-", |s| s.name());
+            let shard = [search_cfg.shard.index, search_cfg.shard.count];
+            let line = serde_json::json!({"log": "stop", "property": property, "shard": shard, "stop": stop});
+            on_record(&line).map_err(|e| CliError::Internal(format!("writing output: {e}")))?;
+        }
         summaries.push(summary_text(
             cfg.mechanism.name,
             search_cfg,
@@ -191,6 +218,135 @@ pub fn run_with(
         }
     }
     Ok(summaries)
+}
+
+/// A `--unit-log` line: one examined unit.
+fn unit_line(
+    property: &str,
+    u: &UnitLog<&leontief_counterexamples::record::Record>,
+    numbers: crate::output::Numbers,
+) -> Value {
+    let mut line = serde_json::json!({"log": "unit", "property": property, "unit": u.unit, "scenarios": u.scenarios});
+    if !u.errors.is_empty() {
+        line["errors"] = serde_json::json!(u.errors);
+    }
+    if let Some((key, record)) = &u.found {
+        line["key"] = Value::String(key.clone());
+        line["record"] = finish_json(record.to_json(), numbers);
+    }
+    line
+}
+
+/// The run of one process rebuilt from the `--unit-log` lines of all its shards (each
+/// shard's lines in the order it wrote them, the shards in any order), for the same seed,
+/// `budget` and `max_found`: `{"records": [...], "summaries": [...]}`, the records as the
+/// one process writes them (properties in the order searched, then by unit) and per property
+/// its counters (`units`, `scenarios`, `found`, `duplicates`, `errors`, `error_messages`,
+/// `stop`, `next_unit`; no wall times). See
+/// [`leontief_counterexamples::search::replay`] for why this is exact.
+///
+/// # Errors
+/// [`CliError::Usage`] when the lines are not `--unit-log` lines of one sharded run with
+/// these limits.
+///
+/// # Complexity
+/// Linear in the lines.
+pub fn replay_unit_logs(
+    lines: &[Value],
+    budget: Option<u64>,
+    max_found: Option<usize>,
+) -> Result<Value, CliError> {
+    let bad = |i: usize, what: &str| usage(format!("unit logs[{i}]: {what}"));
+    let mut properties: Vec<(String, Vec<ShardLog<Value>>)> = Vec::new();
+    let mut units: Vec<UnitLog<Value>> = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let property = line["property"]
+            .as_str()
+            .ok_or_else(|| bad(i, "expected a \"property\""))?;
+        match line["log"].as_str() {
+            Some("unit") => {
+                let number = |k: &str| {
+                    line[k]
+                        .as_u64()
+                        .ok_or_else(|| bad(i, &format!("expected an integer \"{k}\"")))
+                };
+                let errors = match &line["errors"] {
+                    Value::Null => Vec::new(),
+                    Value::Array(a) => a
+                        .iter()
+                        .map(|e| e.as_str().unwrap_or_default().to_string())
+                        .collect(),
+                    _ => return Err(bad(i, "expected a list of \"errors\"")),
+                };
+                let found = match (&line["key"], &line["record"]) {
+                    (Value::String(k), record @ Value::Object(_)) => {
+                        Some((k.clone(), record.clone()))
+                    }
+                    (Value::Null, Value::Null) => None,
+                    _ => return Err(bad(i, "expected a \"key\" and a \"record\", or neither")),
+                };
+                units.push(UnitLog {
+                    unit: number("unit")?,
+                    scenarios: number("scenarios")?,
+                    errors,
+                    found,
+                });
+            }
+            Some("stop") => {
+                let shard = match line["shard"].as_array().map(Vec::as_slice) {
+                    Some([a, b]) => a.as_u64().zip(b.as_u64()),
+                    _ => None,
+                }
+                .filter(|(index, count)| index < count)
+                .map(|(index, count)| Shard { index, count })
+                .ok_or_else(|| bad(i, "expected a \"shard\" [i, N] with 0 <= i < N"))?;
+                let stop = [
+                    Stop::Budget,
+                    Stop::Time,
+                    Stop::Found,
+                    Stop::Exhausted,
+                    Stop::Cancelled,
+                ]
+                .into_iter()
+                .find(|s| line["stop"].as_str() == Some(s.name()))
+                .ok_or_else(|| bad(i, "expected a \"stop\" reason"))?;
+                let log = ShardLog {
+                    shard,
+                    units: std::mem::take(&mut units),
+                    stop,
+                };
+                match properties.iter_mut().find(|(p, _)| p == property) {
+                    Some((_, logs)) => logs.push(log),
+                    None => properties.push((property.to_string(), vec![log])),
+                }
+            }
+            _ => return Err(bad(i, "expected \"log\": \"unit\" or \"stop\"")),
+        }
+    }
+    if !units.is_empty() {
+        return Err(usage(
+            "unit logs: the last shard's units have no \"stop\" line",
+        ));
+    }
+    let mut records = Vec::new();
+    let mut summaries = Vec::new();
+    for (property, logs) in properties {
+        let (found, s) = replay(logs, budget, max_found)
+            .map_err(|e| usage(format!("unit logs of {property}: {e}")))?;
+        records.extend(found);
+        summaries.push(serde_json::json!({
+            "property": property,
+            "units": s.units,
+            "scenarios": s.scenarios,
+            "found": s.found,
+            "duplicates": s.duplicates,
+            "errors": s.errors,
+            "error_messages": s.error_messages,
+            "stop": s.stop.map_or("-", |x| x.name()),
+            "next_unit": s.next_unit,
+        }));
+    }
+    Ok(serde_json::json!({"records": records, "summaries": summaries}))
 }
 
 /// Writes one JSONL line and flushes it, so an interrupted run loses nothing.
