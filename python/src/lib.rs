@@ -859,7 +859,7 @@ fn replay_search<'py>(
     budget: Option<u64>,
     max_found: Option<usize>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let Value::Array(lines) = to_json(logs, "logs")? else {
+    let Value::Array(lines) = to_json(logs, "logs", true)? else {
         return Err(PyTypeError::new_err(
             "logs: expected a list of unit-log records",
         ));
