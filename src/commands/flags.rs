@@ -62,8 +62,11 @@ impl InstanceInput {
                 )));
             }
         }
-        let inst = self.load_rules(rules.rules())?;
-        Ok(inst)
+        if rules.given().is_none() {
+            // The default rules: the ordinary reader, with its fast path for flat files.
+            return self.load();
+        }
+        self.load_rules(rules.rules())
     }
 
     fn load_rules(
