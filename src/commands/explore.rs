@@ -3,8 +3,6 @@
 //! out, one per improvement, flushed as found, the last marked `"best": true`; a summary on
 //! standard error (docs/explore.md).
 
-use std::io::Write;
-use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use clap::Args;
@@ -20,7 +18,7 @@ use crate::commands::flags::{
     Domain, GeneratorFlags, LimitFlags, MechanismParser, NameParser, NumberFlags, RunControl,
     RunFlags,
 };
-use crate::commands::{create, usage};
+use crate::commands::{usage, with_jsonl_out};
 use crate::output::finish_json;
 use crate::workers::{progress, thread_pool};
 
@@ -169,23 +167,9 @@ fn family_conflicts(args: &ExploreArgs, f: Family) -> Result<(), CliError> {
 
 /// Runs `leontief explore`. The records go to `--out` or standard output as they are found.
 pub fn run(args: ExploreArgs) -> Result<String, CliError> {
-    let sink: Mutex<Option<Box<dyn Write + Send>>> = Mutex::new(None);
-    let ready = || {
-        *sink.lock().unwrap_or_else(PoisonError::into_inner) =
-            Some(match args.run.out.as_deref() {
-                Some(path) => Box::new(create(path)?),
-                None => Box::new(std::io::stdout()),
-            });
-        Ok(())
-    };
-    let summary = run_with(
-        &args,
-        &mut |record| match sink.lock().unwrap_or_else(PoisonError::into_inner).as_mut() {
-            Some(w) => write_line(w.as_mut(), record),
-            None => Ok(()),
-        },
-        &ready,
-    )?;
+    let summary = with_jsonl_out(args.run.out.as_deref(), |on_record, ready| {
+        run_with(&args, on_record, ready)
+    })?;
     eprint!("{summary}");
     Ok(String::new())
 }
@@ -229,11 +213,6 @@ pub fn run_with(
     bar.finish_and_clear();
     let summary = result.map_err(|e| CliError::Internal(format!("writing output: {e}")))?;
     Ok(summary_text(&cfg, &summary))
-}
-
-fn write_line(w: &mut dyn Write, value: &Value) -> std::io::Result<()> {
-    writeln!(w, "{value}")?;
-    w.flush()
 }
 
 fn summary_text(cfg: &Config, s: &ExploreSummary) -> String {

@@ -182,6 +182,39 @@ pub(crate) fn usage(message: impl Into<String>) -> CliError {
     CliError::Usage(message.into())
 }
 
+/// Runs `work` with its JSONL records written as found, one line each, flushed, to `out` (the
+/// file is created when `work` calls `ready`: once every flag is validated, before the work) or
+/// standard output; flushed per line so that an interrupted run loses nothing. The shared
+/// driver of `search` and `explore`.
+pub(crate) fn with_jsonl_out<T>(
+    out: Option<&str>,
+    work: impl FnOnce(
+        &mut (dyn FnMut(&serde_json::Value) -> std::io::Result<()> + Send),
+        &dyn Fn() -> Result<(), CliError>,
+    ) -> Result<T, CliError>,
+) -> Result<T, CliError> {
+    use std::io::Write;
+    use std::sync::{Mutex, PoisonError};
+    let sink: Mutex<Option<Box<dyn Write + Send>>> = Mutex::new(None);
+    let ready = || {
+        *sink.lock().unwrap_or_else(PoisonError::into_inner) = Some(match out {
+            Some(path) => Box::new(create(path)?),
+            None => Box::new(std::io::stdout()),
+        });
+        Ok(())
+    };
+    work(
+        &mut |record| match sink.lock().unwrap_or_else(PoisonError::into_inner).as_mut() {
+            Some(w) => {
+                writeln!(w, "{record}")?;
+                w.flush()
+            }
+            None => Ok(()),
+        },
+        &ready,
+    )
+}
+
 /// Creates (or truncates) an output file (once the flags are validated, before the work).
 pub(crate) fn create(path: &str) -> Result<std::fs::File, CliError> {
     std::fs::File::create(path).map_err(|e| CliError::Read {

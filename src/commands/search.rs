@@ -1,8 +1,6 @@
 //! `leontief search`: hunt counterexamples to properties; JSONL records out, flushed as
 //! found; a summary per property on standard error, stating the domain searched.
 
-use std::io::Write;
-use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use clap::Args;
@@ -20,7 +18,7 @@ use crate::commands::flags::{
     Domain, GeneratorFlags, LimitFlags, MechanismParser, NameParser, NumberFlags, RunControl,
     RunFlags,
 };
-use crate::commands::{create, usage};
+use crate::commands::{usage, with_jsonl_out};
 use crate::output::finish_json;
 use crate::workers::{progress, thread_pool};
 
@@ -119,24 +117,9 @@ fn config(args: &SearchArgs) -> Result<Config, CliError> {
 /// Runs `leontief search`. The records go to `--out` or standard output as they are found
 /// (nothing is returned for standard output at the end).
 pub fn run(args: SearchArgs) -> Result<String, CliError> {
-    let sink: Mutex<Option<Box<dyn Write + Send>>> = Mutex::new(None);
-    // The output file is created once everything is validated, before the work.
-    let ready = || {
-        *sink.lock().unwrap_or_else(PoisonError::into_inner) =
-            Some(match args.run.out.as_deref() {
-                Some(path) => Box::new(create(path)?),
-                None => Box::new(std::io::stdout()),
-            });
-        Ok(())
-    };
-    let summaries = run_with(
-        &args,
-        &mut |record| match sink.lock().unwrap_or_else(PoisonError::into_inner).as_mut() {
-            Some(w) => write_line(w.as_mut(), record),
-            None => Ok(()),
-        },
-        &ready,
-    )?;
+    let summaries = with_jsonl_out(args.run.out.as_deref(), |on_record, ready| {
+        run_with(&args, on_record, ready)
+    })?;
     for text in summaries {
         eprint!("{text}");
     }
@@ -347,12 +330,6 @@ pub fn replay_unit_logs(
         }));
     }
     Ok(serde_json::json!({"records": records, "summaries": summaries}))
-}
-
-/// Writes one JSONL line and flushes it, so an interrupted run loses nothing.
-fn write_line(w: &mut dyn Write, value: &Value) -> std::io::Result<()> {
-    writeln!(w, "{value}")?;
-    w.flush()
 }
 
 /// The human summary printed on standard error.
