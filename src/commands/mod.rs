@@ -67,7 +67,7 @@ pub enum Command {
 
 /// An answer written straight to standard output once the work is done (large answers:
 /// nothing is built in memory first). It may only fail on writing.
-pub type Stream = Box<dyn FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>>;
+pub type Stream = Box<dyn FnMut(&mut dyn std::io::Write) -> std::io::Result<()>>;
 
 /// What a command prints on standard output: text produced whole, or a [`Stream`] whose
 /// work is already done.
@@ -89,7 +89,7 @@ impl Printed {
     pub fn into_text(self) -> String {
         match self {
             Printed::Text(text) => text,
-            Printed::Stream(write) => {
+            Printed::Stream(mut write) => {
                 let mut bytes = Vec::new();
                 // Writing to a Vec cannot fail.
                 let _ = write(&mut bytes);

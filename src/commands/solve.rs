@@ -402,7 +402,7 @@ fn solved(cfg: &Config, inst: leontief_solver::Instance) -> Result<Solved, CliEr
 }
 
 fn print(cfg: &Config, solved: Solved) -> Printed {
-    let (name, exact, inst, allocation, extra, known) = match solved {
+    let (name, exact, inst, allocation, mut extra, mut known) = match solved {
         Solved::Printed(printed) => return printed,
         Solved::Answer {
             mechanism,
@@ -429,8 +429,8 @@ fn print(cfg: &Config, solved: Solved) -> Printed {
             exact,
             instance: &inst,
             allocation: &allocation,
-            consumption: known,
-            extra,
+            consumption: known.take(),
+            extra: std::mem::take(&mut extra),
         };
         match (format, summary) {
             (Format::Csv, _) => write_csv(&mut sink, numbers, &inst, &allocation),
