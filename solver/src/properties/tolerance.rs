@@ -115,6 +115,21 @@ impl Bounded {
     }
 }
 
+impl Bounded {
+    /// `value` within `± spread`; `None` when some error is unbounded.
+    fn around(value: Rational, spread: Option<Rational>) -> Bounded {
+        let spread = match spread {
+            Some(s) if s.is_zero() => Spread::Exact,
+            Some(s) => Spread::Within {
+                lo: &value - &s,
+                hi: &value + &s,
+            },
+            None => Spread::Unbounded,
+        };
+        Bounded { value, spread }
+    }
+}
+
 /// Total use of each resource, `Σ_k x_k d_kj`, given its exact value `used` on the computed
 /// tasks, within `± Σ_k e_k d_kj`.
 pub(crate) fn consumption_bounds(
@@ -140,15 +155,7 @@ pub(crate) fn consumption_bounds(
                     _ => None,
                 };
             }
-            let spread = match spread {
-                Some(s) if s.is_zero() => Spread::Exact,
-                Some(s) => Spread::Within {
-                    lo: &value - &s,
-                    hi: &value + &s,
-                },
-                None => Spread::Unbounded,
-            };
-            Bounded { value, spread }
+            Bounded::around(value, spread)
         })
         .collect()
 }
@@ -177,15 +184,7 @@ pub(crate) fn holdings_bounds(
                 };
             }
             let value = value.value();
-            let spread = match spread {
-                Some(s) if s.is_zero() => Spread::Exact,
-                Some(s) => Spread::Within {
-                    lo: &value - &s,
-                    hi: &value + &s,
-                },
-                None => Spread::Unbounded,
-            };
-            Bounded { value, spread }
+            Bounded::around(value, spread)
         })
         .collect()
 }
