@@ -61,6 +61,7 @@ pub mod si_gap;
 pub mod sp_gain;
 pub mod starvation;
 pub mod welfare_ratio;
+pub mod wire;
 
 use std::time::{Duration, Instant};
 
@@ -69,9 +70,10 @@ use leontief_solver::{Instance, Mechanism, Rational, SolverError};
 use rayon::prelude::*;
 use serde_json::Value;
 
-pub use family::Family;
+pub use family::{Family, FamilySpace};
 pub use metric::{Ctx, Direction, Evaluation, Metric, MetricInfo, Utility};
 
+use crate::candidate::Candidate;
 use crate::generate::GeneratorConfig;
 use crate::search::{unit_rng, Shard, Stop};
 use crate::shrink::shrink_while;
@@ -353,11 +355,141 @@ pub struct ExploreSummary {
     pub first_violation: Option<Duration>,
 }
 
-/// What one unit or task produced.
-struct Found {
-    scenarios: u64,
-    errors: Vec<String>,
-    best: Option<Evaluation>,
+/// What one work item produced: what the driver merges.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Found {
+    /// Scenarios tried (the truthful answer counts as one).
+    pub scenarios: u64,
+    /// Mechanism failures (the first few).
+    pub errors: Vec<String>,
+    /// The best evaluation, if any scenario had a value.
+    pub best: Option<Evaluation>,
+}
+
+impl Found {
+    /// A result (for an evaluator that builds it from another form, e.g. [`wire`]).
+    pub fn new(scenarios: u64, errors: Vec<String>, best: Option<Evaluation>) -> Self {
+        Found {
+            scenarios,
+            errors,
+            best,
+        }
+    }
+}
+
+/// One piece of a round's work, described completely (the run's configuration aside): what
+/// a [`RoundEvaluator`] evaluates, possibly in another process ([`wire`] is its serialized
+/// form).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum WorkItem {
+    /// Seed unit `unit` of the space (or of the family).
+    Unit {
+        /// The unit number.
+        unit: u64,
+    },
+    /// Local task `task` of round `round`: a walk from the elite's instance and the
+    /// metric's evaluation starting from its scenario.
+    Local {
+        /// The round.
+        round: u64,
+        /// The task within the round.
+        task: u64,
+        /// The elite it restarts from (its instance and scenario).
+        elite: Candidate,
+    },
+}
+
+/// Evaluates a round's work items; the driver ([`explore_with`]) merges the results in
+/// the items' order, so an evaluator may split, reorder or ship the items elsewhere as long
+/// as it returns, for each item, what [`Evaluator::evaluate`] returns.
+pub trait RoundEvaluator {
+    /// One [`Found`] per item, in the items' order.
+    ///
+    /// # Errors
+    /// A failure to evaluate (e.g. a lost remote worker); the run stops with it.
+    fn evaluate_round(&mut self, items: &[WorkItem]) -> std::io::Result<Vec<Found>>;
+}
+
+/// The evaluation of work items in this process: the seed space and the metric, built from
+/// the run's configuration. As a [`RoundEvaluator`], a parallel map over the items (rayon).
+pub struct Evaluator<'a> {
+    mechanism: &'a dyn Mechanism,
+    cfg: &'a ExploreConfig,
+    space: Space,
+    family: Option<FamilySpace>,
+}
+
+impl<'a> Evaluator<'a> {
+    /// The evaluator of a run.
+    pub fn new(mechanism: &'a dyn Mechanism, cfg: &'a ExploreConfig) -> Self {
+        Evaluator {
+            mechanism,
+            cfg,
+            space: Space::new(&cfg.values, cfg.generator.clone(), cfg.strategy, cfg.seed),
+            family: cfg.family.map(|f| f.space(&cfg.generator, cfg.seed)),
+        }
+    }
+
+    /// Seed unit `u`'s kind, or `None` past the end of the space.
+    fn seed_kind(&self, u: u64) -> Option<&'static str> {
+        match &self.family {
+            Some(fs) => fs.instance(u).map(|_| "family"),
+            None => self.space.origin(u).map(|o| o.name()),
+        }
+    }
+
+    /// What one item produces: a function of the item and the run's configuration alone.
+    pub fn evaluate(&self, item: &WorkItem) -> Found {
+        let (mechanism, cfg) = (self.mechanism, self.cfg);
+        match item {
+            WorkItem::Unit { unit } => {
+                let unit = *unit;
+                let (inst, grid) = match &self.family {
+                    Some(fs) => match fs.instance(unit) {
+                        Some(inst) => (inst, false),
+                        None => return past_the_end(unit),
+                    },
+                    None => match self.space.origin(unit) {
+                        Some(origin) => (
+                            self.space.instance(origin),
+                            matches!(origin, Origin::Grid(_)),
+                        ),
+                        None => return past_the_end(unit),
+                    },
+                };
+                evaluate_one(mechanism, cfg, &inst, grid, unit_rng(cfg.seed, unit), None)
+            }
+            WorkItem::Local { round, task, elite } => {
+                let mut rng = local_rng(cfg, *round, *task);
+                let steps = rng.range(1, 3) as usize;
+                let from = &elite.instance;
+                let inst = match cfg.family {
+                    Some(f) => f.walk(from, &cfg.values, &mut rng, steps),
+                    None => local::walk(from, &cfg.values, &mut rng, steps),
+                };
+                let hint = Some(elite.scenario.clone());
+                evaluate_one(mechanism, cfg, &inst, false, rng, hint)
+            }
+        }
+    }
+}
+
+/// A unit the driver never lists (past the end of the space), asked for anyway: an error.
+fn past_the_end(unit: u64) -> Found {
+    Found {
+        scenarios: 0,
+        errors: vec![format!("unit {unit}: past the end of the space")],
+        best: None,
+    }
+}
+
+impl RoundEvaluator for Evaluator<'_> {
+    fn evaluate_round(&mut self, items: &[WorkItem]) -> std::io::Result<Vec<Found>> {
+        let this = &*self;
+        Ok(items.par_iter().map(|item| this.evaluate(item)).collect())
+    }
 }
 
 fn evaluate_one(
@@ -559,15 +691,36 @@ pub fn explore(
     on_record: &mut dyn FnMut(&Value) -> std::io::Result<()>,
     progress: &(dyn Fn(&ExploreSummary) + Sync),
 ) -> std::io::Result<ExploreSummary> {
-    let space = Space::new(&cfg.values, cfg.generator.clone(), cfg.strategy, cfg.seed);
-    let family = cfg.family.map(|f| f.space(&cfg.generator, cfg.seed));
-    // Seed unit `u`: its kind, or `None` past the end of the space.
-    let seed_kind = |u: u64| -> Option<&'static str> {
-        match &family {
-            Some(fs) => fs.instance(u).map(|_| "family"),
-            None => space.origin(u).map(|o| o.name()),
-        }
-    };
+    explore_with(
+        mechanism,
+        cfg,
+        &mut Evaluator::new(mechanism, cfg),
+        on_record,
+        progress,
+    )
+}
+
+/// [`explore`] with the rounds' work items evaluated by `evaluator` (e.g. on other
+/// machines): the same records and counters as [`explore`] whenever `evaluator` returns
+/// what [`Evaluator`] does. The driver (merging, elites, shrinking, re-derivation, budget,
+/// time, cancel) runs here.
+///
+/// # Errors
+/// What `on_record` or `evaluator` returns, or an evaluator that returns a different number
+/// of results than items.
+///
+/// # Complexity
+/// As [`explore`], plus two calls of `evaluator` per round (the seeds, then the local
+/// tasks, which start from the elites the seeds leave).
+pub fn explore_with(
+    mechanism: &dyn Mechanism,
+    cfg: &ExploreConfig,
+    evaluator: &mut dyn RoundEvaluator,
+    on_record: &mut dyn FnMut(&Value) -> std::io::Result<()>,
+    progress: &(dyn Fn(&ExploreSummary) + Sync),
+) -> std::io::Result<ExploreSummary> {
+    let seeds = Evaluator::new(mechanism, cfg);
+    let family = seeds.family.is_some();
     let mut st = State {
         mechanism,
         cfg,
@@ -587,6 +740,17 @@ pub fn explore(
         elites: Vec::new(),
         start: Instant::now(),
     };
+    let mut run = |items: &[WorkItem]| -> std::io::Result<Vec<Found>> {
+        let results = evaluator.evaluate_round(items)?;
+        if results.len() != items.len() {
+            return Err(std::io::Error::other(format!(
+                "explore: the evaluator returned {} results for {} work items",
+                results.len(),
+                items.len()
+            )));
+        }
+        Ok(results)
+    };
     let batch = cfg.batch.max(1) as u64;
     let mut next_unit = cfg.shard.index;
     let mut round = 0u64;
@@ -594,22 +758,18 @@ pub fn explore(
         // 1. Seeds.
         let units: Vec<(u64, &'static str)> = (0..batch)
             .map(|t| next_unit + t * cfg.shard.count)
-            .map_while(|u| seed_kind(u).map(|k| (u, k)))
+            .map_while(|u| seeds.seed_kind(u).map(|k| (u, k)))
             .collect();
         let exhausted = units.is_empty();
-        let results: Vec<Found> = units
-            .par_iter()
-            .map(|&(unit, _)| {
-                let (inst, grid) = match &family {
-                    Some(fs) => (fs.instance(unit).expect("a listed unit"), false),
-                    None => {
-                        let origin = space.origin(unit).expect("a listed unit");
-                        (space.instance(origin), matches!(origin, Origin::Grid(_)))
-                    }
-                };
-                evaluate_one(mechanism, cfg, &inst, grid, unit_rng(cfg.seed, unit), None)
-            })
+        let items: Vec<WorkItem> = units
+            .iter()
+            .map(|&(unit, _)| WorkItem::Unit { unit })
             .collect();
+        let results = if items.is_empty() {
+            Vec::new()
+        } else {
+            run(&items)?
+        };
         for (&(unit, kind), found) in units.iter().zip(results) {
             st.summary.units += 1;
             next_unit = unit + cfg.shard.count;
@@ -621,24 +781,15 @@ pub fn explore(
         }
         // 2. Local search from the elites.
         if st.summary.stop.is_none() && cfg.local > 0 && !st.elites.is_empty() {
-            let elites = st.elites.clone();
-            let tasks: Vec<u64> = (0..cfg.local as u64).collect();
-            let results: Vec<Found> = tasks
-                .par_iter()
-                .map(|&t| {
-                    let elite = &elites[t as usize % elites.len()];
-                    let mut rng = local_rng(cfg, round, t);
-                    let steps = rng.range(1, 3) as usize;
-                    let from = &elite.candidate.instance;
-                    let inst = match cfg.family {
-                        Some(f) => f.walk(from, &cfg.values, &mut rng, steps),
-                        None => local::walk(from, &cfg.values, &mut rng, steps),
-                    };
-                    let hint = Some(elite.candidate.scenario.clone());
-                    evaluate_one(mechanism, cfg, &inst, false, rng, hint)
+            let items: Vec<WorkItem> = (0..cfg.local as u64)
+                .map(|task| WorkItem::Local {
+                    round,
+                    task,
+                    elite: st.elites[task as usize % st.elites.len()].candidate.clone(),
                 })
                 .collect();
-            for (&task, found) in tasks.iter().zip(results) {
+            let results = run(&items)?;
+            for (task, found) in (0..cfg.local as u64).zip(results) {
                 st.merge(found, RecordOrigin::Local { round, task }, on_record)?;
                 if st.budget_spent() {
                     st.summary.stop = Some(Stop::Budget);
@@ -651,12 +802,12 @@ pub fn explore(
         if st.summary.stop.is_none() {
             // A finite family's seeds run out early: its local search goes on (until the
             // budget or the time) unless the strategy asks for the seeds alone.
-            let climbing = family.is_some()
+            let climbing = family
                 && cfg.strategy != Strategy::Exhaustive
                 && cfg.local > 0
                 && !st.elites.is_empty()
                 && (cfg.budget.is_some() || cfg.time.is_some());
-            if (exhausted || seed_kind(next_unit).is_none()) && !climbing {
+            if (exhausted || seeds.seed_kind(next_unit).is_none()) && !climbing {
                 st.summary.stop = Some(Stop::Exhausted);
             } else if cfg.time.is_some_and(|t| st.summary.elapsed >= t) {
                 st.summary.stop = Some(Stop::Time);
