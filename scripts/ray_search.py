@@ -6,11 +6,13 @@
     python scripts/ray_search.py --explore --shards 8 --out best.jsonl -- \
         --mechanism ceei --metric sp-gain --budget 50000 --seed 1
 
-A thin command line over `leontief.ray` (python/leontief/ray.py): shard i of N runs
-`leontief.search(..., shard=(i, N))` in one Ray task; for search the shards' unit logs are
-replayed into exactly one process's records (the same for the same --seed, --budget and
---max-found), for explore the shards' best record is kept; each is re-verified unless
---no-verify, and the result is written as JSONL, the command line's format. The flags after `--` are `leontief search`'s (with --explore,
+A thin command line over `leontief.ray` (python/leontief/ray.py). search: shard i of N runs
+`leontief.search(..., shard=(i, N))` in one Ray task and the shards' unit logs are replayed
+into exactly one process's records (the same for the same --seed, --budget and --max-found).
+explore: one process's optimizer runs here and each round's evaluations are spread over N
+Ray tasks, so the records are exactly one process's (any strategy, local search, family,
+budget). Each record is re-verified unless --no-verify, and the records are written as JSONL,
+the command line's format. The flags after `--` are `leontief search`'s (with --explore,
 `leontief explore`'s), except --shard, --threads and --out, which are this script's.
 
 Ray: --address (or $RAY_ADDRESS) connects to a running cluster, e.g. `--address auto` on a
@@ -80,7 +82,7 @@ def main():
     p.add_argument("--threads", type=int, default=1, help="threads (Ray CPUs) per shard")
     p.add_argument("--out", default="found.jsonl")
     p.add_argument("--explore", action="store_true",
-                   help="run `explore` (flags after -- are its) and keep the best record")
+                   help="run `explore` (flags after -- are its): one process's records")
     p.add_argument("--address", default=None,
                    help="a running Ray cluster (e.g. auto, ray://head:10001); default "
                         "$RAY_ADDRESS, else a new local instance")
@@ -106,7 +108,7 @@ def main():
         if a.explore:
             if "metric" not in kw:
                 p.error("--explore needs --metric after --")
-            records = [leontief.ray.explore(mechanism, kw.pop("metric"), **common, **kw)]
+            records = leontief.ray.explore(mechanism, kw.pop("metric"), **common, **kw)
         else:
             if "property" not in kw:
                 p.error("needs --property after --")
@@ -122,7 +124,9 @@ def main():
     with open(a.out, "w") as f:
         for record in records:
             f.write(json.dumps(record, default=exact, separators=(",", ":")) + "\n")
-    print(f"ray_search: {len(records)} record(s) from {a.shards} shard(s) in {a.out}",
+    print(f"ray_search: {len(records)} record(s) from {a.shards} shard(s) a round in {a.out}"
+          if a.explore else
+          f"ray_search: {len(records)} record(s) from {a.shards} shard(s) in {a.out}",
           file=sys.stderr)
 
 

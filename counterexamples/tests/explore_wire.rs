@@ -105,7 +105,10 @@ fn same_through_the_wire(mechanism: &str, cfg: ExploreConfig) {
     // The budget binds and the local search ran, so both phases went through the wire.
     assert_eq!(one_summary.stop, Some(Stop::Budget), "{what}");
     assert!(shipped.local_items.get() > 0, "{what}");
-    assert!(!one.is_empty() && one.last().unwrap()["best"] == true, "{what}");
+    assert!(
+        !one.is_empty() && one.last().unwrap()["best"] == true,
+        "{what}"
+    );
 }
 
 fn cfg(metric: MetricName, seed: u64, g: GeneratorConfig, budget: u64) -> ExploreConfig {
@@ -149,7 +152,10 @@ fn whole_allocation_metrics_through_the_wire() {
     same_through_the_wire("drf-common-level", cfg(MetricName::Envy, 6, small(), 600));
     same_through_the_wire("asset", cfg(MetricName::SiGap, 7, small(), 600));
     same_through_the_wire("drf", cfg(MetricName::WelfareRatio, 8, small(), 300));
-    same_through_the_wire("discrete-drf", cfg(MetricName::DiscreteGap, 9, small(), 300));
+    same_through_the_wire(
+        "discrete-drf",
+        cfg(MetricName::DiscreteGap, 9, small(), 300),
+    );
 }
 
 #[test]
@@ -167,8 +173,14 @@ fn a_family_through_the_wire() {
 
 #[test]
 fn trees_through_the_wire() {
-    same_through_the_wire("hdrf:naive", cfg(MetricName::SgDeficit, 12, with_pools(), 600));
-    same_through_the_wire("hdrf:naive", cfg(MetricName::Starvation, 13, with_pools(), 150));
+    same_through_the_wire(
+        "hdrf:naive",
+        cfg(MetricName::SgDeficit, 12, with_pools(), 600),
+    );
+    same_through_the_wire(
+        "hdrf:naive",
+        cfg(MetricName::Starvation, 13, with_pools(), 150),
+    );
 }
 
 #[test]
@@ -182,5 +194,9 @@ fn an_evaluator_returning_too_few_results_is_an_error() {
     let m = by_name("drf").unwrap();
     let c = cfg(MetricName::RmLoss, 1, small(), 100);
     let err = explore_with(m.as_ref(), &c, &mut Short, &mut |_| Ok(()), &|_| {}).unwrap_err();
-    assert!(err.to_string().contains("returned 7 results for 8 work items"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("returned 7 results for 8 work items"),
+        "{err}"
+    );
 }

@@ -665,7 +665,33 @@ def explore(
     """Optimizes a metric over generated instances (``leontief explore``): an iterator of
     records, one per improvement, the last marked ``best=True``. Other explore flags
     (``utility``, ``family``, ``local``, ...) pass through ``flags``."""
-    argv = ["explore"] + _flags(
+    return _leontief.explore(_explore_argv(
+        mechanism, metric, budget=budget, time=time, seed=seed, shard=shard, threads=threads,
+        strategy=strategy, users=users, resources=resources, values=values, zeros=zeros,
+        weights=weights, caps=caps, pools=pools, **flags))
+
+
+def _explore_argv(
+    mechanism: str,
+    metric: str,
+    *,
+    budget: Optional[int] = None,
+    time: Any = None,
+    seed: int = 1,
+    shard: Any = None,
+    threads: Optional[int] = None,
+    strategy: Optional[str] = None,
+    users: Any = None,
+    resources: Any = None,
+    values: Any = None,
+    zeros: Any = None,
+    weights: bool = False,
+    caps: bool = False,
+    pools: Any = None,
+    **flags: Any,
+) -> List[str]:
+    """``explore``'s command line (what ``leontief.ray.explore`` hands to its workers)."""
+    return ["explore"] + _flags(
         mechanism=mechanism,
         metric=metric,
         budget=budget,
@@ -683,7 +709,6 @@ def explore(
         pools=_range(pools),
         **flags,
     )
-    return _leontief.explore(argv)
 
 
 def merge(records: Iterable[Mapping[str, Any]], *, verify: bool = False, best: bool = False) -> List[Dict[str, Any]]:

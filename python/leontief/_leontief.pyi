@@ -1,7 +1,7 @@
 """Type stubs of the extension module (python/src/lib.rs): the CLI's commands in-process."""
 
 from fractions import Fraction
-from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Tuple, Union
 
 __version__: str
 
@@ -69,6 +69,14 @@ def search(argv: List[str]) -> Records:
 
 def explore(argv: List[str]) -> Records:
     """`explore`'s records as an iterator (flags validated before it returns)."""
+
+def explore_distributed(argv: List[str], evaluate: Callable[[List[str]], List[str]]) -> Records:
+    """`explore`'s records with each round's work items (JSON texts) evaluated by `evaluate`,
+    which returns one result per item (JSON texts, in order), e.g. `explore_evaluate` run
+    elsewhere with the same flags; an exception it raises is raised by the iterator."""
+
+def explore_evaluate(argv: List[str], items: List[str]) -> List[str]:
+    """`explore` work items evaluated for the run `argv` describes: one result per item."""
 
 def replay_search(logs: List[Dict[str, Any]], budget: Optional[int] = None,
                   max_found: Optional[int] = None) -> Dict[str, Any]:

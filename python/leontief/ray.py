@@ -18,14 +18,19 @@ deterministic: a shard stopped by time ends the replay at its first missing unit
 ``stop == "time"`` and a prefix of one process's records (as ``time`` gives one process);
 ``exact=False`` keeps every shard's records instead, merged.
 
-``explore`` is not replayed: its local search works on an elite pool drawn from the whole run
-and on ``(seed, shard, round, task)`` streams, so a shard's rounds cannot be recombined into
-one process's. It equals one process for ``strategy="exhaustive"`` and ``local=0`` (every
-unit evaluated once, no local search; ``budget`` not binding): the same best record (ties go
-to the lowest unit in both), except its ``scenarios``, which counts the scenarios of the run
-that printed it. Otherwise ``budget`` and ``time`` apply to each shard, as ``--shard`` does on
-the command line, and the result is the ``n`` shard runs' best (``in_process=True`` computes
-the same without Ray): deterministic for a fixed ``n``, but not one process's.
+``explore`` equals one process exactly, for every strategy, metric, family and limit: the
+same records in the same order (``scenarios`` included) and the same summary counters as
+``list(leontief.explore(...))`` with the same arguments. The optimizer's driver (merging,
+elite pool, shrinking, re-derivation, ``budget``, ``time``) runs in this process; only the
+evaluations move. Each round's work items — its seed units, then its local-search tasks,
+which restart from the elites the seeds leave — are cut into ``shards`` consecutive chunks,
+one Ray task each (``_leontief.explore_evaluate``, with the driver's flags), and the results
+come back in the items' order. A result is the evaluation in full (both answers, the
+scenario, the interval), serialized exactly and checked to read back equal before it leaves
+the worker, so the driver merges what one process merges (``counterexamples/src/explore/
+wire.rs``). The price is two round trips per round and the driver's serial share (shrinking
+and re-deriving each improvement); a larger ``batch`` or ``local`` amortises the round
+trips. ``time`` is checked by the driver between rounds.
 
 Ray is imported when a function runs (``pip install ray``; the notebooks' pinned requirements
 include it). With ``address=None`` an existing Ray connection of this process is used, else ``ray.init()``
@@ -34,18 +39,21 @@ connects to ``$RAY_ADDRESS`` or starts a local cluster; give ``address="auto"`` 
 (``pip install ./python``) in the Python that runs its workers.
 
 # Complexity
-One task per shard, each with ``threads`` CPUs; the shards run in parallel as far as the
-cluster's CPUs allow. ``search``'s replay is linear in the units the shards examined (their
-logs travel to the driver: a few numbers per unit, plus the records); ``explore``'s merge
-sorts the shards' records. ``verify=True`` re-verifies each record exactly.
+``search``: one task per shard, each with ``threads`` CPUs; the shards run in parallel as far
+as the cluster's CPUs allow. The replay is linear in the units the shards examined (their
+logs travel to the driver: a few numbers per unit, plus the records). ``explore``: per round,
+two waves of at most ``shards`` tasks (``threads`` CPUs each), each item one metric
+evaluation; what travels is linear in the items and their instances. ``verify=True``
+re-verifies each record exactly.
 
 # Example
 ```python
 import leontief.ray
 records = leontief.ray.search("drf", ["rm"], shards=4, seed=1, budget=20_000)
 records.summaries[0]["stop"]   # "budget", as list(leontief.search("drf", ["rm"], seed=1, budget=20_000))
-best = leontief.ray.explore("ceei", "sp-gain", shards=32, seed=7, budget=50_000, threads=2,
-                            address="auto")
+run = leontief.ray.explore("ceei", "sp-gain", shards=32, seed=7, budget=50_000, threads=2,
+                           address="auto")
+run.best            # the last record, "best": True; list(run) == list(leontief.explore(...))
 ```
 
 # References
@@ -61,7 +69,7 @@ from typing import Any, Dict, List, Optional, Sequence, Union
 
 import leontief as _leontief
 
-__all__ = ["search", "explore", "run_shards", "SearchResult"]
+__all__ = ["search", "explore", "run_shards", "SearchResult", "ExploreResult"]
 
 Record = Dict[str, Any]
 
@@ -85,6 +93,24 @@ def _run_shard(kind: str, args: tuple, kwargs: dict, index: int, count: int) -> 
     return list(run(*args, shard=(index, count), **kwargs))
 
 
+def _connect(address: Optional[str]):
+    """Ray, connected (see the module's documentation for ``address``)."""
+    ray = _import_ray()
+    if not ray.is_initialized():
+        ray.init(address=address)
+    elif address is not None:
+        raise _leontief.InvalidInput(f"address: Ray is already connected in this process; cannot connect "
+                         f"to {address!r} (call ray.shutdown() first)")
+    return ray
+
+
+def _check_counts(shards: Any, threads: Any) -> None:
+    if isinstance(shards, bool) or not isinstance(shards, int) or shards < 1:
+        raise _leontief.InvalidInput(f"shards: expected an integer >= 1, found {shards!r}")
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise _leontief.InvalidInput(f"threads: expected an integer >= 1, found {threads!r}")
+
+
 def run_shards(kind: str, args: tuple, kwargs: dict, *, shards: int, threads: int = 1,
                address: Optional[str] = None, in_process: bool = False,
                ray_options: Optional[dict] = None) -> List[List[Record]]:
@@ -94,10 +120,7 @@ def run_shards(kind: str, args: tuple, kwargs: dict, *, shards: int, threads: in
     the GIL). Bad arguments raise ``leontief.InvalidInput`` naming the argument."""
     if kind not in ("search", "explore"):
         raise _leontief.InvalidInput(f"kind: expected 'search' or 'explore', found {kind!r}")
-    if isinstance(shards, bool) or not isinstance(shards, int) or shards < 1:
-        raise _leontief.InvalidInput(f"shards: expected an integer >= 1, found {shards!r}")
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise _leontief.InvalidInput(f"threads: expected an integer >= 1, found {threads!r}")
+    _check_counts(shards, threads)
     for name in ("shard", "threads"):
         if name in kwargs:
             raise _leontief.InvalidInput(f"{name}: set by leontief.ray (one shard per task), not given")
@@ -108,12 +131,7 @@ def run_shards(kind: str, args: tuple, kwargs: dict, *, shards: int, threads: in
         with ThreadPoolExecutor(max_workers=shards) as pool:
             return list(pool.map(lambda i: _run_shard(kind, args, kwargs, i, shards),
                                  range(shards)))
-    ray = _import_ray()
-    if not ray.is_initialized():
-        ray.init(address=address)
-    elif address is not None:
-        raise _leontief.InvalidInput(f"address: Ray is already connected in this process; cannot connect "
-                         f"to {address!r} (call ray.shutdown() first)")
+    ray = _connect(address)
     task = ray.remote(_run_shard).options(num_cpus=threads, **(ray_options or {}))
     return ray.get([task.remote(kind, args, kwargs, i, shards) for i in range(shards)])
 
@@ -180,25 +198,90 @@ def search(mechanism: str, properties: Union[str, Sequence[str]], *, shards: int
     return SearchResult(records, out["summaries"])
 
 
+class ExploreResult(list):
+    """``explore``'s records (a list: one process's, in its order; the last has
+    ``"best": True``) with ``summaries``, one process's summary text (as
+    ``leontief.explore(...).summaries``), and ``best``, the last record (``None`` when no
+    scenario had a value)."""
+
+    def __init__(self, records: List[Record], summaries: List[str]):
+        super().__init__(records)
+        self.summaries = summaries
+
+    @property
+    def best(self) -> Optional[Record]:
+        return self[-1] if self else None
+
+
+def _chunks(items: List[str], n: int) -> List[List[str]]:
+    """``items`` cut into at most ``n`` consecutive, nearly equal, non-empty chunks."""
+    n = min(n, len(items))
+    size, extra = divmod(len(items), n) if n else (0, 0)
+    out, at = [], 0
+    for k in range(n):
+        end = at + size + (1 if k < extra else 0)
+        out.append(items[at:end])
+        at = end
+    return out
+
+
+def _evaluate_chunk(argv: List[str], items: List[str]) -> List[str]:
+    """One chunk of a round's work items evaluated (runs inside a Ray task or a local
+    thread); the results in the items' order."""
+    from leontief import _leontief as native
+
+    return native.explore_evaluate(argv, items)
+
+
 def explore(mechanism: str, metric: str, *, shards: int, seed: int = 1,
             budget: Optional[int] = None, time: Optional[str] = None, threads: int = 1,
             verify: bool = False, address: Optional[str] = None, in_process: bool = False,
-            ray_options: Optional[dict] = None, **flags: Any) -> Record:
-    """``leontief.explore`` as ``shards`` Ray tasks (``threads`` CPUs each): the best record
-    of all shards (``leontief.merge(..., best=True)``: ties to the lowest unit;
-    ``verify=True`` re-derives it), with ``"best": True``. ``budget`` and ``time`` apply to
-    each shard; ``flags`` are ``leontief.explore``'s other keywords.
+            ray_options: Optional[dict] = None, **flags: Any) -> ExploreResult:
+    """``leontief.explore`` with each round's evaluations spread over ``shards`` Ray tasks
+    (``threads`` CPUs each): exactly one process's records, in order, and its summary
+    (``list(leontief.explore(...))`` with the same arguments; see the module's
+    documentation). ``flags`` are ``leontief.explore``'s other keywords (``strategy``,
+    ``local``, ``family``, ``users``, ...); ``verify=True`` re-verifies each record once
+    more (``leontief.merge(..., verify=True)``). ``in_process=True`` runs the chunks in
+    local threads instead of Ray tasks (the same records).
 
     # Example
     ```python
-    leontief.ray.explore("drf", "rm-loss", shards=2, seed=1, strategy="exhaustive", local=0,
-                         users=(2, 3), resources=(2, 2))["value"]   # Fraction(2, 3)
+    run = leontief.ray.explore("drf", "rm-loss", shards=2, seed=1, budget=3_000,
+                               users=(2, 3), resources=(2, 2))
+    list(run) == list(leontief.explore("drf", "rm-loss", seed=1, budget=3_000,
+                                       users=(2, 3), resources=(2, 2)))   # True
     ```
     """
-    kwargs = dict(flags, seed=seed, budget=budget, time=time)
-    parts = run_shards("explore", (mechanism, metric), kwargs, shards=shards, threads=threads,
-                       address=address, in_process=in_process, ray_options=ray_options)
-    best = list(_leontief.merge([r for part in parts for r in part], verify=verify, best=True))
-    if len(best) != 1:
-        raise RuntimeError(f"explore: expected one best record from the shards, found {len(best)}")
-    return best[0]
+    _check_counts(shards, threads)
+    for name in ("shard", "threads"):
+        if name in flags:
+            raise _leontief.InvalidInput(f"{name}: set by leontief.ray, not given")
+    argv = _leontief._explore_argv(mechanism, metric, seed=seed, budget=budget, time=time,
+                                   threads=threads, **flags)
+    if in_process:
+        if address is not None:
+            raise _leontief.InvalidInput("address: a Ray cluster address does not apply with in_process=True")
+        pool = ThreadPoolExecutor(max_workers=shards)
+
+        def evaluate(items: List[str]) -> List[str]:
+            parts = pool.map(lambda chunk: _evaluate_chunk(argv, chunk), _chunks(items, shards))
+            return [r for part in parts for r in part]
+    else:
+        pool = None
+        ray = _connect(address)
+        task = ray.remote(_evaluate_chunk).options(num_cpus=threads, **(ray_options or {}))
+        argv_ref = ray.put(argv)
+
+        def evaluate(items: List[str]) -> List[str]:
+            parts = ray.get([task.remote(argv_ref, chunk) for chunk in _chunks(items, shards)])
+            return [r for part in parts for r in part]
+    try:
+        run = _leontief._leontief.explore_distributed(argv, evaluate)
+        records = list(run)
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=False)
+    if verify:
+        _leontief.merge(records, verify=True)
+    return ExploreResult(records, run.summaries)

@@ -683,11 +683,23 @@ struct Records {
     cancel: Arc<AtomicBool>,
     handle: Mutex<Option<JoinHandle<()>>>,
     summaries: Mutex<Option<Vec<String>>>,
+    /// A Python exception the work ran into (in a callable it was given), raised in place of
+    /// the work's own error.
+    failure: Arc<Mutex<Option<PyErr>>>,
 }
 
 impl Records {
     fn start(
         py: Python<'_>,
+        work: impl FnOnce(&Sender<Message>) -> Result<Vec<String>, CliError> + Send + 'static,
+    ) -> PyResult<Records> {
+        Records::start_with(py, Arc::default(), work)
+    }
+
+    /// [`Records::start`], with `failure` raised in place of the work's error when set.
+    fn start_with(
+        py: Python<'_>,
+        failure: Arc<Mutex<Option<PyErr>>>,
         work: impl FnOnce(&Sender<Message>) -> Result<Vec<String>, CliError> + Send + 'static,
     ) -> PyResult<Records> {
         let cancel = Arc::new(AtomicBool::new(false));
@@ -702,6 +714,7 @@ impl Records {
             cancel,
             handle: Mutex::new(Some(handle)),
             summaries: Mutex::new(None),
+            failure,
         };
         // The flags are validated before the work starts: their errors raise here.
         match records.wait(py)? {
@@ -773,6 +786,14 @@ impl Records {
                 Some(Message::Ready) => continue,
                 Some(Message::Done(result)) => {
                     self.join(py);
+                    let failure = self
+                        .failure
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .take();
+                    if let Some(e) = failure {
+                        return Err(e);
+                    }
                     let summaries = result.map_err(py_error)?;
                     *self
                         .summaries
@@ -849,6 +870,60 @@ fn explore(py: Python<'_>, argv: Vec<String>) -> PyResult<Records> {
     })
 }
 
+/// `leontief explore` in-process with each round's work items evaluated by `evaluate`: a
+/// callable taking the items (a list of JSON texts) and returning one result per item (JSON
+/// texts, in order), e.g. [`explore_evaluate`] run as Ray tasks. The same records as
+/// [`explore`] when it returns what `explore_evaluate` does with the same flags. `evaluate`
+/// is called from the run's thread (holding the GIL while it runs); an exception it raises
+/// stops the run and is raised by the iterator.
+#[pyfunction]
+fn explore_distributed(
+    py: Python<'_>,
+    argv: Vec<String>,
+    evaluate: Py<PyAny>,
+) -> PyResult<Records> {
+    let Command::Explore(args) = parse(argv)? else {
+        return Err(PyTypeError::new_err("expected explore's flags"));
+    };
+    let failure: Arc<Mutex<Option<PyErr>>> = Arc::default();
+    let slot = failure.clone();
+    Records::start_with(py, failure, move |tx| {
+        let (mut on_record, ready) = sender_callbacks(tx);
+        let mut transport = move |items: Vec<String>| -> Result<Vec<String>, String> {
+            Python::attach(|py| {
+                evaluate
+                    .call1(py, (items,))
+                    .and_then(|out| out.extract::<Vec<String>>(py).map_err(PyErr::from))
+                    .map_err(|e| {
+                        let text = e.to_string();
+                        slot.lock()
+                            .unwrap_or_else(PoisonError::into_inner)
+                            .get_or_insert(e);
+                        text
+                    })
+            })
+        };
+        leontief::commands::explore::run_distributed(&args, &mut transport, &mut on_record, &ready)
+            .map(|s| vec![s])
+    })
+}
+
+/// Evaluates `explore` work items (JSON texts, as `explore_distributed`'s callable receives
+/// them) for the run `argv` describes (the driver's flags): one result per item, as JSON
+/// texts, in order. What a Ray task of `leontief.ray.explore` runs; releases the GIL.
+#[pyfunction]
+fn explore_evaluate(
+    py: Python<'_>,
+    argv: Vec<String>,
+    items: Vec<String>,
+) -> PyResult<Vec<String>> {
+    let Command::Explore(args) = parse(argv)? else {
+        return Err(PyTypeError::new_err("expected explore's flags"));
+    };
+    py.detach(|| quietly(|| leontief::commands::explore::evaluate_items(&args, &items)))
+        .map_err(py_error)
+}
+
 /// The one-process `search` rebuilt from its shards' `--unit-log` records (see
 /// `leontief::commands::search::replay_unit_logs`): `{"records": [...], "summaries": [...]}`.
 #[pyfunction]
@@ -882,6 +957,8 @@ fn _leontief(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(merge, m)?)?;
     m.add_function(wrap_pyfunction!(search, m)?)?;
     m.add_function(wrap_pyfunction!(explore, m)?)?;
+    m.add_function(wrap_pyfunction!(explore_distributed, m)?)?;
+    m.add_function(wrap_pyfunction!(explore_evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(replay_search, m)?)?;
     m.add_function(wrap_pyfunction!(dumps, m)?)?;
     m.add_function(wrap_pyfunction!(loads, m)?)?;

@@ -7,7 +7,8 @@ use std::time::Duration;
 
 use clap::Args;
 use leontief_counterexamples::explore::{
-    explore, ExploreConfig, ExploreSummary, Family, MetricName, Utility,
+    explore, explore_with, wire, Evaluator, ExploreConfig, ExploreSummary, Family, Found,
+    MetricName, RoundEvaluator, Utility, WorkItem,
 };
 use leontief_counterexamples::space::Strategy;
 use leontief_solver::registry::Descriptor;
@@ -183,6 +184,79 @@ pub fn run_with(
     on_record: &mut (dyn FnMut(&Value) -> std::io::Result<()> + Send),
     ready: &dyn Fn() -> Result<(), CliError>,
 ) -> Result<String, CliError> {
+    drive(args, None, on_record, ready)
+}
+
+/// Carries a round's work items elsewhere and their results back: each item's serialized
+/// form as JSON text ([`wire::item_to_json`]) in, one result's per item, in order, out
+/// ([`wire::found_to_json`], e.g. from [`evaluate_items`] run on other machines with the
+/// same flags); `Err(message)` stops the run.
+pub type Transport<'a> = dyn FnMut(Vec<String>) -> Result<Vec<String>, String> + Send + 'a;
+
+/// [`run_with`] with the rounds' work items evaluated through `transport` (the Python
+/// package's `leontief.ray.explore`): the same records and summary as [`run_with`] when the
+/// transport returns what [`evaluate_items`] does with the same flags. The driver (merging,
+/// shrinking, re-derivation, budget, time, cancel) runs here; `time` is checked between
+/// rounds.
+///
+/// # Errors
+/// As [`run_with`]; a transport failure, or a result that does not read back, stops the run
+/// with an internal error naming it.
+pub fn run_distributed(
+    args: &ExploreArgs,
+    transport: &mut Transport<'_>,
+    on_record: &mut (dyn FnMut(&Value) -> std::io::Result<()> + Send),
+    ready: &dyn Fn() -> Result<(), CliError>,
+) -> Result<String, CliError> {
+    drive(args, Some(transport), on_record, ready)
+}
+
+/// A [`RoundEvaluator`] over a [`Transport`]: every item encoded (checked to read back
+/// equal), every result decoded; the first failure is kept for the error message.
+struct Remote<'t, 'a> {
+    transport: &'t mut Transport<'a>,
+    failure: Option<String>,
+}
+
+impl Remote<'_, '_> {
+    fn round(&mut self, items: &[WorkItem]) -> Result<Vec<Found>, String> {
+        let sent = items
+            .iter()
+            .map(|i| wire::item_to_json_checked(i).map(|v| v.to_string()))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| e.to_string())?;
+        let back = (self.transport)(sent)?;
+        if back.len() != items.len() {
+            return Err(format!(
+                "{} results for {} work items",
+                back.len(),
+                items.len()
+            ));
+        }
+        back.iter()
+            .map(|text| {
+                let v: Value = serde_json::from_str(text).map_err(|e| format!("a result: {e}"))?;
+                wire::found_from_json(&v).map_err(|e| e.to_string())
+            })
+            .collect()
+    }
+}
+
+impl RoundEvaluator for Remote<'_, '_> {
+    fn evaluate_round(&mut self, items: &[WorkItem]) -> std::io::Result<Vec<Found>> {
+        self.round(items).map_err(|e| {
+            self.failure.get_or_insert(e.clone());
+            std::io::Error::other(e)
+        })
+    }
+}
+
+fn drive(
+    args: &ExploreArgs,
+    transport: Option<&mut Transport<'_>>,
+    on_record: &mut (dyn FnMut(&Value) -> std::io::Result<()> + Send),
+    ready: &dyn Fn() -> Result<(), CliError>,
+) -> Result<String, CliError> {
     let numbers = args.numbers.numbers()?;
     let mut cfg = config(args)?;
     cfg.explore.cancel = crate::workers::cancel_flag();
@@ -202,17 +276,61 @@ pub fn run_with(
         ));
         bar.tick();
     };
-    let result = pool.install(|| {
-        explore(
-            mech.as_ref(),
-            &cfg.explore,
-            &mut |r| on_record(&finish_json(r.clone(), numbers)),
-            &tick,
-        )
+    let mut on_finished = |r: &Value| on_record(&finish_json(r.clone(), numbers));
+    let mut remote = transport.map(|transport| Remote {
+        transport,
+        failure: None,
+    });
+    let result = pool.install(|| match remote.as_mut() {
+        None => explore(mech.as_ref(), &cfg.explore, &mut on_finished, &tick),
+        Some(r) => explore_with(mech.as_ref(), &cfg.explore, r, &mut on_finished, &tick),
     });
     bar.finish_and_clear();
+    if let Some(why) = remote.and_then(|r| r.failure) {
+        return Err(CliError::Internal(format!(
+            "explore: evaluating a round: {why}"
+        )));
+    }
     let summary = result.map_err(|e| CliError::Internal(format!("writing output: {e}")))?;
     Ok(summary_text(&cfg, &summary))
+}
+
+/// Evaluates work items of the run `args` describes (each in [`wire`]'s form, as JSON
+/// text) and returns each result in that form, in order: what a remote worker of
+/// [`run_distributed`] runs, with the same flags as the driver. Each result is checked to
+/// read back equal before it leaves.
+///
+/// # Errors
+/// Invalid flags (as `leontief explore`); an item that does not read (an internal error).
+///
+/// # Complexity
+/// One metric evaluation per item, in parallel over `--threads`.
+pub fn evaluate_items(args: &ExploreArgs, items: &[String]) -> Result<Vec<String>, CliError> {
+    let cfg = config(args)?;
+    let mech = cfg.mechanism.build();
+    let pool = thread_pool(cfg.control.threads)?;
+    let items = items
+        .iter()
+        .enumerate()
+        .map(|(k, text)| {
+            serde_json::from_str::<Value>(text)
+                .map_err(|e| e.to_string())
+                .and_then(|v| wire::item_from_json(&v).map_err(|e| e.to_string()))
+                .map_err(|e| CliError::Internal(format!("explore work item {k}: {e}")))
+        })
+        .collect::<Result<Vec<WorkItem>, _>>()?;
+    let mut evaluator = Evaluator::new(mech.as_ref(), &cfg.explore);
+    let found = pool
+        .install(|| evaluator.evaluate_round(&items))
+        .map_err(|e| CliError::Internal(e.to_string()))?;
+    found
+        .iter()
+        .map(|f| {
+            wire::found_to_json_checked(f)
+                .map(|v| v.to_string())
+                .map_err(|e| CliError::Internal(e.to_string()))
+        })
+        .collect()
 }
 
 fn summary_text(cfg: &Config, s: &ExploreSummary) -> String {
