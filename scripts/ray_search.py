@@ -3,7 +3,7 @@
 
     python scripts/ray_search.py --shards 32 --threads 2 --out found.jsonl -- \
         --mechanism ceei --property pm --time 10m --seed 7
-    python scripts/ray_search.py --explore --shards 8 --out best.jsonl -- \
+    python scripts/ray_search.py --explore --shards 8 --out explore.jsonl -- \
         --mechanism ceei --metric sp-gain --budget 50000 --seed 1
 
 A thin command line over `leontief.ray` (python/leontief/ray.py). search: shard i of N runs

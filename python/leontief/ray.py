@@ -241,8 +241,9 @@ def explore(mechanism: str, metric: str, *, shards: int, seed: int = 1,
     (``threads`` CPUs each): exactly one process's records, in order, and its summary
     (``list(leontief.explore(...))`` with the same arguments; see the module's
     documentation). ``flags`` are ``leontief.explore``'s other keywords (``strategy``,
-    ``local``, ``family``, ``users``, ...); ``verify=True`` re-verifies each record once
-    more (``leontief.merge(..., verify=True)``). ``in_process=True`` runs the chunks in
+    ``local``, ``family``, ``users``, ...); ``verify=True`` re-derives each record once more
+    (``leontief.merge(..., verify=True, best=True)``; the driver already re-derives each
+    record before it is handed out). ``in_process=True`` runs the chunks in
     local threads instead of Ray tasks (the same records).
 
     # Example
@@ -283,5 +284,6 @@ def explore(mechanism: str, metric: str, *, shards: int, seed: int = 1,
         if pool is not None:
             pool.shutdown(wait=False)
     if verify:
-        _leontief.merge(records, verify=True)
+        # Each record re-derived once more (merge's reduction to the best is not kept).
+        _leontief.merge(records, verify=True, best=True)
     return ExploreResult(records, run.summaries)
