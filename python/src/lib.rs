@@ -893,7 +893,7 @@ fn explore_distributed(
             Python::attach(|py| {
                 evaluate
                     .call1(py, (items,))
-                    .and_then(|out| out.extract::<Vec<String>>(py).map_err(PyErr::from))
+                    .and_then(|out| out.extract::<Vec<String>>(py))
                     .map_err(|e| {
                         let text = e.to_string();
                         slot.lock()

@@ -9,6 +9,8 @@
 //! - [`local`]: the exact perturbations of the local search.
 //! - [`family`]: parametric families (`--family`), their seeds and structure-keeping moves.
 //! - [`record`]: the JSONL records and their independent re-derivation.
+//! - [`wire`]: the serialized form of a round's work items and results (evaluation
+//!   elsewhere, e.g. on Ray workers).
 //!
 //! # The optimizer
 //! Rounds, until the budget, the time or (for the exhaustive strategy) the space runs out:
@@ -29,6 +31,13 @@
 //! of the record is shrunk (the reductions of [`crate::shrink`], kept while the value is at
 //! least as good), re-derived from scratch ([`record::rederive`]) and handed out; the best
 //! record is handed out once more at the end, marked `"best": true`.
+//!
+//! A round's evaluations are [`WorkItem`]s (a seed unit; a local task with its round, task
+//! number and elite), each a function of the item and the configuration alone. [`explore`]
+//! evaluates them here in parallel ([`Evaluator`]); [`explore_with`] hands them to any
+//! [`RoundEvaluator`] (e.g. workers in other processes, through [`wire`]) and keeps the
+//! driver — merging, elites, shrinking, re-derivation, budget, time, cancel — in one place,
+//! so the output is the same whoever evaluates.
 //!
 //! # Example
 //! DRF is strategy-proof: the best single-liar gain found is exactly 1 (the truth).
@@ -397,7 +406,7 @@ pub enum WorkItem {
         /// The task within the round.
         task: u64,
         /// The elite it restarts from (its instance and scenario).
-        elite: Candidate,
+        elite: Box<Candidate>,
     },
 }
 
@@ -785,7 +794,7 @@ pub fn explore_with(
                 .map(|task| WorkItem::Local {
                     round,
                     task,
-                    elite: st.elites[task as usize % st.elites.len()].candidate.clone(),
+                    elite: Box::new(st.elites[task as usize % st.elites.len()].candidate.clone()),
                 })
                 .collect();
             let results = run(&items)?;

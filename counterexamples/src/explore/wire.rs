@@ -231,7 +231,7 @@ pub fn item_from_json(v: &Value) -> Result<WorkItem, SolverError> {
     Ok(WorkItem::Local {
         round: read_u64("item.round", get(v, "item", "round")?)?,
         task: read_u64("item.task", get(v, "item", "task")?)?,
-        elite: candidate_from_json("item.elite", get(v, "item", "elite")?)?,
+        elite: Box::new(candidate_from_json("item.elite", get(v, "item", "elite")?)?),
     })
 }
 
