@@ -1,8 +1,9 @@
-"""`search` and `explore` sharded over Ray tasks, then merged.
+"""`search` and `explore` over Ray tasks, each equal to one process.
 
-Shard `i` of `n` runs ``leontief.search(..., shard=(i, n))`` (or ``leontief.explore``) as one
-Ray task; the shards take the units ``k`` with ``k mod n = i``, so they cover the space without
-overlap. A unit's work depends only on ``(seed, unit)``.
+``search``: shard `i` of `n` runs ``leontief.search(..., shard=(i, n))`` as one Ray task; the
+shards take the units ``k`` with ``k mod n = i``, so they cover the space without overlap. A
+unit's work depends only on ``(seed, unit)``. ``explore``: one process's optimizer runs here
+and each round's evaluations are spread over ``n`` Ray tasks (below).
 
 ``search`` equals one process exactly, for the same seed, ``budget`` and ``max_found``: its
 records (the same, in the same order) and its summary's counters (``units``, ``scenarios``,
@@ -117,7 +118,9 @@ def run_shards(kind: str, args: tuple, kwargs: dict, *, shards: int, threads: in
     """The records of each shard, in shard order: ``kind`` is ``"search"`` or ``"explore"``,
     ``args``/``kwargs`` its arguments (without ``shard`` and ``threads``). With
     ``in_process=True`` the shards run in this process, one thread each (the package releases
-    the GIL). Bad arguments raise ``leontief.InvalidInput`` naming the argument."""
+    the GIL). Bad arguments raise ``leontief.InvalidInput`` naming the argument. For
+    ``"explore"`` these are the ``--shard`` runs (each with its own limits and elites), not
+    one process's split: ``explore`` below gives that."""
     if kind not in ("search", "explore"):
         raise _leontief.InvalidInput(f"kind: expected 'search' or 'explore', found {kind!r}")
     _check_counts(shards, threads)
