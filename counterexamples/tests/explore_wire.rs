@@ -12,7 +12,7 @@ use leontief_counterexamples::explore::wire::{
 };
 use leontief_counterexamples::explore::{
     explore, explore_with, Evaluator, ExploreConfig, ExploreSummary, Family, Found, MetricName,
-    RoundEvaluator, WorkItem,
+    RoundEvaluator, Utility, WorkItem,
 };
 use leontief_counterexamples::generate::GeneratorConfig;
 use leontief_counterexamples::mechanisms::by_name;
@@ -199,4 +199,35 @@ fn an_evaluator_returning_too_few_results_is_an_error() {
             .contains("returned 7 results for 8 work items"),
         "{err}"
     );
+}
+
+#[test]
+fn a_result_that_does_not_read_back_equal_is_refused() {
+    use leontief_counterexamples::candidate::Candidate;
+    use leontief_solver::properties::Scenario;
+    use leontief_solver::{Drf, Instance, User};
+    // The DRF paper's resource-monotonicity example, capacities (1, 1) grown to (2, 1).
+    let inst = Instance::new(
+        vec![1.into(), 1.into()],
+        vec![User::new("A", [2, 1]), User::new("B", [1, 2])],
+    )
+    .unwrap();
+    let c = Candidate::new(inst, Scenario::Capacity(vec![2.into(), 1.into()]));
+    let truth = Drf::extended().allocate(&c.instance).unwrap();
+    let mut e = MetricName::RmLoss
+        .metric()
+        .at(&Drf::extended(), &c, &truth, Utility::Tasks)
+        .unwrap()
+        .unwrap();
+    let found = Found::new(3, vec!["a failure".into()], Some(e.clone()));
+    let v = found_to_json_checked(&found).unwrap();
+    assert_eq!(found_from_json(&v).unwrap(), found);
+    // A joiner with three demand entries on two resources has no instance form: refused
+    // by the encoder, not sent as something else.
+    e.candidate.scenario = Scenario::Join(User::new("C", [1, 1, 1]));
+    let err = found_to_json_checked(&Found::new(1, Vec::new(), Some(e))).unwrap_err();
+    assert!(err.to_string().contains("explore result"), "{err}");
+    // A result missing a field names it.
+    let err = found_from_json(&serde_json::json!({"errors": [], "best": null})).unwrap_err();
+    assert!(err.to_string().contains("found.scenarios"), "{err}");
 }
