@@ -66,7 +66,7 @@ run.best            # the last record, "best": True; list(run) == list(leontief.
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Dict, List, Optional, Sequence, Union
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import leontief as _leontief
 
@@ -228,12 +228,24 @@ def _chunks(items: List[str], n: int) -> List[List[str]]:
     return out
 
 
-def _evaluate_chunk(argv: List[str], items: List[str]) -> List[str]:
+def _evaluate_chunk(argv: List[str], items: List[str]) -> Tuple[str, List[str]]:
     """One chunk of a round's work items evaluated (runs inside a Ray task or a local
-    thread); the results in the items' order."""
+    thread): the worker's package version and the results in the items' order."""
     from leontief import _leontief as native
 
-    return native.explore_evaluate(argv, items)
+    return native.__version__, native.explore_evaluate(argv, items)
+
+
+def _results(parts: Iterable[Tuple[str, List[str]]]) -> List[str]:
+    """The chunks' results joined in order, once every worker is known to run the driver's
+    version of the package (a worker on another version could evaluate differently)."""
+    out: List[str] = []
+    for version, results in parts:
+        if version != _leontief.__version__:
+            raise RuntimeError(f"a worker runs leontief {version}, the driver "
+                               f"{_leontief.__version__}: install the same package on every node")
+        out.extend(results)
+    return out
 
 
 def explore(mechanism: str, metric: str, *, shards: int, seed: int = 1,
@@ -269,8 +281,8 @@ def explore(mechanism: str, metric: str, *, shards: int, seed: int = 1,
         pool = ThreadPoolExecutor(max_workers=shards)
 
         def evaluate(items: List[str]) -> List[str]:
-            parts = pool.map(lambda chunk: _evaluate_chunk(argv, chunk), _chunks(items, shards))
-            return [r for part in parts for r in part]
+            return _results(pool.map(lambda chunk: _evaluate_chunk(argv, chunk),
+                                     _chunks(items, shards)))
     else:
         pool = None
         ray = _connect(address)
@@ -278,8 +290,8 @@ def explore(mechanism: str, metric: str, *, shards: int, seed: int = 1,
         argv_ref = ray.put(argv)
 
         def evaluate(items: List[str]) -> List[str]:
-            parts = ray.get([task.remote(argv_ref, chunk) for chunk in _chunks(items, shards)])
-            return [r for part in parts for r in part]
+            return _results(ray.get([task.remote(argv_ref, chunk)
+                                     for chunk in _chunks(items, shards)]))
     try:
         run = _leontief._leontief.explore_distributed(argv, evaluate)
         records = list(run)

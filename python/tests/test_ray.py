@@ -159,6 +159,15 @@ def test_an_evaluator_failure_stops_explore():
         list(native.explore_distributed(argv, lambda items: ['{"errors": [], "best": null}'] * len(items)))
 
 
+def test_a_worker_on_another_version_is_refused():
+    from leontief.ray import _results
+
+    same = leontief.__version__
+    assert _results([(same, ["a"]), (same, ["b", "c"])]) == ["a", "b", "c"]
+    with pytest.raises(RuntimeError, match=f"a worker runs leontief 0.0.0-other, the driver {same}"):
+        _results([(same, ["a"]), ("0.0.0-other", ["b"])])
+
+
 def test_shard_and_threads_belong_to_leontief_ray():
     with pytest.raises(leontief.InvalidInput, match="^shard: set by leontief.ray"):
         leontief.ray.search("drf", "rm", shards=2, shard=(0, 2), in_process=True)
