@@ -4,28 +4,12 @@
 
 mod common;
 
-use std::process::Output;
-
 use serde_json::Value;
 
-fn run(args: &[&str]) -> Output {
-    common::run_with(args, None)
-}
-
-fn lines(text: &[u8]) -> Vec<Value> {
-    common::jsonl(text)
-}
+use common::{fails_with, jsonl as lines, run};
 
 fn tmp(name: &str) -> std::path::PathBuf {
     common::scratch_path("explore-cli", name)
-}
-
-fn fails_with(args: &[&str], message: &str) {
-    let o = run(args);
-    assert_eq!(o.status.code(), Some(2), "{args:?}");
-    assert!(o.stdout.is_empty());
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    assert!(stderr.contains(message), "{args:?}: {stderr}");
 }
 
 #[test]

@@ -5,14 +5,10 @@
 
 mod common;
 
-use std::process::Output;
-
 use leontief_solver::Rational;
 use serde_json::Value;
 
-fn run(args: &[&str]) -> Output {
-    common::run_with(args, None)
-}
+use common::{fails_with, run};
 
 fn q(s: &str) -> Rational {
     s.parse().unwrap()
@@ -20,14 +16,6 @@ fn q(s: &str) -> Rational {
 
 fn tmp(name: &str) -> std::path::PathBuf {
     common::scratch_path("explore-families-cli", name)
-}
-
-fn fails_with(args: &[&str], message: &str) {
-    let o = run(args);
-    assert_eq!(o.status.code(), Some(2), "{args:?}");
-    assert!(o.stdout.is_empty());
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    assert!(stderr.contains(message), "{args:?}: {stderr}");
 }
 
 /// The records of an `explore` run written to a file, each re-derived by

@@ -33,6 +33,21 @@ pub fn run_with<S: AsRef<OsStr>>(args: &[S], stdin: Option<&str>) -> Output {
         .expect("the leontief binary finishes")
 }
 
+/// Runs the binary with `args`, standard input closed.
+pub fn run(args: &[&str]) -> Output {
+    run_with(args, None)
+}
+
+/// Runs `args` and asserts exit code 2, nothing on standard output and `message` on standard
+/// error (the failure names the arguments).
+pub fn fails_with(args: &[&str], message: &str) {
+    let o = run(args);
+    assert_eq!(o.status.code(), Some(2), "{args:?}");
+    assert!(o.stdout.is_empty(), "{args:?}: partial output");
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(stderr.contains(message), "{args:?}: {stderr}");
+}
+
 /// Exit code 0; standard output parsed as JSON.
 pub fn ok_json(out: &Output) -> Value {
     assert!(
