@@ -38,12 +38,25 @@ pub(crate) fn no_scenario(name: &str, candidate: &Candidate) -> Result<(), Solve
 /// its answer in the scenario (or the allocation compared with), when there is one.
 #[derive(Clone, Copy)]
 pub(crate) struct Of<'a> {
-    pub candidate: &'a Candidate,
-    pub before: &'a Allocation,
-    pub after: Option<&'a Allocation>,
+    candidate: &'a Candidate,
+    before: &'a Allocation,
+    after: Option<&'a Allocation>,
 }
 
-impl Of<'_> {
+impl<'a> Of<'a> {
+    /// An evaluation of `candidate`, from the answers `before` and `after`.
+    pub(crate) fn new(
+        candidate: &'a Candidate,
+        before: &'a Allocation,
+        after: Option<&'a Allocation>,
+    ) -> Self {
+        Of {
+            candidate,
+            before,
+            after,
+        }
+    }
+
     /// Whether both answers are exact.
     fn exact(&self) -> bool {
         self.before.tolerance.is_none() && self.after.is_none_or(|a| a.tolerance.is_none())

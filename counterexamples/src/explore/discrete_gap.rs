@@ -128,11 +128,7 @@ impl Metric for DiscreteGap {
         }
         let d = drifts(inst, truth, &fluid);
         let (hi, lo) = extremes(&d);
-        let of = Of {
-            candidate,
-            before: truth,
-            after: Some(&fluid),
-        };
+        let of = Of::new(candidate, truth, Some(&fluid));
         Ok(Some(of.exact_ratio(
             hi,
             Some(lo),

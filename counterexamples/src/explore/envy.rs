@@ -45,11 +45,7 @@ impl Metric for Envy {
     ) -> Result<Option<Evaluation>, SolverError> {
         no_scenario(self.name(), candidate)?;
         let inst = &candidate.instance;
-        let of = Of {
-            candidate,
-            before: truth,
-            after: None,
-        };
+        let of = Of::new(candidate, truth, None);
         let users = inst.users();
         let mut best: Option<Evaluation> = None;
         for (i, ui) in users.iter().enumerate() {

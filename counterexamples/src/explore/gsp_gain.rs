@@ -59,11 +59,7 @@ impl Metric for GspGain {
         }
         let lied = inst.with_reports(lies)?;
         let after = mechanism.allocate(&lied)?;
-        let of = Of {
-            candidate,
-            before: truth,
-            after: Some(&after),
-        };
+        let of = Of::new(candidate, truth, Some(&after));
         let mut best: Option<Evaluation> = None;
         for i in 0..inst.num_users() {
             let s = scale(inst, i, utility);

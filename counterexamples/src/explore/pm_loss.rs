@@ -225,11 +225,7 @@ impl Metric for PmLoss {
             Scenario::Join(_) => (truth, &other),
             _ => (&other, truth),
         };
-        let of = Of {
-            candidate,
-            before: truth,
-            after: Some(&other),
-        };
+        let of = Of::new(candidate, truth, Some(&other));
         let departed = match &candidate.scenario {
             Scenario::Remove(l) => Some(*l),
             _ => None,

@@ -56,11 +56,7 @@ impl Metric for RmLoss {
         }
         let bigger = inst.with_capacity(grown.clone())?;
         let after = mechanism.allocate(&bigger)?;
-        let of = Of {
-            candidate,
-            before: truth,
-            after: Some(&after),
-        };
+        let of = Of::new(candidate, truth, Some(&after));
         let mut best: Option<Evaluation> = None;
         for i in 0..inst.num_users() {
             let s = scale(inst, i, utility);

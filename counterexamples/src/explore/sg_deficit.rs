@@ -136,11 +136,7 @@ impl Metric for SgDeficit {
         let Some((_, share, g)) = least_node(inst, truth) else {
             return Ok(None);
         };
-        let of = Of {
-            candidate,
-            before: truth,
-            after: None,
-        };
+        let of = Of::new(candidate, truth, None);
         Ok(Some(of.exact_ratio(0, None, share, g)))
     }
 

@@ -50,11 +50,7 @@ impl Metric for SiGap {
     ) -> Result<Option<Evaluation>, SolverError> {
         no_scenario(self.name(), candidate)?;
         let inst = &candidate.instance;
-        let of = Of {
-            candidate,
-            before: truth,
-            after: None,
-        };
+        let of = Of::new(candidate, truth, None);
         let splits = equal_split(inst);
         let mut best: Option<Evaluation> = None;
         for (i, split) in splits.iter().enumerate() {

@@ -67,11 +67,7 @@ impl Metric for SpGain {
         let Some(a) = spread(&after, i, |t| &utility_of_report(inst, i, t, report) * &s) else {
             return Ok(None);
         };
-        let of = Of {
-            candidate,
-            before: truth,
-            after: Some(&after),
-        };
+        let of = Of::new(candidate, truth, Some(&after));
         let mut best = None;
         of.keep_ratio(&mut best, self.direction(), i, None, &a, &b);
         Ok(best)

@@ -389,11 +389,7 @@ impl Metric for Starvation {
             policy_of(mechanism.name()).map_err(|r| SolverError::invalid("mechanism", r))?;
         let (tree, _, run) = simulate_churn(&candidate.instance, seed, policy)?;
         let length = worst(&tree, &run)?.map_or(Rational::ZERO, |s| s.length());
-        let of = Of {
-            candidate,
-            before: truth,
-            after: None,
-        };
+        let of = Of::new(candidate, truth, None);
         Ok(Some(of.exact_ratio(0, None, length, run.horizon.clone())))
     }
 
