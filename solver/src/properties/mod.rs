@@ -657,12 +657,8 @@ fn decide(
     }
     // The judge of a single scenario: the truth and the scenario's answer.
     let mut judge = Judge::on(truth);
-    let single = |verdict: Verdict, judge: &Judge| Outcome {
-        verdict: judge.finish(verdict),
-        scenarios: 1,
-        // One scenario decided exactly is not the whole property.
-        bounded: true,
-    };
+    // One scenario decided exactly is not the whole property: bounded.
+    let single = |verdict: Verdict, judge: &Judge| judge.outcome(verdict, 1, true);
     match (property, scenario) {
         (Property::Sp, Scenario::Bounded) => manipulation::sp_bounded(mechanism, instance, truth),
         (Property::Sp, Scenario::Lies(lies)) => {
