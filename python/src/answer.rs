@@ -96,6 +96,8 @@ impl Answer {
     fn users<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let (inst, x) = (&self.solution.instance, &self.solution.allocation);
         let mut make = Fractions::new(py)?;
+        // At most tasks, bundle and two shares per user: no rehashing as the caches grow.
+        make.reserve(inst.num_users() * (inst.num_resources() + 3));
         let rows = PyList::empty(py);
         for (i, u) in inst.users().iter().enumerate() {
             let t = &x.tasks[i];
@@ -179,6 +181,12 @@ impl<'py> Fractions<'py> {
         };
         make.slots = slots_work(&mut make)?;
         Ok(make)
+    }
+
+    /// Room for `n` distinct values (and as many integers) without growing the caches.
+    fn reserve(&mut self, n: usize) {
+        self.values.reserve(n);
+        self.ints.reserve(n);
     }
 
     /// A Python int: machine words directly, larger ones made once per value.
