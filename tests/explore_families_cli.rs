@@ -18,23 +18,9 @@ fn tmp(name: &str) -> std::path::PathBuf {
     common::scratch_path("explore-families-cli", name)
 }
 
-/// The records of an `explore` run written to a file, each re-derived by
-/// `merge --best --verify`.
+/// [`common::explored_and_verified`] into a scratch file `name`.
 fn explored(name: &str, args: &[&str]) -> Vec<Value> {
-    let out = tmp(name);
-    let mut all = args.to_vec();
-    all.extend(["--out", out.to_str().unwrap()]);
-    let o = run(&all);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let recs = common::jsonl(&std::fs::read(&out).unwrap());
-    assert_eq!(recs.last().unwrap()["best"], true);
-    let merged = run(&["merge", "--best", "--verify", out.to_str().unwrap()]);
-    assert!(
-        merged.status.success(),
-        "{}",
-        String::from_utf8_lossy(&merged.stderr)
-    );
-    recs
+    common::explored_and_verified(&tmp(name), args)
 }
 
 /// `leontief solve --mechanism MECH` on `instance`: tasks by user name.

@@ -48,6 +48,25 @@ pub fn fails_with(args: &[&str], message: &str) {
     assert!(stderr.contains(message), "{args:?}: {stderr}");
 }
 
+/// Runs `explore` with `args` writing its records to `out`, checks that the last record is
+/// the best and that `merge --best --verify` re-derives every record; returns the records.
+pub fn explored_and_verified(out: &std::path::Path, args: &[&str]) -> Vec<Value> {
+    let out = out.to_str().unwrap();
+    let mut all = args.to_vec();
+    all.extend(["--out", out]);
+    let o = run(&all);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let recs = jsonl(&std::fs::read(out).unwrap());
+    assert_eq!(recs.last().unwrap()["best"], true);
+    let merged = run(&["merge", "--best", "--verify", out]);
+    assert!(
+        merged.status.success(),
+        "{}",
+        String::from_utf8_lossy(&merged.stderr)
+    );
+    recs
+}
+
 /// Exit code 0; standard output parsed as JSON.
 pub fn ok_json(out: &Output) -> Value {
     assert!(
