@@ -575,17 +575,11 @@ impl NodeSpec {
         name: impl Into<String>,
         demand: impl IntoIterator<Item = T>,
     ) -> Self {
-        NodeSpec {
-            name: name.into(),
-            weight: Rational::ONE,
-            demand: Some(demand.into_iter().map(Into::into).collect()),
-            cap: None,
-            children: None,
-            guarantee: None,
-            limit: None,
-            mode: None,
-            usage: None,
-        }
+        NodeSpec::bare(
+            name.into(),
+            Some(demand.into_iter().map(Into::into).collect()),
+            None,
+        )
     }
 
     /// A pool of weight 1.
@@ -597,12 +591,17 @@ impl NodeSpec {
     /// assert_eq!(b.children.unwrap().len(), 2);
     /// ```
     pub fn pool(name: impl Into<String>, children: impl IntoIterator<Item = NodeSpec>) -> Self {
+        NodeSpec::bare(name.into(), None, Some(children.into_iter().collect()))
+    }
+
+    /// A node of weight 1 with only its name, demand (a leaf) or children (a pool).
+    fn bare(name: String, demand: Option<Vec<Rational>>, children: Option<Vec<NodeSpec>>) -> Self {
         NodeSpec {
-            name: name.into(),
+            name,
             weight: Rational::ONE,
-            demand: None,
+            demand,
             cap: None,
-            children: Some(children.into_iter().collect()),
+            children,
             guarantee: None,
             limit: None,
             mode: None,
