@@ -219,7 +219,7 @@ pub(crate) fn write_production(
 
 /// Reads a `guarantee`: a list (absolute amounts) or one number (a fraction of the
 /// parent's guarantee).
-pub(crate) fn read_guarantee(field: &str, v: &Value) -> Result<Guarantee, SolverError> {
+fn read_guarantee(field: &str, v: &Value) -> Result<Guarantee, SolverError> {
     match v {
         Value::Array(_) => Ok(Guarantee::Vector(read_numbers(field, v)?)),
         Value::Number(_) | Value::String(_) => Ok(Guarantee::Fraction(read_number(field, v)?)),
@@ -234,7 +234,7 @@ pub(crate) fn read_guarantee(field: &str, v: &Value) -> Result<Guarantee, Solver
 }
 
 /// Reads a pool's `mode`: `fair` or `fifo`.
-pub(crate) fn read_mode(field: &str, v: &Value) -> Result<Mode, SolverError> {
+fn read_mode(field: &str, v: &Value) -> Result<Mode, SolverError> {
     match v.as_str() {
         Some("fair") => Ok(Mode::Fair),
         Some("fifo") => Ok(Mode::Fifo),
