@@ -29,23 +29,37 @@ pub fn allocation_json(
     extra: Map<String, Value>,
 ) -> Value {
     let consumption = x.consumption(inst);
-    let users: Vec<Value> = inst
-        .users()
-        .iter()
-        .enumerate()
-        .map(|(i, _)| {
-            json!({
-                "name": inst.user_path(i),
-                "tasks": exact(&x.tasks[i]),
-                "allocation": exact_list(&x.bundle(inst, i)),
-                "dominant_share": exact(&x.dominant_share(inst, i)),
-                "weighted_share": exact(&x.weighted_share(inst, i)),
-            })
-        })
-        .collect();
+    let mut out = answer_head(mechanism, exact_answer, inst, |i| {
+        let mut user = user_row(
+            inst,
+            i,
+            exact(&x.tasks[i]),
+            exact_list(&x.bundle(inst, i)),
+            exact(&x.dominant_share(inst, i)),
+        );
+        user.insert("weighted_share".into(), exact(&x.weighted_share(inst, i)));
+        user
+    });
     let saturated: Vec<Value> = saturated_names(inst, &consumption)
         .into_iter()
         .map(Value::String)
+        .collect();
+    out.insert("consumption".into(), exact_list(&consumption));
+    out.insert("saturated".into(), Value::Array(saturated));
+    out.extend(extra);
+    Value::Object(out)
+}
+
+/// The fields an answer opens with, exact or float: `mechanism`, `exact`, `resources`,
+/// `capacity` and `users`, each user's object made by `user`.
+fn answer_head(
+    mechanism: &str,
+    exact_answer: bool,
+    inst: &Instance,
+    user: impl Fn(usize) -> Map<String, Value>,
+) -> Map<String, Value> {
+    let users: Vec<Value> = (0..inst.num_users())
+        .map(|i| Value::Object(user(i)))
         .collect();
     let mut out = Map::new();
     out.insert("mechanism".into(), json!(mechanism));
@@ -53,10 +67,24 @@ pub fn allocation_json(
     out.insert("resources".into(), json!(inst.resources()));
     out.insert("capacity".into(), exact_list(inst.capacity()));
     out.insert("users".into(), Value::Array(users));
-    out.insert("consumption".into(), exact_list(&consumption));
-    out.insert("saturated".into(), Value::Array(saturated));
-    out.extend(extra);
-    Value::Object(out)
+    out
+}
+
+/// A user's row of the answer: its name, tasks, bundle and dominant share (exact strings or
+/// decimal strings).
+fn user_row(
+    inst: &Instance,
+    i: usize,
+    tasks: Value,
+    allocation: Value,
+    dominant_share: Value,
+) -> Map<String, Value> {
+    let mut user = Map::new();
+    user.insert("name".into(), json!(inst.user_path(i)));
+    user.insert("tasks".into(), tasks);
+    user.insert("allocation".into(), allocation);
+    user.insert("dominant_share".into(), dominant_share);
+    user
 }
 
 fn saturated_names(inst: &Instance, consumption: &[Rational]) -> Vec<String> {
@@ -175,27 +203,20 @@ pub fn ceei_json(inst: &Instance, out: &leontief_solver::ceei::CeeiOutcome) -> V
             allocation_json("ceei", true, inst, &Allocation::new(tasks.clone()), extra)
         }
         _ => {
-            let users: Vec<Value> = inst
-                .users()
-                .iter()
-                .enumerate()
-                .map(|(i, u)| {
-                    let x = out.tasks[i];
-                    let bundle: Vec<f64> = u.demand.iter().map(|d| x * d.to_f64_lossy()).collect();
-                    json!({
-                        "name": inst.user_path(i),
-                        "tasks": decimal(x),
-                        "allocation": bundle.into_iter().map(decimal).collect::<Vec<_>>(),
-                        "dominant_share": decimal(x * inst.task_dominant_share(i).to_f64_lossy()),
-                    })
-                })
-                .collect();
-            let mut o = Map::new();
-            o.insert("mechanism".into(), json!("ceei"));
-            o.insert("exact".into(), json!(false));
-            o.insert("resources".into(), json!(inst.resources()));
-            o.insert("capacity".into(), exact_list(inst.capacity()));
-            o.insert("users".into(), Value::Array(users));
+            let mut o = answer_head("ceei", false, inst, |i| {
+                let x = out.tasks[i];
+                let demand = &inst.users()[i].demand;
+                user_row(
+                    inst,
+                    i,
+                    decimal(x),
+                    demand
+                        .iter()
+                        .map(|d| decimal(x * d.to_f64_lossy()))
+                        .collect(),
+                    decimal(x * inst.task_dominant_share(i).to_f64_lossy()),
+                )
+            });
             o.extend(extra);
             o.insert(
                 "feasible_tasks".into(),

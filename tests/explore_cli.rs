@@ -4,28 +4,12 @@
 
 mod common;
 
-use std::process::Output;
-
 use serde_json::Value;
 
-fn run(args: &[&str]) -> Output {
-    common::run_with(args, None)
-}
-
-fn lines(text: &[u8]) -> Vec<Value> {
-    common::jsonl(text)
-}
+use common::{fails_with, jsonl as lines, run};
 
 fn tmp(name: &str) -> std::path::PathBuf {
     common::scratch_path("explore-cli", name)
-}
-
-fn fails_with(args: &[&str], message: &str) {
-    let o = run(args);
-    assert_eq!(o.status.code(), Some(2), "{args:?}");
-    assert!(o.stdout.is_empty());
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    assert!(stderr.contains(message), "{args:?}: {stderr}");
 }
 
 #[test]
@@ -344,23 +328,9 @@ fn drf_attains_the_price_of_max_min_fairness_on_odd_n() {
     assert!(text.contains("reproduce: 8 passed, 0 failed"), "{text}");
 }
 
-/// Runs `explore` with `args` into a file, checks the last record is the best and that
-/// `merge --best --verify` re-derives every record; returns the records.
+/// [`common::explored_and_verified`] into a scratch file `name`.
 fn explored_and_verified(name: &str, args: &[&str]) -> Vec<Value> {
-    let out = tmp(name);
-    let mut all = args.to_vec();
-    all.extend(["--out", out.to_str().unwrap()]);
-    let o = run(&all);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let recs = lines(&std::fs::read(&out).unwrap());
-    assert_eq!(recs.last().unwrap()["best"], true);
-    let merged = run(&["merge", "--best", "--verify", out.to_str().unwrap()]);
-    assert!(
-        merged.status.success(),
-        "{}",
-        String::from_utf8_lossy(&merged.stderr)
-    );
-    recs
+    common::explored_and_verified(&tmp(name), args)
 }
 
 #[test]

@@ -5,14 +5,10 @@
 
 mod common;
 
-use std::process::Output;
-
 use leontief_solver::Rational;
 use serde_json::Value;
 
-fn run(args: &[&str]) -> Output {
-    common::run_with(args, None)
-}
+use common::{fails_with, run};
 
 fn q(s: &str) -> Rational {
     s.parse().unwrap()
@@ -22,31 +18,9 @@ fn tmp(name: &str) -> std::path::PathBuf {
     common::scratch_path("explore-families-cli", name)
 }
 
-fn fails_with(args: &[&str], message: &str) {
-    let o = run(args);
-    assert_eq!(o.status.code(), Some(2), "{args:?}");
-    assert!(o.stdout.is_empty());
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    assert!(stderr.contains(message), "{args:?}: {stderr}");
-}
-
-/// The records of an `explore` run written to a file, each re-derived by
-/// `merge --best --verify`.
+/// [`common::explored_and_verified`] into a scratch file `name`.
 fn explored(name: &str, args: &[&str]) -> Vec<Value> {
-    let out = tmp(name);
-    let mut all = args.to_vec();
-    all.extend(["--out", out.to_str().unwrap()]);
-    let o = run(&all);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let recs = common::jsonl(&std::fs::read(&out).unwrap());
-    assert_eq!(recs.last().unwrap()["best"], true);
-    let merged = run(&["merge", "--best", "--verify", out.to_str().unwrap()]);
-    assert!(
-        merged.status.success(),
-        "{}",
-        String::from_utf8_lossy(&merged.stderr)
-    );
-    recs
+    common::explored_and_verified(&tmp(name), args)
 }
 
 /// `leontief solve --mechanism MECH` on `instance`: tasks by user name.

@@ -8,9 +8,7 @@ use std::process::Output;
 
 use serde_json::{json, Value};
 
-fn run(args: &[&str]) -> Output {
-    common::run_with(args, None)
-}
+use common::run;
 
 fn run_stdin(args: &[&str], stdin: &str) -> Output {
     common::run_with(args, Some(stdin))

@@ -7,6 +7,8 @@ use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
+use common::{jsonl as lines, run};
+
 fn leontief(args: &[&str]) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_leontief"));
     c.args(args)
@@ -14,14 +16,6 @@ fn leontief(args: &[&str]) -> Command {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     c
-}
-
-fn run(args: &[&str]) -> Output {
-    common::run_with(args, None)
-}
-
-fn lines(text: &[u8]) -> Vec<Value> {
-    common::jsonl(text)
 }
 
 fn tmp(name: &str) -> std::path::PathBuf {

@@ -1,32 +1,18 @@
 //! Every record of `corpus/*.jsonl` re-verifies exactly: it violates its property and its
 //! recorded utilities (from the sources for hand-entered records) are recomputed exactly.
 
+mod common;
+
+use common::corpus_records;
+
 use std::collections::HashSet;
 
-use leontief_counterexamples::corpus::{dir, parse_jsonl, replay_named};
+use leontief_counterexamples::corpus::replay_named;
 use leontief_solver::properties::{Property, Scenario};
-
-fn all_records() -> Vec<(String, usize, serde_json::Value)> {
-    let mut out = Vec::new();
-    let mut files: Vec<_> = std::fs::read_dir(dir())
-        .expect("corpus directory")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
-        .collect();
-    files.sort();
-    for path in files {
-        let name = path.file_name().unwrap().to_string_lossy().to_string();
-        let text = std::fs::read_to_string(&path).unwrap();
-        for (line, value) in parse_jsonl(&name, &text).unwrap() {
-            out.push((name.clone(), line, value));
-        }
-    }
-    out
-}
 
 #[test]
 fn every_corpus_record_replays() {
-    let records = all_records();
+    let records = corpus_records();
     assert!(records.len() >= 15, "corpus too small: {}", records.len());
     let mut keys = HashSet::new();
     for (file, line, value) in &records {
@@ -48,7 +34,7 @@ fn every_corpus_record_replays() {
 /// and PM, asset SI and BF, DRF RM.
 #[test]
 fn the_corpus_holds_the_known_counterexamples() {
-    let records: Vec<_> = all_records()
+    let records: Vec<_> = corpus_records()
         .iter()
         .map(|(f, l, v)| replay_named(v).unwrap_or_else(|e| panic!("{f}:{l}: {e}")))
         .collect();
@@ -86,7 +72,7 @@ fn the_corpus_holds_the_known_counterexamples() {
 
 #[test]
 fn a_tampered_record_is_rejected() {
-    let (_, _, value) = all_records()
+    let (_, _, value) = corpus_records()
         .into_iter()
         .find(|(f, _, _)| f == "drf-rm.jsonl")
         .unwrap();

@@ -1,9 +1,13 @@
 //! `explore`: metric values checked against hand derivations and the sources, records
 //! re-derived independently, determinism across thread counts.
 
+mod common;
+
+use common::{explored as run, q};
+
 use leontief_counterexamples::candidate::Candidate;
 use leontief_counterexamples::explore::record::rederive;
-use leontief_counterexamples::explore::{explore, ExploreConfig, MetricName, Utility};
+use leontief_counterexamples::explore::{ExploreConfig, MetricName, Utility};
 use leontief_counterexamples::generate::GeneratorConfig;
 use leontief_counterexamples::mechanisms::by_name;
 use leontief_counterexamples::space::Strategy;
@@ -11,25 +15,6 @@ use leontief_solver::ceei::Ceei;
 use leontief_solver::properties::{utility_at_truth, utility_of_report, Scenario};
 use leontief_solver::{AssetFairness, Drf, Instance, Mechanism, Rational, User};
 use serde_json::Value;
-
-fn q(s: &str) -> Rational {
-    s.parse().unwrap()
-}
-
-fn run(mechanism: &dyn Mechanism, cfg: &ExploreConfig) -> Vec<Value> {
-    let mut lines = Vec::new();
-    explore(
-        mechanism,
-        cfg,
-        &mut |r| {
-            lines.push(r.clone());
-            Ok(())
-        },
-        &|_| {},
-    )
-    .unwrap();
-    lines
-}
 
 fn at(
     mechanism: &dyn Mechanism,

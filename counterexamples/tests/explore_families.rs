@@ -1,16 +1,16 @@
 //! `explore` with parametric families, and the welfare ratios of uncertified CEEI answers:
 //! values checked against hand derivations, records re-derived independently.
 
+mod common;
+
+use common::q;
+
 use leontief_counterexamples::candidate::Candidate;
 use leontief_counterexamples::explore::record::{rederive, to_json, Origin};
 use leontief_counterexamples::explore::{MetricName, Utility};
 use leontief_solver::ceei::Ceei;
 use leontief_solver::properties::Scenario;
 use leontief_solver::{Instance, Mechanism, Rational, User};
-
-fn q(s: &str) -> Rational {
-    s.parse().unwrap()
-}
 
 /// Capacities (1, 1); u1 ⟨1, 0⟩, u2 ⟨0, 1⟩, u3 ⟨1, 2⟩: CEEI's answer is irrational.
 ///

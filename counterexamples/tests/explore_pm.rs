@@ -1,20 +1,20 @@
 //! `pm-loss` on arrivals: a hand-derived join, the identity "join of k into I = departure of
 //! k from I + k, same ratio" on random instances, and records of both kinds re-derived.
 
+mod common;
+
+use common::{explored, q};
+
 use leontief_counterexamples::candidate::Candidate;
 use leontief_counterexamples::explore::pm_loss::joined;
 use leontief_counterexamples::explore::record::{read, rederive, to_json, Origin};
-use leontief_counterexamples::explore::{explore, ExploreConfig, MetricName, Utility};
+use leontief_counterexamples::explore::{ExploreConfig, MetricName, Utility};
 use leontief_counterexamples::generate::GeneratorConfig;
 use leontief_counterexamples::mechanisms::by_name;
 use leontief_solver::generate::SplitMix64;
 use leontief_solver::properties::Scenario;
 use leontief_solver::{Drf, Instance, Mechanism, Rational, User};
 use serde_json::Value;
-
-fn q(s: &str) -> Rational {
-    s.parse().unwrap()
-}
 
 fn pm(
     mechanism: &dyn Mechanism,
@@ -162,18 +162,8 @@ fn explore_tries_arrivals_and_its_records_re_derive() {
     // changed.
     let mut cfg = ExploreConfig::new(MetricName::PmLoss, 1, GeneratorConfig::new());
     cfg.budget = Some(3_000);
-    let mut lines: Vec<Value> = Vec::new();
     let drf = Drf::extended();
-    explore(
-        &drf,
-        &cfg,
-        &mut |r| {
-            lines.push(r.clone());
-            Ok(())
-        },
-        &|_| {},
-    )
-    .unwrap();
+    let lines = explored(&drf, &cfg);
     let best = lines.last().unwrap();
     assert!(q(best["value"].as_str().unwrap()) < Rational::ONE, "{best}");
     for r in &lines {

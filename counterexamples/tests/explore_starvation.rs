@@ -1,19 +1,19 @@
 //! `starvation`: a hand-derived starved spell, the value 0 where no node can starve, records
 //! re-derived from their recorded workload, and the errors of bad input.
 
+mod common;
+
+use common::{explored as explore_lines, q};
+
 use leontief_counterexamples::explore::record::rederive;
 use leontief_counterexamples::explore::starvation::{run, spells, worst, Spell};
-use leontief_counterexamples::explore::{explore, ExploreConfig, MetricName};
+use leontief_counterexamples::explore::{ExploreConfig, MetricName};
 use leontief_counterexamples::generate::GeneratorConfig;
 use leontief_counterexamples::mechanisms::{by_name, descriptor};
 use leontief_counterexamples::space::Strategy;
 use leontief_hdrf::simulate::{Scenario as Sim, SimPolicy};
-use leontief_solver::{Mechanism, Rational};
+use leontief_solver::Rational;
 use serde_json::Value;
-
-fn q(s: &str) -> Rational {
-    s.parse().unwrap()
-}
 
 /// The lecture's tree (docs/theory.md §4.5) with tasks of half a CPU, capacities (1, 1):
 /// A ⟨1/2, 0⟩ beside B = {B1 ⟨1/2, 0⟩, B2 ⟨0, 1⟩}; guarantees A 1/2, B 1/2, B1 and B2 1/4.
@@ -75,21 +75,6 @@ fn min_satisfaction_does_not_starve_b1() {
     let r = run(&sim, SimPolicy::MinSatisfaction).unwrap();
     assert_eq!(worst(&sim.tree, &r).unwrap(), None);
     assert!(spells(&sim.tree, &r).iter().skip(1).all(Option::is_none));
-}
-
-fn explore_lines(mechanism: &dyn Mechanism, cfg: &ExploreConfig) -> Vec<Value> {
-    let mut lines = Vec::new();
-    explore(
-        mechanism,
-        cfg,
-        &mut |r| {
-            lines.push(r.clone());
-            Ok(())
-        },
-        &|_| {},
-    )
-    .unwrap();
-    lines
 }
 
 #[test]

@@ -2,8 +2,12 @@
 //! pools with unchanged keys, new records carry pools and replay, generated trees are
 //! instances with pools.
 
+mod common;
+
+use common::corpus_records;
+
 use leontief_counterexamples::candidate::{evaluate, Candidate};
-use leontief_counterexamples::corpus::{dir, parse_jsonl, replay_named};
+use leontief_counterexamples::corpus::replay_named;
 use leontief_counterexamples::generate::{Chance, GeneratorConfig};
 use leontief_counterexamples::mechanisms::by_name;
 use leontief_counterexamples::record::{replay, Record};
@@ -13,26 +17,11 @@ use leontief_solver::properties::{Property, Scenario};
 use leontief_solver::{Instance, Pool, User};
 use serde_json::Value;
 
-fn corpus() -> Vec<(String, usize, Value)> {
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir()).expect("corpus directory") {
-        let path = entry.expect("entry").path();
-        if path.extension().is_some_and(|e| e == "jsonl") {
-            let name = path.file_name().unwrap().to_string_lossy().to_string();
-            let text = std::fs::read_to_string(&path).unwrap();
-            for (line, value) in parse_jsonl(&name, &text).unwrap() {
-                out.push((name.clone(), line, value));
-            }
-        }
-    }
-    out
-}
-
 /// The keys stored in the corpus are the keys recomputed from the loaded records: loading
 /// path-named instances into pools keeps the tree, and the key sees only the tree.
 #[test]
 fn corpus_keys_are_unchanged() {
-    let records = corpus();
+    let records = corpus_records();
     let (mut trees, mut keyed) = (0, 0);
     for (file, line, value) in &records {
         let r = replay_named(value).unwrap_or_else(|e| panic!("{file}:{line}: {e}"));
@@ -53,7 +42,7 @@ fn corpus_keys_are_unchanged() {
 /// `u3`; written again it carries the pool, and names the users by the same paths.
 #[test]
 fn an_old_path_named_record_loads_into_pools() {
-    let (_, _, value) = corpus()
+    let (_, _, value) = corpus_records()
         .into_iter()
         .find(|(f, l, _)| f == "hdrf-collapsed-sg.jsonl" && *l == 1)
         .expect("the first collapsed sg record");

@@ -116,16 +116,8 @@ pub enum Policy {
 
 impl Policy {
     /// Every policy, in the order of the enum.
-    pub const ALL: [Policy; <Policy as strum::EnumCount>::COUNT] = {
-        let variants = <Policy as strum::VariantArray>::VARIANTS;
-        let mut all = [Policy::Collapsed; <Policy as strum::EnumCount>::COUNT];
-        let mut i = 0;
-        while i < all.len() {
-            all[i] = variants[i];
-            i += 1;
-        }
-        all
-    };
+    pub const ALL: [Policy; <Policy as strum::EnumCount>::COUNT] =
+        leontief_solver::registry::variant_array(<Policy as strum::VariantArray>::VARIANTS);
 
     /// The name used on the command line and in JSON: `collapsed`, `naive`,
     /// `min-satisfaction`, `hdrf`.

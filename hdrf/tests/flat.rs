@@ -4,30 +4,13 @@
 
 mod common;
 
-use common::{random_tree, Shape};
+use common::{q, random_tree, small_tree as small, Shape};
 use leontief_hdrf::flat::{to_flat, tree_of, Hierarchical};
 use leontief_hdrf::{allocate, properties, Policy, Tree};
 use leontief_solver::properties::allocation::share_guarantee;
 use leontief_solver::properties::manipulation::sp_scenario;
 use leontief_solver::{Drf, Instance, Mechanism, Pool, Rational, User};
 use proptest::prelude::*;
-
-fn q(s: &str) -> Rational {
-    s.parse().unwrap()
-}
-
-fn small() -> impl Strategy<Value = Tree> {
-    (any::<u64>(), 1usize..=3).prop_map(|(seed, m)| {
-        random_tree(
-            seed,
-            Shape {
-                depth: 3,
-                leaves: 6,
-                m,
-            },
-        )
-    })
-}
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]

@@ -4,18 +4,12 @@
 //! adding blocked children's vectors (the paper) and dropping them. Every value is derived by
 //! hand in the comments.
 
+mod common;
+
+use common::shares;
 use leontief_hdrf::discrete::discrete;
 use leontief_hdrf::{allocate, properties, Policy, Tree};
 use leontief_solver::Rational;
-
-/// Dominant shares (capacities 1) of the named nodes under `policy`.
-fn shares(tree: &Tree, policy: Policy, names: &[&str]) -> Vec<String> {
-    let x = allocate(tree, policy).expect("allocates");
-    names
-        .iter()
-        .map(|n| x.dominant_share(tree.find(n).expect("node")).to_string())
-        .collect()
-}
 
 /// The paper's second example: n1 = n2 = (1 CPU, 0 GPU), n3 = {n3,1 = (1,0), n3,2 = (0,1)},
 /// n4 = (0,1), equal weights, one unit of each resource.

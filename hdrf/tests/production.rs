@@ -2,16 +2,15 @@
 //! (`docs/production.md`): hand-derived cases (derivations in the comments) and documented
 //! cases of YTsaurus' fair-share tests that our additive rule expresses.
 
+mod common;
+
+use common::q;
 use leontief_hdrf::{
     allocate, GuaranteeRule, LimitBelowGuarantee, Oversubscribed, Policy, Rules, Tree,
     TreeAllocation,
 };
 use leontief_solver::Rational;
 use serde_json::json;
-
-fn q(s: &str) -> Rational {
-    s.parse().unwrap()
-}
 
 fn tree(doc: serde_json::Value) -> Tree {
     Tree::from_json(&doc).unwrap()

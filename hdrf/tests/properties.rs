@@ -3,24 +3,11 @@
 
 mod common;
 
-use common::{permuted, random_tree, Shape};
+use common::{permuted, random_tree, small_tree as small, Shape};
 use leontief_hdrf::{allocate, properties, Policy, Tree};
 use leontief_solver::drf::progressive_filling;
 use leontief_solver::{FreezeRule, Instance, User};
 use proptest::prelude::*;
-
-fn small() -> impl Strategy<Value = Tree> {
-    (any::<u64>(), 1usize..=3).prop_map(|(seed, m)| {
-        random_tree(
-            seed,
-            Shape {
-                depth: 3,
-                leaves: 6,
-                m,
-            },
-        )
-    })
-}
 
 fn show(tree: &Tree) -> String {
     tree.to_json().to_string()

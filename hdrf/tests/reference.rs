@@ -1,5 +1,8 @@
 //! The worked examples of `reference/trees.json` (the lecture and the H-DRF paper), exact.
 
+mod common;
+
+use common::shares;
 use leontief_hdrf::{allocate, properties, Policy, Tree};
 use serde_json::{json, Value};
 
@@ -20,15 +23,6 @@ fn tree_of(id: &str) -> Tree {
         .find(|c| c["id"] == id)
         .unwrap_or_else(|| panic!("case {id}"));
     Tree::from_json(&json!({"capacity": [1, 1], "tree": case["tree"]})).expect("valid tree")
-}
-
-/// Dominant-resource amounts (= dominant shares on unit capacities) of the named nodes.
-fn shares(tree: &Tree, policy: Policy, names: &[&str]) -> Vec<String> {
-    let x = allocate(tree, policy).expect("allocates");
-    names
-        .iter()
-        .map(|n| x.dominant_share(tree.find(n).expect("node")).to_string())
-        .collect()
 }
 
 #[test]

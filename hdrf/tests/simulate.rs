@@ -4,16 +4,12 @@
 
 mod common;
 
-use common::{random_tree, Shape};
+use common::{q as r, random_tree, Shape};
 use leontief_hdrf::discrete::discrete;
 use leontief_hdrf::simulate::{simulate, Record, Scenario, SimConfig, SimPolicy, Simulation};
 use leontief_hdrf::tiebreak::TieBreaks;
 use leontief_hdrf::{allocate, NodeSpec, Policy, Tree};
 use leontief_solver::{Drf, Mechanism, Rational};
-
-fn r(s: &str) -> Rational {
-    s.parse().unwrap()
-}
 
 fn example(name: &str) -> Scenario {
     let path = format!("{}/../examples/{name}", env!("CARGO_MANIFEST_DIR"));

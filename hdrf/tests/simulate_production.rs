@@ -3,12 +3,11 @@
 //! explicit guarantee, leaves' `usage` is what they run at time 0, and `fifo` pools serve their
 //! children in the order listed.
 
+mod common;
+
+use common::q as r;
 use leontief_hdrf::simulate::{simulate, Scenario, SimConfig, SimPolicy, Simulation};
 use leontief_solver::Rational;
-
-fn r(s: &str) -> Rational {
-    s.parse().unwrap()
-}
 
 fn idx(s: &Scenario, path: &str) -> usize {
     s.tree.find_path(path).unwrap().index()

@@ -188,6 +188,29 @@ def _num(x: Any) -> Any:
     return x
 
 
+def _from_rust(method: str, doc: str) -> Any:
+    """An attribute of an answer held in Rust, ``self._answer.<method>()``: made on first
+    access, then kept (in the instance's ``__dict__``, where the answers read from JSON keep
+    theirs from the start)."""
+
+    def make(self: Any) -> Any:
+        return getattr(self._answer, method)()
+
+    make.__doc__ = doc
+    return _cached_property(make)
+
+
+def _extra_field(key: str, doc: str) -> Any:
+    """A field the mechanism writes after the allocation, ``key`` of the Rust answer's
+    extra fields (``None`` when it writes none); made on first access, then kept."""
+
+    def make(self: Any) -> Any:
+        return self._extra.get(key)
+
+    make.__doc__ = doc
+    return _cached_property(make)
+
+
 class Allocation:
     """An allocation as ``leontief solve`` prints it, exact numbers as Fractions.
 
@@ -252,15 +275,29 @@ class Allocation:
     # An answer held in Rust: each attribute made on first access, then kept (in the
     # instance's __dict__, where the answers read from JSON keep theirs from the start).
 
-    @_cached_property
-    def resources(self) -> List[str]:
-        """The resources' names."""
-        return self._answer.resources()
-
-    @_cached_property
-    def capacity(self) -> List[Fraction]:
-        """The capacities."""
-        return self._answer.capacity()
+    resources: List[str] = _from_rust("resources", "The resources' names.")
+    capacity: List[Fraction] = _from_rust("capacity", "The capacities.")
+    consumption: Optional[List[Fraction]] = _from_rust(
+        "consumption", "What the users consume of each resource."
+    )
+    saturated: Optional[List[str]] = _from_rust("saturated", "The resources used to capacity.")
+    _extra: Dict[str, Any] = _from_rust("extra", "The fields written after the allocation.")
+    trace: Optional[Any] = _extra_field(
+        "trace", "The filling's events (``trace=True``), else ``None``."
+    )
+    certified: Optional[bool] = _extra_field(
+        "certified", "CEEI: whether the numeric answer was certified exact (``None`` otherwise)."
+    )
+    status: Optional[str] = _extra_field(
+        "status", "CEEI: the solver's status (``None`` otherwise)."
+    )
+    gap: Optional[Any] = _extra_field(
+        "relative_gap", "CEEI: the proven relative gap (``None`` otherwise)."
+    )
+    prices: Optional[Any] = _extra_field("prices", "CEEI: the prices (``None`` otherwise).")
+    feasible_tasks: Optional[Dict[str, Fraction]] = _extra_field(
+        "feasible_tasks", "Uncertified CEEI: exactly feasible tasks per user (``None`` otherwise)."
+    )
 
     @_cached_property
     def users(self) -> Dict[str, UserAllocation]:
@@ -278,50 +315,6 @@ class Allocation:
             )
             users[name] = u
         return users
-
-    @_cached_property
-    def consumption(self) -> Optional[List[Fraction]]:
-        """What the users consume of each resource."""
-        return self._answer.consumption()
-
-    @_cached_property
-    def saturated(self) -> Optional[List[str]]:
-        """The resources used to capacity."""
-        return self._answer.saturated()
-
-    @_cached_property
-    def _extra(self) -> Dict[str, Any]:
-        return self._answer.extra()
-
-    @_cached_property
-    def trace(self) -> Optional[Any]:
-        """The filling's events (``trace=True``), else ``None``."""
-        return self._extra.get("trace")
-
-    @_cached_property
-    def certified(self) -> Optional[bool]:
-        """CEEI: whether the numeric answer was certified exact (``None`` otherwise)."""
-        return self._extra.get("certified")
-
-    @_cached_property
-    def status(self) -> Optional[str]:
-        """CEEI: the solver's status (``None`` otherwise)."""
-        return self._extra.get("status")
-
-    @_cached_property
-    def gap(self) -> Optional[Any]:
-        """CEEI: the proven relative gap (``None`` otherwise)."""
-        return self._extra.get("relative_gap")
-
-    @_cached_property
-    def prices(self) -> Optional[Any]:
-        """CEEI: the prices (``None`` otherwise)."""
-        return self._extra.get("prices")
-
-    @_cached_property
-    def feasible_tasks(self) -> Optional[Dict[str, Fraction]]:
-        """Uncertified CEEI: exactly feasible tasks per user (``None`` otherwise)."""
-        return self._extra.get("feasible_tasks")
 
     @_cached_property
     def interval(self) -> Optional[Dict[str, Tuple[Any, Any]]]:

@@ -12,50 +12,35 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Arc, OnceLock};
 
+use leontief::commands::solve::Solution;
 use leontief::output::allocation::{consumption, per_task_shares, saturated};
-use leontief::solver::{Allocation, Instance, Rational};
+use leontief::solver::Rational;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList, PyTuple};
-use serde_json::{Map, Value};
 
 use crate::{big_int, maker, to_py, TEXT_KEYS};
 
 /// An exact allocation as `leontief solve` answers it, its numbers made on request.
 #[pyclass(module = "leontief._leontief", frozen)]
 pub(crate) struct Answer {
-    mechanism: &'static str,
-    exact: bool,
-    inst: Instance,
-    x: Allocation,
-    extra: Map<String, Value>,
+    /// The answer (its `consumption` moved to `used`).
+    solution: Solution,
     /// The pool of `solve(threads=)`: sums over many users run in it.
     pool: Option<Arc<rayon::ThreadPool>>,
     used: OnceLock<Vec<Rational>>,
 }
 
 impl Answer {
-    pub(crate) fn new(
-        mechanism: &'static str,
-        exact: bool,
-        inst: Instance,
-        x: Allocation,
-        extra: Map<String, Value>,
-        pool: Option<Arc<rayon::ThreadPool>>,
-        consumption: Option<Vec<Rational>>,
-    ) -> Answer {
+    pub(crate) fn new(mut solution: Solution, pool: Option<Arc<rayon::ThreadPool>>) -> Answer {
         // The filling's own exact totals when the mechanism kept them; summed on request
         // otherwise.
-        let used = OnceLock::new();
-        if let Some(c) = consumption {
-            let _ = used.set(c);
-        }
+        let used = solution
+            .consumption
+            .take()
+            .map_or_else(OnceLock::new, OnceLock::from);
         Answer {
-            mechanism,
-            exact,
-            inst,
-            x,
-            extra,
+            solution,
             pool,
             used,
         }
@@ -68,9 +53,10 @@ impl Answer {
         }
         // Computed without the GIL and outside the lock: a thread holding the GIL never
         // waits for one that needs it back.
+        let s = &self.solution;
         let used = py.detach(|| match &self.pool {
-            Some(pool) => pool.install(|| consumption(&self.inst, &self.x)),
-            None => consumption(&self.inst, &self.x),
+            Some(pool) => pool.install(|| consumption(&s.instance, &s.allocation)),
+            None => consumption(&s.instance, &s.allocation),
         });
         self.used.get_or_init(|| used)
     }
@@ -81,38 +67,41 @@ impl Answer {
     /// The mechanism's name.
     #[getter]
     fn mechanism(&self) -> &'static str {
-        self.mechanism
+        self.solution.mechanism
     }
 
     /// Whether the numbers are exact.
     #[getter]
     fn exact(&self) -> bool {
-        self.exact
+        self.solution.exact
     }
 
     /// The resources' names.
     fn resources(&self) -> Vec<String> {
-        self.inst.resources().to_vec()
+        self.solution.instance.resources().to_vec()
     }
 
     /// How many users.
     fn __len__(&self) -> usize {
-        self.inst.num_users()
+        self.solution.instance.num_users()
     }
 
     /// The capacities, as Fractions.
     fn capacity<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        Fractions::new(py)?.list(self.inst.capacity().iter().cloned())
+        Fractions::new(py)?.list(self.solution.instance.capacity().iter().cloned())
     }
 
     /// Every user's row: `(name, tasks, allocation, dominant_share, weighted_share)`, the
     /// weighted share the dominant share's object when the user has no per-resource weights.
     fn users<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let (inst, x) = (&self.solution.instance, &self.solution.allocation);
         let mut make = Fractions::new(py)?;
+        // At most tasks, bundle and two shares per user: no rehashing as the caches grow.
+        make.reserve(inst.num_users() * (inst.num_resources() + 3));
         let rows = PyList::empty(py);
-        for (i, u) in self.inst.users().iter().enumerate() {
-            let t = &self.x.tasks[i];
-            let (dominant, weighted) = per_task_shares(&self.inst, i);
+        for (i, u) in inst.users().iter().enumerate() {
+            let t = &x.tasks[i];
+            let (dominant, weighted) = per_task_shares(inst, i);
             let share = make.fraction(&(t * &dominant))?;
             let weighted = match weighted {
                 Some(w) => make.fraction(&(t * &w))?,
@@ -121,7 +110,7 @@ impl Answer {
             let row = PyTuple::new(
                 py,
                 [
-                    self.inst.user_path(i).into_pyobject(py)?.into_any(),
+                    inst.user_path(i).into_pyobject(py)?.into_any(),
                     make.fraction(t)?,
                     make.list(u.demand.iter().map(|d| d * t))?.into_any(),
                     share,
@@ -140,7 +129,7 @@ impl Answer {
 
     /// The resources used to capacity.
     fn saturated(&self, py: Python<'_>) -> Vec<String> {
-        saturated(&self.inst, self.used(py))
+        saturated(&self.solution.instance, self.used(py))
             .into_iter()
             .map(str::to_owned)
             .collect()
@@ -150,7 +139,7 @@ impl Answer {
     /// CLI's order, exact numbers as Fractions.
     fn extra<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let out = PyDict::new(py);
-        for (k, v) in &self.extra {
+        for (k, v) in &self.solution.extra {
             out.set_item(k, to_py(py, v, TEXT_KEYS.contains(&k.as_str()))?)?;
         }
         Ok(out)
@@ -192,6 +181,12 @@ impl<'py> Fractions<'py> {
         };
         make.slots = slots_work(&mut make)?;
         Ok(make)
+    }
+
+    /// Room for `n` distinct values (and as many integers) without growing the caches.
+    fn reserve(&mut self, n: usize) {
+        self.values.reserve(n);
+        self.ints.reserve(n);
     }
 
     /// A Python int: machine words directly, larger ones made once per value.

@@ -571,14 +571,7 @@ fn solve<'py>(
                     }
                 };
                 run_solved_with(args, load).map(|solved| match solved {
-                    Solved::Answer {
-                        mechanism,
-                        exact,
-                        instance,
-                        allocation,
-                        extra,
-                        consumption,
-                    } => Ok((mechanism, exact, *instance, allocation, extra, consumption)),
+                    Solved::Answer(solution) => Ok(solution),
                     Solved::Printed(printed) => Err(printed.into_text()),
                     _ => Err(String::new()),
                 })
@@ -592,10 +585,7 @@ fn solve<'py>(
         })
         .map_err(py_error)?;
     match solved {
-        Ok((mechanism, exact, inst, x, extra, consumption)) => {
-            let answer = answer::Answer::new(mechanism, exact, inst, x, extra, pool, consumption);
-            Ok(Bound::new(py, answer)?.into_any())
-        }
+        Ok(solution) => Ok(Bound::new(py, answer::Answer::new(*solution, pool))?.into_any()),
         Err(text) => parse_json(py, &text),
     }
 }

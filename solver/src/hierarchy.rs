@@ -43,8 +43,11 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use crate::json::{kind, read_names, read_number, read_numbers, reject_unknown};
-use crate::model::{read_guarantee, read_mode};
+use crate::json::{
+    kind, read_number, read_numbers, read_object, read_optional, read_resources, read_string,
+    reject_unknown,
+};
+use crate::model::Production;
 use crate::{
     Guarantee, Instance, LimitBelowGuarantee, Mode, Oversubscribed, Pool, Rational, SolverError,
     User,
@@ -572,17 +575,11 @@ impl NodeSpec {
         name: impl Into<String>,
         demand: impl IntoIterator<Item = T>,
     ) -> Self {
-        NodeSpec {
-            name: name.into(),
-            weight: Rational::ONE,
-            demand: Some(demand.into_iter().map(Into::into).collect()),
-            cap: None,
-            children: None,
-            guarantee: None,
-            limit: None,
-            mode: None,
-            usage: None,
-        }
+        NodeSpec::bare(
+            name.into(),
+            Some(demand.into_iter().map(Into::into).collect()),
+            None,
+        )
     }
 
     /// A pool of weight 1.
@@ -594,12 +591,17 @@ impl NodeSpec {
     /// assert_eq!(b.children.unwrap().len(), 2);
     /// ```
     pub fn pool(name: impl Into<String>, children: impl IntoIterator<Item = NodeSpec>) -> Self {
+        NodeSpec::bare(name.into(), None, Some(children.into_iter().collect()))
+    }
+
+    /// A node of weight 1 with only its name, demand (a leaf) or children (a pool).
+    fn bare(name: String, demand: Option<Vec<Rational>>, children: Option<Vec<NodeSpec>>) -> Self {
         NodeSpec {
-            name: name.into(),
+            name,
             weight: Rational::ONE,
-            demand: None,
+            demand,
             cap: None,
-            children: Some(children.into_iter().collect()),
+            children,
             guarantee: None,
             limit: None,
             mode: None,
@@ -659,21 +661,9 @@ impl NodeSpec {
 pub fn read_tree_form(
     value: &Value,
 ) -> Result<(Vec<String>, Vec<Rational>, NodeSpec), SolverError> {
-    let obj = value.as_object().ok_or_else(|| {
-        SolverError::invalid(
-            "(top level)",
-            format!("expected an object, found {}", kind(value)),
-        )
-    })?;
+    let obj = read_object("(top level)", value)?;
     reject_unknown(obj, "", TREE_TOP_FIELDS, &TREE_TOP_FIELDS.join(", "))?;
-    let capacity = match obj.get("capacity") {
-        Some(v) => read_numbers("capacity", v)?,
-        None => return Err(SolverError::invalid("capacity", "missing")),
-    };
-    let resources = match obj.get("resources") {
-        None => (1..=capacity.len()).map(|j| format!("r{j}")).collect(),
-        Some(v) => read_names("resources", v)?,
-    };
+    let (resources, capacity) = read_resources(obj)?;
     let root = match obj.get("tree") {
         Some(v) => read_node(v, "tree", 0)?,
         None => return Err(SolverError::invalid("tree", "missing")),
@@ -690,30 +680,19 @@ fn read_node(v: &Value, at: &str, depth: usize) -> Result<NodeSpec, SolverError>
             format!("the tree is deeper than {MAX_DEPTH} levels"),
         ));
     }
-    let obj = v.as_object().ok_or_else(|| {
-        SolverError::invalid(at, format!("expected an object, found {}", kind(v)))
-    })?;
+    let obj = read_object(at, v)?;
     reject_unknown(obj, at, NODE_FIELDS, NODE_LISTING)?;
     let field = |f: &str| format!("{at}.{f}");
     let name = match obj.get("name") {
         None if depth == 0 => "root".to_string(),
         None => return Err(SolverError::invalid(field("name"), "missing")),
-        Some(Value::String(s)) => s.clone(),
-        Some(other) => {
-            return Err(SolverError::invalid(
-                field("name"),
-                format!("expected a string, found {}", kind(other)),
-            ))
-        }
+        Some(v) => read_string(&field("name"), v)?,
     };
     let weight = match obj.get("weight") {
         Some(w) => read_number(&field("weight"), w)?,
         None => Rational::ONE,
     };
-    let demand = obj
-        .get("demand")
-        .map(|d| read_numbers(&field("demand"), d))
-        .transpose()?;
+    let demand = read_optional(obj, "demand", field, read_numbers)?;
     let cap = match obj.get("tasks") {
         None | Some(Value::Null) => None,
         Some(t) => Some(read_number(&field("tasks"), t)?),
@@ -733,28 +712,22 @@ fn read_node(v: &Value, at: &str, depth: usize) -> Result<NodeSpec, SolverError>
             ))
         }
     };
+    let Production {
+        guarantee,
+        limit,
+        mode,
+        usage,
+    } = Production::read(obj, field)?;
     Ok(NodeSpec {
         name,
         weight,
         demand,
         cap,
         children,
-        guarantee: obj
-            .get("guarantee")
-            .map(|g| read_guarantee(&field("guarantee"), g))
-            .transpose()?,
-        limit: obj
-            .get("limit")
-            .map(|l| read_numbers(&field("limit"), l))
-            .transpose()?,
-        mode: obj
-            .get("mode")
-            .map(|x| read_mode(&field("mode"), x))
-            .transpose()?,
-        usage: obj
-            .get("usage")
-            .map(|x| read_numbers(&field("usage"), x))
-            .transpose()?,
+        guarantee,
+        limit,
+        mode,
+        usage,
     })
 }
 

@@ -79,6 +79,53 @@ pub fn reject_unknown(
     Ok(())
 }
 
+/// `v` as an object, or an error at `field` saying what it is instead.
+pub(crate) fn read_object<'a>(
+    field: &str,
+    v: &'a Value,
+) -> Result<&'a Map<String, Value>, SolverError> {
+    v.as_object().ok_or_else(|| {
+        SolverError::invalid(field, format!("expected an object, found {}", kind(v)))
+    })
+}
+
+/// Reads a string at `field`.
+pub(crate) fn read_string(field: &str, v: &Value) -> Result<String, SolverError> {
+    match v {
+        Value::String(s) => Ok(s.clone()),
+        other => Err(SolverError::invalid(
+            field,
+            format!("expected a string, found {}", kind(other)),
+        )),
+    }
+}
+
+/// Reads the entry `key` of `obj`, when present, with `read` at the path `at(key)`.
+pub(crate) fn read_optional<T>(
+    obj: &Map<String, Value>,
+    key: &str,
+    at: impl Fn(&str) -> String,
+    read: impl FnOnce(&str, &Value) -> Result<T, SolverError>,
+) -> Result<Option<T>, SolverError> {
+    obj.get(key).map(|v| read(&at(key), v)).transpose()
+}
+
+/// A document's `capacity` (required) and `resources` (default `r1..rm`), as the flat and
+/// the tree form both have them.
+pub(crate) fn read_resources(
+    obj: &Map<String, Value>,
+) -> Result<(Vec<String>, Vec<Rational>), SolverError> {
+    let capacity = match obj.get("capacity") {
+        Some(v) => read_numbers("capacity", v)?,
+        None => return Err(SolverError::invalid("capacity", "missing")),
+    };
+    let resources = match obj.get("resources") {
+        None => (1..=capacity.len()).map(|j| format!("r{j}")).collect(),
+        Some(v) => read_names("resources", v)?,
+    };
+    Ok((resources, capacity))
+}
+
 /// Reads one exact number at `field`.
 pub fn read_number(field: &str, v: &Value) -> Result<Rational, SolverError> {
     match v {

@@ -195,6 +195,30 @@ pub fn parse_name<T: FromStr + VariantNames>(
         .map_err(|_| unknown_name::<T>(field, what, text))
 }
 
+/// The variants of a `strum::VariantArray` enumeration as an array of its `EnumCount` length,
+/// in declaration order: the body of the enumerations' `ALL` constants (a `const fn`, as the
+/// constants are).
+///
+/// # Example
+/// ```
+/// use leontief_solver::{properties::Property, registry::variant_array};
+/// const ALL: [Property; 2] = variant_array(&[Property::Si, Property::Ef]);
+/// assert_eq!(ALL, [Property::Si, Property::Ef]);
+/// ```
+///
+/// # Panics
+/// At compile time in a constant, when `variants` is empty or its length is not `N`.
+pub const fn variant_array<T: Copy, const N: usize>(variants: &[T]) -> [T; N] {
+    assert!(variants.len() == N, "one entry per variant");
+    let mut all = [variants[0]; N];
+    let mut i = 1;
+    while i < N {
+        all[i] = variants[i];
+        i += 1;
+    }
+    all
+}
+
 /// The error of [`parse_name`]: `unknown WHAT "text" (expected a, b or c)`.
 pub fn unknown_name<T: VariantNames>(field: &str, what: &str, text: &str) -> SolverError {
     SolverError::invalid(

@@ -263,22 +263,26 @@ pub fn run(args: SolveArgs) -> Result<Printed, CliError> {
 #[non_exhaustive]
 pub enum Solved {
     /// The allocation, printed by `write_json`, `write_csv`, `write_summary` or as a table.
-    Answer {
-        /// The mechanism's name.
-        mechanism: &'static str,
-        /// Whether the answer is exact.
-        exact: bool,
-        /// The instance.
-        instance: Box<Instance>,
-        /// The allocation.
-        allocation: Allocation,
-        /// The fields written after the allocation (trace, LP stages, discrete options).
-        extra: Map<String, serde_json::Value>,
-        /// The total use of each resource, when the mechanism summed it exactly on the way.
-        consumption: Option<Vec<Rational>>,
-    },
+    Answer(Box<Solution>),
     /// An answer with its own layout, already printed.
     Printed(Printed),
+}
+
+/// An allocation as `solve` answers it, with what the JSON writes beside it.
+#[non_exhaustive]
+pub struct Solution {
+    /// The mechanism's name.
+    pub mechanism: &'static str,
+    /// Whether the answer is exact.
+    pub exact: bool,
+    /// The instance.
+    pub instance: Instance,
+    /// The allocation.
+    pub allocation: Allocation,
+    /// The fields written after the allocation (trace, LP stages, discrete options).
+    pub extra: Map<String, serde_json::Value>,
+    /// The total use of each resource, when the mechanism summed it exactly on the way.
+    pub consumption: Option<Vec<Rational>>,
 }
 
 /// The work of `leontief solve` without the printing when the answer is an allocation in
@@ -299,7 +303,7 @@ pub fn run_solved_with(
     let inst = load(&args.input)?;
     let solved = solved(&cfg, inst)?;
     Ok(match solved {
-        Solved::Answer { .. }
+        Solved::Answer(_)
             if cfg.format == Format::Json && !cfg.summary && cfg.numbers == Numbers::Exact =>
         {
             solved
@@ -391,27 +395,27 @@ fn solved(cfg: &Config, inst: leontief_solver::Instance) -> Result<Solved, CliEr
         }
         Plan::Plain => cfg.mechanism.build().allocate(&inst)?,
     };
-    Ok(Solved::Answer {
+    Ok(Solved::Answer(Box::new(Solution {
         mechanism: cfg.mechanism.name,
         exact: !matches!(cfg.plan, Plan::Plain) || allocation.tolerance.is_none(),
-        instance: Box::new(inst),
+        instance: inst,
         allocation,
         extra,
         consumption: known,
-    })
+    })))
 }
 
 fn print(cfg: &Config, solved: Solved) -> Printed {
-    let (name, exact, inst, allocation, mut extra, mut known) = match solved {
+    let Solution {
+        mechanism: name,
+        exact,
+        instance: inst,
+        allocation,
+        mut extra,
+        consumption: mut known,
+    } = match solved {
         Solved::Printed(printed) => return printed,
-        Solved::Answer {
-            mechanism,
-            exact,
-            instance,
-            allocation,
-            extra,
-            consumption,
-        } => (mechanism, exact, *instance, allocation, extra, consumption),
+        Solved::Answer(solution) => *solution,
     };
     let numbers = cfg.numbers;
     if cfg.format == Format::Table {

@@ -33,6 +33,40 @@ pub fn run_with<S: AsRef<OsStr>>(args: &[S], stdin: Option<&str>) -> Output {
         .expect("the leontief binary finishes")
 }
 
+/// Runs the binary with `args`, standard input closed.
+pub fn run(args: &[&str]) -> Output {
+    run_with(args, None)
+}
+
+/// Runs `args` and asserts exit code 2, nothing on standard output and `message` on standard
+/// error (the failure names the arguments).
+pub fn fails_with(args: &[&str], message: &str) {
+    let o = run(args);
+    assert_eq!(o.status.code(), Some(2), "{args:?}");
+    assert!(o.stdout.is_empty(), "{args:?}: partial output");
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(stderr.contains(message), "{args:?}: {stderr}");
+}
+
+/// Runs `explore` with `args` writing its records to `out`, checks that the last record is
+/// the best and that `merge --best --verify` re-derives every record; returns the records.
+pub fn explored_and_verified(out: &std::path::Path, args: &[&str]) -> Vec<Value> {
+    let out = out.to_str().unwrap();
+    let mut all = args.to_vec();
+    all.extend(["--out", out]);
+    let o = run(&all);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let recs = jsonl(&std::fs::read(out).unwrap());
+    assert_eq!(recs.last().unwrap()["best"], true);
+    let merged = run(&["merge", "--best", "--verify", out]);
+    assert!(
+        merged.status.success(),
+        "{}",
+        String::from_utf8_lossy(&merged.stderr)
+    );
+    recs
+}
+
 /// Exit code 0; standard output parsed as JSON.
 pub fn ok_json(out: &Output) -> Value {
     assert!(

@@ -47,13 +47,13 @@
 
 use serde_json::{Map, Value};
 
-use leontief_solver::properties::Scenario;
 use leontief_solver::registry::Descriptor;
 use leontief_solver::{Allocation, Drf, Instance, Mechanism, Rational, SolverError};
 
-use super::metric::{try_scenario, Ctx, Evaluation, Metric, Utility};
+use super::metric::{Ctx, Evaluation, Metric, Utility};
 use super::MetricName;
 use crate::candidate::Candidate;
+use crate::metric_common::{evaluate_bounded, no_scenario, Of};
 
 /// See the [module docs](self).
 pub struct DiscreteGap;
@@ -113,12 +113,7 @@ impl Metric for DiscreteGap {
         truth: &Allocation,
         _utility: Utility,
     ) -> Result<Option<Evaluation>, SolverError> {
-        if candidate.scenario != Scenario::Bounded {
-            return Err(SolverError::invalid(
-                "witness",
-                "discrete-gap takes no scenario",
-            ));
-        }
+        no_scenario(self.name(), candidate)?;
         let inst = &candidate.instance;
         let fluid = Drf::extended().allocate(inst)?;
         if truth.tolerance.is_some() || fluid.tolerance.is_some() {
@@ -133,21 +128,13 @@ impl Metric for DiscreteGap {
         }
         let d = drifts(inst, truth, &fluid);
         let (hi, lo) = extremes(&d);
-        let numerator = &d[hi] - &d[lo];
-        let value = &numerator / &max_task;
-        Ok(Some(Evaluation {
-            lo: value.clone(),
-            hi: value.clone(),
-            value,
-            exact: true,
-            candidate: candidate.clone(),
-            user: hi,
-            other: Some(lo),
-            numerator,
-            denominator: max_task,
-            before: truth.clone(),
-            after: Some(fluid),
-        }))
+        let of = Of::new(candidate, truth, Some(&fluid));
+        Ok(Some(of.exact_ratio(
+            hi,
+            Some(lo),
+            &d[hi] - &d[lo],
+            max_task,
+        )))
     }
 
     fn evaluate(
@@ -157,9 +144,6 @@ impl Metric for DiscreteGap {
         truth: &Allocation,
         ctx: &mut Ctx,
     ) -> Option<Evaluation> {
-        let mut best = None;
-        let c = Candidate::new(instance.clone(), Scenario::Bounded);
-        try_scenario(self, mechanism, c, truth, ctx, &mut best);
-        best
+        evaluate_bounded(self, mechanism, instance, truth, ctx)
     }
 }

@@ -9,13 +9,14 @@
 //! §3.11), so the metric does not apply to them. No scenario: the instance itself is
 //! evaluated.
 
-use leontief_solver::properties::{utility_at_truth, Property, Scenario};
+use leontief_solver::properties::{utility_at_truth, Property};
 use leontief_solver::registry::Descriptor;
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
-use super::metric::{proved, ratio, scale, spread, try_scenario, Ctx, Evaluation, Metric, Utility};
+use super::metric::{proved, scale, spread, Ctx, Evaluation, Metric, Utility};
 use super::MetricName;
 use crate::candidate::Candidate;
+use crate::metric_common::{evaluate_bounded, no_scenario, Of};
 
 /// See the [module docs](self).
 pub struct Envy;
@@ -42,10 +43,9 @@ impl Metric for Envy {
         truth: &Allocation,
         utility: Utility,
     ) -> Result<Option<Evaluation>, SolverError> {
+        no_scenario(self.name(), candidate)?;
         let inst = &candidate.instance;
-        if candidate.scenario != Scenario::Bounded {
-            return Err(SolverError::invalid("witness", "envy takes no scenario"));
-        }
+        let of = Of::new(candidate, truth, None);
         let users = inst.users();
         let mut best: Option<Evaluation> = None;
         for (i, ui) in users.iter().enumerate() {
@@ -76,28 +76,9 @@ impl Metric for Envy {
                     };
                     &u * &s
                 };
-                let Some(theirs) = spread(truth, k, scaled) else {
-                    continue;
-                };
-                let Some((value, lo, hi)) = ratio(&theirs, &own) else {
-                    continue;
-                };
-                if best.as_ref().is_some_and(|e| lo <= e.lo) {
-                    continue;
+                if let Some(theirs) = spread(truth, k, scaled) {
+                    of.keep_ratio(&mut best, self.direction(), i, Some(k), &theirs, &own);
                 }
-                best = Some(Evaluation {
-                    value,
-                    lo,
-                    hi,
-                    exact: truth.tolerance.is_none(),
-                    candidate: candidate.clone(),
-                    user: i,
-                    other: Some(k),
-                    numerator: theirs.value,
-                    denominator: own.value.clone(),
-                    before: truth.clone(),
-                    after: None,
-                });
             }
         }
         Ok(best)
@@ -110,9 +91,6 @@ impl Metric for Envy {
         truth: &Allocation,
         ctx: &mut Ctx,
     ) -> Option<Evaluation> {
-        let mut best = None;
-        let c = Candidate::new(instance.clone(), Scenario::Bounded);
-        try_scenario(self, mechanism, c, truth, ctx, &mut best);
-        best
+        evaluate_bounded(self, mechanism, instance, truth, ctx)
     }
 }

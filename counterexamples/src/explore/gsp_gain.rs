@@ -21,9 +21,10 @@
 use leontief_solver::properties::{utility_at_truth, utility_of_report, Scenario};
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
-use super::metric::{ratio, scale, spread, try_scenario, Ctx, Evaluation, Metric, Utility};
+use super::metric::{scale, spread, try_scenario, Ctx, Evaluation, Metric, Utility};
 use super::MetricName;
 use crate::candidate::Candidate;
+use crate::metric_common::Of;
 use crate::search::{neighbour_profile, user_lies};
 
 /// See the [module docs](self).
@@ -58,6 +59,7 @@ impl Metric for GspGain {
         }
         let lied = inst.with_reports(lies)?;
         let after = mechanism.allocate(&lied)?;
+        let of = Of::new(candidate, truth, Some(&after));
         let mut best: Option<Evaluation> = None;
         for i in 0..inst.num_users() {
             let s = scale(inst, i, utility);
@@ -79,25 +81,7 @@ impl Metric for GspGain {
             if report.is_none() && a.value <= b.value {
                 continue;
             }
-            let Some((value, lo, hi)) = ratio(&a, &b) else {
-                continue;
-            };
-            if best.as_ref().is_some_and(|e| lo <= e.lo) {
-                continue;
-            }
-            best = Some(Evaluation {
-                value,
-                lo,
-                hi,
-                exact: truth.tolerance.is_none() && after.tolerance.is_none(),
-                candidate: candidate.clone(),
-                user: i,
-                other: None,
-                numerator: a.value,
-                denominator: b.value,
-                before: truth.clone(),
-                after: Some(after.clone()),
-            });
+            of.keep_ratio(&mut best, self.direction(), i, None, &a, &b);
         }
         Ok(best)
     }

@@ -59,9 +59,10 @@ use leontief_solver::generate::SplitMix64;
 use leontief_solver::properties::{utility_at_truth, Scenario};
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError, User};
 
-use super::metric::{ratio, scale, spread, try_scenario, Ctx, Evaluation, Metric, Utility};
+use super::metric::{scale, spread, try_scenario, Ctx, Evaluation, Metric, Utility};
 use super::MetricName;
 use crate::candidate::Candidate;
+use crate::metric_common::Of;
 
 /// See the [module docs](self).
 pub struct PmLoss;
@@ -224,6 +225,11 @@ impl Metric for PmLoss {
             Scenario::Join(_) => (truth, &other),
             _ => (&other, truth),
         };
+        let of = Of::new(candidate, truth, Some(&other));
+        let departed = match &candidate.scenario {
+            Scenario::Remove(l) => Some(*l),
+            _ => None,
+        };
         let mut best: Option<Evaluation> = None;
         for (i, ks, kl) in users {
             let s = scale(inst, i, utility);
@@ -234,28 +240,7 @@ impl Metric for PmLoss {
             let Some(b) = spread(large, kl, u) else {
                 continue;
             };
-            let Some((value, lo, hi)) = ratio(&a, &b) else {
-                continue;
-            };
-            if best.as_ref().is_some_and(|e| hi >= e.hi) {
-                continue;
-            }
-            best = Some(Evaluation {
-                value,
-                lo,
-                hi,
-                exact: truth.tolerance.is_none() && other.tolerance.is_none(),
-                candidate: candidate.clone(),
-                user: i,
-                other: match &candidate.scenario {
-                    Scenario::Remove(l) => Some(*l),
-                    _ => None,
-                },
-                numerator: a.value,
-                denominator: b.value,
-                before: truth.clone(),
-                after: Some(other.clone()),
-            });
+            of.keep_ratio(&mut best, self.direction(), i, departed, &a, &b);
         }
         Ok(best)
     }

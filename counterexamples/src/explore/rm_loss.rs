@@ -18,9 +18,10 @@
 use leontief_solver::properties::{utility_at_truth, Scenario};
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
-use super::metric::{ratio, scale, spread, try_scenario, Ctx, Evaluation, Metric, Utility};
+use super::metric::{scale, spread, try_scenario, Ctx, Evaluation, Metric, Utility};
 use super::MetricName;
 use crate::candidate::Candidate;
+use crate::metric_common::Of;
 use crate::search::capacity_growths;
 
 /// See the [module docs](self).
@@ -55,6 +56,7 @@ impl Metric for RmLoss {
         }
         let bigger = inst.with_capacity(grown.clone())?;
         let after = mechanism.allocate(&bigger)?;
+        let of = Of::new(candidate, truth, Some(&after));
         let mut best: Option<Evaluation> = None;
         for i in 0..inst.num_users() {
             let s = scale(inst, i, utility);
@@ -65,25 +67,7 @@ impl Metric for RmLoss {
             let Some(a) = spread(&after, i, |t| &utility_at_truth(inst, i, t) * &s_after) else {
                 continue;
             };
-            let Some((value, lo, hi)) = ratio(&a, &b) else {
-                continue;
-            };
-            if best.as_ref().is_some_and(|e| hi >= e.hi) {
-                continue;
-            }
-            best = Some(Evaluation {
-                value,
-                lo,
-                hi,
-                exact: truth.tolerance.is_none() && after.tolerance.is_none(),
-                candidate: candidate.clone(),
-                user: i,
-                other: None,
-                numerator: a.value,
-                denominator: b.value,
-                before: truth.clone(),
-                after: Some(after.clone()),
-            });
+            of.keep_ratio(&mut best, self.direction(), i, None, &a, &b);
         }
         Ok(best)
     }

@@ -52,13 +52,13 @@
 use serde_json::{Map, Value};
 
 use leontief_solver::properties::allocation::share_guarantee_violations;
-use leontief_solver::properties::Scenario;
 use leontief_solver::registry::Descriptor;
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
-use super::metric::{try_scenario, Ctx, Evaluation, Metric, Utility};
+use super::metric::{Ctx, Evaluation, Metric, Utility};
 use super::MetricName;
 use crate::candidate::Candidate;
+use crate::metric_common::{evaluate_bounded, no_scenario, Of};
 
 /// See the [module docs](self).
 pub struct SgDeficit;
@@ -128,12 +128,7 @@ impl Metric for SgDeficit {
         truth: &Allocation,
         _utility: Utility,
     ) -> Result<Option<Evaluation>, SolverError> {
-        if candidate.scenario != Scenario::Bounded {
-            return Err(SolverError::invalid(
-                "witness",
-                "sg-deficit takes no scenario",
-            ));
-        }
+        no_scenario(self.name(), candidate)?;
         let inst = &candidate.instance;
         if inst.pools().is_empty() || truth.tolerance.is_some() {
             return Ok(None);
@@ -141,20 +136,8 @@ impl Metric for SgDeficit {
         let Some((_, share, g)) = least_node(inst, truth) else {
             return Ok(None);
         };
-        let value = &share / &g;
-        Ok(Some(Evaluation {
-            lo: value.clone(),
-            hi: value.clone(),
-            value,
-            exact: true,
-            candidate: candidate.clone(),
-            user: 0,
-            other: None,
-            numerator: share,
-            denominator: g,
-            before: truth.clone(),
-            after: None,
-        }))
+        let of = Of::new(candidate, truth, None);
+        Ok(Some(of.exact_ratio(0, None, share, g)))
     }
 
     fn evaluate(
@@ -164,10 +147,7 @@ impl Metric for SgDeficit {
         truth: &Allocation,
         ctx: &mut Ctx,
     ) -> Option<Evaluation> {
-        let mut best = None;
-        let c = Candidate::new(instance.clone(), Scenario::Bounded);
-        try_scenario(self, mechanism, c, truth, ctx, &mut best);
-        best
+        evaluate_bounded(self, mechanism, instance, truth, ctx)
     }
 }
 

@@ -9,15 +9,14 @@
 //! it (docs/theory.md §3.11), so the metric does not apply to them. No scenario.
 
 use leontief_solver::properties::allocation::equal_split;
-use leontief_solver::properties::{utility_at_truth, Property, Scenario};
+use leontief_solver::properties::{utility_at_truth, Property};
 use leontief_solver::registry::Descriptor;
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
-use super::metric::{
-    proved, ratio, scale, spread, try_scenario, Ctx, Evaluation, Metric, Spread, Utility,
-};
+use super::metric::{proved, scale, spread, Ctx, Evaluation, Metric, Spread, Utility};
 use super::MetricName;
 use crate::candidate::Candidate;
+use crate::metric_common::{evaluate_bounded, no_scenario, Of};
 
 /// See the [module docs](self).
 pub struct SiGap;
@@ -49,10 +48,9 @@ impl Metric for SiGap {
         truth: &Allocation,
         utility: Utility,
     ) -> Result<Option<Evaluation>, SolverError> {
+        no_scenario(self.name(), candidate)?;
         let inst = &candidate.instance;
-        if candidate.scenario != Scenario::Bounded {
-            return Err(SolverError::invalid("witness", "si-gap takes no scenario"));
-        }
+        let of = Of::new(candidate, truth, None);
         let splits = equal_split(inst);
         let mut best: Option<Evaluation> = None;
         for (i, split) in splits.iter().enumerate() {
@@ -66,25 +64,7 @@ impl Metric for SiGap {
                 lo: due.clone(),
                 hi: due,
             };
-            let Some((value, lo, hi)) = ratio(&have, &due) else {
-                continue;
-            };
-            if best.as_ref().is_some_and(|e| hi >= e.hi) {
-                continue;
-            }
-            best = Some(Evaluation {
-                value,
-                lo,
-                hi,
-                exact: truth.tolerance.is_none(),
-                candidate: candidate.clone(),
-                user: i,
-                other: None,
-                numerator: have.value,
-                denominator: due.value,
-                before: truth.clone(),
-                after: None,
-            });
+            of.keep_ratio(&mut best, self.direction(), i, None, &have, &due);
         }
         Ok(best)
     }
@@ -96,9 +76,6 @@ impl Metric for SiGap {
         truth: &Allocation,
         ctx: &mut Ctx,
     ) -> Option<Evaluation> {
-        let mut best = None;
-        let c = Candidate::new(instance.clone(), Scenario::Bounded);
-        try_scenario(self, mechanism, c, truth, ctx, &mut best);
-        best
+        evaluate_bounded(self, mechanism, instance, truth, ctx)
     }
 }

@@ -20,9 +20,10 @@
 use leontief_solver::properties::{utility_at_truth, utility_of_report, Scenario};
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
-use super::metric::{ratio, scale, spread, try_scenario, Ctx, Evaluation, Metric, Utility};
+use super::metric::{scale, spread, try_scenario, Ctx, Evaluation, Metric, Utility};
 use super::MetricName;
 use crate::candidate::Candidate;
+use crate::metric_common::Of;
 use crate::search::{neighbour_profile, user_lies};
 
 /// A lie profile and its value.
@@ -66,22 +67,10 @@ impl Metric for SpGain {
         let Some(a) = spread(&after, i, |t| &utility_of_report(inst, i, t, report) * &s) else {
             return Ok(None);
         };
-        let Some((value, lo, hi)) = ratio(&a, &b) else {
-            return Ok(None);
-        };
-        Ok(Some(Evaluation {
-            value,
-            lo,
-            hi,
-            exact: truth.tolerance.is_none() && after.tolerance.is_none(),
-            candidate: candidate.clone(),
-            user: i,
-            other: None,
-            numerator: a.value,
-            denominator: b.value,
-            before: truth.clone(),
-            after: Some(after),
-        }))
+        let of = Of::new(candidate, truth, Some(&after));
+        let mut best = None;
+        of.keep_ratio(&mut best, self.direction(), i, None, &a, &b);
+        Ok(best)
     }
 
     fn evaluate(

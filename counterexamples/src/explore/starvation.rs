@@ -71,6 +71,7 @@ use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 use super::metric::{try_scenario, Ctx, Evaluation, Metric, Utility};
 use super::MetricName;
 use crate::candidate::Candidate;
+use crate::metric_common::Of;
 
 /// The simulated time of a generated workload, `[0, HORIZON)`.
 pub const HORIZON: i128 = 16;
@@ -388,20 +389,8 @@ impl Metric for Starvation {
             policy_of(mechanism.name()).map_err(|r| SolverError::invalid("mechanism", r))?;
         let (tree, _, run) = simulate_churn(&candidate.instance, seed, policy)?;
         let length = worst(&tree, &run)?.map_or(Rational::ZERO, |s| s.length());
-        let value = &length / &run.horizon;
-        Ok(Some(Evaluation {
-            lo: value.clone(),
-            hi: value.clone(),
-            value,
-            exact: true,
-            candidate: candidate.clone(),
-            user: 0,
-            other: None,
-            numerator: length,
-            denominator: run.horizon.clone(),
-            before: truth.clone(),
-            after: None,
-        }))
+        let of = Of::new(candidate, truth, None);
+        Ok(Some(of.exact_ratio(0, None, length, run.horizon.clone())))
     }
 
     fn evaluate(

@@ -61,13 +61,13 @@
 //! - X. Bei, Z. Li, J. Luo. *Fair and Efficient Multi-Resource Allocation for Cloud
 //!   Computing.* WINE 2022 (the fair-ratio).
 
-use leontief_solver::properties::Scenario;
 use leontief_solver::welfare::{best_fair_welfare, utilitarian_optimum, welfare};
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
-use super::metric::{try_scenario, Ctx, Evaluation, Metric, Spread, Utility};
+use super::metric::{Ctx, Evaluation, Metric, Spread, Utility};
 use super::MetricName;
 use crate::candidate::Candidate;
+use crate::metric_common::{evaluate_bounded, no_scenario};
 
 /// See the [module docs](self): the welfare of a benchmark allocation over the mechanism's.
 pub struct WelfareRatio {
@@ -118,12 +118,7 @@ fn against(
     utility: Utility,
     best: impl FnOnce(&Instance, Utility) -> Result<(Rational, Allocation), SolverError>,
 ) -> Result<Option<Evaluation>, SolverError> {
-    if candidate.scenario != Scenario::Bounded {
-        return Err(SolverError::invalid(
-            "witness",
-            format!("{name} takes no scenario"),
-        ));
-    }
+    no_scenario(name, candidate)?;
     let inst = &candidate.instance;
     let exact = truth.tolerance.is_none();
     let w = if exact {
@@ -165,20 +160,6 @@ fn against(
         before: truth.clone(),
         after: Some(x),
     }))
-}
-
-/// The metric's only scenario: the instance itself.
-fn evaluate_bounded(
-    metric: &dyn Metric,
-    mechanism: &dyn Mechanism,
-    instance: &Instance,
-    truth: &Allocation,
-    ctx: &mut Ctx,
-) -> Option<Evaluation> {
-    let mut best = None;
-    let c = Candidate::new(instance.clone(), Scenario::Bounded);
-    try_scenario(metric, mechanism, c, truth, ctx, &mut best);
-    best
 }
 
 impl Metric for WelfareRatio {

@@ -238,16 +238,8 @@ pub enum SimPolicy {
 
 impl SimPolicy {
     /// Every policy, in the order of the enum.
-    pub const ALL: [SimPolicy; <SimPolicy as strum::EnumCount>::COUNT] = {
-        let variants = <SimPolicy as strum::VariantArray>::VARIANTS;
-        let mut all = [SimPolicy::Fifo; <SimPolicy as strum::EnumCount>::COUNT];
-        let mut i = 0;
-        while i < all.len() {
-            all[i] = variants[i];
-            i += 1;
-        }
-        all
-    };
+    pub const ALL: [SimPolicy; <SimPolicy as strum::EnumCount>::COUNT] =
+        leontief_solver::registry::variant_array(<SimPolicy as strum::VariantArray>::VARIANTS);
 
     /// The name on the command line and in JSON: a tree policy's is its [`Policy`]'s.
     ///

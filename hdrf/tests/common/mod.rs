@@ -1,10 +1,41 @@
-//! Random small trees for the property tests.
+//! What the tree tests share: exact literals, the dominant shares of named nodes, and
+//! random small trees for the property tests.
 
 #![allow(dead_code)] // each test file uses part of it
 
-use leontief_hdrf::{NodeSpec, Tree};
+use leontief_hdrf::{allocate, NodeSpec, Policy, Tree};
 use leontief_solver::generate::SplitMix64;
 use leontief_solver::Rational;
+use proptest::prelude::*;
+
+/// An exact literal: `"7/3"`, `"2.5"`.
+pub fn q(s: &str) -> Rational {
+    s.parse().expect("test literal")
+}
+
+/// The dominant shares under `policy` of the named nodes, as exact strings (on capacities 1,
+/// the dominant-resource amounts).
+pub fn shares(tree: &Tree, policy: Policy, names: &[&str]) -> Vec<String> {
+    let x = allocate(tree, policy).expect("allocates");
+    names
+        .iter()
+        .map(|n| x.dominant_share(tree.find(n).expect("node")).to_string())
+        .collect()
+}
+
+/// Random trees of depth at most 3, at most 6 leaves and 1 to 3 resources.
+pub fn small_tree() -> impl Strategy<Value = Tree> {
+    (any::<u64>(), 1usize..=3).prop_map(|(seed, m)| {
+        random_tree(
+            seed,
+            Shape {
+                depth: 3,
+                leaves: 6,
+                m,
+            },
+        )
+    })
+}
 
 /// Shape limits of a random tree.
 #[derive(Clone, Copy, Debug)]

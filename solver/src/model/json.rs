@@ -7,7 +7,10 @@ use serde_json::{Map, Value};
 
 use super::path_of;
 use crate::hierarchy::read_tree_form;
-use crate::json::{exact_list, kind, read_names, read_number, read_numbers, reject_unknown};
+use crate::json::{
+    exact_list, kind, read_number, read_numbers, read_object, read_optional, read_resources,
+    read_string, reject_unknown,
+};
 use crate::{Guarantee, Instance, Mode, Pool, Rational, Rules, SolverError, User};
 
 // The listings in messages about unknown fields name the pool fields only to documents that
@@ -80,12 +83,7 @@ impl Instance {
     /// `pools` (which may be empty) or the tree form, whose users may also share a name with
     /// a user of another pool and may be idle (all-zero demand).
     pub fn from_json_with(value: &Value, rules: Rules) -> Result<Self, SolverError> {
-        let obj = value.as_object().ok_or_else(|| {
-            SolverError::invalid(
-                "(top level)",
-                format!("expected an object, found {}", kind(value)),
-            )
-        })?;
+        let obj = read_object("(top level)", value)?;
         if obj.contains_key("tree") {
             let (resources, capacity, root) = read_tree_form(value)?;
             return Self::from_tree_with(resources, capacity, &root, rules);
@@ -101,14 +99,7 @@ impl Instance {
                 TOP_FIELDS
             },
         )?;
-        let capacity = match obj.get("capacity") {
-            Some(v) => read_numbers("capacity", v)?,
-            None => return Err(SolverError::invalid("capacity", "missing")),
-        };
-        let resources = match obj.get("resources") {
-            None => (1..=capacity.len()).map(|j| format!("r{j}")).collect(),
-            Some(v) => read_names("resources", v)?,
-        };
+        let (resources, capacity) = read_resources(obj)?;
         let (pools, by_path) = match obj.get("pools") {
             None => (Vec::new(), HashMap::new()),
             Some(v) => read_pools(v)?,
@@ -228,7 +219,7 @@ pub(crate) fn write_production(
 
 /// Reads a `guarantee`: a list (absolute amounts) or one number (a fraction of the
 /// parent's guarantee).
-pub(crate) fn read_guarantee(field: &str, v: &Value) -> Result<Guarantee, SolverError> {
+fn read_guarantee(field: &str, v: &Value) -> Result<Guarantee, SolverError> {
     match v {
         Value::Array(_) => Ok(Guarantee::Vector(read_numbers(field, v)?)),
         Value::Number(_) | Value::String(_) => Ok(Guarantee::Fraction(read_number(field, v)?)),
@@ -243,7 +234,7 @@ pub(crate) fn read_guarantee(field: &str, v: &Value) -> Result<Guarantee, Solver
 }
 
 /// Reads a pool's `mode`: `fair` or `fifo`.
-pub(crate) fn read_mode(field: &str, v: &Value) -> Result<Mode, SolverError> {
+fn read_mode(field: &str, v: &Value) -> Result<Mode, SolverError> {
     match v.as_str() {
         Some("fair") => Ok(Mode::Fair),
         Some("fifo") => Ok(Mode::Fifo),
@@ -260,6 +251,50 @@ pub(crate) fn read_mode(field: &str, v: &Value) -> Result<Mode, SolverError> {
     }
 }
 
+/// The production fields of a pool, a user or a tree node (`docs/production.md`), each
+/// `None` when absent. Which of them a node may carry is decided before, by its listing of
+/// known fields.
+pub(crate) struct Production {
+    pub guarantee: Option<Guarantee>,
+    pub limit: Option<Vec<Rational>>,
+    pub mode: Option<Mode>,
+    pub usage: Option<Vec<Rational>>,
+}
+
+impl Production {
+    /// Reads them from `obj`, naming a field at fault by `at(key)`.
+    pub(crate) fn read(
+        obj: &Map<String, Value>,
+        at: impl Fn(&str) -> String,
+    ) -> Result<Self, SolverError> {
+        Ok(Production {
+            guarantee: read_optional(obj, "guarantee", &at, read_guarantee)?,
+            limit: read_optional(obj, "limit", &at, read_numbers)?,
+            mode: read_optional(obj, "mode", &at, read_mode)?,
+            usage: read_optional(obj, "usage", &at, read_numbers)?,
+        })
+    }
+}
+
+/// Reads a pool's or a user's `parent`/`pool`: the path of a pool in `by_path`, or `None`.
+fn read_pool_path(
+    field: &str,
+    v: Option<&Value>,
+    by_path: &HashMap<String, usize>,
+    unknown: &str,
+) -> Result<Option<usize>, SolverError> {
+    match v {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(path)) => Ok(Some(*by_path.get(path).ok_or_else(|| {
+            SolverError::invalid(field, format!("unknown pool {path:?}{unknown}"))
+        })?)),
+        Some(other) => Err(SolverError::invalid(
+            field,
+            format!("expected a pool's path, found {}", kind(other)),
+        )),
+    }
+}
+
 /// Reads `pools` (parents first, parents named by path) and the map from each pool's path
 /// to its index.
 fn read_pools(v: &Value) -> Result<(Vec<Pool>, HashMap<String, usize>), SolverError> {
@@ -270,12 +305,7 @@ fn read_pools(v: &Value) -> Result<(Vec<Pool>, HashMap<String, usize>), SolverEr
     let mut by_path: HashMap<String, usize> = HashMap::new();
     for (k, p) in list.iter().enumerate() {
         let at = |f: &str| format!("pools[{k}].{f}");
-        let obj = p.as_object().ok_or_else(|| {
-            SolverError::invalid(
-                format!("pools[{k}]"),
-                format!("expected an object, found {}", kind(p)),
-            )
-        })?;
+        let obj = read_object(&format!("pools[{k}]"), p)?;
         reject_unknown(
             obj,
             &format!("pools[{k}]"),
@@ -284,55 +314,31 @@ fn read_pools(v: &Value) -> Result<(Vec<Pool>, HashMap<String, usize>), SolverEr
         )?;
         let name = match obj.get("name") {
             None => return Err(SolverError::invalid(at("name"), "missing")),
-            Some(Value::String(s)) => s.clone(),
-            Some(other) => {
-                return Err(SolverError::invalid(
-                    at("name"),
-                    format!("expected a string, found {}", kind(other)),
-                ))
-            }
+            Some(v) => read_string(&at("name"), v)?,
         };
         let weight = match obj.get("weight") {
             Some(w) => quick_number(w).map_or_else(|| read_number(&at("weight"), w), Ok)?,
             None => Rational::ONE,
         };
-        let parent = match obj.get("parent") {
-            None | Some(Value::Null) => None,
-            Some(Value::String(path)) => Some(*by_path.get(path).ok_or_else(|| {
-                SolverError::invalid(
-                    at("parent"),
-                    format!("unknown pool {path:?} (a parent is listed before its children)"),
-                )
-            })?),
-            Some(other) => {
-                return Err(SolverError::invalid(
-                    at("parent"),
-                    format!("expected a pool's path, found {}", kind(other)),
-                ))
-            }
-        };
+        let parent = read_pool_path(
+            &at("parent"),
+            obj.get("parent"),
+            &by_path,
+            " (a parent is listed before its children)",
+        )?;
         let path = match parent {
             None => name.clone(),
             Some(q) => format!("{}/{name}", path_of(&pools, q)),
         };
         by_path.entry(path).or_insert(k);
+        let production = Production::read(obj, at)?;
         pools.push(Pool {
             name,
             weight,
             parent,
-            guarantee: obj
-                .get("guarantee")
-                .map(|g| read_guarantee(&at("guarantee"), g))
-                .transpose()?,
-            limit: obj
-                .get("limit")
-                .map(|l| read_numbers(&at("limit"), l))
-                .transpose()?,
-            mode: obj
-                .get("mode")
-                .map(|x| read_mode(&at("mode"), x))
-                .transpose()?
-                .unwrap_or_default(),
+            guarantee: production.guarantee,
+            limit: production.limit,
+            mode: production.mode.unwrap_or_default(),
         });
     }
     Ok((pools, by_path))
@@ -354,12 +360,7 @@ fn read_user(
     has_pools: bool,
 ) -> Result<User, SolverError> {
     let at = |f: &str| format!("users[{i}].{f}");
-    let obj = v.as_object().ok_or_else(|| {
-        SolverError::invalid(
-            format!("users[{i}]"),
-            format!("expected an object, found {}", kind(v)),
-        )
-    })?;
+    let obj = read_object(&format!("users[{i}]"), v)?;
     let known: &[&str] = if has_pools {
         &[
             "name",
@@ -390,14 +391,8 @@ fn read_user(
     }
     let name = match obj.get("name") {
         None => format!("u{}", i + 1),
-        Some(Value::String(s)) => s.clone(),
         Some(Value::Number(n)) => n.to_string(),
-        Some(other) => {
-            return Err(SolverError::invalid(
-                at("name"),
-                format!("expected a string, found {}", kind(other)),
-            ))
-        }
+        Some(v) => read_string(&at("name"), v)?,
     };
     let demand = match obj.get("demand") {
         Some(d) => match d.as_array() {
@@ -424,27 +419,13 @@ fn read_user(
         Some(w) => quick_number(w).map_or_else(|| read_number(&at("weight"), w), Ok)?,
         None => Rational::ONE,
     };
-    let resource_weights = obj
-        .get("weights")
-        .map(|w| read_numbers(&at("weights"), w))
-        .transpose()?;
+    let resource_weights = read_optional(obj, "weights", at, read_numbers)?;
     let cap = match obj.get("tasks") {
         None | Some(Value::Null) => None,
         Some(t) => Some(quick_number(t).map_or_else(|| read_number(&at("tasks"), t), Ok)?),
     };
-    let pool =
-        match obj.get("pool") {
-            None | Some(Value::Null) => None,
-            Some(Value::String(path)) => Some(*pools.get(path).ok_or_else(|| {
-                SolverError::invalid(at("pool"), format!("unknown pool {path:?}"))
-            })?),
-            Some(other) => {
-                return Err(SolverError::invalid(
-                    at("pool"),
-                    format!("expected a pool's path, found {}", kind(other)),
-                ))
-            }
-        };
+    let pool = read_pool_path(&at("pool"), obj.get("pool"), pools, "")?;
+    let production = Production::read(obj, at)?;
     Ok(User {
         name,
         demand,
@@ -452,17 +433,8 @@ fn read_user(
         resource_weights,
         cap,
         pool,
-        guarantee: obj
-            .get("guarantee")
-            .map(|g| read_guarantee(&at("guarantee"), g))
-            .transpose()?,
-        limit: obj
-            .get("limit")
-            .map(|l| read_numbers(&at("limit"), l))
-            .transpose()?,
-        usage: obj
-            .get("usage")
-            .map(|x| read_numbers(&at("usage"), x))
-            .transpose()?,
+        guarantee: production.guarantee,
+        limit: production.limit,
+        usage: production.usage,
     })
 }

@@ -34,7 +34,7 @@ pub use crate::json::{read_number, read_numbers};
 pub use allocation::Allocation;
 pub use production::{Guarantee, GuaranteeRule, LimitBelowGuarantee, Mode, Oversubscribed, Rules};
 
-pub(crate) use json::{read_guarantee, read_mode};
+pub(crate) use json::Production;
 
 mod allocation;
 mod flat_fast;

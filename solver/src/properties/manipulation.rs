@@ -274,23 +274,19 @@ pub fn sp_bounded(
                     "user {} gains by misreporting (bounded: found at structured lie {tried})",
                     user_name(instance, liar)
                 );
-                return Ok(Outcome {
-                    verdict: judge.finish(Verdict::fails(Witness::Sp(w), note)),
-                    scenarios: tried,
-                    bounded: true,
-                });
+                return Ok(judge.outcome(Verdict::fails(Witness::Sp(w), note), tried, true));
             }
         }
     }
-    Ok(Outcome {
-        verdict: judge.finish(Verdict::holds(format!(
+    Ok(judge.outcome(
+        Verdict::holds(format!(
             "bounded: no profitable lie among {tried} structured lies (each user: components \
              doubled, plus the largest, zeroed; unused resources at 1/2 and 1 x the dominant \
              share; dominant component halved and doubled)"
-        ))),
-        scenarios: tried,
-        bounded: true,
-    })
+        )),
+        tried,
+        true,
+    ))
 }
 
 /// Decides one group lie in one reading: `Some` witness when it violates it.
@@ -480,17 +476,17 @@ pub fn gsp_bounded(
         if let Some(w) = gsp_on(
             mechanism, instance, &lied, &reports, &before, reading, &mut judge,
         )? {
-            return Ok(Outcome {
-                verdict: judge.finish(Verdict::fails(
+            return Ok(judge.outcome(
+                Verdict::fails(
                     Witness::Gsp(w),
                     format!(
                         "a group lie violates {} (bounded: found at profile {tried})",
                         reading.name()
                     ),
-                )),
-                scenarios: tried,
-                bounded: true,
-            });
+                ),
+                tried,
+                true,
+            ));
         }
     }
     let cut = if (tried as u128) < total {
@@ -498,14 +494,14 @@ pub fn gsp_bounded(
     } else {
         String::new()
     };
-    Ok(Outcome {
-        verdict: judge.finish(Verdict::holds(format!(
+    Ok(judge.outcome(
+        Verdict::holds(format!(
             "bounded: no {} violation among {tried} of {total} group-lie profiles \
              (1 to {max_liars} liars, each telling one structured lie{cut}; the coalition is \
              the liars plus whoever gains)",
             reading.name()
-        ))),
-        scenarios: tried,
-        bounded: true,
-    })
+        )),
+        tried,
+        true,
+    ))
 }

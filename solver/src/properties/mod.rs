@@ -157,16 +157,8 @@ pub enum Property {
 
 impl Property {
     /// Every property, in the order of docs/theory.md §3 (the enum's order).
-    pub const ALL: [Property; <Property as strum::EnumCount>::COUNT] = {
-        let variants = <Property as strum::VariantArray>::VARIANTS;
-        let mut all = [Property::Si; <Property as strum::EnumCount>::COUNT];
-        let mut i = 0;
-        while i < all.len() {
-            all[i] = variants[i];
-            i += 1;
-        }
-        all
-    };
+    pub const ALL: [Property; <Property as strum::EnumCount>::COUNT] =
+        crate::registry::variant_array(<Property as strum::VariantArray>::VARIANTS);
 
     /// The command-line name: `si, ef, po, srf, bf, bbf, sp, gsp-strong, gsp-weak, pm, rm, sg`
     /// (derived from the variant's name).
@@ -665,12 +657,8 @@ fn decide(
     }
     // The judge of a single scenario: the truth and the scenario's answer.
     let mut judge = Judge::on(truth);
-    let single = |verdict: Verdict, judge: &Judge| Outcome {
-        verdict: judge.finish(verdict),
-        scenarios: 1,
-        // One scenario decided exactly is not the whole property.
-        bounded: true,
-    };
+    // One scenario decided exactly is not the whole property: bounded.
+    let single = |verdict: Verdict, judge: &Judge| judge.outcome(verdict, 1, true);
     match (property, scenario) {
         (Property::Sp, Scenario::Bounded) => manipulation::sp_bounded(mechanism, instance, truth),
         (Property::Sp, Scenario::Lies(lies)) => {

@@ -204,20 +204,16 @@ pub fn pm_bounded(
                 user_name(instance, w.user),
                 user_name(instance, leaving)
             );
-            return Ok(Outcome {
-                verdict: judge.finish(Verdict::fails(Witness::Pm(w), note)),
-                scenarios: tried,
-                bounded: false,
-            });
+            return Ok(judge.outcome(Verdict::fails(Witness::Pm(w), note), tried, false));
         }
     }
-    Ok(Outcome {
-        verdict: judge.finish(Verdict::holds(format!(
+    Ok(judge.outcome(
+        Verdict::holds(format!(
             "exhaustive: nobody loses in any of the {tried} single departures"
-        ))),
-        scenarios: tried,
-        bounded: false,
-    })
+        )),
+        tried,
+        false,
+    ))
 }
 
 /// Decides one capacity change (RM): `Some` witness when some user loses.
@@ -353,19 +349,15 @@ pub fn rm_bounded(
                 "user {} loses as capacities grow (bounded: found at grid point {tried})",
                 user_name(instance, w.user)
             );
-            return Ok(Outcome {
-                verdict: judge.finish(Verdict::fails(Witness::Rm(w), note)),
-                scenarios: tried,
-                bounded: true,
-            });
+            return Ok(judge.outcome(Verdict::fails(Witness::Rm(w), note), tried, true));
         }
     }
-    Ok(Outcome {
-        verdict: judge.finish(Verdict::holds(format!(
+    Ok(judge.outcome(
+        Verdict::holds(format!(
             "bounded: nobody loses on {tried} capacity increases (each resource alone and all \
              together, x3/2, x2, x4)"
-        ))),
-        scenarios: tried,
-        bounded: true,
-    })
+        )),
+        tried,
+        true,
+    ))
 }

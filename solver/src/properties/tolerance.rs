@@ -35,7 +35,7 @@
 
 use crate::{Allocation, Instance, Rational};
 
-use super::Verdict;
+use super::{Outcome, Verdict};
 
 /// The interval of a computed value's true value.
 #[derive(Debug, Clone)]
@@ -312,6 +312,16 @@ impl Judge {
             self.excused = true;
         }
         test.certain
+    }
+
+    /// The outcome of `scenarios` tried: the verdict [`finish`](Judge::finish)ed, and whether
+    /// a holding verdict covers only part of the scenario space.
+    pub(crate) fn outcome(&self, verdict: Verdict, scenarios: usize, bounded: bool) -> Outcome {
+        Outcome {
+            verdict: self.finish(verdict),
+            scenarios,
+            bounded,
+        }
     }
 
     /// The verdict with the tolerance, [`Verdict::within_tolerance`] and the note set.

@@ -43,6 +43,13 @@ fn gcd_u128(a: u128, b: u128) -> u128 {
     if (a | b) >> 64 == 0 {
         return u128::from(gcd_u64(a as u64, b as u64));
     }
+    // One wide and one word-sized (a task count times a demand entry): one remainder first,
+    // gcd(a, b) = gcd(a mod b, b). A binary gcd of unbalanced operands removes about a bit
+    // per step, a hundred wide steps where the remainder is one division.
+    let (wide, word) = if a > b { (a, b) } else { (b, a) };
+    if word != 0 && word >> 64 == 0 {
+        return u128::from(gcd_u64((wide % word) as u64, word as u64));
+    }
     gcd_u128_wide(a, b)
 }
 

@@ -1,0 +1,52 @@
+//! What the counterexample tests share: exact literals, the records of an `explore` run,
+//! and the records of the corpus.
+//!
+//! Each test file is its own crate and includes this module with `mod common;`, using only
+//! some of the helpers, hence the `dead_code` allowance.
+
+#![allow(dead_code)]
+
+use leontief_counterexamples::corpus::{dir, parse_jsonl};
+use leontief_counterexamples::explore::{explore, ExploreConfig};
+use leontief_solver::{Mechanism, Rational};
+use serde_json::Value;
+
+/// An exact literal: `"7/3"`, `"2.5"`.
+pub fn q(s: &str) -> Rational {
+    s.parse().expect("test literal")
+}
+
+/// The records `explore` prints for `cfg`, in order.
+pub fn explored(mechanism: &dyn Mechanism, cfg: &ExploreConfig) -> Vec<Value> {
+    let mut lines = Vec::new();
+    explore(
+        mechanism,
+        cfg,
+        &mut |r| {
+            lines.push(r.clone());
+            Ok(())
+        },
+        &|_| {},
+    )
+    .unwrap();
+    lines
+}
+
+/// Every record of `corpus/*.jsonl`, with its file's name and line, the files in name order.
+pub fn corpus_records() -> Vec<(String, usize, Value)> {
+    let mut out = Vec::new();
+    let mut files: Vec<_> = std::fs::read_dir(dir())
+        .expect("corpus directory")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .collect();
+    files.sort();
+    for path in files {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let text = std::fs::read_to_string(&path).unwrap();
+        for (line, value) in parse_jsonl(&name, &text).unwrap() {
+            out.push((name.clone(), line, value));
+        }
+    }
+    out
+}
