@@ -49,7 +49,6 @@ pub mod explore;
 pub mod generate;
 pub mod legacy;
 pub mod mechanisms;
-mod metric_common;
 pub mod record;
 pub mod search;
 pub mod shrink;

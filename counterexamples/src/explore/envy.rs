@@ -14,9 +14,9 @@ use leontief_solver::registry::Descriptor;
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
 use super::metric::{proved, scale, spread, Ctx, Evaluation, Metric, Utility};
+use super::metric_common::{evaluate_bounded, no_scenario, Of};
 use super::MetricName;
 use crate::candidate::Candidate;
-use crate::metric_common::{evaluate_bounded, no_scenario, Of};
 
 /// See the [module docs](self).
 pub struct Envy;

@@ -7,6 +7,8 @@
 //!   [`sg_deficit`], [`starvation`]; [`MetricName`] lists them once (names derived with
 //!   strum).
 //! - [`local`]: the exact perturbations of the local search.
+//! - `metric_common`: what the metric modules share (the one scenario of the metrics that
+//!   take none, the evaluation of a measured ratio).
 //! - [`family`]: parametric families (`--family`), their seeds and structure-keeping moves.
 //! - [`record`]: the JSONL records and their independent re-derivation.
 //! - [`wire`]: the serialized form of a round's work items and results (evaluation
@@ -62,6 +64,7 @@ pub mod family;
 pub mod gsp_gain;
 pub mod local;
 pub mod metric;
+mod metric_common;
 pub mod pm_loss;
 pub mod record;
 pub mod rm_loss;

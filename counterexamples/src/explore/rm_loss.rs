@@ -19,9 +19,9 @@ use leontief_solver::properties::{utility_at_truth, Scenario};
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
 use super::metric::{scale, spread, try_scenario, Ctx, Evaluation, Metric, Utility};
+use super::metric_common::Of;
 use super::MetricName;
 use crate::candidate::Candidate;
-use crate::metric_common::Of;
 use crate::search::capacity_growths;
 
 /// See the [module docs](self).

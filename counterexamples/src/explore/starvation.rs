@@ -69,9 +69,9 @@ use leontief_solver::registry::Descriptor;
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
 use super::metric::{try_scenario, Ctx, Evaluation, Metric, Utility};
+use super::metric_common::Of;
 use super::MetricName;
 use crate::candidate::Candidate;
-use crate::metric_common::Of;
 
 /// The simulated time of a generated workload, `[0, HORIZON)`.
 pub const HORIZON: i128 = 16;

@@ -65,9 +65,9 @@ use leontief_solver::welfare::{best_fair_welfare, utilitarian_optimum, welfare};
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
 use super::metric::{Ctx, Evaluation, Metric, Spread, Utility};
+use super::metric_common::{evaluate_bounded, no_scenario};
 use super::MetricName;
 use crate::candidate::Candidate;
-use crate::metric_common::{evaluate_bounded, no_scenario};
 
 /// See the [module docs](self): the welfare of a benchmark allocation over the mechanism's.
 pub struct WelfareRatio {
