@@ -14,6 +14,7 @@ use leontief_solver::{Allocation, ExactSum, Instance, Rational};
 use num_bigint::BigInt;
 use serde_json::{Map, Value};
 
+use super::digits::Product;
 use super::{write_csv_field, Json, Numbers, Sink};
 
 /// What `solve` prints besides the allocation.
@@ -96,45 +97,46 @@ impl Printer {
         }
     }
 
-    /// Under decimals, machine-word bounds of a big positive `t` (one big division), from
-    /// which its products with small factors are rounded ([`DecimalBounds`]); `None`
-    /// otherwise.
-    fn bounds(&self, t: &Rational) -> Option<DecimalBounds> {
-        match (self.numbers, t.big_parts()) {
-            (Numbers::Decimals(_), Some((num, den))) => DecimalBounds::of_ratio(num, den),
-            _ => None,
-        }
+    /// A row's task count `t` prepared for printing it and its products: under decimals,
+    /// machine-word bounds of a big positive `t` (one big division), from which its products
+    /// with small factors are rounded ([`DecimalBounds`]); exact, a big `t`'s limbs and
+    /// denominator text ([`Product`]).
+    fn tasks<'t>(&self, t: &'t Rational) -> Tasks<'t> {
+        let (bounds, exact) = match (self.numbers, t.big_parts()) {
+            (Numbers::Decimals(_), Some((num, den))) => (DecimalBounds::of_ratio(num, den), None),
+            (Numbers::Exact, Some((num, den))) => (None, Product::new(num, den)),
+            _ => (None, None),
+        };
+        Tasks { t, bounds, exact }
     }
 
     /// `t` itself, rounded from its bounds when they decide it.
-    fn number_near(
-        &mut self,
-        t: &Rational,
-        bounds: Option<DecimalBounds>,
-        quoted: bool,
-        out: &mut String,
-    ) {
-        if let (Some(b), Numbers::Decimals(n)) = (bounds, self.numbers) {
+    fn number_near(&mut self, t: &Tasks<'_>, quoted: bool, out: &mut String) {
+        if let (Some(b), Numbers::Decimals(n)) = (t.bounds, self.numbers) {
             if let Some((m, e)) = b.round(n) {
                 format_rounded(m, e, out);
                 return;
             }
         }
-        self.number(t, quoted, out);
+        if let Some(exact) = &t.exact {
+            if quoted {
+                out.push('"');
+            }
+            exact.write_self(out);
+            if quoted {
+                out.push('"');
+            }
+            return;
+        }
+        self.number(t.t, quoted, out);
     }
 
     /// `a · t` for a small `a ≥ 0`, rounded from `t`'s bounds when they decide it (the
-    /// same digits as [`Printer::product`]: both are the correctly rounded value).
-    fn product_near(
-        &mut self,
-        a: &Rational,
-        t: &Rational,
-        bounds: Option<DecimalBounds>,
-        quoted: bool,
-        out: &mut String,
-    ) {
+    /// same digits as [`Printer::product`]: both are the correctly rounded value), or
+    /// written exactly from `t`'s limbs.
+    fn product_near(&mut self, a: &Rational, t: &Tasks<'_>, quoted: bool, out: &mut String) {
         if let (Some(b), Numbers::Decimals(n), Some((num, den))) =
-            (bounds, self.numbers, a.as_small())
+            (t.bounds, self.numbers, a.as_small())
         {
             if num == 0 {
                 out.push('0');
@@ -148,8 +150,27 @@ impl Printer {
                 }
             }
         }
-        self.product(a, t, quoted, out);
+        if let (Some(exact), Some((num, den))) = (&t.exact, a.as_small()) {
+            if let (Ok(n), Ok(m)) = (u32::try_from(num), u32::try_from(den)) {
+                if quoted {
+                    out.push('"');
+                }
+                exact.write_times(n, m, out);
+                if quoted {
+                    out.push('"');
+                }
+                return;
+            }
+        }
+        self.product(a, t.t, quoted, out);
     }
+}
+
+/// A row's task count as [`Printer::tasks`] prepares it.
+pub(super) struct Tasks<'t> {
+    t: &'t Rational,
+    bounds: Option<DecimalBounds>,
+    exact: Option<Product>,
 }
 
 /// User `i`'s dominant and weighted shares per task ([`Instance::task_dominant_share`] and
@@ -296,10 +317,9 @@ pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, answer: Answer<'_>) {
     // Each user's object is written by hand, in parallel chunks concatenated in order.
     write_rows(j.sink, inst.num_users(), numbers, &|i, printer, buf| {
         open_user(inst, i, buf);
-        let t = &x.tasks[i];
-        let bounds = printer.bounds(t);
+        let t = printer.tasks(&x.tasks[i]);
         buf.push_str(",\n      \"tasks\": ");
-        printer.number_near(t, bounds, true, buf);
+        printer.number_near(&t, true, buf);
         buf.push_str(",\n      \"allocation\": ");
         let demand = &inst.users()[i].demand;
         if demand.is_empty() {
@@ -308,18 +328,18 @@ pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, answer: Answer<'_>) {
             buf.push('[');
             for (k, d) in demand.iter().enumerate() {
                 buf.push_str(if k == 0 { "\n        " } else { ",\n        " });
-                printer.product_near(d, t, bounds, true, buf);
+                printer.product_near(d, &t, true, buf);
             }
             buf.push_str("\n      ]");
         }
         let (dominant, weighted) = per_task_shares(inst, i);
         buf.push_str(",\n      \"dominant_share\": ");
         let start = buf.len();
-        printer.product_near(&dominant, t, bounds, true, buf);
+        printer.product_near(&dominant, &t, true, buf);
         let end = buf.len();
         buf.push_str(",\n      \"weighted_share\": ");
         match weighted {
-            Some(w) => printer.product_near(&w, t, bounds, true, buf),
+            Some(w) => printer.product_near(&w, &t, true, buf),
             None => buf.extend_from_within(start..end),
         }
         buf.push_str("\n    }");
@@ -358,22 +378,21 @@ pub fn write_csv(sink: &mut Sink<'_>, numbers: Numbers, inst: &Instance, x: &All
     buf.push_str(",dominant_share,weighted_share\n");
     write_rows(sink, inst.num_users(), numbers, &|i, printer, buf| {
         write_csv_field(&inst.user_path(i), buf);
-        let t = &x.tasks[i];
-        let bounds = printer.bounds(t);
+        let t = printer.tasks(&x.tasks[i]);
         buf.push(',');
-        printer.number_near(t, bounds, false, buf);
+        printer.number_near(&t, false, buf);
         for d in &inst.users()[i].demand {
             buf.push(',');
-            printer.product_near(d, t, bounds, false, buf);
+            printer.product_near(d, &t, false, buf);
         }
         let (dominant, weighted) = per_task_shares(inst, i);
         buf.push(',');
         let start = buf.len();
-        printer.product_near(&dominant, t, bounds, false, buf);
+        printer.product_near(&dominant, &t, false, buf);
         let end = buf.len();
         buf.push(',');
         match weighted {
-            Some(w) => printer.product_near(&w, t, bounds, false, buf),
+            Some(w) => printer.product_near(&w, &t, false, buf),
             None => buf.extend_from_within(start..end),
         }
         buf.push('\n');
@@ -386,7 +405,11 @@ const CHUNK: usize = 1024;
 const BATCH: usize = 16;
 
 /// Writes rows `0..n` with `row`, chunks of rows formatted in parallel (rayon) and handed to
-/// the sink in order, so the text is the same whatever the thread count.
+/// the sink's writer in order, so the text is the same whatever the thread count.
+///
+/// While one batch is written (on this thread), the pool formats the next, so the writes
+/// overlap the formatting; the two batches' buffers are reused, so their memory is touched
+/// once rather than allocated afresh for every batch.
 pub(super) fn write_rows(
     sink: &mut Sink<'_>,
     n: usize,
@@ -394,29 +417,53 @@ pub(super) fn write_rows(
     row: &(dyn Fn(usize, &mut Printer, &mut String) + Sync),
 ) {
     use rayon::prelude::*;
-    let mut start = 0;
-    while start < n {
+    // Formats the batch starting at row `start` into `bufs` (one chunk each).
+    let format = |start: usize, bufs: &mut Vec<String>| {
         let end = (start + CHUNK * BATCH).min(n);
-        let starts: Vec<usize> = (start..end).step_by(CHUNK).collect();
-        let chunk = |lo: usize| {
+        let chunks = (end - start).div_ceil(CHUNK);
+        bufs.resize_with(chunks.max(bufs.len()), String::new);
+        let chunk = |(k, buf): (usize, &mut String)| {
+            buf.clear();
+            let lo = start + k * CHUNK;
             let mut printer = Printer::new(numbers);
-            let mut buf = String::new();
             for i in lo..(lo + CHUNK).min(end) {
-                row(i, &mut printer, &mut buf);
+                row(i, &mut printer, buf);
             }
-            buf
         };
         // One chunk is written in place: waking the pool costs more than a small answer.
-        let texts: Vec<String> = if starts.len() > 1 {
-            starts.into_par_iter().map(chunk).collect()
+        if chunks > 1 {
+            bufs[..chunks].par_iter_mut().enumerate().for_each(chunk);
         } else {
-            starts.into_iter().map(chunk).collect()
-        };
-        for text in &texts {
-            sink.buf.push_str(text);
-            sink.maybe_flush();
+            bufs[..chunks].iter_mut().enumerate().for_each(chunk);
         }
-        start = end;
+        chunks
+    };
+    if n == 0 {
+        return;
+    }
+    let mut current: Vec<String> = Vec::new();
+    let mut next: Vec<String> = Vec::new();
+    let mut chunks = format(0, &mut current);
+    let mut start = 0;
+    loop {
+        let following = start + CHUNK * BATCH;
+        if following >= n {
+            for text in &current[..chunks] {
+                sink.write_through(text);
+            }
+            break;
+        }
+        // This thread writes the batch while the pool formats the next one.
+        let mut following_chunks = 0;
+        rayon::in_place_scope(|scope| {
+            scope.spawn(|_| following_chunks = format(following, &mut next));
+            for text in &current[..chunks] {
+                sink.write_through(text);
+            }
+        });
+        std::mem::swap(&mut current, &mut next);
+        chunks = following_chunks;
+        start = following;
     }
 }
 
