@@ -14,7 +14,7 @@ use leontief_solver::{Allocation, ExactSum, Instance, Rational};
 use num_bigint::BigInt;
 use serde_json::{Map, Value};
 
-use super::digits::Product;
+use super::digits::{Gcds, Product};
 use super::{write_csv_field, Json, Numbers, Sink};
 
 /// What `solve` prints besides the allocation.
@@ -41,6 +41,7 @@ pub struct Answer<'a> {
 pub(super) struct Printer {
     numbers: Numbers,
     denominators: HashMap<BigInt, String>,
+    gcds: Gcds,
 }
 
 /// How many denominators [`Printer`] remembers before starting afresh (bounds its memory).
@@ -51,6 +52,7 @@ impl Printer {
         Printer {
             numbers,
             denominators: HashMap::new(),
+            gcds: Gcds::default(),
         }
     }
 
@@ -101,13 +103,19 @@ impl Printer {
     /// machine-word bounds of a big positive `t` (one big division), from which its products
     /// with small factors are rounded ([`DecimalBounds`]); exact, a big `t`'s limbs and
     /// denominator text ([`Product`]).
-    fn tasks<'t>(&self, t: &'t Rational) -> Tasks<'t> {
+    fn tasks<'t>(&mut self, t: &'t Rational) -> Tasks<'t> {
         let (bounds, exact) = match (self.numbers, t.big_parts()) {
             (Numbers::Decimals(_), Some((num, den))) => (DecimalBounds::of_ratio(num, den), None),
             (Numbers::Exact, Some((num, den))) => (None, Product::new(num, den)),
             _ => (None, None),
         };
-        Tasks { t, bounds, exact }
+        let slot = exact.as_ref().map_or(0, |p| self.gcds.slot(p));
+        Tasks {
+            t,
+            bounds,
+            exact,
+            slot,
+        }
     }
 
     /// `t` itself, rounded from its bounds when they decide it.
@@ -155,7 +163,7 @@ impl Printer {
                 if quoted {
                     out.push('"');
                 }
-                exact.write_times(n, m, out);
+                self.gcds.write_times(t.slot, exact, n, m, out);
                 if quoted {
                     out.push('"');
                 }
@@ -171,6 +179,8 @@ pub(super) struct Tasks<'t> {
     t: &'t Rational,
     bounds: Option<DecimalBounds>,
     exact: Option<Product>,
+    /// `exact`'s denominator's slot in [`Printer`]'s [`Gcds`].
+    slot: usize,
 }
 
 /// User `i`'s dominant and weighted shares per task ([`Instance::task_dominant_share`] and
@@ -188,7 +198,7 @@ pub fn per_task_shares(inst: &Instance, i: usize) -> (Rational, Option<Rational>
             continue;
         }
         best = match best {
-            Some(b) if d * &capacity[b] <= &u.demand[b] * &capacity[j] => Some(b),
+            Some(b) if cross_le(d, &capacity[b], &u.demand[b], &capacity[j]) => Some(b),
             _ => Some(j),
         };
     }
@@ -208,6 +218,18 @@ pub fn per_task_shares(inst: &Instance, i: usize) -> (Rational, Option<Rational>
             (dominant, Some(weighted))
         }
     }
+}
+
+/// `a · b <= c · d`, on machine words when all four are integers whose products fit.
+fn cross_le(a: &Rational, b: &Rational, c: &Rational, d: &Rational) -> bool {
+    if let (Some((a, 1)), Some((b, 1)), Some((c, 1)), Some((d, 1))) =
+        (a.as_small(), b.as_small(), c.as_small(), d.as_small())
+    {
+        if let (Some(ab), Some(cd)) = (a.checked_mul(b), c.checked_mul(d)) {
+            return ab <= cd;
+        }
+    }
+    a * b <= c * d
 }
 
 /// Total use of each resource, `Σ_i x_i d_ij`, exactly (the value of
@@ -296,7 +318,12 @@ pub(super) fn open_user(inst: &Instance, i: usize, buf: &mut String) {
     } else {
         ",\n    {\n      \"name\": "
     });
-    super::write_json_str(&inst.user_path(i), buf);
+    let u = &inst.users()[i];
+    match u.pool {
+        // A flat user's path is its name: written without a copy.
+        None => super::write_json_str(&u.name, buf),
+        Some(_) => super::write_json_str(&inst.user_path(i), buf),
+    }
 }
 
 /// Writes the JSON answer: `{"mechanism", "exact", ["precision",] "resources", "capacity",
@@ -418,16 +445,18 @@ pub(super) fn write_rows(
 ) {
     use rayon::prelude::*;
     // Formats the batch starting at row `start` into `bufs` (one chunk each).
-    let format = |start: usize, bufs: &mut Vec<String>| {
+    // Each buffer keeps its printer (and what the printer remembers) from batch to batch.
+    let format = |start: usize, bufs: &mut Vec<(String, Printer)>| {
         let end = (start + CHUNK * BATCH).min(n);
         let chunks = (end - start).div_ceil(CHUNK);
-        bufs.resize_with(chunks.max(bufs.len()), String::new);
-        let chunk = |(k, buf): (usize, &mut String)| {
+        if bufs.len() < chunks {
+            bufs.resize_with(chunks, || (String::new(), Printer::new(numbers)));
+        }
+        let chunk = |(k, (buf, printer)): (usize, &mut (String, Printer))| {
             buf.clear();
             let lo = start + k * CHUNK;
-            let mut printer = Printer::new(numbers);
             for i in lo..(lo + CHUNK).min(end) {
-                row(i, &mut printer, buf);
+                row(i, printer, buf);
             }
         };
         // One chunk is written in place: waking the pool costs more than a small answer.
@@ -441,14 +470,14 @@ pub(super) fn write_rows(
     if n == 0 {
         return;
     }
-    let mut current: Vec<String> = Vec::new();
-    let mut next: Vec<String> = Vec::new();
+    let mut current: Vec<(String, Printer)> = Vec::new();
+    let mut next: Vec<(String, Printer)> = Vec::new();
     let mut chunks = format(0, &mut current);
     let mut start = 0;
     loop {
         let following = start + CHUNK * BATCH;
         if following >= n {
-            for text in &current[..chunks] {
+            for (text, _) in &current[..chunks] {
                 sink.write_through(text);
             }
             break;
@@ -457,7 +486,7 @@ pub(super) fn write_rows(
         let mut following_chunks = 0;
         rayon::in_place_scope(|scope| {
             scope.spawn(|_| following_chunks = format(following, &mut next));
-            for text in &current[..chunks] {
+            for (text, _) in &current[..chunks] {
                 sink.write_through(text);
             }
         });

@@ -32,6 +32,11 @@ impl<'de> Deserialize<'de> for Num {
                 f.write_str("a number")
             }
             fn visit_str<E: de::Error>(self, s: &str) -> Result<Num, E> {
+                // Plain integers (most demands) without the general parser's passes.
+                if (1..=18).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit()) {
+                    let n = s.bytes().fold(0i64, |n, b| n * 10 + i64::from(b - b'0'));
+                    return Ok(Num(Rational::from(n)));
+                }
                 s.parse().map(Num).map_err(E::custom)
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Num, A::Error> {
