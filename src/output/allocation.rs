@@ -293,6 +293,18 @@ pub fn saturated<'a>(inst: &'a Instance, consumption: &[Rational]) -> Vec<&'a st
 /// Opens an answer: `{"mechanism", "exact", ["precision",] "resources", "capacity", "users": [`
 /// — the fields every allocation answer starts with, up to its (open) array of users.
 pub(super) fn open_answer(j: &mut Json<'_, '_>, mechanism: &str, exact: bool, inst: &Instance) {
+    open_head(j, mechanism, exact);
+    j.key("resources");
+    j.strs(inst.resources());
+    j.key("capacity");
+    j.numbers(inst.capacity());
+    j.key("users");
+    j.open_array();
+}
+
+/// Opens an answer's object with the fields every answer starts with: `{"mechanism",
+/// "exact", ["precision"]`.
+fn open_head(j: &mut Json<'_, '_>, mechanism: &str, exact: bool) {
     j.open_object();
     j.key("mechanism");
     j.str(mechanism);
@@ -302,12 +314,54 @@ pub(super) fn open_answer(j: &mut Json<'_, '_>, mechanism: &str, exact: bool, in
         j.key("precision");
         j.value(&p);
     }
-    j.key("resources");
-    j.strs(inst.resources());
-    j.key("capacity");
-    j.numbers(inst.capacity());
-    j.key("users");
-    j.open_array();
+}
+
+/// An [`Answer`]'s parts as the writers use them: the consumption known or summed, and the
+/// extra fields with their exact numbers rounded under decimals.
+struct Parts<'a> {
+    mechanism: &'a str,
+    exact: bool,
+    inst: &'a Instance,
+    x: &'a Allocation,
+    consumption: Vec<Rational>,
+    extra: Map<String, Value>,
+}
+
+impl<'a> Answer<'a> {
+    fn parts(self, numbers: Numbers) -> Parts<'a> {
+        let Answer {
+            mechanism,
+            exact,
+            instance: inst,
+            allocation: x,
+            consumption: known,
+            mut extra,
+        } = self;
+        if let Numbers::Decimals(n) = numbers {
+            for v in extra.values_mut() {
+                super::round_value(v, n);
+            }
+        }
+        Parts {
+            mechanism,
+            exact,
+            inst,
+            x,
+            consumption: known.unwrap_or_else(|| consumption(inst, x)),
+            extra,
+        }
+    }
+}
+
+/// Writes the extra fields (after the answer's own) and closes the answer.
+fn close_answer(j: &mut Json<'_, '_>, extra: &Map<String, Value>) {
+    for (k, v) in extra {
+        j.key(k);
+        j.value(v);
+        j.sink.maybe_flush();
+    }
+    j.close();
+    j.end();
 }
 
 /// Opens user `i`'s object in the users array, up to its name, in the layout `Json` gives
@@ -330,15 +384,14 @@ pub(super) fn open_user(inst: &Instance, i: usize, buf: &mut String) {
 /// "users": [{"name", "tasks", "allocation", "dominant_share", "weighted_share"}],
 /// "consumption", "saturated", ..extra}`.
 pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, answer: Answer<'_>) {
-    let Answer {
+    let Parts {
         mechanism,
         exact,
-        instance: inst,
-        allocation: x,
-        consumption: known,
-        mut extra,
-    } = answer;
-    let consumption = known.unwrap_or_else(|| consumption(inst, x));
+        inst,
+        x,
+        consumption,
+        extra,
+    } = answer.parts(numbers);
     let mut j = Json::new(sink, numbers);
     open_answer(&mut j, mechanism, exact, inst);
     // Each user's object is written by hand, in parallel chunks concatenated in order.
@@ -379,18 +432,7 @@ pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, answer: Answer<'_>) {
     j.numbers(&consumption);
     j.key("saturated");
     j.strs(&saturated(inst, &consumption));
-    if let Numbers::Decimals(n) = numbers {
-        for v in extra.values_mut() {
-            super::round_value(v, n);
-        }
-    }
-    for (k, v) in &extra {
-        j.key(k);
-        j.value(v);
-        j.sink.maybe_flush();
-    }
-    j.close();
-    j.end();
+    close_answer(&mut j, &extra);
 }
 
 /// Writes one CSV row per user: `user,tasks,<resource>..,dominant_share,weighted_share`
@@ -528,26 +570,17 @@ fn extremes(j: &mut Json<'_, '_>, inst: &Instance, values: &[Rational]) {
 /// weighted dominant shares (the levels at which users stopped, for progressive filling).
 /// With no users, the extremes are left out.
 pub fn write_summary(sink: &mut Sink<'_>, numbers: Numbers, answer: Answer<'_>) {
-    let Answer {
+    let Parts {
         mechanism,
         exact,
-        instance: inst,
-        allocation: x,
-        consumption: known,
-        mut extra,
-    } = answer;
-    let consumption = known.unwrap_or_else(|| consumption(inst, x));
+        inst,
+        x,
+        consumption,
+        extra,
+    } = answer.parts(numbers);
     let n = inst.num_users();
     let mut j = Json::new(sink, numbers);
-    j.open_object();
-    j.key("mechanism");
-    j.str(mechanism);
-    j.key("exact");
-    j.raw(if exact { "true" } else { "false" });
-    if let Some(p) = numbers.precision() {
-        j.key("precision");
-        j.value(&p);
-    }
+    open_head(&mut j, mechanism, exact);
     j.key("users");
     j.raw(&n.to_string());
     j.key("resources");
@@ -593,17 +626,7 @@ pub fn write_summary(sink: &mut Sink<'_>, numbers: Numbers, answer: Answer<'_>) 
         j.raw(&levels.len().to_string());
         j.close();
     }
-    if let Numbers::Decimals(d) = numbers {
-        for v in extra.values_mut() {
-            super::round_value(v, d);
-        }
-    }
-    for (k, v) in &extra {
-        j.key(k);
-        j.value(v);
-    }
-    j.close();
-    j.end();
+    close_answer(&mut j, &extra);
 }
 
 #[cfg(test)]

@@ -95,22 +95,28 @@ const SPLIT_BYTES: usize = 1 << 20;
 /// The instance of a flat document, or `None` when the text is not in the subset this
 /// reader handles (see the [module docs](self)).
 pub(super) fn read(text: &str) -> Option<Instance> {
-    let doc: FlatDoc = if text.len() >= SPLIT_BYTES {
+    let (doc, users) = if text.len() >= SPLIT_BYTES {
         read_split(text)?
     } else {
-        serde_json::from_str(text).ok()?
+        let mut doc: FlatDoc = serde_json::from_str(text).ok()?;
+        let users = to_users(std::mem::take(&mut doc.users), 0);
+        (doc, users)
     };
     let capacity: Vec<Rational> = doc.capacity.into_iter().map(|x| x.0).collect();
     let resources = match doc.resources {
         Some(r) => r,
         None => (1..=capacity.len()).map(|j| format!("r{j}")).collect(),
     };
-    let users = doc
-        .users
+    Instance::with_pools(resources, capacity, Vec::new(), users).ok()
+}
+
+/// The users read, the first of them at position `first` in the list (for default names).
+fn to_users(users: Vec<FlatUser>, first: usize) -> Vec<User> {
+    users
         .into_iter()
         .enumerate()
-        .map(|(i, u)| User {
-            name: u.name.unwrap_or_else(|| format!("u{}", i + 1)),
+        .map(|(k, u)| User {
+            name: u.name.unwrap_or_else(|| format!("u{}", first + k + 1)),
             demand: u.demand.into_iter().map(|x| x.0).collect(),
             weight: u.weight.map_or(Rational::ONE, |w| w.0),
             resource_weights: None,
@@ -120,8 +126,7 @@ pub(super) fn read(text: &str) -> Option<Instance> {
             limit: None,
             usage: None,
         })
-        .collect();
-    Instance::with_pools(resources, capacity, Vec::new(), users).ok()
+        .collect()
 }
 
 /// The document read as [`FlatDoc`]'s deserialization reads it, with the users list cut at
@@ -136,7 +141,7 @@ pub(super) fn read(text: &str) -> Option<Instance> {
 /// # Complexity
 /// One pass over the bytes for the scan, then the deserialization split over
 /// `available_parallelism` threads.
-fn read_split(text: &str) -> Option<FlatDoc> {
+fn read_split(text: &str) -> Option<(FlatDoc, Vec<User>)> {
     let bytes = text.as_bytes();
     let mut at = skip_ws(bytes, 0);
     if bytes.get(at) != Some(&b'{') {
@@ -181,6 +186,7 @@ fn read_split(text: &str) -> Option<FlatDoc> {
         note: None,
     };
     let (mut capacity, mut users) = (false, false);
+    let mut list = Vec::new();
     for (key, value) in members {
         match key {
             "resources" => doc.resources = Some(serde_json::from_str(value).ok()?),
@@ -189,7 +195,7 @@ fn read_split(text: &str) -> Option<FlatDoc> {
                 capacity = true;
             }
             "users" => {
-                doc.users = read_users(value)?;
+                list = read_users(value)?;
                 users = true;
             }
             "about" | "note" => {
@@ -198,12 +204,12 @@ fn read_split(text: &str) -> Option<FlatDoc> {
             _ => return None,
         }
     }
-    (capacity && users).then_some(doc)
+    (capacity && users).then_some((doc, list))
 }
 
 /// The users list (`[..]`) cut at its top-level commas into one piece per thread, each
-/// deserialized as a list of its own.
-fn read_users(list: &str) -> Option<Vec<FlatUser>> {
+/// deserialized as a list of its own and turned into users on its thread.
+fn read_users(list: &str) -> Option<Vec<User>> {
     let bytes = list.as_bytes();
     if bytes.first() != Some(&b'[') {
         return None;
@@ -229,22 +235,26 @@ fn read_users(list: &str) -> Option<Vec<FlatUser>> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
     let per = spans.len().div_ceil(threads).max(1);
     let pieces: Vec<&[(usize, usize)]> = spans.chunks(per).collect();
-    let read_piece = |piece: &[(usize, usize)]| -> Option<Vec<FlatUser>> {
+    // Piece `k` starts at user `k · per`.
+    let read_piece = |k: usize, piece: &[(usize, usize)]| -> Option<Vec<User>> {
         let (first, last) = (piece.first()?.0, piece.last()?.1);
         let mut text = String::with_capacity(last - first + 2);
         text.push('[');
         text.push_str(&list[first..last]);
         text.push(']');
         let users: Vec<FlatUser> = serde_json::from_str(&text).ok()?;
-        (users.len() == piece.len()).then_some(users)
+        (users.len() == piece.len()).then(|| to_users(users, k * per))
     };
-    let parts: Vec<Option<Vec<FlatUser>>> = std::thread::scope(|scope| {
+    let parts: Vec<Option<Vec<User>>> = std::thread::scope(|scope| {
         let handles: Vec<_> = pieces
             .iter()
+            .enumerate()
             .skip(1)
-            .map(|piece| scope.spawn(move || read_piece(piece)))
+            .map(|(k, piece)| scope.spawn(move || read_piece(k, piece)))
             .collect();
-        let mut parts = vec![pieces.first().map_or(Some(Vec::new()), |p| read_piece(p))];
+        let mut parts = vec![pieces
+            .first()
+            .map_or(Some(Vec::new()), |p| read_piece(0, p))];
         parts.extend(handles.into_iter().map(|h| h.join().ok().flatten()));
         parts
     });
