@@ -14,7 +14,7 @@ use leontief_solver::{Allocation, ExactSum, Instance, Rational};
 use num_bigint::BigInt;
 use serde_json::{Map, Value};
 
-use super::digits::{Gcds, Product};
+use super::digits::{Denominators, Product};
 use super::{write_csv_field, Json, Numbers, Sink};
 
 /// What `solve` prints besides the allocation.
@@ -40,8 +40,10 @@ pub struct Answer<'a> {
 /// 100,000 users of the 100,000 × 8 benchmark), so each is converted to decimal once.
 pub(super) struct Printer {
     numbers: Numbers,
+    /// Texts of the denominators of products printed from their reduced `Rational`.
     denominators: HashMap<BigInt, String>,
-    gcds: Gcds,
+    /// The denominators of the task counts whose products are written digit by digit.
+    tasks_denominators: Denominators,
 }
 
 /// How many denominators [`Printer`] remembers before starting afresh (bounds its memory).
@@ -52,7 +54,7 @@ impl Printer {
         Printer {
             numbers,
             denominators: HashMap::new(),
-            gcds: Gcds::default(),
+            tasks_denominators: Denominators::default(),
         }
     }
 
@@ -101,21 +103,15 @@ impl Printer {
 
     /// A row's task count `t` prepared for printing it and its products: under decimals,
     /// machine-word bounds of a big positive `t` (one big division), from which its products
-    /// with small factors are rounded ([`DecimalBounds`]); exact, a big `t`'s limbs and
-    /// denominator text ([`Product`]).
+    /// with small factors are rounded ([`DecimalBounds`]); exact, a big `t`'s numerator in
+    /// base `10^9` and its denominator converted once ([`Product`], [`Denominators`]).
     fn tasks<'t>(&mut self, t: &'t Rational) -> Tasks<'t> {
         let (bounds, exact) = match (self.numbers, t.big_parts()) {
             (Numbers::Decimals(_), Some((num, den))) => (DecimalBounds::of_ratio(num, den), None),
-            (Numbers::Exact, Some((num, den))) => (None, Product::new(num, den)),
+            (Numbers::Exact, Some((num, den))) => (None, self.tasks_denominators.product(num, den)),
             _ => (None, None),
         };
-        let slot = exact.as_ref().map_or(0, |p| self.gcds.slot(p));
-        Tasks {
-            t,
-            bounds,
-            exact,
-            slot,
-        }
+        Tasks { t, bounds, exact }
     }
 
     /// `t` itself, rounded from its bounds when they decide it.
@@ -130,7 +126,7 @@ impl Printer {
             if quoted {
                 out.push('"');
             }
-            exact.write_self(out);
+            self.tasks_denominators.write_self(exact, out);
             if quoted {
                 out.push('"');
             }
@@ -163,7 +159,7 @@ impl Printer {
                 if quoted {
                     out.push('"');
                 }
-                self.gcds.write_times(t.slot, exact, n, m, out);
+                self.tasks_denominators.write_times(exact, n, m, out);
                 if quoted {
                     out.push('"');
                 }
@@ -179,8 +175,6 @@ pub(super) struct Tasks<'t> {
     t: &'t Rational,
     bounds: Option<DecimalBounds>,
     exact: Option<Product>,
-    /// `exact`'s denominator's slot in [`Printer`]'s [`Gcds`].
-    slot: usize,
 }
 
 /// User `i`'s dominant and weighted shares per task ([`Instance::task_dominant_share`] and

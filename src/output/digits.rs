@@ -276,32 +276,75 @@ fn gcd(mut a: u32, mut b: u32) -> u32 {
     a
 }
 
-/// A big nonnegative fraction `p/q` (reduced) ready to be multiplied by small fractions:
-/// its parts in base `10^9`, and the text of `q`, converted once.
-pub struct Product {
-    p: Decimal,
+/// How many small factors `n` a denominator remembers `gcd(n, q)` for (`n < MEMO`), and
+/// how many denominators [`Denominators`] holds.
+const MEMO: usize = 128;
+const REMEMBERED: usize = 16;
+
+/// A denominator `q` converted once: its base-`10^9` digits, its text, and `gcd(n, q)` for
+/// the small factors `n` met so far (`0`: not known yet).
+struct Denominator {
+    big: BigInt,
     q: Decimal,
-    q_text: String,
+    text: String,
+    gcds: [u8; MEMO],
 }
 
-impl Product {
-    /// `p/q`'s parts, when `p ≥ 0` and both fit the stack.
-    pub fn new(p: &BigInt, q: &BigInt) -> Option<Product> {
+/// The denominators of recent big fractions, each converted once: progressive filling gives
+/// many users the same denominator (97 distinct ones among the 100,000 users of the
+/// 100,000 × 8 benchmark), and each of their products by a demand needs its text and its gcd
+/// with the demand. The oldest entry is replaced once `REMEMBERED` are held.
+#[derive(Default)]
+pub struct Denominators {
+    entries: Vec<Denominator>,
+    next: usize,
+}
+
+/// A big nonnegative fraction `p/q` (reduced) ready to be multiplied by small fractions: `p`
+/// in base `10^9`, and `q`'s slot in [`Denominators`].
+pub struct Product {
+    p: Decimal,
+    slot: usize,
+}
+
+impl Denominators {
+    /// `p/q` prepared, when `p ≥ 0` and both fit the stack.
+    pub fn product(&mut self, p: &BigInt, q: &BigInt) -> Option<Product> {
         if p.sign() == Sign::Minus {
             return None;
         }
-        let (p, q) = (Decimal::of(p)?, Decimal::of(q)?);
-        let mut q_text = String::new();
-        q.write_times(1, &mut q_text);
-        Some(Product { p, q, q_text })
+        let p = Decimal::of(p)?;
+        if let Some(slot) = self.entries.iter().position(|d| d.big == *q) {
+            return Some(Product { p, slot });
+        }
+        let digits = Decimal::of(q)?;
+        let mut text = String::new();
+        digits.write_times(1, &mut text);
+        let entry = Denominator {
+            big: q.clone(),
+            q: digits,
+            text,
+            gcds: [0; MEMO],
+        };
+        let slot = if self.entries.len() < REMEMBERED {
+            self.entries.push(entry);
+            self.entries.len() - 1
+        } else {
+            let k = self.next;
+            self.next = (k + 1) % REMEMBERED;
+            self.entries[k] = entry;
+            k
+        };
+        Some(Product { p, slot })
     }
 
     /// Appends `p/q` itself (`p` when `q = 1`).
-    pub fn write_self(&self, out: &mut String) {
-        self.p.write_times(1, out);
-        if !self.q.is_one() {
+    pub fn write_self(&self, x: &Product, out: &mut String) {
+        let d = &self.entries[x.slot];
+        x.p.write_times(1, out);
+        if !d.q.is_one() {
             out.push('/');
-            out.push_str(&self.q_text);
+            out.push_str(&d.text);
         }
     }
 
@@ -310,108 +353,50 @@ impl Product {
     ///
     /// `gcd(p, q) = gcd(n, m) = 1`, so the product's common factors are `g1 = gcd(n, q)` and
     /// `g2 = gcd(m, p)`: it is `(n/g1 · p/g2) / (q/g1 · m/g2)`.
-    pub fn write_times(&self, n: u32, m: u32, out: &mut String) {
-        self.write_times_with(n, m, 0, out);
-    }
-
-    /// [`Product::write_times`] given `g1 = gcd(n, q)` (or `0`: to be computed).
-    fn write_times_with(&self, n: u32, m: u32, g1: u32, out: &mut String) {
+    pub fn write_times(&mut self, x: &Product, n: u32, m: u32, out: &mut String) {
         if n == 0 {
             out.push('0');
             return;
         }
-        let g1 = match (n, g1) {
-            (1, _) => 1,
-            (_, 0) => gcd(n, self.q.rem(n)),
-            (_, g) => g,
+        let d = &mut self.entries[x.slot];
+        let g1 = match usize::try_from(n) {
+            Ok(1) => 1,
+            Ok(k) if k < MEMO => {
+                if d.gcds[k] == 0 {
+                    // gcd(n, q) ≤ n < 128.
+                    d.gcds[k] = gcd(n, d.q.rem(n)) as u8;
+                }
+                u32::from(d.gcds[k])
+            }
+            _ => gcd(n, d.q.rem(n)),
         };
-        let g2 = if m == 1 { 1 } else { gcd(m, self.p.rem(m)) };
+        let g2 = if m == 1 { 1 } else { gcd(m, x.p.rem(m)) };
         if g2 == 1 {
-            self.p.write_times(n / g1, out);
+            x.p.write_times(n / g1, out);
         } else {
-            let mut p = self.p;
+            let mut p = x.p;
             p.div_exact(g2);
             p.write_times(n / g1, out);
         }
         if g1 == 1 && g2 == m {
             // The denominator is q's.
-            if !self.q.is_one() {
+            if !d.q.is_one() {
                 out.push('/');
-                out.push_str(&self.q_text);
+                out.push_str(&d.text);
             }
             return;
         }
         if g1 == 1 {
             out.push('/');
-            self.q.write_times(m / g2, out);
+            d.q.write_times(m / g2, out);
             return;
         }
-        let mut q = self.q;
+        let mut q = d.q;
         q.div_exact(g1);
         if !(q.is_one() && g2 == m) {
             out.push('/');
             q.write_times(m / g2, out);
         }
-    }
-}
-
-/// How many small factors [`Gcds`] remembers `gcd(n, q)` for (`n < MEMO`), and how many
-/// denominators `q`.
-const MEMO: usize = 128;
-const MEMO_DENOMINATORS: usize = 16;
-
-/// `gcd(n, q)` for small `n`, remembered per denominator `q`: progressive filling gives many
-/// users the same denominator (97 distinct ones among the 100,000 users of the 100,000 × 8
-/// benchmark), and each of their products by a demand needs it.
-#[derive(Default)]
-pub struct Gcds {
-    /// Each denominator with its table (`0`: not known yet).
-    entries: Vec<(Decimal, [u8; MEMO])>,
-    /// The entry replaced next once the list is full.
-    next: usize,
-}
-
-impl Gcds {
-    /// The slot of `product`'s denominator, added if need be.
-    pub fn slot(&mut self, product: &Product) -> usize {
-        let q = &product.q;
-        if let Some(k) = self
-            .entries
-            .iter()
-            .position(|(d, _)| d.chunks[..d.len] == q.chunks[..q.len])
-        {
-            return k;
-        }
-        if self.entries.len() < MEMO_DENOMINATORS {
-            self.entries.push((*q, [0; MEMO]));
-            return self.entries.len() - 1;
-        }
-        let k = self.next;
-        self.next = (k + 1) % MEMO_DENOMINATORS;
-        self.entries[k] = (*q, [0; MEMO]);
-        k
-    }
-
-    /// [`Product::write_times`], with `gcd(n, q)` taken from (or added to) slot `slot`.
-    pub fn write_times(
-        &mut self,
-        slot: usize,
-        product: &Product,
-        n: u32,
-        m: u32,
-        out: &mut String,
-    ) {
-        let g1 = match (usize::try_from(n), self.entries.get_mut(slot)) {
-            (Ok(k), Some((_, table))) if (2..MEMO).contains(&k) => {
-                if table[k] == 0 {
-                    // gcd(n, q) ≤ n < 128.
-                    table[k] = gcd(n, product.q.rem(n)) as u8;
-                }
-                u32::from(table[k])
-            }
-            _ => 0,
-        };
-        product.write_times_with(n, m, g1, out);
     }
 }
 
@@ -480,22 +465,37 @@ mod tests {
             (BigInt::from(5), BigInt::from(3u32).pow(100u32)),
             (BigInt::from(2u32).pow(300u32) * 3u32, BigInt::from(7)),
         ];
-        for (p, q) in cases {
-            let t = Rational::from_big_parts(p.clone(), q.clone()).unwrap();
-            let (p, q) = t.big_parts().expect("big");
-            let product = Product::new(p, q).expect("fits");
-            let mut s = String::new();
-            product.write_self(&mut s);
-            assert_eq!(s, t.to_string());
-            for n in [0u32, 1, 2, 5, 7, 13, 26, 65, 77, 99, u32::MAX] {
-                for m in [1u32, 2, 3, 7, 10, 11, 3125, 5_000_000, u32::MAX] {
-                    let a = Rational::new(i128::from(n), i128::from(m)).unwrap();
-                    let (n, m) = a.as_small().unwrap();
-                    let mut s = String::new();
-                    product.write_times(n as u32, m as u32, &mut s);
-                    assert_eq!(s, (&a * &t).to_string(), "{a} · {t}");
+        // Few slots, so that denominators are also replaced.
+        let mut dens = Denominators::default();
+        for round in 0..2 {
+            for (p, q) in &cases {
+                let t = Rational::from_big_parts(p.clone(), q.clone()).unwrap();
+                let (p, q) = t.big_parts().expect("big");
+                let product = dens.product(p, q).expect("fits");
+                let mut s = String::new();
+                dens.write_self(&product, &mut s);
+                assert_eq!(s, t.to_string());
+                for n in [0u32, 1, 2, 5, 7, 13, 26, 65, 77, 99, 127, 128, u32::MAX] {
+                    for m in [1u32, 2, 3, 7, 10, 11, 3125, 5_000_000, u32::MAX] {
+                        let a = Rational::new(i128::from(n), i128::from(m)).unwrap();
+                        let (n, m) = a.as_small().unwrap();
+                        let mut s = String::new();
+                        dens.write_times(&product, n as u32, m as u32, &mut s);
+                        assert_eq!(s, (&a * &t).to_string(), "{a} · {t}, round {round}");
+                    }
                 }
             }
+        }
+        // More denominators than slots: the oldest are replaced and products stay right.
+        for k in 0..(REMEMBERED as u32 + 3) {
+            let q: BigInt = BigInt::from(3u32).pow(90u32) + k;
+            let t = Rational::from_big_parts(BigInt::from(2u32).pow(140u32) + 1u32, q).unwrap();
+            let (p, q) = t.big_parts().expect("big");
+            let product = dens.product(p, q).expect("fits");
+            let mut s = String::new();
+            dens.write_times(&product, 6, 5, &mut s);
+            let a = Rational::new(6, 5).unwrap();
+            assert_eq!(s, (&a * &t).to_string());
         }
     }
 }

@@ -635,7 +635,10 @@ impl Instance {
                     ));
                 }
             }
-            check_guarantee(&at("guarantee"), u.guarantee.as_ref(), m)?;
+            if u.guarantee.is_some() {
+                // The path is written only when there is a field to check.
+                check_guarantee(&at("guarantee"), u.guarantee.as_ref(), m)?;
+            }
             if let Some(l) = &u.limit {
                 check_vector(&at("limit"), l, m, Sign::NonNegative)?;
             }
