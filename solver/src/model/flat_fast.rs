@@ -115,18 +115,23 @@ fn to_users(users: Vec<FlatUser>, first: usize) -> Vec<User> {
     users
         .into_iter()
         .enumerate()
-        .map(|(k, u)| User {
-            name: u.name.unwrap_or_else(|| format!("u{}", first + k + 1)),
-            demand: u.demand.into_iter().map(|x| x.0).collect(),
-            weight: u.weight.map_or(Rational::ONE, |w| w.0),
-            resource_weights: None,
-            cap: u.tasks.map(|t| t.0),
-            pool: None,
-            guarantee: None,
-            limit: None,
-            usage: None,
-        })
+        .map(|(k, u)| to_user(u, first + k))
         .collect()
+}
+
+/// The user read at position `i` in the list (`u{i+1}` when it has no name).
+fn to_user(u: FlatUser, i: usize) -> User {
+    User {
+        name: u.name.unwrap_or_else(|| format!("u{}", i + 1)),
+        demand: u.demand.into_iter().map(|x| x.0).collect(),
+        weight: u.weight.map_or(Rational::ONE, |w| w.0),
+        resource_weights: None,
+        cap: u.tasks.map(|t| t.0),
+        pool: None,
+        guarantee: None,
+        limit: None,
+        usage: None,
+    }
 }
 
 /// The document read as [`FlatDoc`]'s deserialization reads it, with the users list cut at
@@ -235,15 +240,17 @@ fn read_users(list: &str) -> Option<Vec<User>> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
     let per = spans.len().div_ceil(threads).max(1);
     let pieces: Vec<&[(usize, usize)]> = spans.chunks(per).collect();
-    // Piece `k` starts at user `k · per`.
+    // Piece `k` starts at user `k · per`; each user is read from its own span of the text
+    // (no copy of the piece, no list of the deserialized users in between).
     let read_piece = |k: usize, piece: &[(usize, usize)]| -> Option<Vec<User>> {
-        let (first, last) = (piece.first()?.0, piece.last()?.1);
-        let mut text = String::with_capacity(last - first + 2);
-        text.push('[');
-        text.push_str(&list[first..last]);
-        text.push(']');
-        let users: Vec<FlatUser> = serde_json::from_str(&text).ok()?;
-        (users.len() == piece.len()).then(|| to_users(users, k * per))
+        piece
+            .iter()
+            .enumerate()
+            .map(|(e, &(a, b))| {
+                let u: FlatUser = serde_json::from_str(&list[a..b]).ok()?;
+                Some(to_user(u, k * per + e))
+            })
+            .collect()
     };
     let parts: Vec<Option<Vec<User>>> = std::thread::scope(|scope| {
         let handles: Vec<_> = pieces
@@ -258,7 +265,11 @@ fn read_users(list: &str) -> Option<Vec<User>> {
         parts.extend(handles.into_iter().map(|h| h.join().ok().flatten()));
         parts
     });
-    let mut users = Vec::with_capacity(spans.len());
+    // The first piece's list grows to hold the others (a large allocation grows in place,
+    // so that only the other pieces are copied).
+    let mut parts = parts.into_iter();
+    let mut users = parts.next().flatten()?;
+    users.reserve(spans.len() - users.len());
     for part in parts {
         users.extend(part?);
     }
