@@ -137,7 +137,7 @@ impl Printer {
 
     /// `a · t` for a small `a ≥ 0`, rounded from `t`'s bounds when they decide it (the
     /// same digits as [`Printer::product`]: both are the correctly rounded value), or
-    /// written exactly from `t`'s limbs.
+    /// written exactly from `t`'s base-`10^9` digits ([`Denominators::write_times`]).
     fn product_near(&mut self, a: &Rational, t: &Tasks<'_>, quoted: bool, out: &mut String) {
         if let (Some(b), Numbers::Decimals(n), Some((num, den))) =
             (t.bounds, self.numbers, a.as_small())

@@ -5,13 +5,37 @@
 //! division, as `10^19` chunks of 64-bit limbs need, is a slow library call). The digits are
 //! written two at a time from a table, back to front, into one buffer that is appended once.
 //!
-//! [`Product`] writes `a · p/q` for a small fraction `a` and a big `p/q` reduced, as
-//! `Rational`'s `Display` prints it, on limbs held on the stack (no big-integer values are
-//! built): the gcds are taken with `a`'s parts only, since `p/q` is reduced.
+//! [`Denominators::write_times`] writes `a · p/q` for a small fraction `a` and a big reduced
+//! `p/q`, as `Rational`'s `Display` prints it, without building big-integer values: `p` is
+//! held in base `10^9` on the stack ([`Product`]) and multiplied by a word chunk by chunk as
+//! its digits are written, `q` is converted once for all the fractions that share it, and the
+//! gcds are taken with `a`'s parts only, since `p/q` is reduced.
 //!
 //! # Complexity
-//! `O(k²)` word operations for a `k`-limb integer (each step removes nine digits); a product
-//! adds `O(k)` for its remainders and its multiplication.
+//! `O(k²)` word operations to convert a `k`-limb integer (each pass removes nine digits); a
+//! product then costs `O(k)` word operations for its remainders, its multiplication and its
+//! digits.
+//!
+//! # Example
+//! ```
+//! use leontief::output::digits::{write_bigint, Denominators};
+//! use leontief_solver::Rational;
+//! use num_bigint::BigInt;
+//!
+//! let p = BigInt::from(3u32).pow(100u32);
+//! let mut text = String::new();
+//! write_bigint(&p, &mut text);
+//! assert_eq!(text, p.to_string());
+//!
+//! // (10/7) · (3^100 / 2^130), reduced: 5 · 3^100 / (7 · 2^129).
+//! let t = Rational::from_big_parts(p, BigInt::from(2u32).pow(130u32)).unwrap();
+//! let (num, den) = t.big_parts().unwrap();
+//! let mut dens = Denominators::default();
+//! let product = dens.product(num, den).unwrap();
+//! let mut text = String::new();
+//! dens.write_times(&product, 10, 7, &mut text);
+//! assert_eq!(text, (Rational::new(10, 7).unwrap() * &t).to_string());
+//! ```
 //!
 //! # References
 //! - Knuth, *The Art of Computer Programming* vol. 2, §4.4 (radix conversion by repeated
