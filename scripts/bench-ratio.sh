@@ -34,6 +34,9 @@ for ((r = 0; r < runs; r++)); do
         sed -E 's/.*: ([0-9.]+)(ms|s|µs) per run.*/\1 \2/' |
         awk '{print ($2 == "s") ? $1 : ($2 == "ms") ? $1 / 1e3 : $1 / 1e6}' >> "$tmp/solver"
     for k in "${!clis[@]}"; do
+        # The previous output is removed first: truncating it under the redirection would
+        # count its pages' release (and a wait for their write-back) in this run's time.
+        rm -f "$dir/ratio.out"
         start=$EPOCHREALTIME
         /usr/bin/time -f '%U %S' -o "$tmp/cpu" "${clis[$k]}" solve "$dir/flat-100k.json" > "$dir/ratio.out"
         end=$EPOCHREALTIME
