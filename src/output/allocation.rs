@@ -14,6 +14,7 @@ use leontief_solver::{Allocation, ExactSum, Instance, Rational};
 use num_bigint::BigInt;
 use serde_json::{Map, Value};
 
+use super::digits::{Denominators, Product};
 use super::{write_csv_field, Json, Numbers, Sink};
 
 /// What `solve` prints besides the allocation.
@@ -39,7 +40,10 @@ pub struct Answer<'a> {
 /// 100,000 users of the 100,000 × 8 benchmark), so each is converted to decimal once.
 pub(super) struct Printer {
     numbers: Numbers,
+    /// Texts of the denominators of products printed from their reduced `Rational`.
     denominators: HashMap<BigInt, String>,
+    /// The denominators of the task counts whose products are written digit by digit.
+    tasks_denominators: Denominators,
 }
 
 /// How many denominators [`Printer`] remembers before starting afresh (bounds its memory).
@@ -50,6 +54,7 @@ impl Printer {
         Printer {
             numbers,
             denominators: HashMap::new(),
+            tasks_denominators: Denominators::default(),
         }
     }
 
@@ -96,45 +101,46 @@ impl Printer {
         }
     }
 
-    /// Under decimals, machine-word bounds of a big positive `t` (one big division), from
-    /// which its products with small factors are rounded ([`DecimalBounds`]); `None`
-    /// otherwise.
-    fn bounds(&self, t: &Rational) -> Option<DecimalBounds> {
-        match (self.numbers, t.big_parts()) {
-            (Numbers::Decimals(_), Some((num, den))) => DecimalBounds::of_ratio(num, den),
-            _ => None,
-        }
+    /// A row's task count `t` prepared for printing it and its products: under decimals,
+    /// machine-word bounds of a big positive `t` (one big division), from which its products
+    /// with small factors are rounded ([`DecimalBounds`]); exact, a big `t`'s numerator in
+    /// base `10^9` and its denominator converted once ([`Product`], [`Denominators`]).
+    fn tasks<'t>(&mut self, t: &'t Rational) -> Tasks<'t> {
+        let (bounds, exact) = match (self.numbers, t.big_parts()) {
+            (Numbers::Decimals(_), Some((num, den))) => (DecimalBounds::of_ratio(num, den), None),
+            (Numbers::Exact, Some((num, den))) => (None, self.tasks_denominators.product(num, den)),
+            _ => (None, None),
+        };
+        Tasks { t, bounds, exact }
     }
 
     /// `t` itself, rounded from its bounds when they decide it.
-    fn number_near(
-        &mut self,
-        t: &Rational,
-        bounds: Option<DecimalBounds>,
-        quoted: bool,
-        out: &mut String,
-    ) {
-        if let (Some(b), Numbers::Decimals(n)) = (bounds, self.numbers) {
+    fn number_near(&mut self, t: &Tasks<'_>, quoted: bool, out: &mut String) {
+        if let (Some(b), Numbers::Decimals(n)) = (t.bounds, self.numbers) {
             if let Some((m, e)) = b.round(n) {
                 format_rounded(m, e, out);
                 return;
             }
         }
-        self.number(t, quoted, out);
+        if let Some(exact) = &t.exact {
+            if quoted {
+                out.push('"');
+            }
+            self.tasks_denominators.write_self(exact, out);
+            if quoted {
+                out.push('"');
+            }
+            return;
+        }
+        self.number(t.t, quoted, out);
     }
 
     /// `a · t` for a small `a ≥ 0`, rounded from `t`'s bounds when they decide it (the
-    /// same digits as [`Printer::product`]: both are the correctly rounded value).
-    fn product_near(
-        &mut self,
-        a: &Rational,
-        t: &Rational,
-        bounds: Option<DecimalBounds>,
-        quoted: bool,
-        out: &mut String,
-    ) {
+    /// same digits as [`Printer::product`]: both are the correctly rounded value), or
+    /// written exactly from `t`'s base-`10^9` digits ([`Denominators::write_times`]).
+    fn product_near(&mut self, a: &Rational, t: &Tasks<'_>, quoted: bool, out: &mut String) {
         if let (Some(b), Numbers::Decimals(n), Some((num, den))) =
-            (bounds, self.numbers, a.as_small())
+            (t.bounds, self.numbers, a.as_small())
         {
             if num == 0 {
                 out.push('0');
@@ -148,8 +154,27 @@ impl Printer {
                 }
             }
         }
-        self.product(a, t, quoted, out);
+        if let (Some(exact), Some((num, den))) = (&t.exact, a.as_small()) {
+            if let (Ok(n), Ok(m)) = (u32::try_from(num), u32::try_from(den)) {
+                if quoted {
+                    out.push('"');
+                }
+                self.tasks_denominators.write_times(exact, n, m, out);
+                if quoted {
+                    out.push('"');
+                }
+                return;
+            }
+        }
+        self.product(a, t.t, quoted, out);
     }
+}
+
+/// A row's task count as [`Printer::tasks`] prepares it.
+pub(super) struct Tasks<'t> {
+    t: &'t Rational,
+    bounds: Option<DecimalBounds>,
+    exact: Option<Product>,
 }
 
 /// User `i`'s dominant and weighted shares per task ([`Instance::task_dominant_share`] and
@@ -167,7 +192,7 @@ pub fn per_task_shares(inst: &Instance, i: usize) -> (Rational, Option<Rational>
             continue;
         }
         best = match best {
-            Some(b) if d * &capacity[b] <= &u.demand[b] * &capacity[j] => Some(b),
+            Some(b) if cross_le(d, &capacity[b], &u.demand[b], &capacity[j]) => Some(b),
             _ => Some(j),
         };
     }
@@ -187,6 +212,18 @@ pub fn per_task_shares(inst: &Instance, i: usize) -> (Rational, Option<Rational>
             (dominant, Some(weighted))
         }
     }
+}
+
+/// `a · b <= c · d`, on machine words when all four are integers whose products fit.
+fn cross_le(a: &Rational, b: &Rational, c: &Rational, d: &Rational) -> bool {
+    if let (Some((a, 1)), Some((b, 1)), Some((c, 1)), Some((d, 1))) =
+        (a.as_small(), b.as_small(), c.as_small(), d.as_small())
+    {
+        if let (Some(ab), Some(cd)) = (a.checked_mul(b), c.checked_mul(d)) {
+            return ab <= cd;
+        }
+    }
+    a * b <= c * d
 }
 
 /// Total use of each resource, `Σ_i x_i d_ij`, exactly (the value of
@@ -250,6 +287,18 @@ pub fn saturated<'a>(inst: &'a Instance, consumption: &[Rational]) -> Vec<&'a st
 /// Opens an answer: `{"mechanism", "exact", ["precision",] "resources", "capacity", "users": [`
 /// — the fields every allocation answer starts with, up to its (open) array of users.
 pub(super) fn open_answer(j: &mut Json<'_, '_>, mechanism: &str, exact: bool, inst: &Instance) {
+    open_head(j, mechanism, exact);
+    j.key("resources");
+    j.strs(inst.resources());
+    j.key("capacity");
+    j.numbers(inst.capacity());
+    j.key("users");
+    j.open_array();
+}
+
+/// Opens an answer's object with the fields every answer starts with: `{"mechanism",
+/// "exact", ["precision"]`.
+fn open_head(j: &mut Json<'_, '_>, mechanism: &str, exact: bool) {
     j.open_object();
     j.key("mechanism");
     j.str(mechanism);
@@ -259,12 +308,54 @@ pub(super) fn open_answer(j: &mut Json<'_, '_>, mechanism: &str, exact: bool, in
         j.key("precision");
         j.value(&p);
     }
-    j.key("resources");
-    j.strs(inst.resources());
-    j.key("capacity");
-    j.numbers(inst.capacity());
-    j.key("users");
-    j.open_array();
+}
+
+/// An [`Answer`]'s parts as the writers use them: the consumption known or summed, and the
+/// extra fields with their exact numbers rounded under decimals.
+struct Parts<'a> {
+    mechanism: &'a str,
+    exact: bool,
+    inst: &'a Instance,
+    x: &'a Allocation,
+    consumption: Vec<Rational>,
+    extra: Map<String, Value>,
+}
+
+impl<'a> Answer<'a> {
+    fn parts(self, numbers: Numbers) -> Parts<'a> {
+        let Answer {
+            mechanism,
+            exact,
+            instance: inst,
+            allocation: x,
+            consumption: known,
+            mut extra,
+        } = self;
+        if let Numbers::Decimals(n) = numbers {
+            for v in extra.values_mut() {
+                super::round_value(v, n);
+            }
+        }
+        Parts {
+            mechanism,
+            exact,
+            inst,
+            x,
+            consumption: known.unwrap_or_else(|| consumption(inst, x)),
+            extra,
+        }
+    }
+}
+
+/// Writes the extra fields (after the answer's own) and closes the answer.
+fn close_answer(j: &mut Json<'_, '_>, extra: &Map<String, Value>) {
+    for (k, v) in extra {
+        j.key(k);
+        j.value(v);
+        j.sink.maybe_flush();
+    }
+    j.close();
+    j.end();
 }
 
 /// Opens user `i`'s object in the users array, up to its name, in the layout `Json` gives
@@ -275,31 +366,34 @@ pub(super) fn open_user(inst: &Instance, i: usize, buf: &mut String) {
     } else {
         ",\n    {\n      \"name\": "
     });
-    super::write_json_str(&inst.user_path(i), buf);
+    let u = &inst.users()[i];
+    match u.pool {
+        // A flat user's path is its name: written without a copy.
+        None => super::write_json_str(&u.name, buf),
+        Some(_) => super::write_json_str(&inst.user_path(i), buf),
+    }
 }
 
 /// Writes the JSON answer: `{"mechanism", "exact", ["precision",] "resources", "capacity",
 /// "users": [{"name", "tasks", "allocation", "dominant_share", "weighted_share"}],
 /// "consumption", "saturated", ..extra}`.
 pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, answer: Answer<'_>) {
-    let Answer {
+    let Parts {
         mechanism,
         exact,
-        instance: inst,
-        allocation: x,
-        consumption: known,
-        mut extra,
-    } = answer;
-    let consumption = known.unwrap_or_else(|| consumption(inst, x));
+        inst,
+        x,
+        consumption,
+        extra,
+    } = answer.parts(numbers);
     let mut j = Json::new(sink, numbers);
     open_answer(&mut j, mechanism, exact, inst);
     // Each user's object is written by hand, in parallel chunks concatenated in order.
     write_rows(j.sink, inst.num_users(), numbers, &|i, printer, buf| {
         open_user(inst, i, buf);
-        let t = &x.tasks[i];
-        let bounds = printer.bounds(t);
+        let t = printer.tasks(&x.tasks[i]);
         buf.push_str(",\n      \"tasks\": ");
-        printer.number_near(t, bounds, true, buf);
+        printer.number_near(&t, true, buf);
         buf.push_str(",\n      \"allocation\": ");
         let demand = &inst.users()[i].demand;
         if demand.is_empty() {
@@ -308,18 +402,18 @@ pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, answer: Answer<'_>) {
             buf.push('[');
             for (k, d) in demand.iter().enumerate() {
                 buf.push_str(if k == 0 { "\n        " } else { ",\n        " });
-                printer.product_near(d, t, bounds, true, buf);
+                printer.product_near(d, &t, true, buf);
             }
             buf.push_str("\n      ]");
         }
         let (dominant, weighted) = per_task_shares(inst, i);
         buf.push_str(",\n      \"dominant_share\": ");
         let start = buf.len();
-        printer.product_near(&dominant, t, bounds, true, buf);
+        printer.product_near(&dominant, &t, true, buf);
         let end = buf.len();
         buf.push_str(",\n      \"weighted_share\": ");
         match weighted {
-            Some(w) => printer.product_near(&w, t, bounds, true, buf),
+            Some(w) => printer.product_near(&w, &t, true, buf),
             None => buf.extend_from_within(start..end),
         }
         buf.push_str("\n    }");
@@ -332,18 +426,7 @@ pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, answer: Answer<'_>) {
     j.numbers(&consumption);
     j.key("saturated");
     j.strs(&saturated(inst, &consumption));
-    if let Numbers::Decimals(n) = numbers {
-        for v in extra.values_mut() {
-            super::round_value(v, n);
-        }
-    }
-    for (k, v) in &extra {
-        j.key(k);
-        j.value(v);
-        j.sink.maybe_flush();
-    }
-    j.close();
-    j.end();
+    close_answer(&mut j, &extra);
 }
 
 /// Writes one CSV row per user: `user,tasks,<resource>..,dominant_share,weighted_share`
@@ -358,22 +441,21 @@ pub fn write_csv(sink: &mut Sink<'_>, numbers: Numbers, inst: &Instance, x: &All
     buf.push_str(",dominant_share,weighted_share\n");
     write_rows(sink, inst.num_users(), numbers, &|i, printer, buf| {
         write_csv_field(&inst.user_path(i), buf);
-        let t = &x.tasks[i];
-        let bounds = printer.bounds(t);
+        let t = printer.tasks(&x.tasks[i]);
         buf.push(',');
-        printer.number_near(t, bounds, false, buf);
+        printer.number_near(&t, false, buf);
         for d in &inst.users()[i].demand {
             buf.push(',');
-            printer.product_near(d, t, bounds, false, buf);
+            printer.product_near(d, &t, false, buf);
         }
         let (dominant, weighted) = per_task_shares(inst, i);
         buf.push(',');
         let start = buf.len();
-        printer.product_near(&dominant, t, bounds, false, buf);
+        printer.product_near(&dominant, &t, false, buf);
         let end = buf.len();
         buf.push(',');
         match weighted {
-            Some(w) => printer.product_near(&w, t, bounds, false, buf),
+            Some(w) => printer.product_near(&w, &t, false, buf),
             None => buf.extend_from_within(start..end),
         }
         buf.push('\n');
@@ -386,7 +468,11 @@ const CHUNK: usize = 1024;
 const BATCH: usize = 16;
 
 /// Writes rows `0..n` with `row`, chunks of rows formatted in parallel (rayon) and handed to
-/// the sink in order, so the text is the same whatever the thread count.
+/// the sink's writer in order, so the text is the same whatever the thread count.
+///
+/// While one batch is written (on this thread), the pool formats the next, so the writes
+/// overlap the formatting; the two batches' buffers are reused, so their memory is touched
+/// once rather than allocated afresh for every batch.
 pub(super) fn write_rows(
     sink: &mut Sink<'_>,
     n: usize,
@@ -394,29 +480,55 @@ pub(super) fn write_rows(
     row: &(dyn Fn(usize, &mut Printer, &mut String) + Sync),
 ) {
     use rayon::prelude::*;
-    let mut start = 0;
-    while start < n {
+    // Formats the batch starting at row `start` into `bufs` (one chunk each).
+    // Each buffer keeps its printer (and what the printer remembers) from batch to batch.
+    let format = |start: usize, bufs: &mut Vec<(String, Printer)>| {
         let end = (start + CHUNK * BATCH).min(n);
-        let starts: Vec<usize> = (start..end).step_by(CHUNK).collect();
-        let chunk = |lo: usize| {
-            let mut printer = Printer::new(numbers);
-            let mut buf = String::new();
+        let chunks = (end - start).div_ceil(CHUNK);
+        if bufs.len() < chunks {
+            bufs.resize_with(chunks, || (String::new(), Printer::new(numbers)));
+        }
+        let chunk = |(k, (buf, printer)): (usize, &mut (String, Printer))| {
+            buf.clear();
+            let lo = start + k * CHUNK;
             for i in lo..(lo + CHUNK).min(end) {
-                row(i, &mut printer, &mut buf);
+                row(i, printer, buf);
             }
-            buf
         };
         // One chunk is written in place: waking the pool costs more than a small answer.
-        let texts: Vec<String> = if starts.len() > 1 {
-            starts.into_par_iter().map(chunk).collect()
+        if chunks > 1 {
+            bufs[..chunks].par_iter_mut().enumerate().for_each(chunk);
         } else {
-            starts.into_iter().map(chunk).collect()
-        };
-        for text in &texts {
-            sink.buf.push_str(text);
-            sink.maybe_flush();
+            bufs[..chunks].iter_mut().enumerate().for_each(chunk);
         }
-        start = end;
+        chunks
+    };
+    if n == 0 {
+        return;
+    }
+    let mut current: Vec<(String, Printer)> = Vec::new();
+    let mut next: Vec<(String, Printer)> = Vec::new();
+    let mut chunks = format(0, &mut current);
+    let mut start = 0;
+    loop {
+        let following = start + CHUNK * BATCH;
+        if following >= n {
+            for (text, _) in &current[..chunks] {
+                sink.write_through(text);
+            }
+            break;
+        }
+        // This thread writes the batch while the pool formats the next one.
+        let mut following_chunks = 0;
+        rayon::in_place_scope(|scope| {
+            scope.spawn(|_| following_chunks = format(following, &mut next));
+            for (text, _) in &current[..chunks] {
+                sink.write_through(text);
+            }
+        });
+        std::mem::swap(&mut current, &mut next);
+        chunks = following_chunks;
+        start = following;
     }
 }
 
@@ -452,26 +564,17 @@ fn extremes(j: &mut Json<'_, '_>, inst: &Instance, values: &[Rational]) {
 /// weighted dominant shares (the levels at which users stopped, for progressive filling).
 /// With no users, the extremes are left out.
 pub fn write_summary(sink: &mut Sink<'_>, numbers: Numbers, answer: Answer<'_>) {
-    let Answer {
+    let Parts {
         mechanism,
         exact,
-        instance: inst,
-        allocation: x,
-        consumption: known,
-        mut extra,
-    } = answer;
-    let consumption = known.unwrap_or_else(|| consumption(inst, x));
+        inst,
+        x,
+        consumption,
+        extra,
+    } = answer.parts(numbers);
     let n = inst.num_users();
     let mut j = Json::new(sink, numbers);
-    j.open_object();
-    j.key("mechanism");
-    j.str(mechanism);
-    j.key("exact");
-    j.raw(if exact { "true" } else { "false" });
-    if let Some(p) = numbers.precision() {
-        j.key("precision");
-        j.value(&p);
-    }
+    open_head(&mut j, mechanism, exact);
     j.key("users");
     j.raw(&n.to_string());
     j.key("resources");
@@ -517,17 +620,7 @@ pub fn write_summary(sink: &mut Sink<'_>, numbers: Numbers, answer: Answer<'_>) 
         j.raw(&levels.len().to_string());
         j.close();
     }
-    if let Numbers::Decimals(d) = numbers {
-        for v in extra.values_mut() {
-            super::round_value(v, d);
-        }
-    }
-    for (k, v) in &extra {
-        j.key(k);
-        j.value(v);
-    }
-    j.close();
-    j.end();
+    close_answer(&mut j, &extra);
 }
 
 #[cfg(test)]

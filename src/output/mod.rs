@@ -14,11 +14,11 @@
 
 pub mod allocation;
 pub mod ceei;
+pub mod digits;
 
 use std::io;
 
 use leontief_solver::Rational;
-use num_bigint::{BigInt, Sign};
 use serde_json::Value;
 
 /// How numbers are printed.
@@ -71,66 +71,26 @@ impl Numbers {
 
 /// Appends `p/q` (or `p`), as `Rational`'s `Display` prints it, without a temporary string.
 pub fn write_exact(x: &Rational, out: &mut String) {
-    use std::fmt::Write;
-    match x.as_small() {
-        Some((n, 1)) => {
-            let _ = write!(out, "{n}");
-        }
-        Some((n, d)) => {
-            let _ = write!(out, "{n}/{d}");
-        }
-        None => {
-            write_bigint(&x.numer(), out);
-            if !x.is_integer() {
+    match (x.as_small(), x.big_parts()) {
+        (Some((n, d)), _) => {
+            digits::write_i128(n, out);
+            if d != 1 {
                 out.push('/');
-                write_bigint(&x.denom(), out);
+                digits::write_i128(d, out);
             }
         }
+        (None, Some((n, d))) => {
+            write_bigint(n, out);
+            if !x.is_integer() {
+                out.push('/');
+                write_bigint(d, out);
+            }
+        }
+        (None, None) => out.push_str(&x.to_string()),
     }
 }
 
-/// `10^19`, the largest power of ten in a 64-bit word.
-const TEN19: u128 = 10_000_000_000_000_000_000;
-
-/// Appends the big integer `n` in decimal (as its `Display` does), by peeling 19-digit chunks
-/// off its 64-bit words: `O(words²)` word divisions and no intermediate buffers beyond the
-/// chunks.
-pub fn write_bigint(n: &BigInt, out: &mut String) {
-    use std::fmt::Write;
-    if n.sign() == Sign::Minus {
-        out.push('-');
-    }
-    let mut words = n.magnitude().to_u64_digits();
-    if words.len() <= 2 {
-        let v = words
-            .iter()
-            .rev()
-            .fold(0u128, |acc, &w| (acc << 64) | u128::from(w));
-        let _ = write!(out, "{v}");
-        return;
-    }
-    let mut chunks: Vec<u64> = Vec::with_capacity(words.len() * 20 / 19 + 1);
-    while !words.is_empty() {
-        let mut rem: u128 = 0;
-        for w in words.iter_mut().rev() {
-            let cur = (rem << 64) | u128::from(*w);
-            // cur < 10^19 · 2^64, so the quotient fits a word.
-            *w = (cur / TEN19) as u64;
-            rem = cur % TEN19;
-        }
-        chunks.push(rem as u64);
-        while words.last() == Some(&0) {
-            words.pop();
-        }
-    }
-    let mut rest = chunks.iter().rev();
-    if let Some(top) = rest.next() {
-        let _ = write!(out, "{top}");
-    }
-    for c in rest {
-        let _ = write!(out, "{c:019}");
-    }
-}
+pub use digits::write_bigint;
 
 /// A number's text rounded to `digits` significant digits when it holds a number (an exact
 /// `p/q` or a decimal literal), unchanged otherwise (a name, an empty cell).
@@ -235,6 +195,19 @@ impl<'w> Sink<'w> {
             }
         }
         self.buf.clear();
+    }
+
+    /// Hands the pending text and then `text` on, without copying `text` into the buffer
+    /// (large blocks formatted elsewhere).
+    pub fn write_through(&mut self, text: &str) {
+        if !self.buf.is_empty() {
+            self.flush();
+        }
+        if self.error.is_none() {
+            if let Err(e) = self.out.write_all(text.as_bytes()) {
+                self.error = Some(e);
+            }
+        }
     }
 
     /// Hands the rest on and flushes the writer.
@@ -636,20 +609,6 @@ mod tests {
         let mut expected = serde_json::to_string_pretty(&v).unwrap();
         expected.push('\n');
         assert_eq!(pretty_json(&v), expected);
-    }
-
-    #[test]
-    fn big_integers_print_as_display_does() {
-        let mut n = BigInt::from(1);
-        for k in 0..400u32 {
-            // Powers of 3 and their neighbours, signed: every word count, zero chunks inside.
-            for m in [&n - 1, n.clone(), &n + 1, -&n, BigInt::from(10).pow(k)] {
-                let mut s = String::new();
-                write_bigint(&m, &mut s);
-                assert_eq!(s, m.to_string());
-            }
-            n *= 3;
-        }
     }
 
     #[test]

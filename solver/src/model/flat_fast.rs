@@ -32,6 +32,11 @@ impl<'de> Deserialize<'de> for Num {
                 f.write_str("a number")
             }
             fn visit_str<E: de::Error>(self, s: &str) -> Result<Num, E> {
+                // Plain integers (most demands) without the general parser's passes.
+                if (1..=18).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit()) {
+                    let n = s.bytes().fold(0i64, |n, b| n * 10 + i64::from(b - b'0'));
+                    return Ok(Num(Rational::from(n)));
+                }
                 s.parse().map(Num).map_err(E::custom)
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Num, A::Error> {
@@ -90,33 +95,43 @@ const SPLIT_BYTES: usize = 1 << 20;
 /// The instance of a flat document, or `None` when the text is not in the subset this
 /// reader handles (see the [module docs](self)).
 pub(super) fn read(text: &str) -> Option<Instance> {
-    let doc: FlatDoc = if text.len() >= SPLIT_BYTES {
+    let (doc, users) = if text.len() >= SPLIT_BYTES {
         read_split(text)?
     } else {
-        serde_json::from_str(text).ok()?
+        let mut doc: FlatDoc = serde_json::from_str(text).ok()?;
+        let users = to_users(std::mem::take(&mut doc.users), 0);
+        (doc, users)
     };
     let capacity: Vec<Rational> = doc.capacity.into_iter().map(|x| x.0).collect();
     let resources = match doc.resources {
         Some(r) => r,
         None => (1..=capacity.len()).map(|j| format!("r{j}")).collect(),
     };
-    let users = doc
-        .users
+    Instance::with_pools(resources, capacity, Vec::new(), users).ok()
+}
+
+/// The users read, the first of them at position `first` in the list (for default names).
+fn to_users(users: Vec<FlatUser>, first: usize) -> Vec<User> {
+    users
         .into_iter()
         .enumerate()
-        .map(|(i, u)| User {
-            name: u.name.unwrap_or_else(|| format!("u{}", i + 1)),
-            demand: u.demand.into_iter().map(|x| x.0).collect(),
-            weight: u.weight.map_or(Rational::ONE, |w| w.0),
-            resource_weights: None,
-            cap: u.tasks.map(|t| t.0),
-            pool: None,
-            guarantee: None,
-            limit: None,
-            usage: None,
-        })
-        .collect();
-    Instance::with_pools(resources, capacity, Vec::new(), users).ok()
+        .map(|(k, u)| to_user(u, first + k))
+        .collect()
+}
+
+/// The user read at position `i` in the list (`u{i+1}` when it has no name).
+fn to_user(u: FlatUser, i: usize) -> User {
+    User {
+        name: u.name.unwrap_or_else(|| format!("u{}", i + 1)),
+        demand: u.demand.into_iter().map(|x| x.0).collect(),
+        weight: u.weight.map_or(Rational::ONE, |w| w.0),
+        resource_weights: None,
+        cap: u.tasks.map(|t| t.0),
+        pool: None,
+        guarantee: None,
+        limit: None,
+        usage: None,
+    }
 }
 
 /// The document read as [`FlatDoc`]'s deserialization reads it, with the users list cut at
@@ -131,7 +146,7 @@ pub(super) fn read(text: &str) -> Option<Instance> {
 /// # Complexity
 /// One pass over the bytes for the scan, then the deserialization split over
 /// `available_parallelism` threads.
-fn read_split(text: &str) -> Option<FlatDoc> {
+fn read_split(text: &str) -> Option<(FlatDoc, Vec<User>)> {
     let bytes = text.as_bytes();
     let mut at = skip_ws(bytes, 0);
     if bytes.get(at) != Some(&b'{') {
@@ -176,6 +191,7 @@ fn read_split(text: &str) -> Option<FlatDoc> {
         note: None,
     };
     let (mut capacity, mut users) = (false, false);
+    let mut list = Vec::new();
     for (key, value) in members {
         match key {
             "resources" => doc.resources = Some(serde_json::from_str(value).ok()?),
@@ -184,7 +200,7 @@ fn read_split(text: &str) -> Option<FlatDoc> {
                 capacity = true;
             }
             "users" => {
-                doc.users = read_users(value)?;
+                list = read_users(value)?;
                 users = true;
             }
             "about" | "note" => {
@@ -193,12 +209,12 @@ fn read_split(text: &str) -> Option<FlatDoc> {
             _ => return None,
         }
     }
-    (capacity && users).then_some(doc)
+    (capacity && users).then_some((doc, list))
 }
 
 /// The users list (`[..]`) cut at its top-level commas into one piece per thread, each
-/// deserialized as a list of its own.
-fn read_users(list: &str) -> Option<Vec<FlatUser>> {
+/// deserialized as a list of its own and turned into users on its thread.
+fn read_users(list: &str) -> Option<Vec<User>> {
     let bytes = list.as_bytes();
     if bytes.first() != Some(&b'[') {
         return None;
@@ -224,26 +240,36 @@ fn read_users(list: &str) -> Option<Vec<FlatUser>> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
     let per = spans.len().div_ceil(threads).max(1);
     let pieces: Vec<&[(usize, usize)]> = spans.chunks(per).collect();
-    let read_piece = |piece: &[(usize, usize)]| -> Option<Vec<FlatUser>> {
-        let (first, last) = (piece.first()?.0, piece.last()?.1);
-        let mut text = String::with_capacity(last - first + 2);
-        text.push('[');
-        text.push_str(&list[first..last]);
-        text.push(']');
-        let users: Vec<FlatUser> = serde_json::from_str(&text).ok()?;
-        (users.len() == piece.len()).then_some(users)
+    // Piece `k` starts at user `k · per`; each user is read from its own span of the text
+    // (no copy of the piece, no list of the deserialized users in between).
+    let read_piece = |k: usize, piece: &[(usize, usize)]| -> Option<Vec<User>> {
+        piece
+            .iter()
+            .enumerate()
+            .map(|(e, &(a, b))| {
+                let u: FlatUser = serde_json::from_str(&list[a..b]).ok()?;
+                Some(to_user(u, k * per + e))
+            })
+            .collect()
     };
-    let parts: Vec<Option<Vec<FlatUser>>> = std::thread::scope(|scope| {
+    let parts: Vec<Option<Vec<User>>> = std::thread::scope(|scope| {
         let handles: Vec<_> = pieces
             .iter()
+            .enumerate()
             .skip(1)
-            .map(|piece| scope.spawn(move || read_piece(piece)))
+            .map(|(k, piece)| scope.spawn(move || read_piece(k, piece)))
             .collect();
-        let mut parts = vec![pieces.first().map_or(Some(Vec::new()), |p| read_piece(p))];
+        let mut parts = vec![pieces
+            .first()
+            .map_or(Some(Vec::new()), |p| read_piece(0, p))];
         parts.extend(handles.into_iter().map(|h| h.join().ok().flatten()));
         parts
     });
-    let mut users = Vec::with_capacity(spans.len());
+    // The first piece's list grows to hold the others (a large allocation grows in place,
+    // so that only the other pieces are copied).
+    let mut parts = parts.into_iter();
+    let mut users = parts.next().flatten()?;
+    users.reserve(spans.len() - users.len());
     for part in parts {
         users.extend(part?);
     }

@@ -410,7 +410,9 @@ impl Instance {
         // Where each user (active, then idle) was in the list given, for messages.
         let mut given = Vec::with_capacity(inst.users.len());
         let mut idle_given = Vec::new();
-        if hierarchical {
+        // Moving every user through the partition costs a copy of the list; most instances
+        // have no idle leaf.
+        if hierarchical && inst.users.iter().any(User::is_idle) {
             let (idle, active): (Vec<_>, Vec<_>) = std::mem::take(&mut inst.users)
                 .into_iter()
                 .enumerate()
@@ -633,7 +635,10 @@ impl Instance {
                     ));
                 }
             }
-            check_guarantee(&at("guarantee"), u.guarantee.as_ref(), m)?;
+            if u.guarantee.is_some() {
+                // The path is written only when there is a field to check.
+                check_guarantee(&at("guarantee"), u.guarantee.as_ref(), m)?;
+            }
             if let Some(l) = &u.limit {
                 check_vector(&at("limit"), l, m, Sign::NonNegative)?;
             }
@@ -649,8 +654,10 @@ impl Instance {
                 }
             }
         }
-        // The leaves' usage together fits in the cluster.
-        for j in 0..m {
+        // The leaves' usage together fits in the cluster (a pass over the users per
+        // resource, skipped when none holds anything).
+        let any_usage = self.users.iter().any(|u| u.usage.is_some());
+        for j in (0..m).filter(|_| any_usage) {
             let total: Rational = self
                 .users
                 .iter()
