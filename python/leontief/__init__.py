@@ -664,44 +664,14 @@ def explore(
         weights=weights, caps=caps, pools=pools, **flags))
 
 
-def _explore_argv(
-    mechanism: str,
-    metric: str,
-    *,
-    budget: Optional[int] = None,
-    time: Any = None,
-    seed: int = 1,
-    shard: Any = None,
-    threads: Optional[int] = None,
-    strategy: Optional[str] = None,
-    users: Any = None,
-    resources: Any = None,
-    values: Any = None,
-    zeros: Any = None,
-    weights: bool = False,
-    caps: bool = False,
-    pools: Any = None,
-    **flags: Any,
-) -> List[str]:
-    """``explore``'s command line (what ``leontief.ray.explore`` hands to its workers)."""
-    return ["explore"] + _flags(
-        mechanism=mechanism,
-        metric=metric,
-        budget=budget,
-        time=_time(time),
-        seed=seed,
-        shard=_shard(shard),
-        threads=threads,
-        strategy=strategy,
-        users=_range(users),
-        resources=_range(resources),
-        values=values,
-        zeros=zeros,
-        weights=weights,
-        caps=caps,
-        pools=_range(pools),
-        **flags,
-    )
+def _explore_argv(mechanism: str, metric: str, *, seed: int = 1, **flags: Any) -> List[str]:
+    """``explore``'s command line from its keywords (what ``leontief.ray.explore`` hands to
+    its workers): ranges as ``2..4``, a shard as ``i/n``, a time in seconds as ``"Ns"``."""
+    for key, convert in (("time", _time), ("shard", _shard), ("users", _range),
+                         ("resources", _range), ("pools", _range)):
+        if key in flags:
+            flags[key] = convert(flags[key])
+    return ["explore"] + _flags(mechanism=mechanism, metric=metric, seed=seed, **flags)
 
 
 def merge(records: Iterable[Mapping[str, Any]], *, verify: bool = False, best: bool = False) -> List[Dict[str, Any]]:
