@@ -70,10 +70,13 @@ def search(argv: List[str]) -> Records:
 def explore(argv: List[str]) -> Records:
     """`explore`'s records as an iterator (flags validated before it returns)."""
 
-def explore_distributed(argv: List[str], evaluate: Callable[[List[str]], List[str]]) -> Records:
-    """`explore`'s records with each round's work items (JSON texts) evaluated by `evaluate`,
-    which returns one result per item (JSON texts, in order), e.g. `explore_evaluate` run
-    elsewhere with the same flags; an exception it raises is raised by the iterator."""
+def explore_distributed(argv: List[str],
+                        evaluate: Callable[[List[str], Callable[[], bool]], List[str]]) -> Records:
+    """`explore`'s records with each round's work items (JSON texts) evaluated by
+    `evaluate(items, stopped)`, which returns one result per item (JSON texts, in order), e.g.
+    `explore_evaluate` run elsewhere with the same flags; `stopped()` turns true once the run
+    is being stopped (Ctrl-C, the iterator closed), so that a long wait can end early. An
+    exception it raises is raised by the iterator."""
 
 def explore_evaluate(argv: List[str], items: List[str]) -> List[str]:
     """`explore` work items evaluated for the run `argv` describes: one result per item."""

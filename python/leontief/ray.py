@@ -30,8 +30,10 @@ come back in the items' order. A result is the evaluation in full (both answers,
 scenario, the interval), serialized exactly and checked to read back equal before it leaves
 the worker, so the driver merges what one process merges (``counterexamples/src/explore/
 wire.rs``). The price is two round trips per round and the driver's serial share (shrinking
-and re-deriving each improvement); a larger ``batch`` or ``local`` amortises the round
-trips. ``time`` is checked by the driver between rounds.
+and re-deriving each improvement); a larger ``local`` amortises the round trips. ``time``
+is checked by the driver between rounds. Ctrl-C raises ``KeyboardInterrupt`` within a
+fraction of a second and cancels the wave's unfinished tasks (queued ones never start; one
+already running finishes its chunk in its worker).
 
 Ray is imported when a function runs (``pip install ray``; the notebooks' pinned requirements
 include it). With ``address=None`` an existing Ray connection of this process is used, else ``ray.init()``
@@ -66,7 +68,7 @@ run.best            # the last record, "best": True; list(run) == list(leontief.
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import leontief as _leontief
 
@@ -280,7 +282,7 @@ def explore(mechanism: str, metric: str, *, shards: int, seed: int = 1,
             raise _leontief.InvalidInput("address: a Ray cluster address does not apply with in_process=True")
         pool = ThreadPoolExecutor(max_workers=shards)
 
-        def evaluate(items: List[str]) -> List[str]:
+        def evaluate(items: List[str], stopped: Callable[[], bool]) -> List[str]:
             return _results(pool.map(lambda chunk: _evaluate_chunk(argv, chunk),
                                      _chunks(items, shards)))
     else:
@@ -289,15 +291,25 @@ def explore(mechanism: str, metric: str, *, shards: int, seed: int = 1,
         task = ray.remote(_evaluate_chunk).options(num_cpus=threads, **(ray_options or {}))
         argv_ref = ray.put(argv)
 
-        def evaluate(items: List[str]) -> List[str]:
-            return _results(ray.get([task.remote(argv_ref, chunk)
-                                     for chunk in _chunks(items, shards)]))
+        def evaluate(items: List[str], stopped: Callable[[], bool]) -> List[str]:
+            refs = [task.remote(argv_ref, chunk) for chunk in _chunks(items, shards)]
+            pending = refs
+            while pending:
+                if stopped():
+                    # The run is being stopped (Ctrl-C, the iterator closed): the wave's
+                    # unfinished tasks are cancelled (queued ones never start; a running one
+                    # finishes its chunk in its worker) and the run's thread ends here.
+                    for ref in pending:
+                        ray.cancel(ref)
+                    raise RuntimeError("leontief.ray.explore: stopped")
+                _, pending = ray.wait(pending, num_returns=len(pending), timeout=0.05)
+            return _results(ray.get(refs))
     try:
         run = _leontief._leontief.explore_distributed(argv, evaluate)
         records = list(run)
     finally:
         if pool is not None:
-            pool.shutdown(wait=False)
+            pool.shutdown(wait=False, cancel_futures=True)
     if verify:
         # Each record re-derived once more (merge's reduction to the best is not kept).
         _leontief.merge(records, verify=True, best=True)

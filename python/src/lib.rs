@@ -38,7 +38,7 @@ use leontief::workers::{quietly, with_cancel};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyCFunction, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use serde_json::{Map, Number, Value};
 
 pyo3::create_exception!(
@@ -861,8 +861,9 @@ fn explore(py: Python<'_>, argv: Vec<String>) -> PyResult<Records> {
 }
 
 /// `leontief explore` in-process with each round's work items evaluated by `evaluate`: a
-/// callable taking the items (a list of JSON texts) and returning one result per item (JSON
-/// texts, in order), e.g. [`explore_evaluate`] run as Ray tasks. The same records as
+/// callable taking the items (a list of JSON texts) and `stopped`, a callable that turns true
+/// once the run is being stopped (Ctrl-C, the iterator closed), and returning one result per
+/// item (JSON texts, in order), e.g. [`explore_evaluate`] run as Ray tasks. The same records as
 /// [`explore`] when it returns what `explore_evaluate` does with the same flags. `evaluate`
 /// is called from the run's thread (holding the GIL while it runs); an exception it raises
 /// stops the run and is raised by the iterator.
@@ -879,18 +880,24 @@ fn explore_distributed(
     let slot = failure.clone();
     Records::start_with(py, failure, move |tx| {
         let (mut on_record, ready) = sender_callbacks(tx);
+        // Set when the run is being stopped (Ctrl-C, close, drop): the callable can stop
+        // waiting for its wave instead of holding the run until the wave ends.
+        let cancel = leontief::workers::cancel_flag();
         let mut transport = move |items: Vec<String>| -> Result<Vec<String>, String> {
             Python::attach(|py| {
-                evaluate
-                    .call1(py, (items,))
-                    .and_then(|out| out.extract::<Vec<String>>(py))
-                    .map_err(|e| {
-                        let text = e.to_string();
-                        slot.lock()
-                            .unwrap_or_else(PoisonError::into_inner)
-                            .get_or_insert(e);
-                        text
-                    })
+                let cancel = cancel.clone();
+                PyCFunction::new_closure(py, Some(c"stopped"), None, move |_, _| -> bool {
+                    cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed))
+                })
+                .and_then(|stopped| evaluate.call1(py, (items, stopped)))
+                .and_then(|out| out.extract::<Vec<String>>(py))
+                .map_err(|e| {
+                    let text = e.to_string();
+                    slot.lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .get_or_insert(e);
+                    text
+                })
             })
         };
         leontief::commands::explore::run_distributed(&args, &mut transport, &mut on_record, &ready)
