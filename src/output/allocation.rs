@@ -358,6 +358,28 @@ fn close_answer(j: &mut Json<'_, '_>, extra: &Map<String, Value>) {
     j.end();
 }
 
+/// Writes user `i`'s `"allocation"` list, one entry per demand `d`, each by `entry(d, buf)`,
+/// in the layout of [`open_user`].
+pub(super) fn write_bundle(
+    inst: &Instance,
+    i: usize,
+    buf: &mut String,
+    mut entry: impl FnMut(&Rational, &mut String),
+) {
+    buf.push_str(",\n      \"allocation\": ");
+    let demand = &inst.users()[i].demand;
+    if demand.is_empty() {
+        buf.push_str("[]");
+        return;
+    }
+    buf.push('[');
+    for (k, d) in demand.iter().enumerate() {
+        buf.push_str(if k == 0 { "\n        " } else { ",\n        " });
+        entry(d, buf);
+    }
+    buf.push_str("\n      ]");
+}
+
 /// Opens user `i`'s object in the users array, up to its name, in the layout `Json` gives
 /// it (members at depth 3, list entries at depth 4).
 pub(super) fn open_user(inst: &Instance, i: usize, buf: &mut String) {
@@ -394,18 +416,9 @@ pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, answer: Answer<'_>) {
         let t = printer.tasks(&x.tasks[i]);
         buf.push_str(",\n      \"tasks\": ");
         printer.number_near(&t, true, buf);
-        buf.push_str(",\n      \"allocation\": ");
-        let demand = &inst.users()[i].demand;
-        if demand.is_empty() {
-            buf.push_str("[]");
-        } else {
-            buf.push('[');
-            for (k, d) in demand.iter().enumerate() {
-                buf.push_str(if k == 0 { "\n        " } else { ",\n        " });
-                printer.product_near(d, &t, true, buf);
-            }
-            buf.push_str("\n      ]");
-        }
+        write_bundle(inst, i, buf, |d, buf| {
+            printer.product_near(d, &t, true, buf)
+        });
         let (dominant, weighted) = per_task_shares(inst, i);
         buf.push_str(",\n      \"dominant_share\": ");
         let start = buf.len();

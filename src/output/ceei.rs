@@ -16,7 +16,7 @@ use leontief_solver::{Allocation, Instance, Rational};
 use serde_json::{Map, Value};
 
 use super::allocation::{
-    open_answer, open_user, write_json as write_allocation, write_rows, Answer,
+    open_answer, open_user, write_bundle, write_json as write_allocation, write_rows, Answer,
 };
 use super::{looks_numeric, round_value, rounds_under, write_json_str, Json, Numbers, Sink};
 
@@ -59,18 +59,9 @@ pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, inst: &Instance, out: &
         let x = out.tasks[i];
         buf.push_str(",\n      \"tasks\": ");
         write_float(x, numbers, buf);
-        buf.push_str(",\n      \"allocation\": ");
-        let demand = &inst.users()[i].demand;
-        if demand.is_empty() {
-            buf.push_str("[]");
-        } else {
-            buf.push('[');
-            for (k, d) in demand.iter().enumerate() {
-                buf.push_str(if k == 0 { "\n        " } else { ",\n        " });
-                write_float(x * d.to_f64_lossy(), numbers, buf);
-            }
-            buf.push_str("\n      ]");
-        }
+        write_bundle(inst, i, buf, |d, buf| {
+            write_float(x * d.to_f64_lossy(), numbers, buf)
+        });
         buf.push_str(",\n      \"dominant_share\": ");
         write_float(x * inst.task_dominant_share(i).to_f64_lossy(), numbers, buf);
         buf.push_str("\n    }");
