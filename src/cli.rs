@@ -59,28 +59,92 @@ pub fn with_inputs<T>(inputs: Vec<(String, String)>, f: impl FnOnce() -> T) -> T
     f()
 }
 
+/// The largest input file read, in bytes: instances, trees, JSONL records and demands files.
+/// A flat instance of a million users with eight resources takes about 60 MB.
+pub const MAX_INPUT_BYTES: u64 = 1 << 30;
+
+/// The largest scheduler configuration `leontief import` reads, in bytes (YARN allocation
+/// files and Kueue streams are kilobytes to a few megabytes).
+pub const MAX_CONFIG_BYTES: u64 = 64 << 20;
+
 /// Reads `path` (`-` for standard input) as text (or the text [`with_inputs`] holds under
-/// that name).
+/// that name), refusing more than [`MAX_INPUT_BYTES`].
 pub fn read_text(path: &str) -> Result<String, CliError> {
+    read_text_within(path, MAX_INPUT_BYTES)
+}
+
+/// [`read_text`] refusing a text of more than `limit` bytes, before reading it when the
+/// file's size is known, and after `limit + 1` bytes from standard input.
+pub fn read_text_within(path: &str, limit: u64) -> Result<String, CliError> {
+    let too_large = || CliError::Read {
+        path: path.to_string(),
+        message: format!(
+            "larger than {}, the most this command reads; refused",
+            bytes(limit)
+        ),
+    };
     if let Some(text) = INPUTS.with(|i| {
         i.borrow()
             .iter()
             .find(|(name, _)| name == path)
             .map(|(_, text)| text.clone())
     }) {
-        return Ok(text);
+        return if text.len() as u64 > limit {
+            Err(too_large())
+        } else {
+            Ok(text)
+        };
     }
-    let mut text = String::new();
-    let result = if path == "-" {
-        std::io::stdin().read_to_string(&mut text).map(|_| ())
-    } else {
-        std::fs::read_to_string(path).map(|t| text = t)
-    };
-    result.map_err(|e| CliError::Read {
+    let read_error = |e: std::io::Error| CliError::Read {
         path: path.to_string(),
         message: e.to_string(),
-    })?;
+    };
+    let mut text = String::new();
+    if path == "-" {
+        std::io::stdin()
+            .take(limit + 1)
+            .read_to_string(&mut text)
+            .map_err(read_error)?;
+    } else {
+        let file = std::fs::File::open(path).map_err(read_error)?;
+        if file.metadata().map_err(read_error)?.len() > limit {
+            return Err(too_large());
+        }
+        file.take(limit + 1)
+            .read_to_string(&mut text)
+            .map_err(read_error)?;
+    }
+    if text.len() as u64 > limit {
+        return Err(too_large());
+    }
     Ok(text)
+}
+
+/// Names the file in an error about its whole text (unreadable JSON, nesting too deep):
+/// `nested.json: unreadable JSON at line 1, column 257: …`. Errors about one field keep
+/// their field path alone.
+pub fn in_file<T>(path: &str, result: Result<T, SolverError>) -> Result<T, CliError> {
+    result.map_err(|e| match e {
+        SolverError::Json { .. } => CliError::Read {
+            path: if path == "-" {
+                "standard input".into()
+            } else {
+                path.into()
+            },
+            message: e.to_string(),
+        },
+        e => CliError::Input(e),
+    })
+}
+
+/// A byte count in the largest binary unit that divides it (`64 MiB`).
+fn bytes(n: u64) -> String {
+    match n {
+        n if n >= 1 << 30 && n % (1 << 30) == 0 => format!("{} GiB", n >> 30),
+        n if n >= 1 << 20 && n % (1 << 20) == 0 => format!("{} MiB", n >> 20),
+        n if n >= 1 << 10 && n % (1 << 10) == 0 => format!("{} KiB", n >> 10),
+        n => format!("{n} bytes"),
+    }
 }
 
 /// An instance from a file, or from inline `--capacity`/`--user`/`--resources` flags.
@@ -96,7 +160,7 @@ pub fn load_instance(
         ));
     }
     match (file, capacity) {
-        (Some(path), _) => instance_or_tree(&read_text(path)?),
+        (Some(path), _) => in_file(path, Instance::from_json_str(&read_text(path)?)),
         (None, Some(cap)) => inline_instance(cap, users, resources),
         (None, None) if !users.is_empty() => Err(CliError::Usage("--user needs --capacity".into())),
         (None, None) => Err(CliError::Usage(
@@ -182,10 +246,4 @@ fn flag_field(err: SolverError) -> SolverError {
 
 fn one(field: &str, text: &str) -> Result<Rational, SolverError> {
     read_number(field, &serde_json::Value::String(text.trim().to_string()))
-}
-
-/// An instance from JSON text, in either form the model reads: flat (`users`, optionally
-/// `pools`) or a tree file (`{"tree": ..}`); the leaves of a tree become users in its pools.
-pub fn instance_or_tree(text: &str) -> Result<Instance, CliError> {
-    Ok(Instance::from_json_str(text)?)
 }

@@ -27,6 +27,7 @@ pub use leontief_solver as solver;
 
 pub mod cli;
 pub mod commands;
+pub mod fuzzing;
 pub mod import;
 pub mod mechanisms;
 pub mod output;

@@ -264,13 +264,14 @@ fn unreadable_json() {
     ] {
         let dir = Scratch::new("json");
         let path = dir.write("broken.json", text);
-        for out in [
-            run(&["solve", &path]),
-            run_with(&["solve", "-"], Some(text)),
+        for (out, file) in [
+            (run(&["solve", &path]), path.as_str()),
+            (run_with(&["solve", "-"], Some(text)), "standard input"),
         ] {
             let err = bad_input(&out);
+            // An error about the whole text names the file.
             assert!(
-                err.starts_with("error: unreadable JSON at line "),
+                err.starts_with(&format!("error: {file}: unreadable JSON at line ")),
                 "for {text:?}: {err}"
             );
             assert_eq!(err.lines().count(), 1, "one line: {err}");
@@ -278,16 +279,24 @@ fn unreadable_json() {
             assert_eq!(err.matches("line").count(), 1, "position repeated: {err}");
         }
     }
-    assert_bad_instance(
-        "{\"capacity\": [9, 18], \"users\": [{\"name\": \"A\", \"demand\": [1, 4]}",
-        &[],
-        "unreadable JSON at line 1, column 63: EOF while parsing a list",
-    );
-    assert_bad_instance(
-        "hello",
-        &[],
-        "unreadable JSON at line 1, column 1: expected value",
-    );
+    for (text, message) in [
+        (
+            "{\"capacity\": [9, 18], \"users\": [{\"name\": \"A\", \"demand\": [1, 4]}",
+            "unreadable JSON at line 1, column 63: EOF while parsing a list",
+        ),
+        (
+            "hello",
+            "unreadable JSON at line 1, column 1: expected value",
+        ),
+    ] {
+        let dir = Scratch::new("json");
+        let path = dir.write("instance.json", text);
+        assert_bad(&run(&["solve", &path]), &format!("{path}: {message}"));
+        assert_bad(
+            &run_with(&["solve", "-"], Some(text)),
+            &format!("standard input: {message}"),
+        );
+    }
 }
 
 #[test]
@@ -574,4 +583,109 @@ fn help_exits_0() {
     assert!(text.contains("Usage: leontief solve"), "{text}");
     let text = ok(&run(&["--version"]));
     assert!(text.starts_with("leontief "), "{text}");
+}
+
+/// Hostile inputs are refused with an error naming the file and the bound exceeded, with the
+/// memory they take bounded: each run gets a 200 MB data limit, under which a reader that
+/// expands or recurses without bound dies (exit 134) instead of answering exit 2.
+mod hostile {
+    use super::common::exact::{assert_bad, Scratch};
+    use super::common::run_within_memory;
+
+    const MEMORY: u64 = 200 << 20;
+
+    /// The "billion laughs" shape in a ClusterQueue's labels (CVE-2019-11253 in Kubernetes):
+    /// 12 levels of ten aliases each would expand to 10^12 strings from a 1 KB file.
+    #[test]
+    fn yaml_alias_bomb() {
+        let mut yaml = String::from(
+            "apiVersion: kueue.x-k8s.io/v1beta1\nkind: ClusterQueue\nmetadata:\n  name: a\n  labels:\n    l0: &l0 \"lol\"\n",
+        );
+        for i in 1..=12 {
+            let refs = vec![format!("*l{}", i - 1); 10].join(", ");
+            yaml += &format!("    l{i}: &l{i} [{refs}]\n");
+        }
+        yaml += "spec:\n  resourceGroups:\n  - coveredResources: [cpu]\n    flavors: [{name: f, resources: [{name: cpu, nominalQuota: 1}]}]\n";
+        let dir = Scratch::new("hostile");
+        let path = dir.write("bomb.yaml", &yaml);
+        // By hand: l_i holds 1 + 10 * |l_(i-1)| nodes, so |l0..l5| = 1, 11, .., 111111, and
+        // each anchored node counts twice (built, then kept for its aliases): about 250,000
+        // nodes by the end of l5. On line 12 (l6) each alias copies l5's 111,111 nodes, so the
+        // 7th alias passes 1,000,000; it starts at column 14 + 5 * 6 = 44.
+        assert_bad(
+            &run_within_memory(&["import", "kueue", &path], MEMORY),
+            &format!("{path}: YAML aliases expand past 1000000 nodes, the most a stream may hold; refused (at line 12, column 44)"),
+        );
+    }
+
+    /// A legitimate anchor, used a few times, still reads (one label set shared by two
+    /// queues' metadata).
+    #[test]
+    fn yaml_small_anchor_still_works() {
+        let cq = |name: &str, labels: &str| {
+            format!("apiVersion: kueue.x-k8s.io/v1beta1\nkind: ClusterQueue\nmetadata:\n  name: {name}\n  labels: {labels}\nspec:\n  cohortName: c\n  resourceGroups:\n  - coveredResources: [cpu]\n    flavors: [{{name: f, resources: [{{name: cpu, nominalQuota: 2}}]}}]\n")
+        };
+        let yaml = format!(
+            "{}---\n{}",
+            cq("a", "&team {team: x, tier: gold}"),
+            cq("b", "*team")
+        );
+        let dir = Scratch::new("hostile");
+        let path = dir.write("anchor.yaml", &yaml);
+        let out = run_within_memory(&["import", "kueue", &path], MEMORY);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        // Two queues of 2 CPUs each in one cohort: the capacity is their sum.
+        let tree: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(tree["capacity"], serde_json::json!([4]));
+    }
+
+    /// 100 MB of one array nested 50 million deep: refused at depth 257, before any
+    /// recursion over it.
+    #[test]
+    fn json_nested_100_mb() {
+        let n = 50_000_000;
+        let text = "[".repeat(n) + &"]".repeat(n);
+        let dir = Scratch::new("hostile");
+        let path = dir.write("nested.json", &text);
+        drop(text);
+        assert_bad(
+            &run_within_memory(&["solve", &path], MEMORY),
+            &format!("{path}: unreadable JSON at line 1, column 257: arrays and objects nested deeper than 256 levels"),
+        );
+    }
+
+    /// A YARN allocation file of queues nested 10,000 deep: refused at the tree's depth
+    /// bound (two elements per tree level, 64 levels). By hand: `<allocations>` and 128
+    /// queues are open when the 129th `<queue name="q">` (16 bytes each) starts, at byte
+    /// 13 + 128 * 16 = 2061.
+    #[test]
+    fn xml_nested_10000_deep() {
+        let d = 10_000;
+        let xml = format!(
+            "<allocations>{}{}</allocations>",
+            "<queue name=\"q\">".repeat(d),
+            "</queue>".repeat(d)
+        );
+        let dir = Scratch::new("hostile");
+        let path = dir.write("deep.xml", &xml);
+        assert_bad(
+            &run_within_memory(&["import", "yarn", &path, "--capacity", "1,1"], MEMORY),
+            &format!("{path}: elements nest deeper than 128 levels near byte 2061"),
+        );
+    }
+
+    /// A configuration larger than 64 MiB is refused before it is read.
+    #[test]
+    fn config_too_large() {
+        let dir = Scratch::new("hostile");
+        let path = dir.write("big.yaml", &"#".repeat((64 << 20) + 1));
+        assert_bad(
+            &run_within_memory(&["import", "kueue", &path], MEMORY),
+            &format!("{path}: larger than 64 MiB, the most this command reads; refused"),
+        );
+    }
 }

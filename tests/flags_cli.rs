@@ -332,7 +332,7 @@ fn too_deep_input_gets_our_error_naming_the_depth() {
     // 200 levels nest about 400 deep: refused by the reader's limit, with the position.
     let err = bad_input(&run_with(&["hdrf", "-"], Some(&chain(200))));
     assert!(
-        err.starts_with("error: unreadable JSON at line 1, column ")
+        err.starts_with("error: standard input: unreadable JSON at line 1, column ")
             && err.ends_with(": arrays and objects nested deeper than 256 levels\n"),
         "{err}"
     );

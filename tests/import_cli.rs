@@ -232,7 +232,7 @@ fn yarn_errors_name_the_element() {
             r#"<allocations><queue name="a.b"/></allocations>"#,
             "allocations/queue[a.b]@name: a queue name must be non-empty, without '.'",
         ),
-        (r#"<allocations><queue name="a"></allocations>"#, "allocation file: malformed XML"),
+        (r#"<allocations><queue name="a"></allocations>"#, "standard input: malformed XML"),
         (r#"<queues/>"#, "expected the document element <allocations>"),
     ];
     for (xml, message) in cases {
@@ -402,7 +402,7 @@ fn kueue_errors_name_the_field() {
             "apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n".to_string(),
             "document 1.apiVersion: \"v1\" is not a Kueue API",
         ),
-        ("a: [1, 2\n".to_string(), "kueue file: malformed YAML at line"),
+        ("a: [1, 2\n".to_string(), "standard input: malformed YAML at line"),
     ];
     for (yaml, message) in cases {
         common::assert_bad(&run_stdin(&["import", "kueue", "-"], yaml), message);

@@ -10,7 +10,7 @@ use leontief_solver::registry::one_of;
 use serde_json::Value;
 use strum::VariantNames;
 
-use crate::cli::{read_text, CliError};
+use crate::cli::{in_file, read_text, CliError};
 use crate::commands::flags::{NumberFlags, RulesFlags};
 use crate::commands::{pretty, usage};
 use crate::output::{finish_json, round_csv, write_csv_field, Numbers};
@@ -125,7 +125,10 @@ pub fn run(args: HdrfArgs) -> Result<String, CliError> {
         ));
     }
     let text = read_text(&args.file)?;
-    let tree = Tree::from_json_str_with(&text, args.rules.rules())?;
+    let tree = in_file(
+        &args.file,
+        Tree::from_json_str_with(&text, args.rules.rules()),
+    )?;
     let allocs = args
         .policy
         .0

@@ -7,9 +7,9 @@
 //! [`crate::import`] for the mapping.
 
 use clap::{Args, ValueEnum};
-use leontief_solver::Rational;
+use leontief_solver::{Rational, SolverError};
 
-use crate::cli::{read_text, CliError};
+use crate::cli::{read_text, read_text_within, CliError, MAX_CONFIG_BYTES};
 use crate::commands::{pretty, usage};
 use crate::import::{kueue, yarn, Demands};
 
@@ -85,13 +85,13 @@ pub fn run(args: ImportArgs) -> Result<String, CliError> {
         },
         Some(path) => Demands::from_json_str(&read_text(path)?, default)?,
     };
-    let text = read_text(&args.file)?;
+    let text = read_text_within(&args.file, MAX_CONFIG_BYTES)?;
     let mut imported = match args.format {
         Format::Yarn => {
             let capacity = args.capacity.as_deref().ok_or_else(|| {
                 usage("leontief import yarn needs --capacity (an allocation file does not state the cluster's size), e.g. --capacity 16384,10 for memory-mb and vcores")
             })?;
-            yarn::import(&text, capacity)?
+            yarn::import(&text, capacity).map_err(|e| name_file(e, yarn::DOCUMENT, &args.file))?
         }
         Format::Kueue => {
             if args.capacity.is_some() {
@@ -99,7 +99,7 @@ pub fn run(args: ImportArgs) -> Result<String, CliError> {
                     "--capacity does not apply to kueue: the capacity is the sum of the nominal quotas",
                 ));
             }
-            kueue::import(&text)?
+            kueue::import(&text).map_err(|e| name_file(e, kueue::DOCUMENT, &args.file))?
         }
     };
     imported.apply(&demands)?;
@@ -115,4 +115,20 @@ pub fn run(args: ImportArgs) -> Result<String, CliError> {
         }
     }
     Ok(pretty(&imported.to_json()))
+}
+
+/// An error about the whole document (malformed, too large, too deep) names the file read
+/// instead of the format: `bomb.yaml: YAML aliases expand past …`.
+fn name_file(e: SolverError, document: &str, path: &str) -> SolverError {
+    match e {
+        SolverError::Invalid { field, reason } if field == document => SolverError::Invalid {
+            field: if path == "-" {
+                "standard input".into()
+            } else {
+                path.into()
+            },
+            reason,
+        },
+        e => e,
+    }
 }

@@ -9,7 +9,7 @@ use leontief_hdrf::{allocate, Policy, Tree};
 use leontief_solver::Rational;
 use serde_json::{json, Map, Value};
 
-use crate::cli::{read_text, CliError};
+use crate::cli::{in_file, read_text, CliError};
 use crate::commands::flags::{NameParser, RulesFlags};
 use crate::commands::{pretty, usage};
 
@@ -93,7 +93,10 @@ pub fn run(args: OrderArgs) -> Result<String, CliError> {
         ));
     }
     let text = read_text(&args.file)?;
-    let tree = Tree::from_json_str_with(&text, args.rules.rules())?;
+    let tree = in_file(
+        &args.file,
+        Tree::from_json_str_with(&text, args.rules.rules()),
+    )?;
     let mut input = OrderTree::from_tree(&tree)?;
     if args.rule == Rule::Ytsaurus {
         let policy = args.fair_share.unwrap_or(DEFAULT_FAIR_SHARE);

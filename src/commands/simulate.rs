@@ -16,7 +16,7 @@ use leontief_solver::{read_number, Rational, SolverError};
 use serde_json::{Map, Value};
 use strum::VariantNames;
 
-use crate::cli::{read_text, CliError};
+use crate::cli::{in_file, read_text, CliError};
 use crate::commands::flags::NumberFlags;
 use crate::commands::pretty;
 use crate::output::{finish_json, round_csv, Numbers};
@@ -194,7 +194,7 @@ pub fn run(args: &SimulateArgs) -> Result<String, CliError> {
     };
     let text = read_text(&args.file)?;
     let scenario = match &args.workload {
-        None => Scenario::from_json_str(&text)?,
+        None => in_file(&args.file, Scenario::from_json_str(&text))?,
         Some(path) => Scenario::from_json(&with_workload(&text, path)?)?,
     };
     let bar = crate::workers::progress(None);

@@ -38,9 +38,12 @@
 
 use leontief_solver::hierarchy::MAX_DEPTH;
 use leontief_solver::{Rational, SolverError};
-use yaml_rust2::{Yaml, YamlLoader};
+use yaml_rust2::Yaml;
 
 use super::{decimal, Imported, Kind, Node};
+
+/// The field that errors about the whole stream name.
+pub const DOCUMENT: &str = "kueue file";
 
 /// Reads a Kubernetes quantity exactly: `9`, `0.5`, `500m`, `36Gi`, `1e3`, `2k`.
 ///
@@ -548,17 +551,7 @@ impl Model {
 /// # Complexity
 /// Linear in the stream's size times the number of (flavor, resource) pairs.
 pub fn import(text: &str) -> Result<Imported, SolverError> {
-    let docs = YamlLoader::load_from_str(text).map_err(|e| {
-        SolverError::invalid(
-            "kueue file",
-            format!(
-                "malformed YAML at line {}, column {}: {}",
-                e.marker().line(),
-                e.marker().col() + 1,
-                e.info()
-            ),
-        )
-    })?;
+    let docs = super::yaml::load(text, DOCUMENT)?;
     let mut dropped = Vec::new();
     let mut ignored = Vec::new();
     let mut objects: Vec<Object> = Vec::new();
@@ -636,7 +629,7 @@ pub fn import(text: &str) -> Result<Imported, SolverError> {
     }
     if dims.is_empty() {
         return Err(SolverError::invalid(
-            "kueue file",
+            DOCUMENT,
             "no ClusterQueue or Cohort defines a quota",
         ));
     }

@@ -22,6 +22,7 @@
 //!   <https://kueue.sigs.k8s.io/docs/concepts/cohort/>
 
 pub mod kueue;
+pub mod yaml;
 pub mod yarn;
 
 use leontief_solver::json::parse_strict;

@@ -52,8 +52,11 @@ struct Element {
     children: Vec<Element>,
 }
 
+/// The field that errors about the whole document name.
+pub const DOCUMENT: &str = "allocation file";
+
 fn xml_error(message: String) -> SolverError {
-    SolverError::invalid("allocation file", message)
+    SolverError::invalid(DOCUMENT, message)
 }
 
 /// Resolves an entity or character reference (`lt`, `#38`, `#x26`).

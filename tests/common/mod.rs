@@ -33,6 +33,19 @@ pub fn run_with<S: AsRef<OsStr>>(args: &[S], stdin: Option<&str>) -> Output {
         .expect("the leontief binary finishes")
 }
 
+/// Runs the binary with `args` under a data-segment limit of `bytes` (heap and private
+/// mappings, through util-linux's `prlimit`): a run that needs more dies instead of
+/// succeeding, so a test can assert that the work stayed bounded.
+pub fn run_within_memory(args: &[&str], bytes: u64) -> Output {
+    Command::new("prlimit")
+        .arg(format!("--data={bytes}"))
+        .arg(env!("CARGO_BIN_EXE_leontief"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("prlimit (util-linux) runs the binary")
+}
+
 /// Runs the binary with `args`, standard input closed.
 pub fn run(args: &[&str]) -> Output {
     run_with(args, None)
