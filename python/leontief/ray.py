@@ -44,8 +44,8 @@ connects to ``$RAY_ADDRESS`` or starts a local cluster; give ``address="auto"`` 
 
 Notes
 -----
-Complexity. ``search``: one task per shard, each with ``threads`` CPUs; the shards run in parallel as far
-as the cluster's CPUs allow. The replay is linear in the units the shards examined (their
+Complexity. ``search``: one task per shard, each with ``threads`` CPUs; the shards run in
+parallel as far as the cluster's CPUs allow. The replay is linear in the units the shards examined (their
 logs travel to the driver: a few numbers per unit, plus the records). ``explore``: per round,
 two waves of at most ``shards`` tasks (``threads`` CPUs each), each item one metric
 evaluation; what travels is linear in the items and their instances. ``verify=True``
