@@ -78,8 +78,17 @@ def explore_distributed(argv: List[str],
     is being stopped (Ctrl-C, the iterator closed), so that a long wait can end early. An
     exception it raises is raised by the iterator."""
 
-def explore_evaluate(argv: List[str], items: List[str]) -> List[str]:
-    """`explore` work items evaluated for the run `argv` describes: one result per item."""
+def explore_evaluate(argv: List[str], items: List[str],
+                     stopped: Optional[Callable[[], bool]] = None) -> List[str]:
+    """`explore` work items evaluated for the run `argv` describes: one result per item. Stops
+    at its next item on Ctrl-C (KeyboardInterrupt) or once `stopped()` returns true (asked
+    before each item; RuntimeError naming how many items were evaluated)."""
+
+def import_config(argv: List[str], inputs: Optional[Mapping[str, Any]] = None) -> Tuple[Dict[str, Any], List[str]]:
+    """`import FORMAT FILE ...`: the tree JSON it prints and the warnings it writes."""
+
+def flag_defaults(command: str) -> Dict[str, Optional[str]]:
+    """The defaults of a command's flags (long names with `_`), as the CLI's parser holds them."""
 
 def replay_search(logs: List[Dict[str, Any]], budget: Optional[int] = None,
                   max_found: Optional[int] = None) -> Dict[str, Any]:

@@ -31,9 +31,10 @@ scenario, the interval), serialized exactly and checked to read back equal befor
 the worker, so the driver merges what one process merges (``counterexamples/src/explore/
 wire.rs``). The price is two round trips per round and the driver's serial share (shrinking
 and re-deriving each improvement); a larger ``local`` amortises the round trips. ``time``
-is checked by the driver between rounds. Ctrl-C raises ``KeyboardInterrupt`` within a
-fraction of a second and cancels the wave's unfinished tasks (queued ones never start; one
-already running finishes its chunk in its worker).
+is checked by the driver between rounds. Ctrl-C raises ``KeyboardInterrupt`` and cancels the
+wave's unfinished tasks: queued ones never start; Ray interrupts a running one
+(``KeyboardInterrupt`` in its worker), and ``explore_evaluate`` then stops at its next item
+instead of finishing its chunk.
 
 Ray is imported when a function runs (``pip install ray``; the notebooks' pinned requirements
 include it). With ``address=None`` an existing Ray connection of this process is used, else ``ray.init()``
@@ -41,28 +42,32 @@ connects to ``$RAY_ADDRESS`` or starts a local cluster; give ``address="auto"`` 
 ``"ray://head:10001"`` for a running cluster. Every node needs the ``leontief`` package
 (``pip install ./python``) in the Python that runs its workers.
 
-# Complexity
-``search``: one task per shard, each with ``threads`` CPUs; the shards run in parallel as far
-as the cluster's CPUs allow. The replay is linear in the units the shards examined (their
+Notes
+-----
+Complexity. ``search``: one task per shard, each with ``threads`` CPUs; the shards run in
+parallel as far as the cluster's CPUs allow. The replay is linear in the units the shards examined (their
 logs travel to the driver: a few numbers per unit, plus the records). ``explore``: per round,
 two waves of at most ``shards`` tasks (``threads`` CPUs each), each item one metric
 evaluation; what travels is linear in the items and their instances. ``verify=True``
 re-verifies each record exactly.
 
-# Example
-```python
-import leontief.ray
-records = leontief.ray.search("drf", ["rm"], shards=4, seed=1, budget=20_000)
-records.summaries[0]["stop"]   # "budget", as list(leontief.search("drf", ["rm"], seed=1, budget=20_000))
-run = leontief.ray.explore("ceei", "sp-gain", shards=32, seed=7, budget=50_000, threads=2,
-                           address="auto")
-run.best            # the last record, "best": True; list(run) == list(leontief.explore(...))
-```
+Examples
+--------
+Three shards in local threads (``in_process=True``; without it, Ray tasks) give one process's
+records:
 
-# References
+>>> import leontief, leontief.ray
+>>> kw = dict(seed=1, budget=5_000, users=(2, 4), resources=(2, 3))
+>>> sharded = leontief.ray.search("drf", "rm", shards=3, in_process=True, **kw)
+>>> sharded == list(leontief.search("drf", "rm", **kw))
+True
+
+References
+----------
 - Ray tasks: https://docs.ray.io/en/latest/ray-core/tasks.html
 - Connecting to a cluster (``ray.init(address=...)``, ``RAY_ADDRESS``):
   https://docs.ray.io/en/latest/ray-core/starting-ray.html
+- Cancelling tasks (``ray.cancel``): https://docs.ray.io/en/latest/ray-core/tasks.html#cancelling-tasks
 """
 
 from __future__ import annotations
@@ -117,12 +122,45 @@ def _check_counts(shards: Any, threads: Any) -> None:
 def run_shards(kind: str, args: tuple, kwargs: dict, *, shards: int, threads: int = 1,
                address: Optional[str] = None, in_process: bool = False,
                ray_options: Optional[dict] = None) -> List[List[Record]]:
-    """The records of each shard, in shard order: ``kind`` is ``"search"`` or ``"explore"``,
-    ``args``/``kwargs`` its arguments (without ``shard`` and ``threads``). With
-    ``in_process=True`` the shards run in this process, one thread each (the package releases
-    the GIL). Bad arguments raise ``leontief.InvalidInput`` naming the argument. For
-    ``"explore"`` these are the ``--shard`` runs (each with its own limits and elites), not
-    one process's split: ``explore`` below gives that."""
+    """The records of each shard, in shard order.
+
+    For ``"explore"`` these are the ``--shard`` runs (each with its own limits and elites),
+    not one process's split: :func:`explore` gives that.
+
+    Parameters
+    ----------
+    kind : {"search", "explore"}
+        The command.
+    args, kwargs : tuple, dict
+        Its arguments, without ``shard`` and ``threads``.
+    shards : int
+        How many shards (Ray tasks).
+    threads : int, default 1
+        CPUs per task.
+    address : str, optional
+        A Ray cluster's address (see the module's documentation).
+    in_process : bool, default False
+        Run the shards in this process, one thread each (the package releases the GIL).
+    ray_options : dict, optional
+        Options for the Ray tasks (``.options(...)``).
+
+    Returns
+    -------
+    list of list of dict
+        Each shard's records.
+
+    Raises
+    ------
+    InvalidInput
+        Bad arguments, naming the argument.
+
+    Examples
+    --------
+    >>> parts = run_shards("search", ("drf", "rm"), dict(strategy="exhaustive", users=(2, 3),
+    ...                    resources=(2, 2)), shards=2, in_process=True)
+    >>> len(parts)
+    2
+    """
     if kind not in ("search", "explore"):
         raise _leontief.InvalidInput(f"kind: expected 'search' or 'explore', found {kind!r}")
     _check_counts(shards, threads)
@@ -148,9 +186,21 @@ def _property_order(properties: Union[str, Sequence[str]]) -> List[str]:
 
 
 class SearchResult(list):
-    """``search``'s records (a list, in one process's order) with ``summaries``: per property,
-    one process's counters (``property``, ``units``, ``scenarios``, ``found``, ``duplicates``,
-    ``errors``, ``error_messages``, ``stop``, ``next_unit``), without wall times."""
+    """:func:`search`'s records: a list, in one process's order, with ``summaries``.
+
+    Attributes
+    ----------
+    summaries : list of dict
+        Per property, one process's counters (``property``, ``units``, ``scenarios``,
+        ``found``, ``duplicates``, ``errors``, ``error_messages``, ``stop``,
+        ``next_unit``), without wall times.
+
+    Examples
+    --------
+    >>> r = search("drf", "rm", shards=2, in_process=True, budget=2_000)
+    >>> r.summaries[0]["stop"]
+    'budget'
+    """
 
     def __init__(self, records: List[Record], summaries: List[Dict[str, Any]]):
         super().__init__(records)
@@ -163,23 +213,48 @@ def search(mechanism: str, properties: Union[str, Sequence[str]], *, shards: int
            address: Optional[str] = None, in_process: bool = False,
            ray_options: Optional[dict] = None, exact: bool = True,
            **flags: Any) -> SearchResult:
-    """``leontief.search`` as ``shards`` Ray tasks (``threads`` CPUs each), replayed into one
-    process's run: the same records in the same order as ``list(leontief.search(...))`` with
-    the same ``seed``, ``budget`` and ``max_found``, and ``.summaries`` with one process's
-    counters (see the module's documentation; ``time`` applies to each shard). ``flags`` are
-    ``leontief.search``'s other keywords (``strategy``, ``users``, ``resources``, ``zeros``,
-    ...); ``verify=True`` re-verifies each record exactly (``leontief.merge(..., verify=True)``).
+    """``leontief.search`` as ``shards`` Ray tasks, replayed into one process's run.
 
-    ``exact=False`` keeps every shard's records instead (``leontief.merge``d, duplicates
-    dropped, in one process's order; ``.summaries`` empty): the ``n`` shard runs', each with
-    the limits, as ``--shard`` gives on the command line. Use it with ``time``, where the
-    exact replay keeps only the prefix up to the first unit a shard did not reach.
+    The same records in the same order as ``list(leontief.search(...))`` with the same
+    ``seed``, ``budget`` and ``max_found``, and one process's counters (see the module's
+    documentation; ``time`` applies to each shard).
 
-    # Example
-    ```python
-    leontief.ray.search("drf", "rm", shards=3, seed=1, budget=5_000,
-                        users=(2, 4), resources=(2, 3))   # == list(leontief.search(...))
-    ```
+    Parameters
+    ----------
+    mechanism : str
+        The mechanism.
+    properties : str or sequence of str
+        The properties.
+    shards : int
+        How many Ray tasks.
+    seed, budget, time, max_found
+        As for ``leontief.search``.
+    threads : int, default 1
+        CPUs per task.
+    verify : bool, default False
+        Re-verify each record exactly (``leontief.merge(..., verify=True)``).
+    address, in_process, ray_options
+        As for :func:`run_shards`.
+    exact : bool, default True
+        ``False`` keeps every shard's records instead (``leontief.merge``d, duplicates
+        dropped, in one process's order; ``.summaries`` empty): the ``n`` shard runs', each
+        with the limits, as ``--shard`` gives on the command line. Use it with ``time``,
+        where the exact replay keeps only the prefix up to the first unit a shard did not
+        reach.
+    **flags
+        ``leontief.search``'s other keywords (``strategy``, ``users``, ``resources``, ...).
+
+    Returns
+    -------
+    SearchResult
+        The records and summaries.
+
+    Examples
+    --------
+    >>> import leontief
+    >>> kw = dict(seed=1, budget=5_000, users=(2, 4), resources=(2, 3))
+    >>> search("drf", "rm", shards=3, in_process=True, **kw) == list(leontief.search("drf", "rm", **kw))
+    True
     """
     if "unit_log" in flags:
         raise _leontief.InvalidInput("unit_log: set by leontief.ray (the shards' logs), not given")
@@ -204,10 +279,22 @@ def search(mechanism: str, properties: Union[str, Sequence[str]], *, shards: int
 
 
 class ExploreResult(list):
-    """``explore``'s records (a list: one process's, in its order; the last has
-    ``"best": True``) with ``summaries``, one process's summary text (as
-    ``leontief.explore(...).summaries``), and ``best``, the last record (``None`` when no
-    scenario had a value)."""
+    """:func:`explore`'s records: a list, one process's, in its order (the last has
+    ``"best": True``).
+
+    Attributes
+    ----------
+    summaries : list of str
+        One process's summary text (as ``leontief.explore(...).summaries``).
+    best : dict or None
+        The last record (``None`` when no scenario had a value).
+
+    Examples
+    --------
+    >>> run = explore("drf", "rm-loss", shards=2, in_process=True, budget=1_000)
+    >>> run.best is run[-1] and run.best["best"]
+    True
+    """
 
     def __init__(self, records: List[Record], summaries: List[str]):
         super().__init__(records)
@@ -215,6 +302,7 @@ class ExploreResult(list):
 
     @property
     def best(self) -> Optional[Record]:
+        """The last record, ``None`` when there is none."""
         return self[-1] if self else None
 
 
@@ -254,22 +342,49 @@ def explore(mechanism: str, metric: str, *, shards: int, seed: int = 1,
             budget: Optional[int] = None, time: Optional[str] = None, threads: int = 1,
             verify: bool = False, address: Optional[str] = None, in_process: bool = False,
             ray_options: Optional[dict] = None, **flags: Any) -> ExploreResult:
-    """``leontief.explore`` with each round's evaluations spread over ``shards`` Ray tasks
-    (``threads`` CPUs each): exactly one process's records, in order, and its summary
-    (``list(leontief.explore(...))`` with the same arguments; see the module's
-    documentation). ``flags`` are ``leontief.explore``'s other keywords (``strategy``,
-    ``local``, ``family``, ``users``, ...); ``verify=True`` re-derives each record once more
-    (``leontief.merge(..., verify=True, best=True)``; the driver already re-derives each
-    record before it is handed out). ``in_process=True`` runs the chunks in
-    local threads instead of Ray tasks (the same records).
+    """``leontief.explore`` with each round's evaluations spread over ``shards`` Ray tasks.
 
-    # Example
-    ```python
-    run = leontief.ray.explore("drf", "rm-loss", shards=2, seed=1, budget=3_000,
-                               users=(2, 3), resources=(2, 2))
-    list(run) == list(leontief.explore("drf", "rm-loss", seed=1, budget=3_000,
-                                       users=(2, 3), resources=(2, 2)))   # True
-    ```
+    Exactly one process's records, in order, and its summary (``list(leontief.explore(...))``
+    with the same arguments; see the module's documentation).
+
+    Parameters
+    ----------
+    mechanism, metric : str
+        As for ``leontief.explore``.
+    shards : int
+        Chunks (Ray tasks) per wave.
+    seed, budget, time
+        As for ``leontief.explore``.
+    threads : int, default 1
+        CPUs per task.
+    verify : bool, default False
+        Re-derive each record once more (``leontief.merge(..., verify=True, best=True)``;
+        the driver already re-derives each record before it is handed out).
+    address, ray_options
+        As for :func:`run_shards`.
+    in_process : bool, default False
+        Evaluate the chunks in local threads instead of Ray tasks (the same records).
+    **flags
+        ``leontief.explore``'s other keywords (``strategy``, ``local``, ``family``,
+        ``users``, ...).
+
+    Returns
+    -------
+    ExploreResult
+        The records, summaries and best record.
+
+    Raises
+    ------
+    KeyboardInterrupt
+        On Ctrl-C, once the wave's unfinished tasks are cancelled.
+
+    Examples
+    --------
+    >>> import leontief
+    >>> kw = dict(seed=1, budget=3_000, users=(2, 3), resources=(2, 2))
+    >>> list(explore("drf", "rm-loss", shards=2, in_process=True, **kw)) == list(
+    ...     leontief.explore("drf", "rm-loss", **kw))
+    True
     """
     _check_counts(shards, threads)
     for name in ("shard", "threads"):
@@ -298,7 +413,8 @@ def explore(mechanism: str, metric: str, *, shards: int, seed: int = 1,
                 if stopped():
                     # The run is being stopped (Ctrl-C, the iterator closed): the wave's
                     # unfinished tasks are cancelled (queued ones never start; a running one
-                    # finishes its chunk in its worker) and the run's thread ends here.
+                    # is interrupted and stops at its next item) and the run's thread ends
+                    # here.
                     for ref in pending:
                         ray.cancel(ref)
                     raise RuntimeError("leontief.ray.explore: stopped")

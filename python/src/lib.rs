@@ -907,18 +907,105 @@ fn explore_distributed(
 
 /// Evaluates `explore` work items (JSON texts, as `explore_distributed`'s callable receives
 /// them) for the run `argv` describes (the driver's flags): one result per item, as JSON
-/// texts, in order. What a Ray task of `leontief.ray.explore` runs; releases the GIL.
+/// texts, in order. What a Ray task of `leontief.ray.explore` runs. The work runs without the
+/// GIL on a worker thread and stops at its next item on Ctrl-C (raising `KeyboardInterrupt`;
+/// Ray cancels a running task so) or once `stopped()` returns true (asked before each item,
+/// not again after; raising `RuntimeError` naming how many items were evaluated).
 #[pyfunction]
+#[pyo3(signature = (argv, items, stopped=None))]
 fn explore_evaluate(
     py: Python<'_>,
     argv: Vec<String>,
     items: Vec<String>,
+    stopped: Option<Py<PyAny>>,
 ) -> PyResult<Vec<String>> {
     let Command::Explore(args) = parse(argv)? else {
         return Err(PyTypeError::new_err("expected explore's flags"));
     };
-    py.detach(|| quietly(|| leontief::commands::explore::evaluate_items(&args, &items)))
-        .map_err(py_error)
+    let failure: Arc<Mutex<Option<PyErr>>> = Arc::default();
+    let slot = failure.clone();
+    let outcome = cancellable(py, move |cancel| {
+        // An exception raised by `stopped` stops the evaluation and is raised in its place.
+        let asked = |f: &Py<PyAny>| {
+            Python::attach(|py| {
+                f.call0(py)
+                    .and_then(|v| v.is_truthy(py))
+                    .unwrap_or_else(|e| {
+                        slot.lock()
+                            .unwrap_or_else(PoisonError::into_inner)
+                            .get_or_insert(e);
+                        true
+                    })
+            })
+        };
+        let stop = || cancel.load(Ordering::Relaxed) || stopped.as_ref().is_some_and(asked);
+        quietly(|| leontief::commands::explore::evaluate_items_until(&args, &items, &stop))
+    })?;
+    if let Some(e) = failure
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .take()
+    {
+        return Err(e);
+    }
+    match outcome.map_err(py_error)? {
+        Ok(results) => Ok(results),
+        Err(stopped) => Err(PyRuntimeError::new_err(stopped.to_string())),
+    }
+}
+
+/// `leontief import FORMAT FILE ...` in-process: `(tree, warnings)`, the tree JSON it prints
+/// (as Python objects) and the warnings it writes on standard error (a list of texts).
+#[pyfunction]
+#[pyo3(signature = (argv, inputs=None))]
+fn import_config<'py>(
+    py: Python<'py>,
+    argv: Vec<String>,
+    inputs: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let Command::Import(args) = parse(argv)? else {
+        return Err(PyTypeError::new_err("expected import's arguments"));
+    };
+    let texts = self::inputs(inputs)?;
+    let (text, warnings) = py
+        .detach(|| {
+            with_inputs(texts, || {
+                quietly(|| leontief::commands::import::run_with(&args))
+            })
+        })
+        .map_err(py_error)?;
+    let tree = parse_json(py, &text)?;
+    Ok(PyTuple::new(py, [tree, PyList::new(py, warnings)?.into_any()])?.into_any())
+}
+
+/// The defaults of a command's flags, as the CLI's parser holds them: a dict from each flag's
+/// long name (with `_` for `-`) to its default text (several values comma-joined), or `None`
+/// for a flag without a default. The Python functions' defaults are tested against it.
+#[pyfunction]
+fn flag_defaults<'py>(py: Python<'py>, command: &str) -> PyResult<Bound<'py, PyDict>> {
+    let mut cli = <Cli as clap::CommandFactory>::command();
+    // Built, so that switches show their implicit default ("false").
+    cli.build();
+    let sub = cli
+        .get_subcommands()
+        .find(|c| c.get_name() == command)
+        .ok_or_else(|| InvalidInput::new_err(format!("no command named {command:?}")))?;
+    let out = PyDict::new(py);
+    for arg in sub.get_arguments() {
+        let Some(long) = arg.get_long() else { continue };
+        let defaults: Vec<String> = arg
+            .get_default_values()
+            .iter()
+            .map(|v| v.to_string_lossy().into_owned())
+            .collect();
+        let value = if defaults.is_empty() {
+            py.None().into_bound(py)
+        } else {
+            PyString::new(py, &defaults.join(",")).into_any()
+        };
+        out.set_item(long.replace('-', "_"), value)?;
+    }
+    Ok(out)
 }
 
 /// The one-process `search` rebuilt from its shards' `--unit-log` records (see
@@ -957,6 +1044,8 @@ fn _leontief(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(explore_distributed, m)?)?;
     m.add_function(wrap_pyfunction!(explore_evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(replay_search, m)?)?;
+    m.add_function(wrap_pyfunction!(import_config, m)?)?;
+    m.add_function(wrap_pyfunction!(flag_defaults, m)?)?;
     m.add_function(wrap_pyfunction!(dumps, m)?)?;
     m.add_function(wrap_pyfunction!(loads, m)?)?;
     m.add_class::<Records>()?;

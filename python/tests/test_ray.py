@@ -4,8 +4,9 @@
 `leontief.search` for the same seed and limits, also when the budget or the count binds
 (python/leontief/ray.py gives the argument). `leontief.ray.explore` runs one process's
 driver and only its evaluations on Ray, so it equals `leontief.explore` for every
-configuration: local search on, the budget binding, a family, trees. Spaces are small
-enough that the module runs in a few seconds beside Ray's start (about 4 s).
+configuration: local search on, the budget binding, a family, trees. Ctrl-C cancels a wave's
+queued tasks and stops a running chunk at its next item; the tests count what happened, never
+how long it took.
 """
 
 import json
@@ -159,26 +160,109 @@ def test_an_evaluator_failure_stops_explore():
         list(native.explore_distributed(argv, lambda items, stopped: ['{"errors": [], "best": null}'] * len(items)))
 
 
-def test_ctrl_c_stops_explore_on_ray_and_cancels_the_waiting_tasks(cluster):
-    """Ctrl-C (here `_thread.interrupt_main`) raises KeyboardInterrupt at once; the wave's
-    tasks still queued are cancelled, so the CPUs are free again long before the wave could
-    have finished: one round of 12,000 local tasks in 8 chunks on 2 CPUs, about 10 s of work
-    (a round of 4,000 took 3.3 s on this cluster)."""
+def test_ctrl_c_stops_explore_on_ray_and_cancels_the_waiting_tasks(cluster, monkeypatch):
+    """Ctrl-C (here `_thread.interrupt_main`, sent when the driver first waits for the wave of
+    12,000 local tasks in 8 chunks) raises KeyboardInterrupt; every task of that wave that had
+    not finished is cancelled through Ray, and Ray reports each as cancelled. On 2 CPUs at most
+    2 chunks of 1,500 CEEI evaluations have started by then, so at least 6 were queued."""
     import _thread
-    import threading
-    import time as clock
 
-    timer = threading.Timer(1.5, _thread.interrupt_main)
-    timer.start()
-    start = clock.monotonic()
+    local = 12_000
+    waves, cancelled = [], []
+    real_chunks, real_wait, real_cancel = leontief.ray._chunks, ray.wait, ray.cancel
+
+    def chunks(items, n):
+        waves.append({"items": len(items), "refs": None})
+        return real_chunks(items, n)
+
+    def wait(refs, **kw):
+        wave = waves[-1]
+        if wave["refs"] is None:
+            wave["refs"] = list(refs)
+            if wave["items"] == local:
+                _thread.interrupt_main()
+        return real_wait(refs, **kw)
+
+    def cancel(ref, **kw):
+        cancelled.append(ref)
+        return real_cancel(ref, **kw)
+
+    monkeypatch.setattr(leontief.ray, "_chunks", chunks)
+    monkeypatch.setattr(ray, "wait", wait)
+    monkeypatch.setattr(ray, "cancel", cancel)
     with pytest.raises(KeyboardInterrupt):
-        leontief.ray.explore("ceei", "sp-gain", shards=8, seed=1, time="100ms", local=12_000,
+        leontief.ray.explore("ceei", "sp-gain", shards=8, seed=1, time="100ms", local=local,
                              users=(3, 4), resources=(2, 3))
-    timer.cancel()
-    assert clock.monotonic() - start < 3
-    while ray.available_resources().get("CPU", 0) < 2:
-        assert clock.monotonic() - start < 5, "the queued tasks were not cancelled"
-        clock.sleep(0.05)
+    monkeypatch.undo()
+    stopped = waves[-1]
+    assert stopped["items"] == local and len(stopped["refs"]) == 8
+    # Only that wave's tasks, each at most once.
+    assert len(set(cancelled)) == len(cancelled) and set(cancelled) <= set(stopped["refs"])
+    assert len(cancelled) >= 6
+    finished = [r for r in stopped["refs"] if r not in cancelled]
+    for ref in cancelled:
+        with pytest.raises(ray.exceptions.TaskCancelledError):
+            ray.get(ref)
+    for ref in finished:  # a chunk that ended before the stop: one result per item
+        version, results = ray.get(ref)
+        assert version == leontief.__version__ and len(results) == local // 8
+
+
+def explore_items(count):
+    """`count` seed-unit work items, as the driver sends them."""
+    return [json.dumps({"unit": u}) for u in range(count)]
+
+
+def test_a_running_chunk_stops_at_its_next_item():
+    """What a Ray task runs (`explore_evaluate`) asks whether to stop before each item and
+    starts none once told: the fourth question answers yes, so exactly 3 items are evaluated
+    of 200, at any thread count (each item follows one "no"); the same 3 results as in full."""
+    argv = leontief._explore_argv("drf", "rm-loss", threads=1)
+    items = explore_items(200)
+    native = leontief._leontief
+    whole = native.explore_evaluate(argv, items)
+    assert len(whole) == 200
+    assert native.explore_evaluate(argv, items, lambda: False) == whole
+    for threads in (1, 2):
+        asked = []
+
+        def stopped():
+            asked.append(True)
+            return len(asked) >= 4
+
+        argv = leontief._explore_argv("drf", "rm-loss", threads=threads)
+        with pytest.raises(RuntimeError, match="^explore: stopped after evaluating 3 of 200 work items$"):
+            native.explore_evaluate(argv, items, stopped)
+        # Once a thread is told, no item starts: each other thread asks at most once more.
+        assert 4 <= len(asked) <= 3 + threads
+    # An exception in `stopped` stops the chunk and is raised as it is.
+    def broken():
+        raise ZeroDivisionError("lost driver")
+
+    with pytest.raises(ZeroDivisionError, match="lost driver"):
+        native.explore_evaluate(argv, items, broken)
+
+
+def test_ctrl_c_stops_a_running_chunk():
+    """Ctrl-C while a chunk runs (as Ray interrupts a cancelled task) raises KeyboardInterrupt
+    once the chunk has stopped at its next item: of 2,000 CEEI evaluations (several seconds
+    of work on one thread) it starts only those begun before the signal is seen (it is
+    looked for every 50 ms), not the rest of the chunk."""
+    import _thread
+
+    argv = leontief._explore_argv("ceei", "sp-gain", threads=1, users=(3, 4), resources=(2, 3))
+    items = explore_items(2_000)
+    asked = []
+
+    def stopped():
+        asked.append(True)
+        if len(asked) == 3:
+            _thread.interrupt_main()
+        return False
+
+    with pytest.raises(KeyboardInterrupt):
+        leontief._leontief.explore_evaluate(argv, items, stopped)
+    assert 3 <= len(asked) < len(items)
 
 
 def test_a_worker_on_another_version_is_refused():
@@ -192,27 +276,32 @@ def test_a_worker_on_another_version_is_refused():
 
 def test_ctrl_c_tells_the_evaluator_to_stop():
     """The evaluator is told when the run is being stopped, so a long wait for a wave ends
-    early: here one that waits until told (or 20 s) is interrupted after 0.5 s."""
+    early: here one that interrupts the main thread (Ctrl-C) once it is reading the records,
+    then waits until told. Closing the iterator joins the run's thread: by then it was told."""
     import _thread
     import threading
-    import time as clock
 
     native = leontief._leontief
     argv = leontief._explore_argv("drf", "rm-loss", budget=500)
+    reading, told = threading.Event(), threading.Event()
 
     def waits(items, stopped):
-        until = clock.monotonic() + 20
-        while not stopped() and clock.monotonic() < until:
-            clock.sleep(0.01)
-        raise RuntimeError("stopped" if stopped() else "never told")
+        reading.wait()
+        _thread.interrupt_main()
+        # Polls as leontief.ray.explore does; bounded so that a failure cannot hang the test.
+        for _ in range(100_000):
+            if stopped():
+                told.set()
+                raise RuntimeError("stopped")
+            told.wait(0.01)
+        raise RuntimeError("never told")
 
-    timer = threading.Timer(0.5, _thread.interrupt_main)
-    timer.start()
-    start = clock.monotonic()
+    records = native.explore_distributed(argv, waits)
     with pytest.raises(KeyboardInterrupt):
-        list(native.explore_distributed(argv, waits))
-    timer.cancel()
-    assert clock.monotonic() - start < 3
+        reading.set()
+        list(records)
+    records.close()
+    assert told.is_set()
 
 
 def test_shard_and_threads_belong_to_leontief_ray():

@@ -298,14 +298,62 @@ fn drive(
 /// Evaluates work items of the run `args` describes (each in [`wire`]'s form, as JSON
 /// text) and returns each result in that form, in order: what a remote worker of
 /// [`run_distributed`] runs, with the same flags as the driver. Each result is checked to
-/// read back equal before it leaves.
+/// read back equal before it leaves. Stops at the next item once
+/// [`crate::workers::with_cancel`]'s flag is set ([`evaluate_items_until`]).
 ///
 /// # Errors
-/// Invalid flags (as `leontief explore`); an item that does not read (an internal error).
+/// Invalid flags (as `leontief explore`); an item that does not read (an internal error);
+/// a stop ([`Stopped`], an internal error naming how far it got).
 ///
 /// # Complexity
 /// One metric evaluation per item, in parallel over `--threads`.
 pub fn evaluate_items(args: &ExploreArgs, items: &[String]) -> Result<Vec<String>, CliError> {
+    let cancel = crate::workers::cancel_flag();
+    let stop = || {
+        cancel
+            .as_ref()
+            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+    };
+    evaluate_items_until(args, items, &stop)?
+        .map_err(|stopped| CliError::Internal(stopped.to_string()))
+}
+
+/// How far a stopped [`evaluate_items_until`] got.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stopped {
+    /// Items evaluated before the stop (each one in full).
+    pub evaluated: usize,
+    /// Items given.
+    pub total: usize,
+}
+
+impl std::fmt::Display for Stopped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "explore: stopped after evaluating {} of {} work items",
+            self.evaluated, self.total
+        )
+    }
+}
+
+/// [`evaluate_items`], asking `stop` before each item: once it answers true no item starts
+/// (it is not asked again), the items under way finish, and the result is [`Stopped`]
+/// instead of the results. A worker stopped mid-chunk (a cancelled Ray task) so frees its
+/// CPUs after at most one item per thread, not after its whole chunk.
+///
+/// # Errors
+/// As [`evaluate_items`].
+///
+/// # Complexity
+/// As [`evaluate_items`], plus one call of `stop` per item started.
+pub fn evaluate_items_until(
+    args: &ExploreArgs,
+    items: &[String],
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Result<Result<Vec<String>, Stopped>, CliError> {
+    use rayon::prelude::*;
+    use std::sync::atomic::{AtomicBool, Ordering};
     let cfg = config(args)?;
     let mech = cfg.mechanism.build();
     let pool = thread_pool(cfg.control.threads)?;
@@ -319,18 +367,37 @@ pub fn evaluate_items(args: &ExploreArgs, items: &[String]) -> Result<Vec<String
                 .map_err(|e| CliError::Internal(format!("explore work item {k}: {e}")))
         })
         .collect::<Result<Vec<WorkItem>, _>>()?;
-    let mut evaluator = Evaluator::new(mech.as_ref(), &cfg.explore);
-    let found = pool
-        .install(|| evaluator.evaluate_round(&items))
-        .map_err(|e| CliError::Internal(e.to_string()))?;
+    let evaluator = Evaluator::new(mech.as_ref(), &cfg.explore);
+    // Once set, the remaining items are skipped without asking `stop` again.
+    let halted = AtomicBool::new(false);
+    let found: Vec<Option<Found>> = pool.install(|| {
+        items
+            .par_iter()
+            .map(|item| {
+                if halted.load(Ordering::Relaxed) || stop() {
+                    halted.store(true, Ordering::Relaxed);
+                    return None;
+                }
+                Some(evaluator.evaluate(item))
+            })
+            .collect()
+    });
+    if halted.load(Ordering::Relaxed) {
+        return Ok(Err(Stopped {
+            evaluated: found.iter().filter(|f| f.is_some()).count(),
+            total: items.len(),
+        }));
+    }
     found
         .iter()
+        .flatten()
         .map(|f| {
             wire::found_to_json_checked(f)
                 .map(|v| v.to_string())
                 .map_err(|e| CliError::Internal(e.to_string()))
         })
-        .collect()
+        .collect::<Result<Vec<_>, _>>()
+        .map(Ok)
 }
 
 fn summary_text(cfg: &Config, s: &ExploreSummary) -> String {
