@@ -950,11 +950,32 @@ impl Layout {
                     Some(self.laid.pools.len() - 1)
                 }
             };
-            for (k, child) in children.iter().enumerate() {
+            // Laid out in the order the tree view lists siblings (those holding a leaf that
+            // demands something, then the other pools, then idle leaves, each group in the
+            // order given), so that a tree written from its view reads back the same.
+            let group = |c: &NodeSpec| match (holds_demand(c), &c.children) {
+                (true, _) => 0,
+                (false, Some(_)) => 1,
+                (false, None) => 2,
+            };
+            let mut order: Vec<usize> = (0..children.len()).collect();
+            order.sort_by_key(|&k| group(&children[k]));
+            for k in order {
+                let child = &children[k];
                 self.add(child, Some(me), format!("{at}.children[{k}]"), depth + 1)?;
             }
         }
         Ok(())
+    }
+}
+
+/// Whether a node is, or holds, a leaf demanding something. The depth is bounded by the
+/// caller's check before the recursion reaches it.
+fn holds_demand(spec: &NodeSpec) -> bool {
+    match (&spec.demand, &spec.children) {
+        (Some(d), _) => d.iter().any(|x| !x.is_zero()),
+        (None, Some(children)) => children.iter().any(holds_demand),
+        (None, None) => false,
     }
 }
 

@@ -348,9 +348,19 @@ fn resource_groups(
 
 fn weight(v: &Yaml, at: &str, dropped: &mut Vec<String>) -> Result<Option<Rational>, SolverError> {
     let fs = fields(v, at, &["weight"], &[], dropped)?;
-    get(&fs, "weight")
-        .map(|w| yaml_quantity(&format!("{at}.weight"), w))
-        .transpose()
+    let field = format!("{at}.weight");
+    let weight = get(&fs, "weight")
+        .map(|w| yaml_quantity(&field, w))
+        .transpose()?;
+    if weight.as_ref().is_some_and(Rational::is_zero) {
+        // Kueue lets such a queue borrow only what nobody else wants; a tree's shares are
+        // divided by the weight, which must be positive.
+        return Err(SolverError::invalid(
+            field,
+            "0 has no tree equivalent: the tree form needs a positive weight",
+        ));
+    }
+    Ok(weight)
 }
 
 /// One document: a ClusterQueue or Cohort, or `None` for what is ignored.
@@ -689,6 +699,15 @@ pub fn import(text: &str) -> Result<Imported, SolverError> {
     let capacity = totals
         .iter()
         .fold(vec![Rational::ZERO; d], |acc, t| add(&acc, t));
+    if let Some(r) = capacity.iter().position(|c| c.is_zero()) {
+        return Err(SolverError::invalid(
+            DOCUMENT,
+            format!(
+                "every nominalQuota of {:?} is 0: the capacity (their sum) must be positive",
+                resources[r]
+            ),
+        ));
+    }
     let build =
         |v: usize| -> Result<Node, SolverError> { node(v, &objects, &model, &q, &pot, &capacity) };
     let root = if roots.len() == 1 && model.cohort[roots[0]] {

@@ -821,6 +821,14 @@ fn queue(
                 format!("must not be negative, found {w}"),
             ));
         }
+        if w.is_zero() {
+            // YARN gives such a queue no fair share; a tree's shares are divided by the
+            // weight, which must be positive.
+            return Err(SolverError::invalid(
+                field,
+                "0 has no tree equivalent: the tree form needs a positive weight",
+            ));
+        }
         node.weight = w;
     }
     if let Some(m) = single(el, "minResources", &at)? {
