@@ -389,3 +389,87 @@ fn sg_deficit_finds_the_collapsed_policys_violation() {
     assert!(best["witness"]["node"].is_string(), "{best}");
     assert!(best["witness"].get("user").is_none(), "{best}");
 }
+
+/// `--strategy exhaustive` is the grid: every instance of the value grid once, measured on
+/// the grid's own scenarios, and no local search unless asked for.
+///
+/// The grid's maximum, by hand: on (1, 1) with u1 ⟨0, 1/2⟩ and u2 ⟨0, 1⟩ both need only r2.
+/// DRF equalises dominant shares, `x1 / 2 = x2`, and fills r2: `x1 / 2 + x2 = 1`, so
+/// `x1 = 1`, `x2 = 1/2`, welfare 3/2 tasks. The optimum gives r2 to the cheaper task:
+/// `y1 = 2`, welfare 2. Ratio `2 / (3/2) = 4/3`. That no grid instance does better is
+/// checked below by brute force over the 36 instances (multisets of two of the 8 nonzero
+/// vectors of {0, 1/2, 1}²), with the solver's DRF and exact LP and no explore code.
+#[test]
+fn exhaustive_welfare_ratio_is_the_grids_maximum() {
+    use leontief_solver::welfare::{welfare_ratio, Utility};
+    use leontief_solver::{Drf, Instance, Mechanism, Rational, User};
+    let grid: Vec<Rational> = ["0", "1/2", "1"]
+        .iter()
+        .map(|v| v.parse().unwrap())
+        .collect();
+    let vectors: Vec<Vec<Rational>> = grid
+        .iter()
+        .flat_map(|a| grid.iter().map(move |b| vec![a.clone(), b.clone()]))
+        .filter(|v| v.iter().any(Rational::is_positive))
+        .collect();
+    assert_eq!(vectors.len(), 8);
+    let mut brute = Rational::ZERO;
+    let mut instances = 0;
+    for i in 0..vectors.len() {
+        for j in i..vectors.len() {
+            let inst = Instance::new(
+                vec![Rational::ONE, Rational::ONE],
+                vec![
+                    User::new("u1", vectors[i].clone()),
+                    User::new("u2", vectors[j].clone()),
+                ],
+            )
+            .unwrap();
+            let drf = Drf::extended().allocate(&inst).unwrap();
+            brute = brute.max(welfare_ratio(&inst, &drf, Utility::Tasks).unwrap());
+            instances += 1;
+        }
+    }
+    assert_eq!(instances, 36);
+    assert_eq!(brute, "4/3".parse::<Rational>().unwrap());
+
+    let command = [
+        "explore",
+        "--metric",
+        "welfare-ratio",
+        "--utility",
+        "tasks",
+        "--users",
+        "2..2",
+        "--resources",
+        "2..2",
+        "--strategy",
+        "exhaustive",
+        "--values",
+        "0,1/2,1",
+    ];
+    let o = run(&command);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let records = lines(&o.stdout);
+    let best = records.last().unwrap();
+    assert_eq!(best["best"], true);
+    assert_eq!(best["value"], "4/3");
+    // Every record is a grid unit: no local search ran, nothing was shrunk off the grid.
+    for r in &records {
+        assert_eq!(r["origin"], "exhaustive", "{r}");
+        assert!(r.get("off_grid").is_none(), "{r}");
+    }
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(stderr.contains("36 evaluations"), "{stderr}");
+
+    // Asked for, the local search runs, and its records say they left the grid.
+    let mut with_local = command.to_vec();
+    with_local.extend(["--local", "8"]);
+    let o = run(&with_local);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let records = lines(&o.stdout);
+    assert!(records.iter().any(|r| r["origin"] == "local"));
+    for r in &records {
+        assert_eq!(r["origin"] == "local", r["off_grid"] == true, "{r}");
+    }
+}

@@ -21,15 +21,19 @@
 //!   them ×3/2, ×2, ×4) and three random growths.
 //! - **SI, EF, PO, SRF, BF, BBF** — the instance itself.
 //!
-//! A unit stops at its first violation. Every scenario's verdict that looks like a
+//! A unit stops at its first violation, or once it has tried the whole budget's scenarios
+//! (grid lies are unranked one at a time, [`Lies`], so a unit on many resources costs only
+//! what it tries). Every scenario's verdict that looks like a
 //! violation is confirmed by the exact oracles of `leontief_solver::properties` (for an
 //! approximate mechanism, with the margin its error allows) before it counts.
 //!
 //! # Determinism
 //! Unit `k` uses only `(seed, k)`, units are examined in batches whose results are merged in
 //! unit order, and a budget stops at the same unit whatever the thread count; so with
-//! `--budget` the output is the same for any number of threads. With `--time` the output is
-//! a prefix of that sequence.
+//! `--budget` the output is the same for any number of threads. A unit's limit is the budget
+//! itself, not what is left of it, so its result does not depend on the units before it
+//! (nor on the batch or the shard it is in). With `--time` the output is a prefix of that
+//! sequence.
 //!
 //! # Shards
 //! Shard `i/N` takes the units `k ≡ i (mod N)`: N processes cover the space without overlap
@@ -50,7 +54,7 @@ use crate::candidate::{evaluate_with, Candidate, Violation};
 use crate::generate::GeneratorConfig;
 use crate::record::Record;
 use crate::shrink::{shrink, ShrinkConfig};
-use crate::space::{Origin, Space, Strategy};
+use crate::space::{grid_values, GridVectors, Origin, Space, Strategy, VectorOrder};
 
 /// Shard `index` of `count`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -106,7 +110,8 @@ pub struct SearchConfig {
     pub strategy: Strategy,
     /// This process's shard.
     pub shard: Shard,
-    /// Stop once this many scenarios have been tried (deterministic).
+    /// Stop once this many scenarios have been tried (deterministic); no unit tries more, so
+    /// a run stops after fewer than twice the budget whatever the instance's size.
     pub budget: Option<u64>,
     /// Stop after this much wall time (checked between batches).
     pub time: Option<Duration>,
@@ -298,6 +303,9 @@ pub fn search_logged(
     let mut tally = Tally::new(cfg.shard, cfg.budget, cfg.max_found);
     let batch = cfg.batch.max(1) as u64;
     while tally.summary.stop.is_none() {
+        // A unit's result depends on the unit and the budget alone, so a batch cut short by
+        // the budget left changes nothing but the work thrown away.
+        let batch = budget_batch(batch, cfg.budget, tally.summary.scenarios);
         let units: Vec<(u64, Origin)> = (0..batch)
             .map(|t| tally.summary.next_unit + t * cfg.shard.count)
             .map_while(|u| space.origin(u).map(|o| (u, o)))
@@ -346,6 +354,12 @@ pub fn search_logged(
     }
     tally.summary.elapsed = start.elapsed();
     Ok(tally.summary)
+}
+
+/// How many units (or tasks) of at least one scenario each can still count under `budget`
+/// after `spent` scenarios: `batch`, or fewer when the budget is nearly spent (at least 1).
+pub(crate) fn budget_batch(batch: u64, budget: Option<u64>, spent: u64) -> u64 {
+    budget.map_or(batch, |b| batch.min(b.saturating_sub(spent).max(1)))
 }
 
 /// The one-process loop's counters and stopping rule, applied one unit at a time: shared by
@@ -606,6 +620,7 @@ fn run_unit(
         instance: &instance,
         truth: &truth,
         grid: matches!(origin, Origin::Grid(_)),
+        limit: cfg.budget,
         scenarios: 0,
         errors: Vec::new(),
     };
@@ -651,6 +666,10 @@ struct Unit<'a> {
     instance: &'a Instance,
     truth: &'a Allocation,
     grid: bool,
+    /// The most scenarios this unit tries: the run's budget, so that one unit never runs
+    /// past it whatever the instance's size (and its result depends on the unit and the
+    /// budget alone, whichever shard or batch it is in).
+    limit: Option<u64>,
     scenarios: u64,
     errors: Vec<String>,
 }
@@ -665,6 +684,11 @@ type Profile = Vec<(usize, Vec<Rational>)>;
 type Score = (Rational, Rational);
 
 impl Unit<'_> {
+    /// Whether the unit has tried as many scenarios as the budget allows.
+    fn spent(&self) -> bool {
+        self.limit.is_some_and(|l| self.scenarios >= l)
+    }
+
     /// The candidate and its exact verification, when the scenario violates the property.
     fn confirm(&mut self, scenario: Scenario) -> Option<Confirmed> {
         let c = Candidate::new(self.instance.clone(), scenario);
@@ -679,6 +703,9 @@ impl Unit<'_> {
     }
 
     fn allocation(&mut self) -> Option<Confirmed> {
+        if self.spent() {
+            return None;
+        }
         self.scenarios += 1;
         self.confirm(Scenario::Bounded)
     }
@@ -688,29 +715,42 @@ impl Unit<'_> {
         if n < 2 {
             return None;
         }
-        (0..n).find_map(|i| {
+        for i in 0..n {
+            if self.spent() {
+                return None;
+            }
             self.scenarios += 1;
-            self.confirm(Scenario::Remove(i))
-        })
+            if let Some(found) = self.confirm(Scenario::Remove(i)) {
+                return Some(found);
+            }
+        }
+        None
     }
 
     fn growths(&mut self, rng: &mut SplitMix64) -> Option<Confirmed> {
-        capacity_growths(self.instance, rng)
-            .into_iter()
-            .find_map(|c| {
-                self.scenarios += 1;
-                self.confirm(Scenario::Capacity(c))
-            })
+        for c in capacity_growths(self.instance, rng) {
+            if self.spent() {
+                return None;
+            }
+            self.scenarios += 1;
+            if let Some(found) = self.confirm(Scenario::Capacity(c)) {
+                return Some(found);
+            }
+        }
+        None
     }
 
     /// User `i`'s lies: structured, then grid lies.
-    fn lies_for(&self, i: usize, rng: &mut SplitMix64) -> Vec<Vec<Rational>> {
+    fn lies_for(&self, i: usize, rng: &mut SplitMix64) -> Lies {
         user_lies(self.instance, i, &self.cfg.values, self.grid, rng)
     }
 
     /// The true utilities after the profile, or `None` when the profile is not a valid
     /// report or the mechanism fails on it.
     fn try_profile(&mut self, profile: &Profile) -> Option<Vec<Rational>> {
+        if self.spent() {
+            return None;
+        }
         let lied = self.instance.with_reports(profile).ok()?;
         self.scenarios += 1;
         let x = match self.mechanism.allocate(&lied) {
@@ -774,7 +814,7 @@ impl Unit<'_> {
         let before: Vec<Rational> = (0..n)
             .map(|i| utility_at_truth(self.instance, i, &self.truth.tasks[i]))
             .collect();
-        let lists: Vec<Vec<Vec<Rational>>> = (0..n).map(|i| self.lies_for(i, rng)).collect();
+        let lists: Vec<Lies> = (0..n).map(|i| self.lies_for(i, rng)).collect();
         let group = self.cfg.property != Property::Sp;
         let max_liars = if group {
             self.cfg.max_liars.unwrap_or(n).min(n)
@@ -788,8 +828,11 @@ impl Unit<'_> {
             }
         };
         for (i, list) in lists.iter().enumerate() {
-            for lie in list {
-                let p = vec![(i, lie.clone())];
+            for lie in list.iter() {
+                if self.spent() {
+                    return None;
+                }
+                let p = vec![(i, lie)];
                 if let Some((s, found)) = self.probe(&p, &before) {
                     if found.is_some() {
                         return found;
@@ -802,6 +845,9 @@ impl Unit<'_> {
         if max_liars >= 2 && eligible.len() >= 2 {
             let top = max_liars.min(eligible.len());
             for _ in 0..self.cfg.group_samples {
+                if self.spent() {
+                    return None;
+                }
                 let size = rng.range(2, top as u64) as usize;
                 let mut pool = eligible.clone();
                 let mut members = Vec::with_capacity(size);
@@ -812,10 +858,7 @@ impl Unit<'_> {
                 members.sort_unstable();
                 let p: Profile = members
                     .iter()
-                    .map(|&i| {
-                        let k = rng.range(0, lists[i].len() as u64 - 1) as usize;
-                        (i, lists[i][k].clone())
-                    })
+                    .map(|&i| (i, lists[i].get(rng.range(0, lists[i].len() - 1))))
                     .collect();
                 if let Some((s, found)) = self.probe(&p, &before) {
                     if found.is_some() {
@@ -828,6 +871,9 @@ impl Unit<'_> {
         // Local search from the best profile seen.
         let (mut score, mut current) = best?;
         for _ in 0..self.cfg.climb_steps {
+            if self.spent() {
+                return None;
+            }
             let Some(next) = self.neighbour(&current, &lists, max_liars, rng) else {
                 continue;
             };
@@ -848,7 +894,7 @@ impl Unit<'_> {
     fn neighbour(
         &self,
         current: &Profile,
-        lists: &[Vec<Vec<Rational>>],
+        lists: &[Lies],
         max_liars: usize,
         rng: &mut SplitMix64,
     ) -> Option<Profile> {
@@ -882,18 +928,98 @@ pub fn capacity_growths(instance: &Instance, rng: &mut SplitMix64) -> Vec<Vec<Ra
     grid
 }
 
+/// A user's lies as a unit tries them, in order: the listed ones (structured or random),
+/// then the nonzero vectors of the value grid that are neither the truth nor listed. The
+/// grid's `|values|^m` vectors are never built together: lie `k` is unranked when it is
+/// asked for, so a user's lies cost `O(listed)` memory at any number of resources.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lies {
+    listed: Vec<Vec<Rational>>,
+    /// The grid's values, ascending (empty: no grid lies).
+    values: Vec<Rational>,
+    m: usize,
+    /// The indices of the grid vectors left out (the truth, the listed lies), ascending.
+    skipped: Vec<u64>,
+    /// The grid lies: the grid's nonzero vectors less `skipped`.
+    grid_len: u64,
+}
+
+impl Lies {
+    /// `listed`, then every nonzero vector of `values^m` (capacities 1: a grid instance's
+    /// lies) that is not `truth` and not listed; `grid` false: `listed` alone.
+    fn new(
+        listed: Vec<Vec<Rational>>,
+        truth: &[Rational],
+        values: &[Rational],
+        grid: bool,
+    ) -> Lies {
+        let values = if grid {
+            grid_values(values)
+        } else {
+            Vec::new()
+        };
+        let m = truth.len();
+        let vectors = GridVectors::new(&values, m, VectorOrder::FirstFastest);
+        let mut skipped: Vec<u64> = std::iter::once(truth)
+            .chain(listed.iter().map(Vec::as_slice))
+            .filter_map(|v| vectors.index_of(v))
+            .collect();
+        skipped.sort_unstable();
+        skipped.dedup();
+        let grid_len = vectors.len().saturating_sub(skipped.len() as u64);
+        Lies {
+            listed,
+            values,
+            m,
+            skipped,
+            grid_len,
+        }
+    }
+
+    /// How many (saturating at `u64::MAX`).
+    pub fn len(&self) -> u64 {
+        (self.listed.len() as u64).saturating_add(self.grid_len)
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Lie number `k` (`< len()`).
+    pub fn get(&self, k: u64) -> Vec<Rational> {
+        if let Some(lie) = usize::try_from(k).ok().and_then(|k| self.listed.get(k)) {
+            return lie.clone();
+        }
+        // The k'-th grid vector not skipped: step over each skipped index at or below it.
+        let mut index = k - self.listed.len() as u64;
+        for &s in &self.skipped {
+            if s <= index {
+                index += 1;
+            }
+        }
+        GridVectors::new(&self.values, self.m, VectorOrder::FirstFastest).get(index)
+    }
+
+    /// Every lie, in order, one at a time.
+    pub fn iter(&self) -> impl Iterator<Item = Vec<Rational>> + '_ {
+        (0..self.len()).map(|k| self.get(k))
+    }
+}
+
 /// User `i`'s lies as a unit tries them: its structured lies
 /// (`properties::scenarios::structured_lies`), then grid lies — on a grid instance
-/// (`grid`) every nonzero vector of `values`, otherwise four random vectors that keep
-/// each entry or replace it by a grid value × the dominant share × the capacity (from
-/// `rng`). The truth, duplicates and all-zero vectors are left out.
+/// (`grid`) every nonzero vector of `values` (in the order that varies the first entry
+/// fastest), otherwise four random vectors that keep each entry or replace it by a grid
+/// value × the dominant share × the capacity (from `rng`). The truth, duplicates and
+/// all-zero vectors are left out.
 pub fn user_lies(
     instance: &Instance,
     i: usize,
     values: &[Rational],
     grid: bool,
     rng: &mut SplitMix64,
-) -> Vec<Vec<Rational>> {
+) -> Lies {
     let d = &instance.users()[i].demand;
     let mut lies = structured_lies(instance, i);
     let mut push = |lie: Vec<Rational>| {
@@ -902,25 +1028,7 @@ pub fn user_lies(
         }
     };
     let m = d.len();
-    if grid {
-        // Every grid vector (capacities are 1 on grid instances).
-        let mut idx = vec![0usize; m];
-        loop {
-            push(idx.iter().map(|&k| values[k].clone()).collect());
-            let mut t = 0;
-            while t < m {
-                idx[t] += 1;
-                if idx[t] < values.len() {
-                    break;
-                }
-                idx[t] = 0;
-                t += 1;
-            }
-            if t == m {
-                break;
-            }
-        }
-    } else if !values.is_empty() {
+    if !grid && !values.is_empty() {
         let mu = instance.task_dominant_share(i);
         let cap = instance.capacity();
         for _ in 0..4 {
@@ -937,7 +1045,13 @@ pub fn user_lies(
             push(lie);
         }
     }
-    lies
+    Lies::new(lies, d, values, grid)
+}
+
+/// User `i`'s grid lies alone: every nonzero vector of `values` but the truth, in
+/// [`user_lies`]'s order (a grid instance's lies when only the grid is asked for).
+pub fn grid_lies(instance: &Instance, i: usize, values: &[Rational]) -> Lies {
+    Lies::new(Vec::new(), &instance.users()[i].demand, values, true)
 }
 
 /// A random neighbour of a lie profile (the local search's move): one component of one
@@ -948,7 +1062,7 @@ pub fn neighbour_profile(
     instance: &Instance,
     values: &[Rational],
     current: &[(usize, Vec<Rational>)],
-    lists: &[Vec<Vec<Rational>>],
+    lists: &[Lies],
     max_liars: usize,
     rng: &mut SplitMix64,
 ) -> Option<Vec<(usize, Vec<Rational>)>> {
@@ -963,7 +1077,7 @@ pub fn neighbour_profile(
             return None;
         }
         let i = outside[rng.range(0, outside.len() as u64 - 1) as usize];
-        let lie = lists[i][rng.range(0, lists[i].len() as u64 - 1) as usize].clone();
+        let lie = lists[i].get(rng.range(0, lists[i].len() - 1));
         p.push((i, lie));
         p.sort_by_key(|(i, _)| *i);
         return Some(p);

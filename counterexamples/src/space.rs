@@ -80,11 +80,14 @@ impl Origin {
     }
 }
 
-/// One `(n, m)` block of the grid: multisets of `n` vectors out of `vectors`.
+/// One `(n, m)` block of the grid: multisets of `n` vectors out of the nonzero vectors of
+/// `values^m` (never listed: vector `k` is unranked when an instance needs it).
 #[derive(Debug, Clone)]
 struct Block {
     n: usize,
-    vectors: Vec<Vec<Rational>>,
+    m: usize,
+    /// The number of nonzero grid vectors in `m` dimensions.
+    vectors: u64,
     /// Tree shapes per multiset: 1 (one level), or `n - 1` with pools (see [`GridSpace::new`]).
     shapes: u64,
     count: u64,
@@ -92,6 +95,10 @@ struct Block {
 
 /// Every instance with `n` users and `m` resources (in the given ranges), capacities 1 and
 /// demand entries from a value grid, in a fixed order, addressable by index.
+///
+/// Nothing is listed up front: a block holds its counts, and instance `k` is unranked from
+/// `k` alone, so the memory does not depend on the number of resources (the vectors of
+/// `values^m` number `|values|^m`).
 ///
 /// # Example
 /// Grid {0, 1}, 2 users, 2 resources: the nonzero vectors (0,1), (1,0), (1,1) give
@@ -104,6 +111,7 @@ struct Block {
 /// ```
 #[derive(Debug, Clone)]
 pub struct GridSpace {
+    values: Vec<Rational>,
     blocks: Vec<Block>,
     total: u64,
 }
@@ -120,24 +128,19 @@ impl GridSpace {
         resources: RangeInclusive<usize>,
         pools: bool,
     ) -> Self {
-        let mut values: Vec<Rational> = values
-            .iter()
-            .filter(|v| !v.is_negative())
-            .cloned()
-            .collect();
-        values.sort();
-        values.dedup();
+        let values = grid_values(values);
         let mut blocks = Vec::new();
         for n in users.clone() {
             for m in resources.clone() {
-                let vectors = grid_vectors(&values, m);
-                if vectors.is_empty() || n == 0 {
+                let vectors = GridVectors::new(&values, m, VectorOrder::Lexicographic).len();
+                if vectors == 0 || n == 0 {
                     continue;
                 }
                 let shapes = if pools && n >= 2 { n as u64 - 1 } else { 1 };
-                let count = multichoose(vectors.len() as u64, n as u64).saturating_mul(shapes);
+                let count = multichoose(vectors, n as u64).saturating_mul(shapes);
                 blocks.push(Block {
                     n,
+                    m,
                     vectors,
                     shapes,
                     count,
@@ -145,7 +148,20 @@ impl GridSpace {
             }
         }
         let total = blocks.iter().fold(0u64, |a, b| a.saturating_add(b.count));
-        GridSpace { blocks, total }
+        GridSpace {
+            values,
+            blocks,
+            total,
+        }
+    }
+
+    /// The grid with no instance (the grid of a space that never reads it).
+    pub fn empty() -> Self {
+        GridSpace {
+            values: Vec::new(),
+            blocks: Vec::new(),
+            total: 0,
+        }
     }
 
     /// The number of instances (saturating at `u64::MAX`).
@@ -165,15 +181,16 @@ impl GridSpace {
     pub fn instance(&self, mut index: u64) -> Instance {
         for b in &self.blocks {
             if index < b.count {
-                let picks = unrank_multiset(b.vectors.len() as u64, b.n, index / b.shapes);
+                let picks = unrank_multiset(b.vectors, b.n, index / b.shapes);
+                let vectors = GridVectors::new(&self.values, b.m, VectorOrder::Lexicographic);
                 // Users 0..=split under the root, the rest in the pool `p` (with shapes).
                 let split = (b.shapes > 1).then_some(index % b.shapes);
-                let m = b.vectors[0].len();
+                let m = b.m;
                 let users = picks
                     .iter()
                     .enumerate()
                     .map(|(i, &p)| {
-                        let user = User::new(format!("u{}", i + 1), b.vectors[p as usize].clone());
+                        let user = User::new(format!("u{}", i + 1), vectors.get(p));
                         match split {
                             Some(s) if i as u64 > s => user.pool(0),
                             _ => user,
@@ -195,23 +212,132 @@ impl GridSpace {
     }
 }
 
-/// Every vector of `values^m` except the zero vector, in lexicographic order.
-fn grid_vectors(values: &[Rational], m: usize) -> Vec<Vec<Rational>> {
-    let mut out: Vec<Vec<Rational>> = vec![Vec::new()];
-    for _ in 0..m {
-        out = out
-            .into_iter()
-            .flat_map(|p| {
-                values.iter().map(move |v| {
-                    let mut q = p.clone();
-                    q.push(v.clone());
-                    q
-                })
-            })
-            .collect();
+/// The grid's values as every enumeration reads them: negatives dropped, ascending, without
+/// duplicates.
+pub fn grid_values(values: &[Rational]) -> Vec<Rational> {
+    let mut values: Vec<Rational> = values
+        .iter()
+        .filter(|v| !v.is_negative())
+        .cloned()
+        .collect();
+    values.sort();
+    values.dedup();
+    values
+}
+
+/// Which coordinate of a grid vector varies slowest as its index grows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VectorOrder {
+    /// The first coordinate slowest: lexicographic order (the grid's instances).
+    Lexicographic,
+    /// The first coordinate fastest (a unit's grid lies).
+    FirstFastest,
+}
+
+/// The nonzero vectors of `values^m` (`values` as [`grid_values`] gives them), by index in
+/// a fixed order, unranked on demand: no vector is built before it is asked for, so a
+/// grid of `|values|^m` vectors costs nothing to hold.
+///
+/// # Example
+/// ```
+/// use leontief_counterexamples::space::{GridVectors, VectorOrder};
+/// let values = [0.into(), 1.into()];
+/// let lex = GridVectors::new(&values, 2, VectorOrder::Lexicographic);
+/// assert_eq!(lex.len(), 3); // (0,1), (1,0), (1,1)
+/// assert_eq!(lex.get(0), vec![0.into(), 1.into()]);
+/// let fast = GridVectors::new(&values, 2, VectorOrder::FirstFastest);
+/// assert_eq!(fast.get(0), vec![1.into(), 0.into()]);
+/// assert_eq!(fast.index_of(&[1.into(), 0.into()]), Some(0));
+/// assert_eq!(fast.iter().count(), 3);
+/// ```
+#[derive(Debug, Clone)]
+pub struct GridVectors<'a> {
+    values: &'a [Rational],
+    m: usize,
+    order: VectorOrder,
+    /// Whether the zero vector is index 0 of `values^m` (and skipped).
+    zero_first: bool,
+    len: u64,
+}
+
+impl<'a> GridVectors<'a> {
+    /// The nonzero vectors of `values^m` in `order`.
+    pub fn new(values: &'a [Rational], m: usize, order: VectorOrder) -> Self {
+        let all = u32::try_from(m)
+            .ok()
+            .and_then(|m| (values.len() as u64).checked_pow(m))
+            .unwrap_or(u64::MAX);
+        let zero_first = values.first().is_some_and(Rational::is_zero);
+        let len = if m == 0 || values.is_empty() {
+            0
+        } else if zero_first {
+            all - 1
+        } else {
+            all
+        };
+        GridVectors {
+            values,
+            m,
+            order,
+            zero_first,
+            len,
+        }
     }
-    out.retain(|v| v.iter().any(Rational::is_positive));
-    out
+
+    /// How many (saturating at `u64::MAX`).
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Vector number `index` (`< len()`).
+    pub fn get(&self, index: u64) -> Vec<Rational> {
+        let k = self.values.len() as u64;
+        let mut rest = index + u64::from(self.zero_first);
+        let mut out = vec![Rational::ZERO; self.m];
+        let mut put = |j: usize| {
+            out[j] = self.values[(rest % k) as usize].clone();
+            rest /= k;
+        };
+        match self.order {
+            VectorOrder::Lexicographic => (0..self.m).rev().for_each(&mut put),
+            VectorOrder::FirstFastest => (0..self.m).for_each(&mut put),
+        }
+        out
+    }
+
+    /// The index of `vector` among these; `None` when an entry is off the grid, it is the
+    /// zero vector, or its index passes `u64::MAX`.
+    pub fn index_of(&self, vector: &[Rational]) -> Option<u64> {
+        if vector.len() != self.m {
+            return None;
+        }
+        let k = self.values.len() as u64;
+        let mut rank: u64 = 0;
+        let mut fold = |x: &Rational| -> Option<()> {
+            let digit = self.values.iter().position(|v| v == x)? as u64;
+            rank = rank.checked_mul(k)?.checked_add(digit)?;
+            Some(())
+        };
+        match self.order {
+            VectorOrder::Lexicographic => vector.iter().try_for_each(&mut fold)?,
+            VectorOrder::FirstFastest => vector.iter().rev().try_for_each(&mut fold)?,
+        }
+        match (self.zero_first, rank) {
+            (true, 0) => None,
+            (true, r) => Some(r - 1),
+            (false, r) => Some(r),
+        }
+    }
+
+    /// Every vector, in order, one at a time.
+    pub fn iter(&self) -> impl Iterator<Item = Vec<Rational>> + '_ {
+        (0..self.len).map(|i| self.get(i))
+    }
 }
 
 /// `C(a, b)`, saturating at `u64::MAX`.
@@ -289,12 +415,16 @@ impl Space {
         strategy: Strategy,
         seed: u64,
     ) -> Self {
-        let grid = GridSpace::new(
-            values,
-            generator.users.clone(),
-            generator.resources.clone(),
-            generator.pools.is_some(),
-        );
+        // A random-only run never reads the grid: it is not even counted.
+        let grid = match strategy {
+            Strategy::Random => GridSpace::empty(),
+            _ => GridSpace::new(
+                values,
+                generator.users.clone(),
+                generator.resources.clone(),
+                generator.pools.is_some(),
+            ),
+        };
         Space {
             grid,
             generator,

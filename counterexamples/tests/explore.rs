@@ -658,3 +658,69 @@ fn sg_deficit_has_no_value_without_pools_and_applies_to_trees_only() {
     let dd = leontief_counterexamples::mechanisms::descriptor("discrete-drf").unwrap();
     assert!(MetricName::DiscreteGap.metric().applies_to(dd).is_ok());
 }
+
+/// A budget binds inside one evaluation, to the scenario: on 2 users and `m` resources the
+/// first seed unit is a grid instance whose users each have at least `3^m − 2` lies (every
+/// nonzero vector of {0, 1/2, 1}^m but the truth), far more than 10. The truthful answer
+/// is one scenario and 9 lies follow; the run stops there, at any `m`.
+#[test]
+fn a_budget_of_ten_stops_one_evaluation_after_ten_scenarios() {
+    for m in [8, 14, 30] {
+        let mut g = GeneratorConfig::new();
+        g.users = 2..=2;
+        g.resources = m..=m;
+        let mut cfg = ExploreConfig::new(MetricName::SpGain, 1, g);
+        cfg.budget = Some(10);
+        let summary = leontief_counterexamples::explore::explore(
+            &Drf::extended(),
+            &cfg,
+            &mut |_| Ok(()),
+            &|_| {},
+        )
+        .unwrap();
+        assert_eq!(
+            (summary.units, summary.evaluations, summary.scenarios),
+            (1, 1, 10),
+            "m = {m}"
+        );
+        assert_eq!(
+            summary.stop,
+            Some(leontief_counterexamples::search::Stop::Budget)
+        );
+    }
+}
+
+/// On a grid instance of an exhaustive run only the grid's own scenarios are tried: DRF on
+/// (1, 1) with u1 ⟨0, 1⟩ and u2 ⟨1, 0⟩ (grid {0, 1}) has no structured or random lie, no
+/// random joiner, no random growth and no climb. pm-loss: 2 departures, then joiners — the
+/// copies of u1 and u2, then the grid vectors not already copied ((1, 1) alone): 5
+/// scenarios, plus the truthful answer, 6. rm-loss: the capacity grid (each resource and
+/// both ×3/2, ×2, ×4: 9 growths), plus the truthful answer, 10.
+#[test]
+fn exhaustive_units_try_the_grids_scenarios_alone() {
+    for (metric, scenarios) in [(MetricName::PmLoss, 6), (MetricName::RmLoss, 10)] {
+        let mut g = GeneratorConfig::new();
+        g.users = 2..=2;
+        g.resources = 2..=2;
+        let mut cfg = ExploreConfig::new(metric, 1, g);
+        cfg.values = vec![Rational::ZERO, Rational::ONE];
+        cfg.strategy = Strategy::Exhaustive;
+        cfg.local = 0;
+        // The grid {0, 1}² has 3 nonzero vectors, 6 multisets of two; unit 1 is
+        // u1 ⟨0, 1⟩, u2 ⟨1, 0⟩. Evaluate it alone through a one-unit shard.
+        let mut one = cfg.clone();
+        one.shard = leontief_counterexamples::search::Shard { index: 1, count: 6 };
+        let summary = leontief_counterexamples::explore::explore(
+            &Drf::extended(),
+            &one,
+            &mut |_| Ok(()),
+            &|_| {},
+        )
+        .unwrap();
+        assert_eq!(
+            (summary.units, summary.scenarios),
+            (1, scenarios),
+            "{metric}"
+        );
+    }
+}

@@ -113,3 +113,26 @@ fn fair_welfare_ratio_of_an_irrational_ceei_answer_is_a_certified_interval() {
     assert!(!above_root3(&(&c99 - &(&c78 * &e.hi)), &eleven));
     assert!(&e.hi - &e.lo < q("1/1000000"));
 }
+
+/// A family builds no value grid: at 31 users and 30 resources (3^30 grid vectors, which
+/// no machine holds) the one point `F(1, 30)` is explored at once, and DRF's welfare ratio
+/// there is Parkes, Procaccia and Shah's `m (k + 1) / (k + m) = 30 · 2 / 31 = 60/31`
+/// (docs/explore.md §7).
+#[test]
+fn pps_at_thirty_resources_needs_no_grid() {
+    use leontief_counterexamples::explore::{ExploreConfig, Family};
+    use leontief_counterexamples::generate::GeneratorConfig;
+    use leontief_counterexamples::space::Strategy;
+    let mut g = GeneratorConfig::new();
+    g.users = 31..=31;
+    g.resources = 30..=30;
+    let mut cfg = ExploreConfig::new(MetricName::WelfareRatio, 1, g);
+    cfg.family = Some(Family::Pps);
+    cfg.strategy = Strategy::Exhaustive;
+    cfg.local = 0;
+    let lines = common::explored(&leontief_solver::Drf::extended(), &cfg);
+    let best = lines.last().unwrap();
+    assert_eq!(best["best"], true);
+    assert_eq!(best["value"], "60/31");
+    assert_eq!(best["family"]["params"]["k"], 1);
+}

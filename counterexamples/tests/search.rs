@@ -7,14 +7,15 @@ use leontief_counterexamples::candidate::evaluate;
 use leontief_counterexamples::generate::{Chance, GeneratorConfig};
 use leontief_counterexamples::record::Record;
 use leontief_counterexamples::search::{
-    replay, search, search_logged, ReplayError, SearchConfig, SearchSummary, Shard, ShardLog, Stop,
-    UnitLog,
+    replay, search, search_logged, user_lies, ReplayError, SearchConfig, SearchSummary, Shard,
+    ShardLog, Stop, UnitLog,
 };
-use leontief_counterexamples::space::Strategy;
+use leontief_counterexamples::space::{GridSpace, GridVectors, Strategy, VectorOrder};
 use leontief_solver::asset::AssetFairness;
 use leontief_solver::ceei::Ceei;
+use leontief_solver::properties::scenarios::structured_lies;
 use leontief_solver::properties::Property;
-use leontief_solver::{DiscreteDrf, Drf, Mechanism};
+use leontief_solver::{DiscreteDrf, Drf, Mechanism, Rational};
 use proptest::prelude::*;
 
 fn with_zeros() -> GeneratorConfig {
@@ -319,4 +320,113 @@ fn replay_refuses_logs_not_of_one_sharded_run() {
         replay(Vec::<ShardLog<Record>>::new(), None, None).unwrap_err(),
         ReplayError::Empty
     );
+}
+
+/// A budget binds inside one unit, to the scenario: on 2 users and `m` resources the first
+/// unit is a grid instance, and each of its users has at least `3^m − 2` lies (every
+/// nonzero vector of {0, 1/2, 1}^m but the truth: 6,559 at `m = 8`), far more than 10; so
+/// the unit stops at its 10th scenario and the run with it, whatever `m`.
+#[test]
+fn a_budget_of_ten_stops_after_ten_scenarios_at_any_size() {
+    for m in [8, 14, 30] {
+        let mut g = GeneratorConfig::new();
+        g.users = 2..=2;
+        g.resources = m..=m;
+        let mut cfg = SearchConfig::new(Property::Sp, 1, g);
+        cfg.budget = Some(10);
+        let (found, summary) = run(&Drf::extended(), &cfg);
+        assert!(found.is_empty(), "DRF is strategy-proof");
+        assert_eq!(
+            (summary.units, summary.scenarios, summary.stop),
+            (1, 10, Some(Stop::Budget)),
+            "m = {m}"
+        );
+    }
+}
+
+/// The eager enumeration the grid's lazy one replaces, written out: every vector of
+/// `values^m` with the first entry varying fastest (a unit's grid lies).
+fn every_vector_first_fastest(values: &[Rational], m: usize) -> Vec<Vec<Rational>> {
+    let mut out: Vec<Vec<Rational>> = vec![Vec::new()];
+    for _ in 0..m {
+        out = values
+            .iter()
+            .flat_map(|v| {
+                out.iter().map(move |p| {
+                    let mut q = p.clone();
+                    q.push(v.clone());
+                    q
+                })
+            })
+            .collect();
+    }
+    out
+}
+
+/// A grid instance's lies, unranked one at a time, are the list the search always tried:
+/// the structured lies, then every nonzero grid vector that is neither the truth nor
+/// already listed, in the same order; and lie `k` read alone is the `k`-th of that list.
+#[test]
+fn lazy_grid_lies_are_the_listed_ones_in_order() {
+    let values: Vec<Rational> = ["0", "1/2", "1"]
+        .iter()
+        .map(|v| v.parse().unwrap())
+        .collect();
+    let mut rng = leontief_solver::generate::SplitMix64::new(1);
+    for m in 1..=4 {
+        let grid = GridSpace::new(&values, 2..=2, m..=m, false);
+        for index in [0, grid.len() / 2, grid.len() - 1] {
+            let instance = grid.instance(index);
+            for i in 0..2 {
+                let truth = &instance.users()[i].demand;
+                let mut expected = structured_lies(&instance, i);
+                for v in every_vector_first_fastest(&values, m) {
+                    if v != *truth && v.iter().any(Rational::is_positive) && !expected.contains(&v)
+                    {
+                        expected.push(v);
+                    }
+                }
+                let lies = user_lies(&instance, i, &values, true, &mut rng);
+                assert_eq!(lies.len(), expected.len() as u64, "m = {m}");
+                assert_eq!(lies.iter().collect::<Vec<_>>(), expected, "m = {m}");
+                for (k, lie) in expected.iter().enumerate() {
+                    assert_eq!(lies.get(k as u64), *lie);
+                }
+            }
+        }
+    }
+}
+
+/// The grid's instances are unranked from their index alone: the vectors of a block are
+/// the lexicographic list of `values^m` less the zero vector, as the eager list was.
+#[test]
+fn lazy_grid_vectors_are_the_lexicographic_list() {
+    let values: Vec<Rational> = ["0", "1/2", "1"]
+        .iter()
+        .map(|v| v.parse().unwrap())
+        .collect();
+    for m in 1..=4 {
+        // Lexicographic: the last entry fastest (the first-fastest list with entries reversed,
+        // re-sorted).
+        let mut expected: Vec<Vec<Rational>> = every_vector_first_fastest(&values, m)
+            .into_iter()
+            .filter(|v| v.iter().any(Rational::is_positive))
+            .collect();
+        expected.sort();
+        let lazy = GridVectors::new(&values, m, VectorOrder::Lexicographic);
+        assert_eq!(lazy.iter().collect::<Vec<_>>(), expected, "m = {m}");
+        for (k, v) in expected.iter().enumerate() {
+            assert_eq!(lazy.index_of(v), Some(k as u64));
+        }
+        // One user per instance: the grid lists exactly these vectors, in this order.
+        let grid = GridSpace::new(&values, 1..=1, m..=m, false);
+        assert_eq!(grid.len(), expected.len() as u64);
+        for (k, v) in expected.iter().enumerate() {
+            assert_eq!(grid.instance(k as u64).users()[0].demand, *v);
+        }
+    }
+    // Nothing is built up front: 3^40 vectors are counted, not listed.
+    let huge = GridSpace::new(&values, 2..=2, 40..=40, false);
+    assert!(huge.len() > 1 << 60);
+    assert_eq!(huge.instance(0).num_resources(), 40);
 }

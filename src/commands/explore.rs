@@ -44,12 +44,17 @@ pub struct ExploreArgs {
     /// and for starvation, a ratio of times).
     #[arg(long, value_parser = NameParser::<Utility>::new("utility"))]
     pub utility: Option<Utility>,
-    /// Which seed instances: grid and random interleaved, random only, or the grid then stop.
+    /// Which seed instances: grid and random interleaved, random only, or exhaustive: every
+    /// instance of the value grid once, each measured on its grid scenarios alone (grid
+    /// lies, grid joiners, the capacity grid's growths; no random scenario, no climb), then
+    /// stop: the record is the grid's extreme.
     #[arg(long, default_value = "combined", value_parser = NameParser::<Strategy>::new("strategy"))]
     pub strategy: Strategy,
     /// Local-search tasks per round (restarts from the best instances; 0: sampling only).
-    #[arg(long, default_value_t = 32)]
-    pub local: usize,
+    /// Default 32, and 0 with --strategy exhaustive: asked for there, its records leave the
+    /// grid and say so ("off_grid": true).
+    #[arg(long)]
+    pub local: Option<usize>,
     /// Report improvements as found, without shrinking them.
     #[arg(long)]
     pub no_shrink: bool,
@@ -116,7 +121,10 @@ fn config(args: &ExploreArgs) -> Result<Config, CliError> {
     if cfg.budget.is_none() && cfg.time.is_none() && cfg.strategy != Strategy::Exhaustive {
         cfg.time = Some(Duration::from_secs(30));
     }
-    cfg.local = args.local;
+    cfg.local = args.local.unwrap_or(match cfg.strategy {
+        Strategy::Exhaustive => 0,
+        _ => 32,
+    });
     cfg.family = args.family;
     if args.no_shrink {
         cfg.shrink = None;

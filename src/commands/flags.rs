@@ -386,7 +386,8 @@ pub struct LimitFlags {
     /// Wall-time limit, e.g. 30s, 5m (default 30s unless --budget or exhaustive).
     #[arg(long)]
     pub time: Option<String>,
-    /// Scenario budget: stop once this many scenarios were tried (deterministic).
+    /// Scenario budget: stop once this many scenarios were tried (deterministic); no unit
+    /// tries more, so a small budget stops soon at any instance size.
     #[arg(long)]
     pub budget: Option<u64>,
     /// This process's shard i/N of the search space (units k with k mod N = i).

@@ -13,7 +13,9 @@
 //!
 //! On one instance: every single lie of the search (`search::user_lies`), `group_samples`
 //! random coalitions of every size, each member with one of its lies, then a local climb
-//! (`search::neighbour_profile`: change a report's component, add or drop a liar).
+//! (`search::neighbour_profile`: change a report's component, add or drop a liar). On a grid
+//! instance of an exhaustive run ([`Ctx::grid_only`](super::Ctx::grid_only)): grid lies and
+//! coalitions of them, no climb.
 //!
 //! # References
 //! - D. Parkes, A. Procaccia, N. Shah. *Beyond Dominant Resource Fairness.* EC 2012.
@@ -25,7 +27,7 @@ use super::metric::{scale, spread, try_scenario, Ctx, Evaluation, Metric, Utilit
 use super::metric_common::Of;
 use super::MetricName;
 use crate::candidate::Candidate;
-use crate::search::{neighbour_profile, user_lies};
+use crate::search::{grid_lies, neighbour_profile, user_lies, Lies};
 
 /// See the [module docs](self).
 pub struct GspGain;
@@ -113,17 +115,26 @@ impl Metric for GspGain {
                 consider(hint, ctx, &mut best, &mut top);
             }
         }
-        let lists: Vec<Vec<Vec<Rational>>> = (0..n)
-            .map(|i| user_lies(instance, i, ctx.values, ctx.grid, &mut ctx.rng))
+        let lists: Vec<Lies> = (0..n)
+            .map(|i| match ctx.grid_only {
+                true => grid_lies(instance, i, ctx.values),
+                false => user_lies(instance, i, ctx.values, ctx.grid, &mut ctx.rng),
+            })
             .collect();
         for (i, list) in lists.iter().enumerate() {
-            for lie in list {
-                consider(vec![(i, lie.clone())], ctx, &mut best, &mut top);
+            for lie in list.iter() {
+                if ctx.spent() {
+                    return best;
+                }
+                consider(vec![(i, lie)], ctx, &mut best, &mut top);
             }
         }
         let eligible: Vec<usize> = (0..n).filter(|&i| !lists[i].is_empty()).collect();
         if eligible.len() >= 2 {
             for _ in 0..ctx.group_samples {
+                if ctx.spent() {
+                    return best;
+                }
                 let size = ctx.rng.range(2, eligible.len() as u64) as usize;
                 let mut pool = eligible.clone();
                 let mut members = Vec::with_capacity(size);
@@ -134,16 +145,20 @@ impl Metric for GspGain {
                 members.sort_unstable();
                 let p: Profile = members
                     .iter()
-                    .map(|&i| {
-                        let k = ctx.rng.range(0, lists[i].len() as u64 - 1) as usize;
-                        (i, lists[i][k].clone())
-                    })
+                    .map(|&i| (i, lists[i].get(ctx.rng.range(0, lists[i].len() - 1))))
                     .collect();
                 consider(p, ctx, &mut best, &mut top);
             }
         }
+        if ctx.grid_only {
+            // The climb leaves the grid (the coalitions above are of grid lies).
+            return best;
+        }
         let (_, mut current) = top.clone()?;
         for _ in 0..ctx.climb_steps {
+            if ctx.spent() {
+                break;
+            }
             let values = ctx.values;
             let Some(next) = neighbour_profile(instance, values, &current, &lists, n, &mut ctx.rng)
             else {

@@ -94,6 +94,12 @@ pub struct Ctx<'a> {
     pub hint: Option<Scenario>,
     /// The normalisation.
     pub utility: Utility,
+    /// Only the grid's own scenarios (`--strategy exhaustive` on a grid instance): grid
+    /// lies, grid joiners and the capacity grid's growths; no random scenario, no climb.
+    pub grid_only: bool,
+    /// The most scenarios this evaluation tries (the run's budget: one evaluation never
+    /// runs past it, whatever the instance's size); `None`: no limit.
+    pub limit: Option<u64>,
     /// Scenarios tried (one mechanism call each).
     pub scenarios: u64,
     /// Mechanism failures.
@@ -111,9 +117,17 @@ impl<'a> Ctx<'a> {
             group_samples: 16,
             hint: None,
             utility,
+            grid_only: false,
+            limit: None,
             scenarios: 0,
             errors: Vec::new(),
         }
+    }
+
+    /// Whether the evaluation has tried as many scenarios as its limit allows: the loops
+    /// that list scenarios stop there, and [`try_scenario`] tries no more.
+    pub fn spent(&self) -> bool {
+        self.limit.is_some_and(|l| self.scenarios >= l)
     }
 
     /// Records a failure.
@@ -244,7 +258,8 @@ pub trait Metric: Sync {
     ) -> Option<Evaluation>;
 }
 
-/// Tries one scenario: counts it and keeps the better evaluation.
+/// Tries one scenario: counts it and keeps the better evaluation; nothing once the
+/// context's limit is spent.
 pub(crate) fn try_scenario(
     metric: &dyn Metric,
     mechanism: &dyn Mechanism,
@@ -253,6 +268,9 @@ pub(crate) fn try_scenario(
     ctx: &mut Ctx,
     best: &mut Option<Evaluation>,
 ) -> Option<Evaluation> {
+    if ctx.spent() {
+        return None;
+    }
     ctx.scenarios += 1;
     match metric.at(mechanism, &candidate, truth, ctx.utility) {
         Ok(Some(e)) => {

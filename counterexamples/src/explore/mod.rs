@@ -24,6 +24,10 @@
 //!    evaluation on the result, starting from the elite's scenario (the lie or growth is
 //!    climbed again from there).
 //!
+//! With [`Strategy::Exhaustive`] the seeds are the grid's instances, each measured on its
+//! grid scenarios alone ([`Ctx::grid_only`]: grid lies, grid joiners, the capacity grid) and
+//! not shrunk; local tasks run only when `local > 0`, and their records say `"off_grid"`.
+//!
 //! With a [`Family`] (`--family`), the seed units are the family's members
 //! ([`family::FamilySpace`]) and the walks keep its structure ([`Family::walk`]); a finite
 //! family's local search goes on after its last point until the budget or the time.
@@ -87,7 +91,7 @@ pub use metric::{Ctx, Direction, Evaluation, Metric, MetricInfo, Utility};
 
 use crate::candidate::Candidate;
 use crate::generate::GeneratorConfig;
-use crate::search::{unit_rng, Shard, Stop};
+use crate::search::{budget_batch, unit_rng, Shard, Stop};
 use crate::shrink::shrink_while;
 use crate::space::{Origin, Space, Strategy};
 use record::Origin as RecordOrigin;
@@ -284,13 +288,15 @@ pub struct ExploreConfig {
     pub strategy: Strategy,
     /// This process's shard.
     pub shard: Shard,
-    /// Stop once this many scenarios were tried (deterministic).
+    /// Stop once this many scenarios were tried (deterministic); no work item tries more
+    /// (its truthful answer included), so a run stops after fewer than twice the budget.
     pub budget: Option<u64>,
     /// Stop after this much wall time (checked between batches).
     pub time: Option<Duration>,
     /// Seed units per round.
     pub batch: usize,
-    /// Local-search tasks per round (0: sampling only).
+    /// Local-search tasks per round (0: sampling only). With the exhaustive strategy they
+    /// leave the grid (the command line's default there is 0).
     pub local: usize,
     /// Size of the elite pool the local search restarts from.
     pub elites: usize,
@@ -429,26 +435,40 @@ pub trait RoundEvaluator {
 pub struct Evaluator<'a> {
     mechanism: &'a dyn Mechanism,
     cfg: &'a ExploreConfig,
-    space: Space,
-    family: Option<FamilySpace>,
+    seeds: Seeds,
+}
+
+/// Where seed units come from: the search's space, or a family's points (only the one the
+/// run reads is built).
+enum Seeds {
+    Space(Space),
+    Family(FamilySpace),
 }
 
 impl<'a> Evaluator<'a> {
     /// The evaluator of a run.
     pub fn new(mechanism: &'a dyn Mechanism, cfg: &'a ExploreConfig) -> Self {
+        let seeds = match cfg.family {
+            Some(f) => Seeds::Family(f.space(&cfg.generator, cfg.seed)),
+            None => Seeds::Space(Space::new(
+                &cfg.values,
+                cfg.generator.clone(),
+                cfg.strategy,
+                cfg.seed,
+            )),
+        };
         Evaluator {
             mechanism,
             cfg,
-            space: Space::new(&cfg.values, cfg.generator.clone(), cfg.strategy, cfg.seed),
-            family: cfg.family.map(|f| f.space(&cfg.generator, cfg.seed)),
+            seeds,
         }
     }
 
     /// Seed unit `u`'s kind, or `None` past the end of the space.
     fn seed_kind(&self, u: u64) -> Option<&'static str> {
-        match &self.family {
-            Some(fs) => fs.instance(u).map(|_| "family"),
-            None => self.space.origin(u).map(|o| o.name()),
+        match &self.seeds {
+            Seeds::Family(fs) => fs.instance(u).map(|_| "family"),
+            Seeds::Space(space) => space.origin(u).map(|o| o.name()),
         }
     }
 
@@ -458,16 +478,13 @@ impl<'a> Evaluator<'a> {
         match item {
             WorkItem::Unit { unit } => {
                 let unit = *unit;
-                let (inst, grid) = match &self.family {
-                    Some(fs) => match fs.instance(unit) {
+                let (inst, grid) = match &self.seeds {
+                    Seeds::Family(fs) => match fs.instance(unit) {
                         Some(inst) => (inst, false),
                         None => return past_the_end(unit),
                     },
-                    None => match self.space.origin(unit) {
-                        Some(origin) => (
-                            self.space.instance(origin),
-                            matches!(origin, Origin::Grid(_)),
-                        ),
+                    Seeds::Space(space) => match space.origin(unit) {
+                        Some(origin) => (space.instance(origin), matches!(origin, Origin::Grid(_))),
                         None => return past_the_end(unit),
                     },
                 };
@@ -525,6 +542,10 @@ fn evaluate_one(
     let mut ctx = Ctx::new(&cfg.values, grid, rng, cfg.utility);
     ctx.climb_steps = cfg.climb_steps;
     ctx.group_samples = cfg.group_samples;
+    // A grid instance of an exhaustive run is measured on the grid's scenarios alone.
+    ctx.grid_only = grid && cfg.strategy == Strategy::Exhaustive;
+    // The truthful answer above is one of the budget's scenarios.
+    ctx.limit = cfg.budget.map(|b| b.saturating_sub(1));
     ctx.hint = hint;
     let best = cfg
         .metric
@@ -588,7 +609,15 @@ impl State<'_> {
         if self.record.as_ref().is_some_and(|(r, _)| !e.beats(r, d)) {
             return Ok(());
         }
-        let e = self.shrunk(e);
+        let grid_run = self.cfg.strategy == Strategy::Exhaustive && self.cfg.family.is_none();
+        let local = matches!(origin, RecordOrigin::Local { .. });
+        // An exhaustive run's grid record stays the grid's instance: shrinking it could
+        // leave the grid (simpler numbers) and even raise the value past the grid's.
+        let e = if grid_run && !local {
+            e
+        } else {
+            self.shrunk(e)
+        };
         let mut json = record::to_json(
             self.cfg.metric,
             self.mechanism.name(),
@@ -598,6 +627,10 @@ impl State<'_> {
             self.cfg.seed,
             &origin,
         );
+        if let (true, true, Some(o)) = (grid_run, local, json.as_object_mut()) {
+            // Asked for with --local: the local search's instances are off the grid.
+            o.insert("off_grid".into(), Value::Bool(true));
+        }
         if let (Some(f), Some(o)) = (self.cfg.family, json.as_object_mut()) {
             match f.to_json(&e.candidate.instance) {
                 Ok(v) => {
@@ -732,7 +765,7 @@ pub fn explore_with(
     progress: &(dyn Fn(&ExploreSummary) + Sync),
 ) -> std::io::Result<ExploreSummary> {
     let seeds = Evaluator::new(mechanism, cfg);
-    let family = seeds.family.is_some();
+    let family = matches!(seeds.seeds, Seeds::Family(_));
     let mut st = State {
         mechanism,
         cfg,
@@ -767,8 +800,10 @@ pub fn explore_with(
     let mut next_unit = cfg.shard.index;
     let mut round = 0u64;
     while st.summary.stop.is_none() {
-        // 1. Seeds.
-        let units: Vec<(u64, &'static str)> = (0..batch)
+        // 1. Seeds. Every item counts at least one scenario, so no more items than the
+        // budget has left can count: the rest would be thrown away (the output is the same).
+        let seed_batch = budget_batch(batch, cfg.budget, st.summary.scenarios);
+        let units: Vec<(u64, &'static str)> = (0..seed_batch)
             .map(|t| next_unit + t * cfg.shard.count)
             .map_while(|u| seeds.seed_kind(u).map(|k| (u, k)))
             .collect();
@@ -793,7 +828,8 @@ pub fn explore_with(
         }
         // 2. Local search from the elites.
         if st.summary.stop.is_none() && cfg.local > 0 && !st.elites.is_empty() {
-            let items: Vec<WorkItem> = (0..cfg.local as u64)
+            let tasks = budget_batch(cfg.local as u64, cfg.budget, st.summary.scenarios);
+            let items: Vec<WorkItem> = (0..tasks)
                 .map(|task| WorkItem::Local {
                     round,
                     task,
@@ -801,7 +837,7 @@ pub fn explore_with(
                 })
                 .collect();
             let results = run(&items)?;
-            for (task, found) in (0..cfg.local as u64).zip(results) {
+            for (task, found) in (0..tasks).zip(results) {
                 st.merge(found, RecordOrigin::Local { round, task }, on_record)?;
                 if st.budget_spent() {
                     st.summary.stop = Some(Stop::Budget);

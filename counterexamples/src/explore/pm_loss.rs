@@ -23,7 +23,10 @@
 //! climb of `climb_steps / 4` moves over the best joiner's demand (one entry set to 0,
 //! doubled, halved, raised by half its dominant share or set to a grid value × it), kept
 //! when the value does not rise. The local search's hint (the elite's scenario) is tried
-//! first. The joiner is appended after the existing users, named `new` (or `new2`, ... when
+//! first. On a grid instance of an exhaustive run
+//! ([`Ctx::grid_only`](super::Ctx::grid_only)): every departure, a copy of each user, and a
+//! joiner demanding each nonzero grid vector; no random joiner, no climb. The joiner is
+//! appended after the existing users, named `new` (or `new2`, ... when
 //! that name is taken).
 //!
 //! # Example
@@ -63,6 +66,7 @@ use super::metric::{scale, spread, try_scenario, Ctx, Evaluation, Metric, Utilit
 use super::metric_common::Of;
 use super::MetricName;
 use crate::candidate::Candidate;
+use crate::space::{grid_values, GridVectors, VectorOrder};
 
 /// See the [module docs](self).
 pub struct PmLoss;
@@ -135,6 +139,38 @@ fn joiners(instance: &Instance, values: &[Rational], rng: &mut SplitMix64) -> Ve
         }
     }
     out
+}
+
+/// The joiners of a grid instance when only the grid is asked for: a copy of each user,
+/// then a user under the root (as `u1`: weight 1, no cap on the grid) demanding each nonzero
+/// vector of the value grid in turn, unranked one at a time (`|values|^m` of them); a vector
+/// that a copy of a user under the root already tried is left out.
+fn grid_joiners<'a>(
+    instance: &'a Instance,
+    values: &'a [Rational],
+) -> impl Iterator<Item = User> + 'a {
+    let n = instance.num_users();
+    let copies = (0..n).map(move |i| joiner(instance, i, instance.users()[i].demand.clone()));
+    let root = instance.users().first().map(|u| u.pool);
+    let tried = move |v: &Vec<Rational>| {
+        instance
+            .users()
+            .iter()
+            .any(|u| Some(u.pool) == root && u.demand == *v)
+    };
+    let grid = grid_values(values);
+    let m = instance.num_resources();
+    let count = if n == 0 {
+        0
+    } else {
+        GridVectors::new(&grid, m, VectorOrder::Lexicographic).len()
+    };
+    copies.chain(
+        (0..count)
+            .map(move |k| GridVectors::new(&grid, m, VectorOrder::Lexicographic).get(k))
+            .filter(move |v| !tried(v))
+            .map(move |v| joiner(instance, 0, v)),
+    )
 }
 
 /// One climb move on the joiner's demand; `None` when it changes nothing or leaves no
@@ -284,11 +320,23 @@ impl Metric for PmLoss {
             }
         }
         let values = ctx.values;
+        if ctx.grid_only {
+            for u in grid_joiners(instance, values) {
+                if ctx.spent() {
+                    break;
+                }
+                join(u, ctx, &mut best);
+            }
+            return best;
+        }
         for u in joiners(instance, values, &mut ctx.rng) {
             let found = join(u, ctx, &mut best);
             keep(found, &mut current);
         }
         for _ in 0..ctx.climb_steps / 4 {
+            if ctx.spent() {
+                break;
+            }
             let Some((_, u)) = &current else {
                 break;
             };

@@ -9,12 +9,15 @@
 //!
 //! On one instance the growths tried are the search's (`search::capacity_growths`: the
 //! capacity grid and three random growths), then a local perturbation of the best one:
-//! one resource's growth raised or lowered by a quarter of its capacity, or set to ×1.
+//! one resource's growth raised or lowered by a quarter of its capacity, or set to ×1. On a
+//! grid instance of an exhaustive run ([`Ctx::grid_only`](super::Ctx::grid_only)): the
+//! capacity grid alone.
 //!
 //! # References
 //! - A. Ghodsi et al. *Dominant Resource Fairness.* NSDI 2011, §5 (DRF is not resource
 //!   monotonic: capacities (1, 1) → (1, 4) with ⟨2, 1⟩ and ⟨1, 2⟩).
 
+use leontief_solver::properties::scenarios::capacity_grid;
 use leontief_solver::properties::{utility_at_truth, Scenario};
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
@@ -88,6 +91,14 @@ impl Metric for RmLoss {
                 growths.push(g.clone());
             }
         }
+        if ctx.grid_only {
+            // The capacity grid alone: no random growth, no perturbation.
+            for g in capacity_grid(instance) {
+                let c = Candidate::new(instance.clone(), Scenario::Capacity(g));
+                try_scenario(self, mechanism, c, truth, ctx, &mut best);
+            }
+            return best;
+        }
         growths.extend(capacity_growths(instance, &mut ctx.rng));
         for g in growths {
             let c = Candidate::new(instance.clone(), Scenario::Capacity(g));
@@ -96,6 +107,9 @@ impl Metric for RmLoss {
         // Local perturbation of the best growth, in exact quarter steps of the capacity.
         let m = instance.num_resources();
         for _ in 0..(2 * m).min(8) {
+            if ctx.spent() {
+                break;
+            }
             let Some(Scenario::Capacity(g)) = best.as_ref().map(|e| e.candidate.scenario.clone())
             else {
                 break;

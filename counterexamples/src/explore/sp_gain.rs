@@ -9,7 +9,8 @@
 //!
 //! On one instance the lies tried are the search's: every user's structured and grid lies
 //! (`search::user_lies`), then a local climb over the best lie (`search::neighbour_profile`
-//! with one liar), kept when the gain does not fall.
+//! with one liar), kept when the gain does not fall. On a grid instance of an exhaustive run
+//! ([`Ctx::grid_only`](super::Ctx::grid_only)): the grid lies alone, no climb.
 //!
 //! # References
 //! - A. Ghodsi et al. *Dominant Resource Fairness.* NSDI 2011 (DRF is strategy-proof; CEEI
@@ -24,7 +25,7 @@ use super::metric::{scale, spread, try_scenario, Ctx, Evaluation, Metric, Utilit
 use super::metric_common::Of;
 use super::MetricName;
 use crate::candidate::Candidate;
-use crate::search::{neighbour_profile, user_lies};
+use crate::search::{grid_lies, neighbour_profile, user_lies, Lies};
 
 /// A lie profile and its value.
 type Scored = Option<(Rational, Vec<(usize, Vec<Rational>)>)>;
@@ -99,19 +100,32 @@ impl Metric for SpGain {
                 consider(hint, ctx, &mut best, &mut profile);
             }
         }
-        let lists: Vec<Vec<Vec<Rational>>> = (0..n)
-            .map(|i| user_lies(instance, i, ctx.values, ctx.grid, &mut ctx.rng))
+        let lists: Vec<Lies> = (0..n)
+            .map(|i| match ctx.grid_only {
+                true => grid_lies(instance, i, ctx.values),
+                false => user_lies(instance, i, ctx.values, ctx.grid, &mut ctx.rng),
+            })
             .collect();
         for (i, list) in lists.iter().enumerate() {
             if !truth.tasks[i].is_positive() {
                 continue;
             }
-            for lie in list {
-                consider(vec![(i, lie.clone())], ctx, &mut best, &mut profile);
+            for lie in list.iter() {
+                if ctx.spent() {
+                    return best;
+                }
+                consider(vec![(i, lie)], ctx, &mut best, &mut profile);
             }
+        }
+        if ctx.grid_only {
+            // The climb leaves the grid.
+            return best;
         }
         let (_, mut current) = profile.clone()?;
         for _ in 0..ctx.climb_steps {
+            if ctx.spent() {
+                break;
+            }
             let values = ctx.values;
             let Some(next) = neighbour_profile(instance, values, &current, &lists, 1, &mut ctx.rng)
             else {
