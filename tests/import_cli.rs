@@ -234,6 +234,11 @@ fn yarn_errors_name_the_element() {
         ),
         (r#"<allocations><queue name="a"></allocations>"#, "standard input: malformed XML"),
         (r#"<queues/>"#, "expected the document element <allocations>"),
+        // Found by fuzzing: YARN allows a weight of 0 (no fair share), a tree does not.
+        (
+            r#"<allocations><queue name="a"><weight>0.0</weight></queue></allocations>"#,
+            "allocations/queue[a]/weight: 0 has no tree equivalent: the tree form needs a positive weight",
+        ),
     ];
     for (xml, message) in cases {
         let out = run_stdin(&["import", "yarn", "-", "--capacity", "4096,4"], xml);
@@ -403,6 +408,16 @@ fn kueue_errors_name_the_field() {
             "document 1.apiVersion: \"v1\" is not a Kueue API",
         ),
         ("a: [1, 2\n".to_string(), "standard input: malformed YAML at line"),
+        // Found by fuzzing: a weight of 0, and a resource whose quotas are all 0 (the
+        // capacity is their sum), have no tree equivalent.
+        (
+            format!("{head}spec:\n  fairSharing: {{weight: 0}}\n  resourceGroups:\n  - coveredResources: [cpu]\n    flavors: [{{name: f, resources: [{{name: cpu, nominalQuota: 2}}]}}]\n"),
+            "document 1 (ClusterQueue a).spec.fairSharing.weight: 0 has no tree equivalent: the tree form needs a positive weight",
+        ),
+        (
+            format!("{head}spec:\n  resourceGroups:\n  - coveredResources: [cpu]\n    flavors: [{{name: f, resources: [{{name: cpu, nominalQuota: 0}}]}}]\n"),
+            "standard input: every nominalQuota of \"cpu\" is 0: the capacity (their sum) must be positive",
+        ),
     ];
     for (yaml, message) in cases {
         common::assert_bad(&run_stdin(&["import", "kueue", "-"], yaml), message);
