@@ -415,6 +415,10 @@ fn kueue_errors_name_the_field() {
             "document 1 (ClusterQueue a).spec.fairSharing.weight: 0 has no tree equivalent: the tree form needs a positive weight",
         ),
         (
+            format!("{head}spec:\n  cohortName: team/a\n"),
+            "document 1 (ClusterQueue a).spec.cohortName: \"team/a\" is not a Kubernetes object name: it contains '/'",
+        ),
+        (
             format!("{head}spec:\n  resourceGroups:\n  - coveredResources: [cpu]\n    flavors: [{{name: f, resources: [{{name: cpu, nominalQuota: 0}}]}}]\n"),
             "standard input: every nominalQuota of \"cpu\" is 0: the capacity (their sum) must be positive",
         ),

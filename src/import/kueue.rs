@@ -178,6 +178,19 @@ fn string(v: &Yaml, at: &str) -> Result<String, SolverError> {
     }
 }
 
+/// A ClusterQueue's or Cohort's name, or a reference to one. Kubernetes names never hold
+/// `/`, and a tree path could not either.
+fn object_name(v: &Yaml, at: &str) -> Result<String, SolverError> {
+    let name = string(v, at)?;
+    if name.contains('/') {
+        return Err(SolverError::invalid(
+            at,
+            format!("{name:?} is not a Kubernetes object name: it contains '/'"),
+        ));
+    }
+    Ok(name)
+}
+
 fn list<'a>(v: &'a Yaml, at: &str) -> Result<&'a [Yaml], SolverError> {
     match v {
         Yaml::Array(a) => Ok(a),
@@ -392,7 +405,7 @@ fn object(
     let name = match get(&fs, "metadata") {
         Some(Yaml::Hash(h)) => h
             .get(&Yaml::String("name".into()))
-            .map(|n| string(n, &format!("{at0}.metadata.name")))
+            .map(|n| object_name(n, &format!("{at0}.metadata.name")))
             .transpose()?,
         _ => None,
     }
@@ -449,7 +462,7 @@ fn object(
                     format!("give {} or {}, not both", parent_keys[0], parent_keys[1]),
                 ));
             }
-            obj.parent = Some(string(p, &format!("{at}.{key}"))?);
+            obj.parent = Some(object_name(p, &format!("{at}.{key}"))?);
         }
     }
     if let Some(g) = get(&sfs, "resourceGroups") {
