@@ -244,6 +244,18 @@ fn yarn_errors_name_the_element() {
         let out = run_stdin(&["import", "yarn", "-", "--capacity", "4096,4"], xml);
         common::assert_bad(&out, message);
     }
+    // Found by fuzzing: an explicit root without queues below it is still a parent (YARN's
+    // root always is), so the tree is a root pool with no children, as without any queue.
+    for xml in [
+        r#"<allocations><queue name="root"/></allocations>"#,
+        "<allocations/>",
+    ] {
+        let v = common::ok_json(&run_stdin(
+            &["import", "yarn", "-", "--capacity", "4096,4"],
+            xml,
+        ));
+        assert_eq!(v["tree"], json!({"name": "root", "children": []}), "{xml}");
+    }
     let out = run_stdin(&["import", "yarn", "-"], "<allocations/>");
     common::assert_bad(&out, "leontief import yarn needs --capacity");
     let out = run_stdin(

@@ -628,7 +628,13 @@ pub fn import(text: &str, capacity: &str) -> Result<Imported, SolverError> {
                 "a <queue name=\"root\"> must be the only top-level queue",
             ));
         }
-        queue(queues[0], top, None, Policy::Fair, false, &mut ctx)?
+        // YARN's root is always a parent queue, even with no queue below it (found by
+        // fuzzing: a childless root became a leaf, which a tree cannot have as its root).
+        let mut root = queues[0].clone();
+        if !root.attrs.iter().any(|(k, _)| k == "type") {
+            root.attrs.push(("type".into(), "parent".into()));
+        }
+        queue(&root, top, None, Policy::Fair, false, &mut ctx)?
     } else {
         let synthetic = Element {
             name: "queue".into(),
