@@ -169,9 +169,9 @@ impl Instance {
             self.resources.iter().cloned().map(Value::String).collect(),
         );
         o.insert("capacity".into(), exact_list(&self.capacity));
-        // Idle users, and a tree without leaves, are read only from a document with pools
-        // (possibly none).
-        if self.hierarchical || !self.pools.is_empty() || !self.idle.is_empty() {
+        // Idle users, and a tree without leaves (no users: only a tree can have none), are
+        // read only from a document with pools (possibly none).
+        if !self.pools.is_empty() || !self.idle.is_empty() || self.users.is_empty() {
             let pools = self
                 .pools
                 .iter()
