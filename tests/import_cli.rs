@@ -234,6 +234,13 @@ fn yarn_errors_name_the_element() {
         ),
         (r#"<allocations><queue name="a"></allocations>"#, "standard input: malformed XML"),
         (r#"<queues/>"#, "expected the document element <allocations>"),
+        // Found by fuzzing: below a queue without minResources, the children's guarantees
+        // must still fit the capacity (4 vcores here; 3 + 2 = 5).
+        (
+            r#"<allocations><queue name="p"><queue name="x"><minResources>1 mb, 3 vcores</minResources></queue>
+                <queue name="y"><minResources>1 mb, 2 vcores</minResources></queue></queue></allocations>"#,
+            "allocations/queue[p]: the children's minResources sum to [2, 5], above the capacity [4096, 4]",
+        ),
         // Found by fuzzing: YARN allows a weight of 0 (no fair share), a tree does not.
         (
             r#"<allocations><queue name="a"><weight>0.0</weight></queue></allocations>"#,

@@ -897,22 +897,21 @@ fn queue(
             .filter_map(|c| c.guarantee.as_ref())
             .collect();
         let total = sum(&given, n);
-        let (bound, what) = match (&node.guarantee, parent) {
-            (Some(g), _) => (Some(g.clone()), "this queue's minResources"),
-            (None, None) => (Some(ctx.capacity.clone()), "the capacity"),
-            (None, Some(_)) => (None, ""),
+        // Below a queue without minResources the bound is the capacity (found by fuzzing:
+        // such a queue's children could otherwise guarantee more than the cluster has).
+        let (bound, what) = match &node.guarantee {
+            Some(g) => (g, "this queue's minResources"),
+            None => (&ctx.capacity, "the capacity"),
         };
-        if let Some(b) = bound {
-            if exceeds(&total, &b) {
-                return Err(SolverError::invalid(
-                    &at,
-                    format!(
-                        "the children's minResources sum to {}, above {what} {}: YARN overcommits (each child keeps its minResources), which a tree's guarantees cannot express",
-                        show(&total),
-                        show(&b)
-                    ),
-                ));
-            }
+        if exceeds(&total, bound) {
+            return Err(SolverError::invalid(
+                &at,
+                format!(
+                    "the children's minResources sum to {}, above {what} {}: YARN overcommits (each child keeps its minResources), which a tree's guarantees cannot express",
+                    show(&total),
+                    show(bound)
+                ),
+            ));
         }
         node.kind = Kind::Pool(children);
     } else if policy == Policy::Fifo {
