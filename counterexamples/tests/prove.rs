@@ -235,6 +235,27 @@ fn drf_is_strategy_proof_with_two_users_and_two_resources() {
 }
 
 #[test]
+fn asset_fairness_is_strategy_proof_with_positive_demands() {
+    // The DRF paper's Table 2 (Ghodsi et al., NSDI 2011): asset fairness is strategy-proof
+    // (docs/theory.md §3.11), with strictly positive demands.
+    if solver().is_none() {
+        return;
+    }
+    let sp = Statement::new(
+        ProvedMechanism::Asset,
+        Goal::Property(Property::Sp),
+        2,
+        2,
+        true,
+        false,
+        false,
+        None,
+    )
+    .unwrap();
+    assert_eq!(decide(&sp), Verdict::Proved);
+}
+
+#[test]
 fn ceei_gains_more_than_seven_fifths_with_two_users() {
     // The family with n = 2 (docs/theory.md §6.7): capacities (1, 1), liar ⟨1, 0⟩, u2
     // ⟨1/2, 1⟩; truthful prices (2, 0) give the liar 1/2 task; reporting ⟨1, 2/3⟩ moves the
@@ -254,9 +275,14 @@ fn ceei_gains_more_than_seven_fifths_with_two_users() {
 
 #[test]
 fn drf_is_not_strongly_group_strategy_proof_with_zero_demands() {
-    // The four-operation collusion (docs/theory.md §3): with 4 users and 3 resources two
-    // operations lie and a third gains; a coalition of 3 in (4, 3) is refuted, and the
-    // record replays with the exact DRF.
+    // A coalition of two in (4, 3), derived by hand: capacities 1; u1 ⟨2/3, 0, 1⟩,
+    // u2 ⟨0, 1, 0⟩, u3 ⟨0, 0, 1⟩, u4 ⟨1, 1/3, 0⟩. Truth: resource 3 fills first (2λ = 1),
+    // freezing u1 and u3 at 1/2; then resource 1 (1/3 + λ = 1) freezes u4 at 2/3; then
+    // resource 2 (λ + 2/9 = 1) leaves u2 7/9. If u1 reports ⟨1, 0, 1⟩, resources 1 and 3 fill
+    // together at λ = 1/2 (u4 frozen at 1/2) and resource 2 gives u2 λ + 1/6 = 1, i.e. 5/6,
+    // while u1's bundle ⟨1/2, 0, 1/2⟩ still runs min(3/4, 1/2) = 1/2 of its true tasks. So
+    // gsp-strong fails with coalition {u1, u2}; the found record must replay with the exact
+    // DRF.
     if solver().is_none() {
         return;
     }
@@ -268,11 +294,12 @@ fn drf_is_not_strongly_group_strategy_proof_with_zero_demands() {
         false,
         false,
         false,
-        Some(3),
+        Some(2),
     )
     .unwrap();
     let Verdict::Refuted(record) = decide(&gsp) else {
         panic!("expected a counterexample");
     };
+    assert_eq!(record["property"], "gsp-strong");
     replay(&Drf::extended(), &record).unwrap();
 }

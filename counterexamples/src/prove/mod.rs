@@ -239,15 +239,19 @@ impl Proof {
             o.insert(k, v);
         }
         o.insert("verdict".into(), json!(self.verdict.name()));
-        o.insert(
-            "rests_on".into(),
-            json!(format!(
+        let rests_on = match &self.verdict {
+            Verdict::Proved => format!(
                 "{}; {} {} answering unsat in every case",
                 statement.mechanism.characterization(),
                 self.solver.name,
                 self.solver.version
-            )),
-        );
+            ),
+            Verdict::Refuted(_) => "the counterexample, re-derived by the exact mechanism and \
+                                    the property checker (nothing from the solver)"
+                .to_string(),
+            Verdict::Unknown(_) => "nothing: some cases are open".to_string(),
+        };
+        o.insert("rests_on".into(), json!(rests_on));
         let solver = format!("{} {}", self.solver.name, self.solver.version);
         o.insert(
             "cases".into(),

@@ -73,11 +73,12 @@ pub fn implies(a: &str, b: &str) -> String {
     format!("(=> {a} {b})")
 }
 
-/// How every case is decided: three strategies of z3 race in one process (`par-or`) — its SMT
-/// core (nonlinear arithmetic inside the CDCL search), the same after equations are solved
-/// away, and its QF_NRA strategy (nlsat after preprocessing). Each decides cases on which the
-/// others stall (docs/theory.md §6.6).
-pub const DECIDE: &str = "(par-or smt (then simplify solve-eqs smt) qfnra)";
+/// How every case is decided: z3's QF_NRA strategy (nlsat after preprocessing) for 2 seconds,
+/// then three strategies racing in one process (`par-or`) — its SMT core (nonlinear
+/// arithmetic inside the CDCL search), the same after equations are solved away, and the
+/// QF_NRA strategy again. Each decides cases on which the others stall (docs/theory.md §6.6).
+pub const DECIDE: &str =
+    "(or-else (try-for qfnra 2000) (par-or smt (then simplify solve-eqs smt) qfnra))";
 
 /// How the model of a satisfiable case is found again: one strategy alone, so that the model,
 /// hence the counterexample, does not depend on which racer won.

@@ -20,7 +20,7 @@ use super::smt::{and, binary, constant, implies, mul, or, Script};
 use super::{asset, ceei, common_level, drf, ProveError};
 
 /// The mechanisms with an encoding.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::EnumIter)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ProvedMechanism {
     /// Extended weighted DRF (`drf`), with caps.
     Drf,
@@ -549,6 +549,16 @@ impl Statement {
         };
         let weights = self.weights.then(|| positive_per_user(&mut s, "w"));
         let caps = self.caps.then(|| positive_per_user(&mut s, "t"));
+        // When no case type names users (price supports, one case), users within the
+        // coalition and within the others may still be permuted: sort each class by its
+        // first demand entry.
+        if !matches!(self.split(), Split::Bottlenecks { .. }) {
+            for class in [0..self.coalition, self.coalition..n] {
+                for i in class.clone().skip(1) {
+                    s.assert(binary("<=", &demands[i - 1][0], &demands[i][0]));
+                }
+            }
+        }
         let mut reported = demands.clone();
         for i in self.liars() {
             reported[i] = demand_row(&mut s, "e", i);
