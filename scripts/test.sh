@@ -3,7 +3,8 @@
 # integration, proptest, doc tests including the README's example) in release mode with
 # overflow checks on, then the Python package's tests and the notebooks. Needs the Rust
 # toolchain (cargo, rustfmt, clippy) and python3 with venv; crates come through Cargo.lock,
-# Python packages from the pinned python/requirements-dev.txt and notebooks/requirements.txt. For a quick check before a commit, scripts/test-quick.sh.
+# Python packages (and z3, for `leontief prove`) from the pinned python/requirements-dev.txt and
+# notebooks/requirements.txt. For a quick check before a commit, scripts/test-quick.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,6 +16,11 @@ echo "== cargo fmt --check"
 cargo fmt --all -- --check
 echo "== cargo clippy -D warnings"
 cargo clippy --workspace --all-targets --locked -- -D warnings
+# The project venv first: its `z3` (pinned z3-solver wheel) is the solver `leontief prove` and
+# its tests run; under CI=true those tests fail without it.
+echo "== Python environment (pinned venv under target/, with z3)"
+venv="$(bash scripts/python-env.sh)"
+export PATH="$venv/bin:$PATH"
 echo "== cargo test (release, overflow checks on)"
 cargo test --workspace --release --locked
 echo "== Python package (pytest; builds and installs ./python into a pinned venv under target/)"

@@ -49,6 +49,7 @@ pub mod explore;
 pub mod generate;
 pub mod legacy;
 pub mod mechanisms;
+pub mod prove;
 pub mod record;
 pub mod search;
 pub mod shrink;

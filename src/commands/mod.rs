@@ -12,6 +12,7 @@ pub mod hdrf;
 pub mod import;
 pub mod merge;
 pub mod order;
+pub mod prove;
 pub mod reproduce;
 pub mod search;
 pub mod simulate;
@@ -60,6 +61,10 @@ pub enum Command {
     /// Optimize a metric (a manipulation gain, a monotonicity loss, envy, the sharing-incentive
     /// gap) over generated instances: JSONL records of each improvement, exact, re-derived.
     Explore(explore::ExploreArgs),
+    /// Decide a bounded statement (a property, or a bound on the manipulation gain, for every
+    /// instance of a size) with an SMT solver: proved, refuted with a re-derived
+    /// counterexample, or unknown.
+    Prove(prove::ProveArgs),
     /// Import a production scheduler's configuration (a YARN allocation file, Kueue
     /// ClusterQueues and Cohorts) as a tree JSON file.
     Import(import::ImportArgs),
@@ -165,6 +170,7 @@ impl Command {
             Command::Search(args) => search::run(args).into(),
             Command::Merge(args) => merge::run(args).into(),
             Command::Explore(args) => explore::run(args).into(),
+            Command::Prove(args) => prove::run(args).into(),
             Command::Import(args) => import::run(args).into(),
         }
     }

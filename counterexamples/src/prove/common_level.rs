@@ -1,0 +1,30 @@
+//! Common-level DRF (everyone frozen at the first saturation), encoded directly
+//! (docs/theory.md §6.4): in normal form every user's dominant share `x_i` is `λ w_i` for one
+//! level `λ >= 0`, every load is at most 1, and some load is 1.
+
+use super::smt::{binary, mul, or, Script};
+use super::statement::Profile;
+
+/// Asserts that `tasks` is common-level DRF's answer on `profile`; the level is the variable
+/// `<at>_level`.
+pub fn encode(script: &mut Script, profile: &Profile, tasks: &[String], at: &str) {
+    let level = script.real(&format!("{at}_level"));
+    script.assert(binary(">=", &level, "0.0"));
+    for (i, x) in tasks.iter().enumerate() {
+        let share = match &profile.weights {
+            Some(w) => mul(&level, &w[i]),
+            None => level.clone(),
+        };
+        script.assert(binary("=", x, &share));
+    }
+    let loads: Vec<String> = (0..profile.resources())
+        .map(|r| profile.load(tasks, r))
+        .collect();
+    for load in &loads {
+        script.assert(binary("<=", load, "1.0"));
+    }
+    script.assert(or(&loads
+        .iter()
+        .map(|l| binary("=", l, "1.0"))
+        .collect::<Vec<_>>()));
+}

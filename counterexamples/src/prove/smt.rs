@@ -1,0 +1,468 @@
+//! SMT-LIB 2 text, the solver as a separate process, and its models read back exactly.
+//!
+//! Terms are plain SMT-LIB strings built by the helpers below; a [`Script`] collects the
+//! declarations and assertions of one case. The solver (z3) runs as a child process on the
+//! script's text with a hard time limit, so no solver library is linked into the toolkit; its
+//! answer is `sat` (with the values of the variables asked for, as exact decimals or decimal
+//! approximations of algebraic numbers), `unsat`, or neither.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use leontief_solver::Rational;
+
+use super::ProveError;
+
+/// A real constant as an SMT-LIB term: `3`, `(/ 1 2)`, `(- (/ 1 2))`.
+pub fn constant(x: &Rational) -> String {
+    let text = x.abs().to_string();
+    let magnitude = match text.split_once('/') {
+        Some((num, den)) => format!("(/ {num}.0 {den}.0)"),
+        None => format!("{text}.0"),
+    };
+    if x.is_negative() {
+        format!("(- {magnitude})")
+    } else {
+        magnitude
+    }
+}
+
+/// `(op a b ..)`, or the neutral element / the single term when there are fewer than two.
+fn fold(op: &str, neutral: &str, terms: &[String]) -> String {
+    match terms {
+        [] => neutral.to_string(),
+        [t] => t.clone(),
+        _ => format!("({op} {})", terms.join(" ")),
+    }
+}
+
+/// The sum of `terms` (`0.0` when empty).
+pub fn sum(terms: &[String]) -> String {
+    fold("+", "0.0", terms)
+}
+
+/// The product of `terms` (`1.0` when empty).
+pub fn product(terms: &[String]) -> String {
+    fold("*", "1.0", terms)
+}
+
+/// The conjunction of `terms` (`true` when empty).
+pub fn and(terms: &[String]) -> String {
+    fold("and", "true", terms)
+}
+
+/// The disjunction of `terms` (`false` when empty).
+pub fn or(terms: &[String]) -> String {
+    fold("or", "false", terms)
+}
+
+/// `a * b`.
+pub fn mul(a: &str, b: &str) -> String {
+    format!("(* {a} {b})")
+}
+
+/// `(op a b)` for a binary relation or operator.
+pub fn binary(op: &str, a: &str, b: &str) -> String {
+    format!("({op} {a} {b})")
+}
+
+/// `a => b`.
+pub fn implies(a: &str, b: &str) -> String {
+    format!("(=> {a} {b})")
+}
+
+/// How every case is decided: z3's QF_NRA strategy (nlsat after preprocessing) for 2 seconds,
+/// then three strategies racing in one process (`par-or`) — its SMT core (nonlinear
+/// arithmetic inside the CDCL search), the same after equations are solved away, and the
+/// QF_NRA strategy again. Each decides cases on which the others stall (docs/theory.md §6.6).
+pub const DECIDE: &str =
+    "(or-else (try-for qfnra 2000) (par-or smt (then simplify solve-eqs smt) qfnra))";
+
+/// How the model of a satisfiable case is found again: one strategy alone, so that the model,
+/// hence the counterexample, does not depend on which racer won.
+pub const MODEL: &str = "qfnra";
+
+/// The declarations and assertions of one query, with the variables whose values a `sat`
+/// answer reports.
+#[derive(Debug, Clone, Default)]
+pub struct Script {
+    declarations: Vec<String>,
+    assertions: Vec<String>,
+    comments: Vec<String>,
+    /// The variables read back from a model, in order.
+    pub reported: Vec<String>,
+}
+
+impl Script {
+    /// An empty script.
+    pub fn new() -> Self {
+        Script::default()
+    }
+
+    /// Declares a real variable `name` and returns it as a term.
+    pub fn real(&mut self, name: &str) -> String {
+        self.declarations
+            .push(format!("(declare-fun {name} () Real)"));
+        name.to_string()
+    }
+
+    /// Declares a real variable whose value a model reports.
+    pub fn reported_real(&mut self, name: &str) -> String {
+        self.reported.push(name.to_string());
+        self.real(name)
+    }
+
+    /// Asserts `term`.
+    pub fn assert(&mut self, term: impl Into<String>) {
+        self.assertions.push(format!("(assert {})", term.into()));
+    }
+
+    /// A comment line at the top of the file (what the case is).
+    pub fn comment(&mut self, text: impl Into<String>) {
+        self.comments.push(text.into());
+    }
+
+    /// The SMT-LIB 2 text: logic, declarations, assertions, `check-sat-using` the
+    /// [`DECIDE`] strategy.
+    pub fn text(&self) -> String {
+        self.text_using(DECIDE)
+    }
+
+    /// The text with `check-sat-using tactic`; on `sat` the reported values print as decimals
+    /// (algebraic values approximated, marked `?`).
+    pub fn text_using(&self, tactic: &str) -> String {
+        let mut out = String::new();
+        for c in &self.comments {
+            for line in c.lines() {
+                out += &format!("; {line}\n");
+            }
+        }
+        out += "(set-option :produce-models true)\n";
+        out += "(set-option :pp.decimal true)\n";
+        out += "(set-option :pp.decimal_precision 40)\n";
+        out += "(set-logic QF_NRA)\n";
+        for d in &self.declarations {
+            out += d;
+            out.push('\n');
+        }
+        for a in &self.assertions {
+            out += a;
+            out.push('\n');
+        }
+        out += &format!("(check-sat-using {tactic})\n");
+        out
+    }
+
+    /// [`Script::text`] followed by the request for the reported values.
+    pub fn query(&self) -> String {
+        self.query_using(DECIDE)
+    }
+
+    /// [`Script::text_using`] followed by the request for the reported values.
+    pub fn query_using(&self, tactic: &str) -> String {
+        let mut out = self.text_using(tactic);
+        if !self.reported.is_empty() {
+            out += &format!("(get-value ({}))\n", self.reported.join(" "));
+        }
+        out
+    }
+}
+
+/// The solver: where its executable is, and its name and version as it reports them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Solver {
+    /// The executable.
+    pub path: PathBuf,
+    /// `z3`.
+    pub name: String,
+    /// As `z3 --version` prints it, e.g. `4.13.0`.
+    pub version: String,
+}
+
+/// How the solver is found when no path is given: this environment variable, then `z3` on
+/// `PATH`.
+pub const SOLVER_ENV: &str = "LEONTIEF_Z3";
+
+/// What to do when no solver can be found.
+pub const INSTALL_HINT: &str = "install one with `pip install z3-solver` (it ships a `z3` \
+     executable; scripts/python-env.sh installs it into target/python-venv/bin), then give \
+     --solver PATH, set LEONTIEF_Z3, or put `z3` on PATH";
+
+impl Solver {
+    /// The solver at `path`, else at `$LEONTIEF_Z3`, else `z3` on `PATH`, with its version.
+    ///
+    /// # Errors
+    /// [`ProveError::NoSolver`] when none runs, saying how to install one.
+    pub fn find(path: Option<&Path>) -> Result<Solver, ProveError> {
+        let candidate: PathBuf = match path {
+            Some(p) => p.to_path_buf(),
+            None => match std::env::var_os(SOLVER_ENV) {
+                Some(p) if !p.is_empty() => PathBuf::from(p),
+                _ => PathBuf::from("z3"),
+            },
+        };
+        let output = Command::new(&candidate)
+            .arg("--version")
+            .stdin(Stdio::null())
+            .output()
+            .map_err(|e| ProveError::NoSolver(format!("{}: {e}", candidate.display())))?;
+        let text = String::from_utf8_lossy(&output.stdout);
+        // `Z3 version 4.13.0 - 64 bit`
+        let version = text
+            .split_whitespace()
+            .skip_while(|w| *w != "version")
+            .nth(1)
+            .filter(|_| output.status.success() && text.starts_with("Z3"))
+            .ok_or_else(|| {
+                ProveError::NoSolver(format!(
+                    "{}: not a z3 executable (`--version` printed {:?})",
+                    candidate.display(),
+                    text.trim()
+                ))
+            })?;
+        Ok(Solver {
+            path: candidate,
+            name: "z3".into(),
+            version: version.to_string(),
+        })
+    }
+
+    /// Decides `script` ([`DECIDE`]) with at most `limit` of time; on `sat`, the model is
+    /// found again by [`MODEL`] alone when that succeeds within `limit`.
+    ///
+    /// # Errors
+    /// [`ProveError::Solver`] when the process cannot be run or answers something that is
+    /// neither `sat`, `unsat`, `unknown` nor a timeout.
+    pub fn check(&self, script: &Script, limit: Duration) -> Result<Answer, ProveError> {
+        match self.run(script, DECIDE, limit)? {
+            Answer::Sat(raced) => match self.run(script, MODEL, limit)? {
+                Answer::Sat(model) => Ok(Answer::Sat(model)),
+                _ => Ok(Answer::Sat(raced)),
+            },
+            other => Ok(other),
+        }
+    }
+
+    /// Runs `script` with `tactic` and at most `limit` of time.
+    fn run(&self, script: &Script, tactic: &str, limit: Duration) -> Result<Answer, ProveError> {
+        let seconds = limit.as_secs().max(1);
+        let mut child = Command::new(&self.path)
+            .arg("-in")
+            .arg("-smt2")
+            .arg(format!("-T:{seconds}"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| ProveError::Solver(format!("{}: {e}", self.path.display())))?;
+        let query = script.query_using(tactic);
+        if let Some(mut stdin) = child.stdin.take() {
+            // A solver that stops early closes its input; its answer says why.
+            let _ = stdin.write_all(query.as_bytes());
+        }
+        let mut stdout = child.stdout.take();
+        let reader = std::thread::spawn(move || {
+            let mut text = String::new();
+            if let Some(out) = stdout.as_mut() {
+                let _ = out.read_to_string(&mut text);
+            }
+            text
+        });
+        // z3 enforces -T itself; the grace period covers a solver that does not.
+        let deadline = Instant::now() + limit + Duration::from_secs(5);
+        let mut killed = false;
+        loop {
+            match child.try_wait() {
+                Ok(Some(_)) => break,
+                Ok(None) if Instant::now() >= deadline => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    killed = true;
+                    break;
+                }
+                Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+                Err(e) => return Err(ProveError::Solver(e.to_string())),
+            }
+        }
+        let text = reader
+            .join()
+            .map_err(|_| ProveError::Solver("reading the solver's answer failed".into()))?;
+        if killed {
+            return Ok(Answer::Unknown("timeout".into()));
+        }
+        parse_answer(&text, &script.reported)
+    }
+}
+
+/// The solver's answer to one query.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answer {
+    /// Satisfiable, with the reported variables' values (exact, or decimal approximations of
+    /// algebraic numbers).
+    Sat(Vec<(String, Rational)>),
+    /// Unsatisfiable.
+    Unsat,
+    /// Neither, with the reason (`timeout`, `unknown`).
+    Unknown(String),
+}
+
+/// Reads z3's output: the first line is the status; after `sat`, the values.
+fn parse_answer(text: &str, reported: &[String]) -> Result<Answer, ProveError> {
+    let mut lines = text.lines();
+    let status = lines.next().unwrap_or("").trim();
+    match status {
+        "unsat" => Ok(Answer::Unsat),
+        "unknown" => Ok(Answer::Unknown("unknown".into())),
+        "timeout" => Ok(Answer::Unknown("timeout".into())),
+        "sat" => {
+            let rest: String = lines.collect::<Vec<_>>().join("\n");
+            if reported.is_empty() {
+                return Ok(Answer::Sat(Vec::new()));
+            }
+            let values = parse_values(&rest)?;
+            for name in reported {
+                if !values.iter().any(|(n, _)| n == name) {
+                    return Err(ProveError::Solver(format!(
+                        "the model has no value for {name}"
+                    )));
+                }
+            }
+            Ok(Answer::Sat(values))
+        }
+        "" => Err(ProveError::Solver("the solver printed nothing".into())),
+        _ => Err(ProveError::Solver(format!(
+            "unexpected answer: {}",
+            text.lines().take(3).collect::<Vec<_>>().join(" ")
+        ))),
+    }
+}
+
+/// An s-expression.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Sexp {
+    Atom(String),
+    List(Vec<Sexp>),
+}
+
+fn tokenize(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    for c in text.chars() {
+        match c {
+            '(' | ')' => {
+                if !word.is_empty() {
+                    out.push(std::mem::take(&mut word));
+                }
+                out.push(c.to_string());
+            }
+            c if c.is_whitespace() => {
+                if !word.is_empty() {
+                    out.push(std::mem::take(&mut word));
+                }
+            }
+            c => word.push(c),
+        }
+    }
+    if !word.is_empty() {
+        out.push(word);
+    }
+    out
+}
+
+fn parse_sexp(tokens: &[String], at: &mut usize) -> Result<Sexp, ProveError> {
+    let bad = || ProveError::Solver("malformed model".into());
+    let token = tokens.get(*at).ok_or_else(bad)?;
+    *at += 1;
+    match token.as_str() {
+        "(" => {
+            let mut items = Vec::new();
+            loop {
+                match tokens.get(*at).map(String::as_str) {
+                    Some(")") => {
+                        *at += 1;
+                        return Ok(Sexp::List(items));
+                    }
+                    Some(_) => items.push(parse_sexp(tokens, at)?),
+                    None => return Err(bad()),
+                }
+            }
+        }
+        ")" => Err(bad()),
+        atom => Ok(Sexp::Atom(atom.to_string())),
+    }
+}
+
+/// `((x 0.5) (y (- 1.0)) (z 1.4142135623?))` → the values, exactly as printed (a trailing
+/// `?` marks a truncated decimal of an algebraic number; its digits are taken as they are).
+fn parse_values(text: &str) -> Result<Vec<(String, Rational)>, ProveError> {
+    let tokens = tokenize(text);
+    let mut at = 0;
+    let Sexp::List(pairs) = parse_sexp(&tokens, &mut at)? else {
+        return Err(ProveError::Solver("malformed model".into()));
+    };
+    pairs
+        .into_iter()
+        .map(|pair| match pair {
+            Sexp::List(items) if items.len() == 2 => match &items[0] {
+                Sexp::Atom(name) => Ok((name.clone(), value(&items[1])?)),
+                Sexp::List(_) => Err(ProveError::Solver("malformed model".into())),
+            },
+            _ => Err(ProveError::Solver("malformed model".into())),
+        })
+        .collect()
+}
+
+fn value(e: &Sexp) -> Result<Rational, ProveError> {
+    let bad = |what: String| ProveError::Solver(format!("cannot read the model value {what}"));
+    match e {
+        Sexp::Atom(a) => {
+            let digits = a.trim_end_matches('?');
+            digits
+                .parse::<Rational>()
+                .map_err(|_| bad(format!("{a:?}")))
+        }
+        Sexp::List(items) => match items.as_slice() {
+            [Sexp::Atom(op), x] if op == "-" => Ok(-value(x)?),
+            [Sexp::Atom(op), x, y] if op == "/" => value(x)?
+                .checked_div(&value(y)?)
+                .ok_or_else(|| bad("(division by zero)".into())),
+            _ => Err(bad(format!("{e:?}"))),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(s: &str) -> Rational {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn constants_are_written_as_smt_lib_reals() {
+        assert_eq!(constant(&q("3")), "3.0");
+        assert_eq!(constant(&q("-1/2")), "(- (/ 1.0 2.0))");
+    }
+
+    #[test]
+    fn models_are_read_exactly() {
+        // z3's get-value answer with pp.decimal: exact decimals, negations and a truncated
+        // algebraic value marked `?`.
+        let answer = "sat\n((a 0.5)\n (b (- 1.25))\n (c 1.4142?)\n (d (/ 1.0 3.0)))\n";
+        let names: Vec<String> = ["a", "b", "c", "d"].map(String::from).to_vec();
+        let Answer::Sat(values) = parse_answer(answer, &names).unwrap() else {
+            panic!("expected sat");
+        };
+        let got: Vec<Rational> = values.into_iter().map(|(_, v)| v).collect();
+        assert_eq!(got, vec![q("1/2"), q("-5/4"), q("14142/10000"), q("1/3")]);
+        assert_eq!(parse_answer("unsat\n", &[]).unwrap(), Answer::Unsat);
+        assert!(matches!(
+            parse_answer("timeout\n", &[]).unwrap(),
+            Answer::Unknown(_)
+        ));
+        assert!(parse_answer("sat\n((a 0.5))", &names).is_err());
+    }
+}

@@ -1,0 +1,790 @@
+//! The statement `prove` decides, its domain, and its split into cases.
+//!
+//! Every instance is taken in normal form: capacities 1 and each demand (true or reported)
+//! scaled so that its largest entry is 1 — every mechanism encoded here gives the same bundles
+//! after such scaling, and every property is about bundles (docs/theory.md §6.1). The users
+//! are `u1..un`; the coalition is `u1..uk` (for `sp`, the liar is `u1`).
+//!
+//! The negated statement is a formula over the instance, the coalition's reports and both
+//! answers; a case fixes the combinatorial type of one or both answers (each user's
+//! bottleneck, each profile's price support). Users inside the coalition, users outside it,
+//! and resources may be permuted without changing the statement, so only one type per orbit
+//! of these permutations is kept (the lexicographically least): every model of the formula,
+//! permuted, is a model of a kept case.
+
+use leontief_solver::properties::Property;
+use leontief_solver::{Rational, SolverError};
+use serde_json::{json, Map, Value};
+
+use super::smt::{and, binary, constant, implies, mul, or, Script};
+use super::{asset, ceei, common_level, drf, ProveError};
+
+/// The mechanisms with an encoding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProvedMechanism {
+    /// Extended weighted DRF (`drf`), with caps.
+    Drf,
+    /// DRF freezing everyone at the first saturation (`drf-common-level`).
+    DrfCommonLevel,
+    /// Asset fairness (`asset`), with caps.
+    Asset,
+    /// CEEI (`ceei`), without caps.
+    Ceei,
+}
+
+impl ProvedMechanism {
+    /// Every encoded mechanism.
+    pub const ALL: [ProvedMechanism; 4] = [
+        ProvedMechanism::Drf,
+        ProvedMechanism::DrfCommonLevel,
+        ProvedMechanism::Asset,
+        ProvedMechanism::Ceei,
+    ];
+
+    /// The mechanism's name in the registry.
+    pub fn name(self) -> &'static str {
+        match self {
+            ProvedMechanism::Drf => "drf",
+            ProvedMechanism::DrfCommonLevel => "drf-common-level",
+            ProvedMechanism::Asset => "asset",
+            ProvedMechanism::Ceei => "ceei",
+        }
+    }
+
+    /// The mechanism called `name`.
+    ///
+    /// # Errors
+    /// `--mechanism` when it has no encoding, listing the ones that do.
+    pub fn from_name(name: &str) -> Result<Self, SolverError> {
+        Self::ALL
+            .into_iter()
+            .find(|m| m.name() == name)
+            .ok_or_else(|| {
+                let known: Vec<&str> = Self::ALL.iter().map(|m| m.name()).collect();
+                SolverError::invalid(
+                    "--mechanism",
+                    format!(
+                        "{name:?} has no encoding for prove; encoded: {}",
+                        known.join(", ")
+                    ),
+                )
+            })
+    }
+
+    /// The theorem the encoding rests on.
+    pub fn characterization(self) -> &'static str {
+        match self {
+            ProvedMechanism::Drf => {
+                "the bottleneck characterization of extended DRF (docs/theory.md §6.2)"
+            }
+            ProvedMechanism::DrfCommonLevel => {
+                "the common-level characterization (docs/theory.md §6.4)"
+            }
+            ProvedMechanism::Asset => {
+                "the bottleneck characterization on aggregate shares (docs/theory.md §6.2)"
+            }
+            ProvedMechanism::Ceei => {
+                "the Eisenberg-Gale KKT characterization of CEEI (docs/theory.md §6.3)"
+            }
+        }
+    }
+
+    fn takes_caps(self) -> bool {
+        matches!(self, ProvedMechanism::Drf | ProvedMechanism::Asset)
+    }
+}
+
+/// What is claimed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Goal {
+    /// A manipulation property: `sp`, `gsp-strong`, `gsp-weak`.
+    Property(Property),
+    /// `sp-gain <= bound`: no single liar's true utility exceeds `bound` times its truthful
+    /// one.
+    SpGain(Rational),
+}
+
+/// The combinatorial type an answer is restricted to in one case.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Shape {
+    /// Any type (the encoding's disjunction).
+    Any,
+    /// User `i`'s bottleneck resource, or `m` for a user held at its cap.
+    Bottlenecks(Vec<usize>),
+    /// Which prices are positive.
+    Support(Vec<bool>),
+}
+
+impl Shape {
+    /// The shape with users renumbered by `users` (`new[users[i]] = old[i]`) and resources by
+    /// `resources`.
+    fn permuted(&self, users: &[usize], resources: &[usize]) -> Shape {
+        match self {
+            Shape::Any => Shape::Any,
+            Shape::Bottlenecks(b) => {
+                let mut out = vec![0; b.len()];
+                for (i, &r) in b.iter().enumerate() {
+                    out[users[i]] = resources.get(r).copied().unwrap_or(r);
+                }
+                Shape::Bottlenecks(out)
+            }
+            Shape::Support(s) => {
+                let mut out = vec![false; s.len()];
+                for (r, &positive) in s.iter().enumerate() {
+                    out[resources[r]] = positive;
+                }
+                Shape::Support(out)
+            }
+        }
+    }
+
+    fn label(&self, resources: usize) -> String {
+        match self {
+            Shape::Any => "any".into(),
+            Shape::Bottlenecks(b) => {
+                let names: Vec<String> = b
+                    .iter()
+                    .map(|&r| {
+                        if r == resources {
+                            "cap".into()
+                        } else {
+                            format!("r{}", r + 1)
+                        }
+                    })
+                    .collect();
+                format!("bottlenecks ({})", names.join(","))
+            }
+            Shape::Support(s) => {
+                let names: Vec<String> = s
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, &p)| p)
+                    .map(|(r, _)| format!("r{}", r + 1))
+                    .collect();
+                format!("prices>0 on {{{}}}", names.join(","))
+            }
+        }
+    }
+}
+
+/// The terms of one demand profile, in normal form.
+#[derive(Debug, Clone)]
+pub struct Profile {
+    /// `demands[i][r]`: user `i`'s (reported) demand for resource `r`.
+    pub demands: Vec<Vec<String>>,
+    /// Weights, when the domain has them (else every weight is 1).
+    pub weights: Option<Vec<String>>,
+    /// Task caps, when the domain has them.
+    pub caps: Option<Vec<String>>,
+}
+
+impl Profile {
+    /// The number of users.
+    pub fn users(&self) -> usize {
+        self.demands.len()
+    }
+
+    /// The number of resources.
+    pub fn resources(&self) -> usize {
+        self.demands.first().map_or(0, Vec::len)
+    }
+
+    /// `load_r = Σ_i tasks_i · d_ir`.
+    pub fn load(&self, tasks: &[String], r: usize) -> String {
+        super::smt::sum(
+            &(0..self.users())
+                .map(|i| mul(&tasks[i], &self.demands[i][r]))
+                .collect::<Vec<_>>(),
+        )
+    }
+}
+
+/// One case: a script and what it is.
+#[derive(Debug, Clone)]
+pub struct Case {
+    /// Its number.
+    pub index: usize,
+    /// Its combinatorial type, in words.
+    pub label: String,
+    /// The query.
+    pub script: Script,
+}
+
+/// The largest domain `prove` accepts (the work grows exponentially with it).
+pub const MAX_USERS: usize = 6;
+/// See [`MAX_USERS`].
+pub const MAX_RESOURCES: usize = 4;
+
+/// A bounded statement.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Statement {
+    /// The mechanism.
+    pub mechanism: ProvedMechanism,
+    /// What is claimed.
+    pub goal: Goal,
+    /// `n`.
+    pub users: usize,
+    /// `m`.
+    pub resources: usize,
+    /// Every demand (true and reported) strictly positive.
+    pub positive: bool,
+    /// Users have arbitrary positive weights (else all weigh 1).
+    pub weights: bool,
+    /// Users have arbitrary positive task caps (else none).
+    pub caps: bool,
+    /// The coalition's size `k` (users `u1..uk`); 1 for `sp` and `sp-gain`.
+    pub coalition: usize,
+}
+
+impl Statement {
+    /// A statement, validated: the sizes, a goal the encodings cover, the options that apply.
+    ///
+    /// # Errors
+    /// The offending flag named.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        mechanism: ProvedMechanism,
+        goal: Goal,
+        users: usize,
+        resources: usize,
+        positive: bool,
+        weights: bool,
+        caps: bool,
+        coalition: Option<usize>,
+    ) -> Result<Self, SolverError> {
+        if !(2..=MAX_USERS).contains(&users) {
+            return Err(SolverError::invalid(
+                "--users",
+                format!("expected 2..{MAX_USERS}, found {users}"),
+            ));
+        }
+        if !(1..=MAX_RESOURCES).contains(&resources) {
+            return Err(SolverError::invalid(
+                "--resources",
+                format!("expected 1..{MAX_RESOURCES}, found {resources}"),
+            ));
+        }
+        let coalition = match (&goal, coalition) {
+            (Goal::Property(Property::GspStrong | Property::GspWeak), k) => {
+                let k = k.unwrap_or(users);
+                if !(1..=users).contains(&k) {
+                    return Err(SolverError::invalid(
+                        "--coalition",
+                        format!("expected 1..{users} (at most --users), found {k}"),
+                    ));
+                }
+                k
+            }
+            (Goal::Property(Property::Sp) | Goal::SpGain(_), None) => 1,
+            (_, Some(_)) => {
+                return Err(SolverError::invalid(
+                    "--coalition",
+                    "applies to --property gsp-strong or gsp-weak",
+                ))
+            }
+            (Goal::Property(p), None) => {
+                return Err(SolverError::invalid(
+                    "--property",
+                    format!("{p} has no encoding for prove; encoded: sp, gsp-strong, gsp-weak"),
+                ))
+            }
+        };
+        if let Goal::SpGain(c) = &goal {
+            if *c < Rational::ONE {
+                return Err(SolverError::invalid(
+                    "--bound",
+                    format!("expected at least 1 (the truth gives 1), found {c}"),
+                ));
+            }
+        }
+        if caps && !mechanism.takes_caps() {
+            return Err(SolverError::invalid(
+                "--caps",
+                format!(
+                    "the {} encoding has no caps (drf and asset have)",
+                    mechanism.name()
+                ),
+            ));
+        }
+        Ok(Statement {
+            mechanism,
+            goal,
+            users,
+            resources,
+            positive,
+            weights,
+            caps,
+            coalition,
+        })
+    }
+
+    /// The property whose violation a counterexample is (`sp` for `sp-gain`).
+    pub fn property(&self) -> Property {
+        match &self.goal {
+            Goal::Property(p) => *p,
+            Goal::SpGain(_) => Property::Sp,
+        }
+    }
+
+    /// One line: what is claimed, on which domain.
+    pub fn describe(&self) -> String {
+        let claim = match &self.goal {
+            Goal::Property(p) => format!("{} has {p}", self.mechanism.name()),
+            Goal::SpGain(c) => format!("{} has sp-gain <= {c}", self.mechanism.name()),
+        };
+        format!(
+            "{claim} for every instance with {} users and {} resources ({}{}{}{})",
+            self.users,
+            self.resources,
+            if self.positive {
+                "positive demands"
+            } else {
+                "demands may be zero"
+            },
+            if self.weights { ", any weights" } else { "" },
+            if self.caps { ", any caps" } else { "" },
+            if self.coalition > 1 {
+                format!(", coalition of {}", self.coalition)
+            } else {
+                String::new()
+            }
+        )
+    }
+
+    /// The statement and its domain as JSON fields.
+    pub fn to_json(&self) -> Map<String, Value> {
+        let mut o = Map::new();
+        o.insert("mechanism".into(), json!(self.mechanism.name()));
+        match &self.goal {
+            Goal::Property(p) => {
+                o.insert("property".into(), json!(p.name()));
+            }
+            Goal::SpGain(c) => {
+                o.insert("metric".into(), json!("sp-gain"));
+                o.insert("bound".into(), json!(c.to_string()));
+            }
+        }
+        o.insert("claim".into(), json!(self.describe()));
+        o.insert(
+            "domain".into(),
+            json!({
+                "users": self.users,
+                "resources": self.resources,
+                "capacities": "1 each (every instance scales to this)",
+                "demands": if self.positive {
+                    "positive, largest entry 1 (every demand scales to this)"
+                } else {
+                    "nonnegative, largest entry 1 (every demand scales to this)"
+                },
+                "reports": "the coalition's members report any demand of the same domain",
+                "weights": if self.weights { "any positive" } else { "1" },
+                "caps": if self.caps { "any positive" } else { "none" },
+                "coalition": (1..=self.coalition).map(|i| format!("u{i}")).collect::<Vec<_>>(),
+            }),
+        );
+        o.insert("split".into(), json!(self.split_description()));
+        o
+    }
+
+    fn split_description(&self) -> String {
+        let symmetry = "one type per orbit under permutations of the coalition's members, of \
+                        the other users and of the resources";
+        match self.split() {
+            Split::Bottlenecks { lie: false } => format!(
+                "by the truthful answer's bottleneck assignment (each user's bottleneck \
+                 resource{}), {symmetry}",
+                if self.caps { " or its cap" } else { "" }
+            ),
+            Split::Bottlenecks { lie: true } => format!(
+                "by the bottleneck assignments of the truthful and the reported answer, \
+                 {symmetry}"
+            ),
+            Split::Supports => {
+                format!("by the price supports of the truthful and the reported answer, {symmetry}")
+            }
+            Split::None => "none (one case)".into(),
+        }
+    }
+
+    fn split(&self) -> Split {
+        match self.mechanism {
+            // A group manipulation is expected to be found at once in one case; splitting
+            // it multiplies the cases by every member's report type.
+            ProvedMechanism::Drf | ProvedMechanism::Asset if self.coalition > 1 => Split::None,
+            ProvedMechanism::Drf | ProvedMechanism::Asset => Split::Bottlenecks {
+                // Measured: splitting the reported answer too pays from 9 unknowns of demand on.
+                lie: self.users * self.resources >= 9,
+            },
+            ProvedMechanism::Ceei => Split::Supports,
+            ProvedMechanism::DrfCommonLevel => Split::None,
+        }
+    }
+
+    /// The users whose demand is reported differently: the coalition.
+    fn liars(&self) -> std::ops::Range<usize> {
+        0..self.coalition
+    }
+
+    /// The cases: one script per kept combinatorial type.
+    ///
+    /// # Errors
+    /// None at present (the statement is validated when built); kept for encodings that
+    /// refuse a shape.
+    pub fn cases(&self) -> Result<Vec<Case>, ProveError> {
+        let shapes = self.shapes();
+        Ok(shapes
+            .into_iter()
+            .enumerate()
+            .map(|(index, kind)| {
+                let label = format!(
+                    "truth: {}; reports: {}",
+                    kind.truth.label(self.resources),
+                    kind.lie.label(self.resources)
+                );
+                let mut script = self.script(&kind);
+                script.comment(format!(
+                    "leontief prove: {}\ncase {index}: {label}",
+                    self.describe()
+                ));
+                Case {
+                    index,
+                    label,
+                    script,
+                }
+            })
+            .collect())
+    }
+
+    /// The kept case types, in lexicographic order.
+    fn shapes(&self) -> Vec<Kind> {
+        let (n, m) = (self.users, self.resources);
+        let any = Kind {
+            truth: Shape::Any,
+            lie: Shape::Any,
+        };
+        let options: Vec<Shape> = match self.split() {
+            Split::None => return vec![any],
+            Split::Bottlenecks { .. } => {
+                let values = if self.caps { m + 1 } else { m };
+                assignments(n, values)
+                    .into_iter()
+                    .map(Shape::Bottlenecks)
+                    .collect()
+            }
+            Split::Supports => (1..(1usize << m))
+                .map(|bits| Shape::Support((0..m).map(|r| bits >> r & 1 == 1).collect()))
+                .collect(),
+        };
+        let pairs: Vec<(Shape, Shape)> = match self.split() {
+            Split::Bottlenecks { lie: false } => {
+                options.into_iter().map(|s| (s, Shape::Any)).collect()
+            }
+            _ => options
+                .iter()
+                .flat_map(|t| options.iter().map(move |l| (t.clone(), l.clone())))
+                .collect(),
+        };
+        let kinds = pairs.into_iter().map(|(truth, lie)| Kind { truth, lie });
+        let group = self.symmetries();
+        let mut kept: Vec<Kind> = kinds
+            .filter(|kind| {
+                group
+                    .iter()
+                    .all(|(users, resources)| *kind <= kind.permuted(users, resources))
+            })
+            .collect();
+        kept.sort();
+        kept
+    }
+
+    /// The permutations (of users, of resources) that leave the statement unchanged: within
+    /// the coalition, within the others, and all of the resources.
+    fn symmetries(&self) -> Vec<(Vec<usize>, Vec<usize>)> {
+        let (n, k) = (self.users, self.coalition);
+        let inside = permutations(k);
+        let outside = permutations(n - k);
+        let mut users = Vec::new();
+        for a in &inside {
+            for b in &outside {
+                let mut p: Vec<usize> = a.clone();
+                p.extend(b.iter().map(|&j| j + k));
+                users.push(p);
+            }
+        }
+        let resources = permutations(self.resources);
+        users
+            .iter()
+            .flat_map(|u| resources.iter().map(move |r| (u.clone(), r.clone())))
+            .collect()
+    }
+
+    /// The script of one case.
+    fn script(&self, kind: &Kind) -> Script {
+        let (n, m) = (self.users, self.resources);
+        let mut s = Script::new();
+        let demand_row = |s: &mut Script, prefix: &str, i: usize| -> Vec<String> {
+            let row: Vec<String> = (0..m)
+                .map(|r| s.reported_real(&format!("{prefix}_{}_{}", i + 1, r + 1)))
+                .collect();
+            for a in &row {
+                let low = if self.positive { ">" } else { ">=" };
+                s.assert(binary(low, a, "0.0"));
+                s.assert(binary("<=", a, "1.0"));
+            }
+            s.assert(or(&row
+                .iter()
+                .map(|a| binary("=", a, "1.0"))
+                .collect::<Vec<_>>()));
+            row
+        };
+        let demands: Vec<Vec<String>> = (0..n).map(|i| demand_row(&mut s, "d", i)).collect();
+        let positive_per_user = |s: &mut Script, name: &str| -> Vec<String> {
+            (0..n)
+                .map(|i| {
+                    let v = s.reported_real(&format!("{name}_{}", i + 1));
+                    s.assert(binary(">", &v, "0.0"));
+                    v
+                })
+                .collect()
+        };
+        let weights = self.weights.then(|| positive_per_user(&mut s, "w"));
+        let caps = self.caps.then(|| positive_per_user(&mut s, "t"));
+        // When no case type names users (price supports, one case), users within the
+        // coalition and within the others may still be permuted: sort each class by its
+        // first demand entry.
+        if !matches!(self.split(), Split::Bottlenecks { .. }) {
+            for class in [0..self.coalition, self.coalition..n] {
+                for i in class.clone().skip(1) {
+                    s.assert(binary("<=", &demands[i - 1][0], &demands[i][0]));
+                }
+            }
+        }
+        let mut reported = demands.clone();
+        for i in self.liars() {
+            reported[i] = demand_row(&mut s, "e", i);
+        }
+        let truthful = Profile {
+            demands: demands.clone(),
+            weights: weights.clone(),
+            caps: caps.clone(),
+        };
+        let lying = Profile {
+            demands: reported.clone(),
+            weights,
+            caps: caps.clone(),
+        };
+        let x: Vec<String> = (0..n).map(|i| s.real(&format!("x_{}", i + 1))).collect();
+        let y: Vec<String> = (0..n).map(|i| s.real(&format!("y_{}", i + 1))).collect();
+        self.encode(&mut s, &truthful, &x, &kind.truth, "t");
+        self.encode(&mut s, &lying, &y, &kind.lie, "l");
+        // A member's true utility after, compared with c times before (docs/theory.md §6.5):
+        // on every resource it truly needs, its new bundle covers c times its old one (and
+        // its cap allows it).
+        let at_least = |i: usize, c: Option<&Rational>, strict: bool| -> String {
+            let rel = if strict { ">" } else { ">=" };
+            let before = |t: String| match c {
+                Some(c) => mul(&constant(c), &t),
+                None => t,
+            };
+            let mut terms: Vec<String> = (0..m)
+                .map(|r| {
+                    implies(
+                        &binary(">", &demands[i][r], "0.0"),
+                        &binary(
+                            rel,
+                            &mul(&y[i], &reported[i][r]),
+                            &before(mul(&x[i], &demands[i][r])),
+                        ),
+                    )
+                })
+                .collect();
+            if let Some(t) = &caps {
+                terms.push(binary(rel, &t[i], &before(x[i].clone())));
+            }
+            and(&terms)
+        };
+        match &self.goal {
+            Goal::SpGain(c) => {
+                s.assert(binary(">", &x[0], "0.0"));
+                s.assert(at_least(0, Some(c), true));
+            }
+            Goal::Property(Property::Sp) => s.assert(at_least(0, None, true)),
+            Goal::Property(Property::GspWeak) => {
+                for i in self.liars() {
+                    s.assert(at_least(i, None, true));
+                }
+            }
+            Goal::Property(_) => {
+                for i in self.liars() {
+                    s.assert(at_least(i, None, false));
+                }
+                s.assert(or(&self
+                    .liars()
+                    .map(|i| at_least(i, None, true))
+                    .collect::<Vec<_>>()));
+            }
+        }
+        s
+    }
+
+    fn encode(&self, s: &mut Script, profile: &Profile, tasks: &[String], shape: &Shape, at: &str) {
+        match self.mechanism {
+            ProvedMechanism::Drf => drf::encode(s, profile, tasks, shape),
+            ProvedMechanism::Asset => asset::encode(s, profile, tasks, shape),
+            ProvedMechanism::DrfCommonLevel => common_level::encode(s, profile, tasks, at),
+            ProvedMechanism::Ceei => ceei::encode(s, profile, tasks, shape, at),
+        }
+    }
+}
+
+/// The combinatorial type of one case.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Kind {
+    /// The truthful answer's type.
+    truth: Shape,
+    /// The reported answer's type.
+    lie: Shape,
+}
+
+impl Kind {
+    fn permuted(&self, users: &[usize], resources: &[usize]) -> Kind {
+        Kind {
+            truth: self.truth.permuted(users, resources),
+            lie: self.lie.permuted(users, resources),
+        }
+    }
+}
+
+/// How the cases are cut.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Split {
+    /// One case.
+    None,
+    /// By bottleneck assignments: the truthful one, and the reported one too when `lie`.
+    Bottlenecks { lie: bool },
+    /// By the price supports of both answers.
+    Supports,
+}
+
+/// Every map `0..n -> 0..values`, as vectors.
+fn assignments(n: usize, values: usize) -> Vec<Vec<usize>> {
+    let mut out = vec![Vec::new()];
+    for _ in 0..n {
+        out = out
+            .into_iter()
+            .flat_map(|p: Vec<usize>| {
+                (0..values).map(move |v| {
+                    let mut q = p.clone();
+                    q.push(v);
+                    q
+                })
+            })
+            .collect();
+    }
+    out
+}
+
+fn permutations(k: usize) -> Vec<Vec<usize>> {
+    let mut out = vec![Vec::new()];
+    for j in 0..k {
+        out = out
+            .into_iter()
+            .flat_map(|p: Vec<usize>| {
+                (0..=j).map(move |pos| {
+                    let mut q = p.clone();
+                    q.insert(pos, j);
+                    q
+                })
+            })
+            .collect();
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn statement(mechanism: ProvedMechanism, goal: Goal, n: usize, m: usize) -> Statement {
+        Statement::new(mechanism, goal, n, m, false, false, false, None).unwrap()
+    }
+
+    #[test]
+    fn the_split_keeps_one_type_per_orbit() {
+        // DRF sp at (2, 2): bottleneck assignments (b1, b2) in {r1, r2}^2 up to swapping the
+        // resources (the liar u1 is fixed, u2 alone outside): (r1,r1) ~ (r2,r2) and
+        // (r1,r2) ~ (r2,r1), so two cases.
+        let sp = statement(ProvedMechanism::Drf, Goal::Property(Property::Sp), 2, 2);
+        assert_eq!(sp.cases().unwrap().len(), 2);
+        // (2, 3): 9 assignments; orbits under the 6 permutations of 3 resources: same
+        // resource (3 of them) or different (6): two cases.
+        let sp = statement(ProvedMechanism::Drf, Goal::Property(Property::Sp), 2, 3);
+        assert_eq!(sp.cases().unwrap().len(), 2);
+        // CEEI at (2, 2): supports {1}, {2}, {1,2} for both answers, 9 pairs; swapping the
+        // resources pairs ({1},{1})~({2},{2}), ({1},{2})~({2},{1}), ({1},{12})~({2},{12}),
+        // ({12},{1})~({12},{2}), and fixes ({12},{12}): 5 cases.
+        let gain = statement(
+            ProvedMechanism::Ceei,
+            Goal::SpGain("3/2".parse().unwrap()),
+            2,
+            2,
+        );
+        assert_eq!(gain.cases().unwrap().len(), 5);
+    }
+
+    #[test]
+    fn flags_that_do_not_apply_are_refused() {
+        let sp = Goal::Property(Property::Sp);
+        let err = Statement::new(
+            ProvedMechanism::Drf,
+            sp.clone(),
+            2,
+            2,
+            false,
+            false,
+            false,
+            Some(2),
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("--coalition"));
+        let err = Statement::new(
+            ProvedMechanism::Ceei,
+            sp.clone(),
+            2,
+            2,
+            false,
+            false,
+            true,
+            None,
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("--caps"));
+        let err =
+            Statement::new(ProvedMechanism::Drf, sp, 1, 2, false, false, false, None).unwrap_err();
+        assert!(err.to_string().contains("--users"));
+        let err = Statement::new(
+            ProvedMechanism::Drf,
+            Goal::Property(Property::Ef),
+            2,
+            2,
+            false,
+            false,
+            false,
+            None,
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("--property"));
+        let err = Statement::new(
+            ProvedMechanism::Ceei,
+            Goal::SpGain("1/2".parse().unwrap()),
+            2,
+            2,
+            false,
+            false,
+            false,
+            None,
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("--bound"));
+    }
+}

@@ -1,0 +1,191 @@
+//! From the solver's model to a counterexample the exact mechanisms confirm.
+//!
+//! The model's values are exact decimals or decimal approximations of algebraic numbers.
+//! They are replaced by the simplest rationals within a tolerance (the Stern–Brocot
+//! search: the rational of least denominator in an interval), the tolerance shrinking
+//! from 1/10 until the rounded instance and reports re-derive — the mechanism run exactly on
+//! both profiles and the property decided by the same checker as `search` — as a violation
+//! (and, for `sp-gain`, a gain above the bound). Only a re-derived record is ever printed; a
+//! model that re-derives at no tolerance is an error, not a verdict.
+
+use std::collections::HashMap;
+
+use leontief_solver::properties::{utility_at_truth, utility_of_report, Scenario};
+use leontief_solver::{Instance, Rational, User};
+use serde_json::{json, Value};
+
+use super::statement::{Goal, Statement};
+use crate::candidate::{evaluate, Candidate};
+use crate::mechanisms::by_name;
+use crate::record::Record;
+
+/// The simplest rational in the closed interval `[lo, hi]` (`lo <= hi`): the one of least
+/// denominator, and of least numerator magnitude among those (the Stern–Brocot tree's
+/// highest node in the interval).
+///
+/// # Example
+/// ```
+/// use leontief_counterexamples::prove::witness::simplest_between;
+/// use leontief_solver::Rational;
+/// let q = |s: &str| s.parse::<Rational>().unwrap();
+/// assert_eq!(simplest_between(&q("0.33"), &q("0.34")), q("1/3"));
+/// assert_eq!(simplest_between(&q("-0.5"), &q("0.1")), q("0"));
+/// assert_eq!(simplest_between(&q("1.41"), &q("1.42")), q("17/12"));
+/// ```
+pub fn simplest_between(lo: &Rational, hi: &Rational) -> Rational {
+    if !lo.is_positive() && !hi.is_negative() {
+        return Rational::ZERO;
+    }
+    if hi.is_negative() {
+        return -simplest_between(&-hi, &-lo);
+    }
+    // 0 < lo <= hi.
+    let floor = lo.floor();
+    if floor == *lo {
+        return floor;
+    }
+    let next = &floor + &Rational::ONE;
+    if next <= *hi {
+        return next;
+    }
+    // floor < lo <= hi < floor + 1: the fractional parts' reciprocals, reversed.
+    let (a, b) = (lo - &floor, hi - &floor);
+    let inner = simplest_between(
+        &b.recip().unwrap_or(Rational::ONE),
+        &a.recip().unwrap_or(Rational::ONE),
+    );
+    &floor + &inner.recip().unwrap_or(Rational::ZERO)
+}
+
+/// The tolerances tried, widest first: 10^-1 .. 10^-30, then the model's values as given.
+fn tolerances() -> impl Iterator<Item = Option<Rational>> {
+    (1..=30)
+        .map(|k| format!("1e-{k}").parse::<Rational>().ok())
+        .chain(std::iter::once(None))
+}
+
+/// The counterexample record the model gives, re-derived exactly, or why there is none.
+///
+/// # Errors
+/// A message when no rounding of the model re-derives as a counterexample.
+pub fn counterexample(
+    statement: &Statement,
+    model: &[(String, Rational)],
+) -> Result<Value, String> {
+    let values: HashMap<&str, &Rational> = model.iter().map(|(k, v)| (k.as_str(), v)).collect();
+    let mut last = String::from("no rounding tried");
+    let mut tried: Vec<HashMap<String, Rational>> = Vec::new();
+    for tolerance in tolerances() {
+        let rounded: HashMap<String, Rational> = values
+            .iter()
+            .map(|(k, v)| {
+                let r = match &tolerance {
+                    Some(t) => simplest_between(&(*v - t), &(*v + t)),
+                    None => (*v).clone(),
+                };
+                (k.to_string(), r)
+            })
+            .collect();
+        if tried.contains(&rounded) {
+            continue;
+        }
+        match rederive(statement, &rounded) {
+            Ok(record) => return Ok(record),
+            Err(reason) => last = reason,
+        }
+        tried.push(rounded);
+    }
+    Err(last)
+}
+
+/// The record of the counterexample with these values, re-derived by the exact mechanism.
+fn rederive(statement: &Statement, values: &HashMap<String, Rational>) -> Result<Value, String> {
+    let (n, m) = (statement.users, statement.resources);
+    let get = |name: String| -> Result<Rational, String> {
+        values
+            .get(&name)
+            .cloned()
+            .ok_or_else(|| format!("the model has no value for {name}"))
+    };
+    let row = |prefix: &str, i: usize| -> Result<Vec<Rational>, String> {
+        (0..m)
+            .map(|r| get(format!("{prefix}_{}_{}", i + 1, r + 1)))
+            .collect()
+    };
+    let mut users = Vec::with_capacity(n);
+    for i in 0..n {
+        let demand = row("d", i)?;
+        let mut user = User::new(format!("u{}", i + 1), demand);
+        if statement.weights {
+            user = user.weight(get(format!("w_{}", i + 1))?);
+        }
+        if statement.caps {
+            user = user.cap(get(format!("t_{}", i + 1))?);
+        }
+        users.push(user);
+    }
+    let instance =
+        Instance::new(vec![Rational::ONE; m], users).map_err(|e| format!("instance: {e}"))?;
+    let mut lies = Vec::new();
+    for i in 0..statement.coalition {
+        let report = row("e", i)?;
+        if report != instance.users()[i].demand {
+            lies.push((i, report));
+        }
+    }
+    if lies.is_empty() {
+        return Err("nobody lies".into());
+    }
+    if statement.positive {
+        let zero = instance
+            .users()
+            .iter()
+            .map(|u| &u.demand)
+            .chain(lies.iter().map(|(_, r)| r))
+            .any(|d| d.iter().any(|x| !x.is_positive()));
+        if zero {
+            return Err("a demand or report is not positive".into());
+        }
+    }
+    let mechanism = by_name(statement.mechanism.name()).map_err(|e| e.to_string())?;
+    let candidate = Candidate::new(instance, Scenario::Lies(lies));
+    let property = statement.property();
+    let violation = evaluate(mechanism.as_ref(), property, &candidate)
+        .map_err(|e| format!("re-derivation: {e}"))?
+        .ok_or_else(|| format!("{} does not violate {property} here", mechanism.name()))?;
+    let gain = match &statement.goal {
+        Goal::SpGain(bound) => {
+            let inst = &candidate.instance;
+            let Scenario::Lies(lies) = &candidate.scenario else {
+                return Err("no lie".into());
+            };
+            let (liar, report) = &lies[0];
+            let truth = mechanism.allocate(inst).map_err(|e| e.to_string())?;
+            let lied = inst
+                .with_reports(lies)
+                .and_then(|l| mechanism.allocate(&l))
+                .map_err(|e| e.to_string())?;
+            if truth.tolerance.is_some() || lied.tolerance.is_some() {
+                return Err("the mechanism's answer is not exact here".into());
+            }
+            let before = utility_at_truth(inst, *liar, &truth.tasks[*liar]);
+            let after = utility_of_report(inst, *liar, &lied.tasks[*liar], report);
+            let gain = after
+                .checked_div(&before)
+                .ok_or_else(|| "the liar has nothing at the truth".to_string())?;
+            if gain <= *bound {
+                return Err(format!("gain {gain} is not above {bound}"));
+            }
+            Some(gain)
+        }
+        Goal::Property(_) => None,
+    };
+    let mut record = Record::new(mechanism.name(), property, candidate, violation);
+    record.strategy = Some("prove".into());
+    let mut json = record.to_json();
+    if let Some(gain) = gain {
+        json["metric"] = json!("sp-gain");
+        json["value"] = json!(gain.to_string());
+    }
+    Ok(json)
+}
