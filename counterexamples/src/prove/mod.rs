@@ -159,10 +159,28 @@ pub fn prove(
     if let Some(dir) = &options.emit_smt {
         emit(dir, &cases)?;
     }
-    let outcomes: Vec<CaseOutcome> = cases
+    // The first refuting case settles the verdict: a case after it is not started, and the
+    // answer lists the cases up to it, so that it is the same whichever case finished first.
+    let first_sat = std::sync::atomic::AtomicUsize::new(usize::MAX);
+    let decided: Vec<Option<CaseOutcome>> = cases
         .par_iter()
-        .map(|case| decide(statement, solver, case, options.time))
-        .collect::<Result<_, _>>()?;
+        .map(|case| {
+            if case.index > first_sat.load(std::sync::atomic::Ordering::SeqCst) {
+                return Ok(None);
+            }
+            let outcome = decide(statement, solver, case, options.time)?;
+            if matches!(outcome.status, Status::Sat(_)) {
+                first_sat.fetch_min(case.index, std::sync::atomic::Ordering::SeqCst);
+            }
+            Ok(Some(outcome))
+        })
+        .collect::<Result<_, ProveError>>()?;
+    let last = first_sat.into_inner();
+    let outcomes: Vec<CaseOutcome> = decided
+        .into_iter()
+        .flatten()
+        .filter(|o| o.index <= last)
+        .collect();
     let verdict = if let Some(found) = outcomes.iter().find_map(|o| match &o.status {
         Status::Sat(record) => Some(record.clone()),
         _ => None,
@@ -200,12 +218,12 @@ fn decide(
         Answer::Unsat => Status::Unsat,
         Answer::Unknown(reason) => Status::Unknown(reason),
         Answer::Sat(model) => {
-            let record = witness::counterexample(statement, &model).map_err(|reason| {
-                ProveError::Witness {
+            let sized = statement.with_coalition(case.coalition);
+            let record =
+                witness::counterexample(&sized, &model).map_err(|reason| ProveError::Witness {
                     case: case.index,
                     reason,
-                }
-            })?;
+                })?;
             Status::Sat(Box::new(record))
         }
     };
@@ -241,7 +259,8 @@ impl Proof {
         o.insert("verdict".into(), json!(self.verdict.name()));
         let rests_on = match &self.verdict {
             Verdict::Proved => format!(
-                "{}; {} {} answering unsat in every case",
+                "{}; the normal form (docs/theory.md §6.1), the gain conditions (§6.5) and the \
+                 case split's coverage (§6.6); {} {} answering unsat in every case",
                 statement.mechanism.characterization(),
                 self.solver.name,
                 self.solver.version

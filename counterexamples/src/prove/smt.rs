@@ -247,14 +247,16 @@ impl Solver {
 
     /// Runs `script` with `tactic` and at most `limit` of time.
     fn run(&self, script: &Script, tactic: &str, limit: Duration) -> Result<Answer, ProveError> {
-        let seconds = limit.as_secs().max(1);
+        // Whole seconds, rounded up: z3's -T takes no fraction.
+        let seconds = limit.as_secs_f64().ceil().max(1.0) as u64;
         let mut child = Command::new(&self.path)
             .arg("-in")
             .arg("-smt2")
             .arg(format!("-T:{seconds}"))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
+            // Never read: a full pipe would block the solver.
+            .stderr(Stdio::null())
             .spawn()
             .map_err(|e| ProveError::Solver(format!("{}: {e}", self.path.display())))?;
         let query = script.query_using(tactic);

@@ -204,6 +204,9 @@ impl Profile {
 pub struct Case {
     /// Its number.
     pub index: usize,
+    /// How many lying slots its query has (1 for `sp`; for a group property, one size of
+    /// the coalitions covered).
+    pub coalition: usize,
     /// Its combinatorial type, in words.
     pub label: String,
     /// The query.
@@ -306,6 +309,15 @@ impl Statement {
                 ),
             ));
         }
+        if caps {
+            // A report rescaled to the normal form rescales its cap too (a cap counts tasks
+            // of the report), so the liars' caps in the lying profile would need variables
+            // of their own; until they have them, a proof over caps would miss lies.
+            return Err(SolverError::invalid(
+                "--caps",
+                "not encoded soundly yet: a lie that rescales a demand also rescales its cap",
+            ));
+        }
         Ok(Statement {
             mechanism,
             goal,
@@ -343,8 +355,8 @@ impl Statement {
             },
             if self.weights { ", any weights" } else { "" },
             if self.caps { ", any caps" } else { "" },
-            if self.coalition > 1 {
-                format!(", coalition of {}", self.coalition)
+            if self.is_group() {
+                format!(", coalitions of at most {} liars", self.coalition)
             } else {
                 String::new()
             }
@@ -431,28 +443,62 @@ impl Statement {
     /// None at present (the statement is validated when built); kept for encodings that
     /// refuse a shape.
     pub fn cases(&self) -> Result<Vec<Case>, ProveError> {
-        let shapes = self.shapes();
-        Ok(shapes
-            .into_iter()
-            .enumerate()
-            .map(|(index, kind)| {
+        // A group property is decided for every coalition size up to k, each size with
+        // exactly that many liars (docs/theory.md §6.5): together they cover every coalition
+        // of at most k liars.
+        // The largest coalitions first: one case each, where a group manipulation shows
+        // at once, before the single liars' many cases.
+        let sizes: Vec<usize> = match self.goal {
+            Goal::Property(Property::GspStrong | Property::GspWeak) => {
+                (1..=self.coalition).rev().collect()
+            }
+            _ => vec![self.coalition],
+        };
+        let mut cases = Vec::new();
+        for size in sizes {
+            let sized = self.with_coalition(size);
+            for kind in sized.shapes() {
+                let index = cases.len();
                 let label = format!(
-                    "truth: {}; reports: {}",
+                    "{}truth: {}; reports: {}",
+                    if self.is_group() {
+                        format!("{size} liar{}; ", if size == 1 { "" } else { "s" })
+                    } else {
+                        String::new()
+                    },
                     kind.truth.label(self.resources),
                     kind.lie.label(self.resources)
                 );
-                let mut script = self.script(&kind);
+                let mut script = sized.script(&kind);
                 script.comment(format!(
                     "leontief prove: {}\ncase {index}: {label}",
                     self.describe()
                 ));
-                Case {
+                cases.push(Case {
                     index,
+                    coalition: size,
                     label,
                     script,
-                }
-            })
-            .collect())
+                });
+            }
+        }
+        Ok(cases)
+    }
+
+    /// Whether the statement is about coalitions (`gsp-strong`, `gsp-weak`).
+    fn is_group(&self) -> bool {
+        matches!(
+            self.goal,
+            Goal::Property(Property::GspStrong | Property::GspWeak)
+        )
+    }
+
+    /// The same statement with exactly `size` lying slots.
+    pub fn with_coalition(&self, size: usize) -> Statement {
+        Statement {
+            coalition: size,
+            ..self.clone()
+        }
     }
 
     /// The kept case types, in lexicographic order.
@@ -609,17 +655,21 @@ impl Statement {
                 s.assert(at_least(0, Some(c), true));
             }
             Goal::Property(Property::Sp) => s.assert(at_least(0, None, true)),
+            // Exactly this case's liars (cases() covers every size up to k).
             Goal::Property(Property::GspWeak) => {
+                // The coalition is the liars (a truthful member strictly gaining only widens
+                // it), every one strictly better off.
                 for i in self.liars() {
                     s.assert(at_least(i, None, true));
                 }
             }
             Goal::Property(_) => {
+                // Every liar weakly better off and some user, liar or not, strictly: the
+                // coalition is the liars and whoever strictly gains (as the checker reads it).
                 for i in self.liars() {
                     s.assert(at_least(i, None, false));
                 }
-                s.assert(or(&self
-                    .liars()
+                s.assert(or(&(0..n)
                     .map(|i| at_least(i, None, true))
                     .collect::<Vec<_>>()));
             }
