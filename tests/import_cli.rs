@@ -241,6 +241,13 @@ fn yarn_errors_name_the_element() {
                 <queue name="y"><minResources>1 mb, 2 vcores</minResources></queue></queue></allocations>"#,
             "allocations/queue[p]: the children's minResources sum to [2, 5], above the capacity [4096, 4]",
         ),
+        // Found by fuzzing: a queue without minResources guarantees what its children do,
+        // so q's child p counts 3 vcores against q's 2.
+        (
+            r#"<allocations><queue name="q"><minResources>1 mb, 2 vcores</minResources>
+                <queue name="p"><queue name="x"><minResources>1 mb, 3 vcores</minResources></queue></queue></queue></allocations>"#,
+            "allocations/queue[q]: the children's minResources sum to [1, 3], above this queue's minResources [1, 2]",
+        ),
         // Found by fuzzing: YARN allows a weight of 0 (no fair share), a tree does not.
         (
             r#"<allocations><queue name="a"><weight>0.0</weight></queue></allocations>"#,

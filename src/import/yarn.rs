@@ -698,6 +698,21 @@ fn sum(vs: &[&Vec<Rational>], n: usize) -> Vec<Rational> {
     s
 }
 
+/// A node's guarantee as the tree form reads it: its own, or a pool's children's summed.
+fn effective_guarantee(node: &Node, n: usize) -> Option<Vec<Rational>> {
+    if let Some(g) = &node.guarantee {
+        return Some(g.clone());
+    }
+    let Kind::Pool(children) = &node.kind else {
+        return None;
+    };
+    let below: Vec<Vec<Rational>> = children
+        .iter()
+        .filter_map(|c| effective_guarantee(c, n))
+        .collect();
+    (!below.is_empty()).then(|| sum(&below.iter().collect::<Vec<_>>(), n))
+}
+
 fn exceeds(a: &[Rational], b: &[Rational]) -> bool {
     a.iter().zip(b).any(|(x, y)| x > y)
 }
@@ -892,11 +907,13 @@ fn queue(
             }
             children.push(child);
         }
-        let given: Vec<&Vec<Rational>> = children
+        // A child pool without minResources still guarantees what its own children do
+        // (found by fuzzing: the tree reader counts it so).
+        let given: Vec<Vec<Rational>> = children
             .iter()
-            .filter_map(|c| c.guarantee.as_ref())
+            .filter_map(|c| effective_guarantee(c, n))
             .collect();
-        let total = sum(&given, n);
+        let total = sum(&given.iter().collect::<Vec<_>>(), n);
         // Below a queue without minResources the bound is the capacity (found by fuzzing:
         // such a queue's children could otherwise guarantee more than the cluster has).
         let (bound, what) = match &node.guarantee {
