@@ -270,6 +270,14 @@ fn yarn_errors_name_the_element() {
         ));
         assert_eq!(v["tree"], json!({"name": "root", "children": []}), "{xml}");
     }
+    // Found by fuzzing: a multi-byte character just before the number used to be split (a
+    // panic). The old form takes the number written just before the unit, as YARN's pattern
+    // does: 2 mb.
+    let v = common::ok_json(&run_stdin(
+        &["import", "yarn", "-", "--capacity", "4096,4"],
+        r#"<allocations><queue name="a"><minResources>1Ⱦ2 mb, 1 vcores</minResources></queue></allocations>"#,
+    ));
+    assert_eq!(v["tree"]["children"][0]["guarantee"], json!([2, 1]));
     let out = run_stdin(&["import", "yarn", "-"], "<allocations/>");
     common::assert_bad(&out, "leontief import yarn needs --capacity");
     let out = run_stdin(

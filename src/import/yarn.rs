@@ -205,9 +205,13 @@ fn before(text: &str, unit: &str, at: &str) -> Result<Option<Rational>, SolverEr
         return Ok(None);
     };
     let head = text[..i].trim_end();
+    // After the last character that is not part of a number, whatever its width (found by
+    // fuzzing: a two-byte character there was split).
     let start = head
-        .rfind(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-'))
-        .map_or(0, |j| j + 1);
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| !(c.is_ascii_digit() || c == '.' || c == '-'))
+        .map_or(0, |(j, c)| j + c.len_utf8());
     let digits = &head[start..];
     if digits.is_empty() {
         return Err(SolverError::invalid(
