@@ -274,6 +274,25 @@ fn ceei_gains_more_than_seven_fifths_with_two_users() {
 }
 
 #[test]
+fn ceei_gains_exactly_five_thirds_at_most_with_three_users_and_two_resources() {
+    // docs/theory.md §6.8: with equal incomes a single liar gains at most 2 − 1/n, and the
+    // family of §6.7 gains exactly that; at n = 3: 5/3. So `<= 5/3` is proved at (3, 2) and
+    // `<= 8/5` is refuted, by an instance gaining more than 8/5 that replays exactly.
+    if solver().is_none() {
+        return;
+    }
+    let five_thirds = statement(ProvedMechanism::Ceei, Goal::SpGain(q("5/3")), 3, 2);
+    assert_eq!(decide(&five_thirds), Verdict::Proved);
+    let eight_fifths = statement(ProvedMechanism::Ceei, Goal::SpGain(q("8/5")), 3, 2);
+    let Verdict::Refuted(record) = decide(&eight_fifths) else {
+        panic!("expected a counterexample");
+    };
+    let gain = q(record["value"].as_str().unwrap());
+    assert!(gain > q("8/5") && gain <= q("5/3"), "gain {gain}");
+    replay(&Ceei::new(), &record).unwrap();
+}
+
+#[test]
 fn drf_is_not_strongly_group_strategy_proof_with_zero_demands() {
     // A coalition of two in (4, 3), derived by hand: capacities 1; u1 ⟨2/3, 0, 1⟩,
     // u2 ⟨0, 1, 0⟩, u3 ⟨0, 0, 1⟩, u4 ⟨1, 1/3, 0⟩. Truth: resource 3 fills first (2λ = 1),
@@ -302,4 +321,127 @@ fn drf_is_not_strongly_group_strategy_proof_with_zero_demands() {
     };
     assert_eq!(record["property"], "gsp-strong");
     replay(&Drf::extended(), &record).unwrap();
+}
+
+/// Every price support of `m` resources (nonempty).
+fn supports(m: usize) -> Vec<Vec<bool>> {
+    (1..1usize << m)
+        .map(|bits| (0..m).map(|r| bits >> r & 1 == 1).collect())
+        .collect()
+}
+
+/// `bundle` points along `demand`: zero where it is zero, and every pair of entries in the
+/// demand's proportion.
+fn along(bundle: &[String], demand: &[Rational]) -> Vec<String> {
+    let mut out = Vec::new();
+    for r in 0..demand.len() {
+        if demand[r].is_zero() {
+            out.push(binary("=", &bundle[r], "0.0"));
+        }
+        for t in r + 1..demand.len() {
+            out.push(binary(
+                "=",
+                &format!("(* {} {})", bundle[r], constant(&demand[t])),
+                &format!("(* {} {})", bundle[t], constant(&demand[r])),
+            ));
+        }
+    }
+    out
+}
+
+#[test]
+fn the_ceei_bundle_form_accepts_exactly_the_certified_equilibria_of_both_profiles() {
+    // For random instances and a random report of u1, both exact CEEI answers (when
+    // rational), as bundles x_i d_i, must be accepted by the bundle form under some pair of
+    // price supports, and no other pair of bundles along the same demands under any pair.
+    let Some(solver) = solver() else { return };
+    let mut rng = SplitMix64::new(11);
+    let mut checked = 0;
+    for k in 0..16 {
+        let inst = random_instance(&mut rng, k % 2 == 1, false, false);
+        let (n, m) = (inst.num_users(), inst.num_resources());
+        let report: Vec<Rational> = (0..m)
+            .map(|r| Rational::new(rng.range(if r == 0 { 1 } else { 0 }, 4) as i128, 4).unwrap())
+            .collect();
+        let lied = inst.with_reports(&[(0, report.clone())]).unwrap();
+        let truth = Ceei::new().allocate(&inst).unwrap();
+        let after = Ceei::new().allocate(&lied).unwrap();
+        if truth.tolerance.is_some() || after.tolerance.is_some() {
+            continue;
+        }
+        checked += 1;
+        let statement = Statement::new(
+            ProvedMechanism::Ceei,
+            Goal::SpGain(Rational::ONE),
+            n,
+            m,
+            false,
+            k % 2 == 1,
+            false,
+            None,
+        )
+        .unwrap();
+        let run = |t: &[bool], l: &[bool], differs: bool| {
+            let mut s = Script::new();
+            let answers = ceei::manipulation_answers(&mut s, &statement, t, l);
+            if statement.weights {
+                for (i, u) in inst.users().iter().enumerate() {
+                    s.assert(binary("=", &format!("w_{}", i + 1), &constant(&u.weight)));
+                }
+            }
+            let mut equal = Vec::new();
+            for (i, u) in inst.users().iter().enumerate() {
+                let reported = if i == 0 { &report } else { &u.demand };
+                for c in along(&answers.before[i], &u.demand)
+                    .into_iter()
+                    .chain(along(&answers.after[i], reported))
+                {
+                    s.assert(c);
+                }
+                for (r, (d, e)) in u.demand.iter().zip(reported.iter()).enumerate() {
+                    equal.push(binary(
+                        "=",
+                        &answers.before[i][r],
+                        &constant(&(&truth.tasks[i] * d)),
+                    ));
+                    equal.push(binary(
+                        "=",
+                        &answers.after[i][r],
+                        &constant(&(&after.tasks[i] * e)),
+                    ));
+                }
+            }
+            if differs {
+                s.assert(or(&equal
+                    .iter()
+                    .map(|e| format!("(not {e})"))
+                    .collect::<Vec<_>>()));
+            } else {
+                s.assert(and(&equal));
+            }
+            solver.check(&s, Duration::from_secs(60)).unwrap()
+        };
+        let mut accepted = 0;
+        for t in supports(m) {
+            for l in supports(m) {
+                if matches!(run(&t, &l, false), Answer::Sat(_)) {
+                    accepted += 1;
+                }
+                assert_eq!(
+                    run(&t, &l, true),
+                    Answer::Unsat,
+                    "other bundles accepted under supports {t:?}, {l:?} on {} with u1 \
+                     reporting {report:?}",
+                    inst.to_json()
+                );
+            }
+        }
+        assert!(
+            accepted >= 1,
+            "the exact answers are rejected under every support on {} with u1 reporting \
+             {report:?}",
+            inst.to_json()
+        );
+    }
+    assert!(checked >= 8, "only {checked} certified pairs");
 }

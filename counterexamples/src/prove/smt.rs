@@ -91,8 +91,9 @@ pub struct Script {
     declarations: Vec<String>,
     assertions: Vec<String>,
     comments: Vec<String>,
-    /// The variables read back from a model, in order.
-    pub reported: Vec<String>,
+    /// The values read back from a model, in order: a name and the term whose value it is
+    /// (a declared variable, or a term over them when the encoding substituted it away).
+    pub reported: Vec<(String, String)>,
 }
 
 impl Script {
@@ -110,8 +111,14 @@ impl Script {
 
     /// Declares a real variable whose value a model reports.
     pub fn reported_real(&mut self, name: &str) -> String {
-        self.reported.push(name.to_string());
+        self.report(name, name);
         self.real(name)
+    }
+
+    /// Asks a model for the value of `term` under `name` (a term, not a variable: an
+    /// equation defining a variable would slow the solver down).
+    pub fn report(&mut self, name: &str, term: &str) {
+        self.reported.push((name.to_string(), term.to_string()));
     }
 
     /// Asserts `term`.
@@ -164,7 +171,8 @@ impl Script {
     pub fn query_using(&self, tactic: &str) -> String {
         let mut out = self.text_using(tactic);
         if !self.reported.is_empty() {
-            out += &format!("(get-value ({}))\n", self.reported.join(" "));
+            let terms: Vec<&str> = self.reported.iter().map(|(_, t)| t.as_str()).collect();
+            out += &format!("(get-value ({}))\n", terms.join(" "));
         }
         out
     }
@@ -310,8 +318,9 @@ pub enum Answer {
     Unknown(String),
 }
 
-/// Reads z3's output: the first line is the status; after `sat`, the values.
-fn parse_answer(text: &str, reported: &[String]) -> Result<Answer, ProveError> {
+/// Reads z3's output: the first line is the status; after `sat`, the values of the reported
+/// terms, in the order asked, named as the script names them.
+fn parse_answer(text: &str, reported: &[(String, String)]) -> Result<Answer, ProveError> {
     let mut lines = text.lines();
     let status = lines.next().unwrap_or("").trim();
     match status {
@@ -324,14 +333,20 @@ fn parse_answer(text: &str, reported: &[String]) -> Result<Answer, ProveError> {
                 return Ok(Answer::Sat(Vec::new()));
             }
             let values = parse_values(&rest)?;
-            for name in reported {
-                if !values.iter().any(|(n, _)| n == name) {
-                    return Err(ProveError::Solver(format!(
-                        "the model has no value for {name}"
-                    )));
-                }
+            if values.len() != reported.len() {
+                return Err(ProveError::Solver(format!(
+                    "the model has {} values for {} terms",
+                    values.len(),
+                    reported.len()
+                )));
             }
-            Ok(Answer::Sat(values))
+            Ok(Answer::Sat(
+                reported
+                    .iter()
+                    .zip(values)
+                    .map(|((name, _), value)| (name.clone(), value))
+                    .collect(),
+            ))
         }
         "" => Err(ProveError::Solver("the solver printed nothing".into())),
         _ => Err(ProveError::Solver(format!(
@@ -396,9 +411,10 @@ fn parse_sexp(tokens: &[String], at: &mut usize) -> Result<Sexp, ProveError> {
     }
 }
 
-/// `((x 0.5) (y (- 1.0)) (z 1.4142135623?))` → the values, exactly as printed (a trailing
-/// `?` marks a truncated decimal of an algebraic number; its digits are taken as they are).
-fn parse_values(text: &str) -> Result<Vec<(String, Rational)>, ProveError> {
+/// `((x 0.5) ((- 1.0 y) (- 1.0)) (z 1.4142135623?))` → the values in order, exactly as
+/// printed (a trailing `?` marks a truncated decimal of an algebraic number; its digits are
+/// taken as they are).
+fn parse_values(text: &str) -> Result<Vec<Rational>, ProveError> {
     let tokens = tokenize(text);
     let mut at = 0;
     let Sexp::List(pairs) = parse_sexp(&tokens, &mut at)? else {
@@ -407,10 +423,7 @@ fn parse_values(text: &str) -> Result<Vec<(String, Rational)>, ProveError> {
     pairs
         .into_iter()
         .map(|pair| match pair {
-            Sexp::List(items) if items.len() == 2 => match &items[0] {
-                Sexp::Atom(name) => Ok((name.clone(), value(&items[1])?)),
-                Sexp::List(_) => Err(ProveError::Solver("malformed model".into())),
-            },
+            Sexp::List(items) if items.len() == 2 => value(&items[1]),
             _ => Err(ProveError::Solver("malformed model".into())),
         })
         .collect()
@@ -453,13 +466,20 @@ mod tests {
     fn models_are_read_exactly() {
         // z3's get-value answer with pp.decimal: exact decimals, negations and a truncated
         // algebraic value marked `?`.
-        let answer = "sat\n((a 0.5)\n (b (- 1.25))\n (c 1.4142?)\n (d (/ 1.0 3.0)))\n";
-        let names: Vec<String> = ["a", "b", "c", "d"].map(String::from).to_vec();
+        let answer = "sat\n((a 0.5)\n (b (- 1.25))\n (c 1.4142?)\n ((- 1.0 a) (/ 1.0 3.0)))\n";
+        let names: Vec<(String, String)> = [("a", "a"), ("b", "b"), ("c", "c"), ("d", "(- 1.0 a)")]
+            .map(|(n, t)| (n.to_string(), t.to_string()))
+            .to_vec();
         let Answer::Sat(values) = parse_answer(answer, &names).unwrap() else {
             panic!("expected sat");
         };
-        let got: Vec<Rational> = values.into_iter().map(|(_, v)| v).collect();
-        assert_eq!(got, vec![q("1/2"), q("-5/4"), q("14142/10000"), q("1/3")]);
+        let got: Vec<(String, Rational)> = values;
+        let expected: Vec<(String, Rational)> = ["a", "b", "c", "d"]
+            .into_iter()
+            .map(String::from)
+            .zip([q("1/2"), q("-5/4"), q("14142/10000"), q("1/3")])
+            .collect();
+        assert_eq!(got, expected);
         assert_eq!(parse_answer("unsat\n", &[]).unwrap(), Answer::Unsat);
         assert!(matches!(
             parse_answer("timeout\n", &[]).unwrap(),

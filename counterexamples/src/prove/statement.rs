@@ -433,7 +433,7 @@ impl Statement {
     }
 
     /// The users whose demand is reported differently: the coalition.
-    fn liars(&self) -> std::ops::Range<usize> {
+    pub(crate) fn liars(&self) -> std::ops::Range<usize> {
         0..self.coalition
     }
 
@@ -566,6 +566,11 @@ impl Statement {
 
     /// The script of one case.
     fn script(&self, kind: &Kind) -> Script {
+        if let (ProvedMechanism::Ceei, Shape::Support(truth), Shape::Support(lie)) =
+            (self.mechanism, &kind.truth, &kind.lie)
+        {
+            return ceei::manipulation_script(self, truth, lie);
+        }
         let (n, m) = (self.users, self.resources);
         let mut s = Script::new();
         let demand_row = |s: &mut Script, prefix: &str, i: usize| -> Vec<String> {
@@ -623,58 +628,57 @@ impl Statement {
         let y: Vec<String> = (0..n).map(|i| s.real(&format!("y_{}", i + 1))).collect();
         self.encode(&mut s, &truthful, &x, &kind.truth, "t");
         self.encode(&mut s, &lying, &y, &kind.lie, "l");
-        // A member's true utility after, compared with c times before (docs/theory.md §6.5):
-        // on every resource it truly needs, its new bundle covers c times its old one (and
-        // its cap allows it).
-        let at_least = |i: usize, c: Option<&Rational>, strict: bool| -> String {
-            let rel = if strict { ">" } else { ">=" };
-            let before = |t: String| match c {
-                Some(c) => mul(&constant(c), &t),
-                None => t,
-            };
-            let mut terms: Vec<String> = (0..m)
-                .map(|r| {
-                    implies(
-                        &binary(">", &demands[i][r], "0.0"),
-                        &binary(
-                            rel,
-                            &mul(&y[i], &reported[i][r]),
-                            &before(mul(&x[i], &demands[i][r])),
-                        ),
-                    )
-                })
-                .collect();
-            if let Some(t) = &caps {
-                terms.push(binary(rel, &t[i], &before(x[i].clone())));
-            }
-            and(&terms)
+        let needs: Vec<Vec<String>> = demands
+            .iter()
+            .map(|row| row.iter().map(|a| binary(">", a, "0.0")).collect())
+            .collect();
+        let bundles = |tasks: &[String], rows: &[Vec<String>]| -> Vec<Vec<String>> {
+            (0..n)
+                .map(|i| (0..m).map(|r| mul(&tasks[i], &rows[i][r])).collect())
+                .collect()
         };
+        if let Goal::SpGain(_) = &self.goal {
+            // The gain is a ratio: the liar has something at the truth.
+            s.assert(binary(">", &x[0], "0.0"));
+        }
+        let answers = Answers {
+            needs,
+            before: bundles(&x, &demands),
+            after: bundles(&y, &reported),
+            caps: caps.map(|t| (t, x.clone())),
+        };
+        self.assert_goal(&mut s, &answers);
+        s
+    }
+
+    /// Asserts the negated goal: the coalition's reports make its members better off, in the
+    /// sense of the goal (docs/theory.md §6.5), given both answers' bundles.
+    pub fn assert_goal(&self, s: &mut Script, answers: &Answers) {
+        let n = self.users;
         match &self.goal {
             Goal::SpGain(c) => {
-                s.assert(binary(">", &x[0], "0.0"));
-                s.assert(at_least(0, Some(c), true));
+                s.assert(answers.better(0, Some(c), true));
             }
-            Goal::Property(Property::Sp) => s.assert(at_least(0, None, true)),
+            Goal::Property(Property::Sp) => s.assert(answers.better(0, None, true)),
             // Exactly this case's liars (cases() covers every size up to k).
             Goal::Property(Property::GspWeak) => {
                 // The coalition is the liars (a truthful member strictly gaining only widens
                 // it), every one strictly better off.
                 for i in self.liars() {
-                    s.assert(at_least(i, None, true));
+                    s.assert(answers.better(i, None, true));
                 }
             }
             Goal::Property(_) => {
                 // Every liar weakly better off and some user, liar or not, strictly: the
                 // coalition is the liars and whoever strictly gains (as the checker reads it).
                 for i in self.liars() {
-                    s.assert(at_least(i, None, false));
+                    s.assert(answers.better(i, None, false));
                 }
                 s.assert(or(&(0..n)
-                    .map(|i| at_least(i, None, true))
+                    .map(|i| answers.better(i, None, true))
                     .collect::<Vec<_>>()));
             }
         }
-        s
     }
 
     fn encode(&self, s: &mut Script, profile: &Profile, tasks: &[String], shape: &Shape, at: &str) {
@@ -684,6 +688,44 @@ impl Statement {
             ProvedMechanism::DrfCommonLevel => common_level::encode(s, profile, tasks, at),
             ProvedMechanism::Ceei => ceei::encode(s, profile, tasks, shape, at),
         }
+    }
+}
+
+/// Both answers of one query as bundles, which is all a goal speaks of.
+#[derive(Debug, Clone)]
+pub struct Answers {
+    /// `needs[i][r]`: user `i` truly needs resource `r` (a term).
+    pub needs: Vec<Vec<String>>,
+    /// User `i`'s bundle at the truth.
+    pub before: Vec<Vec<String>>,
+    /// User `i`'s bundle when the coalition reports.
+    pub after: Vec<Vec<String>>,
+    /// Caps, when the domain has them, with the truthful tasks they compare with.
+    pub caps: Option<(Vec<String>, Vec<String>)>,
+}
+
+impl Answers {
+    /// User `i`'s true utility after is at least (`strict`: above) `c` (default 1) times its
+    /// utility before (docs/theory.md §6.5): on every resource it truly needs, its new bundle
+    /// covers `c` times its old one (and its cap allows it).
+    fn better(&self, i: usize, c: Option<&Rational>, strict: bool) -> String {
+        let rel = if strict { ">" } else { ">=" };
+        let scaled = |t: &String| match c {
+            Some(c) => mul(&constant(c), t),
+            None => t.clone(),
+        };
+        let mut terms: Vec<String> = (0..self.needs[i].len())
+            .map(|r| {
+                implies(
+                    &self.needs[i][r],
+                    &binary(rel, &self.after[i][r], &scaled(&self.before[i][r])),
+                )
+            })
+            .collect();
+        if let Some((caps, tasks)) = &self.caps {
+            terms.push(binary(rel, &caps[i], &scaled(&tasks[i])));
+        }
+        and(&terms)
     }
 }
 

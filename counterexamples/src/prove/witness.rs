@@ -107,10 +107,17 @@ fn rederive(statement: &Statement, values: &HashMap<String, Rational>) -> Result
             .cloned()
             .ok_or_else(|| format!("the model has no value for {name}"))
     };
+    // Scaled so that the largest entry is 1: an encoding in bundle form reports a demand at
+    // the scale of its bundle, and no mechanism here depends on the scale.
     let row = |prefix: &str, i: usize| -> Result<Vec<Rational>, String> {
-        (0..m)
+        let row: Vec<Rational> = (0..m)
             .map(|r| get(format!("{prefix}_{}_{}", i + 1, r + 1)))
-            .collect()
+            .collect::<Result<_, _>>()?;
+        let top = row.iter().max().cloned().unwrap_or(Rational::ZERO);
+        Ok(match top.recip() {
+            Some(scale) if top.is_positive() => row.iter().map(|v| v * &scale).collect(),
+            _ => row,
+        })
     };
     let mut users = Vec::with_capacity(n);
     for i in 0..n {
