@@ -168,7 +168,8 @@ pub fn prove(
             if case.index > first_sat.load(std::sync::atomic::Ordering::SeqCst) {
                 return Ok(None);
             }
-            let outcome = decide(statement, solver, case, options.time)?;
+            let moot = || case.index > first_sat.load(std::sync::atomic::Ordering::SeqCst);
+            let outcome = decide(statement, solver, case, options.time, &moot)?;
             if matches!(outcome.status, Status::Sat(_)) {
                 first_sat.fetch_min(case.index, std::sync::atomic::Ordering::SeqCst);
             }
@@ -210,9 +211,10 @@ fn decide(
     solver: &Solver,
     case: &Case,
     time: Duration,
+    moot: &dyn Fn() -> bool,
 ) -> Result<CaseOutcome, ProveError> {
     let start = Instant::now();
-    let answer = solver.check(&case.script, time)?;
+    let answer = solver.check_until(&case.script, time, moot)?;
     let seconds = start.elapsed().as_secs_f64();
     let status = match answer {
         Answer::Unsat => Status::Unsat,

@@ -244,8 +244,22 @@ impl Solver {
     /// [`ProveError::Solver`] when the process cannot be run or answers something that is
     /// neither `sat`, `unsat`, `unknown` nor a timeout.
     pub fn check(&self, script: &Script, limit: Duration) -> Result<Answer, ProveError> {
-        match self.run(script, DECIDE, limit)? {
-            Answer::Sat(raced) => match self.run(script, MODEL, limit)? {
+        self.check_until(script, limit, &|| false)
+    }
+
+    /// [`Solver::check`], stopping the solver early (answer `unknown`, reason `stopped`) once
+    /// `stop` says so: a case made moot by an earlier refuting one does not run to its limit.
+    ///
+    /// # Errors
+    /// As [`Solver::check`].
+    pub fn check_until(
+        &self,
+        script: &Script,
+        limit: Duration,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Answer, ProveError> {
+        match self.run(script, DECIDE, limit, stop)? {
+            Answer::Sat(raced) => match self.run(script, MODEL, limit, stop)? {
                 Answer::Sat(model) => Ok(Answer::Sat(model)),
                 _ => Ok(Answer::Sat(raced)),
             },
@@ -253,8 +267,14 @@ impl Solver {
         }
     }
 
-    /// Runs `script` with `tactic` and at most `limit` of time.
-    fn run(&self, script: &Script, tactic: &str, limit: Duration) -> Result<Answer, ProveError> {
+    /// Runs `script` with `tactic` and at most `limit` of time, or until `stop`.
+    fn run(
+        &self,
+        script: &Script,
+        tactic: &str,
+        limit: Duration,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Answer, ProveError> {
         // Whole seconds, rounded up: z3's -T takes no fraction.
         let seconds = limit.as_secs_f64().ceil().max(1.0) as u64;
         let mut child = Command::new(&self.path)
@@ -282,14 +302,14 @@ impl Solver {
         });
         // z3 enforces -T itself; the grace period covers a solver that does not.
         let deadline = Instant::now() + limit + Duration::from_secs(5);
-        let mut killed = false;
+        let mut killed = None;
         loop {
             match child.try_wait() {
                 Ok(Some(_)) => break,
-                Ok(None) if Instant::now() >= deadline => {
+                Ok(None) if Instant::now() >= deadline || stop() => {
                     let _ = child.kill();
                     let _ = child.wait();
-                    killed = true;
+                    killed = Some(if stop() { "stopped" } else { "timeout" });
                     break;
                 }
                 Ok(None) => std::thread::sleep(Duration::from_millis(5)),
@@ -299,8 +319,8 @@ impl Solver {
         let text = reader
             .join()
             .map_err(|_| ProveError::Solver("reading the solver's answer failed".into()))?;
-        if killed {
-            return Ok(Answer::Unknown("timeout".into()));
+        if let Some(reason) = killed {
+            return Ok(Answer::Unknown(reason.into()));
         }
         parse_answer(&text, &script.reported)
     }
