@@ -1,6 +1,6 @@
 //! Knife-edge strata: the extremes of a metric sit where the answer's structure changes — a
 //! resource saturated at zero price, a lie that makes a second resource saturate exactly —
-//! and a random draw lands there with probability 0 (docs/explore.md §5).
+//! and a random draw lands there with probability 0 (docs/explore.md §5.1).
 //!
 //! Two strata, searched inside each evaluation of the lie metrics (`sp-gain`, `gsp-gain`):
 //!
