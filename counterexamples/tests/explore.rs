@@ -724,3 +724,193 @@ fn exhaustive_units_try_the_grids_scenarios_alone() {
         );
     }
 }
+
+/// The knife-edge strata (`explore::knife`, docs/explore.md §5): the families whose extremes
+/// sit where the answer's structure changes, derived by hand, and the budgets at which
+/// `explore` reaches them from a cold start.
+mod knife {
+    use super::*;
+    use leontief_counterexamples::explore::knife::tightened;
+
+    /// Capacities (1, 1); u1 ⟨1, 0⟩ and `n − 1` users ⟨(n − 1)/n, 1⟩.
+    fn ceei_family(n: i128) -> Instance {
+        let mut users = vec![User::new("u1", [1, 0])];
+        for k in 2..=n {
+            users.push(User::new(
+                format!("u{k}"),
+                [Rational::new(n - 1, n).unwrap(), Rational::ONE],
+            ));
+        }
+        Instance::new(vec![1.into(), 1.into()], users).unwrap()
+    }
+
+    #[test]
+    fn ceei_family_gain_is_two_minus_one_over_n() {
+        // Truth: prices (n, 0). u1 runs 1/n task; each other user 1/((n − 1)/n · n) =
+        // 1/(n − 1). Resource 1: 1/n + (n − 1)(n − 1)/n · 1/(n − 1) = 1; resource 2:
+        // (n − 1) · 1/(n − 1) = 1, saturated at price 0 (the knife edge).
+        // u1 reports ⟨1, t⟩ with t = n/(2n − 1): prices (0, n) give u1 1/(tn) = (2n − 1)/n²
+        // tasks and the others 1/n each; resource 2: (2n − 1)/n² · t + (n − 1)/n = 1,
+        // resource 1: (2n − 1)/n² + (n − 1)²/n² = 1, both saturated, so these prices are
+        // an equilibrium. u1 needs resource 1 alone: its true utility is its task count,
+        // and the gain is ((2n − 1)/n²)/(1/n) = 2 − 1/n: 5/3 at n = 3, 7/4 at n = 4.
+        for (n, gain) in [(3, "5/3"), (4, "7/4")] {
+            let t = Rational::new(n, 2 * n - 1).unwrap();
+            let lie = Scenario::Lies(vec![(0, vec![Rational::ONE, t])]);
+            let v = at(
+                &Ceei::new(),
+                MetricName::SpGain,
+                ceei_family(n),
+                lie,
+                Utility::Tasks,
+            );
+            assert_eq!(v, q(gain), "n = {n}");
+        }
+    }
+
+    #[test]
+    fn tightening_cuts_the_slack_resource_ceei_keeps_its_answer_drf_does_not() {
+        // Capacities (1, 1); u1 ⟨1, 0⟩, u2 and u3 ⟨1, 1⟩. Every user needs resource 1, one
+        // task of it each: DRF's common level and CEEI's prices (3, 0) both give 1/3 task
+        // each; resource 2 carries 2/3 and is cut to it.
+        let inst = Instance::new(
+            vec![1.into(), 1.into()],
+            vec![
+                User::new("u1", [1, 0]),
+                User::new("u2", [1, 1]),
+                User::new("u3", [1, 1]),
+            ],
+        )
+        .unwrap();
+        let third = q("1/3");
+        // CEEI: prices (3, 0) still clear the tightened market (a saturated resource may
+        // have price 0), so the answer is the same and both resources are now saturated.
+        // Up to each user's scale this is the family above at n = 3 (⟨1, 1⟩ on (1, 2/3) is
+        // ⟨1, 3/2⟩ in units of the capacities, the direction of ⟨2/3, 1⟩).
+        let ceei = Ceei::new();
+        let x = ceei.allocate(&inst).unwrap();
+        assert_eq!(x.tasks, vec![third.clone(); 3]);
+        let tight = tightened(&inst, &x).unwrap();
+        assert_eq!(tight.capacity(), &[Rational::ONE, q("2/3")]);
+        let y = ceei.allocate(&tight).unwrap();
+        assert_eq!(y.tasks, vec![third.clone(); 3]);
+        assert_eq!(y.saturated(&tight), vec![0, 1]);
+        assert!(tightened(&tight, &y).is_none(), "nothing is slack any more");
+        // DRF measures dominant shares against the capacities: on (1, 2/3) a task of
+        // ⟨1, 1⟩ is 3/2 of resource 2, so at level λ u1 runs λ and u2, u3 2λ/3 each;
+        // resource 1 fills at λ + 4λ/3 = 1, λ = 3/7: (3/7, 2/7, 2/7). The answer on a
+        // tightened instance is recomputed, never assumed.
+        let drf = Drf::extended();
+        let x = drf.allocate(&inst).unwrap();
+        assert_eq!(x.tasks, vec![third.clone(); 3]);
+        let tight = tightened(&inst, &x).unwrap();
+        assert_eq!(tight.capacity(), &[Rational::ONE, q("2/3")]);
+        assert_eq!(
+            drf.allocate(&tight).unwrap().tasks,
+            vec![q("3/7"), q("2/7"), q("2/7")]
+        );
+    }
+
+    /// `explore --mechanism ceei --metric sp-gain --users n..n --resources 2..2 --seed 1
+    /// --budget B`: the record.
+    fn ceei_record(n: usize, budget: u64) -> Value {
+        let mut g = GeneratorConfig::new();
+        g.users = n..=n;
+        g.resources = 2..=2;
+        g.zeros = leontief_counterexamples::generate::Chance::new(1, 3).unwrap();
+        let mut cfg = ExploreConfig::new(MetricName::SpGain, 1, g);
+        cfg.budget = Some(budget);
+        let ceei = Ceei::new();
+        let best = run(&ceei, &cfg).pop().unwrap();
+        rederive(&ceei, &best).unwrap();
+        best
+    }
+
+    #[test]
+    fn ceei_sp_gain_reaches_the_family_at_three_and_four_users() {
+        // The family's gains (2 − 1/n, above) are reached exactly: the grid holds u1 ⟨1/2, 0⟩
+        // beside users ⟨1/2, 1/2⟩ and ⟨1, 1⟩ (one direction, one CEEI answer up to scale),
+        // whose tightened instance is the family, and the lie line of u1 on resource 2 peaks
+        // at the breakpoint where resource 1 saturates again.
+        for (n, budget, gain) in [(3, 10_000, "5/3"), (4, 30_000, "7/4")] {
+            let best = ceei_record(n, budget);
+            assert_eq!(best["exact"], true, "{best}");
+            assert_eq!(best["value"], gain, "n = {n}: {best}");
+        }
+    }
+
+    #[test]
+    fn drf_gsp_gain_passes_one_where_search_finds_a_violation() {
+        // `search --property gsp-strong --mechanism drf --users 2..5 --resources 2..3
+        // --zeros 1/3 --seed 6` finds a violation within 50,000 scenarios (a liar adds
+        // demand for a resource it does not need; another member gains); `explore` on the
+        // matching metric must find a gain above 1 within the same budget.
+        let mut g = GeneratorConfig::new();
+        g.users = 2..=5;
+        g.resources = 2..=3;
+        g.zeros = leontief_counterexamples::generate::Chance::new(1, 3).unwrap();
+        let mut cfg = ExploreConfig::new(MetricName::GspGain, 6, g);
+        cfg.budget = Some(50_000);
+        let drf = Drf::extended();
+        let best = run(&drf, &cfg).pop().unwrap();
+        assert!(q(best["value"].as_str().unwrap()) > Rational::ONE, "{best}");
+        // Re-derived from the record alone, the gsp-strong oracle confirming the violation.
+        rederive(&drf, &best).unwrap();
+    }
+
+    #[test]
+    fn drf_welfare_ratio_reaches_the_price_of_max_min_fairness_at_four_users() {
+        // Capacities (1, 1, 1); u1, u2 ⟨1, 0, 0⟩, u3 ⟨1/4, 1, 0⟩, u4 ⟨1/4, 0, 1⟩. Every
+        // dominant share is one task; DRF fills resource 1 at 2λ + λ/4 + λ/4 = 1, λ = 2/5,
+        // where all four freeze: welfare 8/5. The optimum runs u3 and u4 one task each
+        // (1/2 of resource 1) and 1/2 task among u1, u2: 5/2. Ratio 25/16 = (n + 1)²/(4n),
+        // Bertsimas, Farias and Trichakis's bound on the price of max-min fairness.
+        let inst = Instance::new(
+            vec![1.into(), 1.into(), 1.into()],
+            vec![
+                User::new("u1", [1, 0, 0]),
+                User::new("u2", [1, 0, 0]),
+                User::new("u3", [q("1/4"), Rational::ONE, Rational::ZERO]),
+                User::new("u4", [q("1/4"), Rational::ZERO, Rational::ONE]),
+            ],
+        )
+        .unwrap();
+        let drf = Drf::extended();
+        let v = at(
+            &drf,
+            MetricName::WelfareRatio,
+            inst,
+            Scenario::Bounded,
+            Utility::DominantShare,
+        );
+        assert_eq!(v, q("25/16"));
+        // A cold start on 4 users and 3 resources reaches it, and not beyond (the bound).
+        let mut g = GeneratorConfig::new();
+        g.users = 4..=4;
+        g.resources = 3..=3;
+        g.zeros = leontief_counterexamples::generate::Chance::new(1, 3).unwrap();
+        let mut cfg = ExploreConfig::new(MetricName::WelfareRatio, 1, g);
+        cfg.budget = Some(20_000);
+        let best = run(&drf, &cfg).pop().unwrap();
+        assert_eq!(best["value"], "25/16", "{best}");
+        rederive(&drf, &best).unwrap();
+    }
+
+    #[test]
+    fn knife_edge_output_is_the_same_at_any_thread_count() {
+        let mut g = GeneratorConfig::new();
+        g.zeros = leontief_counterexamples::generate::Chance::new(1, 3).unwrap();
+        let mut cfg = ExploreConfig::new(MetricName::GspGain, 3, g);
+        cfg.budget = Some(5_000);
+        let lines = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| run(&Drf::extended(), &cfg))
+        };
+        let one = lines(1);
+        assert!(!one.is_empty());
+        assert_eq!(one, lines(2));
+    }
+}

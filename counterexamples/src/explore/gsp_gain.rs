@@ -23,6 +23,7 @@
 use leontief_solver::properties::{utility_at_truth, utility_of_report, Scenario};
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
+use super::knife;
 use super::metric::{scale, spread, try_scenario, Ctx, Evaluation, Metric, Utility};
 use super::metric_common::Of;
 use super::MetricName;
@@ -151,11 +152,18 @@ impl Metric for GspGain {
             }
         }
         if ctx.grid_only {
-            // The climb leaves the grid (the coalitions above are of grid lies).
+            // The knife-edge strata and the climb leave the grid (the coalitions above are of grid lies).
             return best;
         }
+        // Knife-edge lies (super::knife): the breakpoints sampling misses, in place of as
+        // many climb steps.
+        let before = ctx.scenarios;
+        knife::lie_strata(self, mechanism, instance, truth, ctx, &mut best);
+        let climb = ctx
+            .climb_steps
+            .saturating_sub((ctx.scenarios - before) as usize);
         let (_, mut current) = top.clone()?;
-        for _ in 0..ctx.climb_steps {
+        for _ in 0..climb {
             if ctx.spent() {
                 break;
             }

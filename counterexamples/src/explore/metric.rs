@@ -163,6 +163,10 @@ pub struct MetricInfo {
     /// The witness key of [`Evaluation::after`]: `allocation_after` (the answer in the
     /// scenario) unless the metric compares with another allocation.
     pub compared: &'static str,
+    /// Whether 1 is the value of doing nothing (a lie metric's truthful report): an
+    /// evaluation at 1 or below found no violation and shows no slope, so the local search
+    /// does not restart from it (its budget goes to more seed units instead).
+    pub one_is_neutral: bool,
 }
 
 impl MetricInfo {
@@ -181,6 +185,7 @@ impl MetricInfo {
             uses_utility: true,
             per_user: true,
             compared: "allocation_after",
+            one_is_neutral: false,
         }
     }
 }
@@ -222,6 +227,10 @@ pub trait Metric: Sync {
     /// See [`MetricInfo::compared`].
     fn compared(&self) -> &'static str {
         self.id().info().compared
+    }
+    /// See [`MetricInfo::one_is_neutral`].
+    fn one_is_neutral(&self) -> bool {
+        self.id().info().one_is_neutral
     }
     /// Witness fields beyond the common ones (e.g. the node of `sg-deficit`, the second
     /// user of `discrete-gap`), recomputed from the evaluation; none by default.

@@ -7,6 +7,7 @@
 //!   [`sg_deficit`], [`starvation`]; [`MetricName`] lists them once (names derived with
 //!   strum).
 //! - [`local`]: the exact perturbations of the local search.
+//! - [`knife`]: the knife-edge strata (tightened instances, lie lines searched exactly).
 //! - `metric_common`: what the metric modules share (the one scenario of the metrics that
 //!   take none, the evaluation of a measured ratio).
 //! - [`family`]: parametric families (`--family`), their seeds and structure-keeping moves.
@@ -19,6 +20,9 @@
 //! 1. **Seeds** — `batch` units of the search's space ([`crate::space`]: grid and random
 //!    instances, the shard's units only), evaluated in parallel; each unit's best scenario
 //!    enters a pool of `elites` (the best distinct evaluations so far).
+//!    For the lie metrics, whose value 1 is the truth's ([`MetricInfo::one_is_neutral`]),
+//!    only evaluations above 1 are elites: until a violation is found every round's
+//!    budget goes to seed units, as in `search`.
 //! 2. **Local search** — `local` tasks, task `t` restarting from elite `t mod |elites|`:
 //!    a walk of 1 to 3 exact moves on the instance ([`local::walk`]) and the metric's full
 //!    evaluation on the result, starting from the elite's scenario (the lie or growth is
@@ -66,6 +70,7 @@ pub mod discrete_gap;
 pub mod envy;
 pub mod family;
 pub mod gsp_gain;
+pub mod knife;
 pub mod local;
 pub mod metric;
 mod metric_common;
@@ -177,16 +182,22 @@ impl MetricName {
     pub fn info(self) -> &'static MetricInfo {
         use leontief_solver::properties::Property;
         use Direction::{Max, Min};
-        const SP_GAIN: MetricInfo = MetricInfo::ratio(
-            "max over one liar i and its report d' of u_i(x'_i d') / u_i(x_i d_i) (at most 1 when strategy-proof)",
-            Max,
-            Property::Sp,
-        );
-        const GSP_GAIN: MetricInfo = MetricInfo::ratio(
-            "max over coalitions with no member worse off of a member's u_i(after) / u_i(before)",
-            Max,
-            Property::GspStrong,
-        );
+        const SP_GAIN: MetricInfo = MetricInfo {
+            one_is_neutral: true,
+            ..MetricInfo::ratio(
+                "max over one liar i and its report d' of u_i(x'_i d') / u_i(x_i d_i) (at most 1 when strategy-proof)",
+                Max,
+                Property::Sp,
+            )
+        };
+        const GSP_GAIN: MetricInfo = MetricInfo {
+            one_is_neutral: true,
+            ..MetricInfo::ratio(
+                "max over coalitions with no member worse off of a member's u_i(after) / u_i(before)",
+                Max,
+                Property::GspStrong,
+            )
+        };
         const PM_LOSS: MetricInfo = MetricInfo::ratio(
             "min over a population I, one more user k (leaving I + k or joining I) and a user i of I of u_i(I) / u_i(I + k) (at least 1 when population monotonic)",
             Min,
@@ -672,6 +683,10 @@ impl State<'_> {
 
     fn add_elite(&mut self, e: &Evaluation) {
         let d = self.direction();
+        if self.cfg.metric.metric().one_is_neutral() && e.lo <= Rational::ONE {
+            // Nothing found there: restarting from it is sampling again, at a higher price.
+            return;
+        }
         if self.elites.iter().any(|x| x.candidate == e.candidate) {
             return;
         }
