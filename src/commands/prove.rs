@@ -132,7 +132,7 @@ pub fn run(args: ProveArgs) -> Result<String, CliError> {
 
 /// A missing solver, a bad statement or an unwritable directory are the user's to fix
 /// (exit 2); a solver fault or a model that does not re-derive are the tool's (exit 1).
-fn error(e: ProveError) -> CliError {
+pub(crate) fn error(e: ProveError) -> CliError {
     match e {
         ProveError::Input(e) => CliError::Input(e),
         ProveError::NoSolver(_) => CliError::Usage(e.to_string()),

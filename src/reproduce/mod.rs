@@ -13,6 +13,7 @@ use crate::cli::CliError;
 mod explore;
 mod flat;
 mod production;
+mod prove;
 mod search;
 mod trees;
 
@@ -20,6 +21,7 @@ use explore::*;
 use flat::*;
 use production::*;
 pub use production::{NOT_EXPRESSIBLE, PRODUCTION_REFERENCE};
+use prove::*;
 use search::*;
 use trees::*;
 pub use trees::{HDRF_PAPER_CHURN, LECTURE_CHURN, TREES_REFERENCE};
@@ -72,6 +74,8 @@ pub struct Reproduction {
     pub source: &'static str,
     /// The comparisons.
     pub checks: Vec<Check>,
+    /// Why the example was not run (it needs a solver and `--all` found none).
+    pub skipped: Option<String>,
 }
 
 type Builder = fn() -> Result<Vec<Check>, CliError>;
@@ -204,6 +208,18 @@ const EXAMPLES: &[(&str, &str, &str, Builder)] = &[
         "Ghodsi et al., NSDI 2011, Theorem 7 (with discrete tasks the allocations of any two users differ by at most one max-task from the continuous allocation); docs/explore.md §3.9",
         explore_drf_discrete,
     ),
+    (
+        "prove-ceei-gain",
+        "prove: CEEI's single-liar gain over every instance of a size — at most 2 − 1/n (proved), and any smaller bound refuted by an instance re-derived exactly",
+        "docs/theory.md §6.8 (the bound 2 − 1/n with equal incomes, attained by the family of §6.7); Chen, Deng, Zhang, How Profitable Are Strategic Behaviors in a Market?, ESA 2011 (incentive ratio of Leontief markets below 2)",
+        prove_ceei_gain,
+    ),
+    (
+        "prove-sp",
+        "prove: strategy-proofness over every instance of a size — DRF and asset fairness have it, CEEI does not",
+        "Ghodsi et al., NSDI 2011, section 4 and Table 2 (DRF and asset fairness strategy-proof, CEEI not); Parkes, Procaccia, Shah, EC 2012 (extended DRF with zero demands strategy-proof)",
+        prove_sp,
+    ),
 ];
 
 /// The names accepted by `leontief reproduce NAME`.
@@ -225,10 +241,26 @@ pub fn run(selected: &[String]) -> Result<Vec<Reproduction>, CliError> {
         .iter()
         .filter(|e| selected.is_empty() || selected.iter().any(|s| s == e.0))
         .map(|&(name, title, source, build)| {
+            if NEEDS_SOLVER.contains(&name) {
+                if let Err(why) = prove::solver() {
+                    // Named, it is an error; under --all the others still run.
+                    if !selected.is_empty() {
+                        return Err(why);
+                    }
+                    return Ok(Reproduction {
+                        name,
+                        title,
+                        source,
+                        checks: Vec::new(),
+                        skipped: Some(why.to_string()),
+                    });
+                }
+            }
             Ok(Reproduction {
                 name,
                 title,
                 source,
+                skipped: None,
                 checks: build()?,
             })
         })
@@ -255,6 +287,9 @@ pub fn render_text(reports: &[Reproduction]) -> String {
             .map(|c| c.computed.chars().count())
             .max()
             .unwrap_or(0);
+        if let Some(why) = &r.skipped {
+            out.push_str(&format!("  skipped: {why}\n"));
+        }
         for c in &r.checks {
             let mark = if c.ok { "✓" } else { "✗" };
             out.push_str(&format!(
@@ -280,7 +315,12 @@ pub fn render_json(reports: &[Reproduction]) -> Value {
                 .iter()
                 .map(|c| json!({"what": c.what, "computed": c.computed, "source": c.source, "ok": c.ok}))
                 .collect();
-            json!({"name": r.name, "title": r.title, "source": r.source, "checks": checks})
+            let mut example =
+                json!({"name": r.name, "title": r.title, "source": r.source, "checks": checks});
+            if let Some(why) = &r.skipped {
+                example["skipped"] = json!(why);
+            }
+            example
         })
         .collect();
     json!({"examples": examples, "passed": passed, "failed": failed})

@@ -1,0 +1,109 @@
+//! Bounded statements decided by `leontief prove`, each beside the theorem or paper that
+//! settles it. They need z3; without it `reproduce --all` skips them and says why.
+
+use std::time::Duration;
+
+use leontief_counterexamples::prove::{
+    self, Goal, Options, ProvedMechanism, Solver, Statement, Verdict,
+};
+use leontief_solver::properties::Property;
+use leontief_solver::Rational;
+
+use super::Check;
+use crate::cli::CliError;
+use crate::commands::prove::error;
+
+/// The examples that need a solver.
+pub(super) const NEEDS_SOLVER: &[&str] = &["prove-ceei-gain", "prove-sp"];
+
+/// The solver, or why there is none.
+pub(super) fn solver() -> Result<Solver, CliError> {
+    Solver::find(None).map_err(error)
+}
+
+fn q(text: &str) -> Result<Rational, CliError> {
+    text.parse()
+        .map_err(|_| CliError::Internal(format!("{text} is not a number")))
+}
+
+/// Decides `statement`; the check's text names it and its number of cases.
+fn decide(statement: &Statement) -> Result<(String, Verdict), CliError> {
+    let solver = solver()?;
+    let options = Options {
+        time: Duration::from_secs(300),
+        emit_smt: None,
+    };
+    let proof = prove::prove(statement, &solver, &options).map_err(error)?;
+    let what = format!(
+        "{} ({} cases, {} {})",
+        statement.describe(),
+        proof.cases.len(),
+        proof.solver.name,
+        proof.solver.version
+    );
+    Ok((what, proof.verdict))
+}
+
+fn statement(
+    mechanism: ProvedMechanism,
+    goal: Goal,
+    (n, m): (usize, usize),
+    positive: bool,
+) -> Result<Statement, CliError> {
+    Ok(Statement::new(
+        mechanism, goal, n, m, positive, false, false, None,
+    )?)
+}
+
+pub(super) fn prove_ceei_gain() -> Result<Vec<Check>, CliError> {
+    // docs/theory.md §6.8: with equal incomes one liar gains at most 2 − 1/n under CEEI, and
+    // the family of §6.7 gains exactly that. So the bound 2 − 1/n is proved at every size
+    // the solver reaches, and any smaller bound is refuted by an instance gaining more.
+    let mut checks = Vec::new();
+    for (size, bound) in [((2, 2), "3/2"), ((2, 3), "3/2"), ((3, 2), "5/3")] {
+        let s = statement(ProvedMechanism::Ceei, Goal::SpGain(q(bound)?), size, false)?;
+        let (what, verdict) = decide(&s)?;
+        checks.push(Check::text(what, verdict.name().to_string(), "proved"));
+    }
+    for (size, bound) in [((2, 2), "7/5"), ((3, 2), "8/5")] {
+        let bound = q(bound)?;
+        let s = statement(
+            ProvedMechanism::Ceei,
+            Goal::SpGain(bound.clone()),
+            size,
+            false,
+        )?;
+        let (what, verdict) = decide(&s)?;
+        let computed = match &verdict {
+            Verdict::Refuted(record) => record["value"]
+                .as_str()
+                .map_or_else(|| "no gain".to_string(), str::to_string),
+            other => other.name().to_string(),
+        };
+        let ok = computed.parse::<Rational>().is_ok_and(|g| g > bound);
+        checks.push(Check {
+            what: format!("{what}: the counterexample's gain"),
+            computed,
+            source: format!("above {bound} (refuted)"),
+            ok,
+        });
+    }
+    Ok(checks)
+}
+
+pub(super) fn prove_sp() -> Result<Vec<Check>, CliError> {
+    // Extended DRF is strategy-proof (Ghodsi et al., NSDI 2011, section 4; with zero demands,
+    // Parkes, Procaccia and Shah, EC 2012); asset fairness is strategy-proof and CEEI is not
+    // (the DRF paper's Table 2).
+    let sp = || Goal::Property(Property::Sp);
+    let mut checks = Vec::new();
+    for size in [(2, 2), (2, 3), (3, 2)] {
+        let (what, verdict) = decide(&statement(ProvedMechanism::Drf, sp(), size, false)?)?;
+        checks.push(Check::text(what, verdict.name().to_string(), "proved"));
+    }
+    let (what, verdict) = decide(&statement(ProvedMechanism::Asset, sp(), (2, 2), true)?)?;
+    checks.push(Check::text(what, verdict.name().to_string(), "proved"));
+    let (what, verdict) = decide(&statement(ProvedMechanism::Ceei, sp(), (2, 2), true)?)?;
+    checks.push(Check::text(what, verdict.name().to_string(), "refuted"));
+    Ok(checks)
+}
