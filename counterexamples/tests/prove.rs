@@ -293,6 +293,86 @@ fn ceei_gains_exactly_five_thirds_at_most_with_three_users_and_two_resources() {
 }
 
 #[test]
+fn drf_with_caps_is_strategy_proof_with_two_users_and_two_resources() {
+    // Extended DRF with task caps is strategy-proof (docs/theory.md §3.11; a user capped at T
+    // is the user whose demand is met at T tasks, Parkes, Procaccia and Shah, EC 2012). The
+    // liar's reported cap is free in the normal form (§6.5), so this covers lies about the
+    // scale of a demand too.
+    if solver().is_none() {
+        return;
+    }
+    let sp = Statement::new(
+        ProvedMechanism::Drf,
+        Goal::Property(Property::Sp),
+        2,
+        2,
+        false,
+        true,
+        true,
+        None,
+    )
+    .unwrap();
+    assert_eq!(decide(&sp), Verdict::Proved);
+}
+
+#[test]
+fn a_liars_reported_cap_scales_its_report_back() {
+    // A model of DRF gsp-strong with caps at (3, 2), two liars (found by prove): truthful
+    // u1 ⟨1/20, 1⟩ cap 3/8, u2 ⟨1, 0⟩ cap 2, u3 ⟨3/8, 1⟩ cap 2; in normal form u1 reports
+    // ⟨1/18, 1⟩ with cap 3/7 and u2 ⟨1, 0⟩ with cap 10/13. A report α e has cap t exactly when
+    // e has cap α t, so the reports with the liars' own caps are (3/7)/(3/8) = 8/7 times
+    // ⟨1/18, 1⟩ = ⟨4/63, 8/7⟩ and (10/13)/2 = 5/13 times ⟨1, 0⟩ = ⟨5/13, 0⟩. The witness
+    // rounds the model to simpler numbers that still re-derive, so the record's reports are
+    // near these: not in normal form (u1's largest entry is its scale, not 1), and the
+    // record replays with the exact DRF. Read in normal form, with the liars' own caps, the
+    // lies would not re-derive at all.
+    let gsp = Statement::new(
+        ProvedMechanism::Drf,
+        Goal::Property(Property::GspStrong),
+        3,
+        2,
+        false,
+        false,
+        true,
+        Some(2),
+    )
+    .unwrap();
+    let model: Vec<(String, Rational)> = [
+        ("d_1_1", "1/20"),
+        ("d_1_2", "1"),
+        ("d_2_1", "1"),
+        ("d_2_2", "0"),
+        ("d_3_1", "3/8"),
+        ("d_3_2", "1"),
+        ("t_1", "3/8"),
+        ("t_2", "2"),
+        ("t_3", "2"),
+        ("e_1_1", "1/18"),
+        ("e_1_2", "1"),
+        ("e_2_1", "1"),
+        ("e_2_2", "0"),
+        ("tl_1", "3/7"),
+        ("tl_2", "10/13"),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), q(v)))
+    .collect();
+    let record = leontief_counterexamples::prove::witness::counterexample(&gsp, &model).unwrap();
+    let largest = |liar: &str| {
+        record["lies"][liar]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| q(v.as_str().unwrap()))
+            .max()
+            .unwrap()
+    };
+    assert!(largest("u1") > q("1"), "{}", record["lies"]);
+    assert!(largest("u2") < q("1"), "{}", record["lies"]);
+    replay(&Drf::extended(), &record).unwrap();
+}
+
+#[test]
 fn drf_is_not_strongly_group_strategy_proof_with_zero_demands() {
     // A coalition of two in (4, 3), derived by hand: capacities 1; u1 ⟨2/3, 0, 1⟩,
     // u2 ⟨0, 1, 0⟩, u3 ⟨0, 0, 1⟩, u4 ⟨1, 1/3, 0⟩. Truth: resource 3 fills first (2λ = 1),

@@ -309,15 +309,6 @@ impl Statement {
                 ),
             ));
         }
-        if caps {
-            // A report rescaled to the normal form rescales its cap too (a cap counts tasks
-            // of the report), so the liars' caps in the lying profile would need variables
-            // of their own; until they have them, a proof over caps would miss lies.
-            return Err(SolverError::invalid(
-                "--caps",
-                "not encoded soundly yet: a lie that rescales a demand also rescales its cap",
-            ));
-        }
         Ok(Statement {
             mechanism,
             goal,
@@ -660,10 +651,20 @@ impl Statement {
             weights: weights.clone(),
             caps: caps.clone(),
         };
+        // A cap counts tasks of the report, so rescaling a report to the normal form rescales
+        // its cap by the same factor, which may be any: a liar's cap in the lying profile is
+        // an unknown of its own (docs/theory.md §6.5).
+        let reported_caps = caps.clone().map(|mut t| {
+            for i in self.liars() {
+                t[i] = s.reported_real(&format!("tl_{}", i + 1));
+                s.assert(binary(">", &t[i], "0.0"));
+            }
+            t
+        });
         let lying = Profile {
             demands: reported.clone(),
             weights,
-            caps: caps.clone(),
+            caps: reported_caps,
         };
         let x: Vec<String> = (0..n).map(|i| s.real(&format!("x_{}", i + 1))).collect();
         let y: Vec<String> = (0..n).map(|i| s.real(&format!("y_{}", i + 1))).collect();

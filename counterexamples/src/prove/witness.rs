@@ -135,7 +135,16 @@ fn rederive(statement: &Statement, values: &HashMap<String, Rational>) -> Result
         Instance::new(vec![Rational::ONE; m], users).map_err(|e| format!("instance: {e}"))?;
     let mut lies = Vec::new();
     for i in 0..statement.coalition {
-        let report = row("e", i)?;
+        let mut report = row("e", i)?;
+        if statement.caps {
+            // The normal form's report with the reported cap `tl`, scaled back so that the
+            // liar's own cap `t` counts its tasks: a report `α e` has cap `t` exactly when
+            // `e` has cap `α t`, so `α = tl / t`.
+            let scale = get(format!("tl_{}", i + 1))?
+                .checked_div(&get(format!("t_{}", i + 1))?)
+                .ok_or_else(|| "a cap of 0".to_string())?;
+            report = report.iter().map(|v| v * &scale).collect();
+        }
         if report != instance.users()[i].demand {
             lies.push((i, report));
         }
