@@ -22,10 +22,10 @@ pub struct ProveArgs {
     /// The mechanism: drf, drf-common-level, asset or ceei (the ones with an encoding).
     #[arg(long)]
     pub mechanism: String,
-    /// The property claimed: sp, gsp-strong or gsp-weak.
+    /// The property claimed: sp, gsp-strong, gsp-weak, si, ef or pm.
     #[arg(long, value_parser = NameParser::<Property>::new("property").with_help(Property::description))]
     pub property: Option<Property>,
-    /// A metric bounded instead of a property: sp-gain (with --bound).
+    /// A metric bounded instead of a property: sp-gain or welfare-ratio (with --bound).
     #[arg(long)]
     pub metric: Option<String>,
     /// The bound claimed for --metric, a number such as 3/2 (at least 1).
@@ -43,7 +43,8 @@ pub struct ProveArgs {
     /// Users have any positive weights (by default all weigh 1).
     #[arg(long)]
     pub weights: bool,
-    /// Users have any positive task caps (drf and asset; by default none).
+    /// Users have any positive task caps (drf and asset, for si, ef, pm and welfare-ratio; by
+    /// default none).
     #[arg(long)]
     pub caps: bool,
     /// gsp-strong, gsp-weak: the coalition's size k, users u1..uk (default: every user).
@@ -80,13 +81,17 @@ fn statement(args: &ProveArgs) -> Result<Statement, CliError> {
     let goal = match (&args.property, &args.metric, &args.bound) {
         (Some(p), None, None) => Goal::Property(*p),
         (None, Some(metric), Some(bound)) => {
-            if metric != "sp-gain" {
-                return Err(usage(format!(
-                    "--metric: unknown metric {metric:?} for prove (expected sp-gain)"
-                )));
-            }
             let bound = read_number("--bound", &serde_json::Value::String(bound.clone()))?;
-            Goal::SpGain(bound)
+            match metric.as_str() {
+                "sp-gain" => Goal::SpGain(bound),
+                "welfare-ratio" => Goal::WelfareRatio(bound),
+                _ => {
+                    return Err(usage(format!(
+                        "--metric: unknown metric {metric:?} for prove (expected sp-gain or \
+                         welfare-ratio)"
+                    )))
+                }
+            }
         }
         (None, Some(_), None) => return Err(usage("--metric needs --bound")),
         (None, None, Some(_)) => return Err(usage("--bound applies to --metric")),

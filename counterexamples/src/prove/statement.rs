@@ -17,7 +17,7 @@ use leontief_solver::{Rational, SolverError};
 use serde_json::{json, Map, Value};
 
 use super::smt::{and, binary, constant, implies, mul, or, Script};
-use super::{asset, ceei, common_level, drf, ProveError};
+use super::{asset, ceei, common_level, drf, goals, ProveError};
 
 /// The mechanisms with an encoding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,11 +97,44 @@ impl ProvedMechanism {
 /// What is claimed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Goal {
-    /// A manipulation property: `sp`, `gsp-strong`, `gsp-weak`.
+    /// A property: about lies (`sp`, `gsp-strong`, `gsp-weak`), about the answer alone
+    /// (`si`, `ef`) or about a departure (`pm`).
     Property(Property),
     /// `sp-gain <= bound`: no single liar's true utility exceeds `bound` times its truthful
     /// one.
     SpGain(Rational),
+    /// `welfare-ratio <= bound`: no feasible allocation has more than `bound` times the
+    /// answer's utilitarian welfare in dominant shares (explore's `welfare-ratio`).
+    WelfareRatio(Rational),
+}
+
+impl Goal {
+    /// The section proving the negated goal exact, for `rests_on`.
+    pub fn conditions(&self) -> &'static str {
+        if self.is_about_lies() {
+            "the gain conditions (§6.5)"
+        } else {
+            "the negated goal (§6.8)"
+        }
+    }
+
+    /// What a refutation is re-derived by, for `rests_on`.
+    pub fn checker(&self) -> &'static str {
+        match self {
+            Goal::WelfareRatio(_) => "explore's welfare-ratio metric (an exact LP optimum)",
+            _ => "the property checker",
+        }
+    }
+
+    /// Whether the statement is about reports (a liar or a coalition): the goals whose
+    /// negation has a lying profile.
+    pub fn is_about_lies(&self) -> bool {
+        matches!(
+            self,
+            Goal::SpGain(_)
+                | Goal::Property(Property::Sp | Property::GspStrong | Property::GspWeak)
+        )
+    }
 }
 
 /// The combinatorial type an answer is restricted to in one case.
@@ -235,7 +268,10 @@ pub struct Statement {
     pub weights: bool,
     /// Users have arbitrary positive task caps (else none).
     pub caps: bool,
-    /// The coalition's size `k` (users `u1..uk`); 1 for `sp` and `sp-gain`.
+    /// The coalition's size `k` (users `u1..uk`); 1 for `sp` and `sp-gain`. For a goal not
+    /// about lies, the number of users the negated statement names, in order (`si`: u1 below
+    /// its split; `ef`: u1 envying u2; `pm`: u1 leaving and u2 losing; `welfare-ratio`:
+    /// none).
     pub coalition: usize,
 }
 
@@ -279,6 +315,9 @@ impl Statement {
                 k
             }
             (Goal::Property(Property::Sp) | Goal::SpGain(_), None) => 1,
+            (Goal::Property(Property::Si), None) => 1,
+            (Goal::Property(Property::Ef | Property::Pm), None) => 2,
+            (Goal::WelfareRatio(_), None) => 0,
             (_, Some(_)) => {
                 return Err(SolverError::invalid(
                     "--coalition",
@@ -288,7 +327,10 @@ impl Statement {
             (Goal::Property(p), None) => {
                 return Err(SolverError::invalid(
                     "--property",
-                    format!("{p} has no encoding for prove; encoded: sp, gsp-strong, gsp-weak"),
+                    format!(
+                        "{p} has no encoding for prove; encoded: sp, gsp-strong, gsp-weak, si, \
+                         ef, pm"
+                    ),
                 ))
             }
         };
@@ -297,6 +339,14 @@ impl Statement {
                 return Err(SolverError::invalid(
                     "--bound",
                     format!("expected at least 1 (the truth gives 1), found {c}"),
+                ));
+            }
+        }
+        if let Goal::WelfareRatio(c) = &goal {
+            if *c < Rational::ONE {
+                return Err(SolverError::invalid(
+                    "--bound",
+                    format!("expected at least 1 (the answer itself is feasible), found {c}"),
                 ));
             }
         }
@@ -309,7 +359,7 @@ impl Statement {
                 ),
             ));
         }
-        if caps {
+        if caps && goal.is_about_lies() {
             // A report rescaled to the normal form rescales its cap too (a cap counts tasks
             // of the report), so the liars' caps in the lying profile would need variables
             // of their own; until they have them, a proof over caps would miss lies.
@@ -335,6 +385,8 @@ impl Statement {
         match &self.goal {
             Goal::Property(p) => *p,
             Goal::SpGain(_) => Property::Sp,
+            // Whole-allocation measures take Pareto efficiency's place (as in explore).
+            Goal::WelfareRatio(_) => Property::Po,
         }
     }
 
@@ -343,6 +395,9 @@ impl Statement {
         let claim = match &self.goal {
             Goal::Property(p) => format!("{} has {p}", self.mechanism.name()),
             Goal::SpGain(c) => format!("{} has sp-gain <= {c}", self.mechanism.name()),
+            Goal::WelfareRatio(c) => {
+                format!("{} has welfare-ratio <= {c}", self.mechanism.name())
+            }
         };
         format!(
             "{claim} for every instance with {} users and {} resources ({}{}{}{})",
@@ -375,6 +430,10 @@ impl Statement {
                 o.insert("metric".into(), json!("sp-gain"));
                 o.insert("bound".into(), json!(c.to_string()));
             }
+            Goal::WelfareRatio(c) => {
+                o.insert("metric".into(), json!("welfare-ratio"));
+                o.insert("bound".into(), json!(c.to_string()));
+            }
         }
         o.insert("claim".into(), json!(self.describe()));
         o.insert(
@@ -394,6 +453,13 @@ impl Statement {
                 "coalition": (1..=self.coalition).map(|i| format!("u{i}")).collect::<Vec<_>>(),
             }),
         );
+        if !self.goal.is_about_lies() {
+            if let Some(domain) = o.get_mut("domain").and_then(Value::as_object_mut) {
+                domain.remove("reports");
+                domain.remove("coalition");
+                domain.insert("roles".into(), json!(goals::roles(self)));
+            }
+        }
         o.insert("split".into(), json!(self.split_description()));
         o
     }
@@ -402,6 +468,9 @@ impl Statement {
         let symmetry = "one type per orbit under permutations of the coalition's members, of \
                         the other users and of the resources";
         match self.split() {
+            Split::Bottlenecks { .. } | Split::Supports if !self.goal.is_about_lies() => {
+                goals::split_description(self, matches!(self.split(), Split::Supports))
+            }
             Split::Bottlenecks { lie: false } => format!(
                 "by the truthful answer's bottleneck assignment (each user's bottleneck \
                  resource{}), {symmetry}",
@@ -422,7 +491,11 @@ impl Statement {
         match self.mechanism {
             // A group manipulation is expected to be found at once in one case; splitting
             // it multiplies the cases by every member's report type.
-            ProvedMechanism::Drf | ProvedMechanism::Asset if self.coalition > 1 => Split::None,
+            ProvedMechanism::Drf | ProvedMechanism::Asset
+                if self.coalition > 1 && self.goal.is_about_lies() =>
+            {
+                Split::None
+            }
             ProvedMechanism::Drf | ProvedMechanism::Asset => Split::Bottlenecks {
                 // Measured: splitting the reported answer too pays from 9 unknowns of demand on.
                 lie: self.users * self.resources >= 9,
@@ -457,7 +530,7 @@ impl Statement {
         let mut cases = Vec::new();
         for size in sizes {
             let sized = self.with_coalition(size);
-            for kind in sized.shapes() {
+            for kind in goals::kinds(&sized, sized.shapes()) {
                 let index = cases.len();
                 let label = format!(
                     "{}truth: {}; reports: {}",
@@ -547,7 +620,13 @@ impl Statement {
     /// the coalition, within the others, and all of the resources.
     fn symmetries(&self) -> Vec<(Vec<usize>, Vec<usize>)> {
         let (n, k) = (self.users, self.coalition);
-        let inside = permutations(k);
+        // The users a goal not about lies names play different roles (the envious and the
+        // envied): only the coalition's members are interchangeable.
+        let inside = if self.goal.is_about_lies() {
+            permutations(k)
+        } else {
+            vec![(0..k).collect()]
+        };
         let outside = permutations(n - k);
         let mut users = Vec::new();
         for a in &inside {
@@ -566,6 +645,9 @@ impl Statement {
 
     /// The script of one case.
     fn script(&self, kind: &Kind) -> Script {
+        if !self.goal.is_about_lies() {
+            return goals::script(self, &kind.truth);
+        }
         let (n, m) = (self.users, self.resources);
         let mut s = Script::new();
         let demand_row = |s: &mut Script, prefix: &str, i: usize| -> Vec<String> {
@@ -654,6 +736,8 @@ impl Statement {
                 s.assert(binary(">", &x[0], "0.0"));
                 s.assert(at_least(0, Some(c), true));
             }
+            // Decided by goals::script (returned above).
+            Goal::WelfareRatio(_) => {}
             Goal::Property(Property::Sp) => s.assert(at_least(0, None, true)),
             // Exactly this case's liars (cases() covers every size up to k).
             Goal::Property(Property::GspWeak) => {
@@ -677,7 +761,14 @@ impl Statement {
         s
     }
 
-    fn encode(&self, s: &mut Script, profile: &Profile, tasks: &[String], shape: &Shape, at: &str) {
+    pub(super) fn encode(
+        &self,
+        s: &mut Script,
+        profile: &Profile,
+        tasks: &[String],
+        shape: &Shape,
+        at: &str,
+    ) {
         match self.mechanism {
             ProvedMechanism::Drf => drf::encode(s, profile, tasks, shape),
             ProvedMechanism::Asset => asset::encode(s, profile, tasks, shape),
@@ -689,11 +780,11 @@ impl Statement {
 
 /// The combinatorial type of one case.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-struct Kind {
+pub(super) struct Kind {
     /// The truthful answer's type.
-    truth: Shape,
+    pub(super) truth: Shape,
     /// The reported answer's type.
-    lie: Shape,
+    pub(super) lie: Shape,
 }
 
 impl Kind {
@@ -814,7 +905,7 @@ mod tests {
         assert!(err.to_string().contains("--users"));
         let err = Statement::new(
             ProvedMechanism::Drf,
-            Goal::Property(Property::Ef),
+            Goal::Property(Property::Rm),
             2,
             2,
             false,

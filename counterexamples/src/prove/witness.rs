@@ -100,6 +100,9 @@ pub fn counterexample(
 
 /// The record of the counterexample with these values, re-derived by the exact mechanism.
 fn rederive(statement: &Statement, values: &HashMap<String, Rational>) -> Result<Value, String> {
+    if !statement.goal.is_about_lies() {
+        return super::goals::rederive(statement, values);
+    }
     let (n, m) = (statement.users, statement.resources);
     let get = |name: String| -> Result<Rational, String> {
         values
@@ -178,7 +181,7 @@ fn rederive(statement: &Statement, values: &HashMap<String, Rational>) -> Result
             }
             Some(gain)
         }
-        Goal::Property(_) => None,
+        Goal::Property(_) | Goal::WelfareRatio(_) => None,
     };
     let mut record = Record::new(mechanism.name(), property, candidate, violation);
     record.strategy = Some("prove".into());
