@@ -101,9 +101,10 @@ fn demand_row(s: &mut Script, positive: bool, m: usize, i: usize) -> Vec<String>
 /// The query of one case of a goal not about lies: the instance, the truthful answer of
 /// type `truth`, and the negated goal (docs/theory.md §6.8). The variables: demands
 /// `d_i_r`, weights `w_i`, caps `t_i` (when in the domain), tasks `x_i`; `y_i` after `u1`
-/// leaves (`pm`), `z_i` the better allocation (`welfare-ratio`). Unless `truth` names users
-/// (a bottleneck assignment), the users after the named ones are sorted by their first
-/// demand entry. A goal about lies gives the empty script (see `Statement::cases`).
+/// leaves (`pm`), `z_i` the better allocation (`welfare-ratio`). The users after the named
+/// ones are sorted by their first demand entry within each class of users `truth` does not
+/// tell apart (all of them, or those with the same bottleneck). A goal about lies gets the
+/// instance and its answer alone (its queries are built by [`Statement::cases`]).
 pub fn script(statement: &Statement, truth: &Shape) -> Script {
     let (n, m) = (statement.users, statement.resources);
     let mut s = Script::new();
@@ -121,11 +122,17 @@ pub fn script(statement: &Statement, truth: &Shape) -> Script {
     };
     let weights = statement.weights.then(|| positive_per_user(&mut s, "w"));
     let caps = statement.caps.then(|| positive_per_user(&mut s, "t"));
-    // A type that does not name users leaves the unnamed users interchangeable: sort them by
-    // their first demand entry.
-    if !matches!(truth, Shape::Bottlenecks(_)) {
-        for i in statement.coalition + 1..n {
-            s.assert(binary("<=", &demands[i - 1][0], &demands[i][0]));
+    // Unnamed users the case's type does not tell apart are interchangeable: all of them
+    // when the type names no user, else those with the same bottleneck. Each such class is
+    // sorted by its first demand entry.
+    let class = |i: usize| match truth {
+        Shape::Bottlenecks(b) => b[i],
+        _ => 0,
+    };
+    let unnamed: Vec<usize> = (statement.coalition..n).collect();
+    for (k, &i) in unnamed.iter().enumerate() {
+        if let Some(&j) = unnamed[k + 1..].iter().find(|&&j| class(j) == class(i)) {
+            s.assert(binary("<=", &demands[i][0], &demands[j][0]));
         }
     }
     let profile = Profile {

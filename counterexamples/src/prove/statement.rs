@@ -533,14 +533,18 @@ impl Statement {
             for kind in goals::kinds(&sized, sized.shapes()) {
                 let index = cases.len();
                 let label = format!(
-                    "{}truth: {}; reports: {}",
+                    "{}truth: {}{}",
                     if self.is_group() {
                         format!("{size} liar{}; ", if size == 1 { "" } else { "s" })
                     } else {
                         String::new()
                     },
                     kind.truth.label(self.resources),
-                    kind.lie.label(self.resources)
+                    if self.goal.is_about_lies() {
+                        format!("; reports: {}", kind.lie.label(self.resources))
+                    } else {
+                        String::new()
+                    }
                 );
                 let mut script = sized.script(&kind);
                 script.comment(format!(
