@@ -486,8 +486,8 @@ fn certify_refuses_what_prove_cannot_state_naming_the_flag() {
         "--certify: discrete-drf has no encoding for prove; encoded: drf, drf-common-level, asset, ceei (--mechanism)",
     );
     fails_with(
-        &with(&["--metric", "pm-loss"]),
-        "--certify: pm-loss has no encoding for prove; encoded: sp-gain, welfare-ratio (--metric)",
+        &with(&["--metric", "rm-loss"]),
+        "--certify: rm-loss has no encoding for prove; encoded: sp-gain, welfare-ratio, pm-loss (--metric)",
     );
     fails_with(
         &with(&["--metric", "welfare-ratio", "--utility", "tasks"]),
@@ -496,6 +496,10 @@ fn certify_refuses_what_prove_cannot_state_naming_the_flag() {
     fails_with(
         &with(&["--metric", "welfare-ratio", "--users", "2..7"]),
         "--certify: prove takes at most 6 users (--users)",
+    );
+    fails_with(
+        &with(&["--metric", "pm-loss", "--users", "2..6"]),
+        "--certify: prove takes at most 6 users (pm-loss's joins make one more) (--users)",
     );
     fails_with(
         &with(&["--metric", "welfare-ratio", "--pools", "1..2"]),

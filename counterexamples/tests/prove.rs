@@ -511,6 +511,29 @@ fn the_pm_negation_holds_exactly_where_the_checker_finds_a_loss() {
                         inst.to_json()
                     );
                     losses += usize::from(found);
+                    // pm-loss >= c is refuted by u2 exactly when it has tasks and keeps less
+                    // than c times them: never at c = its own ratio, always just above it.
+                    let before = &mechanism.allocate(&inst).unwrap().tasks[1];
+                    if before.is_positive() {
+                        let after = &mechanism
+                            .allocate(&inst.without_user(0).unwrap())
+                            .unwrap()
+                            .tasks[0];
+                        let ratio = after / before;
+                        if ratio.is_positive() {
+                            let at = |c: Rational| {
+                                let st = statement_on(encoded, Goal::PmLoss(c), &inst);
+                                negation_holds(&solver, &st, &inst)
+                            };
+                            assert!(
+                                !at(ratio.clone()),
+                                "pm-loss at {ratio} on {}",
+                                inst.to_json()
+                            );
+                            let above = &ratio + &q("1/8");
+                            assert!(at(above), "pm-loss above {ratio} on {}", inst.to_json());
+                        }
+                    }
                 }
             }
         }
@@ -665,4 +688,35 @@ fn drfs_welfare_ratio_with_two_users_and_two_resources_is_nine_eighths() {
     assert!(q(record["value"].as_str().unwrap()) > q("11/10"));
     let again = rederive(&Drf::extended(), &record).unwrap();
     assert_eq!(again.value.to_string(), record["value"].as_str().unwrap());
+}
+
+#[test]
+fn drfs_pm_loss_with_three_users_and_two_resources_is_eight_ninths() {
+    // docs/theory.md §3.6 and docs/explore.md §3.3, by hand: u1 ⟨1, 0⟩, u3 ⟨1/2, 1⟩ get 2/3
+    // each (resource 1 fills at λ + λ/2 = 1); when u2 ⟨0, 1⟩ joins, resource 2 fills first
+    // (λ + λ = 1) and u1 runs on to 3/4: a ratio of (2/3)/(3/4) = 8/9, so "pm-loss >= 9/10"
+    // is refuted (the counterexample re-derives with explore's metric, below 9/10). With
+    // positive demands DRF is population monotonic (the DRF paper, Theorem 14): ">= 1".
+    if solver().is_none() {
+        return;
+    }
+    let at = |c: &str, positive: bool| {
+        Statement::new(
+            ProvedMechanism::Drf,
+            Goal::PmLoss(q(c)),
+            3,
+            2,
+            positive,
+            false,
+            false,
+            None,
+        )
+        .unwrap()
+    };
+    let record = refuted(&at("9/10", false));
+    assert_eq!(record["metric"], "pm-loss");
+    assert!(q(record["value"].as_str().unwrap()) < q("9/10"));
+    let again = rederive(&Drf::extended(), &record).unwrap();
+    assert_eq!(again.value.to_string(), record["value"].as_str().unwrap());
+    assert_eq!(decide(&at("1", true)), Verdict::Proved);
 }

@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use clap::Args;
 use leontief_counterexamples::explore::{
-    explore, explore_with, wire, Evaluator, ExploreConfig, ExploreSummary, Family, Found,
-    MetricName, RoundEvaluator, Utility, WorkItem,
+    explore, explore_with, wire, Direction, Evaluator, ExploreConfig, ExploreSummary, Family,
+    Found, MetricName, RoundEvaluator, Utility, WorkItem,
 };
 use leontief_counterexamples::prove::{self, Goal, Solver, Statement};
 use leontief_counterexamples::space::Strategy;
@@ -67,11 +67,12 @@ pub struct ExploreArgs {
     #[arg(long, value_parser = NameParser::<Family>::new("family").with_help(Family::description))]
     pub family: Option<Family>,
     /// After the run, ask `prove` whether any instance of the best record's size (its users
-    /// and resources, the run's demand domain, weights and caps) beats it: the best record
-    /// then carries "certified": "maximum", "not maximum" (with "certification"."better",
-    /// prove's counterexample) or "unknown" (with the open cases). Encoded: sp-gain and
-    /// welfare-ratio (dominant shares) of drf, drf-common-level, asset and ceei, on flat
-    /// instances; z3 as for prove ($LEONTIEF_Z3, else on PATH), 60 s per case.
+    /// and resources, one user more for a join; the run's demand domain, weights and caps)
+    /// beats it: the best record then carries "certified": "maximum" (or "minimum"), "not
+    /// maximum" (or "not minimum", with "certification"."better", prove's counterexample)
+    /// or "unknown" (with the open cases). Encoded: sp-gain, welfare-ratio (dominant shares)
+    /// and pm-loss of drf, drf-common-level, asset and ceei, on flat instances; z3 as for
+    /// prove ($LEONTIEF_Z3, else on PATH), 60 s per case.
     #[arg(long)]
     pub certify: bool,
     /// How instances are drawn.
@@ -124,6 +125,7 @@ impl Certify {
     ) -> Result<Statement, SolverError> {
         let goal = match self.metric {
             MetricName::SpGain => Goal::SpGain(value),
+            MetricName::PmLoss => Goal::PmLoss(value),
             _ => Goal::WelfareRatio(value),
         };
         Statement::new(
@@ -151,7 +153,7 @@ impl Certify {
             );
         };
         match args.metric {
-            MetricName::SpGain => {}
+            MetricName::SpGain | MetricName::PmLoss => {}
             MetricName::WelfareRatio if cfg.utility == Utility::DominantShare => {}
             MetricName::WelfareRatio => {
                 return refuse(
@@ -162,7 +164,10 @@ impl Certify {
             other => {
                 return refuse(
                     "--metric",
-                    format!("{other} has no encoding for prove; encoded: sp-gain, welfare-ratio"),
+                    format!(
+                        "{other} has no encoding for prove; encoded: sp-gain, welfare-ratio, \
+                         pm-loss"
+                    ),
                 )
             }
         }
@@ -170,10 +175,20 @@ impl Certify {
         if g.pools.is_some() {
             return refuse("--pools", "prove's instances are flat".into());
         }
-        if *g.users.end() > prove::statement::MAX_USERS {
+        // pm-loss's joins compare the instance with one user more.
+        let joiner = usize::from(args.metric == MetricName::PmLoss);
+        if g.users.end() + joiner > prove::statement::MAX_USERS {
             return refuse(
                 "--users",
-                format!("prove takes at most {} users", prove::statement::MAX_USERS),
+                format!(
+                    "prove takes at most {} users{}",
+                    prove::statement::MAX_USERS,
+                    if joiner == 1 {
+                        " (pm-loss's joins make one more)"
+                    } else {
+                        ""
+                    }
+                ),
             );
         }
         if *g.resources.end() > prove::statement::MAX_RESOURCES {
@@ -203,7 +218,8 @@ impl Certify {
         // Every size the run can record must make a statement prove accepts.
         for users in g.users.clone() {
             for resources in g.resources.clone() {
-                if let Err(e) = certify.statement(users.max(2), resources.max(1), Rational::ONE) {
+                let users = (users + joiner).max(2);
+                if let Err(e) = certify.statement(users, resources.max(1), Rational::ONE) {
                     return Err(usage(format!("--certify: {e}")));
                 }
             }
@@ -227,11 +243,16 @@ impl Certify {
 
     fn decide(&self, record: &Value, solver: &Solver) -> Result<(&'static str, Value), String> {
         let inst = &record["instance"];
-        let users = inst["users"].as_array().map_or(0, Vec::len);
+        // A join compares the instance with one user more: prove's populations are the
+        // larger ones.
+        let joined = usize::from(record["witness"].get("joined").is_some());
+        let users = inst["users"].as_array().map_or(0, Vec::len) + joined;
         let resources = inst["capacity"].as_array().map_or(0, Vec::len);
-        // The value a better record must beat: the least the record's true value can be.
+        let direction = self.metric.metric().direction();
+        // The value a better record must beat: the end of the record's interval worst for
+        // the claim (the value itself when exact).
         let value = if record["exact"] == json!(false) {
-            &record["interval"][0]
+            &record["interval"][usize::from(direction == Direction::Min)]
         } else {
             &record["value"]
         };
@@ -254,11 +275,17 @@ impl Certify {
             "solver".into(),
             json!(format!("{} {}", proof.solver.name, proof.solver.version)),
         );
+        let max = direction == Direction::Max;
         let verdict = match &proof.verdict {
-            prove::Verdict::Proved => "maximum",
+            prove::Verdict::Proved if max => "maximum",
+            prove::Verdict::Proved => "minimum",
             prove::Verdict::Refuted(better) => {
                 detail.insert("better".into(), (**better).clone());
-                "not maximum"
+                if max {
+                    "not maximum"
+                } else {
+                    "not minimum"
+                }
             }
             prove::Verdict::Unknown(open) => {
                 detail.insert("open".into(), json!(open));

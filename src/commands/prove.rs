@@ -25,10 +25,12 @@ pub struct ProveArgs {
     /// The property claimed: sp, gsp-strong, gsp-weak, si, ef or pm.
     #[arg(long, value_parser = NameParser::<Property>::new("property").with_help(Property::description))]
     pub property: Option<Property>,
-    /// A metric bounded instead of a property: sp-gain or welfare-ratio (with --bound).
+    /// A metric bounded instead of a property (with --bound): sp-gain or welfare-ratio (at
+    /// most the bound), pm-loss (at least the bound).
     #[arg(long)]
     pub metric: Option<String>,
-    /// The bound claimed for --metric, a number such as 3/2 (at least 1).
+    /// The bound claimed for --metric, a number such as 3/2 (at least 1 for sp-gain and
+    /// welfare-ratio, positive for pm-loss).
     #[arg(long)]
     pub bound: Option<String>,
     /// The number of users n.
@@ -43,7 +45,7 @@ pub struct ProveArgs {
     /// Users have any positive weights (by default all weigh 1).
     #[arg(long)]
     pub weights: bool,
-    /// Users have any positive task caps (drf and asset, for si, ef, pm and welfare-ratio; by
+    /// Users have any positive task caps (drf and asset, for si, ef, pm, welfare-ratio and pm-loss; by
     /// default none).
     #[arg(long)]
     pub caps: bool,
@@ -85,10 +87,11 @@ fn statement(args: &ProveArgs) -> Result<Statement, CliError> {
             match metric.as_str() {
                 "sp-gain" => Goal::SpGain(bound),
                 "welfare-ratio" => Goal::WelfareRatio(bound),
+                "pm-loss" => Goal::PmLoss(bound),
                 _ => {
                     return Err(usage(format!(
-                        "--metric: unknown metric {metric:?} for prove (expected sp-gain or \
-                         welfare-ratio)"
+                        "--metric: unknown metric {metric:?} for prove (expected sp-gain, \
+                         welfare-ratio or pm-loss)"
                     )))
                 }
             }

@@ -22,7 +22,7 @@ use super::smt::{and, binary, constant, implies, mul, or, sum, Script};
 use super::statement::{Goal, Kind, Profile, Shape, Statement};
 use crate::candidate::{evaluate, Candidate};
 use crate::explore::record::{to_json as metric_json, Origin};
-use crate::explore::{MetricName, Utility};
+use crate::explore::{Direction, MetricName, Utility};
 use crate::mechanisms::by_name;
 use crate::record::Record;
 
@@ -51,7 +51,9 @@ pub(super) fn roles(statement: &Statement) -> String {
     match &statement.goal {
         Goal::Property(Property::Si) => "u1 is below its split (any such user, renamed u1)".into(),
         Goal::Property(Property::Ef) => "u1 envies u2 (any envious pair, renamed)".into(),
-        Goal::Property(Property::Pm) => "u1 leaves and u2 loses (any such pair, renamed)".into(),
+        Goal::Property(Property::Pm) | Goal::PmLoss(_) => {
+            "u1 leaves and u2 loses (any such pair, renamed)".into()
+        }
         _ => "none: every user plays the same part".into(),
     }
 }
@@ -185,9 +187,11 @@ pub fn script(statement: &Statement, truth: &Shape) -> Script {
                 s.assert(binary("<", &x[0], &t[0]));
             }
         }
-        Goal::Property(Property::Pm) => {
+        Goal::Property(Property::Pm) | Goal::PmLoss(_) => {
             // u1 leaves; the others keep their demands, weights and caps. u2's utility is
-            // its tasks (at most its cap) before and after: it loses when y_2 < x_2.
+            // its tasks (at most its cap) before and after: it loses when y_2 < x_2, and
+            // keeps less than c times its utility when y_2 < c x_2 (with x_2 > 0: a user
+            // with nothing has no ratio).
             let rest = |v: &Option<Vec<String>>| v.as_ref().map(|v| v[1..].to_vec());
             let smaller = Profile {
                 demands: demands[1..].to_vec(),
@@ -196,7 +200,13 @@ pub fn script(statement: &Statement, truth: &Shape) -> Script {
             };
             let y: Vec<String> = (1..n).map(|i| s.real(&format!("y_{}", i + 1))).collect();
             statement.encode(&mut s, &smaller, &y, &Shape::Any, "l");
-            s.assert(binary("<", &y[0], &x[1]));
+            match &statement.goal {
+                Goal::PmLoss(c) => {
+                    s.assert(binary(">", &x[1], "0.0"));
+                    s.assert(binary("<", &y[0], &mul(&constant(c), &x[1])));
+                }
+                _ => s.assert(binary("<", &y[0], &x[1])),
+            }
         }
         Goal::WelfareRatio(c) => {
             // Some feasible z with Σ z > c Σ x: the optimum exceeds c times the welfare
@@ -253,30 +263,48 @@ pub(super) fn rederive(
     let instance =
         Instance::new(vec![Rational::ONE; m], users).map_err(|e| format!("instance: {e}"))?;
     let mechanism = by_name(statement.mechanism.name()).map_err(|e| e.to_string())?;
-    if let Goal::WelfareRatio(bound) = &statement.goal {
-        let candidate = Candidate::new(instance, Scenario::Bounded);
+    let measured = match &statement.goal {
+        Goal::WelfareRatio(bound) => Some((
+            MetricName::WelfareRatio,
+            Scenario::Bounded,
+            Utility::DominantShare,
+            bound,
+        )),
+        // A per-user ratio: either utility gives it.
+        Goal::PmLoss(bound) => Some((
+            MetricName::PmLoss,
+            Scenario::Remove(0),
+            Utility::Tasks,
+            bound,
+        )),
+        _ => None,
+    };
+    if let Some((metric, scenario, utility, bound)) = measured {
+        let candidate = Candidate::new(instance, scenario);
         let truth = mechanism
             .allocate(&candidate.instance)
             .map_err(|e| e.to_string())?;
-        let metric = MetricName::WelfareRatio;
         let e = metric
             .metric()
-            .at(
-                mechanism.as_ref(),
-                &candidate,
-                &truth,
-                Utility::DominantShare,
-            )
+            .at(mechanism.as_ref(), &candidate, &truth, utility)
             .map_err(|e| format!("re-derivation: {e}"))?
-            .ok_or("the answer has no welfare ratio here")?;
-        // An approximate answer's ratio counts by the least it can be.
-        if e.lo <= *bound {
-            return Err(format!("welfare ratio {} is not above {bound}", e.lo));
+            .ok_or_else(|| format!("no {} here", metric.name()))?;
+        // An approximate answer's value counts by the end worst for the claim.
+        let beyond = match metric.metric().direction() {
+            Direction::Max => e.lo > *bound,
+            Direction::Min => e.hi < *bound,
+        };
+        if !beyond {
+            return Err(format!(
+                "{} {} does not pass {bound}",
+                metric.name(),
+                e.value
+            ));
         }
         let mut record = metric_json(
             metric,
             mechanism.name(),
-            Utility::DominantShare,
+            utility,
             &e,
             1,
             0,

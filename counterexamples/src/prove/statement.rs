@@ -106,6 +106,9 @@ pub enum Goal {
     /// `welfare-ratio <= bound`: no feasible allocation has more than `bound` times the
     /// answer's utilitarian welfare in dominant shares (explore's `welfare-ratio`).
     WelfareRatio(Rational),
+    /// `pm-loss >= bound`: when a user leaves, no remaining user with tasks keeps less than
+    /// `bound` times its utility (explore's `pm-loss`).
+    PmLoss(Rational),
 }
 
 impl Goal {
@@ -122,6 +125,7 @@ impl Goal {
     pub fn checker(&self) -> &'static str {
         match self {
             Goal::WelfareRatio(_) => "explore's welfare-ratio metric (an exact LP optimum)",
+            Goal::PmLoss(_) => "explore's pm-loss metric",
             _ => "the property checker",
         }
     }
@@ -316,7 +320,7 @@ impl Statement {
             }
             (Goal::Property(Property::Sp) | Goal::SpGain(_), None) => 1,
             (Goal::Property(Property::Si), None) => 1,
-            (Goal::Property(Property::Ef | Property::Pm), None) => 2,
+            (Goal::Property(Property::Ef | Property::Pm) | Goal::PmLoss(_), None) => 2,
             (Goal::WelfareRatio(_), None) => 0,
             (_, Some(_)) => {
                 return Err(SolverError::invalid(
@@ -359,6 +363,14 @@ impl Statement {
                 ),
             ));
         }
+        if let Goal::PmLoss(c) = &goal {
+            if !c.is_positive() {
+                return Err(SolverError::invalid(
+                    "--bound",
+                    format!("expected a positive ratio, found {c}"),
+                ));
+            }
+        }
         if caps && goal.is_about_lies() {
             // A report rescaled to the normal form rescales its cap too (a cap counts tasks
             // of the report), so the liars' caps in the lying profile would need variables
@@ -387,6 +399,7 @@ impl Statement {
             Goal::SpGain(_) => Property::Sp,
             // Whole-allocation measures take Pareto efficiency's place (as in explore).
             Goal::WelfareRatio(_) => Property::Po,
+            Goal::PmLoss(_) => Property::Pm,
         }
     }
 
@@ -398,6 +411,7 @@ impl Statement {
             Goal::WelfareRatio(c) => {
                 format!("{} has welfare-ratio <= {c}", self.mechanism.name())
             }
+            Goal::PmLoss(c) => format!("{} has pm-loss >= {c}", self.mechanism.name()),
         };
         format!(
             "{claim} for every instance with {} users and {} resources ({}{}{}{})",
@@ -432,6 +446,10 @@ impl Statement {
             }
             Goal::WelfareRatio(c) => {
                 o.insert("metric".into(), json!("welfare-ratio"));
+                o.insert("bound".into(), json!(c.to_string()));
+            }
+            Goal::PmLoss(c) => {
+                o.insert("metric".into(), json!("pm-loss"));
                 o.insert("bound".into(), json!(c.to_string()));
             }
         }
@@ -741,7 +759,7 @@ impl Statement {
                 s.assert(at_least(0, Some(c), true));
             }
             // Decided by goals::script (returned above).
-            Goal::WelfareRatio(_) => {}
+            Goal::WelfareRatio(_) | Goal::PmLoss(_) => {}
             Goal::Property(Property::Sp) => s.assert(at_least(0, None, true)),
             // Exactly this case's liars (cases() covers every size up to k).
             Goal::Property(Property::GspWeak) => {

@@ -181,7 +181,7 @@ fn rederive(statement: &Statement, values: &HashMap<String, Rational>) -> Result
             }
             Some(gain)
         }
-        Goal::Property(_) | Goal::WelfareRatio(_) => None,
+        Goal::Property(_) | Goal::WelfareRatio(_) | Goal::PmLoss(_) => None,
     };
     let mut record = Record::new(mechanism.name(), property, candidate, violation);
     record.strategy = Some("prove".into());
