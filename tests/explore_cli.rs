@@ -487,7 +487,7 @@ fn certify_refuses_what_prove_cannot_state_naming_the_flag() {
     );
     fails_with(
         &with(&["--metric", "rm-loss"]),
-        "--certify: rm-loss has no encoding for prove; encoded: sp-gain, welfare-ratio, pm-loss (--metric)",
+        "--certify: rm-loss has no encoding for prove; encoded: sp-gain, gsp-gain, welfare-ratio, pm-loss (--metric)",
     );
     fails_with(
         &with(&["--metric", "welfare-ratio", "--utility", "tasks"]),

@@ -36,7 +36,7 @@ fn flags_that_do_not_fit_are_refused() {
     );
     fails_with(
         &with(&["--mechanism", "ceei", "--metric", "envy", "--bound", "3/2"]),
-        "--metric: unknown metric \"envy\" for prove (expected sp-gain, welfare-ratio or pm-loss)",
+        "--metric: unknown metric \"envy\" for prove (expected sp-gain, gsp-gain, welfare-ratio or pm-loss)",
     );
     fails_with(
         &with(&["--mechanism", "ceei", "--metric", "sp-gain", "--bound", "x"]),

@@ -720,3 +720,30 @@ fn drfs_pm_loss_with_three_users_and_two_resources_is_eight_ninths() {
     assert_eq!(again.value.to_string(), record["value"].as_str().unwrap());
     assert_eq!(decide(&at("1", true)), Verdict::Proved);
 }
+
+#[test]
+fn ceeis_gsp_gain_with_one_liar_exceeds_seven_fifths() {
+    // docs/theory.md §6.7 with n = 2: the liar ⟨1, 0⟩ gains 3/2 against u2 ⟨1/2, 1⟩ by
+    // reporting ⟨1, 2/3⟩, and a single liar is a coalition whose only liar strictly gains.
+    // So "gsp-gain <= 7/5" with coalitions of one liar is refuted; the record replays as a
+    // gsp-strong violation of the exact CEEI and its gain (explore's metric) is above 7/5.
+    if solver().is_none() {
+        return;
+    }
+    let st = Statement::new(
+        ProvedMechanism::Ceei,
+        Goal::GspGain(q("7/5")),
+        2,
+        2,
+        false,
+        false,
+        false,
+        Some(1),
+    )
+    .unwrap();
+    let record = refuted(&st);
+    assert_eq!(record["property"], "gsp-strong");
+    assert_eq!(record["metric"], "gsp-gain");
+    assert!(q(record["value"].as_str().unwrap()) > q("7/5"));
+    replay(&Ceei::new(), &record).unwrap();
+}

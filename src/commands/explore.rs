@@ -70,8 +70,8 @@ pub struct ExploreArgs {
     /// and resources, one user more for a join; the run's demand domain, weights and caps)
     /// beats it: the best record then carries "certified": "maximum" (or "minimum"), "not
     /// maximum" (or "not minimum", with "certification"."better", prove's counterexample)
-    /// or "unknown" (with the open cases). Encoded: sp-gain, welfare-ratio (dominant shares)
-    /// and pm-loss of drf, drf-common-level, asset and ceei, on flat instances; z3 as for
+    /// or "unknown" (with the open cases). Encoded: sp-gain, gsp-gain, welfare-ratio
+    /// (dominant shares) and pm-loss of drf, drf-common-level, asset and ceei, on flat instances; z3 as for
     /// prove ($LEONTIEF_Z3, else on PATH), 60 s per case.
     #[arg(long)]
     pub certify: bool,
@@ -126,6 +126,8 @@ impl Certify {
         let goal = match self.metric {
             MetricName::SpGain => Goal::SpGain(value),
             MetricName::PmLoss => Goal::PmLoss(value),
+            // Coalitions of every size, as explore samples them.
+            MetricName::GspGain => Goal::GspGain(value),
             _ => Goal::WelfareRatio(value),
         };
         Statement::new(
@@ -153,7 +155,7 @@ impl Certify {
             );
         };
         match args.metric {
-            MetricName::SpGain | MetricName::PmLoss => {}
+            MetricName::SpGain | MetricName::GspGain | MetricName::PmLoss => {}
             MetricName::WelfareRatio if cfg.utility == Utility::DominantShare => {}
             MetricName::WelfareRatio => {
                 return refuse(
@@ -165,8 +167,8 @@ impl Certify {
                 return refuse(
                     "--metric",
                     format!(
-                        "{other} has no encoding for prove; encoded: sp-gain, welfare-ratio, \
-                         pm-loss"
+                        "{other} has no encoding for prove; encoded: sp-gain, gsp-gain, \
+                         welfare-ratio, pm-loss"
                     ),
                 )
             }

@@ -25,12 +25,12 @@ pub struct ProveArgs {
     /// The property claimed: sp, gsp-strong, gsp-weak, si, ef or pm.
     #[arg(long, value_parser = NameParser::<Property>::new("property").with_help(Property::description))]
     pub property: Option<Property>,
-    /// A metric bounded instead of a property (with --bound): sp-gain or welfare-ratio (at
-    /// most the bound), pm-loss (at least the bound).
+    /// A metric bounded instead of a property (with --bound): sp-gain, gsp-gain or
+    /// welfare-ratio (at most the bound), pm-loss (at least the bound).
     #[arg(long)]
     pub metric: Option<String>,
-    /// The bound claimed for --metric, a number such as 3/2 (at least 1 for sp-gain and
-    /// welfare-ratio, positive for pm-loss).
+    /// The bound claimed for --metric, a number such as 3/2 (at least 1 for sp-gain,
+    /// gsp-gain and welfare-ratio, positive for pm-loss).
     #[arg(long)]
     pub bound: Option<String>,
     /// The number of users n.
@@ -49,7 +49,8 @@ pub struct ProveArgs {
     /// default none).
     #[arg(long)]
     pub caps: bool,
-    /// gsp-strong, gsp-weak: the coalition's size k, users u1..uk (default: every user).
+    /// gsp-strong, gsp-weak, gsp-gain: the coalition's size k, users u1..uk (default: every
+    /// user).
     #[arg(long)]
     pub coalition: Option<usize>,
     /// The time limit of each case, e.g. 60s, 10m.
@@ -88,10 +89,11 @@ fn statement(args: &ProveArgs) -> Result<Statement, CliError> {
                 "sp-gain" => Goal::SpGain(bound),
                 "welfare-ratio" => Goal::WelfareRatio(bound),
                 "pm-loss" => Goal::PmLoss(bound),
+                "gsp-gain" => Goal::GspGain(bound),
                 _ => {
                     return Err(usage(format!(
                         "--metric: unknown metric {metric:?} for prove (expected sp-gain, \
-                         welfare-ratio or pm-loss)"
+                         gsp-gain, welfare-ratio or pm-loss)"
                     )))
                 }
             }

@@ -109,6 +109,9 @@ pub enum Goal {
     /// `pm-loss >= bound`: when a user leaves, no remaining user with tasks keeps less than
     /// `bound` times its utility (explore's `pm-loss`).
     PmLoss(Rational),
+    /// `gsp-gain <= bound`: when no liar of a coalition is worse off, no user with tasks
+    /// gets more than `bound` times its utility (explore's `gsp-gain`).
+    GspGain(Rational),
 }
 
 impl Goal {
@@ -126,6 +129,7 @@ impl Goal {
         match self {
             Goal::WelfareRatio(_) => "explore's welfare-ratio metric (an exact LP optimum)",
             Goal::PmLoss(_) => "explore's pm-loss metric",
+            Goal::GspGain(_) => "the property checker and explore's gsp-gain metric",
             _ => "the property checker",
         }
     }
@@ -136,6 +140,7 @@ impl Goal {
         matches!(
             self,
             Goal::SpGain(_)
+                | Goal::GspGain(_)
                 | Goal::Property(Property::Sp | Property::GspStrong | Property::GspWeak)
         )
     }
@@ -308,7 +313,7 @@ impl Statement {
             ));
         }
         let coalition = match (&goal, coalition) {
-            (Goal::Property(Property::GspStrong | Property::GspWeak), k) => {
+            (Goal::Property(Property::GspStrong | Property::GspWeak) | Goal::GspGain(_), k) => {
                 let k = k.unwrap_or(users);
                 if !(1..=users).contains(&k) {
                     return Err(SolverError::invalid(
@@ -325,7 +330,7 @@ impl Statement {
             (_, Some(_)) => {
                 return Err(SolverError::invalid(
                     "--coalition",
-                    "applies to --property gsp-strong or gsp-weak",
+                    "applies to --property gsp-strong or gsp-weak, or --metric gsp-gain",
                 ))
             }
             (Goal::Property(p), None) => {
@@ -338,7 +343,7 @@ impl Statement {
                 ))
             }
         };
-        if let Goal::SpGain(c) = &goal {
+        if let Goal::SpGain(c) | Goal::GspGain(c) = &goal {
             if *c < Rational::ONE {
                 return Err(SolverError::invalid(
                     "--bound",
@@ -400,6 +405,8 @@ impl Statement {
             // Whole-allocation measures take Pareto efficiency's place (as in explore).
             Goal::WelfareRatio(_) => Property::Po,
             Goal::PmLoss(_) => Property::Pm,
+            // A gain above c >= 1 is a strict gain with no liar worse off.
+            Goal::GspGain(_) => Property::GspStrong,
         }
     }
 
@@ -412,6 +419,7 @@ impl Statement {
                 format!("{} has welfare-ratio <= {c}", self.mechanism.name())
             }
             Goal::PmLoss(c) => format!("{} has pm-loss >= {c}", self.mechanism.name()),
+            Goal::GspGain(c) => format!("{} has gsp-gain <= {c}", self.mechanism.name()),
         };
         format!(
             "{claim} for every instance with {} users and {} resources ({}{}{}{})",
@@ -450,6 +458,10 @@ impl Statement {
             }
             Goal::PmLoss(c) => {
                 o.insert("metric".into(), json!("pm-loss"));
+                o.insert("bound".into(), json!(c.to_string()));
+            }
+            Goal::GspGain(c) => {
+                o.insert("metric".into(), json!("gsp-gain"));
                 o.insert("bound".into(), json!(c.to_string()));
             }
         }
@@ -539,11 +551,10 @@ impl Statement {
         // of at most k liars.
         // The largest coalitions first: one case each, where a group manipulation shows
         // at once, before the single liars' many cases.
-        let sizes: Vec<usize> = match self.goal {
-            Goal::Property(Property::GspStrong | Property::GspWeak) => {
-                (1..=self.coalition).rev().collect()
-            }
-            _ => vec![self.coalition],
+        let sizes: Vec<usize> = if self.is_group() {
+            (1..=self.coalition).rev().collect()
+        } else {
+            vec![self.coalition]
         };
         let mut cases = Vec::new();
         for size in sizes {
@@ -580,11 +591,11 @@ impl Statement {
         Ok(cases)
     }
 
-    /// Whether the statement is about coalitions (`gsp-strong`, `gsp-weak`).
+    /// Whether the statement is about coalitions (`gsp-strong`, `gsp-weak`, `gsp-gain`).
     fn is_group(&self) -> bool {
         matches!(
             self.goal,
-            Goal::Property(Property::GspStrong | Property::GspWeak)
+            Goal::Property(Property::GspStrong | Property::GspWeak) | Goal::GspGain(_)
         )
     }
 
@@ -760,6 +771,16 @@ impl Statement {
             }
             // Decided by goals::script (returned above).
             Goal::WelfareRatio(_) | Goal::PmLoss(_) => {}
+            Goal::GspGain(c) => {
+                // Every liar weakly better off, and some user with tasks gaining more than
+                // c (docs/theory.md §6.5): it strictly gains, so it is a member.
+                for i in self.liars() {
+                    s.assert(at_least(i, None, false));
+                }
+                s.assert(or(&(0..n)
+                    .map(|i| and(&[binary(">", &x[i], "0.0"), at_least(i, Some(c), true)]))
+                    .collect::<Vec<_>>()));
+            }
             Goal::Property(Property::Sp) => s.assert(at_least(0, None, true)),
             // Exactly this case's liars (cases() covers every size up to k).
             Goal::Property(Property::GspWeak) => {
