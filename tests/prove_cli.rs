@@ -36,15 +36,34 @@ fn flags_that_do_not_fit_are_refused() {
     );
     fails_with(
         &with(&["--mechanism", "ceei", "--metric", "envy", "--bound", "3/2"]),
-        "--metric: unknown metric \"envy\" for prove (expected sp-gain)",
+        "--metric: unknown metric \"envy\" for prove (expected sp-gain, gsp-gain, welfare-ratio or pm-loss)",
     );
     fails_with(
         &with(&["--mechanism", "ceei", "--metric", "sp-gain", "--bound", "x"]),
         "--bound",
     );
     fails_with(
-        &with(&["--mechanism", "drf", "--property", "ef"]),
-        "--property: ef has no encoding for prove",
+        &with(&["--mechanism", "drf", "--property", "po"]),
+        "--property: po has no encoding for prove",
+    );
+    fails_with(
+        &with(&["--mechanism", "drf", "--property", "si", "--coalition", "1"]),
+        "--coalition: applies to --property gsp-strong or gsp-weak",
+    );
+    fails_with(
+        &with(&["--mechanism", "ceei", "--property", "ef", "--caps"]),
+        "--caps: the ceei encoding has no caps",
+    );
+    fails_with(
+        &with(&[
+            "--mechanism",
+            "drf",
+            "--metric",
+            "welfare-ratio",
+            "--bound",
+            "1/2",
+        ]),
+        "--bound: expected at least 1 (the answer itself is feasible), found 1/2",
     );
     fails_with(
         &with(&["--mechanism", "drf", "--property", "sp", "--time", "soon"]),
@@ -136,4 +155,53 @@ fn drf_strategy_proofness_at_two_by_two_is_proved_case_by_case() {
             std::fs::read_to_string(format!("{dir}/case-{k:03}.smt2")).expect("the case's file");
         assert!(text.contains("(check-sat-using"));
     }
+}
+
+#[test]
+fn asset_fairness_below_the_split_is_found_and_drfs_welfare_bound_proved() {
+    // The DRF paper (§4): asset fairness lacks the sharing incentive; the counterexample's
+    // witness must show the user's tasks below what its equal split runs. DRF's welfare
+    // ratio at (2, 2) is at most (n + 1)^2/(4n) = 9/8 (docs/theory.md §6.9), and the users
+    // are interchangeable in that statement: no roles.
+    if !have_z3() {
+        return;
+    }
+    let answer = ok_json(&run(&[
+        "prove",
+        "--mechanism",
+        "asset",
+        "--property",
+        "si",
+        "--users",
+        "2",
+        "--resources",
+        "2",
+    ]));
+    assert_eq!(answer["verdict"], "refuted");
+    let record = &answer["counterexample"];
+    assert_eq!(record["property"], "si");
+    let q = |v: &serde_json::Value| -> leontief_solver::Rational {
+        v.as_str().unwrap().parse().unwrap()
+    };
+    assert!(q(&record["witness"]["tasks"]) < q(&record["witness"]["equal_split_utility"]));
+    assert!(answer["domain"]["roles"]
+        .as_str()
+        .unwrap()
+        .starts_with("u1 is below"));
+    let answer = ok_json(&run(&[
+        "prove",
+        "--mechanism",
+        "drf",
+        "--metric",
+        "welfare-ratio",
+        "--bound",
+        "9/8",
+        "--users",
+        "2",
+        "--resources",
+        "2",
+    ]));
+    assert_eq!(answer["verdict"], "proved", "{answer}");
+    assert_eq!(answer["metric"], "welfare-ratio");
+    assert!(answer["rests_on"].as_str().unwrap().contains("§6.9"));
 }

@@ -3,16 +3,21 @@
 //! project venv's `z3` on PATH); without it they are skipped, except under `CI=true`, where a
 //! missing solver fails them.
 
+use leontief_counterexamples::candidate::{evaluate, Candidate};
+use leontief_counterexamples::explore::record::rederive;
+use leontief_counterexamples::explore::{MetricName, Utility};
 use leontief_counterexamples::prove::smt::{and, binary, constant, or, Answer, Script, Solver};
 use leontief_counterexamples::prove::statement::{Profile, Shape};
 use leontief_counterexamples::prove::{
-    asset, ceei, common_level, drf, prove, Goal, Options, ProvedMechanism, Statement, Verdict,
+    asset, ceei, common_level, drf, goals, prove, Goal, Options, ProvedMechanism, Statement,
+    Verdict,
 };
 use leontief_counterexamples::record::replay;
 use leontief_solver::ceei::Ceei;
 use leontief_solver::generate::SplitMix64;
-use leontief_solver::properties::Property;
+use leontief_solver::properties::{Property, Scenario, Witness};
 use leontief_solver::{AssetFairness, Drf, Instance, Mechanism, Rational, User};
+use serde_json::Value;
 use std::time::Duration;
 
 /// The solver, or `None` (test skipped) when there is none outside CI.
@@ -524,4 +529,443 @@ fn the_ceei_bundle_form_accepts_exactly_the_certified_equilibria_of_both_profile
         );
     }
     assert!(checked >= 8, "only {checked} certified pairs");
+}
+
+/// `inst` with the users `roles` first (in that order) and the others after them sorted by
+/// their first demand entry, as the queries of the goals not about lies order them.
+fn arranged(inst: &Instance, roles: &[usize]) -> Instance {
+    let users = inst.users();
+    let mut rest: Vec<usize> = (0..users.len()).filter(|i| !roles.contains(i)).collect();
+    rest.sort_by(|&a, &b| users[a].demand[0].cmp(&users[b].demand[0]));
+    let order: Vec<usize> = roles.iter().copied().chain(rest).collect();
+    Instance::new(
+        inst.capacity().to_vec(),
+        order.iter().map(|&i| users[i].clone()).collect(),
+    )
+    .unwrap()
+}
+
+/// The statement of `goal` on `inst`'s size and domain (weights and caps when it has any).
+fn statement_on(mechanism: ProvedMechanism, goal: Goal, inst: &Instance) -> Statement {
+    let users = inst.users();
+    Statement::new(
+        mechanism,
+        goal,
+        inst.num_users(),
+        inst.num_resources(),
+        false,
+        users.iter().any(|u| u.weight != Rational::ONE),
+        users.iter().any(|u| u.cap.is_some()),
+        None,
+    )
+    .unwrap()
+}
+
+/// Whether the goal's negated query holds with the instance's numbers pinned (the answers
+/// and the goal's other unknowns left free).
+fn negation_holds(solver: &Solver, statement: &Statement, inst: &Instance) -> bool {
+    let mut s = goals::script(statement, &Shape::Any);
+    for (i, u) in inst.users().iter().enumerate() {
+        for (r, d) in u.demand.iter().enumerate() {
+            s.assert(binary("=", &format!("d_{}_{}", i + 1, r + 1), &constant(d)));
+        }
+        if statement.weights {
+            s.assert(binary("=", &format!("w_{}", i + 1), &constant(&u.weight)));
+        }
+        if statement.caps {
+            // An uncapped user: a cap no answer reaches (at most 1 task fits).
+            let cap = u.cap.clone().unwrap_or(Rational::integer(2));
+            s.assert(binary("=", &format!("t_{}", i + 1), &constant(&cap)));
+        }
+    }
+    match solver.check(&s, Duration::from_secs(60)).unwrap() {
+        Answer::Sat(_) => true,
+        Answer::Unsat => false,
+        Answer::Unknown(why) => panic!("undecided on {}: {why}", inst.to_json()),
+    }
+}
+
+/// The mechanisms whose answers the allocation-goal tests compare with, by encoding.
+fn compared() -> Vec<(ProvedMechanism, Box<dyn Mechanism>)> {
+    vec![
+        (ProvedMechanism::Drf, Box::new(Drf::extended())),
+        (ProvedMechanism::Asset, Box::new(AssetFairness)),
+        (ProvedMechanism::Ceei, Box::new(Ceei::new())),
+    ]
+}
+
+/// Whether `mechanism` answers `inst` exactly (a CEEI equilibrium may be irrational; the
+/// encodings are compared with certified answers only).
+fn exact_on(mechanism: &dyn Mechanism, inst: &Instance) -> bool {
+    mechanism.allocate(inst).unwrap().tolerance.is_none()
+}
+
+#[test]
+fn the_si_and_ef_negations_hold_exactly_where_the_checker_finds_a_violation() {
+    // For every user i (renamed u1, the others sorted), the si query with the instance
+    // pinned is satisfiable exactly when the checker finds u1 below its split (its first
+    // user in order); for every ordered pair (i, k) (renamed u1, u2), the ef query exactly
+    // when the checker's first envious pair is (u1, u2) — it tries (u1, u2) first.
+    let Some(solver) = solver() else { return };
+    let mut rng = SplitMix64::new(11);
+    let (mut violations, mut holds) = (0, 0);
+    for k in 0..12 {
+        let base = random_instance(&mut rng, k % 2 == 1, k % 3 == 2, false);
+        for (encoded, mechanism) in compared() {
+            let caps = base.users().iter().any(|u| u.cap.is_some());
+            if caps && encoded == ProvedMechanism::Ceei {
+                continue;
+            }
+            let n = base.num_users();
+            for i in 0..n {
+                let inst = arranged(&base, &[i]);
+                if !exact_on(mechanism.as_ref(), &inst) {
+                    continue;
+                }
+                let found = evaluate(
+                    mechanism.as_ref(),
+                    Property::Si,
+                    &Candidate::new(inst.clone(), Scenario::Bounded),
+                )
+                .unwrap()
+                .is_some_and(|v| matches!(v.witness, Witness::Si(ref w) if w.user == 0));
+                let st = statement_on(encoded, Goal::Property(Property::Si), &inst);
+                assert_eq!(
+                    negation_holds(&solver, &st, &inst),
+                    found,
+                    "{} si on {}",
+                    mechanism.name(),
+                    inst.to_json()
+                );
+                if found {
+                    violations += 1;
+                } else {
+                    holds += 1;
+                }
+                for j in (0..n).filter(|&j| j != i) {
+                    let inst = arranged(&base, &[i, j]);
+                    let found = evaluate(
+                        mechanism.as_ref(),
+                        Property::Ef,
+                        &Candidate::new(inst.clone(), Scenario::Bounded),
+                    )
+                    .unwrap()
+                    .is_some_and(|v| {
+                        matches!(v.witness, Witness::Ef(ref w) if (w.envious, w.envied) == (0, 1))
+                    });
+                    let st = statement_on(encoded, Goal::Property(Property::Ef), &inst);
+                    assert_eq!(
+                        negation_holds(&solver, &st, &inst),
+                        found,
+                        "{} ef on {}",
+                        mechanism.name(),
+                        inst.to_json()
+                    );
+                }
+            }
+        }
+    }
+    // Asset fairness falls below the split on some of these instances (the DRF paper, §4).
+    assert!(
+        violations > 0 && holds > 0,
+        "{violations} violations, {holds} holds"
+    );
+}
+
+#[test]
+fn the_pm_negation_holds_exactly_where_the_checker_finds_a_loss() {
+    // For every ordered pair (l, i) (renamed u1 leaving, u2 losing; the others sorted), the
+    // pm query with the instance pinned is satisfiable exactly when the checker, u1
+    // leaving, finds u2 losing (its first remaining user in order).
+    let Some(solver) = solver() else { return };
+    let mut rng = SplitMix64::new(12);
+    let mut losses = 0;
+    // docs/theory.md §3.6, by hand: capacities 1, u1 ⟨1, 0⟩, u2 ⟨0, 1⟩, u3 ⟨1/2, 1⟩. DRF
+    // fills resource 2 first (λ + λ = 1), freezing u2 and u3 at 1/2, and u1 goes on to
+    // x_1 + 1/4 = 1, 3/4; without u2, resource 1 fills at λ + λ/2 = 1: u1 drops to 2/3.
+    let hand = Instance::new(
+        vec![Rational::ONE; 2],
+        vec![
+            User::new("u1", [q("1"), q("0")]),
+            User::new("u2", [q("0"), q("1")]),
+            User::new("u3", [q("1/2"), q("1")]),
+        ],
+    )
+    .unwrap();
+    let bases: Vec<Instance> = std::iter::once(hand)
+        .chain((0..16).map(|k| random_instance(&mut rng, k % 2 == 1, k % 3 == 2, false)))
+        .collect();
+    for base in bases {
+        let n = base.num_users();
+        if n < 3 {
+            continue;
+        }
+        let caps = base.users().iter().any(|u| u.cap.is_some());
+        let mechanisms: Vec<(ProvedMechanism, Box<dyn Mechanism>)> = vec![
+            (ProvedMechanism::Drf, Box::new(Drf::extended())),
+            (ProvedMechanism::Ceei, Box::new(Ceei::new())),
+        ];
+        for (encoded, mechanism) in mechanisms {
+            if caps && encoded == ProvedMechanism::Ceei {
+                continue;
+            }
+            for l in 0..n {
+                for i in (0..n).filter(|&i| i != l) {
+                    let inst = arranged(&base, &[l, i]);
+                    if !exact_on(mechanism.as_ref(), &inst)
+                        || !exact_on(mechanism.as_ref(), &inst.without_user(0).unwrap())
+                    {
+                        continue;
+                    }
+                    let found = evaluate(
+                        mechanism.as_ref(),
+                        Property::Pm,
+                        &Candidate::new(inst.clone(), Scenario::Remove(0)),
+                    )
+                    .unwrap()
+                    .is_some_and(|v| matches!(v.witness, Witness::Pm(ref w) if w.user == 1));
+                    let st = statement_on(encoded, Goal::Property(Property::Pm), &inst);
+                    assert_eq!(
+                        negation_holds(&solver, &st, &inst),
+                        found,
+                        "{} pm on {}",
+                        mechanism.name(),
+                        inst.to_json()
+                    );
+                    losses += usize::from(found);
+                    // pm-loss >= c is refuted by u2 exactly when it has tasks and keeps less
+                    // than c times them: never at c = its own ratio, always just above it.
+                    let before = &mechanism.allocate(&inst).unwrap().tasks[1];
+                    if before.is_positive() {
+                        let after = &mechanism
+                            .allocate(&inst.without_user(0).unwrap())
+                            .unwrap()
+                            .tasks[0];
+                        let ratio = after / before;
+                        if ratio.is_positive() {
+                            let at = |c: Rational| {
+                                let st = statement_on(encoded, Goal::PmLoss(c), &inst);
+                                negation_holds(&solver, &st, &inst)
+                            };
+                            assert!(
+                                !at(ratio.clone()),
+                                "pm-loss at {ratio} on {}",
+                                inst.to_json()
+                            );
+                            let above = &ratio + &q("1/8");
+                            assert!(at(above), "pm-loss above {ratio} on {}", inst.to_json());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        losses > 0,
+        "no loss among the instances: the test shows nothing"
+    );
+}
+
+#[test]
+fn the_welfare_ratio_negation_holds_exactly_above_the_metrics_value() {
+    // With the instance pinned, "welfare-ratio <= c" is refuted exactly when explore's
+    // metric (an exact LP optimum over the answer's welfare) is above c: so never at c = the
+    // value, and always at c = (1 + value)/2 when the value is above 1.
+    let Some(solver) = solver() else { return };
+    let mut rng = SplitMix64::new(13);
+    let mut above_one = 0;
+    for k in 0..12 {
+        let inst = arranged(
+            &random_instance(&mut rng, k % 2 == 1, k % 3 == 2, false),
+            &[],
+        );
+        let caps = inst.users().iter().any(|u| u.cap.is_some());
+        for (encoded, mechanism) in compared() {
+            if (caps && encoded == ProvedMechanism::Ceei) || !exact_on(mechanism.as_ref(), &inst) {
+                continue;
+            }
+            let truth = mechanism.allocate(&inst).unwrap();
+            let candidate = Candidate::new(inst.clone(), Scenario::Bounded);
+            let value = MetricName::WelfareRatio
+                .metric()
+                .at(
+                    mechanism.as_ref(),
+                    &candidate,
+                    &truth,
+                    Utility::DominantShare,
+                )
+                .unwrap()
+                .unwrap()
+                .value;
+            let at = |c: Rational| {
+                let st = statement_on(encoded, Goal::WelfareRatio(c), &inst);
+                negation_holds(&solver, &st, &inst)
+            };
+            assert!(
+                !at(value.clone()),
+                "{} at {value} on {}",
+                mechanism.name(),
+                inst.to_json()
+            );
+            if value > Rational::ONE {
+                above_one += 1;
+                let half = (&Rational::ONE + &value) / &Rational::integer(2);
+                assert!(
+                    at(half),
+                    "{} below {value} on {}",
+                    mechanism.name(),
+                    inst.to_json()
+                );
+            }
+        }
+    }
+    assert!(above_one > 0, "every ratio is 1: the test shows nothing");
+}
+
+fn refuted(statement: &Statement) -> Value {
+    match decide(statement) {
+        Verdict::Refuted(record) => *record,
+        other => panic!(
+            "{}: expected a counterexample, got {other:?}",
+            statement.describe()
+        ),
+    }
+}
+
+#[test]
+fn drf_and_ceei_have_the_sharing_incentive_and_envy_freeness() {
+    // The DRF paper's Table 2 (Ghodsi et al., NSDI 2011) and, with zero demands, Parkes,
+    // Procaccia and Shah (EC 2012): DRF and CEEI have SI and EF.
+    if solver().is_none() {
+        return;
+    }
+    for mechanism in [ProvedMechanism::Drf, ProvedMechanism::Ceei] {
+        for property in [Property::Si, Property::Ef] {
+            for (n, m) in [(2, 2), (3, 2)] {
+                let st = statement(mechanism, Goal::Property(property), n, m);
+                assert_eq!(decide(&st), Verdict::Proved, "{}", st.describe());
+            }
+        }
+    }
+}
+
+#[test]
+fn asset_fairness_violates_the_sharing_incentive() {
+    // The DRF paper (§4, Table 2): asset fairness lacks SI. By hand at (2, 2): u1 ⟨1, 1⟩ and
+    // u2 ⟨1, 0⟩ have aggregate shares 2 x_1 and x_2; equal shares and a full resource 1
+    // give x_1 = 1/3, below u1's half of the cluster (1/2 task). So the claim is refuted,
+    // and the counterexample must replay as an SI violation of the exact mechanism.
+    if solver().is_none() {
+        return;
+    }
+    let st = statement(ProvedMechanism::Asset, Goal::Property(Property::Si), 2, 2);
+    let record = refuted(&st);
+    assert_eq!(record["property"], "si");
+    replay(&AssetFairness, &record).unwrap();
+}
+
+#[test]
+fn ceei_violates_population_monotonicity_and_drf_has_it_with_positive_demands() {
+    // The DRF paper: CEEI is not population monotonic (Theorem 5), DRF is with positive
+    // demands (Theorem 14). With zero demands DRF is not (docs/theory.md §3.6: u1 ⟨1, 0⟩,
+    // u2 ⟨0, 1⟩, u3 ⟨1/2, 1⟩ at (3, 2)). Every refutation replays with the exact mechanism.
+    if solver().is_none() {
+        return;
+    }
+    let on = |mechanism, positive| {
+        Statement::new(
+            mechanism,
+            Goal::Property(Property::Pm),
+            3,
+            2,
+            positive,
+            false,
+            false,
+            None,
+        )
+        .unwrap()
+    };
+    let record = refuted(&on(ProvedMechanism::Ceei, true));
+    assert_eq!(record["property"], "pm");
+    replay(&Ceei::new(), &record).unwrap();
+    assert_eq!(decide(&on(ProvedMechanism::Drf, true)), Verdict::Proved);
+    let record = refuted(&on(ProvedMechanism::Drf, false));
+    replay(&Drf::extended(), &record).unwrap();
+}
+
+#[test]
+fn drfs_welfare_ratio_with_two_users_and_two_resources_is_nine_eighths() {
+    // (n + 1)^2 / (4n) = 9/8 at n = 2 (Bertsimas, Farias and Trichakis's bound for
+    // max-min fairness), attained by u1 ⟨1, 0⟩, u2 ⟨1/2, 1⟩: resource 1 fills at
+    // λ + λ/2 = 1, so DRF gives 2/3 each (welfare 4/3); the optimum gives u2 1 task and u1
+    // the 1/2 of resource 1 left (welfare 3/2). So "<= 9/8" is proved and "<= 11/10"
+    // refuted, with a re-derived ratio above 11/10.
+    if solver().is_none() {
+        return;
+    }
+    let at = |c: &str| statement(ProvedMechanism::Drf, Goal::WelfareRatio(q(c)), 2, 2);
+    assert_eq!(decide(&at("9/8")), Verdict::Proved);
+    let record = refuted(&at("11/10"));
+    assert_eq!(record["metric"], "welfare-ratio");
+    assert!(q(record["value"].as_str().unwrap()) > q("11/10"));
+    let again = rederive(&Drf::extended(), &record).unwrap();
+    assert_eq!(again.value.to_string(), record["value"].as_str().unwrap());
+}
+
+#[test]
+fn drfs_pm_loss_with_three_users_and_two_resources_is_eight_ninths() {
+    // docs/theory.md §3.6 and docs/explore.md §3.3, by hand: u1 ⟨1, 0⟩, u3 ⟨1/2, 1⟩ get 2/3
+    // each (resource 1 fills at λ + λ/2 = 1); when u2 ⟨0, 1⟩ joins, resource 2 fills first
+    // (λ + λ = 1) and u1 runs on to 3/4: a ratio of (2/3)/(3/4) = 8/9, so "pm-loss >= 9/10"
+    // is refuted (the counterexample re-derives with explore's metric, below 9/10). With
+    // positive demands DRF is population monotonic (the DRF paper, Theorem 14): ">= 1".
+    if solver().is_none() {
+        return;
+    }
+    let at = |c: &str, positive: bool| {
+        Statement::new(
+            ProvedMechanism::Drf,
+            Goal::PmLoss(q(c)),
+            3,
+            2,
+            positive,
+            false,
+            false,
+            None,
+        )
+        .unwrap()
+    };
+    let record = refuted(&at("9/10", false));
+    assert_eq!(record["metric"], "pm-loss");
+    assert!(q(record["value"].as_str().unwrap()) < q("9/10"));
+    let again = rederive(&Drf::extended(), &record).unwrap();
+    assert_eq!(again.value.to_string(), record["value"].as_str().unwrap());
+    assert_eq!(decide(&at("1", true)), Verdict::Proved);
+}
+
+#[test]
+fn ceeis_gsp_gain_with_one_liar_exceeds_seven_fifths() {
+    // docs/theory.md §6.7 with n = 2: the liar ⟨1, 0⟩ gains 3/2 against u2 ⟨1/2, 1⟩ by
+    // reporting ⟨1, 2/3⟩, and a single liar is a coalition whose only liar strictly gains.
+    // So "gsp-gain <= 7/5" with coalitions of one liar is refuted; the record replays as a
+    // gsp-strong violation of the exact CEEI and its gain (explore's metric) is above 7/5.
+    if solver().is_none() {
+        return;
+    }
+    let st = Statement::new(
+        ProvedMechanism::Ceei,
+        Goal::GspGain(q("7/5")),
+        2,
+        2,
+        false,
+        false,
+        false,
+        Some(1),
+    )
+    .unwrap();
+    let record = refuted(&st);
+    assert_eq!(record["property"], "gsp-strong");
+    assert_eq!(record["metric"], "gsp-gain");
+    assert!(q(record["value"].as_str().unwrap()) > q("7/5"));
+    replay(&Ceei::new(), &record).unwrap();
 }

@@ -7,12 +7,14 @@ use std::time::Duration;
 
 use clap::Args;
 use leontief_counterexamples::explore::{
-    explore, explore_with, wire, Evaluator, ExploreConfig, ExploreSummary, Family, Found,
-    MetricName, RoundEvaluator, Utility, WorkItem,
+    explore, explore_with, wire, Direction, Evaluator, ExploreConfig, ExploreSummary, Family,
+    Found, MetricName, RoundEvaluator, Utility, WorkItem,
 };
+use leontief_counterexamples::prove::{self, Goal, Solver, Statement};
 use leontief_counterexamples::space::Strategy;
 use leontief_solver::registry::Descriptor;
-use serde_json::Value;
+use leontief_solver::{read_number, Rational, SolverError};
+use serde_json::{json, Value};
 
 use crate::cli::CliError;
 use crate::commands::flags::{
@@ -64,6 +66,15 @@ pub struct ExploreArgs {
     /// --caps do not apply, nor --zeros to pps.
     #[arg(long, value_parser = NameParser::<Family>::new("family").with_help(Family::description))]
     pub family: Option<Family>,
+    /// After the run, ask `prove` whether any instance of the best record's size (its users
+    /// and resources, one user more for a join; the run's demand domain, weights and caps)
+    /// beats it: the best record then carries "certified": "maximum" (or "minimum"), "not
+    /// maximum" (or "not minimum", with "certification"."better", prove's counterexample)
+    /// or "unknown" (with the open cases). Encoded: sp-gain, gsp-gain, welfare-ratio
+    /// (dominant shares) and pm-loss of drf, drf-common-level, asset and ceei, on flat instances; z3 as for
+    /// prove ($LEONTIEF_Z3, else on PATH), 60 s per case.
+    #[arg(long)]
+    pub certify: bool,
     /// How instances are drawn.
     #[command(flatten)]
     pub generator: GeneratorFlags,
@@ -84,6 +95,207 @@ struct Config {
     explore: ExploreConfig,
     domain: Domain,
     control: RunControl,
+    certify: Option<Certify>,
+}
+
+/// What `--certify` asks `prove`: the statement "no instance of the record's size beats its
+/// value", on the run's domain.
+#[derive(Debug, Clone)]
+struct Certify {
+    mechanism: prove::ProvedMechanism,
+    metric: MetricName,
+    /// Demands strictly positive: `--zeros 0` and no grid value 0 (the grid's vectors keep
+    /// their zeros whatever `--zeros` says).
+    positive: bool,
+    weights: bool,
+    caps: bool,
+}
+
+/// The time limit of one case of a certification (prove's default).
+const CERTIFY_CASE_TIME: Duration = Duration::from_secs(60);
+
+impl Certify {
+    /// The statement for a record with `users` users and `resources` resources and value
+    /// `value`: the metric is at most `value` everywhere.
+    fn statement(
+        &self,
+        users: usize,
+        resources: usize,
+        value: Rational,
+    ) -> Result<Statement, SolverError> {
+        let goal = match self.metric {
+            MetricName::SpGain => Goal::SpGain(value),
+            MetricName::PmLoss => Goal::PmLoss(value),
+            // Coalitions of every size, as explore samples them.
+            MetricName::GspGain => Goal::GspGain(value),
+            _ => Goal::WelfareRatio(value),
+        };
+        Statement::new(
+            self.mechanism,
+            goal,
+            users,
+            resources,
+            self.positive,
+            self.weights,
+            self.caps,
+            None,
+        )
+    }
+
+    /// The refusal of a run `--certify` cannot certify, naming the flag that stands in the way.
+    fn new(args: &ExploreArgs, cfg: &ExploreConfig, domain: &Domain) -> Result<Self, CliError> {
+        let refuse = |flag: &str, why: String| Err(usage(format!("--certify: {why} ({flag})")));
+        let Ok(mechanism) = prove::ProvedMechanism::from_name(args.mechanism.name) else {
+            return refuse(
+                "--mechanism",
+                format!(
+                    "{} has no encoding for prove; encoded: drf, drf-common-level, asset, ceei",
+                    args.mechanism.name
+                ),
+            );
+        };
+        match args.metric {
+            MetricName::SpGain | MetricName::GspGain | MetricName::PmLoss => {}
+            MetricName::WelfareRatio if cfg.utility == Utility::DominantShare => {}
+            MetricName::WelfareRatio => {
+                return refuse(
+                    "--utility",
+                    "welfare-ratio is encoded in dominant shares only".into(),
+                )
+            }
+            other => {
+                return refuse(
+                    "--metric",
+                    format!(
+                        "{other} has no encoding for prove; encoded: sp-gain, gsp-gain, \
+                         welfare-ratio, pm-loss"
+                    ),
+                )
+            }
+        }
+        let g = &domain.generator;
+        if g.pools.is_some() {
+            return refuse("--pools", "prove's instances are flat".into());
+        }
+        // pm-loss's joins compare the instance with one user more.
+        let joiner = usize::from(args.metric == MetricName::PmLoss);
+        if g.users.end() + joiner > prove::statement::MAX_USERS {
+            return refuse(
+                "--users",
+                format!(
+                    "prove takes at most {} users{}",
+                    prove::statement::MAX_USERS,
+                    if joiner == 1 {
+                        " (pm-loss's joins make one more)"
+                    } else {
+                        ""
+                    }
+                ),
+            );
+        }
+        if *g.resources.end() > prove::statement::MAX_RESOURCES {
+            return refuse(
+                "--resources",
+                format!(
+                    "prove takes at most {} resources",
+                    prove::statement::MAX_RESOURCES
+                ),
+            );
+        }
+        let zeros = read_number(
+            "--zeros",
+            &Value::String(args.generator.zeros.trim().to_string()),
+        )?;
+        let grid = args.strategy != Strategy::Random || args.family.is_some();
+        let positive = zeros.is_zero()
+            && args.family.is_none()
+            && !(grid && cfg.values.iter().any(Rational::is_zero));
+        let certify = Certify {
+            mechanism,
+            metric: args.metric,
+            positive,
+            weights: g.weights,
+            caps: g.caps,
+        };
+        // Every size the run can record must make a statement prove accepts.
+        for users in g.users.clone() {
+            for resources in g.resources.clone() {
+                let users = (users + joiner).max(2);
+                if let Err(e) = certify.statement(users, resources.max(1), Rational::ONE) {
+                    return Err(usage(format!("--certify: {e}")));
+                }
+            }
+        }
+        Ok(certify)
+    }
+
+    /// `record` with the certification added: "certified" and "certification".
+    fn certify(&self, record: &Value, solver: &Solver) -> Value {
+        let mut out = record.clone();
+        let (verdict, detail) = match self.decide(record, solver) {
+            Ok(pair) => pair,
+            Err(reason) => ("unknown", json!({ "reason": reason })),
+        };
+        if let Some(o) = out.as_object_mut() {
+            o.insert("certified".into(), json!(verdict));
+            o.insert("certification".into(), detail);
+        }
+        out
+    }
+
+    fn decide(&self, record: &Value, solver: &Solver) -> Result<(&'static str, Value), String> {
+        let inst = &record["instance"];
+        // A join compares the instance with one user more: prove's populations are the
+        // larger ones.
+        let joined = usize::from(record["witness"].get("joined").is_some());
+        let users = inst["users"].as_array().map_or(0, Vec::len) + joined;
+        let resources = inst["capacity"].as_array().map_or(0, Vec::len);
+        let direction = self.metric.metric().direction();
+        // The value a better record must beat: the end of the record's interval worst for
+        // the claim (the value itself when exact).
+        let value = if record["exact"] == json!(false) {
+            &record["interval"][usize::from(direction == Direction::Min)]
+        } else {
+            &record["value"]
+        };
+        let value = read_number("value", value).map_err(|e| e.to_string())?;
+        let statement = self
+            .statement(users, resources, value)
+            .map_err(|e| e.to_string())?;
+        let options = prove::Options {
+            time: CERTIFY_CASE_TIME,
+            emit_smt: None,
+        };
+        let proof = prove::prove(&statement, solver, &options).map_err(|e| e.to_string())?;
+        let full = proof.to_json(&statement);
+        let mut detail = serde_json::Map::new();
+        for key in ["claim", "domain", "split", "verdict", "rests_on"] {
+            detail.insert(key.into(), full[key].clone());
+        }
+        detail.insert("cases".into(), json!(proof.cases.len()));
+        detail.insert(
+            "solver".into(),
+            json!(format!("{} {}", proof.solver.name, proof.solver.version)),
+        );
+        let max = direction == Direction::Max;
+        let verdict = match &proof.verdict {
+            prove::Verdict::Proved if max => "maximum",
+            prove::Verdict::Proved => "minimum",
+            prove::Verdict::Refuted(better) => {
+                detail.insert("better".into(), (**better).clone());
+                if max {
+                    "not maximum"
+                } else {
+                    "not minimum"
+                }
+            }
+            prove::Verdict::Unknown(open) => {
+                detail.insert("open".into(), json!(open));
+                "unknown"
+            }
+        };
+        Ok((verdict, Value::Object(detail)))
+    }
 }
 
 fn config(args: &ExploreArgs) -> Result<Config, CliError> {
@@ -129,11 +341,17 @@ fn config(args: &ExploreArgs) -> Result<Config, CliError> {
     if args.no_shrink {
         cfg.shrink = None;
     }
+    let certify = if args.certify {
+        Some(Certify::new(args, &cfg, &domain)?)
+    } else {
+        None
+    };
     Ok(Config {
         mechanism: args.mechanism,
         explore: cfg,
         domain,
         control,
+        certify,
     })
 }
 
@@ -270,6 +488,11 @@ fn drive(
     cfg.explore.cancel = crate::workers::cancel_flag();
     let mech = cfg.mechanism.build();
     let pool = thread_pool(cfg.control.threads)?;
+    // The solver is looked for before the run, so that a missing one stops it at once.
+    let solver = match &cfg.certify {
+        Some(_) => Some(Solver::find(None).map_err(|e| usage(format!("--certify: {e}")))?),
+        None => None,
+    };
     ready()?;
     let bar = progress(None);
     let metric = cfg.explore.metric;
@@ -284,7 +507,14 @@ fn drive(
         ));
         bar.tick();
     };
-    let mut on_finished = |r: &Value| on_record(&finish_json(r.clone(), numbers));
+    let certify = cfg.certify.clone();
+    let mut on_finished = |r: &Value| {
+        let r = match (&certify, &solver) {
+            (Some(c), Some(solver)) if r["best"] == json!(true) => c.certify(r, solver),
+            _ => r.clone(),
+        };
+        on_record(&finish_json(r, numbers))
+    };
     let mut remote = transport.map(|transport| Remote {
         transport,
         failure: None,

@@ -22,13 +22,15 @@ pub struct ProveArgs {
     /// The mechanism: drf, drf-common-level, asset or ceei (the ones with an encoding).
     #[arg(long)]
     pub mechanism: String,
-    /// The property claimed: sp, gsp-strong or gsp-weak.
+    /// The property claimed: sp, gsp-strong, gsp-weak, si, ef or pm.
     #[arg(long, value_parser = NameParser::<Property>::new("property").with_help(Property::description))]
     pub property: Option<Property>,
-    /// A metric bounded instead of a property: sp-gain (with --bound).
+    /// A metric bounded instead of a property (with --bound): sp-gain, gsp-gain or
+    /// welfare-ratio (at most the bound), pm-loss (at least the bound).
     #[arg(long)]
     pub metric: Option<String>,
-    /// The bound claimed for --metric, a number such as 3/2 (at least 1).
+    /// The bound claimed for --metric, a number such as 3/2 (at least 1 for sp-gain,
+    /// gsp-gain and welfare-ratio, positive for pm-loss).
     #[arg(long)]
     pub bound: Option<String>,
     /// The number of users n.
@@ -43,10 +45,12 @@ pub struct ProveArgs {
     /// Users have any positive weights (by default all weigh 1).
     #[arg(long)]
     pub weights: bool,
-    /// Users have any positive task caps (drf and asset; by default none).
+    /// Users have any positive task caps (drf and asset, for si, ef, pm, welfare-ratio and pm-loss; by
+    /// default none).
     #[arg(long)]
     pub caps: bool,
-    /// gsp-strong, gsp-weak: the coalition's size k, users u1..uk (default: every user).
+    /// gsp-strong, gsp-weak, gsp-gain: the coalition's size k, users u1..uk (default: every
+    /// user).
     #[arg(long)]
     pub coalition: Option<usize>,
     /// The time limit of each case, e.g. 60s, 10m.
@@ -80,13 +84,19 @@ fn statement(args: &ProveArgs) -> Result<Statement, CliError> {
     let goal = match (&args.property, &args.metric, &args.bound) {
         (Some(p), None, None) => Goal::Property(*p),
         (None, Some(metric), Some(bound)) => {
-            if metric != "sp-gain" {
-                return Err(usage(format!(
-                    "--metric: unknown metric {metric:?} for prove (expected sp-gain)"
-                )));
-            }
             let bound = read_number("--bound", &serde_json::Value::String(bound.clone()))?;
-            Goal::SpGain(bound)
+            match metric.as_str() {
+                "sp-gain" => Goal::SpGain(bound),
+                "welfare-ratio" => Goal::WelfareRatio(bound),
+                "pm-loss" => Goal::PmLoss(bound),
+                "gsp-gain" => Goal::GspGain(bound),
+                _ => {
+                    return Err(usage(format!(
+                        "--metric: unknown metric {metric:?} for prove (expected sp-gain, \
+                         gsp-gain, welfare-ratio or pm-loss)"
+                    )))
+                }
+            }
         }
         (None, Some(_), None) => return Err(usage("--metric needs --bound")),
         (None, None, Some(_)) => return Err(usage("--bound applies to --metric")),

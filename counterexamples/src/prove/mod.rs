@@ -22,6 +22,7 @@ pub mod asset;
 pub mod ceei;
 pub mod common_level;
 pub mod drf;
+pub mod goals;
 pub mod smt;
 pub mod statement;
 pub mod witness;
@@ -261,15 +262,18 @@ impl Proof {
         o.insert("verdict".into(), json!(self.verdict.name()));
         let rests_on = match &self.verdict {
             Verdict::Proved => format!(
-                "{}; the normal form (docs/theory.md §6.1), the gain conditions (§6.5) and the \
-                 case split's coverage (§6.6); {} {} answering unsat in every case",
+                "{}; the normal form (docs/theory.md §6.1), {} and the case split's coverage \
+                 (§6.6); {} {} answering unsat in every case",
                 statement.mechanism.characterization(),
+                statement.goal.conditions(),
                 self.solver.name,
                 self.solver.version
             ),
-            Verdict::Refuted(_) => "the counterexample, re-derived by the exact mechanism and \
-                                    the property checker (nothing from the solver)"
-                .to_string(),
+            Verdict::Refuted(_) => format!(
+                "the counterexample, re-derived by the exact mechanism and {} (nothing from \
+                 the solver)",
+                statement.goal.checker()
+            ),
             Verdict::Unknown(_) => "nothing: some cases are open".to_string(),
         };
         o.insert("rests_on".into(), json!(rests_on));

@@ -17,7 +17,7 @@ use leontief_solver::{Rational, SolverError};
 use serde_json::{json, Map, Value};
 
 use super::smt::{and, binary, constant, implies, mul, or, Script};
-use super::{asset, ceei, common_level, drf, ProveError};
+use super::{asset, ceei, common_level, drf, goals, ProveError};
 
 /// The mechanisms with an encoding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,11 +97,53 @@ impl ProvedMechanism {
 /// What is claimed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Goal {
-    /// A manipulation property: `sp`, `gsp-strong`, `gsp-weak`.
+    /// A property: about lies (`sp`, `gsp-strong`, `gsp-weak`), about the answer alone
+    /// (`si`, `ef`) or about a departure (`pm`).
     Property(Property),
     /// `sp-gain <= bound`: no single liar's true utility exceeds `bound` times its truthful
     /// one.
     SpGain(Rational),
+    /// `welfare-ratio <= bound`: no feasible allocation has more than `bound` times the
+    /// answer's utilitarian welfare in dominant shares (explore's `welfare-ratio`).
+    WelfareRatio(Rational),
+    /// `pm-loss >= bound`: when a user leaves, no remaining user with tasks keeps less than
+    /// `bound` times its utility (explore's `pm-loss`).
+    PmLoss(Rational),
+    /// `gsp-gain <= bound`: when no liar of a coalition is worse off, no user with tasks
+    /// gets more than `bound` times its utility (explore's `gsp-gain`).
+    GspGain(Rational),
+}
+
+impl Goal {
+    /// The section proving the negated goal exact, for `rests_on`.
+    pub fn conditions(&self) -> &'static str {
+        if self.is_about_lies() {
+            "the gain conditions (§6.5)"
+        } else {
+            "the negated goal (§6.9)"
+        }
+    }
+
+    /// What a refutation is re-derived by, for `rests_on`.
+    pub fn checker(&self) -> &'static str {
+        match self {
+            Goal::WelfareRatio(_) => "explore's welfare-ratio metric (an exact LP optimum)",
+            Goal::PmLoss(_) => "explore's pm-loss metric",
+            Goal::GspGain(_) => "the property checker and explore's gsp-gain metric",
+            _ => "the property checker",
+        }
+    }
+
+    /// Whether the statement is about reports (a liar or a coalition): the goals whose
+    /// negation has a lying profile.
+    pub fn is_about_lies(&self) -> bool {
+        matches!(
+            self,
+            Goal::SpGain(_)
+                | Goal::GspGain(_)
+                | Goal::Property(Property::Sp | Property::GspStrong | Property::GspWeak)
+        )
+    }
 }
 
 /// The combinatorial type an answer is restricted to in one case.
@@ -235,7 +277,10 @@ pub struct Statement {
     pub weights: bool,
     /// Users have arbitrary positive task caps (else none).
     pub caps: bool,
-    /// The coalition's size `k` (users `u1..uk`); 1 for `sp` and `sp-gain`.
+    /// The coalition's size `k` (users `u1..uk`); 1 for `sp` and `sp-gain`. For a goal not
+    /// about lies, the number of users the negated statement names, in order (`si`: u1 below
+    /// its split; `ef`: u1 envying u2; `pm`: u1 leaving and u2 losing; `welfare-ratio`:
+    /// none).
     pub coalition: usize,
 }
 
@@ -268,7 +313,7 @@ impl Statement {
             ));
         }
         let coalition = match (&goal, coalition) {
-            (Goal::Property(Property::GspStrong | Property::GspWeak), k) => {
+            (Goal::Property(Property::GspStrong | Property::GspWeak) | Goal::GspGain(_), k) => {
                 let k = k.unwrap_or(users);
                 if !(1..=users).contains(&k) {
                     return Err(SolverError::invalid(
@@ -279,24 +324,38 @@ impl Statement {
                 k
             }
             (Goal::Property(Property::Sp) | Goal::SpGain(_), None) => 1,
+            (Goal::Property(Property::Si), None) => 1,
+            (Goal::Property(Property::Ef | Property::Pm) | Goal::PmLoss(_), None) => 2,
+            (Goal::WelfareRatio(_), None) => 0,
             (_, Some(_)) => {
                 return Err(SolverError::invalid(
                     "--coalition",
-                    "applies to --property gsp-strong or gsp-weak",
+                    "applies to --property gsp-strong or gsp-weak, or --metric gsp-gain",
                 ))
             }
             (Goal::Property(p), None) => {
                 return Err(SolverError::invalid(
                     "--property",
-                    format!("{p} has no encoding for prove; encoded: sp, gsp-strong, gsp-weak"),
+                    format!(
+                        "{p} has no encoding for prove; encoded: sp, gsp-strong, gsp-weak, si, \
+                         ef, pm"
+                    ),
                 ))
             }
         };
-        if let Goal::SpGain(c) = &goal {
+        if let Goal::SpGain(c) | Goal::GspGain(c) = &goal {
             if *c < Rational::ONE {
                 return Err(SolverError::invalid(
                     "--bound",
                     format!("expected at least 1 (the truth gives 1), found {c}"),
+                ));
+            }
+        }
+        if let Goal::WelfareRatio(c) = &goal {
+            if *c < Rational::ONE {
+                return Err(SolverError::invalid(
+                    "--bound",
+                    format!("expected at least 1 (the answer itself is feasible), found {c}"),
                 ));
             }
         }
@@ -308,6 +367,14 @@ impl Statement {
                     mechanism.name()
                 ),
             ));
+        }
+        if let Goal::PmLoss(c) = &goal {
+            if !c.is_positive() {
+                return Err(SolverError::invalid(
+                    "--bound",
+                    format!("expected a positive ratio, found {c}"),
+                ));
+            }
         }
         Ok(Statement {
             mechanism,
@@ -326,6 +393,11 @@ impl Statement {
         match &self.goal {
             Goal::Property(p) => *p,
             Goal::SpGain(_) => Property::Sp,
+            // Whole-allocation measures take Pareto efficiency's place (as in explore).
+            Goal::WelfareRatio(_) => Property::Po,
+            Goal::PmLoss(_) => Property::Pm,
+            // A gain above c >= 1 is a strict gain with no liar worse off.
+            Goal::GspGain(_) => Property::GspStrong,
         }
     }
 
@@ -334,6 +406,11 @@ impl Statement {
         let claim = match &self.goal {
             Goal::Property(p) => format!("{} has {p}", self.mechanism.name()),
             Goal::SpGain(c) => format!("{} has sp-gain <= {c}", self.mechanism.name()),
+            Goal::WelfareRatio(c) => {
+                format!("{} has welfare-ratio <= {c}", self.mechanism.name())
+            }
+            Goal::PmLoss(c) => format!("{} has pm-loss >= {c}", self.mechanism.name()),
+            Goal::GspGain(c) => format!("{} has gsp-gain <= {c}", self.mechanism.name()),
         };
         format!(
             "{claim} for every instance with {} users and {} resources ({}{}{}{})",
@@ -366,6 +443,18 @@ impl Statement {
                 o.insert("metric".into(), json!("sp-gain"));
                 o.insert("bound".into(), json!(c.to_string()));
             }
+            Goal::WelfareRatio(c) => {
+                o.insert("metric".into(), json!("welfare-ratio"));
+                o.insert("bound".into(), json!(c.to_string()));
+            }
+            Goal::PmLoss(c) => {
+                o.insert("metric".into(), json!("pm-loss"));
+                o.insert("bound".into(), json!(c.to_string()));
+            }
+            Goal::GspGain(c) => {
+                o.insert("metric".into(), json!("gsp-gain"));
+                o.insert("bound".into(), json!(c.to_string()));
+            }
         }
         o.insert("claim".into(), json!(self.describe()));
         o.insert(
@@ -385,6 +474,13 @@ impl Statement {
                 "coalition": (1..=self.coalition).map(|i| format!("u{i}")).collect::<Vec<_>>(),
             }),
         );
+        if !self.goal.is_about_lies() {
+            if let Some(domain) = o.get_mut("domain").and_then(Value::as_object_mut) {
+                domain.remove("reports");
+                domain.remove("coalition");
+                domain.insert("roles".into(), json!(goals::roles(self)));
+            }
+        }
         o.insert("split".into(), json!(self.split_description()));
         o
     }
@@ -393,6 +489,9 @@ impl Statement {
         let symmetry = "one type per orbit under permutations of the coalition's members, of \
                         the other users and of the resources";
         match self.split() {
+            Split::Bottlenecks { .. } | Split::Supports if !self.goal.is_about_lies() => {
+                goals::split_description(self, matches!(self.split(), Split::Supports))
+            }
             Split::Bottlenecks { lie: false } => format!(
                 "by the truthful answer's bottleneck assignment (each user's bottleneck \
                  resource{}), {symmetry}",
@@ -413,7 +512,11 @@ impl Statement {
         match self.mechanism {
             // A group manipulation is expected to be found at once in one case; splitting
             // it multiplies the cases by every member's report type.
-            ProvedMechanism::Drf | ProvedMechanism::Asset if self.coalition > 1 => Split::None,
+            ProvedMechanism::Drf | ProvedMechanism::Asset
+                if self.coalition > 1 && self.goal.is_about_lies() =>
+            {
+                Split::None
+            }
             ProvedMechanism::Drf | ProvedMechanism::Asset => Split::Bottlenecks {
                 // Measured: splitting the reported answer too pays from 9 unknowns of demand on.
                 lie: self.users * self.resources >= 9,
@@ -430,10 +533,12 @@ impl Statement {
     /// 0.12 s, 1.3 s against 0.9 s, 24 s against 19 s): the number of cases grows as
     /// `m^(n + k)` and each costs a solver process.
     fn splits_dominant(&self) -> bool {
-        matches!(
-            self.mechanism,
-            ProvedMechanism::Drf | ProvedMechanism::Asset
-        ) && matches!(self.split(), Split::Bottlenecks { .. })
+        self.goal.is_about_lies()
+            && matches!(
+                self.mechanism,
+                ProvedMechanism::Drf | ProvedMechanism::Asset
+            )
+            && matches!(self.split(), Split::Bottlenecks { .. })
             && self.users >= 3
             && self.users * self.resources <= 6
     }
@@ -454,26 +559,29 @@ impl Statement {
         // of at most k liars.
         // The largest coalitions first: one case each, where a group manipulation shows
         // at once, before the single liars' many cases.
-        let sizes: Vec<usize> = match self.goal {
-            Goal::Property(Property::GspStrong | Property::GspWeak) => {
-                (1..=self.coalition).rev().collect()
-            }
-            _ => vec![self.coalition],
+        let sizes: Vec<usize> = if self.is_group() {
+            (1..=self.coalition).rev().collect()
+        } else {
+            vec![self.coalition]
         };
         let mut cases = Vec::new();
         for size in sizes {
             let sized = self.with_coalition(size);
-            for kind in sized.shapes() {
+            for kind in goals::kinds(&sized, sized.shapes()) {
                 let index = cases.len();
                 let label = format!(
-                    "{}truth: {}; reports: {}{}",
+                    "{}truth: {}{}{}",
                     if self.is_group() {
                         format!("{size} liar{}; ", if size == 1 { "" } else { "s" })
                     } else {
                         String::new()
                     },
                     kind.truth.label(self.resources),
-                    kind.lie.label(self.resources),
+                    if self.goal.is_about_lies() {
+                        format!("; reports: {}", kind.lie.label(self.resources))
+                    } else {
+                        String::new()
+                    },
                     kind.dominant_label(self.users)
                 );
                 let mut script = sized.script(&kind);
@@ -492,11 +600,11 @@ impl Statement {
         Ok(cases)
     }
 
-    /// Whether the statement is about coalitions (`gsp-strong`, `gsp-weak`).
+    /// Whether the statement is about coalitions (`gsp-strong`, `gsp-weak`, `gsp-gain`).
     fn is_group(&self) -> bool {
         matches!(
             self.goal,
-            Goal::Property(Property::GspStrong | Property::GspWeak)
+            Goal::Property(Property::GspStrong | Property::GspWeak) | Goal::GspGain(_)
         )
     }
 
@@ -567,7 +675,13 @@ impl Statement {
     /// the coalition, within the others, and all of the resources.
     fn symmetries(&self) -> Vec<(Vec<usize>, Vec<usize>)> {
         let (n, k) = (self.users, self.coalition);
-        let inside = permutations(k);
+        // The users a goal not about lies names play different roles (the envious and the
+        // envied): only the coalition's members are interchangeable.
+        let inside = if self.goal.is_about_lies() {
+            permutations(k)
+        } else {
+            vec![(0..k).collect()]
+        };
         let outside = permutations(n - k);
         let mut users = Vec::new();
         for a in &inside {
@@ -586,6 +700,9 @@ impl Statement {
 
     /// The script of one case.
     fn script(&self, kind: &Kind) -> Script {
+        if !self.goal.is_about_lies() {
+            return goals::script(self, &kind.truth);
+        }
         if let (ProvedMechanism::Ceei, Shape::Support(truth), Shape::Support(lie)) =
             (self.mechanism, &kind.truth, &kind.lie)
         {
@@ -701,6 +818,18 @@ impl Statement {
             Goal::SpGain(c) => {
                 s.assert(answers.better(0, Some(c), true));
             }
+            // Decided by goals::script (returned above).
+            Goal::WelfareRatio(_) | Goal::PmLoss(_) => {}
+            Goal::GspGain(c) => {
+                // Every liar weakly better off, and some user with tasks gaining more than
+                // c (docs/theory.md §6.5): it strictly gains, so it is a member.
+                for i in self.liars() {
+                    s.assert(answers.better(i, None, false));
+                }
+                s.assert(or(&(0..n)
+                    .map(|i| and(&[answers.has_tasks(i), answers.better(i, Some(c), true)]))
+                    .collect::<Vec<_>>()));
+            }
             Goal::Property(Property::Sp) => s.assert(answers.better(0, None, true)),
             // Exactly this case's liars (cases() covers every size up to k).
             Goal::Property(Property::GspWeak) => {
@@ -723,7 +852,14 @@ impl Statement {
         }
     }
 
-    fn encode(&self, s: &mut Script, profile: &Profile, tasks: &[String], shape: &Shape, at: &str) {
+    pub(super) fn encode(
+        &self,
+        s: &mut Script,
+        profile: &Profile,
+        tasks: &[String],
+        shape: &Shape,
+        at: &str,
+    ) {
         match self.mechanism {
             ProvedMechanism::Drf => drf::encode(s, profile, tasks, shape),
             ProvedMechanism::Asset => asset::encode(s, profile, tasks, shape),
@@ -747,6 +883,14 @@ pub struct Answers {
 }
 
 impl Answers {
+    /// User `i` has tasks at the truth: its bundle before is not zero.
+    fn has_tasks(&self, i: usize) -> String {
+        or(&self.before[i]
+            .iter()
+            .map(|b| binary(">", b, "0.0"))
+            .collect::<Vec<_>>())
+    }
+
     /// User `i`'s true utility after is at least (`strict`: above) `c` (default 1) times its
     /// utility before (docs/theory.md §6.5): on every resource it truly needs, its new bundle
     /// covers `c` times its old one (and its cap allows it).
@@ -773,14 +917,14 @@ impl Answers {
 
 /// The combinatorial type of one case.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-struct Kind {
+pub(super) struct Kind {
     /// The truthful answer's type.
-    truth: Shape,
+    pub(super) truth: Shape,
     /// The reported answer's type.
-    lie: Shape,
+    pub(super) lie: Shape,
     /// Which entry of each true demand, then of each liar's report, is its largest; empty
     /// when the case does not fix them.
-    dominant: Vec<usize>,
+    pub(super) dominant: Vec<usize>,
 }
 
 impl Kind {
@@ -939,7 +1083,7 @@ mod tests {
         assert!(err.to_string().contains("--users"));
         let err = Statement::new(
             ProvedMechanism::Drf,
-            Goal::Property(Property::Ef),
+            Goal::Property(Property::Rm),
             2,
             2,
             false,

@@ -16,6 +16,7 @@ use serde_json::{json, Value};
 
 use super::statement::{Goal, Statement};
 use crate::candidate::{evaluate, Candidate};
+use crate::explore::{MetricName, Utility};
 use crate::mechanisms::by_name;
 use crate::record::Record;
 
@@ -100,6 +101,9 @@ pub fn counterexample(
 
 /// The record of the counterexample with these values, re-derived by the exact mechanism.
 fn rederive(statement: &Statement, values: &HashMap<String, Rational>) -> Result<Value, String> {
+    if !statement.goal.is_about_lies() {
+        return super::goals::rederive(statement, values);
+    }
     let (n, m) = (statement.users, statement.resources);
     let get = |name: String| -> Result<Rational, String> {
         values
@@ -194,13 +198,31 @@ fn rederive(statement: &Statement, values: &HashMap<String, Rational>) -> Result
             }
             Some(gain)
         }
-        Goal::Property(_) => None,
+        Goal::GspGain(bound) => {
+            let truth = mechanism
+                .allocate(&candidate.instance)
+                .map_err(|e| e.to_string())?;
+            let e = MetricName::GspGain
+                .metric()
+                .at(mechanism.as_ref(), &candidate, &truth, Utility::Tasks)
+                .map_err(|e| format!("re-derivation: {e}"))?
+                .ok_or("no gsp-gain here")?;
+            // An approximate answer's gain counts by the least it can be.
+            if e.lo <= *bound {
+                return Err(format!("gain {} is not above {bound}", e.lo));
+            }
+            Some(e.value)
+        }
+        Goal::Property(_) | Goal::WelfareRatio(_) | Goal::PmLoss(_) => None,
     };
     let mut record = Record::new(mechanism.name(), property, candidate, violation);
     record.strategy = Some("prove".into());
     let mut json = record.to_json();
     if let Some(gain) = gain {
-        json["metric"] = json!("sp-gain");
+        json["metric"] = json!(match statement.goal {
+            Goal::GspGain(_) => "gsp-gain",
+            _ => "sp-gain",
+        });
         json["value"] = json!(gain.to_string());
     }
     Ok(json)

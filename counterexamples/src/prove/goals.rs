@@ -1,0 +1,335 @@
+//! The goals not about lies, negated (docs/theory.md §6.9): sharing incentive and
+//! envy-freeness (about the answer alone), population monotonicity (one user leaves) and the
+//! welfare ratio (against any feasible allocation).
+//!
+//! Each negation names a few users in fixed roles — the one below its split (`si`), the
+//! envious and the envied (`ef`), the leaving user and the loser (`pm`) — as `u1`, `u2`; the
+//! other users are interchangeable, and so are the resources. Every instance is in normal
+//! form (capacities 1, every demand's largest entry 1), where a user's utility of its own
+//! answer is its number of tasks and its dominant share per task is 1.
+//!
+//! A refutation is re-derived like a lie's ([`super::witness`]): the rounded instance is run
+//! through the exact mechanism, the property decided by the checker of `search` (a
+//! `welfare-ratio` by explore's metric, with its exact optimum).
+
+use std::collections::HashMap;
+
+use leontief_solver::properties::{Property, Scenario};
+use leontief_solver::{Instance, Rational, User};
+use serde_json::{json, Value};
+
+use super::smt::{and, binary, constant, implies, mul, or, sum, Script};
+use super::statement::{Goal, Kind, Profile, Shape, Statement};
+use crate::candidate::{evaluate, Candidate};
+use crate::explore::record::{to_json as metric_json, Origin};
+use crate::explore::{Direction, MetricName, Utility};
+use crate::mechanisms::by_name;
+use crate::record::Record;
+
+/// The kinds of a statement with one answer to split (every goal not about lies): the
+/// truthful answer's types alone, each once, in order. The orbit-least pair of an orbit has
+/// the orbit-least truthful type, so the projection keeps one type per orbit.
+pub(super) fn kinds(statement: &Statement, kinds: Vec<Kind>) -> Vec<Kind> {
+    if statement.goal.is_about_lies() {
+        return kinds;
+    }
+    let mut out: Vec<Kind> = Vec::new();
+    for kind in kinds {
+        let kind = Kind {
+            truth: kind.truth,
+            lie: Shape::Any,
+            dominant: Vec::new(),
+        };
+        if !out.contains(&kind) {
+            out.push(kind);
+        }
+    }
+    out
+}
+
+/// The users the negated statement names, and what they do, in words.
+pub(super) fn roles(statement: &Statement) -> String {
+    match &statement.goal {
+        Goal::Property(Property::Si) => "u1 is below its split (any such user, renamed u1)".into(),
+        Goal::Property(Property::Ef) => "u1 envies u2 (any envious pair, renamed)".into(),
+        Goal::Property(Property::Pm) | Goal::PmLoss(_) => {
+            "u1 leaves and u2 loses (any such pair, renamed)".into()
+        }
+        _ => "none: every user plays the same part".into(),
+    }
+}
+
+/// How the cases of a goal not about lies are cut.
+pub(super) fn split_description(statement: &Statement, supports: bool) -> String {
+    let symmetry = if statement.coalition == 0 {
+        "one type per orbit under permutations of the users and of the resources".to_string()
+    } else {
+        format!(
+            "one type per orbit under permutations of the users other than {} and of the \
+             resources",
+            (1..=statement.coalition)
+                .map(|i| format!("u{i}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
+    if supports {
+        format!("by the truthful answer's price support, {symmetry}")
+    } else {
+        format!(
+            "by the truthful answer's bottleneck assignment (each user's bottleneck \
+             resource{}), {symmetry}",
+            if statement.caps { " or its cap" } else { "" }
+        )
+    }
+}
+
+/// A demand row in normal form: entries in `[0, 1]` (positive when the domain says so), one
+/// of them 1.
+fn demand_row(s: &mut Script, positive: bool, m: usize, i: usize) -> Vec<String> {
+    let row: Vec<String> = (0..m)
+        .map(|r| s.reported_real(&format!("d_{}_{}", i + 1, r + 1)))
+        .collect();
+    for a in &row {
+        s.assert(binary(if positive { ">" } else { ">=" }, a, "0.0"));
+        s.assert(binary("<=", a, "1.0"));
+    }
+    s.assert(or(&row
+        .iter()
+        .map(|a| binary("=", a, "1.0"))
+        .collect::<Vec<_>>()));
+    row
+}
+
+/// The query of one case of a goal not about lies: the instance, the truthful answer of
+/// type `truth`, and the negated goal (docs/theory.md §6.9). The variables: demands
+/// `d_i_r`, weights `w_i`, caps `t_i` (when in the domain), tasks `x_i`; `y_i` after `u1`
+/// leaves (`pm`), `z_i` the better allocation (`welfare-ratio`). The users after the named
+/// ones are sorted by their first demand entry within each class of users `truth` does not
+/// tell apart (all of them, or those with the same bottleneck). A goal about lies gets the
+/// instance and its answer alone (its queries are built by [`Statement::cases`]).
+pub fn script(statement: &Statement, truth: &Shape) -> Script {
+    let (n, m) = (statement.users, statement.resources);
+    let mut s = Script::new();
+    let demands: Vec<Vec<String>> = (0..n)
+        .map(|i| demand_row(&mut s, statement.positive, m, i))
+        .collect();
+    let positive_per_user = |s: &mut Script, name: &str| -> Vec<String> {
+        (0..n)
+            .map(|i| {
+                let v = s.reported_real(&format!("{name}_{}", i + 1));
+                s.assert(binary(">", &v, "0.0"));
+                v
+            })
+            .collect()
+    };
+    let weights = statement.weights.then(|| positive_per_user(&mut s, "w"));
+    let caps = statement.caps.then(|| positive_per_user(&mut s, "t"));
+    // Unnamed users the case's type does not tell apart are interchangeable: all of them
+    // when the type names no user, else those with the same bottleneck. Each such class is
+    // sorted by its first demand entry.
+    let class = |i: usize| match truth {
+        Shape::Bottlenecks(b) => b[i],
+        _ => 0,
+    };
+    let unnamed: Vec<usize> = (statement.coalition..n).collect();
+    for (k, &i) in unnamed.iter().enumerate() {
+        if let Some(&j) = unnamed[k + 1..].iter().find(|&&j| class(j) == class(i)) {
+            s.assert(binary("<=", &demands[i][0], &demands[j][0]));
+        }
+    }
+    let profile = Profile {
+        demands: demands.clone(),
+        weights: weights.clone(),
+        caps: caps.clone(),
+    };
+    let x: Vec<String> = (0..n).map(|i| s.real(&format!("x_{}", i + 1))).collect();
+    statement.encode(&mut s, &profile, &x, truth, "t");
+    let weight = |i: usize| weights.as_ref().map(|w| w[i].clone());
+    match &statement.goal {
+        Goal::Property(Property::Si) => {
+            // u1's split is w_1 / W of every resource; its largest entry being 1, the split
+            // runs w_1 / W tasks (or T_1): u1 below it is x_1 W < w_1 (and x_1 < T_1).
+            let below = match &weights {
+                Some(w) => binary("<", &mul(&x[0], &sum(w)), &w[0]),
+                None => binary(
+                    "<",
+                    &mul(&x[0], &constant(&Rational::integer(n as i128))),
+                    "1.0",
+                ),
+            };
+            s.assert(below);
+            if let Some(t) = &caps {
+                s.assert(binary("<", &x[0], &t[0]));
+            }
+        }
+        Goal::Property(Property::Ef) => {
+            // u1 envies u2: (w_1 / w_2) x_2 d_2 runs more than x_1 of u1's tasks, i.e. on
+            // every resource u1 needs, w_1 x_2 d_2r > w_2 x_1 d_1r (and T_1 > x_1).
+            let (w1, w2) = (weight(0), weight(1));
+            let scaled = |a: &str, w: &Option<String>| match w {
+                Some(w) => mul(w, a),
+                None => a.to_string(),
+            };
+            let terms: Vec<String> = (0..m)
+                .map(|r| {
+                    implies(
+                        &binary(">", &demands[0][r], "0.0"),
+                        &binary(
+                            ">",
+                            &scaled(&mul(&x[1], &demands[1][r]), &w1),
+                            &scaled(&mul(&x[0], &demands[0][r]), &w2),
+                        ),
+                    )
+                })
+                .collect();
+            s.assert(and(&terms));
+            if let Some(t) = &caps {
+                s.assert(binary("<", &x[0], &t[0]));
+            }
+        }
+        Goal::Property(Property::Pm) | Goal::PmLoss(_) => {
+            // u1 leaves; the others keep their demands, weights and caps. u2's utility is
+            // its tasks (at most its cap) before and after: it loses when y_2 < x_2, and
+            // keeps less than c times its utility when y_2 < c x_2 (with x_2 > 0: a user
+            // with nothing has no ratio).
+            let rest = |v: &Option<Vec<String>>| v.as_ref().map(|v| v[1..].to_vec());
+            let smaller = Profile {
+                demands: demands[1..].to_vec(),
+                weights: rest(&weights),
+                caps: rest(&caps),
+            };
+            let y: Vec<String> = (1..n).map(|i| s.real(&format!("y_{}", i + 1))).collect();
+            statement.encode(&mut s, &smaller, &y, &Shape::Any, "l");
+            match &statement.goal {
+                Goal::PmLoss(c) => {
+                    s.assert(binary(">", &x[1], "0.0"));
+                    s.assert(binary("<", &y[0], &mul(&constant(c), &x[1])));
+                }
+                _ => s.assert(binary("<", &y[0], &x[1])),
+            }
+        }
+        Goal::WelfareRatio(c) => {
+            // Some feasible z with Σ z > c Σ x: the optimum exceeds c times the welfare
+            // (dominant shares are tasks in normal form). Σ x > 0, as the metric needs.
+            let z: Vec<String> = (0..n).map(|i| s.real(&format!("z_{}", i + 1))).collect();
+            for (i, zi) in z.iter().enumerate() {
+                s.assert(binary(">=", zi, "0.0"));
+                if let Some(t) = &caps {
+                    s.assert(binary("<=", zi, &t[i]));
+                }
+            }
+            for r in 0..m {
+                s.assert(binary("<=", &profile.load(&z, r), "1.0"));
+            }
+            s.assert(binary(">", &sum(&x), "0.0"));
+            s.assert(binary(">", &sum(&z), &mul(&constant(c), &sum(&x))));
+        }
+        // The goals about lies are scripted by Statement::script.
+        _ => {}
+    }
+    s
+}
+
+/// The record of the counterexample with these values, re-derived by the exact mechanism
+/// and the property checker (or explore's metric), or why there is none.
+pub(super) fn rederive(
+    statement: &Statement,
+    values: &HashMap<String, Rational>,
+) -> Result<Value, String> {
+    let (n, m) = (statement.users, statement.resources);
+    let get = |name: String| -> Result<Rational, String> {
+        values
+            .get(&name)
+            .cloned()
+            .ok_or_else(|| format!("the model has no value for {name}"))
+    };
+    let mut users = Vec::with_capacity(n);
+    for i in 0..n {
+        let demand: Vec<Rational> = (0..m)
+            .map(|r| get(format!("d_{}_{}", i + 1, r + 1)))
+            .collect::<Result<_, _>>()?;
+        if statement.positive && demand.iter().any(|d| !d.is_positive()) {
+            return Err("a demand is not positive".into());
+        }
+        let mut user = User::new(format!("u{}", i + 1), demand);
+        if statement.weights {
+            user = user.weight(get(format!("w_{}", i + 1))?);
+        }
+        if statement.caps {
+            user = user.cap(get(format!("t_{}", i + 1))?);
+        }
+        users.push(user);
+    }
+    let instance =
+        Instance::new(vec![Rational::ONE; m], users).map_err(|e| format!("instance: {e}"))?;
+    let mechanism = by_name(statement.mechanism.name()).map_err(|e| e.to_string())?;
+    let measured = match &statement.goal {
+        Goal::WelfareRatio(bound) => Some((
+            MetricName::WelfareRatio,
+            Scenario::Bounded,
+            Utility::DominantShare,
+            bound,
+        )),
+        // A per-user ratio: either utility gives it.
+        Goal::PmLoss(bound) => Some((
+            MetricName::PmLoss,
+            Scenario::Remove(0),
+            Utility::Tasks,
+            bound,
+        )),
+        _ => None,
+    };
+    if let Some((metric, scenario, utility, bound)) = measured {
+        let candidate = Candidate::new(instance, scenario);
+        let truth = mechanism
+            .allocate(&candidate.instance)
+            .map_err(|e| e.to_string())?;
+        let e = metric
+            .metric()
+            .at(mechanism.as_ref(), &candidate, &truth, utility)
+            .map_err(|e| format!("re-derivation: {e}"))?
+            .ok_or_else(|| format!("no {} here", metric.name()))?;
+        // An approximate answer's value counts by the end worst for the claim.
+        let beyond = match metric.metric().direction() {
+            Direction::Max => e.lo > *bound,
+            Direction::Min => e.hi < *bound,
+        };
+        if !beyond {
+            return Err(format!(
+                "{} {} does not pass {bound}",
+                metric.name(),
+                e.value
+            ));
+        }
+        let mut record = metric_json(
+            metric,
+            mechanism.name(),
+            utility,
+            &e,
+            1,
+            0,
+            &Origin::Local { round: 0, task: 0 },
+        );
+        if let Some(o) = record.as_object_mut() {
+            // A search's bookkeeping has no meaning here.
+            for key in ["scenarios", "seed", "origin", "round", "task", "best"] {
+                o.remove(key);
+            }
+            o.insert("strategy".into(), json!("prove"));
+        }
+        return Ok(record);
+    }
+    let scenario = match statement.goal {
+        Goal::Property(Property::Pm) => Scenario::Remove(0),
+        _ => Scenario::Bounded,
+    };
+    let property = statement.property();
+    let candidate = Candidate::new(instance, scenario);
+    let violation = evaluate(mechanism.as_ref(), property, &candidate)
+        .map_err(|e| format!("re-derivation: {e}"))?
+        .ok_or_else(|| format!("{} does not violate {property} here", mechanism.name()))?;
+    let mut record = Record::new(mechanism.name(), property, candidate, violation);
+    record.strategy = Some("prove".into());
+    Ok(record.to_json())
+}
