@@ -45,8 +45,7 @@ pub struct ProveArgs {
     /// Users have any positive weights (by default all weigh 1).
     #[arg(long)]
     pub weights: bool,
-    /// Users have any positive task caps (drf and asset, for si, ef, pm, welfare-ratio and pm-loss; by
-    /// default none).
+    /// Users have any positive task caps (drf and asset; by default none).
     #[arg(long)]
     pub caps: bool,
     /// gsp-strong, gsp-weak, gsp-gain: the coalition's size k, users u1..uk (default: every
