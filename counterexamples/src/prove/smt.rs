@@ -396,9 +396,14 @@ impl Solver {
             }
             text
         });
-        // The solver enforces its limit itself (z3's -T, cvc5's tlimit-per); the grace period
-        // covers one that does not, and the interpreter's start.
-        let deadline = Instant::now() + limit + Duration::from_secs(5);
+        // z3 enforces -T itself; the grace period covers a solver that does not. cvc5's
+        // coverings do not look at its time limit while they compute (measured: a 5 s limit ran
+        // past 60 s), so its limit is enforced here, a second allowed for the interpreter's start.
+        let grace = match self.kind {
+            SolverKind::Z3 => Duration::from_secs(5),
+            SolverKind::Cvc5 => Duration::from_secs(1),
+        };
+        let deadline = Instant::now() + limit + grace;
         let mut killed = None;
         loop {
             match child.try_wait() {
