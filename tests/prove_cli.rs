@@ -70,6 +70,28 @@ fn flags_that_do_not_fit_are_refused() {
         "--time",
     );
     fails_with(
+        &with(&[
+            "--mechanism",
+            "drf",
+            "--property",
+            "sp",
+            "--cvc5",
+            "python3",
+        ]),
+        "--cvc5: applies to --cross-check cvc5",
+    );
+    fails_with(
+        &with(&[
+            "--mechanism",
+            "drf",
+            "--property",
+            "sp",
+            "--cross-check",
+            "z3",
+        ]),
+        "--cross-check",
+    );
+    fails_with(
         &[
             "prove",
             "--mechanism",
@@ -105,6 +127,75 @@ fn a_missing_solver_says_how_to_install_one() {
         ],
         "pip install z3-solver",
     );
+}
+
+#[test]
+fn a_missing_cvc5_says_how_to_install_it() {
+    fails_with(
+        &[
+            "prove",
+            "--mechanism",
+            "drf",
+            "--property",
+            "sp",
+            "--users",
+            "2",
+            "--resources",
+            "2",
+            "--cross-check",
+            "cvc5",
+            "--cvc5",
+            "/nonexistent/python3",
+        ],
+        "pip install cvc5",
+    );
+}
+
+/// Whether `python3` on PATH has the cvc5 module; under CI=true it must.
+fn have_cvc5() -> bool {
+    let found = std::process::Command::new("python3")
+        .args(["-c", "import cvc5"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found && std::env::var("CI").as_deref() == Ok("true") {
+        panic!("cvc5 is required under CI=true (scripts/test.sh puts the venv's python3 on PATH)");
+    }
+    found
+}
+
+#[test]
+fn cross_checking_drf_strategy_proofness_with_cvc5_agrees_on_every_case() {
+    // Extended DRF is strategy-proof (Ghodsi et al., NSDI 2011; Parkes, Procaccia and Shah,
+    // EC 2012): each of the two cases is unsat for any correct solver, so cvc5 agrees.
+    if !have_z3() || !have_cvc5() {
+        return;
+    }
+    let answer = ok_json(&run(&[
+        "prove",
+        "--mechanism",
+        "drf",
+        "--property",
+        "sp",
+        "--users",
+        "2",
+        "--resources",
+        "2",
+        "--cross-check",
+        "cvc5",
+    ]));
+    assert_eq!(answer["verdict"], "proved");
+    assert_eq!(answer["cross_check"]["agreed"], true);
+    assert_eq!(answer["cross_check"]["open"], serde_json::json!([]));
+    assert!(answer["cross_check"]["solver"]
+        .as_str()
+        .unwrap()
+        .starts_with("cvc5 "));
+    let cases = answer["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 2);
+    for case in cases {
+        assert_eq!(case["cross_check"]["status"], "unsat");
+    }
+    assert!(answer["rests_on"].as_str().unwrap().contains("cvc5 "));
 }
 
 /// Whether z3 runs from PATH; under CI=true it must.

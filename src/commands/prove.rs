@@ -2,7 +2,8 @@
 //! manipulation gain, on every instance with `n` users and `m` resources — with an SMT
 //! solver (z3, run as a separate process) over encodings proved in docs/theory.md §6.
 //! The answer is `proved`, `refuted` (with a counterexample re-derived exactly, in the
-//! record format of `search`) or `unknown` (the open cases listed).
+//! record format of `search`) or `unknown` (the open cases listed). `--cross-check cvc5` has
+//! cvc5 re-decide every case of a `proved` verdict.
 
 use std::path::PathBuf;
 
@@ -64,9 +65,24 @@ pub struct ProveArgs {
     /// The z3 executable (default: $LEONTIEF_Z3, else `z3` on PATH).
     #[arg(long, value_name = "PATH")]
     pub solver: Option<PathBuf>,
+    /// After a proved verdict, re-decide every case with this second solver: cvc5 (its
+    /// Python bindings, `pip install cvc5`). A case it answers sat makes the verdict unknown.
+    #[arg(long, value_enum, value_name = "SOLVER")]
+    pub cross_check: Option<CrossChecker>,
+    /// With --cross-check cvc5: the Python interpreter that has the cvc5 module (default:
+    /// $LEONTIEF_CVC5, else `python3` on PATH).
+    #[arg(long, value_name = "PYTHON")]
+    pub cvc5: Option<PathBuf>,
     /// Worker threads deciding cases (default: all cores). The answer does not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
+}
+
+/// The second solver of `--cross-check`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CrossChecker {
+    /// cvc5 through its Python bindings (cylindrical algebraic coverings, complete for QF_NRA).
+    Cvc5,
 }
 
 /// Output format of `prove`.
@@ -125,13 +141,27 @@ pub fn run(args: ProveArgs) -> Result<String, CliError> {
     if args.threads == Some(0) {
         return Err(usage("--threads: expected at least 1"));
     }
+    if args.cvc5.is_some() && args.cross_check != Some(CrossChecker::Cvc5) {
+        return Err(usage("--cvc5: applies to --cross-check cvc5"));
+    }
+    // Found before any work, so that a missing cvc5 is an error, not a late surprise.
+    let checker = match args.cross_check {
+        Some(CrossChecker::Cvc5) => Some(Solver::find_cvc5(args.cvc5.as_deref()).map_err(error)?),
+        None => None,
+    };
     let solver = Solver::find(args.solver.as_deref()).map_err(error)?;
     let options = Options {
         time,
         emit_smt: args.emit_smt.clone(),
     };
     let proof = thread_pool(args.threads)?
-        .install(|| prove::prove(&statement, &solver, &options))
+        .install(|| {
+            let proof = prove::prove(&statement, &solver, &options)?;
+            match &checker {
+                Some(checker) => prove::cross_check(&statement, proof, checker, time),
+                None => Ok(proof),
+            }
+        })
         .map_err(error)?;
     Ok(match args.format {
         ProveFormat::Json => pretty(&proof.to_json(&statement)),
@@ -144,7 +174,7 @@ pub fn run(args: ProveArgs) -> Result<String, CliError> {
 pub(crate) fn error(e: ProveError) -> CliError {
     match e {
         ProveError::Input(e) => CliError::Input(e),
-        ProveError::NoSolver(_) => CliError::Usage(e.to_string()),
+        ProveError::NoSolver(_) | ProveError::NoCrossChecker(_) => CliError::Usage(e.to_string()),
         ProveError::Write { path, message } => CliError::Read { path, message },
         other => CliError::Internal(other.to_string()),
     }

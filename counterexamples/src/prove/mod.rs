@@ -15,6 +15,9 @@
 //! re-derived by the exact mechanisms and the property checker ([`witness`]) before it is
 //! printed; a case the solver could not decide in its time leaves the verdict `unknown`.
 //!
+//! `proved` can be cross-checked ([`cross_check`]): cvc5 re-decides every case, and the
+//! verdict rests on both solvers when both answer `unsat` everywhere.
+//!
 //! - [`smt`]: the SMT-LIB writer, the solver process and its models.
 //! - [`statement`]: the statement, its domain and the case split.
 
@@ -34,7 +37,7 @@ use leontief_solver::SolverError;
 use rayon::prelude::*;
 use serde_json::{json, Map, Value};
 
-pub use smt::{Answer, Script, Solver};
+pub use smt::{Answer, Script, Solver, SolverKind};
 pub use statement::{Case, Goal, ProvedMechanism, Statement};
 
 /// What can go wrong deciding a statement.
@@ -44,6 +47,9 @@ pub enum ProveError {
     /// No solver could be run (the message says how to install one).
     #[error("no SMT solver: {0}; {hint}", hint = smt::INSTALL_HINT)]
     NoSolver(String),
+    /// No cvc5 to cross-check with (the message says how to install it).
+    #[error("no cvc5 for --cross-check: {0}; {hint}", hint = smt::CVC5_INSTALL_HINT)]
+    NoCrossChecker(String),
     /// The solver failed or answered something unreadable.
     #[error("solver: {0}")]
     Solver(String),
@@ -135,6 +141,87 @@ pub struct Proof {
     pub cases: Vec<CaseOutcome>,
     /// The solver that decided them.
     pub solver: Solver,
+    /// A second solver's answers on the same cases, when asked for ([`cross_check`]).
+    pub cross_check: Option<CrossCheck>,
+}
+
+/// A second solver (cvc5) re-deciding every case of a proof: the verdict `proved` then rests
+/// on two independent implementations of real arithmetic instead of one.
+#[derive(Debug, Clone)]
+pub struct CrossCheck {
+    /// The second solver.
+    pub solver: Solver,
+    /// Its answer on every case, in case order; empty when there was nothing to check.
+    pub cases: Vec<CheckedCase>,
+    /// Why nothing was checked (the verdict was not `proved`), if so.
+    pub skipped: Option<String>,
+}
+
+/// The second solver's answer on one case.
+#[derive(Debug, Clone)]
+pub struct CheckedCase {
+    /// The case's number.
+    pub index: usize,
+    /// `Unsat`, `Unknown` (with the reason), or `Sat` (no values: the second solver gives no
+    /// model).
+    pub answer: Answer,
+    /// Wall-clock seconds it took (a measurement).
+    pub seconds: f64,
+}
+
+impl CrossCheck {
+    /// The cases it answered `sat`: each contradicts the first solver's `unsat`.
+    pub fn disagreed(&self) -> Vec<usize> {
+        self.select(|a| matches!(a, Answer::Sat(_)))
+    }
+
+    /// The cases it did not decide in time (or answered `unknown`).
+    pub fn open(&self) -> Vec<usize> {
+        self.select(|a| matches!(a, Answer::Unknown(_)))
+    }
+
+    /// Whether it answered `unsat` on every case (and checked something).
+    pub fn agreed(&self) -> bool {
+        self.skipped.is_none() && self.cases.iter().all(|c| c.answer == Answer::Unsat)
+    }
+
+    fn select(&self, pick: impl Fn(&Answer) -> bool) -> Vec<usize> {
+        self.cases
+            .iter()
+            .filter(|c| pick(&c.answer))
+            .map(|c| c.index)
+            .collect()
+    }
+
+    fn to_json(&self) -> Value {
+        let mut o = json!({
+            "solver": format!("{} {}", self.solver.name, self.solver.version),
+        });
+        if let Some(why) = &self.skipped {
+            o["skipped"] = json!(why);
+            return o;
+        }
+        o["agreed"] = json!(self.agreed());
+        o["open"] = json!(self.open());
+        o["disagreed"] = json!(self.disagreed());
+        o
+    }
+}
+
+fn answer_name(answer: &Answer) -> &'static str {
+    match answer {
+        Answer::Sat(_) => "sat",
+        Answer::Unsat => "unsat",
+        Answer::Unknown(_) => "unknown",
+    }
+}
+
+fn list(cases: &[usize]) -> String {
+    cases
+        .iter()
+        .map(usize::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// How the cases are run.
@@ -156,6 +243,13 @@ pub fn prove(
     solver: &Solver,
     options: &Options,
 ) -> Result<Proof, ProveError> {
+    if !solver.reports_models() {
+        return Err(ProveError::Solver(format!(
+            "{} gives no models, so it cannot refute: it cross-checks a proof (see \
+             `cross_check`), z3 decides",
+            solver.name
+        )));
+    }
     let cases = statement.cases()?;
     if let Some(dir) = &options.emit_smt {
         emit(dir, &cases)?;
@@ -204,7 +298,60 @@ pub fn prove(
         verdict,
         cases: outcomes,
         solver: solver.clone(),
+        cross_check: None,
     })
+}
+
+/// Re-decides every case of a `proved` verdict with `checker` (cvc5), in parallel on the
+/// current rayon pool, each within `time`. A case `checker` answers `sat` contradicts the
+/// first solver's `unsat`: one of them is wrong, and the verdict becomes `unknown` with those
+/// cases open. A case it does not decide leaves the verdict `proved` (resting on the first
+/// solver alone) and is listed as open in the cross-check. A verdict other than `proved` is
+/// left as it is and the cross-check marked skipped.
+///
+/// # Errors
+/// The checker fails or answers something unreadable.
+pub fn cross_check(
+    statement: &Statement,
+    mut proof: Proof,
+    checker: &Solver,
+    time: Duration,
+) -> Result<Proof, ProveError> {
+    if proof.verdict != Verdict::Proved {
+        proof.cross_check = Some(CrossCheck {
+            solver: checker.clone(),
+            cases: Vec::new(),
+            skipped: Some(format!(
+                "the verdict is {}: only a proved verdict is cross-checked",
+                proof.verdict.name()
+            )),
+        });
+        return Ok(proof);
+    }
+    let cases = statement.cases()?;
+    let checked: Vec<CheckedCase> = cases
+        .par_iter()
+        .map(|case| {
+            let start = Instant::now();
+            let answer = checker.check(&case.script, time)?;
+            Ok(CheckedCase {
+                index: case.index,
+                answer,
+                seconds: start.elapsed().as_secs_f64(),
+            })
+        })
+        .collect::<Result<_, ProveError>>()?;
+    let check = CrossCheck {
+        solver: checker.clone(),
+        cases: checked,
+        skipped: None,
+    };
+    let disagreed = check.disagreed();
+    if !disagreed.is_empty() {
+        proof.verdict = Verdict::Unknown(disagreed);
+    }
+    proof.cross_check = Some(check);
+    Ok(proof)
 }
 
 fn decide(
@@ -260,15 +407,18 @@ impl Proof {
             o.insert(k, v);
         }
         o.insert("verdict".into(), json!(self.verdict.name()));
+        let solver = format!("{} {}", self.solver.name, self.solver.version);
         let rests_on = match &self.verdict {
             Verdict::Proved => format!(
                 "{}; the normal form (docs/theory.md §6.1), {} and the case split's coverage \
-                 (§6.6); {} {} answering unsat in every case",
+                 (§6.6); {}",
                 statement.mechanism.characterization(),
                 statement.goal.conditions(),
-                self.solver.name,
-                self.solver.version
+                self.solvers_answering()
             ),
+            Verdict::Unknown(_) if self.disagreement().is_some() => {
+                format!("nothing: {}", self.disagreement().unwrap_or_default())
+            }
             Verdict::Refuted(_) => format!(
                 "the counterexample, re-derived by the exact mechanism and {} (nothing from \
                  the solver)",
@@ -277,7 +427,11 @@ impl Proof {
             Verdict::Unknown(_) => "nothing: some cases are open".to_string(),
         };
         o.insert("rests_on".into(), json!(rests_on));
-        let solver = format!("{} {}", self.solver.name, self.solver.version);
+        let checked: std::collections::HashMap<usize, &CheckedCase> = self
+            .cross_check
+            .iter()
+            .flat_map(|c| c.cases.iter().map(|k| (k.index, k)))
+            .collect();
         o.insert(
             "cases".into(),
             self.cases
@@ -293,6 +447,16 @@ impl Proof {
                     if let Status::Unknown(reason) = &c.status {
                         case["reason"] = json!(reason);
                     }
+                    if let Some(k) = checked.get(&c.index) {
+                        let mut second = json!({
+                            "status": answer_name(&k.answer),
+                            "seconds": (k.seconds * 1000.0).round() / 1000.0,
+                        });
+                        if let Answer::Unknown(reason) = &k.answer {
+                            second["reason"] = json!(reason);
+                        }
+                        case["cross_check"] = second;
+                    }
                     case
                 })
                 .collect(),
@@ -306,7 +470,50 @@ impl Proof {
                 o.insert("open".into(), json!(open));
             }
         }
+        if let Some(check) = &self.cross_check {
+            let mut field = check.to_json();
+            if let Some(text) = self.disagreement() {
+                field["disagreement"] = json!(text);
+            }
+            o.insert("cross_check".into(), field);
+        }
         Value::Object(o)
+    }
+
+    /// Who answered `unsat` in every case of a `proved` verdict: the solver, and the
+    /// cross-checking one when it agreed on every case.
+    fn solvers_answering(&self) -> String {
+        let first = format!("{} {}", self.solver.name, self.solver.version);
+        match &self.cross_check {
+            Some(check) if check.agreed() => format!(
+                "{first} and {} {} each answering unsat in every case",
+                check.solver.name, check.solver.version
+            ),
+            Some(check) if check.skipped.is_none() => format!(
+                "{first} answering unsat in every case ({} {} left case(s) {} undecided)",
+                check.solver.name,
+                check.solver.version,
+                list(&check.open())
+            ),
+            _ => format!("{first} answering unsat in every case"),
+        }
+    }
+
+    /// The cross-check's contradiction of the verdict, if any, as a sentence.
+    pub fn disagreement(&self) -> Option<String> {
+        let check = self.cross_check.as_ref()?;
+        let disagreed = check.disagreed();
+        (!disagreed.is_empty()).then(|| {
+            format!(
+                "{} {} answered sat on case(s) {} that {} {} answered unsat: one of the two \
+                 solvers is wrong",
+                check.solver.name,
+                check.solver.version,
+                list(&disagreed),
+                self.solver.name,
+                self.solver.version
+            )
+        })
     }
 
     /// A short text answer: the statement, the verdict, one line per case.
@@ -316,14 +523,30 @@ impl Proof {
             statement.describe(),
             self.verdict.name()
         );
+        let checked: std::collections::HashMap<usize, &CheckedCase> = self
+            .cross_check
+            .iter()
+            .flat_map(|c| c.cases.iter().map(|k| (k.index, k)))
+            .collect();
         for c in &self.cases {
+            let second = match (checked.get(&c.index), &self.cross_check) {
+                (Some(k), Some(check)) => format!(
+                    "  {} {} {:<8} {:>9.3} s",
+                    check.solver.name,
+                    check.solver.version,
+                    answer_name(&k.answer),
+                    k.seconds
+                ),
+                _ => String::new(),
+            };
             out += &format!(
-                "  case {:>3} {:<8} {:>9.3} s  {} {}  {}\n",
+                "  case {:>3} {:<8} {:>9.3} s  {} {}{}  {}\n",
                 c.index,
                 c.status.name(),
                 c.seconds,
                 self.solver.name,
                 self.solver.version,
+                second,
                 c.label
             );
         }
@@ -331,14 +554,22 @@ impl Proof {
             Verdict::Proved => {}
             Verdict::Refuted(record) => out += &format!("counterexample: {record}\n"),
             Verdict::Unknown(open) => {
-                out += &format!(
-                    "open cases: {}\n",
-                    open.iter()
-                        .map(usize::to_string)
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                );
+                out += &format!("open cases: {}\n", list(open));
             }
+        }
+        if let Some(check) = &self.cross_check {
+            let name = format!("{} {}", check.solver.name, check.solver.version);
+            out += &match (self.disagreement(), &check.skipped) {
+                (Some(text), _) => format!("CROSS-CHECK DISAGREES: {text}\n"),
+                (None, Some(why)) => format!("cross-check ({name}) skipped: {why}\n"),
+                (None, None) if check.agreed() => {
+                    format!("cross-check: {name} agreed on every case\n")
+                }
+                (None, None) => format!(
+                    "cross-check: {name} left case(s) {} undecided\n",
+                    list(&check.open())
+                ),
+            };
         }
         out
     }

@@ -4,7 +4,8 @@
 //! declarations and assertions of one case. The solver (z3) runs as a child process on the
 //! script's text with a hard time limit, so no solver library is linked into the toolkit; its
 //! answer is `sat` (with the values of the variables asked for, as exact decimals or decimal
-//! approximations of algebraic numbers), `unsat`, or neither.
+//! approximations of algebraic numbers), `unsat`, or neither. cvc5, which re-decides the cases
+//! of a proof, runs the same way through its Python bindings ([`CVC5_RUNNER`]).
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -178,15 +179,28 @@ impl Script {
     }
 }
 
+/// Which solver a [`Solver`] runs, and so how it is run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SolverKind {
+    /// The z3 executable on the query as written ([`DECIDE`], then [`MODEL`] for the model).
+    Z3,
+    /// cvc5 through its Python bindings: a Python interpreter runs [`CVC5_RUNNER`] on the
+    /// query made standard SMT-LIB (no model is asked for: cvc5 cross-checks, it does not
+    /// refute).
+    Cvc5,
+}
+
 /// The solver: where its executable is, and its name and version as it reports them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Solver {
-    /// The executable.
+    /// The executable: z3, or the Python interpreter that has the cvc5 module.
     pub path: PathBuf,
-    /// `z3`.
+    /// `z3` or `cvc5`.
     pub name: String,
-    /// As `z3 --version` prints it, e.g. `4.13.0`.
+    /// As the solver reports it, e.g. `4.13.0`.
     pub version: String,
+    /// How it is run.
+    pub kind: SolverKind,
 }
 
 /// How the solver is found when no path is given: this environment variable, then `z3` on
@@ -197,6 +211,20 @@ pub const SOLVER_ENV: &str = "LEONTIEF_Z3";
 pub const INSTALL_HINT: &str = "install one with `pip install z3-solver` (it ships a `z3` \
      executable; scripts/python-env.sh installs it into target/python-venv/bin), then give \
      --solver PATH, set LEONTIEF_Z3, or put `z3` on PATH";
+
+/// How cvc5 is found when no interpreter is given: this environment variable (a Python
+/// interpreter that has the cvc5 module), then `python3` on `PATH`.
+pub const CVC5_ENV: &str = "LEONTIEF_CVC5";
+
+/// What to do when cvc5 cannot be found.
+pub const CVC5_INSTALL_HINT: &str = "install it with `pip install cvc5` (its Python bindings; \
+     scripts/python-env.sh installs them into target/python-venv), then give --cvc5 PYTHON, \
+     set LEONTIEF_CVC5, or put that venv's `python3` on PATH";
+
+/// The cvc5 runner: reads SMT-LIB 2 on standard input, answers like the z3 executable. The
+/// cvc5 wheel ships no executable, so this text is run with `python -c`, the time limit in
+/// milliseconds its one argument.
+pub const CVC5_RUNNER: &str = include_str!("cvc5_smt2.py");
 
 impl Solver {
     /// The solver at `path`, else at `$LEONTIEF_Z3`, else `z3` on `PATH`, with its version.
@@ -234,11 +262,66 @@ impl Solver {
             path: candidate,
             name: "z3".into(),
             version: version.to_string(),
+            kind: SolverKind::Z3,
         })
     }
 
+    /// cvc5 through the Python interpreter at `python`, else at `$LEONTIEF_CVC5`, else
+    /// `python3` on `PATH`, with cvc5's version.
+    ///
+    /// # Errors
+    /// [`ProveError::NoCrossChecker`] when the interpreter does not run or has no cvc5
+    /// module, saying how to install it.
+    pub fn find_cvc5(python: Option<&Path>) -> Result<Solver, ProveError> {
+        let candidate: PathBuf = match python {
+            Some(p) => p.to_path_buf(),
+            None => match std::env::var_os(CVC5_ENV) {
+                Some(p) if !p.is_empty() => PathBuf::from(p),
+                _ => PathBuf::from("python3"),
+            },
+        };
+        let output = Command::new(&candidate)
+            .arg("-c")
+            .arg("import cvc5; print(cvc5.__version__)")
+            .stdin(Stdio::null())
+            .output()
+            .map_err(|e| ProveError::NoCrossChecker(format!("{}: {e}", candidate.display())))?;
+        let text = String::from_utf8_lossy(&output.stdout);
+        let version = text.trim();
+        let plausible = !version.is_empty()
+            && version
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-' || c == '+');
+        if !output.status.success() || !plausible {
+            let why = String::from_utf8_lossy(&output.stderr);
+            return Err(ProveError::NoCrossChecker(format!(
+                "{}: no cvc5 module ({})",
+                candidate.display(),
+                why.lines()
+                    .last()
+                    .unwrap_or("")
+                    .trim()
+                    .chars()
+                    .take(200)
+                    .collect::<String>()
+            )));
+        }
+        Ok(Solver {
+            path: candidate,
+            name: "cvc5".into(),
+            version: version.to_string(),
+            kind: SolverKind::Cvc5,
+        })
+    }
+
+    /// Whether a `sat` answer comes with a model ([`SolverKind::Z3`]); cvc5's do not.
+    pub fn reports_models(&self) -> bool {
+        self.kind == SolverKind::Z3
+    }
+
     /// Decides `script` ([`DECIDE`]) with at most `limit` of time; on `sat`, the model is
-    /// found again by [`MODEL`] alone when that succeeds within `limit`.
+    /// found again by [`MODEL`] alone when that succeeds within `limit`. cvc5 decides the
+    /// script once and answers `sat` with no values.
     ///
     /// # Errors
     /// [`ProveError::Solver`] when the process cannot be run or answers something that is
@@ -258,6 +341,9 @@ impl Solver {
         limit: Duration,
         stop: &dyn Fn() -> bool,
     ) -> Result<Answer, ProveError> {
+        if self.kind == SolverKind::Cvc5 {
+            return self.run(script, DECIDE, limit, stop);
+        }
         match self.run(script, DECIDE, limit, stop)? {
             Answer::Sat(raced) => match self.run(script, MODEL, limit, stop)? {
                 Answer::Sat(model) => Ok(Answer::Sat(model)),
@@ -275,19 +361,29 @@ impl Solver {
         limit: Duration,
         stop: &dyn Fn() -> bool,
     ) -> Result<Answer, ProveError> {
-        // Whole seconds, rounded up: z3's -T takes no fraction.
-        let seconds = limit.as_secs_f64().ceil().max(1.0) as u64;
-        let mut child = Command::new(&self.path)
-            .arg("-in")
-            .arg("-smt2")
-            .arg(format!("-T:{seconds}"))
+        let mut command = Command::new(&self.path);
+        let query = match self.kind {
+            SolverKind::Z3 => {
+                // Whole seconds, rounded up: z3's -T takes no fraction.
+                let seconds = limit.as_secs_f64().ceil().max(1.0) as u64;
+                command.arg("-in").arg("-smt2").arg(format!("-T:{seconds}"));
+                script.query_using(tactic)
+            }
+            SolverKind::Cvc5 => {
+                let millis = limit.as_millis().max(1);
+                command.arg("-c").arg(CVC5_RUNNER).arg(millis.to_string());
+                // No `get-value`: cvc5 prints algebraic values in a form of its own, and the
+                // cross-check needs the status alone.
+                script.text_using(tactic)
+            }
+        };
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             // Never read: a full pipe would block the solver.
             .stderr(Stdio::null())
             .spawn()
             .map_err(|e| ProveError::Solver(format!("{}: {e}", self.path.display())))?;
-        let query = script.query_using(tactic);
         if let Some(mut stdin) = child.stdin.take() {
             // A solver that stops early closes its input; its answer says why.
             let _ = stdin.write_all(query.as_bytes());
@@ -300,8 +396,14 @@ impl Solver {
             }
             text
         });
-        // z3 enforces -T itself; the grace period covers a solver that does not.
-        let deadline = Instant::now() + limit + Duration::from_secs(5);
+        // z3 enforces -T itself; the grace period covers a solver that does not. cvc5's
+        // coverings do not look at its time limit while they compute (measured: a 5 s limit ran
+        // past 60 s), so its limit is enforced here, a second allowed for the interpreter's start.
+        let grace = match self.kind {
+            SolverKind::Z3 => Duration::from_secs(5),
+            SolverKind::Cvc5 => Duration::from_secs(1),
+        };
+        let deadline = Instant::now() + limit + grace;
         let mut killed = None;
         loop {
             match child.try_wait() {
@@ -322,7 +424,10 @@ impl Solver {
         if let Some(reason) = killed {
             return Ok(Answer::Unknown(reason.into()));
         }
-        parse_answer(&text, &script.reported)
+        match self.kind {
+            SolverKind::Z3 => parse_answer(&text, &script.reported),
+            SolverKind::Cvc5 => parse_answer(&text, &[]),
+        }
     }
 }
 
