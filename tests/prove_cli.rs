@@ -36,10 +36,14 @@ fn flags_that_do_not_fit_are_refused() {
     );
     fails_with(
         &with(&["--mechanism", "ceei", "--metric", "envy", "--bound", "3/2"]),
-        "--metric: unknown metric \"envy\" for prove (expected sp-gain, gsp-gain, welfare-ratio or pm-loss)",
+        "--metric: unknown metric \"envy\" for prove (expected sp-gain, gsp-gain, welfare-ratio, pm-loss or rm-loss)",
     );
     fails_with(
         &with(&["--mechanism", "ceei", "--metric", "sp-gain", "--bound", "x"]),
+        "--bound",
+    );
+    fails_with(
+        &with(&["--mechanism", "drf", "--metric", "rm-loss", "--bound", "0"]),
         "--bound",
     );
     fails_with(
@@ -295,4 +299,43 @@ fn asset_fairness_below_the_split_is_found_and_drfs_welfare_bound_proved() {
     assert_eq!(answer["verdict"], "proved", "{answer}");
     assert_eq!(answer["metric"], "welfare-ratio");
     assert!(answer["rests_on"].as_str().unwrap().contains("§6.9"));
+}
+
+#[test]
+fn drfs_loss_as_capacities_grow_is_found_with_the_grown_capacities() {
+    // The DRF paper (§5, Table 2): DRF is not resource monotonic. The counterexample names
+    // the grown capacities (each at least 1, one above) and a user with fewer tasks after.
+    if !have_z3() {
+        return;
+    }
+    let answer = ok_json(&run(&[
+        "prove",
+        "--mechanism",
+        "drf",
+        "--property",
+        "rm",
+        "--users",
+        "2",
+        "--resources",
+        "2",
+    ]));
+    assert_eq!(answer["verdict"], "refuted", "{answer}");
+    let record = &answer["counterexample"];
+    assert_eq!(record["property"], "rm");
+    let q = |v: &serde_json::Value| -> leontief_solver::Rational {
+        v.as_str().unwrap().parse().unwrap()
+    };
+    let grown: Vec<_> = record["capacity"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(q)
+        .collect();
+    assert!(grown.iter().all(|c| *c >= leontief_solver::Rational::ONE));
+    assert!(grown.iter().any(|c| *c > leontief_solver::Rational::ONE));
+    assert!(q(&record["witness"]["after"]) < q(&record["witness"]["before"]));
+    assert!(answer["domain"]["roles"]
+        .as_str()
+        .unwrap()
+        .starts_with("u1 loses"));
 }

@@ -579,7 +579,22 @@ fn statement_on(mechanism: ProvedMechanism, goal: Goal, inst: &Instance) -> Stat
 /// Whether the goal's negated query holds with the instance's numbers pinned (the answers
 /// and the goal's other unknowns left free).
 fn negation_holds(solver: &Solver, statement: &Statement, inst: &Instance) -> bool {
+    negation_holds_pinned(solver, statement, inst, &Rational::integer(2), &[])
+}
+
+/// [`negation_holds`] with the cap of an uncapped user `uncapped` (one no answer reaches) and
+/// the further unknowns `extra` pinned too.
+fn negation_holds_pinned(
+    solver: &Solver,
+    statement: &Statement,
+    inst: &Instance,
+    uncapped: &Rational,
+    extra: &[(String, Rational)],
+) -> bool {
     let mut s = goals::script(statement, &Shape::Any);
+    for (name, value) in extra {
+        s.assert(binary("=", name, &constant(value)));
+    }
     for (i, u) in inst.users().iter().enumerate() {
         for (r, d) in u.demand.iter().enumerate() {
             s.assert(binary("=", &format!("d_{}_{}", i + 1, r + 1), &constant(d)));
@@ -588,8 +603,7 @@ fn negation_holds(solver: &Solver, statement: &Statement, inst: &Instance) -> bo
             s.assert(binary("=", &format!("w_{}", i + 1), &constant(&u.weight)));
         }
         if statement.caps {
-            // An uncapped user: a cap no answer reaches (at most 1 task fits).
-            let cap = u.cap.clone().unwrap_or(Rational::integer(2));
+            let cap = u.cap.clone().unwrap_or_else(|| uncapped.clone());
             s.assert(binary("=", &format!("t_{}", i + 1), &constant(&cap)));
         }
     }
@@ -779,6 +793,143 @@ fn the_pm_negation_holds_exactly_where_the_checker_finds_a_loss() {
         losses > 0,
         "no loss among the instances: the test shows nothing"
     );
+}
+
+#[test]
+fn the_rm_negation_holds_exactly_where_the_mechanism_loses() {
+    // For every user i (renamed u1, the others sorted) and growth g (k_r = 1 / g_r), the rm
+    // query with the instance and the growth pinned is satisfiable exactly when the exact
+    // mechanism gives u1 fewer tasks on the grown capacities; the checker then finds a loss.
+    // The DRF paper's §5 (its Table 2), by hand in normal form: u1 ⟨1, 1/2⟩, u2 ⟨1/2, 1⟩ get
+    // 2/3 each (resource 1: x + x/2 = 1); with capacities (1, 4), u2's dominant share is
+    // x_2 / 2 (resource 1), so x_1 = x_2 / 2 and resource 1 fills at x_1 + x_2 / 2 = 1:
+    // u1 falls to 1/2 (in the paper's units ⟨2, 1⟩, from 1/3 to 1/4 tasks).
+    let Some(solver) = solver() else { return };
+    let mut rng = SplitMix64::new(13);
+    let mut losses = 0;
+    let hand = Instance::new(
+        vec![Rational::ONE; 2],
+        vec![
+            User::new("u1", [q("1"), q("1/2")]),
+            User::new("u2", [q("1/2"), q("1")]),
+        ],
+    )
+    .unwrap();
+    let before = Drf::extended().allocate(&hand).unwrap().tasks;
+    let after = Drf::extended()
+        .allocate(&hand.with_capacity(vec![q("1"), q("4")]).unwrap())
+        .unwrap()
+        .tasks;
+    assert_eq!((before[0].clone(), after[0].clone()), (q("2/3"), q("1/2")));
+    let bases: Vec<Instance> = std::iter::once(hand)
+        .chain((0..4).map(|k| random_instance(&mut rng, k % 2 == 1, k % 3 == 2, false)))
+        .collect();
+    let mechanisms: Vec<(ProvedMechanism, Box<dyn Mechanism>)> = vec![
+        (ProvedMechanism::Drf, Box::new(Drf::extended())),
+        (
+            ProvedMechanism::DrfCommonLevel,
+            Box::new(Drf::common_level()),
+        ),
+        (ProvedMechanism::Asset, Box::new(AssetFairness)),
+        (ProvedMechanism::Ceei, Box::new(Ceei::new())),
+    ];
+    for base in bases {
+        let m = base.num_resources();
+        let caps = base.users().iter().any(|u| u.cap.is_some());
+        // The last resource x4, the first x2, all x3/2.
+        let growths: Vec<Vec<Rational>> = vec![
+            (0..m)
+                .map(|r| q(if r == m - 1 { "4" } else { "1" }))
+                .collect(),
+            (0..m).map(|r| q(if r == 0 { "2" } else { "1" })).collect(),
+            vec![q("3/2"); m],
+        ];
+        for (encoded, mechanism) in &mechanisms {
+            if caps && !matches!(encoded, ProvedMechanism::Drf | ProvedMechanism::Asset) {
+                continue;
+            }
+            for i in 0..base.num_users() {
+                let inst = arranged(&base, &[i]);
+                for growth in &growths {
+                    let grown = inst.with_capacity(growth.clone()).unwrap();
+                    if !exact_on(mechanism.as_ref(), &inst) || !exact_on(mechanism.as_ref(), &grown)
+                    {
+                        continue;
+                    }
+                    let before = mechanism.allocate(&inst).unwrap().tasks[0].clone();
+                    let after = mechanism.allocate(&grown).unwrap().tasks[0].clone();
+                    let pins: Vec<(String, Rational)> = growth
+                        .iter()
+                        .enumerate()
+                        .map(|(r, g)| (format!("k_{}", r + 1), g.recip().unwrap()))
+                        .collect();
+                    // At most 4 tasks fit on the grown capacities: a cap of 5 never binds.
+                    let at = |goal: Goal| {
+                        let st = statement_on(*encoded, goal, &inst);
+                        negation_holds_pinned(&solver, &st, &inst, &q("5"), &pins)
+                    };
+                    let found = after < before;
+                    assert_eq!(
+                        at(Goal::Property(Property::Rm)),
+                        found,
+                        "{} rm on {} growing to {growth:?}",
+                        mechanism.name(),
+                        inst.to_json()
+                    );
+                    if found {
+                        let checked = evaluate(
+                            mechanism.as_ref(),
+                            Property::Rm,
+                            &Candidate::new(inst.clone(), Scenario::Capacity(growth.clone())),
+                        )
+                        .unwrap();
+                        assert!(checked.is_some(), "the checker misses the loss");
+                        losses += 1;
+                    }
+                    // rm-loss >= c is refuted by u1 exactly when it has tasks and keeps less
+                    // than c times them: never at c = its own ratio, always just above it.
+                    if before.is_positive() && after.is_positive() {
+                        let ratio = &after / &before;
+                        assert!(!at(Goal::RmLoss(ratio.clone())), "rm-loss at {ratio}");
+                        assert!(
+                            at(Goal::RmLoss(&ratio + &q("1/8"))),
+                            "rm-loss above {ratio}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        losses > 0,
+        "no loss among the instances: the test shows nothing"
+    );
+}
+
+#[test]
+fn drf_violates_resource_monotonicity_and_keeps_half_its_tasks_with_two_users() {
+    // The DRF paper (§5, Table 2): DRF is not resource monotonic — the instance of the test
+    // above, u1 falling from 2/3 to 1/2 tasks, is one counterexample at (2, 2) — so rm and
+    // rm-loss >= 1 are refuted, each counterexample replaying with the exact mechanism
+    // (rm-loss's below 1 by explore's metric). rm-loss >= 1/n holds (docs/theory.md §5,
+    // question 3): after the growth DRF still gives every user at least its equal split
+    // 1/n of the grown capacities (the sharing incentive), which runs at least 1/n of the
+    // tasks the whole old capacities run; a user's old tasks are at most that whole. So
+    // rm-loss >= 1/2 is proved at (2, 2).
+    if solver().is_none() {
+        return;
+    }
+    let st = statement(ProvedMechanism::Drf, Goal::Property(Property::Rm), 2, 2);
+    let record = refuted(&st);
+    assert_eq!(record["property"], "rm");
+    replay(&Drf::extended(), &record).unwrap();
+    let record = refuted(&statement(ProvedMechanism::Drf, Goal::RmLoss(q("1")), 2, 2));
+    assert_eq!(record["metric"], "rm-loss");
+    assert!(q(record["value"].as_str().unwrap()) < q("1"));
+    let again = rederive(&Drf::extended(), &record).unwrap();
+    assert_eq!(again.value.to_string(), record["value"].as_str().unwrap());
+    let half = statement(ProvedMechanism::Drf, Goal::RmLoss(q("1/2")), 2, 2);
+    assert_eq!(decide(&half), Verdict::Proved);
 }
 
 #[test]

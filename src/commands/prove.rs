@@ -23,15 +23,15 @@ pub struct ProveArgs {
     /// The mechanism: drf, drf-common-level, asset or ceei (the ones with an encoding).
     #[arg(long)]
     pub mechanism: String,
-    /// The property claimed: sp, gsp-strong, gsp-weak, si, ef or pm.
+    /// The property claimed: sp, gsp-strong, gsp-weak, si, ef, pm or rm.
     #[arg(long, value_parser = NameParser::<Property>::new("property").with_help(Property::description))]
     pub property: Option<Property>,
     /// A metric bounded instead of a property (with --bound): sp-gain, gsp-gain or
-    /// welfare-ratio (at most the bound), pm-loss (at least the bound).
+    /// welfare-ratio (at most the bound), pm-loss or rm-loss (at least the bound).
     #[arg(long)]
     pub metric: Option<String>,
     /// The bound claimed for --metric, a number such as 3/2 (at least 1 for sp-gain,
-    /// gsp-gain and welfare-ratio, positive for pm-loss).
+    /// gsp-gain and welfare-ratio, positive for pm-loss and rm-loss).
     #[arg(long)]
     pub bound: Option<String>,
     /// The number of users n.
@@ -104,11 +104,12 @@ fn statement(args: &ProveArgs) -> Result<Statement, CliError> {
                 "sp-gain" => Goal::SpGain(bound),
                 "welfare-ratio" => Goal::WelfareRatio(bound),
                 "pm-loss" => Goal::PmLoss(bound),
+                "rm-loss" => Goal::RmLoss(bound),
                 "gsp-gain" => Goal::GspGain(bound),
                 _ => {
                     return Err(usage(format!(
                         "--metric: unknown metric {metric:?} for prove (expected sp-gain, \
-                         gsp-gain, welfare-ratio or pm-loss)"
+                         gsp-gain, welfare-ratio, pm-loss or rm-loss)"
                     )))
                 }
             }

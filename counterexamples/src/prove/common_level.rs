@@ -8,9 +8,21 @@ use super::statement::Profile;
 /// Asserts that `tasks` is common-level DRF's answer on `profile`; the level is the variable
 /// `<at>_level`.
 pub fn encode(script: &mut Script, profile: &Profile, tasks: &[String], at: &str) {
+    level(script, profile, tasks, tasks, at);
+}
+
+/// The same characterization on `shares` (each user's dominant share as a term in its
+/// tasks): on rows not in normal form the dominant share is the tasks times the largest entry.
+pub fn level(
+    script: &mut Script,
+    profile: &Profile,
+    tasks: &[String],
+    shares: &[String],
+    at: &str,
+) {
     let level = script.real(&format!("{at}_level"));
     script.assert(binary(">=", &level, "0.0"));
-    for (i, x) in tasks.iter().enumerate() {
+    for (i, x) in shares.iter().enumerate() {
         let share = match &profile.weights {
             Some(w) => mul(&level, &w[i]),
             None => level.clone(),

@@ -1,9 +1,11 @@
 //! The goals not about lies, negated (docs/theory.md §6.9): sharing incentive and
-//! envy-freeness (about the answer alone), population monotonicity (one user leaves) and the
-//! welfare ratio (against any feasible allocation).
+//! envy-freeness (about the answer alone), population monotonicity (one user leaves),
+//! resource monotonicity (capacities grow) and the welfare ratio (against any feasible
+//! allocation).
 //!
 //! Each negation names a few users in fixed roles — the one below its split (`si`), the
-//! envious and the envied (`ef`), the leaving user and the loser (`pm`) — as `u1`, `u2`; the
+//! envious and the envied (`ef`), the leaving user and the loser (`pm`), the loser (`rm`) —
+//! as `u1`, `u2`; the
 //! other users are interchangeable, and so are the resources. Every instance is in normal
 //! form (capacities 1, every demand's largest entry 1), where a user's utility of its own
 //! answer is its number of tasks and its dominant share per task is 1.
@@ -19,7 +21,8 @@ use leontief_solver::{Instance, Rational, User};
 use serde_json::{json, Value};
 
 use super::smt::{and, binary, constant, implies, mul, or, sum, Script};
-use super::statement::{Goal, Kind, Profile, Shape, Statement};
+use super::statement::{Goal, Kind, Profile, ProvedMechanism, Shape, Statement};
+use super::{common_level, drf};
 use crate::candidate::{evaluate, Candidate};
 use crate::explore::record::{to_json as metric_json, Origin};
 use crate::explore::{Direction, MetricName, Utility};
@@ -54,6 +57,9 @@ pub(super) fn roles(statement: &Statement) -> String {
         Goal::Property(Property::Ef) => "u1 envies u2 (any envious pair, renamed)".into(),
         Goal::Property(Property::Pm) | Goal::PmLoss(_) => {
             "u1 leaves and u2 loses (any such pair, renamed)".into()
+        }
+        Goal::Property(Property::Rm) | Goal::RmLoss(_) => {
+            "u1 loses as capacities grow (any such user, renamed u1)".into()
         }
         _ => "none: every user plays the same part".into(),
     }
@@ -104,7 +110,8 @@ fn demand_row(s: &mut Script, positive: bool, m: usize, i: usize) -> Vec<String>
 /// The query of one case of a goal not about lies: the instance, the truthful answer of
 /// type `truth`, and the negated goal (docs/theory.md §6.9). The variables: demands
 /// `d_i_r`, weights `w_i`, caps `t_i` (when in the domain), tasks `x_i`; `y_i` after `u1`
-/// leaves (`pm`), `z_i` the better allocation (`welfare-ratio`). The users after the named
+/// leaves (`pm`) or after capacities grow (`rm`, with `k_r` the old capacity of resource
+/// `r` in units of the new one), `z_i` the better allocation (`welfare-ratio`). The users after the named
 /// ones are sorted by their first demand entry within each class of users `truth` does not
 /// tell apart (all of them, or those with the same bottleneck). A goal about lies gets the
 /// instance and its answer alone (its queries are built by [`Statement::cases`]).
@@ -209,6 +216,42 @@ pub fn script(statement: &Statement, truth: &Shape) -> Script {
                 _ => s.assert(binary("<", &y[0], &x[1])),
             }
         }
+        Goal::Property(Property::Rm) | Goal::RmLoss(_) => {
+            // Capacity r grows from 1 to 1 / k_r; measured in units of the grown capacity,
+            // capacities are 1 again and u_i's demand is d_ir k_r. Tasks do not depend on
+            // the units, so y_i compares with x_i directly (docs/theory.md §6.9).
+            let k: Vec<String> = (0..m)
+                .map(|r| {
+                    let v = s.reported_real(&format!("k_{}", r + 1));
+                    s.assert(binary(">", &v, "0.0"));
+                    s.assert(binary("<=", &v, "1.0"));
+                    v
+                })
+                .collect();
+            s.assert(or(&k
+                .iter()
+                .map(|v| binary("<", v, "1.0"))
+                .collect::<Vec<_>>()));
+            let grown = Profile {
+                demands: demands
+                    .iter()
+                    .map(|row| row.iter().zip(&k).map(|(d, k)| mul(d, k)).collect())
+                    .collect(),
+                weights: weights.clone(),
+                caps: caps.clone(),
+            };
+            let y: Vec<String> = (0..n).map(|i| s.real(&format!("y_{}", i + 1))).collect();
+            encode_unnormalised(statement, &mut s, &grown, &y);
+            // u1's utility is its tasks before and after: it loses when y_1 < x_1, and keeps
+            // less than c times its utility when y_1 < c x_1 (with x_1 > 0).
+            match &statement.goal {
+                Goal::RmLoss(c) => {
+                    s.assert(binary(">", &x[0], "0.0"));
+                    s.assert(binary("<", &y[0], &mul(&constant(c), &x[0])));
+                }
+                _ => s.assert(binary("<", &y[0], &x[0])),
+            }
+        }
         Goal::WelfareRatio(c) => {
             // Some feasible z with Σ z > c Σ x: the optimum exceeds c times the welfare
             // (dominant shares are tasks in normal form). Σ x > 0, as the metric needs.
@@ -229,6 +272,46 @@ pub fn script(statement: &Statement, truth: &Shape) -> Script {
         _ => {}
     }
     s
+}
+
+/// Asserts that `tasks` is the mechanism's answer on `profile`, whose capacities are 1 but
+/// whose rows need not have a largest entry 1. DRF's dominant share is then `y_i a_i` with
+/// `a_i` (the variable `a_i`) the row's largest entry; asset fairness's aggregate share and
+/// CEEI's KKT conditions read the rows as they are.
+fn encode_unnormalised(statement: &Statement, s: &mut Script, profile: &Profile, tasks: &[String]) {
+    let largest = |s: &mut Script| -> Vec<String> {
+        profile
+            .demands
+            .iter()
+            .enumerate()
+            .map(|(i, row)| {
+                let a = s.real(&format!("a_{}", i + 1));
+                for e in row {
+                    s.assert(binary(">=", &a, e));
+                }
+                s.assert(or(&row
+                    .iter()
+                    .map(|e| binary("=", &a, e))
+                    .collect::<Vec<_>>()));
+                a
+            })
+            .collect()
+    };
+    match statement.mechanism {
+        ProvedMechanism::Drf => {
+            let a = largest(s);
+            let shares: Vec<String> = tasks.iter().zip(&a).map(|(y, a)| mul(y, a)).collect();
+            drf::filling(s, profile, tasks, &shares, &Shape::Any);
+        }
+        ProvedMechanism::DrfCommonLevel => {
+            let a = largest(s);
+            let shares: Vec<String> = tasks.iter().zip(&a).map(|(y, a)| mul(y, a)).collect();
+            common_level::level(s, profile, tasks, &shares, "g");
+        }
+        ProvedMechanism::Asset | ProvedMechanism::Ceei => {
+            statement.encode(s, profile, tasks, &Shape::Any, "g")
+        }
+    }
 }
 
 /// The record of the counterexample with these values, re-derived by the exact mechanism
@@ -264,6 +347,18 @@ pub(super) fn rederive(
     let instance =
         Instance::new(vec![Rational::ONE; m], users).map_err(|e| format!("instance: {e}"))?;
     let mechanism = by_name(statement.mechanism.name()).map_err(|e| e.to_string())?;
+    // Capacity r grows from 1 to 1 / k_r.
+    let grown = || -> Result<Scenario, String> {
+        (0..m)
+            .map(|r| {
+                get(format!("k_{}", r + 1))?
+                    .recip()
+                    .filter(|c| c.is_positive())
+                    .ok_or_else(|| format!("k_{} is not positive", r + 1))
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map(Scenario::Capacity)
+    };
     let measured = match &statement.goal {
         Goal::WelfareRatio(bound) => Some((
             MetricName::WelfareRatio,
@@ -278,6 +373,9 @@ pub(super) fn rederive(
             Utility::Tasks,
             bound,
         )),
+        // In tasks, as the negation: with dominant shares the after-utility is a share of
+        // the grown capacities.
+        Goal::RmLoss(bound) => Some((MetricName::RmLoss, grown()?, Utility::Tasks, bound)),
         _ => None,
     };
     if let Some((metric, scenario, utility, bound)) = measured {
@@ -322,6 +420,7 @@ pub(super) fn rederive(
     }
     let scenario = match statement.goal {
         Goal::Property(Property::Pm) => Scenario::Remove(0),
+        Goal::Property(Property::Rm) => grown()?,
         _ => Scenario::Bounded,
     };
     let property = statement.property();

@@ -98,7 +98,7 @@ impl ProvedMechanism {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Goal {
     /// A property: about lies (`sp`, `gsp-strong`, `gsp-weak`), about the answer alone
-    /// (`si`, `ef`) or about a departure (`pm`).
+    /// (`si`, `ef`), about a departure (`pm`) or about grown capacities (`rm`).
     Property(Property),
     /// `sp-gain <= bound`: no single liar's true utility exceeds `bound` times its truthful
     /// one.
@@ -109,6 +109,9 @@ pub enum Goal {
     /// `pm-loss >= bound`: when a user leaves, no remaining user with tasks keeps less than
     /// `bound` times its utility (explore's `pm-loss`).
     PmLoss(Rational),
+    /// `rm-loss >= bound`: when capacities grow, no user with tasks keeps less than `bound`
+    /// times its utility (explore's `rm-loss`, in tasks).
+    RmLoss(Rational),
     /// `gsp-gain <= bound`: when no liar of a coalition is worse off, no user with tasks
     /// gets more than `bound` times its utility (explore's `gsp-gain`).
     GspGain(Rational),
@@ -129,6 +132,7 @@ impl Goal {
         match self {
             Goal::WelfareRatio(_) => "explore's welfare-ratio metric (an exact LP optimum)",
             Goal::PmLoss(_) => "explore's pm-loss metric",
+            Goal::RmLoss(_) => "explore's rm-loss metric",
             Goal::GspGain(_) => "the property checker and explore's gsp-gain metric",
             _ => "the property checker",
         }
@@ -279,8 +283,8 @@ pub struct Statement {
     pub caps: bool,
     /// The coalition's size `k` (users `u1..uk`); 1 for `sp` and `sp-gain`. For a goal not
     /// about lies, the number of users the negated statement names, in order (`si`: u1 below
-    /// its split; `ef`: u1 envying u2; `pm`: u1 leaving and u2 losing; `welfare-ratio`:
-    /// none).
+    /// its split; `ef`: u1 envying u2; `pm`: u1 leaving and u2 losing; `rm`: u1 losing as
+    /// capacities grow; `welfare-ratio`: none).
     pub coalition: usize,
 }
 
@@ -324,7 +328,7 @@ impl Statement {
                 k
             }
             (Goal::Property(Property::Sp) | Goal::SpGain(_), None) => 1,
-            (Goal::Property(Property::Si), None) => 1,
+            (Goal::Property(Property::Si | Property::Rm) | Goal::RmLoss(_), None) => 1,
             (Goal::Property(Property::Ef | Property::Pm) | Goal::PmLoss(_), None) => 2,
             (Goal::WelfareRatio(_), None) => 0,
             (_, Some(_)) => {
@@ -338,7 +342,7 @@ impl Statement {
                     "--property",
                     format!(
                         "{p} has no encoding for prove; encoded: sp, gsp-strong, gsp-weak, si, \
-                         ef, pm"
+                         ef, pm, rm"
                     ),
                 ))
             }
@@ -368,7 +372,7 @@ impl Statement {
                 ),
             ));
         }
-        if let Goal::PmLoss(c) = &goal {
+        if let Goal::PmLoss(c) | Goal::RmLoss(c) = &goal {
             if !c.is_positive() {
                 return Err(SolverError::invalid(
                     "--bound",
@@ -396,6 +400,7 @@ impl Statement {
             // Whole-allocation measures take Pareto efficiency's place (as in explore).
             Goal::WelfareRatio(_) => Property::Po,
             Goal::PmLoss(_) => Property::Pm,
+            Goal::RmLoss(_) => Property::Rm,
             // A gain above c >= 1 is a strict gain with no liar worse off.
             Goal::GspGain(_) => Property::GspStrong,
         }
@@ -410,6 +415,7 @@ impl Statement {
                 format!("{} has welfare-ratio <= {c}", self.mechanism.name())
             }
             Goal::PmLoss(c) => format!("{} has pm-loss >= {c}", self.mechanism.name()),
+            Goal::RmLoss(c) => format!("{} has rm-loss >= {c}", self.mechanism.name()),
             Goal::GspGain(c) => format!("{} has gsp-gain <= {c}", self.mechanism.name()),
         };
         format!(
@@ -449,6 +455,10 @@ impl Statement {
             }
             Goal::PmLoss(c) => {
                 o.insert("metric".into(), json!("pm-loss"));
+                o.insert("bound".into(), json!(c.to_string()));
+            }
+            Goal::RmLoss(c) => {
+                o.insert("metric".into(), json!("rm-loss"));
                 o.insert("bound".into(), json!(c.to_string()));
             }
             Goal::GspGain(c) => {
@@ -819,7 +829,7 @@ impl Statement {
                 s.assert(answers.better(0, Some(c), true));
             }
             // Decided by goals::script (returned above).
-            Goal::WelfareRatio(_) | Goal::PmLoss(_) => {}
+            Goal::WelfareRatio(_) | Goal::PmLoss(_) | Goal::RmLoss(_) => {}
             Goal::GspGain(c) => {
                 // Every liar weakly better off, and some user with tasks gaining more than
                 // c (docs/theory.md §6.5): it strictly gains, so it is a member.
@@ -1083,7 +1093,7 @@ mod tests {
         assert!(err.to_string().contains("--users"));
         let err = Statement::new(
             ProvedMechanism::Drf,
-            Goal::Property(Property::Rm),
+            Goal::Property(Property::Po),
             2,
             2,
             false,

@@ -213,7 +213,7 @@ fn rederive(statement: &Statement, values: &HashMap<String, Rational>) -> Result
             }
             Some(e.value)
         }
-        Goal::Property(_) | Goal::WelfareRatio(_) | Goal::PmLoss(_) => None,
+        Goal::Property(_) | Goal::WelfareRatio(_) | Goal::PmLoss(_) | Goal::RmLoss(_) => None,
     };
     let mut record = Record::new(mechanism.name(), property, candidate, violation);
     record.strategy = Some("prove".into());
