@@ -486,8 +486,12 @@ fn certify_refuses_what_prove_cannot_state_naming_the_flag() {
         "--certify: discrete-drf has no encoding for prove; encoded: drf, drf-common-level, asset, ceei (--mechanism)",
     );
     fails_with(
-        &with(&["--metric", "rm-loss"]),
-        "--certify: rm-loss has no encoding for prove; encoded: sp-gain, gsp-gain, welfare-ratio, pm-loss (--metric)",
+        &with(&["--metric", "fair-welfare-ratio"]),
+        "--certify: fair-welfare-ratio has no encoding for prove; encoded: sp-gain, gsp-gain, welfare-ratio, pm-loss, rm-loss (--metric)",
+    );
+    fails_with(
+        &with(&["--metric", "rm-loss", "--utility", "dominant-share"]),
+        "--certify: rm-loss is encoded in tasks only (--utility)",
     );
     fails_with(
         &with(&["--metric", "welfare-ratio", "--utility", "tasks"]),
@@ -594,4 +598,43 @@ fn certify_says_whether_the_best_record_is_the_maximum_at_its_size() {
         seen.insert(best["certified"].as_str().unwrap().to_string());
     }
     assert!(seen.contains("not maximum"), "{seen:?}");
+}
+
+#[test]
+fn certify_judges_an_rm_loss_record_against_every_instance_of_its_size() {
+    // DRF's rm-loss in tasks is at least 1/n = 1/2 at n = 2 (docs/theory.md §5 question 3:
+    // after a growth a user still has its equal split of the grown capacities, at least
+    // 1/n of what it had), and the infimum 1/n is only approached, never attained. So a
+    // sampled record is never the minimum: certify must say "not minimum" with a better
+    // (smaller) ratio that is still at least 1/2, or "unknown".
+    if !have_z3() {
+        return;
+    }
+    let best = certified_best(
+        "rm-loss",
+        &[
+            "--mechanism",
+            "drf",
+            "--metric",
+            "rm-loss",
+            "--budget",
+            "2000",
+            "--seed",
+            "1",
+        ],
+    );
+    let value: leontief_solver::Rational = best["value"].as_str().unwrap().parse().unwrap();
+    match best["certified"].as_str().unwrap() {
+        "not minimum" => {
+            let better: leontief_solver::Rational = best["certification"]["better"]["value"]
+                .as_str()
+                .unwrap()
+                .parse()
+                .unwrap();
+            assert!(better < value, "{better} is not below {value}");
+            assert!(better >= "1/2".parse().unwrap(), "{better} is below 1/n");
+        }
+        "unknown" => {}
+        other => panic!("an rm-loss record certified {other}: {best}"),
+    }
 }

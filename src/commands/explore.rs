@@ -71,7 +71,8 @@ pub struct ExploreArgs {
     /// beats it: the best record then carries "certified": "maximum" (or "minimum"), "not
     /// maximum" (or "not minimum", with "certification"."better", prove's counterexample)
     /// or "unknown" (with the open cases). Encoded: sp-gain, gsp-gain, welfare-ratio
-    /// (dominant shares) and pm-loss of drf, drf-common-level, asset and ceei, on flat instances; z3 as for
+    /// (dominant shares), pm-loss and rm-loss (tasks) of drf, drf-common-level, asset and ceei,
+    /// on flat instances; z3 as for
     /// prove ($LEONTIEF_Z3, else on PATH), 60 s per case.
     #[arg(long)]
     pub certify: bool,
@@ -126,6 +127,7 @@ impl Certify {
         let goal = match self.metric {
             MetricName::SpGain => Goal::SpGain(value),
             MetricName::PmLoss => Goal::PmLoss(value),
+            MetricName::RmLoss => Goal::RmLoss(value),
             // Coalitions of every size, as explore samples them.
             MetricName::GspGain => Goal::GspGain(value),
             _ => Goal::WelfareRatio(value),
@@ -163,12 +165,17 @@ impl Certify {
                     "welfare-ratio is encoded in dominant shares only".into(),
                 )
             }
+            // Capacities grow, so the two utilities differ; the encoding compares tasks.
+            MetricName::RmLoss if cfg.utility == Utility::Tasks => {}
+            MetricName::RmLoss => {
+                return refuse("--utility", "rm-loss is encoded in tasks only".into())
+            }
             other => {
                 return refuse(
                     "--metric",
                     format!(
                         "{other} has no encoding for prove; encoded: sp-gain, gsp-gain, \
-                         welfare-ratio, pm-loss"
+                         welfare-ratio, pm-loss, rm-loss"
                     ),
                 )
             }
