@@ -17,7 +17,7 @@
 use std::collections::HashMap;
 
 use leontief_solver::properties::{Property, Scenario};
-use leontief_solver::{Instance, Rational, User};
+use leontief_solver::Rational;
 use serde_json::{json, Value};
 
 use super::smt::{and, binary, constant, implies, mul, or, sum, Script};
@@ -90,23 +90,6 @@ pub(super) fn split_description(statement: &Statement, supports: bool) -> String
     }
 }
 
-/// A demand row in normal form: entries in `[0, 1]` (positive when the domain says so), one
-/// of them 1.
-fn demand_row(s: &mut Script, positive: bool, m: usize, i: usize) -> Vec<String> {
-    let row: Vec<String> = (0..m)
-        .map(|r| s.reported_real(&format!("d_{}_{}", i + 1, r + 1)))
-        .collect();
-    for a in &row {
-        s.assert(binary(if positive { ">" } else { ">=" }, a, "0.0"));
-        s.assert(binary("<=", a, "1.0"));
-    }
-    s.assert(or(&row
-        .iter()
-        .map(|a| binary("=", a, "1.0"))
-        .collect::<Vec<_>>()));
-    row
-}
-
 /// The query of one case of a goal not about lies: the instance, the truthful answer of
 /// type `truth`, and the negated goal (docs/theory.md §6.9). The variables: demands
 /// `d_i_r`, weights `w_i`, caps `t_i` (when in the domain), tasks `x_i`; `y_i` after `u1`
@@ -118,20 +101,7 @@ fn demand_row(s: &mut Script, positive: bool, m: usize, i: usize) -> Vec<String>
 pub fn script(statement: &Statement, truth: &Shape) -> Script {
     let (n, m) = (statement.users, statement.resources);
     let mut s = Script::new();
-    let demands: Vec<Vec<String>> = (0..n)
-        .map(|i| demand_row(&mut s, statement.positive, m, i))
-        .collect();
-    let positive_per_user = |s: &mut Script, name: &str| -> Vec<String> {
-        (0..n)
-            .map(|i| {
-                let v = s.reported_real(&format!("{name}_{}", i + 1));
-                s.assert(binary(">", &v, "0.0"));
-                v
-            })
-            .collect()
-    };
-    let weights = statement.weights.then(|| positive_per_user(&mut s, "w"));
-    let caps = statement.caps.then(|| positive_per_user(&mut s, "t"));
+    let (demands, weights, caps) = statement.declare_users(&mut s, &[]);
     // Unnamed users the case's type does not tell apart are interchangeable: all of them
     // when the type names no user, else those with the same bottleneck. Each such class is
     // sorted by its first demand entry.
@@ -320,32 +290,23 @@ pub(super) fn rederive(
     statement: &Statement,
     values: &HashMap<String, Rational>,
 ) -> Result<Value, String> {
-    let (n, m) = (statement.users, statement.resources);
+    let m = statement.resources;
     let get = |name: String| -> Result<Rational, String> {
         values
             .get(&name)
             .cloned()
             .ok_or_else(|| format!("the model has no value for {name}"))
     };
-    let mut users = Vec::with_capacity(n);
-    for i in 0..n {
+    let demand = |i: usize| -> Result<Vec<Rational>, String> {
         let demand: Vec<Rational> = (0..m)
             .map(|r| get(format!("d_{}_{}", i + 1, r + 1)))
             .collect::<Result<_, _>>()?;
         if statement.positive && demand.iter().any(|d| !d.is_positive()) {
             return Err("a demand is not positive".into());
         }
-        let mut user = User::new(format!("u{}", i + 1), demand);
-        if statement.weights {
-            user = user.weight(get(format!("w_{}", i + 1))?);
-        }
-        if statement.caps {
-            user = user.cap(get(format!("t_{}", i + 1))?);
-        }
-        users.push(user);
-    }
-    let instance =
-        Instance::new(vec![Rational::ONE; m], users).map_err(|e| format!("instance: {e}"))?;
+        Ok(demand)
+    };
+    let instance = super::witness::model_instance(statement, demand, &get)?;
     let mechanism = by_name(statement.mechanism.name()).map_err(|e| e.to_string())?;
     // Capacity r grows from 1 to 1 / k_r.
     let grown = || -> Result<Scenario, String> {

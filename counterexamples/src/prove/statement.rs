@@ -708,6 +708,33 @@ impl Statement {
             .collect()
     }
 
+    /// Declares the instance's unknowns in normal form: every user's demand row `d_i_r`
+    /// (its largest entry the case's `dominant[i]` when the case fixes it), and the weights
+    /// `w_i` and caps `t_i` when the domain has them, all positive.
+    #[allow(clippy::type_complexity)]
+    pub(super) fn declare_users(
+        &self,
+        s: &mut Script,
+        dominant: &[usize],
+    ) -> (Vec<Vec<String>>, Option<Vec<String>>, Option<Vec<String>>) {
+        let (n, m) = (self.users, self.resources);
+        let demands = (0..n)
+            .map(|i| demand_row(s, self.positive, m, "d", i, dominant.get(i).copied()))
+            .collect();
+        let mut positive_per_user = |name: &str| -> Vec<String> {
+            (0..n)
+                .map(|i| {
+                    let v = s.reported_real(&format!("{name}_{}", i + 1));
+                    s.assert(binary(">", &v, "0.0"));
+                    v
+                })
+                .collect()
+        };
+        let weights = self.weights.then(|| positive_per_user("w"));
+        let caps = self.caps.then(|| positive_per_user("t"));
+        (demands, weights, caps)
+    }
+
     /// The script of one case.
     fn script(&self, kind: &Kind) -> Script {
         if !self.goal.is_about_lies() {
@@ -720,45 +747,7 @@ impl Statement {
         }
         let (n, m) = (self.users, self.resources);
         let mut s = Script::new();
-        // A row in normal form: entries in [0, 1] (or (0, 1]), the largest 1 — the case's
-        // `dominant` entry when it fixes one (a constant then, not an unknown).
-        let demand_row = |s: &mut Script, prefix: &str, i: usize, dominant: Option<usize>| {
-            let row: Vec<String> = (0..m)
-                .map(|r| {
-                    let name = format!("{prefix}_{}_{}", i + 1, r + 1);
-                    if dominant == Some(r) {
-                        s.report(&name, "1.0");
-                        return "1.0".to_string();
-                    }
-                    let a = s.reported_real(&name);
-                    let low = if self.positive { ">" } else { ">=" };
-                    s.assert(binary(low, &a, "0.0"));
-                    s.assert(binary("<=", &a, "1.0"));
-                    a
-                })
-                .collect::<Vec<String>>();
-            if dominant.is_none() {
-                s.assert(or(&row
-                    .iter()
-                    .map(|a| binary("=", a, "1.0"))
-                    .collect::<Vec<_>>()));
-            }
-            row
-        };
-        let demands: Vec<Vec<String>> = (0..n)
-            .map(|i| demand_row(&mut s, "d", i, kind.dominant.get(i).copied()))
-            .collect();
-        let positive_per_user = |s: &mut Script, name: &str| -> Vec<String> {
-            (0..n)
-                .map(|i| {
-                    let v = s.reported_real(&format!("{name}_{}", i + 1));
-                    s.assert(binary(">", &v, "0.0"));
-                    v
-                })
-                .collect()
-        };
-        let weights = self.weights.then(|| positive_per_user(&mut s, "w"));
-        let caps = self.caps.then(|| positive_per_user(&mut s, "t"));
+        let (demands, weights, caps) = self.declare_users(&mut s, &kind.dominant);
         // When no case type names users (price supports, one case), users within the
         // coalition and within the others may still be permuted: sort each class by its
         // first demand entry.
@@ -771,7 +760,14 @@ impl Statement {
         }
         let mut reported = demands.clone();
         for i in self.liars() {
-            reported[i] = demand_row(&mut s, "e", i, kind.dominant.get(n + i).copied());
+            reported[i] = demand_row(
+                &mut s,
+                self.positive,
+                m,
+                "e",
+                i,
+                kind.dominant.get(n + i).copied(),
+            );
         }
         let truthful = Profile {
             demands: demands.clone(),
@@ -985,6 +981,38 @@ enum Split {
     Bottlenecks { lie: bool },
     /// By the price supports of both answers.
     Supports,
+}
+
+/// A demand row `{prefix}_i_r` in normal form: entries in [0, 1] (or (0, 1] when `positive`),
+/// the largest 1 — the entry `dominant` when given (a constant then, not an unknown).
+pub(super) fn demand_row(
+    s: &mut Script,
+    positive: bool,
+    m: usize,
+    prefix: &str,
+    i: usize,
+    dominant: Option<usize>,
+) -> Vec<String> {
+    let row: Vec<String> = (0..m)
+        .map(|r| {
+            let name = format!("{prefix}_{}_{}", i + 1, r + 1);
+            if dominant == Some(r) {
+                s.report(&name, "1.0");
+                return "1.0".to_string();
+            }
+            let a = s.reported_real(&name);
+            s.assert(binary(if positive { ">" } else { ">=" }, &a, "0.0"));
+            s.assert(binary("<=", &a, "1.0"));
+            a
+        })
+        .collect();
+    if dominant.is_none() {
+        s.assert(or(&row
+            .iter()
+            .map(|a| binary("=", a, "1.0"))
+            .collect::<Vec<_>>()));
+    }
+    row
 }
 
 /// Every map `0..n -> 0..values`, as vectors.

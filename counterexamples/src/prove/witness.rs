@@ -99,12 +99,34 @@ pub fn counterexample(
     Err(last)
 }
 
+/// The instance of a model: capacities 1, user `i`'s demand `demand(i)`, and its weight
+/// `w_i` and cap `t_i` when the domain has them.
+pub(super) fn model_instance(
+    statement: &Statement,
+    demand: impl Fn(usize) -> Result<Vec<Rational>, String>,
+    get: &dyn Fn(String) -> Result<Rational, String>,
+) -> Result<Instance, String> {
+    let mut users = Vec::with_capacity(statement.users);
+    for i in 0..statement.users {
+        let mut user = User::new(format!("u{}", i + 1), demand(i)?);
+        if statement.weights {
+            user = user.weight(get(format!("w_{}", i + 1))?);
+        }
+        if statement.caps {
+            user = user.cap(get(format!("t_{}", i + 1))?);
+        }
+        users.push(user);
+    }
+    Instance::new(vec![Rational::ONE; statement.resources], users)
+        .map_err(|e| format!("instance: {e}"))
+}
+
 /// The record of the counterexample with these values, re-derived by the exact mechanism.
 fn rederive(statement: &Statement, values: &HashMap<String, Rational>) -> Result<Value, String> {
     if !statement.goal.is_about_lies() {
         return super::goals::rederive(statement, values);
     }
-    let (n, m) = (statement.users, statement.resources);
+    let m = statement.resources;
     let get = |name: String| -> Result<Rational, String> {
         values
             .get(&name)
@@ -123,20 +145,7 @@ fn rederive(statement: &Statement, values: &HashMap<String, Rational>) -> Result
             _ => row,
         })
     };
-    let mut users = Vec::with_capacity(n);
-    for i in 0..n {
-        let demand = row("d", i)?;
-        let mut user = User::new(format!("u{}", i + 1), demand);
-        if statement.weights {
-            user = user.weight(get(format!("w_{}", i + 1))?);
-        }
-        if statement.caps {
-            user = user.cap(get(format!("t_{}", i + 1))?);
-        }
-        users.push(user);
-    }
-    let instance =
-        Instance::new(vec![Rational::ONE; m], users).map_err(|e| format!("instance: {e}"))?;
+    let instance = model_instance(statement, |i| row("d", i), &get)?;
     let mut lies = Vec::new();
     for i in 0..statement.coalition {
         let mut report = row("e", i)?;
