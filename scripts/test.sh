@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The project's whole test suite: formatting, lints, every test of every crate (unit,
-# integration, proptest, doc tests including the README's example) in release mode with
+# integration, proptest, doc tests including the guide's Rust example) in release mode with
 # overflow checks on, then the Python package's tests and the notebooks. Needs the Rust
 # toolchain (cargo, rustfmt, clippy) and python3 with venv; crates come through Cargo.lock,
 # Python packages (and z3, for `leontief prove`) from the pinned python/requirements-dev.txt and

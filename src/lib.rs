@@ -36,7 +36,8 @@ pub mod render;
 pub mod reproduce;
 pub mod workers;
 
-/// The README's Rust example, compiled and run as a doc test (kept in sync by `cargo test`).
-#[doc = include_str!("../README.md")]
+/// The command-line guide's Rust example, compiled and run as a doc test (kept in sync by
+/// `cargo test`).
+#[doc = include_str!("../docs/guide.md")]
 #[cfg(doctest)]
-pub struct ReadmeDoctests;
+pub struct GuideDoctests;

@@ -126,7 +126,7 @@ fn merge_drops_duplicates_and_rejects_non_records() {
     assert!(o.stdout.is_empty());
 }
 
-/// The README's scale-out recipe, locally: N processes, one shard each, run at the same
+/// The scale-out recipe (docs/scale-out.md), locally: N processes, one shard each, run at the same
 /// time; their merged output is the single process's output.
 #[test]
 fn three_shard_processes_merge_to_the_unsharded_run() {
@@ -178,7 +178,7 @@ fn three_shard_processes_merge_to_the_unsharded_run() {
     assert_eq!(keys(&merged), keys(&single));
 }
 
-/// The README's search commands, as written there.
+/// The guide's search commands (docs/guide.md), as written there.
 #[test]
 fn the_readme_search_commands_run() {
     let ceei = tmp("ceei-sp.jsonl");

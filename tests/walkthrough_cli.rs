@@ -1,15 +1,16 @@
-//! The README's walk-through for scheduler engineers, run exactly as written: the commands
-//! between `<!-- walkthrough -->` and `<!-- /walkthrough -->` (a `> FILE` redirection writes
-//! standard output to a scratch file that the later commands read).
+//! The walk-through for scheduler engineers (docs/walkthrough.md), run exactly as written: the
+//! commands between `<!-- walkthrough -->` and `<!-- /walkthrough -->` (a `> FILE` redirection
+//! writes standard output to a scratch file that the later commands read). Then every
+//! ```console example of the README and docs/, run and compared with the output it shows.
 
 mod common;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-/// The walk-through's commands, as the README writes them.
+/// The walk-through's commands, as docs/walkthrough.md writes them.
 fn commands() -> Vec<String> {
-    let readme = std::fs::read_to_string("README.md").expect("README.md");
+    let readme = std::fs::read_to_string("docs/walkthrough.md").expect("docs/walkthrough.md");
     let start = readme
         .find("<!-- walkthrough -->")
         .expect("walk-through start");
@@ -67,7 +68,7 @@ fn row<'a>(table: &'a str, node: &str) -> Vec<&'a str> {
         .unwrap_or_else(|| panic!("no row {node} in\n{table}"))
 }
 
-/// The facts the README states, derived by hand:
+/// The facts the walk-through states, derived by hand:
 /// - import: YARN's weights 8 (parentA) and 1 (parentB, default) give guaranteed shares 4/5,
 ///   1/10, 1/10; childB1 is one of parentB's two queues: 1/20.
 /// - simulate: childB2 holds two tasks of 4096 MB for 1000 > the horizon 100, so parentB's
@@ -130,4 +131,170 @@ fn readme_walkthrough_runs_and_says_what_the_readme_says() {
     );
     assert_eq!(row(order, "parentA")[4], "9/80"); // the weighted share
     assert_eq!(row(order, "parentB")[4], "1/4");
+}
+
+/// One `$ leontief ...` line of a ```console block and the output shown under it.
+struct ConsoleExample {
+    page: String,
+    command: String,
+    shown: Vec<String>,
+}
+
+/// Every ```console example of the README and of `docs/*.md`, in page order. In a block, a
+/// `$ ` line is a command (a trailing `\` continues it), a `# ` line a comment, and any other
+/// line the command's standard output as the page shows it.
+fn console_examples() -> Vec<ConsoleExample> {
+    let mut pages = vec![PathBuf::from("README.md")];
+    let mut docs: Vec<PathBuf> = std::fs::read_dir("docs")
+        .expect("docs/")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .collect();
+    docs.sort();
+    pages.extend(docs);
+    let mut examples: Vec<ConsoleExample> = Vec::new();
+    for page in pages {
+        let text = std::fs::read_to_string(&page).unwrap();
+        let mut in_block = false;
+        let mut continued = false;
+        for line in text.lines() {
+            if !in_block {
+                in_block = line.trim_end() == "```console";
+                continue;
+            }
+            if line.starts_with("```") {
+                in_block = false;
+            } else if continued {
+                let last = examples.last_mut().unwrap();
+                last.command.push(' ');
+                last.command
+                    .push_str(line.trim().trim_end_matches('\\').trim_end());
+                continued = line.trim_end().ends_with('\\');
+            } else if let Some(command) = line.strip_prefix("$ ") {
+                continued = command.trim_end().ends_with('\\');
+                examples.push(ConsoleExample {
+                    page: page.display().to_string(),
+                    command: command.trim_end_matches('\\').trim_end().to_string(),
+                    shown: Vec::new(),
+                });
+            } else if !line.starts_with("# ") {
+                let last = examples
+                    .last_mut()
+                    .unwrap_or_else(|| panic!("{}: output before any command", page.display()));
+                last.shown.push(line.trim_end().to_string());
+            }
+        }
+    }
+    examples
+}
+
+/// Whether `printed` is `shown`, where a `...` line of `shown` stands for any number of lines.
+fn shows(shown: &[String], printed: &[&str]) -> bool {
+    match shown.split_first() {
+        None => printed.is_empty(),
+        Some((dots, rest)) if dots == "..." => {
+            (0..=printed.len()).any(|k| shows(rest, &printed[k..]))
+        }
+        Some((line, rest)) => {
+            printed.first().is_some_and(|p| p.trim_end() == line) && shows(rest, &printed[1..])
+        }
+    }
+}
+
+/// Whether an SMT solver for `leontief prove` is at hand (z3 on PATH or `LEONTIEF_Z3`); under
+/// CI=true it must be.
+fn have_smt_solver() -> bool {
+    let z3 = std::env::var("LEONTIEF_Z3").unwrap_or_else(|_| "z3".to_string());
+    let found = std::process::Command::new(z3)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        found || std::env::var("CI").as_deref() != Ok("true"),
+        "z3 is required under CI=true"
+    );
+    found
+}
+
+/// Every ```console example of the README and the docs runs as written, from a scratch
+/// directory (so that `--out` and `> FILE` write there; the repository's paths, such as
+/// `examples/x.json`, are made absolute), exits 0, and prints what its page shows. The pages themselves are the expected
+/// values: the README's DRF example (A 3 tasks, B 2 at dominant share 2/3) and the others
+/// are derived in the pages' prose and in `reference/`.
+#[test]
+fn every_console_example_runs_and_prints_what_its_page_shows() {
+    let mut examples = console_examples();
+    // Blank lines that only separate one command from the next are not output.
+    for e in &mut examples {
+        while e.shown.last().is_some_and(String::is_empty) {
+            e.shown.pop();
+        }
+    }
+    let on = |page: &str| examples.iter().filter(|e| e.page == page).count();
+    // The README shows its two commands and three examples (the last in two commands); the
+    // guide has an example for every command.
+    assert_eq!(on("README.md"), 6);
+    assert!(on("docs/guide.md") >= 30, "{}", on("docs/guide.md"));
+    let root = std::env::current_dir().unwrap();
+    let smt = have_smt_solver();
+    let mut scratch: HashMap<String, PathBuf> = HashMap::new();
+    for example in &examples {
+        let dir = scratch
+            .entry(example.page.clone())
+            .or_insert_with(|| {
+                let dir = common::scratch_path("docs", &example.page.replace('/', "-"));
+                std::fs::create_dir_all(&dir).unwrap();
+                dir
+            })
+            .clone();
+        let (command, redirect) = match example.command.split_once(" > ") {
+            Some((c, f)) => (c, Some(f.trim())),
+            None => (example.command.as_str(), None),
+        };
+        let mut words = command.split_whitespace();
+        assert_eq!(
+            words.next(),
+            Some("leontief"),
+            "{}: {command}",
+            example.page
+        );
+        let args: Vec<String> = words
+            .map(|w| {
+                assert!(!w.contains(['|', '\'', '"']), "{}: {command}", example.page);
+                let path = root.join(w);
+                if w.contains('/') && path.exists() {
+                    path.to_string_lossy().into_owned()
+                } else {
+                    w.to_string()
+                }
+            })
+            .collect();
+        if args[0] == "prove" && !smt {
+            eprintln!("skipped without z3: {command}");
+            continue;
+        }
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_leontief"))
+            .args(&args)
+            .current_dir(&dir)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}: {command}: {}",
+            example.page,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        if let Some(file) = redirect {
+            std::fs::write(dir.join(file), &stdout).unwrap();
+        }
+        let printed: Vec<&str> = stdout.lines().collect();
+        assert!(
+            example.shown.is_empty() || shows(&example.shown, &printed),
+            "{}: {command}\nthe page shows:\n{}\nprinted:\n{stdout}",
+            example.page,
+            example.shown.join("\n")
+        );
+    }
 }

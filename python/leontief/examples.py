@@ -47,8 +47,8 @@ LECTURE_CHURN = {
     "seed": 1,
 }
 
-# The README's `leontief order` example: a holds 6 of 100 of both resources; c 4 and d 3
-# under the pool b.
+# The guide's `leontief order` example (examples/order-tree.json): a holds 6 of 100 of both
+# resources; c 4 and d 3 under the pool b.
 ORDER_TREE = {
     "capacity": [100, 100],
     "tree": {"children": [

@@ -279,7 +279,7 @@ def test_lecture_collusion_witness():
     # together until memory binds, t + t/2 = 1, so 2/3 each. When op1 and op2 claim
     # <1,0,1/2>, CPU and network bind at level 1/2 (2x = 1, x + t = 1), freezing op1, op2
     # and op4 at 1/2; op3 goes on until memory binds, t + 1/4 = 1: 3/4. op3 gains, op1 and
-    # op2 lose nothing: a strong group manipulation, not a weak one (README).
+    # op2 lose nothing: a strong group manipulation, not a weak one (docs/guide.md).
     r = leontief.check(
         EXAMPLES / "four-operations.json",
         properties=["gsp-strong", "gsp-weak"],
@@ -312,7 +312,7 @@ def test_verify_summary_and_threads():
 
 
 def test_search_finds_collusion_from_cold_start():
-    # README: `search --mechanism drf --property gsp-strong --max-found 1` finds a strong
+    # docs/guide.md: `search --mechanism drf --property gsp-strong --max-found 1` finds a strong
     # group manipulation like the lecture's; it re-checks as one with check.
     found = list(leontief.search("drf", "gsp-strong", max_found=1))
     assert len(found) == 1
@@ -470,7 +470,7 @@ def test_no_return_type_depends_on_an_arguments_value():
 
 
 def test_simulate_lecture_churn():
-    # README: in the lecture's churn naive HDRF drains B1 to 0 (the lecture's starvation);
+    # docs/guide.md: in the lecture's churn naive HDRF drains B1 to 0 (the lecture's starvation);
     # min-satisfaction HDRF keeps it above its guarantee 1/4.
     churn = EXAMPLES / "lecture-churn.json"
     naive = leontief.simulate(churn, policy="naive", no_series=True)
@@ -493,7 +493,7 @@ def test_simulate_lecture_churn():
 # --- order, import ------------------------------------------------------------------------
 
 
-# The README's `leontief order` example: a holds <6,6> of <100,100>; under the pool b, c holds
+# The guide's `leontief order` example: a holds <6,6> of <100,100>; under the pool b, c holds
 # <4,4> and d <3,3>.
 ORDER_TREE = {
     "capacity": [100, 100],
@@ -507,7 +507,7 @@ ORDER_TREE = {
 def test_order_readme_example():
     # The naive rule (Mesos' DRF sorter) offers to the smallest dominant share over weight,
     # top down: a 6/100 < b 7/100 (c and d together), so a first; within b, d 3/100 < c 4/100.
-    # README: "offer order: root/a, root/b/d, root/b/c".
+    # docs/guide.md: "offer order: root/a, root/b/d, root/b/c".
     o = leontief.order(ORDER_TREE)
     assert isinstance(o, Mapping) and o.rule == "naive"  # the CLI's default rule
     assert o.offer == ["root/a", "root/b/d", "root/b/c"]
@@ -524,7 +524,7 @@ def test_order_readme_example():
 
 
 def test_import_yarn_then_order_the_walkthrough():
-    # README, walk-through: Hadoop's test tree on 32 GB and 20 vcores; childA1 holds 18 tasks
+    # docs/walkthrough.md: Hadoop's test tree on 32 GB and 20 vcores; childA1 holds 18 tasks
     # of <512 MB, 1> = <9216, 18>, childB2 two of <4096, 0> = <8192, 0>. parentA's weighted
     # share: max(9216/32768, 18/20) / 8 = (9/10) / 8 = 9/80; parentB's: (8192/32768) / 1 =
     # 1/4. So childA1 is offered the next container although childB1 holds nothing.
@@ -617,16 +617,16 @@ def test_docstring_examples():
 
 
 def test_readme_examples_run(monkeypatch, capsys):
-    # The README's "From Python" block (run from the repository's root, as its paths are) and
+    # The guide's "From Python" block (run from the repository's root, as its paths are) and
     # python/README.md's doctest, as written.
     import doctest
     import re
 
-    text = (ROOT / "README.md").read_text()
-    section = text[text.index("### From Python"):]
+    text = (ROOT / "docs" / "guide.md").read_text()
+    section = text[text.index("## From Python"):]
     block = re.search(r"```python\n(.*?)```", section, re.S).group(1)
     monkeypatch.chdir(ROOT)
-    exec(compile(block, "README.md", "exec"), {})
+    exec(compile(block, "docs/guide.md", "exec"), {})
     assert "users[0].demand[1]: expected an exact number" in capsys.readouterr().out
     failures, tests = doctest.testfile(str(ROOT / "python" / "README.md"), module_relative=False)
     assert tests >= 5 and failures == 0
