@@ -43,7 +43,20 @@ from collections.abc import Mapping as _Mapping
 from dataclasses import dataclass as _dataclass
 from functools import cached_property as _cached_property
 from fractions import Fraction
-from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import (
+    Any,
+    Dict,
+    Generic,
+    Iterable,
+    Iterator,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+    Tuple,
+    TypeVar,
+    Union,
+)
 
 from . import _leontief, examples
 from ._leontief import InvalidInput, Mismatch
@@ -252,6 +265,32 @@ def _refuse_all(policy: str, instead: str) -> None:
         raise InvalidInput(f'policy: "all" runs every policy; use leontief.{instead} for that')
 
 
+_V = TypeVar("_V")
+
+
+class _Entries(_Mapping, Generic[_V]):
+    """A read-only mapping over the dict ``_entries``, which each subclass builds (or makes on
+    first access); the subclass says what its entries are, this class how they are read.
+
+    The mapping's order, equality and ``in`` are the dict's: two results are equal when their
+    entries are, whatever else they carry.
+    """
+
+    _entries: Dict[str, _V]
+
+    def __getitem__(self, key: str) -> _V:
+        return self._entries[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._entries
+
+
 # ---------------------------------------------------------------------------------------
 # solve / compare
 # ---------------------------------------------------------------------------------------
@@ -321,7 +360,7 @@ def _extra_field(key: str, doc: str) -> Any:
     return _cached_property(make)
 
 
-class Allocation(_Mapping):
+class Allocation(_Entries[UserAllocation]):
     """An allocation as ``leontief solve`` prints it: a read-only mapping from each user's
     name to its :class:`UserAllocation`, in the instance's order, exact numbers as Fractions.
 
@@ -450,6 +489,10 @@ class Allocation(_Mapping):
             users[name] = u
         return users
 
+    @property
+    def _entries(self) -> Dict[str, UserAllocation]:
+        return self.users
+
     @_cached_property
     def interval(self) -> Optional[Dict[str, Tuple[Any, Any]]]:
         """Uncertified CEEI: per user, [exactly feasible tasks, the numeric answer]."""
@@ -478,15 +521,6 @@ class Allocation(_Mapping):
         }
         data.update(self._extra)
         return data
-
-    def __getitem__(self, name: str) -> UserAllocation:
-        return self.users[name]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.users)
-
-    def __len__(self) -> int:
-        return len(self.users)
 
     def to_dict(self) -> Dict[str, Any]:
         """The CLI's JSON, with Fractions in place of the exact strings.
@@ -686,7 +720,7 @@ class Verdict:
         return self.data
 
 
-class CheckResult(_Mapping):
+class CheckResult(_Entries[Verdict]):
     """What ``leontief check`` decides: a read-only mapping from property name to
     :class:`Verdict`, in the order the properties were asked.
 
@@ -711,21 +745,12 @@ class CheckResult(_Mapping):
             Verdict(v["property"], bool(v["holds"]), bool(v.get("bounded")), v.get("witness"), v)
             for v in data
         ]
-        self._by_property: Dict[str, Verdict] = {v.property: v for v in self.verdicts}
+        self._entries = {v.property: v for v in self.verdicts}
 
     @property
     def holds(self) -> bool:
         """Whether every property holds."""
         return all(v.holds for v in self.verdicts)
-
-    def __getitem__(self, prop: str) -> Verdict:
-        return self._by_property[prop]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._by_property)
-
-    def __len__(self) -> int:
-        return len(self._by_property)
 
     def to_dict(self) -> List[Dict[str, Any]]:
         """The CLI's JSON.
@@ -1194,7 +1219,7 @@ class NodeAllocation:
     tasks: Optional[Fraction]
 
 
-class TreeAllocation(_Mapping):
+class TreeAllocation(_Entries[NodeAllocation]):
     """A hierarchical policy's allocation (``leontief hdrf``): a read-only mapping from node
     path to :class:`NodeAllocation`, in the tree's order (the root first).
 
@@ -1227,7 +1252,7 @@ class TreeAllocation(_Mapping):
         self.resources: List[str] = data.get("resources", [])
         self.capacity: List[Fraction] = data.get("capacity", [])
         self.nodes: Dict[str, Dict[str, Any]] = {n["path"]: n for n in data.get("nodes", [])}
-        self._by_path: Dict[str, NodeAllocation] = {
+        self._entries = {
             p: NodeAllocation(**{f: n.get(f) for f in NodeAllocation.__dataclass_fields__})
             for p, n in self.nodes.items()
         }
@@ -1236,15 +1261,6 @@ class TreeAllocation(_Mapping):
     def leaves(self) -> Dict[str, Dict[str, Any]]:
         """The leaves by path (the CLI's node objects)."""
         return {p: n for p, n in self.nodes.items() if n.get("kind") == "leaf"}
-
-    def __getitem__(self, path: str) -> NodeAllocation:
-        return self._by_path[path]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._by_path)
-
-    def __len__(self) -> int:
-        return len(self._by_path)
 
     def to_dict(self) -> Dict[str, Any]:
         """The CLI's JSON, with Fractions.
@@ -1587,7 +1603,7 @@ class OrderNode:
     inactive: Optional[str]
 
 
-class OfferOrder(_Mapping):
+class OfferOrder(_Entries[OrderNode]):
     """Who a scheduler's rule offers the next task (``leontief order``): a read-only mapping
     from node path to :class:`OrderNode`, in the tree's order, and ``offer``, the active
     leaves' paths in the order they are offered.
@@ -1623,21 +1639,12 @@ class OfferOrder(_Mapping):
         self.capacity: List[Fraction] = data["capacity"]
         self.offer: List[str] = list(data["offer"])
         fields = OrderNode.__dataclass_fields__
-        self._by_path: Dict[str, OrderNode] = {}
+        self._entries = {}
         for n in data["nodes"]:
             node = {f: n.get(f) for f in fields}
             # The key's entries are exact numbers (read as text beside merge's "key").
             node["key"] = tuple(Fraction(k) for k in n.get("key", []))
-            self._by_path[n["path"]] = OrderNode(**node)
-
-    def __getitem__(self, path: str) -> OrderNode:
-        return self._by_path[path]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._by_path)
-
-    def __len__(self) -> int:
-        return len(self._by_path)
+            self._entries[n["path"]] = OrderNode(**node)
 
     def to_dict(self) -> Dict[str, Any]:
         """The CLI's JSON, with Fractions.
@@ -1718,8 +1725,8 @@ def order(
 
     Examples
     --------
-    The README's example: a holds 6/100 against the pool b's 7/100, so a is offered first;
-    within b, d (3/100) before c (4/100):
+    The guide's example (``examples/order-tree.json``): a holds 6/100 against the pool b's
+    7/100, so a is offered first; within b, d (3/100) before c (4/100):
 
     >>> order(examples.ORDER_TREE).offer
     ['root/a', 'root/b/d', 'root/b/c']
@@ -1736,7 +1743,7 @@ def order(
 # ---------------------------------------------------------------------------------------
 
 
-class ImportedTree(_Mapping):
+class ImportedTree(_Entries[Any]):
     """A production scheduler's configuration as a tree (``leontief import``): a read-only
     mapping of the tree JSON's fields (``about``, ``note`` when something was dropped,
     ``resources``, ``capacity``, ``tree``), usable wherever a tree is (:func:`hdrf`,
@@ -1758,17 +1765,8 @@ class ImportedTree(_Mapping):
     """
 
     def __init__(self, data: Dict[str, Any], warnings: List[str]):
-        self._data = data
+        self._entries = data
         self.warnings = warnings
-
-    def __getitem__(self, key: str) -> Any:
-        return self._data[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._data)
-
-    def __len__(self) -> int:
-        return len(self._data)
 
     def to_dict(self) -> Dict[str, Any]:
         """The tree JSON the CLI prints, with Fractions.
@@ -1783,10 +1781,10 @@ class ImportedTree(_Mapping):
         >>> import_kueue(examples.KUEUE_BORROWING).to_dict()["tree"]["name"]
         'team-ab'
         """
-        return self._data
+        return self._entries
 
     def __repr__(self) -> str:
-        return f"ImportedTree({self._data.get('about', '')!r}, {len(self.warnings)} warnings)"
+        return f"ImportedTree({self._entries.get('about', '')!r}, {len(self.warnings)} warnings)"
 
 
 def _config_source(config: Any) -> Tuple[str, Dict[str, Any]]:
