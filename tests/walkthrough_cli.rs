@@ -1,7 +1,7 @@
 //! The walk-through for scheduler engineers (docs/walkthrough.md), run exactly as written: the
 //! commands between `<!-- walkthrough -->` and `<!-- /walkthrough -->` (a `> FILE` redirection
 //! writes standard output to a scratch file that the later commands read). Then every
-//! ```console example of the README and docs/, run and compared with the output it shows.
+//! `console` example of the README and docs/, run and compared with the output it shows.
 
 mod common;
 
@@ -140,7 +140,7 @@ struct ConsoleExample {
     shown: Vec<String>,
 }
 
-/// Every ```console example of the README and of `docs/*.md`, in page order. In a block, a
+/// Every `console` example of the README and of `docs/*.md`, in page order. In a block, a
 /// `$ ` line is a command (a trailing `\` continues it), a `# ` line a comment, and any other
 /// line the command's standard output as the page shows it.
 fn console_examples() -> Vec<ConsoleExample> {
@@ -216,11 +216,14 @@ fn have_smt_solver() -> bool {
     found
 }
 
-/// Every ```console example of the README and the docs runs as written, from a scratch
+/// Every `console` example of the README and the docs runs as written, from a scratch
 /// directory (so that `--out` and `> FILE` write there; the repository's paths, such as
-/// `examples/x.json`, are made absolute), exits 0, and prints what its page shows. The pages themselves are the expected
-/// values: the README's DRF example (A 3 tasks, B 2 at dominant share 2/3) and the others
-/// are derived in the pages' prose and in `reference/`.
+/// `examples/x.json`, are made absolute), exits 0, and prints what its page shows. A page's
+/// output is what it tells its reader; the figures it rests on come from the sources (the DRF
+/// paper's example, `reference/flat.json`: A 3 tasks and B 2 under DRF, 63/25 and 54/25 under
+/// asset fairness, 45/11 and 18/11 under CEEI) or are derived by hand in the tests of each
+/// command (the walk-through above, `tests/*_cli.rs`); this test keeps the pages true to the
+/// program.
 #[test]
 fn every_console_example_runs_and_prints_what_its_page_shows() {
     let mut examples = console_examples();
