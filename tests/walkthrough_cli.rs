@@ -301,3 +301,78 @@ fn every_console_example_runs_and_prints_what_its_page_shows() {
         );
     }
 }
+
+/// A heading's anchor as GitHub makes it: lower case, spaces to hyphens, punctuation dropped.
+fn anchor(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A page's lines outside fenced code blocks.
+fn prose(text: &str) -> Vec<&str> {
+    let mut fenced = false;
+    text.lines()
+        .filter(|l| {
+            if l.starts_with("```") {
+                fenced = !fenced;
+                return false;
+            }
+            !fenced
+        })
+        .collect()
+}
+
+/// Every relative link of the README, CONTRIBUTING.md and docs/ names a file of the
+/// repository, and a heading of that page when it names one (`formats.md#trees`).
+#[test]
+fn every_relative_link_of_the_docs_resolves() {
+    let mut pages = vec![PathBuf::from("README.md"), PathBuf::from("CONTRIBUTING.md")];
+    for e in std::fs::read_dir("docs").unwrap() {
+        let path = e.unwrap().path();
+        if path.extension().is_some_and(|x| x == "md") {
+            pages.push(path);
+        }
+    }
+    let mut links = 0;
+    for page in &pages {
+        let text = std::fs::read_to_string(page).unwrap();
+        for line in prose(&text) {
+            for (_, rest) in line.match_indices("](").map(|(i, _)| line.split_at(i + 2)) {
+                let target = &rest[..rest.find(')').unwrap_or(rest.len())];
+                if target.contains("://") || target.starts_with("mailto:") {
+                    continue;
+                }
+                links += 1;
+                let (file, heading) = target.split_once('#').unwrap_or((target, ""));
+                let file = if file.is_empty() {
+                    page.clone()
+                } else {
+                    page.parent().unwrap().join(file)
+                };
+                assert!(file.exists(), "{}: {target}: no such file", page.display());
+                if !heading.is_empty() {
+                    let anchors: Vec<String> = prose(&std::fs::read_to_string(&file).unwrap())
+                        .iter()
+                        .filter_map(|l| l.strip_prefix('#'))
+                        .map(|h| anchor(h.trim_start_matches('#')))
+                        .collect();
+                    assert!(
+                        anchors.iter().any(|a| a == heading),
+                        "{}: {target}: no such heading",
+                        page.display()
+                    );
+                }
+            }
+        }
+    }
+    // The README's map alone links the eleven documents.
+    assert!(links > 40, "{links} links");
+}
