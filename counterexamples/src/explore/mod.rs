@@ -315,6 +315,8 @@ pub struct ExploreConfig {
     pub climb_steps: usize,
     /// Random coalitions per evaluation (gsp-gain).
     pub group_samples: usize,
+    /// Which knife-edge strata each evaluation searches (docs/explore.md §5.1).
+    pub knife: knife::Knife,
     /// Shrink improvements, with at most this many re-evaluations (`None`: do not).
     pub shrink: Option<usize>,
     /// Seeds from a parametric family instead of the search's space, and local moves that
@@ -328,7 +330,8 @@ pub struct ExploreConfig {
 
 impl ExploreConfig {
     /// Defaults: the metric's utility, grid {0, 1/2, 1}, combined strategy, rounds of 32
-    /// seed units and 32 local tasks, 4 elites, 32 climb steps, 16 coalitions, shrinking
+    /// seed units and 32 local tasks, 4 elites, 32 climb steps, 16 coalitions, every
+    /// knife-edge stratum, shrinking
     /// with 300 re-evaluations, no stopping rule (set one).
     pub fn new(metric: MetricName, seed: u64, generator: GeneratorConfig) -> Self {
         ExploreConfig {
@@ -350,6 +353,7 @@ impl ExploreConfig {
             elites: 4,
             climb_steps: 32,
             group_samples: 16,
+            knife: knife::Knife::All,
             shrink: Some(300),
             family: None,
             cancel: None,
@@ -557,7 +561,10 @@ fn evaluate_one(
     ctx.grid_only = grid && cfg.strategy == Strategy::Exhaustive;
     // The truthful answer above is one of the budget's scenarios.
     ctx.limit = cfg.budget.map(|b| b.saturating_sub(1));
+    ctx.local = hint.is_some();
     ctx.hint = hint;
+    ctx.knife = cfg.knife;
+    ctx.caps = cfg.generator.caps;
     let best = cfg
         .metric
         .metric()

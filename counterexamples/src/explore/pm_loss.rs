@@ -62,6 +62,7 @@ use leontief_solver::generate::SplitMix64;
 use leontief_solver::properties::{utility_at_truth, Scenario};
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError, User};
 
+use super::knife;
 use super::metric::{scale, spread, try_scenario, Ctx, Evaluation, Metric, Utility};
 use super::metric_common::Of;
 use super::MetricName;
@@ -346,6 +347,15 @@ impl Metric for PmLoss {
             let found = join(next, ctx, &mut best);
             keep(found, &mut current);
         }
+        // Knife-edge instances (super::knife), each with its departures and a copy of each
+        // user joining: the scenarios above that draw nothing from the stream.
+        knife::instance_strata(self, mechanism, instance, truth, ctx, &mut best, &|edge| {
+            let n = edge.num_users();
+            let leave = (0..n).filter(|_| n >= 2).map(Scenario::Remove);
+            let copies =
+                (0..n).map(|i| Scenario::Join(joiner(edge, i, edge.users()[i].demand.clone())));
+            leave.chain(copies).collect()
+        });
         best
     }
 }
