@@ -2,7 +2,8 @@
 //! resource saturated at zero price, a lie that makes a second resource saturate exactly —
 //! and a random draw lands there with probability 0 (docs/explore.md §5.1).
 //!
-//! Two strata, searched inside each evaluation of the lie metrics (`sp-gain`, `gsp-gain`):
+//! Four strata; the first two are searched inside each evaluation of the lie metrics
+//! (`sp-gain`, `gsp-gain`):
 //!
 //! - **The tightened instance.** For an exact truthful answer `x`, the same instance with
 //!   every resource `j` whose load `L_j = Σ_i x_i d_ij` is positive and below `R_j` cut to
@@ -24,12 +25,35 @@
 //!   which is the breakpoint itself when the breakpoint is a rational of small denominator
 //!   (as `n / (2n − 1)` is).
 //!
+//! - **Ties of dominant shares** ([`tie_line`]). For user `i` with dominant resource `a`
+//!   (largest share `d_ia / R_a`) and second resource `b` (the largest share among its other
+//!   positive entries), the line `d_ib(t) = d_ib + t (d_ia R_b / R_a − d_ib)`, `t ∈ [0, 2]`:
+//!   at `t = 1` the two shares tie and past it `b` dominates, so a small lie or change
+//!   switches the resource that measures the user (DRF's level, the bottleneck that freezes
+//!   it). The instance at `t = 1` is the stratum.
+//! - **Binding caps** ([`cap_line`], runs that draw caps): for user `i` with tasks `x_i > 0`
+//!   under an exact answer and no cap at or below them, the line `cap_i(t) = t x_i`,
+//!   `t ∈ [1/2, 3/2]`: at `t = 1` the cap just binds, the knife edge between a user frozen by
+//!   its cap and one frozen by a resource.
+//!
+//! With [`Knife::All`], the lie metrics search the lie lines of every stratum instance too
+//! (each line at its edge `t = 1`): their lines are screened together and the best
+//! [`REFINED_LINES`] of them refined, so the strata add one answer per instance, two probes
+//! per line and one refinement. The other metrics ([`instance_strata`]: the metrics that
+//! take no scenario, `pm-loss`, `rm-loss`) carry the best scenario of the evaluation onto the
+//! tightened instance and onto every stratum instance (an answer and a measurement each),
+//! and when an edge beats the instance's own value, the best one's line is optimized along
+//! `t` by [`golden_max`]: the value is piecewise in `t` with a kink at the edge, a rational
+//! of denominator 1 that the final probe hits exactly. They do so only in the first local
+//! task restarted from each elite in a round, so that sampling keeps its pace.
+//!
 //! Every probe is one scenario of the evaluation's budget ([`Ctx::limit`]), exact and
 //! re-derived as any other; the strata draw nothing from the random stream, so an
 //! evaluation stays a function of its instance and its stream. They take the place of as
 //! many steps of the metric's climb, so an evaluation costs more than without them only
 //! when they alone take more scenarios than the climb has steps; the lies tried before
-//! them are `search`'s own (the same lists from the same stream).
+//! them are `search`'s own (the same lists from the same stream). [`Knife`] turns them off
+//! (`off`) or keeps the first two alone (`tightened`).
 
 use leontief_solver::properties::Scenario;
 use leontief_solver::{Allocation, Instance, Mechanism, Rational};
@@ -481,11 +505,12 @@ fn lie_lines(
 }
 
 /// The knife-edge instances of a metric that is not a lie metric (module docs), with
-/// [`Knife::All`] in a local task: the tightened instance and every stratum line's edge
-/// (`t = 1`), each answered (one scenario) and measured on `scenarios(edge)`. When the
-/// scenarios are the instance alone ([`Scenario::Bounded`]), the stratum line whose edge
-/// beats `instance`'s own value most is then optimized along its parameter by
-/// [`golden_max`] ([`GOLDEN_PROBES`] instances, two scenarios each).
+/// [`Knife::All`] in a local task: the best scenario found on `instance` (the instance
+/// alone for the metrics that take none; a departure, a joiner or a growth otherwise)
+/// carried onto the tightened instance and onto every stratum line's edge (`t = 1`), each
+/// edge answered (one scenario) and measured (one more). The line whose edge beats
+/// `instance`'s own value most is then optimized along its parameter by [`golden_max`]
+/// ([`GOLDEN_PROBES`] instances, two scenarios each).
 pub(crate) fn instance_strata(
     metric: &dyn Metric,
     mechanism: &dyn Mechanism,
@@ -493,11 +518,14 @@ pub(crate) fn instance_strata(
     truth: &Allocation,
     ctx: &mut Ctx,
     best: &mut Option<Evaluation>,
-    scenarios: &dyn Fn(&Instance) -> Vec<Scenario>,
 ) {
     if ctx.knife != Knife::All || !ctx.local || truth.tolerance.is_some() {
         return;
     }
+    let Some(found) = best.as_ref() else {
+        return;
+    };
+    let scenario = found.candidate.scenario.clone();
     let direction = metric.direction();
     // The objective golden_max maximizes: the metric's certified worst end, negated for a
     // minimized metric.
@@ -505,22 +533,16 @@ pub(crate) fn instance_strata(
         Direction::Max => e.lo.clone(),
         Direction::Min => -e.hi.clone(),
     };
-    let own = best.as_ref().map(objective);
-    // Measures one knife-edge instance; its best objective.
+    let own = objective(found);
+    // Measures one knife-edge instance on the scenario; its objective.
     let measure = |edge: Instance, ctx: &mut Ctx, best: &mut Option<Evaluation>| {
         let x = answer(mechanism, &edge, ctx)?;
-        let mut top: Option<Rational> = None;
-        for s in scenarios(&edge) {
-            let c = Candidate::new(edge.clone(), s);
-            let v = try_scenario(metric, mechanism, c, &x, ctx, best).map(|e| objective(&e));
-            top = top.max(v);
-        }
-        top
+        let c = Candidate::new(edge, scenario.clone());
+        try_scenario(metric, mechanism, c, &x, ctx, best).map(|e| objective(&e))
     };
     if let Some(tight) = tightened(instance, truth) {
         measure(tight, ctx, best);
     }
-    let bounded = scenarios(instance) == [Scenario::Bounded];
     let mut top: Option<(Rational, StratumLine)> = None;
     for line in stratum_lines(instance, truth, ctx.caps) {
         if ctx.spent() {
@@ -536,12 +558,9 @@ pub(crate) fn instance_strata(
         }
     }
     // Refined only past the instance's own value: an edge no better shows no slope.
-    let Some((v, line)) = top.filter(|_| bounded) else {
+    let Some((_, line)) = top.filter(|(v, _)| *v > own) else {
         return;
     };
-    if own.is_some_and(|o| v <= o) {
-        return;
-    }
     let (lo, hi) = line.range();
     golden_max(&lo, &hi, GOLDEN_PROBES, &mut |t| {
         measure(line.at(instance, t)?, ctx, best)

@@ -104,8 +104,9 @@ pub struct Ctx<'a> {
     pub knife: super::knife::Knife,
     /// Whether the run draws task caps (the binding-cap strata).
     pub caps: bool,
-    /// Whether this is a local task (restarted from an elite): the knife-edge instances of
-    /// the metrics other than the lie metrics are searched there alone.
+    /// Whether this evaluation searches the knife-edge instances of the metrics other than
+    /// the lie metrics: in the first local task restarted from each elite in a round alone,
+    /// where they cost the least sampling.
     pub local: bool,
     /// Scenarios tried (one mechanism call each).
     pub scenarios: u64,

@@ -22,9 +22,7 @@ pub(crate) fn evaluate_bounded(
     let mut best = None;
     let c = Candidate::new(instance.clone(), Scenario::Bounded);
     try_scenario(metric, mechanism, c, truth, ctx, &mut best);
-    knife::instance_strata(metric, mechanism, instance, truth, ctx, &mut best, &|_| {
-        vec![Scenario::Bounded]
-    });
+    knife::instance_strata(metric, mechanism, instance, truth, ctx, &mut best);
     best
 }
 

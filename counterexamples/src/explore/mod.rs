@@ -7,7 +7,8 @@
 //!   [`sg_deficit`], [`starvation`]; [`MetricName`] lists them once (names derived with
 //!   strum).
 //! - [`local`]: the exact perturbations of the local search.
-//! - [`knife`]: the knife-edge strata (tightened instances, lie lines searched exactly).
+//! - [`knife`]: the knife-edge strata (tightened instances, ties of dominant shares, binding
+//!   caps; lie lines and stratum lines searched exactly).
 //! - `metric_common`: what the metric modules share (the one scenario of the metrics that
 //!   take none, the evaluation of a measured ratio).
 //! - [`family`]: parametric families (`--family`), their seeds and structure-keeping moves.
@@ -503,7 +504,8 @@ impl<'a> Evaluator<'a> {
                         None => return past_the_end(unit),
                     },
                 };
-                evaluate_one(mechanism, cfg, &inst, grid, unit_rng(cfg.seed, unit), None)
+                let rng = unit_rng(cfg.seed, unit);
+                evaluate_one(mechanism, cfg, &inst, grid, rng, None, false)
             }
             WorkItem::Local { round, task, elite } => {
                 let mut rng = local_rng(cfg, *round, *task);
@@ -514,7 +516,10 @@ impl<'a> Evaluator<'a> {
                     None => local::walk(from, &cfg.values, &mut rng, steps),
                 };
                 let hint = Some(elite.scenario.clone());
-                evaluate_one(mechanism, cfg, &inst, false, rng, hint)
+                // The first restart from each elite in a round also searches the knife-edge
+                // instances of the metrics other than the lie metrics (super::knife).
+                let strata = *task < cfg.elites as u64;
+                evaluate_one(mechanism, cfg, &inst, false, rng, hint, strata)
             }
         }
     }
@@ -543,6 +548,7 @@ fn evaluate_one(
     grid: bool,
     rng: SplitMix64,
     hint: Option<leontief_solver::properties::Scenario>,
+    strata: bool,
 ) -> Found {
     let truth = match mechanism.allocate(instance) {
         Ok(x) => x,
@@ -561,7 +567,7 @@ fn evaluate_one(
     ctx.grid_only = grid && cfg.strategy == Strategy::Exhaustive;
     // The truthful answer above is one of the budget's scenarios.
     ctx.limit = cfg.budget.map(|b| b.saturating_sub(1));
-    ctx.local = hint.is_some();
+    ctx.local = strata;
     ctx.hint = hint;
     ctx.knife = cfg.knife;
     ctx.caps = cfg.generator.caps;

@@ -347,15 +347,8 @@ impl Metric for PmLoss {
             let found = join(next, ctx, &mut best);
             keep(found, &mut current);
         }
-        // Knife-edge instances (super::knife), each with its departures and a copy of each
-        // user joining: the scenarios above that draw nothing from the stream.
-        knife::instance_strata(self, mechanism, instance, truth, ctx, &mut best, &|edge| {
-            let n = edge.num_users();
-            let leave = (0..n).filter(|_| n >= 2).map(Scenario::Remove);
-            let copies =
-                (0..n).map(|i| Scenario::Join(joiner(edge, i, edge.users()[i].demand.clone())));
-            leave.chain(copies).collect()
-        });
+        // Knife-edge instances (super::knife), with the best scenario above.
+        knife::instance_strata(self, mechanism, instance, truth, ctx, &mut best);
         best
     }
 }

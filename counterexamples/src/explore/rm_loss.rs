@@ -130,13 +130,8 @@ impl Metric for RmLoss {
             let c = Candidate::new(instance.clone(), Scenario::Capacity(next));
             try_scenario(self, mechanism, c, truth, ctx, &mut best);
         }
-        // Knife-edge instances (super::knife), each with the capacity grid's growths.
-        knife::instance_strata(self, mechanism, instance, truth, ctx, &mut best, &|edge| {
-            capacity_grid(edge)
-                .into_iter()
-                .map(Scenario::Capacity)
-                .collect()
-        });
+        // Knife-edge instances (super::knife), with the best growth above.
+        knife::instance_strata(self, mechanism, instance, truth, ctx, &mut best);
         best
     }
 }
