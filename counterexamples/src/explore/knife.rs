@@ -37,9 +37,9 @@
 //!   its cap and one frozen by a resource.
 //!
 //! With [`Knife::All`], the lie metrics search the lie lines of every stratum instance too
-//! (each line at its edge `t = 1`): their lines are screened together and the best
-//! [`REFINED_LINES`] of them refined, so the strata add one answer per instance, two probes
-//! per line and one refinement. The other metrics ([`instance_strata`]: the metrics that
+//! (each line at its edge `t = 1`): their lines are screened together, at `T/4` alone, and
+//! the best [`REFINED_LINES`] of them refined, so the strata add one answer per instance,
+//! one probe per line and one refinement. The other metrics ([`instance_strata`]: the metrics that
 //! take no scenario, `pm-loss`, `rm-loss`) carry the best scenario of the evaluation onto the
 //! tightened instance and onto every stratum instance (an answer and a measurement each),
 //! and when an edge beats the instance's own value, the best one's line is optimized along
@@ -416,10 +416,10 @@ pub(crate) fn lie_strata(
         return;
     }
     let base = [(instance.clone(), truth.clone())];
-    lie_lines(metric, mechanism, &base, ctx, best);
+    lie_lines(metric, mechanism, &base, &SCREEN, ctx, best);
     if let Some(tight) = tightened(instance, truth) {
         if let Some(x) = answer(mechanism, &tight, ctx) {
-            lie_lines(metric, mechanism, &[(tight, x)], ctx, best);
+            lie_lines(metric, mechanism, &[(tight, x)], &SCREEN, ctx, best);
         }
     }
     if ctx.knife != Knife::All || truth.tolerance.is_some() {
@@ -438,15 +438,20 @@ pub(crate) fn lie_strata(
             None => {}
         }
     }
-    lie_lines(metric, mechanism, &bases, ctx, best);
+    lie_lines(metric, mechanism, &bases, &SCREEN[1..], ctx, best);
 }
 
-/// Screens every lie line of every base `(instance, answer)` and refines the best ones
-/// (module docs).
+/// Where a lie line is screened, as fractions `(p, q)` of its end `T`: `T/16` and `T/4`.
+/// The stratum instances' lines are screened at `T/4` alone (there are more of them).
+const SCREEN: [(i128, i128); 2] = [(1, 16), (1, 4)];
+
+/// Screens every lie line of every base `(instance, answer)` at the fractions `screen` of
+/// its end and refines the best ones (module docs).
 fn lie_lines(
     metric: &dyn Metric,
     mechanism: &dyn Mechanism,
     bases: &[(Instance, Allocation)],
+    screen: &[(i128, i128)],
     ctx: &mut Ctx,
     best: &mut Option<Evaluation>,
 ) {
@@ -482,11 +487,11 @@ fn lie_lines(
     let mut screened: Vec<(Option<Rational>, usize)> = Vec::with_capacity(lines.len());
     for (n, line) in lines.iter().enumerate() {
         let mut top = None;
-        for f in [q(1, 16), q(1, 4)] {
+        for &(p, d) in screen {
             if ctx.spent() {
                 return;
             }
-            top = top.max(probe(line, &(&line.end * &f), ctx, best));
+            top = top.max(probe(line, &(&line.end * &q(p, d)), ctx, best));
         }
         screened.push((top, n));
     }
