@@ -44,8 +44,9 @@
 //! tightened instance and onto every stratum instance (an answer and a measurement each),
 //! and when an edge beats the instance's own value, the best one's line is optimized along
 //! `t` by [`golden_max`]: the value is piecewise in `t` with a kink at the edge, a rational
-//! of denominator 1 that the final probe hits exactly. They do so only in the first local
-//! task restarted from each elite in a round, so that sampling keeps its pace.
+//! of denominator 1 that the final probe hits exactly. They do so only in a round's first
+//! local tasks, as many as the elite pool holds (one restart from each elite when it is
+//! full), so that sampling keeps its pace.
 //!
 //! Every probe is one scenario of the evaluation's budget ([`Ctx::limit`]), exact and
 //! re-derived as any other; the strata draw nothing from the random stream, so an
@@ -524,7 +525,7 @@ pub(crate) fn instance_strata(
     ctx: &mut Ctx,
     best: &mut Option<Evaluation>,
 ) {
-    if ctx.knife != Knife::All || !ctx.local || truth.tolerance.is_some() {
+    if ctx.knife != Knife::All || !ctx.instance_strata || truth.tolerance.is_some() {
         return;
     }
     let Some(found) = best.as_ref() else {

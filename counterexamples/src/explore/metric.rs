@@ -105,9 +105,9 @@ pub struct Ctx<'a> {
     /// Whether the run draws task caps (the binding-cap strata).
     pub caps: bool,
     /// Whether this evaluation searches the knife-edge instances of the metrics other than
-    /// the lie metrics: in the first local task restarted from each elite in a round alone,
-    /// where they cost the least sampling.
-    pub local: bool,
+    /// the lie metrics: in a round's first `elites` local tasks alone (one restart from each
+    /// elite when the pool is full), where they cost the least sampling.
+    pub instance_strata: bool,
     /// Scenarios tried (one mechanism call each).
     pub scenarios: u64,
     /// Mechanism failures.
@@ -130,7 +130,7 @@ impl<'a> Ctx<'a> {
             limit: None,
             knife: super::knife::Knife::All,
             caps: false,
-            local: false,
+            instance_strata: false,
             scenarios: 0,
             errors: Vec::new(),
         }

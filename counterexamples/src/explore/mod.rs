@@ -516,8 +516,9 @@ impl<'a> Evaluator<'a> {
                     None => local::walk(from, &cfg.values, &mut rng, steps),
                 };
                 let hint = Some(elite.scenario.clone());
-                // The first restart from each elite in a round also searches the knife-edge
-                // instances of the metrics other than the lie metrics (super::knife).
+                // A round's first `elites` tasks (one restart from each elite when the pool
+                // is full) also search the knife-edge instances of the metrics other than
+                // the lie metrics (super::knife).
                 let strata = *task < cfg.elites as u64;
                 evaluate_one(mechanism, cfg, &inst, false, rng, hint, strata)
             }
@@ -567,7 +568,7 @@ fn evaluate_one(
     ctx.grid_only = grid && cfg.strategy == Strategy::Exhaustive;
     // The truthful answer above is one of the budget's scenarios.
     ctx.limit = cfg.budget.map(|b| b.saturating_sub(1));
-    ctx.local = strata;
+    ctx.instance_strata = strata;
     ctx.hint = hint;
     ctx.knife = cfg.knife;
     ctx.caps = cfg.generator.caps;
