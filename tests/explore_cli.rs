@@ -58,6 +58,22 @@ fn bad_flags_are_refused_before_any_output() {
         &["explore", "--metric", "sp-gain", "--utility", "money"],
         "--utility: unknown utility \"money\" (expected tasks or dominant-share)",
     );
+    fails_with(
+        &["explore", "--metric", "sp-gain", "--knife", "sharp"],
+        "--knife: unknown knife-edge strata \"sharp\" (expected off, tightened or all)",
+    );
+    fails_with(
+        &[
+            "explore",
+            "--metric",
+            "starvation",
+            "--mechanism",
+            "hdrf:naive",
+            "--knife",
+            "off",
+        ],
+        "error: --knife: starvation simulates workloads and searches no knife-edge strata; --knife does not apply",
+    );
 }
 
 #[test]

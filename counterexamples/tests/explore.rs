@@ -730,7 +730,7 @@ fn exhaustive_units_try_the_grids_scenarios_alone() {
 /// `explore` reaches them from a cold start.
 mod knife {
     use super::*;
-    use leontief_counterexamples::explore::knife::tightened;
+    use leontief_counterexamples::explore::knife::{tightened, Knife};
 
     /// Capacities (1, 1); u1 ⟨1, 0⟩ and `n − 1` users ⟨(n − 1)/n, 1⟩.
     fn ceei_family(n: i128) -> Instance {
@@ -897,20 +897,77 @@ mod knife {
     }
 
     #[test]
-    fn knife_edge_output_is_the_same_at_any_thread_count() {
-        let mut g = GeneratorConfig::new();
-        g.zeros = leontief_counterexamples::generate::Chance::new(1, 3).unwrap();
-        let mut cfg = ExploreConfig::new(MetricName::GspGain, 3, g);
-        cfg.budget = Some(5_000);
-        let lines = |threads: usize| {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap();
-            pool.install(|| run(&Drf::extended(), &cfg))
+    fn drf_gsp_gain_with_caps_reaches_four_thirds_on_a_tie_and_a_binding_cap() {
+        // Capacities (1, 1, 1); u1 ⟨0, 1, 0⟩, u2 ⟨0, 0, 1⟩, u3 ⟨0, 1, 1⟩, u4 ⟨1/11, 0, 0⟩
+        // with cap 2. Truth (DRF): u1, u2, u3 rise at level λ, one task a unit of share;
+        // resources 2 and 3 each carry 2λ and fill at λ = 1/2; u4 stops at its cap of 2
+        // tasks (share 2/11): (1/2, 1/2, 1/2, 2). u4 reports ⟨1/11, 0, 1/6⟩: its share per
+        // task is now 1/6, so it runs 6λ tasks and puts λ on resource 3 beside u2 and u3:
+        // resource 3 carries 3λ and fills at λ = 1/3, exactly when u4 reaches its cap (a
+        // cap that just binds, at the level where a second resource saturates). u2 and u3
+        // freeze at 1/3, u4 at 2 (its true demand is covered: no loss), and u1 rises until
+        // resource 2 fills: 1/3 + λ = 1, λ = 2/3. u1 gains (2/3)/(1/2) = 4/3, u4 keeps 2.
+        let inst = Instance::new(
+            vec![1.into(), 1.into(), 1.into()],
+            vec![
+                User::new("u1", [0, 1, 0]),
+                User::new("u2", [0, 0, 1]),
+                User::new("u3", [0, 1, 1]),
+                User::new("u4", [q("1/11"), Rational::ZERO, Rational::ZERO]).cap(2),
+            ],
+        )
+        .unwrap();
+        let lie = Scenario::Lies(vec![(3, vec![q("1/11"), Rational::ZERO, q("1/6")])]);
+        let drf = Drf::extended();
+        let v = at(&drf, MetricName::GspGain, inst.clone(), lie, Utility::Tasks);
+        assert_eq!(v, q("4/3"));
+        // `explore --mechanism drf --metric gsp-gain --users 3..4 --resources 2..3 --caps
+        // --seed 4 --budget 3000`: with the tie and binding-cap strata the record is that
+        // collusion (found, before shrinking, on a random instance whose u2 the tie stratum
+        // had moved onto equal shares 6/23 of resources 1 and 3, beside u4 at its cap);
+        // with the tightened instance alone the same run stays below it.
+        let record = |knife: Knife| {
+            let mut g = GeneratorConfig::new();
+            g.users = 3..=4;
+            g.resources = 2..=3;
+            g.zeros = leontief_counterexamples::generate::Chance::new(1, 3).unwrap();
+            g.caps = true;
+            let mut cfg = ExploreConfig::new(MetricName::GspGain, 4, g);
+            cfg.budget = Some(3_000);
+            cfg.knife = knife;
+            run(&drf, &cfg).pop().unwrap()
         };
-        let one = lines(1);
-        assert!(!one.is_empty());
-        assert_eq!(one, lines(2));
+        let best = record(Knife::All);
+        assert_eq!(best["value"], "4/3", "{best}");
+        assert_eq!(Instance::from_json(&best["instance"]).unwrap(), inst);
+        rederive(&drf, &best).unwrap();
+        let without = record(Knife::Tightened);
+        assert!(
+            q(without["value"].as_str().unwrap()) < q("4/3"),
+            "{without}"
+        );
+    }
+
+    #[test]
+    fn knife_edge_output_is_the_same_at_any_thread_count() {
+        // A lie metric (the strata in every evaluation) and a metric with a scenario of its
+        // own (the strata in the first local task from each elite), with caps drawn.
+        for metric in [MetricName::GspGain, MetricName::RmLoss] {
+            let mut g = GeneratorConfig::new();
+            g.zeros = leontief_counterexamples::generate::Chance::new(1, 3).unwrap();
+            g.caps = true;
+            let mut cfg = ExploreConfig::new(metric, 3, g);
+            cfg.budget = Some(5_000);
+            let lines = |threads: usize| {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap();
+                pool.install(|| run(&Drf::extended(), &cfg))
+            };
+            let one = lines(1);
+            assert!(!one.is_empty());
+            assert_eq!(one, lines(2), "{metric}");
+        }
     }
 }

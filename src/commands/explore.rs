@@ -6,6 +6,7 @@
 use std::time::Duration;
 
 use clap::Args;
+use leontief_counterexamples::explore::knife::Knife;
 use leontief_counterexamples::explore::{
     explore, explore_with, wire, Direction, Evaluator, ExploreConfig, ExploreSummary, Family,
     Found, MetricName, RoundEvaluator, Utility, WorkItem,
@@ -57,6 +58,12 @@ pub struct ExploreArgs {
     /// grid and say so ("off_grid": true).
     #[arg(long)]
     pub local: Option<usize>,
+    /// Which knife-edge strata each evaluation searches (docs/explore.md §5.1): off; the
+    /// lie lines of sp-gain and gsp-gain on the instance and its tightened instance; or all
+    /// (default): also ties of a user's two largest shares and, with --caps, caps that just
+    /// bind, for every metric but starvation (the others' in local tasks).
+    #[arg(long, value_parser = NameParser::<Knife>::new("knife-edge strata"))]
+    pub knife: Option<Knife>,
     /// Report improvements as found, without shrinking them.
     #[arg(long)]
     pub no_shrink: bool,
@@ -324,6 +331,12 @@ fn config(args: &ExploreArgs) -> Result<Config, CliError> {
             metric.name()
         )));
     }
+    if args.knife.is_some() && args.metric == MetricName::Starvation {
+        return Err(usage(
+            "--knife: starvation simulates workloads and searches no knife-edge strata; \
+             --knife does not apply",
+        ));
+    }
     let domain = args.generator.domain(true)?;
     if let Some(f) = args.family {
         family_conflicts(args, f)?;
@@ -345,6 +358,7 @@ fn config(args: &ExploreArgs) -> Result<Config, CliError> {
         _ => 32,
     });
     cfg.family = args.family;
+    cfg.knife = args.knife.unwrap_or(Knife::All);
     if args.no_shrink {
         cfg.shrink = None;
     }

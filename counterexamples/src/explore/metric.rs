@@ -100,6 +100,14 @@ pub struct Ctx<'a> {
     /// The most scenarios this evaluation tries (the run's budget: one evaluation never
     /// runs past it, whatever the instance's size); `None`: no limit.
     pub limit: Option<u64>,
+    /// Which knife-edge strata to search ([`Knife`](super::knife::Knife)).
+    pub knife: super::knife::Knife,
+    /// Whether the run draws task caps (the binding-cap strata).
+    pub caps: bool,
+    /// Whether this evaluation searches the knife-edge instances of the metrics other than
+    /// the lie metrics: in a round's first `elites` local tasks alone (one restart from each
+    /// elite when the pool is full), where they cost the least sampling.
+    pub instance_strata: bool,
     /// Scenarios tried (one mechanism call each).
     pub scenarios: u64,
     /// Mechanism failures.
@@ -107,7 +115,8 @@ pub struct Ctx<'a> {
 }
 
 impl<'a> Ctx<'a> {
-    /// A context with the defaults of `explore` (32 climb steps, 16 coalitions).
+    /// A context with the defaults of `explore` (32 climb steps, 16 coalitions, every
+    /// knife-edge stratum).
     pub fn new(values: &'a [Rational], grid: bool, rng: SplitMix64, utility: Utility) -> Self {
         Ctx {
             values,
@@ -119,6 +128,9 @@ impl<'a> Ctx<'a> {
             utility,
             grid_only: false,
             limit: None,
+            knife: super::knife::Knife::All,
+            caps: false,
+            instance_strata: false,
             scenarios: 0,
             errors: Vec::new(),
         }

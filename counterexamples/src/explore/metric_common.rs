@@ -7,9 +7,11 @@ use leontief_solver::properties::Scenario;
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
 use crate::candidate::Candidate;
+use crate::explore::knife;
 use crate::explore::metric::{ratio, try_scenario, Ctx, Direction, Evaluation, Metric, Spread};
 
-/// The only scenario of a metric that takes none: the instance itself.
+/// The only scenario of a metric that takes none: the instance itself; then, in a local
+/// task, the instance's knife-edge instances ([`knife::instance_strata`]).
 pub(crate) fn evaluate_bounded(
     metric: &dyn Metric,
     mechanism: &dyn Mechanism,
@@ -20,6 +22,7 @@ pub(crate) fn evaluate_bounded(
     let mut best = None;
     let c = Candidate::new(instance.clone(), Scenario::Bounded);
     try_scenario(metric, mechanism, c, truth, ctx, &mut best);
+    knife::instance_strata(metric, mechanism, instance, truth, ctx, &mut best);
     best
 }
 

@@ -7,7 +7,8 @@
 //!   [`sg_deficit`], [`starvation`]; [`MetricName`] lists them once (names derived with
 //!   strum).
 //! - [`local`]: the exact perturbations of the local search.
-//! - [`knife`]: the knife-edge strata (tightened instances, lie lines searched exactly).
+//! - [`knife`]: the knife-edge strata (tightened instances, ties of dominant shares, binding
+//!   caps; lie lines and stratum lines searched exactly).
 //! - `metric_common`: what the metric modules share (the one scenario of the metrics that
 //!   take none, the evaluation of a measured ratio).
 //! - [`family`]: parametric families (`--family`), their seeds and structure-keeping moves.
@@ -315,6 +316,8 @@ pub struct ExploreConfig {
     pub climb_steps: usize,
     /// Random coalitions per evaluation (gsp-gain).
     pub group_samples: usize,
+    /// Which knife-edge strata each evaluation searches (docs/explore.md §5.1).
+    pub knife: knife::Knife,
     /// Shrink improvements, with at most this many re-evaluations (`None`: do not).
     pub shrink: Option<usize>,
     /// Seeds from a parametric family instead of the search's space, and local moves that
@@ -328,7 +331,8 @@ pub struct ExploreConfig {
 
 impl ExploreConfig {
     /// Defaults: the metric's utility, grid {0, 1/2, 1}, combined strategy, rounds of 32
-    /// seed units and 32 local tasks, 4 elites, 32 climb steps, 16 coalitions, shrinking
+    /// seed units and 32 local tasks, 4 elites, 32 climb steps, 16 coalitions, every
+    /// knife-edge stratum, shrinking
     /// with 300 re-evaluations, no stopping rule (set one).
     pub fn new(metric: MetricName, seed: u64, generator: GeneratorConfig) -> Self {
         ExploreConfig {
@@ -350,6 +354,7 @@ impl ExploreConfig {
             elites: 4,
             climb_steps: 32,
             group_samples: 16,
+            knife: knife::Knife::All,
             shrink: Some(300),
             family: None,
             cancel: None,
@@ -499,7 +504,8 @@ impl<'a> Evaluator<'a> {
                         None => return past_the_end(unit),
                     },
                 };
-                evaluate_one(mechanism, cfg, &inst, grid, unit_rng(cfg.seed, unit), None)
+                let rng = unit_rng(cfg.seed, unit);
+                evaluate_one(mechanism, cfg, &inst, grid, rng, None, false)
             }
             WorkItem::Local { round, task, elite } => {
                 let mut rng = local_rng(cfg, *round, *task);
@@ -510,7 +516,11 @@ impl<'a> Evaluator<'a> {
                     None => local::walk(from, &cfg.values, &mut rng, steps),
                 };
                 let hint = Some(elite.scenario.clone());
-                evaluate_one(mechanism, cfg, &inst, false, rng, hint)
+                // A round's first `elites` tasks (one restart from each elite when the pool
+                // is full) also search the knife-edge instances of the metrics other than
+                // the lie metrics (super::knife).
+                let strata = *task < cfg.elites as u64;
+                evaluate_one(mechanism, cfg, &inst, false, rng, hint, strata)
             }
         }
     }
@@ -539,6 +549,7 @@ fn evaluate_one(
     grid: bool,
     rng: SplitMix64,
     hint: Option<leontief_solver::properties::Scenario>,
+    strata: bool,
 ) -> Found {
     let truth = match mechanism.allocate(instance) {
         Ok(x) => x,
@@ -557,7 +568,10 @@ fn evaluate_one(
     ctx.grid_only = grid && cfg.strategy == Strategy::Exhaustive;
     // The truthful answer above is one of the budget's scenarios.
     ctx.limit = cfg.budget.map(|b| b.saturating_sub(1));
+    ctx.instance_strata = strata;
     ctx.hint = hint;
+    ctx.knife = cfg.knife;
+    ctx.caps = cfg.generator.caps;
     let best = cfg
         .metric
         .metric()

@@ -62,6 +62,7 @@ use leontief_solver::generate::SplitMix64;
 use leontief_solver::properties::{utility_at_truth, Scenario};
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError, User};
 
+use super::knife;
 use super::metric::{scale, spread, try_scenario, Ctx, Evaluation, Metric, Utility};
 use super::metric_common::Of;
 use super::MetricName;
@@ -346,6 +347,8 @@ impl Metric for PmLoss {
             let found = join(next, ctx, &mut best);
             keep(found, &mut current);
         }
+        // Knife-edge instances (super::knife), with the best scenario above.
+        knife::instance_strata(self, mechanism, instance, truth, ctx, &mut best);
         best
     }
 }

@@ -21,6 +21,7 @@ use leontief_solver::properties::scenarios::capacity_grid;
 use leontief_solver::properties::{utility_at_truth, Scenario};
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
+use super::knife;
 use super::metric::{scale, spread, try_scenario, Ctx, Evaluation, Metric, Utility};
 use super::metric_common::Of;
 use super::MetricName;
@@ -129,6 +130,8 @@ impl Metric for RmLoss {
             let c = Candidate::new(instance.clone(), Scenario::Capacity(next));
             try_scenario(self, mechanism, c, truth, ctx, &mut best);
         }
+        // Knife-edge instances (super::knife), with the best growth above.
+        knife::instance_strata(self, mechanism, instance, truth, ctx, &mut best);
         best
     }
 }
