@@ -77,7 +77,7 @@ fn lines(
 }
 
 /// The counters (wall times aside).
-fn counters(s: &ExploreSummary) -> impl PartialEq + std::fmt::Debug {
+fn counters(s: &ExploreSummary) -> impl PartialEq + std::fmt::Debug + use<> {
     (
         s.units,
         s.evaluations,
