@@ -14,50 +14,62 @@ fn tmp(name: &str) -> std::path::PathBuf {
 
 #[test]
 fn bad_flags_are_refused_before_any_output() {
-    fails_with(
+    // The names listed are those --help documents (help_documents_every_metric).
+    assert!(!metric_names().is_empty());
+    // (arguments, what standard error says)
+    for (args, message) in [
+        (
+            &["explore", "--metric", "envy", "--mechanism", "drf"][..],
+            "error: --metric: envy does not apply to drf: drf is envy-free (docs/theory.md §3.11): envy is at most 1 on every instance",
+        ),
+        (
+            &["explore", "--metric", "si-gap", "--mechanism", "ceei"][..],
+            "error: --metric: si-gap does not apply to ceei: ceei has the sharing incentive (docs/theory.md §3.11): si-gap is at least 1 on every instance",
+        ),
+        (
+            &["explore", "--metric", "discrete-gap", "--mechanism", "drf"][..],
+            "error: --metric: discrete-gap does not apply to drf: discrete-gap compares discrete DRF with fluid DRF: it applies to discrete-drf only, not drf",
+        ),
+        (
+            &["explore", "--metric", "sg-deficit", "--mechanism", "drf"][..],
+            "error: --metric: sg-deficit does not apply to drf: sg-deficit measures the share guarantee of a tree: it applies to the hierarchical mechanisms hdrf:*, not drf",
+        ),
+        (
+            &["explore", "--metric", "sp-gain", "--users", "3..2"][..],
+            "error: --users: expected a range a..b with 1 <= a <= b, found \"3..2\"",
+        ),
+        (
+            &["explore", "--metric", "sp-gain", "--resources", "0..2"][..],
+            "error: --resources: expected a range a..b with 1 <= a <= b, found \"0..2\"",
+        ),
+        (
+            &[
+                "explore",
+                "--metric",
+                "discrete-gap",
+                "--mechanism",
+                "discrete-drf",
+                "--utility",
+                "tasks",
+            ][..],
+            "error: --utility: discrete-gap is a ratio of dominant shares; --utility does not apply",
+        ),
+        (
+            &["explore", "--metric", "sp-gain", "--utility", "money"][..],
+            "--utility: unknown utility \"money\" (expected tasks or dominant-share)",
+        ),
+    ] {
+        fails_with(args, message);
+    }
+}
+
+/// The metrics an unknown one's error lists (the table's names, not a copy of them).
+fn metric_names() -> Vec<String> {
+    common::listed_names(
         &["explore", "--metric", "gain"],
-        "--metric: unknown metric \"gain\" (expected sp-gain, gsp-gain, pm-loss, rm-loss, envy, si-gap, welfare-ratio, fair-welfare-ratio, discrete-gap, sg-deficit or starvation)",
-    );
-    fails_with(
-        &["explore", "--metric", "envy", "--mechanism", "drf"],
-        "error: --metric: envy does not apply to drf: drf is envy-free (docs/theory.md §3.11): envy is at most 1 on every instance",
-    );
-    fails_with(
-        &["explore", "--metric", "si-gap", "--mechanism", "ceei"],
-        "error: --metric: si-gap does not apply to ceei: ceei has the sharing incentive (docs/theory.md §3.11): si-gap is at least 1 on every instance",
-    );
-    fails_with(
-        &["explore", "--metric", "discrete-gap", "--mechanism", "drf"],
-        "error: --metric: discrete-gap does not apply to drf: discrete-gap compares discrete DRF with fluid DRF: it applies to discrete-drf only, not drf",
-    );
-    fails_with(
-        &["explore", "--metric", "sg-deficit", "--mechanism", "drf"],
-        "error: --metric: sg-deficit does not apply to drf: sg-deficit measures the share guarantee of a tree: it applies to the hierarchical mechanisms hdrf:*, not drf",
-    );
-    fails_with(
-        &["explore", "--metric", "sp-gain", "--users", "3..2"],
-        "error: --users: expected a range a..b with 1 <= a <= b, found \"3..2\"",
-    );
-    fails_with(
-        &["explore", "--metric", "sp-gain", "--resources", "0..2"],
-        "error: --resources: expected a range a..b with 1 <= a <= b, found \"0..2\"",
-    );
-    fails_with(
-        &[
-            "explore",
-            "--metric",
-            "discrete-gap",
-            "--mechanism",
-            "discrete-drf",
-            "--utility",
-            "tasks",
-        ],
-        "error: --utility: discrete-gap is a ratio of dominant shares; --utility does not apply",
-    );
-    fails_with(
-        &["explore", "--metric", "sp-gain", "--utility", "money"],
-        "--utility: unknown utility \"money\" (expected tasks or dominant-share)",
-    );
+        "error: --metric: unknown metric \"gain\" (expected ",
+        ')',
+    )
 }
 
 #[test]
@@ -65,6 +77,11 @@ fn help_documents_every_metric() {
     let o = run(&["explore", "--help"]);
     assert!(o.status.success());
     let help = String::from_utf8_lossy(&o.stdout);
+    let names = metric_names();
+    for m in &names {
+        assert!(help.contains(&format!("- {m}:")), "{m} missing from --help");
+    }
+    // The metrics of docs/explore.md are among them.
     for m in [
         "sp-gain",
         "gsp-gain",
@@ -78,7 +95,7 @@ fn help_documents_every_metric() {
         "sg-deficit",
         "starvation",
     ] {
-        assert!(help.contains(&format!("- {m}:")), "{m} missing from --help");
+        assert!(names.iter().any(|n| n == m), "{m} not listed: {names:?}");
     }
 }
 

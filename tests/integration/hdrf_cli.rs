@@ -91,29 +91,32 @@ fn all_policies_side_by_side_on_the_terminal() {
             .map(String::from)
             .collect()
     };
+    // One column per policy the flag accepts but `all`, in the flag's order.
+    let mut policies = common::listed_names(
+        &["hdrf", "--policy", "fair", "-"],
+        "error: --policy: unknown policy \"fair\" (expected ",
+        ')',
+    );
+    assert_eq!(policies.pop().as_deref(), Some("all"));
     let header = row("node");
-    assert_eq!(
-        header,
-        [
-            "node",
-            "g",
-            "collapsed",
-            "naive",
-            "min-satisfaction",
-            "hdrf"
-        ]
-    );
-    // Cells: path, g, then "share (satisfaction)" per policy in the header's order.
-    assert_eq!(
-        row("n22")[1..],
-        ["1/4", "1/3 (4/3)", "1/2 (2)", "1/2 (2)", "1/2 (2)"]
-    );
-    assert_eq!(
-        row("n1")[1..],
-        ["1/2", "2/3 (4/3)", "1/2 (1)", "1/2 (1)", "1/2 (1)"]
-    );
+    assert_eq!(header[..2], ["node", "g"]);
+    assert_eq!(header[2..], policies[..]);
+    // Cells: path, g, then "share (satisfaction)" per policy in the header's order; the
+    // paper's policies by name.
+    let cell = |node: &str, policy: &str| -> String {
+        let at = header.iter().position(|h| h == policy).expect("a column");
+        row(node)[at].clone()
+    };
+    assert_eq!(row("n22")[1], "1/4");
+    assert_eq!(row("n1")[1], "1/2");
+    assert_eq!(cell("n22", "collapsed"), "1/3 (4/3)");
+    assert_eq!(cell("n1", "collapsed"), "2/3 (4/3)");
+    for policy in ["naive", "min-satisfaction", "hdrf"] {
+        assert_eq!(cell("n22", policy), "1/2 (2)", "{policy}");
+        assert_eq!(cell("n1", policy), "1/2 (1)", "{policy}");
+    }
     // Each policy's full tree follows the comparison.
-    for policy in ["collapsed", "naive", "min-satisfaction", "hdrf"] {
+    for policy in &policies {
         assert!(text.lines().any(|l| l == policy), "no {policy} section");
     }
 }

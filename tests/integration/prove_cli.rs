@@ -34,10 +34,32 @@ fn flags_that_do_not_fit_are_refused() {
         &with(&["--mechanism", "ceei", "--property", "sp", "--bound", "3/2"]),
         "give either --property or --metric with --bound, not both",
     );
-    fails_with(
+    // Envy is explore's metric, not prove's: the metrics prove lists are explore's, documented
+    // in prove's --help, and include the gain, welfare and monotonicity metrics.
+    let prove_metrics = common::listed_names(
         &with(&["--mechanism", "ceei", "--metric", "envy", "--bound", "3/2"]),
-        "--metric: unknown metric \"envy\" for prove (expected sp-gain, gsp-gain, welfare-ratio, pm-loss or rm-loss)",
+        "error: --metric: unknown metric \"envy\" for prove (expected ",
+        ')',
     );
+    let explore_metrics = common::listed_names(
+        &["explore", "--metric", "gain"],
+        "error: --metric: unknown metric \"gain\" (expected ",
+        ')',
+    );
+    let help = String::from_utf8_lossy(&run(&["prove", "--help"]).stdout).to_string();
+    let metric_help = &help[help.find("--metric <METRIC>").expect("--metric in --help")..];
+    let metric_help = &metric_help[..metric_help.find("\n\n").expect("a paragraph")];
+    for m in &prove_metrics {
+        assert!(explore_metrics.contains(m), "{m}: {explore_metrics:?}");
+        assert!(metric_help.contains(m.as_str()), "{m}: {metric_help}");
+    }
+    assert!(!prove_metrics.iter().any(|m| m == "envy"));
+    for m in ["sp-gain", "gsp-gain", "welfare-ratio", "pm-loss", "rm-loss"] {
+        assert!(
+            prove_metrics.iter().any(|n| n == m),
+            "{m}: {prove_metrics:?}"
+        );
+    }
     fails_with(
         &with(&["--mechanism", "ceei", "--metric", "sp-gain", "--bound", "x"]),
         "--bound",

@@ -193,11 +193,18 @@ fn every_policy_side_by_side() {
     assert_eq!(all["policy"], "all");
     let runs = all["runs"].as_object().unwrap();
     let names: Vec<&str> = runs.keys().map(String::as_str).collect();
-    assert_eq!(
-        names,
-        ["naive", "min-satisfaction", "collapsed", "hdrf", "fifo"]
+    // Every policy the flag accepts but `all` itself, in the flag's order.
+    let mut accepted = common::listed_names(
+        &["simulate", "--policy", "fair", "-"],
+        "error: --policy: unknown policy \"fair\" (expected ",
+        ')',
     );
-    for name in names {
+    assert_eq!(accepted.pop().as_deref(), Some("all"));
+    assert_eq!(names, accepted);
+    for name in ["naive", "min-satisfaction", "collapsed", "hdrf", "fifo"] {
+        assert!(names.contains(&name), "{name}: {names:?}");
+    }
+    for &name in &names {
         let alone = ok_json(&run(&["simulate", "--policy", name, "-"], ONE_SLOT));
         assert_eq!(runs[name], alone, "{name}");
     }
@@ -208,16 +215,33 @@ fn every_policy_side_by_side() {
     assert!(out.status.success());
     let table = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = table.lines().collect();
-    assert_eq!(
-        lines[0],
-        "node    g    naive    min-satisfaction  collapsed  hdrf     fifo"
-    );
+    // The cells of a line with where each starts: cells are apart by two spaces or more.
+    let cells = |line: &str| -> Vec<(usize, String)> {
+        let mut out = Vec::new();
+        let mut start = 0;
+        for piece in line.split("  ") {
+            if !piece.trim().is_empty() {
+                let lead = piece.len() - piece.trim_start().len();
+                out.push((start + lead, piece.trim().to_string()));
+            }
+            start += piece.len() + 2;
+        }
+        out
+    };
+    let header = cells(lines[0]);
+    let header_names: Vec<&str> = header.iter().map(|(_, c)| c.as_str()).collect();
+    assert_eq!(header_names[..2], ["node", "g"]);
+    assert_eq!(header_names[2..], names[..]);
     // Every policy alternates x and y here (FIFO too: x's backlog and y's count as submitted
-    // at 0; the count tie-break alternates them), time-average 1/2 each.
-    assert_eq!(
-        lines[2],
-        "root/x  1/2  1/2 / 0  1/2 / 0           1/2 / 0    1/2 / 0  1/2 / 0"
-    );
+    // at 0; the count tie-break alternates them), time-average 1/2 each; each cell under its
+    // column's name.
+    let x = cells(lines[2]);
+    assert_eq!(x.len(), header.len(), "{}", lines[2]);
+    assert_eq!((x[0].1.as_str(), x[1].1.as_str()), ("root/x", "1/2"));
+    for ((at, cell), (column, name)) in x.iter().zip(&header).skip(2) {
+        assert_eq!(cell, "1/2 / 0", "{name}: {}", lines[2]);
+        assert_eq!(at, column, "{name} out of its column:\n{table}");
+    }
     assert_bad(
         &run(&["simulate", "--policy", "all", "--csv", "-"], ONE_SLOT),
         "--csv prints the time series of one policy; not with --policy all",

@@ -12,17 +12,17 @@ use common::run_with;
 use serde_json::json;
 
 #[test]
-fn solve_paper_example_from_file() {
+fn solve_paper_example_from_file_or_stdin() {
     let dir = Scratch::new("paper");
     let path = dir.write("paper.json", PAPER);
-    let answer = ok_json(&run(&["solve", &path]));
-    assert_paper_answer(&answer, "drf");
-}
-
-#[test]
-fn solve_paper_example_from_stdin() {
-    let answer = ok_json(&run_with(&["solve", "-"], Some(PAPER)));
-    assert_paper_answer(&answer, "drf");
+    // (arguments, standard input): the same instance, read from a file or from `-`.
+    for (args, stdin) in [
+        (["solve", path.as_str()], None),
+        (["solve", "-"], Some(PAPER)),
+    ] {
+        let answer = ok_json(&run_with(&args, stdin));
+        assert_paper_answer(&answer, "drf");
+    }
 }
 
 #[test]

@@ -58,6 +58,17 @@ fn run_all() -> HashMap<String, String> {
     outputs
 }
 
+/// The policies `command --policy` accepts but `all`, in the flag's order (from its error).
+fn policies(command: &str) -> Vec<String> {
+    let mut names = common::listed_names(
+        &[command, "--policy", "fair", "-"],
+        "error: --policy: unknown policy \"fair\" (expected ",
+        ')',
+    );
+    assert_eq!(names.pop().as_deref(), Some("all"));
+    names
+}
+
 /// A row of a table whose first column is `node` (by the whole first cell).
 fn row<'a>(table: &'a str, node: &str) -> Vec<&'a str> {
     table
@@ -94,34 +105,42 @@ fn readme_walkthrough_runs_and_says_what_the_readme_says() {
         .join(" ");
     assert!(b1.contains("childB1 1/20"), "{b1}");
     let static_cells: Vec<&str> = b1.split("1/20 ").nth(1).unwrap().split(' ').collect();
-    // "share (satisfaction)" for collapsed, naive, min-satisfaction, hdrf.
+    // "share (satisfaction)" for every policy of `hdrf` but `all`.
+    let static_policies = policies("hdrf");
     for share in static_cells.iter().step_by(2) {
         assert!(*share != "0", "{b1}");
     }
-    assert_eq!(static_cells.len(), 8, "{b1}");
+    assert_eq!(static_cells.len(), 2 * static_policies.len(), "{b1}");
 
     let sim = &out["simulate"];
-    assert_eq!(
-        row(sim, "node"),
-        [
-            "node",
-            "g",
-            "naive",
-            "min-satisfaction",
-            "collapsed",
-            "hdrf",
-            "fifo"
-        ]
-    );
-    // "avg / longest [STARVED]" per policy, in the header's order.
+    let header = row(sim, "node");
+    assert_eq!(header[..2], ["node", "g"]);
+    assert_eq!(header[2..], policies("simulate")[..]);
+    // "avg / longest [STARVED]" per policy, in the header's order: splitting at " / ", the
+    // piece after policy k's avg starts with its longest time below its guarantee.
     let line = row(sim, "root/parentB/childB1").join(" ");
     let cells: Vec<&str> = line.split(" / ").collect();
+    let longest = |policy: &str| {
+        let k = header[2..]
+            .iter()
+            .position(|h| *h == policy)
+            .expect("a column");
+        cells[k + 1]
+    };
+    assert!(cells[0].starts_with("root/parentB/childB1 1/20 "), "{line}");
+    let naive = header[2..]
+        .iter()
+        .position(|h| *h == "naive")
+        .expect("naive");
     assert!(
-        cells[0].ends_with(" 1/20 0") && cells[1].starts_with("100 STARVED"),
+        cells[naive].ends_with(" 0") && longest("naive").starts_with("100 STARVED"),
         "naive: {line}"
     );
-    assert!(cells[2].starts_with("0 "), "min-satisfaction: {line}");
-    assert!(cells[4].starts_with("100 STARVED"), "hdrf: {line}");
+    assert!(
+        longest("min-satisfaction").starts_with("0 "),
+        "min-satisfaction: {line}"
+    );
+    assert!(longest("hdrf").starts_with("100 STARVED"), "hdrf: {line}");
 
     let order = &out["order"];
     assert!(

@@ -61,6 +61,38 @@ pub fn fails_with(args: &[&str], message: &str) {
     assert!(stderr.contains(message), "{args:?}: {stderr}");
 }
 
+/// Runs `args`, expects it refused (exit code 2, nothing on standard output) with `prefix` on
+/// standard error followed by a list of names ("a, b or c", up to `end`); returns the names in
+/// order. Tests read a registry's names from its own message rather than copying them, so that a
+/// new name breaks no test, then check each name (documented, accepted).
+pub fn listed_names(args: &[&str], prefix: &str, end: char) -> Vec<String> {
+    let o = run(args);
+    assert_eq!(o.status.code(), Some(2), "{args:?}");
+    assert!(o.stdout.is_empty(), "{args:?}: partial output");
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    let at = stderr
+        .find(prefix)
+        .unwrap_or_else(|| panic!("{args:?}: no {prefix:?} in {stderr}"));
+    let rest = &stderr[at + prefix.len()..];
+    let list = &rest[..rest
+        .find(end)
+        .unwrap_or_else(|| panic!("no {end:?} in {rest}"))];
+    let names: Vec<String> = list
+        .replace(" or ", ", ")
+        .split(", ")
+        .map(str::to_string)
+        .collect();
+    assert!(
+        names.iter().all(|n| !n.is_empty() && !n.contains(' ')),
+        "{list}"
+    );
+    let mut distinct = names.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), names.len(), "a name listed twice: {list}");
+    names
+}
+
 /// Runs `explore` with `args` writing its records to `out`, checks that the last record is
 /// the best and that `merge --best --verify` re-derives every record; returns the records.
 pub fn explored_and_verified(out: &std::path::Path, args: &[&str]) -> Vec<Value> {
