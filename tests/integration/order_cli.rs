@@ -199,14 +199,38 @@ fn errors_are_named() {
         &run(&["order", "-"], no_usage),
         "error: usage: no leaf of the tree has a \"usage\"; order ranks the nodes by what their leaves hold now (give \"usage\": [..] on the leaves that hold something)",
     );
-    common::assert_bad(
+    // The rules and tie-breaks an unknown one's error lists: clap's possible values for
+    // --rule, each tie-break documented under --tie, and the systems of docs/production.md
+    // among them.
+    let rules = common::listed_names_in(
         &run(&["order", "--rule", "drf", "-"], FIVE_EQUAL),
-        "--rule: unknown rule \"drf\" (expected naive, yarn, kueue or ytsaurus)",
+        "error: --rule: unknown rule \"drf\" (expected ",
+        ')',
     );
-    common::assert_bad(
+    let help = String::from_utf8(run(&["order", "--help"], "").stdout).unwrap();
+    let rule_help = &help[help.find("--rule <RULE>").expect("--rule in --help")..];
+    let possible = rule_help
+        .split("[possible values: ")
+        .nth(1)
+        .and_then(|l| l.split(']').next())
+        .expect("possible values");
+    assert_eq!(rules.join(", "), possible);
+    for rule in ["naive", "yarn", "kueue", "ytsaurus"] {
+        assert!(rules.iter().any(|r| r == rule), "{rule}: {rules:?}");
+    }
+    let ties = common::listed_names_in(
         &run(&["order", "--tie", "oldest", "-"], FIVE_EQUAL),
-        "tie: unknown tie-break \"oldest\" (expected first, count, lru or name)",
+        "tie: unknown tie-break \"oldest\" (expected ",
+        ')',
     );
+    let tie_help = &help[help.find("--tie <").expect("--tie in --help")..];
+    let tie_help = &tie_help[..tie_help.find("\n\n").expect("a paragraph")];
+    for tie in &ties {
+        assert!(tie_help.contains(tie.as_str()), "{tie}: {tie_help}");
+    }
+    for tie in ["first", "count", "lru", "name"] {
+        assert!(ties.iter().any(|t| t == tie), "{tie}: {ties:?}");
+    }
     common::assert_bad(
         &run(&["order", "--fair-share", "hdrf", "-"], FIVE_EQUAL),
         "error: --fair-share applies only to --rule ytsaurus, not --rule naive",

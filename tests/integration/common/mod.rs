@@ -66,13 +66,17 @@ pub fn fails_with(args: &[&str], message: &str) {
 /// order. Tests read a registry's names from its own message rather than copying them, so that a
 /// new name breaks no test, then check each name (documented, accepted).
 pub fn listed_names(args: &[&str], prefix: &str, end: char) -> Vec<String> {
-    let o = run(args);
-    assert_eq!(o.status.code(), Some(2), "{args:?}");
-    assert!(o.stdout.is_empty(), "{args:?}: partial output");
+    listed_names_in(&run(args), prefix, end)
+}
+
+/// [`listed_names`] of a run already made (e.g. with an input on standard input).
+pub fn listed_names_in(o: &Output, prefix: &str, end: char) -> Vec<String> {
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(o.stdout.is_empty(), "partial output: {o:?}");
     let stderr = String::from_utf8_lossy(&o.stderr);
     let at = stderr
         .find(prefix)
-        .unwrap_or_else(|| panic!("{args:?}: no {prefix:?} in {stderr}"));
+        .unwrap_or_else(|| panic!("no {prefix:?} in {stderr}"));
     let rest = &stderr[at + prefix.len()..];
     let list = &rest[..rest
         .find(end)
