@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Property tests draw from a fixed seed so that a run is reproducible; set PROPTEST_RNG_SEED
-# to explore other cases (failures are kept in *.proptest-regressions files).
+# to explore other cases (failures are kept in tests/proptest-regressions/).
 export PROPTEST_RNG_SEED="${PROPTEST_RNG_SEED:-2011}"
 
 if ! command -v cmake >/dev/null || ! ldconfig -p 2>/dev/null | grep -q libclang; then
@@ -16,4 +16,4 @@ if ! command -v cmake >/dev/null || ! ldconfig -p 2>/dev/null | grep -q libclang
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq cmake libclang-dev >/dev/null
 fi
 echo "== cargo test --features highs (LP tests)"
-cargo test --release --locked -p leontief-solver --features highs --test lp
+cargo test --release --locked -p leontief-solver --features highs --test integration lp::

@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Property tests draw from a fixed seed so that a run is reproducible; set PROPTEST_RNG_SEED
-# to explore other cases (failures are kept in *.proptest-regressions files).
+# to explore other cases (failures are kept in tests/proptest-regressions/).
 export PROPTEST_RNG_SEED="${PROPTEST_RNG_SEED:-2011}"
 
 echo "== cargo fmt --check"

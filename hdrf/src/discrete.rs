@@ -8,7 +8,7 @@
 //! the current bundles; ties to the first child in input order), and give the leaf reached
 //! one slice. `collapsed` picks the active leaf with the smallest `x mu / g` directly.
 //! Everything is exact. As `k` grows the result converges to the fluid allocation at rate
-//! `O(1/k)` (`tests/discrete.rs` measures it on random trees), except where the fluid fill
+//! `O(1/k)` (`tests/integration/discrete.rs` measures it on random trees), except where the fluid fill
 //! grows several tied *degenerate* siblings together (see [`crate::fill`]) and the resource
 //! they compete for runs out before their keys start rising. Here the tie goes to the first
 //! of them; a slice leaves its key unchanged, so it stays tied and first and takes every slice
@@ -16,7 +16,7 @@
 //! never get their turn, at any `k`. On capacity (1,1) and root {c {c1 = (1,0) weight 2
 //! cap 2/5, c2 = (0,1)}, e {e1 = (1,0) weight 2 cap 2/5, e2 = (0,1)}, d = (0,1)}, naive,
 //! min-satisfaction and H-DRF give `c2 = e2 = 3/10` statically and `c2 = 2/5`, `e2 = 1/5`
-//! task by task at every `k` that is a multiple of 5 (`tests/discrete.rs`, with the
+//! task by task at every `k` that is a multiple of 5 (`tests/integration/discrete.rs`, with the
 //! derivation).
 //!
 //! Eager blocking matters for H-DRF, whose keys leave blocked nodes out of the minimum and

@@ -82,7 +82,7 @@
 //! Trees without fifo pools filled from zero have no wrappers: their fills are unchanged.
 //!
 //! [`crate::reference`] is the plain engine that recomputes everything every phase; the
-//! test `tests/engines.rs` checks that both agree exactly.
+//! test `tests/integration/engines.rs` checks that both agree exactly.
 
 use leontief_solver::{ExactSum, Mode, Rational};
 

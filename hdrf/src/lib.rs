@@ -12,12 +12,12 @@
 //!   twin, [`mod@reference`], which shares no code with it, cross-checks it); [`discrete`] runs
 //!   their task-by-task versions with slices of `1/k` task.
 //! - The static allocations are the limits of those task-by-task fills as `k` grows
-//!   (`tests/discrete.rs`), with one exception under naive, min-satisfaction HDRF and H-DRF:
+//!   (`tests/integration/discrete.rs`), with one exception under naive, min-satisfaction HDRF and H-DRF:
 //!   tied *degenerate* siblings (pools whose key does not rise while they grow) competing for
 //!   a resource that runs out. The fluid fill grows them together; task by task the tie goes
 //!   to the first sibling, a slice leaves its key unchanged, so it wins every slice, takes the
 //!   whole resource, and the others never get their turn, at every `k`
-//!   (`tied_degenerate_siblings_on_a_resource_that_runs_out` in `tests/discrete.rs`: static
+//!   (`tied_degenerate_siblings_on_a_resource_that_runs_out` in `tests/integration/discrete.rs`: static
 //!   `c2 = e2 = 3/10`, task-level `c2 = 2/5`, `e2 = 1/5`; see [`discrete`]). Statically, min-satisfaction HDRF coincides with naive HDRF (proof in
 //!   [`policies::min_satisfaction`]); the two differ only under task churn.
 //! - [`TreeAllocation`]: every node's allocation vector, dominant share, satisfaction

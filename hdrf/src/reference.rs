@@ -6,7 +6,7 @@
 //! cost is `O(P·(m + c))` big-rational operations per phase whatever changed, where the
 //! event-driven engine of [`crate::fill`] touches only the pools an event affects; on a
 //! 2,000-leaf tree that is the difference between seconds and a fraction of one. The test
-//! `tests/engines.rs` checks that both give identical answers.
+//! `tests/integration/engines.rs` checks that both give identical answers.
 //!
 //! It is an oracle, so it shares no code with what it checks: not the engine of
 //! [`crate::fill`] and not the policies' keys of [`crate::policies`]. Its keys are written out

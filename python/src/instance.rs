@@ -71,7 +71,9 @@ fn user(i: usize, obj: &Bound<'_, PyAny>) -> Option<User> {
 }
 
 /// The items of a `list` or `tuple` (the JSON arrays of the JSON route).
-fn items<'py>(obj: &Bound<'py, PyAny>) -> Option<impl Iterator<Item = Bound<'py, PyAny>>> {
+fn items<'py>(
+    obj: &Bound<'py, PyAny>,
+) -> Option<impl Iterator<Item = Bound<'py, PyAny>> + use<'py>> {
     let list: Vec<Bound<'py, PyAny>> = if let Ok(l) = obj.cast_exact::<PyList>() {
         l.iter().collect()
     } else {

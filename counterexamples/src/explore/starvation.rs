@@ -42,7 +42,7 @@
 //! the simulator's own accounting, and the worst with the recorded node, interval and value.
 //!
 //! # Example
-//! See `tests/explore_starvation.rs`: on A ⟨1/2, 0⟩ beside B = {B1 ⟨1/2, 0⟩, B2 ⟨0, 1⟩},
+//! See `tests/integration/explore_starvation.rs`: on A ⟨1/2, 0⟩ beside B = {B1 ⟨1/2, 0⟩, B2 ⟨0, 1⟩},
 //! naive HDRF keeps B1 starved on `[1, 4)` while A drains its batch.
 //!
 //! # Complexity

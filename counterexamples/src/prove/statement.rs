@@ -204,7 +204,7 @@ impl Shape {
                 let names: Vec<String> = s
                     .iter()
                     .enumerate()
-                    .filter(|(_, &p)| p)
+                    .filter(|&(_, &p)| p)
                     .map(|(r, _)| format!("r{}", r + 1))
                     .collect();
                 format!("prices>0 on {{{}}}", names.join(","))

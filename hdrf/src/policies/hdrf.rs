@@ -41,10 +41,10 @@
 //! unless a child blocked by one resource holds another, unsaturated one: on `C1`, `C2` on
 //! the CPU, `A = (0,1)`, `B = {B1 = (1,1), B2 = (0,1)}` the rule above gives `A = 1/2`,
 //! `B2 = 3/10` (B1's memory counts against B), the dropping reading `A = B2 = 2/5`
-//! (`tests/hdrf_paper.rs`). The paper's own examples come out the same under both
-//! (`n1 = (0,1)` against `n2 = {(1,0), (0,1)}`: 1/2, 1, 1/2, in `tests/reference.rs`; `n1`,
+//! (`tests/integration/hdrf_paper.rs`). The paper's own examples come out the same under both
+//! (`n1 = (0,1)` against `n2 = {(1,0), (0,1)}`: 1/2, 1, 1/2, in `tests/integration/reference.rs`; `n1`,
 //! `n2`, `n3,1` on the CPU against `n3,2`, `n4` on the GPUs: 1/3 each, then the GPUs split
-//! evenly, in `tests/hdrf_paper.rs`). Volcano's DRF plugin
+//! evenly, in `tests/integration/hdrf_paper.rs`). Volcano's DRF plugin
 //! (`pkg/scheduler/plugins/drf/drf.go`, `updateHierarchicalShare`) adds blocked children
 //! unscaled as in step 3 but takes a node's share over all resources, without step 4; this
 //! module implements all four steps.

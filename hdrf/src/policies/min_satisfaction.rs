@@ -25,7 +25,7 @@
 //! `σ_c <= σ_child` for every active child; by induction `σ_c` is the minimum of `c`'s active
 //! subtree, so the key is `σ_c = S_c / g_c = (W_p / g_p) · S_c / w_c` — naive's key times a
 //! factor common to all siblings. The two policies differ only under churn, which is what
-//! the lecture's example is about (`tests/properties.rs` checks the identity on random trees).
+//! the lecture's example is about (`tests/integration/properties.rs` checks the identity on random trees).
 //!
 //! Ties are equalised (all tied children grow). A child whose key cannot rise (its `σ` is
 //! the binding term and its growth does not use its dominant resource) is *degenerate* and

@@ -411,9 +411,9 @@ impl Engine {
                 let e = self.heap.pop().expect("peeked");
                 self.events += 1;
                 match e.kind {
-                    Kind::Complete { task, gen } => {
+                    Kind::Complete { task, r#gen } => {
                         let slot = &self.tasks[task as usize];
-                        if slot.alive && slot.gen == gen {
+                        if slot.alive && slot.r#gen == r#gen {
                             self.release(task as usize, false);
                             self.completed += 1;
                         }
@@ -658,7 +658,7 @@ impl Engine {
                 self.tasks.push(Task {
                     leaf: leaf as u32,
                     machine: machine as u32,
-                    gen: 0,
+                    r#gen: 0,
                     alive: true,
                     pos,
                     start: now.clone(),
@@ -668,8 +668,8 @@ impl Engine {
             }
         };
         self.leaf_tasks[leaf].push(id);
-        let gen = self.tasks[id as usize].gen;
-        self.push(now + duration, Kind::Complete { task: id, gen });
+        let r#gen = self.tasks[id as usize].r#gen;
+        self.push(now + duration, Kind::Complete { task: id, r#gen });
         self.started += 1;
     }
 
@@ -679,7 +679,7 @@ impl Engine {
         let (leaf, machine, pos) = {
             let t = &mut self.tasks[id];
             t.alive = false;
-            t.gen = t.gen.wrapping_add(1);
+            t.r#gen = t.r#gen.wrapping_add(1);
             (t.leaf as usize, t.machine as usize, t.pos as usize)
         };
         let list = &mut self.leaf_tasks[leaf];

@@ -9,7 +9,7 @@ use leontief_solver::Rational;
 /// What happens at an event.
 pub(super) enum Kind {
     /// A task finishes (stale when the slot's generation moved on: the task was preempted).
-    Complete { task: u32, gen: u32 },
+    Complete { task: u32, r#gen: u32 },
     /// A batch of `count` tasks is submitted.
     Arrive { leaf: u32, count: u64 },
     /// An unlimited backlog appears.
@@ -49,7 +49,7 @@ impl Ord for Event {
 pub(super) struct Task {
     pub(super) leaf: u32,
     pub(super) machine: u32,
-    pub(super) gen: u32,
+    pub(super) r#gen: u32,
     pub(super) alive: bool,
     /// Index in its leaf's list of running tasks.
     pub(super) pos: u32,

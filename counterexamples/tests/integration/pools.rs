@@ -1,0 +1,216 @@
+//! Pools in counterexample records: old records (pools encoded in user names) load into
+//! pools with unchanged keys, new records carry pools and replay, generated trees are
+//! instances with pools.
+
+use crate::common;
+
+use common::corpus_records;
+
+use leontief_counterexamples::candidate::{evaluate, Candidate};
+use leontief_counterexamples::corpus::replay_named;
+use leontief_counterexamples::generate::{Chance, GeneratorConfig};
+use leontief_counterexamples::mechanisms::by_name;
+use leontief_counterexamples::record::{replay, Record};
+use leontief_counterexamples::search::{search, SearchConfig};
+use leontief_counterexamples::shrink::{shrink, ShrinkConfig};
+use leontief_solver::properties::{Property, Scenario};
+use leontief_solver::{Instance, Pool, User};
+use serde_json::Value;
+
+/// The keys stored in the corpus are the keys recomputed from the loaded records: loading
+/// path-named instances into pools keeps the tree, and the key sees only the tree.
+#[test]
+fn corpus_keys_are_unchanged() {
+    let records = corpus_records();
+    let (mut trees, mut keyed) = (0, 0);
+    for (file, line, value) in &records {
+        let r = replay_named(value).unwrap_or_else(|e| panic!("{file}:{line}: {e}"));
+        // Hand-entered records have no stored key.
+        if let Some(stored) = value["key"].as_str() {
+            assert_eq!(r.key(), stored, "{file}:{line}");
+            keyed += 1;
+        }
+        if !r.candidate.instance.pools().is_empty() {
+            trees += 1;
+        }
+    }
+    assert!(trees >= 10, "hierarchical records in the corpus: {trees}");
+    assert!(keyed >= 20, "records with a stored key: {keyed}");
+}
+
+/// An old record — users `u1`, `p1/u2`, `p1/u3` — loads as the pool `p1` holding `u2` and
+/// `u3`; written again it carries the pool, and names the users by the same paths.
+#[test]
+fn an_old_path_named_record_loads_into_pools() {
+    let (_, _, value) = corpus_records()
+        .into_iter()
+        .find(|(f, l, _)| f == "hdrf-collapsed-sg.jsonl" && *l == 1)
+        .expect("the first collapsed sg record");
+    assert_eq!(value["instance"]["users"][1]["name"], "p1/u2");
+    let r = replay_named(&value).unwrap();
+    let inst = &r.candidate.instance;
+    assert_eq!(inst.pools(), [Pool::new("p1")]);
+    let names: Vec<&str> = inst.users().iter().map(|u| u.name.as_str()).collect();
+    assert_eq!(names, ["u1", "u2", "u3"]);
+    assert_eq!(inst.user_path(1), "p1/u2");
+    let json = r.to_json();
+    assert_eq!(
+        json["instance"]["pools"],
+        serde_json::json!([{"name": "p1"}])
+    );
+    assert_eq!(json["instance"]["users"][1]["pool"], "p1");
+    for k in ["before", "coalition", "witness"] {
+        assert_eq!(json[k], value[k], "{k}");
+    }
+    // The rewritten record replays as well.
+    let again = replay_named(&json).unwrap();
+    assert_eq!(again.candidate, r.candidate);
+    assert_eq!(again.key(), r.key());
+}
+
+/// The lecture's flattening failure with the pool P of weight 2: P = {P1 ⟨1,0⟩, P2 ⟨0,1⟩}
+/// against Q ⟨1,1⟩ on (1, 1). g_P = 2/3, g_Q = 1/3, g_P1 = g_P2 = 1/3: `collapsed` weighs
+/// the three users equally, so DRF gives each 1/2 and P holds 1/2 < 2/3.
+fn weighted_flattening() -> Candidate {
+    let inst = Instance::with_pools(
+        vec!["r1".into(), "r2".into()],
+        vec![1.into(), 1.into()],
+        vec![Pool::new("P").weight(2)],
+        vec![
+            User::new("P1", [1, 0]).pool(0),
+            User::new("P2", [0, 1]).pool(0),
+            User::new("Q", [1, 1]),
+        ],
+    )
+    .unwrap();
+    Candidate::new(inst, Scenario::Bounded)
+}
+
+/// Old records wrote a pool's weight into the names (`P@2/P1`); they load into the same
+/// instance, their names matched to the users' paths (`P/P1`).
+#[test]
+fn an_old_record_with_pool_weights_loads() {
+    let collapsed = by_name("hdrf:collapsed").unwrap();
+    let c = weighted_flattening();
+    let v = evaluate(collapsed.as_ref(), Property::Sg, &c)
+        .unwrap()
+        .expect("P below its guarantee");
+    let record = Record::new("hdrf:collapsed", Property::Sg, c.clone(), v);
+    let new = record.to_json();
+    assert_eq!(new["witness"]["guaranteed_share"], "2/3");
+    assert_eq!(new["witness"]["dominant_share"], "1/2");
+    assert_eq!(new["coalition"], serde_json::json!(["P/P1", "P/P2"]));
+    // The same record as it was written before pools.
+    let old_name = |path: &str| path.replace("P/", "P@2/");
+    let mut old = new.clone();
+    old["instance"] = serde_json::json!({
+        "resources": ["r1", "r2"], "capacity": ["1", "1"],
+        "users": [{"name": "P@2/P1", "demand": ["1", "0"]}, {"name": "P@2/P2", "demand": ["0", "1"]},
+                  {"name": "Q", "demand": ["1", "1"]}]});
+    let before: serde_json::Map<String, Value> = new["before"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(k, v)| (old_name(k), v.clone()))
+        .collect();
+    old["before"] = Value::Object(before);
+    old["coalition"] = serde_json::json!(["P@2/P1", "P@2/P2"]);
+    let r = replay(collapsed.as_ref(), &old).unwrap();
+    assert_eq!(r.candidate, c);
+    assert_eq!(r.key(), record.key());
+    // A recorded value that differs is still caught under the old names.
+    old["before"]["P@2/P1"] = "1/3".into();
+    assert!(replay(collapsed.as_ref(), &old).is_err());
+}
+
+/// Shrinking drops a user and, with it, the pool it leaves empty. With a bystander z alone
+/// in a pool R, g_P = 2/4, and `collapsed` weighs all four users 1/4: DRF fills r1 with P1,
+/// Q and z at 1/3 each, so P holds 1/3 < 1/2. Without z the weighted flattening's violation
+/// remains (1/2 < 2/3); without Q (P alone, g_P = 1, P1 and P2 get a resource each) or a
+/// user of P (P1 2/3 against Q 1/3: P holds 2/3 = g_P) there is none.
+#[test]
+fn shrinking_drops_the_pool_a_user_leaves_empty() {
+    let collapsed = by_name("hdrf:collapsed").unwrap();
+    let base = weighted_flattening().instance;
+    let mut users = base.users().to_vec();
+    users.push(User::new("z", [1, 1]).pool(1));
+    let mut pools = base.pools().to_vec();
+    pools.push(Pool::new("R"));
+    let inst = Instance::with_pools(
+        base.resources().to_vec(),
+        base.capacity().to_vec(),
+        pools,
+        users,
+    )
+    .unwrap();
+    let c = Candidate::new(inst, Scenario::Bounded);
+    let v = evaluate(collapsed.as_ref(), Property::Sg, &c)
+        .unwrap()
+        .expect("P below its guarantee");
+    let (small, _) = shrink(
+        collapsed.as_ref(),
+        Property::Sg,
+        &c,
+        &v,
+        &ShrinkConfig::default(),
+    );
+    let inst = &small.instance;
+    assert_eq!(inst.num_users(), 3);
+    assert_eq!(inst.pools(), [Pool::new("P").weight(2)]);
+    assert!(evaluate(collapsed.as_ref(), Property::Sg, &small)
+        .unwrap()
+        .is_some());
+}
+
+fn trees() -> GeneratorConfig {
+    let mut g = GeneratorConfig::new();
+    g.users = 2..=4;
+    g.zeros = Chance::new(1, 3).unwrap();
+    g.pools = Some(1..=2);
+    g.weights = true;
+    g
+}
+
+/// Generated trees are instances with pools: plain names, every pool holding a user.
+#[test]
+fn generated_trees_have_pools() {
+    let g = trees();
+    let mut with_pools = 0;
+    for index in 0..200 {
+        let inst = g.instance(7, index);
+        assert!(inst.users().iter().all(|u| !u.name.contains('/')));
+        assert!(inst.pools().len() <= 2);
+        if !inst.pools().is_empty() {
+            with_pools += 1;
+        }
+    }
+    // Each user stays under the root with probability 1/(k+1): most instances have a pool.
+    assert!(with_pools > 100, "{with_pools}");
+}
+
+/// Records found on trees carry their pools and replay from their JSON.
+#[test]
+fn search_records_carry_pools() {
+    let collapsed = by_name("hdrf:collapsed").unwrap();
+    let mut cfg = SearchConfig::new(Property::Sg, 4, trees());
+    cfg.budget = Some(20_000);
+    cfg.max_found = Some(1);
+    let mut lines = Vec::new();
+    search(
+        collapsed.as_ref(),
+        &cfg,
+        &mut |r| {
+            lines.push(r.to_json());
+            Ok(())
+        },
+        &|_| {},
+    )
+    .unwrap();
+    let line = lines.first().expect("collapsed breaks the share guarantee");
+    assert!(line["instance"]["pools"]
+        .as_array()
+        .is_some_and(|p| !p.is_empty()));
+    let r = replay_named(line).unwrap();
+    assert!(!r.candidate.instance.pools().is_empty());
+    assert_eq!(Some(r.key().as_str()), line["key"].as_str());
+}

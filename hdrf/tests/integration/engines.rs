@@ -1,0 +1,66 @@
+//! The event-driven engine ([`leontief_hdrf::fill`]) and the plain one
+//! ([`leontief_hdrf::reference`]) compute the same fluid allocations, exactly.
+
+use crate::common;
+
+use common::{random_tree, Shape};
+use leontief_hdrf::generate::{catalog_tree, cluster_tree};
+use leontief_hdrf::{allocate, reference, Policy, Tree};
+use proptest::prelude::*;
+
+fn same(tree: &Tree, policy: Policy) -> Result<(), TestCaseError> {
+    let fast = allocate(tree, policy).unwrap();
+    let plain = reference::allocate(tree, policy).unwrap();
+    for v in tree.nodes() {
+        prop_assert_eq!(
+            fast.node(v),
+            plain.node(v),
+            "{} at {} on {}",
+            policy,
+            tree.path(v),
+            tree.to_json()
+        );
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    #[test]
+    fn engines_agree_on_random_trees(seed in any::<u64>(), m in 1usize..=4, depth in 2usize..=4, leaves in 2usize..=20) {
+        let tree = random_tree(seed, Shape { depth, leaves, m });
+        for policy in [Policy::Naive, Policy::MinSatisfaction, Policy::Hdrf] {
+            same(&tree, policy)?;
+        }
+    }
+}
+
+#[test]
+fn engines_agree_on_a_generated_cluster() {
+    for tree in [cluster_tree(3, 3, 60, 3, 7), cluster_tree(4, 4, 160, 4, 11)] {
+        for policy in [Policy::Naive, Policy::MinSatisfaction, Policy::Hdrf] {
+            same(&tree, policy).unwrap();
+        }
+    }
+}
+
+/// The benchmark's kind of tree at 400 leaves: H-DRF's allocation there has 2,974-bit
+/// denominators (naive's 1,404), so both engines run on the big-number paths throughout.
+#[test]
+fn engines_agree_on_a_benchmark_tree() {
+    let tree = cluster_tree(10, 9, 400, 4, 42);
+    for policy in [Policy::Naive, Policy::MinSatisfaction, Policy::Hdrf] {
+        same(&tree, policy).unwrap();
+    }
+}
+
+/// The benchmark's other kind of tree, demands from a catalog of task shapes: many leaves
+/// share a demand, so ties between leaves are the rule rather than the exception.
+#[test]
+fn engines_agree_on_a_catalog_tree() {
+    let tree = catalog_tree(10, 9, 400, 4, 8, 42);
+    for policy in [Policy::Naive, Policy::MinSatisfaction, Policy::Hdrf] {
+        same(&tree, policy).unwrap();
+    }
+}

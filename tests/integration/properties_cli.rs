@@ -1,0 +1,301 @@
+//! End-to-end tests of `leontief check`, `leontief verify` and `leontief compare`: the
+//! sources' violations found through the command line, and determinism across threads.
+
+use crate::common;
+
+use common::run_with as run;
+
+use serde_json::Value;
+
+fn json_ok(args: &[&str], stdin: Option<&str>) -> Value {
+    let out = run(args, stdin);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON on stdout")
+}
+
+/// The lecture's four-operation example (reference/flat.json, collusion-four-operations).
+const FOUR: &str = r#"{"resources": ["cpu", "mem", "net"], "capacity": [1, 1, 1], "users": [
+    {"name": "op1", "demand": [1, 0, 0]}, {"name": "op2", "demand": [1, 0, 0]},
+    {"name": "op3", "demand": [0, 1, 0]}, {"name": "op4", "demand": [0, "1/2", 1]}]}"#;
+
+#[test]
+fn the_lectures_collusion_is_gsp_strong_not_gsp_weak() {
+    let v = json_ok(
+        &[
+            "check",
+            "--mechanism",
+            "drf",
+            "--property",
+            "gsp-strong,gsp-weak",
+            "--lie",
+            "op1=1,0,1/2",
+            "--lie",
+            "op2=1,0,1/2",
+            "-",
+        ],
+        Some(FOUR),
+    );
+    let strong = &v[0];
+    assert_eq!(strong["property"], "gsp-strong");
+    assert_eq!(strong["holds"], false);
+    let w = &strong["witness"];
+    assert_eq!(w["tasks_under_lie"]["op3"], "3/4");
+    assert_eq!(w["tasks_under_lie"]["op4"], "1/2");
+    let members: Vec<&str> = w["coalition"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["user"].as_str().unwrap())
+        .collect();
+    assert_eq!(members, ["op1", "op2", "op3"]);
+    assert_eq!(v[1]["property"], "gsp-weak");
+    assert_eq!(v[1]["holds"], true);
+}
+
+#[test]
+fn bounded_search_finds_the_collusion_by_itself() {
+    let v = json_ok(&["check", "--property", "gsp-strong", "-"], Some(FOUR));
+    assert_eq!(v[0]["holds"], false);
+    assert_eq!(v[0]["bounded"], true);
+}
+
+#[test]
+fn drf_resource_monotonicity_failure() {
+    // DRF paper §5: (1,1) -> (1,4), A falls from 1/3 to 1/4.
+    let inst = r#"{"capacity": [1, 1], "users": [{"name": "A", "demand": [2, 1]}, {"name": "B", "demand": [1, 2]}]}"#;
+    let v = json_ok(
+        &["check", "--property", "rm", "--capacity", "1,4", "-"],
+        Some(inst),
+    );
+    assert_eq!(v[0]["holds"], false);
+    assert_eq!(v[0]["witness"]["user"], "A");
+    assert_eq!(v[0]["witness"]["before"], "1/3");
+    assert_eq!(v[0]["witness"]["after"], "1/4");
+}
+
+#[test]
+fn ceei_manipulation_of_the_paper() {
+    // Theorem 4: user 1 reports <16, 8> and gets 25/6 > 100/31.
+    let inst = r#"{"capacity": [100, 100], "users": [{"name": "1", "demand": [16, 1]}, {"name": "2", "demand": [1, 2]}]}"#;
+    let v = json_ok(
+        &[
+            "check",
+            "--mechanism",
+            "ceei",
+            "--property",
+            "sp",
+            "--lie",
+            "1=16,8",
+            "-",
+        ],
+        Some(inst),
+    );
+    assert_eq!(v[0]["holds"], false);
+    assert_eq!(v[0]["witness"]["before"], "100/31");
+    assert_eq!(v[0]["witness"]["after"], "25/6");
+}
+
+#[test]
+fn asset_fairness_fails_sharing_incentive() {
+    // Theorem 1: (30, 30), <1,3> and <1,1>: user 2 gets 12 tasks, less than the 15 of half.
+    let inst = r#"{"capacity": [30, 30], "users": [{"name": "1", "demand": [1, 3]}, {"name": "2", "demand": [1, 1]}]}"#;
+    let v = json_ok(
+        &[
+            "check",
+            "--mechanism",
+            "asset",
+            "--property",
+            "si,ef,po",
+            "-",
+        ],
+        Some(inst),
+    );
+    assert_eq!(v[0]["holds"], false);
+    assert_eq!(v[0]["witness"]["user"], "2");
+    assert_eq!(v[1]["holds"], true);
+    assert_eq!(v[2]["holds"], true);
+}
+
+#[test]
+fn verify_summarises_theorems_and_violations() {
+    let drf = json_ok(
+        &[
+            "verify",
+            "--property",
+            "sp",
+            "--instances",
+            "200",
+            "--zeros",
+            "0.3",
+            "--weights",
+            "--caps",
+        ],
+        None,
+    );
+    assert_eq!(drf["violations"], 0);
+    assert_eq!(drf["instances"], 200);
+    assert!(drf["scenarios"].as_u64().unwrap() > 1000);
+    let asset = json_ok(
+        &[
+            "verify",
+            "--mechanism",
+            "asset",
+            "--property",
+            "si",
+            "--instances",
+            "200",
+        ],
+        None,
+    );
+    assert!(asset["violations"].as_u64().unwrap() > 0);
+    assert_eq!(asset["witnesses"][0]["check"]["holds"], false);
+    let rm = json_ok(&["verify", "--property", "rm", "--instances", "200"], None);
+    assert!(rm["violations"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn verify_is_the_same_whatever_the_thread_count() {
+    let args = |t: &'static str| {
+        vec![
+            "verify",
+            "--mechanism",
+            "asset",
+            "--property",
+            "pm",
+            "--instances",
+            "300",
+            "--seed",
+            "9",
+            "--zeros",
+            "1/4",
+            "--threads",
+            t,
+        ]
+    };
+    let one = run(&args("1"), None);
+    let two = run(&args("2"), None);
+    assert!(one.status.success() && two.status.success());
+    assert_eq!(one.stdout, two.stdout);
+}
+
+#[test]
+fn verify_and_check_reject_bad_flags() {
+    for (args, message) in [
+        (vec!["verify", "--property", "nope"], "--property"),
+        (
+            vec!["verify", "--property", "sp", "--users", "5..2"],
+            "--users",
+        ),
+        (
+            vec!["verify", "--property", "sp", "--zeros", "3/2"],
+            "--zeros",
+        ),
+        (
+            vec!["verify", "--property", "sp", "--mechanism", "magic"],
+            "--mechanism",
+        ),
+    ] {
+        let out = run(&args, None);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty());
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(message),
+            "{args:?}"
+        );
+    }
+    let out = run(
+        &["check", "--property", "sp", "--lie", "op9=1,0,0", "-"],
+        Some(FOUR),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no user named"));
+}
+
+#[test]
+fn compare_sets_the_mechanisms_side_by_side() {
+    // The DRF paper's Figure 4 numbers: DRF 3 and 2, asset 63/25 and 54/25, CEEI 45/11, 18/11.
+    let inst = r#"{"capacity": [9, 18], "users": [{"name": "A", "demand": [1, 4]}, {"name": "B", "demand": [3, 1]}]}"#;
+    let v = json_ok(&["compare", "--format", "json", "-"], Some(inst));
+    let find = |name: &str| {
+        v["mechanisms"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["mechanism"] == name)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(find("drf")["tasks"]["A"], "3");
+    assert_eq!(find("asset")["tasks"]["B"], "54/25");
+    assert_eq!(find("ceei")["tasks"]["A"], "45/11");
+    assert_eq!(find("drf-lp")["tasks"]["B"], "2");
+    assert_eq!(find("asset-lp")["tasks"]["A"], "63/25");
+}
+
+#[test]
+fn the_readme_examples_run_and_say_what_the_readme_says() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let path = |f: &str| format!("{root}/examples/{f}");
+    let paper = json_ok(&["solve", &path("drf-paper.json")], None);
+    assert_eq!(paper["users"][0]["tasks"], "3");
+    assert_eq!(paper["users"][1]["tasks"], "2");
+    let four = json_ok(
+        &[
+            "check",
+            "--property",
+            "gsp-strong,gsp-weak",
+            "--lie",
+            "op1=1,0,1/2",
+            "--lie",
+            "op2=1,0,1/2",
+            &path("four-operations.json"),
+        ],
+        None,
+    );
+    assert_eq!(
+        (four[0]["holds"].clone(), four[1]["holds"].clone()),
+        (Value::Bool(false), Value::Bool(true))
+    );
+    let rm = json_ok(
+        &[
+            "check",
+            "--property",
+            "rm",
+            "--capacity",
+            "1,4",
+            &path("drf-not-rm.json"),
+        ],
+        None,
+    );
+    assert_eq!(rm[0]["witness"]["after"], "1/4");
+    let tree = json_ok(
+        &["hdrf", "--policy", "naive", &path("lecture-tree.json")],
+        None,
+    );
+    assert_eq!(tree["policy"], "naive");
+    let skip = json_ok(
+        &[
+            "solve",
+            "--mechanism",
+            "discrete-drf",
+            "--misfit",
+            "skip",
+            "--machines",
+            "4",
+            &path("drf-paper.json"),
+        ],
+        None,
+    );
+    // Machines of (9/4, 9/2): B's <3, 1> never fits; one A task per machine.
+    assert_eq!(
+        (
+            skip["users"][0]["tasks"].clone(),
+            skip["users"][1]["tasks"].clone()
+        ),
+        (Value::from("4"), Value::from("0"))
+    );
+}
