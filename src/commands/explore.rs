@@ -154,14 +154,10 @@ impl Certify {
     /// The refusal of a run `--certify` cannot certify, naming the flag that stands in the way.
     fn new(args: &ExploreArgs, cfg: &ExploreConfig, domain: &Domain) -> Result<Self, CliError> {
         let refuse = |flag: &str, why: String| Err(usage(format!("--certify: {why} ({flag})")));
-        let Ok(mechanism) = prove::ProvedMechanism::from_name(args.mechanism.name) else {
-            return refuse(
-                "--mechanism",
-                format!(
-                    "{} has no encoding for prove; encoded: drf, drf-common-level, asset, ceei",
-                    args.mechanism.name
-                ),
-            );
+        let mechanism = match prove::ProvedMechanism::from_name(args.mechanism.name) {
+            Ok(m) => m,
+            Err(SolverError::Invalid { reason, .. }) => return refuse("--mechanism", reason),
+            Err(e) => return Err(e.into()),
         };
         match args.metric {
             MetricName::SpGain | MetricName::GspGain | MetricName::PmLoss => {}
@@ -190,6 +186,18 @@ impl Certify {
         let g = &domain.generator;
         if g.pools.is_some() {
             return refuse("--pools", "prove's instances are flat".into());
+        }
+        // prove decides hdrf:collapsed on every tree, that is on any leaf weights: a run
+        // without them would be certified on a larger domain than its own.
+        if mechanism.encoded_as() != mechanism && !g.weights {
+            return refuse(
+                "--weights",
+                format!(
+                    "prove decides {} on every tree, that is on any leaf weights; run with \
+                     --weights",
+                    mechanism.name()
+                ),
+            );
         }
         // pm-loss's joins compare the instance with one user more.
         let joiner = usize::from(args.metric == MetricName::PmLoss);

@@ -20,7 +20,8 @@ use crate::workers::thread_pool;
 /// The flags of `leontief prove`.
 #[derive(Debug, Clone, Args)]
 pub struct ProveArgs {
-    /// The mechanism: drf, drf-common-level, asset or ceei (the ones with an encoding).
+    /// The mechanism: drf, drf-common-level, asset, ceei, or hdrf:collapsed on every tree of
+    /// --users leaves (the ones with an encoding; docs/theory.md §6.10).
     #[arg(long)]
     pub mechanism: String,
     /// The property claimed: sp, gsp-strong, gsp-weak, si, ef, pm or rm.

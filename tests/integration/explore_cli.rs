@@ -516,7 +516,7 @@ fn certify_refuses_what_prove_cannot_state_naming_the_flag() {
     };
     fails_with(
         &with(&["--metric", "welfare-ratio", "--mechanism", "discrete-drf"]),
-        "--certify: discrete-drf has no encoding for prove; encoded: drf, drf-common-level, asset, ceei (--mechanism)",
+        "--certify: \"discrete-drf\" has no encoding for prove; encoded: drf, drf-common-level, asset, ceei, hdrf:collapsed (--mechanism)",
     );
     fails_with(
         &with(&["--metric", "fair-welfare-ratio"]),

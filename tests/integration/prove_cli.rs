@@ -16,7 +16,7 @@ fn flags_that_do_not_fit_are_refused() {
     }
     fails_with(
         &with(&["--mechanism", "discrete-drf", "--property", "sp"]),
-        "--mechanism: \"discrete-drf\" has no encoding for prove; encoded: drf, drf-common-level, asset, ceei",
+        "--mechanism: \"discrete-drf\" has no encoding for prove; encoded: drf, drf-common-level, asset, ceei, hdrf:collapsed",
     );
     fails_with(
         &with(&["--mechanism", "drf", "--property", "sp", "--coalition", "2"]),
@@ -79,6 +79,10 @@ fn flags_that_do_not_fit_are_refused() {
     fails_with(
         &with(&["--mechanism", "ceei", "--property", "ef", "--caps"]),
         "--caps: the ceei encoding has no caps",
+    );
+    fails_with(
+        &with(&["--mechanism", "hdrf:collapsed", "--property", "pm"]),
+        "error: --property: pm of hdrf:collapsed has no encoding for prove: a departing leaf changes its siblings' guaranteed shares (docs/theory.md §6.10)",
     );
     fails_with(
         &with(&[

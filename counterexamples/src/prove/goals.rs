@@ -267,7 +267,7 @@ fn encode_unnormalised(statement: &Statement, s: &mut Script, profile: &Profile,
             })
             .collect()
     };
-    match statement.mechanism {
+    match statement.mechanism.encoded_as() {
         ProvedMechanism::Drf => {
             let a = largest(s);
             let shares: Vec<String> = tasks.iter().zip(&a).map(|(y, a)| mul(y, a)).collect();
@@ -281,6 +281,7 @@ fn encode_unnormalised(statement: &Statement, s: &mut Script, profile: &Profile,
         ProvedMechanism::Asset | ProvedMechanism::Ceei => {
             statement.encode(s, profile, tasks, &Shape::Any, "g")
         }
+        ProvedMechanism::Collapsed => unreachable!("encoded as drf"),
     }
 }
 

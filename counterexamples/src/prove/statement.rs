@@ -30,15 +30,19 @@ pub enum ProvedMechanism {
     Asset,
     /// CEEI (`ceei`), without caps.
     Ceei,
+    /// Collapsed HDRF (`hdrf:collapsed`) on every tree: extended DRF over the leaves with the
+    /// leaves' guaranteed shares as weights, any positive ones (docs/theory.md §6.10).
+    Collapsed,
 }
 
 impl ProvedMechanism {
     /// Every encoded mechanism.
-    pub const ALL: [ProvedMechanism; 4] = [
+    pub const ALL: [ProvedMechanism; 5] = [
         ProvedMechanism::Drf,
         ProvedMechanism::DrfCommonLevel,
         ProvedMechanism::Asset,
         ProvedMechanism::Ceei,
+        ProvedMechanism::Collapsed,
     ];
 
     /// The mechanism's name in the registry.
@@ -48,6 +52,7 @@ impl ProvedMechanism {
             ProvedMechanism::DrfCommonLevel => "drf-common-level",
             ProvedMechanism::Asset => "asset",
             ProvedMechanism::Ceei => "ceei",
+            ProvedMechanism::Collapsed => "hdrf:collapsed",
         }
     }
 
@@ -86,11 +91,31 @@ impl ProvedMechanism {
             ProvedMechanism::Ceei => {
                 "the Eisenberg-Gale KKT characterization of CEEI (docs/theory.md §6.3)"
             }
+            ProvedMechanism::Collapsed => {
+                "collapsed HDRF as extended DRF over the leaves weighted by their guaranteed \
+                 shares, which range over every positive weight vector (docs/theory.md §6.10), \
+                 and the bottleneck characterization of extended DRF (docs/theory.md §6.2)"
+            }
         }
     }
 
+    /// The mechanism whose encoding this one uses: `collapsed` is encoded as extended DRF
+    /// with free weights.
+    pub fn encoded_as(self) -> ProvedMechanism {
+        match self {
+            ProvedMechanism::Collapsed => ProvedMechanism::Drf,
+            other => other,
+        }
+    }
+
+    /// Whether the users are the leaves of any tree (their weights then range over every
+    /// positive vector, whatever `--weights` says).
+    fn on_every_tree(self) -> bool {
+        self == ProvedMechanism::Collapsed
+    }
+
     fn takes_caps(self) -> bool {
-        matches!(self, ProvedMechanism::Drf | ProvedMechanism::Asset)
+        matches!(self.encoded_as(), ProvedMechanism::Drf | ProvedMechanism::Asset)
     }
 }
 
@@ -372,6 +397,27 @@ impl Statement {
                 ),
             ));
         }
+        if mechanism.on_every_tree()
+            && matches!(goal, Goal::Property(Property::Pm) | Goal::PmLoss(_))
+        {
+            let flag = if matches!(goal, Goal::PmLoss(_)) {
+                "--metric"
+            } else {
+                "--property"
+            };
+            return Err(SolverError::invalid(
+                flag,
+                format!(
+                    "{} of {} has no encoding for prove: a departing leaf changes its \
+                     siblings' guaranteed shares (docs/theory.md §6.10)",
+                    if flag == "--metric" { "pm-loss" } else { "pm" },
+                    mechanism.name()
+                ),
+            ));
+        }
+        // Every tree's leaves carry some positive weights, and every positive weight vector
+        // is some tree's (docs/theory.md §6.10).
+        let weights = weights || mechanism.on_every_tree();
         if let Goal::PmLoss(c) | Goal::RmLoss(c) = &goal {
             if !c.is_positive() {
                 return Err(SolverError::invalid(
@@ -427,7 +473,13 @@ impl Statement {
             } else {
                 "demands may be zero"
             },
-            if self.weights { ", any weights" } else { "" },
+            if self.mechanism.on_every_tree() {
+                ", every tree of that many leaves"
+            } else if self.weights {
+                ", any weights"
+            } else {
+                ""
+            },
             if self.caps { ", any caps" } else { "" },
             if self.is_group() {
                 format!(", coalitions of at most {} liars", self.coalition)
@@ -479,7 +531,13 @@ impl Statement {
                     "nonnegative, largest entry 1 (every demand scales to this)"
                 },
                 "reports": "the coalition's members report any demand of the same domain",
-                "weights": if self.weights { "any positive" } else { "1" },
+                "weights": if self.mechanism.on_every_tree() {
+                    "the leaves' guaranteed shares: any positive (every tree, docs/theory.md §6.10)"
+                } else if self.weights {
+                    "any positive"
+                } else {
+                    "1"
+                },
                 "caps": if self.caps { "any positive" } else { "none" },
                 "coalition": (1..=self.coalition).map(|i| format!("u{i}")).collect::<Vec<_>>(),
             }),
@@ -519,7 +577,7 @@ impl Statement {
     }
 
     fn split(&self) -> Split {
-        match self.mechanism {
+        match self.mechanism.encoded_as() {
             // A group manipulation is expected to be found at once in one case; splitting
             // it multiplies the cases by every member's report type.
             ProvedMechanism::Drf | ProvedMechanism::Asset
@@ -533,6 +591,7 @@ impl Statement {
             },
             ProvedMechanism::Ceei => Split::Supports,
             ProvedMechanism::DrfCommonLevel => Split::None,
+            ProvedMechanism::Collapsed => unreachable!("encoded as drf"),
         }
     }
 
@@ -545,7 +604,7 @@ impl Statement {
     fn splits_dominant(&self) -> bool {
         self.goal.is_about_lies()
             && matches!(
-                self.mechanism,
+                self.mechanism.encoded_as(),
                 ProvedMechanism::Drf | ProvedMechanism::Asset
             )
             && matches!(self.split(), Split::Bottlenecks { .. })
@@ -866,11 +925,12 @@ impl Statement {
         shape: &Shape,
         at: &str,
     ) {
-        match self.mechanism {
+        match self.mechanism.encoded_as() {
             ProvedMechanism::Drf => drf::encode(s, profile, tasks, shape),
             ProvedMechanism::Asset => asset::encode(s, profile, tasks, shape),
             ProvedMechanism::DrfCommonLevel => common_level::encode(s, profile, tasks, at),
             ProvedMechanism::Ceei => ceei::encode(s, profile, tasks, shape, at),
+            ProvedMechanism::Collapsed => unreachable!("encoded as drf"),
         }
     }
 }

@@ -933,6 +933,37 @@ fn drf_violates_resource_monotonicity_and_keeps_half_its_tasks_with_two_users() 
 }
 
 #[test]
+fn collapsed_hdrf_is_strategy_proof_on_every_tree_of_two_leaves_and_not_resource_monotonic() {
+    // docs/theory.md §6.10: collapsed HDRF is extended DRF over the leaves weighted by their
+    // guaranteed shares, and every positive weight vector is some tree's; extended weighted
+    // DRF is strategy-proof (Ghodsi et al., NSDI 2011, Theorem 1; Parkes, Procaccia and Shah,
+    // EC 2012, with zero demands and weights), so `sp` is proved on every tree of 2 leaves
+    // with 2 resources. DRF is not resource monotonic (the DRF paper, Table 2; the one-pool
+    // tree of equal weights is DRF itself), so `rm` is refuted, and the counterexample must
+    // replay with collapsed HDRF itself on the one-pool tree of its weights.
+    if solver().is_none() {
+        return;
+    }
+    let sp = statement(ProvedMechanism::Collapsed, Goal::Property(Property::Sp), 2, 2);
+    assert!(sp.weights, "every tree: the leaves' weights are free");
+    assert!(sp.describe().contains("every tree"), "{}", sp.describe());
+    assert_eq!(decide(&sp), Verdict::Proved);
+    let rm = statement(ProvedMechanism::Collapsed, Goal::Property(Property::Rm), 2, 2);
+    let record = refuted(&rm);
+    assert_eq!(record["mechanism"], "hdrf:collapsed");
+    assert_eq!(record["property"], "rm");
+    let collapsed = leontief_counterexamples::mechanisms::by_name("hdrf:collapsed").unwrap();
+    replay(collapsed.as_ref(), &record).unwrap();
+    // A departing leaf changes its siblings' guaranteed shares: no fixed-weight statement.
+    for goal in [Goal::Property(Property::Pm), Goal::PmLoss(q("1/2"))] {
+        let err = Statement::new(ProvedMechanism::Collapsed, goal, 3, 2, false, false, false, None)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("a departing leaf changes its siblings' guaranteed shares"), "{err}");
+    }
+}
+
+#[test]
 fn the_welfare_ratio_negation_holds_exactly_above_the_metrics_value() {
     // With the instance pinned, "welfare-ratio <= c" is refuted exactly when explore's
     // metric (an exact LP optimum over the answer's welfare) is above c: so never at c = the
