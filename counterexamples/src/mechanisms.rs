@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 
 use leontief_hdrf::flat::Hierarchical;
 use leontief_hdrf::Policy;
-use leontief_solver::registry::{self, Descriptor, Exactness, Shape};
+use leontief_solver::registry::{self, Descriptor, Engine, Exactness, Shape};
 use leontief_solver::{Mechanism, SolverError};
 
 /// The one-line description of `hdrf:<policy>` (docs/theory.md §4).
@@ -28,13 +28,14 @@ fn description(policy: Policy) -> &'static str {
 fn hierarchical(policy: Policy) -> Descriptor {
     // Built once for the process (see ALL): the few names are leaked once, not per lookup.
     let name: &'static str = Box::leak(format!("hdrf:{policy}").into_boxed_str());
-    Descriptor::new(
+    Descriptor {
         name,
-        description(policy),
-        Exactness::Exact,
-        Shape::Hierarchical,
-        move || Box::new(Hierarchical::new(policy)),
-    )
+        description: description(policy),
+        exactness: Exactness::Exact,
+        shape: Shape::Hierarchical,
+        proved: &[],
+        engine: Engine::plain(move || Box::new(Hierarchical::new(policy))),
+    }
 }
 
 static HIERARCHICAL: LazyLock<Vec<Descriptor>> =
