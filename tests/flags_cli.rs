@@ -177,7 +177,7 @@ fn names_and_help_come_from_the_tables() {
     );
     assert_bad(
         &run(&["simulate", "--policy", "fair", "-"]),
-        "--policy: unknown policy \"fair\" (expected naive, min-satisfaction, collapsed, \
+        "--policy: unknown policy \"fair\" (expected collapsed, naive, min-satisfaction, \
          hdrf, fifo or all)",
     );
 }
