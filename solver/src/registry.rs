@@ -352,8 +352,9 @@ mod tests {
                 }
             }
         }
-        // drf, ceei and drf-lp prove two properties, asset and asset-lp one; three instances.
-        assert_eq!(checked, (3 * 2 + 2) * 3);
+        // At least drf, ceei and drf-lp's two properties and asset and asset-lp's one, on
+        // three instances (a new row adds its own).
+        assert!(checked >= (3 * 2 + 2) * 3, "{checked}");
     }
 
     /// What is not listed is not a theorem: asset fairness (both forms) lacks the sharing

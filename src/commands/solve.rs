@@ -71,7 +71,8 @@ pub enum AnswerForm {
 }
 
 /// Output format of `solve` and `compare`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, strum::IntoStaticStr)]
+#[strum(serialize_all = "kebab-case")]
 pub enum Format {
     /// JSON, every number an exact string (a JSON number with --decimals).
     Json,
@@ -85,11 +86,7 @@ pub enum Format {
 impl Format {
     /// The name as `--format` takes it.
     pub fn name(self) -> &'static str {
-        match self {
-            Format::Json => "json",
-            Format::Table => "table",
-            Format::Csv => "csv",
-        }
+        self.into()
     }
 }
 
