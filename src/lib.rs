@@ -29,7 +29,6 @@ pub mod cli;
 pub mod commands;
 pub mod fuzzing;
 pub mod import;
-pub mod mechanisms;
 pub mod output;
 pub mod plot;
 pub mod render;

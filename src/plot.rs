@@ -43,7 +43,7 @@ fn drawn_nodes(tree: &Tree) -> Vec<NodeId> {
 /// use leontief::hdrf::simulate::{simulate, Scenario, SimConfig, SimPolicy};
 /// let s = Scenario::from_json_str(r#"{"capacity": [1], "horizon": 4, "tree": {"children": [
 ///     {"name": "x", "demand": ["1/2"]}, {"name": "y", "demand": ["1/2"]}]}}"#).unwrap();
-/// let run = simulate(&s, &SimConfig::new(SimPolicy::Naive)).unwrap();
+/// let run = simulate(&s, &SimConfig::new(SimPolicy::Tree(leontief_hdrf::Policy::Naive))).unwrap();
 /// let svg = leontief::plot::shares_over_time(&s.tree, &[run]).unwrap();
 /// assert!(svg.starts_with("<svg") && svg.contains("root/y"));
 /// ```

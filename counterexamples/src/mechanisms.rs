@@ -7,34 +7,21 @@ use std::sync::LazyLock;
 
 use leontief_hdrf::flat::Hierarchical;
 use leontief_hdrf::Policy;
-use leontief_solver::registry::{self, Descriptor, Exactness, Shape};
+use leontief_solver::registry::{self, Descriptor, Engine, Exactness, Shape};
 use leontief_solver::{Mechanism, SolverError};
-
-/// The one-line description of `hdrf:<policy>` (docs/theory.md §4).
-fn description(policy: Policy) -> &'static str {
-    match policy {
-        Policy::Collapsed => {
-            "weighted DRF over the leaves with weights g_leaf (users in pools, e.g. B/B1)"
-        }
-        Policy::Naive => "naive HDRF: smallest dominant share / weight at every pool",
-        Policy::MinSatisfaction => {
-            "min-satisfaction HDRF: smallest satisfaction among each child's active subtree"
-        }
-        Policy::Hdrf => "H-DRF (Bhattacharya et al., SoCC 2013): rescaled, blocked nodes ignored",
-    }
-}
 
 /// The hierarchical descriptor of `policy`, named `hdrf:<policy>`.
 fn hierarchical(policy: Policy) -> Descriptor {
     // Built once for the process (see ALL): the few names are leaked once, not per lookup.
     let name: &'static str = Box::leak(format!("hdrf:{policy}").into_boxed_str());
-    Descriptor::new(
+    Descriptor {
         name,
-        description(policy),
-        Exactness::Exact,
-        Shape::Hierarchical,
-        move || Box::new(Hierarchical::new(policy)),
-    )
+        description: policy.tree_policy().description(),
+        exactness: Exactness::Exact,
+        shape: Shape::Hierarchical,
+        proved: &[],
+        engine: Engine::plain(move || Box::new(Hierarchical::new(policy))),
+    }
 }
 
 static HIERARCHICAL: LazyLock<Vec<Descriptor>> =

@@ -181,7 +181,8 @@ impl SearchConfig {
 }
 
 /// Why a search stopped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::IntoStaticStr)]
+#[strum(serialize_all = "kebab-case")]
 pub enum Stop {
     /// The scenario budget was spent.
     Budget,
@@ -198,13 +199,7 @@ pub enum Stop {
 impl Stop {
     /// `budget`, `time`, `found`, `exhausted`.
     pub fn name(self) -> &'static str {
-        match self {
-            Stop::Budget => "budget",
-            Stop::Time => "time",
-            Stop::Found => "found",
-            Stop::Exhausted => "exhausted",
-            Stop::Cancelled => "cancelled",
-        }
+        self.into()
     }
 }
 

@@ -39,9 +39,9 @@ fn lecture(c: &mut Criterion) {
     let mut group = c.benchmark_group("simulate_lecture_1M");
     group.sample_size(10);
     for policy in [
-        SimPolicy::Naive,
-        SimPolicy::MinSatisfaction,
-        SimPolicy::Hdrf,
+        SimPolicy::Tree(leontief_hdrf::Policy::Naive),
+        SimPolicy::Tree(leontief_hdrf::Policy::MinSatisfaction),
+        SimPolicy::Tree(leontief_hdrf::Policy::Hdrf),
     ] {
         // 200 slots turn over every 1.5 on average: about 133 completions per time unit.
         let cfg = SimConfig::new(policy).record(Record::Off).horizon(7_500);
@@ -59,9 +59,9 @@ fn cluster(c: &mut Criterion) {
     let mut group = c.benchmark_group("simulate_cluster_200");
     group.sample_size(10);
     for policy in [
-        SimPolicy::Naive,
-        SimPolicy::MinSatisfaction,
-        SimPolicy::Collapsed,
+        SimPolicy::Tree(leontief_hdrf::Policy::Naive),
+        SimPolicy::Tree(leontief_hdrf::Policy::MinSatisfaction),
+        SimPolicy::Tree(leontief_hdrf::Policy::Collapsed),
     ] {
         let cfg = SimConfig::new(policy).record(Record::Off).horizon(500);
         let run = simulate(&s, &cfg).expect("valid");

@@ -87,7 +87,8 @@ impl TypedValueParser for PoliciesParser {
 }
 
 /// Output format of `hdrf`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, strum::IntoStaticStr)]
+#[strum(serialize_all = "kebab-case")]
 pub enum TreeFormat {
     /// JSON: every node (pools too) with path, guaranteed share, allocation, dominant share,
     /// satisfaction and tasks, as exact strings.
@@ -102,11 +103,7 @@ pub enum TreeFormat {
 
 impl TreeFormat {
     fn name(self) -> &'static str {
-        match self {
-            TreeFormat::Json => "json",
-            TreeFormat::Tree => "tree",
-            TreeFormat::Csv => "csv",
-        }
+        self.into()
     }
 }
 

@@ -12,7 +12,7 @@ use leontief_solver::Rational;
 use serde_json::Value;
 
 use crate::cli::{read_text, CliError};
-use crate::mechanisms::by_name;
+use leontief_counterexamples::mechanisms::by_name;
 
 /// The flags of `leontief merge`.
 #[derive(Debug, Clone, Args)]

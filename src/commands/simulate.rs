@@ -90,13 +90,15 @@ impl SimulateArgs {
     /// ```
     /// use leontief::hdrf::simulate::SimPolicy;
     /// let args = leontief::commands::simulate::SimulateArgs::new("examples/lecture-churn.json");
-    /// assert_eq!(args.policy.0, [SimPolicy::MinSatisfaction]);
+    /// assert_eq!(args.policy.0, [SimPolicy::Tree(leontief_hdrf::Policy::MinSatisfaction)]);
     /// ```
     pub fn new(file: impl Into<String>) -> Self {
         SimulateArgs {
             file: file.into(),
             workload: None,
-            policy: SimPolicies(vec![SimPolicy::MinSatisfaction]),
+            policy: SimPolicies(vec![SimPolicy::Tree(
+                leontief_hdrf::Policy::MinSatisfaction,
+            )]),
             tie: "count".into(),
             max_events: DEFAULT_MAX_EVENTS,
             format: SimFormat::Json,
@@ -127,7 +129,7 @@ impl SimulateArgs {
 /// use leontief::hdrf::simulate::SimPolicy;
 /// use leontief::commands::simulate::SimPolicies;
 /// let mut args = SimulateArgs::new(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/lecture-churn.json"));
-/// args.policy = SimPolicies(vec![SimPolicy::Naive]);
+/// args.policy = SimPolicies(vec![SimPolicy::Tree(leontief_hdrf::Policy::Naive)]);
 /// args.no_series = true;
 /// let out: serde_json::Value = serde_json::from_str(&run(&args).unwrap()).unwrap();
 /// let b1 = out["nodes"].as_array().unwrap().iter().find(|n| n["name"] == "B1").unwrap();

@@ -1,11 +1,9 @@
 //! `leontief solve`: one mechanism on one instance, exactly, as JSON or a table.
 
 use clap::{Args, ValueEnum};
-use leontief_solver::ceei::Ceei;
-use leontief_solver::lp::LexMaxMin;
-use leontief_solver::registry::Descriptor;
+use leontief_solver::registry::{Descriptor, Engine};
 use leontief_solver::{
-    Allocation, AssetFairness, DiscreteDrf, Drf, Instance, Machines, MisfitRule, Rational, TieBreak,
+    Allocation, AssetFairness, Instance, Machines, MisfitRule, Rational, TieBreak,
 };
 use serde_json::{json, Map};
 
@@ -73,7 +71,8 @@ pub enum AnswerForm {
 }
 
 /// Output format of `solve` and `compare`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, strum::IntoStaticStr)]
+#[strum(serialize_all = "kebab-case")]
 pub enum Format {
     /// JSON, every number an exact string (a JSON number with --decimals).
     Json,
@@ -87,11 +86,7 @@ pub enum Format {
 impl Format {
     /// The name as `--format` takes it.
     pub fn name(self) -> &'static str {
-        match self {
-            Format::Json => "json",
-            Format::Table => "table",
-            Format::Csv => "csv",
-        }
+        self.into()
     }
 }
 
@@ -113,47 +108,11 @@ pub enum Tie {
     Reverse,
 }
 
-/// How `solve` computes the mechanism's answer (and what extra it can print).
-enum Plan {
-    /// Progressive filling, with its events as the trace.
-    Filling(Drf),
-    /// Asset fairness by progressive filling.
-    Asset,
-    /// CEEI: numeric, certified when rational.
-    Ceei,
-    /// An LP sequence recovered exactly.
-    Lp(LexMaxMin),
-    /// discrete DRF with its options; its picks are the trace.
-    Discrete(DiscreteDrf),
-    /// Any other mechanism of the table (the hierarchical ones): its allocation only.
-    Plain,
-}
-
-impl Plan {
-    /// The plan of the mechanism called `name` (discrete DRF with the paper's options).
-    fn for_name(name: &str) -> Plan {
-        match name {
-            "drf" => Plan::Filling(Drf::extended()),
-            "drf-common-level" => Plan::Filling(Drf::common_level()),
-            "asset" => Plan::Asset,
-            "ceei" => Plan::Ceei,
-            "drf-lp" => Plan::Lp(LexMaxMin::drf()),
-            "asset-lp" => Plan::Lp(LexMaxMin::asset()),
-            "discrete-drf" => Plan::Discrete(DiscreteDrf::paper()),
-            _ => Plan::Plain,
-        }
-    }
-
-    /// Whether `--trace` has steps to show.
-    fn has_trace(&self) -> bool {
-        matches!(self, Plan::Filling(_) | Plan::Asset | Plan::Discrete(_))
-    }
-}
-
 /// `solve`'s configuration, validated.
 struct Config {
     mechanism: &'static Descriptor,
-    plan: Plan,
+    /// The mechanism's engine, with the options given on the command line.
+    plan: Engine,
     trace: bool,
     format: Format,
     numbers: Numbers,
@@ -165,7 +124,7 @@ fn config(args: &SolveArgs) -> Result<Config, CliError> {
     let name = args.mechanism.name;
     let discrete_flags =
         args.misfit.is_some() || args.machines.is_some() || args.tie_break.is_some();
-    if discrete_flags && name != "discrete-drf" {
+    if discrete_flags && !matches!(args.mechanism.engine, Engine::Discrete(_)) {
         return Err(usage(
             "--misfit, --machines and --tie-break apply to --mechanism discrete-drf only",
         ));
@@ -173,8 +132,8 @@ fn config(args: &SolveArgs) -> Result<Config, CliError> {
     if args.machines == Some(0) {
         return Err(usage("--machines: expected at least one machine, found 0"));
     }
-    let mut plan = Plan::for_name(name);
-    if let Plan::Discrete(mech) = &mut plan {
+    let mut plan = args.mechanism.engine.clone();
+    if let Engine::Discrete(mech) = &mut plan {
         if args.misfit == Some(Misfit::Skip) {
             *mech = mech.clone().with_misfit(MisfitRule::Skip);
         }
@@ -186,7 +145,7 @@ fn config(args: &SolveArgs) -> Result<Config, CliError> {
         }
     }
     let numbers = args.numbers.numbers()?;
-    if args.form.is_some() && name != "asset" {
+    if args.form.is_some() && !matches!(args.mechanism.engine, Engine::Asset) {
         return Err(usage(format!(
             "--form: the level-coefficient form is asset's; not with --mechanism {name}"
         )));
@@ -220,8 +179,8 @@ fn config(args: &SolveArgs) -> Result<Config, CliError> {
             // The mechanisms with steps, from the table.
             let traced: Vec<&str> = mechanisms::all()
                 .iter()
+                .filter(|d| d.engine.has_trace())
                 .map(|d| d.name)
-                .filter(|n| Plan::for_name(n).has_trace())
                 .collect();
             let (last, init) = traced.split_last().unwrap_or((&"", &[]));
             return Err(usage(format!(
@@ -318,7 +277,7 @@ fn answer(cfg: &Config, inst: leontief_solver::Instance) -> Result<Printed, CliE
 
 fn solved(cfg: &Config, inst: leontief_solver::Instance) -> Result<Solved, CliError> {
     let compact = cfg.form == AnswerForm::LevelCoefficient || cfg.numbers != Numbers::Exact;
-    if matches!(cfg.plan, Plan::Asset)
+    if matches!(cfg.plan, Engine::Asset)
         && compact
         && cfg.format == Format::Json
         && !cfg.summary
@@ -339,16 +298,16 @@ fn solved(cfg: &Config, inst: leontief_solver::Instance) -> Result<Solved, CliEr
     // The total use of each resource, when the mechanism summed it exactly on the way.
     let mut known = None;
     let allocation = match &cfg.plan {
-        Plan::Filling(drf) => filled(&inst, drf.fill(&inst), cfg.trace, &mut extra, &mut known),
-        Plan::Asset => filled(
+        Engine::Filling(drf) => filled(&inst, drf.fill(&inst), cfg.trace, &mut extra, &mut known),
+        Engine::Asset => filled(
             &inst,
             AssetFairness.fill(&inst),
             cfg.trace,
             &mut extra,
             &mut known,
         ),
-        Plan::Ceei => {
-            let out = Ceei::new().solve(&inst)?;
+        Engine::Ceei(ceei) => {
+            let out = ceei.solve(&inst)?;
             if (cfg.format == Format::Json && !cfg.summary) || !out.certified {
                 if cfg.format != Format::Json || cfg.summary {
                     eprintln!("ceei: not certified; printing JSON with decimal values");
@@ -362,13 +321,13 @@ fn solved(cfg: &Config, inst: leontief_solver::Instance) -> Result<Solved, CliEr
             }
             Allocation::new(out.tasks_exact.clone().unwrap_or_default())
         }
-        Plan::Lp(lp) => {
+        Engine::Lp(lp) => {
             let out = lp.solve(&inst)?;
             extra.insert("lp_stages".into(), json!(out.stages.len()));
             extra.insert("max_float_error".into(), json!(out.max_float_error));
             out.allocation()
         }
-        Plan::Discrete(mech) => {
+        Engine::Discrete(mech) => {
             let out = mech.run(&inst, cfg.trace)?;
             let misfit = match mech.misfit {
                 MisfitRule::Skip => "skip",
@@ -393,11 +352,11 @@ fn solved(cfg: &Config, inst: leontief_solver::Instance) -> Result<Solved, CliEr
             }
             Allocation::new(out.tasks.iter().map(|&t| t.into()).collect())
         }
-        Plan::Plain => cfg.mechanism.build().allocate(&inst)?,
+        Engine::Plain(construct) => construct().allocate(&inst)?,
     };
     Ok(Solved::Answer(Box::new(Solution {
         mechanism: cfg.mechanism.name,
-        exact: !matches!(cfg.plan, Plan::Plain) || allocation.tolerance.is_none(),
+        exact: !matches!(cfg.plan, Engine::Plain(_)) || allocation.tolerance.is_none(),
         instance: inst,
         allocation,
         extra,

@@ -249,7 +249,7 @@ pub(super) fn property_table() -> Result<Vec<Check>, CliError> {
 
     let mut checks = Vec::new();
     for (mech_name, column) in [("asset", 0), ("ceei", 1), ("drf", 2)] {
-        let mech = crate::mechanisms::by_name(mech_name)?;
+        let mech = leontief_counterexamples::mechanisms::by_name(mech_name)?;
         for (prop_name, row) in TABLE_2 {
             let property: Property = prop_name.parse()?;
             let mut generator = GeneratorConfig::new();

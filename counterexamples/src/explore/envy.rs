@@ -13,7 +13,7 @@ use leontief_solver::properties::{utility_at_truth, Property};
 use leontief_solver::registry::Descriptor;
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
-use super::metric::{proved, scale, spread, Ctx, Evaluation, Metric, Utility};
+use super::metric::{scale, spread, Ctx, Evaluation, Metric, Utility};
 use super::metric_common::{evaluate_bounded, no_scenario, Of};
 use super::MetricName;
 use crate::candidate::Candidate;
@@ -27,7 +27,7 @@ impl Metric for Envy {
     }
 
     fn applies_to(&self, mechanism: &Descriptor) -> Result<(), String> {
-        if proved(Property::Ef, mechanism.name) {
+        if mechanism.is_proved(Property::Ef) {
             return Err(format!(
                 "{} is envy-free (docs/theory.md §3.11): envy is at most 1 on every instance",
                 mechanism.name

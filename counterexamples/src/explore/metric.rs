@@ -355,14 +355,3 @@ pub(crate) fn ratio(a: &Spread, b: &Spread) -> Option<(Rational, Rational, Ratio
 pub(crate) fn scale(instance: &Instance, i: usize, utility: Utility) -> Rational {
     utility.per_task(instance, i)
 }
-
-/// Whether `mechanism` is proved to have `property` (docs/theory.md §3.11, the DRF paper's
-/// Table 2): DRF (both forms) and CEEI are envy-free and have the sharing incentive; asset
-/// fairness (both forms) is envy-free but lacks the sharing incentive.
-pub(crate) fn proved(property: Property, mechanism: &str) -> bool {
-    match property {
-        Property::Ef => matches!(mechanism, "drf" | "drf-lp" | "ceei" | "asset" | "asset-lp"),
-        Property::Si => matches!(mechanism, "drf" | "drf-lp" | "ceei"),
-        _ => false,
-    }
-}

@@ -13,7 +13,7 @@ use leontief_solver::properties::{utility_at_truth, Property};
 use leontief_solver::registry::Descriptor;
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
-use super::metric::{proved, scale, spread, Ctx, Evaluation, Metric, Spread, Utility};
+use super::metric::{scale, spread, Ctx, Evaluation, Metric, Spread, Utility};
 use super::metric_common::{evaluate_bounded, no_scenario, Of};
 use super::MetricName;
 use crate::candidate::Candidate;
@@ -32,7 +32,7 @@ impl Metric for SiGap {
     }
 
     fn applies_to(&self, mechanism: &Descriptor) -> Result<(), String> {
-        if proved(Property::Si, mechanism.name) {
+        if mechanism.is_proved(Property::Si) {
             return Err(format!(
                 "{} has the sharing incentive (docs/theory.md §3.11): si-gap is at least 1 on every instance",
                 mechanism.name

@@ -62,7 +62,7 @@ use leontief_hdrf::simulate::{
     simulate, Arrival, Duration as TaskDuration, LeafWorkload, Record, Scenario as Sim, SimConfig,
     SimPolicy, Simulation, Supply,
 };
-use leontief_hdrf::{NodeId, Tree};
+use leontief_hdrf::{NodeId, Policy, Tree};
 use leontief_solver::generate::SplitMix64;
 use leontief_solver::properties::Scenario;
 use leontief_solver::registry::Descriptor;
@@ -110,10 +110,14 @@ impl Spell {
 pub fn policy_of(mechanism: &str) -> Result<SimPolicy, String> {
     mechanism
         .strip_prefix("hdrf:")
-        .and_then(|p| p.parse::<SimPolicy>().ok())
+        .and_then(|p| p.parse::<Policy>().ok())
+        .map(SimPolicy::Tree)
         .ok_or_else(|| {
+            let tree: Vec<String> = Policy::ALL.iter().map(|p| format!("hdrf:{p}")).collect();
+            let tree: Vec<&str> = tree.iter().map(String::as_str).collect();
             format!(
-                "starvation simulates a tree policy over time: it applies to --mechanism hdrf:naive, hdrf:min-satisfaction, hdrf:collapsed or hdrf:hdrf, not {mechanism}"
+                "starvation simulates a tree policy over time: it applies to --mechanism {}, not {mechanism}",
+                leontief_solver::registry::one_of(&tree)
             )
         })
 }

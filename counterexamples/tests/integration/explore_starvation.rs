@@ -45,7 +45,7 @@ fn naive_hdrf_starves_b1_while_a_drains_its_batch() {
     //   1/2, no longer starved. Its spell is [1, 4), 3 of the horizon 10.
     // t = 5 on: B1 runs its last two tasks at once; B stays at 1 (B2), A without work.
     let sim = lecture();
-    let r = run(&sim, SimPolicy::Naive).unwrap();
+    let r = run(&sim, SimPolicy::Tree(leontief_hdrf::Policy::Naive)).unwrap();
     let b1 = sim.tree.find("B1").unwrap().index();
     let s = worst(&sim.tree, &r).unwrap().unwrap();
     assert_eq!(
@@ -72,7 +72,11 @@ fn min_satisfaction_does_not_starve_b1() {
     // completion the same: A and B1 each get one of the two CPU halves while they have
     // work, so B1 holds 1/2 >= 1/4 whenever it waits, and A holds 1/2 = g_A.
     let sim = lecture();
-    let r = run(&sim, SimPolicy::MinSatisfaction).unwrap();
+    let r = run(
+        &sim,
+        SimPolicy::Tree(leontief_hdrf::Policy::MinSatisfaction),
+    )
+    .unwrap();
     assert_eq!(worst(&sim.tree, &r).unwrap(), None);
     assert!(spells(&sim.tree, &r).iter().skip(1).all(Option::is_none));
 }
@@ -169,11 +173,15 @@ fn a_recorded_workload_beyond_the_bound_is_refused() {
     )
     .unwrap();
     let sim = Sim::from_json(&doc).unwrap();
-    let err = run(&sim, SimPolicy::Naive).unwrap_err().to_string();
+    let err = run(&sim, SimPolicy::Tree(leontief_hdrf::Policy::Naive))
+        .unwrap_err()
+        .to_string();
     assert!(err.starts_with("witness.workload: 100000 tasks"), "{err}");
     doc["workload"]["x"] = serde_json::json!({"duration": 1});
     let sim = Sim::from_json(&doc).unwrap();
-    let err = run(&sim, SimPolicy::Naive).unwrap_err().to_string();
+    let err = run(&sim, SimPolicy::Tree(leontief_hdrf::Policy::Naive))
+        .unwrap_err()
+        .to_string();
     assert!(err.starts_with("witness.workload.x:"), "{err}");
 }
 

@@ -80,6 +80,10 @@ impl TreePolicy for Collapsed {
         Policy::Collapsed
     }
 
+    fn description(&self) -> &'static str {
+        "weighted DRF over the leaves with weights g_leaf (users in pools, e.g. B/B1)"
+    }
+
     fn normaliser(&self) -> Normaliser {
         Normaliser::GuaranteedShare
     }

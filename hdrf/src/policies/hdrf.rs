@@ -133,6 +133,10 @@ impl TreePolicy for Hdrf {
         Policy::Hdrf
     }
 
+    fn description(&self) -> &'static str {
+        "H-DRF (Bhattacharya et al., SoCC 2013): rescaled, blocked nodes ignored"
+    }
+
     fn normaliser(&self) -> Normaliser {
         Normaliser::Weight
     }

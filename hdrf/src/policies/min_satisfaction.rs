@@ -92,6 +92,10 @@ impl TreePolicy for MinSatisfaction {
         Policy::MinSatisfaction
     }
 
+    fn description(&self) -> &'static str {
+        "min-satisfaction HDRF: smallest satisfaction among each child's active subtree"
+    }
+
     fn normaliser(&self) -> Normaliser {
         Normaliser::GuaranteedShare
     }

@@ -111,6 +111,10 @@ pub trait TreePolicy: Sync {
     /// The policy this is.
     fn policy(&self) -> Policy;
 
+    /// A one-line description (the mechanism `hdrf:<policy>`'s, in `--help` and the
+    /// mechanism list).
+    fn description(&self) -> &'static str;
+
     /// What a node's share is divided by in its key; a leaf's key is its dominant share
     /// over [`Normaliser::of`] it.
     fn normaliser(&self) -> Normaliser;

@@ -77,6 +77,10 @@ impl TreePolicy for Naive {
         Policy::Naive
     }
 
+    fn description(&self) -> &'static str {
+        "naive HDRF: smallest dominant share / weight at every pool"
+    }
+
     fn normaliser(&self) -> Normaliser {
         Normaliser::Weight
     }

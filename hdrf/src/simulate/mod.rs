@@ -166,10 +166,10 @@
 //!   "horizon": 100,
 //!   "workload": {"A": {"duration": 1.5}, "B1": {"duration": 1}, "B2": {"duration": 1000}}}"#).unwrap();
 //! let b1 = s.tree.find("B1").unwrap().index();
-//! let naive = simulate(&s, &SimConfig::new(SimPolicy::Naive)).unwrap();
+//! let naive = simulate(&s, &SimConfig::new(SimPolicy::Tree(leontief_hdrf::Policy::Naive))).unwrap();
 //! assert_eq!(naive.nodes[b1].min_share_steady.to_string(), "0");
 //! assert!(naive.nodes[b1].starved);
-//! let fair = simulate(&s, &SimConfig::new(SimPolicy::MinSatisfaction)).unwrap();
+//! let fair = simulate(&s, &SimConfig::new(SimPolicy::Tree(leontief_hdrf::Policy::MinSatisfaction))).unwrap();
 //! assert!(fair.nodes[b1].min_share_steady >= "1/4".parse().unwrap());
 //! assert!(!fair.nodes[b1].starved);
 //! ```
@@ -202,96 +202,107 @@ pub const MAX_SAMPLES: u64 = 10_000_000;
 /// the largest benchmark (`benches/simulate.rs`), a few seconds of work.
 pub const DEFAULT_MAX_EVENTS: u64 = 2_000_000;
 
-/// A scheduling policy of the simulator: the tree policies of [`Policy`] (same names, see
-/// [`SimPolicy::static_policy`]) and FIFO. Names derived from the variants.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    strum::EnumString,
-    strum::Display,
-    strum::IntoStaticStr,
-    strum::VariantArray,
-    strum::VariantNames,
-    strum::EnumCount,
-)]
-#[strum(
-    serialize_all = "kebab-case",
-    parse_err_ty = SolverError,
-    parse_err_fn = unknown_sim_policy
-)]
+/// A scheduling policy of the simulator: a tree policy of [`Policy`], under its name and in
+/// its order, then FIFO. Nothing here lists the tree policies again: a new [`Policy`] is
+/// simulated as it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SimPolicy {
-    /// Naive HDRF: smallest `dominant share / weight` at every pool.
-    Naive,
-    /// Min-satisfaction HDRF: smallest satisfaction among the active nodes of the subtree.
-    MinSatisfaction,
-    /// Weighted DRF over the leaves with weights `g_leaf`.
-    Collapsed,
-    /// H-DRF (Bhattacharya et al.), as in [`crate::policies::hdrf`].
-    Hdrf,
+    /// A tree policy, task by task.
+    Tree(Policy),
     /// First in, first out: the oldest pending submission.
     Fifo,
 }
 
+/// How many policies the simulator has: the tree policies and FIFO.
+const SIM_POLICIES: usize = Policy::ALL.len() + 1;
+
 impl SimPolicy {
-    /// Every policy, in the order of the enum.
-    pub const ALL: [SimPolicy; <SimPolicy as strum::EnumCount>::COUNT] =
-        leontief_solver::registry::variant_array(<SimPolicy as strum::VariantArray>::VARIANTS);
+    /// Every policy: the tree policies in [`Policy::ALL`]'s order, then FIFO.
+    pub const ALL: [SimPolicy; SIM_POLICIES] = {
+        let mut all = [SimPolicy::Fifo; SIM_POLICIES];
+        let mut i = 0;
+        while i < Policy::ALL.len() {
+            all[i] = SimPolicy::Tree(Policy::ALL[i]);
+            i += 1;
+        }
+        all
+    };
+
+    /// The names of [`SimPolicy::ALL`], in its order.
+    pub const NAMES: [&'static str; SIM_POLICIES] = {
+        let tree = <Policy as strum::VariantNames>::VARIANTS;
+        let mut names = ["fifo"; SIM_POLICIES];
+        let mut i = 0;
+        while i < tree.len() {
+            names[i] = tree[i];
+            i += 1;
+        }
+        names
+    };
 
     /// The name on the command line and in JSON: a tree policy's is its [`Policy`]'s.
     ///
     /// # Example
     /// ```
     /// use leontief_hdrf::{simulate::SimPolicy, Policy};
-    /// assert_eq!(SimPolicy::MinSatisfaction.name(), "min-satisfaction");
+    /// assert_eq!(SimPolicy::Tree(Policy::MinSatisfaction).name(), "min-satisfaction");
     /// assert_eq!("fifo".parse::<SimPolicy>().unwrap(), SimPolicy::Fifo);
-    /// assert!("drf".parse::<SimPolicy>().is_err());
-    /// for p in Policy::ALL {
-    ///     assert_eq!(SimPolicy::from(p).name(), p.name());
-    /// }
+    /// assert_eq!("hdrf".parse::<SimPolicy>().unwrap(), SimPolicy::Tree(Policy::Hdrf));
+    /// let err = "drf".parse::<SimPolicy>().unwrap_err().to_string();
+    /// assert_eq!(err, "policy: unknown policy \"drf\" (expected collapsed, naive, min-satisfaction, hdrf or fifo)");
     /// ```
     pub fn name(self) -> &'static str {
-        self.into()
+        match self {
+            SimPolicy::Tree(policy) => policy.name(),
+            SimPolicy::Fifo => "fifo",
+        }
     }
 
-    /// The static policy of the same name (`None` for FIFO).
+    /// The tree policy (`None` for FIFO).
     ///
     /// # Example
     /// ```
     /// use leontief_hdrf::{simulate::SimPolicy, Policy};
-    /// assert_eq!(SimPolicy::Hdrf.static_policy(), Some(Policy::Hdrf));
-    /// assert_eq!(SimPolicy::from(Policy::Naive), SimPolicy::Naive);
+    /// assert_eq!(SimPolicy::Tree(Policy::Hdrf).static_policy(), Some(Policy::Hdrf));
     /// assert_eq!(SimPolicy::Fifo.static_policy(), None);
     /// ```
     pub fn static_policy(self) -> Option<Policy> {
         match self {
-            SimPolicy::Naive => Some(Policy::Naive),
-            SimPolicy::MinSatisfaction => Some(Policy::MinSatisfaction),
-            SimPolicy::Collapsed => Some(Policy::Collapsed),
-            SimPolicy::Hdrf => Some(Policy::Hdrf),
+            SimPolicy::Tree(policy) => Some(policy),
             SimPolicy::Fifo => None,
         }
     }
 }
 
 impl From<Policy> for SimPolicy {
-    fn from(p: Policy) -> Self {
-        match p {
-            Policy::Naive => SimPolicy::Naive,
-            Policy::MinSatisfaction => SimPolicy::MinSatisfaction,
-            Policy::Collapsed => SimPolicy::Collapsed,
-            Policy::Hdrf => SimPolicy::Hdrf,
-        }
+    fn from(policy: Policy) -> Self {
+        SimPolicy::Tree(policy)
     }
 }
 
-/// The error of `"x".parse::<SimPolicy>()`: `policy: unknown policy "x" (expected naive,
-/// min-satisfaction, collapsed, hdrf or fifo)`.
-fn unknown_sim_policy(text: &str) -> SolverError {
-    leontief_solver::registry::unknown_name::<SimPolicy>("policy", "policy", text)
+impl strum::VariantNames for SimPolicy {
+    const VARIANTS: &'static [&'static str] = &SimPolicy::NAMES;
+}
+
+impl std::fmt::Display for SimPolicy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for SimPolicy {
+    type Err = SolverError;
+
+    /// A tree policy's name or `fifo`; otherwise `policy: unknown policy "x" (expected
+    /// collapsed, naive, min-satisfaction, hdrf or fifo)`.
+    fn from_str(text: &str) -> std::result::Result<Self, SolverError> {
+        match text {
+            "fifo" => Ok(SimPolicy::Fifo),
+            _ => text.parse::<Policy>().map(SimPolicy::Tree).map_err(|_| {
+                leontief_solver::registry::unknown_name::<SimPolicy>("policy", "policy", text)
+            }),
+        }
+    }
 }
 
 /// Which states the time series keeps.
@@ -334,7 +345,7 @@ impl SimConfig {
     /// # Example
     /// ```
     /// use leontief_hdrf::simulate::{Record, SimConfig, SimPolicy};
-    /// let c = SimConfig::new(SimPolicy::Hdrf).machines(4).preemption(5).record(Record::Off);
+    /// let c = SimConfig::new(SimPolicy::Tree(leontief_hdrf::Policy::Hdrf)).machines(4).preemption(5).record(Record::Off);
     /// assert_eq!(c.machines, Some(4));
     /// ```
     pub fn new(policy: SimPolicy) -> Self {
@@ -480,7 +491,7 @@ pub struct Simulation {
 /// let s = Scenario::from_json_str(r#"{"capacity": [1], "horizon": 20, "tree": {"children": [
 ///     {"name": "x", "demand": [0.125]}, {"name": "y", "weight": 3, "demand": [0.125]}]},
 ///     "workload": {"x": {"duration": 1}, "y": {"duration": {"uniform": [1, 3]}}}}"#).unwrap();
-/// let run = simulate(&s, &SimConfig::new(SimPolicy::Naive)).unwrap();
+/// let run = simulate(&s, &SimConfig::new(SimPolicy::Tree(leontief_hdrf::Policy::Naive))).unwrap();
 /// let y = s.tree.find("y").unwrap().index();
 /// assert_eq!(run.nodes[y].final_tasks, Some(6));
 /// assert_eq!(run.nodes[y].time_average_share.to_string(), "3/4");

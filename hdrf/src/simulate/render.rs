@@ -21,8 +21,8 @@ use super::Simulation;
 ///     {"name": "x", "demand": ["1/4"]}, {"name": "y", "demand": ["1/4"]}, {"name": "z", "demand": ["3/4"]}]},
 ///     "starvation_tolerance": 1,
 ///     "workload": {"z": {"count": 1, "duration": 100}, "x": {"start": 1}, "y": {"start": 1}}}"#).unwrap();
-/// let first = simulate(&s, &SimConfig::new(SimPolicy::Naive).tie(TieBreaks::first())).unwrap();
-/// let count = simulate(&s, &SimConfig::new(SimPolicy::Naive)).unwrap();
+/// let first = simulate(&s, &SimConfig::new(SimPolicy::Tree(leontief_hdrf::Policy::Naive)).tie(TieBreaks::first())).unwrap();
+/// let count = simulate(&s, &SimConfig::new(SimPolicy::Tree(leontief_hdrf::Policy::Naive))).unwrap();
 /// let table = render_comparison(&s.tree, &[first, count]);
 /// assert_eq!(table.lines().next(), Some("node    g    naive (first)  naive (count)"));
 /// assert!(table.contains("root/y  1/3  0 / 3 STARVED  1/16 / 1"), "{table}");

@@ -47,7 +47,7 @@ const LECTURE_FIXED: &str = r#"{"resources": ["cpu", "mem"], "capacity": [1, 1],
 fn lecture_naive_drains_b1_exactly() {
     let s = Scenario::from_json_str(LECTURE_FIXED).unwrap();
     // The trace breaks ties by input order.
-    let config = SimConfig::new(SimPolicy::Naive).tie(TieBreaks::first());
+    let config = SimConfig::new(SimPolicy::Tree(Policy::Naive)).tie(TieBreaks::first());
     let run = simulate(&s, &config).unwrap();
     let (a, b1, b2) = (idx(&s, "A"), idx(&s, "B1"), idx(&s, "B2"));
     assert_eq!(run.series[0].time, Rational::ZERO);
@@ -74,7 +74,7 @@ fn lecture_naive_drains_b1_exactly() {
 fn lecture_min_satisfaction_keeps_b1_at_seven_twentieths() {
     let s = Scenario::from_json_str(LECTURE_FIXED).unwrap();
     // The trace breaks ties by input order.
-    let config = SimConfig::new(SimPolicy::MinSatisfaction).tie(TieBreaks::first());
+    let config = SimConfig::new(SimPolicy::Tree(Policy::MinSatisfaction)).tie(TieBreaks::first());
     let run = simulate(&s, &config).unwrap();
     let (a, b1) = (idx(&s, "A"), idx(&s, "B1"));
     let at_one = run.series.iter().find(|x| x.time == Rational::ONE).unwrap();
@@ -94,7 +94,11 @@ fn lecture_churn_example_for_several_seeds() {
     let s = example("lecture-churn.json");
     let (a, b1) = (idx(&s, "A"), idx(&s, "B1"));
     for seed in 1..=5 {
-        let naive = simulate(&s, &SimConfig::new(SimPolicy::Naive).seed(seed)).unwrap();
+        let naive = simulate(
+            &s,
+            &SimConfig::new(SimPolicy::Tree(Policy::Naive)).seed(seed),
+        )
+        .unwrap();
         assert_eq!(
             naive.nodes[b1].min_share_steady,
             Rational::ZERO,
@@ -105,7 +109,11 @@ fn lecture_churn_example_for_several_seeds() {
         assert_eq!(naive.nodes[a].min_share_steady, Rational::ONE);
         assert!(naive.completed > 1000, "churn happens: {}", naive.completed);
 
-        let fair = simulate(&s, &SimConfig::new(SimPolicy::MinSatisfaction).seed(seed)).unwrap();
+        let fair = simulate(
+            &s,
+            &SimConfig::new(SimPolicy::Tree(Policy::MinSatisfaction)).seed(seed),
+        )
+        .unwrap();
         assert!(min_over_series(&fair, b1) >= r("7/20"), "seed {seed}");
         assert!(fair.nodes[b1].min_share_steady >= r("1/4"));
         assert_eq!(fair.nodes[b1].time_below_guarantee, Rational::ZERO);
@@ -124,7 +132,11 @@ fn hdrf_paper_churn_example() {
     let s = example("hdrf-paper-churn.json");
     let (n1, n22) = (idx(&s, "n1"), idx(&s, "n22"));
     for seed in 1..=3 {
-        let naive = simulate(&s, &SimConfig::new(SimPolicy::Naive).seed(seed)).unwrap();
+        let naive = simulate(
+            &s,
+            &SimConfig::new(SimPolicy::Tree(Policy::Naive)).seed(seed),
+        )
+        .unwrap();
         assert_eq!(naive.nodes[n22].min_share_steady, Rational::ZERO);
         assert!(naive.nodes[n22].starved);
         assert_eq!(
@@ -133,12 +145,20 @@ fn hdrf_paper_churn_example() {
             "gpu drifts to n1"
         );
 
-        let hdrf = simulate(&s, &SimConfig::new(SimPolicy::Hdrf).seed(seed)).unwrap();
+        let hdrf = simulate(
+            &s,
+            &SimConfig::new(SimPolicy::Tree(Policy::Hdrf)).seed(seed),
+        )
+        .unwrap();
         assert_eq!(hdrf.series[0].shares[n22], r("1/2"));
         assert!(min_over_series(&hdrf, n22) >= r("1/2"), "seed {seed}");
         assert!(!hdrf.nodes[n22].starved);
 
-        let fair = simulate(&s, &SimConfig::new(SimPolicy::MinSatisfaction).seed(seed)).unwrap();
+        let fair = simulate(
+            &s,
+            &SimConfig::new(SimPolicy::Tree(Policy::MinSatisfaction)).seed(seed),
+        )
+        .unwrap();
         assert!(min_over_series(&fair, n22) >= r("7/20"));
         assert!(!fair.nodes[n22].starved);
     }
@@ -154,7 +174,7 @@ fn preemption_bounds_naive_starvation_by_the_timeout() {
     let s = Scenario::from_json_str(LECTURE_FIXED).unwrap();
     let run = simulate(
         &s,
-        &SimConfig::new(SimPolicy::Naive)
+        &SimConfig::new(SimPolicy::Tree(Policy::Naive))
             .preemption(2)
             .record(Record::Off),
     )
@@ -170,7 +190,7 @@ fn preemption_bounds_naive_starvation_by_the_timeout() {
     // trace.
     let split = simulate(
         &s,
-        &SimConfig::new(SimPolicy::Naive)
+        &SimConfig::new(SimPolicy::Tree(Policy::Naive))
             .preemption(2)
             .machines(2)
             .record(Record::Off),
@@ -207,14 +227,14 @@ fn fifo_serves_the_oldest_submission() {
     assert_eq!(fifo.nodes[y].time_average_share, r("1/3"));
     assert_eq!(fifo.nodes[x].time_average_share, r("2/3"));
     assert_eq!(fifo.nodes[y].time_below_guarantee, Rational::from(2));
-    let first = SimConfig::new(SimPolicy::Naive).tie(TieBreaks::first());
+    let first = SimConfig::new(SimPolicy::Tree(Policy::Naive)).tie(TieBreaks::first());
     let naive = simulate(&s, &first).unwrap();
     assert_eq!(at_three(&naive), (Rational::ONE, Rational::ZERO));
     assert_eq!(naive.nodes[y].time_below_guarantee, Rational::from(5));
     assert_eq!(naive.completed, 2);
     // The default tie-break, count: at t = 3 x has started one task and y none, so y runs
     // [3, 6) and x's second [6, 9), as under FIFO; y is below on [1, 3) only.
-    let count = simulate(&s, &SimConfig::new(SimPolicy::Naive)).unwrap();
+    let count = simulate(&s, &SimConfig::new(SimPolicy::Tree(Policy::Naive))).unwrap();
     assert_eq!(at_three(&count), (Rational::ZERO, Rational::ONE));
     assert_eq!(count.nodes[y].time_below_guarantee, Rational::from(2));
 }
@@ -228,14 +248,22 @@ fn machines_fragment() {
     )
     .unwrap();
     let x = idx(&s, "x");
-    let pooled = simulate(&s, &SimConfig::new(SimPolicy::Naive)).unwrap();
+    let pooled = simulate(&s, &SimConfig::new(SimPolicy::Tree(Policy::Naive))).unwrap();
     assert_eq!(pooled.nodes[x].final_tasks, Some(3));
-    let split = simulate(&s, &SimConfig::new(SimPolicy::Naive).machines(2)).unwrap();
+    let split = simulate(
+        &s,
+        &SimConfig::new(SimPolicy::Tree(Policy::Naive)).machines(2),
+    )
+    .unwrap();
     assert_eq!(split.nodes[x].final_tasks, Some(2));
     assert_eq!(split.nodes[x].final_share, r("2/3"));
     // Default workload: duration 1, always busy: 5 time units × 3 tasks, the last ending at 5.
     assert_eq!(pooled.completed, 12);
-    let err = simulate(&s, &SimConfig::new(SimPolicy::Naive).machines(4)).unwrap_err();
+    let err = simulate(
+        &s,
+        &SimConfig::new(SimPolicy::Tree(Policy::Naive)).machines(4),
+    )
+    .unwrap_err();
     assert_eq!(
         err.to_string(),
         "machines: a task of x needs 1/3 of r1, more than one of 4 machines holds (1/4); it could never run"
@@ -246,7 +274,7 @@ fn machines_fragment() {
 #[test]
 fn deterministic_per_seed() {
     let s = example("lecture-churn.json");
-    let cfg = SimConfig::new(SimPolicy::MinSatisfaction);
+    let cfg = SimConfig::new(SimPolicy::Tree(Policy::MinSatisfaction));
     let one = simulate(&s, &cfg).unwrap();
     assert_eq!(one, simulate(&s, &cfg).unwrap());
     let other = simulate(&s, &cfg.clone().seed(2)).unwrap();
@@ -452,16 +480,22 @@ fn bad_workloads_name_the_field() {
     )
     .unwrap();
     assert_eq!(
-        simulate(&s, &SimConfig::new(SimPolicy::Naive))
+        simulate(&s, &SimConfig::new(SimPolicy::Tree(Policy::Naive)))
             .unwrap_err()
             .to_string(),
         "horizon: missing (the end of simulated time)"
     );
-    assert!(simulate(&s, &SimConfig::new(SimPolicy::Naive).horizon(2)).is_ok());
+    assert!(simulate(
+        &s,
+        &SimConfig::new(SimPolicy::Tree(Policy::Naive)).horizon(2)
+    )
+    .is_ok());
     assert_eq!(
         simulate(
             &s,
-            &SimConfig::new(SimPolicy::Naive).horizon(2).preemption(0)
+            &SimConfig::new(SimPolicy::Tree(Policy::Naive))
+                .horizon(2)
+                .preemption(0)
         )
         .unwrap_err()
         .to_string(),

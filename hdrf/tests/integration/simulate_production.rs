@@ -48,7 +48,7 @@ fn nodes_below_their_guarantee_are_served_first() {
         assert_eq!(out.nodes[x].longest_below_by_a_task, r("0"), "{policy}");
     }
     let plain = Scenario::from_json_str(&text.replace(r#", "guarantee": ["3/4"]"#, "")).unwrap();
-    let out = run(&plain, SimPolicy::Naive);
+    let out = run(&plain, SimPolicy::Tree(leontief_hdrf::Policy::Naive));
     assert_eq!(out.nodes[x].final_tasks, Some(2));
     assert_eq!(out.nodes[y].final_tasks, Some(2));
 }
@@ -79,7 +79,7 @@ fn limits_are_never_exceeded() {
     )
     .unwrap();
     let x = idx(&s, "root/x");
-    let out = run(&s, SimPolicy::Naive);
+    let out = run(&s, SimPolicy::Tree(leontief_hdrf::Policy::Naive));
     assert_eq!(max_over_series(&out, x), r("1/4"));
     // Root: 1/2 on [0, 2) (x and y), 1/4 on [2, 4): (1/2·2 + 1/4·2) / 4 = 3/8.
     assert_eq!(out.nodes[0].time_average_share, r("3/8"));
@@ -112,7 +112,7 @@ fn usage_runs_from_time_zero_and_starvation_is_against_the_guarantee() {
     }
     let short =
         Scenario::from_json_str(&text.replace(r#""duration": 100"#, r#""duration": 1"#)).unwrap();
-    let out = run(&short, SimPolicy::Naive);
+    let out = run(&short, SimPolicy::Tree(leontief_hdrf::Policy::Naive));
     // At t = 1 y's four tasks end and y has no more work: x takes the whole cluster.
     assert_eq!(out.nodes[x].final_tasks, Some(4));
     assert!(!out.nodes[x].starved);
@@ -132,12 +132,12 @@ fn fifo_pools_serve_children_in_order() {
         {"name": "q", "demand": ["1/4"]}]}}"#;
     let s = Scenario::from_json_str(text).unwrap();
     let (a, b, q) = (idx(&s, "root/P/a"), idx(&s, "root/P/b"), idx(&s, "root/q"));
-    let out = run(&s, SimPolicy::Naive);
+    let out = run(&s, SimPolicy::Tree(leontief_hdrf::Policy::Naive));
     assert_eq!(out.nodes[a].final_tasks, Some(2));
     assert_eq!(out.nodes[b].final_tasks, Some(0));
     assert_eq!(out.nodes[q].final_tasks, Some(2));
     let fair = Scenario::from_json_str(&text.replace(r#""mode": "fifo", "#, "")).unwrap();
-    let out = run(&fair, SimPolicy::Naive);
+    let out = run(&fair, SimPolicy::Tree(leontief_hdrf::Policy::Naive));
     assert_eq!(out.nodes[a].final_tasks, Some(1));
     assert_eq!(out.nodes[b].final_tasks, Some(1));
 }
@@ -151,7 +151,11 @@ fn unsupported_production_inputs_are_refused() {
         {"name": "x", "demand": ["1/4"], "guarantee": ["1/2"]}, {"name": "y", "demand": ["1/4"]}]}}"#,
     )
     .unwrap();
-    let err = simulate(&s, &SimConfig::new(SimPolicy::Naive).preemption(1)).unwrap_err();
+    let err = simulate(
+        &s,
+        &SimConfig::new(SimPolicy::Tree(leontief_hdrf::Policy::Naive)).preemption(1),
+    )
+    .unwrap_err();
     assert!(
         err.to_string()
             .starts_with("preemption: not with explicit guarantees or limits"),
@@ -162,7 +166,11 @@ fn unsupported_production_inputs_are_refused() {
         {"name": "x", "demand": ["1/4"], "usage": ["1/3"]}, {"name": "y", "demand": ["1/4"]}]}}"#,
     )
     .unwrap();
-    let err = simulate(&s, &SimConfig::new(SimPolicy::Naive)).unwrap_err();
+    let err = simulate(
+        &s,
+        &SimConfig::new(SimPolicy::Tree(leontief_hdrf::Policy::Naive)),
+    )
+    .unwrap_err();
     assert!(
         err.to_string().starts_with(
             "root/x.usage: the simulator starts what a leaf holds as running tasks: expected a whole number of its tasks ([1/4]), found [1/3]"

@@ -38,7 +38,8 @@ pub enum Guarantee {
 }
 
 /// How a pool serves its children.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, strum::IntoStaticStr)]
+#[strum(serialize_all = "kebab-case")]
 pub enum Mode {
     /// By the policy's fair-sharing rule (the default).
     #[default]
@@ -51,10 +52,7 @@ pub enum Mode {
 impl Mode {
     /// `fair` or `fifo`, as in the JSON form.
     pub fn name(self) -> &'static str {
-        match self {
-            Mode::Fair => "fair",
-            Mode::Fifo => "fifo",
-        }
+        self.into()
     }
 }
 
@@ -86,7 +84,8 @@ pub enum LimitBelowGuarantee {
 
 /// How a guarantee enters a node's share in the static policies (`docs/production.md` §2):
 /// the systems differ.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, strum::IntoStaticStr)]
+#[strum(serialize_all = "kebab-case")]
 pub enum GuaranteeRule {
     /// Guarantees first, then a fair part of the rest, the keys comparing what each node
     /// gets *beyond* its guarantee (YTsaurus' vector HDRF; Kueue's dominant resource share,
@@ -102,10 +101,7 @@ pub enum GuaranteeRule {
 impl GuaranteeRule {
     /// `additive` or `clamp`, as the CLI spells it.
     pub fn name(self) -> &'static str {
-        match self {
-            GuaranteeRule::Additive => "additive",
-            GuaranteeRule::Clamp => "clamp",
-        }
+        self.into()
     }
 }
 
