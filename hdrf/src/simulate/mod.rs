@@ -79,7 +79,7 @@
 //! skipped once its task does not fit, and the others continue (skip-and-continue). When every
 //! leaf always has work and tasks outlive the horizon, the first instant of a run with ties
 //! `first` and tasks of `d / K` (caps `T·K`) is exactly [`crate::discrete::discrete`] with slices `1/K`
-//! (`tests/simulate.rs` checks it on random trees), so the simulated allocation approaches the
+//! (`tests/integration/simulate.rs` checks it on random trees), so the simulated allocation approaches the
 //! static fluid one ([`crate::allocate`]) as `O(1/K)` wherever the discrete fill does. It does
 //! not when tied *degenerate* siblings (pools whose key does not rise while they grow) compete
 //! for a resource that runs out: with `first` the tie goes to the first of them at every task,
