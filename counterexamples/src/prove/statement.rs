@@ -115,7 +115,10 @@ impl ProvedMechanism {
     }
 
     fn takes_caps(self) -> bool {
-        matches!(self.encoded_as(), ProvedMechanism::Drf | ProvedMechanism::Asset)
+        matches!(
+            self.encoded_as(),
+            ProvedMechanism::Drf | ProvedMechanism::Asset
+        )
     }
 }
 

@@ -944,11 +944,21 @@ fn collapsed_hdrf_is_strategy_proof_on_every_tree_of_two_leaves_and_not_resource
     if solver().is_none() {
         return;
     }
-    let sp = statement(ProvedMechanism::Collapsed, Goal::Property(Property::Sp), 2, 2);
+    let sp = statement(
+        ProvedMechanism::Collapsed,
+        Goal::Property(Property::Sp),
+        2,
+        2,
+    );
     assert!(sp.weights, "every tree: the leaves' weights are free");
     assert!(sp.describe().contains("every tree"), "{}", sp.describe());
     assert_eq!(decide(&sp), Verdict::Proved);
-    let rm = statement(ProvedMechanism::Collapsed, Goal::Property(Property::Rm), 2, 2);
+    let rm = statement(
+        ProvedMechanism::Collapsed,
+        Goal::Property(Property::Rm),
+        2,
+        2,
+    );
     let record = refuted(&rm);
     assert_eq!(record["mechanism"], "hdrf:collapsed");
     assert_eq!(record["property"], "rm");
@@ -956,10 +966,22 @@ fn collapsed_hdrf_is_strategy_proof_on_every_tree_of_two_leaves_and_not_resource
     replay(collapsed.as_ref(), &record).unwrap();
     // A departing leaf changes its siblings' guaranteed shares: no fixed-weight statement.
     for goal in [Goal::Property(Property::Pm), Goal::PmLoss(q("1/2"))] {
-        let err = Statement::new(ProvedMechanism::Collapsed, goal, 3, 2, false, false, false, None)
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("a departing leaf changes its siblings' guaranteed shares"), "{err}");
+        let err = Statement::new(
+            ProvedMechanism::Collapsed,
+            goal,
+            3,
+            2,
+            false,
+            false,
+            false,
+            None,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.contains("a departing leaf changes its siblings' guaranteed shares"),
+            "{err}"
+        );
     }
 }
 
