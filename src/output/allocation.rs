@@ -545,27 +545,205 @@ pub(super) fn write_rows(
     }
 }
 
-/// The smallest and largest of `values` with the first user attaining each.
-fn extremes(j: &mut Json<'_, '_>, inst: &Instance, values: &[Rational]) {
-    let mut lo = 0;
-    let mut hi = 0;
-    for (i, v) in values.iter().enumerate() {
-        if *v < values[lo] {
-            lo = i;
+/// The users at which a figure is least and greatest: the first such user on ties.
+#[derive(Clone, Copy)]
+struct Extremes {
+    min: usize,
+    max: usize,
+}
+
+impl Extremes {
+    /// The extremes of `value` over `users` (in increasing order), comparing exactly.
+    fn among(users: &[usize], value: impl Fn(usize) -> Rational) -> Extremes {
+        let first = users[0];
+        let (mut lo, mut hi) = ((first, value(first)), (first, value(first)));
+        for &i in &users[1..] {
+            let v = value(i);
+            if v < lo.1 {
+                lo = (i, v.clone());
+            }
+            if v > hi.1 {
+                hi = (i, v);
+            }
         }
-        if *v > values[hi] {
-            hi = i;
+        Extremes {
+            min: lo.0,
+            max: hi.0,
         }
     }
-    for (label, i) in [("min", lo), ("max", hi)] {
+}
+
+/// `{"min": {"user", "value"}, "max": ..}` for the users `at`, with their values.
+fn extremes_at(
+    j: &mut Json<'_, '_>,
+    inst: &Instance,
+    at: Extremes,
+    value: impl Fn(usize) -> Rational,
+) {
+    for (label, i) in [("min", at.min), ("max", at.max)] {
         j.key(label);
         j.open_object();
         j.key("user");
         j.str(&inst.user_path(i));
         j.key("value");
-        j.number(&values[i]);
+        j.number(&value(i));
         j.close();
     }
+}
+
+/// The least and greatest of a small factor over a group's users, each with its first user.
+struct FactorExtremes {
+    least: (usize, Rational),
+    greatest: (usize, Rational),
+}
+
+impl FactorExtremes {
+    fn new(i: usize, factor: Rational) -> Self {
+        FactorExtremes {
+            least: (i, factor.clone()),
+            greatest: (i, factor),
+        }
+    }
+
+    fn add(&mut self, i: usize, factor: Rational) {
+        if factor < self.least.1 {
+            self.least = (i, factor.clone());
+        }
+        if factor > self.greatest.1 {
+            self.greatest = (i, factor);
+        }
+    }
+
+    /// The users at which `share · factor` is least and greatest: for a positive share those
+    /// of the factor, for a negative one swapped; for zero, every value is zero, so `first`.
+    fn of_product(&self, share: &Rational, first: usize) -> [usize; 2] {
+        match share.signum() {
+            1 => [self.least.0, self.greatest.0],
+            -1 => [self.greatest.0, self.least.0],
+            _ => [first, first],
+        }
+    }
+}
+
+/// The users sharing one weighted share `w` whose share per task `s_i` is nonzero: their
+/// tasks are `w / s_i` and their dominant shares `w · (μ_i / s_i)` (`μ_i` the dominant share
+/// per task).
+struct ShareGroup {
+    share: Rational,
+    /// The group's first user (all of its weighted shares are equal).
+    first: usize,
+    /// `Σ 1/s_i`, so the group's tasks sum to `w · Σ 1/s_i`.
+    inverse_sum: ExactSum,
+    /// Extremes of `1/s_i` (the tasks over `w`).
+    tasks: FactorExtremes,
+    /// Extremes of `μ_i / s_i` (the dominant shares over `w`).
+    dominant: FactorExtremes,
+}
+
+/// What the summary prints besides the totals per resource, computed with one product of a
+/// big fraction by a small one per user (its weighted share) instead of a big sum and big
+/// comparisons per user.
+///
+/// Users are grouped by weighted share (for progressive filling, the levels at which they
+/// stopped: few groups). Within a group a user's tasks and dominant share are the group's
+/// share times a small factor, so their extremes are found on the small factors (the first
+/// user on ties, as over all users) and the tasks sum with small sums and one big product
+/// per group; only the groups' candidates are compared as big fractions. A user whose share
+/// per task is zero (no positive demand) has a weighted share of zero whatever its tasks, so
+/// its figures are taken directly.
+struct SummaryFigures {
+    total_tasks: Rational,
+    tasks: Extremes,
+    dominant: Extremes,
+    weighted: Extremes,
+    /// The number of distinct weighted shares.
+    levels: usize,
+}
+
+impl SummaryFigures {
+    fn of(inst: &Instance, x: &Allocation) -> SummaryFigures {
+        let mut groups: Vec<ShareGroup> = Vec::new();
+        // Groups by the hash of their share's reduced parts, then by equality (hashing a big
+        // `Rational` itself walks its continued fraction, which is slow).
+        let mut by_hash: HashMap<u64, Vec<usize>> = HashMap::new();
+        // Users whose share per task is zero, with the distinct weighted shares they add.
+        let mut direct: Vec<usize> = Vec::new();
+        let mut direct_shares: Vec<Rational> = Vec::new();
+        for i in 0..inst.num_users() {
+            let per_task = inst.task_weighted_share(i);
+            let share = &x.tasks[i] * &per_task;
+            let Some(inverse) = per_task.recip() else {
+                if !direct_shares.contains(&share) {
+                    direct_shares.push(share);
+                }
+                direct.push(i);
+                continue;
+            };
+            let dominant_factor = &inst.task_dominant_share(i) * &inverse;
+            let slot = by_hash.entry(share_hash(&share)).or_default();
+            match slot.iter().find(|&&g| groups[g].share == share) {
+                Some(&g) => {
+                    let group = &mut groups[g];
+                    group.inverse_sum.add(&inverse);
+                    group.tasks.add(i, inverse);
+                    group.dominant.add(i, dominant_factor);
+                }
+                None => {
+                    slot.push(groups.len());
+                    let mut inverse_sum = ExactSum::new();
+                    inverse_sum.add(&inverse);
+                    groups.push(ShareGroup {
+                        share,
+                        first: i,
+                        inverse_sum,
+                        tasks: FactorExtremes::new(i, inverse),
+                        dominant: FactorExtremes::new(i, dominant_factor),
+                    });
+                }
+            }
+        }
+        let mut total = ExactSum::new();
+        for group in &mut groups {
+            total.add(&(&group.share * &group.inverse_sum.value()));
+        }
+        for &i in &direct {
+            total.add(&x.tasks[i]);
+        }
+        let candidates = |pick: &dyn Fn(&ShareGroup) -> Vec<usize>| {
+            let mut users: Vec<usize> = groups.iter().flat_map(pick).collect();
+            users.extend(&direct);
+            users.sort_unstable();
+            users.dedup();
+            users
+        };
+        let tasks = candidates(&|g| g.tasks.of_product(&g.share, g.first).to_vec());
+        let dominant = candidates(&|g| g.dominant.of_product(&g.share, g.first).to_vec());
+        let weighted = candidates(&|g| vec![g.first]);
+        let levels = groups.len()
+            + direct_shares
+                .iter()
+                .filter(|s| !groups.iter().any(|g| g.share == **s))
+                .count();
+        SummaryFigures {
+            total_tasks: total.value(),
+            tasks: Extremes::among(&tasks, |i| x.tasks[i].clone()),
+            dominant: Extremes::among(&dominant, |i| x.dominant_share(inst, i)),
+            weighted: Extremes::among(&weighted, |i| x.weighted_share(inst, i)),
+            levels,
+        }
+    }
+}
+
+/// A hash of `x`'s reduced parts.
+fn share_hash(x: &Rational) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    match (x.as_small(), x.big_parts()) {
+        (Some(parts), _) => parts.hash(&mut h),
+        (None, Some(parts)) => parts.hash(&mut h),
+        (None, None) => {}
+    }
+    h.finish()
 }
 
 /// Writes the summary: aggregate figures only.
@@ -606,31 +784,26 @@ pub fn write_summary(sink: &mut Sink<'_>, numbers: Numbers, answer: Answer<'_>) 
     j.key("saturated");
     j.strs(&saturated(inst, &consumption));
     if n > 0 {
-        let mut total = ExactSum::new();
-        for t in &x.tasks {
-            total.add(t);
-        }
+        let figures = SummaryFigures::of(inst, x);
         j.key("tasks");
         j.open_object();
         j.key("total");
-        j.number(&total.value());
-        extremes(&mut j, inst, &x.tasks);
+        j.number(&figures.total_tasks);
+        extremes_at(&mut j, inst, figures.tasks, |i| x.tasks[i].clone());
         j.close();
-        let dominant: Vec<Rational> = (0..n).map(|i| x.dominant_share(inst, i)).collect();
         j.key("dominant_share");
         j.open_object();
-        extremes(&mut j, inst, &dominant);
+        extremes_at(&mut j, inst, figures.dominant, |i| {
+            x.dominant_share(inst, i)
+        });
         j.close();
-        let weighted: Vec<Rational> = (0..n).map(|i| x.weighted_share(inst, i)).collect();
         j.key("weighted_share");
         j.open_object();
-        extremes(&mut j, inst, &weighted);
-        // Equal values have equal reduced parts, so hashing the parts counts them (hashing a
-        // big `Rational` itself walks its continued fraction, which is slow).
-        let levels: std::collections::HashSet<(BigInt, BigInt)> =
-            weighted.iter().map(|w| (w.numer(), w.denom())).collect();
+        extremes_at(&mut j, inst, figures.weighted, |i| {
+            x.weighted_share(inst, i)
+        });
         j.key("levels");
-        j.raw(&levels.len().to_string());
+        j.raw(&figures.levels.to_string());
         j.close();
     }
     close_answer(&mut j, &extra);

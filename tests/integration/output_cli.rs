@@ -334,3 +334,130 @@ fn asset_answers_expanded_by_default_and_in_level_coefficient_form_on_request() 
         "--form level-coefficient: the exact compact form is JSON only, without --summary, --trace or --decimals",
     );
 }
+
+#[test]
+fn summary_of_weights_caps_and_zero_demands() {
+    // Capacities cpu 12, mem 12; A needs <1, 0> with weight 2, B <0, 1> capped at 3 tasks,
+    // C <1, 1>. Weighted shares per task: A 1/12 / 2 = 1/24, B 1/12, C 1/12, so at level L
+    // A runs 24L tasks, B min(12L, 3), C 12L. B reaches its cap at L = 1/4; the cpu
+    // (24L + 12L = 12) saturates at L = 1/3, freezing A at 8 and C at 4 (mem 3 + 4 = 7 of
+    // 12, utilization 7/12). Tasks: 15 in all, B the fewest (3), A the most (8). Dominant
+    // shares A 8/12 = 2/3, B 3/12 = 1/4, C 4/12 = 1/3; weighted shares A 2/3 / 2 = 1/3,
+    // B 1/4, C 1/3: two levels, and the largest is tied between A and C, so the first, A,
+    // is named.
+    let dir = Scratch::new("summary");
+    let path = dir.write(
+        "weighted.json",
+        r#"{"resources": ["cpu", "mem"], "capacity": [12, 12], "users": [
+            {"name": "A", "demand": [1, 0], "weight": 2},
+            {"name": "B", "demand": [0, 1], "tasks": 3},
+            {"name": "C", "demand": [1, 1]}]}"#,
+    );
+    let v = ok_json(&run(&["solve", &path, "--summary"]));
+    let at = |user: &str, value: &str| serde_json::json!({"user": user, "value": value});
+    assert_eq!(v["consumption"], serde_json::json!(["12", "7"]));
+    assert_eq!(v["utilization"], serde_json::json!(["1", "7/12"]));
+    assert_eq!(v["tasks"]["total"], "15");
+    assert_eq!(v["tasks"]["min"], at("B", "3"));
+    assert_eq!(v["tasks"]["max"], at("A", "8"));
+    assert_eq!(v["dominant_share"]["min"], at("B", "1/4"));
+    assert_eq!(v["dominant_share"]["max"], at("A", "2/3"));
+    assert_eq!(v["weighted_share"]["min"], at("B", "1/4"));
+    assert_eq!(v["weighted_share"]["max"], at("A", "1/3"));
+    assert_eq!(v["weighted_share"]["levels"], 2);
+}
+
+/// A deterministic instance of `n` users over 4 resources: demands 0..=9 (zeros common, at
+/// least one positive entry), and every fifth user with a weight 1..=4 and a cap 1..=6.
+fn weighted_capped_instance(n: usize) -> String {
+    let mut state: u64 = 7;
+    let mut next = |k: u64| {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) % k
+    };
+    let users: Vec<Value> = (0..n)
+        .map(|i| {
+            let mut demand: Vec<u64> = (0..4).map(|_| next(10)).collect();
+            if demand.iter().all(|&d| d == 0) {
+                demand[i % 4] = 1 + next(9);
+            }
+            let mut user = serde_json::json!({"name": format!("u{i}"), "demand": demand});
+            if i % 5 == 0 {
+                user["weight"] = (1 + next(4)).into();
+                user["tasks"] = (1 + next(6)).into();
+            }
+            user
+        })
+        .collect();
+    serde_json::json!({"resources": ["a", "b", "c", "d"], "capacity": [400, 400, 400, 400],
+        "users": users})
+    .to_string()
+}
+
+#[test]
+fn summary_agrees_with_the_full_answer() {
+    // The summary's figures recomputed from the full answer's rows: the total of the tasks,
+    // the first user with the least and with the greatest of each figure, and the number of
+    // distinct weighted shares.
+    use leontief_solver::Rational;
+    let dir = Scratch::new("summary");
+    for (n, mechanism) in [(150, "drf"), (150, "asset"), (7, "drf")] {
+        let path = dir.write("instance.json", &weighted_capped_instance(n));
+        let full = ok_json(&run(&["solve", &path, "--mechanism", mechanism]));
+        let summary = ok_json(&run(&[
+            "solve",
+            &path,
+            "--mechanism",
+            mechanism,
+            "--summary",
+        ]));
+        let rows = users_of(&full);
+        let column = |key: &str| -> Vec<Rational> {
+            rows.iter()
+                .map(|u| {
+                    u[key]
+                        .as_str()
+                        .expect("exact number")
+                        .parse()
+                        .expect("a fraction")
+                })
+                .collect()
+        };
+        let extremes = |values: &[Rational]| {
+            let (mut lo, mut hi) = (0, 0);
+            for (i, v) in values.iter().enumerate() {
+                if *v < values[lo] {
+                    lo = i;
+                }
+                if *v > values[hi] {
+                    hi = i;
+                }
+            }
+            let at = |i: usize| serde_json::json!({"user": rows[i]["name"], "value": values[i].to_string()});
+            (at(lo), at(hi))
+        };
+        let tasks = column("tasks");
+        let total = tasks.iter().fold(Rational::ZERO, |s, t| &s + t);
+        assert_eq!(summary["tasks"]["total"], total.to_string());
+        for (figure, values) in [
+            ("tasks", tasks),
+            ("dominant_share", column("dominant_share")),
+            ("weighted_share", column("weighted_share")),
+        ] {
+            let (lo, hi) = extremes(&values);
+            assert_eq!(summary[figure]["min"], lo, "{mechanism} {n} {figure}");
+            assert_eq!(summary[figure]["max"], hi, "{mechanism} {n} {figure}");
+        }
+        let weighted: std::collections::BTreeSet<Rational> =
+            column("weighted_share").into_iter().collect();
+        assert_eq!(summary["weighted_share"]["levels"], weighted.len());
+        // The instance has what the summary must handle: caps, weights and zero demands, and
+        // (for DRF on 150 users) more than one level.
+        assert!(full.to_string().contains("\"0\""));
+        if n == 150 && mechanism == "drf" {
+            assert!(weighted.len() > 1, "{weighted:?}");
+        }
+    }
+}
