@@ -142,7 +142,7 @@ impl NodeSpec {
 
 /// Reads the tree form `{"resources": [..], "capacity": [..], "tree": {"name", "weight",
 /// "children" | "demand", "tasks"}}` into resource names, capacities and the root's spec
-/// (structure only; [`Instance::from_tree`] validates the values).
+/// (structure only; [`Instance::from_tree`](crate::Instance::from_tree) validates the values).
 ///
 /// `resources` is optional (default `r1..rm`), the root's `name` is optional (default
 /// `root`), `weight` defaults to 1, `tasks` (the cap) is optional and only for leaves.

@@ -16,7 +16,7 @@ pub struct User {
     pub resource_weights: Option<Vec<Rational>>,
     /// Task cap `T_i > 0` (the most tasks the user can run); `None` for unbounded demand.
     pub cap: Option<Rational>,
-    /// The pool it belongs to (index into [`Instance::pools`]); `None`: directly under the
+    /// The pool it belongs to (index into [`Instance::pools`](crate::Instance::pools)); `None`: directly under the
     /// root.
     pub pool: Option<usize>,
     /// Its guarantee, as written (see [`Guarantee`]; resolved on the tree view).
