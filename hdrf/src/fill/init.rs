@@ -1,0 +1,236 @@
+//! The engine's initial state: the engine pools (tree pools and wrappers) of a tree under a
+//! policy and a setup, with their clocks, rooms and leaf groups at the start of the fill.
+
+use leontief_solver::{ExactSum, Mode, Rational};
+
+use super::{leaf_key, Kinetic, Pool, Setup};
+use crate::policies::affine::add_scaled;
+use crate::policies::{Aggregation, TreePolicy};
+use crate::tree::{NodeId, Tree};
+
+impl<'a> Kinetic<'a> {
+    pub(super) fn new(tree: &'a Tree, policy: &'a dyn TreePolicy, setup: &Setup) -> Self {
+        let effective = policy.aggregation() == Aggregation::Effective;
+        let n = tree.len();
+        let m = tree.num_resources();
+        let capacity = tree.capacity();
+        // Who takes part: a leaf that demands something, is allowed and has room under its
+        // cap; a pool with such a leaf below it (children after parents in reverse order).
+        let mut alive = vec![false; n];
+        for v in tree.nodes().rev() {
+            let i = v.index();
+            let node = tree.node(v);
+            alive[i] = setup.alive[i]
+                && if node.is_leaf() {
+                    !node.is_idle() && setup.caps[i].as_ref().is_none_or(Rational::is_positive)
+                } else {
+                    node.children().iter().any(|c| alive[c.index()])
+                };
+        }
+        let held = |i: usize| -> Option<&Rational> {
+            setup
+                .base
+                .as_ref()
+                .map(|b| &b[i])
+                .filter(|b| b.is_positive())
+        };
+        // Wrappers: one pool per taking-part leaf that must be alone in its group.
+        let mut fifo: Vec<bool> = (0..n)
+            .map(|i| {
+                let v = tree.node_id(i).expect("in range");
+                !tree.node(v).is_leaf() && tree.mode(v) == Mode::Fifo
+            })
+            .collect();
+        let mut node_of: Vec<usize> = (0..n).collect();
+        let mut wrapper: Vec<Option<usize>> = vec![None; n];
+        for v in tree.leaves() {
+            let i = v.index();
+            let under_fifo = tree.parent(v).is_some_and(|p| fifo[p.index()]);
+            if alive[i] && (under_fifo || held(i).is_some()) {
+                wrapper[i] = Some(node_of.len());
+                node_of.push(i);
+            }
+        }
+        let total = node_of.len();
+        fifo.resize(total, false);
+        let mut alive_all = alive.clone();
+        alive_all.resize(total, true);
+        let mut per_key = vec![Vec::new(); total];
+        let mut share = vec![Vec::new(); total];
+        let mut scale = vec![Rational::ZERO; total];
+        let mut base_tasks = vec![Rational::ZERO; total];
+        let mut parent = vec![None; total];
+        let mut pool_children = vec![Vec::new(); total];
+        let mut demanders = vec![Vec::new(); m];
+        let mut caps: Vec<Vec<(Rational, usize)>> = vec![Vec::new(); total];
+        let mut active_children = vec![0; total];
+        let mut active_leaves = vec![0; total];
+        let mut group = vec![Vec::new(); total];
+        let mut settled = vec![Vec::new(); total];
+        let mut pools = vec![Pool::default(); total];
+        let zeros = vec![Rational::ZERO; m];
+        let init_pool = |pool: &mut Pool| {
+            pool.usage = zeros.clone();
+            pool.u = zeros.clone();
+            pool.group_part = zeros.clone();
+            pool.contrib = zeros.clone();
+            if effective {
+                pool.v = zeros.clone();
+                pool.dv = zeros.clone();
+            }
+        };
+        for v in tree.nodes() {
+            let i = v.index();
+            let node = tree.node(v);
+            parent[i] = node.parent().map(NodeId::index);
+            if let Some(w) = wrapper[i] {
+                parent[w] = parent[i];
+                parent[i] = Some(w);
+            }
+            if node.is_leaf() && !alive[i] {
+                continue;
+            }
+            if let Some(demand) = node.demand() {
+                let p = parent[i].expect("the root is a pool");
+                let (shares, c) = leaf_key(demand, capacity, node, policy);
+                let inv_c = c.recip().expect("positive");
+                per_key[i] = shares.iter().map(|(j, a)| (*j, a * &inv_c)).collect();
+                for (j, _) in &shares {
+                    demanders[*j].push(i);
+                }
+                let offset = held(i).map(|b| b * &c);
+                if let Some(t) = &setup.caps[i] {
+                    let key = t * &c;
+                    caps[p].push((offset.as_ref().map_or(key.clone(), |o| o + &key), i));
+                }
+                if let Some(w) = wrapper[i] {
+                    group[w] = vec![ExactSum::new(); m];
+                    settled[w] = vec![ExactSum::new(); m];
+                    init_pool(&mut pools[w]);
+                    active_children[w] = 1;
+                    if let Some(o) = offset {
+                        pools[w].ell = o;
+                    }
+                }
+                if let Some(b) = held(i) {
+                    base_tasks[i] = b.clone();
+                }
+                share[i] = shares;
+                scale[i] = c;
+                active_leaves[p] += 1;
+            } else {
+                group[i] = vec![ExactSum::new(); m];
+                settled[i] = vec![ExactSum::new(); m];
+                init_pool(&mut pools[i]);
+                for &c in node.children() {
+                    if !tree.node(c).is_leaf() {
+                        pool_children[i].push(c.index());
+                    } else if let Some(w) = wrapper[c.index()] {
+                        pool_children[i].push(w);
+                    }
+                }
+                active_children[i] = node.children().iter().filter(|c| alive[c.index()]).count();
+            }
+        }
+        for v in tree.leaves().filter(|v| alive[v.index()]) {
+            let i = v.index();
+            let p = parent[i].expect("the root is a pool");
+            for (j, a) in &per_key[i] {
+                group[p][*j].add(a);
+            }
+        }
+        if let Some(base) = &setup.base {
+            // What the leaves hold at the start: in their pools' usage (wrappers included),
+            // and, for H-DRF, in the stopped children's usage of the first living pool.
+            for v in tree.leaves() {
+                let i = v.index();
+                let b = &base[i];
+                let Some(d) = tree.node(v).demand().filter(|_| b.is_positive()) else {
+                    continue;
+                };
+                let held: Vec<Rational> = d
+                    .iter()
+                    .zip(capacity)
+                    .map(|(d, r)| {
+                        if d.is_zero() {
+                            Rational::ZERO
+                        } else {
+                            d * b / r
+                        }
+                    })
+                    .collect();
+                let mut at = parent[i];
+                let mut settled_at = (!alive[i]).then_some(());
+                while let Some(q) = at {
+                    add_scaled(&mut pools[q].usage, &held, None);
+                    if effective && settled_at.is_some() && alive_all[q] {
+                        for (s, h) in settled[q].iter_mut().zip(&held) {
+                            s.add(h);
+                        }
+                        settled_at = None;
+                    }
+                    at = parent[q];
+                }
+            }
+        }
+        for list in &mut caps {
+            list.sort();
+        }
+        let post: Vec<usize> = (n..total)
+            .chain(tree.pools().map(NodeId::index).rev())
+            .collect();
+        let mut room = setup.room.clone();
+        room.resize(total, None);
+        let mut used_up = vec![vec![false; m]; total];
+        let mut saturated = vec![false; m];
+        if setup.base.is_some() {
+            // A room the start already fills is used up from the start.
+            for (q, r) in room.iter().enumerate() {
+                let Some(r) = r else { continue };
+                for (j, rj) in r.iter().enumerate() {
+                    if pools[q].usage[j] >= *rj {
+                        used_up[q][j] = true;
+                        if q == 0 {
+                            saturated[j] = true;
+                        }
+                    }
+                }
+            }
+        }
+        Kinetic {
+            tree,
+            node_of,
+            fifo,
+            base_tasks,
+            policy,
+            effective,
+            m,
+            per_key,
+            share,
+            scale,
+            post,
+            parent,
+            pool_children,
+            demanders,
+            caps,
+            cap_cursor: vec![0; total],
+            active: alive_all,
+            active_children,
+            active_leaves,
+            x: vec![Rational::ZERO; total],
+            group,
+            group_changed: vec![true; total],
+            settled,
+            saturated,
+            room,
+            used_up,
+            pools,
+            dirty: vec![false; total],
+            now: Rational::ZERO,
+            clock: vec![Rational::ZERO; total],
+            clock_epoch: vec![0; total],
+            restructured: vec![0; total],
+            epoch: 1,
+        }
+    }
+}

@@ -1,0 +1,194 @@
+//! [`Records`]: the iterator over the JSONL records of a running `search` or `explore`,
+//! fed by the command's worker thread.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::JoinHandle;
+
+use leontief::cli::CliError;
+use leontief::workers::{quietly, with_cancel};
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
+use serde_json::Value;
+
+use crate::to_py::to_py;
+use crate::{py_error, SIGNAL_POLL};
+
+pub(crate) enum Message {
+    Ready,
+    Record(Value),
+    Done(Result<Vec<String>, CliError>),
+}
+
+/// The records of a running `search` or `explore`, in the order the command writes them;
+/// the command runs on a worker thread and stops when the iterator is closed, dropped or
+/// interrupted (Ctrl-C while waiting raises `KeyboardInterrupt` and stops it).
+#[pyclass(module = "leontief._leontief")]
+pub(crate) struct Records {
+    rx: Mutex<Receiver<Message>>,
+    cancel: Arc<AtomicBool>,
+    handle: Mutex<Option<JoinHandle<()>>>,
+    summaries: Mutex<Option<Vec<String>>>,
+    /// A Python exception the work ran into (in a callable it was given), raised in place of
+    /// the work's own error.
+    failure: Arc<Mutex<Option<PyErr>>>,
+}
+
+impl Records {
+    pub(crate) fn start(
+        py: Python<'_>,
+        work: impl FnOnce(&Sender<Message>) -> Result<Vec<String>, CliError> + Send + 'static,
+    ) -> PyResult<Records> {
+        Records::start_with(py, Arc::default(), work)
+    }
+
+    /// [`Records::start`], with `failure` raised in place of the work's error when set.
+    pub(crate) fn start_with(
+        py: Python<'_>,
+        failure: Arc<Mutex<Option<PyErr>>>,
+        work: impl FnOnce(&Sender<Message>) -> Result<Vec<String>, CliError> + Send + 'static,
+    ) -> PyResult<Records> {
+        let cancel = Arc::new(AtomicBool::new(false));
+        let (tx, rx) = channel();
+        let flag = cancel.clone();
+        let handle = std::thread::spawn(move || {
+            let result = with_cancel(flag, || quietly(|| work(&tx)));
+            let _ = tx.send(Message::Done(result));
+        });
+        let records = Records {
+            rx: Mutex::new(rx),
+            cancel,
+            handle: Mutex::new(Some(handle)),
+            summaries: Mutex::new(None),
+            failure,
+        };
+        // The flags are validated before the work starts: their errors raise here.
+        match records.wait(py)? {
+            Some(Message::Ready) => Ok(records),
+            Some(Message::Done(Err(e))) => {
+                records.join(py);
+                Err(py_error(e))
+            }
+            _ => Err(PyRuntimeError::new_err("internal error: no start")),
+        }
+    }
+
+    /// The next message, honouring signals while waiting; `None` once the worker is gone.
+    fn wait(&self, py: Python<'_>) -> PyResult<Option<Message>> {
+        // Never block on the lock while holding the GIL: the holder waits without the GIL and
+        // needs it back to finish.
+        let mut rx = match self.rx.try_lock() {
+            Ok(rx) => rx,
+            Err(std::sync::TryLockError::Poisoned(e)) => e.into_inner(),
+            Err(std::sync::TryLockError::WouldBlock) => {
+                return Err(PyRuntimeError::new_err(
+                    "the records are being read by another thread",
+                ))
+            }
+        };
+        loop {
+            let r: &mut Receiver<Message> = &mut rx;
+            match py.detach(move || r.recv_timeout(SIGNAL_POLL)) {
+                Ok(m) => return Ok(Some(m)),
+                Err(RecvTimeoutError::Disconnected) => return Ok(None),
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Err(e) = py.check_signals() {
+                        drop(rx);
+                        self.stop(py);
+                        return Err(e);
+                    }
+                }
+            }
+        }
+    }
+
+    fn join(&self, py: Python<'_>) {
+        let handle = self
+            .handle
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        if let Some(h) = handle {
+            py.detach(|| h.join()).ok();
+        }
+    }
+
+    fn stop(&self, py: Python<'_>) {
+        self.cancel.store(true, Ordering::Relaxed);
+        self.join(py);
+    }
+}
+
+#[pymethods]
+impl Records {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        loop {
+            match self.wait(py)? {
+                Some(Message::Record(v)) => return Ok(Some(to_py(py, &v, false)?)),
+                Some(Message::Ready) => continue,
+                Some(Message::Done(result)) => {
+                    self.join(py);
+                    let failure = self
+                        .failure
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .take();
+                    if let Some(e) = failure {
+                        return Err(e);
+                    }
+                    let summaries = result.map_err(py_error)?;
+                    *self
+                        .summaries
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner) = Some(summaries);
+                    return Ok(None);
+                }
+                None => return Ok(None),
+            }
+        }
+    }
+
+    /// Stops the command (between batches) and waits for its thread.
+    fn close(&self, py: Python<'_>) {
+        self.stop(py);
+    }
+
+    /// The summaries the CLI prints on standard error (one per property), once exhausted.
+    #[getter]
+    fn summaries(&self) -> Option<Vec<String>> {
+        self.summaries
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+}
+
+impl Drop for Records {
+    fn drop(&mut self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+}
+
+pub(crate) fn sender_callbacks(
+    tx: &Sender<Message>,
+) -> (
+    impl FnMut(&Value) -> std::io::Result<()> + Send + '_,
+    impl Fn() -> Result<(), CliError> + '_,
+) {
+    let records = tx.clone();
+    let ready = move || {
+        let _ = tx.send(Message::Ready);
+        Ok(())
+    };
+    let on_record = move |v: &Value| {
+        records
+            .send(Message::Record(v.clone()))
+            .map_err(|_| std::io::Error::other("the iterator was dropped"))
+    };
+    (on_record, ready)
+}

@@ -1,0 +1,256 @@
+//! The layout of a tree spec as an instance's pools and users (one user per leaf in
+//! pre-order, one pool per inner node below the root), with where each came from in the
+//! tree form for messages.
+
+use std::collections::HashMap;
+
+use super::{NodeSpec, MAX_DEPTH};
+use crate::{Mode, Pool, SolverError, User};
+
+/// A tree spec laid out as pools and users, with where each was in the tree form.
+pub(crate) struct Laid {
+    pub pools: Vec<Pool>,
+    pub users: Vec<User>,
+    pool_at: Vec<String>,
+    user_at: Vec<String>,
+}
+
+impl Laid {
+    /// An error about `pools[k]` or `users[i]` renamed by the node's path in the tree form.
+    pub fn rename(&self, e: SolverError) -> SolverError {
+        let SolverError::Invalid { field, reason } = &e else {
+            return e;
+        };
+        let swap = |prefix: &str, at: &[String]| -> Option<String> {
+            let rest = field.strip_prefix(prefix)?;
+            let close = rest.find(']')?;
+            let k: usize = rest[..close].parse().ok()?;
+            Some(format!("{}{}", at.get(k)?, &rest[close + 1..]))
+        };
+        let renamed = swap("pools[", &self.pool_at)
+            .or_else(|| swap("users[", &self.user_at))
+            .or_else(|| (field == "users").then(|| "tree".to_string()))
+            .or_else(|| {
+                field
+                    .strip_prefix("users.")
+                    .map(|rest| format!("tree.{rest}"))
+            });
+        match renamed {
+            Some(field) => SolverError::invalid(field, reason.clone()),
+            None => e,
+        }
+    }
+}
+
+/// Validates a tree spec's structure and lays it out as pools and users (leaves in
+/// pre-order), every error naming the node by its path in the tree form
+/// (`tree.children[1].demand`); the values of the production fields are checked by
+/// [`Instance::with_pools_and_rules`], whose messages [`Laid::rename`] maps back.
+pub(crate) fn lay_out(root: &NodeSpec, m: usize) -> Result<Laid, SolverError> {
+    if root.children.is_none() {
+        return Err(SolverError::invalid(
+            "tree",
+            "the root must be a pool (a node with children)",
+        ));
+    }
+    for (f, set) in [
+        ("guarantee", root.guarantee.is_some()),
+        ("limit", root.limit.is_some()),
+        ("usage", root.usage.is_some()),
+    ] {
+        if set {
+            return Err(SolverError::invalid(
+                format!("tree.{f}"),
+                "the root holds the whole cluster: its guarantee and limit are the capacity, \
+                 its usage its leaves'",
+            ));
+        }
+    }
+    if root.mode == Some(Mode::Fifo) {
+        return Err(SolverError::invalid(
+            "tree.mode",
+            "the root shares fairly; put its children in a fifo pool below it",
+        ));
+    }
+    let mut out = Layout {
+        m,
+        laid: Laid {
+            pools: Vec::new(),
+            users: Vec::new(),
+            pool_at: Vec::new(),
+            user_at: Vec::new(),
+        },
+    };
+    out.add(root, None, "tree".to_string(), 0)?;
+    Ok(out.laid)
+}
+
+struct Layout {
+    m: usize,
+    laid: Laid,
+}
+
+impl Layout {
+    /// Adds `spec` below `parent` (`None`: `spec` is the root; `Some(None)`: directly below
+    /// the root; `Some(Some(p))`: in pool `p`), validating as it goes.
+    fn add(
+        &mut self,
+        spec: &NodeSpec,
+        parent: Option<Option<usize>>,
+        at: String,
+        depth: usize,
+    ) -> Result<(), SolverError> {
+        let m = self.m;
+        let field = |f: &str| format!("{at}.{f}");
+        if depth > MAX_DEPTH {
+            return Err(SolverError::invalid(
+                at,
+                format!("the tree is deeper than {MAX_DEPTH} levels"),
+            ));
+        }
+        if spec.name.is_empty() {
+            return Err(SolverError::invalid(field("name"), "empty name"));
+        }
+        if spec.name.contains('/') {
+            return Err(SolverError::invalid(
+                field("name"),
+                format!(
+                    "{:?} contains '/', which separates the parts of a path",
+                    spec.name
+                ),
+            ));
+        }
+        if !spec.weight.is_positive() {
+            return Err(SolverError::invalid(
+                field("weight"),
+                format!("must be positive, found {}", spec.weight),
+            ));
+        }
+        match (&spec.demand, &spec.children) {
+            (Some(_), Some(_)) => {
+                return Err(SolverError::invalid(
+                    at,
+                    "a node has either demand (a leaf) or children (a pool), not both",
+                ))
+            }
+            (None, None) => {
+                return Err(SolverError::invalid(
+                    at,
+                    "a node needs either demand (a leaf) or children (a pool)",
+                ))
+            }
+            _ => {}
+        }
+        if let Some(demand) = &spec.demand {
+            if demand.len() != m {
+                return Err(SolverError::invalid(
+                    field("demand"),
+                    format!(
+                        "expected {m} entries, one per resource, found {}",
+                        demand.len()
+                    ),
+                ));
+            }
+            for (j, d) in demand.iter().enumerate() {
+                if d.is_negative() {
+                    return Err(SolverError::invalid(
+                        format!("{at}.demand[{j}]"),
+                        format!("must not be negative, found {d}"),
+                    ));
+                }
+            }
+            if let Some(t) = &spec.cap {
+                if !t.is_positive() {
+                    return Err(SolverError::invalid(
+                        field("tasks"),
+                        format!("must be positive, found {t}"),
+                    ));
+                }
+            }
+            if spec.mode.is_some() {
+                return Err(SolverError::invalid(
+                    field("mode"),
+                    "only a pool has a mode; a leaf runs its own tasks",
+                ));
+            }
+            self.laid.users.push(User {
+                name: spec.name.clone(),
+                demand: demand.clone(),
+                weight: spec.weight.clone(),
+                resource_weights: None,
+                cap: spec.cap.clone(),
+                pool: parent.flatten(),
+                guarantee: spec.guarantee.clone(),
+                limit: spec.limit.clone(),
+                usage: spec.usage.clone(),
+            });
+            self.laid.user_at.push(at);
+        } else if let Some(children) = &spec.children {
+            if spec.cap.is_some() {
+                return Err(SolverError::invalid(
+                    field("tasks"),
+                    "only a leaf has a task cap; a pool's demand is its leaves'",
+                ));
+            }
+            if spec.usage.is_some() {
+                return Err(SolverError::invalid(
+                    field("usage"),
+                    "only a leaf has a usage; a pool's is the sum of its leaves'",
+                ));
+            }
+            // Names need only be unique among siblings: nodes are addressed by path.
+            let mut seen: HashMap<&str, usize> = HashMap::new();
+            for (k, c) in children.iter().enumerate() {
+                if let Some(first) = seen.insert(c.name.as_str(), k) {
+                    return Err(SolverError::invalid(
+                        format!("{at}.children[{k}].name"),
+                        format!(
+                            "duplicate name {:?} among siblings (first used at {at}.children[{first}])",
+                            c.name
+                        ),
+                    ));
+                }
+            }
+            let me = match parent {
+                None => None,
+                Some(up) => {
+                    self.laid.pools.push(Pool {
+                        name: spec.name.clone(),
+                        weight: spec.weight.clone(),
+                        parent: up,
+                        guarantee: spec.guarantee.clone(),
+                        limit: spec.limit.clone(),
+                        mode: spec.mode.unwrap_or_default(),
+                    });
+                    self.laid.pool_at.push(at.clone());
+                    Some(self.laid.pools.len() - 1)
+                }
+            };
+            // Laid out in the order the tree view lists siblings (those holding a leaf that
+            // demands something, then the other pools, then idle leaves, each group in the
+            // order given), so that a tree written from its view reads back the same.
+            let group = |c: &NodeSpec| match (holds_demand(c), &c.children) {
+                (true, _) => 0,
+                (false, Some(_)) => 1,
+                (false, None) => 2,
+            };
+            let mut order: Vec<usize> = (0..children.len()).collect();
+            order.sort_by_key(|&k| group(&children[k]));
+            for k in order {
+                let child = &children[k];
+                self.add(child, Some(me), format!("{at}.children[{k}]"), depth + 1)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Whether a node is, or holds, a leaf demanding something. The depth is bounded by the
+/// caller's check before the recursion reaches it.
+fn holds_demand(spec: &NodeSpec) -> bool {
+    match (&spec.demand, &spec.children) {
+        (Some(d), _) => d.iter().any(|x| !x.is_zero()),
+        (None, Some(children)) => children.iter().any(holds_demand),
+        (None, None) => false,
+    }
+}

@@ -1,0 +1,226 @@
+//! The tree form of the JSON input: [`NodeSpec`], a node as written, and its reader
+//! [`read_tree_form`], with the depth bound [`MAX_DEPTH`].
+
+use serde_json::Value;
+
+use crate::json::{
+    kind, read_number, read_numbers, read_object, read_optional, read_resources, read_string,
+    reject_unknown,
+};
+use crate::model::Production;
+use crate::{Guarantee, Mode, Rational, SolverError};
+
+/// The deepest tree accepted (the root has depth 0). Deeper inputs are rejected rather than
+/// risking the stack on recursive reading.
+pub const MAX_DEPTH: usize = 64;
+
+const NODE_FIELDS: &[&str] = &[
+    "name",
+    "weight",
+    "demand",
+    "tasks",
+    "children",
+    "guarantee",
+    "limit",
+    "mode",
+    "usage",
+];
+// The listing in messages names the fields every tree uses; the production fields
+// (guarantee, limit, mode, usage) are optional extras, documented with the form.
+const NODE_LISTING: &str = "name, weight, demand, tasks, children";
+const TREE_TOP_FIELDS: &[&str] = &["resources", "capacity", "tree", "about", "note"];
+
+/// A node as written in the tree form, before validation (names unique among siblings).
+///
+/// Exactly one of `demand` (a leaf) and `children` (a pool) must be present; the fields
+/// mirror the JSON form so that invalid trees can be represented and rejected with a path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NodeSpec {
+    /// Unique name (no `/`, which separates path components).
+    pub name: String,
+    /// Weight among siblings, `> 0`.
+    pub weight: Rational,
+    /// Per-task demand, one entry per resource (leaves).
+    pub demand: Option<Vec<Rational>>,
+    /// Task cap `T > 0` (leaves, optional).
+    pub cap: Option<Rational>,
+    /// Children (pools).
+    pub children: Option<Vec<NodeSpec>>,
+    /// Its guarantee (see [`Guarantee`]).
+    pub guarantee: Option<Guarantee>,
+    /// A cap on what its subtree holds.
+    pub limit: Option<Vec<Rational>>,
+    /// How it serves its children (pools only).
+    pub mode: Option<Mode>,
+    /// What it holds now (leaves only).
+    pub usage: Option<Vec<Rational>>,
+}
+
+impl NodeSpec {
+    /// A leaf of weight 1 without cap.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::hierarchy::NodeSpec;
+    /// let a = NodeSpec::leaf("A", [1, 0]).weight(2).cap(5);
+    /// assert_eq!(a.cap.unwrap().to_string(), "5");
+    /// ```
+    pub fn leaf<T: Into<Rational>>(
+        name: impl Into<String>,
+        demand: impl IntoIterator<Item = T>,
+    ) -> Self {
+        NodeSpec::bare(
+            name.into(),
+            Some(demand.into_iter().map(Into::into).collect()),
+            None,
+        )
+    }
+
+    /// A pool of weight 1.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::hierarchy::NodeSpec;
+    /// let b = NodeSpec::pool("B", [NodeSpec::leaf("B1", [1, 0]), NodeSpec::leaf("B2", [0, 1])]);
+    /// assert_eq!(b.children.unwrap().len(), 2);
+    /// ```
+    pub fn pool(name: impl Into<String>, children: impl IntoIterator<Item = NodeSpec>) -> Self {
+        NodeSpec::bare(name.into(), None, Some(children.into_iter().collect()))
+    }
+
+    /// A node of weight 1 with only its name, demand (a leaf) or children (a pool).
+    fn bare(name: String, demand: Option<Vec<Rational>>, children: Option<Vec<NodeSpec>>) -> Self {
+        NodeSpec {
+            name,
+            weight: Rational::ONE,
+            demand,
+            cap: None,
+            children,
+            guarantee: None,
+            limit: None,
+            mode: None,
+            usage: None,
+        }
+    }
+
+    /// Sets the weight.
+    pub fn weight(mut self, weight: impl Into<Rational>) -> Self {
+        self.weight = weight.into();
+        self
+    }
+
+    /// Sets the guarantee.
+    pub fn guarantee(mut self, g: Guarantee) -> Self {
+        self.guarantee = Some(g);
+        self
+    }
+
+    /// Sets the limit.
+    pub fn limit<T: Into<Rational>>(mut self, l: impl IntoIterator<Item = T>) -> Self {
+        self.limit = Some(l.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Sets the mode (pools only).
+    pub fn mode(mut self, mode: Mode) -> Self {
+        self.mode = Some(mode);
+        self
+    }
+
+    /// Sets the running usage (leaves only).
+    pub fn usage<T: Into<Rational>>(mut self, u: impl IntoIterator<Item = T>) -> Self {
+        self.usage = Some(u.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Sets the task cap (leaves only; a pool with a cap is rejected by validation).
+    pub fn cap(mut self, cap: impl Into<Rational>) -> Self {
+        self.cap = Some(cap.into());
+        self
+    }
+}
+
+/// Reads the tree form `{"resources": [..], "capacity": [..], "tree": {"name", "weight",
+/// "children" | "demand", "tasks"}}` into resource names, capacities and the root's spec
+/// (structure only; [`Instance::from_tree`](crate::Instance::from_tree) validates the values).
+///
+/// `resources` is optional (default `r1..rm`), the root's `name` is optional (default
+/// `root`), `weight` defaults to 1, `tasks` (the cap) is optional and only for leaves.
+/// The production fields (`docs/production.md`) are optional too: `guarantee` (a vector or
+/// a fraction of the parent's) and `limit` on any node below the root, `mode` (`fair`,
+/// `fifo`) on pools, `usage` on leaves.
+///
+/// # Errors
+/// A malformed or unknown field, named by its path, e.g. `tree.children[1].weight`.
+pub fn read_tree_form(
+    value: &Value,
+) -> Result<(Vec<String>, Vec<Rational>, NodeSpec), SolverError> {
+    let obj = read_object("(top level)", value)?;
+    reject_unknown(obj, "", TREE_TOP_FIELDS, &TREE_TOP_FIELDS.join(", "))?;
+    let (resources, capacity) = read_resources(obj)?;
+    let root = match obj.get("tree") {
+        Some(v) => read_node(v, "tree", 0)?,
+        None => return Err(SolverError::invalid("tree", "missing")),
+    };
+    Ok((resources, capacity, root))
+}
+
+/// Reads one node at path `at` (structure only; values are validated by
+/// [`Instance::from_tree`]).
+fn read_node(v: &Value, at: &str, depth: usize) -> Result<NodeSpec, SolverError> {
+    if depth > MAX_DEPTH {
+        return Err(SolverError::invalid(
+            at,
+            format!("the tree is deeper than {MAX_DEPTH} levels"),
+        ));
+    }
+    let obj = read_object(at, v)?;
+    reject_unknown(obj, at, NODE_FIELDS, NODE_LISTING)?;
+    let field = |f: &str| format!("{at}.{f}");
+    let name = match obj.get("name") {
+        None if depth == 0 => "root".to_string(),
+        None => return Err(SolverError::invalid(field("name"), "missing")),
+        Some(v) => read_string(&field("name"), v)?,
+    };
+    let weight = match obj.get("weight") {
+        Some(w) => read_number(&field("weight"), w)?,
+        None => Rational::ONE,
+    };
+    let demand = read_optional(obj, "demand", field, read_numbers)?;
+    let cap = match obj.get("tasks") {
+        None | Some(Value::Null) => None,
+        Some(t) => Some(read_number(&field("tasks"), t)?),
+    };
+    let children = match obj.get("children") {
+        None => None,
+        Some(Value::Array(list)) => Some(
+            list.iter()
+                .enumerate()
+                .map(|(k, c)| read_node(c, &format!("{at}.children[{k}]"), depth + 1))
+                .collect::<Result<Vec<_>, _>>()?,
+        ),
+        Some(other) => {
+            return Err(SolverError::invalid(
+                field("children"),
+                format!("expected a list of nodes, found {}", kind(other)),
+            ))
+        }
+    };
+    let Production {
+        guarantee,
+        limit,
+        mode,
+        usage,
+    } = Production::read(obj, field)?;
+    Ok(NodeSpec {
+        name,
+        weight,
+        demand,
+        cap,
+        children,
+        guarantee,
+        limit,
+        mode,
+        usage,
+    })
+}

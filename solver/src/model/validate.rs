@@ -1,0 +1,252 @@
+//! The validation of an [`Instance`]: resources, users, pools and their production fields.
+
+use std::collections::HashSet;
+
+use super::{Guarantee, Instance};
+use crate::json::{check_vector, Sign};
+use crate::{Rational, SolverError};
+
+impl Instance {
+    pub(super) fn validate(&self, allow_idle: bool) -> Result<(), SolverError> {
+        let m = self.capacity.len();
+        validate_resources(&self.resources, &self.capacity)?;
+        if self.users.is_empty() && !self.hierarchical {
+            return Err(SolverError::invalid(
+                "users",
+                "expected at least one user, found none",
+            ));
+        }
+        self.validate_pools()?;
+        let mut names = HashSet::with_capacity(self.users.len());
+        for (i, u) in self.users.iter().enumerate() {
+            let at = |f: &str| format!("users[{i}].{f}");
+            if u.name.is_empty() {
+                return Err(SolverError::invalid(at("name"), "empty name"));
+            }
+            // A tree's names need only be unique among siblings (nodes are addressed by
+            // path); a flat instance's users are addressed by name.
+            let key = if self.hierarchical { u.pool } else { None };
+            if !names.insert((key, u.name.as_str())) {
+                return Err(SolverError::invalid(
+                    at("name"),
+                    if self.hierarchical {
+                        format!("duplicate name {:?} among siblings", u.name)
+                    } else {
+                        format!("duplicate user name {:?}", u.name)
+                    },
+                ));
+            }
+            if !self.pools.is_empty() && u.name.contains('/') {
+                return Err(SolverError::invalid(
+                    at("name"),
+                    format!(
+                        "{:?} contains '/', which separates the parts of a path (an instance \
+                         with pools names its users by their paths)",
+                        u.name
+                    ),
+                ));
+            }
+            if let Some(p) = u.pool {
+                if p >= self.pools.len() {
+                    return Err(SolverError::invalid(
+                        at("pool"),
+                        format!("no pool {p}: the instance has {}", self.pools.len()),
+                    ));
+                }
+            }
+            // The field's path is written only for the message (a million users read fast).
+            if u.demand.len() != m || u.demand.iter().any(Rational::is_negative) {
+                check_vector(&at("demand"), &u.demand, m, Sign::NonNegative)?;
+            }
+            if !allow_idle && u.is_idle() {
+                return Err(SolverError::invalid(
+                    at("demand"),
+                    "all entries are zero; a user must demand some resource",
+                ));
+            }
+            if !u.weight.is_positive() {
+                return Err(SolverError::invalid(
+                    at("weight"),
+                    format!("must be positive, found {}", u.weight),
+                ));
+            }
+            if let Some(w) = &u.resource_weights {
+                check_vector(&at("weights"), w, m, Sign::Positive)?;
+            }
+            if let Some(t) = &u.cap {
+                if !t.is_positive() {
+                    return Err(SolverError::invalid(
+                        at("tasks"),
+                        format!("must be positive, found {t}"),
+                    ));
+                }
+            }
+            if u.guarantee.is_some() {
+                // The path is written only when there is a field to check.
+                check_guarantee(&at("guarantee"), u.guarantee.as_ref(), m)?;
+            }
+            if let Some(l) = &u.limit {
+                check_vector(&at("limit"), l, m, Sign::NonNegative)?;
+            }
+            if let Some(x) = &u.usage {
+                check_vector(&at("usage"), x, m, Sign::NonNegative)?;
+                for (j, (x, c)) in x.iter().zip(&self.capacity).enumerate() {
+                    if x > c {
+                        return Err(SolverError::invalid(
+                            format!("users[{i}].usage[{j}]"),
+                            format!("{x} is above the capacity {c}"),
+                        ));
+                    }
+                }
+            }
+        }
+        // The leaves' usage together fits in the cluster (a pass over the users per
+        // resource, skipped when none holds anything).
+        let any_usage = self.users.iter().any(|u| u.usage.is_some());
+        for j in (0..m).filter(|_| any_usage) {
+            let total: Rational = self
+                .users
+                .iter()
+                .filter_map(|u| u.usage.as_ref().map(|x| &x[j]))
+                .sum();
+            if total > self.capacity[j] {
+                return Err(SolverError::invalid(
+                    "users",
+                    format!(
+                        "the leaves' usage of {} adds up to {total}, above the capacity {}",
+                        self.resources[j], self.capacity[j]
+                    ),
+                ));
+            }
+        }
+        if !self.pools.is_empty() {
+            // A user named like a sibling pool would share its path.
+            let pool_names: HashSet<(Option<usize>, &str)> = self
+                .pools
+                .iter()
+                .map(|p| (p.parent, p.name.as_str()))
+                .collect();
+            for (i, u) in self.users.iter().enumerate() {
+                if pool_names.contains(&(u.pool, u.name.as_str())) {
+                    return Err(SolverError::invalid(
+                        format!("users[{i}].name"),
+                        format!("{:?} is also the name of a pool beside it", u.name),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn validate_pools(&self) -> Result<(), SolverError> {
+        let mut siblings = HashSet::new();
+        for (k, p) in self.pools.iter().enumerate() {
+            let at = |f: &str| format!("pools[{k}].{f}");
+            if p.name.is_empty() {
+                return Err(SolverError::invalid(at("name"), "empty name"));
+            }
+            if p.name.contains('/') {
+                return Err(SolverError::invalid(
+                    at("name"),
+                    format!(
+                        "{:?} contains '/', which separates the parts of a path",
+                        p.name
+                    ),
+                ));
+            }
+            if !p.weight.is_positive() {
+                return Err(SolverError::invalid(
+                    at("weight"),
+                    format!("must be positive, found {}", p.weight),
+                ));
+            }
+            if let Some(q) = p.parent {
+                if q >= k {
+                    return Err(SolverError::invalid(
+                        at("parent"),
+                        format!(
+                            "pool {q} is not listed before pool {k} (pools are listed parents first)"
+                        ),
+                    ));
+                }
+            }
+            if !siblings.insert((p.parent, p.name.as_str())) {
+                return Err(SolverError::invalid(
+                    at("name"),
+                    format!("duplicate pool {:?}", self.pool_path(k)),
+                ));
+            }
+            check_guarantee(&at("guarantee"), p.guarantee.as_ref(), self.capacity.len())?;
+            if let Some(l) = &p.limit {
+                check_vector(&at("limit"), l, self.capacity.len(), Sign::NonNegative)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A guarantee as written: a vector of `m` non-negative entries, or a fraction in `[0, 1]`.
+fn check_guarantee(field: &str, g: Option<&Guarantee>, m: usize) -> Result<(), SolverError> {
+    match g {
+        None => Ok(()),
+        Some(Guarantee::Vector(v)) => check_vector(field, v, m, Sign::NonNegative),
+        Some(Guarantee::Fraction(f)) => {
+            if f.is_negative() || *f > Rational::ONE {
+                Err(SolverError::invalid(
+                    field,
+                    format!("a fraction of the parent's guarantee must be in [0, 1], found {f}"),
+                ))
+            } else {
+                Ok(())
+            }
+        }
+    }
+}
+
+/// The resource names and capacities: at least one resource, one name per capacity, names
+/// non-empty and distinct, capacities positive.
+pub(super) fn validate_resources(
+    resources: &[String],
+    capacity: &[Rational],
+) -> Result<(), SolverError> {
+    let m = capacity.len();
+    if m == 0 {
+        return Err(SolverError::invalid(
+            "capacity",
+            "expected at least one resource, found none",
+        ));
+    }
+    if resources.len() != m {
+        return Err(SolverError::invalid(
+            "resources",
+            format!(
+                "expected {m} names, one per capacity entry, found {}",
+                resources.len()
+            ),
+        ));
+    }
+    let mut seen = HashSet::new();
+    for (j, name) in resources.iter().enumerate() {
+        if name.is_empty() {
+            return Err(SolverError::invalid(
+                format!("resources[{j}]"),
+                "empty name",
+            ));
+        }
+        if !seen.insert(name.as_str()) {
+            return Err(SolverError::invalid(
+                format!("resources[{j}]"),
+                format!("duplicate resource name {name:?}"),
+            ));
+        }
+    }
+    for (j, c) in capacity.iter().enumerate() {
+        if !c.is_positive() {
+            return Err(SolverError::invalid(
+                format!("capacity[{j}]"),
+                format!("must be positive, found {c}"),
+            ));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,170 @@
+//! Validated variants of an [`Instance`]: a user's demand or the capacity replaced, users
+//! replaced or removed.
+
+use super::{prune_pools, validate_resources, Instance, User};
+use crate::json::{check_vector, Sign};
+use crate::{Rational, SolverError};
+
+impl Instance {
+    /// The same instance with a user's demand replaced (a report), validated.
+    pub fn with_demand(&self, i: usize, demand: Vec<Rational>) -> Result<Self, SolverError> {
+        self.with_reports(&[(i, demand)])
+    }
+
+    /// The same instance with several users' demands replaced (a group's reports); only
+    /// the reports are validated (the rest already is), so this is cheap enough for a
+    /// search's inner loop.
+    ///
+    /// # Errors
+    /// A user index out of range, or a report of the wrong length, with a negative entry or
+    /// all zeros (named as `users[i].demand`).
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::{Instance, User};
+    /// let paper = Instance::new(vec![9.into(), 18.into()],
+    ///     vec![User::new("A", [1, 4]), User::new("B", [3, 1])]).unwrap();
+    /// let lied = paper.with_reports(&[(0, vec![1.into(), 8.into()])]).unwrap();
+    /// assert_eq!(lied.users()[0].demand[1], 8.into());
+    /// assert!(paper.with_reports(&[(1, vec![0.into(), 0.into()])]).is_err());
+    /// ```
+    pub fn with_reports(&self, reports: &[(usize, Vec<Rational>)]) -> Result<Self, SolverError> {
+        let m = self.capacity.len();
+        let mut users = self.users.clone();
+        for (i, demand) in reports {
+            let at = format!("users[{i}].demand");
+            let Some(u) = users.get_mut(*i) else {
+                return Err(SolverError::invalid(
+                    at,
+                    format!("no user {i}: the instance has {}", self.users.len()),
+                ));
+            };
+            check_vector(&at, demand, m, Sign::NonNegative)?;
+            if demand.iter().all(Rational::is_zero) {
+                return Err(SolverError::invalid(
+                    at,
+                    "all entries are zero; a user must demand some resource",
+                ));
+            }
+            u.demand.clone_from(demand);
+        }
+        Ok(Instance {
+            resources: self.resources.clone(),
+            capacity: self.capacity.clone(),
+            pools: self.pools.clone(),
+            users,
+            idle: self.idle.clone(),
+            hierarchical: self.hierarchical,
+            rules: self.rules,
+            // Reports change demands only: the tree stays.
+            view: self.view.clone(),
+        })
+    }
+
+    /// The same instance (users, pools) on other capacities, validated.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::{Instance, User};
+    /// let inst = Instance::new(vec![1.into()], vec![User::new("A", [1])]).unwrap();
+    /// assert_eq!(inst.with_capacity(vec![4.into()]).unwrap().capacity()[0], 4.into());
+    /// assert!(inst.with_capacity(vec![0.into()]).is_err());
+    /// ```
+    pub fn with_capacity(&self, capacity: Vec<Rational>) -> Result<Self, SolverError> {
+        if capacity.len() != self.capacity.len() {
+            return Err(SolverError::invalid(
+                "capacity",
+                format!(
+                    "expected {} entries, one per resource, found {}",
+                    self.capacity.len(),
+                    capacity.len()
+                ),
+            ));
+        }
+        validate_resources(&self.resources, &capacity)?;
+        if self.has_production_fields() {
+            // Guarantees (fractions of the capacity) and usages depend on the capacity:
+            // resolve and check them again.
+            let mut users = self.users.clone();
+            users.extend(self.idle.iter().cloned());
+            return Self::build(
+                self.resources.clone(),
+                capacity,
+                self.pools.clone(),
+                users,
+                (self.hierarchical, true),
+                self.rules,
+            );
+        }
+        Ok(Instance {
+            resources: self.resources.clone(),
+            capacity,
+            pools: self.pools.clone(),
+            users: self.users.clone(),
+            idle: self.idle.clone(),
+            hierarchical: self.hierarchical,
+            rules: self.rules,
+            view: self.view.clone(),
+        })
+    }
+
+    /// The same pools with other users (validated): what changes a user's fields keeps
+    /// its place in the tree.
+    /// The idle leaves stay.
+    pub fn with_users(&self, mut users: Vec<User>) -> Result<Self, SolverError> {
+        users.extend(self.idle.iter().cloned());
+        Self::build(
+            self.resources.clone(),
+            self.capacity.clone(),
+            self.pools.clone(),
+            users,
+            (
+                self.hierarchical || !self.pools.is_empty(),
+                !self.idle.is_empty(),
+            ),
+            self.rules,
+        )
+    }
+
+    /// The instance without user `i` (the others keep their order); a pool left without a
+    /// user below it disappears, so the tree is that of the users who stay.
+    ///
+    /// # Errors
+    /// `i` out of range, or the only user.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::{Instance, Pool, User};
+    /// let inst = Instance::with_pools(vec!["r1".into()], vec![1.into()],
+    ///     vec![Pool::new("P"), Pool::new("Q")],
+    ///     vec![User::new("x", [1]).pool(0), User::new("y", [1]).pool(1), User::new("z", [1])]).unwrap();
+    /// let smaller = inst.without_user(0).unwrap();
+    /// assert_eq!(smaller.pools().len(), 1);
+    /// assert_eq!(smaller.user_path(0), "Q/y");
+    /// ```
+    pub fn without_user(&self, i: usize) -> Result<Self, SolverError> {
+        let n = self.users.len();
+        if i >= n {
+            return Err(SolverError::invalid(
+                "users",
+                format!("no user {i}: the instance has {n}"),
+            ));
+        }
+        let mut users = self.users.clone();
+        users.remove(i);
+        // Idle leaves stay, and so do the pools that hold one.
+        users.extend(self.idle.iter().cloned());
+        let (pools, users) = prune_pools(&self.pools, users);
+        Self::build(
+            self.resources.clone(),
+            self.capacity.clone(),
+            pools,
+            users,
+            (
+                self.hierarchical || !self.pools.is_empty(),
+                !self.idle.is_empty(),
+            ),
+            self.rules,
+        )
+    }
+}
