@@ -330,13 +330,10 @@ fn config(args: &ExploreArgs) -> Result<Config, CliError> {
         ))
     })?;
     if args.utility.is_some() && !metric.uses_utility() {
-        let ratio = match args.metric {
-            MetricName::Starvation => "times",
-            _ => "dominant shares",
-        };
         return Err(usage(format!(
-            "--utility: {} is a ratio of {ratio}; --utility does not apply",
-            metric.name()
+            "--utility: {} is a ratio of {}; --utility does not apply",
+            metric.name(),
+            metric.info().ratio_of
         )));
     }
     if args.knife.is_some() && args.metric == MetricName::Starvation {
