@@ -19,8 +19,24 @@ use serde_json::{json, Map, Value};
 use super::smt::{and, binary, constant, implies, mul, or, Script};
 use super::{asset, ceei, common_level, drf, goals, ProveError};
 
-/// The mechanisms with an encoding.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The mechanisms with an encoding, by their names in the registry (derived with strum).
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    strum::EnumString,
+    strum::Display,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+    strum::VariantNames,
+)]
+#[strum(
+    serialize_all = "kebab-case",
+    parse_err_ty = SolverError,
+    parse_err_fn = no_encoding
+)]
 pub enum ProvedMechanism {
     /// Extended weighted DRF (`drf`), with caps.
     Drf,
@@ -32,48 +48,34 @@ pub enum ProvedMechanism {
     Ceei,
     /// Collapsed HDRF (`hdrf:collapsed`) on every tree: extended DRF over the leaves with the
     /// leaves' guaranteed shares as weights, any positive ones (docs/theory.md §6.10).
+    #[strum(serialize = "hdrf:collapsed")]
     Collapsed,
 }
 
-impl ProvedMechanism {
-    /// Every encoded mechanism.
-    pub const ALL: [ProvedMechanism; 5] = [
-        ProvedMechanism::Drf,
-        ProvedMechanism::DrfCommonLevel,
-        ProvedMechanism::Asset,
-        ProvedMechanism::Ceei,
-        ProvedMechanism::Collapsed,
-    ];
+/// `--mechanism` when it has no encoding, listing the ones that do.
+fn no_encoding(name: &str) -> SolverError {
+    use strum::VariantNames;
+    SolverError::invalid(
+        "--mechanism",
+        format!(
+            "{name:?} has no encoding for prove; encoded: {}",
+            ProvedMechanism::VARIANTS.join(", ")
+        ),
+    )
+}
 
+impl ProvedMechanism {
     /// The mechanism's name in the registry.
     pub fn name(self) -> &'static str {
-        match self {
-            ProvedMechanism::Drf => "drf",
-            ProvedMechanism::DrfCommonLevel => "drf-common-level",
-            ProvedMechanism::Asset => "asset",
-            ProvedMechanism::Ceei => "ceei",
-            ProvedMechanism::Collapsed => "hdrf:collapsed",
-        }
+        self.into()
     }
 
-    /// The mechanism called `name`.
+    /// The mechanism called `name` (`name.parse()`).
     ///
     /// # Errors
     /// `--mechanism` when it has no encoding, listing the ones that do.
     pub fn from_name(name: &str) -> Result<Self, SolverError> {
-        Self::ALL
-            .into_iter()
-            .find(|m| m.name() == name)
-            .ok_or_else(|| {
-                let known: Vec<&str> = Self::ALL.iter().map(|m| m.name()).collect();
-                SolverError::invalid(
-                    "--mechanism",
-                    format!(
-                        "{name:?} has no encoding for prove; encoded: {}",
-                        known.join(", ")
-                    ),
-                )
-            })
+        name.parse()
     }
 
     /// The theorem the encoding rests on.
@@ -1116,9 +1118,34 @@ fn permutations(k: usize) -> Vec<Vec<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::prove::{Status, Verdict};
 
     fn statement(mechanism: ProvedMechanism, goal: Goal, n: usize, m: usize) -> Statement {
         Statement::new(mechanism, goal, n, m, false, false, false, None).unwrap()
+    }
+
+    #[test]
+    fn every_encoded_mechanism_is_named_as_in_the_registry() {
+        use strum::VariantArray;
+        // The names are the mechanisms' (crate::mechanisms::by_name resolves each, flat
+        // or tree policy) and parse back to their variants.
+        for m in ProvedMechanism::VARIANTS {
+            assert!(crate::mechanisms::by_name(m.name()).is_ok(), "{}", m.name());
+            assert_eq!(m.name().parse::<ProvedMechanism>().unwrap(), *m);
+        }
+        // discrete-drf is in the registry but has no encoding.
+        let err = "discrete-drf".parse::<ProvedMechanism>().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            SolverError::invalid(
+                "--mechanism",
+                "\"discrete-drf\" has no encoding for prove; encoded: drf, drf-common-level, \
+                 asset, ceei, hdrf:collapsed"
+            )
+            .to_string()
+        );
+        assert_eq!(Status::Unsat.name(), "unsat");
+        assert_eq!(Verdict::Unknown(vec![2]).name(), "unknown");
     }
 
     #[test]
