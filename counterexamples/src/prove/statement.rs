@@ -16,6 +16,8 @@ use leontief_solver::properties::Property;
 use leontief_solver::{Rational, SolverError};
 use serde_json::{json, Map, Value};
 
+use crate::explore::MetricName;
+
 use super::smt::{and, binary, constant, implies, mul, or, Script};
 use super::{asset, ceei, common_level, drf, goals, ProveError};
 
@@ -148,6 +150,20 @@ pub enum Goal {
 }
 
 impl Goal {
+    /// The goal `explore`'s `metric` is at most `bound` (`explore --certify`), or `None`
+    /// when prove has no encoding of the metric.
+    pub fn bounding(metric: MetricName, bound: Rational) -> Option<Goal> {
+        match metric {
+            MetricName::SpGain => Some(Goal::SpGain(bound)),
+            // Coalitions of every size, as explore samples them.
+            MetricName::GspGain => Some(Goal::GspGain(bound)),
+            MetricName::PmLoss => Some(Goal::PmLoss(bound)),
+            MetricName::RmLoss => Some(Goal::RmLoss(bound)),
+            MetricName::WelfareRatio => Some(Goal::WelfareRatio(bound)),
+            _ => None,
+        }
+    }
+
     /// The section proving the negated goal exact, for `rests_on`.
     pub fn conditions(&self) -> &'static str {
         if self.is_about_lies() {
@@ -1122,6 +1138,29 @@ mod tests {
 
     fn statement(mechanism: ProvedMechanism, goal: Goal, n: usize, m: usize) -> Statement {
         Statement::new(mechanism, goal, n, m, false, false, false, None).unwrap()
+    }
+
+    #[test]
+    fn a_metric_bounds_its_own_goal_or_none() {
+        // Goal's variants name the explore metric each encodes; fair-welfare-ratio and the
+        // others have no encoding (their own welfare LPs or trees), so no goal.
+        let one = Rational::from(1);
+        for (metric, goal) in [
+            (MetricName::SpGain, Goal::SpGain(one.clone())),
+            (MetricName::GspGain, Goal::GspGain(one.clone())),
+            (MetricName::PmLoss, Goal::PmLoss(one.clone())),
+            (MetricName::RmLoss, Goal::RmLoss(one.clone())),
+            (MetricName::WelfareRatio, Goal::WelfareRatio(one.clone())),
+        ] {
+            assert_eq!(Goal::bounding(metric, one.clone()), Some(goal));
+        }
+        for metric in [
+            MetricName::FairWelfareRatio,
+            MetricName::Envy,
+            MetricName::SiGap,
+        ] {
+            assert_eq!(Goal::bounding(metric, one.clone()), None);
+        }
     }
 
     #[test]
