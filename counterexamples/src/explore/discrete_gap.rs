@@ -47,6 +47,7 @@
 
 use serde_json::{Map, Value};
 
+use leontief_solver::properties::Property;
 use leontief_solver::registry::Descriptor;
 use leontief_solver::{Allocation, Drf, Instance, Mechanism, Rational, SolverError};
 
@@ -54,7 +55,6 @@ use super::metric::{Ctx, Direction, Evaluation, Metric, MetricInfo, Utility};
 use super::metric_common::{evaluate_bounded, no_scenario, Of};
 use super::MetricName;
 use crate::candidate::Candidate;
-use leontief_solver::properties::Property;
 
 /// See the [module docs](self).
 pub struct DiscreteGap;

@@ -20,7 +20,7 @@
 //! # References
 //! - D. Parkes, A. Procaccia, N. Shah. *Beyond Dominant Resource Fairness.* EC 2012.
 
-use leontief_solver::properties::{utility_at_truth, utility_of_report, Scenario};
+use leontief_solver::properties::{utility_at_truth, utility_of_report, Property, Scenario};
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
 use super::knife;
@@ -31,7 +31,6 @@ use super::metric_common::Of;
 use super::MetricName;
 use crate::candidate::Candidate;
 use crate::search::{grid_lies, neighbour_profile, user_lies, Lies};
-use leontief_solver::properties::Property;
 
 /// See the [module docs](self).
 pub struct GspGain;

@@ -59,7 +59,7 @@
 //!   monotonic; CEEI is not, §5).
 
 use leontief_solver::generate::SplitMix64;
-use leontief_solver::properties::{utility_at_truth, Scenario};
+use leontief_solver::properties::{utility_at_truth, Property, Scenario};
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError, User};
 
 use super::knife;
@@ -70,7 +70,6 @@ use super::metric_common::Of;
 use super::MetricName;
 use crate::candidate::Candidate;
 use crate::space::{grid_values, GridVectors, VectorOrder};
-use leontief_solver::properties::Property;
 
 /// See the [module docs](self).
 pub struct PmLoss;

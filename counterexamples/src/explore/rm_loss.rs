@@ -18,7 +18,7 @@
 //!   monotonic: capacities (1, 1) → (1, 4) with ⟨2, 1⟩ and ⟨1, 2⟩).
 
 use leontief_solver::properties::scenarios::capacity_grid;
-use leontief_solver::properties::{utility_at_truth, Scenario};
+use leontief_solver::properties::{utility_at_truth, Property, Scenario};
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
 use super::knife;
@@ -29,7 +29,6 @@ use super::metric_common::Of;
 use super::MetricName;
 use crate::candidate::Candidate;
 use crate::search::capacity_growths;
-use leontief_solver::properties::Property;
 
 /// See the [module docs](self).
 pub struct RmLoss;

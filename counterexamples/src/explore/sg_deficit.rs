@@ -52,6 +52,7 @@
 use serde_json::{Map, Value};
 
 use leontief_solver::properties::allocation::share_guarantee_violations;
+use leontief_solver::properties::Property;
 use leontief_solver::registry::Descriptor;
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
@@ -59,7 +60,6 @@ use super::metric::{Ctx, Direction, Evaluation, Metric, MetricInfo, Utility};
 use super::metric_common::{evaluate_bounded, no_scenario, Of};
 use super::MetricName;
 use crate::candidate::Candidate;
-use leontief_solver::properties::Property;
 
 /// See the [module docs](self).
 pub struct SgDeficit;

@@ -18,7 +18,7 @@
 //! - N. Chen, X. Deng, J. Zhang. *How Profitable Are Strategic Behaviors in a Market?* ESA
 //!   2011 (the incentive ratio of the Fisher market, hence of CEEI, is at most 2).
 
-use leontief_solver::properties::{utility_at_truth, utility_of_report, Scenario};
+use leontief_solver::properties::{utility_at_truth, utility_of_report, Property, Scenario};
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
 use super::knife;
@@ -29,7 +29,6 @@ use super::metric_common::Of;
 use super::MetricName;
 use crate::candidate::Candidate;
 use crate::search::{grid_lies, neighbour_profile, user_lies, Lies};
-use leontief_solver::properties::Property;
 
 /// A lie profile and its value.
 type Scored = Option<(Rational, Vec<(usize, Vec<Rational>)>)>;

@@ -64,6 +64,7 @@ use leontief_hdrf::simulate::{
 };
 use leontief_hdrf::{NodeId, Policy, Tree};
 use leontief_solver::generate::SplitMix64;
+use leontief_solver::properties::Property;
 use leontief_solver::properties::Scenario;
 use leontief_solver::registry::Descriptor;
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
@@ -72,7 +73,6 @@ use super::metric::{try_scenario, Ctx, Direction, Evaluation, Metric, MetricInfo
 use super::metric_common::Of;
 use super::MetricName;
 use crate::candidate::Candidate;
-use leontief_solver::properties::Property;
 
 /// The simulated time of a generated workload, `[0, HORIZON)`.
 pub const HORIZON: i128 = 16;

@@ -61,6 +61,7 @@
 //! - X. Bei, Z. Li, J. Luo. *Fair and Efficient Multi-Resource Allocation for Cloud
 //!   Computing.* WINE 2022 (the fair-ratio).
 
+use leontief_solver::properties::Property;
 use leontief_solver::welfare::{best_fair_welfare, utilitarian_optimum, welfare};
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
@@ -68,7 +69,6 @@ use super::metric::{Ctx, Direction, Evaluation, Metric, MetricInfo, Spread, Util
 use super::metric_common::{evaluate_bounded, no_scenario};
 use super::MetricName;
 use crate::candidate::Candidate;
-use leontief_solver::properties::Property;
 
 /// See the [module docs](self): the welfare of a benchmark allocation over the mechanism's.
 pub struct WelfareRatio {
