@@ -137,8 +137,12 @@ impl LpObjective {
     }
 }
 
-/// The floating-point LP solver behind the stages (through `good_lp`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+/// The floating-point LP solver behind the stages (through `good_lp`), by its name
+/// (derived with strum; the `highs` variant exists only with the feature).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, strum::IntoStaticStr, strum::Display,
+)]
+#[strum(serialize_all = "lowercase")]
 #[non_exhaustive]
 pub enum LpBackend {
     /// `microlp`: pure Rust, always available.
@@ -152,11 +156,7 @@ pub enum LpBackend {
 impl LpBackend {
     /// The backend's name, e.g. `microlp`.
     pub fn name(self) -> &'static str {
-        match self {
-            LpBackend::Microlp => "microlp",
-            #[cfg(feature = "highs")]
-            LpBackend::Highs => "highs",
-        }
+        self.into()
     }
 }
 
@@ -898,6 +898,14 @@ mod tests {
     use super::*;
     use crate::drf::progressive_filling;
     use crate::{FreezeRule, User};
+
+    #[test]
+    fn the_backends_are_named_as_their_crates() {
+        // good_lp's features: microlp (the default) and highs.
+        assert_eq!(LpBackend::default().name(), "microlp");
+        #[cfg(feature = "highs")]
+        assert_eq!(LpBackend::Highs.name(), "highs");
+    }
 
     fn paper() -> Instance {
         Instance::new(

@@ -131,14 +131,13 @@ impl Certify {
         resources: usize,
         value: Rational,
     ) -> Result<Statement, SolverError> {
-        let goal = match self.metric {
-            MetricName::SpGain => Goal::SpGain(value),
-            MetricName::PmLoss => Goal::PmLoss(value),
-            MetricName::RmLoss => Goal::RmLoss(value),
-            // Coalitions of every size, as explore samples them.
-            MetricName::GspGain => Goal::GspGain(value),
-            _ => Goal::WelfareRatio(value),
-        };
+        // `Certify::new` admitted only metrics with an encoding.
+        let goal = Goal::bounding(self.metric, value).ok_or_else(|| {
+            SolverError::invalid(
+                "--metric",
+                format!("{} has no encoding for prove", self.metric),
+            )
+        })?;
         Statement::new(
             self.mechanism,
             goal,
@@ -330,13 +329,10 @@ fn config(args: &ExploreArgs) -> Result<Config, CliError> {
         ))
     })?;
     if args.utility.is_some() && !metric.uses_utility() {
-        let ratio = match args.metric {
-            MetricName::Starvation => "times",
-            _ => "dominant shares",
-        };
         return Err(usage(format!(
-            "--utility: {} is a ratio of {ratio}; --utility does not apply",
-            metric.name()
+            "--utility: {} is a ratio of {}; --utility does not apply",
+            metric.name(),
+            metric.info().ratio_of
         )));
     }
     if args.knife.is_some() && args.metric == MetricName::Starvation {

@@ -54,6 +54,19 @@ fn bad_flags_are_refused_before_any_output() {
             ][..],
             "error: --utility: discrete-gap is a ratio of dominant shares; --utility does not apply",
         ),
+        // starvation's value is L_v / H, a time over a time (docs/explore.md): no utility.
+        (
+            &[
+                "explore",
+                "--metric",
+                "starvation",
+                "--mechanism",
+                "hdrf:hdrf",
+                "--utility",
+                "tasks",
+            ][..],
+            "error: --utility: starvation is a ratio of times; --utility does not apply",
+        ),
         (
             &["explore", "--metric", "sp-gain", "--utility", "money"][..],
             "--utility: unknown utility \"money\" (expected tasks or dominant-share)",

@@ -47,10 +47,11 @@
 
 use serde_json::{Map, Value};
 
+use leontief_solver::properties::Property;
 use leontief_solver::registry::Descriptor;
 use leontief_solver::{Allocation, Drf, Instance, Mechanism, Rational, SolverError};
 
-use super::metric::{Ctx, Evaluation, Metric, Utility};
+use super::metric::{Ctx, Direction, Evaluation, Metric, MetricInfo, Utility};
 use super::metric_common::{evaluate_bounded, no_scenario, Of};
 use super::MetricName;
 use crate::candidate::Candidate;
@@ -80,9 +81,27 @@ fn extremes(d: &[Rational]) -> (usize, usize) {
     (hi, lo)
 }
 
+/// What the metric measures, in which direction, and how its record is shaped.
+const INFO: MetricInfo = MetricInfo {
+    uses_utility: false,
+    ratio_of: "dominant shares",
+    compared: "allocation_fluid",
+    ..MetricInfo::ratio(
+        "max over users i, k of (δ_i − δ_k) / μ_max, δ the dominant share of discrete DRF \
+         minus fluid DRF's, μ_max the largest task's (at most 1 by the DRF paper's Theorem 7 \
+         with one resource or positive demands; unbounded once demands may be zero)",
+        Direction::Max,
+        Property::Po,
+    )
+};
+
 impl Metric for DiscreteGap {
     fn id(&self) -> MetricName {
         MetricName::DiscreteGap
+    }
+
+    fn info(&self) -> &'static MetricInfo {
+        &INFO
     }
 
     fn applies_to(&self, mechanism: &Descriptor) -> Result<(), String> {

@@ -13,7 +13,7 @@ use leontief_solver::properties::{utility_at_truth, Property};
 use leontief_solver::registry::Descriptor;
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
-use super::metric::{scale, spread, Ctx, Evaluation, Metric, Utility};
+use super::metric::{scale, spread, Ctx, Direction, Evaluation, Metric, MetricInfo, Utility};
 use super::metric_common::{evaluate_bounded, no_scenario, Of};
 use super::MetricName;
 use crate::candidate::Candidate;
@@ -21,9 +21,20 @@ use crate::candidate::Candidate;
 /// See the [module docs](self).
 pub struct Envy;
 
+/// What the metric measures, in which direction, and how its record is shaped.
+const INFO: MetricInfo = MetricInfo::ratio(
+    "max over users i != k of u_i((w_i/w_k) x_k d_k) / x_i (1 or less when envy-free)",
+    Direction::Max,
+    Property::Ef,
+);
+
 impl Metric for Envy {
     fn id(&self) -> MetricName {
         MetricName::Envy
+    }
+
+    fn info(&self) -> &'static MetricInfo {
+        &INFO
     }
 
     fn applies_to(&self, mechanism: &Descriptor) -> Result<(), String> {

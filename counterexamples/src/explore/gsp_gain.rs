@@ -20,11 +20,13 @@
 //! # References
 //! - D. Parkes, A. Procaccia, N. Shah. *Beyond Dominant Resource Fairness.* EC 2012.
 
-use leontief_solver::properties::{utility_at_truth, utility_of_report, Scenario};
+use leontief_solver::properties::{utility_at_truth, utility_of_report, Property, Scenario};
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
 use super::knife;
-use super::metric::{scale, spread, try_scenario, Ctx, Evaluation, Metric, Utility};
+use super::metric::{
+    scale, spread, try_scenario, Ctx, Direction, Evaluation, Metric, MetricInfo, Utility,
+};
 use super::metric_common::Of;
 use super::MetricName;
 use crate::candidate::Candidate;
@@ -35,9 +37,23 @@ pub struct GspGain;
 
 type Profile = Vec<(usize, Vec<Rational>)>;
 
+/// What the metric measures, in which direction, and how its record is shaped.
+const INFO: MetricInfo = MetricInfo {
+    one_is_neutral: true,
+    ..MetricInfo::ratio(
+        "max over coalitions with no member worse off of a member's u_i(after) / u_i(before)",
+        Direction::Max,
+        Property::GspStrong,
+    )
+};
+
 impl Metric for GspGain {
     fn id(&self) -> MetricName {
         MetricName::GspGain
+    }
+
+    fn info(&self) -> &'static MetricInfo {
+        &INFO
     }
 
     fn at(

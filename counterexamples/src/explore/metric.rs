@@ -150,9 +150,8 @@ impl<'a> Ctx<'a> {
     }
 }
 
-/// What describes a metric apart from how it is computed: one row per metric in
-/// [`MetricName::info`](super::MetricName::info), read by the [`Metric`] trait's provided
-/// methods.
+/// What describes a metric apart from how it is computed: a constant in the metric's own
+/// module, returned by [`Metric::info`] and read by the trait's provided methods.
 #[derive(Debug, Clone, Copy)]
 pub struct MetricInfo {
     /// A one-line definition (shown in `explore --help`).
@@ -169,6 +168,9 @@ pub struct MetricInfo {
     /// Whether the value depends on the normalisation; `false` for ratios of dominant
     /// shares and of times, for which `--utility` does not apply.
     pub uses_utility: bool,
+    /// What the value is a ratio of (`utilities`, `dominant shares`, `times`): named when
+    /// `--utility` is refused because the value does not use it.
+    pub ratio_of: &'static str,
     /// Whether the value is one user's ratio (recorded as `witness.user`); `false` for a
     /// value about the whole allocation or a node.
     pub per_user: bool,
@@ -195,6 +197,7 @@ impl MetricInfo {
             property,
             default_utility: Utility::Tasks,
             uses_utility: true,
+            ratio_of: "utilities",
             per_user: true,
             compared: "allocation_after",
             one_is_neutral: false,
@@ -203,46 +206,48 @@ impl MetricInfo {
 }
 
 /// A quantitative property: a ratio maximized or minimized over instances and scenarios.
-/// Its description is the row of [`MetricName::info`](super::MetricName::info); an
-/// implementation says how the value is computed.
+/// An implementation is one module: its [`MetricInfo`] (what it measures, in which
+/// direction) and how the value is computed.
 pub trait Metric: Sync {
     /// Which metric this is.
     fn id(&self) -> MetricName;
+    /// What it measures, in which direction, and how its record is shaped.
+    fn info(&self) -> &'static MetricInfo;
     /// Its command-line name.
     fn name(&self) -> &'static str {
         self.id().name()
     }
     /// See [`MetricInfo::description`].
     fn description(&self) -> &'static str {
-        self.id().info().description
+        self.info().description
     }
     /// See [`MetricInfo::direction`].
     fn direction(&self) -> Direction {
-        self.id().info().direction
+        self.info().direction
     }
     /// See [`MetricInfo::property`].
     fn property(&self) -> Property {
-        self.id().info().property
+        self.info().property
     }
     /// See [`MetricInfo::default_utility`].
     fn default_utility(&self) -> Utility {
-        self.id().info().default_utility
+        self.info().default_utility
     }
     /// See [`MetricInfo::uses_utility`].
     fn uses_utility(&self) -> bool {
-        self.id().info().uses_utility
+        self.info().uses_utility
     }
     /// See [`MetricInfo::per_user`].
     fn per_user(&self) -> bool {
-        self.id().info().per_user
+        self.info().per_user
     }
     /// See [`MetricInfo::compared`].
     fn compared(&self) -> &'static str {
-        self.id().info().compared
+        self.info().compared
     }
     /// See [`MetricInfo::one_is_neutral`].
     fn one_is_neutral(&self) -> bool {
-        self.id().info().one_is_neutral
+        self.info().one_is_neutral
     }
     /// Witness fields beyond the common ones (e.g. the node of `sg-deficit`, the second
     /// user of `discrete-gap`), recomputed from the evaluation; none by default.

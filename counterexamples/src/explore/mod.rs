@@ -102,48 +102,68 @@ use crate::shrink::shrink_while;
 use crate::space::{Origin, Space, Strategy};
 use record::Origin as RecordOrigin;
 
-/// Every metric, by its command-line name (derived from the variant: `sp-gain`, ...).
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    strum::EnumString,
-    strum::Display,
-    strum::IntoStaticStr,
-    strum::VariantArray,
-    strum::VariantNames,
-)]
-#[strum(
-    serialize_all = "kebab-case",
-    parse_err_ty = SolverError,
-    parse_err_fn = unknown_metric
-)]
-pub enum MetricName {
+/// Declares [`MetricName`] and [`MetricName::metric`] from one list: a metric is
+/// registered by one line, `Variant => value`, the value its module's [`Metric`]
+/// (the command-line name is the variant's, in kebab case).
+macro_rules! metrics {
+    ($($(#[$doc:meta])* $variant:ident => $metric:expr,)*) => {
+        /// Every metric, by its command-line name (derived from the variant: `sp-gain`, ...).
+        #[derive(
+            Debug,
+            Clone,
+            Copy,
+            PartialEq,
+            Eq,
+            Hash,
+            strum::EnumString,
+            strum::Display,
+            strum::IntoStaticStr,
+            strum::VariantArray,
+            strum::VariantNames,
+        )]
+        #[strum(
+            serialize_all = "kebab-case",
+            parse_err_ty = SolverError,
+            parse_err_fn = unknown_metric
+        )]
+        pub enum MetricName {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl MetricName {
+            /// The metric.
+            pub fn metric(self) -> &'static dyn Metric {
+                match self {
+                    $(MetricName::$variant => &$metric,)*
+                }
+            }
+        }
+    };
+}
+
+metrics! {
     /// See [`sp_gain`].
-    SpGain,
+    SpGain => sp_gain::SpGain,
     /// See [`gsp_gain`].
-    GspGain,
+    GspGain => gsp_gain::GspGain,
     /// See [`pm_loss`].
-    PmLoss,
+    PmLoss => pm_loss::PmLoss,
     /// See [`rm_loss`].
-    RmLoss,
+    RmLoss => rm_loss::RmLoss,
     /// See [`envy`].
-    Envy,
+    Envy => envy::Envy,
     /// See [`si_gap`].
-    SiGap,
+    SiGap => si_gap::SiGap,
     /// See [`welfare_ratio`].
-    WelfareRatio,
+    WelfareRatio => welfare_ratio::WelfareRatio::OPTIMUM,
     /// See [`welfare_ratio`].
-    FairWelfareRatio,
+    FairWelfareRatio => welfare_ratio::WelfareRatio::FAIR,
     /// See [`discrete_gap`].
-    DiscreteGap,
+    DiscreteGap => discrete_gap::DiscreteGap,
     /// See [`sg_deficit`].
-    SgDeficit,
+    SgDeficit => sg_deficit::SgDeficit,
     /// See [`starvation`].
-    Starvation,
+    Starvation => starvation::Starvation,
 }
 
 fn unknown_metric(text: &str) -> SolverError {
@@ -156,129 +176,15 @@ impl MetricName {
         self.into()
     }
 
-    /// The metric.
-    pub fn metric(self) -> &'static dyn Metric {
-        match self {
-            MetricName::SpGain => &sp_gain::SpGain,
-            MetricName::GspGain => &gsp_gain::GspGain,
-            MetricName::PmLoss => &pm_loss::PmLoss,
-            MetricName::RmLoss => &rm_loss::RmLoss,
-            MetricName::Envy => &envy::Envy,
-            MetricName::SiGap => &si_gap::SiGap,
-            MetricName::WelfareRatio => &welfare_ratio::WelfareRatio::OPTIMUM,
-            MetricName::FairWelfareRatio => &welfare_ratio::WelfareRatio::FAIR,
-            MetricName::DiscreteGap => &discrete_gap::DiscreteGap,
-            MetricName::SgDeficit => &sg_deficit::SgDeficit,
-            MetricName::Starvation => &starvation::Starvation,
-        }
-    }
-
     /// Its one-line definition.
     pub fn description(self) -> &'static str {
         self.info().description
     }
 
-    /// Its description: the one table of what each metric measures, in which direction,
-    /// under which normalisation, and how its record is shaped.
+    /// Its description (what it measures, in which direction, how its record is shaped),
+    /// from the metric's own module.
     pub fn info(self) -> &'static MetricInfo {
-        use leontief_solver::properties::Property;
-        use Direction::{Max, Min};
-        const SP_GAIN: MetricInfo = MetricInfo {
-            one_is_neutral: true,
-            ..MetricInfo::ratio(
-                "max over one liar i and its report d' of u_i(x'_i d') / u_i(x_i d_i) (at most 1 when strategy-proof)",
-                Max,
-                Property::Sp,
-            )
-        };
-        const GSP_GAIN: MetricInfo = MetricInfo {
-            one_is_neutral: true,
-            ..MetricInfo::ratio(
-                "max over coalitions with no member worse off of a member's u_i(after) / u_i(before)",
-                Max,
-                Property::GspStrong,
-            )
-        };
-        const PM_LOSS: MetricInfo = MetricInfo::ratio(
-            "min over a population I, one more user k (leaving I + k or joining I) and a user i of I of u_i(I) / u_i(I + k) (at least 1 when population monotonic)",
-            Min,
-            Property::Pm,
-        );
-        const RM_LOSS: MetricInfo = MetricInfo::ratio(
-            "min over grown capacities R' >= R and users i of u_i(after) / u_i(before) (at least 1 when resource monotonic)",
-            Min,
-            Property::Rm,
-        );
-        const ENVY: MetricInfo = MetricInfo::ratio(
-            "max over users i != k of u_i((w_i/w_k) x_k d_k) / x_i (1 or less when envy-free)",
-            Max,
-            Property::Ef,
-        );
-        const SI_GAP: MetricInfo = MetricInfo::ratio(
-            "min over users i of x_i / u_i((w_i/W) R) (1 or more with the sharing incentive)",
-            Min,
-            Property::Si,
-        );
-        const WELFARE_RATIO: MetricInfo = MetricInfo {
-            default_utility: Utility::DominantShare,
-            per_user: false,
-            compared: "allocation_optimum",
-            ..MetricInfo::ratio(
-                "OPT / W(x): the utilitarian optimum (exact LP) over the mechanism's welfare \
-                 (default utility dominant-share)",
-                Max,
-                Property::Po,
-            )
-        };
-        const FAIR_WELFARE_RATIO: MetricInfo = MetricInfo {
-            description:
-                "FAIR / W(x): the best SI and EF welfare (exact LPs) over the mechanism's welfare \
-                          (default utility dominant-share)",
-            ..WELFARE_RATIO
-        };
-        const DISCRETE_GAP: MetricInfo = MetricInfo {
-            uses_utility: false,
-            compared: "allocation_fluid",
-            ..MetricInfo::ratio(
-                "max over users i, k of (δ_i − δ_k) / μ_max, δ the dominant share of discrete DRF \
-                 minus fluid DRF's, μ_max the largest task's (at most 1 by the DRF paper's Theorem 7 \
-                 with one resource or positive demands; unbounded once demands may be zero)",
-                Max,
-                Property::Po,
-            )
-        };
-        const SG_DEFICIT: MetricInfo = MetricInfo {
-            uses_utility: false,
-            per_user: false,
-            ..MetricInfo::ratio(
-                "min over nodes v with unmet demand of S_v / g_v, the node's dominant share over its \
-                 guaranteed share (1 or more with the share guarantee; hdrf:* on instances with pools)",
-                Min,
-                Property::Sg,
-            )
-        };
-        const STARVATION: MetricInfo = MetricInfo {
-            uses_utility: false,
-            per_user: false,
-            ..MetricInfo::ratio(
-                "max over generated churn workloads and nodes v below the root of L_v / H, the longest time v spends below its guaranteed share with unmet demand as a fraction of the simulated time H (0 when no node starves; hdrf:* policies, simulated)",
-                Max,
-                Property::Sg,
-            )
-        };
-        match self {
-            MetricName::SpGain => &SP_GAIN,
-            MetricName::GspGain => &GSP_GAIN,
-            MetricName::PmLoss => &PM_LOSS,
-            MetricName::RmLoss => &RM_LOSS,
-            MetricName::Envy => &ENVY,
-            MetricName::SiGap => &SI_GAP,
-            MetricName::WelfareRatio => &WELFARE_RATIO,
-            MetricName::FairWelfareRatio => &FAIR_WELFARE_RATIO,
-            MetricName::DiscreteGap => &DISCRETE_GAP,
-            MetricName::SgDeficit => &SG_DEFICIT,
-            MetricName::Starvation => &STARVATION,
-        }
+        self.metric().info()
     }
 }
 

@@ -59,11 +59,13 @@
 //!   monotonic; CEEI is not, §5).
 
 use leontief_solver::generate::SplitMix64;
-use leontief_solver::properties::{utility_at_truth, Scenario};
+use leontief_solver::properties::{utility_at_truth, Property, Scenario};
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError, User};
 
 use super::knife;
-use super::metric::{scale, spread, try_scenario, Ctx, Evaluation, Metric, Utility};
+use super::metric::{
+    scale, spread, try_scenario, Ctx, Direction, Evaluation, Metric, MetricInfo, Utility,
+};
 use super::metric_common::Of;
 use super::MetricName;
 use crate::candidate::Candidate;
@@ -206,9 +208,20 @@ fn neighbour(
     (next.demand.iter().any(Rational::is_positive) && next != *user).then_some(next)
 }
 
+/// What the metric measures, in which direction, and how its record is shaped.
+const INFO: MetricInfo = MetricInfo::ratio(
+    "min over a population I, one more user k (leaving I + k or joining I) and a user i of I of u_i(I) / u_i(I + k) (at least 1 when population monotonic)",
+    Direction::Min,
+    Property::Pm,
+);
+
 impl Metric for PmLoss {
     fn id(&self) -> MetricName {
         MetricName::PmLoss
+    }
+
+    fn info(&self) -> &'static MetricInfo {
+        &INFO
     }
 
     fn at(

@@ -18,11 +18,13 @@
 //!   monotonic: capacities (1, 1) → (1, 4) with ⟨2, 1⟩ and ⟨1, 2⟩).
 
 use leontief_solver::properties::scenarios::capacity_grid;
-use leontief_solver::properties::{utility_at_truth, Scenario};
+use leontief_solver::properties::{utility_at_truth, Property, Scenario};
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
 use super::knife;
-use super::metric::{scale, spread, try_scenario, Ctx, Evaluation, Metric, Utility};
+use super::metric::{
+    scale, spread, try_scenario, Ctx, Direction, Evaluation, Metric, MetricInfo, Utility,
+};
 use super::metric_common::Of;
 use super::MetricName;
 use crate::candidate::Candidate;
@@ -31,9 +33,20 @@ use crate::search::capacity_growths;
 /// See the [module docs](self).
 pub struct RmLoss;
 
+/// What the metric measures, in which direction, and how its record is shaped.
+const INFO: MetricInfo = MetricInfo::ratio(
+    "min over grown capacities R' >= R and users i of u_i(after) / u_i(before) (at least 1 when resource monotonic)",
+    Direction::Min,
+    Property::Rm,
+);
+
 impl Metric for RmLoss {
     fn id(&self) -> MetricName {
         MetricName::RmLoss
+    }
+
+    fn info(&self) -> &'static MetricInfo {
+        &INFO
     }
 
     fn at(

@@ -52,10 +52,11 @@
 use serde_json::{Map, Value};
 
 use leontief_solver::properties::allocation::share_guarantee_violations;
+use leontief_solver::properties::Property;
 use leontief_solver::registry::Descriptor;
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
-use super::metric::{Ctx, Evaluation, Metric, Utility};
+use super::metric::{Ctx, Direction, Evaluation, Metric, MetricInfo, Utility};
 use super::metric_common::{evaluate_bounded, no_scenario, Of};
 use super::MetricName;
 use crate::candidate::Candidate;
@@ -97,9 +98,26 @@ pub(crate) fn least_node(inst: &Instance, x: &Allocation) -> Option<(usize, Rati
     best.map(|(v, s, g, _)| (v, s, g))
 }
 
+/// What the metric measures, in which direction, and how its record is shaped.
+const INFO: MetricInfo = MetricInfo {
+    uses_utility: false,
+    ratio_of: "dominant shares",
+    per_user: false,
+    ..MetricInfo::ratio(
+        "min over nodes v with unmet demand of S_v / g_v, the node's dominant share over its \
+         guaranteed share (1 or more with the share guarantee; hdrf:* on instances with pools)",
+        Direction::Min,
+        Property::Sg,
+    )
+};
+
 impl Metric for SgDeficit {
     fn id(&self) -> MetricName {
         MetricName::SgDeficit
+    }
+
+    fn info(&self) -> &'static MetricInfo {
+        &INFO
     }
 
     fn applies_to(&self, mechanism: &Descriptor) -> Result<(), String> {

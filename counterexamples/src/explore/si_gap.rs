@@ -13,7 +13,9 @@ use leontief_solver::properties::{utility_at_truth, Property};
 use leontief_solver::registry::Descriptor;
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
-use super::metric::{scale, spread, Ctx, Evaluation, Metric, Spread, Utility};
+use super::metric::{
+    scale, spread, Ctx, Direction, Evaluation, Metric, MetricInfo, Spread, Utility,
+};
 use super::metric_common::{evaluate_bounded, no_scenario, Of};
 use super::MetricName;
 use crate::candidate::Candidate;
@@ -26,9 +28,20 @@ pub(crate) fn utility_of_bundle(instance: &Instance, i: usize, split: &[Rational
     instance.utility(i, split)
 }
 
+/// What the metric measures, in which direction, and how its record is shaped.
+const INFO: MetricInfo = MetricInfo::ratio(
+    "min over users i of x_i / u_i((w_i/W) R) (1 or more with the sharing incentive)",
+    Direction::Min,
+    Property::Si,
+);
+
 impl Metric for SiGap {
     fn id(&self) -> MetricName {
         MetricName::SiGap
+    }
+
+    fn info(&self) -> &'static MetricInfo {
+        &INFO
     }
 
     fn applies_to(&self, mechanism: &Descriptor) -> Result<(), String> {

@@ -18,11 +18,13 @@
 //! - N. Chen, X. Deng, J. Zhang. *How Profitable Are Strategic Behaviors in a Market?* ESA
 //!   2011 (the incentive ratio of the Fisher market, hence of CEEI, is at most 2).
 
-use leontief_solver::properties::{utility_at_truth, utility_of_report, Scenario};
+use leontief_solver::properties::{utility_at_truth, utility_of_report, Property, Scenario};
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
 use super::knife;
-use super::metric::{scale, spread, try_scenario, Ctx, Evaluation, Metric, Utility};
+use super::metric::{
+    scale, spread, try_scenario, Ctx, Direction, Evaluation, Metric, MetricInfo, Utility,
+};
 use super::metric_common::Of;
 use super::MetricName;
 use crate::candidate::Candidate;
@@ -34,9 +36,23 @@ type Scored = Option<(Rational, Vec<(usize, Vec<Rational>)>)>;
 /// See the [module docs](self).
 pub struct SpGain;
 
+/// What the metric measures, in which direction, and how its record is shaped.
+const INFO: MetricInfo = MetricInfo {
+    one_is_neutral: true,
+    ..MetricInfo::ratio(
+        "max over one liar i and its report d' of u_i(x'_i d') / u_i(x_i d_i) (at most 1 when strategy-proof)",
+        Direction::Max,
+        Property::Sp,
+    )
+};
+
 impl Metric for SpGain {
     fn id(&self) -> MetricName {
         MetricName::SpGain
+    }
+
+    fn info(&self) -> &'static MetricInfo {
+        &INFO
     }
 
     fn at(

@@ -64,11 +64,12 @@ use leontief_hdrf::simulate::{
 };
 use leontief_hdrf::{NodeId, Policy, Tree};
 use leontief_solver::generate::SplitMix64;
+use leontief_solver::properties::Property;
 use leontief_solver::properties::Scenario;
 use leontief_solver::registry::Descriptor;
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
-use super::metric::{try_scenario, Ctx, Evaluation, Metric, Utility};
+use super::metric::{try_scenario, Ctx, Direction, Evaluation, Metric, MetricInfo, Utility};
 use super::metric_common::Of;
 use super::MetricName;
 use crate::candidate::Candidate;
@@ -372,9 +373,25 @@ pub(crate) fn witness(mechanism: &str, e: &Evaluation) -> Map<String, Value> {
     o
 }
 
+/// What the metric measures, in which direction, and how its record is shaped.
+const INFO: MetricInfo = MetricInfo {
+    uses_utility: false,
+    ratio_of: "times",
+    per_user: false,
+    ..MetricInfo::ratio(
+        "max over generated churn workloads and nodes v below the root of L_v / H, the longest time v spends below its guaranteed share with unmet demand as a fraction of the simulated time H (0 when no node starves; hdrf:* policies, simulated)",
+        Direction::Max,
+        Property::Sg,
+    )
+};
+
 impl Metric for Starvation {
     fn id(&self) -> MetricName {
         MetricName::Starvation
+    }
+
+    fn info(&self) -> &'static MetricInfo {
+        &INFO
     }
 
     fn applies_to(&self, mechanism: &Descriptor) -> Result<(), String> {

@@ -61,10 +61,11 @@
 //! - X. Bei, Z. Li, J. Luo. *Fair and Efficient Multi-Resource Allocation for Cloud
 //!   Computing.* WINE 2022 (the fair-ratio).
 
+use leontief_solver::properties::Property;
 use leontief_solver::welfare::{best_fair_welfare, utilitarian_optimum, welfare};
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
-use super::metric::{Ctx, Evaluation, Metric, Spread, Utility};
+use super::metric::{Ctx, Direction, Evaluation, Metric, MetricInfo, Spread, Utility};
 use super::metric_common::{evaluate_bounded, no_scenario};
 use super::MetricName;
 use crate::candidate::Candidate;
@@ -162,11 +163,39 @@ fn against(
     }))
 }
 
+/// `welfare-ratio`: what it measures, in which direction, and how its record is shaped.
+const OPTIMUM_INFO: MetricInfo = MetricInfo {
+    default_utility: Utility::DominantShare,
+    per_user: false,
+    compared: "allocation_optimum",
+    ..MetricInfo::ratio(
+        "OPT / W(x): the utilitarian optimum (exact LP) over the mechanism's welfare \
+         (default utility dominant-share)",
+        Direction::Max,
+        Property::Po,
+    )
+};
+
+/// `fair-welfare-ratio`: as `welfare-ratio`, against the best fair welfare.
+const FAIR_INFO: MetricInfo = MetricInfo {
+    description:
+        "FAIR / W(x): the best SI and EF welfare (exact LPs) over the mechanism's welfare \
+                  (default utility dominant-share)",
+    ..OPTIMUM_INFO
+};
+
 impl Metric for WelfareRatio {
     fn id(&self) -> MetricName {
         match self.benchmark {
             Benchmark::Optimum => MetricName::WelfareRatio,
             Benchmark::Fair => MetricName::FairWelfareRatio,
+        }
+    }
+
+    fn info(&self) -> &'static MetricInfo {
+        match self.benchmark {
+            Benchmark::Optimum => &OPTIMUM_INFO,
+            Benchmark::Fair => &FAIR_INFO,
         }
     }
 

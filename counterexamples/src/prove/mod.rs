@@ -76,7 +76,8 @@ pub enum ProveError {
 }
 
 /// How one case ended.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, strum::IntoStaticStr)]
+#[strum(serialize_all = "lowercase")]
 pub enum Status {
     /// The solver answered `unsat`: no counterexample of this type.
     Unsat,
@@ -89,11 +90,7 @@ pub enum Status {
 impl Status {
     /// `unsat`, `sat` or `unknown`.
     pub fn name(&self) -> &'static str {
-        match self {
-            Status::Unsat => "unsat",
-            Status::Sat(_) => "sat",
-            Status::Unknown(_) => "unknown",
-        }
+        self.into()
     }
 }
 
@@ -111,7 +108,8 @@ pub struct CaseOutcome {
 }
 
 /// The verdict on the whole statement.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, strum::IntoStaticStr)]
+#[strum(serialize_all = "lowercase")]
 pub enum Verdict {
     /// Every case `unsat`.
     Proved,
@@ -124,11 +122,7 @@ pub enum Verdict {
 impl Verdict {
     /// `proved`, `refuted` or `unknown`.
     pub fn name(&self) -> &'static str {
-        match self {
-            Verdict::Proved => "proved",
-            Verdict::Refuted(_) => "refuted",
-            Verdict::Unknown(_) => "unknown",
-        }
+        self.into()
     }
 }
 

@@ -16,11 +16,29 @@ use leontief_solver::properties::Property;
 use leontief_solver::{Rational, SolverError};
 use serde_json::{json, Map, Value};
 
+use crate::explore::MetricName;
+
 use super::smt::{and, binary, constant, implies, mul, or, Script};
 use super::{asset, ceei, common_level, drf, goals, ProveError};
 
-/// The mechanisms with an encoding.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The mechanisms with an encoding, by their names in the registry (derived with strum).
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    strum::EnumString,
+    strum::Display,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+    strum::VariantNames,
+)]
+#[strum(
+    serialize_all = "kebab-case",
+    parse_err_ty = SolverError,
+    parse_err_fn = no_encoding
+)]
 pub enum ProvedMechanism {
     /// Extended weighted DRF (`drf`), with caps.
     Drf,
@@ -32,48 +50,34 @@ pub enum ProvedMechanism {
     Ceei,
     /// Collapsed HDRF (`hdrf:collapsed`) on every tree: extended DRF over the leaves with the
     /// leaves' guaranteed shares as weights, any positive ones (docs/theory.md §6.10).
+    #[strum(serialize = "hdrf:collapsed")]
     Collapsed,
 }
 
-impl ProvedMechanism {
-    /// Every encoded mechanism.
-    pub const ALL: [ProvedMechanism; 5] = [
-        ProvedMechanism::Drf,
-        ProvedMechanism::DrfCommonLevel,
-        ProvedMechanism::Asset,
-        ProvedMechanism::Ceei,
-        ProvedMechanism::Collapsed,
-    ];
+/// `--mechanism` when it has no encoding, listing the ones that do.
+fn no_encoding(name: &str) -> SolverError {
+    use strum::VariantNames;
+    SolverError::invalid(
+        "--mechanism",
+        format!(
+            "{name:?} has no encoding for prove; encoded: {}",
+            ProvedMechanism::VARIANTS.join(", ")
+        ),
+    )
+}
 
+impl ProvedMechanism {
     /// The mechanism's name in the registry.
     pub fn name(self) -> &'static str {
-        match self {
-            ProvedMechanism::Drf => "drf",
-            ProvedMechanism::DrfCommonLevel => "drf-common-level",
-            ProvedMechanism::Asset => "asset",
-            ProvedMechanism::Ceei => "ceei",
-            ProvedMechanism::Collapsed => "hdrf:collapsed",
-        }
+        self.into()
     }
 
-    /// The mechanism called `name`.
+    /// The mechanism called `name` (`name.parse()`).
     ///
     /// # Errors
     /// `--mechanism` when it has no encoding, listing the ones that do.
     pub fn from_name(name: &str) -> Result<Self, SolverError> {
-        Self::ALL
-            .into_iter()
-            .find(|m| m.name() == name)
-            .ok_or_else(|| {
-                let known: Vec<&str> = Self::ALL.iter().map(|m| m.name()).collect();
-                SolverError::invalid(
-                    "--mechanism",
-                    format!(
-                        "{name:?} has no encoding for prove; encoded: {}",
-                        known.join(", ")
-                    ),
-                )
-            })
+        name.parse()
     }
 
     /// The theorem the encoding rests on.
@@ -146,6 +150,20 @@ pub enum Goal {
 }
 
 impl Goal {
+    /// The goal `explore`'s `metric` is at most `bound` (`explore --certify`), or `None`
+    /// when prove has no encoding of the metric.
+    pub fn bounding(metric: MetricName, bound: Rational) -> Option<Goal> {
+        match metric {
+            MetricName::SpGain => Some(Goal::SpGain(bound)),
+            // Coalitions of every size, as explore samples them.
+            MetricName::GspGain => Some(Goal::GspGain(bound)),
+            MetricName::PmLoss => Some(Goal::PmLoss(bound)),
+            MetricName::RmLoss => Some(Goal::RmLoss(bound)),
+            MetricName::WelfareRatio => Some(Goal::WelfareRatio(bound)),
+            _ => None,
+        }
+    }
+
     /// The section proving the negated goal exact, for `rests_on`.
     pub fn conditions(&self) -> &'static str {
         if self.is_about_lies() {
@@ -1116,9 +1134,57 @@ fn permutations(k: usize) -> Vec<Vec<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::prove::{Status, Verdict};
 
     fn statement(mechanism: ProvedMechanism, goal: Goal, n: usize, m: usize) -> Statement {
         Statement::new(mechanism, goal, n, m, false, false, false, None).unwrap()
+    }
+
+    #[test]
+    fn a_metric_bounds_its_own_goal_or_none() {
+        // Goal's variants name the explore metric each encodes; fair-welfare-ratio and the
+        // others have no encoding (their own welfare LPs or trees), so no goal.
+        let one = Rational::from(1);
+        for (metric, goal) in [
+            (MetricName::SpGain, Goal::SpGain(one.clone())),
+            (MetricName::GspGain, Goal::GspGain(one.clone())),
+            (MetricName::PmLoss, Goal::PmLoss(one.clone())),
+            (MetricName::RmLoss, Goal::RmLoss(one.clone())),
+            (MetricName::WelfareRatio, Goal::WelfareRatio(one.clone())),
+        ] {
+            assert_eq!(Goal::bounding(metric, one.clone()), Some(goal));
+        }
+        for metric in [
+            MetricName::FairWelfareRatio,
+            MetricName::Envy,
+            MetricName::SiGap,
+        ] {
+            assert_eq!(Goal::bounding(metric, one.clone()), None);
+        }
+    }
+
+    #[test]
+    fn every_encoded_mechanism_is_named_as_in_the_registry() {
+        use strum::VariantArray;
+        // The names are the mechanisms' (crate::mechanisms::by_name resolves each, flat
+        // or tree policy) and parse back to their variants.
+        for m in ProvedMechanism::VARIANTS {
+            assert!(crate::mechanisms::by_name(m.name()).is_ok(), "{}", m.name());
+            assert_eq!(m.name().parse::<ProvedMechanism>().unwrap(), *m);
+        }
+        // discrete-drf is in the registry but has no encoding.
+        let err = "discrete-drf".parse::<ProvedMechanism>().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            SolverError::invalid(
+                "--mechanism",
+                "\"discrete-drf\" has no encoding for prove; encoded: drf, drf-common-level, \
+                 asset, ceei, hdrf:collapsed"
+            )
+            .to_string()
+        );
+        assert_eq!(Status::Unsat.name(), "unsat");
+        assert_eq!(Verdict::Unknown(vec![2]).name(), "unknown");
     }
 
     #[test]

@@ -49,8 +49,10 @@ use super::{
 };
 use crate::{Allocation, Instance, Mechanism, Rational, SolverError};
 
-/// Which reading of group strategy-proofness.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// Which reading of group strategy-proofness, by the name of its property (`gsp-` and the
+/// variant, derived with strum).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, strum::IntoStaticStr, strum::Display)]
+#[strum(prefix = "gsp-", serialize_all = "kebab-case")]
 pub enum GspReading {
     /// `gsp-strong`: no coalition all weakly better off and one strictly.
     Strong,
@@ -61,10 +63,7 @@ pub enum GspReading {
 impl GspReading {
     /// `gsp-strong` or `gsp-weak`.
     pub fn name(self) -> &'static str {
-        match self {
-            GspReading::Strong => "gsp-strong",
-            GspReading::Weak => "gsp-weak",
-        }
+        self.into()
     }
 }
 
@@ -504,4 +503,18 @@ pub fn gsp_bounded(
         tried,
         true,
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::GspReading;
+    use crate::properties::Property;
+
+    #[test]
+    fn each_reading_is_named_as_its_property() {
+        // The readings are the properties gsp-strong and gsp-weak (properties/mod.rs).
+        assert_eq!(GspReading::Strong.name(), Property::GspStrong.name());
+        assert_eq!(GspReading::Weak.name(), Property::GspWeak.name());
+        assert_eq!(GspReading::Weak.to_string(), "gsp-weak");
+    }
 }
