@@ -188,7 +188,7 @@ impl Certify {
         }
         // prove decides hdrf:collapsed on every tree, that is on any leaf weights: a run
         // without them would be certified on a larger domain than its own.
-        if mechanism.encoded_as() != mechanism && !g.weights {
+        if mechanism.on_every_tree() && !g.weights {
             return refuse(
                 "--weights",
                 format!(

@@ -371,17 +371,7 @@ pub fn stratum_lines(instance: &Instance, x: &Allocation, caps: bool) -> Vec<Str
 /// The mechanism's answer on `instance`, counted as one scenario; `None` once the budget
 /// is spent or on a failure (recorded).
 fn answer(mechanism: &dyn Mechanism, instance: &Instance, ctx: &mut Ctx) -> Option<Allocation> {
-    if ctx.spent() {
-        return None;
-    }
-    ctx.scenarios += 1;
-    match mechanism.allocate(instance) {
-        Ok(x) => Some(x),
-        Err(e) => {
-            ctx.error(e);
-            None
-        }
-    }
+    ctx.scenario(|_| mechanism.allocate(instance))
 }
 
 /// One lie line: user `user` of base `base` reports `d_user + t e_resource` for `t` in

@@ -148,6 +148,19 @@ impl<'a> Ctx<'a> {
             self.errors.push(e.to_string());
         }
     }
+
+    /// Runs one scenario within the limit: nothing once it is spent, else counts it and
+    /// records its failure.
+    pub(crate) fn scenario<T>(
+        &mut self,
+        run: impl FnOnce(&Self) -> Result<T, SolverError>,
+    ) -> Option<T> {
+        if self.spent() {
+            return None;
+        }
+        self.scenarios += 1;
+        run(self).map_err(|e| self.error(e)).ok()
+    }
 }
 
 /// What describes a metric apart from how it is computed: a constant in the metric's own
@@ -294,23 +307,13 @@ pub(crate) fn try_scenario(
     ctx: &mut Ctx,
     best: &mut Option<Evaluation>,
 ) -> Option<Evaluation> {
-    if ctx.spent() {
-        return None;
+    let e = ctx
+        .scenario(|ctx| metric.at(mechanism, &candidate, truth, ctx.utility))
+        .flatten()?;
+    if best.as_ref().is_none_or(|b| e.beats(b, metric.direction())) {
+        *best = Some(e.clone());
     }
-    ctx.scenarios += 1;
-    match metric.at(mechanism, &candidate, truth, ctx.utility) {
-        Ok(Some(e)) => {
-            if best.as_ref().is_none_or(|b| e.beats(b, metric.direction())) {
-                *best = Some(e.clone());
-            }
-            Some(e)
-        }
-        Ok(None) => None,
-        Err(e) => {
-            ctx.error(e);
-            None
-        }
-    }
+    Some(e)
 }
 
 /// A computed quantity and the interval of its true value.

@@ -21,7 +21,7 @@ use leontief_solver::Rational;
 use serde_json::{json, Value};
 
 use super::smt::{and, binary, constant, implies, mul, or, sum, Script};
-use super::statement::{Goal, Kind, Profile, ProvedMechanism, Shape, Statement};
+use super::statement::{Encoding, Goal, Kind, Profile, Shape, Statement};
 use super::{common_level, drf};
 use crate::candidate::{evaluate, Candidate};
 use crate::explore::record::{to_json as metric_json, Origin};
@@ -267,21 +267,18 @@ fn encode_unnormalised(statement: &Statement, s: &mut Script, profile: &Profile,
             })
             .collect()
     };
-    match statement.mechanism.encoded_as() {
-        ProvedMechanism::Drf => {
+    match statement.mechanism.encoding() {
+        Encoding::Drf => {
             let a = largest(s);
             let shares: Vec<String> = tasks.iter().zip(&a).map(|(y, a)| mul(y, a)).collect();
             drf::filling(s, profile, tasks, &shares, &Shape::Any);
         }
-        ProvedMechanism::DrfCommonLevel => {
+        Encoding::DrfCommonLevel => {
             let a = largest(s);
             let shares: Vec<String> = tasks.iter().zip(&a).map(|(y, a)| mul(y, a)).collect();
             common_level::level(s, profile, tasks, &shares, "g");
         }
-        ProvedMechanism::Asset | ProvedMechanism::Ceei => {
-            statement.encode(s, profile, tasks, &Shape::Any, "g")
-        }
-        ProvedMechanism::Collapsed => unreachable!("encoded as drf"),
+        Encoding::Asset | Encoding::Ceei => statement.encode(s, profile, tasks, &Shape::Any, "g"),
     }
 }
 

@@ -103,27 +103,39 @@ impl ProvedMechanism {
         }
     }
 
-    /// The mechanism whose encoding this one uses: `collapsed` is encoded as extended DRF
-    /// with free weights.
-    pub fn encoded_as(self) -> ProvedMechanism {
+    /// The characterization this mechanism is encoded by: `collapsed` by extended DRF's, with
+    /// free weights.
+    pub fn encoding(self) -> Encoding {
         match self {
-            ProvedMechanism::Collapsed => ProvedMechanism::Drf,
-            other => other,
+            ProvedMechanism::Drf | ProvedMechanism::Collapsed => Encoding::Drf,
+            ProvedMechanism::DrfCommonLevel => Encoding::DrfCommonLevel,
+            ProvedMechanism::Asset => Encoding::Asset,
+            ProvedMechanism::Ceei => Encoding::Ceei,
         }
     }
 
     /// Whether the users are the leaves of any tree (their weights then range over every
     /// positive vector, whatever `--weights` says).
-    fn on_every_tree(self) -> bool {
+    pub fn on_every_tree(self) -> bool {
         self == ProvedMechanism::Collapsed
     }
 
     fn takes_caps(self) -> bool {
-        matches!(
-            self.encoded_as(),
-            ProvedMechanism::Drf | ProvedMechanism::Asset
-        )
+        matches!(self.encoding(), Encoding::Drf | Encoding::Asset)
     }
+}
+
+/// The characterizations `prove` writes (docs/theory.md §6.2–§6.4), one per encoder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Encoding {
+    /// Extended DRF's bottlenecks (§6.2).
+    Drf,
+    /// Common-level DRF (§6.4).
+    DrfCommonLevel,
+    /// Asset fairness's bottlenecks on aggregate shares (§6.2).
+    Asset,
+    /// CEEI's Eisenberg–Gale conditions (§6.3).
+    Ceei,
 }
 
 /// What is claimed.
@@ -598,21 +610,18 @@ impl Statement {
     }
 
     fn split(&self) -> Split {
-        match self.mechanism.encoded_as() {
+        match self.mechanism.encoding() {
             // A group manipulation is expected to be found at once in one case; splitting
             // it multiplies the cases by every member's report type.
-            ProvedMechanism::Drf | ProvedMechanism::Asset
-                if self.coalition > 1 && self.goal.is_about_lies() =>
-            {
+            Encoding::Drf | Encoding::Asset if self.coalition > 1 && self.goal.is_about_lies() => {
                 Split::None
             }
-            ProvedMechanism::Drf | ProvedMechanism::Asset => Split::Bottlenecks {
+            Encoding::Drf | Encoding::Asset => Split::Bottlenecks {
                 // Measured: splitting the reported answer too pays from 9 unknowns of demand on.
                 lie: self.users * self.resources >= 9,
             },
-            ProvedMechanism::Ceei => Split::Supports,
-            ProvedMechanism::DrfCommonLevel => Split::None,
-            ProvedMechanism::Collapsed => unreachable!("encoded as drf"),
+            Encoding::Ceei => Split::Supports,
+            Encoding::DrfCommonLevel => Split::None,
         }
     }
 
@@ -624,10 +633,7 @@ impl Statement {
     /// `m^(n + k)` and each costs a solver process.
     fn splits_dominant(&self) -> bool {
         self.goal.is_about_lies()
-            && matches!(
-                self.mechanism.encoded_as(),
-                ProvedMechanism::Drf | ProvedMechanism::Asset
-            )
+            && matches!(self.mechanism.encoding(), Encoding::Drf | Encoding::Asset)
             && matches!(self.split(), Split::Bottlenecks { .. })
             && self.users >= 3
             && self.users * self.resources <= 6
@@ -820,8 +826,8 @@ impl Statement {
         if !self.goal.is_about_lies() {
             return goals::script(self, &kind.truth);
         }
-        if let (ProvedMechanism::Ceei, Shape::Support(truth), Shape::Support(lie)) =
-            (self.mechanism, &kind.truth, &kind.lie)
+        if let (Encoding::Ceei, Shape::Support(truth), Shape::Support(lie)) =
+            (self.mechanism.encoding(), &kind.truth, &kind.lie)
         {
             return ceei::manipulation_script(self, truth, lie);
         }
@@ -946,12 +952,11 @@ impl Statement {
         shape: &Shape,
         at: &str,
     ) {
-        match self.mechanism.encoded_as() {
-            ProvedMechanism::Drf => drf::encode(s, profile, tasks, shape),
-            ProvedMechanism::Asset => asset::encode(s, profile, tasks, shape),
-            ProvedMechanism::DrfCommonLevel => common_level::encode(s, profile, tasks, at),
-            ProvedMechanism::Ceei => ceei::encode(s, profile, tasks, shape, at),
-            ProvedMechanism::Collapsed => unreachable!("encoded as drf"),
+        match self.mechanism.encoding() {
+            Encoding::Drf => drf::encode(s, profile, tasks, shape),
+            Encoding::Asset => asset::encode(s, profile, tasks, shape),
+            Encoding::DrfCommonLevel => common_level::encode(s, profile, tasks, at),
+            Encoding::Ceei => ceei::encode(s, profile, tasks, shape, at),
         }
     }
 }
