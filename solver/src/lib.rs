@@ -58,4 +58,4 @@ pub use model::{
     read_number, read_numbers, Allocation, Guarantee, GuaranteeRule, Instance, LimitBelowGuarantee,
     Mode, Oversubscribed, Pool, Rules, User,
 };
-pub use rational::{ParseRationalError, Rational};
+pub use rational::{ParseRationalError, Rational, RATIONAL_TYPE_NAME};

@@ -185,10 +185,22 @@ impl FromStr for Rational {
     }
 }
 
+/// The name under which a [`Rational`] is serialized as a newtype: JSON writers print the
+/// bare `"p/q"` string, and a serializer that builds typed values (the Python package's)
+/// recognises an exact number by this name rather than by the key it sits under.
+pub const RATIONAL_TYPE_NAME: &str = "leontief::Rational";
+
 impl serde::Serialize for Rational {
-    /// As the exact string `"p/q"`.
+    /// The reduced `p/q` text (`p` for integers), as a newtype named [`RATIONAL_TYPE_NAME`].
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::Rational;
+    /// let x: Rational = "6/4".parse().unwrap();
+    /// assert_eq!(serde_json::to_string(&x).unwrap(), "\"3/2\"");
+    /// ```
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
+        serializer.serialize_newtype_struct(RATIONAL_TYPE_NAME, &self.to_string())
     }
 }
 
