@@ -8,22 +8,28 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Each step prints the seconds since the start, so a slow step shows in the log.
+step() { echo "== [${SECONDS}s] $*"; }
+
 # Property tests draw from a fixed seed so that a run is reproducible; set PROPTEST_RNG_SEED
 # to explore other cases (failures are kept in tests/proptest-regressions/).
 export PROPTEST_RNG_SEED="${PROPTEST_RNG_SEED:-2011}"
 
-echo "== cargo fmt --check"
+step "cargo fmt --check"
 cargo fmt --all -- --check
-echo "== cargo clippy -D warnings"
-cargo clippy --workspace --all-targets --locked -- -D warnings
 # The project venv first: its `z3` (pinned z3-solver wheel) is the solver `leontief prove` and
 # its tests run; under CI=true those tests fail without it.
-echo "== Python environment (pinned venv under target/, with z3)"
+step "Python environment (pinned venv under target/, with z3)"
 venv="$(bash scripts/python-env.sh)"
 export PATH="$venv/bin:$PATH"
-echo "== cargo test (release, overflow checks on)"
+step "cargo test (release, overflow checks on)"
 cargo test --workspace --release --locked
-echo "== Python package (pytest; builds and installs ./python into a pinned venv under target/)"
+# Clippy in the release profile, after the tests: the build scripts and proc macros the test
+# build compiled are reused rather than compiled again for the dev profile.
+step "cargo clippy -D warnings"
+cargo clippy --workspace --all-targets --locked --release -- -D warnings
+step "Python package (pytest; builds and installs ./python into a pinned venv under target/)"
 bash scripts/python-tests.sh -q
-echo "== notebooks (on the leontief package, in the same venv)"
+step "notebooks (on the leontief package, in the same venv)"
 bash scripts/notebooks.sh
+step "done"
