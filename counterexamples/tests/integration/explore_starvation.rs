@@ -192,13 +192,7 @@ fn same_records_at_any_thread_count() {
     g.pools = Some(1..=2);
     let mut cfg = ExploreConfig::new(MetricName::Starvation, 5, g);
     cfg.budget = Some(200);
-    let lines = |threads: usize| {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        pool.install(|| explore_lines(m.as_ref(), &cfg))
-    };
+    let lines = |threads: usize| common::on_threads(threads, || explore_lines(m.as_ref(), &cfg));
     let one = lines(1);
     assert!(!one.is_empty());
     assert_eq!(one, lines(2));

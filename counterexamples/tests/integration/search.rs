@@ -1,6 +1,7 @@
 //! The search driver: finds what the sources say exists, finds nothing where a theorem
 //! says there is nothing, shrinks soundly, shards without overlap, and is deterministic.
 
+use crate::common;
 use std::collections::BTreeSet;
 
 use leontief_counterexamples::candidate::evaluate;
@@ -110,11 +111,7 @@ fn the_same_output_whatever_the_thread_count() {
     let mut cfg = SearchConfig::new(Property::Pm, 3, with_zeros());
     cfg.budget = Some(3_000);
     let lines = |threads: usize| -> Vec<String> {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        let (found, summary) = pool.install(|| run(&Drf::extended(), &cfg));
+        let (found, summary) = common::on_threads(threads, || run(&Drf::extended(), &cfg));
         let mut l: Vec<String> = found.iter().map(|r| r.to_json().to_string()).collect();
         l.push(format!("{} {}", summary.units, summary.scenarios));
         l

@@ -8,12 +8,23 @@
 
 use leontief_counterexamples::corpus::{dir, parse_jsonl};
 use leontief_counterexamples::explore::{explore, ExploreConfig};
-use leontief_solver::{Mechanism, Rational};
+use leontief_solver::{Instance, Mechanism, Rational, User};
 use serde_json::Value;
 
 /// An exact literal: `"7/3"`, `"2.5"`.
 pub fn q(s: &str) -> Rational {
     s.parse().expect("test literal")
+}
+
+/// An instance from exact literals: the capacities `capacity` and the users `(name, demand)`,
+/// each vector's entries separated by spaces (`"1 1/2"`).
+pub fn instance(capacity: &str, users: &[(&str, &str)]) -> Instance {
+    let exact = |v: &str| -> Vec<Rational> { v.split_whitespace().map(q).collect() };
+    let users = users
+        .iter()
+        .map(|(name, demand)| User::new(*name, exact(demand)))
+        .collect();
+    Instance::new(exact(capacity), users).expect("test instance")
 }
 
 /// The records `explore` prints for `cfg`, in order.
@@ -49,4 +60,13 @@ pub fn corpus_records() -> Vec<(String, usize, Value)> {
         }
     }
     out
+}
+
+/// `work`'s result, run on a pool of `threads` threads (determinism tests compare 1 and 2).
+pub fn on_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(work)
 }
