@@ -51,34 +51,40 @@ fn flags_a_family_leaves_no_room_for_are_refused_by_name() {
         a.extend_from_slice(extra);
         a
     };
-    fails_with(
-        &with(&["--family", "pps", "--pools", "1..2"]),
-        "error: --pools: families are flat (no pools) with --family pps",
-    );
-    fails_with(
-        &with(&["--family", "two-kinds", "--weights"]),
-        "error: --weights: families are unweighted with --family two-kinds",
-    );
-    fails_with(
-        &with(&["--family", "two-kinds", "--caps"]),
-        "error: --caps: families are uncapped with --family two-kinds",
-    );
-    fails_with(
-        &with(&["--family", "pps", "--zeros", "0"]),
-        "error: --zeros: pps's demands are fixed",
-    );
-    fails_with(
-        &with(&["--family", "two-kinds", "--strategy", "exhaustive"]),
-        "error: --strategy: two-kinds draws its demand vectors at random",
-    );
-    fails_with(
-        &with(&["--family", "pps", "--users", "2", "--resources", "2..3"]),
-        "error: --users: pps needs more users than resources",
-    );
-    fails_with(
-        &with(&["--family", "two-kinds", "--users", "1"]),
-        "error: --users: two-kinds needs at least 2 users",
-    );
+    // (flags, the error's words): each a flag the family leaves no room for.
+    let refused: &[(&[&str], &str)] = &[
+        (
+            &["--family", "pps", "--pools", "1..2"],
+            "error: --pools: families are flat (no pools) with --family pps",
+        ),
+        (
+            &["--family", "two-kinds", "--weights"],
+            "error: --weights: families are unweighted with --family two-kinds",
+        ),
+        (
+            &["--family", "two-kinds", "--caps"],
+            "error: --caps: families are uncapped with --family two-kinds",
+        ),
+        (
+            &["--family", "pps", "--zeros", "0"],
+            "error: --zeros: pps's demands are fixed",
+        ),
+        (
+            &["--family", "two-kinds", "--strategy", "exhaustive"],
+            "error: --strategy: two-kinds draws its demand vectors at random",
+        ),
+        (
+            &["--family", "pps", "--users", "2", "--resources", "2..3"],
+            "error: --users: pps needs more users than resources",
+        ),
+        (
+            &["--family", "two-kinds", "--users", "1"],
+            "error: --users: two-kinds needs at least 2 users",
+        ),
+    ];
+    for (flags, message) in refused {
+        fails_with(&with(flags), message);
+    }
     // The families an unknown one's error lists; each is documented in --help (below), and
     // two-kinds and pps (F(k, m) of docs/explore.md) are among them.
     let families = common::listed_names(
@@ -86,12 +92,7 @@ fn flags_a_family_leaves_no_room_for_are_refused_by_name() {
         "error: --family: unknown family \"three-kinds\" (expected ",
         ')',
     );
-    for family in ["two-kinds", "pps"] {
-        assert!(
-            families.iter().any(|f| f == family),
-            "{family}: {families:?}"
-        );
-    }
+    common::assert_lists(&families, &["two-kinds", "pps"]);
     // --zeros is meaningful for two-kinds (its vectors are drawn with it).
     let o = run(&with(&["--family", "two-kinds", "--zeros", "0"]));
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -114,21 +115,10 @@ fn ceei_reaches_the_price_of_proportional_fairness_on_f_2_2() {
     // reached by s1 = s2 = 1 and h = 0: OPT = 2, ratio 4/3.
     let recs = explored(
         "ceei-pof.jsonl",
-        &[
-            "explore",
-            "--mechanism",
-            "ceei",
-            "--metric",
-            "welfare-ratio",
-            "--family",
-            "pps",
-            "--users",
-            "4",
-            "--resources",
-            "1..3",
-            "--budget",
-            "200",
-        ],
+        &common::words(
+            "explore --mechanism ceei --metric welfare-ratio --family pps --users 4 \
+             --resources 1..3 --budget 200",
+        ),
     );
     let best = recs.last().unwrap();
     assert_eq!(best["value"], "4/3");
@@ -219,21 +209,10 @@ fn discrete_drf_within_one_max_task_on_one_resource_and_seven_beyond() {
     // drifts 1/2 and −1/2, μ_max = 1, gap 1.
     let one = explored(
         "gap-one.jsonl",
-        &[
-            "explore",
-            "--mechanism",
-            "discrete-drf",
-            "--metric",
-            "discrete-gap",
-            "--users",
-            "2..3",
-            "--resources",
-            "1",
-            "--budget",
-            "500",
-            "--seed",
-            "1",
-        ],
+        &common::words(
+            "explore --mechanism discrete-drf --metric discrete-gap --users 2..3 \
+             --resources 1 --budget 500 --seed 1",
+        ),
     );
     let best = one.last().unwrap();
     assert_eq!(best["value"], "1");
@@ -245,21 +224,10 @@ fn discrete_drf_within_one_max_task_on_one_resource_and_seven_beyond() {
     // (6 − 13/2)/13 = −1/26, (6 − 13)/13 = −7/13, 0; μ_max = 1/13: gap (7/13)/(1/13) = 7.
     let two = explored(
         "gap-two.jsonl",
-        &[
-            "explore",
-            "--mechanism",
-            "discrete-drf",
-            "--metric",
-            "discrete-gap",
-            "--users",
-            "2..3",
-            "--resources",
-            "2",
-            "--budget",
-            "500",
-            "--seed",
-            "1",
-        ],
+        &common::words(
+            "explore --mechanism discrete-drf --metric discrete-gap --users 2..3 \
+             --resources 2 --budget 500 --seed 1",
+        ),
     );
     let best = two.last().unwrap();
     assert_eq!(best["value"], "7");
@@ -306,17 +274,7 @@ fn asset_fairness_record_is_three_sevenths_by_hand() {
     // si-gap = (1/7)/(1/3) = 3/7, below the DRF paper's 4/5.
     let recs = explored(
         "asset-si.jsonl",
-        &[
-            "explore",
-            "--mechanism",
-            "asset",
-            "--metric",
-            "si-gap",
-            "--budget",
-            "10000",
-            "--seed",
-            "1",
-        ],
+        &common::words("explore --mechanism asset --metric si-gap --budget 10000 --seed 1"),
     );
     let best = recs.last().unwrap();
     assert_eq!(best["value"], "3/7");
@@ -388,17 +346,7 @@ fn ceei_population_monotonicity_record_is_a_certified_loss_confirmed_by_check() 
     // the DRF paper's loss.
     let recs = explored(
         "ceei-pm.jsonl",
-        &[
-            "explore",
-            "--mechanism",
-            "ceei",
-            "--metric",
-            "pm-loss",
-            "--budget",
-            "5000",
-            "--seed",
-            "1",
-        ],
+        &common::words("explore --mechanism ceei --metric pm-loss --budget 5000 --seed 1"),
     );
     let best = recs.last().unwrap();
     assert_eq!(best["exact"], false);
@@ -424,14 +372,10 @@ fn ceei_population_monotonicity_record_is_a_certified_loss_confirmed_by_check() 
         .push(w["joined"].clone());
     let path = tmp("ceei-pm-instance.json");
     std::fs::write(&path, larger.to_string()).unwrap();
-    let o = run(&[
-        "check",
-        "--mechanism",
-        "ceei",
-        "--property",
-        "pm",
-        path.to_str().unwrap(),
-    ]);
+    let o = run(&common::cli(
+        "check --mechanism ceei --property pm",
+        &[path.to_str().unwrap()],
+    ));
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
     let verdict = &v[0];
     assert_eq!(verdict["holds"], false);
