@@ -23,6 +23,13 @@ fn explored(name: &str, args: &[&str]) -> Vec<Value> {
     common::explored_and_verified(&tmp(name), args)
 }
 
+/// The best record (the last) of `explore` with the flags of `line`, verified as
+/// [`explored`] verifies every record.
+fn best_of(name: &str, line: &str) -> Value {
+    let recs = explored(name, &common::words(line));
+    recs.last().expect("a record").clone()
+}
+
 /// `leontief solve --mechanism MECH` on `instance`: tasks by user name.
 fn solve(mechanism: &str, instance: &Value) -> std::collections::BTreeMap<String, Rational> {
     let o = common::run_with(
@@ -207,14 +214,11 @@ fn discrete_drf_within_one_max_task_on_one_resource_and_seven_beyond() {
     // attained. By hand on capacity 1 with two users ⟨1⟩: fluid DRF gives 1/2 each;
     // Algorithm 1 gives the first user 1 task and stops (the second's task does not fit):
     // drifts 1/2 and −1/2, μ_max = 1, gap 1.
-    let one = explored(
+    let best = &best_of(
         "gap-one.jsonl",
-        &common::words(
-            "explore --mechanism discrete-drf --metric discrete-gap --users 2..3 \
-             --resources 1 --budget 500 --seed 1",
-        ),
+        "explore --mechanism discrete-drf --metric discrete-gap --users 2..3 \
+         --resources 1 --budget 500 --seed 1",
     );
-    let best = one.last().unwrap();
     assert_eq!(best["value"], "1");
     assert_eq!(gap_by_solve(&best["instance"]), q("1"));
     // Two resources: capacities (1, 1), u1 ⟨0, 1/13⟩, u2 ⟨1/13, 0⟩, u3 ⟨0, 1/20⟩. Fluid
@@ -222,14 +226,11 @@ fn discrete_drf_within_one_max_task_on_one_resource_and_seven_beyond() {
     // Algorithm 1 raises the least share: after u1 6, u2 6, u3 10 (shares 6/13, 6/13, 1/2;
     // r2 at 6/13 + 1/2 = 25/26) u1 is least and its 1/13 of r2 does not fit: stop. Drifts
     // (6 − 13/2)/13 = −1/26, (6 − 13)/13 = −7/13, 0; μ_max = 1/13: gap (7/13)/(1/13) = 7.
-    let two = explored(
+    let best = &best_of(
         "gap-two.jsonl",
-        &common::words(
-            "explore --mechanism discrete-drf --metric discrete-gap --users 2..3 \
-             --resources 2 --budget 500 --seed 1",
-        ),
+        "explore --mechanism discrete-drf --metric discrete-gap --users 2..3 \
+         --resources 2 --budget 500 --seed 1",
     );
-    let best = two.last().unwrap();
     assert_eq!(best["value"], "7");
     let users: Vec<(&str, Vec<&str>)> = best["instance"]["users"]
         .as_array()
@@ -272,11 +273,10 @@ fn asset_fairness_record_is_three_sevenths_by_hand() {
     // equalizes Σ_j x_i d_ij / R_j: x1 = x2 = 3 x3, and r3 binds: x1 + x2 + x3 = 7 x3 = 1, so
     // x3 = 1/7. The equal split (1/3 of each resource) runs 1/3 task of ⟨1, 1, 1⟩:
     // si-gap = (1/7)/(1/3) = 3/7, below the DRF paper's 4/5.
-    let recs = explored(
+    let best = &best_of(
         "asset-si.jsonl",
-        &common::words("explore --mechanism asset --metric si-gap --budget 10000 --seed 1"),
+        "explore --mechanism asset --metric si-gap --budget 10000 --seed 1",
     );
-    let best = recs.last().unwrap();
     assert_eq!(best["value"], "3/7");
     let x = solve("asset", &best["instance"]);
     assert_eq!(
@@ -344,11 +344,10 @@ fn ceei_population_monotonicity_record_is_a_certified_loss_confirmed_by_check() 
     // §2.5) and u4's utility in I is exactly 1/4. After the arrival CEEI's answer is
     // irrational and uncertified: the record is an interval, its upper end below 1 and below
     // the DRF paper's loss.
-    let recs = explored(
+    let best = &best_of(
         "ceei-pm.jsonl",
-        &common::words("explore --mechanism ceei --metric pm-loss --budget 5000 --seed 1"),
+        "explore --mechanism ceei --metric pm-loss --budget 5000 --seed 1",
     );
-    let best = recs.last().unwrap();
     assert_eq!(best["exact"], false);
     let w = &best["witness"];
     assert_eq!(w["user"], "u4");

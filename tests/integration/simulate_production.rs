@@ -337,10 +337,7 @@ fn bad_tie_breaks_name_the_flag() {
         ')',
     );
     let help = String::from_utf8(run(&["simulate", "--help"], "").stdout).unwrap();
-    let tie_help = common::help_paragraph(&help, "--tie <");
-    for tie in &ties {
-        assert!(tie_help.contains(tie.as_str()), "{tie}: {tie_help}");
-    }
+    common::assert_documented(&ties, common::help_paragraph(&help, "--tie <"));
     common::assert_lists(&ties, &["first", "count", "lru", "name"]);
     assert_bad(
         &run(&["simulate", "--tie", "first,count", "-"], ONE_SLOT),

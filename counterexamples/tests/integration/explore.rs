@@ -44,8 +44,7 @@ fn drf_sp_gain_is_exactly_one() {
     // true utility, so every ratio found is at most 1; a lie that leaves the answer
     // unchanged for the liar (e.g. doubling a component it is not bottlenecked on keeps
     // its dominant share) gives exactly 1, so the record is 1.
-    let mut cfg = ExploreConfig::new(MetricName::SpGain, 3, GeneratorConfig::new());
-    cfg.budget = Some(4_000);
+    let cfg = common::budgeted(MetricName::SpGain, 3, 4_000);
     let lines = run(&Drf::extended(), &cfg);
     for line in &lines {
         assert!(
@@ -121,8 +120,7 @@ fn ceei_sp_gain_of_the_reference_lie_is_31_over_24() {
 #[test]
 fn ceei_sp_gain_above_one_is_found_and_rederived_by_hand() {
     // CEEI is not strategy-proof (DRF paper §5); a short exploration finds a gain > 1.
-    let mut cfg = ExploreConfig::new(MetricName::SpGain, 1, GeneratorConfig::new());
-    cfg.budget = Some(1_500);
+    let cfg = common::budgeted(MetricName::SpGain, 1, 1_500);
     let ceei = Ceei::new();
     let lines = run(&ceei, &cfg);
     let best = lines.last().unwrap();
@@ -172,8 +170,7 @@ fn asset_si_gap_by_hand() {
 
 #[test]
 fn same_output_at_any_thread_count() {
-    let mut cfg = ExploreConfig::new(MetricName::PmLoss, 5, GeneratorConfig::new());
-    cfg.budget = Some(1_500);
+    let cfg = common::budgeted(MetricName::PmLoss, 5, 1_500);
     let lines = |threads: usize| common::on_threads(threads, || run(&AssetFairness, &cfg));
     let one = lines(1);
     assert!(!one.is_empty());
@@ -364,8 +361,7 @@ fn drf_welfare_ratio_explored_stays_within_the_parkes_procaccia_shah_bound() {
     // Parkes, Procaccia and Shah (EC 2012): DRF keeps at least 1/m of the optimal
     // utilitarian welfare in dominant shares, so every value found lies in [1, m] (1: the
     // mechanism's answer is feasible, so the optimum is at least its welfare).
-    let mut cfg = ExploreConfig::new(MetricName::WelfareRatio, 11, GeneratorConfig::new());
-    cfg.budget = Some(1_500);
+    let cfg = common::budgeted(MetricName::WelfareRatio, 11, 1_500);
     let drf = Drf::extended();
     let lines = run(&drf, &cfg);
     let best = lines.last().unwrap();
@@ -389,8 +385,7 @@ fn drf_welfare_ratio_explored_stays_within_the_parkes_procaccia_shah_bound() {
 #[test]
 fn welfare_ratio_output_is_the_same_at_any_thread_count() {
     for metric in [MetricName::WelfareRatio, MetricName::FairWelfareRatio] {
-        let mut cfg = ExploreConfig::new(metric, 9, GeneratorConfig::new());
-        cfg.budget = Some(800);
+        let cfg = common::budgeted(metric, 9, 800);
         let lines = |threads: usize| common::on_threads(threads, || run(&Drf::extended(), &cfg));
         let one = lines(1);
         assert!(!one.is_empty());

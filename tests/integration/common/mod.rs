@@ -188,3 +188,10 @@ pub fn assert_lists(names: &[String], required: &[&str]) {
         assert!(names.iter().any(|n| n == name), "{name}: {names:?}");
     }
 }
+
+/// Asserts that the help text `paragraph` names each of `names`.
+pub fn assert_documented(names: &[String], paragraph: &str) {
+    for name in names {
+        assert!(paragraph.contains(name.as_str()), "{name}: {paragraph}");
+    }
+}

@@ -7,7 +7,8 @@
 #![allow(dead_code)]
 
 use leontief_counterexamples::corpus::{dir, parse_jsonl};
-use leontief_counterexamples::explore::{explore, ExploreConfig};
+use leontief_counterexamples::explore::{explore, ExploreConfig, MetricName};
+use leontief_counterexamples::generate::GeneratorConfig;
 use leontief_solver::{Instance, Mechanism, Rational, User};
 use serde_json::Value;
 
@@ -25,6 +26,14 @@ pub fn instance(capacity: &str, users: &[(&str, &str)]) -> Instance {
         .map(|(name, demand)| User::new(*name, exact(demand)))
         .collect();
     Instance::new(exact(capacity), users).expect("test instance")
+}
+
+/// `explore`'s configuration for `metric` at `seed` over the default instances, stopping
+/// after `budget` scenarios.
+pub fn budgeted(metric: MetricName, seed: u64, budget: u64) -> ExploreConfig {
+    let mut cfg = ExploreConfig::new(metric, seed, GeneratorConfig::new());
+    cfg.budget = Some(budget);
+    cfg
 }
 
 /// The records `explore` prints for `cfg`, in order.
