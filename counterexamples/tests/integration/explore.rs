@@ -94,9 +94,7 @@ fn drf_rm_loss_search_reaches_the_papers_example() {
     // The grid {0, 1/2, 1} with 2 users and 2 resources contains <1, 1/2> and <1/2, 1>
     // (the paper's example scaled), and the growths include ×4 on one resource: the
     // record is at most 3/4, and it re-derives.
-    let mut g = GeneratorConfig::new();
-    g.users = 2..=2;
-    g.resources = 2..=2;
+    let g = crate::common::sized(2..=2, 2..=2);
     let mut cfg = ExploreConfig::new(MetricName::RmLoss, 1, g);
     cfg.strategy = Strategy::Exhaustive;
     cfg.local = 0;
@@ -608,9 +606,7 @@ fn sg_deficit_has_no_value_without_pools_and_applies_to_trees_only() {
 #[test]
 fn a_budget_of_ten_stops_one_evaluation_after_ten_scenarios() {
     for m in [8, 14, 30] {
-        let mut g = GeneratorConfig::new();
-        g.users = 2..=2;
-        g.resources = m..=m;
+        let g = crate::common::sized(2..=2, m..=m);
         let mut cfg = ExploreConfig::new(MetricName::SpGain, 1, g);
         cfg.budget = Some(10);
         let summary = leontief_counterexamples::explore::explore(
@@ -641,9 +637,7 @@ fn a_budget_of_ten_stops_one_evaluation_after_ten_scenarios() {
 #[test]
 fn exhaustive_units_try_the_grids_scenarios_alone() {
     for (metric, scenarios) in [(MetricName::PmLoss, 6), (MetricName::RmLoss, 10)] {
-        let mut g = GeneratorConfig::new();
-        g.users = 2..=2;
-        g.resources = 2..=2;
+        let g = crate::common::sized(2..=2, 2..=2);
         let mut cfg = ExploreConfig::new(metric, 1, g);
         cfg.values = vec![Rational::ZERO, Rational::ONE];
         cfg.strategy = Strategy::Exhaustive;
@@ -748,9 +742,7 @@ mod knife {
     /// `explore --mechanism ceei --metric sp-gain --users n..n --resources 2..2 --seed 1
     /// --budget B`: the record.
     fn ceei_record(n: usize, budget: u64) -> Value {
-        let mut g = GeneratorConfig::new();
-        g.users = n..=n;
-        g.resources = 2..=2;
+        let mut g = crate::common::sized(n..=n, 2..=2);
         g.zeros = leontief_counterexamples::generate::Chance::new(1, 3).unwrap();
         let mut cfg = ExploreConfig::new(MetricName::SpGain, 1, g);
         cfg.budget = Some(budget);
@@ -779,9 +771,7 @@ mod knife {
         // --zeros 1/3 --seed 6` finds a violation within 50,000 scenarios (a liar adds
         // demand for a resource it does not need; another member gains); `explore` on the
         // matching metric must find a gain above 1 within the same budget.
-        let mut g = GeneratorConfig::new();
-        g.users = 2..=5;
-        g.resources = 2..=3;
+        let mut g = crate::common::sized(2..=5, 2..=3);
         g.zeros = leontief_counterexamples::generate::Chance::new(1, 3).unwrap();
         let mut cfg = ExploreConfig::new(MetricName::GspGain, 6, g);
         cfg.budget = Some(50_000);
@@ -818,9 +808,7 @@ mod knife {
         );
         assert_eq!(v, q("25/16"));
         // A cold start on 4 users and 3 resources reaches it, and not beyond (the bound).
-        let mut g = GeneratorConfig::new();
-        g.users = 4..=4;
-        g.resources = 3..=3;
+        let mut g = crate::common::sized(4..=4, 3..=3);
         g.zeros = leontief_counterexamples::generate::Chance::new(1, 3).unwrap();
         let mut cfg = ExploreConfig::new(MetricName::WelfareRatio, 1, g);
         cfg.budget = Some(20_000);
@@ -860,9 +848,7 @@ mod knife {
         // had moved onto equal shares 6/23 of resources 1 and 3, beside u4 at its cap);
         // with the tightened instance alone the same run stays below it.
         let record = |knife: Knife| {
-            let mut g = GeneratorConfig::new();
-            g.users = 3..=4;
-            g.resources = 2..=3;
+            let mut g = crate::common::sized(3..=4, 2..=3);
             g.zeros = leontief_counterexamples::generate::Chance::new(1, 3).unwrap();
             g.caps = true;
             let mut cfg = ExploreConfig::new(MetricName::GspGain, 4, g);

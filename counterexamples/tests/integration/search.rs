@@ -128,9 +128,7 @@ fn the_same_output_whatever_the_thread_count() {
 /// grid, and together find exactly what the unsharded run finds.
 #[test]
 fn shards_cover_the_unsharded_enumeration() {
-    let mut g = GeneratorConfig::new();
-    g.users = 2..=3;
-    g.resources = 1..=2;
+    let g = crate::common::sized(2..=3, 1..=2);
     let mut cfg = SearchConfig::new(Property::Pm, 9, g);
     cfg.strategy = Strategy::Exhaustive;
     cfg.batch = 7;
@@ -326,9 +324,7 @@ fn replay_refuses_logs_not_of_one_sharded_run() {
 #[test]
 fn a_budget_of_ten_stops_after_ten_scenarios_at_any_size() {
     for m in [8, 14, 30] {
-        let mut g = GeneratorConfig::new();
-        g.users = 2..=2;
-        g.resources = m..=m;
+        let g = crate::common::sized(2..=2, m..=m);
         let mut cfg = SearchConfig::new(Property::Sp, 1, g);
         cfg.budget = Some(10);
         let (found, summary) = run(&Drf::extended(), &cfg);

@@ -11,6 +11,7 @@ use leontief_counterexamples::explore::{explore, ExploreConfig, MetricName};
 use leontief_counterexamples::generate::GeneratorConfig;
 use leontief_solver::{Instance, Mechanism, Rational, User};
 use serde_json::Value;
+use std::ops::RangeInclusive;
 
 /// An exact literal: `"7/3"`, `"2.5"`.
 pub fn q(s: &str) -> Rational {
@@ -26,6 +27,14 @@ pub fn instance(capacity: &str, users: &[(&str, &str)]) -> Instance {
         .map(|(name, demand)| User::new(*name, exact(demand)))
         .collect();
     Instance::new(exact(capacity), users).expect("test instance")
+}
+
+/// The default instances with `users` users and `resources` resources.
+pub fn sized(users: RangeInclusive<usize>, resources: RangeInclusive<usize>) -> GeneratorConfig {
+    let mut g = GeneratorConfig::new();
+    g.users = users;
+    g.resources = resources;
+    g
 }
 
 /// `explore`'s configuration for `metric` at `seed` over the default instances, stopping

@@ -11,9 +11,7 @@ use std::time::Duration;
 
 #[test]
 fn the_cvc5_runner_answers_a_known_sat_and_a_known_unsat_query() {
-    let Some(cvc5) = cvc5() else {
-        return;
-    };
+    let Some(cvc5) = cvc5() else { return };
     assert_eq!(cvc5.kind, SolverKind::Cvc5);
     assert!(!cvc5.reports_models());
     let limit = Duration::from_secs(60);
@@ -53,12 +51,8 @@ fn cvc5_agrees_with_z3_on_drf_strategy_proofness_and_the_ceei_gain_bound() {
     // Parkes, Procaccia and Shah, EC 2012), and a single CEEI liar gains at most
     // 2 − 1/n = 3/2 with n = 2 (docs/theory.md §6.8). So every case is unsat for any correct
     // solver, and cvc5 must agree with z3 on every one.
-    if solver().is_none() {
-        return;
-    }
-    let Some(cvc5) = cvc5() else {
-        return;
-    };
+    let Some(_) = solver() else { return };
+    let Some(cvc5) = cvc5() else { return };
     for statement in [
         statement(ProvedMechanism::Drf, Goal::Property(Property::Sp), 2, 2),
         statement(ProvedMechanism::Ceei, Goal::SpGain(q("3/2")), 2, 2),
@@ -88,9 +82,7 @@ fn a_cross_check_answering_sat_makes_the_verdict_unknown() {
     // A stand-in second solver that answers sat to everything: it contradicts z3's unsat on
     // every case of a statement that holds, and the verdict must not stay proved.
     use std::os::unix::fs::PermissionsExt;
-    if solver().is_none() {
-        return;
-    }
+    let Some(_) = solver() else { return };
     let dir = std::env::temp_dir().join(format!("leontief-cross-check-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let fake = dir.join("always-sat");

@@ -16,9 +16,7 @@ use leontief_solver::{AssetFairness, Drf, Rational};
 fn drf_is_strategy_proof_with_two_users_and_two_resources() {
     // Ghodsi et al. (NSDI 2011, Theorem 1) and, with zero demands, Parkes, Procaccia and Shah
     // (EC 2012): extended DRF is strategy-proof.
-    if solver().is_none() {
-        return;
-    }
+    let Some(_) = solver() else { return };
     let sp = statement(ProvedMechanism::Drf, Goal::Property(Property::Sp), 2, 2);
     assert_eq!(decide(&sp), Verdict::Proved);
 }
@@ -27,9 +25,7 @@ fn drf_is_strategy_proof_with_two_users_and_two_resources() {
 fn asset_fairness_is_strategy_proof_with_positive_demands() {
     // The DRF paper's Table 2 (Ghodsi et al., NSDI 2011): asset fairness is strategy-proof
     // (docs/theory.md §3.11), with strictly positive demands.
-    if solver().is_none() {
-        return;
-    }
+    let Some(_) = solver() else { return };
     let positive = Domain {
         positive: true,
         ..Domain::default()
@@ -49,9 +45,7 @@ fn ceei_gains_more_than_seven_fifths_with_two_users() {
     // ⟨1/2, 1⟩; truthful prices (2, 0) give the liar 1/2 task; reporting ⟨1, 2/3⟩ moves the
     // prices to (0, 2) and gives it 3/4: a gain of 3/2 > 7/5. So the bound 7/5 is refuted,
     // and the counterexample must replay as an SP violation of the exact CEEI.
-    if solver().is_none() {
-        return;
-    }
+    let Some(_) = solver() else { return };
     let gain = statement(ProvedMechanism::Ceei, Goal::SpGain(q("7/5")), 2, 2);
     let record = refuted_replaying(&gain, "sp", &Ceei::new());
     assert!(q(record["value"].as_str().unwrap()) > q("7/5"));
@@ -62,9 +56,7 @@ fn ceei_gains_exactly_five_thirds_at_most_with_three_users_and_two_resources() {
     // docs/theory.md §6.8: with equal incomes a single liar gains at most 2 − 1/n, and the
     // family of §6.7 gains exactly that; at n = 3: 5/3. So `<= 5/3` is proved at (3, 2) and
     // `<= 8/5` is refuted, by an instance gaining more than 8/5 that replays exactly.
-    if solver().is_none() {
-        return;
-    }
+    let Some(_) = solver() else { return };
     let five_thirds = statement(ProvedMechanism::Ceei, Goal::SpGain(q("5/3")), 3, 2);
     assert_eq!(decide(&five_thirds), Verdict::Proved);
     let eight_fifths = statement(ProvedMechanism::Ceei, Goal::SpGain(q("8/5")), 3, 2);
@@ -80,9 +72,7 @@ fn drf_with_caps_is_strategy_proof_with_two_users_and_two_resources() {
     // is the user whose demand is met at T tasks, Parkes, Procaccia and Shah, EC 2012). The
     // liar's reported cap is free in the normal form (§6.5), so this covers lies about the
     // scale of a demand too.
-    if solver().is_none() {
-        return;
-    }
+    let Some(_) = solver() else { return };
     let weights_and_caps = Domain {
         weights: true,
         caps: true,
@@ -164,9 +154,7 @@ fn drf_is_not_strongly_group_strategy_proof_with_zero_demands() {
     // while u1's bundle ⟨1/2, 0, 1/2⟩ still runs min(3/4, 1/2) = 1/2 of its true tasks. So
     // gsp-strong fails with coalition {u1, u2}; the found record must replay with the exact
     // DRF.
-    if solver().is_none() {
-        return;
-    }
+    let Some(_) = solver() else { return };
     let pairs = Domain {
         coalition: Some(2),
         ..Domain::default()
@@ -190,9 +178,7 @@ fn drf_violates_resource_monotonicity_and_keeps_half_its_tasks_with_two_users() 
     // 1/n of the grown capacities (the sharing incentive), which runs at least 1/n of the
     // tasks the whole old capacities run; a user's old tasks are at most that whole. So
     // rm-loss >= 1/2 is proved at (2, 2).
-    if solver().is_none() {
-        return;
-    }
+    let Some(_) = solver() else { return };
     let st = statement(ProvedMechanism::Drf, Goal::Property(Property::Rm), 2, 2);
     refuted_replaying(&st, "rm", &Drf::extended());
     let rm_loss = statement(ProvedMechanism::Drf, Goal::RmLoss(q("1")), 2, 2);
@@ -210,9 +196,7 @@ fn collapsed_hdrf_is_strategy_proof_on_every_tree_of_two_leaves_and_not_resource
     // with 2 resources. DRF is not resource monotonic (the DRF paper, Table 2; the one-pool
     // tree of equal weights is DRF itself), so `rm` is refuted, and the counterexample must
     // replay with collapsed HDRF itself on the one-pool tree of its weights.
-    if solver().is_none() {
-        return;
-    }
+    let Some(_) = solver() else { return };
     let collapsed =
         |property| statement(ProvedMechanism::Collapsed, Goal::Property(property), 2, 2);
     let sp = collapsed(Property::Sp);
@@ -247,9 +231,7 @@ fn collapsed_hdrf_is_strategy_proof_on_every_tree_of_two_leaves_and_not_resource
 fn drf_and_ceei_have_the_sharing_incentive_and_envy_freeness() {
     // The DRF paper's Table 2 (Ghodsi et al., NSDI 2011) and, with zero demands, Parkes,
     // Procaccia and Shah (EC 2012): DRF and CEEI have SI and EF.
-    if solver().is_none() {
-        return;
-    }
+    let Some(_) = solver() else { return };
     for mechanism in [ProvedMechanism::Drf, ProvedMechanism::Ceei] {
         for property in [Property::Si, Property::Ef] {
             for (n, m) in [(2, 2), (3, 2)] {
@@ -266,9 +248,7 @@ fn asset_fairness_violates_the_sharing_incentive() {
     // u2 ⟨1, 0⟩ have aggregate shares 2 x_1 and x_2; equal shares and a full resource 1
     // give x_1 = 1/3, below u1's half of the cluster (1/2 task). So the claim is refuted,
     // and the counterexample must replay as an SI violation of the exact mechanism.
-    if solver().is_none() {
-        return;
-    }
+    let Some(_) = solver() else { return };
     let st = statement(ProvedMechanism::Asset, Goal::Property(Property::Si), 2, 2);
     refuted_replaying(&st, "si", &AssetFairness);
 }
@@ -278,9 +258,7 @@ fn ceei_violates_population_monotonicity_and_drf_has_it_with_positive_demands() 
     // The DRF paper: CEEI is not population monotonic (Theorem 5), DRF is with positive
     // demands (Theorem 14). With zero demands DRF is not (docs/theory.md §3.6: u1 ⟨1, 0⟩,
     // u2 ⟨0, 1⟩, u3 ⟨1/2, 1⟩ at (3, 2)). Every refutation replays with the exact mechanism.
-    if solver().is_none() {
-        return;
-    }
+    let Some(_) = solver() else { return };
     let on = |mechanism, positive| {
         let domain = Domain {
             positive,
@@ -300,9 +278,7 @@ fn drfs_welfare_ratio_with_two_users_and_two_resources_is_nine_eighths() {
     // λ + λ/2 = 1, so DRF gives 2/3 each (welfare 4/3); the optimum gives u2 1 task and u1
     // the 1/2 of resource 1 left (welfare 3/2). So "<= 9/8" is proved and "<= 11/10"
     // refuted, with a re-derived ratio above 11/10.
-    if solver().is_none() {
-        return;
-    }
+    let Some(_) = solver() else { return };
     let at = |c: &str| statement(ProvedMechanism::Drf, Goal::WelfareRatio(q(c)), 2, 2);
     assert_eq!(decide(&at("9/8")), Verdict::Proved);
     let ratio = refuted_value(&at("11/10"), "welfare-ratio", &Drf::extended());
@@ -316,9 +292,7 @@ fn drfs_pm_loss_with_three_users_and_two_resources_is_eight_ninths() {
     // (λ + λ = 1) and u1 runs on to 3/4: a ratio of (2/3)/(3/4) = 8/9, so "pm-loss >= 9/10"
     // is refuted (the counterexample re-derives with explore's metric, below 9/10). With
     // positive demands DRF is population monotonic (the DRF paper, Theorem 14): ">= 1".
-    if solver().is_none() {
-        return;
-    }
+    let Some(_) = solver() else { return };
     let at = |c: &str, positive: bool| {
         let domain = Domain {
             positive,
@@ -337,9 +311,7 @@ fn ceeis_gsp_gain_with_one_liar_exceeds_seven_fifths() {
     // reporting ⟨1, 2/3⟩, and a single liar is a coalition whose only liar strictly gains.
     // So "gsp-gain <= 7/5" with coalitions of one liar is refuted; the record replays as a
     // gsp-strong violation of the exact CEEI and its gain (explore's metric) is above 7/5.
-    if solver().is_none() {
-        return;
-    }
+    let Some(_) = solver() else { return };
     let single_liars = Domain {
         coalition: Some(1),
         ..Domain::default()
