@@ -493,15 +493,9 @@ def test_simulate_lecture_churn():
 # --- order, import ------------------------------------------------------------------------
 
 
-# The guide's `leontief order` example: a holds <6,6> of <100,100>; under the pool b, c holds
-# <4,4> and d <3,3>.
-ORDER_TREE = {
-    "capacity": [100, 100],
-    "tree": {"children": [
-        {"name": "a", "demand": [1, 1], "usage": [6, 6]},
-        {"name": "b", "children": [{"name": "c", "demand": [1, 1], "usage": [4, 4]},
-                                   {"name": "d", "demand": [1, 1], "usage": [3, 3]}]}]},
-}
+# The guide's `leontief order` example (examples/order-tree.json, as `leontief.examples`
+# holds it): a holds <6,6> of <100,100>; under the pool b, c holds <4,4> and d <3,3>.
+ORDER_TREE = leontief.examples.ORDER_TREE
 
 
 def test_order_readme_example():

@@ -9,6 +9,7 @@ queued tasks and stops a running chunk at its next item; the tests count what ha
 how long it took.
 """
 
+import _thread
 import json
 import os
 import re
@@ -161,41 +162,52 @@ def test_an_evaluator_failure_stops_explore():
         list(native.explore_distributed(argv, lambda items, stopped: ['{"errors": [], "best": null}'] * len(items)))
 
 
+class WaveSpy:
+    """Stands between `leontief.ray` and Ray, recording what the driver does.
+
+    Each wave (one call of `leontief.ray._chunks`) is recorded with its item count and the
+    refs the driver first waits on; every ref passed to `ray.cancel` is recorded; the first
+    wait on the wave of `interrupt_at` items sends Ctrl-C (`_thread.interrupt_main`).
+    """
+
+    def __init__(self, interrupt_at):
+        self.interrupt_at = interrupt_at
+        self.waves, self.cancelled = [], []
+        self.real_chunks, self.real_wait, self.real_cancel = leontief.ray._chunks, ray.wait, ray.cancel
+
+    def chunks(self, items, n):
+        self.waves.append({"items": len(items), "refs": None})
+        return self.real_chunks(items, n)
+
+    def wait(self, refs, **kw):
+        wave = self.waves[-1]
+        if wave["refs"] is None:
+            wave["refs"] = list(refs)
+            if wave["items"] == self.interrupt_at:
+                _thread.interrupt_main()
+        return self.real_wait(refs, **kw)
+
+    def cancel(self, ref, **kw):
+        self.cancelled.append(ref)
+        return self.real_cancel(ref, **kw)
+
+
 def test_ctrl_c_stops_explore_on_ray_and_cancels_the_waiting_tasks(cluster, monkeypatch):
     """Ctrl-C (here `_thread.interrupt_main`, sent when the driver first waits for the wave of
     12,000 local tasks in 8 chunks) raises KeyboardInterrupt; every task of that wave that had
     not finished is cancelled through Ray, and Ray reports each as cancelled. On 2 CPUs at most
     2 chunks of 1,500 CEEI evaluations have started by then, so at least 6 were queued."""
-    import _thread
-
     local = 12_000
-    waves, cancelled = [], []
-    real_chunks, real_wait, real_cancel = leontief.ray._chunks, ray.wait, ray.cancel
-
-    def chunks(items, n):
-        waves.append({"items": len(items), "refs": None})
-        return real_chunks(items, n)
-
-    def wait(refs, **kw):
-        wave = waves[-1]
-        if wave["refs"] is None:
-            wave["refs"] = list(refs)
-            if wave["items"] == local:
-                _thread.interrupt_main()
-        return real_wait(refs, **kw)
-
-    def cancel(ref, **kw):
-        cancelled.append(ref)
-        return real_cancel(ref, **kw)
-
-    monkeypatch.setattr(leontief.ray, "_chunks", chunks)
-    monkeypatch.setattr(ray, "wait", wait)
-    monkeypatch.setattr(ray, "cancel", cancel)
+    spy = WaveSpy(interrupt_at=local)
+    monkeypatch.setattr(leontief.ray, "_chunks", spy.chunks)
+    monkeypatch.setattr(ray, "wait", spy.wait)
+    monkeypatch.setattr(ray, "cancel", spy.cancel)
     with pytest.raises(KeyboardInterrupt):
         leontief.ray.explore("ceei", "sp-gain", shards=8, seed=1, time="100ms", local=local,
                              users=(3, 4), resources=(2, 3))
     monkeypatch.undo()
-    stopped = waves[-1]
+    cancelled = spy.cancelled
+    stopped = spy.waves[-1]
     assert stopped["items"] == local and len(stopped["refs"]) == 8
     # Only that wave's tasks, each at most once.
     assert len(set(cancelled)) == len(cancelled) and set(cancelled) <= set(stopped["refs"])
@@ -249,8 +261,6 @@ def test_ctrl_c_stops_a_running_chunk():
     once the chunk has stopped at its next item: of 2,000 CEEI evaluations (several seconds
     of work on one thread) it starts only those begun before the signal is seen (it is
     looked for every 50 ms), not the rest of the chunk."""
-    import _thread
-
     argv = leontief._explore_argv("ceei", "sp-gain", threads=1, users=(3, 4), resources=(2, 3))
     items = explore_items(2_000)
     asked = []
@@ -279,7 +289,6 @@ def test_ctrl_c_tells_the_evaluator_to_stop():
     """The evaluator is told when the run is being stopped, so a long wait for a wave ends
     early: here one that interrupts the main thread (Ctrl-C) once it is reading the records,
     then waits until told. Closing the iterator joins the run's thread: by then it was told."""
-    import _thread
     import threading
 
     native = leontief._leontief

@@ -8,116 +8,147 @@ use common::exact::*;
 use common::run_with;
 use serde_json::{json, Value};
 
+/// Asserts each instance of `cases` refused with its message (from a file and from standard
+/// input).
+fn assert_each_bad(cases: Vec<(Value, &str)>) {
+    for (instance, message) in cases {
+        assert_bad_value(instance, message);
+    }
+}
+
+/// The one-user instance A ⟨1, 4⟩ on (9, 18) with A's further fields `extra`.
+fn user_a_with(extra: Value) -> Value {
+    let mut a = json!({"name": "A", "demand": [1, 4]});
+    a.as_object_mut()
+        .unwrap()
+        .extend(extra.as_object().unwrap().clone());
+    with_users(json!([a]))
+}
+
 #[test]
 fn wrong_vector_lengths() {
-    assert_bad_value(
-        with_users(json!([{"name": "A", "demand": [1, 4]}, {"name": "B", "demand": [3, 1, 0]}])),
-        "users[1].demand: expected 2 entries, one per resource, found 3",
-    );
-    assert_bad_value(
-        with_users(json!([{"name": "A", "demand": [1]}])),
-        "users[0].demand: expected 2 entries, one per resource, found 1",
-    );
-    assert_bad_value(
-        with_users(json!([{"name": "A", "demand": [1, 4], "weights": [1, 2, 3]}])),
-        "users[0].weights: expected 2 entries, one per resource, found 3",
-    );
-    assert_bad_value(
-        json!({"resources": ["cpu"], "capacity": [9, 18], "users": [{"demand": [1, 4]}]}),
-        "resources: expected 2 names, one per capacity entry, found 1",
-    );
-    assert_bad_value(
-        json!({"resources": ["cpu", "mem"], "capacity": [9, 18, 3], "users": [{"demand": [1, 4, 1]}]}),
-        "resources: expected 3 names, one per capacity entry, found 2",
-    );
+    assert_each_bad(vec![
+        (
+            with_users(
+                json!([{"name": "A", "demand": [1, 4]}, {"name": "B", "demand": [3, 1, 0]}]),
+            ),
+            "users[1].demand: expected 2 entries, one per resource, found 3",
+        ),
+        (
+            with_users(json!([{"name": "A", "demand": [1]}])),
+            "users[0].demand: expected 2 entries, one per resource, found 1",
+        ),
+        (
+            user_a_with(json!({"weights": [1, 2, 3]})),
+            "users[0].weights: expected 2 entries, one per resource, found 3",
+        ),
+        (
+            json!({"resources": ["cpu"], "capacity": [9, 18], "users": [{"demand": [1, 4]}]}),
+            "resources: expected 2 names, one per capacity entry, found 1",
+        ),
+        (
+            json!({"resources": ["cpu", "mem"], "capacity": [9, 18, 3], "users": [{"demand": [1, 4, 1]}]}),
+            "resources: expected 3 names, one per capacity entry, found 2",
+        ),
+    ]);
 }
 
 #[test]
 fn bad_capacities() {
-    assert_bad_value(
-        json!({"capacity": [9, -1], "users": [{"demand": [1, 4]}]}),
-        "capacity[1]: must be positive, found -1",
-    );
-    assert_bad_value(
-        json!({"capacity": [9, 0], "users": [{"demand": [1, 4]}]}),
-        "capacity[1]: must be positive, found 0",
-    );
-    assert_bad_value(
-        json!({"capacity": ["-1/2", 1], "users": [{"demand": [1, 4]}]}),
-        "capacity[0]: must be positive, found -1/2",
-    );
-    assert_bad_value(
-        json!({"capacity": [], "users": [{"demand": []}]}),
-        "capacity: expected at least one resource, found none",
-    );
-    assert_bad_value(
-        json!({"capacity": 9, "users": [{"demand": [1]}]}),
-        "capacity: expected a list of numbers, found a number",
-    );
+    assert_each_bad(vec![
+        (
+            json!({"capacity": [9, -1], "users": [{"demand": [1, 4]}]}),
+            "capacity[1]: must be positive, found -1",
+        ),
+        (
+            json!({"capacity": [9, 0], "users": [{"demand": [1, 4]}]}),
+            "capacity[1]: must be positive, found 0",
+        ),
+        (
+            json!({"capacity": ["-1/2", 1], "users": [{"demand": [1, 4]}]}),
+            "capacity[0]: must be positive, found -1/2",
+        ),
+        (
+            json!({"capacity": [], "users": [{"demand": []}]}),
+            "capacity: expected at least one resource, found none",
+        ),
+        (
+            json!({"capacity": 9, "users": [{"demand": [1]}]}),
+            "capacity: expected a list of numbers, found a number",
+        ),
+    ]);
 }
 
 #[test]
 fn bad_demands() {
-    assert_bad_value(
-        with_users(json!([{"name": "A", "demand": [0, 0]}])),
-        "users[0].demand: all entries are zero; a user must demand some resource",
-    );
-    assert_bad_value(
-        with_users(json!([{"name": "A", "demand": [1, -1]}])),
-        "users[0].demand[1]: must not be negative, found -1",
-    );
-    assert_bad_value(
-        with_users(json!([{"name": "A", "demand": [1, 4]}, {"name": "B", "demand": ["-3/2", 1]}])),
-        "users[1].demand[0]: must not be negative, found -3/2",
-    );
-    assert_bad_value(
-        with_users(json!([{"name": "A", "demand": {"cpu": 1}}])),
-        "users[0].demand: expected a list of numbers, found an object",
-    );
+    assert_each_bad(vec![
+        (
+            with_users(json!([{"name": "A", "demand": [0, 0]}])),
+            "users[0].demand: all entries are zero; a user must demand some resource",
+        ),
+        (
+            with_users(json!([{"name": "A", "demand": [1, -1]}])),
+            "users[0].demand[1]: must not be negative, found -1",
+        ),
+        (
+            with_users(
+                json!([{"name": "A", "demand": [1, 4]}, {"name": "B", "demand": ["-3/2", 1]}]),
+            ),
+            "users[1].demand[0]: must not be negative, found -3/2",
+        ),
+        (
+            with_users(json!([{"name": "A", "demand": {"cpu": 1}}])),
+            "users[0].demand: expected a list of numbers, found an object",
+        ),
+    ]);
 }
 
 #[test]
 fn non_positive_weights() {
-    assert_bad_value(
-        with_users(json!([{"name": "A", "demand": [1, 4], "weight": 0}])),
-        "users[0].weight: must be positive, found 0",
-    );
-    assert_bad_value(
-        with_users(json!([{"name": "A", "demand": [1, 4], "weight": -2}])),
-        "users[0].weight: must be positive, found -2",
-    );
-    assert_bad_value(
-        with_users(json!([{"name": "A", "demand": [1, 4], "weight": "-1/3"}])),
-        "users[0].weight: must be positive, found -1/3",
-    );
-    assert_bad_value(
-        with_users(json!([{"name": "A", "demand": [1, 4], "weights": [1, 0]}])),
-        "users[0].weights[1]: must be positive, found 0",
-    );
-    assert_bad_value(
-        with_users(json!([{"name": "A", "demand": [1, 4], "weights": [-1, 2]}])),
-        "users[0].weights[0]: must be positive, found -1",
-    );
-    assert_bad_value(
-        with_users(json!([{"name": "A", "demand": [1, 4], "weight": 1, "weights": [1, 1]}])),
-        "users[0].weights: give either a scalar weight or per-resource weights, not both",
-    );
+    assert_each_bad(vec![
+        (
+            user_a_with(json!({"weight": 0})),
+            "users[0].weight: must be positive, found 0",
+        ),
+        (
+            user_a_with(json!({"weight": -2})),
+            "users[0].weight: must be positive, found -2",
+        ),
+        (
+            user_a_with(json!({"weight": "-1/3"})),
+            "users[0].weight: must be positive, found -1/3",
+        ),
+        (
+            user_a_with(json!({"weights": [1, 0]})),
+            "users[0].weights[1]: must be positive, found 0",
+        ),
+        (
+            user_a_with(json!({"weights": [-1, 2]})),
+            "users[0].weights[0]: must be positive, found -1",
+        ),
+        (
+            user_a_with(json!({"weight": 1, "weights": [1, 1]})),
+            "users[0].weights: give either a scalar weight or per-resource weights, not both",
+        ),
+    ]);
 }
 
 #[test]
 fn non_positive_task_caps() {
-    assert_bad_value(
-        with_users(json!([{"name": "A", "demand": [1, 4], "tasks": 0}])),
-        "users[0].tasks: must be positive, found 0",
-    );
-    assert_bad_value(
-        with_users(json!([{"name": "A", "demand": [1, 4], "tasks": -3}])),
-        "users[0].tasks: must be positive, found -3",
-    );
-    assert_bad_value(
-        with_users(json!([{"name": "A", "demand": [1, 4], "tasks": [1]}])),
-        "users[0].tasks: expected a number, found a list",
-    );
+    assert_each_bad(vec![
+        (
+            user_a_with(json!({"tasks": 0})),
+            "users[0].tasks: must be positive, found 0",
+        ),
+        (
+            user_a_with(json!({"tasks": -3})),
+            "users[0].tasks: must be positive, found -3",
+        ),
+        (
+            user_a_with(json!({"tasks": [1]})),
+            "users[0].tasks: expected a number, found a list",
+        ),
+    ]);
 }
 
 #[test]
@@ -171,14 +202,16 @@ fn malformed_numbers() {
 
 #[test]
 fn division_by_zero() {
-    assert_bad_value(
-        json!({"capacity": [9, "7/0"], "users": [{"demand": [1, 4]}]}),
-        "capacity[1]: division by zero in \"7/0\"",
-    );
-    assert_bad_value(
-        with_users(json!([{"name": "A", "demand": ["1/0", 4]}])),
-        "users[0].demand[0]: division by zero in \"1/0\"",
-    );
+    assert_each_bad(vec![
+        (
+            json!({"capacity": [9, "7/0"], "users": [{"demand": [1, 4]}]}),
+            "capacity[1]: division by zero in \"7/0\"",
+        ),
+        (
+            with_users(json!([{"name": "A", "demand": ["1/0", 4]}])),
+            "users[0].demand[0]: division by zero in \"1/0\"",
+        ),
+    ]);
 }
 
 #[test]
@@ -436,25 +469,15 @@ fn inline_validation_errors_name_the_flags() {
         "--user[0].name: empty name",
     );
     assert_bad(
-        &solve(&[
-            "--capacity",
-            "9,18",
-            "--user",
-            "A=1,4",
-            "--resources",
-            "cpu",
-        ]),
+        &solve(&common::words(
+            "--capacity 9,18 --user A=1,4 --resources cpu",
+        )),
         "--resources: expected 2 names, one per capacity entry, found 1",
     );
     assert_bad(
-        &solve(&[
-            "--capacity",
-            "9,18",
-            "--user",
-            "A=1,4",
-            "--resources",
-            "cpu,cpu",
-        ]),
+        &solve(&common::words(
+            "--capacity 9,18 --user A=1,4 --resources cpu,cpu",
+        )),
         "--resources[1]: duplicate resource name \"cpu\"",
     );
     assert_bad(
@@ -497,26 +520,18 @@ fn discrete_only_flags_need_discrete_drf() {
         assert_bad(&run(&solve_flags(extra)), message);
     }
     // They are accepted with discrete-drf.
-    let answer = ok_json(&run(&solve_flags(&[
-        "--mechanism",
-        "discrete-drf",
-        "--misfit",
-        "skip",
-        "--machines",
-        "2",
-    ])));
+    let answer = ok_json(&run(&solve_flags(&common::words(
+        "--mechanism discrete-drf --misfit skip --machines 2",
+    ))));
     assert_eq!(answer["misfit"], json!("skip"));
     assert_eq!(answer["machines"], json!(2));
 }
 
 #[test]
 fn zero_machines_is_an_error_naming_machines() {
-    let out = run(&solve_flags(&[
-        "--mechanism",
-        "discrete-drf",
-        "--machines",
-        "0",
-    ]));
+    let out = run(&solve_flags(&common::words(
+        "--mechanism discrete-drf --machines 0",
+    )));
     assert_bad(&out, "--machines: expected at least one machine, found 0");
 }
 

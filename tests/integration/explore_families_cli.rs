@@ -23,6 +23,13 @@ fn explored(name: &str, args: &[&str]) -> Vec<Value> {
     common::explored_and_verified(&tmp(name), args)
 }
 
+/// The best record (the last) of `explore` with the flags of `line`, verified as
+/// [`explored`] verifies every record.
+fn best_of(name: &str, line: &str) -> Value {
+    let recs = explored(name, &common::words(line));
+    recs.last().expect("a record").clone()
+}
+
 /// `leontief solve --mechanism MECH` on `instance`: tasks by user name.
 fn solve(mechanism: &str, instance: &Value) -> std::collections::BTreeMap<String, Rational> {
     let o = common::run_with(
@@ -51,34 +58,40 @@ fn flags_a_family_leaves_no_room_for_are_refused_by_name() {
         a.extend_from_slice(extra);
         a
     };
-    fails_with(
-        &with(&["--family", "pps", "--pools", "1..2"]),
-        "error: --pools: families are flat (no pools) with --family pps",
-    );
-    fails_with(
-        &with(&["--family", "two-kinds", "--weights"]),
-        "error: --weights: families are unweighted with --family two-kinds",
-    );
-    fails_with(
-        &with(&["--family", "two-kinds", "--caps"]),
-        "error: --caps: families are uncapped with --family two-kinds",
-    );
-    fails_with(
-        &with(&["--family", "pps", "--zeros", "0"]),
-        "error: --zeros: pps's demands are fixed",
-    );
-    fails_with(
-        &with(&["--family", "two-kinds", "--strategy", "exhaustive"]),
-        "error: --strategy: two-kinds draws its demand vectors at random",
-    );
-    fails_with(
-        &with(&["--family", "pps", "--users", "2", "--resources", "2..3"]),
-        "error: --users: pps needs more users than resources",
-    );
-    fails_with(
-        &with(&["--family", "two-kinds", "--users", "1"]),
-        "error: --users: two-kinds needs at least 2 users",
-    );
+    // (flags, the error's words): each a flag the family leaves no room for.
+    let refused: &[(&[&str], &str)] = &[
+        (
+            &["--family", "pps", "--pools", "1..2"],
+            "error: --pools: families are flat (no pools) with --family pps",
+        ),
+        (
+            &["--family", "two-kinds", "--weights"],
+            "error: --weights: families are unweighted with --family two-kinds",
+        ),
+        (
+            &["--family", "two-kinds", "--caps"],
+            "error: --caps: families are uncapped with --family two-kinds",
+        ),
+        (
+            &["--family", "pps", "--zeros", "0"],
+            "error: --zeros: pps's demands are fixed",
+        ),
+        (
+            &["--family", "two-kinds", "--strategy", "exhaustive"],
+            "error: --strategy: two-kinds draws its demand vectors at random",
+        ),
+        (
+            &["--family", "pps", "--users", "2", "--resources", "2..3"],
+            "error: --users: pps needs more users than resources",
+        ),
+        (
+            &["--family", "two-kinds", "--users", "1"],
+            "error: --users: two-kinds needs at least 2 users",
+        ),
+    ];
+    for (flags, message) in refused {
+        fails_with(&with(flags), message);
+    }
     // The families an unknown one's error lists; each is documented in --help (below), and
     // two-kinds and pps (F(k, m) of docs/explore.md) are among them.
     let families = common::listed_names(
@@ -86,12 +99,7 @@ fn flags_a_family_leaves_no_room_for_are_refused_by_name() {
         "error: --family: unknown family \"three-kinds\" (expected ",
         ')',
     );
-    for family in ["two-kinds", "pps"] {
-        assert!(
-            families.iter().any(|f| f == family),
-            "{family}: {families:?}"
-        );
-    }
+    common::assert_lists(&families, &["two-kinds", "pps"]);
     // --zeros is meaningful for two-kinds (its vectors are drawn with it).
     let o = run(&with(&["--family", "two-kinds", "--zeros", "0"]));
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -114,21 +122,10 @@ fn ceei_reaches_the_price_of_proportional_fairness_on_f_2_2() {
     // reached by s1 = s2 = 1 and h = 0: OPT = 2, ratio 4/3.
     let recs = explored(
         "ceei-pof.jsonl",
-        &[
-            "explore",
-            "--mechanism",
-            "ceei",
-            "--metric",
-            "welfare-ratio",
-            "--family",
-            "pps",
-            "--users",
-            "4",
-            "--resources",
-            "1..3",
-            "--budget",
-            "200",
-        ],
+        &common::words(
+            "explore --mechanism ceei --metric welfare-ratio --family pps --users 4 \
+             --resources 1..3 --budget 200",
+        ),
     );
     let best = recs.last().unwrap();
     assert_eq!(best["value"], "4/3");
@@ -217,25 +214,11 @@ fn discrete_drf_within_one_max_task_on_one_resource_and_seven_beyond() {
     // attained. By hand on capacity 1 with two users ⟨1⟩: fluid DRF gives 1/2 each;
     // Algorithm 1 gives the first user 1 task and stops (the second's task does not fit):
     // drifts 1/2 and −1/2, μ_max = 1, gap 1.
-    let one = explored(
+    let best = &best_of(
         "gap-one.jsonl",
-        &[
-            "explore",
-            "--mechanism",
-            "discrete-drf",
-            "--metric",
-            "discrete-gap",
-            "--users",
-            "2..3",
-            "--resources",
-            "1",
-            "--budget",
-            "500",
-            "--seed",
-            "1",
-        ],
+        "explore --mechanism discrete-drf --metric discrete-gap --users 2..3 \
+         --resources 1 --budget 500 --seed 1",
     );
-    let best = one.last().unwrap();
     assert_eq!(best["value"], "1");
     assert_eq!(gap_by_solve(&best["instance"]), q("1"));
     // Two resources: capacities (1, 1), u1 ⟨0, 1/13⟩, u2 ⟨1/13, 0⟩, u3 ⟨0, 1/20⟩. Fluid
@@ -243,25 +226,11 @@ fn discrete_drf_within_one_max_task_on_one_resource_and_seven_beyond() {
     // Algorithm 1 raises the least share: after u1 6, u2 6, u3 10 (shares 6/13, 6/13, 1/2;
     // r2 at 6/13 + 1/2 = 25/26) u1 is least and its 1/13 of r2 does not fit: stop. Drifts
     // (6 − 13/2)/13 = −1/26, (6 − 13)/13 = −7/13, 0; μ_max = 1/13: gap (7/13)/(1/13) = 7.
-    let two = explored(
+    let best = &best_of(
         "gap-two.jsonl",
-        &[
-            "explore",
-            "--mechanism",
-            "discrete-drf",
-            "--metric",
-            "discrete-gap",
-            "--users",
-            "2..3",
-            "--resources",
-            "2",
-            "--budget",
-            "500",
-            "--seed",
-            "1",
-        ],
+        "explore --mechanism discrete-drf --metric discrete-gap --users 2..3 \
+         --resources 2 --budget 500 --seed 1",
     );
-    let best = two.last().unwrap();
     assert_eq!(best["value"], "7");
     let users: Vec<(&str, Vec<&str>)> = best["instance"]["users"]
         .as_array()
@@ -304,21 +273,10 @@ fn asset_fairness_record_is_three_sevenths_by_hand() {
     // equalizes Σ_j x_i d_ij / R_j: x1 = x2 = 3 x3, and r3 binds: x1 + x2 + x3 = 7 x3 = 1, so
     // x3 = 1/7. The equal split (1/3 of each resource) runs 1/3 task of ⟨1, 1, 1⟩:
     // si-gap = (1/7)/(1/3) = 3/7, below the DRF paper's 4/5.
-    let recs = explored(
+    let best = &best_of(
         "asset-si.jsonl",
-        &[
-            "explore",
-            "--mechanism",
-            "asset",
-            "--metric",
-            "si-gap",
-            "--budget",
-            "10000",
-            "--seed",
-            "1",
-        ],
+        "explore --mechanism asset --metric si-gap --budget 10000 --seed 1",
     );
-    let best = recs.last().unwrap();
     assert_eq!(best["value"], "3/7");
     let x = solve("asset", &best["instance"]);
     assert_eq!(
@@ -386,21 +344,10 @@ fn ceei_population_monotonicity_record_is_a_certified_loss_confirmed_by_check() 
     // §2.5) and u4's utility in I is exactly 1/4. After the arrival CEEI's answer is
     // irrational and uncertified: the record is an interval, its upper end below 1 and below
     // the DRF paper's loss.
-    let recs = explored(
+    let best = &best_of(
         "ceei-pm.jsonl",
-        &[
-            "explore",
-            "--mechanism",
-            "ceei",
-            "--metric",
-            "pm-loss",
-            "--budget",
-            "5000",
-            "--seed",
-            "1",
-        ],
+        "explore --mechanism ceei --metric pm-loss --budget 5000 --seed 1",
     );
-    let best = recs.last().unwrap();
     assert_eq!(best["exact"], false);
     let w = &best["witness"];
     assert_eq!(w["user"], "u4");
@@ -424,14 +371,10 @@ fn ceei_population_monotonicity_record_is_a_certified_loss_confirmed_by_check() 
         .push(w["joined"].clone());
     let path = tmp("ceei-pm-instance.json");
     std::fs::write(&path, larger.to_string()).unwrap();
-    let o = run(&[
-        "check",
-        "--mechanism",
-        "ceei",
-        "--property",
-        "pm",
-        path.to_str().unwrap(),
-    ]);
+    let o = run(&common::cli(
+        "check --mechanism ceei --property pm",
+        &[path.to_str().unwrap()],
+    ));
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
     let verdict = &v[0];
     assert_eq!(verdict["holds"], false);

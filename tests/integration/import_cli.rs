@@ -32,13 +32,9 @@ const GI: i64 = 1 << 30;
 /// are idle. Root keeps no limit (the default is not applied to it).
 #[test]
 fn yarn_documentation_sample() {
-    let out = run(&[
-        "import",
-        "yarn",
-        "examples/yarn-fair-scheduler.xml",
-        "--capacity",
-        "100000,10",
-    ]);
+    let out = run(&common::words(
+        "import yarn examples/yarn-fair-scheduler.xml --capacity 100000,10",
+    ));
     let v = common::ok_json(&out);
     assert_eq!(v["resources"], json!(["memory-mb", "vcores"]));
     assert_eq!(v["capacity"], json!([100000, 10]));
@@ -64,14 +60,9 @@ fn yarn_documentation_sample() {
         assert!(v["note"].as_str().unwrap().contains(dropped));
     }
     // --strict turns them into an error.
-    let strict = run(&[
-        "import",
-        "yarn",
-        "examples/yarn-fair-scheduler.xml",
-        "--capacity",
-        "100000,10",
-        "--strict",
-    ]);
+    let strict = run(&common::words(
+        "import yarn examples/yarn-fair-scheduler.xml --capacity 100000,10 --strict",
+    ));
     common::assert_bad(
         &strict,
         "--strict: the configuration has what a tree cannot express",
@@ -82,13 +73,9 @@ fn yarn_documentation_sample() {
 /// (weight 1, two leaves), default. The drf default leaves no warning.
 #[test]
 fn yarn_test_tree() {
-    let out = run(&[
-        "import",
-        "yarn",
-        "examples/yarn-parents.xml",
-        "--capacity",
-        "16384,10",
-    ]);
+    let out = run(&common::words(
+        "import yarn examples/yarn-parents.xml --capacity 16384,10",
+    ));
     assert_eq!(stderr(&out), "");
     let idle = json!([0, 0]);
     let leaf = |n: &str| json!({"name": n, "demand": idle});
@@ -114,13 +101,7 @@ fn yarn_resource_forms() {
       <queue name="e"><maxResources>50% cpu, 25%memory</maxResources></queue>
     </allocations>"#;
     let out = run_stdin(
-        &[
-            "import",
-            "yarn",
-            "-",
-            "--capacity",
-            "memory-mb=4096, vcores=10",
-        ],
+        &common::cli("import yarn - --capacity", &["memory-mb=4096, vcores=10"]),
         xml,
     );
     assert_eq!(
@@ -158,15 +139,10 @@ fn yarn_demands_and_fifo_jobs() {
     )
     .unwrap();
     let out = run_stdin(
-        &[
-            "import",
-            "yarn",
-            "-",
-            "--capacity",
-            "3072,4",
-            "--demands",
-            demands.to_str().unwrap(),
-        ],
+        &common::cli(
+            "import yarn - --capacity 3072,4 --demands",
+            &[demands.to_str().unwrap()],
+        ),
         xml,
     );
     assert_eq!(
@@ -181,15 +157,10 @@ fn yarn_demands_and_fifo_jobs() {
     let bad = std::fs::write(&demands, r#"{"root.nope": {"demand": [1, 1]}}"#);
     assert!(bad.is_ok());
     let out = run_stdin(
-        &[
-            "import",
-            "yarn",
-            "-",
-            "--capacity",
-            "3072,4",
-            "--demands",
-            demands.to_str().unwrap(),
-        ],
+        &common::cli(
+            "import yarn - --capacity 3072,4 --demands",
+            &[demands.to_str().unwrap()],
+        ),
         xml,
     );
     common::assert_bad(
@@ -460,13 +431,9 @@ fn kueue_errors_name_the_field() {
     for (yaml, message) in cases {
         common::assert_bad(&run_stdin(&["import", "kueue", "-"], yaml), message);
     }
-    let out = run(&[
-        "import",
-        "kueue",
-        "examples/kueue-borrowing.yaml",
-        "--capacity",
-        "1,1",
-    ]);
+    let out = run(&common::words(
+        "import kueue examples/kueue-borrowing.yaml --capacity 1,1",
+    ));
     common::assert_bad(&out, "--capacity does not apply to kueue");
 }
 
@@ -495,15 +462,10 @@ fn kueue_separate_roots_jobs_and_default_demand() {
     )
     .unwrap();
     let out = run_stdin(
-        &[
-            "import",
-            "kueue",
-            "-",
-            "--demands",
-            demands.to_str().unwrap(),
-            "--demand",
-            "1/2",
-        ],
+        &common::cli(
+            "import kueue - --demands",
+            &[demands.to_str().unwrap(), "--demand", "1/2"],
+        ),
         &yaml,
     );
     let v = common::ok_json(&out);
@@ -527,13 +489,7 @@ fn kueue_separate_roots_jobs_and_default_demand() {
     );
     std::fs::write(&demands, r#"{"x": {"demand": [1], "jobs": []}}"#).unwrap();
     let out = run_stdin(
-        &[
-            "import",
-            "kueue",
-            "-",
-            "--demands",
-            demands.to_str().unwrap(),
-        ],
+        &common::cli("import kueue - --demands", &[demands.to_str().unwrap()]),
         &yaml,
     );
     common::assert_bad(
@@ -549,15 +505,9 @@ fn kueue_separate_roots_jobs_and_default_demand() {
 /// (1 of 10, split two ways) and 1/10 for root.default; YARN reports 0.2 and 0.05 of memory.
 #[test]
 fn yarn_import_replays_the_steady_fair_shares() {
-    let out = run(&[
-        "import",
-        "yarn",
-        "examples/yarn-parents.xml",
-        "--capacity",
-        "16384,10",
-        "--demand",
-        "16384,10",
-    ]);
+    let out = run(&common::words(
+        "import yarn examples/yarn-parents.xml --capacity 16384,10 --demand 16384,10",
+    ));
     let tree_json = String::from_utf8(out.stdout).unwrap();
     let v = common::ok_json(&run_stdin(&["hdrf", "-", "--policy", "hdrf"], &tree_json));
     let share = |name: &str| {

@@ -21,12 +21,7 @@ fn offer(v: &Value) -> Vec<String> {
 }
 
 fn node<'a>(v: &'a Value, path: &str) -> &'a Value {
-    v["nodes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|n| n["path"] == path)
-        .unwrap_or_else(|| panic!("no node {path}"))
+    common::node_where(v, "path", path)
 }
 
 /// apache/mesos, src/tests/sorter_tests.cpp, DRFSorterTest.AllocationCountTieBreak: five
@@ -215,22 +210,14 @@ fn errors_are_named() {
         .and_then(|l| l.split(']').next())
         .expect("possible values");
     assert_eq!(rules.join(", "), possible);
-    for rule in ["naive", "yarn", "kueue", "ytsaurus"] {
-        assert!(rules.iter().any(|r| r == rule), "{rule}: {rules:?}");
-    }
+    common::assert_lists(&rules, &["naive", "yarn", "kueue", "ytsaurus"]);
     let ties = common::listed_names_in(
         &run(&["order", "--tie", "oldest", "-"], FIVE_EQUAL),
         "tie: unknown tie-break \"oldest\" (expected ",
         ')',
     );
-    let tie_help = &help[help.find("--tie <").expect("--tie in --help")..];
-    let tie_help = &tie_help[..tie_help.find("\n\n").expect("a paragraph")];
-    for tie in &ties {
-        assert!(tie_help.contains(tie.as_str()), "{tie}: {tie_help}");
-    }
-    for tie in ["first", "count", "lru", "name"] {
-        assert!(ties.iter().any(|t| t == tie), "{tie}: {ties:?}");
-    }
+    common::assert_documented(&ties, common::help_paragraph(&help, "--tie <"));
+    common::assert_lists(&ties, &["first", "count", "lru", "name"]);
     common::assert_bad(
         &run(&["order", "--fair-share", "hdrf", "-"], FIVE_EQUAL),
         "error: --fair-share applies only to --rule ytsaurus, not --rule naive",

@@ -17,6 +17,14 @@ fn json_ok(args: &[&str], stdin: Option<&str>) -> Value {
     serde_json::from_slice(&out.stdout).expect("JSON on stdout")
 }
 
+/// `check` with the flags of `line` on `instance` (standard input); the first property's answer
+/// must be a violation. Every answer, in the order of `--property`.
+fn violated_first(line: &str, instance: &str) -> Value {
+    let v = json_ok(&common::words(&format!("check {line} -")), Some(instance));
+    assert_eq!(v[0]["holds"], false, "{line}");
+    v
+}
+
 /// The lecture's four-operation example (reference/flat.json, collusion-four-operations).
 const FOUR: &str = r#"{"resources": ["cpu", "mem", "net"], "capacity": [1, 1, 1], "users": [
     {"name": "op1", "demand": [1, 0, 0]}, {"name": "op2", "demand": [1, 0, 0]},
@@ -25,18 +33,10 @@ const FOUR: &str = r#"{"resources": ["cpu", "mem", "net"], "capacity": [1, 1, 1]
 #[test]
 fn the_lectures_collusion_is_gsp_strong_not_gsp_weak() {
     let v = json_ok(
-        &[
-            "check",
-            "--mechanism",
-            "drf",
-            "--property",
-            "gsp-strong,gsp-weak",
-            "--lie",
-            "op1=1,0,1/2",
-            "--lie",
-            "op2=1,0,1/2",
-            "-",
-        ],
+        &common::words(
+            "check --mechanism drf --property gsp-strong,gsp-weak --lie op1=1,0,1/2 \
+             --lie op2=1,0,1/2 -",
+        ),
         Some(FOUR),
     );
     let strong = &v[0];
@@ -58,8 +58,7 @@ fn the_lectures_collusion_is_gsp_strong_not_gsp_weak() {
 
 #[test]
 fn bounded_search_finds_the_collusion_by_itself() {
-    let v = json_ok(&["check", "--property", "gsp-strong", "-"], Some(FOUR));
-    assert_eq!(v[0]["holds"], false);
+    let v = violated_first("--property gsp-strong", FOUR);
     assert_eq!(v[0]["bounded"], true);
 }
 
@@ -67,54 +66,26 @@ fn bounded_search_finds_the_collusion_by_itself() {
 fn drf_resource_monotonicity_failure() {
     // DRF paper §5: (1,1) -> (1,4), A falls from 1/3 to 1/4.
     let inst = r#"{"capacity": [1, 1], "users": [{"name": "A", "demand": [2, 1]}, {"name": "B", "demand": [1, 2]}]}"#;
-    let v = json_ok(
-        &["check", "--property", "rm", "--capacity", "1,4", "-"],
-        Some(inst),
-    );
-    assert_eq!(v[0]["holds"], false);
-    assert_eq!(v[0]["witness"]["user"], "A");
-    assert_eq!(v[0]["witness"]["before"], "1/3");
-    assert_eq!(v[0]["witness"]["after"], "1/4");
+    let w = &violated_first("--property rm --capacity 1,4", inst)[0]["witness"];
+    assert_eq!(w["user"], "A");
+    assert_eq!(w["before"], "1/3");
+    assert_eq!(w["after"], "1/4");
 }
 
 #[test]
 fn ceei_manipulation_of_the_paper() {
     // Theorem 4: user 1 reports <16, 8> and gets 25/6 > 100/31.
     let inst = r#"{"capacity": [100, 100], "users": [{"name": "1", "demand": [16, 1]}, {"name": "2", "demand": [1, 2]}]}"#;
-    let v = json_ok(
-        &[
-            "check",
-            "--mechanism",
-            "ceei",
-            "--property",
-            "sp",
-            "--lie",
-            "1=16,8",
-            "-",
-        ],
-        Some(inst),
-    );
-    assert_eq!(v[0]["holds"], false);
-    assert_eq!(v[0]["witness"]["before"], "100/31");
-    assert_eq!(v[0]["witness"]["after"], "25/6");
+    let w = &violated_first("--mechanism ceei --property sp --lie 1=16,8", inst)[0]["witness"];
+    assert_eq!(w["before"], "100/31");
+    assert_eq!(w["after"], "25/6");
 }
 
 #[test]
 fn asset_fairness_fails_sharing_incentive() {
     // Theorem 1: (30, 30), <1,3> and <1,1>: user 2 gets 12 tasks, less than the 15 of half.
     let inst = r#"{"capacity": [30, 30], "users": [{"name": "1", "demand": [1, 3]}, {"name": "2", "demand": [1, 1]}]}"#;
-    let v = json_ok(
-        &[
-            "check",
-            "--mechanism",
-            "asset",
-            "--property",
-            "si,ef,po",
-            "-",
-        ],
-        Some(inst),
-    );
-    assert_eq!(v[0]["holds"], false);
+    let v = violated_first("--mechanism asset --property si,ef,po", inst);
     assert_eq!(v[0]["witness"]["user"], "2");
     assert_eq!(v[1]["holds"], true);
     assert_eq!(v[2]["holds"], true);
@@ -123,32 +94,14 @@ fn asset_fairness_fails_sharing_incentive() {
 #[test]
 fn verify_summarises_theorems_and_violations() {
     let drf = json_ok(
-        &[
-            "verify",
-            "--property",
-            "sp",
-            "--instances",
-            "200",
-            "--zeros",
-            "0.3",
-            "--weights",
-            "--caps",
-        ],
+        &common::words("verify --property sp --instances 200 --zeros 0.3 --weights --caps"),
         None,
     );
     assert_eq!(drf["violations"], 0);
     assert_eq!(drf["instances"], 200);
     assert!(drf["scenarios"].as_u64().unwrap() > 1000);
     let asset = json_ok(
-        &[
-            "verify",
-            "--mechanism",
-            "asset",
-            "--property",
-            "si",
-            "--instances",
-            "200",
-        ],
+        &common::words("verify --mechanism asset --property si --instances 200"),
         None,
     );
     assert!(asset["violations"].as_u64().unwrap() > 0);
@@ -244,16 +197,10 @@ fn the_readme_examples_run_and_say_what_the_readme_says() {
     assert_eq!(paper["users"][0]["tasks"], "3");
     assert_eq!(paper["users"][1]["tasks"], "2");
     let four = json_ok(
-        &[
-            "check",
-            "--property",
-            "gsp-strong,gsp-weak",
-            "--lie",
-            "op1=1,0,1/2",
-            "--lie",
-            "op2=1,0,1/2",
-            &path("four-operations.json"),
-        ],
+        &common::cli(
+            "check --property gsp-strong,gsp-weak --lie op1=1,0,1/2 --lie op2=1,0,1/2",
+            &[&path("four-operations.json")],
+        ),
         None,
     );
     assert_eq!(
@@ -261,14 +208,10 @@ fn the_readme_examples_run_and_say_what_the_readme_says() {
         (Value::Bool(false), Value::Bool(true))
     );
     let rm = json_ok(
-        &[
-            "check",
-            "--property",
-            "rm",
-            "--capacity",
-            "1,4",
-            &path("drf-not-rm.json"),
-        ],
+        &common::cli(
+            "check --property rm --capacity 1,4",
+            &[&path("drf-not-rm.json")],
+        ),
         None,
     );
     assert_eq!(rm[0]["witness"]["after"], "1/4");
@@ -278,16 +221,10 @@ fn the_readme_examples_run_and_say_what_the_readme_says() {
     );
     assert_eq!(tree["policy"], "naive");
     let skip = json_ok(
-        &[
-            "solve",
-            "--mechanism",
-            "discrete-drf",
-            "--misfit",
-            "skip",
-            "--machines",
-            "4",
-            &path("drf-paper.json"),
-        ],
+        &common::cli(
+            "solve --mechanism discrete-drf --misfit skip --machines 4",
+            &[&path("drf-paper.json")],
+        ),
         None,
     );
     // Machines of (9/4, 9/2): B's <3, 1> never fits; one A task per machine.

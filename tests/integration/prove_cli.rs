@@ -6,38 +6,58 @@
 use crate::common;
 
 use common::{fails_with, ok_json, run, scratch_path};
+use leontief_solver::Rational;
+use serde_json::Value;
+
+/// `prove` at 2 users and 2 resources with the mechanism `mechanism` and the flags `rest`.
+fn prove_2x2<'a>(mechanism: &'a str, rest: &[&'a str]) -> Vec<&'a str> {
+    let mut all = vec![
+        "prove",
+        "--users",
+        "2",
+        "--resources",
+        "2",
+        "--mechanism",
+        mechanism,
+    ];
+    all.extend_from_slice(rest);
+    all
+}
+
+/// A number of an answer, written as an exact string.
+fn rational(v: &Value) -> Rational {
+    v.as_str().unwrap().parse().unwrap()
+}
 
 #[test]
 fn flags_that_do_not_fit_are_refused() {
-    fn with<'a>(extra: &[&'a str]) -> Vec<&'a str> {
-        let mut all = vec!["prove", "--users", "2", "--resources", "2"];
-        all.extend_from_slice(extra);
-        all
+    // (mechanism, flags, the error's words): each a flag that does not fit the others.
+    let refused: &[(&str, &[&str], &str)] = &[
+        ("discrete-drf", &["--property", "sp"], "--mechanism: \"discrete-drf\" has no encoding for prove; encoded: drf, drf-common-level, asset, ceei, hdrf:collapsed"),
+        ("drf", &["--property", "sp", "--coalition", "2"], "--coalition: applies to --property gsp-strong or gsp-weak"),
+        ("ceei", &["--property", "sp", "--caps"], "--caps: the ceei encoding has no caps"),
+        ("ceei", &["--metric", "sp-gain"], "--metric needs --bound"),
+        ("ceei", &["--property", "sp", "--bound", "3/2"], "give either --property or --metric with --bound, not both"),
+        ("ceei", &["--metric", "sp-gain", "--bound", "x"], "--bound"),
+        ("drf", &["--metric", "rm-loss", "--bound", "0"], "--bound"),
+        ("drf", &["--property", "po"], "--property: po has no encoding for prove"),
+        ("drf", &["--property", "si", "--coalition", "1"], "--coalition: applies to --property gsp-strong or gsp-weak"),
+        ("ceei", &["--property", "ef", "--caps"], "--caps: the ceei encoding has no caps"),
+        ("hdrf:collapsed", &["--property", "pm"], "error: --property: pm of hdrf:collapsed has no encoding for prove: a departing leaf changes its siblings' guaranteed shares (docs/theory.md §6.10)"),
+        ("drf", &["--metric", "welfare-ratio", "--bound", "1/2"], "--bound: expected at least 1 (the answer itself is feasible), found 1/2"),
+        ("drf", &["--property", "sp", "--time", "soon"], "--time"),
+        ("drf", &["--property", "sp", "--cvc5", "python3"], "--cvc5: applies to --cross-check cvc5"),
+        ("drf", &["--property", "sp", "--cross-check", "z3"], "--cross-check"),
+        // A coalition of 3 among 2 users.
+        ("drf", &["--property", "gsp-strong", "--coalition", "3"], "--coalition: expected 1..2"),
+    ];
+    for (mechanism, flags, message) in refused {
+        fails_with(&prove_2x2(mechanism, flags), message);
     }
-    fails_with(
-        &with(&["--mechanism", "discrete-drf", "--property", "sp"]),
-        "--mechanism: \"discrete-drf\" has no encoding for prove; encoded: drf, drf-common-level, asset, ceei, hdrf:collapsed",
-    );
-    fails_with(
-        &with(&["--mechanism", "drf", "--property", "sp", "--coalition", "2"]),
-        "--coalition: applies to --property gsp-strong or gsp-weak",
-    );
-    fails_with(
-        &with(&["--mechanism", "ceei", "--property", "sp", "--caps"]),
-        "--caps: the ceei encoding has no caps",
-    );
-    fails_with(
-        &with(&["--mechanism", "ceei", "--metric", "sp-gain"]),
-        "--metric needs --bound",
-    );
-    fails_with(
-        &with(&["--mechanism", "ceei", "--property", "sp", "--bound", "3/2"]),
-        "give either --property or --metric with --bound, not both",
-    );
     // Envy is explore's metric, not prove's: the metrics prove lists are explore's, documented
     // in prove's --help, and include the gain, welfare and monotonicity metrics.
     let prove_metrics = common::listed_names(
-        &with(&["--mechanism", "ceei", "--metric", "envy", "--bound", "3/2"]),
+        &prove_2x2("ceei", &["--metric", "envy", "--bound", "3/2"]),
         "error: --metric: unknown metric \"envy\" for prove (expected ",
         ')',
     );
@@ -47,150 +67,60 @@ fn flags_that_do_not_fit_are_refused() {
         ')',
     );
     let help = String::from_utf8_lossy(&run(&["prove", "--help"]).stdout).to_string();
-    let metric_help = &help[help.find("--metric <METRIC>").expect("--metric in --help")..];
-    let metric_help = &metric_help[..metric_help.find("\n\n").expect("a paragraph")];
+    let metric_help = common::help_paragraph(&help, "--metric <METRIC>");
     for m in &prove_metrics {
         assert!(explore_metrics.contains(m), "{m}: {explore_metrics:?}");
         assert!(metric_help.contains(m.as_str()), "{m}: {metric_help}");
     }
     assert!(!prove_metrics.iter().any(|m| m == "envy"));
-    for m in ["sp-gain", "gsp-gain", "welfare-ratio", "pm-loss", "rm-loss"] {
-        assert!(
-            prove_metrics.iter().any(|n| n == m),
-            "{m}: {prove_metrics:?}"
-        );
-    }
-    fails_with(
-        &with(&["--mechanism", "ceei", "--metric", "sp-gain", "--bound", "x"]),
-        "--bound",
-    );
-    fails_with(
-        &with(&["--mechanism", "drf", "--metric", "rm-loss", "--bound", "0"]),
-        "--bound",
-    );
-    fails_with(
-        &with(&["--mechanism", "drf", "--property", "po"]),
-        "--property: po has no encoding for prove",
-    );
-    fails_with(
-        &with(&["--mechanism", "drf", "--property", "si", "--coalition", "1"]),
-        "--coalition: applies to --property gsp-strong or gsp-weak",
-    );
-    fails_with(
-        &with(&["--mechanism", "ceei", "--property", "ef", "--caps"]),
-        "--caps: the ceei encoding has no caps",
-    );
-    fails_with(
-        &with(&["--mechanism", "hdrf:collapsed", "--property", "pm"]),
-        "error: --property: pm of hdrf:collapsed has no encoding for prove: a departing leaf changes its siblings' guaranteed shares (docs/theory.md §6.10)",
-    );
-    fails_with(
-        &with(&[
-            "--mechanism",
-            "drf",
-            "--metric",
-            "welfare-ratio",
-            "--bound",
-            "1/2",
-        ]),
-        "--bound: expected at least 1 (the answer itself is feasible), found 1/2",
-    );
-    fails_with(
-        &with(&["--mechanism", "drf", "--property", "sp", "--time", "soon"]),
-        "--time",
-    );
-    fails_with(
-        &with(&[
-            "--mechanism",
-            "drf",
-            "--property",
-            "sp",
-            "--cvc5",
-            "python3",
-        ]),
-        "--cvc5: applies to --cross-check cvc5",
-    );
-    fails_with(
-        &with(&[
-            "--mechanism",
-            "drf",
-            "--property",
-            "sp",
-            "--cross-check",
-            "z3",
-        ]),
-        "--cross-check",
-    );
-    fails_with(
-        &[
-            "prove",
-            "--mechanism",
-            "drf",
-            "--property",
-            "gsp-strong",
-            "--users",
-            "2",
-            "--resources",
-            "2",
-            "--coalition",
-            "3",
-        ],
-        "--coalition: expected 1..2",
+    common::assert_lists(
+        &prove_metrics,
+        &["sp-gain", "gsp-gain", "welfare-ratio", "pm-loss", "rm-loss"],
     );
 }
 
 #[test]
 fn a_missing_solver_says_how_to_install_one() {
     fails_with(
-        &[
-            "prove",
-            "--mechanism",
-            "drf",
-            "--property",
-            "sp",
-            "--users",
-            "2",
-            "--resources",
-            "2",
-            "--solver",
-            "/nonexistent/z3",
-        ],
+        &prove_2x2("drf", &["--property", "sp", "--solver", "/nonexistent/z3"]),
         "pip install z3-solver",
     );
 }
 
 #[test]
 fn a_missing_cvc5_says_how_to_install_it() {
-    fails_with(
-        &[
-            "prove",
-            "--mechanism",
-            "drf",
-            "--property",
-            "sp",
-            "--users",
-            "2",
-            "--resources",
-            "2",
-            "--cross-check",
-            "cvc5",
-            "--cvc5",
-            "/nonexistent/python3",
-        ],
-        "pip install cvc5",
-    );
+    let flags = [
+        "--property",
+        "sp",
+        "--cross-check",
+        "cvc5",
+        "--cvc5",
+        "/nonexistent/python3",
+    ];
+    fails_with(&prove_2x2("drf", &flags), "pip install cvc5");
 }
 
-/// Whether `python3` on PATH has the cvc5 module; under CI=true it must.
-fn have_cvc5() -> bool {
-    let found = std::process::Command::new("python3")
-        .args(["-c", "import cvc5"])
+/// Whether `program args` runs and succeeds; under CI=true it must (scripts/test.sh puts the
+/// venv's solvers on PATH).
+fn succeeds(program: &str, args: &[&str]) -> bool {
+    let found = std::process::Command::new(program)
+        .args(args)
         .output()
         .is_ok_and(|o| o.status.success());
     if !found && std::env::var("CI").as_deref() == Ok("true") {
-        panic!("cvc5 is required under CI=true (scripts/test.sh puts the venv's python3 on PATH)");
+        panic!("`{program} {}` is required under CI=true", args.join(" "));
     }
     found
+}
+
+/// Whether z3 runs from PATH.
+fn have_z3() -> bool {
+    succeeds("z3", &["--version"])
+}
+
+/// Whether `python3` on PATH has the cvc5 module.
+fn have_cvc5() -> bool {
+    succeeds("python3", &["-c", "import cvc5"])
 }
 
 #[test]
@@ -200,19 +130,10 @@ fn cross_checking_drf_strategy_proofness_with_cvc5_agrees_on_every_case() {
     if !have_z3() || !have_cvc5() {
         return;
     }
-    let answer = ok_json(&run(&[
-        "prove",
-        "--mechanism",
+    let answer = ok_json(&run(&prove_2x2(
         "drf",
-        "--property",
-        "sp",
-        "--users",
-        "2",
-        "--resources",
-        "2",
-        "--cross-check",
-        "cvc5",
-    ]));
+        &["--property", "sp", "--cross-check", "cvc5"],
+    )));
     assert_eq!(answer["verdict"], "proved");
     assert_eq!(answer["cross_check"]["agreed"], true);
     assert_eq!(answer["cross_check"]["open"], serde_json::json!([]));
@@ -228,18 +149,6 @@ fn cross_checking_drf_strategy_proofness_with_cvc5_agrees_on_every_case() {
     assert!(answer["rests_on"].as_str().unwrap().contains("cvc5 "));
 }
 
-/// Whether z3 runs from PATH; under CI=true it must.
-fn have_z3() -> bool {
-    let found = std::process::Command::new("z3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !found && std::env::var("CI").as_deref() == Ok("true") {
-        panic!("z3 is required under CI=true (scripts/test.sh puts the venv's on PATH)");
-    }
-    found
-}
-
 #[test]
 fn drf_strategy_proofness_at_two_by_two_is_proved_case_by_case() {
     // Ghodsi et al. (NSDI 2011) and Parkes, Procaccia and Shah (EC 2012): extended DRF is
@@ -250,19 +159,10 @@ fn drf_strategy_proofness_at_two_by_two_is_proved_case_by_case() {
     }
     let dir = scratch_path("prove", "smt");
     let dir = dir.to_str().unwrap();
-    let answer = ok_json(&run(&[
-        "prove",
-        "--mechanism",
+    let answer = ok_json(&run(&prove_2x2(
         "drf",
-        "--property",
-        "sp",
-        "--users",
-        "2",
-        "--resources",
-        "2",
-        "--emit-smt",
-        dir,
-    ]));
+        &["--property", "sp", "--emit-smt", dir],
+    )));
     assert_eq!(answer["verdict"], "proved");
     let cases = answer["cases"].as_array().unwrap();
     assert_eq!(cases.len(), 2);
@@ -287,41 +187,21 @@ fn asset_fairness_below_the_split_is_found_and_drfs_welfare_bound_proved() {
     if !have_z3() {
         return;
     }
-    let answer = ok_json(&run(&[
-        "prove",
-        "--mechanism",
-        "asset",
-        "--property",
-        "si",
-        "--users",
-        "2",
-        "--resources",
-        "2",
-    ]));
+    let answer = ok_json(&run(&prove_2x2("asset", &["--property", "si"])));
     assert_eq!(answer["verdict"], "refuted");
     let record = &answer["counterexample"];
     assert_eq!(record["property"], "si");
-    let q = |v: &serde_json::Value| -> leontief_solver::Rational {
-        v.as_str().unwrap().parse().unwrap()
-    };
-    assert!(q(&record["witness"]["tasks"]) < q(&record["witness"]["equal_split_utility"]));
+    assert!(
+        rational(&record["witness"]["tasks"]) < rational(&record["witness"]["equal_split_utility"])
+    );
     assert!(answer["domain"]["roles"]
         .as_str()
         .unwrap()
         .starts_with("u1 is below"));
-    let answer = ok_json(&run(&[
-        "prove",
-        "--mechanism",
+    let answer = ok_json(&run(&prove_2x2(
         "drf",
-        "--metric",
-        "welfare-ratio",
-        "--bound",
-        "9/8",
-        "--users",
-        "2",
-        "--resources",
-        "2",
-    ]));
+        &["--metric", "welfare-ratio", "--bound", "9/8"],
+    )));
     assert_eq!(answer["verdict"], "proved", "{answer}");
     assert_eq!(answer["metric"], "welfare-ratio");
     assert!(answer["rests_on"].as_str().unwrap().contains("§6.9"));
@@ -334,32 +214,19 @@ fn drfs_loss_as_capacities_grow_is_found_with_the_grown_capacities() {
     if !have_z3() {
         return;
     }
-    let answer = ok_json(&run(&[
-        "prove",
-        "--mechanism",
-        "drf",
-        "--property",
-        "rm",
-        "--users",
-        "2",
-        "--resources",
-        "2",
-    ]));
+    let answer = ok_json(&run(&prove_2x2("drf", &["--property", "rm"])));
     assert_eq!(answer["verdict"], "refuted", "{answer}");
     let record = &answer["counterexample"];
     assert_eq!(record["property"], "rm");
-    let q = |v: &serde_json::Value| -> leontief_solver::Rational {
-        v.as_str().unwrap().parse().unwrap()
-    };
     let grown: Vec<_> = record["capacity"]
         .as_array()
         .unwrap()
         .iter()
-        .map(q)
+        .map(rational)
         .collect();
-    assert!(grown.iter().all(|c| *c >= leontief_solver::Rational::ONE));
-    assert!(grown.iter().any(|c| *c > leontief_solver::Rational::ONE));
-    assert!(q(&record["witness"]["after"]) < q(&record["witness"]["before"]));
+    assert!(grown.iter().all(|c| *c >= Rational::ONE));
+    assert!(grown.iter().any(|c| *c > Rational::ONE));
+    assert!(rational(&record["witness"]["after"]) < rational(&record["witness"]["before"]));
     assert!(answer["domain"]["roles"]
         .as_str()
         .unwrap()

@@ -22,25 +22,29 @@ fn tmp(name: &str) -> std::path::PathBuf {
     common::scratch_path("search-cli", name)
 }
 
+/// `search` with the flags of `line` and `--out` the scratch file `name`: the run, which must
+/// succeed, the file's path and the records written there.
+fn searched(name: &str, line: &str) -> (Output, std::path::PathBuf, Vec<Value>) {
+    let out = tmp(name);
+    let o = run(&common::cli(line, &["--out", out.to_str().unwrap()]));
+    assert!(
+        o.status.success(),
+        "{line}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let recs = lines(&std::fs::read(&out).unwrap());
+    (o, out, recs)
+}
+
 #[test]
 fn search_writes_jsonl_records_and_a_summary() {
-    let out = tmp("gsp.jsonl");
-    let o = run(&[
-        "search",
-        "--property",
-        "gsp-strong",
-        "--budget",
-        "400000",
-        "--max-found",
-        "1",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (o, out, recs) = searched(
+        "gsp.jsonl",
+        "search --property gsp-strong --budget 400000 --max-found 1",
+    );
     assert!(o.stdout.is_empty());
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(stderr.contains("1 counterexample(s)"), "{stderr}");
-    let recs = lines(&std::fs::read(&out).unwrap());
     assert_eq!(recs.len(), 1);
     let r = &recs[0];
     for k in [
@@ -100,19 +104,8 @@ fn bad_flags_are_named_and_nothing_runs() {
 
 #[test]
 fn merge_drops_duplicates_and_rejects_non_records() {
-    let a = tmp("a.jsonl");
-    let o = run(&[
-        "search",
-        "--property",
-        "rm",
-        "--budget",
-        "3000",
-        "--no-shrink",
-        "--out",
-        a.to_str().unwrap(),
-    ]);
-    assert!(o.status.success());
-    let n = lines(&std::fs::read(&a).unwrap()).len();
+    let (_, a, recs) = searched("a.jsonl", "search --property rm --budget 3000 --no-shrink");
+    let n = recs.len();
     assert!(n >= 2, "DRF violates RM often");
     // The same file twice: every record once.
     let o = run(&["merge", a.to_str().unwrap(), a.to_str().unwrap()]);
@@ -181,39 +174,18 @@ fn three_shard_processes_merge_to_the_unsharded_run() {
 /// The guide's search commands (docs/guide.md), as written there.
 #[test]
 fn the_readme_search_commands_run() {
-    let ceei = tmp("ceei-sp.jsonl");
-    let o = run(&[
-        "search",
-        "--mechanism",
-        "ceei",
-        "--property",
-        "sp",
-        "--max-found",
-        "1",
-        "--time",
-        "10s",
-        "--out",
-        ceei.to_str().unwrap(),
-    ]);
-    assert!(o.status.success());
-    let r = &lines(&std::fs::read(&ceei).unwrap())[0];
+    let (_, _, recs) = searched(
+        "ceei-sp.jsonl",
+        "search --mechanism ceei --property sp --max-found 1 --time 10s",
+    );
+    let r = &recs[0];
     assert_eq!(
         (r["mechanism"].as_str(), r["property"].as_str()),
         (Some("ceei"), Some("sp"))
     );
-    let o = run(&[
-        "search",
-        "--mechanism",
-        "drf",
-        "--property",
-        "pm",
-        "--strategy",
-        "exhaustive",
-        "--users",
-        "2..4",
-        "--resources",
-        "1..3",
-    ]);
+    let o = run(&common::words(
+        "search --mechanism drf --property pm --strategy exhaustive --users 2..4 --resources 1..3",
+    ));
     assert!(o.status.success());
     let stderr = String::from_utf8_lossy(&o.stderr);
     // 12 + 486 + 27,378 grid instances (hand-counted multisets of nonzero vectors).

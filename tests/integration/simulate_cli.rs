@@ -19,12 +19,7 @@ fn example(name: &str) -> String {
 }
 
 fn node<'a>(v: &'a Value, name: &str) -> &'a Value {
-    v["nodes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|n| n["name"] == name)
-        .unwrap_or_else(|| panic!("no node {name}"))
+    common::node_where(v, "name", name)
 }
 
 fn rat(v: &Value) -> Rational {

@@ -14,12 +14,7 @@ fn run(args: &[&str], stdin: &str) -> Output {
 }
 
 fn node<'a>(v: &'a Value, name: &str) -> &'a Value {
-    v["nodes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|n| n["name"] == name)
-        .unwrap_or_else(|| panic!("no node {name}"))
+    common::node_where(v, "name", name)
 }
 
 /// Two identical users on one slot: tasks of the whole capacity, duration 1, always work,
@@ -262,15 +257,10 @@ fn svg_charts_name_their_series() {
     let path = scratch_path("simulate-production", "shares.svg");
     let path_text = path.to_str().unwrap();
     let out = run(
-        &[
-            "simulate",
-            "--policy",
-            "all",
-            "--svg",
-            path_text,
-            "--no-series",
-            "-",
-        ],
+        &common::cli(
+            "simulate --policy all --svg",
+            &[path_text, "--no-series", "-"],
+        ),
         ONE_SLOT,
     );
     assert_bad(
@@ -298,14 +288,7 @@ fn svg_charts_name_their_series() {
         {"name": "n1", "demand": [0, 1]},
         {"name": "n2", "children": [{"name": "n21", "demand": [1, 0]}, {"name": "n22", "demand": [0, 1]}]}]}}"#;
     let out = run(
-        &[
-            "hdrf",
-            "--policy",
-            "all",
-            "--svg",
-            bars.to_str().unwrap(),
-            "-",
-        ],
+        &common::cli("hdrf --policy all --svg", &[bars.to_str().unwrap(), "-"]),
         tree,
     );
     assert!(out.status.success(), "{out:?}");
@@ -354,14 +337,8 @@ fn bad_tie_breaks_name_the_flag() {
         ')',
     );
     let help = String::from_utf8(run(&["simulate", "--help"], "").stdout).unwrap();
-    let tie_help = &help[help.find("--tie <").expect("--tie in --help")..];
-    let tie_help = &tie_help[..tie_help.find("\n\n").expect("a paragraph")];
-    for tie in &ties {
-        assert!(tie_help.contains(tie.as_str()), "{tie}: {tie_help}");
-    }
-    for tie in ["first", "count", "lru", "name"] {
-        assert!(ties.iter().any(|t| t == tie), "{tie}: {ties:?}");
-    }
+    common::assert_documented(&ties, common::help_paragraph(&help, "--tie <"));
+    common::assert_lists(&ties, &["first", "count", "lru", "name"]);
     assert_bad(
         &run(&["simulate", "--tie", "first,count", "-"], ONE_SLOT),
         "--tie: first decides every tie, so count after it could never apply",
@@ -439,15 +416,10 @@ fn workload_file_is_merged_and_checked() {
     .unwrap();
     // One task of 1/2 for [0, 2) of the horizon 4: time-average 1/4.
     let v = ok_json(&run(
-        &[
-            "simulate",
-            "--policy",
-            "fifo",
-            "--no-series",
-            "--workload",
-            wl.to_str().unwrap(),
-            tree,
-        ],
+        &common::cli(
+            "simulate --policy fifo --no-series --workload",
+            &[wl.to_str().unwrap(), tree],
+        ),
         "",
     ));
     assert_eq!(node(&v, "x")["time_average_share"], "1/4");

@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use common::{explored as run, q};
+use common::{explored as run, instance, q};
 
 use leontief_counterexamples::candidate::Candidate;
 use leontief_counterexamples::explore::record::rederive;
@@ -35,11 +35,7 @@ fn at(
 
 /// The DRF paper's resource-monotonicity example (examples/drf-not-rm.json).
 fn drf_not_rm() -> Instance {
-    Instance::new(
-        vec![1.into(), 1.into()],
-        vec![User::new("A", [2, 1]), User::new("B", [1, 2])],
-    )
-    .unwrap()
+    instance("1 1", &[("A", "2 1"), ("B", "1 2")])
 }
 
 #[test]
@@ -48,8 +44,7 @@ fn drf_sp_gain_is_exactly_one() {
     // true utility, so every ratio found is at most 1; a lie that leaves the answer
     // unchanged for the liar (e.g. doubling a component it is not bottlenecked on keeps
     // its dominant share) gives exactly 1, so the record is 1.
-    let mut cfg = ExploreConfig::new(MetricName::SpGain, 3, GeneratorConfig::new());
-    cfg.budget = Some(4_000);
+    let cfg = common::budgeted(MetricName::SpGain, 3, 4_000);
     let lines = run(&Drf::extended(), &cfg);
     for line in &lines {
         assert!(
@@ -99,9 +94,7 @@ fn drf_rm_loss_search_reaches_the_papers_example() {
     // The grid {0, 1/2, 1} with 2 users and 2 resources contains <1, 1/2> and <1/2, 1>
     // (the paper's example scaled), and the growths include ×4 on one resource: the
     // record is at most 3/4, and it re-derives.
-    let mut g = GeneratorConfig::new();
-    g.users = 2..=2;
-    g.resources = 2..=2;
+    let g = crate::common::sized(2..=2, 2..=2);
     let mut cfg = ExploreConfig::new(MetricName::RmLoss, 1, g);
     cfg.strategy = Strategy::Exhaustive;
     cfg.local = 0;
@@ -116,11 +109,7 @@ fn ceei_sp_gain_of_the_reference_lie_is_31_over_24() {
     // Reference case ceei-not-sp (DRF paper §5): on (100, 100) with <16, 1> and <1, 2>,
     // CEEI gives user 1 100/31 tasks; reporting <16, 8> it gets 25/6 tasks of the report,
     // i.e. 25/6 real tasks (its CPU need is unchanged). Gain (25/6)/(100/31) = 31/24.
-    let inst = Instance::new(
-        vec![100.into(), 100.into()],
-        vec![User::new("1", [16, 1]), User::new("2", [1, 2])],
-    )
-    .unwrap();
+    let inst = instance("100 100", &[("1", "16 1"), ("2", "1 2")]);
     let lie = Scenario::Lies(vec![(0, vec![16.into(), 8.into()])]);
     let v = at(&Ceei::new(), MetricName::SpGain, inst, lie, Utility::Tasks);
     assert_eq!(v, q("31/24"));
@@ -129,8 +118,7 @@ fn ceei_sp_gain_of_the_reference_lie_is_31_over_24() {
 #[test]
 fn ceei_sp_gain_above_one_is_found_and_rederived_by_hand() {
     // CEEI is not strategy-proof (DRF paper §5); a short exploration finds a gain > 1.
-    let mut cfg = ExploreConfig::new(MetricName::SpGain, 1, GeneratorConfig::new());
-    cfg.budget = Some(1_500);
+    let cfg = common::budgeted(MetricName::SpGain, 1, 1_500);
     let ceei = Ceei::new();
     let lines = run(&ceei, &cfg);
     let best = lines.last().unwrap();
@@ -167,11 +155,7 @@ fn asset_si_gap_by_hand() {
     // (1, 1), A <1, 0>, B <1, 1>. Asset fairness equalizes aggregate shares: x_A = 2 x_B;
     // CPU x_A + x_B = 1 gives x_B = 1/3, x_A = 2/3. B's equal split (1/2, 1/2) runs 1/2
     // task: si-gap = (1/3)/(1/2) = 2/3 (A has 2/3 against 1/2, ratio 4/3).
-    let inst = Instance::new(
-        vec![1.into(), 1.into()],
-        vec![User::new("A", [1, 0]), User::new("B", [1, 1])],
-    )
-    .unwrap();
+    let inst = instance("1 1", &[("A", "1 0"), ("B", "1 1")]);
     let v = at(
         &AssetFairness,
         MetricName::SiGap,
@@ -184,15 +168,8 @@ fn asset_si_gap_by_hand() {
 
 #[test]
 fn same_output_at_any_thread_count() {
-    let mut cfg = ExploreConfig::new(MetricName::PmLoss, 5, GeneratorConfig::new());
-    cfg.budget = Some(1_500);
-    let lines = |threads: usize| {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        pool.install(|| run(&AssetFairness, &cfg))
-    };
+    let cfg = common::budgeted(MetricName::PmLoss, 5, 1_500);
+    let lines = |threads: usize| common::on_threads(threads, || run(&AssetFairness, &cfg));
     let one = lines(1);
     assert!(!one.is_empty());
     assert_eq!(one, lines(2));
@@ -218,15 +195,7 @@ fn ceei_pm_loss_without_a_rational_answer_is_a_certified_interval() {
     // user 3 leaves, user 2 falls to 100/21. Its ratio (100/21)/5.35137... is not rational:
     // the record is an interval, "exact": false, that brackets the source's numbers (given
     // to 5 decimals: 5.35137 ± 0.000005).
-    let inst = Instance::new(
-        vec![100.into(), 100.into()],
-        vec![
-            User::new("1", [4, 1]),
-            User::new("2", [1, 16]),
-            User::new("3", [16, 1]),
-        ],
-    )
-    .unwrap();
+    let inst = instance("100 100", &[("1", "4 1"), ("2", "1 16"), ("3", "16 1")]);
     let c = Candidate::new(inst, Scenario::Remove(2));
     let ceei = Ceei::new();
     let truth = ceei.allocate(&c.instance).unwrap();
@@ -255,16 +224,15 @@ fn gsp_gain_of_the_lectures_collusion_is_nine_eighths() {
     // The lecture's four operations (reference case collusion-four-operations): op1 and
     // op2 claim network at half their dominant share; op3 rises from 2/3 to 3/4 tasks while
     // op1 and op2 keep 1/2 — no member worse off, op3's gain (3/4)/(2/3) = 9/8.
-    let inst = Instance::new(
-        vec![1.into(); 3],
-        vec![
-            User::new("op1", [1, 0, 0]),
-            User::new("op2", [1, 0, 0]),
-            User::new("op3", [0, 1, 0]),
-            User::new("op4", [q("0"), q("1/2"), q("1")]),
+    let inst = instance(
+        "1 1 1",
+        &[
+            ("op1", "1 0 0"),
+            ("op2", "1 0 0"),
+            ("op3", "0 1 0"),
+            ("op4", "0 1/2 1"),
         ],
-    )
-    .unwrap();
+    );
     let lie = vec![q("1"), q("0"), q("1/2")];
     let lies = Scenario::Lies(vec![(0, lie.clone()), (1, lie)]);
     let v = at(
@@ -283,11 +251,7 @@ fn discrete_drf_envy_by_hand() {
     // both at share 0, A first: A 1 task (share 2/3); B 1 task (1/3); B's next task needs
     // 1 unit and none is left. B values A's bundle (2 units) at 2 of its tasks against the
     // 1 it has: envy = 2 (A values B's 1 unit at 1/2 task against 1).
-    let inst = Instance::new(
-        vec![3.into()],
-        vec![User::new("A", [2]), User::new("B", [1])],
-    )
-    .unwrap();
+    let inst = instance("3", &[("A", "2"), ("B", "1")]);
     let dd = leontief_solver::DiscreteDrf::paper();
     let v = at(
         &dd,
@@ -302,11 +266,7 @@ fn discrete_drf_envy_by_hand() {
 /// The DRF paper's example: 9 CPUs, 18 GB; A needs ⟨1, 4⟩, B ⟨3, 1⟩. DRF gives A 3 tasks
 /// and B 2 (both at dominant share 2/3).
 fn drf_paper() -> Instance {
-    Instance::new(
-        vec![9.into(), 18.into()],
-        vec![User::new("A", [1, 4]), User::new("B", [3, 1])],
-    )
-    .unwrap()
+    instance("9 18", &[("A", "1 4"), ("B", "3 1")])
 }
 
 #[test]
@@ -399,8 +359,7 @@ fn drf_welfare_ratio_explored_stays_within_the_parkes_procaccia_shah_bound() {
     // Parkes, Procaccia and Shah (EC 2012): DRF keeps at least 1/m of the optimal
     // utilitarian welfare in dominant shares, so every value found lies in [1, m] (1: the
     // mechanism's answer is feasible, so the optimum is at least its welfare).
-    let mut cfg = ExploreConfig::new(MetricName::WelfareRatio, 11, GeneratorConfig::new());
-    cfg.budget = Some(1_500);
+    let cfg = common::budgeted(MetricName::WelfareRatio, 11, 1_500);
     let drf = Drf::extended();
     let lines = run(&drf, &cfg);
     let best = lines.last().unwrap();
@@ -424,15 +383,8 @@ fn drf_welfare_ratio_explored_stays_within_the_parkes_procaccia_shah_bound() {
 #[test]
 fn welfare_ratio_output_is_the_same_at_any_thread_count() {
     for metric in [MetricName::WelfareRatio, MetricName::FairWelfareRatio] {
-        let mut cfg = ExploreConfig::new(metric, 9, GeneratorConfig::new());
-        cfg.budget = Some(800);
-        let lines = |threads: usize| {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap();
-            pool.install(|| run(&Drf::extended(), &cfg))
-        };
+        let cfg = common::budgeted(metric, 9, 800);
+        let lines = |threads: usize| common::on_threads(threads, || run(&Drf::extended(), &cfg));
         let one = lines(1);
         assert!(!one.is_empty());
         assert_eq!(one, lines(2));
@@ -488,11 +440,7 @@ fn discrete_gap_of_a_fractional_fluid_answer_reaches_theorem_7s_bound() {
     // δ_A = (1 − 3/4) · 2/3 = 1/6, δ_B = (0 − 3/4) · 2/3 = −1/2; the gap is
     // (1/6 + 1/2) / (2/3) = 1, exactly the one max-task of Theorem 7 (Ghodsi et al.,
     // NSDI 2011). In tasks the users are 1/4 and 3/4 of a task from the fluid answer.
-    let inst = Instance::new(
-        vec![3.into()],
-        vec![User::new("A", [2]), User::new("B", [2])],
-    )
-    .unwrap();
+    let inst = instance("3", &[("A", "2"), ("B", "2")]);
     let dd = leontief_solver::DiscreteDrf::paper();
     let (e, json) = bounded_record(&dd, MetricName::DiscreteGap, inst);
     assert_eq!(
@@ -544,15 +492,7 @@ fn discrete_gap_beyond_theorem_7_on_a_pooled_cluster_with_the_stop_rule() {
     // 1/20. δ_u1 = 1/2, δ_u2 = (1 − 20) · 1/20 = −19/20, δ_u3 = −1/2; the gap is
     // (1/2 + 19/20) / 1 = 29/20 > 1. The proof of Theorem 7 keeps allocating while a
     // max-task fits and compares with equal continuous shares; neither holds here.
-    let inst = Instance::new(
-        vec![1.into(), 1.into()],
-        vec![
-            User::new("u1", [q("0"), q("1")]),
-            User::new("u2", [q("1/20"), q("0")]),
-            User::new("u3", [q("0"), q("1")]),
-        ],
-    )
-    .unwrap();
+    let inst = instance("1 1", &[("u1", "0 1"), ("u2", "1/20 0"), ("u3", "0 1")]);
     let dd = leontief_solver::DiscreteDrf::paper();
     let (e, json) = bounded_record(&dd, MetricName::DiscreteGap, inst);
     assert_eq!(e.value, q("29/20"));
@@ -666,9 +606,7 @@ fn sg_deficit_has_no_value_without_pools_and_applies_to_trees_only() {
 #[test]
 fn a_budget_of_ten_stops_one_evaluation_after_ten_scenarios() {
     for m in [8, 14, 30] {
-        let mut g = GeneratorConfig::new();
-        g.users = 2..=2;
-        g.resources = m..=m;
+        let g = crate::common::sized(2..=2, m..=m);
         let mut cfg = ExploreConfig::new(MetricName::SpGain, 1, g);
         cfg.budget = Some(10);
         let summary = leontief_counterexamples::explore::explore(
@@ -699,9 +637,7 @@ fn a_budget_of_ten_stops_one_evaluation_after_ten_scenarios() {
 #[test]
 fn exhaustive_units_try_the_grids_scenarios_alone() {
     for (metric, scenarios) in [(MetricName::PmLoss, 6), (MetricName::RmLoss, 10)] {
-        let mut g = GeneratorConfig::new();
-        g.users = 2..=2;
-        g.resources = 2..=2;
+        let g = crate::common::sized(2..=2, 2..=2);
         let mut cfg = ExploreConfig::new(metric, 1, g);
         cfg.values = vec![Rational::ZERO, Rational::ONE];
         cfg.strategy = Strategy::Exhaustive;
@@ -773,15 +709,7 @@ mod knife {
         // Capacities (1, 1); u1 ⟨1, 0⟩, u2 and u3 ⟨1, 1⟩. Every user needs resource 1, one
         // task of it each: DRF's common level and CEEI's prices (3, 0) both give 1/3 task
         // each; resource 2 carries 2/3 and is cut to it.
-        let inst = Instance::new(
-            vec![1.into(), 1.into()],
-            vec![
-                User::new("u1", [1, 0]),
-                User::new("u2", [1, 1]),
-                User::new("u3", [1, 1]),
-            ],
-        )
-        .unwrap();
+        let inst = instance("1 1", &[("u1", "1 0"), ("u2", "1 1"), ("u3", "1 1")]);
         let third = q("1/3");
         // CEEI: prices (3, 0) still clear the tightened market (a saturated resource may
         // have price 0), so the answer is the same and both resources are now saturated.
@@ -814,9 +742,7 @@ mod knife {
     /// `explore --mechanism ceei --metric sp-gain --users n..n --resources 2..2 --seed 1
     /// --budget B`: the record.
     fn ceei_record(n: usize, budget: u64) -> Value {
-        let mut g = GeneratorConfig::new();
-        g.users = n..=n;
-        g.resources = 2..=2;
+        let mut g = crate::common::sized(n..=n, 2..=2);
         g.zeros = leontief_counterexamples::generate::Chance::new(1, 3).unwrap();
         let mut cfg = ExploreConfig::new(MetricName::SpGain, 1, g);
         cfg.budget = Some(budget);
@@ -845,9 +771,7 @@ mod knife {
         // --zeros 1/3 --seed 6` finds a violation within 50,000 scenarios (a liar adds
         // demand for a resource it does not need; another member gains); `explore` on the
         // matching metric must find a gain above 1 within the same budget.
-        let mut g = GeneratorConfig::new();
-        g.users = 2..=5;
-        g.resources = 2..=3;
+        let mut g = crate::common::sized(2..=5, 2..=3);
         g.zeros = leontief_counterexamples::generate::Chance::new(1, 3).unwrap();
         let mut cfg = ExploreConfig::new(MetricName::GspGain, 6, g);
         cfg.budget = Some(50_000);
@@ -865,16 +789,15 @@ mod knife {
         // where all four freeze: welfare 8/5. The optimum runs u3 and u4 one task each
         // (1/2 of resource 1) and 1/2 task among u1, u2: 5/2. Ratio 25/16 = (n + 1)²/(4n),
         // Bertsimas, Farias and Trichakis's bound on the price of max-min fairness.
-        let inst = Instance::new(
-            vec![1.into(), 1.into(), 1.into()],
-            vec![
-                User::new("u1", [1, 0, 0]),
-                User::new("u2", [1, 0, 0]),
-                User::new("u3", [q("1/4"), Rational::ONE, Rational::ZERO]),
-                User::new("u4", [q("1/4"), Rational::ZERO, Rational::ONE]),
+        let inst = instance(
+            "1 1 1",
+            &[
+                ("u1", "1 0 0"),
+                ("u2", "1 0 0"),
+                ("u3", "1/4 1 0"),
+                ("u4", "1/4 0 1"),
             ],
-        )
-        .unwrap();
+        );
         let drf = Drf::extended();
         let v = at(
             &drf,
@@ -885,9 +808,7 @@ mod knife {
         );
         assert_eq!(v, q("25/16"));
         // A cold start on 4 users and 3 resources reaches it, and not beyond (the bound).
-        let mut g = GeneratorConfig::new();
-        g.users = 4..=4;
-        g.resources = 3..=3;
+        let mut g = crate::common::sized(4..=4, 3..=3);
         g.zeros = leontief_counterexamples::generate::Chance::new(1, 3).unwrap();
         let mut cfg = ExploreConfig::new(MetricName::WelfareRatio, 1, g);
         cfg.budget = Some(20_000);
@@ -927,9 +848,7 @@ mod knife {
         // had moved onto equal shares 6/23 of resources 1 and 3, beside u4 at its cap);
         // with the tightened instance alone the same run stays below it.
         let record = |knife: Knife| {
-            let mut g = GeneratorConfig::new();
-            g.users = 3..=4;
-            g.resources = 2..=3;
+            let mut g = crate::common::sized(3..=4, 2..=3);
             g.zeros = leontief_counterexamples::generate::Chance::new(1, 3).unwrap();
             g.caps = true;
             let mut cfg = ExploreConfig::new(MetricName::GspGain, 4, g);
@@ -958,13 +877,8 @@ mod knife {
             g.caps = true;
             let mut cfg = ExploreConfig::new(metric, 3, g);
             cfg.budget = Some(5_000);
-            let lines = |threads: usize| {
-                let pool = rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
-                    .build()
-                    .unwrap();
-                pool.install(|| run(&Drf::extended(), &cfg))
-            };
+            let lines =
+                |threads: usize| common::on_threads(threads, || run(&Drf::extended(), &cfg));
             let one = lines(1);
             assert!(!one.is_empty());
             assert_eq!(one, lines(2), "{metric}");

@@ -121,11 +121,8 @@ fn fair_welfare_ratio_of_an_irrational_ceei_answer_is_a_certified_interval() {
 #[test]
 fn pps_at_thirty_resources_needs_no_grid() {
     use leontief_counterexamples::explore::{ExploreConfig, Family};
-    use leontief_counterexamples::generate::GeneratorConfig;
     use leontief_counterexamples::space::Strategy;
-    let mut g = GeneratorConfig::new();
-    g.users = 31..=31;
-    g.resources = 30..=30;
+    let g = crate::common::sized(31..=31, 30..=30);
     let mut cfg = ExploreConfig::new(MetricName::WelfareRatio, 1, g);
     cfg.family = Some(Family::Pps);
     cfg.strategy = Strategy::Exhaustive;

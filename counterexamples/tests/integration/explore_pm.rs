@@ -8,7 +8,7 @@ use common::{explored, q};
 use leontief_counterexamples::candidate::Candidate;
 use leontief_counterexamples::explore::pm_loss::joined;
 use leontief_counterexamples::explore::record::{read, rederive, to_json, Origin};
-use leontief_counterexamples::explore::{ExploreConfig, MetricName, Utility};
+use leontief_counterexamples::explore::{MetricName, Utility};
 use leontief_counterexamples::generate::GeneratorConfig;
 use leontief_counterexamples::mechanisms::by_name;
 use leontief_solver::generate::SplitMix64;
@@ -160,8 +160,7 @@ fn explore_tries_arrivals_and_its_records_re_derive() {
     // finds a loss below 1. Every record re-derives from its JSON alone (explore checks it
     // before printing; checked again here), and the witness says which way the population
     // changed.
-    let mut cfg = ExploreConfig::new(MetricName::PmLoss, 1, GeneratorConfig::new());
-    cfg.budget = Some(3_000);
+    let cfg = common::budgeted(MetricName::PmLoss, 1, 3_000);
     let drf = Drf::extended();
     let lines = explored(&drf, &cfg);
     let best = lines.last().unwrap();

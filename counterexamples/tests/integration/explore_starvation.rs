@@ -89,9 +89,7 @@ fn no_node_starves_a_lone_user_whose_tasks_divide_the_cluster() {
     // and its share is exactly 1 = g, so it is never below its guarantee with unmet demand.
     // Every workload on every such instance gives 0; so does the whole exhaustive run.
     let m = by_name("hdrf:naive").unwrap();
-    let mut g = GeneratorConfig::new();
-    g.users = 1..=1;
-    g.resources = 1..=2;
+    let g = crate::common::sized(1..=1, 1..=2);
     let mut cfg = ExploreConfig::new(MetricName::Starvation, 3, g);
     cfg.strategy = Strategy::Exhaustive;
     cfg.local = 0;
@@ -192,13 +190,7 @@ fn same_records_at_any_thread_count() {
     g.pools = Some(1..=2);
     let mut cfg = ExploreConfig::new(MetricName::Starvation, 5, g);
     cfg.budget = Some(200);
-    let lines = |threads: usize| {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        pool.install(|| explore_lines(m.as_ref(), &cfg))
-    };
+    let lines = |threads: usize| common::on_threads(threads, || explore_lines(m.as_ref(), &cfg));
     let one = lines(1);
     assert!(!one.is_empty());
     assert_eq!(one, lines(2));

@@ -120,10 +120,7 @@ fn cfg(metric: MetricName, seed: u64, g: GeneratorConfig, budget: u64) -> Explor
 }
 
 fn small() -> GeneratorConfig {
-    let mut g = GeneratorConfig::new();
-    g.users = 2..=3;
-    g.resources = 2..=3;
-    g
+    crate::common::sized(2..=3, 2..=3)
 }
 
 fn with_pools() -> GeneratorConfig {

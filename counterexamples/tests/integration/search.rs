@@ -1,6 +1,7 @@
 //! The search driver: finds what the sources say exists, finds nothing where a theorem
 //! says there is nothing, shrinks soundly, shards without overlap, and is deterministic.
 
+use crate::common;
 use std::collections::BTreeSet;
 
 use leontief_counterexamples::candidate::evaluate;
@@ -110,11 +111,7 @@ fn the_same_output_whatever_the_thread_count() {
     let mut cfg = SearchConfig::new(Property::Pm, 3, with_zeros());
     cfg.budget = Some(3_000);
     let lines = |threads: usize| -> Vec<String> {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        let (found, summary) = pool.install(|| run(&Drf::extended(), &cfg));
+        let (found, summary) = common::on_threads(threads, || run(&Drf::extended(), &cfg));
         let mut l: Vec<String> = found.iter().map(|r| r.to_json().to_string()).collect();
         l.push(format!("{} {}", summary.units, summary.scenarios));
         l
@@ -131,9 +128,7 @@ fn the_same_output_whatever_the_thread_count() {
 /// grid, and together find exactly what the unsharded run finds.
 #[test]
 fn shards_cover_the_unsharded_enumeration() {
-    let mut g = GeneratorConfig::new();
-    g.users = 2..=3;
-    g.resources = 1..=2;
+    let g = crate::common::sized(2..=3, 1..=2);
     let mut cfg = SearchConfig::new(Property::Pm, 9, g);
     cfg.strategy = Strategy::Exhaustive;
     cfg.batch = 7;
@@ -329,9 +324,7 @@ fn replay_refuses_logs_not_of_one_sharded_run() {
 #[test]
 fn a_budget_of_ten_stops_after_ten_scenarios_at_any_size() {
     for m in [8, 14, 30] {
-        let mut g = GeneratorConfig::new();
-        g.users = 2..=2;
-        g.resources = m..=m;
+        let g = crate::common::sized(2..=2, m..=m);
         let mut cfg = SearchConfig::new(Property::Sp, 1, g);
         cfg.budget = Some(10);
         let (found, summary) = run(&Drf::extended(), &cfg);

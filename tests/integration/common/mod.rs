@@ -149,3 +149,49 @@ pub fn scratch_path(tag: &str, name: &str) -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name)
 }
+
+/// A command line written as one string: the words of `line` (split at whitespace), then
+/// `rest` (arguments that are not literals, such as paths, or that hold spaces).
+pub fn cli<'a>(line: &'a str, rest: &[&'a str]) -> Vec<&'a str> {
+    let mut args: Vec<&str> = line.split_whitespace().collect();
+    args.extend_from_slice(rest);
+    args
+}
+
+/// The words of `line`, split at whitespace: a command line of literals written as one string.
+pub fn words(line: &str) -> Vec<&str> {
+    line.split_whitespace().collect()
+}
+
+/// The node of the answer `v` whose `field` is `value`.
+pub fn node_where<'a>(v: &'a Value, field: &str, value: &str) -> &'a Value {
+    v["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n[field] == value)
+        .unwrap_or_else(|| panic!("no node with {field} {value}"))
+}
+
+/// The paragraph of `help` that documents `flag` (`"--tie <"`): from the flag to the next
+/// blank line.
+pub fn help_paragraph<'a>(help: &'a str, flag: &str) -> &'a str {
+    let from = &help[help
+        .find(flag)
+        .unwrap_or_else(|| panic!("{flag} in --help"))..];
+    &from[..from.find("\n\n").expect("a blank line after the paragraph")]
+}
+
+/// Asserts that the listed `names` include each of `required`.
+pub fn assert_lists(names: &[String], required: &[&str]) {
+    for name in required {
+        assert!(names.iter().any(|n| n == name), "{name}: {names:?}");
+    }
+}
+
+/// Asserts that the help text `paragraph` names each of `names`.
+pub fn assert_documented(names: &[String], paragraph: &str) {
+    for name in names {
+        assert!(paragraph.contains(name.as_str()), "{name}: {paragraph}");
+    }
+}

@@ -7,13 +7,42 @@
 #![allow(dead_code)]
 
 use leontief_counterexamples::corpus::{dir, parse_jsonl};
-use leontief_counterexamples::explore::{explore, ExploreConfig};
-use leontief_solver::{Mechanism, Rational};
+use leontief_counterexamples::explore::{explore, ExploreConfig, MetricName};
+use leontief_counterexamples::generate::GeneratorConfig;
+use leontief_solver::{Instance, Mechanism, Rational, User};
 use serde_json::Value;
+use std::ops::RangeInclusive;
 
 /// An exact literal: `"7/3"`, `"2.5"`.
 pub fn q(s: &str) -> Rational {
     s.parse().expect("test literal")
+}
+
+/// An instance from exact literals: the capacities `capacity` and the users `(name, demand)`,
+/// each vector's entries separated by spaces (`"1 1/2"`).
+pub fn instance(capacity: &str, users: &[(&str, &str)]) -> Instance {
+    let exact = |v: &str| -> Vec<Rational> { v.split_whitespace().map(q).collect() };
+    let users = users
+        .iter()
+        .map(|(name, demand)| User::new(*name, exact(demand)))
+        .collect();
+    Instance::new(exact(capacity), users).expect("test instance")
+}
+
+/// The default instances with `users` users and `resources` resources.
+pub fn sized(users: RangeInclusive<usize>, resources: RangeInclusive<usize>) -> GeneratorConfig {
+    let mut g = GeneratorConfig::new();
+    g.users = users;
+    g.resources = resources;
+    g
+}
+
+/// `explore`'s configuration for `metric` at `seed` over the default instances, stopping
+/// after `budget` scenarios.
+pub fn budgeted(metric: MetricName, seed: u64, budget: u64) -> ExploreConfig {
+    let mut cfg = ExploreConfig::new(metric, seed, GeneratorConfig::new());
+    cfg.budget = Some(budget);
+    cfg
 }
 
 /// The records `explore` prints for `cfg`, in order.
@@ -49,4 +78,13 @@ pub fn corpus_records() -> Vec<(String, usize, Value)> {
         }
     }
     out
+}
+
+/// `work`'s result, run on a pool of `threads` threads (determinism tests compare 1 and 2).
+pub fn on_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(work)
 }
