@@ -31,6 +31,14 @@ impl<'de> Deserialize<'de> for Num {
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a number")
             }
+            // `serde_json` hands a JSON integer that fits a machine word to these two
+            // (`arbitrary_precision` or not); other numbers come through `visit_map`.
+            fn visit_u64<E: de::Error>(self, n: u64) -> Result<Num, E> {
+                Ok(Num(Rational::from(n)))
+            }
+            fn visit_i64<E: de::Error>(self, n: i64) -> Result<Num, E> {
+                Ok(Num(Rational::from(n)))
+            }
             fn visit_str<E: de::Error>(self, s: &str) -> Result<Num, E> {
                 // Plain integers (most demands) without the general parser's passes.
                 if (1..=18).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit()) {
@@ -107,7 +115,9 @@ pub(super) fn read(text: &str) -> Option<Instance> {
         Some(r) => r,
         None => (1..=capacity.len()).map(|j| format!("r{j}")).collect(),
     };
-    Instance::with_pools(resources, capacity, Vec::new(), users).ok()
+    // The strict reader's constructor for a document without pools, so that both readers
+    // give the same instance (and the same validation).
+    Instance::with_resources(resources, capacity, users).ok()
 }
 
 /// The users read, the first of them at position `first` in the list (for default names).
@@ -331,5 +341,62 @@ fn skip_value(bytes: &[u8], at: usize) -> Option<usize> {
             }
             (i > at).then_some(i)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::read;
+    use crate::Instance;
+
+    /// The strict reader's instance of `text`.
+    fn strict(text: &str) -> Instance {
+        let value = crate::json::parse_strict(text).unwrap();
+        Instance::from_json(&value).unwrap()
+    }
+
+    /// Documents in the subset are read here, not handed on: plain integers (which
+    /// `serde_json` gives as machine words), decimals and `"p/q"` strings, a `null` cap.
+    #[test]
+    fn the_subset_is_read_without_the_strict_reader() {
+        let text = r#"{"resources": ["cpu", "mem"], "capacity": [9, "18.5"],
+            "users": [{"name": "A", "demand": [1, 4], "weight": 2, "tasks": 3},
+                      {"demand": ["1/3", 0.5e1], "tasks": null}], "note": "n"}"#;
+        let fast = read(text).expect("inside the fast subset");
+        assert_eq!(fast, strict(text));
+        // 18.5 = 37/2; the second user is unnamed (u2), demands 1/3 and 0.5e1 = 5.
+        assert_eq!(fast.capacity()[1].to_string(), "37/2");
+        assert_eq!(fast.users()[1].name, "u2");
+        assert_eq!(fast.users()[1].demand[1].to_string(), "5");
+    }
+
+    /// A document of a megabyte or more goes through the parallel split, and is read
+    /// there too.
+    #[test]
+    fn a_large_document_is_read_by_the_split() {
+        let users: Vec<String> = (0..40_000)
+            .map(|i| {
+                format!(
+                    r#"{{"name": "u{i}", "demand": [{}, 7, 0], "weight": 1}}"#,
+                    i % 97 + 1
+                )
+            })
+            .collect();
+        let text = format!(
+            r#"{{"resources": ["a", "b", "c"], "capacity": [1000000, 1000000, 1000000], "users": [{}]}}"#,
+            users.join(",\n ")
+        );
+        assert!(text.len() >= super::SPLIT_BYTES);
+        let fast = read(&text).expect("inside the fast subset");
+        assert_eq!(fast.num_users(), 40_000);
+        assert_eq!(fast, strict(&text));
+    }
+
+    /// An invalid document (no users; a `null` weight) is not read here, so that the
+    /// strict reader's message, naming the field, is the one given.
+    #[test]
+    fn an_invalid_document_is_handed_on() {
+        assert!(read(r#"{"capacity": [1], "users": []}"#).is_none());
+        assert!(read(r#"{"capacity": [1], "users": [{"demand": [1], "weight": null}]}"#).is_none());
     }
 }
