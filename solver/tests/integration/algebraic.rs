@@ -512,3 +512,118 @@ proptest! {
         prop_assert!(&lo * &lo < nn && nn < &hi * &hi, "{} for √{}", text, n);
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// Exact CEEI for two resources (leontief_solver::ceei::algebraic).
+
+mod ceei_exact {
+    use super::*;
+    use leontief_solver::ceei::algebraic::{solve_two_resources, AlgebraicCeeiError};
+    use leontief_solver::ceei::Ceei;
+    use leontief_solver::{Instance, User};
+
+    fn as_f64(x: &RealAlgebraic) -> f64 {
+        x.to_decimal(17, &lim()).unwrap().parse().unwrap()
+    }
+
+    /// Theorem 5 (capacities (100, 100), demands ⟨4,1⟩, ⟨1,16⟩, ⟨16,1⟩): the tasks are the
+    /// u1, u2, u3 of `theorem_5_tasks_in_q_sqrt_373` above, with the minimal polynomials and
+    /// closed forms derived there; Walras with three unit budgets: 100 p1 + 100 p2 = 3.
+    #[test]
+    fn theorem_5_exact_equilibrium() {
+        let inst = Instance::new(
+            vec![100.into(), 100.into()],
+            vec![
+                User::new("1", [4, 1]),
+                User::new("2", [1, 16]),
+                User::new("3", [16, 1]),
+            ],
+        )
+        .unwrap();
+        let eq = solve_two_resources(&inst, &lim()).unwrap();
+        let k = &eq.field;
+        assert_eq!(k.degree(), 2);
+        let spend = k.add(
+            &k.mul(&k.rational(q(100, 1)), &eq.prices[0]),
+            &k.mul(&k.rational(q(100, 1)), &eq.prices[1]),
+        );
+        assert_eq!(spend, k.rational(q(3, 1)));
+        let polys = [[63, -6250, 62500], [1071, -7600, 10000], [51, 650, -2500]];
+        let forms = [
+            "(3125 - 125*sqrt(373))/63",
+            "(3800 + 100*sqrt(373))/1071",
+            "(-325 + 25*sqrt(373))/51",
+        ];
+        let sqrt373 = sqrt_field(373, 19, 20);
+        let u = [
+            elem(&sqrt373, q(3125, 63), q(-125, 63)),
+            elem(&sqrt373, q(3800, 1071), q(100, 1071)),
+            elem(&sqrt373, q(-325, 51), q(25, 51)),
+        ];
+        let float = Ceei::new().solve_float(&inst).unwrap();
+        for (i, x) in eq.task_values.iter().enumerate() {
+            let [a, b, c] = polys[i];
+            assert_eq!(x.min_poly(), &p(&[c, b, a]));
+            assert_eq!(x.closed_form().unwrap(), forms[i]);
+            let from_closed_form = sqrt373.to_real(&u[i], &lim()).unwrap();
+            assert_eq!(x.try_cmp(&from_closed_form, &lim()), Ok(Ordering::Equal));
+            assert!((as_f64(x) - float.tasks[i]).abs() <= 1e-9 * float.tasks[i]);
+        }
+        for (j, price) in eq.price_values.iter().enumerate() {
+            assert!(price.signum() > 0);
+            assert!((as_f64(price) - float.prices[j]).abs() <= 1e-9 * float.prices[j]);
+        }
+    }
+
+    /// The cubic case of `cubic_clearing_polynomial_factors_and_tasks_clear`: the clearing
+    /// polynomial is 4p⁴ − 13p³ − 152p² + 568p − 32, p1 the root of 4p³ + 3p² − 140p + 8 in
+    /// (0, 1/4), and x1 has the minimal polynomial 560x³ − 656x² + 75x − 2.
+    #[test]
+    fn cubic_exact_equilibrium() {
+        let inst = Instance::new(
+            vec![1.into(), 1.into()],
+            vec![
+                User::new("1", [1, 3]),
+                User::new("2", [2, 1]),
+                User::new("3", [3, 2]),
+                User::new("4", [1, 5]),
+            ],
+        )
+        .unwrap();
+        let eq = solve_two_resources(&inst, &lim()).unwrap();
+        assert_eq!(eq.clearing_poly, p(&[-32, 568, -152, -13, 4]));
+        assert_eq!(eq.price_values[0].min_poly(), &p(&[8, -140, 3, 4]));
+        assert_eq!(eq.price_values[0].cmp_rational(&q(1, 4)), Ordering::Less);
+        assert_eq!(eq.task_values[0].min_poly(), &p(&[-2, 75, -656, 560]));
+        let float = Ceei::new().solve_float(&inst).unwrap();
+        for (i, x) in eq.task_values.iter().enumerate() {
+            assert_eq!(x.degree(), 3);
+            assert!((as_f64(x) - float.tasks[i]).abs() <= 1e-9 * float.tasks[i]);
+        }
+    }
+
+    #[test]
+    fn unsupported_instances_are_named_errors() {
+        let three = Instance::new(
+            vec![1.into(), 1.into(), 1.into()],
+            vec![User::new("a", [1, 2, 3])],
+        )
+        .unwrap();
+        assert!(matches!(
+            solve_two_resources(&three, &lim()),
+            Err(AlgebraicCeeiError::Resources(3))
+        ));
+        let capped = Instance::new(
+            vec![1.into(), 1.into()],
+            vec![User::new("a", [1, 2]), User::new("b", [2, 1]).cap(1)],
+        )
+        .unwrap();
+        assert!(matches!(
+            solve_two_resources(&capped, &lim()),
+            Err(AlgebraicCeeiError::Unsupported {
+                user: 1,
+                field: "cap"
+            })
+        ));
+    }
+}
