@@ -148,9 +148,6 @@ pub enum AlgebraicError {
         /// The polynomial.
         poly: String,
     },
-    /// Elements of different number fields were combined.
-    #[error("the elements belong to different number fields")]
-    DifferentFields,
     /// Division by zero in a number field.
     #[error("division by zero")]
     DivisionByZero,
