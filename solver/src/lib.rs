@@ -29,6 +29,7 @@
 //! - D. Parkes, A. Procaccia, N. Shah. *Beyond Dominant Resource Fairness: Extensions,
 //!   Limitations, and Indivisibilities.* EC 2012 (zero demands, weights, GSP).
 
+pub mod algebraic;
 pub mod asset;
 pub mod ceei;
 pub mod decimal_bounds;

@@ -157,6 +157,7 @@
 //! - `bound.rs`: the proven duality-gap bound of an uncertified answer (step 3);
 //! - `clarabel.rs`: the independent Clarabel cross-check ([`solve_clarabel`]).
 
+pub mod algebraic;
 mod bound;
 mod certify;
 mod clarabel;

@@ -5,6 +5,7 @@
 
 mod common;
 
+mod algebraic;
 mod asset;
 mod asset_compact;
 mod ceei;

@@ -1,0 +1,642 @@
+//! Real algebraic numbers ([`RealAlgebraic`]) and arithmetic in one number field Q(α)
+//! ([`NumberField`], [`FieldElement`]).
+//!
+//! A [`RealAlgebraic`] is its minimal polynomial `m` (irreducible over Q, primitive in
+//! Z\[x\], positive leading coefficient) and an open interval `(lo, hi)` with rational ends
+//! holding exactly one root of `m`, the number; `m(lo)` and `m(hi)` have opposite signs. A
+//! rational `a/b` has `m = b x − a` and `lo = hi = a/b`.
+//!
+//! - **Comparison with a rational `r`** needs no refinement: outside `(lo, hi)` the answer is
+//!   plain, inside it the sign of `m(r)` against the sign of `m(lo)` says on which side of
+//!   `r` the root lies (`m(r) ≠ 0`, `m` having no rational root when its degree is ≥ 2).
+//! - **Comparison of two numbers**: equal minimal polynomials and a sign change of `m` over
+//!   the intersection of the intervals mean the same root; otherwise the numbers differ and
+//!   bisecting both intervals separates them.
+//! - **Decimals**: `N` digits after the point, correctly rounded (ties, possible only for
+//!   rationals, to even); an irrational number's interval is refined until both ends round
+//!   to the same `N`-digit decimal, which happens because the value is never a tie point.
+//! - **Q(α)**: an element is a polynomial `r` of degree `< n = deg m` with rational
+//!   coefficients, `r(α)`; sums, products and inverses are taken modulo `m` (the inverse by
+//!   the extended Euclidean algorithm, `m` being irreducible). The element's own minimal
+//!   polynomial divides the characteristic polynomial of multiplication by `r(α)`,
+//!   `Res_y(m(y), x − r(y))` up to a constant, which is computed at `n + 1` integer points
+//!   `x` by the subresultant algorithm and interpolated; among the roots of its irreducible
+//!   factors the element is the one whose isolating interval alone meets an interval
+//!   enclosure of `r` over α's interval (refined until one remains).
+//!
+//! # Complexity
+//! A comparison with a rational: one exact evaluation. Refinement, decimals and element
+//! conversion: as [`refine_root`](super::isolate::refine_root), each bounded by
+//! [`Limits::max_refine_steps`]; the conversion adds `n + 1` resultants and one factoring.
+//!
+//! # References
+//! - H. Cohen, *A Course in Computational Algebraic Number Theory*, §4.1 (number fields,
+//!   characteristic polynomials by resultants).
+//! - J. von zur Gathen, J. Gerhard, *Modern Computer Algebra*, §6.8 (resultants and
+//!   elimination).
+//!
+//! # Example
+//! `√2 · √2 = 2` and `1/(1 + √2) = √2 − 1` in Q(√2).
+//! ```
+//! use leontief_solver::algebraic::{Limits, NumberField, Poly, RealAlgebraic};
+//! let lim = Limits::default();
+//! let sqrt2 = RealAlgebraic::roots(&Poly::from_i64s(&[-2, 0, 1]), &lim).unwrap()[1].clone();
+//! let k = NumberField::new(sqrt2);
+//! let a = k.generator();
+//! let two = k.to_real(&k.mul(&a, &a), &lim).unwrap();
+//! assert_eq!(two.to_decimal(3, &lim).unwrap(), "2.000");
+//! let one = num_rational::BigRational::from_integer(1.into());
+//! let inv = k.inverse(&k.add(&k.rational(one), &a)).unwrap();
+//! let r = k.to_real(&inv, &lim).unwrap();
+//! assert_eq!(r.min_poly(), &Poly::from_i64s(&[-1, 2, 1])); // (x + 1)² = 2
+//! assert_eq!(r.to_decimal(6, &lim).unwrap(), "0.414214");
+//! ```
+
+use std::cmp::Ordering;
+
+use num_bigint::BigInt;
+use num_integer::Integer;
+use num_rational::BigRational;
+use num_traits::{One, Signed, Zero};
+
+use super::factor::factor;
+use super::isolate::{isolate_real_roots, refine_root, RootInterval};
+use super::poly::Poly;
+use super::{AlgebraicError, Limits};
+
+/// A real algebraic number: minimal polynomial and isolating interval.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RealAlgebraic {
+    poly: Poly,
+    lo: BigRational,
+    hi: BigRational,
+}
+
+impl RealAlgebraic {
+    /// The rational `r` (degree 1).
+    pub fn from_rational(r: BigRational) -> RealAlgebraic {
+        let poly = Poly::new(vec![-r.numer().clone(), r.denom().clone()]);
+        RealAlgebraic {
+            poly,
+            lo: r.clone(),
+            hi: r,
+        }
+    }
+
+    /// The real roots of a nonzero polynomial, distinct, in increasing order.
+    ///
+    /// # Errors
+    /// [`AlgebraicError::ZeroPolynomial`] and the errors of [`factor`] and
+    /// [`isolate_real_roots`] under `limits`.
+    pub fn roots(f: &Poly, limits: &Limits) -> Result<Vec<RealAlgebraic>, AlgebraicError> {
+        let fac = factor(f, limits)?;
+        let mut out: Vec<RealAlgebraic> = Vec::new();
+        for (g, _) in &fac.factors {
+            if g.degree() == Some(1) {
+                out.push(RealAlgebraic::from_rational(BigRational::new(
+                    -g.coeff(0),
+                    g.coeff(1),
+                )));
+                continue;
+            }
+            for r in isolate_real_roots(g, limits)? {
+                if let RootInterval::Open { lo, hi } = r {
+                    out.push(RealAlgebraic {
+                        poly: g.clone(),
+                        lo,
+                        hi,
+                    });
+                }
+            }
+        }
+        // Insertion sort: the comparison is fallible (bounded refinement).
+        let mut sorted: Vec<RealAlgebraic> = Vec::with_capacity(out.len());
+        for x in out {
+            let mut at = sorted.len();
+            while at > 0 && x.try_cmp(&sorted[at - 1], limits)? == Ordering::Less {
+                at -= 1;
+            }
+            sorted.insert(at, x);
+        }
+        Ok(sorted)
+    }
+
+    /// The unique root of `f` in the open interval `(lo, hi)`.
+    ///
+    /// # Errors
+    /// [`AlgebraicError::NotIsolating`] when `(lo, hi)` holds no root or several, and the
+    /// errors of [`RealAlgebraic::roots`].
+    pub fn root_in(
+        f: &Poly,
+        lo: &BigRational,
+        hi: &BigRational,
+        limits: &Limits,
+    ) -> Result<RealAlgebraic, AlgebraicError> {
+        let inside: Vec<RealAlgebraic> = RealAlgebraic::roots(f, limits)?
+            .into_iter()
+            .filter(|r| {
+                r.cmp_rational(lo) == Ordering::Greater && r.cmp_rational(hi) == Ordering::Less
+            })
+            .collect();
+        match <[RealAlgebraic; 1]>::try_from(inside) {
+            Ok([r]) => Ok(r),
+            Err(_) => Err(AlgebraicError::NotIsolating {
+                poly: f.to_string(),
+                lo: lo.to_string(),
+                hi: hi.to_string(),
+            }),
+        }
+    }
+
+    /// The minimal polynomial (primitive, positive leading coefficient).
+    pub fn min_poly(&self) -> &Poly {
+        &self.poly
+    }
+
+    /// The degree of the minimal polynomial.
+    pub fn degree(&self) -> usize {
+        self.poly.degree().unwrap_or(1)
+    }
+
+    /// The isolating interval `(lo, hi)`; `lo = hi` = the number when it is rational.
+    pub fn interval(&self) -> (&BigRational, &BigRational) {
+        (&self.lo, &self.hi)
+    }
+
+    /// The number as a rational when its degree is 1.
+    pub fn as_rational(&self) -> Option<&BigRational> {
+        (self.degree() == 1).then_some(&self.lo)
+    }
+
+    /// The number against a rational, exactly and without refinement.
+    pub fn cmp_rational(&self, r: &BigRational) -> Ordering {
+        if let Some(x) = self.as_rational() {
+            return x.cmp(r);
+        }
+        if r <= &self.lo {
+            return Ordering::Greater;
+        }
+        if r >= &self.hi {
+            return Ordering::Less;
+        }
+        // m(r) ≠ 0: an irreducible m of degree ≥ 2 has no rational root.
+        if self.poly.sign_at(r) == self.poly.sign_at(&self.lo) {
+            Ordering::Greater
+        } else {
+            Ordering::Less
+        }
+    }
+
+    /// The sign: −1, 0 or 1.
+    pub fn signum(&self) -> i32 {
+        match self.cmp_rational(&BigRational::zero()) {
+            Ordering::Less => -1,
+            Ordering::Equal => 0,
+            Ordering::Greater => 1,
+        }
+    }
+
+    /// Narrows the interval to width at most `max_width`.
+    ///
+    /// # Errors
+    /// [`AlgebraicError::RefinementLimit`].
+    pub fn refine(
+        &mut self,
+        max_width: &BigRational,
+        limits: &Limits,
+    ) -> Result<(), AlgebraicError> {
+        if self.as_rational().is_some() || &self.hi - &self.lo <= *max_width {
+            return Ok(());
+        }
+        match refine_root(&self.poly, &self.lo, &self.hi, max_width, limits)? {
+            // Not reached for an irreducible polynomial of degree ≥ 2; kept exact anyway.
+            RootInterval::Exact(r) => *self = RealAlgebraic::from_rational(r),
+            RootInterval::Open { lo, hi } => {
+                self.lo = lo;
+                self.hi = hi;
+            }
+        }
+        Ok(())
+    }
+
+    /// Halves the interval's width (one refinement).
+    fn halve(&mut self, limits: &Limits) -> Result<(), AlgebraicError> {
+        let w = (&self.hi - &self.lo) / BigRational::from_integer(2.into());
+        self.refine(&w, limits)
+    }
+
+    /// The order of two real algebraic numbers.
+    ///
+    /// # Errors
+    /// [`AlgebraicError::RefinementLimit`] when separating them needs more than
+    /// `limits.max_refine_steps` halvings.
+    pub fn try_cmp(
+        &self,
+        other: &RealAlgebraic,
+        limits: &Limits,
+    ) -> Result<Ordering, AlgebraicError> {
+        if let Some(r) = other.as_rational() {
+            return Ok(self.cmp_rational(r));
+        }
+        if let Some(r) = self.as_rational() {
+            return Ok(other.cmp_rational(r).reverse());
+        }
+        if self.poly == other.poly {
+            let lo = (&self.lo).max(&other.lo);
+            let hi = (&self.hi).min(&other.hi);
+            if lo < hi && self.poly.sign_at(lo) != self.poly.sign_at(hi) {
+                // At most one root of m in the intersection (each interval holds one), and a
+                // sign change shows it is there: both intervals hold the same root.
+                return Ok(Ordering::Equal);
+            }
+        }
+        let (mut a, mut b) = (self.clone(), other.clone());
+        for _ in 0..limits.max_refine_steps {
+            if a.hi <= b.lo {
+                return Ok(Ordering::Less);
+            }
+            if b.hi <= a.lo {
+                return Ok(Ordering::Greater);
+            }
+            a.halve(limits)?;
+            b.halve(limits)?;
+        }
+        Err(AlgebraicError::RefinementLimit {
+            steps: limits.max_refine_steps,
+        })
+    }
+
+    /// The number with `digits` digits after the decimal point, correctly rounded (ties to
+    /// even, which only a rational can meet); e.g. `"-0.333"` for −1/3 and 3 digits.
+    ///
+    /// # Errors
+    /// [`AlgebraicError::RefinementLimit`].
+    pub fn to_decimal(&self, digits: u32, limits: &Limits) -> Result<String, AlgebraicError> {
+        let scale = BigRational::from_integer(num_traits::pow(BigInt::from(10), digits as usize));
+        if let Some(r) = self.as_rational() {
+            return Ok(format_fixed(&round_half_even(&(r * &scale)), digits));
+        }
+        let half = BigRational::new(1.into(), 2.into());
+        let round = |x: &BigRational| (x * &scale + &half).floor().to_integer();
+        let mut x = self.clone();
+        let mut width = &x.hi - &x.lo;
+        for _ in 0..limits.max_refine_steps {
+            let (a, b) = (round(&x.lo), round(&x.hi));
+            if a == b {
+                return Ok(format_fixed(&a, digits));
+            }
+            width /= BigRational::from_integer(1024.into());
+            x.refine(&width, limits)?;
+        }
+        Err(AlgebraicError::RefinementLimit {
+            steps: limits.max_refine_steps,
+        })
+    }
+}
+
+/// `round(x)`, ties to even.
+fn round_half_even(x: &BigRational) -> BigInt {
+    let fl = x.floor();
+    let frac = x - &fl;
+    let half = BigRational::new(1.into(), 2.into());
+    let f = fl.to_integer();
+    match frac.cmp(&half) {
+        Ordering::Less => f,
+        Ordering::Greater => f + 1,
+        Ordering::Equal => {
+            if f.is_even() {
+                f
+            } else {
+                f + 1
+            }
+        }
+    }
+}
+
+/// `m / 10^digits` in fixed point.
+fn format_fixed(m: &BigInt, digits: u32) -> String {
+    let neg = m.is_negative();
+    let s = m.abs().to_string();
+    let d = digits as usize;
+    let s = if s.len() <= d {
+        format!("{}{}", "0".repeat(d + 1 - s.len()), s)
+    } else {
+        s
+    };
+    let (int, frac) = s.split_at(s.len() - d);
+    let mut out = String::new();
+    if neg {
+        out.push('-');
+    }
+    out.push_str(int);
+    if d > 0 {
+        out.push('.');
+        out.push_str(frac);
+    }
+    out
+}
+
+/// The number field Q(α) of a real algebraic α.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NumberField {
+    generator: RealAlgebraic,
+    /// The minimal polynomial of α over Q, as rationals, constant term first.
+    modulus: Vec<BigRational>,
+}
+
+/// An element `r(α)` of a [`NumberField`]: the coefficients of `r` (constant term first,
+/// degree below the field's), exact rationals.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldElement {
+    coeffs: Vec<BigRational>,
+}
+
+impl FieldElement {
+    /// The coefficients of `r` in the basis `1, α, …, α^(n−1)` (trailing zeros dropped).
+    pub fn coeffs(&self) -> &[BigRational] {
+        &self.coeffs
+    }
+
+    /// Whether this is zero.
+    pub fn is_zero(&self) -> bool {
+        self.coeffs.is_empty()
+    }
+}
+
+impl NumberField {
+    /// Q(α) for a real algebraic α.
+    pub fn new(generator: RealAlgebraic) -> NumberField {
+        let modulus = generator
+            .poly
+            .coeffs()
+            .iter()
+            .map(|c| BigRational::from_integer(c.clone()))
+            .collect();
+        NumberField { generator, modulus }
+    }
+
+    /// The degree `[Q(α) : Q]`.
+    pub fn degree(&self) -> usize {
+        self.generator.degree()
+    }
+
+    /// α, the real algebraic number generating the field.
+    pub fn generating_number(&self) -> &RealAlgebraic {
+        &self.generator
+    }
+
+    /// α as an element.
+    pub fn generator(&self) -> FieldElement {
+        self.reduce(vec![BigRational::zero(), BigRational::one()])
+    }
+
+    /// A rational as an element.
+    pub fn rational(&self, r: BigRational) -> FieldElement {
+        self.reduce(vec![r])
+    }
+
+    /// The element `r(α)` for a polynomial `r` with rational coefficients (reduced mod m).
+    pub fn element(&self, coeffs: Vec<BigRational>) -> FieldElement {
+        self.reduce(coeffs)
+    }
+
+    fn reduce(&self, coeffs: Vec<BigRational>) -> FieldElement {
+        FieldElement {
+            coeffs: q_rem(&q_trim(coeffs), &self.modulus),
+        }
+    }
+
+    /// `a + b`.
+    pub fn add(&self, a: &FieldElement, b: &FieldElement) -> FieldElement {
+        FieldElement {
+            coeffs: q_add(&a.coeffs, &b.coeffs, false),
+        }
+    }
+
+    /// `a − b`.
+    pub fn sub(&self, a: &FieldElement, b: &FieldElement) -> FieldElement {
+        FieldElement {
+            coeffs: q_add(&a.coeffs, &b.coeffs, true),
+        }
+    }
+
+    /// `a · b`.
+    pub fn mul(&self, a: &FieldElement, b: &FieldElement) -> FieldElement {
+        self.reduce(q_mul(&a.coeffs, &b.coeffs))
+    }
+
+    /// `1 / a`.
+    ///
+    /// # Errors
+    /// [`AlgebraicError::DivisionByZero`] when `a` is zero.
+    pub fn inverse(&self, a: &FieldElement) -> Result<FieldElement, AlgebraicError> {
+        if a.is_zero() {
+            return Err(AlgebraicError::DivisionByZero);
+        }
+        // Extended Euclid on (m, a): s·a ≡ g (mod m) with g a nonzero constant, m irreducible.
+        let (mut r0, mut r1) = (self.modulus.clone(), a.coeffs.clone());
+        let (mut s0, mut s1): (Vec<BigRational>, Vec<BigRational>) =
+            (Vec::new(), vec![BigRational::one()]);
+        while r1.len() > 1 {
+            let (q, r) = q_divrem(&r0, &r1);
+            let s2 = q_add(&s0, &q_mul(&q, &s1), true);
+            r0 = std::mem::replace(&mut r1, r);
+            s0 = std::mem::replace(&mut s1, s2);
+        }
+        let Some(g) = r1.first().cloned() else {
+            // a shares a factor with m: impossible for irreducible m and nonzero a.
+            return Err(AlgebraicError::DivisionByZero);
+        };
+        Ok(self.reduce(s1.iter().map(|c| c / &g).collect()))
+    }
+
+    /// `a / b`.
+    ///
+    /// # Errors
+    /// [`AlgebraicError::DivisionByZero`] when `b` is zero.
+    pub fn div(&self, a: &FieldElement, b: &FieldElement) -> Result<FieldElement, AlgebraicError> {
+        Ok(self.mul(a, &self.inverse(b)?))
+    }
+
+    /// The characteristic polynomial of multiplication by `a`, primitive:
+    /// `Res_y(m(y), D x − R(y))` with `a = R/D`, `R` integral, by evaluation at
+    /// `x = 0, …, n` and interpolation.
+    pub fn characteristic_poly(&self, a: &FieldElement) -> Poly {
+        let n = self.degree();
+        let den = a
+            .coeffs
+            .iter()
+            .fold(BigInt::one(), |acc, c| acc.lcm(c.denom()));
+        let big_r: Vec<BigInt> = a
+            .coeffs
+            .iter()
+            .map(|c| c.numer() * (&den / c.denom()))
+            .collect();
+        let xs: Vec<BigRational> = (0..=n)
+            .map(|i| BigRational::from_integer(BigInt::from(i)))
+            .collect();
+        let ys: Vec<BigRational> = (0..=n)
+            .map(|x0| {
+                let mut h: Vec<BigInt> = big_r.iter().map(|c| -c).collect();
+                if h.is_empty() {
+                    h.push(BigInt::zero());
+                }
+                h[0] += &den * BigInt::from(x0);
+                BigRational::from_integer(self.generator.poly.resultant(&Poly::new(h)))
+            })
+            .collect();
+        Poly::primitive_from_rationals(&interpolate(&xs, &ys))
+    }
+
+    /// The element as a real algebraic number: its minimal polynomial and an isolating
+    /// interval.
+    ///
+    /// # Errors
+    /// The errors of [`factor`] and refinement under `limits`.
+    pub fn to_real(
+        &self,
+        a: &FieldElement,
+        limits: &Limits,
+    ) -> Result<RealAlgebraic, AlgebraicError> {
+        if a.coeffs.len() <= 1 {
+            return Ok(RealAlgebraic::from_rational(
+                a.coeffs.first().cloned().unwrap_or_else(BigRational::zero),
+            ));
+        }
+        let chi = self.characteristic_poly(a);
+        let mut candidates = RealAlgebraic::roots(&chi, limits)?;
+        let mut alpha = self.generator.clone();
+        for _ in 0..limits.max_refine_steps {
+            let (elo, ehi) = interval_eval(&a.coeffs, &alpha.lo, &alpha.hi);
+            let meets: Vec<usize> = (0..candidates.len())
+                .filter(|&i| candidates[i].lo <= ehi && elo <= candidates[i].hi)
+                .collect();
+            if meets.len() == 1 {
+                return Ok(candidates.swap_remove(meets[0]));
+            }
+            alpha.halve(limits)?;
+            for &i in &meets {
+                candidates[i].halve(limits)?;
+            }
+        }
+        Err(AlgebraicError::RefinementLimit {
+            steps: limits.max_refine_steps,
+        })
+    }
+}
+
+/// An enclosure of `{r(x) : x ∈ [lo, hi]}` by interval Horner evaluation.
+fn interval_eval(
+    r: &[BigRational],
+    lo: &BigRational,
+    hi: &BigRational,
+) -> (BigRational, BigRational) {
+    let mut a = BigRational::zero();
+    let mut b = BigRational::zero();
+    for c in r.iter().rev() {
+        let ps = [&a * lo, &a * hi, &b * lo, &b * hi];
+        let mn = ps.iter().min().cloned().unwrap_or_default();
+        let mx = ps.iter().max().cloned().unwrap_or_default();
+        a = mn + c;
+        b = mx + c;
+    }
+    (a, b)
+}
+
+/// The polynomial of degree ≤ `xs.len() − 1` through the points (Newton's divided
+/// differences), constant term first.
+fn interpolate(xs: &[BigRational], ys: &[BigRational]) -> Vec<BigRational> {
+    let n = xs.len();
+    let mut dd = ys.to_vec();
+    for j in 1..n {
+        for i in (j..n).rev() {
+            dd[i] = (&dd[i] - &dd[i - 1]) / (&xs[i] - &xs[i - j]);
+        }
+    }
+    // Horner on the Newton form: p = dd[n−1]; p = p·(x − x_i) + dd[i].
+    let mut p: Vec<BigRational> = Vec::new();
+    for i in (0..n).rev() {
+        p = q_mul(&p, &[-xs[i].clone(), BigRational::one()]);
+        p = q_add(&p, &[dd[i].clone()], false);
+    }
+    q_trim(p)
+}
+
+fn q_trim(mut a: Vec<BigRational>) -> Vec<BigRational> {
+    while a.last().is_some_and(Zero::is_zero) {
+        a.pop();
+    }
+    a
+}
+
+fn q_add(a: &[BigRational], b: &[BigRational], subtract: bool) -> Vec<BigRational> {
+    let n = a.len().max(b.len());
+    q_trim(
+        (0..n)
+            .map(|i| {
+                let x = a.get(i).cloned().unwrap_or_default();
+                let y = b.get(i).cloned().unwrap_or_default();
+                if subtract {
+                    x - y
+                } else {
+                    x + y
+                }
+            })
+            .collect(),
+    )
+}
+
+fn q_mul(a: &[BigRational], b: &[BigRational]) -> Vec<BigRational> {
+    if a.is_empty() || b.is_empty() {
+        return Vec::new();
+    }
+    let mut out = vec![BigRational::zero(); a.len() + b.len() - 1];
+    for (i, x) in a.iter().enumerate() {
+        for (j, y) in b.iter().enumerate() {
+            out[i + j] += x * y;
+        }
+    }
+    q_trim(out)
+}
+
+/// Quotient and remainder over Q; `b` nonzero.
+fn q_divrem(a: &[BigRational], b: &[BigRational]) -> (Vec<BigRational>, Vec<BigRational>) {
+    let Some(lc) = b.last() else {
+        return (Vec::new(), a.to_vec());
+    };
+    if a.len() < b.len() {
+        return (Vec::new(), a.to_vec());
+    }
+    let db = b.len() - 1;
+    let mut r = a.to_vec();
+    let mut q = vec![BigRational::zero(); a.len() - db];
+    for k in (0..q.len()).rev() {
+        let c = &r[k + db] / lc;
+        for (j, bj) in b.iter().enumerate() {
+            r[k + j] -= &c * bj;
+        }
+        q[k] = c;
+    }
+    r.truncate(db);
+    (q_trim(q), q_trim(r))
+}
+
+fn q_rem(a: &[BigRational], m: &[BigRational]) -> Vec<BigRational> {
+    q_divrem(a, m).1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fixed_point_rounding_of_rationals() {
+        let lim = Limits::default();
+        let q = |n: i64, d: i64| RealAlgebraic::from_rational(BigRational::new(n.into(), d.into()));
+        assert_eq!(q(-1, 3).to_decimal(3, &lim).unwrap(), "-0.333");
+        // 1/8 = 0.125: a tie at 2 digits, to even 0.12; 3/8 = 0.375 → 0.38.
+        assert_eq!(q(1, 8).to_decimal(2, &lim).unwrap(), "0.12");
+        assert_eq!(q(3, 8).to_decimal(2, &lim).unwrap(), "0.38");
+        assert_eq!(q(7, 1).to_decimal(0, &lim).unwrap(), "7");
+    }
+}
