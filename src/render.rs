@@ -2,7 +2,9 @@
 
 use leontief_solver::drf::{Filling, FrozenBy};
 use leontief_solver::{Allocation, Instance, Rational};
-use serde_json::{json, Map, Value};
+use serde::ser::{SerializeMap, Serializer};
+use serde::Serialize;
+use serde_json::{Map, Value};
 
 use crate::output::Numbers;
 
@@ -62,9 +64,9 @@ fn answer_head(
         .map(|i| Value::Object(user(i)))
         .collect();
     let mut out = Map::new();
-    out.insert("mechanism".into(), json!(mechanism));
-    out.insert("exact".into(), json!(exact_answer));
-    out.insert("resources".into(), json!(inst.resources()));
+    out.insert("mechanism".into(), Value::from(mechanism));
+    out.insert("exact".into(), Value::Bool(exact_answer));
+    out.insert("resources".into(), Value::from(inst.resources().to_vec()));
     out.insert("capacity".into(), exact_list(inst.capacity()));
     out.insert("users".into(), Value::Array(users));
     out
@@ -80,7 +82,7 @@ fn user_row(
     dominant_share: Value,
 ) -> Map<String, Value> {
     let mut user = Map::new();
-    user.insert("name".into(), json!(inst.user_path(i)));
+    user.insert("name".into(), Value::String(inst.user_path(i)));
     user.insert("tasks".into(), tasks);
     user.insert("allocation".into(), allocation);
     user.insert("dominant_share".into(), dominant_share);
@@ -97,26 +99,45 @@ fn saturated_names(inst: &Instance, consumption: &[Rational]) -> Vec<String> {
         .collect()
 }
 
+/// One event of progressive filling: the level, what froze users there, and who.
+#[derive(Serialize)]
+struct FillingEvent<'a> {
+    level: &'a Rational,
+    cause: Cause<'a>,
+    frozen: Vec<&'a str>,
+}
+
+/// What froze users: a user's cap (`{"cap": user}`), a saturated resource
+/// (`{"saturated": resource}`), or `"other"`.
+#[derive(Serialize)]
+#[serde(rename_all = "lowercase")]
+enum Cause<'a> {
+    Cap(&'a str),
+    Saturated(&'a str),
+    Other,
+}
+
 /// The events of progressive filling as JSON: level, cause and the users frozen.
 pub fn filling_trace_json(inst: &Instance, fill: &Filling) -> Value {
-    let events: Vec<Value> = fill
+    let events: Vec<FillingEvent> = fill
         .events
         .iter()
-        .map(|e| {
-            let cause = match e.cause {
-                FrozenBy::Cap => json!({"cap": inst.users()[e.frozen[0]].name}),
-                FrozenBy::Resource(j) => json!({"saturated": inst.resources()[j]}),
-                _ => json!("other"),
-            };
-            let frozen: Vec<&str> = e
+        .map(|e| FillingEvent {
+            level: &e.level,
+            cause: match e.cause {
+                FrozenBy::Cap => Cause::Cap(&inst.users()[e.frozen[0]].name),
+                FrozenBy::Resource(j) => Cause::Saturated(&inst.resources()[j]),
+                _ => Cause::Other,
+            },
+            frozen: e
                 .frozen
                 .iter()
                 .map(|&i| inst.users()[i].name.as_str())
-                .collect();
-            json!({"level": exact(&e.level), "cause": cause, "frozen": frozen})
+                .collect(),
         })
         .collect();
-    Value::Array(events)
+    // A document of strings and string-keyed maps always serializes.
+    serde_json::to_value(events).unwrap_or(Value::Null)
 }
 
 /// A table for the terminal: one row per user (tasks, bundle, dominant share), then the
@@ -293,38 +314,71 @@ impl Column {
     }
 }
 
-/// `compare` as JSON.
+/// Keys paired with values, written as a JSON object in the keys' order (the keys are
+/// distinct: user paths, resource names).
+#[derive(Debug, Clone, Copy)]
+pub struct Keyed<'a, K, V> {
+    keys: &'a [K],
+    values: &'a [V],
+}
+
+impl<'a, K, V> Keyed<'a, K, V> {
+    /// `keys[i]: values[i]`, as far as both go.
+    pub fn new(keys: &'a [K], values: &'a [V]) -> Self {
+        Keyed { keys, values }
+    }
+}
+
+impl<K: Serialize, V: Serialize> Serialize for Keyed<'_, K, V> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let len = self.keys.len().min(self.values.len());
+        let mut map = serializer.serialize_map(Some(len))?;
+        for (k, v) in self.keys.iter().zip(self.values) {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
+}
+
+/// `compare` as JSON: `{"resources", "users", "mechanisms": [{"mechanism", "exact", "tasks",
+/// "dominant_shares", "utilization"}]}`, per user and per resource keyed by name.
+#[derive(Serialize)]
+struct CompareDoc<'a> {
+    resources: &'a [String],
+    users: &'a [String],
+    mechanisms: Vec<CompareColumn<'a>>,
+}
+
+/// One mechanism's column of [`CompareDoc`].
+#[derive(Serialize)]
+struct CompareColumn<'a> {
+    mechanism: &'a str,
+    exact: bool,
+    tasks: Keyed<'a, String, String>,
+    dominant_shares: Keyed<'a, String, String>,
+    utilization: Keyed<'a, String, String>,
+}
+
+/// `compare` as JSON (see [`CompareDoc`]).
 pub fn compare_json(inst: &Instance, columns: &[Column]) -> Value {
-    let per_user = |v: &[String]| -> Value {
-        Value::Object(
-            (0..inst.num_users())
-                .map(|i| inst.user_path(i))
-                .zip(v.iter().map(|s| json!(s)))
-                .collect(),
-        )
-    };
-    let per_resource = |v: &[String]| -> Value {
-        Value::Object(
-            inst.resources()
-                .iter()
-                .cloned()
-                .zip(v.iter().map(|s| json!(s)))
-                .collect(),
-        )
-    };
-    let list: Vec<Value> = columns
+    let users: Vec<String> = (0..inst.num_users()).map(|i| inst.user_path(i)).collect();
+    let mechanisms = columns
         .iter()
-        .map(|c| {
-            json!({
-                "mechanism": c.name,
-                "exact": c.exact,
-                "tasks": per_user(&c.tasks),
-                "dominant_shares": per_user(&c.dominant_shares),
-                "utilization": per_resource(&c.utilization),
-            })
+        .map(|c| CompareColumn {
+            mechanism: &c.name,
+            exact: c.exact,
+            tasks: Keyed::new(&users, &c.tasks),
+            dominant_shares: Keyed::new(&users, &c.dominant_shares),
+            utilization: Keyed::new(inst.resources(), &c.utilization),
         })
         .collect();
-    json!({"resources": inst.resources(), "users": (0..inst.num_users()).map(|i| inst.user_path(i)).collect::<Vec<_>>(), "mechanisms": list})
+    let doc = CompareDoc {
+        resources: inst.resources(),
+        users: &users,
+        mechanisms,
+    };
+    // A document of strings and string-keyed maps always serializes.
+    serde_json::to_value(doc).unwrap_or(Value::Null)
 }
 
 /// `compare` as a side-by-side table (the DRF paper's Figure 4 as text): one block of

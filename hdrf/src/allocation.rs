@@ -1,10 +1,11 @@
 //! Allocations on trees: per-node figures, their JSON form and a tree drawing.
 
 use leontief_solver::{ExactSum, Rational};
-use serde_json::{Map, Value};
+use serde::Serialize;
+use serde_json::Value;
 
 use crate::error::{Result, SolverError};
-use crate::tree::{exact_list, NodeId, Tree};
+use crate::tree::{NodeId, Tree};
 use crate::Policy;
 
 /// How an allocation was computed.
@@ -256,70 +257,90 @@ impl TreeAllocation {
     /// `dominant_share`, `satisfaction` and `tasks` (`null` for pools); numbers are exact
     /// `"p/q"` strings.
     pub fn to_json(&self, tree: &Tree) -> Value {
-        let nodes: Vec<Value> = tree
+        // A document of strings and string-keyed maps always serializes.
+        serde_json::to_value(self.document(tree)).unwrap_or(Value::Null)
+    }
+
+    /// The JSON form (see [`TreeAllocation::to_json`]) as a document type, for writers that
+    /// serialize it directly.
+    pub fn document<'a>(&'a self, tree: &'a Tree) -> AllocationDoc<'a> {
+        AllocationDoc {
+            allocation: self,
+            tree,
+        }
+    }
+}
+
+/// The JSON form of a [`TreeAllocation`] on its tree (see [`TreeAllocation::to_json`]).
+#[derive(Debug, Clone, Copy)]
+pub struct AllocationDoc<'a> {
+    allocation: &'a TreeAllocation,
+    tree: &'a Tree,
+}
+
+/// The fields of [`AllocationDoc`], in output order.
+#[derive(Serialize)]
+struct AllocationFields<'a> {
+    policy: &'static str,
+    computation: String,
+    resources: &'a [String],
+    capacity: &'a [Rational],
+    nodes: Vec<NodeFields<'a>>,
+    /// Idle leaves and empty pools get nothing: say so (absent on other trees).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    notes: Vec<String>,
+}
+
+/// One node's figures; `tasks` is `null` for pools.
+#[derive(Serialize)]
+struct NodeFields<'a> {
+    path: String,
+    name: &'a str,
+    kind: &'static str,
+    weight: &'a Rational,
+    guaranteed_share: &'a Rational,
+    allocation: &'a [Rational],
+    dominant_share: &'a Rational,
+    satisfaction: &'a Rational,
+    tasks: Option<&'a Rational>,
+}
+
+impl Serialize for AllocationDoc<'_> {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        let (x, tree) = (self.allocation, self.tree);
+        let nodes = tree
             .nodes()
             .map(|v| {
-                let a = self.node(v);
-                let mut o = Map::new();
-                o.insert("path".into(), Value::String(tree.path(v)));
-                o.insert("name".into(), Value::String(tree.node(v).name().into()));
-                let kind = if tree.node(v).is_leaf() {
-                    "leaf"
-                } else {
-                    "pool"
-                };
-                o.insert("kind".into(), Value::String(kind.into()));
-                o.insert(
-                    "weight".into(),
-                    Value::String(tree.node(v).weight().to_string()),
-                );
-                o.insert(
-                    "guaranteed_share".into(),
-                    Value::String(tree.guaranteed_share(v).to_string()),
-                );
-                o.insert("allocation".into(), exact_list(&a.allocation));
-                o.insert(
-                    "dominant_share".into(),
-                    Value::String(a.dominant_share.to_string()),
-                );
-                o.insert(
-                    "satisfaction".into(),
-                    Value::String(a.satisfaction.to_string()),
-                );
-                o.insert(
-                    "tasks".into(),
-                    a.tasks
-                        .as_ref()
-                        .map_or(Value::Null, |t| Value::String(t.to_string())),
-                );
-                Value::Object(o)
+                let a = x.node(v);
+                NodeFields {
+                    path: tree.path(v),
+                    name: tree.node(v).name(),
+                    kind: if tree.node(v).is_leaf() {
+                        "leaf"
+                    } else {
+                        "pool"
+                    },
+                    weight: tree.node(v).weight(),
+                    guaranteed_share: tree.guaranteed_share(v),
+                    allocation: &a.allocation,
+                    dominant_share: &a.dominant_share,
+                    satisfaction: &a.satisfaction,
+                    tasks: a.tasks.as_ref(),
+                }
             })
             .collect();
-        let mut o = Map::new();
-        o.insert("policy".into(), Value::String(self.policy.name().into()));
-        o.insert(
-            "computation".into(),
-            Value::String(self.computation.label()),
-        );
-        o.insert(
-            "resources".into(),
-            tree.resources()
-                .iter()
-                .cloned()
-                .map(Value::String)
-                .collect(),
-        );
-        o.insert("capacity".into(), exact_list(tree.capacity()));
-        o.insert("nodes".into(), Value::Array(nodes));
-        // Idle leaves and empty pools get nothing: say so (absent on other trees).
-        let notes = tree.notes();
-        if !notes.is_empty() {
-            o.insert(
-                "notes".into(),
-                notes.into_iter().map(Value::String).collect(),
-            );
+        AllocationFields {
+            policy: x.policy.name(),
+            computation: x.computation.label(),
+            resources: tree.resources(),
+            capacity: tree.capacity(),
+            nodes,
+            notes: tree.notes(),
         }
-        Value::Object(o)
+        .serialize(serializer)
     }
 }
 

@@ -69,7 +69,9 @@ pub mod simulate;
 pub mod tiebreak;
 pub mod tree;
 
-pub use allocation::{render_comparison, render_tree, Computation, NodeAllocation, TreeAllocation};
+pub use allocation::{
+    render_comparison, render_tree, AllocationDoc, Computation, NodeAllocation, TreeAllocation,
+};
 pub use error::SolverError;
 pub use leontief_solver::{
     Guarantee, GuaranteeRule, LimitBelowGuarantee, Mode, Oversubscribed, Rules,

@@ -45,7 +45,8 @@
 
 use leontief_solver::hierarchy::read_tree_form;
 use leontief_solver::{Guarantee, Instance, Mode, Rational, Rules, User};
-use serde_json::{Map, Value};
+use serde::Serialize;
+use serde_json::Value;
 
 use crate::error::{Result, SolverError};
 
@@ -403,75 +404,63 @@ impl Tree {
     /// assert_eq!(Tree::from_json(&tree.to_json()).unwrap(), tree);
     /// ```
     pub fn to_json(&self) -> Value {
-        let mut o = Map::new();
-        o.insert(
-            "resources".into(),
-            self.resources()
-                .iter()
-                .cloned()
-                .map(Value::String)
-                .collect(),
-        );
-        o.insert("capacity".into(), exact_list(self.capacity()));
-        o.insert("tree".into(), self.node_json(NodeId::ROOT));
-        Value::Object(o)
+        // A document of strings and string-keyed maps always serializes.
+        serde_json::to_value(self.document()).unwrap_or(Value::Null)
     }
 
-    fn node_json(&self, v: NodeId) -> Value {
+    /// The JSON form (see [`Tree::to_json`]) as a document type, for writers that serialize
+    /// it directly.
+    pub fn document(&self) -> TreeDoc<'_> {
+        TreeDoc { tree: self }
+    }
+
+    fn node_fields(&self, v: NodeId) -> NodeFields<'_> {
         let n = &self.nodes[v.0];
-        let mut o = Map::new();
-        o.insert("name".into(), Value::String(n.name.clone()));
-        if n.weight != Rational::ONE {
-            o.insert("weight".into(), Value::String(n.weight.to_string()));
-        }
         // The production fields as written (a fraction stays a fraction).
         let h = self.instance.hierarchy().node(v.0);
-        let (guarantee, limit, usage) = match (h.pool, h.user, h.idle) {
+        let (mode, guarantee, limit, usage) = match (h.pool, h.user, h.idle) {
             (Some(p), _, _) => {
                 let q = &self.instance.pools()[p];
-                if q.mode != Mode::Fair {
-                    o.insert("mode".into(), Value::String(q.mode.name().into()));
-                }
-                (q.guarantee.as_ref(), q.limit.as_ref(), None)
+                let mode = (q.mode != Mode::Fair).then(|| q.mode.name());
+                (mode, q.guarantee.as_ref(), q.limit.as_ref(), None)
             }
             (_, Some(i), _) => {
                 let u = &self.instance.users()[i];
-                (u.guarantee.as_ref(), u.limit.as_ref(), u.usage.as_ref())
+                (
+                    None,
+                    u.guarantee.as_ref(),
+                    u.limit.as_ref(),
+                    u.usage.as_ref(),
+                )
             }
             (_, _, Some(k)) => {
                 let u = &self.instance.idle_users()[k];
-                (u.guarantee.as_ref(), u.limit.as_ref(), u.usage.as_ref())
+                (
+                    None,
+                    u.guarantee.as_ref(),
+                    u.limit.as_ref(),
+                    u.usage.as_ref(),
+                )
             }
-            _ => (None, None, None),
+            _ => (None, None, None, None),
         };
-        match guarantee {
-            Some(Guarantee::Vector(g)) => {
-                o.insert("guarantee".into(), exact_list(g));
-            }
-            Some(Guarantee::Fraction(f)) => {
-                o.insert("guarantee".into(), Value::String(f.to_string()));
-            }
-            None => {}
+        NodeFields {
+            name: &n.name,
+            weight: (n.weight != Rational::ONE).then_some(&n.weight),
+            mode,
+            guarantee: guarantee.map(|g| match g {
+                Guarantee::Vector(g) => GuaranteeField::Vector(g),
+                Guarantee::Fraction(f) => GuaranteeField::Fraction(f),
+            }),
+            limit: limit.map(Vec::as_slice),
+            usage: usage.map(Vec::as_slice),
+            demand: n.demand.as_deref(),
+            tasks: n.demand.as_ref().and(n.cap.as_ref()),
+            children: n
+                .demand
+                .is_none()
+                .then(|| n.children.iter().map(|&c| self.node_fields(c)).collect()),
         }
-        if let Some(l) = limit {
-            o.insert("limit".into(), exact_list(l));
-        }
-        if let Some(x) = usage {
-            o.insert("usage".into(), exact_list(x));
-        }
-        match &n.demand {
-            Some(d) => {
-                o.insert("demand".into(), exact_list(d));
-                if let Some(t) = &n.cap {
-                    o.insert("tasks".into(), Value::String(t.to_string()));
-                }
-            }
-            None => {
-                let children = n.children.iter().map(|&c| self.node_json(c)).collect();
-                o.insert("children".into(), Value::Array(children));
-            }
-        }
-        Value::Object(o)
     }
 
     /// Resource names.
@@ -743,6 +732,62 @@ impl TryFrom<&Instance> for Tree {
     }
 }
 
-pub(crate) fn exact_list(v: &[Rational]) -> Value {
-    Value::Array(v.iter().map(|x| Value::String(x.to_string())).collect())
+/// The JSON form of a [`Tree`] (see [`Tree::to_json`]).
+#[derive(Debug, Clone, Copy)]
+pub struct TreeDoc<'a> {
+    tree: &'a Tree,
+}
+
+/// The fields of [`TreeDoc`], in output order.
+#[derive(Serialize)]
+struct TreeFields<'a> {
+    resources: &'a [String],
+    capacity: &'a [Rational],
+    tree: NodeFields<'a>,
+}
+
+/// One node of the tree form: a leaf has `demand` (and `tasks` when capped), a pool
+/// `children` (and `mode` when not fair).
+#[derive(Serialize)]
+struct NodeFields<'a> {
+    name: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    weight: Option<&'a Rational>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mode: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    guarantee: Option<GuaranteeField<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    limit: Option<&'a [Rational]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    usage: Option<&'a [Rational]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    demand: Option<&'a [Rational]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tasks: Option<&'a Rational>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    children: Option<Vec<NodeFields<'a>>>,
+}
+
+/// A guarantee as written: absolute amounts, or a fraction of the parent's.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum GuaranteeField<'a> {
+    Vector(&'a [Rational]),
+    Fraction(&'a Rational),
+}
+
+impl Serialize for TreeDoc<'_> {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        let tree = self.tree;
+        TreeFields {
+            resources: tree.resources(),
+            capacity: tree.capacity(),
+            tree: tree.node_fields(NodeId::ROOT),
+        }
+        .serialize(serializer)
+    }
 }

@@ -4,14 +4,15 @@ use clap::Args;
 use leontief_solver::ceei::Ceei;
 use leontief_solver::registry::flat_mechanisms;
 use leontief_solver::{Allocation, Rational};
-use serde_json::{json, Value};
+use serde::Serialize;
+use serde_json::Value;
 
 use crate::cli::CliError;
 use crate::commands::flags::{InstanceInput, NumberFlags};
 use crate::commands::solve::Format;
-use crate::commands::{pretty, usage};
+use crate::commands::{pretty, to_value, usage};
 use crate::output::{finish_json, round_text, write_csv_field, Numbers};
-use crate::render::{compare_json, compare_table, Column};
+use crate::render::{compare_json, compare_table, Column, Keyed};
 
 /// The flags of `leontief compare`.
 #[derive(Debug, Clone, Args)]
@@ -108,7 +109,7 @@ fn csv(inst: &leontief_solver::Instance, columns: &[Column]) -> String {
 /// "dominant_share": {"min", "max"}}` (exact strings; decimals of an uncertified CEEI).
 fn summary(inst: &leontief_solver::Instance, columns: &[Column]) -> Value {
     let read = |s: &String| s.parse::<Rational>().unwrap_or(Rational::ZERO);
-    let list: Vec<Value> = columns
+    let mechanisms: Vec<MechanismSummary> = columns
         .iter()
         .map(|c| {
             let total: Rational = c.tasks.iter().map(read).sum();
@@ -121,18 +122,56 @@ fn summary(inst: &leontief_solver::Instance, columns: &[Column]) -> Value {
                 .filter(|(_, u)| read(u) >= Rational::ONE)
                 .map(|(r, _)| r)
                 .collect();
-            json!({
-                "mechanism": c.name,
-                "exact": c.exact,
-                "tasks_total": if c.exact { total.to_string() } else { format!("{:.9}", total.to_f64_lossy()) },
-                "utilization": Value::Object(inst.resources().iter().cloned().zip(c.utilization.iter().map(|u| json!(u))).collect()),
-                "saturated": saturated,
-                "dominant_share": {
-                    "min": min.map(|m| json!(if c.exact { m.to_string() } else { format!("{:.9}", m.to_f64_lossy()) })),
-                    "max": max.map(|m| json!(if c.exact { m.to_string() } else { format!("{:.9}", m.to_f64_lossy()) })),
+            // Exact strings, or the decimals of an uncertified CEEI answer.
+            let figure = |x: &Rational| {
+                if c.exact {
+                    x.to_string()
+                } else {
+                    format!("{:.9}", x.to_f64_lossy())
+                }
+            };
+            MechanismSummary {
+                mechanism: &c.name,
+                exact: c.exact,
+                tasks_total: figure(&total),
+                utilization: Keyed::new(inst.resources(), &c.utilization),
+                saturated,
+                dominant_share: MinMax {
+                    min: min.map(figure),
+                    max: max.map(figure),
                 },
-            })
+            }
         })
         .collect();
-    json!({"resources": inst.resources(), "users": inst.num_users(), "mechanisms": list})
+    to_value(&CompareSummary {
+        resources: inst.resources(),
+        users: inst.num_users(),
+        mechanisms,
+    })
+}
+
+/// `compare --summary`.
+#[derive(Serialize)]
+struct CompareSummary<'a> {
+    resources: &'a [String],
+    users: usize,
+    mechanisms: Vec<MechanismSummary<'a>>,
+}
+
+/// One mechanism's aggregate figures.
+#[derive(Serialize)]
+struct MechanismSummary<'a> {
+    mechanism: &'a str,
+    exact: bool,
+    tasks_total: String,
+    utilization: Keyed<'a, String, String>,
+    saturated: Vec<&'a String>,
+    dominant_share: MinMax,
+}
+
+/// The smallest and largest dominant share.
+#[derive(Serialize)]
+struct MinMax {
+    min: Option<String>,
+    max: Option<String>,
 }

@@ -15,14 +15,15 @@ use leontief_counterexamples::prove::{self, Goal, Solver, Statement};
 use leontief_counterexamples::space::Strategy;
 use leontief_solver::registry::Descriptor;
 use leontief_solver::{read_number, Rational, SolverError};
-use serde_json::{json, Value};
+use serde::Serialize;
+use serde_json::Value;
 
 use crate::cli::CliError;
 use crate::commands::flags::{
     Domain, GeneratorFlags, LimitFlags, MechanismParser, NameParser, NumberFlags, RunControl,
     RunFlags,
 };
-use crate::commands::{usage, with_jsonl_out};
+use crate::commands::{to_value, usage, with_jsonl_out};
 use crate::output::finish_json;
 use crate::workers::{progress, thread_pool};
 
@@ -254,17 +255,21 @@ impl Certify {
     fn certify(&self, record: &Value, solver: &Solver) -> Value {
         let mut out = record.clone();
         let (verdict, detail) = match self.decide(record, solver) {
-            Ok(pair) => pair,
-            Err(reason) => ("unknown", json!({ "reason": reason })),
+            Ok((verdict, detail)) => (verdict, to_value(&detail)),
+            Err(reason) => ("unknown", to_value(&Undecided { reason })),
         };
         if let Some(o) = out.as_object_mut() {
-            o.insert("certified".into(), json!(verdict));
+            o.insert("certified".into(), Value::from(verdict));
             o.insert("certification".into(), detail);
         }
         out
     }
 
-    fn decide(&self, record: &Value, solver: &Solver) -> Result<(&'static str, Value), String> {
+    fn decide(
+        &self,
+        record: &Value,
+        solver: &Solver,
+    ) -> Result<(&'static str, Certification), String> {
         let inst = &record["instance"];
         // A join compares the instance with one user more: prove's populations are the
         // larger ones.
@@ -274,7 +279,7 @@ impl Certify {
         let direction = self.metric.metric().direction();
         // The value a better record must beat: the end of the record's interval worst for
         // the claim (the value itself when exact).
-        let value = if record["exact"] == json!(false) {
+        let value = if record["exact"] == Value::Bool(false) {
             &record["interval"][usize::from(direction == Direction::Min)]
         } else {
             &record["value"]
@@ -288,22 +293,25 @@ impl Certify {
             emit_smt: None,
         };
         let proof = prove::prove(&statement, solver, &options).map_err(|e| e.to_string())?;
-        let full = proof.to_json(&statement);
-        let mut detail = serde_json::Map::new();
-        for key in ["claim", "domain", "split", "verdict", "rests_on"] {
-            detail.insert(key.into(), full[key].clone());
-        }
-        detail.insert("cases".into(), json!(proof.cases.len()));
-        detail.insert(
-            "solver".into(),
-            json!(format!("{} {}", proof.solver.name, proof.solver.version)),
-        );
+        let mut full = proof.to_json(&statement);
+        let mut take = |key: &str| full.get_mut(key).map(Value::take).unwrap_or(Value::Null);
+        let mut detail = Certification {
+            claim: take("claim"),
+            domain: take("domain"),
+            split: take("split"),
+            verdict: take("verdict"),
+            rests_on: take("rests_on"),
+            cases: proof.cases.len(),
+            solver: format!("{} {}", proof.solver.name, proof.solver.version),
+            better: None,
+            open: None,
+        };
         let max = direction == Direction::Max;
         let verdict = match &proof.verdict {
             prove::Verdict::Proved if max => "maximum",
             prove::Verdict::Proved => "minimum",
             prove::Verdict::Refuted(better) => {
-                detail.insert("better".into(), (**better).clone());
+                detail.better = Some((**better).clone());
                 if max {
                     "not maximum"
                 } else {
@@ -311,12 +319,36 @@ impl Certify {
                 }
             }
             prove::Verdict::Unknown(open) => {
-                detail.insert("open".into(), json!(open));
+                detail.open = Some(open.clone());
                 "unknown"
             }
         };
-        Ok((verdict, Value::Object(detail)))
+        Ok((verdict, detail))
     }
+}
+
+/// A certification's detail: the proof's claim, domain, split, verdict and what it rests on
+/// (as `prove` writes them), the cases and the solver; the better record of a refutation, or
+/// the cases left open.
+#[derive(Serialize)]
+struct Certification {
+    claim: Value,
+    domain: Value,
+    split: Value,
+    verdict: Value,
+    rests_on: Value,
+    cases: usize,
+    solver: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    better: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    open: Option<Vec<usize>>,
+}
+
+/// A certification that could not be decided, and why.
+#[derive(Serialize)]
+struct Undecided {
+    reason: String,
 }
 
 fn config(args: &ExploreArgs) -> Result<Config, CliError> {
@@ -535,7 +567,7 @@ fn drive(
     let certify = cfg.certify.clone();
     let mut on_finished = |r: &Value| {
         let r = match (&certify, &solver) {
-            (Some(c), Some(solver)) if r["best"] == json!(true) => c.certify(r, solver),
+            (Some(c), Some(solver)) if r["best"] == Value::Bool(true) => c.certify(r, solver),
             _ => r.clone(),
         };
         on_record(&finish_json(r, numbers))

@@ -14,7 +14,8 @@ use leontief_counterexamples::mechanisms;
 use leontief_counterexamples::search::Shard;
 use leontief_solver::registry::{unknown_name, Descriptor};
 use leontief_solver::{read_number, Rational, SolverError};
-use serde_json::{json, Value};
+use serde::Serialize;
+use serde_json::Value;
 use strum::VariantNames;
 
 use crate::cli::{load_instance, CliError};
@@ -296,31 +297,42 @@ impl GeneratorFlags {
     }
 }
 
-impl Domain {
-    /// The domain as JSON: `{"users": "2..4", "resources": "2..3", "demands": "1..6",
-    /// "zeros": "1/3", "weights": false, "caps": false, "pools": null, "values": [..]}`
-    /// (`values` only with a grid).
-    pub fn to_json(&self) -> Value {
+/// The domain as JSON: `{"users": "2..4", "resources": "2..3", "demands": "1..6", "zeros":
+/// "1/3", "weights": false, "caps": false, "pools": null, "values": [..]}` (`values` only with a
+/// grid).
+impl Serialize for Domain {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let g = &self.generator;
         let range = |r: &std::ops::RangeInclusive<usize>| format!("{}..{}", r.start(), r.end());
-        let mut v = json!({
-            "users": range(&g.users),
-            "resources": range(&g.resources),
-            "demands": format!("integers 1..{}", g.max_demand),
-            "zeros": self.zeros.to_string(),
-            "weights": g.weights,
-            "caps": g.caps,
-            "pools": g.pools.as_ref().map(range),
-        });
-        if let (Some(values), Some(o)) = (&self.values, v.as_object_mut()) {
-            o.insert(
-                "values".into(),
-                Value::Array(values.iter().map(|x| json!(x.to_string())).collect()),
-            );
+        DomainDoc {
+            users: range(&g.users),
+            resources: range(&g.resources),
+            demands: format!("integers 1..{}", g.max_demand),
+            zeros: self.zeros.to_string(),
+            weights: g.weights,
+            caps: g.caps,
+            pools: g.pools.as_ref().map(range),
+            values: self.values.as_deref(),
         }
-        v
+        .serialize(serializer)
     }
+}
 
+/// The fields of a [`Domain`]'s JSON form.
+#[derive(Serialize)]
+struct DomainDoc<'a> {
+    users: String,
+    resources: String,
+    demands: String,
+    zeros: String,
+    weights: bool,
+    caps: bool,
+    pools: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    values: Option<&'a [Rational]>,
+}
+
+impl Domain {
     /// The domain on one line: `users 2..4, resources 2..3, demands integers 1..6, zeros 1/3,
     /// weights no, caps no, pools none[, values 0,1/2,1]`.
     pub fn summary(&self) -> String {

@@ -7,12 +7,13 @@ use clap::error::ErrorKind;
 use clap::{Args, ValueEnum};
 use leontief_hdrf::{allocate, render_comparison, render_tree, Policy, Tree};
 use leontief_solver::registry::one_of;
+use serde::Serialize;
 use serde_json::Value;
 use strum::VariantNames;
 
 use crate::cli::{in_file, read_text, CliError};
 use crate::commands::flags::{NumberFlags, RulesFlags};
-use crate::commands::{pretty, usage};
+use crate::commands::{pretty, to_value, usage};
 use crate::output::{finish_json, round_csv, write_csv_field, Numbers};
 
 /// The flags of `leontief hdrf`.
@@ -250,11 +251,7 @@ fn summary(answer: &Value) -> Value {
         .flatten()
         .filter_map(|r| r.as_str().map(str::to_string))
         .collect();
-    let utilization: Vec<Value> = used
-        .iter()
-        .zip(&capacity)
-        .map(|(u, c)| Value::String((u / c).to_string()))
-        .collect();
+    let utilization: Vec<Rational> = used.iter().zip(&capacity).map(|(u, c)| u / c).collect();
     let saturated: Vec<&String> = used
         .iter()
         .zip(&capacity)
@@ -262,29 +259,61 @@ fn summary(answer: &Value) -> Value {
         .filter(|((u, c), _)| u >= c)
         .map(|(_, r)| r)
         .collect();
-    let extremes = |key: &str| -> Value {
+    let extremes = |key: &str| -> Extremes {
         let values: Vec<(Rational, &str)> = leaves
             .iter()
             .filter_map(|n| Some((read(&n[key])?, n["path"].as_str()?)))
             .collect();
-        let min = values.iter().min_by(|a, b| a.0.cmp(&b.0));
-        let max = values.iter().min_by(|a, b| b.0.cmp(&a.0));
-        let entry = |e: Option<&(Rational, &str)>| match e {
-            Some((v, path)) => serde_json::json!({"node": path, "value": v.to_string()}),
-            None => Value::Null,
+        let entry = |e: Option<&(Rational, &str)>| {
+            e.map(|(value, node)| Extreme {
+                node: node.to_string(),
+                value: value.clone(),
+            })
         };
-        serde_json::json!({"min": entry(min), "max": entry(max)})
+        Extremes {
+            min: entry(values.iter().min_by(|a, b| a.0.cmp(&b.0))),
+            max: entry(values.iter().min_by(|a, b| b.0.cmp(&a.0))),
+        }
     };
-    serde_json::json!({
-        "policy": answer["policy"],
-        "computation": answer["computation"],
-        "resources": resources,
-        "capacity": answer["capacity"],
-        "nodes": nodes.len(),
-        "leaves": leaves.len(),
-        "utilization": utilization,
-        "saturated": saturated,
-        "dominant_share": extremes("dominant_share"),
-        "satisfaction": extremes("satisfaction"),
+    to_value(&PolicySummary {
+        policy: &answer["policy"],
+        computation: &answer["computation"],
+        resources: &resources,
+        capacity: &answer["capacity"],
+        nodes: nodes.len(),
+        leaves: leaves.len(),
+        utilization,
+        saturated,
+        dominant_share: extremes("dominant_share"),
+        satisfaction: extremes("satisfaction"),
     })
+}
+
+/// One policy's aggregate figures (see [`summary`]).
+#[derive(Serialize)]
+struct PolicySummary<'a> {
+    policy: &'a Value,
+    computation: &'a Value,
+    resources: &'a [String],
+    capacity: &'a Value,
+    nodes: usize,
+    leaves: usize,
+    utilization: Vec<leontief_solver::Rational>,
+    saturated: Vec<&'a String>,
+    dominant_share: Extremes,
+    satisfaction: Extremes,
+}
+
+/// The smallest and largest value over the leaves, each with a leaf attaining it.
+#[derive(Serialize)]
+struct Extremes {
+    min: Option<Extreme>,
+    max: Option<Extreme>,
+}
+
+/// A value and a node attaining it.
+#[derive(Serialize)]
+struct Extreme {
+    node: String,
+    value: leontief_solver::Rational,
 }

@@ -123,7 +123,7 @@ pub fn run_with(args: &ImportArgs) -> Result<(String, Vec<String>), CliError> {
             imported.warnings.join(" ")
         )));
     }
-    Ok((pretty(&imported.to_json()), imported.warnings))
+    Ok((pretty(&imported), imported.warnings))
 }
 
 /// An error about the whole document (malformed, too large, too deep) names the file read

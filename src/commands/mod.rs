@@ -176,11 +176,19 @@ impl Command {
     }
 }
 
-/// Pretty JSON with a final newline.
-pub fn pretty(v: &Value) -> String {
-    let mut s = serde_json::to_string_pretty(v).unwrap_or_else(|_| v.to_string());
+/// Pretty JSON with a final newline: a document type, or a [`Value`].
+pub fn pretty<T: serde::Serialize + ?Sized>(v: &T) -> String {
+    // A document of strings, numbers and maps with string keys always serializes.
+    let mut s = serde_json::to_string_pretty(v).unwrap_or_default();
     s.push('\n');
     s
+}
+
+/// A document type as a [`Value`], for the writers that take one (`--decimals` rounds its
+/// exact strings).
+pub fn to_value<T: serde::Serialize + ?Sized>(doc: &T) -> Value {
+    // A document of strings, numbers and maps with string keys always serializes.
+    serde_json::to_value(doc).unwrap_or(Value::Null)
 }
 
 /// A usage error: `flag` does not apply (exit code 2).

@@ -7,7 +7,7 @@ use leontief_hdrf::order::{order, OrderConfig, OrderOutcome, OrderTree, Rule};
 use leontief_hdrf::tiebreak::TieBreaks;
 use leontief_hdrf::{allocate, Policy, Tree};
 use leontief_solver::Rational;
-use serde_json::{json, Map, Value};
+use serde::Serialize;
 
 use crate::cli::{in_file, read_text, CliError};
 use crate::commands::flags::{NameParser, RulesFlags};
@@ -114,7 +114,7 @@ pub fn run(args: OrderArgs) -> Result<String, CliError> {
     }
     let out = order(&input, &config)?;
     Ok(match args.format {
-        OrderFormat::Json => pretty(&to_json(&input, &out, args.fair_share, args.rule)),
+        OrderFormat::Json => pretty(&to_doc(&input, &out, args.fair_share, args.rule)),
         OrderFormat::Table => table(&input, &out),
     })
 }
@@ -141,59 +141,83 @@ fn served(tree: &Tree, list: &str) -> Result<Vec<usize>, CliError> {
         .collect()
 }
 
-fn exact_list(v: &[Rational]) -> Value {
-    Value::Array(v.iter().map(|x| Value::String(x.to_string())).collect())
+/// The JSON answer of `leontief order`.
+#[derive(Serialize)]
+struct OrderDoc<'a> {
+    rule: &'static str,
+    ties: String,
+    /// With `--rule ytsaurus`: the policy whose static allocation is the fair share.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fair_share: Option<&'static str>,
+    resources: &'a [String],
+    capacity: &'a [Rational],
+    offer: Vec<&'a str>,
+    nodes: Vec<NodeDoc<'a>>,
 }
 
-fn to_json(input: &OrderTree, out: &OrderOutcome, fair_share: Option<Policy>, rule: Rule) -> Value {
-    let mut top = Map::new();
-    top.insert("rule".into(), json!(out.rule.name()));
-    top.insert("ties".into(), json!(out.ties.to_string()));
-    if rule == Rule::Ytsaurus {
-        let p = fair_share.unwrap_or(DEFAULT_FAIR_SHARE);
-        top.insert("fair_share".into(), json!(p.name()));
-    }
-    top.insert("resources".into(), json!(input.resources));
-    top.insert("capacity".into(), exact_list(&input.capacity));
-    top.insert("offer".into(), json!(out.offer_paths()));
+/// One node's figures, in the tree's order.
+#[derive(Serialize)]
+struct NodeDoc<'a> {
+    path: &'a str,
+    kind: &'static str,
+    usage: &'a [Rational],
+    guarantee: Option<&'a [Rational]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fair_share: Option<&'a [Rational]>,
+    dominant_share: &'a Rational,
+    weighted_share: &'a Rational,
+    deficit: &'a [Rational],
+    needy: bool,
+    key: Vec<String>,
+    count: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    last_served: Option<u64>,
+    sibling_rank: Option<usize>,
+    rank: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    inactive: Option<&'a str>,
+}
+
+fn to_doc<'a>(
+    input: &'a OrderTree,
+    out: &'a OrderOutcome,
+    fair_share: Option<Policy>,
+    rule: Rule,
+) -> OrderDoc<'a> {
     let nodes = out
         .preorder
         .iter()
-        .map(|&v| (v, &out.nodes[v]))
-        .map(|(v, n)| {
-            let mut o = Map::new();
-            o.insert("path".into(), json!(n.path));
-            o.insert("kind".into(), json!(if n.leaf { "leaf" } else { "pool" }));
-            o.insert("usage".into(), exact_list(&n.usage));
-            o.insert(
-                "guarantee".into(),
-                n.guarantee.as_deref().map_or(Value::Null, exact_list),
-            );
-            if let Some(f) = &input.nodes[v].fair_share {
-                o.insert("fair_share".into(), exact_list(f));
+        .map(|&v| {
+            let n = &out.nodes[v];
+            NodeDoc {
+                path: &n.path,
+                kind: if n.leaf { "leaf" } else { "pool" },
+                usage: &n.usage,
+                guarantee: n.guarantee.as_deref(),
+                fair_share: input.nodes[v].fair_share.as_deref(),
+                dominant_share: &n.dominant_share,
+                weighted_share: &n.weighted_share,
+                deficit: &n.deficit,
+                needy: n.needy,
+                key: n.key.iter().map(ToString::to_string).collect(),
+                count: n.count,
+                last_served: n.last_served,
+                sibling_rank: n.sibling_rank,
+                rank: n.rank,
+                inactive: n.inactive.as_deref(),
             }
-            o.insert("dominant_share".into(), json!(n.dominant_share.to_string()));
-            o.insert("weighted_share".into(), json!(n.weighted_share.to_string()));
-            o.insert("deficit".into(), exact_list(&n.deficit));
-            o.insert("needy".into(), json!(n.needy));
-            o.insert(
-                "key".into(),
-                Value::Array(n.key.iter().map(|k| json!(k.to_string())).collect()),
-            );
-            o.insert("count".into(), json!(n.count));
-            if let Some(l) = n.last_served {
-                o.insert("last_served".into(), json!(l));
-            }
-            o.insert("sibling_rank".into(), json!(n.sibling_rank));
-            o.insert("rank".into(), json!(n.rank));
-            if let Some(why) = &n.inactive {
-                o.insert("inactive".into(), json!(why));
-            }
-            Value::Object(o)
         })
         .collect();
-    top.insert("nodes".into(), Value::Array(nodes));
-    Value::Object(top)
+    OrderDoc {
+        rule: out.rule.name(),
+        ties: out.ties.to_string(),
+        fair_share: (rule == Rule::Ytsaurus)
+            .then(|| fair_share.unwrap_or(DEFAULT_FAIR_SHARE).name()),
+        resources: &input.resources,
+        capacity: &input.capacity,
+        offer: out.offer_paths(),
+        nodes,
+    }
 }
 
 fn list(v: &[Rational]) -> String {

@@ -11,6 +11,7 @@ use leontief_counterexamples::shrink::ShrinkConfig;
 use leontief_counterexamples::space::Strategy;
 use leontief_solver::properties::Property;
 use leontief_solver::registry::Descriptor;
+use serde::Serialize;
 use serde_json::Value;
 
 use crate::cli::CliError;
@@ -18,7 +19,7 @@ use crate::commands::flags::{
     Domain, GeneratorFlags, LimitFlags, MechanismParser, NameParser, NumberFlags, RunControl,
     RunFlags,
 };
-use crate::commands::{usage, with_jsonl_out};
+use crate::commands::{to_value, usage, with_jsonl_out};
 use crate::output::finish_json;
 use crate::workers::{progress, thread_pool};
 
@@ -187,7 +188,12 @@ pub fn run_with(
         if args.unit_log {
             let stop = summary.stop.map_or("-", |s| s.name());
             let shard = [search_cfg.shard.index, search_cfg.shard.count];
-            let line = serde_json::json!({"log": "stop", "property": property, "shard": shard, "stop": stop});
+            let line = to_value(&StopLine {
+                log: "stop",
+                property,
+                shard,
+                stop,
+            });
             on_record(&line).map_err(|e| CliError::Internal(format!("writing output: {e}")))?;
         }
         summaries.push(summary_text(
@@ -209,15 +215,67 @@ fn unit_line(
     u: &UnitLog<&leontief_counterexamples::record::Record>,
     numbers: crate::output::Numbers,
 ) -> Value {
-    let mut line = serde_json::json!({"log": "unit", "property": property, "unit": u.unit, "scenarios": u.scenarios});
-    if !u.errors.is_empty() {
-        line["errors"] = serde_json::json!(u.errors);
-    }
-    if let Some((key, record)) = &u.found {
-        line["key"] = Value::String(key.clone());
-        line["record"] = finish_json(record.to_json(), numbers);
-    }
-    line
+    let (key, record) = match &u.found {
+        Some((key, record)) => (
+            Some(key.as_str()),
+            Some(finish_json(record.to_json(), numbers)),
+        ),
+        None => (None, None),
+    };
+    to_value(&UnitLine {
+        log: "unit",
+        property,
+        unit: u.unit,
+        scenarios: u.scenarios,
+        errors: &u.errors,
+        key,
+        record,
+    })
+}
+
+/// A `--unit-log` line closing a property's shard: why the search stopped.
+#[derive(Serialize)]
+struct StopLine<'a> {
+    log: &'static str,
+    property: &'a str,
+    shard: [u64; 2],
+    stop: &'a str,
+}
+
+/// A `--unit-log` line of one examined unit, with the record it found (and the record's key).
+#[derive(Serialize)]
+struct UnitLine<'a> {
+    log: &'static str,
+    property: &'a str,
+    unit: u64,
+    scenarios: u64,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    errors: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    key: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    record: Option<Value>,
+}
+
+/// One property's summary of replayed unit logs.
+#[derive(Serialize)]
+struct ReplaySummary<'a> {
+    property: &'a str,
+    units: u64,
+    scenarios: u64,
+    found: u64,
+    duplicates: u64,
+    errors: u64,
+    error_messages: &'a [String],
+    stop: &'static str,
+    next_unit: u64,
+}
+
+/// Replayed unit logs: the records found and each property's summary.
+#[derive(Serialize)]
+struct Replayed<'a> {
+    records: Vec<Value>,
+    summaries: Vec<ReplaySummary<'a>>,
 }
 
 /// The run of one process rebuilt from the `--unit-log` lines of all its shards (each
@@ -317,19 +375,23 @@ pub fn replay_unit_logs(
         let (found, s) = replay(logs, budget, max_found)
             .map_err(|e| usage(format!("unit logs of {property}: {e}")))?;
         records.extend(found);
-        summaries.push(serde_json::json!({
-            "property": property,
-            "units": s.units,
-            "scenarios": s.scenarios,
-            "found": s.found,
-            "duplicates": s.duplicates,
-            "errors": s.errors,
-            "error_messages": s.error_messages,
-            "stop": s.stop.map_or("-", |x| x.name()),
-            "next_unit": s.next_unit,
-        }));
+        summaries.push((property, s));
     }
-    Ok(serde_json::json!({"records": records, "summaries": summaries}))
+    let summaries = summaries
+        .iter()
+        .map(|(property, s)| ReplaySummary {
+            property,
+            units: s.units,
+            scenarios: s.scenarios,
+            found: s.found,
+            duplicates: s.duplicates,
+            errors: s.errors,
+            error_messages: &s.error_messages,
+            stop: s.stop.map_or("-", |x| x.name()),
+            next_unit: s.next_unit,
+        })
+        .collect();
+    Ok(to_value(&Replayed { records, summaries }))
 }
 
 /// The human summary printed on standard error.

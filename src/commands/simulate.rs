@@ -8,18 +8,20 @@ use clap::builder::{PossibleValue, TypedValueParser};
 use clap::error::ErrorKind;
 use clap::{Args, ValueEnum};
 use leontief_hdrf::simulate::{
-    simulate, Record, Scenario, SimConfig, SimPolicy, Simulation, DEFAULT_MAX_EVENTS,
+    simulate, Record, Scenario, SimConfig, SimPolicy, Simulation, SimulationDoc, DEFAULT_MAX_EVENTS,
 };
 use leontief_hdrf::tiebreak::TieBreaks;
 use leontief_solver::registry::one_of;
 use leontief_solver::{read_number, Rational, SolverError};
+use serde::Serialize;
 use serde_json::{Map, Value};
 use strum::VariantNames;
 
 use crate::cli::{in_file, read_text, CliError};
 use crate::commands::flags::NumberFlags;
-use crate::commands::pretty;
+use crate::commands::{pretty, to_value};
 use crate::output::{finish_json, round_csv, Numbers};
+use crate::render::Keyed;
 
 /// The flags of `leontief simulate`.
 #[derive(Debug, Clone, Args)]
@@ -240,18 +242,19 @@ pub fn run(args: &SimulateArgs) -> Result<String, CliError> {
     }
     Ok(match args.format {
         SimFormat::Table => leontief_hdrf::simulate::render_comparison(&scenario.tree, &runs),
-        SimFormat::Json if runs.len() == 1 => {
-            pretty(&finish_json(runs[0].to_json(&scenario.tree), numbers))
-        }
+        SimFormat::Json if runs.len() == 1 => pretty(&finish_json(
+            to_value(&runs[0].document(&scenario.tree)),
+            numbers,
+        )),
         SimFormat::Json => {
-            let mut sections = Map::new();
-            for run in &runs {
-                sections.insert(run.policy.name().into(), run.to_json(&scenario.tree));
-            }
-            pretty(&finish_json(
-                serde_json::json!({"policy": "all", "runs": sections}),
-                numbers,
-            ))
+            let names: Vec<&str> = runs.iter().map(|r| r.policy.name()).collect();
+            let docs: Vec<SimulationDoc> =
+                runs.iter().map(|r| r.document(&scenario.tree)).collect();
+            let all = AllRuns {
+                policy: "all",
+                runs: Keyed::new(&names, &docs),
+            };
+            pretty(&finish_json(to_value(&all), numbers))
         }
     })
 }
@@ -402,4 +405,11 @@ fn with_workload(text: &str, path: &str) -> Result<Value, CliError> {
         tree.insert(key, value);
     }
     Ok(Value::Object(tree))
+}
+
+/// `simulate --policy all --format json`: each policy's run, keyed by its name.
+#[derive(Serialize)]
+struct AllRuns<'a> {
+    policy: &'static str,
+    runs: Keyed<'a, &'a str, SimulationDoc<'a>>,
 }

@@ -5,7 +5,7 @@ use leontief_solver::registry::{Descriptor, Engine};
 use leontief_solver::{
     Allocation, AssetFairness, Instance, Machines, MisfitRule, Rational, TieBreak,
 };
-use serde_json::{json, Map};
+use serde_json::{Map, Value};
 
 use leontief_counterexamples::mechanisms;
 
@@ -323,8 +323,8 @@ fn solved(cfg: &Config, inst: leontief_solver::Instance) -> Result<Solved, CliEr
         }
         Engine::Lp(lp) => {
             let out = lp.solve(&inst)?;
-            extra.insert("lp_stages".into(), json!(out.stages.len()));
-            extra.insert("max_float_error".into(), json!(out.max_float_error));
+            extra.insert("lp_stages".into(), Value::from(out.stages.len()));
+            extra.insert("max_float_error".into(), Value::from(out.max_float_error));
             out.allocation()
         }
         Engine::Discrete(mech) => {
@@ -337,16 +337,16 @@ fn solved(cfg: &Config, inst: leontief_solver::Instance) -> Result<Solved, CliEr
                 TieBreak::ReverseUserOrder => "reverse-user-order",
                 _ => "user-order",
             };
-            extra.insert("misfit".into(), json!(misfit));
-            extra.insert("tie_break".into(), json!(tie_break));
+            extra.insert("misfit".into(), Value::from(misfit));
+            extra.insert("tie_break".into(), Value::from(tie_break));
             extra.insert(
                 "machines".into(),
                 match mech.machines {
-                    Machines::Split(k) => json!(k),
-                    _ => json!("pooled"),
+                    Machines::Split(k) => Value::from(k),
+                    _ => Value::from("pooled"),
                 },
             );
-            extra.insert("machines_used".into(), json!(out.machines_used));
+            extra.insert("machines_used".into(), Value::from(out.machines_used));
             if cfg.trace {
                 extra.insert("trace".into(), out.trace_json(&inst));
             }

@@ -80,7 +80,7 @@ fn config(args: &VerifyArgs) -> Result<Config, CliError> {
 fn summary_json(summary: &VerifySummary, cfg: &Config) -> Value {
     let mut v = summary.to_json(&cfg.verify);
     if let Some(o) = v.as_object_mut() {
-        o.insert("domain".into(), cfg.domain.to_json());
+        o.insert("domain".into(), crate::commands::to_value(&cfg.domain));
     }
     v
 }

@@ -577,121 +577,13 @@ pub fn import(text: &str) -> Result<Imported, SolverError> {
     let docs = super::yaml::load(text, DOCUMENT)?;
     let mut dropped = Vec::new();
     let mut ignored = Vec::new();
-    let mut objects: Vec<Object> = Vec::new();
-    for (i, doc) in docs.iter().enumerate() {
-        if let Some(o) = object(doc, i + 1, &mut dropped, &mut ignored)? {
-            if let Some(prev) = objects
-                .iter()
-                .find(|p| p.cohort == o.cohort && p.name == o.name)
-            {
-                return Err(SolverError::invalid(
-                    &o.at,
-                    format!("defined again (first in {})", prev.at),
-                ));
-            }
-            objects.push(o);
-        }
-    }
-    // Implicit cohorts: named by a ClusterQueue or a Cohort but not defined.
-    let mut k = 0;
-    while k < objects.len() {
-        if let Some(p) = objects[k].parent.clone() {
-            if !objects.iter().any(|o| o.cohort && o.name == p) {
-                let at = format!("cohort {p} (implicit, named by {})", objects[k].at);
-                objects.push(Object {
-                    cohort: true,
-                    name: p,
-                    parent: None,
-                    quotas: Vec::new(),
-                    weight: None,
-                    at,
-                });
-            }
-        }
-        k += 1;
-    }
+    let mut objects = read_objects(&docs, &mut dropped, &mut ignored)?;
+    add_implicit_cohorts(&mut objects);
+    let parent = parents(&objects)?;
+    let (dims, resources) = dimensions(&objects)?;
+    let model = model_of(&objects, &parent, &dims);
     let n = objects.len();
-    let index = |cohort: bool, name: &str| {
-        objects
-            .iter()
-            .position(|o| o.cohort == cohort && o.name == name)
-    };
-    let parent: Vec<Option<usize>> = objects
-        .iter()
-        .map(|o| o.parent.as_deref().and_then(|p| index(true, p)))
-        .collect();
-    for v in 0..n {
-        let mut seen = vec![v];
-        let mut u = v;
-        while let Some(p) = parent[u] {
-            if seen.contains(&p) {
-                let names: Vec<&str> = seen.iter().map(|&s| objects[s].name.as_str()).collect();
-                return Err(SolverError::invalid(
-                    &objects[v].at,
-                    format!("the cohorts form a cycle: {}", names.join(" -> ")),
-                ));
-            }
-            if seen.len() >= MAX_DEPTH {
-                return Err(SolverError::invalid(
-                    &objects[v].at,
-                    format!("the cohorts nest deeper than {MAX_DEPTH} levels"),
-                ));
-            }
-            seen.push(p);
-            u = p;
-        }
-    }
-    // Dimensions: (flavor, resource) pairs in order of first appearance.
-    let mut dims: Vec<(String, String)> = Vec::new();
-    for o in &objects {
-        for q in &o.quotas {
-            if !dims.iter().any(|(f, r)| *f == q.flavor && *r == q.resource) {
-                dims.push((q.flavor.clone(), q.resource.clone()));
-            }
-        }
-    }
-    if dims.is_empty() {
-        return Err(SolverError::invalid(
-            DOCUMENT,
-            "no ClusterQueue or Cohort defines a quota",
-        ));
-    }
     let d = dims.len();
-    let one_flavor = dims.iter().all(|(f, _)| *f == dims[0].0);
-    let resources: Vec<String> = dims
-        .iter()
-        .map(|(f, r)| {
-            if one_flavor {
-                r.clone()
-            } else {
-                format!("{f}/{r}")
-            }
-        })
-        .collect();
-    let mut model = Model {
-        dims: d,
-        own: vec![vec![Rational::ZERO; d]; n],
-        borrowing: vec![vec![None; d]; n],
-        lending: vec![vec![None; d]; n],
-        defined: vec![vec![false; d]; n],
-        children: vec![Vec::new(); n],
-        cohort: objects.iter().map(|o| o.cohort).collect(),
-    };
-    for (v, o) in objects.iter().enumerate() {
-        for q in &o.quotas {
-            let r = dims
-                .iter()
-                .position(|(f, x)| *f == q.flavor && *x == q.resource)
-                .unwrap_or(0);
-            model.own[v][r] = q.nominal.clone();
-            model.borrowing[v][r] = q.borrowing.clone();
-            model.lending[v][r] = q.lending.clone();
-            model.defined[v][r] = true;
-        }
-        if let Some(p) = parent[v] {
-            model.children[p].push(v);
-        }
-    }
     let mut notes = Vec::new();
     for (v, o) in objects.iter().enumerate() {
         if parent[v].is_none() && model.lending[v].iter().any(Option::is_some) {
@@ -780,6 +672,153 @@ pub fn import(text: &str) -> Result<Imported, SolverError> {
         fifo_leaves,
         key_prefix: None,
     })
+}
+
+/// (flavor, resource) pairs.
+type Dims = Vec<(String, String)>;
+
+/// The stream's ClusterQueues and Cohorts, refusing one defined twice; what the tree cannot
+/// express goes to `dropped`, objects without quota to `ignored`.
+fn read_objects(
+    docs: &[Yaml],
+    dropped: &mut Vec<String>,
+    ignored: &mut Vec<String>,
+) -> Result<Vec<Object>, SolverError> {
+    let mut objects: Vec<Object> = Vec::new();
+    for (i, doc) in docs.iter().enumerate() {
+        if let Some(o) = object(doc, i + 1, dropped, ignored)? {
+            if let Some(prev) = objects
+                .iter()
+                .find(|p| p.cohort == o.cohort && p.name == o.name)
+            {
+                return Err(SolverError::invalid(
+                    &o.at,
+                    format!("defined again (first in {})", prev.at),
+                ));
+            }
+            objects.push(o);
+        }
+    }
+    Ok(objects)
+}
+
+/// Implicit cohorts: named by a ClusterQueue or a Cohort but not defined.
+fn add_implicit_cohorts(objects: &mut Vec<Object>) {
+    let mut k = 0;
+    while k < objects.len() {
+        if let Some(p) = objects[k].parent.clone() {
+            if !objects.iter().any(|o| o.cohort && o.name == p) {
+                let at = format!("cohort {p} (implicit, named by {})", objects[k].at);
+                objects.push(Object {
+                    cohort: true,
+                    name: p,
+                    parent: None,
+                    quotas: Vec::new(),
+                    weight: None,
+                    at,
+                });
+            }
+        }
+        k += 1;
+    }
+}
+
+/// Each object's parent cohort, refusing a cycle and nesting deeper than `MAX_DEPTH`.
+fn parents(objects: &[Object]) -> Result<Vec<Option<usize>>, SolverError> {
+    let n = objects.len();
+    let index = |cohort: bool, name: &str| {
+        objects
+            .iter()
+            .position(|o| o.cohort == cohort && o.name == name)
+    };
+    let parent: Vec<Option<usize>> = objects
+        .iter()
+        .map(|o| o.parent.as_deref().and_then(|p| index(true, p)))
+        .collect();
+    for v in 0..n {
+        let mut seen = vec![v];
+        let mut u = v;
+        while let Some(p) = parent[u] {
+            if seen.contains(&p) {
+                let names: Vec<&str> = seen.iter().map(|&s| objects[s].name.as_str()).collect();
+                return Err(SolverError::invalid(
+                    &objects[v].at,
+                    format!("the cohorts form a cycle: {}", names.join(" -> ")),
+                ));
+            }
+            if seen.len() >= MAX_DEPTH {
+                return Err(SolverError::invalid(
+                    &objects[v].at,
+                    format!("the cohorts nest deeper than {MAX_DEPTH} levels"),
+                ));
+            }
+            seen.push(p);
+            u = p;
+        }
+    }
+    Ok(parent)
+}
+
+/// The dimensions, (flavor, resource) pairs in order of first appearance, and the resources'
+/// names (the flavor omitted when there is one).
+fn dimensions(objects: &[Object]) -> Result<(Dims, Vec<String>), SolverError> {
+    let mut dims: Dims = Vec::new();
+    for o in objects {
+        for q in &o.quotas {
+            if !dims.iter().any(|(f, r)| *f == q.flavor && *r == q.resource) {
+                dims.push((q.flavor.clone(), q.resource.clone()));
+            }
+        }
+    }
+    if dims.is_empty() {
+        return Err(SolverError::invalid(
+            DOCUMENT,
+            "no ClusterQueue or Cohort defines a quota",
+        ));
+    }
+    let one_flavor = dims.iter().all(|(f, _)| *f == dims[0].0);
+    let resources: Vec<String> = dims
+        .iter()
+        .map(|(f, r)| {
+            if one_flavor {
+                r.clone()
+            } else {
+                format!("{f}/{r}")
+            }
+        })
+        .collect();
+    Ok((dims, resources))
+}
+
+/// The quota model: each object's own quotas and limits per dimension, and the cohort tree.
+fn model_of(objects: &[Object], parent: &[Option<usize>], dims: &Dims) -> Model {
+    let n = objects.len();
+    let d = dims.len();
+    let mut model = Model {
+        dims: d,
+        own: vec![vec![Rational::ZERO; d]; n],
+        borrowing: vec![vec![None; d]; n],
+        lending: vec![vec![None; d]; n],
+        defined: vec![vec![false; d]; n],
+        children: vec![Vec::new(); n],
+        cohort: objects.iter().map(|o| o.cohort).collect(),
+    };
+    for (v, o) in objects.iter().enumerate() {
+        for q in &o.quotas {
+            let r = dims
+                .iter()
+                .position(|(f, x)| *f == q.flavor && *x == q.resource)
+                .unwrap_or(0);
+            model.own[v][r] = q.nominal.clone();
+            model.borrowing[v][r] = q.borrowing.clone();
+            model.lending[v][r] = q.lending.clone();
+            model.defined[v][r] = true;
+        }
+        if let Some(p) = parent[v] {
+            model.children[p].push(v);
+        }
+    }
+    model
 }
 
 /// The tree node of object `v` and its subtree.

@@ -27,6 +27,7 @@ pub mod yarn;
 
 use leontief_solver::json::parse_strict;
 use leontief_solver::{read_number, read_numbers, Rational, SolverError};
+use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
 
 /// What a node of an imported tree is.
@@ -102,29 +103,99 @@ pub struct Imported {
     pub key_prefix: Option<String>,
 }
 
-impl Imported {
-    /// The tree JSON form: `{"about", "note"?, "resources", "capacity", "tree"}`. Integers are
-    /// written as JSON numbers, other rationals as exact `"p/q"` strings.
-    pub fn to_json(&self) -> Value {
-        let mut o = Map::new();
-        o.insert("about".into(), Value::String(self.about.clone()));
-        if !self.warnings.is_empty() {
-            o.insert("note".into(), Value::String(self.warnings.join(" ")));
+/// The tree JSON form: `{"about", "note"?, "resources", "capacity", "tree"}`. Integers are
+/// written as JSON numbers, other rationals as exact `"p/q"` strings.
+impl Serialize for Imported {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        ImportedDoc {
+            about: &self.about,
+            note: (!self.warnings.is_empty()).then(|| self.warnings.join(" ")),
+            resources: &self.resources,
+            capacity: Numbers(&self.capacity),
+            tree: NodeDoc::of(&self.root),
         }
-        o.insert(
-            "resources".into(),
-            Value::Array(
-                self.resources
-                    .iter()
-                    .map(|r| Value::String(r.clone()))
-                    .collect(),
-            ),
-        );
-        o.insert("capacity".into(), vector(&self.capacity));
-        o.insert("tree".into(), node_json(&self.root));
-        Value::Object(o)
+        .serialize(serializer)
     }
+}
 
+/// The fields of an [`Imported`] tree file.
+#[derive(Serialize)]
+struct ImportedDoc<'a> {
+    about: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<String>,
+    resources: &'a [String],
+    capacity: Numbers<'a>,
+    tree: NodeDoc<'a>,
+}
+
+/// A node of the tree file: a pool has `mode` and `children`, a leaf `demand`, `tasks` and
+/// `usage`.
+#[derive(Serialize)]
+struct NodeDoc<'a> {
+    name: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    weight: Option<TreeNumber<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    guarantee: Option<Numbers<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    limit: Option<Numbers<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mode: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    children: Option<Vec<NodeDoc<'a>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    demand: Option<Numbers<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tasks: Option<TreeNumber<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    usage: Option<Numbers<'a>>,
+}
+
+impl<'a> NodeDoc<'a> {
+    fn of(n: &'a Node) -> NodeDoc<'a> {
+        let vector = |v: &'a Option<Vec<Rational>>| v.as_deref().map(Numbers);
+        let (mode, children, leaf) = match &n.kind {
+            Kind::Pool(children) => (
+                n.fifo.then_some("fifo"),
+                Some(children.iter().map(NodeDoc::of).collect()),
+                None,
+            ),
+            Kind::Leaf => (None, None, Some(n)),
+        };
+        NodeDoc {
+            name: &n.name,
+            weight: (n.weight != Rational::ONE).then_some(TreeNumber(&n.weight)),
+            guarantee: vector(&n.guarantee),
+            limit: vector(&n.limit),
+            mode,
+            children,
+            demand: leaf.and_then(|l| vector(&l.demand)),
+            tasks: leaf.and_then(|l| l.tasks.as_ref()).map(TreeNumber),
+            usage: leaf.and_then(|l| vector(&l.usage)),
+        }
+    }
+}
+
+/// A rational as the tree file writes it (see [`number`]).
+struct TreeNumber<'a>(&'a Rational);
+
+impl Serialize for TreeNumber<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        number(self.0).serialize(serializer)
+    }
+}
+
+/// A vector of [`TreeNumber`]s.
+struct Numbers<'a>(&'a [Rational]);
+
+impl Serialize for Numbers<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(TreeNumber))
+    }
+}
+
+impl Imported {
     /// Applies demands (see [`Demands`]) to the leaves; every key of the demands file must
     /// name a leaf.
     ///
@@ -418,47 +489,6 @@ pub fn number(x: &Rational) -> Value {
     } else {
         Value::String(x.to_string())
     }
-}
-
-fn vector(v: &[Rational]) -> Value {
-    Value::Array(v.iter().map(number).collect())
-}
-
-fn node_json(n: &Node) -> Value {
-    let mut o = Map::new();
-    o.insert("name".into(), Value::String(n.name.clone()));
-    if n.weight != Rational::ONE {
-        o.insert("weight".into(), number(&n.weight));
-    }
-    if let Some(g) = &n.guarantee {
-        o.insert("guarantee".into(), vector(g));
-    }
-    if let Some(l) = &n.limit {
-        o.insert("limit".into(), vector(l));
-    }
-    match &n.kind {
-        Kind::Pool(children) => {
-            if n.fifo {
-                o.insert("mode".into(), Value::String("fifo".into()));
-            }
-            o.insert(
-                "children".into(),
-                Value::Array(children.iter().map(node_json).collect()),
-            );
-        }
-        Kind::Leaf => {
-            if let Some(d) = &n.demand {
-                o.insert("demand".into(), vector(d));
-            }
-            if let Some(t) = &n.tasks {
-                o.insert("tasks".into(), number(t));
-            }
-            if let Some(u) = &n.usage {
-                o.insert("usage".into(), vector(u));
-            }
-        }
-    }
-    Value::Object(o)
 }
 
 /// Reads an exact decimal the way a configuration writes it (`2.0`, `0.75`, `1e3`).

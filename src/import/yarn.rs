@@ -549,7 +549,8 @@ fn read_capacity(text: &str, resources: &mut Vec<String>) -> Result<Vec<Rational
 /// let xml = r#"<allocations><queue name="a"><weight>2.0</weight>
 ///   <minResources>1024 mb, 1 vcores</minResources></queue><queue name="b"/></allocations>"#;
 /// let t = leontief::import::yarn::import(xml, "4096,4").unwrap();
-/// assert_eq!(t.to_json()["tree"]["children"][0]["guarantee"], serde_json::json!([1024, 1]));
+/// let v = serde_json::to_value(&t).unwrap();
+/// assert_eq!(v["tree"]["children"][0]["guarantee"].to_string(), "[1024,1]");
 /// ```
 ///
 /// # Errors
@@ -746,6 +747,54 @@ fn queue(
     } else {
         path_of(at_parent, el)
     };
+    let (name, parent_type) = queue_attributes(el, &at)?;
+    let full = match parent {
+        None => name.clone(),
+        Some(p) => format!("{p}.{name}"),
+    };
+    if parent.is_some() && name == "root" {
+        return Err(SolverError::invalid(
+            &at,
+            "only the top queue may be named root",
+        ));
+    }
+    drop_unread(el, &at, &full, ctx)?;
+    let policy = queue_policy(el, &at, ctx)?;
+    let child_els: Vec<&Element> = el
+        .children
+        .iter()
+        .filter(|c| c.name == "queue" || c.name == "pool")
+        .collect();
+    let is_pool = parent_type || !child_els.is_empty();
+    if parent.is_some() && parent_policy == Policy::Fair && policy == Policy::Drf {
+        return Err(SolverError::invalid(
+            format!("{at}/schedulingPolicy"),
+            "YARN rejects a drf queue under a fair parent (FairSharePolicy.isChildPolicyAllowed)",
+        ));
+    }
+    if is_pool && policy == Policy::Fifo {
+        return Err(SolverError::invalid(
+            format!("{at}/schedulingPolicy"),
+            "YARN allows fifo on leaf queues only (FifoPolicy.isChildPolicyAllowed)",
+        ));
+    }
+    let mut node = Node::new(name, full.clone(), Kind::Leaf);
+    read_weight(el, &at, &mut node)?;
+    read_resources(el, &at, parent.is_some(), &mut node, ctx)?;
+    if policy == Policy::Fair {
+        ctx.fair.push(full.clone());
+    }
+    if is_pool {
+        let children = queue_children(&child_els, &at, &full, policy, &node, ctx)?;
+        node.kind = Kind::Pool(children);
+    } else if policy == Policy::Fifo {
+        ctx.fifo_leaves.push(full);
+    }
+    Ok(node)
+}
+
+/// A queue's attributes: its name (trimmed, checked) and whether it is declared a parent.
+fn queue_attributes(el: &Element, at: &str) -> Result<(String, bool), SolverError> {
     let mut name = None;
     let mut parent_type = false;
     for (k, v) in &el.attrs {
@@ -766,23 +815,18 @@ fn queue(
             }
         }
     }
-    let name = name.ok_or_else(|| SolverError::invalid(&at, "missing the name attribute"))?;
+    let name = name.ok_or_else(|| SolverError::invalid(at, "missing the name attribute"))?;
     if name.is_empty() || name.contains('.') || name.contains('/') {
         return Err(SolverError::invalid(
             format!("{at}@name"),
             "a queue name must be non-empty, without '.' or '/'",
         ));
     }
-    let full = match parent {
-        None => name.clone(),
-        Some(p) => format!("{p}.{name}"),
-    };
-    if parent.is_some() && name == "root" {
-        return Err(SolverError::invalid(
-            &at,
-            "only the top queue may be named root",
-        ));
-    }
+    Ok((name, parent_type))
+}
+
+/// Refuses a queue's unknown elements and records the known ones the tree cannot express.
+fn drop_unread(el: &Element, at: &str, full: &str, ctx: &mut Ctx) -> Result<(), SolverError> {
     let mut dropped = Vec::new();
     for c in &el.children {
         let n = c.name.as_str();
@@ -792,7 +836,7 @@ fn queue(
             }
         } else if !QUEUE_READ.contains(&n) {
             return Err(SolverError::invalid(
-                path_of(&at, c),
+                path_of(at, c),
                 format!(
                     "unknown element (a queue's elements: {}, {})",
                     QUEUE_READ.join(", "),
@@ -804,41 +848,32 @@ fn queue(
     if !dropped.is_empty() {
         ctx.dropped.push(format!("{full}: {}", dropped.join(", ")));
     }
-    let policy = match (
-        single(el, "schedulingPolicy", &at)?,
-        single(el, "schedulingMode", &at)?,
-    ) {
-        (Some(_), Some(_)) => {
-            return Err(SolverError::invalid(
-                &at,
-                "give schedulingPolicy or its alias schedulingMode, not both",
-            ))
-        }
-        (Some(p), None) | (None, Some(p)) => parse_policy(&p.text, &path_of(&at, p))?,
-        (None, None) => ctx.default_policy,
-    };
-    let child_els: Vec<&Element> = el
-        .children
-        .iter()
-        .filter(|c| c.name == "queue" || c.name == "pool")
-        .collect();
-    let is_pool = parent_type || !child_els.is_empty();
-    if parent.is_some() && parent_policy == Policy::Fair && policy == Policy::Drf {
-        return Err(SolverError::invalid(
-            format!("{at}/schedulingPolicy"),
-            "YARN rejects a drf queue under a fair parent (FairSharePolicy.isChildPolicyAllowed)",
-        ));
-    }
-    if is_pool && policy == Policy::Fifo {
-        return Err(SolverError::invalid(
-            format!("{at}/schedulingPolicy"),
-            "YARN allows fifo on leaf queues only (FifoPolicy.isChildPolicyAllowed)",
-        ));
-    }
-    let n = ctx.resources.len();
-    let mut node = Node::new(name, full.clone(), Kind::Leaf);
-    if let Some(w) = single(el, "weight", &at)? {
-        let field = path_of(&at, w);
+    Ok(())
+}
+
+/// A queue's scheduling policy: its own (under either name), or the file's default.
+fn queue_policy(el: &Element, at: &str, ctx: &Ctx) -> Result<Policy, SolverError> {
+    Ok(
+        match (
+            single(el, "schedulingPolicy", at)?,
+            single(el, "schedulingMode", at)?,
+        ) {
+            (Some(_), Some(_)) => {
+                return Err(SolverError::invalid(
+                    at,
+                    "give schedulingPolicy or its alias schedulingMode, not both",
+                ))
+            }
+            (Some(p), None) | (None, Some(p)) => parse_policy(&p.text, &path_of(at, p))?,
+            (None, None) => ctx.default_policy,
+        },
+    )
+}
+
+/// A queue's weight, which must be positive.
+fn read_weight(el: &Element, at: &str, node: &mut Node) -> Result<(), SolverError> {
+    if let Some(w) = single(el, "weight", at)? {
+        let field = path_of(at, w);
         let w = decimal(&field, &w.text)?;
         if w.is_negative() {
             return Err(SolverError::invalid(
@@ -856,8 +891,21 @@ fn queue(
         }
         node.weight = w;
     }
-    if let Some(m) = single(el, "minResources", &at)? {
-        let field = path_of(&at, m);
+    Ok(())
+}
+
+/// A queue's minResources as its guarantee and its maxResources (or the file's default, below
+/// the root) as its limit, raised to the guarantee as YARN does.
+fn read_resources(
+    el: &Element,
+    at: &str,
+    below_root: bool,
+    node: &mut Node,
+    ctx: &mut Ctx,
+) -> Result<(), SolverError> {
+    let full = node.key.clone();
+    if let Some(m) = single(el, "minResources", at)? {
+        let field = path_of(at, m);
         let v = parse_value(&m.text, &field)?;
         if !matches!(v, Value::Absolute { .. }) {
             return Err(SolverError::invalid(
@@ -867,9 +915,9 @@ fn queue(
         }
         node.guarantee = Some(resolve(&v, &ctx.resources, &ctx.capacity, true));
     }
-    let max = match single(el, "maxResources", &at)? {
-        Some(m) => Some(parse_value(&m.text, &path_of(&at, m))?),
-        None if parent.is_some() => ctx.max_default.clone(),
+    let max = match single(el, "maxResources", at)? {
+        Some(m) => Some(parse_value(&m.text, &path_of(at, m))?),
+        None if below_root => ctx.max_default.clone(),
         None => None,
     };
     if let Some(v) = max {
@@ -896,47 +944,53 @@ fn queue(
             node.limit = Some(limit);
         }
     }
-    if policy == Policy::Fair {
-        ctx.fair.push(full.clone());
-    }
-    if is_pool {
-        let mut children: Vec<Node> = Vec::new();
-        for c in child_els {
-            let child = queue(c, &at, Some(&full), policy, false, ctx)?;
-            if children.iter().any(|x| x.name == child.name) {
-                return Err(SolverError::invalid(
-                    path_of(&at, c),
-                    format!("queue {:?} is defined twice", child.key),
-                ));
-            }
-            children.push(child);
-        }
-        // A child pool without minResources still guarantees what its own children do
-        // (found by fuzzing: the tree reader counts it so).
-        let given: Vec<Vec<Rational>> = children
-            .iter()
-            .filter_map(|c| effective_guarantee(c, n))
-            .collect();
-        let total = sum(&given.iter().collect::<Vec<_>>(), n);
-        // Below a queue without minResources the bound is the capacity (found by fuzzing:
-        // such a queue's children could otherwise guarantee more than the cluster has).
-        let (bound, what) = match &node.guarantee {
-            Some(g) => (g, "this queue's minResources"),
-            None => (&ctx.capacity, "the capacity"),
-        };
-        if exceeds(&total, bound) {
+    Ok(())
+}
+
+/// A parent queue's children (recursively), refusing a name defined twice and children whose
+/// guarantees sum above the queue's own (or, without one, the capacity).
+fn queue_children(
+    child_els: &[&Element],
+    at: &str,
+    full: &str,
+    policy: Policy,
+    node: &Node,
+    ctx: &mut Ctx,
+) -> Result<Vec<Node>, SolverError> {
+    let n = ctx.resources.len();
+    let mut children: Vec<Node> = Vec::new();
+    for &c in child_els {
+        let child = queue(c, at, Some(full), policy, false, ctx)?;
+        if children.iter().any(|x| x.name == child.name) {
             return Err(SolverError::invalid(
-                &at,
+                path_of(at, c),
+                format!("queue {:?} is defined twice", child.key),
+            ));
+        }
+        children.push(child);
+    }
+    // A child pool without minResources still guarantees what its own children do
+    // (found by fuzzing: the tree reader counts it so).
+    let given: Vec<Vec<Rational>> = children
+        .iter()
+        .filter_map(|c| effective_guarantee(c, n))
+        .collect();
+    let total = sum(&given.iter().collect::<Vec<_>>(), n);
+    // Below a queue without minResources the bound is the capacity (found by fuzzing:
+    // such a queue's children could otherwise guarantee more than the cluster has).
+    let (bound, what) = match &node.guarantee {
+        Some(g) => (g, "this queue's minResources"),
+        None => (&ctx.capacity, "the capacity"),
+    };
+    if exceeds(&total, bound) {
+        return Err(SolverError::invalid(
+                at,
                 format!(
                     "the children's minResources sum to {}, above {what} {}: YARN overcommits (each child keeps its minResources), which a tree's guarantees cannot express",
                     show(&total),
                     show(bound)
                 ),
             ));
-        }
-        node.kind = Kind::Pool(children);
-    } else if policy == Policy::Fifo {
-        ctx.fifo_leaves.push(full);
     }
-    Ok(node)
+    Ok(children)
 }

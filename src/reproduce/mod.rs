@@ -6,7 +6,8 @@
 //! in `TABLE_1` of `flat.rs`, transcribed from the paper. Nothing here is the code's own output.
 
 use leontief_solver::{Instance, Rational};
-use serde_json::{json, Value};
+use serde::Serialize;
+use serde_json::Value;
 
 use crate::cli::CliError;
 
@@ -30,7 +31,7 @@ pub use trees::{HDRF_PAPER_CHURN, LECTURE_CHURN, TREES_REFERENCE};
 pub const FLAT_REFERENCE: &str = include_str!("../../reference/flat.json");
 
 /// One comparison: what was computed and what the source says.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
 pub struct Check {
     /// What is compared, e.g. `A tasks`.
     pub what: String,
@@ -64,7 +65,7 @@ impl Check {
 }
 
 /// A reproduced example.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
 pub struct Reproduction {
     /// Short name, as given to `leontief reproduce NAME`.
     pub name: &'static str,
@@ -75,6 +76,7 @@ pub struct Reproduction {
     /// The comparisons.
     pub checks: Vec<Check>,
     /// Why the example was not run (it needs a solver and `--all` found none).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub skipped: Option<String>,
 }
 
@@ -304,26 +306,25 @@ pub fn render_text(reports: &[Reproduction]) -> String {
     out
 }
 
+/// The report as JSON: every example, then the checks passed and failed.
+#[derive(Debug, Serialize)]
+pub struct Report<'a> {
+    /// The examples, in the order run.
+    pub examples: &'a [Reproduction],
+    /// Checks passed.
+    pub passed: usize,
+    /// Checks failed.
+    pub failed: usize,
+}
+
 /// The report as JSON.
-pub fn render_json(reports: &[Reproduction]) -> Value {
+pub fn render_json(reports: &[Reproduction]) -> Report<'_> {
     let (passed, failed) = tally(reports);
-    let examples: Vec<Value> = reports
-        .iter()
-        .map(|r| {
-            let checks: Vec<Value> = r
-                .checks
-                .iter()
-                .map(|c| json!({"what": c.what, "computed": c.computed, "source": c.source, "ok": c.ok}))
-                .collect();
-            let mut example =
-                json!({"name": r.name, "title": r.title, "source": r.source, "checks": checks});
-            if let Some(why) = &r.skipped {
-                example["skipped"] = json!(why);
-            }
-            example
-        })
-        .collect();
-    json!({"examples": examples, "passed": passed, "failed": failed})
+    Report {
+        examples: reports,
+        passed,
+        failed,
+    }
 }
 
 /// Checks passed and failed.

@@ -128,411 +128,678 @@ pub(super) fn case_checks(case: &Value) -> Result<Vec<Check>, CliError> {
             source: format!("documented {expected}"),
         }]);
     }
+    let row = ROWS
+        .iter()
+        .find(|r| r.ids.contains(&id))
+        .ok_or_else(|| internal(format!("reference case {id} has no runner")))?;
+    (row.run)(&Case {
+        id,
+        case,
+        config,
+        expected,
+        exact,
+    })
+}
+
+/// A case's fields, as the runners read them.
+#[derive(Clone, Copy)]
+struct Case<'a> {
+    id: &'a str,
+    case: &'a Value,
+    config: &'a Value,
+    expected: &'a Value,
+    exact: &'a Value,
+}
+
+/// One row of the table: the cases a runner computes, and the runner, which compares our
+/// value with the source's figure (each runner's documentation says which with which).
+struct Row {
+    ids: &'static [&'static str],
+    run: fn(&Case) -> Result<Vec<Check>, CliError>,
+}
+
+/// Every expressible case of `reference/production.json`, by runner.
+const ROWS: &[Row] = &[
+    Row {
+        ids: &[
+            "yarn-equal-sharing",
+            "yarn-low-max-shares",
+            "yarn-min-shares",
+            "yarn-weighted-sharing",
+            "yarn-weighted-sharing-with-max-shares",
+            "yarn-weighted-sharing-with-min-shares",
+            "yarn-cpu",
+            "yarn-simple-fair-share",
+            "yarn-hierarchical-fair-share",
+            "yarn-fair-share-with-max-resources",
+            "yarn-min-resources-below-weighted-share",
+            "kueue-borrowing-limit",
+        ],
+        run: first_resource_allocations,
+    },
+    Row {
+        ids: &["yarn-drf-steady-fair-share"],
+        run: steady_shares,
+    },
+    Row {
+        ids: &["yarn-fair-share-idle-queues"],
+        run: instantaneous_shares,
+    },
+    Row {
+        ids: &[
+            "ytsaurus-two-complementary-operations",
+            "ytsaurus-complex-case",
+        ],
+        run: share_vectors,
+    },
+    Row {
+        ids: &[
+            "ytsaurus-promised-guarantee",
+            "ytsaurus-limit-below-guarantee",
+        ],
+        run: uniform_share_vectors,
+    },
+    Row {
+        ids: &["ytsaurus-guarantees-over-cluster"],
+        run: scaled_guarantees,
+    },
+    Row {
+        ids: &["mesos-quota-provides-limit"],
+        run: agent2_allocations,
+    },
+    Row {
+        ids: &[
+            "yarn-drf-same-dominant-resource",
+            "yarn-drf-different-dominant-resource",
+            "yarn-drf-one-is-needy",
+            "yarn-drf-both-needy",
+            "yarn-drf-cluster-resource-changes",
+        ],
+        run: yarn_comparisons,
+    },
+    Row {
+        ids: &[
+            "mesos-drf-sorter",
+            "mesos-weighted-drf-sorter",
+            "mesos-allocation-count-tie-break",
+            "mesos-hierarchical-allocation",
+            "mesos-change-weight-on-subtree",
+        ],
+        run: mesos_sorter_order,
+    },
+    Row {
+        ids: &["mesos-quota-provides-guarantee"],
+        run: needy_first,
+    },
+    Row {
+        ids: &[
+            "kueue-drs-usage-above-nominal",
+            "kueue-drs-usage-below-nominal",
+            "kueue-drs-weights",
+            "kueue-drs-rounding",
+        ],
+        run: kueue_shares,
+    },
+    Row {
+        ids: &["ytsaurus-legacy-min-share"],
+        run: legacy_min_shares,
+    },
+    Row {
+        ids: &["yarn-fifo-within-queue"],
+        run: fifo_queue,
+    },
+    Row {
+        ids: &["ytsaurus-fifo-pools"],
+        run: fifo_pools,
+    },
+];
+
+/// One-resource (or memory-reported) fair shares: each named leaf's static H-DRF allocation of
+/// the first resource (cpu for Kueue), in the source's units, against `expected[name]`; where
+/// the source rounds (YARN's whole megabytes, up), against `exact[name]` and rounded up.
+fn first_resource_allocations(c: &Case) -> Result<Vec<Check>, CliError> {
+    let Case {
+        id,
+        case,
+        config,
+        expected,
+        exact,
+        ..
+    } = *c;
+    // One-resource (or memory-reported) fair shares: the leaf's allocation of the first
+    // resource, in the source's units.
     let mut checks = Vec::new();
-    match id {
-        // One-resource (or memory-reported) fair shares: the leaf's allocation of the first
-        // resource, in the source's units.
-        "yarn-equal-sharing"
-        | "yarn-low-max-shares"
-        | "yarn-min-shares"
-        | "yarn-weighted-sharing"
-        | "yarn-weighted-sharing-with-max-shares"
-        | "yarn-weighted-sharing-with-min-shares"
-        | "yarn-cpu"
-        | "yarn-simple-fair-share"
-        | "yarn-hierarchical-fair-share"
-        | "yarn-fair-share-with-max-resources"
-        | "yarn-min-resources-below-weighted-share"
-        | "kueue-borrowing-limit" => {
-            let tree = tree_of(config, rules_of(case))?;
-            let rule = if case["semantics"] == "clamp" {
-                " (clamp)"
-            } else {
-                ""
-            };
-            let alloc = allocate(&tree, Policy::Hdrf)?;
-            for (name, doc) in expected.as_object().into_iter().flatten() {
-                if name.ends_with("_without_borrowing_limit") {
-                    continue;
-                }
-                let v = find(&tree, name)?;
-                let value = doc.get("cpu").unwrap_or(doc);
-                let got = &alloc.node(v).allocation[0];
-                if let Some(e) = exact.get(name) {
-                    // The source rounds (YARN's whole megabytes, up): the exact share, and
-                    // that it rounds up to the documented value.
-                    checks.push(value_check(
-                        format!("{id}: {name}{rule}"),
-                        got,
-                        value,
-                        Some(e),
-                    )?);
-                    checks.push(Check::exact(
-                        format!("{id}: {name}, rounded up"),
-                        &got.ceil(),
-                        &str_of(value),
-                    ));
-                } else {
-                    checks.push(value_check(
-                        format!("{id}: {name}{rule}"),
-                        got,
-                        value,
-                        None,
-                    )?);
-                }
-            }
-            if id == "kueue-borrowing-limit" {
-                // The documentation's second reading: team-b-cq alone (team-a-cq idle) may
-                // borrow all of team-a-cq's 9 on top of its 12.
-                let mut swapped = config.clone();
-                swapped["tree"]["children"][0]["demand"] = serde_json::json!([0]);
-                swapped["tree"]["children"][1]["demand"] = serde_json::json!([1]);
-                let tree = tree_of(&swapped, Rules::default())?;
-                let alloc = allocate(&tree, Policy::Hdrf)?;
-                let v = find(&tree, "team-b-cq")?;
-                checks.push(value_check(
-                    format!("{id}: team-b-cq alone, cpu"),
-                    &alloc.node(v).allocation[0],
-                    &expected["team-b-cq_without_borrowing_limit"]["cpu"],
-                    None,
-                )?);
-            }
+    let tree = tree_of(config, rules_of(case))?;
+    let rule = if case["semantics"] == "clamp" {
+        " (clamp)"
+    } else {
+        ""
+    };
+    let alloc = allocate(&tree, Policy::Hdrf)?;
+    for (name, doc) in expected.as_object().into_iter().flatten() {
+        if name.ends_with("_without_borrowing_limit") {
+            continue;
         }
-        "yarn-drf-steady-fair-share" => {
-            let tree = tree_of(config, Rules::default())?;
-            let alloc = allocate(&tree, Policy::Hdrf)?;
-            for (name, doc) in expected["steady_share"].as_object().into_iter().flatten() {
-                let v = find(&tree, name)?;
-                let got = shares(&tree, &alloc.node(v).allocation);
-                for (j, res) in ["memory", "vcores"].iter().enumerate() {
-                    checks.push(value_check(
-                        format!("{id}: {name} {res} share"),
-                        &got[j],
-                        &doc[res],
-                        exact["steady_share"][name].get(*res),
-                    )?);
-                }
-            }
-        }
-        "yarn-fair-share-idle-queues" => {
-            let tree = tree_of(config, Rules::default())?;
-            let alloc = allocate(&tree, Policy::Hdrf)?;
-            for (name, e) in exact["instantaneous_share"]
-                .as_object()
-                .into_iter()
-                .flatten()
-            {
-                let v = find(&tree, name)?;
-                let got = &shares(&tree, &alloc.node(v).allocation)[0];
-                match expected["instantaneous_share_percent"].get(name) {
-                    Some(pct) => checks.push(value_check(
-                        format!("{id}: {name} share, percent"),
-                        &(got * &Rational::from(100)),
-                        pct,
-                        None,
-                    )?),
-                    None => checks.push(value_check(
-                        format!("{id}: {name} share (idle)"),
-                        got,
-                        e,
-                        None,
-                    )?),
-                }
-            }
-        }
-        "ytsaurus-two-complementary-operations" | "ytsaurus-complex-case" => {
-            let tree = tree_of(config, Rules::default())?;
-            let alloc = allocate(&tree, Policy::Hdrf)?;
-            for (name, doc) in expected.as_object().into_iter().flatten() {
-                let v = find(&tree, name)?;
-                let got = shares(&tree, &alloc.node(v).allocation);
-                // (user_slots, cpu, memory) are entries 0, 1, 3 of the source's vectors over
-                // (user_slots, cpu, gpu, memory, network).
-                let doc = doc.as_array().ok_or_else(|| internal("a vector"))?;
-                let want: Vec<Rational> = [0, 1, 3]
-                    .iter()
-                    .map(|&k| num(&doc[k]))
-                    .collect::<Result<_, _>>()?;
-                checks.push(Check {
-                    ok: got == want,
-                    what: format!("{id}: {name} share vector (user_slots, cpu, memory)"),
-                    computed: vector(&got),
-                    source: vector(&want),
-                });
-            }
-        }
-        "ytsaurus-promised-guarantee" | "ytsaurus-limit-below-guarantee" => {
-            let rules = if id == "ytsaurus-limit-below-guarantee" {
-                // YTsaurus lowers the guarantee to the limit, and the child's guarantee, now
-                // above its parent's, is scaled down to it.
-                Rules {
-                    limit_below_guarantee: LimitBelowGuarantee::LowerGuarantee,
-                    oversubscribed: Oversubscribed::Scale,
-                    ..Rules::default()
-                }
-            } else {
-                Rules::default()
-            };
-            let tree = tree_of(config, rules)?;
-            let alloc = allocate(&tree, Policy::Hdrf)?;
-            for (name, doc) in expected.as_object().into_iter().flatten() {
-                let v = find(&tree, name)?;
-                let got = shares(&tree, &alloc.node(v).allocation);
-                // A value x is the vector x·(1, 1, 1) over (user_slots, cpu, memory).
-                let want = num(exact.get(name).unwrap_or(doc))?;
-                checks.push(Check {
-                    ok: got.iter().all(|g| *g == want),
-                    what: format!("{id}: {name} share vector"),
-                    computed: vector(&got),
-                    source: documented(doc, exact.get(name)),
-                });
-            }
-        }
-        "ytsaurus-guarantees-over-cluster" => {
-            // YTsaurus scales the guarantees by one factor to fit the cluster.
-            let rules = Rules {
-                oversubscribed: Oversubscribed::Scale,
-                ..Rules::default()
-            };
-            let tree = tree_of(config, rules)?;
-            let alloc = allocate(&tree, Policy::Hdrf)?;
-            for (name, doc) in expected["strong_guarantee"]
-                .as_object()
-                .into_iter()
-                .flatten()
-            {
-                let v = find(&tree, name)?;
-                let g = &shares(&tree, tree.guarantee(v))[1];
-                let e = exact["strong_guarantee"].get(name);
-                checks.push(value_check(
-                    format!("{id}: {name} strong guarantee (cpu share)"),
-                    g,
-                    doc,
-                    e,
-                )?);
-                // What the node gets beyond its guarantee: the guarantees fill the cluster.
-                let got = &shares(&tree, &alloc.node(v).allocation)[1];
-                checks.push(value_check(
-                    format!("{id}: {name} weight-proportional part (cpu share)"),
-                    &(got - g),
-                    &expected["weight_proportional"][name],
-                    None,
-                )?);
-            }
-        }
-        "mesos-quota-provides-limit" => {
-            // The static allocation of the whole cluster, less what each role holds on
-            // agent1, is what agent2 gives it.
-            let tree = tree_of(config, Rules::default())?;
-            let alloc = allocate(&tree, Policy::Hdrf)?;
-            for (name, doc) in expected["allocated_from_agent2"]
-                .as_object()
-                .into_iter()
-                .flatten()
-            {
-                let v = find(&tree, name)?;
-                for (j, res) in tree.resources().iter().enumerate() {
-                    let got = &alloc.node(v).allocation[j] - &tree.usage(v)[j];
-                    checks.push(value_check(
-                        format!("{id}: {name} {res} from agent2"),
-                        &got,
-                        &doc[res.as_str()],
-                        None,
-                    )?);
-                }
-            }
-        }
-        "yarn-drf-same-dominant-resource"
-        | "yarn-drf-different-dominant-resource"
-        | "yarn-drf-one-is-needy"
-        | "yarn-drf-both-needy"
-        | "yarn-drf-cluster-resource-changes" => {
-            checks.push(yarn_first(id, config, &expected["first"], "")?);
-            if let Some(other) = expected.get("with_capacity_8000_6") {
-                let mut c = config.clone();
-                c["capacity"] = serde_json::json!([8000, 6]);
-                checks.push(yarn_first(id, &c, &other["first"], ", capacity (8000, 6)")?);
-            }
-        }
-        "mesos-drf-sorter"
-        | "mesos-weighted-drf-sorter"
-        | "mesos-allocation-count-tie-break"
-        | "mesos-hierarchical-allocation"
-        | "mesos-change-weight-on-subtree" => {
-            let tree = tree_of(config, Rules::default())?;
-            let mut cfg = OrderConfig::new(Rule::Naive);
-            // The allocation counts the tie-break reads: a history with each leaf served
-            // its count of times.
-            let mut served = Vec::new();
-            for (name, count) in case["state"]["allocation_count"]
-                .as_object()
-                .into_iter()
-                .flatten()
-            {
-                let v = find(&tree, name)?;
-                if tree.node(v).is_leaf() {
-                    let c = count.as_u64().ok_or_else(|| internal("a count"))?;
-                    served.extend((0..c).map(|_| v.index()));
-                }
-            }
-            if !served.is_empty() {
-                cfg = cfg.served(served);
-            }
-            let out = order(&OrderTree::from_tree(&tree)?, &cfg)?;
-            let root = format!("{}/", tree.node(tree.root()).name());
-            let got: Vec<&str> = out
-                .offer_paths()
-                .into_iter()
-                .map(|p| p.strip_prefix(root.as_str()).unwrap_or(p))
-                .collect();
-            let doc = &expected["order"];
-            let want = exact.get("order").unwrap_or(doc);
-            let want: Vec<String> = want.as_array().into_iter().flatten().map(str_of).collect();
-            checks.push(Check {
-                ok: got == want,
-                what: format!("{id}: offer order (naive = Mesos' DRF sorter)"),
-                computed: got.join(", "),
-                source: match exact.get("order") {
-                    Some(_) => format!(
-                        "{} (in doubles; exactly a tie broken by count: {})",
-                        list(doc),
-                        want.join(", ")
-                    ),
-                    None => want.join(", "),
-                },
-            });
-        }
-        "mesos-quota-provides-guarantee" => {
-            // Usage-first: a role below its guarantee is served before fair sharing, YARN's
-            // comparator's needy-first rule.
-            let tree = tree_of(config, Rules::default())?;
-            let out = order(&OrderTree::from_tree(&tree)?, &OrderConfig::new(Rule::Yarn))?;
-            let first = out
-                .offer
-                .first()
-                .map(|&v| {
-                    tree.node(tree.node_id(v).expect("a node"))
-                        .name()
-                        .to_string()
-                })
-                .unwrap_or_default();
-            checks.push(Check::text(
-                format!("{id}: offered first (yarn: below its guarantee first)"),
-                first,
-                &str_of(&expected["first"]),
+        let v = find(&tree, name)?;
+        let value = doc.get("cpu").unwrap_or(doc);
+        let got = &alloc.node(v).allocation[0];
+        if let Some(e) = exact.get(name) {
+            // The source rounds (YARN's whole megabytes, up): the exact share, and
+            // that it rounds up to the documented value.
+            checks.push(value_check(
+                format!("{id}: {name}{rule}"),
+                got,
+                value,
+                Some(e),
+            )?);
+            checks.push(Check::exact(
+                format!("{id}: {name}, rounded up"),
+                &got.ceil(),
+                &str_of(value),
             ));
+        } else {
+            checks.push(value_check(
+                format!("{id}: {name}{rule}"),
+                got,
+                value,
+                None,
+            )?);
         }
-        "kueue-drs-usage-above-nominal"
-        | "kueue-drs-usage-below-nominal"
-        | "kueue-drs-weights"
-        | "kueue-drs-rounding" => {
-            checks.extend(kueue_checks(id, config, expected, exact, "")?);
-            if let Some(other) = expected.get("with_weight_1/2") {
+    }
+    if id == "kueue-borrowing-limit" {
+        // The documentation's second reading: team-b-cq alone (team-a-cq idle) may
+        // borrow all of team-a-cq's 9 on top of its 12.
+        let mut swapped = config.clone();
+        swapped["tree"]["children"][0]["demand"] = Value::from(vec![0]);
+        swapped["tree"]["children"][1]["demand"] = Value::from(vec![1]);
+        let tree = tree_of(&swapped, Rules::default())?;
+        let alloc = allocate(&tree, Policy::Hdrf)?;
+        let v = find(&tree, "team-b-cq")?;
+        checks.push(value_check(
+            format!("{id}: team-b-cq alone, cpu"),
+            &alloc.node(v).allocation[0],
+            &expected["team-b-cq_without_borrowing_limit"]["cpu"],
+            None,
+        )?);
+    }
+    Ok(checks)
+}
+
+/// YARN's steady fair shares under DRF: each queue's memory and vcores shares of the static
+/// allocation against `expected.steady_share`.
+fn steady_shares(c: &Case) -> Result<Vec<Check>, CliError> {
+    let Case {
+        id,
+        config,
+        expected,
+        exact,
+        ..
+    } = *c;
+    let mut checks = Vec::new();
+    let tree = tree_of(config, Rules::default())?;
+    let alloc = allocate(&tree, Policy::Hdrf)?;
+    for (name, doc) in expected["steady_share"].as_object().into_iter().flatten() {
+        let v = find(&tree, name)?;
+        let got = shares(&tree, &alloc.node(v).allocation);
+        for (j, res) in ["memory", "vcores"].iter().enumerate() {
+            checks.push(value_check(
+                format!("{id}: {name} {res} share"),
+                &got[j],
+                &doc[res],
+                exact["steady_share"][name].get(*res),
+            )?);
+        }
+    }
+    Ok(checks)
+}
+
+/// YARN's instantaneous fair shares with idle queues: each queue's first-resource share against
+/// `expected.instantaneous_share_percent` (in percent), or `exact.instantaneous_share` when idle.
+fn instantaneous_shares(c: &Case) -> Result<Vec<Check>, CliError> {
+    let Case {
+        id,
+        config,
+        expected,
+        exact,
+        ..
+    } = *c;
+    let mut checks = Vec::new();
+    let tree = tree_of(config, Rules::default())?;
+    let alloc = allocate(&tree, Policy::Hdrf)?;
+    for (name, e) in exact["instantaneous_share"]
+        .as_object()
+        .into_iter()
+        .flatten()
+    {
+        let v = find(&tree, name)?;
+        let got = &shares(&tree, &alloc.node(v).allocation)[0];
+        match expected["instantaneous_share_percent"].get(name) {
+            Some(pct) => checks.push(value_check(
+                format!("{id}: {name} share, percent"),
+                &(got * &Rational::from(100)),
+                pct,
+                None,
+            )?),
+            None => checks.push(value_check(
+                format!("{id}: {name} share (idle)"),
+                got,
+                e,
+                None,
+            )?),
+        }
+    }
+    Ok(checks)
+}
+
+/// YTsaurus' fair-share vectors: each operation's share vector against `expected[name]`.
+fn share_vectors(c: &Case) -> Result<Vec<Check>, CliError> {
+    let Case {
+        id,
+        config,
+        expected,
+        ..
+    } = *c;
+    let mut checks = Vec::new();
+    let tree = tree_of(config, Rules::default())?;
+    let alloc = allocate(&tree, Policy::Hdrf)?;
+    for (name, doc) in expected.as_object().into_iter().flatten() {
+        let v = find(&tree, name)?;
+        let got = shares(&tree, &alloc.node(v).allocation);
+        // (user_slots, cpu, memory) are entries 0, 1, 3 of the source's vectors over
+        // (user_slots, cpu, gpu, memory, network).
+        let doc = doc.as_array().ok_or_else(|| internal("a vector"))?;
+        let want: Vec<Rational> = [0, 1, 3]
+            .iter()
+            .map(|&k| num(&doc[k]))
+            .collect::<Result<_, _>>()?;
+        checks.push(Check {
+            ok: got == want,
+            what: format!("{id}: {name} share vector (user_slots, cpu, memory)"),
+            computed: vector(&got),
+            source: vector(&want),
+        });
+    }
+    Ok(checks)
+}
+
+/// YTsaurus' guarantees: each node's share vector against `expected[name]`, a value x meaning
+/// x·(1, 1, 1).
+fn uniform_share_vectors(c: &Case) -> Result<Vec<Check>, CliError> {
+    let Case {
+        id,
+        config,
+        expected,
+        exact,
+        ..
+    } = *c;
+    let mut checks = Vec::new();
+    let rules = if id == "ytsaurus-limit-below-guarantee" {
+        // YTsaurus lowers the guarantee to the limit, and the child's guarantee, now
+        // above its parent's, is scaled down to it.
+        Rules {
+            limit_below_guarantee: LimitBelowGuarantee::LowerGuarantee,
+            oversubscribed: Oversubscribed::Scale,
+            ..Rules::default()
+        }
+    } else {
+        Rules::default()
+    };
+    let tree = tree_of(config, rules)?;
+    let alloc = allocate(&tree, Policy::Hdrf)?;
+    for (name, doc) in expected.as_object().into_iter().flatten() {
+        let v = find(&tree, name)?;
+        let got = shares(&tree, &alloc.node(v).allocation);
+        // A value x is the vector x·(1, 1, 1) over (user_slots, cpu, memory).
+        let want = num(exact.get(name).unwrap_or(doc))?;
+        checks.push(Check {
+            ok: got.iter().all(|g| *g == want),
+            what: format!("{id}: {name} share vector"),
+            computed: vector(&got),
+            source: documented(doc, exact.get(name)),
+        });
+    }
+    Ok(checks)
+}
+
+/// YTsaurus' guarantees over the cluster: each pool's scaled strong guarantee (cpu share)
+/// against `expected.strong_guarantee`, and what it gets beyond it against
+/// `expected.weight_proportional`.
+fn scaled_guarantees(c: &Case) -> Result<Vec<Check>, CliError> {
+    let Case {
+        id,
+        config,
+        expected,
+        exact,
+        ..
+    } = *c;
+    let mut checks = Vec::new();
+    // YTsaurus scales the guarantees by one factor to fit the cluster.
+    let rules = Rules {
+        oversubscribed: Oversubscribed::Scale,
+        ..Rules::default()
+    };
+    let tree = tree_of(config, rules)?;
+    let alloc = allocate(&tree, Policy::Hdrf)?;
+    for (name, doc) in expected["strong_guarantee"]
+        .as_object()
+        .into_iter()
+        .flatten()
+    {
+        let v = find(&tree, name)?;
+        let g = &shares(&tree, tree.guarantee(v))[1];
+        let e = exact["strong_guarantee"].get(name);
+        checks.push(value_check(
+            format!("{id}: {name} strong guarantee (cpu share)"),
+            g,
+            doc,
+            e,
+        )?);
+        // What the node gets beyond its guarantee: the guarantees fill the cluster.
+        let got = &shares(&tree, &alloc.node(v).allocation)[1];
+        checks.push(value_check(
+            format!("{id}: {name} weight-proportional part (cpu share)"),
+            &(got - g),
+            &expected["weight_proportional"][name],
+            None,
+        )?);
+    }
+    Ok(checks)
+}
+
+/// Mesos' quota as a limit: what each role gets from agent2 against
+/// `expected.allocated_from_agent2`.
+fn agent2_allocations(c: &Case) -> Result<Vec<Check>, CliError> {
+    let Case {
+        id,
+        config,
+        expected,
+        ..
+    } = *c;
+    let mut checks = Vec::new();
+    // The static allocation of the whole cluster, less what each role holds on
+    // agent1, is what agent2 gives it.
+    let tree = tree_of(config, Rules::default())?;
+    let alloc = allocate(&tree, Policy::Hdrf)?;
+    for (name, doc) in expected["allocated_from_agent2"]
+        .as_object()
+        .into_iter()
+        .flatten()
+    {
+        let v = find(&tree, name)?;
+        for (j, res) in tree.resources().iter().enumerate() {
+            let got = &alloc.node(v).allocation[j] - &tree.usage(v)[j];
+            checks.push(value_check(
+                format!("{id}: {name} {res} from agent2"),
+                &got,
+                &doc[res.as_str()],
+                None,
+            )?);
+        }
+    }
+    Ok(checks)
+}
+
+/// YARN's DRF comparator: which of s1, s2 goes first against `expected.first` (and again with
+/// the capacity (8000, 6) where the case gives it).
+fn yarn_comparisons(c: &Case) -> Result<Vec<Check>, CliError> {
+    let Case {
+        id,
+        config,
+        expected,
+        ..
+    } = *c;
+    let mut checks = Vec::new();
+    checks.push(yarn_first(id, config, &expected["first"], "")?);
+    if let Some(other) = expected.get("with_capacity_8000_6") {
+        let mut c = config.clone();
+        c["capacity"] = Value::from(vec![8000, 6]);
+        checks.push(yarn_first(id, &c, &other["first"], ", capacity (8000, 6)")?);
+    }
+    Ok(checks)
+}
+
+/// Mesos' DRF sorter: the offer order of `leontief order --rule naive` against `expected.order`
+/// (`exact.order` where the source's doubles hide a tie).
+fn mesos_sorter_order(c: &Case) -> Result<Vec<Check>, CliError> {
+    let Case {
+        id,
+        case,
+        config,
+        expected,
+        exact,
+        ..
+    } = *c;
+    let mut checks = Vec::new();
+    let tree = tree_of(config, Rules::default())?;
+    let mut cfg = OrderConfig::new(Rule::Naive);
+    // The allocation counts the tie-break reads: a history with each leaf served
+    // its count of times.
+    let mut served = Vec::new();
+    for (name, count) in case["state"]["allocation_count"]
+        .as_object()
+        .into_iter()
+        .flatten()
+    {
+        let v = find(&tree, name)?;
+        if tree.node(v).is_leaf() {
+            let c = count.as_u64().ok_or_else(|| internal("a count"))?;
+            served.extend((0..c).map(|_| v.index()));
+        }
+    }
+    if !served.is_empty() {
+        cfg = cfg.served(served);
+    }
+    let out = order(&OrderTree::from_tree(&tree)?, &cfg)?;
+    let root = format!("{}/", tree.node(tree.root()).name());
+    let got: Vec<&str> = out
+        .offer_paths()
+        .into_iter()
+        .map(|p| p.strip_prefix(root.as_str()).unwrap_or(p))
+        .collect();
+    let doc = &expected["order"];
+    let want = exact.get("order").unwrap_or(doc);
+    let want: Vec<String> = want.as_array().into_iter().flatten().map(str_of).collect();
+    checks.push(Check {
+        ok: got == want,
+        what: format!("{id}: offer order (naive = Mesos' DRF sorter)"),
+        computed: got.join(", "),
+        source: match exact.get("order") {
+            Some(_) => format!(
+                "{} (in doubles; exactly a tie broken by count: {})",
+                list(doc),
+                want.join(", ")
+            ),
+            None => want.join(", "),
+        },
+    });
+    Ok(checks)
+}
+
+/// Mesos' quota as a guarantee: the node offered first by YARN's comparator (below its
+/// guarantee first) against `expected.first`.
+fn needy_first(c: &Case) -> Result<Vec<Check>, CliError> {
+    let Case {
+        id,
+        config,
+        expected,
+        ..
+    } = *c;
+    let mut checks = Vec::new();
+    // Usage-first: a role below its guarantee is served before fair sharing, YARN's
+    // comparator's needy-first rule.
+    let tree = tree_of(config, Rules::default())?;
+    let out = order(&OrderTree::from_tree(&tree)?, &OrderConfig::new(Rule::Yarn))?;
+    let first = out
+        .offer
+        .first()
+        .map(|&v| {
+            tree.node(tree.node_id(v).expect("a node"))
+                .name()
+                .to_string()
+        })
+        .unwrap_or_default();
+    checks.push(Check::text(
+        format!("{id}: offered first (yarn: below its guarantee first)"),
+        first,
+        &str_of(&expected["first"]),
+    ));
+    Ok(checks)
+}
+
+/// Kueue's dominant resource shares (see `kueue_checks`), and again with weight 1/2 where the
+/// case gives it.
+fn kueue_shares(c: &Case) -> Result<Vec<Check>, CliError> {
+    let Case {
+        id,
+        config,
+        expected,
+        exact,
+        ..
+    } = *c;
+    let mut checks = Vec::new();
+    checks.extend(kueue_checks(id, config, expected, exact, "")?);
+    if let Some(other) = expected.get("with_weight_1/2") {
+        let mut c = config.clone();
+        c["tree"]["children"][0]["weight"] = Value::from("1/2");
+        checks.extend(kueue_checks(
+            id,
+            &c,
+            other,
+            &exact["with_weight_1/2"],
+            ", weight 1/2",
+        )?);
+    }
+    Ok(checks)
+}
+
+/// YTsaurus' legacy min share: each pool's clamp allocation against `expected`, with weights
+/// 3, 1 and with a third pool C.
+fn legacy_min_shares(c: &Case) -> Result<Vec<Check>, CliError> {
+    let Case {
+        id,
+        case,
+        config,
+        expected,
+        exact,
+        ..
+    } = *c;
+    let mut checks = Vec::new();
+    // The legacy rule is the clamp: max(w·x, min share).
+    let variants = [
+        ("", config.clone(), expected.clone(), exact.clone()),
+        (
+            "weights 3, 1: ",
+            {
                 let mut c = config.clone();
-                c["tree"]["children"][0]["weight"] = serde_json::json!("1/2");
-                checks.extend(kueue_checks(
-                    id,
-                    &c,
-                    other,
-                    &exact["with_weight_1/2"],
-                    ", weight 1/2",
-                )?);
-            }
-        }
-        "ytsaurus-legacy-min-share" => {
-            // The legacy rule is the clamp: max(w·x, min share).
-            let variants = [
-                ("", config.clone(), expected.clone(), exact.clone()),
-                (
-                    "weights 3, 1: ",
-                    {
-                        let mut c = config.clone();
-                        c["tree"]["children"][0]["weight"] = serde_json::json!(3);
-                        c
-                    },
-                    expected["with_weights_3_1"].clone(),
-                    exact["with_weights_3_1"].clone(),
-                ),
-                (
-                    "with C, weights 1, 1, 1: ",
-                    {
-                        let mut c = config.clone();
-                        if let Some(kids) = c["tree"]["children"].as_array_mut() {
-                            kids.push(serde_json::json!({"name": "C", "demand": [1]}));
-                        }
-                        c
-                    },
-                    expected["with_C_weights_1_1_1"].clone(),
-                    exact["with_C_weights_1_1_1"].clone(),
-                ),
-            ];
-            for (label, c, doc, ex) in variants {
-                let tree = tree_of(&c, rules_of(case))?;
-                let alloc = allocate(&tree, Policy::Hdrf)?;
-                for name in ["A", "B", "C"] {
-                    let Some(d) = doc.get(name) else { continue };
-                    let v = find(&tree, name)?;
-                    checks.push(value_check(
-                        format!("{id}: {label}{name} (clamp)"),
-                        &alloc.node(v).allocation[0],
-                        d,
-                        ex.get(name),
-                    )?);
+                c["tree"]["children"][0]["weight"] = Value::from(3);
+                c
+            },
+            expected["with_weights_3_1"].clone(),
+            exact["with_weights_3_1"].clone(),
+        ),
+        (
+            "with C, weights 1, 1, 1: ",
+            {
+                let mut c = config.clone();
+                if let Some(kids) = c["tree"]["children"].as_array_mut() {
+                    kids.push(Value::Object(serde_json::Map::from_iter([
+                        ("name".to_string(), Value::from("C")),
+                        ("demand".to_string(), Value::from(vec![1])),
+                    ])));
                 }
-            }
+                c
+            },
+            expected["with_C_weights_1_1_1"].clone(),
+            exact["with_C_weights_1_1_1"].clone(),
+        ),
+    ];
+    for (label, c, doc, ex) in variants {
+        let tree = tree_of(&c, rules_of(case))?;
+        let alloc = allocate(&tree, Policy::Hdrf)?;
+        for name in ["A", "B", "C"] {
+            let Some(d) = doc.get(name) else { continue };
+            let v = find(&tree, name)?;
+            checks.push(value_check(
+                format!("{id}: {label}{name} (clamp)"),
+                &alloc.node(v).allocation[0],
+                d,
+                ex.get(name),
+            )?);
         }
-        "yarn-fifo-within-queue" => {
-            // A FIFO queue: each application takes all it can before the next.
-            let tree = tree_of(config, Rules::default())?;
-            let alloc = allocate(&tree, Policy::Hdrf)?;
-            let mut containers = Vec::new();
-            for (name, e) in exact["allocation"].as_object().into_iter().flatten() {
-                let v = find(&tree, name)?;
-                let got = &alloc.node(v).allocation[0];
-                checks.push(value_check(
-                    format!("{id}: {name} memory"),
-                    got,
-                    &e[0],
-                    None,
-                )?);
-            }
-            let queue = find(&tree, "queue1")?;
-            for &app in tree.children(queue) {
-                let n = alloc.tasks(app).cloned().unwrap_or(Rational::ZERO);
-                let n = n.floor_u64().unwrap_or(0);
-                containers.extend((0..n).map(|_| tree.node(app).name().to_string()));
-            }
-            checks.push(Check::text(
-                format!("{id}: containers, in order"),
-                containers.join(", "),
-                &list(&expected["containers"]),
-            ));
-        }
-        "ytsaurus-fifo-pools" => {
-            let tree = tree_of(config, Rules::default())?;
-            let alloc = allocate(&tree, Policy::Hdrf)?;
-            for (name, e) in exact.as_object().into_iter().flatten() {
-                let v = find(&tree, name)?;
-                let got = shares(&tree, &alloc.node(v).allocation);
-                let want: Vec<Rational> = e
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .map(num)
-                    .collect::<Result<_, _>>()?;
-                let doc = match name.as_str() {
-                    "B" | "D" => str_of(&expected[name.as_str()]),
-                    _ => str_of(&expected["every_operation"]),
-                };
-                checks.push(Check {
-                    ok: got == want,
-                    what: format!("{id}: {name} share vector (user_slots, cpu, memory)"),
-                    computed: vector(&got),
-                    source: format!("{doc} (exact {})", vector(&want)),
-                });
-            }
-        }
-        _ => return Err(internal(format!("reference case {id} has no runner"))),
+    }
+    Ok(checks)
+}
+
+/// YARN's FIFO queue: each application's memory against `exact.allocation`, and the containers
+/// in order against `expected.containers`.
+fn fifo_queue(c: &Case) -> Result<Vec<Check>, CliError> {
+    let Case {
+        id,
+        config,
+        expected,
+        exact,
+        ..
+    } = *c;
+    let mut checks = Vec::new();
+    // A FIFO queue: each application takes all it can before the next.
+    let tree = tree_of(config, Rules::default())?;
+    let alloc = allocate(&tree, Policy::Hdrf)?;
+    let mut containers = Vec::new();
+    for (name, e) in exact["allocation"].as_object().into_iter().flatten() {
+        let v = find(&tree, name)?;
+        let got = &alloc.node(v).allocation[0];
+        checks.push(value_check(
+            format!("{id}: {name} memory"),
+            got,
+            &e[0],
+            None,
+        )?);
+    }
+    let queue = find(&tree, "queue1")?;
+    for &app in tree.children(queue) {
+        let n = alloc.tasks(app).cloned().unwrap_or(Rational::ZERO);
+        let n = n.floor_u64().unwrap_or(0);
+        containers.extend((0..n).map(|_| tree.node(app).name().to_string()));
+    }
+    checks.push(Check::text(
+        format!("{id}: containers, in order"),
+        containers.join(", "),
+        &list(&expected["containers"]),
+    ));
+    Ok(checks)
+}
+
+/// YTsaurus' FIFO pools: each operation's share vector against `exact[name]`.
+fn fifo_pools(c: &Case) -> Result<Vec<Check>, CliError> {
+    let Case {
+        id,
+        config,
+        expected,
+        exact,
+        ..
+    } = *c;
+    let mut checks = Vec::new();
+    let tree = tree_of(config, Rules::default())?;
+    let alloc = allocate(&tree, Policy::Hdrf)?;
+    for (name, e) in exact.as_object().into_iter().flatten() {
+        let v = find(&tree, name)?;
+        let got = shares(&tree, &alloc.node(v).allocation);
+        let want: Vec<Rational> = e
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(num)
+            .collect::<Result<_, _>>()?;
+        let doc = match name.as_str() {
+            "B" | "D" => str_of(&expected[name.as_str()]),
+            _ => str_of(&expected["every_operation"]),
+        };
+        checks.push(Check {
+            ok: got == want,
+            what: format!("{id}: {name} share vector (user_slots, cpu, memory)"),
+            computed: vector(&got),
+            source: format!("{doc} (exact {})", vector(&want)),
+        });
     }
     Ok(checks)
 }
@@ -582,7 +849,7 @@ fn kueue_checks(
 ) -> Result<Vec<Check>, CliError> {
     let mut c = config.clone();
     let m = c["capacity"].as_array().map_or(0, Vec::len);
-    c["tree"]["children"][0]["demand"] = Value::Array(vec![serde_json::json!(0); m]);
+    c["tree"]["children"][0]["demand"] = Value::from(vec![0; m]);
     let tree = tree_of(&c, Rules::default())?;
     let out = order(
         &OrderTree::from_tree(&tree)?,

@@ -8,15 +8,42 @@ use crate::cli::CliError;
 /// The search budget of `reproduce collusion` (scenarios), the same for both readings.
 const COLLUSION_BUDGET: u64 = 400_000;
 
-pub(super) fn collusion() -> Result<Vec<Check>, CliError> {
-    use leontief_counterexamples::candidate::{evaluate, Candidate};
-    use leontief_counterexamples::generate::{Chance, GeneratorConfig};
-    use leontief_counterexamples::search::{search, SearchConfig};
-    use leontief_solver::properties::{Property, Scenario};
+use leontief_counterexamples::candidate::{evaluate, Candidate};
+use leontief_counterexamples::generate::{Chance, GeneratorConfig};
+use leontief_counterexamples::record::Record;
+use leontief_counterexamples::search::{search, SearchConfig};
+use leontief_solver::properties::{Property, Scenario};
 
+pub(super) fn collusion() -> Result<Vec<Check>, CliError> {
     let drf = Drf::extended();
-    let mut checks = Vec::new();
-    // The lecture's own example, as a candidate: strong yes, weak no.
+    let mut checks = lecture_checks(&drf)?;
+    let (found, scenarios) = cold_search(&drf, Property::GspStrong)?;
+    match found.first() {
+        Some(r) => checks.extend(witness_checks(&drf, r, scenarios)?),
+        None => {
+            checks.push(Check::text(
+                format!("search gsp-strong (seed 1, budget {COLLUSION_BUDGET})"),
+                "none found".into(),
+                "a violation",
+            ));
+            return Ok(checks);
+        }
+    }
+    let (weak, weak_scenarios) = cold_search(&drf, Property::GspWeak)?;
+    checks.push(Check::text(
+        format!("search gsp-weak (seed 1, {weak_scenarios} scenarios)"),
+        if weak.is_empty() {
+            "none found".into()
+        } else {
+            format!("{} found", weak.len())
+        },
+        "none found",
+    ));
+    Ok(checks)
+}
+
+/// The lecture's own example, as a candidate: strong yes, weak no.
+fn lecture_checks(drf: &Drf) -> Result<Vec<Check>, CliError> {
     let case = reference_case("collusion-four-operations")?;
     let inst = instance_of(&case)?;
     let mut lies = Vec::new();
@@ -32,45 +59,51 @@ pub(super) fn collusion() -> Result<Vec<Check>, CliError> {
         }
     }
     let lecture = Candidate::new(inst, Scenario::Lies(lies));
+    let mut checks = Vec::new();
     for (p, expected) in [
         (Property::GspStrong, "violated"),
         (Property::GspWeak, "holds"),
     ] {
-        let v = evaluate(&drf, p, &lecture)?;
+        let v = evaluate(drf, p, &lecture)?;
         checks.push(Check::text(
             format!("lecture's four operations: {p}"),
             if v.is_some() { "violated" } else { "holds" }.into(),
             expected,
         ));
     }
-    // Cold start: random and grid instances with zero demands, nothing about the example.
+    Ok(checks)
+}
+
+/// A cold start: random and grid instances with zero demands, nothing about the example; the
+/// first violation found (at most one) and the scenarios tried.
+fn cold_search(drf: &Drf, property: Property) -> Result<(Vec<Record>, u64), CliError> {
     let mut generator = GeneratorConfig::new();
     generator.users = 2..=4;
     generator.zeros = Chance::new(1, 3).expect("valid");
-    let run = |property: Property| -> Result<(Vec<leontief_counterexamples::record::Record>, u64), CliError> {
-        let mut cfg = SearchConfig::new(property, 1, generator.clone());
-        cfg.budget = Some(COLLUSION_BUDGET);
-        cfg.max_found = Some(1);
-        let mut found = Vec::new();
-        let summary = search(&drf, &cfg, &mut |r| {
+    let mut cfg = SearchConfig::new(property, 1, generator);
+    cfg.budget = Some(COLLUSION_BUDGET);
+    cfg.max_found = Some(1);
+    let mut found = Vec::new();
+    let summary = search(
+        drf,
+        &cfg,
+        &mut |r| {
             found.push(r.clone());
             Ok(())
-        }, &|_| {})
-        .map_err(|e| CliError::Internal(e.to_string()))?;
-        Ok((found, summary.scenarios))
-    };
-    let (found, scenarios) = run(Property::GspStrong)?;
-    let Some(r) = found.first() else {
-        checks.push(Check::text(
-            format!("search gsp-strong (seed 1, budget {COLLUSION_BUDGET})"),
-            "none found".into(),
-            "a violation",
-        ));
-        return Ok(checks);
-    };
+        },
+        &|_| {},
+    )
+    .map_err(|e| CliError::Internal(e.to_string()))?;
+    Ok((found, summary.scenarios))
+}
+
+/// The checks of the strong-collusion witness the cold search found: re-verified, the kind of
+/// lie, the truthful members who gain, and its size.
+fn witness_checks(drf: &Drf, r: &Record, scenarios: u64) -> Result<Vec<Check>, CliError> {
+    let mut checks = Vec::new();
     let c = &r.candidate;
     let inst = &c.instance;
-    let v = evaluate(&drf, Property::GspStrong, c)?;
+    let v = evaluate(drf, Property::GspStrong, c)?;
     checks.push(Check::text(
         format!(
             "search gsp-strong (seed 1): found after {scenarios} scenarios, shrunk, re-verified"
@@ -146,16 +179,6 @@ pub(super) fn collusion() -> Result<Vec<Check>, CliError> {
             inst.num_resources()
         ),
         "4 users, 3 resources",
-    ));
-    let (weak, weak_scenarios) = run(Property::GspWeak)?;
-    checks.push(Check::text(
-        format!("search gsp-weak (seed 1, {weak_scenarios} scenarios)"),
-        if weak.is_empty() {
-            "none found".into()
-        } else {
-            format!("{} found", weak.len())
-        },
-        "none found",
     ));
     Ok(checks)
 }

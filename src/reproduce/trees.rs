@@ -2,13 +2,27 @@
 //! trees (`reference/trees.json`) and their behaviour under churn.
 
 use leontief_solver::Rational;
-use serde_json::{json, Value};
+use serde::Serialize;
+use serde_json::Value;
 
 use super::*;
 use crate::cli::CliError;
 
 /// The hierarchical examples with the sources' answers.
 pub const TREES_REFERENCE: &str = include_str!("../../reference/trees.json");
+
+/// A reference case's tree on the unit capacity, as the tree form reads it.
+#[derive(Serialize)]
+struct TreeInput<'a> {
+    resources: [&'a str; 2],
+    capacity: [u32; 2],
+    tree: &'a Value,
+}
+
+/// The lecture's flattening failure: the pool P's children have different dominant resources.
+const FLATTENING: &str = r#"{"resources": ["cpu", "mem"], "capacity": [1, 1], "tree": {"name": "root", "children": [
+    {"name": "P", "children": [{"name": "P1", "demand": [1, 0]}, {"name": "P2", "demand": [0, 1]}]},
+    {"name": "Q", "children": [{"name": "Q1", "demand": [1, 1]}]}]}}"#;
 
 pub(super) fn hdrf_static() -> Result<Vec<Check>, CliError> {
     use leontief_hdrf::{allocate, properties::share_guarantee, Policy, Tree};
@@ -23,8 +37,13 @@ pub(super) fn hdrf_static() -> Result<Vec<Check>, CliError> {
         } else {
             ["cpu", "mem"]
         };
+        let input = TreeInput {
+            resources,
+            capacity: [1, 1],
+            tree: &case["tree"],
+        };
         let tree = Tree::from_json(
-            &json!({"resources": resources, "capacity": [1, 1], "tree": case["tree"]}),
+            &serde_json::to_value(input).map_err(|e| CliError::Internal(e.to_string()))?,
         )?;
         let mut expected: Vec<(Policy, &Value)> = Vec::new();
         for key in ["static_fill_from_zero", "static"] {
@@ -60,11 +79,7 @@ pub(super) fn hdrf_static() -> Result<Vec<Check>, CliError> {
     }
     // The lecture's flattening failure: a pool promised 1/2 whose children have different
     // dominant resources gets 1/3 when the tree is flattened; the tree policies keep 1/2.
-    let tree = Tree::from_json(
-        &json!({"resources": ["cpu", "mem"], "capacity": [1, 1], "tree": {"name": "root", "children": [
-        {"name": "P", "children": [{"name": "P1", "demand": [1, 0]}, {"name": "P2", "demand": [0, 1]}]},
-        {"name": "Q", "children": [{"name": "Q1", "demand": [1, 1]}]}]}}),
-    )?;
+    let tree = Tree::from_json_str(FLATTENING)?;
     let p = tree
         .find("P")
         .ok_or_else(|| CliError::Internal("P".into()))?;

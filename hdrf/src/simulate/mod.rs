@@ -185,7 +185,7 @@ mod render;
 mod workload;
 
 use leontief_solver::Rational;
-use serde_json::{json, Map, Value};
+use serde::Serialize;
 
 pub use render::render_comparison;
 pub use workload::{Arrival, Duration, LeafWorkload, Scenario, Supply, DEFAULT_STEPS};
@@ -720,85 +720,15 @@ impl Simulation {
     /// use leontief_hdrf::simulate::{simulate, Scenario, SimConfig, SimPolicy};
     /// let s = Scenario::from_json_str(r#"{"capacity": [1], "horizon": 4, "tree": {"children": [
     ///     {"name": "x", "demand": [0.5]}]}, "workload": {"x": {"count": 1, "duration": 2}}}"#).unwrap();
-    /// let v = simulate(&s, &SimConfig::new(SimPolicy::Fifo)).unwrap().to_json(&s.tree);
+    /// let run = simulate(&s, &SimConfig::new(SimPolicy::Fifo)).unwrap();
+    /// let v = serde_json::to_value(run.document(&s.tree)).unwrap();
     /// assert_eq!(v["nodes"][1]["path"], "root/x");
     /// assert_eq!(v["nodes"][1]["time_average_share"], "1/4");
     /// assert_eq!(v["series"][1]["time"], "2");
     /// assert_eq!(v["series"][0]["satisfaction"][1], "1/2");
     /// ```
-    pub fn to_json(&self, tree: &Tree) -> Value {
-        let nodes: Vec<Value> = tree
-            .nodes()
-            .map(|v| {
-                let s = &self.nodes[v.index()];
-                let mut o = Map::new();
-                o.insert("path".into(), json!(tree.path(v)));
-                o.insert("name".into(), json!(tree.node(v).name()));
-                o.insert(
-                    "guaranteed_share".into(),
-                    json!(tree.guaranteed_share(v).to_string()),
-                );
-                o.insert(
-                    "time_average_share".into(),
-                    json!(s.time_average_share.to_string()),
-                );
-                o.insert(
-                    "min_share_steady".into(),
-                    json!(s.min_share_steady.to_string()),
-                );
-                o.insert(
-                    "time_below_guarantee".into(),
-                    json!(s.time_below_guarantee.to_string()),
-                );
-                o.insert(
-                    "longest_below_guarantee".into(),
-                    json!(s.longest_below_guarantee.to_string()),
-                );
-                o.insert(
-                    "longest_below_by_a_task".into(),
-                    json!(s.longest_below_by_a_task.to_string()),
-                );
-                o.insert("starved".into(), json!(s.starved));
-                o.insert("final_share".into(), json!(s.final_share.to_string()));
-                if let Some(t) = s.final_tasks {
-                    o.insert("final_tasks".into(), json!(t));
-                }
-                Value::Object(o)
-            })
-            .collect();
-        let inv_g: Vec<Rational> = tree
-            .nodes()
-            .map(|v| tree.guaranteed_share(v).recip().expect("g > 0"))
-            .collect();
-        let series: Vec<Value> = self
-            .series
-            .iter()
-            .map(|s| {
-                json!({
-                    "time": s.time.to_string(),
-                    "dominant_share": s.shares.iter().map(|x| x.to_string()).collect::<Vec<_>>(),
-                    "satisfaction": s.shares.iter().zip(&inv_g).map(|(x, i)| (x * i).to_string()).collect::<Vec<_>>(),
-                })
-            })
-            .collect();
-        json!({
-            "policy": self.policy.name(),
-            "machines": match self.machines { Some(k) => json!(k), None => json!("pooled") },
-            "preemption": match &self.preemption {
-                Some(t) => json!({"timeout": t.to_string()}),
-                None => Value::Null,
-            },
-            "horizon": self.horizon.to_string(),
-            "warmup": self.warmup.to_string(),
-            "starvation_tolerance": self.starvation_tolerance.to_string(),
-            "seed": self.seed,
-            "tie": self.tie.to_string(),
-            "tie_break": self.tie.describe(),
-            "tasks": {"started": self.started, "completed": self.completed, "preempted": self.preempted},
-            "events": self.events,
-            "nodes": nodes,
-            "series": series,
-        })
+    pub fn document<'a>(&'a self, tree: &'a Tree) -> SimulationDoc<'a> {
+        SimulationDoc { run: self, tree }
     }
 
     /// The time series as CSV, one row per sample and node:
@@ -831,6 +761,146 @@ impl Simulation {
             }
         }
         out
+    }
+}
+
+/// The JSON form of a [`Simulation`] on its tree (see [`Simulation::document`]): every number
+/// an exact string.
+#[derive(Debug, Clone, Copy)]
+pub struct SimulationDoc<'a> {
+    run: &'a Simulation,
+    tree: &'a Tree,
+}
+
+/// The fields of [`SimulationDoc`], in output order.
+#[derive(Serialize)]
+struct SimulationFields<'a> {
+    policy: &'static str,
+    machines: Machines,
+    preemption: Option<Preemption<'a>>,
+    horizon: &'a Rational,
+    warmup: &'a Rational,
+    starvation_tolerance: &'a Rational,
+    seed: u64,
+    tie: String,
+    tie_break: String,
+    tasks: Tasks,
+    events: u64,
+    nodes: Vec<NodeFields<'a>>,
+    series: Vec<SampleFields<'a>>,
+}
+
+/// `K` machines, or `"pooled"`.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Machines {
+    Split(u64),
+    Pooled(&'static str),
+}
+
+/// The preemption timeout.
+#[derive(Serialize)]
+struct Preemption<'a> {
+    timeout: &'a Rational,
+}
+
+/// Tasks started, completed and preempted.
+#[derive(Serialize)]
+struct Tasks {
+    started: u64,
+    completed: u64,
+    preempted: u64,
+}
+
+/// One node's figures.
+#[derive(Serialize)]
+struct NodeFields<'a> {
+    path: String,
+    name: &'a str,
+    guaranteed_share: &'a Rational,
+    time_average_share: &'a Rational,
+    min_share_steady: &'a Rational,
+    time_below_guarantee: &'a Rational,
+    longest_below_guarantee: &'a Rational,
+    longest_below_by_a_task: &'a Rational,
+    starved: bool,
+    final_share: &'a Rational,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    final_tasks: Option<u64>,
+}
+
+/// One sample: the time, and every node's dominant share and satisfaction.
+#[derive(Serialize)]
+struct SampleFields<'a> {
+    time: &'a Rational,
+    dominant_share: &'a [Rational],
+    satisfaction: Vec<Rational>,
+}
+
+impl Serialize for SimulationDoc<'_> {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        let (run, tree) = (self.run, self.tree);
+        let nodes = tree
+            .nodes()
+            .map(|v| {
+                let s = &run.nodes[v.index()];
+                NodeFields {
+                    path: tree.path(v),
+                    name: tree.node(v).name(),
+                    guaranteed_share: tree.guaranteed_share(v),
+                    time_average_share: &s.time_average_share,
+                    min_share_steady: &s.min_share_steady,
+                    time_below_guarantee: &s.time_below_guarantee,
+                    longest_below_guarantee: &s.longest_below_guarantee,
+                    longest_below_by_a_task: &s.longest_below_by_a_task,
+                    starved: s.starved,
+                    final_share: &s.final_share,
+                    final_tasks: s.final_tasks,
+                }
+            })
+            .collect();
+        let inv_g: Vec<Rational> = tree
+            .nodes()
+            .map(|v| tree.guaranteed_share(v).recip().expect("g > 0"))
+            .collect();
+        let series = run
+            .series
+            .iter()
+            .map(|s| SampleFields {
+                time: &s.time,
+                dominant_share: &s.shares,
+                satisfaction: s.shares.iter().zip(&inv_g).map(|(x, i)| x * i).collect(),
+            })
+            .collect();
+        SimulationFields {
+            policy: run.policy.name(),
+            machines: match run.machines {
+                Some(k) => Machines::Split(k),
+                None => Machines::Pooled("pooled"),
+            },
+            preemption: run
+                .preemption
+                .as_ref()
+                .map(|timeout| Preemption { timeout }),
+            horizon: &run.horizon,
+            warmup: &run.warmup,
+            starvation_tolerance: &run.starvation_tolerance,
+            seed: run.seed,
+            tie: run.tie.to_string(),
+            tie_break: run.tie.describe(),
+            tasks: Tasks {
+                started: run.started,
+                completed: run.completed,
+                preempted: run.preempted,
+            },
+            events: run.events,
+            nodes,
+            series,
+        }
+        .serialize(serializer)
     }
 }
 
