@@ -14,7 +14,8 @@
 
 use leontief_solver::properties::Property;
 use leontief_solver::{Rational, SolverError};
-use serde_json::{json, Map, Value};
+use serde::Serialize;
+use serde_json::{Map, Value};
 
 use crate::explore::MetricName;
 
@@ -322,6 +323,52 @@ pub const MAX_USERS: usize = 6;
 /// See [`MAX_USERS`].
 pub const MAX_RESOURCES: usize = 4;
 
+/// A statement as `prove` writes it: the mechanism, the goal, the claim in words, the domain
+/// and the case split.
+#[derive(Serialize)]
+pub(crate) struct StatementDoc<'a> {
+    mechanism: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    property: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    metric: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bound: Option<&'a Rational>,
+    claim: String,
+    domain: DomainDoc,
+    split: String,
+}
+
+/// The domain a statement quantifies over.
+#[derive(Serialize)]
+struct DomainDoc {
+    users: usize,
+    resources: usize,
+    capacities: &'static str,
+    demands: &'static str,
+    #[serde(flatten)]
+    roles: DomainRoles,
+}
+
+/// The rest of the domain: the liars' reports and the coalition for a statement about lies,
+/// the users the negated statement names otherwise (its fields in the order the answers
+/// have always had, `caps` first).
+#[derive(Serialize)]
+#[serde(untagged)]
+enum DomainRoles {
+    Lies {
+        reports: &'static str,
+        weights: &'static str,
+        caps: &'static str,
+        coalition: Vec<String>,
+    },
+    Named {
+        caps: &'static str,
+        weights: &'static str,
+        roles: String,
+    },
+}
+
 /// A bounded statement.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Statement {
@@ -524,66 +571,60 @@ impl Statement {
 
     /// The statement and its domain as JSON fields.
     pub fn to_json(&self) -> Map<String, Value> {
-        let mut o = Map::new();
-        o.insert("mechanism".into(), json!(self.mechanism.name()));
-        match &self.goal {
-            Goal::Property(p) => {
-                o.insert("property".into(), json!(p.name()));
+        crate::doc::object(&self.document())
+    }
+
+    /// The statement and its domain as a document ([`Statement::to_json`]'s fields).
+    pub(crate) fn document(&self) -> StatementDoc<'_> {
+        let (property, metric, bound) = match &self.goal {
+            Goal::Property(p) => (Some(p.name()), None, None),
+            Goal::SpGain(c) => (None, Some("sp-gain"), Some(c)),
+            Goal::WelfareRatio(c) => (None, Some("welfare-ratio"), Some(c)),
+            Goal::PmLoss(c) => (None, Some("pm-loss"), Some(c)),
+            Goal::RmLoss(c) => (None, Some("rm-loss"), Some(c)),
+            Goal::GspGain(c) => (None, Some("gsp-gain"), Some(c)),
+        };
+        let weights = if self.mechanism.on_every_tree() {
+            "the leaves' guaranteed shares: any positive (every tree, docs/theory.md §6.10)"
+        } else if self.weights {
+            "any positive"
+        } else {
+            "1"
+        };
+        let caps = if self.caps { "any positive" } else { "none" };
+        let roles = if self.goal.is_about_lies() {
+            DomainRoles::Lies {
+                reports: "the coalition's members report any demand of the same domain",
+                weights,
+                caps,
+                coalition: (1..=self.coalition).map(|i| format!("u{i}")).collect(),
             }
-            Goal::SpGain(c) => {
-                o.insert("metric".into(), json!("sp-gain"));
-                o.insert("bound".into(), json!(c.to_string()));
+        } else {
+            DomainRoles::Named {
+                caps,
+                weights,
+                roles: goals::roles(self),
             }
-            Goal::WelfareRatio(c) => {
-                o.insert("metric".into(), json!("welfare-ratio"));
-                o.insert("bound".into(), json!(c.to_string()));
-            }
-            Goal::PmLoss(c) => {
-                o.insert("metric".into(), json!("pm-loss"));
-                o.insert("bound".into(), json!(c.to_string()));
-            }
-            Goal::RmLoss(c) => {
-                o.insert("metric".into(), json!("rm-loss"));
-                o.insert("bound".into(), json!(c.to_string()));
-            }
-            Goal::GspGain(c) => {
-                o.insert("metric".into(), json!("gsp-gain"));
-                o.insert("bound".into(), json!(c.to_string()));
-            }
-        }
-        o.insert("claim".into(), json!(self.describe()));
-        o.insert(
-            "domain".into(),
-            json!({
-                "users": self.users,
-                "resources": self.resources,
-                "capacities": "1 each (every instance scales to this)",
-                "demands": if self.positive {
+        };
+        StatementDoc {
+            mechanism: self.mechanism.name(),
+            property,
+            metric,
+            bound,
+            claim: self.describe(),
+            domain: DomainDoc {
+                users: self.users,
+                resources: self.resources,
+                capacities: "1 each (every instance scales to this)",
+                demands: if self.positive {
                     "positive, largest entry 1 (every demand scales to this)"
                 } else {
                     "nonnegative, largest entry 1 (every demand scales to this)"
                 },
-                "reports": "the coalition's members report any demand of the same domain",
-                "weights": if self.mechanism.on_every_tree() {
-                    "the leaves' guaranteed shares: any positive (every tree, docs/theory.md §6.10)"
-                } else if self.weights {
-                    "any positive"
-                } else {
-                    "1"
-                },
-                "caps": if self.caps { "any positive" } else { "none" },
-                "coalition": (1..=self.coalition).map(|i| format!("u{i}")).collect::<Vec<_>>(),
-            }),
-        );
-        if !self.goal.is_about_lies() {
-            if let Some(domain) = o.get_mut("domain").and_then(Value::as_object_mut) {
-                domain.remove("reports");
-                domain.remove("coalition");
-                domain.insert("roles".into(), json!(goals::roles(self)));
-            }
+                roles,
+            },
+            split: self.split_description(),
         }
-        o.insert("split".into(), json!(self.split_description()));
-        o
     }
 
     fn split_description(&self) -> String {
