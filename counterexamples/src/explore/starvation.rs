@@ -429,6 +429,7 @@ const INFO: MetricInfo = MetricInfo {
     ratio_of: "times",
     per_user: false,
     ..MetricInfo::ratio(
+        MetricName::Starvation,
         "max over generated churn workloads and nodes v below the root of L_v / H, the longest time v spends below its guaranteed share with unmet demand as a fraction of the simulated time H (0 when no node starves; hdrf:* policies, simulated)",
         Direction::Max,
         Property::Sg,
@@ -436,10 +437,6 @@ const INFO: MetricInfo = MetricInfo {
 };
 
 impl Metric for Starvation {
-    fn id(&self) -> MetricName {
-        MetricName::Starvation
-    }
-
     fn info(&self) -> &'static MetricInfo {
         &INFO
     }
