@@ -17,6 +17,7 @@
 //!   and scaling) that drops duplicates.
 //! - [`corpus`]: the known counterexamples shipped in `corpus/*.jsonl`; [`legacy`] reads
 //!   the records written before instances had pools (pools encoded in user names).
+//! - [`doc`]: building blocks of the typed JSON documents (maps keyed by run-time names).
 //! - [`mechanisms`]: every mechanism by name, the hierarchical policies as `hdrf:<policy>`.
 //! - [`explore`]: the optimizer — a metric (a manipulation gain, a monotonicity loss, envy,
 //!   the sharing-incentive gap) maximized or minimized over the same space, records exact and
@@ -45,6 +46,7 @@
 
 pub mod candidate;
 pub mod corpus;
+pub mod doc;
 pub mod explore;
 pub mod generate;
 pub mod legacy;

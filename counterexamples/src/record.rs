@@ -30,9 +30,11 @@ use std::collections::{BTreeMap, HashMap};
 use leontief_solver::hierarchy::Hierarchy;
 use leontief_solver::properties::{Property, Scenario};
 use leontief_solver::{read_number, Instance, Mechanism, Rational, SolverError};
-use serde_json::{Map, Value};
+use serde::Serialize;
+use serde_json::Value;
 
 use crate::candidate::{evaluate, fits, Candidate, Violation};
+use crate::doc::{self, ByName};
 
 /// What can go wrong reading or replaying records.
 #[derive(Debug, thiserror::Error)]
@@ -106,35 +108,34 @@ impl Record {
     /// assert_eq!(json["capacity"][1], "4");
     /// ```
     pub fn to_json(&self) -> Value {
-        let mut o = Map::new();
-        o.insert("mechanism".into(), Value::String(self.mechanism.clone()));
-        o.insert(
-            "property".into(),
-            Value::String(self.property.name().into()),
-        );
-        counterexample_fields(&mut o, &self.candidate, &self.violation);
-        o.insert(
-            "witness".into(),
-            self.violation.witness.to_json(&self.candidate.instance),
-        );
-        o.insert("seed".into(), self.seed.map_or(Value::Null, Value::from));
-        o.insert("unit".into(), self.unit.map_or(Value::Null, Value::from));
-        o.insert(
-            "strategy".into(),
-            self.strategy.clone().map_or(Value::Null, Value::String),
-        );
-        o.insert(
-            "source".into(),
-            self.source.clone().map_or(Value::Null, Value::String),
-        );
-        o.insert("key".into(), Value::String(self.key()));
-        let original = self.original.as_ref().map_or(Value::Null, |(c, v)| {
-            let mut p = Map::new();
-            counterexample_fields(&mut p, c, v);
-            Value::Object(p)
-        });
-        o.insert("original".into(), original);
-        Value::Object(o)
+        doc::value(&self.document())
+    }
+
+    /// The JSON form with a gain's `metric` and exact `value` after the record's fields
+    /// (`prove`'s refutations of a bound on a gain).
+    pub(crate) fn to_json_with_gain(&self, metric: &'static str, value: &Rational) -> Value {
+        let mut record = self.document();
+        record.gain = Some(GainDoc { metric, value });
+        doc::value(&record)
+    }
+
+    fn document(&self) -> RecordDoc<'_> {
+        RecordDoc {
+            mechanism: &self.mechanism,
+            property: self.property.name(),
+            counterexample: counterexample_doc(&self.candidate, &self.violation),
+            witness: self.violation.witness.to_json(&self.candidate.instance),
+            seed: self.seed,
+            unit: self.unit,
+            strategy: self.strategy.as_deref(),
+            source: self.source.as_deref(),
+            key: self.key(),
+            original: self
+                .original
+                .as_ref()
+                .map(|(c, v)| counterexample_doc(c, v)),
+            gain: None,
+        }
     }
 
     /// A record without provenance.
@@ -158,62 +159,78 @@ impl Record {
     }
 }
 
-fn counterexample_fields(o: &mut Map<String, Value>, c: &Candidate, v: &Violation) {
-    let inst = &c.instance;
-    let name = |i: usize| inst.user_path(i);
-    o.insert("instance".into(), inst.to_json());
-    let (lies, remove, capacity) = match &c.scenario {
-        Scenario::Lies(lies) => (
-            Value::Object(
-                lies.iter()
-                    .map(|(i, r)| (name(*i), exact_list(r)))
-                    .collect(),
-            ),
-            Value::Null,
-            Value::Null,
-        ),
-        Scenario::Remove(i) => (Value::Null, Value::String(name(*i)), Value::Null),
-        Scenario::Capacity(cap) => (Value::Null, Value::Null, exact_list(cap)),
-        _ => (Value::Null, Value::Null, Value::Null),
-    };
-    o.insert("lies".into(), lies);
-    o.insert("remove".into(), remove);
-    o.insert("capacity".into(), capacity);
-    o.insert(
-        "before".into(),
-        Value::Object(
-            v.before
-                .iter()
-                .enumerate()
-                .map(|(i, u)| (name(i), Value::String(u.to_string())))
-                .collect(),
-        ),
-    );
-    o.insert(
-        "after".into(),
-        v.after.as_ref().map_or(Value::Null, |after| {
-            Value::Object(
-                after
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(i, u)| {
-                        u.as_ref().map(|u| (name(i), Value::String(u.to_string())))
-                    })
-                    .collect(),
-            )
-        }),
-    );
-    o.insert(
-        "coalition".into(),
-        v.coalition
-            .iter()
-            .map(|&i| Value::String(name(i)))
-            .collect(),
-    );
+/// A record as written: one JSONL line.
+#[derive(Serialize)]
+struct RecordDoc<'a> {
+    mechanism: &'a str,
+    property: &'static str,
+    #[serde(flatten)]
+    counterexample: CounterexampleDoc<'a>,
+    witness: Value,
+    seed: Option<u64>,
+    unit: Option<u64>,
+    strategy: Option<&'a str>,
+    source: Option<&'a str>,
+    key: String,
+    /// The counterexample as found, before shrinking.
+    original: Option<CounterexampleDoc<'a>>,
+    #[serde(flatten)]
+    gain: Option<GainDoc<'a>>,
 }
 
-fn exact_list(v: &[Rational]) -> Value {
-    v.iter().map(|x| Value::String(x.to_string())).collect()
+/// A gain's metric and exact value.
+#[derive(Serialize)]
+struct GainDoc<'a> {
+    metric: &'static str,
+    value: &'a Rational,
+}
+
+/// A counterexample: the instance, the scenario (`lies`, `remove` or `capacity`, the others
+/// `null`), each user's utility before and after, the coalition.
+#[derive(Serialize)]
+struct CounterexampleDoc<'a> {
+    instance: Value,
+    lies: Option<ByName<&'a [Rational]>>,
+    remove: Option<String>,
+    capacity: Option<&'a [Rational]>,
+    before: ByName<&'a Rational>,
+    after: Option<ByName<&'a Rational>>,
+    coalition: Vec<String>,
+}
+
+fn counterexample_doc<'a>(c: &'a Candidate, v: &'a Violation) -> CounterexampleDoc<'a> {
+    let inst = &c.instance;
+    let name = |i: usize| inst.user_path(i);
+    let (lies, remove, capacity) = match &c.scenario {
+        Scenario::Lies(lies) => (
+            Some(lies.iter().map(|(i, r)| (name(*i), r.as_slice())).collect()),
+            None,
+            None,
+        ),
+        Scenario::Remove(i) => (None, Some(name(*i)), None),
+        Scenario::Capacity(cap) => (None, None, Some(cap.as_slice())),
+        _ => (None, None, None),
+    };
+    CounterexampleDoc {
+        instance: inst.to_json(),
+        lies,
+        remove,
+        capacity,
+        before: v
+            .before
+            .iter()
+            .enumerate()
+            .map(|(i, u)| (name(i), u))
+            .collect(),
+        after: v.after.as_ref().map(|after| {
+            after
+                .iter()
+                .enumerate()
+                .filter_map(|(i, u)| u.as_ref().map(|u| (name(i), u)))
+                .collect()
+        }),
+        coalition: v.coalition.iter().map(|&i| name(i)).collect(),
+    }
 }
 
 /// The mechanism, property and candidate of a record's JSON, with the field named on error.
@@ -408,8 +425,7 @@ fn reverify(
             mechanism.name()
         ))
     })?;
-    let mut computed = Map::new();
-    counterexample_fields(&mut computed, candidate, &violation);
+    let computed = doc::object(&counterexample_doc(candidate, &violation));
     for k in ["before", "after", "coalition"] {
         if let Some(r) = recorded.get(k) {
             let r = &renamed(r, aliases);

@@ -7,7 +7,8 @@
 use leontief_solver::properties::{check_with, Bounds, Property, Scenario};
 use leontief_solver::{Instance, Mechanism};
 use rayon::prelude::*;
-use serde_json::{json, Value};
+use serde::Serialize;
+use serde_json::Value;
 
 use crate::generate::GeneratorConfig;
 
@@ -193,32 +194,69 @@ fn check_one(
     }
 }
 
+/// The summary `leontief verify` prints.
+#[derive(Serialize)]
+struct SummaryDoc<'a> {
+    mechanism: &'a str,
+    property: &'static str,
+    seed: u64,
+    instances: u64,
+    scenarios: u64,
+    violations: u64,
+    not_applicable: u64,
+    holds: bool,
+    bounded: bool,
+    witnesses: Vec<FoundDoc<'a>>,
+    errors: Vec<ErrorDoc<'a>>,
+    error_count: u64,
+}
+
+/// One violation: the instance and the check's report.
+#[derive(Serialize)]
+struct FoundDoc<'a> {
+    index: u64,
+    instance: Value,
+    check: &'a Value,
+}
+
+/// One instance on which the mechanism or the check failed.
+#[derive(Serialize)]
+struct ErrorDoc<'a> {
+    index: u64,
+    error: &'a str,
+}
+
 impl VerifySummary {
     /// The JSON summary printed by `leontief verify`.
     pub fn to_json(&self, cfg: &VerifyConfig) -> Value {
-        let witnesses: Vec<Value> = self
-            .witnesses
-            .iter()
-            .map(|f| json!({"index": f.index, "instance": f.instance.to_json(), "check": f.report}))
-            .collect();
-        let errors: Vec<Value> = self
-            .errors
-            .iter()
-            .map(|(i, m)| json!({"index": i, "error": m}))
-            .collect();
-        json!({
-            "mechanism": self.mechanism,
-            "property": self.property.name(),
-            "seed": cfg.seed,
-            "instances": self.instances,
-            "scenarios": self.scenarios,
-            "violations": self.violations,
-            "not_applicable": self.not_applicable,
-            "holds": self.violations == 0 && self.error_count == 0,
-            "bounded": self.bounded,
-            "witnesses": witnesses,
-            "errors": errors,
-            "error_count": self.error_count,
+        crate::doc::value(&SummaryDoc {
+            mechanism: &self.mechanism,
+            property: self.property.name(),
+            seed: cfg.seed,
+            instances: self.instances,
+            scenarios: self.scenarios,
+            violations: self.violations,
+            not_applicable: self.not_applicable,
+            holds: self.violations == 0 && self.error_count == 0,
+            bounded: self.bounded,
+            witnesses: self
+                .witnesses
+                .iter()
+                .map(|f| FoundDoc {
+                    index: f.index,
+                    instance: f.instance.to_json(),
+                    check: &f.report,
+                })
+                .collect(),
+            errors: self
+                .errors
+                .iter()
+                .map(|(index, error)| ErrorDoc {
+                    index: *index,
+                    error,
+                })
+                .collect(),
+            error_count: self.error_count,
         })
     }
 }

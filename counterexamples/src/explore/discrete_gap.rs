@@ -48,10 +48,9 @@
 use serde_json::{Map, Value};
 
 use leontief_solver::properties::Property;
-use leontief_solver::registry::Descriptor;
 use leontief_solver::{Allocation, Drf, Instance, Mechanism, Rational, SolverError};
 
-use super::metric::{Ctx, Direction, Evaluation, Metric, MetricInfo, Utility};
+use super::metric::{Applies, Ctx, Direction, Evaluation, Metric, MetricInfo, Utility};
 use super::metric_common::{evaluate_bounded, no_scenario, Of};
 use super::MetricName;
 use crate::candidate::Candidate;
@@ -83,10 +82,16 @@ fn extremes(d: &[Rational]) -> (usize, usize) {
 
 /// What the metric measures, in which direction, and how its record is shaped.
 const INFO: MetricInfo = MetricInfo {
+    applies: Applies::Only {
+        accepts: |name| name == "discrete-drf",
+        reason: "discrete-gap compares discrete DRF with fluid DRF: it applies to \
+                 discrete-drf only",
+    },
     uses_utility: false,
     ratio_of: "dominant shares",
     compared: "allocation_fluid",
     ..MetricInfo::ratio(
+        MetricName::DiscreteGap,
         "max over users i, k of (δ_i − δ_k) / μ_max, δ the dominant share of discrete DRF \
          minus fluid DRF's, μ_max the largest task's (at most 1 by the DRF paper's Theorem 7 \
          with one resource or positive demands; unbounded once demands may be zero)",
@@ -96,22 +101,8 @@ const INFO: MetricInfo = MetricInfo {
 };
 
 impl Metric for DiscreteGap {
-    fn id(&self) -> MetricName {
-        MetricName::DiscreteGap
-    }
-
     fn info(&self) -> &'static MetricInfo {
         &INFO
-    }
-
-    fn applies_to(&self, mechanism: &Descriptor) -> Result<(), String> {
-        if mechanism.name != "discrete-drf" {
-            return Err(format!(
-                "discrete-gap compares discrete DRF with fluid DRF: it applies to discrete-drf only, not {}",
-                mechanism.name
-            ));
-        }
-        Ok(())
     }
 
     fn details(&self, e: &Evaluation) -> Map<String, Value> {

@@ -10,10 +10,11 @@
 //! evaluated.
 
 use leontief_solver::properties::{utility_at_truth, Property};
-use leontief_solver::registry::Descriptor;
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
-use super::metric::{scale, spread, Ctx, Direction, Evaluation, Metric, MetricInfo, Utility};
+use super::metric::{
+    scale, spread, Applies, Ctx, Direction, Evaluation, Metric, MetricInfo, Utility,
+};
 use super::metric_common::{evaluate_bounded, no_scenario, Of};
 use super::MetricName;
 use crate::candidate::Candidate;
@@ -22,29 +23,21 @@ use crate::candidate::Candidate;
 pub struct Envy;
 
 /// What the metric measures, in which direction, and how its record is shaped.
-const INFO: MetricInfo = MetricInfo::ratio(
-    "max over users i != k of u_i((w_i/w_k) x_k d_k) / x_i (1 or less when envy-free)",
-    Direction::Max,
-    Property::Ef,
-);
+const INFO: MetricInfo = MetricInfo {
+    applies: Applies::UnlessProved(
+        "is envy-free (docs/theory.md §3.11): envy is at most 1 on every instance",
+    ),
+    ..MetricInfo::ratio(
+        MetricName::Envy,
+        "max over users i != k of u_i((w_i/w_k) x_k d_k) / x_i (1 or less when envy-free)",
+        Direction::Max,
+        Property::Ef,
+    )
+};
 
 impl Metric for Envy {
-    fn id(&self) -> MetricName {
-        MetricName::Envy
-    }
-
     fn info(&self) -> &'static MetricInfo {
         &INFO
-    }
-
-    fn applies_to(&self, mechanism: &Descriptor) -> Result<(), String> {
-        if mechanism.is_proved(Property::Ef) {
-            return Err(format!(
-                "{} is envy-free (docs/theory.md §3.11): envy is at most 1 on every instance",
-                mechanism.name
-            ));
-        }
-        Ok(())
     }
 
     fn at(

@@ -52,9 +52,11 @@
 
 use leontief_solver::generate::SplitMix64;
 use leontief_solver::{Instance, Rational, SolverError, User};
-use serde_json::{json, Map, Value};
+use serde::Serialize;
+use serde_json::{Map, Value};
 
 use super::local::{capacity_move, entry_move};
+use crate::doc;
 use crate::generate::GeneratorConfig;
 
 /// Every family, by its command-line name (derived from the variant).
@@ -295,15 +297,12 @@ impl Family {
             }
         }
         let n = users.len();
-        let mut p = Map::new();
-        match self {
+        let p = match self {
             Family::TwoKinds => {
                 if k == 0 || k == n {
                     return Err(bad("two-kinds needs users of both kinds".into()));
                 }
-                p.insert("n".into(), json!(n));
-                p.insert("k".into(), json!(k));
-                p.insert("m".into(), json!(m));
+                Params { n: Some(n), k, m }
             }
             Family::Pps => {
                 if k == 0 || n - k != m {
@@ -311,11 +310,10 @@ impl Family {
                         "pps needs k >= 1 users h and one user s per resource ({m})"
                     )));
                 }
-                p.insert("k".into(), json!(k));
-                p.insert("m".into(), json!(m));
+                Params { n: None, k, m }
             }
-        }
-        Ok(p)
+        };
+        Ok(doc::object(&p))
     }
 
     /// The record's `family` field: `{"name": …, "params": {…}}`.
@@ -323,7 +321,11 @@ impl Family {
     /// # Errors
     /// An instance outside the family (see [`Family::params`]).
     pub fn to_json(self, instance: &Instance) -> Result<Value, SolverError> {
-        Ok(json!({"name": self.name(), "params": self.params(instance)?}))
+        let params = Value::Object(self.params(instance)?);
+        Ok(doc::value(&FamilyDoc {
+            name: self.name(),
+            params,
+        }))
     }
 
     /// One structure-keeping move; `None` when it changes nothing or gives an invalid
@@ -383,6 +385,22 @@ impl Family {
         }
         current
     }
+}
+
+/// A family's parameters as a record states them: `n` (two-kinds only), `k`, `m`.
+#[derive(Serialize)]
+struct Params {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    n: Option<usize>,
+    k: usize,
+    m: usize,
+}
+
+/// The record's `family` field.
+#[derive(Serialize)]
+struct FamilyDoc {
+    name: &'static str,
+    params: Value,
 }
 
 /// A record's `family` field checked against its instance: the family is known and the

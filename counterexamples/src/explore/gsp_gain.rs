@@ -41,6 +41,7 @@ type Profile = Vec<(usize, Vec<Rational>)>;
 const INFO: MetricInfo = MetricInfo {
     one_is_neutral: true,
     ..MetricInfo::ratio(
+        MetricName::GspGain,
         "max over coalitions with no member worse off of a member's u_i(after) / u_i(before)",
         Direction::Max,
         Property::GspStrong,
@@ -48,10 +49,6 @@ const INFO: MetricInfo = MetricInfo {
 };
 
 impl Metric for GspGain {
-    fn id(&self) -> MetricName {
-        MetricName::GspGain
-    }
-
     fn info(&self) -> &'static MetricInfo {
         &INFO
     }

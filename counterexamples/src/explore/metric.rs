@@ -167,6 +167,8 @@ impl<'a> Ctx<'a> {
 /// module, returned by [`Metric::info`] and read by the trait's provided methods.
 #[derive(Debug, Clone, Copy)]
 pub struct MetricInfo {
+    /// Which metric this is.
+    pub id: MetricName,
     /// A one-line definition (shown in `explore --help`).
     pub description: &'static str,
     /// Whether the record is the largest or the smallest value.
@@ -194,17 +196,39 @@ pub struct MetricInfo {
     /// evaluation at 1 or below found no violation and shows no slope, so the local search
     /// does not restart from it (its budget goes to more seed units instead).
     pub one_is_neutral: bool,
+    /// Which mechanisms the metric says something about.
+    pub applies: Applies,
+}
+
+/// Which mechanisms a metric says something about (read by [`Metric::applies_to`]).
+#[derive(Debug, Clone, Copy)]
+pub enum Applies {
+    /// Every mechanism.
+    Every,
+    /// Every mechanism not proved to have the metric's property; the reason follows the
+    /// mechanism's name in the refusal (`"drf is envy-free (...): ..."`).
+    UnlessProved(&'static str),
+    /// The mechanisms `accepts` takes by name; `", not <mechanism>"` follows the reason in
+    /// the refusal.
+    Only {
+        /// Whether a mechanism, by name, is one the metric applies to.
+        accepts: fn(&str) -> bool,
+        /// Why the others are refused.
+        reason: &'static str,
+    },
 }
 
 impl MetricInfo {
     /// A per-user ratio of utilities in tasks, compared with the answer in the scenario:
     /// the common case, from which the rows of the table differ.
     pub(crate) const fn ratio(
+        id: MetricName,
         description: &'static str,
         direction: Direction,
         property: Property,
     ) -> Self {
         MetricInfo {
+            id,
             description,
             direction,
             property,
@@ -214,6 +238,7 @@ impl MetricInfo {
             per_user: true,
             compared: "allocation_after",
             one_is_neutral: false,
+            applies: Applies::Every,
         }
     }
 }
@@ -222,10 +247,12 @@ impl MetricInfo {
 /// An implementation is one module: its [`MetricInfo`] (what it measures, in which
 /// direction) and how the value is computed.
 pub trait Metric: Sync {
-    /// Which metric this is.
-    fn id(&self) -> MetricName;
     /// What it measures, in which direction, and how its record is shaped.
     fn info(&self) -> &'static MetricInfo;
+    /// See [`MetricInfo::id`].
+    fn id(&self) -> MetricName {
+        self.info().id
+    }
     /// Its command-line name.
     fn name(&self) -> &'static str {
         self.id().name()
@@ -269,10 +296,17 @@ pub trait Metric: Sync {
         serde_json::Map::new()
     }
     /// `Err(reason)` when the metric says nothing about this mechanism (e.g. envy of a
-    /// mechanism proved envy-free).
+    /// mechanism proved envy-free): see [`MetricInfo::applies`].
     fn applies_to(&self, mechanism: &Descriptor) -> Result<(), String> {
-        let _ = mechanism;
-        Ok(())
+        match self.info().applies {
+            Applies::UnlessProved(reason) if mechanism.is_proved(self.property()) => {
+                Err(format!("{} {reason}", mechanism.name))
+            }
+            Applies::Only { accepts, reason } if !accepts(mechanism.name) => {
+                Err(format!("{reason}, not {}", mechanism.name))
+            }
+            Applies::Every | Applies::UnlessProved(_) | Applies::Only { .. } => Ok(()),
+        }
     }
     /// The value on one scenario, from the true answer `truth`: `Ok(None)` when the
     /// scenario has no value (e.g. the liar had nothing before, a coalition member loses).

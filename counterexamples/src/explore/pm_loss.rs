@@ -210,16 +210,13 @@ fn neighbour(
 
 /// What the metric measures, in which direction, and how its record is shaped.
 const INFO: MetricInfo = MetricInfo::ratio(
+    MetricName::PmLoss,
     "min over a population I, one more user k (leaving I + k or joining I) and a user i of I of u_i(I) / u_i(I + k) (at least 1 when population monotonic)",
     Direction::Min,
     Property::Pm,
 );
 
 impl Metric for PmLoss {
-    fn id(&self) -> MetricName {
-        MetricName::PmLoss
-    }
-
     fn info(&self) -> &'static MetricInfo {
         &INFO
     }

@@ -18,7 +18,8 @@
 //! recomputed, the welfare ratios against their LPs, `starvation` by running its recorded
 //! workload again and reading every node's spells from the simulator's trace.
 
-use serde_json::{json, Map, Value};
+use serde::Serialize;
+use serde_json::{Map, Value};
 
 use leontief_solver::properties::allocation::{envy_freeness, sharing_incentive};
 use leontief_solver::properties::manipulation::{gsp_scenario, sp_scenario, GspReading};
@@ -30,6 +31,7 @@ use leontief_solver::{read_numbers, Allocation, Instance, Mechanism, Rational, S
 use super::metric::{Evaluation, Metric, Utility};
 use super::MetricName;
 use crate::candidate::Candidate;
+use crate::doc::{self, ByName};
 
 /// `x` rounded to `places` decimal places, half to even, computed exactly (no floating
 /// point), trailing zeros dropped.
@@ -71,21 +73,12 @@ pub fn decimal(x: &Rational, places: u32) -> String {
     }
 }
 
-/// How records name a user: its path in the tree (its name when it has no pool).
-fn name(inst: &Instance, i: usize) -> Value {
-    Value::String(inst.user_path(i))
-}
-
-fn tasks_by_user(inst: &Instance, users: &[usize], x: &Allocation) -> Value {
-    let mut o = Map::new();
-    for (k, &i) in users.iter().enumerate() {
-        o.insert(inst.user_path(i), json!(x.tasks[k].to_string()));
-    }
-    Value::Object(o)
-}
-
-fn numbers(v: &[Rational]) -> Value {
-    Value::Array(v.iter().map(|x| json!(x.to_string())).collect())
+fn tasks_by_user<'a>(inst: &Instance, users: &[usize], x: &'a Allocation) -> ByName<&'a Rational> {
+    users
+        .iter()
+        .enumerate()
+        .map(|(k, &i)| (inst.user_path(i), &x.tasks[k]))
+        .collect()
 }
 
 /// Where a record was found: a seed unit of the space, or a local-search task.
@@ -107,6 +100,93 @@ pub enum Origin {
     },
 }
 
+/// A record as written: the fields in the order of the JSONL line.
+#[derive(Serialize)]
+struct RecordDoc<'a> {
+    metric: &'static str,
+    mechanism: &'a str,
+    direction: String,
+    utility: &'static str,
+    value: &'a Rational,
+    decimal: String,
+    exact: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    interval: Option<[&'a Rational; 2]>,
+    instance: Value,
+    witness: WitnessDoc<'a>,
+    /// The search's bookkeeping; none in `prove`'s counterexamples.
+    #[serde(flatten)]
+    search: Option<SearchFields>,
+    /// `prove` for `prove`'s counterexamples.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    strategy: Option<&'static str>,
+}
+
+/// Where and after how many scenarios the search found a record.
+#[derive(Serialize)]
+struct SearchFields {
+    scenarios: u64,
+    seed: u64,
+    #[serde(flatten)]
+    origin: OriginDoc,
+    best: bool,
+}
+
+/// Where a record was found, as its fields say it.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum OriginDoc {
+    Unit {
+        origin: &'static str,
+        unit: u64,
+    },
+    Local {
+        origin: &'static str,
+        round: u64,
+        task: u64,
+    },
+}
+
+/// The user who left and its demand (`pm-loss`).
+#[derive(Serialize)]
+struct DepartedDoc<'a> {
+    user: String,
+    demand: &'a [Rational],
+}
+
+/// A record's witness: the ratio, the scenario, the metric's own fields, both answers.
+#[derive(Serialize)]
+struct WitnessDoc<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    user: Option<String>,
+    numerator: &'a Rational,
+    denominator: &'a Rational,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reports: Option<ByName<&'a [Rational]>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    departed: Option<DepartedDoc<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    joined: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    capacity_after: Option<&'a [Rational]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    envied: Option<String>,
+    /// The metric's own fields ([`Metric::details`]).
+    #[serde(flatten)]
+    details: Map<String, Value>,
+    /// Starvation's run: its seed, horizon, workload and worst spell.
+    #[serde(flatten)]
+    starvation: Option<super::starvation::WitnessFields>,
+    allocation_before: ByName<&'a Rational>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tolerance_before: Option<&'a Rational>,
+    /// The second answer, under the metric's key ([`Metric::compared`]).
+    #[serde(flatten)]
+    compared: Option<ByName<ByName<&'a Rational>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tolerance_after: Option<&'a Rational>,
+}
+
 /// The JSON record of an evaluation.
 pub fn to_json(
     metric: MetricName,
@@ -117,104 +197,123 @@ pub fn to_json(
     seed: u64,
     origin: &Origin,
 ) -> Value {
+    let origin = match origin {
+        Origin::Unit { unit, kind } => OriginDoc::Unit {
+            origin: kind,
+            unit: *unit,
+        },
+        Origin::Local { round, task } => OriginDoc::Local {
+            origin: "local",
+            round: *round,
+            task: *task,
+        },
+    };
+    let mut record = document(metric, mechanism, utility, e);
+    record.search = Some(SearchFields {
+        scenarios,
+        seed,
+        origin,
+        best: false,
+    });
+    doc::value(&record)
+}
+
+/// The record of an evaluation as `prove` states a counterexample: no search bookkeeping,
+/// `"strategy": "prove"`.
+pub(crate) fn to_prove_json(
+    metric: MetricName,
+    mechanism: &str,
+    utility: Utility,
+    e: &Evaluation,
+) -> Value {
+    let mut record = document(metric, mechanism, utility, e);
+    record.strategy = Some("prove");
+    doc::value(&record)
+}
+
+fn document<'a>(
+    metric: MetricName,
+    mechanism: &'a str,
+    utility: Utility,
+    e: &'a Evaluation,
+) -> RecordDoc<'a> {
     let m = metric.metric();
     let inst = &e.candidate.instance;
     let n = inst.num_users();
-    let mut w = Map::new();
-    if m.per_user() {
-        w.insert("user".into(), name(inst, e.user));
-    }
-    w.insert("numerator".into(), json!(e.numerator.to_string()));
-    w.insert("denominator".into(), json!(e.denominator.to_string()));
     let all: Vec<usize> = (0..n).collect();
     let mut after_users = all.clone();
     // The instance the scenario's answer is about, when it has other users (a join).
     let mut after_inst = None;
+    let mut w = WitnessDoc {
+        user: m.per_user().then(|| inst.user_path(e.user)),
+        numerator: &e.numerator,
+        denominator: &e.denominator,
+        reports: None,
+        departed: None,
+        joined: None,
+        capacity_after: None,
+        envied: None,
+        details: m.details(e),
+        starvation: None,
+        allocation_before: tasks_by_user(inst, &all, &e.before),
+        tolerance_before: e.before.tolerance.as_ref(),
+        compared: None,
+        tolerance_after: None,
+    };
     match &e.candidate.scenario {
         Scenario::Lies(lies) => {
-            let mut r = Map::new();
-            for (i, report) in lies {
-                r.insert(inst.user_path(*i), numbers(report));
-            }
-            w.insert("reports".into(), Value::Object(r));
+            w.reports = Some(
+                lies.iter()
+                    .map(|(i, report)| (inst.user_path(*i), report.as_slice()))
+                    .collect(),
+            );
         }
         Scenario::Remove(l) => {
-            let mut d = Map::new();
-            d.insert("user".into(), name(inst, *l));
-            d.insert("demand".into(), numbers(&inst.users()[*l].demand));
-            w.insert("departed".into(), Value::Object(d));
+            w.departed = Some(DepartedDoc {
+                user: inst.user_path(*l),
+                demand: &inst.users()[*l].demand,
+            });
             after_users.retain(|k| k != l);
         }
         Scenario::Join(k) => {
             // The joiner as the instance form writes a user (name, demand, pool path, ...).
             if let Ok(larger) = super::pm_loss::joined(inst, k) {
-                w.insert("joined".into(), larger.to_json()["users"][n].clone());
+                w.joined = Some(larger.to_json()["users"][n].clone());
                 after_users.push(n);
                 after_inst = Some(larger);
             }
         }
-        Scenario::Capacity(c) => {
-            w.insert("capacity_after".into(), numbers(c));
-        }
+        Scenario::Capacity(c) => w.capacity_after = Some(c),
         Scenario::Churn(_) | Scenario::Bounded => {}
     }
     if let Some(k) = e.other {
         if m.property() == Property::Ef {
-            w.insert("envied".into(), name(inst, k));
+            w.envied = Some(inst.user_path(k));
         }
     }
-    w.extend(m.details(e));
     if metric == MetricName::Starvation {
         // The node and its spell need the policy, which the evaluation does not name.
-        w.extend(super::starvation::witness(mechanism, e));
-    }
-    w.insert(
-        "allocation_before".into(),
-        tasks_by_user(inst, &all, &e.before),
-    );
-    if let Some(t) = &e.before.tolerance {
-        w.insert("tolerance_before".into(), json!(t.to_string()));
+        w.starvation = Some(super::starvation::witness(mechanism, e));
     }
     if let Some(after) = &e.after {
-        w.insert(
-            m.compared().into(),
-            tasks_by_user(after_inst.as_ref().unwrap_or(inst), &after_users, after),
-        );
-        if let Some(t) = &after.tolerance {
-            w.insert("tolerance_after".into(), json!(t.to_string()));
-        }
+        let answer = tasks_by_user(after_inst.as_ref().unwrap_or(inst), &after_users, after);
+        w.compared = Some(ByName(vec![(m.compared().to_string(), answer)]));
+        w.tolerance_after = after.tolerance.as_ref();
     }
-    let mut o = Map::new();
-    o.insert("metric".into(), json!(metric.name()));
-    o.insert("mechanism".into(), json!(mechanism));
-    o.insert("direction".into(), json!(m.direction().to_string()));
-    o.insert("utility".into(), json!(utility.name()));
-    o.insert("value".into(), json!(e.value.to_string()));
-    o.insert("decimal".into(), json!(decimal(&e.value, 12)));
-    o.insert("exact".into(), json!(e.exact));
-    if !e.exact {
-        o.insert(
-            "interval".into(),
-            json!([e.lo.to_string(), e.hi.to_string()]),
-        );
+    RecordDoc {
+        metric: metric.name(),
+        mechanism,
+        direction: m.direction().to_string(),
+        utility: utility.name(),
+        value: &e.value,
+        decimal: decimal(&e.value, 12),
+        exact: e.exact,
+        interval: (!e.exact).then_some([&e.lo, &e.hi]),
+        instance: inst.to_json(),
+        witness: w,
+        search: None,
+        strategy: None,
     }
-    o.insert("instance".into(), inst.to_json());
-    o.insert("witness".into(), Value::Object(w));
-    o.insert("scenarios".into(), json!(scenarios));
-    o.insert("seed".into(), json!(seed));
-    match origin {
-        Origin::Unit { unit, kind } => {
-            o.insert("origin".into(), json!(kind));
-            o.insert("unit".into(), json!(unit));
-        }
-        Origin::Local { round, task } => {
-            o.insert("origin".into(), json!("local"));
-            o.insert("round".into(), json!(round));
-            o.insert("task".into(), json!(task));
-        }
-    }
-    o.insert("best".into(), json!(false));
-    Value::Object(o)
 }
 
 fn field<'a>(v: &'a Value, key: &str) -> Result<&'a Value, SolverError> {

@@ -35,16 +35,13 @@ pub struct RmLoss;
 
 /// What the metric measures, in which direction, and how its record is shaped.
 const INFO: MetricInfo = MetricInfo::ratio(
+    MetricName::RmLoss,
     "min over grown capacities R' >= R and users i of u_i(after) / u_i(before) (at least 1 when resource monotonic)",
     Direction::Min,
     Property::Rm,
 );
 
 impl Metric for RmLoss {
-    fn id(&self) -> MetricName {
-        MetricName::RmLoss
-    }
-
     fn info(&self) -> &'static MetricInfo {
         &INFO
     }

@@ -53,10 +53,9 @@ use serde_json::{Map, Value};
 
 use leontief_solver::properties::allocation::share_guarantee_violations;
 use leontief_solver::properties::Property;
-use leontief_solver::registry::Descriptor;
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
-use super::metric::{Ctx, Direction, Evaluation, Metric, MetricInfo, Utility};
+use super::metric::{Applies, Ctx, Direction, Evaluation, Metric, MetricInfo, Utility};
 use super::metric_common::{evaluate_bounded, no_scenario, Of};
 use super::MetricName;
 use crate::candidate::Candidate;
@@ -100,10 +99,16 @@ pub(crate) fn least_node(inst: &Instance, x: &Allocation) -> Option<(usize, Rati
 
 /// What the metric measures, in which direction, and how its record is shaped.
 const INFO: MetricInfo = MetricInfo {
+    applies: Applies::Only {
+        accepts: |name| name.starts_with("hdrf:"),
+        reason: "sg-deficit measures the share guarantee of a tree: it applies to the \
+                 hierarchical mechanisms hdrf:*",
+    },
     uses_utility: false,
     ratio_of: "dominant shares",
     per_user: false,
     ..MetricInfo::ratio(
+        MetricName::SgDeficit,
         "min over nodes v with unmet demand of S_v / g_v, the node's dominant share over its \
          guaranteed share (1 or more with the share guarantee; hdrf:* on instances with pools)",
         Direction::Min,
@@ -112,22 +117,8 @@ const INFO: MetricInfo = MetricInfo {
 };
 
 impl Metric for SgDeficit {
-    fn id(&self) -> MetricName {
-        MetricName::SgDeficit
-    }
-
     fn info(&self) -> &'static MetricInfo {
         &INFO
-    }
-
-    fn applies_to(&self, mechanism: &Descriptor) -> Result<(), String> {
-        if !mechanism.name.starts_with("hdrf:") {
-            return Err(format!(
-                "sg-deficit measures the share guarantee of a tree: it applies to the hierarchical mechanisms hdrf:*, not {}",
-                mechanism.name
-            ));
-        }
-        Ok(())
     }
 
     fn details(&self, e: &Evaluation) -> Map<String, Value> {

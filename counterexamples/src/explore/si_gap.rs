@@ -10,11 +10,10 @@
 
 use leontief_solver::properties::allocation::equal_split;
 use leontief_solver::properties::{utility_at_truth, Property};
-use leontief_solver::registry::Descriptor;
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
 use super::metric::{
-    scale, spread, Ctx, Direction, Evaluation, Metric, MetricInfo, Spread, Utility,
+    scale, spread, Applies, Ctx, Direction, Evaluation, Metric, MetricInfo, Spread, Utility,
 };
 use super::metric_common::{evaluate_bounded, no_scenario, Of};
 use super::MetricName;
@@ -29,29 +28,22 @@ pub(crate) fn utility_of_bundle(instance: &Instance, i: usize, split: &[Rational
 }
 
 /// What the metric measures, in which direction, and how its record is shaped.
-const INFO: MetricInfo = MetricInfo::ratio(
-    "min over users i of x_i / u_i((w_i/W) R) (1 or more with the sharing incentive)",
-    Direction::Min,
-    Property::Si,
-);
+const INFO: MetricInfo = MetricInfo {
+    applies: Applies::UnlessProved(
+        "has the sharing incentive (docs/theory.md §3.11): si-gap is at least 1 on every \
+         instance",
+    ),
+    ..MetricInfo::ratio(
+        MetricName::SiGap,
+        "min over users i of x_i / u_i((w_i/W) R) (1 or more with the sharing incentive)",
+        Direction::Min,
+        Property::Si,
+    )
+};
 
 impl Metric for SiGap {
-    fn id(&self) -> MetricName {
-        MetricName::SiGap
-    }
-
     fn info(&self) -> &'static MetricInfo {
         &INFO
-    }
-
-    fn applies_to(&self, mechanism: &Descriptor) -> Result<(), String> {
-        if mechanism.is_proved(Property::Si) {
-            return Err(format!(
-                "{} has the sharing incentive (docs/theory.md §3.11): si-gap is at least 1 on every instance",
-                mechanism.name
-            ));
-        }
-        Ok(())
     }
 
     fn at(

@@ -40,6 +40,7 @@ pub struct SpGain;
 const INFO: MetricInfo = MetricInfo {
     one_is_neutral: true,
     ..MetricInfo::ratio(
+        MetricName::SpGain,
         "max over one liar i and its report d' of u_i(x'_i d') / u_i(x_i d_i) (at most 1 when strategy-proof)",
         Direction::Max,
         Property::Sp,
@@ -47,10 +48,6 @@ const INFO: MetricInfo = MetricInfo {
 };
 
 impl Metric for SpGain {
-    fn id(&self) -> MetricName {
-        MetricName::SpGain
-    }
-
     fn info(&self) -> &'static MetricInfo {
         &INFO
     }

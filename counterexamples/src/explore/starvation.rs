@@ -56,7 +56,8 @@
 //! - docs/theory.md §4.5 (naive HDRF's starvation), §4.6 (min-satisfaction HDRF), §4.9 (the
 //!   simulator).
 
-use serde_json::{json, Map, Value};
+use serde::Serialize;
+use serde_json::Value;
 
 use leontief_hdrf::simulate::{
     simulate, Arrival, Duration as TaskDuration, LeafWorkload, Record, Scenario as Sim, SimConfig,
@@ -73,6 +74,7 @@ use super::metric::{try_scenario, Ctx, Direction, Evaluation, Metric, MetricInfo
 use super::metric_common::Of;
 use super::MetricName;
 use crate::candidate::Candidate;
+use crate::doc::{self, ByName};
 
 /// The simulated time of a generated workload, `[0, HORIZON)`.
 pub const HORIZON: i128 = 16;
@@ -172,37 +174,75 @@ pub fn churn(tree: &Tree, seed: u64) -> Sim {
     sim
 }
 
+/// A leaf's task duration as the simulator reads it: `"d"`, or `{"uniform": [low, high],
+/// "steps": n}`.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum DurationDoc<'a> {
+    Fixed(&'a Rational),
+    Uniform {
+        uniform: [&'a Rational; 2],
+        steps: u64,
+    },
+}
+
+/// A leaf's supply: its batches, or an unlimited backlog (`"count": null`) from `start`.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum SupplyDoc<'a> {
+    Arrivals { arrivals: Vec<ArrivalDoc<'a>> },
+    Unlimited { count: (), start: &'a Rational },
+}
+
+/// One batch: `count` tasks submitted at `time`.
+#[derive(Serialize)]
+struct ArrivalDoc<'a> {
+    time: &'a Rational,
+    count: u64,
+}
+
+/// One leaf's workload.
+#[derive(Serialize)]
+struct LeafDoc<'a> {
+    duration: DurationDoc<'a>,
+    #[serde(flatten)]
+    supply: SupplyDoc<'a>,
+}
+
 /// The workload's JSON form, as the simulator reads it: `{leaf: {"duration": d,
 /// "arrivals": [{"time": t, "count": c}, ...]}}` (every leaf, in tree order).
 pub fn workload_json(sim: &Sim) -> Value {
     let tree = &sim.tree;
-    let mut o = Map::new();
-    for v in tree.leaves() {
-        let w = sim.workload(v);
-        let duration = match &w.duration {
-            TaskDuration::Fixed(d) => json!(d.to_string()),
-            TaskDuration::Uniform { low, high, steps } => {
-                json!({"uniform": [low.to_string(), high.to_string()], "steps": steps})
-            }
-        };
-        let mut leaf = Map::new();
-        leaf.insert("duration".into(), duration);
-        match &w.supply {
-            Supply::Arrivals(list) => {
-                let list: Vec<Value> = list
-                    .iter()
-                    .map(|a| json!({"time": a.time.to_string(), "count": a.count}))
-                    .collect();
-                leaf.insert("arrivals".into(), Value::Array(list));
-            }
-            Supply::Unlimited { start } => {
-                leaf.insert("count".into(), Value::Null);
-                leaf.insert("start".into(), json!(start.to_string()));
-            }
-        }
-        o.insert(tree.node(v).name().to_string(), Value::Object(leaf));
-    }
-    Value::Object(o)
+    let leaves: ByName<LeafDoc> = tree
+        .leaves()
+        .map(|v| {
+            let w = sim.workload(v);
+            let duration = match &w.duration {
+                TaskDuration::Fixed(d) => DurationDoc::Fixed(d),
+                TaskDuration::Uniform { low, high, steps } => DurationDoc::Uniform {
+                    uniform: [low, high],
+                    steps: *steps,
+                },
+            };
+            let supply = match &w.supply {
+                Supply::Arrivals(list) => SupplyDoc::Arrivals {
+                    arrivals: list
+                        .iter()
+                        .map(|a| ArrivalDoc {
+                            time: &a.time,
+                            count: a.count,
+                        })
+                        .collect(),
+                },
+                Supply::Unlimited { start } => SupplyDoc::Unlimited { count: (), start },
+            };
+            (
+                tree.node(v).name().to_string(),
+                LeafDoc { duration, supply },
+            )
+        })
+        .collect();
+    doc::value(&leaves)
 }
 
 /// Refuses an unbounded workload: a leaf with a backlog, or more than [`MAX_TASKS`] tasks.
@@ -342,34 +382,44 @@ fn seed_of(candidate: &Candidate) -> Result<u64, SolverError> {
     }
 }
 
+/// The witness fields of a `starvation` evaluation (see [`witness`]), each present once
+/// the step before it succeeded.
+#[derive(Serialize, Default)]
+pub(crate) struct WitnessFields {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    churn_seed: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    horizon: Option<Rational>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    workload: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    node: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    interval: Option<[Rational; 2]>,
+}
+
 /// The witness fields of a `starvation` evaluation under `mechanism`: `churn_seed`,
 /// `horizon`, `workload` (the simulator's JSON form), and when the value is positive the
 /// `node` (its path) and its spell `interval` `[start, end)`. The run is repeated (it is
 /// deterministic), since the evaluation does not hold the trace.
-pub(crate) fn witness(mechanism: &str, e: &Evaluation) -> Map<String, Value> {
-    let mut o = Map::new();
+pub(crate) fn witness(mechanism: &str, e: &Evaluation) -> WitnessFields {
+    let mut o = WitnessFields::default();
     let Ok(seed) = seed_of(&e.candidate) else {
         return o;
     };
-    o.insert("churn_seed".into(), json!(seed));
+    o.churn_seed = Some(seed);
     let Ok(policy) = policy_of(mechanism) else {
         return o;
     };
     let Ok((tree, sim, run)) = simulate_churn(&e.candidate.instance, seed, policy) else {
         return o;
     };
-    o.insert("horizon".into(), json!(run.horizon.to_string()));
-    o.insert("workload".into(), workload_json(&sim));
+    o.workload = Some(workload_json(&sim));
     if let Ok(Some(s)) = worst(&tree, &run) {
-        o.insert(
-            "node".into(),
-            json!(tree.instance().hierarchy().path(s.node)),
-        );
-        o.insert(
-            "interval".into(),
-            json!([s.start.to_string(), s.end.to_string()]),
-        );
+        o.node = Some(tree.instance().hierarchy().path(s.node));
+        o.interval = Some([s.start.clone(), s.end.clone()]);
     }
+    o.horizon = Some(run.horizon);
     o
 }
 
@@ -379,6 +429,7 @@ const INFO: MetricInfo = MetricInfo {
     ratio_of: "times",
     per_user: false,
     ..MetricInfo::ratio(
+        MetricName::Starvation,
         "max over generated churn workloads and nodes v below the root of L_v / H, the longest time v spends below its guaranteed share with unmet demand as a fraction of the simulated time H (0 when no node starves; hdrf:* policies, simulated)",
         Direction::Max,
         Property::Sg,
@@ -386,10 +437,6 @@ const INFO: MetricInfo = MetricInfo {
 };
 
 impl Metric for Starvation {
-    fn id(&self) -> MetricName {
-        MetricName::Starvation
-    }
-
     fn info(&self) -> &'static MetricInfo {
         &INFO
     }
@@ -500,8 +547,8 @@ pub(crate) fn confirm(
     }
     if let Some(s) = worst {
         let node = tree.instance().hierarchy().path(s.node);
-        let interval = json!([s.start.to_string(), s.end.to_string()]);
-        if w["node"] != json!(node) || w["interval"] != interval {
+        let interval = doc::value(&[&s.start, &s.end]);
+        if w["node"].as_str() != Some(node.as_str()) || w["interval"] != interval {
             return Err(SolverError::invalid(
                 "witness.interval",
                 format!("the trace gives node {node:?} starved on {interval}"),

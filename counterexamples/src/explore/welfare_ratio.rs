@@ -169,6 +169,7 @@ const OPTIMUM_INFO: MetricInfo = MetricInfo {
     per_user: false,
     compared: "allocation_optimum",
     ..MetricInfo::ratio(
+        MetricName::WelfareRatio,
         "OPT / W(x): the utilitarian optimum (exact LP) over the mechanism's welfare \
          (default utility dominant-share)",
         Direction::Max,
@@ -178,6 +179,7 @@ const OPTIMUM_INFO: MetricInfo = MetricInfo {
 
 /// `fair-welfare-ratio`: as `welfare-ratio`, against the best fair welfare.
 const FAIR_INFO: MetricInfo = MetricInfo {
+    id: MetricName::FairWelfareRatio,
     description:
         "FAIR / W(x): the best SI and EF welfare (exact LPs) over the mechanism's welfare \
                   (default utility dominant-share)",
@@ -185,13 +187,6 @@ const FAIR_INFO: MetricInfo = MetricInfo {
 };
 
 impl Metric for WelfareRatio {
-    fn id(&self) -> MetricName {
-        match self.benchmark {
-            Benchmark::Optimum => MetricName::WelfareRatio,
-            Benchmark::Fair => MetricName::FairWelfareRatio,
-        }
-    }
-
     fn info(&self) -> &'static MetricInfo {
         match self.benchmark {
             Benchmark::Optimum => &OPTIMUM_INFO,

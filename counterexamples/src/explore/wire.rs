@@ -16,11 +16,12 @@
 //! use leontief_counterexamples::explore::WorkItem;
 //! let item = WorkItem::Unit { unit: 7 };
 //! let v = item_to_json_checked(&item).unwrap();
-//! assert_eq!(v, serde_json::json!({"unit": 7}));
+//! assert_eq!(v.to_string(), r#"{"unit":7}"#);
 //! assert_eq!(item_from_json(&v).unwrap(), item);
 //! ```
 
-use serde_json::{json, Map, Value};
+use serde::Serialize;
+use serde_json::Value;
 
 use leontief_solver::properties::Scenario;
 use leontief_solver::{read_numbers, Allocation, Instance, Rational, SolverError};
@@ -28,6 +29,7 @@ use leontief_solver::{read_numbers, Allocation, Instance, Rational, SolverError}
 use super::metric::Evaluation;
 use super::{Found, WorkItem};
 use crate::candidate::Candidate;
+use crate::doc;
 
 fn bad(field: &str, why: impl Into<String>) -> SolverError {
     SolverError::invalid(field, why.into())
@@ -36,14 +38,6 @@ fn bad(field: &str, why: impl Into<String>) -> SolverError {
 fn get<'a>(v: &'a Value, field: &str, key: &str) -> Result<&'a Value, SolverError> {
     v.get(key)
         .ok_or_else(|| bad(&format!("{field}.{key}"), "missing"))
-}
-
-fn number(x: &Rational) -> Value {
-    Value::String(x.to_string())
-}
-
-fn numbers(xs: &[Rational]) -> Value {
-    Value::Array(xs.iter().map(number).collect())
 }
 
 fn read_number(field: &str, v: &Value) -> Result<Rational, SolverError> {
@@ -61,26 +55,60 @@ fn read_index(field: &str, v: &Value) -> Result<usize, SolverError> {
     usize::try_from(read_u64(field, v)?).map_err(|_| bad(field, "index out of range"))
 }
 
-fn scenario_to_json(instance: &Instance, s: &Scenario) -> Value {
+/// A scenario by kind: `{"bounded": true}`, `{"lies": [[user, demand], ...]}`,
+/// `{"remove": user}`, `{"capacity": [...]}`, `{"join": instance}`, `{"churn": seed}`.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum ScenarioDoc<'a> {
+    Bounded {
+        bounded: bool,
+    },
+    Lies {
+        lies: Vec<(usize, &'a [Rational])>,
+    },
+    Remove {
+        remove: usize,
+    },
+    Capacity {
+        capacity: &'a [Rational],
+    },
+    /// The larger instance, or `null` and why it is not representable.
+    Join {
+        join: Option<Value>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        error: Option<String>,
+    },
+    Churn {
+        churn: u64,
+    },
+}
+
+fn scenario_doc<'a>(instance: &Instance, s: &'a Scenario) -> ScenarioDoc<'a> {
     match s {
-        Scenario::Bounded => json!({"bounded": true}),
-        Scenario::Lies(lies) => json!({
-            "lies": lies.iter().map(|(i, d)| json!([i, numbers(d)])).collect::<Vec<_>>()
-        }),
-        Scenario::Remove(i) => json!({ "remove": i }),
-        Scenario::Capacity(c) => json!({ "capacity": numbers(c) }),
+        Scenario::Bounded => ScenarioDoc::Bounded { bounded: true },
+        Scenario::Lies(lies) => ScenarioDoc::Lies {
+            lies: lies.iter().map(|(i, d)| (*i, d.as_slice())).collect(),
+        },
+        Scenario::Remove(i) => ScenarioDoc::Remove { remove: *i },
+        Scenario::Capacity(c) => ScenarioDoc::Capacity { capacity: c },
         // The joiner as the instance form writes the last user of the larger instance (its
         // pool named by path).
         Scenario::Join(u) => {
             let mut users = instance.users().to_vec();
             users.push(u.clone());
             match instance.with_users(users) {
-                Ok(larger) => json!({ "join": larger.to_json() }),
+                Ok(larger) => ScenarioDoc::Join {
+                    join: Some(larger.to_json()),
+                    error: None,
+                },
                 // Not representable: the checked encoder refuses it.
-                Err(e) => json!({ "join": Value::Null, "error": e.to_string() }),
+                Err(e) => ScenarioDoc::Join {
+                    join: None,
+                    error: Some(e.to_string()),
+                },
             }
         }
-        Scenario::Churn(seed) => json!({ "churn": seed }),
+        Scenario::Churn(seed) => ScenarioDoc::Churn { churn: *seed },
     }
 }
 
@@ -125,11 +153,18 @@ fn scenario_from_json(field: &str, v: &Value) -> Result<Scenario, SolverError> {
     })
 }
 
-fn candidate_to_json(c: &Candidate) -> Value {
-    json!({
-        "instance": c.instance.to_json(),
-        "scenario": scenario_to_json(&c.instance, &c.scenario),
-    })
+/// A candidate: the instance form and the scenario.
+#[derive(Serialize)]
+struct CandidateDoc<'a> {
+    instance: Value,
+    scenario: ScenarioDoc<'a>,
+}
+
+fn candidate_doc(c: &Candidate) -> CandidateDoc<'_> {
+    CandidateDoc {
+        instance: c.instance.to_json(),
+        scenario: scenario_doc(&c.instance, &c.scenario),
+    }
 }
 
 fn candidate_from_json(field: &str, v: &Value) -> Result<Candidate, SolverError> {
@@ -139,13 +174,19 @@ fn candidate_from_json(field: &str, v: &Value) -> Result<Candidate, SolverError>
     Ok(Candidate::new(instance, scenario))
 }
 
-fn allocation_to_json(x: &Allocation) -> Value {
-    let mut o = Map::new();
-    o.insert("tasks".into(), numbers(&x.tasks));
-    if let Some(t) = &x.tolerance {
-        o.insert("tolerance".into(), number(t));
+/// An answer: the tasks, and the tolerance when approximate.
+#[derive(Serialize)]
+struct AllocationDoc<'a> {
+    tasks: &'a [Rational],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tolerance: Option<&'a Rational>,
+}
+
+fn allocation_doc(x: &Allocation) -> AllocationDoc<'_> {
+    AllocationDoc {
+        tasks: &x.tasks,
+        tolerance: x.tolerance.as_ref(),
     }
-    Value::Object(o)
 }
 
 fn allocation_from_json(field: &str, v: &Value) -> Result<Allocation, SolverError> {
@@ -158,23 +199,37 @@ fn allocation_from_json(field: &str, v: &Value) -> Result<Allocation, SolverErro
     Ok(x)
 }
 
-fn evaluation_to_json(e: &Evaluation) -> Value {
-    let mut o = Map::new();
-    o.insert("value".into(), number(&e.value));
-    o.insert("lo".into(), number(&e.lo));
-    o.insert("hi".into(), number(&e.hi));
-    o.insert("exact".into(), json!(e.exact));
-    o.insert("candidate".into(), candidate_to_json(&e.candidate));
-    o.insert("user".into(), json!(e.user));
-    o.insert("other".into(), json!(e.other));
-    o.insert("numerator".into(), number(&e.numerator));
-    o.insert("denominator".into(), number(&e.denominator));
-    o.insert("before".into(), allocation_to_json(&e.before));
-    o.insert(
-        "after".into(),
-        e.after.as_ref().map_or(Value::Null, allocation_to_json),
-    );
-    Value::Object(o)
+/// An evaluation in full: the value and its interval, the candidate, the users, the ratio
+/// and both answers.
+#[derive(Serialize)]
+struct EvaluationDoc<'a> {
+    value: &'a Rational,
+    lo: &'a Rational,
+    hi: &'a Rational,
+    exact: bool,
+    candidate: CandidateDoc<'a>,
+    user: usize,
+    other: Option<usize>,
+    numerator: &'a Rational,
+    denominator: &'a Rational,
+    before: AllocationDoc<'a>,
+    after: Option<AllocationDoc<'a>>,
+}
+
+fn evaluation_doc(e: &Evaluation) -> EvaluationDoc<'_> {
+    EvaluationDoc {
+        value: &e.value,
+        lo: &e.lo,
+        hi: &e.hi,
+        exact: e.exact,
+        candidate: candidate_doc(&e.candidate),
+        user: e.user,
+        other: e.other,
+        numerator: &e.numerator,
+        denominator: &e.denominator,
+        before: allocation_doc(&e.before),
+        after: e.after.as_ref().map(allocation_doc),
+    }
 }
 
 fn evaluation_from_json(field: &str, v: &Value) -> Result<Evaluation, SolverError> {
@@ -208,14 +263,28 @@ fn evaluation_from_json(field: &str, v: &Value) -> Result<Evaluation, SolverErro
 /// A work item's serialized form: `{"unit": u}` or `{"round", "task", "elite": {"instance",
 /// "scenario"}}`.
 pub fn item_to_json(item: &WorkItem) -> Value {
-    match item {
-        WorkItem::Unit { unit } => json!({ "unit": unit }),
-        WorkItem::Local { round, task, elite } => json!({
-            "round": round,
-            "task": task,
-            "elite": candidate_to_json(elite),
-        }),
-    }
+    doc::value(&match item {
+        WorkItem::Unit { unit } => ItemDoc::Unit { unit: *unit },
+        WorkItem::Local { round, task, elite } => ItemDoc::Local {
+            round: *round,
+            task: *task,
+            elite: candidate_doc(elite),
+        },
+    })
+}
+
+/// A work item: a seed unit, or a local-search task from an elite candidate.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum ItemDoc<'a> {
+    Unit {
+        unit: u64,
+    },
+    Local {
+        round: u64,
+        task: u64,
+        elite: CandidateDoc<'a>,
+    },
 }
 
 /// Reads [`item_to_json`]'s form back.
@@ -238,11 +307,19 @@ pub fn item_from_json(v: &Value) -> Result<WorkItem, SolverError> {
 /// A result's serialized form: `{"scenarios", "errors", "best"}` (`best` the evaluation in
 /// full, or `null`).
 pub fn found_to_json(found: &Found) -> Value {
-    json!({
-        "scenarios": found.scenarios,
-        "errors": found.errors,
-        "best": found.best.as_ref().map_or(Value::Null, evaluation_to_json),
+    doc::value(&FoundDoc {
+        scenarios: found.scenarios,
+        errors: &found.errors,
+        best: found.best.as_ref().map(evaluation_doc),
     })
+}
+
+/// A round's result.
+#[derive(Serialize)]
+struct FoundDoc<'a> {
+    scenarios: u64,
+    errors: &'a [String],
+    best: Option<EvaluationDoc<'a>>,
 }
 
 /// Reads [`found_to_json`]'s form back.

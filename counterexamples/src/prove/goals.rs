@@ -18,13 +18,13 @@ use std::collections::HashMap;
 
 use leontief_solver::properties::{Property, Scenario};
 use leontief_solver::Rational;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::smt::{and, binary, constant, implies, mul, or, sum, Script};
 use super::statement::{Encoding, Goal, Kind, Profile, Shape, Statement};
 use super::{common_level, drf};
 use crate::candidate::{evaluate, Candidate};
-use crate::explore::record::{to_json as metric_json, Origin};
+use crate::explore::record::to_prove_json as metric_json;
 use crate::explore::{Direction, MetricName, Utility};
 use crate::mechanisms::by_name;
 use crate::record::Record;
@@ -359,23 +359,8 @@ pub(super) fn rederive(
                 e.value
             ));
         }
-        let mut record = metric_json(
-            metric,
-            mechanism.name(),
-            utility,
-            &e,
-            1,
-            0,
-            &Origin::Local { round: 0, task: 0 },
-        );
-        if let Some(o) = record.as_object_mut() {
-            // A search's bookkeeping has no meaning here.
-            for key in ["scenarios", "seed", "origin", "round", "task", "best"] {
-                o.remove(key);
-            }
-            o.insert("strategy".into(), json!("prove"));
-        }
-        return Ok(record);
+        // A search's bookkeeping has no meaning here.
+        return Ok(metric_json(metric, mechanism.name(), utility, &e));
     }
     let scenario = match statement.goal {
         Goal::Property(Property::Pm) => Scenario::Remove(0),

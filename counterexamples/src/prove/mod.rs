@@ -35,7 +35,10 @@ use std::time::{Duration, Instant};
 
 use leontief_solver::SolverError;
 use rayon::prelude::*;
-use serde_json::{json, Map, Value};
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::doc;
 
 pub use smt::{Answer, Script, Solver, SolverKind};
 pub use statement::{Case, Goal, ProvedMechanism, Statement};
@@ -187,18 +190,17 @@ impl CrossCheck {
             .collect()
     }
 
-    fn to_json(&self) -> Value {
-        let mut o = json!({
-            "solver": format!("{} {}", self.solver.name, self.solver.version),
-        });
-        if let Some(why) = &self.skipped {
-            o["skipped"] = json!(why);
-            return o;
+    fn document(&self, disagreement: Option<String>) -> CrossCheckDoc<'_> {
+        let skipped = self.skipped.as_deref();
+        let answered = skipped.is_none();
+        CrossCheckDoc {
+            solver: format!("{} {}", self.solver.name, self.solver.version),
+            skipped,
+            agreed: answered.then(|| self.agreed()),
+            open: answered.then(|| self.open()),
+            disagreed: answered.then(|| self.disagreed()),
+            disagreement,
         }
-        o["agreed"] = json!(self.agreed());
-        o["open"] = json!(self.open());
-        o["disagreed"] = json!(self.disagreed());
-        o
     }
 }
 
@@ -392,15 +394,72 @@ fn emit(dir: &std::path::Path, cases: &[Case]) -> Result<(), ProveError> {
     Ok(())
 }
 
+/// Seconds rounded to the millisecond, as the answer reports them.
+fn milliseconds(seconds: f64) -> f64 {
+    (seconds * 1000.0).round() / 1000.0
+}
+
+/// `prove`'s JSON answer: the statement's fields, then the verdict and what it rests on.
+#[derive(Serialize)]
+struct ProofDoc<'a> {
+    #[serde(flatten)]
+    statement: statement::StatementDoc<'a>,
+    verdict: &'static str,
+    rests_on: String,
+    cases: Vec<CaseDoc<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    counterexample: Option<&'a Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    open: Option<&'a [usize]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cross_check: Option<CrossCheckDoc<'a>>,
+}
+
+/// One case: its type, the solver's status and time, the second solver's when asked.
+#[derive(Serialize)]
+struct CaseDoc<'a> {
+    case: usize,
+    #[serde(rename = "type")]
+    kind: &'a str,
+    status: &'static str,
+    seconds: f64,
+    solver: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cross_check: Option<SecondDoc<'a>>,
+}
+
+/// The second solver's answer on one case.
+#[derive(Serialize)]
+struct SecondDoc<'a> {
+    status: &'static str,
+    seconds: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<&'a str>,
+}
+
+/// The cross-check's summary: why it was skipped, or which cases agreed, stayed open or
+/// disagreed; and the disagreement in words.
+#[derive(Serialize)]
+struct CrossCheckDoc<'a> {
+    solver: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    skipped: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    agreed: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    open: Option<Vec<usize>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    disagreed: Option<Vec<usize>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    disagreement: Option<String>,
+}
+
 impl Proof {
     /// The JSON answer: the statement and its domain, the verdict, every case (status,
     /// seconds, solver), the open cases or the counterexample.
     pub fn to_json(&self, statement: &Statement) -> Value {
-        let mut o = Map::new();
-        for (k, v) in statement.to_json() {
-            o.insert(k, v);
-        }
-        o.insert("verdict".into(), json!(self.verdict.name()));
         let solver = format!("{} {}", self.solver.name, self.solver.version);
         let rests_on = match &self.verdict {
             Verdict::Proved => format!(
@@ -420,58 +479,52 @@ impl Proof {
             ),
             Verdict::Unknown(_) => "nothing: some cases are open".to_string(),
         };
-        o.insert("rests_on".into(), json!(rests_on));
         let checked: std::collections::HashMap<usize, &CheckedCase> = self
             .cross_check
             .iter()
             .flat_map(|c| c.cases.iter().map(|k| (k.index, k)))
             .collect();
-        o.insert(
-            "cases".into(),
-            self.cases
-                .iter()
-                .map(|c| {
-                    let mut case = json!({
-                        "case": c.index,
-                        "type": c.label,
-                        "status": c.status.name(),
-                        "seconds": (c.seconds * 1000.0).round() / 1000.0,
-                        "solver": solver,
-                    });
-                    if let Status::Unknown(reason) = &c.status {
-                        case["reason"] = json!(reason);
-                    }
-                    if let Some(k) = checked.get(&c.index) {
-                        let mut second = json!({
-                            "status": answer_name(&k.answer),
-                            "seconds": (k.seconds * 1000.0).round() / 1000.0,
-                        });
-                        if let Answer::Unknown(reason) = &k.answer {
-                            second["reason"] = json!(reason);
-                        }
-                        case["cross_check"] = second;
-                    }
-                    case
-                })
-                .collect(),
-        );
-        match &self.verdict {
-            Verdict::Proved => {}
-            Verdict::Refuted(record) => {
-                o.insert("counterexample".into(), (**record).clone());
-            }
-            Verdict::Unknown(open) => {
-                o.insert("open".into(), json!(open));
-            }
-        }
-        if let Some(check) = &self.cross_check {
-            let mut field = check.to_json();
-            if let Some(text) = self.disagreement() {
-                field["disagreement"] = json!(text);
-            }
-            o.insert("cross_check".into(), field);
-        }
-        Value::Object(o)
+        let cases = self
+            .cases
+            .iter()
+            .map(|c| CaseDoc {
+                case: c.index,
+                kind: &c.label,
+                status: c.status.name(),
+                seconds: milliseconds(c.seconds),
+                solver: &solver,
+                reason: match &c.status {
+                    Status::Unknown(reason) => Some(reason.as_str()),
+                    _ => None,
+                },
+                cross_check: checked.get(&c.index).map(|k| SecondDoc {
+                    status: answer_name(&k.answer),
+                    seconds: milliseconds(k.seconds),
+                    reason: match &k.answer {
+                        Answer::Unknown(reason) => Some(reason.as_str()),
+                        _ => None,
+                    },
+                }),
+            })
+            .collect();
+        doc::value(&ProofDoc {
+            statement: statement.document(),
+            verdict: self.verdict.name(),
+            rests_on,
+            cases,
+            counterexample: match &self.verdict {
+                Verdict::Refuted(record) => Some(&**record),
+                _ => None,
+            },
+            open: match &self.verdict {
+                Verdict::Unknown(open) => Some(open),
+                _ => None,
+            },
+            cross_check: self
+                .cross_check
+                .as_ref()
+                .map(|check| check.document(self.disagreement())),
+        })
     }
 
     /// Who answered `unsat` in every case of a `proved` verdict: the solver, and the

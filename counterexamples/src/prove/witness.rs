@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use leontief_solver::properties::{utility_at_truth, utility_of_report, Scenario};
 use leontief_solver::{Instance, Rational, User};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::statement::{Goal, Statement};
 use crate::candidate::{evaluate, Candidate};
@@ -226,13 +226,14 @@ fn rederive(statement: &Statement, values: &HashMap<String, Rational>) -> Result
     };
     let mut record = Record::new(mechanism.name(), property, candidate, violation);
     record.strategy = Some("prove".into());
-    let mut json = record.to_json();
-    if let Some(gain) = gain {
-        json["metric"] = json!(match statement.goal {
-            Goal::GspGain(_) => "gsp-gain",
-            _ => "sp-gain",
-        });
-        json["value"] = json!(gain.to_string());
-    }
-    Ok(json)
+    Ok(match gain {
+        Some(gain) => {
+            let metric = match statement.goal {
+                Goal::GspGain(_) => "gsp-gain",
+                _ => "sp-gain",
+            };
+            record.to_json_with_gain(metric, &gain)
+        }
+        None => record.to_json(),
+    })
 }

@@ -1,0 +1,51 @@
+//! Building blocks of the crate's typed JSON documents: a map keyed by names in a given
+//! order (users by path, leaves by name), and the `skip_serializing_if` predicates the
+//! documents share.
+
+use serde::ser::{Serialize, SerializeMap, Serializer};
+
+/// A JSON object whose keys are names known only at run time (users by path, leaves by
+/// name), written in the order given.
+///
+/// # Example
+/// ```
+/// use leontief_counterexamples::doc::ByName;
+/// let m = ByName(vec![("b".to_string(), 1), ("a".to_string(), 2)]);
+/// assert_eq!(serde_json::to_string(&m).unwrap(), r#"{"b":1,"a":2}"#);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ByName<T>(pub Vec<(String, T)>);
+
+impl<T: Serialize> Serialize for ByName<T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (name, value) in &self.0 {
+            map.serialize_entry(name, value)?;
+        }
+        map.end()
+    }
+}
+
+impl<T> FromIterator<(String, T)> for ByName<T> {
+    fn from_iter<I: IntoIterator<Item = (String, T)>>(iter: I) -> Self {
+        ByName(iter.into_iter().collect())
+    }
+}
+
+/// The JSON value of a document built of serde types.
+///
+/// # Panics
+/// Never for the crate's documents: their keys are strings and their numbers finite or
+/// written as text, which is all `serde_json::to_value` can refuse.
+pub(crate) fn value<T: Serialize>(document: &T) -> serde_json::Value {
+    serde_json::to_value(document).expect("a document of string keys and exact numbers")
+}
+
+/// The JSON object of a document that is a struct (its fields in declaration order).
+pub(crate) fn object<T: Serialize>(document: &T) -> serde_json::Map<String, serde_json::Value> {
+    match value(document) {
+        serde_json::Value::Object(fields) => fields,
+        // A struct serializes as an object; anything else has no fields.
+        _ => serde_json::Map::new(),
+    }
+}

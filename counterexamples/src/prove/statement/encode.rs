@@ -1,0 +1,287 @@
+//! The encoding of one case: the instance's unknowns in normal form, both answers by the
+//! mechanism's encoding, and the negated goal over them.
+
+use leontief_solver::properties::Property;
+use leontief_solver::Rational;
+
+use super::{Encoding, Goal, Kind, Shape, Split, Statement};
+use crate::prove::smt::{and, binary, constant, implies, mul, or, Script};
+use crate::prove::{asset, ceei, common_level, drf, goals};
+
+/// The terms of one demand profile, in normal form.
+#[derive(Debug, Clone)]
+pub struct Profile {
+    /// `demands[i][r]`: user `i`'s (reported) demand for resource `r`.
+    pub demands: Vec<Vec<String>>,
+    /// Weights, when the domain has them (else every weight is 1).
+    pub weights: Option<Vec<String>>,
+    /// Task caps, when the domain has them.
+    pub caps: Option<Vec<String>>,
+}
+
+impl Profile {
+    /// The number of users.
+    pub fn users(&self) -> usize {
+        self.demands.len()
+    }
+
+    /// The number of resources.
+    pub fn resources(&self) -> usize {
+        self.demands.first().map_or(0, Vec::len)
+    }
+
+    /// `load_r = Σ_i tasks_i · d_ir`.
+    pub fn load(&self, tasks: &[String], r: usize) -> String {
+        crate::prove::smt::sum(
+            &(0..self.users())
+                .map(|i| mul(&tasks[i], &self.demands[i][r]))
+                .collect::<Vec<_>>(),
+        )
+    }
+}
+
+impl Statement {
+    /// Declares the instance's unknowns in normal form: every user's demand row `d_i_r`
+    /// (its largest entry the case's `dominant[i]` when the case fixes it), and the weights
+    /// `w_i` and caps `t_i` when the domain has them, all positive.
+    #[allow(clippy::type_complexity)]
+    pub(crate) fn declare_users(
+        &self,
+        s: &mut Script,
+        dominant: &[usize],
+    ) -> (Vec<Vec<String>>, Option<Vec<String>>, Option<Vec<String>>) {
+        let (n, m) = (self.users, self.resources);
+        let demands = (0..n)
+            .map(|i| demand_row(s, self.positive, m, "d", i, dominant.get(i).copied()))
+            .collect();
+        let mut positive_per_user = |name: &str| -> Vec<String> {
+            (0..n)
+                .map(|i| {
+                    let v = s.reported_real(&format!("{name}_{}", i + 1));
+                    s.assert(binary(">", &v, "0.0"));
+                    v
+                })
+                .collect()
+        };
+        let weights = self.weights.then(|| positive_per_user("w"));
+        let caps = self.caps.then(|| positive_per_user("t"));
+        (demands, weights, caps)
+    }
+
+    /// The script of one case.
+    pub(super) fn script(&self, kind: &Kind) -> Script {
+        if !self.goal.is_about_lies() {
+            return goals::script(self, &kind.truth);
+        }
+        if let (Encoding::Ceei, Shape::Support(truth), Shape::Support(lie)) =
+            (self.mechanism.encoding(), &kind.truth, &kind.lie)
+        {
+            return ceei::manipulation_script(self, truth, lie);
+        }
+        let (n, m) = (self.users, self.resources);
+        let mut s = Script::new();
+        let (demands, weights, caps) = self.declare_users(&mut s, &kind.dominant);
+        // When no case type names users (price supports, one case), users within the
+        // coalition and within the others may still be permuted: sort each class by its
+        // first demand entry.
+        if !matches!(self.split(), Split::Bottlenecks { .. }) {
+            for class in [0..self.coalition, self.coalition..n] {
+                for i in class.clone().skip(1) {
+                    s.assert(binary("<=", &demands[i - 1][0], &demands[i][0]));
+                }
+            }
+        }
+        let mut reported = demands.clone();
+        for i in self.liars() {
+            reported[i] = demand_row(
+                &mut s,
+                self.positive,
+                m,
+                "e",
+                i,
+                kind.dominant.get(n + i).copied(),
+            );
+        }
+        let truthful = Profile {
+            demands: demands.clone(),
+            weights: weights.clone(),
+            caps: caps.clone(),
+        };
+        // A cap counts tasks of the report, so rescaling a report to the normal form rescales
+        // its cap by the same factor, which may be any: a liar's cap in the lying profile is
+        // an unknown of its own (docs/theory.md §6.5).
+        let reported_caps = caps.clone().map(|mut t| {
+            for i in self.liars() {
+                t[i] = s.reported_real(&format!("tl_{}", i + 1));
+                s.assert(binary(">", &t[i], "0.0"));
+            }
+            t
+        });
+        let lying = Profile {
+            demands: reported.clone(),
+            weights,
+            caps: reported_caps,
+        };
+        let x: Vec<String> = (0..n).map(|i| s.real(&format!("x_{}", i + 1))).collect();
+        let y: Vec<String> = (0..n).map(|i| s.real(&format!("y_{}", i + 1))).collect();
+        self.encode(&mut s, &truthful, &x, &kind.truth, "t");
+        self.encode(&mut s, &lying, &y, &kind.lie, "l");
+        let needs: Vec<Vec<String>> = demands
+            .iter()
+            .map(|row| row.iter().map(|a| binary(">", a, "0.0")).collect())
+            .collect();
+        let bundles = |tasks: &[String], rows: &[Vec<String>]| -> Vec<Vec<String>> {
+            (0..n)
+                .map(|i| (0..m).map(|r| mul(&tasks[i], &rows[i][r])).collect())
+                .collect()
+        };
+        if let Goal::SpGain(_) = &self.goal {
+            // The gain is a ratio: the liar has something at the truth.
+            s.assert(binary(">", &x[0], "0.0"));
+        }
+        let answers = Answers {
+            needs,
+            before: bundles(&x, &demands),
+            after: bundles(&y, &reported),
+            caps: caps.map(|t| (t, x.clone())),
+        };
+        self.assert_goal(&mut s, &answers);
+        s
+    }
+
+    /// Asserts the negated goal: the coalition's reports make its members better off, in the
+    /// sense of the goal (docs/theory.md §6.5), given both answers' bundles.
+    pub fn assert_goal(&self, s: &mut Script, answers: &Answers) {
+        let n = self.users;
+        match &self.goal {
+            Goal::SpGain(c) => {
+                s.assert(answers.better(0, Some(c), true));
+            }
+            // Decided by goals::script (returned above).
+            Goal::WelfareRatio(_) | Goal::PmLoss(_) | Goal::RmLoss(_) => {}
+            Goal::GspGain(c) => {
+                // Every liar weakly better off, and some user with tasks gaining more than
+                // c (docs/theory.md §6.5): it strictly gains, so it is a member.
+                for i in self.liars() {
+                    s.assert(answers.better(i, None, false));
+                }
+                s.assert(or(&(0..n)
+                    .map(|i| and(&[answers.has_tasks(i), answers.better(i, Some(c), true)]))
+                    .collect::<Vec<_>>()));
+            }
+            Goal::Property(Property::Sp) => s.assert(answers.better(0, None, true)),
+            // Exactly this case's liars (cases() covers every size up to k).
+            Goal::Property(Property::GspWeak) => {
+                // The coalition is the liars (a truthful member strictly gaining only widens
+                // it), every one strictly better off.
+                for i in self.liars() {
+                    s.assert(answers.better(i, None, true));
+                }
+            }
+            Goal::Property(_) => {
+                // Every liar weakly better off and some user, liar or not, strictly: the
+                // coalition is the liars and whoever strictly gains (as the checker reads it).
+                for i in self.liars() {
+                    s.assert(answers.better(i, None, false));
+                }
+                s.assert(or(&(0..n)
+                    .map(|i| answers.better(i, None, true))
+                    .collect::<Vec<_>>()));
+            }
+        }
+    }
+
+    pub(crate) fn encode(
+        &self,
+        s: &mut Script,
+        profile: &Profile,
+        tasks: &[String],
+        shape: &Shape,
+        at: &str,
+    ) {
+        match self.mechanism.encoding() {
+            Encoding::Drf => drf::encode(s, profile, tasks, shape),
+            Encoding::Asset => asset::encode(s, profile, tasks, shape),
+            Encoding::DrfCommonLevel => common_level::encode(s, profile, tasks, at),
+            Encoding::Ceei => ceei::encode(s, profile, tasks, shape, at),
+        }
+    }
+}
+
+/// Both answers of one query as bundles, which is all a goal speaks of.
+#[derive(Debug, Clone)]
+pub struct Answers {
+    /// `needs[i][r]`: user `i` truly needs resource `r` (a term).
+    pub needs: Vec<Vec<String>>,
+    /// User `i`'s bundle at the truth.
+    pub before: Vec<Vec<String>>,
+    /// User `i`'s bundle when the coalition reports.
+    pub after: Vec<Vec<String>>,
+    /// Caps, when the domain has them, with the truthful tasks they compare with.
+    pub caps: Option<(Vec<String>, Vec<String>)>,
+}
+
+impl Answers {
+    /// User `i` has tasks at the truth: its bundle before is not zero.
+    fn has_tasks(&self, i: usize) -> String {
+        or(&self.before[i]
+            .iter()
+            .map(|b| binary(">", b, "0.0"))
+            .collect::<Vec<_>>())
+    }
+
+    /// User `i`'s true utility after is at least (`strict`: above) `c` (default 1) times its
+    /// utility before (docs/theory.md §6.5): on every resource it truly needs, its new bundle
+    /// covers `c` times its old one (and its cap allows it).
+    fn better(&self, i: usize, c: Option<&Rational>, strict: bool) -> String {
+        let rel = if strict { ">" } else { ">=" };
+        let scaled = |t: &String| match c {
+            Some(c) => mul(&constant(c), t),
+            None => t.clone(),
+        };
+        let mut terms: Vec<String> = (0..self.needs[i].len())
+            .map(|r| {
+                implies(
+                    &self.needs[i][r],
+                    &binary(rel, &self.after[i][r], &scaled(&self.before[i][r])),
+                )
+            })
+            .collect();
+        if let Some((caps, tasks)) = &self.caps {
+            terms.push(binary(rel, &caps[i], &scaled(&tasks[i])));
+        }
+        and(&terms)
+    }
+}
+
+/// A demand row `{prefix}_i_r` in normal form: entries in [0, 1] (or (0, 1] when `positive`),
+/// the largest 1 — the entry `dominant` when given (a constant then, not an unknown).
+pub(super) fn demand_row(
+    s: &mut Script,
+    positive: bool,
+    m: usize,
+    prefix: &str,
+    i: usize,
+    dominant: Option<usize>,
+) -> Vec<String> {
+    let row: Vec<String> = (0..m)
+        .map(|r| {
+            let name = format!("{prefix}_{}_{}", i + 1, r + 1);
+            if dominant == Some(r) {
+                s.report(&name, "1.0");
+                return "1.0".to_string();
+            }
+            let a = s.reported_real(&name);
+            s.assert(binary(if positive { ">" } else { ">=" }, &a, "0.0"));
+            s.assert(binary("<=", &a, "1.0"));
+            a
+        })
+        .collect();
+    if dominant.is_none() {
+        s.assert(or(&row
+            .iter()
+            .map(|a| binary("=", a, "1.0"))
+            .collect::<Vec<_>>()));
+    }
+    row
+}
