@@ -86,10 +86,9 @@
 //!
 //! # Complexity
 //! [`utilitarian_optimum`]: one LP with `n` variables and `m + k` rows (`k` capped users),
-//! a few pivots per variable in practice: 20–28 µs at `n = 6`, `m = 3`
-//! (`benches/welfare.rs`, BENCHMARKS.md). [`best_fair_welfare`]: `2^k` LPs with `n`
-//! variables and up to `m + k + n(n − 1)` rows each: 118 µs for the same instance (one cap,
-//! two LPs).
+//! a few pivots per variable in practice. [`best_fair_welfare`]: `2^k` LPs with `n`
+//! variables and up to `m + k + n(n − 1)` rows each (two LPs at one cap). Times of both
+//! in BENCHMARKS.md (`benches/welfare.rs`).
 //!
 //! # References
 //! - D. C. Parkes, A. D. Procaccia, N. Shah. *Beyond Dominant Resource Fairness: Extensions,

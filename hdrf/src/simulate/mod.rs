@@ -199,7 +199,8 @@ use crate::Policy;
 pub const MAX_SAMPLES: u64 = 10_000_000;
 
 /// The default event budget ([`SimConfig::max_events`]): twice the million completions of
-/// the largest benchmark (`benches/simulate.rs`), a few seconds of work.
+/// the largest benchmark (`benches/simulate.rs`), so that the benchmark fits and a runaway
+/// workload stops.
 pub const DEFAULT_MAX_EVENTS: u64 = 2_000_000;
 
 /// A scheduling policy of the simulator: a tree policy of [`Policy`], under its name and in
