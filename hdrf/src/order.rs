@@ -134,34 +134,20 @@ fn ratio(num: &Rational, den: &Rational) -> Extended {
     }
 }
 
-/// The ordering rule: whose key decides which child is offered next (see the
-/// [module docs](self)).
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    strum::EnumString,
-    strum::Display,
-    strum::IntoStaticStr,
-    strum::VariantNames,
-)]
-#[strum(
-    serialize_all = "kebab-case",
-    parse_err_ty = SolverError,
-    parse_err_fn = unknown_rule
-)]
-pub enum Rule {
-    /// Smallest weighted dominant share of the subtree (naive HDRF; Mesos' DRF sorter).
-    Naive,
-    /// YARN Fair Scheduler's DRF comparator: needy first, then lexicographic shares.
-    Yarn,
-    /// Kueue's fair sharing: smallest weighted share of what is borrowed beyond the guarantee.
-    Kueue,
-    /// YTsaurus' fair-share mode: smallest satisfaction ratio, usage over fair share.
-    Ytsaurus,
+leontief_solver::name_enum! {
+    /// The ordering rule: whose key decides which child is offered next (see the
+    /// [module docs](self)).
+    #[strum(parse_err_ty = SolverError, parse_err_fn = unknown_rule)]
+    pub enum Rule {
+        /// Smallest weighted dominant share of the subtree (naive HDRF; Mesos' DRF sorter).
+        Naive,
+        /// YARN Fair Scheduler's DRF comparator: needy first, then lexicographic shares.
+        Yarn,
+        /// Kueue's fair sharing: smallest weighted share of what is borrowed beyond the guarantee.
+        Kueue,
+        /// YTsaurus' fair-share mode: smallest satisfaction ratio, usage over fair share.
+        Ytsaurus,
+    }
 }
 
 fn unknown_rule(text: &str) -> SolverError {
