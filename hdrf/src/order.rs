@@ -838,13 +838,13 @@ fn leaf_inactivity(
     }
     let mut at = Some(v);
     while let Some(a) = at {
-        if let Some(l) = &tree.nodes[a].limit {
-            if let Some(j) = (0..d.len()).find(|&j| &usage[a][j] + &d[j] > l[j]) {
-                return Some(format!(
-                    "its next task would exceed the limit of {} on {} ({} held, limit {})",
-                    paths[a], tree.resources[j], usage[a][j], l[j]
-                ));
-            }
+        if let Some(l) = &tree.nodes[a].limit
+            && let Some(j) = (0..d.len()).find(|&j| &usage[a][j] + &d[j] > l[j])
+        {
+            return Some(format!(
+                "its next task would exceed the limit of {} on {} ({} held, limit {})",
+                paths[a], tree.resources[j], usage[a][j], l[j]
+            ));
         }
         at = parent[a];
     }

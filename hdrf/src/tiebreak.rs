@@ -135,16 +135,16 @@ impl TieBreaks {
                 ));
             }
         }
-        if let Some(i) = rules.iter().position(|&r| r == TieBreak::First) {
-            if i + 1 < rules.len() {
-                return Err(SolverError::invalid(
-                    "tie",
-                    format!(
-                        "first decides every tie, so {} after it could never apply",
-                        rules[i + 1]
-                    ),
-                ));
-            }
+        if let Some(i) = rules.iter().position(|&r| r == TieBreak::First)
+            && i + 1 < rules.len()
+        {
+            return Err(SolverError::invalid(
+                "tie",
+                format!(
+                    "first decides every tie, so {} after it could never apply",
+                    rules[i + 1]
+                ),
+            ));
         }
         Ok(TieBreaks(rules))
     }

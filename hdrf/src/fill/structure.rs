@@ -112,10 +112,10 @@ impl Kinetic<'_> {
         let own = self.own_next_event(p);
         let mut sub = own.clone();
         for &c in &self.pool_children[p] {
-            if self.active[c] {
-                if let Some(e) = &self.pools[c].sub_next_parent {
-                    keep_min(&mut sub, e.clone());
-                }
+            if self.active[c]
+                && let Some(e) = &self.pools[c].sub_next_parent
+            {
+                keep_min(&mut sub, e.clone());
             }
         }
         let pool = &mut self.pools[p];

@@ -137,13 +137,13 @@ impl Layout {
                 ));
             }
         }
-        if let Some(t) = &spec.cap {
-            if !t.is_positive() {
-                return Err(SolverError::invalid(
-                    field("tasks"),
-                    format!("must be positive, found {t}"),
-                ));
-            }
+        if let Some(t) = &spec.cap
+            && !t.is_positive()
+        {
+            return Err(SolverError::invalid(
+                field("tasks"),
+                format!("must be positive, found {t}"),
+            ));
         }
         if spec.mode.is_some() {
             return Err(SolverError::invalid(
