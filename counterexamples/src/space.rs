@@ -14,31 +14,18 @@ use leontief_solver::{Instance, Pool, Rational, User};
 
 use crate::generate::GeneratorConfig;
 
-/// Which instances the search examines. Names (`combined`, `random`, `exhaustive`) derived
-/// from the variants; `"x".parse::<Strategy>()` fails on `--strategy` listing them.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    strum::EnumString,
-    strum::Display,
-    strum::IntoStaticStr,
-    strum::VariantNames,
-)]
-#[strum(
-    serialize_all = "kebab-case",
-    parse_err_ty = leontief_solver::SolverError,
-    parse_err_fn = unknown_strategy
-)]
-pub enum Strategy {
-    /// Grid and random units interleaved (the default).
-    Combined,
-    /// Random instances only.
-    Random,
-    /// The value grid only; the search ends when it is exhausted.
-    Exhaustive,
+leontief_solver::name_enum! {
+    /// Which instances the search examines. Names (`combined`, `random`, `exhaustive`) derived
+    /// from the variants; `"x".parse::<Strategy>()` fails on `--strategy` listing them.
+    #[strum(parse_err_ty = leontief_solver::SolverError, parse_err_fn = unknown_strategy)]
+    pub enum Strategy {
+        /// Grid and random units interleaved (the default).
+        Combined,
+        /// Random instances only.
+        Random,
+        /// The value grid only; the search ends when it is exhausted.
+        Exhaustive,
+    }
 }
 
 impl Strategy {

@@ -6,8 +6,8 @@
 //! H-DRF is also measured on smaller trees of the same kind: its exact allocation's own
 //! numbers grow far faster with the tree than the other policies' (denominators of 754 bits
 //! at 200 leaves, 26,076 at 800 and 51,149 at 2,000, against naive's 4,662 at 2,000; see
-//! `leontief_hdrf::fill`, "Number sizes"), and one allocation of the 2,000-leaf tree takes
-//! about ten seconds: its own group takes two minutes (run it alone with
+//! `leontief_hdrf::fill`, "Number sizes"), so one allocation of the 2,000-leaf tree costs
+//! far more than the others and its group runs with flat sampling (run it alone with
 //! `-- hdrf_static_2000_leaves_m4_hdrf`, or the rest with
 //! `-- 'hdrf_static_2000_leaves_m4/|hdrf_static_hdrf_policy_m4'`). The last group,
 //! `hdrf_static_2000_leaves_m4_catalog`, draws the leaves' demands from a catalog of 8 or 32

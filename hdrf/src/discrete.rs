@@ -38,7 +38,7 @@ use leontief_solver::Rational;
 use crate::allocation::{Computation, TreeAllocation};
 use crate::error::{Result, SolverError};
 use crate::policies::hdrf::{effective_vector, Child};
-use crate::policies::{Aggregation, Normaliser};
+use crate::policies::{Aggregation, Normaliser, TreePolicy};
 use crate::tree::{NodeId, Tree};
 use crate::Policy;
 
@@ -79,67 +79,11 @@ pub fn discrete(tree: &Tree, policy: Policy, k: u64) -> Result<TreeAllocation> {
              leaves or empty pools yet; the static policies do",
         ));
     }
-    let rule = policy.tree_policy();
-    let normaliser = rule.normaliser();
-    let n = tree.len();
-    let m = tree.num_resources();
-    let slice = Rational::new(1, i128::from(k)).expect("k > 0");
-    // Per leaf: shares a_lj = d_lj / R_j, per slice; mu; key scale.
-    let mut a_slice: Vec<Vec<Rational>> = vec![Vec::new(); n];
-    let mut mu: Vec<Rational> = vec![Rational::ZERO; n];
-    for l in tree.leaves() {
-        let d = tree.node(l).demand().expect("a leaf");
-        a_slice[l.index()] = d
-            .iter()
-            .zip(tree.capacity())
-            .map(|(d, r)| d / r * &slice)
-            .collect();
-        mu[l.index()] = tree.task_dominant_share(l).expect("a leaf");
-    }
-    let mut count: Vec<u64> = vec![0; n];
-    let mut usage: Vec<Vec<Rational>> = vec![vec![Rational::ZERO; m]; n];
-    let mut active = vec![true; n];
+    let mut fill = Slices::new(tree, policy, k);
     let mut steps: u64 = 0;
-    let post: Vec<NodeId> = tree.nodes().rev().collect();
-    let mut key: Vec<Rational> = vec![Rational::ZERO; n];
-    // H-DRF: effective vectors; resources that stopped a leaf.
-    let mut effective: Vec<Vec<Rational>> = vec![Vec::new(); n];
-    let mut saturated = vec![false; m];
-
-    let leaves: Vec<NodeId> = tree.leaves().collect();
     loop {
-        // Eager blocking: a leaf whose next slice does not fit stops now, as the fluid
-        // model stops every demander of a saturated resource at once.
-        for &leaf in &leaves {
-            let i = leaf.index();
-            if !active[i] {
-                continue;
-            }
-            let cap_ok = tree
-                .node(leaf)
-                .cap()
-                .is_none_or(|t| Rational::from(count[i] + 1) * &slice <= *t);
-            let mut fits = cap_ok;
-            for (j, (a, u)) in a_slice[i].iter().zip(&usage[0]).enumerate() {
-                if !a.is_zero() && u + a > Rational::ONE {
-                    saturated[j] = true;
-                    fits = false;
-                }
-            }
-            if fits {
-                continue;
-            }
-            active[i] = false;
-            let mut at = tree.parent(leaf);
-            while let Some(u) = at {
-                if tree.children(u).iter().any(|c| active[c.index()]) {
-                    break;
-                }
-                active[u.index()] = false;
-                at = tree.parent(u);
-            }
-        }
-        if !active[0] {
+        fill.block_unfitting();
+        if !fill.active[0] {
             break;
         }
         if steps >= MAX_STEPS {
@@ -148,90 +92,215 @@ pub fn discrete(tree: &Tree, policy: Policy, k: u64) -> Result<TreeAllocation> {
                 reason: format!("the discrete fill did not finish within {MAX_STEPS} slices"),
             });
         }
-        let key_of_leaf = |l: NodeId| leaf_key(tree, normaliser, &mu, &count, l, k);
-        let leaf = if rule.aggregation() == Aggregation::Flattened {
-            // Pools are transparent: the active leaf with the smallest key, directly.
-            leaves
-                .iter()
-                .copied()
-                .filter(|l| active[l.index()])
-                .min_by(|&a, &b| key_of_leaf(a).cmp(&key_of_leaf(b)))
-                .expect("the root is active")
-        } else {
-            for &v in &post {
-                if !active[v.index()] {
-                    continue;
-                }
-                let node = tree.node(v);
-                if node.is_leaf() {
-                    key[v.index()] = key_of_leaf(v);
-                    if rule.aggregation() == Aggregation::Effective {
-                        effective[v.index()] = usage[v.index()].clone();
-                    }
-                    continue;
-                }
-                let (own, lam) = if rule.aggregation() == Aggregation::Effective {
-                    let (key, effective_now, usage, active) = (&key, &effective, &usage, &active);
-                    let children = node.children().iter().map(move |c| {
-                        if active[c.index()] {
-                            Child::Active {
-                                key: &key[c.index()],
-                                vector: &effective_now[c.index()],
-                            }
-                        } else {
-                            // Stopped (at its cap or blocked): counted as it is.
-                            Child::Stopped(&usage[c.index()])
-                        }
-                    });
-                    let (vector, e) = effective_vector(children, &saturated);
-                    effective[v.index()] = vector;
-                    (e / normaliser.of(node), None)
-                } else {
-                    let s = usage[v.index()].iter().max().expect("m >= 1");
-                    let lam = rule.key_follows_activity().then(|| {
-                        tree.children(v)
-                            .iter()
-                            .filter(|c| active[c.index()])
-                            .map(|c| &key[c.index()])
-                            .min()
-                            .expect("an active pool has an active child")
-                            .clone()
-                    });
-                    (s / normaliser.of(node), lam)
-                };
-                key[v.index()] = rule.pool_key(own, lam.as_ref());
-            }
-            let mut v = tree.root();
-            while !tree.node(v).is_leaf() {
-                v = *tree
-                    .children(v)
-                    .iter()
-                    .filter(|c| active[c.index()])
-                    .min_by(|a, b| key[a.index()].cmp(&key[b.index()]))
-                    .expect("an active pool has an active child");
-            }
-            v
-        };
-        let i = leaf.index();
-        count[i] += 1;
-        let mut at = Some(leaf);
-        while let Some(u) = at {
-            for (uj, aj) in usage[u.index()].iter_mut().zip(&a_slice[i]) {
-                if !aj.is_zero() {
-                    *uj += aj;
-                }
-            }
-            at = tree.parent(u);
-        }
+        let leaf = fill.next_leaf();
+        fill.give_slice(leaf);
         steps += 1;
     }
-    let tasks = (0..n).map(|i| Rational::from(count[i]) * &slice).collect();
+    let tasks = (0..tree.len())
+        .map(|i| Rational::from(fill.count[i]) * &fill.slice)
+        .collect();
     Ok(TreeAllocation::from_node_tasks(
         tree,
         policy,
         Computation::Discrete { k, steps },
         tasks,
     ))
+}
+
+/// The state of a discrete fill: slices given per node, usages, who is still active, and
+/// the keys and (H-DRF) effective vectors of the last descent.
+struct Slices<'t> {
+    tree: &'t Tree,
+    rule: &'static dyn TreePolicy,
+    normaliser: Normaliser,
+    k: u64,
+    /// `1/k`.
+    slice: Rational,
+    /// Per leaf: shares `a_lj = d_lj / R_j` of one slice.
+    a_slice: Vec<Vec<Rational>>,
+    /// Per leaf: the dominant share of one task.
+    mu: Vec<Rational>,
+    /// Per leaf: slices given.
+    count: Vec<u64>,
+    /// Per node: shares used in its subtree.
+    usage: Vec<Vec<Rational>>,
+    active: Vec<bool>,
+    /// Children before parents.
+    post: Vec<NodeId>,
+    leaves: Vec<NodeId>,
+    key: Vec<Rational>,
+    /// H-DRF: effective vectors.
+    effective: Vec<Vec<Rational>>,
+    /// H-DRF: resources that stopped a leaf.
+    saturated: Vec<bool>,
+}
+
+impl<'t> Slices<'t> {
+    fn new(tree: &'t Tree, policy: Policy, k: u64) -> Self {
+        let rule = policy.tree_policy();
+        let n = tree.len();
+        let m = tree.num_resources();
+        let slice = Rational::new(1, i128::from(k)).expect("k > 0");
+        let mut a_slice: Vec<Vec<Rational>> = vec![Vec::new(); n];
+        let mut mu: Vec<Rational> = vec![Rational::ZERO; n];
+        for l in tree.leaves() {
+            let d = tree.node(l).demand().expect("a leaf");
+            a_slice[l.index()] = d
+                .iter()
+                .zip(tree.capacity())
+                .map(|(d, r)| d / r * &slice)
+                .collect();
+            mu[l.index()] = tree.task_dominant_share(l).expect("a leaf");
+        }
+        Slices {
+            tree,
+            rule,
+            normaliser: rule.normaliser(),
+            k,
+            slice,
+            a_slice,
+            mu,
+            count: vec![0; n],
+            usage: vec![vec![Rational::ZERO; m]; n],
+            active: vec![true; n],
+            post: tree.nodes().rev().collect(),
+            leaves: tree.leaves().collect(),
+            key: vec![Rational::ZERO; n],
+            effective: vec![Vec::new(); n],
+            saturated: vec![false; m],
+        }
+    }
+
+    /// Eager blocking: a leaf whose next slice does not fit stops now, as the fluid model
+    /// stops every demander of a saturated resource at once; a pool stops with its last
+    /// active child.
+    fn block_unfitting(&mut self) {
+        let tree = self.tree;
+        for &leaf in &self.leaves {
+            let i = leaf.index();
+            if !self.active[i] {
+                continue;
+            }
+            let cap_ok = tree
+                .node(leaf)
+                .cap()
+                .is_none_or(|t| Rational::from(self.count[i] + 1) * &self.slice <= *t);
+            let mut fits = cap_ok;
+            for (j, (a, u)) in self.a_slice[i].iter().zip(&self.usage[0]).enumerate() {
+                if !a.is_zero() && u + a > Rational::ONE {
+                    self.saturated[j] = true;
+                    fits = false;
+                }
+            }
+            if fits {
+                continue;
+            }
+            self.active[i] = false;
+            let mut at = tree.parent(leaf);
+            while let Some(u) = at {
+                if tree.children(u).iter().any(|c| self.active[c.index()]) {
+                    break;
+                }
+                self.active[u.index()] = false;
+                at = tree.parent(u);
+            }
+        }
+    }
+
+    fn key_of_leaf(&self, l: NodeId) -> Rational {
+        leaf_key(self.tree, self.normaliser, &self.mu, &self.count, l, self.k)
+    }
+
+    /// The leaf that gets the next slice (the root is active).
+    fn next_leaf(&mut self) -> NodeId {
+        if self.rule.aggregation() == Aggregation::Flattened {
+            // Pools are transparent: the active leaf with the smallest key, directly.
+            return self
+                .leaves
+                .iter()
+                .copied()
+                .filter(|l| self.active[l.index()])
+                .min_by(|&a, &b| self.key_of_leaf(a).cmp(&self.key_of_leaf(b)))
+                .expect("the root is active");
+        }
+        self.update_keys();
+        let tree = self.tree;
+        let mut v = tree.root();
+        while !tree.node(v).is_leaf() {
+            v = *tree
+                .children(v)
+                .iter()
+                .filter(|c| self.active[c.index()])
+                .min_by(|a, b| self.key[a.index()].cmp(&self.key[b.index()]))
+                .expect("an active pool has an active child");
+        }
+        v
+    }
+
+    /// Every active node's key (and H-DRF's effective vector), children first.
+    fn update_keys(&mut self) {
+        let (tree, rule, normaliser) = (self.tree, self.rule, self.normaliser);
+        for k in 0..self.post.len() {
+            let v = self.post[k];
+            if !self.active[v.index()] {
+                continue;
+            }
+            let node = tree.node(v);
+            if node.is_leaf() {
+                self.key[v.index()] = self.key_of_leaf(v);
+                if rule.aggregation() == Aggregation::Effective {
+                    self.effective[v.index()] = self.usage[v.index()].clone();
+                }
+                continue;
+            }
+            let (own, lam) = if rule.aggregation() == Aggregation::Effective {
+                let (key, effective_now, usage, active) =
+                    (&self.key, &self.effective, &self.usage, &self.active);
+                let children = node.children().iter().map(move |c| {
+                    if active[c.index()] {
+                        Child::Active {
+                            key: &key[c.index()],
+                            vector: &effective_now[c.index()],
+                        }
+                    } else {
+                        // Stopped (at its cap or blocked): counted as it is.
+                        Child::Stopped(&usage[c.index()])
+                    }
+                });
+                let (vector, e) = effective_vector(children, &self.saturated);
+                self.effective[v.index()] = vector;
+                (e / normaliser.of(node), None)
+            } else {
+                let s = self.usage[v.index()].iter().max().expect("m >= 1");
+                let lam = rule.key_follows_activity().then(|| {
+                    tree.children(v)
+                        .iter()
+                        .filter(|c| self.active[c.index()])
+                        .map(|c| &self.key[c.index()])
+                        .min()
+                        .expect("an active pool has an active child")
+                        .clone()
+                });
+                (s / normaliser.of(node), lam)
+            };
+            self.key[v.index()] = rule.pool_key(own, lam.as_ref());
+        }
+    }
+
+    /// One slice to `leaf`: its count, and its shares in the usage of its ancestors.
+    fn give_slice(&mut self, leaf: NodeId) {
+        let i = leaf.index();
+        self.count[i] += 1;
+        let mut at = Some(leaf);
+        while let Some(u) = at {
+            for (uj, aj) in self.usage[u.index()].iter_mut().zip(&self.a_slice[i]) {
+                if !aj.is_zero() {
+                    *uj += aj;
+                }
+            }
+            at = self.tree.parent(u);
+        }
+    }
 }
 
 /// A leaf's key: its dominant share `x mu` over the policy's normaliser.

@@ -83,37 +83,22 @@ pub use policies::naive::naive;
 pub use policies::TreePolicy;
 pub use tree::{Node, NodeId, NodeSpec, Tree};
 
-/// A static hierarchical policy. Its names (`collapsed`, `naive`, `min-satisfaction`, `hdrf`)
-/// are derived from the variants; the mechanisms `hdrf:<policy>` and the simulator's policies
-/// are generated from this list.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    strum::EnumString,
-    strum::Display,
-    strum::IntoStaticStr,
-    strum::VariantArray,
-    strum::VariantNames,
-    strum::EnumCount,
-)]
-#[strum(
-    serialize_all = "kebab-case",
-    parse_err_ty = SolverError,
-    parse_err_fn = unknown_policy
-)]
-pub enum Policy {
-    /// Weighted DRF over the leaves with weights `g_leaf` ([`collapsed()`]).
-    Collapsed,
-    /// Naive HDRF: smallest `dominant share / weight` at every pool ([`naive()`]).
-    Naive,
-    /// Min-satisfaction HDRF ([`min_satisfaction()`]).
-    MinSatisfaction,
-    /// H-DRF of Bhattacharya et al. ([`hdrf()`]).
-    Hdrf,
+leontief_solver::name_enum! {
+    /// A static hierarchical policy. Its names (`collapsed`, `naive`, `min-satisfaction`, `hdrf`)
+    /// are derived from the variants; the mechanisms `hdrf:<policy>` and the simulator's policies
+    /// are generated from this list.
+    #[derive(strum::EnumCount)]
+    #[strum(parse_err_ty = SolverError, parse_err_fn = unknown_policy)]
+    pub enum Policy {
+        /// Weighted DRF over the leaves with weights `g_leaf` ([`collapsed()`]).
+        Collapsed,
+        /// Naive HDRF: smallest `dominant share / weight` at every pool ([`naive()`]).
+        Naive,
+        /// Min-satisfaction HDRF ([`min_satisfaction()`]).
+        MinSatisfaction,
+        /// H-DRF of Bhattacharya et al. ([`hdrf()`]).
+        Hdrf,
+    }
 }
 
 impl Policy {

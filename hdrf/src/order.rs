@@ -134,34 +134,20 @@ fn ratio(num: &Rational, den: &Rational) -> Extended {
     }
 }
 
-/// The ordering rule: whose key decides which child is offered next (see the
-/// [module docs](self)).
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    strum::EnumString,
-    strum::Display,
-    strum::IntoStaticStr,
-    strum::VariantNames,
-)]
-#[strum(
-    serialize_all = "kebab-case",
-    parse_err_ty = SolverError,
-    parse_err_fn = unknown_rule
-)]
-pub enum Rule {
-    /// Smallest weighted dominant share of the subtree (naive HDRF; Mesos' DRF sorter).
-    Naive,
-    /// YARN Fair Scheduler's DRF comparator: needy first, then lexicographic shares.
-    Yarn,
-    /// Kueue's fair sharing: smallest weighted share of what is borrowed beyond the guarantee.
-    Kueue,
-    /// YTsaurus' fair-share mode: smallest satisfaction ratio, usage over fair share.
-    Ytsaurus,
+leontief_solver::name_enum! {
+    /// The ordering rule: whose key decides which child is offered next (see the
+    /// [module docs](self)).
+    #[strum(parse_err_ty = SolverError, parse_err_fn = unknown_rule)]
+    pub enum Rule {
+        /// Smallest weighted dominant share of the subtree (naive HDRF; Mesos' DRF sorter).
+        Naive,
+        /// YARN Fair Scheduler's DRF comparator: needy first, then lexicographic shares.
+        Yarn,
+        /// Kueue's fair sharing: smallest weighted share of what is borrowed beyond the guarantee.
+        Kueue,
+        /// YTsaurus' fair-share mode: smallest satisfaction ratio, usage over fair share.
+        Ytsaurus,
+    }
 }
 
 fn unknown_rule(text: &str) -> SolverError {
@@ -532,201 +518,11 @@ fn validate(tree: &OrderTree) -> Result<Vec<Option<usize>>> {
 /// See the [module docs](self).
 pub fn order(tree: &OrderTree, config: &OrderConfig) -> Result<OrderOutcome> {
     let parent = validate(tree)?;
-    let m = tree.capacity.len();
-    let n = tree.nodes.len();
-    let cap = &tree.capacity;
-    let is_leaf = |v: usize| tree.nodes[v].demand.is_some();
-
-    // Paths, and a post-order (children before parents) to aggregate.
-    let mut paths = vec![String::new(); n];
-    let mut preorder = Vec::with_capacity(n);
-    let mut stack = vec![0usize];
-    while let Some(v) = stack.pop() {
-        paths[v] = match parent[v] {
-            Some(p) => format!("{}/{}", paths[p], tree.nodes[v].name),
-            None => tree.nodes[v].name.clone(),
-        };
-        preorder.push(v);
-        stack.extend(tree.nodes[v].children.iter().rev());
-    }
-
-    // U_v, subtree-aggregated.
-    let mut usage: Vec<Vec<Rational>> = (0..n)
-        .map(|v| {
-            if is_leaf(v) {
-                tree.nodes[v].usage.clone()
-            } else {
-                vec![Rational::ZERO; m]
-            }
-        })
-        .collect();
-    for &v in preorder.iter().rev() {
-        if let Some(p) = parent[v] {
-            let below = usage[v].clone();
-            for (s, x) in usage[p].iter_mut().zip(&below) {
-                *s = &*s + x;
-            }
-        }
-    }
-    if let Some(j) = (0..m).find(|&j| usage[0][j] > cap[j]) {
-        return Err(SolverError::invalid(
-            "usage",
-            format!(
-                "the leaves hold {} of {}, more than its capacity {}",
-                usage[0][j], tree.resources[j], cap[j]
-            ),
-        ));
-    }
-
-    // History: counts and last offers per node.
-    let (count, last): (Vec<u64>, Option<Vec<u64>>) = match &config.served {
-        Some(served) => {
-            let mut count = vec![0u64; n];
-            let mut last = vec![0u64; n];
-            for (k, &l) in served.iter().enumerate() {
-                if l >= n || !is_leaf(l) {
-                    return Err(SolverError::invalid(
-                        format!("served[{k}]"),
-                        "not a leaf of the tree",
-                    ));
-                }
-                let mut at = Some(l);
-                while let Some(v) = at {
-                    count[v] += 1;
-                    last[v] = k as u64 + 1;
-                    at = parent[v];
-                }
-            }
-            (count, Some(last))
-        }
-        None => {
-            if config.ties.rules().contains(&TieBreak::Lru) {
-                return Err(SolverError::invalid(
-                    "tie",
-                    "lru needs the history of offers (served)",
-                ));
-            }
-            let mut count = vec![0u64; n];
-            for &v in preorder.iter().rev() {
-                if let Some(d) = &tree.nodes[v].demand {
-                    count[v] = held_tasks(d, &usage[v]).floor_u64().unwrap_or(u64::MAX);
-                }
-                if let Some(p) = parent[v] {
-                    count[p] = count[p].saturating_add(count[v]);
-                }
-            }
-            (count, None)
-        }
-    };
-
-    // Activity.
-    let free: Vec<Rational> = (0..m).map(|j| &cap[j] - &usage[0][j]).collect();
-    let mut inactive: Vec<Option<String>> = vec![None; n];
-    for &v in preorder.iter().rev() {
-        let node = &tree.nodes[v];
-        inactive[v] = match &node.demand {
-            Some(d) => leaf_inactivity(tree, &parent, &paths, &usage, &free, v, d),
-            None if node.children.iter().all(|&c| inactive[c].is_some()) => {
-                Some(if node.children.is_empty() {
-                    "empty pool".to_string()
-                } else {
-                    "no leaf below can start a task".to_string()
-                })
-            }
-            None => None,
-        };
-    }
-
-    // Figures.
-    let mut figures: Vec<NodeOrder> = (0..n)
-        .map(|v| {
-            let node = &tree.nodes[v];
-            let u = &usage[v];
-            let shares: Vec<Rational> = (0..m).map(|j| &u[j] / &cap[j]).collect();
-            let dominant = shares.iter().max().cloned().unwrap_or(Rational::ZERO);
-            let d = (0..m).find(|&j| shares[j] == dominant).unwrap_or_default();
-            let weighted = if node.weight.is_zero() {
-                dominant.clone()
-            } else {
-                &dominant / &node.weight
-            };
-            let zero = vec![Rational::ZERO; m];
-            let g = node.guarantee.as_ref().unwrap_or(&zero);
-            let deficit = (0..m)
-                .map(|j| (&g[j] - &u[j]).max(Rational::ZERO))
-                .collect();
-            let needy = m > 0 && u[d] < g[d];
-            NodeOrder {
-                path: paths[v].clone(),
-                leaf: is_leaf(v),
-                usage: u.clone(),
-                dominant_share: dominant,
-                weighted_share: weighted,
-                guarantee: node.guarantee.clone(),
-                deficit,
-                needy,
-                key: Vec::new(),
-                count: count[v],
-                last_served: last.as_ref().map(|l| l[v]),
-                inactive: inactive[v].clone(),
-                sibling_rank: None,
-                rank: None,
-            }
-        })
-        .collect();
-
-    // Keys and the sorted children, bottom-up (Kueue's key needs the child's nominee).
-    let mut sorted: Vec<Vec<usize>> = vec![Vec::new(); n];
-    let mut nominee: Vec<Option<usize>> = vec![None; n];
-    for &v in preorder.iter().rev() {
-        if is_leaf(v) {
-            nominee[v] = inactive[v].is_none().then_some(v);
-        }
-        let key = match config.rule {
-            Rule::Naive => vec![Extended::Finite(figures[v].weighted_share.clone())],
-            Rule::Yarn => yarn_key(&usage[v], cap, &tree.nodes[v], figures[v].needy),
-            Rule::Kueue => kueue_key(tree, &parent, &usage[v], v, nominee[v]),
-            Rule::Ytsaurus => {
-                let f = tree.nodes[v].fair_share.as_ref().ok_or_else(|| {
-                    SolverError::invalid(
-                        format!("{}.fair_share", paths[v]),
-                        "the ytsaurus rule needs every node's fair share",
-                    )
-                })?;
-                vec![satisfaction(&usage[v], f)]
-            }
-        };
-        figures[v].key = key;
-        if is_leaf(v) {
-            continue;
-        }
-        let node = &tree.nodes[v];
-        // (child, position among its siblings)
-        let mut active: Vec<(usize, usize)> = node
-            .children
-            .iter()
-            .copied()
-            .enumerate()
-            .filter(|&(_, c)| inactive[c].is_none())
-            .map(|(k, c)| (c, k))
-            .collect();
-        if node.mode == Mode::Fair {
-            active.sort_by(|&a, &b| compare(&figures, tree, config, a, b));
-        }
-        let active: Vec<usize> = active.into_iter().map(|(c, _)| c).collect();
-        for (k, &c) in active.iter().enumerate() {
-            figures[c].sibling_rank = Some(k + 1);
-        }
-        nominee[v] = active.first().and_then(|&c| nominee[c]);
-        sorted[v] = active;
-        if v != 0 && config.rule == Rule::Kueue {
-            // The pool's key needs its nominee, known only now.
-            figures[v].key = kueue_key(tree, &parent, &usage[v], v, nominee[v]);
-        }
-    }
-    // A pool's children were sorted with their keys final: a Kueue pool's key is set after
-    // its own children are sorted, and before its parent sorts it (post-order).
-
+    let walk = Walk::new(tree, parent)?;
+    let (count, last) = walk.history(config)?;
+    let inactive = walk.inactivity();
+    let mut figures = walk.figures(&count, last.as_deref(), &inactive);
+    let sorted = walk.sort_children(config, &inactive, &mut figures)?;
     // The offer order: active leaves in pre-order of the sorted tree.
     let mut offer = Vec::new();
     let mut stack = vec![0usize];
@@ -734,7 +530,7 @@ pub fn order(tree: &OrderTree, config: &OrderConfig) -> Result<OrderOutcome> {
         if inactive[v].is_some() {
             continue;
         }
-        if is_leaf(v) {
+        if walk.is_leaf(v) {
             offer.push(v);
             figures[v].rank = Some(offer.len());
         }
@@ -744,9 +540,264 @@ pub fn order(tree: &OrderTree, config: &OrderConfig) -> Result<OrderOutcome> {
         rule: config.rule,
         ties: config.ties.clone(),
         nodes: figures,
-        preorder,
+        preorder: walk.preorder,
         offer,
     })
+}
+
+/// A validated tree with what every step of [`order`] reads: parents, paths, a pre-order
+/// and the subtree-aggregated usages.
+struct Walk<'t> {
+    tree: &'t OrderTree,
+    parent: Vec<Option<usize>>,
+    paths: Vec<String>,
+    /// Parents before children; reversed, a post-order to aggregate.
+    preorder: Vec<usize>,
+    /// `U_v`, subtree-aggregated.
+    usage: Vec<Vec<Rational>>,
+}
+
+impl<'t> Walk<'t> {
+    /// Paths, pre-order and usages of a validated tree with `parent`s.
+    ///
+    /// # Errors
+    /// Leaves holding more than the capacity of a resource.
+    fn new(tree: &'t OrderTree, parent: Vec<Option<usize>>) -> Result<Self> {
+        let m = tree.capacity.len();
+        let n = tree.nodes.len();
+        let cap = &tree.capacity;
+        let mut paths = vec![String::new(); n];
+        let mut preorder = Vec::with_capacity(n);
+        let mut stack = vec![0usize];
+        while let Some(v) = stack.pop() {
+            paths[v] = match parent[v] {
+                Some(p) => format!("{}/{}", paths[p], tree.nodes[v].name),
+                None => tree.nodes[v].name.clone(),
+            };
+            preorder.push(v);
+            stack.extend(tree.nodes[v].children.iter().rev());
+        }
+        let mut usage: Vec<Vec<Rational>> = (0..n)
+            .map(|v| match tree.nodes[v].demand {
+                Some(_) => tree.nodes[v].usage.clone(),
+                None => vec![Rational::ZERO; m],
+            })
+            .collect();
+        for &v in preorder.iter().rev() {
+            if let Some(p) = parent[v] {
+                let below = usage[v].clone();
+                for (s, x) in usage[p].iter_mut().zip(&below) {
+                    *s = &*s + x;
+                }
+            }
+        }
+        if let Some(j) = (0..m).find(|&j| usage[0][j] > cap[j]) {
+            return Err(SolverError::invalid(
+                "usage",
+                format!(
+                    "the leaves hold {} of {}, more than its capacity {}",
+                    usage[0][j], tree.resources[j], cap[j]
+                ),
+            ));
+        }
+        Ok(Walk {
+            tree,
+            parent,
+            paths,
+            preorder,
+            usage,
+        })
+    }
+
+    fn is_leaf(&self, v: usize) -> bool {
+        self.tree.nodes[v].demand.is_some()
+    }
+
+    /// Per node, the offers to leaves below it and the position of the last one, from the
+    /// history; without one, the whole tasks its leaves hold and no positions.
+    ///
+    /// # Errors
+    /// A history naming a node that is not a leaf; [`TieBreak::Lru`] without a history.
+    fn history(&self, config: &OrderConfig) -> Result<(Vec<u64>, Option<Vec<u64>>)> {
+        let (tree, parent) = (self.tree, &self.parent);
+        let n = tree.nodes.len();
+        match &config.served {
+            Some(served) => {
+                let mut count = vec![0u64; n];
+                let mut last = vec![0u64; n];
+                for (k, &l) in served.iter().enumerate() {
+                    if l >= n || !self.is_leaf(l) {
+                        return Err(SolverError::invalid(
+                            format!("served[{k}]"),
+                            "not a leaf of the tree",
+                        ));
+                    }
+                    let mut at = Some(l);
+                    while let Some(v) = at {
+                        count[v] += 1;
+                        last[v] = k as u64 + 1;
+                        at = parent[v];
+                    }
+                }
+                Ok((count, Some(last)))
+            }
+            None => {
+                if config.ties.rules().contains(&TieBreak::Lru) {
+                    return Err(SolverError::invalid(
+                        "tie",
+                        "lru needs the history of offers (served)",
+                    ));
+                }
+                let mut count = vec![0u64; n];
+                for &v in self.preorder.iter().rev() {
+                    if let Some(d) = &tree.nodes[v].demand {
+                        count[v] = held_tasks(d, &self.usage[v])
+                            .floor_u64()
+                            .unwrap_or(u64::MAX);
+                    }
+                    if let Some(p) = parent[v] {
+                        count[p] = count[p].saturating_add(count[v]);
+                    }
+                }
+                Ok((count, None))
+            }
+        }
+    }
+
+    /// Per node, why it is not offered a task (`None` when it is active).
+    fn inactivity(&self) -> Vec<Option<String>> {
+        let (tree, cap, usage) = (self.tree, &self.tree.capacity, &self.usage);
+        let free: Vec<Rational> = (0..cap.len()).map(|j| &cap[j] - &usage[0][j]).collect();
+        let mut inactive: Vec<Option<String>> = vec![None; tree.nodes.len()];
+        for &v in self.preorder.iter().rev() {
+            let node = &tree.nodes[v];
+            inactive[v] = match &node.demand {
+                Some(d) => leaf_inactivity(tree, &self.parent, &self.paths, usage, &free, v, d),
+                None if node.children.iter().all(|&c| inactive[c].is_some()) => {
+                    Some(if node.children.is_empty() {
+                        "empty pool".to_string()
+                    } else {
+                        "no leaf below can start a task".to_string()
+                    })
+                }
+                None => None,
+            };
+        }
+        inactive
+    }
+
+    /// Every node's figures, without key and ranks.
+    fn figures(
+        &self,
+        count: &[u64],
+        last: Option<&[u64]>,
+        inactive: &[Option<String>],
+    ) -> Vec<NodeOrder> {
+        let (tree, cap) = (self.tree, &self.tree.capacity);
+        let m = cap.len();
+        (0..tree.nodes.len())
+            .map(|v| {
+                let node = &tree.nodes[v];
+                let u = &self.usage[v];
+                let shares: Vec<Rational> = (0..m).map(|j| &u[j] / &cap[j]).collect();
+                let dominant = shares.iter().max().cloned().unwrap_or(Rational::ZERO);
+                let d = (0..m).find(|&j| shares[j] == dominant).unwrap_or_default();
+                let weighted = if node.weight.is_zero() {
+                    dominant.clone()
+                } else {
+                    &dominant / &node.weight
+                };
+                let zero = vec![Rational::ZERO; m];
+                let g = node.guarantee.as_ref().unwrap_or(&zero);
+                let deficit = (0..m)
+                    .map(|j| (&g[j] - &u[j]).max(Rational::ZERO))
+                    .collect();
+                let needy = m > 0 && u[d] < g[d];
+                NodeOrder {
+                    path: self.paths[v].clone(),
+                    leaf: self.is_leaf(v),
+                    usage: u.clone(),
+                    dominant_share: dominant,
+                    weighted_share: weighted,
+                    guarantee: node.guarantee.clone(),
+                    deficit,
+                    needy,
+                    key: Vec::new(),
+                    count: count[v],
+                    last_served: last.map(|l| l[v]),
+                    inactive: inactive[v].clone(),
+                    sibling_rank: None,
+                    rank: None,
+                }
+            })
+            .collect()
+    }
+
+    /// Sets every node's key and sibling rank, bottom-up (Kueue's key needs the child's
+    /// nominee), and returns each pool's active children in offer order.
+    ///
+    /// # Errors
+    /// [`Rule::Ytsaurus`] on a node without a fair share.
+    fn sort_children(
+        &self,
+        config: &OrderConfig,
+        inactive: &[Option<String>],
+        figures: &mut [NodeOrder],
+    ) -> Result<Vec<Vec<usize>>> {
+        let (tree, parent, usage) = (self.tree, &self.parent, &self.usage);
+        let n = tree.nodes.len();
+        let mut sorted: Vec<Vec<usize>> = vec![Vec::new(); n];
+        let mut nominee: Vec<Option<usize>> = vec![None; n];
+        for &v in self.preorder.iter().rev() {
+            if self.is_leaf(v) {
+                nominee[v] = inactive[v].is_none().then_some(v);
+            }
+            let key = match config.rule {
+                Rule::Naive => vec![Extended::Finite(figures[v].weighted_share.clone())],
+                Rule::Yarn => yarn_key(&usage[v], &tree.capacity, &tree.nodes[v], figures[v].needy),
+                Rule::Kueue => kueue_key(tree, parent, &usage[v], v, nominee[v]),
+                Rule::Ytsaurus => {
+                    let f = tree.nodes[v].fair_share.as_ref().ok_or_else(|| {
+                        SolverError::invalid(
+                            format!("{}.fair_share", self.paths[v]),
+                            "the ytsaurus rule needs every node's fair share",
+                        )
+                    })?;
+                    vec![satisfaction(&usage[v], f)]
+                }
+            };
+            figures[v].key = key;
+            if self.is_leaf(v) {
+                continue;
+            }
+            let node = &tree.nodes[v];
+            // (child, position among its siblings)
+            let mut active: Vec<(usize, usize)> = node
+                .children
+                .iter()
+                .copied()
+                .enumerate()
+                .filter(|&(_, c)| inactive[c].is_none())
+                .map(|(k, c)| (c, k))
+                .collect();
+            if node.mode == Mode::Fair {
+                active.sort_by(|&a, &b| compare(figures, tree, config, a, b));
+            }
+            let active: Vec<usize> = active.into_iter().map(|(c, _)| c).collect();
+            for (k, &c) in active.iter().enumerate() {
+                figures[c].sibling_rank = Some(k + 1);
+            }
+            nominee[v] = active.first().and_then(|&c| nominee[c]);
+            sorted[v] = active;
+            if v != 0 && config.rule == Rule::Kueue {
+                // The pool's key needs its nominee, known only now.
+                figures[v].key = kueue_key(tree, parent, &usage[v], v, nominee[v]);
+            }
+        }
+        // A pool's children were sorted with their keys final: a Kueue pool's key is set
+        // after its own children are sorted, and before its parent sorts it (post-order).
+        Ok(sorted)
+    }
 }
 
 /// Tasks held: `min_{j: d_j > 0} u_j / d_j` (0 for an idle demand).
@@ -787,13 +838,13 @@ fn leaf_inactivity(
     }
     let mut at = Some(v);
     while let Some(a) = at {
-        if let Some(l) = &tree.nodes[a].limit {
-            if let Some(j) = (0..d.len()).find(|&j| &usage[a][j] + &d[j] > l[j]) {
-                return Some(format!(
-                    "its next task would exceed the limit of {} on {} ({} held, limit {})",
-                    paths[a], tree.resources[j], usage[a][j], l[j]
-                ));
-            }
+        if let Some(l) = &tree.nodes[a].limit
+            && let Some(j) = (0..d.len()).find(|&j| &usage[a][j] + &d[j] > l[j])
+        {
+            return Some(format!(
+                "its next task would exceed the limit of {} on {} ({} held, limit {})",
+                paths[a], tree.resources[j], usage[a][j], l[j]
+            ));
         }
         at = parent[a];
     }

@@ -4,8 +4,8 @@
 //! way: every phase recomputes every pool's growth set, rates and key bottom-up, every pool's
 //! rate top-down, the first event over the whole tree, and advances every driven pool. Its
 //! cost is `O(P·(m + c))` big-rational operations per phase whatever changed, where the
-//! event-driven engine of [`crate::fill`] touches only the pools an event affects; on a
-//! 2,000-leaf tree that is the difference between seconds and a fraction of one. The test
+//! event-driven engine of [`crate::fill`] touches only the pools an event affects, so the
+//! reference grows faster with the tree (times in BENCHMARKS.md). The test
 //! `tests/integration/engines.rs` checks that both give identical answers.
 //!
 //! It is an oracle, so it shares no code with what it checks: not the engine of

@@ -61,34 +61,19 @@ use std::str::FromStr;
 
 use crate::error::SolverError;
 
-/// One tie-break rule. Names derived from the variants (`first`, `count`, `lru`, `name`).
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    strum::EnumString,
-    strum::Display,
-    strum::IntoStaticStr,
-    strum::VariantArray,
-    strum::VariantNames,
-)]
-#[strum(
-    serialize_all = "kebab-case",
-    parse_err_ty = SolverError,
-    parse_err_fn = unknown_tie_break
-)]
-pub enum TieBreak {
-    /// The first child in input order (YTsaurus, Kueue).
-    First,
-    /// The fewest tasks started so far in the child's subtree, never reset (Mesos).
-    Count,
-    /// The child served least recently; one never served comes first.
-    Lru,
-    /// The smallest name, byte order (YARN, Mesos).
-    Name,
+leontief_solver::name_enum! {
+    /// One tie-break rule. Names derived from the variants (`first`, `count`, `lru`, `name`).
+    #[strum(parse_err_ty = SolverError, parse_err_fn = unknown_tie_break)]
+    pub enum TieBreak {
+        /// The first child in input order (YTsaurus, Kueue).
+        First,
+        /// The fewest tasks started so far in the child's subtree, never reset (Mesos).
+        Count,
+        /// The child served least recently; one never served comes first.
+        Lru,
+        /// The smallest name, byte order (YARN, Mesos).
+        Name,
+    }
 }
 
 impl TieBreak {
@@ -150,16 +135,16 @@ impl TieBreaks {
                 ));
             }
         }
-        if let Some(i) = rules.iter().position(|&r| r == TieBreak::First) {
-            if i + 1 < rules.len() {
-                return Err(SolverError::invalid(
-                    "tie",
-                    format!(
-                        "first decides every tie, so {} after it could never apply",
-                        rules[i + 1]
-                    ),
-                ));
-            }
+        if let Some(i) = rules.iter().position(|&r| r == TieBreak::First)
+            && i + 1 < rules.len()
+        {
+            return Err(SolverError::invalid(
+                "tie",
+                format!(
+                    "first decides every tie, so {} after it could never apply",
+                    rules[i + 1]
+                ),
+            ));
         }
         Ok(TieBreaks(rules))
     }

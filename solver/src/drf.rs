@@ -25,8 +25,7 @@
 //! # Complexity
 //! `O(n·m + n log n)` rational operations for `n` users and `m` resources: every user is
 //! frozen once and touches its `m` resources; caps are sorted once; each event scans the
-//! `m` saturation bounds. Measured: 100,000 users × 8 resources in well under a second (see
-//! `BENCHMARKS.md`).
+//! `m` saturation bounds. Times in `BENCHMARKS.md`.
 //!
 //! # Example
 //! The DRF paper's running example (9 CPUs, 18 GB; A needs ⟨1, 4⟩, B ⟨3, 1⟩):

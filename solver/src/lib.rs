@@ -43,6 +43,7 @@ pub mod json;
 pub mod lp;
 mod mechanism;
 mod model;
+mod name_enum;
 pub mod properties;
 pub mod rational;
 pub mod registry;

@@ -768,10 +768,10 @@ impl<'a> State<'a> {
                     exact = Some(min_opt(exact, l));
                 }
             }
-            if caps == CapHandling::InLp {
-                if let Some((_, c)) = self.next_cap() {
-                    exact = Some(min_opt(exact, c));
-                }
+            if caps == CapHandling::InLp
+                && let Some((_, c)) = self.next_cap()
+            {
+                exact = Some(min_opt(exact, c));
             }
             level = exact;
         }

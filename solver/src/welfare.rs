@@ -86,10 +86,9 @@
 //!
 //! # Complexity
 //! [`utilitarian_optimum`]: one LP with `n` variables and `m + k` rows (`k` capped users),
-//! a few pivots per variable in practice: 20–28 µs at `n = 6`, `m = 3`
-//! (`benches/welfare.rs`, BENCHMARKS.md). [`best_fair_welfare`]: `2^k` LPs with `n`
-//! variables and up to `m + k + n(n − 1)` rows each: 118 µs for the same instance (one cap,
-//! two LPs).
+//! a few pivots per variable in practice. [`best_fair_welfare`]: `2^k` LPs with `n`
+//! variables and up to `m + k + n(n − 1)` rows each (two LPs at one cap). Times of both
+//! in BENCHMARKS.md (`benches/welfare.rs`).
 //!
 //! # References
 //! - D. C. Parkes, A. D. Procaccia, N. Shah. *Beyond Dominant Resource Fairness: Extensions,
@@ -109,46 +108,32 @@ use crate::{Allocation, Instance, Rational, SolverError};
 /// The largest number of capped users [`best_fair_welfare`] enumerates (`2^10 = 1024` LPs).
 pub const MAX_CAPPED_USERS: usize = 10;
 
-/// How a user's allocation is valued. Names `tasks`, `dominant-share` (derived:
-/// [`Display`](std::fmt::Display), [`FromStr`](std::str::FromStr), `&'static str`); an
-/// unknown name is a [`SolverError`] on the `--utility` field listing both.
-///
-/// # Example
-/// ```
-/// use leontief_solver::welfare::Utility;
-/// assert_eq!("tasks".parse::<Utility>().unwrap(), Utility::Tasks);
-/// assert_eq!(Utility::DominantShare.to_string(), "dominant-share");
-/// assert_eq!(
-///     "shares".parse::<Utility>().unwrap_err().to_string(),
-///     "--utility: unknown utility \"shares\" (expected tasks or dominant-share)"
-/// );
-/// ```
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    strum::Display,
-    strum::IntoStaticStr,
-    strum::EnumString,
-    strum::VariantNames,
-)]
-#[strum(
-    serialize_all = "kebab-case",
-    parse_err_ty = SolverError,
-    parse_err_fn = unknown_utility
-)]
-#[non_exhaustive]
-pub enum Utility {
-    /// `u_i = x_i`: tasks run.
-    Tasks,
-    /// `u_i = μ_i x_i`, `μ_i = max_j d_ij / R_j`: the dominant share reached (capacities
-    /// scaled to 1), the literature's usual normalisation.
-    #[default]
-    DominantShare,
+crate::name_enum! {
+    /// How a user's allocation is valued. Names `tasks`, `dominant-share` (derived:
+    /// [`Display`](std::fmt::Display), [`FromStr`](std::str::FromStr), `&'static str`); an
+    /// unknown name is a [`SolverError`] on the `--utility` field listing both.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::welfare::Utility;
+    /// assert_eq!("tasks".parse::<Utility>().unwrap(), Utility::Tasks);
+    /// assert_eq!(Utility::DominantShare.to_string(), "dominant-share");
+    /// assert_eq!(
+    ///     "shares".parse::<Utility>().unwrap_err().to_string(),
+    ///     "--utility: unknown utility \"shares\" (expected tasks or dominant-share)"
+    /// );
+    /// ```
+    #[derive(Default)]
+    #[strum(parse_err_ty = SolverError, parse_err_fn = unknown_utility)]
+    #[non_exhaustive]
+    pub enum Utility {
+        /// `u_i = x_i`: tasks run.
+        Tasks,
+        /// `u_i = μ_i x_i`, `μ_i = max_j d_ij / R_j`: the dominant share reached (capacities
+        /// scaled to 1), the literature's usual normalisation.
+        #[default]
+        DominantShare,
+    }
 }
 
 fn unknown_utility(text: &str) -> SolverError {

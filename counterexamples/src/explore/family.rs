@@ -59,30 +59,15 @@ use super::local::{capacity_move, entry_move};
 use crate::doc;
 use crate::generate::GeneratorConfig;
 
-/// Every family, by its command-line name (derived from the variant).
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    strum::EnumString,
-    strum::Display,
-    strum::IntoStaticStr,
-    strum::VariantArray,
-    strum::VariantNames,
-)]
-#[strum(
-    serialize_all = "kebab-case",
-    parse_err_ty = SolverError,
-    parse_err_fn = unknown_family
-)]
-pub enum Family {
-    /// `k` users of one kind and `n − k` of another (random vectors).
-    TwoKinds,
-    /// `F(k, m)`: `k` users `⟨1, …, 1⟩` and `m` single-resource users, capacities 1.
-    Pps,
+leontief_solver::name_enum! {
+    /// Every family, by its command-line name (derived from the variant).
+    #[strum(parse_err_ty = SolverError, parse_err_fn = unknown_family)]
+    pub enum Family {
+        /// `k` users of one kind and `n − k` of another (random vectors).
+        TwoKinds,
+        /// `F(k, m)`: `k` users `⟨1, …, 1⟩` and `m` single-resource users, capacities 1.
+        Pps,
+    }
 }
 
 fn unknown_family(text: &str) -> SolverError {

@@ -219,32 +219,19 @@ pub fn tightened(instance: &Instance, x: &Allocation) -> Option<Instance> {
     cut.then(|| instance.with_capacity(capacity).ok()).flatten()
 }
 
-/// Which knife-edge strata an evaluation searches (`--knife`). Names `off`, `tightened`,
-/// `all`.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    strum::EnumString,
-    strum::Display,
-    strum::IntoStaticStr,
-    strum::VariantNames,
-)]
-#[strum(
-    serialize_all = "kebab-case",
-    parse_err_ty = leontief_solver::SolverError,
-    parse_err_fn = unknown_knife
-)]
-pub enum Knife {
-    /// None: the search's scenarios and the climb alone.
-    Off,
-    /// The lie lines of the lie metrics on the instance and its tightened instance.
-    Tightened,
-    /// Those, the tie and binding-cap strata of the lie metrics, and every stratum of the
-    /// other metrics (module docs).
-    All,
+leontief_solver::name_enum! {
+    /// Which knife-edge strata an evaluation searches (`--knife`). Names `off`, `tightened`,
+    /// `all`.
+    #[strum(parse_err_ty = leontief_solver::SolverError, parse_err_fn = unknown_knife)]
+    pub enum Knife {
+        /// None: the search's scenarios and the climb alone.
+        Off,
+        /// The lie lines of the lie metrics on the instance and its tightened instance.
+        Tightened,
+        /// Those, the tie and binding-cap strata of the lie metrics, and every stratum of the
+        /// other metrics (module docs).
+        All,
+    }
 }
 
 fn unknown_knife(text: &str) -> leontief_solver::SolverError {

@@ -10,16 +10,14 @@ use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 use super::MetricName;
 use crate::candidate::Candidate;
 
-/// Whether a metric's record is its largest or its smallest value. Names `max`, `min`.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, strum::Display, strum::IntoStaticStr, strum::EnumString,
-)]
-#[strum(serialize_all = "kebab-case")]
-pub enum Direction {
-    /// The larger the worse (a gain, an envy).
-    Max,
-    /// The smaller the worse (a loss, a gap below the guarantee).
-    Min,
+leontief_solver::name_enum! {
+    /// Whether a metric's record is its largest or its smallest value. Names `max`, `min`.
+    pub enum Direction {
+        /// The larger the worse (a gain, an envy).
+        Max,
+        /// The smaller the worse (a loss, a gap below the guarantee).
+        Min,
+    }
 }
 
 /// How a user's utility is measured before a ratio is taken (docs/explore.md §2): the

@@ -107,27 +107,12 @@ use record::Origin as RecordOrigin;
 /// (the command-line name is the variant's, in kebab case).
 macro_rules! metrics {
     ($($(#[$doc:meta])* $variant:ident => $metric:expr,)*) => {
-        /// Every metric, by its command-line name (derived from the variant: `sp-gain`, ...).
-        #[derive(
-            Debug,
-            Clone,
-            Copy,
-            PartialEq,
-            Eq,
-            Hash,
-            strum::EnumString,
-            strum::Display,
-            strum::IntoStaticStr,
-            strum::VariantArray,
-            strum::VariantNames,
-        )]
-        #[strum(
-            serialize_all = "kebab-case",
-            parse_err_ty = SolverError,
-            parse_err_fn = unknown_metric
-        )]
-        pub enum MetricName {
-            $($(#[$doc])* $variant,)*
+        leontief_solver::name_enum! {
+            /// Every metric, by its command-line name (derived from the variant: `sp-gain`, ...).
+            #[strum(parse_err_ty = SolverError, parse_err_fn = unknown_metric)]
+            pub enum MetricName {
+                $($(#[$doc])* $variant,)*
+            }
         }
 
         impl MetricName {

@@ -29,37 +29,23 @@ use cases::Split;
 pub use cases::{Case, Shape};
 pub use encode::{Answers, Profile};
 
-/// The mechanisms with an encoding, by their names in the registry (derived with strum).
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    strum::EnumString,
-    strum::Display,
-    strum::IntoStaticStr,
-    strum::VariantArray,
-    strum::VariantNames,
-)]
-#[strum(
-    serialize_all = "kebab-case",
-    parse_err_ty = SolverError,
-    parse_err_fn = no_encoding
-)]
-pub enum ProvedMechanism {
-    /// Extended weighted DRF (`drf`), with caps.
-    Drf,
-    /// DRF freezing everyone at the first saturation (`drf-common-level`).
-    DrfCommonLevel,
-    /// Asset fairness (`asset`), with caps.
-    Asset,
-    /// CEEI (`ceei`), without caps.
-    Ceei,
-    /// Collapsed HDRF (`hdrf:collapsed`) on every tree: extended DRF over the leaves with the
-    /// leaves' guaranteed shares as weights, any positive ones (docs/theory.md §6.10).
-    #[strum(serialize = "hdrf:collapsed")]
-    Collapsed,
+leontief_solver::name_enum! {
+    /// The mechanisms with an encoding, by their names in the registry (derived with strum).
+    #[strum(parse_err_ty = SolverError, parse_err_fn = no_encoding)]
+    pub enum ProvedMechanism {
+        /// Extended weighted DRF (`drf`), with caps.
+        Drf,
+        /// DRF freezing everyone at the first saturation (`drf-common-level`).
+        DrfCommonLevel,
+        /// Asset fairness (`asset`), with caps.
+        Asset,
+        /// CEEI (`ceei`), without caps.
+        Ceei,
+        /// Collapsed HDRF (`hdrf:collapsed`) on every tree: extended DRF over the leaves with the
+        /// leaves' guaranteed shares as weights, any positive ones (docs/theory.md §6.10).
+        #[strum(serialize = "hdrf:collapsed")]
+        Collapsed,
+    }
 }
 
 /// `--mechanism` when it has no encoding, listing the ones that do.

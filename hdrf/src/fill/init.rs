@@ -14,43 +14,13 @@ impl<'a> Kinetic<'a> {
         let n = tree.len();
         let m = tree.num_resources();
         let capacity = tree.capacity();
-        // Who takes part: a leaf that demands something, is allowed and has room under its
-        // cap; a pool with such a leaf below it (children after parents in reverse order).
-        let mut alive = vec![false; n];
-        for v in tree.nodes().rev() {
-            let i = v.index();
-            let node = tree.node(v);
-            alive[i] = setup.alive[i]
-                && if node.is_leaf() {
-                    !node.is_idle() && setup.caps[i].as_ref().is_none_or(Rational::is_positive)
-                } else {
-                    node.children().iter().any(|c| alive[c.index()])
-                };
-        }
-        let held = |i: usize| -> Option<&Rational> {
-            setup
-                .base
-                .as_ref()
-                .map(|b| &b[i])
-                .filter(|b| b.is_positive())
-        };
-        // Wrappers: one pool per taking-part leaf that must be alone in its group.
-        let mut fifo: Vec<bool> = (0..n)
-            .map(|i| {
-                let v = tree.node_id(i).expect("in range");
-                !tree.node(v).is_leaf() && tree.mode(v) == Mode::Fifo
-            })
-            .collect();
-        let mut node_of: Vec<usize> = (0..n).collect();
-        let mut wrapper: Vec<Option<usize>> = vec![None; n];
-        for v in tree.leaves() {
-            let i = v.index();
-            let under_fifo = tree.parent(v).is_some_and(|p| fifo[p.index()]);
-            if alive[i] && (under_fifo || held(i).is_some()) {
-                wrapper[i] = Some(node_of.len());
-                node_of.push(i);
-            }
-        }
+        let alive = taking_part(tree, setup);
+        let held = |i: usize| held_at_start(setup, i);
+        let Wrappers {
+            mut fifo,
+            node_of,
+            wrapper,
+        } = wrappers(tree, setup, &alive);
         let total = node_of.len();
         fifo.resize(total, false);
         let mut alive_all = alive.clone();
@@ -68,17 +38,6 @@ impl<'a> Kinetic<'a> {
         let mut group = vec![Vec::new(); total];
         let mut settled = vec![Vec::new(); total];
         let mut pools = vec![Pool::default(); total];
-        let zeros = vec![Rational::ZERO; m];
-        let init_pool = |pool: &mut Pool| {
-            pool.usage = zeros.clone();
-            pool.u = zeros.clone();
-            pool.group_part = zeros.clone();
-            pool.contrib = zeros.clone();
-            if effective {
-                pool.v = zeros.clone();
-                pool.dv = zeros.clone();
-            }
-        };
         for v in tree.nodes() {
             let i = v.index();
             let node = tree.node(v);
@@ -106,7 +65,7 @@ impl<'a> Kinetic<'a> {
                 if let Some(w) = wrapper[i] {
                     group[w] = vec![ExactSum::new(); m];
                     settled[w] = vec![ExactSum::new(); m];
-                    init_pool(&mut pools[w]);
+                    pools[w] = fresh_pool(m, effective);
                     active_children[w] = 1;
                     if let Some(o) = offset {
                         pools[w].ell = o;
@@ -121,7 +80,7 @@ impl<'a> Kinetic<'a> {
             } else {
                 group[i] = vec![ExactSum::new(); m];
                 settled[i] = vec![ExactSum::new(); m];
-                init_pool(&mut pools[i]);
+                pools[i] = fresh_pool(m, effective);
                 for &c in node.children() {
                     if !tree.node(c).is_leaf() {
                         pool_children[i].push(c.index());
@@ -132,46 +91,17 @@ impl<'a> Kinetic<'a> {
                 active_children[i] = node.children().iter().filter(|c| alive[c.index()]).count();
             }
         }
-        for v in tree.leaves().filter(|v| alive[v.index()]) {
-            let i = v.index();
-            let p = parent[i].expect("the root is a pool");
-            for (j, a) in &per_key[i] {
-                group[p][*j].add(a);
-            }
-        }
+        add_leaf_groups(tree, &alive, &parent, &per_key, &mut group);
         if let Some(base) = &setup.base {
-            // What the leaves hold at the start: in their pools' usage (wrappers included),
-            // and, for H-DRF, in the stopped children's usage of the first living pool.
-            for v in tree.leaves() {
-                let i = v.index();
-                let b = &base[i];
-                let Some(d) = tree.node(v).demand().filter(|_| b.is_positive()) else {
-                    continue;
-                };
-                let held: Vec<Rational> = d
-                    .iter()
-                    .zip(capacity)
-                    .map(|(d, r)| {
-                        if d.is_zero() {
-                            Rational::ZERO
-                        } else {
-                            d * b / r
-                        }
-                    })
-                    .collect();
-                let mut at = parent[i];
-                let mut settled_at = (!alive[i]).then_some(());
-                while let Some(q) = at {
-                    add_scaled(&mut pools[q].usage, &held, None);
-                    if effective && settled_at.is_some() && alive_all[q] {
-                        for (s, h) in settled[q].iter_mut().zip(&held) {
-                            s.add(h);
-                        }
-                        settled_at = None;
-                    }
-                    at = parent[q];
-                }
-            }
+            let start = Start {
+                tree,
+                base,
+                parent: &parent,
+                alive: &alive,
+                alive_all: &alive_all,
+                effective,
+            };
+            start.add_held(&mut pools, &mut settled);
         }
         for list in &mut caps {
             list.sort();
@@ -181,22 +111,7 @@ impl<'a> Kinetic<'a> {
             .collect();
         let mut room = setup.room.clone();
         room.resize(total, None);
-        let mut used_up = vec![vec![false; m]; total];
-        let mut saturated = vec![false; m];
-        if setup.base.is_some() {
-            // A room the start already fills is used up from the start.
-            for (q, r) in room.iter().enumerate() {
-                let Some(r) = r else { continue };
-                for (j, rj) in r.iter().enumerate() {
-                    if pools[q].usage[j] >= *rj {
-                        used_up[q][j] = true;
-                        if q == 0 {
-                            saturated[j] = true;
-                        }
-                    }
-                }
-            }
-        }
+        let (used_up, saturated) = used_up_at_start(setup, &room, &pools, m);
         Kinetic {
             tree,
             node_of,
@@ -231,6 +146,183 @@ impl<'a> Kinetic<'a> {
             clock_epoch: vec![0; total],
             restructured: vec![0; total],
             epoch: 1,
+        }
+    }
+}
+
+/// Who takes part, per tree node: a leaf that demands something, is allowed and has room
+/// under its cap; a pool with such a leaf below it (children after parents in reverse
+/// order).
+fn taking_part(tree: &Tree, setup: &Setup) -> Vec<bool> {
+    let mut alive = vec![false; tree.len()];
+    for v in tree.nodes().rev() {
+        let i = v.index();
+        let node = tree.node(v);
+        alive[i] = setup.alive[i]
+            && if node.is_leaf() {
+                !node.is_idle() && setup.caps[i].as_ref().is_none_or(Rational::is_positive)
+            } else {
+                node.children().iter().any(|c| alive[c.index()])
+            };
+    }
+    alive
+}
+
+/// The tasks leaf `i` holds at the start, if any.
+fn held_at_start(setup: &Setup, i: usize) -> Option<&Rational> {
+    setup
+        .base
+        .as_ref()
+        .map(|b| &b[i])
+        .filter(|b| b.is_positive())
+}
+
+/// The engine pools beyond the tree's nodes: one wrapper per taking-part leaf that must be
+/// alone in its group (under a fifo pool, or holding tasks at the start).
+struct Wrappers {
+    /// Per engine pool: whether it is a fifo pool (wrappers are not).
+    fifo: Vec<bool>,
+    /// Per engine pool: the tree node it stands for.
+    node_of: Vec<usize>,
+    /// Per tree node: its wrapper's engine pool.
+    wrapper: Vec<Option<usize>>,
+}
+
+fn wrappers(tree: &Tree, setup: &Setup, alive: &[bool]) -> Wrappers {
+    let n = tree.len();
+    let fifo: Vec<bool> = (0..n)
+        .map(|i| {
+            let v = tree.node_id(i).expect("in range");
+            !tree.node(v).is_leaf() && tree.mode(v) == Mode::Fifo
+        })
+        .collect();
+    let mut node_of: Vec<usize> = (0..n).collect();
+    let mut wrapper: Vec<Option<usize>> = vec![None; n];
+    for v in tree.leaves() {
+        let i = v.index();
+        let under_fifo = tree.parent(v).is_some_and(|p| fifo[p.index()]);
+        if alive[i] && (under_fifo || held_at_start(setup, i).is_some()) {
+            wrapper[i] = Some(node_of.len());
+            node_of.push(i);
+        }
+    }
+    Wrappers {
+        fifo,
+        node_of,
+        wrapper,
+    }
+}
+
+/// What the fill starts from when leaves hold tasks: the tree, the tasks held per leaf,
+/// the engine pools' parents and who takes part.
+struct Start<'t> {
+    tree: &'t Tree,
+    base: &'t [Rational],
+    parent: &'t [Option<usize>],
+    /// Per tree node: whether it takes part.
+    alive: &'t [bool],
+    /// Per engine pool: whether it takes part (wrappers always do).
+    alive_all: &'t [bool],
+    effective: bool,
+}
+
+impl Start<'_> {
+    /// What the leaves hold at the start: in their pools' usage (wrappers included), and,
+    /// for H-DRF, in the stopped children's usage of the first living pool.
+    fn add_held(&self, pools: &mut [Pool], settled: &mut [Vec<ExactSum>]) {
+        let capacity = self.tree.capacity();
+        for v in self.tree.leaves() {
+            let i = v.index();
+            let b = &self.base[i];
+            let Some(d) = self.tree.node(v).demand().filter(|_| b.is_positive()) else {
+                continue;
+            };
+            let held: Vec<Rational> = d
+                .iter()
+                .zip(capacity)
+                .map(|(d, r)| {
+                    if d.is_zero() {
+                        Rational::ZERO
+                    } else {
+                        d * b / r
+                    }
+                })
+                .collect();
+            let mut at = self.parent[i];
+            let mut settled_at = (!self.alive[i]).then_some(());
+            while let Some(q) = at {
+                add_scaled(&mut pools[q].usage, &held, None);
+                if self.effective && settled_at.is_some() && self.alive_all[q] {
+                    for (s, h) in settled[q].iter_mut().zip(&held) {
+                        s.add(h);
+                    }
+                    settled_at = None;
+                }
+                at = self.parent[q];
+            }
+        }
+    }
+}
+
+/// Per engine pool and resource, whether its room is used up at the start, and per
+/// resource whether the cluster is saturated: a room the start already fills is used up
+/// from the start (nothing is, when no leaf holds tasks).
+fn used_up_at_start(
+    setup: &Setup,
+    room: &[Option<Vec<Rational>>],
+    pools: &[Pool],
+    m: usize,
+) -> (Vec<Vec<bool>>, Vec<bool>) {
+    let mut used_up = vec![vec![false; m]; room.len()];
+    let mut saturated = vec![false; m];
+    if setup.base.is_some() {
+        for (q, r) in room.iter().enumerate() {
+            let Some(r) = r else { continue };
+            for (j, rj) in r.iter().enumerate() {
+                if pools[q].usage[j] >= *rj {
+                    used_up[q][j] = true;
+                    if q == 0 {
+                        saturated[j] = true;
+                    }
+                }
+            }
+        }
+    }
+    (used_up, saturated)
+}
+
+/// A pool at the start: zero usage and rates (and effective vector, for H-DRF).
+fn fresh_pool(m: usize, effective: bool) -> Pool {
+    let zeros = vec![Rational::ZERO; m];
+    let (v, dv) = if effective {
+        (zeros.clone(), zeros.clone())
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    Pool {
+        usage: zeros.clone(),
+        u: zeros.clone(),
+        group_part: zeros.clone(),
+        contrib: zeros,
+        v,
+        dv,
+        ..Pool::default()
+    }
+}
+
+/// Adds every taking-part leaf's per-key rate to its parent's leaf group.
+fn add_leaf_groups(
+    tree: &Tree,
+    alive: &[bool],
+    parent: &[Option<usize>],
+    per_key: &[Vec<(usize, Rational)>],
+    group: &mut [Vec<ExactSum>],
+) {
+    for v in tree.leaves().filter(|v| alive[v.index()]) {
+        let i = v.index();
+        let p = parent[i].expect("the root is a pool");
+        for (j, a) in &per_key[i] {
+            group[p][*j].add(a);
         }
     }
 }

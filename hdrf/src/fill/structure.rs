@@ -8,6 +8,18 @@ use crate::policies::affine::{add_scaled, keep_min};
 use crate::policies::hdrf::FluidEffective;
 use crate::policies::FluidPool;
 
+/// A pool's level and growth set (see [`Kinetic::growth`]).
+struct Growth {
+    /// The level `λ_p`: the smallest key among its active children and its leaf group.
+    lam: Rational,
+    /// Whether the leaf group is at the level.
+    group_in: bool,
+    /// The growing pool children (under degenerate growth, only the degenerate ones).
+    growth: Vec<usize>,
+    /// Whether a growing child has zero key slope.
+    degenerate: bool,
+}
+
 impl Kinetic<'_> {
     /// Recomputes every dirty active pool now, children first, and clears the marks.
     pub(super) fn recompute(&mut self) {
@@ -32,56 +44,13 @@ impl Kinetic<'_> {
         let has_group = self.active_leaves[p] > 0;
         let prev_growth = self.pools[p].growth.clone();
         let prev_degenerate = self.pools[p].degenerate;
-        // Children's keys now: a restructured child's is fresh; a child growing in a
-        // non-degenerate phase has kept its key equal to λ_p; every other child's is constant.
-        let mut child_keys: Vec<(usize, Rational)> = Vec::new();
-        for k in 0..self.pool_children[p].len() {
-            let c = self.pool_children[p][k];
-            if !self.active[c] {
-                continue;
-            }
-            let key = if !self.pools[c].rho.is_zero()
-                && !prev_degenerate
-                && prev_growth.contains(&c)
-                && self.restructured[c] != self.epoch
-            {
-                self.pools[p].lam.clone()
-            } else {
-                let cc = self.clock_of(c);
-                let child = &self.pools[c];
-                &child.key + &(&cc - &child.t0) * &child.kappa
-            };
-            child_keys.push((c, key));
-        }
-        let ell = self.pools[p].ell.clone();
-        let fifo = self.fifo[p];
-        let (lam, group_in, mut growth) = if fifo {
-            // Its leaves are wrapped: only pool children, served one at a time, in order.
-            let (c, key) = child_keys
-                .first()
-                .expect("an active pool has an active child");
-            (key.clone(), false, vec![*c])
-        } else {
-            let mut lam: Option<&Rational> = has_group.then_some(&ell);
-            for (_, key) in &child_keys {
-                if lam.is_none_or(|l| key < l) {
-                    lam = Some(key);
-                }
-            }
-            let lam = lam.expect("an active pool has an active child").clone();
-            let group_in = has_group && ell == lam;
-            let growth: Vec<usize> = child_keys
-                .iter()
-                .filter(|(_, key)| *key == lam)
-                .map(|(c, _)| *c)
-                .collect();
-            (lam, group_in, growth)
-        };
-        let degenerate = growth.iter().any(|&c| self.pools[c].kappa.is_zero());
-        if degenerate {
-            // Degenerate children absorb the growth while their siblings stall.
-            growth.retain(|&c| self.pools[c].kappa.is_zero());
-        }
+        let child_keys = self.child_keys(p, &prev_growth, prev_degenerate);
+        let Growth {
+            lam,
+            group_in,
+            growth,
+            degenerate,
+        } = self.growth(p, &child_keys, has_group);
         let group_grows = group_in && !degenerate;
 
         // Usage rate u_p by differences: the group's part and every child whose
@@ -89,49 +58,9 @@ impl Kinetic<'_> {
         let mut u = std::mem::take(&mut self.pools[p].u);
         let group_rate: Option<Vec<Rational>> =
             has_group.then(|| self.group[p].iter_mut().map(ExactSum::value).collect());
-        let new_group_part = match (&group_rate, group_grows) {
-            (Some(a), true) => a.clone(),
-            _ => vec![Rational::ZERO; self.m],
-        };
-        if new_group_part != self.pools[p].group_part {
-            for ((uj, new), old) in u
-                .iter_mut()
-                .zip(&new_group_part)
-                .zip(&self.pools[p].group_part)
-            {
-                if new != old {
-                    *uj += &(new - old);
-                }
-            }
-            self.pools[p].group_part = new_group_part;
-        }
-        self.group_changed[p] = false;
-        for k in 0..self.pool_children[p].len() {
-            let c = self.pool_children[p][k];
-            let grows = self.active[c] && growth.contains(&c);
-            let was = self.pools[c].contributes;
-            let same_role = grows == prev_growth.contains(&c) && degenerate == prev_degenerate;
-            if !grows && !was {
-                continue;
-            }
-            if grows && was && same_role && self.restructured[c] != self.epoch {
-                continue; // unchanged: not restructured now, same role
-            }
-            let new: Vec<Rational> = if grows {
-                let rate = self.child_rate(c, degenerate);
-                scaled(&self.pools[c].u, &rate)
-            } else {
-                vec![Rational::ZERO; self.m]
-            };
-            for ((uj, nj), oj) in u.iter_mut().zip(&new).zip(&self.pools[c].contrib) {
-                if nj != oj {
-                    *uj += &(nj - oj);
-                }
-            }
-            let child = &mut self.pools[c];
-            child.contrib = new;
-            child.contributes = grows;
-        }
+        self.update_group_part(p, &mut u, group_rate.as_deref(), group_grows);
+        let previous = (prev_growth.as_slice(), prev_degenerate);
+        self.update_child_contributions(p, &mut u, &growth, degenerate, previous);
 
         let inner = if degenerate {
             Rational::ZERO
@@ -179,7 +108,161 @@ impl Kinetic<'_> {
             }
         }
 
-        // Children's relations to this pool's clock; their earliest events on it.
+        self.relate_children(p, &cp);
+        let own = self.own_next_event(p);
+        let mut sub = own.clone();
+        for &c in &self.pool_children[p] {
+            if self.active[c]
+                && let Some(e) = &self.pools[c].sub_next_parent
+            {
+                keep_min(&mut sub, e.clone());
+            }
+        }
+        let pool = &mut self.pools[p];
+        pool.own_next = own;
+        pool.sub_next = sub;
+    }
+
+    /// Pool `p`'s active children's keys now: a restructured child's is fresh; a child
+    /// growing in a non-degenerate phase (of `p`'s previous growth set) has kept its key
+    /// equal to `λ_p`; every other child's is constant.
+    fn child_keys(
+        &mut self,
+        p: usize,
+        prev_growth: &[usize],
+        prev_degenerate: bool,
+    ) -> Vec<(usize, Rational)> {
+        let mut child_keys: Vec<(usize, Rational)> = Vec::new();
+        for k in 0..self.pool_children[p].len() {
+            let c = self.pool_children[p][k];
+            if !self.active[c] {
+                continue;
+            }
+            let key = if !self.pools[c].rho.is_zero()
+                && !prev_degenerate
+                && prev_growth.contains(&c)
+                && self.restructured[c] != self.epoch
+            {
+                self.pools[p].lam.clone()
+            } else {
+                let cc = self.clock_of(c);
+                let child = &self.pools[c];
+                &child.key + &(&cc - &child.t0) * &child.kappa
+            };
+            child_keys.push((c, key));
+        }
+        child_keys
+    }
+
+    /// Pool `p`'s level `λ_p` and growth set from its children's keys and its leaf group's
+    /// level `ℓ_p` (when `has_group`).
+    fn growth(&self, p: usize, child_keys: &[(usize, Rational)], has_group: bool) -> Growth {
+        let ell = &self.pools[p].ell;
+        let (lam, group_in, mut growth) = if self.fifo[p] {
+            // Its leaves are wrapped: only pool children, served one at a time, in order.
+            let (c, key) = child_keys
+                .first()
+                .expect("an active pool has an active child");
+            (key.clone(), false, vec![*c])
+        } else {
+            let mut lam: Option<&Rational> = has_group.then_some(ell);
+            for (_, key) in child_keys {
+                if lam.is_none_or(|l| key < l) {
+                    lam = Some(key);
+                }
+            }
+            let lam = lam.expect("an active pool has an active child").clone();
+            let group_in = has_group && *ell == lam;
+            let growth: Vec<usize> = child_keys
+                .iter()
+                .filter(|(_, key)| *key == lam)
+                .map(|(c, _)| *c)
+                .collect();
+            (lam, group_in, growth)
+        };
+        let degenerate = growth.iter().any(|&c| self.pools[c].kappa.is_zero());
+        if degenerate {
+            // Degenerate children absorb the growth while their siblings stall.
+            growth.retain(|&c| self.pools[c].kappa.is_zero());
+        }
+        Growth {
+            lam,
+            group_in,
+            growth,
+            degenerate,
+        }
+    }
+
+    /// Brings the leaf group's part of pool `p`'s usage rate `u` to `group_rate` when the
+    /// group grows, to zero otherwise.
+    fn update_group_part(
+        &mut self,
+        p: usize,
+        u: &mut [Rational],
+        group_rate: Option<&[Rational]>,
+        group_grows: bool,
+    ) {
+        let new_group_part = match (group_rate, group_grows) {
+            (Some(a), true) => a.to_vec(),
+            _ => vec![Rational::ZERO; self.m],
+        };
+        if new_group_part != self.pools[p].group_part {
+            for ((uj, new), old) in u
+                .iter_mut()
+                .zip(&new_group_part)
+                .zip(&self.pools[p].group_part)
+            {
+                if new != old {
+                    *uj += &(new - old);
+                }
+            }
+            self.pools[p].group_part = new_group_part;
+        }
+        self.group_changed[p] = false;
+    }
+
+    /// Brings pool `p`'s usage rate `u` up to date with its pool children's contributions
+    /// under the new growth set, visiting only the children whose contribution may have
+    /// changed (`previous`: the growth set and degeneracy before).
+    fn update_child_contributions(
+        &mut self,
+        p: usize,
+        u: &mut [Rational],
+        growth: &[usize],
+        degenerate: bool,
+        (prev_growth, prev_degenerate): (&[usize], bool),
+    ) {
+        for k in 0..self.pool_children[p].len() {
+            let c = self.pool_children[p][k];
+            let grows = self.active[c] && growth.contains(&c);
+            let was = self.pools[c].contributes;
+            let same_role = grows == prev_growth.contains(&c) && degenerate == prev_degenerate;
+            if !grows && !was {
+                continue;
+            }
+            if grows && was && same_role && self.restructured[c] != self.epoch {
+                continue; // unchanged: not restructured now, same role
+            }
+            let new: Vec<Rational> = if grows {
+                let rate = self.child_rate(c, degenerate);
+                scaled(&self.pools[c].u, &rate)
+            } else {
+                vec![Rational::ZERO; self.m]
+            };
+            for ((uj, nj), oj) in u.iter_mut().zip(&new).zip(&self.pools[c].contrib) {
+                if nj != oj {
+                    *uj += &(nj - oj);
+                }
+            }
+            let child = &mut self.pools[c];
+            child.contrib = new;
+            child.contributes = grows;
+        }
+    }
+
+    /// Pool `p`'s active children's relations to its clock (now `cp`), and their earliest
+    /// events converted to it.
+    fn relate_children(&mut self, p: usize, cp: &Rational) {
         for k in 0..self.pool_children[p].len() {
             let c = self.pool_children[p][k];
             if !self.active[c] {
@@ -209,18 +292,6 @@ impl Kinetic<'_> {
             let converted = child.sub_next.as_ref().and_then(|e| child.to_parent(e));
             self.pools[c].sub_next_parent = converted;
         }
-        let own = self.own_next_event(p);
-        let mut sub = own.clone();
-        for &c in &self.pool_children[p] {
-            if self.active[c] {
-                if let Some(e) = &self.pools[c].sub_next_parent {
-                    keep_min(&mut sub, e.clone());
-                }
-            }
-        }
-        let pool = &mut self.pools[p];
-        pool.own_next = own;
-        pool.sub_next = sub;
     }
 
     /// The clock rate of growing child `c` per unit of its parent's clock: `1/κ_c`, or under

@@ -95,8 +95,9 @@ use crate::Policy;
 /// As [`crate::naive()`], plus `O(c·m)` per recomputed pool for the effective vectors. The
 /// exact numbers grow much faster than under the other policies, because the allocation's
 /// own do (see [`crate::fill`], "Number sizes"): on the generated three-level clusters of
-/// the benchmark, 11 ms for 200 leaves, 0.3 s for 800 and 2.5 s for 2,000, whose allocation
-/// has 51,000-bit denominators (17 million bits over the leaves' task counts).
+/// the benchmark, the allocation of 2,000 leaves has 51,000-bit denominators (17 million
+/// bits over the leaves' task counts), and every big operation costs in proportion (times
+/// in BENCHMARKS.md).
 ///
 /// # Example
 /// The H-DRF paper's example: `n1 = (0,1)` against `n2 = {n21 = (1,0), n22 = (0,1)}`.

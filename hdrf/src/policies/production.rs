@@ -97,10 +97,10 @@ pub(crate) fn allocate(tree: &Tree, policy: &dyn TreePolicy) -> Result<TreeAlloc
                 .map(|(d, g)| g / d)
                 .min()
                 .expect("a leaf that is not idle demands something");
-            if let Some(top) = &most[v.index()] {
-                if *top < t {
-                    t = top.clone();
-                }
+            if let Some(top) = &most[v.index()]
+                && *top < t
+            {
+                t = top.clone();
             }
             base[v.index()] = t;
             continue;

@@ -199,7 +199,8 @@ use crate::Policy;
 pub const MAX_SAMPLES: u64 = 10_000_000;
 
 /// The default event budget ([`SimConfig::max_events`]): twice the million completions of
-/// the largest benchmark (`benches/simulate.rs`), a few seconds of work.
+/// the largest benchmark (`benches/simulate.rs`), so that the benchmark fits and a runaway
+/// workload stops.
 pub const DEFAULT_MAX_EVENTS: u64 = 2_000_000;
 
 /// A scheduling policy of the simulator: a tree policy of [`Policy`], under its name and in
@@ -550,13 +551,13 @@ pub fn simulate(scenario: &Scenario, config: &SimConfig) -> Result<Simulation> {
                 SolverError::invalid("machines", format!("at most {} machines", 1 << 20))
             })?,
     };
-    if let Some(t) = &config.preemption {
-        if !t.is_positive() {
-            return Err(SolverError::invalid(
-                "preemption",
-                format!("expected a positive timeout, found {t}"),
-            ));
-        }
+    if let Some(t) = &config.preemption
+        && !t.is_positive()
+    {
+        return Err(SolverError::invalid(
+            "preemption",
+            format!("expected a positive timeout, found {t}"),
+        ));
     }
     if let Record::Every(dt) = &config.record {
         if !dt.is_positive() {
@@ -641,29 +642,29 @@ fn initial_tasks(tree: &Tree) -> Result<Vec<u64>> {
             ));
         }
         let k = k.floor_u64().unwrap_or(u64::MAX);
-        if let Some(t) = node.cap() {
-            if Rational::from(k) > *t {
-                return Err(SolverError::invalid(
-                    &field,
-                    format!("{k} tasks, more than its task count {t}"),
-                ));
-            }
+        if let Some(t) = node.cap()
+            && Rational::from(k) > *t
+        {
+            return Err(SolverError::invalid(
+                &field,
+                format!("{k} tasks, more than its task count {t}"),
+            ));
         }
-        if let Some(l) = node.limit() {
-            if u.iter().zip(l).any(|(a, b)| a > b) {
-                return Err(SolverError::invalid(&field, "above the leaf's limit"));
-            }
+        if let Some(l) = node.limit()
+            && u.iter().zip(l).any(|(a, b)| a > b)
+        {
+            return Err(SolverError::invalid(&field, "above the leaf's limit"));
         }
         initial[leaf.index()] = k;
     }
     for v in tree.pools() {
-        if let Some(l) = tree.limit(v) {
-            if tree.usage(v).iter().zip(l).any(|(a, b)| a > b) {
-                return Err(SolverError::invalid(
-                    format!("{}.usage", tree.path(v)),
-                    "the usage of the leaves below is above the pool's limit",
-                ));
-            }
+        if let Some(l) = tree.limit(v)
+            && tree.usage(v).iter().zip(l).any(|(a, b)| a > b)
+        {
+            return Err(SolverError::invalid(
+                format!("{}.usage", tree.path(v)),
+                "the usage of the leaves below is above the pool's limit",
+            ));
         }
     }
     Ok(initial)

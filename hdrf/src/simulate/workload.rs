@@ -324,13 +324,13 @@ impl Scenario {
             None | Some(Value::Null) => None,
             Some(v) => Some(non_negative("starvation_tolerance", v)?),
         };
-        if let (Some(h), Some(w)) = (&scenario.horizon, &scenario.warmup) {
-            if w >= h {
-                return Err(SolverError::invalid(
-                    "warmup",
-                    format!("must be below the horizon {h}, found {w}"),
-                ));
-            }
+        if let (Some(h), Some(w)) = (&scenario.horizon, &scenario.warmup)
+            && w >= h
+        {
+            return Err(SolverError::invalid(
+                "warmup",
+                format!("must be below the horizon {h}, found {w}"),
+            ));
         }
         match obj.get("workload") {
             None | Some(Value::Null) => {}

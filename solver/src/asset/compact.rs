@@ -377,10 +377,10 @@ fn task_shares(instance: &Instance) -> Vec<Rational> {
             }
             let mut num = BigInt::zero();
             for (x, kj) in u.demand.iter().zip(&k) {
-                if let Some((e, 1)) = x.as_small() {
-                    if e != 0 {
-                        num += kj * e;
-                    }
+                if let Some((e, 1)) = x.as_small()
+                    && e != 0
+                {
+                    num += kj * e;
                 }
             }
             let w = &u.weight;

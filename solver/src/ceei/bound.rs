@@ -68,10 +68,10 @@ fn shifted_floor(num: u128, den: u128, k: u32) -> Option<(u128, bool)> {
 
 /// `floor(x · 2^k)` for `x >= 0`, and whether it is exact.
 fn grid_floor(x: &Rational, k: u32) -> (BigInt, bool) {
-    if let Some((num, den)) = x.as_small() {
-        if let Some((fl, exact)) = shifted_floor(num.unsigned_abs(), den.unsigned_abs(), k) {
-            return (BigInt::from(fl), exact);
-        }
+    if let Some((num, den)) = x.as_small()
+        && let Some((fl, exact)) = shifted_floor(num.unsigned_abs(), den.unsigned_abs(), k)
+    {
+        return (BigInt::from(fl), exact);
     }
     let (fl, rem) = (x.numer() << k as usize).div_rem(&x.denom());
     (fl, rem.is_zero())

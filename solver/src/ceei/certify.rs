@@ -343,13 +343,13 @@ pub(super) fn try_certify(
                 }
             })
             .collect();
-        if let Some(p_hat) = p_hat {
-            if !tried_prices.contains(&p_hat) {
-                if let Some(found) = check_prices(inst, prob, &p_hat) {
-                    return Some(found);
-                }
-                tried_prices.push(p_hat);
+        if let Some(p_hat) = p_hat
+            && !tried_prices.contains(&p_hat)
+        {
+            if let Some(found) = check_prices(inst, prob, &p_hat) {
+                return Some(found);
             }
+            tried_prices.push(p_hat);
         }
         // (b) Tasks; the prices solve the stationarity equations. Candidates are screened
         // as fractions before any rational is built.
@@ -366,25 +366,25 @@ pub(super) fn try_certify(
                 },
             )
             .collect();
-        if let Some(fractions) = fractions {
-            if !tried_tasks.contains(&fractions) {
-                let xf: Vec<f64> = fractions
+        if let Some(fractions) = fractions
+            && !tried_tasks.contains(&fractions)
+        {
+            let xf: Vec<f64> = fractions
+                .iter()
+                .map(|&(a, b)| a as f64 / b as f64)
+                .collect();
+            if let Some(saturated) = screen(prob, &xf, &positive) {
+                let x_hat: Option<Vec<Rational>> = fractions
                     .iter()
-                    .map(|&(a, b)| a as f64 / b as f64)
+                    .map(|&(a, b)| Rational::new(a, b))
                     .collect();
-                if let Some(saturated) = screen(prob, &xf, &positive) {
-                    let x_hat: Option<Vec<Rational>> = fractions
-                        .iter()
-                        .map(|&(a, b)| Rational::new(a, b))
-                        .collect();
-                    if let Some(found) = x_hat
-                        .and_then(|x| check_tasks(inst, prob, &x, &xf, &saturated, prices, tau))
-                    {
-                        return Some(found);
-                    }
+                if let Some(found) =
+                    x_hat.and_then(|x| check_tasks(inst, prob, &x, &xf, &saturated, prices, tau))
+                {
+                    return Some(found);
                 }
-                tried_tasks.push(fractions);
             }
+            tried_tasks.push(fractions);
         }
     }
     None

@@ -104,11 +104,10 @@
 //! logarithms per line-search trial; 4–8 iterations on the benchmark workloads. The
 //! certification screens cost `O(nnz)` floating-point operations per candidate; the exact
 //! KKT check of a candidate that passes and the proven bound cost `O(nnz)` rational (or,
-//! for the bound with integer data, fixed-point) operations. Measured (`benches/ceei.rs`,
-//! 10,000 users × 10 resources, a fifth of them capped): about 11 ms for the Newton
-//! solver (4 iterations, relative gap `3e-17`), about 41 ms for [`Ceei::solve`] with the
-//! certification attempt and the proven bound; at 1,000 × 10, 1.1 ms against 166 ms for
-//! Clarabel ([`solve_clarabel`]).
+//! for the bound with integer data, fixed-point) operations. On the benchmark's 10,000
+//! users × 10 resources (`benches/ceei.rs`, a fifth of them capped) the Newton solver takes
+//! 4 iterations to a relative gap of `3e-17`; its times, with and without the certification
+//! and the proven bound, and against Clarabel ([`solve_clarabel`]), are in BENCHMARKS.md.
 //!
 //! Robustness, measured on random instances with up to 9 users and 8 resources, half of
 //! them capped: with weights spanning a factor `1e6`, 5,000 of 5,000 solved (at most 85

@@ -39,10 +39,12 @@ pub(super) struct Problem {
 /// `a / b` in `f64`, correctly rounded when both are integers below 2^53.
 fn ratio_f64(a: &Rational, b: &Rational) -> f64 {
     const LIMIT: i128 = 1 << 53;
-    if let (Some((an, 1)), Some((bn, 1))) = (a.as_small(), b.as_small()) {
-        if an.abs() < LIMIT && bn.abs() < LIMIT && bn != 0 {
-            return an as f64 / bn as f64;
-        }
+    if let (Some((an, 1)), Some((bn, 1))) = (a.as_small(), b.as_small())
+        && an.abs() < LIMIT
+        && bn.abs() < LIMIT
+        && bn != 0
+    {
+        return an as f64 / bn as f64;
     }
     a.checked_div(b).map_or(f64::NAN, |r| r.to_f64_lossy())
 }

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use super::{NodeSpec, MAX_DEPTH};
-use crate::{Mode, Pool, SolverError, User};
+use crate::{Mode, Pool, Rational, SolverError, User};
 
 /// A tree spec laid out as pools and users, with where each was in the tree form.
 pub(crate) struct Laid {
@@ -100,148 +100,179 @@ impl Layout {
         at: String,
         depth: usize,
     ) -> Result<(), SolverError> {
+        check_node(spec, &at, depth)?;
+        if let Some(demand) = &spec.demand {
+            self.add_leaf(spec, demand, parent, at)
+        } else if let Some(children) = &spec.children {
+            self.add_pool(spec, children, parent, at, depth)
+        } else {
+            Ok(()) // `check_node` rejects a node with neither
+        }
+    }
+
+    /// Adds leaf `spec` demanding `demand` below `parent`, validating its leaf fields.
+    fn add_leaf(
+        &mut self,
+        spec: &NodeSpec,
+        demand: &[Rational],
+        parent: Option<Option<usize>>,
+        at: String,
+    ) -> Result<(), SolverError> {
         let m = self.m;
         let field = |f: &str| format!("{at}.{f}");
-        if depth > MAX_DEPTH {
+        if demand.len() != m {
             return Err(SolverError::invalid(
-                at,
-                format!("the tree is deeper than {MAX_DEPTH} levels"),
-            ));
-        }
-        if spec.name.is_empty() {
-            return Err(SolverError::invalid(field("name"), "empty name"));
-        }
-        if spec.name.contains('/') {
-            return Err(SolverError::invalid(
-                field("name"),
+                field("demand"),
                 format!(
-                    "{:?} contains '/', which separates the parts of a path",
-                    spec.name
+                    "expected {m} entries, one per resource, found {}",
+                    demand.len()
                 ),
             ));
         }
-        if !spec.weight.is_positive() {
+        for (j, d) in demand.iter().enumerate() {
+            if d.is_negative() {
+                return Err(SolverError::invalid(
+                    format!("{at}.demand[{j}]"),
+                    format!("must not be negative, found {d}"),
+                ));
+            }
+        }
+        if let Some(t) = &spec.cap
+            && !t.is_positive()
+        {
             return Err(SolverError::invalid(
-                field("weight"),
-                format!("must be positive, found {}", spec.weight),
+                field("tasks"),
+                format!("must be positive, found {t}"),
             ));
         }
-        match (&spec.demand, &spec.children) {
-            (Some(_), Some(_)) => {
-                return Err(SolverError::invalid(
-                    at,
-                    "a node has either demand (a leaf) or children (a pool), not both",
-                ))
-            }
-            (None, None) => {
-                return Err(SolverError::invalid(
-                    at,
-                    "a node needs either demand (a leaf) or children (a pool)",
-                ))
-            }
-            _ => {}
+        if spec.mode.is_some() {
+            return Err(SolverError::invalid(
+                field("mode"),
+                "only a pool has a mode; a leaf runs its own tasks",
+            ));
         }
-        if let Some(demand) = &spec.demand {
-            if demand.len() != m {
+        self.laid.users.push(User {
+            name: spec.name.clone(),
+            demand: demand.to_vec(),
+            weight: spec.weight.clone(),
+            resource_weights: None,
+            cap: spec.cap.clone(),
+            pool: parent.flatten(),
+            guarantee: spec.guarantee.clone(),
+            limit: spec.limit.clone(),
+            usage: spec.usage.clone(),
+        });
+        self.laid.user_at.push(at);
+        Ok(())
+    }
+
+    /// Adds pool `spec` below `parent` (`None`: the root, which is no pool of the layout),
+    /// then its `children`, validating its pool fields and its children's names.
+    fn add_pool(
+        &mut self,
+        spec: &NodeSpec,
+        children: &[NodeSpec],
+        parent: Option<Option<usize>>,
+        at: String,
+        depth: usize,
+    ) -> Result<(), SolverError> {
+        let field = |f: &str| format!("{at}.{f}");
+        if spec.cap.is_some() {
+            return Err(SolverError::invalid(
+                field("tasks"),
+                "only a leaf has a task cap; a pool's demand is its leaves'",
+            ));
+        }
+        if spec.usage.is_some() {
+            return Err(SolverError::invalid(
+                field("usage"),
+                "only a leaf has a usage; a pool's is the sum of its leaves'",
+            ));
+        }
+        // Names need only be unique among siblings: nodes are addressed by path.
+        let mut seen: HashMap<&str, usize> = HashMap::new();
+        for (k, c) in children.iter().enumerate() {
+            if let Some(first) = seen.insert(c.name.as_str(), k) {
                 return Err(SolverError::invalid(
-                    field("demand"),
+                    format!("{at}.children[{k}].name"),
                     format!(
-                        "expected {m} entries, one per resource, found {}",
-                        demand.len()
+                        "duplicate name {:?} among siblings (first used at {at}.children[{first}])",
+                        c.name
                     ),
                 ));
             }
-            for (j, d) in demand.iter().enumerate() {
-                if d.is_negative() {
-                    return Err(SolverError::invalid(
-                        format!("{at}.demand[{j}]"),
-                        format!("must not be negative, found {d}"),
-                    ));
-                }
+        }
+        let me = match parent {
+            None => None,
+            Some(up) => {
+                self.laid.pools.push(Pool {
+                    name: spec.name.clone(),
+                    weight: spec.weight.clone(),
+                    parent: up,
+                    guarantee: spec.guarantee.clone(),
+                    limit: spec.limit.clone(),
+                    mode: spec.mode.unwrap_or_default(),
+                });
+                self.laid.pool_at.push(at.clone());
+                Some(self.laid.pools.len() - 1)
             }
-            if let Some(t) = &spec.cap {
-                if !t.is_positive() {
-                    return Err(SolverError::invalid(
-                        field("tasks"),
-                        format!("must be positive, found {t}"),
-                    ));
-                }
-            }
-            if spec.mode.is_some() {
-                return Err(SolverError::invalid(
-                    field("mode"),
-                    "only a pool has a mode; a leaf runs its own tasks",
-                ));
-            }
-            self.laid.users.push(User {
-                name: spec.name.clone(),
-                demand: demand.clone(),
-                weight: spec.weight.clone(),
-                resource_weights: None,
-                cap: spec.cap.clone(),
-                pool: parent.flatten(),
-                guarantee: spec.guarantee.clone(),
-                limit: spec.limit.clone(),
-                usage: spec.usage.clone(),
-            });
-            self.laid.user_at.push(at);
-        } else if let Some(children) = &spec.children {
-            if spec.cap.is_some() {
-                return Err(SolverError::invalid(
-                    field("tasks"),
-                    "only a leaf has a task cap; a pool's demand is its leaves'",
-                ));
-            }
-            if spec.usage.is_some() {
-                return Err(SolverError::invalid(
-                    field("usage"),
-                    "only a leaf has a usage; a pool's is the sum of its leaves'",
-                ));
-            }
-            // Names need only be unique among siblings: nodes are addressed by path.
-            let mut seen: HashMap<&str, usize> = HashMap::new();
-            for (k, c) in children.iter().enumerate() {
-                if let Some(first) = seen.insert(c.name.as_str(), k) {
-                    return Err(SolverError::invalid(
-                        format!("{at}.children[{k}].name"),
-                        format!(
-                            "duplicate name {:?} among siblings (first used at {at}.children[{first}])",
-                            c.name
-                        ),
-                    ));
-                }
-            }
-            let me = match parent {
-                None => None,
-                Some(up) => {
-                    self.laid.pools.push(Pool {
-                        name: spec.name.clone(),
-                        weight: spec.weight.clone(),
-                        parent: up,
-                        guarantee: spec.guarantee.clone(),
-                        limit: spec.limit.clone(),
-                        mode: spec.mode.unwrap_or_default(),
-                    });
-                    self.laid.pool_at.push(at.clone());
-                    Some(self.laid.pools.len() - 1)
-                }
-            };
-            // Laid out in the order the tree view lists siblings (those holding a leaf that
-            // demands something, then the other pools, then idle leaves, each group in the
-            // order given), so that a tree written from its view reads back the same.
-            let group = |c: &NodeSpec| match (holds_demand(c), &c.children) {
-                (true, _) => 0,
-                (false, Some(_)) => 1,
-                (false, None) => 2,
-            };
-            let mut order: Vec<usize> = (0..children.len()).collect();
-            order.sort_by_key(|&k| group(&children[k]));
-            for k in order {
-                let child = &children[k];
-                self.add(child, Some(me), format!("{at}.children[{k}]"), depth + 1)?;
-            }
+        };
+        // Laid out in the order the tree view lists siblings (those holding a leaf that
+        // demands something, then the other pools, then idle leaves, each group in the
+        // order given), so that a tree written from its view reads back the same.
+        let group = |c: &NodeSpec| match (holds_demand(c), &c.children) {
+            (true, _) => 0,
+            (false, Some(_)) => 1,
+            (false, None) => 2,
+        };
+        let mut order: Vec<usize> = (0..children.len()).collect();
+        order.sort_by_key(|&k| group(&children[k]));
+        for k in order {
+            let child = &children[k];
+            self.add(child, Some(me), format!("{at}.children[{k}]"), depth + 1)?;
         }
         Ok(())
+    }
+}
+
+/// The checks every node passes, leaf or pool, at path `at` and `depth`: the depth bound,
+/// its name, its weight, and exactly one of demand and children.
+fn check_node(spec: &NodeSpec, at: &str, depth: usize) -> Result<(), SolverError> {
+    let field = |f: &str| format!("{at}.{f}");
+    if depth > MAX_DEPTH {
+        return Err(SolverError::invalid(
+            at,
+            format!("the tree is deeper than {MAX_DEPTH} levels"),
+        ));
+    }
+    if spec.name.is_empty() {
+        return Err(SolverError::invalid(field("name"), "empty name"));
+    }
+    if spec.name.contains('/') {
+        return Err(SolverError::invalid(
+            field("name"),
+            format!(
+                "{:?} contains '/', which separates the parts of a path",
+                spec.name
+            ),
+        ));
+    }
+    if !spec.weight.is_positive() {
+        return Err(SolverError::invalid(
+            field("weight"),
+            format!("must be positive, found {}", spec.weight),
+        ));
+    }
+    match (&spec.demand, &spec.children) {
+        (Some(_), Some(_)) => Err(SolverError::invalid(
+            at,
+            "a node has either demand (a leaf) or children (a pool), not both",
+        )),
+        (None, None) => Err(SolverError::invalid(
+            at,
+            "a node needs either demand (a leaf) or children (a pool)",
+        )),
+        _ => Ok(()),
     }
 }
 

@@ -46,13 +46,13 @@ impl Instance {
                     ),
                 ));
             }
-            if let Some(p) = u.pool {
-                if p >= self.pools.len() {
-                    return Err(SolverError::invalid(
-                        at("pool"),
-                        format!("no pool {p}: the instance has {}", self.pools.len()),
-                    ));
-                }
+            if let Some(p) = u.pool
+                && p >= self.pools.len()
+            {
+                return Err(SolverError::invalid(
+                    at("pool"),
+                    format!("no pool {p}: the instance has {}", self.pools.len()),
+                ));
             }
             // The field's path is written only for the message (a million users read fast).
             if u.demand.len() != m || u.demand.iter().any(Rational::is_negative) {
@@ -73,13 +73,13 @@ impl Instance {
             if let Some(w) = &u.resource_weights {
                 check_vector(&at("weights"), w, m, Sign::Positive)?;
             }
-            if let Some(t) = &u.cap {
-                if !t.is_positive() {
-                    return Err(SolverError::invalid(
-                        at("tasks"),
-                        format!("must be positive, found {t}"),
-                    ));
-                }
+            if let Some(t) = &u.cap
+                && !t.is_positive()
+            {
+                return Err(SolverError::invalid(
+                    at("tasks"),
+                    format!("must be positive, found {t}"),
+                ));
             }
             if u.guarantee.is_some() {
                 // The path is written only when there is a field to check.
@@ -160,15 +160,15 @@ impl Instance {
                     format!("must be positive, found {}", p.weight),
                 ));
             }
-            if let Some(q) = p.parent {
-                if q >= k {
-                    return Err(SolverError::invalid(
-                        at("parent"),
-                        format!(
-                            "pool {q} is not listed before pool {k} (pools are listed parents first)"
-                        ),
-                    ));
-                }
+            if let Some(q) = p.parent
+                && q >= k
+            {
+                return Err(SolverError::invalid(
+                    at("parent"),
+                    format!(
+                        "pool {q} is not listed before pool {k} (pools are listed parents first)"
+                    ),
+                ));
             }
             if !siblings.insert((p.parent, p.name.as_str())) {
                 return Err(SolverError::invalid(

@@ -94,65 +94,48 @@ pub use manipulation::{GspReading, GspWitness, SpWitness};
 pub use monotonicity::{PmWitness, RmWitness};
 pub use scenarios::{Bounds, LieProfiles};
 
-/// A property of a mechanism (docs/theory.md §3), by its command-line name.
-///
-/// # Example
-/// ```
-/// use leontief_solver::properties::Property;
-/// let p: Property = "gsp-strong".parse().unwrap();
-/// assert_eq!(p, Property::GspStrong);
-/// assert_eq!(p.name(), "gsp-strong");
-/// assert!("gsp".parse::<Property>().is_err());
-/// ```
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    strum::EnumString,
-    strum::Display,
-    strum::IntoStaticStr,
-    strum::VariantArray,
-    strum::VariantNames,
-    strum::EnumCount,
-)]
-#[strum(
-    serialize_all = "kebab-case",
-    parse_err_ty = SolverError,
-    parse_err_fn = unknown_property
-)]
-pub enum Property {
-    /// Sharing incentive: every user gets at least what its weighted equal split gives.
-    Si,
-    /// Envy-freeness: nobody prefers another's bundle scaled to its own weight.
-    Ef,
-    /// Pareto efficiency: no feasible allocation is better for someone and worse for nobody.
-    Po,
-    /// Single-resource fairness: with one resource the answer is weighted max-min.
-    Srf,
-    /// Bottleneck fairness: with a common bottleneck the answer is weighted max-min on it.
-    Bf,
-    /// Bottleneck-based fairness (Dolev et al.): every user reaches its cap or gets its
-    /// entitlement of some saturated resource it needs.
-    Bbf,
-    /// Strategy-proofness: no user gains by misreporting its demand.
-    Sp,
-    /// Group strategy-proofness, strong reading: no coalition all weakly better, one strictly.
-    GspStrong,
-    /// Group strategy-proofness, weak reading: no coalition all strictly better.
-    GspWeak,
-    /// Population monotonicity: nobody loses when a user leaves.
-    Pm,
-    /// Resource monotonicity: nobody loses when capacities grow.
-    Rm,
-    /// Share guarantee (docs/theory.md §4.8): every node of the instance's tree (its pools, see
-    /// [`hierarchy`](crate::hierarchy)) with unmet demand holds its guaranteed share of its
-    /// dominant resource.
-    Sg,
+crate::name_enum! {
+    /// A property of a mechanism (docs/theory.md §3), by its command-line name.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::properties::Property;
+    /// let p: Property = "gsp-strong".parse().unwrap();
+    /// assert_eq!(p, Property::GspStrong);
+    /// assert_eq!(p.name(), "gsp-strong");
+    /// assert!("gsp".parse::<Property>().is_err());
+    /// ```
+    #[derive(PartialOrd, Ord, strum::EnumCount)]
+    #[strum(parse_err_ty = SolverError, parse_err_fn = unknown_property)]
+    pub enum Property {
+        /// Sharing incentive: every user gets at least what its weighted equal split gives.
+        Si,
+        /// Envy-freeness: nobody prefers another's bundle scaled to its own weight.
+        Ef,
+        /// Pareto efficiency: no feasible allocation is better for someone and worse for nobody.
+        Po,
+        /// Single-resource fairness: with one resource the answer is weighted max-min.
+        Srf,
+        /// Bottleneck fairness: with a common bottleneck the answer is weighted max-min on it.
+        Bf,
+        /// Bottleneck-based fairness (Dolev et al.): every user reaches its cap or gets its
+        /// entitlement of some saturated resource it needs.
+        Bbf,
+        /// Strategy-proofness: no user gains by misreporting its demand.
+        Sp,
+        /// Group strategy-proofness, strong reading: no coalition all weakly better, one strictly.
+        GspStrong,
+        /// Group strategy-proofness, weak reading: no coalition all strictly better.
+        GspWeak,
+        /// Population monotonicity: nobody loses when a user leaves.
+        Pm,
+        /// Resource monotonicity: nobody loses when capacities grow.
+        Rm,
+        /// Share guarantee (docs/theory.md §4.8): every node of the instance's tree (its pools, see
+        /// [`hierarchy`](crate::hierarchy)) with unmet demand holds its guaranteed share of its
+        /// dominant resource.
+        Sg,
+    }
 }
 
 impl Property {

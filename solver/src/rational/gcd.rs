@@ -142,10 +142,10 @@ fn lehmer_step(u: &mut Vec<u64>, v: &mut Vec<u64>, bits: u64) -> bool {
     let Some(first) = lehmer_matrix(bits_at(u, shift) as i64, bits_at(v, shift) as i64) else {
         return false;
     };
-    if let Some(both) = second_matrix(u, v, first) {
-        if apply_cofactors(u, v, both) {
-            return true;
-        }
+    if let Some(both) = second_matrix(u, v, first)
+        && apply_cofactors(u, v, both)
+    {
+        return true;
     }
     apply_cofactors(u, v, first)
 }

@@ -150,10 +150,11 @@ impl Rational {
     /// From a [`BigRational`] already reduced with a positive denominator: the results of
     /// `BigRational::new` and of its arithmetic.
     fn from_reduced_big(value: BigRational) -> Rational {
-        if let (Some(n), Some(d)) = (value.numer().to_i128(), value.denom().to_i128()) {
-            if n != i128::MIN && d != i128::MIN {
-                return Rational(Repr::Small { num: n, den: d });
-            }
+        if let (Some(n), Some(d)) = (value.numer().to_i128(), value.denom().to_i128())
+            && n != i128::MIN
+            && d != i128::MIN
+        {
+            return Rational(Repr::Small { num: n, den: d });
         }
         Rational(Repr::Big(Box::new(value)))
     }
@@ -337,10 +338,9 @@ impl Rational {
     fn add_ref(&self, other: &Rational) -> Rational {
         if let (Repr::Small { num: a, den: b }, Repr::Small { num: c, den: d }) =
             (&self.0, &other.0)
+            && let Some(r) = small_add(*a, *b, *c, *d)
         {
-            if let Some(r) = small_add(*a, *b, *c, *d) {
-                return r;
-            }
+            return r;
         }
         match (&self.0, &other.0) {
             (Repr::Big(x), Repr::Small { num, den }) | (Repr::Small { num, den }, Repr::Big(x)) => {
@@ -355,10 +355,9 @@ impl Rational {
     fn mul_ref(&self, other: &Rational) -> Rational {
         if let (Repr::Small { num: a, den: b }, Repr::Small { num: c, den: d }) =
             (&self.0, &other.0)
+            && let Some(r) = small_mul(*a, *b, *c, *d)
         {
-            if let Some(r) = small_mul(*a, *b, *c, *d) {
-                return r;
-            }
+            return r;
         }
         match (&self.0, &other.0) {
             (Repr::Big(x), Repr::Small { num, den }) | (Repr::Small { num, den }, Repr::Big(x)) => {

@@ -107,23 +107,25 @@ impl Engine {
             if below && !st.below {
                 st.below_since = Some(t.clone());
                 due.push((v, t.clone()));
-            } else if !below && st.below {
-                if let Some(s0) = st.below_since.take() {
-                    let spell = t - &s0;
-                    if spell > st.longest {
-                        st.longest = spell;
-                    }
+            } else if !below
+                && st.below
+                && let Some(s0) = st.below_since.take()
+            {
+                let spell = t - &s0;
+                if spell > st.longest {
+                    st.longest = spell;
                 }
             }
             st.below = below;
             if short && !st.short {
                 st.short_since = Some(t.clone());
-            } else if !short && st.short {
-                if let Some(s0) = st.short_since.take() {
-                    let spell = t - &s0;
-                    if spell > st.short_longest {
-                        st.short_longest = spell;
-                    }
+            } else if !short
+                && st.short
+                && let Some(s0) = st.short_since.take()
+            {
+                let spell = t - &s0;
+                if spell > st.short_longest {
+                    st.short_longest = spell;
                 }
             }
             st.short = short;

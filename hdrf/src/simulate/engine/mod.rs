@@ -140,26 +140,133 @@ pub(super) struct Engine {
     initial: Vec<u64>,
 }
 
+/// The production fields of a tree (`docs/production.md`) as the engine reads them, as
+/// shares of the capacity.
+struct Production {
+    has_xg: bool,
+    xg: Vec<Option<Vec<Rational>>>,
+    has_lim: bool,
+    lim: Vec<Option<Vec<Rational>>>,
+    fifo_pool: Vec<bool>,
+}
+
+fn production_fields(tree: &crate::Tree) -> Production {
+    let has_xg = tree
+        .nodes()
+        .any(|v| v != tree.root() && tree.node(v).has_guarantee());
+    let over = |x: &[Rational]| -> Vec<Rational> {
+        x.iter().zip(tree.capacity()).map(|(a, r)| a / r).collect()
+    };
+    let xg: Vec<Option<Vec<Rational>>> = tree
+        .nodes()
+        .map(|v| (has_xg && v != tree.root()).then(|| over(tree.guarantee(v))))
+        .collect();
+    let lim: Vec<Option<Vec<Rational>>> = tree.nodes().map(|v| tree.limit(v).map(over)).collect();
+    let has_lim = lim.iter().any(Option::is_some);
+    let fifo_pool = tree
+        .nodes()
+        .map(|v| tree.mode(v) == crate::Mode::Fifo)
+        .collect();
+    Production {
+        has_xg,
+        xg,
+        has_lim,
+        lim,
+        fifo_pool,
+    }
+}
+
+/// Pushes the events of `leaf`'s supply: its backlog's start, or each non-empty arrival;
+/// `seq` numbers them in push order.
+fn schedule_supply(heap: &mut BinaryHeap<Event>, seq: &mut u64, supply: &Supply, leaf: u32) {
+    let mut push = |time: Rational, kind: Kind| {
+        heap.push(Event {
+            time,
+            seq: *seq,
+            kind,
+        });
+        *seq += 1;
+    };
+    match supply {
+        Supply::Unlimited { start } => push(start.clone(), Kind::Backlog { leaf }),
+        Supply::Arrivals(list) => {
+            for arrival in list.iter().filter(|x| x.count > 0) {
+                push(
+                    arrival.time.clone(),
+                    Kind::Arrive {
+                        leaf,
+                        count: arrival.count,
+                    },
+                );
+            }
+        }
+    }
+}
+
+/// A node's statistics before anything happened.
+fn fresh_stat() -> Stat {
+    Stat {
+        share: Rational::ZERO,
+        below: false,
+        short: false,
+        unmet: false,
+        since: Rational::ZERO,
+        integral: Rational::ZERO,
+        min_window: None,
+        below_total: Rational::ZERO,
+        below_since: None,
+        longest: Rational::ZERO,
+        short_since: None,
+        short_longest: Rational::ZERO,
+    }
+}
+
+/// Pre-order subtree sizes; brings each node's `task_min` to the smallest below it.
+fn subtree_sizes(parent: &[usize], task_min: &mut [Option<Rational>]) -> Vec<usize> {
+    let n = parent.len();
+    let mut size = vec![1usize; n];
+    for v in (0..n).rev() {
+        if parent[v] != NONE {
+            size[parent[v]] += size[v];
+            if let Some(t) = task_min[v].clone() {
+                let q = &mut task_min[parent[v]];
+                if q.as_ref().is_none_or(|x| t < *x) {
+                    *q = Some(t);
+                }
+            }
+        }
+    }
+    size
+}
+
+/// Per leaf with uniform durations on a grid of at most [`GRID_TABLE`] steps, the grid's
+/// values; empty otherwise.
+fn duration_grids(durations: &[Option<Duration>]) -> Vec<Vec<Rational>> {
+    durations
+        .iter()
+        .map(|d| match d {
+            Some(Duration::Uniform { low, high, steps }) if *steps <= GRID_TABLE => {
+                let width = high - low;
+                let steps_r = Rational::from(*steps);
+                (0..=*steps)
+                    .map(|k| low + &width * Rational::from(k) / &steps_r)
+                    .collect()
+            }
+            _ => Vec::new(),
+        })
+        .collect()
+}
+
 impl Engine {
     pub(super) fn new(scenario: &Scenario, p: Params, initial: Vec<u64>) -> Self {
         let tree = &scenario.tree;
-        let has_xg = tree
-            .nodes()
-            .any(|v| v != tree.root() && tree.node(v).has_guarantee());
-        let over = |x: &[Rational]| -> Vec<Rational> {
-            x.iter().zip(tree.capacity()).map(|(a, r)| a / r).collect()
-        };
-        let xg: Vec<Option<Vec<Rational>>> = tree
-            .nodes()
-            .map(|v| (has_xg && v != tree.root()).then(|| over(tree.guarantee(v))))
-            .collect();
-        let lim: Vec<Option<Vec<Rational>>> =
-            tree.nodes().map(|v| tree.limit(v).map(over)).collect();
-        let has_lim = lim.iter().any(Option::is_some);
-        let fifo_pool = tree
-            .nodes()
-            .map(|v| tree.mode(v) == crate::Mode::Fifo)
-            .collect();
+        let Production {
+            has_xg,
+            xg,
+            has_lim,
+            lim,
+            fifo_pool,
+        } = production_fields(tree);
         let n = tree.len();
         let m = tree.num_resources();
         let mut parent = vec![NONE; n];
@@ -218,70 +325,14 @@ impl Engine {
                     task_min[i] = a[i * m..(i + 1) * m].iter().max().cloned();
                 }
                 durations[i] = Some(w.duration.clone());
-                let mut push = |time: Rational, kind: Kind| {
-                    heap.push(Event { time, seq, kind });
-                    seq += 1;
-                };
-                match &w.supply {
-                    Supply::Unlimited { start } => {
-                        push(start.clone(), Kind::Backlog { leaf: i as u32 })
-                    }
-                    Supply::Arrivals(list) => {
-                        for arrival in list.iter().filter(|x| x.count > 0) {
-                            push(
-                                arrival.time.clone(),
-                                Kind::Arrive {
-                                    leaf: i as u32,
-                                    count: arrival.count,
-                                },
-                            );
-                        }
-                    }
-                }
+                schedule_supply(&mut heap, &mut seq, &w.supply, i as u32);
             }
         }
-        let mut size = vec![1usize; n];
-        for v in (0..n).rev() {
-            if parent[v] != NONE {
-                size[parent[v]] += size[v];
-                if let Some(t) = task_min[v].clone() {
-                    let q = &mut task_min[parent[v]];
-                    if q.as_ref().is_none_or(|x| t < *x) {
-                        *q = Some(t);
-                    }
-                }
-            }
-        }
+        let size = subtree_sizes(&parent, &mut task_min);
         let leaves = (0..n).filter(|&v| is_leaf[v]).collect();
-        let grids = durations
-            .iter()
-            .map(|d| match d {
-                Some(Duration::Uniform { low, high, steps }) if *steps <= GRID_TABLE => {
-                    let width = high - low;
-                    let steps_r = Rational::from(*steps);
-                    (0..=*steps)
-                        .map(|k| low + &width * Rational::from(k) / &steps_r)
-                        .collect()
-                }
-                _ => Vec::new(),
-            })
-            .collect();
+        let grids = duration_grids(&durations);
         let k = p.machines;
         let per_machine = Rational::new(1, k as i128).expect("machines >= 1");
-        let stat = Stat {
-            share: Rational::ZERO,
-            below: false,
-            short: false,
-            unmet: false,
-            since: Rational::ZERO,
-            integral: Rational::ZERO,
-            min_window: None,
-            below_total: Rational::ZERO,
-            below_since: None,
-            longest: Rational::ZERO,
-            short_since: None,
-            short_longest: Rational::ZERO,
-        };
         Engine {
             m,
             n,
@@ -317,7 +368,7 @@ impl Engine {
             seq,
             tasks: Vec::new(),
             free_slots: Vec::new(),
-            stat: vec![stat; n],
+            stat: vec![fresh_stat(); n],
             dirty: Vec::new(),
             is_dirty: vec![false; n],
             series: Vec::new(),

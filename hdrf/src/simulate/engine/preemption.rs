@@ -97,13 +97,13 @@ impl Engine {
     pub(super) fn plan(&self, leaf: usize, v: usize) -> Option<(usize, Vec<u32>)> {
         let mut best: Option<(usize, Vec<u32>)> = None;
         for k in 0..self.p.machines {
-            if let Some(victims) = self.plan_on(leaf, v, k) {
-                if best.as_ref().is_none_or(|b| victims.len() < b.1.len()) {
-                    let done = victims.is_empty();
-                    best = Some((k, victims));
-                    if done {
-                        break;
-                    }
+            if let Some(victims) = self.plan_on(leaf, v, k)
+                && best.as_ref().is_none_or(|b| victims.len() < b.1.len())
+            {
+                let done = victims.is_empty();
+                best = Some((k, victims));
+                if done {
+                    break;
                 }
             }
         }

@@ -162,10 +162,10 @@ fn explicit_scan(instance: &Instance, x: &Allocation, first: bool) -> Vec<SgWitn
                 if a == v {
                     break;
                 }
-                if let Some(l) = &h.node(a).limit {
-                    if demanded().any(|(j, _)| holds[a][j] >= l[j]) {
-                        return false;
-                    }
+                if let Some(l) = &h.node(a).limit
+                    && demanded().any(|(j, _)| holds[a][j] >= l[j])
+                {
+                    return false;
                 }
                 at = h.node(a).parent;
             }
@@ -387,16 +387,16 @@ pub(super) fn share_guarantee_judged(
         return Ok(Verdict::fails(Witness::Sg(witness), note));
     }
     // Explicit guarantees, judged on exact answers.
-    if x.tolerance.is_none() {
-        if let Some(witness) = explicit_scan(instance, x, true).pop() {
-            let note = format!(
-                "{} holds less than its guarantee of every resource {} demands, which could \
+    if x.tolerance.is_none()
+        && let Some(witness) = explicit_scan(instance, x, true).pop()
+    {
+        let note = format!(
+            "{} holds less than its guarantee of every resource {} demands, which could \
                  still use it",
-                witness.node,
-                instance.user_path(witness.unmet_user)
-            );
-            return Ok(Verdict::fails(Witness::Sg(witness), note));
-        }
+            witness.node,
+            instance.user_path(witness.unmet_user)
+        );
+        return Ok(Verdict::fails(Witness::Sg(witness), note));
     }
     Ok(Verdict::holds(if instance.hierarchy().is_flat() {
         "every user with unmet demand holds at least w_i / W of its dominant resource"
