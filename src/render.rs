@@ -1,8 +1,8 @@
 //! The answers of `solve` as JSON (every number an exact string) and as a terminal table.
 
+use leontief_counterexamples::doc::ByName;
 use leontief_solver::drf::{Filling, FrozenBy};
 use leontief_solver::{Allocation, Instance, Rational};
-use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -314,32 +314,6 @@ impl Column {
     }
 }
 
-/// Keys paired with values, written as a JSON object in the keys' order (the keys are
-/// distinct: user paths, resource names).
-#[derive(Debug, Clone, Copy)]
-pub struct Keyed<'a, K, V> {
-    keys: &'a [K],
-    values: &'a [V],
-}
-
-impl<'a, K, V> Keyed<'a, K, V> {
-    /// `keys[i]: values[i]`, as far as both go.
-    pub fn new(keys: &'a [K], values: &'a [V]) -> Self {
-        Keyed { keys, values }
-    }
-}
-
-impl<K: Serialize, V: Serialize> Serialize for Keyed<'_, K, V> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let len = self.keys.len().min(self.values.len());
-        let mut map = serializer.serialize_map(Some(len))?;
-        for (k, v) in self.keys.iter().zip(self.values) {
-            map.serialize_entry(k, v)?;
-        }
-        map.end()
-    }
-}
-
 /// `compare` as JSON: `{"resources", "users", "mechanisms": [{"mechanism", "exact", "tasks",
 /// "dominant_shares", "utilization"}]}`, per user and per resource keyed by name.
 #[derive(Serialize)]
@@ -354,9 +328,9 @@ struct CompareDoc<'a> {
 struct CompareColumn<'a> {
     mechanism: &'a str,
     exact: bool,
-    tasks: Keyed<'a, String, String>,
-    dominant_shares: Keyed<'a, String, String>,
-    utilization: Keyed<'a, String, String>,
+    tasks: ByName<&'a String, &'a String>,
+    dominant_shares: ByName<&'a String, &'a String>,
+    utilization: ByName<&'a String, &'a String>,
 }
 
 /// `compare` as JSON (see [`CompareDoc`]).
@@ -367,9 +341,9 @@ pub fn compare_json(inst: &Instance, columns: &[Column]) -> Value {
         .map(|c| CompareColumn {
             mechanism: &c.name,
             exact: c.exact,
-            tasks: Keyed::new(&users, &c.tasks),
-            dominant_shares: Keyed::new(&users, &c.dominant_shares),
-            utilization: Keyed::new(inst.resources(), &c.utilization),
+            tasks: ByName::zip(&users, &c.tasks),
+            dominant_shares: ByName::zip(&users, &c.dominant_shares),
+            utilization: ByName::zip(inst.resources(), &c.utilization),
         })
         .collect();
     let doc = CompareDoc {

@@ -5,18 +5,29 @@
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
 /// A JSON object whose keys are names known only at run time (users by path, leaves by
-/// name), written in the order given.
+/// name, resources), written in the order given. The keys are distinct where it is used:
+/// paths and names are refused twice on input.
 ///
 /// # Example
 /// ```
 /// use leontief_counterexamples::doc::ByName;
 /// let m = ByName(vec![("b".to_string(), 1), ("a".to_string(), 2)]);
 /// assert_eq!(serde_json::to_string(&m).unwrap(), r#"{"b":1,"a":2}"#);
+/// let names = ["cpu", "mem"];
+/// let zipped = ByName::zip(&names, &[3, 4]);
+/// assert_eq!(serde_json::to_string(&zipped).unwrap(), r#"{"cpu":3,"mem":4}"#);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct ByName<T>(pub Vec<(String, T)>);
+pub struct ByName<V, K = String>(pub Vec<(K, V)>);
 
-impl<T: Serialize> Serialize for ByName<T> {
+impl<'a, K, V> ByName<&'a V, &'a K> {
+    /// `keys[i]: values[i]`, borrowed, as far as both go.
+    pub fn zip(keys: &'a [K], values: &'a [V]) -> Self {
+        ByName(keys.iter().zip(values).collect())
+    }
+}
+
+impl<V: Serialize, K: Serialize> Serialize for ByName<V, K> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(Some(self.0.len()))?;
         for (name, value) in &self.0 {
@@ -26,8 +37,8 @@ impl<T: Serialize> Serialize for ByName<T> {
     }
 }
 
-impl<T> FromIterator<(String, T)> for ByName<T> {
-    fn from_iter<I: IntoIterator<Item = (String, T)>>(iter: I) -> Self {
+impl<V, K> FromIterator<(K, V)> for ByName<V, K> {
+    fn from_iter<I: IntoIterator<Item = (K, V)>>(iter: I) -> Self {
         ByName(iter.into_iter().collect())
     }
 }

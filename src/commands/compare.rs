@@ -12,7 +12,8 @@ use crate::commands::flags::{InstanceInput, NumberFlags};
 use crate::commands::solve::Format;
 use crate::commands::{pretty, to_value, usage};
 use crate::output::{finish_json, round_text, write_csv_field, Numbers};
-use crate::render::{compare_json, compare_table, Column, Keyed};
+use crate::render::{compare_json, compare_table, Column};
+use leontief_counterexamples::doc::ByName;
 
 /// The flags of `leontief compare`.
 #[derive(Debug, Clone, Args)]
@@ -134,7 +135,7 @@ fn summary(inst: &leontief_solver::Instance, columns: &[Column]) -> Value {
                 mechanism: &c.name,
                 exact: c.exact,
                 tasks_total: figure(&total),
-                utilization: Keyed::new(inst.resources(), &c.utilization),
+                utilization: ByName::zip(inst.resources(), &c.utilization),
                 saturated,
                 dominant_share: MinMax {
                     min: min.map(figure),
@@ -164,7 +165,7 @@ struct MechanismSummary<'a> {
     mechanism: &'a str,
     exact: bool,
     tasks_total: String,
-    utilization: Keyed<'a, String, String>,
+    utilization: ByName<&'a String, &'a String>,
     saturated: Vec<&'a String>,
     dominant_share: MinMax,
 }

@@ -21,7 +21,7 @@ use crate::cli::{in_file, read_text, CliError};
 use crate::commands::flags::NumberFlags;
 use crate::commands::{pretty, to_value};
 use crate::output::{finish_json, round_csv, Numbers};
-use crate::render::Keyed;
+use leontief_counterexamples::doc::ByName;
 
 /// The flags of `leontief simulate`.
 #[derive(Debug, Clone, Args)]
@@ -252,7 +252,7 @@ pub fn run(args: &SimulateArgs) -> Result<String, CliError> {
                 runs.iter().map(|r| r.document(&scenario.tree)).collect();
             let all = AllRuns {
                 policy: "all",
-                runs: Keyed::new(&names, &docs),
+                runs: ByName::zip(&names, &docs),
             };
             pretty(&finish_json(to_value(&all), numbers))
         }
@@ -411,5 +411,5 @@ fn with_workload(text: &str, path: &str) -> Result<Value, CliError> {
 #[derive(Serialize)]
 struct AllRuns<'a> {
     policy: &'static str,
-    runs: Keyed<'a, &'a str, SimulationDoc<'a>>,
+    runs: ByName<&'a SimulationDoc<'a>, &'a &'a str>,
 }

@@ -154,7 +154,10 @@
 //! - `certify.rs`: the exact KKT check ([`certify`](fn@certify)) and the rational
 //!   reconstruction that feeds it (step 2);
 //! - `bound.rs`: the proven duality-gap bound of an uncertified answer (step 3);
-//! - `clarabel.rs`: the independent Clarabel cross-check ([`solve_clarabel`]).
+//! - `clarabel.rs`: the independent Clarabel cross-check ([`solve_clarabel`]);
+//! - `algebraic.rs`: the exact equilibrium of a two-resource instance with both prices
+//!   positive, as real algebraic numbers ([`algebraic::solve_two_resources`]; not yet used by
+//!   [`Ceei::solve`]).
 
 pub mod algebraic;
 mod bound;
