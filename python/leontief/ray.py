@@ -76,6 +76,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import leontief as _leontief
+from leontief._explore import _explore_argv
 
 __all__ = ["search", "explore", "run_shards", "SearchResult", "ExploreResult"]
 
@@ -390,8 +391,8 @@ def explore(mechanism: str, metric: str, *, shards: int, seed: int = 1,
     for name in ("shard", "threads"):
         if name in flags:
             raise _leontief.InvalidInput(f"{name}: set by leontief.ray, not given")
-    argv = _leontief._explore_argv(mechanism, metric, seed=seed, budget=budget, time=time,
-                                   threads=threads, **flags)
+    argv = _explore_argv(mechanism, metric, seed=seed, budget=budget, time=time,
+                         threads=threads, **flags)
     if in_process:
         if address is not None:
             raise _leontief.InvalidInput("address: a Ray cluster address does not apply with in_process=True")

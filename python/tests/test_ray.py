@@ -22,6 +22,7 @@ import pytest
 
 import leontief
 import leontief.ray
+from leontief._explore import _explore_argv
 
 try:
     import ray
@@ -148,7 +149,7 @@ def test_explore_on_ray_keeps_local_search_records(cluster):
 
 def test_an_evaluator_failure_stops_explore():
     native = leontief._leontief
-    argv = leontief._explore_argv("drf", "rm-loss", budget=500)
+    argv = _explore_argv("drf", "rm-loss", budget=500)
 
     def broken(items, stopped):
         raise ZeroDivisionError("lost worker")
@@ -230,7 +231,7 @@ def test_a_running_chunk_stops_at_its_next_item():
     """What a Ray task runs (`explore_evaluate`) asks whether to stop before each item and
     starts none once told: the fourth question answers yes, so exactly 3 items are evaluated
     of 200, at any thread count (each item follows one "no"); the same 3 results as in full."""
-    argv = leontief._explore_argv("drf", "rm-loss", threads=1)
+    argv = _explore_argv("drf", "rm-loss", threads=1)
     items = explore_items(200)
     native = leontief._leontief
     whole = native.explore_evaluate(argv, items)
@@ -243,7 +244,7 @@ def test_a_running_chunk_stops_at_its_next_item():
             asked.append(True)
             return len(asked) >= 4
 
-        argv = leontief._explore_argv("drf", "rm-loss", threads=threads)
+        argv = _explore_argv("drf", "rm-loss", threads=threads)
         with pytest.raises(RuntimeError, match="^explore: stopped after evaluating 3 of 200 work items$"):
             native.explore_evaluate(argv, items, stopped)
         # Once a thread is told, no item starts: each other thread asks at most once more.
@@ -261,7 +262,7 @@ def test_ctrl_c_stops_a_running_chunk():
     once the chunk has stopped at its next item: of 2,000 CEEI evaluations (several seconds
     of work on one thread) it starts only those begun before the signal is seen (it is
     looked for every 50 ms), not the rest of the chunk."""
-    argv = leontief._explore_argv("ceei", "sp-gain", threads=1, users=(3, 4), resources=(2, 3))
+    argv = _explore_argv("ceei", "sp-gain", threads=1, users=(3, 4), resources=(2, 3))
     items = explore_items(2_000)
     asked = []
 
@@ -292,7 +293,7 @@ def test_ctrl_c_tells_the_evaluator_to_stop():
     import threading
 
     native = leontief._leontief
-    argv = leontief._explore_argv("drf", "rm-loss", budget=500)
+    argv = _explore_argv("drf", "rm-loss", budget=500)
     reading, told = threading.Event(), threading.Event()
 
     def waits(items, stopped):
