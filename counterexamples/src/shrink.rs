@@ -152,13 +152,13 @@ fn stage_proposals(stage: usize, property: Property, c: &Candidate) -> Vec<Candi
         }
         // 2. Drop a liar.
         2 => {
-            if let Scenario::Lies(l) = &c.scenario {
-                if l.len() > 1 {
-                    for t in 0..l.len() {
-                        let mut fewer = l.clone();
-                        fewer.remove(t);
-                        out.push(Candidate::new(inst.clone(), Scenario::Lies(fewer)));
-                    }
+            if let Scenario::Lies(l) = &c.scenario
+                && l.len() > 1
+            {
+                for t in 0..l.len() {
+                    let mut fewer = l.clone();
+                    fewer.remove(t);
+                    out.push(Candidate::new(inst.clone(), Scenario::Lies(fewer)));
                 }
             }
         }
@@ -321,12 +321,11 @@ fn rebuild(
     users: Vec<User>,
     scenario: Scenario,
 ) -> Option<Candidate> {
-    if let Scenario::Lies(l) = &scenario {
-        if l.iter()
+    if let Scenario::Lies(l) = &scenario
+        && l.iter()
             .any(|(_, r)| r.iter().all(|x| !x.is_positive()) || r.iter().any(Rational::is_negative))
-        {
-            return None;
-        }
+    {
+        return None;
     }
     let inst = Instance::with_pools(resources, capacity, pools.to_vec(), users).ok()?;
     Some(Candidate::new(inst, scenario))

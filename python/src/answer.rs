@@ -191,10 +191,10 @@ impl<'py> Fractions<'py> {
 
     /// A Python int: machine words directly, larger ones made once per value.
     fn int(&mut self, x: &Int) -> PyResult<Bound<'py, PyAny>> {
-        if let Int::Small(v) = x {
-            if let Ok(v) = i64::try_from(*v) {
-                return Ok(v.into_pyobject(self.py)?.into_any());
-            }
+        if let Int::Small(v) = x
+            && let Ok(v) = i64::try_from(*v)
+        {
+            return Ok(v.into_pyobject(self.py)?.into_any());
         }
         if let Some(v) = self.ints.get(x) {
             return Ok(v.clone());

@@ -292,11 +292,12 @@ fn solve<'py>(
     let mut texts = Vec::new();
     for (k, v) in inputs.into_iter().flat_map(|d| d.iter()) {
         let name: String = k.extract()?;
-        if read.is_none() && file.as_deref() == Some(name.as_str()) {
-            if let Some(inst) = instance::read(&v) {
-                read = Some(inst);
-                continue;
-            }
+        if read.is_none()
+            && file.as_deref() == Some(name.as_str())
+            && let Some(inst) = instance::read(&v)
+        {
+            read = Some(inst);
+            continue;
         }
         let text = match v.cast::<PyString>() {
             Ok(s) => s.to_string(),

@@ -67,17 +67,17 @@ pub fn run(args: CompareArgs) -> Result<String, CliError> {
     if args.summary {
         return Ok(pretty(&finish_json(summary(&inst, &columns), numbers)));
     }
-    if let Numbers::Decimals(n) = numbers {
-        if args.format != Format::Json {
-            for c in &mut columns {
-                for cell in c
-                    .tasks
-                    .iter_mut()
-                    .chain(&mut c.dominant_shares)
-                    .chain(&mut c.utilization)
-                {
-                    *cell = round_text(cell, n);
-                }
+    if let Numbers::Decimals(n) = numbers
+        && args.format != Format::Json
+    {
+        for c in &mut columns {
+            for cell in c
+                .tasks
+                .iter_mut()
+                .chain(&mut c.dominant_shares)
+                .chain(&mut c.utilization)
+            {
+                *cell = round_text(cell, n);
             }
         }
     }

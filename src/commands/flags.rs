@@ -56,12 +56,12 @@ impl InstanceInput {
     /// Reads the instance with the tree `rules` (flags given: a file only, not the inline
     /// flags, which make no tree).
     pub fn load_with(&self, rules: &RulesFlags) -> Result<leontief_solver::Instance, CliError> {
-        if let Some(flag) = rules.given() {
-            if self.file.is_none() {
-                return Err(usage(format!(
-                    "{flag} applies to a tree (a FILE); inline --capacity/--user make none"
-                )));
-            }
+        if let Some(flag) = rules.given()
+            && self.file.is_none()
+        {
+            return Err(usage(format!(
+                "{flag} applies to a tree (a FILE); inline --capacity/--user make none"
+            )));
         }
         if rules.given().is_none() {
             // The default rules: the ordinary reader, with its fast path for flat files.

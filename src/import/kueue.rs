@@ -331,13 +331,13 @@ fn resource_groups(
                         .transpose()
                 };
                 let lending = opt("lendingLimit")?;
-                if let Some(l) = &lending {
-                    if l > &nominal {
-                        return Err(SolverError::invalid(
-                            format!("{at}.lendingLimit"),
-                            format!("{l} is above the nominalQuota {nominal} (Kueue rejects it)"),
-                        ));
-                    }
+                if let Some(l) = &lending
+                    && l > &nominal
+                {
+                    return Err(SolverError::invalid(
+                        format!("{at}.lendingLimit"),
+                        format!("{l} is above the nominalQuota {nominal} (Kueue rejects it)"),
+                    ));
                 }
                 names.push(resource.clone());
                 quotas.push(Quota {
@@ -706,18 +706,18 @@ fn read_objects(
 fn add_implicit_cohorts(objects: &mut Vec<Object>) {
     let mut k = 0;
     while k < objects.len() {
-        if let Some(p) = objects[k].parent.clone() {
-            if !objects.iter().any(|o| o.cohort && o.name == p) {
-                let at = format!("cohort {p} (implicit, named by {})", objects[k].at);
-                objects.push(Object {
-                    cohort: true,
-                    name: p,
-                    parent: None,
-                    quotas: Vec::new(),
-                    weight: None,
-                    at,
-                });
-            }
+        if let Some(p) = objects[k].parent.clone()
+            && !objects.iter().any(|o| o.cohort && o.name == p)
+        {
+            let at = format!("cohort {p} (implicit, named by {})", objects[k].at);
+            objects.push(Object {
+                cohort: true,
+                name: p,
+                parent: None,
+                quotas: Vec::new(),
+                weight: None,
+                at,
+            });
         }
         k += 1;
     }

@@ -926,19 +926,19 @@ fn read_resources(
             .zip(&ctx.capacity)
             .map(|(l, c)| l.min(c.clone()))
             .collect();
-        if let Some(g) = &node.guarantee {
-            if exceeds(g, &limit) {
-                ctx.notes.push(format!(
+        if let Some(g) = &node.guarantee
+            && exceeds(g, &limit)
+        {
+            ctx.notes.push(format!(
                     "{full}: maxResources {} below minResources {} raised to it per resource, as YARN does (FSQueue.getMaxShare).",
                     show(&limit),
                     show(g)
                 ));
-                limit = limit
-                    .into_iter()
-                    .zip(g)
-                    .map(|(l, g)| l.max(g.clone()))
-                    .collect();
-            }
+            limit = limit
+                .into_iter()
+                .zip(g)
+                .map(|(l, g)| l.max(g.clone()))
+                .collect();
         }
         if limit != ctx.capacity {
             node.limit = Some(limit);

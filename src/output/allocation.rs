@@ -116,11 +116,11 @@ impl Printer {
 
     /// `t` itself, rounded from its bounds when they decide it.
     fn number_near(&mut self, t: &Tasks<'_>, quoted: bool, out: &mut String) {
-        if let (Some(b), Numbers::Decimals(n)) = (t.bounds, self.numbers) {
-            if let Some((m, e)) = b.round(n) {
-                format_rounded(m, e, out);
-                return;
-            }
+        if let (Some(b), Numbers::Decimals(n)) = (t.bounds, self.numbers)
+            && let Some((m, e)) = b.round(n)
+        {
+            format_rounded(m, e, out);
+            return;
         }
         if let Some(exact) = &t.exact {
             if quoted {
@@ -154,17 +154,17 @@ impl Printer {
                 }
             }
         }
-        if let (Some(exact), Some((num, den))) = (&t.exact, a.as_small()) {
-            if let (Ok(n), Ok(m)) = (u32::try_from(num), u32::try_from(den)) {
-                if quoted {
-                    out.push('"');
-                }
-                self.tasks_denominators.write_times(exact, n, m, out);
-                if quoted {
-                    out.push('"');
-                }
-                return;
+        if let (Some(exact), Some((num, den))) = (&t.exact, a.as_small())
+            && let (Ok(n), Ok(m)) = (u32::try_from(num), u32::try_from(den))
+        {
+            if quoted {
+                out.push('"');
             }
+            self.tasks_denominators.write_times(exact, n, m, out);
+            if quoted {
+                out.push('"');
+            }
+            return;
         }
         self.product(a, t.t, quoted, out);
     }
@@ -218,10 +218,9 @@ pub fn per_task_shares(inst: &Instance, i: usize) -> (Rational, Option<Rational>
 fn cross_le(a: &Rational, b: &Rational, c: &Rational, d: &Rational) -> bool {
     if let (Some((a, 1)), Some((b, 1)), Some((c, 1)), Some((d, 1))) =
         (a.as_small(), b.as_small(), c.as_small(), d.as_small())
+        && let (Some(ab), Some(cd)) = (a.checked_mul(b), c.checked_mul(d))
     {
-        if let (Some(ab), Some(cd)) = (a.checked_mul(b), c.checked_mul(d)) {
-            return ab <= cd;
-        }
+        return ab <= cd;
     }
     a * b <= c * d
 }

@@ -118,13 +118,13 @@ fn write_float(x: f64, numbers: Numbers, out: &mut String) {
         if write_literal_decimal(&text, n, out) {
             return;
         }
-        if looks_numeric(&text) {
-            if let Ok(v) = text.parse::<Rational>() {
-                let rounded = v.to_decimal(n);
-                if rounded.parse::<serde_json::Number>().is_ok() {
-                    out.push_str(&rounded);
-                    return;
-                }
+        if looks_numeric(&text)
+            && let Ok(v) = text.parse::<Rational>()
+        {
+            let rounded = v.to_decimal(n);
+            if rounded.parse::<serde_json::Number>().is_ok() {
+                out.push_str(&rounded);
+                return;
             }
         }
     }

@@ -95,10 +95,10 @@ pub use digits::write_bigint;
 /// A number's text rounded to `digits` significant digits when it holds a number (an exact
 /// `p/q` or a decimal literal), unchanged otherwise (a name, an empty cell).
 pub fn round_text(text: &str, digits: u32) -> String {
-    if looks_numeric(text) {
-        if let Ok(x) = text.parse::<Rational>() {
-            return x.to_decimal(digits);
-        }
+    if looks_numeric(text)
+        && let Ok(x) = text.parse::<Rational>()
+    {
+        return x.to_decimal(digits);
     }
     text.to_string()
 }
@@ -189,10 +189,10 @@ impl<'w> Sink<'w> {
     }
 
     fn flush(&mut self) {
-        if self.error.is_none() {
-            if let Err(e) = self.out.write_all(self.buf.as_bytes()) {
-                self.error = Some(e);
-            }
+        if self.error.is_none()
+            && let Err(e) = self.out.write_all(self.buf.as_bytes())
+        {
+            self.error = Some(e);
         }
         self.buf.clear();
     }
@@ -203,10 +203,10 @@ impl<'w> Sink<'w> {
         if !self.buf.is_empty() {
             self.flush();
         }
-        if self.error.is_none() {
-            if let Err(e) = self.out.write_all(text.as_bytes()) {
-                self.error = Some(e);
-            }
+        if self.error.is_none()
+            && let Err(e) = self.out.write_all(text.as_bytes())
+        {
+            self.error = Some(e);
         }
     }
 
@@ -529,12 +529,11 @@ fn round_in(v: &mut Value, digits: u32, names: bool) {
             // Floats (approximate figures such as an LP's error bound) are rounded from
             // their decimal text; integers are counts and stay.
             let text = n.to_string();
-            if text.contains(['.', 'e', 'E']) {
-                if let Ok(x) = Rational::from_decimal_str(&text) {
-                    if let Ok(m) = x.to_decimal(digits).parse::<serde_json::Number>() {
-                        *n = m;
-                    }
-                }
+            if text.contains(['.', 'e', 'E'])
+                && let Ok(x) = Rational::from_decimal_str(&text)
+                && let Ok(m) = x.to_decimal(digits).parse::<serde_json::Number>()
+            {
+                *n = m;
             }
         }
         Value::Array(items) => {

@@ -243,20 +243,20 @@ pub fn run(selected: &[String]) -> Result<Vec<Reproduction>, CliError> {
         .iter()
         .filter(|e| selected.is_empty() || selected.iter().any(|s| s == e.0))
         .map(|&(name, title, source, build)| {
-            if NEEDS_SOLVER.contains(&name) {
-                if let Err(why) = prove::solver() {
-                    // Named, it is an error; under --all the others still run.
-                    if !selected.is_empty() {
-                        return Err(why);
-                    }
-                    return Ok(Reproduction {
-                        name,
-                        title,
-                        source,
-                        checks: Vec::new(),
-                        skipped: Some(why.to_string()),
-                    });
+            if NEEDS_SOLVER.contains(&name)
+                && let Err(why) = prove::solver()
+            {
+                // Named, it is an error; under --all the others still run.
+                if !selected.is_empty() {
+                    return Err(why);
                 }
+                return Ok(Reproduction {
+                    name,
+                    title,
+                    source,
+                    checks: Vec::new(),
+                    skipped: Some(why.to_string()),
+                });
             }
             Ok(Reproduction {
                 name,

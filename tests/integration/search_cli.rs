@@ -232,10 +232,10 @@ fn unit_log_lists_every_unit_and_the_plain_run_s_records() {
             (u["log"].as_str(), u["unit"].as_u64()),
             (Some("unit"), Some(k as u64))
         );
-        if let Some(key) = u["key"].as_str() {
-            if seen.insert(key.to_string()) {
-                new.push(u["record"].clone());
-            }
+        if let Some(key) = u["key"].as_str()
+            && seen.insert(key.to_string())
+        {
+            new.push(u["record"].clone());
         }
     }
     assert!(!new.is_empty());

@@ -117,10 +117,10 @@ impl Metric for GspGain {
                         best: &mut Option<Evaluation>,
                         top: &mut Option<(Rational, Profile)>| {
             let c = Candidate::new(instance.clone(), Scenario::Lies(p.clone()));
-            if let Some(e) = try_scenario(self, mechanism, c, truth, ctx, best) {
-                if top.as_ref().is_none_or(|(v, _)| e.value >= *v) {
-                    *top = Some((e.value, p));
-                }
+            if let Some(e) = try_scenario(self, mechanism, c, truth, ctx, best)
+                && top.as_ref().is_none_or(|(v, _)| e.value >= *v)
+            {
+                *top = Some((e.value, p));
             }
         };
         if let Some(Scenario::Lies(hint)) = ctx.hint.clone() {

@@ -395,10 +395,10 @@ pub(crate) fn lie_strata(
     }
     let base = [(instance.clone(), truth.clone())];
     lie_lines(metric, mechanism, &base, &SCREEN, ctx, best);
-    if let Some(tight) = tightened(instance, truth) {
-        if let Some(x) = answer(mechanism, &tight, ctx) {
-            lie_lines(metric, mechanism, &[(tight, x)], &SCREEN, ctx, best);
-        }
+    if let Some(tight) = tightened(instance, truth)
+        && let Some(x) = answer(mechanism, &tight, ctx)
+    {
+        lie_lines(metric, mechanism, &[(tight, x)], &SCREEN, ctx, best);
     }
     if ctx.knife != Knife::All || truth.tolerance.is_some() {
         return;
@@ -534,10 +534,10 @@ pub(crate) fn instance_strata(
         let Some(edge) = line.at(instance, &Rational::ONE) else {
             continue;
         };
-        if let Some(v) = measure(edge, ctx, best) {
-            if top.as_ref().is_none_or(|(t, _)| v > *t) {
-                top = Some((v, line));
-            }
+        if let Some(v) = measure(edge, ctx, best)
+            && top.as_ref().is_none_or(|(t, _)| v > *t)
+        {
+            top = Some((v, line));
         }
     }
     // Refined only past the instance's own value: an edge no better shows no slope.

@@ -312,17 +312,17 @@ impl Metric for PmLoss {
             try_scenario(self, mechanism, c, truth, ctx, best).map(|e| (e.value, u))
         };
         let keep = |found: Option<(Rational, User)>, current: &mut Option<(Rational, User)>| {
-            if let Some((v, u)) = found {
-                if current.as_ref().is_none_or(|(c, _)| v <= *c) {
-                    *current = Some((v, u));
-                }
+            if let Some((v, u)) = found
+                && current.as_ref().is_none_or(|(c, _)| v <= *c)
+            {
+                *current = Some((v, u));
             }
         };
-        if let Some(Scenario::Join(u)) = ctx.hint.clone() {
-            if u.demand.len() == m {
-                let found = join(u, ctx, &mut best);
-                keep(found, &mut current);
-            }
+        if let Some(Scenario::Join(u)) = ctx.hint.clone()
+            && u.demand.len() == m
+        {
+            let found = join(u, ctx, &mut best);
+            keep(found, &mut current);
         }
         if n >= 2 {
             for l in 0..n {

@@ -286,10 +286,10 @@ fn document<'a>(
         Scenario::Capacity(c) => w.capacity_after = Some(c),
         Scenario::Churn(_) | Scenario::Bounded => {}
     }
-    if let Some(k) = e.other {
-        if m.property() == Property::Ef {
-            w.envied = Some(inst.user_path(k));
-        }
+    if let Some(k) = e.other
+        && m.property() == Property::Ef
+    {
+        w.envied = Some(inst.user_path(k));
     }
     if metric == MetricName::Starvation {
         // The node and its spell need the policy, which the evaluation does not name.

@@ -95,12 +95,11 @@ impl Metric for RmLoss {
     ) -> Option<Evaluation> {
         let mut best: Option<Evaluation> = None;
         let mut growths = Vec::new();
-        if let Some(Scenario::Capacity(g)) = &ctx.hint {
-            if g.len() == instance.num_resources()
-                && g.iter().zip(instance.capacity()).all(|(g, r)| g >= r)
-            {
-                growths.push(g.clone());
-            }
+        if let Some(Scenario::Capacity(g)) = &ctx.hint
+            && g.len() == instance.num_resources()
+            && g.iter().zip(instance.capacity()).all(|(g, r)| g >= r)
+        {
+            growths.push(g.clone());
         }
         if ctx.grid_only {
             // The capacity grid alone: no random growth, no perturbation.

@@ -103,16 +103,18 @@ impl Metric for SpGain {
                         best: &mut Option<Evaluation>,
                         profile: &mut Scored| {
             let c = Candidate::new(instance.clone(), Scenario::Lies(p.clone()));
-            if let Some(e) = try_scenario(self, mechanism, c, truth, ctx, best) {
-                if profile.as_ref().is_none_or(|(v, _)| e.value >= *v) {
-                    *profile = Some((e.value, p));
-                }
+            if let Some(e) = try_scenario(self, mechanism, c, truth, ctx, best)
+                && profile.as_ref().is_none_or(|(v, _)| e.value >= *v)
+            {
+                *profile = Some((e.value, p));
             }
         };
-        if let Some(Scenario::Lies(hint)) = ctx.hint.clone() {
-            if hint.len() == 1 && hint[0].0 < n && hint[0].1.len() == instance.num_resources() {
-                consider(hint, ctx, &mut best, &mut profile);
-            }
+        if let Some(Scenario::Lies(hint)) = ctx.hint.clone()
+            && hint.len() == 1
+            && hint[0].0 < n
+            && hint[0].1.len() == instance.num_resources()
+        {
+            consider(hint, ctx, &mut best, &mut profile);
         }
         let lists: Vec<Lies> = (0..n)
             .map(|i| match ctx.grid_only {

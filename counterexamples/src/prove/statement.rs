@@ -336,21 +336,21 @@ impl Statement {
                 ))
             }
         };
-        if let Goal::SpGain(c) | Goal::GspGain(c) = &goal {
-            if *c < Rational::ONE {
-                return Err(SolverError::invalid(
-                    "--bound",
-                    format!("expected at least 1 (the truth gives 1), found {c}"),
-                ));
-            }
+        if let Goal::SpGain(c) | Goal::GspGain(c) = &goal
+            && *c < Rational::ONE
+        {
+            return Err(SolverError::invalid(
+                "--bound",
+                format!("expected at least 1 (the truth gives 1), found {c}"),
+            ));
         }
-        if let Goal::WelfareRatio(c) = &goal {
-            if *c < Rational::ONE {
-                return Err(SolverError::invalid(
-                    "--bound",
-                    format!("expected at least 1 (the answer itself is feasible), found {c}"),
-                ));
-            }
+        if let Goal::WelfareRatio(c) = &goal
+            && *c < Rational::ONE
+        {
+            return Err(SolverError::invalid(
+                "--bound",
+                format!("expected at least 1 (the answer itself is feasible), found {c}"),
+            ));
         }
         if caps && !mechanism.takes_caps() {
             return Err(SolverError::invalid(
@@ -382,13 +382,13 @@ impl Statement {
         // Every tree's leaves carry some positive weights, and every positive weight vector
         // is some tree's (docs/theory.md §6.10).
         let weights = weights || mechanism.on_every_tree();
-        if let Goal::PmLoss(c) | Goal::RmLoss(c) = &goal {
-            if !c.is_positive() {
-                return Err(SolverError::invalid(
-                    "--bound",
-                    format!("expected a positive ratio, found {c}"),
-                ));
-            }
+        if let Goal::PmLoss(c) | Goal::RmLoss(c) = &goal
+            && !c.is_positive()
+        {
+            return Err(SolverError::invalid(
+                "--bound",
+                format!("expected a positive ratio, found {c}"),
+            ));
         }
         Ok(Statement {
             mechanism,

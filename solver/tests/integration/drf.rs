@@ -161,10 +161,10 @@ fn naive_filling(inst: &Instance, rule: FreezeRule) -> Vec<BigRational> {
             }
         }
         for &i in &growing {
-            if let Some(t) = &inst.users()[i].cap {
-                if big(t) * &share[i] == level {
-                    hit.push(i);
-                }
+            if let Some(t) = &inst.users()[i].cap
+                && big(t) * &share[i] == level
+            {
+                hit.push(i);
             }
         }
         for i in hit {
