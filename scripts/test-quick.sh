@@ -11,7 +11,7 @@ export PROPTEST_RNG_SEED="${PROPTEST_RNG_SEED:-2011}"
 echo "== cargo fmt --check"
 cargo fmt --all -- --check
 echo "== cargo clippy -D warnings"
-cargo clippy --workspace --all-targets --locked -- -D warnings
+cargo clippy --workspace --all-targets --locked --release -- -D warnings
 echo "== unit tests (release)"
 cargo test --workspace --release --locked --lib
 echo "== command-line tests (release)"
