@@ -4,8 +4,16 @@
 # pytest, pandas) and notebooks/requirements.txt when present, then the package built from
 # source (`pip install ./python`, release build, abi3 wheel); rebuilt only when the Rust or
 # Python sources changed since the last install. Prints the venv's path on standard output.
-# Needs python3 (3.9 or newer) with venv, the Rust toolchain, and PyPI.
+# Needs python3 (3.9 or newer) with venv, the Rust toolchain, and PyPI. With
+# `--requirements-only` it stops after the pins: the test script installs them while Cargo
+# compiles, since the download is network-bound.
 set -euo pipefail
+requirements_only=false
+case "${1:-}" in
+    --requirements-only) requirements_only=true ;;
+    "") ;;
+    *) echo "python-env: unknown argument ${1} (expected --requirements-only)" >&2; exit 2 ;;
+esac
 cd "$(dirname "$0")/.."
 root="$(pwd)"
 venv="${LEONTIEF_VENV:-target/python-venv}"
@@ -32,6 +40,10 @@ if [ "$(cat "$venv/.leontief-requirements" 2>/dev/null)" != "$req_stamp" ]; then
     for r in "${reqs[@]}"; do args+=(-r "$r"); done
     pip install "${args[@]}" >&2
     echo "$req_stamp" > "$venv/.leontief-requirements"
+fi
+if $requirements_only; then
+    echo "$venv"
+    exit 0
 fi
 
 # The package: rebuilt when any source it is built from changed (the workspace's Rust

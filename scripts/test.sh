@@ -17,10 +17,21 @@ export PROPTEST_RNG_SEED="${PROPTEST_RNG_SEED:-2011}"
 
 step "cargo fmt --check"
 cargo fmt --all -- --check
-# The project venv first: its `z3` (pinned z3-solver wheel) is the solver `leontief prove` and
-# its tests run; under CI=true those tests fail without it.
-step "Python environment (pinned venv under target/, with z3)"
-venv="$(bash scripts/python-env.sh)"
+# The project venv's pins (with `z3`, the solver `leontief prove` and its tests run; under
+# CI=true those tests fail without it) download while the tests compile.
+step "Python pins (pinned venv under target/, with z3), in the background"
+pins_log="$(mktemp)"
+bash scripts/python-env.sh --requirements-only >"$pins_log" 2>&1 &
+pins_pid=$!
+step "cargo test --no-run (release, overflow checks on)"
+cargo test --workspace --release --locked --no-run
+step "waiting for the Python pins"
+if ! wait "$pins_pid"; then
+    cat "$pins_log" >&2
+    exit 1
+fi
+venv="$(tail -n 1 "$pins_log")"
+rm -f "$pins_log"
 export PATH="$venv/bin:$PATH"
 step "cargo test (release, overflow checks on)"
 cargo test --workspace --release --locked
@@ -28,7 +39,7 @@ cargo test --workspace --release --locked
 # build compiled are reused rather than compiled again for the dev profile.
 step "cargo clippy -D warnings"
 cargo clippy --workspace --all-targets --locked --release -- -D warnings
-step "Python package (pytest; builds and installs ./python into a pinned venv under target/)"
+step "Python package (pytest; builds and installs ./python into the pinned venv under target/)"
 bash scripts/python-tests.sh -q
 step "notebooks (on the leontief package, in the same venv)"
 bash scripts/notebooks.sh
