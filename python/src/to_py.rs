@@ -1,98 +1,41 @@
 //! JSON to Python values for the commands' outputs: exact strings (`"p/q"`) become
 //! `fractions.Fraction`s, text fields stay strings.
 
+use leontief::solver::Rational;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};
+use pyo3::types::{PyDict, PyList, PyString};
 use serde_json::Value;
 
-use crate::to_json::{exact_types, to_json};
+use crate::py_serializer::{to_python, Fractions};
+use crate::to_json::to_json;
 use crate::TEXT_KEYS;
 
-/// How Fractions are made: `Fraction._from_coprime_ints` (Python 3.12+), or a bare
-/// `Fraction` whose two slots are set (the CLI's strings are already in lowest terms, so
-/// the constructor's gcd would be wasted work on large answers).
-pub(crate) struct FractionMaker {
-    pub(crate) fraction: Py<PyAny>,
-    coprime: Option<Py<PyAny>>,
-    pub(crate) object_new: Py<PyAny>,
-}
-
-pub(crate) fn maker(py: Python<'_>) -> PyResult<&'static FractionMaker> {
-    static MAKER: PyOnceLock<FractionMaker> = PyOnceLock::new();
-    MAKER.get_or_try_init(py, || {
-        let fraction = exact_types(py)?.0.clone_ref(py);
-        let coprime = fraction
-            .bind(py)
-            .getattr("_from_coprime_ints")
-            .ok()
-            .map(Bound::unbind);
-        let object_new = py
-            .import("builtins")?
-            .getattr("object")?
-            .getattr("__new__")?
-            .unbind();
-        Ok(FractionMaker {
-            fraction,
-            coprime,
-            object_new,
-        })
-    })
-}
-
-/// Parses an exact string `-?digits(/digits)?` in lowest terms (as the CLI prints them).
-fn split_rational(s: &str) -> Option<(&str, &str)> {
-    let (num, den) = match s.split_once('/') {
-        Some((n, d)) => (n, d),
-        None => (s, "1"),
-    };
+/// Whether `s` is an exact number as the CLI prints one: `-?digits(/digits)?`.
+fn is_exact(s: &str) -> bool {
+    let (num, den) = s.split_once('/').unwrap_or((s, "1"));
     let digits = num.strip_prefix('-').unwrap_or(num);
     let ok = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
-    (ok(digits) && ok(den) && den != "0" && !den.starts_with('0')).then_some((num, den))
-}
-
-fn py_int<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
-    match text.parse::<i64>() {
-        Ok(v) => Ok(v.into_pyobject(py)?.into_any()),
-        Err(_) => py.get_type::<PyInt>().call1((text,)),
-    }
-}
-
-fn fraction<'py>(py: Python<'py>, num: &str, den: &str) -> PyResult<Bound<'py, PyAny>> {
-    let m = maker(py)?;
-    let (n, d) = (py_int(py, num)?, py_int(py, den)?);
-    if let Some(coprime) = &m.coprime {
-        return coprime.bind(py).call1((n, d));
-    }
-    let f = m.object_new.bind(py).call1((m.fraction.bind(py),))?;
-    f.setattr(pyo3::intern!(py, "_numerator"), n)?;
-    f.setattr(pyo3::intern!(py, "_denominator"), d)?;
-    Ok(f)
+    ok(digits) && ok(den) && !den.starts_with('0')
 }
 
 /// A JSON value as Python objects: objects as dicts, exact strings as Fractions (except
 /// under the text keys), integers as ints, decimal numbers (`--decimals`) as floats.
 pub(crate) fn to_py<'py>(py: Python<'py>, v: &Value, text: bool) -> PyResult<Bound<'py, PyAny>> {
+    convert(&mut Fractions::new(py)?, v, text)
+}
+
+fn convert<'py>(make: &mut Fractions<'py>, v: &Value, text: bool) -> PyResult<Bound<'py, PyAny>> {
+    let py = make.py();
     Ok(match v {
-        Value::Null => py.None().into_bound(py),
-        Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
-        Value::Number(n) => {
-            let s = n.to_string();
-            if s.bytes().all(|b| b.is_ascii_digit() || b == b'-') {
-                py_int(py, &s)?
-            } else {
-                PyFloat::new(py, s.parse::<f64>().unwrap_or(f64::NAN)).into_any()
-            }
-        }
-        Value::String(s) => match (text, split_rational(s)) {
-            (false, Some((n, d))) => fraction(py, n, d)?,
-            _ => PyString::new(py, s).into_any(),
+        Value::String(s) if !text && is_exact(s) => match s.parse::<Rational>() {
+            Ok(x) => make.fraction(&x)?,
+            Err(_) => PyString::new(py, s).into_any(),
         },
         Value::Array(items) => {
             let list = PyList::empty(py);
             for item in items {
-                list.append(to_py(py, item, text)?)?;
+                list.append(convert(make, item, text)?)?;
             }
             list.into_any()
         }
@@ -100,10 +43,12 @@ pub(crate) fn to_py<'py>(py: Python<'py>, v: &Value, text: bool) -> PyResult<Bou
             let dict = PyDict::new(py);
             for (k, item) in map {
                 let text = TEXT_KEYS.contains(&k.as_str());
-                dict.set_item(k, to_py(py, item, text)?)?;
+                dict.set_item(k, convert(make, item, text)?)?;
             }
             dict.into_any()
         }
+        // Null, booleans, numbers and text: as their JSON reads.
+        other => to_python(py, other)?,
     })
 }
 
