@@ -376,7 +376,7 @@ fn merge<'py>(
 #[pyfunction]
 #[pyo3(signature = (obj, floats=false))]
 fn dumps(obj: &Bound<'_, PyAny>, floats: bool) -> PyResult<String> {
-    Ok(to_json(obj, "", floats)?.to_string())
+    to_json(obj, "", floats)
 }
 
 /// Parses JSON text, exact strings as Fractions (the inverse of [`dumps`] on the CLI's
@@ -568,7 +568,8 @@ fn replay_search<'py>(
     budget: Option<u64>,
     max_found: Option<usize>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let Value::Array(lines) = to_json(logs, "logs", true)? else {
+    let text = to_json(logs, "logs", true)?;
+    let Ok(Value::Array(lines)) = serde_json::from_str(&text) else {
         return Err(PyTypeError::new_err(
             "logs: expected a list of unit-log records",
         ));

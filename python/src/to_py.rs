@@ -66,7 +66,7 @@ pub(crate) fn inputs(obj: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, S
             let name: String = k.extract()?;
             let text = match v.cast::<PyString>() {
                 Ok(s) => s.to_string(),
-                Err(_) => to_json(&v, "", false)?.to_string(),
+                Err(_) => to_json(&v, "", false)?,
             };
             out.push((name, text));
         }
