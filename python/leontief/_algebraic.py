@@ -127,11 +127,12 @@ class Algebraic:
         """The value of an answer's ``{"algebraic": {"polynomial", "interval"}, "decimal",
         "closed_form"}`` (coefficients as decimal strings, interval ends exact)."""
         inner = doc["algebraic"]
+        closed, decimal = doc.get("closed_form"), doc.get("decimal")
         return cls(
             [int(c) for c in inner["polynomial"]],
             tuple(Fraction(x) for x in inner["interval"]),
-            doc.get("closed_form"),
-            doc.get("decimal"),
+            None if closed is None else str(closed),
+            None if decimal is None else str(decimal),
         )
 
     # -- the attributes ---------------------------------------------------------------------

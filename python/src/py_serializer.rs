@@ -95,7 +95,7 @@ impl From<PyErr> for Error {
 type Out<'py> = Result<Bound<'py, PyAny>, Error>;
 
 /// The `leontief.Algebraic` class.
-fn algebraic_class(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
+pub(crate) fn algebraic_class(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
     static CLASS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
     CLASS
         .get_or_try_init(py, || {

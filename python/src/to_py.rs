@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 use serde_json::Value;
 
-use crate::py_serializer::{to_python, Fractions};
+use crate::py_serializer::{algebraic_class, to_python, Fractions};
 use crate::to_json::to_json;
 use crate::TEXT_KEYS;
 
@@ -39,6 +39,16 @@ fn convert<'py>(make: &mut Fractions<'py>, v: &Value, text: bool) -> PyResult<Bo
             }
             list.into_any()
         }
+        // An algebraic number's document (`{"algebraic": {"polynomial", "interval"},
+        // "decimal", "closed_form"}`, as the typed writer's `leontief::Algebraic` newtype
+        // holds it): the `leontief.Algebraic` it stands for.
+        Value::Object(map) if is_algebraic(map) => {
+            let doc = PyDict::new(py);
+            for (k, item) in map {
+                doc.set_item(k, convert(make, item, false)?)?;
+            }
+            algebraic_class(py)?.call_method1("_from_document", (doc,))?
+        }
         Value::Object(map) => {
             let dict = PyDict::new(py);
             for (k, item) in map {
@@ -50,6 +60,16 @@ fn convert<'py>(make: &mut Fractions<'py>, v: &Value, text: bool) -> PyResult<Bo
         // Null, booleans, numbers and text: as their JSON reads.
         other => to_python(py, other)?,
     })
+}
+
+/// Whether `map` has the shape of an algebraic number's document (see [`convert`]).
+fn is_algebraic(map: &serde_json::Map<String, Value>) -> bool {
+    let root = map.get("algebraic").and_then(Value::as_object);
+    root.is_some_and(|r| r.len() == 2 && r.contains_key("polynomial") && r.contains_key("interval"))
+        && map.get("decimal").is_some_and(Value::is_string)
+        && map
+            .keys()
+            .all(|k| matches!(k.as_str(), "algebraic" | "decimal" | "closed_form"))
 }
 
 pub(crate) fn parse_json<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {

@@ -9,6 +9,7 @@ from fractions import Fraction as F
 
 import pytest
 
+import leontief
 from leontief import Algebraic
 
 # √2: the root of t² − 2 in (1, 2), since 1² = 1 < 2 < 4 = 2².
@@ -88,3 +89,16 @@ def test_bad_values_are_refused():
     assert X.__eq__("x") is NotImplemented
     assert not X == float("nan") and not X < float("nan")
     assert X < float("inf") and X > float("-inf")
+
+
+def test_an_answers_algebraic_document_reads_as_the_class():
+    # The document the solver writes for an algebraic number (coefficients as decimal strings,
+    # the interval's ends exact), read from JSON text: √2 as above.
+    doc = leontief.loads(
+        '{"price": {"algebraic": {"polynomial": ["-2", "0", "1"], "interval": ["1", "2"]},'
+        ' "decimal": "1.414214", "closed_form": "sqrt(2)"}, "name": "2"}'
+    )
+    price = doc["price"]
+    assert isinstance(price, Algebraic) and price == SQRT2
+    assert price.decimal == "1.414214" and str(price) == "sqrt(2)"
+    assert doc["name"] == "2"
