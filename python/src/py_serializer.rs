@@ -1,6 +1,6 @@
-//! A serde [`Serializer`] into Python objects: a typed document (a `#[derive(Serialize)]`
-//! type) becomes dicts (in field order), lists, strs, ints, floats, bools and `None`, with
-//! its exact numbers told apart by type, never by key name: the newtype
+//! A serde [`Serializer`](serde::Serializer) into Python objects: a typed document (a
+//! `#[derive(Serialize)]` type) becomes dicts (in field order), lists, strs, ints, floats,
+//! bools and `None`, with its exact numbers told apart by type, never by key name: the newtype
 //! [`RATIONAL_TYPE_NAME`] becomes a `fractions.Fraction`, the newtype [`ALGEBRAIC_TYPE_NAME`]
 //! a `leontief.Algebraic`. A `serde_json::Value` passes through as its JSON reads (its strings
 //! stay strings).
@@ -108,6 +108,15 @@ pub(crate) fn algebraic_class(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
         .map(|c| c.bind(py))
 }
 
+/// The serializer's integer methods: each integer a Python `int`.
+macro_rules! integers {
+    ($($method:ident: $int:ty),*) => {$(
+        fn $method(self, v: $int) -> Out<'py> {
+            Ok(v.into_pyobject(self.py).map_err(PyErr::from)?.into_any())
+        }
+    )*};
+}
+
 impl<'a, 'py> ser::Serializer for &'a mut PyWriter<'py> {
     type Ok = Bound<'py, PyAny>;
     type Error = Error;
@@ -122,36 +131,18 @@ impl<'a, 'py> ser::Serializer for &'a mut PyWriter<'py> {
     fn serialize_bool(self, v: bool) -> Out<'py> {
         Ok(PyBool::new(self.py, v).to_owned().into_any())
     }
-    fn serialize_i8(self, v: i8) -> Out<'py> {
-        self.serialize_i64(v.into())
-    }
-    fn serialize_i16(self, v: i16) -> Out<'py> {
-        self.serialize_i64(v.into())
-    }
-    fn serialize_i32(self, v: i32) -> Out<'py> {
-        self.serialize_i64(v.into())
-    }
-    fn serialize_i64(self, v: i64) -> Out<'py> {
-        Ok(v.into_pyobject(self.py).map_err(PyErr::from)?.into_any())
-    }
-    fn serialize_i128(self, v: i128) -> Out<'py> {
-        Ok(big_int(self.py, &v.into())?)
-    }
-    fn serialize_u8(self, v: u8) -> Out<'py> {
-        self.serialize_i64(v.into())
-    }
-    fn serialize_u16(self, v: u16) -> Out<'py> {
-        self.serialize_i64(v.into())
-    }
-    fn serialize_u32(self, v: u32) -> Out<'py> {
-        self.serialize_i64(v.into())
-    }
-    fn serialize_u64(self, v: u64) -> Out<'py> {
-        Ok(v.into_pyobject(self.py).map_err(PyErr::from)?.into_any())
-    }
-    fn serialize_u128(self, v: u128) -> Out<'py> {
-        Ok(big_int(self.py, &v.into())?)
-    }
+    integers!(
+        serialize_i8: i8,
+        serialize_i16: i16,
+        serialize_i32: i32,
+        serialize_i64: i64,
+        serialize_i128: i128,
+        serialize_u8: u8,
+        serialize_u16: u16,
+        serialize_u32: u32,
+        serialize_u64: u64,
+        serialize_u128: u128
+    );
     fn serialize_f32(self, v: f32) -> Out<'py> {
         self.serialize_f64(v.into())
     }
