@@ -18,8 +18,7 @@ use pyo3::types::PyList;
 use serde::Serialize;
 
 use crate::py_serializer::{to_python, PyWriter};
-use crate::to_py::to_py;
-use crate::TEXT_KEYS;
+use crate::to_py::field_to_py;
 
 /// An exact allocation as `leontief solve` answers it, its numbers made on request.
 #[pyclass(module = "leontief._leontief", frozen)]
@@ -110,7 +109,7 @@ impl Answer {
             "consumption" => to_python(py, self.used(py)),
             "saturated" => to_python(py, &saturated(inst, self.used(py))),
             _ => match s.extra.get(key) {
-                Some(v) => to_py(py, v, TEXT_KEYS.contains(&key)),
+                Some(v) => field_to_py(py, key, v),
                 None => Ok(default.unwrap_or_else(|| py.None().into_bound(py))),
             },
         }

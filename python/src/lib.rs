@@ -64,58 +64,6 @@ pyo3::create_exception!(
 /// How often a waiting call looks for a pending signal (Ctrl-C).
 const SIGNAL_POLL: Duration = Duration::from_millis(50);
 
-/// JSON keys whose string values are text (names, paths, labels), never exact numbers.
-const TEXT_KEYS: &[&str] = &[
-    "name",
-    "names",
-    "mechanism",
-    "mechanisms",
-    "property",
-    "note",
-    "resources",
-    "resource",
-    "saturated",
-    "path",
-    "paths",
-    "parent",
-    "children",
-    "key",
-    "metric",
-    "utility",
-    "direction",
-    "strategy",
-    "origin",
-    "kind",
-    "policy",
-    "stop",
-    "family",
-    "user",
-    "users",
-    "coalition",
-    "liars",
-    "gainers",
-    "leaf",
-    "leaves",
-    "pool",
-    "pools",
-    "source",
-    "example",
-    "label",
-    "description",
-    "reason",
-    "misfit",
-    "tie_break",
-    "order",
-    "event",
-    "removed",
-    "remove",
-    "computed",
-    "what",
-    "title",
-    "computation",
-    "precision",
-];
-
 /// Maps a command's error to the Python exception: bad input (exit code 2) is
 /// `InvalidInput` with the CLI's message, everything else a `RuntimeError`.
 fn py_error(err: CliError) -> PyErr {

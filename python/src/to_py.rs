@@ -1,5 +1,8 @@
-//! JSON to Python values for the commands' outputs: exact strings (`"p/q"`) become
-//! `fractions.Fraction`s, text fields stay strings.
+//! JSON to Python values for the outputs that reach Python as JSON text or values (every
+//! command's but `solve`'s exact answer, which is typed: see `py_serializer`): a JSON value
+//! does not say which of its strings are exact numbers, so a string of the CLI's exact form
+//! (`"p/q"`) becomes a `fractions.Fraction` unless it sits under a key that holds text
+//! ([`TEXT_KEYS`]: names, paths, labels).
 
 use leontief::solver::Rational;
 use pyo3::exceptions::PyRuntimeError;
@@ -9,7 +12,58 @@ use serde_json::Value;
 
 use crate::py_serializer::{algebraic_class, to_python, Fractions};
 use crate::to_json::to_json;
-use crate::TEXT_KEYS;
+
+/// JSON keys whose string values are text (names, paths, labels), never exact numbers.
+const TEXT_KEYS: &[&str] = &[
+    "name",
+    "names",
+    "mechanism",
+    "mechanisms",
+    "property",
+    "note",
+    "resources",
+    "resource",
+    "saturated",
+    "path",
+    "paths",
+    "parent",
+    "children",
+    "key",
+    "metric",
+    "utility",
+    "direction",
+    "strategy",
+    "origin",
+    "kind",
+    "policy",
+    "stop",
+    "family",
+    "user",
+    "users",
+    "coalition",
+    "liars",
+    "gainers",
+    "leaf",
+    "leaves",
+    "pool",
+    "pools",
+    "source",
+    "example",
+    "label",
+    "description",
+    "reason",
+    "misfit",
+    "tie_break",
+    "order",
+    "event",
+    "removed",
+    "remove",
+    "computed",
+    "what",
+    "title",
+    "computation",
+    "precision",
+];
 
 /// Whether `s` is an exact number as the CLI prints one: `-?digits(/digits)?`.
 fn is_exact(s: &str) -> bool {
@@ -70,6 +124,15 @@ fn is_algebraic(map: &serde_json::Map<String, Value>) -> bool {
         && map
             .keys()
             .all(|k| matches!(k.as_str(), "algebraic" | "decimal" | "closed_form"))
+}
+
+/// The value of the field `key` of a document (see [`to_py`]).
+pub(crate) fn field_to_py<'py>(
+    py: Python<'py>,
+    key: &str,
+    v: &Value,
+) -> PyResult<Bound<'py, PyAny>> {
+    to_py(py, v, TEXT_KEYS.contains(&key))
 }
 
 pub(crate) fn parse_json<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
