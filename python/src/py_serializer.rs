@@ -63,8 +63,12 @@ impl<'py> PyWriter<'py> {
         value.serialize(&mut *self).map_err(|Error(e)| e)
     }
 
-    fn text(&mut self, value: &(impl Serialize + ?Sized)) -> Result<String, Error> {
-        Ok(value.serialize(&mut *self)?.extract::<String>()?)
+    /// The text a newtype wraps (a rational's `"p/q"`, a JSON number's digits).
+    fn text(value: &(impl Serialize + ?Sized)) -> Result<String, Error> {
+        match value.serialize(serde_json::value::Serializer) {
+            Ok(serde_json::Value::String(text)) => Ok(text),
+            _ => Err(ser::Error::custom("expected a text")),
+        }
     }
 }
 
@@ -186,11 +190,8 @@ impl<'a, 'py> ser::Serializer for &'a mut PyWriter<'py> {
     ) -> Out<'py> {
         match name {
             RATIONAL_TYPE_NAME => {
-                let text = self.text(value)?;
-                let x: Rational = text.parse().map_err(|e| {
-                    <Error as ser::Error>::custom(format!("{RATIONAL_TYPE_NAME}: {text:?}: {e}"))
-                })?;
-                Ok(self.fractions.fraction(&x)?)
+                let text = PyWriter::text(value)?;
+                Ok(self.fractions.of_text(&text)?)
             }
             ALGEBRAIC_TYPE_NAME => {
                 let doc = value.serialize(&mut *self)?;
@@ -326,7 +327,7 @@ pub(crate) struct Map<'a, 'py> {
 impl<'py> Map<'_, 'py> {
     fn field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<(), Error> {
         if self.number.is_some() {
-            self.number = Some(self.writer.text(value)?);
+            self.number = Some(PyWriter::text(value)?);
             return Ok(());
         }
         let py = self.writer.py;
@@ -464,6 +465,8 @@ pub(crate) struct Fractions<'py> {
     slots: bool,
     ints: HashMap<Int, Bound<'py, PyAny>, BuildHasherDefault<WordHasher>>,
     values: HashMap<(Int, Int), Bound<'py, PyAny>, BuildHasherDefault<WordHasher>>,
+    /// The Fractions made from a rational's text, by text.
+    texts: HashMap<String, Bound<'py, PyAny>>,
 }
 
 /// An integer, as a cache key.
@@ -483,6 +486,7 @@ impl<'py> Fractions<'py> {
             slots: true,
             ints: HashMap::default(),
             values: HashMap::default(),
+            texts: HashMap::new(),
         };
         make.slots = slots_work(&mut make)?;
         Ok(make)
@@ -530,6 +534,29 @@ impl<'py> Fractions<'py> {
         let (n, d) = (self.int(&key.0)?, self.int(&key.1)?);
         let f = self.make(n, d)?;
         self.values.insert(key, f.clone());
+        Ok(f)
+    }
+
+    /// The Fraction of a rational's text `p/q` (or `p`), as `Rational` writes it: in lowest
+    /// terms with a positive denominator, so it is read without a gcd.
+    pub(crate) fn of_text(&mut self, text: &str) -> PyResult<Bound<'py, PyAny>> {
+        if let Some(v) = self.texts.get(text) {
+            return Ok(v.clone());
+        }
+        let not_rational =
+            || PyValueError::new_err(format!("{RATIONAL_TYPE_NAME}: not a rational: {text:?}"));
+        let (n, d) = text.split_once('/').unwrap_or((text, "1"));
+        if d.starts_with(['-', '+', '0']) {
+            return Err(not_rational());
+        }
+        let int = |t: &str| match t.parse::<i64>() {
+            Ok(v) => Ok(Int::Small(v.into())),
+            Err(_) => t.parse().map(Int::Big).map_err(|_| not_rational()),
+        };
+        let (n, d) = (int(n)?, int(d)?);
+        let (n, d) = (self.int(&n)?, self.int(&d)?);
+        let f = self.make(n, d)?;
+        self.texts.insert(text.to_owned(), f.clone());
         Ok(f)
     }
 
@@ -622,6 +649,7 @@ mod tests {
     struct Answer {
         name: &'static str,
         share: Rational,
+        big: Rational,
         price: Algebraic,
     }
 
@@ -652,6 +680,8 @@ mod tests {
             let answer = Answer {
                 name: "3",
                 share: Rational::new(1, 3).expect("a nonzero denominator"),
+                // 2^70 / 3, beyond 64 bits (2^70 = 1180591620717411303424).
+                big: "1180591620717411303424/3".parse().expect("a rational"),
                 price: Algebraic(AlgebraicDoc {
                     algebraic: Root {
                         polynomial: ["-2", "0", "1"],
@@ -667,6 +697,9 @@ mod tests {
             assert!(out.get_item("name")?.is_exact_instance_of::<PyString>());
             assert!(out.get_item("name")?.eq("3")?);
             assert!(out.get_item("share")?.eq(fraction.call1((1, 3))?)?);
+            let two_to_70 = py.eval(c"2 ** 70", None, None)?;
+            assert!(out.get_item("big")?.eq(fraction.call1((two_to_70, 3))?)?);
+            assert!(out.get_item("big")?.get_type().is(&fraction));
             let price = out.get_item("price")?;
             assert!(price.is_instance(algebraic_class(py)?)?);
             assert!(price.getattr("polynomial")?.eq((-2, 0, 1))?);
