@@ -90,9 +90,10 @@ class Allocation(_Entries[UserAllocation]):
 
     Parameters
     ----------
-    data : mapping
-        The answer's document: ``leontief solve``'s JSON object as Python objects (a dict),
-        or the answer :func:`solve` holds in Rust, which makes each field when it is read.
+    data : mapping, optional
+        The answer's document: ``leontief solve``'s JSON object as Python objects (a dict), or
+        the answer :func:`solve` holds in Rust, which makes each field when it is read; none
+        gives an empty allocation.
 
     Attributes
     ----------
@@ -128,7 +129,8 @@ class Allocation(_Entries[UserAllocation]):
     [('A', Fraction(3, 1)), ('B', Fraction(2, 1))]
     """
 
-    def __init__(self, data: Mapping[str, Any]):
+    def __init__(self, data: Optional[Mapping[str, Any]] = None):
+        data = {} if data is None else data
         self._doc = data
         self._fields: Dict[str, Any] = {}
         self.mechanism: str = data.get("mechanism", "")

@@ -153,3 +153,18 @@ def test_answer_behaves_as_before():
     # Pickled as the CLI's JSON.
     b = pickle.loads(pickle.dumps(a))
     assert b.to_dict() == a.to_dict() and b.users == a.users and b.saturated == ["r1"]
+
+
+def test_one_allocation_shape_from_json_and_from_rust():
+    # The same answer read from the CLI's printed JSON (a dict) and held in Rust: one class,
+    # every attribute equal, the DRF paper's 3 and 2 tasks either way.
+    held = leontief.solve(PAPER, trace=True)
+    printed = leontief.Allocation(
+        leontief.run("solve", "<in>", "--trace", inputs={"<in>": leontief.dumps(PAPER)})
+    )
+    assert type(held) is type(printed) is leontief.Allocation
+    for name in ("mechanism", "exact", "resources", "capacity", "users", "consumption",
+                 "saturated", "trace", "certified", "status", "gap", "prices", "interval"):
+        assert getattr(held, name) == getattr(printed, name), name
+    assert held.to_dict() == printed.to_dict()
+    assert [u.tasks for u in printed.values()] == [F(3), F(2)] and held.trace
