@@ -45,7 +45,8 @@ import types as _types
 from fractions import Fraction  # noqa: F401
 from typing import Any, Dict, List, Optional, Tuple  # noqa: F401
 
-from . import _cli, _entries, _explore, _flat, _leontief, _reproduce, _trees, examples  # noqa: F401
+from . import _algebraic, _cli, _entries, _explore, _flat, _leontief, _reproduce, _trees, examples  # noqa: F401
+from ._algebraic import Algebraic
 from ._cli import dumps, loads, run
 from ._explore import explore, merge, search
 from ._flat import (
@@ -78,6 +79,7 @@ from ._trees import (
 )
 
 __all__ = [
+    "Algebraic",
     "Allocation",
     "CheckResult",
     "ImportedTree",
@@ -132,7 +134,9 @@ def _present_as_package(obj: Any) -> None:
             member.__module__ = __name__
 
 
-_PRIVATE_MODULES = {m.__name__ for m in (_cli, _entries, _explore, _flat, _reproduce, _trees)}
+_PRIVATE_MODULES = {
+    m.__name__ for m in (_algebraic, _cli, _entries, _explore, _flat, _reproduce, _trees)
+}
 for _name in __all__:
     if getattr(globals()[_name], "__module__", None) in _PRIVATE_MODULES:
         _present_as_package(globals()[_name])

@@ -70,27 +70,15 @@ def _num(x: Any) -> Any:
     return x
 
 
-def _from_rust(method: str, doc: str) -> Any:
-    """An attribute of an answer held in Rust, ``self._answer.<method>()``: made on first
-    access, then kept (in the instance's ``__dict__``, where the answers read from JSON keep
-    theirs from the start)."""
+def _field(key: str, doc: str) -> Any:
+    """The answer's field ``key`` (``None`` when it has none), read once (see
+    :meth:`Allocation._get`)."""
 
     def make(self: Any) -> Any:
-        return getattr(self._answer, method)()
+        return self._get(key)
 
     make.__doc__ = doc
-    return _cached_property(make)
-
-
-def _extra_field(key: str, doc: str) -> Any:
-    """A field the mechanism writes after the allocation, ``key`` of the Rust answer's
-    extra fields (``None`` when it writes none); made on first access, then kept."""
-
-    def make(self: Any) -> Any:
-        return self._extra.get(key)
-
-    make.__doc__ = doc
-    return _cached_property(make)
+    return property(make)
 
 
 class Allocation(_Entries[UserAllocation]):
@@ -99,6 +87,13 @@ class Allocation(_Entries[UserAllocation]):
 
     Two allocations are equal when they give every user the same (a mapping's equality),
     whatever the mechanism that found them.
+
+    Parameters
+    ----------
+    data : mapping, optional
+        The answer's document: ``leontief solve``'s JSON object as Python objects (a dict), or
+        the answer :func:`solve` holds in Rust, which makes each field when it is read; none
+        gives an empty allocation.
 
     Attributes
     ----------
@@ -121,8 +116,8 @@ class Allocation(_Entries[UserAllocation]):
 
     Notes
     -----
-    An exact answer keeps its numbers in Rust until they are read: each attribute is built on
-    first access (then kept), and ``to_dict()`` assembles the CLI's JSON from them.
+    Every attribute is read from the document on first access, then kept: an exact answer's
+    numbers stay in Rust until they are read.
 
     Examples
     --------
@@ -134,92 +129,62 @@ class Allocation(_Entries[UserAllocation]):
     [('A', Fraction(3, 1)), ('B', Fraction(2, 1))]
     """
 
-    def __init__(self, data: Optional[Dict[str, Any]] = None, *, _answer: Any = None):
-        self._answer = _answer
-        if _answer is not None:
-            self.mechanism: str = _answer.mechanism
-            self.exact: bool = _answer.exact
-            return
-        data = data if data is not None else {}
-        self._data = data
-        self.mechanism = data.get("mechanism", "")
-        self.exact = bool(data.get("exact", False))
-        self.resources = data.get("resources", [])
-        self.capacity = data.get("capacity", [])
-        self.users = {
-            u["name"]: UserAllocation(
-                u["name"],
-                u.get("tasks"),
-                u.get("allocation", []),
-                u.get("dominant_share"),
-                u.get("weighted_share"),
-            )
-            for u in data.get("users", [])
-        }
-        self.consumption = data.get("consumption")
-        self.saturated = data.get("saturated")
-        self.trace = data.get("trace")
-        # CEEI: "solved" when the numeric answer was certified (then exact, gap 0); an
-        # uncertified answer has decimal strings (read here as floats), its proven relative
-        # gap, and `interval` per user: [exactly feasible tasks, the numeric answer].
-        self.certified = data.get("certified")
-        self.status = data.get("status")
-        self.gap = data.get("relative_gap")
-        self.prices = data.get("prices")
-        self.feasible_tasks = data.get("feasible_tasks")
-        self.interval = None
-        if not self.exact:
-            for u in self.users.values():
-                object.__setattr__(u, "tasks", _num(u.tasks))
-                object.__setattr__(u, "allocation", [_num(x) for x in u.allocation])
-                object.__setattr__(u, "dominant_share", _num(u.dominant_share))
-            if self.feasible_tasks is not None:
-                self.interval = {
-                    n: (self.feasible_tasks.get(n), u.tasks) for n, u in self.users.items()
-                }
+    def __init__(self, data: Optional[Mapping[str, Any]] = None):
+        data = {} if data is None else data
+        self._doc = data
+        self._fields: Dict[str, Any] = {}
+        self.mechanism: str = data.get("mechanism", "")
+        self.exact: bool = bool(data.get("exact", False))
 
-    # An answer held in Rust: each attribute made on first access, then kept (in the
-    # instance's __dict__, where the answers read from JSON keep theirs from the start).
+    def _get(self, key: str) -> Any:
+        """The document's field ``key``, made on first access, then kept (the attribute and
+        ``to_dict()`` share it)."""
+        try:
+            return self._fields[key]
+        except KeyError:
+            value = self._fields[key] = self._doc.get(key)
+            return value
 
-    resources: List[str] = _from_rust("resources", "The resources' names.")
-    capacity: List[Fraction] = _from_rust("capacity", "The capacities.")
-    consumption: Optional[List[Fraction]] = _from_rust(
+    resources: List[str] = _field("resources", "The resources' names.")
+    capacity: List[Fraction] = _field("capacity", "The capacities.")
+    consumption: Optional[List[Fraction]] = _field(
         "consumption", "What the users consume of each resource."
     )
-    saturated: Optional[List[str]] = _from_rust("saturated", "The resources used to capacity.")
-    _extra: Dict[str, Any] = _from_rust("extra", "The fields written after the allocation.")
-    trace: Optional[Any] = _extra_field(
-        "trace", "The filling's events (``trace=True``), else ``None``."
-    )
-    certified: Optional[bool] = _extra_field(
+    saturated: Optional[List[str]] = _field("saturated", "The resources used to capacity.")
+    trace: Optional[Any] = _field("trace", "The filling's events (``trace=True``), else ``None``.")
+    certified: Optional[bool] = _field(
         "certified", "CEEI: whether the numeric answer was certified exact (``None`` otherwise)."
     )
-    status: Optional[str] = _extra_field(
-        "status", "CEEI: the solver's status (``None`` otherwise)."
-    )
-    gap: Optional[Any] = _extra_field(
+    status: Optional[str] = _field("status", "CEEI: the solver's status (``None`` otherwise).")
+    gap: Optional[Any] = _field(
         "relative_gap", "CEEI: the proven relative gap (``None`` otherwise)."
     )
-    prices: Optional[Any] = _extra_field("prices", "CEEI: the prices (``None`` otherwise).")
-    feasible_tasks: Optional[Dict[str, Fraction]] = _extra_field(
+    prices: Optional[Any] = _field("prices", "CEEI: the prices (``None`` otherwise).")
+    feasible_tasks: Optional[Dict[str, Fraction]] = _field(
         "feasible_tasks", "Uncertified CEEI: exactly feasible tasks per user (``None`` otherwise)."
     )
+
+    @_cached_property
+    def _rows(self) -> List[Dict[str, Any]]:
+        # The users' rows, an inexact answer's decimal strings read as floats.
+        rows = self._get("users") or []
+        if not self.exact:
+            rows = [
+                {k: [_num(x) for x in v] if k == "allocation" else _num(v) for k, v in u.items()}
+                for u in rows
+            ]
+        return rows
 
     @_cached_property
     def users(self) -> Dict[str, UserAllocation]:
         """Each user's :class:`UserAllocation`, by name, in the instance's order."""
         new = object.__new__
         users = {}
-        for name, tasks, allocation, dominant, weighted in self._answer.users():
+        for row in self._rows:
             u = new(UserAllocation)
-            u.__dict__.update(
-                name=name,
-                tasks=tasks,
-                allocation=allocation,
-                dominant_share=dominant,
-                weighted_share=weighted,
-            )
-            users[name] = u
+            u.__dict__.update(weighted_share=None)
+            u.__dict__.update(row)
+            users[row["name"]] = u
         return users
 
     @property
@@ -229,31 +194,10 @@ class Allocation(_Entries[UserAllocation]):
     @_cached_property
     def interval(self) -> Optional[Dict[str, Tuple[Any, Any]]]:
         """Uncertified CEEI: per user, [exactly feasible tasks, the numeric answer]."""
-        return None
-
-    @_cached_property
-    def _data(self) -> Dict[str, Any]:
-        # The CLI's JSON (`write_json`'s fields and order), from the attributes' objects.
-        data: Dict[str, Any] = {
-            "mechanism": self.mechanism,
-            "exact": self.exact,
-            "resources": self.resources,
-            "capacity": self.capacity,
-            "users": [
-                {
-                    "name": u.name,
-                    "tasks": u.tasks,
-                    "allocation": u.allocation,
-                    "dominant_share": u.dominant_share,
-                    "weighted_share": u.weighted_share,
-                }
-                for u in self.users.values()
-            ],
-            "consumption": self.consumption,
-            "saturated": self.saturated,
-        }
-        data.update(self._extra)
-        return data
+        feasible = self.feasible_tasks
+        if self.exact or feasible is None:
+            return None
+        return {n: (feasible.get(n), u.tasks) for n, u in self.users.items()}
 
     def to_dict(self) -> Dict[str, Any]:
         """The CLI's JSON, with Fractions in place of the exact strings.
@@ -269,7 +213,13 @@ class Allocation(_Entries[UserAllocation]):
         >>> solve({"capacity": [4], "users": [{"name": "A", "demand": [1]}]}).to_dict()["users"]
         [{'name': 'A', 'tasks': Fraction(4, 1), 'allocation': [Fraction(4, 1)], 'dominant_share': Fraction(1, 1), 'weighted_share': Fraction(1, 1)}]
         """
-        return self._data
+        return self._dict
+
+    @_cached_property
+    def _dict(self) -> Dict[str, Any]:
+        # The answer held in Rust as a dict, of the objects the attributes hold.
+        doc = self._doc
+        return doc if isinstance(doc, dict) else {k: self._get(k) for k in doc.keys()}
 
     def to_pandas(self):
         """One row per user (pandas is imported here).
@@ -357,10 +307,7 @@ def solve(
     _threads(threads)
     file, inputs = _source(instance)
     argv = ["solve", file] + _flags(mechanism=mechanism, trace=trace, **mechanism_flags)
-    out = _leontief.solve(argv, inputs, threads)
-    if isinstance(out, dict):
-        return Allocation(out)
-    return Allocation(_answer=out)
+    return Allocation(_leontief.solve(argv, inputs, threads))
 
 
 def _threads(threads: Optional[int]) -> None:

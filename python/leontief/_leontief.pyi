@@ -34,29 +34,22 @@ def run(
     mismatch returns `(report, message)`."""
 
 class Answer:
-    """An exact allocation as `solve` answers it, held in Rust; each method makes the Python
-    objects of one part of the CLI's JSON answer (exact numbers as Fractions)."""
+    """An exact allocation as `solve` answers it, held in Rust: a read-only mapping of the
+    CLI's JSON answer whose fields are made into Python objects when read (exact numbers as
+    Fractions)."""
 
-    @property
-    def mechanism(self) -> str: ...
-    @property
-    def exact(self) -> bool: ...
+    def keys(self) -> List[str]:
+        """The fields, in the CLI's order."""
+    def get(self, key: str, default: Any = None) -> Any:
+        """The field `key` (`default` when there is none)."""
     def __len__(self) -> int:
         """How many users."""
-    def resources(self) -> List[str]: ...
-    def capacity(self) -> List[Fraction]: ...
-    def users(self) -> List[Tuple[str, Fraction, List[Fraction], Fraction, Fraction]]:
-        """Per user: name, tasks, allocation, dominant share, weighted share."""
-    def consumption(self) -> List[Fraction]: ...
-    def saturated(self) -> List[str]: ...
-    def extra(self) -> Dict[str, Any]:
-        """The fields after the allocation (trace, LP stages, discrete options)."""
 
 def solve(
     argv: List[str], inputs: Optional[Mapping[str, Any]] = None, threads: Optional[int] = None
 ) -> Union[Answer, Dict[str, Any]]:
-    """`solve`'s answer: an exact allocation as an `Answer` (a flat instance dict is read from
-    the Python objects directly), any other answer as its JSON as Python objects."""
+    """`solve`'s answer: an exact allocation as an `Answer`, any other answer as its JSON as
+    Python objects."""
 
 def verify(argv: List[str]) -> Tuple[Any, List[str]]:
     """`verify`'s summary JSON and its tallies."""

@@ -24,7 +24,7 @@
 //!   <https://www.usenix.org/legacy/event/nsdi11/tech/full_papers/Ghodsi.pdf>
 
 mod answer;
-mod instance;
+mod py_serializer;
 mod records;
 mod to_json;
 mod to_py;
@@ -45,7 +45,7 @@ use serde_json::Value;
 
 use records::{sender_callbacks, Records};
 use to_json::{exact_types, to_json};
-use to_py::{inputs, maker, parse_json, to_py};
+use to_py::{inputs, parse_json, to_py};
 
 pyo3::create_exception!(
     _leontief,
@@ -63,58 +63,6 @@ pyo3::create_exception!(
 
 /// How often a waiting call looks for a pending signal (Ctrl-C).
 const SIGNAL_POLL: Duration = Duration::from_millis(50);
-
-/// JSON keys whose string values are text (names, paths, labels), never exact numbers.
-const TEXT_KEYS: &[&str] = &[
-    "name",
-    "names",
-    "mechanism",
-    "mechanisms",
-    "property",
-    "note",
-    "resources",
-    "resource",
-    "saturated",
-    "path",
-    "paths",
-    "parent",
-    "children",
-    "key",
-    "metric",
-    "utility",
-    "direction",
-    "strategy",
-    "origin",
-    "kind",
-    "policy",
-    "stop",
-    "family",
-    "user",
-    "users",
-    "coalition",
-    "liars",
-    "gainers",
-    "leaf",
-    "leaves",
-    "pool",
-    "pools",
-    "source",
-    "example",
-    "label",
-    "description",
-    "reason",
-    "misfit",
-    "tie_break",
-    "order",
-    "event",
-    "removed",
-    "remove",
-    "computed",
-    "what",
-    "title",
-    "computation",
-    "precision",
-];
 
 /// Maps a command's error to the Python exception: bad input (exit code 2) is
 /// `InvalidInput` with the CLI's message, everything else a `RuntimeError`.
@@ -268,9 +216,9 @@ fn big_int<'py>(py: Python<'py>, x: &num_bigint::BigInt) -> PyResult<Bound<'py, 
 /// name, tasks, allocation, dominant and weighted share, consumption, saturated, then the
 /// mechanism's extra fields); any other answer as the CLI's JSON as Python objects.
 ///
-/// An instance given as a dict in the common flat form is read from the Python objects
-/// directly ([`instance::read`]); anything else through its JSON text and the CLI's reader,
-/// whose errors name the field.
+/// An instance given as Python objects is written as JSON text with its exact numbers as
+/// such (a Fraction as `"p/q"`, an int as the integer) and read by the CLI's reader, whose
+/// errors name the field.
 /// `threads` runs it in a pool of that many workers (large answers are summed and written in
 /// parallel; the answer is the same at any count).
 #[pyfunction]
@@ -281,30 +229,11 @@ fn solve<'py>(
     inputs: Option<&Bound<'py, PyDict>>,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    use leontief::commands::solve::{run_solved_with, Solved};
+    use leontief::commands::solve::{run_solved, Solved};
     let Command::Solve(args) = parse(argv)? else {
         return Err(PyTypeError::new_err("expected solve's flags"));
     };
-    // The FILE's instance when it is held in memory in the flat form; every other input as
-    // text, read by the CLI's reader.
-    let file = args.input.file.clone();
-    let mut read = None;
-    let mut texts = Vec::new();
-    for (k, v) in inputs.into_iter().flat_map(|d| d.iter()) {
-        let name: String = k.extract()?;
-        if read.is_none()
-            && file.as_deref() == Some(name.as_str())
-            && let Some(inst) = instance::read(&v)
-        {
-            read = Some(inst);
-            continue;
-        }
-        let text = match v.cast::<PyString>() {
-            Ok(s) => s.to_string(),
-            Err(_) => to_json(&v, "", false)?.to_string(),
-        };
-        texts.push((name, text));
-    }
+    let texts = self::inputs(inputs)?;
     let pool = match threads {
         Some(0) => return Err(InvalidInput::new_err("--threads: expected at least 1")),
         Some(n) => Some(Arc::new(
@@ -317,17 +246,7 @@ fn solve<'py>(
     let work = move || {
         quietly(|| {
             with_inputs(texts, || {
-                let load = |input: &leontief::commands::flags::InstanceInput| {
-                    let inline = input.capacity.is_some()
-                        || !input.users.is_empty()
-                        || input.resources.is_some();
-                    match read {
-                        // Inline flags beside a FILE: the CLI's error.
-                        Some(inst) if !inline => Ok(inst),
-                        _ => input.load(),
-                    }
-                };
-                run_solved_with(args, load).map(|solved| match solved {
+                run_solved(args).map(|solved| match solved {
                     Solved::Answer(solution) => Ok(solution),
                     Solved::Printed(printed) => Err(printed.into_text()),
                     _ => Err(String::new()),
@@ -405,7 +324,7 @@ fn merge<'py>(
 #[pyfunction]
 #[pyo3(signature = (obj, floats=false))]
 fn dumps(obj: &Bound<'_, PyAny>, floats: bool) -> PyResult<String> {
-    Ok(to_json(obj, "", floats)?.to_string())
+    to_json(obj, "", floats)
 }
 
 /// Parses JSON text, exact strings as Fractions (the inverse of [`dumps`] on the CLI's
@@ -597,7 +516,8 @@ fn replay_search<'py>(
     budget: Option<u64>,
     max_found: Option<usize>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let Value::Array(lines) = to_json(logs, "logs", true)? else {
+    let text = to_json(logs, "logs", true)?;
+    let Ok(Value::Array(lines)) = serde_json::from_str(&text) else {
         return Err(PyTypeError::new_err(
             "logs: expected a list of unit-log records",
         ));

@@ -1,124 +1,187 @@
-//! Python values to JSON, as the CLI reads them: exact numbers (`int`, `Fraction`,
+//! Python values to JSON text, as the CLI reads them: exact numbers (`int`, `Fraction`,
 //! `Decimal`) keep their exact value, and a value that cannot be converted is refused,
-//! naming its field path.
+//! naming its field path. The text is written straight from the Python objects (no JSON value
+//! in between, the field path made only for an error): it is what every input held in memory
+//! costs before the CLI's reader reads it.
+
+use std::fmt::Write;
 
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
-use serde_json::{Map, Number, Value};
 
 use crate::InvalidInput;
 
-fn child(path: &str, key: &str) -> String {
-    if path.is_empty() {
-        key.to_string()
-    } else {
-        format!("{path}.{key}")
+/// Where a value sits in the document, for error messages (rendered only when one is made).
+#[derive(Clone, Copy)]
+enum Path<'a> {
+    Root(&'a str),
+    Key(&'a Path<'a>, &'a str),
+    Index(&'a Path<'a>, usize),
+}
+
+impl std::fmt::Display for Path<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Path::Root("") => f.write_str("input"),
+            Path::Root(name) => f.write_str(name),
+            Path::Key(Path::Root(""), key) => f.write_str(key),
+            Path::Key(parent, key) => write!(f, "{parent}.{key}"),
+            Path::Index(Path::Root(""), i) => write!(f, "[{i}]"),
+            Path::Index(parent, i) => write!(f, "{parent}[{i}]"),
+        }
     }
 }
 
-/// A Python value as the JSON the CLI reads: `int` as a JSON integer, `Fraction` as `"p/q"`,
-/// `Decimal` as its digits, `str` as given; a non-integral `float` is refused (it is not
-/// the number it prints as), naming the field.
-pub(crate) fn to_json(obj: &Bound<'_, PyAny>, path: &str, floats: bool) -> PyResult<Value> {
-    let py = obj.py();
+/// A Python value as the JSON text the CLI reads: `int` as a JSON integer, `Fraction` as
+/// `"p/q"`, `Decimal` as its digits, `str` as given; a non-integral `float` is refused (it is
+/// not the number it prints as) unless `floats` (records the CLI printed hold inexact figures),
+/// naming the field (`root` names the whole value; empty: `input`).
+pub(crate) fn to_json(obj: &Bound<'_, PyAny>, root: &str, floats: bool) -> PyResult<String> {
+    let mut out = String::new();
+    write_value(obj, &Path::Root(root), floats, &mut out)?;
+    Ok(out)
+}
+
+fn write_value(
+    obj: &Bound<'_, PyAny>,
+    path: &Path<'_>,
+    floats: bool,
+    out: &mut String,
+) -> PyResult<()> {
+    // The common exact types first, then their subclasses and the other spellings.
+    if obj.is_exact_instance_of::<PyInt>() {
+        return write_int(obj, out);
+    }
+    if let Ok(s) = obj.cast_exact::<PyString>() {
+        write_str(&s.to_cow()?, out);
+        return Ok(());
+    }
+    if let Ok(d) = obj.cast::<PyDict>() {
+        out.push('{');
+        for (i, (k, v)) in d.iter().enumerate() {
+            let key = k.cast::<PyString>().map_err(|_| {
+                InvalidInput::new_err(format!(
+                    "{path}: expected string keys, found {}",
+                    k.repr().map(|r| r.to_string()).unwrap_or_default()
+                ))
+            })?;
+            let key = key.to_cow()?;
+            if i > 0 {
+                out.push(',');
+            }
+            write_str(&key, out);
+            out.push(':');
+            write_value(&v, &Path::Key(path, &key), floats, out)?;
+        }
+        out.push('}');
+        return Ok(());
+    }
+    if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
+        out.push('[');
+        for (i, v) in obj.try_iter()?.enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            write_value(&v?, &Path::Index(path, i), floats, out)?;
+        }
+        out.push(']');
+        return Ok(());
+    }
     if obj.is_none() {
-        return Ok(Value::Null);
+        out.push_str("null");
+        return Ok(());
     }
     if let Ok(b) = obj.cast::<PyBool>() {
-        return Ok(Value::Bool(b.is_true()));
+        out.push_str(if b.is_true() { "true" } else { "false" });
+        return Ok(());
     }
     if obj.is_instance_of::<PyInt>() {
-        let text = obj.str()?.to_string();
-        return number(&text, path);
+        return write_int(obj, out);
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        return Ok(Value::String(s.to_string()));
+        write_str(&s.to_cow()?, out);
+        return Ok(());
     }
     if let Ok(f) = obj.cast::<PyFloat>() {
         let x = f.value();
         if x.is_finite() && x.fract() == 0.0 {
-            let int = obj.call_method0("__int__")?;
-            return number(&int.str()?.to_string(), path);
+            return write_int(&obj.call_method0("__int__")?, out);
         }
         if floats && x.is_finite() {
             // An inexact figure the CLI itself printed (a record's tolerance or gap).
-            return number(&obj.repr()?.to_string(), path);
+            out.push_str(&obj.repr()?.to_cow()?);
+            return Ok(());
         }
         return Err(InvalidInput::new_err(format!(
-            "{}: expected an exact number (int, str such as \"7/3\" or \"0.37\", Fraction or Decimal), found the float {} (a float is not exact)",
-            display_path(path),
+            "{path}: expected an exact number (int, str such as \"7/3\" or \"0.37\", Fraction or Decimal), found the float {} (a float is not exact)",
             obj.repr()?
         )));
     }
-    if let Ok(d) = obj.cast::<PyDict>() {
-        let mut map = Map::new();
-        for (k, v) in d.iter() {
-            let key = k.cast::<PyString>().map_err(|_| {
-                InvalidInput::new_err(format!(
-                    "{}: expected string keys, found {}",
-                    display_path(path),
-                    k.repr().map(|r| r.to_string()).unwrap_or_default()
-                ))
-            })?;
-            let key = key.to_string();
-            let value = to_json(&v, &child(path, &key), floats)?;
-            map.insert(key, value);
-        }
-        return Ok(Value::Object(map));
-    }
-    if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
-        let mut items = Vec::new();
-        for (i, v) in obj.try_iter()?.enumerate() {
-            items.push(to_json(&v?, &format!("{path}[{i}]"), floats)?);
-        }
-        return Ok(Value::Array(items));
-    }
-    let types = exact_types(py)?;
-    if obj.is_instance(types.0.bind(py))? {
+    let py = obj.py();
+    let (fraction, decimal) = exact_types(py)?;
+    if obj.is_instance(fraction.bind(py))? {
         let (n, d) = (obj.getattr("numerator")?, obj.getattr("denominator")?);
-        let d_text = d.str()?.to_string();
-        let text = if d_text == "1" {
-            n.str()?.to_string()
-        } else {
-            format!("{}/{}", n.str()?, d_text)
-        };
-        return Ok(Value::String(text));
+        let d_text = d.str()?;
+        let d_text = d_text.to_cow()?;
+        out.push('"');
+        out.push_str(&n.str()?.to_cow()?);
+        if d_text != "1" {
+            out.push('/');
+            out.push_str(&d_text);
+        }
+        out.push('"');
+        return Ok(());
     }
-    if obj.is_instance(types.1.bind(py))? {
+    if obj.is_instance(decimal.bind(py))? {
         if !obj.call_method0("is_finite")?.is_truthy()? {
             return Err(InvalidInput::new_err(format!(
-                "{}: expected a finite number, found {}",
-                display_path(path),
+                "{path}: expected a finite number, found {}",
                 obj.repr()?
             )));
         }
         // Plain digits (no exponent), as the CLI reads them.
-        let text = obj.call_method1("__format__", ("f",))?.str()?.to_string();
-        return Ok(Value::String(text));
+        let text = obj.call_method1("__format__", ("f",))?.str()?;
+        write_str(&text.to_cow()?, out);
+        return Ok(());
     }
     if let Ok(fspath) = obj.call_method0("__fspath__") {
-        return Ok(Value::String(fspath.str()?.to_string()));
+        write_str(&fspath.str()?.to_cow()?, out);
+        return Ok(());
     }
     Err(InvalidInput::new_err(format!(
-        "{}: expected a number, string, list or dict, found {}",
-        display_path(path),
+        "{path}: expected a number, string, list or dict, found {}",
         obj.get_type().name()?
     )))
 }
 
-fn display_path(path: &str) -> &str {
-    if path.is_empty() {
-        "input"
-    } else {
-        path
+/// An `int` (of any size) as its digits.
+fn write_int(obj: &Bound<'_, PyAny>, out: &mut String) -> PyResult<()> {
+    match obj.extract::<i64>() {
+        // Writing to a String cannot fail.
+        Ok(v) => drop(write!(out, "{v}")),
+        Err(_) => out.push_str(&obj.str()?.to_cow()?),
     }
+    Ok(())
 }
 
-fn number(text: &str, path: &str) -> PyResult<Value> {
-    text.parse::<Number>()
-        .map(Value::Number)
-        .map_err(|e| InvalidInput::new_err(format!("{}: {e}", display_path(path))))
+/// A JSON string literal, escaped as `serde_json` escapes one.
+fn write_str(s: &str, out: &mut String) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            c if c < ' ' => drop(write!(out, "\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
 }
 
 /// `fractions.Fraction` and `decimal.Decimal`.

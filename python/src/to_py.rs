@@ -1,110 +1,138 @@
-//! JSON to Python values for the commands' outputs: exact strings (`"p/q"`) become
-//! `fractions.Fraction`s, text fields stay strings.
+//! JSON to Python values for the outputs that reach Python as JSON text or values (every
+//! command's but `solve`'s exact answer, which is typed: see `py_serializer`): a JSON value
+//! does not say which of its strings are exact numbers, so a string of the CLI's exact form
+//! (`"p/q"`) becomes a `fractions.Fraction` unless it sits under a key that holds text
+//! ([`TEXT_KEYS`]: names, paths, labels).
 
+use leontief::solver::Rational;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};
+use pyo3::types::{PyDict, PyList, PyString};
 use serde_json::Value;
 
-use crate::to_json::{exact_types, to_json};
-use crate::TEXT_KEYS;
+use crate::py_serializer::{algebraic_class, to_python, Fractions};
+use crate::to_json::to_json;
 
-/// How Fractions are made: `Fraction._from_coprime_ints` (Python 3.12+), or a bare
-/// `Fraction` whose two slots are set (the CLI's strings are already in lowest terms, so
-/// the constructor's gcd would be wasted work on large answers).
-pub(crate) struct FractionMaker {
-    pub(crate) fraction: Py<PyAny>,
-    coprime: Option<Py<PyAny>>,
-    pub(crate) object_new: Py<PyAny>,
-}
+/// JSON keys whose string values are text (names, paths, labels), never exact numbers.
+const TEXT_KEYS: &[&str] = &[
+    "name",
+    "names",
+    "mechanism",
+    "mechanisms",
+    "property",
+    "note",
+    "resources",
+    "resource",
+    "saturated",
+    "path",
+    "paths",
+    "parent",
+    "children",
+    "key",
+    "metric",
+    "utility",
+    "direction",
+    "strategy",
+    "origin",
+    "kind",
+    "policy",
+    "stop",
+    "family",
+    "user",
+    "users",
+    "coalition",
+    "liars",
+    "gainers",
+    "leaf",
+    "leaves",
+    "pool",
+    "pools",
+    "source",
+    "example",
+    "label",
+    "description",
+    "reason",
+    "misfit",
+    "tie_break",
+    "order",
+    "event",
+    "removed",
+    "remove",
+    "computed",
+    "what",
+    "title",
+    "computation",
+    "precision",
+];
 
-pub(crate) fn maker(py: Python<'_>) -> PyResult<&'static FractionMaker> {
-    static MAKER: PyOnceLock<FractionMaker> = PyOnceLock::new();
-    MAKER.get_or_try_init(py, || {
-        let fraction = exact_types(py)?.0.clone_ref(py);
-        let coprime = fraction
-            .bind(py)
-            .getattr("_from_coprime_ints")
-            .ok()
-            .map(Bound::unbind);
-        let object_new = py
-            .import("builtins")?
-            .getattr("object")?
-            .getattr("__new__")?
-            .unbind();
-        Ok(FractionMaker {
-            fraction,
-            coprime,
-            object_new,
-        })
-    })
-}
-
-/// Parses an exact string `-?digits(/digits)?` in lowest terms (as the CLI prints them).
-fn split_rational(s: &str) -> Option<(&str, &str)> {
-    let (num, den) = match s.split_once('/') {
-        Some((n, d)) => (n, d),
-        None => (s, "1"),
-    };
+/// Whether `s` is an exact number as the CLI prints one: `-?digits(/digits)?`.
+fn is_exact(s: &str) -> bool {
+    let (num, den) = s.split_once('/').unwrap_or((s, "1"));
     let digits = num.strip_prefix('-').unwrap_or(num);
     let ok = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
-    (ok(digits) && ok(den) && den != "0" && !den.starts_with('0')).then_some((num, den))
-}
-
-fn py_int<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
-    match text.parse::<i64>() {
-        Ok(v) => Ok(v.into_pyobject(py)?.into_any()),
-        Err(_) => py.get_type::<PyInt>().call1((text,)),
-    }
-}
-
-fn fraction<'py>(py: Python<'py>, num: &str, den: &str) -> PyResult<Bound<'py, PyAny>> {
-    let m = maker(py)?;
-    let (n, d) = (py_int(py, num)?, py_int(py, den)?);
-    if let Some(coprime) = &m.coprime {
-        return coprime.bind(py).call1((n, d));
-    }
-    let f = m.object_new.bind(py).call1((m.fraction.bind(py),))?;
-    f.setattr(pyo3::intern!(py, "_numerator"), n)?;
-    f.setattr(pyo3::intern!(py, "_denominator"), d)?;
-    Ok(f)
+    ok(digits) && ok(den) && !den.starts_with('0')
 }
 
 /// A JSON value as Python objects: objects as dicts, exact strings as Fractions (except
 /// under the text keys), integers as ints, decimal numbers (`--decimals`) as floats.
 pub(crate) fn to_py<'py>(py: Python<'py>, v: &Value, text: bool) -> PyResult<Bound<'py, PyAny>> {
+    convert(&mut Fractions::new(py)?, v, text)
+}
+
+fn convert<'py>(make: &mut Fractions<'py>, v: &Value, text: bool) -> PyResult<Bound<'py, PyAny>> {
+    let py = make.py();
     Ok(match v {
-        Value::Null => py.None().into_bound(py),
-        Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
-        Value::Number(n) => {
-            let s = n.to_string();
-            if s.bytes().all(|b| b.is_ascii_digit() || b == b'-') {
-                py_int(py, &s)?
-            } else {
-                PyFloat::new(py, s.parse::<f64>().unwrap_or(f64::NAN)).into_any()
-            }
-        }
-        Value::String(s) => match (text, split_rational(s)) {
-            (false, Some((n, d))) => fraction(py, n, d)?,
-            _ => PyString::new(py, s).into_any(),
+        Value::String(s) if !text && is_exact(s) => match s.parse::<Rational>() {
+            Ok(x) => make.fraction(&x)?,
+            Err(_) => PyString::new(py, s).into_any(),
         },
         Value::Array(items) => {
             let list = PyList::empty(py);
             for item in items {
-                list.append(to_py(py, item, text)?)?;
+                list.append(convert(make, item, text)?)?;
             }
             list.into_any()
+        }
+        // An algebraic number's document (`{"algebraic": {"polynomial", "interval"},
+        // "decimal", "closed_form"}`, as the typed writer's `leontief::Algebraic` newtype
+        // holds it): the `leontief.Algebraic` it stands for.
+        Value::Object(map) if is_algebraic(map) => {
+            let doc = PyDict::new(py);
+            for (k, item) in map {
+                doc.set_item(k, convert(make, item, false)?)?;
+            }
+            algebraic_class(py)?.call_method1("_from_document", (doc,))?
         }
         Value::Object(map) => {
             let dict = PyDict::new(py);
             for (k, item) in map {
                 let text = TEXT_KEYS.contains(&k.as_str());
-                dict.set_item(k, to_py(py, item, text)?)?;
+                dict.set_item(k, convert(make, item, text)?)?;
             }
             dict.into_any()
         }
+        // Null, booleans, numbers and text: as their JSON reads.
+        other => to_python(py, other)?,
     })
+}
+
+/// Whether `map` has the shape of an algebraic number's document (see [`convert`]).
+fn is_algebraic(map: &serde_json::Map<String, Value>) -> bool {
+    let root = map.get("algebraic").and_then(Value::as_object);
+    root.is_some_and(|r| r.len() == 2 && r.contains_key("polynomial") && r.contains_key("interval"))
+        && map.get("decimal").is_some_and(Value::is_string)
+        && map
+            .keys()
+            .all(|k| matches!(k.as_str(), "algebraic" | "decimal" | "closed_form"))
+}
+
+/// The value of the field `key` of a document (see [`to_py`]).
+pub(crate) fn field_to_py<'py>(
+    py: Python<'py>,
+    key: &str,
+    v: &Value,
+) -> PyResult<Bound<'py, PyAny>> {
+    to_py(py, v, TEXT_KEYS.contains(&key))
 }
 
 pub(crate) fn parse_json<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
@@ -121,7 +149,7 @@ pub(crate) fn inputs(obj: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, S
             let name: String = k.extract()?;
             let text = match v.cast::<PyString>() {
                 Ok(s) => s.to_string(),
-                Err(_) => to_json(&v, "", false)?.to_string(),
+                Err(_) => to_json(&v, "", false)?,
             };
             out.push((name, text));
         }

@@ -1,6 +1,7 @@
-"""`solve` reads a flat instance dict from the Python objects directly and keeps its answer's
-exact numbers in Rust until they are read: the same answers, the same errors (the CLI reader's
-messages, quoted from the solver's own tests and docs), and the same objects as the CLI's JSON."""
+"""`solve` hands an instance dict to the CLI's reader (as JSON, exact numbers kept) and keeps
+its answer's exact numbers in Rust until they are read: the same answers, the same errors (the
+CLI reader's messages, quoted from the solver's own tests and docs), and the same objects as the
+CLI's JSON."""
 
 from __future__ import annotations
 
@@ -84,7 +85,7 @@ def test_inline_flags_beside_an_instance():
 
 
 def big_instance():
-    # Every spelling the direct reader takes: ints beyond 64 bits, Fractions, strings, an
+    # Every spelling of a number in Python objects: ints beyond 64 bits, Fractions, strings, an
     # integral float, tuples, a null cap, missing names, free text.
     return {
         "about": "spellings",
@@ -98,7 +99,7 @@ def big_instance():
     }
 
 
-def test_direct_reader_gives_the_cli_readers_answer():
+def test_python_objects_give_the_cli_readers_answer():
     inst = big_instance()
     direct = leontief.solve(inst).to_dict()
     text = leontief.solve(leontief.dumps(inst)).to_dict()  # the CLI's reader
@@ -106,7 +107,7 @@ def test_direct_reader_gives_the_cli_readers_answer():
     assert direct == text == printed
     assert list(direct) == list(printed)
     assert [u["name"] for u in direct["users"]] == ["A", "u2", "C"]  # the CLI's default name
-    # A Decimal takes the JSON route: the same answer.
+    # A Decimal: the same answer.
     inst["users"][2]["demand"][0] = Decimal("0.25")
     assert leontief.solve(inst).to_dict() == direct
 
@@ -152,3 +153,18 @@ def test_answer_behaves_as_before():
     # Pickled as the CLI's JSON.
     b = pickle.loads(pickle.dumps(a))
     assert b.to_dict() == a.to_dict() and b.users == a.users and b.saturated == ["r1"]
+
+
+def test_one_allocation_shape_from_json_and_from_rust():
+    # The same answer read from the CLI's printed JSON (a dict) and held in Rust: one class,
+    # every attribute equal, the DRF paper's 3 and 2 tasks either way.
+    held = leontief.solve(PAPER, trace=True)
+    printed = leontief.Allocation(
+        leontief.run("solve", "<in>", "--trace", inputs={"<in>": leontief.dumps(PAPER)})
+    )
+    assert type(held) is type(printed) is leontief.Allocation
+    for name in ("mechanism", "exact", "resources", "capacity", "users", "consumption",
+                 "saturated", "trace", "certified", "status", "gap", "prices", "interval"):
+        assert getattr(held, name) == getattr(printed, name), name
+    assert held.to_dict() == printed.to_dict()
+    assert [u.tasks for u in printed.values()] == [F(3), F(2)] and held.trace

@@ -1,0 +1,739 @@
+//! A serde [`Serializer`](serde::Serializer) into Python objects: a typed document (a
+//! `#[derive(Serialize)]` type) becomes dicts (in field order), lists, strs, ints, floats,
+//! bools and `None`, with its exact numbers told apart by type, never by key name: the newtype
+//! [`RATIONAL_TYPE_NAME`] becomes a `fractions.Fraction`, the newtype [`ALGEBRAIC_TYPE_NAME`]
+//! a `leontief.Algebraic`. A `serde_json::Value` passes through as its JSON reads (its strings
+//! stay strings).
+//!
+//! Written here rather than taken from the `pythonize` crate: `pythonize` makes a newtype
+//! struct transparent (its `serialize_newtype_struct` ignores the name), so it cannot tell a
+//! rational's `"p/q"` from a name without a fork of its serializer.
+//!
+//! # References
+//! - serde's data model: <https://serde.rs/data-model.html>
+
+use std::collections::HashMap;
+use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use leontief::solver::algebraic::ALGEBRAIC_TYPE_NAME;
+use leontief::solver::{Rational, RATIONAL_TYPE_NAME};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyList, PyString};
+use serde::ser::{self, Serialize};
+
+use crate::{big_int, exact_types};
+
+/// The struct name `serde_json` gives a number under its `arbitrary_precision` feature (the
+/// workspace's): its one field is the number's JSON text.
+const JSON_NUMBER: &str = "$serde_json::private::Number";
+
+/// `value` as Python objects (see the [module docs](self)).
+pub(crate) fn to_python<'py, T: Serialize + ?Sized>(
+    py: Python<'py>,
+    value: &T,
+) -> PyResult<Bound<'py, PyAny>> {
+    PyWriter::new(py)?.write(value)
+}
+
+/// Writes typed values as Python objects, each distinct exact number made once.
+pub(crate) struct PyWriter<'py> {
+    py: Python<'py>,
+    pub(crate) fractions: Fractions<'py>,
+    /// The field names written so far, each made once (a list of rows repeats them).
+    keys: HashMap<&'static str, Bound<'py, PyString>>,
+}
+
+impl<'py> PyWriter<'py> {
+    pub(crate) fn new(py: Python<'py>) -> PyResult<Self> {
+        Ok(PyWriter {
+            py,
+            fractions: Fractions::new(py)?,
+            keys: HashMap::new(),
+        })
+    }
+
+    /// `value` as Python objects.
+    pub(crate) fn write<T: Serialize + ?Sized>(
+        &mut self,
+        value: &T,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        value.serialize(&mut *self).map_err(|Error(e)| e)
+    }
+
+    /// The text a newtype wraps (a rational's `"p/q"`, a JSON number's digits).
+    fn text(value: &(impl Serialize + ?Sized)) -> Result<String, Error> {
+        match value.serialize(serde_json::value::Serializer) {
+            Ok(serde_json::Value::String(text)) => Ok(text),
+            _ => Err(ser::Error::custom("expected a text")),
+        }
+    }
+}
+
+/// A Python exception raised while writing (or a serializer's own message, as `ValueError`).
+#[derive(Debug)]
+pub(crate) struct Error(PyErr);
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.0, f)
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl ser::Error for Error {
+    fn custom<T: fmt::Display>(msg: T) -> Self {
+        Error(PyValueError::new_err(msg.to_string()))
+    }
+}
+
+impl From<PyErr> for Error {
+    fn from(e: PyErr) -> Self {
+        Error(e)
+    }
+}
+
+type Out<'py> = Result<Bound<'py, PyAny>, Error>;
+
+/// The `leontief.Algebraic` class.
+pub(crate) fn algebraic_class(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
+    static CLASS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    CLASS
+        .get_or_try_init(py, || {
+            Ok::<_, PyErr>(
+                py.import("leontief._algebraic")?
+                    .getattr("Algebraic")?
+                    .unbind(),
+            )
+        })
+        .map(|c| c.bind(py))
+}
+
+/// The serializer's integer methods: each integer a Python `int`.
+macro_rules! integers {
+    ($($method:ident: $int:ty),*) => {$(
+        fn $method(self, v: $int) -> Out<'py> {
+            Ok(v.into_pyobject(self.py).map_err(PyErr::from)?.into_any())
+        }
+    )*};
+}
+
+impl<'a, 'py> ser::Serializer for &'a mut PyWriter<'py> {
+    type Ok = Bound<'py, PyAny>;
+    type Error = Error;
+    type SerializeSeq = Seq<'a, 'py>;
+    type SerializeTuple = Seq<'a, 'py>;
+    type SerializeTupleStruct = Seq<'a, 'py>;
+    type SerializeTupleVariant = Variant<Seq<'a, 'py>>;
+    type SerializeMap = Map<'a, 'py>;
+    type SerializeStruct = Map<'a, 'py>;
+    type SerializeStructVariant = Variant<Map<'a, 'py>>;
+
+    fn serialize_bool(self, v: bool) -> Out<'py> {
+        Ok(PyBool::new(self.py, v).to_owned().into_any())
+    }
+    integers!(
+        serialize_i8: i8,
+        serialize_i16: i16,
+        serialize_i32: i32,
+        serialize_i64: i64,
+        serialize_i128: i128,
+        serialize_u8: u8,
+        serialize_u16: u16,
+        serialize_u32: u32,
+        serialize_u64: u64,
+        serialize_u128: u128
+    );
+    fn serialize_f32(self, v: f32) -> Out<'py> {
+        self.serialize_f64(v.into())
+    }
+    fn serialize_f64(self, v: f64) -> Out<'py> {
+        Ok(PyFloat::new(self.py, v).into_any())
+    }
+    fn serialize_char(self, v: char) -> Out<'py> {
+        self.serialize_str(v.encode_utf8(&mut [0; 4]))
+    }
+    fn serialize_str(self, v: &str) -> Out<'py> {
+        Ok(PyString::new(self.py, v).into_any())
+    }
+    fn serialize_bytes(self, v: &[u8]) -> Out<'py> {
+        Ok(PyBytes::new(self.py, v).into_any())
+    }
+    fn serialize_none(self) -> Out<'py> {
+        Ok(self.py.None().into_bound(self.py))
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Out<'py> {
+        value.serialize(self)
+    }
+    fn serialize_unit(self) -> Out<'py> {
+        self.serialize_none()
+    }
+    fn serialize_unit_struct(self, _name: &'static str) -> Out<'py> {
+        self.serialize_none()
+    }
+    fn serialize_unit_variant(
+        self,
+        _name: &'static str,
+        _i: u32,
+        variant: &'static str,
+    ) -> Out<'py> {
+        self.serialize_str(variant)
+    }
+
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        name: &'static str,
+        value: &T,
+    ) -> Out<'py> {
+        match name {
+            RATIONAL_TYPE_NAME => {
+                let text = PyWriter::text(value)?;
+                Ok(self.fractions.of_text(&text)?)
+            }
+            ALGEBRAIC_TYPE_NAME => {
+                let doc = value.serialize(&mut *self)?;
+                Ok(algebraic_class(self.py)?.call_method1("_from_document", (doc,))?)
+            }
+            _ => value.serialize(self),
+        }
+    }
+
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        _i: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Out<'py> {
+        let dict = PyDict::new(self.py);
+        dict.set_item(variant, value.serialize(&mut *self)?)?;
+        Ok(dict.into_any())
+    }
+
+    fn serialize_seq(self, _len: Option<usize>) -> Result<Seq<'a, 'py>, Error> {
+        Ok(Seq {
+            list: PyList::empty(self.py),
+            writer: self,
+        })
+    }
+    fn serialize_tuple(self, len: usize) -> Result<Seq<'a, 'py>, Error> {
+        self.serialize_seq(Some(len))
+    }
+    fn serialize_tuple_struct(
+        self,
+        _name: &'static str,
+        len: usize,
+    ) -> Result<Seq<'a, 'py>, Error> {
+        self.serialize_seq(Some(len))
+    }
+    fn serialize_tuple_variant(
+        self,
+        _name: &'static str,
+        _i: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<Self::SerializeTupleVariant, Error> {
+        Ok(Variant {
+            variant,
+            inner: self.serialize_seq(Some(len))?,
+        })
+    }
+    fn serialize_map(self, _len: Option<usize>) -> Result<Map<'a, 'py>, Error> {
+        Ok(Map {
+            dict: PyDict::new(self.py),
+            key: None,
+            number: None,
+            writer: self,
+        })
+    }
+    fn serialize_struct(self, name: &'static str, len: usize) -> Result<Map<'a, 'py>, Error> {
+        let mut map = self.serialize_map(Some(len))?;
+        if name == JSON_NUMBER {
+            map.number = Some(String::new());
+        }
+        Ok(map)
+    }
+    fn serialize_struct_variant(
+        self,
+        _name: &'static str,
+        _i: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<Self::SerializeStructVariant, Error> {
+        Ok(Variant {
+            variant,
+            inner: self.serialize_map(Some(len))?,
+        })
+    }
+}
+
+/// A sequence being written: a list.
+pub(crate) struct Seq<'a, 'py> {
+    writer: &'a mut PyWriter<'py>,
+    list: Bound<'py, PyList>,
+}
+
+impl<'py> Seq<'_, 'py> {
+    fn push<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        Ok(self.list.append(value.serialize(&mut *self.writer)?)?)
+    }
+}
+
+impl<'py> ser::SerializeSeq for Seq<'_, 'py> {
+    type Ok = Bound<'py, PyAny>;
+    type Error = Error;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        self.push(value)
+    }
+    fn end(self) -> Out<'py> {
+        Ok(self.list.into_any())
+    }
+}
+
+impl<'py> ser::SerializeTuple for Seq<'_, 'py> {
+    type Ok = Bound<'py, PyAny>;
+    type Error = Error;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        self.push(value)
+    }
+    fn end(self) -> Out<'py> {
+        Ok(self.list.into_any())
+    }
+}
+
+impl<'py> ser::SerializeTupleStruct for Seq<'_, 'py> {
+    type Ok = Bound<'py, PyAny>;
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        self.push(value)
+    }
+    fn end(self) -> Out<'py> {
+        Ok(self.list.into_any())
+    }
+}
+
+/// A map or struct being written: a dict (insertion order is the document's order).
+pub(crate) struct Map<'a, 'py> {
+    writer: &'a mut PyWriter<'py>,
+    dict: Bound<'py, PyDict>,
+    key: Option<Bound<'py, PyAny>>,
+    /// The text of a `serde_json` number under `arbitrary_precision` (see [`JSON_NUMBER`]).
+    number: Option<String>,
+}
+
+impl<'py> Map<'_, 'py> {
+    fn field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<(), Error> {
+        if self.number.is_some() {
+            self.number = Some(PyWriter::text(value)?);
+            return Ok(());
+        }
+        let py = self.writer.py;
+        let key = self
+            .writer
+            .keys
+            .entry(key)
+            .or_insert_with(|| PyString::new(py, key))
+            .clone();
+        Ok(self
+            .dict
+            .set_item(key, value.serialize(&mut *self.writer)?)?)
+    }
+
+    fn finish(self) -> Out<'py> {
+        let Some(text) = self.number else {
+            return Ok(self.dict.into_any());
+        };
+        // An integer as a Python int (of any size), anything else as a float.
+        let py = self.writer.py;
+        let int = py.get_type::<pyo3::types::PyInt>();
+        if text.bytes().all(|b| b.is_ascii_digit() || b == b'-') {
+            return Ok(int.call1((text,))?);
+        }
+        let x: f64 = text
+            .parse()
+            .map_err(|_| <Error as ser::Error>::custom(format!("not a number: {text}")))?;
+        Ok(PyFloat::new(py, x).into_any())
+    }
+}
+
+impl<'py> ser::SerializeMap for Map<'_, 'py> {
+    type Ok = Bound<'py, PyAny>;
+    type Error = Error;
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), Error> {
+        self.key = Some(key.serialize(&mut *self.writer)?);
+        Ok(())
+    }
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        let key = self
+            .key
+            .take()
+            .ok_or_else(|| <Error as ser::Error>::custom("a map value without its key"))?;
+        Ok(self
+            .dict
+            .set_item(key, value.serialize(&mut *self.writer)?)?)
+    }
+    fn end(self) -> Out<'py> {
+        self.finish()
+    }
+}
+
+impl<'py> ser::SerializeStruct for Map<'_, 'py> {
+    type Ok = Bound<'py, PyAny>;
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), Error> {
+        self.field(key, value)
+    }
+    fn end(self) -> Out<'py> {
+        self.finish()
+    }
+}
+
+/// An enum variant with contents: `{variant: contents}`, as `serde_json` writes it.
+pub(crate) struct Variant<T> {
+    variant: &'static str,
+    inner: T,
+}
+
+impl<'py> ser::SerializeTupleVariant for Variant<Seq<'_, 'py>> {
+    type Ok = Bound<'py, PyAny>;
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        self.inner.push(value)
+    }
+    fn end(self) -> Out<'py> {
+        let dict = PyDict::new(self.inner.writer.py);
+        dict.set_item(self.variant, self.inner.list)?;
+        Ok(dict.into_any())
+    }
+}
+
+impl<'py> ser::SerializeStructVariant for Variant<Map<'_, 'py>> {
+    type Ok = Bound<'py, PyAny>;
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), Error> {
+        self.inner.field(key, value)
+    }
+    fn end(self) -> Out<'py> {
+        let dict = PyDict::new(self.inner.writer.py);
+        let (variant, inner) = (self.variant, self.inner.finish()?);
+        dict.set_item(variant, inner)?;
+        Ok(dict.into_any())
+    }
+}
+
+/// `fractions.Fraction` and `object.__new__`, looked up once per process.
+struct FractionMaker {
+    fraction: Py<PyAny>,
+    object_new: Py<PyAny>,
+}
+
+fn maker(py: Python<'_>) -> PyResult<&'static FractionMaker> {
+    static MAKER: PyOnceLock<FractionMaker> = PyOnceLock::new();
+    MAKER.get_or_try_init(py, || {
+        Ok(FractionMaker {
+            fraction: exact_types(py)?.0.clone_ref(py),
+            object_new: py
+                .import("builtins")?
+                .getattr("object")?
+                .getattr("__new__")?
+                .unbind(),
+        })
+    })
+}
+
+/// Makes the Fractions of one answer, each distinct value once (Fractions are immutable):
+/// an answer's numbers repeat values (zero entries, equal shares) and share few denominators
+/// (users frozen at the same level), and a Python int of a hundred bits costs more to make
+/// than to look up.
+pub(crate) struct Fractions<'py> {
+    py: Python<'py>,
+    fraction: Bound<'py, PyAny>,
+    object_new: Bound<'py, PyAny>,
+    /// Whether a bare `Fraction` with its slots set is the Fraction (checked once per
+    /// process: the slots are CPython's private layout); if not, the public constructor.
+    slots: bool,
+    ints: HashMap<Int, Bound<'py, PyAny>, BuildHasherDefault<WordHasher>>,
+    values: HashMap<(Int, Int), Bound<'py, PyAny>, BuildHasherDefault<WordHasher>>,
+    /// The Fractions made from a rational's text, by text.
+    texts: HashMap<String, Bound<'py, PyAny>>,
+}
+
+/// An integer, as a cache key.
+#[derive(PartialEq, Eq, Hash, Clone)]
+enum Int {
+    Small(i128),
+    Big(num_bigint::BigInt),
+}
+
+impl<'py> Fractions<'py> {
+    pub(crate) fn new(py: Python<'py>) -> PyResult<Self> {
+        let m = maker(py)?;
+        let mut make = Fractions {
+            py,
+            fraction: m.fraction.bind(py).clone(),
+            object_new: m.object_new.bind(py).clone(),
+            slots: true,
+            ints: HashMap::default(),
+            values: HashMap::default(),
+            texts: HashMap::new(),
+        };
+        make.slots = slots_work(&mut make)?;
+        Ok(make)
+    }
+
+    pub(crate) fn py(&self) -> Python<'py> {
+        self.py
+    }
+
+    /// Room for `n` distinct values (and as many integers) without growing the caches.
+    pub(crate) fn reserve(&mut self, n: usize) {
+        self.values.reserve(n);
+        self.ints.reserve(n);
+    }
+
+    /// A Python int: machine words directly, larger ones made once per value.
+    fn int(&mut self, x: &Int) -> PyResult<Bound<'py, PyAny>> {
+        if let Int::Small(v) = x
+            && let Ok(v) = i64::try_from(*v)
+        {
+            return Ok(v.into_pyobject(self.py)?.into_any());
+        }
+        if let Some(v) = self.ints.get(x) {
+            return Ok(v.clone());
+        }
+        let v = match x {
+            Int::Small(v) => v.into_pyobject(self.py)?.into_any(),
+            Int::Big(v) => big_int(self.py, v)?,
+        };
+        self.ints.insert(x.clone(), v.clone());
+        Ok(v)
+    }
+
+    /// The Fraction of `x` (in lowest terms, as `Rational` keeps it: the constructor's gcd
+    /// is skipped by setting the two slots of a bare `Fraction`).
+    pub(crate) fn fraction(&mut self, x: &Rational) -> PyResult<Bound<'py, PyAny>> {
+        // Keyed by the integers (a `Rational`'s own hash expands a continued fraction).
+        let key = match x.as_small() {
+            Some((n, d)) => (Int::Small(n), Int::Small(d)),
+            None => (Int::Big(x.numer()), Int::Big(x.denom())),
+        };
+        if let Some(v) = self.values.get(&key) {
+            return Ok(v.clone());
+        }
+        let (n, d) = (self.int(&key.0)?, self.int(&key.1)?);
+        let f = self.make(n, d)?;
+        self.values.insert(key, f.clone());
+        Ok(f)
+    }
+
+    /// The Fraction of a rational's text `p/q` (or `p`), as `Rational` writes it: in lowest
+    /// terms with a positive denominator, so it is read without a gcd.
+    pub(crate) fn of_text(&mut self, text: &str) -> PyResult<Bound<'py, PyAny>> {
+        if let Some(v) = self.texts.get(text) {
+            return Ok(v.clone());
+        }
+        let not_rational =
+            || PyValueError::new_err(format!("{RATIONAL_TYPE_NAME}: not a rational: {text:?}"));
+        let (n, d) = text.split_once('/').unwrap_or((text, "1"));
+        if d.starts_with(['-', '+', '0']) {
+            return Err(not_rational());
+        }
+        let int = |t: &str| match t.parse::<i64>() {
+            Ok(v) => Ok(Int::Small(v.into())),
+            Err(_) => t.parse().map(Int::Big).map_err(|_| not_rational()),
+        };
+        let (n, d) = (int(n)?, int(d)?);
+        let (n, d) = (self.int(&n)?, self.int(&d)?);
+        let f = self.make(n, d)?;
+        self.texts.insert(text.to_owned(), f.clone());
+        Ok(f)
+    }
+
+    fn make(&self, n: Bound<'py, PyAny>, d: Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let py = self.py;
+        if !self.slots {
+            return self.fraction.call1((n, d));
+        }
+        let f = self.object_new.call1((&self.fraction,))?;
+        f.setattr(pyo3::intern!(py, "_numerator"), n)?;
+        f.setattr(pyo3::intern!(py, "_denominator"), d)?;
+        Ok(f)
+    }
+}
+
+/// A multiply-rotate hash over words (the keys are integers made by this process, not
+/// chosen by an adversary): SipHash was a tenth of the time spent making an answer's
+/// Fractions.
+#[derive(Default)]
+struct WordHasher(u64);
+
+impl Hasher for WordHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+/// Whether Fractions made by setting the slots equal the constructor's (value, hash, text,
+/// arithmetic), decided once per process.
+fn slots_work(make: &mut Fractions<'_>) -> PyResult<bool> {
+    static WORK: PyOnceLock<bool> = PyOnceLock::new();
+    let py = make.py;
+    WORK.get_or_try_init(py, || {
+        let x = Rational::new(-3, 4).expect("a nonzero denominator");
+        let made = match make.fraction(&x) {
+            Ok(f) => f,
+            Err(_) => return Ok(false),
+        };
+        make.values.clear();
+        let public = make.fraction.call1((-3, 4))?;
+        let same = made.eq(&public)?
+            && made.hash()? == public.hash()?
+            && made.str()?.to_cow()? == public.str()?.to_cow()?
+            && made.add(&public)?.eq(make.fraction.call1((-3, 2))?)?
+            && made
+                .get_type()
+                .is(make.fraction.cast::<pyo3::types::PyType>()?);
+        Ok(same)
+    })
+    .copied()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Serialize;
+
+    /// An algebraic number as the solver writes one: the newtype named
+    /// [`ALGEBRAIC_TYPE_NAME`] around its document.
+    #[derive(Serialize)]
+    #[serde(rename = "leontief::Algebraic")]
+    struct Algebraic(AlgebraicDoc);
+
+    #[derive(Serialize)]
+    struct AlgebraicDoc {
+        algebraic: Root,
+        decimal: &'static str,
+        closed_form: &'static str,
+    }
+
+    #[derive(Serialize)]
+    struct Root {
+        polynomial: [&'static str; 3],
+        interval: [Rational; 2],
+    }
+
+    #[derive(Serialize)]
+    struct Answer {
+        name: &'static str,
+        share: Rational,
+        big: Rational,
+        price: Algebraic,
+    }
+
+    /// `leontief.Algebraic` from the package's source: the extension module itself is not
+    /// built in a test, so the class's module is loaded on its own, under an empty stand-in
+    /// for its package (importing a dotted name imports the package first).
+    fn load_algebraic(py: Python<'_>) -> PyResult<()> {
+        let modules = py.import("sys")?.getattr("modules")?;
+        let package = PyModule::new(py, "leontief")?;
+        package.setattr("__path__", PyList::empty(py))?;
+        modules.set_item("leontief", package)?;
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/leontief/_algebraic.py");
+        let util = py.import("importlib.util")?;
+        let spec = util.call_method1("spec_from_file_location", ("leontief._algebraic", path))?;
+        let module = util.call_method1("module_from_spec", (&spec,))?;
+        modules.set_item("leontief._algebraic", &module)?;
+        spec.getattr("loader")?
+            .call_method1("exec_module", (&module,))?;
+        Ok(())
+    }
+
+    #[test]
+    fn newtypes_by_name_become_fraction_and_algebraic() -> PyResult<()> {
+        Python::initialize();
+        Python::attach(|py| {
+            load_algebraic(py)?;
+            // √2: the root of t² − 2 in (1, 2), since 1² < 2 < 2².
+            let answer = Answer {
+                name: "3",
+                share: Rational::new(1, 3).expect("a nonzero denominator"),
+                // 2^70 / 3, beyond 64 bits (2^70 = 1180591620717411303424).
+                big: "1180591620717411303424/3".parse().expect("a rational"),
+                price: Algebraic(AlgebraicDoc {
+                    algebraic: Root {
+                        polynomial: ["-2", "0", "1"],
+                        interval: [Rational::from(1), Rational::from(2)],
+                    },
+                    decimal: "1.414",
+                    closed_form: "sqrt(2)",
+                }),
+            };
+            let out = to_python(py, &answer)?;
+            let fraction = py.import("fractions")?.getattr("Fraction")?;
+            // A name that reads as a number stays a string: strings are told apart by type.
+            assert!(out.get_item("name")?.is_exact_instance_of::<PyString>());
+            assert!(out.get_item("name")?.eq("3")?);
+            assert!(out.get_item("share")?.eq(fraction.call1((1, 3))?)?);
+            let two_to_70 = py.eval(c"2 ** 70", None, None)?;
+            assert!(out.get_item("big")?.eq(fraction.call1((two_to_70, 3))?)?);
+            assert!(out.get_item("big")?.get_type().is(&fraction));
+            let price = out.get_item("price")?;
+            assert!(price.is_instance(algebraic_class(py)?)?);
+            assert!(price.getattr("polynomial")?.eq((-2, 0, 1))?);
+            let (one, two) = (fraction.call1((1,))?, fraction.call1((2,))?);
+            assert!(price.getattr("interval")?.eq((one, two))?);
+            assert_eq!(price.str()?.to_cow()?, "sqrt(2)");
+            // 1.41 < √2 < 1.42 (1.41² = 1.9881, 1.42² = 2.0164).
+            assert!(price.gt(fraction.call1((141, 100))?)?);
+            assert!(price.lt(fraction.call1((142, 100))?)?);
+            Ok(())
+        })
+    }
+
+    #[test]
+    fn a_json_value_reads_as_its_json() -> PyResult<()> {
+        Python::initialize();
+        Python::attach(|py| {
+            let v: serde_json::Value =
+                serde_json::from_str(r#"{"b": "1/3", "a": [12345678901234567890123, 0.5, null]}"#)
+                    .expect("JSON");
+            let out = to_python(py, &v)?;
+            // Order kept (b before a); the string stays a string; a big integer is an int.
+            let keys: Vec<String> = out
+                .call_method0("keys")?
+                .try_iter()?
+                .map(|k| k?.extract())
+                .collect::<PyResult<_>>()?;
+            assert_eq!(keys, ["b", "a"]);
+            assert!(out.get_item("b")?.eq("1/3")?);
+            let big = py.eval(c"12345678901234567890123", None, None)?;
+            assert!(out.get_item("a")?.get_item(0)?.eq(big)?);
+            assert!(out.get_item("a")?.get_item(1)?.eq(0.5)?);
+            assert!(out.get_item("a")?.get_item(2)?.is_none());
+            Ok(())
+        })
+    }
+}
