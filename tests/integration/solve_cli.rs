@@ -447,3 +447,37 @@ fn ceei_three_resources_states_why_it_is_not_exact() {
         .unwrap();
     assert!((0.2113248..0.2113249).contains(&c), "{c}");
 }
+
+/// Theorem 5's users five times each on five times the capacity: the Eisenberg–Gale optimum
+/// is unique and the replicated equilibrium (same prices, each copy buying what its original
+/// buys) satisfies its conditions, so the tasks are the irrational ones of Theorem 5 — but
+/// 15 users exceed the bounded algebraic step, which says so instead of working on.
+#[test]
+fn ceei_too_many_users_for_the_algebraic_step_is_a_stated_reason() {
+    let mut args = vec!["solve", "--mechanism", "ceei", "--capacity", "500,500"];
+    let users: Vec<String> = (0..5)
+        .flat_map(|k| {
+            [
+                format!("a{k}=4,1"),
+                format!("b{k}=1,16"),
+                format!("c{k}=16,1"),
+            ]
+        })
+        .collect();
+    for u in &users {
+        args.extend(["--user", u.as_str()]);
+    }
+    let answer = ok_json(&run(&args));
+    assert_eq!(answer["exact"], false);
+    assert_eq!(
+        answer["exact_reason"],
+        "users: exact algebraic CEEI is tried for at most 12 users (the degree of the clearing polynomial), the instance has 15"
+    );
+    // Each copy of user 1 gets u1 ≈ 11.28 tasks, as in Theorem 5.
+    let a0: f64 = answer["users"][0]["tasks"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((a0 - 11.283_317_627).abs() < 1e-6, "{a0}");
+}
