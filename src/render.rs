@@ -198,61 +198,6 @@ pub fn allocation_table(
     out
 }
 
-/// A decimal string for a float answer (shortest representation that reads back).
-fn decimal(x: f64) -> Value {
-    Value::String(x.to_string())
-}
-
-/// The JSON answer of `solve --mechanism ceei`: the `solve` schema with exact strings when
-/// certified; otherwise decimal strings, `"exact": false`, the proven relative gap and the
-/// exactly feasible approximate allocation (`feasible_tasks`).
-pub fn ceei_json(inst: &Instance, out: &leontief_solver::ceei::CeeiOutcome) -> Value {
-    let report = out.to_json(inst);
-    let mut extra = Map::new();
-    for key in [
-        "certified",
-        "status",
-        "iterations",
-        "relative_gap",
-        "objective",
-        "prices",
-    ] {
-        extra.insert(key.into(), report[key].clone());
-    }
-    match &out.tasks_exact {
-        Some(tasks) if out.certified => {
-            allocation_json("ceei", true, inst, &Allocation::new(tasks.clone()), extra)
-        }
-        _ => {
-            let mut o = answer_head("ceei", false, inst, |i| {
-                let x = out.tasks[i];
-                let demand = &inst.users()[i].demand;
-                user_row(
-                    inst,
-                    i,
-                    decimal(x),
-                    demand
-                        .iter()
-                        .map(|d| decimal(x * d.to_f64_lossy()))
-                        .collect(),
-                    decimal(x * inst.task_dominant_share(i).to_f64_lossy()),
-                )
-            });
-            o.extend(extra);
-            o.insert(
-                "feasible_tasks".into(),
-                Value::Object(
-                    (0..inst.num_users())
-                        .map(|i| inst.user_path(i))
-                        .zip(out.feasible_tasks.iter().map(exact))
-                        .collect(),
-                ),
-            );
-            Value::Object(o)
-        }
-    }
-}
-
 /// One mechanism's column in `compare`: tasks, dominant shares and utilisation, as exact
 /// strings (decimal strings for an uncertified CEEI answer).
 pub struct Column {

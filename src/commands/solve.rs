@@ -307,19 +307,40 @@ fn solved(cfg: &Config, inst: leontief_solver::Instance) -> Result<Solved, CliEr
             &mut known,
         ),
         Engine::Ceei(ceei) => {
-            let out = ceei.solve(&inst)?;
-            if (cfg.format == Format::Json && !cfg.summary) || !out.certified {
-                if cfg.format != Format::Json || cfg.summary {
+            use crate::output::ceei::{exact_limits, CeeiAnswer, ExactForm};
+            let limits = exact_limits();
+            let solved = ceei.solve_exact_numbers(&inst, &limits)?;
+            let answer = CeeiAnswer::new(solved, cfg.numbers, &limits);
+            let json = cfg.format == Format::Json && !cfg.summary;
+            if let (Some(tasks), false) = (answer.rational_tasks(), json) {
+                // A certified rational answer as any exact allocation (table, CSV, summary).
+                Allocation::new(tasks.to_vec())
+            } else {
+                let (numbers, format, summary) = (cfg.numbers, cfg.format, cfg.summary);
+                if let ExactForm::Algebraic(figures) = &answer.exact {
+                    if format == Format::Table {
+                        let table = crate::output::ceei::algebraic_table(&inst, numbers, figures);
+                        return Ok(Solved::Printed(table.into()));
+                    }
+                } else if !json {
                     eprintln!("ceei: not certified; printing JSON with decimal values");
                 }
-                let numbers = cfg.numbers;
                 return Ok(Solved::Printed(Printed::Stream(Box::new(move |out_| {
                     let mut sink = Sink::new(out_);
-                    crate::output::ceei::write_json(&mut sink, numbers, &inst, &out);
+                    match (&answer.exact, format, summary) {
+                        (ExactForm::Algebraic(figures), Format::Csv, _) => {
+                            crate::output::ceei::write_algebraic_csv(&mut sink, &inst, figures)
+                        }
+                        (ExactForm::Algebraic(figures), _, true) => {
+                            crate::output::ceei::write_algebraic_summary(
+                                &mut sink, numbers, &inst, figures,
+                            )
+                        }
+                        _ => crate::output::ceei::write_json(&mut sink, numbers, &inst, &answer),
+                    }
                     sink.finish()
                 }))));
             }
-            Allocation::new(out.tasks_exact.clone().unwrap_or_default())
         }
         Engine::Lp(lp) => {
             let out = lp.solve(&inst)?;

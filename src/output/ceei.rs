@@ -1,16 +1,26 @@
-//! `solve --mechanism ceei`'s answer written directly: the JSON of
-//! [`crate::render::ceei_json`] (without its `objective`) byte for byte, exact or with the
-//! numbers rounded as [`super::finish_json`] rounds that tree, with no JSON tree in between.
+//! `solve --mechanism ceei`'s answer, the one CEEI writer (JSON, and the table and CSV of an
+//! algebraic answer), numbers exact or rounded as [`Numbers`] says.
 //!
-//! A certified answer is an exact allocation and goes through
-//! [`super::allocation::write_json`]. An uncertified one prints the Newton solver's floats
-//! as decimal strings (rounded from their decimal text under `--decimals`) and the exactly
-//! feasible tasks, user rows formatted in parallel chunks.
+//! Three answers, by what the exact step found ([`CeeiAnswer`]):
+//! - **rational** (certified): an exact allocation, written by
+//!   [`super::allocation::write_json`] with the prices beside it;
+//! - **algebraic**: every figure an exact number ([`ExactNumber`]: `"p/q"` or the algebraic
+//!   object of its serde form), `"exact": true`, `"certified": true`, `"relative_gap": 0.0`;
+//!   the numeric solve's floats and its `feasible_tasks` no longer apply and are left out;
+//!   under `--decimals N` each figure is correctly rounded from the exact value; the table
+//!   and CSV show an irrational figure as its decimal;
+//! - **numeric**: the Newton solver's floats as decimal strings (rounded from their decimal
+//!   text under `--decimals`), the exactly feasible tasks, and `"exact_reason"`, why no
+//!   exact form was found; user rows formatted in parallel chunks.
 //!
 //! # Complexity
-//! `O(n·m)` numbers for `n` users and `m` resources, each formatted once.
+//! `O(n·m)` numbers for `n` users and `m` resources, each formatted once; an algebraic
+//! answer's figures are rounded before anything is written ([`CeeiAnswer::new`]), so a limit
+//! of the algebraic kernel becomes the stated reason, never a partial output.
 
-use leontief_solver::ceei::CeeiOutcome;
+use leontief_solver::algebraic::{AlgebraicError, Limits};
+use leontief_solver::ceei::exact::Extremes;
+use leontief_solver::ceei::{CeeiOutcome, ExactCeeiOutcome, ExactEquilibrium, ExactNumber};
 use leontief_solver::rational::write_literal_decimal;
 use leontief_solver::{Allocation, Instance, Rational};
 use serde_json::{Map, Value};
@@ -18,10 +28,144 @@ use serde_json::{Map, Value};
 use super::allocation::{
     open_answer, open_user, write_bundle, write_json as write_allocation, write_rows, Answer,
 };
-use super::{looks_numeric, round_value, rounds_under, write_json_str, Json, Numbers, Sink};
+use super::{
+    looks_numeric, round_value, rounds_under, write_csv_field, write_json_str, Json, Numbers, Sink,
+};
 
-/// Writes the CEEI answer (see the [module docs](self)).
-pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, inst: &Instance, out: &CeeiOutcome) {
+/// The budget of the exact algebraic step: the algebraic kernel's default limits.
+pub fn exact_limits() -> Limits {
+    Limits::default()
+}
+
+/// A CEEI answer ready to print: the numeric solve and what the exact step made of it.
+pub struct CeeiAnswer {
+    /// The numeric solve and its rational certification.
+    pub outcome: CeeiOutcome,
+    /// The exact form.
+    pub exact: ExactForm,
+}
+
+/// What the exact step found.
+pub enum ExactForm {
+    /// A certified rational equilibrium (in the outcome).
+    Rational,
+    /// An irrational equilibrium, every figure ready to print.
+    Algebraic(Box<Figures>),
+    /// No exact form, and why.
+    Numeric(String),
+}
+
+/// One figure of an algebraic answer as printed: its JSON value and its table or CSV cell.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Figure {
+    /// The JSON value: the exact number's serde form, or the rounded literal.
+    pub json: Value,
+    /// The cell: `p/q` or the decimal, or the rounded literal.
+    pub cell: String,
+}
+
+impl Figure {
+    fn of(x: &ExactNumber, numbers: Numbers, limits: &Limits) -> Result<Figure, AlgebraicError> {
+        Ok(match numbers {
+            Numbers::Exact => Figure {
+                // An exact number is strings and lists of strings: it always serializes.
+                json: serde_json::to_value(x).unwrap_or(Value::Null),
+                cell: x.cell(),
+            },
+            Numbers::Decimals(n) => {
+                let text = x.to_significant(n, limits)?;
+                Figure {
+                    json: text
+                        .parse::<serde_json::Number>()
+                        .map_or_else(|_| Value::String(text.clone()), Value::Number),
+                    cell: text,
+                }
+            }
+        })
+    }
+}
+
+/// Every figure of an algebraic answer, printed as [`Numbers`] says.
+pub struct Figures {
+    tasks: Vec<Figure>,
+    allocation: Vec<Vec<Figure>>,
+    dominant_shares: Vec<Figure>,
+    weighted_shares: Vec<Figure>,
+    consumption: Vec<Figure>,
+    utilization: Vec<Figure>,
+    saturated: Vec<bool>,
+    prices: Vec<Figure>,
+    total_tasks: Figure,
+    extremes: Extremes,
+    levels: usize,
+}
+
+impl Figures {
+    fn of(
+        eq: &ExactEquilibrium,
+        numbers: Numbers,
+        limits: &Limits,
+    ) -> Result<Figures, AlgebraicError> {
+        let all = |xs: &[ExactNumber]| -> Result<Vec<Figure>, AlgebraicError> {
+            xs.iter().map(|x| Figure::of(x, numbers, limits)).collect()
+        };
+        Ok(Figures {
+            tasks: all(&eq.tasks)?,
+            allocation: eq
+                .allocation
+                .iter()
+                .map(|b| all(b))
+                .collect::<Result<_, _>>()?,
+            dominant_shares: all(&eq.dominant_shares)?,
+            weighted_shares: all(&eq.weighted_shares)?,
+            consumption: all(&eq.consumption)?,
+            utilization: all(&eq.utilization)?,
+            saturated: eq.saturated.clone(),
+            prices: all(&eq.prices)?,
+            total_tasks: Figure::of(&eq.total_tasks, numbers, limits)?,
+            extremes: eq.extremes,
+            levels: eq.weighted_levels,
+        })
+    }
+}
+
+impl CeeiAnswer {
+    /// The answer of [`leontief_solver::ceei::Ceei::solve_exact_numbers`], its algebraic
+    /// figures rounded as `numbers` says (a limit hit there becomes the stated reason).
+    pub fn new(solved: ExactCeeiOutcome, numbers: Numbers, limits: &Limits) -> CeeiAnswer {
+        let exact = match solved.algebraic {
+            None => ExactForm::Rational,
+            Some(Ok(eq)) => match Figures::of(&eq, numbers, limits) {
+                Ok(figures) => ExactForm::Algebraic(Box::new(figures)),
+                Err(e) => ExactForm::Numeric(format!("printing the exact answer: {e}")),
+            },
+            Some(Err(e)) => ExactForm::Numeric(e.to_string()),
+        };
+        CeeiAnswer {
+            outcome: solved.outcome,
+            exact,
+        }
+    }
+
+    /// The certified rational tasks, when the answer is rational.
+    pub fn rational_tasks(&self) -> Option<&[Rational]> {
+        match (&self.exact, &self.outcome.tasks_exact) {
+            (ExactForm::Rational, Some(t)) if self.outcome.certified => Some(t),
+            _ => None,
+        }
+    }
+}
+
+/// Writes the CEEI answer as JSON (see the [module docs](self)).
+pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, inst: &Instance, answer: &CeeiAnswer) {
+    let out = &answer.outcome;
+    let reason = match &answer.exact {
+        ExactForm::Algebraic(figures) => {
+            return write_algebraic_json(sink, numbers, inst, out, figures)
+        }
+        ExactForm::Numeric(reason) => Some(reason),
+        ExactForm::Rational => None,
+    };
     // The report's own fields, in its order (`objective` is not printed).
     let float = |x: f64| serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number);
     let mut extra = Map::new();
@@ -74,6 +218,18 @@ pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, inst: &Instance, out: &
         for v in extra.values_mut() {
             round_value(v, n);
         }
+    }
+    if let Some(reason) = reason {
+        // After `certified`, and after the rounding: a reason is text, never a number.
+        let mut with_reason = Map::new();
+        for (k, v) in extra {
+            let after = k == "certified";
+            with_reason.insert(k, v);
+            if after {
+                with_reason.insert("exact_reason".into(), Value::String(reason.clone()));
+            }
+        }
+        extra = with_reason;
     }
     for (k, v) in &extra {
         j.key(k);
@@ -131,83 +287,310 @@ fn write_float(x: f64, numbers: Numbers, out: &mut String) {
     write_json_str(&text, out);
 }
 
+/// The JSON of an algebraic answer: the layout of a certified one, every figure exact.
+fn write_algebraic_json(
+    sink: &mut Sink<'_>,
+    numbers: Numbers,
+    inst: &Instance,
+    out: &CeeiOutcome,
+    figures: &Figures,
+) {
+    let mut j = Json::new(sink, numbers);
+    open_answer(&mut j, "ceei", true, inst);
+    for i in 0..inst.num_users() {
+        j.open_object();
+        j.key("name");
+        j.str(&inst.user_path(i));
+        j.key("tasks");
+        j.value(&figures.tasks[i].json);
+        j.key("allocation");
+        j.open_array();
+        for b in &figures.allocation[i] {
+            j.value(&b.json);
+        }
+        j.close();
+        j.key("dominant_share");
+        j.value(&figures.dominant_shares[i].json);
+        j.key("weighted_share");
+        j.value(&figures.weighted_shares[i].json);
+        j.close();
+    }
+    j.close();
+    j.key("consumption");
+    figure_list(&mut j, &figures.consumption);
+    j.key("saturated");
+    j.strs(&saturated_names(inst, &figures.saturated));
+    j.key("certified");
+    j.raw("true");
+    j.key("status");
+    j.str(out.status.as_str());
+    j.key("iterations");
+    j.raw(&out.iterations.to_string());
+    // An exact equilibrium has no gap; printed as a certified answer prints it.
+    j.key("relative_gap");
+    j.raw(match numbers {
+        Numbers::Exact => "0.0",
+        Numbers::Decimals(_) => "0",
+    });
+    j.key("prices");
+    j.open_object();
+    for (name, p) in inst.resources().iter().zip(&figures.prices) {
+        j.key(name);
+        j.value(&p.json);
+    }
+    j.close();
+    j.close();
+    j.end();
+}
+
+fn figure_list(j: &mut Json<'_, '_>, xs: &[Figure]) {
+    j.open_array();
+    for x in xs {
+        j.value(&x.json);
+    }
+    j.close();
+}
+
+fn saturated_names<'a>(inst: &'a Instance, saturated: &[bool]) -> Vec<&'a str> {
+    inst.resources()
+        .iter()
+        .zip(saturated)
+        .filter(|(_, s)| **s)
+        .map(|(r, _)| r.as_str())
+        .collect()
+}
+
+/// The summary of an algebraic answer, in the layout of
+/// [`super::allocation::write_summary`].
+pub fn write_algebraic_summary(
+    sink: &mut Sink<'_>,
+    numbers: Numbers,
+    inst: &Instance,
+    figures: &Figures,
+) {
+    let mut j = Json::new(sink, numbers);
+    j.open_object();
+    j.key("mechanism");
+    j.str("ceei");
+    j.key("exact");
+    j.raw("true");
+    if let Some(p) = numbers.precision() {
+        j.key("precision");
+        j.value(&p);
+    }
+    j.key("users");
+    j.raw(&inst.num_users().to_string());
+    j.key("resources");
+    j.strs(inst.resources());
+    j.key("capacity");
+    j.numbers(inst.capacity());
+    j.key("consumption");
+    figure_list(&mut j, &figures.consumption);
+    j.key("utilization");
+    figure_list(&mut j, &figures.utilization);
+    j.key("saturated");
+    j.strs(&saturated_names(inst, &figures.saturated));
+    let extremes = |j: &mut Json<'_, '_>, at: Option<(usize, usize)>, xs: &[Figure]| {
+        if let Some((lo, hi)) = at {
+            for (key, i) in [("min", lo), ("max", hi)] {
+                j.key(key);
+                j.open_object();
+                j.key("user");
+                j.str(&inst.user_path(i));
+                j.key("value");
+                j.value(&xs[i].json);
+                j.close();
+            }
+        }
+    };
+    if inst.num_users() > 0 {
+        j.key("tasks");
+        j.open_object();
+        j.key("total");
+        j.value(&figures.total_tasks.json);
+        extremes(&mut j, figures.extremes.tasks, &figures.tasks);
+        j.close();
+        j.key("dominant_share");
+        j.open_object();
+        extremes(
+            &mut j,
+            figures.extremes.dominant_share,
+            &figures.dominant_shares,
+        );
+        j.close();
+        j.key("weighted_share");
+        j.open_object();
+        extremes(
+            &mut j,
+            figures.extremes.weighted_share,
+            &figures.weighted_shares,
+        );
+        j.key("levels");
+        j.raw(&figures.levels.to_string());
+        j.close();
+    }
+    j.close();
+    j.end();
+}
+
+/// The CSV of an algebraic answer: `user,tasks,<resource>..,dominant_share,weighted_share`,
+/// each cell `p/q`, an irrational figure's decimal, or the rounded literal.
+pub fn write_algebraic_csv(sink: &mut Sink<'_>, inst: &Instance, figures: &Figures) {
+    let buf = &mut sink.buf;
+    buf.push_str("user,tasks");
+    for r in inst.resources() {
+        buf.push(',');
+        write_csv_field(r, buf);
+    }
+    buf.push_str(",dominant_share,weighted_share\n");
+    for i in 0..inst.num_users() {
+        write_csv_field(&inst.user_path(i), buf);
+        let cells = std::iter::once(&figures.tasks[i])
+            .chain(&figures.allocation[i])
+            .chain([&figures.dominant_shares[i], &figures.weighted_shares[i]]);
+        for c in cells {
+            buf.push(',');
+            buf.push_str(&c.cell);
+        }
+        buf.push('\n');
+    }
+}
+
+/// The table of an algebraic answer, in the layout of [`crate::render::allocation_table`]:
+/// one row per user, the use of each resource, the saturated resources and the prices.
+pub fn algebraic_table(inst: &Instance, numbers: Numbers, figures: &Figures) -> String {
+    let title = match numbers {
+        Numbers::Exact => format!(
+            "ceei (exact; irrational numbers as decimals to {} places, exact forms in JSON)",
+            leontief_solver::ceei::exact::DECIMAL_PLACES
+        ),
+        Numbers::Decimals(n) => format!("ceei (exact, rounded to {n} significant digits)"),
+    };
+    let mut header = vec!["user".to_string(), "tasks".to_string()];
+    header.extend(inst.resources().iter().cloned());
+    header.push("dominant share".into());
+    let mut rows = vec![header];
+    for i in 0..inst.num_users() {
+        let mut row = vec![inst.user_path(i), figures.tasks[i].cell.clone()];
+        row.extend(figures.allocation[i].iter().map(|c| c.cell.clone()));
+        row.push(figures.dominant_shares[i].cell.clone());
+        rows.push(row);
+    }
+    let mut used = vec!["used".to_string(), String::new()];
+    used.extend(
+        figures
+            .consumption
+            .iter()
+            .zip(inst.capacity())
+            .map(|(c, r)| format!("{} of {}", c.cell, numbers.text(r))),
+    );
+    used.push(String::new());
+    rows.push(used);
+    let widths: Vec<usize> = (0..rows[0].len())
+        .map(|k| rows.iter().map(|r| r[k].chars().count()).max().unwrap_or(0))
+        .collect();
+    let mut out = format!("{title}\n");
+    for (n, row) in rows.iter().enumerate() {
+        let cells: Vec<String> = row
+            .iter()
+            .zip(&widths)
+            .map(|(c, w)| format!("{c:<w$}"))
+            .collect();
+        out.push_str(cells.join("  ").trim_end());
+        out.push('\n');
+        if n == 0 || n == rows.len() - 2 {
+            let rule: Vec<String> = widths.iter().map(|w| "-".repeat(*w)).collect();
+            out.push_str(&rule.join("  "));
+            out.push('\n');
+        }
+    }
+    let saturated = saturated_names(inst, &figures.saturated);
+    out.push_str(&format!(
+        "saturated: {}\n",
+        if saturated.is_empty() {
+            "none".to_string()
+        } else {
+            saturated.join(", ")
+        }
+    ));
+    let prices: Vec<String> = inst
+        .resources()
+        .iter()
+        .zip(&figures.prices)
+        .map(|(r, p)| format!("{r} = {}", p.cell))
+        .collect();
+    out.push_str(&format!("prices: {}\n", prices.join(", ")));
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::commands::pretty;
-    use crate::output::{finish_json, to_string};
-    use crate::render::ceei_json;
+    use crate::output::to_string;
     use leontief_solver::ceei::Ceei;
-    use leontief_solver::generate::cluster_workload;
     use leontief_solver::User;
 
-    /// The tree `solve` printed before streaming: `ceei_json` without `objective`, rounded
-    /// by `finish_json`.
-    fn tree(inst: &Instance, out: &CeeiOutcome, numbers: Numbers) -> String {
-        let mut v = ceei_json(inst, out);
-        if let Some(o) = v.as_object_mut() {
-            o.remove("objective");
-        }
-        pretty(&finish_json(v, numbers))
+    fn answer(inst: &Instance, numbers: Numbers) -> CeeiAnswer {
+        let solved = Ceei::new()
+            .solve_exact_numbers(inst, &exact_limits())
+            .unwrap();
+        CeeiAnswer::new(solved, numbers, &exact_limits())
     }
 
+    fn json(inst: &Instance, numbers: Numbers) -> Value {
+        let a = answer(inst, numbers);
+        serde_json::from_str(&to_string(|sink| write_json(sink, numbers, inst, &a))).unwrap()
+    }
+
+    /// d_a = (1, 0), d_b = (0, 1), d_c = (1, 2) on R = (1, 1): x_c = (3 − √3)/6 (module docs
+    /// of the solver's CEEI). From 6x − 3 = −√3: 36x² − 36x + 9 = 3, so 6x² − 6x + 1 = 0,
+    /// lowest degree first [1, −6, 6]; x_c ≈ 0.2113248654, so at 4 significant digits
+    /// 0.2113.
     #[test]
-    fn streaming_prints_the_serde_tree_byte_for_byte() {
-        let mut instances = vec![
-            // The DRF paper's example: a rational equilibrium, certified.
-            Instance::new(
-                vec![9.into(), 18.into()],
-                vec![User::new("A", [1, 4]), User::new("B", [3, 1])],
-            )
-            .unwrap(),
-            // x_c = (3 − √3)/6 is irrational: never certified.
-            Instance::new(
-                vec![1.into(), 1.into()],
-                vec![
-                    User::new("a", [1, 0]),
-                    User::new("b", [0, 1]),
-                    User::new("c", [1, 2]),
-                ],
-            )
-            .unwrap(),
-            // Users named like keys whose strings are never rounded ("status", "id").
-            Instance::new(
-                vec![3.into(), 5.into()],
-                vec![
-                    User::new("status", [1, 1]),
-                    User::new("id", [1, 3]),
-                    User::new("7", [2, 1]),
-                ],
-            )
-            .unwrap(),
-        ];
-        for (n, m, seed) in [(40, 3, 1), (300, 5, 2), (2 * 1024 + 300, 4, 3)] {
-            instances.push(cluster_workload(n, m, seed));
-        }
-        let (mut certified, mut uncertified) = (0, 0);
-        for inst in &instances {
-            for solver in [Ceei::new(), Ceei::new().max_iterations(1)] {
-                let out = solver.solve(inst).unwrap();
-                if out.certified {
-                    certified += 1;
-                } else {
-                    uncertified += 1;
-                }
-                for numbers in [
-                    Numbers::Exact,
-                    Numbers::Decimals(1),
-                    Numbers::Decimals(3),
-                    Numbers::Decimals(12),
-                    Numbers::Decimals(40),
-                ] {
-                    let streamed = to_string(|sink| write_json(sink, numbers, inst, &out));
-                    assert_eq!(streamed, tree(inst, &out, numbers), "{numbers:?}");
-                }
-            }
-        }
-        assert!(
-            certified > 0 && uncertified > 0,
-            "{certified} / {uncertified}"
+    fn an_irrational_answer_is_written_exactly() {
+        let inst = Instance::new(
+            vec![1.into(), 1.into()],
+            vec![
+                User::new("a", [1, 0]),
+                User::new("b", [0, 1]),
+                User::new("c", [1, 2]),
+            ],
+        )
+        .unwrap();
+        let v = json(&inst, Numbers::Exact);
+        assert_eq!(v["exact"], true);
+        assert_eq!(v["certified"], true);
+        let c = &v["users"][2]["tasks"];
+        assert_eq!(
+            c["algebraic"]["polynomial"],
+            serde_json::json!(["1", "-6", "6"])
         );
+        assert_eq!(c["closed_form"], "(3 - sqrt(3))/6");
+        assert!(v.get("feasible_tasks").is_none());
+        let v = json(&inst, Numbers::Decimals(4));
+        assert_eq!(v["users"][2]["tasks"].to_string(), "0.2113");
+    }
+
+    /// Three resources: no algebraic method applies, and the answer says why.
+    #[test]
+    fn a_numeric_answer_states_its_reason() {
+        let inst = Instance::new(
+            vec![100.into(), 100.into(), 100.into()],
+            vec![
+                User::new("1", [4, 1, 2]),
+                User::new("2", [1, 16, 3]),
+                User::new("3", [16, 1, 5]),
+            ],
+        )
+        .unwrap();
+        let v = json(&inst, Numbers::Exact);
+        assert_eq!(v["exact"], false);
+        assert_eq!(
+            v["exact_reason"],
+            "resources: exact algebraic CEEI needs exactly 2 resources, the instance has 3"
+        );
+        let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
+        let at = keys.iter().position(|k| *k == "certified").unwrap();
+        assert_eq!(keys[at + 1], "exact_reason");
     }
 }

@@ -296,6 +296,7 @@ pub(super) fn explore_ceei_pm() -> Result<Vec<Check>, CliError> {
             source: "below 1 (CEEI is not population monotonic)".into(),
             ok: e.hi < Rational::ONE,
         },
+        super::flat::exact_pm_ratio(&case)?,
         found_loss(&ceei, &source_lo)?,
     ])
 }

@@ -373,5 +373,81 @@ pub(super) fn ceei_paper() -> Result<Vec<Check>, CliError> {
         &pm["tasks_after"],
         "tasks after user 3 leaves",
     )?);
+    checks.push(exact_pm_ratio(&pm)?);
     Ok(checks)
+}
+
+/// The DRF paper's Theorem 5 ratio, exactly: user 2's tasks after user 3 leaves (100/21,
+/// rational) over its tasks before (u2 = (3800 + 100√373)/1071), divided in Q(√373) from
+/// the two exact answers, beside the ratio of the paper's printed values.
+///
+/// By hand: (100/21) / u2 = 100 · 1071 / (21 · (3800 + 100√373)) = 51 / (38 + √373)
+/// (1071 = 21 · 51) = 51 (38 − √373) / (38² − 373) = 51 (38 − √373) / 1071
+/// = (38 − √373)/21 ≈ 0.8898472421; from 21t − 38 = −√373, 441t² − 1596t + 1444 = 373, and
+/// over 21, 21t² − 76t + 51 = 0.
+pub(super) fn exact_pm_ratio(case: &Value) -> Result<Check, CliError> {
+    use leontief_solver::algebraic::Limits;
+    use leontief_solver::ceei::{Ceei, ExactNumber};
+    let internal = |e: &dyn std::fmt::Display| CliError::Internal(format!("ceei-not-pm: {e}"));
+    let inst = instance_of(case)?;
+    let user = inst.user_index("2").ok_or_else(|| internal(&"user 2"))?;
+    let leaving = inst
+        .user_index(case["after_removing"].as_str().unwrap_or_default())
+        .ok_or_else(|| internal(&"after_removing"))?;
+    let kept: Vec<_> = (0..inst.num_users()).filter(|&i| i != leaving).collect();
+    let after_inst = Instance::with_resources(
+        inst.resources().to_vec(),
+        inst.capacity().to_vec(),
+        kept.iter().map(|&i| inst.users()[i].clone()).collect(),
+    )?;
+    let limits = Limits::default();
+    let before = Ceei::new().solve_exact_numbers(&inst, &limits)?;
+    let after = Ceei::new().solve_exact_numbers(&after_inst, &limits)?;
+    let after_user = kept
+        .iter()
+        .position(|&i| i == user)
+        .ok_or_else(|| internal(&"user 2 left"))?;
+    let tasks_after = after
+        .outcome
+        .tasks_exact
+        .as_ref()
+        .filter(|_| after.outcome.certified)
+        .map(|t| t[after_user].clone())
+        .ok_or_else(|| internal(&"the answer after the departure is not rational"))?;
+    let eq = match before.algebraic {
+        Some(Ok(eq)) => eq,
+        Some(Err(e)) => return Err(internal(&e)),
+        None => return Err(internal(&"the answer before the departure is rational")),
+    };
+    let k = &eq.field.field;
+    let ratio = k
+        .div(&k.rational(tasks_after.to_big()), &eq.field.tasks[user])
+        .and_then(|r| k.to_real(&r, &limits))
+        .and_then(|r| ExactNumber::from_real(r, &limits))
+        .map_err(|e| internal(&e))?;
+    let ExactNumber::Algebraic(ratio) = ratio else {
+        return Err(internal(&"the ratio is rational"));
+    };
+    // The paper prints user 2's tasks before to 5 decimals: 5.35137 ± 0.000005.
+    let printed = leontief_solver::read_number("tasks_approx.2", &case["tasks_approx"]["2"])?;
+    let half = Rational::new(5, 1_000_000).unwrap_or_default();
+    let lo = &tasks_after / &(&printed + &half);
+    let hi = &tasks_after / &(&printed - &half);
+    let show = |x: &Rational| leontief_counterexamples::explore::record::decimal(x, 9);
+    Ok(Check {
+        what: "user 2's ratio when user 3 leaves, exact in Q(√373)".into(),
+        computed: format!(
+            "{} = {}",
+            ratio.closed_form().unwrap_or_default(),
+            ratio.decimal()
+        ),
+        source: format!(
+            "({tasks_after}) / {} = [{}, {}]",
+            leontief_counterexamples::explore::record::decimal(&printed, 5),
+            show(&lo),
+            show(&hi)
+        ),
+        ok: ratio.value().cmp_rational(&lo.to_big()).is_gt()
+            && ratio.value().cmp_rational(&hi.to_big()).is_lt(),
+    })
 }

@@ -130,3 +130,24 @@ fn an_example_of_prove_without_a_solver_says_how_to_install_one() {
         "{err}"
     );
 }
+
+/// The DRF paper's Theorem 5: user 2 falls from u2 = (3800 + 100√373)/1071 to 100/21 when
+/// user 3 leaves, so the ratio is 51/(38 + √373) = 51(38 − √373)/(38² − 373) = (38 − √373)/21
+/// ≈ 0.88984724 (1071 = 21 · 51): shown exactly, checked against the paper's printed value,
+/// in both entries that reproduce it.
+#[test]
+fn reproduce_shows_the_theorem_5_ratio_exactly() {
+    for name in ["explore-ceei-pm", "ceei-paper"] {
+        let text = ok(&run(&["reproduce", name]));
+        let row = text
+            .lines()
+            .find(|l| l.contains("(38 - sqrt(373))/21"))
+            .unwrap_or_else(|| panic!("{name}: no exact ratio in {text}"));
+        assert!(row.trim_start().starts_with('✓'), "{row}");
+        assert!(row.contains("= 0.889847242"), "{row}");
+        // The certified interval row stays.
+        if name == "explore-ceei-pm" {
+            assert!(text.contains("pm-loss of user 3 leaving (certified interval)"));
+        }
+    }
+}

@@ -9,6 +9,7 @@ use crate::common;
 
 use common::exact::*;
 use common::run_with;
+use leontief_solver::Rational;
 use serde_json::json;
 
 #[test]
@@ -266,4 +267,217 @@ fn solve_is_deterministic() {
     let b = run_with(&["solve", "-"], Some(PAPER));
     ok(&a);
     assert_eq!(a.stdout, b.stdout);
+}
+
+/// The DRF paper's Theorem 5 instance: capacity (100, 100), demands ⟨4, 1⟩, ⟨1, 16⟩,
+/// ⟨16, 1⟩. Its CEEI is irrational, in Q(√373).
+const THEOREM_5: &[&str] = &[
+    "solve",
+    "--mechanism",
+    "ceei",
+    "--capacity",
+    "100,100",
+    "--user",
+    "1=4,1",
+    "--user",
+    "2=1,16",
+    "--user",
+    "3=16,1",
+];
+
+fn theorem_5(extra: &[&str]) -> std::process::Output {
+    let mut args = THEOREM_5.to_vec();
+    args.extend_from_slice(extra);
+    run(&args)
+}
+
+/// `⌊√(373 · 10^(2k))⌋`: `√373` lies in `[s/10^k, (s + 1)/10^k)` (s² ≤ 373·10^(2k) < (s+1)²,
+/// both checked in integers).
+fn sqrt_373_scaled(k: u32) -> i128 {
+    let n = 373 * 10i128.pow(2 * k);
+    let mut s = (n as f64).sqrt() as i128;
+    while s * s > n {
+        s -= 1;
+    }
+    while (s + 1) * (s + 1) <= n {
+        s += 1;
+    }
+    s
+}
+
+/// `(a + b√373)/c` bracketed from √373's bracket at `10^-k` (`b` of either sign).
+fn bracket(a: i128, b: i128, c: i128, k: u32) -> (Rational, Rational) {
+    let s = sqrt_373_scaled(k);
+    let scale = 10i128.pow(k);
+    let at = |root: i128| Rational::new(a * scale + b * root, c * scale).unwrap();
+    let (x, y) = (at(s), at(s + 1));
+    if x <= y {
+        (x, y)
+    } else {
+        (y, x)
+    }
+}
+
+/// The tasks, by hand (Walras: p2 = (3 − 100 p1)/100 with budgets 1; clearing resource 1
+/// gives a quadratic in p1 whose root in (0, 3/100) puts the tasks in Q(√373)):
+/// u1 = (3125 − 125√373)/63, u2 = (3800 + 100√373)/1071, u3 = (25√373 − 325)/51, and
+/// 4u1 + u2 + 16u3 = 100 = u1 + 16u2 + u3 (both resources used up). Minimal polynomials:
+/// 63u − 3125 = −125√373 gives 3969u² − 393750u + 9765625 − 5828125 = 0, over 63:
+/// 63u² − 6250u + 62500; 1071u − 3800 = 100√373 gives 1147041u² − 8139600u + 10710000 = 0,
+/// over 1071: 1071u² − 7600u + 10000; 51u + 325 = 25√373 gives 2601u² + 33150u − 127500 = 0,
+/// over 51: 51u² + 650u − 2500. Lowest degree first in the JSON.
+#[test]
+fn ceei_theorem_5_is_exact_in_q_sqrt_373() {
+    let answer = ok_json(&theorem_5(&[]));
+    assert_eq!(answer["exact"], true);
+    assert_eq!(answer["certified"], true);
+    assert!(answer.get("feasible_tasks").is_none());
+    let expected = [
+        ("(3125 - 125*sqrt(373))/63", ["62500", "-6250", "63"]),
+        ("(3800 + 100*sqrt(373))/1071", ["10000", "-7600", "1071"]),
+        ("(-325 + 25*sqrt(373))/51", ["-2500", "650", "51"]),
+    ];
+    for (user, (closed, poly)) in users_of(&answer).iter().zip(expected) {
+        let tasks = &user["tasks"];
+        assert_eq!(tasks["closed_form"], closed, "{user}");
+        assert_eq!(tasks["algebraic"]["polynomial"], json!(poly), "{user}");
+        // The interval isolates the root: the polynomial changes sign across it.
+        let ends: Vec<Rational> = tasks["algebraic"]["interval"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e.as_str().unwrap().parse().unwrap())
+            .collect();
+        let coeff: Vec<Rational> = poly.iter().map(|c| c.parse().unwrap()).collect();
+        let at = |t: &Rational| &(&coeff[0] + &(&coeff[1] * t)) + &(&(&coeff[2] * t) * t);
+        assert!(at(&ends[0]).signum() * at(&ends[1]).signum() < 0, "{user}");
+    }
+    // Both resources used up, exactly.
+    assert_eq!(answer["consumption"], json!(["100", "100"]));
+    assert_eq!(answer["saturated"], json!(["r1", "r2"]));
+    // The 20-place decimal of u1 within √373's bracket at 10^-16 (width 125/63 · 10^-16),
+    // widened by the rounding's half unit.
+    let (lo, hi) = bracket(3125, -125, 63, 16);
+    let half = Rational::new(1, 2 * 10i128.pow(20)).unwrap();
+    let decimal: Rational = users_of(&answer)[0]["tasks"]["decimal"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(&lo - &half <= decimal && decimal <= &hi + &half);
+}
+
+/// `--decimals 6`: each task correctly rounded to 6 significant digits. √373 is bracketed
+/// at 10^-12 in integers; both ends of each task's bracket round to the same 6 digits, which
+/// must be the printed ones.
+#[test]
+fn ceei_theorem_5_rounds_from_the_exact_value() {
+    let answer = ok_json(&theorem_5(&["--decimals", "6"]));
+    assert_eq!(answer["exact"], true);
+    assert_eq!(answer["precision"], json!({"decimals": 6}));
+    let forms = [(3125, -125, 63), (3800, 100, 1071), (-325, 25, 51)];
+    for (user, (a, b, c)) in users_of(&answer).iter().zip(forms) {
+        let (lo, hi) = bracket(a, b, c, 12);
+        let (lo, hi) = (lo.to_decimal(6), hi.to_decimal(6));
+        assert_eq!(lo, hi, "the bracket is narrow enough to settle 6 digits");
+        assert_eq!(user["tasks"].to_string(), lo, "{user}");
+    }
+}
+
+/// Table and CSV show an irrational figure as its decimal; the summary's total is
+/// u1 + u2 + u3 = (3125·17 − 2125√373 + 3800 + 100√373 − 325·21 + 525√373)/1071
+/// = (50100 − 1500√373)/1071 = (16700 − 500√373)/357, the smallest tasks user 3's and the
+/// largest user 1's (≈ 3.09 < 5.35 < 11.28).
+#[test]
+fn ceei_theorem_5_as_table_csv_and_summary() {
+    let json = ok_json(&theorem_5(&[]));
+    let u1 = json["users"][0]["tasks"]["decimal"].as_str().unwrap();
+    let table = ok(&theorem_5(&["--format", "table"]));
+    assert!(
+        table.lines().any(|l| l.starts_with("1 ") && l.contains(u1)),
+        "{table}"
+    );
+    assert!(table.contains("saturated: r1, r2"), "{table}");
+    let csv = ok(&theorem_5(&["--format", "csv"]));
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next(),
+        Some("user,tasks,r1,r2,dominant_share,weighted_share")
+    );
+    assert_eq!(lines.next().unwrap().split(',').nth(1), Some(u1));
+    let summary = ok_json(&theorem_5(&["--summary"]));
+    assert_eq!(summary["exact"], true);
+    assert_eq!(
+        summary["tasks"]["total"]["closed_form"],
+        "(16700 - 500*sqrt(373))/357"
+    );
+    assert_eq!(summary["tasks"]["min"]["user"], "3");
+    assert_eq!(summary["tasks"]["max"]["user"], "1");
+    assert_eq!(summary["utilization"], json!(["1", "1"]));
+}
+
+/// Three resources: d_a = (1, 0, 0), d_b = (0, 1, 0), d_c = (1, 2, 1) on (1, 1, 10). Only c
+/// uses r3, at most 1 < 10 of it, so r3's price is 0 and the rest is the two-resource market
+/// of x_c = (3 − √3)/6: irrational, and the two-resource method does not apply.
+#[test]
+fn ceei_three_resources_states_why_it_is_not_exact() {
+    let answer = ok_json(&run(&[
+        "solve",
+        "--mechanism",
+        "ceei",
+        "--capacity",
+        "1,1,10",
+        "--user",
+        "a=1,0,0",
+        "--user",
+        "b=0,1,0",
+        "--user",
+        "c=1,2,1",
+    ]));
+    assert_eq!(answer["exact"], false);
+    assert_eq!(
+        answer["exact_reason"],
+        "resources: exact algebraic CEEI needs exactly 2 resources, the instance has 3"
+    );
+    // x_c ≈ 0.2113248654 (√3 ∈ (1.7320508, 1.7320509)).
+    let c: f64 = answer["users"][2]["tasks"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((0.2113248..0.2113249).contains(&c), "{c}");
+}
+
+/// Theorem 5's users five times each on five times the capacity: the Eisenberg–Gale optimum
+/// is unique and the replicated equilibrium (same prices, each copy buying what its original
+/// buys) satisfies its conditions, so the tasks are the irrational ones of Theorem 5 — but
+/// 15 users exceed the bounded algebraic step, which says so instead of working on.
+#[test]
+fn ceei_too_many_users_for_the_algebraic_step_is_a_stated_reason() {
+    let mut args = vec!["solve", "--mechanism", "ceei", "--capacity", "500,500"];
+    let users: Vec<String> = (0..5)
+        .flat_map(|k| {
+            [
+                format!("a{k}=4,1"),
+                format!("b{k}=1,16"),
+                format!("c{k}=16,1"),
+            ]
+        })
+        .collect();
+    for u in &users {
+        args.extend(["--user", u.as_str()]);
+    }
+    let answer = ok_json(&run(&args));
+    assert_eq!(answer["exact"], false);
+    assert_eq!(
+        answer["exact_reason"],
+        "users: exact algebraic CEEI is tried for at most 12 users (the degree of the clearing polynomial), the instance has 15"
+    );
+    // Each copy of user 1 gets u1 ≈ 11.28 tasks, as in Theorem 5.
+    let a0: f64 = answer["users"][0]["tasks"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((a0 - 11.283_317_627).abs() < 1e-6, "{a0}");
 }

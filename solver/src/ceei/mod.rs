@@ -156,13 +156,16 @@
 //! - `bound.rs`: the proven duality-gap bound of an uncertified answer (step 3);
 //! - `clarabel.rs`: the independent Clarabel cross-check ([`solve_clarabel`]);
 //! - `algebraic.rs`: the exact equilibrium of a two-resource instance with both prices
-//!   positive, as real algebraic numbers ([`algebraic::solve_two_resources`]; not yet used by
-//!   [`Ceei::solve`]).
+//!   positive, as real algebraic numbers ([`algebraic::solve_two_resources`]);
+//! - `exact.rs`: [`Ceei::solve_exact_numbers`], which follows an uncertified solve with the
+//!   algebraic equilibrium and writes every figure as an [`ExactNumber`] (rational or
+//!   irrational algebraic, with its serde form).
 
 pub mod algebraic;
 mod bound;
 mod certify;
 mod clarabel;
+pub mod exact;
 mod newton;
 
 use std::fmt;
@@ -175,6 +178,7 @@ use bound::proven_bound;
 use certify::try_certify;
 pub use certify::{certify, KktViolation};
 pub use clarabel::{solve_clarabel, ClarabelOutcome};
+pub use exact::{ExactCeeiError, ExactCeeiOutcome, ExactEquilibrium, ExactNumber};
 use newton::Problem;
 
 /// Unit round-off of `f64`.

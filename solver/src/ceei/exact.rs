@@ -1,0 +1,585 @@
+//! CEEI's answer in exact numbers: rational when certified, else real algebraic when the
+//! equilibrium can be found exactly in a number field.
+//!
+//! [`Ceei::solve_exact_numbers`] runs the numeric solve and its rational certification
+//! ([`Ceei::solve`]); when that certifies nothing (the equilibrium is irrational), it asks
+//! [`algebraic`](super::algebraic) for the equilibrium as elements of a number field `Q(α)`
+//! and converts every printed figure — tasks, bundles, shares, consumption, prices — into an
+//! [`ExactNumber`]. Products and sums are taken in `Q(α)` first (a product of an element of
+//! `Q(α)` and a rational stays in `Q(α)`), then converted to a real algebraic number once.
+//!
+//! An [`ExactNumber`] serializes as the bare `"p/q"` string of a [`Rational`] (the newtype
+//! `leontief::Rational`) or, when irrational, as the newtype
+//! [`ALGEBRAIC_TYPE_NAME`](crate::algebraic::ALGEBRAIC_TYPE_NAME) holding
+//! `{"algebraic": {"polynomial": [..], "interval": [lo, hi]}, "decimal": .., "closed_form": ..}`:
+//! the minimal polynomial over Q with integer coefficients as decimal strings, lowest degree
+//! first (primitive, positive leading coefficient); an isolating interval with rational ends
+//! `"p/q"`; the value correctly rounded to [`DECIMAL_PLACES`] digits after the point; and,
+//! for degree 2 only, the closed form `(a + b*sqrt(d))/c`.
+//!
+//! # Complexity
+//! Bounded by the [`Limits`] given and by [`MAX_ALGEBRAIC_USERS`]: forming the clearing
+//! polynomial costs `O(n²)` rational operations and its degree is at most `n`, so
+//! instances with more users are not tried (the reason says so); each conversion factors a
+//! characteristic polynomial of the field's degree.
+
+use std::cmp::Ordering;
+
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, Signed, Zero};
+use serde::ser::{SerializeMap, Serializer};
+use serde::Serialize;
+
+use super::algebraic::{solve_two_resources, AlgebraicCeeiError, AlgebraicEquilibrium};
+use super::{Ceei, CeeiOutcome};
+use crate::algebraic::{
+    AlgebraicError, FieldElement, Limits, NumberField, RealAlgebraic, ALGEBRAIC_TYPE_NAME,
+};
+use crate::{Instance, Rational, SolverError};
+
+/// The digits after the decimal point of an algebraic number's `decimal`: enough to tell
+/// apart any two figures a reader compares by eye, short enough to read.
+pub const DECIMAL_PLACES: u32 = 20;
+
+/// The most users for which the exact algebraic equilibrium is tried: the clearing
+/// polynomial has degree up to the number of users, and forming it and converting every
+/// figure grows quickly with that degree (measured on two-resource instances with distinct
+/// demands in 1..30: 8 users 0.2 s of CPU, 12 users 1.8 s, 16 users 7 s), so larger
+/// instances keep the numeric answer with this limit as the stated reason.
+pub const MAX_ALGEBRAIC_USERS: usize = 12;
+
+/// An exact number of a CEEI answer: rational, or irrational algebraic.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ExactNumber {
+    /// A rational, printed `"p/q"`.
+    Rational(Rational),
+    /// An irrational real algebraic number (degree at least 2).
+    Algebraic(AlgebraicNumber),
+}
+
+/// An irrational real algebraic number with its decimal and closed form computed once (so
+/// that printing it cannot fail).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AlgebraicNumber {
+    value: RealAlgebraic,
+    decimal: String,
+    closed_form: Option<String>,
+}
+
+impl AlgebraicNumber {
+    /// The number, its decimal to [`DECIMAL_PLACES`] places and (degree 2) its closed form.
+    ///
+    /// # Errors
+    /// The refinement limit of the decimal, or a closed form whose discriminant is too large
+    /// to reduce.
+    fn new(value: RealAlgebraic, limits: &Limits) -> Result<AlgebraicNumber, AlgebraicError> {
+        let decimal = value.to_decimal(DECIMAL_PLACES, limits)?;
+        let closed_form = if value.degree() == 2 {
+            Some(value.closed_form()?)
+        } else {
+            None
+        };
+        Ok(AlgebraicNumber {
+            value,
+            decimal,
+            closed_form,
+        })
+    }
+
+    /// The real algebraic number.
+    pub fn value(&self) -> &RealAlgebraic {
+        &self.value
+    }
+
+    /// The value correctly rounded to [`DECIMAL_PLACES`] digits after the point.
+    pub fn decimal(&self) -> &str {
+        &self.decimal
+    }
+
+    /// `(a + b*sqrt(d))/c` for degree 2, else `None`.
+    pub fn closed_form(&self) -> Option<&str> {
+        self.closed_form.as_deref()
+    }
+}
+
+impl ExactNumber {
+    /// A real algebraic number as an exact number: rational when its degree is 1.
+    ///
+    /// # Errors
+    /// As [`AlgebraicNumber`]'s decimal and closed form under `limits`.
+    pub fn from_real(value: RealAlgebraic, limits: &Limits) -> Result<Self, AlgebraicError> {
+        match value.as_rational() {
+            Some(r) => Ok(ExactNumber::Rational(Rational::from_big(r.clone()))),
+            None => Ok(ExactNumber::Algebraic(AlgebraicNumber::new(value, limits)?)),
+        }
+    }
+
+    /// The rational, when the number is one.
+    pub fn as_rational(&self) -> Option<&Rational> {
+        match self {
+            ExactNumber::Rational(r) => Some(r),
+            ExactNumber::Algebraic(_) => None,
+        }
+    }
+
+    /// The number correctly rounded to `digits` significant digits (at least 1), in the
+    /// syntax of [`Rational::to_decimal`] (a JSON number literal). An irrational number is
+    /// never a tie, so its rounding needs only an interval narrow enough that both ends
+    /// round alike.
+    ///
+    /// # Errors
+    /// [`AlgebraicError::RefinementLimit`] when `limits.max_refine_steps` narrowings do not
+    /// settle the digits.
+    pub fn to_significant(&self, digits: u32, limits: &Limits) -> Result<String, AlgebraicError> {
+        let digits = digits.max(1);
+        let x = match self {
+            ExactNumber::Rational(r) => return Ok(r.to_decimal(digits)),
+            ExactNumber::Algebraic(a) => &a.value,
+        };
+        let mut x = x.clone();
+        let ten = BigInt::from(10);
+        for _ in 0..limits.max_refine_steps {
+            let (lo, hi) = x.interval();
+            let (lo, hi) = (lo.clone(), hi.clone());
+            // Both ends on one side of 0 and in one decade, then rounded at the same place.
+            if lo.signum() == hi.signum() && !lo.is_zero() {
+                let (small, large) = if lo.is_positive() {
+                    (lo.clone(), hi.clone())
+                } else {
+                    (-hi.clone(), -lo.clone())
+                };
+                let e = floor_log10(&small);
+                if e == floor_log10(&large) {
+                    let place = e - (i64::from(digits) - 1);
+                    let unit = pow10(&ten, place);
+                    let (a, b) = (
+                        round_half_up(&(&small / &unit)),
+                        round_half_up(&(&large / &unit)),
+                    );
+                    if a == b {
+                        let magnitude = BigRational::from_integer(a) * unit;
+                        let signed = if lo.is_positive() {
+                            magnitude
+                        } else {
+                            -magnitude
+                        };
+                        return Ok(Rational::from_big(signed).to_decimal(digits));
+                    }
+                }
+            }
+            let width = (&hi - &lo) / BigRational::from_integer(1024.into());
+            x.refine(&width, limits)?;
+        }
+        Err(AlgebraicError::RefinementLimit {
+            steps: limits.max_refine_steps,
+        })
+    }
+
+    /// The text a table or CSV cell shows without `--decimals`: `p/q` for a rational, the
+    /// decimal to [`DECIMAL_PLACES`] places for an irrational number.
+    pub fn cell(&self) -> String {
+        match self {
+            ExactNumber::Rational(r) => r.to_string(),
+            ExactNumber::Algebraic(a) => a.decimal.clone(),
+        }
+    }
+}
+
+/// `⌊log10 x⌋` of a positive rational.
+fn floor_log10(x: &BigRational) -> i64 {
+    let digits = |n: &BigInt| n.abs().to_string().len() as i64;
+    // 10^(d_n − 1) / 10^(d_d) < x < 10^(d_n) / 10^(d_d − 1): e is within one of d_n − d_d.
+    let mut e = digits(x.numer()) - digits(x.denom());
+    let ten = BigInt::from(10);
+    while pow10(&ten, e) > *x {
+        e -= 1;
+    }
+    while pow10(&ten, e + 1) <= *x {
+        e += 1;
+    }
+    e
+}
+
+/// `10^e` as a rational (`e` of either sign).
+fn pow10(ten: &BigInt, e: i64) -> BigRational {
+    let p = num_traits::pow(ten.clone(), e.unsigned_abs() as usize);
+    if e >= 0 {
+        BigRational::from_integer(p)
+    } else {
+        BigRational::new(BigInt::one(), p)
+    }
+}
+
+/// `⌊x + 1/2⌋` of a nonnegative rational.
+fn round_half_up(x: &BigRational) -> BigInt {
+    (x + BigRational::new(1.into(), 2.into()))
+        .floor()
+        .to_integer()
+}
+
+impl Serialize for ExactNumber {
+    /// A rational as its `"p/q"` newtype; an irrational number as the newtype
+    /// [`ALGEBRAIC_TYPE_NAME`] of `{"algebraic": {"polynomial", "interval"}, "decimal",
+    /// "closed_form"}` (see the [module docs](self)).
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            ExactNumber::Rational(r) => r.serialize(serializer),
+            ExactNumber::Algebraic(a) => {
+                serializer.serialize_newtype_struct(ALGEBRAIC_TYPE_NAME, a)
+            }
+        }
+    }
+}
+
+impl Serialize for AlgebraicNumber {
+    /// `{"algebraic": {"polynomial", "interval"}, "decimal", "closed_form"}` (the last for
+    /// degree 2 only).
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let polynomial: Vec<String> = self
+            .value
+            .min_poly()
+            .coeffs()
+            .iter()
+            .map(BigInt::to_string)
+            .collect();
+        let (lo, hi) = self.value.interval();
+        let interval = [
+            Rational::from_big(lo.clone()).to_string(),
+            Rational::from_big(hi.clone()).to_string(),
+        ];
+        let mut inner = serde_json::Map::new();
+        inner.insert("polynomial".into(), polynomial.into());
+        inner.insert("interval".into(), interval.to_vec().into());
+        let mut map =
+            serializer.serialize_map(Some(if self.closed_form.is_some() { 3 } else { 2 }))?;
+        map.serialize_entry("algebraic", &inner)?;
+        map.serialize_entry("decimal", &self.decimal)?;
+        if let Some(c) = &self.closed_form {
+            map.serialize_entry("closed_form", c)?;
+        }
+        map.end()
+    }
+}
+
+/// The exact equilibrium of an instance whose CEEI is irrational, every figure of the answer
+/// as an [`ExactNumber`].
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct ExactEquilibrium {
+    /// Tasks per user.
+    pub tasks: Vec<ExactNumber>,
+    /// Each user's bundle, `x_i d_ij` per resource.
+    pub allocation: Vec<Vec<ExactNumber>>,
+    /// Dominant shares, `x_i max_j d_ij / R_j`.
+    pub dominant_shares: Vec<ExactNumber>,
+    /// Weighted dominant shares (the dominant share over the weight).
+    pub weighted_shares: Vec<ExactNumber>,
+    /// Total use of each resource.
+    pub consumption: Vec<ExactNumber>,
+    /// The share of each resource in use (consumption over capacity).
+    pub utilization: Vec<ExactNumber>,
+    /// Whether each resource is used to capacity (exactly).
+    pub saturated: Vec<bool>,
+    /// Prices per unit of each resource.
+    pub prices: Vec<ExactNumber>,
+    /// The sum of the tasks.
+    pub total_tasks: ExactNumber,
+    /// The users of the smallest and largest tasks, dominant share and weighted share (the
+    /// first such user), in that order.
+    pub extremes: Extremes,
+    /// The number of distinct weighted shares.
+    pub weighted_levels: usize,
+    /// The prices and tasks as elements of their number field, for further exact
+    /// arithmetic (a ratio of two answers' tasks, say).
+    pub field: AlgebraicEquilibrium,
+}
+
+/// The users attaining the smallest and largest tasks and shares (the first in user order
+/// on ties); `None` without users.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Extremes {
+    /// `(min, max)` user of the tasks.
+    pub tasks: Option<(usize, usize)>,
+    /// `(min, max)` user of the dominant shares.
+    pub dominant_share: Option<(usize, usize)>,
+    /// `(min, max)` user of the weighted shares.
+    pub weighted_share: Option<(usize, usize)>,
+}
+
+/// Why an irrational CEEI answer has no exact form here.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ExactCeeiError {
+    /// More users than [`MAX_ALGEBRAIC_USERS`].
+    #[error("users: exact algebraic CEEI is tried for at most {limit} users (the degree of the clearing polynomial), the instance has {users}")]
+    TooManyUsers {
+        /// The instance's users.
+        users: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// The algebraic solve gave no answer.
+    #[error(transparent)]
+    Equilibrium(#[from] AlgebraicCeeiError),
+    /// Converting a figure of the answer hit a limit of the algebraic kernel.
+    #[error(transparent)]
+    Number(#[from] AlgebraicError),
+}
+
+/// [`Ceei::solve`] with the exact algebraic equilibrium when certification finds no rational
+/// one.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct ExactCeeiOutcome {
+    /// The numeric solve and its rational certification.
+    pub outcome: CeeiOutcome,
+    /// `None` when certified (the answer is rational: see [`CeeiOutcome::tasks_exact`]);
+    /// else the algebraic equilibrium or why there is none.
+    pub algebraic: Option<Result<ExactEquilibrium, ExactCeeiError>>,
+}
+
+impl Ceei {
+    /// Solves and certifies ([`Ceei::solve`]); when no rational equilibrium is certified,
+    /// finds the exact algebraic one, bounded by `limits` and [`MAX_ALGEBRAIC_USERS`] (see
+    /// the [module docs](self)).
+    ///
+    /// # Errors
+    /// As [`Ceei::solve`]; the algebraic step's failures are reported in
+    /// [`ExactCeeiOutcome::algebraic`], not as errors.
+    ///
+    /// # Example
+    /// The DRF paper's Theorem 5 instance, whose equilibrium lies in Q(√373).
+    /// ```
+    /// use leontief_solver::algebraic::Limits;
+    /// use leontief_solver::ceei::Ceei;
+    /// use leontief_solver::{Instance, User};
+    /// let inst = Instance::new(vec![100.into(), 100.into()], vec![
+    ///     User::new("1", [4, 1]), User::new("2", [1, 16]), User::new("3", [16, 1])]).unwrap();
+    /// let out = Ceei::new().solve_exact_numbers(&inst, &Limits::default()).unwrap();
+    /// assert!(!out.outcome.certified);
+    /// let eq = out.algebraic.unwrap().unwrap();
+    /// let serde_json::Value::Object(x) = serde_json::to_value(&eq.tasks[0]).unwrap() else {
+    ///     panic!("an algebraic number is an object")
+    /// };
+    /// assert_eq!(x["closed_form"], "(3125 - 125*sqrt(373))/63");
+    /// ```
+    pub fn solve_exact_numbers(
+        &self,
+        inst: &Instance,
+        limits: &Limits,
+    ) -> Result<ExactCeeiOutcome, SolverError> {
+        let outcome = self.solve(inst)?;
+        let algebraic = (!outcome.certified).then(|| {
+            if inst.num_users() > MAX_ALGEBRAIC_USERS {
+                return Err(ExactCeeiError::TooManyUsers {
+                    users: inst.num_users(),
+                    limit: MAX_ALGEBRAIC_USERS,
+                });
+            }
+            let eq = solve_two_resources(inst, limits)?;
+            Ok(exact_equilibrium(inst, eq, limits)?)
+        });
+        Ok(ExactCeeiOutcome { outcome, algebraic })
+    }
+}
+
+/// Every figure of the answer from the equilibrium's field elements.
+fn exact_equilibrium(
+    inst: &Instance,
+    eq: AlgebraicEquilibrium,
+    limits: &Limits,
+) -> Result<ExactEquilibrium, AlgebraicError> {
+    let k = &eq.field;
+    let scaled = |x: &FieldElement, c: &Rational| k.mul(&k.rational(c.to_big()), x);
+    let n = inst.num_users();
+    let m = inst.num_resources();
+    let mut allocation = Vec::with_capacity(n);
+    let mut dominant = Vec::with_capacity(n);
+    let mut weighted = Vec::with_capacity(n);
+    let mut weighted_elements = Vec::with_capacity(n);
+    let mut used = vec![k.rational(BigRational::zero()); m];
+    for (i, user) in inst.users().iter().enumerate() {
+        let x = &eq.tasks[i];
+        let mut bundle = Vec::with_capacity(m);
+        for (j, d) in user.demand.iter().enumerate() {
+            let b = scaled(x, d);
+            used[j] = k.add(&used[j], &b);
+            bundle.push(convert(k, &b, limits)?);
+        }
+        allocation.push(bundle);
+        dominant.push(convert(
+            k,
+            &scaled(x, &inst.task_dominant_share(i)),
+            limits,
+        )?);
+        let w = scaled(x, &inst.task_weighted_share(i));
+        weighted.push(convert(k, &w, limits)?);
+        weighted_elements.push(w);
+    }
+    let saturated = used
+        .iter()
+        .zip(inst.capacity())
+        .map(|(u, r)| *u == k.rational(r.to_big()))
+        .collect();
+    let consumption = used
+        .iter()
+        .map(|u| convert(k, u, limits))
+        .collect::<Result<Vec<_>, _>>()?;
+    let utilization = used
+        .iter()
+        .zip(inst.capacity())
+        .map(|(u, r)| convert(k, &scaled(u, &r.recip().unwrap_or_default()), limits))
+        .collect::<Result<Vec<_>, _>>()?;
+    let tasks = eq
+        .tasks
+        .iter()
+        .map(|x| convert(k, x, limits))
+        .collect::<Result<Vec<_>, _>>()?;
+    let prices = eq
+        .prices
+        .iter()
+        .map(|p| convert(k, p, limits))
+        .collect::<Result<Vec<_>, _>>()?;
+    let total = eq
+        .tasks
+        .iter()
+        .fold(k.rational(BigRational::zero()), |acc, x| k.add(&acc, x));
+    let total_tasks = convert(k, &total, limits)?;
+    let extremes = Extremes {
+        tasks: extremes(&tasks, limits)?,
+        dominant_share: extremes(&dominant, limits)?,
+        weighted_share: extremes(&weighted, limits)?,
+    };
+    let mut levels: Vec<&FieldElement> = Vec::new();
+    for w in &weighted_elements {
+        if !levels.contains(&w) {
+            levels.push(w);
+        }
+    }
+    Ok(ExactEquilibrium {
+        tasks,
+        allocation,
+        dominant_shares: dominant,
+        weighted_shares: weighted,
+        consumption,
+        utilization,
+        saturated,
+        prices,
+        total_tasks,
+        extremes,
+        weighted_levels: levels.len(),
+        field: eq,
+    })
+}
+
+/// A field element as an exact number.
+fn convert(
+    k: &NumberField,
+    x: &FieldElement,
+    limits: &Limits,
+) -> Result<ExactNumber, AlgebraicError> {
+    ExactNumber::from_real(k.to_real(x, limits)?, limits)
+}
+
+/// The first users of the smallest and the largest value.
+fn extremes(
+    values: &[ExactNumber],
+    limits: &Limits,
+) -> Result<Option<(usize, usize)>, AlgebraicError> {
+    let real = |x: &ExactNumber| match x {
+        ExactNumber::Rational(r) => RealAlgebraic::from_rational(r.to_big()),
+        ExactNumber::Algebraic(a) => a.value.clone(),
+    };
+    let reals: Vec<RealAlgebraic> = values.iter().map(real).collect();
+    if reals.is_empty() {
+        return Ok(None);
+    }
+    let (mut lo, mut hi) = (0, 0);
+    for i in 1..reals.len() {
+        if reals[i].try_cmp(&reals[lo], limits)? == Ordering::Less {
+            lo = i;
+        }
+        if reals[i].try_cmp(&reals[hi], limits)? == Ordering::Greater {
+            hi = i;
+        }
+    }
+    Ok(Some((lo, hi)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::User;
+
+    fn theorem5() -> Instance {
+        Instance::new(
+            vec![100.into(), 100.into()],
+            vec![
+                User::new("1", [4, 1]),
+                User::new("2", [1, 16]),
+                User::new("3", [16, 1]),
+            ],
+        )
+        .unwrap()
+    }
+
+    fn q(s: &str) -> BigRational {
+        s.parse::<Rational>().unwrap().to_big()
+    }
+
+    /// u1 = (3125 − 125√373)/63 ≈ 11.283317627: √373 ∈ (19.3132, 19.3133) since
+    /// 19.3132² = 373.0 − 0.0004... : 193132² = 37299969424 < 37300000000 < 37300355689 =
+    /// 193133², so u1 ∈ ((3125 − 125·19.3133)/63, (3125 − 125·19.3132)/63)
+    /// = (11.28307…, 11.28327…), and 6 significant digits can only be 11.2831, 11.2832 or
+    /// 11.2833; the serde form names the newtype and the closed form.
+    #[test]
+    fn theorem_5_tasks_round_and_serialize() {
+        let out = Ceei::new()
+            .solve_exact_numbers(&theorem5(), &Limits::default())
+            .unwrap();
+        let eq = out.algebraic.unwrap().unwrap();
+        let u1 = &eq.tasks[0];
+        let lo = (q("3125") - q("125") * q("193133/10000")) / q("63");
+        let hi = (q("3125") - q("125") * q("193132/10000")) / q("63");
+        let six = Rational::from_decimal_str(&u1.to_significant(6, &Limits::default()).unwrap())
+            .unwrap()
+            .to_big();
+        assert!(lo - q("1/20000") <= six && six <= hi + q("1/20000"));
+        let v = serde_json::to_value(u1).unwrap();
+        assert_eq!(
+            v["algebraic"]["polynomial"],
+            serde_json::json!(["62500", "-6250", "63"])
+        );
+        assert_eq!(v["closed_form"], "(3125 - 125*sqrt(373))/63");
+        // All of resource 1 and 2 is used, exactly: 4u1 + u2 + 16u3 = 100.
+        assert_eq!(eq.saturated, vec![true, true]);
+        assert_eq!(
+            eq.consumption,
+            vec![
+                ExactNumber::Rational(100.into()),
+                ExactNumber::Rational(100.into())
+            ]
+        );
+    }
+
+    /// A rational number rounds as [`Rational::to_decimal`]; 1234.5 at 2 digits is 1200, and
+    /// −√2 ≈ −1.41421356 at 3 digits is −1.41 (the sign kept, both ends of the interval
+    /// rounded alike).
+    #[test]
+    fn significant_digits_of_either_kind() {
+        let limits = Limits::default();
+        let r = ExactNumber::Rational("2469/2".parse().unwrap());
+        assert_eq!(r.to_significant(2, &limits).unwrap(), "1200");
+        let roots =
+            RealAlgebraic::roots(&crate::algebraic::Poly::from_i64s(&[-2, 0, 1]), &limits).unwrap();
+        let minus_sqrt2 = ExactNumber::from_real(roots[0].clone(), &limits).unwrap();
+        assert_eq!(minus_sqrt2.to_significant(3, &limits).unwrap(), "-1.41");
+        // 1000·√2 = 1414.21…: at 2 digits 1400, a negative place.
+        let k = NumberField::new(roots[1].clone());
+        let big = k.mul(&k.rational(q("1000")), &k.generator());
+        let big = convert(&k, &big, &limits).unwrap();
+        assert_eq!(big.to_significant(2, &limits).unwrap(), "1400");
+        assert_eq!(big.to_significant(7, &limits).unwrap(), "1414.214");
+    }
+}
