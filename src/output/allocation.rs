@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use leontief_solver::decimal_bounds::{format_rounded, DecimalBounds};
+use leontief_solver::rational::{format_rounded, DecimalBounds};
 use leontief_solver::{Allocation, ExactSum, Instance, Rational};
 use num_bigint::BigInt;
 use serde_json::{Map, Value};

@@ -26,7 +26,7 @@
 use std::io::{self, Write};
 
 use super::{CompactFilling, CompactTasks};
-use crate::decimal_bounds::{format_rounded, DecimalBounds};
+use crate::rational::{format_rounded, DecimalBounds};
 use crate::{Instance, Rational};
 
 /// Appends `s` as a JSON string literal.
