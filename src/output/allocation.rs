@@ -635,18 +635,38 @@ impl SummaryFigures {
         // Users whose share per task is zero, with the distinct weighted shares they add.
         let mut direct: Vec<usize> = Vec::new();
         let mut direct_shares: Vec<Rational> = Vec::new();
-        for i in 0..inst.num_users() {
-            let per_task = inst.task_weighted_share(i);
-            let share = &x.tasks[i] * &per_task;
-            let Some(inverse) = per_task.recip() else {
+        // Each user's weighted share, its hash, and (for a nonzero share per task) the small
+        // factors: computed in parallel, the big product per user being most of the work.
+        let per_user = |i: usize| {
+            let (dominant, weighted) = per_task_shares(inst, i);
+            let per_task = weighted.as_ref().unwrap_or(&dominant);
+            let share = &x.tasks[i] * per_task;
+            let factors = per_task.recip().map(|inverse| {
+                let dominant_factor = match &weighted {
+                    None => Rational::ONE,
+                    Some(_) => &dominant * &inverse,
+                };
+                (inverse, dominant_factor)
+            });
+            (share_hash(&share), share, factors)
+        };
+        let users: Vec<_> = {
+            use rayon::prelude::*;
+            (0..inst.num_users())
+                .into_par_iter()
+                .with_min_len(CHUNK)
+                .map(per_user)
+                .collect()
+        };
+        for (i, (hash, share, factors)) in users.into_iter().enumerate() {
+            let Some((inverse, dominant_factor)) = factors else {
                 if !direct_shares.contains(&share) {
                     direct_shares.push(share);
                 }
                 direct.push(i);
                 continue;
             };
-            let dominant_factor = &inst.task_dominant_share(i) * &inverse;
-            let slot = by_hash.entry(share_hash(&share)).or_default();
+            let slot = by_hash.entry(hash).or_default();
             match slot.iter().find(|&&g| groups[g].share == share) {
                 Some(&g) => {
                     let group = &mut groups[g];
