@@ -142,9 +142,21 @@ impl Allocation {
     /// users the same denominator (97 distinct ones among 100,000 users in the 100,000 × 8
     /// benchmark), so this replaces one big gcd per term by one per group.
     pub fn consumption_of(&self, instance: &Instance, j: usize) -> Rational {
+        self.consumption_among(instance, 0..self.tasks.len(), j)
+    }
+
+    /// What the users `among` consume of resource `j`, `sum_{i ∈ among} x_i d_ij`, exactly
+    /// (summed as [`consumption_of`](Self::consumption_of) sums).
+    pub(crate) fn consumption_among(
+        &self,
+        instance: &Instance,
+        among: impl IntoIterator<Item = usize>,
+        j: usize,
+    ) -> Rational {
         let mut small = ExactSum::new();
         let mut groups: HashMap<BigInt, BigInt> = HashMap::new();
-        for (u, t) in instance.users.iter().zip(&self.tasks) {
+        for i in among {
+            let (u, t) = (&instance.users[i], &self.tasks[i]);
             let d = &u.demand[j];
             if d.is_zero() || t.is_zero() {
                 continue;
