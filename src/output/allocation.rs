@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use leontief_solver::rational::{format_rounded, DecimalBounds};
+use leontief_solver::rational::DecimalBounds;
 use leontief_solver::{Allocation, ExactSum, Instance, Rational};
 use num_bigint::BigInt;
 use serde_json::{Map, Value};
@@ -116,9 +116,8 @@ impl Printer {
     /// `t` itself, rounded from its bounds when they decide it.
     fn number_near(&mut self, t: &Tasks<'_>, quoted: bool, out: &mut String) {
         if let (Some(b), Numbers::Decimals(n)) = (t.bounds, self.numbers)
-            && let Some((m, e)) = b.round(n)
+            && b.write_rounded(n, out)
         {
-            format_rounded(m, e, out);
             return;
         }
         if let Some(exact) = &t.exact {
@@ -145,12 +144,8 @@ impl Printer {
                 out.push('0');
                 return;
             }
-            if num > 0 {
-                let scaled = b.times(num.unsigned_abs(), den.unsigned_abs());
-                if let Some((m, e)) = scaled.and_then(|x| x.round(n)) {
-                    format_rounded(m, e, out);
-                    return;
-                }
+            if num > 0 && b.write_times(num.unsigned_abs(), den.unsigned_abs(), n, out) {
+                return;
             }
         }
         if let (Some(exact), Some((num, den))) = (&t.exact, a.as_small())

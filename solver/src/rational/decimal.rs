@@ -564,6 +564,17 @@ impl DecimalBounds {
         Some((m, e))
     }
 
+    /// Appends the value times `a / b` (`a, b > 0`) correctly rounded to `n` significant
+    /// digits when the bounds decide it; returns `false` (appending nothing) otherwise.
+    pub fn write_times(self, a: u128, b: u128, n: u32, out: &mut String) -> bool {
+        let scaled = if (a, b) == (1, 1) {
+            Some(self)
+        } else {
+            self.times(a, b)
+        };
+        scaled.is_some_and(|x| x.write_rounded(n, out))
+    }
+
     /// Appends the value correctly rounded to `n` significant digits, in the syntax of
     /// [`Rational::to_decimal`], when the bounds decide it; returns `false` (appending
     /// nothing) otherwise.
@@ -580,7 +591,7 @@ impl DecimalBounds {
 
 /// Appends `m · 10^(e-n+1)` (with `m` of `n` digits) in the syntax of
 /// [`Rational::to_decimal`]: what [`DecimalBounds::round`] gives, printed.
-pub fn format_rounded(m: u128, e: i64, out: &mut String) {
+fn format_rounded(m: u128, e: i64, out: &mut String) {
     // The digits on the stack, by 64-bit divisions while they fit (the usual case).
     let mut buf = [0u8; 40];
     let mut start = buf.len();
