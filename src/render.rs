@@ -6,6 +6,7 @@ use leontief_solver::{Allocation, Instance, Rational};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::output::allocation::{saturated, write_json, Answer};
 use crate::output::Numbers;
 
 /// An exact string, `"p/q"` or `"p"`.
@@ -18,11 +19,9 @@ pub fn exact_list(v: &[Rational]) -> Value {
     Value::Array(v.iter().map(exact).collect())
 }
 
-/// The JSON answer of `solve`, built as a tree (the reference for the streaming writer of
-/// [`crate::output::allocation`], which prints the same bytes):
-/// `{"mechanism", "exact", "resources", "users": [{"name", "tasks", "allocation",
-/// "dominant_share", "weighted_share"}], "consumption", "saturated"}`; `extra` is merged in
-/// (mechanism-specific fields such as a trace).
+/// The JSON answer of `solve` as a tree: the text of the streaming writer
+/// ([`crate::output::allocation::write_json`], exact numbers) read back, with `extra` merged
+/// in (mechanism-specific fields such as a trace).
 pub fn allocation_json(
     mechanism: &str,
     exact_answer: bool,
@@ -30,24 +29,23 @@ pub fn allocation_json(
     x: &Allocation,
     extra: Map<String, Value>,
 ) -> Value {
-    let consumption = x.consumption(inst);
-    let mut out = answer_head(mechanism, exact_answer, inst, |i| {
-        let mut user = user_row(
-            inst,
-            i,
-            exact(&x.tasks[i]),
-            exact_list(&x.bundle(inst, i)),
-            exact(&x.dominant_share(inst, i)),
-        );
-        user.insert("weighted_share".into(), exact(&x.weighted_share(inst, i)));
-        user
+    let text = crate::output::to_string(|sink| {
+        write_json(
+            sink,
+            Numbers::Exact,
+            Answer {
+                mechanism,
+                exact: exact_answer,
+                instance: inst,
+                allocation: x,
+                consumption: None,
+                extra: Map::new(),
+            },
+        )
     });
-    let saturated: Vec<Value> = saturated_names(inst, &consumption)
-        .into_iter()
-        .map(Value::String)
-        .collect();
-    out.insert("consumption".into(), exact_list(&consumption));
-    out.insert("saturated".into(), Value::Array(saturated));
+    // The writer prints valid JSON; `extra` is merged as a value so that its numbers are kept
+    // as they are.
+    let mut out: Map<String, Value> = serde_json::from_str(&text).unwrap_or_default();
     out.extend(extra);
     Value::Object(out)
 }
@@ -87,16 +85,6 @@ fn user_row(
     user.insert("allocation".into(), allocation);
     user.insert("dominant_share".into(), dominant_share);
     user
-}
-
-fn saturated_names(inst: &Instance, consumption: &[Rational]) -> Vec<String> {
-    consumption
-        .iter()
-        .zip(inst.capacity())
-        .zip(inst.resources())
-        .filter(|((c, r), _)| c >= r)
-        .map(|(_, name)| name.clone())
-        .collect()
 }
 
 /// One event of progressive filling: the level, what froze users there, and who.
@@ -186,7 +174,7 @@ pub fn allocation_table(
             out.push('\n');
         }
     }
-    let saturated = saturated_names(inst, &consumption);
+    let saturated = saturated(inst, &consumption);
     out.push_str(&format!(
         "saturated: {}\n",
         if saturated.is_empty() {

@@ -32,7 +32,6 @@
 pub mod algebraic;
 pub mod asset;
 pub mod ceei;
-pub mod decimal_bounds;
 pub mod discrete;
 pub mod drf;
 mod error;

@@ -1,6 +1,5 @@
-//! `solve`'s answer written directly: the JSON of [`crate::render::allocation_json`]
-//! byte for byte (exact numbers), or with correctly rounded decimals, as CSV (one row per
-//! user), or as a summary of aggregate figures.
+//! `solve`'s answer written directly: JSON with exact numbers or correctly rounded decimals,
+//! CSV (one row per user), or a summary of aggregate figures.
 //!
 //! # Complexity
 //! `O(n·m)` numbers for `n` users and `m` resources, each computed and converted once. With
@@ -9,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use leontief_solver::decimal_bounds::{format_rounded, DecimalBounds};
+use leontief_solver::rational::DecimalBounds;
 use leontief_solver::{Allocation, ExactSum, Instance, Rational};
 use num_bigint::BigInt;
 use serde_json::{Map, Value};
@@ -117,9 +116,8 @@ impl Printer {
     /// `t` itself, rounded from its bounds when they decide it.
     fn number_near(&mut self, t: &Tasks<'_>, quoted: bool, out: &mut String) {
         if let (Some(b), Numbers::Decimals(n)) = (t.bounds, self.numbers)
-            && let Some((m, e)) = b.round(n)
+            && b.write_rounded(n, out)
         {
-            format_rounded(m, e, out);
             return;
         }
         if let Some(exact) = &t.exact {
@@ -146,12 +144,8 @@ impl Printer {
                 out.push('0');
                 return;
             }
-            if num > 0 {
-                let scaled = b.times(num.unsigned_abs(), den.unsigned_abs());
-                if let Some((m, e)) = scaled.and_then(|x| x.round(n)) {
-                    format_rounded(m, e, out);
-                    return;
-                }
+            if num > 0 && b.write_times(num.unsigned_abs(), den.unsigned_abs(), n, out) {
+                return;
             }
         }
         if let (Some(exact), Some((num, den))) = (&t.exact, a.as_small())
@@ -225,49 +219,17 @@ fn cross_le(a: &Rational, b: &Rational, c: &Rational, d: &Rational) -> bool {
     a * b <= c * d
 }
 
-/// Total use of each resource, `Σ_i x_i d_ij`, exactly (the value of
-/// [`Allocation::consumption`]).
-///
-/// Terms whose product fits machine words go to an [`ExactSum`]; big terms are grouped by
-/// their unreduced denominator (`x_i`'s times `d_ij`'s), whose numerators add as integers,
-/// and only the groups are added as fractions. Progressive filling gives many users the same
-/// denominator (97 distinct ones among 100,000 users in the 100,000 × 8 benchmark), so this
-/// replaces one big gcd per term by one per group.
+/// Total use of each resource ([`Allocation::consumption_of`]), the resources summed in
+/// parallel for large answers.
 pub fn consumption(inst: &Instance, x: &Allocation) -> Vec<Rational> {
     use rayon::prelude::*;
-    let resource = |j: usize| {
-        let mut small = ExactSum::new();
-        let mut groups: HashMap<BigInt, BigInt> = HashMap::new();
-        for (u, t) in inst.users().iter().zip(&x.tasks) {
-            let d = &u.demand[j];
-            if d.is_zero() || t.is_zero() {
-                continue;
-            }
-            if !t.is_big() && !d.is_big() {
-                let p = d * t;
-                if !p.is_big() {
-                    small.add(&p);
-                    continue;
-                }
-            }
-            *groups.entry(t.denom() * d.denom()).or_default() += t.numer() * d.numer();
-        }
-        let mut groups: Vec<(BigInt, BigInt)> = groups.into_iter().collect();
-        // A fixed order keeps the work reproducible (the exact result does not depend on it).
-        groups.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-        let mut total = small.value();
-        for (den, num) in groups {
-            total += Rational::from_big_parts(num, den).expect("denominators are positive");
-        }
-        total
-    };
     // Small answers in place: waking the pool costs more than the sums.
     if inst.num_users() < 1024 {
-        (0..inst.num_resources()).map(resource).collect()
+        x.consumption(inst)
     } else {
         (0..inst.num_resources())
             .into_par_iter()
-            .map(resource)
+            .map(|j| x.consumption_of(inst, j))
             .collect()
     }
 }
@@ -668,18 +630,38 @@ impl SummaryFigures {
         // Users whose share per task is zero, with the distinct weighted shares they add.
         let mut direct: Vec<usize> = Vec::new();
         let mut direct_shares: Vec<Rational> = Vec::new();
-        for i in 0..inst.num_users() {
-            let per_task = inst.task_weighted_share(i);
-            let share = &x.tasks[i] * &per_task;
-            let Some(inverse) = per_task.recip() else {
+        // Each user's weighted share, its hash, and (for a nonzero share per task) the small
+        // factors: computed in parallel, the big product per user being most of the work.
+        let per_user = |i: usize| {
+            let (dominant, weighted) = per_task_shares(inst, i);
+            let per_task = weighted.as_ref().unwrap_or(&dominant);
+            let share = &x.tasks[i] * per_task;
+            let factors = per_task.recip().map(|inverse| {
+                let dominant_factor = match &weighted {
+                    None => Rational::ONE,
+                    Some(_) => &dominant * &inverse,
+                };
+                (inverse, dominant_factor)
+            });
+            (share_hash(&share), share, factors)
+        };
+        let users: Vec<_> = {
+            use rayon::prelude::*;
+            (0..inst.num_users())
+                .into_par_iter()
+                .with_min_len(CHUNK)
+                .map(per_user)
+                .collect()
+        };
+        for (i, (hash, share, factors)) in users.into_iter().enumerate() {
+            let Some((inverse, dominant_factor)) = factors else {
                 if !direct_shares.contains(&share) {
                     direct_shares.push(share);
                 }
                 direct.push(i);
                 continue;
             };
-            let dominant_factor = &inst.task_dominant_share(i) * &inverse;
-            let slot = by_hash.entry(share_hash(&share)).or_default();
+            let slot = by_hash.entry(hash).or_default();
             match slot.iter().find(|&&g| groups[g].share == share) {
                 Some(&g) => {
                     let group = &mut groups[g];
@@ -813,7 +795,7 @@ mod tests {
     use super::*;
     use crate::commands::pretty;
     use crate::output::{finish_json, to_string};
-    use crate::render::{allocation_json, filling_trace_json};
+    use crate::render::filling_trace_json;
     use leontief_solver::generate::{cluster_workload, SplitMix64};
     use leontief_solver::{AssetFairness, Drf, Pool, User};
 
@@ -888,7 +870,10 @@ mod tests {
     }
 
     #[test]
-    fn streaming_prints_the_serde_tree_byte_for_byte() {
+    fn rounded_json_is_the_exact_json_rounded() {
+        // Each rounded number (products rounded from the bounds of a big task count, or
+        // unreduced) is the exact kernel's rounding of the exact answer's number, and the
+        // precision note sits after "exact" as in the other answers.
         let mut big = 0;
         for inst in instances() {
             for fill in [Drf::extended().fill(&inst), AssetFairness.fill(&inst)] {
@@ -897,14 +882,12 @@ mod tests {
                 extra.insert("lp_stages".into(), serde_json::json!(3));
                 let x = Allocation::new(fill.tasks);
                 big += x.tasks.iter().filter(|t| t.is_big()).count();
-                let tree = pretty(&allocation_json("drf", true, &inst, &x, extra.clone()));
-                assert_eq!(streamed(Numbers::Exact, &inst, &x, extra.clone()), tree);
-                // Rounded: the unreduced products and the reduced ones round alike, and the
-                // precision note sits after "exact" as in the other answers.
+                let exact: Value =
+                    serde_json::from_str(&streamed(Numbers::Exact, &inst, &x, extra.clone()))
+                        .expect("JSON");
                 for digits in [1, 3, 12, 40] {
                     let numbers = Numbers::Decimals(digits);
-                    let tree = allocation_json("drf", true, &inst, &x, extra.clone());
-                    let expected = pretty(&finish_json(tree, numbers));
+                    let expected = pretty(&finish_json(exact.clone(), numbers));
                     assert_eq!(streamed(numbers, &inst, &x, extra.clone()), expected);
                 }
             }
@@ -938,14 +921,20 @@ mod tests {
     }
 
     #[test]
-    fn consumption_matches_the_model() {
+    fn consumption_is_the_plain_sum_and_the_fillings() {
         for inst in instances() {
             for fill in [Drf::extended().fill(&inst), AssetFairness.fill(&inst)] {
                 let x = Allocation::new(fill.tasks);
-                let total = x.consumption(&inst);
-                assert_eq!(consumption(&inst, &x), total);
+                // The grouped sums against the plain sum of the terms x_i d_ij.
+                let plain: Vec<Rational> = (0..inst.num_resources())
+                    .map(|j| {
+                        let terms = inst.users().iter().zip(&x.tasks);
+                        terms.fold(Rational::ZERO, |s, (u, t)| s + &u.demand[j] * t)
+                    })
+                    .collect();
+                assert_eq!(consumption(&inst, &x), plain);
                 // The filling's own running totals, which `solve` prints instead.
-                assert_eq!(fill.consumption, total);
+                assert_eq!(fill.consumption, plain);
             }
         }
     }

@@ -26,7 +26,7 @@
 use std::io::{self, Write};
 
 use super::{CompactFilling, CompactTasks};
-use crate::decimal_bounds::{format_rounded, DecimalBounds};
+use crate::rational::DecimalBounds;
 use crate::{Instance, Rational};
 
 /// Appends `s` as a JSON string literal.
@@ -59,17 +59,9 @@ impl CompactFilling {
         }
         let decided = bounds
             .zip(small_parts(factor))
-            .and_then(|(b, (a, q))| {
-                if (a, q) == (1, 1) {
-                    Some(b)
-                } else {
-                    b.times(a, q)
-                }
-            })
-            .and_then(|b| b.round(digits));
-        match decided {
-            Some((m, e)) => format_rounded(m, e, out),
-            None => (self.exact_tasks(instance, i) * factor).write_decimal(digits, out),
+            .is_some_and(|(b, (a, q))| b.write_times(a, q, digits, out));
+        if !decided {
+            (self.exact_tasks(instance, i) * factor).write_decimal(digits, out);
         }
     }
 
@@ -88,28 +80,6 @@ impl CompactFilling {
             }
             _ => None,
         }
-    }
-
-    /// User `i`'s tasks correctly rounded to `digits` significant digits (ties to even), in
-    /// the syntax of [`Rational::to_decimal`].
-    ///
-    /// # Example
-    /// ```
-    /// use leontief_solver::asset::fill_compact;
-    /// use leontief_solver::{Instance, User};
-    /// let paper = Instance::new(vec![9.into(), 18.into()],
-    ///     vec![User::new("A", [1, 4]), User::new("B", [3, 1])]).unwrap();
-    /// let fill = fill_compact(&paper);
-    /// assert_eq!(fill.tasks_decimal(&paper, 1, 3), "2.16"); // 54/25
-    /// ```
-    pub fn tasks_decimal(&self, instance: &Instance, i: usize, digits: u32) -> String {
-        let mut out = String::new();
-        let bounds = self.tasks_decimal_bounds(i);
-        match &self.tasks[i] {
-            CompactTasks::Exact(t) => t.write_decimal(digits, &mut out),
-            _ => self.push_scaled(instance, i, bounds, &Rational::ONE, digits, &mut out),
-        }
-        out
     }
 
     /// Writes the answer as JSON to `out`, laid out as serde_json's pretty printer lays it

@@ -1,5 +1,9 @@
 //! Allocations: task counts per user, exact or approximate, and what they consume.
 
+use std::collections::HashMap;
+
+use num_bigint::BigInt;
+
 use crate::{ExactSum, Instance, Rational};
 
 /// An allocation: `tasks[i] = x_i`, user `i` receives the bundle `x_i d_i`.
@@ -122,19 +126,58 @@ impl Allocation {
             .collect()
     }
 
-    /// Total use of each resource, `sum_i x_i d_ij`.
+    /// Total use of each resource, `sum_i x_i d_ij` ([`consumption_of`](Self::consumption_of)
+    /// for each).
     pub fn consumption(&self, instance: &Instance) -> Vec<Rational> {
         (0..instance.num_resources())
-            .map(|j| {
-                let mut s = ExactSum::new();
-                for (u, x) in instance.users.iter().zip(&self.tasks) {
-                    if !u.demand[j].is_zero() {
-                        s.add(&(&u.demand[j] * x));
-                    }
-                }
-                s.value()
-            })
+            .map(|j| self.consumption_of(instance, j))
             .collect()
+    }
+
+    /// Total use of resource `j`, `sum_i x_i d_ij`, exactly.
+    ///
+    /// Terms whose product fits machine words go to an [`ExactSum`]; big terms are grouped by
+    /// their unreduced denominator (`x_i`'s times `d_ij`'s), whose numerators add as
+    /// integers, and only the groups are added as fractions. Progressive filling gives many
+    /// users the same denominator (97 distinct ones among 100,000 users in the 100,000 × 8
+    /// benchmark), so this replaces one big gcd per term by one per group.
+    pub fn consumption_of(&self, instance: &Instance, j: usize) -> Rational {
+        self.consumption_among(instance, 0..self.tasks.len(), j)
+    }
+
+    /// What the users `among` consume of resource `j`, `sum_{i ∈ among} x_i d_ij`, exactly
+    /// (summed as [`consumption_of`](Self::consumption_of) sums).
+    pub(crate) fn consumption_among(
+        &self,
+        instance: &Instance,
+        among: impl IntoIterator<Item = usize>,
+        j: usize,
+    ) -> Rational {
+        let mut small = ExactSum::new();
+        let mut groups: HashMap<BigInt, BigInt> = HashMap::new();
+        for i in among {
+            let (u, t) = (&instance.users[i], &self.tasks[i]);
+            let d = &u.demand[j];
+            if d.is_zero() || t.is_zero() {
+                continue;
+            }
+            if !t.is_big() && !d.is_big() {
+                let p = d * t;
+                if !p.is_big() {
+                    small.add(&p);
+                    continue;
+                }
+            }
+            *groups.entry(t.denom() * d.denom()).or_default() += t.numer() * d.numer();
+        }
+        let mut groups: Vec<(BigInt, BigInt)> = groups.into_iter().collect();
+        // A fixed order keeps the work reproducible (the exact result does not depend on it).
+        groups.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        let mut total = small.value();
+        for (den, num) in groups {
+            total += Rational::from_big_parts(num, den).expect("denominators are positive");
+        }
+        total
     }
 
     /// Indices of the resources used to capacity.

@@ -170,20 +170,18 @@ pub(crate) fn holdings_bounds(
     let m = instance.num_resources();
     (0..m)
         .map(|j| {
-            let mut value = crate::ExactSum::new();
             let mut spread = Some(Rational::ZERO);
             for &k in below {
                 let d = &instance.users()[k].demand[j];
                 if d.is_zero() {
                     continue;
                 }
-                value.add(&(&x.tasks[k] * d));
                 spread = match (spread, x.error_bound(k)) {
                     (Some(s), Some(e)) => Some(s + &e * d),
                     _ => None,
                 };
             }
-            let value = value.value();
+            let value = x.consumption_among(instance, below.iter().copied(), j);
             Bounded::around(value, spread)
         })
         .collect()

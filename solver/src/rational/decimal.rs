@@ -28,6 +28,10 @@
 //! `O(size(p) · size(q))` at worst, plus `O(N)` to print the digits. There is no
 //! digit-by-digit loop over the value's length.
 //!
+//! [`DecimalBounds`] rounds big fractions and their products with small factors from a
+//! machine-word interval, deciding with this kernel's rule and deferring to it when the
+//! interval straddles a rounding boundary.
+//!
 //! # Example
 //! ```
 //! use leontief_solver::Rational;
@@ -403,6 +407,212 @@ fn round_big(p: &BigUint, q: &BigUint, n: u32) -> (Kept, i64) {
     }
 }
 
+/// Digits kept by [`DecimalBounds`] (`10^34 < 2^113`, leaving room for small factors).
+const KEPT_DIGITS: i64 = 34;
+
+/// Bounds of a positive exact value `v ∈ [lo, hi] · 10^-p` on machine words (`0 < lo ≤ hi`,
+/// `lo == hi` only when `v` is exactly that), from which `v` and its products with small
+/// factors are correctly rounded without a big-integer division per number.
+///
+/// Progressive filling gives users task counts that are big fractions; asset fairness's
+/// level-coefficient answer (`docs/theory.md` §2.4) holds them as a level known within an
+/// interval times a small coefficient. Each is converted once to an integer interval with
+/// about 34 digits, and every product with a small factor (a demand, a share per task) is
+/// rounded from machine words.
+///
+/// # Why the result is the correctly rounded value
+/// Rounding to `N` significant digits with ties to even is a non-decreasing function of the
+/// value. Each end of `[lo, hi] · 10^-p` is obtained by rounding down, respectively up, so
+/// the interval holds `v` whatever the error of each step. [`DecimalBounds::round`] accepts
+/// only when both ends have the same kept digits `q = ⌊lo/10^k⌋ = ⌊hi/10^k⌋` (`k` digits
+/// dropped) and dropped parts both strictly above, or both strictly below, half of `10^k`:
+/// then every value in between, `v` included, rounds to `q + 1`, respectively `q`, and never
+/// to a tie. Otherwise (a rounding boundary in the interval, or an interval too wide) it
+/// returns `None` and the caller rounds the exact value with [`Rational::write_decimal`].
+///
+/// # Example
+/// ```
+/// use leontief_solver::rational::DecimalBounds;
+/// let third = DecimalBounds::of_ratio(&1.into(), &3.into()).unwrap();
+/// let mut s = String::new();
+/// assert!(third.times(2, 1).unwrap().write_rounded(12, &mut s)); // 2/3
+/// assert_eq!(s, "0.666666666667");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DecimalBounds {
+    lo: u128,
+    hi: u128,
+    p: i64,
+}
+
+/// The decimal scale `p` that gives a value `v` with `log2 v ≈ log2` about
+/// [`KEPT_DIGITS`] digits (`10^p · 2^log2 ≈ 10^34`; `log10 2 < 0.30103`).
+fn kept_scale(log2: i64) -> i64 {
+    KEPT_DIGITS - (log2 * 30103).div_euclid(100_000) - 1
+}
+
+impl DecimalBounds {
+    /// Bounds of `(L / 2^f) · (a / b)` and `(H / 2^f) · (a / b)` (all positive) with about
+    /// 34 digits: `lo = ⌊L a 10^p / (b 2^f)⌋`, `hi = ⌈H a 10^p / (b 2^f)⌉`.
+    /// `None` when an end is zero.
+    pub fn of_product(
+        l: &BigInt,
+        h: &BigInt,
+        f: u64,
+        a: &BigInt,
+        b: &BigInt,
+    ) -> Option<DecimalBounds> {
+        let num_hi = h * a;
+        if l.is_zero() || num_hi.is_zero() {
+            return None;
+        }
+        // log2 of the value is within one of bits(H a) - bits(b) - f.
+        let p = kept_scale(num_hi.bits() as i64 - b.bits() as i64 - f as i64);
+        let num_lo = l * a;
+        let (nl, nh, den) = if p >= 0 {
+            let t = BigInt::from(pow10_big(p.unsigned_abs()));
+            (num_lo * &t, num_hi * t, b << f)
+        } else {
+            let t = BigInt::from(pow10_big(p.unsigned_abs()));
+            (num_lo, num_hi, (b << f) * t)
+        };
+        let lo = nl.div_floor(&den).to_u128()?;
+        let hi = Integer::div_ceil(&nh, &den).to_u128()?;
+        (lo > 0).then_some(DecimalBounds { lo, hi, p })
+    }
+
+    /// Bounds of a positive fraction `num / den` (not necessarily reduced), the tightest
+    /// with about 34 digits: one division, `lo = ⌊num 10^p / den⌋` and `hi` one more when
+    /// it leaves a remainder. `None` when the value is not positive.
+    pub fn of_ratio(num: &BigInt, den: &BigInt) -> Option<DecimalBounds> {
+        if num.sign() != den.sign() || num.is_zero() {
+            return None;
+        }
+        let (n, d) = (num.magnitude(), den.magnitude());
+        let p = kept_scale(n.bits() as i64 - d.bits() as i64);
+        let scale = pow10_big(p.unsigned_abs());
+        let (q, r) = if p >= 0 {
+            (n * scale).div_rem(d)
+        } else {
+            n.div_rem(&(d * scale))
+        };
+        let lo = q.to_u128()?;
+        let hi = lo.checked_add(u128::from(!r.is_zero()))?;
+        (lo > 0).then_some(DecimalBounds { lo, hi, p })
+    }
+
+    /// Bounds of the value times `a / b` (`a, b > 0`): floor and ceiling again, after dropping
+    /// low digits when the product would overflow.
+    pub fn times(self, a: u128, b: u128) -> Option<DecimalBounds> {
+        let DecimalBounds {
+            mut lo,
+            mut hi,
+            mut p,
+        } = self;
+        while hi.checked_mul(a).is_none() {
+            // Drop a digit: ⌊lo/10⌋ and ⌈hi/10⌉ still bound the value (and stay equal only
+            // when the value is exactly representable).
+            lo /= 10;
+            hi = hi.div_ceil(10);
+            p -= 1;
+            if lo == 0 {
+                return None;
+            }
+        }
+        let nl = lo * a;
+        let nh = hi.checked_mul(a)?;
+        // An integer factor (a demand, usually) needs no division.
+        let (lo, hi) = if b == 1 {
+            (nl, nh)
+        } else {
+            (nl / b, nh.div_ceil(b))
+        };
+        (lo > 0).then_some(DecimalBounds { lo, hi, p })
+    }
+
+    /// The value rounded to `n` significant digits (ties to even) as `(m, e)`, the value being
+    /// `m · 10^(e-n+1)` with `10^(n-1) ≤ m < 10^n`; `None` when the bounds do not decide it
+    /// (see the [type docs](DecimalBounds)).
+    pub fn round(self, n: u32) -> Option<(u128, i64)> {
+        let DecimalBounds { lo, hi, p } = self;
+        let digits = i64::from(hi.ilog10()) + 1;
+        let k = digits - i64::from(n);
+        if k < 1 {
+            return None;
+        }
+        let unit = pow10_u128(k as u32)?;
+        // One division per end (a 128-bit division is a library call).
+        let (q_lo, q_hi) = (lo / unit, hi / unit);
+        if q_lo != q_hi {
+            return None;
+        }
+        let half = unit / 2;
+        let (r_lo, r_hi) = (lo - q_lo * unit, hi - q_hi * unit);
+        let (vs_lo, vs_hi) = (r_lo.cmp(&half), r_hi.cmp(&half));
+        // Both ends on one side of a half, or exactly a tie (to even).
+        let up = if vs_lo == vs_hi && (vs_lo != std::cmp::Ordering::Equal || lo == hi) {
+            round_up(vs_lo, q_lo % 2 == 1)
+        } else {
+            return None;
+        };
+        let mut m = q_lo + u128::from(up);
+        let mut e = digits - 1 - p;
+        if Some(m) == pow10_u128(n) {
+            m /= 10;
+            e += 1;
+        }
+        Some((m, e))
+    }
+
+    /// Appends the value times `a / b` (`a, b > 0`) correctly rounded to `n` significant
+    /// digits when the bounds decide it; returns `false` (appending nothing) otherwise.
+    pub fn write_times(self, a: u128, b: u128, n: u32, out: &mut String) -> bool {
+        let scaled = if (a, b) == (1, 1) {
+            Some(self)
+        } else {
+            self.times(a, b)
+        };
+        scaled.is_some_and(|x| x.write_rounded(n, out))
+    }
+
+    /// Appends the value correctly rounded to `n` significant digits, in the syntax of
+    /// [`Rational::to_decimal`], when the bounds decide it; returns `false` (appending
+    /// nothing) otherwise.
+    pub fn write_rounded(self, n: u32, out: &mut String) -> bool {
+        match self.round(n) {
+            Some((m, e)) => {
+                format_rounded(m, e, out);
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// Appends `m · 10^(e-n+1)` (with `m` of `n` digits) in the syntax of
+/// [`Rational::to_decimal`]: what [`DecimalBounds::round`] gives, printed.
+fn format_rounded(m: u128, e: i64, out: &mut String) {
+    // The digits on the stack, by 64-bit divisions while they fit (the usual case).
+    let mut buf = [0u8; 40];
+    let mut start = buf.len();
+    let mut rest = m;
+    while rest > u128::from(u64::MAX) {
+        start -= 1;
+        buf[start] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+    }
+    let mut small = rest as u64;
+    loop {
+        start -= 1;
+        buf[start] = b'0' + (small % 10) as u8;
+        small /= 10;
+        if small == 0 {
+            break;
+        }
+    }
+    format_digits(std::str::from_utf8(&buf[start..]).unwrap_or("0"), e, out);
+}
+
 /// Appends the plain decimal literal `text` (`[-]digits[.digits]`, no exponent: how Rust
 /// prints an `f64`) correctly rounded to `digits` significant digits, in the syntax of
 /// [`Rational::to_decimal`] and equal to `text.parse::<Rational>()?.to_decimal(digits)`,
@@ -525,6 +735,7 @@ pub(crate) fn format_digits(digits: &str, e: i64, out: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::generate::SplitMix64;
     use proptest::prelude::*;
 
     fn dec(text: &str, n: u32) -> String {
@@ -778,5 +989,84 @@ mod tests {
             let p = if neg { -p } else { p };
             check_correctly_rounded(&Rational::from_big_parts(p, q).unwrap(), n);
         }
+    }
+
+    // DecimalBounds: every decided rounding is the exact kernel's.
+
+    fn shown(b: DecimalBounds, n: u32) -> Option<String> {
+        let (m, e) = b.round(n)?;
+        let mut s = String::new();
+        format_rounded(m, e, &mut s);
+        Some(s)
+    }
+
+    #[test]
+    fn exact_values_round_as_the_exact_kernel() {
+        // Exact bounds (lo == hi) of a/b: whenever the bounds decide, the text is the exact
+        // kernel's; ties (0.125 at 2 digits) and carries (999.9995 at 6 digits) included.
+        let mut rng = SplitMix64::new(5);
+        let mut decided = 0;
+        for _ in 0..20_000 {
+            let (ea, eb) = (rng.range(1, 12) as u32, rng.range(1, 12) as u32);
+            let a = u128::from(rng.range(1, 10u64.pow(ea)));
+            let b = u128::from(rng.range(1, 10u64.pow(eb)));
+            let n = rng.range(1, 15) as u32;
+            let x = Rational::new(a as i128, b as i128).unwrap();
+            if let Some(s) = shown(DecimalBounds::of_ratio(&a.into(), &b.into()).unwrap(), n) {
+                assert_eq!(s, x.to_decimal(n), "{a}/{b} at {n}");
+                decided += 1;
+            }
+        }
+        assert!(decided > 19_000);
+        for (text, n, want) in [
+            ("0.125", 2, "0.12"),
+            ("0.375", 2, "0.38"),
+            ("999.9995", 6, "1000"),
+            ("0.0000995", 2, "0.0001"),
+            ("0.0000995", 3, "0.0000995"),
+            ("123456789012345678901234", 3, "1.23e23"),
+            ("0.00000001234", 2, "1.2e-8"),
+        ] {
+            let x = Rational::from_decimal_str(text).unwrap();
+            let (a, b) = (x.numer().to_u128().unwrap(), x.denom().to_u128().unwrap());
+            assert_eq!(
+                shown(DecimalBounds::of_ratio(&a.into(), &b.into()).unwrap(), n).unwrap(),
+                want
+            );
+            assert_eq!(x.to_decimal(n), want);
+        }
+    }
+
+    #[test]
+    fn bounds_contain_the_value_and_straddles_are_refused() {
+        // v = λ q with λ = 2/3 known within [λ - 2^-60, λ + 2^-60]: every decided rounding is
+        // the exact one; a straddling interval (around 0.125 at 2 digits) is refused.
+        let f: u64 = 64;
+        let lam = Rational::new(2, 3).unwrap();
+        let scaled: BigInt = (lam.numer() << f) / lam.denom();
+        let (l, h) = (&scaled - BigInt::from(16), &scaled + BigInt::from(16));
+        let mut rng = SplitMix64::new(9);
+        for _ in 0..2_000 {
+            let a = rng.range(1, 1_000_000);
+            let b = rng.range(1, 1_000_000);
+            let q = Rational::new(i128::from(a), i128::from(b)).unwrap();
+            let v = &lam * &q;
+            let bounds = DecimalBounds::of_product(&l, &h, f, &a.into(), &b.into()).unwrap();
+            for n in [1, 6, 12] {
+                if let Some(s) = shown(bounds, n) {
+                    assert_eq!(s, v.to_decimal(n));
+                }
+            }
+            let times = bounds.times(7, 3).unwrap();
+            if let Some(s) = shown(times, 12) {
+                assert_eq!(s, (&v * &Rational::new(7, 3).unwrap()).to_decimal(12));
+            }
+        }
+        let around = DecimalBounds {
+            lo: 124_999,
+            hi: 125_001,
+            p: 6,
+        };
+        assert_eq!(around.round(2), None);
     }
 }

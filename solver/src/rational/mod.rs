@@ -47,8 +47,7 @@ use num_bigint::{BigInt, Sign};
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
 
-pub(crate) use decimal::format_digits;
-pub use decimal::{write_literal_decimal, write_ratio_decimal};
+pub use decimal::{write_literal_decimal, write_ratio_decimal, DecimalBounds};
 use gcd::{gcd_big, gcd_big_small, gcd_i128};
 pub use parse::{ParseRationalError, MAX_DECIMAL_EXPONENT, RATIONAL_TYPE_NAME};
 

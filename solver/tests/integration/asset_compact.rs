@@ -222,10 +222,6 @@ fn decimals_agree(inst: &Instance, digits: u32) {
         want.extend(x.bundle(inst, i).iter().map(|b| b.to_decimal(digits)));
         want.push(x.dominant_share(inst, i).to_decimal(digits));
         want.push(x.weighted_share(inst, i).to_decimal(digits));
-        assert_eq!(
-            compact.tasks_decimal(inst, i, digits),
-            reference.tasks[i].to_decimal(digits)
-        );
     }
     want.extend(reference.consumption.iter().map(|c| c.to_decimal(digits)));
     let numbers: Vec<&str> = text
