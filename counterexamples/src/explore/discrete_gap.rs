@@ -50,7 +50,7 @@ use serde_json::{Map, Value};
 use leontief_solver::properties::Property;
 use leontief_solver::{Allocation, Drf, Instance, Mechanism, Rational, SolverError};
 
-use super::metric::{Applies, Ctx, Direction, Evaluation, Metric, MetricInfo, Utility};
+use super::metric::{Applies, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject, Utility};
 use super::metric_common::{evaluate_bounded, no_scenario, Of};
 use super::MetricName;
 use crate::candidate::Candidate;
@@ -147,13 +147,7 @@ impl Metric for DiscreteGap {
         )))
     }
 
-    fn evaluate(
-        &self,
-        mechanism: &dyn Mechanism,
-        instance: &Instance,
-        truth: &Allocation,
-        ctx: &mut Ctx,
-    ) -> Option<Evaluation> {
-        evaluate_bounded(self, mechanism, instance, truth, ctx)
+    fn evaluate(&self, on: &Subject, ctx: &mut Ctx) -> Option<Evaluation> {
+        evaluate_bounded(self, on, ctx)
     }
 }

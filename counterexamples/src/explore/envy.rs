@@ -10,10 +10,10 @@
 //! evaluated.
 
 use leontief_solver::properties::{utility_at_truth, Property};
-use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
+use leontief_solver::{Allocation, Mechanism, Rational, SolverError};
 
 use super::metric::{
-    scale, spread, Applies, Ctx, Direction, Evaluation, Metric, MetricInfo, Utility,
+    scale, spread, Applies, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject, Utility,
 };
 use super::metric_common::{evaluate_bounded, no_scenario, Of};
 use super::MetricName;
@@ -88,13 +88,7 @@ impl Metric for Envy {
         Ok(best)
     }
 
-    fn evaluate(
-        &self,
-        mechanism: &dyn Mechanism,
-        instance: &Instance,
-        truth: &Allocation,
-        ctx: &mut Ctx,
-    ) -> Option<Evaluation> {
-        evaluate_bounded(self, mechanism, instance, truth, ctx)
+    fn evaluate(&self, on: &Subject, ctx: &mut Ctx) -> Option<Evaluation> {
+        evaluate_bounded(self, on, ctx)
     }
 }

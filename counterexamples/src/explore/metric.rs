@@ -318,15 +318,35 @@ pub trait Metric: Sync {
         truth: &Allocation,
         utility: Utility,
     ) -> Result<Option<Evaluation>, SolverError>;
-    /// The best value over the scenarios this metric tries on `instance` (see each
-    /// metric's docs); `None` when none has a value.
-    fn evaluate(
+    /// The best value over the scenarios this metric tries on the subject's instance (see
+    /// each metric's docs); `None` when none has a value.
+    fn evaluate(&self, on: &Subject, ctx: &mut Ctx) -> Option<Evaluation>;
+}
+
+/// What a metric is evaluated on: the mechanism, the true instance and the mechanism's
+/// answer on it.
+#[derive(Clone, Copy)]
+pub struct Subject<'a> {
+    /// The mechanism.
+    pub mechanism: &'a dyn Mechanism,
+    /// The true instance.
+    pub instance: &'a Instance,
+    /// The mechanism's answer on it.
+    pub truth: &'a Allocation,
+}
+
+impl Subject<'_> {
+    /// Tries `scenario` on the subject's instance ([`try_scenario`]).
+    pub(crate) fn try_scenario(
         &self,
-        mechanism: &dyn Mechanism,
-        instance: &Instance,
-        truth: &Allocation,
+        metric: &dyn Metric,
+        scenario: Scenario,
         ctx: &mut Ctx,
-    ) -> Option<Evaluation>;
+        best: &mut Option<Evaluation>,
+    ) -> Option<Evaluation> {
+        let c = Candidate::new(self.instance.clone(), scenario);
+        try_scenario(metric, self.mechanism, c, self.truth, ctx, best)
+    }
 }
 
 /// Tries one scenario: counts it and keeps the better evaluation; nothing once the

@@ -64,7 +64,7 @@ use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError, Us
 
 use super::knife;
 use super::metric::{
-    scale, spread, try_scenario, Ctx, Direction, Evaluation, Metric, MetricInfo, Utility,
+    scale, spread, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject, Utility,
 };
 use super::metric_common::Of;
 use super::MetricName;
@@ -292,13 +292,8 @@ impl Metric for PmLoss {
         Ok(best)
     }
 
-    fn evaluate(
-        &self,
-        mechanism: &dyn Mechanism,
-        instance: &Instance,
-        truth: &Allocation,
-        ctx: &mut Ctx,
-    ) -> Option<Evaluation> {
+    fn evaluate(&self, on: &Subject, ctx: &mut Ctx) -> Option<Evaluation> {
+        let instance = on.instance;
         let n = instance.num_users();
         let m = instance.num_resources();
         let mut best = None;
@@ -308,8 +303,8 @@ impl Metric for PmLoss {
         // The elite's joiner first, when it fits this instance.
         let mut current: Option<(Rational, User)> = None;
         let join = |u: User, ctx: &mut Ctx, best: &mut Option<Evaluation>| {
-            let c = Candidate::new(instance.clone(), Scenario::Join(u.clone()));
-            try_scenario(self, mechanism, c, truth, ctx, best).map(|e| (e.value, u))
+            on.try_scenario(self, Scenario::Join(u.clone()), ctx, best)
+                .map(|e| (e.value, u))
         };
         let keep = |found: Option<(Rational, User)>, current: &mut Option<(Rational, User)>| {
             if let Some((v, u)) = found
@@ -326,8 +321,7 @@ impl Metric for PmLoss {
         }
         if n >= 2 {
             for l in 0..n {
-                let c = Candidate::new(instance.clone(), Scenario::Remove(l));
-                try_scenario(self, mechanism, c, truth, ctx, &mut best);
+                on.try_scenario(self, Scenario::Remove(l), ctx, &mut best);
             }
         }
         let values = ctx.values;
@@ -358,7 +352,7 @@ impl Metric for PmLoss {
             keep(found, &mut current);
         }
         // Knife-edge instances (super::knife), with the best scenario above.
-        knife::instance_strata(self, mechanism, instance, truth, ctx, &mut best);
+        knife::instance_strata(self, on, ctx, &mut best);
         best
     }
 }

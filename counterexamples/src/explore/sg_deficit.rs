@@ -55,7 +55,7 @@ use leontief_solver::properties::allocation::share_guarantee_violations;
 use leontief_solver::properties::Property;
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
-use super::metric::{Applies, Ctx, Direction, Evaluation, Metric, MetricInfo, Utility};
+use super::metric::{Applies, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject, Utility};
 use super::metric_common::{evaluate_bounded, no_scenario, Of};
 use super::MetricName;
 use crate::candidate::Candidate;
@@ -149,14 +149,8 @@ impl Metric for SgDeficit {
         Ok(Some(of.exact_ratio(0, None, share, g)))
     }
 
-    fn evaluate(
-        &self,
-        mechanism: &dyn Mechanism,
-        instance: &Instance,
-        truth: &Allocation,
-        ctx: &mut Ctx,
-    ) -> Option<Evaluation> {
-        evaluate_bounded(self, mechanism, instance, truth, ctx)
+    fn evaluate(&self, on: &Subject, ctx: &mut Ctx) -> Option<Evaluation> {
+        evaluate_bounded(self, on, ctx)
     }
 }
 

@@ -13,7 +13,8 @@ use leontief_solver::properties::{utility_at_truth, Property};
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
 use super::metric::{
-    scale, spread, Applies, Ctx, Direction, Evaluation, Metric, MetricInfo, Spread, Utility,
+    scale, spread, Applies, Ctx, Direction, Evaluation, Metric, MetricInfo, Spread, Subject,
+    Utility,
 };
 use super::metric_common::{evaluate_bounded, no_scenario, Of};
 use super::MetricName;
@@ -74,13 +75,7 @@ impl Metric for SiGap {
         Ok(best)
     }
 
-    fn evaluate(
-        &self,
-        mechanism: &dyn Mechanism,
-        instance: &Instance,
-        truth: &Allocation,
-        ctx: &mut Ctx,
-    ) -> Option<Evaluation> {
-        evaluate_bounded(self, mechanism, instance, truth, ctx)
+    fn evaluate(&self, on: &Subject, ctx: &mut Ctx) -> Option<Evaluation> {
+        evaluate_bounded(self, on, ctx)
     }
 }

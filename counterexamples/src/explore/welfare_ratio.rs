@@ -65,7 +65,7 @@ use leontief_solver::properties::Property;
 use leontief_solver::welfare::{best_fair_welfare, utilitarian_optimum, welfare};
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
-use super::metric::{Ctx, Direction, Evaluation, Metric, MetricInfo, Spread, Utility};
+use super::metric::{Ctx, Direction, Evaluation, Metric, MetricInfo, Spread, Subject, Utility};
 use super::metric_common::{evaluate_bounded, no_scenario};
 use super::MetricName;
 use crate::candidate::Candidate;
@@ -216,13 +216,7 @@ impl Metric for WelfareRatio {
         })
     }
 
-    fn evaluate(
-        &self,
-        mechanism: &dyn Mechanism,
-        instance: &Instance,
-        truth: &Allocation,
-        ctx: &mut Ctx,
-    ) -> Option<Evaluation> {
-        evaluate_bounded(self, mechanism, instance, truth, ctx)
+    fn evaluate(&self, on: &Subject, ctx: &mut Ctx) -> Option<Evaluation> {
+        evaluate_bounded(self, on, ctx)
     }
 }
