@@ -21,14 +21,11 @@
 //! - D. Parkes, A. Procaccia, N. Shah. *Beyond Dominant Resource Fairness.* EC 2012.
 
 use leontief_solver::properties::{utility_at_truth, utility_of_report, Property, Scenario};
-use leontief_solver::{Allocation, Mechanism, SolverError};
+use leontief_solver::SolverError;
 
-use super::metric::{
-    scale, spread, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject, Utility,
-};
+use super::metric::{scale, spread, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject};
 use super::metric_common::{LieSearch, Of, Profile};
 use super::MetricName;
-use crate::candidate::Candidate;
 
 /// See the [module docs](self).
 pub struct GspGain;
@@ -49,13 +46,9 @@ impl Metric for GspGain {
         &INFO
     }
 
-    fn at(
-        &self,
-        mechanism: &dyn Mechanism,
-        candidate: &Candidate,
-        truth: &Allocation,
-        utility: Utility,
-    ) -> Result<Option<Evaluation>, SolverError> {
+    fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError> {
+        let (mechanism, candidate, truth, utility) =
+            (at.mechanism, at.candidate, at.truth, at.utility);
         let inst = &candidate.instance;
         let Scenario::Lies(lies) = &candidate.scenario else {
             return Err(SolverError::invalid(

@@ -19,15 +19,12 @@
 
 use leontief_solver::properties::scenarios::capacity_grid;
 use leontief_solver::properties::{utility_at_truth, Property, Scenario};
-use leontief_solver::{Allocation, Mechanism, Rational, SolverError};
+use leontief_solver::{Rational, SolverError};
 
 use super::knife;
-use super::metric::{
-    scale, spread, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject, Utility,
-};
+use super::metric::{scale, spread, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject};
 use super::metric_common::Of;
 use super::MetricName;
-use crate::candidate::Candidate;
 use crate::search::capacity_growths;
 
 /// See the [module docs](self).
@@ -46,13 +43,9 @@ impl Metric for RmLoss {
         &INFO
     }
 
-    fn at(
-        &self,
-        mechanism: &dyn Mechanism,
-        candidate: &Candidate,
-        truth: &Allocation,
-        utility: Utility,
-    ) -> Result<Option<Evaluation>, SolverError> {
+    fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError> {
+        let (mechanism, candidate, truth, utility) =
+            (at.mechanism, at.candidate, at.truth, at.utility);
         let inst = &candidate.instance;
         let Scenario::Capacity(grown) = &candidate.scenario else {
             return Err(SolverError::invalid(

@@ -19,14 +19,11 @@
 //!   2011 (the incentive ratio of the Fisher market, hence of CEEI, is at most 2).
 
 use leontief_solver::properties::{utility_at_truth, utility_of_report, Property, Scenario};
-use leontief_solver::{Allocation, Mechanism, SolverError};
+use leontief_solver::SolverError;
 
-use super::metric::{
-    scale, spread, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject, Utility,
-};
+use super::metric::{scale, spread, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject};
 use super::metric_common::{LieSearch, Of};
 use super::MetricName;
-use crate::candidate::Candidate;
 
 /// See the [module docs](self).
 pub struct SpGain;
@@ -47,13 +44,9 @@ impl Metric for SpGain {
         &INFO
     }
 
-    fn at(
-        &self,
-        mechanism: &dyn Mechanism,
-        candidate: &Candidate,
-        truth: &Allocation,
-        utility: Utility,
-    ) -> Result<Option<Evaluation>, SolverError> {
+    fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError> {
+        let (mechanism, candidate, truth, utility) =
+            (at.mechanism, at.candidate, at.truth, at.utility);
         let inst = &candidate.instance;
         let Scenario::Lies(lies) = &candidate.scenario else {
             return Err(SolverError::invalid("witness", "sp-gain needs one lie"));

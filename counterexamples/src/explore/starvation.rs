@@ -68,9 +68,9 @@ use leontief_solver::generate::SplitMix64;
 use leontief_solver::properties::Property;
 use leontief_solver::properties::Scenario;
 use leontief_solver::registry::Descriptor;
-use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
+use leontief_solver::{Instance, Mechanism, Rational, SolverError};
 
-use super::metric::{Ctx, Direction, Evaluation, Metric, MetricInfo, Subject, Utility};
+use super::metric::{At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject};
 use super::metric_common::Of;
 use super::MetricName;
 use crate::candidate::Candidate;
@@ -445,13 +445,8 @@ impl Metric for Starvation {
         policy_of(mechanism.name).map(|_| ())
     }
 
-    fn at(
-        &self,
-        mechanism: &dyn Mechanism,
-        candidate: &Candidate,
-        truth: &Allocation,
-        _utility: Utility,
-    ) -> Result<Option<Evaluation>, SolverError> {
+    fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError> {
+        let (mechanism, candidate, truth) = (at.mechanism, at.candidate, at.truth);
         let seed = seed_of(candidate)?;
         let policy =
             policy_of(mechanism.name()).map_err(|r| SolverError::invalid("mechanism", r))?;
