@@ -15,8 +15,7 @@
 //!   step re-verified.
 //! - [`record`]: the JSONL records, their replay, and the canonical key (up to permutations
 //!   and scaling) that drops duplicates.
-//! - [`corpus`]: the known counterexamples shipped in `corpus/*.jsonl`; [`legacy`] reads
-//!   the records written before instances had pools (pools encoded in user names).
+//! - [`corpus`]: the known counterexamples shipped in `corpus/*.jsonl`.
 //! - [`doc`]: building blocks of the typed JSON documents (maps keyed by run-time names).
 //! - [`mechanisms`]: every mechanism by name, the hierarchical policies as `hdrf:<policy>`.
 //! - [`explore`]: the optimizer — a metric (a manipulation gain, a monotonicity loss, envy,
@@ -49,7 +48,6 @@ pub mod corpus;
 pub mod doc;
 pub mod explore;
 pub mod generate;
-pub mod legacy;
 pub mod mechanisms;
 pub mod prove;
 pub mod record;

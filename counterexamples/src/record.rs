@@ -20,12 +20,8 @@
 //! from `after`. `original` is the counterexample as found, before shrinking. Users are
 //! named by their paths from the root (`P/x` for the user `x` in the pool `P`, see
 //! `Instance::user_path`), the instance's pools written in its `pools` field.
-//!
-//! Records written before instances had pools encode the hierarchy in the user names
-//! (`P@2/x`); they are read by turning that encoding into pools once, on load
-//! ([`mod@crate::legacy`]), their recorded names matched to the users' paths.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use leontief_solver::hierarchy::Hierarchy;
 use leontief_solver::properties::{Property, Scenario};
@@ -239,12 +235,6 @@ fn counterexample_doc<'a>(c: &'a Candidate, v: &'a Violation) -> CounterexampleD
 /// A missing or malformed field, an unknown property, a user or resource that is not in
 /// the instance, a scenario that does not fit the property.
 pub fn read_candidate(value: &Value) -> Result<(String, Property, Candidate), SolverError> {
-    let (mechanism, property, candidate, _) = read_record(value)?;
-    Ok((mechanism, property, candidate))
-}
-
-/// [`read_candidate`] with the aliases of the recorded user names.
-fn read_record(value: &Value) -> Result<(String, Property, Candidate, Aliases), SolverError> {
     let field = |k: &str| {
         value
             .get(k)
@@ -259,14 +249,14 @@ fn read_record(value: &Value) -> Result<(String, Property, Candidate, Aliases), 
         .ok_or_else(|| SolverError::invalid("property", "expected a string"))?
         .parse()
         .map_err(|e| SolverError::invalid("property", format!("{e}")))?;
-    let (candidate, aliases) = read_counterexample(value, "")?;
+    let candidate = read_counterexample(value, "")?;
     if !fits(property, &candidate.scenario) {
         return Err(SolverError::invalid(
             "lies/remove/capacity",
             format!("{property} needs {}", needs(property)),
         ));
     }
-    Ok((mechanism, property, candidate, aliases))
+    Ok((mechanism, property, candidate))
 }
 
 fn needs(property: Property) -> &'static str {
@@ -279,13 +269,8 @@ fn needs(property: Property) -> &'static str {
     }
 }
 
-/// Recorded user names → the users' paths, for records whose names encoded pools with
-/// weights (`P@2/x` is now `P/x`); empty for every other record.
-type Aliases = HashMap<String, String>;
-
 /// The instance and scenario of a record (or of its `original`), fields prefixed by `at`,
-/// and the aliases of its recorded names.
-fn read_counterexample(value: &Value, at: &str) -> Result<(Candidate, Aliases), SolverError> {
+fn read_counterexample(value: &Value, at: &str) -> Result<Candidate, SolverError> {
     let path = |k: &str| format!("{at}{k}");
     let inst_value = value
         .get("instance")
@@ -296,24 +281,11 @@ fn read_counterexample(value: &Value, at: &str) -> Result<(Candidate, Aliases), 
         }
         other => other,
     })?;
-    // An old record's path-named users become pools, once; a name that does not describe a
-    // tree leaves the instance flat, as it always was for the flat mechanisms.
-    let (instance, aliases) = match crate::legacy::with_pools(&instance) {
-        Ok(Some(pooled)) => {
-            let aliases: Aliases = (0..instance.num_users())
-                .map(|i| (instance.users()[i].name.clone(), pooled.user_path(i)))
-                .filter(|(old, new)| old != new)
-                .collect();
-            (pooled, aliases)
-        }
-        _ => (instance, Aliases::new()),
-    };
     let present = |k: &str| value.get(k).filter(|v| !v.is_null());
     let user = |k: &str, name: &Value| -> Result<usize, SolverError> {
         let name = name
             .as_str()
             .ok_or_else(|| SolverError::invalid(path(k), "expected a user name"))?;
-        let name = aliases.get(name).map_or(name, String::as_str);
         instance
             .user_at_path(name)
             .ok_or_else(|| SolverError::invalid(path(k), format!("no user {name:?}")))
@@ -365,7 +337,7 @@ fn read_counterexample(value: &Value, at: &str) -> Result<(Candidate, Aliases), 
     } else {
         Scenario::Bounded
     };
-    Ok((Candidate::new(instance, scenario), aliases))
+    Ok(Candidate::new(instance, scenario))
 }
 
 /// Re-verifies one record with `mechanism`: it must still violate its property and every
@@ -386,12 +358,12 @@ fn read_counterexample(value: &Value, at: &str) -> Result<(Candidate, Aliases), 
 /// replay(&Drf::extended(), &value).unwrap();
 /// ```
 pub fn replay(mechanism: &dyn Mechanism, value: &Value) -> Result<Record, RecordError> {
-    let (name, property, candidate, aliases) = read_record(value)?;
-    let violation = reverify(mechanism, property, &candidate, value, "", &aliases)?;
+    let (name, property, candidate) = read_candidate(value)?;
+    let violation = reverify(mechanism, property, &candidate, value, "")?;
     let original = match value.get("original").filter(|v| !v.is_null()) {
         Some(orig) => {
-            let (c, aliases) = read_counterexample(orig, "original.")?;
-            let v = reverify(mechanism, property, &c, orig, "original.", &aliases)?;
+            let c = read_counterexample(orig, "original.")?;
+            let v = reverify(mechanism, property, &c, orig, "original.")?;
             Some((c, v))
         }
         None => None,
@@ -417,7 +389,6 @@ fn reverify(
     candidate: &Candidate,
     recorded: &Value,
     at: &str,
-    aliases: &Aliases,
 ) -> Result<Violation, RecordError> {
     let violation = evaluate(mechanism, property, candidate)?.ok_or_else(|| {
         RecordError::NotAViolation(format!(
@@ -428,7 +399,6 @@ fn reverify(
     let computed = doc::object(&counterexample_doc(candidate, &violation));
     for k in ["before", "after", "coalition"] {
         if let Some(r) = recorded.get(k) {
-            let r = &renamed(r, aliases);
             let c = &computed[k];
             if !same_values(r, c) {
                 return Err(RecordError::Mismatch {
@@ -440,26 +410,6 @@ fn reverify(
         }
     }
     Ok(violation)
-}
-
-/// `before`, `after` or `coalition` with the users' old names replaced by their paths.
-fn renamed(v: &Value, aliases: &Aliases) -> Value {
-    if aliases.is_empty() {
-        return v.clone();
-    }
-    let name = |s: &str| aliases.get(s).cloned().unwrap_or_else(|| s.to_string());
-    match v {
-        Value::Object(o) => Value::Object(o.iter().map(|(k, x)| (name(k), x.clone())).collect()),
-        Value::Array(a) => Value::Array(
-            a.iter()
-                .map(|x| {
-                    x.as_str()
-                        .map_or_else(|| x.clone(), |s| Value::String(name(s)))
-                })
-                .collect(),
-        ),
-        other => other.clone(),
-    }
 }
 
 /// Equal as exact numbers where both are numbers or numeric strings, structurally otherwise.

@@ -19,10 +19,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::cli::CliError;
-use crate::commands::flags::{
-    Domain, GeneratorFlags, LimitFlags, MechanismParser, NameParser, NumberFlags, RunControl,
-    RunFlags,
-};
+use crate::commands::flags::{Domain, MechanismParser, NameParser, RunControl, SpaceFlags};
 use crate::commands::{to_value, usage, with_jsonl_out};
 use crate::output::finish_json;
 use crate::workers::{progress, thread_pool};
@@ -84,18 +81,9 @@ pub struct ExploreArgs {
     /// prove ($LEONTIEF_Z3, else on PATH), 60 s per case.
     #[arg(long)]
     pub certify: bool,
-    /// How instances are drawn.
+    /// How instances are drawn, where the run stops, threads, output and numbers.
     #[command(flatten)]
-    pub generator: GeneratorFlags,
-    /// Time, budget and shard.
-    #[command(flatten)]
-    pub limits: LimitFlags,
-    /// Threads and output.
-    #[command(flatten)]
-    pub run: RunFlags,
-    /// How numbers are printed.
-    #[command(flatten)]
-    pub numbers: NumberFlags,
+    pub space: SpaceFlags,
 }
 
 /// `explore`'s configuration, validated.
@@ -226,7 +214,7 @@ impl Certify {
         }
         let zeros = read_number(
             "--zeros",
-            &Value::String(args.generator.zeros.trim().to_string()),
+            &Value::String(args.space.generator.zeros.trim().to_string()),
         )?;
         let grid = args.strategy != Strategy::Random || args.family.is_some();
         let positive = zeros.is_zero()
@@ -373,13 +361,17 @@ fn config(args: &ExploreArgs) -> Result<Config, CliError> {
              --knife does not apply",
         ));
     }
-    let domain = args.generator.domain(true)?;
+    let domain = args.space.generator.domain(true)?;
     if let Some(f) = args.family {
         family_conflicts(args, f)?;
         f.check(&domain.generator)?;
     }
-    let control = args.run.control(Some(&args.limits))?;
-    let mut cfg = ExploreConfig::new(args.metric, args.generator.seed, domain.generator.clone());
+    let control = args.space.control()?;
+    let mut cfg = ExploreConfig::new(
+        args.metric,
+        args.space.generator.seed,
+        domain.generator.clone(),
+    );
     cfg.utility = args.utility.unwrap_or(metric.default_utility());
     cfg.values = domain.values.clone().unwrap_or_default();
     cfg.strategy = args.strategy;
@@ -417,7 +409,7 @@ const DEFAULT_ZEROS: &str = "1/3";
 
 /// The flags a family leaves no room for, refused by name.
 fn family_conflicts(args: &ExploreArgs, f: Family) -> Result<(), CliError> {
-    let g = &args.generator;
+    let g = &args.space.generator;
     let refuse = |flag: &str, why: &str| Err(usage(format!("{flag}: {why} with --family {f}")));
     if g.pools.is_some() {
         return refuse("--pools", "families are flat (no pools)");
@@ -451,7 +443,7 @@ fn family_conflicts(args: &ExploreArgs, f: Family) -> Result<(), CliError> {
 
 /// Runs `leontief explore`. The records go to `--out` or standard output as they are found.
 pub fn run(args: ExploreArgs) -> Result<String, CliError> {
-    let summary = with_jsonl_out(args.run.out.as_deref(), |on_record, ready| {
+    let summary = with_jsonl_out(args.space.run.out.as_deref(), |on_record, ready| {
         run_with(&args, on_record, ready)
     })?;
     eprint!("{summary}");
@@ -540,7 +532,7 @@ fn drive(
     on_record: &mut (dyn FnMut(&Value) -> std::io::Result<()> + Send),
     ready: &dyn Fn() -> Result<(), CliError>,
 ) -> Result<String, CliError> {
-    let numbers = args.numbers.numbers()?;
+    let numbers = args.space.numbers.numbers()?;
     let mut cfg = config(args)?;
     cfg.explore.cancel = crate::workers::cancel_flag();
     let mech = cfg.mechanism.build();

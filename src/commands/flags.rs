@@ -381,6 +381,31 @@ fn parse_values(text: &str) -> Result<Vec<Rational>, SolverError> {
     Ok(values)
 }
 
+/// The flags `search` and `explore` share: the instances drawn, where the run stops, threads
+/// and output, and how numbers are printed.
+#[derive(Debug, Clone, Args)]
+pub struct SpaceFlags {
+    /// How instances are drawn.
+    #[command(flatten)]
+    pub generator: GeneratorFlags,
+    /// Time, budget and shard.
+    #[command(flatten)]
+    pub limits: LimitFlags,
+    /// Threads and output.
+    #[command(flatten)]
+    pub run: RunFlags,
+    /// How numbers are printed.
+    #[command(flatten)]
+    pub numbers: NumberFlags,
+}
+
+impl SpaceFlags {
+    /// The run's control (see [`RunFlags::control`]), with its limits.
+    pub fn control(&self) -> Result<RunControl, CliError> {
+        self.run.control(Some(&self.limits))
+    }
+}
+
 /// How a parallel run is controlled: threads and an output file (`verify`, `search`).
 #[derive(Debug, Clone, Args)]
 pub struct RunFlags {
@@ -590,5 +615,64 @@ where
                 _ => value,
             }
         })))
+    }
+}
+
+/// A `--policy` value of `hdrf` and `simulate`: one policy by name, or every one (`all`).
+pub trait OneOrAll: Clone + Send + Sync + 'static {
+    /// The policies.
+    type Item: FromStr + VariantNames + Clone;
+    /// Every policy, in the order `all` runs them.
+    const ALL: &'static [Self::Item];
+    /// The value for these policies.
+    fn from_items(items: Vec<Self::Item>) -> Self;
+}
+
+/// The parser of a [`OneOrAll`] value: a name derived from its policies, or `all`.
+#[derive(Debug, Clone, Copy)]
+pub struct OneOrAllParser<T>(PhantomData<T>);
+
+impl<T> OneOrAllParser<T> {
+    /// The parser.
+    pub const fn new() -> Self {
+        OneOrAllParser(PhantomData)
+    }
+}
+
+impl<T> Default for OneOrAllParser<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T: OneOrAll> TypedValueParser for OneOrAllParser<T> {
+    type Value = T;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &OsStr,
+    ) -> Result<T, clap::Error> {
+        let text = value.to_string_lossy();
+        let text = text.trim();
+        if text == "all" {
+            return Ok(T::from_items(T::ALL.to_vec()));
+        }
+        text.parse::<T::Item>()
+            .map(|p| T::from_items(vec![p]))
+            .map_err(|_| {
+                let names: Vec<&str> = T::Item::VARIANTS.iter().copied().chain(["all"]).collect();
+                let message = format!(
+                    "--policy: unknown policy {text:?} (expected {})\n",
+                    leontief_solver::registry::one_of(&names)
+                );
+                clap::Error::raw(ErrorKind::InvalidValue, message).with_cmd(cmd)
+            })
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        let names = T::Item::VARIANTS.iter().copied().chain(["all"]);
+        Some(Box::new(names.map(PossibleValue::new)))
     }
 }

@@ -1,18 +1,12 @@
 //! `leontief hdrf`: a hierarchical policy's static allocation on a weighted tree.
 
-use std::ffi::OsStr;
-
-use clap::builder::{PossibleValue, TypedValueParser};
-use clap::error::ErrorKind;
 use clap::{Args, ValueEnum};
 use leontief_hdrf::{allocate, render_comparison, render_tree, Policy, Tree};
-use leontief_solver::registry::one_of;
 use serde::Serialize;
 use serde_json::Value;
-use strum::VariantNames;
 
 use crate::cli::{in_file, read_text, CliError};
-use crate::commands::flags::{NumberFlags, RulesFlags};
+use crate::commands::flags::{NumberFlags, OneOrAll, OneOrAllParser, RulesFlags};
 use crate::commands::{pretty, to_value, usage};
 use crate::output::{finish_json, round_csv, write_csv_field, Numbers};
 
@@ -25,7 +19,7 @@ pub struct HdrfArgs {
     /// A policy, or all (side by side: with --format tree, a table of every node's
     /// dominant share and satisfaction under each policy, then each policy's tree; with json,
     /// an array of the allocations).
-    #[arg(long, default_value = "min-satisfaction", value_parser = PoliciesParser)]
+    #[arg(long, default_value = "min-satisfaction", value_parser = OneOrAllParser::<Policies>::new())]
     pub policy: Policies,
     /// How the tree's guarantees and limits are read and used.
     #[command(flatten)]
@@ -51,39 +45,11 @@ pub struct HdrfArgs {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Policies(pub Vec<Policy>);
 
-/// The `--policy` parser: a name derived from [`Policy`], or `all`.
-#[derive(Debug, Clone, Copy)]
-struct PoliciesParser;
-
-impl TypedValueParser for PoliciesParser {
-    type Value = Policies;
-
-    fn parse_ref(
-        &self,
-        cmd: &clap::Command,
-        _arg: Option<&clap::Arg>,
-        value: &OsStr,
-    ) -> Result<Policies, clap::Error> {
-        let text = value.to_string_lossy();
-        let text = text.trim();
-        if text == "all" {
-            return Ok(Policies(Policy::ALL.to_vec()));
-        }
-        text.parse::<Policy>()
-            .map(|p| Policies(vec![p]))
-            .map_err(|_| {
-                let names: Vec<&str> = Policy::VARIANTS.iter().copied().chain(["all"]).collect();
-                let message = format!(
-                    "--policy: unknown policy {text:?} (expected {})\n",
-                    one_of(&names)
-                );
-                clap::Error::raw(ErrorKind::InvalidValue, message).with_cmd(cmd)
-            })
-    }
-
-    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
-        let names = Policy::VARIANTS.iter().copied().chain(["all"]);
-        Some(Box::new(names.map(PossibleValue::new)))
+impl OneOrAll for Policies {
+    type Item = Policy;
+    const ALL: &'static [Policy] = &Policy::ALL;
+    fn from_items(items: Vec<Policy>) -> Self {
+        Policies(items)
     }
 }
 

@@ -15,10 +15,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::cli::CliError;
-use crate::commands::flags::{
-    Domain, GeneratorFlags, LimitFlags, MechanismParser, NameParser, NumberFlags, RunControl,
-    RunFlags,
-};
+use crate::commands::flags::{Domain, MechanismParser, NameParser, RunControl, SpaceFlags};
 use crate::commands::{to_value, usage, with_jsonl_out};
 use crate::output::finish_json;
 use crate::workers::{progress, thread_pool};
@@ -50,18 +47,9 @@ pub struct SearchArgs {
     /// `leontief.ray.search` replays into exactly one process's run.
     #[arg(long)]
     pub unit_log: bool,
-    /// How instances are drawn.
+    /// How instances are drawn, where the run stops, threads, output and numbers.
     #[command(flatten)]
-    pub generator: GeneratorFlags,
-    /// Time, budget and shard.
-    #[command(flatten)]
-    pub limits: LimitFlags,
-    /// Threads and output.
-    #[command(flatten)]
-    pub run: RunFlags,
-    /// How numbers are printed.
-    #[command(flatten)]
-    pub numbers: NumberFlags,
+    pub space: SpaceFlags,
 }
 
 /// `search`'s configuration, validated: one search per property.
@@ -73,8 +61,8 @@ struct Config {
 }
 
 fn config(args: &SearchArgs) -> Result<Config, CliError> {
-    let domain = args.generator.domain(true)?;
-    let control = args.run.control(Some(&args.limits))?;
+    let domain = args.space.generator.domain(true)?;
+    let control = args.space.control()?;
     if args.max_found == Some(0) {
         return Err(usage("--max-found: expected at least 1, found 0"));
     }
@@ -91,8 +79,11 @@ fn config(args: &SearchArgs) -> Result<Config, CliError> {
         .property
         .iter()
         .map(|&property| {
-            let mut cfg =
-                SearchConfig::new(property, args.generator.seed, domain.generator.clone());
+            let mut cfg = SearchConfig::new(
+                property,
+                args.space.generator.seed,
+                domain.generator.clone(),
+            );
             cfg.values = domain.values.clone().unwrap_or_default();
             cfg.strategy = args.strategy;
             cfg.shard = control.shard;
@@ -118,7 +109,7 @@ fn config(args: &SearchArgs) -> Result<Config, CliError> {
 /// Runs `leontief search`. The records go to `--out` or standard output as they are found
 /// (nothing is returned for standard output at the end).
 pub fn run(args: SearchArgs) -> Result<String, CliError> {
-    let summaries = with_jsonl_out(args.run.out.as_deref(), |on_record, ready| {
+    let summaries = with_jsonl_out(args.space.run.out.as_deref(), |on_record, ready| {
         run_with(&args, on_record, ready)
     })?;
     for text in summaries {
@@ -137,7 +128,7 @@ pub fn run_with(
     on_record: &mut (dyn FnMut(&Value) -> std::io::Result<()> + Send),
     ready: &dyn Fn() -> Result<(), CliError>,
 ) -> Result<Vec<String>, CliError> {
-    let numbers = args.numbers.numbers()?;
+    let numbers = args.space.numbers.numbers()?;
     let mut cfg = config(args)?;
     let cancel = crate::workers::cancel_flag();
     for s in &mut cfg.searches {

@@ -2,23 +2,17 @@
 //! a workload — parse, run (one policy or all side by side), print JSON, a table, or the time
 //! series as CSV, and optionally draw the shares over time as SVG.
 
-use std::ffi::OsStr;
-
-use clap::builder::{PossibleValue, TypedValueParser};
-use clap::error::ErrorKind;
 use clap::{Args, ValueEnum};
 use leontief_hdrf::simulate::{
     simulate, Record, Scenario, SimConfig, SimPolicy, Simulation, SimulationDoc, DEFAULT_MAX_EVENTS,
 };
 use leontief_hdrf::tiebreak::TieBreaks;
-use leontief_solver::registry::one_of;
 use leontief_solver::{read_number, Rational, SolverError};
 use serde::Serialize;
 use serde_json::{Map, Value};
-use strum::VariantNames;
 
 use crate::cli::{in_file, read_text, CliError};
-use crate::commands::flags::NumberFlags;
+use crate::commands::flags::{NumberFlags, OneOrAll, OneOrAllParser};
 use crate::commands::{pretty, to_value};
 use crate::output::{finish_json, round_csv, Numbers};
 use leontief_counterexamples::doc::ByName;
@@ -36,7 +30,7 @@ pub struct SimulateArgs {
     pub workload: Option<String>,
     /// The scheduling policy: a tree policy, FIFO, or all (every policy on the same workload,
     /// side by side: JSON with one section per policy under "runs", or one table).
-    #[arg(long, default_value = "min-satisfaction", value_parser = SimPoliciesParser)]
+    #[arg(long, default_value = "min-satisfaction", value_parser = OneOrAllParser::<SimPolicies>::new())]
     pub policy: SimPolicies,
     /// How ties between siblings with equal keys are broken, a chain of first (input order),
     /// count (fewest tasks started, Mesos), lru (least recently served), name (YARN);
@@ -272,39 +266,11 @@ pub enum SimFormat {
     Table,
 }
 
-/// The `--policy` parser: a name derived from [`SimPolicy`], or `all`.
-#[derive(Debug, Clone, Copy)]
-struct SimPoliciesParser;
-
-impl TypedValueParser for SimPoliciesParser {
-    type Value = SimPolicies;
-
-    fn parse_ref(
-        &self,
-        cmd: &clap::Command,
-        _arg: Option<&clap::Arg>,
-        value: &OsStr,
-    ) -> Result<SimPolicies, clap::Error> {
-        let text = value.to_string_lossy();
-        let text = text.trim();
-        if text == "all" {
-            return Ok(SimPolicies(SimPolicy::ALL.to_vec()));
-        }
-        text.parse::<SimPolicy>()
-            .map(|p| SimPolicies(vec![p]))
-            .map_err(|_| {
-                let names: Vec<&str> = SimPolicy::VARIANTS.iter().copied().chain(["all"]).collect();
-                let message = format!(
-                    "--policy: unknown policy {text:?} (expected {})\n",
-                    one_of(&names)
-                );
-                clap::Error::raw(ErrorKind::InvalidValue, message).with_cmd(cmd)
-            })
-    }
-
-    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
-        let names = SimPolicy::VARIANTS.iter().copied().chain(["all"]);
-        Some(Box::new(names.map(PossibleValue::new)))
+impl OneOrAll for SimPolicies {
+    type Item = SimPolicy;
+    const ALL: &'static [SimPolicy] = &SimPolicy::ALL;
+    fn from_items(items: Vec<SimPolicy>) -> Self {
+        SimPolicies(items)
     }
 }
 

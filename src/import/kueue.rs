@@ -40,7 +40,7 @@ use leontief_solver::hierarchy::MAX_DEPTH;
 use leontief_solver::{Rational, SolverError};
 use yaml_rust2::Yaml;
 
-use super::{decimal, Imported, Kind, Node};
+use super::{decimal, non_negative, Imported, Kind, Node};
 
 /// The field that errors about the whole stream name.
 pub const DOCUMENT: &str = "kueue file";
@@ -92,17 +92,6 @@ pub fn quantity(field: &str, text: &str) -> Result<Rational, SolverError> {
         }
     };
     non_negative(field, base * factor)
-}
-
-fn non_negative(field: &str, x: Rational) -> Result<Rational, SolverError> {
-    if x.is_negative() {
-        Err(SolverError::invalid(
-            field,
-            format!("must not be negative, found {x}"),
-        ))
-    } else {
-        Ok(x)
-    }
 }
 
 fn yaml_quantity(field: &str, v: &Yaml) -> Result<Rational, SolverError> {

@@ -460,7 +460,8 @@ fn leaf_spec(o: &Map<String, Value>, at: &str) -> Result<LeafSpec, SolverError> 
     })
 }
 
-fn non_negative(field: &str, x: Rational) -> Result<Rational, SolverError> {
+/// `x`, or an error naming `field` when it is negative.
+pub(super) fn non_negative(field: &str, x: Rational) -> Result<Rational, SolverError> {
     if x.is_negative() {
         Err(SolverError::invalid(
             field,

@@ -581,24 +581,8 @@ pub fn import(text: &str, capacity: &str) -> Result<Imported, SolverError> {
         fifo_leaves: Vec::new(),
         notes: Vec::new(),
     };
-    let mut dropped_top = Vec::new();
-    for c in &doc.children {
-        let name = c.name.as_str();
-        if TOP_DROPPED.contains(&name) {
-            if !dropped_top.contains(&c.name) {
-                dropped_top.push(c.name.clone());
-            }
-        } else if !TOP_READ.contains(&name) {
-            return Err(SolverError::invalid(
-                path_of(top, c),
-                format!(
-                    "unknown element (the allocation file's elements: {}, {})",
-                    TOP_READ.join(", "),
-                    TOP_DROPPED.join(", ")
-                ),
-            ));
-        }
-    }
+    let whose = "the allocation file's elements";
+    let dropped_top = unread(&doc, top, TOP_READ, TOP_DROPPED, whose)?;
     if let Some(d) = single(&doc, "queueMaxResourcesDefault", top)? {
         ctx.max_default = Some(parse_value(
             &d.text,
@@ -825,26 +809,40 @@ fn queue_attributes(el: &Element, at: &str) -> Result<(String, bool), SolverErro
     Ok((name, parent_type))
 }
 
-/// Refuses a queue's unknown elements and records the known ones the tree cannot express.
-fn drop_unread(el: &Element, at: &str, full: &str, ctx: &mut Ctx) -> Result<(), SolverError> {
-    let mut dropped = Vec::new();
+/// The children of `el` the tree cannot express (named in `dropped`), each once in order;
+/// an error naming the first child that is neither `read` nor `dropped` (`whose`: what the
+/// message lists them as).
+fn unread(
+    el: &Element,
+    at: &str,
+    read: &[&str],
+    dropped: &[&str],
+    whose: &str,
+) -> Result<Vec<String>, SolverError> {
+    let mut names: Vec<String> = Vec::new();
     for c in &el.children {
-        let n = c.name.as_str();
-        if QUEUE_DROPPED.contains(&n) {
-            if !dropped.contains(&c.name) {
-                dropped.push(c.name.clone());
+        let name = c.name.as_str();
+        if dropped.contains(&name) {
+            if !names.contains(&c.name) {
+                names.push(c.name.clone());
             }
-        } else if !QUEUE_READ.contains(&n) {
+        } else if !read.contains(&name) {
             return Err(SolverError::invalid(
                 path_of(at, c),
                 format!(
-                    "unknown element (a queue's elements: {}, {})",
-                    QUEUE_READ.join(", "),
-                    QUEUE_DROPPED.join(", ")
+                    "unknown element ({whose}: {}, {})",
+                    read.join(", "),
+                    dropped.join(", ")
                 ),
             ));
         }
     }
+    Ok(names)
+}
+
+/// Refuses a queue's unknown elements and records the known ones the tree cannot express.
+fn drop_unread(el: &Element, at: &str, full: &str, ctx: &mut Ctx) -> Result<(), SolverError> {
+    let dropped = unread(el, at, QUEUE_READ, QUEUE_DROPPED, "a queue's elements")?;
     if !dropped.is_empty() {
         ctx.dropped.push(format!("{full}: {}", dropped.join(", ")));
     }

@@ -90,12 +90,12 @@ fn metric_at(
     let truth = mechanism.allocate(&c.instance)?;
     let e = metric
         .metric()
-        .at(
+        .at(&leontief_counterexamples::explore::At::new(
             mechanism,
             &c,
             &truth,
             leontief_counterexamples::explore::Utility::Tasks,
-        )?
+        ))?
         .ok_or_else(|| CliError::Internal("the scenario has no value".into()))?;
     Ok(e.value)
 }
@@ -270,7 +270,12 @@ pub(super) fn explore_ceei_pm() -> Result<Vec<Check>, CliError> {
     let truth = ceei.allocate(&c.instance)?;
     let e = MetricName::PmLoss
         .metric()
-        .at(&ceei, &c, &truth, Utility::Tasks)?
+        .at(&leontief_counterexamples::explore::At::new(
+            &ceei,
+            &c,
+            &truth,
+            Utility::Tasks,
+        ))?
         .ok_or_else(|| CliError::Internal("the departure has no value".into()))?;
     let show = |lo: &Rational, hi: &Rational| {
         format!(
@@ -362,7 +367,12 @@ pub(super) fn explore_drf_welfare() -> Result<Vec<Check>, CliError> {
         let truth = drf.allocate(&c.instance)?;
         let ours = MetricName::WelfareRatio
             .metric()
-            .at(&drf, &c, &truth, Utility::DominantShare)?
+            .at(&leontief_counterexamples::explore::At::new(
+                &drf,
+                &c,
+                &truth,
+                Utility::DominantShare,
+            ))?
             .ok_or_else(|| CliError::Internal("welfare-ratio: no value".into()))?
             .value;
         let formula = Rational::new((m * (k + 1)) as i128, (k + m) as i128)
@@ -412,7 +422,12 @@ pub(super) fn explore_drf_pof() -> Result<Vec<Check>, CliError> {
         let truth = drf.allocate(&c.instance)?;
         let ours = MetricName::WelfareRatio
             .metric()
-            .at(&drf, &c, &truth, Utility::DominantShare)?
+            .at(&leontief_counterexamples::explore::At::new(
+                &drf,
+                &c,
+                &truth,
+                Utility::DominantShare,
+            ))?
             .ok_or_else(|| CliError::Internal("welfare-ratio: no value".into()))?
             .value;
         let bound = Rational::new(((n + 1) * (n + 1)) as i128, (4 * n) as i128)

@@ -9,8 +9,11 @@
 //! cases, YARN's comparator for YARN's and for Mesos' quota, Kueue's share for Kueue's).
 
 use leontief_hdrf::order::{order, Extended, OrderConfig, OrderTree, Rule};
+use std::fmt::Display;
+
 use leontief_hdrf::{
     allocate, GuaranteeRule, LimitBelowGuarantee, NodeId, Oversubscribed, Policy, Rules, Tree,
+    TreeAllocation,
 };
 use leontief_solver::Rational;
 use serde_json::Value;
@@ -132,13 +135,19 @@ pub(super) fn case_checks(case: &Value) -> Result<Vec<Check>, CliError> {
         .iter()
         .find(|r| r.ids.contains(&id))
         .ok_or_else(|| internal(format!("reference case {id} has no runner")))?;
-    (row.run)(&Case {
+    let mut checks = Checks {
+        id,
+        list: Vec::new(),
+    };
+    let case = Case {
         id,
         case,
         config,
         expected,
         exact,
-    })
+    };
+    (row.run)(&case, &mut checks)?;
+    Ok(checks.list)
 }
 
 /// A case's fields, as the runners read them.
@@ -155,7 +164,7 @@ struct Case<'a> {
 /// value with the source's figure (each runner's documentation says which with which).
 struct Row {
     ids: &'static [&'static str],
-    run: fn(&Case) -> Result<Vec<Check>, CliError>,
+    run: fn(&Case, &mut Checks) -> Result<(), CliError>,
 }
 
 /// Every expressible case of `reference/production.json`, by runner.
@@ -254,156 +263,156 @@ const ROWS: &[Row] = &[
     },
 ];
 
+/// The checks of one case, each named after it.
+struct Checks<'a> {
+    id: &'a str,
+    list: Vec<Check>,
+}
+
+impl Checks<'_> {
+    /// `computed` against the documented value (see [`value_check`]).
+    fn value(
+        &mut self,
+        what: impl Display,
+        computed: &Rational,
+        doc: &Value,
+        exact: Option<&Value>,
+    ) -> Result<(), CliError> {
+        let check = value_check(format!("{}: {what}", self.id), computed, doc, exact)?;
+        self.list.push(check);
+        Ok(())
+    }
+
+    /// `computed` against a documented exact value, written as a string.
+    fn exact(&mut self, what: impl Display, computed: &Rational, source: &str) {
+        let what = format!("{}: {what}", self.id);
+        self.list.push(Check::exact(what, computed, source));
+    }
+
+    /// A computed text against the documented one.
+    fn text(&mut self, what: impl Display, computed: String, source: &str) {
+        let what = format!("{}: {what}", self.id);
+        self.list.push(Check::text(what, computed, source));
+    }
+
+    /// A comparison already decided (`ok`), with both sides as they are shown.
+    fn decided(&mut self, what: impl Display, ok: bool, computed: String, source: String) {
+        let what = format!("{}: {what}", self.id);
+        self.list.push(Check {
+            ok,
+            what,
+            computed,
+            source,
+        });
+    }
+}
+
+/// A configuration's tree under `rules` and its static H-DRF allocation.
+fn allocated(config: &Value, rules: Rules) -> Result<(Tree, TreeAllocation), CliError> {
+    let tree = tree_of(config, rules)?;
+    let alloc = allocate(&tree, Policy::Hdrf)?;
+    Ok((tree, alloc))
+}
+
+/// Every node an object of the reference names, with its documented value, found in `tree`.
+fn named<'v>(
+    tree: &Tree,
+    section: &'v Value,
+) -> Result<Vec<(&'v String, &'v Value, NodeId)>, CliError> {
+    let entries = section.as_object().into_iter().flatten();
+    entries
+        .map(|(name, doc)| Ok((name, doc, find(tree, name)?)))
+        .collect()
+}
+
 /// One-resource (or memory-reported) fair shares: each named leaf's static H-DRF allocation of
 /// the first resource (cpu for Kueue), in the source's units, against `expected[name]`; where
 /// the source rounds (YARN's whole megabytes, up), against `exact[name]` and rounded up.
-fn first_resource_allocations(c: &Case) -> Result<Vec<Check>, CliError> {
-    let Case {
-        id,
-        case,
-        config,
-        expected,
-        exact,
-        ..
-    } = *c;
-    // One-resource (or memory-reported) fair shares: the leaf's allocation of the first
-    // resource, in the source's units.
-    let mut checks = Vec::new();
-    let tree = tree_of(config, rules_of(case))?;
-    let rule = if case["semantics"] == "clamp" {
+fn first_resource_allocations(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
+    let (tree, alloc) = allocated(c.config, rules_of(c.case))?;
+    let rule = if c.case["semantics"] == "clamp" {
         " (clamp)"
     } else {
         ""
     };
-    let alloc = allocate(&tree, Policy::Hdrf)?;
-    for (name, doc) in expected.as_object().into_iter().flatten() {
+    for (name, doc) in c.expected.as_object().into_iter().flatten() {
         if name.ends_with("_without_borrowing_limit") {
             continue;
         }
         let v = find(&tree, name)?;
         let value = doc.get("cpu").unwrap_or(doc);
         let got = &alloc.node(v).allocation[0];
-        if let Some(e) = exact.get(name) {
-            // The source rounds (YARN's whole megabytes, up): the exact share, and
-            // that it rounds up to the documented value.
-            checks.push(value_check(
-                format!("{id}: {name}{rule}"),
-                got,
-                value,
-                Some(e),
-            )?);
-            checks.push(Check::exact(
-                format!("{id}: {name}, rounded up"),
+        let exact = c.exact.get(name);
+        checks.value(format_args!("{name}{rule}"), got, value, exact)?;
+        if exact.is_some() {
+            // The source rounds (YARN's whole megabytes, up): the exact share, and that it
+            // rounds up to the documented value.
+            checks.exact(
+                format_args!("{name}, rounded up"),
                 &got.ceil(),
                 &str_of(value),
-            ));
-        } else {
-            checks.push(value_check(
-                format!("{id}: {name}{rule}"),
-                got,
-                value,
-                None,
-            )?);
+            );
         }
     }
-    if id == "kueue-borrowing-limit" {
+    if c.id == "kueue-borrowing-limit" {
         // The documentation's second reading: team-b-cq alone (team-a-cq idle) may
         // borrow all of team-a-cq's 9 on top of its 12.
-        let mut swapped = config.clone();
+        let mut swapped = c.config.clone();
         swapped["tree"]["children"][0]["demand"] = Value::from(vec![0]);
         swapped["tree"]["children"][1]["demand"] = Value::from(vec![1]);
-        let tree = tree_of(&swapped, Rules::default())?;
-        let alloc = allocate(&tree, Policy::Hdrf)?;
+        let (tree, alloc) = allocated(&swapped, Rules::default())?;
         let v = find(&tree, "team-b-cq")?;
-        checks.push(value_check(
-            format!("{id}: team-b-cq alone, cpu"),
+        let doc = &c.expected["team-b-cq_without_borrowing_limit"]["cpu"];
+        checks.value(
+            "team-b-cq alone, cpu",
             &alloc.node(v).allocation[0],
-            &expected["team-b-cq_without_borrowing_limit"]["cpu"],
+            doc,
             None,
-        )?);
+        )?;
     }
-    Ok(checks)
+    Ok(())
 }
 
 /// YARN's steady fair shares under DRF: each queue's memory and vcores shares of the static
 /// allocation against `expected.steady_share`.
-fn steady_shares(c: &Case) -> Result<Vec<Check>, CliError> {
-    let Case {
-        id,
-        config,
-        expected,
-        exact,
-        ..
-    } = *c;
-    let mut checks = Vec::new();
-    let tree = tree_of(config, Rules::default())?;
-    let alloc = allocate(&tree, Policy::Hdrf)?;
-    for (name, doc) in expected["steady_share"].as_object().into_iter().flatten() {
-        let v = find(&tree, name)?;
+fn steady_shares(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
+    let (tree, alloc) = allocated(c.config, Rules::default())?;
+    for (name, doc, v) in named(&tree, &c.expected["steady_share"])? {
         let got = shares(&tree, &alloc.node(v).allocation);
         for (j, res) in ["memory", "vcores"].iter().enumerate() {
-            checks.push(value_check(
-                format!("{id}: {name} {res} share"),
+            let exact = c.exact["steady_share"][name].get(*res);
+            checks.value(
+                format_args!("{name} {res} share"),
                 &got[j],
                 &doc[res],
-                exact["steady_share"][name].get(*res),
-            )?);
+                exact,
+            )?;
         }
     }
-    Ok(checks)
+    Ok(())
 }
 
 /// YARN's instantaneous fair shares with idle queues: each queue's first-resource share against
 /// `expected.instantaneous_share_percent` (in percent), or `exact.instantaneous_share` when idle.
-fn instantaneous_shares(c: &Case) -> Result<Vec<Check>, CliError> {
-    let Case {
-        id,
-        config,
-        expected,
-        exact,
-        ..
-    } = *c;
-    let mut checks = Vec::new();
-    let tree = tree_of(config, Rules::default())?;
-    let alloc = allocate(&tree, Policy::Hdrf)?;
-    for (name, e) in exact["instantaneous_share"]
-        .as_object()
-        .into_iter()
-        .flatten()
-    {
-        let v = find(&tree, name)?;
+fn instantaneous_shares(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
+    let (tree, alloc) = allocated(c.config, Rules::default())?;
+    for (name, e, v) in named(&tree, &c.exact["instantaneous_share"])? {
         let got = &shares(&tree, &alloc.node(v).allocation)[0];
-        match expected["instantaneous_share_percent"].get(name) {
-            Some(pct) => checks.push(value_check(
-                format!("{id}: {name} share, percent"),
-                &(got * &Rational::from(100)),
-                pct,
-                None,
-            )?),
-            None => checks.push(value_check(
-                format!("{id}: {name} share (idle)"),
-                got,
-                e,
-                None,
-            )?),
+        match c.expected["instantaneous_share_percent"].get(name) {
+            Some(pct) => {
+                let percent = got * &Rational::from(100);
+                checks.value(format_args!("{name} share, percent"), &percent, pct, None)?;
+            }
+            None => checks.value(format_args!("{name} share (idle)"), got, e, None)?,
         }
     }
-    Ok(checks)
+    Ok(())
 }
 
 /// YTsaurus' fair-share vectors: each operation's share vector against `expected[name]`.
-fn share_vectors(c: &Case) -> Result<Vec<Check>, CliError> {
-    let Case {
-        id,
-        config,
-        expected,
-        ..
-    } = *c;
-    let mut checks = Vec::new();
-    let tree = tree_of(config, Rules::default())?;
-    let alloc = allocate(&tree, Policy::Hdrf)?;
-    for (name, doc) in expected.as_object().into_iter().flatten() {
-        let v = find(&tree, name)?;
+fn share_vectors(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
+    let (tree, alloc) = allocated(c.config, Rules::default())?;
+    for (name, doc, v) in named(&tree, c.expected)? {
         let got = shares(&tree, &alloc.node(v).allocation);
         // (user_slots, cpu, memory) are entries 0, 1, 3 of the source's vectors over
         // (user_slots, cpu, gpu, memory, network).
@@ -412,28 +421,20 @@ fn share_vectors(c: &Case) -> Result<Vec<Check>, CliError> {
             .iter()
             .map(|&k| num(&doc[k]))
             .collect::<Result<_, _>>()?;
-        checks.push(Check {
-            ok: got == want,
-            what: format!("{id}: {name} share vector (user_slots, cpu, memory)"),
-            computed: vector(&got),
-            source: vector(&want),
-        });
+        checks.decided(
+            format_args!("{name} share vector (user_slots, cpu, memory)"),
+            got == want,
+            vector(&got),
+            vector(&want),
+        );
     }
-    Ok(checks)
+    Ok(())
 }
 
 /// YTsaurus' guarantees: each node's share vector against `expected[name]`, a value x meaning
 /// x·(1, 1, 1).
-fn uniform_share_vectors(c: &Case) -> Result<Vec<Check>, CliError> {
-    let Case {
-        id,
-        config,
-        expected,
-        exact,
-        ..
-    } = *c;
-    let mut checks = Vec::new();
-    let rules = if id == "ytsaurus-limit-below-guarantee" {
+fn uniform_share_vectors(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
+    let rules = if c.id == "ytsaurus-limit-below-guarantee" {
         // YTsaurus lowers the guarantee to the limit, and the child's guarantee, now
         // above its parent's, is scaled down to it.
         Rules {
@@ -444,143 +445,88 @@ fn uniform_share_vectors(c: &Case) -> Result<Vec<Check>, CliError> {
     } else {
         Rules::default()
     };
-    let tree = tree_of(config, rules)?;
-    let alloc = allocate(&tree, Policy::Hdrf)?;
-    for (name, doc) in expected.as_object().into_iter().flatten() {
-        let v = find(&tree, name)?;
+    let (tree, alloc) = allocated(c.config, rules)?;
+    for (name, doc, v) in named(&tree, c.expected)? {
         let got = shares(&tree, &alloc.node(v).allocation);
         // A value x is the vector x·(1, 1, 1) over (user_slots, cpu, memory).
-        let want = num(exact.get(name).unwrap_or(doc))?;
-        checks.push(Check {
-            ok: got.iter().all(|g| *g == want),
-            what: format!("{id}: {name} share vector"),
-            computed: vector(&got),
-            source: documented(doc, exact.get(name)),
-        });
+        let want = num(c.exact.get(name).unwrap_or(doc))?;
+        let ok = got.iter().all(|g| *g == want);
+        let source = documented(doc, c.exact.get(name));
+        checks.decided(
+            format_args!("{name} share vector"),
+            ok,
+            vector(&got),
+            source,
+        );
     }
-    Ok(checks)
+    Ok(())
 }
 
 /// YTsaurus' guarantees over the cluster: each pool's scaled strong guarantee (cpu share)
 /// against `expected.strong_guarantee`, and what it gets beyond it against
 /// `expected.weight_proportional`.
-fn scaled_guarantees(c: &Case) -> Result<Vec<Check>, CliError> {
-    let Case {
-        id,
-        config,
-        expected,
-        exact,
-        ..
-    } = *c;
-    let mut checks = Vec::new();
+fn scaled_guarantees(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
     // YTsaurus scales the guarantees by one factor to fit the cluster.
     let rules = Rules {
         oversubscribed: Oversubscribed::Scale,
         ..Rules::default()
     };
-    let tree = tree_of(config, rules)?;
-    let alloc = allocate(&tree, Policy::Hdrf)?;
-    for (name, doc) in expected["strong_guarantee"]
-        .as_object()
-        .into_iter()
-        .flatten()
-    {
-        let v = find(&tree, name)?;
+    let (tree, alloc) = allocated(c.config, rules)?;
+    for (name, doc, v) in named(&tree, &c.expected["strong_guarantee"])? {
         let g = &shares(&tree, tree.guarantee(v))[1];
-        let e = exact["strong_guarantee"].get(name);
-        checks.push(value_check(
-            format!("{id}: {name} strong guarantee (cpu share)"),
+        let e = c.exact["strong_guarantee"].get(name);
+        checks.value(
+            format_args!("{name} strong guarantee (cpu share)"),
             g,
             doc,
             e,
-        )?);
+        )?;
         // What the node gets beyond its guarantee: the guarantees fill the cluster.
-        let got = &shares(&tree, &alloc.node(v).allocation)[1];
-        checks.push(value_check(
-            format!("{id}: {name} weight-proportional part (cpu share)"),
-            &(got - g),
-            &expected["weight_proportional"][name],
-            None,
-        )?);
+        let beyond = &shares(&tree, &alloc.node(v).allocation)[1] - g;
+        let doc = &c.expected["weight_proportional"][name];
+        let what = format_args!("{name} weight-proportional part (cpu share)");
+        checks.value(what, &beyond, doc, None)?;
     }
-    Ok(checks)
+    Ok(())
 }
 
 /// Mesos' quota as a limit: what each role gets from agent2 against
 /// `expected.allocated_from_agent2`.
-fn agent2_allocations(c: &Case) -> Result<Vec<Check>, CliError> {
-    let Case {
-        id,
-        config,
-        expected,
-        ..
-    } = *c;
-    let mut checks = Vec::new();
+fn agent2_allocations(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
     // The static allocation of the whole cluster, less what each role holds on
     // agent1, is what agent2 gives it.
-    let tree = tree_of(config, Rules::default())?;
-    let alloc = allocate(&tree, Policy::Hdrf)?;
-    for (name, doc) in expected["allocated_from_agent2"]
-        .as_object()
-        .into_iter()
-        .flatten()
-    {
-        let v = find(&tree, name)?;
+    let (tree, alloc) = allocated(c.config, Rules::default())?;
+    for (name, doc, v) in named(&tree, &c.expected["allocated_from_agent2"])? {
         for (j, res) in tree.resources().iter().enumerate() {
             let got = &alloc.node(v).allocation[j] - &tree.usage(v)[j];
-            checks.push(value_check(
-                format!("{id}: {name} {res} from agent2"),
-                &got,
-                &doc[res.as_str()],
-                None,
-            )?);
+            let doc = &doc[res.as_str()];
+            checks.value(format_args!("{name} {res} from agent2"), &got, doc, None)?;
         }
     }
-    Ok(checks)
+    Ok(())
 }
 
 /// YARN's DRF comparator: which of s1, s2 goes first against `expected.first` (and again with
 /// the capacity (8000, 6) where the case gives it).
-fn yarn_comparisons(c: &Case) -> Result<Vec<Check>, CliError> {
-    let Case {
-        id,
-        config,
-        expected,
-        ..
-    } = *c;
-    let mut checks = Vec::new();
-    checks.push(yarn_first(id, config, &expected["first"], "")?);
-    if let Some(other) = expected.get("with_capacity_8000_6") {
-        let mut c = config.clone();
-        c["capacity"] = Value::from(vec![8000, 6]);
-        checks.push(yarn_first(id, &c, &other["first"], ", capacity (8000, 6)")?);
+fn yarn_comparisons(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
+    yarn_first(checks, c.config, &c.expected["first"], "")?;
+    if let Some(other) = c.expected.get("with_capacity_8000_6") {
+        let mut config = c.config.clone();
+        config["capacity"] = Value::from(vec![8000, 6]);
+        yarn_first(checks, &config, &other["first"], ", capacity (8000, 6)")?;
     }
-    Ok(checks)
+    Ok(())
 }
 
 /// Mesos' DRF sorter: the offer order of `leontief order --rule naive` against `expected.order`
 /// (`exact.order` where the source's doubles hide a tie).
-fn mesos_sorter_order(c: &Case) -> Result<Vec<Check>, CliError> {
-    let Case {
-        id,
-        case,
-        config,
-        expected,
-        exact,
-        ..
-    } = *c;
-    let mut checks = Vec::new();
-    let tree = tree_of(config, Rules::default())?;
+fn mesos_sorter_order(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
+    let tree = tree_of(c.config, Rules::default())?;
     let mut cfg = OrderConfig::new(Rule::Naive);
     // The allocation counts the tie-break reads: a history with each leaf served
     // its count of times.
     let mut served = Vec::new();
-    for (name, count) in case["state"]["allocation_count"]
-        .as_object()
-        .into_iter()
-        .flatten()
-    {
-        let v = find(&tree, name)?;
+    for (_, count, v) in named(&tree, &c.case["state"]["allocation_count"])? {
         if tree.node(v).is_leaf() {
             let c = count.as_u64().ok_or_else(|| internal("a count"))?;
             served.extend((0..c).map(|_| v.index()));
@@ -596,38 +542,28 @@ fn mesos_sorter_order(c: &Case) -> Result<Vec<Check>, CliError> {
         .into_iter()
         .map(|p| p.strip_prefix(root.as_str()).unwrap_or(p))
         .collect();
-    let doc = &expected["order"];
-    let want = exact.get("order").unwrap_or(doc);
+    let doc = &c.expected["order"];
+    let want = c.exact.get("order").unwrap_or(doc);
     let want: Vec<String> = want.as_array().into_iter().flatten().map(str_of).collect();
-    checks.push(Check {
-        ok: got == want,
-        what: format!("{id}: offer order (naive = Mesos' DRF sorter)"),
-        computed: got.join(", "),
-        source: match exact.get("order") {
-            Some(_) => format!(
-                "{} (in doubles; exactly a tie broken by count: {})",
-                list(doc),
-                want.join(", ")
-            ),
-            None => want.join(", "),
-        },
-    });
-    Ok(checks)
+    let source = match c.exact.get("order") {
+        Some(_) => format!(
+            "{} (in doubles; exactly a tie broken by count: {})",
+            list(doc),
+            want.join(", ")
+        ),
+        None => want.join(", "),
+    };
+    let what = "offer order (naive = Mesos' DRF sorter)";
+    checks.decided(what, got == want, got.join(", "), source);
+    Ok(())
 }
 
 /// Mesos' quota as a guarantee: the node offered first by YARN's comparator (below its
 /// guarantee first) against `expected.first`.
-fn needy_first(c: &Case) -> Result<Vec<Check>, CliError> {
-    let Case {
-        id,
-        config,
-        expected,
-        ..
-    } = *c;
-    let mut checks = Vec::new();
+fn needy_first(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
     // Usage-first: a role below its guarantee is served before fair sharing, YARN's
     // comparator's needy-first rule.
-    let tree = tree_of(config, Rules::default())?;
+    let tree = tree_of(c.config, Rules::default())?;
     let out = order(&OrderTree::from_tree(&tree)?, &OrderConfig::new(Rule::Yarn))?;
     let first = out
         .offer
@@ -638,151 +574,86 @@ fn needy_first(c: &Case) -> Result<Vec<Check>, CliError> {
                 .to_string()
         })
         .unwrap_or_default();
-    checks.push(Check::text(
-        format!("{id}: offered first (yarn: below its guarantee first)"),
-        first,
-        &str_of(&expected["first"]),
-    ));
-    Ok(checks)
+    let what = "offered first (yarn: below its guarantee first)";
+    checks.text(what, first, &str_of(&c.expected["first"]));
+    Ok(())
 }
 
 /// Kueue's dominant resource shares (see `kueue_checks`), and again with weight 1/2 where the
 /// case gives it.
-fn kueue_shares(c: &Case) -> Result<Vec<Check>, CliError> {
-    let Case {
-        id,
-        config,
-        expected,
-        exact,
-        ..
-    } = *c;
-    let mut checks = Vec::new();
-    checks.extend(kueue_checks(id, config, expected, exact, "")?);
-    if let Some(other) = expected.get("with_weight_1/2") {
-        let mut c = config.clone();
-        c["tree"]["children"][0]["weight"] = Value::from("1/2");
-        checks.extend(kueue_checks(
-            id,
-            &c,
-            other,
-            &exact["with_weight_1/2"],
-            ", weight 1/2",
-        )?);
+fn kueue_shares(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
+    kueue_checks(checks, c.config, c.expected, c.exact, "")?;
+    if let Some(other) = c.expected.get("with_weight_1/2") {
+        let mut config = c.config.clone();
+        config["tree"]["children"][0]["weight"] = Value::from("1/2");
+        let exact = &c.exact["with_weight_1/2"];
+        kueue_checks(checks, &config, other, exact, ", weight 1/2")?;
     }
-    Ok(checks)
+    Ok(())
 }
 
 /// YTsaurus' legacy min share: each pool's clamp allocation against `expected`, with weights
 /// 3, 1 and with a third pool C.
-fn legacy_min_shares(c: &Case) -> Result<Vec<Check>, CliError> {
-    let Case {
-        id,
-        case,
-        config,
-        expected,
-        exact,
-        ..
-    } = *c;
-    let mut checks = Vec::new();
+fn legacy_min_shares(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
     // The legacy rule is the clamp: max(w·x, min share).
+    let mut weights_3_1 = c.config.clone();
+    weights_3_1["tree"]["children"][0]["weight"] = Value::from(3);
+    let mut with_c = c.config.clone();
+    if let Some(kids) = with_c["tree"]["children"].as_array_mut() {
+        kids.push(serde_json::json!({"name": "C", "demand": [1]}));
+    }
     let variants = [
-        ("", config.clone(), expected.clone(), exact.clone()),
+        ("", c.config.clone(), c.expected, c.exact),
         (
             "weights 3, 1: ",
-            {
-                let mut c = config.clone();
-                c["tree"]["children"][0]["weight"] = Value::from(3);
-                c
-            },
-            expected["with_weights_3_1"].clone(),
-            exact["with_weights_3_1"].clone(),
+            weights_3_1,
+            &c.expected["with_weights_3_1"],
+            &c.exact["with_weights_3_1"],
         ),
         (
             "with C, weights 1, 1, 1: ",
-            {
-                let mut c = config.clone();
-                if let Some(kids) = c["tree"]["children"].as_array_mut() {
-                    kids.push(Value::Object(serde_json::Map::from_iter([
-                        ("name".to_string(), Value::from("C")),
-                        ("demand".to_string(), Value::from(vec![1])),
-                    ])));
-                }
-                c
-            },
-            expected["with_C_weights_1_1_1"].clone(),
-            exact["with_C_weights_1_1_1"].clone(),
+            with_c,
+            &c.expected["with_C_weights_1_1_1"],
+            &c.exact["with_C_weights_1_1_1"],
         ),
     ];
-    for (label, c, doc, ex) in variants {
-        let tree = tree_of(&c, rules_of(case))?;
-        let alloc = allocate(&tree, Policy::Hdrf)?;
+    for (label, config, doc, ex) in variants {
+        let (tree, alloc) = allocated(&config, rules_of(c.case))?;
         for name in ["A", "B", "C"] {
             let Some(d) = doc.get(name) else { continue };
             let v = find(&tree, name)?;
-            checks.push(value_check(
-                format!("{id}: {label}{name} (clamp)"),
-                &alloc.node(v).allocation[0],
-                d,
-                ex.get(name),
-            )?);
+            let got = &alloc.node(v).allocation[0];
+            checks.value(format_args!("{label}{name} (clamp)"), got, d, ex.get(name))?;
         }
     }
-    Ok(checks)
+    Ok(())
 }
 
 /// YARN's FIFO queue: each application's memory against `exact.allocation`, and the containers
 /// in order against `expected.containers`.
-fn fifo_queue(c: &Case) -> Result<Vec<Check>, CliError> {
-    let Case {
-        id,
-        config,
-        expected,
-        exact,
-        ..
-    } = *c;
-    let mut checks = Vec::new();
+fn fifo_queue(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
     // A FIFO queue: each application takes all it can before the next.
-    let tree = tree_of(config, Rules::default())?;
-    let alloc = allocate(&tree, Policy::Hdrf)?;
-    let mut containers = Vec::new();
-    for (name, e) in exact["allocation"].as_object().into_iter().flatten() {
-        let v = find(&tree, name)?;
+    let (tree, alloc) = allocated(c.config, Rules::default())?;
+    for (name, e, v) in named(&tree, &c.exact["allocation"])? {
         let got = &alloc.node(v).allocation[0];
-        checks.push(value_check(
-            format!("{id}: {name} memory"),
-            got,
-            &e[0],
-            None,
-        )?);
+        checks.value(format_args!("{name} memory"), got, &e[0], None)?;
     }
     let queue = find(&tree, "queue1")?;
+    let mut containers = Vec::new();
     for &app in tree.children(queue) {
         let n = alloc.tasks(app).cloned().unwrap_or(Rational::ZERO);
         let n = n.floor_u64().unwrap_or(0);
         containers.extend((0..n).map(|_| tree.node(app).name().to_string()));
     }
-    checks.push(Check::text(
-        format!("{id}: containers, in order"),
-        containers.join(", "),
-        &list(&expected["containers"]),
-    ));
-    Ok(checks)
+    let source = list(&c.expected["containers"]);
+    checks.text("containers, in order", containers.join(", "), &source);
+    Ok(())
 }
 
 /// YTsaurus' FIFO pools: each operation's share vector against `exact[name]`.
-fn fifo_pools(c: &Case) -> Result<Vec<Check>, CliError> {
-    let Case {
-        id,
-        config,
-        expected,
-        exact,
-        ..
-    } = *c;
-    let mut checks = Vec::new();
-    let tree = tree_of(config, Rules::default())?;
-    let alloc = allocate(&tree, Policy::Hdrf)?;
-    for (name, e) in exact.as_object().into_iter().flatten() {
-        let v = find(&tree, name)?;
+fn fifo_pools(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
+    let (tree, alloc) = allocated(c.config, Rules::default())?;
+    for (name, e, v) in named(&tree, c.exact)? {
         let got = shares(&tree, &alloc.node(v).allocation);
         let want: Vec<Rational> = e
             .as_array()
@@ -791,17 +662,17 @@ fn fifo_pools(c: &Case) -> Result<Vec<Check>, CliError> {
             .map(num)
             .collect::<Result<_, _>>()?;
         let doc = match name.as_str() {
-            "B" | "D" => str_of(&expected[name.as_str()]),
-            _ => str_of(&expected["every_operation"]),
+            "B" | "D" => str_of(&c.expected[name.as_str()]),
+            _ => str_of(&c.expected["every_operation"]),
         };
-        checks.push(Check {
-            ok: got == want,
-            what: format!("{id}: {name} share vector (user_slots, cpu, memory)"),
-            computed: vector(&got),
-            source: format!("{doc} (exact {})", vector(&want)),
-        });
+        checks.decided(
+            format_args!("{name} share vector (user_slots, cpu, memory)"),
+            got == want,
+            vector(&got),
+            format!("{doc} (exact {})", vector(&want)),
+        );
     }
-    Ok(checks)
+    Ok(())
 }
 
 fn list(v: &Value) -> String {
@@ -814,7 +685,12 @@ fn list(v: &Value) -> String {
 }
 
 /// YARN's comparator on `s1` and `s2`: the smaller key goes first, then the name.
-fn yarn_first(id: &str, config: &Value, doc: &Value, label: &str) -> Result<Check, CliError> {
+fn yarn_first(
+    checks: &mut Checks,
+    config: &Value,
+    doc: &Value,
+    label: &str,
+) -> Result<(), CliError> {
     let tree = tree_of(config, Rules::default())?;
     let out = order(&OrderTree::from_tree(&tree)?, &OrderConfig::new(Rule::Yarn))?;
     let (s1, s2) = (find(&tree, "s1")?, find(&tree, "s2")?);
@@ -826,27 +702,25 @@ fn yarn_first(id: &str, config: &Value, doc: &Value, label: &str) -> Result<Chec
             .collect::<Vec<_>>()
             .join(", ")
     };
-    Ok(Check::text(
-        format!(
-            "{id}: first of s1 [{}], s2 [{}] (yarn){label}",
-            show(k1),
-            show(k2)
-        ),
-        first.to_string(),
-        &str_of(doc),
-    ))
+    let what = format_args!(
+        "first of s1 [{}], s2 [{}] (yarn){label}",
+        show(k1),
+        show(k2)
+    );
+    checks.text(what, first.to_string(), &str_of(doc));
+    Ok(())
 }
 
 /// Kueue's dominant resource share of every node the case names: Kueue's status value is the
 /// share of what the queue holds with no workload pending, so `cq` is written idle (all-zero
 /// demand: no nominee's task added). The source reports `ceil(1000 · share)`.
 fn kueue_checks(
-    id: &str,
+    checks: &mut Checks,
     config: &Value,
     expected: &Value,
     exact: &Value,
     label: &str,
-) -> Result<Vec<Check>, CliError> {
+) -> Result<(), CliError> {
     let mut c = config.clone();
     let m = c["capacity"].as_array().map_or(0, Vec::len);
     c["tree"]["children"][0]["demand"] = Value::from(vec![0; m]);
@@ -855,9 +729,9 @@ fn kueue_checks(
         &OrderTree::from_tree(&tree)?,
         &OrderConfig::new(Rule::Kueue),
     )?;
-    let mut checks = Vec::new();
     let drs = expected.get("dominant_resource_share").unwrap_or(expected);
     let exact = exact.get("dominant_resource_share").unwrap_or(exact);
+    let thousand = Rational::from(1000);
     for (name, doc) in drs.as_object().into_iter().flatten() {
         let v = if name == tree.node(tree.root()).name() {
             tree.root()
@@ -866,35 +740,24 @@ fn kueue_checks(
         };
         let key = match &out.nodes[v.index()].key[0] {
             Extended::Finite(x) => x.clone(),
-            Extended::Infinite => return Err(internal(format!("{id}: {name}: infinite share"))),
+            Extended::Infinite => {
+                return Err(internal(format!("{}: {name}: infinite share", checks.id)));
+            }
         };
-        let thousand = Rational::from(1000);
         if let Some(e) = exact.get(name) {
-            checks.push(value_check(
-                format!("{id}: {name} share{label}"),
-                &key,
-                e,
-                None,
-            )?);
+            checks.value(format_args!("{name} share{label}"), &key, e, None)?;
         }
-        checks.push(value_check(
-            format!("{id}: {name} status, ceil(1000 · share){label}"),
-            &(&key * &thousand).ceil(),
-            doc,
-            None,
-        )?);
+        let status = (&key * &thousand).ceil();
+        let what = format_args!("{name} status, ceil(1000 · share){label}");
+        checks.value(what, &status, doc, None)?;
     }
     if let Some(t) = exact.get("times_1000").and_then(|t| t.get("cq")) {
         let key = match &out.nodes[find(&tree, "cq")?.index()].key[0] {
             Extended::Finite(x) => x.clone(),
             Extended::Infinite => Rational::ZERO,
         };
-        checks.push(value_check(
-            format!("{id}: cq 1000 · share before rounding"),
-            &(&key * &Rational::from(1000)),
-            t,
-            None,
-        )?);
+        let what = "cq 1000 · share before rounding";
+        checks.value(what, &(&key * &thousand), t, None)?;
     }
     if let Some(doc) = expected.get("dominant_resource") {
         // The resource on which cq borrows the most, over the lendable capacity.
@@ -908,11 +771,7 @@ fn kueue_checks(
             }
         }
         let name = best.map_or("", |(_, j)| tree.resources()[j].as_str());
-        checks.push(Check::text(
-            format!("{id}: cq dominant resource"),
-            name.to_string(),
-            &str_of(doc),
-        ));
+        checks.text("cq dominant resource", name.to_string(), &str_of(doc));
     }
-    Ok(checks)
+    Ok(())
 }

@@ -118,6 +118,16 @@ fn of(nodes: &[(String, Vec<Rational>)], name: &str) -> Vec<Rational> {
         .clone()
 }
 
+/// A case's capacity, resource by resource.
+fn capacity(c: &Value) -> Vec<Rational> {
+    c["config"]["capacity"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(r)
+        .collect()
+}
+
 fn r(v: &Value) -> Rational {
     match v {
         Value::String(s) => s.parse().unwrap(),
@@ -164,12 +174,7 @@ fn yarn_simple_fair_share_exactly() {
 fn yarn_drf_steady_fair_share() {
     let c = case("yarn-drf-steady-fair-share");
     let nodes = allocate(&c);
-    let cap: Vec<Rational> = c["config"]["capacity"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(r)
-        .collect();
+    let cap = capacity(&c);
     for (leaf, shares) in c["exact"]["steady_share"].as_object().unwrap() {
         let alloc = of(&nodes, leaf);
         assert_eq!(
@@ -204,12 +209,7 @@ fn ytsaurus_hierarchical_drf() {
     ] {
         let c = case(id);
         let nodes = allocate(&c);
-        let cap: Vec<Rational> = c["config"]["capacity"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(r)
-            .collect();
+        let cap = capacity(&c);
         for (name, want) in c["expected"].as_object().unwrap() {
             let want: Vec<Rational> = want.as_array().unwrap().iter().map(r).collect();
             // (user_slots, cpu, memory) = entries 0, 1, 3 of the source's vector.

@@ -26,14 +26,14 @@
 //! theorem's bound, reached.
 //! ```
 //! use leontief_counterexamples::candidate::Candidate;
-//! use leontief_counterexamples::explore::{MetricName, Utility};
+//! use leontief_counterexamples::explore::{At, MetricName, Utility};
 //! use leontief_solver::properties::Scenario;
 //! use leontief_solver::{DiscreteDrf, Instance, Mechanism, User};
 //! let inst = Instance::new(vec![3.into()], vec![User::new("A", [2]), User::new("B", [2])]).unwrap();
 //! let dd = DiscreteDrf::paper();
 //! let truth = dd.allocate(&inst).unwrap();
 //! let c = Candidate::new(inst, Scenario::Bounded);
-//! let e = MetricName::DiscreteGap.metric().at(&dd, &c, &truth, Utility::Tasks).unwrap().unwrap();
+//! let e = MetricName::DiscreteGap.metric().at(&At::new(&dd, &c, &truth, Utility::Tasks)).unwrap().unwrap();
 //! assert_eq!(e.value.to_string(), "1");
 //! ```
 //!
@@ -50,10 +50,9 @@ use serde_json::{Map, Value};
 use leontief_solver::properties::Property;
 use leontief_solver::{Allocation, Drf, Instance, Mechanism, Rational, SolverError};
 
-use super::metric::{Applies, Ctx, Direction, Evaluation, Metric, MetricInfo, Utility};
+use super::metric::{Applies, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject};
 use super::metric_common::{evaluate_bounded, no_scenario, Of};
 use super::MetricName;
-use crate::candidate::Candidate;
 
 /// See the [module docs](self).
 pub struct DiscreteGap;
@@ -116,13 +115,8 @@ impl Metric for DiscreteGap {
         o
     }
 
-    fn at(
-        &self,
-        _mechanism: &dyn Mechanism,
-        candidate: &Candidate,
-        truth: &Allocation,
-        _utility: Utility,
-    ) -> Result<Option<Evaluation>, SolverError> {
+    fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError> {
+        let (candidate, truth) = (at.candidate, at.truth);
         no_scenario(self.name(), candidate)?;
         let inst = &candidate.instance;
         let fluid = Drf::extended().allocate(inst)?;
@@ -147,13 +141,7 @@ impl Metric for DiscreteGap {
         )))
     }
 
-    fn evaluate(
-        &self,
-        mechanism: &dyn Mechanism,
-        instance: &Instance,
-        truth: &Allocation,
-        ctx: &mut Ctx,
-    ) -> Option<Evaluation> {
-        evaluate_bounded(self, mechanism, instance, truth, ctx)
+    fn evaluate(&self, on: &Subject, ctx: &mut Ctx) -> Option<Evaluation> {
+        evaluate_bounded(self, on, ctx)
     }
 }

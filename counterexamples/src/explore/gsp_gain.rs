@@ -21,21 +21,14 @@
 //! - D. Parkes, A. Procaccia, N. Shah. *Beyond Dominant Resource Fairness.* EC 2012.
 
 use leontief_solver::properties::{utility_at_truth, utility_of_report, Property, Scenario};
-use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
+use leontief_solver::SolverError;
 
-use super::knife;
-use super::metric::{
-    scale, spread, try_scenario, Ctx, Direction, Evaluation, Metric, MetricInfo, Utility,
-};
-use super::metric_common::Of;
+use super::metric::{scale, spread, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject};
+use super::metric_common::{LieSearch, Of, Profile};
 use super::MetricName;
-use crate::candidate::Candidate;
-use crate::search::{grid_lies, neighbour_profile, user_lies, Lies};
 
 /// See the [module docs](self).
 pub struct GspGain;
-
-type Profile = Vec<(usize, Vec<Rational>)>;
 
 /// What the metric measures, in which direction, and how its record is shaped.
 const INFO: MetricInfo = MetricInfo {
@@ -53,13 +46,9 @@ impl Metric for GspGain {
         &INFO
     }
 
-    fn at(
-        &self,
-        mechanism: &dyn Mechanism,
-        candidate: &Candidate,
-        truth: &Allocation,
-        utility: Utility,
-    ) -> Result<Option<Evaluation>, SolverError> {
+    fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError> {
+        let (mechanism, candidate, truth, utility) =
+            (at.mechanism, at.candidate, at.truth, at.utility);
         let inst = &candidate.instance;
         let Scenario::Lies(lies) = &candidate.scenario else {
             return Err(SolverError::invalid(
@@ -102,52 +91,18 @@ impl Metric for GspGain {
         Ok(best)
     }
 
-    fn evaluate(
-        &self,
-        mechanism: &dyn Mechanism,
-        instance: &Instance,
-        truth: &Allocation,
-        ctx: &mut Ctx,
-    ) -> Option<Evaluation> {
-        let n = instance.num_users();
-        let mut best: Option<Evaluation> = None;
-        let mut top: Option<(Rational, Profile)> = None;
-        let consider = |p: Profile,
-                        ctx: &mut Ctx,
-                        best: &mut Option<Evaluation>,
-                        top: &mut Option<(Rational, Profile)>| {
-            let c = Candidate::new(instance.clone(), Scenario::Lies(p.clone()));
-            if let Some(e) = try_scenario(self, mechanism, c, truth, ctx, best)
-                && top.as_ref().is_none_or(|(v, _)| e.value >= *v)
-            {
-                *top = Some((e.value, p));
-            }
-        };
-        if let Some(Scenario::Lies(hint)) = ctx.hint.clone() {
-            let m = instance.num_resources();
-            if hint.iter().all(|(i, r)| *i < n && r.len() == m) {
-                consider(hint, ctx, &mut best, &mut top);
-            }
+    fn evaluate(&self, on: &Subject, ctx: &mut Ctx) -> Option<Evaluation> {
+        let n = on.instance.num_users();
+        let mut search = LieSearch::new(self, on, n, ctx);
+        if !search.singles(ctx, |_| true) {
+            return search.best;
         }
-        let lists: Vec<Lies> = (0..n)
-            .map(|i| match ctx.grid_only {
-                true => grid_lies(instance, i, ctx.values),
-                false => user_lies(instance, i, ctx.values, ctx.grid, &mut ctx.rng),
-            })
-            .collect();
-        for (i, list) in lists.iter().enumerate() {
-            for lie in list.iter() {
-                if ctx.spent() {
-                    return best;
-                }
-                consider(vec![(i, lie)], ctx, &mut best, &mut top);
-            }
-        }
+        let lists = &search.lists;
         let eligible: Vec<usize> = (0..n).filter(|&i| !lists[i].is_empty()).collect();
         if eligible.len() >= 2 {
             for _ in 0..ctx.group_samples {
                 if ctx.spent() {
-                    return best;
+                    return search.best;
                 }
                 let size = ctx.rng.range(2, eligible.len() as u64) as usize;
                 let mut pool = eligible.clone();
@@ -157,39 +112,15 @@ impl Metric for GspGain {
                     members.push(pool.swap_remove(k));
                 }
                 members.sort_unstable();
+                let lists = &search.lists;
                 let p: Profile = members
                     .iter()
                     .map(|&i| (i, lists[i].get(ctx.rng.range(0, lists[i].len() - 1))))
                     .collect();
-                consider(p, ctx, &mut best, &mut top);
+                search.consider(p, ctx);
             }
         }
-        if ctx.grid_only {
-            // The knife-edge strata and the climb leave the grid (the coalitions above are of grid lies).
-            return best;
-        }
-        // Knife-edge lies (super::knife): the breakpoints sampling misses, in place of as
-        // many climb steps.
-        let before = ctx.scenarios;
-        knife::lie_strata(self, mechanism, instance, truth, ctx, &mut best);
-        let climb = ctx
-            .climb_steps
-            .saturating_sub((ctx.scenarios - before) as usize);
-        let (_, mut current) = top.clone()?;
-        for _ in 0..climb {
-            if ctx.spent() {
-                break;
-            }
-            let values = ctx.values;
-            let Some(next) = neighbour_profile(instance, values, &current, &lists, n, &mut ctx.rng)
-            else {
-                continue;
-            };
-            consider(next.clone(), ctx, &mut best, &mut top);
-            if top.as_ref().is_some_and(|(_, p)| *p == next) {
-                current = next;
-            }
-        }
-        best
+        // On a grid-only run, the coalitions above are of grid lies.
+        search.finish(ctx)
     }
 }

@@ -59,7 +59,7 @@
 use leontief_solver::properties::Scenario;
 use leontief_solver::{Allocation, Instance, Mechanism, Rational};
 
-use super::metric::{try_scenario, Ctx, Direction, Evaluation, Metric};
+use super::metric::{try_scenario, Ctx, Direction, Evaluation, Metric, Subject};
 use crate::candidate::Candidate;
 
 /// Lines refined by golden-section search per base instance (after screening).
@@ -383,12 +383,15 @@ impl LieLine {
 /// when it beats it ([`try_scenario`]). Maximizing metrics only (both lie metrics are).
 pub(crate) fn lie_strata(
     metric: &dyn Metric,
-    mechanism: &dyn Mechanism,
-    instance: &Instance,
-    truth: &Allocation,
+    on: &Subject,
     ctx: &mut Ctx,
     best: &mut Option<Evaluation>,
 ) {
+    let Subject {
+        mechanism,
+        instance,
+        truth,
+    } = *on;
     debug_assert_eq!(metric.direction(), Direction::Max);
     if ctx.knife == Knife::Off {
         return;
@@ -496,12 +499,15 @@ fn lie_lines(
 /// ([`GOLDEN_PROBES`] instances, two scenarios each).
 pub(crate) fn instance_strata(
     metric: &dyn Metric,
-    mechanism: &dyn Mechanism,
-    instance: &Instance,
-    truth: &Allocation,
+    on: &Subject,
     ctx: &mut Ctx,
     best: &mut Option<Evaluation>,
 ) {
+    let Subject {
+        mechanism,
+        instance,
+        truth,
+    } = *on;
     if ctx.knife != Knife::All || !ctx.instance_strata || truth.tolerance.is_some() {
         return;
     }

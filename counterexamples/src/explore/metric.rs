@@ -306,27 +306,71 @@ pub trait Metric: Sync {
             Applies::Every | Applies::UnlessProved(_) | Applies::Only { .. } => Ok(()),
         }
     }
-    /// The value on one scenario, from the true answer `truth`: `Ok(None)` when the
-    /// scenario has no value (e.g. the liar had nothing before, a coalition member loses).
+    /// The value on one scenario ([`At`]): `Ok(None)` when the scenario has no value (e.g. the liar had nothing before, a coalition member loses).
     ///
     /// # Errors
     /// A scenario that does not fit, or a mechanism failure.
-    fn at(
-        &self,
-        mechanism: &dyn Mechanism,
-        candidate: &Candidate,
-        truth: &Allocation,
+    fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError>;
+    /// The best value over the scenarios this metric tries on the subject's instance (see
+    /// each metric's docs); `None` when none has a value.
+    fn evaluate(&self, on: &Subject, ctx: &mut Ctx) -> Option<Evaluation>;
+}
+
+/// One scenario to measure: the mechanism, the instance with the scenario, the mechanism's
+/// answer on the true instance (`truth`) and the normalisation.
+#[derive(Clone, Copy)]
+pub struct At<'a> {
+    /// The mechanism.
+    pub mechanism: &'a dyn Mechanism,
+    /// The true instance and the scenario.
+    pub candidate: &'a Candidate,
+    /// The mechanism's answer on the true instance.
+    pub truth: &'a Allocation,
+    /// The normalisation.
+    pub utility: Utility,
+}
+
+impl<'a> At<'a> {
+    /// The scenario `candidate` of `mechanism`, whose answer on the true instance is `truth`.
+    pub fn new(
+        mechanism: &'a dyn Mechanism,
+        candidate: &'a Candidate,
+        truth: &'a Allocation,
         utility: Utility,
-    ) -> Result<Option<Evaluation>, SolverError>;
-    /// The best value over the scenarios this metric tries on `instance` (see each
-    /// metric's docs); `None` when none has a value.
-    fn evaluate(
+    ) -> Self {
+        At {
+            mechanism,
+            candidate,
+            truth,
+            utility,
+        }
+    }
+}
+
+/// What a metric is evaluated on: the mechanism, the true instance and the mechanism's
+/// answer on it.
+#[derive(Clone, Copy)]
+pub struct Subject<'a> {
+    /// The mechanism.
+    pub mechanism: &'a dyn Mechanism,
+    /// The true instance.
+    pub instance: &'a Instance,
+    /// The mechanism's answer on it.
+    pub truth: &'a Allocation,
+}
+
+impl Subject<'_> {
+    /// Tries `scenario` on the subject's instance ([`try_scenario`]).
+    pub(crate) fn try_scenario(
         &self,
-        mechanism: &dyn Mechanism,
-        instance: &Instance,
-        truth: &Allocation,
+        metric: &dyn Metric,
+        scenario: Scenario,
         ctx: &mut Ctx,
-    ) -> Option<Evaluation>;
+        best: &mut Option<Evaluation>,
+    ) -> Option<Evaluation> {
+        let c = Candidate::new(self.instance.clone(), scenario);
+        try_scenario(metric, self.mechanism, c, self.truth, ctx, best)
+    }
 }
 
 /// Tries one scenario: counts it and keeps the better evaluation; nothing once the
@@ -340,7 +384,7 @@ pub(crate) fn try_scenario(
     best: &mut Option<Evaluation>,
 ) -> Option<Evaluation> {
     let e = ctx
-        .scenario(|ctx| metric.at(mechanism, &candidate, truth, ctx.utility))
+        .scenario(|ctx| metric.at(&At::new(mechanism, &candidate, truth, ctx.utility)))
         .flatten()?;
     if best.as_ref().is_none_or(|b| e.beats(b, metric.direction())) {
         *best = Some(e.clone());

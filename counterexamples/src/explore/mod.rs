@@ -93,7 +93,7 @@ use rayon::prelude::*;
 use serde_json::Value;
 
 pub use family::{Family, FamilySpace};
-pub use metric::{Ctx, Direction, Evaluation, Metric, MetricInfo, Utility};
+pub use metric::{At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject, Utility};
 
 use crate::candidate::Candidate;
 use crate::generate::GeneratorConfig;
@@ -463,10 +463,12 @@ fn evaluate_one(
     ctx.hint = hint;
     ctx.knife = cfg.knife;
     ctx.caps = cfg.generator.caps;
-    let best = cfg
-        .metric
-        .metric()
-        .evaluate(mechanism, instance, &truth, &mut ctx);
+    let on = Subject {
+        mechanism,
+        instance,
+        truth: &truth,
+    };
+    let best = cfg.metric.metric().evaluate(&on, &mut ctx);
     Found {
         scenarios: ctx.scenarios + 1,
         errors: ctx.errors,
@@ -619,7 +621,7 @@ impl State<'_> {
             let Ok(truth) = self.mechanism.allocate(&c.instance) else {
                 return false;
             };
-            match m.at(self.mechanism, c, &truth, self.cfg.utility) {
+            match m.at(&At::new(self.mechanism, c, &truth, self.cfg.utility)) {
                 Ok(Some(x)) if !e.beats(&x, d) => {
                     last = x;
                     true

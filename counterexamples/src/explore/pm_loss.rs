@@ -38,7 +38,7 @@
 //! monotonic here.
 //! ```
 //! use leontief_counterexamples::candidate::Candidate;
-//! use leontief_counterexamples::explore::{MetricName, Utility};
+//! use leontief_counterexamples::explore::{At, MetricName, Utility};
 //! use leontief_solver::properties::Scenario;
 //! use leontief_solver::{Drf, Instance, Mechanism, User};
 //! let inst = Instance::new(vec![1.into(), 1.into()],
@@ -46,7 +46,7 @@
 //! let q = |s: &str| s.parse::<leontief_solver::Rational>().unwrap();
 //! let c = Candidate::new(inst, Scenario::Join(User::new("C", [q("1/2"), q("1")])));
 //! let truth = Drf::extended().allocate(&c.instance).unwrap();
-//! let e = MetricName::PmLoss.metric().at(&Drf::extended(), &c, &truth, Utility::Tasks).unwrap().unwrap();
+//! let e = MetricName::PmLoss.metric().at(&At::new(&Drf::extended(), &c, &truth, Utility::Tasks)).unwrap().unwrap();
 //! assert_eq!((e.value.to_string(), e.user), ("4/3".to_string(), 0));
 //! ```
 //!
@@ -60,15 +60,12 @@
 
 use leontief_solver::generate::SplitMix64;
 use leontief_solver::properties::{utility_at_truth, Property, Scenario};
-use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError, User};
+use leontief_solver::{Allocation, Instance, Rational, SolverError, User};
 
 use super::knife;
-use super::metric::{
-    scale, spread, try_scenario, Ctx, Direction, Evaluation, Metric, MetricInfo, Utility,
-};
+use super::metric::{scale, spread, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject};
 use super::metric_common::Of;
 use super::MetricName;
-use crate::candidate::Candidate;
 use crate::space::{grid_values, GridVectors, VectorOrder};
 
 /// See the [module docs](self).
@@ -221,13 +218,9 @@ impl Metric for PmLoss {
         &INFO
     }
 
-    fn at(
-        &self,
-        mechanism: &dyn Mechanism,
-        candidate: &Candidate,
-        truth: &Allocation,
-        utility: Utility,
-    ) -> Result<Option<Evaluation>, SolverError> {
+    fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError> {
+        let (mechanism, candidate, truth, utility) =
+            (at.mechanism, at.candidate, at.truth, at.utility);
         let inst = &candidate.instance;
         let n = inst.num_users();
         // The other population's answer, and each user of I by its index in the candidate's
@@ -292,13 +285,8 @@ impl Metric for PmLoss {
         Ok(best)
     }
 
-    fn evaluate(
-        &self,
-        mechanism: &dyn Mechanism,
-        instance: &Instance,
-        truth: &Allocation,
-        ctx: &mut Ctx,
-    ) -> Option<Evaluation> {
+    fn evaluate(&self, on: &Subject, ctx: &mut Ctx) -> Option<Evaluation> {
+        let instance = on.instance;
         let n = instance.num_users();
         let m = instance.num_resources();
         let mut best = None;
@@ -308,8 +296,8 @@ impl Metric for PmLoss {
         // The elite's joiner first, when it fits this instance.
         let mut current: Option<(Rational, User)> = None;
         let join = |u: User, ctx: &mut Ctx, best: &mut Option<Evaluation>| {
-            let c = Candidate::new(instance.clone(), Scenario::Join(u.clone()));
-            try_scenario(self, mechanism, c, truth, ctx, best).map(|e| (e.value, u))
+            on.try_scenario(self, Scenario::Join(u.clone()), ctx, best)
+                .map(|e| (e.value, u))
         };
         let keep = |found: Option<(Rational, User)>, current: &mut Option<(Rational, User)>| {
             if let Some((v, u)) = found
@@ -326,8 +314,7 @@ impl Metric for PmLoss {
         }
         if n >= 2 {
             for l in 0..n {
-                let c = Candidate::new(instance.clone(), Scenario::Remove(l));
-                try_scenario(self, mechanism, c, truth, ctx, &mut best);
+                on.try_scenario(self, Scenario::Remove(l), ctx, &mut best);
             }
         }
         let values = ctx.values;
@@ -358,7 +345,7 @@ impl Metric for PmLoss {
             keep(found, &mut current);
         }
         // Knife-edge instances (super::knife), with the best scenario above.
-        knife::instance_strata(self, mechanism, instance, truth, ctx, &mut best);
+        knife::instance_strata(self, on, ctx, &mut best);
         best
     }
 }

@@ -28,7 +28,7 @@ use leontief_solver::properties::{Property, Scenario};
 use leontief_solver::welfare::{utilitarian_optimum, welfare};
 use leontief_solver::{read_numbers, Allocation, Instance, Mechanism, Rational, SolverError, User};
 
-use super::metric::{Evaluation, Metric, Utility};
+use super::metric::{At, Evaluation, Metric, Utility};
 use super::MetricName;
 use crate::candidate::Candidate;
 use crate::doc::{self, ByName};
@@ -413,7 +413,7 @@ pub fn rederive(mechanism: &dyn Mechanism, record: &Value) -> Result<Evaluation,
     let m = metric.metric();
     let truth = mechanism.allocate(&candidate.instance)?;
     let e = m
-        .at(mechanism, &candidate, &truth, utility)?
+        .at(&At::new(mechanism, &candidate, &truth, utility))?
         .ok_or_else(|| SolverError::invalid("witness", "the scenario has no value"))?;
     let again = to_json(
         metric,

@@ -19,15 +19,12 @@
 
 use leontief_solver::properties::scenarios::capacity_grid;
 use leontief_solver::properties::{utility_at_truth, Property, Scenario};
-use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
+use leontief_solver::{Rational, SolverError};
 
 use super::knife;
-use super::metric::{
-    scale, spread, try_scenario, Ctx, Direction, Evaluation, Metric, MetricInfo, Utility,
-};
+use super::metric::{scale, spread, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject};
 use super::metric_common::Of;
 use super::MetricName;
-use crate::candidate::Candidate;
 use crate::search::capacity_growths;
 
 /// See the [module docs](self).
@@ -46,13 +43,9 @@ impl Metric for RmLoss {
         &INFO
     }
 
-    fn at(
-        &self,
-        mechanism: &dyn Mechanism,
-        candidate: &Candidate,
-        truth: &Allocation,
-        utility: Utility,
-    ) -> Result<Option<Evaluation>, SolverError> {
+    fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError> {
+        let (mechanism, candidate, truth, utility) =
+            (at.mechanism, at.candidate, at.truth, at.utility);
         let inst = &candidate.instance;
         let Scenario::Capacity(grown) = &candidate.scenario else {
             return Err(SolverError::invalid(
@@ -86,13 +79,8 @@ impl Metric for RmLoss {
         Ok(best)
     }
 
-    fn evaluate(
-        &self,
-        mechanism: &dyn Mechanism,
-        instance: &Instance,
-        truth: &Allocation,
-        ctx: &mut Ctx,
-    ) -> Option<Evaluation> {
+    fn evaluate(&self, on: &Subject, ctx: &mut Ctx) -> Option<Evaluation> {
+        let instance = on.instance;
         let mut best: Option<Evaluation> = None;
         let mut growths = Vec::new();
         if let Some(Scenario::Capacity(g)) = &ctx.hint
@@ -104,15 +92,13 @@ impl Metric for RmLoss {
         if ctx.grid_only {
             // The capacity grid alone: no random growth, no perturbation.
             for g in capacity_grid(instance) {
-                let c = Candidate::new(instance.clone(), Scenario::Capacity(g));
-                try_scenario(self, mechanism, c, truth, ctx, &mut best);
+                on.try_scenario(self, Scenario::Capacity(g), ctx, &mut best);
             }
             return best;
         }
         growths.extend(capacity_growths(instance, &mut ctx.rng));
         for g in growths {
-            let c = Candidate::new(instance.clone(), Scenario::Capacity(g));
-            try_scenario(self, mechanism, c, truth, ctx, &mut best);
+            on.try_scenario(self, Scenario::Capacity(g), ctx, &mut best);
         }
         // Local perturbation of the best growth, in exact quarter steps of the capacity.
         let m = instance.num_resources();
@@ -136,11 +122,10 @@ impl Metric for RmLoss {
             if next == g {
                 continue;
             }
-            let c = Candidate::new(instance.clone(), Scenario::Capacity(next));
-            try_scenario(self, mechanism, c, truth, ctx, &mut best);
+            on.try_scenario(self, Scenario::Capacity(next), ctx, &mut best);
         }
         // Knife-edge instances (super::knife), with the best growth above.
-        knife::instance_strata(self, mechanism, instance, truth, ctx, &mut best);
+        knife::instance_strata(self, on, ctx, &mut best);
         best
     }
 }

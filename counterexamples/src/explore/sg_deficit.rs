@@ -27,7 +27,7 @@
 //! `(2/3) / (1/2) = 4/3`.
 //! ```
 //! use leontief_counterexamples::candidate::Candidate;
-//! use leontief_counterexamples::explore::{MetricName, Utility};
+//! use leontief_counterexamples::explore::{At, MetricName, Utility};
 //! use leontief_counterexamples::mechanisms::by_name;
 //! use leontief_solver::properties::Scenario;
 //! use leontief_solver::{Instance, Pool, User};
@@ -37,7 +37,7 @@
 //! let m = by_name("hdrf:collapsed").unwrap();
 //! let truth = m.allocate(&inst).unwrap();
 //! let c = Candidate::new(inst, Scenario::Bounded);
-//! let e = MetricName::SgDeficit.metric().at(m.as_ref(), &c, &truth, Utility::Tasks).unwrap().unwrap();
+//! let e = MetricName::SgDeficit.metric().at(&At::new(m.as_ref(), &c, &truth, Utility::Tasks)).unwrap().unwrap();
 //! assert_eq!(e.value.to_string(), "4/3");
 //! ```
 //!
@@ -53,12 +53,11 @@ use serde_json::{Map, Value};
 
 use leontief_solver::properties::allocation::share_guarantee_violations;
 use leontief_solver::properties::Property;
-use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
+use leontief_solver::{Allocation, Instance, Rational, SolverError};
 
-use super::metric::{Applies, Ctx, Direction, Evaluation, Metric, MetricInfo, Utility};
+use super::metric::{Applies, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject};
 use super::metric_common::{evaluate_bounded, no_scenario, Of};
 use super::MetricName;
-use crate::candidate::Candidate;
 
 /// See the [module docs](self).
 pub struct SgDeficit;
@@ -130,13 +129,8 @@ impl Metric for SgDeficit {
         o
     }
 
-    fn at(
-        &self,
-        _mechanism: &dyn Mechanism,
-        candidate: &Candidate,
-        truth: &Allocation,
-        _utility: Utility,
-    ) -> Result<Option<Evaluation>, SolverError> {
+    fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError> {
+        let (candidate, truth) = (at.candidate, at.truth);
         no_scenario(self.name(), candidate)?;
         let inst = &candidate.instance;
         if inst.pools().is_empty() || truth.tolerance.is_some() {
@@ -149,14 +143,8 @@ impl Metric for SgDeficit {
         Ok(Some(of.exact_ratio(0, None, share, g)))
     }
 
-    fn evaluate(
-        &self,
-        mechanism: &dyn Mechanism,
-        instance: &Instance,
-        truth: &Allocation,
-        ctx: &mut Ctx,
-    ) -> Option<Evaluation> {
-        evaluate_bounded(self, mechanism, instance, truth, ctx)
+    fn evaluate(&self, on: &Subject, ctx: &mut Ctx) -> Option<Evaluation> {
+        evaluate_bounded(self, on, ctx)
     }
 }
 

@@ -10,14 +10,13 @@
 
 use leontief_solver::properties::allocation::equal_split;
 use leontief_solver::properties::{utility_at_truth, Property};
-use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
+use leontief_solver::{Instance, Rational, SolverError};
 
 use super::metric::{
-    scale, spread, Applies, Ctx, Direction, Evaluation, Metric, MetricInfo, Spread, Utility,
+    scale, spread, Applies, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Spread, Subject,
 };
 use super::metric_common::{evaluate_bounded, no_scenario, Of};
 use super::MetricName;
-use crate::candidate::Candidate;
 
 /// See the [module docs](self).
 pub struct SiGap;
@@ -46,13 +45,8 @@ impl Metric for SiGap {
         &INFO
     }
 
-    fn at(
-        &self,
-        _mechanism: &dyn Mechanism,
-        candidate: &Candidate,
-        truth: &Allocation,
-        utility: Utility,
-    ) -> Result<Option<Evaluation>, SolverError> {
+    fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError> {
+        let (candidate, truth, utility) = (at.candidate, at.truth, at.utility);
         no_scenario(self.name(), candidate)?;
         let inst = &candidate.instance;
         let of = Of::new(candidate, truth, None);
@@ -74,13 +68,7 @@ impl Metric for SiGap {
         Ok(best)
     }
 
-    fn evaluate(
-        &self,
-        mechanism: &dyn Mechanism,
-        instance: &Instance,
-        truth: &Allocation,
-        ctx: &mut Ctx,
-    ) -> Option<Evaluation> {
-        evaluate_bounded(self, mechanism, instance, truth, ctx)
+    fn evaluate(&self, on: &Subject, ctx: &mut Ctx) -> Option<Evaluation> {
+        evaluate_bounded(self, on, ctx)
     }
 }

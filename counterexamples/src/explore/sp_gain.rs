@@ -19,19 +19,11 @@
 //!   2011 (the incentive ratio of the Fisher market, hence of CEEI, is at most 2).
 
 use leontief_solver::properties::{utility_at_truth, utility_of_report, Property, Scenario};
-use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
+use leontief_solver::SolverError;
 
-use super::knife;
-use super::metric::{
-    scale, spread, try_scenario, Ctx, Direction, Evaluation, Metric, MetricInfo, Utility,
-};
-use super::metric_common::Of;
+use super::metric::{scale, spread, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject};
+use super::metric_common::{LieSearch, Of};
 use super::MetricName;
-use crate::candidate::Candidate;
-use crate::search::{grid_lies, neighbour_profile, user_lies, Lies};
-
-/// A lie profile and its value.
-type Scored = Option<(Rational, Vec<(usize, Vec<Rational>)>)>;
 
 /// See the [module docs](self).
 pub struct SpGain;
@@ -52,13 +44,9 @@ impl Metric for SpGain {
         &INFO
     }
 
-    fn at(
-        &self,
-        mechanism: &dyn Mechanism,
-        candidate: &Candidate,
-        truth: &Allocation,
-        utility: Utility,
-    ) -> Result<Option<Evaluation>, SolverError> {
+    fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError> {
+        let (mechanism, candidate, truth, utility) =
+            (at.mechanism, at.candidate, at.truth, at.utility);
         let inst = &candidate.instance;
         let Scenario::Lies(lies) = &candidate.scenario else {
             return Err(SolverError::invalid("witness", "sp-gain needs one lie"));
@@ -88,77 +76,12 @@ impl Metric for SpGain {
         Ok(best)
     }
 
-    fn evaluate(
-        &self,
-        mechanism: &dyn Mechanism,
-        instance: &Instance,
-        truth: &Allocation,
-        ctx: &mut Ctx,
-    ) -> Option<Evaluation> {
-        let n = instance.num_users();
-        let mut best = None;
-        let mut profile: Scored = None;
-        let consider = |p: Vec<(usize, Vec<Rational>)>,
-                        ctx: &mut Ctx,
-                        best: &mut Option<Evaluation>,
-                        profile: &mut Scored| {
-            let c = Candidate::new(instance.clone(), Scenario::Lies(p.clone()));
-            if let Some(e) = try_scenario(self, mechanism, c, truth, ctx, best)
-                && profile.as_ref().is_none_or(|(v, _)| e.value >= *v)
-            {
-                *profile = Some((e.value, p));
-            }
-        };
-        if let Some(Scenario::Lies(hint)) = ctx.hint.clone()
-            && hint.len() == 1
-            && hint[0].0 < n
-            && hint[0].1.len() == instance.num_resources()
-        {
-            consider(hint, ctx, &mut best, &mut profile);
+    fn evaluate(&self, on: &Subject, ctx: &mut Ctx) -> Option<Evaluation> {
+        let mut search = LieSearch::new(self, on, 1, ctx);
+        // A user with nothing at the truth has no gain to measure.
+        if !search.singles(ctx, |i| on.truth.tasks[i].is_positive()) {
+            return search.best;
         }
-        let lists: Vec<Lies> = (0..n)
-            .map(|i| match ctx.grid_only {
-                true => grid_lies(instance, i, ctx.values),
-                false => user_lies(instance, i, ctx.values, ctx.grid, &mut ctx.rng),
-            })
-            .collect();
-        for (i, list) in lists.iter().enumerate() {
-            if !truth.tasks[i].is_positive() {
-                continue;
-            }
-            for lie in list.iter() {
-                if ctx.spent() {
-                    return best;
-                }
-                consider(vec![(i, lie)], ctx, &mut best, &mut profile);
-            }
-        }
-        if ctx.grid_only {
-            // The knife-edge strata and the climb leave the grid.
-            return best;
-        }
-        // Knife-edge lies (super::knife): the breakpoints sampling misses, in place of as
-        // many climb steps.
-        let before = ctx.scenarios;
-        knife::lie_strata(self, mechanism, instance, truth, ctx, &mut best);
-        let climb = ctx
-            .climb_steps
-            .saturating_sub((ctx.scenarios - before) as usize);
-        let (_, mut current) = profile.clone()?;
-        for _ in 0..climb {
-            if ctx.spent() {
-                break;
-            }
-            let values = ctx.values;
-            let Some(next) = neighbour_profile(instance, values, &current, &lists, 1, &mut ctx.rng)
-            else {
-                continue;
-            };
-            consider(next.clone(), ctx, &mut best, &mut profile);
-            if profile.as_ref().is_some_and(|(_, p)| *p == next) {
-                current = next;
-            }
-        }
-        best
+        search.finish(ctx)
     }
 }

@@ -68,9 +68,9 @@ use leontief_solver::generate::SplitMix64;
 use leontief_solver::properties::Property;
 use leontief_solver::properties::Scenario;
 use leontief_solver::registry::Descriptor;
-use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
+use leontief_solver::{Instance, Mechanism, Rational, SolverError};
 
-use super::metric::{try_scenario, Ctx, Direction, Evaluation, Metric, MetricInfo, Utility};
+use super::metric::{At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject};
 use super::metric_common::Of;
 use super::MetricName;
 use crate::candidate::Candidate;
@@ -445,13 +445,8 @@ impl Metric for Starvation {
         policy_of(mechanism.name).map(|_| ())
     }
 
-    fn at(
-        &self,
-        mechanism: &dyn Mechanism,
-        candidate: &Candidate,
-        truth: &Allocation,
-        _utility: Utility,
-    ) -> Result<Option<Evaluation>, SolverError> {
+    fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError> {
+        let (mechanism, candidate, truth) = (at.mechanism, at.candidate, at.truth);
         let seed = seed_of(candidate)?;
         let policy =
             policy_of(mechanism.name()).map_err(|r| SolverError::invalid("mechanism", r))?;
@@ -461,13 +456,8 @@ impl Metric for Starvation {
         Ok(Some(of.exact_ratio(0, None, length, run.horizon.clone())))
     }
 
-    fn evaluate(
-        &self,
-        mechanism: &dyn Mechanism,
-        instance: &Instance,
-        truth: &Allocation,
-        ctx: &mut Ctx,
-    ) -> Option<Evaluation> {
+    fn evaluate(&self, on: &Subject, ctx: &mut Ctx) -> Option<Evaluation> {
+        let _instance = on.instance;
         let mut best = None;
         let mut seeds = Vec::with_capacity(SEEDS + 1);
         if let Some(Scenario::Churn(s)) = ctx.hint {
@@ -477,8 +467,7 @@ impl Metric for Starvation {
             seeds.push(ctx.rng.next_u64());
         }
         for s in seeds {
-            let c = Candidate::new(instance.clone(), Scenario::Churn(s));
-            try_scenario(self, mechanism, c, truth, ctx, &mut best);
+            on.try_scenario(self, Scenario::Churn(s), ctx, &mut best);
         }
         best
     }

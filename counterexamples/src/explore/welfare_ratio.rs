@@ -34,7 +34,7 @@
 //! `16/11`, the ratio `12/11`.
 //! ```
 //! use leontief_counterexamples::candidate::Candidate;
-//! use leontief_counterexamples::explore::{MetricName, Utility};
+//! use leontief_counterexamples::explore::{At, MetricName, Utility};
 //! use leontief_solver::properties::Scenario;
 //! use leontief_solver::{Drf, Instance, Mechanism, User};
 //! let paper = Instance::new(vec![9.into(), 18.into()],
@@ -43,7 +43,7 @@
 //! let truth = drf.allocate(&paper).unwrap();
 //! let c = Candidate::new(paper, Scenario::Bounded);
 //! let m = MetricName::WelfareRatio.metric();
-//! let e = m.at(&drf, &c, &truth, Utility::DominantShare).unwrap().unwrap();
+//! let e = m.at(&At::new(&drf, &c, &truth, Utility::DominantShare)).unwrap().unwrap();
 //! assert_eq!(e.value.to_string(), "12/11");
 //! ```
 //!
@@ -63,9 +63,9 @@
 
 use leontief_solver::properties::Property;
 use leontief_solver::welfare::{best_fair_welfare, utilitarian_optimum, welfare};
-use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
+use leontief_solver::{Allocation, Instance, Rational, SolverError};
 
-use super::metric::{Ctx, Direction, Evaluation, Metric, MetricInfo, Spread, Utility};
+use super::metric::{At, Ctx, Direction, Evaluation, Metric, MetricInfo, Spread, Subject, Utility};
 use super::metric_common::{evaluate_bounded, no_scenario};
 use super::MetricName;
 use crate::candidate::Candidate;
@@ -194,13 +194,8 @@ impl Metric for WelfareRatio {
         }
     }
 
-    fn at(
-        &self,
-        _mechanism: &dyn Mechanism,
-        candidate: &Candidate,
-        truth: &Allocation,
-        utility: Utility,
-    ) -> Result<Option<Evaluation>, SolverError> {
+    fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError> {
+        let (candidate, truth, utility) = (at.candidate, at.truth, at.utility);
         let benchmark = self.benchmark;
         against(self.name(), candidate, truth, utility, |inst, u| {
             Ok(match benchmark {
@@ -216,13 +211,7 @@ impl Metric for WelfareRatio {
         })
     }
 
-    fn evaluate(
-        &self,
-        mechanism: &dyn Mechanism,
-        instance: &Instance,
-        truth: &Allocation,
-        ctx: &mut Ctx,
-    ) -> Option<Evaluation> {
-        evaluate_bounded(self, mechanism, instance, truth, ctx)
+    fn evaluate(&self, on: &Subject, ctx: &mut Ctx) -> Option<Evaluation> {
+        evaluate_bounded(self, on, ctx)
     }
 }

@@ -25,7 +25,7 @@ use super::statement::{Encoding, Goal, Kind, Profile, Shape, Statement};
 use super::{common_level, drf};
 use crate::candidate::{evaluate, Candidate};
 use crate::explore::record::to_prove_json as metric_json;
-use crate::explore::{Direction, MetricName, Utility};
+use crate::explore::{At, Direction, MetricName, Utility};
 use crate::mechanisms::by_name;
 use crate::record::Record;
 
@@ -344,7 +344,7 @@ pub(super) fn rederive(
             .map_err(|e| e.to_string())?;
         let e = metric
             .metric()
-            .at(mechanism.as_ref(), &candidate, &truth, utility)
+            .at(&At::new(mechanism.as_ref(), &candidate, &truth, utility))
             .map_err(|e| format!("re-derivation: {e}"))?
             .ok_or_else(|| format!("no {} here", metric.name()))?;
         // An approximate answer's value counts by the end worst for the claim.

@@ -16,7 +16,7 @@ use serde_json::Value;
 
 use super::statement::{Goal, Statement};
 use crate::candidate::{evaluate, Candidate};
-use crate::explore::{MetricName, Utility};
+use crate::explore::{At, MetricName, Utility};
 use crate::mechanisms::by_name;
 use crate::record::Record;
 
@@ -213,7 +213,12 @@ fn rederive(statement: &Statement, values: &HashMap<String, Rational>) -> Result
                 .map_err(|e| e.to_string())?;
             let e = MetricName::GspGain
                 .metric()
-                .at(mechanism.as_ref(), &candidate, &truth, Utility::Tasks)
+                .at(&At::new(
+                    mechanism.as_ref(),
+                    &candidate,
+                    &truth,
+                    Utility::Tasks,
+                ))
                 .map_err(|e| format!("re-derivation: {e}"))?
                 .ok_or("no gsp-gain here")?;
             // An approximate answer's gain counts by the least it can be.

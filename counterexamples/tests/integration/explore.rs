@@ -7,7 +7,7 @@ use common::{explored as run, instance, q};
 
 use leontief_counterexamples::candidate::Candidate;
 use leontief_counterexamples::explore::record::rederive;
-use leontief_counterexamples::explore::{ExploreConfig, MetricName, Utility};
+use leontief_counterexamples::explore::{At, ExploreConfig, MetricName, Utility};
 use leontief_counterexamples::generate::GeneratorConfig;
 use leontief_counterexamples::mechanisms::by_name;
 use leontief_counterexamples::space::Strategy;
@@ -27,7 +27,7 @@ fn at(
     let truth = mechanism.allocate(&c.instance).unwrap();
     metric
         .metric()
-        .at(mechanism, &c, &truth, utility)
+        .at(&At::new(mechanism, &c, &truth, utility))
         .unwrap()
         .unwrap()
         .value
@@ -201,7 +201,7 @@ fn ceei_pm_loss_without_a_rational_answer_is_a_certified_interval() {
     let truth = ceei.allocate(&c.instance).unwrap();
     let e = MetricName::PmLoss
         .metric()
-        .at(&ceei, &c, &truth, Utility::Tasks)
+        .at(&At::new(&ceei, &c, &truth, Utility::Tasks))
         .unwrap()
         .unwrap();
     assert!(!e.exact);
@@ -295,7 +295,7 @@ fn drf_welfare_ratio_on_the_papers_example_by_hand() {
         assert_eq!(truth.tasks, vec![q("3"), q("2")]);
         let e = MetricName::WelfareRatio
             .metric()
-            .at(&drf, &c, &truth, utility)
+            .at(&At::new(&drf, &c, &truth, utility))
             .unwrap()
             .unwrap();
         assert_eq!(
@@ -332,7 +332,7 @@ fn welfare_ratio_records_hold_both_allocations_and_no_user() {
         assert_eq!(metric.metric().default_utility(), Utility::DominantShare);
         let e = metric
             .metric()
-            .at(&drf, &c, &truth, Utility::DominantShare)
+            .at(&At::new(&drf, &c, &truth, Utility::DominantShare))
             .unwrap()
             .unwrap();
         let origin = Origin::Local { round: 0, task: 0 };
@@ -403,7 +403,7 @@ fn bounded_record(
     let u = metric.metric().default_utility();
     let e = metric
         .metric()
-        .at(mechanism, &c, &truth, u)
+        .at(&At::new(mechanism, &c, &truth, u))
         .unwrap()
         .unwrap();
     let json = to_json(
@@ -589,7 +589,7 @@ fn sg_deficit_has_no_value_without_pools_and_applies_to_trees_only() {
     let truth = m.allocate(&c.instance).unwrap();
     let v = MetricName::SgDeficit
         .metric()
-        .at(m.as_ref(), &c, &truth, Utility::Tasks)
+        .at(&At::new(m.as_ref(), &c, &truth, Utility::Tasks))
         .unwrap();
     assert!(v.is_none());
     let d = leontief_counterexamples::mechanisms::descriptor("drf").unwrap();

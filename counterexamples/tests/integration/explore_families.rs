@@ -7,7 +7,7 @@ use common::q;
 
 use leontief_counterexamples::candidate::Candidate;
 use leontief_counterexamples::explore::record::{rederive, to_json, Origin};
-use leontief_counterexamples::explore::{MetricName, Utility};
+use leontief_counterexamples::explore::{At, MetricName, Utility};
 use leontief_solver::ceei::Ceei;
 use leontief_solver::properties::Scenario;
 use leontief_solver::{Instance, Mechanism, Rational, User};
@@ -53,7 +53,7 @@ fn irrational_record(
     );
     let e = metric
         .metric()
-        .at(&ceei, &c, &truth, Utility::DominantShare)
+        .at(&At::new(&ceei, &c, &truth, Utility::DominantShare))
         .unwrap()
         .expect("an interval, not no value");
     let json = to_json(

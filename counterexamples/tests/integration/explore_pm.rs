@@ -8,7 +8,7 @@ use common::{explored, q};
 use leontief_counterexamples::candidate::Candidate;
 use leontief_counterexamples::explore::pm_loss::joined;
 use leontief_counterexamples::explore::record::{read, rederive, to_json, Origin};
-use leontief_counterexamples::explore::{MetricName, Utility};
+use leontief_counterexamples::explore::{At, MetricName, Utility};
 use leontief_counterexamples::generate::GeneratorConfig;
 use leontief_counterexamples::mechanisms::by_name;
 use leontief_solver::generate::SplitMix64;
@@ -25,7 +25,7 @@ fn pm(
     let truth = mechanism.allocate(&c.instance).unwrap();
     MetricName::PmLoss
         .metric()
-        .at(mechanism, &c, &truth, Utility::Tasks)
+        .at(&At::new(mechanism, &c, &truth, Utility::Tasks))
         .unwrap()
 }
 

@@ -11,7 +11,7 @@ use leontief_counterexamples::explore::wire::{
     found_from_json, found_to_json_checked, item_from_json, item_to_json_checked,
 };
 use leontief_counterexamples::explore::{
-    explore, explore_with, Evaluator, ExploreConfig, ExploreSummary, Family, Found, MetricName,
+    explore, explore_with, At, Evaluator, ExploreConfig, ExploreSummary, Family, Found, MetricName,
     RoundEvaluator, Utility, WorkItem,
 };
 use leontief_counterexamples::generate::GeneratorConfig;
@@ -216,7 +216,7 @@ fn a_result_that_does_not_read_back_equal_is_refused() {
     let truth = Drf::extended().allocate(&c.instance).unwrap();
     let mut e = MetricName::RmLoss
         .metric()
-        .at(&Drf::extended(), &c, &truth, Utility::Tasks)
+        .at(&At::new(&Drf::extended(), &c, &truth, Utility::Tasks))
         .unwrap()
         .unwrap();
     let found = Found::new(3, vec!["a failure".into()], Some(e.clone()));

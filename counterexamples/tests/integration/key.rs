@@ -3,28 +3,66 @@
 //! but not up to changing the tree's shape or a pool's weight.
 
 use leontief_counterexamples::candidate::Candidate;
-use leontief_counterexamples::legacy;
 use leontief_counterexamples::record::canonical_key;
 use leontief_solver::properties::{Property, Scenario};
-use leontief_solver::{Instance, User};
+use leontief_solver::{Instance, Pool, User};
 
 /// Users `(path, demand)` on capacities (1, 1), scenario: the first user leaves. The pools
-/// are written in the users' paths (`P@2/x`: `x` in the pool `P` of weight 2), read as old
-/// records are.
-fn key(users: &[(&str, [i64; 2])]) -> String {
-    let named = Instance::new(
+/// are the ones the paths name (`P/Q/x`: `x` in the pool `Q` inside the pool `P`), each of
+/// weight 1 unless `weights` gives it another.
+fn key_weighted(users: &[(&str, [i64; 2])], weights: &[(&str, i64)]) -> String {
+    let mut pools = Vec::new();
+    let mut paths = Vec::new();
+    let users = users
+        .iter()
+        .map(|(path, demand)| match path.rsplit_once('/') {
+            Some((dir, name)) => {
+                User::new(name, *demand).pool(pool(&mut pools, &mut paths, dir, weights))
+            }
+            None => User::new(*path, *demand),
+        })
+        .collect();
+    let inst = Instance::with_pools(
+        vec!["r1".into(), "r2".into()],
         vec![1.into(), 1.into()],
-        users.iter().map(|(n, d)| User::new(*n, *d)).collect(),
+        pools,
+        users,
     )
     .expect("valid instance");
-    let inst = legacy::with_pools(&named)
-        .expect("paths describe a tree")
-        .unwrap_or(named);
     canonical_key(
         "hdrf:naive",
         Property::Pm,
         &Candidate::new(inst, Scenario::Remove(0)),
     )
+}
+
+/// The index of the pool at `path`, added (with its parents) when new.
+fn pool(
+    pools: &mut Vec<Pool>,
+    paths: &mut Vec<String>,
+    path: &str,
+    weights: &[(&str, i64)],
+) -> usize {
+    if let Some(p) = paths.iter().position(|p| p == path) {
+        return p;
+    }
+    let (parent, name) = match path.rsplit_once('/') {
+        Some((up, name)) => (Some(pool(pools, paths, up, weights)), name),
+        None => (None, path),
+    };
+    let weight = weights
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map_or(1, |(_, w)| *w);
+    let mut added = Pool::new(name).weight(weight);
+    added.parent = parent;
+    pools.push(added);
+    paths.push(path.to_string());
+    pools.len() - 1
+}
+
+fn key(users: &[(&str, [i64; 2])]) -> String {
+    key_weighted(users, &[])
 }
 
 #[test]
@@ -52,9 +90,15 @@ fn the_trees_shape_and_pool_weights_matter() {
     let flat = key(&[("u", [1, 0]), ("x", [1, 0]), ("y", [0, 1])]);
     // y moved to a pool of its own.
     let split = key(&[("u", [1, 0]), ("P/x", [1, 0]), ("Q/y", [0, 1])]);
-    // P of weight 2 (written on one path only: it holds for the pool).
-    let heavy = key(&[("u", [1, 0]), ("P@2/x", [1, 0]), ("P/y", [0, 1])]);
-    let same_heavy = key(&[("u", [1, 0]), ("Z/y", [0, 1]), ("Z@2/x", [1, 0])]);
+    // P of weight 2.
+    let heavy = key_weighted(
+        &[("u", [1, 0]), ("P/x", [1, 0]), ("P/y", [0, 1])],
+        &[("P", 2)],
+    );
+    let same_heavy = key_weighted(
+        &[("u", [1, 0]), ("Z/y", [0, 1]), ("Z/x", [1, 0])],
+        &[("Z", 2)],
+    );
     for other in [&flat, &split, &heavy] {
         assert_ne!(&base, other);
     }

@@ -1,6 +1,5 @@
-//! Pools in counterexample records: old records (pools encoded in user names) load into
-//! pools with unchanged keys, new records carry pools and replay, generated trees are
-//! instances with pools.
+//! Pools in counterexample records: corpus records load into pools with unchanged keys,
+//! new records carry pools and replay, generated trees are instances with pools.
 
 use crate::common;
 
@@ -10,15 +9,13 @@ use leontief_counterexamples::candidate::{evaluate, Candidate};
 use leontief_counterexamples::corpus::replay_named;
 use leontief_counterexamples::generate::{Chance, GeneratorConfig};
 use leontief_counterexamples::mechanisms::by_name;
-use leontief_counterexamples::record::{replay, Record};
 use leontief_counterexamples::search::{search, SearchConfig};
 use leontief_counterexamples::shrink::{shrink, ShrinkConfig};
 use leontief_solver::properties::{Property, Scenario};
 use leontief_solver::{Instance, Pool, User};
-use serde_json::Value;
 
-/// The keys stored in the corpus are the keys recomputed from the loaded records: loading
-/// path-named instances into pools keeps the tree, and the key sees only the tree.
+/// The keys stored in the corpus are the keys recomputed from the loaded records: the key
+/// sees only the tree.
 #[test]
 fn corpus_keys_are_unchanged() {
     let records = corpus_records();
@@ -38,15 +35,15 @@ fn corpus_keys_are_unchanged() {
     assert!(keyed >= 20, "records with a stored key: {keyed}");
 }
 
-/// An old record — users `u1`, `p1/u2`, `p1/u3` — loads as the pool `p1` holding `u2` and
-/// `u3`; written again it carries the pool, and names the users by the same paths.
+/// A corpus record with the pool `p1` holding `u2` and `u3` loads into that pool; written
+/// again it is the same instance, and names the users by the same paths (`p1/u2`).
 #[test]
-fn an_old_path_named_record_loads_into_pools() {
+fn a_corpus_record_loads_into_pools() {
     let (_, _, value) = corpus_records()
         .into_iter()
         .find(|(f, l, _)| f == "hdrf-collapsed-sg.jsonl" && *l == 1)
         .expect("the first collapsed sg record");
-    assert_eq!(value["instance"]["users"][1]["name"], "p1/u2");
+    assert_eq!(value["instance"]["users"][1]["name"], "u2");
     let r = replay_named(&value).unwrap();
     let inst = &r.candidate.instance;
     assert_eq!(inst.pools(), [Pool::new("p1")]);
@@ -59,7 +56,7 @@ fn an_old_path_named_record_loads_into_pools() {
         serde_json::json!([{"name": "p1"}])
     );
     assert_eq!(json["instance"]["users"][1]["pool"], "p1");
-    for k in ["before", "coalition", "witness"] {
+    for k in ["instance", "before", "coalition", "witness"] {
         assert_eq!(json[k], value[k], "{k}");
     }
     // The rewritten record replays as well.
@@ -84,43 +81,6 @@ fn weighted_flattening() -> Candidate {
     )
     .unwrap();
     Candidate::new(inst, Scenario::Bounded)
-}
-
-/// Old records wrote a pool's weight into the names (`P@2/P1`); they load into the same
-/// instance, their names matched to the users' paths (`P/P1`).
-#[test]
-fn an_old_record_with_pool_weights_loads() {
-    let collapsed = by_name("hdrf:collapsed").unwrap();
-    let c = weighted_flattening();
-    let v = evaluate(collapsed.as_ref(), Property::Sg, &c)
-        .unwrap()
-        .expect("P below its guarantee");
-    let record = Record::new("hdrf:collapsed", Property::Sg, c.clone(), v);
-    let new = record.to_json();
-    assert_eq!(new["witness"]["guaranteed_share"], "2/3");
-    assert_eq!(new["witness"]["dominant_share"], "1/2");
-    assert_eq!(new["coalition"], serde_json::json!(["P/P1", "P/P2"]));
-    // The same record as it was written before pools.
-    let old_name = |path: &str| path.replace("P/", "P@2/");
-    let mut old = new.clone();
-    old["instance"] = serde_json::json!({
-        "resources": ["r1", "r2"], "capacity": ["1", "1"],
-        "users": [{"name": "P@2/P1", "demand": ["1", "0"]}, {"name": "P@2/P2", "demand": ["0", "1"]},
-                  {"name": "Q", "demand": ["1", "1"]}]});
-    let before: serde_json::Map<String, Value> = new["before"]
-        .as_object()
-        .unwrap()
-        .iter()
-        .map(|(k, v)| (old_name(k), v.clone()))
-        .collect();
-    old["before"] = Value::Object(before);
-    old["coalition"] = serde_json::json!(["P@2/P1", "P@2/P2"]);
-    let r = replay(collapsed.as_ref(), &old).unwrap();
-    assert_eq!(r.candidate, c);
-    assert_eq!(r.key(), record.key());
-    // A recorded value that differs is still caught under the old names.
-    old["before"]["P@2/P1"] = "1/3".into();
-    assert!(replay(collapsed.as_ref(), &old).is_err());
 }
 
 /// Shrinking drops a user and, with it, the pool it leaves empty. With a bystander z alone

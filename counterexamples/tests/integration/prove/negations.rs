@@ -391,12 +391,12 @@ fn the_welfare_ratio_negation_holds_exactly_above_the_metrics_value() {
             let candidate = Candidate::new(inst.clone(), Scenario::Bounded);
             let value = MetricName::WelfareRatio
                 .metric()
-                .at(
+                .at(&leontief_counterexamples::explore::At::new(
                     mechanism.as_ref(),
                     &candidate,
                     &truth,
                     Utility::DominantShare,
-                )
+                ))
                 .unwrap()
                 .unwrap()
                 .value;
