@@ -22,7 +22,7 @@
 //! - `tree`: `leontief_hdrf::generate::cluster_tree(10, 9, N, M, SEED)` — N leaves in 100
 //!   pools, depth 3 (the hierarchical bench's workload).
 //!
-//! The output is the instance's JSON form (`Instance::to_json`, `Tree::to_json`), every
+//! The output is the instance's JSON form (`Instance::to_json`; a tree's, with pools), every
 //! number an exact string, read back by `leontief solve FILE`.
 
 use std::io::Write;
@@ -43,7 +43,7 @@ fn main() {
         "flat-decimal" => hundredths(&cluster_workload(n, m, seed)).to_json(),
         "flat-capacities" => varied_capacities(&cluster_workload(n, m, seed), seed).to_json(),
         "machines" => machines(n, m as u64).to_json(),
-        "tree" => cluster_tree(10, 9, n, m, seed).to_json(),
+        "tree" => cluster_tree(10, 9, n, m, seed).instance().to_json(),
         other => panic!("unknown kind {other}; {usage}"),
     };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());

@@ -3,7 +3,7 @@
 use leontief_solver::generate::SplitMix64;
 use leontief_solver::Rational;
 
-use crate::tree::{NodeSpec, Tree};
+use crate::{NodeSpec, Tree};
 
 /// A three-level cluster: the root, `top` pools, each with `sub` pools, and `leaves` leaves
 /// spread evenly over the `top·sub` lower pools (depth 3). `m` resources of capacity

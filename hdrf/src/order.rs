@@ -105,7 +105,7 @@ use leontief_solver::Rational;
 
 use crate::error::{Result, SolverError};
 use crate::tiebreak::{Candidate, TieBreak, TieBreaks};
-use crate::tree::Tree;
+use crate::Tree;
 
 /// A rational or `+∞` (a guarantee or fair share of zero in a denominator).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -312,7 +312,7 @@ impl OrderTree {
                 OrderNode {
                     name: n.name().to_string(),
                     weight: n.weight().clone(),
-                    children: n.children().iter().map(|c| c.index()).collect(),
+                    children: n.children().map(|c| c.index()).collect(),
                     mode: tree.mode(v),
                     demand: n.demand().map(<[Rational]>::to_vec),
                     tasks: n.cap().cloned(),

@@ -90,7 +90,7 @@ use crate::allocation::{Computation, TreeAllocation};
 use crate::error::{Result, SolverError};
 use crate::policies::affine::add_scaled;
 use crate::policies::TreePolicy;
-use crate::tree::{Node, Tree};
+use crate::{NodeView, Tree};
 
 mod events;
 mod init;
@@ -388,7 +388,7 @@ pub(crate) fn fluid_with(
 fn leaf_key(
     demand: &[Rational],
     capacity: &[Rational],
-    node: &Node,
+    node: NodeView<'_>,
     policy: &dyn TreePolicy,
 ) -> (Vec<(usize, Rational)>, Rational) {
     let shares: Vec<(usize, Rational)> = demand

@@ -17,8 +17,8 @@ use leontief_solver::{FreezeRule, Rational};
 use super::{Aggregation, FluidPool, Normaliser, TreePolicy};
 use crate::allocation::{Computation, TreeAllocation};
 use crate::error::Result;
-use crate::tree::Tree;
 use crate::Policy;
+use crate::Tree;
 
 /// The `collapsed` allocation: weighted DRF over the leaves with weights `g_leaf`, computed by
 /// [`progressive_filling_by`] with per-task share `mu_l / g_l`.

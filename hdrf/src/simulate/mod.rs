@@ -192,8 +192,8 @@ pub use workload::{Arrival, Duration, LeafWorkload, Scenario, Supply, DEFAULT_ST
 
 use crate::error::{Result, SolverError};
 use crate::tiebreak::TieBreaks;
-use crate::tree::Tree;
 use crate::Policy;
+use crate::Tree;
 
 /// The most samples [`Record::Every`] may ask for.
 pub const MAX_SAMPLES: u64 = 10_000_000;

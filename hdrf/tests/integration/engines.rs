@@ -18,7 +18,7 @@ fn same(tree: &Tree, policy: Policy) -> Result<(), TestCaseError> {
             "{} at {} on {}",
             policy,
             tree.path(v),
-            tree.to_json()
+            tree.instance().to_json()
         );
     }
     Ok(())
