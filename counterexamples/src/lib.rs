@@ -26,7 +26,7 @@
 //! # Example
 //! Search for a strong group manipulation of extended DRF, as in the lecture.
 //! ```
-//! use leontief_counterexamples::generate::{Chance, GeneratorConfig};
+//! use leontief_counterexamples::instance_generator::{Chance, GeneratorConfig};
 //! use leontief_counterexamples::search::{search, SearchConfig};
 //! use leontief_solver::{properties::Property, Drf};
 //! let mut generator = GeneratorConfig::new();
@@ -48,7 +48,7 @@ pub mod candidate;
 pub mod corpus;
 pub mod doc;
 pub mod explore;
-pub mod generate;
+pub mod instance_generator;
 pub mod legacy;
 pub mod mechanisms;
 pub mod prove;

@@ -218,7 +218,7 @@ pub fn format_rounded(m: u128, e: i64, out: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::SplitMix64;
+    use crate::random_instances::SplitMix64;
     use crate::Rational;
 
     fn shown(b: DecimalBounds, n: u32) -> Option<String> {

@@ -138,7 +138,7 @@ mod tests {
     use crate::output::{finish_json, to_string};
     use crate::render::ceei_json;
     use leontief_solver::ceei::Ceei;
-    use leontief_solver::generate::cluster_workload;
+    use leontief_solver::random_instances::cluster_workload;
     use leontief_solver::User;
 
     /// The tree `solve` printed before streaming: `ceei_json` without `objective`, rounded

@@ -64,9 +64,9 @@ use leontief_hdrf::simulate::{
     SimPolicy, Simulation, Supply,
 };
 use leontief_hdrf::{NodeId, Policy, Tree};
-use leontief_solver::generate::SplitMix64;
 use leontief_solver::properties::Property;
 use leontief_solver::properties::Scenario;
+use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::registry::Descriptor;
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 

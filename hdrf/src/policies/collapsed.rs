@@ -124,7 +124,7 @@ impl TreePolicy for Collapsed {
 mod tests {
     use super::*;
     use crate::fill::fluid_allocation;
-    use crate::generate::{catalog_tree, cluster_tree};
+    use crate::random_trees::{catalog_tree, cluster_tree};
 
     /// The keys of [`Collapsed`] are those of weighted DRF: run through the tree engine, with
     /// every pool transparent, they give the progressive filling's allocation.

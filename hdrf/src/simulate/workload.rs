@@ -1,7 +1,7 @@
 //! The simulator's input: a tree plus what every leaf submits, read from JSON with errors
 //! that name the field (see the [parent module](super) for the format).
 
-use leontief_solver::generate::SplitMix64;
+use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::{read_number, Rational};
 use serde_json::{Map, Value};
 
@@ -66,7 +66,7 @@ impl Duration {
     /// # Example
     /// ```
     /// use leontief_hdrf::simulate::Duration;
-    /// use leontief_solver::generate::SplitMix64;
+    /// use leontief_solver::random_instances::SplitMix64;
     /// let d = Duration::Uniform { low: 1.into(), high: 2.into(), steps: 4 };
     /// let x = d.draw(&mut SplitMix64::new(7));
     /// assert!(x >= 1.into() && x <= 2.into() && (x * leontief_solver::Rational::from(4)).is_integer());

@@ -43,7 +43,7 @@ proptest! {
     fn flat_mechanisms_allocate_as_the_tree_does(tree in small(), seed in any::<u64>()) {
         let flat = to_flat(&tree);
         let mut order: Vec<usize> = (0..flat.num_users()).collect();
-        let mut rng = leontief_solver::generate::SplitMix64::new(seed);
+        let mut rng = leontief_solver::random_instances::SplitMix64::new(seed);
         for k in (1..order.len()).rev() {
             order.swap(k, rng.range(0, k as u64) as usize);
         }

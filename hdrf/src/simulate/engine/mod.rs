@@ -13,7 +13,7 @@ mod scheduling;
 
 use std::collections::BinaryHeap;
 
-use leontief_solver::generate::SplitMix64;
+use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::Rational;
 
 use super::workload::{Duration, Scenario, Supply};

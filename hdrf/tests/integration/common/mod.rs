@@ -4,7 +4,7 @@
 #![allow(dead_code)] // each test file uses part of it
 
 use leontief_hdrf::{allocate, NodeSpec, Policy, Rules, Tree};
-use leontief_solver::generate::SplitMix64;
+use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::Rational;
 use proptest::prelude::*;
 
