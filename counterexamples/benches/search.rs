@@ -6,7 +6,7 @@
 //!   `gsp-strong` for seeds 1–5 (the median is the figure), CEEI `sp`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use leontief_counterexamples::generate::{Chance, GeneratorConfig};
+use leontief_counterexamples::instance_generator::{Chance, GeneratorConfig};
 use leontief_counterexamples::search::{search, SearchConfig};
 use leontief_solver::ceei::Ceei;
 use leontief_solver::properties::Property;

@@ -25,7 +25,7 @@
 //! # Example
 //! Search for a strong group manipulation of extended DRF, as in the lecture.
 //! ```
-//! use leontief_counterexamples::generate::{Chance, GeneratorConfig};
+//! use leontief_counterexamples::instance_generator::{Chance, GeneratorConfig};
 //! use leontief_counterexamples::search::{search, SearchConfig};
 //! use leontief_solver::{properties::Property, Drf};
 //! let mut generator = GeneratorConfig::new();
@@ -47,7 +47,7 @@ pub mod candidate;
 pub mod corpus;
 pub mod doc;
 pub mod explore;
-pub mod generate;
+pub mod instance_generator;
 pub mod mechanisms;
 pub mod prove;
 pub mod record;

@@ -48,7 +48,7 @@ use leontief_solver::properties::Property;
 use leontief_solver::{Mechanism, Rational};
 use rayon::prelude::*;
 
-use crate::generate::GeneratorConfig;
+use crate::instance_generator::GeneratorConfig;
 use crate::record::Record;
 use crate::shrink::ShrinkConfig;
 use crate::space::{Origin, Space, Strategy};
@@ -145,7 +145,7 @@ impl SearchConfig {
     /// Extended DRF is not group strategy-proof in the strong reading once demands have
     /// zeros: a short search finds a coalition; the shrunk counterexample re-verifies.
     /// ```
-    /// use leontief_counterexamples::generate::{Chance, GeneratorConfig};
+    /// use leontief_counterexamples::instance_generator::{Chance, GeneratorConfig};
     /// use leontief_counterexamples::search::{search, SearchConfig};
     /// use leontief_solver::{properties::Property, Drf};
     /// let mut generator = GeneratorConfig::new();

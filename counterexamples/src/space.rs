@@ -12,7 +12,7 @@ use std::ops::RangeInclusive;
 
 use leontief_solver::{Instance, Pool, Rational, User};
 
-use crate::generate::GeneratorConfig;
+use crate::instance_generator::GeneratorConfig;
 
 leontief_solver::name_enum! {
     /// Which instances the search examines. Names (`combined`, `random`, `exhaustive`) derived
@@ -390,7 +390,7 @@ impl Space {
     ///
     /// # Example
     /// ```
-    /// use leontief_counterexamples::generate::GeneratorConfig;
+    /// use leontief_counterexamples::instance_generator::GeneratorConfig;
     /// use leontief_counterexamples::space::{Origin, Space, Strategy};
     /// let space = Space::new(&[0.into(), 1.into()], GeneratorConfig::new(), Strategy::Combined, 7);
     /// assert_eq!(space.origin(0), Some(Origin::Grid(0)));

@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::generate::GeneratorConfig;
+use crate::instance_generator::GeneratorConfig;
 
 /// What to verify on how many instances.
 #[derive(Debug, Clone)]
@@ -36,7 +36,7 @@ impl VerifyConfig {
     ///
     /// # Example
     /// ```
-    /// use leontief_counterexamples::generate::GeneratorConfig;
+    /// use leontief_counterexamples::instance_generator::GeneratorConfig;
     /// use leontief_counterexamples::verify::{verify, VerifyConfig};
     /// use leontief_solver::{properties::Property, Drf};
     /// let cfg = VerifyConfig::new(50, 1, GeneratorConfig::new());

@@ -5,11 +5,11 @@
 //! - `simulate_lecture_1M`: the lecture's tree (A, B = {B1, B2}) with tasks of 1/100 of a
 //!   resource, every leaf always busy, durations drawn on a 1/4 grid from [1, 2], horizon
 //!   chosen so that about 1,000,000 tasks complete (the count is printed once).
-//! - `simulate_cluster_200`: `generate::cluster_tree(10, 9, 200, 4, 42)` (depth 3, 200 leaves,
+//! - `simulate_cluster_200`: `random_trees::cluster_tree(10, 9, 200, 4, 42)` (depth 3, 200 leaves,
 //!   m = 4), every leaf always busy, durations on a 1/4 grid from [1, 4].
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use leontief_hdrf::generate::cluster_tree;
+use leontief_hdrf::random_trees::cluster_tree;
 use leontief_hdrf::simulate::{
     simulate, Duration, LeafWorkload, Record, Scenario, SimConfig, SimPolicy,
 };

@@ -1,5 +1,5 @@
 //! Static exact allocation of a generated three-level cluster: root → 10 pools → 90 pools
-//! (100 pools below the root, depth 3) → 2,000 leaves, m = 4 (`generate::cluster_tree`).
+//! (100 pools below the root, depth 3) → 2,000 leaves, m = 4 (`random_trees::cluster_tree`).
 //!
 //! `cargo bench -p leontief-hdrf --bench static`
 //!
@@ -14,7 +14,7 @@
 //! task shapes instead of each its own.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode};
-use leontief_hdrf::generate::{catalog_tree, cluster_tree};
+use leontief_hdrf::random_trees::{catalog_tree, cluster_tree};
 use leontief_hdrf::{allocate, Policy};
 use std::hint::black_box;
 use std::time::Duration;
@@ -59,7 +59,7 @@ fn hdrf_full_size(c: &mut Criterion) {
 }
 
 /// The same 2,000-leaf tree with demands from a catalog of 8 or 32 task shapes
-/// (`generate::catalog_tree`): how H-DRF's cost depends on the number of distinct demands.
+/// (`random_trees::catalog_tree`): how H-DRF's cost depends on the number of distinct demands.
 fn hdrf_catalog(c: &mut Criterion) {
     let mut group = c.benchmark_group("hdrf_static_2000_leaves_m4_catalog");
     group.sample_size(10);

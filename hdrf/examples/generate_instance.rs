@@ -5,7 +5,7 @@
 //! cargo run --release -p leontief-hdrf --example generate_instance -- KIND N M SEED > FILE
 //! ```
 //!
-//! - `flat`: `leontief_solver::generate::cluster_workload(N, M, SEED)` — integer demands in
+//! - `flat`: `leontief_solver::random_instances::cluster_workload(N, M, SEED)` — integer demands in
 //!   `0..=100` with about 30% zeros, weights on a fifth of the users, task caps on another
 //!   fifth, capacity `50·N` per resource (the flat DRF bench's workload);
 //! - `flat-decimal`: the same instance with every demand divided by 100 (two-decimal demands
@@ -19,16 +19,16 @@
 //!   with tasks of 1–8 CPUs and 1–32 GB, capacity `(64·M, 256·M)` for M identical machines of
 //!   (64, 256) (M is the third argument; the seed is the bench's own, SEED is ignored), for
 //!   `solve --mechanism discrete-drf --misfit skip --machines M`;
-//! - `tree`: `leontief_hdrf::generate::cluster_tree(10, 9, N, M, SEED)` — N leaves in 100
+//! - `tree`: `leontief_hdrf::random_trees::cluster_tree(10, 9, N, M, SEED)` — N leaves in 100
 //!   pools, depth 3 (the hierarchical bench's workload).
 //!
-//! The output is the instance's JSON form (`Instance::to_json`, `Tree::to_json`), every
+//! The output is the instance's JSON form (`Instance::to_json`; a tree's, with pools), every
 //! number an exact string, read back by `leontief solve FILE`.
 
 use std::io::Write;
 
-use leontief_hdrf::generate::cluster_tree;
-use leontief_solver::generate::{cluster_workload, SplitMix64};
+use leontief_hdrf::random_trees::cluster_tree;
+use leontief_solver::random_instances::{cluster_workload, SplitMix64};
 use leontief_solver::{Instance, Rational, User};
 
 fn main() {
@@ -43,7 +43,7 @@ fn main() {
         "flat-decimal" => hundredths(&cluster_workload(n, m, seed)).to_json(),
         "flat-capacities" => varied_capacities(&cluster_workload(n, m, seed), seed).to_json(),
         "machines" => machines(n, m as u64).to_json(),
-        "tree" => cluster_tree(10, 9, n, m, seed).to_json(),
+        "tree" => cluster_tree(10, 9, n, m, seed).instance().to_json(),
         other => panic!("unknown kind {other}; {usage}"),
     };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());

@@ -4,7 +4,7 @@
 //! (e.g. `hdrf 2000 3`); prints the time of each run and the largest denominator, in bits,
 //! of the leaves' task counts.
 
-use leontief_hdrf::generate::cluster_tree;
+use leontief_hdrf::random_trees::cluster_tree;
 use leontief_hdrf::{allocate, Policy};
 use std::time::Instant;
 

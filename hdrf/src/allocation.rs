@@ -5,8 +5,8 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::error::{Result, SolverError};
-use crate::tree::{NodeId, Tree};
 use crate::Policy;
+use crate::{NodeId, Tree};
 
 /// How an allocation was computed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -439,9 +439,9 @@ fn drawn_nodes(tree: &Tree) -> Vec<(NodeId, String)> {
         vec![(tree.root(), String::new(), String::new())];
     while let Some((v, lead, cont)) = stack.pop() {
         out.push((v, format!("{lead}{}", tree.node(v).name())));
-        let children = tree.children(v);
-        for (k, &c) in children.iter().enumerate().rev() {
-            let last = k + 1 == children.len();
+        let count = tree.children(v).len();
+        for (k, c) in tree.children(v).enumerate().rev() {
+            let last = k + 1 == count;
             let (branch, next) = if last {
                 ("└── ", "    ")
             } else {

@@ -39,8 +39,8 @@ use crate::allocation::{Computation, TreeAllocation};
 use crate::error::{Result, SolverError};
 use crate::policies::hdrf::{effective_vector, Child};
 use crate::policies::{Aggregation, Normaliser, TreePolicy};
-use crate::tree::{NodeId, Tree};
 use crate::Policy;
+use crate::{NodeId, Tree};
 
 /// The most slices [`discrete`] launches before giving up.
 pub const MAX_STEPS: u64 = 50_000_000;
@@ -198,7 +198,7 @@ impl<'t> Slices<'t> {
             self.active[i] = false;
             let mut at = tree.parent(leaf);
             while let Some(u) = at {
-                if tree.children(u).iter().any(|c| self.active[c.index()]) {
+                if tree.children(u).any(|c| self.active[c.index()]) {
                     break;
                 }
                 self.active[u.index()] = false;
@@ -227,9 +227,8 @@ impl<'t> Slices<'t> {
         let tree = self.tree;
         let mut v = tree.root();
         while !tree.node(v).is_leaf() {
-            v = *tree
+            v = tree
                 .children(v)
-                .iter()
                 .filter(|c| self.active[c.index()])
                 .min_by(|a, b| self.key[a.index()].cmp(&self.key[b.index()]))
                 .expect("an active pool has an active child");
@@ -256,7 +255,7 @@ impl<'t> Slices<'t> {
             let (own, lam) = if rule.aggregation() == Aggregation::Effective {
                 let (key, effective_now, usage, active) =
                     (&self.key, &self.effective, &self.usage, &self.active);
-                let children = node.children().iter().map(move |c| {
+                let children = node.children().map(move |c| {
                     if active[c.index()] {
                         Child::Active {
                             key: &key[c.index()],
@@ -274,7 +273,6 @@ impl<'t> Slices<'t> {
                 let s = self.usage[v.index()].iter().max().expect("m >= 1");
                 let lam = rule.key_follows_activity().then(|| {
                     tree.children(v)
-                        .iter()
                         .filter(|c| self.active[c.index()])
                         .map(|c| &self.key[c.index()])
                         .min()

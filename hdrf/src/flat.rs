@@ -27,7 +27,7 @@
 
 use leontief_solver::{Allocation, Instance, Mechanism};
 
-use crate::tree::Tree;
+use crate::Tree;
 use crate::{allocate, Policy, SolverError};
 
 /// The tree of `instance`'s pools, with the users' demands, weights and caps on its leaves

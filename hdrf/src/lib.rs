@@ -60,19 +60,20 @@ pub mod discrete;
 pub mod error;
 pub mod fill;
 pub mod flat;
-pub mod generate;
 pub mod order;
 pub mod policies;
 pub mod properties;
+pub mod random_trees;
 pub mod reference;
 pub mod simulate;
 pub mod tiebreak;
-pub mod tree;
 
 pub use allocation::{
     render_comparison, render_tree, AllocationDoc, Computation, NodeAllocation, TreeAllocation,
 };
 pub use error::SolverError;
+/// The tree is the model's: an instance with pools and its hierarchy (`leontief_solver::hierarchy`).
+pub use leontief_solver::hierarchy::{NodeId, NodeSpec, NodeView, Tree};
 pub use leontief_solver::{
     Guarantee, GuaranteeRule, LimitBelowGuarantee, Mode, Oversubscribed, Rules,
 };
@@ -81,7 +82,6 @@ pub use policies::hdrf::hdrf;
 pub use policies::min_satisfaction::min_satisfaction;
 pub use policies::naive::naive;
 pub use policies::TreePolicy;
-pub use tree::{Node, NodeId, NodeSpec, Tree};
 
 leontief_solver::name_enum! {
     /// A static hierarchical policy. Its names (`collapsed`, `naive`, `min-satisfaction`, `hdrf`)

@@ -104,8 +104,8 @@ use std::fmt;
 use leontief_solver::Rational;
 
 use crate::error::{Result, SolverError};
-use crate::tiebreak::{Candidate, TieBreak, TieBreaks};
-use crate::tree::Tree;
+use crate::tiebreak::{Candidate, SiblingTieBreak, TieBreaks};
+use crate::Tree;
 
 /// A rational or `+∞` (a guarantee or fair share of zero in a denominator).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -165,9 +165,9 @@ impl Rule {
     /// earlier candidate for `kueue` and `ytsaurus`.
     pub fn default_ties(self) -> TieBreaks {
         let rules = match self {
-            Rule::Naive => vec![TieBreak::Count, TieBreak::Name],
-            Rule::Yarn => vec![TieBreak::Name],
-            Rule::Kueue | Rule::Ytsaurus => vec![TieBreak::First],
+            Rule::Naive => vec![SiblingTieBreak::Count, SiblingTieBreak::Name],
+            Rule::Yarn => vec![SiblingTieBreak::Name],
+            Rule::Kueue | Rule::Ytsaurus => vec![SiblingTieBreak::First],
         };
         TieBreaks::new(rules).expect("a valid chain")
     }
@@ -312,7 +312,7 @@ impl OrderTree {
                 OrderNode {
                     name: n.name().to_string(),
                     weight: n.weight().clone(),
-                    children: n.children().iter().map(|c| c.index()).collect(),
+                    children: n.children().map(|c| c.index()).collect(),
                     mode: tree.mode(v),
                     demand: n.demand().map(<[Rational]>::to_vec),
                     tasks: n.cap().cloned(),
@@ -346,8 +346,8 @@ pub struct OrderConfig {
     pub rule: Rule,
     /// Tie-breaks, in order; the tree order always decides last.
     pub ties: TieBreaks,
-    /// The history of offers, oldest first, as leaf indices (needed by [`TieBreak::Lru`]; with
-    /// it [`TieBreak::Count`] counts offers instead of whole tasks held).
+    /// The history of offers, oldest first, as leaf indices (needed by [`SiblingTieBreak::Lru`]; with
+    /// it [`SiblingTieBreak::Count`] counts offers instead of whole tasks held).
     pub served: Option<Vec<usize>>,
 }
 
@@ -511,7 +511,7 @@ fn validate(tree: &OrderTree) -> Result<Vec<Option<usize>>> {
 /// # Errors
 /// A malformed tree (vectors of the wrong length, negative amounts, a child index out of
 /// range), leaves holding more than the capacity of a resource, a history naming a node
-/// that is not a leaf, [`TieBreak::Lru`] without a history, [`Rule::Ytsaurus`] on a node without
+/// that is not a leaf, [`SiblingTieBreak::Lru`] without a history, [`Rule::Ytsaurus`] on a node without
 /// a fair share.
 ///
 /// # Complexity
@@ -617,7 +617,7 @@ impl<'t> Walk<'t> {
     /// history; without one, the whole tasks its leaves hold and no positions.
     ///
     /// # Errors
-    /// A history naming a node that is not a leaf; [`TieBreak::Lru`] without a history.
+    /// A history naming a node that is not a leaf; [`SiblingTieBreak::Lru`] without a history.
     fn history(&self, config: &OrderConfig) -> Result<(Vec<u64>, Option<Vec<u64>>)> {
         let (tree, parent) = (self.tree, &self.parent);
         let n = tree.nodes.len();
@@ -642,7 +642,7 @@ impl<'t> Walk<'t> {
                 Ok((count, Some(last)))
             }
             None => {
-                if config.ties.rules().contains(&TieBreak::Lru) {
+                if config.ties.rules().contains(&SiblingTieBreak::Lru) {
                     return Err(SolverError::invalid(
                         "tie",
                         "lru needs the history of offers (served)",

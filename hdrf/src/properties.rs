@@ -28,7 +28,7 @@ use leontief_solver::properties::allocation::share_guarantee_violations;
 use leontief_solver::{Allocation, Rational};
 
 use crate::allocation::TreeAllocation;
-use crate::tree::{NodeId, Tree};
+use crate::{NodeId, Tree};
 
 /// A node with unmet demand below its guaranteed share.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -17,8 +17,8 @@ use leontief_solver::{ExactSum, Rational};
 
 use crate::allocation::{Computation, TreeAllocation};
 use crate::error::{Result, SolverError};
-use crate::tree::{Node, NodeId, Tree};
 use crate::Policy;
+use crate::{NodeId, NodeView, Tree};
 
 /// The tree policies this engine fills (`collapsed` has its own fill).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,7 +44,7 @@ fn rule_name(rule: Rule) -> &'static str {
 fn leaf_key(
     demand: &[Rational],
     capacity: &[Rational],
-    node: &Node,
+    node: NodeView<'_>,
     rule: Rule,
 ) -> (Vec<(usize, Rational)>, Rational) {
     let mut shares = Vec::new();
@@ -376,7 +376,7 @@ impl<'a> Fluid<'a> {
                 group[i] = vec![ExactSum::new(); m];
                 settled[i] = vec![ExactSum::new(); m];
                 usage[i] = vec![Rational::ZERO; m];
-                for &c in node.children() {
+                for c in node.children() {
                     if !tree.node(c).is_leaf() {
                         pool_children[i].push(c.index());
                     }
@@ -435,7 +435,7 @@ impl<'a> Fluid<'a> {
         }
     }
 
-    fn node(&self, p: usize) -> &Node {
+    fn node(&self, p: usize) -> NodeView<'_> {
         self.tree.node(self.tree.node_id(p).expect("in range"))
     }
 

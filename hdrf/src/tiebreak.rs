@@ -32,9 +32,9 @@
 //!
 //! # Example
 //! ```
-//! use leontief_hdrf::tiebreak::{Candidate, TieBreak, TieBreaks};
+//! use leontief_hdrf::tiebreak::{Candidate, SiblingTieBreak, TieBreaks};
 //! let chain: TieBreaks = "count,name".parse().unwrap();
-//! assert_eq!(chain.rules(), &[TieBreak::Count, TieBreak::Name]);
+//! assert_eq!(chain.rules(), &[SiblingTieBreak::Count, SiblingTieBreak::Name]);
 //! assert_eq!(chain.to_string(), "count,name");
 //! let a = Candidate { position: 0, count: 2, last_served: 7, name: "b" };
 //! let b = Candidate { position: 1, count: 2, last_served: 3, name: "a" };
@@ -64,7 +64,7 @@ use crate::error::SolverError;
 leontief_solver::name_enum! {
     /// One tie-break rule. Names derived from the variants (`first`, `count`, `lru`, `name`).
     #[strum(parse_err_ty = SolverError, parse_err_fn = unknown_tie_break)]
-    pub enum TieBreak {
+    pub enum SiblingTieBreak {
         /// The first child in input order (YTsaurus, Kueue).
         First,
         /// The fewest tasks started so far in the child's subtree, never reset (Mesos).
@@ -76,7 +76,7 @@ leontief_solver::name_enum! {
     }
 }
 
-impl TieBreak {
+impl SiblingTieBreak {
     /// The name on the command line and in JSON.
     pub fn name(self) -> &'static str {
         self.into()
@@ -85,16 +85,16 @@ impl TieBreak {
     /// How `a` and `b` compare under this rule alone (`Less`: `a` first).
     pub fn compare(self, a: &Candidate<'_>, b: &Candidate<'_>) -> Ordering {
         match self {
-            TieBreak::First => a.position.cmp(&b.position),
-            TieBreak::Count => a.count.cmp(&b.count),
-            TieBreak::Lru => a.last_served.cmp(&b.last_served),
-            TieBreak::Name => a.name.cmp(b.name),
+            SiblingTieBreak::First => a.position.cmp(&b.position),
+            SiblingTieBreak::Count => a.count.cmp(&b.count),
+            SiblingTieBreak::Lru => a.last_served.cmp(&b.last_served),
+            SiblingTieBreak::Name => a.name.cmp(b.name),
         }
     }
 }
 
 fn unknown_tie_break(text: &str) -> SolverError {
-    leontief_solver::registry::unknown_name::<TieBreak>("tie", "tie-break", text)
+    leontief_solver::registry::unknown_name::<SiblingTieBreak>("tie", "tie-break", text)
 }
 
 /// What a tie-break looks at in one of the tied siblings.
@@ -112,7 +112,7 @@ pub struct Candidate<'a> {
 
 /// A chain of tie-break rules, applied in order; input order decides what is left.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct TieBreaks(Vec<TieBreak>);
+pub struct TieBreaks(Vec<SiblingTieBreak>);
 
 impl TieBreaks {
     /// A chain of rules.
@@ -120,7 +120,7 @@ impl TieBreaks {
     /// # Errors
     /// [`SolverError::Invalid`] on field `tie` for an empty chain, a repeated rule, or a rule
     /// after `first`.
-    pub fn new(rules: Vec<TieBreak>) -> Result<Self, SolverError> {
+    pub fn new(rules: Vec<SiblingTieBreak>) -> Result<Self, SolverError> {
         if rules.is_empty() {
             return Err(SolverError::invalid(
                 "tie",
@@ -135,7 +135,7 @@ impl TieBreaks {
                 ));
             }
         }
-        if let Some(i) = rules.iter().position(|&r| r == TieBreak::First)
+        if let Some(i) = rules.iter().position(|&r| r == SiblingTieBreak::First)
             && i + 1 < rules.len()
         {
             return Err(SolverError::invalid(
@@ -151,17 +151,17 @@ impl TieBreaks {
 
     /// Input order only: every tie goes to the first child.
     pub fn first() -> Self {
-        TieBreaks(vec![TieBreak::First])
+        TieBreaks(vec![SiblingTieBreak::First])
     }
 
     /// The rules, in the order they apply.
-    pub fn rules(&self) -> &[TieBreak] {
+    pub fn rules(&self) -> &[SiblingTieBreak] {
         &self.0
     }
 
     /// Whether some rule needs the names of the candidates.
     pub fn uses_names(&self) -> bool {
-        self.0.contains(&TieBreak::Name)
+        self.0.contains(&SiblingTieBreak::Name)
     }
 
     /// How two tied candidates compare: the first rule that tells them apart, else input
@@ -192,12 +192,12 @@ impl TieBreaks {
         let mut parts: Vec<&str> = self
             .0
             .iter()
-            .filter(|&&r| r != TieBreak::First)
+            .filter(|&&r| r != SiblingTieBreak::First)
             .map(|r| match r {
-                TieBreak::Count => "fewest tasks started (subtree)",
-                TieBreak::Lru => "least recently served",
-                TieBreak::Name => "smallest name",
-                TieBreak::First => unreachable!("filtered"),
+                SiblingTieBreak::Count => "fewest tasks started (subtree)",
+                SiblingTieBreak::Lru => "least recently served",
+                SiblingTieBreak::Name => "smallest name",
+                SiblingTieBreak::First => unreachable!("filtered"),
             })
             .collect();
         parts.push("first in input order");
@@ -208,7 +208,7 @@ impl TieBreaks {
 impl Default for TieBreaks {
     /// `count`, Mesos' rule: identical siblings alternate.
     fn default() -> Self {
-        TieBreaks(vec![TieBreak::Count])
+        TieBreaks(vec![SiblingTieBreak::Count])
     }
 }
 
@@ -240,7 +240,7 @@ impl FromStr for TieBreaks {
             .map(str::trim)
             .filter(|p| !p.is_empty())
             .map(str::parse)
-            .collect::<Result<Vec<TieBreak>, _>>()?;
+            .collect::<Result<Vec<SiblingTieBreak>, _>>()?;
         TieBreaks::new(rules)
     }
 }

@@ -10,7 +10,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use leontief_solver::ceei::{solve_clarabel, Ceei, SolveStatus};
-use leontief_solver::generate::cluster_workload;
+use leontief_solver::random_instances::cluster_workload;
 use std::hint::black_box;
 
 fn newton_10k(c: &mut Criterion) {

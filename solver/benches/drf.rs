@@ -4,7 +4,7 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use leontief_solver::drf::progressive_filling;
-use leontief_solver::generate::cluster_workload;
+use leontief_solver::random_instances::cluster_workload;
 use leontief_solver::FreezeRule;
 use std::hint::black_box;
 

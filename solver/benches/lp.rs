@@ -12,8 +12,8 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use leontief_solver::drf::progressive_filling;
-use leontief_solver::generate::cluster_workload;
 use leontief_solver::lp::{CapHandling, LexMaxMin, LpForm};
+use leontief_solver::random_instances::cluster_workload;
 use leontief_solver::{FreezeRule, Instance};
 
 fn without_caps(inst: &Instance) -> Instance {

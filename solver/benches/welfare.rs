@@ -4,7 +4,7 @@
 //! `cargo bench -p leontief-solver --bench welfare`
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use leontief_solver::generate::cluster_workload;
+use leontief_solver::random_instances::cluster_workload;
 use leontief_solver::welfare::{best_fair_welfare, utilitarian_optimum, welfare_ratio, Utility};
 use leontief_solver::{Drf, Mechanism};
 use std::hint::black_box;

@@ -6,7 +6,7 @@
 //!
 //! - [`MisfitRule`]: what happens when the picked user's task does not fit — the paper's
 //!   pseudo-code stops ("the cluster is full"); Mesos and YARN skip that user and go on.
-//! - [`TieBreak`]: who goes first among equal shares (the paper's Table 1 picks B first).
+//! - [`DiscreteTieBreak`]: who goes first among equal shares (the paper's Table 1 picks B first).
 //! - [`Machines`]: one pooled cluster, or `K` identical machines filled one at a time as in
 //!   the proof of the paper's Theorem 7.
 //!
@@ -46,7 +46,7 @@ pub enum MisfitRule {
 /// Who is picked first among users with equal weighted dominant shares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
-pub enum TieBreak {
+pub enum DiscreteTieBreak {
     /// The lower user index first.
     #[default]
     UserOrder,
@@ -86,10 +86,10 @@ pub enum Machines {
 /// The DRF paper's running example (its §4.1 and Table 1): 9 CPUs and 18 GB, user A needs
 /// ⟨1 CPU, 4 GB⟩ per task, user B ⟨3 CPU, 1 GB⟩.
 /// ```
-/// use leontief_solver::{DiscreteDrf, Instance, Mechanism, TieBreak, User};
+/// use leontief_solver::{DiscreteDrf, Instance, Mechanism, DiscreteTieBreak, User};
 /// let paper = Instance::new(vec![9.into(), 18.into()],
 ///     vec![User::new("A", [1, 4]), User::new("B", [3, 1])]).unwrap();
-/// let drf = DiscreteDrf::paper().with_tie_break(TieBreak::ReverseUserOrder);
+/// let drf = DiscreteDrf::paper().with_tie_break(DiscreteTieBreak::ReverseUserOrder);
 /// let out = drf.run(&paper, true).unwrap();
 /// assert_eq!(out.tasks, vec![3, 2]);
 /// let picks: Vec<usize> = out.trace.unwrap().iter().map(|s| s.user).collect();
@@ -111,7 +111,7 @@ pub struct DiscreteDrf {
     /// What to do when the picked user's task does not fit.
     pub misfit: MisfitRule,
     /// Who goes first among equal shares.
-    pub tie_break: TieBreak,
+    pub tie_break: DiscreteTieBreak,
     /// One pooled cluster or `K` machines.
     pub machines: Machines,
 }
@@ -148,17 +148,17 @@ pub struct TraceStep {
 }
 
 impl DiscreteDrf {
-    /// The paper's pseudo-code: [`MisfitRule::Stop`], [`TieBreak::UserOrder`],
+    /// The paper's pseudo-code: [`MisfitRule::Stop`], [`DiscreteTieBreak::UserOrder`],
     /// [`Machines::Pooled`].
     pub fn paper() -> Self {
         DiscreteDrf {
             misfit: MisfitRule::Stop,
-            tie_break: TieBreak::UserOrder,
+            tie_break: DiscreteTieBreak::UserOrder,
             machines: Machines::Pooled,
         }
     }
 
-    /// What Mesos and YARN do: [`MisfitRule::Skip`], [`TieBreak::UserOrder`],
+    /// What Mesos and YARN do: [`MisfitRule::Skip`], [`DiscreteTieBreak::UserOrder`],
     /// [`Machines::Pooled`].
     pub fn skip_and_continue() -> Self {
         DiscreteDrf {
@@ -174,7 +174,7 @@ impl DiscreteDrf {
     }
 
     /// The same with another tie-break.
-    pub fn with_tie_break(mut self, tie_break: TieBreak) -> Self {
+    pub fn with_tie_break(mut self, tie_break: DiscreteTieBreak) -> Self {
         self.tie_break = tie_break;
         self
     }
@@ -256,10 +256,10 @@ impl DiscreteOutcome {
     ///
     /// # Example
     /// ```
-    /// use leontief_solver::{DiscreteDrf, Instance, TieBreak, User};
+    /// use leontief_solver::{DiscreteDrf, Instance, DiscreteTieBreak, User};
     /// let paper = Instance::new(vec![9.into(), 18.into()],
     ///     vec![User::new("A", [1, 4]), User::new("B", [3, 1])]).unwrap();
-    /// let drf = DiscreteDrf::paper().with_tie_break(TieBreak::ReverseUserOrder);
+    /// let drf = DiscreteDrf::paper().with_tie_break(DiscreteTieBreak::ReverseUserOrder);
     /// let json = drf.run(&paper, true).unwrap().trace_json(&paper);
     /// assert_eq!(json[0].to_string(), r#"{"step":1,"user":"B","launched":true,"machine":0,"shares":{"A":["0","0"],"B":["1/3","1/18"]},"dominant_shares":{"A":"0","B":"1/3"},"allocated":["1/3","1/18"]}"#);
     /// ```
@@ -381,8 +381,8 @@ impl<'a> Run<'a> {
             .map(|i| Entry {
                 key: Rational::ZERO,
                 rank: match cfg.tie_break {
-                    TieBreak::UserOrder => i,
-                    TieBreak::ReverseUserOrder => n - 1 - i,
+                    DiscreteTieBreak::UserOrder => i,
+                    DiscreteTieBreak::ReverseUserOrder => n - 1 - i,
                 },
                 user: i,
             })

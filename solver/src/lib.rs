@@ -36,7 +36,6 @@ pub mod discrete;
 pub mod drf;
 mod error;
 pub mod exact_sum;
-pub mod generate;
 pub mod hierarchy;
 pub mod json;
 pub mod lp;
@@ -44,13 +43,16 @@ mod mechanism;
 mod model;
 mod name_enum;
 pub mod properties;
+pub mod random_instances;
 pub mod rational;
 pub mod registry;
 pub mod simplex;
 pub mod welfare;
 
 pub use asset::AssetFairness;
-pub use discrete::{DiscreteDrf, DiscreteOutcome, Machines, MisfitRule, TieBreak, TraceStep};
+pub use discrete::{
+    DiscreteDrf, DiscreteOutcome, DiscreteTieBreak, Machines, MisfitRule, TraceStep,
+};
 pub use drf::{Drf, FreezeRule};
 pub use error::SolverError;
 pub use exact_sum::ExactSum;

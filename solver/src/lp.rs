@@ -55,7 +55,7 @@
 //!
 //! # Complexity
 //! At most one LP per freeze event: with batched caps, one per saturation plus one per batch
-//! of caps (8 LPs on [`crate::generate::cluster_workload`]`(1000, 10, 42)`); with caps in
+//! of caps (8 LPs on [`crate::random_instances::cluster_workload`]`(1000, 10, 42)`); with caps in
 //! the LP, one per distinct cap level as well (23 LPs there). Stage `k` has
 //! `u_k + 1` variables and `m_k` rows ([`LpForm::Surplus`]; `m_k + u_k` with
 //! [`LpForm::Explicit`]) for `u_k` unfrozen users and `m_k` resources still demanded. Exact

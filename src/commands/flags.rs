@@ -9,7 +9,7 @@ use std::str::FromStr;
 use clap::builder::{PossibleValue, TypedValueParser};
 use clap::error::ErrorKind;
 use clap::Args;
-use leontief_counterexamples::generate::{parse_range, Chance, GeneratorConfig};
+use leontief_counterexamples::instance_generator::{parse_range, Chance, GeneratorConfig};
 use leontief_counterexamples::mechanisms;
 use leontief_counterexamples::search::Shard;
 use leontief_solver::registry::{unknown_name, Descriptor};

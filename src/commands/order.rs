@@ -83,10 +83,10 @@ pub fn run(args: OrderArgs) -> Result<String, CliError> {
             args.rule.name()
         )));
     }
-    let lru = args
-        .tie
-        .as_ref()
-        .is_some_and(|t| t.rules().contains(&leontief_hdrf::tiebreak::TieBreak::Lru));
+    let lru = args.tie.as_ref().is_some_and(|t| {
+        t.rules()
+            .contains(&leontief_hdrf::tiebreak::SiblingTieBreak::Lru)
+    });
     if lru && args.served.is_none() {
         return Err(usage(
             "--tie lru needs --served (the history of offers, oldest first)",

@@ -3,7 +3,7 @@
 use clap::{Args, ValueEnum};
 use leontief_solver::registry::{Descriptor, Engine};
 use leontief_solver::{
-    Allocation, AssetFairness, Instance, Machines, MisfitRule, Rational, TieBreak,
+    Allocation, AssetFairness, DiscreteTieBreak, Instance, Machines, MisfitRule, Rational,
 };
 use serde_json::{Map, Value};
 
@@ -138,7 +138,9 @@ fn config(args: &SolveArgs) -> Result<Config, CliError> {
             *mech = mech.clone().with_misfit(MisfitRule::Skip);
         }
         if args.tie_break == Some(Tie::Reverse) {
-            *mech = mech.clone().with_tie_break(TieBreak::ReverseUserOrder);
+            *mech = mech
+                .clone()
+                .with_tie_break(DiscreteTieBreak::ReverseUserOrder);
         }
         if let Some(k) = args.machines {
             *mech = mech.clone().with_machines(Machines::Split(k));
@@ -355,7 +357,7 @@ fn solved(cfg: &Config, inst: leontief_solver::Instance) -> Result<Solved, CliEr
                 _ => "stop",
             };
             let tie_break = match mech.tie_break {
-                TieBreak::ReverseUserOrder => "reverse-user-order",
+                DiscreteTieBreak::ReverseUserOrder => "reverse-user-order",
                 _ => "user-order",
             };
             extra.insert("misfit".into(), Value::from(misfit));

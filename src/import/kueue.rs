@@ -40,7 +40,7 @@ use leontief_solver::hierarchy::MAX_DEPTH;
 use leontief_solver::{Rational, SolverError};
 use yaml_rust2::Yaml;
 
-use super::{decimal, non_negative, Imported, Kind, Node};
+use super::{decimal, non_negative, Imported, ImportedNode, Kind};
 
 /// The field that errors about the whole stream name.
 pub const DOCUMENT: &str = "kueue file";
@@ -602,8 +602,9 @@ pub fn import(text: &str) -> Result<Imported, SolverError> {
             ),
         ));
     }
-    let build =
-        |v: usize| -> Result<Node, SolverError> { node(v, &objects, &model, &q, &pot, &capacity) };
+    let build = |v: usize| -> Result<ImportedNode, SolverError> {
+        node(v, &objects, &model, &q, &pot, &capacity)
+    };
     let root = if roots.len() == 1 && model.cohort[roots[0]] {
         let mut root = build(roots[0])?;
         // The root's guarantee is the capacity.
@@ -616,7 +617,7 @@ pub fn import(text: &str) -> Result<Imported, SolverError> {
             // Kueue lends nothing between separate cohort trees: each keeps to its own quota.
             let total = q[r].clone().unwrap_or_default()[0].clone();
             c.limit = (total != capacity).then_some(total);
-            if children.iter().any(|x: &Node| x.name == c.name) {
+            if children.iter().any(|x: &ImportedNode| x.name == c.name) {
                 return Err(SolverError::invalid(
                     &objects[r].at,
                     "a ClusterQueue and a root Cohort share this name",
@@ -631,7 +632,7 @@ pub fn import(text: &str) -> Result<Imported, SolverError> {
                 names.join(", ")
             ));
         }
-        Node::new("root", "root", Kind::Pool(children))
+        ImportedNode::new("root", "root", Kind::Pool(children))
     };
     let mut warnings = Vec::new();
     if !ignored.is_empty() {
@@ -818,7 +819,7 @@ fn node(
     q: &[Option<[Vec<Rational>; 4]>],
     pot: &[Vec<Rational>],
     capacity: &[Rational],
-) -> Result<Node, SolverError> {
+) -> Result<ImportedNode, SolverError> {
     let o = &objects[v];
     let [g, _, _, below] = q[v].clone().unwrap_or_default();
     let mut limit: Vec<Rational> = add(&pot[v], &below);
@@ -835,7 +836,7 @@ fn node(
         .map(|(l, c)| l.min(c.clone()))
         .collect();
     let kind = if o.cohort {
-        let mut children: Vec<Node> = Vec::new();
+        let mut children: Vec<ImportedNode> = Vec::new();
         for &c in &model.children[v] {
             let child = node(c, objects, model, q, pot, capacity)?;
             if children.iter().any(|x| x.name == child.name) {
@@ -853,7 +854,7 @@ fn node(
     } else {
         Kind::Leaf
     };
-    let mut n = Node::new(o.name.clone(), o.name.clone(), kind);
+    let mut n = ImportedNode::new(o.name.clone(), o.name.clone(), kind);
     if let Some(w) = &o.weight {
         n.weight = w.clone();
     }

@@ -36,12 +36,12 @@ pub enum Kind {
     /// A leaf: it holds tasks (idle until demands are given).
     Leaf,
     /// A pool with its children (possibly none: an empty pool).
-    Pool(Vec<Node>),
+    Pool(Vec<ImportedNode>),
 }
 
 /// One imported node, in the tree form's terms.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Node {
+pub struct ImportedNode {
     /// The node's name (unique among its siblings).
     pub name: String,
     /// The source's name for the node (YARN's dotted queue name, Kueue's object name): the key
@@ -65,10 +65,10 @@ pub struct Node {
     pub usage: Option<Vec<Rational>>,
 }
 
-impl Node {
+impl ImportedNode {
     /// A node with the defaults: weight 1, no guarantee, no limit, fair.
-    pub fn new(name: impl Into<String>, key: impl Into<String>, kind: Kind) -> Node {
-        Node {
+    pub fn new(name: impl Into<String>, key: impl Into<String>, kind: Kind) -> ImportedNode {
+        ImportedNode {
             name: name.into(),
             key: key.into(),
             weight: Rational::ONE,
@@ -93,7 +93,7 @@ pub struct Imported {
     /// The capacity, one entry per resource.
     pub capacity: Vec<Rational>,
     /// The root.
-    pub root: Node,
+    pub root: ImportedNode,
     /// What the tree form cannot express and was dropped, or how a source rule was applied.
     pub warnings: Vec<String>,
     /// Nodes whose source order policy is FIFO over their jobs: with jobs from a demands file
@@ -153,7 +153,7 @@ struct NodeDoc<'a> {
 }
 
 impl<'a> NodeDoc<'a> {
-    fn of(n: &'a Node) -> NodeDoc<'a> {
+    fn of(n: &'a ImportedNode) -> NodeDoc<'a> {
         let vector = |v: &'a Option<Vec<Rational>>| v.as_deref().map(Numbers);
         let (mode, children, leaf) = match &n.kind {
             Kind::Pool(children) => (
@@ -237,7 +237,7 @@ impl Imported {
     }
 }
 
-fn collect_leaves(node: &Node, out: &mut Vec<String>) {
+fn collect_leaves(node: &ImportedNode, out: &mut Vec<String>) {
     match &node.kind {
         Kind::Leaf => out.push(node.key.clone()),
         Kind::Pool(children) => children.iter().for_each(|c| collect_leaves(c, out)),
@@ -245,7 +245,7 @@ fn collect_leaves(node: &Node, out: &mut Vec<String>) {
 }
 
 fn apply_node(
-    node: &mut Node,
+    node: &mut ImportedNode,
     demands: &Demands,
     n: usize,
     fifo: &[String],
@@ -270,7 +270,7 @@ fn apply_node(
                             "give either \"jobs\" or the queue's own demand, tasks and usage, not both",
                         ));
                     }
-                    let mut children: Vec<Node> = Vec::new();
+                    let mut children: Vec<ImportedNode> = Vec::new();
                     for (i, (name, spec)) in jobs.iter().enumerate() {
                         let at = format!("{at}.jobs[{i}]");
                         if children.iter().any(|c| &c.name == name) {
@@ -279,7 +279,8 @@ fn apply_node(
                                 format!("{name:?} is already a job of this queue"),
                             ));
                         }
-                        let mut job = Node::new(name.clone(), format!("{key}/{name}"), Kind::Leaf);
+                        let mut job =
+                            ImportedNode::new(name.clone(), format!("{key}/{name}"), Kind::Leaf);
                         spec.fill(&mut job, &at, n)?;
                         children.push(job);
                     }
@@ -306,7 +307,7 @@ pub struct LeafSpec {
 }
 
 impl LeafSpec {
-    fn fill(&self, node: &mut Node, at: &str, n: usize) -> Result<(), SolverError> {
+    fn fill(&self, node: &mut ImportedNode, at: &str, n: usize) -> Result<(), SolverError> {
         let demand = self
             .demand
             .clone()

@@ -41,7 +41,7 @@ use leontief_solver::{Rational, SolverError};
 use quick_xml::events::Event;
 use quick_xml::Reader;
 
-use super::{decimal, Imported, Kind, Node};
+use super::{decimal, Imported, ImportedNode, Kind};
 
 /// An XML element: name, attributes, text, child elements.
 #[derive(Debug, Clone)]
@@ -670,7 +670,7 @@ pub fn import(text: &str, capacity: &str) -> Result<Imported, SolverError> {
     })
 }
 
-fn count(n: &Node) -> usize {
+fn count(n: &ImportedNode) -> usize {
     match &n.kind {
         Kind::Leaf => 1,
         Kind::Pool(c) => 1 + c.iter().map(count).sum::<usize>(),
@@ -688,7 +688,7 @@ fn sum(vs: &[&Vec<Rational>], n: usize) -> Vec<Rational> {
 }
 
 /// A node's guarantee as the tree form reads it: its own, or a pool's children's summed.
-fn effective_guarantee(node: &Node, n: usize) -> Option<Vec<Rational>> {
+fn effective_guarantee(node: &ImportedNode, n: usize) -> Option<Vec<Rational>> {
     if let Some(g) = &node.guarantee {
         return Some(g.clone());
     }
@@ -724,7 +724,7 @@ fn queue(
     parent_policy: Policy,
     synthetic: bool,
     ctx: &mut Ctx,
-) -> Result<Node, SolverError> {
+) -> Result<ImportedNode, SolverError> {
     // The implicit root has no element of its own: its queues are the file's top level.
     let at = if synthetic {
         at_parent.to_string()
@@ -762,7 +762,7 @@ fn queue(
             "YARN allows fifo on leaf queues only (FifoPolicy.isChildPolicyAllowed)",
         ));
     }
-    let mut node = Node::new(name, full.clone(), Kind::Leaf);
+    let mut node = ImportedNode::new(name, full.clone(), Kind::Leaf);
     read_weight(el, &at, &mut node)?;
     read_resources(el, &at, parent.is_some(), &mut node, ctx)?;
     if policy == Policy::Fair {
@@ -869,7 +869,7 @@ fn queue_policy(el: &Element, at: &str, ctx: &Ctx) -> Result<Policy, SolverError
 }
 
 /// A queue's weight, which must be positive.
-fn read_weight(el: &Element, at: &str, node: &mut Node) -> Result<(), SolverError> {
+fn read_weight(el: &Element, at: &str, node: &mut ImportedNode) -> Result<(), SolverError> {
     if let Some(w) = single(el, "weight", at)? {
         let field = path_of(at, w);
         let w = decimal(&field, &w.text)?;
@@ -898,7 +898,7 @@ fn read_resources(
     el: &Element,
     at: &str,
     below_root: bool,
-    node: &mut Node,
+    node: &mut ImportedNode,
     ctx: &mut Ctx,
 ) -> Result<(), SolverError> {
     let full = node.key.clone();
@@ -952,11 +952,11 @@ fn queue_children(
     at: &str,
     full: &str,
     policy: Policy,
-    node: &Node,
+    node: &ImportedNode,
     ctx: &mut Ctx,
-) -> Result<Vec<Node>, SolverError> {
+) -> Result<Vec<ImportedNode>, SolverError> {
     let n = ctx.resources.len();
-    let mut children: Vec<Node> = Vec::new();
+    let mut children: Vec<ImportedNode> = Vec::new();
     for &c in child_els {
         let child = queue(c, at, Some(full), policy, false, ctx)?;
         if children.iter().any(|x| x.name == child.name) {

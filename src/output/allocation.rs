@@ -796,7 +796,7 @@ mod tests {
     use crate::commands::pretty;
     use crate::output::{finish_json, to_string};
     use crate::render::filling_trace_json;
-    use leontief_solver::generate::{cluster_workload, SplitMix64};
+    use leontief_solver::random_instances::{cluster_workload, SplitMix64};
     use leontief_solver::{AssetFairness, Drf, Pool, User};
 
     /// Random instances with what the writer must print alike: names needing escapes,

@@ -528,6 +528,7 @@ mod tests {
     use super::*;
     use crate::output::to_string;
     use leontief_solver::ceei::Ceei;
+    use leontief_solver::random_instances::cluster_workload;
     use leontief_solver::User;
 
     fn answer(inst: &Instance, numbers: Numbers) -> CeeiAnswer {

@@ -6,7 +6,7 @@
 //! the DRF paper's Theorem 7.
 
 use leontief_counterexamples::explore::{ExploreConfig, Family, MetricName};
-use leontief_counterexamples::generate::GeneratorConfig;
+use leontief_counterexamples::instance_generator::GeneratorConfig;
 use leontief_counterexamples::space::Strategy;
 use leontief_solver::{AssetFairness, Drf, Instance, Mechanism, Rational};
 use serde_json::Value;
@@ -61,7 +61,7 @@ fn cli_generator() -> Result<GeneratorConfig, CliError> {
     let mut g = GeneratorConfig::new();
     g.users = 2..=4;
     g.resources = 2..=3;
-    g.zeros = leontief_counterexamples::generate::Chance::new(1, 3)
+    g.zeros = leontief_counterexamples::instance_generator::Chance::new(1, 3)
         .ok_or_else(|| CliError::Internal("1/3 is a probability".into()))?;
     Ok(g)
 }

@@ -2,7 +2,9 @@
 //! weighted DRF with caps and zero demands, the lecture's four operations, DRF's resource
 //! monotonicity failure, asset fairness, the property table and CEEI (`reference/flat.json`).
 
-use leontief_solver::{AssetFairness, DiscreteDrf, Drf, Instance, Mechanism, Rational, TieBreak};
+use leontief_solver::{
+    AssetFairness, DiscreteDrf, DiscreteTieBreak, Drf, Instance, Mechanism, Rational,
+};
 use serde_json::Value;
 
 use super::*;
@@ -72,7 +74,7 @@ pub const TABLE_1: [[&str; 9]; 5] = [
 pub(super) fn drf_paper_table1() -> Result<Vec<Check>, CliError> {
     let inst = instance_of(&reference_case("drf-paper-running")?)?;
     let out = DiscreteDrf::paper()
-        .with_tie_break(TieBreak::ReverseUserOrder)
+        .with_tie_break(DiscreteTieBreak::ReverseUserOrder)
         .run(&inst, true)?;
     let trace = out.trace.unwrap_or_default();
     let launched: Vec<_> = trace.iter().filter(|s| s.launched).collect();
@@ -243,7 +245,7 @@ pub const TABLE_2: [(&str, [bool; 3]); 8] = [
 pub const TABLE_2_INSTANCES: u64 = 200;
 
 pub(super) fn property_table() -> Result<Vec<Check>, CliError> {
-    use leontief_counterexamples::generate::GeneratorConfig;
+    use leontief_counterexamples::instance_generator::GeneratorConfig;
     use leontief_counterexamples::verify::{verify, VerifyConfig};
     use leontief_solver::properties::Property;
 

@@ -640,7 +640,7 @@ fn fifo_queue(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
     }
     let queue = find(&tree, "queue1")?;
     let mut containers = Vec::new();
-    for &app in tree.children(queue) {
+    for app in tree.children(queue) {
         let n = alloc.tasks(app).cloned().unwrap_or(Rational::ZERO);
         let n = n.floor_u64().unwrap_or(0);
         containers.extend((0..n).map(|_| tree.node(app).name().to_string()));

@@ -9,7 +9,7 @@ use crate::cli::CliError;
 const COLLUSION_BUDGET: u64 = 400_000;
 
 use leontief_counterexamples::candidate::{evaluate, Candidate};
-use leontief_counterexamples::generate::{Chance, GeneratorConfig};
+use leontief_counterexamples::instance_generator::{Chance, GeneratorConfig};
 use leontief_counterexamples::record::Record;
 use leontief_counterexamples::search::{search, SearchConfig};
 use leontief_solver::properties::{Property, Scenario};

@@ -29,7 +29,7 @@
 //! # Example
 //! ```
 //! use leontief_counterexamples::explore::family::Family;
-//! use leontief_counterexamples::generate::GeneratorConfig;
+//! use leontief_counterexamples::instance_generator::GeneratorConfig;
 //! let mut g = GeneratorConfig::new();
 //! g.users = 4..=4;
 //! g.resources = 2..=2;
@@ -50,14 +50,14 @@
 //! - D. Bertsimas, V. F. Farias, N. Trichakis. *The Price of Fairness.* Operations Research
 //!   59(1), 2011.
 
-use leontief_solver::generate::SplitMix64;
+use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::{Instance, Rational, SolverError, User};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::local::{capacity_move, entry_move};
 use crate::doc;
-use crate::generate::GeneratorConfig;
+use crate::instance_generator::GeneratorConfig;
 
 leontief_solver::name_enum! {
     /// Every family, by its command-line name (derived from the variant).

@@ -10,7 +10,7 @@
 //! The users, resources and pools stay the same (so the elite's scenario still fits);
 //! a move that gives an invalid instance is dropped.
 
-use leontief_solver::generate::SplitMix64;
+use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::{Instance, Rational};
 
 fn q(p: i128, d: i128) -> Rational {

@@ -2,8 +2,8 @@
 //! value, or a certified interval for an approximate answer) and the helpers that turn task
 //! counts into utilities under either normalisation (docs/explore.md).
 
-use leontief_solver::generate::SplitMix64;
 use leontief_solver::properties::{Property, Scenario};
+use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::registry::Descriptor;
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 

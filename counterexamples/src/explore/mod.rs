@@ -54,7 +54,7 @@
 //! DRF is strategy-proof: the best single-liar gain found is exactly 1 (the truth).
 //! ```
 //! use leontief_counterexamples::explore::{explore, ExploreConfig, MetricName};
-//! use leontief_counterexamples::generate::GeneratorConfig;
+//! use leontief_counterexamples::instance_generator::GeneratorConfig;
 //! use leontief_solver::Drf;
 //! let mut cfg = ExploreConfig::new(MetricName::SpGain, 1, GeneratorConfig::new());
 //! cfg.budget = Some(2_000);
@@ -87,7 +87,7 @@ pub mod wire;
 
 use std::time::{Duration, Instant};
 
-use leontief_solver::generate::SplitMix64;
+use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::{Instance, Mechanism, Rational, SolverError};
 use rayon::prelude::*;
 use serde_json::Value;
@@ -96,7 +96,7 @@ pub use family::{Family, FamilySpace};
 pub use metric::{At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject, Utility};
 
 use crate::candidate::Candidate;
-use crate::generate::GeneratorConfig;
+use crate::instance_generator::GeneratorConfig;
 use crate::search::{budget_batch, unit_rng, Shard, Stop};
 use crate::shrink::shrink_while;
 use crate::space::{Origin, Space, Strategy};

@@ -58,8 +58,8 @@
 //! - A. Ghodsi et al. *Dominant Resource Fairness.* NSDI 2011 (DRF is population
 //!   monotonic; CEEI is not, §5).
 
-use leontief_solver::generate::SplitMix64;
 use leontief_solver::properties::{utility_at_truth, Property, Scenario};
+use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::{Allocation, Instance, Rational, SolverError, User};
 
 use super::knife;

@@ -64,9 +64,9 @@ use leontief_hdrf::simulate::{
     SimPolicy, Simulation, Supply,
 };
 use leontief_hdrf::{NodeId, Policy, Tree};
-use leontief_solver::generate::SplitMix64;
 use leontief_solver::properties::Property;
 use leontief_solver::properties::Scenario;
+use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::registry::Descriptor;
 use leontief_solver::{Instance, Mechanism, Rational, SolverError};
 
@@ -489,14 +489,14 @@ pub(crate) fn confirm(
     let policy = policy_of(mechanism.name()).map_err(|r| SolverError::invalid("mechanism", r))?;
     let w = &record["witness"];
     let tree = Tree::from_instance(instance)?;
-    let mut doc = tree.to_json();
+    let mut doc = serde_json::Map::new();
     for key in ["workload", "horizon"] {
         let v = w
             .get(key)
             .ok_or_else(|| SolverError::invalid(format!("witness.{key}"), "missing"))?;
-        doc[key] = v.clone();
+        doc.insert(key.into(), v.clone());
     }
-    let sim = Sim::from_json(&doc)
+    let sim = Sim::from_json_on(tree, &Value::Object(doc))
         .map_err(|e| SolverError::invalid("witness", format!("the recorded workload: {e}")))?;
     let run = run(&sim, policy)?;
     let all = spells(&sim.tree, &run);
@@ -535,7 +535,7 @@ pub(crate) fn confirm(
         ));
     }
     if let Some(s) = worst {
-        let node = tree.instance().hierarchy().path(s.node);
+        let node = sim.tree.instance().hierarchy().path(s.node);
         let interval = doc::value(&[&s.start, &s.end]);
         if w["node"].as_str() != Some(node.as_str()) || w["interval"] != interval {
             return Err(SolverError::invalid(

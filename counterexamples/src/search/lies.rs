@@ -2,8 +2,8 @@
 //! unranked one at a time), the capacity growths for RM, and the local search's move on a
 //! lie profile.
 
-use leontief_solver::generate::SplitMix64;
 use leontief_solver::properties::scenarios::{capacity_grid, structured_lies};
+use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::{Instance, Rational};
 
 use crate::space::{grid_values, GridVectors, VectorOrder};

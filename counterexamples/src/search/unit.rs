@@ -2,8 +2,8 @@
 //! departures, capacity growths, the instance itself), each confirmed by the exact oracles,
 //! then the local search over lie profiles, and the shrinking of what it found.
 
-use leontief_solver::generate::SplitMix64;
 use leontief_solver::properties::{utility_at_truth, utility_of_report, Property, Scenario};
+use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::{Allocation, Instance, Mechanism, Rational};
 
 use super::lies::{capacity_growths, neighbour_profile, user_lies, Lies};

@@ -8,7 +8,7 @@ use common::{explored as run, instance, q};
 use leontief_counterexamples::candidate::Candidate;
 use leontief_counterexamples::explore::record::rederive;
 use leontief_counterexamples::explore::{At, ExploreConfig, MetricName, Utility};
-use leontief_counterexamples::generate::GeneratorConfig;
+use leontief_counterexamples::instance_generator::GeneratorConfig;
 use leontief_counterexamples::mechanisms::by_name;
 use leontief_counterexamples::space::Strategy;
 use leontief_solver::ceei::Ceei;
@@ -743,7 +743,7 @@ mod knife {
     /// --budget B`: the record.
     fn ceei_record(n: usize, budget: u64) -> Value {
         let mut g = crate::common::sized(n..=n, 2..=2);
-        g.zeros = leontief_counterexamples::generate::Chance::new(1, 3).unwrap();
+        g.zeros = leontief_counterexamples::instance_generator::Chance::new(1, 3).unwrap();
         let mut cfg = ExploreConfig::new(MetricName::SpGain, 1, g);
         cfg.budget = Some(budget);
         let ceei = Ceei::new();
@@ -772,7 +772,7 @@ mod knife {
         // demand for a resource it does not need; another member gains); `explore` on the
         // matching metric must find a gain above 1 within the same budget.
         let mut g = crate::common::sized(2..=5, 2..=3);
-        g.zeros = leontief_counterexamples::generate::Chance::new(1, 3).unwrap();
+        g.zeros = leontief_counterexamples::instance_generator::Chance::new(1, 3).unwrap();
         let mut cfg = ExploreConfig::new(MetricName::GspGain, 6, g);
         cfg.budget = Some(50_000);
         let drf = Drf::extended();
@@ -809,7 +809,7 @@ mod knife {
         assert_eq!(v, q("25/16"));
         // A cold start on 4 users and 3 resources reaches it, and not beyond (the bound).
         let mut g = crate::common::sized(4..=4, 3..=3);
-        g.zeros = leontief_counterexamples::generate::Chance::new(1, 3).unwrap();
+        g.zeros = leontief_counterexamples::instance_generator::Chance::new(1, 3).unwrap();
         let mut cfg = ExploreConfig::new(MetricName::WelfareRatio, 1, g);
         cfg.budget = Some(20_000);
         let best = run(&drf, &cfg).pop().unwrap();
@@ -849,7 +849,7 @@ mod knife {
         // with the tightened instance alone the same run stays below it.
         let record = |knife: Knife| {
             let mut g = crate::common::sized(3..=4, 2..=3);
-            g.zeros = leontief_counterexamples::generate::Chance::new(1, 3).unwrap();
+            g.zeros = leontief_counterexamples::instance_generator::Chance::new(1, 3).unwrap();
             g.caps = true;
             let mut cfg = ExploreConfig::new(MetricName::GspGain, 4, g);
             cfg.budget = Some(3_000);
@@ -873,7 +873,7 @@ mod knife {
         // own (the strata in the first local task from each elite), with caps drawn.
         for metric in [MetricName::GspGain, MetricName::RmLoss] {
             let mut g = GeneratorConfig::new();
-            g.zeros = leontief_counterexamples::generate::Chance::new(1, 3).unwrap();
+            g.zeros = leontief_counterexamples::instance_generator::Chance::new(1, 3).unwrap();
             g.caps = true;
             let mut cfg = ExploreConfig::new(metric, 3, g);
             cfg.budget = Some(5_000);

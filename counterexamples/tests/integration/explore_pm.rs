@@ -9,10 +9,10 @@ use leontief_counterexamples::candidate::Candidate;
 use leontief_counterexamples::explore::pm_loss::joined;
 use leontief_counterexamples::explore::record::{read, rederive, to_json, Origin};
 use leontief_counterexamples::explore::{At, MetricName, Utility};
-use leontief_counterexamples::generate::GeneratorConfig;
+use leontief_counterexamples::instance_generator::GeneratorConfig;
 use leontief_counterexamples::mechanisms::by_name;
-use leontief_solver::generate::SplitMix64;
 use leontief_solver::properties::Scenario;
+use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::{Drf, Instance, Mechanism, Rational, User};
 use serde_json::Value;
 

@@ -8,7 +8,7 @@ use common::{explored as explore_lines, q};
 use leontief_counterexamples::explore::record::rederive;
 use leontief_counterexamples::explore::starvation::{run, spells, worst, Spell};
 use leontief_counterexamples::explore::{ExploreConfig, MetricName};
-use leontief_counterexamples::generate::GeneratorConfig;
+use leontief_counterexamples::instance_generator::GeneratorConfig;
 use leontief_counterexamples::mechanisms::{by_name, descriptor};
 use leontief_counterexamples::space::Strategy;
 use leontief_hdrf::simulate::{Scenario as Sim, SimPolicy};

@@ -14,7 +14,7 @@ use leontief_counterexamples::explore::{
     explore, explore_with, At, Evaluator, ExploreConfig, ExploreSummary, Family, Found, MetricName,
     RoundEvaluator, Utility, WorkItem,
 };
-use leontief_counterexamples::generate::GeneratorConfig;
+use leontief_counterexamples::instance_generator::GeneratorConfig;
 use leontief_counterexamples::mechanisms::by_name;
 use leontief_counterexamples::search::Stop;
 use leontief_solver::Mechanism;

@@ -7,7 +7,7 @@ use common::corpus_records;
 
 use leontief_counterexamples::candidate::{evaluate, Candidate};
 use leontief_counterexamples::corpus::replay_named;
-use leontief_counterexamples::generate::{Chance, GeneratorConfig};
+use leontief_counterexamples::instance_generator::{Chance, GeneratorConfig};
 use leontief_counterexamples::mechanisms::by_name;
 use leontief_counterexamples::search::{search, SearchConfig};
 use leontief_counterexamples::shrink::{shrink, ShrinkConfig};

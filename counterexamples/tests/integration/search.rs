@@ -5,7 +5,7 @@ use crate::common;
 use std::collections::BTreeSet;
 
 use leontief_counterexamples::candidate::evaluate;
-use leontief_counterexamples::generate::{Chance, GeneratorConfig};
+use leontief_counterexamples::instance_generator::{Chance, GeneratorConfig};
 use leontief_counterexamples::record::Record;
 use leontief_counterexamples::search::{
     replay, search, search_logged, user_lies, ReplayError, SearchConfig, SearchSummary, Shard,
@@ -365,7 +365,7 @@ fn lazy_grid_lies_are_the_listed_ones_in_order() {
         .iter()
         .map(|v| v.parse().unwrap())
         .collect();
-    let mut rng = leontief_solver::generate::SplitMix64::new(1);
+    let mut rng = leontief_solver::random_instances::SplitMix64::new(1);
     for m in 1..=4 {
         let grid = GridSpace::new(&values, 2..=2, m..=m, false);
         for index in [0, grid.len() / 2, grid.len() - 1] {

@@ -4,10 +4,10 @@
 use leontief_solver::Rational;
 
 use super::Kinetic;
-use crate::tree::Node;
+use crate::NodeView;
 
 impl Kinetic<'_> {
-    pub(super) fn node(&self, p: usize) -> &Node {
+    pub(super) fn node(&self, p: usize) -> NodeView<'_> {
         self.tree
             .node(self.tree.node_id(self.node_of[p]).expect("in range"))
     }

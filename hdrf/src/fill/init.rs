@@ -6,7 +6,7 @@ use leontief_solver::{ExactSum, Mode, Rational};
 use super::{leaf_key, Kinetic, Pool, Setup};
 use crate::policies::affine::add_scaled;
 use crate::policies::{Aggregation, TreePolicy};
-use crate::tree::{NodeId, Tree};
+use crate::{NodeId, Tree};
 
 impl<'a> Kinetic<'a> {
     pub(super) fn new(tree: &'a Tree, policy: &'a dyn TreePolicy, setup: &Setup) -> Self {
@@ -81,14 +81,14 @@ impl<'a> Kinetic<'a> {
                 group[i] = vec![ExactSum::new(); m];
                 settled[i] = vec![ExactSum::new(); m];
                 pools[i] = fresh_pool(m, effective);
-                for &c in node.children() {
+                for c in node.children() {
                     if !tree.node(c).is_leaf() {
                         pool_children[i].push(c.index());
                     } else if let Some(w) = wrapper[c.index()] {
                         pool_children[i].push(w);
                     }
                 }
-                active_children[i] = node.children().iter().filter(|c| alive[c.index()]).count();
+                active_children[i] = node.children().filter(|c| alive[c.index()]).count();
             }
         }
         add_leaf_groups(tree, &alive, &parent, &per_key, &mut group);
@@ -162,7 +162,7 @@ fn taking_part(tree: &Tree, setup: &Setup) -> Vec<bool> {
             && if node.is_leaf() {
                 !node.is_idle() && setup.caps[i].as_ref().is_none_or(Rational::is_positive)
             } else {
-                node.children().iter().any(|c| alive[c.index()])
+                node.children().any(|c| alive[c.index()])
             };
     }
     alive

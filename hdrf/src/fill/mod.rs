@@ -70,7 +70,7 @@
 //! compute by Lehmer's algorithm (quadratic; a profile of the 2,000-leaf tree spends about 80%
 //! of the time in them, and GMP's reduced additions and products are only about 1.3× faster
 //! at these sizes — see `BENCHMARKS.md`). Fewer distinct demands keep them smaller: with the
-//! leaves' demands drawn from a catalog of 8 or 32 task shapes ([`crate::generate::catalog_tree`]) the
+//! leaves' demands drawn from a catalog of 8 or 32 task shapes ([`crate::random_trees::catalog_tree`]) the
 //! 2,000-leaf H-DRF denominators stay within 26,545 or 17,992 bits.
 //!
 //! # Fifo pools and fills from a base
@@ -90,7 +90,7 @@ use crate::allocation::{Computation, TreeAllocation};
 use crate::error::{Result, SolverError};
 use crate::policies::affine::add_scaled;
 use crate::policies::TreePolicy;
-use crate::tree::{Node, Tree};
+use crate::{NodeView, Tree};
 
 mod events;
 mod init;
@@ -388,7 +388,7 @@ pub(crate) fn fluid_with(
 fn leaf_key(
     demand: &[Rational],
     capacity: &[Rational],
-    node: &Node,
+    node: NodeView<'_>,
     policy: &dyn TreePolicy,
 ) -> (Vec<(usize, Rational)>, Rational) {
     let shares: Vec<(usize, Rational)> = demand

@@ -17,8 +17,8 @@ use leontief_solver::{FreezeRule, Rational};
 use super::{Aggregation, FluidPool, Normaliser, TreePolicy};
 use crate::allocation::{Computation, TreeAllocation};
 use crate::error::Result;
-use crate::tree::Tree;
 use crate::Policy;
+use crate::Tree;
 
 /// The `collapsed` allocation: weighted DRF over the leaves with weights `g_leaf`, computed by
 /// [`progressive_filling_by`] with per-task share `mu_l / g_l`.
@@ -124,7 +124,7 @@ impl TreePolicy for Collapsed {
 mod tests {
     use super::*;
     use crate::fill::fluid_allocation;
-    use crate::generate::{catalog_tree, cluster_tree};
+    use crate::random_trees::{catalog_tree, cluster_tree};
 
     /// The keys of [`Collapsed`] are those of weighted DRF: run through the tree engine, with
     /// every pool transparent, they give the progressive filling's allocation.

@@ -85,8 +85,8 @@ use super::{Aggregation, FluidPool, Normaliser, TreePolicy};
 use crate::allocation::TreeAllocation;
 use crate::error::Result;
 use crate::fill::fluid_allocation;
-use crate::tree::Tree;
 use crate::Policy;
+use crate::Tree;
 
 /// The H-DRF allocation: the exact fluid limit of a fill from zero (see the
 /// [module docs](self)).

@@ -44,8 +44,8 @@ use leontief_solver::Rational;
 
 use crate::allocation::TreeAllocation;
 use crate::error::Result;
-use crate::tree::{Node, Tree};
 use crate::Policy;
+use crate::{NodeView, Tree};
 
 /// What a node's share is divided by in its key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,7 +58,7 @@ pub enum Normaliser {
 
 impl Normaliser {
     /// The normaliser of `node`.
-    pub fn of(self, node: &Node) -> &Rational {
+    pub fn of<'a>(self, node: NodeView<'a>) -> &'a Rational {
         match self {
             Normaliser::Weight => node.weight(),
             Normaliser::GuaranteedShare => node.guaranteed_share(),
@@ -86,7 +86,7 @@ pub enum Aggregation {
 #[derive(Debug, Clone, Copy)]
 pub struct FluidPool<'a> {
     /// The pool.
-    pub node: &'a Node,
+    pub node: NodeView<'a>,
     /// Its usage, in shares of capacity.
     pub usage: &'a [Rational],
     /// The rate of `usage`.

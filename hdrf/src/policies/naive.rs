@@ -33,8 +33,8 @@ use super::{Aggregation, FluidPool, Normaliser, TreePolicy};
 use crate::allocation::TreeAllocation;
 use crate::error::Result;
 use crate::fill::fluid_allocation;
-use crate::tree::Tree;
 use crate::Policy;
+use crate::Tree;
 
 /// The naive HDRF allocation: the exact fluid limit of a fill from zero (see the
 /// [module docs](self)).

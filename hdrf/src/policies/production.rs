@@ -67,7 +67,7 @@ use super::TreePolicy;
 use crate::allocation::{Computation, TreeAllocation};
 use crate::error::Result;
 use crate::fill::{fluid_with, Setup};
-use crate::tree::{NodeId, Tree};
+use crate::{NodeId, Tree};
 
 /// The allocation of `policy` on a tree with production fields (see the [module
 /// docs](self)).
@@ -174,7 +174,7 @@ fn subtree(tree: &Tree, v: NodeId) -> Vec<NodeId> {
     let mut stack = vec![v];
     while let Some(u) = stack.pop() {
         out.push(u);
-        stack.extend(tree.children(u).iter().copied());
+        stack.extend(tree.children(u));
     }
     out
 }

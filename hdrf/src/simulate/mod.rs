@@ -34,7 +34,7 @@
 //!   ([`LeafWorkload::default`]): a bare tree file simulates the saturated cluster the static
 //!   policies assume. Give `{"count": 0}` for an idle leaf.
 //! - `seed` (default 1): random durations. Every leaf has its own stream (seeded in tree
-//!   order from `seed` by [`SplitMix64`](leontief_solver::generate::SplitMix64)) and the
+//!   order from `seed` by [`SplitMix64`](leontief_solver::random_instances::SplitMix64)) and the
 //!   `i`-th task a leaf starts takes the `i`-th draw, so the draws do not depend on the policy.
 //! - `warmup` (default `horizon / 2`): the steady-state window is `[warmup, horizon)`.
 //! - `starvation_tolerance` (default `horizon / 10`), see the summary below.
@@ -192,8 +192,8 @@ pub use workload::{Arrival, Duration, LeafWorkload, Scenario, Supply, DEFAULT_ST
 
 use crate::error::{Result, SolverError};
 use crate::tiebreak::TieBreaks;
-use crate::tree::Tree;
 use crate::Policy;
+use crate::Tree;
 
 /// The most samples [`Record::Every`] may ask for.
 pub const MAX_SAMPLES: u64 = 10_000_000;

@@ -1,6 +1,6 @@
 //! The runs of several policies on one workload as one text table.
 
-use crate::tree::{NodeId, Tree};
+use crate::{NodeId, Tree};
 
 use super::Simulation;
 

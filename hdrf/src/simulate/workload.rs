@@ -1,12 +1,12 @@
 //! The simulator's input: a tree plus what every leaf submits, read from JSON with errors
 //! that name the field (see the [parent module](super) for the format).
 
-use leontief_solver::generate::SplitMix64;
+use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::{read_number, Rational};
 use serde_json::{Map, Value};
 
 use crate::error::{kind, reject_unknown, Result, SolverError};
-use crate::tree::{NodeId, Tree};
+use crate::{NodeId, Tree};
 
 const TREE_FIELDS: &[&str] = &["resources", "capacity", "tree", "about", "note"];
 const TOP_FIELDS: &[&str] = &[
@@ -66,7 +66,7 @@ impl Duration {
     /// # Example
     /// ```
     /// use leontief_hdrf::simulate::Duration;
-    /// use leontief_solver::generate::SplitMix64;
+    /// use leontief_solver::random_instances::SplitMix64;
     /// let d = Duration::Uniform { low: 1.into(), high: 2.into(), steps: 4 };
     /// let x = d.draw(&mut SplitMix64::new(7));
     /// assert!(x >= 1.into() && x <= 2.into() && (x * leontief_solver::Rational::from(4)).is_integer());
@@ -310,7 +310,18 @@ impl Scenario {
             .filter(|(k, _)| TREE_FIELDS.contains(&k.as_str()))
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
-        let tree = Tree::from_json(&Value::Object(tree_part))?;
+        Self::from_json_on(Tree::from_json(&Value::Object(tree_part))?, value)
+    }
+
+    /// The scenario's own keys of `value` (`horizon`, `seed`, `warmup`,
+    /// `starvation_tolerance`, `workload`) read on `tree`; its tree keys are ignored.
+    pub fn from_json_on(tree: Tree, value: &Value) -> Result<Scenario> {
+        let obj = value.as_object().ok_or_else(|| {
+            SolverError::invalid(
+                "(top level)",
+                format!("expected an object, found {}", kind(value)),
+            )
+        })?;
         let mut scenario = Scenario::new(tree);
         scenario.horizon = optional_positive(obj, "horizon")?;
         if let Some(v) = obj.get("seed") {

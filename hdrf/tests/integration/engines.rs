@@ -4,7 +4,7 @@
 use crate::common;
 
 use common::{random_tree, Shape};
-use leontief_hdrf::generate::{catalog_tree, cluster_tree};
+use leontief_hdrf::random_trees::{catalog_tree, cluster_tree};
 use leontief_hdrf::{allocate, reference, Policy, Tree};
 use proptest::prelude::*;
 
@@ -18,7 +18,7 @@ fn same(tree: &Tree, policy: Policy) -> Result<(), TestCaseError> {
             "{} at {} on {}",
             policy,
             tree.path(v),
-            tree.to_json()
+            tree.instance().to_json()
         );
     }
     Ok(())

@@ -10,7 +10,7 @@ use leontief_solver::{FreezeRule, Instance, User};
 use proptest::prelude::*;
 
 fn show(tree: &Tree) -> String {
-    tree.to_json().to_string()
+    tree.instance().to_json().to_string()
 }
 
 proptest! {
@@ -124,19 +124,13 @@ fn two_degenerate_siblings_tie_break_alike() {
 
 /// `tree` with every pool below the root (which always shares fairly) in fifo mode.
 fn all_fifo(tree: &Tree) -> Tree {
-    fn mark(node: &mut serde_json::Value, root: bool) {
-        if let Some(children) = node.get_mut("children").and_then(|c| c.as_array_mut()) {
-            for c in children.iter_mut() {
-                mark(c, false);
-            }
-            if !root {
-                node["mode"] = "fifo".into();
-            }
-        }
+    let mut doc = tree.instance().to_json();
+    // Only a tree with pools has the key (indexing would add a null).
+    let pools = doc.get_mut("pools").and_then(|p| p.as_array_mut());
+    for pool in pools.into_iter().flatten() {
+        pool["mode"] = "fifo".into();
     }
-    let mut doc = tree.to_json();
-    mark(&mut doc["tree"], true);
-    Tree::from_json(&doc).unwrap()
+    Tree::from_instance(&Instance::from_json(&doc).unwrap()).unwrap()
 }
 
 /// Whether every leaf below `v` has stopped: at its cap or demanding a saturated resource.
@@ -158,7 +152,7 @@ fn done(tree: &Tree, x: &leontief_hdrf::TreeAllocation, v: leontief_hdrf::NodeId
                 return false;
             }
         } else {
-            stack.extend(tree.children(u).iter().copied());
+            stack.extend(tree.children(u));
         }
     }
     true
@@ -179,7 +173,7 @@ proptest! {
             let waste = properties::pareto_violations(&tree, &x);
             prop_assert!(waste.is_empty(), "{} on {}: {:?}", policy, show(&tree), waste);
             for p in tree.pools() {
-                let children = tree.children(p);
+                let children: Vec<_> = tree.children(p).collect();
                 for (k, &c) in children.iter().enumerate() {
                     if x.node(c).allocation.iter().any(|a| a.is_positive()) {
                         for &before in &children[..k] {
@@ -209,21 +203,24 @@ fn guaranteed(tree: &Tree, fifo: bool, rules: leontief_hdrf::Rules) -> Tree {
                 .into()
         })
         .collect();
-    fn mark(node: &mut serde_json::Value, root: bool, fifo: bool, g: &[serde_json::Value]) {
-        if let Some(children) = node.get_mut("children").and_then(|c| c.as_array_mut()) {
-            for c in children.iter_mut() {
-                mark(c, false, fifo, g);
-            }
-            if fifo && !root {
-                node["mode"] = "fifo".into();
-            }
-        } else {
-            node["guarantee"] = g.to_vec().into();
-        }
+    let mut doc = tree.instance().to_json();
+    // Guarantees are read only from a document with pools, possibly none.
+    doc.as_object_mut()
+        .expect("an object")
+        .entry("pools")
+        .or_insert_with(|| serde_json::json!([]));
+    for user in doc["users"].as_array_mut().into_iter().flatten() {
+        user["guarantee"] = share.clone().into();
     }
-    let mut doc = tree.to_json();
-    mark(&mut doc["tree"], true, fifo, &share);
-    Tree::from_json_with(&doc, rules).unwrap()
+    for pool in doc["pools"]
+        .as_array_mut()
+        .into_iter()
+        .flatten()
+        .filter(|_| fifo)
+    {
+        pool["mode"] = "fifo".into();
+    }
+    Tree::from_instance(&Instance::from_json_with(&doc, rules).unwrap()).unwrap()
 }
 
 proptest! {

@@ -292,18 +292,16 @@ fn scaled(tree: &Tree, k: u64) -> Tree {
                 leaf.cap = node.cap().map(|t| t * kk);
                 leaf
             }
-            None => NodeSpec::pool(
-                node.name(),
-                node.children().iter().map(|&c| spec(tree, c, kk)),
-            ),
+            None => NodeSpec::pool(node.name(), node.children().map(|c| spec(tree, c, kk))),
         };
         s.weight = node.weight().clone();
         s
     }
-    Tree::with_resources(
+    Tree::with_rules(
         tree.resources().to_vec(),
         tree.capacity().to_vec(),
         spec(tree, tree.root(), &kk),
+        leontief_hdrf::Rules::default(),
     )
     .unwrap()
 }

@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use leontief_solver::generate::cluster_workload;
+use leontief_solver::random_instances::cluster_workload;
 use leontief_solver::Instance;
 
 /// The arguments `N M [REPS]` and the instance they name.

@@ -7,7 +7,8 @@
 //! instance without pools is the one-level tree of weighted DRF. [`Hierarchy`] is the view
 //! of that tree the mechanisms and oracles walk: children, paths and guaranteed shares
 //! `g_root = 1`, `g_v = g_parent · w_v / Σ_{siblings s of v, v included} w_s`, computed once
-//! ([`Instance::hierarchy`] caches it).
+//! ([`Instance::hierarchy`] caches it). [`Tree`] is an instance seen through that view, its
+//! nodes addressed by path and by [`NodeId`]: what the hierarchical policies take.
 //!
 //! The tree form of the JSON input (`{"capacity": .., "tree": {"name": "root", "children":
 //! [..]}}`, see [`read_tree_form`]) is read here into the same instance: one user per leaf
@@ -17,7 +18,7 @@
 //! (empty pools first, in the order listed, then idle leaves).
 //!
 //! Each node also carries its production fields resolved exactly (`docs/production.md`):
-//! its guarantee vector ([`Node::guarantee`]), limit, mode and usage (a pool's: its leaves'
+//! its guarantee vector ([`TreeNode::guarantee`]), limit, mode and usage (a pool's: its leaves'
 //! sum).
 //!
 //! # Example
@@ -43,17 +44,19 @@ use crate::{
     Guarantee, Instance, LimitBelowGuarantee, Mode, Oversubscribed, Rational, SolverError,
 };
 
+pub use tree::{NodeId, NodeView, Tree};
 pub use tree_form::{read_tree_form, NodeSpec, MAX_DEPTH};
 
 pub(crate) use layout::lay_out;
 
 mod layout;
+mod tree;
 mod tree_form;
 
 /// A node of the tree: the root, a pool, or a user's leaf.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
-pub struct Node {
+pub struct TreeNode {
     /// Its own name (`root` for the root).
     pub name: String,
     /// Its weight among its siblings (1 for the root).
@@ -89,7 +92,7 @@ pub struct Node {
     pub usage: Vec<Rational>,
 }
 
-impl Node {
+impl TreeNode {
     /// Whether it is a leaf (a user's or an idle one).
     pub fn is_leaf(&self) -> bool {
         self.user.is_some() || self.idle.is_some()
@@ -118,7 +121,7 @@ pub(crate) enum Field {
 /// and viewed again is the same tree.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Hierarchy {
-    nodes: Vec<Node>,
+    nodes: Vec<TreeNode>,
     leaf_of_user: Vec<usize>,
     node_of_pool: Vec<usize>,
 }
@@ -181,22 +184,23 @@ impl Hierarchy {
         for s in &mut slots {
             s.sort_by_key(|(f, _)| *f);
         }
-        let blank = |name: String, weight: Rational, parent: Option<usize>, depth: usize| Node {
-            name,
-            weight,
-            parent,
-            children: Vec::new(),
-            user: None,
-            pool: None,
-            idle: None,
-            guaranteed: Rational::ZERO,
-            depth,
-            guarantee: zeros.clone(),
-            guarantee_written: false,
-            limit: None,
-            mode: Mode::Fair,
-            usage: zeros.clone(),
-        };
+        let blank =
+            |name: String, weight: Rational, parent: Option<usize>, depth: usize| TreeNode {
+                name,
+                weight,
+                parent,
+                children: Vec::new(),
+                user: None,
+                pool: None,
+                idle: None,
+                guaranteed: Rational::ZERO,
+                depth,
+                guarantee: zeros.clone(),
+                guarantee_written: false,
+                limit: None,
+                mode: Mode::Fair,
+                usage: zeros.clone(),
+            };
         let mut root = blank("root".into(), Rational::ONE, None, 0);
         root.guaranteed = Rational::ONE;
         root.guarantee = instance.capacity().to_vec();
@@ -448,7 +452,7 @@ impl Hierarchy {
     }
 
     /// Node `v`.
-    pub fn node(&self, v: usize) -> &Node {
+    pub fn node(&self, v: usize) -> &TreeNode {
         &self.nodes[v]
     }
 

@@ -4,7 +4,7 @@
 //! Every field is optional; a node without them behaves exactly as before they existed.
 //! - `guarantee` (pools and leaves): a resource vector of absolute amounts, or a fraction of
 //!   the parent's resolved guarantee (the root's guarantee is the capacity). Resolved exactly
-//!   to a vector, top-down ([`crate::hierarchy::Node::guarantee`]).
+//!   to a vector, top-down ([`crate::hierarchy::TreeNode::guarantee`]).
 //! - `limit` (pools and leaves): a resource vector capping what the whole subtree holds.
 //! - `mode` (pools): [`Mode::Fair`] (default) or [`Mode::Fifo`] (children served in the
 //!   order listed, each up to its demand, before the next).

@@ -735,7 +735,7 @@ pub(crate) fn format_digits(digits: &str, e: i64, out: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::SplitMix64;
+    use crate::random_instances::SplitMix64;
     use proptest::prelude::*;
 
     fn dec(text: &str, n: u32) -> String {

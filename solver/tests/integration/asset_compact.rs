@@ -6,7 +6,7 @@
 
 use leontief_solver::asset::{fill_compact, AssetFairness, CompactTasks, EventLevel};
 use leontief_solver::drf::FrozenBy;
-use leontief_solver::generate::SplitMix64;
+use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::{Instance, Mechanism, Rational, User};
 
 /// A random instance. `grid` draws demands and capacities from a few small values, so that
@@ -183,7 +183,7 @@ fn agrees_at_a_few_hundred_users_with_distinct_capacities() {
     // The workload whose exact answer is large: cluster users on distinct capacities, so the
     // aggregate shares are distinct fractions.
     for (n, seed) in [(60, 1), (200, 2)] {
-        let base = leontief_solver::generate::cluster_workload(n, 5, seed);
+        let base = leontief_solver::random_instances::cluster_workload(n, 5, seed);
         let mut rng = SplitMix64::new(seed);
         let capacity = (0..5)
             .map(|_| Rational::from(rng.range(25 * n as u64, 75 * n as u64)))
@@ -238,7 +238,7 @@ fn decimals_are_the_exact_values_correctly_rounded() {
         let inst = random_instance(&mut rng, t % 2 == 0);
         decimals_agree(&inst, [1, 3, 6, 12, 17][t % 5]);
     }
-    let base = leontief_solver::generate::cluster_workload(300, 6, 3);
+    let base = leontief_solver::random_instances::cluster_workload(300, 6, 3);
     let mut rng = SplitMix64::new(3);
     let capacity = (0..6)
         .map(|_| Rational::from(rng.range(25 * 300, 75 * 300)))

@@ -202,7 +202,7 @@ fn irrational_equilibrium_gets_a_proven_bound() {
 #[test]
 fn proven_bound_holds_for_early_iterates() {
     let pm = Instance::from_json(&reference_case("ceei-not-pm")["instance"]).unwrap();
-    let cluster = leontief_solver::generate::cluster_workload(60, 5, 3);
+    let cluster = leontief_solver::random_instances::cluster_workload(60, 5, 3);
     let cases = [
         scale_resource(&pm, 0, &r("1")),
         scale_resource(&pm, 1, &r("7/3")),
@@ -517,7 +517,7 @@ fn mechanism_interface() {
 
 #[test]
 fn deterministic_bit_for_bit() {
-    let inst = leontief_solver::generate::cluster_workload(300, 5, 9);
+    let inst = leontief_solver::random_instances::cluster_workload(300, 5, 9);
     let a = solve(&inst);
     let b = solve(&inst);
     let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
@@ -534,7 +534,7 @@ fn deterministic_bit_for_bit() {
 /// converge, with an exactly feasible allocation and a proven gap of at most 1e-12.
 #[test]
 fn wide_weights_and_caps_converge() {
-    let mut rng = leontief_solver::generate::SplitMix64::new(11);
+    let mut rng = leontief_solver::random_instances::SplitMix64::new(11);
     let mut certified = 0;
     for k in 0..1000 {
         let m = 1 + k % 8;

@@ -2,8 +2,8 @@
 //! option, and the paper's Theorem 7 and related bounds as properties.
 
 use leontief_solver::{
-    DiscreteDrf, DiscreteOutcome, Drf, Instance, Machines, Mechanism, MisfitRule, Rational,
-    SolverError, TieBreak, User,
+    DiscreteDrf, DiscreteOutcome, DiscreteTieBreak, Drf, Instance, Machines, Mechanism, MisfitRule,
+    Rational, SolverError, User,
 };
 use proptest::prelude::*;
 
@@ -49,7 +49,7 @@ type Row = (
 fn table_1_of_the_drf_paper_exactly() {
     let inst = paper();
     // The paper picks B first at the 0/0 tie, i.e. the higher index first.
-    let drf = stop().with_tie_break(TieBreak::ReverseUserOrder);
+    let drf = stop().with_tie_break(DiscreteTieBreak::ReverseUserOrder);
     let out = run(&drf, &inst);
     let trace = out.trace.as_ref().expect("trace recorded");
     // (user, A shares, A dominant, B shares, B dominant, CPU total, RAM total), from Table 1.
@@ -89,7 +89,10 @@ fn table_1_of_the_drf_paper_exactly() {
 fn paper_example_gives_3_and_2_in_every_variant() {
     let inst = paper();
     for base in [stop(), skip()] {
-        for tie in [TieBreak::UserOrder, TieBreak::ReverseUserOrder] {
+        for tie in [
+            DiscreteTieBreak::UserOrder,
+            DiscreteTieBreak::ReverseUserOrder,
+        ] {
             let drf = base.clone().with_tie_break(tie);
             assert_eq!(run(&drf, &inst).tasks, vec![3, 2], "{drf:?}");
             assert_eq!(drf.run(&inst, false).expect("runs").tasks, vec![3, 2]);
@@ -119,7 +122,10 @@ fn paper_example_gives_3_and_2_in_every_variant() {
 #[test]
 fn trace_json_uses_names_and_exact_strings() {
     let inst = paper();
-    let out = run(&stop().with_tie_break(TieBreak::ReverseUserOrder), &inst);
+    let out = run(
+        &stop().with_tie_break(DiscreteTieBreak::ReverseUserOrder),
+        &inst,
+    );
     let json = out.trace_json(&inst);
     let steps = json.as_array().expect("a list");
     assert_eq!(steps.len(), 6);
@@ -143,12 +149,20 @@ fn mechanism_interface() {
     assert_eq!(DiscreteDrf::default(), drf);
     assert_eq!(
         (drf.misfit, drf.tie_break, drf.machines),
-        (MisfitRule::Stop, TieBreak::UserOrder, Machines::Pooled)
+        (
+            MisfitRule::Stop,
+            DiscreteTieBreak::UserOrder,
+            Machines::Pooled
+        )
     );
     let s = skip();
     assert_eq!(
         (s.misfit, s.tie_break, s.machines),
-        (MisfitRule::Skip, TieBreak::UserOrder, Machines::Pooled)
+        (
+            MisfitRule::Skip,
+            DiscreteTieBreak::UserOrder,
+            Machines::Pooled
+        )
     );
 }
 
@@ -355,7 +369,7 @@ fn split_machines_smaller_than_a_task() {
     // is the lowest and fits no machine: B 1.
     let drf = stop()
         .with_machines(Machines::Split(4))
-        .with_tie_break(TieBreak::ReverseUserOrder);
+        .with_tie_break(DiscreteTieBreak::ReverseUserOrder);
     let out = run(&drf, &inst);
     assert_eq!(out.tasks, vec![0, 1]);
     assert_eq!(
@@ -454,7 +468,10 @@ fn case(fit_max_task: bool) -> impl Strategy<Value = Case> {
 fn all_variants(machines: u64) -> Vec<DiscreteDrf> {
     let mut out = Vec::new();
     for base in [stop(), skip()] {
-        for tie in [TieBreak::UserOrder, TieBreak::ReverseUserOrder] {
+        for tie in [
+            DiscreteTieBreak::UserOrder,
+            DiscreteTieBreak::ReverseUserOrder,
+        ] {
             for layout in [Machines::Pooled, Machines::Split(machines)] {
                 out.push(base.clone().with_tie_break(tie).with_machines(layout));
             }
@@ -545,7 +562,7 @@ proptest! {
         let inst = c.instance(with_caps);
         let steps: Vec<Rational> = (0..inst.num_users()).map(|i| inst.task_weighted_share(i)).collect();
         let max_step = steps.iter().cloned().max().expect("a user");
-        for tie in [TieBreak::UserOrder, TieBreak::ReverseUserOrder] {
+        for tie in [DiscreteTieBreak::UserOrder, DiscreteTieBreak::ReverseUserOrder] {
             for layout in [Machines::Pooled, Machines::Split(c.machines)] {
                 let drf = stop().with_tie_break(tie).with_machines(layout);
                 let s = weighted_shares(&inst, &drf.run(&inst, false).expect("runs").tasks);
@@ -594,7 +611,7 @@ proptest! {
     #[test]
     fn skip_extends_stop_on_a_pooled_cluster(c in case(false), with_caps in any::<bool>()) {
         let inst = c.instance(with_caps);
-        for tie in [TieBreak::UserOrder, TieBreak::ReverseUserOrder] {
+        for tie in [DiscreteTieBreak::UserOrder, DiscreteTieBreak::ReverseUserOrder] {
             let a = stop().with_tie_break(tie).run(&inst, true).expect("runs");
             let b = skip().with_tie_break(tie).run(&inst, true).expect("runs");
             let (ta, tb) = (a.trace.expect("trace"), b.trace.expect("trace"));
@@ -626,8 +643,8 @@ proptest! {
         let rev = Instance::new(inst.capacity().to_vec(), users).expect("valid");
         for drf in all_variants(c.machines) {
             let flipped = drf.clone().with_tie_break(match drf.tie_break {
-                TieBreak::UserOrder => TieBreak::ReverseUserOrder,
-                _ => TieBreak::UserOrder,
+                DiscreteTieBreak::UserOrder => DiscreteTieBreak::ReverseUserOrder,
+                _ => DiscreteTieBreak::UserOrder,
             });
             let a = drf.run(&inst, false).expect("runs");
             let mut b = flipped.run(&rev, false).expect("runs");

@@ -1,8 +1,8 @@
 //! The flat form read without the intermediate JSON tree gives what the strict reader gives:
 //! the same instance on valid documents, the same error (naming the field) on the others.
 
-use leontief_solver::generate::cluster_workload;
 use leontief_solver::json::parse_strict;
+use leontief_solver::random_instances::cluster_workload;
 use leontief_solver::Instance;
 
 /// `from_json_str` (which tries the fast reader first) against the strict reader alone.

@@ -228,7 +228,7 @@ fn fallback_recovers_when_candidates_are_missing() {
     // fallback must then find it, and the answer must not change.
     let mut fallbacks = 0;
     for seed in 0..20 {
-        let inst = leontief_solver::generate::cluster_workload(40, 4, seed);
+        let inst = leontief_solver::random_instances::cluster_workload(40, 4, seed);
         let want = drf_filling(&inst);
         for caps in [CapHandling::Batched, CapHandling::InLp] {
             for form in [LpForm::Surplus, LpForm::Explicit] {
@@ -248,7 +248,7 @@ fn fallback_recovers_when_candidates_are_missing() {
 
 #[test]
 fn cluster_workload_matches_progressive_filling() {
-    let inst = leontief_solver::generate::cluster_workload(200, 6, 7);
+    let inst = leontief_solver::random_instances::cluster_workload(200, 6, 7);
     assert_all_configurations(&inst, LpObjective::DominantShare, &drf_filling(&inst));
     assert_all_configurations(&inst, LpObjective::AggregateShare, &asset_filling(&inst));
 }
@@ -257,7 +257,7 @@ fn cluster_workload_matches_progressive_filling() {
 #[test]
 fn highs_on_the_cluster_workload() {
     // The bench's instance: HiGHS's candidates, recovered exactly, equal progressive filling.
-    let inst = leontief_solver::generate::cluster_workload(1000, 10, 42);
+    let inst = leontief_solver::random_instances::cluster_workload(1000, 10, 42);
     let out = LexMaxMin::drf()
         .with_backend(LpBackend::Highs)
         .solve(&inst)

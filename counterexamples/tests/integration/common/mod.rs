@@ -8,7 +8,7 @@
 
 use leontief_counterexamples::corpus::{dir, parse_jsonl};
 use leontief_counterexamples::explore::{explore, ExploreConfig, MetricName};
-use leontief_counterexamples::generate::GeneratorConfig;
+use leontief_counterexamples::instance_generator::GeneratorConfig;
 use leontief_solver::{Instance, Mechanism, Rational, User};
 use serde_json::Value;
 use std::ops::RangeInclusive;

@@ -7,7 +7,7 @@ use leontief_counterexamples::prove::smt::{and, binary, constant, or, Answer, Sc
 use leontief_counterexamples::prove::statement::{Profile, Shape};
 use leontief_counterexamples::prove::{asset, ceei, common_level, drf, Goal, ProvedMechanism};
 use leontief_solver::ceei::Ceei;
-use leontief_solver::generate::SplitMix64;
+use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::{AssetFairness, Drf, Instance, Mechanism, Rational};
 use std::time::Duration;
 

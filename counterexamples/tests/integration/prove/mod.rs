@@ -18,7 +18,7 @@ use leontief_counterexamples::explore::record::rederive;
 use leontief_counterexamples::prove::smt::Solver;
 use leontief_counterexamples::prove::{prove, Goal, Options, ProvedMechanism, Statement, Verdict};
 use leontief_counterexamples::record::replay;
-use leontief_solver::generate::SplitMix64;
+use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::{Instance, Mechanism, Rational, User};
 use serde_json::Value;
 use std::time::Duration;

@@ -10,8 +10,8 @@ use leontief_counterexamples::prove::smt::{binary, constant, Answer, Solver};
 use leontief_counterexamples::prove::statement::Shape;
 use leontief_counterexamples::prove::{Goal, ProvedMechanism, Statement};
 use leontief_solver::ceei::Ceei;
-use leontief_solver::generate::SplitMix64;
 use leontief_solver::properties::{Property, Scenario, Witness};
+use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::{AssetFairness, Drf, Instance, Mechanism, Rational};
 use std::time::Duration;
 

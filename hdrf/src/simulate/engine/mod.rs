@@ -13,7 +13,7 @@ mod scheduling;
 
 use std::collections::BinaryHeap;
 
-use leontief_solver::generate::SplitMix64;
+use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::Rational;
 
 use super::workload::{Duration, Scenario, Supply};
@@ -291,8 +291,8 @@ impl Engine {
             let i = v.index();
             let node = tree.node(v);
             parent[i] = node.parent().map_or(NONE, |q| q.index());
-            children[i] = node.children().iter().map(|c| c.index()).collect();
-            for (pos, c) in node.children().iter().enumerate() {
+            children[i] = node.children().map(|c| c.index()).collect();
+            for (pos, c) in node.children().enumerate() {
                 position[c.index()] = pos;
             }
             names.push(node.name().to_string());

@@ -3,8 +3,8 @@
 
 #![allow(dead_code)] // each test file uses part of it
 
-use leontief_hdrf::{allocate, NodeSpec, Policy, Tree};
-use leontief_solver::generate::SplitMix64;
+use leontief_hdrf::{allocate, NodeSpec, Policy, Rules, Tree};
+use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::Rational;
 use proptest::prelude::*;
 
@@ -107,8 +107,13 @@ fn pool_children(
 pub fn permuted(tree: &Tree, seed: u64) -> Tree {
     let mut rng = SplitMix64::new(seed);
     let root = spec_of(tree, tree.root(), &mut rng);
-    Tree::with_resources(tree.resources().to_vec(), tree.capacity().to_vec(), root)
-        .expect("a permutation of a valid tree is valid")
+    Tree::with_rules(
+        tree.resources().to_vec(),
+        tree.capacity().to_vec(),
+        root,
+        Rules::default(),
+    )
+    .expect("a permutation of a valid tree is valid")
 }
 
 fn spec_of(tree: &Tree, v: leontief_hdrf::NodeId, rng: &mut SplitMix64) -> NodeSpec {
@@ -120,11 +125,7 @@ fn spec_of(tree: &Tree, v: leontief_hdrf::NodeId, rng: &mut SplitMix64) -> NodeS
             leaf
         }
         None => {
-            let mut kids: Vec<NodeSpec> = node
-                .children()
-                .iter()
-                .map(|&c| spec_of(tree, c, rng))
-                .collect();
+            let mut kids: Vec<NodeSpec> = node.children().map(|c| spec_of(tree, c, rng)).collect();
             // Fisher–Yates.
             for i in (1..kids.len()).rev() {
                 let j = rng.range(0, i as u64) as usize;

@@ -14,7 +14,7 @@ impl SplitMix64 {
     ///
     /// # Example
     /// ```
-    /// use leontief_solver::generate::SplitMix64;
+    /// use leontief_solver::random_instances::SplitMix64;
     /// let mut a = SplitMix64::new(7);
     /// let mut b = SplitMix64::new(7);
     /// assert_eq!(a.next_u64(), b.next_u64());
@@ -48,7 +48,7 @@ impl SplitMix64 {
 ///
 /// # Example
 /// ```
-/// use leontief_solver::generate::{cluster_demand, SplitMix64};
+/// use leontief_solver::random_instances::{cluster_demand, SplitMix64};
 /// let d = cluster_demand(&mut SplitMix64::new(3), 4);
 /// assert!(d.len() == 4 && d.iter().any(|&x| x > 0) && d.iter().all(|&x| x <= 100));
 /// ```
@@ -75,7 +75,7 @@ pub fn cluster_demand(rng: &mut SplitMix64, m: usize) -> Vec<u64> {
 ///
 /// # Example
 /// ```
-/// use leontief_solver::generate::cluster_workload;
+/// use leontief_solver::random_instances::cluster_workload;
 /// let inst = cluster_workload(1000, 8, 1);
 /// assert_eq!((inst.num_users(), inst.num_resources()), (1000, 8));
 /// ```

@@ -1,26 +1,26 @@
 //! Deterministic tree generators for benchmarks and tests.
 
-use leontief_solver::generate::SplitMix64;
+use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::Rational;
 
-use crate::tree::{NodeSpec, Tree};
+use crate::{NodeSpec, Tree};
 
 /// A three-level cluster: the root, `top` pools, each with `sub` pools, and `leaves` leaves
 /// spread evenly over the `top·sub` lower pools (depth 3). `m` resources of capacity
 /// `50·leaves` each; leaf demands are integers in `0..=100` with about 30% zeros (at least one
 /// positive entry); a third of the nodes get an integer weight in `2..=5`; a fifth of the
 /// leaves get an integer task cap in `1..=4`, so that caps and saturations interleave (the
-/// flat benchmark's workload, `leontief_solver::generate::cluster_workload`, in a tree).
+/// flat benchmark's workload, `leontief_solver::random_instances::cluster_workload`, in a tree).
 ///
 /// # Example
 /// ```
-/// use leontief_hdrf::generate::cluster_tree;
+/// use leontief_hdrf::random_trees::cluster_tree;
 /// let tree = cluster_tree(10, 9, 2000, 4, 42);
 /// assert_eq!((tree.num_leaves(), tree.len() - tree.num_leaves()), (2000, 101));
 /// ```
 pub fn cluster_tree(top: usize, sub: usize, leaves: usize, m: usize, seed: u64) -> Tree {
     generated_tree(top, sub, leaves, m, seed, |rng| {
-        leontief_solver::generate::cluster_demand(rng, m)
+        leontief_solver::random_instances::cluster_demand(rng, m)
     })
 }
 
@@ -32,7 +32,7 @@ pub fn cluster_tree(top: usize, sub: usize, leaves: usize, m: usize, seed: u64) 
 ///
 /// # Example
 /// ```
-/// use leontief_hdrf::generate::catalog_tree;
+/// use leontief_hdrf::random_trees::catalog_tree;
 /// let tree = catalog_tree(10, 9, 2000, 4, 8, 42);
 /// let mut shapes: Vec<_> = tree.leaves().map(|l| tree.node(l).demand().unwrap().to_vec()).collect();
 /// shapes.sort();
@@ -53,12 +53,12 @@ pub fn catalog_tree(
     assert!(shapes > 0, "a catalog needs at least one task shape");
     let mut catalog_rng = SplitMix64::new(seed ^ 0x5eed_ca7a_1095);
     let catalog: Vec<Vec<u64>> = (0..shapes)
-        .map(|_| leontief_solver::generate::cluster_demand(&mut catalog_rng, m))
+        .map(|_| leontief_solver::random_instances::cluster_demand(&mut catalog_rng, m))
         .collect();
     generated_tree(top, sub, leaves, m, seed, |rng| {
         // Draw (and drop) the demand cluster_tree would give, so that the tree's own random
         // stream — weights and caps — is cluster_tree's; the pick comes from the catalog's.
-        let _ = leontief_solver::generate::cluster_demand(rng, m);
+        let _ = leontief_solver::random_instances::cluster_demand(rng, m);
         catalog[catalog_rng.range(0, shapes as u64 - 1) as usize].clone()
     })
 }

@@ -5,7 +5,7 @@
 
 use std::ops::RangeInclusive;
 
-use leontief_solver::generate::SplitMix64;
+use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::{Instance, Pool, Rational, SolverError, User};
 
 /// A probability `num / den`, exact (no floating point in generation either).
@@ -20,7 +20,7 @@ impl Chance {
     ///
     /// # Example
     /// ```
-    /// use leontief_counterexamples::generate::Chance;
+    /// use leontief_counterexamples::instance_generator::Chance;
     /// assert!(Chance::new(3, 10).is_some());
     /// assert!(Chance::new(11, 10).is_none());
     /// ```
@@ -33,7 +33,7 @@ impl Chance {
     ///
     /// # Example
     /// ```
-    /// use leontief_counterexamples::generate::Chance;
+    /// use leontief_counterexamples::instance_generator::Chance;
     /// let p = Chance::from_rational(&"0.3".parse().unwrap()).unwrap();
     /// assert_eq!(p, Chance::new(3, 10).unwrap());
     /// ```
@@ -92,7 +92,7 @@ impl GeneratorConfig {
     ///
     /// # Example
     /// ```
-    /// use leontief_counterexamples::generate::GeneratorConfig;
+    /// use leontief_counterexamples::instance_generator::GeneratorConfig;
     /// let inst = GeneratorConfig::new().instance(7, 0);
     /// assert!((2..=5).contains(&inst.num_users()));
     /// assert_eq!(inst, GeneratorConfig::new().instance(7, 0)); // deterministic
@@ -214,7 +214,7 @@ fn pick(rng: &mut SplitMix64, range: &RangeInclusive<usize>) -> usize {
 ///
 /// # Example
 /// ```
-/// use leontief_counterexamples::generate::parse_range;
+/// use leontief_counterexamples::instance_generator::parse_range;
 /// assert_eq!(parse_range("--users", "2..5").unwrap(), 2..=5);
 /// assert_eq!(parse_range("--users", "3").unwrap(), 3..=3);
 /// assert!(parse_range("--users", "5..2").is_err());
