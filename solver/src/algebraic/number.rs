@@ -502,6 +502,75 @@ impl NumberField {
         if a.is_zero() {
             return Err(AlgebraicError::DivisionByZero);
         }
+        if let Some(inv) = self.inverse_by_subresultants(a) {
+            return Ok(inv);
+        }
+        self.inverse_over_q(a)
+    }
+
+    /// The inverse by the extended subresultant sequence over Z: with `a = A/D`
+    /// (`A` integral), the remainders of `m` and `A` and their cofactors of `A` are divided
+    /// by the same factors `g h^δ` as in the subresultant gcd (Cohen, Algorithm 3.3.1),
+    /// which keeps the integers small where Euclid over Q swells; the last remainder is a
+    /// nonzero constant `c` with `s A ≡ c (mod m)`, so `1/a = D s / c`. That congruence is
+    /// checked in Z\[x\] (`m` divides `s A − c` exactly), so `None` (then Euclid over Q is
+    /// used) if any step were not exact.
+    fn inverse_by_subresultants(&self, a: &FieldElement) -> Option<FieldElement> {
+        let den = a
+            .coeffs
+            .iter()
+            .fold(BigInt::one(), |acc, c| acc.lcm(c.denom()));
+        let big_a = Poly::new(
+            a.coeffs
+                .iter()
+                .map(|c| c.numer() * (&den / c.denom()))
+                .collect(),
+        );
+        let r1_original = big_a.clone();
+        let (mut r0, mut r1) = (self.generator.poly.clone(), big_a);
+        let (mut s0, mut s1) = (Poly::zero(), Poly::constant(BigInt::one()));
+        let mut g = BigInt::one();
+        let mut h = BigInt::one();
+        while r1.degree()? > 0 {
+            let delta = r0.degree()? - r1.degree()?;
+            let (q, r) = r0.pseudo_div(&r1)?;
+            if r.is_zero() {
+                return None;
+            }
+            let lead_pow = num_traits::pow(r1.leading(), delta + 1);
+            let s = s0.scale(&lead_pow).sub(&q.mul(&s1));
+            let beta = &g * num_traits::pow(h.clone(), delta);
+            let divide = |p: &Poly| Poly::new(p.coeffs().iter().map(|c| c / &beta).collect());
+            r0 = std::mem::replace(&mut r1, divide(&r));
+            s0 = std::mem::replace(&mut s1, divide(&s));
+            g = r0.leading();
+            h = match delta {
+                0 => h,
+                1 => g.clone(),
+                _ => num_traits::pow(g.clone(), delta) / num_traits::pow(h, delta - 1),
+            };
+        }
+        let c = r1.leading();
+        if c.is_zero() {
+            return None;
+        }
+        // The check s A ≡ c (mod m) in Z[x]: m divides s A − c exactly.
+        self.generator.poly.degree().and_then(|_| {
+            s1.mul(&r1_original)
+                .sub(&Poly::constant(c.clone()))
+                .div_exact(&self.generator.poly)
+        })?;
+        let inv = self.reduce(
+            s1.coeffs()
+                .iter()
+                .map(|x| BigRational::new(x * &den, c.clone()))
+                .collect(),
+        );
+        Some(inv)
+    }
+
+    /// The inverse by the extended Euclidean algorithm over Q.
+    fn inverse_over_q(&self, a: &FieldElement) -> Result<FieldElement, AlgebraicError> {
         // Extended Euclid on (m, a): s·a ≡ g (mod m) with g a nonzero constant, m irreducible.
         let (mut r0, mut r1) = (self.modulus.clone(), a.coeffs.clone());
         let (mut s0, mut s1): (Vec<BigRational>, Vec<BigRational>) =
