@@ -12,7 +12,9 @@
 //!   lifting, bounded recombination);
 //! - [`number`]: [`RealAlgebraic`] (sign, order, correctly rounded decimals) and arithmetic
 //!   in one number field Q(α) ([`NumberField`], [`FieldElement`]);
-//! - [`closed_form`]: quadratic irrationals as text, `(a + b*sqrt(d))/c`.
+//! - [`closed_form`]: quadratic irrationals as text, `(a + b*sqrt(d))/c`;
+//! - [`bivariate`]: the resultant `Res_y(f, g)` of two polynomials in `Z[x][y]`, by
+//!   evaluation and interpolation (elimination of one variable).
 //!
 //! Every entry point is bounded by [`Limits`] (degree, coefficient size, recombination
 //! subsets, refinement steps) and answers an [`AlgebraicError`] naming the limit when the
@@ -29,6 +31,7 @@
 //! assert_eq!(phi.closed_form().unwrap(), "(1 + sqrt(5))/2");
 //! ```
 
+pub mod bivariate;
 pub mod closed_form;
 pub mod factor;
 pub mod isolate;

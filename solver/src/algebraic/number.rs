@@ -148,6 +148,75 @@ impl RealAlgebraic {
         }
     }
 
+    /// The image `β = (a α + b) / (c α + d)` of `α = self` under a Möbius map with
+    /// `a d − b c ≠ 0`, without factoring: `α = (d β − b) / (a − c β)`, so
+    /// `(a − c t)^n m((d t − b)/(a − c t))` vanishes at `β`. That polynomial has degree `n`
+    /// and is irreducible (Q(β) = Q(α)), so its primitive part is β's minimal polynomial. The
+    /// map is monotone on any interval without its pole `−d/c`, so once α's interval excludes
+    /// the pole its image isolates β (the map is a bijection between the roots of the two
+    /// polynomials).
+    ///
+    /// # Errors
+    /// [`AlgebraicError::DivisionByZero`] when `a d = b c` or when `c α + d = 0`;
+    /// [`AlgebraicError::RefinementLimit`].
+    pub fn mobius(
+        &self,
+        [a, b, c, d]: [&BigRational; 4],
+        limits: &Limits,
+    ) -> Result<RealAlgebraic, AlgebraicError> {
+        if a * d == b * c {
+            return Err(AlgebraicError::DivisionByZero);
+        }
+        let image = |x: &BigRational| -> Option<BigRational> {
+            let den = c * x + d;
+            (!den.is_zero()).then(|| (a * x + b) / den)
+        };
+        if let Some(x) = self.as_rational() {
+            return image(x)
+                .map(RealAlgebraic::from_rational)
+                .ok_or(AlgebraicError::DivisionByZero);
+        }
+        let mut alpha = self.clone();
+        if !c.is_zero() {
+            let pole = -(d / c);
+            let mut rounds = 0u64;
+            while alpha.lo <= pole && pole <= alpha.hi {
+                rounds += 1;
+                if rounds > limits.max_refine_steps {
+                    return Err(AlgebraicError::RefinementLimit {
+                        steps: limits.max_refine_steps,
+                    });
+                }
+                alpha.halve(limits)?;
+            }
+        }
+        // Σ m_i (d t − b)^i (a − c t)^(n−i) by Horner's rule in the homogeneous form,
+        // over Z after scaling a, b, c, d by their common denominator (which leaves the
+        // map unchanged): acc ← acc · (d t − b) + m_i (a − c t)^(n−i).
+        let n = alpha.degree();
+        let den = [a, b, c, d]
+            .iter()
+            .fold(BigInt::one(), |acc, v| acc.lcm(v.denom()));
+        let int = |v: &BigRational| v.numer() * (&den / v.denom());
+        let num = Poly::new(vec![-int(b), int(d)]);
+        let below = Poly::new(vec![int(a), -int(c)]);
+        let mut below_pows = vec![Poly::constant(BigInt::one())];
+        for k in 0..n {
+            below_pows.push(below_pows[k].mul(&below));
+        }
+        let m = alpha.poly.coeffs();
+        let mut acc = Poly::constant(m[n].clone());
+        for i in (0..n).rev() {
+            acc = acc.mul(&num).add(&below_pows[n - i].scale(&m[i]));
+        }
+        let poly = acc.primitive_part();
+        let (Some(lo), Some(hi)) = (image(&alpha.lo), image(&alpha.hi)) else {
+            return Err(AlgebraicError::DivisionByZero);
+        };
+        let (lo, hi) = if lo < hi { (lo, hi) } else { (hi, lo) };
+        Ok(RealAlgebraic { poly, lo, hi })
+    }
+
     /// The minimal polynomial (primitive, positive leading coefficient).
     pub fn min_poly(&self) -> &Poly {
         &self.poly
@@ -433,6 +502,75 @@ impl NumberField {
         if a.is_zero() {
             return Err(AlgebraicError::DivisionByZero);
         }
+        if let Some(inv) = self.inverse_by_subresultants(a) {
+            return Ok(inv);
+        }
+        self.inverse_over_q(a)
+    }
+
+    /// The inverse by the extended subresultant sequence over Z: with `a = A/D`
+    /// (`A` integral), the remainders of `m` and `A` and their cofactors of `A` are divided
+    /// by the same factors `g h^δ` as in the subresultant gcd (Cohen, Algorithm 3.3.1),
+    /// which keeps the integers small where Euclid over Q swells; the last remainder is a
+    /// nonzero constant `c` with `s A ≡ c (mod m)`, so `1/a = D s / c`. That congruence is
+    /// checked in Z\[x\] (`m` divides `s A − c` exactly), so `None` (then Euclid over Q is
+    /// used) if any step were not exact.
+    fn inverse_by_subresultants(&self, a: &FieldElement) -> Option<FieldElement> {
+        let den = a
+            .coeffs
+            .iter()
+            .fold(BigInt::one(), |acc, c| acc.lcm(c.denom()));
+        let big_a = Poly::new(
+            a.coeffs
+                .iter()
+                .map(|c| c.numer() * (&den / c.denom()))
+                .collect(),
+        );
+        let r1_original = big_a.clone();
+        let (mut r0, mut r1) = (self.generator.poly.clone(), big_a);
+        let (mut s0, mut s1) = (Poly::zero(), Poly::constant(BigInt::one()));
+        let mut g = BigInt::one();
+        let mut h = BigInt::one();
+        while r1.degree()? > 0 {
+            let delta = r0.degree()? - r1.degree()?;
+            let (q, r) = r0.pseudo_div(&r1)?;
+            if r.is_zero() {
+                return None;
+            }
+            let lead_pow = num_traits::pow(r1.leading(), delta + 1);
+            let s = s0.scale(&lead_pow).sub(&q.mul(&s1));
+            let beta = &g * num_traits::pow(h.clone(), delta);
+            let divide = |p: &Poly| Poly::new(p.coeffs().iter().map(|c| c / &beta).collect());
+            r0 = std::mem::replace(&mut r1, divide(&r));
+            s0 = std::mem::replace(&mut s1, divide(&s));
+            g = r0.leading();
+            h = match delta {
+                0 => h,
+                1 => g.clone(),
+                _ => num_traits::pow(g.clone(), delta) / num_traits::pow(h, delta - 1),
+            };
+        }
+        let c = r1.leading();
+        if c.is_zero() {
+            return None;
+        }
+        // The check s A ≡ c (mod m) in Z[x]: m divides s A − c exactly.
+        self.generator.poly.degree().and_then(|_| {
+            s1.mul(&r1_original)
+                .sub(&Poly::constant(c.clone()))
+                .div_exact(&self.generator.poly)
+        })?;
+        let inv = self.reduce(
+            s1.coeffs()
+                .iter()
+                .map(|x| BigRational::new(x * &den, c.clone()))
+                .collect(),
+        );
+        Some(inv)
+    }
+
+    /// The inverse by the extended Euclidean algorithm over Q.
+    fn inverse_over_q(&self, a: &FieldElement) -> Result<FieldElement, AlgebraicError> {
         // Extended Euclid on (m, a): s·a ≡ g (mod m) with g a nonzero constant, m irreducible.
         let (mut r0, mut r1) = (self.modulus.clone(), a.coeffs.clone());
         let (mut s0, mut s1): (Vec<BigRational>, Vec<BigRational>) =
@@ -628,6 +766,26 @@ fn q_rem(a: &[BigRational], m: &[BigRational]) -> Vec<BigRational> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// 1/(1 + √2) = √2 − 1, root of (t + 1)² = 2, i.e. t² + 2t − 1; and (2√2 + 1)/1 is the
+    /// root of (t − 1)² = 8, i.e. t² − 2t − 7, in (3, 4) (2√2 ≈ 2.83).
+    #[test]
+    fn mobius_images_of_sqrt_2() {
+        let lim = Limits::default();
+        let sqrt2 = RealAlgebraic::roots(&Poly::from_i64s(&[-2, 0, 1]), &lim).unwrap()[1].clone();
+        let q = |n: i64| BigRational::from_integer(n.into());
+        let inv = sqrt2.mobius([&q(0), &q(1), &q(1), &q(1)], &lim).unwrap();
+        assert_eq!(inv.min_poly(), &Poly::from_i64s(&[-1, 2, 1]));
+        assert_eq!(inv.to_decimal(6, &lim).unwrap(), "0.414214");
+        let affine = sqrt2.mobius([&q(2), &q(1), &q(0), &q(1)], &lim).unwrap();
+        assert_eq!(affine.min_poly(), &Poly::from_i64s(&[-7, -2, 1]));
+        assert_eq!(affine.cmp_rational(&q(3)), Ordering::Greater);
+        assert_eq!(affine.cmp_rational(&q(4)), Ordering::Less);
+        assert_eq!(
+            sqrt2.mobius([&q(1), &q(1), &q(1), &q(1)], &lim),
+            Err(AlgebraicError::DivisionByZero)
+        );
+    }
 
     #[test]
     fn fixed_point_rounding_of_rationals() {

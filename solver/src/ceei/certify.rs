@@ -85,6 +85,16 @@ pub enum KktViolation {
         /// The user.
         user: usize,
     },
+    /// The sign of an algebraic quantity could not be decided within the refinement limit
+    /// (only from [`check_kkt`](super::algebraic::check_kkt); rational checks decide every
+    /// sign).
+    #[error("{quantity}[{index}]: sign not decided within the refinement limit")]
+    SignUndecided {
+        /// `"prices"`, `"tasks"` or `"resources"` (the unused capacity).
+        quantity: &'static str,
+        /// The index.
+        index: usize,
+    },
 }
 
 /// Checks exactly that `(tasks, prices)` satisfies the KKT conditions of the Eisenberg–Gale

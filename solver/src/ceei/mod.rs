@@ -155,8 +155,9 @@
 //!   reconstruction that feeds it (step 2);
 //! - `bound.rs`: the proven duality-gap bound of an uncertified answer (step 3);
 //! - `clarabel.rs`: the independent Clarabel cross-check ([`solve_clarabel`]);
-//! - `algebraic.rs`: the exact equilibrium of a two-resource instance with both prices
-//!   positive, as real algebraic numbers ([`algebraic::solve_two_resources`]);
+//! - `algebraic/`: the exact equilibrium, as real algebraic numbers, of any instance whose
+//!   equilibrium has at most three positive prices, checked against the KKT conditions in
+//!   a number field ([`algebraic::solve_exact`], [`algebraic::check_kkt`]);
 //! - `exact.rs`: [`Ceei::solve_exact_numbers`], which follows an uncertified solve with the
 //!   algebraic equilibrium and writes every figure as an [`ExactNumber`] (rational or
 //!   irrational algebraic, with its serde form).
