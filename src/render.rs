@@ -4,88 +4,10 @@ use leontief_counterexamples::doc::ByName;
 use leontief_solver::drf::{Filling, FrozenBy};
 use leontief_solver::{Allocation, Instance, Rational};
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use crate::output::allocation::{saturated, write_json, Answer};
+use crate::output::allocation::saturated;
 use crate::output::Numbers;
-
-/// An exact string, `"p/q"` or `"p"`.
-pub fn exact(x: &Rational) -> Value {
-    Value::String(x.to_string())
-}
-
-/// A list of exact strings.
-pub fn exact_list(v: &[Rational]) -> Value {
-    Value::Array(v.iter().map(exact).collect())
-}
-
-/// The JSON answer of `solve` as a tree: the text of the streaming writer
-/// ([`crate::output::allocation::write_json`], exact numbers) read back, with `extra` merged
-/// in (mechanism-specific fields such as a trace).
-pub fn allocation_json(
-    mechanism: &str,
-    exact_answer: bool,
-    inst: &Instance,
-    x: &Allocation,
-    extra: Map<String, Value>,
-) -> Value {
-    let text = crate::output::to_string(|sink| {
-        write_json(
-            sink,
-            Numbers::Exact,
-            Answer {
-                mechanism,
-                exact: exact_answer,
-                instance: inst,
-                allocation: x,
-                consumption: None,
-                extra: Map::new(),
-            },
-        )
-    });
-    // The writer prints valid JSON; `extra` is merged as a value so that its numbers are kept
-    // as they are.
-    let mut out: Map<String, Value> = serde_json::from_str(&text).unwrap_or_default();
-    out.extend(extra);
-    Value::Object(out)
-}
-
-/// The fields an answer opens with, exact or float: `mechanism`, `exact`, `resources`,
-/// `capacity` and `users`, each user's object made by `user`.
-fn answer_head(
-    mechanism: &str,
-    exact_answer: bool,
-    inst: &Instance,
-    user: impl Fn(usize) -> Map<String, Value>,
-) -> Map<String, Value> {
-    let users: Vec<Value> = (0..inst.num_users())
-        .map(|i| Value::Object(user(i)))
-        .collect();
-    let mut out = Map::new();
-    out.insert("mechanism".into(), Value::from(mechanism));
-    out.insert("exact".into(), Value::Bool(exact_answer));
-    out.insert("resources".into(), Value::from(inst.resources().to_vec()));
-    out.insert("capacity".into(), exact_list(inst.capacity()));
-    out.insert("users".into(), Value::Array(users));
-    out
-}
-
-/// A user's row of the answer: its name, tasks, bundle and dominant share (exact strings or
-/// decimal strings).
-fn user_row(
-    inst: &Instance,
-    i: usize,
-    tasks: Value,
-    allocation: Value,
-    dominant_share: Value,
-) -> Map<String, Value> {
-    let mut user = Map::new();
-    user.insert("name".into(), Value::String(inst.user_path(i)));
-    user.insert("tasks".into(), tasks);
-    user.insert("allocation".into(), allocation);
-    user.insert("dominant_share".into(), dominant_share);
-    user
-}
 
 /// One event of progressive filling: the level, what froze users there, and who.
 #[derive(Serialize)]

@@ -102,3 +102,35 @@ def test_an_answers_algebraic_document_reads_as_the_class():
     assert isinstance(price, Algebraic) and price == SQRT2
     assert price.decimal == "1.414214" and str(price) == "sqrt(2)"
     assert doc["name"] == "2"
+
+
+def test_solve_returns_the_theorem_5_equilibrium_as_algebraic_numbers():
+    # The DRF paper's Theorem 5 instance: capacity (100, 100), demands <4,1>, <1,16>, <16,1>.
+    # Its CEEI is irrational: u1 = (3125 - 125*sqrt(373))/63 with minimal polynomial
+    # 63t^2 - 6250t + 62500 (63u1 - 3125 = -125*sqrt(373), squared: 3969u1^2 - 393750u1 +
+    # 9765625 = 5828125, i.e. 3969u1^2 - 393750u1 + 3937500 = 0, divided by 63).
+    t5 = {
+        "capacity": [100, 100],
+        "users": [
+            {"name": "3", "demand": [4, 1]},
+            {"name": "2", "demand": [1, 16]},
+            {"name": "1", "demand": [16, 1]},
+        ],
+    }
+    answer = leontief.solve(t5, "ceei")
+    u1 = answer["3"].tasks
+    assert isinstance(u1, Algebraic)
+    assert u1.polynomial == (62500, -6250, 63)
+    assert str(u1) == "(3125 - 125*sqrt(373))/63"
+    # sqrt(373) lies in (19.31, 19.32) (19.31^2 = 372.8761, 19.32^2 = 373.2624), so u1 lies in
+    # ((3125 - 125*19.32)/63, (3125 - 125*19.31)/63) = (11.26984..., 11.28968...).
+    assert F(1126984, 100000) < u1 < F(1128969, 100000)
+    # A user named "3" keeps its name as a string: strings are told apart by type, not key.
+    assert list(answer) == ["3", "2", "1"]
+
+
+def test_solve_returns_rationals_beyond_64_bits_as_fractions():
+    # One resource of capacity 2^70 shared by two equal users: each runs 2^69 tasks.
+    answer = leontief.solve({"capacity": [2**70], "users": [
+        {"name": "a", "demand": [1]}, {"name": "b", "demand": [1]}]})
+    assert answer["a"].tasks == F(2**69) and type(answer["a"].tasks) is F

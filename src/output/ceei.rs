@@ -528,7 +528,6 @@ mod tests {
     use super::*;
     use crate::output::to_string;
     use leontief_solver::ceei::Ceei;
-    use leontief_solver::random_instances::cluster_workload;
     use leontief_solver::User;
 
     fn answer(inst: &Instance, numbers: Numbers) -> CeeiAnswer {

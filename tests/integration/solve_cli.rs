@@ -417,10 +417,12 @@ fn ceei_theorem_5_as_table_csv_and_summary() {
 }
 
 /// Three resources: d_a = (1, 0, 0), d_b = (0, 1, 0), d_c = (1, 2, 1) on (1, 1, 10). Only c
-/// uses r3, at most 1 < 10 of it, so r3's price is 0 and the rest is the two-resource market
-/// of x_c = (3 − √3)/6: irrational, and the two-resource method does not apply.
+/// uses r3, at most 1 < 10 of it, so r3's price is 0 and the rest is a two-resource market.
+/// With prices p1 + p2 = 3 (Walras, three unit budgets), a buys 1/p1, b buys 1/p2 and c buys
+/// 1/(p1 + 2 p2); clearing r1 and r2 gives x_c = (3 − √3)/6: 6x_c − 3 = −√3, squared
+/// 36x_c² − 36x_c + 6 = 0, so the minimal polynomial is 6t² − 6t + 1.
 #[test]
-fn ceei_three_resources_states_why_it_is_not_exact() {
+fn ceei_three_resources_with_a_zero_price_is_exact() {
     let answer = ok_json(&run(&[
         "solve",
         "--mechanism",
@@ -434,44 +436,46 @@ fn ceei_three_resources_states_why_it_is_not_exact() {
         "--user",
         "c=1,2,1",
     ]));
-    assert_eq!(answer["exact"], false);
-    assert_eq!(
-        answer["exact_reason"],
-        "resources: exact algebraic CEEI needs exactly 2 resources, the instance has 3"
-    );
+    assert_eq!(answer["exact"], true);
+    let c = &answer["users"][2]["tasks"];
+    assert_eq!(c["algebraic"]["polynomial"], json!(["1", "-6", "6"]));
     // x_c ≈ 0.2113248654 (√3 ∈ (1.7320508, 1.7320509)).
-    let c: f64 = answer["users"][2]["tasks"]
-        .as_str()
-        .unwrap()
-        .parse()
-        .unwrap();
-    assert!((0.2113248..0.2113249).contains(&c), "{c}");
+    assert!(
+        c["decimal"].as_str().unwrap().starts_with("0.2113248654"),
+        "{c}"
+    );
+    assert_eq!(answer["prices"]["r3"], "0");
 }
 
 /// Theorem 5's users five times each on five times the capacity: the Eisenberg–Gale optimum
 /// is unique and the replicated equilibrium (same prices, each copy buying what its original
-/// buys) satisfies its conditions, so the tasks are the irrational ones of Theorem 5 — but
-/// 15 users exceed the bounded algebraic step, which says so instead of working on.
+/// buys) satisfies its conditions, so every copy of user 1 gets Theorem 5's
+/// u1 = (3125 − 125√373)/63 (minimal polynomial 63t² − 6250t + 62500).
+#[test]
+fn ceei_replicated_theorem_5_is_exact() {
+    let args = replicated_theorem_5(5);
+    let answer = ok_json(&run(&args.iter().map(String::as_str).collect::<Vec<_>>()));
+    assert_eq!(answer["exact"], true);
+    for k in 0..5 {
+        let a = &answer["users"][3 * k]["tasks"];
+        assert_eq!(
+            a["algebraic"]["polynomial"],
+            json!(["62500", "-6250", "63"])
+        );
+        assert_eq!(a["closed_form"], "(3125 - 125*sqrt(373))/63");
+    }
+}
+
+/// 34 copies of Theorem 5's users (102 users) exceed the bounded algebraic step, which says
+/// so instead of working on; the decimals are still Theorem 5's.
 #[test]
 fn ceei_too_many_users_for_the_algebraic_step_is_a_stated_reason() {
-    let mut args = vec!["solve", "--mechanism", "ceei", "--capacity", "500,500"];
-    let users: Vec<String> = (0..5)
-        .flat_map(|k| {
-            [
-                format!("a{k}=4,1"),
-                format!("b{k}=1,16"),
-                format!("c{k}=16,1"),
-            ]
-        })
-        .collect();
-    for u in &users {
-        args.extend(["--user", u.as_str()]);
-    }
-    let answer = ok_json(&run(&args));
+    let args = replicated_theorem_5(34);
+    let answer = ok_json(&run(&args.iter().map(String::as_str).collect::<Vec<_>>()));
     assert_eq!(answer["exact"], false);
     assert_eq!(
         answer["exact_reason"],
-        "users: exact algebraic CEEI is tried for at most 12 users (the degree of the clearing polynomial), the instance has 15"
+        "users: exact algebraic CEEI is tried for at most 100 users (the degree of the clearing polynomial), the instance has 102"
     );
     // Each copy of user 1 gets u1 ≈ 11.28 tasks, as in Theorem 5.
     let a0: f64 = answer["users"][0]["tasks"]
@@ -480,4 +484,19 @@ fn ceei_too_many_users_for_the_algebraic_step_is_a_stated_reason() {
         .parse()
         .unwrap();
     assert!((a0 - 11.283_317_627).abs() < 1e-6, "{a0}");
+}
+
+/// `solve --mechanism ceei` on `copies` copies of Theorem 5's three users, on `copies` times
+/// its capacity (100, 100).
+fn replicated_theorem_5(copies: usize) -> Vec<String> {
+    let capacity = format!("{0},{0}", 100 * copies);
+    let mut args: Vec<String> = ["solve", "--mechanism", "ceei", "--capacity", &capacity]
+        .map(String::from)
+        .to_vec();
+    for k in 0..copies {
+        for (name, demand) in [("a", "4,1"), ("b", "1,16"), ("c", "16,1")] {
+            args.extend(["--user".into(), format!("{name}{k}={demand}")]);
+        }
+    }
+    args
 }

@@ -20,8 +20,9 @@
 //! # Complexity
 //! Bounded by the [`Limits`] given and by [`MAX_ALGEBRAIC_USERS`]: forming the clearing
 //! polynomial costs `O(n²)` rational operations and its degree is at most `n`, so
-//! instances with more users are not tried (the reason says so); each conversion factors a
-//! characteristic polynomial of the field's degree.
+//! instances with more users are not tried (the reason says so). A rational multiple of a
+//! task count is a Möbius image of it (no factoring); a sum (consumption, utilization, the
+//! total) factors a characteristic polynomial of the field's degree.
 
 use std::cmp::Ordering;
 
@@ -31,7 +32,7 @@ use num_traits::{One, Signed, Zero};
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 
-use super::algebraic::{solve_two_resources, AlgebraicCeeiError, AlgebraicEquilibrium};
+use super::algebraic::{solve_exact, AlgebraicCeeiError, AlgebraicEquilibrium};
 use super::{Ceei, CeeiOutcome};
 use crate::algebraic::{
     AlgebraicError, FieldElement, Limits, NumberField, RealAlgebraic, ALGEBRAIC_TYPE_NAME,
@@ -43,11 +44,15 @@ use crate::{Instance, Rational, SolverError};
 pub const DECIMAL_PLACES: u32 = 20;
 
 /// The most users for which the exact algebraic equilibrium is tried: the clearing
-/// polynomial has degree up to the number of users, and forming it and converting every
-/// figure grows quickly with that degree (measured on two-resource instances with distinct
-/// demands in 1..30: 8 users 0.2 s of CPU, 12 users 1.8 s, 16 users 7 s), so larger
-/// instances keep the numeric answer with this limit as the stated reason.
-pub const MAX_ALGEBRAIC_USERS: usize = 12;
+/// polynomial has degree up to the number of users, and factoring it grows quickly with that
+/// degree (figures in BENCHMARKS.md), so larger instances keep the numeric answer with this
+/// limit as the stated reason.
+pub const MAX_ALGEBRAIC_USERS: usize = 100;
+
+/// The most users for which the algebraic step is tried when the numeric equilibrium has three
+/// or more positive prices: elimination by resultant raises the degree to about `n²/3`, and
+/// number-field products at that degree grow quickly.
+pub const MAX_ALGEBRAIC_USERS_THREE_PRICES: usize = 6;
 
 /// An exact number of a CEEI answer: rational, or irrational algebraic.
 #[derive(Debug, Clone, PartialEq)]
@@ -371,13 +376,27 @@ impl Ceei {
     ) -> Result<ExactCeeiOutcome, SolverError> {
         let outcome = self.solve(inst)?;
         let algebraic = (!outcome.certified).then(|| {
-            if inst.num_users() > MAX_ALGEBRAIC_USERS {
+            // The budget is chosen by the numeric support (a price counts when its share of the
+            // budgets is above 1e-9, as the support reading does); it only bounds the work.
+            let budgets: f64 = inst.users().iter().map(|u| u.weight.to_f64_lossy()).sum();
+            let priced = outcome
+                .prices
+                .iter()
+                .zip(inst.capacity())
+                .filter(|(p, c)| **p * c.to_f64_lossy() / budgets > 1e-9)
+                .count();
+            let limit = if priced >= 3 {
+                MAX_ALGEBRAIC_USERS_THREE_PRICES
+            } else {
+                MAX_ALGEBRAIC_USERS
+            };
+            if inst.num_users() > limit {
                 return Err(ExactCeeiError::TooManyUsers {
                     users: inst.num_users(),
-                    limit: MAX_ALGEBRAIC_USERS,
+                    limit,
                 });
             }
-            let eq = solve_two_resources(inst, limits)?;
+            let eq = solve_exact(inst, limits)?;
             Ok(exact_equilibrium(inst, eq, limits)?)
         });
         Ok(ExactCeeiOutcome { outcome, algebraic })
@@ -391,7 +410,19 @@ fn exact_equilibrium(
     limits: &Limits,
 ) -> Result<ExactEquilibrium, AlgebraicError> {
     let k = &eq.field;
+    let (zero, one) = (BigRational::zero(), BigRational::one());
     let scaled = |x: &FieldElement, c: &Rational| k.mul(&k.rational(c.to_big()), x);
+    // A rational multiple of a task count is its image under a Möbius map: no factoring.
+    let times = |i: usize, c: &Rational| -> Result<ExactNumber, AlgebraicError> {
+        let x = &eq.task_values[i];
+        let c = c.to_big();
+        let value = match x.as_rational() {
+            Some(r) => RealAlgebraic::from_rational(r * &c),
+            None if c.is_zero() => RealAlgebraic::from_rational(c),
+            None => x.mobius([&c, &zero, &zero, &one], limits)?,
+        };
+        ExactNumber::from_real(value, limits)
+    };
     let n = inst.num_users();
     let m = inst.num_resources();
     let mut allocation = Vec::with_capacity(n);
@@ -405,16 +436,12 @@ fn exact_equilibrium(
         for (j, d) in user.demand.iter().enumerate() {
             let b = scaled(x, d);
             used[j] = k.add(&used[j], &b);
-            bundle.push(convert(k, &b, limits)?);
+            bundle.push(times(i, d)?);
         }
         allocation.push(bundle);
-        dominant.push(convert(
-            k,
-            &scaled(x, &inst.task_dominant_share(i)),
-            limits,
-        )?);
+        dominant.push(times(i, &inst.task_dominant_share(i))?);
         let w = scaled(x, &inst.task_weighted_share(i));
-        weighted.push(convert(k, &w, limits)?);
+        weighted.push(times(i, &inst.task_weighted_share(i))?);
         weighted_elements.push(w);
     }
     let saturated = used
@@ -432,14 +459,14 @@ fn exact_equilibrium(
         .map(|(u, r)| convert(k, &scaled(u, &r.recip().unwrap_or_default()), limits))
         .collect::<Result<Vec<_>, _>>()?;
     let tasks = eq
-        .tasks
+        .task_values
         .iter()
-        .map(|x| convert(k, x, limits))
+        .map(|x| ExactNumber::from_real(x.clone(), limits))
         .collect::<Result<Vec<_>, _>>()?;
     let prices = eq
-        .prices
+        .price_values
         .iter()
-        .map(|p| convert(k, p, limits))
+        .map(|p| ExactNumber::from_real(p.clone(), limits))
         .collect::<Result<Vec<_>, _>>()?;
     let total = eq
         .tasks
