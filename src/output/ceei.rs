@@ -34,7 +34,12 @@ use super::{
 
 /// The budget of the exact algebraic step: the algebraic kernel's default limits.
 pub fn exact_limits() -> Limits {
-    Limits::default()
+    // Degree 24: two-resource answers of 20 users with distinct demands take about 0.6 s, of
+    // 30 users about 10 s (BENCHMARKS.md); a higher degree is a stated reason, not a wait.
+    Limits {
+        max_degree: 24,
+        ..Limits::default()
+    }
 }
 
 /// A CEEI answer ready to print: the numeric solve and what the exact step made of it.
