@@ -576,23 +576,26 @@ mod tests {
         assert_eq!(v["users"][2]["tasks"].to_string(), "0.2113");
     }
 
-    /// Three resources: no algebraic method applies, and the answer says why.
+    /// 34 copies of Theorem 5's users on 34 times its capacity: the replicated equilibrium is
+    /// Theorem 5's, irrational, and 102 users exceed the algebraic step's bound, which the
+    /// answer names.
     #[test]
     fn a_numeric_answer_states_its_reason() {
-        let inst = Instance::new(
-            vec![100.into(), 100.into(), 100.into()],
-            vec![
-                User::new("1", [4, 1, 2]),
-                User::new("2", [1, 16, 3]),
-                User::new("3", [16, 1, 5]),
-            ],
-        )
-        .unwrap();
+        let users = (0..34)
+            .flat_map(|k| {
+                [
+                    User::new(format!("a{k}"), [4, 1]),
+                    User::new(format!("b{k}"), [1, 16]),
+                    User::new(format!("c{k}"), [16, 1]),
+                ]
+            })
+            .collect();
+        let inst = Instance::new(vec![3400.into(), 3400.into()], users).unwrap();
         let v = json(&inst, Numbers::Exact);
         assert_eq!(v["exact"], false);
         assert_eq!(
             v["exact_reason"],
-            "resources: exact algebraic CEEI needs exactly 2 resources, the instance has 3"
+            "users: exact algebraic CEEI is tried for at most 100 users (the degree of the clearing polynomial), the instance has 102"
         );
         let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
         let at = keys.iter().position(|k| *k == "certified").unwrap();

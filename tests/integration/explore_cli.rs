@@ -249,7 +249,7 @@ fn the_explore_reproductions_match_their_sources() {
     ]);
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{text}");
-    assert!(text.contains("reproduce: 11 passed, 0 failed"), "{text}");
+    assert!(text.contains("reproduce: 12 passed, 0 failed"), "{text}");
 }
 
 #[test]
