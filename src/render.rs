@@ -58,30 +58,53 @@ pub fn allocation_table(
     x: &Allocation,
     numbers: Numbers,
 ) -> String {
+    let rows = (0..inst.num_users())
+        .map(|i| {
+            let mut row = vec![numbers.text(&x.tasks[i])];
+            row.extend(x.bundle(inst, i).iter().map(|v| numbers.text(v)));
+            row.push(numbers.text(&x.dominant_share(inst, i)));
+            row
+        })
+        .collect();
+    let consumption = x.consumption(inst);
+    let used = consumption.iter().map(|c| numbers.text(c)).collect();
+    let saturated = saturated(inst, &consumption);
+    user_table(mechanism, inst, rows, used, &saturated, numbers)
+}
+
+/// The layout of [`allocation_table`] from the cells already written: under `title`, one row
+/// per user (its cells after the name: tasks, bundle, dominant share), the `used` row of each
+/// resource against its capacity, and the saturated resources.
+pub fn user_table<S: AsRef<str>>(
+    title: &str,
+    inst: &Instance,
+    user_cells: Vec<Vec<String>>,
+    used_cells: Vec<String>,
+    saturated: &[S],
+    numbers: Numbers,
+) -> String {
     let mut header = vec!["user".to_string(), "tasks".to_string()];
     header.extend(inst.resources().iter().cloned());
     header.push("dominant share".into());
     let mut rows = vec![header];
-    for i in 0..inst.num_users() {
-        let mut row = vec![inst.user_path(i), numbers.text(&x.tasks[i])];
-        row.extend(x.bundle(inst, i).iter().map(|v| numbers.text(v)));
-        row.push(numbers.text(&x.dominant_share(inst, i)));
+    for (i, cells) in user_cells.into_iter().enumerate() {
+        let mut row = vec![inst.user_path(i)];
+        row.extend(cells);
         rows.push(row);
     }
-    let consumption = x.consumption(inst);
     let mut used = vec!["used".to_string(), String::new()];
     used.extend(
-        consumption
+        used_cells
             .iter()
             .zip(inst.capacity())
-            .map(|(c, r)| format!("{} of {}", numbers.text(c), numbers.text(r))),
+            .map(|(c, r)| format!("{c} of {}", numbers.text(r))),
     );
     used.push(String::new());
     rows.push(used);
     let widths: Vec<usize> = (0..rows[0].len())
         .map(|k| rows.iter().map(|r| r[k].chars().count()).max().unwrap_or(0))
         .collect();
-    let mut out = format!("{mechanism}\n");
+    let mut out = format!("{title}\n");
     for (n, row) in rows.iter().enumerate() {
         let cells: Vec<String> = row
             .iter()
@@ -96,7 +119,7 @@ pub fn allocation_table(
             out.push('\n');
         }
     }
-    let saturated = saturated(inst, &consumption);
+    let saturated: Vec<&str> = saturated.iter().map(AsRef::as_ref).collect();
     out.push_str(&format!(
         "saturated: {}\n",
         if saturated.is_empty() {

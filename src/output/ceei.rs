@@ -471,53 +471,17 @@ pub fn algebraic_table(inst: &Instance, numbers: Numbers, figures: &Figures) -> 
         ),
         Numbers::Decimals(n) => format!("ceei (exact, rounded to {n} significant digits)"),
     };
-    let mut header = vec!["user".to_string(), "tasks".to_string()];
-    header.extend(inst.resources().iter().cloned());
-    header.push("dominant share".into());
-    let mut rows = vec![header];
-    for i in 0..inst.num_users() {
-        let mut row = vec![inst.user_path(i), figures.tasks[i].cell.clone()];
-        row.extend(figures.allocation[i].iter().map(|c| c.cell.clone()));
-        row.push(figures.dominant_shares[i].cell.clone());
-        rows.push(row);
-    }
-    let mut used = vec!["used".to_string(), String::new()];
-    used.extend(
-        figures
-            .consumption
-            .iter()
-            .zip(inst.capacity())
-            .map(|(c, r)| format!("{} of {}", c.cell, numbers.text(r))),
-    );
-    used.push(String::new());
-    rows.push(used);
-    let widths: Vec<usize> = (0..rows[0].len())
-        .map(|k| rows.iter().map(|r| r[k].chars().count()).max().unwrap_or(0))
+    let rows = (0..inst.num_users())
+        .map(|i| {
+            let mut row = vec![figures.tasks[i].cell.clone()];
+            row.extend(figures.allocation[i].iter().map(|c| c.cell.clone()));
+            row.push(figures.dominant_shares[i].cell.clone());
+            row
+        })
         .collect();
-    let mut out = format!("{title}\n");
-    for (n, row) in rows.iter().enumerate() {
-        let cells: Vec<String> = row
-            .iter()
-            .zip(&widths)
-            .map(|(c, w)| format!("{c:<w$}"))
-            .collect();
-        out.push_str(cells.join("  ").trim_end());
-        out.push('\n');
-        if n == 0 || n == rows.len() - 2 {
-            let rule: Vec<String> = widths.iter().map(|w| "-".repeat(*w)).collect();
-            out.push_str(&rule.join("  "));
-            out.push('\n');
-        }
-    }
+    let used = figures.consumption.iter().map(|c| c.cell.clone()).collect();
     let saturated = saturated_names(inst, &figures.saturated);
-    out.push_str(&format!(
-        "saturated: {}\n",
-        if saturated.is_empty() {
-            "none".to_string()
-        } else {
-            saturated.join(", ")
-        }
-    ));
+    let mut out = crate::render::user_table(&title, inst, rows, used, &saturated, numbers);
     let prices: Vec<String> = inst
         .resources()
         .iter()
