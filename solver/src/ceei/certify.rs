@@ -126,28 +126,7 @@ pub fn certify(
     tasks: &[Rational],
     prices: &[Rational],
 ) -> Result<(), KktViolation> {
-    let (n, m) = (inst.num_users(), inst.num_resources());
-    if tasks.len() != n {
-        return Err(KktViolation::Length {
-            what: "tasks",
-            expected: n,
-            found: tasks.len(),
-        });
-    }
-    if prices.len() != m {
-        return Err(KktViolation::Length {
-            what: "prices",
-            expected: m,
-            found: prices.len(),
-        });
-    }
-    if let Some(user) = inst
-        .users()
-        .iter()
-        .position(|u| u.resource_weights.is_some())
-    {
-        return Err(KktViolation::ResourceWeights { user });
-    }
+    check_shape(inst, tasks.len(), prices.len())?;
     if let Some(resource) = prices.iter().position(Rational::is_negative) {
         return Err(KktViolation::NegativePrice { resource });
     }
@@ -547,4 +526,36 @@ fn check_tasks(
     }
     certify(inst, x_hat, &p_hat).ok()?;
     Some((x_hat.to_vec(), p_hat))
+}
+
+/// What the KKT checks need before any condition: one task count per user, one price per
+/// resource, and no per-resource weights (the conditions are those of equal-weight budgets).
+pub(crate) fn check_shape(
+    inst: &Instance,
+    tasks: usize,
+    prices: usize,
+) -> Result<(), KktViolation> {
+    let (n, m) = (inst.num_users(), inst.num_resources());
+    if tasks != n {
+        return Err(KktViolation::Length {
+            what: "tasks",
+            expected: n,
+            found: tasks,
+        });
+    }
+    if prices != m {
+        return Err(KktViolation::Length {
+            what: "prices",
+            expected: m,
+            found: prices,
+        });
+    }
+    if let Some(user) = inst
+        .users()
+        .iter()
+        .position(|u| u.resource_weights.is_some())
+    {
+        return Err(KktViolation::ResourceWeights { user });
+    }
+    Ok(())
 }

@@ -69,28 +69,8 @@ pub(super) fn check(
     prices: &[FieldElement],
     tasks: &[FieldElement],
 ) -> Result<(), KktViolation> {
-    let (n, m) = (inst.num_users(), inst.num_resources());
-    if tasks.len() != n {
-        return Err(KktViolation::Length {
-            what: "tasks",
-            expected: n,
-            found: tasks.len(),
-        });
-    }
-    if prices.len() != m {
-        return Err(KktViolation::Length {
-            what: "prices",
-            expected: m,
-            found: prices.len(),
-        });
-    }
-    if let Some(user) = inst
-        .users()
-        .iter()
-        .position(|u| u.resource_weights.is_some())
-    {
-        return Err(KktViolation::ResourceWeights { user });
-    }
+    crate::ceei::certify::check_shape(inst, tasks.len(), prices.len())?;
+    let m = inst.num_resources();
     let mut signs = Signs::new(field);
     let mut price_sign = Vec::with_capacity(m);
     for (resource, p) in prices.iter().enumerate() {
