@@ -1,6 +1,8 @@
 //! The [`Mechanism`] trait: one interface for every allocation rule, so that any rule —
 //! including one a user writes — can be solved, checked and searched the same way.
 
+use crate::algebraic::RealAlgebraic;
+use crate::ceei::algebraic::AlgebraicCeeiError;
 use crate::{Allocation, Instance, SolverError};
 
 /// An allocation rule on flat instances.
@@ -41,4 +43,17 @@ pub trait Mechanism: Send + Sync {
 
     /// The allocation on a validated instance.
     fn allocate(&self, instance: &Instance) -> Result<Allocation, SolverError>;
+
+    /// The exact task counts as real algebraic numbers, for a rule whose rational answer
+    /// ([`Mechanism::allocate`]) may be approximate while its true answer is algebraic
+    /// (CEEI); `None` for a rule without such a form (an exact rule needs none).
+    ///
+    /// # Errors
+    /// Inside the `Some`: why the exact form could not be found (a stated limit).
+    fn algebraic_tasks(
+        &self,
+        _instance: &Instance,
+    ) -> Option<Result<Vec<RealAlgebraic>, AlgebraicCeeiError>> {
+        None
+    }
 }

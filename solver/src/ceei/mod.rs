@@ -173,7 +173,9 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
+use crate::algebraic::{Limits, RealAlgebraic};
 use crate::{Allocation, Instance, Mechanism, Rational, SolverError};
+use algebraic::AlgebraicCeeiError;
 
 use bound::proven_bound;
 use certify::try_certify;
@@ -503,6 +505,14 @@ impl Ceei {
 impl Mechanism for Ceei {
     fn name(&self) -> &str {
         "ceei"
+    }
+
+    /// [`algebraic::solve_exact`]'s task counts, with the kernel's default limits.
+    fn algebraic_tasks(
+        &self,
+        instance: &Instance,
+    ) -> Option<Result<Vec<RealAlgebraic>, AlgebraicCeeiError>> {
+        Some(algebraic::solve_exact(instance, &Limits::default()).map(|eq| eq.task_values))
     }
 
     /// `false`: CEEI is solved numerically; answers are exact only when certified.
