@@ -26,6 +26,19 @@ fn drawing<E: std::error::Error + Send + Sync>(e: DrawingAreaErrorKind<E>) -> Cl
     CliError::Internal(format!("drawing the chart: {e}"))
 }
 
+/// The series' legend, in the upper right corner.
+fn draw_legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
+    chart: &mut ChartContext<'a, DB, CT>,
+) -> Result<(), CliError> {
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()
+        .map_err(drawing)
+}
+
 /// Every node but the root, in pre-order.
 fn drawn_nodes(tree: &Tree) -> Vec<NodeId> {
     tree.nodes().filter(|&v| v != tree.root()).collect()
@@ -111,13 +124,7 @@ fn share_panel(
             .label(tree.path(v))
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .draw()
-        .map_err(drawing)?;
+    draw_legend(&mut chart)?;
     Ok(())
 }
 
@@ -203,13 +210,7 @@ pub fn stacked_allocations(tree: &Tree, allocs: &[TreeAllocation]) -> Result<Str
                     Rectangle::new([(x, y - 5), (x + 12, y + 5)], color.filled())
                 });
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .draw()
-            .map_err(drawing)?;
+        draw_legend(&mut chart)?;
         root.present().map_err(drawing)?;
     }
     Ok(out)

@@ -106,13 +106,7 @@ pub fn user_table<S: AsRef<str>>(
         .collect();
     let mut out = format!("{title}\n");
     for (n, row) in rows.iter().enumerate() {
-        let cells: Vec<String> = row
-            .iter()
-            .zip(&widths)
-            .map(|(c, w)| format!("{c:<w$}"))
-            .collect();
-        out.push_str(cells.join("  ").trim_end());
-        out.push('\n');
+        push_row(&mut out, row, &widths);
         if n == 0 || n == rows.len() - 2 {
             let rule: Vec<String> = widths.iter().map(|w| "-".repeat(*w)).collect();
             out.push_str(&rule.join("  "));
@@ -273,13 +267,18 @@ pub fn compare_table(inst: &Instance, columns: &[Column]) -> String {
         .collect();
     let mut out = String::new();
     for row in &rows {
-        let cells: Vec<String> = row
-            .iter()
-            .zip(&widths)
-            .map(|(c, w)| format!("{c:<w$}"))
-            .collect();
-        out.push_str(cells.join("  ").trim_end());
-        out.push('\n');
+        push_row(&mut out, row, &widths);
     }
     out
+}
+
+/// One table row, each cell left-aligned to its column's width, two spaces apart.
+fn push_row(out: &mut String, row: &[String], widths: &[usize]) {
+    let cells: Vec<String> = row
+        .iter()
+        .zip(widths)
+        .map(|(c, w)| format!("{c:<w$}"))
+        .collect();
+    out.push_str(cells.join("  ").trim_end());
+    out.push('\n');
 }

@@ -220,13 +220,7 @@ fn stage_proposals(stage: usize, property: Property, c: &Candidate) -> Vec<Candi
                     }
                     let mut users = inst.users().to_vec();
                     users[i].demand = scale(&users[i].demand);
-                    out.extend(rebuild(
-                        inst.resources().to_vec(),
-                        inst.capacity().to_vec(),
-                        inst.pools(),
-                        users,
-                        scenario,
-                    ));
+                    out.extend(rebuild_in(inst, users, scenario));
                 }
             }
         }
@@ -331,17 +325,22 @@ fn rebuild(
     Some(Candidate::new(inst, scenario))
 }
 
-fn with_user(c: &Candidate, i: usize, change: impl Fn(&mut User)) -> Option<Candidate> {
-    let inst = &c.instance;
-    let mut users = inst.users().to_vec();
-    change(&mut users[i]);
+/// [`rebuild`] with `inst`'s resources, capacity and pools.
+fn rebuild_in(inst: &Instance, users: Vec<User>, scenario: Scenario) -> Option<Candidate> {
     rebuild(
         inst.resources().to_vec(),
         inst.capacity().to_vec(),
         inst.pools(),
         users,
-        c.scenario.clone(),
+        scenario,
     )
+}
+
+fn with_user(c: &Candidate, i: usize, change: impl Fn(&mut User)) -> Option<Candidate> {
+    let inst = &c.instance;
+    let mut users = inst.users().to_vec();
+    change(&mut users[i]);
+    rebuild_in(inst, users, c.scenario.clone())
 }
 
 fn without_user(c: &Candidate, u: usize) -> Option<Candidate> {
@@ -362,13 +361,7 @@ fn without_user(c: &Candidate, u: usize) -> Option<Candidate> {
     }
     // A pool left without users disappears.
     let smaller = inst.without_user(u).ok()?;
-    rebuild(
-        smaller.resources().to_vec(),
-        smaller.capacity().to_vec(),
-        smaller.pools(),
-        smaller.users().to_vec(),
-        scenario,
-    )
+    rebuild_in(&smaller, smaller.users().to_vec(), scenario)
 }
 
 fn without_resource(c: &Candidate, j: usize) -> Option<Candidate> {

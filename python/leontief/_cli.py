@@ -120,6 +120,16 @@ def _flags(**kw: Any) -> List[str]:
     return argv
 
 
+def _command_argv(command: str, **flags: Any) -> List[str]:
+    """``command``'s command line from its keywords: ranges as ``2..4``, a shard as ``i/n``,
+    a time in seconds as ``"Ns"``."""
+    for key, convert in (("time", _time), ("shard", _shard), ("users", _range),
+                         ("resources", _range), ("pools", _range)):
+        if key in flags:
+            flags[key] = convert(flags[key])
+    return [command] + _flags(**flags)
+
+
 def _range(value: Any) -> Any:
     if isinstance(value, tuple) and len(value) == 2:
         return f"{value[0]}..{value[1]}"

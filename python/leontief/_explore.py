@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Union
 
 from . import _leontief
-from ._cli import _flags, _range, _shard, _time
+from ._cli import _command_argv
 
 
 def search(
@@ -88,28 +88,11 @@ def search(
     """
     if isinstance(properties, str):
         properties = [properties]
-    argv = ["search"] + _flags(
-        mechanism=mechanism,
-        property=list(properties),
-        budget=budget,
-        time=_time(time),
-        max_found=max_found,
-        seed=seed,
-        shard=_shard(shard),
-        threads=threads,
-        strategy=strategy,
-        users=_range(users),
-        resources=_range(resources),
-        values=values,
-        zeros=zeros,
-        weights=weights,
-        caps=caps,
-        pools=_range(pools),
-        max_liars=max_liars,
-        no_shrink=no_shrink,
-        unit_log=unit_log,
-    )
-    return _leontief.search(argv)
+    return _leontief.search(_command_argv(
+        "search", mechanism=mechanism, property=list(properties), budget=budget, time=time,
+        max_found=max_found, seed=seed, shard=shard, threads=threads, strategy=strategy,
+        users=users, resources=resources, values=values, zeros=zeros, weights=weights,
+        caps=caps, pools=pools, max_liars=max_liars, no_shrink=no_shrink, unit_log=unit_log))
 
 
 def explore(
@@ -164,11 +147,8 @@ def explore(
 def _explore_argv(mechanism: str, metric: str, *, seed: int = 1, **flags: Any) -> List[str]:
     """``explore``'s command line from its keywords (what ``leontief.ray.explore`` hands to
     its workers): ranges as ``2..4``, a shard as ``i/n``, a time in seconds as ``"Ns"``."""
-    for key, convert in (("time", _time), ("shard", _shard), ("users", _range),
-                         ("resources", _range), ("pools", _range)):
-        if key in flags:
-            flags[key] = convert(flags[key])
-    return ["explore"] + _flags(mechanism=mechanism, metric=metric, seed=seed, **flags)
+    return _command_argv("explore", mechanism=mechanism, metric=metric, seed=seed, **flags)
+
 
 
 def merge(records: Iterable[Mapping[str, Any]], *, verify: bool = False, best: bool = False) -> List[Dict[str, Any]]:

@@ -19,7 +19,7 @@ from functools import cached_property as _cached_property
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _leontief
-from ._cli import _flag_value, _flags, _range, _source
+from ._cli import _command_argv, _flag_value, _flags, _source
 from ._entries import _Entries, _pandas
 from ._leontief import InvalidInput
 
@@ -649,19 +649,9 @@ def verify(
     """
     if isinstance(properties, str):
         properties = [properties]
-    argv = ["verify"] + _flags(
-        mechanism=mechanism,
-        property=list(properties),
-        instances=instances,
-        users=_range(users),
-        resources=_range(resources),
-        zeros=zeros,
-        weights=weights,
-        caps=caps,
-        pools=_range(pools),
-        witnesses=witnesses,
-        seed=seed,
-        threads=threads,
-    )
+    argv = _command_argv(
+        "verify", mechanism=mechanism, property=list(properties), instances=instances,
+        users=users, resources=resources, zeros=zeros, weights=weights, caps=caps, pools=pools,
+        witnesses=witnesses, seed=seed, threads=threads)
     data, tallies = _leontief.verify(argv)
     return VerifyResult(data, tallies)

@@ -659,10 +659,8 @@ def _config_source(config: Any) -> Tuple[str, Dict[str, Any]]:
 
 def _import(format: str, config: Any, demands: Any, **flags: Any) -> ImportedTree:
     file, inputs = _config_source(config)
-    if demands is not None and not isinstance(demands, (str, _os.PathLike)):
-        inputs["<demands>"] = demands
-        demands = "<demands>"
-    elif isinstance(demands, str) and demands.lstrip().startswith("{"):
+    in_memory = not isinstance(demands, (str, _os.PathLike)) or demands.lstrip().startswith("{")
+    if demands is not None and in_memory:
         inputs["<demands>"] = demands
         demands = "<demands>"
     elif isinstance(demands, _os.PathLike):
@@ -735,12 +733,8 @@ def import_kueue(
     ----------
     config : str or path
         The YAML stream's path, or its text (a str with a line break).
-    demands : dict, str or path, optional
-        The leaves' demands by ClusterQueue name, as for :func:`import_yarn`.
-    demand : sequence, optional
-        The per-task demand of every leaf ``demands`` does not name (otherwise idle).
-    strict : bool, default False
-        Fail instead of warning when the objects have what a tree cannot express.
+    demands, demand, strict
+        As for :func:`import_yarn` (``demands`` by ClusterQueue name).
 
     Returns
     -------

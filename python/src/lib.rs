@@ -31,7 +31,7 @@ mod to_py;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, RecvTimeoutError};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use leontief::cli::{with_inputs, CliError};
@@ -76,13 +76,28 @@ fn py_error(err: CliError) -> PyErr {
     }
 }
 
+/// A mutex's value, also after a thread panicked holding it (each value here is written whole).
+pub(crate) fn locked<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// [`parse`] for one command: its arguments, or a `TypeError` saying what was expected.
+macro_rules! parse_as {
+    ($argv:expr, $command:ident, $expected:literal) => {
+        match parse($argv)? {
+            Command::$command(args) => args,
+            _ => return Err(PyTypeError::new_err(concat!("expected ", $expected))),
+        }
+    };
+}
+
 /// The CLI's parser on `argv` (without the program name); its errors are `InvalidInput`
 /// with clap's message, less the `error: ` prefix and the `--help` hint.
 fn parse(argv: Vec<String>) -> PyResult<Command> {
     // The parser is built once: building clap's command tree costs more than a small solve.
     static PARSER: Mutex<Option<clap::Command>> = Mutex::new(None);
     let args = std::iter::once("leontief".to_string()).chain(argv);
-    let mut parser = PARSER.lock().unwrap_or_else(PoisonError::into_inner);
+    let mut parser = locked(&PARSER);
     let parser = parser.get_or_insert_with(<Cli as clap::CommandFactory>::command);
     parser
         .try_get_matches_from_mut(args)
@@ -230,9 +245,7 @@ fn solve<'py>(
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyAny>> {
     use leontief::commands::solve::{run_solved, Solved};
-    let Command::Solve(args) = parse(argv)? else {
-        return Err(PyTypeError::new_err("expected solve's flags"));
-    };
+    let args = parse_as!(argv, Solve, "solve's flags");
     let texts = self::inputs(inputs)?;
     let pool = match threads {
         Some(0) => return Err(InvalidInput::new_err("--threads: expected at least 1")),
@@ -269,9 +282,7 @@ fn solve<'py>(
 /// `leontief verify` in-process: `(summary JSON, tallies)`.
 #[pyfunction]
 fn verify<'py>(py: Python<'py>, argv: Vec<String>) -> PyResult<Bound<'py, PyAny>> {
-    let Command::Verify(args) = parse(argv)? else {
-        return Err(PyTypeError::new_err("expected verify's flags"));
-    };
+    let args = parse_as!(argv, Verify, "verify's flags");
     let result = cancellable(py, move |cancel| {
         with_cancel(cancel, || {
             quietly(|| leontief::commands::verify::run_with(&args))
@@ -337,9 +348,7 @@ fn loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
 /// `leontief search` in-process: an iterator of its JSONL records.
 #[pyfunction]
 fn search(py: Python<'_>, argv: Vec<String>) -> PyResult<Records> {
-    let Command::Search(args) = parse(argv)? else {
-        return Err(PyTypeError::new_err("expected search's flags"));
-    };
+    let args = parse_as!(argv, Search, "search's flags");
     Records::start(py, move |tx| {
         let (mut on_record, ready) = sender_callbacks(tx);
         leontief::commands::search::run_with(&args, &mut on_record, &ready)
@@ -349,9 +358,7 @@ fn search(py: Python<'_>, argv: Vec<String>) -> PyResult<Records> {
 /// `leontief explore` in-process: an iterator of its JSONL records.
 #[pyfunction]
 fn explore(py: Python<'_>, argv: Vec<String>) -> PyResult<Records> {
-    let Command::Explore(args) = parse(argv)? else {
-        return Err(PyTypeError::new_err("expected explore's flags"));
-    };
+    let args = parse_as!(argv, Explore, "explore's flags");
     Records::start(py, move |tx| {
         let (mut on_record, ready) = sender_callbacks(tx);
         leontief::commands::explore::run_with(&args, &mut on_record, &ready).map(|s| vec![s])
@@ -371,9 +378,7 @@ fn explore_distributed(
     argv: Vec<String>,
     evaluate: Py<PyAny>,
 ) -> PyResult<Records> {
-    let Command::Explore(args) = parse(argv)? else {
-        return Err(PyTypeError::new_err("expected explore's flags"));
-    };
+    let args = parse_as!(argv, Explore, "explore's flags");
     let failure: Arc<Mutex<Option<PyErr>>> = Arc::default();
     let slot = failure.clone();
     Records::start_with(py, failure, move |tx| {
@@ -391,9 +396,7 @@ fn explore_distributed(
                 .and_then(|out| out.extract::<Vec<String>>(py))
                 .map_err(|e| {
                     let text = e.to_string();
-                    slot.lock()
-                        .unwrap_or_else(PoisonError::into_inner)
-                        .get_or_insert(e);
+                    locked(&slot).get_or_insert(e);
                     text
                 })
             })
@@ -417,9 +420,7 @@ fn explore_evaluate(
     items: Vec<String>,
     stopped: Option<Py<PyAny>>,
 ) -> PyResult<Vec<String>> {
-    let Command::Explore(args) = parse(argv)? else {
-        return Err(PyTypeError::new_err("expected explore's flags"));
-    };
+    let args = parse_as!(argv, Explore, "explore's flags");
     let failure: Arc<Mutex<Option<PyErr>>> = Arc::default();
     let slot = failure.clone();
     let outcome = cancellable(py, move |cancel| {
@@ -429,9 +430,7 @@ fn explore_evaluate(
                 f.call0(py)
                     .and_then(|v| v.is_truthy(py))
                     .unwrap_or_else(|e| {
-                        slot.lock()
-                            .unwrap_or_else(PoisonError::into_inner)
-                            .get_or_insert(e);
+                        locked(&slot).get_or_insert(e);
                         true
                     })
             })
@@ -439,11 +438,7 @@ fn explore_evaluate(
         let stop = || cancel.load(Ordering::Relaxed) || stopped.as_ref().is_some_and(asked);
         quietly(|| leontief::commands::explore::evaluate_items_until(&args, &items, &stop))
     })?;
-    if let Some(e) = failure
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .take()
-    {
+    if let Some(e) = locked(&failure).take() {
         return Err(e);
     }
     match outcome.map_err(py_error)? {
@@ -461,9 +456,7 @@ fn import_config<'py>(
     argv: Vec<String>,
     inputs: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let Command::Import(args) = parse(argv)? else {
-        return Err(PyTypeError::new_err("expected import's arguments"));
-    };
+    let args = parse_as!(argv, Import, "import's arguments");
     let texts = self::inputs(inputs)?;
     let (text, warnings) = py
         .detach(|| {

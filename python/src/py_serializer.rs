@@ -282,38 +282,26 @@ impl<'py> Seq<'_, 'py> {
     }
 }
 
-impl<'py> ser::SerializeSeq for Seq<'_, 'py> {
-    type Ok = Bound<'py, PyAny>;
-    type Error = Error;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.push(value)
-    }
-    fn end(self) -> Out<'py> {
-        Ok(self.list.into_any())
-    }
+/// `serde`'s three list-shaped writers differ only in the name of the element method.
+macro_rules! list_writer {
+    ($($trait:ident :: $method:ident),*) => {$(
+        impl<'py> ser::$trait for Seq<'_, 'py> {
+            type Ok = Bound<'py, PyAny>;
+            type Error = Error;
+            fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+                self.push(value)
+            }
+            fn end(self) -> Out<'py> {
+                Ok(self.list.into_any())
+            }
+        }
+    )*};
 }
-
-impl<'py> ser::SerializeTuple for Seq<'_, 'py> {
-    type Ok = Bound<'py, PyAny>;
-    type Error = Error;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.push(value)
-    }
-    fn end(self) -> Out<'py> {
-        Ok(self.list.into_any())
-    }
-}
-
-impl<'py> ser::SerializeTupleStruct for Seq<'_, 'py> {
-    type Ok = Bound<'py, PyAny>;
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.push(value)
-    }
-    fn end(self) -> Out<'py> {
-        Ok(self.list.into_any())
-    }
-}
+list_writer!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field
+);
 
 /// A map or struct being written: a dict (insertion order is the document's order).
 pub(crate) struct Map<'a, 'py> {

@@ -3,7 +3,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 use leontief::cli::CliError;
@@ -13,7 +13,7 @@ use pyo3::prelude::*;
 use serde_json::Value;
 
 use crate::to_py::to_py;
-use crate::{py_error, SIGNAL_POLL};
+use crate::{locked, py_error, SIGNAL_POLL};
 
 pub(crate) enum Message {
     Ready,
@@ -104,11 +104,7 @@ impl Records {
     }
 
     fn join(&self, py: Python<'_>) {
-        let handle = self
-            .handle
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .take();
+        let handle = locked(&self.handle).take();
         if let Some(h) = handle {
             py.detach(|| h.join()).ok();
         }
@@ -133,19 +129,12 @@ impl Records {
                 Some(Message::Ready) => continue,
                 Some(Message::Done(result)) => {
                     self.join(py);
-                    let failure = self
-                        .failure
-                        .lock()
-                        .unwrap_or_else(PoisonError::into_inner)
-                        .take();
+                    let failure = locked(&self.failure).take();
                     if let Some(e) = failure {
                         return Err(e);
                     }
                     let summaries = result.map_err(py_error)?;
-                    *self
-                        .summaries
-                        .lock()
-                        .unwrap_or_else(PoisonError::into_inner) = Some(summaries);
+                    *locked(&self.summaries) = Some(summaries);
                     return Ok(None);
                 }
                 None => return Ok(None),
@@ -161,10 +150,7 @@ impl Records {
     /// The summaries the CLI prints on standard error (one per property), once exhausted.
     #[getter]
     fn summaries(&self) -> Option<Vec<String>> {
-        self.summaries
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
+        locked(&self.summaries).clone()
     }
 }
 

@@ -165,6 +165,15 @@ impl RulesFlags {
         }
     }
 
+    /// The tree file `path` (or - for standard input), read under these rules.
+    pub fn read_tree(&self, path: &str) -> Result<leontief_hdrf::Tree, CliError> {
+        let text = crate::cli::read_text(path)?;
+        crate::cli::in_file(
+            path,
+            leontief_hdrf::Tree::from_json_str_with(&text, self.rules()),
+        )
+    }
+
     /// An error unless `mechanism` is hierarchical (`hdrf:*`) or no flag is given.
     pub fn for_mechanism(&self, mechanism: &Descriptor) -> Result<(), CliError> {
         match self.given() {

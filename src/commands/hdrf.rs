@@ -1,11 +1,11 @@
 //! `leontief hdrf`: a hierarchical policy's static allocation on a weighted tree.
 
 use clap::{Args, ValueEnum};
-use leontief_hdrf::{allocate, render_comparison, render_tree, Policy, Tree};
+use leontief_hdrf::{allocate, render_comparison, render_tree, Policy};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::cli::{in_file, read_text, CliError};
+use crate::cli::CliError;
 use crate::commands::flags::{NumberFlags, OneOrAll, OneOrAllParser, RulesFlags};
 use crate::commands::{pretty, to_value, usage};
 use crate::output::{finish_json, round_csv, write_csv_field, Numbers};
@@ -88,11 +88,7 @@ pub fn run(args: HdrfArgs) -> Result<String, CliError> {
             "--decimals: the tree is drawn with exact values; use --format json or csv",
         ));
     }
-    let text = read_text(&args.file)?;
-    let tree = in_file(
-        &args.file,
-        Tree::from_json_str_with(&text, args.rules.rules()),
-    )?;
+    let tree = args.rules.read_tree(&args.file)?;
     let allocs = args
         .policy
         .0

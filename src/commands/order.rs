@@ -9,7 +9,7 @@ use leontief_hdrf::{allocate, Policy, Tree};
 use leontief_solver::Rational;
 use serde::Serialize;
 
-use crate::cli::{in_file, read_text, CliError};
+use crate::cli::CliError;
 use crate::commands::flags::{NameParser, RulesFlags};
 use crate::commands::{pretty, usage};
 
@@ -92,11 +92,7 @@ pub fn run(args: OrderArgs) -> Result<String, CliError> {
             "--tie lru needs --served (the history of offers, oldest first)",
         ));
     }
-    let text = read_text(&args.file)?;
-    let tree = in_file(
-        &args.file,
-        Tree::from_json_str_with(&text, args.rules.rules()),
-    )?;
+    let tree = args.rules.read_tree(&args.file)?;
     let mut input = OrderTree::from_tree(&tree)?;
     if args.rule == Rule::Ytsaurus {
         let policy = args.fair_share.unwrap_or(DEFAULT_FAIR_SHARE);

@@ -5,7 +5,7 @@
 //! proportional (CEEI) fairness found by `explore --family pps`, and discrete DRF against
 //! the DRF paper's Theorem 7.
 
-use leontief_counterexamples::explore::{ExploreConfig, Family, MetricName};
+use leontief_counterexamples::explore::{ExploreConfig, Family, MetricName, Utility};
 use leontief_counterexamples::instance_generator::GeneratorConfig;
 use leontief_counterexamples::space::Strategy;
 use leontief_solver::{AssetFairness, Drf, Instance, Mechanism, Rational};
@@ -79,25 +79,44 @@ fn record_value(record: &Value) -> Result<Rational, CliError> {
         .ok_or_else(|| CliError::Internal(format!("a record without a value: {record}")))
 }
 
-/// A metric's value on one scenario of an instance.
+/// A metric's value on one scenario of an instance, in tasks.
 fn metric_at(
     mechanism: &dyn Mechanism,
     metric: MetricName,
     instance: Instance,
     scenario: leontief_solver::properties::Scenario,
 ) -> Result<Rational, CliError> {
+    metric_in(mechanism, metric, instance, scenario, Utility::Tasks)
+}
+
+/// A metric's value on one scenario of an instance, in the given utility.
+fn metric_in(
+    mechanism: &dyn Mechanism,
+    metric: MetricName,
+    instance: Instance,
+    scenario: leontief_solver::properties::Scenario,
+    utility: Utility,
+) -> Result<Rational, CliError> {
     let c = leontief_counterexamples::candidate::Candidate::new(instance, scenario);
     let truth = mechanism.allocate(&c.instance)?;
     let e = metric
         .metric()
         .at(&leontief_counterexamples::explore::At::new(
-            mechanism,
-            &c,
-            &truth,
-            leontief_counterexamples::explore::Utility::Tasks,
+            mechanism, &c, &truth, utility,
         ))?
         .ok_or_else(|| CliError::Internal("the scenario has no value".into()))?;
     Ok(e.value)
+}
+
+/// DRF's welfare ratio on `F(k, m)`, in dominant shares.
+fn drf_welfare_on_pps(k: usize, m: usize) -> Result<Rational, CliError> {
+    metric_in(
+        &Drf::extended(),
+        MetricName::WelfareRatio,
+        hogs_and_specialists(k, m)?,
+        leontief_solver::properties::Scenario::Bounded,
+        Utility::DominantShare,
+    )
 }
 
 /// A check that a computed value respects a source's bound.
@@ -354,27 +373,13 @@ fn hogs_and_specialists(k: usize, m: usize) -> Result<Instance, CliError> {
 }
 
 pub(super) fn explore_drf_welfare() -> Result<Vec<Check>, CliError> {
-    use leontief_counterexamples::candidate::Candidate;
-    use leontief_counterexamples::explore::Utility;
-    use leontief_solver::properties::Scenario;
     // DRF raises all k + m users to one share t with k t + t = 1 on every resource:
     // welfare (k + m)/(k + 1); the optimum gives each specialist its resource: m. The
     // ratio m (k + 1)/(k + m) tends to m as k grows.
     let drf = Drf::extended();
     let mut checks = Vec::new();
     for (k, m) in [(1usize, 2usize), (3, 2), (10, 3), (50, 4)] {
-        let c = Candidate::new(hogs_and_specialists(k, m)?, Scenario::Bounded);
-        let truth = drf.allocate(&c.instance)?;
-        let ours = MetricName::WelfareRatio
-            .metric()
-            .at(&leontief_counterexamples::explore::At::new(
-                &drf,
-                &c,
-                &truth,
-                Utility::DominantShare,
-            ))?
-            .ok_or_else(|| CliError::Internal("welfare-ratio: no value".into()))?
-            .value;
+        let ours = drf_welfare_on_pps(k, m)?;
         let formula = Rational::new((m * (k + 1)) as i128, (k + m) as i128)
             .ok_or_else(|| CliError::Internal("k + m is positive".into()))?;
         checks.push(Check::exact(
@@ -407,9 +412,6 @@ pub(super) fn explore_drf_welfare() -> Result<Vec<Check>, CliError> {
 }
 
 pub(super) fn explore_drf_pof() -> Result<Vec<Check>, CliError> {
-    use leontief_counterexamples::candidate::Candidate;
-    use leontief_counterexamples::explore::Utility;
-    use leontief_solver::properties::Scenario;
     // On F(k, m) DRF's ratio is m (k + 1)/(k + m) (see explore_drf_welfare). With n odd,
     // k = (n - 1)/2 and m = (n + 1)/2 there are n = k + m users and k + 1 = m, so the ratio
     // is m^2 / n = (n + 1)^2 / (4n): exactly the bound on the price of max-min fairness when
@@ -418,18 +420,7 @@ pub(super) fn explore_drf_pof() -> Result<Vec<Check>, CliError> {
     let drf = Drf::extended();
     let mut checks = Vec::new();
     for (n, k, m) in [(3usize, 1usize, 2usize), (5, 2, 3), (7, 3, 4), (9, 4, 5)] {
-        let c = Candidate::new(hogs_and_specialists(k, m)?, Scenario::Bounded);
-        let truth = drf.allocate(&c.instance)?;
-        let ours = MetricName::WelfareRatio
-            .metric()
-            .at(&leontief_counterexamples::explore::At::new(
-                &drf,
-                &c,
-                &truth,
-                Utility::DominantShare,
-            ))?
-            .ok_or_else(|| CliError::Internal("welfare-ratio: no value".into()))?
-            .value;
+        let ours = drf_welfare_on_pps(k, m)?;
         let bound = Rational::new(((n + 1) * (n + 1)) as i128, (4 * n) as i128)
             .ok_or_else(|| CliError::Internal("n is positive".into()))?;
         checks.push(Check::exact(

@@ -6,7 +6,7 @@ use crate::common;
 
 use serde_json::Value;
 
-use common::{fails_with, jsonl as lines, run};
+use common::{fails_with, jsonl as lines, run, words};
 
 fn tmp(name: &str) -> std::path::PathBuf {
     common::scratch_path("explore-cli", name)
@@ -19,76 +19,52 @@ fn bad_flags_are_refused_before_any_output() {
     // (arguments, what standard error says)
     for (args, message) in [
         (
-            &["explore", "--metric", "envy", "--mechanism", "drf"][..],
+            "explore --metric envy --mechanism drf",
             "error: --metric: envy does not apply to drf: drf is envy-free (docs/theory.md §3.11): envy is at most 1 on every instance",
         ),
         (
-            &["explore", "--metric", "si-gap", "--mechanism", "ceei"][..],
+            "explore --metric si-gap --mechanism ceei",
             "error: --metric: si-gap does not apply to ceei: ceei has the sharing incentive (docs/theory.md §3.11): si-gap is at least 1 on every instance",
         ),
         (
-            &["explore", "--metric", "discrete-gap", "--mechanism", "drf"][..],
+            "explore --metric discrete-gap --mechanism drf",
             "error: --metric: discrete-gap does not apply to drf: discrete-gap compares discrete DRF with fluid DRF: it applies to discrete-drf only, not drf",
         ),
         (
-            &["explore", "--metric", "sg-deficit", "--mechanism", "drf"][..],
+            "explore --metric sg-deficit --mechanism drf",
             "error: --metric: sg-deficit does not apply to drf: sg-deficit measures the share guarantee of a tree: it applies to the hierarchical mechanisms hdrf:*, not drf",
         ),
         (
-            &["explore", "--metric", "sp-gain", "--users", "3..2"][..],
+            "explore --metric sp-gain --users 3..2",
             "error: --users: expected a range a..b with 1 <= a <= b, found \"3..2\"",
         ),
         (
-            &["explore", "--metric", "sp-gain", "--resources", "0..2"][..],
+            "explore --metric sp-gain --resources 0..2",
             "error: --resources: expected a range a..b with 1 <= a <= b, found \"0..2\"",
         ),
         (
-            &[
-                "explore",
-                "--metric",
-                "discrete-gap",
-                "--mechanism",
-                "discrete-drf",
-                "--utility",
-                "tasks",
-            ][..],
+            "explore --metric discrete-gap --mechanism discrete-drf --utility tasks",
             "error: --utility: discrete-gap is a ratio of dominant shares; --utility does not apply",
         ),
         // starvation's value is L_v / H, a time over a time (docs/explore.md): no utility.
         (
-            &[
-                "explore",
-                "--metric",
-                "starvation",
-                "--mechanism",
-                "hdrf:hdrf",
-                "--utility",
-                "tasks",
-            ][..],
+            "explore --metric starvation --mechanism hdrf:hdrf --utility tasks",
             "error: --utility: starvation is a ratio of times; --utility does not apply",
         ),
         (
-            &["explore", "--metric", "sp-gain", "--utility", "money"][..],
+            "explore --metric sp-gain --utility money",
             "--utility: unknown utility \"money\" (expected tasks or dominant-share)",
         ),
         (
-            &["explore", "--metric", "sp-gain", "--knife", "sharp"][..],
+            "explore --metric sp-gain --knife sharp",
             "--knife: unknown knife-edge strata \"sharp\" (expected off, tightened or all)",
         ),
         (
-            &[
-                "explore",
-                "--metric",
-                "starvation",
-                "--mechanism",
-                "hdrf:naive",
-                "--knife",
-                "off",
-            ][..],
+            "explore --metric starvation --mechanism hdrf:naive --knife off",
             "error: --knife: starvation simulates workloads and searches no knife-edge strata; --knife does not apply",
         ),
     ] {
-        fails_with(args, message);
+        fails_with(&words(args), message);
     }
 }
 
@@ -239,14 +215,9 @@ fn merged_best_of_two_shards_is_the_single_runs_best() {
 
 #[test]
 fn the_explore_reproductions_match_their_sources() {
-    let o = run(&[
-        "reproduce",
-        "explore-drf-sp",
-        "explore-drf-rm",
-        "explore-ceei-sp",
-        "explore-ceei-pm",
-        "explore-asset-si",
-    ]);
+    let o = run(&words(
+        "reproduce explore-drf-sp explore-drf-rm explore-ceei-sp explore-ceei-pm explore-asset-si",
+    ));
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{text}");
     assert!(text.contains("reproduce: 12 passed, 0 failed"), "{text}");
@@ -385,19 +356,7 @@ fn discrete_gap_records_on_one_resource_stay_within_theorem_7() {
     // or caps) discrete DRF is within one max-task of fluid DRF between any two users.
     let recs = explored_and_verified(
         "discrete-gap.jsonl",
-        &[
-            "explore",
-            "--mechanism",
-            "discrete-drf",
-            "--metric",
-            "discrete-gap",
-            "--resources",
-            "1..1",
-            "--budget",
-            "600",
-            "--seed",
-            "3",
-        ],
+        &words("explore --mechanism discrete-drf --metric discrete-gap --resources 1..1 --budget 600 --seed 3"),
     );
     for r in &recs {
         let v: leontief_solver::Rational = r["value"].as_str().unwrap().parse().unwrap();
@@ -415,19 +374,7 @@ fn sg_deficit_finds_the_collapsed_policys_violation() {
     // names the node by its path.
     let recs = explored_and_verified(
         "sg-deficit.jsonl",
-        &[
-            "explore",
-            "--mechanism",
-            "hdrf:collapsed",
-            "--metric",
-            "sg-deficit",
-            "--pools",
-            "1..2",
-            "--budget",
-            "1500",
-            "--seed",
-            "1",
-        ],
+        &words("explore --mechanism hdrf:collapsed --metric sg-deficit --pools 1..2 --budget 1500 --seed 1"),
     );
     let best = recs.last().unwrap();
     let v: leontief_solver::Rational = best["value"].as_str().unwrap().parse().unwrap();
@@ -658,16 +605,7 @@ fn certify_judges_an_rm_loss_record_against_every_instance_of_its_size() {
     }
     let best = certified_best(
         "rm-loss",
-        &[
-            "--mechanism",
-            "drf",
-            "--metric",
-            "rm-loss",
-            "--budget",
-            "2000",
-            "--seed",
-            "1",
-        ],
+        &words("--mechanism drf --metric rm-loss --budget 2000 --seed 1"),
     );
     let value: leontief_solver::Rational = best["value"].as_str().unwrap().parse().unwrap();
     match best["certified"].as_str().unwrap() {

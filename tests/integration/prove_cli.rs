@@ -11,15 +11,7 @@ use serde_json::Value;
 
 /// `prove` at 2 users and 2 resources with the mechanism `mechanism` and the flags `rest`.
 fn prove_2x2<'a>(mechanism: &'a str, rest: &[&'a str]) -> Vec<&'a str> {
-    let mut all = vec![
-        "prove",
-        "--users",
-        "2",
-        "--resources",
-        "2",
-        "--mechanism",
-        mechanism,
-    ];
+    let mut all = common::cli("prove --users 2 --resources 2 --mechanism", &[mechanism]);
     all.extend_from_slice(rest);
     all
 }

@@ -5,7 +5,7 @@ use crate::common;
 
 use std::process::Output;
 
-use common::{assert_bad, ok_json};
+use common::{assert_bad, ok_json, words};
 
 use leontief::solver::Rational;
 use serde_json::Value;
@@ -85,18 +85,7 @@ fn preemption_from_standard_input() {
         {"name": "B", "children": [{"name": "B1", "demand": ["1/20", 0]}, {"name": "B2", "demand": [0, "1/20"]}]}]},
       "workload": {"A": {"duration": 1.5}, "B1": {"duration": 1}, "B2": {"duration": 1000}}}"#;
     let out = ok_json(&run(
-        &[
-            "simulate",
-            "--policy",
-            "naive",
-            "--preempt-after",
-            "2",
-            "--horizon",
-            "100",
-            "--every",
-            "25",
-            "-",
-        ],
+        &words("simulate --policy naive --preempt-after 2 --horizon 100 --every 25 -"),
         input,
     ));
     assert_eq!(out["preemption"]["timeout"], "2");
@@ -158,34 +147,46 @@ fn bad_input_is_rejected_with_the_field() {
             {{"name": "B", "children": [{{"name": "B1", "demand": [1, 0]}}]}}]}}, "workload": {workload}}}"#
         )
     };
-    assert_bad(
-        &run(&["simulate", "-"], &tree(r#"{"B1": {"duration": 0}}"#)),
-        "error: workload.B1.duration: expected a positive number, found 0",
-    );
-    assert_bad(
-        &run(&["simulate", "-"], &tree(r#"{"Z": {"duration": 1}}"#)),
-        "workload.Z: no leaf named \"Z\" in the tree",
-    );
-    assert_bad(
-        &run(&["simulate", "--policy", "fair", "-"], &tree("{}")),
-        "--policy: unknown policy \"fair\"",
-    );
-    assert_bad(
-        &run(&["simulate", "--machines", "0", "-"], &tree("{}")),
-        "--machines: expected at least one machine, found 0",
-    );
-    assert_bad(
-        &run(&["simulate", "--machines", "2", "-"], &tree("{}")),
-        "--machines: a task of A needs 1 of r1, more than one of 2 machines holds (1/2)",
-    );
-    assert_bad(
-        &run(&["simulate", "--preempt-after", "0", "-"], &tree("{}")),
-        "--preempt-after: expected a positive number, found 0",
-    );
-    assert_bad(
-        &run(&["simulate", "--no-series", "--csv", "-"], &tree("{}")),
-        "--no-series leaves out the time series",
-    );
+    // (arguments, the workload, what standard error says)
+    for (args, workload, message) in [
+        (
+            "simulate -",
+            r#"{"B1": {"duration": 0}}"#,
+            "error: workload.B1.duration: expected a positive number, found 0",
+        ),
+        (
+            "simulate -",
+            r#"{"Z": {"duration": 1}}"#,
+            "workload.Z: no leaf named \"Z\" in the tree",
+        ),
+        (
+            "simulate --policy fair -",
+            "{}",
+            "--policy: unknown policy \"fair\"",
+        ),
+        (
+            "simulate --machines 0 -",
+            "{}",
+            "--machines: expected at least one machine, found 0",
+        ),
+        (
+            "simulate --machines 2 -",
+            "{}",
+            "--machines: a task of A needs 1 of r1, more than one of 2 machines holds (1/2)",
+        ),
+        (
+            "simulate --preempt-after 0 -",
+            "{}",
+            "--preempt-after: expected a positive number, found 0",
+        ),
+        (
+            "simulate --no-series --csv -",
+            "{}",
+            "--no-series leaves out the time series",
+        ),
+    ] {
+        assert_bad(&run(&words(args), &tree(workload)), message);
+    }
     assert_bad(
         &run(
             &["simulate", "-"],

@@ -8,7 +8,7 @@
 use crate::common;
 
 use common::exact::*;
-use common::run_with;
+use common::{run_with, words};
 use leontief_solver::Rational;
 use serde_json::json;
 
@@ -31,15 +31,9 @@ fn solve_paper_example_from_inline_flags() {
     let answer = ok_json(&run(&solve_flags(&[])));
     assert_paper_answer(&answer, "drf");
     // Without --resources the resources are called r1, r2.
-    let answer = ok_json(&run(&[
-        "solve",
-        "--capacity",
-        "9,18",
-        "--user",
-        "A=1,4",
-        "--user",
-        "B=3,1",
-    ]));
+    let answer = ok_json(&run(&words(
+        "solve --capacity 9,18 --user A=1,4 --user B=3,1",
+    )));
     assert_eq!(answer["resources"], json!(["r1", "r2"]));
     assert_eq!(answer["saturated"], json!(["r1"]));
     assert_eq!(tasks_of(&answer), ["3", "2"]);
@@ -74,15 +68,9 @@ fn solve_reads_decimals_exactly() {
     assert_eq!(answer["saturated"], json!(["cpu"]));
 
     // The same through inline flags.
-    let answer = ok_json(&run(&[
-        "solve",
-        "--capacity",
-        "0.9,1.8",
-        "--user",
-        "A=0.1,0.4",
-        "--user",
-        "B=0.3,0.1",
-    ]));
+    let answer = ok_json(&run(&words(
+        "solve --capacity 0.9,1.8 --user A=0.1,0.4 --user B=0.3,0.1",
+    )));
     assert_eq!(tasks_of(&answer), ["3", "2"]);
 }
 
@@ -114,28 +102,16 @@ fn solve_reads_exponents_and_fractions_exactly() {
 #[test]
 fn solve_inline_weight_and_tasks_options() {
     // Weighted DRF, w_B = 2: A's share 2x/9 equals B's x/6 at t; CPU binds at t = 2/5.
-    let answer = ok_json(&run(&[
-        "solve",
-        "--capacity",
-        "9,18",
-        "--user",
-        "A=1,4",
-        "--user",
-        "B=3,1:weight=2",
-    ]));
+    let answer = ok_json(&run(&words(
+        "solve --capacity 9,18 --user A=1,4 --user B=3,1:weight=2",
+    )));
     assert_eq!(tasks_of(&answer), ["9/5", "12/5"]);
     assert_eq!(users_of(&answer)[1]["dominant_share"], json!("4/5"));
     assert_eq!(users_of(&answer)[1]["weighted_share"], json!("2/5"));
     // A capped at one task: B takes the remaining 8 CPUs, 8/3 tasks.
-    let answer = ok_json(&run(&[
-        "solve",
-        "--capacity",
-        "9,18",
-        "--user",
-        "A=1,4:tasks=1",
-        "--user",
-        "B=3,1",
-    ]));
+    let answer = ok_json(&run(&words(
+        "solve --capacity 9,18 --user A=1,4:tasks=1 --user B=3,1",
+    )));
     assert_eq!(tasks_of(&answer), ["1", "8/3"]);
 }
 
@@ -152,13 +128,9 @@ fn solve_drf_trace_shows_the_saturation_event() {
 fn discrete_drf_trace_reproduces_table_1() {
     // The DRF paper's Table 1 picks B first on the 0/0 tie (reverse user order); rows:
     // B, A, A, B, A, with B at 1/3 after the first pick.
-    let answer = ok_json(&run(&solve_flags(&[
-        "--mechanism",
-        "discrete-drf",
-        "--trace",
-        "--tie-break",
-        "reverse",
-    ])));
+    let answer = ok_json(&run(&solve_flags(&words(
+        "--mechanism discrete-drf --trace --tie-break reverse",
+    ))));
     assert_eq!(answer["tie_break"], json!("reverse-user-order"));
     let trace = answer["trace"].as_array().expect("trace is a list");
     let first = &trace[0];
@@ -240,12 +212,9 @@ fn solve_table_format() {
     assert_eq!(lines.last(), Some(&"saturated: cpu"));
     assert!(text.ends_with('\n'));
 
-    let discrete = ok(&run(&solve_flags(&[
-        "--format",
-        "table",
-        "--mechanism",
-        "discrete-drf",
-    ])));
+    let discrete = ok(&run(&solve_flags(&words(
+        "--format table --mechanism discrete-drf",
+    ))));
     assert!(discrete.starts_with("discrete-drf (exact)\n"), "{discrete}");
     assert!(discrete.ends_with("saturated: cpu\n"), "{discrete}");
 }
@@ -271,22 +240,11 @@ fn solve_is_deterministic() {
 
 /// The DRF paper's Theorem 5 instance: capacity (100, 100), demands ⟨4, 1⟩, ⟨1, 16⟩,
 /// ⟨16, 1⟩. Its CEEI is irrational, in Q(√373).
-const THEOREM_5: &[&str] = &[
-    "solve",
-    "--mechanism",
-    "ceei",
-    "--capacity",
-    "100,100",
-    "--user",
-    "1=4,1",
-    "--user",
-    "2=1,16",
-    "--user",
-    "3=16,1",
-];
+const THEOREM_5: &str =
+    "solve --mechanism ceei --capacity 100,100 --user 1=4,1 --user 2=1,16 --user 3=16,1";
 
 fn theorem_5(extra: &[&str]) -> std::process::Output {
-    let mut args = THEOREM_5.to_vec();
+    let mut args = words(THEOREM_5);
     args.extend_from_slice(extra);
     run(&args)
 }
@@ -423,19 +381,9 @@ fn ceei_theorem_5_as_table_csv_and_summary() {
 /// 36x_c² − 36x_c + 6 = 0, so the minimal polynomial is 6t² − 6t + 1.
 #[test]
 fn ceei_three_resources_with_a_zero_price_is_exact() {
-    let answer = ok_json(&run(&[
-        "solve",
-        "--mechanism",
-        "ceei",
-        "--capacity",
-        "1,1,10",
-        "--user",
-        "a=1,0,0",
-        "--user",
-        "b=0,1,0",
-        "--user",
-        "c=1,2,1",
-    ]));
+    let answer = ok_json(&run(&words(
+        "solve --mechanism ceei --capacity 1,1,10 --user a=1,0,0 --user b=0,1,0 --user c=1,2,1",
+    )));
     assert_eq!(answer["exact"], true);
     let c = &answer["users"][2]["tasks"];
     assert_eq!(c["algebraic"]["polynomial"], json!(["1", "-6", "6"]));

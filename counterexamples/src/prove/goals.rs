@@ -289,16 +289,9 @@ pub(super) fn rederive(
     values: &HashMap<String, Rational>,
 ) -> Result<Value, String> {
     let m = statement.resources;
-    let get = |name: String| -> Result<Rational, String> {
-        values
-            .get(&name)
-            .cloned()
-            .ok_or_else(|| format!("the model has no value for {name}"))
-    };
+    let get = |name: String| super::witness::model_value(values, name);
     let demand = |i: usize| -> Result<Vec<Rational>, String> {
-        let demand: Vec<Rational> = (0..m)
-            .map(|r| get(format!("d_{}_{}", i + 1, r + 1)))
-            .collect::<Result<_, _>>()?;
+        let demand = super::witness::model_row(&get, "d", i, m)?;
         if statement.positive && demand.iter().any(|d| !d.is_positive()) {
             return Err("a demand is not positive".into());
         }

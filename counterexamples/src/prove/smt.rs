@@ -226,19 +226,24 @@ pub const CVC5_INSTALL_HINT: &str = "install it with `pip install cvc5` (its Pyt
 /// milliseconds its one argument.
 pub const CVC5_RUNNER: &str = include_str!("cvc5_smt2.py");
 
+/// `given`, else the non-empty value of the environment variable `env`, else `default`.
+fn given_or_env(given: Option<&Path>, env: &str, default: &str) -> PathBuf {
+    match given {
+        Some(p) => p.to_path_buf(),
+        None => match std::env::var_os(env) {
+            Some(p) if !p.is_empty() => PathBuf::from(p),
+            _ => PathBuf::from(default),
+        },
+    }
+}
+
 impl Solver {
     /// The solver at `path`, else at `$LEONTIEF_Z3`, else `z3` on `PATH`, with its version.
     ///
     /// # Errors
     /// [`ProveError::NoSolver`] when none runs, saying how to install one.
     pub fn find(path: Option<&Path>) -> Result<Solver, ProveError> {
-        let candidate: PathBuf = match path {
-            Some(p) => p.to_path_buf(),
-            None => match std::env::var_os(SOLVER_ENV) {
-                Some(p) if !p.is_empty() => PathBuf::from(p),
-                _ => PathBuf::from("z3"),
-            },
-        };
+        let candidate = given_or_env(path, SOLVER_ENV, "z3");
         let output = Command::new(&candidate)
             .arg("--version")
             .stdin(Stdio::null())
@@ -273,13 +278,7 @@ impl Solver {
     /// [`ProveError::NoCrossChecker`] when the interpreter does not run or has no cvc5
     /// module, saying how to install it.
     pub fn find_cvc5(python: Option<&Path>) -> Result<Solver, ProveError> {
-        let candidate: PathBuf = match python {
-            Some(p) => p.to_path_buf(),
-            None => match std::env::var_os(CVC5_ENV) {
-                Some(p) if !p.is_empty() => PathBuf::from(p),
-                _ => PathBuf::from("python3"),
-            },
-        };
+        let candidate = given_or_env(python, CVC5_ENV, "python3");
         let output = Command::new(&candidate)
             .arg("-c")
             .arg("import cvc5; print(cvc5.__version__)")

@@ -99,6 +99,29 @@ pub fn counterexample(
     Err(last)
 }
 
+/// The model's value of the variable `name`.
+pub(super) fn model_value(
+    values: &HashMap<String, Rational>,
+    name: String,
+) -> Result<Rational, String> {
+    values
+        .get(&name)
+        .cloned()
+        .ok_or_else(|| format!("the model has no value for {name}"))
+}
+
+/// The model's values of `{prefix}_{i+1}_1` .. `{prefix}_{i+1}_m`: user `i`'s demand row.
+pub(super) fn model_row(
+    get: &dyn Fn(String) -> Result<Rational, String>,
+    prefix: &str,
+    i: usize,
+    m: usize,
+) -> Result<Vec<Rational>, String> {
+    (0..m)
+        .map(|r| get(format!("{prefix}_{}_{}", i + 1, r + 1)))
+        .collect()
+}
+
 /// The instance of a model: capacities 1, user `i`'s demand `demand(i)`, and its weight
 /// `w_i` and cap `t_i` when the domain has them.
 pub(super) fn model_instance(
@@ -127,18 +150,11 @@ fn rederive(statement: &Statement, values: &HashMap<String, Rational>) -> Result
         return super::goals::rederive(statement, values);
     }
     let m = statement.resources;
-    let get = |name: String| -> Result<Rational, String> {
-        values
-            .get(&name)
-            .cloned()
-            .ok_or_else(|| format!("the model has no value for {name}"))
-    };
+    let get = |name: String| model_value(values, name);
     // Scaled so that the largest entry is 1: an encoding in bundle form reports a demand at
     // the scale of its bundle, and no mechanism here depends on the scale.
     let row = |prefix: &str, i: usize| -> Result<Vec<Rational>, String> {
-        let row: Vec<Rational> = (0..m)
-            .map(|r| get(format!("{prefix}_{}_{}", i + 1, r + 1)))
-            .collect::<Result<_, _>>()?;
+        let row = model_row(&get, prefix, i, m)?;
         let top = row.iter().max().cloned().unwrap_or(Rational::ZERO);
         Ok(match top.recip() {
             Some(scale) if top.is_positive() => row.iter().map(|v| v * &scale).collect(),

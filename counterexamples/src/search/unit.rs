@@ -130,12 +130,26 @@ impl Unit<'_> {
         }
     }
 
-    fn allocation(&mut self) -> Option<Confirmed> {
-        if self.spent() {
-            return None;
+    /// The first of `scenarios` that violates the property, each counted, while the budget
+    /// lasts.
+    fn first_violation(
+        &mut self,
+        scenarios: impl IntoIterator<Item = Scenario>,
+    ) -> Option<Confirmed> {
+        for scenario in scenarios {
+            if self.spent() {
+                return None;
+            }
+            self.scenarios += 1;
+            if let Some(found) = self.confirm(scenario) {
+                return Some(found);
+            }
         }
-        self.scenarios += 1;
-        self.confirm(Scenario::Bounded)
+        None
+    }
+
+    fn allocation(&mut self) -> Option<Confirmed> {
+        self.first_violation([Scenario::Bounded])
     }
 
     fn departures(&mut self) -> Option<Confirmed> {
@@ -143,29 +157,12 @@ impl Unit<'_> {
         if n < 2 {
             return None;
         }
-        for i in 0..n {
-            if self.spent() {
-                return None;
-            }
-            self.scenarios += 1;
-            if let Some(found) = self.confirm(Scenario::Remove(i)) {
-                return Some(found);
-            }
-        }
-        None
+        self.first_violation((0..n).map(Scenario::Remove))
     }
 
     fn growths(&mut self, rng: &mut SplitMix64) -> Option<Confirmed> {
-        for c in capacity_growths(self.instance, rng) {
-            if self.spent() {
-                return None;
-            }
-            self.scenarios += 1;
-            if let Some(found) = self.confirm(Scenario::Capacity(c)) {
-                return Some(found);
-            }
-        }
-        None
+        let growths = capacity_growths(self.instance, rng);
+        self.first_violation(growths.into_iter().map(Scenario::Capacity))
     }
 
     /// User `i`'s lies: structured, then grid lies.
