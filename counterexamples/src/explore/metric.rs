@@ -2,11 +2,15 @@
 //! value, or a certified interval for an approximate answer) and the helpers that turn task
 //! counts into utilities under either normalisation (docs/explore.md).
 
+use std::cmp::Ordering;
+
+use leontief_solver::algebraic::{Limits, RealAlgebraic};
 use leontief_solver::properties::{Property, Scenario};
 use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::registry::Descriptor;
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
+pub use super::exact::AlgebraicValue;
 use super::MetricName;
 use crate::candidate::Candidate;
 
@@ -34,8 +38,16 @@ pub struct Evaluation {
     pub lo: Rational,
     /// The most the true ratio can be.
     pub hi: Rational,
-    /// `true` when both answers are exact (then `lo = value = hi`).
+    /// `true` when both answers are exact (then `lo = value = hi`), or when the value is
+    /// known exactly as a real algebraic number ([`Evaluation::algebraic`]; then `(lo, hi)`
+    /// is its isolating interval, refined to width at most 2^-100, and `value` its midpoint).
     pub exact: bool,
+    /// The exact value and answers when the mechanism's answers are irrational but known
+    /// exactly ([`Mechanism::algebraic_tasks`], CEEI); asked for with [`At::algebraic`].
+    pub algebraic: Option<Box<AlgebraicValue>>,
+    /// Why the value stayed an interval when its exact form was asked for (a stated limit of
+    /// the exact solve or of the arithmetic).
+    pub inexact_reason: Option<String>,
     /// The instance and the scenario (the lie, the leaving user, the grown capacities;
     /// [`Scenario::Bounded`] for envy and the sharing-incentive gap).
     pub candidate: Candidate,
@@ -66,8 +78,29 @@ impl Evaluation {
         }
     }
 
-    /// Whether `self` is strictly better than `other` for a metric of `direction`.
+    /// The exact value as a real algebraic number, when it is known: the algebraic value,
+    /// or the rational value of exact answers.
+    pub fn exact_value(&self) -> Option<RealAlgebraic> {
+        match (&self.algebraic, self.exact) {
+            (Some(a), _) => Some(a.real()),
+            (None, true) => Some(RealAlgebraic::from_rational(self.value.to_big())),
+            (None, false) => None,
+        }
+    }
+
+    /// Whether `self` is strictly better than `other` for a metric of `direction`: by the
+    /// exact values when both are known (equal values are a tie, not an improvement), else by
+    /// the certified end worst for the claim.
     pub fn beats(&self, other: &Evaluation, direction: Direction) -> bool {
+        if (self.algebraic.is_some() || other.algebraic.is_some())
+            && let (Some(a), Some(b)) = (self.exact_value(), other.exact_value())
+            && let Ok(order) = a.try_cmp(&b, &Limits::default())
+        {
+            return match direction {
+                Direction::Max => order == Ordering::Greater,
+                Direction::Min => order == Ordering::Less,
+            };
+        }
         match direction {
             Direction::Max => self.lo > other.lo,
             Direction::Min => self.hi < other.hi,
@@ -328,6 +361,9 @@ pub struct At<'a> {
     pub truth: &'a Allocation,
     /// The normalisation.
     pub utility: Utility,
+    /// Whether an irrational answer's value is wanted exactly ([`Evaluation::algebraic`]):
+    /// asked for when a record is kept and re-derived, not while searching.
+    pub algebraic: bool,
 }
 
 impl<'a> At<'a> {
@@ -343,6 +379,16 @@ impl<'a> At<'a> {
             candidate,
             truth,
             utility,
+            algebraic: false,
+        }
+    }
+
+    /// The same scenario with the value wanted exactly when the answers are irrational
+    /// ([`At::algebraic`]).
+    pub fn algebraic(self) -> Self {
+        At {
+            algebraic: true,
+            ..self
         }
     }
 }

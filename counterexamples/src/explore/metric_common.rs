@@ -210,6 +210,8 @@ impl<'a> Of<'a> {
                 denominator: denominator.value.clone(),
                 before: self.before.clone(),
                 after: self.after.cloned(),
+                algebraic: None,
+                inexact_reason: None,
             });
         }
     }
@@ -239,6 +241,8 @@ impl<'a> Of<'a> {
             denominator,
             before: self.before.clone(),
             after: self.after.cloned(),
+            algebraic: None,
+            inexact_reason: None,
         }
     }
 }

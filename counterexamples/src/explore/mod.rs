@@ -69,6 +69,7 @@
 
 pub mod discrete_gap;
 pub mod envy;
+pub mod exact;
 pub mod family;
 pub mod gsp_gain;
 pub mod knife;
@@ -524,6 +525,15 @@ impl State<'_> {
         };
         let d = self.direction();
         self.add_elite(&e);
+        if self
+            .record
+            .as_ref()
+            .is_some_and(|(r, _)| !might_beat(&e, r, d))
+        {
+            return Ok(());
+        }
+        // A record is kept exactly: an irrational answer's value as an algebraic number.
+        let e = self.exactly(e);
         if self.record.as_ref().is_some_and(|(r, _)| !e.beats(r, d)) {
             return Ok(());
         }
@@ -608,6 +618,20 @@ impl State<'_> {
         }
     }
 
+    /// `e` again with its value exact when the answers are irrational but known exactly
+    /// ([`At::algebraic`]); `e` itself otherwise, or when the scenario fails.
+    fn exactly(&self, e: Evaluation) -> Evaluation {
+        if e.exact {
+            return e;
+        }
+        let m = self.cfg.metric.metric();
+        let at = At::new(self.mechanism, &e.candidate, &e.before, self.cfg.utility).algebraic();
+        match m.at(&at) {
+            Ok(Some(x)) => x,
+            _ => e,
+        }
+    }
+
     /// The evaluation shrunk while its objective stays at least as good.
     fn shrunk(&self, e: Evaluation) -> Evaluation {
         // A family's member is already in its simple form; shrinking would leave the family.
@@ -621,7 +645,7 @@ impl State<'_> {
             let Ok(truth) = self.mechanism.allocate(&c.instance) else {
                 return false;
             };
-            match m.at(&At::new(self.mechanism, c, &truth, self.cfg.utility)) {
+            match m.at(&At::new(self.mechanism, c, &truth, self.cfg.utility).algebraic()) {
                 Ok(Some(x)) if !e.beats(&x, d) => {
                     last = x;
                     true
@@ -639,6 +663,15 @@ impl State<'_> {
 
     fn budget_spent(&self) -> bool {
         self.cfg.budget.is_some_and(|b| self.summary.scenarios >= b)
+    }
+}
+
+/// Whether `e` may beat the record `r` for `direction`: its interval reaches past the
+/// record's (a candidate for the exact comparison), or it beats it outright.
+fn might_beat(e: &Evaluation, r: &Evaluation, direction: Direction) -> bool {
+    match direction {
+        Direction::Max => e.hi > r.lo,
+        Direction::Min => e.lo < r.hi,
     }
 }
 

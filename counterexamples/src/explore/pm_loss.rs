@@ -62,10 +62,10 @@ use leontief_solver::properties::{utility_at_truth, Property, Scenario};
 use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::{Allocation, Instance, Rational, SolverError, User};
 
-use super::knife;
 use super::metric::{scale, spread, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject};
 use super::metric_common::Of;
 use super::MetricName;
+use super::{exact, knife};
 use crate::space::{grid_values, GridVectors, VectorOrder};
 
 /// See the [module docs](self).
@@ -223,43 +223,46 @@ impl Metric for PmLoss {
             (at.mechanism, at.candidate, at.truth, at.utility);
         let inst = &candidate.instance;
         let n = inst.num_users();
-        // The other population's answer, and each user of I by its index in the candidate's
-        // instance, in the smaller answer and in the larger one (a departure shifts the
-        // users after the leaver down by one).
-        let (other, users): (Allocation, Vec<(usize, usize, usize)>) = match &candidate.scenario {
-            Scenario::Remove(l) => {
-                let l = *l;
-                if l >= n || n < 2 {
-                    return Err(SolverError::invalid(
-                        "witness.departed",
-                        "no such user, or the only one",
-                    ));
+        // The other population's instance and answer, and each user of I by its index in
+        // the candidate's instance, in the smaller answer and in the larger one (a departure
+        // shifts the users after the leaver down by one).
+        let (other_inst, other, users): (Instance, Allocation, Vec<(usize, usize, usize)>) =
+            match &candidate.scenario {
+                Scenario::Remove(l) => {
+                    let l = *l;
+                    if l >= n || n < 2 {
+                        return Err(SolverError::invalid(
+                            "witness.departed",
+                            "no such user, or the only one",
+                        ));
+                    }
+                    // A pool left without users disappears with its last user, as in the oracle.
+                    let smaller = inst.without_user(l)?;
+                    let after = mechanism.allocate(&smaller)?;
+                    let users = (0..n)
+                        .filter(|&i| i != l)
+                        .map(|i| (i, if i > l { i - 1 } else { i }, i))
+                        .collect();
+                    (smaller, after, users)
                 }
-                // A pool left without users disappears with its last user, as in the oracle.
-                let after = mechanism.allocate(&inst.without_user(l)?)?;
-                let users = (0..n)
-                    .filter(|&i| i != l)
-                    .map(|i| (i, if i > l { i - 1 } else { i }, i))
-                    .collect();
-                (after, users)
-            }
-            Scenario::Join(k) => {
-                if k.demand.len() != inst.num_resources() {
-                    return Err(SolverError::invalid(
-                        "witness.joined.demand",
-                        "expected one entry per resource",
-                    ));
+                Scenario::Join(k) => {
+                    if k.demand.len() != inst.num_resources() {
+                        return Err(SolverError::invalid(
+                            "witness.joined.demand",
+                            "expected one entry per resource",
+                        ));
+                    }
+                    let larger = joined(inst, k)?;
+                    let after = mechanism.allocate(&larger)?;
+                    (larger, after, (0..n).map(|i| (i, i, i)).collect())
                 }
-                let after = mechanism.allocate(&joined(inst, k)?)?;
-                (after, (0..n).map(|i| (i, i, i)).collect())
-            }
-            _ => {
-                return Err(SolverError::invalid(
-                    "witness",
-                    "pm-loss needs a user who departs or joins",
-                ))
-            }
-        };
+                _ => {
+                    return Err(SolverError::invalid(
+                        "witness",
+                        "pm-loss needs a user who departs or joins",
+                    ))
+                }
+            };
         // The smaller population I is the one after a departure, before a join.
         let (small, large) = match candidate.scenario {
             Scenario::Join(_) => (truth, &other),
@@ -271,7 +274,7 @@ impl Metric for PmLoss {
             _ => None,
         };
         let mut best: Option<Evaluation> = None;
-        for (i, ks, kl) in users {
+        for &(i, ks, kl) in &users {
             let s = scale(inst, i, utility);
             let u = |t: &Rational| &utility_at_truth(inst, i, t) * &s;
             let Some(a) = spread(small, ks, u) else {
@@ -282,7 +285,26 @@ impl Metric for PmLoss {
             };
             of.keep_ratio(&mut best, self.direction(), i, departed, &a, &b);
         }
-        Ok(best)
+        Ok(exact::or_exact(at, best, || {
+            let (Some(mine), Some(theirs)) = (
+                exact::tasks(mechanism, inst)?,
+                exact::tasks(mechanism, &other_inst)?,
+            ) else {
+                return Ok(None);
+            };
+            let (small, large) = match candidate.scenario {
+                Scenario::Join(_) => (&mine, &theirs),
+                _ => (&theirs, &mine),
+            };
+            let mut ratios = Vec::new();
+            for &(i, ks, kl) in &users {
+                let s = scale(inst, i, utility);
+                let a = exact::utility_at_truth(inst, i, &small[ks], &s)?;
+                let b = exact::utility_at_truth(inst, i, &large[kl], &s)?;
+                ratios.push((i, departed, a, b));
+            }
+            exact::best(&of, self.direction(), ratios, &mine, Some(&theirs)).map(Some)
+        }))
     }
 
     fn evaluate(&self, on: &Subject, ctx: &mut Ctx) -> Option<Evaluation> {

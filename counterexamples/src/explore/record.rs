@@ -21,6 +21,8 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use leontief_solver::algebraic::Limits;
+use leontief_solver::ceei::ExactNumber;
 use leontief_solver::properties::allocation::{envy_freeness, sharing_incentive};
 use leontief_solver::properties::manipulation::{gsp_scenario, sp_scenario, GspReading};
 use leontief_solver::properties::monotonicity::{pm_scenario, rm_scenario};
@@ -73,12 +75,34 @@ pub fn decimal(x: &Rational, places: u32) -> String {
     }
 }
 
-fn tasks_by_user<'a>(inst: &Instance, users: &[usize], x: &'a Allocation) -> ByName<&'a Rational> {
+fn tasks_by_user<'a>(inst: &Instance, users: &[usize], x: &'a Allocation) -> ByName<Number<'a>> {
     users
         .iter()
         .enumerate()
-        .map(|(k, &i)| (inst.user_path(i), &x.tasks[k]))
+        .map(|(k, &i)| (inst.user_path(i), Number::Rational(&x.tasks[k])))
         .collect()
+}
+
+/// The exact task counts `x` by user name, as [`tasks_by_user`].
+fn exact_tasks_by_user<'a>(
+    inst: &Instance,
+    users: &[usize],
+    x: &'a [ExactNumber],
+) -> ByName<Number<'a>> {
+    users
+        .iter()
+        .zip(x)
+        .map(|(&i, t)| (inst.user_path(i), Number::Exact(t)))
+        .collect()
+}
+
+/// A number of a record: a rational `"p/q"`, or an exact number (an irrational one as
+/// `{"algebraic": {"polynomial", "interval"}, "decimal", "closed_form"}`).
+#[derive(Serialize, Clone, Copy)]
+#[serde(untagged)]
+enum Number<'a> {
+    Rational(&'a Rational),
+    Exact(&'a ExactNumber),
 }
 
 /// Where a record was found: a seed unit of the space, or a local-search task.
@@ -107,11 +131,14 @@ struct RecordDoc<'a> {
     mechanism: &'a str,
     direction: String,
     utility: &'static str,
-    value: &'a Rational,
+    value: Number<'a>,
     decimal: String,
     exact: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     interval: Option<[&'a Rational; 2]>,
+    /// Why the value is an interval although its exact form was asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    inexact_reason: Option<&'a str>,
     instance: Value,
     witness: WitnessDoc<'a>,
     /// The search's bookkeeping; none in `prove`'s counterexamples.
@@ -159,8 +186,8 @@ struct DepartedDoc<'a> {
 struct WitnessDoc<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     user: Option<String>,
-    numerator: &'a Rational,
-    denominator: &'a Rational,
+    numerator: Number<'a>,
+    denominator: Number<'a>,
     #[serde(skip_serializing_if = "Option::is_none")]
     reports: Option<ByName<&'a [Rational]>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -177,12 +204,12 @@ struct WitnessDoc<'a> {
     /// Starvation's run: its seed, horizon, workload and worst spell.
     #[serde(flatten)]
     starvation: Option<super::starvation::WitnessFields>,
-    allocation_before: ByName<&'a Rational>,
+    allocation_before: ByName<Number<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     tolerance_before: Option<&'a Rational>,
     /// The second answer, under the metric's key ([`Metric::compared`]).
     #[serde(flatten)]
-    compared: Option<ByName<ByName<&'a Rational>>>,
+    compared: Option<ByName<ByName<Number<'a>>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     tolerance_after: Option<&'a Rational>,
 }
@@ -244,10 +271,15 @@ fn document<'a>(
     let mut after_users = all.clone();
     // The instance the scenario's answer is about, when it has other users (a join).
     let mut after_inst = None;
+    let algebraic = e.algebraic.as_deref();
     let mut w = WitnessDoc {
         user: m.per_user().then(|| inst.user_path(e.user)),
-        numerator: &e.numerator,
-        denominator: &e.denominator,
+        numerator: algebraic.map_or(Number::Rational(&e.numerator), |a| {
+            Number::Exact(&a.numerator)
+        }),
+        denominator: algebraic.map_or(Number::Rational(&e.denominator), |a| {
+            Number::Exact(&a.denominator)
+        }),
         reports: None,
         departed: None,
         joined: None,
@@ -255,8 +287,11 @@ fn document<'a>(
         envied: None,
         details: m.details(e),
         starvation: None,
-        allocation_before: tasks_by_user(inst, &all, &e.before),
-        tolerance_before: e.before.tolerance.as_ref(),
+        allocation_before: match algebraic {
+            Some(a) => exact_tasks_by_user(inst, &all, &a.before),
+            None => tasks_by_user(inst, &all, &e.before),
+        },
+        tolerance_before: e.before.tolerance.as_ref().filter(|_| algebraic.is_none()),
         compared: None,
         tolerance_after: None,
     };
@@ -296,24 +331,44 @@ fn document<'a>(
         w.starvation = Some(super::starvation::witness(mechanism, e));
     }
     if let Some(after) = &e.after {
-        let answer = tasks_by_user(after_inst.as_ref().unwrap_or(inst), &after_users, after);
+        let after_inst = after_inst.as_ref().unwrap_or(inst);
+        let answer = match algebraic.and_then(|a| a.after.as_deref()) {
+            Some(exact) => exact_tasks_by_user(after_inst, &after_users, exact),
+            None => tasks_by_user(after_inst, &after_users, after),
+        };
         w.compared = Some(ByName(vec![(m.compared().to_string(), answer)]));
-        w.tolerance_after = after.tolerance.as_ref();
+        w.tolerance_after = after.tolerance.as_ref().filter(|_| algebraic.is_none());
     }
     RecordDoc {
         metric: metric.name(),
         mechanism,
         direction: m.direction().to_string(),
         utility: utility.name(),
-        value: &e.value,
-        decimal: decimal(&e.value, 12),
+        value: algebraic.map_or(Number::Rational(&e.value), |a| Number::Exact(&a.value)),
+        decimal: algebraic
+            .and_then(|a| exact_decimal(&a.value, 12))
+            .unwrap_or_else(|| decimal(&e.value, 12)),
         exact: e.exact,
         interval: (!e.exact).then_some([&e.lo, &e.hi]),
+        inexact_reason: e.inexact_reason.as_deref(),
         instance: inst.to_json(),
         witness: w,
         search: None,
         strategy: None,
     }
+}
+
+/// An exact number correctly rounded to `places` decimal places, trailing zeros dropped, as
+/// [`decimal`]; `None` when the refinement limit is met.
+fn exact_decimal(x: &ExactNumber, places: u32) -> Option<String> {
+    if let Some(r) = x.as_rational() {
+        return Some(decimal(r, places));
+    }
+    let fixed = super::exact::real(x)
+        .to_decimal(places, &Limits::default())
+        .ok()?;
+    let trimmed = fixed.trim_end_matches('0').trim_end_matches('.');
+    Some(trimmed.to_string())
 }
 
 fn field<'a>(v: &'a Value, key: &str) -> Result<&'a Value, SolverError> {
@@ -413,7 +468,7 @@ pub fn rederive(mechanism: &dyn Mechanism, record: &Value) -> Result<Evaluation,
     let m = metric.metric();
     let truth = mechanism.allocate(&candidate.instance)?;
     let e = m
-        .at(&At::new(mechanism, &candidate, &truth, utility))?
+        .at(&At::new(mechanism, &candidate, &truth, utility).algebraic())?
         .ok_or_else(|| SolverError::invalid("witness", "the scenario has no value"))?;
     let again = to_json(
         metric,
@@ -424,7 +479,7 @@ pub fn rederive(mechanism: &dyn Mechanism, record: &Value) -> Result<Evaluation,
         0,
         &Origin::Local { round: 0, task: 0 },
     );
-    for key in ["value", "exact", "interval"] {
+    for key in ["value", "exact", "interval", "inexact_reason"] {
         if record.get(key) != again.get(key) {
             return Err(SolverError::invalid(
                 key,
@@ -455,7 +510,9 @@ pub fn rederive(mechanism: &dyn Mechanism, record: &Value) -> Result<Evaluation,
         MetricName::FairWelfareRatio => confirm_fair(record, &candidate, utility, &e)?,
         _ => {}
     }
-    if e.exact {
+    // An algebraic value rests on the exact KKT check of both equilibria and on exact
+    // arithmetic; the property oracles judge the rational answers, approximate here.
+    if e.exact && e.algebraic.is_none() {
         match metric {
             MetricName::WelfareRatio | MetricName::FairWelfareRatio => {}
             MetricName::DiscreteGap => confirm_gap(&candidate, &truth, &e)?,

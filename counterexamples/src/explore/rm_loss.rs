@@ -21,10 +21,10 @@ use leontief_solver::properties::scenarios::capacity_grid;
 use leontief_solver::properties::{utility_at_truth, Property, Scenario};
 use leontief_solver::{Rational, SolverError};
 
-use super::knife;
 use super::metric::{scale, spread, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject};
 use super::metric_common::Of;
 use super::MetricName;
+use super::{exact, knife};
 use crate::search::capacity_growths;
 
 /// See the [module docs](self).
@@ -76,7 +76,23 @@ impl Metric for RmLoss {
             };
             of.keep_ratio(&mut best, self.direction(), i, None, &a, &b);
         }
-        Ok(best)
+        Ok(exact::or_exact(at, best, || {
+            let (Some(before), Some(grown)) = (
+                exact::tasks(mechanism, inst)?,
+                exact::tasks(mechanism, &bigger)?,
+            ) else {
+                return Ok(None);
+            };
+            let mut ratios = Vec::new();
+            for i in 0..inst.num_users() {
+                let s = scale(inst, i, utility);
+                let s_after = scale(&bigger, i, utility);
+                let a = exact::utility_at_truth(inst, i, &grown[i], &s_after)?;
+                let b = exact::utility_at_truth(inst, i, &before[i], &s)?;
+                ratios.push((i, None, a, b));
+            }
+            exact::best(&of, self.direction(), ratios, &before, Some(&grown)).map(Some)
+        }))
     }
 
     fn evaluate(&self, on: &Subject, ctx: &mut Ctx) -> Option<Evaluation> {

@@ -21,6 +21,7 @@
 use leontief_solver::properties::{utility_at_truth, utility_of_report, Property, Scenario};
 use leontief_solver::SolverError;
 
+use super::exact;
 use super::metric::{scale, spread, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject};
 use super::metric_common::{LieSearch, Of};
 use super::MetricName;
@@ -73,7 +74,18 @@ impl Metric for SpGain {
         let of = Of::new(candidate, truth, Some(&after));
         let mut best = None;
         of.keep_ratio(&mut best, self.direction(), i, None, &a, &b);
-        Ok(best)
+        Ok(exact::or_exact(at, best, || {
+            let (Some(before), Some(lied_tasks)) = (
+                exact::tasks(mechanism, inst)?,
+                exact::tasks(mechanism, &lied)?,
+            ) else {
+                return Ok(None);
+            };
+            let a = exact::utility_of_report(inst, i, &lied_tasks[i], report, &s)?;
+            let b = exact::utility_at_truth(inst, i, &before[i], &s)?;
+            let ratios = vec![(i, None, a, b)];
+            exact::best(&of, self.direction(), ratios, &before, Some(&lied_tasks)).map(Some)
+        }))
     }
 
     fn evaluate(&self, on: &Subject, ctx: &mut Ctx) -> Option<Evaluation> {

@@ -160,6 +160,8 @@ fn against(
         denominator: w.value,
         before: truth.clone(),
         after: Some(x),
+        algebraic: None,
+        inexact_reason: None,
     }))
 }
 

@@ -257,6 +257,10 @@ fn evaluation_from_json(field: &str, v: &Value) -> Result<Evaluation, SolverErro
             Value::Null => None,
             x => Some(allocation_from_json(&at("after"), x)?),
         },
+        // A worker's evaluation is the search's: exact forms are asked for only when the
+        // coordinator keeps a record (`At::algebraic`), so none crosses the wire.
+        algebraic: None,
+        inexact_reason: None,
     })
 }
 

@@ -7,6 +7,7 @@ mod common;
 
 mod corpus;
 mod explore;
+mod explore_exact;
 mod explore_families;
 mod explore_pm;
 mod explore_starvation;

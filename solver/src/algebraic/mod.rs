@@ -13,6 +13,8 @@
 //! - [`number`]: [`RealAlgebraic`] (sign, order, correctly rounded decimals) and arithmetic
 //!   in one number field Q(α) ([`NumberField`], [`FieldElement`]);
 //! - [`closed_form`]: quadratic irrationals as text, `(a + b*sqrt(d))/c`;
+//! - [`arith`]: sum, difference, product and quotient of two real algebraic numbers from
+//!   different fields, by resultants and interval arithmetic;
 //! - [`bivariate`]: the resultant `Res_y(f, g)` of two polynomials in `Z[x][y]`, by
 //!   evaluation and interpolation (elimination of one variable).
 //!
@@ -31,6 +33,7 @@
 //! assert_eq!(phi.closed_form().unwrap(), "(1 + sqrt(5))/2");
 //! ```
 
+pub mod arith;
 pub mod bivariate;
 pub mod closed_form;
 pub mod factor;

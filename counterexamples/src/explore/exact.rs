@@ -1,0 +1,300 @@
+//! Exact values of the per-user ratio metrics when the mechanism's answers are irrational but
+//! known exactly (CEEI through [`Mechanism::algebraic_tasks`], docs/explore.md §6).
+//!
+//! A CEEI answer is certified rational only when the equilibrium is rational; otherwise the
+//! numeric answer carries a tolerance and the value is an interval. The exact equilibrium is
+//! algebraic ([`leontief_solver::ceei::algebraic::solve_exact`], which checks the KKT
+//! conditions exactly in a number field), so every utility is exact too: a user's utility is
+//! its task count `t` (a real algebraic number) times a rational — the normalisation, and for
+//! a liar the fraction of a true task a reported task holds — or its cap when `t` exceeds it
+//! (decided exactly, [`RealAlgebraic::cmp_rational`]). A ratio of two utilities of two answers
+//! is a quotient of numbers from two fields, taken by [`arith::div`]. The user whose ratio is
+//! the value is chosen by exact comparison ([`RealAlgebraic::try_cmp`]), the first on a tie.
+//!
+//! The exact path is taken only when asked for ([`At::algebraic`]): when a record is kept,
+//! shrunk and re-derived, not for every scenario of the search. A refusal (a limit of the exact
+//! solve or of the arithmetic) leaves the interval, with the reason in
+//! [`Evaluation::inexact_reason`].
+
+use std::cmp::Ordering;
+
+use leontief_solver::algebraic::{arith, AlgebraicError, Limits, RealAlgebraic};
+use leontief_solver::ceei::ExactNumber;
+use leontief_solver::{Instance, Mechanism, Rational};
+
+use super::metric::{At, Direction, Evaluation};
+use super::metric_common::Of;
+
+/// The exact value of an evaluation and the two answers it compares, as exact numbers
+/// (rational, or irrational algebraic with decimal and closed form for printing).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AlgebraicValue {
+    /// The value.
+    pub value: ExactNumber,
+    /// The ratio's numerator (a utility).
+    pub numerator: ExactNumber,
+    /// The ratio's denominator (a utility).
+    pub denominator: ExactNumber,
+    /// The task counts of the answer on the true instance, user by user.
+    pub before: Vec<ExactNumber>,
+    /// The task counts of the answer in the scenario.
+    pub after: Option<Vec<ExactNumber>>,
+}
+
+// ExactNumber's equality is structural on a rational or an algebraic number, both `Eq`.
+impl Eq for AlgebraicValue {}
+
+impl AlgebraicValue {
+    /// The value as a real algebraic number.
+    pub fn real(&self) -> RealAlgebraic {
+        real(&self.value)
+    }
+}
+
+/// An exact number as a real algebraic number.
+pub fn real(x: &ExactNumber) -> RealAlgebraic {
+    match x {
+        ExactNumber::Rational(r) => RealAlgebraic::from_rational(r.to_big()),
+        ExactNumber::Algebraic(a) => a.value().clone(),
+    }
+}
+
+/// The width below which the value's isolating interval is refined before it becomes the
+/// evaluation's `(lo, hi)`: 2^-100, far below any difference the search acts on.
+fn value_width() -> Rational {
+    Rational::new(1, 1i128 << 100).expect("nonzero")
+}
+
+/// Why an exact value could not be had.
+fn reason(e: AlgebraicError) -> String {
+    format!("exact arithmetic: {e}")
+}
+
+/// The mechanism's exact task counts on `instance`: `Ok(None)` for a mechanism without an
+/// algebraic form, `Err(reason)` when it refuses this instance.
+pub(crate) fn tasks(
+    mechanism: &dyn Mechanism,
+    instance: &Instance,
+) -> Result<Option<Vec<RealAlgebraic>>, String> {
+    match mechanism.algebraic_tasks(instance) {
+        None => Ok(None),
+        Some(Ok(t)) => Ok(Some(t)),
+        Some(Err(e)) => Err(format!("exact equilibrium: {e}")),
+    }
+}
+
+/// `min(t, T_i) · scale`: user `i`'s true utility of `t` tasks of its true demand (its cap
+/// `T_i` bounds it), in the normalisation whose per-task factor is `scale`.
+pub(crate) fn utility_at_truth(
+    instance: &Instance,
+    i: usize,
+    t: &RealAlgebraic,
+    scale: &Rational,
+) -> Result<RealAlgebraic, String> {
+    let capped = match &instance.users()[i].cap {
+        Some(cap) if t.cmp_rational(&cap.to_big()) == Ordering::Greater => {
+            RealAlgebraic::from_rational(cap.to_big())
+        }
+        _ => t.clone(),
+    };
+    arith::scale(&capped, &scale.to_big(), &Limits::default()).map_err(reason)
+}
+
+/// `min(T_i, t · min_{j: d_ij > 0} d'_j / d_ij) · scale`: user `i`'s true utility of `t`
+/// tasks of the report `d'` (0 when the report omits a resource it needs), as
+/// [`leontief_solver::properties::utility_of_report`] exactly.
+pub(crate) fn utility_of_report(
+    instance: &Instance,
+    i: usize,
+    t: &RealAlgebraic,
+    report: &[Rational],
+    scale: &Rational,
+) -> Result<RealAlgebraic, String> {
+    let u = &instance.users()[i];
+    let mut fraction: Option<Rational> = None;
+    for (j, d) in u.demand.iter().enumerate() {
+        if d.is_zero() {
+            continue;
+        }
+        let got = match report.get(j) {
+            Some(r) if !r.is_zero() => r / d,
+            _ => Rational::ZERO,
+        };
+        if fraction.as_ref().is_none_or(|f| got < *f) {
+            fraction = Some(got);
+        }
+    }
+    let lim = Limits::default();
+    let runnable =
+        arith::scale(t, &fraction.unwrap_or(Rational::ZERO).to_big(), &lim).map_err(reason)?;
+    let capped = match &u.cap {
+        Some(cap) if runnable.cmp_rational(&cap.to_big()) == Ordering::Greater => {
+            RealAlgebraic::from_rational(cap.to_big())
+        }
+        _ => runnable,
+    };
+    arith::scale(&capped, &scale.to_big(), &lim).map_err(reason)
+}
+
+/// One user's exact ratio: the user, the other user it is about, numerator and denominator.
+pub(crate) type ExactRatio = (usize, Option<usize>, RealAlgebraic, RealAlgebraic);
+
+/// The best exact ratio among `ratios` for `direction` (the first on a tie; a zero
+/// denominator has no ratio) as an exact evaluation of `of`, whose answers' exact task counts
+/// are `before` and `after`; `Ok(None)` when no ratio has a value.
+///
+/// # Errors
+/// The reason when a quotient, a comparison or a printed form exceeds the kernel's limits.
+pub(crate) fn best(
+    of: &Of,
+    direction: Direction,
+    ratios: Vec<ExactRatio>,
+    before: &[RealAlgebraic],
+    after: Option<&[RealAlgebraic]>,
+) -> Result<Option<Evaluation>, String> {
+    let lim = Limits::default();
+    let mut top: Option<(RealAlgebraic, ExactRatio)> = None;
+    for r in ratios {
+        if r.3.signum() == 0 {
+            continue;
+        }
+        let value = arith::div(&r.2, &r.3, &lim).map_err(reason)?;
+        let better = match &top {
+            None => true,
+            Some((v, _)) => {
+                let order = value.try_cmp(v, &lim).map_err(reason)?;
+                match direction {
+                    Direction::Max => order == Ordering::Greater,
+                    Direction::Min => order == Ordering::Less,
+                }
+            }
+        };
+        if better {
+            top = Some((value, r));
+        }
+    }
+    let Some((mut value, (user, other, numerator, denominator))) = top else {
+        return Ok(None);
+    };
+    value
+        .refine(&value_width().to_big(), &lim)
+        .map_err(reason)?;
+    let exact = |x: RealAlgebraic| ExactNumber::from_real(x, &lim).map_err(reason);
+    let all = |xs: &[RealAlgebraic]| -> Result<Vec<ExactNumber>, String> {
+        xs.iter().map(|x| exact(x.clone())).collect()
+    };
+    let (lo, hi) = value.interval();
+    let (lo, hi) = (
+        Rational::from_big(lo.clone()),
+        Rational::from_big(hi.clone()),
+    );
+    let mid = &(&lo + &hi) * &Rational::new(1, 2).expect("nonzero");
+    let algebraic = AlgebraicValue {
+        value: exact(value)?,
+        numerator: exact(numerator)?,
+        denominator: exact(denominator)?,
+        before: all(before)?,
+        after: after.map(all).transpose()?,
+    };
+    let mut e = of.exact_ratio(user, other, Rational::ONE, Rational::ONE);
+    // The rational fields keep the search's types: the midpoint and the numerator and
+    // denominator's own midpoints are what the search compares on; the record prints the
+    // exact numbers.
+    e.numerator = midpoint(&algebraic.numerator);
+    e.denominator = midpoint(&algebraic.denominator);
+    e.value = mid;
+    e.lo = lo;
+    e.hi = hi;
+    e.algebraic = Some(Box::new(algebraic));
+    Ok(Some(e))
+}
+
+/// A rational inside an exact number's isolating interval (the number when rational).
+fn midpoint(x: &ExactNumber) -> Rational {
+    let r = real(x);
+    let (lo, hi) = r.interval();
+    let (lo, hi) = (
+        Rational::from_big(lo.clone()),
+        Rational::from_big(hi.clone()),
+    );
+    &(&lo + &hi) * &Rational::new(1, 2).expect("nonzero")
+}
+
+/// The evaluation of a per-user ratio metric at `at`: the search's `approximate` one, or,
+/// when the exact value is asked for and the answers are not exact, the exact one computed
+/// by `exact` (which returns the exact task counts it used: `Ok(None)` when the mechanism has
+/// no algebraic form). A refusal keeps the interval with its reason.
+pub(crate) fn or_exact(
+    at: &At,
+    approximate: Option<Evaluation>,
+    exact: impl FnOnce() -> Result<Option<Option<Evaluation>>, String>,
+) -> Option<Evaluation> {
+    let approx = approximate?;
+    if !at.algebraic || approx.exact {
+        return Some(approx);
+    }
+    match exact() {
+        Ok(Some(found)) => found,
+        Ok(None) => Some(approx),
+        Err(reason) => Some(Evaluation {
+            inexact_reason: Some(reason),
+            ..approx
+        }),
+    }
+}
+
+/// The exact number a record writes (`"p/q"`, or `{"algebraic": {"polynomial",
+/// "interval"}, ..}`) read back as a real algebraic number; `Ok(None)` for a value of another
+/// form. The interval must isolate a root of the polynomial, which must be irreducible.
+///
+/// # Errors
+/// A malformed number, named by `field`.
+pub fn read_exact(
+    field: &str,
+    v: &serde_json::Value,
+) -> Result<Option<RealAlgebraic>, leontief_solver::SolverError> {
+    use leontief_solver::algebraic::Poly;
+    use leontief_solver::SolverError;
+    let bad = |why: String| SolverError::invalid(field, why);
+    if let Some(text) = v.as_str() {
+        let r: Rational = text.parse().map_err(|_| bad("expected p/q".into()))?;
+        return Ok(Some(RealAlgebraic::from_rational(r.to_big())));
+    }
+    let Some(a) = v.get("algebraic") else {
+        return Ok(None);
+    };
+    let number = |x: &serde_json::Value| -> Result<Rational, SolverError> {
+        x.as_str()
+            .and_then(|t| t.parse::<Rational>().ok())
+            .ok_or_else(|| bad(format!("expected a number as text, found {x}")))
+    };
+    let coeffs = a
+        .get("polynomial")
+        .and_then(serde_json::Value::as_array)
+        .ok_or_else(|| bad("expected algebraic.polynomial".into()))?
+        .iter()
+        .map(|c| {
+            let r = number(c)?;
+            r.is_integer()
+                .then(|| r.to_big().numer().clone())
+                .ok_or_else(|| bad(format!("a coefficient {r} is not an integer")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let ends = a
+        .get("interval")
+        .and_then(serde_json::Value::as_array)
+        .filter(|i| i.len() == 2)
+        .ok_or_else(|| bad("expected algebraic.interval [lo, hi]".into()))?;
+    let (lo, hi) = (number(&ends[0])?, number(&ends[1])?);
+    let x = RealAlgebraic::root_in(
+        &Poly::new(coeffs),
+        &lo.to_big(),
+        &hi.to_big(),
+        &Limits::default(),
+    )
+    .map_err(|e| bad(e.to_string()))?;
+    if x.degree() + 1 != a["polynomial"].as_array().map_or(0, Vec::len) {
+        return Err(bad("the polynomial is not irreducible".into()));
+    }
+    Ok(Some(x))
+}
