@@ -13,7 +13,7 @@ use leontief_hdrf::random_trees::cluster_tree;
 use leontief_hdrf::simulate::{
     simulate, Duration, LeafWorkload, Record, Scenario, SimConfig, SimPolicy,
 };
-use leontief_hdrf::Tree;
+use leontief_hdrf::{Policy, Tree};
 use leontief_solver::Rational;
 use std::hint::black_box;
 
@@ -34,43 +34,39 @@ fn busy(tree: Tree, low: i128, high: i128) -> Scenario {
     s
 }
 
-fn lecture(c: &mut Criterion) {
-    let s = busy(Tree::from_json_str(LECTURE).expect("valid"), 1, 2);
-    let mut group = c.benchmark_group("simulate_lecture_1M");
+/// The policies on `s` up to `horizon` as the group `name`; each run's completions are
+/// printed once.
+fn bench_policies(
+    c: &mut Criterion,
+    name: &str,
+    s: &Scenario,
+    policies: [Policy; 3],
+    horizon: i128,
+) {
+    let mut group = c.benchmark_group(name);
     group.sample_size(10);
-    for policy in [
-        SimPolicy::Tree(leontief_hdrf::Policy::Naive),
-        SimPolicy::Tree(leontief_hdrf::Policy::MinSatisfaction),
-        SimPolicy::Tree(leontief_hdrf::Policy::Hdrf),
-    ] {
-        // 200 slots turn over every 1.5 on average: about 133 completions per time unit.
-        let cfg = SimConfig::new(policy).record(Record::Off).horizon(7_500);
-        let run = simulate(&s, &cfg).expect("valid");
+    for policy in policies.map(SimPolicy::Tree) {
+        let cfg = SimConfig::new(policy).record(Record::Off).horizon(horizon);
+        let run = simulate(s, &cfg).expect("valid");
         eprintln!("{policy}: {} completions", run.completed);
-        group.bench_with_input(BenchmarkId::from_parameter(policy.name()), &s, |b, s| {
+        group.bench_with_input(BenchmarkId::from_parameter(policy.name()), s, |b, s| {
             b.iter(|| simulate(black_box(s), &cfg).expect("valid").completed)
         });
     }
     group.finish();
 }
 
+fn lecture(c: &mut Criterion) {
+    let s = busy(Tree::from_json_str(LECTURE).expect("valid"), 1, 2);
+    // 200 slots turn over every 1.5 on average: about 133 completions per time unit.
+    let policies = [Policy::Naive, Policy::MinSatisfaction, Policy::Hdrf];
+    bench_policies(c, "simulate_lecture_1M", &s, policies, 7_500);
+}
+
 fn cluster(c: &mut Criterion) {
     let s = busy(cluster_tree(10, 9, 200, 4, 42), 1, 4);
-    let mut group = c.benchmark_group("simulate_cluster_200");
-    group.sample_size(10);
-    for policy in [
-        SimPolicy::Tree(leontief_hdrf::Policy::Naive),
-        SimPolicy::Tree(leontief_hdrf::Policy::MinSatisfaction),
-        SimPolicy::Tree(leontief_hdrf::Policy::Collapsed),
-    ] {
-        let cfg = SimConfig::new(policy).record(Record::Off).horizon(500);
-        let run = simulate(&s, &cfg).expect("valid");
-        eprintln!("{policy}: {} completions", run.completed);
-        group.bench_with_input(BenchmarkId::from_parameter(policy.name()), &s, |b, s| {
-            b.iter(|| simulate(black_box(s), &cfg).expect("valid").completed)
-        });
-    }
-    group.finish();
+    let policies = [Policy::Naive, Policy::MinSatisfaction, Policy::Collapsed];
+    bench_policies(c, "simulate_cluster_200", &s, policies, 500);
 }
 
 criterion_group!(benches, lecture, cluster);

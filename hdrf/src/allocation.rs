@@ -454,7 +454,7 @@ fn drawn_nodes(tree: &Tree) -> Vec<(NodeId, String)> {
 }
 
 /// Rows of cells as left-aligned columns two spaces apart, without trailing blanks.
-fn aligned(rows: &[Vec<String>]) -> String {
+pub(crate) fn aligned(rows: &[Vec<String>]) -> String {
     let mut widths: Vec<usize> = Vec::new();
     for row in rows {
         widths.resize(widths.len().max(row.len()), 0);

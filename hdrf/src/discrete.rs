@@ -207,8 +207,11 @@ impl<'t> Slices<'t> {
         }
     }
 
+    /// A leaf's key: its dominant share `x mu` over the policy's normaliser.
     fn key_of_leaf(&self, l: NodeId) -> Rational {
-        leaf_key(self.tree, self.normaliser, &self.mu, &self.count, l, self.k)
+        let i = l.index();
+        let share = Rational::from(self.count[i]) * &self.mu[i] / Rational::from(self.k);
+        share / self.normaliser.of(self.tree.node(l))
     }
 
     /// The leaf that gets the next slice (the root is active).
@@ -299,17 +302,4 @@ impl<'t> Slices<'t> {
             at = self.tree.parent(u);
         }
     }
-}
-
-/// A leaf's key: its dominant share `x mu` over the policy's normaliser.
-fn leaf_key(
-    tree: &Tree,
-    normaliser: Normaliser,
-    mu: &[Rational],
-    count: &[u64],
-    leaf: NodeId,
-    k: u64,
-) -> Rational {
-    let share = Rational::from(count[leaf.index()]) * &mu[leaf.index()] / Rational::from(k);
-    share / normaliser.of(tree.node(leaf))
 }

@@ -149,7 +149,14 @@ fn unknown_policy(text: &str) -> SolverError {
 /// assert_eq!(share(Policy::Collapsed), "1/3");
 /// ```
 pub fn allocate(tree: &Tree, policy: Policy) -> Result<TreeAllocation, SolverError> {
-    policy.tree_policy().allocate(tree)
+    let rule = policy.tree_policy();
+    if tree.has_production_fields() {
+        policies::production::allocate(tree, rule)
+    } else if policy == Policy::Collapsed {
+        Ok(collapsed(tree))
+    } else {
+        fill::fluid_allocation(tree, rule)
+    }
 }
 
 impl Policy {

@@ -228,34 +228,17 @@ impl OrderNode {
         }
     }
 
-    /// With weight `w`.
-    pub fn weight(mut self, w: Rational) -> Self {
-        self.weight = w;
-        self
-    }
-
-    /// With a guarantee.
-    pub fn guarantee(mut self, g: Vec<Rational>) -> Self {
-        self.guarantee = Some(g);
-        self
-    }
-
-    /// With a limit.
-    pub fn limit(mut self, l: Vec<Rational>) -> Self {
-        self.limit = Some(l);
-        self
-    }
-
-    /// With a fair share.
-    pub fn fair_share(mut self, f: Vec<Rational>) -> Self {
-        self.fair_share = Some(f);
-        self
-    }
-
-    /// With a task count.
-    pub fn tasks(mut self, t: Rational) -> Self {
-        self.tasks = Some(t);
-        self
+    leontief_solver::setters! {
+        /// With weight `w`.
+        weight(w: Rational) => weight = w;
+        /// With a guarantee.
+        guarantee(g: Vec<Rational>) => guarantee = Some(g);
+        /// With a limit.
+        limit(l: Vec<Rational>) => limit = Some(l);
+        /// With a fair share.
+        fair_share(f: Vec<Rational>) => fair_share = Some(f);
+        /// With a task count.
+        tasks(t: Rational) => tasks = Some(t);
     }
 
     /// In `fifo` mode.
@@ -361,16 +344,11 @@ impl OrderConfig {
         }
     }
 
-    /// With these tie-breaks.
-    pub fn ties(mut self, ties: TieBreaks) -> Self {
-        self.ties = ties;
-        self
-    }
-
-    /// With this history of offers (leaf indices, oldest first).
-    pub fn served(mut self, served: Vec<usize>) -> Self {
-        self.served = Some(served);
-        self
+    leontief_solver::setters! {
+        /// With these tie-breaks.
+        ties(ties: TieBreaks) => ties = ties;
+        /// With this history of offers (leaf indices, oldest first).
+        served(served: Vec<usize>) => served = Some(served);
     }
 }
 
@@ -435,8 +413,8 @@ impl OrderOutcome {
     }
 }
 
-/// Checks the shape and the vectors of a tree and returns each node's parent.
-fn validate(tree: &OrderTree) -> Result<Vec<Option<usize>>> {
+/// Checks the shape and the vectors of a tree and returns each node's parent and path.
+fn validate(tree: &OrderTree) -> Result<(Vec<Option<usize>>, Vec<String>)> {
     let m = tree.capacity.len();
     let n = tree.nodes.len();
     if n == 0 {
@@ -502,7 +480,7 @@ fn validate(tree: &OrderTree) -> Result<Vec<Option<usize>>> {
             ));
         }
     }
-    Ok(parent)
+    Ok((parent, paths))
 }
 
 /// Every node's figures and the order in which `config.rule` offers the next task (see the
@@ -517,8 +495,8 @@ fn validate(tree: &OrderTree) -> Result<Vec<Option<usize>>> {
 /// # Complexity
 /// See the [module docs](self).
 pub fn order(tree: &OrderTree, config: &OrderConfig) -> Result<OrderOutcome> {
-    let parent = validate(tree)?;
-    let walk = Walk::new(tree, parent)?;
+    let (parent, paths) = validate(tree)?;
+    let walk = Walk::new(tree, parent, paths)?;
     let (count, last) = walk.history(config)?;
     let inactive = walk.inactivity();
     let mut figures = walk.figures(&count, last.as_deref(), &inactive);
@@ -558,22 +536,17 @@ struct Walk<'t> {
 }
 
 impl<'t> Walk<'t> {
-    /// Paths, pre-order and usages of a validated tree with `parent`s.
+    /// Pre-order and usages of a validated tree with its `parent`s and `paths`.
     ///
     /// # Errors
     /// Leaves holding more than the capacity of a resource.
-    fn new(tree: &'t OrderTree, parent: Vec<Option<usize>>) -> Result<Self> {
+    fn new(tree: &'t OrderTree, parent: Vec<Option<usize>>, paths: Vec<String>) -> Result<Self> {
         let m = tree.capacity.len();
         let n = tree.nodes.len();
         let cap = &tree.capacity;
-        let mut paths = vec![String::new(); n];
         let mut preorder = Vec::with_capacity(n);
         let mut stack = vec![0usize];
         while let Some(v) = stack.pop() {
-            paths[v] = match parent[v] {
-                Some(p) => format!("{}/{}", paths[p], tree.nodes[v].name),
-                None => tree.nodes[v].name.clone(),
-            };
             preorder.push(v);
             stack.extend(tree.nodes[v].children.iter().rev());
         }

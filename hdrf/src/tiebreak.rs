@@ -159,11 +159,6 @@ impl TieBreaks {
         &self.0
     }
 
-    /// Whether some rule needs the names of the candidates.
-    pub fn uses_names(&self) -> bool {
-        self.0.contains(&SiblingTieBreak::Name)
-    }
-
     /// How two tied candidates compare: the first rule that tells them apart, else input
     /// order (`Less`: `a` first).
     pub fn compare(&self, a: &Candidate<'_>, b: &Candidate<'_>) -> Ordering {

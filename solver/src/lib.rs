@@ -46,6 +46,7 @@ pub mod properties;
 pub mod random_instances;
 pub mod rational;
 pub mod registry;
+mod setters;
 pub mod simplex;
 pub mod welfare;
 

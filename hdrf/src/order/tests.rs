@@ -77,7 +77,8 @@ fn mesos_drf_sorter_orders_by_dominant_share() {
     assert_eq!(names(&out), ["e", "b", "d", "c", "f"]);
     assert_eq!(out.nodes[2].dominant_share, q(2, 25)); // c: 16/200
     assert_eq!(out.nodes[4].dominant_share, q(1, 40)); // e: 5/200
-                                                       // "deactivate d": d holds its whole task count, so it is not offered.
+
+    // "deactivate d": d holds its whole task count, so it is not offered.
     let mut t = t;
     t.nodes[3] = OrderNode::leaf("d", v(&[3, 1]), v(&[3, 1])).tasks(r(1));
     let out = order(&t, &naive).unwrap();
@@ -234,98 +235,66 @@ fn mesos_weights_on_subtrees_with_an_exact_tie() {
 // <mem, vcores>, weight 1, min share 0 unless stated; read at commit
 // 09b476e6dabe8039a41dde7930c8a9c0d14bb750). s2 is listed first, so that the tree order
 // would favour it, and each case asserts that the keys differ: the key decides.
-fn yarn_first(
-    cluster: &[i128],
-    s1: (Vec<Rational>, Rational, Option<Vec<Rational>>),
-    s2: (Vec<Rational>, Rational, Option<Vec<Rational>>),
-) -> String {
+fn yarn_first(cluster: [i128; 2], s1: YarnSide, s2: YarnSide) -> String {
     let mut nodes = vec![OrderNode::pool("root", vec![1, 2])];
     for (name, (u, w, g)) in [("s2", s2), ("s1", s1)] {
         // Tasks of (1, 0): some cases use every vcore, and a task must fit to be offered.
-        let mut leaf = OrderNode::leaf(name, v(&[1, 0]), u).weight(w);
-        leaf.guarantee = g;
+        let mut leaf = OrderNode::leaf(name, v(&[1, 0]), v(&u)).weight(r(w));
+        leaf.guarantee = g.map(|g| v(&g));
         nodes.push(leaf);
     }
-    let t = OrderTree::new(v(cluster), nodes);
+    let t = OrderTree::new(v(&cluster), nodes);
     let out = order(&t, &OrderConfig::new(Rule::Yarn)).unwrap();
     assert_ne!(out.nodes[1].key, out.nodes[2].key, "decided by the key");
     names(&out)[0].clone()
 }
 
+/// A schedulable of YARN's comparator tests: usage, weight, minimum share.
+type YarnSide = ([i128; 2], i128, Option<[i128; 2]>);
+
 #[test]
 fn yarn_drf_comparator_cases() {
-    let one = || Rational::ONE;
-    // testSameDominantResource: cluster <8000, 4>; both dominant 1/4 on vcores, then mem
-    // 1000/8000 < 2000/8000 -> s1.
-    assert_eq!(
-        yarn_first(
-            &[8000, 4],
-            (v(&[1000, 1]), one(), None),
-            (v(&[2000, 1]), one(), None)
+    let cases: [([i128; 2], YarnSide, YarnSide, &str); 10] = [
+        // testSameDominantResource: cluster <8000, 4>; both dominant 1/4 on vcores, then mem
+        // 1000/8000 < 2000/8000 -> s1.
+        ([8000, 4], ([1000, 1], 1, None), ([2000, 1], 1, None), "s1"),
+        // testDifferentDominantResource: cluster <8000, 8>; 4000/8000 = 1/2 < 5/8 -> s1.
+        ([8000, 8], ([4000, 3], 1, None), ([2000, 5], 1, None), "s1"),
+        // testOneIsNeedy: s1 <2000, 5> with min <0, 6>: dominant vcores, 5 < 6, needy; it
+        // goes first although its share 5/8 exceeds s2's 1/2.
+        (
+            [8000, 8],
+            ([2000, 5], 1, Some([0, 6])),
+            ([4000, 3], 1, None),
+            "s1",
         ),
-        "s1"
-    );
-    // testDifferentDominantResource: cluster <8000, 8>; 4000/8000 = 1/2 < 5/8 -> s1.
-    assert_eq!(
-        yarn_first(
-            &[8000, 8],
-            (v(&[4000, 3]), one(), None),
-            (v(&[2000, 5]), one(), None)
+        // testBothAreNeedy: cluster <8000, 100>; s1 <2000, 5> min <3000, 6> (dominant mem,
+        // ratio 2/3), s2 <4000, 3> min <5000, 4> (dominant mem, ratio 4/5) -> s1.
+        (
+            [8000, 100],
+            ([2000, 5], 1, Some([3000, 6])),
+            ([4000, 3], 1, Some([5000, 4])),
+            "s1",
         ),
-        "s1"
-    );
-    // testOneIsNeedy: s1 <2000, 5> with min <0, 6>: dominant vcores, 5 < 6, needy; it
-    // goes first although its share 5/8 exceeds s2's 1/2.
-    assert_eq!(
-        yarn_first(
-            &[8000, 8],
-            (v(&[2000, 5]), one(), Some(v(&[0, 6]))),
-            (v(&[4000, 3]), one(), None)
-        ),
-        "s1"
-    );
-    // testBothAreNeedy: cluster <8000, 100>; s1 <2000, 5> min <3000, 6> (dominant mem,
-    // ratio 2/3), s2 <4000, 3> min <5000, 4> (dominant mem, ratio 4/5) -> s1.
-    assert_eq!(
-        yarn_first(
-            &[8000, 100],
-            (v(&[2000, 5]), one(), Some(v(&[3000, 6]))),
-            (v(&[4000, 3]), one(), Some(v(&[5000, 4])))
-        ),
-        "s1"
-    );
-    // testEvenWeightsSameDominantResource / ...DifferentDominantResource, cluster
-    // <8000, 8>, s1 of weight 2: (3/8)/2 = 3/16 < 2/8; (3/8)/2 < 2/8; (3/8)/2 < 2/8;
-    // (3/8)/2 < 2/8 -> s1 each time.
-    for (s1, s2) in [
-        ([3000, 1], [2000, 1]),
-        ([1000, 3], [1000, 2]),
-        ([1000, 3], [2000, 1]),
-        ([3000, 1], [1000, 2]),
-    ] {
+        // testEvenWeightsSameDominantResource / ...DifferentDominantResource, cluster
+        // <8000, 8>, s1 of weight 2: (3/8)/2 = 3/16 < 2/8; (3/8)/2 < 2/8; (3/8)/2 < 2/8;
+        // (3/8)/2 < 2/8 -> s1 each time.
+        ([8000, 8], ([3000, 1], 2, None), ([2000, 1], 1, None), "s1"),
+        ([8000, 8], ([1000, 3], 2, None), ([1000, 2], 1, None), "s1"),
+        ([8000, 8], ([1000, 3], 2, None), ([2000, 1], 1, None), "s1"),
+        ([8000, 8], ([3000, 1], 2, None), ([1000, 2], 1, None), "s1"),
+        // testCompareSchedulablesWithClusterResourceChanges: s1 <2000, 1>, s2 <1000, 2>;
+        // cluster <4000, 5>: 1/2 > 2/5 -> s2; cluster <8000, 6>: 1/4 < 1/3 -> s1.
+        ([4000, 5], ([2000, 1], 1, None), ([1000, 2], 1, None), "s2"),
+        ([8000, 6], ([2000, 1], 1, None), ([1000, 2], 1, None), "s1"),
+    ];
+    for (cluster, s1, s2, want) in cases {
         assert_eq!(
-            yarn_first(&[8000, 8], (v(&s1), r(2), None), (v(&s2), one(), None)),
-            "s1"
+            yarn_first(cluster, s1, s2),
+            want,
+            "{cluster:?} {s1:?} {s2:?}"
         );
     }
-    // testCompareSchedulablesWithClusterResourceChanges: s1 <2000, 1>, s2 <1000, 2>;
-    // cluster <4000, 5>: 1/2 > 2/5 -> s2; cluster <8000, 6>: 1/4 < 1/3 -> s1.
-    assert_eq!(
-        yarn_first(
-            &[4000, 5],
-            (v(&[2000, 1]), one(), None),
-            (v(&[1000, 2]), one(), None)
-        ),
-        "s2"
-    );
-    assert_eq!(
-        yarn_first(
-            &[8000, 6],
-            (v(&[2000, 1]), one(), None),
-            (v(&[1000, 2]), one(), None)
-        ),
-        "s1"
-    );
 }
 
 // apache/hadoop, .../scheduler/fair/TestFairScheduler.java, testBasicDRFWithQueues: one

@@ -16,7 +16,6 @@ use leontief_solver::{FreezeRule, Rational};
 
 use super::{Aggregation, FluidPool, Normaliser, TreePolicy};
 use crate::allocation::{Computation, TreeAllocation};
-use crate::error::Result;
 use crate::Policy;
 use crate::Tree;
 
@@ -109,14 +108,6 @@ impl TreePolicy for Collapsed {
     /// `λ_p` is a minimum the engine tracks itself: no breakpoint of its own.
     fn fluid_breakpoint(&self, _pool: &FluidPool<'_>) -> Option<Rational> {
         None
-    }
-
-    /// Weighted DRF by the solver's progressive filling, without the tree engine.
-    fn allocate(&self, tree: &Tree) -> Result<TreeAllocation> {
-        if tree.has_production_fields() {
-            return super::production::allocate(tree, self);
-        }
-        Ok(weighted_drf(tree))
     }
 }
 

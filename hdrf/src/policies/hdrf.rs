@@ -84,7 +84,6 @@ use super::affine::{add_scaled, max_breakpoint, max_with_slope};
 use super::{Aggregation, FluidPool, Normaliser, TreePolicy};
 use crate::allocation::TreeAllocation;
 use crate::error::Result;
-use crate::fill::fluid_allocation;
 use crate::Policy;
 use crate::Tree;
 
@@ -121,7 +120,7 @@ use crate::Tree;
 ///   out the paper's rule step by step with its figures:
 ///   <https://go-mod-viewer.appspot.com/volcano.sh/volcano@v1.9.0/docs/design/hdrf.md>.
 pub fn hdrf(tree: &Tree) -> Result<TreeAllocation> {
-    Hdrf.allocate(tree)
+    crate::allocate(tree, Policy::Hdrf)
 }
 
 /// H-DRF as a [`TreePolicy`]: `K_v = E_v / w_v`, with `E_v` the largest unsaturated entry of
@@ -146,15 +145,6 @@ impl TreePolicy for Hdrf {
         Aggregation::Effective
     }
 
-    fn key_follows_activity(&self) -> bool {
-        false
-    }
-
-    /// `E_v / w_v`: the minimum over the children is already inside `E_v`.
-    fn pool_key(&self, own: Rational, _lam: Option<&Rational>) -> Rational {
-        own
-    }
-
     /// `max_j V_pj / w_p` over the unsaturated resources `j`.
     fn fluid_key(&self, pool: &FluidPool<'_>) -> (Rational, Rational) {
         let w = pool.node.weight();
@@ -167,13 +157,6 @@ impl TreePolicy for Hdrf {
     fn fluid_breakpoint(&self, pool: &FluidPool<'_>) -> Option<Rational> {
         let sat = pool.saturated;
         max_breakpoint(pool.effective, pool.effective_rate, |j| !sat[j])
-    }
-
-    fn allocate(&self, tree: &Tree) -> Result<TreeAllocation> {
-        if tree.has_production_fields() {
-            return super::production::allocate(tree, self);
-        }
-        fluid_allocation(tree, self)
     }
 }
 

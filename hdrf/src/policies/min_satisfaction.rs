@@ -40,7 +40,6 @@ use super::affine::{keep_min, max_breakpoint, max_with_slope, min_breakpoint, mi
 use super::{Aggregation, FluidPool, Normaliser, TreePolicy};
 use crate::allocation::TreeAllocation;
 use crate::error::Result;
-use crate::fill::fluid_allocation;
 use crate::Policy;
 use crate::Tree;
 
@@ -70,7 +69,7 @@ use crate::Tree;
 ///   больших кластерах", 2016, transcript): flattening, naive HDRF's starvation,
 ///   min-satisfaction HDRF.
 pub fn min_satisfaction(tree: &Tree) -> Result<TreeAllocation> {
-    MinSatisfaction.allocate(tree)
+    crate::allocate(tree, Policy::MinSatisfaction)
 }
 
 /// Min-satisfaction HDRF as a [`TreePolicy`]: `K_pool = min(σ_pool, min over active
@@ -133,12 +132,5 @@ impl TreePolicy for MinSatisfaction {
             keep_min(&mut best, dt);
         }
         best
-    }
-
-    fn allocate(&self, tree: &Tree) -> Result<TreeAllocation> {
-        if tree.has_production_fields() {
-            return super::production::allocate(tree, self);
-        }
-        fluid_allocation(tree, self)
     }
 }

@@ -42,10 +42,8 @@ pub mod production;
 
 use leontief_solver::Rational;
 
-use crate::allocation::TreeAllocation;
-use crate::error::Result;
+use crate::NodeView;
 use crate::Policy;
-use crate::{NodeView, Tree};
 
 /// What a node's share is divided by in its key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -124,13 +122,18 @@ pub trait TreePolicy: Sync {
 
     /// Whether a pool's key depends on which of its children are active (it does when it
     /// takes their minimum): an engine that blocks a leaf must then recompute its ancestors'.
-    fn key_follows_activity(&self) -> bool;
+    fn key_follows_activity(&self) -> bool {
+        false
+    }
 
     /// The key of an active pool (for [`Aggregation::Usage`] and [`Aggregation::Effective`])
     /// from `own`, its share over its normaliser — the dominant share of its usage, or of its
     /// effective vector — and, when [`TreePolicy::key_follows_activity`], `lam`, its active
-    /// children's smallest key (`None` when it has none).
-    fn pool_key(&self, own: Rational, lam: Option<&Rational>) -> Rational;
+    /// children's smallest key (`None` when it has none). By default `own`: the key does
+    /// not look at the children's.
+    fn pool_key(&self, own: Rational, _lam: Option<&Rational>) -> Rational {
+        own
+    }
 
     /// In the fluid fill: the key of an active pool other than the root and its rate per
     /// unit of the pool's own clock.
@@ -140,11 +143,4 @@ pub trait TreePolicy: Sync {
     /// [`TreePolicy::fluid_key`] changes its argument (a pool's dominant resource changes,
     /// a minimum changes sides), if any.
     fn fluid_breakpoint(&self, pool: &FluidPool<'_>) -> Option<Rational>;
-
-    /// The static allocation: the exact fluid limit of a fill from zero.
-    ///
-    /// # Errors
-    /// Only [`crate::SolverError::Mechanism`] from an internal safeguard of the fluid engine
-    /// (a phase budget), not expected on any valid tree.
-    fn allocate(&self, tree: &Tree) -> Result<TreeAllocation>;
 }

@@ -32,7 +32,6 @@ use super::affine::{max_breakpoint, max_with_slope};
 use super::{Aggregation, FluidPool, Normaliser, TreePolicy};
 use crate::allocation::TreeAllocation;
 use crate::error::Result;
-use crate::fill::fluid_allocation;
 use crate::Policy;
 use crate::Tree;
 
@@ -65,7 +64,7 @@ use crate::Tree;
 /// - The Yandex lecture on resource allocation in large clusters ("Распределение ресурсов в
 ///   больших кластерах", 2016, transcript): naive HDRF and its starvation.
 pub fn naive(tree: &Tree) -> Result<TreeAllocation> {
-    Naive.allocate(tree)
+    crate::allocate(tree, Policy::Naive)
 }
 
 /// Naive HDRF as a [`TreePolicy`]: `K_v = S_v / w_v`.
@@ -89,15 +88,6 @@ impl TreePolicy for Naive {
         Aggregation::Usage
     }
 
-    fn key_follows_activity(&self) -> bool {
-        false
-    }
-
-    /// `S_v / w_v`, whatever the children's keys.
-    fn pool_key(&self, own: Rational, _lam: Option<&Rational>) -> Rational {
-        own
-    }
-
     /// `max_j U_pj / w_p`: piecewise linear, its slope that of the dominant resource.
     fn fluid_key(&self, pool: &FluidPool<'_>) -> (Rational, Rational) {
         let w = pool.node.weight();
@@ -108,12 +98,5 @@ impl TreePolicy for Naive {
     /// The pool's dominant resource changes.
     fn fluid_breakpoint(&self, pool: &FluidPool<'_>) -> Option<Rational> {
         max_breakpoint(pool.usage, pool.rate, |_| true)
-    }
-
-    fn allocate(&self, tree: &Tree) -> Result<TreeAllocation> {
-        if tree.has_production_fields() {
-            return super::production::allocate(tree, self);
-        }
-        fluid_allocation(tree, self)
     }
 }

@@ -253,10 +253,7 @@ impl SimPolicy {
     /// assert_eq!(err, "policy: unknown policy \"drf\" (expected collapsed, naive, min-satisfaction, hdrf or fifo)");
     /// ```
     pub fn name(self) -> &'static str {
-        match self {
-            SimPolicy::Tree(policy) => policy.name(),
-            SimPolicy::Fifo => "fifo",
-        }
+        self.static_policy().map_or("fifo", Policy::name)
     }
 
     /// The tree policy (`None` for FIFO).
@@ -362,46 +359,21 @@ impl SimConfig {
         }
     }
 
-    /// Sets `K` machines.
-    pub fn machines(mut self, k: u64) -> Self {
-        self.machines = Some(k);
-        self
-    }
-
-    /// Sets the preemption timeout.
-    pub fn preemption(mut self, timeout: impl Into<Rational>) -> Self {
-        self.preemption = Some(timeout.into());
-        self
-    }
-
-    /// Sets what the time series keeps.
-    pub fn record(mut self, record: Record) -> Self {
-        self.record = record;
-        self
-    }
-
-    /// Sets the horizon (overriding the scenario's).
-    pub fn horizon(mut self, horizon: impl Into<Rational>) -> Self {
-        self.horizon = Some(horizon.into());
-        self
-    }
-
-    /// Sets the seed (overriding the scenario's).
-    pub fn seed(mut self, seed: u64) -> Self {
-        self.seed = Some(seed);
-        self
-    }
-
-    /// Sets the tie-break chain.
-    pub fn tie(mut self, tie: TieBreaks) -> Self {
-        self.tie = tie;
-        self
-    }
-
-    /// Sets the event budget.
-    pub fn max_events(mut self, budget: u64) -> Self {
-        self.max_events = budget;
-        self
+    leontief_solver::setters! {
+        /// Sets `K` machines.
+        machines(k: u64) => machines = Some(k);
+        /// Sets the preemption timeout.
+        preemption(timeout: impl Into<Rational>) => preemption = Some(timeout.into());
+        /// Sets what the time series keeps.
+        record(record: Record) => record = record;
+        /// Sets the horizon (overriding the scenario's).
+        horizon(horizon: impl Into<Rational>) => horizon = Some(horizon.into());
+        /// Sets the seed (overriding the scenario's).
+        seed(seed: u64) => seed = Some(seed);
+        /// Sets the tie-break chain.
+        tie(tie: TieBreaks) => tie = tie;
+        /// Sets the event budget.
+        max_events(budget: u64) => max_events = budget;
     }
 }
 
@@ -516,12 +488,7 @@ pub fn simulate(scenario: &Scenario, config: &SimConfig) -> Result<Simulation> {
         .clone()
         .or_else(|| scenario.horizon.clone())
         .ok_or_else(|| SolverError::invalid("horizon", "missing (the end of simulated time)"))?;
-    if !horizon.is_positive() {
-        return Err(SolverError::invalid(
-            "horizon",
-            format!("expected a positive number, found {horizon}"),
-        ));
-    }
+    workload::require_positive("horizon", "number", &horizon)?;
     let warmup = scenario
         .warmup
         .clone()
@@ -551,21 +518,11 @@ pub fn simulate(scenario: &Scenario, config: &SimConfig) -> Result<Simulation> {
                 SolverError::invalid("machines", format!("at most {} machines", 1 << 20))
             })?,
     };
-    if let Some(t) = &config.preemption
-        && !t.is_positive()
-    {
-        return Err(SolverError::invalid(
-            "preemption",
-            format!("expected a positive timeout, found {t}"),
-        ));
+    if let Some(t) = &config.preemption {
+        workload::require_positive("preemption", "timeout", t)?;
     }
     if let Record::Every(dt) = &config.record {
-        if !dt.is_positive() {
-            return Err(SolverError::invalid(
-                "every",
-                format!("expected a positive time step, found {dt}"),
-            ));
-        }
+        workload::require_positive("every", "time step", dt)?;
         let samples = (&horizon / dt).ceil();
         if samples > Rational::from(MAX_SAMPLES) {
             return Err(SolverError::invalid(
@@ -745,10 +702,7 @@ impl Simulation {
     /// ```
     pub fn series_csv(&self, tree: &Tree) -> String {
         let paths: Vec<String> = tree.nodes().map(|v| csv_field(&tree.path(v))).collect();
-        let inv_g: Vec<Rational> = tree
-            .nodes()
-            .map(|v| tree.guaranteed_share(v).recip().expect("g > 0"))
-            .collect();
+        let inv_g = inverse_guarantees(tree);
         let mut out = String::from("time,path,dominant_share,satisfaction\n");
         for s in &self.series {
             for (i, x) in s.shares.iter().enumerate() {
@@ -863,10 +817,7 @@ impl Serialize for SimulationDoc<'_> {
                 }
             })
             .collect();
-        let inv_g: Vec<Rational> = tree
-            .nodes()
-            .map(|v| tree.guaranteed_share(v).recip().expect("g > 0"))
-            .collect();
+        let inv_g = inverse_guarantees(tree);
         let series = run
             .series
             .iter()
@@ -903,6 +854,13 @@ impl Serialize for SimulationDoc<'_> {
         }
         .serialize(serializer)
     }
+}
+
+/// Every node's `1 / g_v`: a share times it is the node's satisfaction.
+fn inverse_guarantees(tree: &Tree) -> Vec<Rational> {
+    tree.nodes()
+        .map(|v| tree.guaranteed_share(v).recip().expect("g > 0"))
+        .collect()
 }
 
 /// Quotes a CSV field when it needs it.

@@ -1,6 +1,6 @@
 //! The runs of several policies on one workload as one text table.
 
-use crate::{NodeId, Tree};
+use crate::Tree;
 
 use super::Simulation;
 
@@ -38,8 +38,7 @@ pub fn render_comparison(tree: &Tree, runs: &[Simulation]) -> String {
         }
     }));
     let mut rows = vec![header];
-    let nodes: Vec<NodeId> = tree.nodes().collect();
-    for v in nodes {
+    for v in tree.nodes() {
         let mut row = vec![tree.path(v), tree.guaranteed_share(v).to_string()];
         row.extend(runs.iter().map(|r| {
             let s = &r.nodes[v.index()];
@@ -52,24 +51,7 @@ pub fn render_comparison(tree: &Tree, runs: &[Simulation]) -> String {
         }));
         rows.push(row);
     }
-    let mut widths = vec![0usize; rows[0].len()];
-    for row in &rows {
-        for (w, cell) in widths.iter_mut().zip(row) {
-            *w = (*w).max(cell.chars().count());
-        }
-    }
-    let mut out = String::new();
-    for row in &rows {
-        let mut line = String::new();
-        for (i, cell) in row.iter().enumerate() {
-            line.push_str(cell);
-            if i + 1 < row.len() {
-                line.push_str(&" ".repeat(widths[i] - cell.chars().count() + 2));
-            }
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
+    let mut out = crate::allocation::aligned(&rows);
     if let Some(r) = runs.first() {
         out.push_str(&format!(
             "cells: time-average dominant share / longest spell at least one task below the guarantee with unmet demand; STARVED: longer than {}\n",

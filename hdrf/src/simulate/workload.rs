@@ -375,13 +375,19 @@ fn optional_positive(obj: &Map<String, Value>, field: &str) -> Result<Option<Rat
 /// A number `> 0` at `field`.
 pub(crate) fn positive(field: &str, v: &Value) -> Result<Rational> {
     let x = number(field, v, "a positive number")?;
-    if !x.is_positive() {
-        return Err(SolverError::invalid(
-            field,
-            format!("expected a positive number, found {x}"),
-        ));
-    }
+    require_positive(field, "number", &x)?;
     Ok(x)
+}
+
+/// An error on `field` unless `x > 0`: "expected a positive `what`, found `x`".
+pub(crate) fn require_positive(field: &str, what: &str, x: &Rational) -> Result<()> {
+    if x.is_positive() {
+        return Ok(());
+    }
+    Err(SolverError::invalid(
+        field,
+        format!("expected a positive {what}, found {x}"),
+    ))
 }
 
 fn non_negative(field: &str, v: &Value) -> Result<Rational> {

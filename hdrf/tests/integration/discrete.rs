@@ -5,7 +5,7 @@
 
 use crate::common;
 
-use common::{random_tree, Shape};
+use common::small_random_tree;
 use leontief_hdrf::discrete::discrete;
 use leontief_hdrf::{allocate, Policy, Tree, TreeAllocation};
 use leontief_solver::Rational;
@@ -95,15 +95,7 @@ fn random_trees_converge_at_rate_one_over_k() {
     for policy in Policy::ALL {
         let mut worst = [Rational::ZERO, Rational::ZERO, Rational::ZERO];
         for seed in 0..100u64 {
-            let m = 1 + (seed % 3) as usize;
-            let t = random_tree(
-                seed,
-                Shape {
-                    depth: 3,
-                    leaves: 5,
-                    m,
-                },
-            );
+            let t = small_random_tree(seed);
             let fluid = allocate(&t, policy).unwrap();
             for (w, k) in worst.iter_mut().zip([16u64, 64, 256]) {
                 let d = discrete(&t, policy, k).unwrap();

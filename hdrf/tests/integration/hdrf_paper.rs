@@ -29,29 +29,27 @@ fn blocked_example() -> Tree {
 fn blocked_example_splits_the_gpus_evenly() {
     let tree = blocked_example();
     let names = ["n1", "n2", "n31", "n32", "n4", "n3"];
-    // Every leaf rises at the root's level s (n3's children at s too: its effective share is
-    // max(n3,1's CPU, n3,2's GPU) = s). The CPU (n1 + n2 + n3,1 = 3s) saturates at s = 1/3,
-    // when every leaf holds 1/3 of its dominant resource — the paper's "at the point that
-    // every leaf is allocated 1/3". The paper: counting n3,1's saturated CPU in n3's share
-    // would let n3,2 take 2/3 of the GPUs and leave n4 1/3; H-DRF ignores the saturated
-    // resource, so n3's share is n3,2's GPU and the remaining 1/3 of the GPUs splits evenly.
-    assert_eq!(
-        shares(&tree, Policy::Hdrf, &names),
-        ["1/3", "1/3", "1/3", "1/2", "1/2", "1/2"]
-    );
-    // The static fill of naive HDRF gives the same: n3's share max(1/3, n3,2's GPU) rises
-    // with n3,2 from 1/3 on, level with n4. The paper's 2/3 : 1/3 needs a task-level
-    // scheduler that counts the saturated CPU while n4 is one task ahead.
-    assert_eq!(
-        shares(&tree, Policy::Naive, &names),
-        ["1/3", "1/3", "1/3", "1/2", "1/2", "1/2"]
-    );
-    // Collapsed (weights 1/4, 1/4, 1/8, 1/8, 1/4): the CPU splits 2:2:1 (n1 = n2 = 2/5,
-    // n3,1 = 1/5), the GPU 1:2 between n3,2 and n4 (1/3, 2/3).
-    assert_eq!(
-        shares(&tree, Policy::Collapsed, &names),
-        ["2/5", "2/5", "1/5", "1/3", "2/3", "1/3"]
-    );
+    for (policy, want) in [
+        // Every leaf rises at the root's level s (n3's children at s too: its effective share is
+        // max(n3,1's CPU, n3,2's GPU) = s). The CPU (n1 + n2 + n3,1 = 3s) saturates at s = 1/3,
+        // when every leaf holds 1/3 of its dominant resource — the paper's "at the point that
+        // every leaf is allocated 1/3". The paper: counting n3,1's saturated CPU in n3's share
+        // would let n3,2 take 2/3 of the GPUs and leave n4 1/3; H-DRF ignores the saturated
+        // resource, so n3's share is n3,2's GPU and the remaining 1/3 of the GPUs splits evenly.
+        (Policy::Hdrf, ["1/3", "1/3", "1/3", "1/2", "1/2", "1/2"]),
+        // The static fill of naive HDRF gives the same: n3's share max(1/3, n3,2's GPU) rises
+        // with n3,2 from 1/3 on, level with n4. The paper's 2/3 : 1/3 needs a task-level
+        // scheduler that counts the saturated CPU while n4 is one task ahead.
+        (Policy::Naive, ["1/3", "1/3", "1/3", "1/2", "1/2", "1/2"]),
+        // Collapsed (weights 1/4, 1/4, 1/8, 1/8, 1/4): the CPU splits 2:2:1 (n1 = n2 = 2/5,
+        // n3,1 = 1/5), the GPU 1:2 between n3,2 and n4 (1/3, 2/3).
+        (
+            Policy::Collapsed,
+            ["2/5", "2/5", "1/5", "1/3", "2/3", "1/3"],
+        ),
+    ] {
+        assert_eq!(shares(&tree, policy, &names), want, "{}", policy.name());
+    }
     for policy in Policy::ALL {
         let x = allocate(&tree, policy).unwrap();
         assert!(
@@ -83,8 +81,8 @@ fn divergent_example() -> Tree {
 /// so B's share is 1/5 + y with y = B2's memory: 2/5, equal to A's. A and B rise together:
 /// a = 1/5 + y and a + 1/5 + y = 1 (memory) give A = 1/2, B2 = 3/10 (B = 1/2).
 ///
-/// A reading that drops blocked children from a pool's vector (the one we implemented before
-/// following the paper) would let B2 alone take the last 1/5 of memory: A = B2 = 2/5. Both
+/// A reading that drops blocked children from a pool's vector would let B2 alone take the last
+/// 1/5 of memory: A = B2 = 2/5. Both
 /// meet the share guarantee (1/4 for each child of the root); the paper's is also PO here.
 #[test]
 fn blocked_child_holding_an_unsaturated_resource() {

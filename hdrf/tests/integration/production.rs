@@ -313,11 +313,13 @@ fn qs(values: &[&str]) -> Vec<Rational> {
     values.iter().map(|s| q(s)).collect()
 }
 
-fn clamp() -> Rules {
-    Rules {
+/// `doc` under the clamp rule.
+fn clamped(doc: &serde_json::Value) -> Tree {
+    let rules = Rules {
         guarantees: GuaranteeRule::Clamp,
         ..Rules::default()
-    }
+    };
+    Tree::from_json_with(doc, rules).unwrap()
 }
 
 /// YARN (`apache/hadoop`), `TestFairScheduler.testFifoWithinQueue`: a FIFO leaf queue on one
@@ -453,7 +455,7 @@ fn guarantees_inside_a_fifo_pool_come_first() {
         under(&t, Policy::Collapsed, &paths),
         qs(&["7/3", "3", "14/3"])
     );
-    let t = Tree::from_json_with(&doc, clamp()).unwrap();
+    let t = clamped(&doc);
     for policy in [Policy::Naive, Policy::Hdrf] {
         assert_eq!(
             under(&t, policy, &paths),
@@ -480,35 +482,23 @@ fn guarantees_inside_a_fifo_pool_come_first() {
 #[test]
 fn yarn_compute_fair_shares_under_the_clamp_rule() {
     let abcd = ["root/a", "root/b", "root/c", "root/d"];
-    let t = Tree::from_json_with(
-        &json!({"capacity": [45], "tree": {"children": [
+    let t = clamped(&json!({"capacity": [45], "tree": {"children": [
             {"name": "a", "weight": 2, "demand": [1], "guarantee": [20]},
             {"name": "b", "demand": [1]},
             {"name": "c", "demand": [1], "guarantee": [5]},
-            {"name": "d", "weight": "1/2", "demand": [1], "guarantee": [15]}]}}),
-        clamp(),
-    )
-    .unwrap();
+            {"name": "d", "weight": "1/2", "demand": [1], "guarantee": [15]}]}}));
     all_policies(&t, &abcd, &["20", "5", "5", "15"]);
-    let t = Tree::from_json_with(
-        &json!({"capacity": [40], "tree": {"children": [
+    let t = clamped(&json!({"capacity": [40], "tree": {"children": [
             {"name": "a", "demand": [1], "guarantee": [20]},
             {"name": "b", "demand": [1], "guarantee": [18]},
             {"name": "c", "demand": [1]},
-            {"name": "d", "demand": [1], "guarantee": [2]}]}}),
-        clamp(),
-    )
-    .unwrap();
+            {"name": "d", "demand": [1], "guarantee": [2]}]}}));
     all_policies(&t, &abcd, &["20", "18", "0", "2"]);
-    let t = Tree::from_json_with(
-        &json!({"capacity": [45], "tree": {"children": [
+    let t = clamped(&json!({"capacity": [45], "tree": {"children": [
             {"name": "a", "weight": 2, "limit": [10], "demand": [1]},
             {"name": "b", "limit": [11], "demand": [1]},
             {"name": "c", "limit": [30], "demand": [1]},
-            {"name": "d", "weight": "1/2", "limit": [20], "demand": [1]}]}}),
-        clamp(),
-    )
-    .unwrap();
+            {"name": "d", "weight": "1/2", "limit": [20], "demand": [1]}]}}));
     all_policies(&t, &abcd, &["10", "11", "16", "8"]);
 }
 
@@ -517,13 +507,9 @@ fn yarn_compute_fair_shares_under_the_clamp_rule() {
 /// weighted share and changes nothing: 4096 MB each (4 tasks of (1024, 1)).
 #[test]
 fn yarn_min_resources_below_the_weighted_share() {
-    let t = Tree::from_json_with(
-        &json!({"capacity": [8192, 8], "tree": {"children": [
+    let t = clamped(&json!({"capacity": [8192, 8], "tree": {"children": [
             {"name": "queueA", "weight": "1/2", "guarantee": [1024, 1], "demand": [1024, 1]},
-            {"name": "queueB", "weight": "1/2", "guarantee": [1024, 1], "demand": [1024, 1]}]}}),
-        clamp(),
-    )
-    .unwrap();
+            {"name": "queueB", "weight": "1/2", "guarantee": [1024, 1], "demand": [1024, 1]}]}}));
     all_policies(&t, &["root/queueA", "root/queueB"], &["4", "4"]);
 }
 
@@ -535,7 +521,7 @@ fn yarn_min_resources_below_the_weighted_share() {
 fn ytsaurus_legacy_min_share_ratios_under_the_clamp_rule() {
     let run = |children: serde_json::Value, paths: &[&str], expected: &[&str]| {
         let doc = json!({"capacity": [1], "tree": {"children": children}});
-        let t = Tree::from_json_with(&doc, clamp()).unwrap();
+        let t = clamped(&doc);
         all_policies(&t, paths, expected);
     };
     let a = json!({"name": "A", "guarantee": "3/5", "demand": ["1/1000"]});
@@ -565,11 +551,7 @@ fn a_pool_guarantee_under_both_rules() {
         {"name": "Q", "demand": [1]}]}});
     let paths = ["root/P/a", "root/P/b", "root/Q"];
     all_policies(&tree(doc.clone()), &paths, &["9/2", "9/2", "3"]);
-    all_policies(
-        &Tree::from_json_with(&doc, clamp()).unwrap(),
-        &paths,
-        &["3", "3", "6"],
-    );
+    all_policies(&clamped(&doc), &paths, &["3", "3", "6"]);
 }
 
 /// A pool limit under both rules. Capacity 10, unit tasks: P limited to 4 (a guaranteed 2,
@@ -586,11 +568,7 @@ fn a_pool_limit_under_both_rules() {
         {"name": "Q", "demand": [1]}]}});
     let paths = ["root/P/a", "root/P/b", "root/Q"];
     all_policies(&tree(doc.clone()), &paths, &["3", "1", "6"]);
-    all_policies(
-        &Tree::from_json_with(&doc, clamp()).unwrap(),
-        &paths,
-        &["2", "2", "6"],
-    );
+    all_policies(&clamped(&doc), &paths, &["2", "2", "6"]);
 }
 
 #[test]
@@ -730,7 +708,7 @@ fn ytsaurus_promised_guarantee_under_both_rules() {
         "root/B/opB",
     ];
     let additive = tree(doc.clone());
-    let clamped = Tree::from_json_with(&doc, clamp()).unwrap();
+    let clamped = clamped(&doc);
     for policy in [Policy::Naive, Policy::MinSatisfaction, Policy::Hdrf] {
         assert_eq!(
             under(&additive, policy, &ops),

@@ -62,30 +62,22 @@ fn file_values_match_every_stated_figure() {
 fn lecture_example_every_policy() {
     let tree = tree_of("lecture-naive-starvation");
     let names = ["A", "B1", "B2", "B"];
-    // Naive (the file): A and B split the CPU (B's share is max(B1's CPU, B2's memory), both
-    // 1/2 when the CPU saturates at A = B1 = 1/2); then B2 takes the rest of the memory.
-    assert_eq!(
-        shares(&tree, Policy::Naive, &names),
-        ["1/2", "1/2", "1", "1"]
-    );
-    // Min-satisfaction, by hand: g = A 1/2, B 1/2, B1 = B2 = 1/4. B1 and B2 grow with equal
-    // σ (B1 CPU = B2 memory = s/4), so σ_B = (s/4)/(1/2) = s/2 is B's key, the minimum of its
-    // subtree; A's key is σ_A = 2a. Equal keys: a = s/4 = B1's CPU, so the CPU (a + s/4)
-    // saturates at A = B1 = 1/2, B2 = 1/2; B2 alone then fills the memory.
-    assert_eq!(
-        shares(&tree, Policy::MinSatisfaction, &names),
-        ["1/2", "1/2", "1", "1"]
-    );
-    // H-DRF: the same phases (no leaf stops before the CPU saturates).
-    assert_eq!(
-        shares(&tree, Policy::Hdrf, &names),
-        ["1/2", "1/2", "1", "1"]
-    );
-    // Collapsed: weights 1/2, 1/4, 1/4 on the CPU: A 2/3, B1 1/3; B2 all the memory.
-    assert_eq!(
-        shares(&tree, Policy::Collapsed, &names),
-        ["2/3", "1/3", "1", "1"]
-    );
+    for (policy, want) in [
+        // Naive (the file): A and B split the CPU (B's share is max(B1's CPU, B2's memory), both
+        // 1/2 when the CPU saturates at A = B1 = 1/2); then B2 takes the rest of the memory.
+        (Policy::Naive, ["1/2", "1/2", "1", "1"]),
+        // Min-satisfaction, by hand: g = A 1/2, B 1/2, B1 = B2 = 1/4. B1 and B2 grow with equal
+        // σ (B1 CPU = B2 memory = s/4), so σ_B = (s/4)/(1/2) = s/2 is B's key, the minimum of its
+        // subtree; A's key is σ_A = 2a. Equal keys: a = s/4 = B1's CPU, so the CPU (a + s/4)
+        // saturates at A = B1 = 1/2, B2 = 1/2; B2 alone then fills the memory.
+        (Policy::MinSatisfaction, ["1/2", "1/2", "1", "1"]),
+        // H-DRF: the same phases (no leaf stops before the CPU saturates).
+        (Policy::Hdrf, ["1/2", "1/2", "1", "1"]),
+        // Collapsed: weights 1/2, 1/4, 1/4 on the CPU: A 2/3, B1 1/3; B2 all the memory.
+        (Policy::Collapsed, ["2/3", "1/3", "1", "1"]),
+    ] {
+        assert_eq!(shares(&tree, policy, &names), want, "{}", policy.name());
+    }
     for policy in Policy::ALL {
         let x = allocate(&tree, policy).unwrap();
         assert!(properties::share_guarantee(&tree, &x).is_empty());
@@ -97,25 +89,17 @@ fn lecture_example_every_policy() {
 fn hdrf_paper_example_every_policy() {
     let tree = tree_of("hdrf-paper-starvation");
     let names = ["n1", "n21", "n22", "n2"];
-    assert_eq!(
-        shares(&tree, Policy::Hdrf, &names),
-        ["1/2", "1", "1/2", "1"]
-    );
-    assert_eq!(
-        shares(&tree, Policy::Collapsed, &names),
-        ["2/3", "1", "1/3", "1"]
-    );
-    // Naive: n1's memory and n2's share (n21's CPU = n22's memory) rise together; memory
-    // saturates at n1 = n22 = 1/2, then n21 fills the CPU.
-    assert_eq!(
-        shares(&tree, Policy::Naive, &names),
-        ["1/2", "1", "1/2", "1"]
-    );
-    // Min-satisfaction, by hand: σ_n1 = 2·mem, n21 CPU = n22 memory = s/4 with σ_n2 = s/2 the
-    // minimum of n2's subtree; equal keys give n1 = n22, memory saturates at 1/2 each, then
-    // n21 fills the CPU: the same as H-DRF.
-    assert_eq!(
-        shares(&tree, Policy::MinSatisfaction, &names),
-        ["1/2", "1", "1/2", "1"]
-    );
+    for (policy, want) in [
+        (Policy::Hdrf, ["1/2", "1", "1/2", "1"]),
+        (Policy::Collapsed, ["2/3", "1", "1/3", "1"]),
+        // Naive: n1's memory and n2's share (n21's CPU = n22's memory) rise together; memory
+        // saturates at n1 = n22 = 1/2, then n21 fills the CPU.
+        (Policy::Naive, ["1/2", "1", "1/2", "1"]),
+        // Min-satisfaction, by hand: σ_n1 = 2·mem, n21 CPU = n22 memory = s/4 with σ_n2 = s/2 the
+        // minimum of n2's subtree; equal keys give n1 = n22, memory saturates at 1/2 each, then
+        // n21 fills the CPU: the same as H-DRF.
+        (Policy::MinSatisfaction, ["1/2", "1", "1/2", "1"]),
+    ] {
+        assert_eq!(shares(&tree, policy, &names), want, "{}", policy.name());
+    }
 }

@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use common::{q as r, random_tree, Shape};
+use common::{q as r, small_random_tree};
 use leontief_hdrf::discrete::discrete;
 use leontief_hdrf::simulate::{simulate, Record, Scenario, SimConfig, SimPolicy, Simulation};
 use leontief_hdrf::tiebreak::TieBreaks;
@@ -22,11 +22,12 @@ fn idx(s: &Scenario, name: &str) -> usize {
 
 /// The minimum of a node's share over every recorded (settled) state.
 fn min_over_series(run: &Simulation, v: usize) -> Rational {
-    run.series
-        .iter()
-        .map(|x| x.shares[v].clone())
-        .min()
-        .unwrap()
+    common::shares_over_time(run, v).min().unwrap()
+}
+
+/// `policy` on `s` with the durations of `seed`.
+fn seeded(s: &Scenario, policy: Policy, seed: u64) -> Simulation {
+    simulate(s, &SimConfig::new(SimPolicy::Tree(policy)).seed(seed)).unwrap()
 }
 
 /// The lecture's tree with tasks of 1/20 and fixed durations: A 3/2, B1 1, B2 1000 (B2 holds
@@ -94,11 +95,7 @@ fn lecture_churn_example_for_several_seeds() {
     let s = example("lecture-churn.json");
     let (a, b1) = (idx(&s, "A"), idx(&s, "B1"));
     for seed in 1..=5 {
-        let naive = simulate(
-            &s,
-            &SimConfig::new(SimPolicy::Tree(Policy::Naive)).seed(seed),
-        )
-        .unwrap();
+        let naive = seeded(&s, Policy::Naive, seed);
         assert_eq!(
             naive.nodes[b1].min_share_steady,
             Rational::ZERO,
@@ -109,11 +106,7 @@ fn lecture_churn_example_for_several_seeds() {
         assert_eq!(naive.nodes[a].min_share_steady, Rational::ONE);
         assert!(naive.completed > 1000, "churn happens: {}", naive.completed);
 
-        let fair = simulate(
-            &s,
-            &SimConfig::new(SimPolicy::Tree(Policy::MinSatisfaction)).seed(seed),
-        )
-        .unwrap();
+        let fair = seeded(&s, Policy::MinSatisfaction, seed);
         assert!(min_over_series(&fair, b1) >= r("7/20"), "seed {seed}");
         assert!(fair.nodes[b1].min_share_steady >= r("1/4"));
         assert_eq!(fair.nodes[b1].time_below_guarantee, Rational::ZERO);
@@ -132,11 +125,7 @@ fn hdrf_paper_churn_example() {
     let s = example("hdrf-paper-churn.json");
     let (n1, n22) = (idx(&s, "n1"), idx(&s, "n22"));
     for seed in 1..=3 {
-        let naive = simulate(
-            &s,
-            &SimConfig::new(SimPolicy::Tree(Policy::Naive)).seed(seed),
-        )
-        .unwrap();
+        let naive = seeded(&s, Policy::Naive, seed);
         assert_eq!(naive.nodes[n22].min_share_steady, Rational::ZERO);
         assert!(naive.nodes[n22].starved);
         assert_eq!(
@@ -145,20 +134,12 @@ fn hdrf_paper_churn_example() {
             "gpu drifts to n1"
         );
 
-        let hdrf = simulate(
-            &s,
-            &SimConfig::new(SimPolicy::Tree(Policy::Hdrf)).seed(seed),
-        )
-        .unwrap();
+        let hdrf = seeded(&s, Policy::Hdrf, seed);
         assert_eq!(hdrf.series[0].shares[n22], r("1/2"));
         assert!(min_over_series(&hdrf, n22) >= r("1/2"), "seed {seed}");
         assert!(!hdrf.nodes[n22].starved);
 
-        let fair = simulate(
-            &s,
-            &SimConfig::new(SimPolicy::Tree(Policy::MinSatisfaction)).seed(seed),
-        )
-        .unwrap();
+        let fair = seeded(&s, Policy::MinSatisfaction, seed);
         assert!(min_over_series(&fair, n22) >= r("7/20"));
         assert!(!fair.nodes[n22].starved);
     }
@@ -342,15 +323,7 @@ fn first_fill(tree: &Tree, policy: SimPolicy, k: u64) -> Vec<Rational> {
 fn first_fill_converges_to_the_fluid_allocation() {
     let bound = Rational::from(12);
     for seed in 0..40u64 {
-        let m = 1 + (seed % 3) as usize;
-        let tree = random_tree(
-            seed,
-            Shape {
-                depth: 3,
-                leaves: 5,
-                m,
-            },
-        );
+        let tree = small_random_tree(seed);
         for policy in Policy::ALL {
             let fluid = allocate(&tree, policy).unwrap();
             for k in [8u64, 32, 128] {

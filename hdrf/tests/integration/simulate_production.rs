@@ -19,11 +19,7 @@ fn run(s: &Scenario, policy: SimPolicy) -> Simulation {
 
 /// The largest share a node ever held (over every settled state).
 fn max_over_series(run: &Simulation, v: usize) -> Rational {
-    run.series
-        .iter()
-        .map(|x| x.shares[v].clone())
-        .max()
-        .unwrap()
+    common::shares_over_time(run, v).max().unwrap()
 }
 
 /// One resource, four slots (tasks of 1/4), x and y always have work, every task takes 1.

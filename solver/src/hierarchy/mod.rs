@@ -235,20 +235,16 @@ impl Hierarchy {
                     written.push(q.guarantee.as_ref());
                     n
                 }
-                Item::User(i) => {
-                    h.leaf_of_user[i] = id;
-                    let u = &users[i];
+                Item::User(i) | Item::Idle(i) => {
+                    let is_user = matches!(slot[k].1, Item::User(_));
+                    let u = if is_user { &users[i] } else { &idle[i] };
                     let mut n = blank(u.name.clone(), u.weight.clone(), Some(v), depth);
-                    n.user = Some(i);
-                    n.limit.clone_from(&u.limit);
-                    n.usage = u.usage.clone().unwrap_or_else(|| zeros.clone());
-                    written.push(u.guarantee.as_ref());
-                    n
-                }
-                Item::Idle(k) => {
-                    let u = &idle[k];
-                    let mut n = blank(u.name.clone(), u.weight.clone(), Some(v), depth);
-                    n.idle = Some(k);
+                    if is_user {
+                        h.leaf_of_user[i] = id;
+                        n.user = Some(i);
+                    } else {
+                        n.idle = Some(i);
+                    }
                     n.limit.clone_from(&u.limit);
                     n.usage = u.usage.clone().unwrap_or_else(|| zeros.clone());
                     written.push(u.guarantee.as_ref());

@@ -8,6 +8,7 @@ use crate::json::{
     reject_unknown,
 };
 use crate::model::Production;
+use crate::setters::rationals;
 use crate::{Guarantee, Mode, Rational, SolverError};
 
 /// The deepest tree accepted (the root has depth 0). Deeper inputs are rejected rather than
@@ -69,11 +70,7 @@ impl NodeSpec {
         name: impl Into<String>,
         demand: impl IntoIterator<Item = T>,
     ) -> Self {
-        NodeSpec::bare(
-            name.into(),
-            Some(demand.into_iter().map(Into::into).collect()),
-            None,
-        )
+        NodeSpec::bare(name.into(), Some(rationals(demand)), None)
     }
 
     /// A pool of weight 1.
@@ -103,40 +100,19 @@ impl NodeSpec {
         }
     }
 
-    /// Sets the weight.
-    pub fn weight(mut self, weight: impl Into<Rational>) -> Self {
-        self.weight = weight.into();
-        self
-    }
-
-    /// Sets the guarantee.
-    pub fn guarantee(mut self, g: Guarantee) -> Self {
-        self.guarantee = Some(g);
-        self
-    }
-
-    /// Sets the limit.
-    pub fn limit<T: Into<Rational>>(mut self, l: impl IntoIterator<Item = T>) -> Self {
-        self.limit = Some(l.into_iter().map(Into::into).collect());
-        self
-    }
-
-    /// Sets the mode (pools only).
-    pub fn mode(mut self, mode: Mode) -> Self {
-        self.mode = Some(mode);
-        self
-    }
-
-    /// Sets the running usage (leaves only).
-    pub fn usage<T: Into<Rational>>(mut self, u: impl IntoIterator<Item = T>) -> Self {
-        self.usage = Some(u.into_iter().map(Into::into).collect());
-        self
-    }
-
-    /// Sets the task cap (leaves only; a pool with a cap is rejected by validation).
-    pub fn cap(mut self, cap: impl Into<Rational>) -> Self {
-        self.cap = Some(cap.into());
-        self
+    crate::setters! {
+        /// Sets the weight.
+        weight(weight: impl Into<Rational>) => weight = weight.into();
+        /// Sets the guarantee.
+        guarantee(g: Guarantee) => guarantee = Some(g);
+        /// Sets the limit.
+        limit(l: impl IntoIterator<Item = impl Into<Rational>>) => limit = Some(rationals(l));
+        /// Sets the mode (pools only).
+        mode(mode: Mode) => mode = Some(mode);
+        /// Sets the running usage (leaves only).
+        usage(u: impl IntoIterator<Item = impl Into<Rational>>) => usage = Some(rationals(u));
+        /// Sets the task cap (leaves only; a pool with a cap is rejected by validation).
+        cap(cap: impl Into<Rational>) => cap = Some(cap.into());
     }
 }
 

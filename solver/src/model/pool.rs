@@ -1,6 +1,7 @@
 //! [`Pool`]: an inner node of the hierarchy, and the pruning of pools that hold no user.
 
 use super::{Guarantee, Mode, User};
+use crate::setters::rationals;
 use crate::Rational;
 
 /// A pool: an inner node of the hierarchy, holding users and other pools, with a weight
@@ -44,34 +45,17 @@ impl Pool {
         }
     }
 
-    /// Sets the guarantee (an absolute vector or a fraction of the parent's).
-    pub fn guarantee(mut self, g: Guarantee) -> Self {
-        self.guarantee = Some(g);
-        self
-    }
-
-    /// Sets the limit vector.
-    pub fn limit<T: Into<Rational>>(mut self, l: impl IntoIterator<Item = T>) -> Self {
-        self.limit = Some(l.into_iter().map(Into::into).collect());
-        self
-    }
-
-    /// Sets the mode.
-    pub fn mode(mut self, mode: Mode) -> Self {
-        self.mode = mode;
-        self
-    }
-
-    /// Sets the weight.
-    pub fn weight(mut self, weight: impl Into<Rational>) -> Self {
-        self.weight = weight.into();
-        self
-    }
-
-    /// Puts the pool inside pool `p` (an earlier index).
-    pub fn parent(mut self, p: usize) -> Self {
-        self.parent = Some(p);
-        self
+    crate::setters! {
+        /// Sets the guarantee (an absolute vector or a fraction of the parent's).
+        guarantee(g: Guarantee) => guarantee = Some(g);
+        /// Sets the limit vector.
+        limit(l: impl IntoIterator<Item = impl Into<Rational>>) => limit = Some(rationals(l));
+        /// Sets the mode.
+        mode(mode: Mode) => mode = mode;
+        /// Sets the weight.
+        weight(weight: impl Into<Rational>) => weight = weight.into();
+        /// Puts the pool inside pool `p` (an earlier index).
+        parent(p: usize) => parent = Some(p);
     }
 
     /// Drops the pools with no user below them and renumbers the rest (keeping their

@@ -1,6 +1,7 @@
 //! [`User`]: one user's demand per task, its weight, task cap and production fields.
 
 use super::Guarantee;
+use crate::setters::rationals;
 use crate::Rational;
 
 /// One user (tenant, framework, queue): a Leontief demand per task and how much it counts.
@@ -42,7 +43,7 @@ impl User {
     ) -> Self {
         User {
             name: name.into(),
-            demand: demand.into_iter().map(Into::into).collect(),
+            demand: rationals(demand),
             weight: Rational::ONE,
             resource_weights: None,
             cap: None,
@@ -53,51 +54,27 @@ impl User {
         }
     }
 
-    /// Sets the guarantee (an absolute vector or a fraction of the parent's).
-    pub fn guarantee(mut self, g: Guarantee) -> Self {
-        self.guarantee = Some(g);
-        self
-    }
-
-    /// Sets the limit vector.
-    pub fn limit<T: Into<Rational>>(mut self, l: impl IntoIterator<Item = T>) -> Self {
-        self.limit = Some(l.into_iter().map(Into::into).collect());
-        self
-    }
-
-    /// Sets the running usage vector.
-    pub fn usage<T: Into<Rational>>(mut self, u: impl IntoIterator<Item = T>) -> Self {
-        self.usage = Some(u.into_iter().map(Into::into).collect());
-        self
+    crate::setters! {
+        /// Sets the guarantee (an absolute vector or a fraction of the parent's).
+        guarantee(g: Guarantee) => guarantee = Some(g);
+        /// Sets the limit vector.
+        limit(l: impl IntoIterator<Item = impl Into<Rational>>) => limit = Some(rationals(l));
+        /// Sets the running usage vector.
+        usage(u: impl IntoIterator<Item = impl Into<Rational>>) => usage = Some(rationals(u));
+        /// Puts the user into pool `p` (an index into the instance's pools).
+        pool(p: usize) => pool = Some(p);
+        /// Sets the weight.
+        weight(weight: impl Into<Rational>) => weight = weight.into();
+        /// Sets the task cap.
+        cap(cap: impl Into<Rational>) => cap = Some(cap.into());
+        /// Sets per-resource weights.
+        resource_weights(w: impl IntoIterator<Item = impl Into<Rational>>) =>
+            resource_weights = Some(rationals(w));
     }
 
     /// Whether it is idle: its demand is all zeros (it wants nothing and gets nothing).
     pub fn is_idle(&self) -> bool {
         self.demand.iter().all(Rational::is_zero)
-    }
-
-    /// Puts the user into pool `p` (an index into the instance's pools).
-    pub fn pool(mut self, p: usize) -> Self {
-        self.pool = Some(p);
-        self
-    }
-
-    /// Sets the weight.
-    pub fn weight(mut self, weight: impl Into<Rational>) -> Self {
-        self.weight = weight.into();
-        self
-    }
-
-    /// Sets the task cap.
-    pub fn cap(mut self, cap: impl Into<Rational>) -> Self {
-        self.cap = Some(cap.into());
-        self
-    }
-
-    /// Sets per-resource weights.
-    pub fn resource_weights<T: Into<Rational>>(mut self, w: impl IntoIterator<Item = T>) -> Self {
-        self.resource_weights = Some(w.into_iter().map(Into::into).collect());
-        self
     }
 
     /// The weight on resource `j`: `w_ij`, or `w_i` when no vector is given.

@@ -8,22 +8,51 @@ use super::{Engine, Outcome};
 use crate::simulate::{NodeSummary, Record, Sample};
 
 /// Per-node accounting over settled states (the state after all events at a time).
-#[derive(Clone)]
+#[derive(Clone, Default)]
 pub(super) struct Stat {
     pub(super) share: Rational,
-    pub(super) below: bool,
+    /// Below the guarantee with unmet demand.
+    pub(super) below: Spell,
     /// Below the guarantee by at least one task (see [`Engine::short_now`]).
-    pub(super) short: bool,
+    pub(super) short: Spell,
     /// Unmet demand in the settled state (for the time series).
     pub(super) unmet: bool,
     pub(super) since: Rational,
     pub(super) integral: Rational,
     pub(super) min_window: Option<Rational>,
     pub(super) below_total: Rational,
-    pub(super) below_since: Option<Rational>,
+}
+
+/// The spells of a condition: whether it holds, since when, and the longest closed spell.
+#[derive(Clone, Default)]
+pub(super) struct Spell {
+    pub(super) on: bool,
+    pub(super) since: Option<Rational>,
     pub(super) longest: Rational,
-    pub(super) short_since: Option<Rational>,
-    pub(super) short_longest: Rational,
+}
+
+impl Spell {
+    /// The condition is `on` from `t`; true when that opens a spell.
+    fn set(&mut self, on: bool, t: &Rational) -> bool {
+        let opens = on && !self.on;
+        if opens {
+            self.since = Some(t.clone());
+        } else if !on {
+            self.close(t);
+        }
+        self.on = on;
+        opens
+    }
+
+    /// Ends the open spell, if any, at `t`.
+    fn close(&mut self, t: &Rational) {
+        if let Some(s0) = self.since.take() {
+            let spell = t - &s0;
+            if spell > self.longest {
+                self.longest = spell;
+            }
+        }
+    }
 }
 
 impl Engine {
@@ -50,7 +79,7 @@ impl Engine {
         let dt = end - &st.since;
         if dt.is_positive() {
             st.integral += &st.share * &dt;
-            if st.below {
+            if st.below.on {
                 st.below_total += &dt;
             }
             if end > warmup {
@@ -73,17 +102,19 @@ impl Engine {
         });
     }
 
+    /// Records the samples on the grid of step `dt` below `t`.
+    fn sample_before(&mut self, dt: &Rational, t: &Rational) {
+        while self.next_sample < *t {
+            let at = self.next_sample.clone();
+            self.sample(at);
+            self.next_sample += dt;
+        }
+    }
+
     /// Records the state after every event at `t`.
     pub(super) fn settle(&mut self, t: &Rational) {
         match &self.p.record {
-            Record::Every(dt) => {
-                let dt = dt.clone();
-                while self.next_sample < *t {
-                    let at = self.next_sample.clone();
-                    self.sample(at);
-                    self.next_sample += &dt;
-                }
-            }
+            Record::Every(dt) => self.sample_before(&dt.clone(), t),
             Record::Events if !self.sampled_zero && t.is_positive() => self.sample(Rational::ZERO),
             _ => {}
         }
@@ -96,39 +127,18 @@ impl Engine {
             let short = below && self.short_now(v);
             self.stat[v].unmet = self.ready[v] > 0;
             if self.stat[v].share == self.dom[v]
-                && self.stat[v].below == below
-                && self.stat[v].short == short
+                && self.stat[v].below.on == below
+                && self.stat[v].short.on == short
             {
                 continue; // the piece goes on
             }
             self.close(v, t);
             let st = &mut self.stat[v];
             st.share = self.dom[v].clone();
-            if below && !st.below {
-                st.below_since = Some(t.clone());
+            if st.below.set(below, t) {
                 due.push((v, t.clone()));
-            } else if !below
-                && st.below
-                && let Some(s0) = st.below_since.take()
-            {
-                let spell = t - &s0;
-                if spell > st.longest {
-                    st.longest = spell;
-                }
             }
-            st.below = below;
-            if short && !st.short {
-                st.short_since = Some(t.clone());
-            } else if !short
-                && st.short
-                && let Some(s0) = st.short_since.take()
-            {
-                let spell = t - &s0;
-                if spell > st.short_longest {
-                    st.short_longest = spell;
-                }
-            }
-            st.short = short;
+            st.short.set(short, t);
         }
         if let Some(timeout) = self.p.preemption.clone() {
             for (v, since) in due {
@@ -160,32 +170,14 @@ impl Engine {
     pub(super) fn finish(mut self) -> Outcome {
         let h = self.p.horizon.clone();
         match &self.p.record {
-            Record::Every(dt) => {
-                let dt = dt.clone();
-                while self.next_sample < h {
-                    let at = self.next_sample.clone();
-                    self.sample(at);
-                    self.next_sample += &dt;
-                }
-            }
+            Record::Every(dt) => self.sample_before(&dt.clone(), &h),
             Record::Events if !self.sampled_zero => self.sample(Rational::ZERO),
             _ => {}
         }
         for v in 0..self.n {
             self.close(v, &h);
-            let st = &mut self.stat[v];
-            if let Some(s0) = st.below_since.take() {
-                let spell = &h - &s0;
-                if spell > st.longest {
-                    st.longest = spell;
-                }
-            }
-            if let Some(s0) = st.short_since.take() {
-                let spell = &h - &s0;
-                if spell > st.short_longest {
-                    st.short_longest = spell;
-                }
-            }
+            self.stat[v].below.close(&h);
+            self.stat[v].short.close(&h);
         }
         let nodes = (0..self.n)
             .map(|v| {
@@ -196,9 +188,9 @@ impl Engine {
                     time_average_share: &st.integral / &h,
                     min_share_steady: st.min_window.clone().unwrap_or(Rational::ZERO),
                     time_below_guarantee: st.below_total.clone(),
-                    longest_below_guarantee: st.longest.clone(),
-                    longest_below_by_a_task: st.short_longest.clone(),
-                    starved: st.short_longest > self.p.tolerance,
+                    longest_below_guarantee: st.below.longest.clone(),
+                    longest_below_by_a_task: st.short.longest.clone(),
+                    starved: st.short.longest > self.p.tolerance,
                 }
             })
             .collect();

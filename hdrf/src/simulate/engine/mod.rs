@@ -203,24 +203,6 @@ fn schedule_supply(heap: &mut BinaryHeap<Event>, seq: &mut u64, supply: &Supply,
     }
 }
 
-/// A node's statistics before anything happened.
-fn fresh_stat() -> Stat {
-    Stat {
-        share: Rational::ZERO,
-        below: false,
-        short: false,
-        unmet: false,
-        since: Rational::ZERO,
-        integral: Rational::ZERO,
-        min_window: None,
-        below_total: Rational::ZERO,
-        below_since: None,
-        longest: Rational::ZERO,
-        short_since: None,
-        short_longest: Rational::ZERO,
-    }
-}
-
 /// Pre-order subtree sizes; brings each node's `task_min` to the smallest below it.
 fn subtree_sizes(parent: &[usize], task_min: &mut [Option<Rational>]) -> Vec<usize> {
     let n = parent.len();
@@ -368,7 +350,7 @@ impl Engine {
             seq,
             tasks: Vec::new(),
             free_slots: Vec::new(),
-            stat: vec![fresh_stat(); n],
+            stat: vec![Stat::default(); n],
             dirty: Vec::new(),
             is_dirty: vec![false; n],
             series: Vec::new(),

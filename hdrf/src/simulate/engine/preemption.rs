@@ -39,7 +39,7 @@ impl Engine {
         };
         let mut any = false;
         for (v, since) in checks {
-            if self.stat[v].below_since.as_ref() != Some(&since) {
+            if self.stat[v].below.since.as_ref() != Some(&since) {
                 continue; // that spell ended; a later one has its own check
             }
             while self.below_now(v) {

@@ -48,6 +48,27 @@ pub struct Shape {
     pub m: usize,
 }
 
+/// Node `v`'s dominant share in every recorded (settled) state of `run`.
+pub fn shares_over_time(
+    run: &leontief_hdrf::simulate::Simulation,
+    v: usize,
+) -> impl Iterator<Item = Rational> + '_ {
+    run.series.iter().map(move |x| x.shares[v].clone())
+}
+
+/// The random tree of `seed` with depth 3, at most 5 leaves and `1 + seed % 3` resources.
+pub fn small_random_tree(seed: u64) -> Tree {
+    let m = 1 + (seed % 3) as usize;
+    random_tree(
+        seed,
+        Shape {
+            depth: 3,
+            leaves: 5,
+            m,
+        },
+    )
+}
+
 /// A random tree from `seed`: pools have 1–3 children (the root 2–3), demands in `0..=3`
 /// with about a third zeros, weights in `1..=3`, a quarter of the leaves capped at
 /// `1/2..=2`, capacities in `1..=4`.
