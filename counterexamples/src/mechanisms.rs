@@ -34,11 +34,6 @@ static ALL: LazyLock<Vec<&'static Descriptor>> = LazyLock::new(|| {
         .collect()
 });
 
-/// The hierarchical mechanisms `hdrf:<policy>`, one per [`Policy`], in its order.
-pub fn hierarchical_mechanisms() -> &'static [Descriptor] {
-    &HIERARCHICAL
-}
-
 /// Every mechanism: the flat ones, then the hierarchical ones.
 ///
 /// # Example

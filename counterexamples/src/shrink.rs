@@ -220,7 +220,7 @@ fn stage_proposals(stage: usize, property: Property, c: &Candidate) -> Vec<Candi
                     }
                     let mut users = inst.users().to_vec();
                     users[i].demand = scale(&users[i].demand);
-                    out.extend(rebuild_in(inst, users, scenario));
+                    out.extend(rebuild_in(inst, inst.capacity().to_vec(), users, scenario));
                 }
             }
         }
@@ -297,13 +297,7 @@ fn with_slot(c: &Candidate, slot: Slot, value: Rational) -> Option<Candidate> {
         (Slot::Grown(j), Scenario::Capacity(g)) => g[j] = value,
         _ => return None,
     }
-    rebuild(
-        inst.resources().to_vec(),
-        capacity,
-        inst.pools(),
-        users,
-        scenario,
-    )
+    rebuild_in(inst, capacity, users, scenario)
 }
 
 /// A candidate from parts, `None` when the instance or a report is invalid (the reports
@@ -325,11 +319,16 @@ fn rebuild(
     Some(Candidate::new(inst, scenario))
 }
 
-/// [`rebuild`] with `inst`'s resources, capacity and pools.
-fn rebuild_in(inst: &Instance, users: Vec<User>, scenario: Scenario) -> Option<Candidate> {
+/// [`rebuild`] with `inst`'s resources and pools.
+fn rebuild_in(
+    inst: &Instance,
+    capacity: Vec<Rational>,
+    users: Vec<User>,
+    scenario: Scenario,
+) -> Option<Candidate> {
     rebuild(
         inst.resources().to_vec(),
-        inst.capacity().to_vec(),
+        capacity,
         inst.pools(),
         users,
         scenario,
@@ -340,7 +339,7 @@ fn with_user(c: &Candidate, i: usize, change: impl Fn(&mut User)) -> Option<Cand
     let inst = &c.instance;
     let mut users = inst.users().to_vec();
     change(&mut users[i]);
-    rebuild_in(inst, users, c.scenario.clone())
+    rebuild_in(inst, inst.capacity().to_vec(), users, c.scenario.clone())
 }
 
 fn without_user(c: &Candidate, u: usize) -> Option<Candidate> {
@@ -361,7 +360,12 @@ fn without_user(c: &Candidate, u: usize) -> Option<Candidate> {
     }
     // A pool left without users disappears.
     let smaller = inst.without_user(u).ok()?;
-    rebuild_in(&smaller, smaller.users().to_vec(), scenario)
+    rebuild_in(
+        &smaller,
+        smaller.capacity().to_vec(),
+        smaller.users().to_vec(),
+        scenario,
+    )
 }
 
 fn without_resource(c: &Candidate, j: usize) -> Option<Candidate> {
@@ -420,13 +424,7 @@ fn scale_resource(c: &Candidate, j: usize, f: &Rational) -> Option<Candidate> {
         Scenario::Capacity(g) => g[j] = &g[j] * f,
         _ => {}
     }
-    rebuild(
-        inst.resources().to_vec(),
-        capacity,
-        inst.pools(),
-        users,
-        scenario,
-    )
+    rebuild_in(inst, capacity, users, scenario)
 }
 
 /// `|numerator| + denominator`, or `None` beyond 128 bits.

@@ -659,8 +659,10 @@ def _config_source(config: Any) -> Tuple[str, Dict[str, Any]]:
 
 def _import(format: str, config: Any, demands: Any, **flags: Any) -> ImportedTree:
     file, inputs = _config_source(config)
-    in_memory = not isinstance(demands, (str, _os.PathLike)) or demands.lstrip().startswith("{")
-    if demands is not None and in_memory:
+    if demands is not None and not isinstance(demands, (str, _os.PathLike)):
+        inputs["<demands>"] = demands
+        demands = "<demands>"
+    elif isinstance(demands, str) and demands.lstrip().startswith("{"):
         inputs["<demands>"] = demands
         demands = "<demands>"
     elif isinstance(demands, _os.PathLike):

@@ -111,6 +111,20 @@ fn start(e: &quick_xml::events::BytesStart) -> Result<Element, SolverError> {
     })
 }
 
+/// A closed element, under its parent or as the document element.
+fn attach(
+    stack: &mut [Element],
+    root: &mut Option<Element>,
+    el: Element,
+) -> Result<(), SolverError> {
+    match stack.last_mut() {
+        Some(parent) => parent.children.push(el),
+        None if root.is_none() => *root = Some(el),
+        None => return Err(xml_error("more than one document element".into())),
+    }
+    Ok(())
+}
+
 /// The document element of an XML text.
 fn parse_xml(text: &str) -> Result<Element, SolverError> {
     let mut reader = Reader::from_str(text);
@@ -135,21 +149,13 @@ fn parse_xml(text: &str) -> Result<Element, SolverError> {
             }
             Event::Empty(e) => {
                 let el = start(&e)?;
-                match stack.last_mut() {
-                    Some(parent) => parent.children.push(el),
-                    None if root.is_none() => root = Some(el),
-                    None => return Err(xml_error("more than one document element".into())),
-                }
+                attach(&mut stack, &mut root, el)?;
             }
             Event::End(_) => {
                 let el = stack
                     .pop()
                     .ok_or_else(|| xml_error(format!("unbalanced end tag near byte {pos}")))?;
-                match stack.last_mut() {
-                    Some(parent) => parent.children.push(el),
-                    None if root.is_none() => root = Some(el),
-                    None => return Err(xml_error("more than one document element".into())),
-                }
+                attach(&mut stack, &mut root, el)?;
             }
             Event::Text(t) => {
                 if let Some(el) = stack.last_mut() {

@@ -126,10 +126,11 @@ enum MinShare {
 
 pub(super) fn hdrf_dynamic() -> Result<Vec<Check>, CliError> {
     use leontief_hdrf::simulate::{simulate, Record, Scenario, SimConfig, SimPolicy};
+    use leontief_hdrf::Policy::{Hdrf, MinSatisfaction, Naive};
     use MinShare::{AtLeast, Exactly};
     let claim = |node, policy, min_share, starved, because| ChurnClaim {
         node,
-        policy,
+        policy: SimPolicy::Tree(policy),
         min_share,
         starved,
         because,
@@ -141,27 +142,9 @@ pub(super) fn hdrf_dynamic() -> Result<Vec<Check>, CliError> {
             "lecture",
             LECTURE_CHURN,
             vec![
-                claim(
-                    "B1",
-                    SimPolicy::Tree(leontief_hdrf::Policy::Naive),
-                    Exactly("0"),
-                    Some(true),
-                    "",
-                ),
-                claim(
-                    "A",
-                    SimPolicy::Tree(leontief_hdrf::Policy::Naive),
-                    Exactly("1"),
-                    None,
-                    "A takes all the CPU",
-                ),
-                claim(
-                    "B1",
-                    SimPolicy::Tree(leontief_hdrf::Policy::MinSatisfaction),
-                    AtLeast("1/4"),
-                    Some(false),
-                    "",
-                ),
+                claim("B1", Naive, Exactly("0"), Some(true), ""),
+                claim("A", Naive, Exactly("1"), None, "A takes all the CPU"),
+                claim("B1", MinSatisfaction, AtLeast("1/4"), Some(false), ""),
             ],
         ),
         // The H-DRF paper: naive starves n22 under churn (the GPU drifts to n1); H-DRF does not.
@@ -169,34 +152,10 @@ pub(super) fn hdrf_dynamic() -> Result<Vec<Check>, CliError> {
             "H-DRF paper",
             HDRF_PAPER_CHURN,
             vec![
-                claim(
-                    "n22",
-                    SimPolicy::Tree(leontief_hdrf::Policy::Naive),
-                    Exactly("0"),
-                    Some(true),
-                    "",
-                ),
-                claim(
-                    "n1",
-                    SimPolicy::Tree(leontief_hdrf::Policy::Naive),
-                    Exactly("1"),
-                    None,
-                    "the GPU drifts to n1",
-                ),
-                claim(
-                    "n22",
-                    SimPolicy::Tree(leontief_hdrf::Policy::Hdrf),
-                    AtLeast("1/4"),
-                    Some(false),
-                    "",
-                ),
-                claim(
-                    "n22",
-                    SimPolicy::Tree(leontief_hdrf::Policy::MinSatisfaction),
-                    AtLeast("1/4"),
-                    Some(false),
-                    "",
-                ),
+                claim("n22", Naive, Exactly("0"), Some(true), ""),
+                claim("n1", Naive, Exactly("1"), None, "the GPU drifts to n1"),
+                claim("n22", Hdrf, AtLeast("1/4"), Some(false), ""),
+                claim("n22", MinSatisfaction, AtLeast("1/4"), Some(false), ""),
             ],
         ),
     ];
