@@ -6,6 +6,7 @@
 use std::time::Duration;
 
 use clap::Args;
+use leontief_counterexamples::explore::exact::read_exact;
 use leontief_counterexamples::explore::knife::Knife;
 use leontief_counterexamples::explore::{
     explore, explore_with, wire, Direction, Evaluator, ExploreConfig, ExploreSummary, Family,
@@ -265,17 +266,22 @@ impl Certify {
         let users = inst["users"].as_array().map_or(0, Vec::len) + joined;
         let resources = inst["capacity"].as_array().map_or(0, Vec::len);
         let direction = self.metric.metric().direction();
-        // The value a better record must beat: the end of the record's interval worst for
-        // the claim (the value itself when exact).
-        let value = if record["exact"] == Value::Bool(false) {
-            &record["interval"][usize::from(direction == Direction::Min)]
+        // The value a better record must beat: the exact value when the record has one (an
+        // irrational one declared exactly in the scripts), else the end of the record's
+        // interval worst for the claim.
+        let statement = if record["exact"] == Value::Bool(false) {
+            let end = &record["interval"][usize::from(direction == Direction::Min)];
+            let value = read_number("value", end).map_err(|e| e.to_string())?;
+            self.statement(users, resources, value)
+                .map_err(|e| e.to_string())?
         } else {
-            &record["value"]
+            let exact = read_exact("value", &record["value"])
+                .map_err(|e| e.to_string())?
+                .ok_or_else(|| "the record has no value".to_string())?;
+            self.statement(users, resources, Rational::ONE)
+                .and_then(|s| s.with_exact_bound(exact))
+                .map_err(|e| e.to_string())?
         };
-        let value = read_number("value", value).map_err(|e| e.to_string())?;
-        let statement = self
-            .statement(users, resources, value)
-            .map_err(|e| e.to_string())?;
         let options = prove::Options {
             time: CERTIFY_CASE_TIME,
             emit_smt: None,

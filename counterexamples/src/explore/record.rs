@@ -2,8 +2,11 @@
 //! re-derivation.
 //!
 //! A record: `{"metric", "mechanism", "direction", "utility", "value": "p/q", "decimal",
-//! "exact", ["interval": ["lo", "hi"]], "instance", "witness", "scenarios", "seed",
-//! "origin", "best"}`. The witness holds everything needed to re-derive the value: the user
+//! "exact", ["interval": ["lo", "hi"]], ["inexact_reason"], "instance", "witness",
+//! "scenarios", "seed", "origin", "best"}`. An irrational CEEI value known exactly
+//! ([`super::exact`]) is written, with the witness's numerator, denominator and task counts, as
+//! `{"algebraic": {"polynomial", "interval"}, "decimal", "closed_form"}` and says
+//! `"exact": true`; `inexact_reason` says why such a value stayed an interval. The witness holds everything needed to re-derive the value: the user
 //! whose ratio it is, the ratio's numerator and denominator, the scenario (`reports` of the
 //! liars, the user who `departed` or `joined` with its demand, the `capacity_after`, the
 //! `envied` user) and the mechanism's two answers (`allocation_before`, `allocation_after`,

@@ -180,8 +180,9 @@ pub fn script(statement: &Statement, truth: &Shape) -> Script {
             statement.encode(&mut s, &smaller, &y, &Shape::Any, "l");
             match &statement.goal {
                 Goal::PmLoss(c) => {
+                    let c = statement.bound_term(&mut s, c);
                     s.assert(binary(">", &x[1], "0.0"));
-                    s.assert(binary("<", &y[0], &mul(&constant(c), &x[1])));
+                    s.assert(binary("<", &y[0], &mul(&c, &x[1])));
                 }
                 _ => s.assert(binary("<", &y[0], &x[1])),
             }
@@ -216,8 +217,9 @@ pub fn script(statement: &Statement, truth: &Shape) -> Script {
             // less than c times its utility when y_1 < c x_1 (with x_1 > 0).
             match &statement.goal {
                 Goal::RmLoss(c) => {
+                    let c = statement.bound_term(&mut s, c);
                     s.assert(binary(">", &x[0], "0.0"));
-                    s.assert(binary("<", &y[0], &mul(&constant(c), &x[0])));
+                    s.assert(binary("<", &y[0], &mul(&c, &x[0])));
                 }
                 _ => s.assert(binary("<", &y[0], &x[0])),
             }
@@ -236,7 +238,8 @@ pub fn script(statement: &Statement, truth: &Shape) -> Script {
                 s.assert(binary("<=", &profile.load(&z, r), "1.0"));
             }
             s.assert(binary(">", &sum(&x), "0.0"));
-            s.assert(binary(">", &sum(&z), &mul(&constant(c), &sum(&x))));
+            let c = statement.bound_term(&mut s, c);
+            s.assert(binary(">", &sum(&z), &mul(&c, &sum(&x))));
         }
         // The goals about lies are scripted by Statement::script.
         _ => {}

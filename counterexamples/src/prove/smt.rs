@@ -64,6 +64,16 @@ pub fn mul(a: &str, b: &str) -> String {
     format!("(* {a} {b})")
 }
 
+/// The polynomial `Σ coeffs[i] x^i` (constant term first) at the term `x`.
+pub fn polynomial(coeffs: &[Rational], x: &str) -> String {
+    // Horner's rule: a_0 + x (a_1 + x (a_2 + ...)).
+    let mut term = constant(coeffs.last().unwrap_or(&Rational::ZERO));
+    for c in coeffs.iter().rev().skip(1) {
+        term = format!("(+ {} (* {x} {term}))", constant(c));
+    }
+    term
+}
+
 /// `(op a b)` for a binary relation or operator.
 pub fn binary(op: &str, a: &str, b: &str) -> String {
     format!("({op} {a} {b})")

@@ -12,6 +12,7 @@
 //! of these permutations is kept (the lexicographically least): every model of the formula,
 //! permuted, is a model of a kept case.
 
+use leontief_solver::algebraic::RealAlgebraic;
 use leontief_solver::properties::Property;
 use leontief_solver::{Rational, SolverError};
 use serde::Serialize;
@@ -19,6 +20,7 @@ use serde_json::{Map, Value};
 
 use crate::explore::MetricName;
 
+use super::smt::{binary, constant, polynomial, Script};
 use super::{goals, ProveError};
 
 mod cases;
@@ -170,6 +172,30 @@ impl Goal {
         }
     }
 
+    /// The same goal with the constant `bound`.
+    ///
+    /// # Errors
+    /// A goal without a constant (a property), or a loss bound that is not positive.
+    pub fn with_bound(&self, bound: Rational) -> Result<Goal, SolverError> {
+        if matches!(self, Goal::PmLoss(_) | Goal::RmLoss(_)) && !bound.is_positive() {
+            return Err(SolverError::invalid(
+                "--bound",
+                format!("expected a positive ratio, found {bound}"),
+            ));
+        }
+        match self {
+            Goal::SpGain(_) => Ok(Goal::SpGain(bound)),
+            Goal::GspGain(_) => Ok(Goal::GspGain(bound)),
+            Goal::PmLoss(_) => Ok(Goal::PmLoss(bound)),
+            Goal::RmLoss(_) => Ok(Goal::RmLoss(bound)),
+            Goal::WelfareRatio(_) => Ok(Goal::WelfareRatio(bound)),
+            Goal::Property(p) => Err(SolverError::invalid(
+                "--bound",
+                format!("{p} is a property, with no constant"),
+            )),
+        }
+    }
+
     /// The section proving the negated goal exact, for `rests_on`.
     pub fn conditions(&self) -> &'static str {
         if self.is_about_lies() {
@@ -275,6 +301,10 @@ pub struct Statement {
     /// its split; `ef`: u1 envying u2; `pm`: u1 leaving and u2 losing; `rm`: u1 losing as
     /// capacities grow; `welfare-ratio`: none).
     pub coalition: usize,
+    /// The goal's constant exactly, when it is irrational ([`Statement::with_exact_bound`]):
+    /// the script declares it as a real root of its minimal polynomial in its isolating
+    /// interval, and the goal's rational is the end of that interval a refutation must pass.
+    pub exact_bound: Option<RealAlgebraic>,
 }
 
 impl Statement {
@@ -399,7 +429,76 @@ impl Statement {
             weights,
             caps,
             coalition,
+            exact_bound: None,
         })
+    }
+
+    /// The statement with the goal's constant the irrational number `c` (an `explore`
+    /// record's exact value, [`Goal::bounding`]'s goals alone): `c` is declared exactly in
+    /// every script ([`Statement::bound_term`]), and the goal keeps as its rational the end of
+    /// `c`'s isolating interval (refined to width at most 2^-100) on the far side of `c` for
+    /// a refutation — the upper end for a gain, the lower for a loss — so a re-derived
+    /// refutation passes `c` itself.
+    ///
+    /// # Errors
+    /// A goal without a constant, or a refinement limit of the kernel.
+    pub fn with_exact_bound(mut self, mut c: RealAlgebraic) -> Result<Self, SolverError> {
+        if let Some(r) = c.as_rational() {
+            let r = Rational::from_big(r.clone());
+            self.goal = self.goal.with_bound(r)?;
+            return Ok(self);
+        }
+        let width = Rational::new(1, 1i128 << 100).expect("nonzero").to_big();
+        c.refine(&width, &leontief_solver::algebraic::Limits::default())
+            .map_err(|e| SolverError::invalid("--bound", e.to_string()))?;
+        let (lo, hi) = c.interval();
+        let end = match &self.goal {
+            Goal::PmLoss(_) | Goal::RmLoss(_) => lo,
+            _ => hi,
+        };
+        self.goal = self.goal.with_bound(Rational::from_big(end.clone()))?;
+        self.exact_bound = Some(c);
+        Ok(self)
+    }
+
+    /// The goal's constant `c` as a term of `script`: the rational written out, or, with an
+    /// exact bound, a real `c_exact` declared with `p(c) = 0` and `lo < c < hi` (its minimal
+    /// polynomial and isolating interval: exactly one real satisfies both).
+    pub fn bound_term(&self, script: &mut Script, c: &Rational) -> String {
+        let Some(x) = &self.exact_bound else {
+            return constant(c);
+        };
+        let name = script.real("c_exact");
+        let coeffs: Vec<Rational> = x
+            .min_poly()
+            .coeffs()
+            .iter()
+            .map(|k| Rational::from_big(k.clone().into()))
+            .collect();
+        script.assert(binary("=", &polynomial(&coeffs, &name), "0.0"));
+        let (lo, hi) = x.interval();
+        let (lo, hi) = (
+            Rational::from_big(lo.clone()),
+            Rational::from_big(hi.clone()),
+        );
+        script.assert(binary("<", &constant(&lo), &name));
+        script.assert(binary("<", &name, &constant(&hi)));
+        name
+    }
+
+    /// The constant as the claim prints it: the closed form or decimal of an exact bound.
+    fn bound_text(&self, c: &Rational) -> String {
+        match &self.exact_bound {
+            None => c.to_string(),
+            Some(x) => {
+                let limits = leontief_solver::algebraic::Limits::default();
+                let digits = x.to_decimal(12, &limits).unwrap_or_default();
+                match x.closed_form() {
+                    Ok(form) => format!("{form} (= {digits}...)"),
+                    Err(_) => format!("the root of {} near {digits}", x.min_poly()),
+                }
+            }
+        }
     }
 
     /// The property whose violation a counterexample is (`sp` for `sp-gain`).
@@ -420,13 +519,31 @@ impl Statement {
     pub fn describe(&self) -> String {
         let claim = match &self.goal {
             Goal::Property(p) => format!("{} has {p}", self.mechanism.name()),
-            Goal::SpGain(c) => format!("{} has sp-gain <= {c}", self.mechanism.name()),
-            Goal::WelfareRatio(c) => {
-                format!("{} has welfare-ratio <= {c}", self.mechanism.name())
-            }
-            Goal::PmLoss(c) => format!("{} has pm-loss >= {c}", self.mechanism.name()),
-            Goal::RmLoss(c) => format!("{} has rm-loss >= {c}", self.mechanism.name()),
-            Goal::GspGain(c) => format!("{} has gsp-gain <= {c}", self.mechanism.name()),
+            Goal::SpGain(c) => format!(
+                "{} has sp-gain <= {}",
+                self.mechanism.name(),
+                self.bound_text(c)
+            ),
+            Goal::WelfareRatio(c) => format!(
+                "{} has welfare-ratio <= {}",
+                self.mechanism.name(),
+                self.bound_text(c)
+            ),
+            Goal::PmLoss(c) => format!(
+                "{} has pm-loss >= {}",
+                self.mechanism.name(),
+                self.bound_text(c)
+            ),
+            Goal::RmLoss(c) => format!(
+                "{} has rm-loss >= {}",
+                self.mechanism.name(),
+                self.bound_text(c)
+            ),
+            Goal::GspGain(c) => format!(
+                "{} has gsp-gain <= {}",
+                self.mechanism.name(),
+                self.bound_text(c)
+            ),
         };
         format!(
             "{claim} for every instance with {} users and {} resources ({}{}{}{})",

@@ -2,10 +2,9 @@
 //! mechanism's encoding, and the negated goal over them.
 
 use leontief_solver::properties::Property;
-use leontief_solver::Rational;
 
 use super::{Encoding, Goal, Kind, Shape, Split, Statement};
-use crate::prove::smt::{and, binary, constant, implies, mul, or, Script};
+use crate::prove::smt::{and, binary, implies, mul, or, Script};
 use crate::prove::{asset, ceei, common_level, drf, goals};
 
 /// The terms of one demand profile, in normal form.
@@ -155,18 +154,20 @@ impl Statement {
         let n = self.users;
         match &self.goal {
             Goal::SpGain(c) => {
-                s.assert(answers.better(0, Some(c), true));
+                let c = self.bound_term(s, c);
+                s.assert(answers.better(0, Some(&c), true));
             }
             // Decided by goals::script (returned above).
             Goal::WelfareRatio(_) | Goal::PmLoss(_) | Goal::RmLoss(_) => {}
             Goal::GspGain(c) => {
+                let c = self.bound_term(s, c);
                 // Every liar weakly better off, and some user with tasks gaining more than
                 // c (docs/theory.md §6.5): it strictly gains, so it is a member.
                 for i in self.liars() {
                     s.assert(answers.better(i, None, false));
                 }
                 s.assert(or(&(0..n)
-                    .map(|i| and(&[answers.has_tasks(i), answers.better(i, Some(c), true)]))
+                    .map(|i| and(&[answers.has_tasks(i), answers.better(i, Some(&c), true)]))
                     .collect::<Vec<_>>()));
             }
             Goal::Property(Property::Sp) => s.assert(answers.better(0, None, true)),
@@ -233,10 +234,10 @@ impl Answers {
     /// User `i`'s true utility after is at least (`strict`: above) `c` (default 1) times its
     /// utility before (docs/theory.md §6.5): on every resource it truly needs, its new bundle
     /// covers `c` times its old one (and its cap allows it).
-    fn better(&self, i: usize, c: Option<&Rational>, strict: bool) -> String {
+    fn better(&self, i: usize, c: Option<&str>, strict: bool) -> String {
         let rel = if strict { ">" } else { ">=" };
         let scaled = |t: &String| match c {
-            Some(c) => mul(&constant(c), t),
+            Some(c) => mul(c, t),
             None => t.clone(),
         };
         let mut terms: Vec<String> = (0..self.needs[i].len())

@@ -10,6 +10,7 @@
 
 mod cross_check;
 mod encodings;
+mod exact_bound;
 mod negations;
 mod verdicts;
 
