@@ -6,7 +6,7 @@ use crate::common;
 
 use serde_json::Value;
 
-use common::{fails_with, jsonl as lines, run, words};
+use common::{cli, fails_with, jsonl as lines, run, words};
 
 fn tmp(name: &str) -> std::path::PathBuf {
     common::scratch_path("explore-cli", name)
@@ -272,19 +272,10 @@ fn welfare_ratio_records_rederive_and_stay_within_m() {
     // welfare ratio lies in [1, m]. The record names no user and holds both allocations.
     let out = tmp("welfare.jsonl");
     let args = |threads: &'static str| {
-        vec![
-            "explore",
-            "--mechanism",
-            "drf",
-            "--metric",
-            "welfare-ratio",
-            "--budget",
-            "1000",
-            "--seed",
-            "4",
-            "--threads",
-            threads,
-        ]
+        cli(
+            "explore --mechanism drf --metric welfare-ratio --budget 1000 --seed 4 --threads",
+            &[threads],
+        )
     };
     let mut first = args("1");
     first.extend(["--out", out.to_str().unwrap()]);
@@ -522,16 +513,7 @@ fn have_z3() -> bool {
 
 /// The best record of a certified run at (2, 2) with `args`.
 fn certified_best(name: &str, args: &[&str]) -> Value {
-    let mut all = vec![
-        "explore",
-        "--certify",
-        "--users",
-        "2",
-        "--resources",
-        "2",
-        "--threads",
-        "1",
-    ];
+    let mut all = words("explore --certify --users 2 --resources 2 --threads 1");
     all.extend_from_slice(args);
     let recs = explored_and_verified(name, &all);
     let best = recs.last().unwrap().clone();
