@@ -645,13 +645,22 @@ impl State<'_> {
             let Ok(truth) = self.mechanism.allocate(&c.instance) else {
                 return false;
             };
-            match m.at(&At::new(self.mechanism, c, &truth, self.cfg.utility).algebraic()) {
-                Ok(Some(x)) if !e.beats(&x, d) => {
-                    last = x;
-                    true
-                }
-                _ => false,
+            let x = match m.at(&At::new(self.mechanism, c, &truth, self.cfg.utility)) {
+                Ok(Some(x)) => x,
+                _ => return false,
+            };
+            // Against an exact record, a candidate whose interval reaches the record's value
+            // is made exact (it may tie); one that cannot reach it is refused as it is.
+            let x = if e.algebraic.is_some() && reaches(&x, &e, d) {
+                self.exactly(x)
+            } else {
+                x
+            };
+            if e.beats(&x, d) {
+                return false;
             }
+            last = x;
+            true
         };
         let small = shrink_while(m.property(), &e.candidate, &mut keep, limit);
         if small == e.candidate {
@@ -672,6 +681,14 @@ fn might_beat(e: &Evaluation, r: &Evaluation, direction: Direction) -> bool {
     match direction {
         Direction::Max => e.hi > r.lo,
         Direction::Min => e.lo < r.hi,
+    }
+}
+
+/// Whether `x`'s interval reaches `r`'s value for `direction`: `x` may tie or beat `r`.
+fn reaches(x: &Evaluation, r: &Evaluation, direction: Direction) -> bool {
+    match direction {
+        Direction::Max => x.hi >= r.lo,
+        Direction::Min => x.lo <= r.hi,
     }
 }
 
