@@ -12,7 +12,7 @@ use leontief_counterexamples::mechanisms;
 use crate::cli::CliError;
 use crate::commands::flags::{InstanceInput, MechanismParser, NumberFlags, RulesFlags};
 use crate::commands::{usage, Printed};
-use crate::output::allocation::{write_csv, write_json, write_summary, Answer};
+use crate::output::allocation::{write_csv, write_json, write_summary_with_shares, Answer};
 use crate::output::{Numbers, Sink};
 use crate::render::{allocation_table, filling_trace_json};
 
@@ -244,6 +244,10 @@ pub struct Solution {
     pub extra: Map<String, serde_json::Value>,
     /// The total use of each resource, when the mechanism summed it exactly on the way.
     pub consumption: Option<Vec<Rational>>,
+    /// Each user's weighted share (its tasks times its weighted dominant share per task),
+    /// when the mechanism has it exactly (DRF's progressive filling: the level at which the
+    /// user stopped) and the summary is asked for.
+    pub weighted_shares: Option<Vec<Rational>>,
 }
 
 /// The work of `leontief solve` without the printing when the answer is an allocation in
@@ -299,8 +303,16 @@ fn solved(cfg: &Config, inst: leontief_solver::Instance) -> Result<Solved, CliEr
     let mut extra = Map::new();
     // The total use of each resource, when the mechanism summed it exactly on the way.
     let mut known = None;
+    let mut weighted_shares = None;
     let allocation = match &cfg.plan {
-        Engine::Filling(drf) => filled(&inst, drf.fill(&inst), cfg.trace, &mut extra, &mut known),
+        Engine::Filling(drf) => {
+            let mut fill = drf.fill(&inst);
+            // DRF's levels are the weighted shares (asset fairness's are not).
+            if cfg.summary {
+                weighted_shares = Some(std::mem::take(&mut fill.levels));
+            }
+            filled(&inst, fill, cfg.trace, &mut extra, &mut known)
+        }
         Engine::Asset => filled(
             &inst,
             AssetFairness.fill(&inst),
@@ -384,6 +396,7 @@ fn solved(cfg: &Config, inst: leontief_solver::Instance) -> Result<Solved, CliEr
         allocation,
         extra,
         consumption: known,
+        weighted_shares,
     })))
 }
 
@@ -395,6 +408,7 @@ fn print(cfg: &Config, solved: Solved) -> Printed {
         allocation,
         mut extra,
         consumption: mut known,
+        weighted_shares,
     } = match solved {
         Solved::Printed(printed) => return printed,
         Solved::Answer(solution) => *solution,
@@ -420,7 +434,9 @@ fn print(cfg: &Config, solved: Solved) -> Printed {
         };
         match (format, summary) {
             (Format::Csv, _) => write_csv(&mut sink, numbers, &inst, &allocation),
-            (_, true) => write_summary(&mut sink, numbers, answer),
+            (_, true) => {
+                write_summary_with_shares(&mut sink, numbers, answer, weighted_shares.as_deref())
+            }
             _ => write_json(&mut sink, numbers, answer),
         }
         sink.finish()

@@ -622,7 +622,9 @@ struct SummaryFigures {
 }
 
 impl SummaryFigures {
-    fn of(inst: &Instance, x: &Allocation) -> SummaryFigures {
+    /// The figures of `x`; `shares`, when given, holds each user's weighted share
+    /// (`x_i · s_i`) as the mechanism computed it, which saves a big product per user.
+    fn of(inst: &Instance, x: &Allocation, shares: Option<&[Rational]>) -> SummaryFigures {
         let mut groups: Vec<ShareGroup> = Vec::new();
         // Groups by the hash of their share's reduced parts, then by equality (hashing a big
         // `Rational` itself walks its continued fraction, which is slow).
@@ -635,7 +637,10 @@ impl SummaryFigures {
         let per_user = |i: usize| {
             let (dominant, weighted) = per_task_shares(inst, i);
             let per_task = weighted.as_ref().unwrap_or(&dominant);
-            let share = &x.tasks[i] * per_task;
+            let share = match shares {
+                Some(shares) => shares[i].clone(),
+                None => &x.tasks[i] * per_task,
+            };
             let factors = per_task.recip().map(|inverse| {
                 let dominant_factor = match &weighted {
                     None => Rational::ONE,
@@ -736,6 +741,18 @@ fn share_hash(x: &Rational) -> u64 {
 /// weighted dominant shares (the levels at which users stopped, for progressive filling).
 /// With no users, the extremes are left out.
 pub fn write_summary(sink: &mut Sink<'_>, numbers: Numbers, answer: Answer<'_>) {
+    write_summary_with_shares(sink, numbers, answer, None);
+}
+
+/// [`write_summary`] with each user's weighted share `x_i · s_i` (`s_i` its weighted
+/// dominant share per task) already known, as progressive filling knows it (the level at
+/// which the user stopped): the same text, without a big product per user.
+pub fn write_summary_with_shares(
+    sink: &mut Sink<'_>,
+    numbers: Numbers,
+    answer: Answer<'_>,
+    shares: Option<&[Rational]>,
+) {
     let Parts {
         mechanism,
         exact,
@@ -765,7 +782,7 @@ pub fn write_summary(sink: &mut Sink<'_>, numbers: Numbers, answer: Answer<'_>) 
     j.key("saturated");
     j.strs(&saturated(inst, &consumption));
     if n > 0 {
-        let figures = SummaryFigures::of(inst, x);
+        let figures = SummaryFigures::of(inst, x, shares);
         j.key("tasks");
         j.open_object();
         j.key("total");
@@ -918,6 +935,32 @@ mod tests {
         }
         // Big task counts were rounded from their bounds.
         assert!(big > 0, "no answer needed big integers");
+    }
+
+    /// DRF's levels are its users' weighted shares (`x_i = λ_i / s_i`, so `x_i · s_i = λ_i`):
+    /// the summary given them prints what it prints computing each share from the tasks.
+    #[test]
+    fn the_summary_from_drf_levels_is_the_summary_from_tasks() {
+        for inst in instances() {
+            let fill = Drf::extended().fill(&inst);
+            let x = Allocation::new(fill.tasks.clone());
+            for numbers in [Numbers::Exact, Numbers::Decimals(12)] {
+                let summary = |shares: Option<&[Rational]>| {
+                    to_string(|sink| {
+                        let answer = Answer {
+                            mechanism: "drf",
+                            exact: true,
+                            instance: &inst,
+                            allocation: &x,
+                            consumption: None,
+                            extra: Map::new(),
+                        };
+                        write_summary_with_shares(sink, numbers, answer, shares)
+                    })
+                };
+                assert_eq!(summary(Some(&fill.levels)), summary(None));
+            }
+        }
     }
 
     #[test]

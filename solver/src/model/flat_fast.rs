@@ -2,7 +2,9 @@
 //! names): typed deserialization straight into the instance's numbers, without the
 //! intermediate JSON tree that [`crate::json::parse_strict`] builds (one map per user and one
 //! string per number). A million-user file spends most of its reading time building and
-//! dropping that tree.
+//! dropping that tree. In a large file, users of the plain shape (an unescaped name,
+//! integer demands, weight and cap) are read by hand, straight into the users' numbers, and
+//! the others by serde (`read_plain_user`).
 //!
 //! It accepts a subset of what the strict reader accepts and gives the same instance on it;
 //! anything else — a duplicate key, an unknown field, a `null` where a number belongs, a
@@ -200,8 +202,8 @@ fn read_split(text: &str) -> Option<(FlatDoc, Vec<User>)> {
         about: None,
         note: None,
     };
-    let (mut capacity, mut users) = (false, false);
-    let mut list = Vec::new();
+    let mut capacity = false;
+    let mut users_text = None;
     for (key, value) in members {
         match key {
             "resources" => doc.resources = Some(serde_json::from_str(value).ok()?),
@@ -209,22 +211,26 @@ fn read_split(text: &str) -> Option<(FlatDoc, Vec<User>)> {
                 doc.capacity = serde_json::from_str(value).ok()?;
                 capacity = true;
             }
-            "users" => {
-                list = read_users(value)?;
-                users = true;
-            }
+            "users" => users_text = Some(value),
             "about" | "note" => {
                 serde_json::from_str::<IgnoredAny>(value).ok()?;
             }
             _ => return None,
         }
     }
-    (capacity && users).then_some((doc, list))
+    if !capacity {
+        return None;
+    }
+    // The users last, with the number of resources known (each demand's length).
+    let list = read_users(users_text?, doc.capacity.len())?;
+    Some((doc, list))
 }
 
 /// The users list (`[..]`) cut at its top-level commas into one piece per thread, each
-/// deserialized as a list of its own and turned into users on its thread.
-fn read_users(list: &str) -> Option<Vec<User>> {
+/// piece's users read on its thread into its own part of the result (in order, so the
+/// result does not depend on the thread count). `per_user` is the expected length of a
+/// demand vector (a capacity hint).
+fn read_users(list: &str, per_user: usize) -> Option<Vec<User>> {
     let bytes = list.as_bytes();
     if bytes.first() != Some(&b'[') {
         return None;
@@ -249,41 +255,198 @@ fn read_users(list: &str) -> Option<Vec<User>> {
     }
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
     let per = spans.len().div_ceil(threads).max(1);
-    let pieces: Vec<&[(usize, usize)]> = spans.chunks(per).collect();
-    // Piece `k` starts at user `k · per`; each user is read from its own span of the text
-    // (no copy of the piece, no list of the deserialized users in between).
-    let read_piece = |k: usize, piece: &[(usize, usize)]| -> Option<Vec<User>> {
-        piece
-            .iter()
-            .enumerate()
-            .map(|(e, &(a, b))| {
-                let u: FlatUser = serde_json::from_str(&list[a..b]).ok()?;
-                Some(to_user(u, k * per + e))
-            })
-            .collect()
+    // The result is allocated once and each thread fills its own slice of it: no list per
+    // piece, no copy of the pieces into one list afterwards.
+    let mut users = vec![placeholder_user(); spans.len()];
+    // Piece `k` starts at user `k · per`; each user is read from its own span of the text.
+    let read_piece = |k: usize, piece: &[(usize, usize)], out: &mut [User]| -> bool {
+        for (e, (&(a, b), slot)) in piece.iter().zip(out.iter_mut()).enumerate() {
+            let index = k * per + e;
+            let text = &list[a..b];
+            match read_plain_user(text, index, per_user) {
+                Some(u) => *slot = u,
+                None => match serde_json::from_str::<FlatUser>(text) {
+                    Ok(u) => *slot = to_user(u, index),
+                    Err(_) => return false,
+                },
+            }
+        }
+        true
     };
-    let parts: Vec<Option<Vec<User>>> = std::thread::scope(|scope| {
+    let read_all = std::thread::scope(|scope| {
+        let mut pieces = spans.chunks(per).zip(users.chunks_mut(per)).enumerate();
+        let first = pieces.next();
         let handles: Vec<_> = pieces
-            .iter()
-            .enumerate()
-            .skip(1)
-            .map(|(k, piece)| scope.spawn(move || read_piece(k, piece)))
+            .map(|(k, (piece, out))| scope.spawn(move || read_piece(k, piece, out)))
             .collect();
-        let mut parts = vec![pieces
-            .first()
-            .map_or(Some(Vec::new()), |p| read_piece(0, p))];
-        parts.extend(handles.into_iter().map(|h| h.join().ok().flatten()));
-        parts
+        let mut read_all = first.is_none_or(|(k, (piece, out))| read_piece(k, piece, out));
+        for handle in handles {
+            read_all &= handle.join().unwrap_or(false);
+        }
+        read_all
     });
-    // The first piece's list grows to hold the others (a large allocation grows in place,
-    // so that only the other pieces are copied).
-    let mut parts = parts.into_iter();
-    let mut users = parts.next().flatten()?;
-    users.reserve(spans.len() - users.len());
-    for part in parts {
-        users.extend(part?);
+    read_all.then_some(users)
+}
+
+/// A user with no fields read yet (overwritten by [`read_users`]).
+fn placeholder_user() -> User {
+    User {
+        name: String::new(),
+        demand: Vec::new(),
+        weight: Rational::ONE,
+        resource_weights: None,
+        cap: None,
+        pool: None,
+        guarantee: None,
+        limit: None,
+        usage: None,
     }
-    Some(users)
+}
+
+/// The user object `text` (at position `index` in the list) read by hand when it has the
+/// plain shape almost every large file has: the members `name` (a string without escapes),
+/// `demand` (a list of integers), `weight` (an integer) and `tasks` (an integer or `null`),
+/// each at most once, with integers of at most 18 digits written plainly (no sign, no
+/// leading zero, no fraction or exponent). It gives the user [`FlatUser`]'s deserialization
+/// gives; on anything else it gives `None`, and the caller reads `text` with serde (which
+/// accepts or refuses it as before).
+fn read_plain_user(text: &str, index: usize, per_user: usize) -> Option<User> {
+    let mut c = Cursor {
+        text,
+        bytes: text.as_bytes(),
+        at: 0,
+    };
+    c.expect(b'{')?;
+    let (mut name, mut demand, mut weight, mut cap) = (None, None, None, None);
+    let mut tasks_seen = false;
+    loop {
+        let key = c.plain_string()?;
+        c.expect(b':')?;
+        match key {
+            "name" if name.is_none() => name = Some(c.plain_string()?.to_owned()),
+            "demand" if demand.is_none() => {
+                c.expect(b'[')?;
+                let mut entries = Vec::with_capacity(per_user);
+                if c.peek()? == b']' {
+                    c.at += 1;
+                } else {
+                    loop {
+                        entries.push(c.integer()?);
+                        match c.next_byte()? {
+                            b',' => {}
+                            b']' => break,
+                            _ => return None,
+                        }
+                    }
+                }
+                demand = Some(entries);
+            }
+            "weight" if weight.is_none() => weight = Some(c.integer()?),
+            "tasks" if !tasks_seen => {
+                tasks_seen = true;
+                cap = if c.null() { None } else { Some(c.integer()?) };
+            }
+            _ => return None,
+        }
+        match c.next_byte()? {
+            b',' => {}
+            b'}' => break,
+            _ => return None,
+        }
+    }
+    c.skip_ws();
+    if c.at != c.bytes.len() {
+        return None;
+    }
+    Some(User {
+        name: name.unwrap_or_else(|| format!("u{}", index + 1)),
+        demand: demand?,
+        weight: weight.unwrap_or(Rational::ONE),
+        resource_weights: None,
+        cap,
+        pool: None,
+        guarantee: None,
+        limit: None,
+        usage: None,
+    })
+}
+
+/// A position in a JSON text, for [`read_plain_user`].
+struct Cursor<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn skip_ws(&mut self) {
+        self.at = skip_ws(self.bytes, self.at);
+    }
+
+    /// The next byte that is not whitespace (not consumed).
+    fn peek(&mut self) -> Option<u8> {
+        self.skip_ws();
+        self.bytes.get(self.at).copied()
+    }
+
+    /// The next byte that is not whitespace (consumed).
+    fn next_byte(&mut self) -> Option<u8> {
+        let b = self.peek()?;
+        self.at += 1;
+        Some(b)
+    }
+
+    fn expect(&mut self, byte: u8) -> Option<()> {
+        (self.next_byte()? == byte).then_some(())
+    }
+
+    /// A `null` literal, consumed if present.
+    fn null(&mut self) -> bool {
+        self.skip_ws();
+        let found = self.bytes[self.at..].starts_with(b"null")
+            && !self
+                .bytes
+                .get(self.at + 4)
+                .is_some_and(|b| b.is_ascii_alphanumeric());
+        if found {
+            self.at += 4;
+        }
+        found
+    }
+
+    /// A string without escapes or control characters (which JSON refuses unescaped).
+    fn plain_string(&mut self) -> Option<&'a str> {
+        self.expect(b'"')?;
+        let start = self.at;
+        loop {
+            match *self.bytes.get(self.at)? {
+                b'"' => break,
+                b'\\' | 0..=0x1f => return None,
+                _ => self.at += 1,
+            }
+        }
+        self.at += 1;
+        // Both ends are at an ASCII quote, so on character boundaries.
+        self.text.get(start..self.at - 1)
+    }
+
+    /// A plain non-negative integer of 1 to 18 digits, no leading zero.
+    fn integer(&mut self) -> Option<Rational> {
+        self.skip_ws();
+        let start = self.at;
+        let mut n: i64 = 0;
+        while let Some(&d @ b'0'..=b'9') = self.bytes.get(self.at) {
+            if self.at - start == 18 {
+                return None;
+            }
+            n = n * 10 + i64::from(d - b'0');
+            self.at += 1;
+        }
+        let digits = self.at - start;
+        let leading_zero = digits > 1 && self.bytes[start] == b'0';
+        let continues = matches!(self.bytes.get(self.at), Some(b'.' | b'e' | b'E'));
+        (digits > 0 && !leading_zero && !continues).then(|| Rational::from(n))
+    }
 }
 
 /// The first byte from `at` that is not JSON whitespace.
@@ -390,6 +553,89 @@ mod tests {
         let fast = read(&text).expect("inside the fast subset");
         assert_eq!(fast.num_users(), 40_000);
         assert_eq!(fast, strict(&text));
+    }
+
+    /// The plain shape is read by hand, member by member, with the defaults of the serde
+    /// path: `{"name": "a", "demand": [3, 0, 12], "weight": 2, "tasks": 5}` is user a,
+    /// demanding 3, 0 and 12, of weight 2 and cap 5; without name, weight and cap it is
+    /// `u{index + 1}` of weight 1 and no cap, and a `null` cap is no cap.
+    #[test]
+    fn the_plain_shape_is_read_by_hand() {
+        let u = super::read_plain_user(
+            r#"{"name": "a", "demand": [3, 0, 12], "weight": 2, "tasks": 5}"#,
+            0,
+            3,
+        )
+        .expect("plain");
+        assert_eq!(u.name, "a");
+        assert_eq!(u.demand, vec![3.into(), 0.into(), 12.into()]);
+        assert_eq!(u.weight, 2.into());
+        assert_eq!(u.cap, Some(5.into()));
+        let u = super::read_plain_user("{ \"demand\" :[ 7 ]\n, \"tasks\": null }", 41, 1)
+            .expect("plain");
+        assert_eq!(
+            (u.name.as_str(), u.weight.clone(), u.cap),
+            ("u42", 1.into(), None)
+        );
+        // 18 digits is the most an i64 always holds: 999999999999999999 < 2^63.
+        let u = super::read_plain_user(r#"{"demand": [999999999999999999]}"#, 0, 1).unwrap();
+        assert_eq!(u.demand[0].to_string(), "999999999999999999");
+    }
+
+    /// Anything beyond the plain shape is left to serde, which reads it (decimals, escapes,
+    /// long integers, strings for numbers) or refuses it (duplicates, unknown members,
+    /// leading zeros, a `null` weight, a trailing comma).
+    #[test]
+    fn anything_else_is_left_to_serde() {
+        for text in [
+            r#"{"demand": [1.5]}"#,
+            r#"{"demand": [1e2]}"#,
+            r#"{"demand": [-1]}"#,
+            r#"{"demand": ["3"]}"#,
+            r#"{"demand": [1234567890123456789]}"#,
+            r#"{"name": "a\"b", "demand": [1]}"#,
+            r#"{"demand": [01]}"#,
+            r#"{"demand": [1], "demand": [1]}"#,
+            r#"{"demand": [1], "pool": 0}"#,
+            r#"{"demand": [1], "weight": null}"#,
+            r#"{"demand": [1],}"#,
+            r#"{"demand": [1, ]}"#,
+            r#"{"demand": [1]} x"#,
+            r#"{"name": "a"}"#,
+        ] {
+            assert!(super::read_plain_user(text, 0, 1).is_none(), "{text}");
+        }
+    }
+
+    /// A large document whose users mix the plain shape with shapes only serde reads gives
+    /// the strict reader's instance; a repeated name makes it invalid, and it is handed on.
+    #[test]
+    fn a_large_mixed_document_is_the_strict_readers() {
+        let users: Vec<String> = (0..30_000)
+            .map(|i| match i % 4 {
+                0 => format!(r#"{{"name": "n{i}", "demand": [{}, 7]}}"#, i % 89 + 1),
+                1 => format!(r#"{{"name": "n{i}", "demand": [0.5, "1/3"], "tasks": 2.5}}"#),
+                2 => format!(r#"{{"name": "w\u00e9{i}", "demand": [3, 0], "weight": 4}}"#),
+                _ => r#"{"demand": [1, 1], "tasks": null, "weight": 3}"#.to_string(),
+            })
+            .collect();
+        let text = format!(
+            r#"{{"capacity": [1000000, 1000000], "users": [{}]}}"#,
+            users.join(",\n ")
+        );
+        assert!(text.len() >= super::SPLIT_BYTES);
+        let fast = read(&text).expect("inside the fast subset");
+        assert_eq!(fast, strict(&text));
+        // Unnamed users are named by their position (the 4th is u4); escapes are decoded.
+        assert_eq!(fast.users()[3].name, "u4");
+        assert_eq!(fast.users()[2].name, "w\u{e9}2");
+        let repeated = text.replace(r#""name": "n4""#, r#""name": "n0""#);
+        assert!(read(&repeated).is_none());
+        let err = Instance::from_json_str(&repeated).unwrap_err().to_string();
+        assert!(
+            err.contains("users[4].name") && err.contains(r#"duplicate user name "n0""#),
+            "{err}"
+        );
     }
 
     /// An invalid document (no users; a `null` weight) is not read here, so that the

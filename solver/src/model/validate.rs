@@ -1,8 +1,9 @@
 //! The validation of an [`Instance`]: resources, users, pools and their production fields.
 
 use std::collections::HashSet;
+use std::hash::{DefaultHasher, Hash, Hasher};
 
-use super::{Guarantee, Instance};
+use super::{Guarantee, Instance, User};
 use crate::json::{check_vector, Sign};
 use crate::{Rational, SolverError};
 
@@ -17,7 +18,10 @@ impl Instance {
             ));
         }
         self.validate_pools()?;
-        let mut names = HashSet::with_capacity(self.users.len());
+        // A flat instance whose names are all distinct (the common case, checked by sorting)
+        // needs no table of names; otherwise the table finds the first repeat, as named below.
+        let distinct = !self.hierarchical && names_are_distinct(&self.users);
+        let mut names = HashSet::with_capacity(if distinct { 0 } else { self.users.len() });
         for (i, u) in self.users.iter().enumerate() {
             let at = |f: &str| format!("users[{i}].{f}");
             if u.name.is_empty() {
@@ -26,7 +30,7 @@ impl Instance {
             // A tree's names need only be unique among siblings (nodes are addressed by
             // path); a flat instance's users are addressed by name.
             let key = if self.hierarchical { u.pool } else { None };
-            if !names.insert((key, u.name.as_str())) {
+            if !distinct && !names.insert((key, u.name.as_str())) {
                 return Err(SolverError::invalid(
                     at("name"),
                     if self.hierarchical {
@@ -249,4 +253,20 @@ pub(super) fn validate_resources(
         }
     }
     Ok(())
+}
+
+/// Whether no two users share a name: the names sorted by (hash, name) and neighbours
+/// compared. A hash table of a million names spends its time in cache misses; the sort
+/// compares names only where hashes are equal.
+fn names_are_distinct(users: &[User]) -> bool {
+    let mut keys: Vec<(u64, &str)> = users
+        .iter()
+        .map(|u| {
+            let mut h = DefaultHasher::new();
+            u.name.hash(&mut h);
+            (h.finish(), u.name.as_str())
+        })
+        .collect();
+    keys.sort_unstable();
+    keys.windows(2).all(|w| w[0] != w[1])
 }

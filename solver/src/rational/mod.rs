@@ -42,6 +42,7 @@ use std::cmp::Ordering;
 use std::hash::{Hash, Hasher};
 use std::iter::{Product, Sum};
 use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Sub, SubAssign};
+use std::sync::Arc;
 
 use num_bigint::{BigInt, Sign};
 use num_rational::BigRational;
@@ -59,8 +60,9 @@ pub struct Rational(Repr);
 enum Repr {
     /// Reduced, `den > 0`, and neither word is `i128::MIN` (so negation never overflows).
     Small { num: i128, den: i128 },
-    /// Reduced, and only used when the value does not fit `Small`.
-    Big(Box<BigRational>),
+    /// Reduced, and only used when the value does not fit `Small`. Shared, not boxed:
+    /// a clone (one level copied to every user frozen at it) costs a count, not the digits.
+    Big(Arc<BigRational>),
 }
 
 /// `a / g` for an exact divisor `g > 0`, with a 64-bit division when both fit (a 128-bit
@@ -155,7 +157,7 @@ impl Rational {
         {
             return Rational(Repr::Small { num: n, den: d });
         }
-        Rational(Repr::Big(Box::new(value)))
+        Rational(Repr::Big(Arc::new(value)))
     }
 
     /// `num / den` from big integers. Returns `None` when `den == 0`.
