@@ -1,15 +1,20 @@
 //! `leontief check`: properties of a mechanism on one instance, decided exactly.
 
 use clap::Args;
+use std::str::FromStr;
+
+use leontief_solver::algebraic::{Limits, Poly, RealAlgebraic};
+use leontief_solver::ceei::ExactNumber;
 use leontief_solver::properties::{check, Property, Scenario};
 use leontief_solver::registry::Descriptor;
 use leontief_solver::{read_numbers, Instance, Rational, SolverError};
-use serde_json::Value;
+use num_bigint::BigInt;
+use serde_json::{Map, Value};
 
 use crate::cli::CliError;
 use crate::commands::flags::{InstanceInput, MechanismParser, NameParser, NumberFlags, RulesFlags};
 use crate::commands::{pretty, usage};
-use crate::output::finish_json;
+use crate::output::{finish_json, Numbers};
 
 /// The flags of `leontief check`.
 #[derive(Debug, Clone, Args)]
@@ -150,5 +155,72 @@ pub fn run(args: CheckArgs) -> Result<String, CliError> {
         out.push(report?.to_json(&inst));
     }
     bar.finish_and_clear();
-    Ok(pretty(&finish_json(Value::Array(out), numbers)))
+    let mut out = Value::Array(out);
+    if let Numbers::Decimals(digits) = numbers {
+        round_algebraic(&mut out, digits)?;
+    }
+    Ok(pretty(&finish_json(out, numbers)))
+}
+
+/// Under `--decimals N`, each exact algebraic figure — the serde form of an irrational
+/// [`ExactNumber`], `{"algebraic": {"polynomial", "interval"}, "decimal", "closed_form"}` —
+/// becomes its value correctly rounded to `N` significant digits (its polynomial and interval
+/// are not figures to round one by one).
+fn round_algebraic(v: &mut Value, digits: u32) -> Result<(), CliError> {
+    match v {
+        Value::Object(members) => {
+            if let Some(number) = algebraic_figure(members)? {
+                let limits = Limits::default();
+                let text = number.to_significant(digits, &limits).map_err(|e| {
+                    CliError::Internal(format!("rounding an algebraic figure: {e}"))
+                })?;
+                *v = text
+                    .parse::<serde_json::Number>()
+                    .map_or(Value::String(text), Value::Number);
+                return Ok(());
+            }
+            for item in members.values_mut() {
+                round_algebraic(item, digits)?;
+            }
+        }
+        Value::Array(items) => {
+            for item in items {
+                round_algebraic(item, digits)?;
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// The exact number an algebraic figure's document stands for (`None` for any other object).
+fn algebraic_figure(members: &Map<String, Value>) -> Result<Option<ExactNumber>, CliError> {
+    let Some(Value::Object(root)) = members.get("algebraic") else {
+        return Ok(None);
+    };
+    let (Some(Value::Array(coeffs)), Some(Value::Array(interval))) =
+        (root.get("polynomial"), root.get("interval"))
+    else {
+        return Ok(None);
+    };
+    let bad = |what: &str| CliError::Internal(format!("an algebraic figure's {what} is malformed"));
+    let coeffs = coeffs
+        .iter()
+        .map(|c| c.as_str().and_then(|t| BigInt::from_str(t).ok()))
+        .collect::<Option<Vec<BigInt>>>()
+        .ok_or_else(|| bad("polynomial"))?;
+    let ends = interval
+        .iter()
+        .map(|e| e.as_str().and_then(|t| t.parse::<Rational>().ok()))
+        .collect::<Option<Vec<Rational>>>()
+        .ok_or_else(|| bad("interval"))?;
+    let [lo, hi] = ends.as_slice() else {
+        return Err(bad("interval"));
+    };
+    let limits = Limits::default();
+    let value = RealAlgebraic::root_in(&Poly::new(coeffs), &lo.to_big(), &hi.to_big(), &limits)
+        .map_err(|e| CliError::Internal(format!("an algebraic figure: {e}")))?;
+    ExactNumber::from_real(value, &limits)
+        .map(Some)
+        .map_err(|e| CliError::Internal(format!("an algebraic figure: {e}")))
 }

@@ -81,6 +81,47 @@ fn ceei_manipulation_of_the_paper() {
     assert_eq!(w["after"], "25/6");
 }
 
+/// The DRF paper's Theorem 5 instance, whose CEEI is irrational.
+const THEOREM5: &str = r#"{"capacity": [100, 100], "users": [{"name": "1", "demand": [4, 1]},
+    {"name": "2", "demand": [1, 16]}, {"name": "3", "demand": [16, 1]}]}"#;
+
+#[test]
+fn ceei_population_monotonicity_is_decided_on_the_exact_equilibrium() {
+    // Theorem 5: user 2 has u2 = (3800 + 100√373)/1071 ≈ 5.3514 tasks with all three users
+    // ((1071 u2 − 3800)² = 100²·373, i.e. 1071 u2² − 7600 u2 + 10000 = 0); without user 3 the
+    // prices (11/1500, 19/1500) give user 1 1500/63 = 500/21 and user 2 1500/315 = 100/21
+    // tasks, which spend both budgets and fill both resources (4·500/21 + 100/21 = 100,
+    // 500/21 + 16·100/21 = 100): the CEEI. u2 > 100/21 since 3800 + 100√373 > 5100 ⇔
+    // 373 > 13². Decided exactly: "exact" with no tolerance, the figures exact numbers.
+    let v = violated_first("--mechanism ceei --property pm --remove 3", THEOREM5);
+    let pm = &v[0];
+    assert_eq!(pm["exact"], true);
+    assert_eq!(pm["tolerance"], Value::Null);
+    assert_eq!(pm["within_tolerance"], false);
+    assert!(
+        !pm["note"].as_str().unwrap().contains("tolerance"),
+        "{}",
+        pm["note"]
+    );
+    let w = &pm["witness"];
+    assert_eq!((&w["leaving"], &w["user"]), (&"3".into(), &"2".into()));
+    assert_eq!(w["before"]["closed_form"], "(3800 + 100*sqrt(373))/1071");
+    assert_eq!(
+        w["before"]["algebraic"]["polynomial"],
+        serde_json::json!(["10000", "-7600", "1071"])
+    );
+    assert_eq!(w["after"], "100/21");
+    assert_eq!(w["tasks_after"]["1"], "500/21");
+    // Under --decimals each algebraic figure is its value rounded: u2 = 5.35137... (√373 =
+    // 19.31320...: (3800 + 1931.320)/1071 = 5.351373...).
+    let d = json_ok(
+        &common::words("check --mechanism ceei --property pm --remove 3 --decimals 6 -"),
+        Some(THEOREM5),
+    );
+    assert_eq!(d[0]["witness"]["before"], serde_json::json!(5.35137));
+    assert_eq!(d[0]["witness"]["after"], serde_json::json!(4.7619));
+}
+
 #[test]
 fn asset_fairness_fails_sharing_incentive() {
     // Theorem 1: (30, 30), <1,3> and <1,1>: user 2 gets 12 tasks, less than the 15 of half.

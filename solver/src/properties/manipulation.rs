@@ -41,11 +41,12 @@
 
 use serde_json::{Map, Value};
 
+use super::exact::Answer;
 use super::scenarios::{count_lie_profiles, structured_lies, Bounds, LieProfiles};
 use super::tolerance::{Bounded, Judge, Test};
 use super::{
-    by_resource, by_user, check_tasks, exact, object, user_name, utility_at_truth,
-    utility_of_report, Outcome, Verdict, Witness,
+    by_resource, by_user_figure, check_tasks, figure, object, report_gauge, truth_gauge,
+    user_figure, user_name, ExactFigures, Outcome, Verdict, Witness,
 };
 use crate::{Allocation, Instance, Mechanism, Rational, SolverError};
 
@@ -81,17 +82,25 @@ pub struct SpWitness {
     pub before: Rational,
     /// True utility under the lie, `u_i(x'_i d'_i) > before`.
     pub after: Rational,
+    /// The exact values of `tasks_under_lie`, `before` and `after` (by those keys) when an
+    /// answer was decided on its exact algebraic form; the fields above then hold the
+    /// computed approximations.
+    pub exact: Option<ExactFigures>,
 }
 
 impl SpWitness {
     /// `{"user", "report": {resource: amount}, "tasks_under_lie": {user: tasks}, "before", "after"}`.
     pub fn to_json(&self, instance: &Instance) -> Value {
+        let f = self.exact.as_ref();
         object(vec![
             ("user", Value::String(user_name(instance, self.user))),
             ("report", by_resource(instance, &self.report)),
-            ("tasks_under_lie", by_user(instance, &self.tasks_under_lie)),
-            ("before", exact(&self.before)),
-            ("after", exact(&self.after)),
+            (
+                "tasks_under_lie",
+                by_user_figure(instance, f, "tasks_under_lie", &self.tasks_under_lie),
+            ),
+            ("before", figure(f, "before", &self.before)),
+            ("after", figure(f, "after", &self.after)),
         ])
     }
 }
@@ -111,12 +120,17 @@ pub struct GspWitness {
     pub before: Vec<Rational>,
     /// Every user's true utility under the lie.
     pub after: Vec<Rational>,
+    /// The exact values of `tasks_under_lie`, `before` and `after` (per user, by the keys
+    /// `tasks_under_lie`, `utilities_before`, `utilities_after`) when an answer was decided
+    /// on its exact algebraic form.
+    pub exact: Option<ExactFigures>,
 }
 
 impl GspWitness {
     /// `{"reading", "reports", "tasks_under_lie", "coalition": [{"user", "lied", "before",
     /// "after"}], "utilities_before", "utilities_after"}` (the last two for every user).
     pub fn to_json(&self, instance: &Instance) -> Value {
+        let f = self.exact.as_ref();
         let reports: Map<String, Value> = self
             .reports
             .iter()
@@ -132,18 +146,33 @@ impl GspWitness {
                         "lied",
                         Value::Bool(self.reports.iter().any(|(k, _)| *k == i)),
                     ),
-                    ("before", exact(&self.before[i])),
-                    ("after", exact(&self.after[i])),
+                    (
+                        "before",
+                        user_figure(f, "utilities_before", i, &self.before[i]),
+                    ),
+                    (
+                        "after",
+                        user_figure(f, "utilities_after", i, &self.after[i]),
+                    ),
                 ])
             })
             .collect();
         object(vec![
             ("reading", Value::String(self.reading.name().into())),
             ("reports", Value::Object(reports)),
-            ("tasks_under_lie", by_user(instance, &self.tasks_under_lie)),
+            (
+                "tasks_under_lie",
+                by_user_figure(instance, f, "tasks_under_lie", &self.tasks_under_lie),
+            ),
             ("coalition", Value::Array(coalition)),
-            ("utilities_before", by_user(instance, &self.before)),
-            ("utilities_after", by_user(instance, &self.after)),
+            (
+                "utilities_before",
+                by_user_figure(instance, f, "utilities_before", &self.before),
+            ),
+            (
+                "utilities_after",
+                by_user_figure(instance, f, "utilities_after", &self.after),
+            ),
         ])
     }
 }
@@ -185,13 +214,15 @@ pub fn sp_scenario(
     liar: usize,
     report: &[Rational],
 ) -> Result<Option<SpWitness>, SolverError> {
+    check_tasks(instance, truth, "allocation")?;
+    let truth = Answer::given(truth.clone());
     sp_judged(
         mechanism,
         instance,
-        truth,
+        &truth,
         liar,
         report,
-        &mut Judge::on(truth),
+        &mut Judge::on(&truth),
     )
 }
 
@@ -199,12 +230,12 @@ pub fn sp_scenario(
 pub(crate) fn sp_judged(
     mechanism: &dyn Mechanism,
     instance: &Instance,
-    truth: &Allocation,
+    truth: &Answer,
     liar: usize,
     report: &[Rational],
     judge: &mut Judge,
 ) -> Result<Option<SpWitness>, SolverError> {
-    check_tasks(instance, truth, "allocation")?;
+    check_tasks(instance, &truth.allocation, "allocation")?;
     check_user(instance, liar, "scenario.lies")?;
     judge.involve(truth);
     let lied = instance.with_demand(liar, report.to_vec())?;
@@ -222,17 +253,26 @@ fn sp_on(
     before: &Bounded,
     judge: &mut Judge,
 ) -> Result<Option<SpWitness>, SolverError> {
-    let x = mechanism.allocate(lied)?;
-    check_tasks(instance, &x, "allocation under the lie")?;
+    let x = judge.answer(mechanism, lied)?;
+    check_tasks(instance, &x.allocation, "allocation under the lie")?;
     judge.involve(&x);
     let report = &lied.users()[liar].demand;
-    let after = Bounded::tasks(&x, liar).map(|y| utility_of_report(instance, liar, y, report));
-    Ok(judge.settle(Test::less(before, &after)).then(|| SpWitness {
+    let after = Bounded::tasks(&x, liar).map(&report_gauge(instance, liar, report));
+    if !judge.settle(Test::less(before, &after)) {
+        return Ok(None);
+    }
+    let exact = ExactFigures::default()
+        .with_users("tasks_under_lie", x.exact_tasks())
+        .with("before", before.exact_figure())
+        .with("after", after.exact_figure())
+        .into_option();
+    Ok(Some(SpWitness {
         user: liar,
         report: report.clone(),
-        tasks_under_lie: x.tasks,
+        tasks_under_lie: x.allocation.tasks,
         before: before.value.clone(),
         after: after.value,
+        exact,
     }))
 }
 
@@ -258,6 +298,16 @@ pub fn sp_bounded(
     truth: &Allocation,
 ) -> Result<Outcome, SolverError> {
     check_tasks(instance, truth, "allocation")?;
+    sp_bounded_on(mechanism, instance, &Answer::given(truth.clone()))
+}
+
+/// [`sp_bounded`] on the truthful answer with its exact form.
+pub(crate) fn sp_bounded_on(
+    mechanism: &dyn Mechanism,
+    instance: &Instance,
+    truth: &Answer,
+) -> Result<Outcome, SolverError> {
+    check_tasks(instance, &truth.allocation, "allocation")?;
     let mut judge = Judge::on(truth);
     let mut tried = 0;
     for liar in 0..instance.num_users() {
@@ -312,13 +362,15 @@ pub fn gsp_scenario(
     reports: &[(usize, Vec<Rational>)],
     reading: GspReading,
 ) -> Result<Option<GspWitness>, SolverError> {
+    check_tasks(instance, truth, "allocation")?;
+    let truth = Answer::given(truth.clone());
     gsp_judged(
         mechanism,
         instance,
-        truth,
+        &truth,
         reports,
         reading,
-        &mut Judge::on(truth),
+        &mut Judge::on(&truth),
     )
 }
 
@@ -326,12 +378,12 @@ pub fn gsp_scenario(
 pub(crate) fn gsp_judged(
     mechanism: &dyn Mechanism,
     instance: &Instance,
-    truth: &Allocation,
+    truth: &Answer,
     reports: &[(usize, Vec<Rational>)],
     reading: GspReading,
     judge: &mut Judge,
 ) -> Result<Option<GspWitness>, SolverError> {
-    check_tasks(instance, truth, "allocation")?;
+    check_tasks(instance, &truth.allocation, "allocation")?;
     judge.involve(truth);
     if reports.is_empty() {
         return Err(SolverError::invalid(
@@ -358,12 +410,12 @@ pub(crate) fn gsp_judged(
 }
 
 /// User `i`'s true utility at the truth, with its error bounds.
-fn truthful_utility(instance: &Instance, truth: &Allocation, i: usize) -> Bounded {
-    Bounded::tasks(truth, i).map(|y| utility_at_truth(instance, i, y))
+fn truthful_utility(instance: &Instance, truth: &Answer, i: usize) -> Bounded {
+    Bounded::tasks(truth, i).map(&truth_gauge(instance, i))
 }
 
 /// Every user's true utility at the truth, with its error bounds.
-fn truthful_utilities(instance: &Instance, truth: &Allocation) -> Vec<Bounded> {
+fn truthful_utilities(instance: &Instance, truth: &Answer) -> Vec<Bounded> {
     (0..instance.num_users())
         .map(|i| truthful_utility(instance, truth, i))
         .collect()
@@ -391,15 +443,15 @@ fn gsp_on(
     reading: GspReading,
     judge: &mut Judge,
 ) -> Result<Option<GspWitness>, SolverError> {
-    let x = mechanism.allocate(lied)?;
-    check_tasks(instance, &x, "allocation under the lie")?;
+    let x = judge.answer(mechanism, lied)?;
+    check_tasks(instance, &x.allocation, "allocation under the lie")?;
     judge.involve(&x);
     let report_of = |i: usize| reports.iter().find(|(k, _)| *k == i).map(|(_, r)| *r);
     let after: Vec<Bounded> = (0..instance.num_users())
         .map(|i| {
-            Bounded::tasks(&x, i).map(|y| match report_of(i) {
-                Some(r) => utility_of_report(instance, i, y, r),
-                None => utility_at_truth(instance, i, y),
+            Bounded::tasks(&x, i).map(&match report_of(i) {
+                Some(r) => report_gauge(instance, i, r),
+                None => truth_gauge(instance, i),
             })
         })
         .collect();
@@ -420,13 +472,23 @@ fn gsp_on(
     let coalition = (0..instance.num_users())
         .filter(|&i| report_of(i).is_some() || gains(i).certain)
         .collect();
+    let exact_of = |v: &[Bounded]| -> Option<Vec<Option<crate::ceei::ExactNumber>>> {
+        let figures: Vec<_> = v.iter().map(Bounded::exact_figure).collect();
+        figures.iter().any(Option::is_some).then_some(figures)
+    };
+    let exact = ExactFigures::default()
+        .with_users("tasks_under_lie", x.exact_tasks())
+        .with_users("utilities_before", exact_of(before))
+        .with_users("utilities_after", exact_of(&after))
+        .into_option();
     Ok(Some(GspWitness {
         reading,
         reports: reports.iter().map(|(i, r)| (*i, r.to_vec())).collect(),
-        tasks_under_lie: x.tasks,
+        tasks_under_lie: x.allocation.tasks,
         coalition,
         before: before.iter().map(|b| b.value.clone()).collect(),
         after: after.into_iter().map(|a| a.value).collect(),
+        exact,
     }))
 }
 
@@ -456,6 +518,19 @@ pub fn gsp_bounded(
     bounds: &Bounds,
 ) -> Result<Outcome, SolverError> {
     check_tasks(instance, truth, "allocation")?;
+    let truth = Answer::given(truth.clone());
+    gsp_bounded_on(mechanism, instance, &truth, reading, bounds)
+}
+
+/// [`gsp_bounded`] on the truthful answer with its exact form.
+pub(crate) fn gsp_bounded_on(
+    mechanism: &dyn Mechanism,
+    instance: &Instance,
+    truth: &Answer,
+    reading: GspReading,
+    bounds: &Bounds,
+) -> Result<Outcome, SolverError> {
+    check_tasks(instance, &truth.allocation, "allocation")?;
     let n = instance.num_users();
     let lies: Vec<Vec<Vec<Rational>>> = (0..n).map(|i| structured_lies(instance, i)).collect();
     let counts: Vec<usize> = lies.iter().map(Vec::len).collect();

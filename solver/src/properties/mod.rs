@@ -32,6 +32,24 @@
 //! truth). The verdict records the tolerance ([`Verdict::tolerance`]) and says so in its
 //! note; when it holds although a comparison on the computed numbers fell inside the margin
 //! it is marked [`Verdict::within_tolerance`] ("holds within numerical tolerance").
+//!
+//! # Exact algebraic answers
+//! An approximate answer may have an exact form: CEEI's equilibrium is real algebraic, and
+//! [`Mechanism::algebraic_tasks`] gives it (found in a number field and accepted only after
+//! the exact KKT check). [`check`] and [`check_with`] ask for it — for the truthful answer
+//! and for the answer under every scenario (the lie, the departure, the grown capacities) —
+//! and then decide every comparison exactly with the algebraic kernel, equality included:
+//! utilities, shares and envied bundles are `min(T, c · x)` of one task count (a Möbius image
+//! of it), a resource's consumption an exact sum, each compared by
+//! [`RealAlgebraic::try_cmp`](crate::algebraic::RealAlgebraic::try_cmp) or
+//! [`RealAlgebraic::cmp_rational`](crate::algebraic::RealAlgebraic::cmp_rational). The report
+//! is then [`CheckReport::exact`], carries no tolerance, and writes its task counts and the
+//! witness's figures as exact numbers ([`ExactFigures`]: `"p/q"`, or the algebraic number with
+//! its decimal and closed form). Where the exact form is refused (a stated limit of the exact
+//! solve: too many users, more than three positive prices, the degree) the tolerance
+//! judgement above applies and the note gives the reason. The scenario functions of
+//! [`manipulation`] and [`monotonicity`] and the allocation oracles, which searches call on
+//! every candidate, judge the allocations they are given as given.
 //! Exact allocations (`tolerance == None`) are judged exactly, with no margin: a violation
 //! of `1e-30` is a violation.
 //!
@@ -77,14 +95,19 @@
 
 use serde_json::{Map, Value};
 
+use crate::ceei::ExactNumber;
 use crate::{Allocation, Instance, Mechanism, Rational, SolverError, User};
-use tolerance::Judge;
+use exact::Answer;
+use tolerance::{Gauge, Judge};
 
 pub mod allocation;
+mod exact;
 pub mod manipulation;
 pub mod monotonicity;
 pub mod scenarios;
 mod tolerance;
+
+pub use exact::{ExactFigure, ExactFigures};
 
 pub use allocation::{
     BbfWitness, EfWitness, InfeasibleWitness, MaxMinViolation, MaxMinWitness, PoWitness,
@@ -452,12 +475,17 @@ pub struct CheckReport {
     pub property: Property,
     /// The mechanism's name.
     pub mechanism: String,
-    /// Whether the mechanism's answers are exact. Otherwise its rational answers are judged
-    /// as given: exactly when they carry no tolerance, with the margin their
-    /// [`Allocation::tolerance`] allows when they do (see [`Verdict::tolerance`]).
+    /// Whether every answer the verdict used was exact: the mechanism is exact, or each of
+    /// its answers carried no tolerance or was decided on its exact algebraic form
+    /// ([`Mechanism::algebraic_tasks`]). Otherwise some rational answer was judged with the
+    /// margin its [`Allocation::tolerance`] allows (see [`Verdict::tolerance`]).
     pub exact: bool,
     /// The mechanism's answer on the instance.
     pub allocation: Allocation,
+    /// The true task counts (per user, under the key `tasks`) when the answer is
+    /// approximate and was decided on its exact algebraic form
+    /// ([`Mechanism::algebraic_tasks`]); `None` otherwise.
+    pub exact_tasks: Option<ExactFigures>,
     /// The decision (with its witness when it fails).
     pub verdict: Verdict,
     /// Scenarios tried (0 for allocation properties).
@@ -508,7 +536,15 @@ impl CheckReport {
             "within_tolerance".into(),
             Value::Bool(self.verdict.within_tolerance),
         );
-        o.insert("tasks".into(), by_user(instance, &self.allocation.tasks));
+        o.insert(
+            "tasks".into(),
+            by_user_figure(
+                instance,
+                self.exact_tasks.as_ref(),
+                "tasks",
+                &self.allocation.tasks,
+            ),
+        );
         o.insert(
             "witness".into(),
             self.witness().map_or(Value::Null, |w| w.to_json(instance)),
@@ -589,9 +625,17 @@ pub fn check_with(
     bounds: &Bounds,
 ) -> Result<CheckReport, SolverError> {
     check_tasks(instance, truth, "allocation")?;
-    let outcome = decide(mechanism, instance, truth, property, scenario, bounds)?;
+    let truth = Answer::of(mechanism, instance, truth.clone());
+    let outcome = decide(mechanism, instance, &truth, property, scenario, bounds)?;
+    let exact = mechanism.is_exact() || (truth.is_exact() && outcome.verdict.tolerance.is_none());
     let exact_note = if mechanism.is_exact() {
         String::new()
+    } else if exact {
+        format!(
+            "{} is not exact, but every answer used here was exact (certified rational, or \
+             the exact algebraic equilibrium)",
+            mechanism.name()
+        )
     } else if outcome.verdict.tolerance.is_some() {
         format!(
             "{} is not exact: its rational answers are judged with the tolerance they carry",
@@ -606,8 +650,11 @@ pub fn check_with(
     Ok(CheckReport {
         property,
         mechanism: mechanism.name().to_string(),
-        exact: mechanism.is_exact(),
-        allocation: truth.clone(),
+        exact,
+        exact_tasks: ExactFigures::default()
+            .with_users("tasks", truth.exact_tasks())
+            .into_option(),
+        allocation: truth.allocation,
         verdict: outcome.verdict.with_note_prefix(&exact_note),
         scenarios: outcome.scenarios,
         bounded: outcome.bounded,
@@ -617,7 +664,7 @@ pub fn check_with(
 fn decide(
     mechanism: &dyn Mechanism,
     instance: &Instance,
-    truth: &Allocation,
+    truth: &Answer,
     property: Property,
     scenario: &Scenario,
     bounds: &Bounds,
@@ -633,7 +680,7 @@ fn decide(
             return wrong("no scenario");
         }
         return Ok(Outcome {
-            verdict: allocation::check_allocation(instance, truth, property)?,
+            verdict: allocation::check_answer(instance, truth, property)?,
             scenarios: 0,
             bounded: false,
         });
@@ -643,7 +690,9 @@ fn decide(
     // One scenario decided exactly is not the whole property: bounded.
     let single = |verdict: Verdict, judge: &Judge| judge.outcome(verdict, 1, true);
     match (property, scenario) {
-        (Property::Sp, Scenario::Bounded) => manipulation::sp_bounded(mechanism, instance, truth),
+        (Property::Sp, Scenario::Bounded) => {
+            manipulation::sp_bounded_on(mechanism, instance, truth)
+        }
         (Property::Sp, Scenario::Lies(lies)) => {
             let [(liar, report)] = lies.as_slice() else {
                 return wrong("exactly one liar (use gsp-strong or gsp-weak for groups)");
@@ -666,7 +715,7 @@ fn decide(
             };
             match scenario {
                 Scenario::Bounded => {
-                    manipulation::gsp_bounded(mechanism, instance, truth, reading, bounds)
+                    manipulation::gsp_bounded_on(mechanism, instance, truth, reading, bounds)
                 }
                 Scenario::Lies(lies) => {
                     let found = manipulation::gsp_judged(
@@ -689,7 +738,9 @@ fn decide(
                 _ => wrong("lies (a list of users and their reports)"),
             }
         }
-        (Property::Pm, Scenario::Bounded) => monotonicity::pm_bounded(mechanism, instance, truth),
+        (Property::Pm, Scenario::Bounded) => {
+            monotonicity::pm_bounded_on(mechanism, instance, truth)
+        }
         (Property::Pm, Scenario::Remove(k)) => {
             let found = monotonicity::pm_judged(mechanism, instance, truth, *k, &mut judge)?;
             Ok(single(
@@ -700,7 +751,9 @@ fn decide(
                 &judge,
             ))
         }
-        (Property::Rm, Scenario::Bounded) => monotonicity::rm_bounded(mechanism, instance, truth),
+        (Property::Rm, Scenario::Bounded) => {
+            monotonicity::rm_bounded_on(mechanism, instance, truth)
+        }
         (Property::Rm, Scenario::Capacity(c)) => {
             let found = monotonicity::rm_judged(mechanism, instance, truth, c, &mut judge)?;
             Ok(single(
@@ -786,6 +839,27 @@ pub fn utility_of_report(
     }
 }
 
+/// `min(T_i, y)`: user `i`'s utility at the truth with `y` tasks ([`utility_at_truth`]).
+fn truth_gauge(instance: &Instance, i: usize) -> Gauge {
+    Gauge::capped(instance.users()[i].cap.as_ref())
+}
+
+/// User `i`'s true utility with `y` tasks of `report` ([`utility_of_report`]):
+/// `min(T_i, min_{j: d_ij > 0} y d'_ij / d_ij)`, 0 when it did not ask for a resource it needs.
+fn report_gauge(instance: &Instance, i: usize, report: &[Rational]) -> Gauge {
+    let u = &instance.users()[i];
+    let ratios = u
+        .demand
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| !d.is_zero())
+        .map(|(j, d)| match report.get(j) {
+            Some(r) if !r.is_zero() => r / d,
+            _ => Rational::ZERO,
+        });
+    Gauge::min_of(ratios, u.cap.as_ref())
+}
+
 /// `tasks` has one entry per user.
 fn check_tasks(instance: &Instance, x: &Allocation, field: &str) -> Result<(), SolverError> {
     if x.tasks.len() != instance.num_users() {
@@ -841,6 +915,49 @@ fn by_user(instance: &Instance, v: &[Rational]) -> Value {
         v.iter()
             .enumerate()
             .map(|(i, x)| (user_name(instance, i), exact(x)))
+            .collect(),
+    )
+}
+
+/// An exact figure in its serde form (`"p/q"` or the algebraic document).
+fn exact_figure(x: &ExactNumber) -> Option<Value> {
+    serde_json::to_value(x).ok()
+}
+
+/// The figure under `key`: its exact value from `figures` when there is one, else `x`.
+fn figure(figures: Option<&ExactFigures>, key: &str, x: &Rational) -> Value {
+    figures
+        .and_then(|f| f.one(key))
+        .and_then(exact_figure)
+        .unwrap_or_else(|| exact(x))
+}
+
+/// User `i`'s entry of the per-user figure under `key`: exact from `figures` when there is
+/// one, else `x`.
+fn user_figure(figures: Option<&ExactFigures>, key: &str, i: usize, x: &Rational) -> Value {
+    figures
+        .and_then(|f| f.user(key, i))
+        .and_then(exact_figure)
+        .unwrap_or_else(|| exact(x))
+}
+
+/// `{user name: value}`, each value exact from `figures[key]` when there is one.
+fn by_user_figure(
+    instance: &Instance,
+    figures: Option<&ExactFigures>,
+    key: &str,
+    v: &[Rational],
+) -> Value {
+    Value::Object(
+        v.iter()
+            .enumerate()
+            .map(|(i, x)| {
+                let value = figures
+                    .and_then(|f| f.user(key, i))
+                    .and_then(exact_figure)
+                    .unwrap_or_else(|| exact(x));
+                (user_name(instance, i), value)
+            })
             .collect(),
     )
 }

@@ -25,12 +25,14 @@
 
 use serde_json::Value;
 
+use super::exact::Answer;
 use super::scenarios::{capacity_grid, departures};
 use super::tolerance::{Bounded, Judge, Test};
 use super::{
-    by_resource, by_user, check_tasks, exact, object, user_name, utility_at_truth, Outcome,
-    Verdict, Witness,
+    by_resource, by_user_figure, check_tasks, exact_figure, figure, object, truth_gauge, user_name,
+    ExactFigures, Outcome, Verdict, Witness,
 };
+use crate::ceei::ExactNumber;
 use crate::{Allocation, Instance, Mechanism, Rational, SolverError};
 
 /// A user that loses when another leaves (PM).
@@ -46,22 +48,33 @@ pub struct PmWitness {
     pub after: Rational,
     /// The answer without the leaving user, by original index (`None` for the leaver).
     pub tasks_after: Vec<Option<Rational>>,
+    /// The exact values of `before`, `after` and `tasks_after` (by those keys; by original
+    /// index) when an answer was decided on its exact algebraic form.
+    pub exact: Option<ExactFigures>,
 }
 
 impl PmWitness {
     /// `{"leaving", "user", "before", "after", "tasks_after": {user: tasks}}`.
     pub fn to_json(&self, instance: &Instance) -> Value {
+        let f = self.exact.as_ref();
         let tasks_after = self
             .tasks_after
             .iter()
             .enumerate()
-            .filter_map(|(i, t)| t.as_ref().map(|t| (user_name(instance, i), exact(t))))
+            .filter_map(|(i, t)| {
+                let t = t.as_ref()?;
+                let value = f
+                    .and_then(|f| f.user("tasks_after", i))
+                    .and_then(exact_figure)
+                    .unwrap_or_else(|| super::exact(t));
+                Some((user_name(instance, i), value))
+            })
             .collect();
         object(vec![
             ("leaving", Value::String(user_name(instance, self.leaving))),
             ("user", Value::String(user_name(instance, self.user))),
-            ("before", exact(&self.before)),
-            ("after", exact(&self.after)),
+            ("before", figure(f, "before", &self.before)),
+            ("after", figure(f, "after", &self.after)),
             ("tasks_after", Value::Object(tasks_after)),
         ])
     }
@@ -80,19 +93,34 @@ pub struct RmWitness {
     pub after: Rational,
     /// The answer with the new capacities.
     pub tasks_after: Vec<Rational>,
+    /// The exact values of `before`, `after` and `tasks_after` (by those keys) when an
+    /// answer was decided on its exact algebraic form.
+    pub exact: Option<ExactFigures>,
 }
 
 impl RmWitness {
     /// `{"capacity": {resource: amount}, "user", "before", "after", "tasks_after"}`.
     pub fn to_json(&self, instance: &Instance) -> Value {
+        let f = self.exact.as_ref();
         object(vec![
             ("capacity", by_resource(instance, &self.capacity)),
             ("user", Value::String(user_name(instance, self.user))),
-            ("before", exact(&self.before)),
-            ("after", exact(&self.after)),
-            ("tasks_after", by_user(instance, &self.tasks_after)),
+            ("before", figure(f, "before", &self.before)),
+            ("after", figure(f, "after", &self.after)),
+            (
+                "tasks_after",
+                by_user_figure(instance, f, "tasks_after", &self.tasks_after),
+            ),
         ])
     }
+}
+
+/// A user that loses: its index, its utilities before and after (computed), and the exact
+/// values of those that came from an exact algebraic form.
+struct Loss {
+    user: usize,
+    before: Bounded,
+    after: Bounded,
 }
 
 /// Decides one departure (PM): `Some` witness when a remaining user loses.
@@ -116,18 +144,20 @@ pub fn pm_scenario(
     truth: &Allocation,
     leaving: usize,
 ) -> Result<Option<PmWitness>, SolverError> {
-    pm_judged(mechanism, instance, truth, leaving, &mut Judge::on(truth))
+    check_tasks(instance, truth, "allocation")?;
+    let truth = Answer::given(truth.clone());
+    pm_judged(mechanism, instance, &truth, leaving, &mut Judge::on(&truth))
 }
 
 /// [`pm_scenario`], recording the allocations and excused comparisons in `judge`.
 pub(crate) fn pm_judged(
     mechanism: &dyn Mechanism,
     instance: &Instance,
-    truth: &Allocation,
+    truth: &Answer,
     leaving: usize,
     judge: &mut Judge,
 ) -> Result<Option<PmWitness>, SolverError> {
-    check_tasks(instance, truth, "allocation")?;
+    check_tasks(instance, &truth.allocation, "allocation")?;
     judge.involve(truth);
     let n = instance.num_users();
     if leaving >= n {
@@ -144,23 +174,38 @@ pub(crate) fn pm_judged(
     }
     // A pool left without users disappears with its last user.
     let smaller = instance.without_user(leaving)?;
-    let x = mechanism.allocate(&smaller)?;
-    check_tasks(&smaller, &x, "allocation after the departure")?;
+    let x = judge.answer(mechanism, &smaller)?;
+    check_tasks(&smaller, &x.allocation, "allocation after the departure")?;
     judge.involve(&x);
     // Remaining users keep their order: original index i > leaving is i - 1 after.
     let index_after = |i: usize| if i < leaving { i } else { i - 1 };
-    let after_of = |i: usize| &x.tasks[index_after(i)];
+    let after_of = |i: usize| &x.allocation.tasks[index_after(i)];
     let loser = (0..n)
         .filter(|&i| i != leaving)
         .find_map(|i| loses(instance, i, truth, i, &x, index_after(i), judge));
-    Ok(loser.map(|(user, before, after)| PmWitness {
-        leaving,
-        user,
-        before,
-        after,
-        tasks_after: (0..n)
-            .map(|i| (i != leaving).then(|| after_of(i).clone()))
-            .collect(),
+    Ok(loser.map(|loss| {
+        let exact_after: Option<Vec<Option<ExactNumber>>> = x.algebraic().map(|_| {
+            (0..n)
+                .map(|i| {
+                    (i != leaving)
+                        .then(|| x.exact_task(index_after(i)))
+                        .flatten()
+                })
+                .collect()
+        });
+        PmWitness {
+            leaving,
+            user: loss.user,
+            exact: loss
+                .figures()
+                .with_users("tasks_after", exact_after)
+                .into_option(),
+            before: loss.before.value,
+            after: loss.after.value,
+            tasks_after: (0..n)
+                .map(|i| (i != leaving).then(|| after_of(i).clone()))
+                .collect(),
+        }
     }))
 }
 
@@ -187,6 +232,17 @@ pub fn pm_bounded(
     truth: &Allocation,
 ) -> Result<Outcome, SolverError> {
     check_tasks(instance, truth, "allocation")?;
+    let truth = Answer::given(truth.clone());
+    pm_bounded_on(mechanism, instance, &truth)
+}
+
+/// [`pm_bounded`] on the truthful answer with its exact form.
+pub(crate) fn pm_bounded_on(
+    mechanism: &dyn Mechanism,
+    instance: &Instance,
+    truth: &Answer,
+) -> Result<Outcome, SolverError> {
+    check_tasks(instance, &truth.allocation, "allocation")?;
     if instance.num_users() < 2 {
         return Ok(Outcome {
             verdict: Verdict::not_applicable("pm needs at least two users"),
@@ -239,18 +295,26 @@ pub fn rm_scenario(
     truth: &Allocation,
     capacity: &[Rational],
 ) -> Result<Option<RmWitness>, SolverError> {
-    rm_judged(mechanism, instance, truth, capacity, &mut Judge::on(truth))
+    check_tasks(instance, truth, "allocation")?;
+    let truth = Answer::given(truth.clone());
+    rm_judged(
+        mechanism,
+        instance,
+        &truth,
+        capacity,
+        &mut Judge::on(&truth),
+    )
 }
 
 /// [`rm_scenario`], recording the allocations and excused comparisons in `judge`.
 pub(crate) fn rm_judged(
     mechanism: &dyn Mechanism,
     instance: &Instance,
-    truth: &Allocation,
+    truth: &Answer,
     capacity: &[Rational],
     judge: &mut Judge,
 ) -> Result<Option<RmWitness>, SolverError> {
-    check_tasks(instance, truth, "allocation")?;
+    check_tasks(instance, &truth.allocation, "allocation")?;
     judge.involve(truth);
     let m = instance.num_resources();
     if capacity.len() != m {
@@ -277,42 +341,61 @@ pub(crate) fn rm_judged(
     rm_on(mechanism, instance, &grown, truth, judge)
 }
 
+impl Loss {
+    /// The exact `before` and `after`, where they came from an exact algebraic form.
+    fn figures(&self) -> ExactFigures {
+        ExactFigures::default()
+            .with("before", self.before.exact_figure())
+            .with("after", self.after.exact_figure())
+    }
+}
+
 /// Whether user `i` (index `before_at` in `truth`, `after_at` in `after`) loses beyond the
-/// margin the answers' errors allow: `Some((i, before, after))` with the computed
-/// utilities when it does.
+/// margin the answers' errors allow (exactly, on exact answers): its utilities when it does.
 fn loses(
     instance: &Instance,
     i: usize,
-    truth: &Allocation,
+    truth: &Answer,
     before_at: usize,
-    after: &Allocation,
+    after: &Answer,
     after_at: usize,
     judge: &mut Judge,
-) -> Option<(usize, Rational, Rational)> {
-    let before = Bounded::tasks(truth, before_at).map(|y| utility_at_truth(instance, i, y));
-    let after = Bounded::tasks(after, after_at).map(|y| utility_at_truth(instance, i, y));
-    judge
-        .settle(Test::less(&after, &before))
-        .then_some((i, before.value, after.value))
+) -> Option<Loss> {
+    let gauge = truth_gauge(instance, i);
+    let before = Bounded::tasks(truth, before_at).map(&gauge);
+    let after = Bounded::tasks(after, after_at).map(&gauge);
+    judge.settle(Test::less(&after, &before)).then_some(Loss {
+        user: i,
+        before,
+        after,
+    })
 }
 
 fn rm_on(
     mechanism: &dyn Mechanism,
     instance: &Instance,
     grown: &Instance,
-    truth: &Allocation,
+    truth: &Answer,
     judge: &mut Judge,
 ) -> Result<Option<RmWitness>, SolverError> {
-    let x = mechanism.allocate(grown)?;
-    check_tasks(instance, &x, "allocation with the new capacities")?;
+    let x = judge.answer(mechanism, grown)?;
+    check_tasks(
+        instance,
+        &x.allocation,
+        "allocation with the new capacities",
+    )?;
     judge.involve(&x);
     let loser = (0..instance.num_users()).find_map(|i| loses(instance, i, truth, i, &x, i, judge));
-    Ok(loser.map(|(user, before, after)| RmWitness {
+    Ok(loser.map(|loss| RmWitness {
         capacity: grown.capacity().to_vec(),
-        user,
-        before,
-        after,
-        tasks_after: x.tasks,
+        user: loss.user,
+        exact: loss
+            .figures()
+            .with_users("tasks_after", x.exact_tasks())
+            .into_option(),
+        before: loss.before.value,
+        after: loss.after.value,
+        tasks_after: x.allocation.tasks,
     }))
 }
 
@@ -337,6 +420,17 @@ pub fn rm_bounded(
     truth: &Allocation,
 ) -> Result<Outcome, SolverError> {
     check_tasks(instance, truth, "allocation")?;
+    let truth = Answer::given(truth.clone());
+    rm_bounded_on(mechanism, instance, &truth)
+}
+
+/// [`rm_bounded`] on the truthful answer with its exact form.
+pub(crate) fn rm_bounded_on(
+    mechanism: &dyn Mechanism,
+    instance: &Instance,
+    truth: &Answer,
+) -> Result<Outcome, SolverError> {
+    check_tasks(instance, &truth.allocation, "allocation")?;
     let mut judge = Judge::on(truth);
     let mut tried = 0;
     for capacity in capacity_grid(instance) {

@@ -29,12 +29,25 @@
 //!    admissible truth, `min(T_i − hi(x_i), min_j (R_j − hi(used_j)) / d_ij) > 0`, which is
 //!    also feasible on the computed allocation.
 //!
+//! 5. *Exact algebraic answers.* When an approximate answer comes with its exact form
+//!    ([`Answer`], the [`exact`](super::exact) module), a quantity carries its true value
+//!    as a real algebraic number ([`Spread::Algebraic`]) and every comparison whose sides
+//!    are both known exactly is decided by the algebraic kernel — with no margin, equality
+//!    included. The derived quantities of step 2 are all `min(T, c · x)` of one count `x`
+//!    ([`Gauge`]), a Möbius image capped by a rational, or consumption, an exact sum. Should
+//!    the kernel hit one of its limits, the comparison falls back to the isolating
+//!    intervals (rigorous bounds, as in step 3) and the verdict says so.
+//!
 //! A verdict is "within tolerance" ([`Verdict::within_tolerance`]) when it holds although
 //! some decisive test held on the computed numbers read exactly but not beyond the margin:
 //! [`Judge`] records that and writes the note.
 
-use crate::{Allocation, Instance, Rational};
+use std::cmp::Ordering;
 
+use crate::algebraic::RealAlgebraic;
+use crate::{Instance, Mechanism, Rational, SolverError};
+
+use super::exact::{exact_sum, limits, Answer, Form};
 use super::{Outcome, Verdict};
 
 /// The interval of a computed value's true value.
@@ -46,6 +59,102 @@ enum Spread {
     Within { lo: Rational, hi: Rational },
     /// Nothing is known.
     Unbounded,
+    /// An exact value the kernel could not form (a limit): `lo <= true <= hi` from the
+    /// isolating intervals; every comparison with it is marked undecided.
+    Fallback { lo: Rational, hi: Rational },
+    /// The true value is `exact`, a real algebraic number, within `lo <= exact <= hi` (its
+    /// isolating interval: the bounds a comparison falls back to).
+    Algebraic {
+        exact: RealAlgebraic,
+        lo: Rational,
+        hi: Rational,
+    },
+}
+
+impl Spread {
+    /// The true value known exactly, `lo = hi` of its interval.
+    fn algebraic(exact: RealAlgebraic) -> Spread {
+        let (lo, hi) = exact.interval();
+        let (lo, hi) = (
+            Rational::from_big(lo.clone()),
+            Rational::from_big(hi.clone()),
+        );
+        Spread::Algebraic { exact, lo, hi }
+    }
+}
+
+/// `y ↦ min(cap, c · y)`: every quantity an oracle derives from one task count `y` (step 2
+/// of the [module docs](self)). `c` is a minimum of non-negative ratios `c_j`, which is
+/// `low · y` for `y >= 0` and `high · y` below 0 (`low`, `high` the least and largest
+/// ratio); `None` when some ratio is 0 and the quantity vanishes.
+#[derive(Debug, Clone)]
+pub(crate) struct Gauge {
+    ratios: Option<(Rational, Rational)>,
+    cap: Option<Rational>,
+}
+
+impl Gauge {
+    /// `min(cap, min_j c_j y)` over the given ratios (at least one), `0` when one is 0.
+    pub(crate) fn min_of(
+        ratios: impl IntoIterator<Item = Rational>,
+        cap: Option<&Rational>,
+    ) -> Gauge {
+        let mut range: Option<(Rational, Rational)> = None;
+        let mut vanishes = false;
+        for r in ratios {
+            vanishes |= r.is_zero();
+            range = Some(match range {
+                None => (r.clone(), r),
+                Some((lo, hi)) => (lo.min(r.clone()), hi.max(r)),
+            });
+        }
+        Gauge {
+            ratios: if vanishes { None } else { range },
+            cap: cap.cloned(),
+        }
+    }
+
+    /// `c · y`, uncapped.
+    pub(crate) fn scale(c: Rational) -> Gauge {
+        Gauge::min_of([c], None)
+    }
+
+    /// `min(cap, y)`: a utility at the truth.
+    pub(crate) fn capped(cap: Option<&Rational>) -> Gauge {
+        Gauge::min_of([Rational::ONE], cap)
+    }
+
+    /// The quantity at a rational `y`.
+    pub(crate) fn apply(&self, y: &Rational) -> Rational {
+        let Some((low, high)) = &self.ratios else {
+            return Rational::ZERO;
+        };
+        let v = if y.is_negative() { y * high } else { y * low };
+        match &self.cap {
+            Some(t) if *t < v => t.clone(),
+            _ => v,
+        }
+    }
+
+    /// The quantity at a real algebraic `y`, exactly: a Möbius image, then the cap.
+    fn apply_exact(&self, y: &RealAlgebraic) -> Option<RealAlgebraic> {
+        let Some((low, high)) = &self.ratios else {
+            return Some(RealAlgebraic::from_rational(Rational::ZERO.to_big()));
+        };
+        let c = if y.signum() < 0 { high } else { low };
+        let v = if c.is_zero() {
+            RealAlgebraic::from_rational(Rational::ZERO.to_big())
+        } else {
+            let (c, zero, one) = (c.to_big(), Rational::ZERO.to_big(), Rational::ONE.to_big());
+            y.mobius([&c, &zero, &zero, &one], &limits()).ok()?
+        };
+        Some(match &self.cap {
+            Some(t) if v.cmp_rational(&t.to_big()) == Ordering::Greater => {
+                RealAlgebraic::from_rational(t.to_big())
+            }
+            _ => v,
+        })
+    }
 }
 
 /// A computed quantity with bounds on its true value (step 2 of the [module
@@ -66,9 +175,17 @@ impl Bounded {
         }
     }
 
-    /// User `i`'s task count in `x`, with `[x_i − e_i, x_i + e_i]`.
-    pub(crate) fn tasks(x: &Allocation, i: usize) -> Self {
+    /// User `i`'s task count in `answer`, with `[x_i − e_i, x_i + e_i]`, or its exact value
+    /// when the answer has its algebraic form.
+    pub(crate) fn tasks(answer: &Answer, i: usize) -> Self {
+        let x = &answer.allocation;
         let value = x.tasks[i].clone();
+        if let Some(exact) = answer.algebraic() {
+            return Bounded {
+                value,
+                spread: Spread::algebraic(exact[i].clone()),
+            };
+        }
         let spread = match x.error_bound(i) {
             Some(e) if e.is_zero() => Spread::Exact,
             Some(e) => Spread::Within {
@@ -80,8 +197,10 @@ impl Bounded {
         Bounded { value, spread }
     }
 
-    /// `f` of this quantity, for a **non-decreasing** `f`: `[f(lo), f(hi)]`.
-    pub(crate) fn map(&self, f: impl Fn(&Rational) -> Rational) -> Self {
+    /// The quantity `g` of this one (non-decreasing): `[g(lo), g(hi)]`, or `g` of the exact
+    /// value. Should the kernel fail on it (a limit), the image of the isolating interval.
+    pub(crate) fn map(&self, g: &Gauge) -> Self {
+        let f = |y: &Rational| g.apply(y);
         let spread = match &self.spread {
             Spread::Exact => Spread::Exact,
             Spread::Within { lo, hi } => Spread::Within {
@@ -89,6 +208,17 @@ impl Bounded {
                 hi: f(hi),
             },
             Spread::Unbounded => Spread::Unbounded,
+            Spread::Fallback { lo, hi } => Spread::Fallback {
+                lo: f(lo),
+                hi: f(hi),
+            },
+            Spread::Algebraic { exact, lo, hi } => match g.apply_exact(exact) {
+                Some(v) => Spread::algebraic(v),
+                None => Spread::Fallback {
+                    lo: f(lo),
+                    hi: f(hi),
+                },
+            },
         };
         Bounded {
             value: f(&self.value),
@@ -96,11 +226,41 @@ impl Bounded {
         }
     }
 
+    /// The true value when it is known exactly (as a real algebraic number, rational ones
+    /// of degree 1), `None` for a bounded or unbounded one.
+    pub(crate) fn exact_value(&self) -> Option<RealAlgebraic> {
+        match &self.spread {
+            Spread::Exact => Some(RealAlgebraic::from_rational(self.value.to_big())),
+            Spread::Algebraic { exact, .. } => Some(exact.clone()),
+            _ => None,
+        }
+    }
+
+    /// The exact value as a printable figure, when it comes from an exact algebraic form.
+    pub(crate) fn exact_figure(&self) -> Option<crate::ceei::ExactNumber> {
+        match &self.spread {
+            Spread::Algebraic { exact, .. } => super::exact::exact_number(exact),
+            _ => None,
+        }
+    }
+
+    /// Whether the true value comes from an exact algebraic form.
+    fn is_algebraic(&self) -> bool {
+        matches!(self.spread, Spread::Algebraic { .. })
+    }
+
+    /// Whether an exact value was lost to a limit of the kernel.
+    fn fell_back(&self) -> bool {
+        matches!(self.spread, Spread::Fallback { .. })
+    }
+
     /// The least the true value can be (`None`: unbounded).
     pub(crate) fn lo(&self) -> Option<&Rational> {
         match &self.spread {
             Spread::Exact => Some(&self.value),
-            Spread::Within { lo, .. } => Some(lo),
+            Spread::Within { lo, .. }
+            | Spread::Fallback { lo, .. }
+            | Spread::Algebraic { lo, .. } => Some(lo),
             Spread::Unbounded => None,
         }
     }
@@ -109,7 +269,9 @@ impl Bounded {
     pub(crate) fn hi(&self) -> Option<&Rational> {
         match &self.spread {
             Spread::Exact => Some(&self.value),
-            Spread::Within { hi, .. } => Some(hi),
+            Spread::Within { hi, .. }
+            | Spread::Fallback { hi, .. }
+            | Spread::Algebraic { hi, .. } => Some(hi),
             Spread::Unbounded => None,
         }
     }
@@ -131,12 +293,21 @@ impl Bounded {
 }
 
 /// Total use of each resource, `Σ_k x_k d_kj`, given its exact value `used` on the computed
-/// tasks, within `± Σ_k e_k d_kj`.
+/// tasks, within `± Σ_k e_k d_kj` (or exactly, for an answer with its algebraic form).
 pub(crate) fn consumption_bounds(
     instance: &Instance,
-    x: &Allocation,
+    answer: &Answer,
     used: Vec<Rational>,
 ) -> Vec<Bounded> {
+    let x = &answer.allocation;
+    if let Some(exact) = answer.algebraic() {
+        let all: Vec<usize> = (0..x.tasks.len()).collect();
+        return used
+            .into_iter()
+            .enumerate()
+            .map(|(j, value)| exact_consumption(instance, exact, &all, j, value))
+            .collect();
+    }
     if x.tolerance.as_ref().is_none_or(Rational::is_zero) {
         return used.into_iter().map(Bounded::exact).collect();
     }
@@ -160,16 +331,49 @@ pub(crate) fn consumption_bounds(
         .collect()
 }
 
+/// `Σ_{k in users} x_k d_kj` of the exact task counts, beside its computed `value`; when the
+/// kernel fails on the sum (a limit), the sum of the isolating intervals.
+fn exact_consumption(
+    instance: &Instance,
+    exact: &[RealAlgebraic],
+    users: &[usize],
+    j: usize,
+    value: Rational,
+) -> Bounded {
+    let terms: Vec<(Rational, &RealAlgebraic)> = users
+        .iter()
+        .map(|&k| (instance.users()[k].demand[j].clone(), &exact[k]))
+        .collect();
+    let spread = match exact_sum(&terms, &limits()) {
+        Ok(sum) => Spread::algebraic(sum),
+        Err(_) => {
+            let (mut lo, mut hi) = (Rational::ZERO, Rational::ZERO);
+            for (d, x) in &terms {
+                let (a, b) = x.interval();
+                lo += &(d * &Rational::from_big(a.clone()));
+                hi += &(d * &Rational::from_big(b.clone()));
+            }
+            Spread::Fallback { lo, hi }
+        }
+    };
+    Bounded { value, spread }
+}
+
 /// What the users `below` hold of each resource, `Σ_k x_k d_kj` over them, within
 /// `± Σ_k e_k d_kj` (a node's holdings, for its limit).
 pub(crate) fn holdings_bounds(
     instance: &Instance,
-    x: &Allocation,
+    answer: &Answer,
     below: &[usize],
 ) -> Vec<Bounded> {
+    let x = &answer.allocation;
     let m = instance.num_resources();
     (0..m)
         .map(|j| {
+            let value = x.consumption_among(instance, below.iter().copied(), j);
+            if let Some(exact) = answer.algebraic() {
+                return exact_consumption(instance, exact, below, j, value);
+            }
             let mut spread = Some(Rational::ZERO);
             for &k in below {
                 let d = &instance.users()[k].demand[j];
@@ -181,20 +385,23 @@ pub(crate) fn holdings_bounds(
                     _ => None,
                 };
             }
-            let value = x.consumption_among(instance, below.iter().copied(), j);
             Bounded::around(value, spread)
         })
         .collect()
 }
 
 /// A test decided twice: on the computed numbers read exactly, and for every true value the
-/// errors admit (step 3 of the [module docs](self)). `certain` implies `exact`.
+/// errors admit (step 3 of the [module docs](self)). `certain` implies `exact`. A test whose
+/// sides are both known exactly (step 5) is decided once: `exact == certain`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Test {
     /// The test holds on the computed numbers.
     pub(crate) exact: bool,
     /// The test holds beyond the margin: for every admissible true value.
     pub(crate) certain: bool,
+    /// An exact comparison hit a limit of the algebraic kernel and was decided on the
+    /// isolating intervals instead.
+    pub(crate) undecided: bool,
 }
 
 impl Test {
@@ -202,6 +409,7 @@ impl Test {
     pub(crate) const TRUE: Test = Test {
         exact: true,
         certain: true,
+        undecided: false,
     };
 
     /// A test decided elsewhere: `exact` on the computed numbers, `certain` beyond the
@@ -210,38 +418,78 @@ impl Test {
         Test {
             exact: exact || certain,
             certain,
+            undecided: false,
         }
+    }
+
+    /// A test decided exactly on the true values.
+    fn settled(holds: bool) -> Test {
+        Test {
+            exact: holds,
+            certain: holds,
+            undecided: false,
+        }
+    }
+
+    /// The order of the true values when both are known exactly and one comes from an
+    /// algebraic form (`Err` when the kernel hits a limit); `None` otherwise.
+    fn exact_order(a: &Bounded, b: &Bounded) -> Option<Result<Ordering, ()>> {
+        if !(a.is_algebraic() || b.is_algebraic()) {
+            return None;
+        }
+        let (x, y) = (a.exact_value()?, b.exact_value()?);
+        Some(x.try_cmp(&y, &limits()).map_err(|_| ()))
     }
 
     /// `a < b`.
     pub(crate) fn less(a: &Bounded, b: &Bounded) -> Test {
+        let undecided = match Test::exact_order(a, b) {
+            Some(Ok(o)) => return Test::settled(o == Ordering::Less),
+            Some(Err(())) => true,
+            None => a.fell_back() || b.fell_back(),
+        };
         Test {
             exact: a.value < b.value,
             certain: matches!((a.hi(), b.lo()), (Some(h), Some(l)) if h < l),
+            undecided,
         }
     }
 
     /// `a <= b`.
     pub(crate) fn at_most(a: &Bounded, b: &Bounded) -> Test {
+        let undecided = match Test::exact_order(a, b) {
+            Some(Ok(o)) => return Test::settled(o != Ordering::Greater),
+            Some(Err(())) => true,
+            None => a.fell_back() || b.fell_back(),
+        };
         Test {
             exact: a.value <= b.value,
             certain: matches!((a.hi(), b.lo()), (Some(h), Some(l)) if h <= l),
+            undecided,
         }
     }
 
     /// `a < b` for an exactly known `b`.
     pub(crate) fn less_than(a: &Bounded, b: &Rational) -> Test {
+        if let Spread::Algebraic { exact, .. } = &a.spread {
+            return Test::settled(exact.cmp_rational(&b.to_big()) == Ordering::Less);
+        }
         Test {
             exact: a.value < *b,
             certain: a.hi().is_some_and(|h| h < b),
+            undecided: a.fell_back(),
         }
     }
 
     /// `a > b` for an exactly known `b`.
     pub(crate) fn more_than(a: &Bounded, b: &Rational) -> Test {
+        if let Spread::Algebraic { exact, .. } = &a.spread {
+            return Test::settled(exact.cmp_rational(&b.to_big()) == Ordering::Greater);
+        }
         Test {
             exact: a.value > *b,
             certain: a.lo().is_some_and(|l| l > b),
+            undecided: a.fell_back(),
         }
     }
 
@@ -250,6 +498,7 @@ impl Test {
         Test {
             exact: self.exact && other.exact,
             certain: self.certain && other.certain,
+            undecided: self.undecided || other.undecided,
         }
     }
 
@@ -258,6 +507,7 @@ impl Test {
         Test {
             exact: self.exact || other.exact,
             certain: self.certain || other.certain,
+            undecided: self.undecided || other.undecided,
         }
     }
 
@@ -271,6 +521,7 @@ impl Test {
         let none = Test {
             exact: false,
             certain: false,
+            undecided: false,
         };
         tests.into_iter().fold(none, Test::or)
     }
@@ -279,27 +530,75 @@ impl Test {
 /// Settles the tests that decide a verdict and remembers what the tolerance excused.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Judge {
-    /// The largest tolerance of the allocations involved.
+    /// The largest tolerance of the allocations judged with their margins.
     tolerance: Option<Rational>,
+    /// The largest tolerance of the allocations decided on their exact algebraic form (the
+    /// margin a comparison falls back to when the kernel hits a limit).
+    exact_tolerance: Option<Rational>,
+    /// Some allocation was decided on its exact algebraic form.
+    algebraic: bool,
+    /// Why the exact form of an approximate allocation was refused (each reason once).
+    refused: Vec<String>,
     /// Some decisive test held on the computed numbers but not beyond the margin.
     excused: bool,
+    /// Some exact comparison fell back to the isolating intervals.
+    undecided: bool,
+    /// Whether the answers under the scenarios seek their exact form (as the truth did).
+    seek_exact: bool,
+}
+
+/// Keeps the larger of `slot` and `t`.
+fn raise(slot: &mut Option<Rational>, t: &Rational) {
+    if slot.as_ref().is_none_or(|s| s < t) {
+        *slot = Some(t.clone());
+    }
 }
 
 impl Judge {
     /// A judge for verdicts on `x` (and whatever else is [`involve`](Judge::involve)d).
-    pub(crate) fn on(x: &Allocation) -> Self {
-        let mut judge = Judge::default();
+    pub(crate) fn on(x: &Answer) -> Self {
+        let mut judge = Judge {
+            seek_exact: x.sought,
+            ..Judge::default()
+        };
         judge.involve(x);
         judge
     }
 
+    /// The mechanism's answer on a scenario's instance: with its exact form when the truth
+    /// sought one, as given otherwise.
+    pub(crate) fn answer(
+        &self,
+        mechanism: &dyn Mechanism,
+        instance: &Instance,
+    ) -> Result<Answer, SolverError> {
+        if self.seek_exact {
+            Answer::compute(mechanism, instance)
+        } else {
+            Ok(Answer::given(mechanism.allocate(instance)?))
+        }
+    }
+
     /// Records that `x` takes part in the verdict.
-    pub(crate) fn involve(&mut self, x: &Allocation) {
-        if let Some(t) = &x.tolerance {
-            let t = t.abs();
-            if !t.is_zero() && self.tolerance.as_ref().is_none_or(|s| *s < t) {
-                self.tolerance = Some(t);
+    pub(crate) fn involve(&mut self, x: &Answer) {
+        let Some(t) = x.allocation.tolerance.as_ref().map(Rational::abs) else {
+            return;
+        };
+        if t.is_zero() {
+            return;
+        }
+        match &x.form {
+            Form::Algebraic(_) => {
+                self.algebraic = true;
+                raise(&mut self.exact_tolerance, &t);
             }
+            Form::Refused(reason) => {
+                raise(&mut self.tolerance, &t);
+                if !self.refused.contains(reason) {
+                    self.refused.push(reason.clone());
+                }
+            }
+            Form::Given => raise(&mut self.tolerance, &t),
         }
     }
 
@@ -309,6 +608,7 @@ impl Judge {
         if test.exact && !test.certain {
             self.excused = true;
         }
+        self.undecided |= test.undecided;
         test.certain
     }
 
@@ -324,11 +624,39 @@ impl Judge {
 
     /// The verdict with the tolerance, [`Verdict::within_tolerance`] and the note set.
     pub(crate) fn finish(&self, mut verdict: Verdict) -> Verdict {
-        let Some(t) = &self.tolerance else {
-            return verdict;
-        };
         if !verdict.applicable {
             return verdict;
+        }
+        // An exact comparison that fell back to the intervals (or excused something, which
+        // only such a fallback can) leaves the verdict resting on the margins after all.
+        let fell_back =
+            self.algebraic && (self.undecided || (self.excused && self.tolerance.is_none()));
+        let mut tolerance = self.tolerance.clone();
+        if fell_back && let Some(t) = &self.exact_tolerance {
+            raise(&mut tolerance, t);
+        }
+        let Some(t) = &tolerance else {
+            if self.algebraic {
+                verdict.note = format!(
+                    "{}; compared exactly on the algebraic equilibria, with no margin",
+                    verdict.note
+                );
+            }
+            return verdict;
+        };
+        if !self.refused.is_empty() {
+            verdict.note = format!(
+                "{}; no exact form: {}",
+                verdict.note,
+                self.refused.join("; ")
+            );
+        }
+        if fell_back {
+            verdict.note = format!(
+                "{}; an exact comparison exceeded the algebraic kernel's limits and fell back \
+                 to the margins",
+                verdict.note
+            );
         }
         verdict.tolerance = Some(t.clone());
         verdict.within_tolerance = verdict.holds && self.excused;
@@ -346,5 +674,64 @@ impl Judge {
             )
         };
         verdict
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algebraic::{Limits, Poly};
+
+    /// A computed value with the exact true value `exact`.
+    fn known(value: &str, exact: RealAlgebraic) -> Bounded {
+        Bounded {
+            value: value.parse().unwrap(),
+            spread: Spread::algebraic(exact),
+        }
+    }
+
+    fn sqrt2() -> RealAlgebraic {
+        RealAlgebraic::roots(&Poly::from_i64s(&[-2, 0, 1]), &Limits::default()).unwrap()[1].clone()
+    }
+
+    // √2 twice, with different computed approximations (1.4142 and 1.4143) and different
+    // isolating intervals ((1, 2) and, through the Möbius map x ↦ (2x + 0)/(0x + 2) = x, its
+    // image refined): `a < b` is false and `a <= b` true, decided exactly, although the
+    // computed numbers differ — no margin, no excuse.
+    #[test]
+    fn equal_algebraic_values_are_decided_equal() {
+        let two = Rational::from(2).to_big();
+        let zero = Rational::ZERO.to_big();
+        let same = sqrt2()
+            .mobius([&two, &zero, &zero, &two], &Limits::default())
+            .unwrap();
+        let (a, b) = (known("1.4142", sqrt2()), known("1.4143", same));
+        assert_eq!(Test::less(&a, &b), Test::settled(false));
+        assert_eq!(Test::at_most(&a, &b), Test::settled(true));
+        assert_eq!(Test::less(&b, &a), Test::settled(false));
+        let mut judge = Judge::default();
+        assert!(!judge.settle(Test::less(&a, &b)));
+        assert!(!judge.excused && !judge.undecided);
+    }
+
+    // √2 against rationals and through a gauge: min(1, √2) = 1 (the cap binds, exactly),
+    // (1/2)·√2 < 3/4 since 2/4 < 9/16.
+    #[test]
+    fn gauges_map_algebraic_values_exactly() {
+        let a = known("1.4142", sqrt2());
+        let capped = a.map(&Gauge::capped(Some(&Rational::ONE)));
+        assert_eq!(
+            capped.exact_value(),
+            Some(RealAlgebraic::from_rational(Rational::ONE.to_big()))
+        );
+        let half = a.map(&Gauge::scale("1/2".parse().unwrap()));
+        assert_eq!(
+            Test::less_than(&half, &"3/4".parse().unwrap()),
+            Test::settled(true)
+        );
+        assert_eq!(
+            Test::more_than(&half, &"7/10".parse().unwrap()),
+            Test::settled(true)
+        );
     }
 }

@@ -16,6 +16,7 @@ mod lp;
 mod pools;
 mod production;
 mod properties;
+mod properties_exact;
 mod properties_oracle;
 mod rational;
 mod rational_big;

@@ -75,14 +75,15 @@ pub fn bottleneck_based_fairness(
     instance: &Instance,
     x: &Allocation,
 ) -> Result<Verdict, SolverError> {
-    judged(x, |judge| {
-        bottleneck_based_fairness_judged(instance, x, judge)
+    let x = Answer::given(x.clone());
+    judged(&x, |judge| {
+        bottleneck_based_fairness_judged(instance, &x, judge)
     })
 }
 
 pub(super) fn bottleneck_based_fairness_judged(
     instance: &Instance,
-    x: &Allocation,
+    x: &Answer,
     judge: &mut Judge,
 ) -> Result<Verdict, SolverError> {
     let used = match feasible_or_verdict(instance, x, judge)? {
@@ -107,7 +108,7 @@ pub(super) fn bottleneck_based_fairness_judged(
             if unsaturated.certain {
                 continue;
             }
-            let share = tasks.map(|y| &(y * d) / &capacity[j]);
+            let share = tasks.map(&Gauge::scale(d / &capacity[j]));
             let entitlement = u.weight_on(j) / &totals[j];
             unfair = unfair.and(unsaturated.or(Test::less_than(&share, &entitlement)));
             shares.push(SaturatedShare {
@@ -134,7 +135,7 @@ pub(super) fn bottleneck_based_fairness_judged(
         return Ok(Verdict::fails(
             Witness::Bbf(BbfWitness {
                 user: i,
-                tasks: x.tasks[i].clone(),
+                tasks: x.allocation.tasks[i].clone(),
                 shares,
             }),
             note,

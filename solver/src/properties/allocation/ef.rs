@@ -18,18 +18,28 @@ pub struct EfWitness {
     pub scaled_bundle: Vec<Rational>,
     /// `u_i(scaled_bundle) > min(T_i, x_i)`.
     pub scaled_utility: Rational,
+    /// The exact `tasks`, `envied_tasks` and `utility_of_scaled_bundle` (by those keys)
+    /// when the answer was decided on its exact algebraic form.
+    pub exact: Option<ExactFigures>,
 }
 
 impl EfWitness {
     /// `{"envious", "envied", "tasks", "envied_tasks", "scaled_bundle", "utility_of_scaled_bundle"}`.
     pub fn to_json(&self, instance: &Instance) -> Value {
+        let f = self.exact.as_ref();
         object(vec![
             ("envious", Value::String(user_name(instance, self.envious))),
             ("envied", Value::String(user_name(instance, self.envied))),
-            ("tasks", exact(&self.tasks)),
-            ("envied_tasks", exact(&self.envied_tasks)),
+            ("tasks", figure(f, "tasks", &self.tasks)),
+            (
+                "envied_tasks",
+                figure(f, "envied_tasks", &self.envied_tasks),
+            ),
             ("scaled_bundle", by_resource(instance, &self.scaled_bundle)),
-            ("utility_of_scaled_bundle", exact(&self.scaled_utility)),
+            (
+                "utility_of_scaled_bundle",
+                figure(f, "utility_of_scaled_bundle", &self.scaled_utility),
+            ),
         ])
     }
 }
@@ -54,60 +64,64 @@ impl EfWitness {
 /// assert_eq!((w.envious, w.envied), (1, 0));
 /// ```
 pub fn envy_freeness(instance: &Instance, x: &Allocation) -> Result<Verdict, SolverError> {
-    judged(x, |judge| envy_freeness_judged(instance, x, judge))
+    let x = Answer::given(x.clone());
+    judged(&x, |judge| envy_freeness_judged(instance, &x, judge))
 }
 
 pub(super) fn envy_freeness_judged(
     instance: &Instance,
-    x: &Allocation,
+    x: &Answer,
     judge: &mut Judge,
 ) -> Result<Verdict, SolverError> {
     if let Err(v) = feasible_or_verdict(instance, x, judge)? {
         return Ok(v);
     }
     let users = instance.users();
+    let tasks = &x.allocation.tasks;
+    // Whether user k holds anything (exactly, when the answer has its algebraic form).
+    let holds_some = |k: usize| match x.algebraic() {
+        Some(exact) => exact[k].signum() > 0,
+        None => tasks[k].is_positive(),
+    };
     for (i, ui) in users.iter().enumerate() {
-        let have = Bounded::tasks(x, i).map(|y| utility_at_truth(instance, i, y));
+        let have = Bounded::tasks(x, i).map(&truth_gauge(instance, i));
         for (k, uk) in users.iter().enumerate() {
-            if k == i || !x.tasks[k].is_positive() {
+            if k == i || !holds_some(k) {
                 continue;
             }
-            // u_i of k's bundle with y tasks, scaled (non-decreasing in y); a resource i
-            // needs and k lacks makes it 0.
-            let scaled_of = |y: &Rational| -> Rational {
-                let mut best: Option<Rational> = None;
-                for (j, d) in ui.demand.iter().enumerate() {
-                    if d.is_zero() {
-                        continue;
-                    }
+            // u_i of k's bundle with y tasks, scaled: min(T_i, min_j (w_ij / w_kj) y d_kj / d_ij)
+            // over the resources i needs; a resource i needs and k lacks makes it 0.
+            let ratios = ui
+                .demand
+                .iter()
+                .enumerate()
+                .filter(|(_, d)| !d.is_zero())
+                .map(|(j, d)| {
                     if uk.demand[j].is_zero() {
-                        best = Some(Rational::ZERO);
-                        break;
+                        Rational::ZERO
+                    } else {
+                        &(&(ui.weight_on(j) / uk.weight_on(j)) * &uk.demand[j]) / d
                     }
-                    let v = &(&(ui.weight_on(j) / uk.weight_on(j)) * &(y * &uk.demand[j])) / d;
-                    if best.as_ref().is_none_or(|b| v < *b) {
-                        best = Some(v);
-                    }
-                }
-                let runnable = best.expect("validated: some demand is positive");
-                match &ui.cap {
-                    Some(t) if *t < runnable => t.clone(),
-                    _ => runnable,
-                }
-            };
-            let scaled = Bounded::tasks(x, k).map(scaled_of);
+                });
+            let scaled_of = Gauge::min_of(ratios, ui.cap.as_ref());
+            let scaled = Bounded::tasks(x, k).map(&scaled_of);
             if judge.settle(Test::less(&have, &scaled)) {
-                let scaled = scaled.value;
                 let scaled_bundle = (0..instance.num_resources())
-                    .map(|j| &(ui.weight_on(j) / uk.weight_on(j)) * &(&x.tasks[k] * &uk.demand[j]))
+                    .map(|j| &(ui.weight_on(j) / uk.weight_on(j)) * &(&tasks[k] * &uk.demand[j]))
                     .collect();
+                let algebraic = x.algebraic().is_some();
                 let witness = EfWitness {
                     envious: i,
                     envied: k,
-                    tasks: x.tasks[i].clone(),
-                    envied_tasks: x.tasks[k].clone(),
+                    tasks: tasks[i].clone(),
+                    envied_tasks: tasks[k].clone(),
                     scaled_bundle,
-                    scaled_utility: scaled,
+                    exact: ExactFigures::default()
+                        .with("tasks", x.exact_task(i).filter(|_| algebraic))
+                        .with("envied_tasks", x.exact_task(k).filter(|_| algebraic))
+                        .with("utility_of_scaled_bundle", scaled.exact_figure())
+                        .into_option(),
+                    scaled_utility: scaled.value,
                 };
                 return Ok(Verdict::fails(
                     Witness::Ef(witness),

@@ -62,18 +62,22 @@ pub fn feasibility(
     instance: &Instance,
     x: &Allocation,
 ) -> Result<Option<InfeasibleWitness>, SolverError> {
-    Ok(feasible_use(instance, x, &mut Judge::on(x))?.err())
+    let x = Answer::given(x.clone());
+    Ok(feasible_use(instance, &x, &mut Judge::on(&x))?.err())
 }
 
 /// The consumption of a feasible allocation (with its error bounds), or why it is
 /// infeasible (beyond the error, for an approximate one).
 pub(super) fn feasible_use(
     instance: &Instance,
-    x: &Allocation,
+    answer: &Answer,
     judge: &mut Judge,
 ) -> Result<Result<Vec<Bounded>, InfeasibleWitness>, SolverError> {
+    let x = &answer.allocation;
     check_tasks(instance, x, "allocation")?;
-    let tasks: Vec<Bounded> = (0..x.tasks.len()).map(|i| Bounded::tasks(x, i)).collect();
+    let tasks: Vec<Bounded> = (0..x.tasks.len())
+        .map(|i| Bounded::tasks(answer, i))
+        .collect();
     let negative: Vec<usize> = (0..x.tasks.len())
         .filter(|&i| judge.settle(Test::less_than(&tasks[i], &Rational::ZERO)))
         .collect();
@@ -89,7 +93,7 @@ pub(super) fn feasible_use(
         })
         .map(|(i, _)| i)
         .collect();
-    let used = consumption_bounds(instance, x, x.consumption(instance));
+    let used = consumption_bounds(instance, answer, x.consumption(instance));
     let over_capacity: Vec<(usize, Rational)> = used
         .iter()
         .zip(instance.capacity())
@@ -112,7 +116,7 @@ pub(super) fn feasible_use(
 /// Feasibility as a verdict prelude: the consumption, or the failing verdict.
 pub(super) fn feasible_or_verdict(
     instance: &Instance,
-    x: &Allocation,
+    x: &Answer,
     judge: &mut Judge,
 ) -> Result<Result<Vec<Bounded>, Verdict>, SolverError> {
     Ok(feasible_use(instance, x, judge)?.map_err(|w| {

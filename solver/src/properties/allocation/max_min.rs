@@ -94,7 +94,15 @@ pub fn single_resource_fairness(
     instance: &Instance,
     x: &Allocation,
 ) -> Result<Verdict, SolverError> {
-    check_tasks(instance, x, "allocation")?;
+    single_resource_fairness_of(instance, &Answer::given(x.clone()))
+}
+
+/// [`single_resource_fairness`] on an answer with its exact form (when it has one).
+pub(super) fn single_resource_fairness_of(
+    instance: &Instance,
+    x: &Answer,
+) -> Result<Verdict, SolverError> {
+    check_tasks(instance, &x.allocation, "allocation")?;
     if instance.num_resources() != 1 {
         return Ok(Verdict::not_applicable(format!(
             "srf applies to one resource; this instance has {}",
@@ -169,7 +177,15 @@ pub fn bottleneck(instance: &Instance) -> Option<usize> {
 /// assert!(matches!(w.violation, MaxMinViolation::Unequal { below_cap: 0, other: 1, .. }));
 /// ```
 pub fn bottleneck_fairness(instance: &Instance, x: &Allocation) -> Result<Verdict, SolverError> {
-    check_tasks(instance, x, "allocation")?;
+    bottleneck_fairness_of(instance, &Answer::given(x.clone()))
+}
+
+/// [`bottleneck_fairness`] on an answer with its exact form (when it has one).
+pub(super) fn bottleneck_fairness_of(
+    instance: &Instance,
+    x: &Answer,
+) -> Result<Verdict, SolverError> {
+    check_tasks(instance, &x.allocation, "allocation")?;
     let Some(j) = bottleneck(instance) else {
         return Ok(Verdict::not_applicable(
             "no resource is every user's most demanded (percent-wise)",
@@ -200,7 +216,7 @@ pub fn bottleneck_fairness(instance: &Instance, x: &Allocation) -> Result<Verdic
 /// the user with the largest lower bound (the computed extremes when exact).
 pub(super) fn max_min_on(
     instance: &Instance,
-    x: &Allocation,
+    x: &Answer,
     used: &[Bounded],
     j: usize,
     judge: &mut Judge,
@@ -209,7 +225,7 @@ pub(super) fn max_min_on(
     let n = users.len();
     let tasks: Vec<Bounded> = (0..n).map(|i| Bounded::tasks(x, i)).collect();
     let amounts: Vec<Bounded> = (0..n)
-        .map(|i| tasks[i].map(|y| &(y * &users[i].demand[j]) / users[i].weight_on(j)))
+        .map(|i| tasks[i].map(&Gauge::scale(&users[i].demand[j] / users[i].weight_on(j))))
         .collect();
     let below: Vec<Test> = (0..n).map(|i| below_cap(&users[i], &tasks[i])).collect();
     // Nobody below its cap, even on the computed numbers: max-min holds.
@@ -249,7 +265,25 @@ pub(super) fn max_min_on(
         (Some((lo, lo_bound)), Some((hi, hi_bound))) => (lo_bound < hi_bound, Some((lo, hi))),
         _ => (false, None),
     };
-    let unequal = Test::decided(exact, certain);
+    let (unequal, pair) = if x.algebraic().is_some() {
+        // Exact amounts: the first pair (below its cap, other) whose amounts differ, decided
+        // exactly.
+        let tests = (0..n)
+            .filter(|&i| below[i].certain)
+            .flat_map(|i| (0..n).map(move |k| (i, k)))
+            .map(|(i, k)| ((i, k), Test::less(&amounts[i], &amounts[k])));
+        let mut found = (Test::any([]), None);
+        for (pair, test) in tests {
+            found.0 = found.0.or(test);
+            if test.certain {
+                found.1 = Some(pair);
+                break;
+            }
+        }
+        found
+    } else {
+        (Test::decided(exact, certain), pair)
+    };
     match (judge.settle(unequal), pair) {
         (true, Some((lo, hi))) => Some(MaxMinWitness {
             resource: j,

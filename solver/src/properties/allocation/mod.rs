@@ -29,10 +29,11 @@
 
 use serde_json::Value;
 
-use super::tolerance::{consumption_bounds, holdings_bounds, Bounded, Judge, Test};
+use super::exact::Answer;
+use super::tolerance::{consumption_bounds, holdings_bounds, Bounded, Gauge, Judge, Test};
 use super::{
-    by_resource, by_user, check_tasks, exact, object, resource_name, user_name, utility_at_truth,
-    Property, Verdict, Witness,
+    by_resource, by_user, check_tasks, exact, figure, object, resource_name, truth_gauge,
+    user_name, ExactFigures, Property, Verdict, Witness,
 };
 use crate::{Allocation, ExactSum, Instance, Rational, SolverError, User};
 
@@ -78,14 +79,26 @@ pub fn check_allocation(
     x: &Allocation,
     property: Property,
 ) -> Result<Verdict, SolverError> {
+    check_answer(instance, &Answer::given(x.clone()), property)
+}
+
+/// [`check_allocation`] on an answer with its exact form (when it has one).
+pub(crate) fn check_answer(
+    instance: &Instance,
+    x: &Answer,
+    property: Property,
+) -> Result<Verdict, SolverError> {
     match property {
-        Property::Si => sharing_incentive(instance, x),
-        Property::Ef => envy_freeness(instance, x),
-        Property::Po => pareto_efficiency(instance, x),
-        Property::Srf => single_resource_fairness(instance, x),
-        Property::Bf => bottleneck_fairness(instance, x),
-        Property::Bbf => bottleneck_based_fairness(instance, x),
-        Property::Sg => share_guarantee(instance, x),
+        Property::Si => judged(x, |judge| sharing_incentive_judged(instance, x, judge)),
+        Property::Ef => judged(x, |judge| envy_freeness_judged(instance, x, judge)),
+        Property::Po => judged(x, |judge| pareto_efficiency_judged(instance, x, judge)),
+        Property::Srf => single_resource_fairness_of(instance, x),
+        Property::Bf => bottleneck_fairness_of(instance, x),
+        Property::Bbf => judged(x, |judge| {
+            bottleneck_based_fairness_judged(instance, x, judge)
+        }),
+        // Share guarantees concern trees, which no rule with an algebraic form takes.
+        Property::Sg => share_guarantee(instance, &x.allocation),
         other => Err(SolverError::invalid(
             "property",
             format!("{other} is not decided on one allocation; it needs scenarios"),
@@ -103,7 +116,7 @@ fn below_cap(u: &User, x: &Bounded) -> Test {
 
 /// Runs an allocation oracle with a [`Judge`] on `x` and finishes its verdict.
 fn judged(
-    x: &Allocation,
+    x: &Answer,
     oracle: impl FnOnce(&mut Judge) -> Result<Verdict, SolverError>,
 ) -> Result<Verdict, SolverError> {
     let mut judge = Judge::on(x);

@@ -49,12 +49,13 @@ impl PoWitness {
 /// assert_eq!((w.user, w.gain), (0, 1.into()));
 /// ```
 pub fn pareto_efficiency(instance: &Instance, x: &Allocation) -> Result<Verdict, SolverError> {
-    judged(x, |judge| pareto_efficiency_judged(instance, x, judge))
+    let x = Answer::given(x.clone());
+    judged(&x, |judge| pareto_efficiency_judged(instance, &x, judge))
 }
 
 pub(super) fn pareto_efficiency_judged(
     instance: &Instance,
-    x: &Allocation,
+    x: &Answer,
     judge: &mut Judge,
 ) -> Result<Verdict, SolverError> {
     let used = match feasible_or_verdict(instance, x, judge)? {
@@ -113,7 +114,7 @@ pub(super) fn pareto_efficiency_judged(
         if !bounded {
             continue;
         }
-        let mut improved = x.tasks.clone();
+        let mut improved = x.allocation.tasks.clone();
         improved[i] += &gain;
         return Ok(Verdict::fails(
             Witness::Po(PoWitness {

@@ -255,7 +255,8 @@ pub fn explicit_guarantee_violations(
 /// assert!(share_guarantee(&inst, &Allocation::new(vec![half.clone(), half.clone(), half])).unwrap().holds);
 /// ```
 pub fn share_guarantee(instance: &Instance, x: &Allocation) -> Result<Verdict, SolverError> {
-    judged(x, |judge| share_guarantee_judged(instance, x, judge))
+    let x = Answer::given(x.clone());
+    judged(&x, |judge| share_guarantee_judged(instance, &x, judge))
 }
 
 /// Every node with unmet demand holding less than its guaranteed share, in the tree's
@@ -287,7 +288,7 @@ pub fn share_guarantee_violations(
     x: &Allocation,
 ) -> Result<Vec<SgWitness>, SolverError> {
     check_tasks(instance, x, "allocation")?;
-    let exact = Allocation::new(x.tasks.clone());
+    let exact = Answer::given(Allocation::new(x.tasks.clone()));
     let mut judge = Judge::on(&exact);
     Ok(sg_scan(instance, &exact, &mut judge, 0, false))
 }
@@ -297,13 +298,16 @@ pub fn share_guarantee_violations(
 /// (`judge` settles the comparisons of approximate answers); only the first when `first`.
 pub(super) fn sg_scan(
     instance: &Instance,
-    x: &Allocation,
+    answer: &Answer,
     judge: &mut Judge,
     from: usize,
     first: bool,
 ) -> Vec<SgWitness> {
     let h = instance.hierarchy();
-    let tasks: Vec<Bounded> = (0..x.tasks.len()).map(|i| Bounded::tasks(x, i)).collect();
+    let x = &answer.allocation;
+    let tasks: Vec<Bounded> = (0..x.tasks.len())
+        .map(|i| Bounded::tasks(answer, i))
+        .collect();
     let m = instance.num_resources();
     let mut out = Vec::new();
     for v in from..h.len() {
@@ -372,7 +376,7 @@ pub(super) fn sg_scan(
 
 pub(super) fn share_guarantee_judged(
     instance: &Instance,
-    x: &Allocation,
+    x: &Answer,
     judge: &mut Judge,
 ) -> Result<Verdict, SolverError> {
     if let Err(v) = feasible_or_verdict(instance, x, judge)? {
@@ -387,8 +391,8 @@ pub(super) fn share_guarantee_judged(
         return Ok(Verdict::fails(Witness::Sg(witness), note));
     }
     // Explicit guarantees, judged on exact answers.
-    if x.tolerance.is_none()
-        && let Some(witness) = explicit_scan(instance, x, true).pop()
+    if x.allocation.tolerance.is_none()
+        && let Some(witness) = explicit_scan(instance, &x.allocation, true).pop()
     {
         let note = format!(
             "{} holds less than its guarantee of every resource {} demands, which could \

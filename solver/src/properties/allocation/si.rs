@@ -14,6 +14,8 @@ pub struct SiWitness {
     pub split: Vec<Rational>,
     /// What that bundle gives it, `u_i(split) > min(T_i, x_i)`.
     pub split_utility: Rational,
+    /// The exact `tasks` when the answer was decided on its exact algebraic form.
+    pub exact: Option<ExactFigures>,
 }
 
 impl SiWitness {
@@ -21,7 +23,7 @@ impl SiWitness {
     pub fn to_json(&self, instance: &Instance) -> Value {
         object(vec![
             ("user", Value::String(user_name(instance, self.user))),
-            ("tasks", exact(&self.tasks)),
+            ("tasks", figure(self.exact.as_ref(), "tasks", &self.tasks)),
             ("equal_split", by_resource(instance, &self.split)),
             ("equal_split_utility", exact(&self.split_utility)),
         ])
@@ -97,12 +99,13 @@ pub(super) fn split_of(instance: &Instance, totals: &[Rational], u: &User) -> Ve
 /// assert!(!sharing_incentive(&paper, &Allocation::new(vec![2.into(), 2.into()])).unwrap().holds);
 /// ```
 pub fn sharing_incentive(instance: &Instance, x: &Allocation) -> Result<Verdict, SolverError> {
-    judged(x, |judge| sharing_incentive_judged(instance, x, judge))
+    let x = Answer::given(x.clone());
+    judged(&x, |judge| sharing_incentive_judged(instance, &x, judge))
 }
 
 pub(super) fn sharing_incentive_judged(
     instance: &Instance,
-    x: &Allocation,
+    x: &Answer,
     judge: &mut Judge,
 ) -> Result<Verdict, SolverError> {
     if let Err(v) = feasible_or_verdict(instance, x, judge)? {
@@ -123,13 +126,16 @@ pub(super) fn sharing_incentive_judged(
             Some(t) if *t < runnable => t.clone(),
             _ => runnable,
         };
-        let have = Bounded::tasks(x, i).map(|y| utility_at_truth(instance, i, y));
+        let have = Bounded::tasks(x, i).map(&truth_gauge(instance, i));
         if judge.settle(Test::less_than(&have, &split_utility)) {
             let witness = SiWitness {
                 user: i,
-                tasks: x.tasks[i].clone(),
+                tasks: x.allocation.tasks[i].clone(),
                 split: split_of(instance, &totals, u),
                 split_utility,
+                exact: ExactFigures::default()
+                    .with("tasks", x.exact_task(i).filter(|_| x.algebraic().is_some()))
+                    .into_option(),
             };
             return Ok(Verdict::fails(
                 Witness::Si(witness),
