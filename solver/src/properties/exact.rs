@@ -17,12 +17,11 @@
 
 use std::cmp::Ordering;
 
-use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
-use crate::algebraic::bivariate::resultant_in_y;
-use crate::algebraic::{AlgebraicError, Limits, Poly, RealAlgebraic};
+use crate::algebraic::arith::add;
+use crate::algebraic::{AlgebraicError, Limits, RealAlgebraic};
 use crate::ceei::ExactNumber;
 use crate::{Allocation, Instance, Mechanism, Rational, SolverError};
 
@@ -237,10 +236,8 @@ fn consistent(x: &Allocation, tasks: &[RealAlgebraic]) -> Result<(), String> {
 }
 
 /// `Σ_k c_k x_k` exactly (see the [module docs](self)): rational terms summed as rationals,
-/// each irrational `x_k` scaled by a Möbius map, and two irrational numbers `a`, `b` added
-/// through the resultant `Res_t(m_a(t), m_b(s − t))`, which vanishes at `s = a + b`: the
-/// sum is its one root inside `(lo_a + lo_b, hi_a + hi_b)`, the intervals narrowed until
-/// only one root is left there.
+/// each irrational `x_k` scaled by a Möbius map, and two irrational numbers added by
+/// [`add`] (a resultant, docs/algebraic.md §11).
 ///
 /// # Errors
 /// The kernel's limits (degree, factoring, refinement).
@@ -275,62 +272,10 @@ pub(crate) fn exact_sum(
     }
 }
 
-/// `a + b` for two irrational real algebraic numbers (see [`exact_sum`]).
-fn add(
-    a: &RealAlgebraic,
-    b: &RealAlgebraic,
-    limits: &Limits,
-) -> Result<RealAlgebraic, AlgebraicError> {
-    // f(s, t) = m_a(t): constant coefficients in s.
-    let f: Vec<Poly> = a
-        .min_poly()
-        .coeffs()
-        .iter()
-        .map(|c| Poly::constant(c.clone()))
-        .collect();
-    // g(s, t) = m_b(s − t) = Σ_i b_i Σ_k C(i, k) (−1)^k s^(i−k) t^k.
-    let mb = b.min_poly().coeffs();
-    let n = mb.len() - 1;
-    let mut g: Vec<Vec<BigInt>> = vec![vec![BigInt::zero(); n + 1]; n + 1];
-    for (i, bi) in mb.iter().enumerate() {
-        let mut binom = BigInt::one();
-        for k in 0..=i {
-            let sign = if k % 2 == 0 {
-                BigInt::one()
-            } else {
-                -BigInt::one()
-            };
-            g[k][i - k] += bi * &binom * sign;
-            binom = binom * BigInt::from(i - k) / BigInt::from(k + 1);
-        }
-    }
-    let g: Vec<Poly> = g.into_iter().map(Poly::new).collect();
-    let p = resultant_in_y(&f, &g, limits)?;
-    let roots = RealAlgebraic::roots(&p, limits)?;
-    let (mut a, mut b) = (a.clone(), b.clone());
-    for _ in 0..limits.max_refine_steps {
-        let lo = a.interval().0 + b.interval().0;
-        let hi = a.interval().1 + b.interval().1;
-        let mut inside = roots.iter().filter(|r| {
-            r.cmp_rational(&lo) == Ordering::Greater && r.cmp_rational(&hi) == Ordering::Less
-        });
-        if let (Some(r), None) = (inside.next(), inside.next()) {
-            return Ok(r.clone());
-        }
-        let two = BigRational::from_integer(2.into());
-        let wa = (a.interval().1 - a.interval().0) / &two;
-        let wb = (b.interval().1 - b.interval().0) / &two;
-        a.refine(&wa, limits)?;
-        b.refine(&wb, limits)?;
-    }
-    Err(AlgebraicError::RefinementLimit {
-        steps: limits.max_refine_steps,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::algebraic::Poly;
 
     fn root(coeffs: &[i64], which: usize) -> RealAlgebraic {
         RealAlgebraic::roots(&Poly::from_i64s(coeffs), &limits()).unwrap()[which].clone()
