@@ -365,7 +365,7 @@ fn fp_trim(mut a: Vec<u64>) -> Vec<u64> {
     a
 }
 
-fn reduce(f: &Poly, p: u64) -> Vec<u64> {
+pub(super) fn reduce(f: &Poly, p: u64) -> Vec<u64> {
     reduce_vec(f.coeffs(), p)
 }
 
@@ -461,7 +461,7 @@ fn fp_monic(a: &[u64], p: u64) -> Vec<u64> {
     }
 }
 
-fn fp_gcd(a: &[u64], b: &[u64], p: u64) -> Vec<u64> {
+pub(super) fn fp_gcd(a: &[u64], b: &[u64], p: u64) -> Vec<u64> {
     let (mut a, mut b) = (a.to_vec(), b.to_vec());
     while !b.is_empty() {
         let r = fp_divrem(&a, &b, p).1;
@@ -489,7 +489,7 @@ fn fp_ext_gcd(a: &[u64], b: &[u64], p: u64) -> (Vec<u64>, Vec<u64>, Vec<u64>) {
     (sc(&r0), sc(&s0), sc(&t0))
 }
 
-fn fp_derivative(a: &[u64], p: u64) -> Vec<u64> {
+pub(super) fn fp_derivative(a: &[u64], p: u64) -> Vec<u64> {
     fp_trim(
         a.iter()
             .enumerate()

@@ -17,17 +17,22 @@
 //!   to the same `N`-digit decimal, which happens because the value is never a tie point.
 //! - **Q(α)**: an element is a polynomial `r` of degree `< n = deg m` with rational
 //!   coefficients, `r(α)`; sums, products and inverses are taken modulo `m` (the inverse by
-//!   the extended Euclidean algorithm, `m` being irreducible). The element's own minimal
-//!   polynomial divides the characteristic polynomial of multiplication by `r(α)`,
-//!   `Res_y(m(y), x − r(y))` up to a constant, which is computed at `n + 1` integer points
-//!   `x` by the subresultant algorithm and interpolated; among the roots of its irreducible
-//!   factors the element is the one whose isolating interval alone meets an interval
-//!   enclosure of `r` over α's interval (refined until one remains).
+//!   the extended Euclidean algorithm, `m` being irreducible). The characteristic
+//!   polynomial of multiplication by `r(α)`, `Res_y(m(y), x − r(y))` up to a constant, is a
+//!   power of the element's minimal polynomial, which is therefore its squarefree part (no
+//!   factoring); it is computed at `n + 1` integer points `x` by the subresultant algorithm
+//!   and interpolated in integers. Among the roots of the minimal polynomial the element is
+//!   the one whose isolating interval alone meets an interval enclosure of `r` over α's
+//!   interval (refined until one remains).
 //!
 //! # Complexity
 //! A comparison with a rational: one exact evaluation. Refinement, decimals and element
 //! conversion: as [`refine_root`](super::isolate::refine_root), each bounded by
-//! [`Limits::max_refine_steps`]; the conversion adds `n + 1` resultants and one factoring.
+//! [`Limits::max_refine_steps`]; the conversion adds `n + 1` resultants and a squarefree
+//! part (certified modulo a prime in `O(n²)` word operations when it is the polynomial
+//! itself). A multiple `c x` of a number costs `O(n)` products
+//! ([`RealAlgebraic::mobius`] with `b = c = 0`), and its decimal shares the refinement of
+//! `x` ([`RealAlgebraic::decimal_of_multiple`]).
 //!
 //! # References
 //! - H. Cohen, *A Course in Computational Algebraic Number Theory*, §4.1 (number fields,
@@ -62,6 +67,7 @@ use num_traits::{One, Signed, Zero};
 use super::factor::factor;
 use super::isolate::{isolate_real_roots, refine_root, RootInterval};
 use super::poly::Poly;
+use super::squarefree::squarefree_part;
 use super::{AlgebraicError, Limits};
 
 /// A real algebraic number: minimal polynomial and isolating interval.
@@ -198,6 +204,28 @@ impl RealAlgebraic {
             .iter()
             .fold(BigInt::one(), |acc, v| acc.lcm(v.denom()));
         let int = |v: &BigRational| v.numer() * (&den / v.denom());
+        if b.is_zero() && c.is_zero() {
+            // β = (a/d) α: a^n m(d t / a) = Σ m_i d^i a^(n−i) t^i, in O(n) products.
+            let (a, d) = (int(a), int(d));
+            let m = alpha.poly.coeffs();
+            let mut coeffs = vec![BigInt::zero(); n + 1];
+            let mut a_pow = BigInt::one();
+            for i in (0..=n).rev() {
+                coeffs[i] = &m[i] * &a_pow;
+                a_pow *= &a;
+            }
+            let mut d_pow = BigInt::one();
+            for c in coeffs.iter_mut().skip(1) {
+                d_pow *= &d;
+                *c *= &d_pow;
+            }
+            let poly = Poly::new(coeffs).primitive_part();
+            let (Some(lo), Some(hi)) = (image(&alpha.lo), image(&alpha.hi)) else {
+                return Err(AlgebraicError::DivisionByZero);
+            };
+            let (lo, hi) = if lo < hi { (lo, hi) } else { (hi, lo) };
+            return Ok(RealAlgebraic { poly, lo, hi });
+        }
         let num = Poly::new(vec![-int(b), int(d)]);
         let below = Poly::new(vec![int(a), -int(c)]);
         let mut below_pows = vec![Poly::constant(BigInt::one())];
@@ -341,21 +369,42 @@ impl RealAlgebraic {
     /// # Errors
     /// [`AlgebraicError::RefinementLimit`].
     pub fn to_decimal(&self, digits: u32, limits: &Limits) -> Result<String, AlgebraicError> {
+        self.clone()
+            .decimal_of_multiple(&BigRational::one(), digits, limits)
+    }
+
+    /// The number `c · self` with `digits` digits after the decimal point, correctly
+    /// rounded as [`RealAlgebraic::to_decimal`], narrowing `self`'s own interval (kept) until
+    /// both ends of `c` times it round alike. Several multiples of one number thus share one
+    /// refinement, each continuing from the narrowest interval reached so far, and no
+    /// polynomial of the multiple is needed.
+    ///
+    /// # Errors
+    /// [`AlgebraicError::RefinementLimit`].
+    pub fn decimal_of_multiple(
+        &mut self,
+        c: &BigRational,
+        digits: u32,
+        limits: &Limits,
+    ) -> Result<String, AlgebraicError> {
         let scale = BigRational::from_integer(num_traits::pow(BigInt::from(10), digits as usize));
         if let Some(r) = self.as_rational() {
-            return Ok(format_fixed(&round_half_even(&(r * &scale)), digits));
+            return Ok(format_fixed(&round_half_even(&(r * c * &scale)), digits));
+        }
+        if c.is_zero() {
+            return Ok(format_fixed(&BigInt::zero(), digits));
         }
         let half = BigRational::new(1.into(), 2.into());
-        let round = |x: &BigRational| (x * &scale + &half).floor().to_integer();
-        let mut x = self.clone();
-        let mut width = &x.hi - &x.lo;
+        let factor = c * &scale;
+        let round = |x: &BigRational| (x * &factor + &half).floor().to_integer();
+        let mut width = &self.hi - &self.lo;
         for _ in 0..limits.max_refine_steps {
-            let (a, b) = (round(&x.lo), round(&x.hi));
+            let (a, b) = (round(&self.lo), round(&self.hi));
             if a == b {
                 return Ok(format_fixed(&a, digits));
             }
             width /= BigRational::from_integer(1024.into());
-            x.refine(&width, limits)?;
+            self.refine(&width, limits)?;
         }
         Err(AlgebraicError::RefinementLimit {
             steps: limits.max_refine_steps,
@@ -482,6 +531,61 @@ impl NumberField {
         }
     }
 
+    /// `Σ c_k x_k`. Each term is taken over Z (integer coordinates over one positive
+    /// denominator) and the terms are added in pairs (a balanced tree) over the lcm of the
+    /// two denominators, so a sum of many elements costs one lcm per addition instead of a
+    /// gcd per coordinate, and the rationals are normalized once, at the end.
+    pub fn linear_combination(&self, terms: &[(BigRational, &FieldElement)]) -> FieldElement {
+        let mut parts: Vec<(Vec<BigInt>, BigInt)> = terms
+            .iter()
+            .filter(|(c, x)| !c.is_zero() && !x.is_zero())
+            .map(|(c, x)| {
+                let den = x
+                    .coeffs
+                    .iter()
+                    .fold(BigInt::one(), |acc, v| acc.lcm(v.denom()));
+                let nums = x
+                    .coeffs
+                    .iter()
+                    .map(|v| v.numer() * (&den / v.denom()) * c.numer())
+                    .collect();
+                (nums, den * c.denom())
+            })
+            .collect();
+        while parts.len() > 1 {
+            let mut next = Vec::with_capacity(parts.len().div_ceil(2));
+            let mut it = parts.into_iter();
+            while let Some((a, da)) = it.next() {
+                next.push(match it.next() {
+                    Some((b, db)) => {
+                        let l = da.lcm(&db);
+                        let (fa, fb) = (&l / &da, &l / &db);
+                        let len = a.len().max(b.len());
+                        let nums = (0..len)
+                            .map(|i| {
+                                let x = a.get(i).map_or_else(BigInt::zero, |v| v * &fa);
+                                let y = b.get(i).map_or_else(BigInt::zero, |v| v * &fb);
+                                x + y
+                            })
+                            .collect();
+                        (nums, l)
+                    }
+                    None => (a, da),
+                });
+            }
+            parts = next;
+        }
+        let coeffs = match parts.pop() {
+            Some((nums, den)) => q_trim(
+                nums.into_iter()
+                    .map(|v| BigRational::new(v, den.clone()))
+                    .collect(),
+            ),
+            None => Vec::new(),
+        };
+        FieldElement { coeffs }
+    }
+
     /// `a − b`.
     pub fn sub(&self, a: &FieldElement, b: &FieldElement) -> FieldElement {
         FieldElement {
@@ -491,7 +595,14 @@ impl NumberField {
 
     /// `a · b`.
     pub fn mul(&self, a: &FieldElement, b: &FieldElement) -> FieldElement {
-        self.reduce(q_mul(&a.coeffs, &b.coeffs))
+        // A rational factor scales the coordinates: no product of polynomials, no reduction.
+        match (a.coeffs.as_slice(), b.coeffs.as_slice()) {
+            ([], _) | (_, []) => FieldElement { coeffs: Vec::new() },
+            ([c], other) | (other, [c]) => FieldElement {
+                coeffs: other.iter().map(|x| x * c).collect(),
+            },
+            _ => self.reduce(q_mul(&a.coeffs, &b.coeffs)),
+        }
     }
 
     /// `1 / a`.
@@ -610,27 +721,30 @@ impl NumberField {
             .iter()
             .map(|c| c.numer() * (&den / c.denom()))
             .collect();
-        let xs: Vec<BigRational> = (0..=n)
-            .map(|i| BigRational::from_integer(BigInt::from(i)))
-            .collect();
-        let ys: Vec<BigRational> = (0..=n)
+        let values: Vec<BigInt> = (0..=n)
             .map(|x0| {
                 let mut h: Vec<BigInt> = big_r.iter().map(|c| -c).collect();
                 if h.is_empty() {
                     h.push(BigInt::zero());
                 }
                 h[0] += &den * BigInt::from(x0);
-                BigRational::from_integer(self.generator.poly.resultant(&Poly::new(h)))
+                self.generator.poly.resultant(&Poly::new(h))
             })
             .collect();
-        Poly::primitive_from_rationals(&interpolate(&xs, &ys))
+        interpolate_integer_points(&values).primitive_part()
     }
 
     /// The element as a real algebraic number: its minimal polynomial and an isolating
     /// interval.
     ///
+    /// The characteristic polynomial of `β = r(α)` is `minpoly(β)^[Q(α) : Q(β)]` (its roots
+    /// are the conjugates of β, each repeated the same number of times), so the minimal
+    /// polynomial is its primitive squarefree part: no factoring. A rational β (only a
+    /// constant coordinate) needs no polynomial at all.
+    ///
     /// # Errors
-    /// The errors of [`factor`] and refinement under `limits`.
+    /// The degree and coefficient limits on the characteristic polynomial, and the errors of
+    /// root isolation and refinement under `limits`.
     pub fn to_real(
         &self,
         a: &FieldElement,
@@ -642,7 +756,27 @@ impl NumberField {
             ));
         }
         let chi = self.characteristic_poly(a);
-        let mut candidates = RealAlgebraic::roots(&chi, limits)?;
+        limits.check(&chi)?;
+        let min = squarefree_part(&chi);
+        if min.degree() == Some(1) {
+            // Not reached: an element with a nonconstant coordinate is irrational.
+            return Ok(RealAlgebraic::from_rational(BigRational::new(
+                -min.coeff(0),
+                min.coeff(1),
+            )));
+        }
+        let mut candidates: Vec<RealAlgebraic> = isolate_real_roots(&min, limits)?
+            .into_iter()
+            .filter_map(|r| match r {
+                RootInterval::Open { lo, hi } => Some(RealAlgebraic {
+                    poly: min.clone(),
+                    lo,
+                    hi,
+                }),
+                // An irreducible polynomial of degree ≥ 2 has no rational root.
+                RootInterval::Exact(_) => None,
+            })
+            .collect();
         let mut alpha = self.generator.clone();
         for _ in 0..limits.max_refine_steps {
             let (elo, ehi) = interval_eval(&a.coeffs, &alpha.lo, &alpha.hi);
@@ -681,23 +815,40 @@ fn interval_eval(
     (a, b)
 }
 
-/// The polynomial of degree ≤ `xs.len() − 1` through the points (Newton's divided
-/// differences), constant term first.
-fn interpolate(xs: &[BigRational], ys: &[BigRational]) -> Vec<BigRational> {
-    let n = xs.len();
-    let mut dd = ys.to_vec();
-    for j in 1..n {
-        for i in (j..n).rev() {
-            dd[i] = (&dd[i] - &dd[i - 1]) / (&xs[i] - &xs[i - j]);
+/// `n! · p` for the polynomial `p` of degree ≤ `n` with `p(k) = values[k]`, `k = 0, …, n`,
+/// in integers: Newton's forward form `p(x) = Σ_j Δ^j p(0) · x(x − 1)⋯(x − j + 1) / j!`,
+/// each term multiplied by `n!` (so `n!/j!` is an integer). The forward differences of
+/// integers are integers, so no fraction is ever formed.
+fn interpolate_integer_points(values: &[BigInt]) -> Poly {
+    let Some(n) = values.len().checked_sub(1) else {
+        return Poly::zero();
+    };
+    // diffs[j] = Δ^j p(0).
+    let mut row = values.to_vec();
+    let mut diffs = Vec::with_capacity(n + 1);
+    for j in 0..=n {
+        diffs.push(row[0].clone());
+        for i in 0..n - j {
+            row[i] = &row[i + 1] - &row[i];
+        }
+        row.truncate(n - j);
+    }
+    // n!/j! for j = n down to 0.
+    let mut ratio = vec![BigInt::one(); n + 1];
+    for j in (0..n).rev() {
+        ratio[j] = &ratio[j + 1] * BigInt::from(j + 1);
+    }
+    let mut falling = Poly::constant(BigInt::one());
+    let mut acc = Poly::zero();
+    for (j, d) in diffs.iter().enumerate() {
+        if j > 0 {
+            falling = falling.mul(&Poly::new(vec![-BigInt::from(j - 1), BigInt::one()]));
+        }
+        if !d.is_zero() {
+            acc = acc.add(&falling.scale(&(d * &ratio[j])));
         }
     }
-    // Horner on the Newton form: p = dd[n−1]; p = p·(x − x_i) + dd[i].
-    let mut p: Vec<BigRational> = Vec::new();
-    for i in (0..n).rev() {
-        p = q_mul(&p, &[-xs[i].clone(), BigRational::one()]);
-        p = q_add(&p, &[dd[i].clone()], false);
-    }
-    q_trim(p)
+    acc
 }
 
 fn q_trim(mut a: Vec<BigRational>) -> Vec<BigRational> {
@@ -785,6 +936,65 @@ mod tests {
             sqrt2.mobius([&q(1), &q(1), &q(1), &q(1)], &lim),
             Err(AlgebraicError::DivisionByZero)
         );
+    }
+
+    /// α = 2^(1/4), the root of x⁴ − 2 in (1, 2) (1⁴ = 1 < 2 < 16 = 2⁴). Its conjugates
+    /// are ±2^(1/4) and ±i·2^(1/4), so β = α² takes the values √2, √2, −√2, −√2 over them:
+    /// the characteristic polynomial of multiplication by α² is (x² − 2)² = x⁴ − 4x² + 4,
+    /// a square, and β's minimal polynomial is its squarefree part x² − 2 (degree 2 in a
+    /// field of degree 4), with β = √2 ∈ (1.41, 1.42) (1.41² = 1.9881, 1.42² = 2.0164).
+    /// α⁴ = 2 reduces to the constant 2: rational, no polynomial.
+    #[test]
+    fn minimal_polynomial_is_the_squarefree_part_of_the_characteristic_polynomial() {
+        let lim = Limits::default();
+        let roots = RealAlgebraic::roots(&Poly::from_i64s(&[-2, 0, 0, 0, 1]), &lim).unwrap();
+        let alpha = roots[1].clone();
+        assert_eq!(alpha.cmp_rational(&BigRational::one()), Ordering::Greater);
+        let k = NumberField::new(alpha);
+        let a = k.generator();
+        let beta = k.mul(&a, &a);
+        assert_eq!(
+            k.characteristic_poly(&beta),
+            Poly::from_i64s(&[4, 0, -4, 0, 1])
+        );
+        let b = k.to_real(&beta, &lim).unwrap();
+        assert_eq!(b.min_poly(), &Poly::from_i64s(&[-2, 0, 1]));
+        let r = |n: i64, d: i64| BigRational::new(n.into(), d.into());
+        assert_eq!(b.cmp_rational(&r(141, 100)), Ordering::Greater);
+        assert_eq!(b.cmp_rational(&r(142, 100)), Ordering::Less);
+        let four = k.mul(&beta, &beta);
+        let two = k.to_real(&four, &lim).unwrap();
+        assert_eq!(two.as_rational(), Some(&r(2, 1)));
+    }
+
+    /// √2 = 1.41421356237…, so 3√2 = 4.24264068711… ("4.242641" at 6 places) and
+    /// −√2/2 = −0.70710678118… ("-0.707107"); both from one number whose interval is
+    /// narrowed in place, each equal to the decimal of the multiple's own polynomial.
+    #[test]
+    fn decimals_of_multiples_share_one_refinement() {
+        let lim = Limits::default();
+        let sqrt2 = RealAlgebraic::roots(&Poly::from_i64s(&[-2, 0, 1]), &lim).unwrap()[1].clone();
+        let mut shared = sqrt2.clone();
+        let q = |n: i64, d: i64| BigRational::new(n.into(), d.into());
+        assert_eq!(
+            shared.decimal_of_multiple(&q(3, 1), 6, &lim).unwrap(),
+            "4.242641"
+        );
+        let width = {
+            let (lo, hi) = shared.interval();
+            hi - lo
+        };
+        assert_eq!(
+            shared.decimal_of_multiple(&q(-1, 2), 6, &lim).unwrap(),
+            "-0.707107"
+        );
+        let (lo, hi) = shared.interval();
+        assert!(hi - lo <= width);
+        let zero = BigRational::zero();
+        let one = BigRational::one();
+        let three = sqrt2.mobius([&q(3, 1), &zero, &zero, &one], &lim).unwrap();
+        assert_eq!(three.min_poly(), &Poly::from_i64s(&[-18, 0, 1]));
+        assert_eq!(three.to_decimal(6, &lim).unwrap(), "4.242641");
     }
 
     #[test]

@@ -21,13 +21,49 @@
 //! assert_eq!(parts, vec![(Poly::from_i64s(&[2, 1]), 1), (Poly::from_i64s(&[-1, 1]), 2)]);
 //! ```
 
+use num_traits::Zero;
+
+use super::factor::{fp_derivative, fp_gcd, reduce};
 use super::poly::Poly;
+
+/// Primes below 2^31 (the bound of the F_p arithmetic) tried by [`certified_squarefree`]:
+/// large, so that they rarely divide a discriminant.
+const CERTIFICATE_PRIMES: [u64; 4] = [2_147_483_647, 2_147_483_629, 2_147_483_587, 2_147_483_579];
+
+/// Whether a nonconstant `f` is certified squarefree by a prime: for `p ∤ lc(f)` with
+/// `gcd(f mod p, f' mod p) = 1` in F_p\[x\], `f` is squarefree over Q. (A square factor
+/// `g²` of `f`, `g` primitive of degree ≥ 1, has `lc(g) | lc(f)`, so `g mod p` keeps its
+/// degree and `(g mod p)²` divides `f mod p`, making `g mod p` a common factor of
+/// `f mod p` and its derivative.) `false` says only that no prime tried certifies it; the
+/// primes that fail divide `lc(f)` or the discriminant, finitely many.
+///
+/// The point is cost: a gcd over F_p of degree-`n` polynomials is `O(n²)` word operations,
+/// where the subresultant gcd over Z works on integers that grow with `n`.
+pub fn certified_squarefree(f: &Poly) -> bool {
+    let Some(n) = f.degree() else {
+        return false;
+    };
+    if n == 0 {
+        return false;
+    }
+    let lc = f.leading();
+    CERTIFICATE_PRIMES.iter().any(|&p| {
+        if (&lc % p).is_zero() {
+            return false;
+        }
+        let fp = reduce(f, p);
+        fp_gcd(&fp, &fp_derivative(&fp, p), p).len() == 1
+    })
+}
 
 /// The squarefree decomposition of a nonzero polynomial: `(a_i, i)` for every nonconstant
 /// `a_i`, each primitive with a positive leading coefficient, so that
 /// `primitive_part(f) = ∏ a_i^i`. Zero and constants give an empty list.
 pub fn squarefree_decomposition(f: &Poly) -> Vec<(Poly, u32)> {
     let f = f.primitive_part();
+    if certified_squarefree(&f) {
+        return vec![(f, 1)];
+    }
     if f.degree().unwrap_or(0) == 0 {
         return Vec::new();
     }
@@ -57,6 +93,9 @@ pub fn squarefree_part(f: &Poly) -> Poly {
     if f.degree().unwrap_or(0) == 0 {
         return Poly::from_i64s(&[1]);
     }
+    if certified_squarefree(&f) {
+        return f;
+    }
     f.div_exact(&f.gcd(&f.derivative()))
         .unwrap_or_default()
         .primitive_part()
@@ -65,6 +104,19 @@ pub fn squarefree_part(f: &Poly) -> Poly {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// x² − 2 is squarefree and stays so modulo 2^31 − 1 (its discriminant 8 is not
+    /// divisible by an odd prime); (x − 1)²(x + 2) = x³ − 3x + 2 has a square factor, which
+    /// no prime can hide (the certificate never lies), and its squarefree part is
+    /// (x − 1)(x + 2) = x² + x − 2.
+    #[test]
+    fn squarefree_certificate_by_a_prime() {
+        assert!(certified_squarefree(&Poly::from_i64s(&[-2, 0, 1])));
+        let square = Poly::from_i64s(&[2, -3, 0, 1]);
+        assert!(!certified_squarefree(&square));
+        assert_eq!(squarefree_part(&square), Poly::from_i64s(&[-2, 1, 1]));
+        assert!(!certified_squarefree(&Poly::from_i64s(&[5])));
+    }
 
     #[test]
     fn decomposition_multiplies_back() {

@@ -19,10 +19,13 @@
 //!
 //! # Complexity
 //! Bounded by the [`Limits`] given and by [`MAX_ALGEBRAIC_USERS`]: forming the clearing
-//! polynomial costs `O(n²)` rational operations and its degree is at most `n`, so
-//! instances with more users are not tried (the reason says so). A rational multiple of a
-//! task count is a Möbius image of it (no factoring); a sum (consumption, utilization, the
-//! total) factors a characteristic polynomial of the field's degree.
+//! polynomial costs `O(n²)` operations and its degree is at most `n`, so instances with
+//! more users are not tried (the reason says so). A rational multiple of a task count is
+//! the image of it under `t ↦ c t` (`O(n)` products for its polynomial, `c` times its
+//! interval), and its decimal comes from one refinement of the task count shared by all of
+//! the user's figures. A sum (consumption, utilization, the total) that is rational is seen
+//! in the field's coordinates; an irrational one costs the characteristic polynomial of the
+//! field's degree (`n + 1` resultants) and its squarefree part.
 
 use std::cmp::Ordering;
 
@@ -80,6 +83,18 @@ impl AlgebraicNumber {
     /// to reduce.
     fn new(value: RealAlgebraic, limits: &Limits) -> Result<AlgebraicNumber, AlgebraicError> {
         let decimal = value.to_decimal(DECIMAL_PLACES, limits)?;
+        AlgebraicNumber::with_decimal(value, decimal)
+    }
+
+    /// The number with its decimal already found (by a refinement shared with other
+    /// figures); the closed form for degree 2.
+    ///
+    /// # Errors
+    /// A closed form whose discriminant is too large to reduce.
+    fn with_decimal(
+        value: RealAlgebraic,
+        decimal: String,
+    ) -> Result<AlgebraicNumber, AlgebraicError> {
         let closed_form = if value.degree() == 2 {
             Some(value.closed_form()?)
         } else {
@@ -410,40 +425,60 @@ fn exact_equilibrium(
     limits: &Limits,
 ) -> Result<ExactEquilibrium, AlgebraicError> {
     let k = &eq.field;
-    let (zero, one) = (BigRational::zero(), BigRational::one());
     let scaled = |x: &FieldElement, c: &Rational| k.mul(&k.rational(c.to_big()), x);
-    // A rational multiple of a task count is its image under a Möbius map: no factoring.
-    let times = |i: usize, c: &Rational| -> Result<ExactNumber, AlgebraicError> {
-        let x = &eq.task_values[i];
-        let c = c.to_big();
-        let value = match x.as_rational() {
-            Some(r) => RealAlgebraic::from_rational(r * &c),
-            None if c.is_zero() => RealAlgebraic::from_rational(c),
-            None => x.mobius([&c, &zero, &zero, &one], limits)?,
+    // A rational multiple `c x_i` of a task count is the Möbius image of x_i (an O(n)
+    // rescaling of its polynomial, the image of its interval); its decimal comes from one
+    // refinement of x_i shared by all of the user's figures (`refined`).
+    let times = |x: &RealAlgebraic,
+                 refined: &mut RealAlgebraic,
+                 c: &BigRational|
+     -> Result<ExactNumber, AlgebraicError> {
+        if let Some(r) = x.as_rational() {
+            return Ok(ExactNumber::Rational(Rational::from_big(r * c)));
+        }
+        if c.is_zero() {
+            return Ok(ExactNumber::Rational(Rational::from_big(c.clone())));
+        }
+        let decimal = refined.decimal_of_multiple(c, DECIMAL_PLACES, limits)?;
+        let value = if c.is_one() {
+            x.clone()
+        } else {
+            let (zero, one) = (BigRational::zero(), BigRational::one());
+            x.mobius([c, &zero, &zero, &one], limits)?
         };
-        ExactNumber::from_real(value, limits)
+        Ok(ExactNumber::Algebraic(AlgebraicNumber::with_decimal(
+            value, decimal,
+        )?))
     };
     let n = inst.num_users();
     let m = inst.num_resources();
+    let mut tasks = Vec::with_capacity(n);
     let mut allocation = Vec::with_capacity(n);
     let mut dominant = Vec::with_capacity(n);
     let mut weighted = Vec::with_capacity(n);
     let mut weighted_elements = Vec::with_capacity(n);
-    let mut used = vec![k.rational(BigRational::zero()); m];
+    let mut uses: Vec<Vec<(BigRational, &FieldElement)>> = vec![Vec::with_capacity(n); m];
     for (i, user) in inst.users().iter().enumerate() {
         let x = &eq.tasks[i];
+        let value = &eq.task_values[i];
+        let mut refined = value.clone();
+        tasks.push(times(value, &mut refined, &BigRational::one())?);
         let mut bundle = Vec::with_capacity(m);
         for (j, d) in user.demand.iter().enumerate() {
-            let b = scaled(x, d);
-            used[j] = k.add(&used[j], &b);
-            bundle.push(times(i, d)?);
+            uses[j].push((d.to_big(), x));
+            bundle.push(times(value, &mut refined, &d.to_big())?);
         }
         allocation.push(bundle);
-        dominant.push(times(i, &inst.task_dominant_share(i))?);
-        let w = scaled(x, &inst.task_weighted_share(i));
-        weighted.push(times(i, &inst.task_weighted_share(i))?);
-        weighted_elements.push(w);
+        dominant.push(times(
+            value,
+            &mut refined,
+            &inst.task_dominant_share(i).to_big(),
+        )?);
+        let share = inst.task_weighted_share(i);
+        weighted.push(times(value, &mut refined, &share.to_big())?);
+        weighted_elements.push(scaled(x, &share));
     }
+    let used: Vec<FieldElement> = uses.iter().map(|u| k.linear_combination(u)).collect();
     let saturated = used
         .iter()
         .zip(inst.capacity())
@@ -458,20 +493,14 @@ fn exact_equilibrium(
         .zip(inst.capacity())
         .map(|(u, r)| convert(k, &scaled(u, &r.recip().unwrap_or_default()), limits))
         .collect::<Result<Vec<_>, _>>()?;
-    let tasks = eq
-        .task_values
-        .iter()
-        .map(|x| ExactNumber::from_real(x.clone(), limits))
-        .collect::<Result<Vec<_>, _>>()?;
     let prices = eq
         .price_values
         .iter()
         .map(|p| ExactNumber::from_real(p.clone(), limits))
         .collect::<Result<Vec<_>, _>>()?;
-    let total = eq
-        .tasks
-        .iter()
-        .fold(k.rational(BigRational::zero()), |acc, x| k.add(&acc, x));
+    let ones: Vec<(BigRational, &FieldElement)> =
+        eq.tasks.iter().map(|x| (BigRational::one(), x)).collect();
+    let total = k.linear_combination(&ones);
     let total_tasks = convert(k, &total, limits)?;
     let extremes = Extremes {
         tasks: extremes(&tasks, limits)?,

@@ -929,3 +929,84 @@ mod ceei_exact {
         assert!(by_degree[0] > 0 && by_degree[1] + by_degree[2] > 0);
     }
 }
+
+/// Sixty users on two resources of capacity 1000: twelve demand directions `(a, b)`, five
+/// users in each with demands `m (a, b)`, `m = 1..5`, and weights `1 + (k + m) mod 3`.
+/// Proportional users buy as one, so the clearing polynomial has degree at most 12 (one
+/// linear factor per group, module docs of the exact CEEI). Independently of it, resource 1
+/// clears at `p1` when `f(p1) = Σ_i w_i d_i1 / (p1 d_i1 + p2 d_i2) − 1000 = 0` with Walras'
+/// `p2 = (W − 1000 p1)/1000` (`W` the sum of the weights): every cost is positive for
+/// `0 < p1 < W/1000`, so `f` is continuous there, and opposite signs of `f` at the ends of
+/// `p1`'s isolating interval, evaluated in rationals, show a clearing price inside it.
+#[test]
+fn sixty_users_on_two_resources_clear_at_the_isolated_price() {
+    use leontief_solver::ceei::algebraic::{check_kkt, solve_exact};
+    use leontief_solver::ceei::Ceei;
+    use leontief_solver::{Instance, User};
+    let directions = [
+        (1, 2),
+        (2, 1),
+        (3, 1),
+        (1, 3),
+        (4, 3),
+        (3, 4),
+        (5, 2),
+        (2, 5),
+        (7, 1),
+        (1, 7),
+        (5, 4),
+        (4, 5),
+    ];
+    let mut users = Vec::new();
+    let mut demand = Vec::new();
+    for (k, (a, b)) in directions.iter().enumerate() {
+        for m in 1..=5i64 {
+            let w = 1 + (k as i64 + m) % 3;
+            users.push(User::new(format!("u{k}_{m}"), [m * a, m * b]).weight(w));
+            demand.push((q(m * a, 1), q(m * b, 1), q(w, 1)));
+        }
+    }
+    assert_eq!(users.len(), 60);
+    let inst = Instance::new(vec![1000.into(), 1000.into()], users).unwrap();
+    let eq = solve_exact(&inst, &Limits::default()).unwrap();
+    assert_eq!(check_kkt(&inst, &eq), Ok(()));
+    assert_eq!(eq.support, vec![0, 1]);
+    assert!(eq.field.degree() <= 12);
+    let total: BigRational = demand.iter().map(|(_, _, w)| w.clone()).sum();
+    let cap = q(1000, 1);
+    let clearing = |p1: &BigRational| -> BigRational {
+        let p2 = (&total - &cap * p1) / &cap;
+        demand
+            .iter()
+            .map(|(d1, d2, w)| w * d1 / (p1 * d1 + &p2 * d2))
+            .sum::<BigRational>()
+            - &cap
+    };
+    let price = &eq.price_values[0];
+    let (lo, hi) = price.interval();
+    if price.degree() >= 2 {
+        assert!(lo.is_positive() && hi < &(&total / &cap));
+        assert_ne!(clearing(lo).signum(), clearing(hi).signum());
+    } else {
+        assert!(clearing(lo).is_zero());
+    }
+    // The printed figures: every bundle's decimal, found from its user's shared refinement,
+    // is the decimal of the bundle's own polynomial and interval.
+    let out = Ceei::new()
+        .solve_exact_numbers(&inst, &Limits::default())
+        .unwrap();
+    match out.algebraic {
+        Some(Ok(exact)) => {
+            for bundle in &exact.allocation {
+                for b in bundle {
+                    if let leontief_solver::ceei::ExactNumber::Algebraic(a) = b {
+                        assert_eq!(a.decimal(), a.value().to_decimal(20, &lim()).unwrap());
+                    }
+                }
+            }
+        }
+        // Certified rational: then the price is rational too.
+        None => assert_eq!(price.degree(), 1),
+        Some(Err(e)) => panic!("no exact answer: {e}"),
+    }
+}

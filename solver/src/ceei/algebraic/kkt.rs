@@ -95,17 +95,13 @@ pub(super) fn check(
     }
     let mut slack = Vec::with_capacity(m);
     for (resource, c) in inst.capacity().iter().enumerate() {
-        let used = inst.users().iter().zip(tasks).fold(
-            field.rational(BigRational::zero()),
-            |acc, (u, x)| {
-                let d = &u.demand[resource];
-                if d.is_zero() {
-                    acc
-                } else {
-                    field.add(&acc, &field.mul(&rat(d), x))
-                }
-            },
-        );
+        let terms: Vec<(BigRational, &FieldElement)> = inst
+            .users()
+            .iter()
+            .zip(tasks)
+            .map(|(u, x)| (u.demand[resource].to_big(), x))
+            .collect();
+        let used = field.linear_combination(&terms);
         let left = field.sub(&rat(c), &used);
         if signs.sign(&left, "resources", resource)? < 0 {
             return Err(KktViolation::OverCapacity { resource });

@@ -580,25 +580,3 @@ pub(super) fn roots_near(
     found.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(found.into_iter().map(|(_, r)| r).collect())
 }
-
-/// `a · b` for polynomials with rational coefficients, constant term first.
-pub(super) fn q_mul(a: &[BigRational], b: &[BigRational]) -> Vec<BigRational> {
-    if a.is_empty() || b.is_empty() {
-        return Vec::new();
-    }
-    let mut out = vec![BigRational::zero(); a.len() + b.len() - 1];
-    for (i, x) in a.iter().enumerate() {
-        for (j, y) in b.iter().enumerate() {
-            out[i + j] += x * y;
-        }
-    }
-    out
-}
-
-/// `a + b` for polynomials with rational coefficients, constant term first.
-pub(super) fn q_add(a: &[BigRational], b: &[BigRational]) -> Vec<BigRational> {
-    let n = a.len().max(b.len());
-    (0..n)
-        .map(|i| a.get(i).cloned().unwrap_or_default() + b.get(i).cloned().unwrap_or_default())
-        .collect()
-}

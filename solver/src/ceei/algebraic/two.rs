@@ -9,10 +9,12 @@
 //! number of groups. Both prices are positive exactly for `0 < p1 < W/c1`; `L_g > 0` there,
 //! so its roots in that interval are the solutions.
 
+use num_bigint::BigInt;
+use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Signed};
 
-use super::{q_add, q_mul, roots_near, Candidate, Reduced};
+use super::{roots_near, Candidate, Reduced};
 use crate::algebraic::{Limits, NumberField, Poly};
 use crate::ceei::algebraic::AlgebraicCeeiError;
 
@@ -24,21 +26,34 @@ pub(super) fn candidates(
 ) -> Result<Vec<Candidate>, AlgebraicCeeiError> {
     let (c1, c2) = (&red.residual[0], &red.residual[1]);
     let total = &red.budget;
-    // Σ_g a_g ∏_{k≠g} L_k and ∏ L_k, built one group at a time:
-    // (A, P) ← (A L_h + a_h P, P L_h).
-    let mut sum: Vec<BigRational> = Vec::new();
-    let mut product = vec![BigRational::one()];
+    // Σ_g a_g ∏_{k≠g} L_k and ∏ L_k, built one group at a time over Z: each L_g is
+    // scaled to an integer ℓ_g = κ_g L_g (κ_g > 0 its denominators' lcm), which scales N by
+    // the positive ∏ κ_g, a_g becomes a_g κ_g, and the rational sum is kept as an integer
+    // polynomial over a positive common denominator δ:
+    // (A/δ, P) ← ((v A ℓ_h + δ u P)/(δ v), P ℓ_h) for a_h κ_h = u/v.
+    let mut sum = Poly::zero();
+    let mut sum_den = BigInt::one();
+    let mut product = Poly::constant(BigInt::one());
     for g in red.groups.iter().filter(|g| g.direction[0].is_positive()) {
         let (e1, e2) = (&g.direction[0], &g.direction[1]);
         let linear = [total * e2, e1 * c2 - c1 * e2];
-        let a: BigRational = &g.weight * e1 * c2;
-        let scaled: Vec<BigRational> = product.iter().map(|p| p * &a).collect();
-        sum = q_add(&q_mul(&sum, &linear), &scaled);
-        product = q_mul(&product, &linear);
+        let kappa = linear[0].denom().lcm(linear[1].denom());
+        let int = |v: &BigRational| v.numer() * (&kappa / v.denom());
+        let linear = Poly::new(vec![int(&linear[0]), int(&linear[1])]);
+        let a: BigRational = &g.weight * e1 * c2 * BigRational::from_integer(kappa.clone());
+        let (u, v) = (a.numer(), a.denom());
+        sum = sum
+            .mul(&linear)
+            .scale(v)
+            .add(&product.scale(&(&sum_den * u)));
+        sum_den *= v;
+        product = product.mul(&linear);
     }
-    let neg_c1_product: Vec<BigRational> = product.iter().map(|p| -(c1 * p)).collect();
-    let numerator = q_add(&sum, &neg_c1_product);
-    let poly = Poly::primitive_from_rationals(&numerator);
+    // N ∝ A/δ − c1 P = (t A − δ s P)/(δ t) for c1 = s/t.
+    let numerator = sum
+        .scale(c1.denom())
+        .sub(&product.scale(&(&sum_den * c1.numer())));
+    let poly = numerator.primitive_part();
     let upper = total / c1;
     let zero = BigRational::from_integer(0.into());
     let roots = roots_near(&poly, &zero, &upper, target, limits)?;
