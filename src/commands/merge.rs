@@ -1,14 +1,16 @@
 //! `leontief merge`: JSONL counterexample files joined, duplicates dropped; with `--best`,
 //! the outputs of `leontief explore` (e.g. of shards) reduced to their best record.
 
+use std::cmp::Ordering;
 use std::collections::HashSet;
 
 use clap::Args;
 use leontief_counterexamples::corpus::parse_jsonl;
+use leontief_counterexamples::explore::exact::read_exact;
 use leontief_counterexamples::explore::record::{read as read_explore, rederive};
 use leontief_counterexamples::explore::Direction;
 use leontief_counterexamples::record::{canonical_key, read_candidate, replay};
-use leontief_solver::Rational;
+use leontief_solver::algebraic::{Limits, RealAlgebraic};
 use serde_json::Value;
 
 use crate::cli::{read_text, CliError};
@@ -108,23 +110,24 @@ pub fn merge(files: &[String], verify: bool) -> Result<(String, usize, usize), C
 }
 
 /// The certified value an explore record is ranked by: the worst end of its interval for
-/// the claim (`lo` when maximizing, `hi` when minimizing), the value itself when exact.
+/// the claim (`lo` when maximizing, `hi` when minimizing), the value itself when exact
+/// (rational or algebraic).
 fn objective(
     value: &Value,
     at: &dyn Fn(String) -> CliError,
-) -> Result<(Direction, Rational), CliError> {
+) -> Result<(Direction, RealAlgebraic), CliError> {
     let direction: Direction = value["direction"]
         .as_str()
         .and_then(|d| d.parse().ok())
         .ok_or_else(|| at("direction: expected max or min".into()))?;
-    let text = match (value["interval"].as_array(), direction) {
-        (Some(i), Direction::Max) if i.len() == 2 => i[0].as_str(),
-        (Some(i), Direction::Min) if i.len() == 2 => i[1].as_str(),
-        _ => value["value"].as_str(),
+    let end = match (value["interval"].as_array(), direction) {
+        (Some(i), Direction::Max) if i.len() == 2 => &i[0],
+        (Some(i), Direction::Min) if i.len() == 2 => &i[1],
+        _ => &value["value"],
     };
-    let number = text
-        .and_then(|t| t.parse::<Rational>().ok())
-        .ok_or_else(|| at("value: expected an exact \"p/q\"".into()))?;
+    let number = read_exact("value", end)
+        .map_err(|e| at(e.to_string()))?
+        .ok_or_else(|| at("value: expected an exact \"p/q\" or an algebraic number".into()))?;
     Ok((direction, number))
 }
 
@@ -133,7 +136,7 @@ fn objective(
 /// and how many dropped.
 pub fn merge_best(files: &[String], verify: bool) -> Result<(String, usize, usize), CliError> {
     type Key = (String, String, String);
-    let mut best: Vec<(Key, Rational, u64, Value)> = Vec::new();
+    let mut best: Vec<(Key, RealAlgebraic, u64, Value)> = Vec::new();
     let mut read = 0;
     for path in files {
         let text = read_text(path)?;
@@ -156,13 +159,19 @@ pub fn merge_best(files: &[String], verify: bool) -> Result<(String, usize, usiz
                 value["utility"].as_str().unwrap_or_default().to_string(),
             );
             let unit = value["unit"].as_u64().unwrap_or(u64::MAX);
-            let better = |old: &Rational, old_unit: u64| match direction {
-                Direction::Max => number > *old || (number == *old && unit < old_unit),
-                Direction::Min => number < *old || (number == *old && unit < old_unit),
+            let better = |old: &RealAlgebraic, old_unit: u64| -> Result<bool, CliError> {
+                let order = number
+                    .try_cmp(old, &Limits::default())
+                    .map_err(|e| at(format!("value: {e}")))?;
+                Ok(match (order, direction) {
+                    (Ordering::Equal, _) => unit < old_unit,
+                    (o, Direction::Max) => o == Ordering::Greater,
+                    (o, Direction::Min) => o == Ordering::Less,
+                })
             };
             match best.iter_mut().find(|(k, ..)| *k == key) {
                 Some(slot) => {
-                    if better(&slot.1, slot.2) {
+                    if better(&slot.1, slot.2)? {
                         *slot = (key, number, unit, value);
                     }
                 }

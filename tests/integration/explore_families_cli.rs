@@ -341,14 +341,18 @@ fn ceei_population_monotonicity_record_is_a_certified_loss_confirmed_by_check() 
     // (p1, p2, p3) = (0, 4, 0) each user buys 1/(d_i · p) tasks: u1 1/4, u2 and u3
     // 1/(8/3) = 3/8, u4 1/4; r1 holds 1/4 + 2 · 3/8 = 1 and r2 1/4 + 2 · (3/8)(2/3) + 1/4 = 1:
     // feasible, every budget spent, so this is the Eisenberg–Gale optimum (docs/theory.md
-    // §2.5) and u4's utility in I is exactly 1/4. After the arrival CEEI's answer is
-    // irrational and uncertified: the record is an interval, its upper end below 1 and below
-    // the DRF paper's loss.
+    // §2.5) and u4's utility in I is exactly 1/4. After the arrival of ⟨10, 0, 0⟩ CEEI's
+    // answer is irrational: r3 is free, prices (p1, p2, 0); spending the five budgets clears
+    // r1 and r2 only with p1 + p2 = 5 (Walras: Σ p_j c_j = 5 budgets), and with q = p2 the
+    // clearing of r2, 1/(5 − q + q) + 2 · (2/3)/(5 − q + 2q/3) + 1/q = 1, reduces to
+    // 4q² − 45q + 75 = 0, q = (45 − 5√33)/8 ≈ 2.0347 (the other root exceeds 5). u4 runs
+    // 1/q tasks after the arrival, so the loss u4(I) / u4(I + joiner) = (1/4) / (1/q) = q/4
+    // = (45 − 5√33)/32 ≈ 0.5087, a root of 64t² − 180t + 75: exact, below the paper's loss.
     let best = &best_of(
         "ceei-pm.jsonl",
         "explore --mechanism ceei --metric pm-loss --budget 5000 --seed 1",
     );
-    assert_eq!(best["exact"], false);
+    assert_eq!(best["exact"], true);
     let w = &best["witness"];
     assert_eq!(w["user"], "u4");
     assert!(w["joined"].is_object(), "{w}");
@@ -356,11 +360,21 @@ fn ceei_population_monotonicity_record_is_a_certified_loss_confirmed_by_check() 
     for (u, t) in [("u1", "1/4"), ("u2", "3/8"), ("u3", "3/8"), ("u4", "1/4")] {
         assert_eq!(w["allocation_before"][u], t, "{u}");
     }
-    let interval = best["interval"].as_array().unwrap();
+    let value = &best["value"];
+    assert_eq!(
+        value["algebraic"]["polynomial"],
+        serde_json::json!(["75", "-180", "64"])
+    );
+    assert_eq!(value["closed_form"], "(45 - 5*sqrt(33))/32");
+    // Independently: 64t² − 180t + 75 changes sign across the isolating interval, which
+    // lies below the paper's loss 0.889846957.
+    let interval = value["algebraic"]["interval"].as_array().unwrap();
     let (lo, hi) = (
         q(interval[0].as_str().unwrap()),
         q(interval[1].as_str().unwrap()),
     );
+    let f = |t: &Rational| &(&(&q("64") * &(t * t)) - &(&q("180") * t)) + &q("75");
+    assert!(f(&lo).is_positive() && f(&hi).is_negative(), "{lo} {hi}");
     assert!(lo <= hi && hi < q("889846957/1000000000"), "{lo} {hi}");
     // A second computation: the PM oracle of `check` on the larger population I + joiner
     // (the equivalent departure) finds a violation beyond CEEI's tolerance.
