@@ -290,17 +290,7 @@ fn read_users(list: &str, per_user: usize) -> Option<Vec<User>> {
 
 /// A user with no fields read yet (overwritten by [`read_users`]).
 fn placeholder_user() -> User {
-    User {
-        name: String::new(),
-        demand: Vec::new(),
-        weight: Rational::ONE,
-        resource_weights: None,
-        cap: None,
-        pool: None,
-        guarantee: None,
-        limit: None,
-        usage: None,
-    }
+    User::new(String::new(), Vec::<Rational>::new())
 }
 
 /// The user object `text` (at position `index` in the list) read by hand when it has the
