@@ -284,7 +284,7 @@ fn explore_records_keep_their_instance_exact() {
     assert!(first["instance"]["capacity"][0].is_string());
     let err = bad_input(&run(&["merge", "--best", out]));
     assert!(
-        err.ends_with(":1: value: expected an exact \"p/q\"\n"),
+        err.ends_with(":1: value: expected an exact \"p/q\" or an algebraic number\n"),
         "{err}"
     );
 }
