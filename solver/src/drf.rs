@@ -577,11 +577,12 @@ mod tests {
     /// Groups of more than [`PARALLEL_FROM`] users (rates, shares and freezes split over
     /// threads) freeze as derived by hand. 50,000 users on CPU 30,000 and memory 50,000:
     /// even users demand ⟨1, 0⟩ (share per task 1/30,000), every fifth of them capped at
-    /// 1/2 task; odd users ⟨0, 2⟩ (share per task 2/50,000 = 1/25,000).
+    /// 1/2 task (the users `i ≡ 0 mod 10`: 5,000 of the 25,000 even users); odd users
+    /// ⟨0, 2⟩ (share per task 2/50,000 = 1/25,000).
     /// - The caps bind first, at level (1/2)/30,000 = 1/60,000.
     /// - Memory: 25,000 users × 2x = 50,000 gives x = 1 at level 1/25,000.
-    /// - CPU: 2,500 capped users hold 1,250; the other 22,500 share 28,750, x = 23/18, at
-    ///   level (23/18)/30,000 = 23/540,000 > 1/25,000, so memory saturates first.
+    /// - CPU: 5,000 capped users hold 2,500; the other 20,000 share 27,500, x = 11/8, at
+    ///   level (11/8)/30,000 = 11/240,000 > 1/25,000, so memory saturates first.
     #[test]
     fn large_groups_freeze_as_derived() {
         let users: Vec<User> = (0..50_000)
@@ -595,7 +596,7 @@ mod tests {
         assert!(inst.num_users() >= 2 * PARALLEL_FROM);
         let fill = progressive_filling(&inst, FreezeRule::DemandersOnly);
         let half = Rational::new(1, 2).unwrap();
-        let cpu_share = Rational::new(23, 18).unwrap();
+        let cpu_share = Rational::new(11, 8).unwrap();
         for (i, x) in fill.tasks.iter().enumerate() {
             let expected = match (i % 2, i % 10) {
                 (0, 0) => &half,
@@ -606,12 +607,12 @@ mod tests {
         }
         assert_eq!(fill.levels[0], Rational::new(1, 60_000).unwrap());
         assert_eq!(fill.levels[1], Rational::new(1, 25_000).unwrap());
-        assert_eq!(fill.levels[2], Rational::new(23, 540_000).unwrap());
+        assert_eq!(fill.levels[2], Rational::new(11, 240_000).unwrap());
         assert_eq!(fill.consumption, vec![30_000.into(), 50_000.into()]);
         assert_eq!(fill.saturated, vec![0, 1]);
-        // 2,500 cap events, then memory (25,000 users), then CPU (22,500 users).
-        assert_eq!(fill.events.len(), 2_502);
-        assert_eq!(fill.events[2_500].frozen.len(), 25_000);
-        assert_eq!(fill.events[2_501].frozen.len(), 22_500);
+        // 5,000 cap events, then memory (25,000 users), then CPU (20,000 users).
+        assert_eq!(fill.events.len(), 5_002);
+        assert_eq!(fill.events[5_000].frozen.len(), 25_000);
+        assert_eq!(fill.events[5_001].frozen.len(), 20_000);
     }
 }
