@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from math import gcd, isqrt
-from typing import Any, Optional, Sequence, Tuple
+from typing import Any, Dict, Optional, Sequence, Tuple
 
 # Bisections per comparison or conversion: each halves the interval, so 4096 steps reach a
 # width of 2^-4096 times the original, far below any root separation of the polynomials the
@@ -38,6 +38,11 @@ def _value(poly: Sequence[int], x: Fraction) -> Fraction:
     for c in reversed(poly):
         acc = acc * x + c
     return acc
+
+
+def _fraction_text(x: Fraction) -> str:
+    """``x`` as an exact ``"p/q"`` (``"p"`` for an integer)."""
+    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
 
 
 def _sign(x: Fraction) -> int:
@@ -134,6 +139,19 @@ class Algebraic:
             None if closed is None else str(closed),
             None if decimal is None else str(decimal),
         )
+
+    def _document(self) -> Dict[str, Any]:
+        """The number as the command line writes it (the inverse of ``_from_document``)."""
+        doc: Dict[str, Any] = {
+            "algebraic": {
+                "polynomial": [str(c) for c in self._poly],
+                "interval": [_fraction_text(x) for x in self._interval],
+            },
+            "decimal": self.decimal,
+        }
+        if self._closed is not None:
+            doc["closed_form"] = self._closed
+        return doc
 
     # -- the attributes ---------------------------------------------------------------------
 

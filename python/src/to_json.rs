@@ -57,6 +57,10 @@ fn write_value(
         write_str(&s.to_cow()?, out);
         return Ok(());
     }
+    // An algebraic number as the command line writes it.
+    if obj.is_instance(crate::py_serializer::algebraic_class(obj.py())?)? {
+        return write_value(&obj.call_method0("_document")?, path, floats, out);
+    }
     if let Ok(d) = obj.cast::<PyDict>() {
         out.push('{');
         for (i, (k, v)) in d.iter().enumerate() {

@@ -134,3 +134,16 @@ def test_solve_returns_rationals_beyond_64_bits_as_fractions():
     answer = leontief.solve({"capacity": [2**70], "users": [
         {"name": "a", "demand": [1]}, {"name": "b", "demand": [1]}]})
     assert answer["a"].tasks == F(2**69) and type(answer["a"].tasks) is F
+
+
+def test_a_record_holding_an_algebraic_number_goes_back_to_the_command_line():
+    # `merge` writes its records back as JSON: X goes out as the document it was read from
+    # (coefficients and interval ends as exact text) and reads back equal.
+    import json
+
+    from leontief import _leontief
+
+    doc = json.loads(_leontief.dumps({"value": X}, True))["value"]
+    assert doc["algebraic"] == {"polynomial": ["75", "-180", "64"], "interval": ["1/2", "1"]}
+    assert doc["closed_form"] == "(45 - 5*sqrt(33))/32"
+    assert Algebraic._from_document(doc) == X
