@@ -20,6 +20,7 @@ use std::cmp::Ordering;
 
 use leontief_solver::algebraic::{arith, AlgebraicError, Limits, RealAlgebraic};
 use leontief_solver::ceei::ExactNumber;
+use leontief_solver::properties::report_fraction;
 use leontief_solver::{Instance, Mechanism, Rational};
 
 use super::metric::{At, Direction, Evaluation};
@@ -111,22 +112,9 @@ pub(crate) fn utility_of_report(
     scale: &Rational,
 ) -> Result<RealAlgebraic, String> {
     let u = &instance.users()[i];
-    let mut fraction: Option<Rational> = None;
-    for (j, d) in u.demand.iter().enumerate() {
-        if d.is_zero() {
-            continue;
-        }
-        let got = match report.get(j) {
-            Some(r) if !r.is_zero() => r / d,
-            _ => Rational::ZERO,
-        };
-        if fraction.as_ref().is_none_or(|f| got < *f) {
-            fraction = Some(got);
-        }
-    }
+    let fraction = report_fraction(instance, i, report);
     let lim = Limits::default();
-    let runnable =
-        arith::scale(t, &fraction.unwrap_or(Rational::ZERO).to_big(), &lim).map_err(reason)?;
+    let runnable = arith::scale(t, &fraction.to_big(), &lim).map_err(reason)?;
     let capped = match &u.cap {
         Some(cap) if runnable.cmp_rational(&cap.to_big()) == Ordering::Greater => {
             RealAlgebraic::from_rational(cap.to_big())

@@ -817,26 +817,27 @@ pub fn utility_of_report(
     tasks: &Rational,
     report: &[Rational],
 ) -> Rational {
-    let u = &instance.users()[i];
-    let mut runnable: Option<Rational> = None;
-    for (j, d) in u.demand.iter().enumerate() {
-        if d.is_zero() {
-            continue;
-        }
-        let got = match report.get(j) {
-            Some(r) if !r.is_zero() => &(tasks * r) / d,
-            // A needed resource it did not ask for: it runs nothing.
-            _ => return Rational::ZERO,
-        };
-        if runnable.as_ref().is_none_or(|b| got < *b) {
-            runnable = Some(got);
-        }
-    }
-    let runnable = runnable.expect("validated: some demand is positive");
-    match &u.cap {
+    let runnable = tasks * &report_fraction(instance, i, report);
+    match &instance.users()[i].cap {
         Some(t) if *t < runnable => t.clone(),
         _ => runnable,
     }
+}
+
+/// `min_{j: d_ij > 0} d'_ij / d_ij`: the true tasks user `i` runs per task of `report` (0 when
+/// the report omits a resource it needs: it runs nothing).
+pub fn report_fraction(instance: &Instance, i: usize, report: &[Rational]) -> Rational {
+    instance.users()[i]
+        .demand
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| !d.is_zero())
+        .map(|(j, d)| match report.get(j) {
+            Some(r) if !r.is_zero() => r / d,
+            _ => Rational::ZERO,
+        })
+        .min()
+        .expect("validated: some demand is positive")
 }
 
 /// `min(T_i, y)`: user `i`'s utility at the truth with `y` tasks ([`utility_at_truth`]).
@@ -847,17 +848,10 @@ fn truth_gauge(instance: &Instance, i: usize) -> Gauge {
 /// User `i`'s true utility with `y` tasks of `report` ([`utility_of_report`]):
 /// `min(T_i, min_{j: d_ij > 0} y d'_ij / d_ij)`, 0 when it did not ask for a resource it needs.
 fn report_gauge(instance: &Instance, i: usize, report: &[Rational]) -> Gauge {
-    let u = &instance.users()[i];
-    let ratios = u
-        .demand
-        .iter()
-        .enumerate()
-        .filter(|(_, d)| !d.is_zero())
-        .map(|(j, d)| match report.get(j) {
-            Some(r) if !r.is_zero() => r / d,
-            _ => Rational::ZERO,
-        });
-    Gauge::min_of(ratios, u.cap.as_ref())
+    Gauge::min_of(
+        [report_fraction(instance, i, report)],
+        instance.users()[i].cap.as_ref(),
+    )
 }
 
 /// `tasks` has one entry per user.
