@@ -587,7 +587,7 @@ fn scale_resource(inst: &Instance, j: usize, c: &Rational) -> Instance {
 
 fn permute(inst: &Instance, perm: &[usize]) -> Instance {
     let users = perm.iter().map(|&i| inst.users()[i].clone()).collect();
-    Instance::with_resources(inst.resources().to_vec(), inst.capacity().to_vec(), users).unwrap()
+    common::witness::with_users(inst, users)
 }
 
 #[test]
