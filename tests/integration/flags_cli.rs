@@ -358,11 +358,7 @@ fn several_properties_per_run() {
     // Asset fairness fails SI (the DRF paper, Theorem 1) and RM (its property table: no
     // mechanism of the three is resource monotonic).
     assert_eq!(properties, ["si", "rm"]);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("search asset si:") && err.contains("search asset rm:"),
-        "{err}"
-    );
+    common::assert_stderr_contains(&out, &["search asset si:", "search asset rm:"]);
 }
 
 #[test]
