@@ -7,12 +7,22 @@ use crate::common;
 use common::exact::*;
 use common::run_with;
 use serde_json::{json, Value};
+use std::process::Output;
 
 /// Asserts each instance of `cases` refused with its message (from a file and from standard
 /// input).
 fn assert_each_bad(cases: Vec<(Value, &str)>) {
     for (instance, message) in cases {
         assert_bad_value(instance, message);
+    }
+}
+
+/// Each `(fields, message)`: A's further fields `fields` (JSON text) are refused with the
+/// whole `message`.
+fn assert_each_bad_for_a(cases: &[(&str, &str)]) {
+    for &(fields, message) in cases {
+        let fields: Value = serde_json::from_str(fields).expect("JSON test fields");
+        assert_bad_value(user_a_with(fields), message);
     }
 }
 
@@ -105,29 +115,29 @@ fn bad_demands() {
 
 #[test]
 fn non_positive_weights() {
-    assert_each_bad(vec![
+    assert_each_bad_for_a(&[
         (
-            user_a_with(json!({"weight": 0})),
+            r#"{"weight": 0}"#,
             "users[0].weight: must be positive, found 0",
         ),
         (
-            user_a_with(json!({"weight": -2})),
+            r#"{"weight": -2}"#,
             "users[0].weight: must be positive, found -2",
         ),
         (
-            user_a_with(json!({"weight": "-1/3"})),
+            r#"{"weight": "-1/3"}"#,
             "users[0].weight: must be positive, found -1/3",
         ),
         (
-            user_a_with(json!({"weights": [1, 0]})),
+            r#"{"weights": [1, 0]}"#,
             "users[0].weights[1]: must be positive, found 0",
         ),
         (
-            user_a_with(json!({"weights": [-1, 2]})),
+            r#"{"weights": [-1, 2]}"#,
             "users[0].weights[0]: must be positive, found -1",
         ),
         (
-            user_a_with(json!({"weight": 1, "weights": [1, 1]})),
+            r#"{"weight": 1, "weights": [1, 1]}"#,
             "users[0].weights: give either a scalar weight or per-resource weights, not both",
         ),
     ]);
@@ -135,17 +145,17 @@ fn non_positive_weights() {
 
 #[test]
 fn non_positive_task_caps() {
-    assert_each_bad(vec![
+    assert_each_bad_for_a(&[
         (
-            user_a_with(json!({"tasks": 0})),
+            r#"{"tasks": 0}"#,
             "users[0].tasks: must be positive, found 0",
         ),
         (
-            user_a_with(json!({"tasks": -3})),
+            r#"{"tasks": -3}"#,
             "users[0].tasks: must be positive, found -3",
         ),
         (
-            user_a_with(json!({"tasks": [1]})),
+            r#"{"tasks": [1]}"#,
             "users[0].tasks: expected a number, found a list",
         ),
     ]);
@@ -281,6 +291,20 @@ fn missing_and_unknown_fields() {
     );
 }
 
+/// `solve` on `text` twice, each with the name its errors give the input: from a file (its
+/// path) and from standard input.
+fn solve_from_file_and_stdin(text: &str) -> [(Output, String); 2] {
+    let dir = Scratch::new("json");
+    let path = dir.write("instance.json", text);
+    [
+        (run(&["solve", &path]), path),
+        (
+            run_with(&["solve", "-"], Some(text)),
+            "standard input".to_string(),
+        ),
+    ]
+}
+
 #[test]
 fn unreadable_json() {
     for text in [
@@ -295,12 +319,7 @@ fn unreadable_json() {
         // Trailing garbage.
         "{\"capacity\": [9], \"users\": [{\"demand\": [1]}]} x",
     ] {
-        let dir = Scratch::new("json");
-        let path = dir.write("broken.json", text);
-        for (out, file) in [
-            (run(&["solve", &path]), path.as_str()),
-            (run_with(&["solve", "-"], Some(text)), "standard input"),
-        ] {
+        for (out, file) in solve_from_file_and_stdin(text) {
             let err = bad_input(&out);
             // An error about the whole text names the file.
             assert!(
@@ -322,13 +341,9 @@ fn unreadable_json() {
             "unreadable JSON at line 1, column 1: expected value",
         ),
     ] {
-        let dir = Scratch::new("json");
-        let path = dir.write("instance.json", text);
-        assert_bad(&run(&["solve", &path]), &format!("{path}: {message}"));
-        assert_bad(
-            &run_with(&["solve", "-"], Some(text)),
-            &format!("standard input: {message}"),
-        );
+        for (out, file) in solve_from_file_and_stdin(text) {
+            assert_bad(&out, &format!("{file}: {message}"));
+        }
     }
 }
 
@@ -538,32 +553,26 @@ fn zero_machines_is_an_error_naming_machines() {
 #[test]
 fn clap_usage_errors_exit_2() {
     for (args, start) in [
+        ("--bogus", "error: unexpected argument '--bogus' found"),
         (
-            &["--bogus"][..],
+            "solve --bogus",
             "error: unexpected argument '--bogus' found",
         ),
         (
-            &["solve", "--bogus"][..],
-            "error: unexpected argument '--bogus' found",
-        ),
-        (
-            &["solve", "--mechanism", "nope", "-"][..],
+            "solve --mechanism nope -",
             "error: invalid value 'nope' for '--mechanism <MECHANISM>'",
         ),
         (
-            &["solve", "--format", "xml", "-"][..],
+            "solve --format xml -",
             "error: invalid value 'xml' for '--format <FORMAT>'",
         ),
         (
-            &["solve", "--machines", "two", "-"][..],
+            "solve --machines two -",
             "error: invalid value 'two' for '--machines <K>'",
         ),
-        (
-            &["frobnicate"][..],
-            "error: unrecognized subcommand 'frobnicate'",
-        ),
+        ("frobnicate", "error: unrecognized subcommand 'frobnicate'"),
     ] {
-        let err = bad_input(&run(args));
+        let err = bad_input(&run(&common::words(args)));
         assert!(err.starts_with(start), "{args:?}: {err}");
     }
     // No subcommand at all: clap prints the usage on stderr and exits 2.

@@ -97,24 +97,24 @@ fn search_refuses_empty_budgets_and_stray_flags_without_creating_its_output() {
     let out = out.to_str().expect("UTF-8 temp path");
     for (extra, message) in [
         (
-            &["--property", "sp", "--budget", "0"][..],
+            "--property sp --budget 0",
             "--budget: expected at least 1 scenario, found 0",
         ),
         (
-            &["--property", "sp", "--max-found", "0"][..],
+            "--property sp --max-found 0",
             "--max-found: expected at least 1, found 0",
         ),
         (
-            &["--property", "sp,pm", "--max-liars", "2"][..],
+            "--property sp,pm --max-liars 2",
             "--max-liars applies to --property gsp-strong or gsp-weak",
         ),
         (
-            &["--property", "gsp-weak", "--max-liars", "0"][..],
+            "--property gsp-weak --max-liars 0",
             "--max-liars: expected at least 1",
         ),
     ] {
         let mut args = vec!["search", "--out", out];
-        args.extend_from_slice(extra);
+        args.extend(common::words(extra));
         assert_bad(&run(&args), message);
         assert!(!dir.0.join("found.jsonl").exists(), "{extra:?}");
     }
@@ -358,11 +358,7 @@ fn several_properties_per_run() {
     // Asset fairness fails SI (the DRF paper, Theorem 1) and RM (its property table: no
     // mechanism of the three is resource monotonic).
     assert_eq!(properties, ["si", "rm"]);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("search asset si:") && err.contains("search asset rm:"),
-        "{err}"
-    );
+    common::assert_stderr_contains(&out, &["search asset si:", "search asset rm:"]);
 }
 
 #[test]

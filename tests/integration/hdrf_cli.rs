@@ -13,12 +13,7 @@ fn run(args: &[&str], stdin: &str) -> Output {
 
 /// Dominant share of the node whose path ends with `/name`.
 fn share(v: &Value, name: &str) -> String {
-    v["nodes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|n| n["name"] == name)
-        .unwrap_or_else(|| panic!("no node {name}"))["dominant_share"]
+    common::node_where(v, "name", name)["dominant_share"]
         .as_str()
         .unwrap()
         .to_string()
@@ -134,15 +129,7 @@ fn lecture_tree_guarantees_and_naive_fill() {
         [share(&v, "A"), share(&v, "B1"), share(&v, "B2")],
         ["1/2", "1/2", "1"]
     );
-    let g = |name: &str| {
-        v["nodes"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|n| n["name"] == name)
-            .unwrap()["guaranteed_share"]
-            .clone()
-    };
+    let g = |name: &str| common::node_where(&v, "name", name)["guaranteed_share"].clone();
     assert_eq!(
         [g("A"), g("B"), g("B1"), g("B2")],
         ["1/2", "1/2", "1/4", "1/4"]

@@ -511,12 +511,7 @@ fn yarn_import_replays_the_steady_fair_shares() {
     let tree_json = String::from_utf8(out.stdout).unwrap();
     let v = common::ok_json(&run_stdin(&["hdrf", "-", "--policy", "hdrf"], &tree_json));
     let share = |name: &str| {
-        v["nodes"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|n| n["name"] == name)
-            .unwrap()["dominant_share"]
+        common::node_where(&v, "name", name)["dominant_share"]
             .as_str()
             .unwrap()
             .to_string()

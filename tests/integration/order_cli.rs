@@ -157,12 +157,7 @@ const REASONS: &str = r#"{"resources": ["cpu", "mem"], "capacity": [10, 10], "tr
 fn inactive_leaves_say_why() {
     let v = common::ok_json(&run(&["order", "-"], REASONS));
     assert_eq!(offer(&v), ["root/a", "root/p/c"]);
-    let paths: Vec<&str> = v["nodes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|n| n["path"].as_str().unwrap())
-        .collect();
+    let paths = common::strings_at(&v, "nodes", "path");
     // Pre-order: a parent before its children, a whole subtree before the next sibling.
     let at = |p: &str| paths.iter().position(|&q| q == p).unwrap();
     assert_eq!(paths.len(), 8);

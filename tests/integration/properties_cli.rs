@@ -45,13 +45,10 @@ fn the_lectures_collusion_is_gsp_strong_not_gsp_weak() {
     let w = &strong["witness"];
     assert_eq!(w["tasks_under_lie"]["op3"], "3/4");
     assert_eq!(w["tasks_under_lie"]["op4"], "1/2");
-    let members: Vec<&str> = w["coalition"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["user"].as_str().unwrap())
-        .collect();
-    assert_eq!(members, ["op1", "op2", "op3"]);
+    assert_eq!(
+        common::strings_at(w, "coalition", "user"),
+        ["op1", "op2", "op3"]
+    );
     assert_eq!(v[1]["property"], "gsp-weak");
     assert_eq!(v[1]["holds"], true);
 }
@@ -214,15 +211,7 @@ fn compare_sets_the_mechanisms_side_by_side() {
     // The DRF paper's Figure 4 numbers: DRF 3 and 2, asset 63/25 and 54/25, CEEI 45/11, 18/11.
     let inst = r#"{"capacity": [9, 18], "users": [{"name": "A", "demand": [1, 4]}, {"name": "B", "demand": [3, 1]}]}"#;
     let v = json_ok(&["compare", "--format", "json", "-"], Some(inst));
-    let find = |name: &str| {
-        v["mechanisms"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|m| m["mechanism"] == name)
-            .unwrap()
-            .clone()
-    };
+    let find = |name: &str| common::element_where(&v, "mechanisms", "mechanism", name).clone();
     assert_eq!(find("drf")["tasks"]["A"], "3");
     assert_eq!(find("asset")["tasks"]["B"], "54/25");
     assert_eq!(find("ceei")["tasks"]["A"], "45/11");
@@ -232,41 +221,29 @@ fn compare_sets_the_mechanisms_side_by_side() {
 
 #[test]
 fn the_readme_examples_run_and_say_what_the_readme_says() {
-    let root = env!("CARGO_MANIFEST_DIR");
-    let path = |f: &str| format!("{root}/examples/{f}");
-    let paper = json_ok(&["solve", &path("drf-paper.json")], None);
+    // Runs `line` on the example file `file`, expecting JSON on success.
+    let example = |line: &str, file: &str| {
+        let path = format!("{}/examples/{file}", env!("CARGO_MANIFEST_DIR"));
+        json_ok(&common::cli(line, &[&path]), None)
+    };
+    let paper = example("solve", "drf-paper.json");
     assert_eq!(paper["users"][0]["tasks"], "3");
     assert_eq!(paper["users"][1]["tasks"], "2");
-    let four = json_ok(
-        &common::cli(
-            "check --property gsp-strong,gsp-weak --lie op1=1,0,1/2 --lie op2=1,0,1/2",
-            &[&path("four-operations.json")],
-        ),
-        None,
+    let four = example(
+        "check --property gsp-strong,gsp-weak --lie op1=1,0,1/2 --lie op2=1,0,1/2",
+        "four-operations.json",
     );
     assert_eq!(
         (four[0]["holds"].clone(), four[1]["holds"].clone()),
         (Value::Bool(false), Value::Bool(true))
     );
-    let rm = json_ok(
-        &common::cli(
-            "check --property rm --capacity 1,4",
-            &[&path("drf-not-rm.json")],
-        ),
-        None,
-    );
+    let rm = example("check --property rm --capacity 1,4", "drf-not-rm.json");
     assert_eq!(rm[0]["witness"]["after"], "1/4");
-    let tree = json_ok(
-        &["hdrf", "--policy", "naive", &path("lecture-tree.json")],
-        None,
-    );
+    let tree = example("hdrf --policy naive", "lecture-tree.json");
     assert_eq!(tree["policy"], "naive");
-    let skip = json_ok(
-        &common::cli(
-            "solve --mechanism discrete-drf --misfit skip --machines 4",
-            &[&path("drf-paper.json")],
-        ),
-        None,
+    let skip = example(
+        "solve --mechanism discrete-drf --misfit skip --machines 4",
+        "drf-paper.json",
     );
     // Machines of (9/4, 9/2): B's <3, 1> never fits; one A task per machine.
     assert_eq!(

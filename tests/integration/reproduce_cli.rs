@@ -124,11 +124,7 @@ fn an_example_of_prove_without_a_solver_says_how_to_install_one() {
         .expect("the binary runs");
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("/nonexistent/z3") && err.contains("pip install z3-solver"),
-        "{err}"
-    );
+    common::assert_stderr_contains(&out, &["/nonexistent/z3", "pip install z3-solver"]);
 }
 
 /// The DRF paper's Theorem 5: user 2 falls from u2 = (3800 + 100√373)/1071 to 100/21 when

@@ -95,13 +95,10 @@ fn preemption_from_standard_input() {
     assert_eq!(b1["longest_below_guarantee"], "2");
     assert_eq!(b1["starved"], false); // tolerance: horizon / 10 = 10
     assert_eq!(out["starvation_tolerance"], "10");
-    let times: Vec<&str> = out["series"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["time"].as_str().unwrap())
-        .collect();
-    assert_eq!(times, ["0", "25", "50", "75"]);
+    assert_eq!(
+        common::strings_at(&out, "series", "time"),
+        ["0", "25", "50", "75"]
+    );
 }
 
 #[test]
@@ -114,18 +111,14 @@ fn csv_series_and_summary_on_stderr() {
         "",
     );
     assert!(out.status.success());
-    let csv = String::from_utf8(out.stdout).unwrap();
+    let csv = String::from_utf8(out.stdout.clone()).unwrap();
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(lines[0], "time,path,dominant_share,satisfaction");
     // Two samples (0 and 50) of five nodes; at 50 B1 has drained and B2 holds the memory.
     assert_eq!(lines.len(), 1 + 2 * 5);
     assert!(lines.contains(&"50,root/B/B1,0,0"), "{csv}");
     assert!(lines.contains(&"50,root/B/B2,1,4"), "{csv}");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("root/B/B1: guaranteed 1/4") && err.contains("STARVED"),
-        "{err}"
-    );
+    common::assert_stderr_contains(&out, &["root/B/B1: guaranteed 1/4", "STARVED"]);
 }
 
 #[test]

@@ -7,19 +7,23 @@ use leontief_counterexamples::record::canonical_key;
 use leontief_solver::properties::{Property, Scenario};
 use leontief_solver::{Instance, Pool, User};
 
-/// Users `(path, demand)` on capacities (1, 1), scenario: the first user leaves. The pools
-/// are the ones the paths name (`P/Q/x`: `x` in the pool `Q` inside the pool `P`), each of
-/// weight 1 unless `weights` gives it another.
-fn key_weighted(users: &[(&str, [i64; 2])], weights: &[(&str, i64)]) -> String {
+/// Users `path=d1,d2` (separated by spaces) on capacities (1, 1), scenario: the first user
+/// leaves. The pools are the ones the paths name (`P/Q/x`: `x` in the pool `Q` inside the
+/// pool `P`), each of weight 1 unless `weights` gives it another.
+fn key_weighted(users: &str, weights: &[(&str, i64)]) -> String {
     let mut pools = Vec::new();
     let mut paths = Vec::new();
     let users = users
-        .iter()
-        .map(|(path, demand)| match path.rsplit_once('/') {
-            Some((dir, name)) => {
-                User::new(name, *demand).pool(pool(&mut pools, &mut paths, dir, weights))
+        .split_whitespace()
+        .map(|user| {
+            let (path, demand) = user.split_once('=').expect("path=d1,d2");
+            let demand: Vec<i64> = demand.split(',').map(|d| d.parse().unwrap()).collect();
+            match path.rsplit_once('/') {
+                Some((dir, name)) => {
+                    User::new(name, demand).pool(pool(&mut pools, &mut paths, dir, weights))
+                }
+                None => User::new(path, demand),
             }
-            None => User::new(*path, *demand),
         })
         .collect();
     let inst = Instance::with_pools(
@@ -61,44 +65,28 @@ fn pool(
     pools.len() - 1
 }
 
-fn key(users: &[(&str, [i64; 2])]) -> String {
+fn key(users: &str) -> String {
     key_weighted(users, &[])
 }
 
 #[test]
 fn pools_renamed_and_siblings_reordered_have_one_key() {
-    let a = key(&[
-        ("u", [1, 0]),
-        ("P/x", [1, 0]),
-        ("P/y", [0, 1]),
-        ("Q/z", [1, 1]),
-    ]);
+    let a = key("u=1,0 P/x=1,0 P/y=0,1 Q/z=1,1");
     // Pools renamed (P → left, Q → right), users renamed, the pools' order swapped.
-    let b = key(&[
-        ("w", [1, 0]),
-        ("right/c", [1, 1]),
-        ("left/b", [0, 1]),
-        ("left/a", [1, 0]),
-    ]);
+    let b = key("w=1,0 right/c=1,1 left/b=0,1 left/a=1,0");
     assert_eq!(a, b);
 }
 
 #[test]
 fn the_trees_shape_and_pool_weights_matter() {
-    let base = key(&[("u", [1, 0]), ("P/x", [1, 0]), ("P/y", [0, 1])]);
+    let base = key("u=1,0 P/x=1,0 P/y=0,1");
     // x and y at the root: another tree (the flat instance).
-    let flat = key(&[("u", [1, 0]), ("x", [1, 0]), ("y", [0, 1])]);
+    let flat = key("u=1,0 x=1,0 y=0,1");
     // y moved to a pool of its own.
-    let split = key(&[("u", [1, 0]), ("P/x", [1, 0]), ("Q/y", [0, 1])]);
+    let split = key("u=1,0 P/x=1,0 Q/y=0,1");
     // P of weight 2.
-    let heavy = key_weighted(
-        &[("u", [1, 0]), ("P/x", [1, 0]), ("P/y", [0, 1])],
-        &[("P", 2)],
-    );
-    let same_heavy = key_weighted(
-        &[("u", [1, 0]), ("Z/y", [0, 1]), ("Z/x", [1, 0])],
-        &[("Z", 2)],
-    );
+    let heavy = key_weighted("u=1,0 P/x=1,0 P/y=0,1", &[("P", 2)]);
+    let same_heavy = key_weighted("u=1,0 Z/y=0,1 Z/x=1,0", &[("Z", 2)]);
     for other in [&flat, &split, &heavy] {
         assert_ne!(&base, other);
     }
@@ -107,10 +95,8 @@ fn the_trees_shape_and_pool_weights_matter() {
 
 #[test]
 fn nested_pools_are_compared_as_trees() {
-    let a = key(&[("u", [1, 0]), ("P/Q/x", [1, 0]), ("P/y", [0, 1])]);
-    let b = key(&[("v", [1, 0]), ("S/t", [0, 1]), ("S/R/s", [1, 0])]);
+    let a = key("u=1,0 P/Q/x=1,0 P/y=0,1");
+    assert_eq!(a, key("v=1,0 S/t=0,1 S/R/s=1,0"));
     // The same users, but x one level up and y one level down.
-    let c = key(&[("u", [1, 0]), ("P/x", [1, 0]), ("P/Q/y", [0, 1])]);
-    assert_eq!(a, b);
-    assert_ne!(a, c);
+    assert_ne!(a, key("u=1,0 P/x=1,0 P/Q/y=0,1"));
 }

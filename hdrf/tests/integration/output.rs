@@ -76,16 +76,11 @@ fn hand_made_allocations_get_witnesses() {
     );
     // A 1/2, B1 1/10, B2 1/2: B holds (1/10, 1/2), share 1/2 < 2/3; B1 (below its cap 1/5)
     // holds 1/10 < 1/3; the root 1/2 < 1.
-    let x = TreeAllocation::from_tasks(
-        &tree,
-        Policy::Naive,
-        vec![
-            "1/2".parse().unwrap(),
-            "1/10".parse().unwrap(),
-            "1/2".parse().unwrap(),
-        ],
-    )
-    .unwrap();
+    let naive = |tasks: [&str; 3]| {
+        let tasks = tasks.iter().map(|t| t.parse().unwrap()).collect();
+        TreeAllocation::from_tasks(&tree, Policy::Naive, tasks).unwrap()
+    };
+    let x = naive(["1/2", "1/10", "1/2"]);
     assert!(properties::is_feasible(&tree, &x));
     let bad = properties::share_guarantee(&tree, &x);
     let names: Vec<&str> = bad.iter().map(|v| tree.node(v.node).name()).collect();
@@ -105,21 +100,10 @@ fn hand_made_allocations_get_witnesses() {
             ("B2", "1/2".to_string())
         ]
     );
-    // Over capacity and over a cap are infeasible.
-    let over = TreeAllocation::from_tasks(
-        &tree,
-        Policy::Naive,
-        vec![Rational::ONE, "1/5".parse().unwrap(), Rational::ONE],
-    )
-    .unwrap();
-    assert!(!properties::is_feasible(&tree, &over));
-    let capped = TreeAllocation::from_tasks(
-        &tree,
-        Policy::Naive,
-        vec![Rational::ZERO, "1/2".parse().unwrap(), Rational::ZERO],
-    )
-    .unwrap();
-    assert!(!properties::is_feasible(&tree, &capped));
+    // Over capacity (A 1, B1 1/5, B2 1) and over a cap (B1 1/2) are infeasible.
+    for tasks in [["1", "1/5", "1"], ["0", "1/2", "0"]] {
+        assert!(!properties::is_feasible(&tree, &naive(tasks)), "{tasks:?}");
+    }
     assert_eq!(leaves.len(), 3);
 }
 

@@ -24,10 +24,18 @@ fn tasks(t: &Tree, x: &TreeAllocation, paths: &[&str]) -> Vec<Rational> {
         .collect()
 }
 
+/// The hierarchical policies: all but collapsed, which flattens the tree to weighted leaves.
+const HIERARCHICAL: &[Policy] = &[Policy::Naive, Policy::Hdrf, Policy::MinSatisfaction];
+
 /// Every policy gives the leaves at `paths` the tasks `expected`.
 fn all_policies(t: &Tree, paths: &[&str], expected: &[&str]) {
+    policies_give(t, &Policy::ALL, paths, expected);
+}
+
+/// Each of `policies` gives the leaves at `paths` the tasks `expected`.
+fn policies_give(t: &Tree, policies: &[Policy], paths: &[&str], expected: &[&str]) {
     let expected: Vec<Rational> = expected.iter().map(|s| q(s)).collect();
-    for policy in Policy::ALL {
+    for &policy in policies {
         let x = allocate(t, policy).unwrap();
         assert_eq!(tasks(t, &x, paths), expected, "{}", policy.name());
     }
@@ -305,10 +313,6 @@ fn absent_fields_change_nothing() {
 }
 
 /// Tasks of the leaves at `paths` under `policy`.
-fn under(t: &Tree, policy: Policy, paths: &[&str]) -> Vec<Rational> {
-    tasks(t, &allocate(t, policy).unwrap(), paths)
-}
-
 fn qs(values: &[&str]) -> Vec<Rational> {
     values.iter().map(|s| q(s)).collect()
 }
@@ -386,31 +390,14 @@ fn a_fifo_pool_serves_its_children_in_order() {
             {"name": "a", "demand": [1], "tasks": 2}, {"name": "b", "demand": [1]}]},
         {"name": "Q", "demand": [1]}]}}));
     let paths = ["root/P/a", "root/P/b", "root/Q"];
-    for policy in [Policy::Naive, Policy::Hdrf, Policy::MinSatisfaction] {
-        assert_eq!(
-            under(&t, policy, &paths),
-            qs(&["2", "4", "6"]),
-            "{}",
-            policy.name()
-        );
-    }
-    assert_eq!(
-        under(&t, Policy::Collapsed, &paths),
-        qs(&["2", "10/3", "20/3"])
-    );
+    policies_give(&t, HIERARCHICAL, &paths, &["2", "4", "6"]);
+    policies_give(&t, &[Policy::Collapsed], &paths, &["2", "10/3", "20/3"]);
     // The listed order decides: b first (unbounded) takes all P gets; a gets nothing.
     let swapped = tree(json!({"capacity": [12], "tree": {"children": [
         {"name": "P", "mode": "fifo", "children": [
             {"name": "b", "demand": [1]}, {"name": "a", "demand": [1], "tasks": 2}]},
         {"name": "Q", "demand": [1]}]}}));
-    for policy in [Policy::Naive, Policy::Hdrf, Policy::MinSatisfaction] {
-        assert_eq!(
-            under(&swapped, policy, &paths),
-            qs(&["0", "6", "6"]),
-            "{}",
-            policy.name()
-        );
-    }
+    policies_give(&swapped, HIERARCHICAL, &paths, &["0", "6", "6"]);
 }
 
 /// A fifo child stopped by a saturated resource passes the turn: a needs cpu and mem, b
@@ -443,30 +430,15 @@ fn guarantees_inside_a_fifo_pool_come_first() {
         {"name": "Q", "demand": [1]}]}});
     let paths = ["root/P/a", "root/P/b", "root/Q"];
     let t = tree(doc.clone());
-    for policy in [Policy::Naive, Policy::Hdrf, Policy::MinSatisfaction] {
-        assert_eq!(
-            under(&t, policy, &paths),
-            qs(&["7/2", "3", "7/2"]),
-            "{}",
-            policy.name()
-        );
-    }
-    assert_eq!(
-        under(&t, Policy::Collapsed, &paths),
-        qs(&["7/3", "3", "14/3"])
-    );
+    policies_give(&t, HIERARCHICAL, &paths, &["7/2", "3", "7/2"]);
+    policies_give(&t, &[Policy::Collapsed], &paths, &["7/3", "3", "14/3"]);
     let t = clamped(&doc);
-    for policy in [Policy::Naive, Policy::Hdrf] {
-        assert_eq!(
-            under(&t, policy, &paths),
-            qs(&["2", "3", "5"]),
-            "{}",
-            policy.name()
-        );
-    }
-    assert_eq!(
-        under(&t, Policy::MinSatisfaction, &paths),
-        qs(&["7/3", "3", "14/3"])
+    policies_give(&t, &[Policy::Naive, Policy::Hdrf], &paths, &["2", "3", "5"]);
+    policies_give(
+        &t,
+        &[Policy::MinSatisfaction],
+        &paths,
+        &["7/3", "3", "14/3"],
     );
 }
 
@@ -709,18 +681,11 @@ fn ytsaurus_promised_guarantee_under_both_rules() {
     ];
     let additive = tree(doc.clone());
     let clamped = clamped(&doc);
-    for policy in [Policy::Naive, Policy::MinSatisfaction, Policy::Hdrf] {
-        assert_eq!(
-            under(&additive, policy, &ops),
-            qs(&["29/100", "19/100", "1", "1/2"]),
-            "{}",
-            policy.name()
-        );
-        assert_eq!(
-            under(&clamped, policy, &ops),
-            qs(&["6/25", "6/25", "1", "1/2"]),
-            "{}",
-            policy.name()
-        );
-    }
+    policies_give(
+        &additive,
+        HIERARCHICAL,
+        &ops,
+        &["29/100", "19/100", "1", "1/2"],
+    );
+    policies_give(&clamped, HIERARCHICAL, &ops, &["6/25", "6/25", "1", "1/2"]);
 }

@@ -4,13 +4,33 @@
 use crate::common;
 
 use common::{permuted, random_tree, small_tree as small, Shape};
-use leontief_hdrf::{allocate, properties, Policy, Tree};
+use leontief_hdrf::{allocate, properties, Policy, Tree, TreeAllocation};
 use leontief_solver::drf::progressive_filling;
 use leontief_solver::{FreezeRule, Instance, User};
 use proptest::prelude::*;
 
 fn show(tree: &Tree) -> String {
     tree.instance().to_json().to_string()
+}
+
+/// The policy's result on `tree`, checked feasible and Pareto efficient.
+fn feasible_and_efficient(tree: &Tree, policy: Policy) -> Result<TreeAllocation, TestCaseError> {
+    let x = allocate(tree, policy).unwrap();
+    prop_assert!(
+        properties::is_feasible(tree, &x),
+        "{} on {}",
+        policy,
+        show(tree)
+    );
+    let waste = properties::pareto_violations(tree, &x);
+    prop_assert!(
+        waste.is_empty(),
+        "{} on {}: {:?}",
+        policy,
+        show(tree),
+        waste
+    );
+    Ok(x)
 }
 
 proptest! {
@@ -49,10 +69,7 @@ proptest! {
     #[test]
     fn results_are_feasible_and_pareto_efficient(tree in small()) {
         for policy in Policy::ALL {
-            let x = allocate(&tree, policy).unwrap();
-            prop_assert!(properties::is_feasible(&tree, &x), "{} on {}", policy, show(&tree));
-            let waste = properties::pareto_violations(&tree, &x);
-            prop_assert!(waste.is_empty(), "{} on {}: {:?}", policy, show(&tree), waste);
+            feasible_and_efficient(&tree, policy)?;
         }
     }
 
@@ -88,9 +105,7 @@ proptest! {
     fn larger_trees_finish(seed in any::<u64>(), m in 1usize..=4) {
         let tree = random_tree(seed, Shape { depth: 4, leaves: 30, m });
         for policy in Policy::ALL {
-            let x = allocate(&tree, policy).unwrap();
-            prop_assert!(properties::is_feasible(&tree, &x));
-            prop_assert!(properties::pareto_violations(&tree, &x).is_empty());
+            feasible_and_efficient(&tree, policy)?;
         }
     }
 }
@@ -134,7 +149,7 @@ fn all_fifo(tree: &Tree) -> Tree {
 }
 
 /// Whether every leaf below `v` has stopped: at its cap or demanding a saturated resource.
-fn done(tree: &Tree, x: &leontief_hdrf::TreeAllocation, v: leontief_hdrf::NodeId) -> bool {
+fn done(tree: &Tree, x: &TreeAllocation, v: leontief_hdrf::NodeId) -> bool {
     let used = x.consumption();
     let stopped = |l: leontief_hdrf::NodeId| {
         let n = tree.node(l);
@@ -168,10 +183,7 @@ proptest! {
     fn fifo_pools_serve_in_order(tree in small()) {
         let tree = all_fifo(&tree);
         for policy in Policy::ALL {
-            let x = allocate(&tree, policy).unwrap();
-            prop_assert!(properties::is_feasible(&tree, &x), "{} on {}", policy, show(&tree));
-            let waste = properties::pareto_violations(&tree, &x);
-            prop_assert!(waste.is_empty(), "{} on {}: {:?}", policy, show(&tree), waste);
+            let x = feasible_and_efficient(&tree, policy)?;
             for p in tree.pools() {
                 let children: Vec<_> = tree.children(p).collect();
                 for (k, &c) in children.iter().enumerate() {
@@ -237,10 +249,7 @@ proptest! {
         };
         let tree = guaranteed(&tree, fifo, rules);
         for policy in Policy::ALL {
-            let x = allocate(&tree, policy).unwrap();
-            prop_assert!(properties::is_feasible(&tree, &x), "{} on {}", policy, show(&tree));
-            let waste = properties::pareto_violations(&tree, &x);
-            prop_assert!(waste.is_empty(), "{} on {}: {:?}", policy, show(&tree), waste);
+            let x = feasible_and_efficient(&tree, policy)?;
             for l in tree.leaves() {
                 let node = tree.node(l);
                 let Some(d) = node.demand().filter(|_| !node.is_idle()) else { continue };

@@ -88,6 +88,21 @@ fn lecture_min_satisfaction_keeps_b1_at_seven_twentieths() {
     assert!(!n.starved);
 }
 
+/// The naive run with this seed, checked: in the steady state `starved` holds nothing and is
+/// starved, while `hog` holds its whole dominant share (1).
+fn naive_starves(s: &Scenario, starved: usize, hog: usize, seed: u64) -> Simulation {
+    let run = seeded(s, Policy::Naive, seed);
+    let node = &run.nodes[starved];
+    assert_eq!(node.min_share_steady, Rational::ZERO, "seed {seed}");
+    assert!(node.starved, "seed {seed}");
+    assert_eq!(
+        run.nodes[hog].min_share_steady,
+        Rational::ONE,
+        "seed {seed}"
+    );
+    run
+}
+
 /// The example file has seeded random durations; the facts above hold for every draw: naive
 /// drains B1 once its first tasks end (by t = 3/2), min-satisfaction keeps B1 >= 7/20 >= 1/4.
 #[test]
@@ -95,15 +110,8 @@ fn lecture_churn_example_for_several_seeds() {
     let s = example("lecture-churn.json");
     let (a, b1) = (idx(&s, "A"), idx(&s, "B1"));
     for seed in 1..=5 {
-        let naive = seeded(&s, Policy::Naive, seed);
-        assert_eq!(
-            naive.nodes[b1].min_share_steady,
-            Rational::ZERO,
-            "seed {seed}"
-        );
-        assert!(naive.nodes[b1].starved);
+        let naive = naive_starves(&s, b1, a, seed);
         assert!(naive.nodes[b1].time_below_guarantee >= r("197/2"));
-        assert_eq!(naive.nodes[a].min_share_steady, Rational::ONE);
         assert!(naive.completed > 1000, "churn happens: {}", naive.completed);
 
         let fair = seeded(&s, Policy::MinSatisfaction, seed);
@@ -125,14 +133,8 @@ fn hdrf_paper_churn_example() {
     let s = example("hdrf-paper-churn.json");
     let (n1, n22) = (idx(&s, "n1"), idx(&s, "n22"));
     for seed in 1..=3 {
-        let naive = seeded(&s, Policy::Naive, seed);
-        assert_eq!(naive.nodes[n22].min_share_steady, Rational::ZERO);
-        assert!(naive.nodes[n22].starved);
-        assert_eq!(
-            naive.nodes[n1].min_share_steady,
-            Rational::ONE,
-            "gpu drifts to n1"
-        );
+        // The GPU drifts to n1.
+        naive_starves(&s, n22, n1, seed);
 
         let hdrf = seeded(&s, Policy::Hdrf, seed);
         assert_eq!(hdrf.series[0].shares[n22], r("1/2"));
@@ -378,67 +380,38 @@ fn single_level_every_policy_is_weighted_drf() {
 
 #[test]
 fn bad_workloads_name_the_field() {
-    let base = |workload: &str, extra: &str| {
+    // `workload` is the workload, then whatever follows it in the scenario.
+    let base = |workload: &str| {
         format!(
             r#"{{"capacity": [1, 1], "tree": {{"children": [{{"name": "A", "demand": [1, 0]}},
             {{"name": "B", "children": [{{"name": "B1", "demand": [1, 0]}}]}}]}},
-            "horizon": 10, "workload": {workload}{extra}}}"#
+            "horizon": 10, "workload": {workload}}}"#
         )
     };
-    let err = |workload: &str, extra: &str| {
-        Scenario::from_json_str(&base(workload, extra))
+    let err = |workload: &str| {
+        Scenario::from_json_str(&base(workload))
             .unwrap_err()
             .to_string()
     };
-    assert_eq!(
-        err(r#"{"B1": {"duration": -1}}"#, ""),
-        "workload.B1.duration: expected a positive number, found -1"
-    );
-    assert_eq!(
-        err(r#"{"B1": {"duration": "x"}}"#, ""),
-        "workload.B1.duration: malformed number \"x\": expected an integer, a decimal such as 2.5 or 1e-4, or a fraction such as 7/3"
-    );
-    assert_eq!(
-        err(r#"{"C": {}}"#, ""),
-        "workload.C: no leaf named \"C\" in the tree"
-    );
-    assert_eq!(
-        err(r#"{"B": {}}"#, ""),
-        "workload.B: \"B\" is a pool; a workload belongs to a leaf"
-    );
-    assert_eq!(
-        err(r#"{"A": {"count": 1.5}}"#, ""),
-        "workload.A.count: expected a non-negative integer, found 3/2"
-    );
-    assert_eq!(
-        err(r#"{"A": {"count": 2, "arrivals": [1]}}"#, ""),
-        "workload.A.arrivals: give either count (with an optional start) or arrivals, not both"
-    );
-    assert_eq!(
-        err(r#"{"A": {"arrivals": [1, {"time": -2}]}}"#, ""),
-        "workload.A.arrivals[1].time: expected a non-negative number, found -2"
-    );
-    assert_eq!(
-        err(r#"{"A": {"duration": {"uniform": [2, 1]}}}"#, ""),
-        "workload.A.duration.uniform: low 2 exceeds high 1"
-    );
-    assert_eq!(
-        err(
-            r#"{"A": {"duration": {"uniform": [1, 2], "steps": 0}}}"#,
-            ""
-        ),
-        "workload.A.duration.steps: expected a positive integer, found 0"
-    );
-    assert!(err(r#"{"A": {"speed": 1}}"#, "").starts_with("workload.A.speed: unknown field"));
-    assert_eq!(
-        err("{}", r#", "warmup": 10"#),
-        "warmup: must be below the horizon 10, found 10"
-    );
-    assert!(err("{}", r#", "horizn": 3"#).starts_with("horizn: unknown field"));
-    assert_eq!(
-        err("[]", ""),
-        "workload: expected an object of leaf names to workloads, found a list"
-    );
+    // (the workload and what follows it in the scenario, the whole message).
+    let cases = [
+        (r#"{"B1": {"duration": -1}}"#, "workload.B1.duration: expected a positive number, found -1"),
+        (r#"{"B1": {"duration": "x"}}"#, "workload.B1.duration: malformed number \"x\": expected an integer, a decimal such as 2.5 or 1e-4, or a fraction such as 7/3"),
+        (r#"{"C": {}}"#, "workload.C: no leaf named \"C\" in the tree"),
+        (r#"{"B": {}}"#, "workload.B: \"B\" is a pool; a workload belongs to a leaf"),
+        (r#"{"A": {"count": 1.5}}"#, "workload.A.count: expected a non-negative integer, found 3/2"),
+        (r#"{"A": {"count": 2, "arrivals": [1]}}"#, "workload.A.arrivals: give either count (with an optional start) or arrivals, not both"),
+        (r#"{"A": {"arrivals": [1, {"time": -2}]}}"#, "workload.A.arrivals[1].time: expected a non-negative number, found -2"),
+        (r#"{"A": {"duration": {"uniform": [2, 1]}}}"#, "workload.A.duration.uniform: low 2 exceeds high 1"),
+        (r#"{"A": {"duration": {"uniform": [1, 2], "steps": 0}}}"#, "workload.A.duration.steps: expected a positive integer, found 0"),
+        (r#"{}, "warmup": 10"#, "warmup: must be below the horizon 10, found 10"),
+        ("[]", "workload: expected an object of leaf names to workloads, found a list"),
+    ];
+    for (workload, message) in cases {
+        assert_eq!(err(workload), message, "{workload}");
+    }
+    assert!(err(r#"{"A": {"speed": 1}}"#).starts_with("workload.A.speed: unknown field"));
+    assert!(err(r#"{}, "horizn": 3"#).starts_with("horizn: unknown field"));
     // Tree errors keep their paths.
     let bad_tree = r#"{"capacity": [1], "horizon": 1, "tree": {"children": [{"name": "A", "demand": [1, 0]}]}}"#;
     assert_eq!(

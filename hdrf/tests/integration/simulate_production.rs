@@ -13,6 +13,15 @@ fn idx(s: &Scenario, path: &str) -> usize {
     s.tree.find_path(path).unwrap().index()
 }
 
+/// The final tasks of the nodes at `paths` under the naive policy.
+fn naive_final_tasks(s: &Scenario, paths: &[&str]) -> Vec<Option<u64>> {
+    let out = run(s, SimPolicy::Tree(leontief_hdrf::Policy::Naive));
+    paths
+        .iter()
+        .map(|p| out.nodes[idx(s, p)].final_tasks)
+        .collect()
+}
+
 fn run(s: &Scenario, policy: SimPolicy) -> Simulation {
     simulate(s, &SimConfig::new(policy)).unwrap()
 }
@@ -44,9 +53,10 @@ fn nodes_below_their_guarantee_are_served_first() {
         assert_eq!(out.nodes[x].longest_below_by_a_task, r("0"), "{policy}");
     }
     let plain = Scenario::from_json_str(&text.replace(r#", "guarantee": ["3/4"]"#, "")).unwrap();
-    let out = run(&plain, SimPolicy::Tree(leontief_hdrf::Policy::Naive));
-    assert_eq!(out.nodes[x].final_tasks, Some(2));
-    assert_eq!(out.nodes[y].final_tasks, Some(2));
+    assert_eq!(
+        naive_final_tasks(&plain, &["root/x", "root/y"]),
+        [Some(2), Some(2)]
+    );
 }
 
 /// A limit is never exceeded. Pool P (limit 1/2) holds p1 and p2, tasks of 1/4, always with
@@ -127,50 +137,37 @@ fn fifo_pools_serve_children_in_order() {
             {"name": "a", "demand": ["1/4"]}, {"name": "b", "demand": ["1/4"]}]},
         {"name": "q", "demand": ["1/4"]}]}}"#;
     let s = Scenario::from_json_str(text).unwrap();
-    let (a, b, q) = (idx(&s, "root/P/a"), idx(&s, "root/P/b"), idx(&s, "root/q"));
-    let out = run(&s, SimPolicy::Tree(leontief_hdrf::Policy::Naive));
-    assert_eq!(out.nodes[a].final_tasks, Some(2));
-    assert_eq!(out.nodes[b].final_tasks, Some(0));
-    assert_eq!(out.nodes[q].final_tasks, Some(2));
+    assert_eq!(
+        naive_final_tasks(&s, &["root/P/a", "root/P/b", "root/q"]),
+        [Some(2), Some(0), Some(2)]
+    );
     let fair = Scenario::from_json_str(&text.replace(r#""mode": "fifo", "#, "")).unwrap();
-    let out = run(&fair, SimPolicy::Tree(leontief_hdrf::Policy::Naive));
-    assert_eq!(out.nodes[a].final_tasks, Some(1));
-    assert_eq!(out.nodes[b].final_tasks, Some(1));
+    assert_eq!(
+        naive_final_tasks(&fair, &["root/P/a", "root/P/b"]),
+        [Some(1), Some(1)]
+    );
 }
 
 /// What the simulator does not take is refused, naming the field: preemption with explicit
 /// guarantees or limits, and a usage that is not a whole number of tasks.
 #[test]
 fn unsupported_production_inputs_are_refused() {
-    let s = Scenario::from_json_str(
-        r#"{"capacity": [1], "horizon": 4, "tree": {"children": [
-        {"name": "x", "demand": ["1/4"], "guarantee": ["1/2"]}, {"name": "y", "demand": ["1/4"]}]}}"#,
-    )
-    .unwrap();
-    let err = simulate(
-        &s,
-        &SimConfig::new(SimPolicy::Tree(leontief_hdrf::Policy::Naive)).preemption(1),
-    )
-    .unwrap_err();
-    assert!(
-        err.to_string()
-            .starts_with("preemption: not with explicit guarantees or limits"),
-        "{err}"
-    );
-    let s = Scenario::from_json_str(
-        r#"{"capacity": [1], "horizon": 4, "tree": {"children": [
-        {"name": "x", "demand": ["1/4"], "usage": ["1/3"]}, {"name": "y", "demand": ["1/4"]}]}}"#,
-    )
-    .unwrap();
-    let err = simulate(
-        &s,
-        &SimConfig::new(SimPolicy::Tree(leontief_hdrf::Policy::Naive)),
-    )
-    .unwrap_err();
-    assert!(
-        err.to_string().starts_with(
-            "root/x.usage: the simulator starts what a leaf holds as running tasks: expected a whole number of its tasks ([1/4]), found [1/3]"
-        ),
-        "{err}"
-    );
+    // x's further fields, whether to preempt, the start of the message.
+    let cases = [
+        (r#""guarantee": ["1/2"]"#, true, "preemption: not with explicit guarantees or limits"),
+        (r#""usage": ["1/3"]"#, false, "root/x.usage: the simulator starts what a leaf holds as running tasks: expected a whole number of its tasks ([1/4]), found [1/3]"),
+    ];
+    for (x_fields, preempt, message) in cases {
+        let s = Scenario::from_json_str(&format!(
+            r#"{{"capacity": [1], "horizon": 4, "tree": {{"children": [
+            {{"name": "x", "demand": ["1/4"], {x_fields}}}, {{"name": "y", "demand": ["1/4"]}}]}}}}"#
+        ))
+        .unwrap();
+        let mut config = SimConfig::new(SimPolicy::Tree(leontief_hdrf::Policy::Naive));
+        if preempt {
+            config = config.preemption(1);
+        }
+        let err = simulate(&s, &config).unwrap_err();
+        assert!(err.to_string().starts_with(message), "{err}");
+    }
 }

@@ -9,6 +9,8 @@ use leontief_solver::drf::FrozenBy;
 use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::{Instance, Mechanism, Rational, User};
 
+use crate::common;
+
 /// A random instance. `grid` draws demands and capacities from a few small values, so that
 /// ties between caps and saturations, and between resources, are frequent (they exercise
 /// the exact fall-back of the decisions); otherwise numbers are drawn from wide ranges.
@@ -128,15 +130,14 @@ fn ties_resolve_as_progressive_filling_does() {
     // saturate at λ = 2/3, and a's cap level is 1 × 1/2 = 1/2 < 2/3, so a stops first at 1/2
     // (1 task); then resource 1 uses 1 + λ, saturating at λ = 1, and resource 2 still at 2/3:
     // resource 2 first, freezing b and c at 2/3 (b 4/3, c 2/3 tasks). Nothing is left growing.
-    let inst = Instance::new(
-        vec![2.into(), 2.into()],
+    let inst = common::instance(
+        &[2, 2],
         vec![
             User::new("a", [1, 0]).cap(1),
             User::new("b", [0, 1]),
             User::new("c", [1, 1]),
         ],
-    )
-    .unwrap();
+    );
     let fill = fill_compact(&inst);
     let x = fill.expand(&inst);
     let shown: Vec<String> = x.tasks.iter().map(|t| t.to_string()).collect();

@@ -9,7 +9,7 @@ use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError, Us
 use proptest::prelude::*;
 
 use crate::common;
-use common::{r, reference_case, rs};
+use common::{instance, r, reference_case, rs};
 
 fn solve(inst: &Instance) -> CeeiOutcome {
     Ceei::new().solve(inst).unwrap()
@@ -17,6 +17,21 @@ fn solve(inst: &Instance) -> CeeiOutcome {
 
 fn close(a: f64, b: f64, rel: f64) -> bool {
     (a - b).abs() <= rel * a.abs().max(b.abs()).max(1e-300)
+}
+
+/// The exact tasks a reference case gives these users (`tasks` maps a name to a fraction).
+fn case_tasks(tasks: &serde_json::Value, users: &[&str]) -> Vec<Rational> {
+    users
+        .iter()
+        .map(|u| r(tasks[u].as_str().unwrap()))
+        .collect()
+}
+
+/// Solves `inst` and checks a certified answer with these exact tasks and prices.
+fn assert_equilibrium(inst: &Instance, tasks: &[&str], prices: &[&str]) {
+    let out = solve(inst);
+    assert_certified(inst, &out, &rs(tasks));
+    assert_eq!(out.prices_exact, Some(rs(prices)));
 }
 
 /// A certified answer: exact tasks as expected, KKT holds exactly, floats agree.
@@ -48,11 +63,7 @@ fn paper_running_example_is_certified() {
     let case = reference_case("ceei-paper-running");
     let inst = Instance::from_json(&case["instance"]).unwrap();
     let out = solve(&inst);
-    let want: Vec<Rational> = ["A", "B"]
-        .iter()
-        .map(|u| r(case["tasks"][u].as_str().unwrap()))
-        .collect();
-    assert_certified(&inst, &out, &want);
+    assert_certified(&inst, &out, &case_tasks(&case["tasks"], &["A", "B"]));
     assert_eq!(out.status, SolveStatus::Solved);
     // Hand-derived: 1/x_A = p1 + 4 p2 and 1/x_B = 3 p1 + p2 give p = (1/5, 1/90); the
     // budgets are spent: p · R = 9/5 + 18/90 = 2 = W.
@@ -115,11 +126,11 @@ fn paper_theorem_5_ceei_is_not_population_monotonic() {
     }))
     .unwrap();
     let out2 = solve(&after);
-    let want: Vec<Rational> = ["1", "2"]
-        .iter()
-        .map(|u| r(case["tasks_after"][u].as_str().unwrap()))
-        .collect();
-    assert_certified(&after, &out2, &want);
+    assert_certified(
+        &after,
+        &out2,
+        &case_tasks(&case["tasks_after"], &["1", "2"]),
+    );
     // User 2 is worse off after user 3 left: 100/21 < 5.35.
     assert!(r("100/21").to_f64_lossy() < out.tasks[1]);
     assert!(Rational::from_decimal_str("5.35").unwrap() > r("100/21"));
@@ -244,11 +255,7 @@ fn proven_bound_holds_for_early_iterates() {
 
 #[test]
 fn certify_names_the_violated_condition() {
-    let paper = Instance::new(
-        vec![9.into(), 18.into()],
-        vec![User::new("A", [1, 4]), User::new("B", [3, 1])],
-    )
-    .unwrap();
+    let paper = common::paper();
     let x = rs(&["45/11", "18/11"]);
     let p = rs(&["1/5", "1/90"]);
     let eps = r("1/1000000");
@@ -295,27 +302,25 @@ fn certify_names_the_violated_condition() {
     // A cap: A capped at 4 (< 45/11) is above-cap at 45/11; at its cap with the prices
     // above, A's budget buys 45/11 >= 4, so stationarity at the cap holds for those
     // prices, but then CPU is not used up.
-    let capped = Instance::new(
-        vec![9.into(), 18.into()],
+    let capped = instance(
+        &[9, 18],
         vec![User::new("A", [1, 4]).cap(4), User::new("B", [3, 1])],
-    )
-    .unwrap();
+    );
     assert_eq!(
         certify(&capped, &x, &p),
         Err(KktViolation::AboveCap { user: 0 })
     );
     // A capped at 1 with prices making its tasks cost 2: its budget buys only 1/2 < 1.
-    let tight = Instance::new(vec![1.into()], vec![User::new("A", [1]).cap(1)]).unwrap();
+    let tight = instance(&[1], vec![User::new("A", [1]).cap(1)]);
     assert_eq!(
         certify(&tight, &rs(&["1"]), &rs(&["2"])),
         Err(KktViolation::CapStationarity { user: 0 })
     );
     assert_eq!(certify(&tight, &rs(&["1"]), &rs(&["1"])), Ok(()));
-    let weighted = Instance::new(
-        vec![1.into(), 1.into()],
+    let weighted = instance(
+        &[1, 1],
         vec![User::new("A", [1, 1]).resource_weights([1, 2])],
-    )
-    .unwrap();
+    );
     assert_eq!(
         certify(&weighted, &rs(&["1"]), &rs(&["1/2", "1/2"])),
         Err(KktViolation::ResourceWeights { user: 0 })
@@ -333,14 +338,11 @@ fn certify_names_the_violated_condition() {
 #[test]
 fn weights_are_budgets_on_one_resource() {
     // max log x + 3 log y s.t. x + y <= 1: x = 1/4, y = 3/4, price W / R = 4.
-    let inst = Instance::new(
-        vec![1.into()],
+    let inst = instance(
+        &[1],
         vec![User::new("a", [1]), User::new("b", [1]).weight(3)],
-    )
-    .unwrap();
-    let out = solve(&inst);
-    assert_certified(&inst, &out, &rs(&["1/4", "3/4"]));
-    assert_eq!(out.prices_exact, Some(rs(&["4"])));
+    );
+    assert_equilibrium(&inst, &["1/4", "3/4"], &["4"]);
 }
 
 #[test]
@@ -348,81 +350,62 @@ fn heavy_weight_makes_a_resource_free() {
     // Paper example with A weighted 17: on memory alone, max 17 log x + log y s.t.
     // 4x + y <= 18 gives x = 17/4, y = 1, and CPU is left over (17/4 + 3 = 29/4 < 9), so
     // its price is 0; memory costs 1 (1/y = p2).
-    let inst = Instance::new(
-        vec![9.into(), 18.into()],
+    let inst = instance(
+        &[9, 18],
         vec![User::new("A", [1, 4]).weight(17), User::new("B", [3, 1])],
-    )
-    .unwrap();
-    let out = solve(&inst);
-    assert_certified(&inst, &out, &rs(&["17/4", "1"]));
-    assert_eq!(out.prices_exact, Some(rs(&["0", "1"])));
+    );
+    assert_equilibrium(&inst, &["17/4", "1"], &["0", "1"]);
     // Weight 2: both resources still bind and the tasks are those of weight 1; prices
     // from 2/x = p1 + 4 p2, 1/y = 3 p1 + p2 are (8/45, 7/90).
-    let inst2 = Instance::new(
-        vec![9.into(), 18.into()],
+    let inst2 = instance(
+        &[9, 18],
         vec![User::new("A", [1, 4]).weight(2), User::new("B", [3, 1])],
-    )
-    .unwrap();
-    let out2 = solve(&inst2);
-    assert_certified(&inst2, &out2, &rs(&["45/11", "18/11"]));
-    assert_eq!(out2.prices_exact, Some(rs(&["8/45", "7/90"])));
+    );
+    assert_equilibrium(&inst2, &["45/11", "18/11"], &["8/45", "7/90"]);
 }
 
 #[test]
 fn binding_caps() {
     // One resource, a capped at 1/10: a = 1/10, b gets the rest, price 10/9 (1/x_b).
-    let inst = Instance::new(
-        vec![1.into()],
+    let inst = instance(
+        &[1],
         vec![User::new("a", [1]).cap(r("1/10")), User::new("b", [1])],
-    )
-    .unwrap();
-    let out = solve(&inst);
-    assert_certified(&inst, &out, &rs(&["1/10", "9/10"]));
-    assert_eq!(out.prices_exact, Some(rs(&["10/9"])));
+    );
+    assert_equilibrium(&inst, &["1/10", "9/10"], &["10/9"]);
     // a = (1, 0) capped at 1/4, b = (1, 1), R = (1, 1): uncapped both get 1/2 at p = (2, 0);
     // with the cap a = 1/4, b = 3/4, p1 = 4/3, and resource 2 is left over (price 0).
-    let inst = Instance::new(
-        vec![1.into(), 1.into()],
+    let inst = instance(
+        &[1, 1],
         vec![User::new("a", [1, 0]).cap(r("1/4")), User::new("b", [1, 1])],
-    )
-    .unwrap();
-    let out = solve(&inst);
-    assert_certified(&inst, &out, &rs(&["1/4", "3/4"]));
-    assert_eq!(out.prices_exact, Some(rs(&["4/3", "0"])));
+    );
+    assert_equilibrium(&inst, &["1/4", "3/4"], &["4/3", "0"]);
     // A user demanding only a resource that ends up free must be capped: a = (0, 1) capped
     // at 1/2, b = (1, 0): a = 1/2 at price 0, b = 1 at price 1.
-    let inst = Instance::new(
-        vec![1.into(), 1.into()],
+    let inst = instance(
+        &[1, 1],
         vec![User::new("a", [0, 1]).cap(r("1/2")), User::new("b", [1, 0])],
-    )
-    .unwrap();
-    let out = solve(&inst);
-    assert_certified(&inst, &out, &rs(&["1/2", "1"]));
-    assert_eq!(out.prices_exact, Some(rs(&["1", "0"])));
+    );
+    assert_equilibrium(&inst, &["1/2", "1"], &["1", "0"]);
     // Every user capped below what fits: all prices 0.
-    let inst = Instance::new(
-        vec![10.into(), 10.into()],
+    let inst = instance(
+        &[10, 10],
         vec![User::new("a", [1, 2]).cap(1), User::new("b", [2, 1]).cap(2)],
-    )
-    .unwrap();
-    let out = solve(&inst);
-    assert_certified(&inst, &out, &rs(&["1", "2"]));
-    assert_eq!(out.prices_exact, Some(rs(&["0", "0"])));
+    );
+    assert_equilibrium(&inst, &["1", "2"], &["0", "0"]);
 }
 
 #[test]
 fn degenerate_prices_are_certified_through_the_tasks() {
     // One user needing (1, 2) of (1, 2): x = 1 and any p >= 0 with p1 + 2 p2 = 1 clears the
     // market. Tasks are unique; one price vector is reported.
-    let inst = Instance::new(vec![1.into(), 2.into()], vec![User::new("a", [1, 2])]).unwrap();
+    let inst = instance(&[1, 2], vec![User::new("a", [1, 2])]);
     let out = solve(&inst);
     assert_certified(&inst, &out, &rs(&["1"]));
     // Two identical resources and two users: x = 1/2 each... a = (1, 1), b = (1, 1).
-    let inst = Instance::new(
-        vec![1.into(), 1.into()],
+    let inst = instance(
+        &[1, 1],
         vec![User::new("a", [1, 1]), User::new("b", [2, 2])],
-    )
-    .unwrap();
+    );
     let out = solve(&inst);
     // max log x + log y s.t. x + 2y <= 1: x = 1/2, y = 1/4.
     assert_certified(&inst, &out, &rs(&["1/2", "1/4"]));
@@ -455,7 +438,7 @@ fn per_resource_weights_are_rejected_naming_the_field() {
 
 #[test]
 fn invalid_options_are_errors() {
-    let inst = Instance::new(vec![1.into()], vec![User::new("a", [1])]).unwrap();
+    let inst = instance(&[1], vec![User::new("a", [1])]);
     for (c, field) in [
         (Ceei::new().tolerance(0.0), "tolerance"),
         (Ceei::new().tolerance(f64::NAN), "tolerance"),
@@ -497,11 +480,10 @@ fn mechanism_interface() {
     let c = Ceei::new();
     assert_eq!(c.name(), "ceei");
     assert!(!c.is_exact());
-    let inst = Instance::new(
-        vec![9.into(), 18.into()],
+    let inst = instance(
+        &[9, 18],
         vec![User::new("A", [1, 4]), User::new("B", [3, 1])],
-    )
-    .unwrap();
+    );
     assert_eq!(c.allocate(&inst).unwrap().tasks, rs(&["45/11", "18/11"]));
     // Without certification the answer is numeric but still exactly feasible and near.
     let out = Ceei::new().certification(false).solve(&inst).unwrap();
@@ -605,7 +587,7 @@ fn scale_resource(inst: &Instance, j: usize, c: &Rational) -> Instance {
 
 fn permute(inst: &Instance, perm: &[usize]) -> Instance {
     let users = perm.iter().map(|&i| inst.users()[i].clone()).collect();
-    Instance::with_resources(inst.resources().to_vec(), inst.capacity().to_vec(), users).unwrap()
+    common::witness::with_users(inst, users)
 }
 
 #[test]
@@ -671,6 +653,15 @@ fn instance_strategy() -> impl Strategy<Value = Instance> {
     })
 }
 
+/// What one task of `u` costs at the float prices `p`.
+fn cost(u: &User, p: &[f64]) -> f64 {
+    u.demand
+        .iter()
+        .zip(p)
+        .map(|(d, p)| d.to_f64_lossy() * p)
+        .sum()
+}
+
 /// KKT of the float answer, to `tol` relative.
 fn assert_float_kkt(inst: &Instance, x: &[f64], p: &[f64], tol: f64) {
     let users = inst.users();
@@ -693,12 +684,7 @@ fn assert_float_kkt(inst: &Instance, x: &[f64], p: &[f64], tol: f64) {
         );
     }
     for (i, u) in users.iter().enumerate() {
-        let t: f64 = u
-            .demand
-            .iter()
-            .zip(p)
-            .map(|(d, p)| d.to_f64_lossy() * p)
-            .sum();
+        let t = cost(u, p);
         let w = u.weight.to_f64_lossy();
         assert!(x[i] >= 0.0);
         match &u.cap {
@@ -730,12 +716,7 @@ fn kink(inst: &Instance, x: &[f64], p: &[f64]) -> bool {
     let at_cap = users.iter().zip(x).any(|(u, &xi)| {
         u.cap.as_ref().is_some_and(|t| {
             let t = t.to_f64_lossy();
-            let cost: f64 = u
-                .demand
-                .iter()
-                .zip(p)
-                .map(|(d, p)| d.to_f64_lossy() * p)
-                .sum();
+            let cost = cost(u, p);
             (xi - t).abs() <= 1e-9 * t
                 && (u.weight.to_f64_lossy() - t * cost).abs() <= 1e-6 * t * cost.max(1e-300)
         })

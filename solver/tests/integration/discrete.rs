@@ -24,6 +24,30 @@ fn picks(out: &DiscreteOutcome, inst: &Instance) -> Vec<(String, bool)> {
         .collect()
 }
 
+/// Picks written as user names, a failed pick (nothing launched) marked `!`: `"A B A!"`.
+fn sequence(picks: &str) -> Vec<(String, bool)> {
+    picks
+        .split_whitespace()
+        .map(|p| match p.strip_suffix('!') {
+            Some(user) => (user.to_string(), false),
+            None => (p.to_string(), true),
+        })
+        .collect()
+}
+
+/// `drf` on `k` equal machines.
+fn on_machines(drf: DiscreteDrf, k: u64, inst: &Instance) -> DiscreteOutcome {
+    run(&drf.with_machines(Machines::Split(k)), inst)
+}
+
+/// Capacity (8, 8); A = ⟨3, 1⟩, B = ⟨1, 1⟩.
+fn wide_and_unit() -> Instance {
+    instance(
+        &[8, 8],
+        vec![User::new("A", [3, 1]), User::new("B", [1, 1])],
+    )
+}
+
 fn stop() -> DiscreteDrf {
     DiscreteDrf::paper()
 }
@@ -101,22 +125,12 @@ fn paper_example_gives_3_and_2_in_every_variant() {
     }
     // UserOrder: A B A B A, then A (tie at 2/3, lower index) does not fit.
     let seq = picks(&run(&stop(), &inst), &inst);
-    let want: Vec<(String, bool)> = [
-        ("A", true),
-        ("B", true),
-        ("A", true),
-        ("B", true),
-        ("A", true),
-        ("A", false),
-    ]
-    .iter()
-    .map(|&(u, l)| (u.to_string(), l))
-    .collect();
+    let want = sequence("A B A B A A!");
     assert_eq!(seq, want);
     // Skip: A is passed over; neither ⟨1, 4⟩ nor ⟨3, 1⟩ fits the (0, 4) left, so the cluster
     // is closed without picking B.
     let seq = picks(&run(&skip(), &inst), &inst);
-    assert_eq!(&seq[5..], &[("A".to_string(), false)]);
+    assert_eq!(&seq[5..], sequence("A!"));
 }
 
 #[test]
@@ -218,26 +232,19 @@ fn weight_two_gets_twice_the_dominant_share() {
         .map(|p| p.0.as_str())
         .collect();
     assert_eq!(names, "ABAABAABAABA");
-    // Per-resource weights all equal to 2 are the scalar weight 2.
-    let per = instance(
-        &[12, 12],
-        vec![
-            User::new("A", [1, 1]).resource_weights([2, 2]),
-            User::new("B", [1, 1]),
-        ],
-    );
-    assert_eq!(run(&stop(), &per).tasks, vec![8, 4]);
-    // Per-resource weights (1, 4) on A = ⟨2, 1⟩: its weighted step is max(2/12, 1/48) = 1/6,
-    // B's ⟨1, 1⟩ step 1/12, capacity (12, 12): A B B A B B A B B A B B ... until CPU is out:
-    // A 3 tasks (6 CPU) and B 6 (6 CPU), weighted shares 1/2 and 1/2.
-    let per = instance(
-        &[12, 12],
-        vec![
-            User::new("A", [2, 1]).resource_weights([1, 4]),
-            User::new("B", [1, 1]),
-        ],
-    );
-    assert_eq!(run(&stop(), &per).tasks, vec![3, 6]);
+    // (A's demand, A's per-resource weights, the tasks) beside B = ⟨1, 1⟩ on (12, 12).
+    for (demand, weights, tasks) in [
+        // Per-resource weights all equal to 2 are the scalar weight 2.
+        ([1, 1], [2, 2], [8, 4]),
+        // Per-resource weights (1, 4) on A = ⟨2, 1⟩: its weighted step is max(2/12, 1/48) =
+        // 1/6, B's ⟨1, 1⟩ step 1/12, capacity (12, 12): A B B A B B A B B A B B ... until CPU
+        // is out: A 3 tasks (6 CPU) and B 6 (6 CPU), weighted shares 1/2 and 1/2.
+        ([2, 1], [1, 4], [3, 6]),
+    ] {
+        let a = User::new("A", demand).resource_weights(weights);
+        let per = instance(&[12, 12], vec![a, User::new("B", [1, 1])]);
+        assert_eq!(run(&stop(), &per).tasks, tasks);
+    }
 }
 
 #[test]
@@ -257,20 +264,7 @@ fn zero_demands() {
     let out = run(&skip(), &inst);
     assert_eq!(out.tasks, vec![1, 1, 4]);
     let seq: Vec<(String, bool)> = picks(&out, &inst);
-    let want: Vec<(String, bool)> = [
-        ("A", true),
-        ("B", true),
-        ("C", true),
-        ("C", true),
-        ("C", true),
-        ("A", false),
-        ("B", false),
-        ("C", true),
-        ("C", false),
-    ]
-    .iter()
-    .map(|&(u, l)| (u.to_string(), l))
-    .collect();
+    let want = sequence("A B C C C A! B! C C!");
     assert_eq!(seq, want);
 }
 
@@ -304,7 +298,7 @@ fn split_machines_paper_example() {
     // B1 leaves (0, 5), A does not fit → machine 2; A2 leaves (2, 2), B does not fit, done.
     // Skip gives the same: on each machine nothing else fits after the one task.
     for drf in [stop(), skip()] {
-        let out = run(&drf.with_machines(Machines::Split(3)), &inst);
+        let out = on_machines(drf, 3, &inst);
         assert_eq!(out.tasks, vec![2, 1]);
         assert_eq!(out.machines_used, 3);
         let launched: Vec<u64> = out
@@ -318,12 +312,12 @@ fn split_machines_paper_example() {
     }
     // Split(2): machines of (9/2, 9). Each machine: A (7/2, 5), B (1/2, 4), A does not fit.
     for drf in [stop(), skip()] {
-        let out = run(&drf.with_machines(Machines::Split(2)), &inst);
+        let out = on_machines(drf, 2, &inst);
         assert_eq!(out.tasks, vec![2, 2]);
         assert_eq!(out.machines_used, 2);
     }
     // Split(1) is the pooled cluster.
-    let out = run(&stop().with_machines(Machines::Split(1)), &inst);
+    let out = on_machines(stop(), 1, &inst);
     assert_eq!(out, run(&stop(), &inst));
 }
 
@@ -335,13 +329,10 @@ fn split_machines_skip_differs_from_stop() {
     // Skip: machine 0 as above (B fails; B's ⟨1, 1⟩ is the only Pareto-minimal demand and
     //   does not fit (0, 2): machine closed). Machine 1: B2, B3, A passed over, B4 (1, 1),
     //   B5 (0, 0), B fails, done. A 1, B 5.
-    let inst = instance(
-        &[8, 8],
-        vec![User::new("A", [3, 1]), User::new("B", [1, 1])],
-    );
-    let out = run(&stop().with_machines(Machines::Split(2)), &inst);
+    let inst = wide_and_unit();
+    let out = on_machines(stop(), 2, &inst);
     assert_eq!(out.tasks, vec![1, 3]);
-    let out = run(&skip().with_machines(Machines::Split(2)), &inst);
+    let out = on_machines(skip(), 2, &inst);
     assert_eq!(out.tasks, vec![1, 5]);
     assert_eq!(out.machines_used, 2);
 }
@@ -352,15 +343,12 @@ fn split_machines_smaller_than_a_task() {
     // Stop: A is picked first (tie at 0, lower index) and does not fit an empty machine; every
     //   machine is identical and empty, so the run ends at once: nothing launched.
     // Skip: A is dropped for good; B fills each machine with 2 tasks: B 8.
-    let inst = instance(
-        &[8, 8],
-        vec![User::new("A", [3, 1]), User::new("B", [1, 1])],
-    );
-    let out = run(&stop().with_machines(Machines::Split(4)), &inst);
+    let inst = wide_and_unit();
+    let out = on_machines(stop(), 4, &inst);
     assert_eq!(out.tasks, vec![0, 0]);
     assert_eq!(out.machines_used, 0);
-    assert_eq!(picks(&out, &inst), vec![("A".to_string(), false)]);
-    let out = run(&skip().with_machines(Machines::Split(4)), &inst);
+    assert_eq!(picks(&out, &inst), sequence("A!"));
+    let out = on_machines(skip(), 4, &inst);
     assert_eq!(out.tasks, vec![0, 8]);
     assert_eq!(out.machines_used, 4);
     let a_picks = picks(&out, &inst).iter().filter(|p| p.0 == "A").count();

@@ -25,11 +25,7 @@ fn assert_reference(id: &str) {
 fn drf_paper_running_example() {
     // Ghodsi et al. §4.1: A gets 3 tasks <3 CPU, 12 GB>, B gets 2 <6 CPU, 2 GB>; both 2/3.
     assert_reference("drf-paper-running");
-    let inst = Instance::new(
-        vec![9.into(), 18.into()],
-        vec![User::new("A", [1, 4]), User::new("B", [3, 1])],
-    )
-    .unwrap();
+    let inst = common::paper();
     let fill = progressive_filling(&inst, FreezeRule::DemandersOnly);
     assert_eq!(fill.levels, vec![r("2/3"), r("2/3")]);
     assert_eq!(fill.consumption, vec![r("9"), r("14")]);
@@ -341,11 +337,7 @@ proptest! {
 #[test]
 fn the_naive_reference_reproduces_the_paper_too() {
     // Guards the cross-check itself: the independent filling must get the paper's 3 and 2.
-    let inst = Instance::new(
-        vec![9.into(), 18.into()],
-        vec![User::new("A", [1, 4]), User::new("B", [3, 1])],
-    )
-    .unwrap();
+    let inst = common::paper();
     let x = naive_filling(&inst, FreezeRule::DemandersOnly);
     assert_eq!(
         x,

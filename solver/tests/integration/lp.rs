@@ -11,7 +11,7 @@ use proptest::prelude::*;
 use serde_json::Value;
 
 use crate::common;
-use common::{paper_weighting_memory, r, reference_case};
+use common::{paper_weighting_memory, r, reference_case, rs};
 
 fn reference_instance(id: &str) -> (Instance, Value) {
     let case = reference_case(id);
@@ -25,6 +25,33 @@ fn reference_tasks(inst: &Instance, case: &Value) -> Vec<Rational> {
         .iter()
         .map(|u| r(want[&u.name].as_str().unwrap()))
         .collect()
+}
+
+/// The reference case `id`'s instance and tasks, checked: its tasks are `tasks` (derived
+/// by hand at each call) and every configuration of `objective` gives them.
+fn reference_in_all_configurations(
+    id: &str,
+    objective: LpObjective,
+    tasks: &[&str],
+) -> (Instance, Vec<Rational>) {
+    let (inst, case) = reference_instance(id);
+    let want = reference_tasks(&inst, &case);
+    assert_eq!(want, rs(tasks));
+    assert_all_configurations(&inst, objective, &want);
+    (inst, want)
+}
+
+/// Every configuration of `objective` gives the tasks `want` on `inst`.
+fn every_configuration_gives(
+    inst: &Instance,
+    objective: LpObjective,
+    want: &[Rational],
+) -> Result<(), TestCaseError> {
+    for lp in configurations(objective) {
+        let out = lp.solve(inst).unwrap();
+        prop_assert_eq!(&out.tasks, want, "{:?}", lp);
+    }
+    Ok(())
 }
 
 /// Every LP configuration under test for an objective.
@@ -105,10 +132,11 @@ fn assert_all_configurations(inst: &Instance, objective: LpObjective, want: &[Ra
 
 #[test]
 fn drf_paper_running_example() {
-    let (inst, case) = reference_instance("drf-paper-running");
-    let want = reference_tasks(&inst, &case);
-    assert_eq!(want, vec![r("3"), r("2")]);
-    assert_all_configurations(&inst, LpObjective::DominantShare, &want);
+    let (inst, _) = reference_in_all_configurations(
+        "drf-paper-running",
+        LpObjective::DominantShare,
+        &["3", "2"],
+    );
     let out = LexMaxMin::drf().solve(&inst).unwrap();
     assert_eq!(out.stages.len(), 1);
     assert_eq!(out.stages[0].level, r("2/3"));
@@ -132,10 +160,11 @@ fn drf_paper_running_example() {
 #[test]
 fn asset_paper_running_example() {
     // The DRF paper §2.2: asset fairness gives A 63/25 and B 54/25 tasks.
-    let (inst, case) = reference_instance("asset-paper-running");
-    let want = reference_tasks(&inst, &case);
-    assert_eq!(want, vec![r("63/25"), r("54/25")]);
-    assert_all_configurations(&inst, LpObjective::AggregateShare, &want);
+    let (inst, want) = reference_in_all_configurations(
+        "asset-paper-running",
+        LpObjective::AggregateShare,
+        &["63/25", "54/25"],
+    );
     assert_eq!(asset_filling(&inst), want);
     let x = LexMaxMin::asset().allocate(&inst).unwrap();
     assert_eq!(x.tasks, want);
@@ -145,10 +174,11 @@ fn asset_paper_running_example() {
 #[test]
 fn weighted_cap_zero_reference() {
     // b's cap binds at level 1/5, resource 3 saturates at 9/14: 27/7, 2, 15/7.
-    let (inst, case) = reference_instance("weighted-cap-zero");
-    let want = reference_tasks(&inst, &case);
-    assert_eq!(want, vec![r("27/7"), r("2"), r("15/7")]);
-    assert_all_configurations(&inst, LpObjective::DominantShare, &want);
+    let (inst, _) = reference_in_all_configurations(
+        "weighted-cap-zero",
+        LpObjective::DominantShare,
+        &["27/7", "2", "15/7"],
+    );
 
     // Caps in the LP: one stage for b's cap, one for resource 3.
     let out = LexMaxMin::drf()
@@ -174,10 +204,11 @@ fn weighted_cap_zero_reference() {
 #[test]
 fn four_operations_example() {
     // CPU saturates at 1/2 (op1, op2), then memory at 2/3 (op3, op4).
-    let (inst, case) = reference_instance("collusion-four-operations");
-    let want = reference_tasks(&inst, &case);
-    assert_eq!(want, vec![r("1/2"), r("1/2"), r("2/3"), r("2/3")]);
-    assert_all_configurations(&inst, LpObjective::DominantShare, &want);
+    let (inst, _) = reference_in_all_configurations(
+        "collusion-four-operations",
+        LpObjective::DominantShare,
+        &["1/2", "1/2", "2/3", "2/3"],
+    );
     let out = LexMaxMin::drf().solve(&inst).unwrap();
     let levels: Vec<Rational> = out.stages.iter().map(|s| s.level.clone()).collect();
     assert_eq!(levels, vec![r("1/2"), r("2/3")]);
@@ -411,19 +442,11 @@ proptest! {
 
     #[test]
     fn drf_lp_equals_progressive_filling(inst in instance()) {
-        let want = drf_filling(&inst);
-        for lp in configurations(LpObjective::DominantShare) {
-            let out = lp.solve(&inst).unwrap();
-            prop_assert_eq!(&out.tasks, &want, "{:?}", lp);
-        }
+        every_configuration_gives(&inst, LpObjective::DominantShare, &drf_filling(&inst))?;
     }
 
     #[test]
     fn asset_lp_equals_progressive_filling(inst in instance()) {
-        let want = asset_filling(&inst);
-        for lp in configurations(LpObjective::AggregateShare) {
-            let out = lp.solve(&inst).unwrap();
-            prop_assert_eq!(&out.tasks, &want, "{:?}", lp);
-        }
+        every_configuration_gives(&inst, LpObjective::AggregateShare, &asset_filling(&inst))?;
     }
 }

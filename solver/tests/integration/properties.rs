@@ -185,12 +185,8 @@ fn four_operations_violate_gsp_strong_not_gsp_weak() {
     assert_eq!(w.after, rs(&["1/2", "1/2", "3/4", "1/2"]));
     let json = strong.witness().unwrap().to_json(&inst);
     assert_eq!(json["reading"], "gsp-strong");
-    let members: Vec<&str> = json["coalition"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["user"].as_str().unwrap())
-        .collect();
+    let users = json["coalition"].as_array().unwrap().iter();
+    let members: Vec<&str> = users.map(|m| m["user"].as_str().unwrap()).collect();
     assert_eq!(members, ["op1", "op2", "op3"]);
     assert_eq!(json["coalition"][2]["lied"], false);
     assert_eq!(json["coalition"][2]["after"], "3/4");

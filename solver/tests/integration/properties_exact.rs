@@ -97,6 +97,15 @@ fn algebraic(x: &ExactNumber) -> (&RealAlgebraic, Option<&str>) {
     }
 }
 
+/// The exact CEEI's check of `property` on `inst`, asserted to hold and to be decided
+/// exactly.
+fn ceei_holds_exactly(inst: &Instance, property: Property) -> CheckReport {
+    let report = check(&Ceei::new(), inst, property, &Scenario::Bounded).unwrap();
+    assert!(report.verdict.holds, "{:?}", report.verdict);
+    assert_exactly_decided(&report);
+    report
+}
+
 fn assert_exactly_decided(report: &CheckReport) {
     assert!(report.exact, "{:?}", report.verdict);
     assert_eq!(report.verdict.tolerance, None);
@@ -168,9 +177,7 @@ fn theorem5_population_monotonicity_fails_exactly() {
 fn theorem5_envy_freeness_holds_exactly() {
     let inst = theorem5();
     assert_ceei_user(&inst, 0, [3125, -125, 373, 63]);
-    let report = check(&Ceei::new(), &inst, Property::Ef, &Scenario::Bounded).unwrap();
-    assert!(report.verdict.holds, "{:?}", report.verdict);
-    assert_exactly_decided(&report);
+    let report = ceei_holds_exactly(&inst, Property::Ef);
     let json = report.to_json(&inst);
     assert_eq!(
         json["tasks"]["1"]["closed_form"],
@@ -238,9 +245,7 @@ fn identical_users_envy_is_an_exact_equality() {
     );
     assert_ceei_user(&inst, 1, [1425, 25, 393, 714]);
     assert_ceei_user(&inst, 3, [1425, 25, 393, 714]);
-    let report = check(&Ceei::new(), &inst, Property::Ef, &Scenario::Bounded).unwrap();
-    assert!(report.verdict.holds, "{:?}", report.verdict);
-    assert_exactly_decided(&report);
+    let report = ceei_holds_exactly(&inst, Property::Ef);
     let json = report.to_json(&inst);
     assert_eq!(json["tasks"]["2"], json["tasks"]["4"]);
     assert_eq!(
@@ -257,9 +262,7 @@ fn identical_users_envy_is_an_exact_equality() {
 fn theorem5_pareto_efficiency_holds_exactly() {
     let inst = theorem5();
     assert_ceei_user(&inst, 2, [-325, 25, 373, 51]);
-    let report = check(&Ceei::new(), &inst, Property::Po, &Scenario::Bounded).unwrap();
-    assert!(report.verdict.holds, "{:?}", report.verdict);
-    assert_exactly_decided(&report);
+    let report = ceei_holds_exactly(&inst, Property::Po);
     // The serde form writes the minimal polynomial's coefficients as decimal strings, lowest
     // degree first: 1071 x² − 7600 x + 10000 for user 2 (derived above).
     let json = report.to_json(&inst);

@@ -18,12 +18,10 @@ struct Decimal {
     value: BigRational,
 }
 
-fn build_decimal(
-    sign: &str,
-    int: &str,
-    frac: Option<&str>,
-    exp: Option<(char, &str, u32, usize)>,
-) -> Decimal {
+/// An exponent: the letter (`e` or `E`), its sign, its value and its leading zeros.
+type Exponent = (char, &'static str, u32, usize);
+
+fn build_decimal(sign: &str, int: &str, frac: Option<&str>, exp: Option<Exponent>) -> Decimal {
     let mut text = format!("{sign}{int}");
     let mut digits = int.to_string();
     let mut scale: i64 = 0;
@@ -60,14 +58,20 @@ fn arb_decimal() -> impl Strategy<Value = Decimal> {
         prop_oneof![Just(""), Just("-"), Just("+")],
         "[0-9]{1,30}",
         proptest::option::of("[0-9]{1,30}"),
-        proptest::option::of((
-            prop_oneof![Just('e'), Just('E')],
-            prop_oneof![Just(""), Just("+"), Just("-")],
-            0u32..=60,
-            0usize..=2,
-        )),
+        arb_exponent(60, 2),
     )
         .prop_map(|(sign, int, frac, exp)| build_decimal(sign, &int, frac.as_deref(), exp))
+}
+
+/// An optional exponent: `e` or `E`, a sign, a value up to `max` and up to `zeros` leading
+/// zeros.
+fn arb_exponent(max: u32, zeros: usize) -> impl Strategy<Value = Option<Exponent>> {
+    proptest::option::of((
+        prop_oneof![Just('e'), Just('E')],
+        prop_oneof![Just(""), Just("+"), Just("-")],
+        0u32..=max,
+        0usize..=zeros,
+    ))
 }
 
 /// Decimal literals that are valid JSON numbers (no `+`, no superfluous leading zeros).
@@ -76,12 +80,7 @@ fn arb_json_number() -> impl Strategy<Value = Decimal> {
         prop_oneof![Just(""), Just("-")],
         prop_oneof![Just("0".to_string()), "[1-9][0-9]{0,40}"],
         proptest::option::of("[0-9]{1,40}"),
-        proptest::option::of((
-            prop_oneof![Just('e'), Just('E')],
-            prop_oneof![Just(""), Just("+"), Just("-")],
-            0u32..=80,
-            0usize..=3,
-        )),
+        arb_exponent(80, 3),
     )
         .prop_map(|(sign, int, frac, exp)| build_decimal(sign, &int, frac.as_deref(), exp))
 }

@@ -69,15 +69,39 @@ fn perturb(inst: &Instance, tasks: &[Rational], mode: Mode) -> Vec<Rational> {
         .collect()
 }
 
-/// An exact mechanism whose answers come back perturbed and marked approximate (`1e-12`).
+/// An exact mechanism whose answers come back perturbed and marked approximate (`1e-12`),
+/// or, [`Perturbed::claimed_exact`], the same perturbed numbers claimed exact: what the
+/// oracles judged before.
 struct Perturbed<'a> {
     inner: &'a dyn Mechanism,
     mode: Mode,
+    claims_exact: bool,
+}
+
+impl<'a> Perturbed<'a> {
+    fn new(inner: &'a dyn Mechanism, mode: Mode) -> Self {
+        Perturbed {
+            inner,
+            mode,
+            claims_exact: false,
+        }
+    }
+
+    fn claimed_exact(self) -> Self {
+        Perturbed {
+            claims_exact: true,
+            ..self
+        }
+    }
 }
 
 impl Mechanism for Perturbed<'_> {
     fn name(&self) -> &str {
-        "perturbed"
+        if self.claims_exact {
+            "perturbed-claimed-exact"
+        } else {
+            "perturbed"
+        }
     }
 
     fn is_exact(&self) -> bool {
@@ -86,27 +110,12 @@ impl Mechanism for Perturbed<'_> {
 
     fn allocate(&self, instance: &Instance) -> Result<Allocation, SolverError> {
         let x = self.inner.allocate(instance)?;
-        Ok(Allocation::approximate(
-            perturb(instance, &x.tasks, self.mode),
-            tol(),
-        ))
-    }
-}
-
-/// The same perturbed numbers, but claimed exact: what the oracles judged before.
-struct PerturbedClaimedExact<'a>(Perturbed<'a>);
-
-impl Mechanism for PerturbedClaimedExact<'_> {
-    fn name(&self) -> &str {
-        "perturbed-claimed-exact"
-    }
-
-    fn is_exact(&self) -> bool {
-        false
-    }
-
-    fn allocate(&self, instance: &Instance) -> Result<Allocation, SolverError> {
-        Ok(Allocation::new(self.0.allocate(instance)?.tasks))
+        let tasks = perturb(instance, &x.tasks, self.mode);
+        Ok(if self.claims_exact {
+            Allocation::new(tasks)
+        } else {
+            Allocation::approximate(tasks, tol())
+        })
     }
 }
 
@@ -178,8 +187,8 @@ fn perturbed_drf_on_the_paper_has_drf_properties() {
     let inst = paper();
     let drf = Drf::extended();
     for mode in [Mode::Scattered, Mode::Down] {
-        let approx = Perturbed { inner: &drf, mode };
-        let claimed = PerturbedClaimedExact(Perturbed { inner: &drf, mode });
+        let approx = Perturbed::new(&drf, mode);
+        let claimed = Perturbed::new(&drf, mode).claimed_exact();
         let mut excused = 0;
         for p in [
             Property::Si,
@@ -247,10 +256,7 @@ fn spurious_po_gain_and_overuse_are_excused() {
 fn single_scenarios_use_both_answers_tolerances() {
     let inst = paper();
     let drf = Drf::extended();
-    let approx = Perturbed {
-        inner: &drf,
-        mode: Mode::Scattered,
-    };
+    let approx = Perturbed::new(&drf, Mode::Scattered);
     let truth = approx.allocate(&inst).unwrap();
     // Every structured lie of either user: no profitable one under the tolerance.
     for liar in 0..2 {
@@ -300,7 +306,7 @@ proptest! {
         for inner in mechs {
             let truth = inner.allocate(&inst).unwrap();
             for mode in [Mode::Scattered, Mode::Down] {
-                let approx = Perturbed { inner, mode };
+                let approx = Perturbed::new(inner, mode);
                 let approx_truth = approx.allocate(&inst).unwrap();
                 for p in Property::ALL {
                     let exact = check_with(inner, &inst, &truth, p, &Scenario::Bounded, &small_bounds())
@@ -316,7 +322,7 @@ proptest! {
                         );
                     }
                     // Whatever the same numbers claimed exact would fail on is excused.
-                    let claimed = PerturbedClaimedExact(Perturbed { inner, mode });
+                    let claimed = Perturbed::new(inner, mode).claimed_exact();
                     let naive = check_with(
                         &claimed, &inst, &Allocation::new(approx_truth.tasks.clone()), p,
                         &Scenario::Bounded, &small_bounds(),
@@ -343,10 +349,7 @@ fn perturbed_asset_fairness_still_fails_si() {
     // runs 15; a 1e-15 perturbation does not hide that.
     let inst = case_instance("asset-violates-si");
     for mode in [Mode::Scattered, Mode::Down] {
-        let approx = Perturbed {
-            inner: &AssetFairness,
-            mode,
-        };
+        let approx = Perturbed::new(&AssetFairness, mode);
         let report = check(&approx, &inst, Property::Si, &Scenario::Bounded).unwrap();
         assert_genuine_failure(&report.verdict, "si");
         let Some(Witness::Si(w)) = report.witness() else {
@@ -362,10 +365,7 @@ fn perturbed_asset_fairness_still_fails_si() {
     }
     // BF likewise (asset-violates-bf: 9 and 12 units of the common bottleneck).
     let inst = case_instance("asset-violates-bf");
-    let approx = Perturbed {
-        inner: &AssetFairness,
-        mode: Mode::Scattered,
-    };
+    let approx = Perturbed::new(&AssetFairness, Mode::Scattered);
     let report = check(&approx, &inst, Property::Bf, &Scenario::Bounded).unwrap();
     assert_genuine_failure(&report.verdict, "bf");
     let Some(Witness::MaxMin(w)) = report.witness() else {
@@ -387,7 +387,7 @@ fn perturbed_drf_still_fails_rm() {
     let inst = case_instance("drf-not-rm");
     let drf = Drf::extended();
     for mode in [Mode::Scattered, Mode::Down] {
-        let approx = Perturbed { inner: &drf, mode };
+        let approx = Perturbed::new(&drf, mode);
         let truth = approx.allocate(&inst).unwrap();
         let grow = vec![r("1"), r("4")];
         let w = rm_scenario(&approx, &inst, &truth, &grow)
@@ -418,10 +418,7 @@ fn violations_resting_on_equality_are_not_certified() {
             .unwrap()
             .is_some()
     );
-    let approx = Perturbed {
-        inner: &drf,
-        mode: Mode::Scattered,
-    };
+    let approx = Perturbed::new(&drf, Mode::Scattered);
     let report = check(
         &approx,
         &inst,

@@ -12,16 +12,10 @@ use leontief_solver::welfare::{
 use leontief_solver::{Allocation, Drf, Instance, Mechanism, Rational, SolverError, User};
 use proptest::prelude::*;
 
+use crate::common::paper;
+
 fn q(s: &str) -> Rational {
     s.parse().unwrap()
-}
-
-fn paper() -> Instance {
-    Instance::new(
-        vec![9.into(), 18.into()],
-        vec![User::new("A", [1, 4]), User::new("B", [3, 1])],
-    )
-    .unwrap()
 }
 
 #[test]

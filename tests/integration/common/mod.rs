@@ -165,12 +165,39 @@ pub fn words(line: &str) -> Vec<&str> {
 
 /// The node of the answer `v` whose `field` is `value`.
 pub fn node_where<'a>(v: &'a Value, field: &str, value: &str) -> &'a Value {
-    v["nodes"]
+    element_where(v, "nodes", field, value)
+}
+
+/// The element of the array `v[key]` whose `field` is `value`.
+pub fn element_where<'a>(v: &'a Value, key: &str, field: &str, value: &str) -> &'a Value {
+    v[key]
         .as_array()
-        .unwrap()
+        .unwrap_or_else(|| panic!("{key} is not an array"))
         .iter()
-        .find(|n| n[field] == value)
-        .unwrap_or_else(|| panic!("no node with {field} {value}"))
+        .find(|e| e[field] == value)
+        .unwrap_or_else(|| panic!("no element of {key} with {field} {value}"))
+}
+
+/// Asserts that the standard error of `out` contains each of `parts`.
+pub fn assert_stderr_contains(out: &Output, parts: &[&str]) {
+    let err = String::from_utf8_lossy(&out.stderr);
+    for part in parts {
+        assert!(err.contains(part), "{part}: {err}");
+    }
+}
+
+/// The string `field` of each element of the array `v[key]`, in order.
+pub fn strings_at<'a>(v: &'a Value, key: &str, field: &str) -> Vec<&'a str> {
+    v[key]
+        .as_array()
+        .unwrap_or_else(|| panic!("{key} is not an array"))
+        .iter()
+        .map(|e| {
+            e[field]
+                .as_str()
+                .unwrap_or_else(|| panic!("{key}[].{field}"))
+        })
+        .collect()
 }
 
 /// The paragraph of `help` that documents `flag` (`"--tie <"`): from the flag to the next

@@ -1,7 +1,7 @@
 //! Each encoding, with the demands pinned to an instance, accepts the exact mechanism's answer
 //! and nothing else.
 
-use super::{q, random_instance, solver, statement_over, Domain};
+use super::{q, random_instance, random_instances, solver, statement_over, Domain};
 use crate::common::instance;
 use leontief_counterexamples::prove::smt::{and, binary, constant, or, Answer, Script, Solver};
 use leontief_counterexamples::prove::statement::{Profile, Shape};
@@ -80,9 +80,7 @@ fn agrees(solver: &Solver, inst: &Instance, exact: &[Rational], encode: Encode) 
 
 fn check_filling(mechanism: &dyn Mechanism, encode: Encode, seed: u64) {
     let Some(solver) = solver() else { return };
-    let mut rng = SplitMix64::new(seed);
-    for k in 0..24 {
-        let inst = random_instance(&mut rng, k % 2 == 1, k % 3 == 2, false);
+    for inst in random_instances(seed, 24, true) {
         let exact = mechanism.allocate(&inst).unwrap();
         assert!(exact.tolerance.is_none());
         agrees(&solver, &inst, &exact.tasks, encode);
@@ -110,9 +108,7 @@ fn the_asset_encoding_accepts_exactly_progressive_filling_on_aggregate_shares() 
 #[test]
 fn the_common_level_encoding_accepts_exactly_the_common_level_answer() {
     let Some(solver) = solver() else { return };
-    let mut rng = SplitMix64::new(3);
-    for k in 0..16 {
-        let inst = random_instance(&mut rng, k % 2 == 1, false, false);
+    for inst in random_instances(3, 16, false) {
         let exact = Drf::common_level().allocate(&inst).unwrap();
         agrees(&solver, &inst, &exact.tasks, |s, p, x| {
             common_level::encode(s, p, x, "t")
@@ -123,10 +119,8 @@ fn the_common_level_encoding_accepts_exactly_the_common_level_answer() {
 #[test]
 fn the_ceei_encoding_accepts_exactly_the_certified_equilibrium() {
     let Some(solver) = solver() else { return };
-    let mut rng = SplitMix64::new(4);
     let mut certified = 0;
-    for k in 0..40 {
-        let inst = random_instance(&mut rng, k % 2 == 1, false, false);
+    for inst in random_instances(4, 40, false) {
         let exact = Ceei::new().allocate(&inst).unwrap();
         // Irrational equilibria are answered numerically; the encoding is checked on the
         // certified (exact) ones.

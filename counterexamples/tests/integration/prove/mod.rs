@@ -50,6 +50,15 @@ fn cvc5() -> Option<Solver> {
     required("cvc5", Solver::find_cvc5(None))
 }
 
+/// `count` random instances ([`random_instance`]) drawn from `seed`: weights on every
+/// other one and, when `caps`, caps on every third.
+fn random_instances(seed: u64, count: usize, caps: bool) -> Vec<Instance> {
+    let mut rng = SplitMix64::new(seed);
+    (0..count)
+        .map(|k| random_instance(&mut rng, k % 2 == 1, caps && k % 3 == 2, false))
+        .collect()
+}
+
 /// A random instance in normal form: capacities 1, demands with entries in {0, 1/4, .., 1}
 /// (some zero), each row scaled so that its largest entry is 1; weights in 1..3 and caps
 /// (for about one user in three) when asked.

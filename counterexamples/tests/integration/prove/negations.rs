@@ -1,7 +1,7 @@
 //! Each goal's negated query, with an instance pinned, is satisfiable exactly where the exact
 //! mechanism violates the goal there (by the checker, or by explore's metric for the bounds).
 
-use super::{q, random_instance, solver, statement_over, Domain};
+use super::{q, random_instances, solver, statement_over, Domain};
 use crate::common::instance;
 use leontief_counterexamples::candidate::{evaluate, Candidate};
 use leontief_counterexamples::explore::{MetricName, Utility};
@@ -11,7 +11,6 @@ use leontief_counterexamples::prove::statement::Shape;
 use leontief_counterexamples::prove::{Goal, ProvedMechanism, Statement};
 use leontief_solver::ceei::Ceei;
 use leontief_solver::properties::{Property, Scenario, Witness};
-use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::{AssetFairness, Drf, Instance, Mechanism, Rational};
 use std::time::Duration;
 
@@ -49,6 +48,39 @@ fn statement_on(mechanism: ProvedMechanism, goal: Goal, inst: &Instance) -> Stat
 /// and the goal's other unknowns left free).
 fn negation_holds(solver: &Solver, statement: &Statement, inst: &Instance) -> bool {
     negation_holds_pinned(solver, statement, inst, &Rational::integer(2), &[])
+}
+
+/// A negation test over instances none of which loses shows nothing.
+fn assert_some_losses(losses: usize) {
+    assert!(
+        losses > 0,
+        "no loss among the instances: the test shows nothing"
+    );
+}
+
+/// Whether the checker finds a violation of the property on `inst` in the scenario whose
+/// witness is `expected`, asserting that the negated query of the mechanism's encoded
+/// statement holds exactly then.
+fn negation_agrees_with_checker(
+    solver: &Solver,
+    (encoded, mechanism): (ProvedMechanism, &dyn Mechanism),
+    (property, scenario): (Property, Scenario),
+    inst: &Instance,
+    expected: impl Fn(&Witness) -> bool,
+) -> bool {
+    let found = evaluate(mechanism, property, &Candidate::new(inst.clone(), scenario))
+        .unwrap()
+        .is_some_and(|v| expected(&v.witness));
+    let st = statement_on(encoded, Goal::Property(property), inst);
+    assert_eq!(
+        negation_holds(solver, &st, inst),
+        found,
+        "{} {} on {}",
+        mechanism.name(),
+        property.name(),
+        inst.to_json()
+    );
+    found
 }
 
 /// [`negation_holds`] with the cap of an uncapped user `uncapped` (one no answer reaches) and
@@ -125,10 +157,8 @@ fn the_si_and_ef_negations_hold_exactly_where_the_checker_finds_a_violation() {
     // user in order); for every ordered pair (i, k) (renamed u1, u2), the ef query exactly
     // when the checker's first envious pair is (u1, u2) — it tries (u1, u2) first.
     let Some(solver) = solver() else { return };
-    let mut rng = SplitMix64::new(11);
     let (mut violations, mut holds) = (0, 0);
-    for k in 0..12 {
-        let base = random_instance(&mut rng, k % 2 == 1, k % 3 == 2, false);
+    for base in random_instances(11, 12, true) {
         for (encoded, mechanism) in compared() {
             let caps = base.users().iter().any(|u| u.cap.is_some());
             if caps && encoded == ProvedMechanism::Ceei {
@@ -140,20 +170,12 @@ fn the_si_and_ef_negations_hold_exactly_where_the_checker_finds_a_violation() {
                 if !exact_on(mechanism.as_ref(), &inst) {
                     continue;
                 }
-                let found = evaluate(
-                    mechanism.as_ref(),
-                    Property::Si,
-                    &Candidate::new(inst.clone(), Scenario::Bounded),
-                )
-                .unwrap()
-                .is_some_and(|v| matches!(v.witness, Witness::Si(ref w) if w.user == 0));
-                let st = statement_on(encoded, Goal::Property(Property::Si), &inst);
-                assert_eq!(
-                    negation_holds(&solver, &st, &inst),
-                    found,
-                    "{} si on {}",
-                    mechanism.name(),
-                    inst.to_json()
+                let found = negation_agrees_with_checker(
+                    &solver,
+                    (encoded, mechanism.as_ref()),
+                    (Property::Si, Scenario::Bounded),
+                    &inst,
+                    |w| matches!(w, Witness::Si(w) if w.user == 0),
                 );
                 if found {
                     violations += 1;
@@ -162,22 +184,12 @@ fn the_si_and_ef_negations_hold_exactly_where_the_checker_finds_a_violation() {
                 }
                 for j in (0..n).filter(|&j| j != i) {
                     let inst = arranged(&base, &[i, j]);
-                    let found = evaluate(
-                        mechanism.as_ref(),
-                        Property::Ef,
-                        &Candidate::new(inst.clone(), Scenario::Bounded),
-                    )
-                    .unwrap()
-                    .is_some_and(|v| {
-                        matches!(v.witness, Witness::Ef(ref w) if (w.envious, w.envied) == (0, 1))
-                    });
-                    let st = statement_on(encoded, Goal::Property(Property::Ef), &inst);
-                    assert_eq!(
-                        negation_holds(&solver, &st, &inst),
-                        found,
-                        "{} ef on {}",
-                        mechanism.name(),
-                        inst.to_json()
+                    negation_agrees_with_checker(
+                        &solver,
+                        (encoded, mechanism.as_ref()),
+                        (Property::Ef, Scenario::Bounded),
+                        &inst,
+                        |w| matches!(w, Witness::Ef(w) if (w.envious, w.envied) == (0, 1)),
                     );
                 }
             }
@@ -196,14 +208,13 @@ fn the_pm_negation_holds_exactly_where_the_checker_finds_a_loss() {
     // pm query with the instance pinned is satisfiable exactly when the checker, u1
     // leaving, finds u2 losing (its first remaining user in order).
     let Some(solver) = solver() else { return };
-    let mut rng = SplitMix64::new(12);
     let mut losses = 0;
     // docs/theory.md §3.6, by hand: capacities 1, u1 ⟨1, 0⟩, u2 ⟨0, 1⟩, u3 ⟨1/2, 1⟩. DRF
     // fills resource 2 first (λ + λ = 1), freezing u2 and u3 at 1/2, and u1 goes on to
     // x_1 + 1/4 = 1, 3/4; without u2, resource 1 fills at λ + λ/2 = 1: u1 drops to 2/3.
     let hand = instance("1 1", &[("u1", "1 0"), ("u2", "0 1"), ("u3", "1/2 1")]);
     let bases: Vec<Instance> = std::iter::once(hand)
-        .chain((0..8).map(|k| random_instance(&mut rng, k % 2 == 1, k % 3 == 2, false)))
+        .chain(random_instances(12, 8, true))
         .collect();
     for base in bases {
         let n = base.num_users();
@@ -227,20 +238,12 @@ fn the_pm_negation_holds_exactly_where_the_checker_finds_a_loss() {
                     {
                         continue;
                     }
-                    let found = evaluate(
-                        mechanism.as_ref(),
-                        Property::Pm,
-                        &Candidate::new(inst.clone(), Scenario::Remove(0)),
-                    )
-                    .unwrap()
-                    .is_some_and(|v| matches!(v.witness, Witness::Pm(ref w) if w.user == 1));
-                    let st = statement_on(encoded, Goal::Property(Property::Pm), &inst);
-                    assert_eq!(
-                        negation_holds(&solver, &st, &inst),
-                        found,
-                        "{} pm on {}",
-                        mechanism.name(),
-                        inst.to_json()
+                    let found = negation_agrees_with_checker(
+                        &solver,
+                        (encoded, mechanism.as_ref()),
+                        (Property::Pm, Scenario::Remove(0)),
+                        &inst,
+                        |w| matches!(w, Witness::Pm(w) if w.user == 1),
                     );
                     losses += usize::from(found);
                     // pm-loss >= c is refuted by u2 exactly when it has tasks and keeps less
@@ -263,10 +266,7 @@ fn the_pm_negation_holds_exactly_where_the_checker_finds_a_loss() {
             }
         }
     }
-    assert!(
-        losses > 0,
-        "no loss among the instances: the test shows nothing"
-    );
+    assert_some_losses(losses);
 }
 
 #[test]
@@ -279,7 +279,6 @@ fn the_rm_negation_holds_exactly_where_the_mechanism_loses() {
     // x_2 / 2 (resource 1), so x_1 = x_2 / 2 and resource 1 fills at x_1 + x_2 / 2 = 1:
     // u1 falls to 1/2 (in the paper's units ⟨2, 1⟩, from 1/3 to 1/4 tasks).
     let Some(solver) = solver() else { return };
-    let mut rng = SplitMix64::new(13);
     let mut losses = 0;
     let hand = instance("1 1", &[("u1", "1 1/2"), ("u2", "1/2 1")]);
     let before = Drf::extended().allocate(&hand).unwrap().tasks;
@@ -289,7 +288,7 @@ fn the_rm_negation_holds_exactly_where_the_mechanism_loses() {
         .tasks;
     assert_eq!((before[0].clone(), after[0].clone()), (q("2/3"), q("1/2")));
     let bases: Vec<Instance> = std::iter::once(hand)
-        .chain((0..4).map(|k| random_instance(&mut rng, k % 2 == 1, k % 3 == 2, false)))
+        .chain(random_instances(13, 4, true))
         .collect();
     let mechanisms: Vec<(ProvedMechanism, Box<dyn Mechanism>)> = vec![
         (ProvedMechanism::Drf, Box::new(Drf::extended())),
@@ -363,10 +362,7 @@ fn the_rm_negation_holds_exactly_where_the_mechanism_loses() {
             }
         }
     }
-    assert!(
-        losses > 0,
-        "no loss among the instances: the test shows nothing"
-    );
+    assert_some_losses(losses);
 }
 
 #[test]
@@ -375,13 +371,9 @@ fn the_welfare_ratio_negation_holds_exactly_above_the_metrics_value() {
     // metric (an exact LP optimum over the answer's welfare) is above c: so never at c = the
     // value, and always at c = (1 + value)/2 when the value is above 1.
     let Some(solver) = solver() else { return };
-    let mut rng = SplitMix64::new(13);
     let mut above_one = 0;
-    for k in 0..12 {
-        let inst = arranged(
-            &random_instance(&mut rng, k % 2 == 1, k % 3 == 2, false),
-            &[],
-        );
+    for base in random_instances(13, 12, true) {
+        let inst = arranged(&base, &[]);
         let caps = inst.users().iter().any(|u| u.cap.is_some());
         for (encoded, mechanism) in compared() {
             if (caps && encoded == ProvedMechanism::Ceei) || !exact_on(mechanism.as_ref(), &inst) {

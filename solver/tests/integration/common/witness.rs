@@ -4,7 +4,7 @@
 
 use leontief_solver::properties::manipulation::GspReading;
 use leontief_solver::properties::{check, MaxMinViolation, Property, Scenario, Witness};
-use leontief_solver::{Allocation, Instance, Mechanism, Rational};
+use leontief_solver::{Allocation, Instance, Mechanism, Rational, User};
 
 /// `min(T_i, x)`, computed here without the oracle's helpers.
 fn capped(inst: &Instance, i: usize, x: &Rational) -> Rational {
@@ -27,6 +27,11 @@ fn scalar_weight_total(inst: &Instance) -> Rational {
 
 /// Re-checks a failing witness from scratch: recomputes the allocations it claims and the
 /// utilities it reports, and checks that they really violate the property.
+/// `inst` with these users in place of its own: same resources and capacity.
+pub fn with_users(inst: &Instance, users: Vec<User>) -> Instance {
+    Instance::with_resources(inst.resources().to_vec(), inst.capacity().to_vec(), users).unwrap()
+}
+
 pub fn verify(mech: &dyn Mechanism, inst: &Instance, truth: &Allocation, w: &Witness) {
     let n = inst.num_users();
     match w {
@@ -133,12 +138,7 @@ pub fn verify(mech: &dyn Mechanism, inst: &Instance, truth: &Allocation, w: &Wit
             for (i, report) in &g.reports {
                 users[*i].demand = report.clone();
             }
-            let lied = Instance::with_resources(
-                inst.resources().to_vec(),
-                inst.capacity().to_vec(),
-                users,
-            )
-            .unwrap();
+            let lied = with_users(inst, users);
             let x = mech.allocate(&lied).unwrap();
             assert_eq!(x.tasks, g.tasks_under_lie);
             for i in 0..n {
@@ -164,12 +164,7 @@ pub fn verify(mech: &dyn Mechanism, inst: &Instance, truth: &Allocation, w: &Wit
         Witness::Pm(p) => {
             let mut users = inst.users().to_vec();
             users.remove(p.leaving);
-            let smaller = Instance::with_resources(
-                inst.resources().to_vec(),
-                inst.capacity().to_vec(),
-                users,
-            )
-            .unwrap();
+            let smaller = with_users(inst, users);
             let x = mech.allocate(&smaller).unwrap();
             let after: Vec<Option<Rational>> = (0..n)
                 .map(|i| match i.cmp(&p.leaving) {
