@@ -8,8 +8,10 @@
 //! reading) has `gsp-gain = 1`. Users with nothing before are skipped as members.
 //!
 //! For an approximate answer (uncertified CEEI) "no liar worse off" is decided on the
-//! computed numbers; the value's interval is certified, the condition is not (the record
-//! says `"exact": false`).
+//! computed numbers while searching; the value's interval is certified, the condition is
+//! not. A record's value is exact (docs/explore.md §4): both equilibria are solved exactly,
+//! the members are decided again by exact comparison (a liar worse off leaves no value) and
+//! each member's ratio crosses the two answers' number fields.
 //!
 //! On one instance: every single lie of the search (`search::user_lies`), `group_samples`
 //! random coalitions of every size, each member with one of its lies, then a local climb
@@ -20,9 +22,12 @@
 //! # References
 //! - D. Parkes, A. Procaccia, N. Shah. *Beyond Dominant Resource Fairness.* EC 2012.
 
+use std::cmp::Ordering;
+
 use leontief_solver::properties::{utility_at_truth, utility_of_report, Property, Scenario};
 use leontief_solver::SolverError;
 
+use super::exact;
 use super::metric::{scale, spread, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject};
 use super::metric_common::{LieSearch, Of, Profile};
 use super::MetricName;
@@ -88,7 +93,31 @@ impl Metric for GspGain {
             }
             of.keep_ratio(&mut best, self.direction(), i, None, &a, &b);
         }
-        Ok(best)
+        Ok(exact::or_exact(at, best, || {
+            let Some((before, lied_tasks)) = exact::both(at, &lied)? else {
+                return Ok(None);
+            };
+            // The same members as above, decided exactly.
+            let mut ratios = Vec::new();
+            for i in 0..inst.num_users() {
+                let s = scale(inst, i, utility);
+                let report = lies.iter().find(|(k, _)| *k == i).map(|(_, r)| r);
+                let b = exact::utility_at_truth(inst, i, &before[i], &s)?;
+                let a = match report {
+                    Some(r) => exact::utility_of_report(inst, i, &lied_tasks[i], r, &s)?,
+                    None => exact::utility_at_truth(inst, i, &lied_tasks[i], &s)?,
+                };
+                let order = exact::cmp(&a, &b)?;
+                if report.is_some() && order == Ordering::Less {
+                    return Ok(Some(None));
+                }
+                if report.is_none() && order != Ordering::Greater {
+                    continue;
+                }
+                ratios.push((i, None, a, b));
+            }
+            exact::best(&of, self.direction(), ratios, &before, Some(&lied_tasks)).map(Some)
+        }))
     }
 
     fn evaluate(&self, on: &Subject, ctx: &mut Ctx) -> Option<Evaluation> {

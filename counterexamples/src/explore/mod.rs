@@ -94,7 +94,9 @@ use rayon::prelude::*;
 use serde_json::Value;
 
 pub use family::{Family, FamilySpace};
-pub use metric::{At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject, Utility};
+pub use metric::{
+    At, Ctx, Direction, Evaluation, ExactTasks, Metric, MetricInfo, Subject, Utility,
+};
 
 use crate::candidate::Candidate;
 use crate::instance_generator::GeneratorConfig;
@@ -498,6 +500,9 @@ struct State<'a> {
     record: Option<(Evaluation, Value)>,
     elites: Vec<Evaluation>,
     start: Instant,
+    /// The exact answers of the instances the records, their shrinking and re-derivation ask
+    /// for: each distinct instance is solved exactly once while it is kept.
+    exact_tasks: ExactTasks,
 }
 
 impl State<'_> {
@@ -575,7 +580,7 @@ impl State<'_> {
         }
         // Re-derived from scratch before it is printed; a disagreement is an error, not a
         // record.
-        if let Err(err) = record::rederive(self.mechanism, &json) {
+        if let Err(err) = record::rederive_with(self.mechanism, &json, Some(&self.exact_tasks)) {
             self.summary.errors += 1;
             if self.summary.error_messages.len() < 5 {
                 self.summary
@@ -625,7 +630,9 @@ impl State<'_> {
             return e;
         }
         let m = self.cfg.metric.metric();
-        let at = At::new(self.mechanism, &e.candidate, &e.before, self.cfg.utility).algebraic();
+        let at = At::new(self.mechanism, &e.candidate, &e.before, self.cfg.utility)
+            .algebraic()
+            .with_exact_tasks(&self.exact_tasks);
         match m.at(&at) {
             Ok(Some(x)) => x,
             _ => e,
@@ -756,6 +763,7 @@ pub fn explore_with(
         record: None,
         elites: Vec::new(),
         start: Instant::now(),
+        exact_tasks: ExactTasks::default(),
     };
     let mut run = |items: &[WorkItem]| -> std::io::Result<Vec<Found>> {
         let results = evaluator.evaluate_round(items)?;

@@ -286,10 +286,7 @@ impl Metric for PmLoss {
             of.keep_ratio(&mut best, self.direction(), i, departed, &a, &b);
         }
         Ok(exact::or_exact(at, best, || {
-            let (Some(mine), Some(theirs)) = (
-                exact::tasks(mechanism, inst)?,
-                exact::tasks(mechanism, &other_inst)?,
-            ) else {
+            let Some((mine, theirs)) = exact::both(at, &other_inst)? else {
                 return Ok(None);
             };
             let (small, large) = match candidate.scenario {

@@ -77,10 +77,7 @@ impl Metric for RmLoss {
             of.keep_ratio(&mut best, self.direction(), i, None, &a, &b);
         }
         Ok(exact::or_exact(at, best, || {
-            let (Some(before), Some(grown)) = (
-                exact::tasks(mechanism, inst)?,
-                exact::tasks(mechanism, &bigger)?,
-            ) else {
+            let Some((before, grown)) = exact::both(at, &bigger)? else {
                 return Ok(None);
             };
             let mut ratios = Vec::new();

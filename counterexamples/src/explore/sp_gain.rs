@@ -75,10 +75,7 @@ impl Metric for SpGain {
         let mut best = None;
         of.keep_ratio(&mut best, self.direction(), i, None, &a, &b);
         Ok(exact::or_exact(at, best, || {
-            let (Some(before), Some(lied_tasks)) = (
-                exact::tasks(mechanism, inst)?,
-                exact::tasks(mechanism, &lied)?,
-            ) else {
+            let Some((before, lied_tasks)) = exact::both(at, &lied)? else {
                 return Ok(None);
             };
             let a = exact::utility_of_report(inst, i, &lied_tasks[i], report, &s)?;
