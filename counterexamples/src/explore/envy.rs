@@ -20,7 +20,7 @@ use super::exact;
 use super::metric::{
     scale, spread, Applies, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject,
 };
-use super::metric_common::{evaluate_bounded, no_scenario, Of};
+use super::metric_common::{bounded, evaluate_bounded, Of};
 use super::MetricName;
 
 /// See the [module docs](self).
@@ -50,15 +50,10 @@ const INFO: MetricInfo = MetricInfo {
 };
 
 impl Metric for Envy {
-    fn info(&self) -> &'static MetricInfo {
-        &INFO
-    }
-
     fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError> {
-        let (candidate, truth, utility) = (at.candidate, at.truth, at.utility);
-        no_scenario(self.name(), candidate)?;
-        let inst = &candidate.instance;
-        let of = Of::new(candidate, truth, None);
+        let (truth, utility) = (at.truth, at.utility);
+        let inst = bounded(self, at)?;
+        let of = Of::new(at.candidate, truth, None);
         let n = inst.num_users();
         let mut best: Option<Evaluation> = None;
         for i in 0..n {
@@ -93,5 +88,9 @@ impl Metric for Envy {
 
     fn evaluate(&self, on: &Subject, ctx: &mut Ctx) -> Option<Evaluation> {
         evaluate_bounded(self, on, ctx)
+    }
+
+    fn info(&self) -> &'static MetricInfo {
+        &INFO
     }
 }

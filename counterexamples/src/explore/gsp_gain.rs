@@ -24,12 +24,12 @@
 
 use std::cmp::Ordering;
 
-use leontief_solver::properties::{utility_at_truth, utility_of_report, Property, Scenario};
+use leontief_solver::properties::{utility_at_truth, utility_of_report, Property};
 use leontief_solver::SolverError;
 
 use super::exact;
 use super::metric::{scale, spread, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject};
-use super::metric_common::{LieSearch, Of, Profile};
+use super::metric_common::{lies_of, LieSearch, Of, Profile};
 use super::MetricName;
 
 /// See the [module docs](self).
@@ -47,20 +47,10 @@ const INFO: MetricInfo = MetricInfo {
 };
 
 impl Metric for GspGain {
-    fn info(&self) -> &'static MetricInfo {
-        &INFO
-    }
-
     fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError> {
-        let (mechanism, candidate, truth, utility) =
-            (at.mechanism, at.candidate, at.truth, at.utility);
-        let inst = &candidate.instance;
-        let Scenario::Lies(lies) = &candidate.scenario else {
-            return Err(SolverError::invalid(
-                "witness",
-                "gsp-gain needs a coalition's lies",
-            ));
-        };
+        let (mechanism, truth, utility) = (at.mechanism, at.truth, at.utility);
+        let lies = lies_of(self, at, "a coalition's lies")?;
+        let (candidate, inst) = (at.candidate, &at.candidate.instance);
         if lies.is_empty() || lies.iter().any(|(i, _)| *i >= inst.num_users()) {
             return Err(SolverError::invalid(
                 "witness.reports",
@@ -94,11 +84,11 @@ impl Metric for GspGain {
             of.keep_ratio(&mut best, self.direction(), i, None, &a, &b);
         }
         Ok(exact::or_exact(at, best, || {
+            // The same members as above, decided exactly.
+            let mut ratios = Vec::new();
             let Some((before, lied_tasks)) = exact::both(at, &lied)? else {
                 return Ok(None);
             };
-            // The same members as above, decided exactly.
-            let mut ratios = Vec::new();
             for i in 0..inst.num_users() {
                 let s = scale(inst, i, utility);
                 let report = lies.iter().find(|(k, _)| *k == i).map(|(_, r)| r);
@@ -151,5 +141,9 @@ impl Metric for GspGain {
         }
         // On a grid-only run, the coalitions above are of grid lies.
         search.finish(ctx)
+    }
+
+    fn info(&self) -> &'static MetricInfo {
+        &INFO
     }
 }

@@ -22,7 +22,7 @@ use leontief_solver::properties::{utility_at_truth, Property, Scenario};
 use leontief_solver::{Rational, SolverError};
 
 use super::metric::{scale, spread, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject};
-use super::metric_common::Of;
+use super::metric_common::{needs, Of};
 use super::MetricName;
 use super::{exact, knife};
 use crate::search::capacity_growths;
@@ -39,20 +39,13 @@ const INFO: MetricInfo = MetricInfo::ratio(
 );
 
 impl Metric for RmLoss {
-    fn info(&self) -> &'static MetricInfo {
-        &INFO
-    }
-
     fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError> {
+        let Scenario::Capacity(grown) = &at.candidate.scenario else {
+            return Err(needs(self, "grown capacities"));
+        };
         let (mechanism, candidate, truth, utility) =
             (at.mechanism, at.candidate, at.truth, at.utility);
         let inst = &candidate.instance;
-        let Scenario::Capacity(grown) = &candidate.scenario else {
-            return Err(SolverError::invalid(
-                "witness",
-                "rm-loss needs grown capacities",
-            ));
-        };
         if grown.len() != inst.num_resources()
             || grown.iter().zip(inst.capacity()).any(|(g, r)| g < r)
         {
@@ -140,5 +133,9 @@ impl Metric for RmLoss {
         // Knife-edge instances (super::knife), with the best growth above.
         knife::instance_strata(self, on, ctx, &mut best);
         best
+    }
+
+    fn info(&self) -> &'static MetricInfo {
+        &INFO
     }
 }
