@@ -213,6 +213,22 @@ pub(crate) fn sum<'t>(
     Ok(total)
 }
 
+/// User `i`'s exact ratio of its true utilities of two answers' task counts, one row
+/// `(i, other, [(a, scale_a), (b, scale_b)])` a ratio: `a` tasks in the normalisation
+/// `scale_a` over `b` tasks in `scale_b` ([`utility_at_truth`]).
+///
+/// # Errors
+/// The reason when a utility exceeds the kernel's limits.
+pub(crate) fn truth_ratios<'t>(
+    instance: &Instance,
+    rows: impl IntoIterator<Item = (usize, Option<usize>, [(&'t RealAlgebraic, Rational); 2])>,
+) -> Result<Vec<ExactRatio>, String> {
+    let u = |i, (t, s): (&RealAlgebraic, Rational)| utility_at_truth(instance, i, t, &s);
+    (rows.into_iter())
+        .map(|(i, other, [a, b])| Ok((i, other, u(i, a)?, u(i, b)?)))
+        .collect()
+}
+
 /// One user's exact ratio: the user, the other user it is about, numerator and denominator.
 pub(crate) type ExactRatio = (usize, Option<usize>, RealAlgebraic, RealAlgebraic);
 

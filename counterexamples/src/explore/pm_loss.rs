@@ -284,13 +284,11 @@ impl Metric for PmLoss {
                 Scenario::Join(_) => (&mine, &theirs),
                 _ => (&theirs, &mine),
             };
-            let mut ratios = Vec::new();
-            for &(i, ks, kl) in &users {
+            let rows = users.iter().map(|&(i, ks, kl)| {
                 let s = scale(inst, i, utility);
-                let a = exact::utility_at_truth(inst, i, &small[ks], &s)?;
-                let b = exact::utility_at_truth(inst, i, &large[kl], &s)?;
-                ratios.push((i, departed, a, b));
-            }
+                (i, departed, [(&small[ks], s.clone()), (&large[kl], s)])
+            });
+            let ratios = exact::truth_ratios(inst, rows)?;
             exact::best(&of, self.direction(), ratios, &mine, Some(&theirs)).map(Some)
         }))
     }

@@ -73,14 +73,11 @@ impl Metric for RmLoss {
             let Some((before, grown)) = exact::both(at, &bigger)? else {
                 return Ok(None);
             };
-            let mut ratios = Vec::new();
-            for i in 0..inst.num_users() {
-                let s = scale(inst, i, utility);
-                let s_after = scale(&bigger, i, utility);
-                let a = exact::utility_at_truth(inst, i, &grown[i], &s_after)?;
-                let b = exact::utility_at_truth(inst, i, &before[i], &s)?;
-                ratios.push((i, None, a, b));
-            }
+            let rows = (0..inst.num_users()).map(|i| {
+                let (s, s_after) = (scale(inst, i, utility), scale(&bigger, i, utility));
+                (i, None, [(&grown[i], s_after), (&before[i], s)])
+            });
+            let ratios = exact::truth_ratios(inst, rows)?;
             exact::best(&of, self.direction(), ratios, &before, Some(&grown)).map(Some)
         }))
     }
