@@ -164,11 +164,7 @@ impl SearchConfig {
             property,
             seed,
             generator,
-            values: vec![
-                Rational::ZERO,
-                Rational::new(1, 2).expect("nonzero"),
-                Rational::ONE,
-            ],
+            values: default_values(),
             strategy: Strategy::Combined,
             shard: Shard::ALL,
             budget: None,
@@ -182,6 +178,15 @@ impl SearchConfig {
             cancel: None,
         }
     }
+}
+
+/// The default value grid of `search` and `explore`: {0, 1/2, 1}.
+pub(crate) fn default_values() -> Vec<Rational> {
+    vec![
+        Rational::ZERO,
+        Rational::new(1, 2).expect("nonzero"),
+        Rational::ONE,
+    ]
 }
 
 /// Why a search stopped.

@@ -100,10 +100,6 @@ const INFO: MetricInfo = MetricInfo {
 };
 
 impl Metric for DiscreteGap {
-    fn info(&self) -> &'static MetricInfo {
-        &INFO
-    }
-
     fn details(&self, e: &Evaluation) -> Map<String, Value> {
         let mut o = Map::new();
         if let Some(k) = e.other {
@@ -143,5 +139,9 @@ impl Metric for DiscreteGap {
 
     fn evaluate(&self, on: &Subject, ctx: &mut Ctx) -> Option<Evaluation> {
         evaluate_bounded(self, on, ctx)
+    }
+
+    fn info(&self) -> &'static MetricInfo {
+        &INFO
     }
 }

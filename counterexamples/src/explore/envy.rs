@@ -8,18 +8,33 @@
 //! hierarchical policies): DRF, CEEI and asset fairness are envy-free (docs/theory.md
 //! §3.11), so the metric does not apply to them. No scenario: the instance itself is
 //! evaluated.
+//!
+//! An irrational answer known exactly ([`At::algebraic`], CEEI) gives an exact value: both
+//! utilities of a pair are images `min(T_i, c · x)` of task counts of one equilibrium, and
+//! the largest ratio is chosen by exact comparison (docs/explore.md §4).
 
-use leontief_solver::properties::{utility_at_truth, Property};
-use leontief_solver::{Rational, SolverError};
+use leontief_solver::properties::{utility_at_truth, Gauge, Property};
+use leontief_solver::{Instance, SolverError};
 
+use super::exact;
 use super::metric::{
     scale, spread, Applies, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject,
 };
-use super::metric_common::{evaluate_bounded, no_scenario, Of};
+use super::metric_common::{bounded, evaluate_bounded, Of};
 use super::MetricName;
 
 /// See the [module docs](self).
 pub struct Envy;
+
+/// User `i`'s utility for `y` tasks of user `k`'s bundle scaled to `i`'s weight,
+/// `min(T_i, y · min_{j: d_ij > 0} (w_ij / w_kj) d_kj / d_ij)`: non-decreasing in `y`.
+fn bundle_gauge(inst: &Instance, i: usize, k: usize) -> Gauge {
+    let (ui, uk) = (&inst.users()[i], &inst.users()[k]);
+    let ratios = (ui.demand.iter().enumerate())
+        .filter(|(_, d)| !d.is_zero())
+        .map(|(j, d)| &(&(ui.weight_on(j) / uk.weight_on(j)) * &uk.demand[j]) / d);
+    Gauge::min_of(ratios, ui.cap.as_ref())
+}
 
 /// What the metric measures, in which direction, and how its record is shaped.
 const INFO: MetricInfo = MetricInfo {
@@ -35,54 +50,47 @@ const INFO: MetricInfo = MetricInfo {
 };
 
 impl Metric for Envy {
-    fn info(&self) -> &'static MetricInfo {
-        &INFO
-    }
-
     fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError> {
-        let (candidate, truth, utility) = (at.candidate, at.truth, at.utility);
-        no_scenario(self.name(), candidate)?;
-        let inst = &candidate.instance;
-        let of = Of::new(candidate, truth, None);
-        let users = inst.users();
+        let (truth, utility) = (at.truth, at.utility);
+        let inst = bounded(self, at)?;
+        let of = Of::new(at.candidate, truth, None);
+        let n = inst.num_users();
         let mut best: Option<Evaluation> = None;
-        for (i, ui) in users.iter().enumerate() {
+        for i in 0..n {
             let s = scale(inst, i, utility);
             let Some(own) = spread(truth, i, |t| &utility_at_truth(inst, i, t) * &s) else {
                 continue;
             };
-            for (k, uk) in users.iter().enumerate() {
-                if k == i || !truth.tasks[k].is_positive() {
-                    continue;
-                }
-                // i's utility for k's bundle of y tasks, scaled: non-decreasing in y.
-                let scaled = |y: &Rational| -> Rational {
-                    let mut least: Option<Rational> = None;
-                    for (j, d) in ui.demand.iter().enumerate() {
-                        if d.is_zero() {
-                            continue;
-                        }
-                        let v = &(&(ui.weight_on(j) / uk.weight_on(j)) * &(y * &uk.demand[j])) / d;
-                        if least.as_ref().is_none_or(|b| v < *b) {
-                            least = Some(v);
-                        }
-                    }
-                    let runnable = least.unwrap_or(Rational::ZERO);
-                    let u = match &ui.cap {
-                        Some(t) if *t < runnable => t.clone(),
-                        _ => runnable,
-                    };
-                    &u * &s
-                };
-                if let Some(theirs) = spread(truth, k, scaled) {
+            for k in (0..n).filter(|&k| k != i && truth.tasks[k].is_positive()) {
+                let g = bundle_gauge(inst, i, k);
+                if let Some(theirs) = spread(truth, k, |y| &g.apply(y) * &s) {
                     of.keep_ratio(&mut best, self.direction(), i, Some(k), &theirs, &own);
                 }
             }
         }
-        Ok(best)
+        // Both utilities of a pair are images of one equilibrium's task counts.
+        Ok(exact::or_exact(at, best, || {
+            let Some(tasks) = exact::tasks(at, inst)? else {
+                return Ok(None);
+            };
+            let mut ratios = Vec::new();
+            for i in 0..n {
+                let s = scale(inst, i, utility);
+                let own = exact::utility_at_truth(inst, i, &tasks[i], &s)?;
+                for k in (0..n).filter(|&k| k != i && tasks[k].signum() > 0) {
+                    let theirs = exact::gauged(&bundle_gauge(inst, i, k), &tasks[k], &s)?;
+                    ratios.push((i, Some(k), theirs, own.clone()));
+                }
+            }
+            exact::best(&of, self.direction(), ratios, &tasks, None).map(Some)
+        }))
     }
 
     fn evaluate(&self, on: &Subject, ctx: &mut Ctx) -> Option<Evaluation> {
         evaluate_bounded(self, on, ctx)
+    }
+
+    fn info(&self) -> &'static MetricInfo {
+        &INFO
     }
 }

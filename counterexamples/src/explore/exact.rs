@@ -1,14 +1,16 @@
-//! Exact values of the per-user ratio metrics when the mechanism's answers are irrational but
-//! known exactly (CEEI through [`Mechanism::algebraic_tasks`], docs/explore.md §6).
+//! Exact values of the ratio metrics (per user, and the welfare ratios) when the mechanism's
+//! answers are irrational but known exactly (CEEI through [`Mechanism::algebraic_tasks`],
+//! docs/explore.md §4).
 //!
 //! A CEEI answer is certified rational only when the equilibrium is rational; otherwise the
 //! numeric answer carries a tolerance and the value is an interval. The exact equilibrium is
 //! algebraic ([`leontief_solver::ceei::algebraic::solve_exact`], which checks the KKT
 //! conditions exactly in a number field), so every utility is exact too: a user's utility is
-//! its task count `t` (a real algebraic number) times a rational — the normalisation, and for
-//! a liar the fraction of a true task a reported task holds — or its cap when `t` exceeds it
-//! (decided exactly, [`RealAlgebraic::cmp_rational`]). A ratio of two utilities of two answers
-//! is a quotient of numbers from two fields, taken by [`arith::div`]. The user whose ratio is
+//! the property oracles' [`Gauge`] `min(T, c · t)` of its task count `t` (a real algebraic
+//! number; `c` the fraction of a true task a reported task holds, or of another's bundle for
+//! envy), times the normalisation's rational factor; the cap is decided exactly. A ratio of two
+//! utilities of two answers is a quotient of numbers from two fields, taken by [`arith::div`];
+//! a welfare is a sum of one answer's counts ([`sum`]). The user whose ratio is
 //! the value is chosen by exact comparison ([`RealAlgebraic::try_cmp`]), the first on a tie.
 //!
 //! The exact path is taken only when asked for ([`At::algebraic`]): when a record is kept,
@@ -17,10 +19,13 @@
 //! [`Evaluation::inexact_reason`].
 
 use std::cmp::Ordering;
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
+use std::sync::Mutex;
 
 use leontief_solver::algebraic::{arith, AlgebraicError, Limits, RealAlgebraic};
 use leontief_solver::ceei::ExactNumber;
-use leontief_solver::properties::report_fraction;
+use leontief_solver::properties::{report_fraction, Gauge};
 use leontief_solver::{Instance, Mechanism, Rational};
 
 use super::metric::{At, Direction, Evaluation};
@@ -71,17 +76,89 @@ fn reason(e: AlgebraicError) -> String {
     format!("exact arithmetic: {e}")
 }
 
-/// The mechanism's exact task counts on `instance`: `Ok(None)` for a mechanism without an
-/// algebraic form, `Err(reason)` when it refuses this instance.
-pub(crate) fn tasks(
-    mechanism: &dyn Mechanism,
-    instance: &Instance,
-) -> Result<Option<Vec<RealAlgebraic>>, String> {
+/// The exact answers of one run ([`Mechanism::algebraic_tasks`]), instance by instance: the
+/// records, their shrinking and their re-derivation ask for the same instances again and
+/// again, and each is solved exactly once while it stays among the last [`ExactTasks::CAPACITY`]
+/// distinct instances asked for (the oldest is dropped first). A refusal is kept as well.
+#[derive(Default)]
+pub struct ExactTasks {
+    solved: Mutex<VecDeque<(Instance, Solved)>>,
+    solves: AtomicU64,
+}
+
+/// One answer's exact task counts, user by user.
+type Tasks = Vec<RealAlgebraic>;
+
+/// One instance's exact task counts, as [`tasks`] returns them.
+type Solved = Result<Option<Tasks>, String>;
+
+impl ExactTasks {
+    /// How many distinct instances are kept.
+    pub const CAPACITY: usize = 64;
+
+    /// How many exact solves the cache has run (each distinct instance once while kept).
+    pub fn solves(&self) -> u64 {
+        self.solves.load(AtomicOrdering::Relaxed)
+    }
+
+    /// `instance`'s entry, solving it on a miss.
+    fn get(&self, mechanism: &dyn Mechanism, instance: &Instance) -> Solved {
+        let solved = self.solved.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, found)) = solved.iter().find(|(i, _)| i == instance) {
+            return found.clone();
+        }
+        drop(solved);
+        self.solves.fetch_add(1, AtomicOrdering::Relaxed);
+        let found = solve(mechanism, instance);
+        let mut solved = self.solved.lock().unwrap_or_else(|e| e.into_inner());
+        if solved.len() == Self::CAPACITY {
+            solved.pop_front();
+        }
+        solved.push_back((instance.clone(), found.clone()));
+        found
+    }
+}
+
+/// The mechanism's exact task counts on `instance` (from the run's [`ExactTasks`] when `at`
+/// has one): `Ok(None)` for a mechanism without an algebraic form, `Err(reason)` when it
+/// refuses this instance.
+pub(crate) fn tasks(at: &At, instance: &Instance) -> Solved {
+    match at.exact_tasks {
+        Some(cache) => cache.get(at.mechanism, instance),
+        None => solve(at.mechanism, instance),
+    }
+}
+
+/// The exact task counts on the true instance and on `other` (the scenario's): `Ok(None)`
+/// for a mechanism without an algebraic form.
+pub(crate) fn both(at: &At, other: &Instance) -> Result<Option<(Tasks, Tasks)>, String> {
+    let (Some(mine), Some(theirs)) = (tasks(at, &at.candidate.instance)?, tasks(at, other)?) else {
+        return Ok(None);
+    };
+    Ok(Some((mine, theirs)))
+}
+
+/// [`tasks`] without a cache.
+fn solve(mechanism: &dyn Mechanism, instance: &Instance) -> Solved {
     match mechanism.algebraic_tasks(instance) {
         None => Ok(None),
         Some(Ok(t)) => Ok(Some(t)),
         Some(Err(e)) => Err(format!("exact equilibrium: {e}")),
     }
+}
+
+/// `g(t) · scale`: a quantity of one exact task count (a [`Gauge`], `min(cap, c · t)`, the
+/// one the property oracles use) in the normalisation whose per-task factor is `scale`.
+pub(crate) fn gauged(
+    g: &Gauge,
+    t: &RealAlgebraic,
+    scale: &Rational,
+) -> Result<RealAlgebraic, String> {
+    let limit = || "exact arithmetic: a limit of the algebraic kernel".to_string();
+    let v = g.apply_exact(t).ok_or_else(limit)?;
+    Gauge::scale(scale.clone())
+        .apply_exact(&v)
+        .ok_or_else(limit)
 }
 
 /// `min(t, T_i) · scale`: user `i`'s true utility of `t` tasks of its true demand (its cap
@@ -92,13 +169,8 @@ pub(crate) fn utility_at_truth(
     t: &RealAlgebraic,
     scale: &Rational,
 ) -> Result<RealAlgebraic, String> {
-    let capped = match &instance.users()[i].cap {
-        Some(cap) if t.cmp_rational(&cap.to_big()) == Ordering::Greater => {
-            RealAlgebraic::from_rational(cap.to_big())
-        }
-        _ => t.clone(),
-    };
-    arith::scale(&capped, &scale.to_big(), &Limits::default()).map_err(reason)
+    let g = Gauge::capped(instance.users()[i].cap.as_ref());
+    gauged(&g, t, scale)
 }
 
 /// `min(T_i, t · min_{j: d_ij > 0} d'_j / d_ij) · scale`: user `i`'s true utility of `t`
@@ -111,17 +183,50 @@ pub(crate) fn utility_of_report(
     report: &[Rational],
     scale: &Rational,
 ) -> Result<RealAlgebraic, String> {
-    let u = &instance.users()[i];
     let fraction = report_fraction(instance, i, report);
+    let g = Gauge::min_of([fraction], instance.users()[i].cap.as_ref());
+    gauged(&g, t, scale)
+}
+
+/// `a` against `b`, exactly.
+///
+/// # Errors
+/// The reason when the comparison exceeds the kernel's limits.
+pub(crate) fn cmp(a: &RealAlgebraic, b: &RealAlgebraic) -> Result<Ordering, String> {
+    a.try_cmp(b, &Limits::default()).map_err(reason)
+}
+
+/// `Σ_k c_k t_k` of exact task counts `t_k` with rational factors `c_k`: one number field's
+/// elements when the counts come from one equilibrium, summed by the kernel's arithmetic.
+///
+/// # Errors
+/// The reason when a sum exceeds the kernel's limits.
+pub(crate) fn sum<'t>(
+    terms: impl IntoIterator<Item = (Rational, &'t RealAlgebraic)>,
+) -> Result<RealAlgebraic, String> {
     let lim = Limits::default();
-    let runnable = arith::scale(t, &fraction.to_big(), &lim).map_err(reason)?;
-    let capped = match &u.cap {
-        Some(cap) if runnable.cmp_rational(&cap.to_big()) == Ordering::Greater => {
-            RealAlgebraic::from_rational(cap.to_big())
-        }
-        _ => runnable,
-    };
-    arith::scale(&capped, &scale.to_big(), &lim).map_err(reason)
+    let mut total = RealAlgebraic::from_rational(Rational::ZERO.to_big());
+    for (c, t) in terms {
+        let term = arith::scale(t, &c.to_big(), &lim).map_err(reason)?;
+        total = arith::add(&total, &term, &lim).map_err(reason)?;
+    }
+    Ok(total)
+}
+
+/// User `i`'s exact ratio of its true utilities of two answers' task counts, one row
+/// `(i, other, [(a, scale_a), (b, scale_b)])` a ratio: `a` tasks in the normalisation
+/// `scale_a` over `b` tasks in `scale_b` ([`utility_at_truth`]).
+///
+/// # Errors
+/// The reason when a utility exceeds the kernel's limits.
+pub(crate) fn truth_ratios<'t>(
+    instance: &Instance,
+    rows: impl IntoIterator<Item = (usize, Option<usize>, [(&'t RealAlgebraic, Rational); 2])>,
+) -> Result<Vec<ExactRatio>, String> {
+    let u = |i, (t, s): (&RealAlgebraic, Rational)| utility_at_truth(instance, i, t, &s);
+    (rows.into_iter())
+        .map(|(i, other, [a, b])| Ok((i, other, u(i, a)?, u(i, b)?)))
+        .collect()
 }
 
 /// One user's exact ratio: the user, the other user it is about, numerator and denominator.

@@ -346,12 +346,7 @@ impl Family {
                 u.demand[j] = value.clone();
             }
         }
-        let next = if capacity != instance.capacity() {
-            instance.with_capacity(capacity).ok()?
-        } else {
-            instance.with_users(users).ok()?
-        };
-        (next != *instance).then_some(next)
+        super::local::moved(instance, capacity, users)
     }
 
     /// `steps` structure-keeping moves in a row, skipping failed ones.
@@ -362,13 +357,9 @@ impl Family {
         rng: &mut SplitMix64,
         steps: usize,
     ) -> Instance {
-        let mut current = instance.clone();
-        for _ in 0..steps {
-            if let Some(next) = self.perturb(&current, values, rng) {
-                current = next;
-            }
-        }
-        current
+        super::local::walk_with(instance, steps, |current| {
+            self.perturb(current, values, rng)
+        })
     }
 }
 

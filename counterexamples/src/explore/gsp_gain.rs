@@ -8,8 +8,10 @@
 //! reading) has `gsp-gain = 1`. Users with nothing before are skipped as members.
 //!
 //! For an approximate answer (uncertified CEEI) "no liar worse off" is decided on the
-//! computed numbers; the value's interval is certified, the condition is not (the record
-//! says `"exact": false`).
+//! computed numbers while searching; the value's interval is certified, the condition is
+//! not. A record's value is exact (docs/explore.md §4): both equilibria are solved exactly,
+//! the members are decided again by exact comparison (a liar worse off leaves no value) and
+//! each member's ratio crosses the two answers' number fields.
 //!
 //! On one instance: every single lie of the search (`search::user_lies`), `group_samples`
 //! random coalitions of every size, each member with one of its lies, then a local climb
@@ -20,11 +22,14 @@
 //! # References
 //! - D. Parkes, A. Procaccia, N. Shah. *Beyond Dominant Resource Fairness.* EC 2012.
 
-use leontief_solver::properties::{utility_at_truth, utility_of_report, Property, Scenario};
+use std::cmp::Ordering;
+
+use leontief_solver::properties::{utility_at_truth, utility_of_report, Property};
 use leontief_solver::SolverError;
 
+use super::exact;
 use super::metric::{scale, spread, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject};
-use super::metric_common::{LieSearch, Of, Profile};
+use super::metric_common::{lies_of, LieSearch, Of, Profile};
 use super::MetricName;
 
 /// See the [module docs](self).
@@ -42,20 +47,10 @@ const INFO: MetricInfo = MetricInfo {
 };
 
 impl Metric for GspGain {
-    fn info(&self) -> &'static MetricInfo {
-        &INFO
-    }
-
     fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError> {
-        let (mechanism, candidate, truth, utility) =
-            (at.mechanism, at.candidate, at.truth, at.utility);
-        let inst = &candidate.instance;
-        let Scenario::Lies(lies) = &candidate.scenario else {
-            return Err(SolverError::invalid(
-                "witness",
-                "gsp-gain needs a coalition's lies",
-            ));
-        };
+        let (mechanism, truth, utility) = (at.mechanism, at.truth, at.utility);
+        let lies = lies_of(self, at, "a coalition's lies")?;
+        let (candidate, inst) = (at.candidate, &at.candidate.instance);
         if lies.is_empty() || lies.iter().any(|(i, _)| *i >= inst.num_users()) {
             return Err(SolverError::invalid(
                 "witness.reports",
@@ -88,7 +83,31 @@ impl Metric for GspGain {
             }
             of.keep_ratio(&mut best, self.direction(), i, None, &a, &b);
         }
-        Ok(best)
+        Ok(exact::or_exact(at, best, || {
+            // The same members as above, decided exactly.
+            let mut ratios = Vec::new();
+            let Some((before, lied_tasks)) = exact::both(at, &lied)? else {
+                return Ok(None);
+            };
+            for i in 0..inst.num_users() {
+                let s = scale(inst, i, utility);
+                let report = lies.iter().find(|(k, _)| *k == i).map(|(_, r)| r);
+                let b = exact::utility_at_truth(inst, i, &before[i], &s)?;
+                let a = match report {
+                    Some(r) => exact::utility_of_report(inst, i, &lied_tasks[i], r, &s)?,
+                    None => exact::utility_at_truth(inst, i, &lied_tasks[i], &s)?,
+                };
+                let order = exact::cmp(&a, &b)?;
+                if report.is_some() && order == Ordering::Less {
+                    return Ok(Some(None));
+                }
+                if report.is_none() && order != Ordering::Greater {
+                    continue;
+                }
+                ratios.push((i, None, a, b));
+            }
+            exact::best(&of, self.direction(), ratios, &before, Some(&lied_tasks)).map(Some)
+        }))
     }
 
     fn evaluate(&self, on: &Subject, ctx: &mut Ctx) -> Option<Evaluation> {
@@ -122,5 +141,9 @@ impl Metric for GspGain {
         }
         // On a grid-only run, the coalitions above are of grid lies.
         search.finish(ctx)
+    }
+
+    fn info(&self) -> &'static MetricInfo {
+        &INFO
     }
 }

@@ -11,7 +11,7 @@
 //! a move that gives an invalid instance is dropped.
 
 use leontief_solver::random_instances::SplitMix64;
-use leontief_solver::{Instance, Rational};
+use leontief_solver::{Instance, Rational, User};
 
 fn q(p: i128, d: i128) -> Rational {
     Rational::new(p, d).expect("nonzero denominator")
@@ -66,6 +66,16 @@ pub fn perturb(instance: &Instance, values: &[Rational], rng: &mut SplitMix64) -
         users[i].demand[j] = entry_move(&users[i].demand, j, values, rng);
     }
     // The pools stay: a move changes numbers, never the tree.
+    moved(instance, capacity, users)
+}
+
+/// `instance` with the capacities `capacity` when they changed, else with the users `users`
+/// (one move changes one of them); `None` when that is no instance or no change.
+pub(crate) fn moved(
+    instance: &Instance,
+    capacity: Vec<Rational>,
+    users: Vec<User>,
+) -> Option<Instance> {
     let next = if capacity != instance.capacity() {
         instance.with_capacity(capacity).ok()?
     } else {
@@ -81,9 +91,18 @@ pub fn walk(
     rng: &mut SplitMix64,
     steps: usize,
 ) -> Instance {
+    walk_with(instance, steps, |current| perturb(current, values, rng))
+}
+
+/// `steps` moves `step` in a row from `instance`, skipping failed ones.
+pub(crate) fn walk_with(
+    instance: &Instance,
+    steps: usize,
+    mut step: impl FnMut(&Instance) -> Option<Instance>,
+) -> Instance {
     let mut current = instance.clone();
     for _ in 0..steps {
-        if let Some(next) = perturb(&current, values, rng) {
+        if let Some(next) = step(&current) {
             current = next;
         }
     }

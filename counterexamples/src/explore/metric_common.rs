@@ -4,11 +4,11 @@
 //! [`Spread`]s kept when it beats the best so far, or an exact ratio.
 
 use leontief_solver::properties::Scenario;
-use leontief_solver::{Allocation, Rational, SolverError};
+use leontief_solver::{Allocation, Instance, Rational, SolverError};
 
 use crate::candidate::Candidate;
 use crate::explore::knife;
-use crate::explore::metric::{ratio, Ctx, Direction, Evaluation, Metric, Spread, Subject};
+use crate::explore::metric::{ratio, At, Ctx, Direction, Evaluation, Metric, Spread, Subject};
 use crate::search::{grid_lies, neighbour_profile, user_lies, Lies};
 
 /// The only scenario of a metric that takes none: the instance itself; then, in a local
@@ -136,6 +136,29 @@ impl<'a> LieSearch<'a> {
         }
         self.best
     }
+}
+
+/// The error of a scenario `metric` cannot measure: it needs `what`.
+pub(crate) fn needs(metric: &dyn Metric, what: &str) -> SolverError {
+    SolverError::invalid("witness", format!("{} needs {what}", metric.name()))
+}
+
+/// The lies of `at`'s scenario; otherwise the error that `metric` needs `what`.
+pub(crate) fn lies_of<'a>(
+    metric: &dyn Metric,
+    at: &At<'a>,
+    what: &str,
+) -> Result<&'a [(usize, Vec<Rational>)], SolverError> {
+    match &at.candidate.scenario {
+        Scenario::Lies(lies) => Ok(lies),
+        _ => Err(needs(metric, what)),
+    }
+}
+
+/// The instance of `at` for a metric that takes no scenario ([`no_scenario`]).
+pub(crate) fn bounded<'a>(metric: &dyn Metric, at: &At<'a>) -> Result<&'a Instance, SolverError> {
+    no_scenario(metric.name(), at.candidate)?;
+    Ok(&at.candidate.instance)
 }
 
 /// Refuses a scenario for the metric `name`, which takes none.

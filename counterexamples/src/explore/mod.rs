@@ -94,11 +94,13 @@ use rayon::prelude::*;
 use serde_json::Value;
 
 pub use family::{Family, FamilySpace};
-pub use metric::{At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject, Utility};
+pub use metric::{
+    At, Ctx, Direction, Evaluation, ExactTasks, Metric, MetricInfo, Subject, Utility,
+};
 
 use crate::candidate::Candidate;
 use crate::instance_generator::GeneratorConfig;
-use crate::search::{budget_batch, unit_rng, Shard, Stop};
+use crate::search::{budget_batch, default_values, unit_rng, Shard, Stop};
 use crate::shrink::shrink_while;
 use crate::space::{Origin, Space, Strategy};
 use record::Origin as RecordOrigin;
@@ -232,11 +234,7 @@ impl ExploreConfig {
             utility: metric.metric().default_utility(),
             seed,
             generator,
-            values: vec![
-                Rational::ZERO,
-                Rational::new(1, 2).expect("nonzero"),
-                Rational::ONE,
-            ],
+            values: default_values(),
             strategy: Strategy::Combined,
             shard: Shard::ALL,
             budget: None,
@@ -498,6 +496,9 @@ struct State<'a> {
     record: Option<(Evaluation, Value)>,
     elites: Vec<Evaluation>,
     start: Instant,
+    /// The exact answers of the instances the records, their shrinking and re-derivation ask
+    /// for: each distinct instance is solved exactly once while it is kept.
+    exact_tasks: ExactTasks,
 }
 
 impl State<'_> {
@@ -516,9 +517,7 @@ impl State<'_> {
         self.summary.scenarios += found.scenarios;
         self.summary.errors += found.errors.len() as u64;
         for e in found.errors {
-            if self.summary.error_messages.len() < 5 {
-                self.summary.error_messages.push(e);
-            }
+            self.note(e);
         }
         let Some(e) = found.best else {
             return Ok(());
@@ -566,22 +565,16 @@ impl State<'_> {
                 }
                 Err(err) => {
                     self.summary.errors += 1;
-                    if self.summary.error_messages.len() < 5 {
-                        self.summary.error_messages.push(err.to_string());
-                    }
+                    self.note(err.to_string());
                     return Ok(());
                 }
             }
         }
         // Re-derived from scratch before it is printed; a disagreement is an error, not a
         // record.
-        if let Err(err) = record::rederive(self.mechanism, &json) {
+        if let Err(err) = record::rederive_with(self.mechanism, &json, Some(&self.exact_tasks)) {
             self.summary.errors += 1;
-            if self.summary.error_messages.len() < 5 {
-                self.summary
-                    .error_messages
-                    .push(format!("record not re-derived: {err}"));
-            }
+            self.note(format!("record not re-derived: {err}"));
             return Ok(());
         }
         self.summary.improvements += 1;
@@ -596,6 +589,13 @@ impl State<'_> {
         on_record(&json)?;
         self.record = Some((e, json));
         Ok(())
+    }
+
+    /// Keeps an error's message among the first five.
+    fn note(&mut self, message: String) {
+        if self.summary.error_messages.len() < 5 {
+            self.summary.error_messages.push(message);
+        }
     }
 
     fn add_elite(&mut self, e: &Evaluation) {
@@ -625,7 +625,9 @@ impl State<'_> {
             return e;
         }
         let m = self.cfg.metric.metric();
-        let at = At::new(self.mechanism, &e.candidate, &e.before, self.cfg.utility).algebraic();
+        let at = At::new(self.mechanism, &e.candidate, &e.before, self.cfg.utility)
+            .algebraic()
+            .with_exact_tasks(&self.exact_tasks);
         match m.at(&at) {
             Ok(Some(x)) => x,
             _ => e,
@@ -649,9 +651,10 @@ impl State<'_> {
                 Ok(Some(x)) => x,
                 _ => return false,
             };
-            // Against an exact record, a candidate whose interval reaches the record's value
-            // is made exact (it may tie); one that cannot reach it is refused as it is.
-            let x = if e.algebraic.is_some() && reaches(&x, &e, d) {
+            // A candidate whose interval reaches the record's value is made exact (it may
+            // tie, and a kept one is printed and re-derived exactly, as every record); one
+            // that cannot reach it is refused as it is.
+            let x = if !x.exact && reaches(&x, &e, d) {
                 self.exactly(x)
             } else {
                 x
@@ -756,6 +759,7 @@ pub fn explore_with(
         record: None,
         elites: Vec::new(),
         start: Instant::now(),
+        exact_tasks: ExactTasks::default(),
     };
     let mut run = |items: &[WorkItem]| -> std::io::Result<Vec<Found>> {
         let results = evaluator.evaluate_round(items)?;

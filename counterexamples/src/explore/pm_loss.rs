@@ -63,7 +63,7 @@ use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::{Allocation, Instance, Rational, SolverError, User};
 
 use super::metric::{scale, spread, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject};
-use super::metric_common::Of;
+use super::metric_common::{needs, Of};
 use super::MetricName;
 use super::{exact, knife};
 use crate::space::{grid_values, GridVectors, VectorOrder};
@@ -214,10 +214,6 @@ const INFO: MetricInfo = MetricInfo::ratio(
 );
 
 impl Metric for PmLoss {
-    fn info(&self) -> &'static MetricInfo {
-        &INFO
-    }
-
     fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError> {
         let (mechanism, candidate, truth, utility) =
             (at.mechanism, at.candidate, at.truth, at.utility);
@@ -256,12 +252,7 @@ impl Metric for PmLoss {
                     let after = mechanism.allocate(&larger)?;
                     (larger, after, (0..n).map(|i| (i, i, i)).collect())
                 }
-                _ => {
-                    return Err(SolverError::invalid(
-                        "witness",
-                        "pm-loss needs a user who departs or joins",
-                    ))
-                }
+                _ => return Err(needs(self, "a user who departs or joins")),
             };
         // The smaller population I is the one after a departure, before a join.
         let (small, large) = match candidate.scenario {
@@ -286,23 +277,18 @@ impl Metric for PmLoss {
             of.keep_ratio(&mut best, self.direction(), i, departed, &a, &b);
         }
         Ok(exact::or_exact(at, best, || {
-            let (Some(mine), Some(theirs)) = (
-                exact::tasks(mechanism, inst)?,
-                exact::tasks(mechanism, &other_inst)?,
-            ) else {
+            let Some((mine, theirs)) = exact::both(at, &other_inst)? else {
                 return Ok(None);
             };
             let (small, large) = match candidate.scenario {
                 Scenario::Join(_) => (&mine, &theirs),
                 _ => (&theirs, &mine),
             };
-            let mut ratios = Vec::new();
-            for &(i, ks, kl) in &users {
+            let rows = users.iter().map(|&(i, ks, kl)| {
                 let s = scale(inst, i, utility);
-                let a = exact::utility_at_truth(inst, i, &small[ks], &s)?;
-                let b = exact::utility_at_truth(inst, i, &large[kl], &s)?;
-                ratios.push((i, departed, a, b));
-            }
+                (i, departed, [(&small[ks], s.clone()), (&large[kl], s)])
+            });
+            let ratios = exact::truth_ratios(inst, rows)?;
             exact::best(&of, self.direction(), ratios, &mine, Some(&theirs)).map(Some)
         }))
     }
@@ -369,5 +355,9 @@ impl Metric for PmLoss {
         // Knife-edge instances (super::knife), with the best scenario above.
         knife::instance_strata(self, on, ctx, &mut best);
         best
+    }
+
+    fn info(&self) -> &'static MetricInfo {
+        &INFO
     }
 }

@@ -33,7 +33,7 @@ use leontief_solver::properties::{Property, Scenario};
 use leontief_solver::welfare::{utilitarian_optimum, welfare};
 use leontief_solver::{read_numbers, Allocation, Instance, Mechanism, Rational, SolverError, User};
 
-use super::metric::{At, Evaluation, Metric, Utility};
+use super::metric::{At, Evaluation, ExactTasks, Metric, Utility};
 use super::MetricName;
 use crate::candidate::Candidate;
 use crate::doc::{self, ByName};
@@ -467,11 +467,26 @@ fn read_joiner(instance: &Instance, record: &Value, j: &Value) -> Result<User, S
 /// # Errors
 /// A malformed record, a mechanism failure, or any disagreement (named).
 pub fn rederive(mechanism: &dyn Mechanism, record: &Value) -> Result<Evaluation, SolverError> {
+    rederive_with(mechanism, record, None)
+}
+
+/// [`rederive`] with the exact answers taken from (and kept in) `exact_tasks` when given: a
+/// run re-derives its records with the exact answers its search already found.
+///
+/// # Errors
+/// As [`rederive`].
+pub fn rederive_with(
+    mechanism: &dyn Mechanism,
+    record: &Value,
+    exact_tasks: Option<&ExactTasks>,
+) -> Result<Evaluation, SolverError> {
     let (metric, utility, candidate) = read(record)?;
     let m = metric.metric();
     let truth = mechanism.allocate(&candidate.instance)?;
+    let mut at = At::new(mechanism, &candidate, &truth, utility).algebraic();
+    at.exact_tasks = exact_tasks;
     let e = m
-        .at(&At::new(mechanism, &candidate, &truth, utility).algebraic())?
+        .at(&at)?
         .ok_or_else(|| SolverError::invalid("witness", "the scenario has no value"))?;
     let again = to_json(
         metric,
@@ -509,8 +524,14 @@ pub fn rederive(mechanism: &dyn Mechanism, record: &Value) -> Result<Evaluation,
     }
     // The welfare ratios' benchmark is exact even when the mechanism's answer is not.
     match metric {
-        MetricName::WelfareRatio => confirm_optimum(record, &candidate, utility, &e)?,
-        MetricName::FairWelfareRatio => confirm_fair(record, &candidate, utility, &e)?,
+        MetricName::WelfareRatio | MetricName::FairWelfareRatio => {
+            let inst = &candidate.instance;
+            let x = confirm_welfare(record, inst, utility, &e)?;
+            match metric {
+                MetricName::WelfareRatio => confirm_optimum(inst, utility, &x, &e)?,
+                _ => confirm_fair(inst, &x)?,
+            }
+        }
         _ => {}
     }
     // An algebraic value rests on the exact KKT check of both equilibria and on exact
@@ -578,21 +599,19 @@ fn confirm_welfare(
     Ok(x)
 }
 
-/// `welfare-ratio`, independently of the metric: the recorded optimum is feasible, its
-/// welfare is the numerator, the dual certificate of a fresh LP solve proves it optimal
-/// (its value equals the recorded allocation's welfare), and the value is at least 1 (the
-/// mechanism's answer is feasible, so it cannot beat the optimum).
+/// `welfare-ratio`, independently of the metric, given the recorded optimum `x` (feasible,
+/// its welfare the numerator: [`confirm_welfare`]): the dual certificate of a fresh LP solve
+/// proves it optimal (its value equals the recorded allocation's welfare), and the value is
+/// at least 1 (the mechanism's answer is feasible, so it cannot beat the optimum).
 fn confirm_optimum(
-    record: &Value,
-    c: &Candidate,
+    inst: &Instance,
     utility: Utility,
+    x: &Allocation,
     e: &Evaluation,
 ) -> Result<(), SolverError> {
-    let inst = &c.instance;
-    let x = confirm_welfare(record, inst, utility, e)?;
     utilitarian_optimum(inst, utility)?
         .certificate
-        .check(inst, utility, &x)
+        .check(inst, utility, x)
         .map_err(|r| SolverError::invalid("witness.allocation_optimum", r))?;
     if e.hi < Rational::ONE {
         return Err(SolverError::invalid(
@@ -603,18 +622,11 @@ fn confirm_optimum(
     Ok(())
 }
 
-/// `fair-welfare-ratio`, independently of the metric: the recorded best fair allocation is
-/// feasible, has the sharing incentive and envy-freeness by the solver's property oracles,
-/// and its welfare is the numerator.
-fn confirm_fair(
-    record: &Value,
-    c: &Candidate,
-    utility: Utility,
-    e: &Evaluation,
-) -> Result<(), SolverError> {
-    let inst = &c.instance;
-    let x = confirm_welfare(record, inst, utility, e)?;
-    if !sharing_incentive(inst, &x)?.holds || !envy_freeness(inst, &x)?.holds {
+/// `fair-welfare-ratio`, independently of the metric, given the recorded best fair
+/// allocation `x` (feasible, its welfare the numerator: [`confirm_welfare`]): it has the
+/// sharing incentive and envy-freeness by the solver's property oracles.
+fn confirm_fair(inst: &Instance, x: &Allocation) -> Result<(), SolverError> {
+    if !sharing_incentive(inst, x)?.holds || !envy_freeness(inst, x)?.holds {
         return Err(SolverError::invalid(
             "witness.allocation_optimum",
             "the recorded allocation lacks the sharing incentive or envy-freeness",

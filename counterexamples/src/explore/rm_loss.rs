@@ -22,7 +22,7 @@ use leontief_solver::properties::{utility_at_truth, Property, Scenario};
 use leontief_solver::{Rational, SolverError};
 
 use super::metric::{scale, spread, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject};
-use super::metric_common::Of;
+use super::metric_common::{needs, Of};
 use super::MetricName;
 use super::{exact, knife};
 use crate::search::capacity_growths;
@@ -39,20 +39,13 @@ const INFO: MetricInfo = MetricInfo::ratio(
 );
 
 impl Metric for RmLoss {
-    fn info(&self) -> &'static MetricInfo {
-        &INFO
-    }
-
     fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError> {
+        let Scenario::Capacity(grown) = &at.candidate.scenario else {
+            return Err(needs(self, "grown capacities"));
+        };
         let (mechanism, candidate, truth, utility) =
             (at.mechanism, at.candidate, at.truth, at.utility);
         let inst = &candidate.instance;
-        let Scenario::Capacity(grown) = &candidate.scenario else {
-            return Err(SolverError::invalid(
-                "witness",
-                "rm-loss needs grown capacities",
-            ));
-        };
         if grown.len() != inst.num_resources()
             || grown.iter().zip(inst.capacity()).any(|(g, r)| g < r)
         {
@@ -77,20 +70,14 @@ impl Metric for RmLoss {
             of.keep_ratio(&mut best, self.direction(), i, None, &a, &b);
         }
         Ok(exact::or_exact(at, best, || {
-            let (Some(before), Some(grown)) = (
-                exact::tasks(mechanism, inst)?,
-                exact::tasks(mechanism, &bigger)?,
-            ) else {
+            let Some((before, grown)) = exact::both(at, &bigger)? else {
                 return Ok(None);
             };
-            let mut ratios = Vec::new();
-            for i in 0..inst.num_users() {
-                let s = scale(inst, i, utility);
-                let s_after = scale(&bigger, i, utility);
-                let a = exact::utility_at_truth(inst, i, &grown[i], &s_after)?;
-                let b = exact::utility_at_truth(inst, i, &before[i], &s)?;
-                ratios.push((i, None, a, b));
-            }
+            let rows = (0..inst.num_users()).map(|i| {
+                let (s, s_after) = (scale(inst, i, utility), scale(&bigger, i, utility));
+                (i, None, [(&grown[i], s_after), (&before[i], s)])
+            });
+            let ratios = exact::truth_ratios(inst, rows)?;
             exact::best(&of, self.direction(), ratios, &before, Some(&grown)).map(Some)
         }))
     }
@@ -143,5 +130,9 @@ impl Metric for RmLoss {
         // Knife-edge instances (super::knife), with the best growth above.
         knife::instance_strata(self, on, ctx, &mut best);
         best
+    }
+
+    fn info(&self) -> &'static MetricInfo {
+        &INFO
     }
 }

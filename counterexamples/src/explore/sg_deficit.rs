@@ -116,10 +116,6 @@ const INFO: MetricInfo = MetricInfo {
 };
 
 impl Metric for SgDeficit {
-    fn info(&self) -> &'static MetricInfo {
-        &INFO
-    }
-
     fn details(&self, e: &Evaluation) -> Map<String, Value> {
         let mut o = Map::new();
         let inst = &e.candidate.instance;
@@ -145,6 +141,10 @@ impl Metric for SgDeficit {
 
     fn evaluate(&self, on: &Subject, ctx: &mut Ctx) -> Option<Evaluation> {
         evaluate_bounded(self, on, ctx)
+    }
+
+    fn info(&self) -> &'static MetricInfo {
+        &INFO
     }
 }
 

@@ -15,7 +15,7 @@ use leontief_solver::{Instance, Rational, SolverError};
 use super::metric::{
     scale, spread, Applies, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Spread, Subject,
 };
-use super::metric_common::{evaluate_bounded, no_scenario, Of};
+use super::metric_common::{bounded, evaluate_bounded, Of};
 use super::MetricName;
 
 /// See the [module docs](self).
@@ -41,16 +41,11 @@ const INFO: MetricInfo = MetricInfo {
 };
 
 impl Metric for SiGap {
-    fn info(&self) -> &'static MetricInfo {
-        &INFO
-    }
-
     fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError> {
-        let (candidate, truth, utility) = (at.candidate, at.truth, at.utility);
-        no_scenario(self.name(), candidate)?;
-        let inst = &candidate.instance;
-        let of = Of::new(candidate, truth, None);
+        let inst = bounded(self, at)?;
         let splits = equal_split(inst);
+        let (truth, utility) = (at.truth, at.utility);
+        let of = Of::new(at.candidate, truth, None);
         let mut best: Option<Evaluation> = None;
         for (i, split) in splits.iter().enumerate() {
             let s = scale(inst, i, utility);
@@ -70,5 +65,9 @@ impl Metric for SiGap {
 
     fn evaluate(&self, on: &Subject, ctx: &mut Ctx) -> Option<Evaluation> {
         evaluate_bounded(self, on, ctx)
+    }
+
+    fn info(&self) -> &'static MetricInfo {
+        &INFO
     }
 }

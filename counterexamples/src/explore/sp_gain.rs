@@ -18,12 +18,12 @@
 //! - N. Chen, X. Deng, J. Zhang. *How Profitable Are Strategic Behaviors in a Market?* ESA
 //!   2011 (the incentive ratio of the Fisher market, hence of CEEI, is at most 2).
 
-use leontief_solver::properties::{utility_at_truth, utility_of_report, Property, Scenario};
+use leontief_solver::properties::{utility_at_truth, utility_of_report, Property};
 use leontief_solver::SolverError;
 
 use super::exact;
 use super::metric::{scale, spread, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject};
-use super::metric_common::{LieSearch, Of};
+use super::metric_common::{lies_of, needs, LieSearch, Of};
 use super::MetricName;
 
 /// See the [module docs](self).
@@ -41,22 +41,18 @@ const INFO: MetricInfo = MetricInfo {
 };
 
 impl Metric for SpGain {
-    fn info(&self) -> &'static MetricInfo {
-        &INFO
-    }
-
     fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError> {
-        let (mechanism, candidate, truth, utility) =
-            (at.mechanism, at.candidate, at.truth, at.utility);
+        let At {
+            mechanism,
+            candidate,
+            truth,
+            utility,
+            ..
+        } = *at;
         let inst = &candidate.instance;
-        let Scenario::Lies(lies) = &candidate.scenario else {
-            return Err(SolverError::invalid("witness", "sp-gain needs one lie"));
-        };
-        let [(i, report)] = lies.as_slice() else {
-            return Err(SolverError::invalid(
-                "witness",
-                "sp-gain needs exactly one liar",
-            ));
+        let lies = lies_of(self, at, "one lie")?;
+        let [(i, report)] = lies else {
+            return Err(needs(self, "exactly one liar"));
         };
         let i = *i;
         if i >= inst.num_users() {
@@ -75,10 +71,7 @@ impl Metric for SpGain {
         let mut best = None;
         of.keep_ratio(&mut best, self.direction(), i, None, &a, &b);
         Ok(exact::or_exact(at, best, || {
-            let (Some(before), Some(lied_tasks)) = (
-                exact::tasks(mechanism, inst)?,
-                exact::tasks(mechanism, &lied)?,
-            ) else {
+            let Some((before, lied_tasks)) = exact::both(at, &lied)? else {
                 return Ok(None);
             };
             let a = exact::utility_of_report(inst, i, &lied_tasks[i], report, &s)?;
@@ -95,5 +88,9 @@ impl Metric for SpGain {
             return search.best;
         }
         search.finish(ctx)
+    }
+
+    fn info(&self) -> &'static MetricInfo {
+        &INFO
     }
 }

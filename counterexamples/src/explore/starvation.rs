@@ -437,10 +437,6 @@ const INFO: MetricInfo = MetricInfo {
 };
 
 impl Metric for Starvation {
-    fn info(&self) -> &'static MetricInfo {
-        &INFO
-    }
-
     fn applies_to(&self, mechanism: &Descriptor) -> Result<(), String> {
         policy_of(mechanism.name).map(|_| ())
     }
@@ -470,6 +466,10 @@ impl Metric for Starvation {
             on.try_scenario(self, Scenario::Churn(s), ctx, &mut best);
         }
         best
+    }
+
+    fn info(&self) -> &'static MetricInfo {
+        &INFO
     }
 }
 

@@ -17,7 +17,9 @@
 //! (`Allocation::error_bound`), so the true welfare lies in
 //! `[Σ_i a_i max(x_i − e_i, 0), Σ_i a_i (x_i + e_i)]` and the ratio in the interval of `OPT`
 //! over those ends, recorded with `"exact": false` (docs/explore.md §4). An answer whose
-//! welfare may be 0 (or whose error is unbounded) gets no value.
+//! welfare may be 0 (or whose error is unbounded) gets no value. A record of an irrational
+//! answer known exactly ([`At::algebraic`], CEEI) is exact: the welfare `Σ_i a_i x_i` of one
+//! equilibrium's task counts over the rational benchmark.
 //!
 //! **`fair-welfare-ratio`** is the same ratio with `FAIR` in place of `OPT`: the largest
 //! welfare of a feasible allocation with sharing incentive and envy-freeness
@@ -61,14 +63,15 @@
 //! - X. Bei, Z. Li, J. Luo. *Fair and Efficient Multi-Resource Allocation for Cloud
 //!   Computing.* WINE 2022 (the fair-ratio).
 
+use leontief_solver::algebraic::RealAlgebraic;
 use leontief_solver::properties::Property;
 use leontief_solver::welfare::{best_fair_welfare, utilitarian_optimum, welfare};
 use leontief_solver::{Allocation, Instance, Rational, SolverError};
 
+use super::exact;
 use super::metric::{At, Ctx, Direction, Evaluation, Metric, MetricInfo, Spread, Subject, Utility};
-use super::metric_common::{evaluate_bounded, no_scenario};
+use super::metric_common::{evaluate_bounded, no_scenario, Of};
 use super::MetricName;
-use crate::candidate::Candidate;
 
 /// See the [module docs](self): the welfare of a benchmark allocation over the mechanism's.
 pub struct WelfareRatio {
@@ -111,14 +114,14 @@ fn welfare_spread(inst: &Instance, x: &Allocation, utility: Utility) -> Option<S
 
 /// `best(instance) / W(truth)` for a welfare benchmark `best` (the optimum, or the best fair
 /// allocation) returning its value and an allocation reaching it, with the certified
-/// interval of an approximate answer; `Ok(None)` for an answer whose welfare may be 0.
+/// interval of an approximate answer (or, asked for with [`At::algebraic`], the exact value
+/// of an irrational answer known exactly); `Ok(None)` for an answer whose welfare may be 0.
 fn against(
     name: &str,
-    candidate: &Candidate,
-    truth: &Allocation,
-    utility: Utility,
+    at: &At,
     best: impl FnOnce(&Instance, Utility) -> Result<(Rational, Allocation), SolverError>,
 ) -> Result<Option<Evaluation>, SolverError> {
+    let (candidate, truth, utility) = (at.candidate, at.truth, at.utility);
     no_scenario(name, candidate)?;
     let inst = &candidate.instance;
     let exact = truth.tolerance.is_none();
@@ -147,7 +150,8 @@ fn against(
     } else {
         (&opt / &w.hi, &opt / &w.lo)
     };
-    Ok(Some(Evaluation {
+    let of_optimum = x.clone();
+    let approximate = Evaluation {
         lo,
         hi,
         value,
@@ -156,12 +160,24 @@ fn against(
         // The value is about the whole allocation (`Metric::per_user` is false): no user.
         user: 0,
         other: None,
-        numerator: opt,
+        numerator: opt.clone(),
         denominator: w.value,
         before: truth.clone(),
         after: Some(x),
         algebraic: None,
         inexact_reason: None,
+    };
+    // The mechanism's welfare is one linear combination of one equilibrium's task counts;
+    // the benchmark is rational.
+    Ok(exact::or_exact(at, Some(approximate), || {
+        let Some(tasks) = exact::tasks(at, inst)? else {
+            return Ok(None);
+        };
+        let terms = (tasks.iter().enumerate()).map(|(i, t)| (utility.per_task(inst, i), t));
+        let w = exact::sum(terms)?;
+        let opt = RealAlgebraic::from_rational(opt.to_big());
+        let of = Of::new(candidate, truth, Some(&of_optimum));
+        exact::best(&of, Direction::Max, vec![(0, None, opt, w)], &tasks, None).map(Some)
     }))
 }
 
@@ -197,9 +213,8 @@ impl Metric for WelfareRatio {
     }
 
     fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError> {
-        let (candidate, truth, utility) = (at.candidate, at.truth, at.utility);
         let benchmark = self.benchmark;
-        against(self.name(), candidate, truth, utility, |inst, u| {
+        against(self.name(), at, |inst, u| {
             Ok(match benchmark {
                 Benchmark::Optimum => {
                     let best = utilitarian_optimum(inst, u)?;

@@ -37,7 +37,8 @@ fn above_root3(a: &Rational, b: &Rational) -> bool {
     a.is_positive() && a * a > &(b * b) * &Rational::from(3)
 }
 
-/// The record of `metric` on the irrational instance, re-derived from its JSON.
+/// The search's evaluation of `metric` on the irrational instance (an interval), and the
+/// record of its exact value (docs/explore.md §4), re-derived from its JSON.
 fn irrational_record(
     metric: MetricName,
 ) -> (
@@ -56,11 +57,16 @@ fn irrational_record(
         .at(&At::new(&ceei, &c, &truth, Utility::DominantShare))
         .unwrap()
         .expect("an interval, not no value");
+    let exact = metric
+        .metric()
+        .at(&At::new(&ceei, &c, &truth, Utility::DominantShare).algebraic())
+        .unwrap()
+        .expect("an exact value");
     let json = to_json(
         metric,
         ceei.name(),
         Utility::DominantShare,
-        &e,
+        &exact,
         1,
         0,
         &Origin::Local { round: 0, task: 0 },
@@ -70,18 +76,17 @@ fn irrational_record(
 }
 
 #[test]
-fn welfare_ratio_of_an_irrational_ceei_answer_is_a_certified_interval() {
+fn welfare_ratio_of_an_irrational_ceei_answer_is_certified_then_exact() {
     // OPT: x1 + x2 + 2 x3 = (x1 + x3) + (x2 + 2 x3) − x3 <= 2 − x3 <= 2, reached at
     // x = (1, 1, 0): OPT = 2. The ratio is 2 / ((9 + √3)/6) = 12/(9 + √3) = 2(9 − √3)/13,
-    // about 1.1181, irrational: the record is an interval [lo, hi] that must contain it.
+    // about 1.1181, irrational: the search's interval [lo, hi] must contain it, and the
+    // record holds it exactly, (18 − 2√3)/13.
     // lo <= 2(9 − √3)/13 ⟺ (18 − 13 lo) − 2√3 > 0; hi >= it ⟺ (18 − 13 hi) − 2√3 < 0.
     let (e, json) = irrational_record(MetricName::WelfareRatio);
     assert!(!e.exact);
-    assert_eq!(json["exact"], false);
+    assert_eq!(json["exact"], true);
+    assert_eq!(json["value"]["closed_form"], "(18 - 2*sqrt(3))/13");
     assert_eq!(e.numerator, q("2"));
-    let interval = json["interval"].as_array().unwrap();
-    assert_eq!(interval[0].as_str().unwrap(), e.lo.to_string());
-    assert_eq!(interval[1].as_str().unwrap(), e.hi.to_string());
     assert!(e.lo <= e.value && e.value <= e.hi && e.lo < e.hi);
     let c13 = Rational::from(13);
     let c18 = Rational::from(18);
@@ -94,7 +99,7 @@ fn welfare_ratio_of_an_irrational_ceei_answer_is_a_certified_interval() {
 }
 
 #[test]
-fn fair_welfare_ratio_of_an_irrational_ceei_answer_is_a_certified_interval() {
+fn fair_welfare_ratio_of_an_irrational_ceei_answer_is_certified_then_exact() {
     // FAIR by hand: SI gives x1 >= 1/3, x2 >= 1/3, x3 >= min(1/3, (1/3)/2) = 1/6; EF: u1
     // runs x3 tasks on u3's bundle (x1 >= x3), u2 runs 2 x3 (x2 >= 2 x3); no other bundle
     // serves anyone. The welfare (x1 + x3) + (x2 + 2 x3) − x3 <= 2 − 1/6 = 11/6, reached at
@@ -103,7 +108,8 @@ fn fair_welfare_ratio_of_an_irrational_ceei_answer_is_a_certified_interval() {
     // lo <= 11(9 − √3)/78 ⟺ (99 − 78 lo) − 11√3 > 0; hi >= it ⟺ (99 − 78 hi) − 11√3 < 0.
     let (e, json) = irrational_record(MetricName::FairWelfareRatio);
     assert!(!e.exact);
-    assert_eq!(json["exact"], false);
+    assert_eq!(json["exact"], true);
+    assert_eq!(json["value"]["closed_form"], "(99 - 11*sqrt(3))/78");
     assert_eq!(e.numerator, q("11/6"));
     assert!(e.lo <= e.value && e.value <= e.hi && e.lo < e.hi);
     let c78 = Rational::from(78);

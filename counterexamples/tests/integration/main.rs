@@ -8,6 +8,7 @@ mod common;
 mod corpus;
 mod explore;
 mod explore_exact;
+mod explore_exact_metrics;
 mod explore_families;
 mod explore_pm;
 mod explore_starvation;

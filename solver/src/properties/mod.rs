@@ -98,7 +98,8 @@ use serde_json::{Map, Value};
 use crate::ceei::ExactNumber;
 use crate::{Allocation, Instance, Mechanism, Rational, SolverError, User};
 use exact::Answer;
-use tolerance::{Gauge, Judge};
+pub use tolerance::Gauge;
+use tolerance::Judge;
 
 pub mod allocation;
 mod exact;

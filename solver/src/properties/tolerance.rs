@@ -88,17 +88,14 @@ impl Spread {
 /// `low · y` for `y >= 0` and `high · y` below 0 (`low`, `high` the least and largest
 /// ratio); `None` when some ratio is 0 and the quantity vanishes.
 #[derive(Debug, Clone)]
-pub(crate) struct Gauge {
+pub struct Gauge {
     ratios: Option<(Rational, Rational)>,
     cap: Option<Rational>,
 }
 
 impl Gauge {
     /// `min(cap, min_j c_j y)` over the given ratios (at least one), `0` when one is 0.
-    pub(crate) fn min_of(
-        ratios: impl IntoIterator<Item = Rational>,
-        cap: Option<&Rational>,
-    ) -> Gauge {
+    pub fn min_of(ratios: impl IntoIterator<Item = Rational>, cap: Option<&Rational>) -> Gauge {
         let mut range: Option<(Rational, Rational)> = None;
         let mut vanishes = false;
         for r in ratios {
@@ -115,17 +112,17 @@ impl Gauge {
     }
 
     /// `c · y`, uncapped.
-    pub(crate) fn scale(c: Rational) -> Gauge {
+    pub fn scale(c: Rational) -> Gauge {
         Gauge::min_of([c], None)
     }
 
     /// `min(cap, y)`: a utility at the truth.
-    pub(crate) fn capped(cap: Option<&Rational>) -> Gauge {
+    pub fn capped(cap: Option<&Rational>) -> Gauge {
         Gauge::min_of([Rational::ONE], cap)
     }
 
     /// The quantity at a rational `y`.
-    pub(crate) fn apply(&self, y: &Rational) -> Rational {
+    pub fn apply(&self, y: &Rational) -> Rational {
         let Some((low, high)) = &self.ratios else {
             return Rational::ZERO;
         };
@@ -136,8 +133,9 @@ impl Gauge {
         }
     }
 
-    /// The quantity at a real algebraic `y`, exactly: a Möbius image, then the cap.
-    fn apply_exact(&self, y: &RealAlgebraic) -> Option<RealAlgebraic> {
+    /// The quantity at a real algebraic `y`, exactly: a Möbius image, then the cap; `None`
+    /// when the kernel meets one of its limits.
+    pub fn apply_exact(&self, y: &RealAlgebraic) -> Option<RealAlgebraic> {
         let Some((low, high)) = &self.ratios else {
             return Some(RealAlgebraic::from_rational(Rational::ZERO.to_big()));
         };
