@@ -259,11 +259,17 @@ impl Instance {
 
     /// The same instance resolved with other rules (see [`Rules`]).
     pub fn with_rules(&self, rules: Rules) -> Result<Self, SolverError> {
+        self.rebuilt(self.capacity.clone(), rules)
+    }
+
+    /// The same users, idle leaves and pools with these capacities and rules, validated and
+    /// resolved again.
+    fn rebuilt(&self, capacity: Vec<Rational>, rules: Rules) -> Result<Self, SolverError> {
         let mut users = self.users.clone();
         users.extend(self.idle.iter().cloned());
         Self::build(
             self.resources.clone(),
-            self.capacity.clone(),
+            capacity,
             self.pools.clone(),
             users,
             (self.hierarchical, true),

@@ -85,16 +85,7 @@ impl Instance {
         if self.has_production_fields() {
             // Guarantees (fractions of the capacity) and usages depend on the capacity:
             // resolve and check them again.
-            let mut users = self.users.clone();
-            users.extend(self.idle.iter().cloned());
-            return Self::build(
-                self.resources.clone(),
-                capacity,
-                self.pools.clone(),
-                users,
-                (self.hierarchical, true),
-                self.rules,
-            );
+            return self.rebuilt(capacity, self.rules);
         }
         Ok(Instance {
             resources: self.resources.clone(),

@@ -186,15 +186,7 @@ impl Bounded {
                 spread: Spread::algebraic(exact[i].clone()),
             };
         }
-        let spread = match x.error_bound(i) {
-            Some(e) if e.is_zero() => Spread::Exact,
-            Some(e) => Spread::Within {
-                lo: &value - &e,
-                hi: &value + &e,
-            },
-            None => Spread::Unbounded,
-        };
-        Bounded { value, spread }
+        Bounded::around(value, x.error_bound(i))
     }
 
     /// The quantity `g` of this one (non-decreasing): `[g(lo), g(hi)]`, or `g` of the exact
