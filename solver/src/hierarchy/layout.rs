@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 
 use super::{NodeSpec, MAX_DEPTH};
+use crate::model::{check_node_name, check_positive};
 use crate::{Mode, Pool, Rational, SolverError, User};
 
 /// A tree spec laid out as pools and users, with where each was in the tree form.
@@ -137,13 +138,8 @@ impl Layout {
                 ));
             }
         }
-        if let Some(t) = &spec.cap
-            && !t.is_positive()
-        {
-            return Err(SolverError::invalid(
-                field("tasks"),
-                format!("must be positive, found {t}"),
-            ));
+        if let Some(t) = &spec.cap {
+            check_positive(t, || field("tasks"))?;
         }
         if spec.mode.is_some() {
             return Err(SolverError::invalid(
@@ -245,24 +241,8 @@ fn check_node(spec: &NodeSpec, at: &str, depth: usize) -> Result<(), SolverError
             format!("the tree is deeper than {MAX_DEPTH} levels"),
         ));
     }
-    if spec.name.is_empty() {
-        return Err(SolverError::invalid(field("name"), "empty name"));
-    }
-    if spec.name.contains('/') {
-        return Err(SolverError::invalid(
-            field("name"),
-            format!(
-                "{:?} contains '/', which separates the parts of a path",
-                spec.name
-            ),
-        ));
-    }
-    if !spec.weight.is_positive() {
-        return Err(SolverError::invalid(
-            field("weight"),
-            format!("must be positive, found {}", spec.weight),
-        ));
-    }
+    check_node_name(&spec.name, || field("name"))?;
+    check_positive(&spec.weight, || field("weight"))?;
     match (&spec.demand, &spec.children) {
         (Some(_), Some(_)) => Err(SolverError::invalid(
             at,

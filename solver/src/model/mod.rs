@@ -37,6 +37,7 @@ pub use user::User;
 pub(crate) use json::Production;
 use pool::{path_of, prune_pools};
 use validate::validate_resources;
+pub(crate) use validate::{check_no_slash, check_node_name, check_positive};
 
 mod allocation;
 mod flat_fast;
