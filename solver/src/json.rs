@@ -17,12 +17,7 @@ pub enum Sign {
 /// Checks a vector's length (`m`, one per resource) and the sign of its entries, naming
 /// `field` and the entry at fault.
 pub fn check_vector(field: &str, v: &[Rational], m: usize, sign: Sign) -> Result<(), SolverError> {
-    if v.len() != m {
-        return Err(SolverError::invalid(
-            field,
-            format!("expected {m} entries, one per resource, found {}", v.len()),
-        ));
-    }
+    check_length(field, v, m)?;
     for (j, x) in v.iter().enumerate() {
         match sign {
             Sign::NonNegative if x.is_negative() => {
@@ -39,6 +34,17 @@ pub fn check_vector(field: &str, v: &[Rational], m: usize, sign: Sign) -> Result
             }
             _ => {}
         }
+    }
+    Ok(())
+}
+
+/// Checks a vector's length: `m`, one per resource, naming `field`.
+pub fn check_length(field: &str, v: &[Rational], m: usize) -> Result<(), SolverError> {
+    if v.len() != m {
+        return Err(SolverError::invalid(
+            field,
+            format!("expected {m} entries, one per resource, found {}", v.len()),
+        ));
     }
     Ok(())
 }

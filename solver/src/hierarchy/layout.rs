@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 
 use super::{NodeSpec, MAX_DEPTH};
+use crate::json::{check_vector, Sign};
 use crate::model::{check_node_name, check_positive};
 use crate::{Mode, Pool, Rational, SolverError, User};
 
@@ -121,22 +122,9 @@ impl Layout {
     ) -> Result<(), SolverError> {
         let m = self.m;
         let field = |f: &str| format!("{at}.{f}");
-        if demand.len() != m {
-            return Err(SolverError::invalid(
-                field("demand"),
-                format!(
-                    "expected {m} entries, one per resource, found {}",
-                    demand.len()
-                ),
-            ));
-        }
-        for (j, d) in demand.iter().enumerate() {
-            if d.is_negative() {
-                return Err(SolverError::invalid(
-                    format!("{at}.demand[{j}]"),
-                    format!("must not be negative, found {d}"),
-                ));
-            }
+        // The field's path is written only for the message.
+        if demand.len() != m || demand.iter().any(Rational::is_negative) {
+            check_vector(&field("demand"), demand, m, Sign::NonNegative)?;
         }
         if let Some(t) = &spec.cap {
             check_positive(t, || field("tasks"))?;

@@ -71,16 +71,7 @@ impl Instance {
     /// assert!(inst.with_capacity(vec![0.into()]).is_err());
     /// ```
     pub fn with_capacity(&self, capacity: Vec<Rational>) -> Result<Self, SolverError> {
-        if capacity.len() != self.capacity.len() {
-            return Err(SolverError::invalid(
-                "capacity",
-                format!(
-                    "expected {} entries, one per resource, found {}",
-                    self.capacity.len(),
-                    capacity.len()
-                ),
-            ));
-        }
+        crate::json::check_length("capacity", &capacity, self.capacity.len())?;
         validate_resources(&self.resources, &capacity)?;
         if self.has_production_fields() {
             // Guarantees (fractions of the capacity) and usages depend on the capacity:

@@ -279,15 +279,7 @@ pub(crate) fn rm_judged(
 ) -> Result<Option<RmWitness>, SolverError> {
     judge.involve(truth);
     let m = instance.num_resources();
-    if capacity.len() != m {
-        return Err(SolverError::invalid(
-            "capacity",
-            format!(
-                "expected {m} entries, one per resource, found {}",
-                capacity.len()
-            ),
-        ));
-    }
+    crate::json::check_length("capacity", capacity, m)?;
     if let Some(j) = (0..m).find(|&j| capacity[j] < instance.capacity()[j]) {
         return Err(SolverError::invalid(
             "capacity",
