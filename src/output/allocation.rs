@@ -260,12 +260,9 @@ pub fn consumption(inst: &Instance, x: &Allocation) -> Vec<Rational> {
 
 /// The names of the resources used to capacity.
 pub fn saturated<'a>(inst: &'a Instance, consumption: &[Rational]) -> Vec<&'a str> {
-    consumption
-        .iter()
-        .zip(inst.capacity())
-        .zip(inst.resources())
-        .filter(|((c, r), _)| c >= r)
-        .map(|(_, name)| name.as_str())
+    leontief_solver::saturated_resources(consumption, inst.capacity())
+        .into_iter()
+        .map(|j| inst.resources()[j].as_str())
         .collect()
 }
 

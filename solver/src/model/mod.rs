@@ -29,7 +29,7 @@ use crate::hierarchy::{lay_out, Field, Hierarchy, NodeSpec};
 use crate::{Rational, SolverError};
 
 pub use crate::json::{read_number, read_numbers};
-pub use allocation::Allocation;
+pub use allocation::{saturated_resources, Allocation};
 pub use pool::Pool;
 pub use production::{Guarantee, GuaranteeRule, LimitBelowGuarantee, Mode, Oversubscribed, Rules};
 pub use user::User;

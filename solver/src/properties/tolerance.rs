@@ -248,22 +248,21 @@ impl Bounded {
 
     /// The least the true value can be (`None`: unbounded).
     pub(crate) fn lo(&self) -> Option<&Rational> {
-        match &self.spread {
-            Spread::Exact => Some(&self.value),
-            Spread::Within { lo, .. }
-            | Spread::Fallback { lo, .. }
-            | Spread::Algebraic { lo, .. } => Some(lo),
-            Spread::Unbounded => None,
-        }
+        self.range().map(|(lo, _)| lo)
     }
 
     /// The most the true value can be (`None`: unbounded).
     pub(crate) fn hi(&self) -> Option<&Rational> {
+        self.range().map(|(_, hi)| hi)
+    }
+
+    /// The least and the most the true value can be (`None`: unbounded).
+    fn range(&self) -> Option<(&Rational, &Rational)> {
         match &self.spread {
-            Spread::Exact => Some(&self.value),
-            Spread::Within { hi, .. }
-            | Spread::Fallback { hi, .. }
-            | Spread::Algebraic { hi, .. } => Some(hi),
+            Spread::Exact => Some((&self.value, &self.value)),
+            Spread::Within { lo, hi }
+            | Spread::Fallback { lo, hi, .. }
+            | Spread::Algebraic { lo, hi, .. } => Some((lo, hi)),
             Spread::Unbounded => None,
         }
     }
