@@ -347,14 +347,15 @@ impl Rational {
 
     /// `self ∘ other` for a commutative operation, by its kernels: on two small fractions
     /// (`None` on overflow), on a big and a small one (in either order), on two big ones,
-    /// and on two small ones whose result overflows.
+    /// and on two small ones whose result overflows. Generic, so that each operation gets
+    /// its own copy with direct calls.
     #[inline(always)]
     fn combine(
         &self,
         other: &Rational,
-        small: fn(i128, i128, i128, i128) -> Option<Rational>,
-        big_small: fn(&BigRational, i128, i128) -> Rational,
-        big_big: fn(&BigRational, &BigRational) -> Rational,
+        small: impl Fn(i128, i128, i128, i128) -> Option<Rational>,
+        big_small: impl Fn(&BigRational, i128, i128) -> Rational,
+        big_big: impl Fn(&BigRational, &BigRational) -> Rational,
         overflow: fn(BigRational, BigRational) -> BigRational,
     ) -> Rational {
         if let (Repr::Small { num: a, den: b }, Repr::Small { num: c, den: d }) =
