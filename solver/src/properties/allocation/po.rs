@@ -97,7 +97,7 @@ pub(super) fn pareto_efficiency_on(
         }
         // Grow until one resource fills, a limit or the cap binds, under every admissible
         // truth: the gain guaranteed by the upper bounds (the computed values when exact).
-        let Some(mut gain) = certified_gain(u, &tasks, &used, capacity) else {
+        let Some(mut gain) = certified_gain(u, &tasks, used, capacity) else {
             continue;
         };
         let mut bounded = true;
