@@ -243,13 +243,7 @@ impl TreeAllocation {
 
     /// Indices of the resources used to capacity.
     pub fn saturated(&self, tree: &Tree) -> Vec<usize> {
-        self.consumption()
-            .iter()
-            .zip(tree.capacity())
-            .enumerate()
-            .filter(|(_, (c, r))| c >= r)
-            .map(|(j, _)| j)
-            .collect()
+        leontief_solver::saturated_resources(self.consumption(), tree.capacity())
     }
 
     /// The JSON form: the policy, how it was computed, and every node in pre-order with

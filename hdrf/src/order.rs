@@ -101,6 +101,7 @@
 use std::cmp::Ordering;
 use std::fmt;
 
+use leontief_solver::json::{check_vector, Sign};
 use leontief_solver::Rational;
 
 use crate::error::{Result, SolverError};
@@ -457,20 +458,8 @@ fn validate(tree: &OrderTree) -> Result<(Vec<Option<usize>>, Vec<String>)> {
         ];
         for (field, vector) in vectors {
             let Some(vector) = vector else { continue };
-            if vector.len() != m {
-                return Err(SolverError::invalid(
-                    format!("{at}.{field}"),
-                    format!(
-                        "expected {m} entries, one per resource, found {}",
-                        vector.len()
-                    ),
-                ));
-            }
-            if let Some(j) = vector.iter().position(Rational::is_negative) {
-                return Err(SolverError::invalid(
-                    format!("{at}.{field}[{j}]"),
-                    format!("must not be negative, found {}", vector[j]),
-                ));
+            if vector.len() != m || vector.iter().any(Rational::is_negative) {
+                check_vector(&format!("{at}.{field}"), vector, m, Sign::NonNegative)?;
             }
         }
         if node.weight.is_negative() {

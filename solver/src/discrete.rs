@@ -167,22 +167,13 @@ impl DiscreteDrf {
         }
     }
 
-    /// The same with another misfit rule.
-    pub fn with_misfit(mut self, misfit: MisfitRule) -> Self {
-        self.misfit = misfit;
-        self
-    }
-
-    /// The same with another tie-break.
-    pub fn with_tie_break(mut self, tie_break: DiscreteTieBreak) -> Self {
-        self.tie_break = tie_break;
-        self
-    }
-
-    /// The same with another machine layout.
-    pub fn with_machines(mut self, machines: Machines) -> Self {
-        self.machines = machines;
-        self
+    crate::setters! {
+        /// The same with another misfit rule.
+        with_misfit(misfit: MisfitRule) => misfit = misfit;
+        /// The same with another tie-break.
+        with_tie_break(tie_break: DiscreteTieBreak) => tie_break = tie_break;
+        /// The same with another machine layout.
+        with_machines(machines: Machines) => machines = machines;
     }
 
     /// Runs discrete DRF on a validated instance; with `record_trace`, records every pick.

@@ -17,12 +17,7 @@ pub enum Sign {
 /// Checks a vector's length (`m`, one per resource) and the sign of its entries, naming
 /// `field` and the entry at fault.
 pub fn check_vector(field: &str, v: &[Rational], m: usize, sign: Sign) -> Result<(), SolverError> {
-    if v.len() != m {
-        return Err(SolverError::invalid(
-            field,
-            format!("expected {m} entries, one per resource, found {}", v.len()),
-        ));
-    }
+    check_length(field, v, m)?;
     for (j, x) in v.iter().enumerate() {
         match sign {
             Sign::NonNegative if x.is_negative() => {
@@ -39,6 +34,17 @@ pub fn check_vector(field: &str, v: &[Rational], m: usize, sign: Sign) -> Result
             }
             _ => {}
         }
+    }
+    Ok(())
+}
+
+/// Checks a vector's length: `m`, one per resource, naming `field`.
+pub fn check_length(field: &str, v: &[Rational], m: usize) -> Result<(), SolverError> {
+    if v.len() != m {
+        return Err(SolverError::invalid(
+            field,
+            format!("expected {m} entries, one per resource, found {}", v.len()),
+        ));
     }
     Ok(())
 }
@@ -141,45 +147,43 @@ pub fn read_number(field: &str, v: &Value) -> Result<Rational, SolverError> {
 
 /// Reads a list of exact numbers at `field`.
 pub fn read_numbers(field: &str, v: &Value) -> Result<Vec<Rational>, SolverError> {
-    let list = v.as_array().ok_or_else(|| {
-        SolverError::invalid(
-            field,
-            format!("expected a list of numbers, found {}", kind(v)),
-        )
-    })?;
     // The field path of an entry is written only when the entry is wrong (a million-user
     // file has millions of entries).
-    list.iter()
-        .enumerate()
-        .map(|(j, x)| {
-            match x {
-                Value::Number(_) | Value::String(_) => Rational::from_json(x).ok(),
-                _ => None,
-            }
-            .map_or_else(|| read_number(&format!("{field}[{j}]"), x), Ok)
-        })
-        .collect()
+    read_list(field, v, "numbers", |j, x| {
+        match x {
+            Value::Number(_) | Value::String(_) => Rational::from_json(x).ok(),
+            _ => None,
+        }
+        .map_or_else(|| read_number(&format!("{field}[{j}]"), x), Ok)
+    })
 }
 
 /// Reads a list of strings at `field`.
 pub fn read_names(field: &str, v: &Value) -> Result<Vec<String>, SolverError> {
+    read_list(field, v, "names", |j, x| {
+        x.as_str().map(str::to_string).ok_or_else(|| {
+            SolverError::invalid(
+                format!("{field}[{j}]"),
+                format!("expected a string, found {}", kind(x)),
+            )
+        })
+    })
+}
+
+/// Reads the list at `field`, a list of `what`, entry `j` by `entry(j, x)`.
+fn read_list<T>(
+    field: &str,
+    v: &Value,
+    what: &str,
+    entry: impl Fn(usize, &Value) -> Result<T, SolverError>,
+) -> Result<Vec<T>, SolverError> {
     let list = v.as_array().ok_or_else(|| {
         SolverError::invalid(
             field,
-            format!("expected a list of names, found {}", kind(v)),
+            format!("expected a list of {what}, found {}", kind(v)),
         )
     })?;
-    list.iter()
-        .enumerate()
-        .map(|(j, x)| {
-            x.as_str().map(str::to_string).ok_or_else(|| {
-                SolverError::invalid(
-                    format!("{field}[{j}]"),
-                    format!("expected a string, found {}", kind(x)),
-                )
-            })
-        })
-        .collect()
+    list.iter().enumerate().map(|(j, x)| entry(j, x)).collect()
 }
 
 /// A list of exact strings `"p/q"`.

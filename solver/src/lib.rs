@@ -59,7 +59,7 @@ pub use error::SolverError;
 pub use exact_sum::ExactSum;
 pub use mechanism::Mechanism;
 pub use model::{
-    read_number, read_numbers, Allocation, Guarantee, GuaranteeRule, Instance, LimitBelowGuarantee,
-    Mode, Oversubscribed, Pool, Rules, User,
+    read_number, read_numbers, saturated_resources, Allocation, Guarantee, GuaranteeRule, Instance,
+    LimitBelowGuarantee, Mode, Oversubscribed, Pool, Rules, User,
 };
 pub use rational::{ParseRationalError, Rational, RATIONAL_TYPE_NAME};

@@ -162,6 +162,30 @@ impl Printer {
         }
         self.product(a, t.t, quoted, out);
     }
+
+    /// User `i`'s dominant and weighted shares of `t` tasks ([`per_task_shares`]), each
+    /// after its separator; the weighted one is copied from the dominant one's text when
+    /// they are equal.
+    fn shares_near(
+        &mut self,
+        inst: &Instance,
+        i: usize,
+        t: &Tasks<'_>,
+        separators: [&str; 2],
+        quoted: bool,
+        out: &mut String,
+    ) {
+        let (dominant, weighted) = per_task_shares(inst, i);
+        out.push_str(separators[0]);
+        let start = out.len();
+        self.product_near(&dominant, t, quoted, out);
+        let end = out.len();
+        out.push_str(separators[1]);
+        match weighted {
+            Some(w) => self.product_near(&w, t, quoted, out),
+            None => out.extend_from_within(start..end),
+        }
+    }
 }
 
 /// A row's task count as [`Printer::tasks`] prepares it.
@@ -236,12 +260,9 @@ pub fn consumption(inst: &Instance, x: &Allocation) -> Vec<Rational> {
 
 /// The names of the resources used to capacity.
 pub fn saturated<'a>(inst: &'a Instance, consumption: &[Rational]) -> Vec<&'a str> {
-    consumption
-        .iter()
-        .zip(inst.capacity())
-        .zip(inst.resources())
-        .filter(|((c, r), _)| c >= r)
-        .map(|(_, name)| name.as_str())
+    leontief_solver::saturated_resources(consumption, inst.capacity())
+        .into_iter()
+        .map(|j| inst.resources()[j].as_str())
         .collect()
 }
 
@@ -380,16 +401,11 @@ pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, answer: Answer<'_>) {
         write_bundle(inst, i, buf, |d, buf| {
             printer.product_near(d, &t, true, buf)
         });
-        let (dominant, weighted) = per_task_shares(inst, i);
-        buf.push_str(",\n      \"dominant_share\": ");
-        let start = buf.len();
-        printer.product_near(&dominant, &t, true, buf);
-        let end = buf.len();
-        buf.push_str(",\n      \"weighted_share\": ");
-        match weighted {
-            Some(w) => printer.product_near(&w, &t, true, buf),
-            None => buf.extend_from_within(start..end),
-        }
+        let keys = [
+            ",\n      \"dominant_share\": ",
+            ",\n      \"weighted_share\": ",
+        ];
+        printer.shares_near(inst, i, &t, keys, true, buf);
         buf.push_str("\n    }");
     });
     if inst.num_users() > 0 {
@@ -422,16 +438,7 @@ pub fn write_csv(sink: &mut Sink<'_>, numbers: Numbers, inst: &Instance, x: &All
             buf.push(',');
             printer.product_near(d, &t, false, buf);
         }
-        let (dominant, weighted) = per_task_shares(inst, i);
-        buf.push(',');
-        let start = buf.len();
-        printer.product_near(&dominant, &t, false, buf);
-        let end = buf.len();
-        buf.push(',');
-        match weighted {
-            Some(w) => printer.product_near(&w, &t, false, buf),
-            None => buf.extend_from_within(start..end),
-        }
+        printer.shares_near(inst, i, &t, [",", ","], false, buf);
         buf.push('\n');
     });
 }

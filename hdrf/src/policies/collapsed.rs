@@ -14,7 +14,7 @@
 use leontief_solver::drf::progressive_filling_by;
 use leontief_solver::{FreezeRule, Rational};
 
-use super::{Aggregation, FluidPool, Normaliser, TreePolicy};
+use super::{FluidPool, TreePolicy};
 use crate::allocation::{Computation, TreeAllocation};
 use crate::Policy;
 use crate::Tree;
@@ -77,22 +77,6 @@ pub struct Collapsed;
 impl TreePolicy for Collapsed {
     fn policy(&self) -> Policy {
         Policy::Collapsed
-    }
-
-    fn description(&self) -> &'static str {
-        "weighted DRF over the leaves with weights g_leaf (users in pools, e.g. B/B1)"
-    }
-
-    fn normaliser(&self) -> Normaliser {
-        Normaliser::GuaranteedShare
-    }
-
-    fn aggregation(&self) -> Aggregation {
-        Aggregation::Flattened
-    }
-
-    fn key_follows_activity(&self) -> bool {
-        true
     }
 
     /// A pool is transparent: its key is its active children's smallest.

@@ -81,7 +81,7 @@
 use leontief_solver::Rational;
 
 use super::affine::{add_scaled, max_breakpoint, max_with_slope};
-use super::{Aggregation, FluidPool, Normaliser, TreePolicy};
+use super::{FluidPool, TreePolicy};
 use crate::allocation::TreeAllocation;
 use crate::error::Result;
 use crate::Policy;
@@ -131,18 +131,6 @@ pub struct Hdrf;
 impl TreePolicy for Hdrf {
     fn policy(&self) -> Policy {
         Policy::Hdrf
-    }
-
-    fn description(&self) -> &'static str {
-        "H-DRF (Bhattacharya et al., SoCC 2013): rescaled, blocked nodes ignored"
-    }
-
-    fn normaliser(&self) -> Normaliser {
-        Normaliser::Weight
-    }
-
-    fn aggregation(&self) -> Aggregation {
-        Aggregation::Effective
     }
 
     /// `max_j V_pj / w_p` over the unsaturated resources `j`.

@@ -37,7 +37,7 @@
 use leontief_solver::Rational;
 
 use super::affine::{keep_min, max_breakpoint, max_with_slope, min_breakpoint, min_linear};
-use super::{Aggregation, FluidPool, Normaliser, TreePolicy};
+use super::{FluidPool, TreePolicy};
 use crate::allocation::TreeAllocation;
 use crate::error::Result;
 use crate::Policy;
@@ -89,22 +89,6 @@ impl MinSatisfaction {
 impl TreePolicy for MinSatisfaction {
     fn policy(&self) -> Policy {
         Policy::MinSatisfaction
-    }
-
-    fn description(&self) -> &'static str {
-        "min-satisfaction HDRF: smallest satisfaction among each child's active subtree"
-    }
-
-    fn normaliser(&self) -> Normaliser {
-        Normaliser::GuaranteedShare
-    }
-
-    fn aggregation(&self) -> Aggregation {
-        Aggregation::Usage
-    }
-
-    fn key_follows_activity(&self) -> bool {
-        true
     }
 
     /// `min(σ_v, λ_v)`: the smallest satisfaction among the active nodes of the subtree.

@@ -1,7 +1,9 @@
 //! The tree policies, one file each: [`collapsed`], [`naive`], [`min_satisfaction`] and
 //! [`mod@hdrf`]. Each file holds the policy's documentation, its entry point
 //! ([`collapsed()`](collapsed::collapsed), [`naive()`](naive::naive), ...) and its
-//! [`TreePolicy`] implementation: everything the engines need to know about it.
+//! [`TreePolicy`] implementation: the formulas of its keys. What is a constant of the
+//! policy (its description, normaliser and aggregation) is read from one table, the
+//! provided methods of [`TreePolicy`], by [`TreePolicy::policy`].
 //!
 //! # What varies between policies
 //! Every engine — the fluid fill ([`crate::fill`]), the task-by-task fill
@@ -111,19 +113,43 @@ pub trait TreePolicy: Sync {
 
     /// A one-line description (the mechanism `hdrf:<policy>`'s, in `--help` and the
     /// mechanism list).
-    fn description(&self) -> &'static str;
+    fn description(&self) -> &'static str {
+        match self.policy() {
+            Policy::Collapsed => {
+                "weighted DRF over the leaves with weights g_leaf (users in pools, e.g. B/B1)"
+            }
+            Policy::Naive => "naive HDRF: smallest dominant share / weight at every pool",
+            Policy::MinSatisfaction => {
+                "min-satisfaction HDRF: smallest satisfaction among each child's active subtree"
+            }
+            Policy::Hdrf => {
+                "H-DRF (Bhattacharya et al., SoCC 2013): rescaled, blocked nodes ignored"
+            }
+        }
+    }
 
     /// What a node's share is divided by in its key; a leaf's key is its dominant share
     /// over [`Normaliser::of`] it.
-    fn normaliser(&self) -> Normaliser;
+    fn normaliser(&self) -> Normaliser {
+        match self.policy() {
+            Policy::Naive | Policy::Hdrf => Normaliser::Weight,
+            Policy::MinSatisfaction | Policy::Collapsed => Normaliser::GuaranteedShare,
+        }
+    }
 
     /// How a pool's key is made from what is below it.
-    fn aggregation(&self) -> Aggregation;
+    fn aggregation(&self) -> Aggregation {
+        match self.policy() {
+            Policy::Collapsed => Aggregation::Flattened,
+            Policy::Naive | Policy::MinSatisfaction => Aggregation::Usage,
+            Policy::Hdrf => Aggregation::Effective,
+        }
+    }
 
     /// Whether a pool's key depends on which of its children are active (it does when it
     /// takes their minimum): an engine that blocks a leaf must then recompute its ancestors'.
     fn key_follows_activity(&self) -> bool {
-        false
+        matches!(self.policy(), Policy::MinSatisfaction | Policy::Collapsed)
     }
 
     /// The key of an active pool (for [`Aggregation::Usage`] and [`Aggregation::Effective`])

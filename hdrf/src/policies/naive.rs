@@ -29,7 +29,7 @@
 use leontief_solver::Rational;
 
 use super::affine::{max_breakpoint, max_with_slope};
-use super::{Aggregation, FluidPool, Normaliser, TreePolicy};
+use super::{FluidPool, TreePolicy};
 use crate::allocation::TreeAllocation;
 use crate::error::Result;
 use crate::Policy;
@@ -74,18 +74,6 @@ pub struct Naive;
 impl TreePolicy for Naive {
     fn policy(&self) -> Policy {
         Policy::Naive
-    }
-
-    fn description(&self) -> &'static str {
-        "naive HDRF: smallest dominant share / weight at every pool"
-    }
-
-    fn normaliser(&self) -> Normaliser {
-        Normaliser::Weight
-    }
-
-    fn aggregation(&self) -> Aggregation {
-        Aggregation::Usage
     }
 
     /// `max_j U_pj / w_p`: piecewise linear, its slope that of the dominant resource.

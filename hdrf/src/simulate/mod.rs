@@ -538,34 +538,20 @@ pub fn simulate(scenario: &Scenario, config: &SimConfig) -> Result<Simulation> {
     let seed = config.seed.unwrap_or(scenario.seed);
     let params = engine::Params {
         policy: config.policy,
+        configured_machines: config.machines,
         machines: k,
         preemption: config.preemption.clone(),
         record: config.record.clone(),
-        horizon: horizon.clone(),
-        warmup: warmup.clone(),
-        tolerance: tolerance.clone(),
+        horizon,
+        warmup,
+        tolerance,
         seed,
         tie: config.tie.clone(),
         max_events: config.max_events,
     };
-    let out = engine::Engine::new(scenario, params, initial).run()?;
-    debug_assert_eq!(out.nodes.len(), tree.len());
-    Ok(Simulation {
-        policy: config.policy,
-        machines: config.machines,
-        preemption: config.preemption.clone(),
-        horizon,
-        warmup,
-        starvation_tolerance: tolerance,
-        seed,
-        tie: config.tie.clone(),
-        started: out.started,
-        completed: out.completed,
-        preempted: out.preempted,
-        events: out.events,
-        nodes: out.nodes,
-        series: out.series,
-    })
+    let run = engine::Engine::new(scenario, params, initial).run()?;
+    debug_assert_eq!(run.nodes.len(), tree.len());
+    Ok(run)
 }
 
 /// The whole tasks each leaf holds at time 0: its `usage` must be a whole number of its

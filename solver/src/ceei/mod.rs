@@ -370,24 +370,15 @@ impl Ceei {
         Self::default()
     }
 
-    /// Sets the target relative duality gap (in `(0, 1)`; see
-    /// [`CeeiOutcome::relative_gap`] for the definition).
-    pub fn tolerance(mut self, tolerance: f64) -> Self {
-        self.tolerance = tolerance;
-        self
-    }
-
-    /// Sets the Newton iteration limit (at least 1).
-    pub fn max_iterations(mut self, max_iterations: usize) -> Self {
-        self.max_iterations = max_iterations;
-        self
-    }
-
-    /// Turns the exact certification attempt on (default) or off. Off, the answer is
-    /// always numeric, with its proven gap bound.
-    pub fn certification(mut self, on: bool) -> Self {
-        self.certify = on;
-        self
+    crate::setters! {
+        /// Sets the target relative duality gap (in `(0, 1)`; see
+        /// [`CeeiOutcome::relative_gap`] for the definition).
+        tolerance(tolerance: f64) => tolerance = tolerance;
+        /// Sets the Newton iteration limit (at least 1).
+        max_iterations(max_iterations: usize) => max_iterations = max_iterations;
+        /// Turns the exact certification attempt on (default) or off. Off, the answer is
+        /// always numeric, with its proven gap bound.
+        certification(on: bool) => certify = on;
     }
 
     fn check_options(&self) -> Result<(), SolverError> {

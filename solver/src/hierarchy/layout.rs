@@ -5,6 +5,8 @@
 use std::collections::HashMap;
 
 use super::{NodeSpec, MAX_DEPTH};
+use crate::json::{check_vector, Sign};
+use crate::model::{check_node_name, check_positive};
 use crate::{Mode, Pool, Rational, SolverError, User};
 
 /// A tree spec laid out as pools and users, with where each was in the tree form.
@@ -120,30 +122,12 @@ impl Layout {
     ) -> Result<(), SolverError> {
         let m = self.m;
         let field = |f: &str| format!("{at}.{f}");
-        if demand.len() != m {
-            return Err(SolverError::invalid(
-                field("demand"),
-                format!(
-                    "expected {m} entries, one per resource, found {}",
-                    demand.len()
-                ),
-            ));
+        // The field's path is written only for the message.
+        if demand.len() != m || demand.iter().any(Rational::is_negative) {
+            check_vector(&field("demand"), demand, m, Sign::NonNegative)?;
         }
-        for (j, d) in demand.iter().enumerate() {
-            if d.is_negative() {
-                return Err(SolverError::invalid(
-                    format!("{at}.demand[{j}]"),
-                    format!("must not be negative, found {d}"),
-                ));
-            }
-        }
-        if let Some(t) = &spec.cap
-            && !t.is_positive()
-        {
-            return Err(SolverError::invalid(
-                field("tasks"),
-                format!("must be positive, found {t}"),
-            ));
+        if let Some(t) = &spec.cap {
+            check_positive(t, || field("tasks"))?;
         }
         if spec.mode.is_some() {
             return Err(SolverError::invalid(
@@ -245,24 +229,8 @@ fn check_node(spec: &NodeSpec, at: &str, depth: usize) -> Result<(), SolverError
             format!("the tree is deeper than {MAX_DEPTH} levels"),
         ));
     }
-    if spec.name.is_empty() {
-        return Err(SolverError::invalid(field("name"), "empty name"));
-    }
-    if spec.name.contains('/') {
-        return Err(SolverError::invalid(
-            field("name"),
-            format!(
-                "{:?} contains '/', which separates the parts of a path",
-                spec.name
-            ),
-        ));
-    }
-    if !spec.weight.is_positive() {
-        return Err(SolverError::invalid(
-            field("weight"),
-            format!("must be positive, found {}", spec.weight),
-        ));
-    }
+    check_node_name(&spec.name, || field("name"))?;
+    check_positive(&spec.weight, || field("weight"))?;
     match (&spec.demand, &spec.children) {
         (Some(_), Some(_)) => Err(SolverError::invalid(
             at,

@@ -47,6 +47,7 @@
 use serde_json::Value;
 
 use super::{read_tree_form, Hierarchy, NodeSpec, TreeNode, MAX_DEPTH};
+use crate::model::check_no_slash;
 use crate::{Instance, Mode, Rational, Rules, SolverError, User};
 
 /// Index of a node in a [`Tree`]: nodes are numbered in pre-order, the root is 0 (the
@@ -272,15 +273,7 @@ impl Tree {
                     format!("the tree is deeper than {MAX_DEPTH} levels"),
                 ));
             }
-            if node.name.contains('/') {
-                return Err(SolverError::invalid(
-                    field,
-                    format!(
-                        "{:?} contains '/', which separates the parts of a path",
-                        node.name
-                    ),
-                ));
-            }
+            check_no_slash(&node.name, || field)?;
         }
         // The tree's instance lists its users in pre-order, so that a leaf's user index is
         // its rank among the leaves (the node order does not change: it follows the users).

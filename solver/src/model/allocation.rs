@@ -182,13 +182,7 @@ impl Allocation {
 
     /// Indices of the resources used to capacity.
     pub fn saturated(&self, instance: &Instance) -> Vec<usize> {
-        self.consumption(instance)
-            .iter()
-            .zip(instance.capacity())
-            .enumerate()
-            .filter(|(_, (c, r))| c >= r)
-            .map(|(j, _)| j)
-            .collect()
+        saturated_resources(&self.consumption(instance), instance.capacity())
     }
 
     /// Whether the allocation respects capacities and caps and gives no negative tasks.
@@ -217,4 +211,23 @@ impl Allocation {
     pub fn weighted_share(&self, instance: &Instance, i: usize) -> Rational {
         &self.tasks[i] * &instance.task_weighted_share(i)
     }
+}
+
+/// Indices of the resources whose `consumption` reaches their `capacity`.
+///
+/// # Example
+/// ```
+/// use leontief_solver::{saturated_resources, Rational};
+/// let used: [Rational; 2] = [9.into(), 12.into()];
+/// let capacity: [Rational; 2] = [9.into(), 18.into()];
+/// assert_eq!(saturated_resources(&used, &capacity), [0]);
+/// ```
+pub fn saturated_resources(consumption: &[Rational], capacity: &[Rational]) -> Vec<usize> {
+    consumption
+        .iter()
+        .zip(capacity)
+        .enumerate()
+        .filter(|(_, (c, r))| c >= r)
+        .map(|(j, _)| j)
+        .collect()
 }

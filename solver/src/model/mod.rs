@@ -29,7 +29,7 @@ use crate::hierarchy::{lay_out, Field, Hierarchy, NodeSpec};
 use crate::{Rational, SolverError};
 
 pub use crate::json::{read_number, read_numbers};
-pub use allocation::Allocation;
+pub use allocation::{saturated_resources, Allocation};
 pub use pool::Pool;
 pub use production::{Guarantee, GuaranteeRule, LimitBelowGuarantee, Mode, Oversubscribed, Rules};
 pub use user::User;
@@ -37,6 +37,7 @@ pub use user::User;
 pub(crate) use json::Production;
 use pool::{path_of, prune_pools};
 use validate::validate_resources;
+pub(crate) use validate::{check_no_slash, check_node_name, check_positive};
 
 mod allocation;
 mod flat_fast;
@@ -259,11 +260,17 @@ impl Instance {
 
     /// The same instance resolved with other rules (see [`Rules`]).
     pub fn with_rules(&self, rules: Rules) -> Result<Self, SolverError> {
+        self.rebuilt(self.capacity.clone(), rules)
+    }
+
+    /// The same users, idle leaves and pools with these capacities and rules, validated and
+    /// resolved again.
+    fn rebuilt(&self, capacity: Vec<Rational>, rules: Rules) -> Result<Self, SolverError> {
         let mut users = self.users.clone();
         users.extend(self.idle.iter().cloned());
         Self::build(
             self.resources.clone(),
-            self.capacity.clone(),
+            capacity,
             self.pools.clone(),
             users,
             (self.hierarchical, true),

@@ -68,22 +68,12 @@ impl Instance {
                     "all entries are zero; a user must demand some resource",
                 ));
             }
-            if !u.weight.is_positive() {
-                return Err(SolverError::invalid(
-                    at("weight"),
-                    format!("must be positive, found {}", u.weight),
-                ));
-            }
+            check_positive(&u.weight, || at("weight"))?;
             if let Some(w) = &u.resource_weights {
                 check_vector(&at("weights"), w, m, Sign::Positive)?;
             }
-            if let Some(t) = &u.cap
-                && !t.is_positive()
-            {
-                return Err(SolverError::invalid(
-                    at("tasks"),
-                    format!("must be positive, found {t}"),
-                ));
+            if let Some(t) = &u.cap {
+                check_positive(t, || at("tasks"))?;
             }
             if u.guarantee.is_some() {
                 // The path is written only when there is a field to check.
@@ -146,24 +136,8 @@ impl Instance {
         let mut siblings = HashSet::new();
         for (k, p) in self.pools.iter().enumerate() {
             let at = |f: &str| format!("pools[{k}].{f}");
-            if p.name.is_empty() {
-                return Err(SolverError::invalid(at("name"), "empty name"));
-            }
-            if p.name.contains('/') {
-                return Err(SolverError::invalid(
-                    at("name"),
-                    format!(
-                        "{:?} contains '/', which separates the parts of a path",
-                        p.name
-                    ),
-                ));
-            }
-            if !p.weight.is_positive() {
-                return Err(SolverError::invalid(
-                    at("weight"),
-                    format!("must be positive, found {}", p.weight),
-                ));
-            }
+            check_node_name(&p.name, || at("name"))?;
+            check_positive(&p.weight, || at("weight"))?;
             if let Some(q) = p.parent
                 && q >= k
             {
@@ -187,6 +161,47 @@ impl Instance {
         }
         Ok(())
     }
+}
+
+/// A pool's or a node's name, one part of a path: not empty and without `/`; `field` names
+/// it in the error.
+pub(crate) fn check_node_name(
+    name: &str,
+    field: impl FnOnce() -> String,
+) -> Result<(), SolverError> {
+    if name.is_empty() {
+        return Err(SolverError::invalid(field(), "empty name"));
+    }
+    check_no_slash(name, field)
+}
+
+/// A name without `/`, which separates the parts of a path.
+pub(crate) fn check_no_slash(
+    name: &str,
+    field: impl FnOnce() -> String,
+) -> Result<(), SolverError> {
+    if name.contains('/') {
+        return Err(SolverError::invalid(
+            field(),
+            format!("{name:?} contains '/', which separates the parts of a path"),
+        ));
+    }
+    Ok(())
+}
+
+/// A weight or a cap: positive; `field` names it in the error (written only then: a
+/// million users are read fast).
+pub(crate) fn check_positive(
+    x: &Rational,
+    field: impl FnOnce() -> String,
+) -> Result<(), SolverError> {
+    if !x.is_positive() {
+        return Err(SolverError::invalid(
+            field(),
+            format!("must be positive, found {x}"),
+        ));
+    }
+    Ok(())
 }
 
 /// A guarantee as written: a vector of `m` non-negative entries, or a fraction in `[0, 1]`.

@@ -71,30 +71,12 @@ impl Instance {
     /// assert!(inst.with_capacity(vec![0.into()]).is_err());
     /// ```
     pub fn with_capacity(&self, capacity: Vec<Rational>) -> Result<Self, SolverError> {
-        if capacity.len() != self.capacity.len() {
-            return Err(SolverError::invalid(
-                "capacity",
-                format!(
-                    "expected {} entries, one per resource, found {}",
-                    self.capacity.len(),
-                    capacity.len()
-                ),
-            ));
-        }
+        crate::json::check_length("capacity", &capacity, self.capacity.len())?;
         validate_resources(&self.resources, &capacity)?;
         if self.has_production_fields() {
             // Guarantees (fractions of the capacity) and usages depend on the capacity:
             // resolve and check them again.
-            let mut users = self.users.clone();
-            users.extend(self.idle.iter().cloned());
-            return Self::build(
-                self.resources.clone(),
-                capacity,
-                self.pools.clone(),
-                users,
-                (self.hierarchical, true),
-                self.rules,
-            );
+            return self.rebuilt(capacity, self.rules);
         }
         Ok(Instance {
             resources: self.resources.clone(),

@@ -45,8 +45,8 @@ use super::exact::Answer;
 use super::scenarios::{count_lie_profiles, structured_lies, Bounds, LieProfiles};
 use super::tolerance::{Bounded, Judge, Test};
 use super::{
-    by_resource, by_user_figure, check_tasks, figure, object, report_gauge, truth_gauge,
-    user_figure, user_name, ExactFigures, Outcome, Verdict, Witness,
+    by_resource, by_user_figure, check_tasks, figure, first_violation, object, on_given,
+    report_gauge, truth_gauge, user_figure, user_name, ExactFigures, Outcome, Verdict, Witness,
 };
 use crate::{Allocation, Instance, Mechanism, Rational, SolverError};
 
@@ -214,16 +214,9 @@ pub fn sp_scenario(
     liar: usize,
     report: &[Rational],
 ) -> Result<Option<SpWitness>, SolverError> {
-    check_tasks(instance, truth, "allocation")?;
-    let truth = Answer::given(truth.clone());
-    sp_judged(
-        mechanism,
-        instance,
-        &truth,
-        liar,
-        report,
-        &mut Judge::on(&truth),
-    )
+    on_given(instance, truth, |truth, judge| {
+        sp_judged(mechanism, instance, truth, liar, report, judge)
+    })
 }
 
 /// [`sp_scenario`], recording the allocations and excused comparisons in `judge`.
@@ -235,7 +228,6 @@ pub(crate) fn sp_judged(
     report: &[Rational],
     judge: &mut Judge,
 ) -> Result<Option<SpWitness>, SolverError> {
-    check_tasks(instance, &truth.allocation, "allocation")?;
     check_user(instance, liar, "scenario.lies")?;
     judge.involve(truth);
     let lied = instance.with_demand(liar, report.to_vec())?;
@@ -277,65 +269,40 @@ fn sp_on(
 }
 
 /// SP over every user's [`structured_lies`]; stops at the first profitable one.
-///
-/// # Errors
-/// When `truth` does not fit or the mechanism fails.
-///
-/// # Example
-/// ```
-/// use leontief_solver::properties::manipulation::sp_bounded;
-/// use leontief_solver::{Drf, Instance, Mechanism, User};
-/// let paper = Instance::new(vec![9.into(), 18.into()],
-///     vec![User::new("A", [1, 4]), User::new("B", [3, 1])]).unwrap();
-/// let truth = Drf::extended().allocate(&paper).unwrap();
-/// let out = sp_bounded(&Drf::extended(), &paper, &truth).unwrap();
-/// assert!(out.verdict.holds && out.bounded);
-/// assert_eq!(out.scenarios, 12); // 6 structured lies each
-/// ```
-pub fn sp_bounded(
-    mechanism: &dyn Mechanism,
-    instance: &Instance,
-    truth: &Allocation,
-) -> Result<Outcome, SolverError> {
-    check_tasks(instance, truth, "allocation")?;
-    sp_bounded_on(mechanism, instance, &Answer::given(truth.clone()))
-}
-
-/// [`sp_bounded`] on the truthful answer with its exact form.
-pub(crate) fn sp_bounded_on(
+pub(crate) fn sp_bounded(
     mechanism: &dyn Mechanism,
     instance: &Instance,
     truth: &Answer,
 ) -> Result<Outcome, SolverError> {
-    check_tasks(instance, &truth.allocation, "allocation")?;
-    let mut judge = Judge::on(truth);
-    let mut tried = 0;
-    for liar in 0..instance.num_users() {
-        let before = truthful_utility(instance, truth, liar);
-        for report in structured_lies(instance, liar) {
-            // Structured lies are valid reports; anything else is simply not a scenario.
-            let Ok(lied) = instance.with_demand(liar, report) else {
-                continue;
-            };
-            tried += 1;
-            if let Some(w) = sp_on(mechanism, instance, &lied, liar, &before, &mut judge)? {
+    let before = truthful_utilities(instance, truth);
+    // Structured lies are valid reports; anything else is simply not a scenario.
+    let lies = (0..instance.num_users()).flat_map(|liar| {
+        structured_lies(instance, liar)
+            .into_iter()
+            .filter_map(move |report| Some((liar, instance.with_demand(liar, report).ok()?)))
+    });
+    first_violation(
+        Judge::on(truth),
+        true,
+        lies,
+        |(liar, lied), tried, judge| {
+            let found = sp_on(mechanism, instance, &lied, liar, &before[liar], judge)?;
+            Ok(found.map(|w| {
                 let note = format!(
                     "user {} gains by misreporting (bounded: found at structured lie {tried})",
                     user_name(instance, liar)
                 );
-                return Ok(judge.outcome(Verdict::fails(Witness::Sp(w), note), tried, true));
-            }
-        }
-    }
-    Ok(judge.outcome(
-        Verdict::holds(format!(
-            "bounded: no profitable lie among {tried} structured lies (each user: components \
-             doubled, plus the largest, zeroed; unused resources at 1/2 and 1 x the dominant \
-             share; dominant component halved and doubled)"
-        )),
-        tried,
-        true,
-    ))
+                Verdict::fails(Witness::Sp(w), note)
+            }))
+        },
+        |tried| {
+            format!(
+                "bounded: no profitable lie among {tried} structured lies (each user: \
+                 components doubled, plus the largest, zeroed; unused resources at 1/2 and 1 x \
+                 the dominant share; dominant component halved and doubled)"
+            )
+        },
+    )
 }
 
 /// Decides one group lie in one reading: `Some` witness when it violates it.
@@ -362,16 +329,9 @@ pub fn gsp_scenario(
     reports: &[(usize, Vec<Rational>)],
     reading: GspReading,
 ) -> Result<Option<GspWitness>, SolverError> {
-    check_tasks(instance, truth, "allocation")?;
-    let truth = Answer::given(truth.clone());
-    gsp_judged(
-        mechanism,
-        instance,
-        &truth,
-        reports,
-        reading,
-        &mut Judge::on(&truth),
-    )
+    on_given(instance, truth, |truth, judge| {
+        gsp_judged(mechanism, instance, truth, reports, reading, judge)
+    })
 }
 
 /// [`gsp_scenario`], recording the allocations and excused comparisons in `judge`.
@@ -383,7 +343,6 @@ pub(crate) fn gsp_judged(
     reading: GspReading,
     judge: &mut Judge,
 ) -> Result<Option<GspWitness>, SolverError> {
-    check_tasks(instance, &truth.allocation, "allocation")?;
     judge.involve(truth);
     if reports.is_empty() {
         return Err(SolverError::invalid(
@@ -494,90 +453,57 @@ fn gsp_on(
 
 /// GSP in one reading over the group-lie profiles of [`LieProfiles`] built from every
 /// user's [`structured_lies`], within `bounds`; stops at the first violation.
-///
-/// # Errors
-/// When `truth` does not fit or the mechanism fails.
-///
-/// # Example
-/// ```
-/// use leontief_solver::properties::manipulation::{gsp_bounded, GspReading};
-/// use leontief_solver::properties::Bounds;
-/// use leontief_solver::{Drf, Instance, Mechanism, User};
-/// let paper = Instance::new(vec![9.into(), 18.into()],
-///     vec![User::new("A", [1, 4]), User::new("B", [3, 1])]).unwrap();
-/// let truth = Drf::extended().allocate(&paper).unwrap();
-/// let out = gsp_bounded(&Drf::extended(), &paper, &truth, GspReading::Weak, &Bounds::default()).unwrap();
-/// assert!(out.verdict.holds && out.bounded);
-/// assert_eq!(out.scenarios, 6 + 6 + 6 * 6); // singles and pairs
-/// ```
-pub fn gsp_bounded(
-    mechanism: &dyn Mechanism,
-    instance: &Instance,
-    truth: &Allocation,
-    reading: GspReading,
-    bounds: &Bounds,
-) -> Result<Outcome, SolverError> {
-    check_tasks(instance, truth, "allocation")?;
-    let truth = Answer::given(truth.clone());
-    gsp_bounded_on(mechanism, instance, &truth, reading, bounds)
-}
-
-/// [`gsp_bounded`] on the truthful answer with its exact form.
-pub(crate) fn gsp_bounded_on(
+pub(crate) fn gsp_bounded(
     mechanism: &dyn Mechanism,
     instance: &Instance,
     truth: &Answer,
     reading: GspReading,
     bounds: &Bounds,
 ) -> Result<Outcome, SolverError> {
-    check_tasks(instance, &truth.allocation, "allocation")?;
     let n = instance.num_users();
     let lies: Vec<Vec<Vec<Rational>>> = (0..n).map(|i| structured_lies(instance, i)).collect();
     let counts: Vec<usize> = lies.iter().map(Vec::len).collect();
     let max_liars = bounds.liars_for(n);
     let total = count_lie_profiles(&counts, max_liars);
     let before = truthful_utilities(instance, truth);
-    let mut judge = Judge::on(truth);
-    let mut tried = 0;
-    let mut reports: Vec<(usize, &[Rational])> = Vec::with_capacity(max_liars);
-    for profile in LieProfiles::new(counts, max_liars, bounds.max_profiles) {
-        reports.clear();
-        reports.extend(profile.iter().map(|&(i, l)| (i, lies[i][l].as_slice())));
-        let Ok(lied) = with_reports(instance, &reports) else {
-            continue;
-        };
-        tried += 1;
-        if let Some(w) = gsp_on(
-            mechanism, instance, &lied, &reports, &before, reading, &mut judge,
-        )? {
-            return Ok(judge.outcome(
-                Verdict::fails(
-                    Witness::Gsp(w),
-                    format!(
-                        "a group lie violates {} (bounded: found at profile {tried})",
-                        reading.name()
-                    ),
-                ),
-                tried,
-                true,
-            ));
-        }
-    }
-    let cut = if (tried as u128) < total {
-        format!(", cut at {} profiles", bounds.max_profiles)
-    } else {
-        String::new()
-    };
-    Ok(judge.outcome(
-        Verdict::holds(format!(
-            "bounded: no {} violation among {tried} of {total} group-lie profiles \
-             (1 to {max_liars} liars, each telling one structured lie{cut}; the coalition is \
-             the liars plus whoever gains)",
-            reading.name()
-        )),
-        tried,
+    let profiles = LieProfiles::new(counts, max_liars, bounds.max_profiles).filter_map(|profile| {
+        let reports: Vec<(usize, &[Rational])> = profile
+            .iter()
+            .map(|&(i, l)| (i, lies[i][l].as_slice()))
+            .collect();
+        let lied = with_reports(instance, &reports).ok()?;
+        Some((reports, lied))
+    });
+    first_violation(
+        Judge::on(truth),
         true,
-    ))
+        profiles,
+        |(reports, lied): (Vec<(usize, &[Rational])>, Instance), tried, judge| {
+            let found = gsp_on(
+                mechanism, instance, &lied, &reports, &before, reading, judge,
+            )?;
+            Ok(found.map(|w| {
+                let note = format!(
+                    "a group lie violates {} (bounded: found at profile {tried})",
+                    reading.name()
+                );
+                Verdict::fails(Witness::Gsp(w), note)
+            }))
+        },
+        |tried| {
+            let cut = if (tried as u128) < total {
+                format!(", cut at {} profiles", bounds.max_profiles)
+            } else {
+                String::new()
+            };
+            format!(
+                "bounded: no {} violation among {tried} of {total} group-lie profiles \
+                 (1 to {max_liars} liars, each telling one structured lie{cut}; the coalition \
+                 is the liars plus whoever gains)",
+                reading.name()
+            )
+        },
+    )
 }
 
 #[cfg(test)]

@@ -36,11 +36,11 @@
 //! # Exact algebraic answers
 //! An approximate answer may have an exact form: CEEI's equilibrium is real algebraic, and
 //! [`Mechanism::algebraic_tasks`] gives it (found in a number field and accepted only after
-//! the exact KKT check). [`check`] and [`check_with`] ask for it — for the truthful answer
-//! and for the answer under every scenario (the lie, the departure, the grown capacities) —
-//! and then decide every comparison exactly with the algebraic kernel, equality included:
-//! utilities, shares and envied bundles are `min(T, c · x)` of one task count (a Möbius image
-//! of it), a resource's consumption an exact sum, each compared by
+//! the exact KKT check). [`check`] asks for it — for the truthful answer and for the answer
+//! under every scenario (the lie, the departure, the grown capacities) — and then decides
+//! every comparison exactly with the algebraic kernel, equality included: utilities, shares
+//! and envied bundles are `min(T, c · x)` of one task count (a Möbius image of it), a
+//! resource's consumption an exact sum, each compared by
 //! [`RealAlgebraic::try_cmp`](crate::algebraic::RealAlgebraic::try_cmp) or
 //! [`RealAlgebraic::cmp_rational`](crate::algebraic::RealAlgebraic::cmp_rational). The report
 //! is then [`CheckReport::exact`], carries no tolerance, and writes its task counts and the
@@ -48,8 +48,9 @@
 //! its decimal and closed form). Where the exact form is refused (a stated limit of the exact
 //! solve: too many users, more than three positive prices, the degree) the tolerance
 //! judgement above applies and the note gives the reason. The scenario functions of
-//! [`manipulation`] and [`monotonicity`] and the allocation oracles, which searches call on
-//! every candidate, judge the allocations they are given as given.
+//! [`manipulation`] and [`monotonicity`], the allocation oracles and [`check_with`], which
+//! verification and searches call on every instance and candidate, judge the allocations
+//! they are given as given: the exact solve is too costly for that many.
 //! Exact allocations (`tolerance == None`) are judged exactly, with no margin: a violation
 //! of `1e-30` is a violation.
 //!
@@ -469,6 +470,26 @@ pub struct Outcome {
     pub bounded: bool,
 }
 
+/// Tries the scenarios in order and stops at the first violation: `decide` gives the
+/// failing verdict of a scenario (the `tried`-th, from 1), if any, and `holds` the note of
+/// the holding verdict after `tried` scenarios.
+fn first_violation<S>(
+    mut judge: Judge,
+    bounded: bool,
+    scenarios: impl IntoIterator<Item = S>,
+    mut decide: impl FnMut(S, usize, &mut Judge) -> Result<Option<Verdict>, SolverError>,
+    holds: impl FnOnce(usize) -> String,
+) -> Result<Outcome, SolverError> {
+    let mut tried = 0;
+    for scenario in scenarios {
+        tried += 1;
+        if let Some(fails) = decide(scenario, tried, &mut judge)? {
+            return Ok(judge.outcome(fails, tried, bounded));
+        }
+    }
+    Ok(judge.outcome(Verdict::holds(holds(tried)), tried, bounded))
+}
+
 /// The result of [`check`]: the truthful allocation, the verdict and how it was reached.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CheckReport {
@@ -586,10 +607,12 @@ pub fn check(
     scenario: &Scenario,
 ) -> Result<CheckReport, SolverError> {
     let truth = mechanism.allocate(instance)?;
-    check_with(
+    check_tasks(instance, &truth, "allocation")?;
+    let truth = Answer::of(mechanism, instance, truth);
+    check_answer(
         mechanism,
         instance,
-        &truth,
+        truth,
         property,
         scenario,
         &Bounds::default(),
@@ -598,7 +621,8 @@ pub fn check(
 
 /// [`check`] with the mechanism's truthful answer already computed (so that a driver
 /// checking several properties computes it once) and explicit bounds for the default
-/// scenario sets.
+/// scenario sets. Unlike [`check`], it judges every answer as given and does not seek the
+/// exact algebraic form ([`Mechanism::algebraic_tasks`]).
 ///
 /// # Errors
 /// As [`check`]; also when `truth` does not have one entry per user.
@@ -616,6 +640,15 @@ pub fn check(
 ///     let r = check_with(&drf, &paper, &truth, p, &Scenario::Bounded, &bounds).unwrap();
 ///     assert!(r.verdict.holds, "{p}");
 /// }
+/// // SP tries each user's 6 structured lies; PM both departures, which is exhaustive.
+/// let sp = check_with(&drf, &paper, &truth, Property::Sp, &Scenario::Bounded, &bounds).unwrap();
+/// assert_eq!((sp.scenarios, sp.bounded), (12, true));
+/// let pm = check_with(&drf, &paper, &truth, Property::Pm, &Scenario::Bounded, &bounds).unwrap();
+/// assert_eq!((pm.scenarios, pm.bounded), (2, false));
+/// // Under the default bounds GSP tries single liars and pairs of liars.
+/// let all = Bounds::default();
+/// let gsp = check_with(&drf, &paper, &truth, Property::GspWeak, &Scenario::Bounded, &all).unwrap();
+/// assert_eq!(gsp.scenarios, 6 + 6 + 6 * 6);
 /// ```
 pub fn check_with(
     mechanism: &dyn Mechanism,
@@ -625,8 +658,20 @@ pub fn check_with(
     scenario: &Scenario,
     bounds: &Bounds,
 ) -> Result<CheckReport, SolverError> {
-    check_tasks(instance, truth, "allocation")?;
-    let truth = Answer::of(mechanism, instance, truth.clone());
+    let truth = given(instance, truth)?;
+    check_answer(mechanism, instance, truth, property, scenario, bounds)
+}
+
+/// The report on `truth`, the mechanism's answer on `instance`: with its exact form when
+/// [`Answer::of`] sought one ([`check`]), as given otherwise ([`check_with`]).
+fn check_answer(
+    mechanism: &dyn Mechanism,
+    instance: &Instance,
+    truth: Answer,
+    property: Property,
+    scenario: &Scenario,
+    bounds: &Bounds,
+) -> Result<CheckReport, SolverError> {
     let outcome = decide(mechanism, instance, &truth, property, scenario, bounds)?;
     let exact = mechanism.is_exact() || (truth.is_exact() && outcome.verdict.tolerance.is_none());
     let exact_note = if mechanism.is_exact() {
@@ -691,9 +736,7 @@ fn decide(
     // One scenario decided exactly is not the whole property: bounded.
     let single = |verdict: Verdict, judge: &Judge| judge.outcome(verdict, 1, true);
     match (property, scenario) {
-        (Property::Sp, Scenario::Bounded) => {
-            manipulation::sp_bounded_on(mechanism, instance, truth)
-        }
+        (Property::Sp, Scenario::Bounded) => manipulation::sp_bounded(mechanism, instance, truth),
         (Property::Sp, Scenario::Lies(lies)) => {
             let [(liar, report)] = lies.as_slice() else {
                 return wrong("exactly one liar (use gsp-strong or gsp-weak for groups)");
@@ -716,7 +759,7 @@ fn decide(
             };
             match scenario {
                 Scenario::Bounded => {
-                    manipulation::gsp_bounded_on(mechanism, instance, truth, reading, bounds)
+                    manipulation::gsp_bounded(mechanism, instance, truth, reading, bounds)
                 }
                 Scenario::Lies(lies) => {
                     let found = manipulation::gsp_judged(
@@ -739,9 +782,7 @@ fn decide(
                 _ => wrong("lies (a list of users and their reports)"),
             }
         }
-        (Property::Pm, Scenario::Bounded) => {
-            monotonicity::pm_bounded_on(mechanism, instance, truth)
-        }
+        (Property::Pm, Scenario::Bounded) => monotonicity::pm_bounded(mechanism, instance, truth),
         (Property::Pm, Scenario::Remove(k)) => {
             let found = monotonicity::pm_judged(mechanism, instance, truth, *k, &mut judge)?;
             Ok(single(
@@ -752,9 +793,7 @@ fn decide(
                 &judge,
             ))
         }
-        (Property::Rm, Scenario::Bounded) => {
-            monotonicity::rm_bounded_on(mechanism, instance, truth)
-        }
+        (Property::Rm, Scenario::Bounded) => monotonicity::rm_bounded(mechanism, instance, truth),
         (Property::Rm, Scenario::Capacity(c)) => {
             let found = monotonicity::rm_judged(mechanism, instance, truth, c, &mut judge)?;
             Ok(single(
@@ -855,6 +894,22 @@ fn report_gauge(instance: &Instance, i: usize, report: &[Rational]) -> Gauge {
     )
 }
 
+/// `truth`, checked to have one entry per user, to be judged as given.
+fn given(instance: &Instance, truth: &Allocation) -> Result<Answer, SolverError> {
+    check_tasks(instance, truth, "allocation")?;
+    Ok(Answer::given(truth.clone()))
+}
+
+/// Decides one scenario on `truth`, checked and judged as given, with a [`Judge`] on it.
+fn on_given<T>(
+    instance: &Instance,
+    truth: &Allocation,
+    decide: impl FnOnce(&Answer, &mut Judge) -> Result<T, SolverError>,
+) -> Result<T, SolverError> {
+    let truth = given(instance, truth)?;
+    decide(&truth, &mut Judge::on(&truth))
+}
+
 /// `tasks` has one entry per user.
 fn check_tasks(instance: &Instance, x: &Allocation, field: &str) -> Result<(), SolverError> {
     if x.tasks.len() != instance.num_users() {
@@ -906,12 +961,7 @@ fn by_resource(instance: &Instance, v: &[Rational]) -> Value {
 
 /// `{user name: value}`.
 fn by_user(instance: &Instance, v: &[Rational]) -> Value {
-    Value::Object(
-        v.iter()
-            .enumerate()
-            .map(|(i, x)| (user_name(instance, i), exact(x)))
-            .collect(),
-    )
+    by_user_figure(instance, None, "", v)
 }
 
 /// An exact figure in its serde form (`"p/q"` or the algebraic document).
@@ -946,13 +996,7 @@ fn by_user_figure(
     Value::Object(
         v.iter()
             .enumerate()
-            .map(|(i, x)| {
-                let value = figures
-                    .and_then(|f| f.user(key, i))
-                    .and_then(exact_figure)
-                    .unwrap_or_else(|| exact(x));
-                (user_name(instance, i), value)
-            })
+            .map(|(i, x)| (user_name(instance, i), user_figure(figures, key, i, x)))
             .collect(),
     )
 }

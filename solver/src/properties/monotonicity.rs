@@ -29,8 +29,8 @@ use super::exact::Answer;
 use super::scenarios::{capacity_grid, departures};
 use super::tolerance::{Bounded, Judge, Test};
 use super::{
-    by_resource, by_user_figure, check_tasks, exact_figure, figure, object, truth_gauge, user_name,
-    ExactFigures, Outcome, Verdict, Witness,
+    by_resource, by_user_figure, check_tasks, exact_figure, figure, first_violation, object,
+    on_given, truth_gauge, user_name, ExactFigures, Outcome, Verdict, Witness,
 };
 use crate::ceei::ExactNumber;
 use crate::{Allocation, Instance, Mechanism, Rational, SolverError};
@@ -144,9 +144,9 @@ pub fn pm_scenario(
     truth: &Allocation,
     leaving: usize,
 ) -> Result<Option<PmWitness>, SolverError> {
-    check_tasks(instance, truth, "allocation")?;
-    let truth = Answer::given(truth.clone());
-    pm_judged(mechanism, instance, &truth, leaving, &mut Judge::on(&truth))
+    on_given(instance, truth, |truth, judge| {
+        pm_judged(mechanism, instance, truth, leaving, judge)
+    })
 }
 
 /// [`pm_scenario`], recording the allocations and excused comparisons in `judge`.
@@ -157,7 +157,6 @@ pub(crate) fn pm_judged(
     leaving: usize,
     judge: &mut Judge,
 ) -> Result<Option<PmWitness>, SolverError> {
-    check_tasks(instance, &truth.allocation, "allocation")?;
     judge.involve(truth);
     let n = instance.num_users();
     if leaving >= n {
@@ -211,38 +210,11 @@ pub(crate) fn pm_judged(
 
 /// PM over every single departure ([`departures`]); stops at the first violation. Not
 /// applicable with one user.
-///
-/// # Errors
-/// When `truth` does not fit or the mechanism fails.
-///
-/// # Example
-/// ```
-/// use leontief_solver::properties::monotonicity::pm_bounded;
-/// use leontief_solver::{Drf, Instance, Mechanism, User};
-/// let paper = Instance::new(vec![9.into(), 18.into()],
-///     vec![User::new("A", [1, 4]), User::new("B", [3, 1])]).unwrap();
-/// let truth = Drf::extended().allocate(&paper).unwrap();
-/// let out = pm_bounded(&Drf::extended(), &paper, &truth).unwrap();
-/// assert!(out.verdict.holds && !out.bounded);
-/// assert_eq!(out.scenarios, 2);
-/// ```
-pub fn pm_bounded(
-    mechanism: &dyn Mechanism,
-    instance: &Instance,
-    truth: &Allocation,
-) -> Result<Outcome, SolverError> {
-    check_tasks(instance, truth, "allocation")?;
-    let truth = Answer::given(truth.clone());
-    pm_bounded_on(mechanism, instance, &truth)
-}
-
-/// [`pm_bounded`] on the truthful answer with its exact form.
-pub(crate) fn pm_bounded_on(
+pub(crate) fn pm_bounded(
     mechanism: &dyn Mechanism,
     instance: &Instance,
     truth: &Answer,
 ) -> Result<Outcome, SolverError> {
-    check_tasks(instance, &truth.allocation, "allocation")?;
     if instance.num_users() < 2 {
         return Ok(Outcome {
             verdict: Verdict::not_applicable("pm needs at least two users"),
@@ -250,26 +222,23 @@ pub(crate) fn pm_bounded_on(
             bounded: false,
         });
     }
-    let mut judge = Judge::on(truth);
-    let mut tried = 0;
-    for leaving in departures(instance) {
-        tried += 1;
-        if let Some(w) = pm_judged(mechanism, instance, truth, leaving, &mut judge)? {
-            let note = format!(
-                "user {} loses when user {} leaves",
-                user_name(instance, w.user),
-                user_name(instance, leaving)
-            );
-            return Ok(judge.outcome(Verdict::fails(Witness::Pm(w), note), tried, false));
-        }
-    }
-    Ok(judge.outcome(
-        Verdict::holds(format!(
-            "exhaustive: nobody loses in any of the {tried} single departures"
-        )),
-        tried,
+    first_violation(
+        Judge::on(truth),
         false,
-    ))
+        departures(instance),
+        |leaving, _, judge| {
+            let found = pm_judged(mechanism, instance, truth, leaving, judge)?;
+            Ok(found.map(|w| {
+                let note = format!(
+                    "user {} loses when user {} leaves",
+                    user_name(instance, w.user),
+                    user_name(instance, leaving)
+                );
+                Verdict::fails(Witness::Pm(w), note)
+            }))
+        },
+        |tried| format!("exhaustive: nobody loses in any of the {tried} single departures"),
+    )
 }
 
 /// Decides one capacity change (RM): `Some` witness when some user loses.
@@ -295,15 +264,9 @@ pub fn rm_scenario(
     truth: &Allocation,
     capacity: &[Rational],
 ) -> Result<Option<RmWitness>, SolverError> {
-    check_tasks(instance, truth, "allocation")?;
-    let truth = Answer::given(truth.clone());
-    rm_judged(
-        mechanism,
-        instance,
-        &truth,
-        capacity,
-        &mut Judge::on(&truth),
-    )
+    on_given(instance, truth, |truth, judge| {
+        rm_judged(mechanism, instance, truth, capacity, judge)
+    })
 }
 
 /// [`rm_scenario`], recording the allocations and excused comparisons in `judge`.
@@ -314,18 +277,9 @@ pub(crate) fn rm_judged(
     capacity: &[Rational],
     judge: &mut Judge,
 ) -> Result<Option<RmWitness>, SolverError> {
-    check_tasks(instance, &truth.allocation, "allocation")?;
     judge.involve(truth);
     let m = instance.num_resources();
-    if capacity.len() != m {
-        return Err(SolverError::invalid(
-            "capacity",
-            format!(
-                "expected {m} entries, one per resource, found {}",
-                capacity.len()
-            ),
-        ));
-    }
+    crate::json::check_length("capacity", capacity, m)?;
     if let Some(j) = (0..m).find(|&j| capacity[j] < instance.capacity()[j]) {
         return Err(SolverError::invalid(
             "capacity",
@@ -400,58 +354,33 @@ fn rm_on(
 }
 
 /// RM over the [`capacity_grid`]; stops at the first violation.
-///
-/// # Errors
-/// When `truth` does not fit or the mechanism fails.
-///
-/// # Example
-/// ```
-/// use leontief_solver::properties::monotonicity::rm_bounded;
-/// use leontief_solver::{Drf, Instance, Mechanism, User};
-/// let inst = Instance::new(vec![1.into(), 1.into()],
-///     vec![User::new("A", [2, 1]), User::new("B", [1, 2])]).unwrap();
-/// let truth = Drf::extended().allocate(&inst).unwrap();
-/// let out = rm_bounded(&Drf::extended(), &inst, &truth).unwrap();
-/// assert!(!out.verdict.holds);
-/// ```
-pub fn rm_bounded(
-    mechanism: &dyn Mechanism,
-    instance: &Instance,
-    truth: &Allocation,
-) -> Result<Outcome, SolverError> {
-    check_tasks(instance, truth, "allocation")?;
-    let truth = Answer::given(truth.clone());
-    rm_bounded_on(mechanism, instance, &truth)
-}
-
-/// [`rm_bounded`] on the truthful answer with its exact form.
-pub(crate) fn rm_bounded_on(
+pub(crate) fn rm_bounded(
     mechanism: &dyn Mechanism,
     instance: &Instance,
     truth: &Answer,
 ) -> Result<Outcome, SolverError> {
-    check_tasks(instance, &truth.allocation, "allocation")?;
-    let mut judge = Judge::on(truth);
-    let mut tried = 0;
-    for capacity in capacity_grid(instance) {
-        let Ok(grown) = instance.with_capacity(capacity) else {
-            continue;
-        };
-        tried += 1;
-        if let Some(w) = rm_on(mechanism, instance, &grown, truth, &mut judge)? {
-            let note = format!(
-                "user {} loses as capacities grow (bounded: found at grid point {tried})",
-                user_name(instance, w.user)
-            );
-            return Ok(judge.outcome(Verdict::fails(Witness::Rm(w), note), tried, true));
-        }
-    }
-    Ok(judge.outcome(
-        Verdict::holds(format!(
-            "bounded: nobody loses on {tried} capacity increases (each resource alone and all \
-             together, x3/2, x2, x4)"
-        )),
-        tried,
+    let grid = capacity_grid(instance)
+        .into_iter()
+        .filter_map(|capacity| instance.with_capacity(capacity).ok());
+    first_violation(
+        Judge::on(truth),
         true,
-    ))
+        grid,
+        |grown, tried, judge| {
+            let found = rm_on(mechanism, instance, &grown, truth, judge)?;
+            Ok(found.map(|w| {
+                let note = format!(
+                    "user {} loses as capacities grow (bounded: found at grid point {tried})",
+                    user_name(instance, w.user)
+                );
+                Verdict::fails(Witness::Rm(w), note)
+            }))
+        },
+        |tried| {
+            format!(
+                "bounded: nobody loses on {tried} capacity increases (each resource alone and \
+                 all together, x3/2, x2, x4)"
+            )
+        },
+    )
 }

@@ -184,15 +184,7 @@ impl Bounded {
                 spread: Spread::algebraic(exact[i].clone()),
             };
         }
-        let spread = match x.error_bound(i) {
-            Some(e) if e.is_zero() => Spread::Exact,
-            Some(e) => Spread::Within {
-                lo: &value - &e,
-                hi: &value + &e,
-            },
-            None => Spread::Unbounded,
-        };
-        Bounded { value, spread }
+        Bounded::around(value, x.error_bound(i))
     }
 
     /// The quantity `g` of this one (non-decreasing): `[g(lo), g(hi)]`, or `g` of the exact
@@ -254,22 +246,21 @@ impl Bounded {
 
     /// The least the true value can be (`None`: unbounded).
     pub(crate) fn lo(&self) -> Option<&Rational> {
-        match &self.spread {
-            Spread::Exact => Some(&self.value),
-            Spread::Within { lo, .. }
-            | Spread::Fallback { lo, .. }
-            | Spread::Algebraic { lo, .. } => Some(lo),
-            Spread::Unbounded => None,
-        }
+        self.range().map(|(lo, _)| lo)
     }
 
     /// The most the true value can be (`None`: unbounded).
     pub(crate) fn hi(&self) -> Option<&Rational> {
+        self.range().map(|(_, hi)| hi)
+    }
+
+    /// The least and the most the true value can be (`None`: unbounded).
+    fn range(&self) -> Option<(&Rational, &Rational)> {
         match &self.spread {
-            Spread::Exact => Some(&self.value),
-            Spread::Within { hi, .. }
-            | Spread::Fallback { hi, .. }
-            | Spread::Algebraic { hi, .. } => Some(hi),
+            Spread::Exact => Some((&self.value, &self.value)),
+            Spread::Within { lo, hi }
+            | Spread::Fallback { lo, hi, .. }
+            | Spread::Algebraic { lo, hi, .. } => Some((lo, hi)),
             Spread::Unbounded => None,
         }
     }

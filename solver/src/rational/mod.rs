@@ -337,35 +337,39 @@ impl Rational {
 
     #[inline]
     fn add_ref(&self, other: &Rational) -> Rational {
-        if let (Repr::Small { num: a, den: b }, Repr::Small { num: c, den: d }) =
-            (&self.0, &other.0)
-            && let Some(r) = small_add(*a, *b, *c, *d)
-        {
-            return r;
-        }
-        match (&self.0, &other.0) {
-            (Repr::Big(x), Repr::Small { num, den }) | (Repr::Small { num, den }, Repr::Big(x)) => {
-                add_big_small(x, *num, *den)
-            }
-            (Repr::Big(x), Repr::Big(y)) => add_big_big(x, y),
-            _ => Self::big_op(self, other, |x, y| x + y),
-        }
+        self.combine(other, small_add, add_big_small, add_big_big, |x, y| x + y)
     }
 
     #[inline]
     fn mul_ref(&self, other: &Rational) -> Rational {
+        self.combine(other, small_mul, mul_big_small, mul_big_big, |x, y| x * y)
+    }
+
+    /// `self ∘ other` for a commutative operation, by its kernels: on two small fractions
+    /// (`None` on overflow), on a big and a small one (in either order), on two big ones,
+    /// and on two small ones whose result overflows. Generic, so that each operation gets
+    /// its own copy with direct calls.
+    #[inline(always)]
+    fn combine(
+        &self,
+        other: &Rational,
+        small: impl Fn(i128, i128, i128, i128) -> Option<Rational>,
+        big_small: impl Fn(&BigRational, i128, i128) -> Rational,
+        big_big: impl Fn(&BigRational, &BigRational) -> Rational,
+        overflow: fn(BigRational, BigRational) -> BigRational,
+    ) -> Rational {
         if let (Repr::Small { num: a, den: b }, Repr::Small { num: c, den: d }) =
             (&self.0, &other.0)
-            && let Some(r) = small_mul(*a, *b, *c, *d)
+            && let Some(r) = small(*a, *b, *c, *d)
         {
             return r;
         }
         match (&self.0, &other.0) {
             (Repr::Big(x), Repr::Small { num, den }) | (Repr::Small { num, den }, Repr::Big(x)) => {
-                mul_big_small(x, *num, *den)
+                big_small(x, *num, *den)
             }
-            (Repr::Big(x), Repr::Big(y)) => mul_big_big(x, y),
-            _ => Self::big_op(self, other, |x, y| x * y),
+            (Repr::Big(x), Repr::Big(y)) => big_big(x, y),
+            _ => Self::big_op(self, other, overflow),
         }
     }
 

@@ -4,8 +4,8 @@
 use leontief_solver::Rational;
 
 use super::queue::Kind;
-use super::{Engine, Outcome};
-use crate::simulate::{NodeSummary, Record, Sample};
+use super::Engine;
+use crate::simulate::{NodeSummary, Record, Sample, Simulation};
 
 /// Per-node accounting over settled states (the state after all events at a time).
 #[derive(Clone, Default)]
@@ -167,7 +167,7 @@ impl Engine {
         }
     }
 
-    pub(super) fn finish(mut self) -> Outcome {
+    pub(super) fn finish(mut self) -> Simulation {
         let h = self.p.horizon.clone();
         match &self.p.record {
             Record::Every(dt) => self.sample_before(&dt.clone(), &h),
@@ -194,7 +194,15 @@ impl Engine {
                 }
             })
             .collect();
-        Outcome {
+        Simulation {
+            policy: self.p.policy,
+            machines: self.p.configured_machines,
+            preemption: self.p.preemption,
+            horizon: h,
+            warmup: self.p.warmup,
+            starvation_tolerance: self.p.tolerance,
+            seed: self.p.seed,
+            tie: self.p.tie,
             started: self.started,
             completed: self.completed,
             preempted: self.preempted,

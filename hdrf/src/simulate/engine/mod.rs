@@ -17,7 +17,7 @@ use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::Rational;
 
 use super::workload::{Duration, Scenario, Supply};
-use super::{NodeSummary, Record, Sample, SimPolicy};
+use super::{Record, Sample, SimPolicy, Simulation};
 use crate::error::{Result, SolverError};
 use crate::policies::TreePolicy;
 use crate::tiebreak::{Candidate, TieBreaks};
@@ -30,18 +30,10 @@ const NONE: usize = usize::MAX;
 /// Uniform durations with at most this many grid steps are drawn from a precomputed table.
 const GRID_TABLE: u64 = 4096;
 
-/// The counters and results of a run.
-pub(super) struct Outcome {
-    pub started: u64,
-    pub completed: u64,
-    pub preempted: u64,
-    pub events: u64,
-    pub nodes: Vec<NodeSummary>,
-    pub series: Vec<Sample>,
-}
-
 pub(super) struct Params {
     pub policy: SimPolicy,
+    /// The machines as configured (`None`: pooled), for the result.
+    pub configured_machines: Option<u64>,
     pub machines: usize,
     pub preemption: Option<Rational>,
     pub record: Record,
@@ -423,7 +415,7 @@ impl Engine {
     /// # Errors
     /// [`SolverError::Invalid`] on `max_events` when the run would handle more events than
     /// the budget before the horizon.
-    pub(super) fn run(mut self) -> Result<Outcome> {
+    pub(super) fn run(mut self) -> Result<Simulation> {
         let horizon = self.p.horizon.clone();
         self.place_initial()?;
         loop {

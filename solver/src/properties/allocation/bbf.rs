@@ -75,21 +75,15 @@ pub fn bottleneck_based_fairness(
     instance: &Instance,
     x: &Allocation,
 ) -> Result<Verdict, SolverError> {
-    let x = Answer::given(x.clone());
-    judged(&x, |judge| {
-        bottleneck_based_fairness_judged(instance, &x, judge)
-    })
+    check_allocation(instance, x, Property::Bbf)
 }
 
-pub(super) fn bottleneck_based_fairness_judged(
+pub(super) fn bottleneck_based_fairness_on(
     instance: &Instance,
     x: &Answer,
+    used: &[Bounded],
     judge: &mut Judge,
-) -> Result<Verdict, SolverError> {
-    let used = match feasible_or_verdict(instance, x, judge)? {
-        Ok(used) => used,
-        Err(v) => return Ok(v),
-    };
+) -> Verdict {
     let totals = weight_totals(instance);
     let capacity = instance.capacity();
     for (i, u) in instance.users().iter().enumerate() {
@@ -132,16 +126,14 @@ pub(super) fn bottleneck_based_fairness_judged(
                 user_name(instance, i)
             )
         };
-        return Ok(Verdict::fails(
+        return Verdict::fails(
             Witness::Bbf(BbfWitness {
                 user: i,
                 tasks: x.allocation.tasks[i].clone(),
                 shares,
             }),
             note,
-        ));
+        );
     }
-    Ok(Verdict::holds(
-        "every user reaches its cap or its entitlement of a saturated resource it needs",
-    ))
+    Verdict::holds("every user reaches its cap or its entitlement of a saturated resource it needs")
 }

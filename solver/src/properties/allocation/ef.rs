@@ -64,18 +64,15 @@ impl EfWitness {
 /// assert_eq!((w.envious, w.envied), (1, 0));
 /// ```
 pub fn envy_freeness(instance: &Instance, x: &Allocation) -> Result<Verdict, SolverError> {
-    let x = Answer::given(x.clone());
-    judged(&x, |judge| envy_freeness_judged(instance, &x, judge))
+    check_allocation(instance, x, Property::Ef)
 }
 
-pub(super) fn envy_freeness_judged(
+pub(super) fn envy_freeness_on(
     instance: &Instance,
     x: &Answer,
+    _: &[Bounded],
     judge: &mut Judge,
-) -> Result<Verdict, SolverError> {
-    if let Err(v) = feasible_or_verdict(instance, x, judge)? {
-        return Ok(v);
-    }
+) -> Verdict {
     let users = instance.users();
     let tasks = &x.allocation.tasks;
     // Whether user k holds anything (exactly, when the answer has its algebraic form).
@@ -123,18 +120,16 @@ pub(super) fn envy_freeness_judged(
                         .into_option(),
                     scaled_utility: scaled.value,
                 };
-                return Ok(Verdict::fails(
+                return Verdict::fails(
                     Witness::Ef(witness),
                     format!(
                         "user {} prefers user {}'s bundle scaled to its weight",
                         user_name(instance, i),
                         user_name(instance, k)
                     ),
-                ));
+                );
             }
         }
     }
-    Ok(Verdict::holds(
-        "nobody prefers another's bundle scaled by the weight ratio",
-    ))
+    Verdict::holds("nobody prefers another's bundle scaled by the weight ratio")
 }

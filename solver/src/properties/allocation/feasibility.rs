@@ -112,17 +112,3 @@ pub(super) fn feasible_use(
         }))
     }
 }
-
-/// Feasibility as a verdict prelude: the consumption, or the failing verdict.
-pub(super) fn feasible_or_verdict(
-    instance: &Instance,
-    x: &Answer,
-    judge: &mut Judge,
-) -> Result<Result<Vec<Bounded>, Verdict>, SolverError> {
-    Ok(feasible_use(instance, x, judge)?.map_err(|w| {
-        Verdict::fails(
-            Witness::Infeasible(w),
-            "the allocation is infeasible, so the property is not met",
-        )
-    }))
-}

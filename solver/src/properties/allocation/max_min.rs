@@ -94,40 +94,7 @@ pub fn single_resource_fairness(
     instance: &Instance,
     x: &Allocation,
 ) -> Result<Verdict, SolverError> {
-    single_resource_fairness_of(instance, &Answer::given(x.clone()))
-}
-
-/// [`single_resource_fairness`] on an answer with its exact form (when it has one).
-pub(super) fn single_resource_fairness_of(
-    instance: &Instance,
-    x: &Answer,
-) -> Result<Verdict, SolverError> {
-    check_tasks(instance, &x.allocation, "allocation")?;
-    if instance.num_resources() != 1 {
-        return Ok(Verdict::not_applicable(format!(
-            "srf applies to one resource; this instance has {}",
-            instance.num_resources()
-        )));
-    }
-    judged(x, |judge| {
-        let used = match feasible_or_verdict(instance, x, judge)? {
-            Ok(used) => used,
-            Err(v) => return Ok(v),
-        };
-        Ok(single_resource_verdict(max_min_on(
-            instance, x, &used, 0, judge,
-        )))
-    })
-}
-
-pub(super) fn single_resource_verdict(found: Option<MaxMinWitness>) -> Verdict {
-    match found {
-        Some(w) => Verdict::fails(
-            Witness::MaxMin(w),
-            "the resource is not shared weighted max-min",
-        ),
-        None => Verdict::holds("the resource is shared weighted max-min (with caps)"),
-    }
+    check_allocation(instance, x, Property::Srf)
 }
 
 /// The common bottleneck: a resource `j*` with `d_ij*/R_j* >= d_ij/R_j` for every user `i`
@@ -177,35 +144,46 @@ pub fn bottleneck(instance: &Instance) -> Option<usize> {
 /// assert!(matches!(w.violation, MaxMinViolation::Unequal { below_cap: 0, other: 1, .. }));
 /// ```
 pub fn bottleneck_fairness(instance: &Instance, x: &Allocation) -> Result<Verdict, SolverError> {
-    bottleneck_fairness_of(instance, &Answer::given(x.clone()))
+    check_allocation(instance, x, Property::Bf)
 }
 
-/// [`bottleneck_fairness`] on an answer with its exact form (when it has one).
-pub(super) fn bottleneck_fairness_of(
+/// SRF ([`single_resource_fairness`]) or BF ([`bottleneck_fairness`]) on an answer with
+/// its exact form (when it has one): weighted max-min on the one resource or on the common
+/// bottleneck.
+pub(super) fn max_min_fairness(
     instance: &Instance,
     x: &Answer,
+    property: Property,
 ) -> Result<Verdict, SolverError> {
     check_tasks(instance, &x.allocation, "allocation")?;
-    let Some(j) = bottleneck(instance) else {
-        return Ok(Verdict::not_applicable(
-            "no resource is every user's most demanded (percent-wise)",
-        ));
+    let m = instance.num_resources();
+    let (j, subject) = match property {
+        Property::Srf if m != 1 => {
+            return Ok(Verdict::not_applicable(format!(
+                "srf applies to one resource; this instance has {m}"
+            )));
+        }
+        Property::Srf => (0, "the resource".to_string()),
+        _ => match bottleneck(instance) {
+            Some(j) => (
+                j,
+                format!("the common bottleneck {}", instance.resources()[j]),
+            ),
+            None => {
+                return Ok(Verdict::not_applicable(
+                    "no resource is every user's most demanded (percent-wise)",
+                ));
+            }
+        },
     };
-    judged(x, |judge| {
-        let used = match feasible_or_verdict(instance, x, judge)? {
-            Ok(used) => used,
-            Err(v) => return Ok(v),
-        };
-        let name = &instance.resources()[j];
-        Ok(match max_min_on(instance, x, &used, j, judge) {
+    judged(instance, x, |instance, x, used, judge| {
+        match max_min_on(instance, x, used, j, judge) {
             Some(w) => Verdict::fails(
                 Witness::MaxMin(w),
-                format!("the common bottleneck {name} is not shared weighted max-min"),
+                format!("{subject} is not shared weighted max-min"),
             ),
-            None => Verdict::holds(format!(
-                "the common bottleneck {name} is shared weighted max-min (with caps)"
-            )),
-        })
+            None => Verdict::holds(format!("{subject} is shared weighted max-min (with caps)")),
+        }
     })
 }
 

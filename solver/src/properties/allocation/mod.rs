@@ -89,16 +89,17 @@ pub(crate) fn check_answer(
     property: Property,
 ) -> Result<Verdict, SolverError> {
     match property {
-        Property::Si => judged(x, |judge| sharing_incentive_judged(instance, x, judge)),
-        Property::Ef => judged(x, |judge| envy_freeness_judged(instance, x, judge)),
-        Property::Po => judged(x, |judge| pareto_efficiency_judged(instance, x, judge)),
-        Property::Srf => single_resource_fairness_of(instance, x),
-        Property::Bf => bottleneck_fairness_of(instance, x),
-        Property::Bbf => judged(x, |judge| {
-            bottleneck_based_fairness_judged(instance, x, judge)
-        }),
+        Property::Si => judged(instance, x, sharing_incentive_on),
+        Property::Ef => judged(instance, x, envy_freeness_on),
+        Property::Po => judged(instance, x, pareto_efficiency_on),
+        Property::Srf | Property::Bf => max_min_fairness(instance, x, property),
+        Property::Bbf => judged(instance, x, bottleneck_based_fairness_on),
         // Share guarantees concern trees, which no rule with an algebraic form takes.
-        Property::Sg => share_guarantee(instance, &x.allocation),
+        Property::Sg => judged(
+            instance,
+            &Answer::given(x.allocation.clone()),
+            share_guarantee_on,
+        ),
         other => Err(SolverError::invalid(
             "property",
             format!("{other} is not decided on one allocation; it needs scenarios"),
@@ -114,12 +115,21 @@ fn below_cap(u: &User, x: &Bounded) -> Test {
     }
 }
 
-/// Runs an allocation oracle with a [`Judge`] on `x` and finishes its verdict.
+/// Runs an allocation oracle with a [`Judge`] on `x` and finishes its verdict. The oracle
+/// sees the consumption of a feasible answer; an infeasible one fails first, since the
+/// definitions presuppose a feasible answer.
 fn judged(
+    instance: &Instance,
     x: &Answer,
-    oracle: impl FnOnce(&mut Judge) -> Result<Verdict, SolverError>,
+    oracle: impl FnOnce(&Instance, &Answer, &[Bounded], &mut Judge) -> Verdict,
 ) -> Result<Verdict, SolverError> {
     let mut judge = Judge::on(x);
-    let verdict = oracle(&mut judge)?;
+    let verdict = match feasible_use(instance, x, &mut judge)? {
+        Ok(used) => oracle(instance, x, &used, &mut judge),
+        Err(w) => Verdict::fails(
+            Witness::Infeasible(w),
+            "the allocation is infeasible, so the property is not met",
+        ),
+    };
     Ok(judge.finish(verdict))
 }

@@ -49,19 +49,15 @@ impl PoWitness {
 /// assert_eq!((w.user, w.gain), (0, 1.into()));
 /// ```
 pub fn pareto_efficiency(instance: &Instance, x: &Allocation) -> Result<Verdict, SolverError> {
-    let x = Answer::given(x.clone());
-    judged(&x, |judge| pareto_efficiency_judged(instance, &x, judge))
+    check_allocation(instance, x, Property::Po)
 }
 
-pub(super) fn pareto_efficiency_judged(
+pub(super) fn pareto_efficiency_on(
     instance: &Instance,
     x: &Answer,
+    used: &[Bounded],
     judge: &mut Judge,
-) -> Result<Verdict, SolverError> {
-    let used = match feasible_or_verdict(instance, x, judge)? {
-        Ok(used) => used,
-        Err(v) => return Ok(v),
-    };
+) -> Verdict {
     let capacity = instance.capacity();
     // What every limited node holds (`docs/production.md`): a limit binds like a capacity
     // on the users below it.
@@ -101,7 +97,7 @@ pub(super) fn pareto_efficiency_judged(
         }
         // Grow until one resource fills, a limit or the cap binds, under every admissible
         // truth: the gain guaranteed by the upper bounds (the computed values when exact).
-        let Some(mut gain) = certified_gain(u, &tasks, &used, capacity) else {
+        let Some(mut gain) = certified_gain(u, &tasks, used, capacity) else {
             continue;
         };
         let mut bounded = true;
@@ -116,7 +112,7 @@ pub(super) fn pareto_efficiency_judged(
         }
         let mut improved = x.allocation.tasks.clone();
         improved[i] += &gain;
-        return Ok(Verdict::fails(
+        return Verdict::fails(
             Witness::Po(PoWitness {
                 user: i,
                 gain,
@@ -134,14 +130,14 @@ pub(super) fn pareto_efficiency_judged(
                     user_name(instance, i)
                 )
             },
-        ));
+        );
     }
-    Ok(Verdict::holds(if any_limit {
+    Verdict::holds(if any_limit {
         "every user below its cap demands a saturated resource or one that a limit above it \
          has used up"
     } else {
         "every user below its cap demands a saturated resource"
-    }))
+    })
 }
 
 /// The limits on user `i`'s path (its leaf and every pool above it), each with what its

@@ -255,8 +255,7 @@ pub fn explicit_guarantee_violations(
 /// assert!(share_guarantee(&inst, &Allocation::new(vec![half.clone(), half.clone(), half])).unwrap().holds);
 /// ```
 pub fn share_guarantee(instance: &Instance, x: &Allocation) -> Result<Verdict, SolverError> {
-    let x = Answer::given(x.clone());
-    judged(&x, |judge| share_guarantee_judged(instance, &x, judge))
+    check_allocation(instance, x, Property::Sg)
 }
 
 /// Every node with unmet demand holding less than its guaranteed share, in the tree's
@@ -374,21 +373,19 @@ pub(super) fn sg_scan(
     out
 }
 
-pub(super) fn share_guarantee_judged(
+pub(super) fn share_guarantee_on(
     instance: &Instance,
     x: &Answer,
+    _: &[Bounded],
     judge: &mut Judge,
-) -> Result<Verdict, SolverError> {
-    if let Err(v) = feasible_or_verdict(instance, x, judge)? {
-        return Ok(v);
-    }
+) -> Verdict {
     // From node 1: the root is not checked (see `share_guarantee`).
     if let Some(witness) = sg_scan(instance, x, judge, 1, true).pop() {
         let note = format!(
             "{} holds a dominant share of {}, below its guaranteed {}",
             witness.node, witness.dominant_share, witness.guaranteed
         );
-        return Ok(Verdict::fails(Witness::Sg(witness), note));
+        return Verdict::fails(Witness::Sg(witness), note);
     }
     // Explicit guarantees, judged on exact answers.
     if x.allocation.tolerance.is_none()
@@ -400,11 +397,11 @@ pub(super) fn share_guarantee_judged(
             witness.node,
             instance.user_path(witness.unmet_user)
         );
-        return Ok(Verdict::fails(Witness::Sg(witness), note));
+        return Verdict::fails(Witness::Sg(witness), note);
     }
-    Ok(Verdict::holds(if instance.hierarchy().is_flat() {
+    Verdict::holds(if instance.hierarchy().is_flat() {
         "every user with unmet demand holds at least w_i / W of its dominant resource"
     } else {
         "every node with unmet demand holds at least its guaranteed share of its dominant resource"
-    }))
+    })
 }

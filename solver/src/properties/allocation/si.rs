@@ -99,18 +99,15 @@ pub(super) fn split_of(instance: &Instance, totals: &[Rational], u: &User) -> Ve
 /// assert!(!sharing_incentive(&paper, &Allocation::new(vec![2.into(), 2.into()])).unwrap().holds);
 /// ```
 pub fn sharing_incentive(instance: &Instance, x: &Allocation) -> Result<Verdict, SolverError> {
-    let x = Answer::given(x.clone());
-    judged(&x, |judge| sharing_incentive_judged(instance, &x, judge))
+    check_allocation(instance, x, Property::Si)
 }
 
-pub(super) fn sharing_incentive_judged(
+pub(super) fn sharing_incentive_on(
     instance: &Instance,
     x: &Answer,
+    _: &[Bounded],
     judge: &mut Judge,
-) -> Result<Verdict, SolverError> {
-    if let Err(v) = feasible_or_verdict(instance, x, judge)? {
-        return Ok(v);
-    }
+) -> Verdict {
     let totals = weight_totals(instance);
     for (i, u) in instance.users().iter().enumerate() {
         // u_i(split) = min(T_i, min_{j: d_ij > 0} (w_ij / W_j) R_j / d_ij).
@@ -137,20 +134,20 @@ pub(super) fn sharing_incentive_judged(
                     .with("tasks", x.exact_task(i).filter(|_| x.algebraic().is_some()))
                     .into_option(),
             };
-            return Ok(Verdict::fails(
+            return Verdict::fails(
                 Witness::Si(witness),
                 format!(
                     "user {} is below its weighted equal split ({})",
                     user_name(instance, i),
                     split_reading(instance)
                 ),
-            ));
+            );
         }
     }
-    Ok(Verdict::holds(format!(
+    Verdict::holds(format!(
         "every user at or above its weighted equal split ({})",
         split_reading(instance)
-    )))
+    ))
 }
 
 pub(super) fn split_reading(instance: &Instance) -> &'static str {
