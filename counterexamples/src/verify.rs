@@ -4,7 +4,7 @@
 //! work is spread over threads with rayon and the summary — counts, and the first witnesses
 //! in index order — is the same whatever the number of threads.
 
-use leontief_solver::properties::{check_with, Bounds, Property, Scenario};
+use leontief_solver::properties::{check_with, check_with_exact_form, Bounds, Property, Scenario};
 use leontief_solver::{Instance, Mechanism};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -169,14 +169,31 @@ fn check_one(
         Ok(x) => x,
         Err(e) => return Item::Error(e.to_string()),
     };
-    match check_with(
+    let judged = check_with(
         mechanism,
         &instance,
         &truth,
         property,
         &Scenario::Bounded,
         &cfg.bounds,
-    ) {
+    );
+    // The loop judges answers as given; a violation it shows is judged again with the
+    // exact form of each approximate answer (CEEI's algebraic equilibrium), so that the
+    // witness is exact where the answer is.
+    let judged = match judged {
+        Ok(report) if !report.exact && report.verdict.applicable && !report.verdict.holds => {
+            check_with_exact_form(
+                mechanism,
+                &instance,
+                &truth,
+                property,
+                &Scenario::Bounded,
+                &cfg.bounds,
+            )
+        }
+        other => other,
+    };
+    match judged {
         Err(e) => Item::Error(e.to_string()),
         Ok(report) if !report.verdict.applicable => Item::NotApplicable,
         Ok(report) if report.verdict.holds => Item::Holds {

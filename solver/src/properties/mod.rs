@@ -607,16 +607,33 @@ pub fn check(
     scenario: &Scenario,
 ) -> Result<CheckReport, SolverError> {
     let truth = mechanism.allocate(instance)?;
-    check_tasks(instance, &truth, "allocation")?;
-    let truth = Answer::of(mechanism, instance, truth);
-    check_answer(
+    check_with_exact_form(
         mechanism,
         instance,
-        truth,
+        &truth,
         property,
         scenario,
         &Bounds::default(),
     )
+}
+
+/// [`check_with`], seeking the exact algebraic form of every approximate answer as
+/// [`check`] does. A driver that judges many instances as given (the fast path) calls it
+/// on the reports it shows, so that a shown witness is exact where the answer is.
+///
+/// # Errors
+/// As [`check_with`].
+pub fn check_with_exact_form(
+    mechanism: &dyn Mechanism,
+    instance: &Instance,
+    truth: &Allocation,
+    property: Property,
+    scenario: &Scenario,
+    bounds: &Bounds,
+) -> Result<CheckReport, SolverError> {
+    check_tasks(instance, truth, "allocation")?;
+    let truth = Answer::of(mechanism, instance, truth.clone());
+    check_answer(mechanism, instance, truth, property, scenario, bounds)
 }
 
 /// [`check`] with the mechanism's truthful answer already computed (so that a driver
