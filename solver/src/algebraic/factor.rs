@@ -128,7 +128,7 @@ fn factor_squarefree(
     let lc = f.leading();
     // Step 2: the distinct-degree factorizations modulo the first few good primes, which
     // may certify irreducibility (below); else the prime with the fewest factors.
-    let mut best: Option<(u64, Vec<(usize, Vec<u64>)>, usize)> = None;
+    let mut best: Option<(u64, DistinctDegree, usize)> = None;
     let mut possible = vec![true; n + 1];
     let mut good = 0;
     // Primes from 2^16 up: modulo a small prime the roots of a polynomial built from many
@@ -554,10 +554,14 @@ fn narrow_factor_degrees(possible: &mut [bool], ddf: &[(usize, Vec<u64>)]) -> bo
     possible[1..n].iter().all(|p| !p)
 }
 
+/// A distinct-degree factorization: each degree present, with the product of the factors of
+/// that degree.
+type DistinctDegree = Vec<(usize, Vec<u64>)>;
+
 /// The distinct-degree factorization of a monic squarefree `f` over F_p, `p` odd: each
 /// degree `d` present with the product of the irreducible factors of degree `d`
 /// (`gcd(x^(p^d) − x, ·)` of what is left).
-fn distinct_degree(f: &[u64], p: u64) -> Vec<(usize, Vec<u64>)> {
+fn distinct_degree(f: &[u64], p: u64) -> DistinctDegree {
     let mut out = Vec::new();
     let x = vec![0u64, 1];
     let mut rest = f.to_vec();

@@ -137,16 +137,17 @@ mod tests {
     use super::*;
     use num_integer::Integer;
 
-    /// A deterministic sequence of big integers of mixed sizes (SplitMix64 words).
+    /// A deterministic sequence of big integers of mixed sizes (words of Knuth's MMIX
+    /// linear congruential generator, high halves joined).
     fn numbers() -> Vec<BigInt> {
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
+        let mut state = 2026u64;
+        let mut half = || {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            state >> 32
         };
+        let mut next = || (half() << 32) | half();
         (0..40)
             .map(|k| {
                 let words = 1 + (k * 7) % 13;

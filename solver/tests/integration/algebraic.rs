@@ -577,12 +577,9 @@ mod ceei_exact {
         }
     }
 
-    /// The cubic case of `cubic_clearing_polynomial_factors_and_tasks_clear`: the clearing
-    /// polynomial is 4p⁴ − 13p³ − 152p² + 568p − 32, p1 the root of 4p³ + 3p² − 140p + 8 in
-    /// (0, 1/4), and x1 has the minimal polynomial 560x³ − 656x² + 75x − 2.
-    #[test]
-    fn cubic_exact_equilibrium() {
-        let inst = Instance::new(
+    /// Users ⟨1,3⟩, ⟨2,1⟩, ⟨3,2⟩, ⟨1,5⟩ on capacities (1, 1).
+    pub(super) fn cubic_instance() -> Instance {
+        Instance::new(
             vec![1.into(), 1.into()],
             vec![
                 User::new("1", [1, 3]),
@@ -591,7 +588,15 @@ mod ceei_exact {
                 User::new("4", [1, 5]),
             ],
         )
-        .unwrap();
+        .unwrap()
+    }
+
+    /// The cubic case of `cubic_clearing_polynomial_factors_and_tasks_clear`: the clearing
+    /// polynomial is 4p⁴ − 13p³ − 152p² + 568p − 32, p1 the root of 4p³ + 3p² − 140p + 8 in
+    /// (0, 1/4), and x1 has the minimal polynomial 560x³ − 656x² + 75x − 2.
+    #[test]
+    fn cubic_exact_equilibrium() {
+        let inst = cubic_instance();
         let eq = solve_two_resources(&inst, &lim()).unwrap();
         assert_eq!(eq.clearing_poly, p(&[-32, 568, -152, -13, 4]));
         assert_eq!(eq.price_values[0].min_poly(), &p(&[8, -140, 3, 4]));
@@ -865,10 +870,10 @@ mod ceei_exact {
     }
 
     /// SplitMix64 (Steele, Lea, Flood 2014): a fixed seed gives a fixed sequence.
-    struct SplitMix(u64);
+    pub(super) struct SplitMix(pub(super) u64);
 
     impl SplitMix {
-        fn below(&mut self, n: u64) -> u64 {
+        pub(super) fn below(&mut self, n: u64) -> u64 {
             self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
             let mut z = self.0;
             z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -1029,14 +1034,8 @@ fn a_hundred_users_on_two_resources_answered_exactly() {
     use leontief_solver::ceei::algebraic::check_kkt;
     use leontief_solver::ceei::{Ceei, ExactNumber};
     use leontief_solver::{Instance, User};
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    let mut next = || {
-        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        1 + ((z ^ (z >> 31)) % 30) as i64
-    };
+    let mut rng = ceei_exact::SplitMix(0x2545_f491_4f6c_dd1d);
+    let mut next = || 1 + rng.below(30) as i64;
     let demands: Vec<(i64, i64)> = (0..100).map(|_| (next(), next())).collect();
     let users = demands
         .iter()
@@ -1125,17 +1124,7 @@ fn a_hundred_users_on_two_resources_answered_exactly() {
 #[test]
 fn the_degree_limit_is_a_stated_reason_just_past_it() {
     use leontief_solver::ceei::Ceei;
-    use leontief_solver::{Instance, User};
-    let inst = Instance::new(
-        vec![1.into(), 1.into()],
-        vec![
-            User::new("a", [1, 3]),
-            User::new("b", [2, 1]),
-            User::new("c", [3, 2]),
-            User::new("d", [1, 5]),
-        ],
-    )
-    .unwrap();
+    let inst = ceei_exact::cubic_instance();
     let at = |max_degree| Limits {
         max_degree,
         ..Limits::default()
