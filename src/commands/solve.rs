@@ -323,8 +323,8 @@ fn solved(cfg: &Config, inst: leontief_solver::Instance) -> Result<Solved, CliEr
         Engine::Ceei(ceei) => {
             use crate::output::ceei::{exact_limits, CeeiAnswer, ExactForm};
             let limits = exact_limits();
-            let solved = ceei.solve_exact_numbers(&inst, &limits)?;
-            let answer = CeeiAnswer::new(solved, cfg.numbers, &limits);
+            let solved = ceei.solve_exact_figures(&inst, &limits)?;
+            let answer = CeeiAnswer::new(solved, cfg.numbers, &limits, cfg.summary);
             let json = cfg.format == Format::Json && !cfg.summary;
             if let (Some(tasks), false) = (answer.rational_tasks(), json) {
                 // A certified rational answer as any exact allocation (table, CSV, summary).

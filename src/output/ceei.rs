@@ -19,7 +19,7 @@
 //! of the algebraic kernel becomes the stated reason, never a partial output.
 
 use leontief_solver::algebraic::{AlgebraicError, Limits};
-use leontief_solver::ceei::exact::Extremes;
+use leontief_solver::ceei::exact::{Extremes, MAX_ALGEBRAIC_USERS};
 use leontief_solver::ceei::{CeeiOutcome, ExactCeeiOutcome, ExactEquilibrium, ExactNumber};
 use leontief_solver::rational::write_literal_decimal;
 use leontief_solver::{Allocation, Instance, Rational};
@@ -32,15 +32,24 @@ use super::{
     looks_numeric, round_value, rounds_under, write_csv_field, write_json_str, Json, Numbers, Sink,
 };
 
-/// The budget of the exact algebraic step: the algebraic kernel's default limits.
+/// The budget of the exact algebraic step: the algebraic kernel's default limits with the
+/// degree raised to [`MAX_ALGEBRAIC_USERS`] (a two-resource clearing polynomial has degree
+/// at most the number of users).
 pub fn exact_limits() -> Limits {
-    // Degree 24: two-resource answers of 20 users with distinct demands take about 0.6 s, of
-    // 30 users about 10 s (BENCHMARKS.md); a higher degree is a stated reason, not a wait.
+    // Two-resource answers of 100 users with distinct demands take about a second
+    // (BENCHMARKS.md); beyond the limit the answer is a stated reason, not a wait.
     Limits {
-        max_degree: 24,
+        max_degree: MAX_ALGEBRAIC_USERS,
         ..Limits::default()
     }
 }
+
+/// The largest field degree for which the summary's total of the tasks is computed exactly:
+/// the total is the one figure that is not a multiple of a Möbius image of the field's
+/// generator, and its minimal polynomial comes from a characteristic polynomial (`n + 1`
+/// resultants over Z) whose cost grows steeply with the degree (BENCHMARKS.md); beyond it
+/// the summary states the reason.
+pub const TOTAL_MAX_DEGREE: usize = 24;
 
 /// A CEEI answer ready to print: the numeric solve and what the exact step made of it.
 pub struct CeeiAnswer {
@@ -100,14 +109,16 @@ pub struct Figures {
     utilization: Vec<Figure>,
     saturated: Vec<bool>,
     prices: Vec<Figure>,
-    total_tasks: Figure,
+    /// The total, when the summary prints it.
+    total_tasks: Option<Figure>,
     extremes: Extremes,
     levels: usize,
 }
 
 impl Figures {
-    fn of(
-        eq: &ExactEquilibrium,
+    fn of<Total>(
+        eq: &ExactEquilibrium<Total>,
+        total_tasks: Option<&ExactNumber>,
         numbers: Numbers,
         limits: &Limits,
     ) -> Result<Figures, AlgebraicError> {
@@ -127,7 +138,9 @@ impl Figures {
             utilization: all(&eq.utilization)?,
             saturated: eq.saturated.clone(),
             prices: all(&eq.prices)?,
-            total_tasks: Figure::of(&eq.total_tasks, numbers, limits)?,
+            total_tasks: total_tasks
+                .map(|t| Figure::of(t, numbers, limits))
+                .transpose()?,
             extremes: eq.extremes,
             levels: eq.weighted_levels,
         })
@@ -135,12 +148,31 @@ impl Figures {
 }
 
 impl CeeiAnswer {
-    /// The answer of [`leontief_solver::ceei::Ceei::solve_exact_numbers`], its algebraic
-    /// figures rounded as `numbers` says (a limit hit there becomes the stated reason).
-    pub fn new(solved: ExactCeeiOutcome, numbers: Numbers, limits: &Limits) -> CeeiAnswer {
+    /// The answer of [`leontief_solver::ceei::Ceei::solve_exact_figures`], its algebraic
+    /// figures rounded as `numbers` says (a limit hit there becomes the stated reason); the
+    /// total of the tasks is computed only `with_total` (the summary prints it, the other
+    /// layouts do not, and its minimal polynomial is the costliest figure).
+    pub fn new(
+        solved: ExactCeeiOutcome<()>,
+        numbers: Numbers,
+        limits: &Limits,
+        with_total: bool,
+    ) -> CeeiAnswer {
+        let printed = |eq: ExactEquilibrium<()>| -> Result<Figures, AlgebraicError> {
+            if with_total {
+                let total_limits = Limits {
+                    max_degree: limits.max_degree.min(TOTAL_MAX_DEGREE),
+                    ..*limits
+                };
+                let eq = eq.with_total_tasks(&total_limits)?;
+                Figures::of(&eq, Some(&eq.total_tasks), numbers, limits)
+            } else {
+                Figures::of(&eq, None, numbers, limits)
+            }
+        };
         let exact = match solved.algebraic {
             None => ExactForm::Rational,
-            Some(Ok(eq)) => match Figures::of(&eq, numbers, limits) {
+            Some(Ok(eq)) => match printed(eq) {
                 Ok(figures) => ExactForm::Algebraic(Box::new(figures)),
                 Err(e) => ExactForm::Numeric(format!("printing the exact answer: {e}")),
             },
@@ -411,8 +443,10 @@ pub fn write_algebraic_summary(
     if inst.num_users() > 0 {
         j.key("tasks");
         j.open_object();
-        j.key("total");
-        j.value(&figures.total_tasks.json);
+        if let Some(total) = &figures.total_tasks {
+            j.key("total");
+            j.value(&total.json);
+        }
         extremes(&mut j, figures.extremes.tasks, &figures.tasks);
         j.close();
         j.key("dominant_share");
@@ -501,9 +535,9 @@ mod tests {
 
     fn answer(inst: &Instance, numbers: Numbers) -> CeeiAnswer {
         let solved = Ceei::new()
-            .solve_exact_numbers(inst, &exact_limits())
+            .solve_exact_figures(inst, &exact_limits())
             .unwrap();
-        CeeiAnswer::new(solved, numbers, &exact_limits())
+        CeeiAnswer::new(solved, numbers, &exact_limits(), true)
     }
 
     fn json(inst: &Instance, numbers: Numbers) -> Value {

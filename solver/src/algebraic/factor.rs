@@ -126,10 +126,16 @@ fn factor_squarefree(
         return Ok(vec![f.clone()]);
     }
     let lc = f.leading();
-    // Step 2: the best of the first few good primes.
-    let mut best: Option<(u64, Vec<Vec<u64>>)> = None;
+    // Step 2: the distinct-degree factorizations modulo the first few good primes, which
+    // may certify irreducibility (below); else the prime with the fewest factors.
+    let mut best: Option<(u64, DistinctDegree, usize)> = None;
+    let mut possible = vec![true; n + 1];
     let mut good = 0;
-    let mut p = 3u64;
+    // Primes from 2^16 up: modulo a small prime the roots of a polynomial built from many
+    // linear forms (a CEEI clearing polynomial) collide, which splits off linear factors
+    // that Hensel lifting and recombination then pay for; above 2^16 a collision of `n`
+    // roots has probability about n²/2^17. Products of residues still fit in a u64.
+    let mut p = (1u64 << 16) + 1;
     const PRIME_BOUND: u64 = 1 << 20;
     while good < 5 && p < PRIME_BOUND {
         if is_prime(p) && !(&lc % p).is_zero() {
@@ -138,21 +144,26 @@ fn factor_squarefree(
             if fp_gcd(&fp, &dfp, p).len() == 1 {
                 good += 1;
                 let monic = fp_monic(&fp, p);
-                let mut rng = SplitMix64(0x05EE_DA16_EB8A);
-                let fs = fp_factor(&monic, p, &mut rng);
-                if fs.len() == 1 {
+                let ddf = distinct_degree(&monic, p);
+                let count: usize = ddf.iter().map(|(d, g)| (g.len() - 1) / d).sum();
+                if narrow_factor_degrees(&mut possible, &ddf) {
                     return Ok(vec![f.clone()]);
                 }
-                if best.as_ref().is_none_or(|(_, b)| fs.len() < b.len()) {
-                    best = Some((p, fs));
+                if best.as_ref().is_none_or(|(_, _, c)| count < *c) {
+                    best = Some((p, ddf, count));
                 }
             }
         }
         p += 2;
     }
-    let Some((p, modular)) = best else {
+    let Some((p, ddf, _)) = best else {
         return Err(AlgebraicError::NoGoodPrime { bound: PRIME_BOUND });
     };
+    let mut rng = SplitMix64(0x05EE_DA16_EB8A);
+    let mut modular = Vec::new();
+    for (d, g) in &ddf {
+        equal_degree(g, *d, p, &mut rng, &mut modular);
+    }
     // Step 4: lift to p^k > 2 |lc| 2^n ‖f‖₂.
     let norm2 = f.coeffs().iter().map(|c| c * c).sum::<BigInt>().sqrt() + 1;
     let bound = BigInt::from(2) * lc.abs() * (BigInt::one() << n) * norm2;
@@ -515,10 +526,43 @@ fn fp_powmod(base: &[u64], e: &BigUint, m: &[u64], p: u64) -> Vec<u64> {
     r
 }
 
-/// The monic irreducible factors of a monic squarefree `f` over F_p, `p` odd.
-fn fp_factor(f: &[u64], p: u64, rng: &mut SplitMix64) -> Vec<Vec<u64>> {
+/// The irreducibility certificate: `possible[k]` says whether a factor over Z of degree
+/// `k` is still possible, and this prime's distinct-degree factorization `ddf` narrows it
+/// to the subset sums of the modular factors' degrees. A factor `g` of a primitive `f` over
+/// Z has `lc(g) | lc(f)`, so modulo a good prime (`p ∤ lc(f)`, `f mod p` squarefree) it
+/// keeps its degree and is the product of some of the modular irreducible factors: its
+/// degree is a subset sum for every good prime. Returns whether no degree strictly between
+/// 0 and `deg f` is left, i.e. `f` is irreducible over Q. One prime may not settle it
+/// (`x⁴ + 1` splits into factors of degree ≤ 2 modulo every prime), and then factoring
+/// decides.
+fn narrow_factor_degrees(possible: &mut [bool], ddf: &[(usize, Vec<u64>)]) -> bool {
+    let n = possible.len() - 1;
+    let mut sums = vec![false; n + 1];
+    sums[0] = true;
+    for (d, g) in ddf {
+        for _ in 0..(g.len() - 1) / d {
+            for k in (*d..=n).rev() {
+                if sums[k - d] {
+                    sums[k] = true;
+                }
+            }
+        }
+    }
+    for (p, s) in possible.iter_mut().zip(&sums) {
+        *p &= *s;
+    }
+    possible[1..n].iter().all(|p| !p)
+}
+
+/// A distinct-degree factorization: each degree present, with the product of the factors of
+/// that degree.
+type DistinctDegree = Vec<(usize, Vec<u64>)>;
+
+/// The distinct-degree factorization of a monic squarefree `f` over F_p, `p` odd: each
+/// degree `d` present with the product of the irreducible factors of degree `d`
+/// (`gcd(x^(p^d) − x, ·)` of what is left).
+fn distinct_degree(f: &[u64], p: u64) -> DistinctDegree {
     let mut out = Vec::new();
-    // Distinct-degree factorization.
     let x = vec![0u64, 1];
     let mut rest = f.to_vec();
     let mut h = x.clone();
@@ -530,12 +574,23 @@ fn fp_factor(f: &[u64], p: u64, rng: &mut SplitMix64) -> Vec<Vec<u64>> {
         if g.len() > 1 {
             rest = fp_divrem(&rest, &g, p).0;
             h = fp_divrem(&h, &rest, p).1;
-            equal_degree(&g, d, p, rng, &mut out);
+            out.push((d, g));
         }
         d += 1;
     }
     if rest.len() > 1 {
-        out.push(rest);
+        // What is left has no factor of degree ≤ half its own: it is irreducible.
+        out.push((rest.len() - 1, rest));
+    }
+    out
+}
+
+/// The monic irreducible factors of a monic squarefree `f` over F_p, `p` odd.
+#[cfg(test)]
+fn fp_factor(f: &[u64], p: u64, rng: &mut SplitMix64) -> Vec<Vec<u64>> {
+    let mut out = Vec::new();
+    for (d, g) in distinct_degree(f, p) {
+        equal_degree(&g, d, p, rng, &mut out);
     }
     out
 }
@@ -577,5 +632,61 @@ mod tests {
         fs.sort();
         assert_eq!(fs.len(), 5);
         assert!(fs.iter().all(|g| g.len() == 2));
+    }
+
+    /// x⁴ + 1 is irreducible over Q (its roots are the primitive 8th roots of unity, of
+    /// degree φ(8) = 4) but splits modulo every prime: for odd p, p² ≡ 1 (mod 8), so F_(p²)
+    /// holds the 8th roots of unity and every factor mod p has degree ≤ 2 — mod 3 it is
+    /// (x² + x + 2)(x² + 2x + 2). No number of primes certifies it, so the certificate
+    /// must leave degree 2 possible, and factoring must still find it irreducible.
+    #[test]
+    fn certificate_never_claims_x4_plus_1_irreducible() {
+        let f = Poly::from_i64s(&[1, 0, 0, 0, 1]);
+        let mut possible = vec![true; 5];
+        for p in [3u64, 5, 7, 11, 13, 17, 19] {
+            let ddf = distinct_degree(&reduce(&f, p), p);
+            assert!(ddf.iter().all(|(d, _)| *d <= 2), "mod {p}: {ddf:?}");
+            assert!(!narrow_factor_degrees(&mut possible, &ddf));
+        }
+        assert!(possible[2]);
+        assert!(is_irreducible(&f, &Limits::default()).unwrap());
+    }
+
+    /// f = x⁴ − 3x³ − 3x² − 2x + 1. Mod 3 it is x⁴ + x + 1 = (x − 1)(x³ + x² + x + 2)
+    /// (f(1) = 3 ≡ 0; the cubic takes 2, 5, 16 ≡ 2, 2, 1 at 0, 1, 2, no root, so it is
+    /// irreducible), degrees {1, 3}, subset sums {0, 1, 3, 4}: one prime does not settle it. Mod
+    /// 5 it is (x² − 2x − 2)(x² − x + 2) = x⁴ − 3x³ + 2x² − 2x − 4 ≡ f (2 ≡ −3, −4 ≡ 1), and
+    /// neither quadratic has a root mod 5 (f mod 5 takes 1, 4, 2, 3, 4 at 0..4), degrees
+    /// {2, 2}, subset sums {0, 2, 4}. The intersection {0, 4} proves f irreducible over Q
+    /// with no lifting. (x² + 1)(x² + 2) = x⁴ + 3x² + 2 is reducible: degree 2 stays
+    /// possible for every prime, and factoring finds both factors.
+    #[test]
+    fn certificate_on_an_irreducible_and_a_reducible_quartic() {
+        let f = Poly::from_i64s(&[1, -2, -3, -3, 1]);
+        let mut possible = vec![true; 5];
+        assert!(!narrow_factor_degrees(
+            &mut possible,
+            &distinct_degree(&reduce(&f, 3), 3)
+        ));
+        assert_eq!(possible, vec![true, true, false, true, true]);
+        assert!(narrow_factor_degrees(
+            &mut possible,
+            &distinct_degree(&reduce(&f, 5), 5)
+        ));
+        assert!(is_irreducible(&f, &Limits::default()).unwrap());
+        let g = Poly::from_i64s(&[2, 0, 3, 0, 1]);
+        let mut possible = vec![true; 5];
+        for p in [5u64, 7, 11, 13] {
+            assert!(!narrow_factor_degrees(
+                &mut possible,
+                &distinct_degree(&reduce(&g, p), p)
+            ));
+        }
+        let fac = factor(&g, &Limits::default()).unwrap();
+        let factors: Vec<&Poly> = fac.factors.iter().map(|(g, _)| g).collect();
+        assert_eq!(
+            factors,
+            vec![&Poly::from_i64s(&[1, 0, 1]), &Poly::from_i64s(&[2, 0, 1])]
+        );
     }
 }

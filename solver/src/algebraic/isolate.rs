@@ -44,8 +44,9 @@
 //! ```
 
 use num_bigint::BigInt;
+use num_integer::Integer;
 use num_rational::BigRational;
-use num_traits::{One, Zero};
+use num_traits::{pow, One, Zero};
 
 use super::poly::Poly;
 use super::squarefree::squarefree_part;
@@ -253,12 +254,17 @@ pub fn refine_root(
         }
         steps += 1;
         let width = &hi - &lo;
-        // Secant step on a grid of `pieces` dyadic pieces.
-        let f_lo = p.eval(&lo);
-        let f_hi = p.eval(&hi);
-        let t = &f_lo / (&f_lo - &f_hi); // in (0, 1): the ends have opposite signs
+        // Secant step on a grid of `pieces` dyadic pieces: the secant crosses 0 at the
+        // fraction t = f(lo) / (f(lo) − f(hi)) ∈ (0, 1) of the interval (the ends have
+        // opposite signs), and j = ⌊t · pieces⌋. With lo = a/q, hi = b/r and f of degree
+        // d, f(lo) = F_lo / q^d and f(hi) = F_hi / r^d (integers, `eval_homogeneous`), so
+        // t = F_lo r^d / (F_lo r^d − F_hi q^d): integer products, no rational normalized.
+        let d = p.degree().unwrap_or(0);
+        let f_lo = p.eval_homogeneous(lo.numer(), lo.denom()) * pow(hi.denom().clone(), d);
+        let f_hi = p.eval_homogeneous(hi.numer(), hi.denom()) * pow(lo.denom().clone(), d);
+        let j = (&f_lo * BigInt::from(pieces)).div_floor(&(&f_lo - f_hi));
         let n = BigRational::from_integer(pieces.into());
-        let j = (t * &n).floor();
+        let j = BigRational::from_integer(j);
         let a = &lo + &width * &j / &n;
         let b = &lo + &width * (j + BigRational::one()) / &n;
         let (sa, sb) = (p.sign_at(&a), p.sign_at(&b));

@@ -5,6 +5,7 @@
 //! ([`RealAlgebraic`]). The pieces, one algorithm per file:
 //! - [`poly`]: dense polynomials over Z — arithmetic, pseudo-division, content, subresultant
 //!   gcd and resultant, exact evaluation at rationals, Taylor shifts, sign variations;
+//! - [`integer`]: gcds of big integers by Lehmer's method, and rationals normalized by them;
 //! - [`squarefree`]: Yun's squarefree decomposition;
 //! - [`isolate`]: real-root isolation by Descartes' rule with bisection
 //!   (Vincent–Collins–Akritas) and refinement of an isolating interval;
@@ -37,6 +38,7 @@ pub mod arith;
 pub mod bivariate;
 pub mod closed_form;
 pub mod factor;
+pub mod integer;
 pub mod isolate;
 pub mod number;
 pub mod poly;

@@ -200,9 +200,9 @@ impl RealAlgebraic {
         // over Z after scaling a, b, c, d by their common denominator (which leaves the
         // map unchanged): acc ← acc · (d t − b) + m_i (a − c t)^(n−i).
         let n = alpha.degree();
-        let den = [a, b, c, d]
-            .iter()
-            .fold(BigInt::one(), |acc, v| acc.lcm(v.denom()));
+        let den = [a, b, c, d].iter().fold(BigInt::one(), |acc, v| {
+            crate::algebraic::integer::lcm(&acc, v.denom())
+        });
         let int = |v: &BigRational| v.numer() * (&den / v.denom());
         if b.is_zero() && c.is_zero() {
             // β = (a/d) α: a^n m(d t / a) = Σ m_i d^i a^(n−i) t^i, in O(n) products.
@@ -394,9 +394,15 @@ impl RealAlgebraic {
         if c.is_zero() {
             return Ok(format_fixed(&BigInt::zero(), digits));
         }
-        let half = BigRational::new(1.into(), 2.into());
         let factor = c * &scale;
-        let round = |x: &BigRational| (x * &factor + &half).floor().to_integer();
+        // ⌊x f + 1/2⌋ = ⌊(2 u g + v h) / (2 v h)⌋ for x = u/v, f = g/h: integer products and
+        // one floor division, no rational normalized (the ends' numerators grow with the
+        // refinement).
+        let (g, h) = (factor.numer(), factor.denom());
+        let round = |x: &BigRational| {
+            let den = x.denom() * h;
+            (BigInt::from(2) * x.numer() * g + &den).div_floor(&(den * BigInt::from(2)))
+        };
         let mut width = &self.hi - &self.lo;
         for _ in 0..limits.max_refine_steps {
             let (a, b) = (round(&self.lo), round(&self.hi));
@@ -540,10 +546,9 @@ impl NumberField {
             .iter()
             .filter(|(c, x)| !c.is_zero() && !x.is_zero())
             .map(|(c, x)| {
-                let den = x
-                    .coeffs
-                    .iter()
-                    .fold(BigInt::one(), |acc, v| acc.lcm(v.denom()));
+                let den = x.coeffs.iter().fold(BigInt::one(), |acc, v| {
+                    crate::algebraic::integer::lcm(&acc, v.denom())
+                });
                 let nums = x
                     .coeffs
                     .iter()
@@ -558,7 +563,7 @@ impl NumberField {
             while let Some((a, da)) = it.next() {
                 next.push(match it.next() {
                     Some((b, db)) => {
-                        let l = da.lcm(&db);
+                        let l = crate::algebraic::integer::lcm(&da, &db);
                         let (fa, fb) = (&l / &da, &l / &db);
                         let len = a.len().max(b.len());
                         let nums = (0..len)
@@ -599,10 +604,84 @@ impl NumberField {
         match (a.coeffs.as_slice(), b.coeffs.as_slice()) {
             ([], _) | (_, []) => FieldElement { coeffs: Vec::new() },
             ([c], other) | (other, [c]) => FieldElement {
-                coeffs: other.iter().map(|x| x * c).collect(),
+                coeffs: other.iter().map(|x| scaled(x, c)).collect(),
             },
+            ([c0, c1], other) | (other, [c0, c1]) if other.len() < self.modulus.len() => {
+                self.mul_linear(c0, c1, other)
+            }
             _ => self.reduce(q_mul(&a.coeffs, &b.coeffs)),
         }
+    }
+
+    /// `(c0 + c1 α) · x(α)` for `x` of degree below the field's `n`, over Z: with
+    /// `x = X / D` (`X` integral), `c0 = p0/q0`, `c1 = p1/q1` and the minimal polynomial
+    /// `m = Σ m_k t^k`, `α · x` shifts the coordinates and `α^n = −Σ_{k<n} (m_k / m_n) α^k`
+    /// folds the top one back, so coordinate `k` is
+    /// `(p0 q1 m_n X_k + p1 q0 m_n X_(k−1) − p1 q0 m_k X_(n−1)) / (D q0 q1 m_n)`: a few
+    /// integer products and one gcd per coordinate.
+    fn mul_linear(&self, c0: &BigRational, c1: &BigRational, x: &[BigRational]) -> FieldElement {
+        let (nums, common) = self.mul_linear_over_z(c0, c1, x);
+        let coeffs = nums
+            .into_iter()
+            .map(|v| crate::algebraic::integer::ratio(v, common.clone()))
+            .collect();
+        FieldElement {
+            coeffs: q_trim(coeffs),
+        }
+    }
+
+    /// Whether `a · b = c`. When `a` or `b` is linear the product's coordinates are formed
+    /// over Z ([`NumberField::mul`]'s linear case) and compared with `c`'s by
+    /// cross-multiplication, so no rational is normalized; otherwise `a · b` is formed.
+    pub fn product_is(&self, a: &FieldElement, b: &FieldElement, c: &FieldElement) -> bool {
+        let n = self.modulus.len() - 1;
+        match (a.coeffs.as_slice(), b.coeffs.as_slice()) {
+            ([c0, c1], other) | (other, [c0, c1]) if n >= 2 && other.len() <= n => {
+                let (nums, common) = self.mul_linear_over_z(c0, c1, other);
+                nums.iter().enumerate().all(|(k, v)| match c.coeffs.get(k) {
+                    Some(w) => v * w.denom() == w.numer() * &common,
+                    None => v.is_zero(),
+                }) && c.coeffs.len() <= n
+            }
+            _ => self.mul(a, b) == *c,
+        }
+    }
+
+    /// The numerators (coordinates `0..n`) and common denominator of
+    /// [`NumberField::mul_linear`]'s product.
+    fn mul_linear_over_z(
+        &self,
+        c0: &BigRational,
+        c1: &BigRational,
+        x: &[BigRational],
+    ) -> (Vec<BigInt>, BigInt) {
+        let m = self.generator.poly.coeffs();
+        let n = m.len() - 1;
+        let den = x.iter().fold(BigInt::one(), |acc, v| {
+            crate::algebraic::integer::lcm(&acc, v.denom())
+        });
+        let ints: Vec<BigInt> = (0..n)
+            .map(|k| {
+                x.get(k)
+                    .map_or_else(BigInt::zero, |v| v.numer() * (&den / v.denom()))
+            })
+            .collect();
+        let (p0, q0, p1, q1) = (c0.numer(), c0.denom(), c1.numer(), c1.denom());
+        let lead = &m[n];
+        let own = p0 * q1 * lead;
+        let shifted = p1 * q0 * lead;
+        let folded = p1 * q0 * &ints[n - 1];
+        let common = &den * q0 * q1 * lead;
+        let nums = (0..n)
+            .map(|k| {
+                let mut v = &own * &ints[k] - &folded * &m[k];
+                if k > 0 {
+                    v += &shifted * &ints[k - 1];
+                }
+                v
+            })
+            .collect();
+        (nums, common)
     }
 
     /// `1 / a`.
@@ -627,10 +706,9 @@ impl NumberField {
     /// checked in Z\[x\] (`m` divides `s A − c` exactly), so `None` (then Euclid over Q is
     /// used) if any step were not exact.
     fn inverse_by_subresultants(&self, a: &FieldElement) -> Option<FieldElement> {
-        let den = a
-            .coeffs
-            .iter()
-            .fold(BigInt::one(), |acc, c| acc.lcm(c.denom()));
+        let den = a.coeffs.iter().fold(BigInt::one(), |acc, c| {
+            crate::algebraic::integer::lcm(&acc, c.denom())
+        });
         let big_a = Poly::new(
             a.coeffs
                 .iter()
@@ -712,10 +790,9 @@ impl NumberField {
     /// `x = 0, …, n` and interpolation.
     pub fn characteristic_poly(&self, a: &FieldElement) -> Poly {
         let n = self.degree();
-        let den = a
-            .coeffs
-            .iter()
-            .fold(BigInt::one(), |acc, c| acc.lcm(c.denom()));
+        let den = a.coeffs.iter().fold(BigInt::one(), |acc, c| {
+            crate::algebraic::integer::lcm(&acc, c.denom())
+        });
         let big_r: Vec<BigInt> = a
             .coeffs
             .iter()
@@ -754,6 +831,13 @@ impl NumberField {
             return Ok(RealAlgebraic::from_rational(
                 a.coeffs.first().cloned().unwrap_or_else(BigRational::zero),
             ));
+        }
+        // χ has the field's degree: refused before its n + 1 resultants are computed.
+        if self.degree() > limits.max_degree {
+            return Err(AlgebraicError::DegreeLimit {
+                degree: self.degree(),
+                limit: limits.max_degree,
+            });
         }
         let chi = self.characteristic_poly(a);
         limits.check(&chi)?;
@@ -851,6 +935,12 @@ fn interpolate_integer_points(values: &[BigInt]) -> Poly {
     acc
 }
 
+/// `x · c`, normalized by [`crate::algebraic::integer::ratio`] (one Lehmer gcd rather than
+/// the three binary gcds of a rational product).
+fn scaled(x: &BigRational, c: &BigRational) -> BigRational {
+    crate::algebraic::integer::ratio(x.numer() * c.numer(), x.denom() * c.denom())
+}
+
 fn q_trim(mut a: Vec<BigRational>) -> Vec<BigRational> {
     while a.last().is_some_and(Zero::is_zero) {
         a.pop();
@@ -917,6 +1007,27 @@ fn q_rem(a: &[BigRational], m: &[BigRational]) -> Vec<BigRational> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn products_by_a_linear_element_over_z() {
+        // α = 2^(1/3), m = x³ − 2: (1 + α)(2 − α + α²/2) = 2 − α + α²/2 + 2α − α² + α³/2
+        // = 3 + α − α²/2 (α³ = 2), the same as the product by the general path.
+        let lim = Limits::default();
+        let alpha =
+            RealAlgebraic::roots(&Poly::from_i64s(&[-2, 0, 0, 1]), &lim).unwrap()[0].clone();
+        let k = NumberField::new(alpha);
+        let r = |n: i64, d: i64| BigRational::new(n.into(), d.into());
+        let linear = k.element(vec![r(1, 1), r(1, 1)]);
+        let other = k.element(vec![r(2, 1), r(-1, 1), r(1, 2)]);
+        let want = k.element(vec![r(3, 1), r(1, 1), r(-1, 2)]);
+        assert_eq!(k.mul(&linear, &other), want);
+        assert_eq!(k.reduce(q_mul(&linear.coeffs, &other.coeffs)), want);
+        assert!(k.product_is(&other, &linear, &want));
+        assert!(!k.product_is(&other, &linear, &k.element(vec![r(3, 1), r(1, 1)])));
+        // 1/(1 + α) (1 + α) = 1: the rational 1 compared by cross-multiplication.
+        let inv = k.inverse(&linear).unwrap();
+        assert!(k.product_is(&linear, &inv, &k.rational(r(1, 1))));
+    }
 
     /// 1/(1 + √2) = √2 − 1, root of (t + 1)² = 2, i.e. t² + 2t − 1; and (2√2 + 1)/1 is the
     /// root of (t − 1)² = 8, i.e. t² − 2t − 7, in (3, 4) (2√2 ≈ 2.83).

@@ -117,7 +117,7 @@ impl Poly {
     pub fn primitive_from_rationals(coeffs: &[BigRational]) -> Poly {
         let den = coeffs
             .iter()
-            .fold(BigInt::one(), |acc, c| acc.lcm(c.denom()));
+            .fold(BigInt::one(), |acc, c| super::integer::lcm(&acc, c.denom()));
         let ints = coeffs
             .iter()
             .map(|c| c.numer() * (&den / c.denom()))
@@ -280,7 +280,14 @@ impl Poly {
 
     /// The content: the gcd of the coefficients, nonnegative (zero for zero).
     pub fn content(&self) -> BigInt {
-        self.coeffs.iter().fold(BigInt::zero(), |g, c| g.gcd(c))
+        let mut g = BigInt::zero();
+        for c in &self.coeffs {
+            g = super::integer::gcd(&g, c);
+            if g.is_one() {
+                break;
+            }
+        }
+        g
     }
 
     /// The primitive part with a positive leading coefficient (zero stays zero).
@@ -466,7 +473,7 @@ impl Poly {
     pub fn eval(&self, x: &BigRational) -> BigRational {
         let den = x.denom();
         let n = self.deg0();
-        BigRational::new(self.eval_homogeneous(x.numer(), den), pow_int(den, n))
+        super::integer::ratio(self.eval_homogeneous(x.numer(), den), pow_int(den, n))
     }
 
     /// The sign (−1, 0 or 1) of the value at a rational point.
@@ -476,7 +483,7 @@ impl Poly {
     }
 
     /// `Σ a_i num^i den^(n − i)` = `den^n · self(num/den)`.
-    fn eval_homogeneous(&self, num: &BigInt, den: &BigInt) -> BigInt {
+    pub(crate) fn eval_homogeneous(&self, num: &BigInt, den: &BigInt) -> BigInt {
         let mut acc = BigInt::zero();
         let mut den_pow = BigInt::one();
         // Horner from the top: after the step for a_i, acc = Σ_{j≥i} a_j num^(j−i) den^(n−j).

@@ -25,7 +25,10 @@
 //! interval), and its decimal comes from one refinement of the task count shared by all of
 //! the user's figures. A sum (consumption, utilization, the total) that is rational is seen
 //! in the field's coordinates; an irrational one costs the characteristic polynomial of the
-//! field's degree (`n + 1` resultants) and its squarefree part.
+//! field's degree (`n + 1` resultants) and its squarefree part. With two positive prices
+//! both resources are saturated, so consumption and utilization are rational and only the
+//! total of the tasks needs that polynomial: [`Ceei::solve_exact_figures`] leaves it out
+//! (for callers that do not print it) and [`ExactEquilibrium::with_total_tasks`] adds it.
 
 use std::cmp::Ordering;
 
@@ -284,9 +287,14 @@ impl Serialize for AlgebraicNumber {
 
 /// The exact equilibrium of an instance whose CEEI is irrational, every figure of the answer
 /// as an [`ExactNumber`].
+///
+/// `Total` is the type of [`Self::total_tasks`]: an [`ExactNumber`], or `()` for the answer
+/// of [`Ceei::solve_exact_figures`], which leaves the total out (its minimal polynomial is the
+/// one figure that is not a rational multiple of a Möbius image of the generator, and the
+/// costliest; [`ExactEquilibrium::with_total_tasks`] adds it).
 #[derive(Debug, Clone)]
 #[non_exhaustive]
-pub struct ExactEquilibrium {
+pub struct ExactEquilibrium<Total = ExactNumber> {
     /// Tasks per user.
     pub tasks: Vec<ExactNumber>,
     /// Each user's bundle, `x_i d_ij` per resource.
@@ -304,7 +312,7 @@ pub struct ExactEquilibrium {
     /// Prices per unit of each resource.
     pub prices: Vec<ExactNumber>,
     /// The sum of the tasks.
-    pub total_tasks: ExactNumber,
+    pub total_tasks: Total,
     /// The users of the smallest and largest tasks, dominant share and weighted share (the
     /// first such user), in that order.
     pub extremes: Extremes,
@@ -349,14 +357,16 @@ pub enum ExactCeeiError {
 
 /// [`Ceei::solve`] with the exact algebraic equilibrium when certification finds no rational
 /// one.
+///
+/// `Total` as in [`ExactEquilibrium`].
 #[derive(Debug, Clone)]
 #[non_exhaustive]
-pub struct ExactCeeiOutcome {
+pub struct ExactCeeiOutcome<Total = ExactNumber> {
     /// The numeric solve and its rational certification.
     pub outcome: CeeiOutcome,
     /// `None` when certified (the answer is rational: see [`CeeiOutcome::tasks_exact`]);
     /// else the algebraic equilibrium or why there is none.
-    pub algebraic: Option<Result<ExactEquilibrium, ExactCeeiError>>,
+    pub algebraic: Option<Result<ExactEquilibrium<Total>, ExactCeeiError>>,
 }
 
 impl Ceei {
@@ -389,6 +399,26 @@ impl Ceei {
         inst: &Instance,
         limits: &Limits,
     ) -> Result<ExactCeeiOutcome, SolverError> {
+        let solved = self.solve_exact_figures(inst, limits)?;
+        let algebraic = solved.algebraic.map(|eq| Ok(eq?.with_total_tasks(limits)?));
+        Ok(ExactCeeiOutcome {
+            outcome: solved.outcome,
+            algebraic,
+        })
+    }
+
+    /// [`Ceei::solve_exact_numbers`] without the total of the tasks: every per-user figure,
+    /// the consumption, utilization and prices, as exact numbers; the total is left to
+    /// [`ExactEquilibrium::with_total_tasks`] for the callers that print it.
+    ///
+    /// # Errors
+    /// As [`Ceei::solve`]; the algebraic step's failures are reported in
+    /// [`ExactCeeiOutcome::algebraic`], not as errors.
+    pub fn solve_exact_figures(
+        &self,
+        inst: &Instance,
+        limits: &Limits,
+    ) -> Result<ExactCeeiOutcome<()>, SolverError> {
         let outcome = self.solve(inst)?;
         let algebraic = (!outcome.certified).then(|| {
             // The budget is chosen by the numeric support (a price counts when its share of the
@@ -418,12 +448,45 @@ impl Ceei {
     }
 }
 
-/// Every figure of the answer from the equilibrium's field elements.
+impl ExactEquilibrium<()> {
+    /// The answer with the sum of the tasks as an exact number: rational when the field's
+    /// coordinates say so, else the minimal polynomial of the sum (the squarefree part of its
+    /// characteristic polynomial in the field, [`NumberField::to_real`]).
+    ///
+    /// # Errors
+    /// A limit of the algebraic kernel on that polynomial or its root.
+    pub fn with_total_tasks(self, limits: &Limits) -> Result<ExactEquilibrium, AlgebraicError> {
+        let ones: Vec<(BigRational, &FieldElement)> = self
+            .field
+            .tasks
+            .iter()
+            .map(|x| (BigRational::one(), x))
+            .collect();
+        let total = self.field.field.linear_combination(&ones);
+        let total_tasks = convert(&self.field.field, &total, limits)?;
+        Ok(ExactEquilibrium {
+            tasks: self.tasks,
+            allocation: self.allocation,
+            dominant_shares: self.dominant_shares,
+            weighted_shares: self.weighted_shares,
+            consumption: self.consumption,
+            utilization: self.utilization,
+            saturated: self.saturated,
+            prices: self.prices,
+            total_tasks,
+            extremes: self.extremes,
+            weighted_levels: self.weighted_levels,
+            field: self.field,
+        })
+    }
+}
+
+/// Every figure of the answer from the equilibrium's field elements, but the total.
 fn exact_equilibrium(
     inst: &Instance,
     eq: AlgebraicEquilibrium,
     limits: &Limits,
-) -> Result<ExactEquilibrium, AlgebraicError> {
+) -> Result<ExactEquilibrium<()>, AlgebraicError> {
     let k = &eq.field;
     let scaled = |x: &FieldElement, c: &Rational| k.mul(&k.rational(c.to_big()), x);
     // A rational multiple `c x_i` of a task count is the Möbius image of x_i (an O(n)
@@ -456,7 +519,6 @@ fn exact_equilibrium(
     let mut allocation = Vec::with_capacity(n);
     let mut dominant = Vec::with_capacity(n);
     let mut weighted = Vec::with_capacity(n);
-    let mut weighted_elements = Vec::with_capacity(n);
     let mut uses: Vec<Vec<(BigRational, &FieldElement)>> = vec![Vec::with_capacity(n); m];
     for (i, user) in inst.users().iter().enumerate() {
         let x = &eq.tasks[i];
@@ -476,7 +538,6 @@ fn exact_equilibrium(
         )?);
         let share = inst.task_weighted_share(i);
         weighted.push(times(value, &mut refined, &share.to_big())?);
-        weighted_elements.push(scaled(x, &share));
     }
     let used: Vec<FieldElement> = uses.iter().map(|u| k.linear_combination(u)).collect();
     let saturated = used
@@ -498,21 +559,27 @@ fn exact_equilibrium(
         .iter()
         .map(|p| ExactNumber::from_real(p.clone(), limits))
         .collect::<Result<Vec<_>, _>>()?;
-    let ones: Vec<(BigRational, &FieldElement)> =
-        eq.tasks.iter().map(|x| (BigRational::one(), x)).collect();
-    let total = k.linear_combination(&ones);
-    let total_tasks = convert(k, &total, limits)?;
     let extremes = Extremes {
         tasks: extremes(&tasks, limits)?,
         dominant_share: extremes(&dominant, limits)?,
         weighted_share: extremes(&weighted, limits)?,
     };
-    let mut levels: Vec<&FieldElement> = Vec::new();
-    for w in &weighted_elements {
-        if !levels.contains(&w) {
+    // Distinct weighted shares, compared as numbers (their elements of Q(α) would be
+    // products to form first): most differ in their minimal polynomials at once.
+    let mut levels: Vec<&ExactNumber> = Vec::new();
+    for w in &weighted {
+        let mut known = false;
+        for level in &levels {
+            if same_number(w, level, limits)? {
+                known = true;
+                break;
+            }
+        }
+        if !known {
             levels.push(w);
         }
     }
+    let weighted_levels = levels.len();
     Ok(ExactEquilibrium {
         tasks,
         allocation,
@@ -522,10 +589,24 @@ fn exact_equilibrium(
         utilization,
         saturated,
         prices,
-        total_tasks,
+        total_tasks: (),
         extremes,
-        weighted_levels: levels.len(),
+        weighted_levels,
         field: eq,
+    })
+}
+
+/// Whether two exact numbers are equal: rationals by value; irrational numbers when they
+/// share the minimal polynomial and its root ([`RealAlgebraic::try_cmp`] decides the root
+/// by a sign change on the intervals' overlap); a rational is never irrational.
+fn same_number(a: &ExactNumber, b: &ExactNumber, limits: &Limits) -> Result<bool, AlgebraicError> {
+    Ok(match (a, b) {
+        (ExactNumber::Rational(x), ExactNumber::Rational(y)) => x == y,
+        (ExactNumber::Algebraic(x), ExactNumber::Algebraic(y)) => {
+            x.value.min_poly() == y.value.min_poly()
+                && x.value.try_cmp(&y.value, limits)? == Ordering::Equal
+        }
+        _ => false,
     })
 }
 

@@ -577,12 +577,9 @@ mod ceei_exact {
         }
     }
 
-    /// The cubic case of `cubic_clearing_polynomial_factors_and_tasks_clear`: the clearing
-    /// polynomial is 4p⁴ − 13p³ − 152p² + 568p − 32, p1 the root of 4p³ + 3p² − 140p + 8 in
-    /// (0, 1/4), and x1 has the minimal polynomial 560x³ − 656x² + 75x − 2.
-    #[test]
-    fn cubic_exact_equilibrium() {
-        let inst = Instance::new(
+    /// Users ⟨1,3⟩, ⟨2,1⟩, ⟨3,2⟩, ⟨1,5⟩ on capacities (1, 1).
+    pub(super) fn cubic_instance() -> Instance {
+        Instance::new(
             vec![1.into(), 1.into()],
             vec![
                 User::new("1", [1, 3]),
@@ -591,7 +588,15 @@ mod ceei_exact {
                 User::new("4", [1, 5]),
             ],
         )
-        .unwrap();
+        .unwrap()
+    }
+
+    /// The cubic case of `cubic_clearing_polynomial_factors_and_tasks_clear`: the clearing
+    /// polynomial is 4p⁴ − 13p³ − 152p² + 568p − 32, p1 the root of 4p³ + 3p² − 140p + 8 in
+    /// (0, 1/4), and x1 has the minimal polynomial 560x³ − 656x² + 75x − 2.
+    #[test]
+    fn cubic_exact_equilibrium() {
+        let inst = cubic_instance();
         let eq = solve_two_resources(&inst, &lim()).unwrap();
         assert_eq!(eq.clearing_poly, p(&[-32, 568, -152, -13, 4]));
         assert_eq!(eq.price_values[0].min_poly(), &p(&[8, -140, 3, 4]));
@@ -865,10 +870,10 @@ mod ceei_exact {
     }
 
     /// SplitMix64 (Steele, Lea, Flood 2014): a fixed seed gives a fixed sequence.
-    struct SplitMix(u64);
+    pub(super) struct SplitMix(pub(super) u64);
 
     impl SplitMix {
-        fn below(&mut self, n: u64) -> u64 {
+        pub(super) fn below(&mut self, n: u64) -> u64 {
             self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
             let mut z = self.0;
             z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -1008,5 +1013,127 @@ fn sixty_users_on_two_resources_clear_at_the_isolated_price() {
         // Certified rational: then the price is rational too.
         None => assert_eq!(price.degree(), 1),
         Some(Err(e)) => panic!("no exact answer: {e}"),
+    }
+}
+
+/// A hundred users on two resources of capacity 1000, demands `(a, b)` with `a, b` in
+/// 1..=30 from a fixed SplitMix64 sequence, weights 1 (the shape of the command-line
+/// benchmark's instances). The answer is checked independently of the clearing polynomial
+/// the solver builds:
+/// - resource 1 clears at `p1` when `f(p1) = Σ_i d_i1 / (p1 d_i1 + p2 d_i2) − 1000 = 0`
+///   with Walras' `p2 = (100 − 1000 p1)/1000`; every cost is positive for
+///   `0 < p1 < 1/10`, so `f` is continuous there, and opposite signs of `f` at the ends of
+///   `p1`'s isolating interval (in rationals) show a clearing price inside it;
+/// - each user's task `x_i = 1 / (p1 d_i1 + p2 d_i2)` is monotone in `p1` (the cost is
+///   `p1 (d_i1 − d_i2) + d_i2/10`), so the task lies between its values at the ends of
+///   `p1`'s interval, and the task's own isolating interval must meet that range;
+/// - each user's printed polynomial, evaluated in rationals at the ends of the task's
+///   isolating interval, changes sign (a root inside).
+#[test]
+fn a_hundred_users_on_two_resources_answered_exactly() {
+    use leontief_solver::ceei::algebraic::check_kkt;
+    use leontief_solver::ceei::{Ceei, ExactNumber};
+    use leontief_solver::{Instance, User};
+    let mut rng = ceei_exact::SplitMix(0x2545_f491_4f6c_dd1d);
+    let mut next = || 1 + rng.below(30) as i64;
+    let demands: Vec<(i64, i64)> = (0..100).map(|_| (next(), next())).collect();
+    let users = demands
+        .iter()
+        .enumerate()
+        .map(|(i, &(a, b))| User::new(format!("u{i}"), [a, b]))
+        .collect();
+    let inst = Instance::new(vec![1000.into(), 1000.into()], users).unwrap();
+    let limits = Limits {
+        max_degree: 100,
+        ..Limits::default()
+    };
+    let out = Ceei::new().solve_exact_figures(&inst, &limits).unwrap();
+    let eq = match out.algebraic {
+        Some(Ok(eq)) => eq,
+        Some(Err(e)) => panic!("no exact answer: {e}"),
+        None => panic!("a rational answer was certified"),
+    };
+    assert_eq!(check_kkt(&inst, &eq.field), Ok(()));
+    assert_eq!(eq.field.support, vec![0, 1]);
+    // Irrational: a field of degree at least 2 (more than a handful of distinct
+    // directions give a clearing polynomial of high degree).
+    assert!(eq.field.field.degree() >= 2);
+    let cap = q(1000, 1);
+    let budget = q(100, 1);
+    let cost = |p1: &BigRational, (a, b): (i64, i64)| {
+        let p2 = (&budget - &cap * p1) / &cap;
+        p1 * q(a, 1) + p2 * q(b, 1)
+    };
+    let clearing = |p1: &BigRational| -> BigRational {
+        demands
+            .iter()
+            .map(|&(a, b)| q(a, 1) / cost(p1, (a, b)))
+            .sum::<BigRational>()
+            - &cap
+    };
+    let price = &eq.field.price_values[0];
+    let (lo, hi) = price.interval();
+    assert!(lo.is_positive() && hi < &(&budget / &cap));
+    assert_ne!(clearing(lo).signum(), clearing(hi).signum());
+    let eval = |poly: &Poly, x: &BigRational| -> BigRational {
+        poly.coeffs()
+            .iter()
+            .rev()
+            .fold(BigRational::zero(), |acc, c| {
+                acc * x + BigRational::from(c.clone())
+            })
+    };
+    for (i, task) in eq.tasks.iter().enumerate() {
+        let (at_lo, at_hi) = (
+            BigRational::one() / cost(lo, demands[i]),
+            BigRational::one() / cost(hi, demands[i]),
+        );
+        let (low, high) = if at_lo < at_hi {
+            (at_lo, at_hi)
+        } else {
+            (at_hi, at_lo)
+        };
+        match task {
+            ExactNumber::Algebraic(t) => {
+                let (tlo, thi) = t.value().interval();
+                let poly = t.value().min_poly();
+                assert_ne!(
+                    eval(poly, tlo).signum(),
+                    eval(poly, thi).signum(),
+                    "user {i}"
+                );
+                assert!(tlo <= &high && &low <= thi, "user {i}");
+            }
+            // Demands (a, a) cost a (p1 + p2) = a · 100/1000 by Walras: a rational task,
+            // 10/a, the same at both ends.
+            ExactNumber::Rational(r) => {
+                assert_eq!(demands[i].0, demands[i].1, "user {i}");
+                assert_eq!(r.to_big(), low, "user {i}");
+                assert_eq!(low, high, "user {i}");
+            }
+        }
+    }
+}
+
+/// The stated reason just past the degree limit. Users ⟨1,3⟩, ⟨2,1⟩, ⟨3,2⟩, ⟨1,5⟩ on
+/// capacities (1, 1) clear where `N = (p − 4)(4p³ + 3p² − 140p + 8) = 0` (docs/algebraic.md
+/// §10); `p = 4 = W/c1` is the end of the price range (there `p2 = 0`), so the tasks lie in
+/// the field of a root of the cubic, which has no rational root (±1, ±2, ±4, ±8, ±1/2, ±1/4
+/// give nonzero values), so degree 3. A limit of 3 answers exactly; a limit of 2 answers the
+/// named degree limit.
+#[test]
+fn the_degree_limit_is_a_stated_reason_just_past_it() {
+    use leontief_solver::ceei::Ceei;
+    let inst = ceei_exact::cubic_instance();
+    let at = |max_degree| Limits {
+        max_degree,
+        ..Limits::default()
+    };
+    let exact = Ceei::new().solve_exact_figures(&inst, &at(3)).unwrap();
+    assert!(matches!(exact.algebraic, Some(Ok(ref eq)) if eq.field.field.degree() == 3));
+    let past = Ceei::new().solve_exact_figures(&inst, &at(2)).unwrap();
+    match past.algebraic {
+        Some(Err(e)) => assert_eq!(e.to_string(), "degree 3 exceeds the limit max_degree = 2"),
+        _ => panic!("degree 3 answered under a limit of 2"),
     }
 }

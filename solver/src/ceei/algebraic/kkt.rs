@@ -8,7 +8,6 @@
 //! interval is narrow enough; the interval is narrowed by the kernel's refinement.
 
 use num_bigint::BigInt;
-use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
 
@@ -131,7 +130,7 @@ pub(super) fn check(
                 }
             }
             _ => {
-                if field.mul(x, &cost) != w {
+                if !field.product_is(x, &cost, &w) {
                     return Err(KktViolation::Stationarity { user });
                 }
             }
@@ -202,9 +201,11 @@ fn interval_horner(
     lo: &BigRational,
     hi: &BigRational,
 ) -> (BigRational, BigRational) {
-    let den = r.iter().fold(BigInt::one(), |acc, c| acc.lcm(c.denom()));
+    let den = r.iter().fold(BigInt::one(), |acc, c| {
+        crate::algebraic::integer::lcm(&acc, c.denom())
+    });
     let ints: Vec<BigInt> = r.iter().map(|c| c.numer() * (&den / c.denom())).collect();
-    let q = lo.denom().lcm(hi.denom());
+    let q = crate::algebraic::integer::lcm(lo.denom(), hi.denom());
     let a = lo.numer() * (&q / lo.denom());
     let b = hi.numer() * (&q / hi.denom());
     let n = ints.len() - 1;

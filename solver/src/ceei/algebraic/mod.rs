@@ -85,7 +85,9 @@ use num_traits::{One, Signed, Zero};
 pub use kkt::check_kkt;
 
 use super::{Ceei, FloatSolution, KktViolation};
-use crate::algebraic::{AlgebraicError, FieldElement, Limits, NumberField, Poly, RealAlgebraic};
+use crate::algebraic::{
+    integer, AlgebraicError, FieldElement, Limits, NumberField, Poly, RealAlgebraic,
+};
 use crate::{Instance, SolverError};
 
 /// The linear changes of variable `u = p1 + s p2` tried, in order, with three positive
@@ -422,7 +424,8 @@ fn finish(
     for (p, &j) in cand.prices.iter().zip(support) {
         prices[j] = p.clone();
     }
-    // Per group: the cost p · direction and its inverse.
+    // Per group: the cost p · direction, and its inverse unless the cost is linear in α
+    // (then each task `f / (c0 + c1 α)` is one inverse of `c0/f + (c1/f) α`).
     let mut costs = Vec::with_capacity(red.groups.len());
     let mut inverses = Vec::with_capacity(red.groups.len());
     for g in &red.groups {
@@ -434,21 +437,29 @@ fn finish(
                 k.add(&acc, &k.mul(&k.rational(e.clone()), p))
             });
         let inverse = match cost.coeffs() {
-            [c0, c1] => Ok(inverse_linear(k, c0, c1)),
-            _ => k.inverse(&cost),
+            [_, _] => None,
+            _ => match k.inverse(&cost) {
+                Ok(inv) => Some(inv),
+                Err(AlgebraicError::DivisionByZero) => return Ok(None),
+                Err(e) => return Err(e.into()),
+            },
         };
-        match inverse {
-            Ok(inv) => inverses.push(inv),
-            Err(AlgebraicError::DivisionByZero) => return Ok(None),
-            Err(e) => return Err(e.into()),
-        }
+        inverses.push(inverse);
         costs.push(cost);
     }
     let mut tasks = Vec::with_capacity(market.weight.len());
     for (i, member) in red.membership.iter().enumerate() {
         tasks.push(match member {
             None => k.rational(market.cap[i].clone().unwrap_or_default()),
-            Some((g, scale)) => k.mul(&k.rational(&market.weight[i] / scale), &inverses[*g]),
+            Some((g, scale)) => {
+                let factor = &market.weight[i] / scale;
+                match (&inverses[*g], costs[*g].coeffs()) {
+                    (Some(inverse), _) => k.mul(&k.rational(factor), inverse),
+                    (None, [c0, c1]) => inverse_linear(k, &(c0 / &factor), &(c1 / &factor)),
+                    // Not reached: a group without an inverse has a linear cost.
+                    (None, _) => return Ok(None),
+                }
+            }
         });
     }
     match kkt::check(inst, k, &prices, &tasks) {
@@ -484,10 +495,14 @@ fn finish(
                     let (c0, c1) = (coeff(c, 0), coeff(c, 1));
                     alpha.mobius([&zero_q, &factor, &c1, &c0], limits)?
                 } else {
+                    let Some(inverse) = &inverses[*g] else {
+                        // Not reached: a cost of degree ≥ 2 in α has its inverse.
+                        return Ok(None);
+                    };
                     let unit = match &unit_values[*g] {
                         Some(u) => u.clone(),
                         None => {
-                            let u = k.to_real(&inverses[*g], limits)?;
+                            let u = k.to_real(inverse, limits)?;
                             unit_values[*g] = Some(u.clone());
                             u
                         }
@@ -515,20 +530,32 @@ fn finish(
 /// `1 / (c0 + c1 α)` for `c1 ≠ 0` in a field of degree ≥ 2, in `O(n)` operations: with
 /// `r = −c0/c1` and `q(x) = (m(x) − m(r))/(x − r)` (synthetic division),
 /// `(α − r) q(α) = −m(r)`, so `1/(c0 + c1 α) = −q(α) / (c1 m(r))`; `m(r) ≠ 0` because the
-/// minimal polynomial has no rational root.
+/// minimal polynomial has no rational root. Over Z, for `r = u/v`: the synthetic division's
+/// partial sums are `C_j / v^(n−j)` with `C_n = m_n` and `C_j = C_(j+1) u + m_j v^(n−j)`, so
+/// `q_k = C_(k+1) / v^(n−k−1)`, `m(r) = C_0 / v^n`, and coordinate `k` of the inverse is
+/// `−C_(k+1) v^(k+1) / (c1 C_0)`: one gcd per coordinate, none in the recurrence.
 fn inverse_linear(k: &NumberField, c0: &BigRational, c1: &BigRational) -> FieldElement {
     let r = -(c0 / c1);
+    let (u, v) = (r.numer(), r.denom());
     let m = k.generating_number().min_poly().coeffs();
     let n = m.len() - 1;
-    let mut q = vec![BigRational::zero(); n];
-    let mut carry = BigRational::zero();
-    for i in (1..=n).rev() {
-        carry = &carry * &r + BigRational::from_integer(m[i].clone());
-        q[i - 1] = carry.clone();
+    // partial[j] = C_j for j = 0..=n.
+    let mut partial = vec![BigInt::zero(); n + 1];
+    partial[n] = m[n].clone();
+    let mut v_pow = BigInt::one();
+    for j in (0..n).rev() {
+        v_pow *= v;
+        partial[j] = &partial[j + 1] * u + &m[j] * &v_pow;
     }
-    let m_at_r = &carry * &r + BigRational::from_integer(m[0].clone());
-    let scale = -(BigRational::one() / (c1 * m_at_r));
-    k.element(q.into_iter().map(|c| c * &scale).collect())
+    let den = -(c1.numer() * &partial[0]);
+    let mut v_pow = BigInt::one();
+    let coeffs = (0..n)
+        .map(|i| {
+            v_pow *= v;
+            integer::ratio(&partial[i + 1] * &v_pow * c1.denom(), den.clone())
+        })
+        .collect();
+    k.element(coeffs)
 }
 
 fn coeff(c: &[BigRational], i: usize) -> BigRational {

@@ -18,7 +18,6 @@
 //! `p1 = u* − s y` and `p3`) lies in Q(u*).
 
 use num_bigint::BigInt;
-use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
 
@@ -251,10 +250,9 @@ fn bi_scale(p: &Bivariate, c: &BigRational) -> Bivariate {
 /// The polynomial times the common denominator of its coefficients, as coefficients of
 /// `y^0, y^1, …` in Z\[u\] (one scale for all, so resultants stay consistent).
 fn to_integer_in_u(p: &Bivariate) -> Vec<Poly> {
-    let den = p
-        .iter()
-        .flatten()
-        .fold(BigInt::one(), |acc, c| acc.lcm(c.denom()));
+    let den = p.iter().flatten().fold(BigInt::one(), |acc, c| {
+        crate::algebraic::integer::lcm(&acc, c.denom())
+    });
     let cols = p.iter().map(Vec::len).max().unwrap_or(0);
     (0..cols)
         .map(|j| {

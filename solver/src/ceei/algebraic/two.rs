@@ -55,8 +55,18 @@ pub(super) fn candidates(
         .sub(&product.scale(&(&sum_den * c1.numer())));
     let poly = numerator.primitive_part();
     let upper = total / c1;
+    // When every group demands resource 1, `p1 = W/c1` (so `p2 = 0`) is a root: there each
+    // `L_g = e_g1 c2 W/c1`, and `N = (c2 W/c1)^(G−1) ∏ e_k1 · (c2 Σ_g W_g − c2 W) = 0`.
+    // It lies outside the open range of positive prices, and dividing it out first often
+    // leaves an irreducible polynomial, which factoring certifies without lifting.
+    let end = Poly::new(vec![-upper.numer(), upper.denom().clone()]);
+    let search = if poly.sign_at(&upper) == 0 {
+        poly.div_exact(&end).unwrap_or_else(|| poly.clone())
+    } else {
+        poly.clone()
+    };
     let zero = BigRational::from_integer(0.into());
-    let roots = roots_near(&poly, &zero, &upper, target, limits)?;
+    let roots = roots_near(&search, &zero, &upper, target, limits)?;
     Ok(roots
         .into_iter()
         .map(|r| {
