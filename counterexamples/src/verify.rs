@@ -4,8 +4,10 @@
 //! work is spread over threads with rayon and the summary — counts, and the first witnesses
 //! in index order — is the same whatever the number of threads.
 
-use leontief_solver::properties::{check_with, check_with_exact_form, Bounds, Property, Scenario};
-use leontief_solver::{Instance, Mechanism};
+use leontief_solver::properties::{
+    check_with, check_with_exact_form, Bounds, CheckReport, Property, Scenario,
+};
+use leontief_solver::{Allocation, Instance, Mechanism, SolverError};
 use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::Value;
@@ -158,6 +160,16 @@ pub fn verify(
     summary
 }
 
+/// [`check_with`] or [`check_with_exact_form`].
+type Check = fn(
+    &dyn Mechanism,
+    &Instance,
+    &Allocation,
+    Property,
+    &Scenario,
+    &Bounds,
+) -> Result<CheckReport, SolverError>;
+
 fn check_one(
     mechanism: &dyn Mechanism,
     property: Property,
@@ -169,27 +181,22 @@ fn check_one(
         Ok(x) => x,
         Err(e) => return Item::Error(e.to_string()),
     };
-    let judged = check_with(
-        mechanism,
-        &instance,
-        &truth,
-        property,
-        &Scenario::Bounded,
-        &cfg.bounds,
-    );
+    let judge = |check: Check| {
+        check(
+            mechanism,
+            &instance,
+            &truth,
+            property,
+            &Scenario::Bounded,
+            &cfg.bounds,
+        )
+    };
     // The loop judges answers as given; a violation it shows is judged again with the
     // exact form of each approximate answer (CEEI's algebraic equilibrium), so that the
     // witness is exact where the answer is.
-    let judged = match judged {
+    let judged = match judge(check_with) {
         Ok(report) if !report.exact && report.verdict.applicable && !report.verdict.holds => {
-            check_with_exact_form(
-                mechanism,
-                &instance,
-                &truth,
-                property,
-                &Scenario::Bounded,
-                &cfg.bounds,
-            )
+            judge(check_with_exact_form)
         }
         other => other,
     };

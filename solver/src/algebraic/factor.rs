@@ -411,16 +411,23 @@ fn fp_mul(a: &[u64], b: &[u64], p: u64) -> Vec<u64> {
     if a.is_empty() || b.is_empty() {
         return Vec::new();
     }
-    let mut out = vec![0u64; a.len() + b.len() - 1];
+    // Products of residues below 2^31 are below 2^62, so a u128 accumulator takes every
+    // term of a coefficient and is reduced once.
+    let mut acc = vec![0u128; a.len() + b.len() - 1];
     for (i, &x) in a.iter().enumerate() {
         if x == 0 {
             continue;
         }
         for (j, &y) in b.iter().enumerate() {
-            out[i + j] = (out[i + j] + x * y % p) % p;
+            acc[i + j] += u128::from(x * y);
         }
     }
-    fp_trim(out)
+    fp_trim(acc.into_iter().map(|c| reduce_sum(c, p)).collect())
+}
+
+/// `c mod p` for an accumulator of residue products.
+fn reduce_sum(c: u128, p: u64) -> u64 {
+    u64::try_from(c % u128::from(p)).unwrap_or_default()
 }
 
 fn fp_pow_scalar(mut b: u64, mut e: u64, p: u64) -> u64 {
@@ -446,20 +453,26 @@ fn fp_divrem(a: &[u64], b: &[u64], p: u64) -> (Vec<u64>, Vec<u64>) {
         return (Vec::new(), a.to_vec());
     }
     let inv = fp_inv(*b.last().unwrap_or(&1), p);
-    let mut r = a.to_vec();
+    // Lazy reduction as in `fp_mul`: each coefficient of the running remainder gathers at
+    // most one product below 2^62 per quotient step and is reduced only when read.
+    let mut r: Vec<u128> = a.iter().map(|&c| u128::from(c)).collect();
     let db = b.len() - 1;
     let mut q = vec![0u64; a.len() - db];
     for k in (0..q.len()).rev() {
-        let c = r[k + db] * inv % p;
+        let c = reduce_sum(r[k + db], p) * inv % p;
         q[k] = c;
         if c != 0 {
-            for (j, &bj) in b.iter().enumerate() {
-                r[k + j] = (r[k + j] + p - c * bj % p) % p;
+            let minus_c = p - c;
+            for (j, &bj) in b[..db].iter().enumerate() {
+                r[k + j] += u128::from(minus_c * bj);
             }
         }
     }
     r.truncate(db);
-    (fp_trim(q), fp_trim(r))
+    (
+        fp_trim(q),
+        fp_trim(r.into_iter().map(|c| reduce_sum(c, p)).collect()),
+    )
 }
 
 fn fp_monic(a: &[u64], p: u64) -> Vec<u64> {
