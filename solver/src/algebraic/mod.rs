@@ -38,6 +38,7 @@ pub mod arith;
 pub mod bivariate;
 pub mod closed_form;
 pub mod factor;
+pub mod field;
 pub mod integer;
 pub mod isolate;
 pub mod number;

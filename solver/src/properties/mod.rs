@@ -96,13 +96,17 @@
 
 use serde_json::{Map, Value};
 
-use crate::ceei::ExactNumber;
 use crate::{Allocation, Instance, Mechanism, Rational, SolverError, User};
+use document::{
+    by_resource, by_user, by_user_figure, exact, exact_figure, figure, object, resource_name,
+    user_figure, user_name,
+};
 use exact::Answer;
 pub use tolerance::Gauge;
 use tolerance::Judge;
 
 pub mod allocation;
+mod document;
 mod exact;
 pub mod manipulation;
 pub mod monotonicity;
@@ -940,89 +944,4 @@ fn check_tasks(instance: &Instance, x: &Allocation, field: &str) -> Result<(), S
         ));
     }
     Ok(())
-}
-
-// ------------------------------------------------------------------ JSON helpers
-
-fn exact(x: &Rational) -> Value {
-    Value::String(x.to_string())
-}
-
-/// User `i` as witnesses name it: by its path from the root (`P/x`; its name when it has
-/// no pool), unique even where names repeat in different pools.
-fn user_name(instance: &Instance, i: usize) -> String {
-    if i < instance.num_users() {
-        instance.user_path(i)
-    } else {
-        format!("#{i}")
-    }
-}
-
-fn resource_name(instance: &Instance, j: usize) -> String {
-    instance
-        .resources()
-        .get(j)
-        .cloned()
-        .unwrap_or_else(|| format!("#{j}"))
-}
-
-/// `{resource name: value}`.
-fn by_resource(instance: &Instance, v: &[Rational]) -> Value {
-    Value::Object(
-        v.iter()
-            .enumerate()
-            .map(|(j, x)| (resource_name(instance, j), exact(x)))
-            .collect(),
-    )
-}
-
-/// `{user name: value}`.
-fn by_user(instance: &Instance, v: &[Rational]) -> Value {
-    by_user_figure(instance, None, "", v)
-}
-
-/// An exact figure in its serde form (`"p/q"` or the algebraic document).
-fn exact_figure(x: &ExactNumber) -> Option<Value> {
-    serde_json::to_value(x).ok()
-}
-
-/// The figure under `key`: its exact value from `figures` when there is one, else `x`.
-fn figure(figures: Option<&ExactFigures>, key: &str, x: &Rational) -> Value {
-    figures
-        .and_then(|f| f.one(key))
-        .and_then(exact_figure)
-        .unwrap_or_else(|| exact(x))
-}
-
-/// User `i`'s entry of the per-user figure under `key`: exact from `figures` when there is
-/// one, else `x`.
-fn user_figure(figures: Option<&ExactFigures>, key: &str, i: usize, x: &Rational) -> Value {
-    figures
-        .and_then(|f| f.user(key, i))
-        .and_then(exact_figure)
-        .unwrap_or_else(|| exact(x))
-}
-
-/// `{user name: value}`, each value exact from `figures[key]` when there is one.
-fn by_user_figure(
-    instance: &Instance,
-    figures: Option<&ExactFigures>,
-    key: &str,
-    v: &[Rational],
-) -> Value {
-    Value::Object(
-        v.iter()
-            .enumerate()
-            .map(|(i, x)| (user_name(instance, i), user_figure(figures, key, i, x)))
-            .collect(),
-    )
-}
-
-fn object(fields: Vec<(&str, Value)>) -> Value {
-    Value::Object(
-        fields
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v))
-            .collect(),
-    )
 }

@@ -6,6 +6,7 @@
 mod common;
 
 mod algebraic;
+mod algebraic_ceei;
 mod asset;
 mod asset_compact;
 mod ceei;
