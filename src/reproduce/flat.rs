@@ -397,14 +397,10 @@ pub(super) fn exact_pm_ratio(case: &Value) -> Result<Check, CliError> {
         .user_index(case["after_removing"].as_str().unwrap_or_default())
         .ok_or_else(|| internal(&"after_removing"))?;
     let kept: Vec<_> = (0..inst.num_users()).filter(|&i| i != leaving).collect();
-    let after_inst = Instance::with_resources(
-        inst.resources().to_vec(),
-        inst.capacity().to_vec(),
-        kept.iter().map(|&i| inst.users()[i].clone()).collect(),
-    )?;
+    let after_inst = inst.without_user(leaving)?;
     let limits = Limits::default();
-    let before = Ceei::new().solve_exact_numbers(&inst, &limits)?;
-    let after = Ceei::new().solve_exact_numbers(&after_inst, &limits)?;
+    let before = Ceei::new().solve_exact_figures(&inst, &limits)?;
+    let after = Ceei::new().solve_exact_figures(&after_inst, &limits)?;
     let after_user = kept
         .iter()
         .position(|&i| i == user)

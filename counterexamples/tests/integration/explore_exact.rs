@@ -10,7 +10,7 @@ use leontief_counterexamples::candidate::Candidate;
 use leontief_counterexamples::corpus::replay_named;
 use leontief_counterexamples::explore::exact::read_exact;
 use leontief_counterexamples::explore::record::{rederive, to_json, Origin};
-use leontief_counterexamples::explore::{At, Direction, MetricName, Utility};
+use leontief_counterexamples::explore::{At, Direction, Evaluation, MetricName, Utility};
 use leontief_counterexamples::record::canonical_key;
 use leontief_solver::algebraic::Poly;
 use leontief_solver::ceei::Ceei;
@@ -35,6 +35,34 @@ fn clearing_value(t: &Rational) -> Rational {
     &(&(&q("64") * &(t * t)) - &(&q("180") * t)) + &q("75")
 }
 
+/// CEEI's pm-loss evaluation when `new` ⟨1, 0⟩ joins I (the value is derived in
+/// [`ceei_pm_loss_of_the_sqrt33_join_is_exact`]): with its exact form when `exact`, as the
+/// search's interval otherwise.
+fn sqrt33_join(exact: bool) -> Evaluation {
+    let ceei = Ceei::new();
+    let c = Candidate::new(
+        population(),
+        Scenario::Join(User::new("new", [q("1"), q("0")])),
+    );
+    let truth = ceei.allocate(&c.instance).unwrap();
+    let at = At::new(&ceei, &c, &truth, Utility::Tasks);
+    let at = if exact { at.algebraic() } else { at };
+    MetricName::PmLoss.metric().at(&at).unwrap().unwrap()
+}
+
+/// The record a run writes for `e`.
+fn record_of(e: &Evaluation) -> serde_json::Value {
+    to_json(
+        MetricName::PmLoss,
+        "ceei",
+        Utility::Tasks,
+        e,
+        1,
+        1,
+        &Origin::Local { round: 0, task: 0 },
+    )
+}
+
 /// CEEI's pm-loss when `new` ⟨1, 0⟩ joins I is exactly (45 − 5√33)/32, user u4's ratio.
 ///
 /// I (budgets 1, prices p1, p2; a user of demand d buys 1/(d·p) tasks): the budgets sum to
@@ -51,15 +79,7 @@ fn clearing_value(t: &Rational) -> Rational {
 /// (t = q/4 in 4q² − 45q + 75); the other root (45 + 5√33)/32 ≈ 2.30 is far off.
 #[test]
 fn ceei_pm_loss_of_the_sqrt33_join_is_exact() {
-    let ceei = Ceei::new();
-    let joiner = User::new("new", [q("1"), q("0")]);
-    let c = Candidate::new(population(), Scenario::Join(joiner));
-    let truth = ceei.allocate(&c.instance).unwrap();
-    let metric = MetricName::PmLoss.metric();
-    let e = metric
-        .at(&At::new(&ceei, &c, &truth, Utility::Tasks).algebraic())
-        .unwrap()
-        .unwrap();
+    let e = sqrt33_join(true);
     assert!(e.exact);
     assert_eq!(e.user, 3);
     let a = e.algebraic.as_deref().expect("an algebraic value");
@@ -78,24 +98,13 @@ fn ceei_pm_loss_of_the_sqrt33_join_is_exact() {
     let den = leontief_counterexamples::explore::exact::real(&a.denominator);
     assert_eq!(den.min_poly(), &Poly::from_i64s(&[4, -45, 75]));
     // The search's interval (without the exact form) brackets the same number.
-    let approx = metric
-        .at(&At::new(&ceei, &c, &truth, Utility::Tasks))
-        .unwrap()
-        .unwrap();
+    let approx = sqrt33_join(false);
     assert!(!approx.exact);
     assert!(approx.lo <= e.lo && e.hi <= approx.hi);
 
     // The record writes the exact number, says "exact": true with no interval, and
     // re-derives from scratch.
-    let record = to_json(
-        MetricName::PmLoss,
-        "ceei",
-        Utility::Tasks,
-        &e,
-        1,
-        1,
-        &Origin::Local { round: 0, task: 0 },
-    );
+    let record = record_of(&e);
     assert_eq!(record["exact"], true, "{record}");
     assert!(record.get("interval").is_none(), "{record}");
     assert_eq!(record["value"]["closed_form"], "(45 - 5*sqrt(33))/32");
@@ -110,7 +119,7 @@ fn ceei_pm_loss_of_the_sqrt33_join_is_exact() {
         read.try_cmp(&value, &Default::default()),
         Ok(std::cmp::Ordering::Equal)
     );
-    let again = rederive(&ceei, &record).unwrap();
+    let again = rederive(&Ceei::new(), &record).unwrap();
     assert_eq!(again.algebraic, e.algebraic);
     // Equal exact values are a tie, not an improvement; the search's wider interval never
     // beats the exact value.
@@ -121,30 +130,12 @@ fn ceei_pm_loss_of_the_sqrt33_join_is_exact() {
 /// A tampered exact value is caught on re-derivation: the other root of the same polynomial.
 #[test]
 fn a_record_with_the_conjugate_root_is_rejected() {
-    let ceei = Ceei::new();
-    let c = Candidate::new(
-        population(),
-        Scenario::Join(User::new("new", [q("1"), q("0")])),
-    );
-    let truth = ceei.allocate(&c.instance).unwrap();
-    let e = MetricName::PmLoss
-        .metric()
-        .at(&At::new(&ceei, &c, &truth, Utility::Tasks).algebraic())
-        .unwrap()
-        .unwrap();
-    let mut record = to_json(
-        MetricName::PmLoss,
-        "ceei",
-        Utility::Tasks,
-        &e,
-        1,
-        1,
-        &Origin::Local { round: 0, task: 0 },
-    );
+    let e = sqrt33_join(true);
+    let mut record = record_of(&e);
     // (45 + 5√33)/32 ≈ 2.3038 lies in (2, 3) and 64t² − 180t + 75 changes sign there
     // (at 2: 256 − 360 + 75 = −29; at 3: 576 − 540 + 75 = 111).
     record["value"]["algebraic"]["interval"] = serde_json::json!(["2", "3"]);
-    assert!(rederive(&ceei, &record).is_err());
+    assert!(rederive(&Ceei::new(), &record).is_err());
 }
 
 /// The corpus holds the join as the departure of `new` from I + new, with the exact loss in
@@ -176,17 +167,7 @@ fn the_corpus_holds_the_sqrt33_record() {
     );
     assert!(clearing_value(&lo).is_positive() && clearing_value(&hi).is_negative());
     // The same number as the metric's exact value on the join.
-    let ceei = Ceei::new();
-    let c = Candidate::new(
-        population(),
-        Scenario::Join(User::new("new", [q("1"), q("0")])),
-    );
-    let truth = ceei.allocate(&c.instance).unwrap();
-    let e = MetricName::PmLoss
-        .metric()
-        .at(&At::new(&ceei, &c, &truth, Utility::Tasks).algebraic())
-        .unwrap()
-        .unwrap();
+    let e = sqrt33_join(true);
     assert_eq!(
         e.exact_value().unwrap().try_cmp(&loss, &Default::default()),
         Ok(std::cmp::Ordering::Equal)
