@@ -25,7 +25,7 @@ use std::sync::Mutex;
 
 use leontief_solver::algebraic::{arith, AlgebraicError, Limits, RealAlgebraic};
 use leontief_solver::ceei::ExactNumber;
-use leontief_solver::properties::{report_fraction, Gauge};
+use leontief_solver::properties::{report_gauge, truth_gauge, Gauge};
 use leontief_solver::{Instance, Mechanism, Rational};
 
 use super::metric::{At, Direction, Evaluation};
@@ -169,8 +169,7 @@ pub(crate) fn utility_at_truth(
     t: &RealAlgebraic,
     scale: &Rational,
 ) -> Result<RealAlgebraic, String> {
-    let g = Gauge::capped(instance.users()[i].cap.as_ref());
-    gauged(&g, t, scale)
+    gauged(&truth_gauge(instance, i), t, scale)
 }
 
 /// `min(T_i, t · min_{j: d_ij > 0} d'_j / d_ij) · scale`: user `i`'s true utility of `t`
@@ -183,9 +182,7 @@ pub(crate) fn utility_of_report(
     report: &[Rational],
     scale: &Rational,
 ) -> Result<RealAlgebraic, String> {
-    let fraction = report_fraction(instance, i, report);
-    let g = Gauge::min_of([fraction], instance.users()[i].cap.as_ref());
-    gauged(&g, t, scale)
+    gauged(&report_gauge(instance, i, report), t, scale)
 }
 
 /// `a` against `b`, exactly.

@@ -878,11 +878,7 @@ pub fn utility_of_report(
     tasks: &Rational,
     report: &[Rational],
 ) -> Rational {
-    let runnable = tasks * &report_fraction(instance, i, report);
-    match &instance.users()[i].cap {
-        Some(t) if *t < runnable => t.clone(),
-        _ => runnable,
-    }
+    report_gauge(instance, i, report).apply(tasks)
 }
 
 /// `min_{j: d_ij > 0} d'_ij / d_ij`: the true tasks user `i` runs per task of `report` (0 when
@@ -901,14 +897,15 @@ pub fn report_fraction(instance: &Instance, i: usize, report: &[Rational]) -> Ra
         .expect("validated: some demand is positive")
 }
 
-/// `min(T_i, y)`: user `i`'s utility at the truth with `y` tasks ([`utility_at_truth`]).
-fn truth_gauge(instance: &Instance, i: usize) -> Gauge {
+/// `min(T_i, y)`: user `i`'s utility at the truth with `y` tasks ([`utility_at_truth`]), as
+/// a [`Gauge`] (which also maps exact algebraic task counts).
+pub fn truth_gauge(instance: &Instance, i: usize) -> Gauge {
     Gauge::capped(instance.users()[i].cap.as_ref())
 }
 
 /// User `i`'s true utility with `y` tasks of `report` ([`utility_of_report`]):
 /// `min(T_i, min_{j: d_ij > 0} y d'_ij / d_ij)`, 0 when it did not ask for a resource it needs.
-fn report_gauge(instance: &Instance, i: usize, report: &[Rational]) -> Gauge {
+pub fn report_gauge(instance: &Instance, i: usize, report: &[Rational]) -> Gauge {
     Gauge::min_of(
         [report_fraction(instance, i, report)],
         instance.users()[i].cap.as_ref(),
