@@ -40,7 +40,9 @@
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::{One, Zero};
+use std::sync::OnceLock;
+
+use num_traits::{One, Signed, Zero};
 
 use super::isolate::{isolate_real_roots, RootInterval};
 use super::number::RealAlgebraic;
@@ -58,20 +60,102 @@ pub struct NumberField {
 
 /// An element `r(α)` of a [`NumberField`]: the coefficients of `r` (constant term first,
 /// degree below the field's), exact rationals.
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// Stored as integer numerators over one positive denominator in lowest terms (FLINT's
+/// `nf_elem` does the same): a sum of many elements, a sign, a product by a linear element
+/// and a characteristic polynomial all work over Z, and the rationals of
+/// [`FieldElement::coeffs`] (one gcd per coordinate) are formed only when asked for.
+#[derive(Debug, Clone)]
 pub struct FieldElement {
-    coeffs: Vec<BigRational>,
+    /// `r`'s coefficients times `den`, trailing zeros dropped.
+    num: Vec<BigInt>,
+    /// Positive, coprime to the content of `num` (1 for zero).
+    den: BigInt,
+    coeffs: OnceLock<Vec<BigRational>>,
 }
 
+impl PartialEq for FieldElement {
+    fn eq(&self, other: &FieldElement) -> bool {
+        // The representation is canonical.
+        self.num == other.num && self.den == other.den
+    }
+}
+
+impl Eq for FieldElement {}
+
 impl FieldElement {
+    /// The element with the given rational coefficients.
+    fn from_rationals(coeffs: Vec<BigRational>) -> FieldElement {
+        let coeffs = q_trim(coeffs);
+        // Lowest terms already: a prime's full power in the lcm comes from a coefficient
+        // whose numerator it does not divide.
+        let den = coeffs.iter().fold(BigInt::one(), |acc, v| {
+            crate::algebraic::integer::lcm(&acc, v.denom())
+        });
+        let num = coeffs
+            .iter()
+            .map(|v| v.numer() * (&den / v.denom()))
+            .collect();
+        FieldElement {
+            num,
+            den,
+            coeffs: OnceLock::from(coeffs),
+        }
+    }
+
+    /// The element `Σ num_k α^k / den` (`den ≠ 0`), brought to lowest terms by one running
+    /// gcd, smallest numerator first.
+    pub(crate) fn from_integral(mut num: Vec<BigInt>, mut den: BigInt) -> FieldElement {
+        while num.last().is_some_and(Zero::is_zero) {
+            num.pop();
+        }
+        if num.is_empty() {
+            return FieldElement::from_rationals(Vec::new());
+        }
+        let mut g = den.clone();
+        let mut order: Vec<&BigInt> = num.iter().filter(|v| !v.is_zero()).collect();
+        order.sort_by_key(|v| v.bits());
+        for v in order {
+            if g.is_one() {
+                break;
+            }
+            g = crate::algebraic::integer::gcd(&g, v);
+        }
+        if den.is_negative() {
+            g = -g;
+        }
+        if !g.is_one() {
+            for v in &mut num {
+                *v /= &g;
+            }
+            den /= &g;
+        }
+        FieldElement {
+            num,
+            den,
+            coeffs: OnceLock::new(),
+        }
+    }
+
     /// The coefficients of `r` in the basis `1, α, …, α^(n−1)` (trailing zeros dropped).
     pub fn coeffs(&self) -> &[BigRational] {
-        &self.coeffs
+        self.coeffs.get_or_init(|| {
+            self.num
+                .iter()
+                .map(|v| crate::algebraic::integer::ratio(v.clone(), self.den.clone()))
+                .collect()
+        })
+    }
+
+    /// `r` over Z: the numerators of the coefficients over their common denominator
+    /// (positive, in lowest terms).
+    pub fn integral(&self) -> (&[BigInt], &BigInt) {
+        (&self.num, &self.den)
     }
 
     /// Whether this is zero.
     pub fn is_zero(&self) -> bool {
-        self.coeffs.is_empty()
+        self.num.is_empty()
     }
 }
 
@@ -113,36 +197,24 @@ impl NumberField {
     }
 
     fn reduce(&self, coeffs: Vec<BigRational>) -> FieldElement {
-        FieldElement {
-            coeffs: q_rem(&q_trim(coeffs), &self.modulus),
-        }
+        FieldElement::from_rationals(q_rem(&q_trim(coeffs), &self.modulus))
     }
 
     /// `a + b`.
     pub fn add(&self, a: &FieldElement, b: &FieldElement) -> FieldElement {
-        FieldElement {
-            coeffs: q_add(&a.coeffs, &b.coeffs, false),
-        }
+        sum_over_z(a, b, false)
     }
 
-    /// `Σ c_k x_k`. Each term is taken over Z (integer coordinates over one positive
-    /// denominator) and the terms are added in pairs (a balanced tree) over the lcm of the
-    /// two denominators, so a sum of many elements costs one lcm per addition instead of a
-    /// gcd per coordinate, and the rationals are normalized once, at the end.
+    /// `Σ c_k x_k`. The terms are added over Z in pairs (a balanced tree) over the lcm of
+    /// the two denominators, so a sum of many elements costs one lcm per addition instead
+    /// of a gcd per coordinate.
     pub fn linear_combination(&self, terms: &[(BigRational, &FieldElement)]) -> FieldElement {
         let mut parts: Vec<(Vec<BigInt>, BigInt)> = terms
             .iter()
             .filter(|(c, x)| !c.is_zero() && !x.is_zero())
             .map(|(c, x)| {
-                let den = x.coeffs.iter().fold(BigInt::one(), |acc, v| {
-                    crate::algebraic::integer::lcm(&acc, v.denom())
-                });
-                let nums = x
-                    .coeffs
-                    .iter()
-                    .map(|v| v.numer() * (&den / v.denom()) * c.numer())
-                    .collect();
-                (nums, den * c.denom())
+                let nums = x.num.iter().map(|v| v * c.numer()).collect();
+                (nums, &x.den * c.denom())
             })
             .collect();
         while parts.len() > 1 {
@@ -150,71 +222,37 @@ impl NumberField {
             let mut it = parts.into_iter();
             while let Some((a, da)) = it.next() {
                 next.push(match it.next() {
-                    Some((b, db)) => {
-                        let l = crate::algebraic::integer::lcm(&da, &db);
-                        let (fa, fb) = (&l / &da, &l / &db);
-                        let len = a.len().max(b.len());
-                        let nums = (0..len)
-                            .map(|i| {
-                                let x = a.get(i).map_or_else(BigInt::zero, |v| v * &fa);
-                                let y = b.get(i).map_or_else(BigInt::zero, |v| v * &fb);
-                                x + y
-                            })
-                            .collect();
-                        (nums, l)
-                    }
+                    Some((b, db)) => add_integral((&a, &da), (&b, &db), false),
                     None => (a, da),
                 });
             }
             parts = next;
         }
-        let coeffs = match parts.pop() {
-            Some((nums, den)) => q_trim(
-                nums.into_iter()
-                    .map(|v| BigRational::new(v, den.clone()))
-                    .collect(),
-            ),
-            None => Vec::new(),
-        };
-        FieldElement { coeffs }
+        match parts.pop() {
+            Some((nums, den)) => FieldElement::from_integral(nums, den),
+            None => FieldElement::from_rationals(Vec::new()),
+        }
     }
 
     /// `a − b`.
     pub fn sub(&self, a: &FieldElement, b: &FieldElement) -> FieldElement {
-        FieldElement {
-            coeffs: q_add(&a.coeffs, &b.coeffs, true),
-        }
+        sum_over_z(a, b, true)
     }
 
     /// `a · b`.
     pub fn mul(&self, a: &FieldElement, b: &FieldElement) -> FieldElement {
         // A rational factor scales the coordinates: no product of polynomials, no reduction.
-        match (a.coeffs.as_slice(), b.coeffs.as_slice()) {
-            ([], _) | (_, []) => FieldElement { coeffs: Vec::new() },
-            ([c], other) | (other, [c]) => FieldElement {
-                coeffs: other.iter().map(|x| scaled(x, c)).collect(),
-            },
-            ([c0, c1], other) | (other, [c0, c1]) if other.len() < self.modulus.len() => {
-                self.mul_linear(c0, c1, other)
+        let n = self.modulus.len();
+        match (a.num.len(), b.num.len()) {
+            (0, _) | (_, 0) => FieldElement::from_rationals(Vec::new()),
+            (1, _) => scaled(b, &a.coeffs()[0]),
+            (_, 1) => scaled(a, &b.coeffs()[0]),
+            (2, len) | (len, 2) if len < n => {
+                let (linear, other) = if a.num.len() == 2 { (a, b) } else { (b, a) };
+                let (nums, common) = self.mul_linear_over_z(linear, other);
+                FieldElement::from_integral(nums, common)
             }
-            _ => self.reduce(q_mul(&a.coeffs, &b.coeffs)),
-        }
-    }
-
-    /// `(c0 + c1 α) · x(α)` for `x` of degree below the field's `n`, over Z: with
-    /// `x = X / D` (`X` integral), `c0 = p0/q0`, `c1 = p1/q1` and the minimal polynomial
-    /// `m = Σ m_k t^k`, `α · x` shifts the coordinates and `α^n = −Σ_{k<n} (m_k / m_n) α^k`
-    /// folds the top one back, so coordinate `k` is
-    /// `(p0 q1 m_n X_k + p1 q0 m_n X_(k−1) − p1 q0 m_k X_(n−1)) / (D q0 q1 m_n)`: a few
-    /// integer products and one gcd per coordinate.
-    fn mul_linear(&self, c0: &BigRational, c1: &BigRational, x: &[BigRational]) -> FieldElement {
-        let (nums, common) = self.mul_linear_over_z(c0, c1, x);
-        let coeffs = nums
-            .into_iter()
-            .map(|v| crate::algebraic::integer::ratio(v, common.clone()))
-            .collect();
-        FieldElement {
-            coeffs: q_trim(coeffs),
+            _ => self.reduce(q_mul(a.coeffs(), b.coeffs())),
         }
     }
 
@@ -223,43 +261,39 @@ impl NumberField {
     /// cross-multiplication, so no rational is normalized; otherwise `a · b` is formed.
     pub fn product_is(&self, a: &FieldElement, b: &FieldElement, c: &FieldElement) -> bool {
         let n = self.modulus.len() - 1;
-        match (a.coeffs.as_slice(), b.coeffs.as_slice()) {
-            ([c0, c1], other) | (other, [c0, c1]) if n >= 2 && other.len() <= n => {
-                let (nums, common) = self.mul_linear_over_z(c0, c1, other);
-                nums.iter().enumerate().all(|(k, v)| match c.coeffs.get(k) {
-                    Some(w) => v * w.denom() == w.numer() * &common,
-                    None => v.is_zero(),
-                }) && c.coeffs.len() <= n
-            }
-            _ => self.mul(a, b) == *c,
-        }
+        let (linear, other) = match (a.num.len(), b.num.len()) {
+            (2, len) if n >= 2 && len <= n => (a, b),
+            (len, 2) if n >= 2 && len <= n => (b, a),
+            _ => return self.mul(a, b) == *c,
+        };
+        let (nums, common) = self.mul_linear_over_z(linear, other);
+        c.num.len() <= n
+            && nums.iter().enumerate().all(|(k, v)| match c.num.get(k) {
+                Some(w) => v * &c.den == w * &common,
+                None => v.is_zero(),
+            })
     }
 
-    /// The numerators (coordinates `0..n`) and common denominator of
-    /// [`NumberField::mul_linear`]'s product.
-    fn mul_linear_over_z(
-        &self,
-        c0: &BigRational,
-        c1: &BigRational,
-        x: &[BigRational],
-    ) -> (Vec<BigInt>, BigInt) {
+    /// `(c0 + c1 α) · x(α)` for `x` of degree below the field's `n`, over Z: with
+    /// `x = X / D` (`X` integral), `c0 = p0/q0`, `c1 = p1/q1` and the minimal polynomial
+    /// `m = Σ m_k t^k`, `α · x` shifts the coordinates and `α^n = −Σ_{k<n} (m_k / m_n) α^k`
+    /// folds the top one back, so coordinate `k` is
+    /// `(p0 q1 m_n X_k + p1 q0 m_n X_(k−1) − p1 q0 m_k X_(n−1)) / (D q0 q1 m_n)`: a few
+    /// integer products per coordinate, over one common denominator.
+    fn mul_linear_over_z(&self, linear: &FieldElement, x: &FieldElement) -> (Vec<BigInt>, BigInt) {
         let m = self.generator.poly.coeffs();
         let n = m.len() - 1;
-        let den = x.iter().fold(BigInt::one(), |acc, v| {
-            crate::algebraic::integer::lcm(&acc, v.denom())
-        });
+        let den = &x.den;
         let ints: Vec<BigInt> = (0..n)
-            .map(|k| {
-                x.get(k)
-                    .map_or_else(BigInt::zero, |v| v.numer() * (&den / v.denom()))
-            })
+            .map(|k| x.num.get(k).cloned().unwrap_or_default())
             .collect();
+        let (c0, c1) = (&linear.coeffs()[0], &linear.coeffs()[1]);
         let (p0, q0, p1, q1) = (c0.numer(), c0.denom(), c1.numer(), c1.denom());
         let lead = &m[n];
         let own = p0 * q1 * lead;
         let shifted = p1 * q0 * lead;
         let folded = p1 * q0 * &ints[n - 1];
-        let common = &den * q0 * q1 * lead;
+        let common = den * q0 * q1 * lead;
         let nums = (0..n)
             .map(|k| {
                 let mut v = &own * &ints[k] - &folded * &m[k];
@@ -294,15 +328,8 @@ impl NumberField {
     /// checked in Z\[x\] (`m` divides `s A − c` exactly), so `None` (then Euclid over Q is
     /// used) if any step were not exact.
     fn inverse_by_subresultants(&self, a: &FieldElement) -> Option<FieldElement> {
-        let den = a.coeffs.iter().fold(BigInt::one(), |acc, c| {
-            crate::algebraic::integer::lcm(&acc, c.denom())
-        });
-        let big_a = Poly::new(
-            a.coeffs
-                .iter()
-                .map(|c| c.numer() * (&den / c.denom()))
-                .collect(),
-        );
+        let den = &a.den;
+        let big_a = Poly::new(a.num.clone());
         let r1_original = big_a.clone();
         let (mut r0, mut r1) = (self.generator.poly.clone(), big_a);
         let (mut s0, mut s1) = (Poly::zero(), Poly::constant(BigInt::one()));
@@ -340,7 +367,7 @@ impl NumberField {
         let inv = self.reduce(
             s1.coeffs()
                 .iter()
-                .map(|x| BigRational::new(x * &den, c.clone()))
+                .map(|x| BigRational::new(x * den, c.clone()))
                 .collect(),
         );
         Some(inv)
@@ -349,7 +376,7 @@ impl NumberField {
     /// The inverse by the extended Euclidean algorithm over Q.
     fn inverse_over_q(&self, a: &FieldElement) -> Result<FieldElement, AlgebraicError> {
         // Extended Euclid on (m, a): s·a ≡ g (mod m) with g a nonzero constant, m irreducible.
-        let (mut r0, mut r1) = (self.modulus.clone(), a.coeffs.clone());
+        let (mut r0, mut r1) = (self.modulus.clone(), a.coeffs().to_vec());
         let (mut s0, mut s1): (Vec<BigRational>, Vec<BigRational>) =
             (Vec::new(), vec![BigRational::one()]);
         while r1.len() > 1 {
@@ -378,21 +405,14 @@ impl NumberField {
     /// `x = 0, …, n` and interpolation.
     pub fn characteristic_poly(&self, a: &FieldElement) -> Poly {
         let n = self.degree();
-        let den = a.coeffs.iter().fold(BigInt::one(), |acc, c| {
-            crate::algebraic::integer::lcm(&acc, c.denom())
-        });
-        let big_r: Vec<BigInt> = a
-            .coeffs
-            .iter()
-            .map(|c| c.numer() * (&den / c.denom()))
-            .collect();
+        let (big_r, den) = a.integral();
         let values: Vec<BigInt> = (0..=n)
             .map(|x0| {
                 let mut h: Vec<BigInt> = big_r.iter().map(|c| -c).collect();
                 if h.is_empty() {
                     h.push(BigInt::zero());
                 }
-                h[0] += &den * BigInt::from(x0);
+                h[0] += den * BigInt::from(x0);
                 self.generator.poly.resultant(&Poly::new(h))
             })
             .collect();
@@ -415,9 +435,12 @@ impl NumberField {
         a: &FieldElement,
         limits: &Limits,
     ) -> Result<RealAlgebraic, AlgebraicError> {
-        if a.coeffs.len() <= 1 {
+        if a.num.len() <= 1 {
             return Ok(RealAlgebraic::from_rational(
-                a.coeffs.first().cloned().unwrap_or_else(BigRational::zero),
+                a.coeffs()
+                    .first()
+                    .cloned()
+                    .unwrap_or_else(BigRational::zero),
             ));
         }
         // χ has the field's degree: refused before its n + 1 resultants are computed.
@@ -451,7 +474,7 @@ impl NumberField {
             .collect();
         let mut alpha = self.generator.clone();
         for _ in 0..limits.max_refine_steps {
-            let (elo, ehi) = interval_eval(&a.coeffs, &alpha.lo, &alpha.hi);
+            let (elo, ehi) = interval_eval(a.coeffs(), &alpha.lo, &alpha.hi);
             let meets: Vec<usize> = (0..candidates.len())
                 .filter(|&i| candidates[i].lo <= ehi && elo <= candidates[i].hi)
                 .collect();
@@ -523,10 +546,38 @@ fn interpolate_integer_points(values: &[BigInt]) -> Poly {
     acc
 }
 
-/// `x · c`, normalized by [`crate::algebraic::integer::ratio`] (one Lehmer gcd rather than
-/// the three binary gcds of a rational product).
-fn scaled(x: &BigRational, c: &BigRational) -> BigRational {
-    crate::algebraic::integer::ratio(x.numer() * c.numer(), x.denom() * c.denom())
+/// `a ± b` over Z.
+fn sum_over_z(a: &FieldElement, b: &FieldElement, subtract: bool) -> FieldElement {
+    let (num, den) = add_integral((&a.num, &a.den), (&b.num, &b.den), subtract);
+    FieldElement::from_integral(num, den)
+}
+
+/// `A/da ± B/db` for integer coordinates, over `lcm(da, db)` (not reduced).
+fn add_integral(
+    (a, da): (&[BigInt], &BigInt),
+    (b, db): (&[BigInt], &BigInt),
+    subtract: bool,
+) -> (Vec<BigInt>, BigInt) {
+    let l = crate::algebraic::integer::lcm(da, db);
+    let (fa, fb) = (&l / da, &l / db);
+    let num = (0..a.len().max(b.len()))
+        .map(|i| {
+            let x = a.get(i).map_or_else(BigInt::zero, |v| v * &fa);
+            let y = b.get(i).map_or_else(BigInt::zero, |v| v * &fb);
+            if subtract {
+                x - y
+            } else {
+                x + y
+            }
+        })
+        .collect();
+    (num, l)
+}
+
+/// `c · x` over Z: the numerators times `c`'s, over the denominators' product.
+fn scaled(x: &FieldElement, c: &BigRational) -> FieldElement {
+    let num = x.num.iter().map(|v| v * c.numer()).collect();
+    FieldElement::from_integral(num, &x.den * c.denom())
 }
 
 fn q_trim(mut a: Vec<BigRational>) -> Vec<BigRational> {
@@ -610,7 +661,7 @@ mod tests {
         let other = k.element(vec![r(2, 1), r(-1, 1), r(1, 2)]);
         let want = k.element(vec![r(3, 1), r(1, 1), r(-1, 2)]);
         assert_eq!(k.mul(&linear, &other), want);
-        assert_eq!(k.reduce(q_mul(&linear.coeffs, &other.coeffs)), want);
+        assert_eq!(k.reduce(q_mul(linear.coeffs(), other.coeffs())), want);
         assert!(k.product_is(&other, &linear, &want));
         assert!(!k.product_is(&other, &linear, &k.element(vec![r(3, 1), r(1, 1)])));
         // 1/(1 + α) (1 + α) = 1: the rational 1 compared by cross-multiplication.

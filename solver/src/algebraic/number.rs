@@ -109,6 +109,63 @@ impl RealAlgebraic {
         Ok(sorted)
     }
 
+    /// The root of `f` in a window of relative width about `2^−30` around `target`, when
+    /// Descartes' rule certifies it is the only root of `f` there: the window is
+    /// `(L/2^k, (L + 2)/2^k)` with `L = ⌊target · 2^k⌋ − 1`, and an irreducible factor `g` of
+    /// degree `d` has exactly one root in it when `(1 + t)^d h(1/(1 + t))` has one sign
+    /// variation, `h(s) = g((L + 2s)/2^k)` scaled to integers. `None` when no root or more
+    /// than one is certified (then [`RealAlgebraic::roots`] is the way). This finds the root a
+    /// numeric answer points to without isolating the others.
+    ///
+    /// # Errors
+    /// The errors of [`factor`] under `limits`.
+    pub fn root_near(
+        f: &Poly,
+        target: &BigRational,
+        limits: &Limits,
+    ) -> Result<Option<RealAlgebraic>, AlgebraicError> {
+        if !target.is_positive() || f.degree().unwrap_or(0) == 0 {
+            return Ok(None);
+        }
+        let k = 31 + target.denom().bits() as i64 - target.numer().bits() as i64;
+        let unit = if k >= 0 {
+            BigRational::from_integer(BigInt::one() << k as u64)
+        } else {
+            BigRational::new(BigInt::one(), BigInt::one() << (-k) as u64)
+        };
+        let left: BigInt = (target * &unit).floor().to_integer() - 1;
+        let lo = BigRational::from_integer(left.clone()) / &unit;
+        let hi = BigRational::from_integer(&left + 2) / &unit;
+        let mut found = None;
+        for (g, _) in &factor(f, limits)?.factors {
+            let root = if g.degree() == Some(1) {
+                let r = BigRational::new(-g.coeff(0), g.coeff(1));
+                if r <= lo || r >= hi {
+                    continue;
+                }
+                RealAlgebraic::from_rational(r)
+            } else {
+                let h = g
+                    .scale_roots_pow2(k)
+                    .taylor_shift(&left)
+                    .scale_roots_pow2(-1);
+                match h.reverse().shift_one().sign_variations() {
+                    0 => continue,
+                    1 => RealAlgebraic {
+                        poly: g.clone(),
+                        lo: lo.clone(),
+                        hi: hi.clone(),
+                    },
+                    _ => return Ok(None),
+                }
+            };
+            if found.replace(root).is_some() {
+                return Ok(None);
+            }
+        }
+        Ok(found)
+    }
+
     /// The unique root of `f` in the open interval `(lo, hi)`.
     ///
     /// # Errors

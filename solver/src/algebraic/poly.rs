@@ -280,8 +280,12 @@ impl Poly {
 
     /// The content: the gcd of the coefficients, nonnegative (zero for zero).
     pub fn content(&self) -> BigInt {
+        // Smallest first: the running gcd is then at most that size, and each further step
+        // is one remainder of a big number by a small one.
+        let mut order: Vec<&BigInt> = self.coeffs.iter().filter(|c| !c.is_zero()).collect();
+        order.sort_by_key(|c| c.bits());
         let mut g = BigInt::zero();
-        for c in &self.coeffs {
+        for c in order {
             g = super::integer::gcd(&g, c);
             if g.is_one() {
                 break;

@@ -35,6 +35,7 @@ use std::cmp::Ordering;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
+use rayon::prelude::*;
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 
@@ -513,32 +514,46 @@ fn exact_equilibrium(
             value, decimal,
         )?))
     };
-    let n = inst.num_users();
     let m = inst.num_resources();
-    let mut tasks = Vec::with_capacity(n);
-    let mut allocation = Vec::with_capacity(n);
-    let mut dominant = Vec::with_capacity(n);
-    let mut weighted = Vec::with_capacity(n);
-    let mut uses: Vec<Vec<(BigRational, &FieldElement)>> = vec![Vec::with_capacity(n); m];
-    for (i, user) in inst.users().iter().enumerate() {
-        let x = &eq.tasks[i];
-        let value = &eq.task_values[i];
-        let mut refined = value.clone();
-        tasks.push(times(value, &mut refined, &BigRational::one())?);
-        let mut bundle = Vec::with_capacity(m);
-        for (j, d) in user.demand.iter().enumerate() {
-            uses[j].push((d.to_big(), x));
-            bundle.push(times(value, &mut refined, &d.to_big())?);
-        }
+    // Each user's figures in parallel (one refinement of x_i shared by them), in order.
+    let per_user = inst
+        .users()
+        .par_iter()
+        .enumerate()
+        .map(|(i, user)| {
+            let value = &eq.task_values[i];
+            let mut refined = value.clone();
+            let task = times(value, &mut refined, &BigRational::one())?;
+            let bundle = user
+                .demand
+                .iter()
+                .map(|d| times(value, &mut refined, &d.to_big()))
+                .collect::<Result<Vec<_>, _>>()?;
+            let dominant = times(value, &mut refined, &inst.task_dominant_share(i).to_big())?;
+            let share = inst.task_weighted_share(i);
+            let weighted = times(value, &mut refined, &share.to_big())?;
+            Ok((task, bundle, dominant, weighted))
+        })
+        .collect::<Result<Vec<_>, AlgebraicError>>()?;
+    let mut tasks = Vec::with_capacity(per_user.len());
+    let mut allocation = Vec::with_capacity(per_user.len());
+    let mut dominant = Vec::with_capacity(per_user.len());
+    let mut weighted = Vec::with_capacity(per_user.len());
+    for (task, bundle, d, w) in per_user {
+        tasks.push(task);
         allocation.push(bundle);
-        dominant.push(times(
-            value,
-            &mut refined,
-            &inst.task_dominant_share(i).to_big(),
-        )?);
-        let share = inst.task_weighted_share(i);
-        weighted.push(times(value, &mut refined, &share.to_big())?);
+        dominant.push(d);
+        weighted.push(w);
     }
+    let uses: Vec<Vec<(BigRational, &FieldElement)>> = (0..m)
+        .map(|j| {
+            inst.users()
+                .iter()
+                .zip(&eq.tasks)
+                .map(|(user, x)| (user.demand[j].to_big(), x))
+                .collect()
+        })
+        .collect();
     let used: Vec<FieldElement> = uses.iter().map(|u| k.linear_combination(u)).collect();
     let saturated = used
         .iter()

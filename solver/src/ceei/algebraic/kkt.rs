@@ -160,13 +160,17 @@ impl Signs {
         quantity: &'static str,
         index: usize,
     ) -> Result<i32, KktViolation> {
-        let coeffs = a.coeffs();
-        if coeffs.len() <= 1 {
-            return Ok(coeffs.first().map_or(0, sign));
+        let (num, _) = a.integral();
+        if num.len() <= 1 {
+            return Ok(num.first().map_or(0, |c| match c.sign() {
+                num_bigint::Sign::Plus => 1,
+                num_bigint::Sign::Minus => -1,
+                num_bigint::Sign::NoSign => 0,
+            }));
         }
         for _ in 0..SIGN_ROUNDS {
             let (lo, hi) = self.alpha.interval();
-            let (elo, ehi) = interval_horner(coeffs, lo, hi);
+            let (elo, ehi) = interval_horner(num, lo, hi);
             if elo.is_positive() {
                 return Ok(1);
             }
@@ -182,29 +186,15 @@ impl Signs {
     }
 }
 
-fn sign(c: &BigRational) -> i32 {
-    if c.is_positive() {
-        1
-    } else if c.is_negative() {
-        -1
-    } else {
-        0
-    }
-}
-
-/// An enclosure of `{q^n R(x) : x ∈ [lo, hi]}`, where `r = R / D` with `R` integral and
-/// `D > 0` and `q` is the common denominator of `lo` and `hi`: Horner's scheme in interval
-/// arithmetic on integers, `[l, h] ← [l, h] · [q lo, q hi] + R_k q^(n−k)`, which has the
-/// sign of `r` over the interval and needs no rational normalisation.
+/// An enclosure of `{q^n R(x) : x ∈ [lo, hi]}` for an element `R / D` (`R` integral,
+/// `D > 0`), where `q` is the common denominator of `lo` and `hi`: Horner's scheme in
+/// interval arithmetic on integers, `[l, h] ← [l, h] · [q lo, q hi] + R_k q^(n−k)`, which
+/// has the sign of the element over the interval and needs no rational normalisation.
 fn interval_horner(
-    r: &[BigRational],
+    ints: &[BigInt],
     lo: &BigRational,
     hi: &BigRational,
 ) -> (BigRational, BigRational) {
-    let den = r.iter().fold(BigInt::one(), |acc, c| {
-        crate::algebraic::integer::lcm(&acc, c.denom())
-    });
-    let ints: Vec<BigInt> = r.iter().map(|c| c.numer() * (&den / c.denom())).collect();
     let q = crate::algebraic::integer::lcm(lo.denom(), hi.denom());
     let a = lo.numer() * (&q / lo.denom());
     let b = hi.numer() * (&q / hi.denom());

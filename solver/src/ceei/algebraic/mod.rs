@@ -81,13 +81,12 @@ use std::collections::BTreeMap;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
+use rayon::prelude::*;
 
 pub use kkt::check_kkt;
 
 use super::{Ceei, FloatSolution, KktViolation};
-use crate::algebraic::{
-    integer, AlgebraicError, FieldElement, Limits, NumberField, Poly, RealAlgebraic,
-};
+use crate::algebraic::{AlgebraicError, FieldElement, Limits, NumberField, Poly, RealAlgebraic};
 use crate::{Instance, SolverError};
 
 /// The linear changes of variable `u = p1 + s p2` tried, in order, with three positive
@@ -383,7 +382,16 @@ fn solve_support(
             let p = &red.budget / &red.residual[0];
             vec![rational_candidate(p.clone(), vec![p])]
         }
-        2 => two::candidates(&red, target[0], limits)?,
+        2 => {
+            // The root the numeric price points to first; every root only if that fails.
+            let clearing = two::Clearing::new(&red);
+            if let Some(cand) = clearing.near(target[0], limits)?
+                && let Some(eq) = finish(inst, market, &red, support, capped, cand, limits)?
+            {
+                return Ok(Some(eq));
+            }
+            clearing.all(target[0], limits)?
+        }
         _ => {
             for &shift in &SHIFTS {
                 let found = three::candidates(&red, &target, shift, limits)?;
@@ -472,49 +480,58 @@ fn finish(
         .iter()
         .map(|p| value(k, p, limits))
         .collect::<Result<Vec<_>, _>>()?;
-    // A group's tasks are rational multiples of 1 / cost: one conversion per group.
-    let mut unit_values: Vec<Option<RealAlgebraic>> = vec![None; red.groups.len()];
+    // Users of one group with the same w_i / s_i have the same task: each distinct
+    // (group, w_i / s_i) is converted once, and the conversions run in parallel.
+    let mut keys: Vec<(usize, BigRational)> = Vec::new();
+    let mut key_of: BTreeMap<(usize, BigRational), usize> = BTreeMap::new();
+    let slots: Vec<Option<usize>> = red
+        .membership
+        .iter()
+        .enumerate()
+        .map(|(i, member)| {
+            member.as_ref().map(|(g, scale)| {
+                let key = (*g, &market.weight[i] / scale);
+                *key_of.entry(key.clone()).or_insert_with(|| {
+                    keys.push(key);
+                    keys.len() - 1
+                })
+            })
+        })
+        .collect();
+    // A group whose cost has degree ≥ 2 in α (three prices) has tasks that are rational
+    // multiples of 1 / cost: that one is converted once per group.
+    let units = red
+        .groups
+        .par_iter()
+        .enumerate()
+        .map(|(g, _)| match &inverses[g] {
+            Some(inverse) if costs[g].coeffs().len() > 2 => k.to_real(inverse, limits).map(Some),
+            _ => Ok(None),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     let (zero_q, one_q) = (BigRational::zero(), BigRational::one());
-    // Users of one group with the same w_i / s_i have the same task: converted once.
-    let mut seen: BTreeMap<(usize, BigRational), RealAlgebraic> = BTreeMap::new();
-    let mut task_values = Vec::with_capacity(tasks.len());
-    for (i, member) in red.membership.iter().enumerate() {
-        let v = match member {
-            None => RealAlgebraic::from_rational(market.cap[i].clone().unwrap_or_default()),
-            Some((g, scale)) => {
-                let factor = &market.weight[i] / scale;
-                if let Some(v) = seen.get(&(*g, factor.clone())) {
-                    task_values.push(v.clone());
-                    continue;
-                }
-                let c = costs[*g].coeffs();
-                let v = if c.len() <= 1 {
-                    RealAlgebraic::from_rational(&factor / coeff(c, 0))
-                } else if c.len() == 2 {
-                    // x = factor / (c0 + c1 α), a Möbius image of α.
-                    let (c0, c1) = (coeff(c, 0), coeff(c, 1));
-                    alpha.mobius([&zero_q, &factor, &c1, &c0], limits)?
-                } else {
-                    let Some(inverse) = &inverses[*g] else {
-                        // Not reached: a cost of degree ≥ 2 in α has its inverse.
-                        return Ok(None);
-                    };
-                    let unit = match &unit_values[*g] {
-                        Some(u) => u.clone(),
-                        None => {
-                            let u = k.to_real(inverse, limits)?;
-                            unit_values[*g] = Some(u.clone());
-                            u
-                        }
-                    };
-                    unit.mobius([&factor, &zero_q, &zero_q, &one_q], limits)?
-                };
-                seen.insert((*g, factor), v.clone());
-                v
+    let values = keys
+        .par_iter()
+        .map(|(g, factor)| {
+            let c = costs[*g].coeffs();
+            match (c.len(), &units[*g]) {
+                (0 | 1, _) => Ok(RealAlgebraic::from_rational(factor / coeff(c, 0))),
+                // x = factor / (c0 + c1 α), a Möbius image of α.
+                (2, _) => alpha.mobius([&zero_q, factor, &c[1], &c[0]], limits),
+                (_, Some(unit)) => unit.mobius([factor, &zero_q, &zero_q, &one_q], limits),
+                // Not reached: a cost of degree ≥ 2 in α has its inverse.
+                (_, None) => Err(AlgebraicError::DivisionByZero),
             }
-        };
-        task_values.push(v);
-    }
+        })
+        .collect::<Result<Vec<_>, AlgebraicError>>()?;
+    let task_values = slots
+        .iter()
+        .enumerate()
+        .map(|(i, slot)| match slot {
+            Some(key) => values[*key].clone(),
+            None => RealAlgebraic::from_rational(market.cap[i].clone().unwrap_or_default()),
+        })
+        .collect();
     Ok(Some(AlgebraicEquilibrium {
         field: cand.field.clone(),
         clearing_poly: cand.poly,
@@ -533,7 +550,7 @@ fn finish(
 /// minimal polynomial has no rational root. Over Z, for `r = u/v`: the synthetic division's
 /// partial sums are `C_j / v^(n−j)` with `C_n = m_n` and `C_j = C_(j+1) u + m_j v^(n−j)`, so
 /// `q_k = C_(k+1) / v^(n−k−1)`, `m(r) = C_0 / v^n`, and coordinate `k` of the inverse is
-/// `−C_(k+1) v^(k+1) / (c1 C_0)`: one gcd per coordinate, none in the recurrence.
+/// `−C_(k+1) v^(k+1) / (c1 C_0)`: integers over one denominator, no gcd in the recurrence.
 fn inverse_linear(k: &NumberField, c0: &BigRational, c1: &BigRational) -> FieldElement {
     let r = -(c0 / c1);
     let (u, v) = (r.numer(), r.denom());
@@ -549,13 +566,13 @@ fn inverse_linear(k: &NumberField, c0: &BigRational, c1: &BigRational) -> FieldE
     }
     let den = -(c1.numer() * &partial[0]);
     let mut v_pow = BigInt::one();
-    let coeffs = (0..n)
+    let nums = (0..n)
         .map(|i| {
             v_pow *= v;
-            integer::ratio(&partial[i + 1] * &v_pow * c1.denom(), den.clone())
+            &partial[i + 1] * &v_pow * c1.denom()
         })
         .collect();
-    k.element(coeffs)
+    FieldElement::from_integral(nums, den)
 }
 
 fn coeff(c: &[BigRational], i: usize) -> BigRational {
@@ -581,6 +598,13 @@ fn value(
     }
 }
 
+/// The width a root of a clearing polynomial is refined to once, before the figures (Möbius
+/// images of it) are formed: each figure then starts from a narrow interval instead of
+/// refining its own polynomial.
+pub(super) fn root_width() -> BigRational {
+    BigRational::new(1.into(), BigInt::from(1u64) << 80u32)
+}
+
 /// The real roots of `poly` in the open interval `(lo, hi)`, nearest `target` first.
 pub(super) fn roots_near(
     poly: &Poly,
@@ -593,7 +617,7 @@ pub(super) fn roots_near(
         return Ok(Vec::new());
     }
     let target = BigRational::from_float(target).unwrap_or_default();
-    let width = BigRational::new(1.into(), BigInt::from(1u64) << 80u32);
+    let width = root_width();
     let mut found: Vec<(BigRational, RealAlgebraic)> = Vec::new();
     for mut r in RealAlgebraic::roots(poly, limits)? {
         if !(r.cmp_rational(lo).is_gt() && r.cmp_rational(hi).is_lt()) {
