@@ -27,7 +27,6 @@ mod answer;
 mod py_serializer;
 mod records;
 mod to_json;
-mod to_py;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, RecvTimeoutError};
@@ -40,12 +39,12 @@ use leontief::workers::{quietly, with_cancel};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyCFunction, PyDict, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyCFunction, PyDict, PyInt, PyString};
 use serde_json::Value;
 
+use py_serializer::{parse_json, to_python, Printed};
 use records::{sender_callbacks, Records};
-use to_json::{exact_types, to_json};
-use to_py::{inputs, parse_json, to_py};
+use to_json::{exact_types, inputs, to_json};
 
 pyo3::create_exception!(
     _leontief,
@@ -188,18 +187,16 @@ fn run<'py>(
     } else {
         py.detach(|| quietly(|| with_inputs(texts, || outcome_text(command.run()))))
     };
+    let printed = |text: &str| match json {
+        true => parse_json(py, text),
+        false => Ok(PyString::new(py, text).into_any()),
+    };
     match error {
         Some(CliError::Mismatch(m)) if !text.is_empty() => {
-            let report = if json {
-                parse_json(py, &text)?
-            } else {
-                PyString::new(py, &text).into_any()
-            };
-            Ok(PyTuple::new(py, [report, PyString::new(py, &m).into_any()])?.into_any())
+            Ok((printed(&text)?, m).into_pyobject(py)?.into_any())
         }
         Some(e) => Err(py_error(e)),
-        None if json => parse_json(py, &text),
-        None => Ok(PyString::new(py, &text).into_any()),
+        None => printed(&text),
     }
 }
 
@@ -281,7 +278,7 @@ fn solve<'py>(
 
 /// `leontief verify` in-process: `(summary JSON, tallies)`.
 #[pyfunction]
-fn verify<'py>(py: Python<'py>, argv: Vec<String>) -> PyResult<Bound<'py, PyAny>> {
+fn verify<'py>(py: Python<'py>, argv: Vec<String>) -> PyResult<(Bound<'py, PyAny>, Vec<String>)> {
     let args = parse_as!(argv, Verify, "verify's flags");
     let result = cancellable(py, move |cancel| {
         with_cancel(cancel, || {
@@ -289,8 +286,7 @@ fn verify<'py>(py: Python<'py>, argv: Vec<String>) -> PyResult<Bound<'py, PyAny>
         })
     })?;
     let (text, tallies) = result.map_err(py_error)?;
-    let value = parse_json(py, &text)?;
-    Ok(PyTuple::new(py, [value, PyList::new(py, tallies)?.into_any()])?.into_any())
+    Ok((parse_json(py, &text)?, tallies))
 }
 
 /// `leontief merge` in-process over JSONL text: `(records, read, dropped)`.
@@ -301,7 +297,7 @@ fn merge<'py>(
     jsonl: String,
     verify: bool,
     best: bool,
-) -> PyResult<Bound<'py, PyAny>> {
+) -> PyResult<(Vec<Bound<'py, PyAny>>, usize, usize)> {
     let name = "records".to_string();
     let files = vec![name.clone()];
     let result = py.detach(|| {
@@ -314,19 +310,11 @@ fn merge<'py>(
         })
     });
     let (text, read, dropped) = result.map_err(py_error)?;
-    let list = PyList::empty(py);
-    for line in text.lines().filter(|l| !l.is_empty()) {
-        list.append(parse_json(py, line)?)?;
-    }
-    Ok(PyTuple::new(
-        py,
-        [
-            list.into_any(),
-            read.into_pyobject(py)?.into_any(),
-            dropped.into_pyobject(py)?.into_any(),
-        ],
-    )?
-    .into_any())
+    let records = text.lines().filter(|l| !l.is_empty());
+    let records = records
+        .map(|line| parse_json(py, line))
+        .collect::<PyResult<Vec<_>>>()?;
+    Ok((records, read, dropped))
 }
 
 /// `json.dumps` for exact values: the JSON text the CLI reads (Fractions as `"p/q"`);
@@ -455,7 +443,7 @@ fn import_config<'py>(
     py: Python<'py>,
     argv: Vec<String>,
     inputs: Option<&Bound<'py, PyDict>>,
-) -> PyResult<Bound<'py, PyAny>> {
+) -> PyResult<(Bound<'py, PyAny>, Vec<String>)> {
     let args = parse_as!(argv, Import, "import's arguments");
     let texts = self::inputs(inputs)?;
     let (text, warnings) = py
@@ -465,8 +453,7 @@ fn import_config<'py>(
             })
         })
         .map_err(py_error)?;
-    let tree = parse_json(py, &text)?;
-    Ok(PyTuple::new(py, [tree, PyList::new(py, warnings)?.into_any()])?.into_any())
+    Ok((parse_json(py, &text)?, warnings))
 }
 
 /// The defaults of a command's flags, as the CLI's parser holds them: a dict from each flag's
@@ -518,7 +505,7 @@ fn replay_search<'py>(
     let out = py
         .detach(|| leontief::commands::search::replay_unit_logs(&lines, budget, max_found))
         .map_err(py_error)?;
-    to_py(py, &out, false)
+    to_python(py, &Printed::document(&out))
 }
 
 /// The extension module.

@@ -12,7 +12,7 @@ use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use serde_json::Value;
 
-use crate::to_py::to_py;
+use crate::py_serializer::{to_python, Printed};
 use crate::{locked, py_error, SIGNAL_POLL};
 
 pub(crate) enum Message {
@@ -125,7 +125,9 @@ impl Records {
     fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
         loop {
             match self.wait(py)? {
-                Some(Message::Record(v)) => return Ok(Some(to_py(py, &v, false)?)),
+                Some(Message::Record(v)) => {
+                    return Ok(Some(to_python(py, &Printed::document(&v))?))
+                }
                 Some(Message::Ready) => continue,
                 Some(Message::Done(result)) => {
                     self.join(py);
