@@ -20,6 +20,8 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 from . import _leontief
 from ._leontief import InvalidInput
 
+__all__ = ["dumps", "loads", "run"]
+
 
 # The name under which an in-memory instance or tree is handed to the command.
 _INPUT = "<input>"
