@@ -329,7 +329,7 @@ def compare(instance: Any, mechanisms: Optional[Iterable[str]] = None) -> Dict[s
 
 
 @_dataclass(frozen=True)
-class Verdict:
+class Verdict(_Document):
     """One property's verdict in a :class:`CheckResult`.
 
     Attributes
@@ -360,21 +360,8 @@ class Verdict:
     witness: Optional[Dict[str, Any]]
     data: Dict[str, Any]
 
-    def to_dict(self) -> Dict[str, Any]:
-        """The CLI's JSON object for this property.
-
-        Returns
-        -------
-        dict
-            ``property``, ``holds``, ``bounded``, and the check's own fields.
-
-        Examples
-        --------
-        >>> check({"capacity": [2], "users": [{"name": "A", "demand": [1]}]},
-        ...       properties="si")["si"].to_dict()["holds"]
-        True
-        """
-        return self.data
+    # ``to_dict()`` (of ``_Document``) returns the property's JSON object.
+    _data = property(lambda self: self.data)
 
 
 class CheckResult(_Entries[Verdict]):

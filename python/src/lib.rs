@@ -29,7 +29,7 @@ mod records;
 mod to_json;
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{channel, RecvTimeoutError};
+use std::sync::mpsc::channel;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
@@ -43,7 +43,7 @@ use pyo3::types::{PyCFunction, PyDict, PyInt, PyString};
 use serde_json::Value;
 
 use py_serializer::{parse_json, to_python, Printed};
-use records::{sender_callbacks, Records};
+use records::{recv_or_signal, sender_callbacks, Records};
 use to_json::{exact_types, inputs, to_json};
 
 pyo3::create_exception!(
@@ -128,29 +128,19 @@ fn cancellable<T: Send + 'static>(
     let cancel = Arc::new(AtomicBool::new(false));
     let (tx, mut rx) = channel();
     let flag = cancel.clone();
-    let handle = std::thread::spawn(move || {
+    let mut handle = Some(std::thread::spawn(move || {
         let _ = tx.send(work(flag));
-    });
-    loop {
-        let r = &mut rx;
-        match py.detach(move || r.recv_timeout(SIGNAL_POLL)) {
-            Ok(value) => {
-                let _ = handle.join();
-                return Ok(value);
-            }
-            Err(RecvTimeoutError::Disconnected) => {
-                let _ = handle.join();
-                return Err(PyRuntimeError::new_err("internal error: the worker failed"));
-            }
-            Err(RecvTimeoutError::Timeout) => {
-                if let Err(e) = py.check_signals() {
-                    cancel.store(true, Ordering::Relaxed);
-                    py.detach(|| handle.join()).ok();
-                    return Err(e);
-                }
-            }
+    }));
+    let value = recv_or_signal(py, &mut rx, || {
+        cancel.store(true, Ordering::Relaxed);
+        if let Some(h) = handle.take() {
+            py.detach(|| h.join()).ok();
         }
+    })?;
+    if let Some(h) = handle {
+        let _ = h.join();
     }
+    value.ok_or_else(|| PyRuntimeError::new_err("internal error: the worker failed"))
 }
 
 /// What a command printed on standard output, or its error.

@@ -87,20 +87,7 @@ impl Records {
                 ))
             }
         };
-        loop {
-            let r: &mut Receiver<Message> = &mut rx;
-            match py.detach(move || r.recv_timeout(SIGNAL_POLL)) {
-                Ok(m) => return Ok(Some(m)),
-                Err(RecvTimeoutError::Disconnected) => return Ok(None),
-                Err(RecvTimeoutError::Timeout) => {
-                    if let Err(e) = py.check_signals() {
-                        drop(rx);
-                        self.stop(py);
-                        return Err(e);
-                    }
-                }
-            }
-        }
+        recv_or_signal(py, &mut rx, || self.stop(py))
     }
 
     fn join(&self, py: Python<'_>) {
@@ -159,6 +146,30 @@ impl Records {
 impl Drop for Records {
     fn drop(&mut self) {
         self.cancel.store(true, Ordering::Relaxed);
+    }
+}
+
+/// The next value on `rx`, waited for without the GIL, checking for signals every
+/// [`SIGNAL_POLL`]; `None` once the sender is gone. On a pending signal `stop` runs (it sets
+/// the work's cancel flag and joins its thread: the commands stop between batches) and the
+/// signal's exception (KeyboardInterrupt) is returned.
+pub(crate) fn recv_or_signal<T: Send>(
+    py: Python<'_>,
+    rx: &mut Receiver<T>,
+    stop: impl FnOnce(),
+) -> PyResult<Option<T>> {
+    loop {
+        let r = &mut *rx;
+        match py.detach(move || r.recv_timeout(SIGNAL_POLL)) {
+            Ok(value) => return Ok(Some(value)),
+            Err(RecvTimeoutError::Disconnected) => return Ok(None),
+            Err(RecvTimeoutError::Timeout) => {
+                if let Err(e) = py.check_signals() {
+                    stop();
+                    return Err(e);
+                }
+            }
+        }
     }
 }
 
