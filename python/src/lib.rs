@@ -327,7 +327,7 @@ fn loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
 #[pyfunction]
 fn search(py: Python<'_>, argv: Vec<String>) -> PyResult<Records> {
     let args = parse_as!(argv, Search, "search's flags");
-    Records::start(py, move |tx| {
+    Records::start(py, Arc::default(), move |tx| {
         let (mut on_record, ready) = sender_callbacks(tx);
         leontief::commands::search::run_with(&args, &mut on_record, &ready)
     })
@@ -337,7 +337,7 @@ fn search(py: Python<'_>, argv: Vec<String>) -> PyResult<Records> {
 #[pyfunction]
 fn explore(py: Python<'_>, argv: Vec<String>) -> PyResult<Records> {
     let args = parse_as!(argv, Explore, "explore's flags");
-    Records::start(py, move |tx| {
+    Records::start(py, Arc::default(), move |tx| {
         let (mut on_record, ready) = sender_callbacks(tx);
         leontief::commands::explore::run_with(&args, &mut on_record, &ready).map(|s| vec![s])
     })
@@ -359,7 +359,7 @@ fn explore_distributed(
     let args = parse_as!(argv, Explore, "explore's flags");
     let failure: Arc<Mutex<Option<PyErr>>> = Arc::default();
     let slot = failure.clone();
-    Records::start_with(py, failure, move |tx| {
+    Records::start(py, failure, move |tx| {
         let (mut on_record, ready) = sender_callbacks(tx);
         // Set when the run is being stopped (Ctrl-C, close, drop): the callable can stop
         // waiting for its wave instead of holding the run until the wave ends.

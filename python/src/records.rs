@@ -36,15 +36,9 @@ pub(crate) struct Records {
 }
 
 impl Records {
+    /// Starts `work` on its thread, with `failure` (a Python exception the work ran into, in a
+    /// callable it was given) raised in place of the work's error when set.
     pub(crate) fn start(
-        py: Python<'_>,
-        work: impl FnOnce(&Sender<Message>) -> Result<Vec<String>, CliError> + Send + 'static,
-    ) -> PyResult<Records> {
-        Records::start_with(py, Arc::default(), work)
-    }
-
-    /// [`Records::start`], with `failure` raised in place of the work's error when set.
-    pub(crate) fn start_with(
         py: Python<'_>,
         failure: Arc<Mutex<Option<PyErr>>>,
         work: impl FnOnce(&Sender<Message>) -> Result<Vec<String>, CliError> + Send + 'static,
