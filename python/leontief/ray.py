@@ -83,17 +83,6 @@ __all__ = ["search", "explore", "run_shards", "SearchResult", "ExploreResult"]
 Record = Dict[str, Any]
 
 
-def _import_ray():
-    try:
-        import ray
-    except ImportError as err:  # pragma: no cover - depends on the environment
-        raise ImportError(
-            "leontief.ray needs Ray: `pip install ray` (the version pinned in "
-            "notebooks/requirements.txt), or pass in_process=True to run the shards in this process"
-        ) from err
-    return ray
-
-
 def _run_shard(kind: str, args: tuple, kwargs: dict, index: int, count: int) -> List[Record]:
     """One shard's records (runs inside a Ray task or a local thread)."""
     import leontief
@@ -104,7 +93,13 @@ def _run_shard(kind: str, args: tuple, kwargs: dict, index: int, count: int) -> 
 
 def _connect(address: Optional[str]):
     """Ray, connected (see the module's documentation for ``address``)."""
-    ray = _import_ray()
+    try:
+        import ray
+    except ImportError as err:  # pragma: no cover - depends on the environment
+        raise ImportError(
+            "leontief.ray needs Ray: `pip install ray` (the version pinned in "
+            "notebooks/requirements.txt), or pass in_process=True to run the shards in this process"
+        ) from err
     if not ray.is_initialized():
         ray.init(address=address)
     elif address is not None:
