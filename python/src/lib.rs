@@ -143,6 +143,23 @@ fn cancellable<T: Send + 'static>(
     value.ok_or_else(|| PyRuntimeError::new_err("internal error: the worker failed"))
 }
 
+/// Runs `work` as a command runs: `inputs` readable under their names, the progress display
+/// quiet; with `background` on a worker thread with Ctrl-C honoured ([`cancellable`]),
+/// otherwise on this thread without the GIL.
+fn run_command<T: Send + 'static>(
+    py: Python<'_>,
+    background: bool,
+    inputs: Vec<(String, String)>,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> PyResult<T> {
+    let work = move || quietly(|| with_inputs(inputs, work));
+    if background {
+        cancellable(py, move |cancel| with_cancel(cancel, work))
+    } else {
+        Ok(py.detach(work))
+    }
+}
+
 /// What a command printed on standard output, or its error.
 fn outcome_text(outcome: leontief::commands::Outcome) -> (String, Option<CliError>) {
     let mut text = outcome.stdout;
@@ -168,15 +185,7 @@ fn run<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let command = parse(argv)?;
     let texts = self::inputs(inputs)?;
-    let (text, error) = if background {
-        cancellable(py, move |cancel| {
-            with_cancel(cancel, || {
-                quietly(|| with_inputs(texts, || outcome_text(command.run())))
-            })
-        })?
-    } else {
-        py.detach(|| quietly(|| with_inputs(texts, || outcome_text(command.run()))))
-    };
+    let (text, error) = run_command(py, background, texts, move || outcome_text(command.run()))?;
     let printed = |text: &str| match json {
         true => parse_json(py, text),
         false => Ok(PyString::new(py, text).into_any()),
@@ -270,10 +279,8 @@ fn solve<'py>(
 #[pyfunction]
 fn verify<'py>(py: Python<'py>, argv: Vec<String>) -> PyResult<(Bound<'py, PyAny>, Vec<String>)> {
     let args = parse_as!(argv, Verify, "verify's flags");
-    let result = cancellable(py, move |cancel| {
-        with_cancel(cancel, || {
-            quietly(|| leontief::commands::verify::run_with(&args))
-        })
+    let result = run_command(py, true, Vec::new(), move || {
+        leontief::commands::verify::run_with(&args)
     })?;
     let (text, tallies) = result.map_err(py_error)?;
     Ok((parse_json(py, &text)?, tallies))
@@ -288,17 +295,15 @@ fn merge<'py>(
     verify: bool,
     best: bool,
 ) -> PyResult<(Vec<Bound<'py, PyAny>>, usize, usize)> {
-    let name = "records".to_string();
-    let files = vec![name.clone()];
-    let result = py.detach(|| {
-        with_inputs(vec![(name, jsonl)], || {
-            if best {
-                leontief::commands::merge::merge_best(&files, verify)
-            } else {
-                leontief::commands::merge::merge(&files, verify)
-            }
-        })
-    });
+    let files = vec!["records".to_string()];
+    let inputs = vec![(files[0].clone(), jsonl)];
+    let result = run_command(py, false, inputs, move || {
+        if best {
+            leontief::commands::merge::merge_best(&files, verify)
+        } else {
+            leontief::commands::merge::merge(&files, verify)
+        }
+    })?;
     let (text, read, dropped) = result.map_err(py_error)?;
     let records = text.lines().filter(|l| !l.is_empty());
     let records = records
@@ -436,13 +441,10 @@ fn import_config<'py>(
 ) -> PyResult<(Bound<'py, PyAny>, Vec<String>)> {
     let args = parse_as!(argv, Import, "import's arguments");
     let texts = self::inputs(inputs)?;
-    let (text, warnings) = py
-        .detach(|| {
-            with_inputs(texts, || {
-                quietly(|| leontief::commands::import::run_with(&args))
-            })
-        })
-        .map_err(py_error)?;
+    let result = run_command(py, false, texts, move || {
+        leontief::commands::import::run_with(&args)
+    })?;
+    let (text, warnings) = result.map_err(py_error)?;
     Ok((parse_json(py, &text)?, warnings))
 }
 
