@@ -675,6 +675,20 @@ fn is_exact(s: &str) -> bool {
     ok(digits) && ok(den) && !den.starts_with('0')
 }
 
+/// Whether an exact text (see [`is_exact`]) of machine-word terms is in lowest terms, as
+/// `Rational` writes it (larger terms: not known here).
+fn in_lowest_terms(s: &str) -> bool {
+    let (num, den) = s.split_once('/').unwrap_or((s, "1"));
+    let (Ok(a), Ok(mut b)) = (num.parse::<i64>(), den.parse::<u64>()) else {
+        return false;
+    };
+    let mut a = a.unsigned_abs();
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a == 1
+}
+
 /// A JSON value the CLI printed, as a typed value for [`PyWriter`]: a string of the exact form
 /// (`"p/q"`) is a rational unless it sits under a text key (`text`), an algebraic number's
 /// document (`{"algebraic": {"polynomial", "interval"}, "decimal", "closed_form"}`) the
@@ -702,6 +716,11 @@ impl Serialize for Printed<'_> {
     fn serialize<S: ser::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let text = self.text;
         match self.value {
+            // In lowest terms (as the CLI prints a rational) the text is the rational's own;
+            // any other spelling (`"6/4"` given to `loads`) is read as the rational it stands for.
+            Value::String(t) if !text && is_exact(t) && in_lowest_terms(t) => {
+                s.serialize_newtype_struct(RATIONAL_TYPE_NAME, t.as_str())
+            }
             Value::String(t) if !text && is_exact(t) => match t.parse::<Rational>() {
                 Ok(x) => x.serialize(s),
                 Err(_) => s.serialize_str(t),
