@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from math import gcd, isqrt
-from typing import Any, Dict, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Optional, Sequence, Tuple
 
 # Bisections per comparison or conversion: each halves the interval, so 4096 steps reach a
 # width of 2^-4096 times the original, far below any root separation of the polynomials the
@@ -266,29 +266,21 @@ class Algebraic:
             return self._cmp_rational(o)
         return self._cmp(o)
 
-    def __eq__(self, other: Any) -> Any:
-        c = self._compare(other)
-        return c if c is NotImplemented else c == 0
+    def _ordering(test: Callable[[Optional[int]], bool]) -> Any:  # noqa: N805 - a class-body helper
+        # A rich comparison from the sign of ``self - other`` (``None`` when unordered).
+        def compare(self: "Algebraic", other: Any) -> Any:
+            c = self._compare(other)
+            return c if c is NotImplemented else test(c)
 
-    def __ne__(self, other: Any) -> Any:
-        c = self._compare(other)
-        return c if c is NotImplemented else c != 0
+        return compare
 
-    def __lt__(self, other: Any) -> Any:
-        c = self._compare(other)
-        return c if c is NotImplemented else c is not None and c < 0
-
-    def __le__(self, other: Any) -> Any:
-        c = self._compare(other)
-        return c if c is NotImplemented else c is not None and c <= 0
-
-    def __gt__(self, other: Any) -> Any:
-        c = self._compare(other)
-        return c if c is NotImplemented else c is not None and c > 0
-
-    def __ge__(self, other: Any) -> Any:
-        c = self._compare(other)
-        return c if c is NotImplemented else c is not None and c >= 0
+    __eq__ = _ordering(lambda c: c == 0)
+    __ne__ = _ordering(lambda c: c != 0)
+    __lt__ = _ordering(lambda c: c is not None and c < 0)
+    __le__ = _ordering(lambda c: c is not None and c <= 0)
+    __gt__ = _ordering(lambda c: c is not None and c > 0)
+    __ge__ = _ordering(lambda c: c is not None and c >= 0)
+    del _ordering
 
     def __hash__(self) -> int:
         # Equal numbers have the same minimal polynomial; a rational hashes as its Fraction

@@ -20,6 +20,8 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 from . import _leontief
 from ._leontief import InvalidInput
 
+__all__ = ["dumps", "loads", "run"]
+
 
 # The name under which an in-memory instance or tree is handed to the command.
 _INPUT = "<input>"
@@ -123,29 +125,14 @@ def _flags(**kw: Any) -> List[str]:
 def _command_argv(command: str, **flags: Any) -> List[str]:
     """``command``'s command line from its keywords: ranges as ``2..4``, a shard as ``i/n``,
     a time in seconds as ``"Ns"``."""
-    for key, convert in (("time", _time), ("shard", _shard), ("users", _range),
-                         ("resources", _range), ("pools", _range)):
-        if key in flags:
-            flags[key] = convert(flags[key])
+    for key, separator in (("shard", "/"), ("users", ".."), ("resources", ".."), ("pools", "..")):
+        value = flags.get(key)
+        if isinstance(value, tuple) and len(value) == 2:
+            flags[key] = f"{value[0]}{separator}{value[1]}"
+    seconds = flags.get("time")
+    if isinstance(seconds, (int, float)) and not isinstance(seconds, bool):
+        flags["time"] = f"{seconds}s"
     return [command] + _flags(**flags)
-
-
-def _range(value: Any) -> Any:
-    if isinstance(value, tuple) and len(value) == 2:
-        return f"{value[0]}..{value[1]}"
-    return value
-
-
-def _shard(value: Any) -> Any:
-    if isinstance(value, tuple) and len(value) == 2:
-        return f"{value[0]}/{value[1]}"
-    return value
-
-
-def _time(value: Any) -> Any:
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return f"{value}s"
-    return value
 
 
 def run(*argv: str, inputs: Optional[Mapping[str, Any]] = None, json: bool = True) -> Any:

@@ -19,6 +19,8 @@ from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Seque
 from . import _leontief
 from ._cli import _command_argv
 
+__all__ = ["explore", "merge", "search"]
+
 
 def search(
     mechanism: str,

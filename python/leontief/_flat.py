@@ -20,8 +20,13 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from . import _leontief
 from ._cli import _command_argv, _flag_value, _flags, _source
-from ._entries import _Entries, _pandas
+from ._entries import _Document, _Entries, _frame
 from ._leontief import InvalidInput
+
+__all__ = [
+    "Allocation", "CheckResult", "UserAllocation", "Verdict", "VerifyResult", "check", "compare",
+    "solve", "verify",
+]
 
 
 # ---------------------------------------------------------------------------------------
@@ -68,17 +73,6 @@ def _num(x: Any) -> Any:
         except ValueError:
             return x
     return x
-
-
-def _field(key: str, doc: str) -> Any:
-    """The answer's field ``key`` (``None`` when it has none), read once (see
-    :meth:`Allocation._get`)."""
-
-    def make(self: Any) -> Any:
-        return self._get(key)
-
-    make.__doc__ = doc
-    return property(make)
 
 
 class Allocation(_Entries[UserAllocation]):
@@ -129,45 +123,40 @@ class Allocation(_Entries[UserAllocation]):
     [('A', Fraction(3, 1)), ('B', Fraction(2, 1))]
     """
 
+    # The document's fields read as attributes (made on first access, then kept).
+    _fields = {k: k for k in ("resources", "capacity", "consumption", "saturated", "trace",
+                              "certified", "status", "prices", "feasible_tasks")}
+    _fields["gap"] = "relative_gap"
+    resources: List[str]
+    capacity: List[Fraction]
+    consumption: Optional[List[Fraction]]
+    saturated: Optional[List[str]]
+    trace: Optional[Any]
+    certified: Optional[bool]
+    status: Optional[str]
+    gap: Optional[Any]
+    prices: Optional[Any]
+    feasible_tasks: Optional[Dict[str, Fraction]]
+
     def __init__(self, data: Optional[Mapping[str, Any]] = None):
         data = {} if data is None else data
-        self._doc = data
-        self._fields: Dict[str, Any] = {}
+        self._data = data
+        self._made: Dict[str, Any] = {}
         self.mechanism: str = data.get("mechanism", "")
         self.exact: bool = bool(data.get("exact", False))
 
-    def _get(self, key: str) -> Any:
-        """The document's field ``key``, made on first access, then kept (the attribute and
-        ``to_dict()`` share it)."""
+    def _field(self, key: str) -> Any:
+        # Made once: the attribute and ``to_dict()`` share the object.
         try:
-            return self._fields[key]
+            return self._made[key]
         except KeyError:
-            value = self._fields[key] = self._doc.get(key)
+            value = self._made[key] = self._data.get(key)
             return value
-
-    resources: List[str] = _field("resources", "The resources' names.")
-    capacity: List[Fraction] = _field("capacity", "The capacities.")
-    consumption: Optional[List[Fraction]] = _field(
-        "consumption", "What the users consume of each resource."
-    )
-    saturated: Optional[List[str]] = _field("saturated", "The resources used to capacity.")
-    trace: Optional[Any] = _field("trace", "The filling's events (``trace=True``), else ``None``.")
-    certified: Optional[bool] = _field(
-        "certified", "CEEI: whether the numeric answer was certified exact (``None`` otherwise)."
-    )
-    status: Optional[str] = _field("status", "CEEI: the solver's status (``None`` otherwise).")
-    gap: Optional[Any] = _field(
-        "relative_gap", "CEEI: the proven relative gap (``None`` otherwise)."
-    )
-    prices: Optional[Any] = _field("prices", "CEEI: the prices (``None`` otherwise).")
-    feasible_tasks: Optional[Dict[str, Fraction]] = _field(
-        "feasible_tasks", "Uncertified CEEI: exactly feasible tasks per user (``None`` otherwise)."
-    )
 
     @_cached_property
     def _rows(self) -> List[Dict[str, Any]]:
         # The users' rows, an inexact answer's decimal strings read as floats.
-        rows = self._get("users") or []
+        rows = self._field("users") or []
         if not self.exact:
             rows = [
                 {k: [_num(x) for x in v] if k == "allocation" else _num(v) for k, v in u.items()}
@@ -213,13 +202,11 @@ class Allocation(_Entries[UserAllocation]):
         >>> solve({"capacity": [4], "users": [{"name": "A", "demand": [1]}]}).to_dict()["users"]
         [{'name': 'A', 'tasks': Fraction(4, 1), 'allocation': [Fraction(4, 1)], 'dominant_share': Fraction(1, 1), 'weighted_share': Fraction(1, 1)}]
         """
-        return self._dict
-
-    @_cached_property
-    def _dict(self) -> Dict[str, Any]:
         # The answer held in Rust as a dict, of the objects the attributes hold.
-        doc = self._doc
-        return doc if isinstance(doc, dict) else {k: self._get(k) for k in doc.keys()}
+        doc = self._data
+        if not isinstance(doc, dict):
+            self._data = doc = {k: self._field(k) for k in doc.keys()}
+        return doc
 
     def to_pandas(self):
         """One row per user (pandas is imported here).
@@ -235,19 +222,9 @@ class Allocation(_Entries[UserAllocation]):
         >>> solve({"capacity": [4], "users": [{"name": "A", "demand": [1]}]}).to_pandas().loc["A", "tasks"]
         Fraction(4, 1)
         """
-        pd = _pandas()
-        rows = []
-        for u in self.users.values():
-            row = {
-                "name": u.name,
-                "tasks": u.tasks,
-                "dominant_share": u.dominant_share,
-                "weighted_share": u.weighted_share,
-            }
-            for r, x in zip(self.resources, u.allocation):
-                row[r] = x
-            rows.append(row)
-        return pd.DataFrame(rows).set_index("name")
+        columns = ("name", "tasks", "dominant_share", "weighted_share")
+        rows = (vars(u) for u in self.users.values())
+        return _frame(rows, columns, "name", self.resources, "allocation")
 
     def __reduce__(self) -> Any:
         # Pickled as the CLI's JSON (the Rust answer is not picklable).
@@ -352,7 +329,7 @@ def compare(instance: Any, mechanisms: Optional[Iterable[str]] = None) -> Dict[s
 
 
 @_dataclass(frozen=True)
-class Verdict:
+class Verdict(_Document):
     """One property's verdict in a :class:`CheckResult`.
 
     Attributes
@@ -383,21 +360,8 @@ class Verdict:
     witness: Optional[Dict[str, Any]]
     data: Dict[str, Any]
 
-    def to_dict(self) -> Dict[str, Any]:
-        """The CLI's JSON object for this property.
-
-        Returns
-        -------
-        dict
-            ``property``, ``holds``, ``bounded``, and the check's own fields.
-
-        Examples
-        --------
-        >>> check({"capacity": [2], "users": [{"name": "A", "demand": [1]}]},
-        ...       properties="si")["si"].to_dict()["holds"]
-        True
-        """
-        return self.data
+    # ``to_dict()`` (of ``_Document``) returns the property's JSON object.
+    _data = property(lambda self: self.data)
 
 
 class CheckResult(_Entries[Verdict]):
@@ -432,22 +396,6 @@ class CheckResult(_Entries[Verdict]):
         """Whether every property holds."""
         return all(v.holds for v in self.verdicts)
 
-    def to_dict(self) -> List[Dict[str, Any]]:
-        """The CLI's JSON.
-
-        Returns
-        -------
-        list of dict
-            One object per property, in order.
-
-        Examples
-        --------
-        >>> [v["property"] for v in check({"capacity": [2], "users": [{"name": "A", "demand": [1]}]},
-        ...                               properties=["si", "ef"]).to_dict()]
-        ['si', 'ef']
-        """
-        return self._data
-
     def to_pandas(self):
         """One row per property (pandas is imported here).
 
@@ -462,9 +410,7 @@ class CheckResult(_Entries[Verdict]):
         ...       properties=["si", "ef"]).to_pandas().shape[0]
         2
         """
-        pd = _pandas()
-        keys = ("property", "holds", "bounded", "scenarios", "note")
-        return pd.DataFrame([{k: v.get(k) for k in keys} for v in self._data])
+        return _frame(self._data, ("property", "holds", "bounded", "scenarios", "note"))
 
     def __repr__(self) -> str:
         return "CheckResult(" + ", ".join(f"{v.property}={v.holds}" for v in self.verdicts) + ")"
@@ -529,7 +475,7 @@ def check(
     return CheckResult(_leontief.run(argv, inputs, True, False))
 
 
-class VerifyResult:
+class VerifyResult(_Document):
     """``leontief verify``'s summaries (one per property) and its tallies.
 
     Attributes
@@ -559,21 +505,6 @@ class VerifyResult:
         """Whether no property was violated on any instance."""
         return all(s.get("violations", 0) == 0 for s in self.summaries)
 
-    def to_dict(self) -> Any:
-        """The CLI's JSON.
-
-        Returns
-        -------
-        dict or list
-            An object for one property, a list for several.
-
-        Examples
-        --------
-        >>> verify("drf", "ef", instances=10).to_dict()["violations"]
-        0
-        """
-        return self._data
-
     def to_pandas(self):
         """One row per property (pandas is imported here).
 
@@ -587,9 +518,8 @@ class VerifyResult:
         >>> list(verify("drf", ["ef", "si"], instances=10).to_pandas()["property"])
         ['ef', 'si']
         """
-        pd = _pandas()
         keys = ("mechanism", "property", "instances", "scenarios", "violations", "bounded")
-        return pd.DataFrame([{k: s.get(k) for k in keys} for s in self.summaries])
+        return _frame(self.summaries, keys)
 
     def __repr__(self) -> str:
         return "VerifyResult(" + "; ".join(self.tallies) + ")"

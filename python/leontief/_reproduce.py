@@ -10,10 +10,12 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional, Sequence, Union
 
 from . import _leontief
-from ._entries import _pandas
+from ._entries import _Document, _pandas
+
+__all__ = ["ReproduceReport", "reproduce"]
 
 
-class ReproduceReport(list):
+class ReproduceReport(_Document, list):
     """The sources' worked examples re-derived (``leontief reproduce``): a list of rows.
 
     Each row is a dict with ``example``, the value's name (``what``), the source's value,
@@ -35,7 +37,7 @@ class ReproduceReport(list):
     """
 
     def __init__(self, data: Any, error: Optional[str]):
-        self.data = data
+        self.data = self._data = data
         self.error = error
         super().__init__(_rows(data))
 
@@ -48,21 +50,6 @@ class ReproduceReport(list):
     def failed(self) -> int:
         """Rows that differ from their source."""
         return sum(1 for r in self if not r.get("ok"))
-
-    def to_dict(self) -> Any:
-        """The CLI's JSON report.
-
-        Returns
-        -------
-        object
-            ``leontief reproduce --format json``'s output.
-
-        Examples
-        --------
-        >>> isinstance(reproduce("drf-paper").to_dict(), (dict, list))
-        True
-        """
-        return self.data
 
     def to_pandas(self):
         """One row per value (pandas is imported here).

@@ -23,8 +23,14 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _leontief
 from ._cli import _flags, _source
-from ._entries import _Entries, _pandas
+from ._entries import _Document, _Entries, _frame, _pandas, _record
 from ._leontief import InvalidInput
+
+__all__ = [
+    "ImportedTree", "NodeAllocation", "OfferOrder", "OrderNode", "Simulation", "TreeAllocation",
+    "compare_policies", "compare_simulations", "hdrf", "import_kueue", "import_yarn", "order",
+    "simulate",
+]
 
 
 def _refuse_all(policy: str, instead: str) -> None:
@@ -102,36 +108,20 @@ class TreeAllocation(_Entries[NodeAllocation]):
     (Fraction(1, 2), Fraction(1, 2))
     """
 
+    _fields = {k: k for k in ("policy", "resources", "capacity")}
+    policy: str
+    resources: List[str]
+    capacity: List[Fraction]
+
     def __init__(self, data: Dict[str, Any]):
         self._data = data
-        self.policy: str = data.get("policy", "")
-        self.resources: List[str] = data.get("resources", [])
-        self.capacity: List[Fraction] = data.get("capacity", [])
         self.nodes: Dict[str, Dict[str, Any]] = {n["path"]: n for n in data.get("nodes", [])}
-        self._entries = {
-            p: NodeAllocation(**{f: n.get(f) for f in NodeAllocation.__dataclass_fields__})
-            for p, n in self.nodes.items()
-        }
+        self._entries = {p: _record(NodeAllocation, n) for p, n in self.nodes.items()}
 
     @property
     def leaves(self) -> Dict[str, Dict[str, Any]]:
         """The leaves by path (the CLI's node objects)."""
         return {p: n for p, n in self.nodes.items() if n.get("kind") == "leaf"}
-
-    def to_dict(self) -> Dict[str, Any]:
-        """The CLI's JSON, with Fractions.
-
-        Returns
-        -------
-        dict
-            policy, resources, capacity and the nodes in the tree's order.
-
-        Examples
-        --------
-        >>> hdrf(examples.LECTURE_TREE).to_dict()["policy"]
-        'min-satisfaction'
-        """
-        return self._data
 
     def to_pandas(self):
         """One row per node (pandas is imported here).
@@ -147,14 +137,9 @@ class TreeAllocation(_Entries[NodeAllocation]):
         >>> hdrf(examples.LECTURE_TREE, "hdrf").to_pandas().loc["root/A", "cpu"]
         Fraction(1, 2)
         """
-        pd = _pandas()
-        rows = []
-        for n in self.nodes.values():
-            row = {k: n.get(k) for k in ("path", "kind", "weight", "guaranteed_share", "dominant_share", "satisfaction", "tasks")}
-            for r, x in zip(self.resources, n.get("allocation", [])):
-                row[r] = x
-            rows.append(row)
-        return pd.DataFrame(rows).set_index("path")
+        columns = ("path", "kind", "weight", "guaranteed_share", "dominant_share", "satisfaction",
+                   "tasks")
+        return _frame(self.nodes.values(), columns, "path", self.resources, "allocation")
 
     def __repr__(self) -> str:
         return f"TreeAllocation({self.policy}, {len(self.nodes)} nodes)"
@@ -248,7 +233,7 @@ def compare_policies(
     return {d["policy"]: TreeAllocation(d) for d in _leontief.run(argv, inputs, True, False)}
 
 
-class Simulation:
+class Simulation(_Document):
     """A simulation's result under one policy (``leontief simulate``).
 
     Attributes
@@ -273,28 +258,15 @@ class Simulation:
     ('min-satisfaction', False)
     """
 
+    _fields = {"policy": "policy", "series": "series"}
+    policy: str
+    series: Optional[List[Dict[str, Any]]]
+
     def __init__(self, data: Dict[str, Any]):
         self._data = data
-        self.policy: str = data.get("policy", "")
         self.runs: Dict[str, Dict[str, Any]] = {self.policy: data}
         self.paths: List[str] = [n["path"] for n in data.get("nodes", [])]
         self.summary: Dict[str, Dict[str, Any]] = {n["path"]: n for n in data.get("nodes", [])}
-        self.series: Optional[List[Dict[str, Any]]] = data.get("series")
-
-    def to_dict(self) -> Dict[str, Any]:
-        """The CLI's JSON, with Fractions.
-
-        Returns
-        -------
-        dict
-            policy, nodes, series and the run's figures.
-
-        Examples
-        --------
-        >>> simulate(examples.LECTURE_CHURN, policy="naive", no_series=True).to_dict()["policy"]
-        'naive'
-        """
-        return self._data
 
     def to_pandas(self):
         """The series, one row per sample; without a series, the summary, one row per node.
@@ -310,9 +282,8 @@ class Simulation:
         >>> simulate(examples.LECTURE_CHURN).to_pandas()["time"].iloc[0]
         Fraction(0, 1)
         """
-        pd = _pandas()
         if not self.series:
-            return pd.DataFrame(list(self.summary.values())).set_index("path")
+            return _pandas().DataFrame(list(self.summary.values())).set_index("path")
         rows = []
         for sample in self.series:
             row = {"time": sample.get("time")}
@@ -320,7 +291,7 @@ class Simulation:
                 for path, x in zip(self.paths, sample.get(key, [])):
                     row[f"{path} {key}"] = x
             rows.append(row)
-        return pd.DataFrame(rows)
+        return _pandas().DataFrame(rows)
 
     def __repr__(self) -> str:
         return f"Simulation({self.policy})"
@@ -486,36 +457,21 @@ class OfferOrder(_Entries[OrderNode]):
     (1, 3)
     """
 
+    _fields = {k: k for k in ("rule", "ties", "fair_share", "resources", "capacity", "offer")}
+    rule: str
+    ties: str
+    fair_share: Optional[str]
+    resources: List[str]
+    capacity: List[Fraction]
+    offer: List[str]
+
     def __init__(self, data: Dict[str, Any]):
         self._data = data
-        self.rule: str = data["rule"]
-        self.ties: str = data["ties"]
-        self.fair_share: Optional[str] = data.get("fair_share")
-        self.resources: List[str] = data["resources"]
-        self.capacity: List[Fraction] = data["capacity"]
-        self.offer: List[str] = list(data["offer"])
-        fields = OrderNode.__dataclass_fields__
-        self._entries = {}
-        for n in data["nodes"]:
-            node = {f: n.get(f) for f in fields}
-            # The key's entries are exact numbers (read as text beside merge's "key").
-            node["key"] = tuple(Fraction(k) for k in n.get("key", []))
-            self._entries[n["path"]] = OrderNode(**node)
-
-    def to_dict(self) -> Dict[str, Any]:
-        """The CLI's JSON, with Fractions.
-
-        Returns
-        -------
-        dict
-            rule, ties, resources, capacity, offer and the nodes.
-
-        Examples
-        --------
-        >>> order(examples.ORDER_TREE).to_dict()["offer"][0]
-        'root/a'
-        """
-        return self._data
+        # The key's entries are exact numbers (read as text beside merge's "key").
+        self._entries = {
+            n["path"]: _record(OrderNode, n, key=tuple(Fraction(k) for k in n.get("key", [])))
+            for n in data["nodes"]
+        }
 
     def to_pandas(self):
         """One row per node (pandas is imported here).
@@ -530,8 +486,7 @@ class OfferOrder(_Entries[OrderNode]):
         >>> order(examples.ORDER_TREE).to_pandas().loc["root/b/d", "weighted_share"]
         Fraction(3, 100)
         """
-        pd = _pandas()
-        return pd.DataFrame([vars(n) for n in self.values()]).set_index("path")
+        return _pandas().DataFrame([vars(n) for n in self.values()]).set_index("path")
 
     def __repr__(self) -> str:
         return f"OfferOrder({self.rule}, offer={self.offer})"
@@ -621,23 +576,8 @@ class ImportedTree(_Entries[Any]):
     """
 
     def __init__(self, data: Dict[str, Any], warnings: List[str]):
-        self._entries = data
+        self._data = self._entries = data
         self.warnings = warnings
-
-    def to_dict(self) -> Dict[str, Any]:
-        """The tree JSON the CLI prints, with Fractions.
-
-        Returns
-        -------
-        dict
-            The tree file's fields.
-
-        Examples
-        --------
-        >>> import_kueue(examples.KUEUE_BORROWING).to_dict()["tree"]["name"]
-        'team-ab'
-        """
-        return self._entries
 
     def __repr__(self) -> str:
         return f"ImportedTree({self._entries.get('about', '')!r}, {len(self.warnings)} warnings)"

@@ -83,17 +83,6 @@ __all__ = ["search", "explore", "run_shards", "SearchResult", "ExploreResult"]
 Record = Dict[str, Any]
 
 
-def _import_ray():
-    try:
-        import ray
-    except ImportError as err:  # pragma: no cover - depends on the environment
-        raise ImportError(
-            "leontief.ray needs Ray: `pip install ray` (the version pinned in "
-            "notebooks/requirements.txt), or pass in_process=True to run the shards in this process"
-        ) from err
-    return ray
-
-
 def _run_shard(kind: str, args: tuple, kwargs: dict, index: int, count: int) -> List[Record]:
     """One shard's records (runs inside a Ray task or a local thread)."""
     import leontief
@@ -104,7 +93,13 @@ def _run_shard(kind: str, args: tuple, kwargs: dict, index: int, count: int) -> 
 
 def _connect(address: Optional[str]):
     """Ray, connected (see the module's documentation for ``address``)."""
-    ray = _import_ray()
+    try:
+        import ray
+    except ImportError as err:  # pragma: no cover - depends on the environment
+        raise ImportError(
+            "leontief.ray needs Ray: `pip install ray` (the version pinned in "
+            "notebooks/requirements.txt), or pass in_process=True to run the shards in this process"
+        ) from err
     if not ray.is_initialized():
         ray.init(address=address)
     elif address is not None:
@@ -113,11 +108,18 @@ def _connect(address: Optional[str]):
     return ray
 
 
-def _check_counts(shards: Any, threads: Any) -> None:
-    if isinstance(shards, bool) or not isinstance(shards, int) or shards < 1:
-        raise _leontief.InvalidInput(f"shards: expected an integer >= 1, found {shards!r}")
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise _leontief.InvalidInput(f"threads: expected an integer >= 1, found {threads!r}")
+def _check_arguments(shards: Any, threads: Any, given: Dict[str, Any], why: str,
+                     address: Optional[str], in_process: bool) -> None:
+    """The checks :func:`run_shards` and :func:`explore` share: the counts, the keywords the
+    module sets itself (``why`` says how), and no cluster address for local threads."""
+    for name, count in (("shards", shards), ("threads", threads)):
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise _leontief.InvalidInput(f"{name}: expected an integer >= 1, found {count!r}")
+    for name in ("shard", "threads"):
+        if name in given:
+            raise _leontief.InvalidInput(f"{name}: set by leontief.ray{why}, not given")
+    if in_process and address is not None:
+        raise _leontief.InvalidInput("address: a Ray cluster address does not apply with in_process=True")
 
 
 def run_shards(kind: str, args: tuple, kwargs: dict, *, shards: int, threads: int = 1,
@@ -164,14 +166,9 @@ def run_shards(kind: str, args: tuple, kwargs: dict, *, shards: int, threads: in
     """
     if kind not in ("search", "explore"):
         raise _leontief.InvalidInput(f"kind: expected 'search' or 'explore', found {kind!r}")
-    _check_counts(shards, threads)
-    for name in ("shard", "threads"):
-        if name in kwargs:
-            raise _leontief.InvalidInput(f"{name}: set by leontief.ray (one shard per task), not given")
+    _check_arguments(shards, threads, kwargs, " (one shard per task)", address, in_process)
     kwargs = dict(kwargs, threads=threads)
     if in_process:
-        if address is not None:
-            raise _leontief.InvalidInput("address: a Ray cluster address does not apply with in_process=True")
         with ThreadPoolExecutor(max_workers=shards) as pool:
             return list(pool.map(lambda i: _run_shard(kind, args, kwargs, i, shards),
                                  range(shards)))
@@ -203,8 +200,9 @@ class SearchResult(list):
     'budget'
     """
 
-    def __init__(self, records: List[Record], summaries: List[Dict[str, Any]]):
-        super().__init__(records)
+    def __init__(self, records: List[Record], summaries: List[Any]):
+        # Also ExploreResult's (not a subclass): the list's own constructor, named.
+        list.__init__(self, records)
         self.summaries = summaries
 
 
@@ -297,9 +295,7 @@ class ExploreResult(list):
     True
     """
 
-    def __init__(self, records: List[Record], summaries: List[str]):
-        super().__init__(records)
-        self.summaries = summaries
+    __init__ = SearchResult.__init__
 
     @property
     def best(self) -> Optional[Record]:
@@ -387,15 +383,10 @@ def explore(mechanism: str, metric: str, *, shards: int, seed: int = 1,
     ...     leontief.explore("drf", "rm-loss", **kw))
     True
     """
-    _check_counts(shards, threads)
-    for name in ("shard", "threads"):
-        if name in flags:
-            raise _leontief.InvalidInput(f"{name}: set by leontief.ray, not given")
+    _check_arguments(shards, threads, flags, "", address, in_process)
     argv = _explore_argv(mechanism, metric, seed=seed, budget=budget, time=time,
                          threads=threads, **flags)
     if in_process:
-        if address is not None:
-            raise _leontief.InvalidInput("address: a Ray cluster address does not apply with in_process=True")
         pool = ThreadPoolExecutor(max_workers=shards)
 
         def evaluate(items: List[str], stopped: Callable[[], bool]) -> List[str]:

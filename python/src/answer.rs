@@ -16,8 +16,7 @@ use leontief::solver::Rational;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 
-use crate::py_serializer::{to_python, Fractions};
-use crate::to_py::field_to_py;
+use crate::py_serializer::{to_python, Fractions, Printed};
 
 /// An exact allocation as `leontief solve` answers it, its numbers made on request.
 #[pyclass(module = "leontief._leontief", frozen)]
@@ -98,7 +97,7 @@ impl Answer {
             "consumption" => to_python(py, self.used(py)),
             "saturated" => to_python(py, &saturated(inst, self.used(py))),
             _ => match s.extra.get(key) {
-                Some(v) => field_to_py(py, key, v),
+                Some(v) => to_python(py, &Printed::field(key, v)),
                 None => Ok(default.unwrap_or_else(|| py.None().into_bound(py))),
             },
         }

@@ -27,10 +27,9 @@ mod answer;
 mod py_serializer;
 mod records;
 mod to_json;
-mod to_py;
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{channel, RecvTimeoutError};
+use std::sync::mpsc::channel;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
@@ -40,12 +39,12 @@ use leontief::workers::{quietly, with_cancel};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyCFunction, PyDict, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyCFunction, PyDict, PyInt, PyString};
 use serde_json::Value;
 
-use records::{sender_callbacks, Records};
-use to_json::{exact_types, to_json};
-use to_py::{inputs, parse_json, to_py};
+use py_serializer::{parse_json, to_python, Printed};
+use records::{recv_or_signal, sender_callbacks, Records};
+use to_json::{exact_types, inputs, to_json};
 
 pyo3::create_exception!(
     _leontief,
@@ -129,28 +128,35 @@ fn cancellable<T: Send + 'static>(
     let cancel = Arc::new(AtomicBool::new(false));
     let (tx, mut rx) = channel();
     let flag = cancel.clone();
-    let handle = std::thread::spawn(move || {
+    let mut handle = Some(std::thread::spawn(move || {
         let _ = tx.send(work(flag));
-    });
-    loop {
-        let r = &mut rx;
-        match py.detach(move || r.recv_timeout(SIGNAL_POLL)) {
-            Ok(value) => {
-                let _ = handle.join();
-                return Ok(value);
-            }
-            Err(RecvTimeoutError::Disconnected) => {
-                let _ = handle.join();
-                return Err(PyRuntimeError::new_err("internal error: the worker failed"));
-            }
-            Err(RecvTimeoutError::Timeout) => {
-                if let Err(e) = py.check_signals() {
-                    cancel.store(true, Ordering::Relaxed);
-                    py.detach(|| handle.join()).ok();
-                    return Err(e);
-                }
-            }
+    }));
+    let value = recv_or_signal(py, &mut rx, || {
+        cancel.store(true, Ordering::Relaxed);
+        if let Some(h) = handle.take() {
+            py.detach(|| h.join()).ok();
         }
+    })?;
+    if let Some(h) = handle {
+        let _ = h.join();
+    }
+    value.ok_or_else(|| PyRuntimeError::new_err("internal error: the worker failed"))
+}
+
+/// Runs `work` as a command runs: `inputs` readable under their names, the progress display
+/// quiet; with `background` on a worker thread with Ctrl-C honoured ([`cancellable`]),
+/// otherwise on this thread without the GIL.
+fn run_command<T: Send + 'static>(
+    py: Python<'_>,
+    background: bool,
+    inputs: Vec<(String, String)>,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> PyResult<T> {
+    let work = move || quietly(|| with_inputs(inputs, work));
+    if background {
+        cancellable(py, move |cancel| with_cancel(cancel, work))
+    } else {
+        Ok(py.detach(work))
     }
 }
 
@@ -179,27 +185,17 @@ fn run<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let command = parse(argv)?;
     let texts = self::inputs(inputs)?;
-    let (text, error) = if background {
-        cancellable(py, move |cancel| {
-            with_cancel(cancel, || {
-                quietly(|| with_inputs(texts, || outcome_text(command.run())))
-            })
-        })?
-    } else {
-        py.detach(|| quietly(|| with_inputs(texts, || outcome_text(command.run()))))
+    let (text, error) = run_command(py, background, texts, move || outcome_text(command.run()))?;
+    let printed = |text: &str| match json {
+        true => parse_json(py, text),
+        false => Ok(PyString::new(py, text).into_any()),
     };
     match error {
         Some(CliError::Mismatch(m)) if !text.is_empty() => {
-            let report = if json {
-                parse_json(py, &text)?
-            } else {
-                PyString::new(py, &text).into_any()
-            };
-            Ok(PyTuple::new(py, [report, PyString::new(py, &m).into_any()])?.into_any())
+            Ok((printed(&text)?, m).into_pyobject(py)?.into_any())
         }
         Some(e) => Err(py_error(e)),
-        None if json => parse_json(py, &text),
-        None => Ok(PyString::new(py, &text).into_any()),
+        None => printed(&text),
     }
 }
 
@@ -281,16 +277,13 @@ fn solve<'py>(
 
 /// `leontief verify` in-process: `(summary JSON, tallies)`.
 #[pyfunction]
-fn verify<'py>(py: Python<'py>, argv: Vec<String>) -> PyResult<Bound<'py, PyAny>> {
+fn verify<'py>(py: Python<'py>, argv: Vec<String>) -> PyResult<(Bound<'py, PyAny>, Vec<String>)> {
     let args = parse_as!(argv, Verify, "verify's flags");
-    let result = cancellable(py, move |cancel| {
-        with_cancel(cancel, || {
-            quietly(|| leontief::commands::verify::run_with(&args))
-        })
+    let result = run_command(py, true, Vec::new(), move || {
+        leontief::commands::verify::run_with(&args)
     })?;
     let (text, tallies) = result.map_err(py_error)?;
-    let value = parse_json(py, &text)?;
-    Ok(PyTuple::new(py, [value, PyList::new(py, tallies)?.into_any()])?.into_any())
+    Ok((parse_json(py, &text)?, tallies))
 }
 
 /// `leontief merge` in-process over JSONL text: `(records, read, dropped)`.
@@ -301,32 +294,22 @@ fn merge<'py>(
     jsonl: String,
     verify: bool,
     best: bool,
-) -> PyResult<Bound<'py, PyAny>> {
-    let name = "records".to_string();
-    let files = vec![name.clone()];
-    let result = py.detach(|| {
-        with_inputs(vec![(name, jsonl)], || {
-            if best {
-                leontief::commands::merge::merge_best(&files, verify)
-            } else {
-                leontief::commands::merge::merge(&files, verify)
-            }
-        })
-    });
+) -> PyResult<(Vec<Bound<'py, PyAny>>, usize, usize)> {
+    let files = vec!["records".to_string()];
+    let inputs = vec![(files[0].clone(), jsonl)];
+    let result = run_command(py, false, inputs, move || {
+        if best {
+            leontief::commands::merge::merge_best(&files, verify)
+        } else {
+            leontief::commands::merge::merge(&files, verify)
+        }
+    })?;
     let (text, read, dropped) = result.map_err(py_error)?;
-    let list = PyList::empty(py);
-    for line in text.lines().filter(|l| !l.is_empty()) {
-        list.append(parse_json(py, line)?)?;
-    }
-    Ok(PyTuple::new(
-        py,
-        [
-            list.into_any(),
-            read.into_pyobject(py)?.into_any(),
-            dropped.into_pyobject(py)?.into_any(),
-        ],
-    )?
-    .into_any())
+    let records = text.lines().filter(|l| !l.is_empty());
+    let records = records
+        .map(|line| parse_json(py, line))
+        .collect::<PyResult<Vec<_>>>()?;
+    Ok((records, read, dropped))
 }
 
 /// `json.dumps` for exact values: the JSON text the CLI reads (Fractions as `"p/q"`);
@@ -349,7 +332,7 @@ fn loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
 #[pyfunction]
 fn search(py: Python<'_>, argv: Vec<String>) -> PyResult<Records> {
     let args = parse_as!(argv, Search, "search's flags");
-    Records::start(py, move |tx| {
+    Records::start(py, Arc::default(), move |tx| {
         let (mut on_record, ready) = sender_callbacks(tx);
         leontief::commands::search::run_with(&args, &mut on_record, &ready)
     })
@@ -359,7 +342,7 @@ fn search(py: Python<'_>, argv: Vec<String>) -> PyResult<Records> {
 #[pyfunction]
 fn explore(py: Python<'_>, argv: Vec<String>) -> PyResult<Records> {
     let args = parse_as!(argv, Explore, "explore's flags");
-    Records::start(py, move |tx| {
+    Records::start(py, Arc::default(), move |tx| {
         let (mut on_record, ready) = sender_callbacks(tx);
         leontief::commands::explore::run_with(&args, &mut on_record, &ready).map(|s| vec![s])
     })
@@ -381,7 +364,7 @@ fn explore_distributed(
     let args = parse_as!(argv, Explore, "explore's flags");
     let failure: Arc<Mutex<Option<PyErr>>> = Arc::default();
     let slot = failure.clone();
-    Records::start_with(py, failure, move |tx| {
+    Records::start(py, failure, move |tx| {
         let (mut on_record, ready) = sender_callbacks(tx);
         // Set when the run is being stopped (Ctrl-C, close, drop): the callable can stop
         // waiting for its wave instead of holding the run until the wave ends.
@@ -455,18 +438,14 @@ fn import_config<'py>(
     py: Python<'py>,
     argv: Vec<String>,
     inputs: Option<&Bound<'py, PyDict>>,
-) -> PyResult<Bound<'py, PyAny>> {
+) -> PyResult<(Bound<'py, PyAny>, Vec<String>)> {
     let args = parse_as!(argv, Import, "import's arguments");
     let texts = self::inputs(inputs)?;
-    let (text, warnings) = py
-        .detach(|| {
-            with_inputs(texts, || {
-                quietly(|| leontief::commands::import::run_with(&args))
-            })
-        })
-        .map_err(py_error)?;
-    let tree = parse_json(py, &text)?;
-    Ok(PyTuple::new(py, [tree, PyList::new(py, warnings)?.into_any()])?.into_any())
+    let result = run_command(py, false, texts, move || {
+        leontief::commands::import::run_with(&args)
+    })?;
+    let (text, warnings) = result.map_err(py_error)?;
+    Ok((parse_json(py, &text)?, warnings))
 }
 
 /// The defaults of a command's flags, as the CLI's parser holds them: a dict from each flag's
@@ -518,7 +497,7 @@ fn replay_search<'py>(
     let out = py
         .detach(|| leontief::commands::search::replay_unit_logs(&lines, budget, max_found))
         .map_err(py_error)?;
-    to_py(py, &out, false)
+    to_python(py, &Printed::document(&out))
 }
 
 /// The extension module.

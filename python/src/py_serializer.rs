@@ -5,6 +5,11 @@
 //! a `leontief.Algebraic`. A `serde_json::Value` passes through as its JSON reads (its strings
 //! stay strings).
 //!
+//! The documents that reach Python as JSON values (every command's but `solve`'s exact
+//! answer: the library builds them as `serde_json::Value`s with exact numbers as `"p/q"`
+//! strings) go through the same writer as a [`Printed`] value, which tells their exact strings
+//! from text by the key they sit under ([`TEXT_KEYS`]): the value no longer holds the type.
+//!
 //! Written here rather than taken from the `pythonize` crate: `pythonize` makes a newtype
 //! struct transparent (its `serialize_newtype_struct` ignores the name), so it cannot tell a
 //! rational's `"p/q"` from a name without a fork of its serializer.
@@ -23,6 +28,7 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyList, PyString};
 use serde::ser::{self, Serialize};
+use serde_json::Value;
 
 use crate::{big_int, exact_types};
 
@@ -480,10 +486,6 @@ impl<'py> Fractions<'py> {
         Ok(make)
     }
 
-    pub(crate) fn py(&self) -> Python<'py> {
-        self.py
-    }
-
     /// Room for `n` distinct values (and as many integers) without growing the caches.
     pub(crate) fn reserve(&mut self, n: usize) {
         self.values.reserve(n);
@@ -607,4 +609,157 @@ fn slots_work(make: &mut Fractions<'_>) -> PyResult<bool> {
         Ok(same)
     })
     .copied()
+}
+
+// ---------------------------------------------------------------------------------------
+// The CLI's printed JSON
+// ---------------------------------------------------------------------------------------
+
+/// JSON keys whose string values are text (names, paths, labels), never exact numbers.
+const TEXT_KEYS: &[&str] = &[
+    "name",
+    "names",
+    "mechanism",
+    "mechanisms",
+    "property",
+    "note",
+    "resources",
+    "resource",
+    "saturated",
+    "path",
+    "paths",
+    "parent",
+    "children",
+    "key",
+    "metric",
+    "utility",
+    "direction",
+    "strategy",
+    "origin",
+    "kind",
+    "policy",
+    "stop",
+    "family",
+    "user",
+    "users",
+    "coalition",
+    "liars",
+    "gainers",
+    "leaf",
+    "leaves",
+    "pool",
+    "pools",
+    "source",
+    "example",
+    "label",
+    "description",
+    "reason",
+    "misfit",
+    "tie_break",
+    "order",
+    "event",
+    "removed",
+    "remove",
+    "computed",
+    "what",
+    "title",
+    "computation",
+    "precision",
+];
+
+/// Whether `s` is an exact number as the CLI prints one: `-?digits(/digits)?`.
+fn is_exact(s: &str) -> bool {
+    let (num, den) = s.split_once('/').unwrap_or((s, "1"));
+    let digits = num.strip_prefix('-').unwrap_or(num);
+    let ok = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    ok(digits) && ok(den) && !den.starts_with('0')
+}
+
+/// Whether an exact text (see [`is_exact`]) of machine-word terms is in lowest terms, as
+/// `Rational` writes it (larger terms: not known here).
+fn in_lowest_terms(s: &str) -> bool {
+    let (num, den) = s.split_once('/').unwrap_or((s, "1"));
+    let (Ok(a), Ok(mut b)) = (num.parse::<i64>(), den.parse::<u64>()) else {
+        return false;
+    };
+    let mut a = a.unsigned_abs();
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a == 1
+}
+
+/// A JSON value the CLI printed, as a typed value for [`PyWriter`]: a string of the exact form
+/// (`"p/q"`) is a rational unless it sits under a text key (`text`), an algebraic number's
+/// document (`{"algebraic": {"polynomial", "interval"}, "decimal", "closed_form"}`) the
+/// algebraic newtype; integers, decimal numbers (`--decimals`), booleans and null as they read.
+#[derive(Clone, Copy)]
+pub(crate) struct Printed<'a> {
+    value: &'a Value,
+    text: bool,
+}
+
+impl<'a> Printed<'a> {
+    /// A whole document.
+    pub(crate) fn document(value: &'a Value) -> Self {
+        Printed { value, text: false }
+    }
+
+    /// The value of a document's field `key`.
+    pub(crate) fn field(key: &str, value: &'a Value) -> Self {
+        let text = TEXT_KEYS.contains(&key);
+        Printed { value, text }
+    }
+}
+
+impl Serialize for Printed<'_> {
+    fn serialize<S: ser::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let text = self.text;
+        match self.value {
+            // In lowest terms (as the CLI prints a rational) the text is the rational's own;
+            // any other spelling (`"6/4"` given to `loads`) is read as the rational it stands for.
+            Value::String(t) if !text && is_exact(t) && in_lowest_terms(t) => {
+                s.serialize_newtype_struct(RATIONAL_TYPE_NAME, t.as_str())
+            }
+            Value::String(t) if !text && is_exact(t) => match t.parse::<Rational>() {
+                Ok(x) => x.serialize(s),
+                Err(_) => s.serialize_str(t),
+            },
+            Value::Array(items) => s.collect_seq(items.iter().map(|value| Printed { value, text })),
+            Value::Object(map) if is_algebraic(map) => {
+                s.serialize_newtype_struct(ALGEBRAIC_TYPE_NAME, &Members(map))
+            }
+            Value::Object(map) => Members(map).serialize(s),
+            other => other.serialize(s),
+        }
+    }
+}
+
+/// An object's members, each a [`Printed`] value, text under a text key.
+struct Members<'a>(&'a serde_json::Map<String, Value>);
+
+impl Serialize for Members<'_> {
+    fn serialize<S: ser::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.0.iter().map(|(k, v)| (k, Printed::field(k, v))))
+    }
+}
+
+/// Whether `map` has the shape of an algebraic number's document (see [`Printed`]).
+fn is_algebraic(map: &serde_json::Map<String, Value>) -> bool {
+    let root = map.get("algebraic").and_then(Value::as_object);
+    root.is_some_and(|r| r.len() == 2 && r.contains_key("polynomial") && r.contains_key("interval"))
+        && map.get("decimal").is_some_and(Value::is_string)
+        && map
+            .keys()
+            .all(|k| matches!(k.as_str(), "algebraic" | "decimal" | "closed_form"))
+}
+
+/// The CLI's JSON text as Python objects (see [`Printed`]).
+pub(crate) fn parse_json<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    let v: Value = serde_json::from_str(text).map_err(|e| {
+        pyo3::exceptions::PyRuntimeError::new_err(format!(
+            "internal error: output is not JSON: {e}"
+        ))
+    })?;
+    to_python(py, &Printed::document(&v))
 }

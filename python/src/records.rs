@@ -12,7 +12,7 @@ use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use serde_json::Value;
 
-use crate::to_py::to_py;
+use crate::py_serializer::{to_python, Printed};
 use crate::{locked, py_error, SIGNAL_POLL};
 
 pub(crate) enum Message {
@@ -36,15 +36,9 @@ pub(crate) struct Records {
 }
 
 impl Records {
+    /// Starts `work` on its thread, with `failure` (a Python exception the work ran into, in a
+    /// callable it was given) raised in place of the work's error when set.
     pub(crate) fn start(
-        py: Python<'_>,
-        work: impl FnOnce(&Sender<Message>) -> Result<Vec<String>, CliError> + Send + 'static,
-    ) -> PyResult<Records> {
-        Records::start_with(py, Arc::default(), work)
-    }
-
-    /// [`Records::start`], with `failure` raised in place of the work's error when set.
-    pub(crate) fn start_with(
         py: Python<'_>,
         failure: Arc<Mutex<Option<PyErr>>>,
         work: impl FnOnce(&Sender<Message>) -> Result<Vec<String>, CliError> + Send + 'static,
@@ -87,20 +81,7 @@ impl Records {
                 ))
             }
         };
-        loop {
-            let r: &mut Receiver<Message> = &mut rx;
-            match py.detach(move || r.recv_timeout(SIGNAL_POLL)) {
-                Ok(m) => return Ok(Some(m)),
-                Err(RecvTimeoutError::Disconnected) => return Ok(None),
-                Err(RecvTimeoutError::Timeout) => {
-                    if let Err(e) = py.check_signals() {
-                        drop(rx);
-                        self.stop(py);
-                        return Err(e);
-                    }
-                }
-            }
-        }
+        recv_or_signal(py, &mut rx, || self.stop(py))
     }
 
     fn join(&self, py: Python<'_>) {
@@ -125,7 +106,9 @@ impl Records {
     fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
         loop {
             match self.wait(py)? {
-                Some(Message::Record(v)) => return Ok(Some(to_py(py, &v, false)?)),
+                Some(Message::Record(v)) => {
+                    return Ok(Some(to_python(py, &Printed::document(&v))?))
+                }
                 Some(Message::Ready) => continue,
                 Some(Message::Done(result)) => {
                     self.join(py);
@@ -157,6 +140,30 @@ impl Records {
 impl Drop for Records {
     fn drop(&mut self) {
         self.cancel.store(true, Ordering::Relaxed);
+    }
+}
+
+/// The next value on `rx`, waited for without the GIL, checking for signals every
+/// [`SIGNAL_POLL`]; `None` once the sender is gone. On a pending signal `stop` runs (it sets
+/// the work's cancel flag and joins its thread: the commands stop between batches) and the
+/// signal's exception (KeyboardInterrupt) is returned.
+pub(crate) fn recv_or_signal<T: Send>(
+    py: Python<'_>,
+    rx: &mut Receiver<T>,
+    stop: impl FnOnce(),
+) -> PyResult<Option<T>> {
+    loop {
+        let r = &mut *rx;
+        match py.detach(move || r.recv_timeout(SIGNAL_POLL)) {
+            Ok(value) => return Ok(Some(value)),
+            Err(RecvTimeoutError::Disconnected) => return Ok(None),
+            Err(RecvTimeoutError::Timeout) => {
+                if let Err(e) = py.check_signals() {
+                    stop();
+                    return Err(e);
+                }
+            }
+        }
     }
 }
 

@@ -198,3 +198,19 @@ pub(crate) fn exact_types(py: Python<'_>) -> PyResult<&'static (Py<PyAny>, Py<Py
         ))
     })
 }
+
+/// Reads the inputs: each a text (given as `str`) or a Python value written as JSON.
+pub(crate) fn inputs(obj: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, String)>> {
+    let mut out = Vec::new();
+    if let Some(d) = obj {
+        for (k, v) in d.iter() {
+            let name: String = k.extract()?;
+            let text = match v.cast::<PyString>() {
+                Ok(s) => s.to_string(),
+                Err(_) => to_json(&v, "", false)?,
+            };
+            out.push((name, text));
+        }
+    }
+    Ok(out)
+}

@@ -160,6 +160,12 @@ def test_fraction_round_trip():
     with pytest.raises(leontief.InvalidInput) as e:
         leontief.dumps({"x": [1, 0.25]})
     assert str(e.value).startswith("x[1]: ")
+    # Spellings the CLI never prints read as the numbers they stand for, in lowest terms:
+    # 6/4 = 3/2 (gcd 2), -3/9 = -1/3 (gcd 3), 0/5 = -0 = 0, 007 = 7, and a numerator beyond
+    # 64 bits, 2**70 * 3 / 6 = 2**69.
+    read = leontief.loads(f'["6/4", "-3/9", "0/5", "-0", "007", "{2**70 * 3}/6"]')
+    assert [(x.numerator, x.denominator) for x in read] == [(3, 2), (-1, 3), (0, 1), (0, 1), (7, 1), (2**69, 1)]
+    assert all(type(x) is F for x in read) and read[0] == F(3, 2) and hash(read[0]) == hash(F(3, 2))
 
 
 def test_float_rejected_with_field():
