@@ -37,7 +37,7 @@ use super::{
 /// degree raised to [`MAX_ALGEBRAIC_USERS`] (a two-resource clearing polynomial has degree
 /// at most the number of users).
 pub fn exact_limits() -> Limits {
-    // Two-resource answers of 100 users with distinct demands take about a second
+    // Two-resource answers of 100 users with distinct demands take well under a second
     // (BENCHMARKS.md); beyond the limit the answer is a stated reason, not a wait.
     Limits {
         max_degree: MAX_ALGEBRAIC_USERS,
@@ -49,7 +49,7 @@ pub fn exact_limits() -> Limits {
 /// the total is the one figure that is not a multiple of a Möbius image of the field's
 /// generator, and its minimal polynomial comes from a characteristic polynomial (`n + 1`
 /// resultants over Z) whose cost grows steeply with the degree (BENCHMARKS.md); beyond it
-/// the summary states the reason.
+/// the summary prints the total's decimal (rounded from the exact tasks) and the reason.
 pub const TOTAL_MAX_DEGREE: usize = 24;
 
 /// A CEEI answer ready to print: the numeric solve and what the exact step made of it.
@@ -80,6 +80,21 @@ pub struct Figure {
 }
 
 impl Figure {
+    /// A figure given by its correctly rounded decimal alone, with the reason its exact form
+    /// is not printed.
+    fn decimal_only(decimal: String, numbers: Numbers, reason: String) -> Figure {
+        let json = match numbers {
+            Numbers::Exact => serde_json::json!({"decimal": decimal, "inexact_reason": reason}),
+            Numbers::Decimals(_) => decimal
+                .parse::<serde_json::Number>()
+                .map_or_else(|_| Value::String(decimal.clone()), Value::Number),
+        };
+        Figure {
+            json,
+            cell: decimal,
+        }
+    }
+
     fn of(x: &ExactNumber, numbers: Numbers, limits: &Limits) -> Result<Figure, AlgebraicError> {
         Ok(match numbers {
             Numbers::Exact => Figure {
@@ -164,16 +179,35 @@ impl CeeiAnswer {
         with_total: bool,
     ) -> CeeiAnswer {
         let printed = |eq: ExactEquilibrium<()>| -> Result<Figures, AlgebraicError> {
-            if with_total {
+            if !with_total {
+                return Figures::of(&eq, None, numbers, limits);
+            }
+            let max_degree = limits.max_degree.min(TOTAL_MAX_DEGREE);
+            let degree = eq.field.field.degree();
+            if degree <= max_degree || eq.total_tasks_is_rational() {
                 let total_limits = Limits {
-                    max_degree: limits.max_degree.min(TOTAL_MAX_DEGREE),
+                    max_degree,
                     ..*limits
                 };
                 let eq = eq.with_total_tasks(&total_limits)?;
-                Figures::of(&eq, Some(&eq.total_tasks), numbers, limits)
-            } else {
-                Figures::of(&eq, None, numbers, limits)
+                return Figures::of(&eq, Some(&eq.total_tasks), numbers, limits);
             }
+            // Every other figure stays exact; the total is rounded from the exact tasks.
+            let significant = match numbers {
+                Numbers::Exact => None,
+                Numbers::Decimals(n) => Some(n),
+            };
+            let decimal = eq.total_tasks_decimal(significant, limits)?;
+            let mut figures = Figures::of(&eq, None, numbers, limits)?;
+            figures.total_tasks = Some(Figure::decimal_only(
+                decimal,
+                numbers,
+                format!(
+                    "the total's minimal polynomial is computed up to field degree \
+                     {max_degree}; this field has degree {degree}"
+                ),
+            ));
+            Ok(figures)
         };
         let exact = match solved.algebraic {
             None => ExactForm::Rational,

@@ -8,9 +8,10 @@
 use crate::common;
 
 use common::exact::*;
-use common::{run_with, words};
+use common::{cli, run_with, words};
 use leontief_solver::Rational;
 use serde_json::json;
+use serde_json::Value;
 
 #[test]
 fn solve_paper_example_from_file_or_stdin() {
@@ -372,6 +373,37 @@ fn ceei_theorem_5_as_table_csv_and_summary() {
     assert_eq!(summary["tasks"]["min"]["user"], "3");
     assert_eq!(summary["tasks"]["max"]["user"], "1");
     assert_eq!(summary["utilization"], json!(["1", "1"]));
+}
+
+/// Above the total's degree limit the summary stays exact: every other figure keeps its
+/// algebraic form, and the total is its decimal with the reason. 30 users ⟨i, 1 + i² mod 29⟩
+/// on (100, 100) give a field of degree 28. The total is Σ x_i and each printed task is
+/// within 10^−20/2 of its value, so the printed total (itself correctly rounded) is within
+/// 31/2 units of the 20th place of the printed tasks' sum.
+#[test]
+fn ceei_summary_past_the_total_limit_keeps_the_other_figures_exact() {
+    let mut line = String::from("solve --mechanism ceei --capacity 100,100");
+    for i in 1..=30 {
+        line.push_str(&format!(" --user u{i}={i},{}", 1 + i * i % 29));
+    }
+    let summary = ok_json(&run(&cli(&line, &["--summary"])));
+    assert_eq!(summary["exact"], true);
+    let total = &summary["tasks"]["total"];
+    assert_eq!(
+        total["inexact_reason"],
+        "the total's minimal polynomial is computed up to field degree 24; this field has degree 28"
+    );
+    assert!(
+        summary["tasks"]["min"]["value"]["algebraic"].is_object(),
+        "{summary}"
+    );
+    let units = |d: &Value| -> i128 { d.as_str().unwrap().replace('.', "").parse().unwrap() };
+    let full = ok_json(&run(&words(&line)));
+    let sum: i128 = users_of(&full)
+        .iter()
+        .map(|u| units(&u["tasks"]["decimal"]))
+        .sum();
+    assert!((sum - units(&total["decimal"])).abs() <= 15, "{total}");
 }
 
 /// Three resources: d_a = (1, 0, 0), d_b = (0, 1, 0), d_c = (1, 2, 1) on (1, 1, 10). Only c

@@ -477,7 +477,7 @@ fn round_half_even(x: &BigRational) -> BigInt {
 }
 
 /// `m / 10^digits` in fixed point.
-fn format_fixed(m: &BigInt, digits: u32) -> String {
+pub(crate) fn format_fixed(m: &BigInt, digits: u32) -> String {
     let neg = m.is_negative();
     let s = m.abs().to_string();
     let d = digits as usize;

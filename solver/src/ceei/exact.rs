@@ -162,37 +162,12 @@ impl ExactNumber {
             ExactNumber::Algebraic(a) => &a.value,
         };
         let mut x = x.clone();
-        let ten = BigInt::from(10);
         for _ in 0..limits.max_refine_steps {
             let (lo, hi) = x.interval();
-            let (lo, hi) = (lo.clone(), hi.clone());
-            // Both ends on one side of 0 and in one decade, then rounded at the same place.
-            if lo.signum() == hi.signum() && !lo.is_zero() {
-                let (small, large) = if lo.is_positive() {
-                    (lo.clone(), hi.clone())
-                } else {
-                    (-hi.clone(), -lo.clone())
-                };
-                let e = floor_log10(&small);
-                if e == floor_log10(&large) {
-                    let place = e - (i64::from(digits) - 1);
-                    let unit = pow10(&ten, place);
-                    let (a, b) = (
-                        round_half_up(&(&small / &unit)),
-                        round_half_up(&(&large / &unit)),
-                    );
-                    if a == b {
-                        let magnitude = BigRational::from_integer(a) * unit;
-                        let signed = if lo.is_positive() {
-                            magnitude
-                        } else {
-                            -magnitude
-                        };
-                        return Ok(Rational::from_big(signed).to_decimal(digits));
-                    }
-                }
+            if let Some(text) = settled_significant(lo, hi, digits) {
+                return Ok(text);
             }
-            let width = (&hi - &lo) / BigRational::from_integer(1024.into());
+            let width = (hi - lo) / BigRational::from_integer(1024.into());
             x.refine(&width, limits)?;
         }
         Err(AlgebraicError::RefinementLimit {
@@ -208,6 +183,36 @@ impl ExactNumber {
             ExactNumber::Algebraic(a) => a.decimal.clone(),
         }
     }
+}
+
+/// The common rounding of every number in `[lo, hi]` to `digits` significant digits, when
+/// both ends lie on one side of 0, in one decade, and round alike (for an irrational number
+/// inside, which is never a tie, that settles its rounding).
+fn settled_significant(lo: &BigRational, hi: &BigRational, digits: u32) -> Option<String> {
+    if lo.signum() != hi.signum() || lo.is_zero() {
+        return None;
+    }
+    let (small, large) = if lo.is_positive() {
+        (lo.clone(), hi.clone())
+    } else {
+        (-hi.clone(), -lo.clone())
+    };
+    let e = floor_log10(&small);
+    if e != floor_log10(&large) {
+        return None;
+    }
+    let unit = pow10(&BigInt::from(10), e - (i64::from(digits) - 1));
+    let a = round_half_up(&(&small / &unit));
+    if a != round_half_up(&(&large / &unit)) {
+        return None;
+    }
+    let magnitude = BigRational::from_integer(a) * unit;
+    let signed = if lo.is_positive() {
+        magnitude
+    } else {
+        -magnitude
+    };
+    Some(Rational::from_big(signed).to_decimal(digits))
 }
 
 /// `⌊log10 x⌋` of a positive rational.
@@ -457,14 +462,7 @@ impl ExactEquilibrium<()> {
     /// # Errors
     /// A limit of the algebraic kernel on that polynomial or its root.
     pub fn with_total_tasks(self, limits: &Limits) -> Result<ExactEquilibrium, AlgebraicError> {
-        let ones: Vec<(BigRational, &FieldElement)> = self
-            .field
-            .tasks
-            .iter()
-            .map(|x| (BigRational::one(), x))
-            .collect();
-        let total = self.field.field.linear_combination(&ones);
-        let total_tasks = convert(&self.field.field, &total, limits)?;
+        let total_tasks = convert(&self.field.field, &self.total_element(), limits)?;
         Ok(ExactEquilibrium {
             tasks: self.tasks,
             allocation: self.allocation,
@@ -478,6 +476,65 @@ impl ExactEquilibrium<()> {
             extremes: self.extremes,
             weighted_levels: self.weighted_levels,
             field: self.field,
+        })
+    }
+}
+
+impl<Total> ExactEquilibrium<Total> {
+    /// The total of the tasks in Q(α).
+    fn total_element(&self) -> FieldElement {
+        let ones: Vec<(BigRational, &FieldElement)> = self
+            .field
+            .tasks
+            .iter()
+            .map(|x| (BigRational::one(), x))
+            .collect();
+        self.field.field.linear_combination(&ones)
+    }
+
+    /// Whether the total of the tasks is rational (its exact form then needs no polynomial,
+    /// whatever the field's degree).
+    pub fn total_tasks_is_rational(&self) -> bool {
+        self.total_element().integral().0.len() <= 1
+    }
+
+    /// The total of the tasks rounded from the tasks' exact values, without its minimal
+    /// polynomial: the sum of their isolating intervals, narrowed until both ends round
+    /// alike — to [`DECIMAL_PLACES`] places, or to `significant` digits. For an irrational
+    /// total (see [`ExactEquilibrium::total_tasks_is_rational`]), which is never a tie.
+    ///
+    /// # Errors
+    /// [`AlgebraicError::RefinementLimit`] when `limits.max_refine_steps` narrowings do not
+    /// settle the digits.
+    pub fn total_tasks_decimal(
+        &self,
+        significant: Option<u32>,
+        limits: &Limits,
+    ) -> Result<String, AlgebraicError> {
+        let mut terms = self.field.task_values.clone();
+        let scale = pow10(&BigInt::from(10), i64::from(DECIMAL_PLACES));
+        for _ in 0..limits.max_refine_steps {
+            let lo: BigRational = terms.iter().map(|t| t.interval().0).sum();
+            let hi: BigRational = terms.iter().map(|t| t.interval().1).sum();
+            let settled = match significant {
+                Some(digits) => settled_significant(&lo, &hi, digits.max(1)),
+                None => {
+                    let a = round_half_up(&(&lo * &scale));
+                    (a == round_half_up(&(&hi * &scale)))
+                        .then(|| crate::algebraic::number::format_fixed(&a, DECIMAL_PLACES))
+                }
+            };
+            if let Some(text) = settled {
+                return Ok(text);
+            }
+            for t in &mut terms {
+                let (a, b) = t.interval();
+                let width = (b - a) / BigRational::from_integer(1024.into());
+                t.refine(&width, limits)?;
+            }
+        }
+        Err(AlgebraicError::RefinementLimit {
+            steps: limits.max_refine_steps,
         })
     }
 }
