@@ -241,7 +241,10 @@ impl Tree {
     /// ```
     /// use leontief_solver::hierarchy::Tree;
     /// use leontief_solver::{Instance, Pool, User};
-    /// let inst = Instance::builder(vec![1.into()]).pools(vec![Pool::new("P").weight(3)]).users(vec![User::new("x", [1]).pool(0), User::new("y", [1])]).build().unwrap();
+    /// let inst = Instance::builder(vec![1.into()])
+    ///     .pools(vec![Pool::new("P").weight(3)])
+    ///     .users(vec![User::new("x", [1]).pool(0), User::new("y", [1])])
+    ///     .build().unwrap();
     /// let tree = Tree::from_instance(&inst).unwrap();
     /// assert_eq!(tree.guaranteed_share(tree.find("x").unwrap()).to_string(), "3/4");
     /// assert_eq!(tree.instance(), &inst);

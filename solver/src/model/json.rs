@@ -132,7 +132,10 @@ impl Instance {
     /// # Example
     /// ```
     /// use leontief_solver::{Instance, Pool, User};
-    /// let inst = Instance::builder(vec![1.into()]).pools(vec![Pool::new("P").weight(2), Pool::new("Q").parent(0)]).users(vec![User::new("x", [1]).pool(1), User::new("y", [1])]).build().unwrap();
+    /// let inst = Instance::builder(vec![1.into()])
+    ///     .pools(vec![Pool::new("P").weight(2), Pool::new("Q").parent(0)])
+    ///     .users(vec![User::new("x", [1]).pool(1), User::new("y", [1])])
+    ///     .build().unwrap();
     /// let json = inst.to_json();
     /// assert_eq!(json["pools"][1], serde_json::json!({"name": "Q", "parent": "P"}));
     /// assert_eq!(json["users"][0]["pool"], "P/Q");

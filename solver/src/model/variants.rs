@@ -91,7 +91,10 @@ impl Instance {
     /// # Example
     /// ```
     /// use leontief_solver::{Instance, Pool, User};
-    /// let inst = Instance::builder(vec![1.into()]).pools(vec![Pool::new("P"), Pool::new("Q")]).users(vec![User::new("x", [1]).pool(0), User::new("y", [1]).pool(1), User::new("z", [1])]).build().unwrap();
+    /// let inst = Instance::builder(vec![1.into()])
+    ///     .pools(vec![Pool::new("P"), Pool::new("Q")])
+    ///     .users(vec![User::new("x", [1]).pool(0), User::new("y", [1]).pool(1), User::new("z", [1])])
+    ///     .build().unwrap();
     /// let smaller = inst.without_user(0).unwrap();
     /// assert_eq!(smaller.pools().len(), 1);
     /// assert_eq!(smaller.user_path(0), "Q/y");
