@@ -411,11 +411,6 @@ impl Tree {
         self.nodes().filter(|&v| !self.node(v).is_leaf())
     }
 
-    /// Number of leaves.
-    pub fn num_leaves(&self) -> usize {
-        self.leaves().count()
-    }
-
     /// The node `v`.
     ///
     /// # Panics
