@@ -216,11 +216,10 @@ fn inline_instance(
         list.push(user);
     }
     let instance = match resources {
-        Some(names) => Instance::with_resources(
-            names.split(',').map(|s| s.trim().to_string()).collect(),
-            capacity,
-            list,
-        ),
+        Some(names) => Instance::builder(capacity)
+            .resources(names.split(',').map(|s| s.trim().to_string()).collect())
+            .users(list)
+            .build(),
         None => Instance::new(capacity, list),
     };
     Ok(instance.map_err(flag_field)?)

@@ -173,8 +173,10 @@ impl GeneratorConfig {
             }
             None => (Vec::new(), users),
         };
-        let resources = (1..=m).map(|j| format!("r{j}")).collect();
-        Instance::with_pools(resources, capacity, pools, users)
+        Instance::builder(capacity)
+            .pools(pools)
+            .users(users)
+            .build()
             .expect("generated instances are valid")
     }
 }

@@ -315,7 +315,12 @@ fn rebuild(
     {
         return None;
     }
-    let inst = Instance::with_pools(resources, capacity, pools.to_vec(), users).ok()?;
+    let inst = Instance::builder(capacity)
+        .resources(resources)
+        .pools(pools.to_vec())
+        .users(users)
+        .build()
+        .ok()?;
     Some(Candidate::new(inst, scenario))
 }
 

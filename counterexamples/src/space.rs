@@ -189,8 +189,10 @@ impl GridSpace {
                 } else {
                     Vec::new()
                 };
-                let resources = (1..=m).map(|j| format!("r{j}")).collect();
-                return Instance::with_pools(resources, vec![Rational::ONE; m], pools, users)
+                return Instance::builder(vec![Rational::ONE; m])
+                    .pools(pools)
+                    .users(users)
+                    .build()
                     .expect("grid vectors are nonzero and nonnegative");
             }
             index -= b.count;

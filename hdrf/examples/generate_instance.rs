@@ -91,6 +91,9 @@ fn machines(n: usize, k: u64) -> Instance {
         .map(|i| User::new(format!("u{i}"), [rng.range(1, 8), rng.range(1, 32)]))
         .collect();
     let capacity = vec![Rational::from(64 * k), Rational::from(256 * k)];
-    Instance::with_resources(vec!["cpu".into(), "mem".into()], capacity, users)
+    Instance::builder(capacity)
+        .resources(vec!["cpu".into(), "mem".into()])
+        .users(users)
+        .build()
         .expect("positive demands and capacities")
 }

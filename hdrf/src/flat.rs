@@ -7,21 +7,21 @@
 //! guarantee `sg`…), `check`, `verify`, the counterexample search, the shrinker and the
 //! corpus apply to the hierarchical policies unchanged: a lie changes a leaf's demand, a
 //! departure removes a leaf (and a pool left empty), a capacity change is the cluster's.
-//! [`to_flat`] is a tree's instance, [`tree_of`] an instance's tree.
+//! [`Tree::instance`] is a tree's instance, [`Tree::from_instance`] an instance's tree.
 //!
 //! # Example
 //! The lecture's tree: naive HDRF gives A 1/2, B1 1/2, B2 1 (reference/trees.json).
 //! ```
-//! use leontief_hdrf::flat::{to_flat, Hierarchical};
+//! use leontief_hdrf::flat::Hierarchical;
 //! use leontief_hdrf::{Policy, Tree};
 //! use leontief_solver::Mechanism;
 //! let tree = Tree::from_json_str(r#"{"capacity": [1, 1], "tree": {"name": "root", "children": [
 //!     {"name": "A", "demand": [1, 0]},
 //!     {"name": "B", "children": [{"name": "B1", "demand": [1, 0]}, {"name": "B2", "demand": [0, 1]}]}]}}"#).unwrap();
-//! let flat = to_flat(&tree);
+//! let flat = tree.instance();
 //! let paths: Vec<String> = (0..3).map(|i| flat.user_path(i)).collect();
 //! assert_eq!(paths, ["A", "B/B1", "B/B2"]);
-//! let x = Hierarchical::new(Policy::Naive).allocate(&flat).unwrap();
+//! let x = Hierarchical::new(Policy::Naive).allocate(flat).unwrap();
 //! assert_eq!(x.tasks, vec!["1/2".parse().unwrap(), "1/2".parse().unwrap(), 1.into()]);
 //! ```
 
@@ -29,46 +29,6 @@ use leontief_solver::{Allocation, Instance, Mechanism};
 
 use crate::Tree;
 use crate::{allocate, Policy, SolverError};
-
-/// The tree of `instance`'s pools, with the users' demands, weights and caps on its leaves
-/// ([`Tree::from_instance`]).
-///
-/// # Errors
-/// Names used twice across the tree (a tree's names are unique across it), per-resource
-/// weights.
-///
-/// # Example
-/// ```
-/// use leontief_hdrf::flat::tree_of;
-/// use leontief_solver::{Instance, Pool, User};
-/// let inst = Instance::with_pools(vec!["r1".into()], vec![1.into()], vec![Pool::new("P").weight(3)],
-///     vec![User::new("x", [1]).pool(0), User::new("y", [1])]).unwrap();
-/// let tree = tree_of(&inst).unwrap();
-/// assert_eq!(tree.guaranteed_share(tree.find("x").unwrap()).to_string(), "3/4");
-/// ```
-pub fn tree_of(instance: &Instance) -> Result<Tree, SolverError> {
-    Tree::from_instance(instance)
-}
-
-/// The instance of a tree ([`Tree::instance`]): one user per leaf, in the tree's order,
-/// named as the leaf, in its pool; leaf weights and caps as the users' weights and caps.
-///
-/// # Example
-/// ```
-/// use leontief_hdrf::flat::to_flat;
-/// use leontief_hdrf::{NodeSpec, Tree};
-/// let tree = Tree::new(vec![1.into()], NodeSpec::pool("root", [
-///     NodeSpec::pool("P", [NodeSpec::leaf("x", [1]).weight(2)]).weight(3),
-///     NodeSpec::leaf("y", [1]),
-/// ])).unwrap();
-/// let flat = to_flat(&tree);
-/// assert_eq!((flat.users()[0].name.as_str(), flat.user_path(0).as_str()), ("x", "P/x"));
-/// assert_eq!(flat.users()[0].weight, 2.into());
-/// assert_eq!(flat.pools()[0].weight, 3.into());
-/// ```
-pub fn to_flat(tree: &Tree) -> Instance {
-    tree.instance().clone()
-}
 
 /// A hierarchical policy as a mechanism over instances with pools.
 ///
@@ -117,7 +77,7 @@ impl Mechanism for Hierarchical {
     }
 
     fn allocate(&self, instance: &Instance) -> Result<Allocation, SolverError> {
-        let tree = tree_of(instance)?;
+        let tree = Tree::from_instance(instance)?;
         let x = allocate(&tree, self.policy)?;
         // The tree's nodes are numbered as the instance's hierarchy view.
         let h = instance.hierarchy();

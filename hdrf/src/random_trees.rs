@@ -16,7 +16,8 @@ use crate::{NodeSpec, Tree};
 /// ```
 /// use leontief_hdrf::random_trees::cluster_tree;
 /// let tree = cluster_tree(10, 9, 2000, 4, 42);
-/// assert_eq!((tree.num_leaves(), tree.len() - tree.num_leaves()), (2000, 101));
+/// let leaves = tree.leaves().count();
+/// assert_eq!((leaves, tree.len() - leaves), (2000, 101));
 /// ```
 pub fn cluster_tree(top: usize, sub: usize, leaves: usize, m: usize, seed: u64) -> Tree {
     generated_tree(top, sub, leaves, m, seed, |rng| {

@@ -33,7 +33,10 @@ fn large_cluster() -> Instance {
         .map(|i| User::new(format!("u{i}"), [rng.range(1, 8), rng.range(1, 32)]))
         .collect();
     let capacity: Vec<Rational> = vec![(64 * MACHINES).into(), (256 * MACHINES).into()];
-    Instance::with_resources(vec!["cpu".into(), "mem".into()], capacity, users)
+    Instance::builder(capacity)
+        .resources(vec!["cpu".into(), "mem".into()])
+        .users(users)
+        .build()
         .expect("the generated instance is valid")
 }
 

@@ -146,17 +146,6 @@ impl Drf {
         }
     }
 
-    /// DRF with the given freeze rule.
-    ///
-    /// # Example
-    /// ```
-    /// use leontief_solver::{Drf, FreezeRule};
-    /// assert_eq!(Drf::with_rule(FreezeRule::Everyone), Drf::common_level());
-    /// ```
-    pub fn with_rule(rule: FreezeRule) -> Self {
-        Drf { rule }
-    }
-
     /// The freeze rule.
     pub fn rule(&self) -> FreezeRule {
         self.rule

@@ -60,6 +60,6 @@ pub use exact_sum::ExactSum;
 pub use mechanism::Mechanism;
 pub use model::{
     read_number, read_numbers, saturated_resources, Allocation, Guarantee, GuaranteeRule, Instance,
-    LimitBelowGuarantee, Mode, Oversubscribed, Pool, Rules, User,
+    InstanceBuilder, LimitBelowGuarantee, Mode, Oversubscribed, Pool, Rules, User,
 };
 pub use rational::{ParseRationalError, Rational, RATIONAL_TYPE_NAME};

@@ -170,7 +170,8 @@ impl RulesFlags {
         let text = crate::cli::read_text(path)?;
         crate::cli::in_file(
             path,
-            leontief_hdrf::Tree::from_json_str_with(&text, self.rules()),
+            leontief_solver::json::parse_strict(&text)
+                .and_then(|doc| leontief_hdrf::Tree::from_json_with(&doc, self.rules())),
         )
     }
 

@@ -860,9 +860,16 @@ mod tests {
             let capacity = base.capacity().to_vec();
             let inst = if seed % 3 == 2 {
                 let pools = vec![Pool::new("P"), Pool::new("Q,\"x\"").weight(2)];
-                Instance::with_pools(resources, capacity, pools, users)
+                Instance::builder(capacity)
+                    .resources(resources)
+                    .pools(pools)
+                    .users(users)
+                    .build()
             } else {
-                Instance::with_resources(resources, capacity, users)
+                Instance::builder(capacity)
+                    .resources(resources)
+                    .users(users)
+                    .build()
             };
             out.push(inst.expect("valid instance"));
         }

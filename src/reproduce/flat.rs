@@ -179,8 +179,10 @@ pub(super) fn drf_not_rm() -> Result<Vec<Check>, CliError> {
     let before = Drf::extended().allocate(&inst)?;
     let mut checks = tasks_checks(&inst, &before.tasks, &case["tasks"], "tasks at (1,1)")?;
     let capacity = leontief_solver::read_numbers("after_capacity", &case["after_capacity"])?;
-    let bigger =
-        Instance::with_resources(inst.resources().to_vec(), capacity, inst.users().to_vec())?;
+    let bigger = Instance::builder(capacity)
+        .resources(inst.resources().to_vec())
+        .users(inst.users().to_vec())
+        .build()?;
     let after = Drf::extended().allocate(&bigger)?;
     checks.extend(tasks_checks(
         &bigger,
@@ -368,8 +370,10 @@ pub(super) fn ceei_paper() -> Result<Vec<Check>, CliError> {
         .filter(|(i, _)| *i != k)
         .map(|(_, u)| u.clone())
         .collect();
-    let after =
-        Instance::with_resources(inst.resources().to_vec(), inst.capacity().to_vec(), users)?;
+    let after = Instance::builder(inst.capacity().to_vec())
+        .resources(inst.resources().to_vec())
+        .users(users)
+        .build()?;
     checks.extend(ceei_checks(
         &after,
         &pm["tasks_after"],

@@ -31,9 +31,10 @@
 //! use leontief_counterexamples::mechanisms::by_name;
 //! use leontief_solver::properties::Scenario;
 //! use leontief_solver::{Instance, Pool, User};
-//! let inst = Instance::with_pools(vec!["r1".into(), "r2".into()], vec![1.into(), 1.into()],
-//!     vec![Pool::new("B")],
-//!     vec![User::new("A", [1, 0]), User::new("B1", [1, 0]).pool(0), User::new("B2", [0, 1]).pool(0)]).unwrap();
+//! let inst = Instance::builder(vec![1.into(), 1.into()])
+//!     .pools(vec![Pool::new("B")])
+//!     .users(vec![User::new("A", [1, 0]), User::new("B1", [1, 0]).pool(0), User::new("B2", [0, 1]).pool(0)])
+//!     .build().unwrap();
 //! let m = by_name("hdrf:collapsed").unwrap();
 //! let truth = m.allocate(&inst).unwrap();
 //! let c = Candidate::new(inst, Scenario::Bounded);

@@ -504,17 +504,15 @@ fn discrete_gap_beyond_theorem_7_on_a_pooled_cluster_with_the_stop_rule() {
 /// The lecture's tree: A ⟨1, 0⟩ beside the pool B = {B1 ⟨1, 0⟩, B2 ⟨0, 1⟩}, capacities
 /// (1, 1); guarantees A 1/2, B 1/2, B1 1/4, B2 1/4.
 fn lecture_tree() -> Instance {
-    Instance::with_pools(
-        vec!["r1".into(), "r2".into()],
-        vec![1.into(), 1.into()],
-        vec![leontief_solver::Pool::new("B")],
-        vec![
+    Instance::builder(vec![1.into(), 1.into()])
+        .pools(vec![leontief_solver::Pool::new("B")])
+        .users(vec![
             User::new("A", [1, 0]),
             User::new("B1", [1, 0]).pool(0),
             User::new("B2", [0, 1]).pool(0),
-        ],
-    )
-    .unwrap()
+        ])
+        .build()
+        .unwrap()
 }
 
 #[test]

@@ -26,13 +26,11 @@ fn key_weighted(users: &str, weights: &[(&str, i64)]) -> String {
             }
         })
         .collect();
-    let inst = Instance::with_pools(
-        vec!["r1".into(), "r2".into()],
-        vec![1.into(), 1.into()],
-        pools,
-        users,
-    )
-    .expect("valid instance");
+    let inst = Instance::builder(vec![1.into(), 1.into()])
+        .pools(pools)
+        .users(users)
+        .build()
+        .expect("valid instance");
     canonical_key(
         "hdrf:naive",
         Property::Pm,

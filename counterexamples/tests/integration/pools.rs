@@ -69,17 +69,15 @@ fn a_corpus_record_loads_into_pools() {
 /// against Q ⟨1,1⟩ on (1, 1). g_P = 2/3, g_Q = 1/3, g_P1 = g_P2 = 1/3: `collapsed` weighs
 /// the three users equally, so DRF gives each 1/2 and P holds 1/2 < 2/3.
 fn weighted_flattening() -> Candidate {
-    let inst = Instance::with_pools(
-        vec!["r1".into(), "r2".into()],
-        vec![1.into(), 1.into()],
-        vec![Pool::new("P").weight(2)],
-        vec![
+    let inst = Instance::builder(vec![1.into(), 1.into()])
+        .pools(vec![Pool::new("P").weight(2)])
+        .users(vec![
             User::new("P1", [1, 0]).pool(0),
             User::new("P2", [0, 1]).pool(0),
             User::new("Q", [1, 1]),
-        ],
-    )
-    .unwrap();
+        ])
+        .build()
+        .unwrap();
     Candidate::new(inst, Scenario::Bounded)
 }
 
@@ -96,13 +94,12 @@ fn shrinking_drops_the_pool_a_user_leaves_empty() {
     users.push(User::new("z", [1, 1]).pool(1));
     let mut pools = base.pools().to_vec();
     pools.push(Pool::new("R"));
-    let inst = Instance::with_pools(
-        base.resources().to_vec(),
-        base.capacity().to_vec(),
-        pools,
-        users,
-    )
-    .unwrap();
+    let inst = Instance::builder(base.capacity().to_vec())
+        .resources(base.resources().to_vec())
+        .pools(pools)
+        .users(users)
+        .build()
+        .unwrap();
     let c = Candidate::new(inst, Scenario::Bounded);
     let v = evaluate(collapsed.as_ref(), Property::Sg, &c)
         .unwrap()

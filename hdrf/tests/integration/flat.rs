@@ -5,7 +5,7 @@
 use crate::common;
 
 use common::{q, random_tree, small_tree as small, Shape};
-use leontief_hdrf::flat::{to_flat, tree_of, Hierarchical};
+use leontief_hdrf::flat::Hierarchical;
 use leontief_hdrf::{allocate, properties, Policy, Tree};
 use leontief_solver::properties::allocation::share_guarantee;
 use leontief_solver::properties::manipulation::sp_scenario;
@@ -17,7 +17,7 @@ proptest! {
 
     #[test]
     fn the_flat_form_round_trips(tree in small()) {
-        let back = tree_of(&to_flat(&tree)).unwrap();
+        let back = Tree::from_instance(tree.instance()).unwrap();
         prop_assert_eq!(back.instance().to_json(), tree.instance().to_json());
     }
 
@@ -25,8 +25,8 @@ proptest! {
     /// JSON (pools) read into the same instance.
     #[test]
     fn tree_to_instance_and_back_is_the_identity(tree in small()) {
-        let inst = Instance::from(&tree);
-        prop_assert_eq!(&Tree::try_from(&inst).unwrap(), &tree);
+        let inst = tree.instance().clone();
+        prop_assert_eq!(&Tree::from_instance(&inst).unwrap(), &tree);
                 prop_assert_eq!(&Instance::from_json(&inst.to_json()).unwrap(), &inst);
         // One user per leaf, in the tree's order, named by its path below the root.
         let paths: Vec<String> = (0..inst.num_users()).map(|i| inst.user_path(i)).collect();
@@ -41,7 +41,7 @@ proptest! {
     /// each user gets its leaf's tasks.
     #[test]
     fn flat_mechanisms_allocate_as_the_tree_does(tree in small(), seed in any::<u64>()) {
-        let flat = to_flat(&tree);
+        let flat = tree.instance().clone();
         let mut order: Vec<usize> = (0..flat.num_users()).collect();
         let mut rng = leontief_solver::random_instances::SplitMix64::new(seed);
         for k in (1..order.len()).rev() {
@@ -66,7 +66,7 @@ proptest! {
     /// policy leaves the root alone below its guarantee (they saturate a resource).
     #[test]
     fn share_guarantee_oracles_agree(tree in small()) {
-        let flat = to_flat(&tree);
+        let flat = tree.instance().clone();
         for p in Policy::ALL {
             let t = allocate(&tree, p).unwrap();
             let x = Hierarchical::new(p).allocate(&flat).unwrap();
@@ -80,7 +80,7 @@ proptest! {
     #[test]
     fn one_level_is_weighted_drf(seed in any::<u64>()) {
         let tree = random_tree(seed, Shape { depth: 1, leaves: 5, m: 3 });
-        let flat = to_flat(&tree);
+        let flat = tree.instance().clone();
         prop_assert!(flat.pools().is_empty());
         let drf = Drf::extended().allocate(&flat).unwrap();
         for p in Policy::ALL {
@@ -99,18 +99,17 @@ proptest! {
 /// strategy-proof, collapsed (DRF with fixed weights) is.
 #[test]
 fn hierarchical_policies_are_not_strategy_proof() {
-    let inst = Instance::with_pools(
-        vec!["r1".into(), "r2".into(), "r3".into()],
-        vec![1.into(); 3],
-        vec![Pool::new("p1")],
-        vec![
+    let inst = Instance::builder(vec![1.into(); 3])
+        .resources(vec!["r1".into(), "r2".into(), "r3".into()])
+        .pools(vec![Pool::new("p1")])
+        .users(vec![
             User::new("u1", [0, 0, 1]),
             User::new("u2", [q("1"), q("0"), q("1/2")]),
             User::new("u3", [1, 0, 0]).pool(0),
             User::new("u4", [q("1/2"), q("0"), q("1")]).pool(0),
-        ],
-    )
-    .unwrap();
+        ])
+        .build()
+        .unwrap();
     let lie = vec![q("1"), q("2"), q("0")];
     for p in [Policy::Naive, Policy::MinSatisfaction, Policy::Hdrf] {
         let m = Hierarchical::new(p);
@@ -141,13 +140,14 @@ fn bad_trees_are_errors_not_panics() {
     // A user in Q named like the pool P: names need only be unique among siblings, in
     // pools as in trees (nodes are addressed by path), so this is a valid tree. P = {x} and
     // Q = {P} have weight 1 each and one leaf demanding (1) of a capacity 1: 1/2 each.
-    let inst = Instance::with_pools(
-        vec!["r1".into()],
-        vec![1.into()],
-        vec![Pool::new("P"), Pool::new("Q")],
-        vec![User::new("x", [1]).pool(0), User::new("P", [1]).pool(1)],
-    )
-    .unwrap();
+    let inst = Instance::builder(vec![1.into()])
+        .pools(vec![Pool::new("P"), Pool::new("Q")])
+        .users(vec![
+            User::new("x", [1]).pool(0),
+            User::new("P", [1]).pool(1),
+        ])
+        .build()
+        .unwrap();
     let x = Hierarchical::new(Policy::Naive).allocate(&inst).unwrap();
     assert_eq!(x.tasks, vec![q("1/2"), q("1/2")]);
     let weighted = Instance::new(
@@ -155,7 +155,7 @@ fn bad_trees_are_errors_not_panics() {
         vec![User::new("a", [1, 1]).resource_weights([1, 2])],
     )
     .unwrap();
-    assert!(tree_of(&weighted)
+    assert!(Tree::from_instance(&weighted)
         .unwrap_err()
         .to_string()
         .contains("users[0].weights"));

@@ -9,7 +9,7 @@ use leontief_hdrf::discrete::discrete;
 use leontief_hdrf::simulate::{simulate, Record, Scenario, SimConfig, SimPolicy, Simulation};
 use leontief_hdrf::tiebreak::TieBreaks;
 use leontief_hdrf::{allocate, NodeSpec, Policy, Tree};
-use leontief_solver::{Drf, Mechanism, Rational};
+use leontief_solver::{Drf, Instance, Mechanism, Rational};
 
 fn example(name: &str) -> Scenario {
     let path = format!("{}/../examples/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -280,11 +280,10 @@ fn scaled(tree: &Tree, k: u64) -> Tree {
         s.weight = node.weight().clone();
         s
     }
-    Tree::with_rules(
-        tree.resources().to_vec(),
-        tree.capacity().to_vec(),
-        spec(tree, tree.root(), &kk),
-        leontief_hdrf::Rules::default(),
+    Tree::build(
+        Instance::builder(tree.capacity().to_vec())
+            .resources(tree.resources().to_vec())
+            .tree(spec(tree, tree.root(), &kk)),
     )
     .unwrap()
 }

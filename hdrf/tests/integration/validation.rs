@@ -283,19 +283,22 @@ fn instances_that_are_not_trees() {
     use leontief_solver::{Instance, Pool, User};
     let with = |pools: Vec<Pool>, users: Vec<User>| {
         let m = users[0].demand.len();
-        let inst = Instance::with_pools(
-            (1..=m).map(|j| format!("r{j}")).collect(),
-            vec![1.into(); m],
-            pools,
-            users,
-        )
-        .unwrap();
+        let inst = Instance::builder(vec![1.into(); m])
+            .resources((1..=m).map(|j| format!("r{j}")).collect())
+            .pools(pools)
+            .users(users)
+            .build()
+            .unwrap();
         Tree::from_instance(&inst).unwrap_err().to_string()
     };
     // A pool named like a user elsewhere in the tree, a user named like the root: names
     // need only be unique among siblings, so both are trees.
     let tree = |pools: Vec<Pool>, users: Vec<User>| {
-        let inst = Instance::with_pools(vec!["r1".into()], vec![1.into()], pools, users).unwrap();
+        let inst = Instance::builder(vec![1.into()])
+            .pools(pools)
+            .users(users)
+            .build()
+            .unwrap();
         Tree::from_instance(&inst).unwrap()
     };
     let t = tree(

@@ -47,7 +47,8 @@ impl Laid {
 /// Validates a tree spec's structure and lays it out as pools and users (leaves in
 /// pre-order), every error naming the node by its path in the tree form
 /// (`tree.children[1].demand`); the values of the production fields are checked by
-/// [`Instance::with_pools_and_rules`], whose messages [`Laid::rename`] maps back.
+/// [`InstanceBuilder::build`](crate::InstanceBuilder::build), whose messages
+/// [`Laid::rename`] maps back.
 pub(crate) fn lay_out(root: &NodeSpec, m: usize) -> Result<Laid, SolverError> {
     if root.children.is_none() {
         return Err(SolverError::invalid(

@@ -25,9 +25,10 @@
 //! The lecture's tree: A against the pool B = {B1, B2}: guaranteed shares 1/2, 1/2, 1/4, 1/4.
 //! ```
 //! use leontief_solver::{Instance, Pool, User};
-//! let inst = Instance::with_pools(vec!["r1".into(), "r2".into()], vec![1.into(), 1.into()],
-//!     vec![Pool::new("B")],
-//!     vec![User::new("A", [1, 0]), User::new("B1", [1, 0]).pool(0), User::new("B2", [0, 1]).pool(0)])
+//! let inst = Instance::builder(vec![1.into(), 1.into()])
+//!     .pools(vec![Pool::new("B")])
+//!     .users(vec![User::new("A", [1, 0]), User::new("B1", [1, 0]).pool(0), User::new("B2", [0, 1]).pool(0)])
+//!     .build()
 //!     .unwrap();
 //! let h = inst.hierarchy();
 //! let g: Vec<String> = (0..3).map(|i| h.node(h.leaf(i)).guaranteed.to_string()).collect();
@@ -517,7 +518,11 @@ mod tests {
     use crate::{Pool, User};
 
     fn inst(pools: Vec<Pool>, users: Vec<User>) -> Instance {
-        Instance::with_pools(vec!["r1".into()], vec![1.into()], pools, users).unwrap()
+        Instance::builder(vec![1.into()])
+            .pools(pools)
+            .users(users)
+            .build()
+            .unwrap()
     }
 
     #[test]

@@ -14,7 +14,7 @@
 //! A [`Tree`] is its instance (one pool per inner node below the root, one user per leaf, in
 //! pre-order) and that instance's [`Hierarchy`], built once and cached by the instance; it
 //! adds only the root's name and weight as written. [`Tree::instance`] is that instance,
-//! [`Tree::from_instance`] (or `Tree::try_from`) views an instance as a tree. The tree form
+//! [`Tree::from_instance`] views an instance as a tree. The tree form
 //! is read by the instance's reader ([`read_tree_form`]); it is written as the instance
 //! ([`Instance::to_json`], with pools), so a tree file and the same tree written as pools
 //! are the same instance.
@@ -48,7 +48,7 @@ use serde_json::Value;
 
 use super::{read_tree_form, Hierarchy, NodeSpec, TreeNode, MAX_DEPTH};
 use crate::model::check_no_slash;
-use crate::{Instance, Mode, Rational, Rules, SolverError, User};
+use crate::{Instance, InstanceBuilder, Mode, Rational, Rules, SolverError, User};
 
 /// Index of a node in a [`Tree`]: nodes are numbered in pre-order, the root is 0 (the
 /// numbering of the instance's [`Hierarchy`]).
@@ -185,7 +185,8 @@ pub struct Tree {
 }
 
 impl Tree {
-    /// Validates and builds a tree with resources named `r1..rm`.
+    /// Validates and builds a tree with resources named `r1..rm`: short for
+    /// `Tree::build(Instance::builder(capacity).tree(root))`.
     ///
     /// # Example
     /// ```
@@ -200,33 +201,32 @@ impl Tree {
     ///     "tree.children[0].demand: expected 1 entries, one per resource, found 2");
     /// ```
     pub fn new(capacity: Vec<Rational>, root: NodeSpec) -> Result<Tree, SolverError> {
-        let resources = (1..=capacity.len()).map(|j| format!("r{j}")).collect();
-        Self::with_rules(resources, capacity, root, Rules::default())
+        Self::build(Instance::builder(capacity).tree(root))
     }
 
-    /// Validates and builds a tree with named resources, resolving guarantees and limits by
-    /// `rules` (see `docs/production.md`).
+    /// Validates and builds the tree an instance builder describes: its tree spec (with the
+    /// root's name and weight as written), or else its pools and users
+    /// ([`Tree::from_instance`]).
     ///
     /// # Example
     /// ```
     /// use leontief_solver::hierarchy::{NodeSpec, Tree};
-    /// use leontief_solver::Rules;
-    /// let tree = Tree::with_rules(vec!["cpu".into(), "mem".into()], vec![9.into(), 18.into()],
-    ///     NodeSpec::pool("root", [NodeSpec::leaf("A", [1, 4]), NodeSpec::leaf("B", [3, 1])]),
-    ///     Rules::default()).unwrap();
+    /// use leontief_solver::{Instance, Rules};
+    /// let tree = Tree::build(Instance::builder(vec![9.into(), 18.into()])
+    ///     .resources(vec!["cpu".into(), "mem".into()])
+    ///     .tree(NodeSpec::pool("root", [NodeSpec::leaf("A", [1, 4]), NodeSpec::leaf("B", [3, 1])]))
+    ///     .rules(Rules::default())).unwrap();
     /// assert_eq!(tree.resources(), ["cpu", "mem"]);
     /// ```
-    pub fn with_rules(
-        resources: Vec<String>,
-        capacity: Vec<Rational>,
-        root: NodeSpec,
-        rules: Rules,
-    ) -> Result<Tree, SolverError> {
-        let instance = Instance::from_tree_with(resources, capacity, &root, rules)?;
+    pub fn build(builder: InstanceBuilder) -> Result<Tree, SolverError> {
+        let Some(root) = &builder.tree else {
+            return Tree::from_instance(&builder.build()?);
+        };
+        let (root_name, root_weight) = (root.name.clone(), root.weight.clone());
         Ok(Tree {
-            instance,
-            root_name: root.name,
-            root_weight: root.weight,
+            instance: builder.build()?,
+            root_name,
+            root_weight,
         })
     }
 
@@ -241,8 +241,10 @@ impl Tree {
     /// ```
     /// use leontief_solver::hierarchy::Tree;
     /// use leontief_solver::{Instance, Pool, User};
-    /// let inst = Instance::with_pools(vec!["r1".into()], vec![1.into()], vec![Pool::new("P").weight(3)],
-    ///     vec![User::new("x", [1]).pool(0), User::new("y", [1])]).unwrap();
+    /// let inst = Instance::builder(vec![1.into()])
+    ///     .pools(vec![Pool::new("P").weight(3)])
+    ///     .users(vec![User::new("x", [1]).pool(0), User::new("y", [1])])
+    ///     .build().unwrap();
     /// let tree = Tree::from_instance(&inst).unwrap();
     /// assert_eq!(tree.guaranteed_share(tree.find("x").unwrap()).to_string(), "3/4");
     /// assert_eq!(tree.instance(), &inst);
@@ -337,13 +339,7 @@ impl Tree {
     ///     "tree.children[1].children[0].demand: expected 2 entries, one per resource, found 3");
     /// ```
     pub fn from_json_str(text: &str) -> Result<Tree, SolverError> {
-        Self::from_json_str_with(text, Rules::default())
-    }
-
-    /// [`Tree::from_json_str`], resolving guarantees and limits and using guarantees by
-    /// `rules` (`docs/production.md`).
-    pub fn from_json_str_with(text: &str, rules: Rules) -> Result<Tree, SolverError> {
-        Self::from_json_with(&crate::json::parse_strict(text)?, rules)
+        Self::from_json(&crate::json::parse_strict(text)?)
     }
 
     /// Reads the JSON form from a parsed value (see [`Tree::from_json_str`]).
@@ -364,7 +360,12 @@ impl Tree {
     /// [`Tree::from_json`], resolving guarantees and limits by `rules`.
     pub fn from_json_with(value: &Value, rules: Rules) -> Result<Tree, SolverError> {
         let (resources, capacity, root) = read_tree_form(value)?;
-        Self::with_rules(resources, capacity, root, rules)
+        Self::build(
+            Instance::builder(capacity)
+                .resources(resources)
+                .tree(root)
+                .rules(rules),
+        )
     }
 
     /// Resource names.
@@ -408,11 +409,6 @@ impl Tree {
     /// The pools, in pre-order (the root first).
     pub fn pools(&self) -> impl DoubleEndedIterator<Item = NodeId> + '_ {
         self.nodes().filter(|&v| !self.node(v).is_leaf())
-    }
-
-    /// Number of leaves.
-    pub fn num_leaves(&self) -> usize {
-        self.leaves().count()
     }
 
     /// The node `v`.
@@ -616,23 +612,10 @@ impl Tree {
                 u
             })
             .collect();
-        Instance::with_resources(self.resources().to_vec(), self.capacity().to_vec(), users)
+        Instance::builder(self.capacity().to_vec())
+            .resources(self.resources().to_vec())
+            .users(users)
+            .build()
             .expect("a valid tree's leaves form a valid instance")
-    }
-}
-
-impl From<&Tree> for Instance {
-    /// [`Tree::instance`].
-    fn from(tree: &Tree) -> Instance {
-        tree.instance.clone()
-    }
-}
-
-impl TryFrom<&Instance> for Tree {
-    type Error = SolverError;
-
-    /// [`Tree::from_instance`].
-    fn try_from(instance: &Instance) -> Result<Tree, SolverError> {
-        Tree::from_instance(instance)
     }
 }

@@ -118,7 +118,8 @@ impl NodeSpec {
 
 /// Reads the tree form `{"resources": [..], "capacity": [..], "tree": {"name", "weight",
 /// "children" | "demand", "tasks"}}` into resource names, capacities and the root's spec
-/// (structure only; [`Instance::from_tree`](crate::Instance::from_tree) validates the values).
+/// (structure only; [`InstanceBuilder::build`](crate::InstanceBuilder::build) validates
+/// the values).
 ///
 /// `resources` is optional (default `r1..rm`), the root's `name` is optional (default
 /// `root`), `weight` defaults to 1, `tasks` (the cap) is optional and only for leaves.
@@ -142,7 +143,7 @@ pub fn read_tree_form(
 }
 
 /// Reads one node at path `at` (structure only; values are validated by
-/// [`Instance::from_tree`]).
+/// [`InstanceBuilder::build`](crate::InstanceBuilder::build)).
 fn read_node(v: &Value, at: &str, depth: usize) -> Result<NodeSpec, SolverError> {
     if depth > MAX_DEPTH {
         return Err(SolverError::invalid(

@@ -113,13 +113,11 @@ pub(super) fn read(text: &str) -> Option<Instance> {
         (doc, users)
     };
     let capacity: Vec<Rational> = doc.capacity.into_iter().map(|x| x.0).collect();
-    let resources = match doc.resources {
-        Some(r) => r,
-        None => (1..=capacity.len()).map(|j| format!("r{j}")).collect(),
-    };
-    // The strict reader's constructor for a document without pools, so that both readers
-    // give the same instance (and the same validation).
-    Instance::with_resources(resources, capacity, users).ok()
+    // The strict reader's builder for a document without pools, so that both readers give
+    // the same instance (and the same validation).
+    let mut builder = Instance::builder(capacity).users(users);
+    builder.resources = doc.resources;
+    builder.build().ok()
 }
 
 /// The users read, the first of them at position `first` in the list (for default names).

@@ -86,7 +86,11 @@ impl Instance {
         let obj = read_object("(top level)", value)?;
         if obj.contains_key("tree") {
             let (resources, capacity, root) = read_tree_form(value)?;
-            return Self::from_tree_with(resources, capacity, &root, rules);
+            return Self::builder(capacity)
+                .resources(resources)
+                .tree(root)
+                .rules(rules)
+                .build();
         }
         let has_pools = obj.contains_key("pools");
         reject_unknown(
@@ -114,10 +118,11 @@ impl Instance {
         for (i, u) in list.iter().enumerate() {
             users.push(read_user(i, u, &by_path, has_pools)?);
         }
+        let builder = Self::builder(capacity).resources(resources).users(users);
         if has_pools {
-            Self::with_pools_and_rules(resources, capacity, pools, users, rules)
+            builder.pools(pools).idle_leaves(true).rules(rules).build()
         } else {
-            Self::with_resources(resources, capacity, users)
+            builder.build()
         }
     }
 
@@ -127,9 +132,10 @@ impl Instance {
     /// # Example
     /// ```
     /// use leontief_solver::{Instance, Pool, User};
-    /// let inst = Instance::with_pools(vec!["r1".into()], vec![1.into()],
-    ///     vec![Pool::new("P").weight(2), Pool::new("Q").parent(0)],
-    ///     vec![User::new("x", [1]).pool(1), User::new("y", [1])]).unwrap();
+    /// let inst = Instance::builder(vec![1.into()])
+    ///     .pools(vec![Pool::new("P").weight(2), Pool::new("Q").parent(0)])
+    ///     .users(vec![User::new("x", [1]).pool(1), User::new("y", [1])])
+    ///     .build().unwrap();
     /// let json = inst.to_json();
     /// assert_eq!(json["pools"][1], serde_json::json!({"name": "Q", "parent": "P"}));
     /// assert_eq!(json["users"][0]["pool"], "P/Q");

@@ -24,12 +24,13 @@
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
-use crate::hierarchy::{lay_out, Field, Hierarchy, NodeSpec};
+use crate::hierarchy::{Field, Hierarchy};
 
 use crate::{Rational, SolverError};
 
 pub use crate::json::{read_number, read_numbers};
 pub use allocation::{saturated_resources, Allocation};
+pub use builder::InstanceBuilder;
 pub use pool::Pool;
 pub use production::{Guarantee, GuaranteeRule, LimitBelowGuarantee, Mode, Oversubscribed, Rules};
 pub use user::User;
@@ -40,6 +41,7 @@ use validate::validate_resources;
 pub(crate) use validate::{check_no_slash, check_node_name, check_positive};
 
 mod allocation;
+mod builder;
 mod flat_fast;
 mod json;
 mod pool;
@@ -48,7 +50,7 @@ mod user;
 mod validate;
 mod variants;
 
-/// A validated instance. Construct with [`Instance::new`], [`Instance::with_pools`] or
+/// A validated instance. Construct with [`Instance::new`], [`Instance::builder`] or
 /// [`Instance::from_json_str`]; every instance that exists satisfies the model's conditions.
 #[derive(Clone)]
 pub struct Instance {
@@ -99,7 +101,8 @@ impl fmt::Debug for Instance {
 }
 
 impl Instance {
-    /// Validates and builds an instance with resources named `r1..rm`.
+    /// Validates and builds a flat instance with resources named `r1..rm`: short for
+    /// `Instance::builder(capacity).users(users).build()`.
     ///
     /// # Example
     /// ```
@@ -109,97 +112,32 @@ impl Instance {
     /// assert!(Instance::new(vec![0.into()], vec![User::new("A", [1])]).is_err());
     /// ```
     pub fn new(capacity: Vec<Rational>, users: Vec<User>) -> Result<Self, SolverError> {
-        let resources = (1..=capacity.len()).map(|j| format!("r{j}")).collect();
-        Self::with_resources(resources, capacity, users)
+        Self::builder(capacity).users(users).build()
     }
 
-    /// Validates and builds an instance with named resources.
+    /// The builder of an instance on these capacities: every instance built in code goes
+    /// through [`InstanceBuilder::build`], which validates it.
     ///
     /// # Example
     /// ```
     /// use leontief_solver::{Instance, User};
-    /// let inst = Instance::with_resources(
-    ///     vec!["cpu".into(), "mem".into()], vec![9.into(), 18.into()],
-    ///     vec![User::new("A", [1, 4]), User::new("B", [3, 1])]).unwrap();
+    /// let inst = Instance::builder(vec![9.into(), 18.into()])
+    ///     .resources(vec!["cpu".into(), "mem".into()])
+    ///     .users(vec![User::new("A", [1, 4]), User::new("B", [3, 1])])
+    ///     .build()
+    ///     .unwrap();
     /// assert_eq!(inst.resources(), ["cpu", "mem"]);
     /// ```
-    pub fn with_resources(
-        resources: Vec<String>,
-        capacity: Vec<Rational>,
-        users: Vec<User>,
-    ) -> Result<Self, SolverError> {
-        Self::build(
-            resources,
+    pub fn builder(capacity: Vec<Rational>) -> InstanceBuilder {
+        InstanceBuilder {
+            resources: None,
             capacity,
-            Vec::new(),
-            users,
-            (false, false),
-            Rules::default(),
-        )
-    }
-
-    /// Validates and builds an instance whose users are grouped into pools (see [`Pool`]).
-    ///
-    /// # Errors
-    /// Besides the flat conditions: a pool's parent that is not an earlier pool
-    /// (`pools[k].parent`), a weight that is not positive (`pools[k].weight`), an empty name,
-    /// a name with `/` or one used twice among siblings (`pools[k].name`, or
-    /// `users[i].name` for a user named like a sibling pool), a user's pool out of range
-    /// (`users[i].pool`). A pool with nothing below it is allowed: it gets nothing.
-    ///
-    /// # Example
-    /// A weighted pool: P (weight 3) = {x} against y; x is guaranteed 3/4.
-    /// ```
-    /// use leontief_solver::{Instance, Pool, User};
-    /// let inst = Instance::with_pools(vec!["r1".into()], vec![1.into()],
-    ///     vec![Pool::new("P").weight(3)],
-    ///     vec![User::new("x", [1]).pool(0), User::new("y", [1])]).unwrap();
-    /// let h = inst.hierarchy();
-    /// assert_eq!(h.node(h.leaf(0)).guaranteed.to_string(), "3/4");
-    /// assert_eq!(inst.user_path(0), "P/x");
-    /// let bad = Instance::with_pools(vec!["r1".into()], vec![1.into()],
-    ///     vec![Pool::new("P").weight(0)], vec![User::new("x", [1]).pool(0)]);
-    /// assert_eq!(bad.unwrap_err().to_string(), "pools[0].weight: must be positive, found 0");
-    /// ```
-    pub fn with_pools(
-        resources: Vec<String>,
-        capacity: Vec<Rational>,
-        pools: Vec<Pool>,
-        users: Vec<User>,
-    ) -> Result<Self, SolverError> {
-        // Built in code, every user demands something, as before trees had idle leaves.
-        Self::build(
-            resources,
-            capacity,
-            pools,
-            users,
-            (true, false),
-            Rules::default(),
-        )
-    }
-
-    /// [`Instance::with_pools`], resolving guarantees and limits with `rules` (see
-    /// [`Rules`] and `docs/production.md`).
-    ///
-    /// A tree's names need only be unique among siblings. Unlike [`Instance::with_pools`]
-    /// (whose users all demand something, as every instance built in code did before idle
-    /// leaves), users whose demand is all zeros are accepted as the tree's *idle* leaves
-    /// ([`Instance::idle_users`]), kept apart from [`Instance::users`]: they get nothing.
-    ///
-    /// # Errors
-    /// Those of [`Instance::with_pools`], and the production fields': a vector of the wrong
-    /// length or with a negative entry, a fraction outside `[0, 1]` or under a pool without
-    /// a guarantee, a usage above the capacity (one leaf's, or all leaves' together), a
-    /// limit below the guarantee and children's guarantees above their parent's (unless
-    /// `rules` say otherwise), each naming the field (`pools[k].limit`, `users[i].usage`).
-    pub fn with_pools_and_rules(
-        resources: Vec<String>,
-        capacity: Vec<Rational>,
-        pools: Vec<Pool>,
-        users: Vec<User>,
-        rules: Rules,
-    ) -> Result<Self, SolverError> {
-        Self::build(resources, capacity, pools, users, (true, true), rules)
+            pools: None,
+            users: Vec::new(),
+            tree: None,
+            idle_leaves: false,
+            rules: Rules::default(),
+        }
     }
 
     /// Validates and builds; `hierarchical`: names unique among siblings, idle leaves
@@ -260,20 +198,24 @@ impl Instance {
 
     /// The same instance resolved with other rules (see [`Rules`]).
     pub fn with_rules(&self, rules: Rules) -> Result<Self, SolverError> {
-        self.rebuilt(self.capacity.clone(), rules)
+        self.rebuilt(self.capacity.clone(), self.users.clone(), rules)
     }
 
-    /// The same users, idle leaves and pools with these capacities and rules, validated and
-    /// resolved again.
-    fn rebuilt(&self, capacity: Vec<Rational>, rules: Rules) -> Result<Self, SolverError> {
-        let mut users = self.users.clone();
+    /// These users, then the idle leaves, in the same pools with these capacities and
+    /// rules, validated and resolved again as this instance was (as a tree or flat).
+    fn rebuilt(
+        &self,
+        capacity: Vec<Rational>,
+        mut users: Vec<User>,
+        rules: Rules,
+    ) -> Result<Self, SolverError> {
         users.extend(self.idle.iter().cloned());
         Self::build(
             self.resources.clone(),
             capacity,
             self.pools.clone(),
             users,
-            (self.hierarchical, true),
+            (self.hierarchical, !self.idle.is_empty()),
             rules,
         )
     }
@@ -291,11 +233,7 @@ impl Instance {
 
     /// Idle leaf `k`'s path from the root (see [`Instance::user_path`]).
     pub fn idle_path(&self, k: usize) -> String {
-        let u = &self.idle[k];
-        match u.pool {
-            None => u.name.clone(),
-            Some(p) => format!("{}/{}", self.pool_path(p), u.name),
-        }
+        self.leaf_path(&self.idle[k])
     }
 
     /// Whether any node has a production field (a guarantee, a limit, a FIFO mode or a
@@ -308,16 +246,13 @@ impl Instance {
     /// Whether any node, idle leaves included, has a guarantee, a limit, a FIFO mode or a
     /// usage (the fields that change what a node is owed or may hold).
     pub fn has_production_rules(&self) -> bool {
-        self.idle
+        self.pools
             .iter()
-            .any(|u| u.guarantee.is_some() || u.limit.is_some() || u.usage.is_some())
-            || self
-                .pools
-                .iter()
-                .any(|p| p.guarantee.is_some() || p.limit.is_some() || p.mode != Mode::Fair)
+            .any(|p| p.guarantee.is_some() || p.limit.is_some() || p.mode != Mode::Fair)
             || self
                 .users
                 .iter()
+                .chain(&self.idle)
                 .any(|u| u.guarantee.is_some() || u.limit.is_some() || u.usage.is_some())
     }
 
@@ -340,47 +275,6 @@ impl Instance {
         } else {
             name.clone()
         }
-    }
-
-    /// Validates a tree spec and builds its instance: one pool per inner node below the
-    /// root, one user per leaf (in pre-order; idle leaves apart, see
-    /// [`Instance::idle_users`]), errors naming the node by its path in the tree form
-    /// (`tree.children[1].demand`). Names need only be unique among siblings.
-    ///
-    /// # Example
-    /// ```
-    /// use leontief_solver::hierarchy::NodeSpec;
-    /// use leontief_solver::Instance;
-    /// let inst = Instance::from_tree(vec!["r1".into(), "r2".into()], vec![1.into(), 1.into()],
-    ///     &NodeSpec::pool("root", [NodeSpec::leaf("A", [1, 0]),
-    ///         NodeSpec::pool("B", [NodeSpec::leaf("B1", [1, 0]), NodeSpec::leaf("B2", [0, 1])])]))
-    ///     .unwrap();
-    /// assert_eq!((inst.pools().len(), inst.user_path(2).as_str()), (1, "B/B2"));
-    /// ```
-    pub fn from_tree(
-        resources: Vec<String>,
-        capacity: Vec<Rational>,
-        root: &NodeSpec,
-    ) -> Result<Self, SolverError> {
-        Self::from_tree_with(resources, capacity, root, Rules::default())
-    }
-
-    /// [`Instance::from_tree`] with guarantees and limits resolved by `rules`; every error
-    /// names the node by its path in the tree form (`tree.children[1].guarantee`).
-    pub fn from_tree_with(
-        resources: Vec<String>,
-        capacity: Vec<Rational>,
-        root: &NodeSpec,
-        rules: Rules,
-    ) -> Result<Self, SolverError> {
-        validate_resources(&resources, &capacity)?;
-        let mut laid = lay_out(root, capacity.len())?;
-        let (pools, users) = (
-            std::mem::take(&mut laid.pools),
-            std::mem::take(&mut laid.users),
-        );
-        Self::build(resources, capacity, pools, users, (true, true), rules)
-            .map_err(|e| laid.rename(e))
     }
 
     /// The pools, parents first (empty for a flat instance).
@@ -413,7 +307,11 @@ impl Instance {
     /// User `i`'s path from the root (`P/Q/x`; its name when it has no pool): how records
     /// and witnesses name it.
     pub fn user_path(&self, i: usize) -> String {
-        let u = &self.users[i];
+        self.leaf_path(&self.users[i])
+    }
+
+    /// A user's or an idle leaf's path: its pool's path and its name.
+    fn leaf_path(&self, u: &User) -> String {
         match u.pool {
             None => u.name.clone(),
             Some(p) => format!("{}/{}", self.pool_path(p), u.name),

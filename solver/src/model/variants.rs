@@ -30,10 +30,11 @@ impl Instance {
     /// ```
     pub fn with_reports(&self, reports: &[(usize, Vec<Rational>)]) -> Result<Self, SolverError> {
         let m = self.capacity.len();
-        let mut users = self.users.clone();
+        // Reports change demands only: the tree view stays.
+        let mut inst = self.clone();
         for (i, demand) in reports {
             let at = format!("users[{i}].demand");
-            let Some(u) = users.get_mut(*i) else {
+            let Some(u) = inst.users.get_mut(*i) else {
                 return Err(SolverError::invalid(
                     at,
                     format!("no user {i}: the instance has {}", self.users.len()),
@@ -48,17 +49,7 @@ impl Instance {
             }
             u.demand.clone_from(demand);
         }
-        Ok(Instance {
-            resources: self.resources.clone(),
-            capacity: self.capacity.clone(),
-            pools: self.pools.clone(),
-            users,
-            idle: self.idle.clone(),
-            hierarchical: self.hierarchical,
-            rules: self.rules,
-            // Reports change demands only: the tree stays.
-            view: self.view.clone(),
-        })
+        Ok(inst)
     }
 
     /// The same instance (users, pools) on other capacities, validated.
@@ -76,36 +67,19 @@ impl Instance {
         if self.has_production_fields() {
             // Guarantees (fractions of the capacity) and usages depend on the capacity:
             // resolve and check them again.
-            return self.rebuilt(capacity, self.rules);
+            return self.rebuilt(capacity, self.users.clone(), self.rules);
         }
         Ok(Instance {
-            resources: self.resources.clone(),
             capacity,
-            pools: self.pools.clone(),
-            users: self.users.clone(),
-            idle: self.idle.clone(),
-            hierarchical: self.hierarchical,
-            rules: self.rules,
-            view: self.view.clone(),
+            ..self.clone()
         })
     }
 
     /// The same pools with other users (validated): what changes a user's fields keeps
     /// its place in the tree.
     /// The idle leaves stay.
-    pub fn with_users(&self, mut users: Vec<User>) -> Result<Self, SolverError> {
-        users.extend(self.idle.iter().cloned());
-        Self::build(
-            self.resources.clone(),
-            self.capacity.clone(),
-            self.pools.clone(),
-            users,
-            (
-                self.hierarchical || !self.pools.is_empty(),
-                !self.idle.is_empty(),
-            ),
-            self.rules,
-        )
+    pub fn with_users(&self, users: Vec<User>) -> Result<Self, SolverError> {
+        self.rebuilt(self.capacity.clone(), users, self.rules)
     }
 
     /// The instance without user `i` (the others keep their order); a pool left without a
@@ -117,9 +91,10 @@ impl Instance {
     /// # Example
     /// ```
     /// use leontief_solver::{Instance, Pool, User};
-    /// let inst = Instance::with_pools(vec!["r1".into()], vec![1.into()],
-    ///     vec![Pool::new("P"), Pool::new("Q")],
-    ///     vec![User::new("x", [1]).pool(0), User::new("y", [1]).pool(1), User::new("z", [1])]).unwrap();
+    /// let inst = Instance::builder(vec![1.into()])
+    ///     .pools(vec![Pool::new("P"), Pool::new("Q")])
+    ///     .users(vec![User::new("x", [1]).pool(0), User::new("y", [1]).pool(1), User::new("z", [1])])
+    ///     .build().unwrap();
     /// let smaller = inst.without_user(0).unwrap();
     /// assert_eq!(smaller.pools().len(), 1);
     /// assert_eq!(smaller.user_path(0), "Q/y");
@@ -142,10 +117,7 @@ impl Instance {
             self.capacity.clone(),
             pools,
             users,
-            (
-                self.hierarchical || !self.pools.is_empty(),
-                !self.idle.is_empty(),
-            ),
+            (self.hierarchical, !self.idle.is_empty()),
             self.rules,
         )
     }

@@ -312,8 +312,7 @@ impl Kept {
 }
 
 /// `p / q` (both positive) rounded to `n` significant digits with big integers: one big
-/// division, then the guard digits dropped on machine words (or with a small big-integer
-/// division when `n` is beyond them).
+/// division, then the guard digits dropped with a small big-integer division.
 fn round_big(p: &BigUint, q: &BigUint, n: u32) -> (Kept, i64) {
     // p ≥ 2^(bp-1) and q < 2^bq, so log10(p/q) > (bp-1-bq)·log10(2): a lower bound on the
     // exponent, made safe against the rounding of log10(2) by one more step down.
@@ -335,46 +334,10 @@ fn round_big(p: &BigUint, q: &BigUint, n: u32) -> (Kept, i64) {
         };
         // The fraction dropped by the division, r/den, against one half.
         let r_vs_half = || (&r << 1u32).cmp(den);
-        if let (Some(m), Some(low), Some(top)) = (
-            m.to_u128(),
-            pow10_u128(n - 1),
-            pow10_u128(n).filter(|_| n <= SMALL_MAX_DIGITS),
-        ) {
-            if m < low {
-                // The bound was not a lower bound after all (only for astronomically long
-                // numbers, where the error of 78913/2^18 adds up): step down and divide again.
-                e_lo -= 1;
-                continue;
-            }
-            // m has n + g digits (g guard digits): drop them, then round.
-            let g = m.ilog10() + 1 - n;
-            let mut e = e_lo + i64::from(g);
-            let (mut kept, up) = if g == 0 {
-                (m, round_up(r_vs_half(), m % 2 == 1))
-            } else {
-                let unit = 10u128.pow(g);
-                let (kept, dropped) = (m / unit, m % unit);
-                // dropped/unit + r/(den·unit) against 1/2: the digits decide unless they are
-                // exactly half, then any remainder tips it up.
-                let rest = if r.is_zero() {
-                    std::cmp::Ordering::Equal
-                } else {
-                    std::cmp::Ordering::Greater
-                };
-                let cmp = dropped.cmp(&(unit / 2)).then(rest);
-                (kept, round_up(cmp, kept % 2 == 1))
-            };
-            if up {
-                kept += 1;
-                if kept == top {
-                    kept = low;
-                    e += 1;
-                }
-            }
-            return (Kept::Small(kept), e);
-        }
         let low = pow10_big(u64::from(n - 1));
         if m < low {
+            // The bound was not a lower bound after all (only for astronomically long
+            // numbers, where the error of 78913/2^18 adds up): step down and divide again.
             e_lo -= 1;
             continue;
         }

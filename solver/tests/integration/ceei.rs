@@ -453,12 +453,11 @@ fn invalid_options_are_errors() {
 
 #[test]
 fn json_form_of_a_certified_answer() {
-    let inst = Instance::with_resources(
-        vec!["cpu".into(), "mem".into()],
-        vec![9.into(), 18.into()],
-        vec![User::new("A", [1, 4]), User::new("B", [3, 1])],
-    )
-    .unwrap();
+    let inst = Instance::builder(vec![9.into(), 18.into()])
+        .resources(vec!["cpu".into(), "mem".into()])
+        .users(vec![User::new("A", [1, 4]), User::new("B", [3, 1])])
+        .build()
+        .unwrap();
     let json = solve(&inst).to_json(&inst);
     assert_eq!(json["mechanism"], "ceei");
     assert_eq!(json["certified"], true);
@@ -582,7 +581,11 @@ fn scale_resource(inst: &Instance, j: usize, c: &Rational) -> Instance {
             u
         })
         .collect();
-    Instance::with_resources(inst.resources().to_vec(), cap, users).unwrap()
+    Instance::builder(cap)
+        .resources(inst.resources().to_vec())
+        .users(users)
+        .build()
+        .unwrap()
 }
 
 fn permute(inst: &Instance, perm: &[usize]) -> Instance {

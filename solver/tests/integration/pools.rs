@@ -23,17 +23,16 @@ const LECTURE_POOLS: &str = r#"{"resources": ["cpu", "mem"], "capacity": [1, 1],
               {"name": "B2", "demand": [0, 1], "pool": "B"}]}"#;
 
 fn lecture() -> Instance {
-    Instance::with_pools(
-        vec!["cpu".into(), "mem".into()],
-        vec![1.into(), 1.into()],
-        vec![Pool::new("B")],
-        vec![
+    Instance::builder(vec![1.into(), 1.into()])
+        .resources(vec!["cpu".into(), "mem".into()])
+        .pools(vec![Pool::new("B")])
+        .users(vec![
             User::new("A", [1, 0]),
             User::new("B1", [1, 0]).pool(0),
             User::new("B2", [0, 1]).pool(0),
-        ],
-    )
-    .unwrap()
+        ])
+        .build()
+        .unwrap()
 }
 
 #[test]
@@ -170,24 +169,20 @@ fn errors_name_the_field() {
         "users[0].name: \"P\" is also the name of a pool beside it"
     );
     // Built in code: a parent must be listed before its child.
-    let e = Instance::with_pools(
-        vec!["r1".into()],
-        vec![1.into()],
-        vec![Pool::new("P").parent(0)],
-        vec![User::new("x", [1]).pool(0)],
-    )
-    .unwrap_err();
+    let e = Instance::builder(vec![1.into()])
+        .pools(vec![Pool::new("P").parent(0)])
+        .users(vec![User::new("x", [1]).pool(0)])
+        .build()
+        .unwrap_err();
     assert_eq!(
         e.to_string(),
         "pools[0].parent: pool 0 is not listed before pool 0 (pools are listed parents first)"
     );
-    let e = Instance::with_pools(
-        vec!["r1".into()],
-        vec![1.into()],
-        vec![Pool::new("P")],
-        vec![User::new("x", [1]).pool(1)],
-    )
-    .unwrap_err();
+    let e = Instance::builder(vec![1.into()])
+        .pools(vec![Pool::new("P")])
+        .users(vec![User::new("x", [1]).pool(1)])
+        .build()
+        .unwrap_err();
     assert_eq!(
         e.to_string(),
         "users[0].pool: no pool 1: the instance has 1"
@@ -227,17 +222,15 @@ fn a_departure_drops_the_pool_it_empties() {
 ///   of each resource, below 1/2 (Q 2/3 >= 1/2, P1 1/3 >= 1/4, the root a full resource).
 #[test]
 fn share_guarantee_on_pools() {
-    let inst = Instance::with_pools(
-        vec!["r1".into(), "r2".into()],
-        vec![1.into(), 1.into()],
-        vec![Pool::new("P")],
-        vec![
+    let inst = Instance::builder(vec![1.into(), 1.into()])
+        .pools(vec![Pool::new("P")])
+        .users(vec![
             User::new("P1", [1, 0]).pool(0),
             User::new("P2", [0, 1]).pool(0),
             User::new("Q", [1, 1]),
-        ],
-    )
-    .unwrap();
+        ])
+        .build()
+        .unwrap();
     let drf = Drf::extended().allocate(&inst).unwrap();
     assert_eq!(drf.tasks, [q("1/2"), q("1/2"), q("1/2")]);
     assert!(share_guarantee(&inst, &drf).unwrap().holds);

@@ -60,13 +60,11 @@ fn guarantees_resolve_exactly() {
 fn absent_fields_are_todays_instances() {
     // Built in code without the new fields, an instance equals its JSON reading, and a flat
     // document without pools keeps its strict rules (unique names, no idle user).
-    let inst = Instance::with_pools(
-        vec!["r1".into()],
-        vec![1.into()],
-        vec![Pool::new("P")],
-        vec![User::new("x", [1]).pool(0), User::new("y", [1])],
-    )
-    .unwrap();
+    let inst = Instance::builder(vec![1.into()])
+        .pools(vec![Pool::new("P")])
+        .users(vec![User::new("x", [1]).pool(0), User::new("y", [1])])
+        .build()
+        .unwrap();
     assert_eq!(Instance::from_json(&inst.to_json()).unwrap(), inst);
     assert!(!inst.has_production_fields());
     let err = Instance::from_json_str(

@@ -3,9 +3,9 @@
 
 #![allow(dead_code)] // each test file uses part of it
 
-use leontief_hdrf::{allocate, NodeSpec, Policy, Rules, Tree};
+use leontief_hdrf::{allocate, NodeSpec, Policy, Tree};
 use leontief_solver::random_instances::SplitMix64;
-use leontief_solver::Rational;
+use leontief_solver::{Instance, Rational};
 use proptest::prelude::*;
 
 /// An exact literal: `"7/3"`, `"2.5"`.
@@ -128,11 +128,10 @@ fn pool_children(
 pub fn permuted(tree: &Tree, seed: u64) -> Tree {
     let mut rng = SplitMix64::new(seed);
     let root = spec_of(tree, tree.root(), &mut rng);
-    Tree::with_rules(
-        tree.resources().to_vec(),
-        tree.capacity().to_vec(),
-        root,
-        Rules::default(),
+    Tree::build(
+        Instance::builder(tree.capacity().to_vec())
+            .resources(tree.resources().to_vec())
+            .tree(root),
     )
     .expect("a permutation of a valid tree is valid")
 }

@@ -244,9 +244,10 @@ pub fn explicit_guarantee_violations(
 /// ```
 /// use leontief_solver::properties::{allocation::share_guarantee, Witness};
 /// use leontief_solver::{Allocation, Instance, Pool, Rational, User};
-/// let inst = Instance::with_pools(vec!["r1".into(), "r2".into()], vec![1.into(), 1.into()],
-///     vec![Pool::new("P")],
-///     vec![User::new("P1", [1, 0]).pool(0), User::new("P2", [0, 1]).pool(0), User::new("Q", [1, 1])]).unwrap();
+/// let inst = Instance::builder(vec![1.into(), 1.into()])
+///     .pools(vec![Pool::new("P")])
+///     .users(vec![User::new("P1", [1, 0]).pool(0), User::new("P2", [0, 1]).pool(0), User::new("Q", [1, 1])])
+///     .build().unwrap();
 /// let third = Rational::new(1, 3).unwrap();
 /// let v = share_guarantee(&inst, &Allocation::new(vec![third.clone(), third.clone(), third])).unwrap();
 /// let Some(Witness::Sg(w)) = v.witness else { panic!("expected a share-guarantee witness") };
@@ -275,9 +276,10 @@ pub fn share_guarantee(instance: &Instance, x: &Allocation) -> Result<Verdict, S
 /// ```
 /// use leontief_solver::properties::allocation::share_guarantee_violations;
 /// use leontief_solver::{Allocation, Instance, Pool, User};
-/// let inst = Instance::with_pools(vec!["r1".into(), "r2".into()], vec![1.into(), 1.into()],
-///     vec![Pool::new("P")],
-///     vec![User::new("P1", [1, 0]).pool(0), User::new("P2", [0, 1]).pool(0), User::new("Q", [1, 1])]).unwrap();
+/// let inst = Instance::builder(vec![1.into(), 1.into()])
+///     .pools(vec![Pool::new("P")])
+///     .users(vec![User::new("P1", [1, 0]).pool(0), User::new("P2", [0, 1]).pool(0), User::new("Q", [1, 1])])
+///     .build().unwrap();
 /// let bad = share_guarantee_violations(&inst, &Allocation::new(vec![0.into(); 3])).unwrap();
 /// let nodes: Vec<&str> = bad.iter().map(|w| w.node.as_str()).collect();
 /// assert_eq!(nodes, ["", "P", "P/P1", "P/P2", "Q"]);

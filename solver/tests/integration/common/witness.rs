@@ -29,7 +29,11 @@ fn scalar_weight_total(inst: &Instance) -> Rational {
 /// utilities it reports, and checks that they really violate the property.
 /// `inst` with these users in place of its own: same resources and capacity.
 pub fn with_users(inst: &Instance, users: Vec<User>) -> Instance {
-    Instance::with_resources(inst.resources().to_vec(), inst.capacity().to_vec(), users).unwrap()
+    Instance::builder(inst.capacity().to_vec())
+        .resources(inst.resources().to_vec())
+        .users(users)
+        .build()
+        .unwrap()
 }
 
 pub fn verify(mech: &dyn Mechanism, inst: &Instance, truth: &Allocation, w: &Witness) {
@@ -182,12 +186,11 @@ pub fn verify(mech: &dyn Mechanism, inst: &Instance, truth: &Allocation, w: &Wit
         }
         Witness::Rm(m) => {
             assert!(m.capacity.iter().zip(inst.capacity()).all(|(a, b)| a >= b));
-            let grown = Instance::with_resources(
-                inst.resources().to_vec(),
-                m.capacity.clone(),
-                inst.users().to_vec(),
-            )
-            .unwrap();
+            let grown = Instance::builder(m.capacity.clone())
+                .resources(inst.resources().to_vec())
+                .users(inst.users().to_vec())
+                .build()
+                .unwrap();
             let x = mech.allocate(&grown).unwrap();
             assert_eq!(x.tasks, m.tasks_after);
             assert_eq!(m.before, capped(inst, m.user, &truth.tasks[m.user]));
