@@ -22,6 +22,16 @@ fn f(x: &Rational) -> f64 {
     x.to_f64_lossy()
 }
 
+/// Writes a chart to the file `--svg` names.
+pub fn write_svg(path: &str, drawn: String) -> Result<(), CliError> {
+    std::fs::write(path, drawn).map_err(|e| {
+        CliError::Input(leontief_solver::SolverError::invalid(
+            "--svg",
+            format!("{path}: {e}"),
+        ))
+    })
+}
+
 fn drawing<E: std::error::Error + Send + Sync>(e: DrawingAreaErrorKind<E>) -> CliError {
     CliError::Internal(format!("drawing the chart: {e}"))
 }

@@ -50,37 +50,22 @@ impl InstanceInput {
             self.resources.as_deref(),
         )
     }
-}
 
-impl InstanceInput {
     /// Reads the instance with the tree `rules` (flags given: a file only, not the inline
     /// flags, which make no tree).
     pub fn load_with(&self, rules: &RulesFlags) -> Result<leontief_solver::Instance, CliError> {
-        if let Some(flag) = rules.given()
-            && self.file.is_none()
-        {
-            return Err(usage(format!(
+        let inline = self.capacity.is_some() || !self.users.is_empty() || self.resources.is_some();
+        match (rules.given(), &self.file) {
+            (Some(flag), None) => Err(usage(format!(
                 "{flag} applies to a tree (a FILE); inline --capacity/--user make none"
-            )));
-        }
-        if rules.given().is_none() {
-            // The default rules: the ordinary reader, with its fast path for flat files.
-            return self.load();
-        }
-        self.load_rules(rules.rules())
-    }
-
-    fn load_rules(
-        &self,
-        rules: leontief_solver::Rules,
-    ) -> Result<leontief_solver::Instance, CliError> {
-        match &self.file {
-            Some(path)
-                if self.capacity.is_none() && self.users.is_empty() && self.resources.is_none() =>
-            {
+            ))),
+            (Some(_), Some(path)) if !inline => {
                 let text = crate::cli::read_text(path)?;
+                let rules = rules.rules();
                 Ok(leontief_solver::Instance::from_json_str_with(&text, rules)?)
             }
+            // The default rules: the ordinary reader, with its fast path for flat files (and
+            // its error for a file beside inline flags).
             _ => self.load(),
         }
     }

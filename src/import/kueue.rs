@@ -157,6 +157,16 @@ fn get<'a>(fs: &[(&str, &'a Yaml)], key: &str) -> Option<&'a Yaml> {
     fs.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
 }
 
+/// The field `key` of a mapping [`fields`] read, which must be there.
+fn required<'a>(fs: &[(&str, &'a Yaml)], key: &str, at: &str) -> Result<&'a Yaml, SolverError> {
+    get(fs, key).ok_or_else(|| SolverError::invalid(format!("{at}.{key}"), "missing"))
+}
+
+/// The string field `key` of a mapping [`fields`] read (a missing one is null).
+fn string_field(fs: &[(&str, &Yaml)], key: &str, at: &str) -> Result<String, SolverError> {
+    string(get(fs, key).unwrap_or(&Yaml::Null), &format!("{at}.{key}"))
+}
+
 fn string(v: &Yaml, at: &str) -> Result<String, SolverError> {
     match v {
         Yaml::String(s) if !s.is_empty() => Ok(s.clone()),
@@ -249,30 +259,19 @@ fn resource_groups(
     for (i, g) in list(v, at)?.iter().enumerate() {
         let at = format!("{at}[{i}]");
         let fs = fields(g, &at, &["coveredResources", "flavors"], &[], dropped)?;
-        let covered: Vec<String> = match get(&fs, "coveredResources") {
-            None => {
-                return Err(SolverError::invalid(
-                    format!("{at}.coveredResources"),
-                    "missing",
-                ))
-            }
-            Some(c) => list(c, &format!("{at}.coveredResources"))?
-                .iter()
-                .enumerate()
-                .map(|(j, r)| string(r, &format!("{at}.coveredResources[{j}]")))
-                .collect::<Result<_, _>>()?,
-        };
-        let flavors = get(&fs, "flavors")
-            .ok_or_else(|| SolverError::invalid(format!("{at}.flavors"), "missing"))?;
+        let covered = required(&fs, "coveredResources", &at)?;
+        let field = format!("{at}.coveredResources");
+        let covered: Vec<String> = list(covered, &field)?
+            .iter()
+            .enumerate()
+            .map(|(j, r)| string(r, &format!("{field}[{j}]")))
+            .collect::<Result<_, _>>()?;
+        let flavors = required(&fs, "flavors", &at)?;
         for (j, f) in list(flavors, &format!("{at}.flavors"))?.iter().enumerate() {
             let at = format!("{at}.flavors[{j}]");
             let ffs = fields(f, &at, &["name", "resources"], &[], dropped)?;
-            let flavor = string(
-                get(&ffs, "name").unwrap_or(&Yaml::Null),
-                &format!("{at}.name"),
-            )?;
-            let rs = get(&ffs, "resources")
-                .ok_or_else(|| SolverError::invalid(format!("{at}.resources"), "missing"))?;
+            let flavor = string_field(&ffs, "name", &at)?;
+            let rs = required(&ffs, "resources", &at)?;
             let mut names = Vec::new();
             for (k, r) in list(rs, &format!("{at}.resources"))?.iter().enumerate() {
                 let at = format!("{at}.resources[{k}]");
@@ -283,10 +282,7 @@ fn resource_groups(
                     &[],
                     dropped,
                 )?;
-                let resource = string(
-                    get(&rfs, "name").unwrap_or(&Yaml::Null),
-                    &format!("{at}.name"),
-                )?;
+                let resource = string_field(&rfs, "name", &at)?;
                 if !covered.contains(&resource) {
                     return Err(SolverError::invalid(
                         format!("{at}.name"),
@@ -305,15 +301,8 @@ fn resource_groups(
                         format!("flavor {flavor:?} lists {resource:?} twice"),
                     ));
                 }
-                let nominal = match get(&rfs, "nominalQuota") {
-                    None => {
-                        return Err(SolverError::invalid(
-                            format!("{at}.nominalQuota"),
-                            "missing",
-                        ))
-                    }
-                    Some(q) => yaml_quantity(&format!("{at}.nominalQuota"), q)?,
-                };
+                let nominal = required(&rfs, "nominalQuota", &at)?;
+                let nominal = yaml_quantity(&format!("{at}.nominalQuota"), nominal)?;
                 let opt = |key: &str| -> Result<Option<Rational>, SolverError> {
                     get(&rfs, key)
                         .map(|q| yaml_quantity(&format!("{at}.{key}"), q))
@@ -377,14 +366,8 @@ fn object(
         return Ok(None);
     }
     let fs = fields(doc, &at0, TOP, &["status"], &mut Vec::new())?;
-    let api = string(
-        get(&fs, "apiVersion").unwrap_or(&Yaml::Null),
-        &format!("{at0}.apiVersion"),
-    )?;
-    let kind_name = string(
-        get(&fs, "kind").unwrap_or(&Yaml::Null),
-        &format!("{at0}.kind"),
-    )?;
+    let api = string_field(&fs, "apiVersion", &at0)?;
+    let kind_name = string_field(&fs, "kind", &at0)?;
     if !api.starts_with("kueue.x-k8s.io/") {
         return Err(SolverError::invalid(
             format!("{at0}.apiVersion"),

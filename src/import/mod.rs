@@ -405,12 +405,8 @@ impl Demands {
                                 )
                             })?;
                         let mut s = leaf_spec(jo, &at)?;
-                        if let Some(w) = jo.get("weight") {
-                            s.weight = Some(non_negative(
-                                &format!("{at}.weight"),
-                                read_number(&format!("{at}.weight"), w)?,
-                            )?);
-                        }
+                        let weight = jo.get("weight").map(|w| amount(&format!("{at}.weight"), w));
+                        s.weight = weight.transpose()?;
                         jobs.push((name.to_string(), s));
                     }
                     Some(jobs)
@@ -446,13 +442,8 @@ fn leaf_spec(o: &Map<String, Value>, at: &str) -> Result<LeafSpec, SolverError> 
             }
         }
     };
-    let tasks = match o.get("tasks") {
-        None => None,
-        Some(v) => {
-            let f = format!("{at}.tasks");
-            Some(non_negative(&f, read_number(&f, v)?)?)
-        }
-    };
+    let tasks = o.get("tasks").map(|v| amount(&format!("{at}.tasks"), v));
+    let tasks = tasks.transpose()?;
     Ok(LeafSpec {
         demand: vec("demand")?,
         tasks,
@@ -461,8 +452,13 @@ fn leaf_spec(o: &Map<String, Value>, at: &str) -> Result<LeafSpec, SolverError> 
     })
 }
 
+/// The number at `field`, which must not be negative.
+fn amount(field: &str, v: &Value) -> Result<Rational, SolverError> {
+    non_negative(field, read_number(field, v)?)
+}
+
 /// `x`, or an error naming `field` when it is negative.
-pub(super) fn non_negative(field: &str, x: Rational) -> Result<Rational, SolverError> {
+pub(crate) fn non_negative(field: &str, x: Rational) -> Result<Rational, SolverError> {
     if x.is_negative() {
         Err(SolverError::invalid(
             field,

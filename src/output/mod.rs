@@ -262,17 +262,21 @@ impl<'s, 'w> Json<'s, 'w> {
         }
     }
 
-    /// Before a value: in an array, the separator and the indentation.
-    fn before_value(&mut self) {
-        if self.in_object.last() == Some(&false) {
-            let first = !self.stack.last().copied().unwrap_or(false);
-            if !first {
+    /// Before an array's value or an object's key: the separator and the indentation.
+    fn separate(&mut self) {
+        if let Some(has) = self.stack.last_mut() {
+            if *has {
                 self.sink.buf.push(',');
             }
-            if let Some(has) = self.stack.last_mut() {
-                *has = true;
-            }
-            self.newline_indent();
+            *has = true;
+        }
+        self.newline_indent();
+    }
+
+    /// Before a value: in an array, [`Json::separate`] (in an object, the key did).
+    fn before_value(&mut self) {
+        if self.in_object.last() == Some(&false) {
+            self.separate();
         }
     }
 
@@ -312,14 +316,7 @@ impl<'s, 'w> Json<'s, 'w> {
 
     /// The key of the next object member.
     pub fn key(&mut self, key: &str) {
-        let first = !self.stack.last().copied().unwrap_or(false);
-        if !first {
-            self.sink.buf.push(',');
-        }
-        if let Some(has) = self.stack.last_mut() {
-            *has = true;
-        }
-        self.newline_indent();
+        self.separate();
         write_json_str(key, &mut self.sink.buf);
         self.sink.buf.push_str(": ");
     }
@@ -583,6 +580,14 @@ pub fn finish_json(mut v: Value, numbers: Numbers) -> Value {
     match v {
         Value::Array(items) => Value::Array(items.into_iter().map(mark).collect()),
         other => mark(other),
+    }
+}
+
+/// A CSV answer printed as `numbers` says: unchanged when exact, else rounded ([`round_csv`]).
+pub fn finish_csv(text: String, numbers: Numbers) -> String {
+    match numbers {
+        Numbers::Exact => text,
+        Numbers::Decimals(n) => round_csv(&text, n),
     }
 }
 

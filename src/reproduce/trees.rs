@@ -2,7 +2,6 @@
 //! trees (`reference/trees.json`) and their behaviour under churn.
 
 use leontief_solver::Rational;
-use serde::Serialize;
 use serde_json::Value;
 
 use super::*;
@@ -11,14 +10,6 @@ use crate::cli::CliError;
 /// The hierarchical examples with the sources' answers.
 pub const TREES_REFERENCE: &str = include_str!("../../reference/trees.json");
 
-/// A reference case's tree on the unit capacity, as the tree form reads it.
-#[derive(Serialize)]
-struct TreeInput<'a> {
-    resources: [&'a str; 2],
-    capacity: [u32; 2],
-    tree: &'a Value,
-}
-
 /// The lecture's flattening failure: the pool P's children have different dominant resources.
 const FLATTENING: &str = r#"{"resources": ["cpu", "mem"], "capacity": [1, 1], "tree": {"name": "root", "children": [
     {"name": "P", "children": [{"name": "P1", "demand": [1, 0]}, {"name": "P2", "demand": [0, 1]}]},
@@ -26,25 +17,18 @@ const FLATTENING: &str = r#"{"resources": ["cpu", "mem"], "capacity": [1, 1], "t
 
 pub(super) fn hdrf_static() -> Result<Vec<Check>, CliError> {
     use leontief_hdrf::{allocate, properties::share_guarantee, Policy, Tree};
-    let all: Value =
-        serde_json::from_str(TREES_REFERENCE).map_err(|e| CliError::Internal(e.to_string()))?;
-    let cases = all["cases"].as_array().cloned().unwrap_or_default();
     let mut checks = Vec::new();
-    for case in &cases {
+    for case in &reference_cases(TREES_REFERENCE)? {
         let id = case["id"].as_str().unwrap_or("?");
         let resources = if id == "hdrf-paper-starvation" {
             ["cpu", "gpu"]
         } else {
             ["cpu", "mem"]
         };
-        let input = TreeInput {
-            resources,
-            capacity: [1, 1],
-            tree: &case["tree"],
-        };
-        let tree = Tree::from_json(
-            &serde_json::to_value(input).map_err(|e| CliError::Internal(e.to_string()))?,
-        )?;
+        // The case's tree on the unit capacity.
+        let input =
+            serde_json::json!({"resources": resources, "capacity": [1, 1], "tree": case["tree"]});
+        let tree = Tree::from_json(&input)?;
         let mut expected: Vec<(Policy, &Value)> = Vec::new();
         for key in ["static_fill_from_zero", "static"] {
             if let Some(map) = case[key].as_object() {
