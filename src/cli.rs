@@ -178,14 +178,9 @@ pub fn load_instance(
 
 /// Comma-separated numbers, entry `j` named `field[j]` when it is wrong.
 pub(crate) fn csv_numbers(field: &str, text: &str) -> Result<Vec<Rational>, SolverError> {
-    text.split(',')
-        .enumerate()
-        .map(|(j, x)| {
-            read_number(
-                &format!("{field}[{j}]"),
-                &serde_json::Value::String(x.trim().to_string()),
-            )
-        })
+    let numbers = text.split(',').enumerate();
+    numbers
+        .map(|(j, x)| number_flag(&format!("{field}[{j}]"), x))
         .collect()
 }
 
@@ -210,8 +205,10 @@ fn inline_instance(
         let mut user = User::new(name.trim(), demand);
         for option in parts {
             match option.split_once('=') {
-                Some(("weight", w)) => user = user.weight(one(&format!("{field}.weight"), w)?),
-                Some(("tasks", t)) => user = user.cap(one(&format!("{field}.tasks"), t)?),
+                Some(("weight", w)) => {
+                    user = user.weight(number_flag(&format!("{field}.weight"), w)?)
+                }
+                Some(("tasks", t)) => user = user.cap(number_flag(&format!("{field}.tasks"), t)?),
                 _ => {
                     return Err(SolverError::invalid(
                         &field,
@@ -252,6 +249,7 @@ fn flag_field(err: SolverError) -> SolverError {
     }
 }
 
-fn one(field: &str, text: &str) -> Result<Rational, SolverError> {
+/// A number given as a flag's text (trimmed), read as the files' numbers are.
+pub(crate) fn number_flag(field: &str, text: &str) -> Result<Rational, SolverError> {
     read_number(field, &serde_json::Value::String(text.trim().to_string()))
 }

@@ -49,11 +49,6 @@ fn draw_legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
         .map_err(drawing)
 }
 
-/// Every node but the root, in pre-order.
-fn drawn_nodes(tree: &Tree) -> Vec<NodeId> {
-    tree.nodes().filter(|&v| v != tree.root()).collect()
-}
-
 /// Every node's dominant share over time as a step plot (the share holds between two
 /// recorded states), one panel per run, captioned with the policy and its tie-break; a series
 /// is labelled with the node's path. The runs must share the tree.
@@ -71,7 +66,8 @@ fn drawn_nodes(tree: &Tree) -> Vec<NodeId> {
 /// assert!(svg.starts_with("<svg") && svg.contains("root/y"));
 /// ```
 pub fn shares_over_time(tree: &Tree, runs: &[Simulation]) -> Result<String, CliError> {
-    let nodes = drawn_nodes(tree);
+    // Every node but the root, in pre-order.
+    let nodes: Vec<NodeId> = tree.nodes().filter(|&v| v != tree.root()).collect();
     let mut out = String::new();
     {
         let height = PANEL * runs.len().max(1) as u32;

@@ -13,12 +13,11 @@ use leontief_counterexamples::instance_generator::{parse_range, Chance, Generato
 use leontief_counterexamples::mechanisms;
 use leontief_counterexamples::search::Shard;
 use leontief_solver::registry::{unknown_name, Descriptor};
-use leontief_solver::{read_number, Rational, SolverError};
+use leontief_solver::{Rational, SolverError};
 use serde::Serialize;
-use serde_json::Value;
 use strum::VariantNames;
 
-use crate::cli::{load_instance, CliError};
+use crate::cli::{load_instance, number_flag, CliError};
 use crate::commands::usage;
 use crate::output::Numbers;
 
@@ -255,7 +254,7 @@ pub struct Domain {
 impl GeneratorFlags {
     /// Reads the flags; `grid` says whether the command has a value grid (search).
     pub fn domain(&self, grid: bool) -> Result<Domain, CliError> {
-        let zeros = read_number("--zeros", &Value::String(self.zeros.trim().to_string()))?;
+        let zeros = number_flag("--zeros", &self.zeros)?;
         let chance = Chance::from_rational(&zeros).ok_or_else(|| {
             SolverError::invalid(
                 "--zeros",
@@ -354,10 +353,7 @@ impl Domain {
 fn parse_values(text: &str) -> Result<Vec<Rational>, SolverError> {
     let mut values = Vec::new();
     for (k, part) in text.split(',').enumerate() {
-        let v = read_number(
-            &format!("--values[{k}]"),
-            &Value::String(part.trim().into()),
-        )?;
+        let v = number_flag(&format!("--values[{k}]"), part)?;
         if v.is_negative() {
             return Err(SolverError::invalid(
                 format!("--values[{k}]"),

@@ -174,19 +174,16 @@ fn summary(answer: &Value) -> Value {
     let read = |v: &Value| v.as_str().and_then(|s| s.parse::<Rational>().ok());
     let nodes = answer["nodes"].as_array().cloned().unwrap_or_default();
     let leaves: Vec<&Value> = nodes.iter().filter(|n| n["kind"] == "leaf").collect();
-    let capacity: Vec<Rational> = answer["capacity"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(read)
-        .collect();
-    let used: Vec<Rational> = nodes
-        .first()
-        .and_then(|root| root["allocation"].as_array())
-        .into_iter()
-        .flatten()
-        .filter_map(read)
-        .collect();
+    let numbers = |v: &Value| -> Vec<Rational> {
+        v.as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(read)
+            .collect()
+    };
+    let capacity = numbers(&answer["capacity"]);
+    let used = nodes.first().map(|root| numbers(&root["allocation"]));
+    let used = used.unwrap_or_default();
     let resources: Vec<String> = answer["resources"]
         .as_array()
         .into_iter()

@@ -135,23 +135,17 @@ impl From<Result<String, CliError>> for Outcome {
 
 impl From<Result<Printed, CliError>> for Outcome {
     fn from(result: Result<Printed, CliError>) -> Self {
+        let mut outcome = Outcome {
+            stdout: String::new(),
+            stream: None,
+            error: None,
+        };
         match result {
-            Ok(Printed::Text(stdout)) => Outcome {
-                stdout,
-                stream: None,
-                error: None,
-            },
-            Ok(Printed::Stream(stream)) => Outcome {
-                stdout: String::new(),
-                stream: Some(stream),
-                error: None,
-            },
-            Err(error) => Outcome {
-                stdout: String::new(),
-                stream: None,
-                error: Some(error),
-            },
+            Ok(Printed::Text(stdout)) => outcome.stdout = stdout,
+            Ok(Printed::Stream(stream)) => outcome.stream = Some(stream),
+            Err(error) => outcome.error = Some(error),
         }
+        outcome
     }
 }
 

@@ -72,17 +72,20 @@ const DEFAULT_FAIR_SHARE: Policy = Policy::Hdrf;
 /// an unknown path in `--served`; [`CliError::Usage`] for `--fair-share` without
 /// `--rule ytsaurus`; [`CliError::Read`] for an unreadable file.
 pub fn run(args: OrderArgs) -> Result<String, CliError> {
-    if args.fair_share.is_some() && args.rule != Rule::Ytsaurus {
-        return Err(usage(format!(
-            "--fair-share applies only to --rule ytsaurus, not --rule {}",
-            args.rule.name()
-        )));
-    }
-    if args.rules.guarantees.is_some() && args.rule != Rule::Ytsaurus {
-        return Err(usage(format!(
-            "--guarantees applies only to --rule ytsaurus (its static fair share), not --rule {}",
-            args.rule.name()
-        )));
+    for (given, flag, why) in [
+        (args.fair_share.is_some(), "--fair-share", ""),
+        (
+            args.rules.guarantees.is_some(),
+            "--guarantees",
+            " (its static fair share)",
+        ),
+    ] {
+        if given && args.rule != Rule::Ytsaurus {
+            let rule = args.rule.name();
+            return Err(usage(format!(
+                "{flag} applies only to --rule ytsaurus{why}, not --rule {rule}"
+            )));
+        }
     }
     let lru = args.tie.as_ref().is_some_and(|t| {
         t.rules()

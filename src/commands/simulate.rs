@@ -7,7 +7,7 @@ use leontief_hdrf::simulate::{
     simulate, Record, Scenario, SimConfig, SimPolicy, Simulation, SimulationDoc, DEFAULT_MAX_EVENTS,
 };
 use leontief_hdrf::tiebreak::TieBreaks;
-use leontief_solver::{read_number, Rational, SolverError};
+use leontief_solver::{Rational, SolverError};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -251,7 +251,7 @@ impl OneOrAll for SimPolicies {
 }
 
 fn positive_flag(flag: &str, text: &str) -> Result<Rational, CliError> {
-    let x = read_number(flag, &Value::String(text.trim().to_string()))?;
+    let x = crate::cli::number_flag(flag, text)?;
     if !x.is_positive() {
         return Err(
             SolverError::invalid(flag, format!("expected a positive number, found {x}")).into(),

@@ -40,7 +40,7 @@ use leontief_solver::hierarchy::MAX_DEPTH;
 use leontief_solver::{Rational, SolverError};
 use yaml_rust2::Yaml;
 
-use super::{decimal, non_negative, Imported, ImportedNode, Kind};
+use super::{add, decimal, non_negative, Imported, ImportedNode, Kind};
 
 /// The field that errors about the whole stream name.
 pub const DOCUMENT: &str = "kueue file";
@@ -464,13 +464,6 @@ struct Model {
     defined: Vec<Vec<bool>>,
     children: Vec<Vec<usize>>,
     cohort: Vec<bool>,
-}
-
-fn add(a: &[Rational], b: &[Rational]) -> Vec<Rational> {
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| x.clone() + y.clone())
-        .collect()
 }
 
 fn sub(a: &[Rational], b: &[Rational]) -> Vec<Rational> {

@@ -452,6 +452,11 @@ fn leaf_spec(o: &Map<String, Value>, at: &str) -> Result<LeafSpec, SolverError> 
     })
 }
 
+/// `a + b`, entry by entry.
+fn add(a: &[Rational], b: &[Rational]) -> Vec<Rational> {
+    a.iter().zip(b).map(|(x, y)| x + y).collect()
+}
+
 /// The number at `field`, which must not be negative.
 fn amount(field: &str, v: &Value) -> Result<Rational, SolverError> {
     non_negative(field, read_number(field, v)?)

@@ -41,7 +41,7 @@ use leontief_solver::{Rational, SolverError};
 use quick_xml::events::Event;
 use quick_xml::Reader;
 
-use super::{decimal, Imported, ImportedNode, Kind};
+use super::{add, decimal, Imported, ImportedNode, Kind};
 
 /// An XML element: name, attributes, text, child elements.
 #[derive(Debug, Clone)]
@@ -693,14 +693,9 @@ fn count(n: &ImportedNode) -> usize {
     }
 }
 
-fn sum(vs: &[&Vec<Rational>], n: usize) -> Vec<Rational> {
-    let mut s = vec![Rational::ZERO; n];
-    for v in vs {
-        for (a, b) in s.iter_mut().zip(v.iter()) {
-            *a = a.clone() + b.clone();
-        }
-    }
-    s
+fn sum(vs: &[Vec<Rational>], n: usize) -> Vec<Rational> {
+    vs.iter()
+        .fold(vec![Rational::ZERO; n], |acc, v| add(&acc, v))
 }
 
 /// A node's guarantee as the tree form reads it: its own, or a pool's children's summed.
@@ -715,7 +710,7 @@ fn effective_guarantee(node: &ImportedNode, n: usize) -> Option<Vec<Rational>> {
         .iter()
         .filter_map(|c| effective_guarantee(c, n))
         .collect();
-    (!below.is_empty()).then(|| sum(&below.iter().collect::<Vec<_>>(), n))
+    (!below.is_empty()).then(|| sum(&below, n))
 }
 
 fn exceeds(a: &[Rational], b: &[Rational]) -> bool {
@@ -972,7 +967,7 @@ fn queue_children(
         .iter()
         .filter_map(|c| effective_guarantee(c, n))
         .collect();
-    let total = sum(&given.iter().collect::<Vec<_>>(), n);
+    let total = sum(&given, n);
     // Below a queue without minResources the bound is the capacity (found by fuzzing:
     // such a queue's children could otherwise guarantee more than the cluster has).
     let (bound, what) = match &node.guarantee {

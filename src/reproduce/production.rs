@@ -54,22 +54,6 @@ fn documented(doc: &Value, exact: Option<&Value>) -> String {
     }
 }
 
-/// A check of one value against the documented one (the exact one when the source rounds).
-fn value_check(
-    what: String,
-    computed: &Rational,
-    doc: &Value,
-    exact: Option<&Value>,
-) -> Result<Check, CliError> {
-    let want = num(exact.unwrap_or(doc))?;
-    Ok(Check {
-        ok: &want == computed,
-        what,
-        computed: computed.to_string(),
-        source: documented(doc, exact),
-    })
-}
-
 fn find(tree: &Tree, name: &str) -> Result<NodeId, CliError> {
     let root = tree.node(tree.root()).name();
     tree.find_path(&format!("{root}/{name}"))
@@ -207,7 +191,7 @@ struct Checks<'a> {
 }
 
 impl Checks<'_> {
-    /// `computed` against the documented value (see [`value_check`]).
+    /// `computed` against the documented value (the exact one when the source rounds).
     fn value(
         &mut self,
         what: impl Display,
@@ -215,8 +199,9 @@ impl Checks<'_> {
         doc: &Value,
         exact: Option<&Value>,
     ) -> Result<(), CliError> {
-        let check = value_check(format!("{}: {what}", self.id), computed, doc, exact)?;
-        self.list.push(check);
+        let want = num(exact.unwrap_or(doc))?;
+        let source = documented(doc, exact);
+        self.decided(what, &want == computed, computed.to_string(), source);
         Ok(())
     }
 

@@ -15,6 +15,12 @@ const FLATTENING: &str = r#"{"resources": ["cpu", "mem"], "capacity": [1, 1], "t
     {"name": "P", "children": [{"name": "P1", "demand": [1, 0]}, {"name": "P2", "demand": [0, 1]}]},
     {"name": "Q", "children": [{"name": "Q1", "demand": [1, 1]}]}]}}"#;
 
+/// The node a reference case names.
+fn node_named(tree: &leontief_hdrf::Tree, name: &str) -> Result<leontief_hdrf::NodeId, CliError> {
+    tree.find(name)
+        .ok_or_else(|| CliError::Internal(format!("node {name}")))
+}
+
 pub(super) fn hdrf_static() -> Result<Vec<Check>, CliError> {
     use leontief_hdrf::{allocate, properties::share_guarantee, Policy, Tree};
     let mut checks = Vec::new();
@@ -40,9 +46,7 @@ pub(super) fn hdrf_static() -> Result<Vec<Check>, CliError> {
         for (policy, values) in expected {
             let alloc = allocate(&tree, policy)?;
             for (name, want) in values.as_object().into_iter().flatten() {
-                let node = tree
-                    .find(name)
-                    .ok_or_else(|| CliError::Internal(format!("node {name}")))?;
+                let node = node_named(&tree, name)?;
                 checks.push(Check::exact(
                     format!("{id}: {name} dominant share, {}", policy.name()),
                     alloc.dominant_share(node),
@@ -51,9 +55,7 @@ pub(super) fn hdrf_static() -> Result<Vec<Check>, CliError> {
             }
         }
         for (name, want) in case["guaranteed"].as_object().into_iter().flatten() {
-            let node = tree
-                .find(name)
-                .ok_or_else(|| CliError::Internal(format!("node {name}")))?;
+            let node = node_named(&tree, name)?;
             checks.push(Check::exact(
                 format!("{id}: {name} guaranteed share"),
                 tree.guaranteed_share(node),
@@ -64,9 +66,7 @@ pub(super) fn hdrf_static() -> Result<Vec<Check>, CliError> {
     // The lecture's flattening failure: a pool promised 1/2 whose children have different
     // dominant resources gets 1/3 when the tree is flattened; the tree policies keep 1/2.
     let tree = Tree::from_json_str(FLATTENING)?;
-    let p = tree
-        .find("P")
-        .ok_or_else(|| CliError::Internal("P".into()))?;
+    let p = node_named(&tree, "P")?;
     for (policy, want, holds) in [
         (Policy::Collapsed, "1/3", false),
         (Policy::MinSatisfaction, "1/2", true),
@@ -147,11 +147,7 @@ pub(super) fn hdrf_dynamic() -> Result<Vec<Check>, CliError> {
     for (source, workload, claims) in sources {
         let scenario = Scenario::from_json_str(workload)?;
         for c in claims {
-            let node = scenario
-                .tree
-                .find(c.node)
-                .map(|v| v.index())
-                .ok_or_else(|| CliError::Internal(format!("node {}", c.node)))?;
+            let node = node_named(&scenario.tree, c.node)?.index();
             let run = simulate(&scenario, &SimConfig::new(c.policy).record(Record::Off))?;
             let summary = &run.nodes[node];
             let because = if c.because.is_empty() {
