@@ -199,7 +199,7 @@ pub fn run(args: SolveArgs) -> Result<Printed, CliError> {
     args.rules.for_mechanism(args.mechanism)?;
     let inst = args.input.load_with(&args.rules)?;
     let progress = spinner(format!("solving ({} users)", inst.num_users()));
-    let result = answer(&cfg, inst);
+    let result = solved(&cfg, inst).map(|solved| print(&cfg, solved));
     progress.finish_and_clear();
     result
 }
@@ -260,10 +260,6 @@ pub fn run_solved_with(
         }
         other => Solved::Printed(print(&cfg, other)),
     })
-}
-
-fn answer(cfg: &Config, inst: leontief_solver::Instance) -> Result<Printed, CliError> {
-    Ok(print(cfg, solved(cfg, inst)?))
 }
 
 fn solved(cfg: &Config, inst: leontief_solver::Instance) -> Result<Solved, CliError> {

@@ -98,11 +98,13 @@ fn yaml_quantity(field: &str, v: &Yaml) -> Result<Rational, SolverError> {
     match v {
         Yaml::Integer(i) => non_negative(field, Rational::integer(i128::from(*i))),
         Yaml::Real(s) | Yaml::String(s) => quantity(field, s),
-        other => Err(SolverError::invalid(
-            field,
-            format!("expected a quantity, found {}", kind(other)),
-        )),
+        other => Err(expected(field, "a quantity", other)),
     }
+}
+
+/// The error for a value at `at` that is not `what`.
+fn expected(at: &str, what: &str, v: &Yaml) -> SolverError {
+    SolverError::invalid(at, format!("expected {what}, found {}", kind(v)))
 }
 
 fn kind(v: &Yaml) -> &'static str {
@@ -127,10 +129,7 @@ fn fields<'a>(
     out: &mut Vec<String>,
 ) -> Result<Vec<(&'a str, &'a Yaml)>, SolverError> {
     let Yaml::Hash(h) = v else {
-        return Err(SolverError::invalid(
-            at,
-            format!("expected a mapping, found {}", kind(v)),
-        ));
+        return Err(expected(at, "a mapping", v));
     };
     let mut found = Vec::new();
     for (k, val) in h {
@@ -170,10 +169,7 @@ fn string_field(fs: &[(&str, &Yaml)], key: &str, at: &str) -> Result<String, Sol
 fn string(v: &Yaml, at: &str) -> Result<String, SolverError> {
     match v {
         Yaml::String(s) if !s.is_empty() => Ok(s.clone()),
-        other => Err(SolverError::invalid(
-            at,
-            format!("expected a non-empty string, found {}", kind(other)),
-        )),
+        other => Err(expected(at, "a non-empty string", other)),
     }
 }
 
@@ -193,10 +189,7 @@ fn object_name(v: &Yaml, at: &str) -> Result<String, SolverError> {
 fn list<'a>(v: &'a Yaml, at: &str) -> Result<&'a [Yaml], SolverError> {
     match v {
         Yaml::Array(a) => Ok(a),
-        other => Err(SolverError::invalid(
-            at,
-            format!("expected a list, found {}", kind(other)),
-        )),
+        other => Err(expected(at, "a list", other)),
     }
 }
 

@@ -376,9 +376,7 @@ impl Demands {
         let mut entries = Vec::new();
         for (key, v) in obj {
             let at = format!("demands.{key}");
-            let o = v
-                .as_object()
-                .ok_or_else(|| SolverError::invalid(&at, "expected an object"))?;
+            let o = object(v, &at)?;
             reject(o, &at, ENTRY_FIELDS)?;
             let spec = leaf_spec(o, &at)?;
             let jobs = match o.get("jobs") {
@@ -390,9 +388,7 @@ impl Demands {
                     let mut jobs = Vec::new();
                     for (i, j) in list.iter().enumerate() {
                         let at = format!("{at}.jobs[{i}]");
-                        let jo = j
-                            .as_object()
-                            .ok_or_else(|| SolverError::invalid(&at, "expected an object"))?;
+                        let jo = object(j, &at)?;
                         reject(jo, &at, JOB_FIELDS)?;
                         let name = jo
                             .get("name")
@@ -416,6 +412,11 @@ impl Demands {
         }
         Ok(Demands { entries, default })
     }
+}
+
+fn object<'a>(v: &'a Value, at: &str) -> Result<&'a Map<String, Value>, SolverError> {
+    v.as_object()
+        .ok_or_else(|| SolverError::invalid(at, "expected an object"))
 }
 
 fn reject(o: &Map<String, Value>, at: &str, known: &[&str]) -> Result<(), SolverError> {
