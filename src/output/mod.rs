@@ -108,54 +108,46 @@ pub fn round_text(text: &str, digits: u32) -> String {
 pub fn round_csv(text: &str, digits: u32) -> String {
     let mut out = String::with_capacity(text.len());
     for (k, line) in text.lines().enumerate() {
-        if k == 0 {
-            out.push_str(line);
-            out.push('\n');
-            continue;
-        }
-        let mut rest = line;
-        let mut first = true;
-        loop {
-            if !first {
-                out.push(',');
-            }
-            first = false;
-            if rest.starts_with('"') {
-                // A quoted cell: up to the closing quote that is not doubled.
-                let bytes = rest.as_bytes();
-                let mut end = 1;
-                while end < bytes.len() {
-                    if bytes[end] == b'"' {
-                        if bytes.get(end + 1) == Some(&b'"') {
-                            end += 2;
-                            continue;
-                        }
-                        break;
-                    }
-                    end += 1;
-                }
-                let end = (end + 1).min(rest.len());
-                out.push_str(&rest[..end]);
-                rest = &rest[end..];
-                match rest.strip_prefix(',') {
-                    Some(r) => rest = r,
-                    None => break,
-                }
-            } else {
-                let (cell, next) = match rest.split_once(',') {
-                    Some((cell, next)) => (cell, Some(next)),
-                    None => (rest, None),
-                };
-                out.push_str(&round_text(cell, digits));
-                match next {
-                    Some(n) => rest = n,
-                    None => break,
-                }
-            }
+        match k {
+            0 => out.push_str(line),
+            _ => round_row(line, digits, &mut out),
         }
         out.push('\n');
     }
     out
+}
+
+/// One CSV row with its numeric cells rounded ([`round_csv`]).
+fn round_row(mut rest: &str, digits: u32, out: &mut String) {
+    loop {
+        let next = if rest.starts_with('"') {
+            // A quoted cell: up to the closing quote that is not doubled.
+            let bytes = rest.as_bytes();
+            let mut end = 1;
+            while end < bytes.len() {
+                if bytes[end] == b'"' {
+                    if bytes.get(end + 1) == Some(&b'"') {
+                        end += 2;
+                        continue;
+                    }
+                    break;
+                }
+                end += 1;
+            }
+            let end = (end + 1).min(rest.len());
+            out.push_str(&rest[..end]);
+            rest[end..].strip_prefix(',')
+        } else {
+            let (cell, next) = rest
+                .split_once(',')
+                .map_or((rest, None), |(c, n)| (c, Some(n)));
+            out.push_str(&round_text(cell, digits));
+            next
+        };
+        let Some(next) = next else { return };
+        out.push(',');
+        rest = next;
+    }
 }
 
 /// Text buffered in blocks on its way to a writer; the first write error is kept and
