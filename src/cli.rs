@@ -31,6 +31,14 @@ pub enum CliError {
 }
 
 impl CliError {
+    /// A file `path` that cannot be read or written, with the system's `message`.
+    pub fn read(path: &str, message: impl std::fmt::Display) -> CliError {
+        CliError::Read {
+            path: path.to_string(),
+            message: message.to_string(),
+        }
+    }
+
     /// The process exit code: 2 for bad input, 1 for everything else.
     pub fn exit_code(&self) -> i32 {
         match self {
@@ -76,12 +84,12 @@ pub fn read_text(path: &str) -> Result<String, CliError> {
 /// [`read_text`] refusing a text of more than `limit` bytes, before reading it when the
 /// file's size is known, and after `limit + 1` bytes from standard input.
 pub fn read_text_within(path: &str, limit: u64) -> Result<String, CliError> {
-    let too_large = || CliError::Read {
-        path: path.to_string(),
-        message: format!(
-            "larger than {}, the most this command reads; refused",
-            bytes(limit)
-        ),
+    let too_large = || {
+        let limit = bytes(limit);
+        CliError::read(
+            path,
+            format!("larger than {limit}, the most this command reads; refused"),
+        )
     };
     if let Some(text) = INPUTS.with(|i| {
         i.borrow()
@@ -95,10 +103,7 @@ pub fn read_text_within(path: &str, limit: u64) -> Result<String, CliError> {
             Ok(text)
         };
     }
-    let read_error = |e: std::io::Error| CliError::Read {
-        path: path.to_string(),
-        message: e.to_string(),
-    };
+    let read_error = |e: std::io::Error| CliError::read(path, e);
     let mut text = String::new();
     if path == "-" {
         std::io::stdin()
@@ -125,16 +130,18 @@ pub fn read_text_within(path: &str, limit: u64) -> Result<String, CliError> {
 /// their field path alone.
 pub fn in_file<T>(path: &str, result: Result<T, SolverError>) -> Result<T, CliError> {
     result.map_err(|e| match e {
-        SolverError::Json { .. } => CliError::Read {
-            path: if path == "-" {
-                "standard input".into()
-            } else {
-                path.into()
-            },
-            message: e.to_string(),
-        },
+        SolverError::Json { .. } => CliError::read(shown_path(path), e),
         e => CliError::Input(e),
     })
+}
+
+/// A path as messages name it: `-` is standard input.
+pub fn shown_path(path: &str) -> &str {
+    if path == "-" {
+        "standard input"
+    } else {
+        path
+    }
 }
 
 /// A byte count in the largest binary unit that divides it (`64 MiB`).
@@ -169,15 +176,11 @@ pub fn load_instance(
     }
 }
 
-fn numbers(field: &str, text: &str) -> Result<Vec<Rational>, SolverError> {
-    text.split(',')
-        .enumerate()
-        .map(|(j, x)| {
-            read_number(
-                &format!("{field}[{j}]"),
-                &serde_json::Value::String(x.trim().to_string()),
-            )
-        })
+/// Comma-separated numbers, entry `j` named `field[j]` when it is wrong.
+pub(crate) fn csv_numbers(field: &str, text: &str) -> Result<Vec<Rational>, SolverError> {
+    let numbers = text.split(',').enumerate();
+    numbers
+        .map(|(j, x)| number_flag(&format!("{field}[{j}]"), x))
         .collect()
 }
 
@@ -187,7 +190,7 @@ fn inline_instance(
     users: &[String],
     resources: Option<&str>,
 ) -> Result<Instance, CliError> {
-    let capacity = numbers("--capacity", capacity)?;
+    let capacity = csv_numbers("--capacity", capacity)?;
     let mut list = Vec::with_capacity(users.len());
     for (i, spec) in users.iter().enumerate() {
         let field = format!("--user[{i}]");
@@ -198,12 +201,14 @@ fn inline_instance(
             )
         })?;
         let mut parts = rest.split(':');
-        let demand = numbers(&format!("{field}.demand"), parts.next().unwrap_or(""))?;
+        let demand = csv_numbers(&format!("{field}.demand"), parts.next().unwrap_or(""))?;
         let mut user = User::new(name.trim(), demand);
         for option in parts {
             match option.split_once('=') {
-                Some(("weight", w)) => user = user.weight(one(&format!("{field}.weight"), w)?),
-                Some(("tasks", t)) => user = user.cap(one(&format!("{field}.tasks"), t)?),
+                Some(("weight", w)) => {
+                    user = user.weight(number_flag(&format!("{field}.weight"), w)?)
+                }
+                Some(("tasks", t)) => user = user.cap(number_flag(&format!("{field}.tasks"), t)?),
                 _ => {
                     return Err(SolverError::invalid(
                         &field,
@@ -243,6 +248,7 @@ fn flag_field(err: SolverError) -> SolverError {
     }
 }
 
-fn one(field: &str, text: &str) -> Result<Rational, SolverError> {
+/// A number given as a flag's text (trimmed), read as the files' numbers are.
+pub(crate) fn number_flag(field: &str, text: &str) -> Result<Rational, SolverError> {
     read_number(field, &serde_json::Value::String(text.trim().to_string()))
 }

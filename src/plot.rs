@@ -22,6 +22,16 @@ fn f(x: &Rational) -> f64 {
     x.to_f64_lossy()
 }
 
+/// Writes a chart to the file `--svg` names.
+pub fn write_svg(path: &str, drawn: String) -> Result<(), CliError> {
+    std::fs::write(path, drawn).map_err(|e| {
+        CliError::Input(leontief_solver::SolverError::invalid(
+            "--svg",
+            format!("{path}: {e}"),
+        ))
+    })
+}
+
 fn drawing<E: std::error::Error + Send + Sync>(e: DrawingAreaErrorKind<E>) -> CliError {
     CliError::Internal(format!("drawing the chart: {e}"))
 }
@@ -37,11 +47,6 @@ fn draw_legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
         .border_style(BLACK)
         .draw()
         .map_err(drawing)
-}
-
-/// Every node but the root, in pre-order.
-fn drawn_nodes(tree: &Tree) -> Vec<NodeId> {
-    tree.nodes().filter(|&v| v != tree.root()).collect()
 }
 
 /// Every node's dominant share over time as a step plot (the share holds between two
@@ -61,7 +66,8 @@ fn drawn_nodes(tree: &Tree) -> Vec<NodeId> {
 /// assert!(svg.starts_with("<svg") && svg.contains("root/y"));
 /// ```
 pub fn shares_over_time(tree: &Tree, runs: &[Simulation]) -> Result<String, CliError> {
-    let nodes = drawn_nodes(tree);
+    // Every node but the root, in pre-order.
+    let nodes: Vec<NodeId> = tree.nodes().filter(|&v| v != tree.root()).collect();
     let mut out = String::new();
     {
         let height = PANEL * runs.len().max(1) as u32;

@@ -9,6 +9,12 @@ use serde_json::Value;
 use crate::output::allocation::saturated;
 use crate::output::Numbers;
 
+/// Items written one after another, `a, b, c`.
+pub fn joined<T: std::fmt::Display>(items: impl IntoIterator<Item = T>) -> String {
+    let parts: Vec<String> = items.into_iter().map(|x| x.to_string()).collect();
+    parts.join(", ")
+}
+
 /// One event of progressive filling: the level, what froze users there, and who.
 #[derive(Serialize)]
 struct FillingEvent<'a> {
@@ -101,9 +107,7 @@ pub fn user_table<S: AsRef<str>>(
     );
     used.push(String::new());
     rows.push(used);
-    let widths: Vec<usize> = (0..rows[0].len())
-        .map(|k| rows.iter().map(|r| r[k].chars().count()).max().unwrap_or(0))
-        .collect();
+    let widths = column_widths(&rows);
     let mut out = format!("{title}\n");
     for (n, row) in rows.iter().enumerate() {
         push_row(&mut out, row, &widths);
@@ -254,17 +258,8 @@ pub fn compare_table(inst: &Instance, columns: &[Column]) -> String {
     block("utilization", inst.resources().to_vec(), &|c| {
         &c.utilization
     });
-    let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
-    let widths: Vec<usize> = (0..cols)
-        .map(|k| {
-            rows.iter()
-                .filter(|r| r.len() > 1)
-                .filter_map(|r| r.get(k))
-                .map(|s| s.chars().count())
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
+    // The block titles stand alone on their rows: they do not widen the first column.
+    let widths = column_widths(rows.iter().filter(|r| r.len() > 1));
     let mut out = String::new();
     for row in &rows {
         push_row(&mut out, row, &widths);
@@ -272,8 +267,20 @@ pub fn compare_table(inst: &Instance, columns: &[Column]) -> String {
     out
 }
 
+/// The width of each column: its widest cell, in characters.
+pub(crate) fn column_widths<'a>(rows: impl IntoIterator<Item = &'a Vec<String>>) -> Vec<usize> {
+    let mut widths = Vec::new();
+    for row in rows {
+        widths.resize(widths.len().max(row.len()), 0);
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    widths
+}
+
 /// One table row, each cell left-aligned to its column's width, two spaces apart.
-fn push_row(out: &mut String, row: &[String], widths: &[usize]) {
+pub(crate) fn push_row(out: &mut String, row: &[String], widths: &[usize]) {
     let cells: Vec<String> = row
         .iter()
         .zip(widths)

@@ -7,11 +7,11 @@ use leontief_solver::algebraic::{Limits, Poly, RealAlgebraic};
 use leontief_solver::ceei::ExactNumber;
 use leontief_solver::properties::{check, Property, Scenario};
 use leontief_solver::registry::Descriptor;
-use leontief_solver::{read_numbers, Instance, Rational, SolverError};
+use leontief_solver::{Instance, Rational, SolverError};
 use num_bigint::BigInt;
 use serde_json::{Map, Value};
 
-use crate::cli::CliError;
+use crate::cli::{csv_numbers, CliError};
 use crate::commands::flags::{InstanceInput, MechanismParser, NameParser, NumberFlags, RulesFlags};
 use crate::commands::{pretty, usage};
 use crate::output::{finish_json, Numbers};
@@ -43,14 +43,6 @@ pub struct CheckArgs {
     /// How numbers are printed.
     #[command(flatten)]
     pub numbers: NumberFlags,
-}
-
-fn csv_numbers(field: &str, text: &str) -> Result<Vec<Rational>, SolverError> {
-    let values: Vec<Value> = text
-        .split(',')
-        .map(|x| Value::String(x.trim().to_string()))
-        .collect();
-    read_numbers(field, &Value::Array(values))
 }
 
 fn user(inst: &Instance, field: &str, name: &str) -> Result<usize, SolverError> {

@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::cli::CliError;
 use crate::commands::flags::{InstanceInput, NumberFlags};
 use crate::commands::solve::Format;
-use crate::commands::{pretty, to_value, usage};
+use crate::commands::{json_only, pretty, to_value};
 use crate::output::{finish_json, round_text, write_csv_field, Numbers};
 use crate::render::{compare_json, compare_table, Column};
 use leontief_counterexamples::doc::ByName;
@@ -36,12 +36,7 @@ pub struct CompareArgs {
 /// Runs `leontief compare`: one column per flat mechanism of the table, in its order.
 pub fn run(args: CompareArgs) -> Result<String, CliError> {
     let numbers = args.numbers.numbers()?;
-    if args.summary && args.format != Format::Json {
-        return Err(usage(format!(
-            "--summary: the summary is printed in JSON; not with --format {}",
-            args.format.name()
-        )));
-    }
+    json_only(args.summary, "--summary", "summary", args.format.name())?;
     let inst = args.input.load()?;
     let mut columns = Vec::new();
     for d in flat_mechanisms() {

@@ -13,12 +13,11 @@ use leontief_counterexamples::instance_generator::{parse_range, Chance, Generato
 use leontief_counterexamples::mechanisms;
 use leontief_counterexamples::search::Shard;
 use leontief_solver::registry::{unknown_name, Descriptor};
-use leontief_solver::{read_number, Rational, SolverError};
+use leontief_solver::{Rational, SolverError};
 use serde::Serialize;
-use serde_json::Value;
 use strum::VariantNames;
 
-use crate::cli::{load_instance, CliError};
+use crate::cli::{load_instance, number_flag, CliError};
 use crate::commands::usage;
 use crate::output::Numbers;
 
@@ -50,37 +49,22 @@ impl InstanceInput {
             self.resources.as_deref(),
         )
     }
-}
 
-impl InstanceInput {
     /// Reads the instance with the tree `rules` (flags given: a file only, not the inline
     /// flags, which make no tree).
     pub fn load_with(&self, rules: &RulesFlags) -> Result<leontief_solver::Instance, CliError> {
-        if let Some(flag) = rules.given()
-            && self.file.is_none()
-        {
-            return Err(usage(format!(
+        let inline = self.capacity.is_some() || !self.users.is_empty() || self.resources.is_some();
+        match (rules.given(), &self.file) {
+            (Some(flag), None) => Err(usage(format!(
                 "{flag} applies to a tree (a FILE); inline --capacity/--user make none"
-            )));
-        }
-        if rules.given().is_none() {
-            // The default rules: the ordinary reader, with its fast path for flat files.
-            return self.load();
-        }
-        self.load_rules(rules.rules())
-    }
-
-    fn load_rules(
-        &self,
-        rules: leontief_solver::Rules,
-    ) -> Result<leontief_solver::Instance, CliError> {
-        match &self.file {
-            Some(path)
-                if self.capacity.is_none() && self.users.is_empty() && self.resources.is_none() =>
-            {
+            ))),
+            (Some(_), Some(path)) if !inline => {
                 let text = crate::cli::read_text(path)?;
+                let rules = rules.rules();
                 Ok(leontief_solver::Instance::from_json_str_with(&text, rules)?)
             }
+            // The default rules: the ordinary reader, with its fast path for flat files (and
+            // its error for a file beside inline flags).
             _ => self.load(),
         }
     }
@@ -271,7 +255,7 @@ pub struct Domain {
 impl GeneratorFlags {
     /// Reads the flags; `grid` says whether the command has a value grid (search).
     pub fn domain(&self, grid: bool) -> Result<Domain, CliError> {
-        let zeros = read_number("--zeros", &Value::String(self.zeros.trim().to_string()))?;
+        let zeros = number_flag("--zeros", &self.zeros)?;
         let chance = Chance::from_rational(&zeros).ok_or_else(|| {
             SolverError::invalid(
                 "--zeros",
@@ -370,10 +354,7 @@ impl Domain {
 fn parse_values(text: &str) -> Result<Vec<Rational>, SolverError> {
     let mut values = Vec::new();
     for (k, part) in text.split(',').enumerate() {
-        let v = read_number(
-            &format!("--values[{k}]"),
-            &Value::String(part.trim().into()),
-        )?;
+        let v = number_flag(&format!("--values[{k}]"), part)?;
         if v.is_negative() {
             return Err(SolverError::invalid(
                 format!("--values[{k}]"),

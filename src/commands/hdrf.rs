@@ -7,8 +7,8 @@ use serde_json::Value;
 
 use crate::cli::CliError;
 use crate::commands::flags::{NumberFlags, OneOrAll, OneOrAllParser, RulesFlags};
-use crate::commands::{pretty, to_value, usage};
-use crate::output::{finish_json, round_csv, write_csv_field, Numbers};
+use crate::commands::{json_only, one_or_list, to_value, usage};
+use crate::output::{finish_csv, write_csv_field, Numbers};
 
 /// The flags of `leontief hdrf`.
 #[derive(Debug, Clone, Args)]
@@ -77,12 +77,7 @@ impl TreeFormat {
 /// Runs `leontief hdrf`.
 pub fn run(args: HdrfArgs) -> Result<String, CliError> {
     let numbers = args.numbers.numbers()?;
-    if args.summary && args.format != TreeFormat::Json {
-        return Err(usage(format!(
-            "--summary: the summary is printed in JSON; not with --format {}",
-            args.format.name()
-        )));
-    }
+    json_only(args.summary, "--summary", "summary", args.format.name())?;
     if numbers != Numbers::Exact && args.format == TreeFormat::Tree {
         return Err(usage(
             "--decimals: the tree is drawn with exact values; use --format json or csv",
@@ -96,30 +91,15 @@ pub fn run(args: HdrfArgs) -> Result<String, CliError> {
         .map(|&policy| allocate(&tree, policy))
         .collect::<Result<Vec<_>, _>>()?;
     if let Some(path) = &args.svg {
-        let drawn = crate::plot::stacked_allocations(&tree, &allocs)?;
-        std::fs::write(path, drawn).map_err(|e| {
-            CliError::Input(leontief_solver::SolverError::invalid(
-                "--svg",
-                format!("{path}: {e}"),
-            ))
-        })?;
+        crate::plot::write_svg(path, crate::plot::stacked_allocations(&tree, &allocs)?)?;
     }
     let mut answers: Vec<Value> = allocs.iter().map(|a| a.to_json(&tree)).collect();
     if args.summary {
         answers = answers.iter().map(summary).collect();
     }
     Ok(match args.format {
-        TreeFormat::Json if answers.len() == 1 => {
-            pretty(&finish_json(answers.swap_remove(0), numbers))
-        }
-        TreeFormat::Json => pretty(&finish_json(Value::Array(answers), numbers)),
-        TreeFormat::Csv => {
-            let text = csv(&answers);
-            match numbers {
-                Numbers::Exact => text,
-                Numbers::Decimals(n) => round_csv(&text, n),
-            }
-        }
+        TreeFormat::Json => one_or_list(answers, numbers),
+        TreeFormat::Csv => finish_csv(csv(&answers), numbers),
         TreeFormat::Tree => {
             let mut drawn = String::new();
             if allocs.len() > 1 {
@@ -194,19 +174,16 @@ fn summary(answer: &Value) -> Value {
     let read = |v: &Value| v.as_str().and_then(|s| s.parse::<Rational>().ok());
     let nodes = answer["nodes"].as_array().cloned().unwrap_or_default();
     let leaves: Vec<&Value> = nodes.iter().filter(|n| n["kind"] == "leaf").collect();
-    let capacity: Vec<Rational> = answer["capacity"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(read)
-        .collect();
-    let used: Vec<Rational> = nodes
-        .first()
-        .and_then(|root| root["allocation"].as_array())
-        .into_iter()
-        .flatten()
-        .filter_map(read)
-        .collect();
+    let numbers = |v: &Value| -> Vec<Rational> {
+        v.as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(read)
+            .collect()
+    };
+    let capacity = numbers(&answer["capacity"]);
+    let used = nodes.first().map(|root| numbers(&root["allocation"]));
+    let used = used.unwrap_or_default();
     let resources: Vec<String> = answer["resources"]
         .as_array()
         .into_iter()
@@ -214,12 +191,9 @@ fn summary(answer: &Value) -> Value {
         .filter_map(|r| r.as_str().map(str::to_string))
         .collect();
     let utilization: Vec<Rational> = used.iter().zip(&capacity).map(|(u, c)| u / c).collect();
-    let saturated: Vec<&String> = used
-        .iter()
-        .zip(&capacity)
-        .zip(&resources)
-        .filter(|((u, c), _)| u >= c)
-        .map(|(_, r)| r)
+    let saturated: Vec<&String> = leontief_solver::saturated_resources(&used, &capacity)
+        .into_iter()
+        .map(|j| &resources[j])
         .collect();
     let extremes = |key: &str| -> Extremes {
         let values: Vec<(Rational, &str)> = leaves

@@ -80,14 +80,8 @@ pub fn run_with(args: &ImportArgs) -> Result<(String, Vec<String>), CliError> {
                     let field = format!("--demand[{j}]");
                     let r = Rational::from_decimal_str(x.trim())
                         .or_else(|_| x.trim().parse::<Rational>())
-                        .map_err(|e| leontief_solver::SolverError::number(&field, e))?;
-                    if r.is_negative() {
-                        return Err(leontief_solver::SolverError::invalid(
-                            field,
-                            format!("must not be negative, found {r}"),
-                        ));
-                    }
-                    Ok(r)
+                        .map_err(|e| SolverError::number(&field, e))?;
+                    crate::import::non_negative(&field, r)
                 })
                 .collect::<Result<Vec<_>, _>>()?,
         ),
@@ -130,14 +124,9 @@ pub fn run_with(args: &ImportArgs) -> Result<(String, Vec<String>), CliError> {
 /// instead of the format: `bomb.yaml: YAML aliases expand past …`.
 fn name_file(e: SolverError, document: &str, path: &str) -> SolverError {
     match e {
-        SolverError::Invalid { field, reason } if field == document => SolverError::Invalid {
-            field: if path == "-" {
-                "standard input".into()
-            } else {
-                path.into()
-            },
-            reason,
-        },
+        SolverError::Invalid { field, reason } if field == document => {
+            SolverError::invalid(crate::cli::shown_path(path), reason)
+        }
         e => e,
     }
 }

@@ -135,23 +135,17 @@ impl From<Result<String, CliError>> for Outcome {
 
 impl From<Result<Printed, CliError>> for Outcome {
     fn from(result: Result<Printed, CliError>) -> Self {
+        let mut outcome = Outcome {
+            stdout: String::new(),
+            stream: None,
+            error: None,
+        };
         match result {
-            Ok(Printed::Text(stdout)) => Outcome {
-                stdout,
-                stream: None,
-                error: None,
-            },
-            Ok(Printed::Stream(stream)) => Outcome {
-                stdout: String::new(),
-                stream: Some(stream),
-                error: None,
-            },
-            Err(error) => Outcome {
-                stdout: String::new(),
-                stream: None,
-                error: Some(error),
-            },
+            Ok(Printed::Text(stdout)) => outcome.stdout = stdout,
+            Ok(Printed::Stream(stream)) => outcome.stream = Some(stream),
+            Err(error) => outcome.error = Some(error),
         }
+        outcome
     }
 }
 
@@ -184,6 +178,16 @@ pub fn pretty<T: serde::Serialize + ?Sized>(v: &T) -> String {
     s
 }
 
+/// Pretty JSON of one answer, or of the list of several, with numbers printed as `numbers`
+/// says ([`finish_json`](crate::output::finish_json)).
+pub fn one_or_list(mut answers: Vec<Value>, numbers: crate::output::Numbers) -> String {
+    let answer = match answers.len() {
+        1 => answers.swap_remove(0),
+        _ => Value::Array(answers),
+    };
+    pretty(&crate::output::finish_json(answer, numbers))
+}
+
 /// A document type as a [`Value`], for the writers that take one (`--decimals` rounds its
 /// exact strings).
 pub fn to_value<T: serde::Serialize + ?Sized>(doc: &T) -> Value {
@@ -194,6 +198,28 @@ pub fn to_value<T: serde::Serialize + ?Sized>(doc: &T) -> Value {
 /// A usage error: `flag` does not apply (exit code 2).
 pub(crate) fn usage(message: impl Into<String>) -> CliError {
     CliError::Usage(message.into())
+}
+
+/// A spinner on standard error while the work runs ([`crate::workers::progress`]).
+pub(crate) fn spinner(message: String) -> indicatif::ProgressBar {
+    let bar = crate::workers::progress(None);
+    bar.set_message(message);
+    // A hidden display needs no ticker thread (starting one costs more than a small solve).
+    if !bar.is_hidden() {
+        bar.enable_steady_tick(std::time::Duration::from_millis(120));
+    }
+    bar
+}
+
+/// A usage error when `given` (`flag`, which prints `the {what}`) is asked for in a `format`
+/// other than JSON.
+pub(crate) fn json_only(given: bool, flag: &str, what: &str, format: &str) -> Result<(), CliError> {
+    if given && format != "json" {
+        return Err(usage(format!(
+            "{flag}: the {what} is printed in JSON; not with --format {format}"
+        )));
+    }
+    Ok(())
 }
 
 /// Runs `work` with its JSONL records written as found, one line each, flushed, to `out` (the
@@ -231,8 +257,5 @@ pub(crate) fn with_jsonl_out<T>(
 
 /// Creates (or truncates) an output file (once the flags are validated, before the work).
 pub(crate) fn create(path: &str) -> Result<std::fs::File, CliError> {
-    std::fs::File::create(path).map_err(|e| CliError::Read {
-        path: path.to_string(),
-        message: e.to_string(),
-    })
+    std::fs::File::create(path).map_err(|e| CliError::read(path, e))
 }

@@ -12,6 +12,7 @@ use serde::Serialize;
 use crate::cli::CliError;
 use crate::commands::flags::{NameParser, RulesFlags};
 use crate::commands::{pretty, usage};
+use crate::render::{column_widths, push_row};
 
 /// The flags of `leontief order`.
 #[derive(Debug, Clone, Args)]
@@ -71,17 +72,20 @@ const DEFAULT_FAIR_SHARE: Policy = Policy::Hdrf;
 /// an unknown path in `--served`; [`CliError::Usage`] for `--fair-share` without
 /// `--rule ytsaurus`; [`CliError::Read`] for an unreadable file.
 pub fn run(args: OrderArgs) -> Result<String, CliError> {
-    if args.fair_share.is_some() && args.rule != Rule::Ytsaurus {
-        return Err(usage(format!(
-            "--fair-share applies only to --rule ytsaurus, not --rule {}",
-            args.rule.name()
-        )));
-    }
-    if args.rules.guarantees.is_some() && args.rule != Rule::Ytsaurus {
-        return Err(usage(format!(
-            "--guarantees applies only to --rule ytsaurus (its static fair share), not --rule {}",
-            args.rule.name()
-        )));
+    for (given, flag, why) in [
+        (args.fair_share.is_some(), "--fair-share", ""),
+        (
+            args.rules.guarantees.is_some(),
+            "--guarantees",
+            " (its static fair share)",
+        ),
+    ] {
+        if given && args.rule != Rule::Ytsaurus {
+            let rule = args.rule.name();
+            return Err(usage(format!(
+                "{flag} applies only to --rule ytsaurus{why}, not --rule {rule}"
+            )));
+        }
     }
     let lru = args.tie.as_ref().is_some_and(|t| {
         t.rules()
@@ -217,8 +221,7 @@ fn to_doc<'a>(
 }
 
 fn list(v: &[Rational]) -> String {
-    let parts: Vec<String> = v.iter().map(ToString::to_string).collect();
-    format!("({})", parts.join(", "))
+    format!("({})", crate::render::joined(v))
 }
 
 /// One row per node in the tree's order, the name indented by depth; `rank` is the offer
@@ -228,7 +231,7 @@ fn table(input: &OrderTree, out: &OrderOutcome) -> String {
         "node", "usage", "dominant", "weighted", "deficit", "needy", "key", "count", "rank",
     ];
     let mut rows: Vec<Vec<String>> = vec![header.iter().map(ToString::to_string).collect()];
-    let mut notes = Vec::new();
+    let mut notes = vec![None];
     for n in out.preorder.iter().map(|&v| &out.nodes[v]) {
         let depth = n.path.matches('/').count();
         let name = n.path.rsplit('/').next().unwrap_or_default();
@@ -251,9 +254,7 @@ fn table(input: &OrderTree, out: &OrderOutcome) -> String {
         ]);
         notes.push(n.inactive.clone());
     }
-    let widths: Vec<usize> = (0..header.len())
-        .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
-        .collect();
+    let widths = column_widths(&rows);
     let mut s = format!(
         "rule {}, ties {} (then input order); resources {}\n",
         out.rule.name(),
@@ -261,18 +262,13 @@ fn table(input: &OrderTree, out: &OrderOutcome) -> String {
         input.resources.join(", ")
     );
     s.push_str(&format!("offer order: {}\n", out.offer_paths().join(", ")));
-    for (i, row) in rows.iter().enumerate() {
-        let cells: Vec<String> = row
-            .iter()
-            .zip(&widths)
-            .map(|(cell, &w)| format!("{cell:<w$}"))
-            .collect();
-        let mut line = cells.join("  ").trim_end().to_string();
-        if let Some(Some(why)) = i.checked_sub(1).map(|k| &notes[k]) {
-            line.push_str(&format!("  {why}"));
+    for (row, note) in rows.iter().zip(notes) {
+        push_row(&mut s, row, &widths);
+        if let Some(why) = note {
+            // The reason a leaf is not offered, after its row.
+            s.pop();
+            s.push_str(&format!("  {why}\n"));
         }
-        s.push_str(&line);
-        s.push('\n');
     }
     s.push_str("rank: a leaf's place in the offer order; (k): a pool's place among its siblings\n");
     if out.rule == Rule::Yarn {

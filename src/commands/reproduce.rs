@@ -36,11 +36,10 @@ pub enum ReproduceFormat {
 /// then the command fails (exit code 1).
 pub fn run(args: ReproduceArgs) -> Outcome {
     match report(args) {
-        Ok((text, None)) => Ok::<String, CliError>(text).into(),
-        Ok((text, Some(error))) => Outcome {
-            stdout: text,
-            stream: None,
-            error: Some(error),
+        // A failed comparison still prints its report.
+        Ok((text, error)) => Outcome {
+            error,
+            ..Ok::<String, CliError>(text).into()
         },
         Err(error) => Err::<String, CliError>(error).into(),
     }

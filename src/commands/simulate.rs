@@ -7,14 +7,14 @@ use leontief_hdrf::simulate::{
     simulate, Record, Scenario, SimConfig, SimPolicy, Simulation, SimulationDoc, DEFAULT_MAX_EVENTS,
 };
 use leontief_hdrf::tiebreak::TieBreaks;
-use leontief_solver::{read_number, Rational, SolverError};
+use leontief_solver::{Rational, SolverError};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::cli::{in_file, read_text, CliError};
 use crate::commands::flags::{NumberFlags, OneOrAll, OneOrAllParser};
-use crate::commands::{pretty, to_value};
-use crate::output::{finish_json, round_csv, Numbers};
+use crate::commands::{pretty, to_value, usage};
+use crate::output::{finish_csv, finish_json, Numbers};
 use leontief_counterexamples::doc::ByName;
 
 /// The flags of `leontief simulate`.
@@ -89,25 +89,15 @@ impl SimulateArgs {
     /// assert_eq!(args.policy.0, [SimPolicy::Tree(leontief_hdrf::Policy::MinSatisfaction)]);
     /// ```
     pub fn new(file: impl Into<String>) -> Self {
-        SimulateArgs {
-            file: file.into(),
-            workload: None,
-            policy: SimPolicies(vec![SimPolicy::Tree(
-                leontief_hdrf::Policy::MinSatisfaction,
-            )]),
-            tie: "count".into(),
-            max_events: DEFAULT_MAX_EVENTS,
-            format: SimFormat::Json,
-            svg: None,
-            machines: None,
-            preempt_after: None,
-            seed: None,
-            horizon: None,
-            every: None,
-            no_series: false,
-            csv: false,
-            numbers: NumberFlags::default(),
+        /// `simulate FILE` as the command line reads it: every other flag at its default.
+        #[derive(clap::Parser)]
+        struct Line {
+            #[command(flatten)]
+            args: SimulateArgs,
         }
+        let file: String = file.into();
+        // After `--`, FILE is the positional argument whatever it looks like.
+        <Line as clap::Parser>::parse_from(["simulate", "--", file.as_str()]).args
     }
 }
 
@@ -136,39 +126,34 @@ pub fn run(args: &SimulateArgs) -> Result<String, CliError> {
     let policies = &args.policy.0;
     let numbers = args.numbers.numbers()?;
     if args.machines == Some(0) {
-        return Err(CliError::Usage(
-            "--machines: expected at least one machine, found 0".into(),
-        ));
+        return Err(usage("--machines: expected at least one machine, found 0"));
     }
     if args.max_events == 0 {
-        return Err(CliError::Usage(
-            "--max-events: expected at least one event, found 0".into(),
-        ));
+        return Err(usage("--max-events: expected at least one event, found 0"));
     }
     if args.no_series && (args.csv || args.every.is_some() || args.svg.is_some()) {
-        return Err(CliError::Usage(
-            "--no-series leaves out the time series; not with --csv, --every or --svg".into(),
+        return Err(usage(
+            "--no-series leaves out the time series; not with --csv, --every or --svg",
         ));
     }
     if args.csv && policies.len() > 1 {
-        return Err(CliError::Usage(
-            "--csv prints the time series of one policy; not with --policy all".into(),
+        return Err(usage(
+            "--csv prints the time series of one policy; not with --policy all",
         ));
     }
     if args.csv && args.format != SimFormat::Json {
-        return Err(CliError::Usage(
-            "--csv prints the time series; not with --format table".into(),
+        return Err(usage(
+            "--csv prints the time series; not with --format table",
         ));
     }
     if args.format == SimFormat::Table && args.every.is_some() && args.svg.is_none() {
-        return Err(CliError::Usage(
-            "--every sets the step of the time series; --format table shows none (draw it with --svg)"
-                .into(),
+        return Err(usage(
+            "--every sets the step of the time series; --format table shows none (draw it with --svg)",
         ));
     }
     if args.format == SimFormat::Table && numbers != Numbers::Exact {
-        return Err(CliError::Usage(
-            "--decimals: the table is printed with exact values; use --format json or --csv".into(),
+        return Err(usage(
+            "--decimals: the table is printed with exact values; use --format json or --csv",
         ));
     }
     let tie: TieBreaks = args.tie.parse().map_err(|e| rename(e, "tie", "--tie"))?;
@@ -195,11 +180,7 @@ pub fn run(args: &SimulateArgs) -> Result<String, CliError> {
         None => in_file(&args.file, Scenario::from_json_str(&text))?,
         Some(path) => Scenario::from_json(&with_workload(&text, path)?)?,
     };
-    let bar = crate::workers::progress(None);
-    bar.set_message("simulating");
-    if !bar.is_hidden() {
-        bar.enable_steady_tick(std::time::Duration::from_millis(120));
-    }
+    let bar = crate::commands::spinner("simulating".into());
     let mut runs = Vec::with_capacity(policies.len());
     for &policy in policies {
         config.policy = policy;
@@ -222,17 +203,12 @@ pub fn run(args: &SimulateArgs) -> Result<String, CliError> {
     }
     bar.finish_and_clear();
     if let Some(path) = &args.svg {
-        let drawn = crate::plot::shares_over_time(&scenario.tree, &runs)?;
-        std::fs::write(path, drawn)
-            .map_err(|e| CliError::Input(SolverError::invalid("--svg", format!("{path}: {e}"))))?;
+        crate::plot::write_svg(path, crate::plot::shares_over_time(&scenario.tree, &runs)?)?;
     }
     if args.csv {
         eprint!("{}", summary_text(&scenario, &runs[0]));
         let csv = runs[0].series_csv(&scenario.tree);
-        return Ok(match numbers {
-            Numbers::Exact => csv,
-            Numbers::Decimals(n) => round_csv(&csv, n),
-        });
+        return Ok(finish_csv(csv, numbers));
     }
     Ok(match args.format {
         SimFormat::Table => leontief_hdrf::simulate::render_comparison(&scenario.tree, &runs),
@@ -275,7 +251,7 @@ impl OneOrAll for SimPolicies {
 }
 
 fn positive_flag(flag: &str, text: &str) -> Result<Rational, CliError> {
-    let x = read_number(flag, &Value::String(text.trim().to_string()))?;
+    let x = crate::cli::number_flag(flag, text)?;
     if !x.is_positive() {
         return Err(
             SolverError::invalid(flag, format!("expected a positive number, found {x}")).into(),

@@ -11,8 +11,8 @@ use leontief_counterexamples::mechanisms;
 
 use crate::cli::CliError;
 use crate::commands::flags::{InstanceInput, MechanismParser, NumberFlags, RulesFlags};
-use crate::commands::{usage, Printed};
-use crate::output::allocation::{write_csv, write_json, write_summary_with_shares, Answer};
+use crate::commands::{json_only, spinner, usage, Printed};
+use crate::output::allocation::{write_csv, write_json, write_summary, Answer};
 use crate::output::{Numbers, Sink};
 use crate::render::{allocation_table, filling_trace_json};
 
@@ -159,24 +159,14 @@ fn config(args: &SolveArgs) -> Result<Config, CliError> {
             "--form level-coefficient: the exact compact form is JSON only, without --summary, --trace or --decimals",
         ));
     }
-    if args.summary && args.format != Format::Json {
-        return Err(usage(format!(
-            "--summary: the summary is printed in JSON; not with --format {}",
-            args.format.name()
-        )));
-    }
+    json_only(args.summary, "--summary", "summary", args.format.name())?;
     if args.trace {
         if args.summary {
             return Err(usage(
                 "--trace: the summary prints aggregate figures only; not with --summary",
             ));
         }
-        if args.format != Format::Json {
-            return Err(usage(format!(
-                "--trace: the trace is printed in JSON; not with --format {}",
-                args.format.name()
-            )));
-        }
+        json_only(true, "--trace", "trace", args.format.name())?;
         if !plan.has_trace() {
             // The mechanisms with steps, from the table.
             let traced: Vec<&str> = mechanisms::all()
@@ -208,13 +198,8 @@ pub fn run(args: SolveArgs) -> Result<Printed, CliError> {
     let cfg = config(&args)?;
     args.rules.for_mechanism(args.mechanism)?;
     let inst = args.input.load_with(&args.rules)?;
-    let progress = crate::workers::progress(None);
-    progress.set_message(format!("solving ({} users)", inst.num_users()));
-    // A hidden display needs no ticker thread (starting one costs more than a small solve).
-    if !progress.is_hidden() {
-        progress.enable_steady_tick(std::time::Duration::from_millis(120));
-    }
-    let result = answer(&cfg, inst);
+    let progress = spinner(format!("solving ({} users)", inst.num_users()));
+    let result = solved(&cfg, inst).map(|solved| print(&cfg, solved));
     progress.finish_and_clear();
     result
 }
@@ -275,10 +260,6 @@ pub fn run_solved_with(
         }
         other => Solved::Printed(print(&cfg, other)),
     })
-}
-
-fn answer(cfg: &Config, inst: leontief_solver::Instance) -> Result<Printed, CliError> {
-    Ok(print(cfg, solved(cfg, inst)?))
 }
 
 fn solved(cfg: &Config, inst: leontief_solver::Instance) -> Result<Solved, CliError> {
@@ -434,9 +415,7 @@ fn print(cfg: &Config, solved: Solved) -> Printed {
         };
         match (format, summary) {
             (Format::Csv, _) => write_csv(&mut sink, numbers, &inst, &allocation),
-            (_, true) => {
-                write_summary_with_shares(&mut sink, numbers, answer, weighted_shares.as_deref())
-            }
+            (_, true) => write_summary(&mut sink, numbers, answer, weighted_shares.as_deref()),
             _ => write_json(&mut sink, numbers, answer),
         }
         sink.finish()

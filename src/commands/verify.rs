@@ -13,8 +13,8 @@ use crate::cli::CliError;
 use crate::commands::flags::{
     Domain, GeneratorFlags, MechanismParser, NameParser, NumberFlags, RunControl, RunFlags,
 };
-use crate::commands::{create, pretty, usage};
-use crate::output::{finish_json, Numbers};
+use crate::commands::{create, one_or_list, usage};
+use crate::output::Numbers;
 use crate::workers::{progress, thread_pool};
 
 /// The flags of `leontief verify`.
@@ -138,17 +138,11 @@ pub fn run_with(args: &VerifyArgs) -> Result<(String, Vec<String>), CliError> {
         ));
         out.push(summary_json(summary, &cfg));
     }
-    let text = match &out[..] {
-        [one] => pretty(&finish_json(one.clone(), cfg.numbers)),
-        _ => pretty(&finish_json(Value::Array(out), cfg.numbers)),
-    };
+    let text = one_or_list(out, cfg.numbers);
     match (file, &cfg.control.out) {
         (Some(mut file), Some(path)) => {
             file.write_all(text.as_bytes())
-                .map_err(|e| CliError::Read {
-                    path: path.clone(),
-                    message: e.to_string(),
-                })?;
+                .map_err(|e| CliError::read(path, e))?;
             Ok((String::new(), tallies))
         }
         _ => Ok((text, tallies)),

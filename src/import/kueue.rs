@@ -40,7 +40,7 @@ use leontief_solver::hierarchy::MAX_DEPTH;
 use leontief_solver::{Rational, SolverError};
 use yaml_rust2::Yaml;
 
-use super::{decimal, non_negative, Imported, ImportedNode, Kind};
+use super::{add, decimal, non_negative, Imported, ImportedNode, Kind};
 
 /// The field that errors about the whole stream name.
 pub const DOCUMENT: &str = "kueue file";
@@ -98,11 +98,13 @@ fn yaml_quantity(field: &str, v: &Yaml) -> Result<Rational, SolverError> {
     match v {
         Yaml::Integer(i) => non_negative(field, Rational::integer(i128::from(*i))),
         Yaml::Real(s) | Yaml::String(s) => quantity(field, s),
-        other => Err(SolverError::invalid(
-            field,
-            format!("expected a quantity, found {}", kind(other)),
-        )),
+        other => Err(expected(field, "a quantity", other)),
     }
+}
+
+/// The error for a value at `at` that is not `what`.
+fn expected(at: &str, what: &str, v: &Yaml) -> SolverError {
+    SolverError::invalid(at, format!("expected {what}, found {}", kind(v)))
 }
 
 fn kind(v: &Yaml) -> &'static str {
@@ -127,10 +129,7 @@ fn fields<'a>(
     out: &mut Vec<String>,
 ) -> Result<Vec<(&'a str, &'a Yaml)>, SolverError> {
     let Yaml::Hash(h) = v else {
-        return Err(SolverError::invalid(
-            at,
-            format!("expected a mapping, found {}", kind(v)),
-        ));
+        return Err(expected(at, "a mapping", v));
     };
     let mut found = Vec::new();
     for (k, val) in h {
@@ -157,13 +156,20 @@ fn get<'a>(fs: &[(&str, &'a Yaml)], key: &str) -> Option<&'a Yaml> {
     fs.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
 }
 
+/// The field `key` of a mapping [`fields`] read, which must be there.
+fn required<'a>(fs: &[(&str, &'a Yaml)], key: &str, at: &str) -> Result<&'a Yaml, SolverError> {
+    get(fs, key).ok_or_else(|| SolverError::invalid(format!("{at}.{key}"), "missing"))
+}
+
+/// The string field `key` of a mapping [`fields`] read (a missing one is null).
+fn string_field(fs: &[(&str, &Yaml)], key: &str, at: &str) -> Result<String, SolverError> {
+    string(get(fs, key).unwrap_or(&Yaml::Null), &format!("{at}.{key}"))
+}
+
 fn string(v: &Yaml, at: &str) -> Result<String, SolverError> {
     match v {
         Yaml::String(s) if !s.is_empty() => Ok(s.clone()),
-        other => Err(SolverError::invalid(
-            at,
-            format!("expected a non-empty string, found {}", kind(other)),
-        )),
+        other => Err(expected(at, "a non-empty string", other)),
     }
 }
 
@@ -183,10 +189,7 @@ fn object_name(v: &Yaml, at: &str) -> Result<String, SolverError> {
 fn list<'a>(v: &'a Yaml, at: &str) -> Result<&'a [Yaml], SolverError> {
     match v {
         Yaml::Array(a) => Ok(a),
-        other => Err(SolverError::invalid(
-            at,
-            format!("expected a list, found {}", kind(other)),
-        )),
+        other => Err(expected(at, "a list", other)),
     }
 }
 
@@ -249,30 +252,19 @@ fn resource_groups(
     for (i, g) in list(v, at)?.iter().enumerate() {
         let at = format!("{at}[{i}]");
         let fs = fields(g, &at, &["coveredResources", "flavors"], &[], dropped)?;
-        let covered: Vec<String> = match get(&fs, "coveredResources") {
-            None => {
-                return Err(SolverError::invalid(
-                    format!("{at}.coveredResources"),
-                    "missing",
-                ))
-            }
-            Some(c) => list(c, &format!("{at}.coveredResources"))?
-                .iter()
-                .enumerate()
-                .map(|(j, r)| string(r, &format!("{at}.coveredResources[{j}]")))
-                .collect::<Result<_, _>>()?,
-        };
-        let flavors = get(&fs, "flavors")
-            .ok_or_else(|| SolverError::invalid(format!("{at}.flavors"), "missing"))?;
+        let covered = required(&fs, "coveredResources", &at)?;
+        let field = format!("{at}.coveredResources");
+        let covered: Vec<String> = list(covered, &field)?
+            .iter()
+            .enumerate()
+            .map(|(j, r)| string(r, &format!("{field}[{j}]")))
+            .collect::<Result<_, _>>()?;
+        let flavors = required(&fs, "flavors", &at)?;
         for (j, f) in list(flavors, &format!("{at}.flavors"))?.iter().enumerate() {
             let at = format!("{at}.flavors[{j}]");
             let ffs = fields(f, &at, &["name", "resources"], &[], dropped)?;
-            let flavor = string(
-                get(&ffs, "name").unwrap_or(&Yaml::Null),
-                &format!("{at}.name"),
-            )?;
-            let rs = get(&ffs, "resources")
-                .ok_or_else(|| SolverError::invalid(format!("{at}.resources"), "missing"))?;
+            let flavor = string_field(&ffs, "name", &at)?;
+            let rs = required(&ffs, "resources", &at)?;
             let mut names = Vec::new();
             for (k, r) in list(rs, &format!("{at}.resources"))?.iter().enumerate() {
                 let at = format!("{at}.resources[{k}]");
@@ -283,10 +275,7 @@ fn resource_groups(
                     &[],
                     dropped,
                 )?;
-                let resource = string(
-                    get(&rfs, "name").unwrap_or(&Yaml::Null),
-                    &format!("{at}.name"),
-                )?;
+                let resource = string_field(&rfs, "name", &at)?;
                 if !covered.contains(&resource) {
                     return Err(SolverError::invalid(
                         format!("{at}.name"),
@@ -305,15 +294,8 @@ fn resource_groups(
                         format!("flavor {flavor:?} lists {resource:?} twice"),
                     ));
                 }
-                let nominal = match get(&rfs, "nominalQuota") {
-                    None => {
-                        return Err(SolverError::invalid(
-                            format!("{at}.nominalQuota"),
-                            "missing",
-                        ))
-                    }
-                    Some(q) => yaml_quantity(&format!("{at}.nominalQuota"), q)?,
-                };
+                let nominal = required(&rfs, "nominalQuota", &at)?;
+                let nominal = yaml_quantity(&format!("{at}.nominalQuota"), nominal)?;
                 let opt = |key: &str| -> Result<Option<Rational>, SolverError> {
                     get(&rfs, key)
                         .map(|q| yaml_quantity(&format!("{at}.{key}"), q))
@@ -377,14 +359,8 @@ fn object(
         return Ok(None);
     }
     let fs = fields(doc, &at0, TOP, &["status"], &mut Vec::new())?;
-    let api = string(
-        get(&fs, "apiVersion").unwrap_or(&Yaml::Null),
-        &format!("{at0}.apiVersion"),
-    )?;
-    let kind_name = string(
-        get(&fs, "kind").unwrap_or(&Yaml::Null),
-        &format!("{at0}.kind"),
-    )?;
+    let api = string_field(&fs, "apiVersion", &at0)?;
+    let kind_name = string_field(&fs, "kind", &at0)?;
     if !api.starts_with("kueue.x-k8s.io/") {
         return Err(SolverError::invalid(
             format!("{at0}.apiVersion"),
@@ -481,13 +457,6 @@ struct Model {
     defined: Vec<Vec<bool>>,
     children: Vec<Vec<usize>>,
     cohort: Vec<bool>,
-}
-
-fn add(a: &[Rational], b: &[Rational]) -> Vec<Rational> {
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| x.clone() + y.clone())
-        .collect()
 }
 
 fn sub(a: &[Rational], b: &[Rational]) -> Vec<Rational> {

@@ -376,9 +376,7 @@ impl Demands {
         let mut entries = Vec::new();
         for (key, v) in obj {
             let at = format!("demands.{key}");
-            let o = v
-                .as_object()
-                .ok_or_else(|| SolverError::invalid(&at, "expected an object"))?;
+            let o = object(v, &at)?;
             reject(o, &at, ENTRY_FIELDS)?;
             let spec = leaf_spec(o, &at)?;
             let jobs = match o.get("jobs") {
@@ -390,9 +388,7 @@ impl Demands {
                     let mut jobs = Vec::new();
                     for (i, j) in list.iter().enumerate() {
                         let at = format!("{at}.jobs[{i}]");
-                        let jo = j
-                            .as_object()
-                            .ok_or_else(|| SolverError::invalid(&at, "expected an object"))?;
+                        let jo = object(j, &at)?;
                         reject(jo, &at, JOB_FIELDS)?;
                         let name = jo
                             .get("name")
@@ -405,12 +401,8 @@ impl Demands {
                                 )
                             })?;
                         let mut s = leaf_spec(jo, &at)?;
-                        if let Some(w) = jo.get("weight") {
-                            s.weight = Some(non_negative(
-                                &format!("{at}.weight"),
-                                read_number(&format!("{at}.weight"), w)?,
-                            )?);
-                        }
+                        let weight = jo.get("weight").map(|w| amount(&format!("{at}.weight"), w));
+                        s.weight = weight.transpose()?;
                         jobs.push((name.to_string(), s));
                     }
                     Some(jobs)
@@ -420,6 +412,11 @@ impl Demands {
         }
         Ok(Demands { entries, default })
     }
+}
+
+fn object<'a>(v: &'a Value, at: &str) -> Result<&'a Map<String, Value>, SolverError> {
+    v.as_object()
+        .ok_or_else(|| SolverError::invalid(at, "expected an object"))
 }
 
 fn reject(o: &Map<String, Value>, at: &str, known: &[&str]) -> Result<(), SolverError> {
@@ -446,13 +443,8 @@ fn leaf_spec(o: &Map<String, Value>, at: &str) -> Result<LeafSpec, SolverError> 
             }
         }
     };
-    let tasks = match o.get("tasks") {
-        None => None,
-        Some(v) => {
-            let f = format!("{at}.tasks");
-            Some(non_negative(&f, read_number(&f, v)?)?)
-        }
-    };
+    let tasks = o.get("tasks").map(|v| amount(&format!("{at}.tasks"), v));
+    let tasks = tasks.transpose()?;
     Ok(LeafSpec {
         demand: vec("demand")?,
         tasks,
@@ -461,8 +453,18 @@ fn leaf_spec(o: &Map<String, Value>, at: &str) -> Result<LeafSpec, SolverError> 
     })
 }
 
+/// `a + b`, entry by entry.
+fn add(a: &[Rational], b: &[Rational]) -> Vec<Rational> {
+    a.iter().zip(b).map(|(x, y)| x + y).collect()
+}
+
+/// The number at `field`, which must not be negative.
+fn amount(field: &str, v: &Value) -> Result<Rational, SolverError> {
+    non_negative(field, read_number(field, v)?)
+}
+
 /// `x`, or an error naming `field` when it is negative.
-pub(super) fn non_negative(field: &str, x: Rational) -> Result<Rational, SolverError> {
+pub(crate) fn non_negative(field: &str, x: Rational) -> Result<Rational, SolverError> {
     if x.is_negative() {
         Err(SolverError::invalid(
             field,

@@ -41,7 +41,7 @@ use leontief_solver::{Rational, SolverError};
 use quick_xml::events::Event;
 use quick_xml::Reader;
 
-use super::{decimal, Imported, ImportedNode, Kind};
+use super::{add, decimal, Imported, ImportedNode, Kind};
 
 /// An XML element: name, attributes, text, child elements.
 #[derive(Debug, Clone)]
@@ -462,6 +462,21 @@ fn single<'a>(el: &'a Element, name: &str, at: &str) -> Result<Option<&'a Elemen
     Ok(first)
 }
 
+/// The single child element of `el` under a name or its alias (both is an error).
+fn aliased<'a>(
+    el: &'a Element,
+    [name, alias]: [&str; 2],
+    at: &str,
+) -> Result<Option<&'a Element>, SolverError> {
+    match (single(el, name, at)?, single(el, alias, at)?) {
+        (Some(_), Some(_)) => Err(SolverError::invalid(
+            at,
+            format!("give {name} or its alias {alias}, not both"),
+        )),
+        (a, b) => Ok(a.or(b)),
+    }
+}
+
 /// Walks the document once to learn every resource name the file uses.
 fn collect_names(el: &Element, at: &str, out: &mut Vec<String>) -> Result<(), SolverError> {
     for c in &el.children {
@@ -595,16 +610,11 @@ pub fn import(text: &str, capacity: &str) -> Result<Imported, SolverError> {
             &format!("{top}/queueMaxResourcesDefault"),
         )?);
     }
-    let policy_el = match (
-        single(&doc, "defaultQueueSchedulingPolicy", top)?,
-        single(&doc, "defaultQueueSchedulingMode", top)?,
-    ) {
-        (Some(_), Some(_)) => return Err(SolverError::invalid(
-            top,
-            "give defaultQueueSchedulingPolicy or its alias defaultQueueSchedulingMode, not both",
-        )),
-        (a, b) => a.or(b),
-    };
+    let policy_el = aliased(
+        &doc,
+        ["defaultQueueSchedulingPolicy", "defaultQueueSchedulingMode"],
+        top,
+    )?;
     if let Some(p) = policy_el {
         ctx.default_policy = parse_policy(&p.text, &path_of(top, p))?;
     }
@@ -683,14 +693,9 @@ fn count(n: &ImportedNode) -> usize {
     }
 }
 
-fn sum(vs: &[&Vec<Rational>], n: usize) -> Vec<Rational> {
-    let mut s = vec![Rational::ZERO; n];
-    for v in vs {
-        for (a, b) in s.iter_mut().zip(v.iter()) {
-            *a = a.clone() + b.clone();
-        }
-    }
-    s
+fn sum(vs: &[Vec<Rational>], n: usize) -> Vec<Rational> {
+    vs.iter()
+        .fold(vec![Rational::ZERO; n], |acc, v| add(&acc, v))
 }
 
 /// A node's guarantee as the tree form reads it: its own, or a pool's children's summed.
@@ -705,7 +710,7 @@ fn effective_guarantee(node: &ImportedNode, n: usize) -> Option<Vec<Rational>> {
         .iter()
         .filter_map(|c| effective_guarantee(c, n))
         .collect();
-    (!below.is_empty()).then(|| sum(&below.iter().collect::<Vec<_>>(), n))
+    (!below.is_empty()).then(|| sum(&below, n))
 }
 
 fn exceeds(a: &[Rational], b: &[Rational]) -> bool {
@@ -713,13 +718,7 @@ fn exceeds(a: &[Rational], b: &[Rational]) -> bool {
 }
 
 fn show(v: &[Rational]) -> String {
-    format!(
-        "[{}]",
-        v.iter()
-            .map(|x| x.to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    )
+    format!("[{}]", crate::render::joined(v))
 }
 
 /// One queue element (recursively). `parent` is the parent's full name (`None` for root).
@@ -857,21 +856,10 @@ fn drop_unread(el: &Element, at: &str, full: &str, ctx: &mut Ctx) -> Result<(), 
 
 /// A queue's scheduling policy: its own (under either name), or the file's default.
 fn queue_policy(el: &Element, at: &str, ctx: &Ctx) -> Result<Policy, SolverError> {
-    Ok(
-        match (
-            single(el, "schedulingPolicy", at)?,
-            single(el, "schedulingMode", at)?,
-        ) {
-            (Some(_), Some(_)) => {
-                return Err(SolverError::invalid(
-                    at,
-                    "give schedulingPolicy or its alias schedulingMode, not both",
-                ))
-            }
-            (Some(p), None) | (None, Some(p)) => parse_policy(&p.text, &path_of(at, p))?,
-            (None, None) => ctx.default_policy,
-        },
-    )
+    match aliased(el, ["schedulingPolicy", "schedulingMode"], at)? {
+        Some(p) => parse_policy(&p.text, &path_of(at, p)),
+        None => Ok(ctx.default_policy),
+    }
 }
 
 /// A queue's weight, which must be positive.
@@ -979,7 +967,7 @@ fn queue_children(
         .iter()
         .filter_map(|c| effective_guarantee(c, n))
         .collect();
-    let total = sum(&given.iter().collect::<Vec<_>>(), n);
+    let total = sum(&given, n);
     // Below a queue without minResources the bound is the capacity (found by fuzzing:
     // such a queue's children could otherwise guarantee more than the cluster has).
     let (bound, what) = match &node.guarantee {

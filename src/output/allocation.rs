@@ -68,27 +68,24 @@ impl Printer {
             }
             return;
         };
-        if quoted {
-            out.push('"');
-        }
-        super::write_bigint(num, out);
-        if !x.is_integer() {
-            out.push('/');
-            if let Some(text) = self.denominators.get(den) {
-                out.push_str(text);
-            } else {
-                if self.denominators.len() >= REMEMBERED {
-                    self.denominators.clear();
+        let denominators = &mut self.denominators;
+        in_quotes(quoted, out, |out| {
+            super::write_bigint(num, out);
+            if !x.is_integer() {
+                out.push('/');
+                if let Some(text) = denominators.get(den) {
+                    out.push_str(text);
+                } else {
+                    if denominators.len() >= REMEMBERED {
+                        denominators.clear();
+                    }
+                    let mut text = String::new();
+                    super::write_bigint(den, &mut text);
+                    out.push_str(&text);
+                    denominators.insert(den.clone(), text);
                 }
-                let mut text = String::new();
-                super::write_bigint(den, &mut text);
-                out.push_str(&text);
-                self.denominators.insert(den.clone(), text);
             }
-        }
-        if quoted {
-            out.push('"');
-        }
+        });
     }
 
     /// `a · b`; under decimals, rounded from the unreduced product (saving the gcd that
@@ -121,13 +118,9 @@ impl Printer {
             return;
         }
         if let Some(exact) = &t.exact {
-            if quoted {
-                out.push('"');
-            }
-            self.tasks_denominators.write_self(exact, out);
-            if quoted {
-                out.push('"');
-            }
+            in_quotes(quoted, out, |out| {
+                self.tasks_denominators.write_self(exact, out)
+            });
             return;
         }
         self.number(t.t, quoted, out);
@@ -151,13 +144,9 @@ impl Printer {
         if let (Some(exact), Some((num, den))) = (&t.exact, a.as_small())
             && let (Ok(n), Ok(m)) = (u32::try_from(num), u32::try_from(den))
         {
-            if quoted {
-                out.push('"');
-            }
-            self.tasks_denominators.write_times(exact, n, m, out);
-            if quoted {
-                out.push('"');
-            }
+            in_quotes(quoted, out, |out| {
+                self.tasks_denominators.write_times(exact, n, m, out)
+            });
             return;
         }
         self.product(a, t.t, quoted, out);
@@ -185,6 +174,18 @@ impl Printer {
             Some(w) => self.product_near(&w, t, quoted, out),
             None => out.extend_from_within(start..end),
         }
+    }
+}
+
+/// Writes `write`'s text, between quotes when `quoted` (an exact number as a JSON string).
+#[inline]
+fn in_quotes(quoted: bool, out: &mut String, write: impl FnOnce(&mut String)) {
+    if quoted {
+        out.push('"');
+    }
+    write(out);
+    if quoted {
+        out.push('"');
     }
 }
 
@@ -523,20 +524,13 @@ struct Extremes {
 impl Extremes {
     /// The extremes of `value` over `users` (in increasing order), comparing exactly.
     fn among(users: &[usize], value: impl Fn(usize) -> Rational) -> Extremes {
-        let first = users[0];
-        let (mut lo, mut hi) = ((first, value(first)), (first, value(first)));
+        let mut found = FactorExtremes::new(users[0], value(users[0]));
         for &i in &users[1..] {
-            let v = value(i);
-            if v < lo.1 {
-                lo = (i, v.clone());
-            }
-            if v > hi.1 {
-                hi = (i, v);
-            }
+            found.add(i, value(i));
         }
         Extremes {
-            min: lo.0,
-            max: hi.0,
+            min: found.least.0,
+            max: found.greatest.0,
         }
     }
 }
@@ -559,7 +553,8 @@ fn extremes_at(
     }
 }
 
-/// The least and greatest of a small factor over a group's users, each with its first user.
+/// The least and greatest of a value (a small factor over a group's users), each with its
+/// first user.
 struct FactorExtremes {
     least: (usize, Rational),
     greatest: (usize, Rational),
@@ -747,14 +742,11 @@ fn share_hash(x: &Rational) -> u64 {
 /// "weighted_share": {"min", "max", "levels"}, ..extra}` where `levels` counts the distinct
 /// weighted dominant shares (the levels at which users stopped, for progressive filling).
 /// With no users, the extremes are left out.
-pub fn write_summary(sink: &mut Sink<'_>, numbers: Numbers, answer: Answer<'_>) {
-    write_summary_with_shares(sink, numbers, answer, None);
-}
-
-/// [`write_summary`] with each user's weighted share `x_i · s_i` (`s_i` its weighted
-/// dominant share per task) already known, as progressive filling knows it (the level at
-/// which the user stopped): the same text, without a big product per user.
-pub fn write_summary_with_shares(
+///
+/// `shares`, when given, holds each user's weighted share `x_i · s_i` (`s_i` its weighted
+/// dominant share per task) as progressive filling knows it (the level at which the user
+/// stopped): the same text, without a big product per user.
+pub fn write_summary(
     sink: &mut Sink<'_>,
     numbers: Numbers,
     answer: Answer<'_>,
@@ -969,7 +961,7 @@ mod tests {
                             consumption: None,
                             extra: Map::new(),
                         };
-                        write_summary_with_shares(sink, numbers, answer, shares)
+                        write_summary(sink, numbers, answer, shares)
                     })
                 };
                 assert_eq!(summary(Some(&fill.levels)), summary(None));

@@ -108,54 +108,46 @@ pub fn round_text(text: &str, digits: u32) -> String {
 pub fn round_csv(text: &str, digits: u32) -> String {
     let mut out = String::with_capacity(text.len());
     for (k, line) in text.lines().enumerate() {
-        if k == 0 {
-            out.push_str(line);
-            out.push('\n');
-            continue;
-        }
-        let mut rest = line;
-        let mut first = true;
-        loop {
-            if !first {
-                out.push(',');
-            }
-            first = false;
-            if rest.starts_with('"') {
-                // A quoted cell: up to the closing quote that is not doubled.
-                let bytes = rest.as_bytes();
-                let mut end = 1;
-                while end < bytes.len() {
-                    if bytes[end] == b'"' {
-                        if bytes.get(end + 1) == Some(&b'"') {
-                            end += 2;
-                            continue;
-                        }
-                        break;
-                    }
-                    end += 1;
-                }
-                let end = (end + 1).min(rest.len());
-                out.push_str(&rest[..end]);
-                rest = &rest[end..];
-                match rest.strip_prefix(',') {
-                    Some(r) => rest = r,
-                    None => break,
-                }
-            } else {
-                let (cell, next) = match rest.split_once(',') {
-                    Some((cell, next)) => (cell, Some(next)),
-                    None => (rest, None),
-                };
-                out.push_str(&round_text(cell, digits));
-                match next {
-                    Some(n) => rest = n,
-                    None => break,
-                }
-            }
+        match k {
+            0 => out.push_str(line),
+            _ => round_row(line, digits, &mut out),
         }
         out.push('\n');
     }
     out
+}
+
+/// One CSV row with its numeric cells rounded ([`round_csv`]).
+fn round_row(mut rest: &str, digits: u32, out: &mut String) {
+    loop {
+        let next = if rest.starts_with('"') {
+            // A quoted cell: up to the closing quote that is not doubled.
+            let bytes = rest.as_bytes();
+            let mut end = 1;
+            while end < bytes.len() {
+                if bytes[end] == b'"' {
+                    if bytes.get(end + 1) == Some(&b'"') {
+                        end += 2;
+                        continue;
+                    }
+                    break;
+                }
+                end += 1;
+            }
+            let end = (end + 1).min(rest.len());
+            out.push_str(&rest[..end]);
+            rest[end..].strip_prefix(',')
+        } else {
+            let (cell, next) = rest
+                .split_once(',')
+                .map_or((rest, None), |(c, n)| (c, Some(n)));
+            out.push_str(&round_text(cell, digits));
+            next
+        };
+        let Some(next) = next else { return };
+        out.push(',');
+        rest = next;
+    }
 }
 
 /// Text buffered in blocks on its way to a writer; the first write error is kept and
@@ -262,17 +254,21 @@ impl<'s, 'w> Json<'s, 'w> {
         }
     }
 
-    /// Before a value: in an array, the separator and the indentation.
-    fn before_value(&mut self) {
-        if self.in_object.last() == Some(&false) {
-            let first = !self.stack.last().copied().unwrap_or(false);
-            if !first {
+    /// Before an array's value or an object's key: the separator and the indentation.
+    fn separate(&mut self) {
+        if let Some(has) = self.stack.last_mut() {
+            if *has {
                 self.sink.buf.push(',');
             }
-            if let Some(has) = self.stack.last_mut() {
-                *has = true;
-            }
-            self.newline_indent();
+            *has = true;
+        }
+        self.newline_indent();
+    }
+
+    /// Before a value: in an array, [`Json::separate`] (in an object, the key did).
+    fn before_value(&mut self) {
+        if self.in_object.last() == Some(&false) {
+            self.separate();
         }
     }
 
@@ -312,14 +308,7 @@ impl<'s, 'w> Json<'s, 'w> {
 
     /// The key of the next object member.
     pub fn key(&mut self, key: &str) {
-        let first = !self.stack.last().copied().unwrap_or(false);
-        if !first {
-            self.sink.buf.push(',');
-        }
-        if let Some(has) = self.stack.last_mut() {
-            *has = true;
-        }
-        self.newline_indent();
+        self.separate();
         write_json_str(key, &mut self.sink.buf);
         self.sink.buf.push_str(": ");
     }
@@ -583,6 +572,14 @@ pub fn finish_json(mut v: Value, numbers: Numbers) -> Value {
     match v {
         Value::Array(items) => Value::Array(items.into_iter().map(mark).collect()),
         other => mark(other),
+    }
+}
+
+/// A CSV answer printed as `numbers` says: unchanged when exact, else rounded ([`round_csv`]).
+pub fn finish_csv(text: String, numbers: Numbers) -> String {
+    match numbers {
+        Numbers::Exact => text,
+        Numbers::Decimals(n) => round_csv(&text, n),
     }
 }
 

@@ -24,15 +24,7 @@ pub(super) fn drf_paper() -> Result<Vec<Check>, CliError> {
             .map(|d| d * &fill.tasks[i])
             .collect()
     };
-    let show = |v: Vec<Rational>| {
-        format!(
-            "<{}>",
-            v.iter()
-                .map(|x| x.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    };
+    let show = |v: Vec<Rational>| format!("<{}>", crate::render::joined(v));
     checks.push(Check::text(
         "A bundle <CPU, GB>",
         show(bundle(0)),
@@ -79,52 +71,35 @@ pub(super) fn drf_paper_table1() -> Result<Vec<Check>, CliError> {
     let trace = out.trace.unwrap_or_default();
     let launched: Vec<_> = trace.iter().filter(|s| s.launched).collect();
     let mut checks = Vec::new();
-    for (k, row) in TABLE_1.iter().enumerate() {
-        let source = format!(
+    let line = |c: &[String]| {
+        format!(
             "{} | A <{}, {}> {} | B <{}, {}> {} | CPU {} RAM {}",
-            row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], row[8]
-        );
-        let computed = match launched.get(k) {
-            None => "no step".to_string(),
-            Some(s) => format!(
-                "{} | A <{}, {}> {} | B <{}, {}> {} | CPU {} RAM {}",
-                inst.users()[s.user].name,
-                s.resource_shares[0][0],
-                s.resource_shares[0][1],
-                s.dominant_shares[0],
-                s.resource_shares[1][0],
-                s.resource_shares[1][1],
-                s.dominant_shares[1],
-                s.allocated[0],
-                s.allocated[1]
-            ),
-        };
+            c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8]
+        )
+    };
+    for (k, row) in TABLE_1.iter().enumerate() {
+        let row: Vec<String> = row.iter().map(ToString::to_string).collect();
+        let step = launched.get(k).map(|s| {
+            let [a, b] = [&s.resource_shares[0], &s.resource_shares[1]];
+            let d = &s.dominant_shares;
+            let figures = [&a[0], &a[1], &d[0], &b[0], &b[1], &d[1]];
+            let figures = figures.into_iter().chain(&s.allocated[..2]);
+            let mut cells = vec![inst.users()[s.user].name.clone()];
+            cells.extend(figures.map(ToString::to_string));
+            cells
+        });
         // Equal as exact values: the paper writes 3/9 where we print 1/3.
-        let ok = launched.get(k).is_some_and(|s| {
-            let want: Vec<Rational> = row[1..]
-                .iter()
-                .map(|x| x.parse().unwrap_or_default())
-                .collect();
-            inst.users()[s.user].name == row[0]
-                && [
-                    &s.resource_shares[0][0],
-                    &s.resource_shares[0][1],
-                    &s.dominant_shares[0],
-                ]
-                .into_iter()
-                .chain([
-                    &s.resource_shares[1][0],
-                    &s.resource_shares[1][1],
-                    &s.dominant_shares[1],
-                ])
-                .chain([&s.allocated[0], &s.allocated[1]])
-                .zip(&want)
-                .all(|(a, b)| a == b)
+        let ok = step.as_ref().is_some_and(|cells| {
+            cells[0] == row[0]
+                && cells[1..]
+                    .iter()
+                    .zip(&row[1..])
+                    .all(|(a, b)| a.parse::<Rational>().ok() == b.parse::<Rational>().ok())
         });
         checks.push(Check {
             what: format!("step {}", k + 1),
-            computed,
-            source,
+            computed: step.map_or_else(|| "no step".to_string(), |cells| line(&cells)),
+            source: line(&row),
             ok,
         });
     }
@@ -150,14 +125,7 @@ pub(super) fn four_operations() -> Result<Vec<Check>, CliError> {
     let mut checks = tasks_checks(&inst, &truthful.tasks, &case["tasks"], "tasks, truthful")?;
     // Apply the lies, allocate on the reported profile, measure with the true demands.
     let mut reported = inst.clone();
-    let lies = case["manipulation"]["lies"]
-        .as_object()
-        .ok_or_else(|| CliError::Internal("reference lies are not an object".into()))?;
-    for (name, demand) in lies {
-        let i = inst
-            .user_index(name)
-            .ok_or_else(|| CliError::Internal(format!("unknown liar {name}")))?;
-        let demand = leontief_solver::read_numbers(&format!("lies.{name}"), demand)?;
+    for (i, demand) in reference_lies(&inst, &case["manipulation"]["lies"])? {
         reported = reported.with_demand(i, demand)?;
     }
     let lie = Drf::extended().allocate(&reported)?;
@@ -206,9 +174,7 @@ pub(super) fn asset_paper() -> Result<Vec<Check>, CliError> {
         checks.extend(tasks_checks(&inst, &x.tasks, &case["tasks"], label)?);
         if id == "asset-violates-si" {
             // "the second user gets less than half (15) of both resources".
-            let user2 = inst
-                .user_index("2")
-                .ok_or_else(|| CliError::Internal("user 2".into()))?;
+            let user2 = user_named(&inst, "2")?;
             let bundle = x.bundle(&inst, user2);
             checks.push(Check::text(
                 "user 2 below half of both resources",
@@ -318,9 +284,7 @@ pub(super) fn ceei_paper() -> Result<Vec<Check>, CliError> {
     let sp = reference_case("ceei-not-sp")?;
     let inst = instance_of(&sp)?;
     checks.extend(ceei_checks(&inst, &sp["tasks"], "tasks, truthful")?);
-    let liar = inst
-        .user_index("1")
-        .ok_or_else(|| CliError::Internal("user 1".into()))?;
+    let liar = user_named(&inst, "1")?;
     let report = leontief_solver::read_numbers("lies.1", &sp["manipulation"]["lies"]["1"])?;
     let lied = inst.with_demand(liar, report)?;
     checks.extend(ceei_checks(
@@ -346,9 +310,7 @@ pub(super) fn ceei_paper() -> Result<Vec<Check>, CliError> {
     let out = leontief_solver::ceei::Ceei::new().solve(&inst)?;
     if let Some(approx) = pm["tasks_approx"].as_object() {
         for (name, want) in approx {
-            let i = inst
-                .user_index(name)
-                .ok_or_else(|| CliError::Internal(format!("user {name}")))?;
+            let i = user_named(&inst, name)?;
             let want = want.as_f64().unwrap_or(f64::NAN);
             let got = out.tasks[i];
             checks.push(Check {
@@ -360,20 +322,8 @@ pub(super) fn ceei_paper() -> Result<Vec<Check>, CliError> {
         }
     }
     let leaving = pm["after_removing"].as_str().unwrap_or("3");
-    let k = inst
-        .user_index(leaving)
-        .ok_or_else(|| CliError::Internal("leaving user".into()))?;
-    let users: Vec<_> = inst
-        .users()
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| *i != k)
-        .map(|(_, u)| u.clone())
-        .collect();
-    let after = Instance::builder(inst.capacity().to_vec())
-        .resources(inst.resources().to_vec())
-        .users(users)
-        .build()?;
+    let k = user_named(&inst, leaving)?;
+    let after = inst.without_user(k)?;
     checks.extend(ceei_checks(
         &after,
         &pm["tasks_after"],

@@ -277,18 +277,11 @@ pub fn render_text(reports: &[Reproduction]) -> String {
             "{} — {}\n  source: {}\n",
             r.name, r.title, r.source
         ));
-        let width = r
-            .checks
-            .iter()
-            .map(|c| c.what.chars().count())
-            .max()
-            .unwrap_or(0);
-        let cwidth = r
-            .checks
-            .iter()
-            .map(|c| c.computed.chars().count())
-            .max()
-            .unwrap_or(0);
+        let widest = |cell: fn(&Check) -> &str| {
+            let widths = r.checks.iter().map(|c| cell(c).chars().count());
+            widths.max().unwrap_or(0)
+        };
+        let (width, cwidth) = (widest(|c| &c.what), widest(|c| &c.computed));
         if let Some(why) = &r.skipped {
             out.push_str(&format!("  skipped: {why}\n"));
         }
@@ -334,14 +327,36 @@ pub fn tally(reports: &[Reproduction]) -> (usize, usize) {
     (passed, all.count() - passed)
 }
 
+/// The cases of a reference file (`{"cases": [..]}`).
+fn reference_cases(text: &str) -> Result<Vec<Value>, CliError> {
+    let all: Value = serde_json::from_str(text).map_err(|e| CliError::Internal(e.to_string()))?;
+    Ok(all["cases"].as_array().cloned().unwrap_or_default())
+}
+
 fn reference_case(id: &str) -> Result<Value, CliError> {
-    let all: Value =
-        serde_json::from_str(FLAT_REFERENCE).map_err(|e| CliError::Internal(e.to_string()))?;
-    all["cases"]
-        .as_array()
-        .and_then(|cases| cases.iter().find(|c| c["id"] == id))
-        .cloned()
-        .ok_or_else(|| CliError::Internal(format!("reference case {id} is missing")))
+    let cases = reference_cases(FLAT_REFERENCE)?;
+    let case = cases.into_iter().find(|c| c["id"] == id);
+    case.ok_or_else(|| CliError::Internal(format!("reference case {id} is missing")))
+}
+
+/// A reference case's lies (`{"A": [..], ..}`): each liar's index and reported demand.
+fn reference_lies(inst: &Instance, lies: &Value) -> Result<Vec<(usize, Vec<Rational>)>, CliError> {
+    let lies = lies
+        .as_object()
+        .ok_or_else(|| CliError::Internal("reference lies are not an object".into()))?;
+    lies.iter()
+        .map(|(name, demand)| {
+            let i = user_named(inst, name)?;
+            let field = format!("lies.{name}");
+            Ok((i, leontief_solver::read_numbers(&field, demand)?))
+        })
+        .collect()
+}
+
+/// The index of the user a reference case names.
+fn user_named(inst: &Instance, name: &str) -> Result<usize, CliError> {
+    inst.user_index(name)
+        .ok_or_else(|| CliError::Internal(format!("reference names unknown user {name}")))
 }
 
 fn instance_of(case: &Value) -> Result<Instance, CliError> {
@@ -368,9 +383,7 @@ fn tasks_checks(
     expected
         .iter()
         .map(|(name, want)| {
-            let i = inst.user_index(name).ok_or_else(|| {
-                CliError::Internal(format!("reference names unknown user {name}"))
-            })?;
+            let i = user_named(inst, name)?;
             Ok(Check::exact(
                 format!("{name} {label}"),
                 &tasks[i],

@@ -20,6 +20,7 @@ use serde_json::Value;
 
 use super::*;
 use crate::cli::CliError;
+use crate::render::joined;
 
 /// The production schedulers' reference cases, with their documented values.
 pub const PRODUCTION_REFERENCE: &str = include_str!("../../reference/production.json");
@@ -42,8 +43,7 @@ fn num(v: &Value) -> Result<Rational, CliError> {
 }
 
 fn vector(xs: &[Rational]) -> String {
-    let parts: Vec<String> = xs.iter().map(ToString::to_string).collect();
-    format!("({})", parts.join(", "))
+    format!("({})", joined(xs))
 }
 
 /// The documented value, with the exact one beside it when the source rounds.
@@ -52,22 +52,6 @@ fn documented(doc: &Value, exact: Option<&Value>) -> String {
         Some(e) if str_of(e) != str_of(doc) => format!("{} (exact {})", str_of(doc), str_of(e)),
         _ => str_of(doc),
     }
-}
-
-/// A check of one value against the documented one (the exact one when the source rounds).
-fn value_check(
-    what: String,
-    computed: &Rational,
-    doc: &Value,
-    exact: Option<&Value>,
-) -> Result<Check, CliError> {
-    let want = num(exact.unwrap_or(doc))?;
-    Ok(Check {
-        ok: &want == computed,
-        what,
-        computed: computed.to_string(),
-        source: documented(doc, exact),
-    })
 }
 
 fn find(tree: &Tree, name: &str) -> Result<NodeId, CliError> {
@@ -103,11 +87,8 @@ fn shares(tree: &Tree, alloc: &[Rational]) -> Vec<Rational> {
 }
 
 pub(super) fn production() -> Result<Vec<Check>, CliError> {
-    let all: Value = serde_json::from_str(PRODUCTION_REFERENCE)
-        .map_err(|e| CliError::Internal(e.to_string()))?;
-    let cases = all["cases"].as_array().cloned().unwrap_or_default();
     let mut checks = Vec::new();
-    for case in &cases {
+    for case in &reference_cases(PRODUCTION_REFERENCE)? {
         checks.extend(case_checks(case)?);
     }
     Ok(checks)
@@ -131,10 +112,7 @@ pub(super) fn case_checks(case: &Value) -> Result<Vec<Check>, CliError> {
             source: format!("documented {expected}"),
         }]);
     }
-    let row = ROWS
-        .iter()
-        .find(|r| r.ids.contains(&id))
-        .ok_or_else(|| internal(format!("reference case {id} has no runner")))?;
+    let run = runner(id).ok_or_else(|| internal(format!("reference case {id} has no runner")))?;
     let mut checks = Checks {
         id,
         list: Vec::new(),
@@ -146,7 +124,7 @@ pub(super) fn case_checks(case: &Value) -> Result<Vec<Check>, CliError> {
         expected,
         exact,
     };
-    (row.run)(&case, &mut checks)?;
+    run(&case, &mut checks)?;
     Ok(checks.list)
 }
 
@@ -160,108 +138,51 @@ struct Case<'a> {
     exact: &'a Value,
 }
 
-/// One row of the table: the cases a runner computes, and the runner, which compares our
-/// value with the source's figure (each runner's documentation says which with which).
-struct Row {
-    ids: &'static [&'static str],
-    run: fn(&Case, &mut Checks) -> Result<(), CliError>,
+/// The runner of an expressible case of `reference/production.json`, which compares our value
+/// with the source's figure (each runner's documentation says which with which).
+fn runner(id: &str) -> Option<Runner> {
+    Some(match id {
+        "yarn-equal-sharing"
+        | "yarn-low-max-shares"
+        | "yarn-min-shares"
+        | "yarn-weighted-sharing"
+        | "yarn-weighted-sharing-with-max-shares"
+        | "yarn-weighted-sharing-with-min-shares"
+        | "yarn-cpu"
+        | "yarn-simple-fair-share"
+        | "yarn-hierarchical-fair-share"
+        | "yarn-fair-share-with-max-resources"
+        | "yarn-min-resources-below-weighted-share"
+        | "kueue-borrowing-limit" => first_resource_allocations,
+        "yarn-drf-steady-fair-share" => steady_shares,
+        "yarn-fair-share-idle-queues" => instantaneous_shares,
+        "ytsaurus-two-complementary-operations" | "ytsaurus-complex-case" => share_vectors,
+        "ytsaurus-promised-guarantee" | "ytsaurus-limit-below-guarantee" => uniform_share_vectors,
+        "ytsaurus-guarantees-over-cluster" => scaled_guarantees,
+        "mesos-quota-provides-limit" => agent2_allocations,
+        "yarn-drf-same-dominant-resource"
+        | "yarn-drf-different-dominant-resource"
+        | "yarn-drf-one-is-needy"
+        | "yarn-drf-both-needy"
+        | "yarn-drf-cluster-resource-changes" => yarn_comparisons,
+        "mesos-drf-sorter"
+        | "mesos-weighted-drf-sorter"
+        | "mesos-allocation-count-tie-break"
+        | "mesos-hierarchical-allocation"
+        | "mesos-change-weight-on-subtree" => mesos_sorter_order,
+        "mesos-quota-provides-guarantee" => needy_first,
+        "kueue-drs-usage-above-nominal"
+        | "kueue-drs-usage-below-nominal"
+        | "kueue-drs-weights"
+        | "kueue-drs-rounding" => kueue_shares,
+        "ytsaurus-legacy-min-share" => legacy_min_shares,
+        "yarn-fifo-within-queue" => fifo_queue,
+        "ytsaurus-fifo-pools" => fifo_pools,
+        _ => return None,
+    })
 }
 
-/// Every expressible case of `reference/production.json`, by runner.
-const ROWS: &[Row] = &[
-    Row {
-        ids: &[
-            "yarn-equal-sharing",
-            "yarn-low-max-shares",
-            "yarn-min-shares",
-            "yarn-weighted-sharing",
-            "yarn-weighted-sharing-with-max-shares",
-            "yarn-weighted-sharing-with-min-shares",
-            "yarn-cpu",
-            "yarn-simple-fair-share",
-            "yarn-hierarchical-fair-share",
-            "yarn-fair-share-with-max-resources",
-            "yarn-min-resources-below-weighted-share",
-            "kueue-borrowing-limit",
-        ],
-        run: first_resource_allocations,
-    },
-    Row {
-        ids: &["yarn-drf-steady-fair-share"],
-        run: steady_shares,
-    },
-    Row {
-        ids: &["yarn-fair-share-idle-queues"],
-        run: instantaneous_shares,
-    },
-    Row {
-        ids: &[
-            "ytsaurus-two-complementary-operations",
-            "ytsaurus-complex-case",
-        ],
-        run: share_vectors,
-    },
-    Row {
-        ids: &[
-            "ytsaurus-promised-guarantee",
-            "ytsaurus-limit-below-guarantee",
-        ],
-        run: uniform_share_vectors,
-    },
-    Row {
-        ids: &["ytsaurus-guarantees-over-cluster"],
-        run: scaled_guarantees,
-    },
-    Row {
-        ids: &["mesos-quota-provides-limit"],
-        run: agent2_allocations,
-    },
-    Row {
-        ids: &[
-            "yarn-drf-same-dominant-resource",
-            "yarn-drf-different-dominant-resource",
-            "yarn-drf-one-is-needy",
-            "yarn-drf-both-needy",
-            "yarn-drf-cluster-resource-changes",
-        ],
-        run: yarn_comparisons,
-    },
-    Row {
-        ids: &[
-            "mesos-drf-sorter",
-            "mesos-weighted-drf-sorter",
-            "mesos-allocation-count-tie-break",
-            "mesos-hierarchical-allocation",
-            "mesos-change-weight-on-subtree",
-        ],
-        run: mesos_sorter_order,
-    },
-    Row {
-        ids: &["mesos-quota-provides-guarantee"],
-        run: needy_first,
-    },
-    Row {
-        ids: &[
-            "kueue-drs-usage-above-nominal",
-            "kueue-drs-usage-below-nominal",
-            "kueue-drs-weights",
-            "kueue-drs-rounding",
-        ],
-        run: kueue_shares,
-    },
-    Row {
-        ids: &["ytsaurus-legacy-min-share"],
-        run: legacy_min_shares,
-    },
-    Row {
-        ids: &["yarn-fifo-within-queue"],
-        run: fifo_queue,
-    },
-    Row {
-        ids: &["ytsaurus-fifo-pools"],
-        run: fifo_pools,
-    },
-];
+type Runner = fn(&Case, &mut Checks) -> Result<(), CliError>;
 
 /// The checks of one case, each named after it.
 struct Checks<'a> {
@@ -270,7 +191,7 @@ struct Checks<'a> {
 }
 
 impl Checks<'_> {
-    /// `computed` against the documented value (see [`value_check`]).
+    /// `computed` against the documented value (the exact one when the source rounds).
     fn value(
         &mut self,
         what: impl Display,
@@ -278,8 +199,9 @@ impl Checks<'_> {
         doc: &Value,
         exact: Option<&Value>,
     ) -> Result<(), CliError> {
-        let check = value_check(format!("{}: {what}", self.id), computed, doc, exact)?;
-        self.list.push(check);
+        let want = num(exact.unwrap_or(doc))?;
+        let source = documented(doc, exact);
+        self.decided(what, &want == computed, computed.to_string(), source);
         Ok(())
     }
 
@@ -676,12 +598,7 @@ fn fifo_pools(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
 }
 
 fn list(v: &Value) -> String {
-    v.as_array()
-        .into_iter()
-        .flatten()
-        .map(str_of)
-        .collect::<Vec<_>>()
-        .join(", ")
+    joined(v.as_array().into_iter().flatten().map(str_of))
 }
 
 /// YARN's comparator on `s1` and `s2`: the smaller key goes first, then the name.
@@ -696,16 +613,10 @@ fn yarn_first(
     let (s1, s2) = (find(&tree, "s1")?, find(&tree, "s2")?);
     let (k1, k2) = (&out.nodes[s1.index()].key, &out.nodes[s2.index()].key);
     let first = if k1 <= k2 { "s1" } else { "s2" };
-    let show = |k: &[Extended]| {
-        k.iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
     let what = format_args!(
         "first of s1 [{}], s2 [{}] (yarn){label}",
-        show(k1),
-        show(k2)
+        joined(k1),
+        joined(k2)
     );
     checks.text(what, first.to_string(), &str_of(doc));
     Ok(())

@@ -95,15 +95,18 @@ pub(super) fn prove_sp() -> Result<Vec<Check>, CliError> {
     // Extended DRF is strategy-proof (Ghodsi et al., NSDI 2011, section 4; with zero demands,
     // Parkes, Procaccia and Shah, EC 2012); asset fairness is strategy-proof and CEEI is not
     // (the DRF paper's Table 2).
-    let sp = || Goal::Property(Property::Sp);
+    use ProvedMechanism::{Asset, Ceei, Drf};
     let mut checks = Vec::new();
-    for size in [(2, 2), (2, 3), (3, 2)] {
-        let (what, verdict) = decide(&statement(ProvedMechanism::Drf, sp(), size, false)?)?;
-        checks.push(Check::text(what, verdict.name().to_string(), "proved"));
+    for (mechanism, size, positive, expected) in [
+        (Drf, (2, 2), false, "proved"),
+        (Drf, (2, 3), false, "proved"),
+        (Drf, (3, 2), false, "proved"),
+        (Asset, (2, 2), true, "proved"),
+        (Ceei, (2, 2), true, "refuted"),
+    ] {
+        let sp = Goal::Property(Property::Sp);
+        let (what, verdict) = decide(&statement(mechanism, sp, size, positive)?)?;
+        checks.push(Check::text(what, verdict.name().to_string(), expected));
     }
-    let (what, verdict) = decide(&statement(ProvedMechanism::Asset, sp(), (2, 2), true)?)?;
-    checks.push(Check::text(what, verdict.name().to_string(), "proved"));
-    let (what, verdict) = decide(&statement(ProvedMechanism::Ceei, sp(), (2, 2), true)?)?;
-    checks.push(Check::text(what, verdict.name().to_string(), "refuted"));
     Ok(checks)
 }

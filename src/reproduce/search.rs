@@ -46,18 +46,7 @@ pub(super) fn collusion() -> Result<Vec<Check>, CliError> {
 fn lecture_checks(drf: &Drf) -> Result<Vec<Check>, CliError> {
     let case = reference_case("collusion-four-operations")?;
     let inst = instance_of(&case)?;
-    let mut lies = Vec::new();
-    if let Some(obj) = case["manipulation"]["lies"].as_object() {
-        for (name, demand) in obj {
-            let i = inst
-                .user_index(name)
-                .ok_or_else(|| CliError::Internal(format!("unknown liar {name}")))?;
-            lies.push((
-                i,
-                leontief_solver::read_numbers(&format!("lies.{name}"), demand)?,
-            ));
-        }
-    }
+    let lies = reference_lies(&inst, &case["manipulation"]["lies"])?;
     let lecture = Candidate::new(inst, Scenario::Lies(lies));
     let mut checks = Vec::new();
     for (p, expected) in [
@@ -184,11 +173,5 @@ fn witness_checks(drf: &Drf, r: &Record, scenarios: u64) -> Result<Vec<Check>, C
 }
 
 fn vector(v: &[Rational]) -> String {
-    format!(
-        "<{}>",
-        v.iter()
-            .map(Rational::to_string)
-            .collect::<Vec<_>>()
-            .join(", ")
-    )
+    format!("<{}>", crate::render::joined(v))
 }

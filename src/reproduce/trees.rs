@@ -2,7 +2,6 @@
 //! trees (`reference/trees.json`) and their behaviour under churn.
 
 use leontief_solver::Rational;
-use serde::Serialize;
 use serde_json::Value;
 
 use super::*;
@@ -11,40 +10,31 @@ use crate::cli::CliError;
 /// The hierarchical examples with the sources' answers.
 pub const TREES_REFERENCE: &str = include_str!("../../reference/trees.json");
 
-/// A reference case's tree on the unit capacity, as the tree form reads it.
-#[derive(Serialize)]
-struct TreeInput<'a> {
-    resources: [&'a str; 2],
-    capacity: [u32; 2],
-    tree: &'a Value,
-}
-
 /// The lecture's flattening failure: the pool P's children have different dominant resources.
 const FLATTENING: &str = r#"{"resources": ["cpu", "mem"], "capacity": [1, 1], "tree": {"name": "root", "children": [
     {"name": "P", "children": [{"name": "P1", "demand": [1, 0]}, {"name": "P2", "demand": [0, 1]}]},
     {"name": "Q", "children": [{"name": "Q1", "demand": [1, 1]}]}]}}"#;
 
+/// The node a reference case names.
+fn node_named(tree: &leontief_hdrf::Tree, name: &str) -> Result<leontief_hdrf::NodeId, CliError> {
+    tree.find(name)
+        .ok_or_else(|| CliError::Internal(format!("node {name}")))
+}
+
 pub(super) fn hdrf_static() -> Result<Vec<Check>, CliError> {
     use leontief_hdrf::{allocate, properties::share_guarantee, Policy, Tree};
-    let all: Value =
-        serde_json::from_str(TREES_REFERENCE).map_err(|e| CliError::Internal(e.to_string()))?;
-    let cases = all["cases"].as_array().cloned().unwrap_or_default();
     let mut checks = Vec::new();
-    for case in &cases {
+    for case in &reference_cases(TREES_REFERENCE)? {
         let id = case["id"].as_str().unwrap_or("?");
         let resources = if id == "hdrf-paper-starvation" {
             ["cpu", "gpu"]
         } else {
             ["cpu", "mem"]
         };
-        let input = TreeInput {
-            resources,
-            capacity: [1, 1],
-            tree: &case["tree"],
-        };
-        let tree = Tree::from_json(
-            &serde_json::to_value(input).map_err(|e| CliError::Internal(e.to_string()))?,
-        )?;
+        // The case's tree on the unit capacity.
+        let input =
+            serde_json::json!({"resources": resources, "capacity": [1, 1], "tree": case["tree"]});
+        let tree = Tree::from_json(&input)?;
         let mut expected: Vec<(Policy, &Value)> = Vec::new();
         for key in ["static_fill_from_zero", "static"] {
             if let Some(map) = case[key].as_object() {
@@ -56,9 +46,7 @@ pub(super) fn hdrf_static() -> Result<Vec<Check>, CliError> {
         for (policy, values) in expected {
             let alloc = allocate(&tree, policy)?;
             for (name, want) in values.as_object().into_iter().flatten() {
-                let node = tree
-                    .find(name)
-                    .ok_or_else(|| CliError::Internal(format!("node {name}")))?;
+                let node = node_named(&tree, name)?;
                 checks.push(Check::exact(
                     format!("{id}: {name} dominant share, {}", policy.name()),
                     alloc.dominant_share(node),
@@ -67,9 +55,7 @@ pub(super) fn hdrf_static() -> Result<Vec<Check>, CliError> {
             }
         }
         for (name, want) in case["guaranteed"].as_object().into_iter().flatten() {
-            let node = tree
-                .find(name)
-                .ok_or_else(|| CliError::Internal(format!("node {name}")))?;
+            let node = node_named(&tree, name)?;
             checks.push(Check::exact(
                 format!("{id}: {name} guaranteed share"),
                 tree.guaranteed_share(node),
@@ -80,9 +66,7 @@ pub(super) fn hdrf_static() -> Result<Vec<Check>, CliError> {
     // The lecture's flattening failure: a pool promised 1/2 whose children have different
     // dominant resources gets 1/3 when the tree is flattened; the tree policies keep 1/2.
     let tree = Tree::from_json_str(FLATTENING)?;
-    let p = tree
-        .find("P")
-        .ok_or_else(|| CliError::Internal("P".into()))?;
+    let p = node_named(&tree, "P")?;
     for (policy, want, holds) in [
         (Policy::Collapsed, "1/3", false),
         (Policy::MinSatisfaction, "1/2", true),
@@ -163,11 +147,7 @@ pub(super) fn hdrf_dynamic() -> Result<Vec<Check>, CliError> {
     for (source, workload, claims) in sources {
         let scenario = Scenario::from_json_str(workload)?;
         for c in claims {
-            let node = scenario
-                .tree
-                .find(c.node)
-                .map(|v| v.index())
-                .ok_or_else(|| CliError::Internal(format!("node {}", c.node)))?;
+            let node = node_named(&scenario.tree, c.node)?.index();
             let run = simulate(&scenario, &SimConfig::new(c.policy).record(Record::Off))?;
             let summary = &run.nodes[node];
             let because = if c.because.is_empty() {
