@@ -577,7 +577,8 @@ fn canonical_tree(tree: &Hierarchy, v: usize, lines: &[String]) -> String {
     format!("({}: {})", node.weight, items.join(" ; "))
 }
 
-fn permutations(m: usize) -> Vec<Vec<usize>> {
+/// Every permutation of `0..m`, as vectors.
+pub(crate) fn permutations(m: usize) -> Vec<Vec<usize>> {
     let mut out = vec![Vec::new()];
     for k in 0..m {
         out = out

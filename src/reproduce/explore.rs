@@ -73,10 +73,16 @@ fn pps_point(record: &Value) -> String {
 }
 
 fn record_value(record: &Value) -> Result<Rational, CliError> {
-    record["value"]
-        .as_str()
-        .and_then(|v| v.parse().ok())
-        .ok_or_else(|| CliError::Internal(format!("a record without a value: {record}")))
+    rational_at(&record["value"], || {
+        format!("a record without a value: {record}")
+    })
+}
+
+/// The exact number written as the string `v`; else the internal error `what` says.
+fn rational_at(v: &Value, what: impl FnOnce() -> String) -> Result<Rational, CliError> {
+    v.as_str()
+        .and_then(|t| t.parse().ok())
+        .ok_or_else(|| CliError::Internal(what()))
 }
 
 /// A record's value: the exact number when the record has one (`"exact": true`, rational or
@@ -89,12 +95,7 @@ enum RecordValue {
 impl RecordValue {
     fn of(record: &Value) -> Result<RecordValue, CliError> {
         if let Some(i) = record["interval"].as_array() {
-            let end = |k: usize| -> Result<Rational, CliError> {
-                i.get(k)
-                    .and_then(Value::as_str)
-                    .and_then(|t| t.parse::<Rational>().ok())
-                    .ok_or_else(|| CliError::Internal("interval".into()))
-            };
+            let end = |k: usize| rational_at(&i[k], || "interval".into());
             return Ok(RecordValue::Interval(end(0)?, end(1)?));
         }
         leontief_counterexamples::explore::exact::read_exact("value", &record["value"])?
@@ -138,6 +139,24 @@ impl RecordValue {
     }
 }
 
+/// A metric's evaluation on one scenario of an instance, in the given utility.
+fn metric_in(
+    mechanism: &dyn Mechanism,
+    metric: MetricName,
+    instance: Instance,
+    scenario: leontief_solver::properties::Scenario,
+    utility: Utility,
+) -> Result<leontief_counterexamples::explore::Evaluation, CliError> {
+    let c = leontief_counterexamples::candidate::Candidate::new(instance, scenario);
+    let truth = mechanism.allocate(&c.instance)?;
+    metric
+        .metric()
+        .at(&leontief_counterexamples::explore::At::new(
+            mechanism, &c, &truth, utility,
+        ))?
+        .ok_or_else(|| CliError::Internal("the scenario has no value".into()))
+}
+
 /// A metric's value on one scenario of an instance, in tasks.
 fn metric_at(
     mechanism: &dyn Mechanism,
@@ -145,37 +164,19 @@ fn metric_at(
     instance: Instance,
     scenario: leontief_solver::properties::Scenario,
 ) -> Result<Rational, CliError> {
-    metric_in(mechanism, metric, instance, scenario, Utility::Tasks)
-}
-
-/// A metric's value on one scenario of an instance, in the given utility.
-fn metric_in(
-    mechanism: &dyn Mechanism,
-    metric: MetricName,
-    instance: Instance,
-    scenario: leontief_solver::properties::Scenario,
-    utility: Utility,
-) -> Result<Rational, CliError> {
-    let c = leontief_counterexamples::candidate::Candidate::new(instance, scenario);
-    let truth = mechanism.allocate(&c.instance)?;
-    let e = metric
-        .metric()
-        .at(&leontief_counterexamples::explore::At::new(
-            mechanism, &c, &truth, utility,
-        ))?
-        .ok_or_else(|| CliError::Internal("the scenario has no value".into()))?;
-    Ok(e.value)
+    Ok(metric_in(mechanism, metric, instance, scenario, Utility::Tasks)?.value)
 }
 
 /// DRF's welfare ratio on `F(k, m)`, in dominant shares.
 fn drf_welfare_on_pps(k: usize, m: usize) -> Result<Rational, CliError> {
-    metric_in(
+    Ok(metric_in(
         &Drf::extended(),
         MetricName::WelfareRatio,
         hogs_and_specialists(k, m)?,
         leontief_solver::properties::Scenario::Bounded,
         Utility::DominantShare,
-    )
+    )?
+    .value)
 }
 
 /// A check that a computed value respects a source's bound.
@@ -205,12 +206,7 @@ pub(super) fn explore_drf_rm() -> Result<Vec<Check>, CliError> {
     let inst = instance_of(&case)?;
     let capacity = leontief_solver::read_numbers("after_capacity", &case["after_capacity"])?;
     // The source's loss: A's tasks after over before.
-    let tasks = |k: &str| -> Result<Rational, CliError> {
-        case[k]["A"]
-            .as_str()
-            .and_then(|v| v.parse::<Rational>().ok())
-            .ok_or_else(|| CliError::Internal(format!("drf-not-rm: {k}.A")))
-    };
+    let tasks = |k: &str| rational_at(&case[k]["A"], || format!("drf-not-rm: {k}.A"));
     let source = &tasks("tasks_after")? / &tasks("tasks")?;
     let ours = metric_at(
         &Drf::extended(),
@@ -239,12 +235,7 @@ pub(super) fn explore_ceei_sp() -> Result<Vec<Check>, CliError> {
     use leontief_solver::properties::Scenario;
     let case = reference_case("ceei-not-sp")?;
     let inst = instance_of(&case)?;
-    let tasks = |v: &Value| -> Result<Rational, CliError> {
-        v["1"]
-            .as_str()
-            .and_then(|t| t.parse::<Rational>().ok())
-            .ok_or_else(|| CliError::Internal("ceei-not-sp: user 1's tasks".into()))
-    };
+    let tasks = |v: &Value| rational_at(&v["1"], || "ceei-not-sp: user 1's tasks".into());
     // The lie <16, 8> keeps user 1's CPU need, so its real tasks are the tasks it receives.
     let source = &tasks(&case["manipulation"]["tasks_under_lie"])? / &tasks(&case["tasks"])?;
     let lie = leontief_solver::read_numbers("lies.1", &case["manipulation"]["lies"]["1"])?;
@@ -279,10 +270,7 @@ pub(super) fn explore_asset_si() -> Result<Vec<Check>, CliError> {
     use leontief_solver::properties::Scenario;
     let case = reference_case("asset-violates-si")?;
     let inst = instance_of(&case)?;
-    let tasks: Rational = case["tasks"]["2"]
-        .as_str()
-        .and_then(|t| t.parse().ok())
-        .ok_or_else(|| CliError::Internal("asset-violates-si: tasks.2".into()))?;
+    let tasks = rational_at(&case["tasks"]["2"], || "asset-violates-si: tasks.2".into())?;
     // Half of (30, 30) runs 15 tasks of <1, 1>.
     let source = &tasks / &Rational::from(15);
     let ours = metric_at(&AssetFairness, MetricName::SiGap, inst, Scenario::Bounded)?;
@@ -306,17 +294,15 @@ pub(super) fn explore_asset_si() -> Result<Vec<Check>, CliError> {
 }
 
 pub(super) fn explore_ceei_pm() -> Result<Vec<Check>, CliError> {
-    use leontief_counterexamples::explore::Utility;
     use leontief_solver::properties::Scenario;
     let case = reference_case("ceei-not-pm")?;
     let inst = instance_of(&case)?;
     let leaving = inst
         .user_index(case["after_removing"].as_str().unwrap_or_default())
         .ok_or_else(|| CliError::Internal("ceei-not-pm: after_removing".into()))?;
-    let after: Rational = case["tasks_after"]["2"]
-        .as_str()
-        .and_then(|t| t.parse().ok())
-        .ok_or_else(|| CliError::Internal("ceei-not-pm: tasks_after.2".into()))?;
+    let after = rational_at(&case["tasks_after"]["2"], || {
+        "ceei-not-pm: tasks_after.2".into()
+    })?;
     // The source gives user 2's truthful tasks to 5 decimals: 5.35137 ± 0.000005 (read
     // exactly from the JSON number's text).
     let before = leontief_solver::read_number("tasks_approx.2", &case["tasks_approx"]["2"])?;
@@ -329,24 +315,9 @@ pub(super) fn explore_ceei_pm() -> Result<Vec<Check>, CliError> {
     let source_lo = &after / &digits("0.000005")?;
     let source_hi = &after / &digits("-0.000005")?;
     let ceei = leontief_solver::ceei::Ceei::new();
-    let c = leontief_counterexamples::candidate::Candidate::new(inst, Scenario::Remove(leaving));
-    let truth = ceei.allocate(&c.instance)?;
-    let e = MetricName::PmLoss
-        .metric()
-        .at(&leontief_counterexamples::explore::At::new(
-            &ceei,
-            &c,
-            &truth,
-            Utility::Tasks,
-        ))?
-        .ok_or_else(|| CliError::Internal("the departure has no value".into()))?;
-    let show = |lo: &Rational, hi: &Rational| {
-        format!(
-            "[{}, {}]",
-            leontief_counterexamples::explore::record::decimal(lo, 9),
-            leontief_counterexamples::explore::record::decimal(hi, 9)
-        )
-    };
+    let departure = Scenario::Remove(leaving);
+    let e = metric_in(&ceei, MetricName::PmLoss, inst, departure, Utility::Tasks)?;
+    let show = |lo: &Rational, hi: &Rational| RecordValue::Interval(lo.clone(), hi.clone()).show();
     Ok(vec![
         Check {
             what: "pm-loss of user 3 leaving (certified interval)".into(),

@@ -50,8 +50,8 @@ use serde_json::{Map, Value};
 use leontief_solver::properties::Property;
 use leontief_solver::{Allocation, Drf, Instance, Mechanism, Rational, SolverError};
 
-use super::metric::{Applies, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject};
-use super::metric_common::{evaluate_bounded, no_scenario, Of};
+use super::metric::{Applies, At, Direction, Evaluation, Metric, MetricInfo};
+use super::metric_common::{no_scenario, Of};
 use super::MetricName;
 
 /// See the [module docs](self).
@@ -135,10 +135,6 @@ impl Metric for DiscreteGap {
             &d[hi] - &d[lo],
             max_task,
         )))
-    }
-
-    fn evaluate(&self, on: &Subject, ctx: &mut Ctx) -> Option<Evaluation> {
-        evaluate_bounded(self, on, ctx)
     }
 
     fn info(&self) -> &'static MetricInfo {

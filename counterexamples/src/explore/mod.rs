@@ -231,7 +231,7 @@ impl ExploreConfig {
     pub fn new(metric: MetricName, seed: u64, generator: GeneratorConfig) -> Self {
         ExploreConfig {
             metric,
-            utility: metric.metric().default_utility(),
+            utility: metric.metric().info().default_utility,
             seed,
             generator,
             values: default_values(),
@@ -253,7 +253,7 @@ impl ExploreConfig {
 }
 
 /// Counters of a run, also passed to the progress callback after every batch.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ExploreSummary {
     /// Seed units examined.
@@ -600,7 +600,7 @@ impl State<'_> {
 
     fn add_elite(&mut self, e: &Evaluation) {
         let d = self.direction();
-        if self.cfg.metric.metric().one_is_neutral() && e.lo <= Rational::ONE {
+        if self.cfg.metric.info().one_is_neutral && e.lo <= Rational::ONE {
             // Nothing found there: restarting from it is sampling again, at a higher price.
             return;
         }
@@ -744,18 +744,7 @@ pub fn explore_with(
     let mut st = State {
         mechanism,
         cfg,
-        summary: ExploreSummary {
-            units: 0,
-            evaluations: 0,
-            scenarios: 0,
-            improvements: 0,
-            errors: 0,
-            error_messages: Vec::new(),
-            elapsed: Duration::ZERO,
-            stop: None,
-            best: None,
-            first_violation: None,
-        },
+        summary: ExploreSummary::default(),
         record: None,
         elites: Vec::new(),
         start: Instant::now(),

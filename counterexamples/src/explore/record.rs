@@ -276,7 +276,7 @@ fn document<'a>(
     let mut after_inst = None;
     let algebraic = e.algebraic.as_deref();
     let mut w = WitnessDoc {
-        user: m.per_user().then(|| inst.user_path(e.user)),
+        user: m.info().per_user.then(|| inst.user_path(e.user)),
         numerator: algebraic.map_or(Number::Rational(&e.numerator), |a| {
             Number::Exact(&a.numerator)
         }),
@@ -339,7 +339,7 @@ fn document<'a>(
             Some(exact) => exact_tasks_by_user(after_inst, &after_users, exact),
             None => tasks_by_user(after_inst, &after_users, after),
         };
-        w.compared = Some(ByName(vec![(m.compared().to_string(), answer)]));
+        w.compared = Some(ByName(vec![(m.info().compared.to_string(), answer)]));
         w.tolerance_after = after.tolerance.as_ref().filter(|_| algebraic.is_none());
     }
     RecordDoc {

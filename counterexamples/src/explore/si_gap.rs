@@ -13,9 +13,9 @@ use leontief_solver::properties::{utility_at_truth, Property};
 use leontief_solver::{Instance, Rational, SolverError};
 
 use super::metric::{
-    scale, spread, Applies, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Spread, Subject,
+    scale, spread, Applies, At, Direction, Evaluation, Metric, MetricInfo, Spread,
 };
-use super::metric_common::{bounded, evaluate_bounded, Of};
+use super::metric_common::{bounded, Of};
 use super::MetricName;
 
 /// See the [module docs](self).
@@ -61,10 +61,6 @@ impl Metric for SiGap {
             of.keep_ratio(&mut best, self.direction(), i, None, &have, &due);
         }
         Ok(best)
-    }
-
-    fn evaluate(&self, on: &Subject, ctx: &mut Ctx) -> Option<Evaluation> {
-        evaluate_bounded(self, on, ctx)
     }
 
     fn info(&self) -> &'static MetricInfo {

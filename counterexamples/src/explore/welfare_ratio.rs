@@ -69,8 +69,8 @@ use leontief_solver::welfare::{best_fair_welfare, utilitarian_optimum, welfare};
 use leontief_solver::{Allocation, Instance, Rational, SolverError};
 
 use super::exact;
-use super::metric::{At, Ctx, Direction, Evaluation, Metric, MetricInfo, Spread, Subject, Utility};
-use super::metric_common::{evaluate_bounded, no_scenario, Of};
+use super::metric::{At, Direction, Evaluation, Metric, MetricInfo, Spread, Utility};
+use super::metric_common::{no_scenario, Of};
 use super::MetricName;
 
 /// See the [module docs](self): the welfare of a benchmark allocation over the mechanism's.
@@ -226,9 +226,5 @@ impl Metric for WelfareRatio {
                 }
             })
         })
-    }
-
-    fn evaluate(&self, on: &Subject, ctx: &mut Ctx) -> Option<Evaluation> {
-        evaluate_bounded(self, on, ctx)
     }
 }
