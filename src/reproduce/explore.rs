@@ -33,6 +33,18 @@ fn explore_best(
     last.ok_or_else(|| CliError::Internal("explore found no record".into()))
 }
 
+/// The best record of `explore --metric M --budget B --seed 1` on `generator`'s instances.
+fn best_within(
+    mechanism: &dyn Mechanism,
+    metric: MetricName,
+    generator: GeneratorConfig,
+    budget: u64,
+) -> Result<Value, CliError> {
+    let mut cfg = ExploreConfig::new(metric, 1, generator);
+    cfg.budget = Some(budget);
+    explore_best(mechanism, &cfg)
+}
+
 /// `explore --family F --metric M --users U --resources R`: every point of the family once
 /// (exhaustive, no local search) when `budget` is `None`, else a run of `budget` scenarios
 /// with the local search.
@@ -190,9 +202,8 @@ fn bound_check(what: &str, computed: &Rational, source: &str, ok: bool) -> Check
 }
 
 pub(super) fn explore_drf_sp() -> Result<Vec<Check>, CliError> {
-    let mut cfg = ExploreConfig::new(MetricName::SpGain, 1, GeneratorConfig::new());
-    cfg.budget = Some(20_000);
-    let best = explore_best(&Drf::extended(), &cfg)?;
+    let drf = Drf::extended();
+    let best = best_within(&drf, MetricName::SpGain, GeneratorConfig::new(), 20_000)?;
     Ok(vec![Check::exact(
         "largest gain found (20,000 scenarios)",
         &record_value(&best)?,
@@ -217,9 +228,12 @@ pub(super) fn explore_drf_rm() -> Result<Vec<Check>, CliError> {
     let mut g = GeneratorConfig::new();
     g.users = 2..=2;
     g.resources = 2..=2;
-    let mut cfg = ExploreConfig::new(MetricName::RmLoss, 1, g);
-    cfg.budget = Some(5_000);
-    let found = record_value(&explore_best(&Drf::extended(), &cfg)?)?;
+    let found = record_value(&best_within(
+        &Drf::extended(),
+        MetricName::RmLoss,
+        g,
+        5_000,
+    )?)?;
     Ok(vec![
         Check::exact("rm-loss of the paper's growth", &ours, &source.to_string()),
         bound_check(
@@ -246,9 +260,8 @@ pub(super) fn explore_ceei_sp() -> Result<Vec<Check>, CliError> {
         inst,
         Scenario::Lies(vec![(0, lie)]),
     )?;
-    let mut cfg = ExploreConfig::new(MetricName::SpGain, 1, GeneratorConfig::new());
-    cfg.budget = Some(20_000);
-    let best = RecordValue::of(&explore_best(&ceei, &cfg)?)?;
+    let best = best_within(&ceei, MetricName::SpGain, GeneratorConfig::new(), 20_000)?;
+    let best = RecordValue::of(&best)?;
     Ok(vec![
         Check::exact("gain of the paper's lie", &ours, &source.to_string()),
         Check {
@@ -275,9 +288,8 @@ pub(super) fn explore_asset_si() -> Result<Vec<Check>, CliError> {
     let source = &tasks / &Rational::from(15);
     let ours = metric_at(&AssetFairness, MetricName::SiGap, inst, Scenario::Bounded)?;
     // `explore --mechanism asset --metric si-gap --budget 5000 --seed 1`.
-    let mut cfg = ExploreConfig::new(MetricName::SiGap, 1, cli_generator()?);
-    cfg.budget = Some(5_000);
-    let found = record_value(&explore_best(&AssetFairness, &cfg)?)?;
+    let found = best_within(&AssetFairness, MetricName::SiGap, cli_generator()?, 5_000)?;
+    let found = record_value(&found)?;
     Ok(vec![
         Check::exact(
             "si-gap (user 2: its tasks over its equal split's)",
@@ -347,9 +359,7 @@ fn found_loss(ceei: &dyn Mechanism, source_lo: &Rational) -> Result<Check, CliEr
     let mut generator = cli_generator()?;
     generator.users = 3..=3;
     generator.resources = 2..=2;
-    let mut cfg = ExploreConfig::new(MetricName::PmLoss, 1, generator);
-    cfg.budget = Some(5_000);
-    let best = RecordValue::of(&explore_best(ceei, &cfg)?)?;
+    let best = RecordValue::of(&best_within(ceei, MetricName::PmLoss, generator, 5_000)?)?;
     let show = |x: &Rational| leontief_counterexamples::explore::record::decimal(x, 9);
     Ok(Check {
         what: "record of a cold-start run on 3 users, 2 resources (5,000 scenarios), exact".into(),
@@ -504,9 +514,7 @@ pub(super) fn explore_drf_discrete() -> Result<Vec<Check>, CliError> {
         let mut g = cli_generator()?;
         g.users = 2..=3;
         g.resources = resources;
-        let mut cfg = ExploreConfig::new(MetricName::DiscreteGap, 1, g);
-        cfg.budget = Some(500);
-        explore_best(&dd, &cfg)
+        best_within(&dd, MetricName::DiscreteGap, g, 500)
     };
     let one = record_value(&run(1..=1)?)?;
     let two = record_value(&run(2..=2)?)?;

@@ -69,15 +69,6 @@ pub struct Evaluation {
 }
 
 impl Evaluation {
-    /// The value the optimizer compares: the certified end that is worst for the claim
-    /// (`lo` when maximizing, `hi` when minimizing), so a record never rests on error.
-    pub fn objective(&self, direction: Direction) -> &Rational {
-        match direction {
-            Direction::Max => &self.lo,
-            Direction::Min => &self.hi,
-        }
-    }
-
     /// The exact value as a real algebraic number, when it is known: the algebraic value,
     /// or the rational value of exact answers.
     pub fn exact_value(&self) -> Option<RealAlgebraic> {
@@ -433,6 +424,17 @@ pub(crate) struct Spread {
     pub hi: Rational,
 }
 
+impl Spread {
+    /// A quantity known exactly: `lo = value = hi`.
+    pub(crate) fn exact(value: Rational) -> Spread {
+        Spread {
+            lo: value.clone(),
+            hi: value.clone(),
+            value,
+        }
+    }
+}
+
 /// `f(x_i)` for a non-decreasing `f`, with `[f(x_i − e_i), f(x_i + e_i)]` from the answer's
 /// error bound (`Allocation::error_bound`; task counts below 0 are clamped to 0); `None`
 /// when the answer's error is unbounded.
@@ -445,11 +447,7 @@ pub(crate) fn spread(
     let e = x.error_bound(i)?;
     let value = f(t);
     if e.is_zero() {
-        return Some(Spread {
-            lo: value.clone(),
-            hi: value.clone(),
-            value,
-        });
+        return Some(Spread::exact(value));
     }
     let low = (t - &e).max(Rational::ZERO);
     Some(Spread {

@@ -78,24 +78,14 @@ pub fn decimal(x: &Rational, places: u32) -> String {
     }
 }
 
-fn tasks_by_user<'a>(inst: &Instance, users: &[usize], x: &'a Allocation) -> ByName<Number<'a>> {
-    users
-        .iter()
-        .enumerate()
-        .map(|(k, &i)| (inst.user_path(i), Number::Rational(&x.tasks[k])))
-        .collect()
-}
-
-/// The exact task counts `x` by user name, as [`tasks_by_user`].
-fn exact_tasks_by_user<'a>(
+/// Task counts by user name: user `users[k]`'s is the `k`-th of `tasks`.
+fn by_user<'a>(
     inst: &Instance,
     users: &[usize],
-    x: &'a [ExactNumber],
+    tasks: impl Iterator<Item = Number<'a>>,
 ) -> ByName<Number<'a>> {
-    users
-        .iter()
-        .zip(x)
-        .map(|(&i, t)| (inst.user_path(i), Number::Exact(t)))
+    (users.iter().zip(tasks))
+        .map(|(&i, t)| (inst.user_path(i), t))
         .collect()
 }
 
@@ -291,8 +281,8 @@ fn document<'a>(
         details: m.details(e),
         starvation: None,
         allocation_before: match algebraic {
-            Some(a) => exact_tasks_by_user(inst, &all, &a.before),
-            None => tasks_by_user(inst, &all, &e.before),
+            Some(a) => by_user(inst, &all, a.before.iter().map(Number::Exact)),
+            None => by_user(inst, &all, e.before.tasks.iter().map(Number::Rational)),
         },
         tolerance_before: e.before.tolerance.as_ref().filter(|_| algebraic.is_none()),
         compared: None,
@@ -336,8 +326,12 @@ fn document<'a>(
     if let Some(after) = &e.after {
         let after_inst = after_inst.as_ref().unwrap_or(inst);
         let answer = match algebraic.and_then(|a| a.after.as_deref()) {
-            Some(exact) => exact_tasks_by_user(after_inst, &after_users, exact),
-            None => tasks_by_user(after_inst, &after_users, after),
+            Some(exact) => by_user(after_inst, &after_users, exact.iter().map(Number::Exact)),
+            None => by_user(
+                after_inst,
+                &after_users,
+                after.tasks.iter().map(Number::Rational),
+            ),
         };
         w.compared = Some(ByName(vec![(m.info().compared.to_string(), answer)]));
         w.tolerance_after = after.tolerance.as_ref().filter(|_| algebraic.is_none());

@@ -10,7 +10,7 @@
 
 use leontief_solver::properties::allocation::equal_split;
 use leontief_solver::properties::{utility_at_truth, Property};
-use leontief_solver::{Instance, Rational, SolverError};
+use leontief_solver::SolverError;
 
 use super::metric::{
     scale, spread, Applies, At, Direction, Evaluation, Metric, MetricInfo, Spread,
@@ -20,11 +20,6 @@ use super::MetricName;
 
 /// See the [module docs](self).
 pub struct SiGap;
-
-/// User `i`'s utility from the bundle `split` (its true demand and cap).
-pub(crate) fn utility_of_bundle(instance: &Instance, i: usize, split: &[Rational]) -> Rational {
-    instance.utility(i, split)
-}
 
 /// What the metric measures, in which direction, and how its record is shaped.
 const INFO: MetricInfo = MetricInfo {
@@ -52,12 +47,8 @@ impl Metric for SiGap {
             let Some(have) = spread(truth, i, |t| &utility_at_truth(inst, i, t) * &s) else {
                 continue;
             };
-            let due = &utility_of_bundle(inst, i, split) * &s;
-            let due = Spread {
-                value: due.clone(),
-                lo: due.clone(),
-                hi: due,
-            };
+            // Its utility from its split's bundle (its true demand and cap).
+            let due = Spread::exact(&inst.utility(i, split) * &s);
             of.keep_ratio(&mut best, self.direction(), i, None, &have, &due);
         }
         Ok(best)

@@ -126,12 +126,7 @@ fn against(
     let inst = &candidate.instance;
     let exact = truth.tolerance.is_none();
     let w = if exact {
-        let w = welfare(inst, truth, utility)?;
-        Spread {
-            value: w.clone(),
-            lo: w.clone(),
-            hi: w,
-        }
+        Spread::exact(welfare(inst, truth, utility)?)
     } else {
         // An approximate answer's welfare is known to lie in an interval: the ratio is
         // certified by its ends, never taken from the computed numbers alone.
