@@ -56,6 +56,7 @@ use crate::space::{Origin, Space, Strategy};
 mod lies;
 mod unit;
 
+pub(crate) use lies::moved_entry;
 pub use lies::{capacity_growths, grid_lies, neighbour_profile, user_lies, Lies};
 use unit::run_unit;
 pub use unit::unit_rng;

@@ -5,9 +5,11 @@
 //! proportional (CEEI) fairness found by `explore --family pps`, and discrete DRF against
 //! the DRF paper's Theorem 7.
 
+use leontief_counterexamples::explore::family::Point;
 use leontief_counterexamples::explore::{ExploreConfig, Family, MetricName, Utility};
 use leontief_counterexamples::instance_generator::GeneratorConfig;
 use leontief_counterexamples::space::Strategy;
+use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::{AssetFairness, Drf, Instance, Mechanism, Rational};
 use serde_json::Value;
 
@@ -184,7 +186,12 @@ fn drf_welfare_on_pps(k: usize, m: usize) -> Result<Rational, CliError> {
     Ok(metric_in(
         &Drf::extended(),
         MetricName::WelfareRatio,
-        hogs_and_specialists(k, m)?,
+        // F(k, m): capacities 1, k users <1, ..., 1>, m users each demanding one resource.
+        Family::Pps.instance(
+            Point { n: k + m, k, m },
+            &GeneratorConfig::new(),
+            &mut SplitMix64::new(0),
+        ),
         leontief_solver::properties::Scenario::Bounded,
         Utility::DominantShare,
     )?
@@ -370,20 +377,6 @@ fn found_loss(ceei: &dyn Mechanism, source_lo: &Rational) -> Result<Check, CliEr
         ),
         ok: best.below(source_lo),
     })
-}
-
-/// The family `F(k, m)`: capacities 1 on `m` resources, `k` users demanding `<1, ..., 1>`
-/// and `m` users each demanding only its own resource.
-fn hogs_and_specialists(k: usize, m: usize) -> Result<Instance, CliError> {
-    let mut users: Vec<leontief_solver::User> = (0..k)
-        .map(|h| leontief_solver::User::new(format!("h{h}"), vec![1; m]))
-        .collect();
-    for j in 0..m {
-        let mut d = vec![0; m];
-        d[j] = 1;
-        users.push(leontief_solver::User::new(format!("s{j}"), d));
-    }
-    Ok(Instance::new(vec![Rational::ONE; m], users)?)
 }
 
 pub(super) fn explore_drf_welfare() -> Result<Vec<Check>, CliError> {

@@ -101,14 +101,11 @@ const INFO: MetricInfo = MetricInfo {
 
 impl Metric for DiscreteGap {
     fn details(&self, e: &Evaluation) -> Map<String, Value> {
-        let mut o = Map::new();
-        if let Some(k) = e.other {
-            o.insert(
-                "below".into(),
-                Value::String(e.candidate.instance.user_path(k)),
-            );
-        }
-        o
+        let below = e.other.map(|k| e.candidate.instance.user_path(k));
+        below
+            .map(|k| ("below".into(), Value::String(k)))
+            .into_iter()
+            .collect()
     }
 
     fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError> {

@@ -418,11 +418,11 @@ impl<'a> Evaluator<'a> {
 
 /// A unit the driver never lists (past the end of the space), asked for anyway: an error.
 fn past_the_end(unit: u64) -> Found {
-    Found {
-        scenarios: 0,
-        errors: vec![format!("unit {unit}: past the end of the space")],
-        best: None,
-    }
+    Found::new(
+        0,
+        vec![format!("unit {unit}: past the end of the space")],
+        None,
+    )
 }
 
 impl RoundEvaluator for Evaluator<'_> {
@@ -443,13 +443,7 @@ fn evaluate_one(
 ) -> Found {
     let truth = match mechanism.allocate(instance) {
         Ok(x) => x,
-        Err(e) => {
-            return Found {
-                scenarios: 1,
-                errors: vec![e.to_string()],
-                best: None,
-            }
-        }
+        Err(e) => return Found::new(1, vec![e.to_string()], None),
     };
     let mut ctx = Ctx::new(&cfg.values, grid, rng, cfg.utility);
     ctx.climb_steps = cfg.climb_steps;
@@ -468,11 +462,7 @@ fn evaluate_one(
         truth: &truth,
     };
     let best = cfg.metric.metric().evaluate(&on, &mut ctx);
-    Found {
-        scenarios: ctx.scenarios + 1,
-        errors: ctx.errors,
-        best,
-    }
+    Found::new(ctx.scenarios + 1, ctx.errors, best)
 }
 
 /// The random stream of local task `task` of round `round` (shard-specific).

@@ -117,12 +117,11 @@ const INFO: MetricInfo = MetricInfo {
 
 impl Metric for SgDeficit {
     fn details(&self, e: &Evaluation) -> Map<String, Value> {
-        let mut o = Map::new();
         let inst = &e.candidate.instance;
-        if let Some((v, _, _)) = least_node(inst, &e.before) {
-            o.insert("node".into(), Value::String(inst.hierarchy().path(v)));
-        }
-        o
+        let node = least_node(inst, &e.before).map(|(v, _, _)| inst.hierarchy().path(v));
+        node.map(|v| ("node".into(), Value::String(v)))
+            .into_iter()
+            .collect()
     }
 
     fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError> {
