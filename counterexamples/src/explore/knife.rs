@@ -59,6 +59,7 @@
 use leontief_solver::properties::Scenario;
 use leontief_solver::{Allocation, Instance, Mechanism, Rational};
 
+use super::local::q;
 use super::metric::{try_scenario, Ctx, Direction, Evaluation, Metric, Subject};
 use crate::candidate::Candidate;
 
@@ -68,10 +69,6 @@ pub const REFINED_LINES: usize = 2;
 /// Probes of one golden-section search (the last one at the simplest rational of the
 /// final bracket).
 pub const GOLDEN_PROBES: usize = 20;
-
-fn q(p: i128, d: i128) -> Rational {
-    Rational::new(p, d).expect("nonzero denominator")
-}
 
 pub use crate::prove::witness::simplest_between;
 

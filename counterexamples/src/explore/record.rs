@@ -36,7 +36,7 @@ use leontief_solver::{read_numbers, Allocation, Instance, Mechanism, Rational, S
 use super::metric::{At, Evaluation, ExactTasks, Metric, Utility};
 use super::MetricName;
 use crate::candidate::Candidate;
-use crate::doc::{self, ByName};
+use crate::doc::{self, field, text, ByName};
 
 /// `x` rounded to `places` decimal places, half to even, computed exactly (no floating
 /// point), trailing zeros dropped.
@@ -366,17 +366,6 @@ fn exact_decimal(x: &ExactNumber, places: u32) -> Option<String> {
         .ok()?;
     let trimmed = fixed.trim_end_matches('0').trim_end_matches('.');
     Some(trimmed.to_string())
-}
-
-fn field<'a>(v: &'a Value, key: &str) -> Result<&'a Value, SolverError> {
-    v.get(key)
-        .ok_or_else(|| SolverError::invalid(key, "missing"))
-}
-
-fn text<'a>(v: &'a Value, key: &str) -> Result<&'a str, SolverError> {
-    field(v, key)?
-        .as_str()
-        .ok_or_else(|| SolverError::invalid(key, "expected a string"))
 }
 
 /// The metric, the utility and the candidate (instance and scenario) of a record.
