@@ -52,6 +52,25 @@ pub(crate) fn value<T: Serialize>(document: &T) -> serde_json::Value {
     serde_json::to_value(document).expect("a document of string keys and exact numbers")
 }
 
+/// The field `key` of a record, or the error naming it missing.
+pub(crate) fn field<'a>(
+    v: &'a serde_json::Value,
+    key: &str,
+) -> Result<&'a serde_json::Value, leontief_solver::SolverError> {
+    v.get(key)
+        .ok_or_else(|| leontief_solver::SolverError::invalid(key, "missing"))
+}
+
+/// The string field `key` of a record, or the error naming it.
+pub(crate) fn text<'a>(
+    v: &'a serde_json::Value,
+    key: &str,
+) -> Result<&'a str, leontief_solver::SolverError> {
+    field(v, key)?
+        .as_str()
+        .ok_or_else(|| leontief_solver::SolverError::invalid(key, "expected a string"))
+}
+
 /// The JSON object of a document that is a struct (its fields in declaration order).
 pub(crate) fn object<T: Serialize>(document: &T) -> serde_json::Map<String, serde_json::Value> {
     match value(document) {

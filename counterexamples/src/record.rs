@@ -235,18 +235,8 @@ fn counterexample_doc<'a>(c: &'a Candidate, v: &'a Violation) -> CounterexampleD
 /// A missing or malformed field, an unknown property, a user or resource that is not in
 /// the instance, a scenario that does not fit the property.
 pub fn read_candidate(value: &Value) -> Result<(String, Property, Candidate), SolverError> {
-    let field = |k: &str| {
-        value
-            .get(k)
-            .ok_or_else(|| SolverError::invalid(k, "missing"))
-    };
-    let mechanism = field("mechanism")?
-        .as_str()
-        .ok_or_else(|| SolverError::invalid("mechanism", "expected a string"))?
-        .to_string();
-    let property: Property = field("property")?
-        .as_str()
-        .ok_or_else(|| SolverError::invalid("property", "expected a string"))?
+    let mechanism = doc::text(value, "mechanism")?.to_string();
+    let property: Property = doc::text(value, "property")?
         .parse()
         .map_err(|e| SolverError::invalid("property", format!("{e}")))?;
     let candidate = read_counterexample(value, "")?;
@@ -577,7 +567,8 @@ fn canonical_tree(tree: &Hierarchy, v: usize, lines: &[String]) -> String {
     format!("({}: {})", node.weight, items.join(" ; "))
 }
 
-fn permutations(m: usize) -> Vec<Vec<usize>> {
+/// Every permutation of `0..m`, as vectors.
+pub(crate) fn permutations(m: usize) -> Vec<Vec<usize>> {
     let mut out = vec![Vec::new()];
     for k in 0..m {
         out = out

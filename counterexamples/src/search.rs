@@ -56,6 +56,7 @@ use crate::space::{Origin, Space, Strategy};
 mod lies;
 mod unit;
 
+pub(crate) use lies::moved_entry;
 pub use lies::{capacity_growths, grid_lies, neighbour_profile, user_lies, Lies};
 use unit::run_unit;
 pub use unit::unit_rng;
@@ -190,7 +191,7 @@ pub(crate) fn default_values() -> Vec<Rational> {
 }
 
 /// Why a search stopped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::IntoStaticStr)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::IntoStaticStr, strum::EnumString)]
 #[strum(serialize_all = "kebab-case")]
 pub enum Stop {
     /// The scenario budget was spent.
@@ -212,8 +213,9 @@ impl Stop {
     }
 }
 
-/// Counters of a search, also passed to the progress callback after every batch.
-#[derive(Debug, Clone, PartialEq)]
+/// Counters of a search, also passed to the progress callback after every batch. Serialized
+/// without the wall times, `stop` by its name (`-` while running).
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
 #[non_exhaustive]
 pub struct SearchSummary {
     /// Units examined.
@@ -230,13 +232,20 @@ pub struct SearchSummary {
     /// The first few failure messages.
     pub error_messages: Vec<String>,
     /// Wall time so far.
+    #[serde(skip)]
     pub elapsed: Duration,
     /// Wall time when the first counterexample was handed out.
+    #[serde(skip)]
     pub first_found: Option<Duration>,
     /// Why it stopped (`None` while running).
+    #[serde(serialize_with = "stop_name")]
     pub stop: Option<Stop>,
     /// The next unit this shard would examine.
     pub next_unit: u64,
+}
+
+fn stop_name<S: serde::Serializer>(stop: &Option<Stop>, out: S) -> Result<S::Ok, S::Error> {
+    out.serialize_str(stop.map_or("-", Stop::name))
 }
 
 /// What one unit produced.
@@ -380,16 +389,8 @@ impl Tally {
     fn new(shard: Shard, budget: Option<u64>, max_found: Option<usize>) -> Tally {
         Tally {
             summary: SearchSummary {
-                units: 0,
-                scenarios: 0,
-                found: 0,
-                duplicates: 0,
-                errors: 0,
-                error_messages: Vec::new(),
-                elapsed: Duration::ZERO,
-                first_found: None,
-                stop: None,
                 next_unit: shard.index,
+                ..SearchSummary::default()
             },
             seen: HashSet::new(),
             step: shard.count,

@@ -65,27 +65,16 @@ pub fn shrink(
     violation: &Violation,
     cfg: &ShrinkConfig,
 ) -> (Candidate, Violation) {
-    let mut current = candidate.clone();
     let mut verified = violation.clone();
-    let mut evaluations = 0;
-    loop {
-        let mut smaller = None;
-        for proposal in proposals(property, &current) {
-            if evaluations >= cfg.max_evaluations {
-                break;
-            }
-            evaluations += 1;
-            if let Ok(Some(v)) = evaluate(mechanism, property, &proposal) {
-                smaller = Some((proposal, v));
-                break;
-            }
+    let mut still_fails = |c: &Candidate| match evaluate(mechanism, property, c) {
+        Ok(Some(v)) => {
+            verified = v;
+            true
         }
-        match smaller {
-            Some((proposal, v)) => (current, verified) = (proposal, v),
-            None => break,
-        }
-    }
-    (current, verified)
+        _ => false,
+    };
+    let small = shrink_while(property, candidate, &mut still_fails, cfg.max_evaluations);
+    (small, verified)
 }
 
 /// The same greedy reductions as [`shrink`], kept while `keep` accepts them (e.g. while a

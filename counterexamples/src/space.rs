@@ -96,7 +96,9 @@ struct Block {
 /// assert_eq!(grid.len(), 6);
 /// assert_eq!(grid.instance(0).users()[0].demand, vec![0.into(), 1.into()]);
 /// ```
-#[derive(Debug, Clone)]
+///
+/// The default is the grid with no instance (the grid of a space that never reads it).
+#[derive(Debug, Clone, Default)]
 pub struct GridSpace {
     values: Vec<Rational>,
     blocks: Vec<Block>,
@@ -139,15 +141,6 @@ impl GridSpace {
             values,
             blocks,
             total,
-        }
-    }
-
-    /// The grid with no instance (the grid of a space that never reads it).
-    pub fn empty() -> Self {
-        GridSpace {
-            values: Vec::new(),
-            blocks: Vec::new(),
-            total: 0,
         }
     }
 
@@ -406,7 +399,7 @@ impl Space {
     ) -> Self {
         // A random-only run never reads the grid: it is not even counted.
         let grid = match strategy {
-            Strategy::Random => GridSpace::empty(),
+            Strategy::Random => GridSpace::default(),
             _ => GridSpace::new(
                 values,
                 generator.users.clone(),

@@ -25,11 +25,6 @@ use crate::commands::{to_value, usage, with_jsonl_out};
 use crate::output::finish_json;
 use crate::workers::{progress, thread_pool};
 
-/// `--help`'s text under `--metric`: every metric's definition, from the metric list.
-fn metric_help(m: MetricName) -> &'static str {
-    m.description()
-}
-
 /// The flags of `leontief explore`.
 #[derive(Debug, Clone, Args)]
 pub struct ExploreArgs {
@@ -37,7 +32,7 @@ pub struct ExploreArgs {
     #[arg(long, default_value = "drf", value_parser = MechanismParser)]
     pub mechanism: &'static Descriptor,
     /// The metric to optimize (direction and definition in docs/explore.md).
-    #[arg(long, required = true, value_parser = NameParser::<MetricName>::new("metric").with_help(metric_help))]
+    #[arg(long, required = true, value_parser = NameParser::<MetricName>::new("metric").with_help(MetricName::description))]
     pub metric: MetricName,
     /// How utilities are measured before the ratio: tasks, or dominant share with
     /// capacities scaled to 1 (default: tasks, except dominant-share for welfare-ratio and
@@ -296,7 +291,7 @@ impl Certify {
             verdict: take("verdict"),
             rests_on: take("rests_on"),
             cases: proof.cases.len(),
-            solver: format!("{} {}", proof.solver.name, proof.solver.version),
+            solver: proof.solver.to_string(),
             better: None,
             open: None,
         };
@@ -354,7 +349,7 @@ fn config(args: &ExploreArgs) -> Result<Config, CliError> {
             args.mechanism.name
         ))
     })?;
-    if args.utility.is_some() && !metric.uses_utility() {
+    if args.utility.is_some() && !metric.info().uses_utility {
         return Err(usage(format!(
             "--utility: {} is a ratio of {}; --utility does not apply",
             metric.name(),
@@ -378,7 +373,7 @@ fn config(args: &ExploreArgs) -> Result<Config, CliError> {
         args.space.generator.seed,
         domain.generator.clone(),
     );
-    cfg.utility = args.utility.unwrap_or(metric.default_utility());
+    cfg.utility = args.utility.unwrap_or(metric.info().default_utility);
     cfg.values = domain.values.clone().unwrap_or_default();
     cfg.strategy = args.strategy;
     cfg.shard = control.shard;

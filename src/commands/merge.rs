@@ -66,28 +66,17 @@ pub fn run(args: MergeArgs) -> Result<String, CliError> {
 /// its recomputed key. Returns the JSONL text and how many lines were read and dropped.
 pub fn merge(files: &[String], verify: bool) -> Result<(String, usize, usize), CliError> {
     let mut records: Vec<(String, String, u64, u64, usize, Value)> = Vec::new();
-    let mut order = 0;
-    for path in files {
-        let text = read_text(path)?;
-        for (line, value) in parse_jsonl(path, &text).map_err(CliError::Usage)? {
-            let at = |e: String| CliError::Usage(format!("{path}:{line}: {e}"));
-            let (mechanism, property, _) = read_candidate(&value).map_err(|e| at(e.to_string()))?;
-            if verify {
-                let m = by_name(&mechanism)?;
-                replay(m.as_ref(), &value).map_err(|e| at(e.to_string()))?;
-            }
-            let num = |k: &str| value.get(k).and_then(Value::as_u64).unwrap_or(u64::MAX);
-            records.push((
-                mechanism,
-                property.name().to_string(),
-                num("seed"),
-                num("unit"),
-                order,
-                value,
-            ));
-            order += 1;
+    each_line(files, |value, at| {
+        let (mechanism, property, _) = read_candidate(&value).map_err(|e| at(e.to_string()))?;
+        if verify {
+            let m = by_name(&mechanism)?;
+            replay(m.as_ref(), &value).map_err(|e| at(e.to_string()))?;
         }
-    }
+        let num = |k: &str| value.get(k).and_then(Value::as_u64).unwrap_or(u64::MAX);
+        let (seed, unit, order) = (num("seed"), num("unit"), records.len());
+        records.push((mechanism, property.name().into(), seed, unit, order, value));
+        Ok(())
+    })?;
     records.sort_by(|a, b| (&a.0, &a.1, a.2, a.3, a.4).cmp(&(&b.0, &b.1, b.2, b.3, b.4)));
     let read = records.len();
     let mut seen = HashSet::new();
@@ -107,6 +96,21 @@ pub fn merge(files: &[String], verify: bool) -> Result<(String, usize, usize), C
     }
     let kept = seen.len();
     Ok((out, read, read - kept))
+}
+
+/// Hands `each` every line of the JSONL `files` in order, with the error maker that names
+/// the file and line.
+fn each_line(
+    files: &[String],
+    mut each: impl FnMut(Value, &dyn Fn(String) -> CliError) -> Result<(), CliError>,
+) -> Result<(), CliError> {
+    for path in files {
+        let text = read_text(path)?;
+        for (line, value) in parse_jsonl(path, &text).map_err(CliError::Usage)? {
+            each(value, &|e| CliError::Usage(format!("{path}:{line}: {e}")))?;
+        }
+    }
+    Ok(())
 }
 
 /// The certified value an explore record is ranked by: the worst end of its interval for
@@ -138,47 +142,44 @@ pub fn merge_best(files: &[String], verify: bool) -> Result<(String, usize, usiz
     type Key = (String, String, String);
     let mut best: Vec<(Key, RealAlgebraic, u64, Value)> = Vec::new();
     let mut read = 0;
-    for path in files {
-        let text = read_text(path)?;
-        for (line, value) in parse_jsonl(path, &text).map_err(CliError::Usage)? {
-            read += 1;
-            let at = |e: String| CliError::Usage(format!("{path}:{line}: {e}"));
-            read_explore(&value).map_err(|e| at(e.to_string()))?;
-            let mechanism = value["mechanism"]
-                .as_str()
-                .ok_or_else(|| at("mechanism: expected a name".into()))?
-                .to_string();
-            if verify {
-                let m = by_name(&mechanism)?;
-                rederive(m.as_ref(), &value).map_err(|e| at(e.to_string()))?;
-            }
-            let (direction, number) = objective(&value, &at)?;
-            let key = (
-                mechanism,
-                value["metric"].as_str().unwrap_or_default().to_string(),
-                value["utility"].as_str().unwrap_or_default().to_string(),
-            );
-            let unit = value["unit"].as_u64().unwrap_or(u64::MAX);
-            let better = |old: &RealAlgebraic, old_unit: u64| -> Result<bool, CliError> {
-                let order = number
-                    .try_cmp(old, &Limits::default())
-                    .map_err(|e| at(format!("value: {e}")))?;
-                Ok(match (order, direction) {
-                    (Ordering::Equal, _) => unit < old_unit,
-                    (o, Direction::Max) => o == Ordering::Greater,
-                    (o, Direction::Min) => o == Ordering::Less,
-                })
-            };
-            match best.iter_mut().find(|(k, ..)| *k == key) {
-                Some(slot) => {
-                    if better(&slot.1, slot.2)? {
-                        *slot = (key, number, unit, value);
-                    }
-                }
-                None => best.push((key, number, unit, value)),
-            }
+    each_line(files, |value, at| {
+        read += 1;
+        read_explore(&value).map_err(|e| at(e.to_string()))?;
+        let mechanism = value["mechanism"]
+            .as_str()
+            .ok_or_else(|| at("mechanism: expected a name".into()))?
+            .to_string();
+        if verify {
+            let m = by_name(&mechanism)?;
+            rederive(m.as_ref(), &value).map_err(|e| at(e.to_string()))?;
         }
-    }
+        let (direction, number) = objective(&value, at)?;
+        let key = (
+            mechanism,
+            value["metric"].as_str().unwrap_or_default().to_string(),
+            value["utility"].as_str().unwrap_or_default().to_string(),
+        );
+        let unit = value["unit"].as_u64().unwrap_or(u64::MAX);
+        let better = |old: &RealAlgebraic, old_unit: u64| -> Result<bool, CliError> {
+            let order = number
+                .try_cmp(old, &Limits::default())
+                .map_err(|e| at(format!("value: {e}")))?;
+            Ok(match (order, direction) {
+                (Ordering::Equal, _) => unit < old_unit,
+                (o, Direction::Max) => o == Ordering::Greater,
+                (o, Direction::Min) => o == Ordering::Less,
+            })
+        };
+        match best.iter_mut().find(|(k, ..)| *k == key) {
+            Some(slot) => {
+                if better(&slot.1, slot.2)? {
+                    *slot = (key, number, unit, value);
+                }
+            }
+            None => best.push((key, number, unit, value)),
+        }
+        Ok(())
+    })?;
     best.sort_by(|a, b| a.0.cmp(&b.0));
     let mut out = String::new();
     for (_, _, _, mut value) in best.iter().cloned() {

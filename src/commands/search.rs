@@ -252,14 +252,8 @@ struct UnitLine<'a> {
 #[derive(Serialize)]
 struct ReplaySummary<'a> {
     property: &'a str,
-    units: u64,
-    scenarios: u64,
-    found: u64,
-    duplicates: u64,
-    errors: u64,
-    error_messages: &'a [String],
-    stop: &'static str,
-    next_unit: u64,
+    #[serde(flatten)]
+    summary: &'a SearchSummary,
 }
 
 /// Replayed unit logs: the records found and each property's summary.
@@ -332,16 +326,9 @@ pub fn replay_unit_logs(
                 .filter(|(index, count)| index < count)
                 .map(|(index, count)| Shard { index, count })
                 .ok_or_else(|| bad(i, "expected a \"shard\" [i, N] with 0 <= i < N"))?;
-                let stop = [
-                    Stop::Budget,
-                    Stop::Time,
-                    Stop::Found,
-                    Stop::Exhausted,
-                    Stop::Cancelled,
-                ]
-                .into_iter()
-                .find(|s| line["stop"].as_str() == Some(s.name()))
-                .ok_or_else(|| bad(i, "expected a \"stop\" reason"))?;
+                let stop = (line["stop"].as_str())
+                    .and_then(|s| s.parse::<Stop>().ok())
+                    .ok_or_else(|| bad(i, "expected a \"stop\" reason"))?;
                 let log = ShardLog {
                     shard,
                     units: std::mem::take(&mut units),
@@ -370,17 +357,7 @@ pub fn replay_unit_logs(
     }
     let summaries = summaries
         .iter()
-        .map(|(property, s)| ReplaySummary {
-            property,
-            units: s.units,
-            scenarios: s.scenarios,
-            found: s.found,
-            duplicates: s.duplicates,
-            errors: s.errors,
-            error_messages: &s.error_messages,
-            stop: s.stop.map_or("-", |x| x.name()),
-            next_unit: s.next_unit,
-        })
+        .map(|(property, summary)| ReplaySummary { property, summary })
         .collect();
     Ok(to_value(&Replayed { records, summaries }))
 }

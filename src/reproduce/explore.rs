@@ -5,9 +5,11 @@
 //! proportional (CEEI) fairness found by `explore --family pps`, and discrete DRF against
 //! the DRF paper's Theorem 7.
 
+use leontief_counterexamples::explore::family::Point;
 use leontief_counterexamples::explore::{ExploreConfig, Family, MetricName, Utility};
 use leontief_counterexamples::instance_generator::GeneratorConfig;
 use leontief_counterexamples::space::Strategy;
+use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::{AssetFairness, Drf, Instance, Mechanism, Rational};
 use serde_json::Value;
 
@@ -31,6 +33,18 @@ fn explore_best(
     )
     .map_err(|e| CliError::Internal(e.to_string()))?;
     last.ok_or_else(|| CliError::Internal("explore found no record".into()))
+}
+
+/// The best record of `explore --metric M --budget B --seed 1` on `generator`'s instances.
+fn best_within(
+    mechanism: &dyn Mechanism,
+    metric: MetricName,
+    generator: GeneratorConfig,
+    budget: u64,
+) -> Result<Value, CliError> {
+    let mut cfg = ExploreConfig::new(metric, 1, generator);
+    cfg.budget = Some(budget);
+    explore_best(mechanism, &cfg)
 }
 
 /// `explore --family F --metric M --users U --resources R`: every point of the family once
@@ -73,10 +87,16 @@ fn pps_point(record: &Value) -> String {
 }
 
 fn record_value(record: &Value) -> Result<Rational, CliError> {
-    record["value"]
-        .as_str()
-        .and_then(|v| v.parse().ok())
-        .ok_or_else(|| CliError::Internal(format!("a record without a value: {record}")))
+    rational_at(&record["value"], || {
+        format!("a record without a value: {record}")
+    })
+}
+
+/// The exact number written as the string `v`; else the internal error `what` says.
+fn rational_at(v: &Value, what: impl FnOnce() -> String) -> Result<Rational, CliError> {
+    v.as_str()
+        .and_then(|t| t.parse().ok())
+        .ok_or_else(|| CliError::Internal(what()))
 }
 
 /// A record's value: the exact number when the record has one (`"exact": true`, rational or
@@ -89,12 +109,7 @@ enum RecordValue {
 impl RecordValue {
     fn of(record: &Value) -> Result<RecordValue, CliError> {
         if let Some(i) = record["interval"].as_array() {
-            let end = |k: usize| -> Result<Rational, CliError> {
-                i.get(k)
-                    .and_then(Value::as_str)
-                    .and_then(|t| t.parse::<Rational>().ok())
-                    .ok_or_else(|| CliError::Internal("interval".into()))
-            };
+            let end = |k: usize| rational_at(&i[k], || "interval".into());
             return Ok(RecordValue::Interval(end(0)?, end(1)?));
         }
         leontief_counterexamples::explore::exact::read_exact("value", &record["value"])?
@@ -138,6 +153,24 @@ impl RecordValue {
     }
 }
 
+/// A metric's evaluation on one scenario of an instance, in the given utility.
+fn metric_in(
+    mechanism: &dyn Mechanism,
+    metric: MetricName,
+    instance: Instance,
+    scenario: leontief_solver::properties::Scenario,
+    utility: Utility,
+) -> Result<leontief_counterexamples::explore::Evaluation, CliError> {
+    let c = leontief_counterexamples::candidate::Candidate::new(instance, scenario);
+    let truth = mechanism.allocate(&c.instance)?;
+    metric
+        .metric()
+        .at(&leontief_counterexamples::explore::At::new(
+            mechanism, &c, &truth, utility,
+        ))?
+        .ok_or_else(|| CliError::Internal("the scenario has no value".into()))
+}
+
 /// A metric's value on one scenario of an instance, in tasks.
 fn metric_at(
     mechanism: &dyn Mechanism,
@@ -145,37 +178,24 @@ fn metric_at(
     instance: Instance,
     scenario: leontief_solver::properties::Scenario,
 ) -> Result<Rational, CliError> {
-    metric_in(mechanism, metric, instance, scenario, Utility::Tasks)
-}
-
-/// A metric's value on one scenario of an instance, in the given utility.
-fn metric_in(
-    mechanism: &dyn Mechanism,
-    metric: MetricName,
-    instance: Instance,
-    scenario: leontief_solver::properties::Scenario,
-    utility: Utility,
-) -> Result<Rational, CliError> {
-    let c = leontief_counterexamples::candidate::Candidate::new(instance, scenario);
-    let truth = mechanism.allocate(&c.instance)?;
-    let e = metric
-        .metric()
-        .at(&leontief_counterexamples::explore::At::new(
-            mechanism, &c, &truth, utility,
-        ))?
-        .ok_or_else(|| CliError::Internal("the scenario has no value".into()))?;
-    Ok(e.value)
+    Ok(metric_in(mechanism, metric, instance, scenario, Utility::Tasks)?.value)
 }
 
 /// DRF's welfare ratio on `F(k, m)`, in dominant shares.
 fn drf_welfare_on_pps(k: usize, m: usize) -> Result<Rational, CliError> {
-    metric_in(
+    Ok(metric_in(
         &Drf::extended(),
         MetricName::WelfareRatio,
-        hogs_and_specialists(k, m)?,
+        // F(k, m): capacities 1, k users <1, ..., 1>, m users each demanding one resource.
+        Family::Pps.instance(
+            Point { n: k + m, k, m },
+            &GeneratorConfig::new(),
+            &mut SplitMix64::new(0),
+        ),
         leontief_solver::properties::Scenario::Bounded,
         Utility::DominantShare,
-    )
+    )?
+    .value)
 }
 
 /// A check that a computed value respects a source's bound.
@@ -189,9 +209,8 @@ fn bound_check(what: &str, computed: &Rational, source: &str, ok: bool) -> Check
 }
 
 pub(super) fn explore_drf_sp() -> Result<Vec<Check>, CliError> {
-    let mut cfg = ExploreConfig::new(MetricName::SpGain, 1, GeneratorConfig::new());
-    cfg.budget = Some(20_000);
-    let best = explore_best(&Drf::extended(), &cfg)?;
+    let drf = Drf::extended();
+    let best = best_within(&drf, MetricName::SpGain, GeneratorConfig::new(), 20_000)?;
     Ok(vec![Check::exact(
         "largest gain found (20,000 scenarios)",
         &record_value(&best)?,
@@ -205,12 +224,7 @@ pub(super) fn explore_drf_rm() -> Result<Vec<Check>, CliError> {
     let inst = instance_of(&case)?;
     let capacity = leontief_solver::read_numbers("after_capacity", &case["after_capacity"])?;
     // The source's loss: A's tasks after over before.
-    let tasks = |k: &str| -> Result<Rational, CliError> {
-        case[k]["A"]
-            .as_str()
-            .and_then(|v| v.parse::<Rational>().ok())
-            .ok_or_else(|| CliError::Internal(format!("drf-not-rm: {k}.A")))
-    };
+    let tasks = |k: &str| rational_at(&case[k]["A"], || format!("drf-not-rm: {k}.A"));
     let source = &tasks("tasks_after")? / &tasks("tasks")?;
     let ours = metric_at(
         &Drf::extended(),
@@ -221,9 +235,12 @@ pub(super) fn explore_drf_rm() -> Result<Vec<Check>, CliError> {
     let mut g = GeneratorConfig::new();
     g.users = 2..=2;
     g.resources = 2..=2;
-    let mut cfg = ExploreConfig::new(MetricName::RmLoss, 1, g);
-    cfg.budget = Some(5_000);
-    let found = record_value(&explore_best(&Drf::extended(), &cfg)?)?;
+    let found = record_value(&best_within(
+        &Drf::extended(),
+        MetricName::RmLoss,
+        g,
+        5_000,
+    )?)?;
     Ok(vec![
         Check::exact("rm-loss of the paper's growth", &ours, &source.to_string()),
         bound_check(
@@ -239,12 +256,7 @@ pub(super) fn explore_ceei_sp() -> Result<Vec<Check>, CliError> {
     use leontief_solver::properties::Scenario;
     let case = reference_case("ceei-not-sp")?;
     let inst = instance_of(&case)?;
-    let tasks = |v: &Value| -> Result<Rational, CliError> {
-        v["1"]
-            .as_str()
-            .and_then(|t| t.parse::<Rational>().ok())
-            .ok_or_else(|| CliError::Internal("ceei-not-sp: user 1's tasks".into()))
-    };
+    let tasks = |v: &Value| rational_at(&v["1"], || "ceei-not-sp: user 1's tasks".into());
     // The lie <16, 8> keeps user 1's CPU need, so its real tasks are the tasks it receives.
     let source = &tasks(&case["manipulation"]["tasks_under_lie"])? / &tasks(&case["tasks"])?;
     let lie = leontief_solver::read_numbers("lies.1", &case["manipulation"]["lies"]["1"])?;
@@ -255,9 +267,8 @@ pub(super) fn explore_ceei_sp() -> Result<Vec<Check>, CliError> {
         inst,
         Scenario::Lies(vec![(0, lie)]),
     )?;
-    let mut cfg = ExploreConfig::new(MetricName::SpGain, 1, GeneratorConfig::new());
-    cfg.budget = Some(20_000);
-    let best = RecordValue::of(&explore_best(&ceei, &cfg)?)?;
+    let best = best_within(&ceei, MetricName::SpGain, GeneratorConfig::new(), 20_000)?;
+    let best = RecordValue::of(&best)?;
     Ok(vec![
         Check::exact("gain of the paper's lie", &ours, &source.to_string()),
         Check {
@@ -279,17 +290,13 @@ pub(super) fn explore_asset_si() -> Result<Vec<Check>, CliError> {
     use leontief_solver::properties::Scenario;
     let case = reference_case("asset-violates-si")?;
     let inst = instance_of(&case)?;
-    let tasks: Rational = case["tasks"]["2"]
-        .as_str()
-        .and_then(|t| t.parse().ok())
-        .ok_or_else(|| CliError::Internal("asset-violates-si: tasks.2".into()))?;
+    let tasks = rational_at(&case["tasks"]["2"], || "asset-violates-si: tasks.2".into())?;
     // Half of (30, 30) runs 15 tasks of <1, 1>.
     let source = &tasks / &Rational::from(15);
     let ours = metric_at(&AssetFairness, MetricName::SiGap, inst, Scenario::Bounded)?;
     // `explore --mechanism asset --metric si-gap --budget 5000 --seed 1`.
-    let mut cfg = ExploreConfig::new(MetricName::SiGap, 1, cli_generator()?);
-    cfg.budget = Some(5_000);
-    let found = record_value(&explore_best(&AssetFairness, &cfg)?)?;
+    let found = best_within(&AssetFairness, MetricName::SiGap, cli_generator()?, 5_000)?;
+    let found = record_value(&found)?;
     Ok(vec![
         Check::exact(
             "si-gap (user 2: its tasks over its equal split's)",
@@ -306,17 +313,15 @@ pub(super) fn explore_asset_si() -> Result<Vec<Check>, CliError> {
 }
 
 pub(super) fn explore_ceei_pm() -> Result<Vec<Check>, CliError> {
-    use leontief_counterexamples::explore::Utility;
     use leontief_solver::properties::Scenario;
     let case = reference_case("ceei-not-pm")?;
     let inst = instance_of(&case)?;
     let leaving = inst
         .user_index(case["after_removing"].as_str().unwrap_or_default())
         .ok_or_else(|| CliError::Internal("ceei-not-pm: after_removing".into()))?;
-    let after: Rational = case["tasks_after"]["2"]
-        .as_str()
-        .and_then(|t| t.parse().ok())
-        .ok_or_else(|| CliError::Internal("ceei-not-pm: tasks_after.2".into()))?;
+    let after = rational_at(&case["tasks_after"]["2"], || {
+        "ceei-not-pm: tasks_after.2".into()
+    })?;
     // The source gives user 2's truthful tasks to 5 decimals: 5.35137 ± 0.000005 (read
     // exactly from the JSON number's text).
     let before = leontief_solver::read_number("tasks_approx.2", &case["tasks_approx"]["2"])?;
@@ -329,24 +334,9 @@ pub(super) fn explore_ceei_pm() -> Result<Vec<Check>, CliError> {
     let source_lo = &after / &digits("0.000005")?;
     let source_hi = &after / &digits("-0.000005")?;
     let ceei = leontief_solver::ceei::Ceei::new();
-    let c = leontief_counterexamples::candidate::Candidate::new(inst, Scenario::Remove(leaving));
-    let truth = ceei.allocate(&c.instance)?;
-    let e = MetricName::PmLoss
-        .metric()
-        .at(&leontief_counterexamples::explore::At::new(
-            &ceei,
-            &c,
-            &truth,
-            Utility::Tasks,
-        ))?
-        .ok_or_else(|| CliError::Internal("the departure has no value".into()))?;
-    let show = |lo: &Rational, hi: &Rational| {
-        format!(
-            "[{}, {}]",
-            leontief_counterexamples::explore::record::decimal(lo, 9),
-            leontief_counterexamples::explore::record::decimal(hi, 9)
-        )
-    };
+    let departure = Scenario::Remove(leaving);
+    let e = metric_in(&ceei, MetricName::PmLoss, inst, departure, Utility::Tasks)?;
+    let show = |lo: &Rational, hi: &Rational| RecordValue::Interval(lo.clone(), hi.clone()).show();
     Ok(vec![
         Check {
             what: "pm-loss of user 3 leaving (certified interval)".into(),
@@ -376,9 +366,7 @@ fn found_loss(ceei: &dyn Mechanism, source_lo: &Rational) -> Result<Check, CliEr
     let mut generator = cli_generator()?;
     generator.users = 3..=3;
     generator.resources = 2..=2;
-    let mut cfg = ExploreConfig::new(MetricName::PmLoss, 1, generator);
-    cfg.budget = Some(5_000);
-    let best = RecordValue::of(&explore_best(ceei, &cfg)?)?;
+    let best = RecordValue::of(&best_within(ceei, MetricName::PmLoss, generator, 5_000)?)?;
     let show = |x: &Rational| leontief_counterexamples::explore::record::decimal(x, 9);
     Ok(Check {
         what: "record of a cold-start run on 3 users, 2 resources (5,000 scenarios), exact".into(),
@@ -389,20 +377,6 @@ fn found_loss(ceei: &dyn Mechanism, source_lo: &Rational) -> Result<Check, CliEr
         ),
         ok: best.below(source_lo),
     })
-}
-
-/// The family `F(k, m)`: capacities 1 on `m` resources, `k` users demanding `<1, ..., 1>`
-/// and `m` users each demanding only its own resource.
-fn hogs_and_specialists(k: usize, m: usize) -> Result<Instance, CliError> {
-    let mut users: Vec<leontief_solver::User> = (0..k)
-        .map(|h| leontief_solver::User::new(format!("h{h}"), vec![1; m]))
-        .collect();
-    for j in 0..m {
-        let mut d = vec![0; m];
-        d[j] = 1;
-        users.push(leontief_solver::User::new(format!("s{j}"), d));
-    }
-    Ok(Instance::new(vec![Rational::ONE; m], users)?)
 }
 
 pub(super) fn explore_drf_welfare() -> Result<Vec<Check>, CliError> {
@@ -533,9 +507,7 @@ pub(super) fn explore_drf_discrete() -> Result<Vec<Check>, CliError> {
         let mut g = cli_generator()?;
         g.users = 2..=3;
         g.resources = resources;
-        let mut cfg = ExploreConfig::new(MetricName::DiscreteGap, 1, g);
-        cfg.budget = Some(500);
-        explore_best(&dd, &cfg)
+        best_within(&dd, MetricName::DiscreteGap, g, 500)
     };
     let one = record_value(&run(1..=1)?)?;
     let two = record_value(&run(2..=2)?)?;

@@ -50,8 +50,8 @@ use serde_json::{Map, Value};
 use leontief_solver::properties::Property;
 use leontief_solver::{Allocation, Drf, Instance, Mechanism, Rational, SolverError};
 
-use super::metric::{Applies, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject};
-use super::metric_common::{evaluate_bounded, no_scenario, Of};
+use super::metric::{Applies, At, Direction, Evaluation, Metric, MetricInfo};
+use super::metric_common::{no_scenario, Of};
 use super::MetricName;
 
 /// See the [module docs](self).
@@ -101,14 +101,11 @@ const INFO: MetricInfo = MetricInfo {
 
 impl Metric for DiscreteGap {
     fn details(&self, e: &Evaluation) -> Map<String, Value> {
-        let mut o = Map::new();
-        if let Some(k) = e.other {
-            o.insert(
-                "below".into(),
-                Value::String(e.candidate.instance.user_path(k)),
-            );
-        }
-        o
+        let below = e.other.map(|k| e.candidate.instance.user_path(k));
+        below
+            .map(|k| ("below".into(), Value::String(k)))
+            .into_iter()
+            .collect()
     }
 
     fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError> {
@@ -135,10 +132,6 @@ impl Metric for DiscreteGap {
             &d[hi] - &d[lo],
             max_task,
         )))
-    }
-
-    fn evaluate(&self, on: &Subject, ctx: &mut Ctx) -> Option<Evaluation> {
-        evaluate_bounded(self, on, ctx)
     }
 
     fn info(&self) -> &'static MetricInfo {

@@ -17,10 +17,8 @@ use leontief_solver::properties::{utility_at_truth, Gauge, Property};
 use leontief_solver::{Instance, SolverError};
 
 use super::exact;
-use super::metric::{
-    scale, spread, Applies, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject,
-};
-use super::metric_common::{bounded, evaluate_bounded, Of};
+use super::metric::{scale, spread, Applies, At, Direction, Evaluation, Metric, MetricInfo};
+use super::metric_common::{bounded, Of};
 use super::MetricName;
 
 /// See the [module docs](self).
@@ -84,10 +82,6 @@ impl Metric for Envy {
             }
             exact::best(&of, self.direction(), ratios, &tasks, None).map(Some)
         }))
-    }
-
-    fn evaluate(&self, on: &Subject, ctx: &mut Ctx) -> Option<Evaluation> {
-        evaluate_bounded(self, on, ctx)
     }
 
     fn info(&self) -> &'static MetricInfo {

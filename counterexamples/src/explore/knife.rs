@@ -59,6 +59,7 @@
 use leontief_solver::properties::Scenario;
 use leontief_solver::{Allocation, Instance, Mechanism, Rational};
 
+use super::local::q;
 use super::metric::{try_scenario, Ctx, Direction, Evaluation, Metric, Subject};
 use crate::candidate::Candidate;
 
@@ -69,44 +70,7 @@ pub const REFINED_LINES: usize = 2;
 /// final bracket).
 pub const GOLDEN_PROBES: usize = 20;
 
-fn q(p: i128, d: i128) -> Rational {
-    Rational::new(p, d).expect("nonzero denominator")
-}
-
-/// The simplest rational in `[lo, hi]` (the smallest denominator, then the smallest
-/// numerator), for `0 <= lo <= hi`: the continued-fraction walk down the Stern–Brocot tree.
-///
-/// # Example
-/// ```
-/// use leontief_counterexamples::explore::knife::simplest_between;
-/// use leontief_solver::Rational;
-/// let q = |p, d| Rational::new(p, d).unwrap();
-/// assert_eq!(simplest_between(&q(59, 100), &q(61, 100)), q(3, 5));
-/// assert_eq!(simplest_between(&q(1, 3), &q(1, 3)), q(1, 3));
-/// assert_eq!(simplest_between(&q(3, 2), &q(5, 2)), q(2, 1));
-/// ```
-///
-/// # Panics
-/// When `lo` is negative or `lo > hi`.
-pub fn simplest_between(lo: &Rational, hi: &Rational) -> Rational {
-    assert!(!lo.is_negative() && lo <= hi, "expected 0 <= lo <= hi");
-    let floor = lo.floor();
-    if floor == *lo {
-        return lo.clone();
-    }
-    let next = &floor + &Rational::ONE;
-    if next <= *hi {
-        return next;
-    }
-    // Both ends lie in (floor, floor + 1): x = floor + 1/y with y in [1/(hi − floor),
-    // 1/(lo − floor)], and the simplest x has the simplest y.
-    let y_lo = (hi - &floor).recip().expect("hi > floor");
-    let y_hi = (lo - &floor).recip().expect("lo > floor");
-    &floor
-        + &simplest_between(&y_lo, &y_hi)
-            .recip()
-            .expect("y >= 1 is positive")
-}
+pub use crate::prove::witness::simplest_between;
 
 /// The simplest rational within `w/32` of `x`, kept strictly inside `(a, b)` (`w = b − a`;
 /// `x` itself when the window holds nothing simpler inside).

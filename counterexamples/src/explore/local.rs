@@ -13,7 +13,8 @@
 use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::{Instance, Rational, User};
 
-fn q(p: i128, d: i128) -> Rational {
+/// The rational `p / d` of nonzero `d`.
+pub(super) fn q(p: i128, d: i128) -> Rational {
     Rational::new(p, d).expect("nonzero denominator")
 }
 

@@ -69,15 +69,6 @@ pub struct Evaluation {
 }
 
 impl Evaluation {
-    /// The value the optimizer compares: the certified end that is worst for the claim
-    /// (`lo` when maximizing, `hi` when minimizing), so a record never rests on error.
-    pub fn objective(&self, direction: Direction) -> &Rational {
-        match direction {
-            Direction::Max => &self.lo,
-            Direction::Min => &self.hi,
-        }
-    }
-
     /// The exact value as a real algebraic number, when it is known: the algebraic value,
     /// or the rational value of exact answers.
     pub fn exact_value(&self) -> Option<RealAlgebraic> {
@@ -280,17 +271,9 @@ impl MetricInfo {
 pub trait Metric: Sync {
     /// What it measures, in which direction, and how its record is shaped.
     fn info(&self) -> &'static MetricInfo;
-    /// See [`MetricInfo::id`].
-    fn id(&self) -> MetricName {
-        self.info().id
-    }
     /// Its command-line name.
     fn name(&self) -> &'static str {
-        self.id().name()
-    }
-    /// See [`MetricInfo::description`].
-    fn description(&self) -> &'static str {
-        self.info().description
+        self.info().id.name()
     }
     /// See [`MetricInfo::direction`].
     fn direction(&self) -> Direction {
@@ -299,26 +282,6 @@ pub trait Metric: Sync {
     /// See [`MetricInfo::property`].
     fn property(&self) -> Property {
         self.info().property
-    }
-    /// See [`MetricInfo::default_utility`].
-    fn default_utility(&self) -> Utility {
-        self.info().default_utility
-    }
-    /// See [`MetricInfo::uses_utility`].
-    fn uses_utility(&self) -> bool {
-        self.info().uses_utility
-    }
-    /// See [`MetricInfo::per_user`].
-    fn per_user(&self) -> bool {
-        self.info().per_user
-    }
-    /// See [`MetricInfo::compared`].
-    fn compared(&self) -> &'static str {
-        self.info().compared
-    }
-    /// See [`MetricInfo::one_is_neutral`].
-    fn one_is_neutral(&self) -> bool {
-        self.info().one_is_neutral
     }
     /// Witness fields beyond the common ones (e.g. the node of `sg-deficit`, the second
     /// user of `discrete-gap`), recomputed from the evaluation; none by default.
@@ -345,8 +308,11 @@ pub trait Metric: Sync {
     /// A scenario that does not fit, or a mechanism failure.
     fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError>;
     /// The best value over the scenarios this metric tries on the subject's instance (see
-    /// each metric's docs); `None` when none has a value.
-    fn evaluate(&self, on: &Subject, ctx: &mut Ctx) -> Option<Evaluation>;
+    /// each metric's docs); `None` when none has a value. By default the instance alone, for
+    /// a metric that takes no scenario.
+    fn evaluate(&self, on: &Subject, ctx: &mut Ctx) -> Option<Evaluation> {
+        super::metric_common::evaluate_bounded(self.info().id.metric(), on, ctx)
+    }
 }
 
 /// One scenario to measure: the mechanism, the instance with the scenario, the mechanism's
@@ -458,6 +424,17 @@ pub(crate) struct Spread {
     pub hi: Rational,
 }
 
+impl Spread {
+    /// A quantity known exactly: `lo = value = hi`.
+    pub(crate) fn exact(value: Rational) -> Spread {
+        Spread {
+            lo: value.clone(),
+            hi: value.clone(),
+            value,
+        }
+    }
+}
+
 /// `f(x_i)` for a non-decreasing `f`, with `[f(x_i − e_i), f(x_i + e_i)]` from the answer's
 /// error bound (`Allocation::error_bound`; task counts below 0 are clamped to 0); `None`
 /// when the answer's error is unbounded.
@@ -470,11 +447,7 @@ pub(crate) fn spread(
     let e = x.error_bound(i)?;
     let value = f(t);
     if e.is_zero() {
-        return Some(Spread {
-            lo: value.clone(),
-            hi: value.clone(),
-            value,
-        });
+        return Some(Spread::exact(value));
     }
     let low = (t - &e).max(Rational::ZERO);
     Some(Spread {

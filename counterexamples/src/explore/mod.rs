@@ -231,7 +231,7 @@ impl ExploreConfig {
     pub fn new(metric: MetricName, seed: u64, generator: GeneratorConfig) -> Self {
         ExploreConfig {
             metric,
-            utility: metric.metric().default_utility(),
+            utility: metric.metric().info().default_utility,
             seed,
             generator,
             values: default_values(),
@@ -253,7 +253,7 @@ impl ExploreConfig {
 }
 
 /// Counters of a run, also passed to the progress callback after every batch.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ExploreSummary {
     /// Seed units examined.
@@ -418,11 +418,11 @@ impl<'a> Evaluator<'a> {
 
 /// A unit the driver never lists (past the end of the space), asked for anyway: an error.
 fn past_the_end(unit: u64) -> Found {
-    Found {
-        scenarios: 0,
-        errors: vec![format!("unit {unit}: past the end of the space")],
-        best: None,
-    }
+    Found::new(
+        0,
+        vec![format!("unit {unit}: past the end of the space")],
+        None,
+    )
 }
 
 impl RoundEvaluator for Evaluator<'_> {
@@ -443,13 +443,7 @@ fn evaluate_one(
 ) -> Found {
     let truth = match mechanism.allocate(instance) {
         Ok(x) => x,
-        Err(e) => {
-            return Found {
-                scenarios: 1,
-                errors: vec![e.to_string()],
-                best: None,
-            }
-        }
+        Err(e) => return Found::new(1, vec![e.to_string()], None),
     };
     let mut ctx = Ctx::new(&cfg.values, grid, rng, cfg.utility);
     ctx.climb_steps = cfg.climb_steps;
@@ -468,11 +462,7 @@ fn evaluate_one(
         truth: &truth,
     };
     let best = cfg.metric.metric().evaluate(&on, &mut ctx);
-    Found {
-        scenarios: ctx.scenarios + 1,
-        errors: ctx.errors,
-        best,
-    }
+    Found::new(ctx.scenarios + 1, ctx.errors, best)
 }
 
 /// The random stream of local task `task` of round `round` (shard-specific).
@@ -600,7 +590,7 @@ impl State<'_> {
 
     fn add_elite(&mut self, e: &Evaluation) {
         let d = self.direction();
-        if self.cfg.metric.metric().one_is_neutral() && e.lo <= Rational::ONE {
+        if self.cfg.metric.info().one_is_neutral && e.lo <= Rational::ONE {
             // Nothing found there: restarting from it is sampling again, at a higher price.
             return;
         }
@@ -744,18 +734,7 @@ pub fn explore_with(
     let mut st = State {
         mechanism,
         cfg,
-        summary: ExploreSummary {
-            units: 0,
-            evaluations: 0,
-            scenarios: 0,
-            improvements: 0,
-            errors: 0,
-            error_messages: Vec::new(),
-            elapsed: Duration::ZERO,
-            stop: None,
-            best: None,
-            first_violation: None,
-        },
+        summary: ExploreSummary::default(),
         record: None,
         elites: Vec::new(),
         start: Instant::now(),

@@ -66,6 +66,7 @@ use super::metric::{scale, spread, At, Ctx, Direction, Evaluation, Metric, Metri
 use super::metric_common::{needs, Of};
 use super::MetricName;
 use super::{exact, knife};
+use crate::search::moved_entry;
 use crate::space::{grid_values, GridVectors, VectorOrder};
 
 /// See the [module docs](self).
@@ -188,17 +189,7 @@ fn neighbour(
         .filter(|&k| cap[k].is_positive())
         .map(|k| &user.demand[k] / &cap[k])
         .max()?;
-    let unit = &mu * &cap[j];
-    let half = Rational::new(1, 2).expect("nonzero");
-    let d = &user.demand[j];
-    let value = match rng.range(0, 4) {
-        0 => Rational::ZERO,
-        1 => d * &Rational::from(2),
-        2 => d * &half,
-        3 => d + &(&unit * &half),
-        _ if values.is_empty() => return None,
-        _ => &values[rng.range(0, values.len() as u64 - 1) as usize] * &unit,
-    };
+    let value = moved_entry(&user.demand[j], &(&mu * &cap[j]), values, rng)?;
     let mut next = user.clone();
     next.demand[j] = value;
     next.cap = None;

@@ -36,7 +36,7 @@ use leontief_solver::{read_numbers, Allocation, Instance, Mechanism, Rational, S
 use super::metric::{At, Evaluation, ExactTasks, Metric, Utility};
 use super::MetricName;
 use crate::candidate::Candidate;
-use crate::doc::{self, ByName};
+use crate::doc::{self, field, text, ByName};
 
 /// `x` rounded to `places` decimal places, half to even, computed exactly (no floating
 /// point), trailing zeros dropped.
@@ -78,24 +78,14 @@ pub fn decimal(x: &Rational, places: u32) -> String {
     }
 }
 
-fn tasks_by_user<'a>(inst: &Instance, users: &[usize], x: &'a Allocation) -> ByName<Number<'a>> {
-    users
-        .iter()
-        .enumerate()
-        .map(|(k, &i)| (inst.user_path(i), Number::Rational(&x.tasks[k])))
-        .collect()
-}
-
-/// The exact task counts `x` by user name, as [`tasks_by_user`].
-fn exact_tasks_by_user<'a>(
+/// Task counts by user name: user `users[k]`'s is the `k`-th of `tasks`.
+fn by_user<'a>(
     inst: &Instance,
     users: &[usize],
-    x: &'a [ExactNumber],
+    tasks: impl Iterator<Item = Number<'a>>,
 ) -> ByName<Number<'a>> {
-    users
-        .iter()
-        .zip(x)
-        .map(|(&i, t)| (inst.user_path(i), Number::Exact(t)))
+    (users.iter().zip(tasks))
+        .map(|(&i, t)| (inst.user_path(i), t))
         .collect()
 }
 
@@ -276,7 +266,7 @@ fn document<'a>(
     let mut after_inst = None;
     let algebraic = e.algebraic.as_deref();
     let mut w = WitnessDoc {
-        user: m.per_user().then(|| inst.user_path(e.user)),
+        user: m.info().per_user.then(|| inst.user_path(e.user)),
         numerator: algebraic.map_or(Number::Rational(&e.numerator), |a| {
             Number::Exact(&a.numerator)
         }),
@@ -291,8 +281,8 @@ fn document<'a>(
         details: m.details(e),
         starvation: None,
         allocation_before: match algebraic {
-            Some(a) => exact_tasks_by_user(inst, &all, &a.before),
-            None => tasks_by_user(inst, &all, &e.before),
+            Some(a) => by_user(inst, &all, a.before.iter().map(Number::Exact)),
+            None => by_user(inst, &all, e.before.tasks.iter().map(Number::Rational)),
         },
         tolerance_before: e.before.tolerance.as_ref().filter(|_| algebraic.is_none()),
         compared: None,
@@ -336,10 +326,14 @@ fn document<'a>(
     if let Some(after) = &e.after {
         let after_inst = after_inst.as_ref().unwrap_or(inst);
         let answer = match algebraic.and_then(|a| a.after.as_deref()) {
-            Some(exact) => exact_tasks_by_user(after_inst, &after_users, exact),
-            None => tasks_by_user(after_inst, &after_users, after),
+            Some(exact) => by_user(after_inst, &after_users, exact.iter().map(Number::Exact)),
+            None => by_user(
+                after_inst,
+                &after_users,
+                after.tasks.iter().map(Number::Rational),
+            ),
         };
-        w.compared = Some(ByName(vec![(m.compared().to_string(), answer)]));
+        w.compared = Some(ByName(vec![(m.info().compared.to_string(), answer)]));
         w.tolerance_after = after.tolerance.as_ref().filter(|_| algebraic.is_none());
     }
     RecordDoc {
@@ -372,17 +366,6 @@ fn exact_decimal(x: &ExactNumber, places: u32) -> Option<String> {
         .ok()?;
     let trimmed = fixed.trim_end_matches('0').trim_end_matches('.');
     Some(trimmed.to_string())
-}
-
-fn field<'a>(v: &'a Value, key: &str) -> Result<&'a Value, SolverError> {
-    v.get(key)
-        .ok_or_else(|| SolverError::invalid(key, "missing"))
-}
-
-fn text<'a>(v: &'a Value, key: &str) -> Result<&'a str, SolverError> {
-    field(v, key)?
-        .as_str()
-        .ok_or_else(|| SolverError::invalid(key, "expected a string"))
 }
 
 /// The metric, the utility and the candidate (instance and scenario) of a record.

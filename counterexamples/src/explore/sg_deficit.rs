@@ -56,8 +56,8 @@ use leontief_solver::properties::allocation::share_guarantee_violations;
 use leontief_solver::properties::Property;
 use leontief_solver::{Allocation, Instance, Rational, SolverError};
 
-use super::metric::{Applies, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject};
-use super::metric_common::{evaluate_bounded, no_scenario, Of};
+use super::metric::{Applies, At, Direction, Evaluation, Metric, MetricInfo};
+use super::metric_common::{no_scenario, Of};
 use super::MetricName;
 
 /// See the [module docs](self).
@@ -118,12 +118,11 @@ const INFO: MetricInfo = MetricInfo {
 
 impl Metric for SgDeficit {
     fn details(&self, e: &Evaluation) -> Map<String, Value> {
-        let mut o = Map::new();
         let inst = &e.candidate.instance;
-        if let Some((v, _, _)) = least_node(inst, &e.before) {
-            o.insert("node".into(), Value::String(inst.hierarchy().path(v)));
-        }
-        o
+        let node = least_node(inst, &e.before).map(|(v, _, _)| inst.hierarchy().path(v));
+        node.map(|v| ("node".into(), Value::String(v)))
+            .into_iter()
+            .collect()
     }
 
     fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError> {
@@ -138,10 +137,6 @@ impl Metric for SgDeficit {
         };
         let of = Of::new(candidate, truth, None);
         Ok(Some(of.exact_ratio(0, None, share, g)))
-    }
-
-    fn evaluate(&self, on: &Subject, ctx: &mut Ctx) -> Option<Evaluation> {
-        evaluate_bounded(self, on, ctx)
     }
 
     fn info(&self) -> &'static MetricInfo {

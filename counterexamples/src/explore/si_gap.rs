@@ -10,21 +10,16 @@
 
 use leontief_solver::properties::allocation::equal_split;
 use leontief_solver::properties::{utility_at_truth, Property};
-use leontief_solver::{Instance, Rational, SolverError};
+use leontief_solver::SolverError;
 
 use super::metric::{
-    scale, spread, Applies, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Spread, Subject,
+    scale, spread, Applies, At, Direction, Evaluation, Metric, MetricInfo, Spread,
 };
-use super::metric_common::{bounded, evaluate_bounded, Of};
+use super::metric_common::{bounded, Of};
 use super::MetricName;
 
 /// See the [module docs](self).
 pub struct SiGap;
-
-/// User `i`'s utility from the bundle `split` (its true demand and cap).
-pub(crate) fn utility_of_bundle(instance: &Instance, i: usize, split: &[Rational]) -> Rational {
-    instance.utility(i, split)
-}
 
 /// What the metric measures, in which direction, and how its record is shaped.
 const INFO: MetricInfo = MetricInfo {
@@ -52,19 +47,11 @@ impl Metric for SiGap {
             let Some(have) = spread(truth, i, |t| &utility_at_truth(inst, i, t) * &s) else {
                 continue;
             };
-            let due = &utility_of_bundle(inst, i, split) * &s;
-            let due = Spread {
-                value: due.clone(),
-                lo: due.clone(),
-                hi: due,
-            };
+            // Its utility from its split's bundle (its true demand and cap).
+            let due = Spread::exact(&inst.utility(i, split) * &s);
             of.keep_ratio(&mut best, self.direction(), i, None, &have, &due);
         }
         Ok(best)
-    }
-
-    fn evaluate(&self, on: &Subject, ctx: &mut Ctx) -> Option<Evaluation> {
-        evaluate_bounded(self, on, ctx)
     }
 
     fn info(&self) -> &'static MetricInfo {

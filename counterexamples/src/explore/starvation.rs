@@ -453,7 +453,6 @@ impl Metric for Starvation {
     }
 
     fn evaluate(&self, on: &Subject, ctx: &mut Ctx) -> Option<Evaluation> {
-        let _instance = on.instance;
         let mut best = None;
         let mut seeds = Vec::with_capacity(SEEDS + 1);
         if let Some(Scenario::Churn(s)) = ctx.hint {

@@ -69,8 +69,8 @@ use leontief_solver::welfare::{best_fair_welfare, utilitarian_optimum, welfare};
 use leontief_solver::{Allocation, Instance, Rational, SolverError};
 
 use super::exact;
-use super::metric::{At, Ctx, Direction, Evaluation, Metric, MetricInfo, Spread, Subject, Utility};
-use super::metric_common::{evaluate_bounded, no_scenario, Of};
+use super::metric::{At, Direction, Evaluation, Metric, MetricInfo, Spread, Utility};
+use super::metric_common::{no_scenario, Of};
 use super::MetricName;
 
 /// See the [module docs](self): the welfare of a benchmark allocation over the mechanism's.
@@ -126,12 +126,7 @@ fn against(
     let inst = &candidate.instance;
     let exact = truth.tolerance.is_none();
     let w = if exact {
-        let w = welfare(inst, truth, utility)?;
-        Spread {
-            value: w.clone(),
-            lo: w.clone(),
-            hi: w,
-        }
+        Spread::exact(welfare(inst, truth, utility)?)
     } else {
         // An approximate answer's welfare is known to lie in an interval: the ratio is
         // certified by its ends, never taken from the computed numbers alone.
@@ -226,9 +221,5 @@ impl Metric for WelfareRatio {
                 }
             })
         })
-    }
-
-    fn evaluate(&self, on: &Subject, ctx: &mut Ctx) -> Option<Evaluation> {
-        evaluate_bounded(self, on, ctx)
     }
 }

@@ -94,9 +94,7 @@ fn scenario_doc<'a>(instance: &Instance, s: &'a Scenario) -> ScenarioDoc<'a> {
         // The joiner as the instance form writes the last user of the larger instance (its
         // pool named by path).
         Scenario::Join(u) => {
-            let mut users = instance.users().to_vec();
-            users.push(u.clone());
-            match instance.with_users(users) {
+            match super::pm_loss::joined(instance, u) {
                 Ok(larger) => ScenarioDoc::Join {
                     join: Some(larger.to_json()),
                     error: None,

@@ -178,14 +178,7 @@ pub fn script(statement: &Statement, truth: &Shape) -> Script {
             };
             let y: Vec<String> = (1..n).map(|i| s.real(&format!("y_{}", i + 1))).collect();
             statement.encode(&mut s, &smaller, &y, &Shape::Any, "l");
-            match &statement.goal {
-                Goal::PmLoss(c) => {
-                    let c = statement.bound_term(&mut s, c);
-                    s.assert(binary(">", &x[1], "0.0"));
-                    s.assert(binary("<", &y[0], &mul(&c, &x[1])));
-                }
-                _ => s.assert(binary("<", &y[0], &x[1])),
-            }
+            assert_loss(statement, &mut s, &x[1], &y[0]);
         }
         Goal::Property(Property::Rm) | Goal::RmLoss(_) => {
             // Capacity r grows from 1 to 1 / k_r; measured in units of the grown capacity,
@@ -215,14 +208,7 @@ pub fn script(statement: &Statement, truth: &Shape) -> Script {
             encode_unnormalised(statement, &mut s, &grown, &y);
             // u1's utility is its tasks before and after: it loses when y_1 < x_1, and keeps
             // less than c times its utility when y_1 < c x_1 (with x_1 > 0).
-            match &statement.goal {
-                Goal::RmLoss(c) => {
-                    let c = statement.bound_term(&mut s, c);
-                    s.assert(binary(">", &x[0], "0.0"));
-                    s.assert(binary("<", &y[0], &mul(&c, &x[0])));
-                }
-                _ => s.assert(binary("<", &y[0], &x[0])),
-            }
+            assert_loss(statement, &mut s, &x[0], &y[0]);
         }
         Goal::WelfareRatio(c) => {
             // Some feasible z with Σ z > c Σ x: the optimum exceeds c times the welfare
@@ -245,6 +231,19 @@ pub fn script(statement: &Statement, truth: &Shape) -> Script {
         _ => {}
     }
     s
+}
+
+/// Asserts a loss of the user whose utility is `before` and then `after` (its tasks): `after
+/// < before` for a property, `after < c before` with `before > 0` for a bound `c` on a loss.
+fn assert_loss(statement: &Statement, s: &mut Script, before: &str, after: &str) {
+    match &statement.goal {
+        Goal::PmLoss(c) | Goal::RmLoss(c) => {
+            let c = statement.bound_term(s, c);
+            s.assert(binary(">", before, "0.0"));
+            s.assert(binary("<", after, &mul(&c, before)));
+        }
+        _ => s.assert(binary("<", after, before)),
+    }
 }
 
 /// Asserts that `tasks` is the mechanism's answer on `profile`, whose capacities are 1 but

@@ -194,21 +194,13 @@ impl CrossCheck {
         let skipped = self.skipped.as_deref();
         let answered = skipped.is_none();
         CrossCheckDoc {
-            solver: format!("{} {}", self.solver.name, self.solver.version),
+            solver: self.solver.to_string(),
             skipped,
             agreed: answered.then(|| self.agreed()),
             open: answered.then(|| self.open()),
             disagreed: answered.then(|| self.disagreed()),
             disagreement,
         }
-    }
-}
-
-fn answer_name(answer: &Answer) -> &'static str {
-    match answer {
-        Answer::Sat(_) => "sat",
-        Answer::Unsat => "unsat",
-        Answer::Unknown(_) => "unknown",
     }
 }
 
@@ -460,7 +452,7 @@ impl Proof {
     /// The JSON answer: the statement and its domain, the verdict, every case (status,
     /// seconds, solver), the open cases or the counterexample.
     pub fn to_json(&self, statement: &Statement) -> Value {
-        let solver = format!("{} {}", self.solver.name, self.solver.version);
+        let solver = self.solver.to_string();
         let rests_on = match &self.verdict {
             Verdict::Proved => format!(
                 "{}; the normal form (docs/theory.md §6.1), {} and the case split's coverage \
@@ -479,11 +471,7 @@ impl Proof {
             ),
             Verdict::Unknown(_) => "nothing: some cases are open".to_string(),
         };
-        let checked: std::collections::HashMap<usize, &CheckedCase> = self
-            .cross_check
-            .iter()
-            .flat_map(|c| c.cases.iter().map(|k| (k.index, k)))
-            .collect();
+        let checked = self.checked_cases();
         let cases = self
             .cases
             .iter()
@@ -498,7 +486,7 @@ impl Proof {
                     _ => None,
                 },
                 cross_check: checked.get(&c.index).map(|k| SecondDoc {
-                    status: answer_name(&k.answer),
+                    status: (&k.answer).into(),
                     seconds: milliseconds(k.seconds),
                     reason: match &k.answer {
                         Answer::Unknown(reason) => Some(reason.as_str()),
@@ -527,19 +515,25 @@ impl Proof {
         })
     }
 
+    /// The second solver's answer on each case it checked, by case number.
+    fn checked_cases(&self) -> std::collections::HashMap<usize, &CheckedCase> {
+        (self.cross_check.iter())
+            .flat_map(|c| c.cases.iter().map(|k| (k.index, k)))
+            .collect()
+    }
+
     /// Who answered `unsat` in every case of a `proved` verdict: the solver, and the
     /// cross-checking one when it agreed on every case.
     fn solvers_answering(&self) -> String {
-        let first = format!("{} {}", self.solver.name, self.solver.version);
+        let first = &self.solver;
         match &self.cross_check {
             Some(check) if check.agreed() => format!(
-                "{first} and {} {} each answering unsat in every case",
-                check.solver.name, check.solver.version
+                "{first} and {} each answering unsat in every case",
+                check.solver
             ),
             Some(check) if check.skipped.is_none() => format!(
-                "{first} answering unsat in every case ({} {} left case(s) {} undecided)",
-                check.solver.name,
-                check.solver.version,
+                "{first} answering unsat in every case ({} left case(s) {} undecided)",
+                check.solver,
                 list(&check.open())
             ),
             _ => format!("{first} answering unsat in every case"),
@@ -552,13 +546,11 @@ impl Proof {
         let disagreed = check.disagreed();
         (!disagreed.is_empty()).then(|| {
             format!(
-                "{} {} answered sat on case(s) {} that {} {} answered unsat: one of the two \
+                "{} answered sat on case(s) {} that {} answered unsat: one of the two \
                  solvers is wrong",
-                check.solver.name,
-                check.solver.version,
+                check.solver,
                 list(&disagreed),
-                self.solver.name,
-                self.solver.version
+                self.solver
             )
         })
     }
@@ -570,29 +562,23 @@ impl Proof {
             statement.describe(),
             self.verdict.name()
         );
-        let checked: std::collections::HashMap<usize, &CheckedCase> = self
-            .cross_check
-            .iter()
-            .flat_map(|c| c.cases.iter().map(|k| (k.index, k)))
-            .collect();
+        let checked = self.checked_cases();
         for c in &self.cases {
             let second = match (checked.get(&c.index), &self.cross_check) {
                 (Some(k), Some(check)) => format!(
-                    "  {} {} {:<8} {:>9.3} s",
-                    check.solver.name,
-                    check.solver.version,
-                    answer_name(&k.answer),
+                    "  {} {:<8} {:>9.3} s",
+                    check.solver,
+                    <&str>::from(&k.answer),
                     k.seconds
                 ),
                 _ => String::new(),
             };
             out += &format!(
-                "  case {:>3} {:<8} {:>9.3} s  {} {}{}  {}\n",
+                "  case {:>3} {:<8} {:>9.3} s  {}{}  {}\n",
                 c.index,
                 c.status.name(),
                 c.seconds,
-                self.solver.name,
-                self.solver.version,
+                self.solver,
                 second,
                 c.label
             );
@@ -605,7 +591,7 @@ impl Proof {
             }
         }
         if let Some(check) = &self.cross_check {
-            let name = format!("{} {}", check.solver.name, check.solver.version);
+            let name = &check.solver;
             out += &match (self.disagreement(), &check.skipped) {
                 (Some(text), _) => format!("CROSS-CHECK DISAGREES: {text}\n"),
                 (None, Some(why)) => format!("cross-check ({name}) skipped: {why}\n"),

@@ -213,6 +213,13 @@ pub struct Solver {
     pub kind: SolverKind,
 }
 
+/// `name version`, as answers name the solver.
+impl std::fmt::Display for Solver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {}", self.name, self.version)
+    }
+}
+
 /// How the solver is found when no path is given: this environment variable, then `z3` on
 /// `PATH`.
 pub const SOLVER_ENV: &str = "LEONTIEF_Z3";
@@ -440,8 +447,9 @@ impl Solver {
     }
 }
 
-/// The solver's answer to one query.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The solver's answer to one query (named `sat`, `unsat`, `unknown`).
+#[derive(Debug, Clone, PartialEq, Eq, strum::IntoStaticStr)]
+#[strum(serialize_all = "lowercase")]
 pub enum Answer {
     /// Satisfiable, with the reported variables' values (exact, or decimal approximations of
     /// algebraic numbers).

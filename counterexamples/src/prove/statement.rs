@@ -18,7 +18,7 @@ use leontief_solver::{Rational, SolverError};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::explore::MetricName;
+use crate::explore::{Direction, MetricName};
 
 use super::smt::{binary, constant, polynomial, Script};
 use super::{goals, ProveError};
@@ -183,16 +183,27 @@ impl Goal {
                 format!("expected a positive ratio, found {bound}"),
             ));
         }
-        match self {
-            Goal::SpGain(_) => Ok(Goal::SpGain(bound)),
-            Goal::GspGain(_) => Ok(Goal::GspGain(bound)),
-            Goal::PmLoss(_) => Ok(Goal::PmLoss(bound)),
-            Goal::RmLoss(_) => Ok(Goal::RmLoss(bound)),
-            Goal::WelfareRatio(_) => Ok(Goal::WelfareRatio(bound)),
-            Goal::Property(p) => Err(SolverError::invalid(
+        if let Goal::Property(p) = self {
+            return Err(SolverError::invalid(
                 "--bound",
                 format!("{p} is a property, with no constant"),
-            )),
+            ));
+        }
+        let metric = self.bounded().map(|(metric, _)| metric);
+        Ok(metric
+            .and_then(|m| Goal::bounding(m, bound))
+            .unwrap_or_else(|| self.clone()))
+    }
+
+    /// The metric bounded and its constant; `None` for a property.
+    pub fn bounded(&self) -> Option<(MetricName, &Rational)> {
+        match self {
+            Goal::Property(_) => None,
+            Goal::SpGain(c) => Some((MetricName::SpGain, c)),
+            Goal::GspGain(c) => Some((MetricName::GspGain, c)),
+            Goal::PmLoss(c) => Some((MetricName::PmLoss, c)),
+            Goal::RmLoss(c) => Some((MetricName::RmLoss, c)),
+            Goal::WelfareRatio(c) => Some((MetricName::WelfareRatio, c)),
         }
     }
 
@@ -503,47 +514,26 @@ impl Statement {
 
     /// The property whose violation a counterexample is (`sp` for `sp-gain`).
     pub fn property(&self) -> Property {
+        // As explore's metrics say: whole-allocation measures take Pareto efficiency's
+        // place, and a gsp-gain above c >= 1 is a strict gain with no liar worse off.
         match &self.goal {
             Goal::Property(p) => *p,
-            Goal::SpGain(_) => Property::Sp,
-            // Whole-allocation measures take Pareto efficiency's place (as in explore).
-            Goal::WelfareRatio(_) => Property::Po,
-            Goal::PmLoss(_) => Property::Pm,
-            Goal::RmLoss(_) => Property::Rm,
-            // A gain above c >= 1 is a strict gain with no liar worse off.
-            Goal::GspGain(_) => Property::GspStrong,
+            goal => goal
+                .bounded()
+                .map_or(Property::Po, |(metric, _)| metric.metric().property()),
         }
     }
 
     /// One line: what is claimed, on which domain.
     pub fn describe(&self) -> String {
-        let claim = match &self.goal {
-            Goal::Property(p) => format!("{} has {p}", self.mechanism.name()),
-            Goal::SpGain(c) => format!(
-                "{} has sp-gain <= {}",
-                self.mechanism.name(),
-                self.bound_text(c)
-            ),
-            Goal::WelfareRatio(c) => format!(
-                "{} has welfare-ratio <= {}",
-                self.mechanism.name(),
-                self.bound_text(c)
-            ),
-            Goal::PmLoss(c) => format!(
-                "{} has pm-loss >= {}",
-                self.mechanism.name(),
-                self.bound_text(c)
-            ),
-            Goal::RmLoss(c) => format!(
-                "{} has rm-loss >= {}",
-                self.mechanism.name(),
-                self.bound_text(c)
-            ),
-            Goal::GspGain(c) => format!(
-                "{} has gsp-gain <= {}",
-                self.mechanism.name(),
-                self.bound_text(c)
-            ),
+        let claim = match self.goal.bounded() {
+            Some((metric, c)) => {
+                let at_most = metric.metric().direction() == Direction::Max;
+                let relation = if at_most { "<=" } else { ">=" };
+                let c = self.bound_text(c);
+                format!("{} has {metric} {relation} {c}", self.mechanism.name())
+            }
+            None => format!("{} has {}", self.mechanism.name(), self.property()),
         };
         format!(
             "{claim} for every instance with {} users and {} resources ({}{}{}{})",
@@ -577,13 +567,9 @@ impl Statement {
 
     /// The statement and its domain as a document ([`Statement::to_json`]'s fields).
     pub(crate) fn document(&self) -> StatementDoc<'_> {
-        let (property, metric, bound) = match &self.goal {
-            Goal::Property(p) => (Some(p.name()), None, None),
-            Goal::SpGain(c) => (None, Some("sp-gain"), Some(c)),
-            Goal::WelfareRatio(c) => (None, Some("welfare-ratio"), Some(c)),
-            Goal::PmLoss(c) => (None, Some("pm-loss"), Some(c)),
-            Goal::RmLoss(c) => (None, Some("rm-loss"), Some(c)),
-            Goal::GspGain(c) => (None, Some("gsp-gain"), Some(c)),
+        let (property, metric, bound) = match self.goal.bounded() {
+            None => (Some(self.property().name()), None, None),
+            Some((metric, c)) => (None, Some(metric.name()), Some(c)),
         };
         let weights = if self.mechanism.on_every_tree() {
             "the leaves' guaranteed shares: any positive (every tree, docs/theory.md §6.10)"

@@ -10,11 +10,11 @@
 
 use std::collections::HashMap;
 
-use leontief_solver::properties::{utility_at_truth, utility_of_report, Scenario};
+use leontief_solver::properties::Scenario;
 use leontief_solver::{Instance, Rational, User};
 use serde_json::Value;
 
-use super::statement::{Goal, Statement};
+use super::statement::Statement;
 use crate::candidate::{evaluate, Candidate};
 use crate::explore::{At, MetricName, Utility};
 use crate::mechanisms::by_name;
@@ -198,63 +198,32 @@ fn rederive(statement: &Statement, values: &HashMap<String, Rational>) -> Result
     let violation = evaluate(mechanism.as_ref(), property, &candidate)
         .map_err(|e| format!("re-derivation: {e}"))?
         .ok_or_else(|| format!("{} does not violate {property} here", mechanism.name()))?;
-    let gain = match &statement.goal {
-        Goal::SpGain(bound) => {
-            let inst = &candidate.instance;
-            let Scenario::Lies(lies) = &candidate.scenario else {
-                return Err("no lie".into());
-            };
-            let (liar, report) = &lies[0];
-            let truth = mechanism.allocate(inst).map_err(|e| e.to_string())?;
-            let lied = inst
-                .with_reports(lies)
-                .and_then(|l| mechanism.allocate(&l))
-                .map_err(|e| e.to_string())?;
-            if truth.tolerance.is_some() || lied.tolerance.is_some() {
-                return Err("the mechanism's answer is not exact here".into());
-            }
-            let before = utility_at_truth(inst, *liar, &truth.tasks[*liar]);
-            let after = utility_of_report(inst, *liar, &lied.tasks[*liar], report);
-            let gain = after
-                .checked_div(&before)
-                .ok_or_else(|| "the liar has nothing at the truth".to_string())?;
-            if gain <= *bound {
-                return Err(format!("gain {gain} is not above {bound}"));
-            }
-            Some(gain)
-        }
-        Goal::GspGain(bound) => {
+    // A bound on a gain: the gain by explore's metric, in tasks.
+    let gain = match statement.goal.bounded() {
+        Some((metric, bound)) => {
             let truth = mechanism
                 .allocate(&candidate.instance)
                 .map_err(|e| e.to_string())?;
-            let e = MetricName::GspGain
-                .metric()
-                .at(&At::new(
-                    mechanism.as_ref(),
-                    &candidate,
-                    &truth,
-                    Utility::Tasks,
-                ))
+            let at = At::new(mechanism.as_ref(), &candidate, &truth, Utility::Tasks);
+            let e = (metric.metric().at(&at))
                 .map_err(|e| format!("re-derivation: {e}"))?
-                .ok_or("no gsp-gain here")?;
-            // An approximate answer's gain counts by the least it can be.
+                .ok_or(format!("no {metric} here"))?;
+            // A single liar's gain is taken from exact answers alone; a coalition's, from an
+            // approximate answer too, by the least it can be.
+            if metric == MetricName::SpGain && !e.exact {
+                return Err("the mechanism's answer is not exact here".into());
+            }
             if e.lo <= *bound {
                 return Err(format!("gain {} is not above {bound}", e.lo));
             }
-            Some(e.value)
+            Some((metric, e.value))
         }
-        Goal::Property(_) | Goal::WelfareRatio(_) | Goal::PmLoss(_) | Goal::RmLoss(_) => None,
+        None => None,
     };
     let mut record = Record::new(mechanism.name(), property, candidate, violation);
     record.strategy = Some("prove".into());
     Ok(match gain {
-        Some(gain) => {
-            let metric = match statement.goal {
-                Goal::GspGain(_) => "gsp-gain",
-                _ => "sp-gain",
-            };
-            record.to_json_with_gain(metric, &gain)
-        }
+        Some((metric, gain)) => record.to_json_with_gain(metric.name(), &gain),
         None => record.to_json(),
     })
 }

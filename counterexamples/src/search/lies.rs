@@ -153,6 +153,26 @@ pub fn grid_lies(instance: &Instance, i: usize, values: &[Rational]) -> Lies {
     Lies::new(Vec::new(), &instance.users()[i].demand, values, true)
 }
 
+/// One demand entry `x` moved at random: set to 0, doubled, halved, raised by half of `unit`
+/// (a dominant share's worth of the resource) or set to a grid value × `unit`; `None` for
+/// the last move without a grid.
+pub(crate) fn moved_entry(
+    x: &Rational,
+    unit: &Rational,
+    values: &[Rational],
+    rng: &mut SplitMix64,
+) -> Option<Rational> {
+    let half = Rational::new(1, 2).expect("nonzero");
+    Some(match rng.range(0, 4) {
+        0 => Rational::ZERO,
+        1 => x * &Rational::from(2),
+        2 => x * &half,
+        3 => x + &(unit * &half),
+        _ if values.is_empty() => return None,
+        _ => &values[rng.range(0, values.len() as u64 - 1) as usize] * unit,
+    })
+}
+
 /// A random neighbour of a lie profile (the local search's move): one component of one
 /// report set to 0, doubled, halved, raised by half a dominant share or set to a grid value
 /// × the dominant share (from `values`), or a liar added (with one of its `lists` lies, up
@@ -191,20 +211,7 @@ pub fn neighbour_profile(
     let j = rng.range(0, m as u64 - 1) as usize;
     let r = &p[t].1[j];
     let mu_r = &instance.task_dominant_share(i) * &instance.capacity()[j];
-    let half = Rational::new(1, 2).expect("nonzero");
-    let value = match rng.range(0, 4) {
-        0 => Rational::ZERO,
-        1 => r * &Rational::from(2),
-        2 => r * &half,
-        3 => r + &(&mu_r * &half),
-        _ => {
-            if values.is_empty() {
-                return None;
-            }
-            &values[rng.range(0, values.len() as u64 - 1) as usize] * &mu_r
-        }
-    };
-    p[t].1[j] = value;
+    p[t].1[j] = moved_entry(r, &mu_r, values, rng)?;
     if p[t].1.iter().all(Rational::is_zero) || p[t].1 == instance.users()[i].demand {
         return None;
     }

@@ -329,7 +329,7 @@ fn welfare_ratio_records_hold_both_allocations_and_no_user() {
     let truth = drf.allocate(&c.instance).unwrap();
     for metric in [MetricName::WelfareRatio, MetricName::FairWelfareRatio] {
         // The default normalisation is the literature's: dominant shares.
-        assert_eq!(metric.metric().default_utility(), Utility::DominantShare);
+        assert_eq!(metric.info().default_utility, Utility::DominantShare);
         let e = metric
             .metric()
             .at(&At::new(&drf, &c, &truth, Utility::DominantShare))
@@ -400,7 +400,7 @@ fn bounded_record(
     use leontief_counterexamples::explore::record::{to_json, Origin};
     let c = Candidate::new(instance, Scenario::Bounded);
     let truth = mechanism.allocate(&c.instance).unwrap();
-    let u = metric.metric().default_utility();
+    let u = metric.info().default_utility;
     let e = metric
         .metric()
         .at(&At::new(mechanism, &c, &truth, u))

@@ -160,7 +160,7 @@ fn starvation_applies_to_the_simulated_tree_policies_only() {
     }
     let err = s.applies_to(descriptor("drf").unwrap()).unwrap_err();
     assert!(err.contains("--mechanism") && err.contains("drf"), "{err}");
-    assert!(!s.uses_utility());
+    assert!(!s.info().uses_utility);
 }
 
 #[test]

@@ -6,6 +6,7 @@ use leontief_solver::properties::Property;
 
 use super::{goals, Encoding, Goal, ProveError, Statement};
 use crate::prove::smt::Script;
+use crate::record::permutations;
 
 /// The combinatorial type an answer is restricted to in one case.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -343,23 +344,6 @@ fn assignments(n: usize, values: usize) -> Vec<Vec<usize>> {
                 (0..values).map(move |v| {
                     let mut q = p.clone();
                     q.push(v);
-                    q
-                })
-            })
-            .collect();
-    }
-    out
-}
-
-fn permutations(k: usize) -> Vec<Vec<usize>> {
-    let mut out = vec![Vec::new()];
-    for j in 0..k {
-        out = out
-            .into_iter()
-            .flat_map(|p: Vec<usize>| {
-                (0..=j).map(move |pos| {
-                    let mut q = p.clone();
-                    q.insert(pos, j);
                     q
                 })
             })
