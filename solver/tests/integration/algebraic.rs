@@ -312,6 +312,34 @@ fn product_of_known_irreducibles() {
     );
 }
 
+/// `root_near` on `(x² − 2)(x² − 3)(x − 1/2)`: near 1.41421356237 it is √2 = 1.4142135623730…
+/// (3·10⁻¹² away, inside the window of relative width about 2⁻³⁰; x² − 2, and
+/// 1.41421 < √2 < 1.41422 since 1.41421² = 1.9999899… and 1.41422² = 2.0000182…); near 0.5
+/// the rational root 1/2; near 1.6 nothing (√2 ≈ 1.414 and √3 ≈ 1.732 are far off). The
+/// target 1.414213562 = 707106781/500000000 gives the window (L, L + 2)/2³⁰ with
+/// L = ⌊1.414213562 · 2³⁰⌋ − 1 = 1518500248; beside √2 (1518500249.99/2³⁰) the rational root
+/// 1.414213562 (1518500249.59/2³⁰) lies in it too: two roots, `None`.
+#[test]
+fn root_near_a_target_or_none() {
+    let f = p(&[-2, 0, 1]).mul(&p(&[-3, 0, 1])).mul(&p(&[-1, 2]));
+    let near = |f: &Poly, t: BigRational| RealAlgebraic::root_near(f, &t, &lim()).unwrap();
+    let sqrt2 = near(&f, q(141_421_356_237, 100_000_000_000)).unwrap();
+    assert_eq!(sqrt2.min_poly(), &p(&[-2, 0, 1]));
+    assert_eq!(sqrt2.cmp_rational(&q(141421, 100000)), Ordering::Greater);
+    assert_eq!(sqrt2.cmp_rational(&q(141422, 100000)), Ordering::Less);
+    assert_eq!(near(&f, q(1, 2)).unwrap().as_rational(), Some(&q(1, 2)));
+    assert!(near(&f, q(16, 10)).is_none());
+    let close = Poly::new(vec![
+        BigInt::from(-1_414_213_562),
+        BigInt::from(1_000_000_000),
+    ]);
+    let g = p(&[-2, 0, 1]).mul(&close);
+    assert!(near(&g, q(1_414_213_562, 1_000_000_000)).is_none());
+    // Alone, x² − 2 has one root in that window: √2.
+    let one = near(&p(&[-2, 0, 1]), q(1_414_213_562, 1_000_000_000)).unwrap();
+    assert_eq!(one.min_poly(), &p(&[-2, 0, 1]));
+}
+
 #[test]
 fn cyclotomic_factors_of_x12_minus_1() {
     // x¹² − 1 = Φ1 Φ2 Φ3 Φ4 Φ6 Φ12 (the divisors of 12), degrees φ(d) = 1, 1, 2, 2, 2, 4.
