@@ -19,14 +19,11 @@
 //! [`Evaluation::inexact_reason`].
 
 use std::cmp::Ordering;
-use std::collections::VecDeque;
-use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
-use std::sync::Mutex;
 
 use leontief_solver::algebraic::{arith, AlgebraicError, Limits, RealAlgebraic};
 use leontief_solver::ceei::ExactNumber;
 use leontief_solver::properties::{report_gauge, truth_gauge, Gauge};
-use leontief_solver::{Instance, Mechanism, Rational};
+use leontief_solver::{Instance, Rational};
 
 use super::metric::{At, Direction, Evaluation};
 use super::metric_common::Of;
@@ -76,56 +73,19 @@ fn reason(e: AlgebraicError) -> String {
     format!("exact arithmetic: {e}")
 }
 
-/// The exact answers of one run ([`Mechanism::algebraic_tasks`]), instance by instance: the
-/// records, their shrinking and their re-derivation ask for the same instances again and
-/// again, and each is solved exactly once while it stays among the last [`ExactTasks::CAPACITY`]
-/// distinct instances asked for (the oldest is dropped first). A refusal is kept as well.
-#[derive(Default)]
-pub struct ExactTasks {
-    solved: Mutex<VecDeque<(Instance, Solved)>>,
-    solves: AtomicU64,
-}
-
 /// One answer's exact task counts, user by user.
 type Tasks = Vec<RealAlgebraic>;
 
-/// One instance's exact task counts, as [`tasks`] returns them.
+/// One instance's exact task counts: `Ok(None)` for a mechanism without an algebraic form,
+/// `Err(reason)` when it refuses this instance.
 type Solved = Result<Option<Tasks>, String>;
 
-impl ExactTasks {
-    /// How many distinct instances are kept.
-    pub const CAPACITY: usize = 64;
-
-    /// How many exact solves the cache has run (each distinct instance once while kept).
-    pub fn solves(&self) -> u64 {
-        self.solves.load(AtomicOrdering::Relaxed)
-    }
-
-    /// `instance`'s entry, solving it on a miss.
-    fn get(&self, mechanism: &dyn Mechanism, instance: &Instance) -> Solved {
-        let solved = self.solved.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((_, found)) = solved.iter().find(|(i, _)| i == instance) {
-            return found.clone();
-        }
-        drop(solved);
-        self.solves.fetch_add(1, AtomicOrdering::Relaxed);
-        let found = solve(mechanism, instance);
-        let mut solved = self.solved.lock().unwrap_or_else(|e| e.into_inner());
-        if solved.len() == Self::CAPACITY {
-            solved.pop_front();
-        }
-        solved.push_back((instance.clone(), found.clone()));
-        found
-    }
-}
-
-/// The mechanism's exact task counts on `instance` (from the run's [`ExactTasks`] when `at`
-/// has one): `Ok(None)` for a mechanism without an algebraic form, `Err(reason)` when it
-/// refuses this instance.
+/// The mechanism's exact task counts on `instance` ([`Solved`]).
 pub(crate) fn tasks(at: &At, instance: &Instance) -> Solved {
-    match at.exact_tasks {
-        Some(cache) => cache.get(at.mechanism, instance),
-        None => solve(at.mechanism, instance),
+    match at.mechanism.algebraic_tasks(instance) {
+        None => Ok(None),
+        Some(Ok(t)) => Ok(Some(t)),
+        Some(Err(e)) => Err(format!("exact equilibrium: {e}")),
     }
 }
 
@@ -136,15 +96,6 @@ pub(crate) fn both(at: &At, other: &Instance) -> Result<Option<(Tasks, Tasks)>, 
         return Ok(None);
     };
     Ok(Some((mine, theirs)))
-}
-
-/// [`tasks`] without a cache.
-fn solve(mechanism: &dyn Mechanism, instance: &Instance) -> Solved {
-    match mechanism.algebraic_tasks(instance) {
-        None => Ok(None),
-        Some(Ok(t)) => Ok(Some(t)),
-        Some(Err(e)) => Err(format!("exact equilibrium: {e}")),
-    }
 }
 
 /// `g(t) · scale`: a quantity of one exact task count (a [`Gauge`], `min(cap, c · t)`, the

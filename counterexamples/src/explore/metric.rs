@@ -10,7 +10,7 @@ use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::registry::Descriptor;
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 
-pub use super::exact::{AlgebraicValue, ExactTasks};
+pub use super::exact::AlgebraicValue;
 use super::MetricName;
 use crate::candidate::Candidate;
 
@@ -330,9 +330,6 @@ pub struct At<'a> {
     /// Whether an irrational answer's value is wanted exactly ([`Evaluation::algebraic`]):
     /// asked for when a record is kept and re-derived, not while searching.
     pub algebraic: bool,
-    /// The run's exact answers ([`ExactTasks`]), so that an instance asked for again is not
-    /// solved exactly again; `None`: every exact answer is solved afresh.
-    pub exact_tasks: Option<&'a ExactTasks>,
 }
 
 impl<'a> At<'a> {
@@ -349,7 +346,6 @@ impl<'a> At<'a> {
             truth,
             utility,
             algebraic: false,
-            exact_tasks: None,
         }
     }
 
@@ -358,14 +354,6 @@ impl<'a> At<'a> {
     pub fn algebraic(self) -> Self {
         At {
             algebraic: true,
-            ..self
-        }
-    }
-
-    /// The same scenario with its exact answers taken from (and kept in) `cache`.
-    pub fn with_exact_tasks(self, cache: &'a ExactTasks) -> Self {
-        At {
-            exact_tasks: Some(cache),
             ..self
         }
     }

@@ -94,9 +94,7 @@ use rayon::prelude::*;
 use serde_json::Value;
 
 pub use family::{Family, FamilySpace};
-pub use metric::{
-    At, Ctx, Direction, Evaluation, ExactTasks, Metric, MetricInfo, Subject, Utility,
-};
+pub use metric::{At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject, Utility};
 
 use crate::candidate::Candidate;
 use crate::instance_generator::GeneratorConfig;
@@ -486,9 +484,6 @@ struct State<'a> {
     record: Option<(Evaluation, Value)>,
     elites: Vec<Evaluation>,
     start: Instant,
-    /// The exact answers of the instances the records, their shrinking and re-derivation ask
-    /// for: each distinct instance is solved exactly once while it is kept.
-    exact_tasks: ExactTasks,
 }
 
 impl State<'_> {
@@ -562,7 +557,7 @@ impl State<'_> {
         }
         // Re-derived from scratch before it is printed; a disagreement is an error, not a
         // record.
-        if let Err(err) = record::rederive_with(self.mechanism, &json, Some(&self.exact_tasks)) {
+        if let Err(err) = record::rederive(self.mechanism, &json) {
             self.summary.errors += 1;
             self.note(format!("record not re-derived: {err}"));
             return Ok(());
@@ -615,9 +610,7 @@ impl State<'_> {
             return e;
         }
         let m = self.cfg.metric.metric();
-        let at = At::new(self.mechanism, &e.candidate, &e.before, self.cfg.utility)
-            .algebraic()
-            .with_exact_tasks(&self.exact_tasks);
+        let at = At::new(self.mechanism, &e.candidate, &e.before, self.cfg.utility).algebraic();
         match m.at(&at) {
             Ok(Some(x)) => x,
             _ => e,
@@ -738,7 +731,6 @@ pub fn explore_with(
         record: None,
         elites: Vec::new(),
         start: Instant::now(),
-        exact_tasks: ExactTasks::default(),
     };
     let mut run = |items: &[WorkItem]| -> std::io::Result<Vec<Found>> {
         let results = evaluator.evaluate_round(items)?;

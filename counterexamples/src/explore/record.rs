@@ -33,7 +33,7 @@ use leontief_solver::properties::{Property, Scenario};
 use leontief_solver::welfare::{utilitarian_optimum, welfare};
 use leontief_solver::{read_numbers, Allocation, Instance, Mechanism, Rational, SolverError, User};
 
-use super::metric::{At, Evaluation, ExactTasks, Metric, Utility};
+use super::metric::{At, Evaluation, Metric, Utility};
 use super::MetricName;
 use crate::candidate::Candidate;
 use crate::doc::{self, field, text, ByName};
@@ -450,24 +450,10 @@ fn read_joiner(instance: &Instance, record: &Value, j: &Value) -> Result<User, S
 /// # Errors
 /// A malformed record, a mechanism failure, or any disagreement (named).
 pub fn rederive(mechanism: &dyn Mechanism, record: &Value) -> Result<Evaluation, SolverError> {
-    rederive_with(mechanism, record, None)
-}
-
-/// [`rederive`] with the exact answers taken from (and kept in) `exact_tasks` when given: a
-/// run re-derives its records with the exact answers its search already found.
-///
-/// # Errors
-/// As [`rederive`].
-pub fn rederive_with(
-    mechanism: &dyn Mechanism,
-    record: &Value,
-    exact_tasks: Option<&ExactTasks>,
-) -> Result<Evaluation, SolverError> {
     let (metric, utility, candidate) = read(record)?;
     let m = metric.metric();
     let truth = mechanism.allocate(&candidate.instance)?;
-    let mut at = At::new(mechanism, &candidate, &truth, utility).algebraic();
-    at.exact_tasks = exact_tasks;
+    let at = At::new(mechanism, &candidate, &truth, utility).algebraic();
     let e = m
         .at(&at)?
         .ok_or_else(|| SolverError::invalid("witness", "the scenario has no value"))?;

@@ -9,7 +9,7 @@ use common::{instance, q};
 use leontief_counterexamples::candidate::Candidate;
 use leontief_counterexamples::explore::exact::real;
 use leontief_counterexamples::explore::record::{rederive, to_json, Origin};
-use leontief_counterexamples::explore::{At, Evaluation, ExactTasks, MetricName, Utility};
+use leontief_counterexamples::explore::{At, Evaluation, MetricName, Utility};
 use leontief_solver::algebraic::Poly;
 use leontief_solver::ceei::Ceei;
 use leontief_solver::properties::Scenario;
@@ -181,8 +181,7 @@ fn ceei_welfare_ratios_of_the_sqrt3_instance_are_exact() {
 /// liar's ratio is x1/x1 = 1 exactly (two exact solves of one instance, divided across
 /// their fields), the other users do not gain and are not members. The numerator is
 /// x1 = (3125 − 125√373)/63: (63x − 3125)² = 15625 · 373, 3969x² − 393750x + 3937500, over
-/// 63: 63x² − 6250x + 62500. The lied instance is the true one, so the run's cache solves
-/// it once, however often it is asked for.
+/// 63: 63x² − 6250x + 62500.
 #[test]
 fn ceei_gsp_gain_of_a_truthful_coalition_is_exactly_one() {
     let ceei = Ceei::new();
@@ -196,12 +195,8 @@ fn ceei_gsp_gain_of_a_truthful_coalition_is_exactly_one() {
         .unwrap()
         .unwrap();
     assert!(!approx.exact && approx.lo < Rational::ONE && Rational::ONE < approx.hi);
-    let cache = ExactTasks::default();
-    let at = At::new(&ceei, &c, &truth, Utility::Tasks)
-        .algebraic()
-        .with_exact_tasks(&cache);
+    let at = At::new(&ceei, &c, &truth, Utility::Tasks).algebraic();
     let e = m.at(&at).unwrap().unwrap();
-    assert_eq!(cache.solves(), 1);
     assert!(e.exact);
     assert_eq!(e.user, 0);
     let a = e.algebraic.as_deref().unwrap();
@@ -211,7 +206,6 @@ fn ceei_gsp_gain_of_a_truthful_coalition_is_exactly_one() {
         &Poly::from_i64s(&[62500, -6250, 63])
     );
     assert_eq!(m.at(&at).unwrap().unwrap(), e);
-    assert_eq!(cache.solves(), 1);
     let x1 = real(&a.numerator);
     assert!(x1.cmp_rational(&q("1128/100").to_big()).is_gt());
     assert!(x1.cmp_rational(&q("1129/100").to_big()).is_lt());
