@@ -635,9 +635,9 @@ pub fn import(text: &str, capacity: &str) -> Result<Imported, SolverError> {
         if !root.attrs.iter().any(|(k, _)| k == "type") {
             root.attrs.push(("type".into(), "parent".into()));
         }
-        queue(&root, top, None, Policy::Fair, false, &mut ctx)?
+        root
     } else {
-        let synthetic = Element {
+        Element {
             name: "queue".into(),
             attrs: vec![
                 ("name".into(), "root".into()),
@@ -645,9 +645,9 @@ pub fn import(text: &str, capacity: &str) -> Result<Imported, SolverError> {
             ],
             text: String::new(),
             children: queues.into_iter().cloned().collect(),
-        };
-        queue(&synthetic, top, None, Policy::Fair, true, &mut ctx)?
+        }
     };
+    let root = queue(&root, top, None, Policy::Fair, !explicit_root, &mut ctx)?;
     let mut warnings = Vec::new();
     let mut dropped = Vec::new();
     if !dropped_top.is_empty() {
