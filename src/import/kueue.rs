@@ -204,7 +204,7 @@ struct Quota {
 }
 
 /// A ClusterQueue or Cohort as read.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 struct Object {
     cohort: bool,
     name: String,
@@ -399,10 +399,8 @@ fn object(
     let mut obj = Object {
         cohort,
         name,
-        parent: None,
-        quotas: Vec::new(),
-        weight: None,
         at: at.clone(),
+        ..Object::default()
     };
     let Some(spec) = get(&fs, "spec") else {
         return Ok(Some(obj));
@@ -559,9 +557,7 @@ pub fn import(text: &str) -> Result<Imported, SolverError> {
         .iter()
         .map(|&r| q[r].clone().unwrap_or_default()[0].clone())
         .collect();
-    let capacity = totals
-        .iter()
-        .fold(vec![Rational::ZERO; d], |acc, t| add(&acc, t));
+    let capacity = super::sum(&totals, d);
     if let Some(r) = capacity.iter().position(|c| c.is_zero()) {
         return Err(SolverError::invalid(
             DOCUMENT,
@@ -672,10 +668,8 @@ fn add_implicit_cohorts(objects: &mut Vec<Object>) {
             objects.push(Object {
                 cohort: true,
                 name: p,
-                parent: None,
-                quotas: Vec::new(),
-                weight: None,
                 at,
+                ..Object::default()
             });
         }
         k += 1;

@@ -107,92 +107,52 @@ pub struct Imported {
 /// written as JSON numbers, other rationals as exact `"p/q"` strings.
 impl Serialize for Imported {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        ImportedDoc {
-            about: &self.about,
-            note: (!self.warnings.is_empty()).then(|| self.warnings.join(" ")),
-            resources: &self.resources,
-            capacity: Numbers(&self.capacity),
-            tree: NodeDoc::of(&self.root),
+        let mut doc = Map::new();
+        doc.insert("about".into(), self.about.clone().into());
+        if !self.warnings.is_empty() {
+            doc.insert("note".into(), self.warnings.join(" ").into());
         }
-        .serialize(serializer)
+        doc.insert("resources".into(), self.resources.clone().into());
+        doc.insert("capacity".into(), numbers(&self.capacity));
+        doc.insert("tree".into(), node_json(&self.root));
+        doc.serialize(serializer)
     }
-}
-
-/// The fields of an [`Imported`] tree file.
-#[derive(Serialize)]
-struct ImportedDoc<'a> {
-    about: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    note: Option<String>,
-    resources: &'a [String],
-    capacity: Numbers<'a>,
-    tree: NodeDoc<'a>,
 }
 
 /// A node of the tree file: a pool has `mode` and `children`, a leaf `demand`, `tasks` and
-/// `usage`.
-#[derive(Serialize)]
-struct NodeDoc<'a> {
-    name: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    weight: Option<TreeNumber<'a>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    guarantee: Option<Numbers<'a>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    limit: Option<Numbers<'a>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    mode: Option<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    children: Option<Vec<NodeDoc<'a>>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    demand: Option<Numbers<'a>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    tasks: Option<TreeNumber<'a>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    usage: Option<Numbers<'a>>,
-}
-
-impl<'a> NodeDoc<'a> {
-    fn of(n: &'a ImportedNode) -> NodeDoc<'a> {
-        let vector = |v: &'a Option<Vec<Rational>>| v.as_deref().map(Numbers);
-        let (mode, children, leaf) = match &n.kind {
-            Kind::Pool(children) => (
-                n.fifo.then_some("fifo"),
-                Some(children.iter().map(NodeDoc::of).collect()),
-                None,
-            ),
-            Kind::Leaf => (None, None, Some(n)),
-        };
-        NodeDoc {
-            name: &n.name,
-            weight: (n.weight != Rational::ONE).then_some(TreeNumber(&n.weight)),
-            guarantee: vector(&n.guarantee),
-            limit: vector(&n.limit),
-            mode,
-            children,
-            demand: leaf.and_then(|l| vector(&l.demand)),
-            tasks: leaf.and_then(|l| l.tasks.as_ref()).map(TreeNumber),
-            usage: leaf.and_then(|l| vector(&l.usage)),
+/// `usage`; fields at their defaults are left out.
+fn node_json(n: &ImportedNode) -> Value {
+    let mut fields = Map::new();
+    let mut put = |key: &str, v: Option<Value>| {
+        if let Some(v) = v {
+            fields.insert(key.into(), v);
+        }
+    };
+    let vector = |v: &Option<Vec<Rational>>| v.as_deref().map(numbers);
+    put("name", Some(n.name.clone().into()));
+    put(
+        "weight",
+        (n.weight != Rational::ONE).then(|| number(&n.weight)),
+    );
+    put("guarantee", vector(&n.guarantee));
+    put("limit", vector(&n.limit));
+    match &n.kind {
+        Kind::Pool(children) => {
+            put("mode", n.fifo.then(|| "fifo".into()));
+            put("children", Some(children.iter().map(node_json).collect()));
+        }
+        Kind::Leaf => {
+            put("demand", vector(&n.demand));
+            put("tasks", n.tasks.as_ref().map(number));
+            put("usage", vector(&n.usage));
         }
     }
+    Value::Object(fields)
 }
 
-/// A rational as the tree file writes it (see [`number`]).
-struct TreeNumber<'a>(&'a Rational);
-
-impl Serialize for TreeNumber<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        number(self.0).serialize(serializer)
-    }
-}
-
-/// A vector of [`TreeNumber`]s.
-struct Numbers<'a>(&'a [Rational]);
-
-impl Serialize for Numbers<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.0.iter().map(TreeNumber))
-    }
+/// A vector of rationals as the tree file writes them (see [`number`]).
+fn numbers(xs: &[Rational]) -> Value {
+    xs.iter().map(number).collect()
 }
 
 impl Imported {
@@ -456,6 +416,12 @@ fn leaf_spec(o: &Map<String, Value>, at: &str) -> Result<LeafSpec, SolverError> 
 /// `a + b`, entry by entry.
 fn add(a: &[Rational], b: &[Rational]) -> Vec<Rational> {
     a.iter().zip(b).map(|(x, y)| x + y).collect()
+}
+
+/// The entry-by-entry sum of `vs`, vectors of `n` entries.
+fn sum(vs: &[Vec<Rational>], n: usize) -> Vec<Rational> {
+    vs.iter()
+        .fold(vec![Rational::ZERO; n], |acc, v| add(&acc, v))
 }
 
 /// The number at `field`, which must not be negative.

@@ -41,7 +41,7 @@ use leontief_solver::{Rational, SolverError};
 use quick_xml::events::Event;
 use quick_xml::Reader;
 
-use super::{add, decimal, Imported, ImportedNode, Kind};
+use super::{decimal, non_negative, sum, Imported, ImportedNode, Kind};
 
 /// An XML element: name, attributes, text, child elements.
 #[derive(Debug, Clone)]
@@ -302,13 +302,14 @@ fn parse_value(raw: &str, at: &str) -> Result<Value, SolverError> {
         }
     };
     let negative = match &value {
-        Value::Absolute { amounts, .. } | Value::Percent(amounts) => amounts
-            .iter()
-            .find(|(_, x)| x.is_negative())
-            .map(|(n, x)| (format!("{n:?}"), x.clone())),
         Value::PercentAll(p) => p
             .is_negative()
             .then(|| ("the percentage".to_string(), p.clone())),
+        _ => value
+            .named()
+            .iter()
+            .find(|(_, x)| x.is_negative())
+            .map(|(n, x)| (format!("{n:?}"), x.clone())),
     };
     if let Some((what, x)) = negative {
         return Err(SolverError::invalid(
@@ -319,12 +320,13 @@ fn parse_value(raw: &str, at: &str) -> Result<Value, SolverError> {
     Ok(value)
 }
 
-fn names_of(v: &Value) -> Vec<String> {
-    match v {
-        Value::Absolute { amounts, .. } | Value::Percent(amounts) => {
-            amounts.iter().map(|(n, _)| n.clone()).collect()
+impl Value {
+    /// The amounts or percentages by resource name (none for one percentage of every one).
+    fn named(&self) -> &[(String, Rational)] {
+        match self {
+            Value::Absolute { amounts, .. } | Value::Percent(amounts) => amounts,
+            Value::PercentAll(_) => &[],
         }
-        Value::PercentAll(_) => Vec::new(),
     }
 }
 
@@ -485,9 +487,9 @@ fn collect_names(el: &Element, at: &str, out: &mut Vec<String>) -> Result<(), So
             c.name.as_str(),
             "minResources" | "maxResources" | "queueMaxResourcesDefault"
         ) {
-            for n in names_of(&parse_value(&c.text, &here)?) {
-                if !out.contains(&n) {
-                    out.push(n);
+            for (n, _) in parse_value(&c.text, &here)?.named() {
+                if !out.contains(n) {
+                    out.push(n.clone());
                 }
             }
         } else if c.name == "queue" || c.name == "pool" {
@@ -551,13 +553,7 @@ fn read_capacity(text: &str, resources: &mut Vec<String>) -> Result<Vec<Rational
                 ),
             ));
         }
-        if let Some(x) = xs.iter().find(|x| x.is_negative()) {
-            return Err(SolverError::invalid(
-                at,
-                format!("must not be negative, found {x}"),
-            ));
-        }
-        Ok(xs)
+        xs.into_iter().map(|x| non_negative(at, x)).collect()
     }
 }
 
@@ -639,9 +635,9 @@ pub fn import(text: &str, capacity: &str) -> Result<Imported, SolverError> {
         if !root.attrs.iter().any(|(k, _)| k == "type") {
             root.attrs.push(("type".into(), "parent".into()));
         }
-        queue(&root, top, None, Policy::Fair, false, &mut ctx)?
+        root
     } else {
-        let synthetic = Element {
+        Element {
             name: "queue".into(),
             attrs: vec![
                 ("name".into(), "root".into()),
@@ -649,9 +645,9 @@ pub fn import(text: &str, capacity: &str) -> Result<Imported, SolverError> {
             ],
             text: String::new(),
             children: queues.into_iter().cloned().collect(),
-        };
-        queue(&synthetic, top, None, Policy::Fair, true, &mut ctx)?
+        }
     };
+    let root = queue(&root, top, None, Policy::Fair, !explicit_root, &mut ctx)?;
     let mut warnings = Vec::new();
     let mut dropped = Vec::new();
     if !dropped_top.is_empty() {
@@ -691,11 +687,6 @@ fn count(n: &ImportedNode) -> usize {
         Kind::Leaf => 1,
         Kind::Pool(c) => 1 + c.iter().map(count).sum::<usize>(),
     }
-}
-
-fn sum(vs: &[Vec<Rational>], n: usize) -> Vec<Rational> {
-    vs.iter()
-        .fold(vec![Rational::ZERO; n], |acc, v| add(&acc, v))
 }
 
 /// A node's guarantee as the tree form reads it: its own, or a pool's children's summed.
@@ -866,13 +857,7 @@ fn queue_policy(el: &Element, at: &str, ctx: &Ctx) -> Result<Policy, SolverError
 fn read_weight(el: &Element, at: &str, node: &mut ImportedNode) -> Result<(), SolverError> {
     if let Some(w) = single(el, "weight", at)? {
         let field = path_of(at, w);
-        let w = decimal(&field, &w.text)?;
-        if w.is_negative() {
-            return Err(SolverError::invalid(
-                field,
-                format!("must not be negative, found {w}"),
-            ));
-        }
+        let w = non_negative(&field, decimal(&field, &w.text)?)?;
         if w.is_zero() {
             // YARN gives such a queue no fair share; a tree's shares are divided by the
             // weight, which must be positive.

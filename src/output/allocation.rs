@@ -293,40 +293,19 @@ fn open_head(j: &mut Json<'_, '_>, mechanism: &str, exact: bool) {
     }
 }
 
-/// An [`Answer`]'s parts as the writers use them: the consumption known or summed, and the
-/// extra fields with their exact numbers rounded under decimals.
-struct Parts<'a> {
-    mechanism: &'a str,
-    exact: bool,
-    inst: &'a Instance,
-    x: &'a Allocation,
-    consumption: Vec<Rational>,
-    extra: Map<String, Value>,
-}
-
-impl<'a> Answer<'a> {
-    fn parts(self, numbers: Numbers) -> Parts<'a> {
-        let Answer {
-            mechanism,
-            exact,
-            instance: inst,
-            allocation: x,
-            consumption: known,
-            mut extra,
-        } = self;
+impl Answer<'_> {
+    /// The consumption, known or summed here, with the extra fields' exact numbers rounded
+    /// under decimals: what every writer needs first.
+    fn prepare(&mut self, numbers: Numbers) -> Vec<Rational> {
         if let Numbers::Decimals(n) = numbers {
-            for v in extra.values_mut() {
+            for v in self.extra.values_mut() {
                 super::round_value(v, n);
             }
         }
-        Parts {
-            mechanism,
-            exact,
-            inst,
-            x,
-            consumption: known.unwrap_or_else(|| consumption(inst, x)),
-            extra,
-        }
+        let (inst, x) = (self.instance, self.allocation);
+        self.consumption
+            .take()
+            .unwrap_or_else(|| consumption(inst, x))
     }
 }
 
@@ -382,17 +361,11 @@ pub(super) fn open_user(inst: &Instance, i: usize, buf: &mut String) {
 /// Writes the JSON answer: `{"mechanism", "exact", ["precision",] "resources", "capacity",
 /// "users": [{"name", "tasks", "allocation", "dominant_share", "weighted_share"}],
 /// "consumption", "saturated", ..extra}`.
-pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, answer: Answer<'_>) {
-    let Parts {
-        mechanism,
-        exact,
-        inst,
-        x,
-        consumption,
-        extra,
-    } = answer.parts(numbers);
+pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, mut answer: Answer<'_>) {
+    let consumption = answer.prepare(numbers);
+    let (inst, x) = (answer.instance, answer.allocation);
     let mut j = Json::new(sink, numbers);
-    open_answer(&mut j, mechanism, exact, inst);
+    open_answer(&mut j, answer.mechanism, answer.exact, inst);
     // Each user's object is written by hand, in parallel chunks concatenated in order.
     write_rows(j.sink, inst.num_users(), numbers, &|i, printer, buf| {
         open_user(inst, i, buf);
@@ -417,7 +390,7 @@ pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, answer: Answer<'_>) {
     j.numbers(&consumption);
     j.key("saturated");
     j.strs(&saturated(inst, &consumption));
-    close_answer(&mut j, &extra);
+    close_answer(&mut j, &answer.extra);
 }
 
 /// Writes one CSV row per user: `user,tasks,<resource>..,dominant_share,weighted_share`
@@ -749,20 +722,14 @@ fn share_hash(x: &Rational) -> u64 {
 pub fn write_summary(
     sink: &mut Sink<'_>,
     numbers: Numbers,
-    answer: Answer<'_>,
+    mut answer: Answer<'_>,
     shares: Option<&[Rational]>,
 ) {
-    let Parts {
-        mechanism,
-        exact,
-        inst,
-        x,
-        consumption,
-        extra,
-    } = answer.parts(numbers);
+    let consumption = answer.prepare(numbers);
+    let (inst, x) = (answer.instance, answer.allocation);
     let n = inst.num_users();
     let mut j = Json::new(sink, numbers);
-    open_head(&mut j, mechanism, exact);
+    open_head(&mut j, answer.mechanism, answer.exact);
     j.key("users");
     j.raw(&n.to_string());
     j.key("resources");
@@ -803,7 +770,7 @@ pub fn write_summary(
         j.raw(&figures.levels.to_string());
         j.close();
     }
-    close_answer(&mut j, &extra);
+    close_answer(&mut j, &answer.extra);
 }
 
 #[cfg(test)]
