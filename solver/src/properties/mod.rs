@@ -755,7 +755,13 @@ fn decide(
     // The judge of a single scenario: the truth and the scenario's answer.
     let mut judge = Judge::on(truth);
     // One scenario decided exactly is not the whole property: bounded.
-    let single = |verdict: Verdict, judge: &Judge| judge.outcome(verdict, 1, true);
+    let single = |found: Option<Witness>, fails: String, holds: String, judge: &Judge| {
+        let verdict = match found {
+            Some(w) => Verdict::fails(w, fails),
+            None => Verdict::holds(holds),
+        };
+        Ok(judge.outcome(verdict, 1, true))
+    };
     match (property, scenario) {
         (Property::Sp, Scenario::Bounded) => manipulation::sp_bounded(mechanism, instance, truth),
         (Property::Sp, Scenario::Lies(lies)) => {
@@ -764,13 +770,12 @@ fn decide(
             };
             let found =
                 manipulation::sp_judged(mechanism, instance, truth, *liar, report, &mut judge)?;
-            Ok(single(
-                match found {
-                    Some(w) => Verdict::fails(Witness::Sp(w), "the lie is profitable"),
-                    None => Verdict::holds("the lie is not profitable"),
-                },
+            single(
+                found.map(Witness::Sp),
+                "the lie is profitable".into(),
+                "the lie is not profitable".into(),
                 &judge,
-            ))
+            )
         }
         (Property::GspStrong | Property::GspWeak, _) => {
             let reading = if property == Property::GspStrong {
@@ -786,19 +791,12 @@ fn decide(
                     let found = manipulation::gsp_judged(
                         mechanism, instance, truth, lies, reading, &mut judge,
                     )?;
-                    Ok(single(
-                        match found {
-                            Some(w) => Verdict::fails(
-                                Witness::Gsp(w),
-                                format!("the group lie violates {}", reading.name()),
-                            ),
-                            None => Verdict::holds(format!(
-                                "the group lie does not violate {}",
-                                reading.name()
-                            )),
-                        },
+                    single(
+                        found.map(Witness::Gsp),
+                        format!("the group lie violates {}", reading.name()),
+                        format!("the group lie does not violate {}", reading.name()),
                         &judge,
-                    ))
+                    )
                 }
                 _ => wrong("lies (a list of users and their reports)"),
             }
@@ -806,24 +804,22 @@ fn decide(
         (Property::Pm, Scenario::Bounded) => monotonicity::pm_bounded(mechanism, instance, truth),
         (Property::Pm, Scenario::Remove(k)) => {
             let found = monotonicity::pm_judged(mechanism, instance, truth, *k, &mut judge)?;
-            Ok(single(
-                match found {
-                    Some(w) => Verdict::fails(Witness::Pm(w), "a remaining user loses"),
-                    None => Verdict::holds("no remaining user loses"),
-                },
+            single(
+                found.map(Witness::Pm),
+                "a remaining user loses".into(),
+                "no remaining user loses".into(),
                 &judge,
-            ))
+            )
         }
         (Property::Rm, Scenario::Bounded) => monotonicity::rm_bounded(mechanism, instance, truth),
         (Property::Rm, Scenario::Capacity(c)) => {
             let found = monotonicity::rm_judged(mechanism, instance, truth, c, &mut judge)?;
-            Ok(single(
-                match found {
-                    Some(w) => Verdict::fails(Witness::Rm(w), "a user loses as capacities grow"),
-                    None => Verdict::holds("no user loses as capacities grow"),
-                },
+            single(
+                found.map(Witness::Rm),
+                "a user loses as capacities grow".into(),
+                "no user loses as capacities grow".into(),
                 &judge,
-            ))
+            )
         }
         (Property::Sp, _) => wrong("lies (one user and its report)"),
         (Property::Pm, _) => wrong("the removal of one user"),

@@ -165,14 +165,6 @@ pub(crate) struct Bounded {
 }
 
 impl Bounded {
-    /// An exactly known value.
-    pub(crate) fn exact(value: Rational) -> Self {
-        Bounded {
-            value,
-            spread: Spread::Exact,
-        }
-    }
-
     /// User `i`'s task count in `answer`, with `[x_i − e_i, x_i + e_i]`, or its exact value
     /// when the answer has its algebraic form.
     pub(crate) fn tasks(answer: &Answer, i: usize) -> Self {
@@ -288,36 +280,53 @@ pub(crate) fn consumption_bounds(
     answer: &Answer,
     used: Vec<Rational>,
 ) -> Vec<Bounded> {
-    let x = &answer.allocation;
-    if let Some(exact) = answer.algebraic() {
-        let all: Vec<usize> = (0..x.tasks.len()).collect();
-        return used
-            .into_iter()
-            .enumerate()
-            .map(|(j, value)| exact_consumption(instance, exact, &all, j, value))
-            .collect();
-    }
-    if x.tolerance.as_ref().is_none_or(Rational::is_zero) {
-        return used.into_iter().map(Bounded::exact).collect();
-    }
-    let errors: Vec<Option<Rational>> = (0..x.tasks.len()).map(|k| x.error_bound(k)).collect();
+    let all: Vec<usize> = (0..answer.allocation.tasks.len()).collect();
     used.into_iter()
         .enumerate()
-        .map(|(j, value)| {
-            let mut spread = Some(Rational::ZERO);
-            for (u, e) in instance.users().iter().zip(&errors) {
-                let d = &u.demand[j];
-                if d.is_zero() {
-                    continue;
-                }
-                spread = match (spread, e) {
-                    (Some(s), Some(e)) => Some(s + e * d),
-                    _ => None,
-                };
-            }
-            Bounded::around(value, spread)
+        .map(|(j, value)| bounded_sum(instance, answer, &all, j, value))
+        .collect()
+}
+
+/// What the users `below` hold of each resource, `Σ_k x_k d_kj` over them, within
+/// `± Σ_k e_k d_kj` (a node's holdings, for its limit).
+pub(crate) fn holdings_bounds(
+    instance: &Instance,
+    answer: &Answer,
+    below: &[usize],
+) -> Vec<Bounded> {
+    let x = &answer.allocation;
+    (0..instance.num_resources())
+        .map(|j| {
+            let value = x.consumption_among(instance, below.iter().copied(), j);
+            bounded_sum(instance, answer, below, j, value)
         })
         .collect()
+}
+
+/// `Σ_{k in users} x_k d_kj`, computed as `value`, within `± Σ_k e_k d_kj` (or exactly, for
+/// an answer with its algebraic form).
+fn bounded_sum(
+    instance: &Instance,
+    answer: &Answer,
+    users: &[usize],
+    j: usize,
+    value: Rational,
+) -> Bounded {
+    if let Some(exact) = answer.algebraic() {
+        return exact_consumption(instance, exact, users, j, value);
+    }
+    let mut spread = Some(Rational::ZERO);
+    for &k in users {
+        let d = &instance.users()[k].demand[j];
+        if d.is_zero() {
+            continue;
+        }
+        spread = match (spread, answer.allocation.error_bound(k)) {
+            (Some(s), Some(e)) => Some(s + &e * d),
+            _ => None,
+        };
+    }
+    Bounded::around(value, spread)
 }
 
 /// `Σ_{k in users} x_k d_kj` of the exact task counts, beside its computed `value`; when the
@@ -346,37 +355,6 @@ fn exact_consumption(
         }
     };
     Bounded { value, spread }
-}
-
-/// What the users `below` hold of each resource, `Σ_k x_k d_kj` over them, within
-/// `± Σ_k e_k d_kj` (a node's holdings, for its limit).
-pub(crate) fn holdings_bounds(
-    instance: &Instance,
-    answer: &Answer,
-    below: &[usize],
-) -> Vec<Bounded> {
-    let x = &answer.allocation;
-    let m = instance.num_resources();
-    (0..m)
-        .map(|j| {
-            let value = x.consumption_among(instance, below.iter().copied(), j);
-            if let Some(exact) = answer.algebraic() {
-                return exact_consumption(instance, exact, below, j, value);
-            }
-            let mut spread = Some(Rational::ZERO);
-            for &k in below {
-                let d = &instance.users()[k].demand[j];
-                if d.is_zero() {
-                    continue;
-                }
-                spread = match (spread, x.error_bound(k)) {
-                    (Some(s), Some(e)) => Some(s + &e * d),
-                    _ => None,
-                };
-            }
-            Bounded::around(value, spread)
-        })
-        .collect()
 }
 
 /// A test decided twice: on the computed numbers read exactly, and for every true value the
@@ -432,52 +410,53 @@ impl Test {
 
     /// `a < b`.
     pub(crate) fn less(a: &Bounded, b: &Bounded) -> Test {
-        let undecided = match Test::exact_order(a, b) {
-            Some(Ok(o)) => return Test::settled(o == Ordering::Less),
-            Some(Err(())) => true,
-            None => a.fell_back() || b.fell_back(),
-        };
-        Test {
-            exact: a.value < b.value,
-            certain: matches!((a.hi(), b.lo()), (Some(h), Some(l)) if h < l),
-            undecided,
-        }
+        Test::compare(a, b, Ordering::is_lt)
     }
 
     /// `a <= b`.
     pub(crate) fn at_most(a: &Bounded, b: &Bounded) -> Test {
+        Test::compare(a, b, Ordering::is_le)
+    }
+
+    /// `holds(a ? b)` for `holds` true on `Less` (`<` or `<=`): certain when it holds of
+    /// the most `a` and the least `b` can be.
+    fn compare(a: &Bounded, b: &Bounded, holds: fn(Ordering) -> bool) -> Test {
         let undecided = match Test::exact_order(a, b) {
-            Some(Ok(o)) => return Test::settled(o != Ordering::Greater),
+            Some(Ok(o)) => return Test::settled(holds(o)),
             Some(Err(())) => true,
             None => a.fell_back() || b.fell_back(),
         };
         Test {
-            exact: a.value <= b.value,
-            certain: matches!((a.hi(), b.lo()), (Some(h), Some(l)) if h <= l),
+            exact: holds(a.value.cmp(&b.value)),
+            certain: matches!((a.hi(), b.lo()), (Some(h), Some(l)) if holds(h.cmp(l))),
             undecided,
         }
     }
 
     /// `a < b` for an exactly known `b`.
     pub(crate) fn less_than(a: &Bounded, b: &Rational) -> Test {
-        if let Spread::Algebraic { exact, .. } = &a.spread {
-            return Test::settled(exact.cmp_rational(&b.to_big()) == Ordering::Less);
-        }
-        Test {
-            exact: a.value < *b,
-            certain: a.hi().is_some_and(|h| h < b),
-            undecided: a.fell_back(),
-        }
+        Test::against(a, b, Ordering::is_lt, a.hi())
     }
 
     /// `a > b` for an exactly known `b`.
     pub(crate) fn more_than(a: &Bounded, b: &Rational) -> Test {
+        Test::against(a, b, Ordering::is_gt, a.lo())
+    }
+
+    /// `holds(a ? b)` for an exactly known `b`: certain when it holds of `worst`, the bound
+    /// of `a` nearest to failing it.
+    fn against(
+        a: &Bounded,
+        b: &Rational,
+        holds: fn(Ordering) -> bool,
+        worst: Option<&Rational>,
+    ) -> Test {
         if let Spread::Algebraic { exact, .. } = &a.spread {
-            return Test::settled(exact.cmp_rational(&b.to_big()) == Ordering::Greater);
+            return Test::settled(holds(exact.cmp_rational(&b.to_big())));
         }
         Test {
-            exact: a.value > *b,
-            certain: a.lo().is_some_and(|l| l > b),
+            exact: holds(a.value.cmp(b)),
+            certain: worst.is_some_and(|w| holds(w.cmp(b))),
             undecided: a.fell_back(),
         }
     }
