@@ -377,14 +377,11 @@ impl SimConfig {
     }
 }
 
-/// A node's figures over a run (see the [module docs](self), "Output").
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A node's figures over a run (see the [module docs](self), "Output"), in the order of its
+/// JSON form.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
 pub struct NodeSummary {
-    /// Dominant share at the horizon (the last settled state).
-    pub final_share: Rational,
-    /// Running tasks at the horizon (leaves only).
-    pub final_tasks: Option<u64>,
     /// `∫ S_v dt / horizon`.
     pub time_average_share: Rational,
     /// Minimum dominant share over `[warmup, horizon)`.
@@ -399,6 +396,11 @@ pub struct NodeSummary {
     /// `longest_below_by_a_task > starvation tolerance`: a node less than one task below its
     /// guarantee is not starved.
     pub starved: bool,
+    /// Dominant share at the horizon (the last settled state).
+    pub final_share: Rational,
+    /// Running tasks at the horizon (leaves only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub final_tasks: Option<u64>,
 }
 
 /// One point of the time series: every node's dominant share, in node (pre-)order.
@@ -753,21 +755,14 @@ struct Tasks {
     preempted: u64,
 }
 
-/// One node's figures.
+/// One node's figures: where it is, then its summary.
 #[derive(Serialize)]
 struct NodeFields<'a> {
     path: String,
     name: &'a str,
     guaranteed_share: &'a Rational,
-    time_average_share: &'a Rational,
-    min_share_steady: &'a Rational,
-    time_below_guarantee: &'a Rational,
-    longest_below_guarantee: &'a Rational,
-    longest_below_by_a_task: &'a Rational,
-    starved: bool,
-    final_share: &'a Rational,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    final_tasks: Option<u64>,
+    #[serde(flatten)]
+    summary: &'a NodeSummary,
 }
 
 /// One sample: the time, and every node's dominant share and satisfaction.
@@ -786,21 +781,11 @@ impl Serialize for SimulationDoc<'_> {
         let (run, tree) = (self.run, self.tree);
         let nodes = tree
             .nodes()
-            .map(|v| {
-                let s = &run.nodes[v.index()];
-                NodeFields {
-                    path: tree.path(v),
-                    name: tree.node(v).name(),
-                    guaranteed_share: tree.guaranteed_share(v),
-                    time_average_share: &s.time_average_share,
-                    min_share_steady: &s.min_share_steady,
-                    time_below_guarantee: &s.time_below_guarantee,
-                    longest_below_guarantee: &s.longest_below_guarantee,
-                    longest_below_by_a_task: &s.longest_below_by_a_task,
-                    starved: s.starved,
-                    final_share: &s.final_share,
-                    final_tasks: s.final_tasks,
-                }
+            .map(|v| NodeFields {
+                path: tree.path(v),
+                name: tree.node(v).name(),
+                guaranteed_share: tree.guaranteed_share(v),
+                summary: &run.nodes[v.index()],
             })
             .collect();
         let inv_g = inverse_guarantees(tree);

@@ -298,12 +298,7 @@ impl Scenario {
     /// assert_eq!((s.seed, s.horizon.clone().unwrap().to_string()), (7, "10".to_string()));
     /// ```
     pub fn from_json(value: &Value) -> Result<Scenario> {
-        let obj = value.as_object().ok_or_else(|| {
-            SolverError::invalid(
-                "(top level)",
-                format!("expected an object, found {}", kind(value)),
-            )
-        })?;
+        let obj = top_object(value)?;
         reject_unknown(obj, "", TOP_FIELDS)?;
         let tree_part: Map<String, Value> = obj
             .iter()
@@ -316,25 +311,14 @@ impl Scenario {
     /// The scenario's own keys of `value` (`horizon`, `seed`, `warmup`,
     /// `starvation_tolerance`, `workload`) read on `tree`; its tree keys are ignored.
     pub fn from_json_on(tree: Tree, value: &Value) -> Result<Scenario> {
-        let obj = value.as_object().ok_or_else(|| {
-            SolverError::invalid(
-                "(top level)",
-                format!("expected an object, found {}", kind(value)),
-            )
-        })?;
+        let obj = top_object(value)?;
         let mut scenario = Scenario::new(tree);
-        scenario.horizon = optional_positive(obj, "horizon")?;
+        scenario.horizon = optional(obj, "horizon", positive)?;
         if let Some(v) = obj.get("seed") {
             scenario.seed = read_u64("seed", v)?;
         }
-        scenario.warmup = match obj.get("warmup") {
-            None | Some(Value::Null) => None,
-            Some(v) => Some(non_negative("warmup", v)?),
-        };
-        scenario.starvation_tolerance = match obj.get("starvation_tolerance") {
-            None | Some(Value::Null) => None,
-            Some(v) => Some(non_negative("starvation_tolerance", v)?),
-        };
+        scenario.warmup = optional(obj, "warmup", non_negative)?;
+        scenario.starvation_tolerance = optional(obj, "starvation_tolerance", non_negative)?;
         if let (Some(h), Some(w)) = (&scenario.horizon, &scenario.warmup)
             && w >= h
         {
@@ -365,10 +349,25 @@ impl Scenario {
     }
 }
 
-fn optional_positive(obj: &Map<String, Value>, field: &str) -> Result<Option<Rational>> {
+/// The whole document as an object.
+fn top_object(value: &Value) -> Result<&Map<String, Value>> {
+    value.as_object().ok_or_else(|| {
+        SolverError::invalid(
+            "(top level)",
+            format!("expected an object, found {}", kind(value)),
+        )
+    })
+}
+
+/// `field` of `obj` read by `read`, `None` when absent or null.
+fn optional(
+    obj: &Map<String, Value>,
+    field: &str,
+    read: fn(&str, &Value) -> Result<Rational>,
+) -> Result<Option<Rational>> {
     match obj.get(field) {
         None | Some(Value::Null) => Ok(None),
-        Some(v) => positive(field, v).map(Some),
+        Some(v) => read(field, v).map(Some),
     }
 }
 

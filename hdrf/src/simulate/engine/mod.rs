@@ -115,7 +115,15 @@ pub(super) struct Engine {
     /// Per node: the smallest dominant share of one task of a leaf below with work (`None`:
     /// no such leaf), for the task-size-aware starvation test.
     task_min: Vec<Option<Rational>>,
-    // Production fields (`docs/production.md`), as shares of the capacity.
+    /// The production fields (`docs/production.md`), as shares of the capacity.
+    prod: Production,
+    /// Per leaf: the tasks it holds at time 0 (its `usage`, in whole tasks).
+    initial: Vec<u64>,
+}
+
+/// The production fields of a tree (`docs/production.md`) as the engine reads them, as
+/// shares of the capacity.
+struct Production {
     /// Whether some node below the root has an explicit guarantee: then every node but the
     /// root is served first while below its guarantee, and judged against it.
     has_xg: bool,
@@ -127,18 +135,6 @@ pub(super) struct Engine {
     /// Per node: its limit over the capacity.
     lim: Vec<Option<Vec<Rational>>>,
     /// Per node: a `fifo` pool (children served in the order listed).
-    fifo_pool: Vec<bool>,
-    /// Per leaf: the tasks it holds at time 0 (its `usage`, in whole tasks).
-    initial: Vec<u64>,
-}
-
-/// The production fields of a tree (`docs/production.md`) as the engine reads them, as
-/// shares of the capacity.
-struct Production {
-    has_xg: bool,
-    xg: Vec<Option<Vec<Rational>>>,
-    has_lim: bool,
-    lim: Vec<Option<Vec<Rational>>>,
     fifo_pool: Vec<bool>,
 }
 
@@ -165,33 +161,6 @@ fn production_fields(tree: &crate::Tree) -> Production {
         has_lim,
         lim,
         fifo_pool,
-    }
-}
-
-/// Pushes the events of `leaf`'s supply: its backlog's start, or each non-empty arrival;
-/// `seq` numbers them in push order.
-fn schedule_supply(heap: &mut BinaryHeap<Event>, seq: &mut u64, supply: &Supply, leaf: u32) {
-    let mut push = |time: Rational, kind: Kind| {
-        heap.push(Event {
-            time,
-            seq: *seq,
-            kind,
-        });
-        *seq += 1;
-    };
-    match supply {
-        Supply::Unlimited { start } => push(start.clone(), Kind::Backlog { leaf }),
-        Supply::Arrivals(list) => {
-            for arrival in list.iter().filter(|x| x.count > 0) {
-                push(
-                    arrival.time.clone(),
-                    Kind::Arrive {
-                        leaf,
-                        count: arrival.count,
-                    },
-                );
-            }
-        }
     }
 }
 
@@ -234,13 +203,6 @@ fn duration_grids(durations: &[Option<Duration>]) -> Vec<Vec<Rational>> {
 impl Engine {
     pub(super) fn new(scenario: &Scenario, p: Params, initial: Vec<u64>) -> Self {
         let tree = &scenario.tree;
-        let Production {
-            has_xg,
-            xg,
-            has_lim,
-            lim,
-            fifo_pool,
-        } = production_fields(tree);
         let n = tree.len();
         let m = tree.num_resources();
         let mut parent = vec![NONE; n];
@@ -256,8 +218,6 @@ impl Engine {
         let mut durations = vec![None; n];
         let mut rng = Vec::with_capacity(n);
         let mut master = SplitMix64::new(p.seed);
-        let mut heap = BinaryHeap::new();
-        let mut seq = 0u64;
         let mut position = vec![0usize; n];
         let mut names = Vec::with_capacity(n);
         let mut task_min: Vec<Option<Rational>> = vec![None; n];
@@ -299,7 +259,6 @@ impl Engine {
                     task_min[i] = a[i * m..(i + 1) * m].iter().max().cloned();
                 }
                 durations[i] = Some(w.duration.clone());
-                schedule_supply(&mut heap, &mut seq, &w.supply, i as u32);
             }
         }
         let size = subtree_sizes(&parent, &mut task_min);
@@ -307,7 +266,7 @@ impl Engine {
         let grids = duration_grids(&durations);
         let k = p.machines;
         let per_machine = Rational::new(1, k as i128).expect("machines >= 1");
-        Engine {
+        let mut engine = Engine {
             m,
             n,
             parent,
@@ -338,8 +297,8 @@ impl Engine {
             leaf_tasks: vec![Vec::new(); n],
             pending: (0..n).map(|_| Pending::default()).collect(),
             free: vec![per_machine; k * m],
-            heap,
-            seq,
+            heap: BinaryHeap::new(),
+            seq: 0,
             tasks: Vec::new(),
             free_slots: Vec::new(),
             stat: vec![Stat::default(); n],
@@ -359,13 +318,27 @@ impl Engine {
             count: vec![0; n],
             last_served: vec![0; n],
             task_min,
-            has_xg,
-            xg,
-            has_lim,
-            lim,
-            fifo_pool,
+            prod: production_fields(tree),
             initial,
             p,
+        };
+        // In pre-order, so that the events' sequence numbers follow the tree.
+        for v in tree.nodes().filter(|&v| tree.node(v).demand().is_some()) {
+            engine.schedule_supply(&scenario.workload(v).supply, v.index() as u32);
+        }
+        engine
+    }
+
+    /// Pushes the events of `leaf`'s supply: its backlog's start, or each non-empty arrival.
+    fn schedule_supply(&mut self, supply: &Supply, leaf: u32) {
+        match supply {
+            Supply::Unlimited { start } => self.push(start.clone(), Kind::Backlog { leaf }),
+            Supply::Arrivals(list) => {
+                for arrival in list.iter().filter(|x| x.count > 0) {
+                    let count = arrival.count;
+                    self.push(arrival.time.clone(), Kind::Arrive { leaf, count });
+                }
+            }
         }
     }
 
@@ -390,7 +363,7 @@ impl Engine {
                         ),
                     ));
                 };
-                self.start_task(l, k, &zero, Some(zero.clone()));
+                self.start(l, k, &zero, Some(zero.clone()));
                 any = true;
             }
         }
@@ -489,10 +462,10 @@ impl Engine {
             if !is_active(c) {
                 continue;
             }
-            let under = self.has_xg && self.within_guarantee(c, is_active);
+            let under = self.prod.has_xg && self.within_guarantee(c, is_active);
             let better = best == NONE
                 || (under && !best_under)
-                || (under == best_under && !self.fifo_pool[v] && self.before(c, best));
+                || (under == best_under && !self.prod.fifo_pool[v] && self.before(c, best));
             if better {
                 best = c;
                 best_under = under;
@@ -505,7 +478,9 @@ impl Engine {
     /// its explicit guarantee: `U_v + d_l <= G_v` on every resource the leaf demands (shares
     /// of the capacity).
     fn within_guarantee(&self, v: usize, is_leaf_ok: &dyn Fn(usize) -> bool) -> bool {
-        let Some(g) = &self.xg[v] else { return false };
+        let Some(g) = &self.prod.xg[v] else {
+            return false;
+        };
         let m = self.m;
         (v..v + self.size[v]).any(|l| {
             self.is_leaf[l]
@@ -519,13 +494,13 @@ impl Engine {
     /// A task of `leaf` keeps every node from `leaf` up to `top` (inclusive; `NONE`: the
     /// root) within its limit.
     fn within_limits(&self, leaf: usize, top: usize) -> bool {
-        if !self.has_lim {
+        if !self.prod.has_lim {
             return true;
         }
         let m = self.m;
         let mut v = leaf;
         while v != NONE {
-            if let Some(l) = &self.lim[v] {
+            if let Some(l) = &self.prod.lim[v] {
                 let over = self.demanded[leaf]
                     .iter()
                     .any(|&j| &self.usage[v * m + j] + &self.a[leaf * m + j] > l[j]);
@@ -626,19 +601,9 @@ impl Engine {
         })
     }
 
-    fn start(&mut self, leaf: usize, machine: usize, now: &Rational) {
-        self.start_task(leaf, machine, now, None);
-    }
-
     /// Starts a task of `leaf` on `machine`: one of its pending tasks, or (`submit` given) a
     /// task it already held at time 0.
-    fn start_task(
-        &mut self,
-        leaf: usize,
-        machine: usize,
-        now: &Rational,
-        submit: Option<Rational>,
-    ) {
+    fn start(&mut self, leaf: usize, machine: usize, now: &Rational, submit: Option<Rational>) {
         let m = self.m;
         let submit = match submit {
             Some(t) => t,
@@ -667,28 +632,24 @@ impl Engine {
         } else {
             grid[self.rng[leaf].range(0, (grid.len() - 1) as u64) as usize].clone()
         };
-        let pos = self.leaf_tasks[leaf].len() as u32;
+        let mut task = Task {
+            leaf: leaf as u32,
+            machine: machine as u32,
+            r#gen: 0,
+            alive: true,
+            pos: self.leaf_tasks[leaf].len() as u32,
+            start: now.clone(),
+            submit,
+        };
+        // A reused slot keeps its generation: its old completion event stays stale.
         let id = match self.free_slots.pop() {
             Some(id) => {
-                let slot = &mut self.tasks[id as usize];
-                slot.leaf = leaf as u32;
-                slot.machine = machine as u32;
-                slot.alive = true;
-                slot.pos = pos;
-                slot.start = now.clone();
-                slot.submit = submit;
+                task.r#gen = self.tasks[id as usize].r#gen;
+                self.tasks[id as usize] = task;
                 id
             }
             None => {
-                self.tasks.push(Task {
-                    leaf: leaf as u32,
-                    machine: machine as u32,
-                    r#gen: 0,
-                    alive: true,
-                    pos,
-                    start: now.clone(),
-                    submit,
-                });
+                self.tasks.push(task);
                 (self.tasks.len() - 1) as u32
             }
         };

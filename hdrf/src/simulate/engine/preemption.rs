@@ -13,8 +13,7 @@ impl Engine {
     /// finds `v` below its guarantee on every resource the leaf demands; otherwise its
     /// dominant share is below its guaranteed share `g_v`.
     pub(super) fn below_now(&self, v: usize) -> bool {
-        if self.xg[v].is_some() {
-            let Some(g) = &self.xg[v] else { return false };
+        if let Some(g) = &self.prod.xg[v] {
             let m = self.m;
             return (v..v + self.size[v]).any(|l| {
                 self.is_leaf[l]
@@ -63,7 +62,7 @@ impl Engine {
                     self.release(id as usize, true);
                     self.preempted += 1;
                 }
-                self.start(leaf, machine, now);
+                self.start(leaf, machine, now, None);
                 any = true;
             }
         }

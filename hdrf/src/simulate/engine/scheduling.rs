@@ -135,7 +135,7 @@ impl Engine {
             }
             from = match self.fit(v) {
                 Some(machine) => {
-                    self.start(v, machine, now);
+                    self.start(v, machine, now, None);
                     if self.active(0) {
                         0
                     } else {
@@ -221,7 +221,7 @@ impl Engine {
             while !self.is_leaf[v] {
                 v = self.pick(v, &|c| status[c] == 2);
             }
-            self.start(v, place[v], now);
+            self.start(v, place[v], now, None);
         }
     }
 }
