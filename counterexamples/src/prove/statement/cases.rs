@@ -177,7 +177,8 @@ impl Statement {
     pub(super) fn is_group(&self) -> bool {
         matches!(
             self.goal,
-            Goal::Property(Property::GspStrong | Property::GspWeak) | Goal::GspGain(_)
+            Goal::Property(Property::GspStrong | Property::GspWeak)
+                | Goal::Bound(crate::explore::MetricName::GspGain, _)
         )
     }
 

@@ -3,6 +3,8 @@
 
 use leontief_solver::properties::Property;
 
+use crate::explore::MetricName;
+
 use super::{Encoding, Goal, Kind, Shape, Split, Statement};
 use crate::prove::smt::{and, binary, implies, mul, or, Script};
 use crate::prove::{asset, ceei, common_level, drf, goals};
@@ -134,7 +136,7 @@ impl Statement {
                 .map(|i| (0..m).map(|r| mul(&tasks[i], &rows[i][r])).collect())
                 .collect()
         };
-        if let Goal::SpGain(_) = &self.goal {
+        if let Goal::Bound(MetricName::SpGain, _) = &self.goal {
             // The gain is a ratio: the liar has something at the truth.
             s.assert(binary(">", &x[0], "0.0"));
         }
@@ -153,13 +155,11 @@ impl Statement {
     pub fn assert_goal(&self, s: &mut Script, answers: &Answers) {
         let n = self.users;
         match &self.goal {
-            Goal::SpGain(c) => {
+            Goal::Bound(MetricName::SpGain, c) => {
                 let c = self.bound_term(s, c);
                 s.assert(answers.better(0, Some(&c), true));
             }
-            // Decided by goals::script (returned above).
-            Goal::WelfareRatio(_) | Goal::PmLoss(_) | Goal::RmLoss(_) => {}
-            Goal::GspGain(c) => {
+            Goal::Bound(MetricName::GspGain, c) => {
                 let c = self.bound_term(s, c);
                 // Every liar weakly better off, and some user with tasks gaining more than
                 // c (docs/theory.md §6.5): it strictly gains, so it is a member.
@@ -170,6 +170,8 @@ impl Statement {
                     .map(|i| and(&[answers.has_tasks(i), answers.better(i, Some(&c), true)]))
                     .collect::<Vec<_>>()));
             }
+            // Decided by goals::script (returned above).
+            Goal::Bound(..) => {}
             Goal::Property(Property::Sp) => s.assert(answers.better(0, None, true)),
             // Exactly this case's liars (cases() covers every size up to k).
             Goal::Property(Property::GspWeak) => {
