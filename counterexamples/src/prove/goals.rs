@@ -21,7 +21,7 @@ use leontief_solver::Rational;
 use serde_json::Value;
 
 use super::smt::{and, binary, constant, implies, mul, or, sum, Script};
-use super::statement::{Encoding, Goal, Kind, Profile, Shape, Statement};
+use super::statement::{Goal, Kind, Profile, ProvedMechanism, Shape, Statement};
 use super::{common_level, drf};
 use crate::candidate::{evaluate, Candidate};
 use crate::explore::record::to_prove_json as metric_json;
@@ -101,7 +101,8 @@ pub(super) fn split_description(statement: &Statement, supports: bool) -> String
 pub fn script(statement: &Statement, truth: &Shape) -> Script {
     let (n, m) = (statement.users, statement.resources);
     let mut s = Script::new();
-    let (demands, weights, caps) = statement.declare_users(&mut s, &[]);
+    let profile = statement.declare_users(&mut s, &[]);
+    let (demands, weights, caps) = (&profile.demands, &profile.weights, &profile.caps);
     // Unnamed users the case's type does not tell apart are interchangeable: all of them
     // when the type names no user, else those with the same bottleneck. Each such class is
     // sorted by its first demand entry.
@@ -115,11 +116,6 @@ pub fn script(statement: &Statement, truth: &Shape) -> Script {
             s.assert(binary("<=", &demands[i][0], &demands[j][0]));
         }
     }
-    let profile = Profile {
-        demands: demands.clone(),
-        weights: weights.clone(),
-        caps: caps.clone(),
-    };
     let x: Vec<String> = (0..n).map(|i| s.real(&format!("x_{}", i + 1))).collect();
     statement.encode(&mut s, &profile, &x, truth, "t");
     let weight = |i: usize| weights.as_ref().map(|w| w[i].clone());
@@ -269,18 +265,20 @@ fn encode_unnormalised(statement: &Statement, s: &mut Script, profile: &Profile,
             })
             .collect()
     };
-    match statement.mechanism.encoding() {
-        Encoding::Drf => {
+    match statement.mechanism {
+        ProvedMechanism::Drf | ProvedMechanism::Collapsed => {
             let a = largest(s);
             let shares: Vec<String> = tasks.iter().zip(&a).map(|(y, a)| mul(y, a)).collect();
             drf::filling(s, profile, tasks, &shares, &Shape::Any);
         }
-        Encoding::DrfCommonLevel => {
+        ProvedMechanism::DrfCommonLevel => {
             let a = largest(s);
             let shares: Vec<String> = tasks.iter().zip(&a).map(|(y, a)| mul(y, a)).collect();
             common_level::level(s, profile, tasks, &shares, "g");
         }
-        Encoding::Asset | Encoding::Ceei => statement.encode(s, profile, tasks, &Shape::Any, "g"),
+        ProvedMechanism::Asset | ProvedMechanism::Ceei => {
+            statement.encode(s, profile, tasks, &Shape::Any, "g")
+        }
     }
 }
 

@@ -16,7 +16,6 @@ use leontief_solver::algebraic::RealAlgebraic;
 use leontief_solver::properties::Property;
 use leontief_solver::{Rational, SolverError};
 use serde::Serialize;
-use serde_json::{Map, Value};
 
 use crate::explore::{Direction, MetricName};
 
@@ -99,39 +98,20 @@ impl ProvedMechanism {
         }
     }
 
-    /// The characterization this mechanism is encoded by: `collapsed` by extended DRF's, with
-    /// free weights.
-    pub fn encoding(self) -> Encoding {
-        match self {
-            ProvedMechanism::Drf | ProvedMechanism::Collapsed => Encoding::Drf,
-            ProvedMechanism::DrfCommonLevel => Encoding::DrfCommonLevel,
-            ProvedMechanism::Asset => Encoding::Asset,
-            ProvedMechanism::Ceei => Encoding::Ceei,
-        }
-    }
-
     /// Whether the users are the leaves of any tree (their weights then range over every
     /// positive vector, whatever `--weights` says).
     pub fn on_every_tree(self) -> bool {
         self == ProvedMechanism::Collapsed
     }
 
-    fn takes_caps(self) -> bool {
-        matches!(self.encoding(), Encoding::Drf | Encoding::Asset)
+    /// Whether the encoding is by bottlenecks (extended DRF's, `collapsed` with free weights,
+    /// or asset fairness's), the encodings with caps.
+    fn by_bottlenecks(self) -> bool {
+        !matches!(
+            self,
+            ProvedMechanism::DrfCommonLevel | ProvedMechanism::Ceei
+        )
     }
-}
-
-/// The characterizations `prove` writes (docs/theory.md §6.2–§6.4), one per encoder.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Encoding {
-    /// Extended DRF's bottlenecks (§6.2).
-    Drf,
-    /// Common-level DRF (§6.4).
-    DrfCommonLevel,
-    /// Asset fairness's bottlenecks on aggregate shares (§6.2).
-    Asset,
-    /// CEEI's Eisenberg–Gale conditions (§6.3).
-    Ceei,
 }
 
 /// What is claimed.
@@ -389,7 +369,7 @@ impl Statement {
                 format!("expected at least 1 ({why}), found {c}"),
             ));
         }
-        if caps && !mechanism.takes_caps() {
+        if caps && !mechanism.by_bottlenecks() {
             return Err(SolverError::invalid(
                 "--caps",
                 format!(
@@ -548,12 +528,7 @@ impl Statement {
         )
     }
 
-    /// The statement and its domain as JSON fields.
-    pub fn to_json(&self) -> Map<String, Value> {
-        crate::doc::object(&self.document())
-    }
-
-    /// The statement and its domain as a document ([`Statement::to_json`]'s fields).
+    /// The statement and its domain as a document (the answer's first fields).
     pub(crate) fn document(&self) -> StatementDoc<'_> {
         let (property, metric, bound) = match self.goal.bounded() {
             None => (Some(self.property().name()), None, None),
