@@ -169,8 +169,8 @@ pub fn script(statement: &Statement, truth: &Shape) -> Script {
             let rest = |v: &Option<Vec<String>>| v.as_ref().map(|v| v[1..].to_vec());
             let smaller = Profile {
                 demands: demands[1..].to_vec(),
-                weights: rest(&weights),
-                caps: rest(&caps),
+                weights: rest(weights),
+                caps: rest(caps),
             };
             let y: Vec<String> = (1..n).map(|i| s.real(&format!("y_{}", i + 1))).collect();
             statement.encode(&mut s, &smaller, &y, &Shape::Any, "l");
