@@ -101,19 +101,13 @@ fn statement(args: &ProveArgs) -> Result<Statement, CliError> {
         (Some(p), None, None) => Goal::Property(*p),
         (None, Some(metric), Some(bound)) => {
             let bound = read_number("--bound", &serde_json::Value::String(bound.clone()))?;
-            match metric.as_str() {
-                "sp-gain" => Goal::SpGain(bound),
-                "welfare-ratio" => Goal::WelfareRatio(bound),
-                "pm-loss" => Goal::PmLoss(bound),
-                "rm-loss" => Goal::RmLoss(bound),
-                "gsp-gain" => Goal::GspGain(bound),
-                _ => {
-                    return Err(usage(format!(
-                        "--metric: unknown metric {metric:?} for prove (expected sp-gain, \
-                         gsp-gain, welfare-ratio, pm-loss or rm-loss)"
-                    )))
-                }
-            }
+            let encoded = (metric.parse().ok()).and_then(|m| Goal::bounding(m, bound));
+            encoded.ok_or_else(|| {
+                usage(format!(
+                    "--metric: unknown metric {metric:?} for prove (expected sp-gain, \
+                     gsp-gain, welfare-ratio, pm-loss or rm-loss)"
+                ))
+            })?
         }
         (None, Some(_), None) => return Err(usage("--metric needs --bound")),
         (None, None, Some(_)) => return Err(usage("--bound applies to --metric")),

@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use leontief_counterexamples::explore::MetricName;
 use leontief_counterexamples::prove::{
     self, Goal, Options, ProvedMechanism, Solver, Statement, Verdict,
 };
@@ -61,7 +62,12 @@ pub(super) fn prove_ceei_gain() -> Result<Vec<Check>, CliError> {
     // the solver reaches, and any smaller bound is refuted by an instance gaining more.
     let mut checks = Vec::new();
     for (size, bound) in [((2, 2), "3/2"), ((2, 3), "3/2"), ((3, 2), "5/3")] {
-        let s = statement(ProvedMechanism::Ceei, Goal::SpGain(q(bound)?), size, false)?;
+        let s = statement(
+            ProvedMechanism::Ceei,
+            Goal::Bound(MetricName::SpGain, q(bound)?),
+            size,
+            false,
+        )?;
         let (what, verdict) = decide(&s)?;
         checks.push(Check::text(what, verdict.name().to_string(), "proved"));
     }
@@ -69,7 +75,7 @@ pub(super) fn prove_ceei_gain() -> Result<Vec<Check>, CliError> {
         let bound = q(bound)?;
         let s = statement(
             ProvedMechanism::Ceei,
-            Goal::SpGain(bound.clone()),
+            Goal::Bound(MetricName::SpGain, bound.clone()),
             size,
             false,
         )?;

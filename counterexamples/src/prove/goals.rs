@@ -21,7 +21,7 @@ use leontief_solver::Rational;
 use serde_json::Value;
 
 use super::smt::{and, binary, constant, implies, mul, or, sum, Script};
-use super::statement::{Encoding, Goal, Kind, Profile, Shape, Statement};
+use super::statement::{Goal, Kind, Profile, ProvedMechanism, Shape, Statement};
 use super::{common_level, drf};
 use crate::candidate::{evaluate, Candidate};
 use crate::explore::record::to_prove_json as metric_json;
@@ -55,10 +55,10 @@ pub(super) fn roles(statement: &Statement) -> String {
     match &statement.goal {
         Goal::Property(Property::Si) => "u1 is below its split (any such user, renamed u1)".into(),
         Goal::Property(Property::Ef) => "u1 envies u2 (any envious pair, renamed)".into(),
-        Goal::Property(Property::Pm) | Goal::PmLoss(_) => {
+        Goal::Property(Property::Pm) | Goal::Bound(MetricName::PmLoss, _) => {
             "u1 leaves and u2 loses (any such pair, renamed)".into()
         }
-        Goal::Property(Property::Rm) | Goal::RmLoss(_) => {
+        Goal::Property(Property::Rm) | Goal::Bound(MetricName::RmLoss, _) => {
             "u1 loses as capacities grow (any such user, renamed u1)".into()
         }
         _ => "none: every user plays the same part".into(),
@@ -101,7 +101,8 @@ pub(super) fn split_description(statement: &Statement, supports: bool) -> String
 pub fn script(statement: &Statement, truth: &Shape) -> Script {
     let (n, m) = (statement.users, statement.resources);
     let mut s = Script::new();
-    let (demands, weights, caps) = statement.declare_users(&mut s, &[]);
+    let profile = statement.declare_users(&mut s, &[]);
+    let (demands, weights, caps) = (&profile.demands, &profile.weights, &profile.caps);
     // Unnamed users the case's type does not tell apart are interchangeable: all of them
     // when the type names no user, else those with the same bottleneck. Each such class is
     // sorted by its first demand entry.
@@ -115,11 +116,6 @@ pub fn script(statement: &Statement, truth: &Shape) -> Script {
             s.assert(binary("<=", &demands[i][0], &demands[j][0]));
         }
     }
-    let profile = Profile {
-        demands: demands.clone(),
-        weights: weights.clone(),
-        caps: caps.clone(),
-    };
     let x: Vec<String> = (0..n).map(|i| s.real(&format!("x_{}", i + 1))).collect();
     statement.encode(&mut s, &profile, &x, truth, "t");
     let weight = |i: usize| weights.as_ref().map(|w| w[i].clone());
@@ -165,7 +161,7 @@ pub fn script(statement: &Statement, truth: &Shape) -> Script {
                 s.assert(binary("<", &x[0], &t[0]));
             }
         }
-        Goal::Property(Property::Pm) | Goal::PmLoss(_) => {
+        Goal::Property(Property::Pm) | Goal::Bound(MetricName::PmLoss, _) => {
             // u1 leaves; the others keep their demands, weights and caps. u2's utility is
             // its tasks (at most its cap) before and after: it loses when y_2 < x_2, and
             // keeps less than c times its utility when y_2 < c x_2 (with x_2 > 0: a user
@@ -173,14 +169,14 @@ pub fn script(statement: &Statement, truth: &Shape) -> Script {
             let rest = |v: &Option<Vec<String>>| v.as_ref().map(|v| v[1..].to_vec());
             let smaller = Profile {
                 demands: demands[1..].to_vec(),
-                weights: rest(&weights),
-                caps: rest(&caps),
+                weights: rest(weights),
+                caps: rest(caps),
             };
             let y: Vec<String> = (1..n).map(|i| s.real(&format!("y_{}", i + 1))).collect();
             statement.encode(&mut s, &smaller, &y, &Shape::Any, "l");
             assert_loss(statement, &mut s, &x[1], &y[0]);
         }
-        Goal::Property(Property::Rm) | Goal::RmLoss(_) => {
+        Goal::Property(Property::Rm) | Goal::Bound(MetricName::RmLoss, _) => {
             // Capacity r grows from 1 to 1 / k_r; measured in units of the grown capacity,
             // capacities are 1 again and u_i's demand is d_ir k_r. Tasks do not depend on
             // the units, so y_i compares with x_i directly (docs/theory.md §6.9).
@@ -210,7 +206,7 @@ pub fn script(statement: &Statement, truth: &Shape) -> Script {
             // less than c times its utility when y_1 < c x_1 (with x_1 > 0).
             assert_loss(statement, &mut s, &x[0], &y[0]);
         }
-        Goal::WelfareRatio(c) => {
+        Goal::Bound(MetricName::WelfareRatio, c) => {
             // Some feasible z with Σ z > c Σ x: the optimum exceeds c times the welfare
             // (dominant shares are tasks in normal form). Σ x > 0, as the metric needs.
             let z: Vec<String> = (0..n).map(|i| s.real(&format!("z_{}", i + 1))).collect();
@@ -237,12 +233,12 @@ pub fn script(statement: &Statement, truth: &Shape) -> Script {
 /// < before` for a property, `after < c before` with `before > 0` for a bound `c` on a loss.
 fn assert_loss(statement: &Statement, s: &mut Script, before: &str, after: &str) {
     match &statement.goal {
-        Goal::PmLoss(c) | Goal::RmLoss(c) => {
+        Goal::Bound(_, c) => {
             let c = statement.bound_term(s, c);
             s.assert(binary(">", before, "0.0"));
             s.assert(binary("<", after, &mul(&c, before)));
         }
-        _ => s.assert(binary("<", after, before)),
+        Goal::Property(_) => s.assert(binary("<", after, before)),
     }
 }
 
@@ -269,18 +265,20 @@ fn encode_unnormalised(statement: &Statement, s: &mut Script, profile: &Profile,
             })
             .collect()
     };
-    match statement.mechanism.encoding() {
-        Encoding::Drf => {
+    match statement.mechanism {
+        ProvedMechanism::Drf | ProvedMechanism::Collapsed => {
             let a = largest(s);
             let shares: Vec<String> = tasks.iter().zip(&a).map(|(y, a)| mul(y, a)).collect();
             drf::filling(s, profile, tasks, &shares, &Shape::Any);
         }
-        Encoding::DrfCommonLevel => {
+        ProvedMechanism::DrfCommonLevel => {
             let a = largest(s);
             let shares: Vec<String> = tasks.iter().zip(&a).map(|(y, a)| mul(y, a)).collect();
             common_level::level(s, profile, tasks, &shares, "g");
         }
-        Encoding::Asset | Encoding::Ceei => statement.encode(s, profile, tasks, &Shape::Any, "g"),
+        ProvedMechanism::Asset | ProvedMechanism::Ceei => {
+            statement.encode(s, profile, tasks, &Shape::Any, "g")
+        }
     }
 }
 
@@ -313,26 +311,18 @@ pub(super) fn rederive(
             .collect::<Result<Vec<_>, _>>()
             .map(Scenario::Capacity)
     };
-    let measured = match &statement.goal {
-        Goal::WelfareRatio(bound) => Some((
-            MetricName::WelfareRatio,
-            Scenario::Bounded,
-            Utility::DominantShare,
-            bound,
-        )),
-        // A per-user ratio: either utility gives it.
-        Goal::PmLoss(bound) => Some((
-            MetricName::PmLoss,
-            Scenario::Remove(0),
-            Utility::Tasks,
-            bound,
-        )),
-        // In tasks, as the negation: with dominant shares the after-utility is a share of
-        // the grown capacities.
-        Goal::RmLoss(bound) => Some((MetricName::RmLoss, grown()?, Utility::Tasks, bound)),
-        _ => None,
-    };
-    if let Some((metric, scenario, utility, bound)) = measured {
+    if let Goal::Bound(metric, bound) = &statement.goal {
+        let (metric, (scenario, utility)) = (
+            *metric,
+            match metric {
+                MetricName::WelfareRatio => (Scenario::Bounded, Utility::DominantShare),
+                // A per-user ratio: either utility gives it.
+                MetricName::PmLoss => (Scenario::Remove(0), Utility::Tasks),
+                // In tasks, as the negation: with dominant shares the after-utility is a share
+                // of the grown capacities.
+                _ => (grown()?, Utility::Tasks),
+            },
+        );
         let candidate = Candidate::new(instance, scenario);
         let truth = mechanism
             .allocate(&candidate.instance)

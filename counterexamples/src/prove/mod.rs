@@ -265,22 +265,19 @@ pub fn prove(
         .flatten()
         .filter(|o| o.index <= last)
         .collect();
-    let verdict = if let Some(found) = outcomes.iter().find_map(|o| match &o.status {
+    let open: Vec<usize> = outcomes
+        .iter()
+        .filter(|o| matches!(o.status, Status::Unknown(_)))
+        .map(|o| o.index)
+        .collect();
+    let refuting = outcomes.iter().find_map(|o| match &o.status {
         Status::Sat(record) => Some(record.clone()),
         _ => None,
-    }) {
-        Verdict::Refuted(found)
-    } else {
-        let open: Vec<usize> = outcomes
-            .iter()
-            .filter(|o| matches!(o.status, Status::Unknown(_)))
-            .map(|o| o.index)
-            .collect();
-        if open.is_empty() {
-            Verdict::Proved
-        } else {
-            Verdict::Unknown(open)
-        }
+    });
+    let verdict = match refuting {
+        Some(found) => Verdict::Refuted(found),
+        None if open.is_empty() => Verdict::Proved,
+        None => Verdict::Unknown(open),
     };
     Ok(Proof {
         verdict,

@@ -16,7 +16,6 @@ use leontief_solver::algebraic::RealAlgebraic;
 use leontief_solver::properties::Property;
 use leontief_solver::{Rational, SolverError};
 use serde::Serialize;
-use serde_json::{Map, Value};
 
 use crate::explore::{Direction, MetricName};
 
@@ -99,39 +98,20 @@ impl ProvedMechanism {
         }
     }
 
-    /// The characterization this mechanism is encoded by: `collapsed` by extended DRF's, with
-    /// free weights.
-    pub fn encoding(self) -> Encoding {
-        match self {
-            ProvedMechanism::Drf | ProvedMechanism::Collapsed => Encoding::Drf,
-            ProvedMechanism::DrfCommonLevel => Encoding::DrfCommonLevel,
-            ProvedMechanism::Asset => Encoding::Asset,
-            ProvedMechanism::Ceei => Encoding::Ceei,
-        }
-    }
-
     /// Whether the users are the leaves of any tree (their weights then range over every
     /// positive vector, whatever `--weights` says).
     pub fn on_every_tree(self) -> bool {
         self == ProvedMechanism::Collapsed
     }
 
-    fn takes_caps(self) -> bool {
-        matches!(self.encoding(), Encoding::Drf | Encoding::Asset)
+    /// Whether the encoding is by bottlenecks (extended DRF's, `collapsed` with free weights,
+    /// or asset fairness's), the encodings with caps.
+    fn by_bottlenecks(self) -> bool {
+        !matches!(
+            self,
+            ProvedMechanism::DrfCommonLevel | ProvedMechanism::Ceei
+        )
     }
-}
-
-/// The characterizations `prove` writes (docs/theory.md §6.2–§6.4), one per encoder.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Encoding {
-    /// Extended DRF's bottlenecks (§6.2).
-    Drf,
-    /// Common-level DRF (§6.4).
-    DrfCommonLevel,
-    /// Asset fairness's bottlenecks on aggregate shares (§6.2).
-    Asset,
-    /// CEEI's Eisenberg–Gale conditions (§6.3).
-    Ceei,
 }
 
 /// What is claimed.
@@ -140,36 +120,24 @@ pub enum Goal {
     /// A property: about lies (`sp`, `gsp-strong`, `gsp-weak`), about the answer alone
     /// (`si`, `ef`), about a departure (`pm`) or about grown capacities (`rm`).
     Property(Property),
-    /// `sp-gain <= bound`: no single liar's true utility exceeds `bound` times its truthful
-    /// one.
-    SpGain(Rational),
-    /// `welfare-ratio <= bound`: no feasible allocation has more than `bound` times the
-    /// answer's utilitarian welfare in dominant shares (explore's `welfare-ratio`).
-    WelfareRatio(Rational),
-    /// `pm-loss >= bound`: when a user leaves, no remaining user with tasks keeps less than
-    /// `bound` times its utility (explore's `pm-loss`).
-    PmLoss(Rational),
-    /// `rm-loss >= bound`: when capacities grow, no user with tasks keeps less than `bound`
-    /// times its utility (explore's `rm-loss`, in tasks).
-    RmLoss(Rational),
-    /// `gsp-gain <= bound`: when no liar of a coalition is worse off, no user with tasks
-    /// gets more than `bound` times its utility (explore's `gsp-gain`).
-    GspGain(Rational),
+    /// explore's metric bounded by the constant ([`Goal::bounding`]'s metrics alone):
+    /// `sp-gain <= c` (no single liar's true utility exceeds `c` times its truthful one),
+    /// `gsp-gain <= c` (when no liar of a coalition is worse off, no user with tasks gets
+    /// more than `c` times its utility), `welfare-ratio <= c` (no feasible allocation has
+    /// more than `c` times the answer's utilitarian welfare in dominant shares), `pm-loss >=
+    /// c` (when a user leaves, no remaining user with tasks keeps less than `c` times its
+    /// utility), `rm-loss >= c` (the same when capacities grow, in tasks).
+    Bound(MetricName, Rational),
 }
 
 impl Goal {
     /// The goal `explore`'s `metric` is at most `bound` (`explore --certify`), or `None`
     /// when prove has no encoding of the metric.
     pub fn bounding(metric: MetricName, bound: Rational) -> Option<Goal> {
-        match metric {
-            MetricName::SpGain => Some(Goal::SpGain(bound)),
-            // Coalitions of every size, as explore samples them.
-            MetricName::GspGain => Some(Goal::GspGain(bound)),
-            MetricName::PmLoss => Some(Goal::PmLoss(bound)),
-            MetricName::RmLoss => Some(Goal::RmLoss(bound)),
-            MetricName::WelfareRatio => Some(Goal::WelfareRatio(bound)),
-            _ => None,
-        }
+        // gsp-gain: coalitions of every size, as explore samples them.
+        use MetricName::{GspGain, PmLoss, RmLoss, SpGain, WelfareRatio};
+        matches!(metric, SpGain | GspGain | PmLoss | RmLoss | WelfareRatio)
+            .then_some(Goal::Bound(metric, bound))
     }
 
     /// The same goal with the constant `bound`.
@@ -177,34 +145,33 @@ impl Goal {
     /// # Errors
     /// A goal without a constant (a property), or a loss bound that is not positive.
     pub fn with_bound(&self, bound: Rational) -> Result<Goal, SolverError> {
-        if matches!(self, Goal::PmLoss(_) | Goal::RmLoss(_)) && !bound.is_positive() {
-            return Err(SolverError::invalid(
-                "--bound",
-                format!("expected a positive ratio, found {bound}"),
-            ));
-        }
-        if let Goal::Property(p) = self {
-            return Err(SolverError::invalid(
+        match self {
+            Goal::Property(p) => Err(SolverError::invalid(
                 "--bound",
                 format!("{p} is a property, with no constant"),
-            ));
+            )),
+            Goal::Bound(..) if self.is_loss() && !bound.is_positive() => Err(SolverError::invalid(
+                "--bound",
+                format!("expected a positive ratio, found {bound}"),
+            )),
+            Goal::Bound(metric, _) => Ok(Goal::Bound(*metric, bound)),
         }
-        let metric = self.bounded().map(|(metric, _)| metric);
-        Ok(metric
-            .and_then(|m| Goal::bounding(m, bound))
-            .unwrap_or_else(|| self.clone()))
     }
 
     /// The metric bounded and its constant; `None` for a property.
     pub fn bounded(&self) -> Option<(MetricName, &Rational)> {
         match self {
             Goal::Property(_) => None,
-            Goal::SpGain(c) => Some((MetricName::SpGain, c)),
-            Goal::GspGain(c) => Some((MetricName::GspGain, c)),
-            Goal::PmLoss(c) => Some((MetricName::PmLoss, c)),
-            Goal::RmLoss(c) => Some((MetricName::RmLoss, c)),
-            Goal::WelfareRatio(c) => Some((MetricName::WelfareRatio, c)),
+            Goal::Bound(metric, c) => Some((*metric, c)),
         }
+    }
+
+    /// Whether the goal bounds a loss from below (`pm-loss`, `rm-loss`).
+    pub fn is_loss(&self) -> bool {
+        matches!(
+            self,
+            Goal::Bound(MetricName::PmLoss | MetricName::RmLoss, _)
+        )
     }
 
     /// The section proving the negated goal exact, for `rests_on`.
@@ -218,11 +185,13 @@ impl Goal {
 
     /// What a refutation is re-derived by, for `rests_on`.
     pub fn checker(&self) -> &'static str {
-        match self {
-            Goal::WelfareRatio(_) => "explore's welfare-ratio metric (an exact LP optimum)",
-            Goal::PmLoss(_) => "explore's pm-loss metric",
-            Goal::RmLoss(_) => "explore's rm-loss metric",
-            Goal::GspGain(_) => "the property checker and explore's gsp-gain metric",
+        match self.bounded() {
+            Some((MetricName::WelfareRatio, _)) => {
+                "explore's welfare-ratio metric (an exact LP optimum)"
+            }
+            Some((MetricName::PmLoss, _)) => "explore's pm-loss metric",
+            Some((MetricName::RmLoss, _)) => "explore's rm-loss metric",
+            Some((MetricName::GspGain, _)) => "the property checker and explore's gsp-gain metric",
             _ => "the property checker",
         }
     }
@@ -232,8 +201,7 @@ impl Goal {
     pub fn is_about_lies(&self) -> bool {
         matches!(
             self,
-            Goal::SpGain(_)
-                | Goal::GspGain(_)
+            Goal::Bound(MetricName::SpGain | MetricName::GspGain, _)
                 | Goal::Property(Property::Sp | Property::GspStrong | Property::GspWeak)
         )
     }
@@ -346,8 +314,12 @@ impl Statement {
                 format!("expected 1..{MAX_RESOURCES}, found {resources}"),
             ));
         }
+        use MetricName::{GspGain, PmLoss, RmLoss, SpGain, WelfareRatio};
         let coalition = match (&goal, coalition) {
-            (Goal::Property(Property::GspStrong | Property::GspWeak) | Goal::GspGain(_), k) => {
+            (
+                Goal::Property(Property::GspStrong | Property::GspWeak) | Goal::Bound(GspGain, _),
+                k,
+            ) => {
                 let k = k.unwrap_or(users);
                 if !(1..=users).contains(&k) {
                     return Err(SolverError::invalid(
@@ -357,10 +329,10 @@ impl Statement {
                 }
                 k
             }
-            (Goal::Property(Property::Sp) | Goal::SpGain(_), None) => 1,
-            (Goal::Property(Property::Si | Property::Rm) | Goal::RmLoss(_), None) => 1,
-            (Goal::Property(Property::Ef | Property::Pm) | Goal::PmLoss(_), None) => 2,
-            (Goal::WelfareRatio(_), None) => 0,
+            (Goal::Property(Property::Sp | Property::Si | Property::Rm), None) => 1,
+            (Goal::Bound(SpGain | RmLoss, _), None) => 1,
+            (Goal::Property(Property::Ef | Property::Pm) | Goal::Bound(PmLoss, _), None) => 2,
+            (Goal::Bound(WelfareRatio, _), None) => 0,
             (_, Some(_)) => {
                 return Err(SolverError::invalid(
                     "--coalition",
@@ -376,24 +348,28 @@ impl Statement {
                     ),
                 ))
             }
+            (Goal::Bound(metric, _), None) => {
+                return Err(SolverError::invalid(
+                    "--metric",
+                    format!("{metric} has no encoding for prove"),
+                ))
+            }
         };
-        if let Goal::SpGain(c) | Goal::GspGain(c) = &goal
+        // The least constant a claim can hold with: 1 (a gain's truth, the answer itself).
+        let least = match &goal {
+            Goal::Bound(SpGain | GspGain, c) => Some((c, "the truth gives 1")),
+            Goal::Bound(WelfareRatio, c) => Some((c, "the answer itself is feasible")),
+            _ => None,
+        };
+        if let Some((c, why)) = least
             && *c < Rational::ONE
         {
             return Err(SolverError::invalid(
                 "--bound",
-                format!("expected at least 1 (the truth gives 1), found {c}"),
+                format!("expected at least 1 ({why}), found {c}"),
             ));
         }
-        if let Goal::WelfareRatio(c) = &goal
-            && *c < Rational::ONE
-        {
-            return Err(SolverError::invalid(
-                "--bound",
-                format!("expected at least 1 (the answer itself is feasible), found {c}"),
-            ));
-        }
-        if caps && !mechanism.takes_caps() {
+        if caps && !mechanism.by_bottlenecks() {
             return Err(SolverError::invalid(
                 "--caps",
                 format!(
@@ -402,20 +378,19 @@ impl Statement {
                 ),
             ));
         }
-        if mechanism.on_every_tree()
-            && matches!(goal, Goal::Property(Property::Pm) | Goal::PmLoss(_))
+        let departure = match &goal {
+            Goal::Property(Property::Pm) => Some(("--property", "pm")),
+            Goal::Bound(PmLoss, _) => Some(("--metric", "pm-loss")),
+            _ => None,
+        };
+        if let Some((flag, name)) = departure
+            && mechanism.on_every_tree()
         {
-            let flag = if matches!(goal, Goal::PmLoss(_)) {
-                "--metric"
-            } else {
-                "--property"
-            };
             return Err(SolverError::invalid(
                 flag,
                 format!(
-                    "{} of {} has no encoding for prove: a departing leaf changes its \
+                    "{name} of {} has no encoding for prove: a departing leaf changes its \
                      siblings' guaranteed shares (docs/theory.md §6.10)",
-                    if flag == "--metric" { "pm-loss" } else { "pm" },
                     mechanism.name()
                 ),
             ));
@@ -423,13 +398,9 @@ impl Statement {
         // Every tree's leaves carry some positive weights, and every positive weight vector
         // is some tree's (docs/theory.md §6.10).
         let weights = weights || mechanism.on_every_tree();
-        if let Goal::PmLoss(c) | Goal::RmLoss(c) = &goal
-            && !c.is_positive()
-        {
-            return Err(SolverError::invalid(
-                "--bound",
-                format!("expected a positive ratio, found {c}"),
-            ));
+        // A loss's constant must be positive, as `with_bound` checks.
+        if let Goal::Bound(_, c) = &goal {
+            goal.with_bound(c.clone())?;
         }
         Ok(Statement {
             mechanism,
@@ -463,10 +434,7 @@ impl Statement {
         c.refine(&width, &leontief_solver::algebraic::Limits::default())
             .map_err(|e| SolverError::invalid("--bound", e.to_string()))?;
         let (lo, hi) = c.interval();
-        let end = match &self.goal {
-            Goal::PmLoss(_) | Goal::RmLoss(_) => lo,
-            _ => hi,
-        };
+        let end = if self.goal.is_loss() { lo } else { hi };
         self.goal = self.goal.with_bound(Rational::from_big(end.clone()))?;
         self.exact_bound = Some(c);
         Ok(self)
@@ -560,12 +528,7 @@ impl Statement {
         )
     }
 
-    /// The statement and its domain as JSON fields.
-    pub fn to_json(&self) -> Map<String, Value> {
-        crate::doc::object(&self.document())
-    }
-
-    /// The statement and its domain as a document ([`Statement::to_json`]'s fields).
+    /// The statement and its domain as a document (the answer's first fields).
     pub(crate) fn document(&self) -> StatementDoc<'_> {
         let (property, metric, bound) = match self.goal.bounded() {
             None => (Some(self.property().name()), None, None),
@@ -652,14 +615,15 @@ mod tests {
         // Goal's variants name the explore metric each encodes; fair-welfare-ratio and the
         // others have no encoding (their own welfare LPs or trees), so no goal.
         let one = Rational::from(1);
-        for (metric, goal) in [
-            (MetricName::SpGain, Goal::SpGain(one.clone())),
-            (MetricName::GspGain, Goal::GspGain(one.clone())),
-            (MetricName::PmLoss, Goal::PmLoss(one.clone())),
-            (MetricName::RmLoss, Goal::RmLoss(one.clone())),
-            (MetricName::WelfareRatio, Goal::WelfareRatio(one.clone())),
+        for metric in [
+            MetricName::SpGain,
+            MetricName::GspGain,
+            MetricName::PmLoss,
+            MetricName::RmLoss,
+            MetricName::WelfareRatio,
         ] {
-            assert_eq!(Goal::bounding(metric, one.clone()), Some(goal));
+            let goal = Goal::bounding(metric, one.clone());
+            assert_eq!(goal, Some(Goal::Bound(metric, one.clone())));
         }
         for metric in [
             MetricName::FairWelfareRatio,
@@ -718,7 +682,7 @@ mod tests {
         // ({12},{1})~({12},{2}), and fixes ({12},{12}): 5 cases.
         let gain = statement(
             ProvedMechanism::Ceei,
-            Goal::SpGain("3/2".parse().unwrap()),
+            Goal::Bound(MetricName::SpGain, "3/2".parse().unwrap()),
             2,
             2,
         );
@@ -769,7 +733,7 @@ mod tests {
         assert!(err.to_string().contains("--property"));
         let err = Statement::new(
             ProvedMechanism::Ceei,
-            Goal::SpGain("1/2".parse().unwrap()),
+            Goal::Bound(MetricName::SpGain, "1/2".parse().unwrap()),
             2,
             2,
             false,

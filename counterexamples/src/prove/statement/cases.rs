@@ -4,7 +4,7 @@
 
 use leontief_solver::properties::Property;
 
-use super::{goals, Encoding, Goal, ProveError, Statement};
+use super::{goals, Goal, ProveError, ProvedMechanism, Statement};
 use crate::prove::smt::Script;
 use crate::record::permutations;
 
@@ -87,18 +87,16 @@ pub struct Case {
 
 impl Statement {
     pub(super) fn split(&self) -> Split {
-        match self.mechanism.encoding() {
+        match self.mechanism {
+            ProvedMechanism::Ceei => Split::Supports,
+            ProvedMechanism::DrfCommonLevel => Split::None,
             // A group manipulation is expected to be found at once in one case; splitting
             // it multiplies the cases by every member's report type.
-            Encoding::Drf | Encoding::Asset if self.coalition > 1 && self.goal.is_about_lies() => {
-                Split::None
-            }
-            Encoding::Drf | Encoding::Asset => Split::Bottlenecks {
+            _ if self.coalition > 1 && self.goal.is_about_lies() => Split::None,
+            _ => Split::Bottlenecks {
                 // Measured: splitting the reported answer too pays from 9 unknowns of demand on.
                 lie: self.users * self.resources >= 9,
             },
-            Encoding::Ceei => Split::Supports,
-            Encoding::DrfCommonLevel => Split::None,
         }
     }
 
@@ -110,7 +108,6 @@ impl Statement {
     /// `m^(n + k)` and each costs a solver process.
     fn splits_dominant(&self) -> bool {
         self.goal.is_about_lies()
-            && matches!(self.mechanism.encoding(), Encoding::Drf | Encoding::Asset)
             && matches!(self.split(), Split::Bottlenecks { .. })
             && self.users >= 3
             && self.users * self.resources <= 6
@@ -177,7 +174,8 @@ impl Statement {
     pub(super) fn is_group(&self) -> bool {
         matches!(
             self.goal,
-            Goal::Property(Property::GspStrong | Property::GspWeak) | Goal::GspGain(_)
+            Goal::Property(Property::GspStrong | Property::GspWeak)
+                | Goal::Bound(crate::explore::MetricName::GspGain, _)
         )
     }
 

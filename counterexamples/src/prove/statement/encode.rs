@@ -3,7 +3,9 @@
 
 use leontief_solver::properties::Property;
 
-use super::{Encoding, Goal, Kind, Shape, Split, Statement};
+use crate::explore::MetricName;
+
+use super::{Goal, Kind, ProvedMechanism, Shape, Split, Statement};
 use crate::prove::smt::{and, binary, implies, mul, or, Script};
 use crate::prove::{asset, ceei, common_level, drf, goals};
 
@@ -43,12 +45,7 @@ impl Statement {
     /// Declares the instance's unknowns in normal form: every user's demand row `d_i_r`
     /// (its largest entry the case's `dominant[i]` when the case fixes it), and the weights
     /// `w_i` and caps `t_i` when the domain has them, all positive.
-    #[allow(clippy::type_complexity)]
-    pub(crate) fn declare_users(
-        &self,
-        s: &mut Script,
-        dominant: &[usize],
-    ) -> (Vec<Vec<String>>, Option<Vec<String>>, Option<Vec<String>>) {
+    pub(crate) fn declare_users(&self, s: &mut Script, dominant: &[usize]) -> Profile {
         let (n, m) = (self.users, self.resources);
         let demands = (0..n)
             .map(|i| demand_row(s, self.positive, m, "d", i, dominant.get(i).copied()))
@@ -64,7 +61,11 @@ impl Statement {
         };
         let weights = self.weights.then(|| positive_per_user("w"));
         let caps = self.caps.then(|| positive_per_user("t"));
-        (demands, weights, caps)
+        Profile {
+            demands,
+            weights,
+            caps,
+        }
     }
 
     /// The script of one case.
@@ -72,14 +73,15 @@ impl Statement {
         if !self.goal.is_about_lies() {
             return goals::script(self, &kind.truth);
         }
-        if let (Encoding::Ceei, Shape::Support(truth), Shape::Support(lie)) =
-            (self.mechanism.encoding(), &kind.truth, &kind.lie)
+        if let (ProvedMechanism::Ceei, Shape::Support(truth), Shape::Support(lie)) =
+            (self.mechanism, &kind.truth, &kind.lie)
         {
             return ceei::manipulation_script(self, truth, lie);
         }
         let (n, m) = (self.users, self.resources);
         let mut s = Script::new();
-        let (demands, weights, caps) = self.declare_users(&mut s, &kind.dominant);
+        let truthful = self.declare_users(&mut s, &kind.dominant);
+        let demands = &truthful.demands;
         // When no case type names users (price supports, one case), users within the
         // coalition and within the others may still be permuted: sort each class by its
         // first demand entry.
@@ -101,15 +103,10 @@ impl Statement {
                 kind.dominant.get(n + i).copied(),
             );
         }
-        let truthful = Profile {
-            demands: demands.clone(),
-            weights: weights.clone(),
-            caps: caps.clone(),
-        };
         // A cap counts tasks of the report, so rescaling a report to the normal form rescales
         // its cap by the same factor, which may be any: a liar's cap in the lying profile is
         // an unknown of its own (docs/theory.md §6.5).
-        let reported_caps = caps.clone().map(|mut t| {
+        let reported_caps = truthful.caps.clone().map(|mut t| {
             for i in self.liars() {
                 t[i] = s.reported_real(&format!("tl_{}", i + 1));
                 s.assert(binary(">", &t[i], "0.0"));
@@ -118,7 +115,7 @@ impl Statement {
         });
         let lying = Profile {
             demands: reported.clone(),
-            weights,
+            weights: truthful.weights.clone(),
             caps: reported_caps,
         };
         let x: Vec<String> = (0..n).map(|i| s.real(&format!("x_{}", i + 1))).collect();
@@ -134,15 +131,15 @@ impl Statement {
                 .map(|i| (0..m).map(|r| mul(&tasks[i], &rows[i][r])).collect())
                 .collect()
         };
-        if let Goal::SpGain(_) = &self.goal {
+        if let Goal::Bound(MetricName::SpGain, _) = &self.goal {
             // The gain is a ratio: the liar has something at the truth.
             s.assert(binary(">", &x[0], "0.0"));
         }
         let answers = Answers {
             needs,
-            before: bundles(&x, &demands),
+            before: bundles(&x, demands),
             after: bundles(&y, &reported),
-            caps: caps.map(|t| (t, x.clone())),
+            caps: truthful.caps.clone().map(|t| (t, x.clone())),
         };
         self.assert_goal(&mut s, &answers);
         s
@@ -153,13 +150,11 @@ impl Statement {
     pub fn assert_goal(&self, s: &mut Script, answers: &Answers) {
         let n = self.users;
         match &self.goal {
-            Goal::SpGain(c) => {
+            Goal::Bound(MetricName::SpGain, c) => {
                 let c = self.bound_term(s, c);
                 s.assert(answers.better(0, Some(&c), true));
             }
-            // Decided by goals::script (returned above).
-            Goal::WelfareRatio(_) | Goal::PmLoss(_) | Goal::RmLoss(_) => {}
-            Goal::GspGain(c) => {
+            Goal::Bound(MetricName::GspGain, c) => {
                 let c = self.bound_term(s, c);
                 // Every liar weakly better off, and some user with tasks gaining more than
                 // c (docs/theory.md §6.5): it strictly gains, so it is a member.
@@ -170,6 +165,8 @@ impl Statement {
                     .map(|i| and(&[answers.has_tasks(i), answers.better(i, Some(&c), true)]))
                     .collect::<Vec<_>>()));
             }
+            // Decided by goals::script (returned above).
+            Goal::Bound(..) => {}
             Goal::Property(Property::Sp) => s.assert(answers.better(0, None, true)),
             // Exactly this case's liars (cases() covers every size up to k).
             Goal::Property(Property::GspWeak) => {
@@ -200,11 +197,13 @@ impl Statement {
         shape: &Shape,
         at: &str,
     ) {
-        match self.mechanism.encoding() {
-            Encoding::Drf => drf::encode(s, profile, tasks, shape),
-            Encoding::Asset => asset::encode(s, profile, tasks, shape),
-            Encoding::DrfCommonLevel => common_level::encode(s, profile, tasks, at),
-            Encoding::Ceei => ceei::encode(s, profile, tasks, shape, at),
+        match self.mechanism {
+            ProvedMechanism::Drf | ProvedMechanism::Collapsed => {
+                drf::encode(s, profile, tasks, shape)
+            }
+            ProvedMechanism::Asset => asset::encode(s, profile, tasks, shape),
+            ProvedMechanism::DrfCommonLevel => common_level::encode(s, profile, tasks, at),
+            ProvedMechanism::Ceei => ceei::encode(s, profile, tasks, shape, at),
         }
     }
 }

@@ -2,6 +2,7 @@
 //! that hold, and a disagreeing cross-check turning the verdict to unknown.
 
 use super::{cvc5, q, solver, statement};
+use leontief_counterexamples::explore::MetricName;
 use leontief_counterexamples::prove::smt::{binary, Answer, Script, Solver};
 use leontief_counterexamples::prove::{
     cross_check, prove, Goal, Options, Proof, ProvedMechanism, SolverKind, Statement, Verdict,
@@ -55,7 +56,12 @@ fn cvc5_agrees_with_z3_on_drf_strategy_proofness_and_the_ceei_gain_bound() {
     let Some(cvc5) = cvc5() else { return };
     for statement in [
         statement(ProvedMechanism::Drf, Goal::Property(Property::Sp), 2, 2),
-        statement(ProvedMechanism::Ceei, Goal::SpGain(q("3/2")), 2, 2),
+        statement(
+            ProvedMechanism::Ceei,
+            Goal::Bound(MetricName::SpGain, q("3/2")),
+            2,
+            2,
+        ),
     ] {
         let proof = proved_and_cross_checked(&statement, &cvc5);
         assert_eq!(proof.verdict, Verdict::Proved);

@@ -3,6 +3,7 @@
 
 use super::{q, random_instance, random_instances, solver, statement_over, Domain};
 use crate::common::instance;
+use leontief_counterexamples::explore::MetricName;
 use leontief_counterexamples::prove::smt::{and, binary, constant, or, Answer, Script, Solver};
 use leontief_counterexamples::prove::statement::{Profile, Shape};
 use leontief_counterexamples::prove::{asset, ceei, common_level, drf, Goal, ProvedMechanism};
@@ -200,7 +201,7 @@ fn the_ceei_bundle_form_accepts_exactly_the_certified_equilibria_of_both_profile
         };
         let statement = statement_over(
             ProvedMechanism::Ceei,
-            Goal::SpGain(Rational::ONE),
+            Goal::Bound(MetricName::SpGain, Rational::ONE),
             (n, m),
             weighted,
         );

@@ -5,6 +5,7 @@ use std::cmp::Ordering;
 
 use super::{decide, refuted_replaying, solver, statement};
 use crate::common::q;
+use leontief_counterexamples::explore::MetricName;
 use leontief_counterexamples::prove::{Goal, ProvedMechanism, Verdict};
 use leontief_solver::algebraic::{Limits, Poly, RealAlgebraic};
 
@@ -25,9 +26,14 @@ fn drfs_sp_gain_is_at_most_sqrt2() {
     // utility, so sp-gain <= 1 < √2 on every instance and "sp-gain <= √2" is proved.
     let Some(_) = solver() else { return };
     let sqrt2 = root(&[-2, 0, 1], "1", "2");
-    let st = statement(ProvedMechanism::Drf, Goal::SpGain(q("1")), 2, 2)
-        .with_exact_bound(sqrt2)
-        .unwrap();
+    let st = statement(
+        ProvedMechanism::Drf,
+        Goal::Bound(MetricName::SpGain, q("1")),
+        2,
+        2,
+    )
+    .with_exact_bound(sqrt2)
+    .unwrap();
     assert!(st.describe().contains("sqrt(2)"), "{}", st.describe());
     assert_eq!(decide(&st), Verdict::Proved);
 }
@@ -41,12 +47,17 @@ fn ceeis_sp_gain_with_two_users_passes_sqrt2_not_the_golden_ratio() {
     // 3/2) is proved.
     let Some(_) = solver() else { return };
     let sqrt2 = root(&[-2, 0, 1], "1", "2");
-    let st = statement(ProvedMechanism::Ceei, Goal::SpGain(q("1")), 2, 2)
-        .with_exact_bound(sqrt2.clone())
-        .unwrap();
+    let st = statement(
+        ProvedMechanism::Ceei,
+        Goal::Bound(MetricName::SpGain, q("1")),
+        2,
+        2,
+    )
+    .with_exact_bound(sqrt2.clone())
+    .unwrap();
     // The goal's rational is the upper end of √2's refined interval: a re-derived refutation
     // passes it, hence √2 itself.
-    let Goal::SpGain(end) = &st.goal else {
+    let Goal::Bound(MetricName::SpGain, end) = &st.goal else {
         panic!("an sp-gain goal")
     };
     assert_eq!(sqrt2.cmp_rational(&end.to_big()), Ordering::Less);
@@ -56,9 +67,14 @@ fn ceeis_sp_gain_with_two_users_passes_sqrt2_not_the_golden_ratio() {
     assert!(gain > *end && gain <= q("3/2"), "gain {gain}");
     // x² − x − 1 has the roots (1 ± √5)/2; (1, 2) holds the golden ratio.
     let golden = root(&[-1, -1, 1], "1", "2");
-    let st = statement(ProvedMechanism::Ceei, Goal::SpGain(q("1")), 2, 2)
-        .with_exact_bound(golden)
-        .unwrap();
+    let st = statement(
+        ProvedMechanism::Ceei,
+        Goal::Bound(MetricName::SpGain, q("1")),
+        2,
+        2,
+    )
+    .with_exact_bound(golden)
+    .unwrap();
     assert_eq!(decide(&st), Verdict::Proved);
 }
 

@@ -257,7 +257,11 @@ fn the_pm_negation_holds_exactly_where_the_checker_finds_a_loss() {
                         let ratio = after / before;
                         if ratio.is_positive() {
                             refuted_just_above(&ratio, "pm-loss", &inst, |c| {
-                                let st = statement_on(encoded, Goal::PmLoss(c), &inst);
+                                let st = statement_on(
+                                    encoded,
+                                    Goal::Bound(MetricName::PmLoss, c),
+                                    &inst,
+                                );
                                 negation_holds(&solver, &st, &inst)
                             });
                         }
@@ -356,7 +360,9 @@ fn the_rm_negation_holds_exactly_where_the_mechanism_loses() {
                     // than c times them: never at c = its own ratio, always just above it.
                     if before.is_positive() && after.is_positive() {
                         let ratio = &after / &before;
-                        refuted_just_above(&ratio, "rm-loss", &inst, |c| at(Goal::RmLoss(c)));
+                        refuted_just_above(&ratio, "rm-loss", &inst, |c| {
+                            at(Goal::Bound(MetricName::RmLoss, c))
+                        });
                     }
                 }
             }
@@ -393,7 +399,7 @@ fn the_welfare_ratio_negation_holds_exactly_above_the_metrics_value() {
                 .unwrap()
                 .value;
             let at = |c: Rational| {
-                let st = statement_on(encoded, Goal::WelfareRatio(c), &inst);
+                let st = statement_on(encoded, Goal::Bound(MetricName::WelfareRatio, c), &inst);
                 negation_holds(&solver, &st, &inst)
             };
             assert!(

@@ -6,6 +6,7 @@ use super::{
     decide, refuted, refuted_replaying, refuted_value, solver, statement, statement_over, Domain,
 };
 use crate::common::q;
+use leontief_counterexamples::explore::MetricName;
 use leontief_counterexamples::prove::{Goal, ProvedMechanism, Statement, Verdict};
 use leontief_counterexamples::record::replay;
 use leontief_solver::ceei::Ceei;
@@ -46,7 +47,12 @@ fn ceei_gains_more_than_seven_fifths_with_two_users() {
     // prices to (0, 2) and gives it 3/4: a gain of 3/2 > 7/5. So the bound 7/5 is refuted,
     // and the counterexample must replay as an SP violation of the exact CEEI.
     let Some(_) = solver() else { return };
-    let gain = statement(ProvedMechanism::Ceei, Goal::SpGain(q("7/5")), 2, 2);
+    let gain = statement(
+        ProvedMechanism::Ceei,
+        Goal::Bound(MetricName::SpGain, q("7/5")),
+        2,
+        2,
+    );
     let record = refuted_replaying(&gain, "sp", &Ceei::new());
     assert!(q(record["value"].as_str().unwrap()) > q("7/5"));
 }
@@ -57,9 +63,19 @@ fn ceei_gains_exactly_five_thirds_at_most_with_three_users_and_two_resources() {
     // family of §6.7 gains exactly that; at n = 3: 5/3. So `<= 5/3` is proved at (3, 2) and
     // `<= 8/5` is refuted, by an instance gaining more than 8/5 that replays exactly.
     let Some(_) = solver() else { return };
-    let five_thirds = statement(ProvedMechanism::Ceei, Goal::SpGain(q("5/3")), 3, 2);
+    let five_thirds = statement(
+        ProvedMechanism::Ceei,
+        Goal::Bound(MetricName::SpGain, q("5/3")),
+        3,
+        2,
+    );
     assert_eq!(decide(&five_thirds), Verdict::Proved);
-    let eight_fifths = statement(ProvedMechanism::Ceei, Goal::SpGain(q("8/5")), 3, 2);
+    let eight_fifths = statement(
+        ProvedMechanism::Ceei,
+        Goal::Bound(MetricName::SpGain, q("8/5")),
+        3,
+        2,
+    );
     let record = refuted(&eight_fifths);
     let gain = q(record["value"].as_str().unwrap());
     assert!(gain > q("8/5") && gain <= q("5/3"), "gain {gain}");
@@ -181,9 +197,19 @@ fn drf_violates_resource_monotonicity_and_keeps_half_its_tasks_with_two_users() 
     let Some(_) = solver() else { return };
     let st = statement(ProvedMechanism::Drf, Goal::Property(Property::Rm), 2, 2);
     refuted_replaying(&st, "rm", &Drf::extended());
-    let rm_loss = statement(ProvedMechanism::Drf, Goal::RmLoss(q("1")), 2, 2);
+    let rm_loss = statement(
+        ProvedMechanism::Drf,
+        Goal::Bound(MetricName::RmLoss, q("1")),
+        2,
+        2,
+    );
     assert!(refuted_value(&rm_loss, "rm-loss", &Drf::extended()) < q("1"));
-    let half = statement(ProvedMechanism::Drf, Goal::RmLoss(q("1/2")), 2, 2);
+    let half = statement(
+        ProvedMechanism::Drf,
+        Goal::Bound(MetricName::RmLoss, q("1/2")),
+        2,
+        2,
+    );
     assert_eq!(decide(&half), Verdict::Proved);
 }
 
@@ -207,7 +233,10 @@ fn collapsed_hdrf_is_strategy_proof_on_every_tree_of_two_leaves_and_not_resource
     let record = refuted_replaying(&collapsed(Property::Rm), "rm", mechanism.as_ref());
     assert_eq!(record["mechanism"], "hdrf:collapsed");
     // A departing leaf changes its siblings' guaranteed shares: no fixed-weight statement.
-    for goal in [Goal::Property(Property::Pm), Goal::PmLoss(q("1/2"))] {
+    for goal in [
+        Goal::Property(Property::Pm),
+        Goal::Bound(MetricName::PmLoss, q("1/2")),
+    ] {
         let err = Statement::new(
             ProvedMechanism::Collapsed,
             goal,
@@ -279,7 +308,14 @@ fn drfs_welfare_ratio_with_two_users_and_two_resources_is_nine_eighths() {
     // the 1/2 of resource 1 left (welfare 3/2). So "<= 9/8" is proved and "<= 11/10"
     // refuted, with a re-derived ratio above 11/10.
     let Some(_) = solver() else { return };
-    let at = |c: &str| statement(ProvedMechanism::Drf, Goal::WelfareRatio(q(c)), 2, 2);
+    let at = |c: &str| {
+        statement(
+            ProvedMechanism::Drf,
+            Goal::Bound(MetricName::WelfareRatio, q(c)),
+            2,
+            2,
+        )
+    };
     assert_eq!(decide(&at("9/8")), Verdict::Proved);
     let ratio = refuted_value(&at("11/10"), "welfare-ratio", &Drf::extended());
     assert!(ratio > q("11/10"));
@@ -298,7 +334,12 @@ fn drfs_pm_loss_with_three_users_and_two_resources_is_eight_ninths() {
             positive,
             ..Domain::default()
         };
-        statement_over(ProvedMechanism::Drf, Goal::PmLoss(q(c)), (3, 2), domain)
+        statement_over(
+            ProvedMechanism::Drf,
+            Goal::Bound(MetricName::PmLoss, q(c)),
+            (3, 2),
+            domain,
+        )
     };
     let loss = refuted_value(&at("9/10", false), "pm-loss", &Drf::extended());
     assert!(loss < q("9/10"));
@@ -318,7 +359,7 @@ fn ceeis_gsp_gain_with_one_liar_exceeds_seven_fifths() {
     };
     let st = statement_over(
         ProvedMechanism::Ceei,
-        Goal::GspGain(q("7/5")),
+        Goal::Bound(MetricName::GspGain, q("7/5")),
         (2, 2),
         single_liars,
     );
