@@ -182,16 +182,15 @@ impl CeeiAnswer {
             if !with_total {
                 return Figures::of(&eq, None, numbers, limits);
             }
-            let max_degree = limits.max_degree.min(TOTAL_MAX_DEGREE);
-            let degree = eq.field.field.degree();
-            if degree <= max_degree || eq.total_tasks_is_rational() {
-                let total_limits = Limits {
-                    max_degree,
-                    ..*limits
-                };
-                let eq = eq.with_total_tasks(&total_limits)?;
-                return Figures::of(&eq, Some(&eq.total_tasks), numbers, limits);
-            }
+            let total_limits = Limits {
+                max_degree: limits.max_degree.min(TOTAL_MAX_DEGREE),
+                ..*limits
+            };
+            let (degree, limit) = match eq.total_tasks(&total_limits) {
+                Ok(total) => return Figures::of(&eq, Some(&total), numbers, limits),
+                Err(AlgebraicError::DegreeLimit { degree, limit }) => (degree, limit),
+                Err(e) => return Err(e),
+            };
             // Every other figure stays exact; the total is rounded from the exact tasks.
             let significant = match numbers {
                 Numbers::Exact => None,
@@ -204,7 +203,7 @@ impl CeeiAnswer {
                 numbers,
                 format!(
                     "the total's minimal polynomial is computed up to field degree \
-                     {max_degree}; this field has degree {degree}"
+                     {limit}; this field has degree {degree}"
                 ),
             ));
             Ok(figures)

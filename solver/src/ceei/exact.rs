@@ -462,7 +462,7 @@ impl ExactEquilibrium<()> {
     /// # Errors
     /// A limit of the algebraic kernel on that polynomial or its root.
     pub fn with_total_tasks(self, limits: &Limits) -> Result<ExactEquilibrium, AlgebraicError> {
-        let total_tasks = convert(&self.field.field, &self.total_element(), limits)?;
+        let total_tasks = self.total_tasks(limits)?;
         Ok(ExactEquilibrium {
             tasks: self.tasks,
             allocation: self.allocation,
@@ -481,27 +481,33 @@ impl ExactEquilibrium<()> {
 }
 
 impl<Total> ExactEquilibrium<Total> {
-    /// The total of the tasks in Q(α).
-    fn total_element(&self) -> FieldElement {
+    /// The sum of the tasks as an exact number: rational when the field's coordinates say
+    /// so (at any degree), else the minimal polynomial of the sum (the squarefree part of its
+    /// characteristic polynomial in the field, [`NumberField::to_real`]).
+    ///
+    /// # Errors
+    /// A limit of the algebraic kernel on that polynomial or its root;
+    /// [`AlgebraicError::DegreeLimit`] for an irrational sum in a field beyond
+    /// `limits.max_degree`.
+    pub fn total_tasks(&self, limits: &Limits) -> Result<ExactNumber, AlgebraicError> {
         let ones: Vec<(BigRational, &FieldElement)> = self
             .field
             .tasks
             .iter()
             .map(|x| (BigRational::one(), x))
             .collect();
-        self.field.field.linear_combination(&ones)
-    }
-
-    /// Whether the total of the tasks is rational (its exact form then needs no polynomial,
-    /// whatever the field's degree).
-    pub fn total_tasks_is_rational(&self) -> bool {
-        self.total_element().integral().0.len() <= 1
+        convert(
+            &self.field.field,
+            &self.field.field.linear_combination(&ones),
+            limits,
+        )
     }
 
     /// The total of the tasks rounded from the tasks' exact values, without its minimal
     /// polynomial: the sum of their isolating intervals, narrowed until both ends round
     /// alike — to [`DECIMAL_PLACES`] places, or to `significant` digits. For an irrational
-    /// total (see [`ExactEquilibrium::total_tasks_is_rational`]), which is never a tie.
+    /// total (one [`ExactEquilibrium::total_tasks`] does not give as a rational), which is
+    /// never a tie.
     ///
     /// # Errors
     /// [`AlgebraicError::RefinementLimit`] when `limits.max_refine_steps` narrowings do not
