@@ -583,5 +583,5 @@ def verify(
         "verify", mechanism=mechanism, property=list(properties), instances=instances,
         users=users, resources=resources, zeros=zeros, weights=weights, caps=caps, pools=pools,
         witnesses=witnesses, seed=seed, threads=threads)
-    data, tallies = _leontief.verify(argv)
+    data, tallies = _leontief.run_noting(argv)
     return VerifyResult(data, tallies)

@@ -608,7 +608,7 @@ def _import(format: str, config: Any, demands: Any, **flags: Any) -> ImportedTre
     elif isinstance(demands, _os.PathLike):
         demands = _os.fspath(demands)
     argv = ["import", format, file] + _flags(demands=demands, **flags)
-    tree, warnings = _leontief.import_config(argv, inputs)
+    tree, warnings = _leontief.run_noting(argv, inputs)
     return ImportedTree(tree, list(warnings))
 
 
