@@ -159,15 +159,6 @@ fn run_command<T: Send + 'static>(
     }
 }
 
-/// What a command printed on standard output, or its error.
-fn outcome_text(outcome: leontief::commands::Outcome) -> (String, Option<CliError>) {
-    let mut text = outcome.stdout;
-    if let Some(stream) = outcome.stream {
-        text += &leontief::commands::Printed::Stream(stream).into_text();
-    }
-    (text, outcome.error)
-}
-
 /// Runs a command (`argv` as the CLI takes it, without the program name) with `inputs`
 /// (name -> text or JSON-able value) readable under their names, and returns what it prints
 /// as Python objects. `json=False` returns the text. `background=True` runs it on a worker
@@ -184,7 +175,14 @@ fn run<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let command = parse(argv)?;
     let texts = self::inputs(inputs)?;
-    let (text, error) = run_command(py, background, texts, move || outcome_text(command.run()))?;
+    // What it printed on standard output, and its error.
+    let (text, error) = run_command(py, background, texts, move || {
+        let mut outcome = command.run();
+        if let Some(stream) = outcome.stream {
+            outcome.stdout += &leontief::commands::Printed::Stream(stream).into_text();
+        }
+        (outcome.stdout, outcome.error)
+    })?;
     let printed = |text: &str| match json {
         true => parse_json(py, text),
         false => Ok(PyString::new(py, text).into_any()),
