@@ -279,15 +279,11 @@ def solve(
     >>> a["A"].tasks, a["B"].tasks, a.saturated
     (Fraction(3, 1), Fraction(2, 1), ['r1'])
     """
-    _threads(threads)
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
+        raise InvalidInput("--threads: expected at least 1")
     file, inputs = _source(instance)
     argv = ["solve", file] + _flags(mechanism=mechanism, trace=trace, **mechanism_flags)
     return Allocation(_leontief.solve(argv, inputs, threads))
-
-
-def _threads(threads: Optional[int]) -> None:
-    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
-        raise InvalidInput("--threads: expected at least 1")
 
 
 def compare(instance: Any, mechanisms: Optional[Iterable[str]] = None) -> Dict[str, Allocation]:
