@@ -97,7 +97,7 @@ impl Records {
                 ))
             }
         };
-        recv_or_signal(py, &mut rx, || self.stop(py))
+        recv_or_signal(py, &mut rx, || self.close(py))
     }
 
     fn join(&self, py: Python<'_>) {
@@ -105,11 +105,6 @@ impl Records {
         if let Some(h) = handle {
             py.detach(|| h.join()).ok();
         }
-    }
-
-    fn stop(&self, py: Python<'_>) {
-        self.cancel.store(true, Ordering::Relaxed);
-        self.join(py);
     }
 }
 
@@ -141,7 +136,8 @@ impl Records {
 
     /// Stops the command (between batches) and waits for its thread.
     fn close(&self, py: Python<'_>) {
-        self.stop(py);
+        self.cancel.store(true, Ordering::Relaxed);
+        self.join(py);
     }
 
     /// The summaries the CLI prints on standard error (one per property), once exhausted.
