@@ -55,9 +55,9 @@ from ._reproduce import *  # noqa: F401,F403
 from ._trees import *  # noqa: F401,F403
 
 # Each private module lists its public names; the package's are theirs and the extension's.
+_LISTING = (_cli, _explore, _flat, _reproduce, _trees)
 __all__ = sorted(
-    ["Algebraic", "InvalidInput", "Mismatch", "Records"]
-    + [n for m in (_cli, _explore, _flat, _reproduce, _trees) for n in m.__all__]
+    ["Algebraic", "InvalidInput", "Mismatch", "Records"] + [n for m in _LISTING for n in m.__all__]
 )
 
 __version__ = _leontief.__version__
@@ -79,9 +79,7 @@ def _present_as_package(obj: Any) -> None:
             member.__module__ = __name__
 
 
-_PRIVATE_MODULES = {
-    m.__name__ for m in (_algebraic, _cli, _entries, _explore, _flat, _reproduce, _trees)
-}
+_PRIVATE_MODULES = {m.__name__ for m in (_algebraic, _entries) + _LISTING}
 for _name in __all__:
     if getattr(globals()[_name], "__module__", None) in _PRIVATE_MODULES:
         _present_as_package(globals()[_name])

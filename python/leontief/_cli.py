@@ -14,8 +14,7 @@ leontief : the package, which re-exports the public names.
 from __future__ import annotations
 
 import os as _os
-from fractions import Fraction
-from typing import Any, Dict, List, Mapping, Optional, Tuple
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
 
 from . import _leontief
 from ._leontief import InvalidInput
@@ -78,7 +77,7 @@ def loads(text: str) -> Any:
 def _source(value: Any) -> Tuple[str, Dict[str, Any]]:
     """The FILE argument and in-memory inputs for an instance/tree given as a dict, JSON text
     or path."""
-    if isinstance(value, (str, bytes)) and not isinstance(value, bytes):
+    if isinstance(value, str):
         if value.lstrip().startswith(("{", "[")):
             return _INPUT, {_INPUT: value}
         return value, {}
@@ -100,16 +99,14 @@ def _flag_value(name: str, value: Any) -> str:
         raise InvalidInput(
             f"{name}: expected an exact number (int, str, Fraction or Decimal), found the float {value!r} (a float is not exact)"
         )
-    if isinstance(value, (list, tuple)):
+    if isinstance(value, Iterable) and not isinstance(value, (str, bytes, Mapping)):
         return ",".join(_flag_value(name, v) for v in value)
-    if isinstance(value, Fraction):
-        return str(value)
     return str(value)
 
 
 def _flags(**kw: Any) -> List[str]:
     """CLI flags from keyword arguments: ``None``/``False`` omitted, ``True`` as a switch,
-    sequences comma-joined; ``users=(2, 4)`` style ranges as ``2..4``."""
+    sequences (a str is one value) comma-joined."""
     argv: List[str] = []
     for key, value in kw.items():
         if value is None or value is False:
@@ -120,6 +117,13 @@ def _flags(**kw: Any) -> List[str]:
         else:
             argv += [flag, _flag_value(flag, value)]
     return argv
+
+
+def _run_file(command: str, source: Any, background: bool = False, /, **flags: Any) -> Any:
+    """What ``command`` prints (as Python objects) on the instance or tree ``source`` (see
+    :func:`_source`) with the keywords' flags; ``background`` runs it with Ctrl-C honoured."""
+    file, inputs = _source(source)
+    return _leontief.run([command, file] + _flags(**flags), inputs, True, background)
 
 
 def _command_argv(command: str, **flags: Any) -> List[str]:

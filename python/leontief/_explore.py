@@ -88,10 +88,8 @@ def search(
     >>> r["mechanism"], r["property"]
     ('drf', 'rm')
     """
-    if isinstance(properties, str):
-        properties = [properties]
-    return _leontief.search(_command_argv(
-        "search", mechanism=mechanism, property=list(properties), budget=budget, time=time,
+    return _leontief.records(_command_argv(
+        "search", mechanism=mechanism, property=properties, budget=budget, time=time,
         max_found=max_found, seed=seed, shard=shard, threads=threads, strategy=strategy,
         users=users, resources=resources, values=values, zeros=zeros, weights=weights,
         caps=caps, pools=pools, max_liars=max_liars, no_shrink=no_shrink, unit_log=unit_log))
@@ -140,7 +138,7 @@ def explore(
     >>> records[-1]["best"], records[-1]["metric"]
     (True, 'sp-gain')
     """
-    return _leontief.explore(_explore_argv(
+    return _leontief.records(_explore_argv(
         mechanism, metric, budget=budget, time=time, seed=seed, shard=shard, threads=threads,
         strategy=strategy, users=users, resources=resources, values=values, zeros=zeros,
         weights=weights, caps=caps, pools=pools, **flags))

@@ -147,11 +147,9 @@ class Allocation(_Entries[UserAllocation]):
 
     def _field(self, key: str) -> Any:
         # Made once: the attribute and ``to_dict()`` share the object.
-        try:
-            return self._made[key]
-        except KeyError:
-            value = self._made[key] = self._data.get(key)
-            return value
+        if key not in self._made:
+            self._made[key] = self._data.get(key)
+        return self._made[key]
 
     @_cached_property
     def _rows(self) -> List[Dict[str, Any]]:
@@ -281,15 +279,11 @@ def solve(
     >>> a["A"].tasks, a["B"].tasks, a.saturated
     (Fraction(3, 1), Fraction(2, 1), ['r1'])
     """
-    _threads(threads)
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
+        raise InvalidInput("--threads: expected at least 1")
     file, inputs = _source(instance)
     argv = ["solve", file] + _flags(mechanism=mechanism, trace=trace, **mechanism_flags)
     return Allocation(_leontief.solve(argv, inputs, threads))
-
-
-def _threads(threads: Optional[int]) -> None:
-    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
-        raise InvalidInput("--threads: expected at least 1")
 
 
 def compare(instance: Any, mechanisms: Optional[Iterable[str]] = None) -> Dict[str, Allocation]:
@@ -463,12 +457,8 @@ def check(
     >>> r.holds, r["sp"].bounded
     (True, True)
     """
-    if isinstance(properties, str):
-        properties = [properties]
     file, inputs = _source(instance)
-    argv = ["check", file] + _flags(
-        mechanism=mechanism, property=list(properties) if properties is not None else None
-    )
+    argv = ["check", file] + _flags(mechanism=mechanism, property=properties)
     for name, report in (lies or {}).items():
         argv += ["--lie", f"{name}={_flag_value('--lie', list(report))}"]
     argv += _flags(remove=remove, capacity=list(capacity) if capacity is not None else None)
@@ -577,11 +567,9 @@ def verify(
     >>> verify("drf", "rm", instances=300).holds
     False
     """
-    if isinstance(properties, str):
-        properties = [properties]
     argv = _command_argv(
-        "verify", mechanism=mechanism, property=list(properties), instances=instances,
+        "verify", mechanism=mechanism, property=properties, instances=instances,
         users=users, resources=resources, zeros=zeros, weights=weights, caps=caps, pools=pools,
         witnesses=witnesses, seed=seed, threads=threads)
-    data, tallies = _leontief.verify(argv)
+    data, tallies = _leontief.run_noting(argv)
     return VerifyResult(data, tallies)

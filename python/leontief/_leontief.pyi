@@ -51,17 +51,15 @@ def solve(
     """`solve`'s answer: an exact allocation as an `Answer`, any other answer as its JSON as
     Python objects."""
 
-def verify(argv: List[str]) -> Tuple[Any, List[str]]:
-    """`verify`'s summary JSON and its tallies."""
+def run_noting(argv: List[str], inputs: Optional[Mapping[str, Any]] = None) -> Tuple[Any, List[str]]:
+    """`verify` or `import FORMAT FILE ...`: the JSON it prints and the lines it writes on
+    standard error (verify's tallies, import's warnings)."""
 
 def merge(jsonl: str, verify: bool = False, best: bool = False) -> Tuple[List[Dict[str, Any]], int, int]:
     """`merge` over JSONL text: the merged records, how many were read and dropped."""
 
-def search(argv: List[str]) -> Records:
-    """`search`'s records as an iterator (flags validated before it returns)."""
-
-def explore(argv: List[str]) -> Records:
-    """`explore`'s records as an iterator (flags validated before it returns)."""
+def records(argv: List[str]) -> Records:
+    """`search`'s or `explore`'s records as an iterator (flags validated before it returns)."""
 
 def explore_distributed(argv: List[str],
                         evaluate: Callable[[List[str], Callable[[], bool]], List[str]]) -> Records:
@@ -76,9 +74,6 @@ def explore_evaluate(argv: List[str], items: List[str],
     """`explore` work items evaluated for the run `argv` describes: one result per item. Stops
     at its next item on Ctrl-C (KeyboardInterrupt) or once `stopped()` returns true (asked
     before each item; RuntimeError naming how many items were evaluated)."""
-
-def import_config(argv: List[str], inputs: Optional[Mapping[str, Any]] = None) -> Tuple[Dict[str, Any], List[str]]:
-    """`import FORMAT FILE ...`: the tree JSON it prints and the warnings it writes."""
 
 def flag_defaults(command: str) -> Dict[str, Optional[str]]:
     """The defaults of a command's flags (long names with `_`), as the CLI's parser holds them."""

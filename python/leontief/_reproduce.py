@@ -103,6 +103,5 @@ def reproduce(name: Optional[Union[str, Sequence[str]]] = None) -> ReproduceRepo
     names = [] if name is None else [name] if isinstance(name, str) else list(name)
     argv = ["reproduce", "--format", "json"] + (names if names else ["--all"])
     out = _leontief.run(argv, {}, True, True)
-    if isinstance(out, tuple):
-        return ReproduceReport(out[0], out[1])
-    return ReproduceReport(out, None)
+    # A mismatch comes with its message.
+    return ReproduceReport(*out) if isinstance(out, tuple) else ReproduceReport(out, None)

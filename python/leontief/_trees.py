@@ -22,7 +22,7 @@ from fractions import Fraction
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _leontief
-from ._cli import _flags, _source
+from ._cli import _flags, _run_file
 from ._entries import _Document, _Entries, _frame, _pandas, _record
 from ._leontief import InvalidInput
 
@@ -145,11 +145,6 @@ class TreeAllocation(_Entries[NodeAllocation]):
         return f"TreeAllocation({self.policy}, {len(self.nodes)} nodes)"
 
 
-def _tree_argv(command: str, tree: Any, **flags: Any) -> Tuple[List[str], Dict[str, Any]]:
-    file, inputs = _source(tree)
-    return [command, file] + _flags(**flags), inputs
-
-
 def hdrf(
     tree: Any,
     policy: str = "min-satisfaction",
@@ -191,10 +186,9 @@ def hdrf(
     (Fraction(2, 3), Fraction(1, 3))
     """
     _refuse_all(policy, "compare_policies(tree)")
-    argv, inputs = _tree_argv("hdrf", tree, policy=policy, guarantees=guarantees,
-                              oversubscribed=oversubscribed,
-                              limit_below_guarantee=limit_below_guarantee)
-    return TreeAllocation(_leontief.run(argv, inputs, True, False))
+    return TreeAllocation(_run_file("hdrf", tree, policy=policy, guarantees=guarantees,
+                                    oversubscribed=oversubscribed,
+                                    limit_below_guarantee=limit_below_guarantee))
 
 
 def compare_policies(
@@ -227,10 +221,9 @@ def compare_policies(
     >>> every["collapsed"]["root/A"].tasks, every["hdrf"]["root/A"].tasks
     (Fraction(2, 3), Fraction(1, 2))
     """
-    argv, inputs = _tree_argv("hdrf", tree, policy="all", guarantees=guarantees,
-                              oversubscribed=oversubscribed,
-                              limit_below_guarantee=limit_below_guarantee)
-    return {d["policy"]: TreeAllocation(d) for d in _leontief.run(argv, inputs, True, False)}
+    every = _run_file("hdrf", tree, policy="all", guarantees=guarantees,
+                      oversubscribed=oversubscribed, limit_below_guarantee=limit_below_guarantee)
+    return {d["policy"]: TreeAllocation(d) for d in every}
 
 
 class Simulation(_Document):
@@ -297,14 +290,14 @@ class Simulation(_Document):
         return f"Simulation({self.policy})"
 
 
-def _simulate_argv(tree: Any, workload: Any, policy: str, flags: Dict[str, Any]) -> Tuple[List[str], Dict[str, Any]]:
+def _simulate(tree: Any, workload: Any, policy: str, flags: Dict[str, Any]) -> Any:
     if workload is not None:
         if not isinstance(tree, Mapping) or not isinstance(workload, Mapping):
             raise InvalidInput("workload: give the tree and the workload as dicts")
         merged = dict(tree)
         merged.update(workload)
         tree = merged
-    return _tree_argv("simulate", tree, policy=policy, **flags)
+    return _run_file("simulate", tree, True, policy=policy, **flags)
 
 
 def simulate(tree: Any, workload: Any = None, policy: str = "min-satisfaction", **flags: Any) -> Simulation:
@@ -344,8 +337,7 @@ def simulate(tree: Any, workload: Any = None, policy: str = "min-satisfaction", 
     True
     """
     _refuse_all(policy, "compare_simulations(tree, workload)")
-    argv, inputs = _simulate_argv(tree, workload, policy, flags)
-    return Simulation(_leontief.run(argv, inputs, True, True))
+    return Simulation(_simulate(tree, workload, policy, flags))
 
 
 def compare_simulations(tree: Any, workload: Any = None, **flags: Any) -> Dict[str, Simulation]:
@@ -367,8 +359,7 @@ def compare_simulations(tree: Any, workload: Any = None, **flags: Any) -> Dict[s
     >>> {p: s.summary["root/B/B1"]["starved"] for p, s in runs.items() if p in ("naive", "min-satisfaction")}
     {'naive': True, 'min-satisfaction': False}
     """
-    argv, inputs = _simulate_argv(tree, workload, "all", flags)
-    data = _leontief.run(argv, inputs, True, True)
+    data = _simulate(tree, workload, "all", flags)
     return {p: Simulation(run) for p, run in data["runs"].items()}
 
 
@@ -542,11 +533,10 @@ def order(
     >>> order(examples.ORDER_TREE).offer
     ['root/a', 'root/b/d', 'root/b/c']
     """
-    argv, inputs = _tree_argv("order", tree, rule=rule, tie=tie, served=served,
-                              fair_share=fair_share, guarantees=guarantees,
-                              oversubscribed=oversubscribed,
-                              limit_below_guarantee=limit_below_guarantee)
-    return OfferOrder(_leontief.run(argv, inputs, True, False))
+    return OfferOrder(_run_file("order", tree, rule=rule, tie=tie, served=served,
+                                fair_share=fair_share, guarantees=guarantees,
+                                oversubscribed=oversubscribed,
+                                limit_below_guarantee=limit_below_guarantee))
 
 
 # ---------------------------------------------------------------------------------------
@@ -599,16 +589,14 @@ def _config_source(config: Any) -> Tuple[str, Dict[str, Any]]:
 
 def _import(format: str, config: Any, demands: Any, **flags: Any) -> ImportedTree:
     file, inputs = _config_source(config)
-    if demands is not None and not isinstance(demands, (str, _os.PathLike)):
-        inputs["<demands>"] = demands
-        demands = "<demands>"
-    elif isinstance(demands, str) and demands.lstrip().startswith("{"):
+    if (demands is not None and not isinstance(demands, (str, _os.PathLike))
+            or isinstance(demands, str) and demands.lstrip().startswith("{")):
         inputs["<demands>"] = demands
         demands = "<demands>"
     elif isinstance(demands, _os.PathLike):
         demands = _os.fspath(demands)
     argv = ["import", format, file] + _flags(demands=demands, **flags)
-    tree, warnings = _leontief.import_config(argv, inputs)
+    tree, warnings = _leontief.run_noting(argv, inputs)
     return ImportedTree(tree, list(warnings))
 
 

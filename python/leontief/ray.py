@@ -177,12 +177,6 @@ def run_shards(kind: str, args: tuple, kwargs: dict, *, shards: int, threads: in
     return ray.get([task.remote(kind, args, kwargs, i, shards) for i in range(shards)])
 
 
-def _property_order(properties: Union[str, Sequence[str]]) -> List[str]:
-    if isinstance(properties, str):
-        return [p.strip() for p in properties.split(",")]
-    return list(properties)
-
-
 class SearchResult(list):
     """:func:`search`'s records: a list, in one process's order, with ``summaries``.
 
@@ -262,7 +256,8 @@ def search(mechanism: str, properties: Union[str, Sequence[str]], *, shards: int
                        threads=threads, address=address, in_process=in_process,
                        ray_options=ray_options)
     if not exact:
-        order = _property_order(properties)
+        order = ([p.strip() for p in properties.split(",")] if isinstance(properties, str)
+                 else list(properties))
         rank = {p: k for k, p in enumerate(order)}
         # Of equal keys merge keeps the lowest unit, as one process keeps the first it finds.
         merged = list(_leontief.merge([r for part in parts for r in part], verify=verify))

@@ -15,8 +15,9 @@ use leontief::output::allocation::{consumption, per_task_shares, saturated};
 use leontief::solver::Rational;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
+use pyo3::IntoPyObjectExt;
 
-use crate::py_serializer::{to_python, Fractions, Printed};
+use crate::to_python::{to_python, Fractions};
 
 /// An exact allocation as `leontief solve` answers it, its numbers made on request.
 #[pyclass(module = "leontief._leontief", frozen)]
@@ -88,16 +89,21 @@ impl Answer {
         default: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let (s, inst) = (&self.solution, &self.solution.instance);
+        let fractions = |xs: &[Rational]| {
+            let mut make = Fractions::new(py)?;
+            let xs = xs.iter().map(|x| make.fraction(x));
+            PyList::new(py, xs.collect::<PyResult<Vec<_>>>()?)?.into_bound_py_any(py)
+        };
         match key {
-            "mechanism" => to_python(py, s.mechanism),
-            "exact" => to_python(py, &s.exact),
-            "resources" => to_python(py, inst.resources()),
-            "capacity" => to_python(py, inst.capacity()),
+            "mechanism" => s.mechanism.into_bound_py_any(py),
+            "exact" => s.exact.into_bound_py_any(py),
+            "resources" => inst.resources().into_bound_py_any(py),
+            "capacity" => fractions(inst.capacity()),
             "users" => self.users(py),
-            "consumption" => to_python(py, self.used(py)),
-            "saturated" => to_python(py, &saturated(inst, self.used(py))),
+            "consumption" => fractions(self.used(py)),
+            "saturated" => saturated(inst, self.used(py)).into_bound_py_any(py),
             _ => match s.extra.get(key) {
-                Some(v) => to_python(py, &Printed::field(key, v)),
+                Some(v) => to_python(py, Some(key), v),
                 None => Ok(default.unwrap_or_else(|| py.None().into_bound(py))),
             },
         }

@@ -24,9 +24,9 @@
 //!   <https://www.usenix.org/legacy/event/nsdi11/tech/full_papers/Ghodsi.pdf>
 
 mod answer;
-mod py_serializer;
 mod records;
 mod to_json;
+mod to_python;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::channel;
@@ -38,13 +38,12 @@ use leontief::commands::{Cli, Command};
 use leontief::workers::{quietly, with_cancel};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyCFunction, PyDict, PyInt, PyString};
+use pyo3::types::{PyCFunction, PyDict, PyString};
 use serde_json::Value;
 
-use py_serializer::{parse_json, to_python, Printed};
-use records::{recv_or_signal, sender_callbacks, Records};
+use records::{recv_or_signal, Records};
 use to_json::{exact_types, inputs, to_json};
+use to_python::{parse_json, to_python};
 
 pyo3::create_exception!(
     _leontief,
@@ -160,15 +159,6 @@ fn run_command<T: Send + 'static>(
     }
 }
 
-/// What a command printed on standard output, or its error.
-fn outcome_text(outcome: leontief::commands::Outcome) -> (String, Option<CliError>) {
-    let mut text = outcome.stdout;
-    if let Some(stream) = outcome.stream {
-        text += &leontief::commands::Printed::Stream(stream).into_text();
-    }
-    (text, outcome.error)
-}
-
 /// Runs a command (`argv` as the CLI takes it, without the program name) with `inputs`
 /// (name -> text or JSON-able value) readable under their names, and returns what it prints
 /// as Python objects. `json=False` returns the text. `background=True` runs it on a worker
@@ -185,7 +175,14 @@ fn run<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let command = parse(argv)?;
     let texts = self::inputs(inputs)?;
-    let (text, error) = run_command(py, background, texts, move || outcome_text(command.run()))?;
+    // What it printed on standard output, and its error.
+    let (text, error) = run_command(py, background, texts, move || {
+        let mut outcome = command.run();
+        if let Some(stream) = outcome.stream {
+            outcome.stdout += &leontief::commands::Printed::Stream(stream).into_text();
+        }
+        (outcome.stdout, outcome.error)
+    })?;
     let printed = |text: &str| match json {
         true => parse_json(py, text),
         false => Ok(PyString::new(py, text).into_any()),
@@ -196,28 +193,6 @@ fn run<'py>(
         }
         Some(e) => Err(py_error(e)),
         None => printed(&text),
-    }
-}
-
-/// A Python int from an exact integer: machine words directly, larger ones from their bytes.
-fn big_int<'py>(py: Python<'py>, x: &num_bigint::BigInt) -> PyResult<Bound<'py, PyAny>> {
-    if let Ok(v) = i64::try_from(x) {
-        return Ok(v.into_pyobject(py)?.into_any());
-    }
-    static FROM_BYTES: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-    let from_bytes = FROM_BYTES.get_or_try_init(py, || {
-        Ok::<_, PyErr>(py.get_type::<PyInt>().getattr("from_bytes")?.unbind())
-    })?;
-    // `int.from_bytes(magnitude, "little")`, negated for a negative number (positional
-    // arguments only: no keyword dictionary per call).
-    let (sign, magnitude) = x.to_bytes_le();
-    let value = from_bytes
-        .bind(py)
-        .call1((pyo3::types::PyBytes::new(py, &magnitude), "little"))?;
-    if sign == num_bigint::Sign::Minus {
-        value.neg()
-    } else {
-        Ok(value)
     }
 }
 
@@ -275,15 +250,31 @@ fn solve<'py>(
     }
 }
 
-/// `leontief verify` in-process: `(summary JSON, tallies)`.
+/// `leontief verify` or `leontief import FORMAT FILE ...` in-process: `(JSON, notes)`, the
+/// JSON it prints (as Python objects) and the lines it writes on standard error: verify's
+/// summary and tallies (run on a worker thread with Ctrl-C honoured), import's tree and
+/// warnings.
 #[pyfunction]
-fn verify<'py>(py: Python<'py>, argv: Vec<String>) -> PyResult<(Bound<'py, PyAny>, Vec<String>)> {
-    let args = parse_as!(argv, Verify, "verify's flags");
-    let result = run_command(py, true, Vec::new(), move || {
-        leontief::commands::verify::run_with(&args)
-    })?;
-    let (text, tallies) = result.map_err(py_error)?;
-    Ok((parse_json(py, &text)?, tallies))
+#[pyo3(signature = (argv, inputs=None))]
+fn run_noting<'py>(
+    py: Python<'py>,
+    argv: Vec<String>,
+    inputs: Option<&Bound<'py, PyDict>>,
+) -> PyResult<(Bound<'py, PyAny>, Vec<String>)> {
+    use leontief::commands::{import, verify};
+    let command = parse(argv)?;
+    let texts = self::inputs(inputs)?;
+    let result = match command {
+        Command::Verify(args) => run_command(py, true, texts, move || verify::run_with(&args)),
+        Command::Import(args) => run_command(py, false, texts, move || import::run_with(&args)),
+        _ => {
+            return Err(PyTypeError::new_err(
+                "expected verify's flags or import's arguments",
+            ))
+        }
+    };
+    let (text, notes) = result?.map_err(py_error)?;
+    Ok((parse_json(py, &text)?, notes))
 }
 
 /// `leontief merge` in-process over JSONL text: `(records, read, dropped)`.
@@ -328,31 +319,26 @@ fn loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
     parse_json(py, text)
 }
 
-/// `leontief search` in-process: an iterator of its JSONL records.
-#[pyfunction]
-fn search(py: Python<'_>, argv: Vec<String>) -> PyResult<Records> {
-    let args = parse_as!(argv, Search, "search's flags");
-    Records::start(py, Arc::default(), move |tx| {
-        let (mut on_record, ready) = sender_callbacks(tx);
-        leontief::commands::search::run_with(&args, &mut on_record, &ready)
-    })
-}
-
-/// `leontief explore` in-process: an iterator of its JSONL records.
-#[pyfunction]
-fn explore(py: Python<'_>, argv: Vec<String>) -> PyResult<Records> {
-    let args = parse_as!(argv, Explore, "explore's flags");
-    Records::start(py, Arc::default(), move |tx| {
-        let (mut on_record, ready) = sender_callbacks(tx);
-        leontief::commands::explore::run_with(&args, &mut on_record, &ready).map(|s| vec![s])
-    })
+/// `leontief search` or `leontief explore` in-process: an iterator of its JSONL records.
+#[pyfunction(name = "records")]
+fn run_records(py: Python<'_>, argv: Vec<String>) -> PyResult<Records> {
+    use leontief::commands::{explore, search};
+    match parse(argv)? {
+        Command::Search(args) => Records::start(py, Arc::default(), move |on_record, ready| {
+            search::run_with(&args, on_record, ready)
+        }),
+        Command::Explore(args) => Records::start(py, Arc::default(), move |on_record, ready| {
+            explore::run_with(&args, on_record, ready).map(|s| vec![s])
+        }),
+        _ => Err(PyTypeError::new_err("expected search's or explore's flags")),
+    }
 }
 
 /// `leontief explore` in-process with each round's work items evaluated by `evaluate`: a
 /// callable taking the items (a list of JSON texts) and `stopped`, a callable that turns true
 /// once the run is being stopped (Ctrl-C, the iterator closed), and returning one result per
 /// item (JSON texts, in order), e.g. [`explore_evaluate`] run as Ray tasks. The same records as
-/// [`explore`] when it returns what `explore_evaluate` does with the same flags. `evaluate`
+/// [`run_records`] when it returns what `explore_evaluate` does with the same flags. `evaluate`
 /// is called from the run's thread (holding the GIL while it runs); an exception it raises
 /// stops the run and is raised by the iterator.
 #[pyfunction]
@@ -364,8 +350,7 @@ fn explore_distributed(
     let args = parse_as!(argv, Explore, "explore's flags");
     let failure: Arc<Mutex<Option<PyErr>>> = Arc::default();
     let slot = failure.clone();
-    Records::start(py, failure, move |tx| {
-        let (mut on_record, ready) = sender_callbacks(tx);
+    Records::start(py, failure, move |on_record, ready| {
         // Set when the run is being stopped (Ctrl-C, close, drop): the callable can stop
         // waiting for its wave instead of holding the run until the wave ends.
         let cancel = leontief::workers::cancel_flag();
@@ -384,7 +369,7 @@ fn explore_distributed(
                 })
             })
         };
-        leontief::commands::explore::run_distributed(&args, &mut transport, &mut on_record, &ready)
+        leontief::commands::explore::run_distributed(&args, &mut transport, on_record, ready)
             .map(|s| vec![s])
     })
 }
@@ -428,24 +413,6 @@ fn explore_evaluate(
         Ok(results) => Ok(results),
         Err(stopped) => Err(PyRuntimeError::new_err(stopped.to_string())),
     }
-}
-
-/// `leontief import FORMAT FILE ...` in-process: `(tree, warnings)`, the tree JSON it prints
-/// (as Python objects) and the warnings it writes on standard error (a list of texts).
-#[pyfunction]
-#[pyo3(signature = (argv, inputs=None))]
-fn import_config<'py>(
-    py: Python<'py>,
-    argv: Vec<String>,
-    inputs: Option<&Bound<'py, PyDict>>,
-) -> PyResult<(Bound<'py, PyAny>, Vec<String>)> {
-    let args = parse_as!(argv, Import, "import's arguments");
-    let texts = self::inputs(inputs)?;
-    let result = run_command(py, false, texts, move || {
-        leontief::commands::import::run_with(&args)
-    })?;
-    let (text, warnings) = result.map_err(py_error)?;
-    Ok((parse_json(py, &text)?, warnings))
 }
 
 /// The defaults of a command's flags, as the CLI's parser holds them: a dict from each flag's
@@ -497,7 +464,7 @@ fn replay_search<'py>(
     let out = py
         .detach(|| leontief::commands::search::replay_unit_logs(&lines, budget, max_found))
         .map_err(py_error)?;
-    to_python(py, &Printed::document(&out))
+    to_python(py, None, &out)
 }
 
 /// The extension module.
@@ -508,14 +475,12 @@ fn _leontief(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
-    m.add_function(wrap_pyfunction!(verify, m)?)?;
+    m.add_function(wrap_pyfunction!(run_noting, m)?)?;
     m.add_function(wrap_pyfunction!(merge, m)?)?;
-    m.add_function(wrap_pyfunction!(search, m)?)?;
-    m.add_function(wrap_pyfunction!(explore, m)?)?;
+    m.add_function(wrap_pyfunction!(run_records, m)?)?;
     m.add_function(wrap_pyfunction!(explore_distributed, m)?)?;
     m.add_function(wrap_pyfunction!(explore_evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(replay_search, m)?)?;
-    m.add_function(wrap_pyfunction!(import_config, m)?)?;
     m.add_function(wrap_pyfunction!(flag_defaults, m)?)?;
     m.add_function(wrap_pyfunction!(dumps, m)?)?;
     m.add_function(wrap_pyfunction!(loads, m)?)?;

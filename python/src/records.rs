@@ -2,7 +2,7 @@
 //! fed by the command's worker thread.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
@@ -12,10 +12,10 @@ use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use serde_json::Value;
 
-use crate::py_serializer::{to_python, Printed};
+use crate::to_python::to_python;
 use crate::{locked, py_error, SIGNAL_POLL};
 
-pub(crate) enum Message {
+enum Message {
     Ready,
     Record(Value),
     Done(Result<Vec<String>, CliError>),
@@ -35,19 +35,35 @@ pub(crate) struct Records {
     failure: Arc<Mutex<Option<PyErr>>>,
 }
 
+/// Where a command's records go: `on_record` for each record, `ready` once its flags are
+/// validated.
+pub(crate) type OnRecord<'a> = &'a mut (dyn FnMut(&Value) -> std::io::Result<()> + Send);
+pub(crate) type Ready<'a> = &'a dyn Fn() -> Result<(), CliError>;
+
 impl Records {
-    /// Starts `work` on its thread, with `failure` (a Python exception the work ran into, in a
-    /// callable it was given) raised in place of the work's error when set.
+    /// Starts `work` on its thread, its records and readiness sent to the iterator, with
+    /// `failure` (a Python exception the work ran into, in a callable it was given) raised in
+    /// place of the work's error when set.
     pub(crate) fn start(
         py: Python<'_>,
         failure: Arc<Mutex<Option<PyErr>>>,
-        work: impl FnOnce(&Sender<Message>) -> Result<Vec<String>, CliError> + Send + 'static,
+        work: impl FnOnce(OnRecord<'_>, Ready<'_>) -> Result<Vec<String>, CliError> + Send + 'static,
     ) -> PyResult<Records> {
         let cancel = Arc::new(AtomicBool::new(false));
         let (tx, rx) = channel();
         let flag = cancel.clone();
         let handle = std::thread::spawn(move || {
-            let result = with_cancel(flag, || quietly(|| work(&tx)));
+            let records = tx.clone();
+            let mut on_record = move |v: &Value| {
+                records
+                    .send(Message::Record(v.clone()))
+                    .map_err(|_| std::io::Error::other("the iterator was dropped"))
+            };
+            let ready = || {
+                let _ = tx.send(Message::Ready);
+                Ok(())
+            };
+            let result = with_cancel(flag, || quietly(|| work(&mut on_record, &ready)));
             let _ = tx.send(Message::Done(result));
         });
         let records = Records {
@@ -81,7 +97,7 @@ impl Records {
                 ))
             }
         };
-        recv_or_signal(py, &mut rx, || self.stop(py))
+        recv_or_signal(py, &mut rx, || self.close(py))
     }
 
     fn join(&self, py: Python<'_>) {
@@ -89,11 +105,6 @@ impl Records {
         if let Some(h) = handle {
             py.detach(|| h.join()).ok();
         }
-    }
-
-    fn stop(&self, py: Python<'_>) {
-        self.cancel.store(true, Ordering::Relaxed);
-        self.join(py);
     }
 }
 
@@ -106,9 +117,7 @@ impl Records {
     fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
         loop {
             match self.wait(py)? {
-                Some(Message::Record(v)) => {
-                    return Ok(Some(to_python(py, &Printed::document(&v))?))
-                }
+                Some(Message::Record(v)) => return Ok(Some(to_python(py, None, &v)?)),
                 Some(Message::Ready) => continue,
                 Some(Message::Done(result)) => {
                     self.join(py);
@@ -127,7 +136,8 @@ impl Records {
 
     /// Stops the command (between batches) and waits for its thread.
     fn close(&self, py: Python<'_>) {
-        self.stop(py);
+        self.cancel.store(true, Ordering::Relaxed);
+        self.join(py);
     }
 
     /// The summaries the CLI prints on standard error (one per property), once exhausted.
@@ -165,23 +175,4 @@ pub(crate) fn recv_or_signal<T: Send>(
             }
         }
     }
-}
-
-pub(crate) fn sender_callbacks(
-    tx: &Sender<Message>,
-) -> (
-    impl FnMut(&Value) -> std::io::Result<()> + Send + '_,
-    impl Fn() -> Result<(), CliError> + '_,
-) {
-    let records = tx.clone();
-    let ready = move || {
-        let _ = tx.send(Message::Ready);
-        Ok(())
-    };
-    let on_record = move |v: &Value| {
-        records
-            .send(Message::Record(v.clone()))
-            .map_err(|_| std::io::Error::other("the iterator was dropped"))
-    };
-    (on_record, ready)
 }

@@ -49,16 +49,21 @@ fn write_value(
     floats: bool,
     out: &mut String,
 ) -> PyResult<()> {
-    // The common exact types first, then their subclasses and the other spellings.
-    if obj.is_exact_instance_of::<PyInt>() {
+    // The common exact types first (a bool is an int: told apart first), then the other
+    // spellings.
+    if let Ok(b) = obj.cast::<PyBool>() {
+        out.push_str(if b.is_true() { "true" } else { "false" });
+        return Ok(());
+    }
+    if obj.is_instance_of::<PyInt>() {
         return write_int(obj, out);
     }
-    if let Ok(s) = obj.cast_exact::<PyString>() {
+    if let Ok(s) = obj.cast::<PyString>() {
         write_str(&s.to_cow()?, out);
         return Ok(());
     }
     // An algebraic number as the command line writes it.
-    if obj.is_instance(crate::py_serializer::algebraic_class(obj.py())?)? {
+    if obj.is_instance(crate::to_python::algebraic_class(obj.py())?)? {
         return write_value(&obj.call_method0("_document")?, path, floats, out);
     }
     if let Ok(d) = obj.cast::<PyDict>() {
@@ -94,17 +99,6 @@ fn write_value(
     }
     if obj.is_none() {
         out.push_str("null");
-        return Ok(());
-    }
-    if let Ok(b) = obj.cast::<PyBool>() {
-        out.push_str(if b.is_true() { "true" } else { "false" });
-        return Ok(());
-    }
-    if obj.is_instance_of::<PyInt>() {
-        return write_int(obj, out);
-    }
-    if let Ok(s) = obj.cast::<PyString>() {
-        write_str(&s.to_cow()?, out);
         return Ok(());
     }
     if let Ok(f) = obj.cast::<PyFloat>() {
