@@ -57,14 +57,7 @@ std::thread_local! {
 /// thread, so that a command's `run` reads an instance, tree or JSONL text held in memory
 /// (the Python package) through the same code path as a file.
 pub fn with_inputs<T>(inputs: Vec<(String, String)>, f: impl FnOnce() -> T) -> T {
-    struct Restore(Vec<(String, String)>);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            INPUTS.with(|i| *i.borrow_mut() = std::mem::take(&mut self.0));
-        }
-    }
-    let _restore = Restore(INPUTS.with(|i| std::mem::replace(&mut *i.borrow_mut(), inputs)));
-    f()
+    crate::workers::with_local(&INPUTS, inputs, f)
 }
 
 /// The largest input file read, in bytes: instances, trees, JSONL records and demands files.

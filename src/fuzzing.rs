@@ -52,11 +52,9 @@ pub fn tree_json(data: &[u8]) {
 /// An imported configuration, its leaves idle as `leontief import` writes it without
 /// demands, must be a tree file the tree reader accepts.
 fn imported_reads(mut imported: crate::import::Imported) {
-    let idle = crate::import::Demands {
-        entries: Vec::new(),
-        default: None,
-    };
-    imported.apply(&idle).expect("no demands always apply");
+    imported
+        .apply(&crate::import::Demands::default())
+        .expect("no demands always apply");
     let json = serde_json::to_value(&imported).expect("a tree file serializes");
     if let Err(e) = Tree::from_json(&json) {
         panic!("an imported tree does not read: {e}");

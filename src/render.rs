@@ -222,13 +222,11 @@ pub fn compare_json(inst: &Instance, columns: &[Column]) -> Value {
             utilization: ByName::zip(inst.resources(), &c.utilization),
         })
         .collect();
-    let doc = CompareDoc {
+    crate::commands::to_value(&CompareDoc {
         resources: inst.resources(),
         users: &users,
         mechanisms,
-    };
-    // A document of strings and string-keyed maps always serializes.
-    serde_json::to_value(doc).unwrap_or(Value::Null)
+    })
 }
 
 /// `compare` as a side-by-side table (the DRF paper's Figure 4 as text): one block of

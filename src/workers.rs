@@ -1,9 +1,11 @@
 //! The one thread-pool and progress setup of the commands that run in parallel (`verify`,
 //! `search`).
 
+use std::cell::RefCell;
 use std::io::IsTerminal;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
+use std::thread::LocalKey;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -25,50 +27,39 @@ pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, CliError
 /// that piped and tested runs print nothing but their answer and summary): a bar over
 /// `total` steps, or a spinner when the total is unknown.
 pub fn progress(total: Option<u64>) -> ProgressBar {
-    if QUIET.with(std::cell::Cell::get) || !std::io::stderr().is_terminal() {
+    if QUIET.with_borrow(|q| *q) || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
-    match total {
-        Some(total) => {
-            let bar = ProgressBar::new(total);
-            bar.set_style(
-                ProgressStyle::with_template("{bar:40} {pos}/{len}  {per_sec}  eta {eta}  {msg}")
-                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
-            );
-            bar
-        }
-        None => {
-            let bar = ProgressBar::new_spinner();
-            bar.set_style(
-                ProgressStyle::with_template("{spinner} {elapsed} {msg}")
-                    .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-            );
-            bar
-        }
-    }
+    let (bar, template, default) = match total {
+        Some(total) => (
+            ProgressBar::new(total),
+            "{bar:40} {pos}/{len}  {per_sec}  eta {eta}  {msg}",
+            ProgressStyle::default_bar(),
+        ),
+        None => (
+            ProgressBar::new_spinner(),
+            "{spinner} {elapsed} {msg}",
+            ProgressStyle::default_spinner(),
+        ),
+    };
+    bar.set_style(ProgressStyle::with_template(template).unwrap_or(default));
+    bar
 }
 
 std::thread_local! {
     /// Whether [`progress`] displays are hidden on this thread (see [`quietly`]).
-    static QUIET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    static QUIET: RefCell<bool> = const { RefCell::new(false) };
 }
 
 /// Runs `f` with every progress display hidden on this thread, whatever standard error is
 /// (the Python package: a library call draws nothing).
 pub fn quietly<T>(f: impl FnOnce() -> T) -> T {
-    struct Restore(bool);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            QUIET.with(|q| q.set(self.0));
-        }
-    }
-    let _restore = Restore(QUIET.with(|q| q.replace(true)));
-    f()
+    with_local(&QUIET, true, f)
 }
 
 std::thread_local! {
     /// The cancel flag of the command running on this thread (see [`with_cancel`]).
-    static CANCEL: std::cell::RefCell<Option<Arc<AtomicBool>>> = const { std::cell::RefCell::new(None) };
+    static CANCEL: RefCell<Option<Arc<AtomicBool>>> = const { RefCell::new(None) };
 }
 
 /// Runs `f` with `flag` as the cancel flag of the long commands it runs on this thread
@@ -76,13 +67,26 @@ std::thread_local! {
 /// batches. The command line has none (Ctrl-C ends the process); the Python package sets it
 /// on a pending `KeyboardInterrupt`.
 pub fn with_cancel<T>(flag: Arc<AtomicBool>, f: impl FnOnce() -> T) -> T {
-    struct Restore(Option<Arc<AtomicBool>>);
-    impl Drop for Restore {
+    with_local(&CANCEL, Some(flag), f)
+}
+
+/// Runs `f` with this thread's `key` set to `value`, the previous value restored after it
+/// (also when `f` panics): the scoped settings of [`quietly`], [`with_cancel`] and
+/// [`crate::cli::with_inputs`].
+pub(crate) fn with_local<V: 'static, T>(
+    key: &'static LocalKey<RefCell<V>>,
+    value: V,
+    f: impl FnOnce() -> T,
+) -> T {
+    struct Restore<V: 'static>(&'static LocalKey<RefCell<V>>, Option<V>);
+    impl<V> Drop for Restore<V> {
         fn drop(&mut self) {
-            CANCEL.with(|c| *c.borrow_mut() = self.0.take());
+            if let Some(old) = self.1.take() {
+                self.0.with(|c| *c.borrow_mut() = old);
+            }
         }
     }
-    let _restore = Restore(CANCEL.with(|c| c.borrow_mut().replace(flag)));
+    let _restore = Restore(key, Some(key.with(|c| c.replace(value))));
     f()
 }
 

@@ -40,24 +40,20 @@ pub fn run(args: CompareArgs) -> Result<String, CliError> {
     let inst = args.input.load()?;
     let mut columns = Vec::new();
     for d in flat_mechanisms() {
-        if d.name == "ceei" && inst.num_users() == 0 {
+        let exact = |tasks: Vec<Rational>| Column::exact(d.name, &inst, &Allocation::new(tasks));
+        columns.push(match d.name {
             // A tree whose leaves are all idle: nobody to price for, nothing to allocate.
-            columns.push(Column::exact(d.name, &inst, &Allocation::new(Vec::new())));
-            continue;
-        }
-        if d.name == "ceei" {
-            // Its exact answer when certified, else its decimals, marked approximate.
-            let out = Ceei::new().solve(&inst)?;
-            columns.push(match &out.tasks_exact {
-                Some(t) if out.certified => {
-                    Column::exact(d.name, &inst, &Allocation::new(t.clone()))
+            "ceei" if inst.num_users() == 0 => exact(Vec::new()),
+            "ceei" => {
+                // Its exact answer when certified, else its decimals, marked approximate.
+                let out = Ceei::new().solve(&inst)?;
+                match out.tasks_exact {
+                    Some(t) if out.certified => exact(t),
+                    _ => Column::approximate(d.name, &inst, &out.tasks),
                 }
-                _ => Column::approximate(d.name, &inst, &out.tasks),
-            });
-            continue;
-        }
-        let x = d.build().allocate(&inst)?;
-        columns.push(Column::exact(d.name, &inst, &x));
+            }
+            _ => Column::exact(d.name, &inst, &d.build().allocate(&inst)?),
+        });
     }
     if args.summary {
         return Ok(pretty(&finish_json(summary(&inst, &columns), numbers)));

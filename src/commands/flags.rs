@@ -297,7 +297,6 @@ impl GeneratorFlags {
 impl Serialize for Domain {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let g = &self.generator;
-        let range = |r: &std::ops::RangeInclusive<usize>| format!("{}..{}", r.start(), r.end());
         DomainDoc {
             users: range(&g.users),
             resources: range(&g.resources),
@@ -331,7 +330,6 @@ impl Domain {
     /// weights no, caps no, pools none[, values 0,1/2,1]`.
     pub fn summary(&self) -> String {
         let g = &self.generator;
-        let range = |r: &std::ops::RangeInclusive<usize>| format!("{}..{}", r.start(), r.end());
         let yes = |b: bool| if b { "yes" } else { "no" };
         let mut s = format!(
             "users {}, resources {}, demands integers 1..{}, zeros {}, weights {}, caps {}, pools {}",
@@ -349,6 +347,11 @@ impl Domain {
         }
         s
     }
+}
+
+/// A range as the flags write it: `a..b`.
+fn range(r: &std::ops::RangeInclusive<usize>) -> String {
+    format!("{}..{}", r.start(), r.end())
 }
 
 fn parse_values(text: &str) -> Result<Vec<Rational>, SolverError> {

@@ -553,10 +553,9 @@ pub fn import(text: &str) -> Result<Imported, SolverError> {
         model.up(r, &mut q);
         model.down(r, None, &q, &mut pot);
     }
-    let totals: Vec<Vec<Rational>> = roots
-        .iter()
-        .map(|&r| q[r].clone().unwrap_or_default()[0].clone())
-        .collect();
+    // A root's total: its guarantee, its own quota plus its children's.
+    let total = |r: usize| q[r].clone().unwrap_or_default()[0].clone();
+    let totals: Vec<Vec<Rational>> = roots.iter().map(|&r| total(r)).collect();
     let capacity = super::sum(&totals, d);
     if let Some(r) = capacity.iter().position(|c| c.is_zero()) {
         return Err(SolverError::invalid(
@@ -580,8 +579,7 @@ pub fn import(text: &str) -> Result<Imported, SolverError> {
         for &r in &roots {
             let mut c = build(r)?;
             // Kueue lends nothing between separate cohort trees: each keeps to its own quota.
-            let total = q[r].clone().unwrap_or_default()[0].clone();
-            c.limit = (total != capacity).then_some(total);
+            c.limit = Some(total(r)).filter(|t| *t != capacity);
             if children.iter().any(|x: &ImportedNode| x.name == c.name) {
                 return Err(SolverError::invalid(
                     &objects[r].at,

@@ -125,6 +125,13 @@ fn attach(
     Ok(())
 }
 
+/// Appends text to the open element (text outside the document element is ignored).
+fn push_text(stack: &mut [Element], text: &str) {
+    if let Some(el) = stack.last_mut() {
+        el.text.push_str(text);
+    }
+}
+
 /// The document element of an XML text.
 fn parse_xml(text: &str) -> Result<Element, SolverError> {
     let mut reader = Reader::from_str(text);
@@ -157,23 +164,13 @@ fn parse_xml(text: &str) -> Result<Element, SolverError> {
                     .ok_or_else(|| xml_error(format!("unbalanced end tag near byte {pos}")))?;
                 attach(&mut stack, &mut root, el)?;
             }
-            Event::Text(t) => {
-                if let Some(el) = stack.last_mut() {
-                    el.text.push_str(&t);
-                }
-            }
-            Event::CData(t) => {
-                if let Some(el) = stack.last_mut() {
-                    el.text.push_str(&t);
-                }
-            }
+            Event::Text(t) => push_text(&mut stack, &t),
+            Event::CData(t) => push_text(&mut stack, &t),
             Event::GeneralRef(r) => {
                 let name = r.to_string();
                 let c = entity(&name)
                     .ok_or_else(|| xml_error(format!("unknown entity &{name}; near byte {pos}")))?;
-                if let Some(el) = stack.last_mut() {
-                    el.text.push(c);
-                }
+                push_text(&mut stack, c.encode_utf8(&mut [0; 4]));
             }
             Event::Eof => break,
             Event::Comment(_) | Event::Decl(_) | Event::PI(_) | Event::DocType(_) => {}
@@ -343,18 +340,15 @@ fn resolve(
     resources
         .iter()
         .zip(capacity)
-        .map(|(r, c)| match v {
-            Value::Absolute { amounts, old } => match amounts.iter().find(|(n, _)| n == r) {
-                Some((_, x)) => x.clone(),
-                None if unspecified_zero || *old => Rational::ZERO,
-                None => c.clone(),
-            },
-            Value::Percent(amounts) => match amounts.iter().find(|(n, _)| n == r) {
-                Some((_, p)) => pct(p, c),
-                None if unspecified_zero => Rational::ZERO,
-                None => c.clone(),
-            },
-            Value::PercentAll(p) => pct(p, c),
+        .map(|(r, c)| {
+            // The old form sets the resources it does not name to 0.
+            let zero = unspecified_zero || matches!(v, Value::Absolute { old: true, .. });
+            match (v, v.named().iter().find(|(n, _)| n == r)) {
+                (Value::PercentAll(p), _) | (Value::Percent(_), Some((_, p))) => pct(p, c),
+                (_, Some((_, x))) => x.clone(),
+                (_, None) if zero => Rational::ZERO,
+                (_, None) => c.clone(),
+            }
         })
         .collect()
 }
@@ -443,6 +437,18 @@ struct Ctx {
     notes: Vec<String>,
 }
 
+/// Whether `el` is a queue (`<queue>`, or its alias `<pool>`).
+fn is_queue(el: &Element) -> bool {
+    el.name == "queue" || el.name == "pool"
+}
+
+/// Adds `name` to `names` unless it is there already.
+fn push_new(names: &mut Vec<String>, name: &str) {
+    if !names.iter().any(|n| n == name) {
+        names.push(name.to_string());
+    }
+}
+
 /// The element path of `el` below `parent` (`allocations/queue[a]/minResources`).
 fn path_of(parent: &str, el: &Element) -> String {
     match el.attrs.iter().find(|(k, _)| k == "name") {
@@ -488,11 +494,9 @@ fn collect_names(el: &Element, at: &str, out: &mut Vec<String>) -> Result<(), So
             "minResources" | "maxResources" | "queueMaxResourcesDefault"
         ) {
             for (n, _) in parse_value(&c.text, &here)?.named() {
-                if !out.contains(n) {
-                    out.push(n.clone());
-                }
+                push_new(out, n);
             }
-        } else if c.name == "queue" || c.name == "pool" {
+        } else if is_queue(c) {
             collect_names(c, &here, out)?;
         }
     }
@@ -514,9 +518,7 @@ fn read_capacity(text: &str, resources: &mut Vec<String>) -> Result<Vec<Rational
             }
         };
         for (n, _) in &amounts {
-            if !resources.contains(n) {
-                resources.push(n.clone());
-            }
+            push_new(resources, n);
         }
         resources
             .iter()
@@ -614,11 +616,7 @@ pub fn import(text: &str, capacity: &str) -> Result<Imported, SolverError> {
     if let Some(p) = policy_el {
         ctx.default_policy = parse_policy(&p.text, &path_of(top, p))?;
     }
-    let queues: Vec<&Element> = doc
-        .children
-        .iter()
-        .filter(|c| c.name == "queue" || c.name == "pool")
-        .collect();
+    let queues: Vec<&Element> = doc.children.iter().filter(|c| is_queue(c)).collect();
     let explicit_root = queues
         .iter()
         .any(|q| q.attrs.iter().any(|(k, v)| k == "name" && v == "root"));
@@ -740,11 +738,7 @@ fn queue(
     }
     drop_unread(el, &at, &full, ctx)?;
     let policy = queue_policy(el, &at, ctx)?;
-    let child_els: Vec<&Element> = el
-        .children
-        .iter()
-        .filter(|c| c.name == "queue" || c.name == "pool")
-        .collect();
+    let child_els: Vec<&Element> = el.children.iter().filter(|c| is_queue(c)).collect();
     let is_pool = parent_type || !child_els.is_empty();
     if parent.is_some() && parent_policy == Policy::Fair && policy == Policy::Drf {
         return Err(SolverError::invalid(
@@ -819,9 +813,7 @@ fn unread(
     for c in &el.children {
         let name = c.name.as_str();
         if dropped.contains(&name) {
-            if !names.contains(&c.name) {
-                names.push(c.name.clone());
-            }
+            push_new(&mut names, name);
         } else if !read.contains(&name) {
             return Err(SolverError::invalid(
                 path_of(at, c),

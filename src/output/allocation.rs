@@ -396,13 +396,7 @@ pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, mut answer: Answer<'_>)
 /// Writes one CSV row per user: `user,tasks,<resource>..,dominant_share,weighted_share`
 /// (a header row first), numbers exact (`p/q`) or rounded.
 pub fn write_csv(sink: &mut Sink<'_>, numbers: Numbers, inst: &Instance, x: &Allocation) {
-    let buf = &mut sink.buf;
-    buf.push_str("user,tasks");
-    for r in inst.resources() {
-        buf.push(',');
-        write_csv_field(r, buf);
-    }
-    buf.push_str(",dominant_share,weighted_share\n");
+    csv_header(inst, &mut sink.buf);
     write_rows(sink, inst.num_users(), numbers, &|i, printer, buf| {
         write_csv_field(&inst.user_path(i), buf);
         let t = printer.tasks(&x.tasks[i]);
@@ -415,6 +409,16 @@ pub fn write_csv(sink: &mut Sink<'_>, numbers: Numbers, inst: &Instance, x: &All
         printer.shares_near(inst, i, &t, [",", ","], false, buf);
         buf.push('\n');
     });
+}
+
+/// The header row of the CSV answers: `user,tasks,<resource>..,dominant_share,weighted_share`.
+pub(super) fn csv_header(inst: &Instance, buf: &mut String) {
+    buf.push_str("user,tasks");
+    for r in inst.resources() {
+        buf.push(',');
+        write_csv_field(r, buf);
+    }
+    buf.push_str(",dominant_share,weighted_share\n");
 }
 
 /// Users per chunk of [`write_rows`], and chunks per batch (a batch's text is held in memory
@@ -487,42 +491,89 @@ pub(super) fn write_rows(
     }
 }
 
-/// The users at which a figure is least and greatest: the first such user on ties.
-#[derive(Clone, Copy)]
-struct Extremes {
-    min: usize,
-    max: usize,
-}
-
-impl Extremes {
-    /// The extremes of `value` over `users` (in increasing order), comparing exactly.
-    fn among(users: &[usize], value: impl Fn(usize) -> Rational) -> Extremes {
-        let mut found = FactorExtremes::new(users[0], value(users[0]));
-        for &i in &users[1..] {
-            found.add(i, value(i));
-        }
-        Extremes {
-            min: found.least.0,
-            max: found.greatest.0,
-        }
+/// The users (in increasing order) at which `value` is least and greatest, comparing exactly:
+/// the first such user on ties.
+fn extremes_among(users: &[usize], value: impl Fn(usize) -> Rational) -> (usize, usize) {
+    let mut found = FactorExtremes::new(users[0], value(users[0]));
+    for &i in &users[1..] {
+        found.add(i, value(i));
     }
+    (found.least.0, found.greatest.0)
 }
 
-/// `{"min": {"user", "value"}, "max": ..}` for the users `at`, with their values.
-fn extremes_at(
-    j: &mut Json<'_, '_>,
-    inst: &Instance,
-    at: Extremes,
-    value: impl Fn(usize) -> Rational,
-) {
-    for (label, i) in [("min", at.min), ("max", at.max)] {
-        j.key(label);
-        j.open_object();
-        j.key("user");
-        j.str(&inst.user_path(i));
-        j.key("value");
-        j.number(&value(i));
-        j.close();
+/// A summary's fields, however its numbers are held (see [`write_summary`]): the allocation
+/// writer's and the algebraic CEEI answer's.
+pub(super) struct Summary<'a> {
+    /// The mechanism's name.
+    pub mechanism: &'a str,
+    /// Whether the answer is exact.
+    pub exact: bool,
+    /// The instance.
+    pub instance: &'a Instance,
+    /// Writes the consumption (0) or the utilization (1) list.
+    pub list: &'a dyn Fn(&mut Json<'_, '_>, usize),
+    /// The resources used to capacity.
+    pub saturated: Vec<&'a str>,
+    /// The figures over the users (none without users).
+    pub figures: Option<SummaryUsers<'a>>,
+}
+
+/// The figures over the users of a [`Summary`].
+pub(super) struct SummaryUsers<'a> {
+    /// The writer of the tasks' total, when it is printed.
+    pub total: Option<&'a dyn Fn(&mut Json<'_, '_>)>,
+    /// The `(min, max)` users of the tasks, the dominant and the weighted shares.
+    pub extremes: [Option<(usize, usize)>; 3],
+    /// Writes figure `k` (0 the tasks, 1 the dominant, 2 the weighted share) of user `i`.
+    pub value: &'a dyn Fn(&mut Json<'_, '_>, usize, usize),
+    /// The number of distinct weighted shares.
+    pub levels: usize,
+}
+
+impl Summary<'_> {
+    /// Writes the summary, then `extra`, and closes it.
+    pub(super) fn write(&self, sink: &mut Sink<'_>, numbers: Numbers, extra: &Map<String, Value>) {
+        let inst = self.instance;
+        let mut j = Json::new(sink, numbers);
+        open_head(&mut j, self.mechanism, self.exact);
+        j.key("users");
+        j.raw(&inst.num_users().to_string());
+        j.key("resources");
+        j.strs(inst.resources());
+        j.key("capacity");
+        j.numbers(inst.capacity());
+        for (k, key) in ["consumption", "utilization"].into_iter().enumerate() {
+            j.key(key);
+            (self.list)(&mut j, k);
+        }
+        j.key("saturated");
+        j.strs(&self.saturated);
+        if let Some(users) = &self.figures {
+            let keys = ["tasks", "dominant_share", "weighted_share"];
+            for (k, (key, at)) in keys.into_iter().zip(users.extremes).enumerate() {
+                j.key(key);
+                j.open_object();
+                if let (0, Some(total)) = (k, users.total) {
+                    j.key("total");
+                    total(&mut j);
+                }
+                for (label, i) in at.iter().flat_map(|&(lo, hi)| [("min", lo), ("max", hi)]) {
+                    j.key(label);
+                    j.open_object();
+                    j.key("user");
+                    j.str(&inst.user_path(i));
+                    j.key("value");
+                    (users.value)(&mut j, k, i);
+                    j.close();
+                }
+                if k == 2 {
+                    j.key("levels");
+                    j.raw(&users.levels.to_string());
+                }
+                j.close();
+            }
+        }
+        close_answer(&mut j, extra);
     }
 }
 
@@ -589,9 +640,9 @@ struct ShareGroup {
 /// its figures are taken directly.
 struct SummaryFigures {
     total_tasks: Rational,
-    tasks: Extremes,
-    dominant: Extremes,
-    weighted: Extremes,
+    tasks: (usize, usize),
+    dominant: (usize, usize),
+    weighted: (usize, usize),
     /// The number of distinct weighted shares.
     levels: usize,
 }
@@ -687,9 +738,9 @@ impl SummaryFigures {
                 .count();
         SummaryFigures {
             total_tasks: total.value(),
-            tasks: Extremes::among(&tasks, |i| x.tasks[i].clone()),
-            dominant: Extremes::among(&dominant, |i| x.dominant_share(inst, i)),
-            weighted: Extremes::among(&weighted, |i| x.weighted_share(inst, i)),
+            tasks: extremes_among(&tasks, |i| x.tasks[i].clone()),
+            dominant: extremes_among(&dominant, |i| x.dominant_share(inst, i)),
+            weighted: extremes_among(&weighted, |i| x.weighted_share(inst, i)),
             levels,
         }
     }
@@ -727,50 +778,39 @@ pub fn write_summary(
 ) {
     let consumption = answer.prepare(numbers);
     let (inst, x) = (answer.instance, answer.allocation);
-    let n = inst.num_users();
-    let mut j = Json::new(sink, numbers);
-    open_head(&mut j, answer.mechanism, answer.exact);
-    j.key("users");
-    j.raw(&n.to_string());
-    j.key("resources");
-    j.strs(inst.resources());
-    j.key("capacity");
-    j.numbers(inst.capacity());
-    j.key("consumption");
-    j.numbers(&consumption);
-    j.key("utilization");
     let utilization: Vec<Rational> = consumption
         .iter()
         .zip(inst.capacity())
         .map(|(c, r)| c / r)
         .collect();
-    j.numbers(&utilization);
-    j.key("saturated");
-    j.strs(&saturated(inst, &consumption));
-    if n > 0 {
-        let figures = SummaryFigures::of(inst, x, shares);
-        j.key("tasks");
-        j.open_object();
-        j.key("total");
-        j.number(&figures.total_tasks);
-        extremes_at(&mut j, inst, figures.tasks, |i| x.tasks[i].clone());
-        j.close();
-        j.key("dominant_share");
-        j.open_object();
-        extremes_at(&mut j, inst, figures.dominant, |i| {
-            x.dominant_share(inst, i)
-        });
-        j.close();
-        j.key("weighted_share");
-        j.open_object();
-        extremes_at(&mut j, inst, figures.weighted, |i| {
-            x.weighted_share(inst, i)
-        });
-        j.key("levels");
-        j.raw(&figures.levels.to_string());
-        j.close();
+    let figures = (inst.num_users() > 0).then(|| SummaryFigures::of(inst, x, shares));
+    let list = |j: &mut Json<'_, '_>, k: usize| j.numbers([&consumption, &utilization][k]);
+    let total = |j: &mut Json<'_, '_>| {
+        if let Some(f) = &figures {
+            j.number(&f.total_tasks);
+        }
+    };
+    let value = |j: &mut Json<'_, '_>, k: usize, i: usize| {
+        j.number(&match k {
+            0 => x.tasks[i].clone(),
+            1 => x.dominant_share(inst, i),
+            _ => x.weighted_share(inst, i),
+        })
+    };
+    Summary {
+        mechanism: answer.mechanism,
+        exact: answer.exact,
+        instance: inst,
+        list: &list,
+        saturated: saturated(inst, &consumption),
+        figures: figures.as_ref().map(|f| SummaryUsers {
+            total: Some(&total),
+            extremes: [Some(f.tasks), Some(f.dominant), Some(f.weighted)],
+            value: &value,
+            levels: f.levels,
+        }),
     }
-    close_answer(&mut j, &answer.extra);
+    .write(sink, numbers, &answer.extra);
 }
 
 #[cfg(test)]

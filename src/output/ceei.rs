@@ -27,7 +27,8 @@ use rayon::prelude::*;
 use serde_json::{Map, Value};
 
 use super::allocation::{
-    open_answer, open_user, write_bundle, write_json as write_allocation, write_rows, Answer,
+    csv_header, open_answer, open_user, write_bundle, write_json as write_allocation, write_rows,
+    Answer, Summary, SummaryUsers,
 };
 use super::{
     looks_numeric, round_value, rounds_under, write_csv_field, write_json_str, Json, Numbers, Sink,
@@ -443,83 +444,44 @@ pub fn write_algebraic_summary(
     inst: &Instance,
     figures: &Figures,
 ) {
-    let mut j = Json::new(sink, numbers);
-    j.open_object();
-    j.key("mechanism");
-    j.str("ceei");
-    j.key("exact");
-    j.raw("true");
-    if let Some(p) = numbers.precision() {
-        j.key("precision");
-        j.value(&p);
-    }
-    j.key("users");
-    j.raw(&inst.num_users().to_string());
-    j.key("resources");
-    j.strs(inst.resources());
-    j.key("capacity");
-    j.numbers(inst.capacity());
-    j.key("consumption");
-    figure_list(&mut j, &figures.consumption);
-    j.key("utilization");
-    figure_list(&mut j, &figures.utilization);
-    j.key("saturated");
-    j.strs(&saturated_names(inst, &figures.saturated));
-    let extremes = |j: &mut Json<'_, '_>, at: Option<(usize, usize)>, xs: &[Figure]| {
-        if let Some((lo, hi)) = at {
-            for (key, i) in [("min", lo), ("max", hi)] {
-                j.key(key);
-                j.open_object();
-                j.key("user");
-                j.str(&inst.user_path(i));
-                j.key("value");
-                j.value(&xs[i].json);
-                j.close();
-            }
+    let list = |j: &mut Json<'_, '_>, k: usize| {
+        figure_list(j, [&figures.consumption, &figures.utilization][k])
+    };
+    let total = |j: &mut Json<'_, '_>| {
+        if let Some(t) = &figures.total_tasks {
+            j.value(&t.json);
         }
     };
-    if inst.num_users() > 0 {
-        j.key("tasks");
-        j.open_object();
-        if let Some(total) = &figures.total_tasks {
-            j.key("total");
-            j.value(&total.json);
-        }
-        extremes(&mut j, figures.extremes.tasks, &figures.tasks);
-        j.close();
-        j.key("dominant_share");
-        j.open_object();
-        extremes(
-            &mut j,
-            figures.extremes.dominant_share,
+    let value = |j: &mut Json<'_, '_>, k: usize, i: usize| {
+        let xs = [
+            &figures.tasks,
             &figures.dominant_shares,
-        );
-        j.close();
-        j.key("weighted_share");
-        j.open_object();
-        extremes(
-            &mut j,
-            figures.extremes.weighted_share,
             &figures.weighted_shares,
-        );
-        j.key("levels");
-        j.raw(&figures.levels.to_string());
-        j.close();
+        ];
+        j.value(&xs[k][i].json)
+    };
+    let e = &figures.extremes;
+    Summary {
+        mechanism: "ceei",
+        exact: true,
+        instance: inst,
+        list: &list,
+        saturated: saturated_names(inst, &figures.saturated),
+        figures: (inst.num_users() > 0).then(|| SummaryUsers {
+            total: figures.total_tasks.as_ref().map(|_| &total as _),
+            extremes: [e.tasks, e.dominant_share, e.weighted_share],
+            value: &value,
+            levels: figures.levels,
+        }),
     }
-    j.close();
-    j.end();
+    .write(sink, numbers, &Map::new());
 }
 
 /// The CSV of an algebraic answer: `user,tasks,<resource>..,dominant_share,weighted_share`,
 /// each cell `p/q`, an irrational figure's decimal, or the rounded literal.
 pub fn write_algebraic_csv(sink: &mut Sink<'_>, inst: &Instance, figures: &Figures) {
     let buf = &mut sink.buf;
-    buf.push_str("user,tasks");
-    for r in inst.resources() {
-        buf.push(',');
-        write_csv_field(r, buf);
-    }
-    buf.push_str(",dominant_share,weighted_share\n");
+    csv_header(inst, buf);
     for i in 0..inst.num_users() {
         write_csv_field(&inst.user_path(i), buf);
         let cells = std::iter::once(&figures.tasks[i])

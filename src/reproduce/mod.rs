@@ -243,27 +243,22 @@ pub fn run(selected: &[String]) -> Result<Vec<Reproduction>, CliError> {
         .iter()
         .filter(|e| selected.is_empty() || selected.iter().any(|s| s == e.0))
         .map(|&(name, title, source, build)| {
-            if NEEDS_SOLVER.contains(&name)
-                && let Err(why) = prove::solver()
-            {
+            let skipped = match NEEDS_SOLVER.contains(&name).then(prove::solver) {
                 // Named, it is an error; under --all the others still run.
-                if !selected.is_empty() {
-                    return Err(why);
-                }
-                return Ok(Reproduction {
-                    name,
-                    title,
-                    source,
-                    checks: Vec::new(),
-                    skipped: Some(why.to_string()),
-                });
-            }
+                Some(Err(why)) if !selected.is_empty() => return Err(why),
+                Some(Err(why)) => Some(why.to_string()),
+                _ => None,
+            };
             Ok(Reproduction {
                 name,
                 title,
                 source,
-                skipped: None,
-                checks: build()?,
+                checks: if skipped.is_none() {
+                    build()?
+                } else {
+                    Vec::new()
+                },
+                skipped,
             })
         })
         .collect()
