@@ -135,7 +135,7 @@ impl TreeAllocation {
                         sums[u.index()][j].add(&(d * x));
                     }
                 }
-                at = tree.parent(u);
+                at = tree.node(u).parent();
             }
         }
         let nodes = tree
@@ -149,7 +149,7 @@ impl TreeAllocation {
                     .map(|(a, r)| a / r)
                     .max()
                     .expect("m >= 1");
-                let satisfaction = &dominant_share / tree.guaranteed_share(v);
+                let satisfaction = &dominant_share / tree.node(v).guaranteed_share();
                 NodeAllocation {
                     allocation,
                     dominant_share,
@@ -197,7 +197,7 @@ impl TreeAllocation {
                         (allocation, share)
                     }
                 };
-                let satisfaction = &dominant_share / tree.guaranteed_share(v);
+                let satisfaction = &dominant_share / tree.node(v).guaranteed_share();
                 NodeAllocation {
                     allocation,
                     dominant_share,
@@ -318,7 +318,7 @@ impl Serialize for AllocationDoc<'_> {
                         "pool"
                     },
                     weight: tree.node(v).weight(),
-                    guaranteed_share: tree.guaranteed_share(v),
+                    guaranteed_share: tree.node(v).guaranteed_share(),
                     allocation: &a.allocation,
                     dominant_share: &a.dominant_share,
                     satisfaction: &a.satisfaction,
@@ -373,7 +373,7 @@ pub fn render_tree(tree: &Tree, alloc: &TreeAllocation) -> String {
         let shown: Vec<String> = a.allocation.iter().map(ToString::to_string).collect();
         rows.push(vec![
             drawn,
-            tree.guaranteed_share(v).to_string(),
+            tree.node(v).guaranteed_share().to_string(),
             format!("({})", shown.join(", ")),
             a.dominant_share.to_string(),
             a.satisfaction.to_string(),
@@ -416,7 +416,7 @@ pub fn render_comparison(tree: &Tree, allocs: &[TreeAllocation]) -> String {
     header.extend(allocs.iter().map(|a| a.policy.to_string()));
     let mut rows = vec![header];
     for (v, drawn) in drawn_nodes(tree) {
-        let mut row = vec![drawn, tree.guaranteed_share(v).to_string()];
+        let mut row = vec![drawn, tree.node(v).guaranteed_share().to_string()];
         row.extend(allocs.iter().map(|a| {
             let n = a.node(v);
             format!("{} ({})", n.dominant_share, n.satisfaction)
@@ -433,8 +433,8 @@ fn drawn_nodes(tree: &Tree) -> Vec<(NodeId, String)> {
         vec![(tree.root(), String::new(), String::new())];
     while let Some((v, lead, cont)) = stack.pop() {
         out.push((v, format!("{lead}{}", tree.node(v).name())));
-        let count = tree.children(v).len();
-        for (k, c) in tree.children(v).enumerate().rev() {
+        let count = tree.node(v).children().len();
+        for (k, c) in tree.node(v).children().enumerate().rev() {
             let last = k + 1 == count;
             let (branch, next) = if last {
                 ("└── ", "    ")

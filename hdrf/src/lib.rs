@@ -44,7 +44,7 @@
 //! let x = allocate(&tree, Policy::MinSatisfaction).unwrap();
 //! let b1 = tree.find("B1").unwrap();
 //! assert_eq!(x.tasks(b1).unwrap().to_string(), "1/2");
-//! assert_eq!(tree.guaranteed_share(b1).to_string(), "1/4");
+//! assert_eq!(tree.node(b1).guaranteed_share().to_string(), "1/4");
 //! ```
 //!
 //! # References

@@ -297,12 +297,12 @@ impl OrderTree {
                     name: n.name().to_string(),
                     weight: n.weight().clone(),
                     children: n.children().map(|c| c.index()).collect(),
-                    mode: tree.mode(v),
+                    mode: tree.node(v).mode(),
                     demand: n.demand().map(<[Rational]>::to_vec),
                     tasks: n.cap().cloned(),
-                    usage: tree.usage(v).to_vec(),
-                    guarantee: Some(tree.guarantee(v).to_vec()),
-                    limit: tree.limit(v).map(<[Rational]>::to_vec),
+                    usage: tree.node(v).usage().to_vec(),
+                    guarantee: Some(tree.node(v).guarantee().to_vec()),
+                    limit: tree.node(v).limit().map(<[Rational]>::to_vec),
                     fair_share: None,
                 }
             })

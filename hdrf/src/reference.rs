@@ -201,7 +201,7 @@ pub fn weighted_drf(tree: &Tree) -> (Vec<Rational>, usize) {
                 mu = x.clone();
             }
         }
-        speed.push(tree.guaranteed_share(l) / &mu);
+        speed.push(tree.node(l).guaranteed_share() / &mu);
         share.push(a);
     }
     let mut x = vec![Rational::ZERO; leaves.len()];

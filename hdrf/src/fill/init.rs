@@ -193,14 +193,14 @@ fn wrappers(tree: &Tree, setup: &Setup, alive: &[bool]) -> Wrappers {
     let fifo: Vec<bool> = (0..n)
         .map(|i| {
             let v = tree.node_id(i).expect("in range");
-            !tree.node(v).is_leaf() && tree.mode(v) == Mode::Fifo
+            !tree.node(v).is_leaf() && tree.node(v).mode() == Mode::Fifo
         })
         .collect();
     let mut node_of: Vec<usize> = (0..n).collect();
     let mut wrapper: Vec<Option<usize>> = vec![None; n];
     for v in tree.leaves() {
         let i = v.index();
-        let under_fifo = tree.parent(v).is_some_and(|p| fifo[p.index()]);
+        let under_fifo = tree.node(v).parent().is_some_and(|p| fifo[p.index()]);
         if alive[i] && (under_fifo || held_at_start(setup, i).is_some()) {
             wrapper[i] = Some(node_of.len());
             node_of.push(i);

@@ -80,7 +80,7 @@ pub(crate) fn allocate(tree: &Tree, policy: &dyn TreePolicy) -> Result<TreeAlloc
     let mut base = vec![Rational::ZERO; n];
     let mut phases = 0;
     for v in tree.nodes().rev().filter(|&v| v != NodeId::ROOT) {
-        let g = tree.guarantee(v);
+        let g = tree.node(v).guarantee();
         if g.iter().all(Rational::is_zero) {
             continue;
         }
@@ -114,10 +114,10 @@ pub(crate) fn allocate(tree: &Tree, policy: &dyn TreePolicy) -> Result<TreeAlloc
         for u in subtree(tree, v) {
             alive[u.index()] = true;
         }
-        let mut at = tree.parent(v);
+        let mut at = tree.node(v).parent();
         while let Some(a) = at {
             alive[a.index()] = true;
-            at = tree.parent(a);
+            at = tree.node(a).parent();
         }
         let setup = if clamp {
             clamp_setup(tree, &most, &base, alive, Some((v, g)))
@@ -174,7 +174,7 @@ fn subtree(tree: &Tree, v: NodeId) -> Vec<NodeId> {
     let mut stack = vec![v];
     while let Some(u) = stack.pop() {
         out.push(u);
-        stack.extend(tree.children(u));
+        stack.extend(tree.node(u).children());
     }
     out
 }
@@ -236,7 +236,7 @@ fn setup(
         if tree.node(u).is_leaf() {
             continue;
         }
-        if let Some(l) = tree.limit(u) {
+        if let Some(l) = tree.node(u).limit() {
             let used = usage_below(tree, u, base);
             let left: Vec<Rational> = l.iter().zip(&used).map(|(l, u)| l - u).collect();
             room[u.index()] = Some(shares(&left));
@@ -274,7 +274,7 @@ fn retire_blocked(tree: &Tree, alive: &mut [bool], exhausted: impl Fn(NodeId, us
                 alive[l.index()] = false;
                 break;
             }
-            at = tree.parent(a);
+            at = tree.node(a).parent();
         }
     }
 }
@@ -305,7 +305,7 @@ fn clamp_setup(
         if tree.node(u).is_leaf() {
             continue;
         }
-        if let Some(l) = tree.limit(u) {
+        if let Some(l) = tree.node(u).limit() {
             room[u.index()] = Some(shares(l));
         }
     }

@@ -473,9 +473,9 @@ pub struct Simulation {
 /// ```
 pub fn simulate(scenario: &Scenario, config: &SimConfig) -> Result<Simulation> {
     let tree = &scenario.tree;
-    let explicit = tree
-        .nodes()
-        .any(|v| v != tree.root() && (tree.node(v).has_guarantee() || tree.limit(v).is_some()));
+    let explicit = tree.nodes().any(|v| {
+        v != tree.root() && (tree.node(v).has_guarantee() || tree.node(v).limit().is_some())
+    });
     if explicit && config.preemption.is_some() {
         // Refused rather than ignored: preemption's victims are chosen against the weights'
         // guaranteed shares, and its restarts bypass the limits.
@@ -603,8 +603,8 @@ fn initial_tasks(tree: &Tree) -> Result<Vec<u64>> {
         initial[leaf.index()] = k;
     }
     for v in tree.pools() {
-        if let Some(l) = tree.limit(v)
-            && tree.usage(v).iter().zip(l).any(|(a, b)| a > b)
+        if let Some(l) = tree.node(v).limit()
+            && tree.node(v).usage().iter().zip(l).any(|(a, b)| a > b)
         {
             return Err(SolverError::invalid(
                 format!("{}.usage", tree.path(v)),
@@ -784,7 +784,7 @@ impl Serialize for SimulationDoc<'_> {
             .map(|v| NodeFields {
                 path: tree.path(v),
                 name: tree.node(v).name(),
-                guaranteed_share: tree.guaranteed_share(v),
+                guaranteed_share: tree.node(v).guaranteed_share(),
                 summary: &run.nodes[v.index()],
             })
             .collect();
@@ -830,7 +830,7 @@ impl Serialize for SimulationDoc<'_> {
 /// Every node's `1 / g_v`: a share times it is the node's satisfaction.
 fn inverse_guarantees(tree: &Tree) -> Vec<Rational> {
     tree.nodes()
-        .map(|v| tree.guaranteed_share(v).recip().expect("g > 0"))
+        .map(|v| tree.node(v).guaranteed_share().recip().expect("g > 0"))
         .collect()
 }
 

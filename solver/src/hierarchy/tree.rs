@@ -41,7 +41,7 @@
 //!         {"name": "B1", "demand": [1, 0]}, {"name": "B2", "demand": [0, 1]}]}]}}"#).unwrap();
 //! let b1 = tree.find("B1").unwrap();
 //! assert_eq!(tree.path(b1), "root/B/B1");
-//! assert_eq!(tree.guaranteed_share(b1).to_string(), "1/3"); // 2/3 of B, split in two
+//! assert_eq!(tree.node(b1).guaranteed_share().to_string(), "1/3"); // 2/3 of B, split in two
 //! ```
 
 use serde_json::Value;
@@ -144,6 +144,24 @@ impl<'a> NodeView<'a> {
     /// Its explicit guarantee resolved to absolute amounts (`docs/production.md`): the
     /// capacity for the root, zeros for a leaf without one, the children's sum for a pool
     /// without one.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::hierarchy::Tree;
+    /// use leontief_solver::Mode;
+    /// let tree = Tree::from_json_str(r#"{"capacity": [8, 4], "tree": {"children": [
+    ///     {"name": "prod", "guarantee": "1/2", "limit": [8, 3], "mode": "fifo", "children": [
+    ///         {"name": "web", "demand": [1, 1], "usage": [2, 1]}, {"name": "idle", "demand": [0, 0]}]},
+    ///     {"name": "dev", "children": [{"name": "web", "demand": [1, 0], "guarantee": [1, 0]}]}]}}"#).unwrap();
+    /// let prod = tree.find_path("root/prod").unwrap();
+    /// assert_eq!(tree.node(prod).guarantee(), [4.into(), 2.into()]);
+    /// assert_eq!(tree.node(prod).limit().unwrap(), [8.into(), 3.into()]);
+    /// assert_eq!(tree.node(prod).mode(), Mode::Fifo);
+    /// assert_eq!(tree.node(prod).usage(), [2.into(), 1.into()]);
+    /// assert!(tree.node(tree.find_path("root/prod/idle").unwrap()).is_idle());
+    /// // dev has no guarantee of its own: it guarantees what its children do.
+    /// assert_eq!(tree.node(tree.find_path("root/dev").unwrap()).guarantee(), [1.into(), 0.into()]);
+    /// ```
     pub fn guarantee(self) -> &'a [Rational] {
         &self.resolved().guarantee
     }
@@ -246,7 +264,7 @@ impl Tree {
     ///     .users(vec![User::new("x", [1]).pool(0), User::new("y", [1])])
     ///     .build().unwrap();
     /// let tree = Tree::from_instance(&inst).unwrap();
-    /// assert_eq!(tree.guaranteed_share(tree.find("x").unwrap()).to_string(), "3/4");
+    /// assert_eq!(tree.node(tree.find("x").unwrap()).guaranteed_share().to_string(), "3/4");
     /// assert_eq!(tree.instance(), &inst);
     /// ```
     pub fn from_instance(instance: &Instance) -> Result<Tree, SolverError> {
@@ -447,7 +465,10 @@ impl Tree {
         }
         let mut v = NodeId::ROOT;
         for part in parts {
-            v = self.children(v).find(|&c| self.node(c).name() == part)?;
+            v = self
+                .node(v)
+                .children()
+                .find(|&c| self.node(c).name() == part)?;
         }
         Some(v)
     }
@@ -460,49 +481,6 @@ impl Tree {
         } else {
             format!("{}/{below}", self.root_name)
         }
-    }
-
-    /// Guaranteed share `g_v` (exact).
-    pub fn guaranteed_share(&self, v: NodeId) -> &Rational {
-        self.node(v).guaranteed_share()
-    }
-
-    /// `v`'s explicit guarantee, resolved to absolute amounts (see [`NodeView::guarantee`]).
-    ///
-    /// # Example
-    /// ```
-    /// use leontief_solver::hierarchy::Tree;
-    /// use leontief_solver::Mode;
-    /// let tree = Tree::from_json_str(r#"{"capacity": [8, 4], "tree": {"children": [
-    ///     {"name": "prod", "guarantee": "1/2", "limit": [8, 3], "mode": "fifo", "children": [
-    ///         {"name": "web", "demand": [1, 1], "usage": [2, 1]}, {"name": "idle", "demand": [0, 0]}]},
-    ///     {"name": "dev", "children": [{"name": "web", "demand": [1, 0], "guarantee": [1, 0]}]}]}}"#).unwrap();
-    /// let prod = tree.find_path("root/prod").unwrap();
-    /// assert_eq!(tree.guarantee(prod), [4.into(), 2.into()]);
-    /// assert_eq!(tree.limit(prod).unwrap(), [8.into(), 3.into()]);
-    /// assert_eq!(tree.mode(prod), Mode::Fifo);
-    /// assert_eq!(tree.usage(prod), [2.into(), 1.into()]);
-    /// assert!(tree.node(tree.find_path("root/prod/idle").unwrap()).is_idle());
-    /// // dev has no guarantee of its own: it guarantees what its children do.
-    /// assert_eq!(tree.guarantee(tree.find_path("root/dev").unwrap()), [1.into(), 0.into()]);
-    /// ```
-    pub fn guarantee(&self, v: NodeId) -> &[Rational] {
-        self.node(v).guarantee()
-    }
-
-    /// `v`'s limit, if any.
-    pub fn limit(&self, v: NodeId) -> Option<&[Rational]> {
-        self.node(v).limit()
-    }
-
-    /// How `v` serves its children.
-    pub fn mode(&self, v: NodeId) -> Mode {
-        self.node(v).mode()
-    }
-
-    /// What `v` holds now (a pool: its leaves' sum).
-    pub fn usage(&self, v: NodeId) -> &[Rational] {
-        self.node(v).usage()
     }
 
     /// Whether any node has a guarantee, limit, FIFO mode or usage, or the tree an idle leaf
@@ -548,19 +526,6 @@ impl Tree {
             .collect()
     }
 
-    /// Children of `v` (none for a leaf).
-    pub fn children(
-        &self,
-        v: NodeId,
-    ) -> impl DoubleEndedIterator<Item = NodeId> + ExactSizeIterator + Clone + '_ {
-        self.node(v).children()
-    }
-
-    /// Parent of `v`.
-    pub fn parent(&self, v: NodeId) -> Option<NodeId> {
-        self.node(v).parent()
-    }
-
     /// The leaves below `v` (`v` itself when it is a leaf), in pre-order.
     pub fn leaves_below(&self, v: NodeId) -> Vec<NodeId> {
         let mut out = Vec::new();
@@ -569,7 +534,7 @@ impl Tree {
             if self.node(u).is_leaf() {
                 out.push(u);
             }
-            stack.extend(self.children(u).rev());
+            stack.extend(self.node(u).children().rev());
         }
         out
     }

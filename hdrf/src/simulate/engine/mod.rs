@@ -147,13 +147,16 @@ fn production_fields(tree: &crate::Tree) -> Production {
     };
     let xg: Vec<Option<Vec<Rational>>> = tree
         .nodes()
-        .map(|v| (has_xg && v != tree.root()).then(|| over(tree.guarantee(v))))
+        .map(|v| (has_xg && v != tree.root()).then(|| over(tree.node(v).guarantee())))
         .collect();
-    let lim: Vec<Option<Vec<Rational>>> = tree.nodes().map(|v| tree.limit(v).map(over)).collect();
+    let lim: Vec<Option<Vec<Rational>>> = tree
+        .nodes()
+        .map(|v| tree.node(v).limit().map(over))
+        .collect();
     let has_lim = lim.iter().any(Option::is_some);
     let fifo_pool = tree
         .nodes()
-        .map(|v| tree.mode(v) == crate::Mode::Fifo)
+        .map(|v| tree.node(v).mode() == crate::Mode::Fifo)
         .collect();
     Production {
         has_xg,
