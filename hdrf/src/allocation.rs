@@ -39,8 +39,8 @@ impl Computation {
     }
 }
 
-/// The figures of one node.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The figures of one node, in the order of its JSON form.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
 pub struct NodeAllocation {
     /// The sum of the bundles `x_l d_l` of the leaves below (the node's own for a leaf), in
@@ -258,23 +258,35 @@ impl TreeAllocation {
     /// The JSON form (see [`TreeAllocation::to_json`]) as a document type, for writers that
     /// serialize it directly.
     pub fn document<'a>(&'a self, tree: &'a Tree) -> AllocationDoc<'a> {
+        let nodes = tree
+            .nodes()
+            .map(|v| {
+                let n = tree.node(v);
+                NodeFields {
+                    path: tree.path(v),
+                    name: n.name(),
+                    kind: if n.is_leaf() { "leaf" } else { "pool" },
+                    weight: n.weight(),
+                    guaranteed_share: n.guaranteed_share(),
+                    figures: self.node(v),
+                }
+            })
+            .collect();
         AllocationDoc {
-            allocation: self,
-            tree,
+            policy: self.policy.name(),
+            computation: self.computation.label(),
+            resources: tree.resources(),
+            capacity: tree.capacity(),
+            nodes,
+            notes: tree.notes(),
         }
     }
 }
 
-/// The JSON form of a [`TreeAllocation`] on its tree (see [`TreeAllocation::to_json`]).
-#[derive(Debug, Clone, Copy)]
+/// The JSON form of a [`TreeAllocation`] on its tree (see [`TreeAllocation::to_json`]), its
+/// fields in output order.
+#[derive(Debug, Clone, Serialize)]
 pub struct AllocationDoc<'a> {
-    allocation: &'a TreeAllocation,
-    tree: &'a Tree,
-}
-
-/// The fields of [`AllocationDoc`], in output order.
-#[derive(Serialize)]
-struct AllocationFields<'a> {
     policy: &'static str,
     computation: String,
     resources: &'a [String],
@@ -285,57 +297,16 @@ struct AllocationFields<'a> {
     notes: Vec<String>,
 }
 
-/// One node's figures; `tasks` is `null` for pools.
-#[derive(Serialize)]
+/// One node: where it is, then its figures (`tasks` is `null` for pools).
+#[derive(Debug, Clone, Serialize)]
 struct NodeFields<'a> {
     path: String,
     name: &'a str,
     kind: &'static str,
     weight: &'a Rational,
     guaranteed_share: &'a Rational,
-    allocation: &'a [Rational],
-    dominant_share: &'a Rational,
-    satisfaction: &'a Rational,
-    tasks: Option<&'a Rational>,
-}
-
-impl Serialize for AllocationDoc<'_> {
-    fn serialize<S: serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> std::result::Result<S::Ok, S::Error> {
-        let (x, tree) = (self.allocation, self.tree);
-        let nodes = tree
-            .nodes()
-            .map(|v| {
-                let a = x.node(v);
-                NodeFields {
-                    path: tree.path(v),
-                    name: tree.node(v).name(),
-                    kind: if tree.node(v).is_leaf() {
-                        "leaf"
-                    } else {
-                        "pool"
-                    },
-                    weight: tree.node(v).weight(),
-                    guaranteed_share: tree.node(v).guaranteed_share(),
-                    allocation: &a.allocation,
-                    dominant_share: &a.dominant_share,
-                    satisfaction: &a.satisfaction,
-                    tasks: a.tasks.as_ref(),
-                }
-            })
-            .collect();
-        AllocationFields {
-            policy: x.policy.name(),
-            computation: x.computation.label(),
-            resources: tree.resources(),
-            capacity: tree.capacity(),
-            nodes,
-            notes: tree.notes(),
-        }
-        .serialize(serializer)
-    }
+    #[serde(flatten)]
+    figures: &'a NodeAllocation,
 }
 
 /// A drawing of the tree with every node's figures: guaranteed share `g`, allocation (one
