@@ -111,7 +111,7 @@ pub(crate) fn allocate(tree: &Tree, policy: &dyn TreePolicy) -> Result<TreeAlloc
             continue;
         }
         let mut alive = vec![false; n];
-        for u in subtree(tree, v) {
+        for u in tree.subtree(v) {
             alive[u.index()] = true;
         }
         let mut at = tree.node(v).parent();
@@ -122,8 +122,9 @@ pub(crate) fn allocate(tree: &Tree, policy: &dyn TreePolicy) -> Result<TreeAlloc
         let setup = setup(tree, &most, &base, alive, &residual, Some((v, g)), clamp);
         let out = fluid_with(tree, policy, &setup)?;
         phases += out.phases;
-        for l in tree.leaves_below(v) {
-            base[l.index()] += &out.tasks[l.index()];
+        for u in tree.subtree(v) {
+            // Pools hold no tasks.
+            base[u.index()] += &out.tasks[u.index()];
         }
     }
     let used = usage_below(tree, NodeId::ROOT, &base);
@@ -160,26 +161,15 @@ pub(crate) fn most_tasks(tree: &Tree, v: NodeId) -> Option<Rational> {
     }
 }
 
-/// The nodes of `v`'s subtree.
-fn subtree(tree: &Tree, v: NodeId) -> Vec<NodeId> {
-    let mut out = Vec::new();
-    let mut stack = vec![v];
-    while let Some(u) = stack.pop() {
-        out.push(u);
-        stack.extend(tree.node(u).children());
-    }
-    out
-}
-
 /// What the leaves below `v` hold with `tasks`, per resource.
 fn usage_below(tree: &Tree, v: NodeId, tasks: &[Rational]) -> Vec<Rational> {
     let mut sum = vec![Rational::ZERO; tree.num_resources()];
-    for l in tree.leaves_below(v) {
+    for l in tree.subtree(v) {
         let x = &tasks[l.index()];
-        if x.is_zero() {
+        let (Some(demand), false) = (tree.node(l).demand(), x.is_zero()) else {
             continue;
-        }
-        for (s, d) in sum.iter_mut().zip(tree.node(l).demand().expect("a leaf")) {
+        };
+        for (s, d) in sum.iter_mut().zip(demand) {
             if !d.is_zero() {
                 *s += &(d * x);
             }
@@ -227,10 +217,7 @@ fn setup(
         shares(residual)
     });
     let limited = match within {
-        Some((v, _)) => subtree(tree, v)
-            .into_iter()
-            .filter(|&u| u != v)
-            .collect::<Vec<_>>(),
+        Some((v, _)) => tree.subtree(v).split_off(1), // below `v`, which comes first
         None => tree.nodes().collect(),
     };
     for u in limited {

@@ -526,14 +526,12 @@ impl Tree {
             .collect()
     }
 
-    /// The leaves below `v` (`v` itself when it is a leaf), in pre-order.
-    pub fn leaves_below(&self, v: NodeId) -> Vec<NodeId> {
+    /// The nodes of `v`'s subtree, `v` first, in pre-order.
+    pub fn subtree(&self, v: NodeId) -> Vec<NodeId> {
         let mut out = Vec::new();
         let mut stack = vec![v];
         while let Some(u) = stack.pop() {
-            if self.node(u).is_leaf() {
-                out.push(u);
-            }
+            out.push(u);
             stack.extend(self.node(u).children().rev());
         }
         out
