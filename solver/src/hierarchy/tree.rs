@@ -46,7 +46,8 @@
 
 use serde_json::Value;
 
-use super::{read_tree_form, Hierarchy, NodeSpec, TreeNode, MAX_DEPTH};
+use super::tree_form::check_depth;
+use super::{read_tree_form, Hierarchy, NodeSpec, TreeNode};
 use crate::model::check_no_slash;
 use crate::{Instance, InstanceBuilder, Mode, Rational, Rules, SolverError, User};
 
@@ -252,8 +253,9 @@ impl Tree {
     ///
     /// # Errors
     /// Per-resource weights (`users[i].weights`: a node has one weight), a name containing
-    /// `/` (`users[i].name`, `pools[k].name`), a tree deeper than [`MAX_DEPTH`]. (Names need
-    /// only be unique among siblings, which the instance already ensures.)
+    /// `/` (`users[i].name`, `pools[k].name`), a tree deeper than
+    /// [`MAX_DEPTH`](super::MAX_DEPTH). (Names need only be unique among siblings, which the
+    /// instance already ensures.)
     ///
     /// # Example
     /// ```
@@ -287,12 +289,7 @@ impl Tree {
                 (_, _, Some(k)) => format!("idle[{k}].name"),
                 _ => unreachable!("only the root is neither a user, an idle leaf nor a pool"),
             };
-            if node.depth > MAX_DEPTH {
-                return Err(SolverError::invalid(
-                    field,
-                    format!("the tree is deeper than {MAX_DEPTH} levels"),
-                ));
-            }
+            check_depth(&field, node.depth)?;
             check_no_slash(&node.name, || field)?;
         }
         // The tree's instance lists its users in pre-order, so that a leaf's user index is

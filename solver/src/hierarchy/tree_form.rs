@@ -31,6 +31,17 @@ const NODE_FIELDS: &[&str] = &[
 const NODE_LISTING: &str = "name, weight, demand, tasks, children";
 const TREE_TOP_FIELDS: &[&str] = &["resources", "capacity", "tree", "about", "note"];
 
+/// An error on `field` when `depth` is beyond [`MAX_DEPTH`].
+pub(crate) fn check_depth(field: impl Into<String>, depth: usize) -> Result<(), SolverError> {
+    if depth <= MAX_DEPTH {
+        return Ok(());
+    }
+    Err(SolverError::invalid(
+        field,
+        format!("the tree is deeper than {MAX_DEPTH} levels"),
+    ))
+}
+
 /// A node as written in the tree form, before validation (names unique among siblings).
 ///
 /// Exactly one of `demand` (a leaf) and `children` (a pool) must be present; the fields
@@ -145,12 +156,7 @@ pub fn read_tree_form(
 /// Reads one node at path `at` (structure only; values are validated by
 /// [`InstanceBuilder::build`](crate::InstanceBuilder::build)).
 fn read_node(v: &Value, at: &str, depth: usize) -> Result<NodeSpec, SolverError> {
-    if depth > MAX_DEPTH {
-        return Err(SolverError::invalid(
-            at,
-            format!("the tree is deeper than {MAX_DEPTH} levels"),
-        ));
-    }
+    check_depth(at, depth)?;
     let obj = read_object(at, v)?;
     reject_unknown(obj, at, NODE_FIELDS, NODE_LISTING)?;
     let field = |f: &str| format!("{at}.{f}");
