@@ -46,7 +46,7 @@ use crate::{
 };
 
 pub use tree::{NodeId, NodeView, Tree};
-pub use tree_form::{read_tree_form, NodeSpec, MAX_DEPTH};
+pub use tree_form::{read_tree_form, NodeSpec, MAX_DEPTH, TREE_FIELDS};
 
 pub(crate) use layout::lay_out;
 
