@@ -138,23 +138,36 @@ impl TreeAllocation {
                 at = tree.node(u).parent();
             }
         }
+        let figures = sums.into_iter().zip(tasks).map(|(mut sums, x)| {
+            let allocation: Vec<Rational> = sums.iter_mut().map(ExactSum::value).collect();
+            let dominant_share = allocation
+                .iter()
+                .zip(tree.capacity())
+                .map(|(a, r)| a / r)
+                .max()
+                .expect("m >= 1");
+            (allocation, dominant_share, x)
+        });
+        Self::from_figures(tree, policy, computation, figures)
+    }
+
+    /// From every node's allocation, dominant share and tasks (pools' ignored), in pre-order.
+    fn from_figures(
+        tree: &Tree,
+        policy: Policy,
+        computation: Computation,
+        figures: impl Iterator<Item = (Vec<Rational>, Rational, Rational)>,
+    ) -> Self {
         let nodes = tree
             .nodes()
-            .map(|v| {
-                let allocation: Vec<Rational> =
-                    sums[v.index()].iter_mut().map(ExactSum::value).collect();
-                let dominant_share = allocation
-                    .iter()
-                    .zip(tree.capacity())
-                    .map(|(a, r)| a / r)
-                    .max()
-                    .expect("m >= 1");
-                let satisfaction = &dominant_share / tree.node(v).guaranteed_share();
+            .zip(figures)
+            .map(|(v, (allocation, dominant_share, x))| {
+                let node = tree.node(v);
                 NodeAllocation {
+                    satisfaction: &dominant_share / node.guaranteed_share(),
                     allocation,
                     dominant_share,
-                    satisfaction,
-                    tasks: tree.node(v).is_leaf().then(|| tasks[v.index()].clone()),
+                    tasks: node.is_leaf().then_some(x),
                 }
             })
             .collect();
@@ -174,7 +187,7 @@ impl TreeAllocation {
         tasks: Vec<Rational>,
         usage: Vec<Vec<Rational>>,
     ) -> Self {
-        let nodes = tree
+        let figures = tree
             .nodes()
             .zip(tasks.into_iter().zip(usage))
             .map(|(v, (x, shares))| {
@@ -197,20 +210,9 @@ impl TreeAllocation {
                         (allocation, share)
                     }
                 };
-                let satisfaction = &dominant_share / tree.node(v).guaranteed_share();
-                NodeAllocation {
-                    allocation,
-                    dominant_share,
-                    satisfaction,
-                    tasks: tree.node(v).is_leaf().then_some(x),
-                }
-            })
-            .collect();
-        TreeAllocation {
-            policy,
-            computation,
-            nodes,
-        }
+                (allocation, dominant_share, x)
+            });
+        Self::from_figures(tree, policy, computation, figures)
     }
 
     /// The figures of node `v`.
