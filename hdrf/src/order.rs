@@ -270,9 +270,7 @@ impl OrderTree {
             nodes,
         }
     }
-}
 
-impl OrderTree {
     /// The plain inputs of a validated [`Tree`]: names, weights, children, demands, task
     /// counts, and each node's usage, explicit guarantee, limit and mode.
     ///
