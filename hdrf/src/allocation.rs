@@ -39,8 +39,8 @@ impl Computation {
     }
 }
 
-/// The figures of one node.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The figures of one node, in the order of its JSON form.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
 pub struct NodeAllocation {
     /// The sum of the bundles `x_l d_l` of the leaves below (the node's own for a leaf), in
@@ -135,26 +135,39 @@ impl TreeAllocation {
                         sums[u.index()][j].add(&(d * x));
                     }
                 }
-                at = tree.parent(u);
+                at = tree.node(u).parent();
             }
         }
+        let figures = sums.into_iter().zip(tasks).map(|(mut sums, x)| {
+            let allocation: Vec<Rational> = sums.iter_mut().map(ExactSum::value).collect();
+            let dominant_share = allocation
+                .iter()
+                .zip(tree.capacity())
+                .map(|(a, r)| a / r)
+                .max()
+                .expect("m >= 1");
+            (allocation, dominant_share, x)
+        });
+        Self::from_figures(tree, policy, computation, figures)
+    }
+
+    /// From every node's allocation, dominant share and tasks (pools' ignored), in pre-order.
+    fn from_figures(
+        tree: &Tree,
+        policy: Policy,
+        computation: Computation,
+        figures: impl Iterator<Item = (Vec<Rational>, Rational, Rational)>,
+    ) -> Self {
         let nodes = tree
             .nodes()
-            .map(|v| {
-                let allocation: Vec<Rational> =
-                    sums[v.index()].iter_mut().map(ExactSum::value).collect();
-                let dominant_share = allocation
-                    .iter()
-                    .zip(tree.capacity())
-                    .map(|(a, r)| a / r)
-                    .max()
-                    .expect("m >= 1");
-                let satisfaction = &dominant_share / tree.guaranteed_share(v);
+            .zip(figures)
+            .map(|(v, (allocation, dominant_share, x))| {
+                let node = tree.node(v);
                 NodeAllocation {
+                    satisfaction: &dominant_share / node.guaranteed_share(),
                     allocation,
                     dominant_share,
-                    satisfaction,
-                    tasks: tree.node(v).is_leaf().then(|| tasks[v.index()].clone()),
+                    tasks: node.is_leaf().then_some(x),
                 }
             })
             .collect();
@@ -174,7 +187,7 @@ impl TreeAllocation {
         tasks: Vec<Rational>,
         usage: Vec<Vec<Rational>>,
     ) -> Self {
-        let nodes = tree
+        let figures = tree
             .nodes()
             .zip(tasks.into_iter().zip(usage))
             .map(|(v, (x, shares))| {
@@ -197,20 +210,9 @@ impl TreeAllocation {
                         (allocation, share)
                     }
                 };
-                let satisfaction = &dominant_share / tree.guaranteed_share(v);
-                NodeAllocation {
-                    allocation,
-                    dominant_share,
-                    satisfaction,
-                    tasks: tree.node(v).is_leaf().then_some(x),
-                }
-            })
-            .collect();
-        TreeAllocation {
-            policy,
-            computation,
-            nodes,
-        }
+                (allocation, dominant_share, x)
+            });
+        Self::from_figures(tree, policy, computation, figures)
     }
 
     /// The figures of node `v`.
@@ -258,23 +260,35 @@ impl TreeAllocation {
     /// The JSON form (see [`TreeAllocation::to_json`]) as a document type, for writers that
     /// serialize it directly.
     pub fn document<'a>(&'a self, tree: &'a Tree) -> AllocationDoc<'a> {
+        let nodes = tree
+            .nodes()
+            .map(|v| {
+                let n = tree.node(v);
+                NodeFields {
+                    path: tree.path(v),
+                    name: n.name(),
+                    kind: if n.is_leaf() { "leaf" } else { "pool" },
+                    weight: n.weight(),
+                    guaranteed_share: n.guaranteed_share(),
+                    figures: self.node(v),
+                }
+            })
+            .collect();
         AllocationDoc {
-            allocation: self,
-            tree,
+            policy: self.policy.name(),
+            computation: self.computation.label(),
+            resources: tree.resources(),
+            capacity: tree.capacity(),
+            nodes,
+            notes: tree.notes(),
         }
     }
 }
 
-/// The JSON form of a [`TreeAllocation`] on its tree (see [`TreeAllocation::to_json`]).
-#[derive(Debug, Clone, Copy)]
+/// The JSON form of a [`TreeAllocation`] on its tree (see [`TreeAllocation::to_json`]), its
+/// fields in output order.
+#[derive(Debug, Clone, Serialize)]
 pub struct AllocationDoc<'a> {
-    allocation: &'a TreeAllocation,
-    tree: &'a Tree,
-}
-
-/// The fields of [`AllocationDoc`], in output order.
-#[derive(Serialize)]
-struct AllocationFields<'a> {
     policy: &'static str,
     computation: String,
     resources: &'a [String],
@@ -285,57 +299,16 @@ struct AllocationFields<'a> {
     notes: Vec<String>,
 }
 
-/// One node's figures; `tasks` is `null` for pools.
-#[derive(Serialize)]
+/// One node: where it is, then its figures (`tasks` is `null` for pools).
+#[derive(Debug, Clone, Serialize)]
 struct NodeFields<'a> {
     path: String,
     name: &'a str,
     kind: &'static str,
     weight: &'a Rational,
     guaranteed_share: &'a Rational,
-    allocation: &'a [Rational],
-    dominant_share: &'a Rational,
-    satisfaction: &'a Rational,
-    tasks: Option<&'a Rational>,
-}
-
-impl Serialize for AllocationDoc<'_> {
-    fn serialize<S: serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> std::result::Result<S::Ok, S::Error> {
-        let (x, tree) = (self.allocation, self.tree);
-        let nodes = tree
-            .nodes()
-            .map(|v| {
-                let a = x.node(v);
-                NodeFields {
-                    path: tree.path(v),
-                    name: tree.node(v).name(),
-                    kind: if tree.node(v).is_leaf() {
-                        "leaf"
-                    } else {
-                        "pool"
-                    },
-                    weight: tree.node(v).weight(),
-                    guaranteed_share: tree.guaranteed_share(v),
-                    allocation: &a.allocation,
-                    dominant_share: &a.dominant_share,
-                    satisfaction: &a.satisfaction,
-                    tasks: a.tasks.as_ref(),
-                }
-            })
-            .collect();
-        AllocationFields {
-            policy: x.policy.name(),
-            computation: x.computation.label(),
-            resources: tree.resources(),
-            capacity: tree.capacity(),
-            nodes,
-            notes: tree.notes(),
-        }
-        .serialize(serializer)
-    }
+    #[serde(flatten)]
+    figures: &'a NodeAllocation,
 }
 
 /// A drawing of the tree with every node's figures: guaranteed share `g`, allocation (one
@@ -373,7 +346,7 @@ pub fn render_tree(tree: &Tree, alloc: &TreeAllocation) -> String {
         let shown: Vec<String> = a.allocation.iter().map(ToString::to_string).collect();
         rows.push(vec![
             drawn,
-            tree.guaranteed_share(v).to_string(),
+            tree.node(v).guaranteed_share().to_string(),
             format!("({})", shown.join(", ")),
             a.dominant_share.to_string(),
             a.satisfaction.to_string(),
@@ -416,7 +389,7 @@ pub fn render_comparison(tree: &Tree, allocs: &[TreeAllocation]) -> String {
     header.extend(allocs.iter().map(|a| a.policy.to_string()));
     let mut rows = vec![header];
     for (v, drawn) in drawn_nodes(tree) {
-        let mut row = vec![drawn, tree.guaranteed_share(v).to_string()];
+        let mut row = vec![drawn, tree.node(v).guaranteed_share().to_string()];
         row.extend(allocs.iter().map(|a| {
             let n = a.node(v);
             format!("{} ({})", n.dominant_share, n.satisfaction)
@@ -433,8 +406,8 @@ fn drawn_nodes(tree: &Tree) -> Vec<(NodeId, String)> {
         vec![(tree.root(), String::new(), String::new())];
     while let Some((v, lead, cont)) = stack.pop() {
         out.push((v, format!("{lead}{}", tree.node(v).name())));
-        let count = tree.children(v).len();
-        for (k, c) in tree.children(v).enumerate().rev() {
+        let count = tree.node(v).children().len();
+        for (k, c) in tree.node(v).children().enumerate().rev() {
             let last = k + 1 == count;
             let (branch, next) = if last {
                 ("└── ", "    ")

@@ -196,13 +196,13 @@ impl<'t> Slices<'t> {
                 continue;
             }
             self.active[i] = false;
-            let mut at = tree.parent(leaf);
+            let mut at = tree.node(leaf).parent();
             while let Some(u) = at {
-                if tree.children(u).any(|c| self.active[c.index()]) {
+                if tree.node(u).children().any(|c| self.active[c.index()]) {
                     break;
                 }
                 self.active[u.index()] = false;
-                at = tree.parent(u);
+                at = tree.node(u).parent();
             }
         }
     }
@@ -231,7 +231,8 @@ impl<'t> Slices<'t> {
         let mut v = tree.root();
         while !tree.node(v).is_leaf() {
             v = tree
-                .children(v)
+                .node(v)
+                .children()
                 .filter(|c| self.active[c.index()])
                 .min_by(|a, b| self.key[a.index()].cmp(&self.key[b.index()]))
                 .expect("an active pool has an active child");
@@ -275,7 +276,8 @@ impl<'t> Slices<'t> {
             } else {
                 let s = self.usage[v.index()].iter().max().expect("m >= 1");
                 let lam = rule.key_follows_activity().then(|| {
-                    tree.children(v)
+                    tree.node(v)
+                        .children()
                         .filter(|c| self.active[c.index()])
                         .map(|c| &self.key[c.index()])
                         .min()
@@ -299,7 +301,7 @@ impl<'t> Slices<'t> {
                     *uj += aj;
                 }
             }
-            at = self.tree.parent(u);
+            at = self.tree.node(u).parent();
         }
     }
 }

@@ -44,7 +44,7 @@
 //! let x = allocate(&tree, Policy::MinSatisfaction).unwrap();
 //! let b1 = tree.find("B1").unwrap();
 //! assert_eq!(x.tasks(b1).unwrap().to_string(), "1/2");
-//! assert_eq!(tree.guaranteed_share(b1).to_string(), "1/4");
+//! assert_eq!(tree.node(b1).guaranteed_share().to_string(), "1/4");
 //! ```
 //!
 //! # References
@@ -119,6 +119,23 @@ impl Policy {
     pub fn name(self) -> &'static str {
         self.into()
     }
+
+    /// The policy's code: its keys for every engine (see [`policies`]).
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_hdrf::{policies::Normaliser, Policy};
+    /// assert_eq!(Policy::MinSatisfaction.tree_policy().normaliser(), Normaliser::GuaranteedShare);
+    /// assert_eq!(Policy::Naive.tree_policy().policy(), Policy::Naive);
+    /// ```
+    pub fn tree_policy(self) -> &'static dyn TreePolicy {
+        match self {
+            Policy::Collapsed => &policies::collapsed::Collapsed,
+            Policy::Naive => &policies::naive::Naive,
+            Policy::MinSatisfaction => &policies::min_satisfaction::MinSatisfaction,
+            Policy::Hdrf => &policies::hdrf::Hdrf,
+        }
+    }
 }
 
 /// The error of `"x".parse::<Policy>()`: `policy: unknown policy "x" (expected collapsed,
@@ -156,24 +173,5 @@ pub fn allocate(tree: &Tree, policy: Policy) -> Result<TreeAllocation, SolverErr
         Ok(collapsed(tree))
     } else {
         fill::fluid_allocation(tree, rule)
-    }
-}
-
-impl Policy {
-    /// The policy's code: its keys for every engine (see [`policies`]).
-    ///
-    /// # Example
-    /// ```
-    /// use leontief_hdrf::{policies::Normaliser, Policy};
-    /// assert_eq!(Policy::MinSatisfaction.tree_policy().normaliser(), Normaliser::GuaranteedShare);
-    /// assert_eq!(Policy::Naive.tree_policy().policy(), Policy::Naive);
-    /// ```
-    pub fn tree_policy(self) -> &'static dyn TreePolicy {
-        match self {
-            Policy::Collapsed => &policies::collapsed::Collapsed,
-            Policy::Naive => &policies::naive::Naive,
-            Policy::MinSatisfaction => &policies::min_satisfaction::MinSatisfaction,
-            Policy::Hdrf => &policies::hdrf::Hdrf,
-        }
     }
 }

@@ -270,9 +270,7 @@ impl OrderTree {
             nodes,
         }
     }
-}
 
-impl OrderTree {
     /// The plain inputs of a validated [`Tree`]: names, weights, children, demands, task
     /// counts, and each node's usage, explicit guarantee, limit and mode.
     ///
@@ -297,12 +295,12 @@ impl OrderTree {
                     name: n.name().to_string(),
                     weight: n.weight().clone(),
                     children: n.children().map(|c| c.index()).collect(),
-                    mode: tree.mode(v),
+                    mode: tree.node(v).mode(),
                     demand: n.demand().map(<[Rational]>::to_vec),
                     tasks: n.cap().cloned(),
-                    usage: tree.usage(v).to_vec(),
-                    guarantee: Some(tree.guarantee(v).to_vec()),
-                    limit: tree.limit(v).map(<[Rational]>::to_vec),
+                    usage: tree.node(v).usage().to_vec(),
+                    guarantee: Some(tree.node(v).guarantee().to_vec()),
+                    limit: tree.node(v).limit().map(<[Rational]>::to_vec),
                     fair_share: None,
                 }
             })

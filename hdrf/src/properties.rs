@@ -113,7 +113,7 @@ pub fn pareto_violations(tree: &Tree, alloc: &TreeAllocation) -> Vec<ParetoViola
             // A limit binds like a capacity on the leaves below it.
             let mut at = Some(l);
             while let Some(a) = at {
-                if let Some(limit) = tree.limit(a) {
+                if let Some(limit) = tree.node(a).limit() {
                     let held = &alloc.node(a).allocation;
                     for ((d, h), lim) in demand.iter().zip(held).zip(limit) {
                         if d.is_positive() {
@@ -121,7 +121,7 @@ pub fn pareto_violations(tree: &Tree, alloc: &TreeAllocation) -> Vec<ParetoViola
                         }
                     }
                 }
-                at = tree.parent(a);
+                at = tree.node(a).parent();
             }
             room.is_positive()
                 .then_some(ParetoViolation { leaf: l, room })

@@ -20,48 +20,29 @@ use crate::error::{Result, SolverError};
 use crate::Policy;
 use crate::{NodeId, NodeView, Tree};
 
-/// The tree policies this engine fills (`collapsed` has its own fill).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Rule {
-    /// `K_v = S_v / w_v`.
-    Naive,
-    /// `K_v = min σ_u` over the active nodes `u` of `v`'s subtree, `σ_u = S_u / g_u`.
-    MinSatisfaction,
-    /// `K_v = E_v / w_v`, `E_v` the rescaled, blocked-free effective share.
-    Hdrf,
-}
-
-fn rule_name(rule: Rule) -> &'static str {
-    match rule {
-        Rule::Naive => "naive",
-        Rule::MinSatisfaction => "min-satisfaction",
-        Rule::Hdrf => "hdrf",
-    }
-}
-
-/// A leaf's shares `d_j / R_j` of the resources it demands, and its key per task: `mu / w`
-/// (naive, H-DRF) or `mu / g` (min-satisfaction).
+/// A leaf's shares `d_j / R_j` of the resources it demands, and its key per task: `mu / g`
+/// under min-satisfaction, `mu / w` under the other tree policies (naive: `K_v = S_v / w_v`;
+/// H-DRF: `K_v = E_v / w_v`, `E_v` the rescaled, blocked-free effective share;
+/// min-satisfaction: `K_v = min σ_u` over the active nodes `u` of `v`'s subtree,
+/// `σ_u = S_u / g_u`).
 fn leaf_key(
     demand: &[Rational],
     capacity: &[Rational],
     node: NodeView<'_>,
-    rule: Rule,
+    rule: Policy,
 ) -> (Vec<(usize, Rational)>, Rational) {
-    let mut shares = Vec::new();
-    for j in 0..demand.len() {
-        if !demand[j].is_zero() {
-            shares.push((j, &demand[j] / &capacity[j]));
-        }
-    }
-    let mut mu = Rational::ZERO;
-    for (_, a) in &shares {
-        if *a > mu {
-            mu = a.clone();
-        }
-    }
+    let shares: Vec<(usize, Rational)> = (0..demand.len())
+        .filter(|&j| !demand[j].is_zero())
+        .map(|j| (j, &demand[j] / &capacity[j]))
+        .collect();
+    let mu = shares
+        .iter()
+        .map(|(_, a)| a)
+        .max()
+        .expect("a positive demand");
     let c = match rule {
-        Rule::Naive | Rule::Hdrf => &mu / node.weight(),
-        Rule::MinSatisfaction => &mu / node.guaranteed_share(),
+        Policy::MinSatisfaction => mu / node.guaranteed_share(),
+        _ => mu / node.weight(),
     };
     (shares, c)
 }
@@ -131,18 +112,19 @@ fn add_scaled(acc: &mut [Rational], v: &[Rational], factor: Option<&Rational>) {
     }
 }
 
+/// The value of `sums`, kept in `cache` until the sums change (the cache is cleared).
+fn cached(cache: &mut Option<Vec<Rational>>, sums: &mut [ExactSum]) -> Vec<Rational> {
+    cache
+        .get_or_insert_with(|| sums.iter_mut().map(ExactSum::value).collect())
+        .clone()
+}
+
 /// A growing child's rate per unit of its parent's: `1/κ`, so that its key keeps up; for
 /// degenerate growth (`κ = 0`) `w / max_j u_j`, the dominant share of its additional
 /// allocation rising in proportion to its weight (the convention of [`crate::fill`]).
 fn growth_rate(u: &[Rational], kappa: &Rational, weight: &Rational, degenerate: bool) -> Rational {
     if degenerate {
-        let mut top = Rational::ZERO;
-        for x in u {
-            if *x > top {
-                top = x.clone();
-            }
-        }
-        weight / &top
+        weight / u.iter().max().expect("m >= 1")
     } else {
         Rational::ONE / kappa
     }
@@ -168,9 +150,7 @@ fn growth_rate(u: &[Rational], kappa: &Rational, weight: &Rational, degenerate: 
 pub fn allocate(tree: &Tree, policy: Policy) -> Result<TreeAllocation> {
     let (tasks, phases) = match policy {
         Policy::Collapsed => weighted_drf(tree),
-        Policy::Naive => fluid(tree, Rule::Naive)?,
-        Policy::MinSatisfaction => fluid(tree, Rule::MinSatisfaction)?,
-        Policy::Hdrf => fluid(tree, Rule::Hdrf)?,
+        _ => fluid(tree, policy)?,
     };
     Ok(TreeAllocation::from_node_tasks(
         tree,
@@ -195,13 +175,8 @@ pub fn weighted_drf(tree: &Tree) -> (Vec<Rational>, usize) {
     for &l in &leaves {
         let demand = tree.node(l).demand().expect("a leaf");
         let a: Vec<Rational> = (0..m).map(|j| &demand[j] / &tree.capacity()[j]).collect();
-        let mut mu = Rational::ZERO;
-        for x in &a {
-            if *x > mu {
-                mu = x.clone();
-            }
-        }
-        speed.push(tree.guaranteed_share(l) / &mu);
+        let mu = a.iter().max().expect("m >= 1");
+        speed.push(tree.node(l).guaranteed_share() / mu);
         share.push(a);
     }
     let mut x = vec![Rational::ZERO; leaves.len()];
@@ -263,7 +238,7 @@ pub fn weighted_drf(tree: &Tree) -> (Vec<Rational>, usize) {
 }
 
 /// Per-pool quantities of one phase.
-#[derive(Clone)]
+#[derive(Clone, Default)]
 struct PhasePool {
     lam: Rational,
     key: Rational,
@@ -279,7 +254,8 @@ struct PhasePool {
 
 struct Fluid<'a> {
     tree: &'a Tree,
-    rule: Rule,
+    /// The tree policy filled (not `collapsed`, which has its own fill).
+    rule: Policy,
     m: usize,
     /// Per leaf: nonzero `a_lj / c_l` (usage in shares per unit of key), sparse.
     per_key: Vec<Vec<(usize, Rational)>>,
@@ -313,14 +289,14 @@ struct Fluid<'a> {
     phase: Vec<PhasePool>,
 }
 
-fn fluid(tree: &Tree, rule: Rule) -> Result<(Vec<Rational>, usize)> {
+fn fluid(tree: &Tree, rule: Policy) -> Result<(Vec<Rational>, usize)> {
     let mut f = Fluid::new(tree, rule);
     let limit = 10_000 + 100 * tree.len() * (f.m + 1);
     let mut phases = 0;
     while f.active[0] {
         if phases >= limit {
             return Err(SolverError::Mechanism {
-                mechanism: rule_name(rule).into(),
+                mechanism: rule.to_string(),
                 reason: format!("the fluid fill did not finish within {limit} phases"),
             });
         }
@@ -328,7 +304,7 @@ fn fluid(tree: &Tree, rule: Rule) -> Result<(Vec<Rational>, usize)> {
         f.bottom_up();
         f.top_down();
         let t = f.next_event().ok_or_else(|| SolverError::Mechanism {
-            mechanism: rule_name(rule).into(),
+            mechanism: rule.to_string(),
             reason: "the fluid fill found no event ahead while leaves were active".into(),
         })?;
         f.advance(&t);
@@ -338,101 +314,68 @@ fn fluid(tree: &Tree, rule: Rule) -> Result<(Vec<Rational>, usize)> {
 }
 
 impl<'a> Fluid<'a> {
-    fn new(tree: &'a Tree, rule: Rule) -> Self {
-        let n = tree.len();
-        let m = tree.num_resources();
-        let capacity = tree.capacity();
-        let mut per_key = vec![Vec::new(); n];
-        let mut share = vec![Vec::new(); n];
-        let mut scale = vec![Rational::ZERO; n];
-        let mut parent = vec![None; n];
-        let mut pool_children = vec![Vec::new(); n];
-        let mut demanders = vec![Vec::new(); m];
-        let mut caps: Vec<Vec<(Rational, usize)>> = vec![Vec::new(); n];
-        let mut active_children = vec![0; n];
-        let mut active_leaves = vec![0; n];
-        let mut group = vec![Vec::new(); n];
-        let mut settled = vec![Vec::new(); n];
-        let mut usage = vec![Vec::new(); n];
-        for v in tree.nodes() {
-            let i = v.index();
-            let node = tree.node(v);
-            parent[i] = node.parent().map(NodeId::index);
-            if let Some(demand) = node.demand() {
-                let p = parent[i].expect("the root is a pool");
-                let (shares, c) = leaf_key(demand, capacity, node, rule);
-                let inv_c = c.recip().expect("positive");
-                per_key[i] = shares.iter().map(|(j, a)| (*j, a * &inv_c)).collect();
-                for (j, _) in &shares {
-                    demanders[*j].push(i);
-                }
-                if let Some(t) = node.cap() {
-                    caps[p].push((t * &c, i));
-                }
-                share[i] = shares;
-                scale[i] = c;
-                active_leaves[p] += 1;
-            } else {
-                group[i] = vec![ExactSum::new(); m];
-                settled[i] = vec![ExactSum::new(); m];
-                usage[i] = vec![Rational::ZERO; m];
-                for c in node.children() {
-                    if !tree.node(c).is_leaf() {
-                        pool_children[i].push(c.index());
-                    }
-                }
-                active_children[i] = node.children().len();
-            }
-        }
-        for v in tree.leaves() {
-            let i = v.index();
-            let p = parent[i].expect("the root is a pool");
-            for (j, a) in &per_key[i] {
-                group[p][*j].add(a);
-            }
-        }
-        for list in &mut caps {
-            list.sort();
-        }
-        let post: Vec<usize> = tree.pools().map(NodeId::index).rev().collect();
-        let blank = PhasePool {
-            lam: Rational::ZERO,
-            key: Rational::ZERO,
-            kappa: Rational::ZERO,
-            u: Vec::new(),
-            growth: Vec::new(),
-            degenerate: false,
-            group_grows: false,
-            rate: None,
-            v: Vec::new(),
-            dv: Vec::new(),
-        };
-        Fluid {
+    fn new(tree: &'a Tree, rule: Policy) -> Self {
+        let (n, m) = (tree.len(), tree.num_resources());
+        let mut f = Fluid {
             tree,
             rule,
             m,
-            per_key,
-            share,
-            scale,
-            post,
-            parent,
-            pool_children,
-            demanders,
-            caps,
+            per_key: vec![Vec::new(); n],
+            share: vec![Vec::new(); n],
+            scale: vec![Rational::ZERO; n],
+            post: tree.pools().map(NodeId::index).rev().collect(),
+            parent: tree
+                .nodes()
+                .map(|v| tree.node(v).parent().map(NodeId::index))
+                .collect(),
+            pool_children: tree
+                .nodes()
+                .map(|v| {
+                    let pools = tree.node(v).children().filter(|&c| !tree.node(c).is_leaf());
+                    pools.map(NodeId::index).collect()
+                })
+                .collect(),
+            demanders: vec![Vec::new(); m],
+            caps: vec![Vec::new(); n],
             cap_cursor: vec![0; n],
             active: vec![true; n],
-            active_children,
-            active_leaves,
+            active_children: tree
+                .nodes()
+                .map(|v| tree.node(v).children().len())
+                .collect(),
+            active_leaves: vec![0; n],
             x: vec![Rational::ZERO; n],
             ell: vec![Rational::ZERO; n],
-            usage,
-            group,
+            usage: vec![vec![Rational::ZERO; m]; n],
+            group: vec![vec![ExactSum::new(); m]; n],
             group_val: vec![None; n],
-            settled,
+            settled: vec![vec![ExactSum::new(); m]; n],
             settled_val: vec![None; n],
             saturated: vec![false; m],
-            phase: vec![blank; n],
+            phase: vec![PhasePool::default(); n],
+        };
+        for l in tree.leaves() {
+            let (i, node) = (l.index(), tree.node(l));
+            let p = f.parent[i].expect("the root is a pool");
+            let demand = node.demand().expect("a leaf");
+            let (shares, c) = leaf_key(demand, tree.capacity(), node, rule);
+            let inv_c = c.recip().expect("positive");
+            f.per_key[i] = shares.iter().map(|(j, a)| (*j, a * &inv_c)).collect();
+            for (j, a) in &f.per_key[i] {
+                f.demanders[*j].push(i);
+                f.group[p][*j].add(a);
+            }
+            if let Some(t) = node.cap() {
+                f.caps[p].push((t * &c, i));
+            }
+            f.share[i] = shares;
+            f.scale[i] = c;
+            f.active_leaves[p] += 1;
         }
+        for list in &mut f.caps {
+            list.sort();
+        }
+        f
     }
 
     fn node(&self, p: usize) -> NodeView<'_> {
@@ -448,22 +391,6 @@ impl<'a> Fluid<'a> {
     fn child_rate(&self, c: usize, degenerate: bool) -> Rational {
         let child = &self.phase[c];
         growth_rate(&child.u, &child.kappa, self.node(c).weight(), degenerate)
-    }
-
-    fn group_value(&mut self, p: usize) -> Vec<Rational> {
-        if self.group_val[p].is_none() {
-            let v = self.group[p].iter_mut().map(ExactSum::value).collect();
-            self.group_val[p] = Some(v);
-        }
-        self.group_val[p].clone().expect("just set")
-    }
-
-    fn settled_value(&mut self, p: usize) -> Vec<Rational> {
-        if self.settled_val[p].is_none() {
-            let v = self.settled[p].iter_mut().map(ExactSum::value).collect();
-            self.settled_val[p] = Some(v);
-        }
-        self.settled_val[p].clone().expect("just set")
     }
 
     /// Growth sets, usage rates and keys with their slopes, children before parents.
@@ -494,7 +421,7 @@ impl<'a> Fluid<'a> {
             }
             let group_grows = group_in && !degenerate;
             let group_rate = if has_group {
-                Some(self.group_value(p))
+                Some(cached(&mut self.group_val[p], &mut self.group[p]))
             } else {
                 None
             };
@@ -518,16 +445,17 @@ impl<'a> Fluid<'a> {
                 };
                 let all = &vec![true; self.m];
                 match self.rule {
-                    Rule::Naive => {
+                    Policy::Naive => {
                         let (s, ds) = max_with_slope(&self.usage[p], &u, all);
                         (s / node.weight(), ds / node.weight())
                     }
-                    Rule::MinSatisfaction => {
+                    Policy::MinSatisfaction => {
                         let g = node.guaranteed_share();
                         let (s, ds) = max_with_slope(&self.usage[p], &u, all);
                         min_linear((s / g, ds / g), (lam.clone(), inner))
                     }
-                    Rule::Hdrf => {
+                    _ => {
+                        // H-DRF (`collapsed` has its own fill).
                         let w = node.weight().clone();
                         (v, dv) = self.effective_vector(
                             p,
@@ -568,7 +496,7 @@ impl<'a> Fluid<'a> {
         growth: &[usize],
         degenerate: bool,
     ) -> (Vec<Rational>, Vec<Rational>) {
-        let mut v = self.settled_value(p);
+        let mut v = cached(&mut self.settled_val[p], &mut self.settled[p]);
         let mut dv = vec![Rational::ZERO; self.m];
         if let Some(a) = group_rate {
             add_scaled(&mut v, a, Some(lam));
@@ -629,22 +557,22 @@ impl<'a> Fluid<'a> {
             let ph = &self.phase[p];
             let Some(rp) = &ph.rate else { continue };
             match self.rule {
-                Rule::Naive | Rule::MinSatisfaction => {
+                Policy::Naive | Policy::MinSatisfaction => {
                     // The pool's dominant resource changes.
                     if let Some(t) = max_breakpoint(&self.usage[p], &ph.u, rp, &vec![true; self.m])
                     {
                         keep_min(&mut best, t);
                     }
                 }
-                Rule::Hdrf if p != 0 => {
+                Policy::Hdrf if p != 0 => {
                     // The effective vector's dominant (unsaturated) resource changes.
                     if let Some(t) = max_breakpoint(&ph.v, &ph.dv, rp, &self.unsaturated()) {
                         keep_min(&mut best, t);
                     }
                 }
-                Rule::Hdrf => {}
+                _ => {}
             }
-            if self.rule == Rule::MinSatisfaction && p != 0 {
+            if self.rule == Policy::MinSatisfaction && p != 0 {
                 // The pool's own satisfaction and its children's minimum cross.
                 let g = self.node(p).guaranteed_share();
                 let (s, ds) = max_with_slope(&self.usage[p], &ph.u, &vec![true; self.m]);

@@ -293,7 +293,7 @@ fn summary_text(scenario: &Scenario, run: &Simulation) -> String {
         out.push_str(&format!(
             "  {}: guaranteed {}, time-average {}, min (steady) {}, below guarantee {} (longest {}, by a task or more {}){}\n",
             tree.path(v),
-            tree.guaranteed_share(v),
+            tree.node(v).guaranteed_share(),
             s.time_average_share,
             s.min_share_steady,
             s.time_below_guarantee,

@@ -395,7 +395,7 @@ fn scaled_guarantees(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
     };
     let (tree, alloc) = allocated(c.config, rules)?;
     for (name, doc, v) in named(&tree, &c.expected["strong_guarantee"])? {
-        let g = &shares(&tree, tree.guarantee(v))[1];
+        let g = &shares(&tree, tree.node(v).guarantee())[1];
         let e = c.exact["strong_guarantee"].get(name);
         checks.value(
             format_args!("{name} strong guarantee (cpu share)"),
@@ -420,7 +420,7 @@ fn agent2_allocations(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
     let (tree, alloc) = allocated(c.config, Rules::default())?;
     for (name, doc, v) in named(&tree, &c.expected["allocated_from_agent2"])? {
         for (j, res) in tree.resources().iter().enumerate() {
-            let got = &alloc.node(v).allocation[j] - &tree.usage(v)[j];
+            let got = &alloc.node(v).allocation[j] - &tree.node(v).usage()[j];
             let doc = &doc[res.as_str()];
             checks.value(format_args!("{name} {res} from agent2"), &got, doc, None)?;
         }
@@ -562,7 +562,7 @@ fn fifo_queue(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
     }
     let queue = find(&tree, "queue1")?;
     let mut containers = Vec::new();
-    for app in tree.children(queue) {
+    for app in tree.node(queue).children() {
         let n = alloc.tasks(app).cloned().unwrap_or(Rational::ZERO);
         let n = n.floor_u64().unwrap_or(0);
         containers.extend((0..n).map(|_| tree.node(app).name().to_string()));
@@ -673,7 +673,7 @@ fn kueue_checks(
     if let Some(doc) = expected.get("dominant_resource") {
         // The resource on which cq borrows the most, over the lendable capacity.
         let cq = find(&tree, "cq")?;
-        let (u, g) = (tree.usage(cq), tree.guarantee(cq));
+        let (u, g) = (tree.node(cq).usage(), tree.node(cq).guarantee());
         let mut best: Option<(Rational, usize)> = None;
         for j in 0..tree.num_resources() {
             let b = (&u[j] - &g[j]).max(Rational::ZERO) / &tree.capacity()[j];

@@ -58,7 +58,7 @@ pub(super) fn hdrf_static() -> Result<Vec<Check>, CliError> {
             let node = node_named(&tree, name)?;
             checks.push(Check::exact(
                 format!("{id}: {name} guaranteed share"),
-                tree.guaranteed_share(node),
+                tree.node(node).guaranteed_share(),
                 &str_of(want),
             ));
         }

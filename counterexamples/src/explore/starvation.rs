@@ -298,7 +298,9 @@ pub fn run(sim: &Sim, policy: SimPolicy) -> Result<Simulation, SolverError> {
 pub fn spells(tree: &Tree, run: &Simulation) -> Vec<Option<Spell>> {
     (0..tree.len())
         .map(|v| {
-            let g = tree.guaranteed_share(tree.node_id(v).expect("a node"));
+            let g = tree
+                .node(tree.node_id(v).expect("a node"))
+                .guaranteed_share();
             let mut since: Option<&Rational> = None;
             let mut best: Option<Spell> = None;
             let close = |start: &Rational, end: &Rational, best: &mut Option<Spell>| {

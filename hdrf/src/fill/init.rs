@@ -13,7 +13,6 @@ impl<'a> Kinetic<'a> {
         let effective = policy.aggregation() == Aggregation::Effective;
         let n = tree.len();
         let m = tree.num_resources();
-        let capacity = tree.capacity();
         let alive = taking_part(tree, setup);
         let held = |i: usize| held_at_start(setup, i);
         let Wrappers {
@@ -25,128 +24,119 @@ impl<'a> Kinetic<'a> {
         fifo.resize(total, false);
         let mut alive_all = alive.clone();
         alive_all.resize(total, true);
-        let mut per_key = vec![Vec::new(); total];
-        let mut share = vec![Vec::new(); total];
-        let mut scale = vec![Rational::ZERO; total];
-        let mut base_tasks = vec![Rational::ZERO; total];
-        let mut parent = vec![None; total];
-        let mut pool_children = vec![Vec::new(); total];
-        let mut demanders = vec![Vec::new(); m];
-        let mut caps: Vec<Vec<(Rational, usize)>> = vec![Vec::new(); total];
-        let mut active_children = vec![0; total];
-        let mut active_leaves = vec![0; total];
-        let mut group = vec![Vec::new(); total];
-        let mut settled = vec![Vec::new(); total];
-        let mut pools = vec![Pool::default(); total];
-        for v in tree.nodes() {
-            let i = v.index();
-            let node = tree.node(v);
-            parent[i] = node.parent().map(NodeId::index);
-            if let Some(w) = wrapper[i] {
-                parent[w] = parent[i];
-                parent[i] = Some(w);
-            }
-            if node.is_leaf() && !alive[i] {
-                continue;
-            }
-            if let Some(demand) = node.demand() {
-                let p = parent[i].expect("the root is a pool");
-                let (shares, c) = leaf_key(demand, capacity, node, policy);
-                let inv_c = c.recip().expect("positive");
-                per_key[i] = shares.iter().map(|(j, a)| (*j, a * &inv_c)).collect();
-                for (j, _) in &shares {
-                    demanders[*j].push(i);
-                }
-                let offset = held(i).map(|b| b * &c);
-                if let Some(t) = &setup.caps[i] {
-                    let key = t * &c;
-                    caps[p].push((offset.as_ref().map_or(key.clone(), |o| o + &key), i));
-                }
-                if let Some(w) = wrapper[i] {
-                    group[w] = vec![ExactSum::new(); m];
-                    settled[w] = vec![ExactSum::new(); m];
-                    pools[w] = fresh_pool(m, effective);
-                    active_children[w] = 1;
-                    if let Some(o) = offset {
-                        pools[w].ell = o;
-                    }
-                }
-                if let Some(b) = held(i) {
-                    base_tasks[i] = b.clone();
-                }
-                share[i] = shares;
-                scale[i] = c;
-                active_leaves[p] += 1;
-            } else {
-                group[i] = vec![ExactSum::new(); m];
-                settled[i] = vec![ExactSum::new(); m];
-                pools[i] = fresh_pool(m, effective);
-                for c in node.children() {
-                    if !tree.node(c).is_leaf() {
-                        pool_children[i].push(c.index());
-                    } else if let Some(w) = wrapper[c.index()] {
-                        pool_children[i].push(w);
-                    }
-                }
-                active_children[i] = node.children().filter(|c| alive[c.index()]).count();
-            }
-        }
-        add_leaf_groups(tree, &alive, &parent, &per_key, &mut group);
-        if let Some(base) = &setup.base {
-            let start = Start {
-                tree,
-                base,
-                parent: &parent,
-                alive: &alive,
-                alive_all: &alive_all,
-                effective,
-            };
-            start.add_held(&mut pools, &mut settled);
-        }
-        for list in &mut caps {
-            list.sort();
-        }
-        let post: Vec<usize> = (n..total)
-            .chain(tree.pools().map(NodeId::index).rev())
-            .collect();
         let mut room = setup.room.clone();
         room.resize(total, None);
-        let (used_up, saturated) = used_up_at_start(setup, &room, &pools, m);
-        Kinetic {
+        let mut k = Kinetic {
             tree,
             node_of,
             fifo,
-            base_tasks,
+            base_tasks: vec![Rational::ZERO; total],
             policy,
             effective,
             m,
-            per_key,
-            share,
-            scale,
-            post,
-            parent,
-            pool_children,
-            demanders,
-            caps,
+            per_key: vec![Vec::new(); total],
+            share: vec![Vec::new(); total],
+            scale: vec![Rational::ZERO; total],
+            post: (n..total)
+                .chain(tree.pools().map(NodeId::index).rev())
+                .collect(),
+            parent: vec![None; total],
+            pool_children: vec![Vec::new(); total],
+            demanders: vec![Vec::new(); m],
+            caps: vec![Vec::new(); total],
             cap_cursor: vec![0; total],
             active: alive_all,
-            active_children,
-            active_leaves,
+            active_children: vec![0; total],
+            active_leaves: vec![0; total],
             x: vec![Rational::ZERO; total],
-            group,
+            group: vec![Vec::new(); total],
             group_changed: vec![true; total],
-            settled,
-            saturated,
+            settled: vec![Vec::new(); total],
+            saturated: Vec::new(),
             room,
-            used_up,
-            pools,
+            used_up: Vec::new(),
+            pools: vec![Pool::default(); total],
             dirty: vec![false; total],
             now: Rational::ZERO,
             clock: vec![Rational::ZERO; total],
             clock_epoch: vec![0; total],
             restructured: vec![0; total],
             epoch: 1,
+        };
+        for v in tree.nodes() {
+            let i = v.index();
+            let node = tree.node(v);
+            k.parent[i] = node.parent().map(NodeId::index);
+            if let Some(w) = wrapper[i] {
+                k.parent[w] = k.parent[i];
+                k.parent[i] = Some(w);
+            }
+            if node.is_leaf() && !alive[i] {
+                continue;
+            }
+            if let Some(demand) = node.demand() {
+                let p = k.parent[i].expect("the root is a pool");
+                let (shares, c) = leaf_key(demand, tree.capacity(), node, policy);
+                let inv_c = c.recip().expect("positive");
+                k.per_key[i] = shares.iter().map(|(j, a)| (*j, a * &inv_c)).collect();
+                for (j, _) in &shares {
+                    k.demanders[*j].push(i);
+                }
+                let offset = held(i).map(|b| b * &c);
+                if let Some(t) = &setup.caps[i] {
+                    let key = t * &c;
+                    k.caps[p].push((offset.as_ref().map_or(key.clone(), |o| o + &key), i));
+                }
+                if let Some(w) = wrapper[i] {
+                    k.group[w] = vec![ExactSum::new(); m];
+                    k.settled[w] = vec![ExactSum::new(); m];
+                    k.pools[w] = fresh_pool(m, effective);
+                    k.active_children[w] = 1;
+                    if let Some(o) = offset {
+                        k.pools[w].ell = o;
+                    }
+                }
+                // The leaf's group: its pool's (parents come first in pre-order), or its
+                // wrapper's.
+                for (j, a) in &k.per_key[i] {
+                    k.group[p][*j].add(a);
+                }
+                if let Some(b) = held(i) {
+                    k.base_tasks[i] = b.clone();
+                }
+                k.share[i] = shares;
+                k.scale[i] = c;
+                k.active_leaves[p] += 1;
+            } else {
+                k.group[i] = vec![ExactSum::new(); m];
+                k.settled[i] = vec![ExactSum::new(); m];
+                k.pools[i] = fresh_pool(m, effective);
+                for c in node.children() {
+                    if !tree.node(c).is_leaf() {
+                        k.pool_children[i].push(c.index());
+                    } else if let Some(w) = wrapper[c.index()] {
+                        k.pool_children[i].push(w);
+                    }
+                }
+                k.active_children[i] = node.children().filter(|c| alive[c.index()]).count();
+            }
         }
+        if let Some(base) = &setup.base {
+            let start = Start {
+                tree,
+                base,
+                parent: &k.parent,
+                alive: &alive,
+                alive_all: &k.active,
+                effective,
+            };
+            start.add_held(&mut k.pools, &mut k.settled);
+        }
+        for list in &mut k.caps {
+            list.sort();
+        }
+        (k.used_up, k.saturated) = used_up_at_start(setup, &k.room, &k.pools, m);
+        k
     }
 }
 
@@ -193,14 +183,14 @@ fn wrappers(tree: &Tree, setup: &Setup, alive: &[bool]) -> Wrappers {
     let fifo: Vec<bool> = (0..n)
         .map(|i| {
             let v = tree.node_id(i).expect("in range");
-            !tree.node(v).is_leaf() && tree.mode(v) == Mode::Fifo
+            !tree.node(v).is_leaf() && tree.node(v).mode() == Mode::Fifo
         })
         .collect();
     let mut node_of: Vec<usize> = (0..n).collect();
     let mut wrapper: Vec<Option<usize>> = vec![None; n];
     for v in tree.leaves() {
         let i = v.index();
-        let under_fifo = tree.parent(v).is_some_and(|p| fifo[p.index()]);
+        let under_fifo = tree.node(v).parent().is_some_and(|p| fifo[p.index()]);
         if alive[i] && (under_fifo || held_at_start(setup, i).is_some()) {
             wrapper[i] = Some(node_of.len());
             node_of.push(i);
@@ -307,22 +297,5 @@ fn fresh_pool(m: usize, effective: bool) -> Pool {
         v,
         dv,
         ..Pool::default()
-    }
-}
-
-/// Adds every taking-part leaf's per-key rate to its parent's leaf group.
-fn add_leaf_groups(
-    tree: &Tree,
-    alive: &[bool],
-    parent: &[Option<usize>],
-    per_key: &[Vec<(usize, Rational)>],
-    group: &mut [Vec<ExactSum>],
-) {
-    for v in tree.leaves().filter(|v| alive[v.index()]) {
-        let i = v.index();
-        let p = parent[i].expect("the root is a pool");
-        for (j, a) in &per_key[i] {
-            group[p][*j].add(a);
-        }
     }
 }

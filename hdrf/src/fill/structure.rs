@@ -79,25 +79,9 @@ impl Kinetic<'_> {
         } else {
             (Vec::new(), Vec::new())
         };
-        let (key, kappa) = if p == 0 {
-            (Rational::ZERO, Rational::ZERO) // the root's key is compared by nobody
-        } else {
-            self.policy.fluid_key(&FluidPool {
-                node: self.node(p),
-                usage: &self.pools[p].usage,
-                rate: &u,
-                lam: &lam,
-                dlam: &inner,
-                effective: &v,
-                effective_rate: &dv,
-                saturated: &self.saturated,
-            })
-        };
         {
             let pool = &mut self.pools[p];
             pool.lam = lam;
-            pool.key = key;
-            pool.kappa = kappa;
             pool.u = u;
             pool.growth = growth;
             pool.degenerate = degenerate;
@@ -107,6 +91,13 @@ impl Kinetic<'_> {
                 pool.dv = dv;
             }
         }
+        let (key, kappa) = if p == 0 {
+            (Rational::ZERO, Rational::ZERO) // the root's key is compared by nobody
+        } else {
+            self.policy.fluid_key(&self.fluid_pool(p, &inner))
+        };
+        self.pools[p].key = key;
+        self.pools[p].kappa = kappa;
 
         self.relate_children(p, &cp);
         let own = self.own_next_event(p);
@@ -333,6 +324,21 @@ impl Kinetic<'_> {
         sum.finish()
     }
 
+    /// Pool `p` now as its policy's key reads it (`dlam`: the rate of its level).
+    fn fluid_pool<'s>(&'s self, p: usize, dlam: &'s Rational) -> FluidPool<'s> {
+        let pool = &self.pools[p];
+        FluidPool {
+            node: self.node(p),
+            usage: &pool.usage,
+            rate: &pool.u,
+            lam: &pool.lam,
+            dlam,
+            effective: &pool.v,
+            effective_rate: &pool.dv,
+            saturated: &self.saturated,
+        }
+    }
+
     /// Own clock value of pool `p`'s own next event (its quantities are at `t0`, now).
     fn own_next_event(&mut self, p: usize) -> Option<Rational> {
         let pool = &self.pools[p];
@@ -344,17 +350,7 @@ impl Kinetic<'_> {
         };
         if p != 0 {
             // The policy's key changes its formula (the root's key is used by nobody).
-            let view = FluidPool {
-                node: self.node(p),
-                usage: &pool.usage,
-                rate: &pool.u,
-                lam: &pool.lam,
-                dlam: &dlam,
-                effective: &pool.v,
-                effective_rate: &pool.dv,
-                saturated: &self.saturated,
-            };
-            if let Some(dt) = self.policy.fluid_breakpoint(&view) {
+            if let Some(dt) = self.policy.fluid_breakpoint(&self.fluid_pool(p, &dlam)) {
                 keep_min(&mut best, dt);
             }
         }

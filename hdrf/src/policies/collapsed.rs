@@ -53,7 +53,7 @@ fn weighted_drf(tree: &Tree) -> TreeAllocation {
     let leaves: Vec<_> = tree.leaves().collect();
     let task_share: Vec<Rational> = leaves
         .iter()
-        .map(|&v| tree.task_dominant_share(v).expect("a leaf") / tree.guaranteed_share(v))
+        .map(|&v| tree.task_dominant_share(v).expect("a leaf") / tree.node(v).guaranteed_share())
         .collect();
     let fill = progressive_filling_by(&flat, task_share, FreezeRule::DemandersOnly);
     let mut tasks = vec![Rational::ZERO; tree.len()];

@@ -80,7 +80,7 @@ pub(crate) fn allocate(tree: &Tree, policy: &dyn TreePolicy) -> Result<TreeAlloc
     let mut base = vec![Rational::ZERO; n];
     let mut phases = 0;
     for v in tree.nodes().rev().filter(|&v| v != NodeId::ROOT) {
-        let g = tree.guarantee(v);
+        let g = tree.node(v).guarantee();
         if g.iter().all(Rational::is_zero) {
             continue;
         }
@@ -111,32 +111,25 @@ pub(crate) fn allocate(tree: &Tree, policy: &dyn TreePolicy) -> Result<TreeAlloc
             continue;
         }
         let mut alive = vec![false; n];
-        for u in subtree(tree, v) {
+        for u in tree.subtree(v) {
             alive[u.index()] = true;
         }
-        let mut at = tree.parent(v);
+        let mut at = tree.node(v).parent();
         while let Some(a) = at {
             alive[a.index()] = true;
-            at = tree.parent(a);
+            at = tree.node(a).parent();
         }
-        let setup = if clamp {
-            clamp_setup(tree, &most, &base, alive, Some((v, g)))
-        } else {
-            setup(tree, &most, &base, alive, &residual, Some(v))
-        };
+        let setup = setup(tree, &most, &base, alive, &residual, Some((v, g)), clamp);
         let out = fluid_with(tree, policy, &setup)?;
         phases += out.phases;
-        for l in tree.leaves_below(v) {
-            base[l.index()] += &out.tasks[l.index()];
+        for u in tree.subtree(v) {
+            // Pools hold no tasks.
+            base[u.index()] += &out.tasks[u.index()];
         }
     }
     let used = usage_below(tree, NodeId::ROOT, &base);
     let residual: Vec<Rational> = capacity.iter().zip(&used).map(|(c, u)| c - u).collect();
-    let setup = if clamp {
-        clamp_setup(tree, &most, &base, vec![true; n], None)
-    } else {
-        setup(tree, &most, &base, vec![true; n], &residual, None)
-    };
+    let setup = setup(tree, &most, &base, vec![true; n], &residual, None, clamp);
     let out = fluid_with(tree, policy, &setup)?;
     phases += out.phases;
     for (b, x) in base.iter_mut().zip(&out.tasks) {
@@ -168,26 +161,15 @@ pub(crate) fn most_tasks(tree: &Tree, v: NodeId) -> Option<Rational> {
     }
 }
 
-/// The nodes of `v`'s subtree.
-fn subtree(tree: &Tree, v: NodeId) -> Vec<NodeId> {
-    let mut out = Vec::new();
-    let mut stack = vec![v];
-    while let Some(u) = stack.pop() {
-        out.push(u);
-        stack.extend(tree.children(u));
-    }
-    out
-}
-
 /// What the leaves below `v` hold with `tasks`, per resource.
 fn usage_below(tree: &Tree, v: NodeId, tasks: &[Rational]) -> Vec<Rational> {
     let mut sum = vec![Rational::ZERO; tree.num_resources()];
-    for l in tree.leaves_below(v) {
+    for l in tree.subtree(v) {
         let x = &tasks[l.index()];
-        if x.is_zero() {
+        let (Some(demand), false) = (tree.node(l).demand(), x.is_zero()) else {
             continue;
-        }
-        for (s, d) in sum.iter_mut().zip(tree.node(l).demand().expect("a leaf")) {
+        };
+        for (s, d) in sum.iter_mut().zip(demand) {
             if !d.is_zero() {
                 *s += &(d * x);
             }
@@ -196,17 +178,22 @@ fn usage_below(tree: &Tree, v: NodeId, tasks: &[Rational]) -> Vec<Rational> {
     sum
 }
 
-/// A fill's setup after `base`: caps lowered by it, the root's room `residual`, every
-/// limited pool's room what its limit leaves (within `inside`'s subtree only, when given:
-/// the pools above it are bounded by its guarantee already); a leaf that demands a resource
-/// with no room left above it does not take part.
+/// A fill's setup after `base`, inside `within`'s subtree when given (a pool and its
+/// guarantee `G`; the pools above it are bounded by `G` already). Caps are lowered by
+/// `base`; a leaf that demands a resource with no room left above it does not take part.
+///
+/// Under the additive rule the fill counts only what it adds: the root's room is `residual`,
+/// a limited pool's what its limit leaves. Under the `clamp` rule it starts from `base`, so
+/// that the keys compare everything a node holds, and every room is absolute: the cluster's,
+/// each limited pool's limit, and `within`'s guarantee `G` as its room.
 fn setup(
     tree: &Tree,
     most: &[Option<Rational>],
     base: &[Rational],
     mut alive: Vec<bool>,
     residual: &[Rational],
-    inside: Option<NodeId>,
+    within: Option<(NodeId, &[Rational])>,
+    clamp: bool,
 ) -> Setup {
     let n = tree.len();
     let capacity = tree.capacity();
@@ -224,35 +211,58 @@ fn setup(
             .collect()
     };
     let mut room: Vec<Option<Vec<Rational>>> = vec![None; n];
-    room[0] = Some(shares(residual));
-    let limited = match inside {
-        Some(v) => subtree(tree, v)
-            .into_iter()
-            .filter(|&u| u != v)
-            .collect::<Vec<_>>(),
+    room[0] = Some(if clamp {
+        vec![Rational::ONE; capacity.len()]
+    } else {
+        shares(residual)
+    });
+    let limited = match within {
+        Some((v, _)) => tree.subtree(v).split_off(1), // below `v`, which comes first
         None => tree.nodes().collect(),
     };
     for u in limited {
         if tree.node(u).is_leaf() {
             continue;
         }
-        if let Some(l) = tree.limit(u) {
-            let used = usage_below(tree, u, base);
-            let left: Vec<Rational> = l.iter().zip(&used).map(|(l, u)| l - u).collect();
+        if let Some(l) = tree.node(u).limit() {
+            let left: Vec<Rational> = if clamp {
+                l.to_vec()
+            } else {
+                let used = usage_below(tree, u, base);
+                l.iter().zip(&used).map(|(l, u)| l - u).collect()
+            };
             room[u.index()] = Some(shares(&left));
         }
+    }
+    if let (true, Some((v, g))) = (clamp, within) {
+        // The guarantee bounds the pool in this fill (a limit is at least the guarantee).
+        room[v.index()] = Some(shares(g));
     }
     let caps: Vec<Option<Rational>> = (0..n)
         .map(|i| most[i].as_ref().map(|t| t - &base[i]))
         .collect();
+    // Per resource, whether a room is full already: what the fill starts from fills it.
+    let full: Vec<Option<Vec<bool>>> = tree
+        .nodes()
+        .map(|a| {
+            room[a.index()].as_ref().map(|r| {
+                let held = if clamp {
+                    shares(&usage_below(tree, a, base))
+                } else {
+                    vec![Rational::ZERO; r.len()]
+                };
+                r.iter().zip(held).map(|(r, h)| h >= *r).collect()
+            })
+        })
+        .collect();
     retire_blocked(tree, &mut alive, |a, j| {
-        room[a.index()].as_ref().is_some_and(|r| r[j].is_zero())
+        full[a.index()].as_ref().is_some_and(|f| f[j])
     });
     Setup {
         alive,
         caps,
         room,
-        base: None,
+        base: clamp.then(|| base.to_vec()),
     }
 }
 
@@ -274,68 +284,7 @@ fn retire_blocked(tree: &Tree, alive: &mut [bool], exhausted: impl Fn(NodeId, us
                 alive[l.index()] = false;
                 break;
             }
-            at = tree.parent(a);
+            at = tree.node(a).parent();
         }
-    }
-}
-
-/// The clamp rule's setup after `base`: the fill starts from it, so that the keys compare
-/// everything a node holds. Caps are lowered by it; every room is absolute (the cluster's,
-/// each limited pool's limit, and, inside `within`'s subtree, the pool's guarantee `G` as
-/// its room); a leaf that demands a resource with no room left above it does not take part.
-fn clamp_setup(
-    tree: &Tree,
-    most: &[Option<Rational>],
-    base: &[Rational],
-    mut alive: Vec<bool>,
-    within: Option<(NodeId, &[Rational])>,
-) -> Setup {
-    let n = tree.len();
-    let capacity = tree.capacity();
-    let shares = |amounts: &[Rational]| -> Vec<Rational> {
-        amounts.iter().zip(capacity).map(|(a, r)| a / r).collect()
-    };
-    let mut room: Vec<Option<Vec<Rational>>> = vec![None; n];
-    room[0] = Some(vec![Rational::ONE; capacity.len()]);
-    let limited = match within {
-        Some((v, _)) => subtree(tree, v),
-        None => tree.nodes().collect(),
-    };
-    for u in limited {
-        if tree.node(u).is_leaf() {
-            continue;
-        }
-        if let Some(l) = tree.limit(u) {
-            room[u.index()] = Some(shares(l));
-        }
-    }
-    if let Some((v, g)) = within {
-        // The guarantee bounds the pool in this fill (a limit is at least the guarantee).
-        room[v.index()] = Some(shares(g));
-    }
-    let caps: Vec<Option<Rational>> = (0..n)
-        .map(|i| most[i].as_ref().map(|t| t - &base[i]))
-        .collect();
-    // Per resource, whether a room is full already.
-    let full: Vec<Option<Vec<bool>>> = tree
-        .nodes()
-        .map(|a| {
-            room[a.index()].as_ref().map(|r| {
-                let held = usage_below(tree, a, base);
-                r.iter()
-                    .zip(held.iter().zip(capacity))
-                    .map(|(r, (h, c))| h / c >= *r)
-                    .collect()
-            })
-        })
-        .collect();
-    retire_blocked(tree, &mut alive, |a, j| {
-        full[a.index()].as_ref().is_some_and(|f| f[j])
-    });
-    Setup {
-        alive,
-        caps,
-        room,
-        base: Some(base.to_vec()),
     }
 }

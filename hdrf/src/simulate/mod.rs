@@ -473,9 +473,9 @@ pub struct Simulation {
 /// ```
 pub fn simulate(scenario: &Scenario, config: &SimConfig) -> Result<Simulation> {
     let tree = &scenario.tree;
-    let explicit = tree
-        .nodes()
-        .any(|v| v != tree.root() && (tree.node(v).has_guarantee() || tree.limit(v).is_some()));
+    let explicit = tree.nodes().any(|v| {
+        v != tree.root() && (tree.node(v).has_guarantee() || tree.node(v).limit().is_some())
+    });
     if explicit && config.preemption.is_some() {
         // Refused rather than ignored: preemption's victims are chosen against the weights'
         // guaranteed shares, and its restarts bypass the limits.
@@ -539,19 +539,27 @@ pub fn simulate(scenario: &Scenario, config: &SimConfig) -> Result<Simulation> {
     let initial = initial_tasks(tree)?;
     let seed = config.seed.unwrap_or(scenario.seed);
     let params = engine::Params {
-        policy: config.policy,
-        configured_machines: config.machines,
         machines: k,
-        preemption: config.preemption.clone(),
         record: config.record.clone(),
-        horizon,
-        warmup,
-        tolerance,
-        seed,
-        tie: config.tie.clone(),
         max_events: config.max_events,
     };
-    let run = engine::Engine::new(scenario, params, initial).run()?;
+    let out = Simulation {
+        policy: config.policy,
+        machines: config.machines,
+        preemption: config.preemption.clone(),
+        horizon,
+        warmup,
+        starvation_tolerance: tolerance,
+        seed,
+        tie: config.tie.clone(),
+        started: 0,
+        completed: 0,
+        preempted: 0,
+        events: 0,
+        nodes: Vec::new(),
+        series: Vec::new(),
+    };
+    let run = engine::Engine::new(scenario, params, out, initial).run()?;
     debug_assert_eq!(run.nodes.len(), tree.len());
     Ok(run)
 }
@@ -603,8 +611,8 @@ fn initial_tasks(tree: &Tree) -> Result<Vec<u64>> {
         initial[leaf.index()] = k;
     }
     for v in tree.pools() {
-        if let Some(l) = tree.limit(v)
-            && tree.usage(v).iter().zip(l).any(|(a, b)| a > b)
+        if let Some(l) = tree.node(v).limit()
+            && tree.node(v).usage().iter().zip(l).any(|(a, b)| a > b)
         {
             return Err(SolverError::invalid(
                 format!("{}.usage", tree.path(v)),
@@ -674,7 +682,50 @@ impl Simulation {
     /// assert_eq!(v["series"][0]["satisfaction"][1], "1/2");
     /// ```
     pub fn document<'a>(&'a self, tree: &'a Tree) -> SimulationDoc<'a> {
-        SimulationDoc { run: self, tree }
+        let nodes = tree
+            .nodes()
+            .map(|v| NodeFields {
+                path: tree.path(v),
+                name: tree.node(v).name(),
+                guaranteed_share: tree.node(v).guaranteed_share(),
+                summary: &self.nodes[v.index()],
+            })
+            .collect();
+        let inv_g = inverse_guarantees(tree);
+        let series = self
+            .series
+            .iter()
+            .map(|s| SampleFields {
+                time: &s.time,
+                dominant_share: &s.shares,
+                satisfaction: s.shares.iter().zip(&inv_g).map(|(x, i)| x * i).collect(),
+            })
+            .collect();
+        SimulationDoc {
+            policy: self.policy.name(),
+            machines: match self.machines {
+                Some(k) => Machines::Split(k),
+                None => Machines::Pooled("pooled"),
+            },
+            preemption: self
+                .preemption
+                .as_ref()
+                .map(|timeout| Preemption { timeout }),
+            horizon: &self.horizon,
+            warmup: &self.warmup,
+            starvation_tolerance: &self.starvation_tolerance,
+            seed: self.seed,
+            tie: self.tie.to_string(),
+            tie_break: self.tie.describe(),
+            tasks: Tasks {
+                started: self.started,
+                completed: self.completed,
+                preempted: self.preempted,
+            },
+            events: self.events,
+            nodes,
+            series,
+        }
     }
 
     /// The time series as CSV, one row per sample and node:
@@ -708,16 +759,9 @@ impl Simulation {
 }
 
 /// The JSON form of a [`Simulation`] on its tree (see [`Simulation::document`]): every number
-/// an exact string.
-#[derive(Debug, Clone, Copy)]
+/// an exact string, the fields in output order.
+#[derive(Debug, Clone, Serialize)]
 pub struct SimulationDoc<'a> {
-    run: &'a Simulation,
-    tree: &'a Tree,
-}
-
-/// The fields of [`SimulationDoc`], in output order.
-#[derive(Serialize)]
-struct SimulationFields<'a> {
     policy: &'static str,
     machines: Machines,
     preemption: Option<Preemption<'a>>,
@@ -734,7 +778,7 @@ struct SimulationFields<'a> {
 }
 
 /// `K` machines, or `"pooled"`.
-#[derive(Serialize)]
+#[derive(Debug, Clone, Serialize)]
 #[serde(untagged)]
 enum Machines {
     Split(u64),
@@ -742,13 +786,13 @@ enum Machines {
 }
 
 /// The preemption timeout.
-#[derive(Serialize)]
+#[derive(Debug, Clone, Serialize)]
 struct Preemption<'a> {
     timeout: &'a Rational,
 }
 
 /// Tasks started, completed and preempted.
-#[derive(Serialize)]
+#[derive(Debug, Clone, Serialize)]
 struct Tasks {
     started: u64,
     completed: u64,
@@ -756,7 +800,7 @@ struct Tasks {
 }
 
 /// One node's figures: where it is, then its summary.
-#[derive(Serialize)]
+#[derive(Debug, Clone, Serialize)]
 struct NodeFields<'a> {
     path: String,
     name: &'a str,
@@ -766,71 +810,17 @@ struct NodeFields<'a> {
 }
 
 /// One sample: the time, and every node's dominant share and satisfaction.
-#[derive(Serialize)]
+#[derive(Debug, Clone, Serialize)]
 struct SampleFields<'a> {
     time: &'a Rational,
     dominant_share: &'a [Rational],
     satisfaction: Vec<Rational>,
 }
 
-impl Serialize for SimulationDoc<'_> {
-    fn serialize<S: serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> std::result::Result<S::Ok, S::Error> {
-        let (run, tree) = (self.run, self.tree);
-        let nodes = tree
-            .nodes()
-            .map(|v| NodeFields {
-                path: tree.path(v),
-                name: tree.node(v).name(),
-                guaranteed_share: tree.guaranteed_share(v),
-                summary: &run.nodes[v.index()],
-            })
-            .collect();
-        let inv_g = inverse_guarantees(tree);
-        let series = run
-            .series
-            .iter()
-            .map(|s| SampleFields {
-                time: &s.time,
-                dominant_share: &s.shares,
-                satisfaction: s.shares.iter().zip(&inv_g).map(|(x, i)| x * i).collect(),
-            })
-            .collect();
-        SimulationFields {
-            policy: run.policy.name(),
-            machines: match run.machines {
-                Some(k) => Machines::Split(k),
-                None => Machines::Pooled("pooled"),
-            },
-            preemption: run
-                .preemption
-                .as_ref()
-                .map(|timeout| Preemption { timeout }),
-            horizon: &run.horizon,
-            warmup: &run.warmup,
-            starvation_tolerance: &run.starvation_tolerance,
-            seed: run.seed,
-            tie: run.tie.to_string(),
-            tie_break: run.tie.describe(),
-            tasks: Tasks {
-                started: run.started,
-                completed: run.completed,
-                preempted: run.preempted,
-            },
-            events: run.events,
-            nodes,
-            series,
-        }
-        .serialize(serializer)
-    }
-}
-
 /// Every node's `1 / g_v`: a share times it is the node's satisfaction.
 fn inverse_guarantees(tree: &Tree) -> Vec<Rational> {
     tree.nodes()
-        .map(|v| tree.guaranteed_share(v).recip().expect("g > 0"))
+        .map(|v| tree.node(v).guaranteed_share().recip().expect("g > 0"))
         .collect()
 }
 

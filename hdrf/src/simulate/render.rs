@@ -39,7 +39,7 @@ pub fn render_comparison(tree: &Tree, runs: &[Simulation]) -> String {
     }));
     let mut rows = vec![header];
     for v in tree.nodes() {
-        let mut row = vec![tree.path(v), tree.guaranteed_share(v).to_string()];
+        let mut row = vec![tree.path(v), tree.node(v).guaranteed_share().to_string()];
         row.extend(runs.iter().map(|r| {
             let s = &r.nodes[v.index()];
             format!(

@@ -1,6 +1,7 @@
 //! The simulator's input: a tree plus what every leaf submits, read from JSON with errors
 //! that name the field (see the [parent module](super) for the format).
 
+use leontief_solver::hierarchy::TREE_FIELDS;
 use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::{read_number, Rational};
 use serde_json::{Map, Value};
@@ -8,13 +9,8 @@ use serde_json::{Map, Value};
 use crate::error::{kind, reject_unknown, Result, SolverError};
 use crate::{NodeId, Tree};
 
-const TREE_FIELDS: &[&str] = &["resources", "capacity", "tree", "about", "note"];
-const TOP_FIELDS: &[&str] = &[
-    "resources",
-    "capacity",
-    "tree",
-    "about",
-    "note",
+/// The scenario's own top-level fields, after the tree form's.
+const SCENARIO_FIELDS: &[&str] = &[
     "workload",
     "horizon",
     "seed",
@@ -299,7 +295,7 @@ impl Scenario {
     /// ```
     pub fn from_json(value: &Value) -> Result<Scenario> {
         let obj = top_object(value)?;
-        reject_unknown(obj, "", TOP_FIELDS)?;
+        reject_unknown(obj, "", &[TREE_FIELDS, SCENARIO_FIELDS].concat())?;
         let tree_part: Map<String, Value> = obj
             .iter()
             .filter(|(k, _)| TREE_FIELDS.contains(&k.as_str()))

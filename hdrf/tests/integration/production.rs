@@ -114,8 +114,11 @@ fn a_guarantee_as_a_fraction_of_the_parent() {
             {"name": "a", "demand": [1], "guarantee": "1/3"}, {"name": "b", "demand": [1]}]},
         {"name": "c", "demand": [1]}]}}));
     let p = t.find_path("root/P").unwrap();
-    assert_eq!(t.guarantee(p), [q("6")]);
-    assert_eq!(t.guarantee(t.find_path("root/P/a").unwrap()), [q("2")]);
+    assert_eq!(t.node(p).guarantee(), [q("6")]);
+    assert_eq!(
+        t.node(t.find_path("root/P/a").unwrap()).guarantee(),
+        [q("2")]
+    );
     all_policies(
         &t,
         &["root/P/a", "root/P/b", "root/c"],
@@ -222,8 +225,14 @@ fn ytsaurus_oversubscribed_guarantees_are_scaled_on_request() {
         ..Rules::default()
     };
     let t = Tree::from_json_with(&doc, rules).unwrap();
-    assert_eq!(t.guarantee(t.find_path("root/A").unwrap()), [q("25")]);
-    assert_eq!(t.guarantee(t.find_path("root/B").unwrap()), [q("75")]);
+    assert_eq!(
+        t.node(t.find_path("root/A").unwrap()).guarantee(),
+        [q("25")]
+    );
+    assert_eq!(
+        t.node(t.find_path("root/B").unwrap()).guarantee(),
+        [q("75")]
+    );
     // Guarantees fill the cluster: A's op 25, B's 75 under every policy.
     all_policies(&t, &["root/A/op", "root/B/op"], &["25", "75"]);
 }
@@ -247,9 +256,13 @@ fn ytsaurus_a_limit_below_the_guarantee_lowers_it_on_request() {
         ..Rules::default()
     };
     let t = Tree::from_json_with(&doc, rules).unwrap();
-    assert_eq!(t.guarantee(t.find_path("root/parent").unwrap()), [q("50")]);
     assert_eq!(
-        t.guarantee(t.find_path("root/parent/child").unwrap()),
+        t.node(t.find_path("root/parent").unwrap()).guarantee(),
+        [q("50")]
+    );
+    assert_eq!(
+        t.node(t.find_path("root/parent/child").unwrap())
+            .guarantee(),
         [q("50")]
     );
     all_policies(&t, &["root/parent/child/op"], &["50"]);
@@ -261,7 +274,7 @@ fn ytsaurus_a_limit_below_the_guarantee_lowers_it_on_request() {
     };
     let t = Tree::from_json_with(&doc, raise).unwrap();
     assert_eq!(
-        t.limit(t.find_path("root/parent").unwrap()).unwrap(),
+        t.node(t.find_path("root/parent").unwrap()).limit().unwrap(),
         [q("100")]
     );
     all_policies(&t, &["root/parent/child/op"], &["100"]);

@@ -167,7 +167,7 @@ fn done(tree: &Tree, x: &TreeAllocation, v: leontief_hdrf::NodeId) -> bool {
                 return false;
             }
         } else {
-            stack.extend(tree.children(u));
+            stack.extend(tree.node(u).children());
         }
     }
     true
@@ -185,7 +185,7 @@ proptest! {
         for policy in Policy::ALL {
             let x = feasible_and_efficient(&tree, policy)?;
             for p in tree.pools() {
-                let children: Vec<_> = tree.children(p).collect();
+                let children: Vec<_> = tree.node(p).children().collect();
                 for (k, &c) in children.iter().enumerate() {
                     if x.node(c).allocation.iter().any(|a| a.is_positive()) {
                         for &before in &children[..k] {
@@ -253,7 +253,7 @@ proptest! {
             for l in tree.leaves() {
                 let node = tree.node(l);
                 let Some(d) = node.demand().filter(|_| !node.is_idle()) else { continue };
-                let g = tree.guarantee(l);
+                let g = tree.node(l).guarantee();
                 let mut bought = d.iter().zip(g).filter(|(d, _)| d.is_positive()).map(|(d, g)| g / d).min().unwrap();
                 if let Some(t) = node.cap() {
                     bought = bought.min(t.clone());

@@ -65,7 +65,7 @@ fn empty_pool() {
         {"name": "B", "children": [{"name": "B1", "children": []}]}]}});
     let tree = Tree::from_json(&doc).unwrap();
     let b1 = tree.find_path("root/B/B1").unwrap();
-    assert!(tree.children(b1).len() == 0 && !tree.node(b1).is_leaf());
+    assert!(tree.node(b1).children().len() == 0 && !tree.node(b1).is_leaf());
 }
 
 #[test]

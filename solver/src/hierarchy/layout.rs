@@ -4,7 +4,8 @@
 
 use std::collections::HashMap;
 
-use super::{NodeSpec, MAX_DEPTH};
+use super::tree_form::check_depth;
+use super::NodeSpec;
 use crate::json::{check_vector, Sign};
 use crate::model::{check_node_name, check_positive};
 use crate::{Mode, Pool, Rational, SolverError, User};
@@ -224,12 +225,7 @@ impl Layout {
 /// its name, its weight, and exactly one of demand and children.
 fn check_node(spec: &NodeSpec, at: &str, depth: usize) -> Result<(), SolverError> {
     let field = |f: &str| format!("{at}.{f}");
-    if depth > MAX_DEPTH {
-        return Err(SolverError::invalid(
-            at,
-            format!("the tree is deeper than {MAX_DEPTH} levels"),
-        ));
-    }
+    check_depth(at, depth)?;
     check_node_name(&spec.name, || field("name"))?;
     check_positive(&spec.weight, || field("weight"))?;
     match (&spec.demand, &spec.children) {

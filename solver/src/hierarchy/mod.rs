@@ -46,7 +46,7 @@ use crate::{
 };
 
 pub use tree::{NodeId, NodeView, Tree};
-pub use tree_form::{read_tree_form, NodeSpec, MAX_DEPTH};
+pub use tree_form::{read_tree_form, NodeSpec, MAX_DEPTH, TREE_FIELDS};
 
 pub(crate) use layout::lay_out;
 
@@ -309,42 +309,26 @@ impl Hierarchy {
                 }
                 Some(Guarantee::Fraction(_)) => self.nodes[v].guarantee_written = true,
                 None => {
-                    let mut sum = self.nodes[v].guarantee.clone();
-                    for &c in &self.nodes[v].children {
-                        if matches!(written[c], Some(Guarantee::Fraction(_))) {
-                            return Err(SolverError::invalid(
-                                format!("{}.guarantee", self.field_of(c, field)),
-                                format!(
-                                    "a fraction of the parent's guarantee, but {:?} has none",
-                                    self.path(v)
-                                ),
-                            ));
-                        }
-                        for (s, x) in sum.iter_mut().zip(&self.nodes[c].guarantee) {
-                            *s = &*s + x;
-                        }
+                    let children = &self.nodes[v].children;
+                    let fraction =
+                        |&&c: &&usize| matches!(written[c], Some(Guarantee::Fraction(_)));
+                    if let Some(&c) = children.iter().find(fraction) {
+                        return Err(SolverError::invalid(
+                            format!("{}.guarantee", self.field_of(c, field)),
+                            format!(
+                                "a fraction of the parent's guarantee, but {:?} has none",
+                                self.path(v)
+                            ),
+                        ));
                     }
-                    self.nodes[v].guarantee = sum;
+                    self.nodes[v].guarantee = self.plus_children(v, |n| &n.guarantee);
                 }
             }
-            // Usage adds up the tree.
-            if !self.nodes[v].children.is_empty() {
-                let mut sum = self.nodes[v].usage.clone();
-                for &c in &self.nodes[v].children {
-                    for (s, x) in sum.iter_mut().zip(&self.nodes[c].usage) {
-                        *s = &*s + x;
-                    }
-                }
-                self.nodes[v].usage = sum;
-            }
         }
-        let mut root_usage = vec![Rational::ZERO; instance.num_resources()];
-        for &c in &self.nodes[0].children {
-            for (s, x) in root_usage.iter_mut().zip(&self.nodes[c].usage) {
-                *s = &*s + x;
-            }
+        // Usage adds up the tree (a leaf's is its own).
+        for v in (0..n).rev() {
+            self.nodes[v].usage = self.plus_children(v, |n| &n.usage);
         }
-        self.nodes[0].usage = root_usage;
         // Top-down: fractions of the parent's, the limit rule, then the children's sum
         // against the parent's.
         for v in 0..n {
@@ -359,6 +343,8 @@ impl Hierarchy {
                 }
                 self.apply_limit_rule(c, rules.limit_below_guarantee, resources, field)?;
             }
+            // Scaled by one common factor, the largest that fits on every resource.
+            let mut factor = Rational::ONE;
             for (j, cap) in g.iter().enumerate() {
                 let sum: Rational = children.iter().map(|&c| &self.nodes[c].guarantee[j]).sum();
                 if sum <= *cap {
@@ -379,31 +365,29 @@ impl Hierarchy {
                             ),
                         ));
                     }
-                    Oversubscribed::Scale => {}
+                    Oversubscribed::Scale => factor = factor.min(cap / &sum),
                 }
             }
-            if rules.oversubscribed == Oversubscribed::Scale {
-                // One common factor, the largest that fits on every resource.
-                let mut factor = Rational::ONE;
-                for (j, cap) in g.iter().enumerate() {
-                    let sum: Rational = children.iter().map(|&c| &self.nodes[c].guarantee[j]).sum();
-                    if sum > *cap {
-                        let f = cap / &sum;
-                        if f < factor {
-                            factor = f;
-                        }
-                    }
-                }
-                if factor < Rational::ONE {
-                    for &c in &children {
-                        for x in &mut self.nodes[c].guarantee {
-                            *x = &*x * &factor;
-                        }
+            if factor < Rational::ONE {
+                for &c in &children {
+                    for x in &mut self.nodes[c].guarantee {
+                        *x = &*x * &factor;
                     }
                 }
             }
         }
         Ok(())
+    }
+
+    /// Node `v`'s `part` (its guarantee or its usage) plus its children's.
+    fn plus_children(&self, v: usize, part: fn(&TreeNode) -> &Vec<Rational>) -> Vec<Rational> {
+        let mut sum = part(&self.nodes[v]).clone();
+        for &c in &self.nodes[v].children {
+            for (s, x) in sum.iter_mut().zip(part(&self.nodes[c])) {
+                *s = &*s + x;
+            }
+        }
+        sum
     }
 
     /// How the children of `v` are named in messages about their sum.

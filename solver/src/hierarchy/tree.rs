@@ -41,12 +41,13 @@
 //!         {"name": "B1", "demand": [1, 0]}, {"name": "B2", "demand": [0, 1]}]}]}}"#).unwrap();
 //! let b1 = tree.find("B1").unwrap();
 //! assert_eq!(tree.path(b1), "root/B/B1");
-//! assert_eq!(tree.guaranteed_share(b1).to_string(), "1/3"); // 2/3 of B, split in two
+//! assert_eq!(tree.node(b1).guaranteed_share().to_string(), "1/3"); // 2/3 of B, split in two
 //! ```
 
 use serde_json::Value;
 
-use super::{read_tree_form, Hierarchy, NodeSpec, TreeNode, MAX_DEPTH};
+use super::tree_form::check_depth;
+use super::{read_tree_form, Hierarchy, NodeSpec, TreeNode};
 use crate::model::check_no_slash;
 use crate::{Instance, InstanceBuilder, Mode, Rational, Rules, SolverError, User};
 
@@ -144,6 +145,24 @@ impl<'a> NodeView<'a> {
     /// Its explicit guarantee resolved to absolute amounts (`docs/production.md`): the
     /// capacity for the root, zeros for a leaf without one, the children's sum for a pool
     /// without one.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_solver::hierarchy::Tree;
+    /// use leontief_solver::Mode;
+    /// let tree = Tree::from_json_str(r#"{"capacity": [8, 4], "tree": {"children": [
+    ///     {"name": "prod", "guarantee": "1/2", "limit": [8, 3], "mode": "fifo", "children": [
+    ///         {"name": "web", "demand": [1, 1], "usage": [2, 1]}, {"name": "idle", "demand": [0, 0]}]},
+    ///     {"name": "dev", "children": [{"name": "web", "demand": [1, 0], "guarantee": [1, 0]}]}]}}"#).unwrap();
+    /// let prod = tree.find_path("root/prod").unwrap();
+    /// assert_eq!(tree.node(prod).guarantee(), [4.into(), 2.into()]);
+    /// assert_eq!(tree.node(prod).limit().unwrap(), [8.into(), 3.into()]);
+    /// assert_eq!(tree.node(prod).mode(), Mode::Fifo);
+    /// assert_eq!(tree.node(prod).usage(), [2.into(), 1.into()]);
+    /// assert!(tree.node(tree.find_path("root/prod/idle").unwrap()).is_idle());
+    /// // dev has no guarantee of its own: it guarantees what its children do.
+    /// assert_eq!(tree.node(tree.find_path("root/dev").unwrap()).guarantee(), [1.into(), 0.into()]);
+    /// ```
     pub fn guarantee(self) -> &'a [Rational] {
         &self.resolved().guarantee
     }
@@ -234,8 +253,9 @@ impl Tree {
     ///
     /// # Errors
     /// Per-resource weights (`users[i].weights`: a node has one weight), a name containing
-    /// `/` (`users[i].name`, `pools[k].name`), a tree deeper than [`MAX_DEPTH`]. (Names need
-    /// only be unique among siblings, which the instance already ensures.)
+    /// `/` (`users[i].name`, `pools[k].name`), a tree deeper than
+    /// [`MAX_DEPTH`](super::MAX_DEPTH). (Names need only be unique among siblings, which the
+    /// instance already ensures.)
     ///
     /// # Example
     /// ```
@@ -246,7 +266,7 @@ impl Tree {
     ///     .users(vec![User::new("x", [1]).pool(0), User::new("y", [1])])
     ///     .build().unwrap();
     /// let tree = Tree::from_instance(&inst).unwrap();
-    /// assert_eq!(tree.guaranteed_share(tree.find("x").unwrap()).to_string(), "3/4");
+    /// assert_eq!(tree.node(tree.find("x").unwrap()).guaranteed_share().to_string(), "3/4");
     /// assert_eq!(tree.instance(), &inst);
     /// ```
     pub fn from_instance(instance: &Instance) -> Result<Tree, SolverError> {
@@ -269,12 +289,7 @@ impl Tree {
                 (_, _, Some(k)) => format!("idle[{k}].name"),
                 _ => unreachable!("only the root is neither a user, an idle leaf nor a pool"),
             };
-            if node.depth > MAX_DEPTH {
-                return Err(SolverError::invalid(
-                    field,
-                    format!("the tree is deeper than {MAX_DEPTH} levels"),
-                ));
-            }
+            check_depth(&field, node.depth)?;
             check_no_slash(&node.name, || field)?;
         }
         // The tree's instance lists its users in pre-order, so that a leaf's user index is
@@ -447,7 +462,10 @@ impl Tree {
         }
         let mut v = NodeId::ROOT;
         for part in parts {
-            v = self.children(v).find(|&c| self.node(c).name() == part)?;
+            v = self
+                .node(v)
+                .children()
+                .find(|&c| self.node(c).name() == part)?;
         }
         Some(v)
     }
@@ -460,49 +478,6 @@ impl Tree {
         } else {
             format!("{}/{below}", self.root_name)
         }
-    }
-
-    /// Guaranteed share `g_v` (exact).
-    pub fn guaranteed_share(&self, v: NodeId) -> &Rational {
-        self.node(v).guaranteed_share()
-    }
-
-    /// `v`'s explicit guarantee, resolved to absolute amounts (see [`NodeView::guarantee`]).
-    ///
-    /// # Example
-    /// ```
-    /// use leontief_solver::hierarchy::Tree;
-    /// use leontief_solver::Mode;
-    /// let tree = Tree::from_json_str(r#"{"capacity": [8, 4], "tree": {"children": [
-    ///     {"name": "prod", "guarantee": "1/2", "limit": [8, 3], "mode": "fifo", "children": [
-    ///         {"name": "web", "demand": [1, 1], "usage": [2, 1]}, {"name": "idle", "demand": [0, 0]}]},
-    ///     {"name": "dev", "children": [{"name": "web", "demand": [1, 0], "guarantee": [1, 0]}]}]}}"#).unwrap();
-    /// let prod = tree.find_path("root/prod").unwrap();
-    /// assert_eq!(tree.guarantee(prod), [4.into(), 2.into()]);
-    /// assert_eq!(tree.limit(prod).unwrap(), [8.into(), 3.into()]);
-    /// assert_eq!(tree.mode(prod), Mode::Fifo);
-    /// assert_eq!(tree.usage(prod), [2.into(), 1.into()]);
-    /// assert!(tree.node(tree.find_path("root/prod/idle").unwrap()).is_idle());
-    /// // dev has no guarantee of its own: it guarantees what its children do.
-    /// assert_eq!(tree.guarantee(tree.find_path("root/dev").unwrap()), [1.into(), 0.into()]);
-    /// ```
-    pub fn guarantee(&self, v: NodeId) -> &[Rational] {
-        self.node(v).guarantee()
-    }
-
-    /// `v`'s limit, if any.
-    pub fn limit(&self, v: NodeId) -> Option<&[Rational]> {
-        self.node(v).limit()
-    }
-
-    /// How `v` serves its children.
-    pub fn mode(&self, v: NodeId) -> Mode {
-        self.node(v).mode()
-    }
-
-    /// What `v` holds now (a pool: its leaves' sum).
-    pub fn usage(&self, v: NodeId) -> &[Rational] {
-        self.node(v).usage()
     }
 
     /// Whether any node has a guarantee, limit, FIFO mode or usage, or the tree an idle leaf
@@ -548,28 +523,13 @@ impl Tree {
             .collect()
     }
 
-    /// Children of `v` (none for a leaf).
-    pub fn children(
-        &self,
-        v: NodeId,
-    ) -> impl DoubleEndedIterator<Item = NodeId> + ExactSizeIterator + Clone + '_ {
-        self.node(v).children()
-    }
-
-    /// Parent of `v`.
-    pub fn parent(&self, v: NodeId) -> Option<NodeId> {
-        self.node(v).parent()
-    }
-
-    /// The leaves below `v` (`v` itself when it is a leaf), in pre-order.
-    pub fn leaves_below(&self, v: NodeId) -> Vec<NodeId> {
+    /// The nodes of `v`'s subtree, `v` first, in pre-order.
+    pub fn subtree(&self, v: NodeId) -> Vec<NodeId> {
         let mut out = Vec::new();
         let mut stack = vec![v];
         while let Some(u) = stack.pop() {
-            if self.node(u).is_leaf() {
-                out.push(u);
-            }
-            stack.extend(self.children(u).rev());
+            out.push(u);
+            stack.extend(self.node(u).children().rev());
         }
         out
     }

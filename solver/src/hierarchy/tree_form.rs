@@ -29,7 +29,19 @@ const NODE_FIELDS: &[&str] = &[
 // The listing in messages names the fields every tree uses; the production fields
 // (guarantee, limit, mode, usage) are optional extras, documented with the form.
 const NODE_LISTING: &str = "name, weight, demand, tasks, children";
-const TREE_TOP_FIELDS: &[&str] = &["resources", "capacity", "tree", "about", "note"];
+/// The top-level fields of the tree form.
+pub const TREE_FIELDS: &[&str] = &["resources", "capacity", "tree", "about", "note"];
+
+/// An error on `field` when `depth` is beyond [`MAX_DEPTH`].
+pub(crate) fn check_depth(field: impl Into<String>, depth: usize) -> Result<(), SolverError> {
+    if depth <= MAX_DEPTH {
+        return Ok(());
+    }
+    Err(SolverError::invalid(
+        field,
+        format!("the tree is deeper than {MAX_DEPTH} levels"),
+    ))
+}
 
 /// A node as written in the tree form, before validation (names unique among siblings).
 ///
@@ -133,7 +145,7 @@ pub fn read_tree_form(
     value: &Value,
 ) -> Result<(Vec<String>, Vec<Rational>, NodeSpec), SolverError> {
     let obj = read_object("(top level)", value)?;
-    reject_unknown(obj, "", TREE_TOP_FIELDS, &TREE_TOP_FIELDS.join(", "))?;
+    reject_unknown(obj, "", TREE_FIELDS, &TREE_FIELDS.join(", "))?;
     let (resources, capacity) = read_resources(obj)?;
     let root = match obj.get("tree") {
         Some(v) => read_node(v, "tree", 0)?,
@@ -145,12 +157,7 @@ pub fn read_tree_form(
 /// Reads one node at path `at` (structure only; values are validated by
 /// [`InstanceBuilder::build`](crate::InstanceBuilder::build)).
 fn read_node(v: &Value, at: &str, depth: usize) -> Result<NodeSpec, SolverError> {
-    if depth > MAX_DEPTH {
-        return Err(SolverError::invalid(
-            at,
-            format!("the tree is deeper than {MAX_DEPTH} levels"),
-        ));
-    }
+    check_depth(at, depth)?;
     let obj = read_object(at, v)?;
     reject_unknown(obj, at, NODE_FIELDS, NODE_LISTING)?;
     let field = |f: &str| format!("{at}.{f}");

@@ -74,7 +74,7 @@ impl Engine {
     }
 
     pub(super) fn close(&mut self, v: usize, end: &Rational) {
-        let warmup = &self.p.warmup;
+        let warmup = &self.out.warmup;
         let st = &mut self.stat[v];
         let dt = end - &st.since;
         if dt.is_positive() {
@@ -95,7 +95,7 @@ impl Engine {
     pub(super) fn sample(&mut self, time: Rational) {
         let shares = self.stat.iter().map(|s| s.share.clone()).collect();
         let unmet_demand = self.stat.iter().map(|s| s.unmet).collect();
-        self.series.push(Sample {
+        self.out.series.push(Sample {
             time,
             shares,
             unmet_demand,
@@ -140,10 +140,10 @@ impl Engine {
             }
             st.short.set(short, t);
         }
-        if let Some(timeout) = self.p.preemption.clone() {
+        if let Some(timeout) = self.out.preemption.clone() {
             for (v, since) in due {
                 let at = &since + &timeout;
-                if at < self.p.horizon {
+                if at < self.out.horizon {
                     self.push(
                         at,
                         Kind::Check {
@@ -168,7 +168,7 @@ impl Engine {
     }
 
     pub(super) fn finish(mut self) -> Simulation {
-        let h = self.p.horizon.clone();
+        let h = self.out.horizon.clone();
         match &self.p.record {
             Record::Every(dt) => self.sample_before(&dt.clone(), &h),
             Record::Events if !self.sampled_zero => self.sample(Rational::ZERO),
@@ -179,7 +179,7 @@ impl Engine {
             self.stat[v].below.close(&h);
             self.stat[v].short.close(&h);
         }
-        let nodes = (0..self.n)
+        self.out.nodes = (0..self.n)
             .map(|v| {
                 let st = &self.stat[v];
                 NodeSummary {
@@ -190,25 +190,10 @@ impl Engine {
                     time_below_guarantee: st.below_total.clone(),
                     longest_below_guarantee: st.below.longest.clone(),
                     longest_below_by_a_task: st.short.longest.clone(),
-                    starved: st.short.longest > self.p.tolerance,
+                    starved: st.short.longest > self.out.starvation_tolerance,
                 }
             })
             .collect();
-        Simulation {
-            policy: self.p.policy,
-            machines: self.p.configured_machines,
-            preemption: self.p.preemption,
-            horizon: h,
-            warmup: self.p.warmup,
-            starvation_tolerance: self.p.tolerance,
-            seed: self.p.seed,
-            tie: self.p.tie,
-            started: self.started,
-            completed: self.completed,
-            preempted: self.preempted,
-            events: self.events,
-            nodes,
-            series: self.series,
-        }
+        self.out
     }
 }

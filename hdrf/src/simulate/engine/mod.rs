@@ -17,10 +17,10 @@ use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::Rational;
 
 use super::workload::{Duration, Scenario, Supply};
-use super::{Record, Sample, SimPolicy, Simulation};
+use super::{Record, Simulation};
 use crate::error::{Result, SolverError};
 use crate::policies::TreePolicy;
-use crate::tiebreak::{Candidate, TieBreaks};
+use crate::tiebreak::Candidate;
 use crate::Policy;
 use accounting::Stat;
 use queue::{Event, Kind, Pending, Task};
@@ -30,23 +30,19 @@ const NONE: usize = usize::MAX;
 /// Uniform durations with at most this many grid steps are drawn from a precomputed table.
 const GRID_TABLE: u64 = 4096;
 
+/// How the engine runs, besides what the result reports ([`Simulation`]'s parameters).
 pub(super) struct Params {
-    pub policy: SimPolicy,
-    /// The machines as configured (`None`: pooled), for the result.
-    pub configured_machines: Option<u64>,
+    /// The number of machines (1: pooled).
     pub machines: usize,
-    pub preemption: Option<Rational>,
     pub record: Record,
-    pub horizon: Rational,
-    pub warmup: Rational,
-    pub tolerance: Rational,
-    pub seed: u64,
-    pub tie: TieBreaks,
     pub max_events: u64,
 }
 
 pub(super) struct Engine {
     p: Params,
+    /// The result being built: the run's parameters, its counters and its time series
+    /// (`nodes` are filled in at the horizon).
+    out: Simulation,
     m: usize,
     n: usize,
     // Static.
@@ -94,14 +90,9 @@ pub(super) struct Engine {
     stat: Vec<Stat>,
     dirty: Vec<usize>,
     is_dirty: Vec<bool>,
-    series: Vec<Sample>,
     next_sample: Rational,
     sampled_zero: bool,
     checks: Vec<(usize, Rational)>,
-    started: u64,
-    completed: u64,
-    preempted: u64,
-    events: u64,
     // H-DRF scratch.
     eff: Vec<Rational>,
     // Tie-breaks.
@@ -147,13 +138,16 @@ fn production_fields(tree: &crate::Tree) -> Production {
     };
     let xg: Vec<Option<Vec<Rational>>> = tree
         .nodes()
-        .map(|v| (has_xg && v != tree.root()).then(|| over(tree.guarantee(v))))
+        .map(|v| (has_xg && v != tree.root()).then(|| over(tree.node(v).guarantee())))
         .collect();
-    let lim: Vec<Option<Vec<Rational>>> = tree.nodes().map(|v| tree.limit(v).map(over)).collect();
+    let lim: Vec<Option<Vec<Rational>>> = tree
+        .nodes()
+        .map(|v| tree.node(v).limit().map(over))
+        .collect();
     let has_lim = lim.iter().any(Option::is_some);
     let fifo_pool = tree
         .nodes()
-        .map(|v| tree.mode(v) == crate::Mode::Fifo)
+        .map(|v| tree.node(v).mode() == crate::Mode::Fifo)
         .collect();
     Production {
         has_xg,
@@ -201,89 +195,32 @@ fn duration_grids(durations: &[Option<Duration>]) -> Vec<Vec<Rational>> {
 }
 
 impl Engine {
-    pub(super) fn new(scenario: &Scenario, p: Params, initial: Vec<u64>) -> Self {
+    pub(super) fn new(scenario: &Scenario, p: Params, out: Simulation, initial: Vec<u64>) -> Self {
         let tree = &scenario.tree;
         let n = tree.len();
         let m = tree.num_resources();
-        let mut parent = vec![NONE; n];
-        let mut children = vec![Vec::new(); n];
-        let mut is_leaf = vec![false; n];
-        let rule = p.policy.static_policy().map(Policy::tree_policy);
-        let mut inv_norm = Vec::with_capacity(n);
-        let mut inv_g = Vec::with_capacity(n);
-        let mut g = Vec::with_capacity(n);
-        let mut a = vec![Rational::ZERO; n * m];
-        let mut demanded = vec![Vec::new(); n];
-        let mut cap = vec![u64::MAX; n];
-        let mut durations = vec![None; n];
-        let mut rng = Vec::with_capacity(n);
-        let mut master = SplitMix64::new(p.seed);
-        let mut position = vec![0usize; n];
-        let mut names = Vec::with_capacity(n);
-        let mut task_min: Vec<Option<Rational>> = vec![None; n];
-        for v in tree.nodes() {
-            let i = v.index();
-            let node = tree.node(v);
-            parent[i] = node.parent().map_or(NONE, |q| q.index());
-            children[i] = node.children().map(|c| c.index()).collect();
-            for (pos, c) in node.children().enumerate() {
-                position[c.index()] = pos;
-            }
-            names.push(node.name().to_string());
-            let norm = rule.map_or(node.weight(), |r| r.normaliser().of(node));
-            inv_norm.push(
-                norm.recip()
-                    .expect("weights and guaranteed shares are positive"),
-            );
-            inv_g.push(
-                node.guaranteed_share()
-                    .recip()
-                    .expect("guaranteed shares are positive"),
-            );
-            g.push(node.guaranteed_share().clone());
-            // One stream per node in pre-order, whatever the policy does with it.
-            rng.push(SplitMix64::new(master.next_u64()));
-            if let Some(d) = node.demand() {
-                is_leaf[i] = true;
-                for (j, (dj, rj)) in d.iter().zip(tree.capacity()).enumerate() {
-                    if !dj.is_zero() {
-                        a[i * m + j] = dj / rj;
-                        demanded[i].push(j);
-                    }
-                }
-                if let Some(t) = node.cap() {
-                    cap[i] = t.floor_u64().unwrap_or(u64::MAX);
-                }
-                let w = scenario.workload(v);
-                if w.has_work() {
-                    task_min[i] = a[i * m..(i + 1) * m].iter().max().cloned();
-                }
-                durations[i] = Some(w.duration.clone());
-            }
-        }
-        let size = subtree_sizes(&parent, &mut task_min);
-        let leaves = (0..n).filter(|&v| is_leaf[v]).collect();
-        let grids = duration_grids(&durations);
+        let rule = out.policy.static_policy().map(Policy::tree_policy);
+        let mut master = SplitMix64::new(out.seed);
         let k = p.machines;
         let per_machine = Rational::new(1, k as i128).expect("machines >= 1");
         let mut engine = Engine {
             m,
             n,
-            parent,
-            children,
-            is_leaf,
-            size,
-            leaves,
+            parent: vec![NONE; n],
+            children: vec![Vec::new(); n],
+            is_leaf: vec![false; n],
+            size: Vec::new(),
+            leaves: Vec::new(),
             rule,
-            inv_norm,
-            inv_g,
-            g,
-            a,
-            demanded,
-            cap,
-            durations,
-            grids,
-            rng,
+            inv_norm: Vec::with_capacity(n),
+            inv_g: Vec::with_capacity(n),
+            g: Vec::with_capacity(n),
+            a: vec![Rational::ZERO; n * m],
+            demanded: vec![Vec::new(); n],
+            cap: vec![u64::MAX; n],
+            durations: vec![None; n],
+            grids: Vec::new(),
+            rng: Vec::with_capacity(n),
             usage: vec![Rational::ZERO; n * m],
             dom: vec![Rational::ZERO; n],
             key: vec![Rational::ZERO; n],
@@ -304,24 +241,64 @@ impl Engine {
             stat: vec![Stat::default(); n],
             dirty: Vec::new(),
             is_dirty: vec![false; n],
-            series: Vec::new(),
             next_sample: Rational::ZERO,
             sampled_zero: false,
             checks: Vec::new(),
-            started: 0,
-            completed: 0,
-            preempted: 0,
-            events: 0,
             eff: vec![Rational::ZERO; n * m],
-            position,
-            names,
+            position: vec![0; n],
+            names: Vec::with_capacity(n),
             count: vec![0; n],
             last_served: vec![0; n],
-            task_min,
+            task_min: vec![None; n],
             prod: production_fields(tree),
             initial,
             p,
+            out,
         };
+        let e = &mut engine;
+        for v in tree.nodes() {
+            let i = v.index();
+            let node = tree.node(v);
+            e.parent[i] = node.parent().map_or(NONE, |q| q.index());
+            e.children[i] = node.children().map(|c| c.index()).collect();
+            for (pos, c) in node.children().enumerate() {
+                e.position[c.index()] = pos;
+            }
+            e.names.push(node.name().to_string());
+            let norm = rule.map_or(node.weight(), |r| r.normaliser().of(node));
+            e.inv_norm.push(
+                norm.recip()
+                    .expect("weights and guaranteed shares are positive"),
+            );
+            e.inv_g.push(
+                node.guaranteed_share()
+                    .recip()
+                    .expect("guaranteed shares are positive"),
+            );
+            e.g.push(node.guaranteed_share().clone());
+            // One stream per node in pre-order, whatever the policy does with it.
+            e.rng.push(SplitMix64::new(master.next_u64()));
+            if let Some(d) = node.demand() {
+                e.is_leaf[i] = true;
+                for (j, (dj, rj)) in d.iter().zip(tree.capacity()).enumerate() {
+                    if !dj.is_zero() {
+                        e.a[i * m + j] = dj / rj;
+                        e.demanded[i].push(j);
+                    }
+                }
+                if let Some(t) = node.cap() {
+                    e.cap[i] = t.floor_u64().unwrap_or(u64::MAX);
+                }
+                let w = scenario.workload(v);
+                if w.has_work() {
+                    e.task_min[i] = e.a[i * m..(i + 1) * m].iter().max().cloned();
+                }
+                e.durations[i] = Some(w.duration.clone());
+            }
+        }
+        e.size = subtree_sizes(&e.parent, &mut e.task_min);
+        e.leaves = (0..n).filter(|&v| e.is_leaf[v]).collect();
+        e.grids = duration_grids(&e.durations);
         // In pre-order, so that the events' sequence numbers follow the tree.
         for v in tree.nodes().filter(|&v| tree.node(v).demand().is_some()) {
             engine.schedule_supply(&scenario.workload(v).supply, v.index() as u32);
@@ -389,7 +366,7 @@ impl Engine {
     /// [`SolverError::Invalid`] on `max_events` when the run would handle more events than
     /// the budget before the horizon.
     pub(super) fn run(mut self) -> Result<Simulation> {
-        let horizon = self.p.horizon.clone();
+        let horizon = self.out.horizon.clone();
         self.place_initial()?;
         loop {
             let t = match self.heap.peek() {
@@ -397,23 +374,23 @@ impl Engine {
                 _ => break,
             };
             while self.heap.peek().is_some_and(|e| e.time == t) {
-                if self.events >= self.p.max_events {
+                if self.out.events >= self.p.max_events {
                     return Err(SolverError::invalid(
                         "max_events",
                         format!(
                             "the run needs more than {} events before the horizon {} (it had reached time {t}); raise the budget, shorten the horizon or lengthen the tasks",
-                            self.p.max_events, self.p.horizon
+                            self.p.max_events, self.out.horizon
                         ),
                     ));
                 }
                 let e = self.heap.pop().expect("peeked");
-                self.events += 1;
+                self.out.events += 1;
                 match e.kind {
                     Kind::Complete { task, r#gen } => {
                         let slot = &self.tasks[task as usize];
                         if slot.alive && slot.r#gen == r#gen {
                             self.release(task as usize, false);
-                            self.completed += 1;
+                            self.out.completed += 1;
                         }
                     }
                     Kind::Arrive { leaf, count } => {
@@ -443,7 +420,7 @@ impl Engine {
             std::cmp::Ordering::Less => true,
             std::cmp::Ordering::Greater => false,
             std::cmp::Ordering::Equal => self
-                .p
+                .out
                 .tie
                 .prefers(&self.candidate(c), &self.candidate(best)),
         }
@@ -615,7 +592,7 @@ impl Engine {
         }
         self.update(leaf, 1);
         // Tie-break state: every ancestor was served too (Mesos counts each ancestor).
-        let stamp = self.started + 1;
+        let stamp = self.out.started + 1;
         let mut v = leaf;
         while v != NONE {
             self.count[v] += 1;
@@ -656,7 +633,7 @@ impl Engine {
         self.leaf_tasks[leaf].push(id);
         let r#gen = self.tasks[id as usize].r#gen;
         self.push(now + duration, Kind::Complete { task: id, r#gen });
-        self.started += 1;
+        self.out.started += 1;
     }
 
     /// Frees task `id` (finished, or preempted: back to its leaf's pending work).

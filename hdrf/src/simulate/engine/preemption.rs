@@ -33,7 +33,7 @@ impl Engine {
     pub(super) fn preempt(&mut self, now: &Rational) {
         let mut checks = std::mem::take(&mut self.checks);
         checks.sort_by_key(|c| c.0);
-        let Some(timeout) = self.p.preemption.clone() else {
+        let Some(timeout) = self.out.preemption.clone() else {
             return;
         };
         let mut any = false;
@@ -47,7 +47,7 @@ impl Engine {
                 };
                 let Some((machine, victims)) = self.plan(leaf, v) else {
                     let again = now + &timeout;
-                    if again < self.p.horizon {
+                    if again < self.out.horizon {
                         self.push(
                             again,
                             Kind::Check {
@@ -60,7 +60,7 @@ impl Engine {
                 };
                 for id in victims {
                     self.release(id as usize, true);
-                    self.preempted += 1;
+                    self.out.preempted += 1;
                 }
                 self.start(leaf, machine, now, None);
                 any = true;
