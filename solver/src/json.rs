@@ -221,6 +221,12 @@ pub const MAX_JSON_DEPTH: usize = 256;
 /// # Complexity
 /// Linear in the text; recursion depth at most [`MAX_JSON_DEPTH`].
 pub fn parse_strict(text: &str) -> Result<Value, SolverError> {
+    parse_strict_at(text, 0)
+}
+
+/// [`parse_strict`] of a value that stands `depth` levels deep in a document (its arrays and
+/// objects count from there towards [`MAX_JSON_DEPTH`]).
+pub(crate) fn parse_strict_at(text: &str, depth: usize) -> Result<Value, SolverError> {
     use serde::de::DeserializeSeed;
     let fault = std::cell::RefCell::new(None);
     let mut de = serde_json::Deserializer::from_str(text);
@@ -228,7 +234,7 @@ pub fn parse_strict(text: &str) -> Result<Value, SolverError> {
     de.disable_recursion_limit();
     let seed = strict::Seed {
         at: &strict::At::Root,
-        depth: 0,
+        depth,
         fault: &fault,
     };
     let result = seed.deserialize(&mut de).and_then(|v| de.end().map(|()| v));

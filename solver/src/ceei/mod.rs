@@ -171,7 +171,7 @@ mod newton;
 
 use std::fmt;
 
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 
 use crate::algebraic::{Limits, RealAlgebraic};
 use crate::{Allocation, Instance, Mechanism, Rational, SolverError};
@@ -325,14 +325,6 @@ impl CeeiOutcome {
     /// assert!(json["tasks"]["c"].as_str().unwrap().starts_with("0.211324865"));
     /// ```
     pub fn to_json(&self, inst: &Instance) -> Value {
-        let mut o = Map::new();
-        o.insert("mechanism".into(), Value::from("ceei"));
-        o.insert("certified".into(), Value::Bool(self.certified));
-        o.insert("exact".into(), Value::Bool(self.certified));
-        o.insert("status".into(), Value::from(self.status.as_str()));
-        o.insert("iterations".into(), Value::from(self.iterations));
-        o.insert("relative_gap".into(), json_float(self.relative_gap));
-        o.insert("objective".into(), json_float(self.objective));
         let values = |exact: &Option<Vec<Rational>>, float: &[f64]| -> Vec<Value> {
             match exact {
                 Some(v) if self.certified => {
@@ -353,14 +345,18 @@ impl CeeiOutcome {
             .cloned()
             .zip(values(&self.prices_exact, &self.prices))
             .collect();
-        o.insert("tasks".into(), Value::Object(tasks));
-        o.insert("prices".into(), Value::Object(prices));
-        Value::Object(o)
+        json!({
+            "mechanism": "ceei",
+            "certified": self.certified,
+            "exact": self.certified,
+            "status": self.status.as_str(),
+            "iterations": self.iterations,
+            "relative_gap": self.relative_gap,
+            "objective": self.objective,
+            "tasks": tasks,
+            "prices": prices,
+        })
     }
-}
-
-fn json_float(v: f64) -> Value {
-    serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number)
 }
 
 impl Ceei {

@@ -21,12 +21,12 @@ pub struct SiWitness {
 impl SiWitness {
     /// `{"user", "tasks", "equal_split": {resource: amount}, "equal_split_utility"}`.
     pub fn to_json(&self, instance: &Instance) -> Value {
-        object(vec![
-            ("user", Value::String(user_name(instance, self.user))),
-            ("tasks", figure(self.exact.as_ref(), "tasks", &self.tasks)),
-            ("equal_split", by_resource(instance, &self.split)),
-            ("equal_split_utility", exact(&self.split_utility)),
-        ])
+        json!({
+            "user": user_name(instance, self.user),
+            "tasks": figure(self.exact.as_ref(), "tasks", &self.tasks),
+            "equal_split": by_resource(instance, &self.split),
+            "equal_split_utility": self.split_utility,
+        })
     }
 }
 
