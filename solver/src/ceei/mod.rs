@@ -169,8 +169,6 @@ mod clarabel;
 pub mod exact;
 mod newton;
 
-use std::fmt;
-
 use serde_json::{json, Map, Value};
 
 use crate::algebraic::{Limits, RealAlgebraic};
@@ -188,7 +186,8 @@ use newton::Problem;
 const UNIT: f64 = f64::EPSILON / 2.0;
 
 /// How a numeric solve ended (a value, not an error, in the style of Clarabel.rs).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, strum::IntoStaticStr, strum::Display)]
+#[strum(serialize_all = "snake_case")]
 #[non_exhaustive]
 pub enum SolveStatus {
     /// Converged to the requested tolerance.
@@ -210,18 +209,7 @@ impl SolveStatus {
     /// The status as a `snake_case` string: `solved`, `almost_solved`, `max_iterations`,
     /// `numerical_error`.
     pub fn as_str(&self) -> &'static str {
-        match self {
-            SolveStatus::Solved => "solved",
-            SolveStatus::AlmostSolved => "almost_solved",
-            SolveStatus::MaxIterations => "max_iterations",
-            SolveStatus::NumericalError => "numerical_error",
-        }
-    }
-}
-
-impl fmt::Display for SolveStatus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+        self.into()
     }
 }
 

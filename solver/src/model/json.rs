@@ -323,10 +323,7 @@ fn read_pools(v: &Value) -> Result<(Vec<Pool>, HashMap<String, usize>), SolverEr
             None => return Err(SolverError::invalid(at("name"), "missing")),
             Some(v) => read_string(&at("name"), v)?,
         };
-        let weight = match obj.get("weight") {
-            Some(w) => quick_number(w).map_or_else(|| read_number(&at("weight"), w), Ok)?,
-            None => Rational::ONE,
-        };
+        let weight = read_optional(obj, "weight", at, read_number)?.unwrap_or(Rational::ONE);
         let parent = read_pool_path(
             &at("parent"),
             obj.get("parent"),

@@ -225,7 +225,8 @@ fn unknown_property(text: &str) -> SolverError {
 }
 
 /// Why a property fails, one variant per kind of failure; re-checkable by hand.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, strum::IntoStaticStr)]
+#[strum(serialize_all = "kebab-case")]
 pub enum Witness {
     /// The allocation is not feasible (any allocation property).
     Infeasible(InfeasibleWitness),
@@ -255,19 +256,7 @@ pub enum Witness {
 impl Witness {
     /// The kind: `infeasible, si, ef, po, max-min, bbf, sp, gsp, pm, rm, sg`.
     pub fn kind(&self) -> &'static str {
-        match self {
-            Witness::Infeasible(_) => "infeasible",
-            Witness::Si(_) => "si",
-            Witness::Ef(_) => "ef",
-            Witness::Po(_) => "po",
-            Witness::MaxMin(_) => "max-min",
-            Witness::Bbf(_) => "bbf",
-            Witness::Sp(_) => "sp",
-            Witness::Gsp(_) => "gsp",
-            Witness::Pm(_) => "pm",
-            Witness::Rm(_) => "rm",
-            Witness::Sg(_) => "sg",
-        }
+        self.into()
     }
 
     /// The JSON form: `{"kind": ..., ...}` with user and resource names and exact numbers.

@@ -35,6 +35,7 @@ use super::{
     by_resource, by_user, check_tasks, figure, resource_name, truth_gauge, user_name, user_names,
     ExactFigures, Property, Verdict, Witness,
 };
+use crate::exact_sum::balanced_sum;
 use crate::{Allocation, ExactSum, Instance, Rational, SolverError, User};
 
 // One file per property. Each starts with `use super::*`: the imports above and the shared

@@ -42,13 +42,7 @@ impl SiWitness {
 /// ```
 pub fn weight_totals(instance: &Instance) -> Vec<Rational> {
     (0..instance.num_resources())
-        .map(|j| {
-            let mut s = ExactSum::new();
-            for u in instance.users() {
-                s.add(u.weight_on(j));
-            }
-            s.value()
-        })
+        .map(|j| balanced_sum(instance.users().iter().map(|u| u.weight_on(j).clone())))
         .collect()
 }
 
