@@ -18,24 +18,17 @@ pub enum Sign {
 /// `field` and the entry at fault.
 pub fn check_vector(field: &str, v: &[Rational], m: usize, sign: Sign) -> Result<(), SolverError> {
     check_length(field, v, m)?;
-    for (j, x) in v.iter().enumerate() {
-        match sign {
-            Sign::NonNegative if x.is_negative() => {
-                return Err(SolverError::invalid(
-                    format!("{field}[{j}]"),
-                    format!("must not be negative, found {x}"),
-                ))
-            }
-            Sign::Positive if !x.is_positive() => {
-                return Err(SolverError::invalid(
-                    format!("{field}[{j}]"),
-                    format!("must be positive, found {x}"),
-                ))
-            }
-            _ => {}
-        }
+    let (wrong, rule): (fn(&Rational) -> bool, _) = match sign {
+        Sign::NonNegative => (Rational::is_negative, "must not be negative"),
+        Sign::Positive => (|x| !x.is_positive(), "must be positive"),
+    };
+    match v.iter().position(wrong) {
+        Some(j) => Err(SolverError::invalid(
+            format!("{field}[{j}]"),
+            format!("{rule}, found {}", v[j]),
+        )),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// Checks a vector's length: `m`, one per resource, naming `field`.

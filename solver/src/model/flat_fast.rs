@@ -90,16 +90,11 @@ struct FlatUser {
 
 /// The user read at position `i` in the list (`u{i+1}` when it has no name).
 fn to_user(u: FlatUser, i: usize) -> User {
+    let name = u.name.unwrap_or_else(|| format!("u{}", i + 1));
     User {
-        name: u.name.unwrap_or_else(|| format!("u{}", i + 1)),
-        demand: u.demand.into_iter().map(|x| x.0).collect(),
         weight: u.weight.map_or(Rational::ONE, |w| w.0),
-        resource_weights: None,
         cap: u.tasks.map(|t| t.0),
-        pool: None,
-        guarantee: None,
-        limit: None,
-        usage: None,
+        ..User::new(name, u.demand.into_iter().map(|x| x.0))
     }
 }
 
@@ -287,16 +282,11 @@ fn read_plain_user(text: &str, index: usize, per_user: usize) -> Option<User> {
     if c.at != c.bytes.len() {
         return None;
     }
+    let name = name.unwrap_or_else(|| format!("u{}", index + 1));
     Some(User {
-        name: name.unwrap_or_else(|| format!("u{}", index + 1)),
-        demand: demand?,
         weight: weight.unwrap_or(Rational::ONE),
-        resource_weights: None,
         cap,
-        pool: None,
-        guarantee: None,
-        limit: None,
-        usage: None,
+        ..User::new(name, demand?)
     })
 }
 
