@@ -179,11 +179,6 @@ fn read_list<T>(
     list.iter().enumerate().map(|(j, x)| entry(j, x)).collect()
 }
 
-/// A list of exact strings `"p/q"`.
-pub fn exact_list(v: &[Rational]) -> Value {
-    Value::Array(v.iter().map(|x| Value::String(x.to_string())).collect())
-}
-
 /// The deepest nesting of arrays and objects [`parse_strict`] reads. A tree of
 /// `leontief_hdrf::tree::MAX_DEPTH` (64) levels nests about 130 deep (an object and a
 /// `children` list per level), well inside; anything deeper is refused with this number
