@@ -356,11 +356,8 @@ impl Verdict {
     pub fn fails(witness: Witness, note: impl Into<String>) -> Self {
         Verdict {
             holds: false,
-            applicable: true,
             witness: Some(witness),
-            note: note.into(),
-            tolerance: None,
-            within_tolerance: false,
+            ..Verdict::holds(note)
         }
     }
 
@@ -374,12 +371,8 @@ impl Verdict {
     /// ```
     pub fn not_applicable(note: impl Into<String>) -> Self {
         Verdict {
-            holds: true,
             applicable: false,
-            witness: None,
-            note: note.into(),
-            tolerance: None,
-            within_tolerance: false,
+            ..Verdict::holds(note)
         }
     }
 
