@@ -143,23 +143,23 @@ pub fn read_numbers(field: &str, v: &Value) -> Result<Vec<Rational>, SolverError
     // The field path of an entry is written only when the entry is wrong (a million-user
     // file has millions of entries).
     read_list(field, v, "numbers", |j, x| {
-        match x {
-            Value::Number(_) | Value::String(_) => Rational::from_json(x).ok(),
-            _ => None,
-        }
-        .map_or_else(|| read_number(&format!("{field}[{j}]"), x), Ok)
+        quick_number(x).map_or_else(|| read_number(&format!("{field}[{j}]"), x), Ok)
     })
+}
+
+/// A well-formed number, or `None` (then the caller reads it again with its field path for
+/// the error).
+pub(crate) fn quick_number(x: &Value) -> Option<Rational> {
+    match x {
+        Value::Number(_) | Value::String(_) => Rational::from_json(x).ok(),
+        _ => None,
+    }
 }
 
 /// Reads a list of strings at `field`.
 pub fn read_names(field: &str, v: &Value) -> Result<Vec<String>, SolverError> {
     read_list(field, v, "names", |j, x| {
-        x.as_str().map(str::to_string).ok_or_else(|| {
-            SolverError::invalid(
-                format!("{field}[{j}]"),
-                format!("expected a string, found {}", kind(x)),
-            )
-        })
+        read_string(&format!("{field}[{j}]"), x)
     })
 }
 

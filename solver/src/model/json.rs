@@ -8,8 +8,8 @@ use serde_json::{json, Map, Value};
 use super::path_of;
 use crate::hierarchy::read_tree_form;
 use crate::json::{
-    kind, read_number, read_numbers, read_object, read_optional, read_resources, read_string,
-    reject_unknown,
+    kind, quick_number, read_number, read_numbers, read_object, read_optional, read_resources,
+    read_string, reject_unknown,
 };
 use crate::{Guarantee, Instance, Mode, Pool, Rational, Rules, SolverError, User};
 
@@ -320,15 +320,6 @@ fn read_pools(v: &Value) -> Result<(Vec<Pool>, HashMap<String, usize>), SolverEr
         });
     }
     Ok((pools, by_path))
-}
-
-/// A well-formed number, or `None` (then the caller reads it again with its field path for
-/// the error).
-fn quick_number(x: &Value) -> Option<Rational> {
-    match x {
-        Value::Number(_) | Value::String(_) => Rational::from_json(x).ok(),
-        _ => None,
-    }
 }
 
 fn read_user(
