@@ -26,7 +26,7 @@
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 
 use crate::{Allocation, Instance, Mechanism, Rational, SolverError};
 
@@ -261,7 +261,6 @@ impl DiscreteOutcome {
                 .get(i)
                 .map_or_else(|| format!("#{i}"), |u| u.name.clone())
         };
-        let exact = |x: &Rational| Value::String(x.to_string());
         let steps = self.trace.as_deref().unwrap_or_default();
         let list = steps
             .iter()
@@ -275,21 +274,18 @@ impl DiscreteOutcome {
                     .zip(&step.dominant_shares)
                     .enumerate()
                 {
-                    shares.insert(name(i), Value::Array(row.iter().map(exact).collect()));
-                    dominant.insert(name(i), exact(d));
+                    shares.insert(name(i), json!(row));
+                    dominant.insert(name(i), json!(d));
                 }
-                let mut o = Map::new();
-                o.insert("step".into(), Value::from(s + 1));
-                o.insert("user".into(), Value::String(name(step.user)));
-                o.insert("launched".into(), Value::Bool(step.launched));
-                o.insert("machine".into(), Value::from(step.machine));
-                o.insert("shares".into(), Value::Object(shares));
-                o.insert("dominant_shares".into(), Value::Object(dominant));
-                o.insert(
-                    "allocated".into(),
-                    Value::Array(step.allocated.iter().map(exact).collect()),
-                );
-                Value::Object(o)
+                json!({
+                    "step": s + 1,
+                    "user": name(step.user),
+                    "launched": step.launched,
+                    "machine": step.machine,
+                    "shares": shares,
+                    "dominant_shares": dominant,
+                    "allocated": step.allocated,
+                })
             })
             .collect();
         Value::Array(list)

@@ -18,24 +18,17 @@ pub enum Sign {
 /// `field` and the entry at fault.
 pub fn check_vector(field: &str, v: &[Rational], m: usize, sign: Sign) -> Result<(), SolverError> {
     check_length(field, v, m)?;
-    for (j, x) in v.iter().enumerate() {
-        match sign {
-            Sign::NonNegative if x.is_negative() => {
-                return Err(SolverError::invalid(
-                    format!("{field}[{j}]"),
-                    format!("must not be negative, found {x}"),
-                ))
-            }
-            Sign::Positive if !x.is_positive() => {
-                return Err(SolverError::invalid(
-                    format!("{field}[{j}]"),
-                    format!("must be positive, found {x}"),
-                ))
-            }
-            _ => {}
-        }
+    let (wrong, rule): (fn(&Rational) -> bool, _) = match sign {
+        Sign::NonNegative => (Rational::is_negative, "must not be negative"),
+        Sign::Positive => (|x| !x.is_positive(), "must be positive"),
+    };
+    match v.iter().position(wrong) {
+        Some(j) => Err(SolverError::invalid(
+            format!("{field}[{j}]"),
+            format!("{rule}, found {}", v[j]),
+        )),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// Checks a vector's length: `m`, one per resource, naming `field`.
@@ -150,23 +143,23 @@ pub fn read_numbers(field: &str, v: &Value) -> Result<Vec<Rational>, SolverError
     // The field path of an entry is written only when the entry is wrong (a million-user
     // file has millions of entries).
     read_list(field, v, "numbers", |j, x| {
-        match x {
-            Value::Number(_) | Value::String(_) => Rational::from_json(x).ok(),
-            _ => None,
-        }
-        .map_or_else(|| read_number(&format!("{field}[{j}]"), x), Ok)
+        quick_number(x).map_or_else(|| read_number(&format!("{field}[{j}]"), x), Ok)
     })
+}
+
+/// A well-formed number, or `None` (then the caller reads it again with its field path for
+/// the error).
+pub(crate) fn quick_number(x: &Value) -> Option<Rational> {
+    match x {
+        Value::Number(_) | Value::String(_) => Rational::from_json(x).ok(),
+        _ => None,
+    }
 }
 
 /// Reads a list of strings at `field`.
 pub fn read_names(field: &str, v: &Value) -> Result<Vec<String>, SolverError> {
     read_list(field, v, "names", |j, x| {
-        x.as_str().map(str::to_string).ok_or_else(|| {
-            SolverError::invalid(
-                format!("{field}[{j}]"),
-                format!("expected a string, found {}", kind(x)),
-            )
-        })
+        read_string(&format!("{field}[{j}]"), x)
     })
 }
 
@@ -184,11 +177,6 @@ fn read_list<T>(
         )
     })?;
     list.iter().enumerate().map(|(j, x)| entry(j, x)).collect()
-}
-
-/// A list of exact strings `"p/q"`.
-pub fn exact_list(v: &[Rational]) -> Value {
-    Value::Array(v.iter().map(|x| Value::String(x.to_string())).collect())
 }
 
 /// The deepest nesting of arrays and objects [`parse_strict`] reads. A tree of
@@ -221,6 +209,12 @@ pub const MAX_JSON_DEPTH: usize = 256;
 /// # Complexity
 /// Linear in the text; recursion depth at most [`MAX_JSON_DEPTH`].
 pub fn parse_strict(text: &str) -> Result<Value, SolverError> {
+    parse_strict_at(text, 0)
+}
+
+/// [`parse_strict`] of a value that stands `depth` levels deep in a document (its arrays and
+/// objects count from there towards [`MAX_JSON_DEPTH`]).
+pub(crate) fn parse_strict_at(text: &str, depth: usize) -> Result<Value, SolverError> {
     use serde::de::DeserializeSeed;
     let fault = std::cell::RefCell::new(None);
     let mut de = serde_json::Deserializer::from_str(text);
@@ -228,7 +222,7 @@ pub fn parse_strict(text: &str) -> Result<Value, SolverError> {
     de.disable_recursion_limit();
     let seed = strict::Seed {
         at: &strict::At::Root,
-        depth: 0,
+        depth,
         fault: &fault,
     };
     let result = seed.deserialize(&mut de).and_then(|v| de.end().map(|()| v));

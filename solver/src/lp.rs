@@ -346,39 +346,27 @@ impl LexMaxMin {
         }
     }
 
-    /// The same with another backend.
-    pub fn with_backend(self, backend: LpBackend) -> Self {
-        LexMaxMin { backend, ..self }
-    }
-
-    /// The same with another cap handling.
-    pub fn with_caps(self, caps: CapHandling) -> Self {
-        LexMaxMin { caps, ..self }
-    }
-
-    /// The same with another LP form.
-    pub fn with_form(self, form: LpForm) -> Self {
-        LexMaxMin { form, ..self }
-    }
-
-    /// The same with another candidate tolerance. `0` keeps only rows the float solution
-    /// calls exactly tight, which makes the exact fallback frequent (useful to test it).
-    ///
-    /// # Example
-    /// ```
-    /// use leontief_solver::lp::LexMaxMin;
-    /// use leontief_solver::{Instance, Rational, User};
-    /// let third: Rational = "1/3".parse().unwrap();
-    /// let seventh: Rational = "1/7".parse().unwrap();
-    /// let inst = Instance::new(vec![third], vec![User::new("A", [seventh])]).unwrap();
-    /// let out = LexMaxMin::drf().with_tolerance(0.0).solve(&inst).unwrap();
-    /// assert_eq!(out.tasks[0].to_string(), "7/3");
-    /// ```
-    pub fn with_tolerance(self, candidate_tolerance: f64) -> Self {
-        LexMaxMin {
-            candidate_tolerance,
-            ..self
-        }
+    crate::setters! {
+        /// The same with another backend.
+        with_backend(backend: LpBackend) => backend = backend;
+        /// The same with another cap handling.
+        with_caps(caps: CapHandling) => caps = caps;
+        /// The same with another LP form.
+        with_form(form: LpForm) => form = form;
+        /// The same with another candidate tolerance. `0` keeps only rows the float solution
+        /// calls exactly tight, which makes the exact fallback frequent (useful to test it).
+        ///
+        /// # Example
+        /// ```
+        /// use leontief_solver::lp::LexMaxMin;
+        /// use leontief_solver::{Instance, Rational, User};
+        /// let third: Rational = "1/3".parse().unwrap();
+        /// let seventh: Rational = "1/7".parse().unwrap();
+        /// let inst = Instance::new(vec![third], vec![User::new("A", [seventh])]).unwrap();
+        /// let out = LexMaxMin::drf().with_tolerance(0.0).solve(&inst).unwrap();
+        /// assert_eq!(out.tasks[0].to_string(), "7/3");
+        /// ```
+        with_tolerance(candidate_tolerance: f64) => candidate_tolerance = candidate_tolerance;
     }
 
     /// Solves the LP sequence and recovers the exact allocation.

@@ -5,7 +5,8 @@
 //! Kept apart from the floating-point solver because everything here decides exactness:
 //! candidates come from floats, but only the exact check in [`Rational`] can accept one.
 
-use crate::{ExactSum, Instance, Rational};
+use crate::exact_sum::balanced_sum;
+use crate::{Instance, Rational};
 
 use super::newton::{Neumaier, Point, Problem};
 use super::UNIT;
@@ -167,50 +168,32 @@ pub fn certify(
     Ok(())
 }
 
-/// `Σ_i x_i d_ij` exactly, by pairwise summation: with many distinct denominators (tasks
-/// `w_i / t_i`) the operands grow evenly, where a running sum would redo ever larger gcds.
+/// `Σ_i x_i d_ij` exactly, by a balanced summation ([`balanced_sum`]): with many distinct
+/// denominators (tasks `w_i / t_i`) the operands grow evenly, where a running sum would redo
+/// ever larger gcds.
 fn exact_usage(inst: &Instance, tasks: &[Rational]) -> Vec<Rational> {
     (0..inst.num_resources())
         .map(|j| {
-            let terms: Vec<Rational> = inst
-                .users()
-                .iter()
-                .zip(tasks)
-                .filter(|(u, x)| !u.demand[j].is_zero() && !x.is_zero())
-                .map(|(u, x)| &u.demand[j] * x)
-                .collect();
-            pairwise_sum(terms)
+            balanced_sum(
+                inst.users()
+                    .iter()
+                    .zip(tasks)
+                    .filter(|(u, x)| !u.demand[j].is_zero() && !x.is_zero())
+                    .map(|(u, x)| &u.demand[j] * x),
+            )
         })
         .collect()
 }
 
-fn pairwise_sum(mut terms: Vec<Rational>) -> Rational {
-    if terms.is_empty() {
-        return Rational::ZERO;
-    }
-    while terms.len() > 1 {
-        let mut next = Vec::with_capacity(terms.len().div_ceil(2));
-        let mut it = terms.into_iter();
-        while let Some(a) = it.next() {
-            next.push(match it.next() {
-                Some(b) => a + b,
-                None => a,
-            });
-        }
-        terms = next;
-    }
-    terms.pop().unwrap_or(Rational::ZERO)
-}
-
 /// `p · d` exactly.
 fn task_cost(demand: &[Rational], prices: &[Rational]) -> Rational {
-    let mut s = ExactSum::new();
-    for (d, p) in demand.iter().zip(prices) {
-        if !d.is_zero() && !p.is_zero() {
-            s.add(&(d * p));
-        }
-    }
-    s.value()
+    balanced_sum(
+        demand
+            .iter()
+            .zip(prices)
+            .filter(|(d, p)| !d.is_zero() && !p.is_zero())
+            .map(|(d, p)| d * p),
+    )
 }
 
 /// Each user's exact best response to `prices`: `min(T_i, w_i / (p · d_i))`; `None` when an

@@ -169,9 +169,7 @@ mod clarabel;
 pub mod exact;
 mod newton;
 
-use std::fmt;
-
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 
 use crate::algebraic::{Limits, RealAlgebraic};
 use crate::{Allocation, Instance, Mechanism, Rational, SolverError};
@@ -188,7 +186,8 @@ use newton::Problem;
 const UNIT: f64 = f64::EPSILON / 2.0;
 
 /// How a numeric solve ended (a value, not an error, in the style of Clarabel.rs).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, strum::IntoStaticStr, strum::Display)]
+#[strum(serialize_all = "snake_case")]
 #[non_exhaustive]
 pub enum SolveStatus {
     /// Converged to the requested tolerance.
@@ -210,18 +209,7 @@ impl SolveStatus {
     /// The status as a `snake_case` string: `solved`, `almost_solved`, `max_iterations`,
     /// `numerical_error`.
     pub fn as_str(&self) -> &'static str {
-        match self {
-            SolveStatus::Solved => "solved",
-            SolveStatus::AlmostSolved => "almost_solved",
-            SolveStatus::MaxIterations => "max_iterations",
-            SolveStatus::NumericalError => "numerical_error",
-        }
-    }
-}
-
-impl fmt::Display for SolveStatus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+        self.into()
     }
 }
 
@@ -325,14 +313,6 @@ impl CeeiOutcome {
     /// assert!(json["tasks"]["c"].as_str().unwrap().starts_with("0.211324865"));
     /// ```
     pub fn to_json(&self, inst: &Instance) -> Value {
-        let mut o = Map::new();
-        o.insert("mechanism".into(), Value::from("ceei"));
-        o.insert("certified".into(), Value::Bool(self.certified));
-        o.insert("exact".into(), Value::Bool(self.certified));
-        o.insert("status".into(), Value::from(self.status.as_str()));
-        o.insert("iterations".into(), Value::from(self.iterations));
-        o.insert("relative_gap".into(), json_float(self.relative_gap));
-        o.insert("objective".into(), json_float(self.objective));
         let values = |exact: &Option<Vec<Rational>>, float: &[f64]| -> Vec<Value> {
             match exact {
                 Some(v) if self.certified => {
@@ -353,14 +333,18 @@ impl CeeiOutcome {
             .cloned()
             .zip(values(&self.prices_exact, &self.prices))
             .collect();
-        o.insert("tasks".into(), Value::Object(tasks));
-        o.insert("prices".into(), Value::Object(prices));
-        Value::Object(o)
+        json!({
+            "mechanism": "ceei",
+            "certified": self.certified,
+            "exact": self.certified,
+            "status": self.status.as_str(),
+            "iterations": self.iterations,
+            "relative_gap": self.relative_gap,
+            "objective": self.objective,
+            "tasks": tasks,
+            "prices": prices,
+        })
     }
-}
-
-fn json_float(v: f64) -> Value {
-    serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number)
 }
 
 impl Ceei {

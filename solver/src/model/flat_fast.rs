@@ -1,21 +1,25 @@
-//! A fast reader for the common flat form (no pools, no per-resource weights, string
-//! names): typed deserialization straight into the instance's numbers, without the
-//! intermediate JSON tree that [`crate::json::parse_strict`] builds (one map per user and one
-//! string per number). A million-user file spends most of its reading time building and
-//! dropping that tree. In a large file, users of the plain shape (an unescaped name,
-//! integer demands, weight and cap) are read by hand, straight into the users' numbers, and
-//! the others by serde (`read_plain_user`).
+//! A fast reader for the common flat form (no pools, no tree): the instance's numbers read
+//! without the intermediate JSON tree that [`crate::json::parse_strict`] builds for the whole
+//! document (one map per user and one string per number). A million-user file spends most
+//! of its reading time building and dropping that tree.
 //!
-//! It accepts a subset of what the strict reader accepts and gives the same instance on it;
-//! anything else — a duplicate key, an unknown field, a `null` where a number belongs, a
-//! malformed number, an invalid instance — makes it return `None`, and the caller reads the
-//! text again with the strict reader, which names the field at fault.
+//! A structural scan cuts the document into its top-level members and the users list into
+//! its users. The members but the users are read by the strict reader itself, on their own
+//! text. Users of the plain shape (an unescaped name, integer demands, weight and cap) are
+//! read by hand, straight into the users' numbers (`read_plain_user`), and the others by
+//! serde ([`FlatUser`]). It accepts a subset of what the strict reader accepts and gives
+//! the same instance on it; anything else — an escaped or repeated key, an unknown field,
+//! pools or a tree, a `null` where a number belongs, a malformed number, an invalid
+//! instance — makes it return `None`, and the caller reads the text again with the strict
+//! reader, which names the field at fault.
 
 use std::fmt;
 
-use serde::de::{self, Deserializer, IgnoredAny, MapAccess, Visitor};
+use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
+use serde_json::Map;
 
+use crate::json::{parse_strict_at, read_resources};
 use crate::{Instance, Rational, User};
 
 /// How `serde_json` (with `arbitrary_precision`) hands a number to a visitor.
@@ -84,89 +88,35 @@ struct FlatUser {
     tasks: Option<Num>,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct FlatDoc {
-    #[serde(default, deserialize_with = "present")]
-    resources: Option<Vec<String>>,
-    capacity: Vec<Num>,
-    users: Vec<FlatUser>,
-    #[serde(default)]
-    #[allow(dead_code)]
-    about: Option<IgnoredAny>,
-    #[serde(default)]
-    #[allow(dead_code)]
-    note: Option<IgnoredAny>,
+/// The user read at position `i` in the list (`u{i+1}` when it has no name).
+fn to_user(u: FlatUser, i: usize) -> User {
+    let name = u.name.unwrap_or_else(|| format!("u{}", i + 1));
+    User {
+        weight: u.weight.map_or(Rational::ONE, |w| w.0),
+        cap: u.tasks.map(|t| t.0),
+        ..User::new(name, u.demand.into_iter().map(|x| x.0))
+    }
 }
 
-/// Texts from this size on have their users read in parallel ([`read_split`]).
+/// Texts from this size on have their users read in parallel ([`read_users`]).
 const SPLIT_BYTES: usize = 1 << 20;
 
 /// The instance of a flat document, or `None` when the text is not in the subset this
 /// reader handles (see the [module docs](self)).
-pub(super) fn read(text: &str) -> Option<Instance> {
-    let (doc, users) = if text.len() >= SPLIT_BYTES {
-        read_split(text)?
-    } else {
-        let mut doc: FlatDoc = serde_json::from_str(text).ok()?;
-        let users = to_users(std::mem::take(&mut doc.users), 0);
-        (doc, users)
-    };
-    let capacity: Vec<Rational> = doc.capacity.into_iter().map(|x| x.0).collect();
-    // The strict reader's builder for a document without pools, so that both readers give
-    // the same instance (and the same validation).
-    let mut builder = Instance::builder(capacity).users(users);
-    builder.resources = doc.resources;
-    builder.build().ok()
-}
-
-/// The users read, the first of them at position `first` in the list (for default names).
-fn to_users(users: Vec<FlatUser>, first: usize) -> Vec<User> {
-    users
-        .into_iter()
-        .enumerate()
-        .map(|(k, u)| to_user(u, first + k))
-        .collect()
-}
-
-/// The user read at position `i` in the list (`u{i+1}` when it has no name).
-fn to_user(u: FlatUser, i: usize) -> User {
-    User {
-        name: u.name.unwrap_or_else(|| format!("u{}", i + 1)),
-        demand: u.demand.into_iter().map(|x| x.0).collect(),
-        weight: u.weight.map_or(Rational::ONE, |w| w.0),
-        resource_weights: None,
-        cap: u.tasks.map(|t| t.0),
-        pool: None,
-        guarantee: None,
-        limit: None,
-        usage: None,
-    }
-}
-
-/// The document read as [`FlatDoc`]'s deserialization reads it, with the users list cut at
-/// its top-level commas and the pieces deserialized on all cores, in order.
-///
-/// A structural scan finds the top-level members and the users' boundaries (skipping
-/// strings, with their escapes, and nested brackets); each member's value is then read by
-/// serde as before. Anything the scan does not expect — an escaped key, a duplicate or
-/// unknown member, text after the object — gives `None` (the caller then reads the text
-/// with the strict reader).
 ///
 /// # Complexity
-/// One pass over the bytes for the scan, then the deserialization split over
-/// `available_parallelism` threads.
-fn read_split(text: &str) -> Option<(FlatDoc, Vec<User>)> {
+/// One pass over the bytes for the scan, then the users read over
+/// `available_parallelism` threads (one for a text under [`SPLIT_BYTES`]).
+pub(super) fn read(text: &str) -> Option<Instance> {
     let bytes = text.as_bytes();
     let mut at = skip_ws(bytes, 0);
     if bytes.get(at) != Some(&b'{') {
         return None;
     }
     at = skip_ws(bytes, at + 1);
-    let mut members: Vec<(&str, &str)> = Vec::new();
-    if bytes.get(at) == Some(&b'}') {
-        return None;
-    }
+    // The members but the users, read by the strict reader (at their depth in the document).
+    let mut top = Map::new();
+    let mut users = None;
     loop {
         let key_end = skip_value(bytes, at)?;
         if bytes[at] != b'"' || text[at..key_end].contains('\\') {
@@ -179,10 +129,14 @@ fn read_split(text: &str) -> Option<(FlatDoc, Vec<User>)> {
         }
         at = skip_ws(bytes, at + 1);
         let end = skip_value(bytes, at)?;
-        if members.iter().any(|(k, _)| *k == key) {
-            return None;
+        let value = &text[at..end];
+        match key {
+            "users" if users.is_none() => users = Some(value),
+            "resources" | "capacity" | "about" | "note" if !top.contains_key(key) => {
+                top.insert(key.to_owned(), parse_strict_at(value, 1).ok()?);
+            }
+            _ => return None,
         }
-        members.push((key, &text[at..end]));
         at = skip_ws(bytes, end);
         match bytes.get(at) {
             Some(b',') => at = skip_ws(bytes, at + 1),
@@ -193,42 +147,20 @@ fn read_split(text: &str) -> Option<(FlatDoc, Vec<User>)> {
     if skip_ws(bytes, at + 1) != bytes.len() {
         return None;
     }
-    let mut doc = FlatDoc {
-        resources: None,
-        capacity: Vec::new(),
-        users: Vec::new(),
-        about: None,
-        note: None,
-    };
-    let mut capacity = false;
-    let mut users_text = None;
-    for (key, value) in members {
-        match key {
-            "resources" => doc.resources = Some(serde_json::from_str(value).ok()?),
-            "capacity" => {
-                doc.capacity = serde_json::from_str(value).ok()?;
-                capacity = true;
-            }
-            "users" => users_text = Some(value),
-            "about" | "note" => {
-                serde_json::from_str::<IgnoredAny>(value).ok()?;
-            }
-            _ => return None,
-        }
-    }
-    if !capacity {
-        return None;
-    }
-    // The users last, with the number of resources known (each demand's length).
-    let list = read_users(users_text?, doc.capacity.len())?;
-    Some((doc, list))
+    let (resources, capacity) = read_resources(&top).ok()?;
+    let users = read_users(users?, capacity.len(), text.len() >= SPLIT_BYTES)?;
+    Instance::builder(capacity)
+        .resources(resources)
+        .users(users)
+        .build()
+        .ok()
 }
 
-/// The users list (`[..]`) cut at its top-level commas into one piece per thread, each
-/// piece's users read on its thread into its own part of the result (in order, so the
-/// result does not depend on the thread count). `per_user` is the expected length of a
-/// demand vector (a capacity hint).
-fn read_users(list: &str, per_user: usize) -> Option<Vec<User>> {
+/// The users list (`[..]`) cut at its top-level commas into one piece per thread (one piece
+/// unless `parallel`), each piece's users read on its thread into its own part of the
+/// result (in order, so the result does not depend on the thread count). `per_user` is the
+/// expected length of a demand vector (a capacity hint).
+fn read_users(list: &str, per_user: usize, parallel: bool) -> Option<Vec<User>> {
     let bytes = list.as_bytes();
     if bytes.first() != Some(&b'[') {
         return None;
@@ -251,7 +183,11 @@ fn read_users(list: &str, per_user: usize) -> Option<Vec<User>> {
     if at + 1 != bytes.len() {
         return None;
     }
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+    let threads = if parallel {
+        std::thread::available_parallelism().map_or(1, |n| n.get().min(8))
+    } else {
+        1
+    };
     let per = spans.len().div_ceil(threads).max(1);
     // The result is allocated once and each thread fills its own slice of it: no list per
     // piece, no copy of the pieces into one list afterwards.
@@ -346,16 +282,11 @@ fn read_plain_user(text: &str, index: usize, per_user: usize) -> Option<User> {
     if c.at != c.bytes.len() {
         return None;
     }
+    let name = name.unwrap_or_else(|| format!("u{}", index + 1));
     Some(User {
-        name: name.unwrap_or_else(|| format!("u{}", index + 1)),
-        demand: demand?,
         weight: weight.unwrap_or(Rational::ONE),
-        resource_weights: None,
         cap,
-        pool: None,
-        guarantee: None,
-        limit: None,
-        usage: None,
+        ..User::new(name, demand?)
     })
 }
 
@@ -447,7 +378,7 @@ fn skip_ws(bytes: &[u8], mut at: usize) -> usize {
 
 /// The end of the JSON value starting at `at` (exclusive), found structurally: a string up
 /// to its closing quote (escapes skipped), an object or list up to its matching bracket, a
-/// literal up to the next delimiter. The value's own syntax is checked by serde later.
+/// literal up to the next delimiter. The value's own syntax is checked when it is read.
 fn skip_value(bytes: &[u8], at: usize) -> Option<usize> {
     let skip_string = |mut i: usize| -> Option<usize> {
         // `i` is just after the opening quote.

@@ -3,12 +3,12 @@
 
 use std::collections::HashMap;
 
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 
 use super::path_of;
 use crate::hierarchy::read_tree_form;
 use crate::json::{
-    exact_list, kind, read_number, read_numbers, read_object, read_optional, read_resources,
+    kind, quick_number, read_number, read_numbers, read_object, read_optional, read_resources,
     read_string, reject_unknown,
 };
 use crate::{Guarantee, Instance, Mode, Pool, Rational, Rules, SolverError, User};
@@ -142,86 +142,60 @@ impl Instance {
     /// assert_eq!(Instance::from_json(&json).unwrap(), inst);
     /// ```
     pub fn to_json(&self) -> Value {
+        let weight = |w: &Rational| (*w != Rational::ONE).then(|| json!(w));
+        let path = |p: usize| json!(self.pool_path(p));
         let users: Vec<Value> = self
             .users
             .iter()
             .chain(&self.idle)
             .map(|u| {
-                let mut o = Map::new();
-                o.insert("name".into(), Value::String(u.name.clone()));
-                o.insert("demand".into(), exact_list(&u.demand));
-                if u.weight != Rational::ONE {
-                    o.insert("weight".into(), Value::String(u.weight.to_string()));
-                }
-                if let Some(w) = &u.resource_weights {
-                    o.insert("weights".into(), exact_list(w));
-                }
-                if let Some(t) = &u.cap {
-                    o.insert("tasks".into(), Value::String(t.to_string()));
-                }
-                if let Some(p) = u.pool {
-                    o.insert("pool".into(), Value::String(self.pool_path(p)));
-                }
-                write_production(&mut o, u.guarantee.as_ref(), u.limit.as_ref());
-                if let Some(x) = &u.usage {
-                    o.insert("usage".into(), exact_list(x));
-                }
-                Value::Object(o)
+                present(vec![
+                    ("name", Some(json!(u.name))),
+                    ("demand", Some(json!(u.demand))),
+                    ("weight", weight(&u.weight)),
+                    ("weights", u.resource_weights.as_ref().map(|w| json!(w))),
+                    ("tasks", u.cap.as_ref().map(|t| json!(t))),
+                    ("pool", u.pool.map(path)),
+                    ("guarantee", u.guarantee.as_ref().map(|g| json!(g))),
+                    ("limit", u.limit.as_ref().map(|l| json!(l))),
+                    ("usage", u.usage.as_ref().map(|x| json!(x))),
+                ])
             })
             .collect();
-        let mut o = Map::new();
-        o.insert(
-            "resources".into(),
-            self.resources.iter().cloned().map(Value::String).collect(),
-        );
-        o.insert("capacity".into(), exact_list(&self.capacity));
+        let pools: Vec<Value> = self
+            .pools
+            .iter()
+            .map(|p| {
+                present(vec![
+                    ("name", Some(json!(p.name))),
+                    ("weight", weight(&p.weight)),
+                    ("parent", p.parent.map(path)),
+                    ("guarantee", p.guarantee.as_ref().map(|g| json!(g))),
+                    ("limit", p.limit.as_ref().map(|l| json!(l))),
+                    ("mode", (p.mode != Mode::Fair).then(|| json!(p.mode.name()))),
+                ])
+            })
+            .collect();
         // Idle users, and a tree without leaves (no users: only a tree can have none), are
         // read only from a document with pools (possibly none).
-        if !self.pools.is_empty() || !self.idle.is_empty() || self.users.is_empty() {
-            let pools = self
-                .pools
-                .iter()
-                .map(|p| {
-                    let mut o = Map::new();
-                    o.insert("name".into(), Value::String(p.name.clone()));
-                    if p.weight != Rational::ONE {
-                        o.insert("weight".into(), Value::String(p.weight.to_string()));
-                    }
-                    if let Some(q) = p.parent {
-                        o.insert("parent".into(), Value::String(self.pool_path(q)));
-                    }
-                    write_production(&mut o, p.guarantee.as_ref(), p.limit.as_ref());
-                    if p.mode != Mode::Fair {
-                        o.insert("mode".into(), Value::String(p.mode.name().into()));
-                    }
-                    Value::Object(o)
-                })
-                .collect();
-            o.insert("pools".into(), Value::Array(pools));
-        }
-        o.insert("users".into(), Value::Array(users));
-        Value::Object(o)
+        let with_pools = !self.pools.is_empty() || !self.idle.is_empty() || self.users.is_empty();
+        present(vec![
+            ("resources", Some(json!(self.resources))),
+            ("capacity", Some(json!(self.capacity))),
+            ("pools", with_pools.then(|| json!(pools))),
+            ("users", Some(json!(users))),
+        ])
     }
 }
 
-/// Writes a node's guarantee and limit, when it has them.
-pub(crate) fn write_production(
-    o: &mut Map<String, Value>,
-    guarantee: Option<&Guarantee>,
-    limit: Option<&Vec<Rational>>,
-) {
-    match guarantee {
-        None => {}
-        Some(Guarantee::Vector(v)) => {
-            o.insert("guarantee".into(), exact_list(v));
-        }
-        Some(Guarantee::Fraction(f)) => {
-            o.insert("guarantee".into(), Value::String(f.to_string()));
-        }
-    }
-    if let Some(l) = limit {
-        o.insert("limit".into(), exact_list(l));
-    }
+/// The object of the fields present, in order.
+fn present(fields: Vec<(&str, Option<Value>)>) -> Value {
+    Value::Object(
+        fields
+            .into_iter()
+            .filter_map(|(k, v)| Some((k.to_owned(), v?)))
+            .collect(),
+    )
 }
 
 /// Reads a `guarantee`: a list (absolute amounts) or one number (a fraction of the
@@ -323,10 +297,7 @@ fn read_pools(v: &Value) -> Result<(Vec<Pool>, HashMap<String, usize>), SolverEr
             None => return Err(SolverError::invalid(at("name"), "missing")),
             Some(v) => read_string(&at("name"), v)?,
         };
-        let weight = match obj.get("weight") {
-            Some(w) => quick_number(w).map_or_else(|| read_number(&at("weight"), w), Ok)?,
-            None => Rational::ONE,
-        };
+        let weight = read_optional(obj, "weight", at, read_number)?.unwrap_or(Rational::ONE);
         let parent = read_pool_path(
             &at("parent"),
             obj.get("parent"),
@@ -349,15 +320,6 @@ fn read_pools(v: &Value) -> Result<(Vec<Pool>, HashMap<String, usize>), SolverEr
         });
     }
     Ok((pools, by_path))
-}
-
-/// A well-formed number, or `None` (then the caller reads it again with its field path for
-/// the error).
-fn quick_number(x: &Value) -> Option<Rational> {
-    match x {
-        Value::Number(_) | Value::String(_) => Rational::from_json(x).ok(),
-        _ => None,
-    }
 }
 
 fn read_user(

@@ -36,7 +36,7 @@ pub use production::{Guarantee, GuaranteeRule, LimitBelowGuarantee, Mode, Oversu
 pub use user::User;
 
 pub(crate) use json::Production;
-use pool::{path_of, prune_pools};
+use pool::path_of;
 use validate::validate_resources;
 pub(crate) use validate::{check_no_slash, check_node_name, check_positive};
 

@@ -67,37 +67,33 @@ impl Pool {
     /// let (pools, users) = Pool::prune(&[Pool::new("P"), Pool::new("Q")], vec![User::new("y", [1]).pool(1)]);
     /// assert_eq!((pools.len(), pools[0].name.as_str(), users[0].pool), (1, "Q", Some(0)));
     /// ```
-    pub fn prune(pools: &[Pool], users: Vec<User>) -> (Vec<Pool>, Vec<User>) {
-        prune_pools(pools, users)
-    }
-}
-
-pub(super) fn prune_pools(pools: &[Pool], mut users: Vec<User>) -> (Vec<Pool>, Vec<User>) {
-    let mut holds = vec![false; pools.len()];
-    for u in &users {
-        let mut at = u.pool;
-        while let Some(p) = at {
-            if holds[p] {
-                break;
+    pub fn prune(pools: &[Pool], mut users: Vec<User>) -> (Vec<Pool>, Vec<User>) {
+        let mut holds = vec![false; pools.len()];
+        for u in &users {
+            let mut at = u.pool;
+            while let Some(p) = at {
+                if holds[p] {
+                    break;
+                }
+                holds[p] = true;
+                at = pools.get(p).and_then(|q| q.parent);
             }
-            holds[p] = true;
-            at = pools.get(p).and_then(|q| q.parent);
         }
-    }
-    let mut index = vec![None; pools.len()];
-    let mut kept = Vec::new();
-    for (p, pool) in pools.iter().enumerate() {
-        if holds[p] {
-            index[p] = Some(kept.len());
-            let mut pool = pool.clone();
-            pool.parent = pool.parent.and_then(|q| index[q]);
-            kept.push(pool);
+        let mut index = vec![None; pools.len()];
+        let mut kept = Vec::new();
+        for (p, pool) in pools.iter().enumerate() {
+            if holds[p] {
+                index[p] = Some(kept.len());
+                let mut pool = pool.clone();
+                pool.parent = pool.parent.and_then(|q| index[q]);
+                kept.push(pool);
+            }
         }
+        for u in &mut users {
+            u.pool = u.pool.and_then(|p| index[p]);
+        }
+        (kept, users)
     }
-    for u in &mut users {
-        u.pool = u.pool.and_then(|p| index[p]);
-    }
-    (kept, users)
 }
 
 pub(super) fn path_of(pools: &[Pool], p: usize) -> String {

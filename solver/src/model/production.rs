@@ -26,7 +26,8 @@
 use crate::Rational;
 
 /// A node's guarantee as written: absolute amounts or a fraction of the parent's guarantee.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(untagged)]
 pub enum Guarantee {
     /// Absolute amounts, one per resource (like the capacity).
     Vector(Vec<Rational>),

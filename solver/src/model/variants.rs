@@ -1,7 +1,7 @@
 //! Validated variants of an [`Instance`]: a user's demand or the capacity replaced, users
 //! replaced or removed.
 
-use super::{prune_pools, validate_resources, Instance, User};
+use super::{validate_resources, Instance, Pool, User};
 use crate::json::{check_vector, Sign};
 use crate::{Rational, SolverError};
 
@@ -111,7 +111,7 @@ impl Instance {
         users.remove(i);
         // Idle leaves stay, and so do the pools that hold one.
         users.extend(self.idle.iter().cloned());
-        let (pools, users) = prune_pools(&self.pools, users);
+        let (pools, users) = Pool::prune(&self.pools, users);
         Self::build(
             self.resources.clone(),
             self.capacity.clone(),

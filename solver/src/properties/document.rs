@@ -7,7 +7,7 @@ use super::ExactFigures;
 use crate::ceei::ExactNumber;
 use crate::{Instance, Rational};
 
-pub(super) fn exact(x: &Rational) -> Value {
+fn exact(x: &Rational) -> Value {
     Value::String(x.to_string())
 }
 
@@ -45,7 +45,7 @@ pub(super) fn by_user(instance: &Instance, v: &[Rational]) -> Value {
 }
 
 /// An exact figure in its serde form (`"p/q"` or the algebraic document).
-pub(super) fn exact_figure(x: &ExactNumber) -> Option<Value> {
+fn exact_figure(x: &ExactNumber) -> Option<Value> {
     serde_json::to_value(x).ok()
 }
 
@@ -86,11 +86,7 @@ pub(super) fn by_user_figure(
     )
 }
 
-pub(super) fn object(fields: Vec<(&str, Value)>) -> Value {
-    Value::Object(
-        fields
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v))
-            .collect(),
-    )
+/// `[user name]`.
+pub(super) fn user_names(instance: &Instance, users: &[usize]) -> Value {
+    users.iter().map(|&i| user_name(instance, i)).collect()
 }

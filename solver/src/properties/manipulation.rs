@@ -39,14 +39,14 @@
 //! - D. Parkes, A. Procaccia, N. Shah. *Beyond Dominant Resource Fairness.* EC 2012 (group
 //!   strategy-proofness of extended DRF in the weak reading).
 
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 
 use super::exact::Answer;
 use super::scenarios::{count_lie_profiles, structured_lies, Bounds, LieProfiles};
 use super::tolerance::{Bounded, Judge, Test};
 use super::{
-    by_resource, by_user_figure, check_tasks, figure, first_violation, object, on_given,
-    report_gauge, truth_gauge, user_figure, user_name, ExactFigures, Outcome, Verdict, Witness,
+    by_resource, by_user_figure, check_tasks, figure, first_violation, on_given, report_gauge,
+    truth_gauge, user_figure, user_name, ExactFigures, Outcome, Verdict, Witness,
 };
 use crate::{Allocation, Instance, Mechanism, Rational, SolverError};
 
@@ -92,16 +92,13 @@ impl SpWitness {
     /// `{"user", "report": {resource: amount}, "tasks_under_lie": {user: tasks}, "before", "after"}`.
     pub fn to_json(&self, instance: &Instance) -> Value {
         let f = self.exact.as_ref();
-        object(vec![
-            ("user", Value::String(user_name(instance, self.user))),
-            ("report", by_resource(instance, &self.report)),
-            (
-                "tasks_under_lie",
-                by_user_figure(instance, f, "tasks_under_lie", &self.tasks_under_lie),
-            ),
-            ("before", figure(f, "before", &self.before)),
-            ("after", figure(f, "after", &self.after)),
-        ])
+        json!({
+            "user": user_name(instance, self.user),
+            "report": by_resource(instance, &self.report),
+            "tasks_under_lie": by_user_figure(instance, f, "tasks_under_lie", &self.tasks_under_lie),
+            "before": figure(f, "before", &self.before),
+            "after": figure(f, "after", &self.after),
+        })
     }
 }
 
@@ -140,40 +137,22 @@ impl GspWitness {
             .coalition
             .iter()
             .map(|&i| {
-                object(vec![
-                    ("user", Value::String(user_name(instance, i))),
-                    (
-                        "lied",
-                        Value::Bool(self.reports.iter().any(|(k, _)| *k == i)),
-                    ),
-                    (
-                        "before",
-                        user_figure(f, "utilities_before", i, &self.before[i]),
-                    ),
-                    (
-                        "after",
-                        user_figure(f, "utilities_after", i, &self.after[i]),
-                    ),
-                ])
+                json!({
+                    "user": user_name(instance, i),
+                    "lied": self.reports.iter().any(|(k, _)| *k == i),
+                    "before": user_figure(f, "utilities_before", i, &self.before[i]),
+                    "after": user_figure(f, "utilities_after", i, &self.after[i]),
+                })
             })
             .collect();
-        object(vec![
-            ("reading", Value::String(self.reading.name().into())),
-            ("reports", Value::Object(reports)),
-            (
-                "tasks_under_lie",
-                by_user_figure(instance, f, "tasks_under_lie", &self.tasks_under_lie),
-            ),
-            ("coalition", Value::Array(coalition)),
-            (
-                "utilities_before",
-                by_user_figure(instance, f, "utilities_before", &self.before),
-            ),
-            (
-                "utilities_after",
-                by_user_figure(instance, f, "utilities_after", &self.after),
-            ),
-        ])
+        json!({
+            "reading": self.reading.name(),
+            "reports": reports,
+            "tasks_under_lie": by_user_figure(instance, f, "tasks_under_lie", &self.tasks_under_lie),
+            "coalition": coalition,
+            "utilities_before": by_user_figure(instance, f, "utilities_before", &self.before),
+            "utilities_after": by_user_figure(instance, f, "utilities_after", &self.after),
+        })
     }
 }
 

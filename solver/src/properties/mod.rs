@@ -94,12 +94,11 @@
 //! - D. Dolev, D. Feitelson, J. Halpern, R. Kupferman, N. Linial. *No Justified Complaints:
 //!   On Fair Sharing of Multiple Resources.* ITCS 2012 (bottleneck-based fairness).
 
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 
 use crate::{Allocation, Instance, Mechanism, Rational, SolverError, User};
 use document::{
-    by_resource, by_user, by_user_figure, exact, exact_figure, figure, object, resource_name,
-    user_figure, user_name,
+    by_resource, by_user, by_user_figure, figure, resource_name, user_figure, user_name, user_names,
 };
 use exact::Answer;
 pub use tolerance::Gauge;
@@ -226,7 +225,8 @@ fn unknown_property(text: &str) -> SolverError {
 }
 
 /// Why a property fails, one variant per kind of failure; re-checkable by hand.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, strum::IntoStaticStr)]
+#[strum(serialize_all = "kebab-case")]
 pub enum Witness {
     /// The allocation is not feasible (any allocation property).
     Infeasible(InfeasibleWitness),
@@ -256,19 +256,7 @@ pub enum Witness {
 impl Witness {
     /// The kind: `infeasible, si, ef, po, max-min, bbf, sp, gsp, pm, rm, sg`.
     pub fn kind(&self) -> &'static str {
-        match self {
-            Witness::Infeasible(_) => "infeasible",
-            Witness::Si(_) => "si",
-            Witness::Ef(_) => "ef",
-            Witness::Po(_) => "po",
-            Witness::MaxMin(_) => "max-min",
-            Witness::Bbf(_) => "bbf",
-            Witness::Sp(_) => "sp",
-            Witness::Gsp(_) => "gsp",
-            Witness::Pm(_) => "pm",
-            Witness::Rm(_) => "rm",
-            Witness::Sg(_) => "sg",
-        }
+        self.into()
     }
 
     /// The JSON form: `{"kind": ..., ...}` with user and resource names and exact numbers.
@@ -368,11 +356,8 @@ impl Verdict {
     pub fn fails(witness: Witness, note: impl Into<String>) -> Self {
         Verdict {
             holds: false,
-            applicable: true,
             witness: Some(witness),
-            note: note.into(),
-            tolerance: None,
-            within_tolerance: false,
+            ..Verdict::holds(note)
         }
     }
 
@@ -386,37 +371,22 @@ impl Verdict {
     /// ```
     pub fn not_applicable(note: impl Into<String>) -> Self {
         Verdict {
-            holds: true,
             applicable: false,
-            witness: None,
-            note: note.into(),
-            tolerance: None,
-            within_tolerance: false,
+            ..Verdict::holds(note)
         }
     }
 
     /// The JSON form: `{"holds", "applicable", "note", "tolerance", "within_tolerance",
     /// "witness"}` (`tolerance` an exact string, or null when every allocation was exact).
     pub fn to_json(&self, instance: &Instance) -> Value {
-        let mut o = Map::new();
-        o.insert("holds".into(), Value::Bool(self.holds));
-        o.insert("applicable".into(), Value::Bool(self.applicable));
-        o.insert("note".into(), Value::String(self.note.clone()));
-        o.insert(
-            "tolerance".into(),
-            self.tolerance.as_ref().map_or(Value::Null, exact),
-        );
-        o.insert(
-            "within_tolerance".into(),
-            Value::Bool(self.within_tolerance),
-        );
-        o.insert(
-            "witness".into(),
-            self.witness
-                .as_ref()
-                .map_or(Value::Null, |w| w.to_json(instance)),
-        );
-        Value::Object(o)
+        json!({
+            "holds": self.holds,
+            "applicable": self.applicable,
+            "note": self.note,
+            "tolerance": self.tolerance,
+            "within_tolerance": self.within_tolerance,
+            "witness": self.witness.as_ref().map(|w| w.to_json(instance)),
+        })
     }
 
     fn with_note_prefix(mut self, prefix: &str) -> Self {
@@ -542,40 +512,26 @@ impl CheckReport {
     /// assert_eq!(json["tasks"]["A"], "3");
     /// ```
     pub fn to_json(&self, instance: &Instance) -> Value {
-        let mut o = Map::new();
-        o.insert(
-            "property".into(),
-            Value::String(self.property.name().into()),
+        let tasks = by_user_figure(
+            instance,
+            self.exact_tasks.as_ref(),
+            "tasks",
+            &self.allocation.tasks,
         );
-        o.insert("mechanism".into(), Value::String(self.mechanism.clone()));
-        o.insert("exact".into(), Value::Bool(self.exact));
-        o.insert("holds".into(), Value::Bool(self.verdict.holds));
-        o.insert("applicable".into(), Value::Bool(self.verdict.applicable));
-        o.insert("bounded".into(), Value::Bool(self.bounded));
-        o.insert("scenarios".into(), Value::from(self.scenarios));
-        o.insert("note".into(), Value::String(self.verdict.note.clone()));
-        o.insert(
-            "tolerance".into(),
-            self.verdict.tolerance.as_ref().map_or(Value::Null, exact),
-        );
-        o.insert(
-            "within_tolerance".into(),
-            Value::Bool(self.verdict.within_tolerance),
-        );
-        o.insert(
-            "tasks".into(),
-            by_user_figure(
-                instance,
-                self.exact_tasks.as_ref(),
-                "tasks",
-                &self.allocation.tasks,
-            ),
-        );
-        o.insert(
-            "witness".into(),
-            self.witness().map_or(Value::Null, |w| w.to_json(instance)),
-        );
-        Value::Object(o)
+        json!({
+            "property": self.property.name(),
+            "mechanism": self.mechanism,
+            "exact": self.exact,
+            "holds": self.verdict.holds,
+            "applicable": self.verdict.applicable,
+            "bounded": self.bounded,
+            "scenarios": self.scenarios,
+            "note": self.verdict.note,
+            "tolerance": self.verdict.tolerance,
+            "within_tolerance": self.verdict.within_tolerance,
+            "tasks": tasks,
+            "witness": self.witness().map(|w| w.to_json(instance)),
+        })
     }
 }
 

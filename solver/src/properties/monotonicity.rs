@@ -23,14 +23,14 @@
 //! - A. Ghodsi et al. *Dominant Resource Fairness.* NSDI 2011 (population and resource
 //!   monotonicity; no mechanism with SI and PO is resource monotonic).
 
-use serde_json::Value;
+use serde_json::{json, Map, Value};
 
 use super::exact::Answer;
 use super::scenarios::{capacity_grid, departures};
 use super::tolerance::{Bounded, Judge, Test};
 use super::{
-    by_resource, by_user_figure, check_tasks, exact_figure, figure, first_violation, object,
-    on_given, truth_gauge, user_name, ExactFigures, Outcome, Verdict, Witness,
+    by_resource, by_user_figure, check_tasks, figure, first_violation, on_given, truth_gauge,
+    user_figure, user_name, ExactFigures, Outcome, Verdict, Witness,
 };
 use crate::ceei::ExactNumber;
 use crate::{Allocation, Instance, Mechanism, Rational, SolverError};
@@ -57,26 +57,22 @@ impl PmWitness {
     /// `{"leaving", "user", "before", "after", "tasks_after": {user: tasks}}`.
     pub fn to_json(&self, instance: &Instance) -> Value {
         let f = self.exact.as_ref();
-        let tasks_after = self
+        let tasks_after: Map<String, Value> = self
             .tasks_after
             .iter()
             .enumerate()
             .filter_map(|(i, t)| {
-                let t = t.as_ref()?;
-                let value = f
-                    .and_then(|f| f.user("tasks_after", i))
-                    .and_then(exact_figure)
-                    .unwrap_or_else(|| super::exact(t));
+                let value = user_figure(f, "tasks_after", i, t.as_ref()?);
                 Some((user_name(instance, i), value))
             })
             .collect();
-        object(vec![
-            ("leaving", Value::String(user_name(instance, self.leaving))),
-            ("user", Value::String(user_name(instance, self.user))),
-            ("before", figure(f, "before", &self.before)),
-            ("after", figure(f, "after", &self.after)),
-            ("tasks_after", Value::Object(tasks_after)),
-        ])
+        json!({
+            "leaving": user_name(instance, self.leaving),
+            "user": user_name(instance, self.user),
+            "before": figure(f, "before", &self.before),
+            "after": figure(f, "after", &self.after),
+            "tasks_after": tasks_after,
+        })
     }
 }
 
@@ -102,16 +98,13 @@ impl RmWitness {
     /// `{"capacity": {resource: amount}, "user", "before", "after", "tasks_after"}`.
     pub fn to_json(&self, instance: &Instance) -> Value {
         let f = self.exact.as_ref();
-        object(vec![
-            ("capacity", by_resource(instance, &self.capacity)),
-            ("user", Value::String(user_name(instance, self.user))),
-            ("before", figure(f, "before", &self.before)),
-            ("after", figure(f, "after", &self.after)),
-            (
-                "tasks_after",
-                by_user_figure(instance, f, "tasks_after", &self.tasks_after),
-            ),
-        ])
+        json!({
+            "capacity": by_resource(instance, &self.capacity),
+            "user": user_name(instance, self.user),
+            "before": figure(f, "before", &self.before),
+            "after": figure(f, "after", &self.after),
+            "tasks_after": by_user_figure(instance, f, "tasks_after", &self.tasks_after),
+        })
     }
 }
 

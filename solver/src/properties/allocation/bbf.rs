@@ -31,26 +31,22 @@ pub struct BbfWitness {
 impl BbfWitness {
     /// `{"user", "tasks", "saturated_shares": [{"resource", "share", "entitlement"}]}`.
     pub fn to_json(&self, instance: &Instance) -> Value {
-        object(vec![
-            ("user", Value::String(user_name(instance, self.user))),
-            ("tasks", exact(&self.tasks)),
-            (
-                "saturated_shares",
-                self.shares
-                    .iter()
-                    .map(|s| {
-                        object(vec![
-                            (
-                                "resource",
-                                Value::String(resource_name(instance, s.resource)),
-                            ),
-                            ("share", exact(&s.share)),
-                            ("entitlement", exact(&s.entitlement)),
-                        ])
-                    })
-                    .collect(),
-            ),
-        ])
+        let shares: Vec<Value> = self
+            .shares
+            .iter()
+            .map(|s| {
+                json!({
+                    "resource": resource_name(instance, s.resource),
+                    "share": s.share,
+                    "entitlement": s.entitlement,
+                })
+            })
+            .collect();
+        json!({
+            "user": user_name(instance, self.user),
+            "tasks": self.tasks,
+            "saturated_shares": shares,
+        })
     }
 }
 

@@ -27,20 +27,14 @@ impl EfWitness {
     /// `{"envious", "envied", "tasks", "envied_tasks", "scaled_bundle", "utility_of_scaled_bundle"}`.
     pub fn to_json(&self, instance: &Instance) -> Value {
         let f = self.exact.as_ref();
-        object(vec![
-            ("envious", Value::String(user_name(instance, self.envious))),
-            ("envied", Value::String(user_name(instance, self.envied))),
-            ("tasks", figure(f, "tasks", &self.tasks)),
-            (
-                "envied_tasks",
-                figure(f, "envied_tasks", &self.envied_tasks),
-            ),
-            ("scaled_bundle", by_resource(instance, &self.scaled_bundle)),
-            (
-                "utility_of_scaled_bundle",
-                figure(f, "utility_of_scaled_bundle", &self.scaled_utility),
-            ),
-        ])
+        json!({
+            "envious": user_name(instance, self.envious),
+            "envied": user_name(instance, self.envied),
+            "tasks": figure(f, "tasks", &self.tasks),
+            "envied_tasks": figure(f, "envied_tasks", &self.envied_tasks),
+            "scaled_bundle": by_resource(instance, &self.scaled_bundle),
+            "utility_of_scaled_bundle": figure(f, "utility_of_scaled_bundle", &self.scaled_utility),
+        })
     }
 }
 

@@ -19,25 +19,17 @@ pub struct InfeasibleWitness {
 impl InfeasibleWitness {
     /// `{"tasks", "negative_tasks", "over_cap", "over_capacity": {resource: use}}`.
     pub fn to_json(&self, instance: &Instance) -> Value {
-        let names = |v: &[usize]| -> Value {
-            v.iter()
-                .map(|&i| Value::String(user_name(instance, i)))
-                .collect()
-        };
-        object(vec![
-            ("tasks", by_user(instance, &self.tasks)),
-            ("negative_tasks", names(&self.negative)),
-            ("over_cap", names(&self.over_cap)),
-            (
-                "over_capacity",
-                Value::Object(
-                    self.over_capacity
-                        .iter()
-                        .map(|(j, used)| (resource_name(instance, *j), exact(used)))
-                        .collect(),
-                ),
-            ),
-        ])
+        let over_capacity: Map<String, Value> = self
+            .over_capacity
+            .iter()
+            .map(|(j, used)| (resource_name(instance, *j), json!(used)))
+            .collect();
+        json!({
+            "tasks": by_user(instance, &self.tasks),
+            "negative_tasks": user_names(instance, &self.negative),
+            "over_cap": user_names(instance, &self.over_cap),
+            "over_capacity": over_capacity,
+        })
     }
 }
 

@@ -41,35 +41,32 @@ pub struct MaxMinWitness {
 impl MaxMinWitness {
     /// `{"resource", "violation": "unequal" | "unsaturated", ...}`.
     pub fn to_json(&self, instance: &Instance) -> Value {
-        let resource = (
-            "resource",
-            Value::String(resource_name(instance, self.resource)),
-        );
+        let resource = resource_name(instance, self.resource);
         match &self.violation {
             MaxMinViolation::Unequal {
                 below_cap,
                 below_cap_amount,
                 other,
                 other_amount,
-            } => object(vec![
-                resource,
-                ("violation", Value::String("unequal".into())),
-                ("below_cap", Value::String(user_name(instance, *below_cap))),
-                ("below_cap_weighted_amount", exact(below_cap_amount)),
-                ("other", Value::String(user_name(instance, *other))),
-                ("other_weighted_amount", exact(other_amount)),
-            ]),
+            } => json!({
+                "resource": resource,
+                "violation": "unequal",
+                "below_cap": user_name(instance, *below_cap),
+                "below_cap_weighted_amount": below_cap_amount,
+                "other": user_name(instance, *other),
+                "other_weighted_amount": other_amount,
+            }),
             MaxMinViolation::Unsaturated {
                 user,
                 used,
                 capacity,
-            } => object(vec![
-                resource,
-                ("violation", Value::String("unsaturated".into())),
-                ("user_below_cap", Value::String(user_name(instance, *user))),
-                ("used", exact(used)),
-                ("capacity", exact(capacity)),
-            ]),
+            } => json!({
+                "resource": resource,
+                "violation": "unsaturated",
+                "user_below_cap": user_name(instance, *user),
+                "used": used,
+                "capacity": capacity,
+            }),
         }
     }
 }

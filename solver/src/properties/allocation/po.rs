@@ -20,11 +20,11 @@ pub struct PoWitness {
 impl PoWitness {
     /// `{"user", "gain", "improved_tasks": {user: tasks}}`.
     pub fn to_json(&self, instance: &Instance) -> Value {
-        object(vec![
-            ("user", Value::String(user_name(instance, self.user))),
-            ("gain", exact(&self.gain)),
-            ("improved_tasks", by_user(instance, &self.improved)),
-        ])
+        json!({
+            "user": user_name(instance, self.user),
+            "gain": self.gain,
+            "improved_tasks": by_user(instance, &self.improved),
+        })
     }
 }
 

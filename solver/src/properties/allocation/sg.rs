@@ -29,26 +29,17 @@ pub struct SgWitness {
 impl SgWitness {
     /// `{"node", "users", "guaranteed_share", "dominant_share", "unmet_user"}`.
     pub fn to_json(&self, instance: &Instance) -> Value {
-        let mut fields = vec![
-            ("node", Value::String(self.node.clone())),
-            (
-                "users",
-                self.users
-                    .iter()
-                    .map(|&i| Value::String(user_name(instance, i)))
-                    .collect(),
-            ),
-            ("guaranteed_share", exact(&self.guaranteed)),
-            ("dominant_share", exact(&self.dominant_share)),
-            (
-                "unmet_user",
-                Value::String(user_name(instance, self.unmet_user)),
-            ),
-        ];
+        let mut o = json!({
+            "node": self.node,
+            "users": user_names(instance, &self.users),
+            "guaranteed_share": self.guaranteed,
+            "dominant_share": self.dominant_share,
+            "unmet_user": user_name(instance, self.unmet_user),
+        });
         if let Some(g) = &self.explicit {
-            fields.push(("guarantee", by_resource(instance, g)));
+            o["guarantee"] = by_resource(instance, g);
         }
-        object(fields)
+        o
     }
 }
 

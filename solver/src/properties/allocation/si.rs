@@ -21,12 +21,12 @@ pub struct SiWitness {
 impl SiWitness {
     /// `{"user", "tasks", "equal_split": {resource: amount}, "equal_split_utility"}`.
     pub fn to_json(&self, instance: &Instance) -> Value {
-        object(vec![
-            ("user", Value::String(user_name(instance, self.user))),
-            ("tasks", figure(self.exact.as_ref(), "tasks", &self.tasks)),
-            ("equal_split", by_resource(instance, &self.split)),
-            ("equal_split_utility", exact(&self.split_utility)),
-        ])
+        json!({
+            "user": user_name(instance, self.user),
+            "tasks": figure(self.exact.as_ref(), "tasks", &self.tasks),
+            "equal_split": by_resource(instance, &self.split),
+            "equal_split_utility": self.split_utility,
+        })
     }
 }
 
@@ -42,13 +42,7 @@ impl SiWitness {
 /// ```
 pub fn weight_totals(instance: &Instance) -> Vec<Rational> {
     (0..instance.num_resources())
-        .map(|j| {
-            let mut s = ExactSum::new();
-            for u in instance.users() {
-                s.add(u.weight_on(j));
-            }
-            s.value()
-        })
+        .map(|j| balanced_sum(instance.users().iter().map(|u| u.weight_on(j).clone())))
         .collect()
 }
 
