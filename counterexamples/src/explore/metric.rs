@@ -30,7 +30,9 @@ pub use leontief_solver::welfare::Utility;
 
 /// A metric's value on one scenario: the computed ratio and the interval its true value
 /// lies in (`lo = hi = value` for an exact answer), with everything to re-derive it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Serialized ([`wire`](super::wire)) without the exact forms, which are asked for only when
+/// the coordinator keeps a record ([`At::algebraic`]).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Evaluation {
     /// The ratio computed from the answers' task counts.
     pub value: Rational,
@@ -44,9 +46,11 @@ pub struct Evaluation {
     pub exact: bool,
     /// The exact value and answers when the mechanism's answers are irrational but known
     /// exactly ([`Mechanism::algebraic_tasks`], CEEI); asked for with [`At::algebraic`].
+    #[serde(skip)]
     pub algebraic: Option<Box<AlgebraicValue>>,
     /// Why the value stayed an interval when its exact form was asked for (a stated limit of
     /// the exact solve or of the arithmetic).
+    #[serde(skip)]
     pub inexact_reason: Option<String>,
     /// The instance and the scenario (the lie, the leaving user, the grown capacities;
     /// [`Scenario::Bounded`] for envy and the sharing-incentive gap).
@@ -61,10 +65,12 @@ pub struct Evaluation {
     /// See `numerator`.
     pub denominator: Rational,
     /// The mechanism's answer on the true instance.
+    #[serde(with = "super::wire::answer")]
     pub before: Allocation,
     /// Its answer in the scenario (`None` without a scenario), or the allocation the answer
     /// is compared with (the optimum of the welfare ratios); recorded under
     /// [`Metric::compared`].
+    #[serde(with = "super::wire::second_answer")]
     pub after: Option<Allocation>,
 }
 

@@ -91,6 +91,7 @@ use std::time::{Duration, Instant};
 use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::{Instance, Mechanism, Rational, SolverError};
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 pub use family::{Family, FamilySpace};
@@ -278,7 +279,7 @@ pub struct ExploreSummary {
 }
 
 /// What one work item produced: what the driver merges.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Found {
     /// Scenarios tried (the truthful answer counts as one).
@@ -303,7 +304,8 @@ impl Found {
 /// One piece of a round's work, described completely (the run's configuration aside): what
 /// a [`RoundEvaluator`] evaluates, possibly in another process ([`wire`] is its serialized
 /// form).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
 #[non_exhaustive]
 pub enum WorkItem {
     /// Seed unit `unit` of the space (or of the family).
