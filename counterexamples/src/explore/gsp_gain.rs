@@ -28,7 +28,7 @@ use leontief_solver::properties::{utility_at_truth, utility_of_report, Property}
 use leontief_solver::SolverError;
 
 use super::exact;
-use super::metric::{scale, spread, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject};
+use super::metric::{spread, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject};
 use super::metric_common::{lies_of, LieSearch, Of, Profile};
 use super::MetricName;
 
@@ -62,7 +62,7 @@ impl Metric for GspGain {
         let of = Of::new(candidate, truth, Some(&after));
         let mut best: Option<Evaluation> = None;
         for i in 0..inst.num_users() {
-            let s = scale(inst, i, utility);
+            let s = utility.per_task(inst, i);
             let report = lies.iter().find(|(k, _)| *k == i).map(|(_, r)| r);
             let Some(b) = spread(truth, i, |t| &utility_at_truth(inst, i, t) * &s) else {
                 return Ok(None);
@@ -90,7 +90,7 @@ impl Metric for GspGain {
                 return Ok(None);
             };
             for i in 0..inst.num_users() {
-                let s = scale(inst, i, utility);
+                let s = utility.per_task(inst, i);
                 let report = lies.iter().find(|(k, _)| *k == i).map(|(_, r)| r);
                 let b = exact::utility_at_truth(inst, i, &before[i], &s)?;
                 let a = match report {

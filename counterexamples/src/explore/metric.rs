@@ -458,9 +458,3 @@ pub(crate) fn ratio(a: &Spread, b: &Spread) -> Option<(Rational, Rational, Ratio
     }
     Some((&a.value / &b.value, &a.lo / &b.hi, &a.hi / &b.lo))
 }
-
-/// The factor that turns user `i`'s tasks into the chosen normalisation on `instance`:
-/// 1 for tasks, the task's dominant share `max_j d_ij / R_j` for dominant shares.
-pub(crate) fn scale(instance: &Instance, i: usize, utility: Utility) -> Rational {
-    utility.per_task(instance, i)
-}
