@@ -103,27 +103,16 @@ impl GeneratorConfig {
 
     /// Checks the ranges (non-empty, at least one user and one resource, demands ≥ 1).
     pub fn validate(&self) -> Result<(), SolverError> {
-        if self.users.is_empty() || *self.users.start() == 0 {
-            return Err(SolverError::invalid(
-                "--users",
-                "expected a range a..b with 1 <= a <= b",
-            ));
-        }
-        if self.resources.is_empty() || *self.resources.start() == 0 {
-            return Err(SolverError::invalid(
-                "--resources",
-                "expected a range a..b with 1 <= a <= b",
-            ));
-        }
-        if self
-            .pools
-            .as_ref()
-            .is_some_and(|p| p.is_empty() || *p.start() == 0)
-        {
-            return Err(SolverError::invalid(
-                "--pools",
-                "expected a range a..b with 1 <= a <= b",
-            ));
+        let ranges = [
+            ("--users", Some(&self.users)),
+            ("--resources", Some(&self.resources)),
+            ("--pools", self.pools.as_ref()),
+        ];
+        for (flag, range) in ranges {
+            if range.is_some_and(|r| r.is_empty() || *r.start() == 0) {
+                let why = "expected a range a..b with 1 <= a <= b";
+                return Err(SolverError::invalid(flag, why));
+            }
         }
         if self.max_demand == 0 {
             return Err(SolverError::invalid("max_demand", "must be at least 1"));
