@@ -120,6 +120,32 @@ impl GeneratorConfig {
         Ok(())
     }
 
+    /// `m` random capacities, each in `1..=4 max_demand`.
+    pub(crate) fn capacity(&self, m: usize, rng: &mut SplitMix64) -> Vec<Rational> {
+        (0..m)
+            .map(|_| Rational::from(rng.range(1, 4 * self.max_demand)))
+            .collect()
+    }
+
+    /// A random demand vector on `m` resources: each entry 0 with the chance `zeros`, else
+    /// in `1..=max_demand`; never all zero (one entry redrawn positive).
+    pub(crate) fn demand(&self, m: usize, rng: &mut SplitMix64) -> Vec<Rational> {
+        let mut demand: Vec<u64> = (0..m)
+            .map(|_| {
+                if self.zeros.draw(rng) {
+                    0
+                } else {
+                    rng.range(1, self.max_demand)
+                }
+            })
+            .collect();
+        if demand.iter().all(|&d| d == 0) {
+            let j = rng.range(0, m as u64 - 1) as usize;
+            demand[j] = rng.range(1, self.max_demand);
+        }
+        demand.into_iter().map(Rational::from).collect()
+    }
+
     /// Instance number `index` of the run seeded by `seed`.
     pub fn instance(&self, seed: u64, index: u64) -> Instance {
         // Mix seed and index so that neighbouring indices give unrelated streams.
@@ -127,25 +153,10 @@ impl GeneratorConfig {
         rng.next_u64();
         let n = pick(&mut rng, &self.users);
         let m = pick(&mut rng, &self.resources);
-        let capacity: Vec<Rational> = (0..m)
-            .map(|_| Rational::from(rng.range(1, 4 * self.max_demand)))
-            .collect();
+        let capacity = self.capacity(m, &mut rng);
         let users = (0..n)
             .map(|i| {
-                let mut demand: Vec<u64> = (0..m)
-                    .map(|_| {
-                        if self.zeros.draw(&mut rng) {
-                            0
-                        } else {
-                            rng.range(1, self.max_demand)
-                        }
-                    })
-                    .collect();
-                if demand.iter().all(|&d| d == 0) {
-                    let j = rng.range(0, m as u64 - 1) as usize;
-                    demand[j] = rng.range(1, self.max_demand);
-                }
-                let mut u = User::new(format!("u{}", i + 1), demand);
+                let mut u = User::new(format!("u{}", i + 1), self.demand(m, &mut rng));
                 if self.weights {
                     u = u.weight(rng.range(1, 4));
                 }

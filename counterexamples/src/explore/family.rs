@@ -176,27 +176,9 @@ impl Family {
         let (first, second) = self.prefixes();
         let (capacity, a, b): (Vec<Rational>, Vec<Rational>, Vec<Vec<Rational>>) = match self {
             Family::TwoKinds => {
-                let capacity = (0..p.m)
-                    .map(|_| Rational::from(rng.range(1, 4 * g.max_demand)))
-                    .collect();
-                let mut draw = || {
-                    let mut d: Vec<u64> = (0..p.m)
-                        .map(|_| {
-                            if g.zeros.draw(&mut *rng) {
-                                0
-                            } else {
-                                rng.range(1, g.max_demand)
-                            }
-                        })
-                        .collect();
-                    if d.iter().all(|&x| x == 0) {
-                        let j = rng.range(0, p.m as u64 - 1) as usize;
-                        d[j] = rng.range(1, g.max_demand);
-                    }
-                    d.into_iter().map(Rational::from).collect::<Vec<_>>()
-                };
-                let a = draw();
-                let b = draw();
+                let capacity = g.capacity(p.m, rng);
+                let a = g.demand(p.m, rng);
+                let b = g.demand(p.m, rng);
                 (capacity, a, vec![b; p.n - p.k])
             }
             Family::Pps => {
