@@ -53,7 +53,7 @@
 use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::{Instance, Rational, SolverError, User};
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::local::{capacity_move, entry_move};
 use crate::doc;
@@ -221,7 +221,7 @@ impl Family {
     ///
     /// # Errors
     /// The first departure from the structure, naming the user.
-    pub fn params(self, instance: &Instance) -> Result<Map<String, Value>, SolverError> {
+    pub fn params(self, instance: &Instance) -> Result<Value, SolverError> {
         let bad = |what: String| SolverError::invalid("family", what);
         if !instance.pools().is_empty() {
             return Err(bad(format!("{} instances have no pools", self.name())));
@@ -280,7 +280,7 @@ impl Family {
                 Params { n: None, k, m }
             }
         };
-        Ok(doc::object(&p))
+        Ok(doc::value(&p))
     }
 
     /// The record's `family` field: `{"name": …, "params": {…}}`.
@@ -288,7 +288,7 @@ impl Family {
     /// # Errors
     /// An instance outside the family (see [`Family::params`]).
     pub fn to_json(self, instance: &Instance) -> Result<Value, SolverError> {
-        let params = Value::Object(self.params(instance)?);
+        let params = self.params(instance)?;
         Ok(doc::value(&FamilyDoc {
             name: self.name(),
             params,
@@ -373,7 +373,7 @@ pub fn verify(field: &Value, instance: &Instance) -> Result<(), SolverError> {
     let family: Family = name
         .parse()
         .map_err(|_| SolverError::invalid("family.name", format!("unknown family {name:?}")))?;
-    let params = Value::Object(family.params(instance)?);
+    let params = family.params(instance)?;
     if field["params"] != params {
         return Err(SolverError::invalid(
             "family.params",
