@@ -29,8 +29,9 @@ use leontief_solver::SolverError;
 
 use super::exact;
 use super::metric::{spread, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject};
-use super::metric_common::{lies_of, LieSearch, Of, Profile};
+use super::metric_common::{lies_of, LieSearch, Of};
 use super::MetricName;
+use crate::search::random_coalition;
 
 /// See the [module docs](self).
 pub struct GspGain;
@@ -123,19 +124,7 @@ impl Metric for GspGain {
                 if ctx.spent() {
                     return search.best;
                 }
-                let size = ctx.rng.range(2, eligible.len() as u64) as usize;
-                let mut pool = eligible.clone();
-                let mut members = Vec::with_capacity(size);
-                for _ in 0..size {
-                    let k = ctx.rng.range(0, pool.len() as u64 - 1) as usize;
-                    members.push(pool.swap_remove(k));
-                }
-                members.sort_unstable();
-                let lists = &search.lists;
-                let p: Profile = members
-                    .iter()
-                    .map(|&i| (i, lists[i].get(ctx.rng.range(0, lists[i].len() - 1))))
-                    .collect();
+                let p = random_coalition(&eligible, eligible.len(), &search.lists, &mut ctx.rng);
                 search.consider(p, ctx);
             }
         }

@@ -6,7 +6,7 @@ use leontief_solver::properties::{utility_at_truth, utility_of_report, Property,
 use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::{Allocation, Instance, Mechanism, Rational};
 
-use super::lies::{capacity_growths, neighbour_profile, user_lies, Lies};
+use super::lies::{capacity_growths, neighbour_profile, random_coalition, user_lies, Lies};
 use super::{SearchConfig, UnitResult};
 use crate::candidate::{evaluate_with, Candidate, Violation};
 use crate::record::Record;
@@ -273,18 +273,7 @@ impl Unit<'_> {
                 if self.spent() {
                     return None;
                 }
-                let size = rng.range(2, top as u64) as usize;
-                let mut pool = eligible.clone();
-                let mut members = Vec::with_capacity(size);
-                for _ in 0..size {
-                    let k = rng.range(0, pool.len() as u64 - 1) as usize;
-                    members.push(pool.swap_remove(k));
-                }
-                members.sort_unstable();
-                let p: Profile = members
-                    .iter()
-                    .map(|&i| (i, lists[i].get(rng.range(0, lists[i].len() - 1))))
-                    .collect();
+                let p = random_coalition(&eligible, top, &lists, rng);
                 if let Some((s, found)) = self.probe(&p, &before) {
                     if found.is_some() {
                         return found;
