@@ -142,28 +142,7 @@ pub struct Ctx<'a> {
     pub errors: Vec<String>,
 }
 
-impl<'a> Ctx<'a> {
-    /// A context with the defaults of `explore` (32 climb steps, 16 coalitions, every
-    /// knife-edge stratum).
-    pub fn new(values: &'a [Rational], grid: bool, rng: SplitMix64, utility: Utility) -> Self {
-        Ctx {
-            values,
-            grid,
-            rng,
-            climb_steps: 32,
-            group_samples: 16,
-            hint: None,
-            utility,
-            grid_only: false,
-            limit: None,
-            knife: super::knife::Knife::All,
-            caps: false,
-            instance_strata: false,
-            scenarios: 0,
-            errors: Vec::new(),
-        }
-    }
-
+impl Ctx<'_> {
     /// Whether the evaluation has tried as many scenarios as its limit allows: the loops
     /// that list scenarios stop there, and [`try_scenario`] tries no more.
     pub fn spent(&self) -> bool {

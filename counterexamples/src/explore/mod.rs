@@ -445,17 +445,24 @@ fn evaluate_one(
         Ok(x) => x,
         Err(e) => return Found::new(1, vec![e.to_string()], None),
     };
-    let mut ctx = Ctx::new(&cfg.values, grid, rng, cfg.utility);
-    ctx.climb_steps = cfg.climb_steps;
-    ctx.group_samples = cfg.group_samples;
-    // A grid instance of an exhaustive run is measured on the grid's scenarios alone.
-    ctx.grid_only = grid && cfg.strategy == Strategy::Exhaustive;
-    // The truthful answer above is one of the budget's scenarios.
-    ctx.limit = cfg.budget.map(|b| b.saturating_sub(1));
-    ctx.instance_strata = strata;
-    ctx.hint = hint;
-    ctx.knife = cfg.knife;
-    ctx.caps = cfg.generator.caps;
+    let mut ctx = Ctx {
+        values: &cfg.values,
+        grid,
+        rng,
+        climb_steps: cfg.climb_steps,
+        group_samples: cfg.group_samples,
+        hint,
+        utility: cfg.utility,
+        // A grid instance of an exhaustive run is measured on the grid's scenarios alone.
+        grid_only: grid && cfg.strategy == Strategy::Exhaustive,
+        // The truthful answer above is one of the budget's scenarios.
+        limit: cfg.budget.map(|b| b.saturating_sub(1)),
+        knife: cfg.knife,
+        caps: cfg.generator.caps,
+        instance_strata: strata,
+        scenarios: 0,
+        errors: Vec::new(),
+    };
     let on = Subject {
         mechanism,
         instance,
