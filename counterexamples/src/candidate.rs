@@ -17,8 +17,14 @@ use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 ///
 /// Scenario per property: SP a one-liar [`Scenario::Lies`], GSP one or more liars, PM
 /// [`Scenario::Remove`], RM [`Scenario::Capacity`], the allocation properties (SI, EF, PO,
-/// SRF, BF, BBF) [`Scenario::Bounded`] (no change to the instance).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// SRF, BF, BBF) [`Scenario::Bounded`] (no change to the instance). Serialized as
+/// `{"instance", "scenario"}`, the scenario by kind (explore's [`wire`](crate::explore::wire)
+/// form).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(
+    into = "crate::explore::wire::CandidateDoc",
+    try_from = "crate::explore::wire::CandidateDoc"
+)]
 pub struct Candidate {
     /// The true instance.
     pub instance: Instance,

@@ -70,12 +70,3 @@ pub(crate) fn text<'a>(
         .as_str()
         .ok_or_else(|| leontief_solver::SolverError::invalid(key, "expected a string"))
 }
-
-/// The JSON object of a document that is a struct (its fields in declaration order).
-pub(crate) fn object<T: Serialize>(document: &T) -> serde_json::Map<String, serde_json::Value> {
-    match value(document) {
-        serde_json::Value::Object(fields) => fields,
-        // A struct serializes as an object; anything else has no fields.
-        _ => serde_json::Map::new(),
-    }
-}

@@ -103,32 +103,47 @@ impl GeneratorConfig {
 
     /// Checks the ranges (non-empty, at least one user and one resource, demands ≥ 1).
     pub fn validate(&self) -> Result<(), SolverError> {
-        if self.users.is_empty() || *self.users.start() == 0 {
-            return Err(SolverError::invalid(
-                "--users",
-                "expected a range a..b with 1 <= a <= b",
-            ));
-        }
-        if self.resources.is_empty() || *self.resources.start() == 0 {
-            return Err(SolverError::invalid(
-                "--resources",
-                "expected a range a..b with 1 <= a <= b",
-            ));
-        }
-        if self
-            .pools
-            .as_ref()
-            .is_some_and(|p| p.is_empty() || *p.start() == 0)
-        {
-            return Err(SolverError::invalid(
-                "--pools",
-                "expected a range a..b with 1 <= a <= b",
-            ));
+        let ranges = [
+            ("--users", Some(&self.users)),
+            ("--resources", Some(&self.resources)),
+            ("--pools", self.pools.as_ref()),
+        ];
+        for (flag, range) in ranges {
+            if range.is_some_and(|r| r.is_empty() || *r.start() == 0) {
+                let why = "expected a range a..b with 1 <= a <= b";
+                return Err(SolverError::invalid(flag, why));
+            }
         }
         if self.max_demand == 0 {
             return Err(SolverError::invalid("max_demand", "must be at least 1"));
         }
         Ok(())
+    }
+
+    /// `m` random capacities, each in `1..=4 max_demand`.
+    pub(crate) fn capacity(&self, m: usize, rng: &mut SplitMix64) -> Vec<Rational> {
+        (0..m)
+            .map(|_| Rational::from(rng.range(1, 4 * self.max_demand)))
+            .collect()
+    }
+
+    /// A random demand vector on `m` resources: each entry 0 with the chance `zeros`, else
+    /// in `1..=max_demand`; never all zero (one entry redrawn positive).
+    pub(crate) fn demand(&self, m: usize, rng: &mut SplitMix64) -> Vec<Rational> {
+        let mut demand: Vec<u64> = (0..m)
+            .map(|_| {
+                if self.zeros.draw(rng) {
+                    0
+                } else {
+                    rng.range(1, self.max_demand)
+                }
+            })
+            .collect();
+        if demand.iter().all(|&d| d == 0) {
+            let j = rng.range(0, m as u64 - 1) as usize;
+            demand[j] = rng.range(1, self.max_demand);
+        }
+        demand.into_iter().map(Rational::from).collect()
     }
 
     /// Instance number `index` of the run seeded by `seed`.
@@ -138,25 +153,10 @@ impl GeneratorConfig {
         rng.next_u64();
         let n = pick(&mut rng, &self.users);
         let m = pick(&mut rng, &self.resources);
-        let capacity: Vec<Rational> = (0..m)
-            .map(|_| Rational::from(rng.range(1, 4 * self.max_demand)))
-            .collect();
+        let capacity = self.capacity(m, &mut rng);
         let users = (0..n)
             .map(|i| {
-                let mut demand: Vec<u64> = (0..m)
-                    .map(|_| {
-                        if self.zeros.draw(&mut rng) {
-                            0
-                        } else {
-                            rng.range(1, self.max_demand)
-                        }
-                    })
-                    .collect();
-                if demand.iter().all(|&d| d == 0) {
-                    let j = rng.range(0, m as u64 - 1) as usize;
-                    demand[j] = rng.range(1, self.max_demand);
-                }
-                let mut u = User::new(format!("u{}", i + 1), demand);
+                let mut u = User::new(format!("u{}", i + 1), self.demand(m, &mut rng));
                 if self.weights {
                     u = u.weight(rng.range(1, 4));
                 }

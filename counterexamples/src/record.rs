@@ -386,7 +386,7 @@ fn reverify(
             mechanism.name()
         ))
     })?;
-    let computed = doc::object(&counterexample_doc(candidate, &violation));
+    let computed = doc::value(&counterexample_doc(candidate, &violation));
     for k in ["before", "after", "coalition"] {
         if let Some(r) = recorded.get(k) {
             let c = &computed[k];

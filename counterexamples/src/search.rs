@@ -56,8 +56,8 @@ use crate::space::{Origin, Space, Strategy};
 mod lies;
 mod unit;
 
-pub(crate) use lies::moved_entry;
 pub use lies::{capacity_growths, grid_lies, neighbour_profile, user_lies, Lies};
+pub(crate) use lies::{moved_entry, random_coalition};
 use unit::run_unit;
 pub use unit::unit_rng;
 

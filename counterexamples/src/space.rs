@@ -420,14 +420,6 @@ impl Space {
         &self.grid
     }
 
-    /// How many units there are (`None`: unbounded).
-    pub fn units(&self) -> Option<u64> {
-        match self.strategy {
-            Strategy::Exhaustive => Some(self.grid.len()),
-            _ => None,
-        }
-    }
-
     /// Where unit `unit` comes from; `None` past the end of an exhaustive space.
     pub fn origin(&self, unit: u64) -> Option<Origin> {
         let g = self.grid.len();

@@ -9,7 +9,7 @@ use leontief_solver::properties::{
 };
 use leontief_solver::{Allocation, Instance, Mechanism, SolverError};
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Serialize, Serializer};
 use serde_json::Value;
 
 use crate::instance_generator::GeneratorConfig;
@@ -57,25 +57,30 @@ impl VerifyConfig {
     }
 }
 
-/// One violation found.
-#[derive(Debug, Clone)]
+/// One violation found; serialized as `{"index", "instance", "check"}`.
+#[derive(Debug, Clone, Serialize)]
 pub struct Found {
     /// Index of the instance in the run.
     pub index: u64,
     /// The instance.
+    #[serde(serialize_with = "instance_form")]
     pub instance: Instance,
     /// The check's report as JSON (verdict, witness).
+    #[serde(rename = "check")]
     pub report: Value,
 }
 
-/// The result of a verification run.
-#[derive(Debug, Clone)]
+/// The result of a verification run; serialized as the summary `leontief verify` prints.
+#[derive(Debug, Clone, Serialize)]
 #[non_exhaustive]
 pub struct VerifySummary {
     /// Mechanism name.
     pub mechanism: String,
     /// Property checked.
+    #[serde(serialize_with = "property_name")]
     pub property: Property,
+    /// Seed of the run.
+    pub seed: u64,
     /// Instances checked.
     pub instances: u64,
     /// Scenarios tried over all instances (lies, departures, capacity changes).
@@ -84,11 +89,14 @@ pub struct VerifySummary {
     pub violations: u64,
     /// Instances where the property did not apply (e.g. BF without a common bottleneck).
     pub not_applicable: u64,
+    /// Whether the property held on every instance checked (no violation, no failure).
+    pub holds: bool,
     /// Whether some holding verdicts were bounded (a sample of scenarios, not all).
     pub bounded: bool,
     /// The first violations, by index.
     pub witnesses: Vec<Found>,
     /// Instances on which the mechanism or the check failed, with the message (first few).
+    #[serde(serialize_with = "indexed_errors")]
     pub errors: Vec<(u64, String)>,
     /// Total number of such failures.
     pub error_count: u64,
@@ -126,10 +134,12 @@ pub fn verify(
     let mut summary = VerifySummary {
         mechanism: mechanism.name().to_string(),
         property,
+        seed: cfg.seed,
         instances: cfg.instances,
         scenarios: 0,
         violations: 0,
         not_applicable: 0,
+        holds: false,
         bounded: false,
         witnesses: Vec::new(),
         errors: Vec::new(),
@@ -157,6 +167,7 @@ pub fn verify(
             }
         }
     }
+    summary.holds = summary.violations == 0 && summary.error_count == 0;
     summary
 }
 
@@ -218,69 +229,33 @@ fn check_one(
     }
 }
 
-/// The summary `leontief verify` prints.
-#[derive(Serialize)]
-struct SummaryDoc<'a> {
-    mechanism: &'a str,
-    property: &'static str,
-    seed: u64,
-    instances: u64,
-    scenarios: u64,
-    violations: u64,
-    not_applicable: u64,
-    holds: bool,
-    bounded: bool,
-    witnesses: Vec<FoundDoc<'a>>,
-    errors: Vec<ErrorDoc<'a>>,
-    error_count: u64,
+fn property_name<S: Serializer>(p: &Property, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(p.name())
 }
 
-/// One violation: the instance and the check's report.
-#[derive(Serialize)]
-struct FoundDoc<'a> {
-    index: u64,
-    instance: Value,
-    check: &'a Value,
+fn instance_form<S: Serializer>(instance: &Instance, s: S) -> Result<S::Ok, S::Error> {
+    instance.to_json().serialize(s)
 }
 
-/// One instance on which the mechanism or the check failed.
-#[derive(Serialize)]
-struct ErrorDoc<'a> {
-    index: u64,
-    error: &'a str,
+/// The failures as `[{"index", "error"}]`.
+fn indexed_errors<S: Serializer>(errors: &[(u64, String)], s: S) -> Result<S::Ok, S::Error> {
+    #[derive(Serialize)]
+    struct ErrorDoc<'a> {
+        index: u64,
+        error: &'a str,
+    }
+    s.collect_seq(errors.iter().map(|(index, error)| ErrorDoc {
+        index: *index,
+        error,
+    }))
 }
 
 impl VerifySummary {
-    /// The JSON summary printed by `leontief verify`.
-    pub fn to_json(&self, cfg: &VerifyConfig) -> Value {
-        crate::doc::value(&SummaryDoc {
-            mechanism: &self.mechanism,
-            property: self.property.name(),
-            seed: cfg.seed,
-            instances: self.instances,
-            scenarios: self.scenarios,
-            violations: self.violations,
-            not_applicable: self.not_applicable,
-            holds: self.violations == 0 && self.error_count == 0,
-            bounded: self.bounded,
-            witnesses: self
-                .witnesses
-                .iter()
-                .map(|f| FoundDoc {
-                    index: f.index,
-                    instance: f.instance.to_json(),
-                    check: &f.report,
-                })
-                .collect(),
-            errors: self
-                .errors
-                .iter()
-                .map(|(index, error)| ErrorDoc {
-                    index: *index,
-                    error,
-                })
-                .collect(),
-            error_count: self.error_count,
-        })
+    /// The summary as `leontief verify` prints it: `{"mechanism", "property", "seed",
+    /// "instances", "scenarios", "violations", "not_applicable", "holds", "bounded",
+    /// "witnesses": [{"index", "instance", "check"}], "errors": [{"index", "error"}],
+    /// "error_count"}`.
+    pub fn to_json(&self) -> Value {
+        crate::doc::value(self)
     }
 }

@@ -724,12 +724,5 @@ fn summary_text(cfg: &Config, s: &ExploreSummary) -> String {
     if let Some(f) = e.family {
         out += &format!(", family {f}");
     }
-    if s.errors > 0 {
-        out += &format!("\n{} error(s), e.g.:", s.errors);
-        for m in &s.error_messages {
-            out += &format!("\n  {m}");
-        }
-    }
-    out.push('\n');
-    out
+    out + &crate::commands::search::errors_tail("error(s)", s.errors, &s.error_messages)
 }

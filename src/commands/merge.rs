@@ -65,25 +65,24 @@ pub fn run(args: MergeArgs) -> Result<String, CliError> {
 /// seed, unit, file order) — and, with `verify`, each re-verified. Every record leaves with
 /// its recomputed key. Returns the JSONL text and how many lines were read and dropped.
 pub fn merge(files: &[String], verify: bool) -> Result<(String, usize, usize), CliError> {
-    let mut records: Vec<(String, String, u64, u64, usize, Value)> = Vec::new();
+    let mut records = Vec::new();
     each_line(files, |value, at| {
-        let (mechanism, property, _) = read_candidate(&value).map_err(|e| at(e.to_string()))?;
+        let (mechanism, property, candidate) =
+            read_candidate(&value).map_err(|e| at(e.to_string()))?;
         if verify {
             let m = by_name(&mechanism)?;
             replay(m.as_ref(), &value).map_err(|e| at(e.to_string()))?;
         }
         let num = |k: &str| value.get(k).and_then(Value::as_u64).unwrap_or(u64::MAX);
-        let (seed, unit, order) = (num("seed"), num("unit"), records.len());
-        records.push((mechanism, property.name().into(), seed, unit, order, value));
+        let order = (property.name(), num("seed"), num("unit"), records.len());
+        records.push((mechanism, order, property, candidate, value));
         Ok(())
     })?;
-    records.sort_by(|a, b| (&a.0, &a.1, a.2, a.3, a.4).cmp(&(&b.0, &b.1, b.2, b.3, b.4)));
+    records.sort_by(|a, b| (&a.0, a.1).cmp(&(&b.0, b.1)));
     let read = records.len();
     let mut seen = HashSet::new();
     let mut out = String::new();
-    for (mechanism, _, _, _, _, mut value) in records {
-        let (_, property, candidate) =
-            read_candidate(&value).map_err(|e| CliError::Internal(e.to_string()))?;
+    for (mechanism, _, property, candidate, mut value) in records {
         let key = canonical_key(&mechanism, property, &candidate);
         if seen.insert(key.clone()) {
             // The key as this version computes it (a record's stored key may be older).

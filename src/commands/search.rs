@@ -396,12 +396,18 @@ fn summary_text(mechanism: &str, cfg: &SearchConfig, domain: &Domain, s: &Search
         domain.summary(),
         cfg.strategy
     );
-    if s.errors > 0 {
-        out += &format!("\n{} mechanism error(s), e.g.:", s.errors);
-        for e in &s.error_messages {
-            out += &format!("\n  {e}");
+    out + &errors_tail("mechanism error(s)", s.errors, &s.error_messages)
+}
+
+/// The last lines of a run's summary: how many `errors` (`what`), with the first messages,
+/// when there are any; then the closing newline.
+pub(crate) fn errors_tail(what: &str, errors: u64, messages: &[String]) -> String {
+    let mut out = String::new();
+    if errors > 0 {
+        out += &format!("\n{errors} {what}, e.g.:");
+        for m in messages {
+            out += &format!("\n  {m}");
         }
     }
-    out.push('\n');
-    out
+    out + "\n"
 }

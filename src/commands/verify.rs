@@ -78,7 +78,7 @@ fn config(args: &VerifyArgs) -> Result<Config, CliError> {
 
 /// The summary's JSON with the domain its instances were drawn from.
 fn summary_json(summary: &VerifySummary, cfg: &Config) -> Value {
-    let mut v = summary.to_json(&cfg.verify);
+    let mut v = summary.to_json();
     if let Some(o) = v.as_object_mut() {
         o.insert("domain".into(), crate::commands::to_value(&cfg.domain));
     }

@@ -17,7 +17,7 @@ use leontief_solver::properties::{utility_at_truth, Gauge, Property};
 use leontief_solver::{Instance, SolverError};
 
 use super::exact;
-use super::metric::{scale, spread, Applies, At, Direction, Evaluation, Metric, MetricInfo};
+use super::metric::{spread, Applies, At, Direction, Evaluation, Metric, MetricInfo};
 use super::metric_common::{bounded, Of};
 use super::MetricName;
 
@@ -55,7 +55,7 @@ impl Metric for Envy {
         let n = inst.num_users();
         let mut best: Option<Evaluation> = None;
         for i in 0..n {
-            let s = scale(inst, i, utility);
+            let s = utility.per_task(inst, i);
             let Some(own) = spread(truth, i, |t| &utility_at_truth(inst, i, t) * &s) else {
                 continue;
             };
@@ -73,7 +73,7 @@ impl Metric for Envy {
             };
             let mut ratios = Vec::new();
             for i in 0..n {
-                let s = scale(inst, i, utility);
+                let s = utility.per_task(inst, i);
                 let own = exact::utility_at_truth(inst, i, &tasks[i], &s)?;
                 for k in (0..n).filter(|&k| k != i && tasks[k].signum() > 0) {
                     let theirs = exact::gauged(&bundle_gauge(inst, i, k), &tasks[k], &s)?;

@@ -53,7 +53,7 @@
 use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::{Instance, Rational, SolverError, User};
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::local::{capacity_move, entry_move};
 use crate::doc;
@@ -176,27 +176,9 @@ impl Family {
         let (first, second) = self.prefixes();
         let (capacity, a, b): (Vec<Rational>, Vec<Rational>, Vec<Vec<Rational>>) = match self {
             Family::TwoKinds => {
-                let capacity = (0..p.m)
-                    .map(|_| Rational::from(rng.range(1, 4 * g.max_demand)))
-                    .collect();
-                let mut draw = || {
-                    let mut d: Vec<u64> = (0..p.m)
-                        .map(|_| {
-                            if g.zeros.draw(&mut *rng) {
-                                0
-                            } else {
-                                rng.range(1, g.max_demand)
-                            }
-                        })
-                        .collect();
-                    if d.iter().all(|&x| x == 0) {
-                        let j = rng.range(0, p.m as u64 - 1) as usize;
-                        d[j] = rng.range(1, g.max_demand);
-                    }
-                    d.into_iter().map(Rational::from).collect::<Vec<_>>()
-                };
-                let a = draw();
-                let b = draw();
+                let capacity = g.capacity(p.m, rng);
+                let a = g.demand(p.m, rng);
+                let b = g.demand(p.m, rng);
                 (capacity, a, vec![b; p.n - p.k])
             }
             Family::Pps => {
@@ -239,7 +221,7 @@ impl Family {
     ///
     /// # Errors
     /// The first departure from the structure, naming the user.
-    pub fn params(self, instance: &Instance) -> Result<Map<String, Value>, SolverError> {
+    pub fn params(self, instance: &Instance) -> Result<Value, SolverError> {
         let bad = |what: String| SolverError::invalid("family", what);
         if !instance.pools().is_empty() {
             return Err(bad(format!("{} instances have no pools", self.name())));
@@ -298,7 +280,7 @@ impl Family {
                 Params { n: None, k, m }
             }
         };
-        Ok(doc::object(&p))
+        Ok(doc::value(&p))
     }
 
     /// The record's `family` field: `{"name": …, "params": {…}}`.
@@ -306,7 +288,7 @@ impl Family {
     /// # Errors
     /// An instance outside the family (see [`Family::params`]).
     pub fn to_json(self, instance: &Instance) -> Result<Value, SolverError> {
-        let params = Value::Object(self.params(instance)?);
+        let params = self.params(instance)?;
         Ok(doc::value(&FamilyDoc {
             name: self.name(),
             params,
@@ -391,7 +373,7 @@ pub fn verify(field: &Value, instance: &Instance) -> Result<(), SolverError> {
     let family: Family = name
         .parse()
         .map_err(|_| SolverError::invalid("family.name", format!("unknown family {name:?}")))?;
-    let params = Value::Object(family.params(instance)?);
+    let params = family.params(instance)?;
     if field["params"] != params {
         return Err(SolverError::invalid(
             "family.params",

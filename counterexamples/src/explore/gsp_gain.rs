@@ -28,9 +28,10 @@ use leontief_solver::properties::{utility_at_truth, utility_of_report, Property}
 use leontief_solver::SolverError;
 
 use super::exact;
-use super::metric::{scale, spread, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject};
-use super::metric_common::{lies_of, LieSearch, Of, Profile};
+use super::metric::{spread, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject};
+use super::metric_common::{lies_of, LieSearch, Of};
 use super::MetricName;
+use crate::search::random_coalition;
 
 /// See the [module docs](self).
 pub struct GspGain;
@@ -62,7 +63,7 @@ impl Metric for GspGain {
         let of = Of::new(candidate, truth, Some(&after));
         let mut best: Option<Evaluation> = None;
         for i in 0..inst.num_users() {
-            let s = scale(inst, i, utility);
+            let s = utility.per_task(inst, i);
             let report = lies.iter().find(|(k, _)| *k == i).map(|(_, r)| r);
             let Some(b) = spread(truth, i, |t| &utility_at_truth(inst, i, t) * &s) else {
                 return Ok(None);
@@ -90,7 +91,7 @@ impl Metric for GspGain {
                 return Ok(None);
             };
             for i in 0..inst.num_users() {
-                let s = scale(inst, i, utility);
+                let s = utility.per_task(inst, i);
                 let report = lies.iter().find(|(k, _)| *k == i).map(|(_, r)| r);
                 let b = exact::utility_at_truth(inst, i, &before[i], &s)?;
                 let a = match report {
@@ -123,19 +124,7 @@ impl Metric for GspGain {
                 if ctx.spent() {
                     return search.best;
                 }
-                let size = ctx.rng.range(2, eligible.len() as u64) as usize;
-                let mut pool = eligible.clone();
-                let mut members = Vec::with_capacity(size);
-                for _ in 0..size {
-                    let k = ctx.rng.range(0, pool.len() as u64 - 1) as usize;
-                    members.push(pool.swap_remove(k));
-                }
-                members.sort_unstable();
-                let lists = &search.lists;
-                let p: Profile = members
-                    .iter()
-                    .map(|&i| (i, lists[i].get(ctx.rng.range(0, lists[i].len() - 1))))
-                    .collect();
+                let p = random_coalition(&eligible, eligible.len(), &search.lists, &mut ctx.rng);
                 search.consider(p, ctx);
             }
         }

@@ -30,7 +30,9 @@ pub use leontief_solver::welfare::Utility;
 
 /// A metric's value on one scenario: the computed ratio and the interval its true value
 /// lies in (`lo = hi = value` for an exact answer), with everything to re-derive it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Serialized ([`wire`](super::wire)) without the exact forms, which are asked for only when
+/// the coordinator keeps a record ([`At::algebraic`]).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Evaluation {
     /// The ratio computed from the answers' task counts.
     pub value: Rational,
@@ -44,9 +46,11 @@ pub struct Evaluation {
     pub exact: bool,
     /// The exact value and answers when the mechanism's answers are irrational but known
     /// exactly ([`Mechanism::algebraic_tasks`], CEEI); asked for with [`At::algebraic`].
+    #[serde(skip)]
     pub algebraic: Option<Box<AlgebraicValue>>,
     /// Why the value stayed an interval when its exact form was asked for (a stated limit of
     /// the exact solve or of the arithmetic).
+    #[serde(skip)]
     pub inexact_reason: Option<String>,
     /// The instance and the scenario (the lie, the leaving user, the grown capacities;
     /// [`Scenario::Bounded`] for envy and the sharing-incentive gap).
@@ -61,10 +65,12 @@ pub struct Evaluation {
     /// See `numerator`.
     pub denominator: Rational,
     /// The mechanism's answer on the true instance.
+    #[serde(with = "super::wire::answer")]
     pub before: Allocation,
     /// Its answer in the scenario (`None` without a scenario), or the allocation the answer
     /// is compared with (the optimum of the welfare ratios); recorded under
     /// [`Metric::compared`].
+    #[serde(with = "super::wire::second_answer")]
     pub after: Option<Allocation>,
 }
 
@@ -136,28 +142,7 @@ pub struct Ctx<'a> {
     pub errors: Vec<String>,
 }
 
-impl<'a> Ctx<'a> {
-    /// A context with the defaults of `explore` (32 climb steps, 16 coalitions, every
-    /// knife-edge stratum).
-    pub fn new(values: &'a [Rational], grid: bool, rng: SplitMix64, utility: Utility) -> Self {
-        Ctx {
-            values,
-            grid,
-            rng,
-            climb_steps: 32,
-            group_samples: 16,
-            hint: None,
-            utility,
-            grid_only: false,
-            limit: None,
-            knife: super::knife::Knife::All,
-            caps: false,
-            instance_strata: false,
-            scenarios: 0,
-            errors: Vec::new(),
-        }
-    }
-
+impl Ctx<'_> {
     /// Whether the evaluation has tried as many scenarios as its limit allows: the loops
     /// that list scenarios stop there, and [`try_scenario`] tries no more.
     pub fn spent(&self) -> bool {
@@ -451,10 +436,4 @@ pub(crate) fn ratio(a: &Spread, b: &Spread) -> Option<(Rational, Rational, Ratio
         return None;
     }
     Some((&a.value / &b.value, &a.lo / &b.hi, &a.hi / &b.lo))
-}
-
-/// The factor that turns user `i`'s tasks into the chosen normalisation on `instance`:
-/// 1 for tasks, the task's dominant share `max_j d_ij / R_j` for dominant shares.
-pub(crate) fn scale(instance: &Instance, i: usize, utility: Utility) -> Rational {
-    utility.per_task(instance, i)
 }

@@ -91,6 +91,7 @@ use std::time::{Duration, Instant};
 use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::{Instance, Mechanism, Rational, SolverError};
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 pub use family::{Family, FamilySpace};
@@ -278,7 +279,7 @@ pub struct ExploreSummary {
 }
 
 /// What one work item produced: what the driver merges.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Found {
     /// Scenarios tried (the truthful answer counts as one).
@@ -303,7 +304,8 @@ impl Found {
 /// One piece of a round's work, described completely (the run's configuration aside): what
 /// a [`RoundEvaluator`] evaluates, possibly in another process ([`wire`] is its serialized
 /// form).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
 #[non_exhaustive]
 pub enum WorkItem {
     /// Seed unit `unit` of the space (or of the family).
@@ -443,17 +445,24 @@ fn evaluate_one(
         Ok(x) => x,
         Err(e) => return Found::new(1, vec![e.to_string()], None),
     };
-    let mut ctx = Ctx::new(&cfg.values, grid, rng, cfg.utility);
-    ctx.climb_steps = cfg.climb_steps;
-    ctx.group_samples = cfg.group_samples;
-    // A grid instance of an exhaustive run is measured on the grid's scenarios alone.
-    ctx.grid_only = grid && cfg.strategy == Strategy::Exhaustive;
-    // The truthful answer above is one of the budget's scenarios.
-    ctx.limit = cfg.budget.map(|b| b.saturating_sub(1));
-    ctx.instance_strata = strata;
-    ctx.hint = hint;
-    ctx.knife = cfg.knife;
-    ctx.caps = cfg.generator.caps;
+    let mut ctx = Ctx {
+        values: &cfg.values,
+        grid,
+        rng,
+        climb_steps: cfg.climb_steps,
+        group_samples: cfg.group_samples,
+        hint,
+        utility: cfg.utility,
+        // A grid instance of an exhaustive run is measured on the grid's scenarios alone.
+        grid_only: grid && cfg.strategy == Strategy::Exhaustive,
+        // The truthful answer above is one of the budget's scenarios.
+        limit: cfg.budget.map(|b| b.saturating_sub(1)),
+        knife: cfg.knife,
+        caps: cfg.generator.caps,
+        instance_strata: strata,
+        scenarios: 0,
+        errors: Vec::new(),
+    };
     let on = Subject {
         mechanism,
         instance,

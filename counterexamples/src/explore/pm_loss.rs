@@ -62,7 +62,7 @@ use leontief_solver::properties::{utility_at_truth, Property, Scenario};
 use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::{Allocation, Instance, Rational, SolverError, User};
 
-use super::metric::{scale, spread, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject};
+use super::metric::{spread, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject};
 use super::metric_common::{needs, Of};
 use super::MetricName;
 use super::{exact, knife};
@@ -257,7 +257,7 @@ impl Metric for PmLoss {
         };
         let mut best: Option<Evaluation> = None;
         for &(i, ks, kl) in &users {
-            let s = scale(inst, i, utility);
+            let s = utility.per_task(inst, i);
             let u = |t: &Rational| &utility_at_truth(inst, i, t) * &s;
             let Some(a) = spread(small, ks, u) else {
                 continue;
@@ -276,7 +276,7 @@ impl Metric for PmLoss {
                 _ => (&theirs, &mine),
             };
             let rows = users.iter().map(|&(i, ks, kl)| {
-                let s = scale(inst, i, utility);
+                let s = utility.per_task(inst, i);
                 (i, departed, [(&small[ks], s.clone()), (&large[kl], s)])
             });
             let ratios = exact::truth_ratios(inst, rows)?;

@@ -98,23 +98,43 @@ enum Number<'a> {
     Exact(&'a ExactNumber),
 }
 
-/// Where a record was found: a seed unit of the space, or a local-search task.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Where a record was found: a seed unit of the space, or a local-search task; written as
+/// the record's `"origin": kind, "unit"` or `"origin": "local", "round", "task"`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
 pub enum Origin {
     /// Unit `unit` of the space (`exhaustive` or `random`).
     Unit {
+        /// `exhaustive` or `random`.
+        #[serde(rename = "origin")]
+        kind: &'static str,
         /// The unit number.
         unit: u64,
-        /// `exhaustive` or `random`.
-        kind: &'static str,
     },
     /// Task `task` of local-search round `round`.
+    #[serde(serialize_with = "local_origin")]
     Local {
         /// The round.
         round: u64,
         /// The task within it.
         task: u64,
     },
+}
+
+/// A local task's origin: `"origin": "local", "round", "task"`.
+fn local_origin<S: serde::Serializer>(round: &u64, task: &u64, s: S) -> Result<S::Ok, S::Error> {
+    #[derive(Serialize)]
+    struct Local<'a> {
+        origin: &'static str,
+        round: &'a u64,
+        task: &'a u64,
+    }
+    Local {
+        origin: "local",
+        round,
+        task,
+    }
+    .serialize(s)
 }
 
 /// A record as written: the fields in the order of the JSONL line.
@@ -136,7 +156,7 @@ struct RecordDoc<'a> {
     witness: WitnessDoc<'a>,
     /// The search's bookkeeping; none in `prove`'s counterexamples.
     #[serde(flatten)]
-    search: Option<SearchFields>,
+    search: Option<SearchFields<'a>>,
     /// `prove` for `prove`'s counterexamples.
     #[serde(skip_serializing_if = "Option::is_none")]
     strategy: Option<&'static str>,
@@ -144,27 +164,12 @@ struct RecordDoc<'a> {
 
 /// Where and after how many scenarios the search found a record.
 #[derive(Serialize)]
-struct SearchFields {
+struct SearchFields<'a> {
     scenarios: u64,
     seed: u64,
     #[serde(flatten)]
-    origin: OriginDoc,
+    origin: &'a Origin,
     best: bool,
-}
-
-/// Where a record was found, as its fields say it.
-#[derive(Serialize)]
-#[serde(untagged)]
-enum OriginDoc {
-    Unit {
-        origin: &'static str,
-        unit: u64,
-    },
-    Local {
-        origin: &'static str,
-        round: u64,
-        task: u64,
-    },
 }
 
 /// The user who left and its demand (`pm-loss`).
@@ -217,17 +222,6 @@ pub fn to_json(
     seed: u64,
     origin: &Origin,
 ) -> Value {
-    let origin = match origin {
-        Origin::Unit { unit, kind } => OriginDoc::Unit {
-            origin: kind,
-            unit: *unit,
-        },
-        Origin::Local { round, task } => OriginDoc::Local {
-            origin: "local",
-            round: *round,
-            task: *task,
-        },
-    };
     let mut record = document(metric, mechanism, utility, e);
     record.search = Some(SearchFields {
         scenarios,

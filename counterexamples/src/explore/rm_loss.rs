@@ -21,7 +21,7 @@ use leontief_solver::properties::scenarios::capacity_grid;
 use leontief_solver::properties::{utility_at_truth, Property, Scenario};
 use leontief_solver::{Rational, SolverError};
 
-use super::metric::{scale, spread, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject};
+use super::metric::{spread, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject};
 use super::metric_common::{needs, Of};
 use super::MetricName;
 use super::{exact, knife};
@@ -59,8 +59,8 @@ impl Metric for RmLoss {
         let of = Of::new(candidate, truth, Some(&after));
         let mut best: Option<Evaluation> = None;
         for i in 0..inst.num_users() {
-            let s = scale(inst, i, utility);
-            let s_after = scale(&bigger, i, utility);
+            let s = utility.per_task(inst, i);
+            let s_after = utility.per_task(&bigger, i);
             let Some(b) = spread(truth, i, |t| &utility_at_truth(inst, i, t) * &s) else {
                 continue;
             };
@@ -74,7 +74,7 @@ impl Metric for RmLoss {
                 return Ok(None);
             };
             let rows = (0..inst.num_users()).map(|i| {
-                let (s, s_after) = (scale(inst, i, utility), scale(&bigger, i, utility));
+                let (s, s_after) = (utility.per_task(inst, i), utility.per_task(&bigger, i));
                 (i, None, [(&grown[i], s_after), (&before[i], s)])
             });
             let ratios = exact::truth_ratios(inst, rows)?;

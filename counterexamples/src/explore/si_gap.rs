@@ -12,9 +12,7 @@ use leontief_solver::properties::allocation::equal_split;
 use leontief_solver::properties::{utility_at_truth, Property};
 use leontief_solver::SolverError;
 
-use super::metric::{
-    scale, spread, Applies, At, Direction, Evaluation, Metric, MetricInfo, Spread,
-};
+use super::metric::{spread, Applies, At, Direction, Evaluation, Metric, MetricInfo, Spread};
 use super::metric_common::{bounded, Of};
 use super::MetricName;
 
@@ -43,7 +41,7 @@ impl Metric for SiGap {
         let of = Of::new(at.candidate, truth, None);
         let mut best: Option<Evaluation> = None;
         for (i, split) in splits.iter().enumerate() {
-            let s = scale(inst, i, utility);
+            let s = utility.per_task(inst, i);
             let Some(have) = spread(truth, i, |t| &utility_at_truth(inst, i, t) * &s) else {
                 continue;
             };

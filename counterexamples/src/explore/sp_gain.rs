@@ -22,7 +22,7 @@ use leontief_solver::properties::{utility_at_truth, utility_of_report, Property}
 use leontief_solver::SolverError;
 
 use super::exact;
-use super::metric::{scale, spread, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject};
+use super::metric::{spread, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject};
 use super::metric_common::{lies_of, needs, LieSearch, Of};
 use super::MetricName;
 
@@ -60,7 +60,7 @@ impl Metric for SpGain {
         }
         let lied = inst.with_reports(lies)?;
         let after = mechanism.allocate(&lied)?;
-        let s = scale(inst, i, utility);
+        let s = utility.per_task(inst, i);
         let Some(b) = spread(truth, i, |t| &utility_at_truth(inst, i, t) * &s) else {
             return Ok(None);
         };

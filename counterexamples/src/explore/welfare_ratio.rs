@@ -139,39 +139,26 @@ fn against(
         return Ok(None);
     }
     let (opt, x) = best(inst, utility)?;
-    let value = &opt / &w.value;
-    let (lo, hi) = if exact {
-        (value.clone(), value.clone())
-    } else {
-        (&opt / &w.hi, &opt / &w.lo)
-    };
-    let of_optimum = x.clone();
-    let approximate = Evaluation {
-        lo,
-        hi,
-        value,
-        exact,
-        candidate: candidate.clone(),
-        // The value is about the whole allocation (`Metric::per_user` is false): no user.
-        user: 0,
-        other: None,
-        numerator: opt.clone(),
-        denominator: w.value,
-        before: truth.clone(),
-        after: Some(x),
-        algebraic: None,
-        inexact_reason: None,
-    };
+    let of = Of::new(candidate, truth, Some(&x));
+    let mut approximate = None;
+    // The value is about the whole allocation (`Metric::per_user` is false): no user (0).
+    of.keep_ratio(
+        &mut approximate,
+        Direction::Max,
+        0,
+        None,
+        &Spread::exact(opt.clone()),
+        &w,
+    );
     // The mechanism's welfare is one linear combination of one equilibrium's task counts;
     // the benchmark is rational.
-    Ok(exact::or_exact(at, Some(approximate), || {
+    Ok(exact::or_exact(at, approximate, || {
         let Some(tasks) = exact::tasks(at, inst)? else {
             return Ok(None);
         };
         let terms = (tasks.iter().enumerate()).map(|(i, t)| (utility.per_task(inst, i), t));
         let w = exact::sum(terms)?;
         let opt = RealAlgebraic::from_rational(opt.to_big());
-        let of = Of::new(candidate, truth, Some(&of_optimum));
         exact::best(&of, Direction::Max, vec![(0, None, opt, w)], &tasks, None).map(Some)
     }))
 }

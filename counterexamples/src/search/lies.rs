@@ -153,6 +153,28 @@ pub fn grid_lies(instance: &Instance, i: usize, values: &[Rational]) -> Lies {
     Lies::new(Vec::new(), &instance.users()[i].demand, values, true)
 }
 
+/// A random coalition of 2 to `most` of the `eligible` users (`most` at most their number),
+/// in user order, each with one of its lies drawn from `lists`.
+pub(crate) fn random_coalition(
+    eligible: &[usize],
+    most: usize,
+    lists: &[Lies],
+    rng: &mut SplitMix64,
+) -> Vec<(usize, Vec<Rational>)> {
+    let size = rng.range(2, most as u64) as usize;
+    let mut pool = eligible.to_vec();
+    let mut members = Vec::with_capacity(size);
+    for _ in 0..size {
+        let k = rng.range(0, pool.len() as u64 - 1) as usize;
+        members.push(pool.swap_remove(k));
+    }
+    members.sort_unstable();
+    members
+        .iter()
+        .map(|&i| (i, lists[i].get(rng.range(0, lists[i].len() - 1))))
+        .collect()
+}
+
 /// One demand entry `x` moved at random: set to 0, doubled, halved, raised by half of `unit`
 /// (a dominant share's worth of the resource) or set to a grid value × `unit`; `None` for
 /// the last move without a grid.

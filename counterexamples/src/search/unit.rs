@@ -6,7 +6,7 @@ use leontief_solver::properties::{utility_at_truth, utility_of_report, Property,
 use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::{Allocation, Instance, Mechanism, Rational};
 
-use super::lies::{capacity_growths, neighbour_profile, user_lies, Lies};
+use super::lies::{capacity_growths, neighbour_profile, random_coalition, user_lies, Lies};
 use super::{SearchConfig, UnitResult};
 use crate::candidate::{evaluate_with, Candidate, Violation};
 use crate::record::Record;
@@ -165,11 +165,6 @@ impl Unit<'_> {
         self.first_violation(growths.into_iter().map(Scenario::Capacity))
     }
 
-    /// User `i`'s lies: structured, then grid lies.
-    fn lies_for(&self, i: usize, rng: &mut SplitMix64) -> Lies {
-        user_lies(self.instance, i, &self.cfg.values, self.grid, rng)
-    }
-
     /// The true utilities after the profile, or `None` when the profile is not a valid
     /// report or the mechanism fails on it.
     fn try_profile(&mut self, profile: &Profile) -> Option<Vec<Rational>> {
@@ -239,7 +234,11 @@ impl Unit<'_> {
         let before: Vec<Rational> = (0..n)
             .map(|i| utility_at_truth(self.instance, i, &self.truth.tasks[i]))
             .collect();
-        let lists: Vec<Lies> = (0..n).map(|i| self.lies_for(i, rng)).collect();
+        // Every user's lies: structured, then grid lies.
+        let (instance, values) = (self.instance, &self.cfg.values);
+        let lists: Vec<Lies> = (0..n)
+            .map(|i| user_lies(instance, i, values, self.grid, rng))
+            .collect();
         let group = self.cfg.property != Property::Sp;
         let max_liars = if group {
             self.cfg.max_liars.unwrap_or(n).min(n)
@@ -273,18 +272,7 @@ impl Unit<'_> {
                 if self.spent() {
                     return None;
                 }
-                let size = rng.range(2, top as u64) as usize;
-                let mut pool = eligible.clone();
-                let mut members = Vec::with_capacity(size);
-                for _ in 0..size {
-                    let k = rng.range(0, pool.len() as u64 - 1) as usize;
-                    members.push(pool.swap_remove(k));
-                }
-                members.sort_unstable();
-                let p: Profile = members
-                    .iter()
-                    .map(|&i| (i, lists[i].get(rng.range(0, lists[i].len() - 1))))
-                    .collect();
+                let p = random_coalition(&eligible, top, &lists, rng);
                 if let Some((s, found)) = self.probe(&p, &before) {
                     if found.is_some() {
                         return found;
@@ -299,7 +287,8 @@ impl Unit<'_> {
             if self.spent() {
                 return None;
             }
-            let Some(next) = self.neighbour(&current, &lists, max_liars, rng) else {
+            let next = neighbour_profile(instance, values, &current, &lists, max_liars, rng);
+            let Some(next) = next else {
                 continue;
             };
             if let Some((s, found)) = self.probe(&next, &before) {
@@ -313,23 +302,5 @@ impl Unit<'_> {
             }
         }
         None
-    }
-
-    /// A random neighbour of a profile (see [`neighbour_profile`]).
-    fn neighbour(
-        &self,
-        current: &Profile,
-        lists: &[Lies],
-        max_liars: usize,
-        rng: &mut SplitMix64,
-    ) -> Option<Profile> {
-        neighbour_profile(
-            self.instance,
-            &self.cfg.values,
-            current,
-            lists,
-            max_liars,
-            rng,
-        )
     }
 }
