@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use leontief::solver::{Rational, RATIONAL_TYPE_NAME};
+use leontief::solver::Rational;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -123,8 +123,7 @@ impl<'py> Fractions<'py> {
         if let Some(v) = self.texts.get(text) {
             return Ok(v.clone());
         }
-        let not_rational =
-            || PyValueError::new_err(format!("{RATIONAL_TYPE_NAME}: not a rational: {text:?}"));
+        let not_rational = || PyValueError::new_err(format!("not a rational: {text:?}"));
         let (n, d) = text.split_once('/').unwrap_or((text, "1"));
         if d.starts_with(['-', '+', '0']) {
             return Err(not_rational());

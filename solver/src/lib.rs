@@ -62,4 +62,4 @@ pub use model::{
     read_number, read_numbers, saturated_resources, Allocation, Guarantee, GuaranteeRule, Instance,
     InstanceBuilder, LimitBelowGuarantee, Mode, Oversubscribed, Pool, Rules, User,
 };
-pub use rational::{ParseRationalError, Rational, RATIONAL_TYPE_NAME};
+pub use rational::{ParseRationalError, Rational};

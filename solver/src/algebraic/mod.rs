@@ -173,6 +173,3 @@ pub enum AlgebraicError {
         discriminant: String,
     },
 }
-
-/// The serde newtype name of an algebraic number, so a typed serializer can tell one apart.
-pub const ALGEBRAIC_TYPE_NAME: &str = "leontief::Algebraic";

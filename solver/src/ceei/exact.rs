@@ -8,10 +8,8 @@
 //! [`ExactNumber`]. Products and sums are taken in `Q(α)` first (a product of an element of
 //! `Q(α)` and a rational stays in `Q(α)`), then converted to a real algebraic number once.
 //!
-//! An [`ExactNumber`] serializes as the bare `"p/q"` string of a [`Rational`] (the newtype
-//! `leontief::Rational`) or, when irrational, as the newtype
-//! [`ALGEBRAIC_TYPE_NAME`](crate::algebraic::ALGEBRAIC_TYPE_NAME) holding
-//! `{"algebraic": {"polynomial": [..], "interval": [lo, hi]}, "decimal": .., "closed_form": ..}`:
+//! An [`ExactNumber`] serializes as the bare `"p/q"` string of a [`Rational`] or, when
+//! irrational, as `{"algebraic": {"polynomial": [..], "interval": [lo, hi]}, "decimal": .., "closed_form": ..}`:
 //! the minimal polynomial over Q with integer coefficients as decimal strings, lowest degree
 //! first (primitive, positive leading coefficient); an isolating interval with rational ends
 //! `"p/q"`; the value correctly rounded to [`DECIMAL_PLACES`] digits after the point; and,
@@ -41,9 +39,7 @@ use serde::Serialize;
 
 use super::algebraic::{solve_exact, AlgebraicCeeiError, AlgebraicEquilibrium};
 use super::{Ceei, CeeiOutcome};
-use crate::algebraic::{
-    AlgebraicError, FieldElement, Limits, NumberField, RealAlgebraic, ALGEBRAIC_TYPE_NAME,
-};
+use crate::algebraic::{AlgebraicError, FieldElement, Limits, NumberField, RealAlgebraic};
 use crate::{Instance, Rational, SolverError};
 
 /// The digits after the decimal point of an algebraic number's `decimal`: enough to tell
@@ -248,15 +244,12 @@ fn round_half_up(x: &BigRational) -> BigInt {
 }
 
 impl Serialize for ExactNumber {
-    /// A rational as its `"p/q"` newtype; an irrational number as the newtype
-    /// [`ALGEBRAIC_TYPE_NAME`] of `{"algebraic": {"polynomial", "interval"}, "decimal",
+    /// A rational as its `"p/q"` string; an irrational number as `{"algebraic": {"polynomial", "interval"}, "decimal",
     /// "closed_form"}` (see the [module docs](self)).
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
             ExactNumber::Rational(r) => r.serialize(serializer),
-            ExactNumber::Algebraic(a) => {
-                serializer.serialize_newtype_struct(ALGEBRAIC_TYPE_NAME, a)
-            }
+            ExactNumber::Algebraic(a) => a.serialize(serializer),
         }
     }
 }
@@ -747,7 +740,7 @@ mod tests {
     /// 19.3132² = 373.0 − 0.0004... : 193132² = 37299969424 < 37300000000 < 37300355689 =
     /// 193133², so u1 ∈ ((3125 − 125·19.3133)/63, (3125 − 125·19.3132)/63)
     /// = (11.28307…, 11.28327…), and 6 significant digits can only be 11.2831, 11.2832 or
-    /// 11.2833; the serde form names the newtype and the closed form.
+    /// 11.2833; the serde form gives the polynomial, the interval and the closed form.
     #[test]
     fn theorem_5_tasks_round_and_serialize() {
         let out = Ceei::new()

@@ -50,7 +50,7 @@ use num_traits::{One, ToPrimitive, Zero};
 
 pub use decimal::{write_literal_decimal, write_ratio_decimal, DecimalBounds};
 use gcd::{gcd_big, gcd_big_small, gcd_i128};
-pub use parse::{ParseRationalError, MAX_DECIMAL_EXPONENT, RATIONAL_TYPE_NAME};
+pub use parse::{ParseRationalError, MAX_DECIMAL_EXPONENT};
 
 /// An exact rational number. See the [module docs](self).
 #[derive(Clone)]

@@ -185,13 +185,8 @@ impl FromStr for Rational {
     }
 }
 
-/// The name under which a [`Rational`] is serialized as a newtype: JSON writers print the
-/// bare `"p/q"` string, and a serializer that builds typed values (the Python package's)
-/// recognises an exact number by this name rather than by the key it sits under.
-pub const RATIONAL_TYPE_NAME: &str = "leontief::Rational";
-
 impl serde::Serialize for Rational {
-    /// The reduced `p/q` text (`p` for integers), as a newtype named [`RATIONAL_TYPE_NAME`].
+    /// The reduced `p/q` text (`p` for integers), as a string.
     ///
     /// # Example
     /// ```
@@ -200,7 +195,7 @@ impl serde::Serialize for Rational {
     /// assert_eq!(serde_json::to_string(&x).unwrap(), "\"3/2\"");
     /// ```
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_newtype_struct(RATIONAL_TYPE_NAME, &self.to_string())
+        serializer.collect_str(self)
     }
 }
 
