@@ -29,14 +29,9 @@ pub fn level(
         };
         script.assert(binary("=", x, &share));
     }
-    let loads: Vec<String> = (0..profile.resources())
-        .map(|r| profile.load(tasks, r))
-        .collect();
+    let loads = profile.loads(tasks);
     for load in &loads {
         script.assert(binary("<=", load, "1.0"));
     }
-    script.assert(or(&loads
-        .iter()
-        .map(|l| binary("=", l, "1.0"))
-        .collect::<Vec<_>>()));
+    script.assert(or(loads.iter().map(|l| binary("=", l, "1.0"))));
 }

@@ -28,7 +28,7 @@ pub fn filling(
     shape: &Shape,
 ) {
     let (n, m) = (profile.users(), profile.resources());
-    let loads: Vec<String> = (0..m).map(|r| profile.load(tasks, r)).collect();
+    let loads = profile.loads(tasks);
     for x in tasks {
         script.assert(binary(">=", x, "0.0"));
     }
@@ -58,10 +58,8 @@ pub fn filling(
             binary("=", &loads[r], "1.0"),
         ];
         for k in (0..n).filter(|&k| k != i) {
-            terms.push(super::smt::implies(
-                &binary(">", &profile.demands[k][r], "0.0"),
-                &no_higher(k, i),
-            ));
+            let needs = binary(">", &profile.demands[k][r], "0.0");
+            terms.push(binary("=>", &needs, &no_higher(k, i)));
         }
         and(&terms)
     };
@@ -69,9 +67,7 @@ pub fn filling(
     for i in 0..n {
         match shape {
             Shape::Bottlenecks(b) => script.assert(bottleneck(i, b[i])),
-            _ => script.assert(or(&(0..options)
-                .map(|r| bottleneck(i, r))
-                .collect::<Vec<_>>())),
+            _ => script.assert(or((0..options).map(|r| bottleneck(i, r)))),
         }
     }
 }

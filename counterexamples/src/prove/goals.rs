@@ -20,7 +20,7 @@ use leontief_solver::properties::{Property, Scenario};
 use leontief_solver::Rational;
 use serde_json::Value;
 
-use super::smt::{and, binary, constant, implies, mul, or, sum, Script};
+use super::smt::{and, binary, constant, mul, or, sum, Script};
 use super::statement::{Goal, Kind, Profile, ProvedMechanism, Shape, Statement};
 use super::{common_level, drf};
 use crate::candidate::{evaluate, Candidate};
@@ -116,7 +116,7 @@ pub fn script(statement: &Statement, truth: &Shape) -> Script {
             s.assert(binary("<=", &demands[i][0], &demands[j][0]));
         }
     }
-    let x: Vec<String> = (0..n).map(|i| s.real(&format!("x_{}", i + 1))).collect();
+    let x = s.reals("x", 0..n);
     statement.encode(&mut s, &profile, &x, truth, "t");
     let weight = |i: usize| weights.as_ref().map(|w| w[i].clone());
     match &statement.goal {
@@ -144,19 +144,12 @@ pub fn script(statement: &Statement, truth: &Shape) -> Script {
                 Some(w) => mul(w, a),
                 None => a.to_string(),
             };
-            let terms: Vec<String> = (0..m)
-                .map(|r| {
-                    implies(
-                        &binary(">", &demands[0][r], "0.0"),
-                        &binary(
-                            ">",
-                            &scaled(&mul(&x[1], &demands[1][r]), &w1),
-                            &scaled(&mul(&x[0], &demands[0][r]), &w2),
-                        ),
-                    )
-                })
-                .collect();
-            s.assert(and(&terms));
+            s.assert(and((0..m).map(|r| {
+                let theirs = scaled(&mul(&x[1], &demands[1][r]), &w1);
+                let mine = scaled(&mul(&x[0], &demands[0][r]), &w2);
+                let needs = binary(">", &demands[0][r], "0.0");
+                binary("=>", &needs, &binary(">", &theirs, &mine))
+            })));
             if let Some(t) = &caps {
                 s.assert(binary("<", &x[0], &t[0]));
             }
@@ -172,7 +165,7 @@ pub fn script(statement: &Statement, truth: &Shape) -> Script {
                 weights: rest(weights),
                 caps: rest(caps),
             };
-            let y: Vec<String> = (1..n).map(|i| s.real(&format!("y_{}", i + 1))).collect();
+            let y = s.reals("y", 1..n);
             statement.encode(&mut s, &smaller, &y, &Shape::Any, "l");
             assert_loss(statement, &mut s, &x[1], &y[0]);
         }
@@ -188,10 +181,7 @@ pub fn script(statement: &Statement, truth: &Shape) -> Script {
                     v
                 })
                 .collect();
-            s.assert(or(&k
-                .iter()
-                .map(|v| binary("<", v, "1.0"))
-                .collect::<Vec<_>>()));
+            s.assert(or(k.iter().map(|v| binary("<", v, "1.0"))));
             let grown = Profile {
                 demands: demands
                     .iter()
@@ -200,7 +190,7 @@ pub fn script(statement: &Statement, truth: &Shape) -> Script {
                 weights: weights.clone(),
                 caps: caps.clone(),
             };
-            let y: Vec<String> = (0..n).map(|i| s.real(&format!("y_{}", i + 1))).collect();
+            let y = s.reals("y", 0..n);
             encode_unnormalised(statement, &mut s, &grown, &y);
             // u1's utility is its tasks before and after: it loses when y_1 < x_1, and keeps
             // less than c times its utility when y_1 < c x_1 (with x_1 > 0).
@@ -209,15 +199,15 @@ pub fn script(statement: &Statement, truth: &Shape) -> Script {
         Goal::Bound(MetricName::WelfareRatio, c) => {
             // Some feasible z with Σ z > c Σ x: the optimum exceeds c times the welfare
             // (dominant shares are tasks in normal form). Σ x > 0, as the metric needs.
-            let z: Vec<String> = (0..n).map(|i| s.real(&format!("z_{}", i + 1))).collect();
+            let z = s.reals("z", 0..n);
             for (i, zi) in z.iter().enumerate() {
                 s.assert(binary(">=", zi, "0.0"));
                 if let Some(t) = &caps {
                     s.assert(binary("<=", zi, &t[i]));
                 }
             }
-            for r in 0..m {
-                s.assert(binary("<=", &profile.load(&z, r), "1.0"));
+            for load in profile.loads(&z) {
+                s.assert(binary("<=", &load, "1.0"));
             }
             s.assert(binary(">", &sum(&x), "0.0"));
             let c = statement.bound_term(&mut s, c);
@@ -257,10 +247,7 @@ fn encode_unnormalised(statement: &Statement, s: &mut Script, profile: &Profile,
                 for e in row {
                     s.assert(binary(">=", &a, e));
                 }
-                s.assert(or(&row
-                    .iter()
-                    .map(|e| binary("=", &a, e))
-                    .collect::<Vec<_>>()));
+                s.assert(or(row.iter().map(|e| binary("=", &a, e))));
                 a
             })
             .collect()

@@ -378,7 +378,7 @@ fn emit(dir: &std::path::Path, cases: &[Case]) -> Result<(), ProveError> {
     std::fs::create_dir_all(dir).map_err(|e| fail(dir, e))?;
     for case in cases {
         let path = dir.join(format!("case-{:03}.smt2", case.index));
-        std::fs::write(&path, case.script.query()).map_err(|e| fail(&path, e))?;
+        std::fs::write(&path, case.script.query(smt::DECIDE)).map_err(|e| fail(&path, e))?;
     }
     Ok(())
 }

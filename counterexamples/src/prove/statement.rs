@@ -28,6 +28,7 @@ mod encode;
 pub(crate) use cases::Kind;
 use cases::Split;
 pub use cases::{Case, Shape};
+pub(crate) use encode::positive_entries;
 pub use encode::{Answers, Profile};
 
 leontief_solver::name_enum! {

@@ -6,7 +6,7 @@ use leontief_solver::properties::Property;
 use crate::explore::MetricName;
 
 use super::{Goal, Kind, ProvedMechanism, Shape, Split, Statement};
-use crate::prove::smt::{and, binary, implies, mul, or, Script};
+use crate::prove::smt::{and, binary, mul, or, sum, Script};
 use crate::prove::{asset, ceei, common_level, drf, goals};
 
 /// The terms of one demand profile, in normal form.
@@ -31,13 +31,11 @@ impl Profile {
         self.demands.first().map_or(0, Vec::len)
     }
 
-    /// `load_r = Σ_i tasks_i · d_ir`.
-    pub fn load(&self, tasks: &[String], r: usize) -> String {
-        crate::prove::smt::sum(
-            &(0..self.users())
-                .map(|i| mul(&tasks[i], &self.demands[i][r]))
-                .collect::<Vec<_>>(),
-        )
+    /// Every resource's `load_r = Σ_i tasks_i · d_ir`.
+    pub fn loads(&self, tasks: &[String]) -> Vec<String> {
+        (0..self.resources())
+            .map(|r| sum((0..self.users()).map(|i| mul(&tasks[i], &self.demands[i][r]))))
+            .collect()
     }
 }
 
@@ -52,11 +50,7 @@ impl Statement {
             .collect();
         let mut positive_per_user = |name: &str| -> Vec<String> {
             (0..n)
-                .map(|i| {
-                    let v = s.reported_real(&format!("{name}_{}", i + 1));
-                    s.assert(binary(">", &v, "0.0"));
-                    v
-                })
+                .map(|i| s.positive_real(&format!("{name}_{}", i + 1)))
                 .collect()
         };
         let weights = self.weights.then(|| positive_per_user("w"));
@@ -108,8 +102,7 @@ impl Statement {
         // an unknown of its own (docs/theory.md §6.5).
         let reported_caps = truthful.caps.clone().map(|mut t| {
             for i in self.liars() {
-                t[i] = s.reported_real(&format!("tl_{}", i + 1));
-                s.assert(binary(">", &t[i], "0.0"));
+                t[i] = s.positive_real(&format!("tl_{}", i + 1));
             }
             t
         });
@@ -118,14 +111,10 @@ impl Statement {
             weights: truthful.weights.clone(),
             caps: reported_caps,
         };
-        let x: Vec<String> = (0..n).map(|i| s.real(&format!("x_{}", i + 1))).collect();
-        let y: Vec<String> = (0..n).map(|i| s.real(&format!("y_{}", i + 1))).collect();
+        let x = s.reals("x", 0..n);
+        let y = s.reals("y", 0..n);
         self.encode(&mut s, &truthful, &x, &kind.truth, "t");
         self.encode(&mut s, &lying, &y, &kind.lie, "l");
-        let needs: Vec<Vec<String>> = demands
-            .iter()
-            .map(|row| row.iter().map(|a| binary(">", a, "0.0")).collect())
-            .collect();
         let bundles = |tasks: &[String], rows: &[Vec<String>]| -> Vec<Vec<String>> {
             (0..n)
                 .map(|i| (0..m).map(|r| mul(&tasks[i], &rows[i][r])).collect())
@@ -136,7 +125,7 @@ impl Statement {
             s.assert(binary(">", &x[0], "0.0"));
         }
         let answers = Answers {
-            needs,
+            needs: positive_entries(demands),
             before: bundles(&x, demands),
             after: bundles(&y, &reported),
             caps: truthful.caps.clone().map(|t| (t, x.clone())),
@@ -161,9 +150,9 @@ impl Statement {
                 for i in self.liars() {
                     s.assert(answers.better(i, None, false));
                 }
-                s.assert(or(&(0..n)
-                    .map(|i| and(&[answers.has_tasks(i), answers.better(i, Some(&c), true)]))
-                    .collect::<Vec<_>>()));
+                s.assert(or((0..n).map(|i| {
+                    and([answers.has_tasks(i), answers.better(i, Some(&c), true)])
+                })));
             }
             // Decided by goals::script (returned above).
             Goal::Bound(..) => {}
@@ -182,9 +171,7 @@ impl Statement {
                 for i in self.liars() {
                     s.assert(answers.better(i, None, false));
                 }
-                s.assert(or(&(0..n)
-                    .map(|i| answers.better(i, None, true))
-                    .collect::<Vec<_>>()));
+                s.assert(or((0..n).map(|i| answers.better(i, None, true))));
             }
         }
     }
@@ -224,10 +211,7 @@ pub struct Answers {
 impl Answers {
     /// User `i` has tasks at the truth: its bundle before is not zero.
     fn has_tasks(&self, i: usize) -> String {
-        or(&self.before[i]
-            .iter()
-            .map(|b| binary(">", b, "0.0"))
-            .collect::<Vec<_>>())
+        or(self.before[i].iter().map(|b| binary(">", b, "0.0")))
     }
 
     /// User `i`'s true utility after is at least (`strict`: above) `c` (default 1) times its
@@ -241,16 +225,14 @@ impl Answers {
         };
         let mut terms: Vec<String> = (0..self.needs[i].len())
             .map(|r| {
-                implies(
-                    &self.needs[i][r],
-                    &binary(rel, &self.after[i][r], &scaled(&self.before[i][r])),
-                )
+                let covers = binary(rel, &self.after[i][r], &scaled(&self.before[i][r]));
+                binary("=>", &self.needs[i][r], &covers)
             })
             .collect();
         if let Some((caps, tasks)) = &self.caps {
             terms.push(binary(rel, &caps[i], &scaled(&tasks[i])));
         }
-        and(&terms)
+        and(terms)
     }
 }
 
@@ -278,10 +260,14 @@ pub(super) fn demand_row(
         })
         .collect();
     if dominant.is_none() {
-        s.assert(or(&row
-            .iter()
-            .map(|a| binary("=", a, "1.0"))
-            .collect::<Vec<_>>()));
+        s.assert(or(row.iter().map(|a| binary("=", a, "1.0"))));
     }
     row
+}
+
+/// `rows[i][r] > 0` for every entry: which resources each row needs.
+pub(crate) fn positive_entries(rows: &[Vec<String>]) -> Vec<Vec<String>> {
+    rows.iter()
+        .map(|row| row.iter().map(|a| binary(">", a, "0.0")).collect())
+        .collect()
 }
