@@ -62,16 +62,7 @@ pub fn manipulation_script(statement: &Statement, truth: &[bool], lie: &[bool]) 
     let answers = manipulation_answers(&mut s, statement, truth, lie);
     // The coalition's members, and the others, may be permuted among themselves: each class
     // sorted by its first entry.
-    let (n, k) = (statement.users, statement.coalition);
-    for class in [0..k, k..n] {
-        for i in class.clone().skip(1) {
-            s.assert(binary(
-                "<=",
-                &answers.before[i - 1][0],
-                &answers.before[i][0],
-            ));
-        }
-    }
+    statement.sort_classes(&mut s, &answers.before);
     statement.assert_goal(&mut s, &answers);
     s
 }

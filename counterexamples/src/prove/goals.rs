@@ -14,20 +14,13 @@
 //! through the exact mechanism, the property decided by the checker of `search` (a
 //! `welfare-ratio` by explore's metric, with its exact optimum).
 
-use std::collections::HashMap;
-
-use leontief_solver::properties::{Property, Scenario};
+use leontief_solver::properties::Property;
 use leontief_solver::Rational;
-use serde_json::Value;
 
 use super::smt::{and, binary, constant, mul, or, sum, Script};
 use super::statement::{Goal, Kind, Profile, ProvedMechanism, Shape, Statement};
 use super::{common_level, drf};
-use crate::candidate::{evaluate, Candidate};
-use crate::explore::record::to_prove_json as metric_json;
-use crate::explore::{At, Direction, MetricName, Utility};
-use crate::mechanisms::by_name;
-use crate::record::Record;
+use crate::explore::MetricName;
 
 /// The kinds of a statement with one answer to split (every goal not about lies): the
 /// truthful answer's types alone, each once, in order. The orbit-least pair of an orbit has
@@ -62,31 +55,6 @@ pub(super) fn roles(statement: &Statement) -> String {
             "u1 loses as capacities grow (any such user, renamed u1)".into()
         }
         _ => "none: every user plays the same part".into(),
-    }
-}
-
-/// How the cases of a goal not about lies are cut.
-pub(super) fn split_description(statement: &Statement, supports: bool) -> String {
-    let symmetry = if statement.coalition == 0 {
-        "one type per orbit under permutations of the users and of the resources".to_string()
-    } else {
-        format!(
-            "one type per orbit under permutations of the users other than {} and of the \
-             resources",
-            (1..=statement.coalition)
-                .map(|i| format!("u{i}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    };
-    if supports {
-        format!("by the truthful answer's price support, {symmetry}")
-    } else {
-        format!(
-            "by the truthful answer's bottleneck assignment (each user's bottleneck \
-             resource{}), {symmetry}",
-            if statement.caps { " or its cap" } else { "" }
-        )
     }
 }
 
@@ -267,84 +235,4 @@ fn encode_unnormalised(statement: &Statement, s: &mut Script, profile: &Profile,
             statement.encode(s, profile, tasks, &Shape::Any, "g")
         }
     }
-}
-
-/// The record of the counterexample with these values, re-derived by the exact mechanism
-/// and the property checker (or explore's metric), or why there is none.
-pub(super) fn rederive(
-    statement: &Statement,
-    values: &HashMap<String, Rational>,
-) -> Result<Value, String> {
-    let m = statement.resources;
-    let get = |name: String| super::witness::model_value(values, name);
-    let demand = |i: usize| -> Result<Vec<Rational>, String> {
-        let demand = super::witness::model_row(&get, "d", i, m)?;
-        if statement.positive && demand.iter().any(|d| !d.is_positive()) {
-            return Err("a demand is not positive".into());
-        }
-        Ok(demand)
-    };
-    let instance = super::witness::model_instance(statement, demand, &get)?;
-    let mechanism = by_name(statement.mechanism.name()).map_err(|e| e.to_string())?;
-    // Capacity r grows from 1 to 1 / k_r.
-    let grown = || -> Result<Scenario, String> {
-        (0..m)
-            .map(|r| {
-                get(format!("k_{}", r + 1))?
-                    .recip()
-                    .filter(|c| c.is_positive())
-                    .ok_or_else(|| format!("k_{} is not positive", r + 1))
-            })
-            .collect::<Result<Vec<_>, _>>()
-            .map(Scenario::Capacity)
-    };
-    if let Goal::Bound(metric, bound) = &statement.goal {
-        let (metric, (scenario, utility)) = (
-            *metric,
-            match metric {
-                MetricName::WelfareRatio => (Scenario::Bounded, Utility::DominantShare),
-                // A per-user ratio: either utility gives it.
-                MetricName::PmLoss => (Scenario::Remove(0), Utility::Tasks),
-                // In tasks, as the negation: with dominant shares the after-utility is a share
-                // of the grown capacities.
-                _ => (grown()?, Utility::Tasks),
-            },
-        );
-        let candidate = Candidate::new(instance, scenario);
-        let truth = mechanism
-            .allocate(&candidate.instance)
-            .map_err(|e| e.to_string())?;
-        let e = metric
-            .metric()
-            .at(&At::new(mechanism.as_ref(), &candidate, &truth, utility))
-            .map_err(|e| format!("re-derivation: {e}"))?
-            .ok_or_else(|| format!("no {} here", metric.name()))?;
-        // An approximate answer's value counts by the end worst for the claim.
-        let beyond = match metric.metric().direction() {
-            Direction::Max => e.lo > *bound,
-            Direction::Min => e.hi < *bound,
-        };
-        if !beyond {
-            return Err(format!(
-                "{} {} does not pass {bound}",
-                metric.name(),
-                e.value
-            ));
-        }
-        // A search's bookkeeping has no meaning here.
-        return Ok(metric_json(metric, mechanism.name(), utility, &e));
-    }
-    let scenario = match statement.goal {
-        Goal::Property(Property::Pm) => Scenario::Remove(0),
-        Goal::Property(Property::Rm) => grown()?,
-        _ => Scenario::Bounded,
-    };
-    let property = statement.property();
-    let candidate = Candidate::new(instance, scenario);
-    let violation = evaluate(mechanism.as_ref(), property, &candidate)
-        .map_err(|e| format!("re-derivation: {e}"))?
-        .ok_or_else(|| format!("{} does not violate {property} here", mechanism.name()))?;
-    let mut record = Record::new(mechanism.name(), property, candidate, violation);
-    record.strategy = Some("prove".into());
-    Ok(record.to_json())
 }

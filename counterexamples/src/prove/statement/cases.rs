@@ -2,9 +2,7 @@
 //! (bottleneck assignments, price supports, largest demand entries), one type kept per orbit
 //! of the statement's symmetries, each type one script.
 
-use leontief_solver::properties::Property;
-
-use super::{goals, Goal, ProveError, ProvedMechanism, Statement};
+use super::{goals, ProveError, ProvedMechanism, Statement};
 use crate::prove::smt::Script;
 use crate::record::permutations;
 
@@ -129,7 +127,7 @@ impl Statement {
         // of at most k liars.
         // The largest coalitions first: one case each, where a group manipulation shows
         // at once, before the single liars' many cases.
-        let sizes: Vec<usize> = if self.is_group() {
+        let sizes: Vec<usize> = if self.goal.is_group() {
             (1..=self.coalition).rev().collect()
         } else {
             vec![self.coalition]
@@ -141,7 +139,7 @@ impl Statement {
                 let index = cases.len();
                 let label = format!(
                     "{}truth: {}{}{}",
-                    if self.is_group() {
+                    if self.goal.is_group() {
                         format!("{size} liar{}; ", if size == 1 { "" } else { "s" })
                     } else {
                         String::new()
@@ -168,15 +166,6 @@ impl Statement {
             }
         }
         Ok(cases)
-    }
-
-    /// Whether the statement is about coalitions (`gsp-strong`, `gsp-weak`, `gsp-gain`).
-    pub(super) fn is_group(&self) -> bool {
-        matches!(
-            self.goal,
-            Goal::Property(Property::GspStrong | Property::GspWeak)
-                | Goal::Bound(crate::explore::MetricName::GspGain, _)
-        )
     }
 
     /// The same statement with exactly `size` lying slots.
@@ -212,10 +201,7 @@ impl Statement {
             Split::Bottlenecks { lie: false } => {
                 options.into_iter().map(|s| (s, Shape::Any)).collect()
             }
-            _ => options
-                .iter()
-                .flat_map(|t| options.iter().map(move |l| (t.clone(), l.clone())))
-                .collect(),
+            _ => pairs(&options, &options),
         };
         // Each demand's (true, then the liars' reported) largest entry, when split by it.
         let dominants = if self.splits_dominant() {
@@ -254,19 +240,11 @@ impl Statement {
             vec![(0..k).collect()]
         };
         let outside = permutations(n - k);
-        let mut users = Vec::new();
-        for a in &inside {
-            for b in &outside {
-                let mut p: Vec<usize> = a.clone();
-                p.extend(b.iter().map(|&j| j + k));
-                users.push(p);
-            }
-        }
         let resources = permutations(self.resources);
-        users
-            .iter()
-            .flat_map(|u| resources.iter().map(move |r| (u.clone(), r.clone())))
-            .collect()
+        let users: Vec<Vec<usize>> = (pairs(&inside, &outside).into_iter())
+            .map(|(a, b)| a.into_iter().chain(b.into_iter().map(|j| j + k)).collect())
+            .collect();
+        pairs(&users, &resources)
     }
 }
 
@@ -332,20 +310,21 @@ pub(super) enum Split {
     Supports,
 }
 
-/// Every map `0..n -> 0..values`, as vectors.
+/// Every map `0..n -> 0..values`, as vectors, in lexicographic order (the digits of
+/// `0..values^n` in base `values`).
 fn assignments(n: usize, values: usize) -> Vec<Vec<usize>> {
-    let mut out = vec![Vec::new()];
-    for _ in 0..n {
-        out = out
-            .into_iter()
-            .flat_map(|p: Vec<usize>| {
-                (0..values).map(move |v| {
-                    let mut q = p.clone();
-                    q.push(v);
-                    q
-                })
-            })
-            .collect();
-    }
-    out
+    let code = |c: usize| {
+        (0..n)
+            .rev()
+            .map(|k| c / values.pow(k as u32) % values)
+            .collect()
+    };
+    (0..values.pow(n as u32)).map(code).collect()
+}
+
+/// Every pair `(a, b)` of `a` in `left` and `b` in `right`, `left` first.
+fn pairs<A: Clone, B: Clone>(left: &[A], right: &[B]) -> Vec<(A, B)> {
+    (left.iter())
+        .flat_map(|a| right.iter().map(move |b| (a.clone(), b.clone())))
+        .collect()
 }

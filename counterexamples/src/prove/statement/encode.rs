@@ -80,11 +80,7 @@ impl Statement {
         // coalition and within the others may still be permuted: sort each class by its
         // first demand entry.
         if !matches!(self.split(), Split::Bottlenecks { .. }) {
-            for class in [0..self.coalition, self.coalition..n] {
-                for i in class.clone().skip(1) {
-                    s.assert(binary("<=", &demands[i - 1][0], &demands[i][0]));
-                }
-            }
+            self.sort_classes(&mut s, demands);
         }
         let mut reported = demands.clone();
         for i in self.liars() {
@@ -132,6 +128,16 @@ impl Statement {
         };
         self.assert_goal(&mut s, &answers);
         s
+    }
+
+    /// Asserts that the coalition's members, and the others, come in the order of their
+    /// rows' first entries.
+    pub(crate) fn sort_classes(&self, s: &mut Script, rows: &[Vec<String>]) {
+        for class in [0..self.coalition, self.coalition..self.users] {
+            for i in class.skip(1) {
+                s.assert(binary("<=", &rows[i - 1][0], &rows[i][0]));
+            }
+        }
     }
 
     /// Asserts the negated goal: the coalition's reports make its members better off, in the
