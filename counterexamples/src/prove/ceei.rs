@@ -76,12 +76,10 @@ pub fn manipulation_answers(
     lie: &[bool],
 ) -> Answers {
     let (n, m, k) = (statement.users, statement.resources, statement.coalition);
-    let weights: Vec<String> = (0..n)
-        .map(|i| match statement.weights {
-            true => s.positive_real(&format!("w_{}", i + 1)),
-            false => "1.0".to_string(),
-        })
-        .collect();
+    let weights = match statement.weights {
+        true => s.positive_reals("w", n),
+        false => vec!["1.0".to_string(); n],
+    };
     let income = sum(&weights);
     let low = if statement.positive { ">" } else { ">=" };
     // The bundles of a profile: users 2..n's given, user 1's on a full resource what they

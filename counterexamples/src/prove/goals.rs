@@ -86,7 +86,6 @@ pub fn script(statement: &Statement, truth: &Shape) -> Script {
     }
     let x = s.reals("x", 0..n);
     statement.encode(&mut s, &profile, &x, truth, "t");
-    let weight = |i: usize| weights.as_ref().map(|w| w[i].clone());
     match &statement.goal {
         Goal::Property(Property::Si) => {
             // u1's split is w_1 / W of every resource; its largest entry being 1, the split
@@ -100,27 +99,20 @@ pub fn script(statement: &Statement, truth: &Shape) -> Script {
                 ),
             };
             s.assert(below);
-            if let Some(t) = &caps {
-                s.assert(binary("<", &x[0], &t[0]));
-            }
         }
         Goal::Property(Property::Ef) => {
             // u1 envies u2: (w_1 / w_2) x_2 d_2 runs more than x_1 of u1's tasks, i.e. on
             // every resource u1 needs, w_1 x_2 d_2r > w_2 x_1 d_1r (and T_1 > x_1).
-            let (w1, w2) = (weight(0), weight(1));
-            let scaled = |a: &str, w: &Option<String>| match w {
-                Some(w) => mul(w, a),
-                None => a.to_string(),
+            let scaled = |a: String, j: usize| match weights {
+                Some(w) => mul(&w[j], &a),
+                None => a,
             };
             s.assert(and((0..m).map(|r| {
-                let theirs = scaled(&mul(&x[1], &demands[1][r]), &w1);
-                let mine = scaled(&mul(&x[0], &demands[0][r]), &w2);
+                let theirs = scaled(mul(&x[1], &demands[1][r]), 0);
+                let mine = scaled(mul(&x[0], &demands[0][r]), 1);
                 let needs = binary(">", &demands[0][r], "0.0");
                 binary("=>", &needs, &binary(">", &theirs, &mine))
             })));
-            if let Some(t) = &caps {
-                s.assert(binary("<", &x[0], &t[0]));
-            }
         }
         Goal::Property(Property::Pm) | Goal::Bound(MetricName::PmLoss, _) => {
             // u1 leaves; the others keep their demands, weights and caps. u2's utility is
@@ -143,8 +135,7 @@ pub fn script(statement: &Statement, truth: &Shape) -> Script {
             // the units, so y_i compares with x_i directly (docs/theory.md §6.9).
             let k: Vec<String> = (0..m)
                 .map(|r| {
-                    let v = s.reported_real(&format!("k_{}", r + 1));
-                    s.assert(binary(">", &v, "0.0"));
+                    let v = s.positive_real(&format!("k_{}", r + 1));
                     s.assert(binary("<=", &v, "1.0"));
                     v
                 })
@@ -184,6 +175,10 @@ pub fn script(statement: &Statement, truth: &Shape) -> Script {
         // The goals about lies are scripted by Statement::script.
         _ => {}
     }
+    // u1 below its split or envious is below its cap too (T_1 > x_1).
+    if let (Goal::Property(Property::Si | Property::Ef), Some(t)) = (&statement.goal, caps) {
+        s.assert(binary("<", &x[0], &t[0]));
+    }
     s
 }
 
@@ -205,30 +200,26 @@ fn assert_loss(statement: &Statement, s: &mut Script, before: &str, after: &str)
 /// `a_i` (the variable `a_i`) the row's largest entry; asset fairness's aggregate share and
 /// CEEI's KKT conditions read the rows as they are.
 fn encode_unnormalised(statement: &Statement, s: &mut Script, profile: &Profile, tasks: &[String]) {
-    let largest = |s: &mut Script| -> Vec<String> {
-        profile
-            .demands
-            .iter()
-            .enumerate()
-            .map(|(i, row)| {
+    // The dominant shares `y_i a_i`.
+    let shares = |s: &mut Script| -> Vec<String> {
+        (profile.demands.iter().zip(tasks).enumerate())
+            .map(|(i, (row, y))| {
                 let a = s.real(&format!("a_{}", i + 1));
                 for e in row {
                     s.assert(binary(">=", &a, e));
                 }
                 s.assert(or(row.iter().map(|e| binary("=", &a, e))));
-                a
+                mul(y, &a)
             })
             .collect()
     };
     match statement.mechanism {
         ProvedMechanism::Drf | ProvedMechanism::Collapsed => {
-            let a = largest(s);
-            let shares: Vec<String> = tasks.iter().zip(&a).map(|(y, a)| mul(y, a)).collect();
+            let shares = shares(s);
             drf::filling(s, profile, tasks, &shares, &Shape::Any);
         }
         ProvedMechanism::DrfCommonLevel => {
-            let a = largest(s);
-            let shares: Vec<String> = tasks.iter().zip(&a).map(|(y, a)| mul(y, a)).collect();
+            let shares = shares(s);
             common_level::level(s, profile, tasks, &shares, "g");
         }
         ProvedMechanism::Asset | ProvedMechanism::Ceei => {

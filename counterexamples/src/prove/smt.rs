@@ -138,6 +138,14 @@ impl Script {
         v
     }
 
+    /// Declares the positive real variables `{prefix}_1` .. `{prefix}_n`, which a model
+    /// reports.
+    pub fn positive_reals(&mut self, prefix: &str, n: usize) -> Vec<String> {
+        (0..n)
+            .map(|i| self.positive_real(&format!("{prefix}_{}", i + 1)))
+            .collect()
+    }
+
     /// Asks a model for the value of `term` under `name` (a term, not a variable: an
     /// equation defining a variable would slow the solver down).
     pub fn report(&mut self, name: &str, term: &str) {

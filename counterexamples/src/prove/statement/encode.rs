@@ -44,21 +44,14 @@ impl Statement {
     /// (its largest entry the case's `dominant[i]` when the case fixes it), and the weights
     /// `w_i` and caps `t_i` when the domain has them, all positive.
     pub(crate) fn declare_users(&self, s: &mut Script, dominant: &[usize]) -> Profile {
-        let (n, m) = (self.users, self.resources);
+        let n = self.users;
         let demands = (0..n)
-            .map(|i| demand_row(s, self.positive, m, "d", i, dominant.get(i).copied()))
+            .map(|i| self.demand_row(s, "d", i, dominant.get(i).copied()))
             .collect();
-        let mut positive_per_user = |name: &str| -> Vec<String> {
-            (0..n)
-                .map(|i| s.positive_real(&format!("{name}_{}", i + 1)))
-                .collect()
-        };
-        let weights = self.weights.then(|| positive_per_user("w"));
-        let caps = self.caps.then(|| positive_per_user("t"));
         Profile {
             demands,
-            weights,
-            caps,
+            weights: self.weights.then(|| s.positive_reals("w", n)),
+            caps: self.caps.then(|| s.positive_reals("t", n)),
         }
     }
 
@@ -82,31 +75,19 @@ impl Statement {
         if !matches!(self.split(), Split::Bottlenecks { .. }) {
             self.sort_classes(&mut s, demands);
         }
-        let mut reported = demands.clone();
+        let mut lying = truthful.clone();
         for i in self.liars() {
-            reported[i] = demand_row(
-                &mut s,
-                self.positive,
-                m,
-                "e",
-                i,
-                kind.dominant.get(n + i).copied(),
-            );
+            let dominant = kind.dominant.get(n + i).copied();
+            lying.demands[i] = self.demand_row(&mut s, "e", i, dominant);
         }
         // A cap counts tasks of the report, so rescaling a report to the normal form rescales
         // its cap by the same factor, which may be any: a liar's cap in the lying profile is
         // an unknown of its own (docs/theory.md §6.5).
-        let reported_caps = truthful.caps.clone().map(|mut t| {
+        if let Some(t) = &mut lying.caps {
             for i in self.liars() {
                 t[i] = s.positive_real(&format!("tl_{}", i + 1));
             }
-            t
-        });
-        let lying = Profile {
-            demands: reported.clone(),
-            weights: truthful.weights.clone(),
-            caps: reported_caps,
-        };
+        }
         let x = s.reals("x", 0..n);
         let y = s.reals("y", 0..n);
         self.encode(&mut s, &truthful, &x, &kind.truth, "t");
@@ -123,11 +104,39 @@ impl Statement {
         let answers = Answers {
             needs: positive_entries(demands),
             before: bundles(&x, demands),
-            after: bundles(&y, &reported),
+            after: bundles(&y, &lying.demands),
             caps: truthful.caps.clone().map(|t| (t, x.clone())),
         };
         self.assert_goal(&mut s, &answers);
         s
+    }
+
+    /// A demand row `{prefix}_i_r` in normal form: entries in [0, 1] (or (0, 1] when `positive`),
+    /// the largest 1 — the entry `dominant` when given (a constant then, not an unknown).
+    fn demand_row(
+        &self,
+        s: &mut Script,
+        prefix: &str,
+        i: usize,
+        dominant: Option<usize>,
+    ) -> Vec<String> {
+        let row: Vec<String> = (0..self.resources)
+            .map(|r| {
+                let name = format!("{prefix}_{}_{}", i + 1, r + 1);
+                if dominant == Some(r) {
+                    s.report(&name, "1.0");
+                    return "1.0".to_string();
+                }
+                let a = s.reported_real(&name);
+                s.assert(binary(if self.positive { ">" } else { ">=" }, &a, "0.0"));
+                s.assert(binary("<=", &a, "1.0"));
+                a
+            })
+            .collect();
+        if dominant.is_none() {
+            s.assert(or(row.iter().map(|a| binary("=", a, "1.0"))));
+        }
+        row
     }
 
     /// Asserts that the coalition's members, and the others, come in the order of their
@@ -240,35 +249,6 @@ impl Answers {
         }
         and(terms)
     }
-}
-
-/// A demand row `{prefix}_i_r` in normal form: entries in [0, 1] (or (0, 1] when `positive`),
-/// the largest 1 — the entry `dominant` when given (a constant then, not an unknown).
-pub(super) fn demand_row(
-    s: &mut Script,
-    positive: bool,
-    m: usize,
-    prefix: &str,
-    i: usize,
-    dominant: Option<usize>,
-) -> Vec<String> {
-    let row: Vec<String> = (0..m)
-        .map(|r| {
-            let name = format!("{prefix}_{}_{}", i + 1, r + 1);
-            if dominant == Some(r) {
-                s.report(&name, "1.0");
-                return "1.0".to_string();
-            }
-            let a = s.reported_real(&name);
-            s.assert(binary(if positive { ">" } else { ">=" }, &a, "0.0"));
-            s.assert(binary("<=", &a, "1.0"));
-            a
-        })
-        .collect();
-    if dominant.is_none() {
-        s.assert(or(row.iter().map(|a| binary("=", a, "1.0"))));
-    }
-    row
 }
 
 /// `rows[i][r] > 0` for every entry: which resources each row needs.
