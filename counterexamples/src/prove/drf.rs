@@ -7,20 +7,17 @@
 //! - every user `i` is at its cap `x_i = T_i`, or has a **bottleneck**: a resource `r` with
 //!   `d_ir > 0`, load 1, and `x_k / w_k <= x_i / w_i` for every user `k` with `d_kr > 0`.
 //!
-//! [`filling`] states this for any share (DRF's `x_i`, asset fairness's `x_i Σ_r d_ir`).
+//! [`encode`] states this for any share (DRF's `x_i`, asset fairness's `x_i Σ_r d_ir`).
 
 use super::smt::{and, binary, mul, or, Script};
 use super::statement::{Profile, Shape};
 
 /// Asserts that `tasks` is extended DRF's answer on `profile`, of type `shape` (each user's
-/// bottleneck, `m` for its cap; [`Shape::Any`]: some type).
-pub fn encode(script: &mut Script, profile: &Profile, tasks: &[String], shape: &Shape) {
-    filling(script, profile, tasks, tasks, shape);
-}
-
-/// The bottleneck characterization of progressive filling on `shares` (each user's share as
-/// a term in its tasks): feasibility, caps, and a bottleneck or a binding cap for every user.
-pub fn filling(
+/// bottleneck, `m` for its cap; [`Shape::Any`]: some type), by the bottleneck
+/// characterization of progressive filling on `shares` (each user's share as a term in its
+/// tasks, `tasks` itself in normal form): feasibility, caps, and a bottleneck or a binding
+/// cap for every user.
+pub fn encode(
     script: &mut Script,
     profile: &Profile,
     tasks: &[String],

@@ -18,30 +18,9 @@ use leontief_solver::properties::Property;
 use leontief_solver::Rational;
 
 use super::smt::{and, binary, constant, mul, or, sum, Script};
-use super::statement::{Goal, Kind, Profile, ProvedMechanism, Shape, Statement};
+use super::statement::{Goal, Profile, ProvedMechanism, Shape, Statement};
 use super::{common_level, drf};
 use crate::explore::MetricName;
-
-/// The kinds of a statement with one answer to split (every goal not about lies): the
-/// truthful answer's types alone, each once, in order. The orbit-least pair of an orbit has
-/// the orbit-least truthful type, so the projection keeps one type per orbit.
-pub(super) fn kinds(statement: &Statement, kinds: Vec<Kind>) -> Vec<Kind> {
-    if statement.goal.is_about_lies() {
-        return kinds;
-    }
-    let mut out: Vec<Kind> = Vec::new();
-    for kind in kinds {
-        let kind = Kind {
-            truth: kind.truth,
-            lie: Shape::Any,
-            dominant: Vec::new(),
-        };
-        if !out.contains(&kind) {
-            out.push(kind);
-        }
-    }
-    out
-}
 
 /// The users the negated statement names, and what they do, in words.
 pub(super) fn roles(statement: &Statement) -> String {
@@ -216,11 +195,11 @@ fn encode_unnormalised(statement: &Statement, s: &mut Script, profile: &Profile,
     match statement.mechanism {
         ProvedMechanism::Drf | ProvedMechanism::Collapsed => {
             let shares = shares(s);
-            drf::filling(s, profile, tasks, &shares, &Shape::Any);
+            drf::encode(s, profile, tasks, &shares, &Shape::Any);
         }
         ProvedMechanism::DrfCommonLevel => {
             let shares = shares(s);
-            common_level::level(s, profile, tasks, &shares, "g");
+            common_level::encode(s, profile, tasks, &shares, "g");
         }
         ProvedMechanism::Asset | ProvedMechanism::Ceei => {
             statement.encode(s, profile, tasks, &Shape::Any, "g")

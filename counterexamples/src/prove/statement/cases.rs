@@ -2,7 +2,7 @@
 //! (bottleneck assignments, price supports, largest demand entries), one type kept per orbit
 //! of the statement's symmetries, each type one script.
 
-use super::{goals, ProveError, ProvedMechanism, Statement};
+use super::{ProveError, ProvedMechanism, Statement};
 use crate::prove::smt::Script;
 use crate::record::permutations;
 
@@ -135,7 +135,7 @@ impl Statement {
         let mut cases = Vec::new();
         for size in sizes {
             let sized = self.with_coalition(size);
-            for kind in goals::kinds(&sized, sized.shapes()) {
+            for kind in sized.shapes() {
                 let index = cases.len();
                 let label = format!(
                     "{}truth: {}{}{}",
@@ -197,11 +197,12 @@ impl Statement {
                 .map(|bits| Shape::Support((0..m).map(|r| bits >> r & 1 == 1).collect()))
                 .collect(),
         };
+        // A goal not about lies has one answer to split: its truthful types alone.
         let pairs: Vec<(Shape, Shape)> = match self.split() {
-            Split::Bottlenecks { lie: false } => {
-                options.into_iter().map(|s| (s, Shape::Any)).collect()
+            Split::Bottlenecks { lie: true } | Split::Supports if self.goal.is_about_lies() => {
+                pairs(&options, &options)
             }
-            _ => pairs(&options, &options),
+            _ => pairs(&options, &[Shape::Any]),
         };
         // Each demand's (true, then the liars' reported) largest entry, when split by it.
         let dominants = if self.splits_dominant() {

@@ -201,10 +201,10 @@ impl Statement {
     ) {
         match self.mechanism {
             ProvedMechanism::Drf | ProvedMechanism::Collapsed => {
-                drf::encode(s, profile, tasks, shape)
+                drf::encode(s, profile, tasks, tasks, shape)
             }
             ProvedMechanism::Asset => asset::encode(s, profile, tasks, shape),
-            ProvedMechanism::DrfCommonLevel => common_level::encode(s, profile, tasks, at),
+            ProvedMechanism::DrfCommonLevel => common_level::encode(s, profile, tasks, tasks, at),
             ProvedMechanism::Ceei => ceei::encode(s, profile, tasks, shape, at),
         }
     }
