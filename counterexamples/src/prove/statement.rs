@@ -468,12 +468,9 @@ impl Statement {
             .collect();
         script.assert(binary("=", &polynomial(&coeffs, &name), "0.0"));
         let (lo, hi) = x.interval();
-        let (lo, hi) = (
-            Rational::from_big(lo.clone()),
-            Rational::from_big(hi.clone()),
-        );
-        script.assert(binary("<", &constant(&lo), &name));
-        script.assert(binary("<", &name, &constant(&hi)));
+        let [lo, hi] = [lo, hi].map(|v| constant(&Rational::from_big(v.clone())));
+        script.assert(binary("<", &lo, &name));
+        script.assert(binary("<", &name, &hi));
         name
     }
 
