@@ -57,13 +57,8 @@ impl Shape {
                 format!("bottlenecks ({})", names.join(","))
             }
             Shape::Support(s) => {
-                let names: Vec<String> = s
-                    .iter()
-                    .enumerate()
-                    .filter(|&(_, &p)| p)
-                    .map(|(r, _)| format!("r{}", r + 1))
-                    .collect();
-                format!("prices>0 on {{{}}}", names.join(","))
+                let priced: Vec<usize> = (0..s.len()).filter(|&r| s[r]).collect();
+                format!("prices>0 on {{{}}}", names(&priced))
             }
         }
     }
@@ -137,21 +132,18 @@ impl Statement {
             let sized = self.with_coalition(size);
             for kind in sized.shapes() {
                 let index = cases.len();
-                let label = format!(
-                    "{}truth: {}{}{}",
-                    if self.goal.is_group() {
-                        format!("{size} liar{}; ", if size == 1 { "" } else { "s" })
-                    } else {
-                        String::new()
-                    },
-                    kind.truth.label(self.resources),
-                    if self.goal.is_about_lies() {
-                        format!("; reports: {}", kind.lie.label(self.resources))
-                    } else {
-                        String::new()
-                    },
-                    kind.dominant_label(self.users)
-                );
+                let mut label = format!("truth: {}", kind.truth.label(self.resources));
+                if self.goal.is_group() {
+                    let s = if size == 1 { "" } else { "s" };
+                    label = format!("{size} liar{s}; {label}");
+                }
+                if self.goal.is_about_lies() {
+                    label += &format!("; reports: {}", kind.lie.label(self.resources));
+                }
+                if !kind.dominant.is_empty() {
+                    let (truth, reports) = kind.dominant.split_at(self.users);
+                    label += &format!("; largest entries ({} | {})", names(truth), names(reports));
+                }
                 let mut script = sized.script(&kind);
                 script.comment(format!(
                     "leontief prove: {}\ncase {index}: {label}",
@@ -280,24 +272,6 @@ impl Kind {
             dominant,
         }
     }
-
-    fn dominant_label(&self, users: usize) -> String {
-        if self.dominant.is_empty() {
-            return String::new();
-        }
-        let names = |slots: &[usize]| {
-            slots
-                .iter()
-                .map(|r| format!("r{}", r + 1))
-                .collect::<Vec<_>>()
-                .join(",")
-        };
-        format!(
-            "; largest entries ({} | {})",
-            names(&self.dominant[..users]),
-            names(&self.dominant[users..])
-        )
-    }
 }
 
 /// How the cases are cut.
@@ -328,4 +302,10 @@ fn pairs<A: Clone, B: Clone>(left: &[A], right: &[B]) -> Vec<(A, B)> {
     (left.iter())
         .flat_map(|a| right.iter().map(move |b| (a.clone(), b.clone())))
         .collect()
+}
+
+/// `r1,r2,..`: the resources `resources` by name.
+fn names(resources: &[usize]) -> String {
+    let names: Vec<String> = resources.iter().map(|r| format!("r{}", r + 1)).collect();
+    names.join(",")
 }
