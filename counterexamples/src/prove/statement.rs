@@ -438,8 +438,7 @@ impl Statement {
     /// A goal without a constant, or a refinement limit of the kernel.
     pub fn with_exact_bound(mut self, mut c: RealAlgebraic) -> Result<Self, SolverError> {
         if let Some(r) = c.as_rational() {
-            let r = Rational::from_big(r.clone());
-            self.goal = self.goal.with_bound(r)?;
+            self.goal = self.goal.with_bound(Rational::from_big(r.clone()))?;
             return Ok(self);
         }
         let width = Rational::new(1, 1i128 << 100).expect("nonzero").to_big();

@@ -74,20 +74,15 @@ pub fn counterexample(
     statement: &Statement,
     model: &[(String, Rational)],
 ) -> Result<Value, String> {
-    let values: HashMap<&str, &Rational> = model.iter().map(|(k, v)| (k.as_str(), v)).collect();
     let mut last = String::from("no rounding tried");
     let mut tried: Vec<HashMap<String, Rational>> = Vec::new();
     for tolerance in tolerances() {
-        let rounded: HashMap<String, Rational> = values
-            .iter()
-            .map(|(k, v)| {
-                let r = match &tolerance {
-                    Some(t) => simplest_between(&(*v - t), &(*v + t)),
-                    None => (*v).clone(),
-                };
-                (k.to_string(), r)
-            })
-            .collect();
+        let round = |v: &Rational| match &tolerance {
+            Some(t) => simplest_between(&(v - t), &(v + t)),
+            None => v.clone(),
+        };
+        let rounded: HashMap<String, Rational> =
+            model.iter().map(|(k, v)| (k.clone(), round(v))).collect();
         if tried.contains(&rounded) {
             continue;
         }
