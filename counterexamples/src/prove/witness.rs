@@ -205,11 +205,14 @@ fn rederive(statement: &Statement, values: &HashMap<String, Rational>) -> Result
     Ok(record.to_json_with_gain(metric.name(), &e.value))
 }
 
+/// Reads user `i`'s row of the model under a prefix (`d`, `e`).
+type ReadRow<'a> = dyn Fn(&str, usize) -> Result<Vec<Rational>, String> + 'a;
+
 /// The coalition's reports in the model, those that differ from the truth.
 fn reports(
     statement: &Statement,
     instance: &Instance,
-    row: &dyn Fn(&str, usize) -> Result<Vec<Rational>, String>,
+    row: &ReadRow<'_>,
     get: &dyn Fn(String) -> Result<Rational, String>,
 ) -> Result<Scenario, String> {
     let mut lies = Vec::new();
