@@ -27,33 +27,28 @@ fn q(text: &str) -> Result<Rational, CliError> {
         .map_err(|_| CliError::Internal(format!("{text} is not a number")))
 }
 
-/// Decides `statement`; the check's text names it and its number of cases.
-fn decide(statement: &Statement) -> Result<(String, Verdict), CliError> {
+/// Decides the statement of `goal` about `mechanism` at `(n, m)` (no weights, caps or
+/// coalition); the check's text names it and its number of cases.
+fn decide(
+    mechanism: ProvedMechanism,
+    goal: Goal,
+    (n, m): (usize, usize),
+    positive: bool,
+) -> Result<(String, Verdict), CliError> {
+    let statement = Statement::new(mechanism, goal, n, m, positive, false, false, None)?;
     let solver = solver()?;
     let options = Options {
         time: Duration::from_secs(300),
         emit_smt: None,
     };
-    let proof = prove::prove(statement, &solver, &options).map_err(error)?;
+    let proof = prove::prove(&statement, &solver, &options).map_err(error)?;
     let what = format!(
-        "{} ({} cases, {} {})",
+        "{} ({} cases, {})",
         statement.describe(),
         proof.cases.len(),
-        proof.solver.name,
-        proof.solver.version
+        proof.solver
     );
     Ok((what, proof.verdict))
-}
-
-fn statement(
-    mechanism: ProvedMechanism,
-    goal: Goal,
-    (n, m): (usize, usize),
-    positive: bool,
-) -> Result<Statement, CliError> {
-    Ok(Statement::new(
-        mechanism, goal, n, m, positive, false, false, None,
-    )?)
 }
 
 pub(super) fn prove_ceei_gain() -> Result<Vec<Check>, CliError> {
@@ -62,24 +57,14 @@ pub(super) fn prove_ceei_gain() -> Result<Vec<Check>, CliError> {
     // the solver reaches, and any smaller bound is refuted by an instance gaining more.
     let mut checks = Vec::new();
     for (size, bound) in [((2, 2), "3/2"), ((2, 3), "3/2"), ((3, 2), "5/3")] {
-        let s = statement(
-            ProvedMechanism::Ceei,
-            Goal::Bound(MetricName::SpGain, q(bound)?),
-            size,
-            false,
-        )?;
-        let (what, verdict) = decide(&s)?;
+        let gain = Goal::Bound(MetricName::SpGain, q(bound)?);
+        let (what, verdict) = decide(ProvedMechanism::Ceei, gain, size, false)?;
         checks.push(Check::text(what, verdict.name().to_string(), "proved"));
     }
     for (size, bound) in [((2, 2), "7/5"), ((3, 2), "8/5")] {
         let bound = q(bound)?;
-        let s = statement(
-            ProvedMechanism::Ceei,
-            Goal::Bound(MetricName::SpGain, bound.clone()),
-            size,
-            false,
-        )?;
-        let (what, verdict) = decide(&s)?;
+        let gain = Goal::Bound(MetricName::SpGain, bound.clone());
+        let (what, verdict) = decide(ProvedMechanism::Ceei, gain, size, false)?;
         let computed = match &verdict {
             Verdict::Refuted(record) => record["value"]
                 .as_str()
@@ -111,7 +96,7 @@ pub(super) fn prove_sp() -> Result<Vec<Check>, CliError> {
         (Ceei, (2, 2), true, "refuted"),
     ] {
         let sp = Goal::Property(Property::Sp);
-        let (what, verdict) = decide(&statement(mechanism, sp, size, positive)?)?;
+        let (what, verdict) = decide(mechanism, sp, size, positive)?;
         checks.push(Check::text(what, verdict.name().to_string(), expected));
     }
     Ok(checks)

@@ -12,5 +12,5 @@ pub fn encode(script: &mut Script, profile: &Profile, tasks: &[String], shape: &
         .zip(&profile.demands)
         .map(|(x, d)| mul(x, &sum(d)))
         .collect();
-    super::drf::filling(script, profile, tasks, &shares, shape);
+    super::drf::encode(script, profile, tasks, &shares, shape);
 }

@@ -8,19 +8,15 @@
 //! loads, zero elsewhere.
 
 use super::smt::{binary, mul, or, sum, Script};
-use super::statement::{Answers, Profile, Shape, Statement};
+use super::statement::{positive_entries, Answers, Profile, Shape, Statement};
 
 /// Asserts that `tasks` is the CEEI answer on `profile`; prices are `<at>_p_r`.
 pub fn encode(script: &mut Script, profile: &Profile, tasks: &[String], shape: &Shape, at: &str) {
     let (n, m) = (profile.users(), profile.resources());
-    let prices: Vec<String> = (0..m)
-        .map(|r| script.real(&format!("{at}_p_{}", r + 1)))
-        .collect();
-    let loads: Vec<String> = (0..m).map(|r| profile.load(tasks, r)).collect();
+    let prices = script.reals(&format!("{at}_p"), 0..m);
+    let loads = profile.loads(tasks);
     for i in 0..n {
-        let cost = sum(&(0..m)
-            .map(|r| mul(&profile.demands[i][r], &prices[r]))
-            .collect::<Vec<_>>());
+        let cost = sum((0..m).map(|r| mul(&profile.demands[i][r], &prices[r])));
         let budget = profile
             .weights
             .as_ref()
@@ -38,7 +34,7 @@ pub fn encode(script: &mut Script, profile: &Profile, tasks: &[String], shape: &
             Shape::Support(_) => script.assert(binary("=", &prices[r], "0.0")),
             _ => {
                 script.assert(binary(">=", &prices[r], "0.0"));
-                script.assert(or(&[
+                script.assert(or([
                     binary("=", &prices[r], "0.0"),
                     binary("=", &loads[r], "1.0"),
                 ]));
@@ -66,16 +62,7 @@ pub fn manipulation_script(statement: &Statement, truth: &[bool], lie: &[bool]) 
     let answers = manipulation_answers(&mut s, statement, truth, lie);
     // The coalition's members, and the others, may be permuted among themselves: each class
     // sorted by its first entry.
-    let (n, k) = (statement.users, statement.coalition);
-    for class in [0..k, k..n] {
-        for i in class.clone().skip(1) {
-            s.assert(binary(
-                "<=",
-                &answers.before[i - 1][0],
-                &answers.before[i][0],
-            ));
-        }
-    }
+    statement.sort_classes(&mut s, &answers.before);
     statement.assert_goal(&mut s, &answers);
     s
 }
@@ -89,17 +76,10 @@ pub fn manipulation_answers(
     lie: &[bool],
 ) -> Answers {
     let (n, m, k) = (statement.users, statement.resources, statement.coalition);
-    let weights: Vec<String> = (0..n)
-        .map(|i| {
-            if statement.weights {
-                let w = s.reported_real(&format!("w_{}", i + 1));
-                s.assert(binary(">", &w, "0.0"));
-                w
-            } else {
-                "1.0".to_string()
-            }
-        })
-        .collect();
+    let weights = match statement.weights {
+        true => s.positive_reals("w", n),
+        false => vec!["1.0".to_string(); n],
+    };
     let income = sum(&weights);
     let low = if statement.positive { ">" } else { ">=" };
     // The bundles of a profile: users 2..n's given, user 1's on a full resource what they
@@ -112,7 +92,7 @@ pub fn manipulation_answers(
                 format!("(- 1.0 {})", sum(&others))
             } else {
                 let v = s.real(&format!("{name}_{}", r + 1));
-                s.assert(binary("<=", &sum(&[v.clone(), sum(&others)]), "1.0"));
+                s.assert(binary("<=", &sum([v.clone(), sum(&others)]), "1.0"));
                 v
             };
             s.assert(binary(low, &entry, "0.0"));
@@ -131,11 +111,8 @@ pub fn manipulation_answers(
             p[r] = s.real(&format!("{at}_p_{}", r + 1));
         }
         if let Some(&last) = priced.last() {
-            let rest: Vec<String> = priced[..priced.len() - 1]
-                .iter()
-                .map(|&r| p[r].clone())
-                .collect();
-            p[last] = format!("(- {income} {})", sum(&rest));
+            let rest = priced[..priced.len() - 1].iter().map(|&r| &p[r]);
+            p[last] = format!("(- {income} {})", sum(rest));
         }
         for &r in &priced {
             s.assert(binary(">", &p[r], "0.0"));
@@ -143,10 +120,9 @@ pub fn manipulation_answers(
         p
     };
     let cost = |bundle: &[String], p: &[String]| -> String {
-        sum(&(0..m)
+        sum((0..m)
             .filter(|&r| p[r] != "0.0")
-            .map(|r| mul(&bundle[r], &p[r]))
-            .collect::<Vec<_>>())
+            .map(|r| mul(&bundle[r], &p[r])))
     };
     let variable_row = |s: &mut Script, name: &str, i: usize| -> Vec<String> {
         (0..m)
@@ -195,12 +171,8 @@ pub fn manipulation_answers(
     }
     let after = complete(s, rows, lie, "e_1");
 
-    let needs: Vec<Vec<String>> = before
-        .iter()
-        .map(|row| row.iter().map(|b| binary(">", b, "0.0")).collect())
-        .collect();
     Answers {
-        needs,
+        needs: positive_entries(&before),
         before,
         after,
         caps: None,

@@ -5,15 +5,10 @@
 use super::smt::{binary, mul, or, Script};
 use super::statement::Profile;
 
-/// Asserts that `tasks` is common-level DRF's answer on `profile`; the level is the variable
-/// `<at>_level`.
-pub fn encode(script: &mut Script, profile: &Profile, tasks: &[String], at: &str) {
-    level(script, profile, tasks, tasks, at);
-}
-
-/// The same characterization on `shares` (each user's dominant share as a term in its
-/// tasks): on rows not in normal form the dominant share is the tasks times the largest entry.
-pub fn level(
+/// Asserts that `tasks` is common-level DRF's answer on `profile`, the characterization on
+/// `shares` (each user's dominant share as a term in its tasks: `tasks` itself in normal form,
+/// on other rows the tasks times the largest entry); the level is the variable `<at>_level`.
+pub fn encode(
     script: &mut Script,
     profile: &Profile,
     tasks: &[String],
@@ -29,14 +24,9 @@ pub fn level(
         };
         script.assert(binary("=", x, &share));
     }
-    let loads: Vec<String> = (0..profile.resources())
-        .map(|r| profile.load(tasks, r))
-        .collect();
+    let loads = profile.loads(tasks);
     for load in &loads {
         script.assert(binary("<=", load, "1.0"));
     }
-    script.assert(or(&loads
-        .iter()
-        .map(|l| binary("=", l, "1.0"))
-        .collect::<Vec<_>>()));
+    script.assert(or(loads.iter().map(|l| binary("=", l, "1.0"))));
 }

@@ -7,20 +7,17 @@
 //! - every user `i` is at its cap `x_i = T_i`, or has a **bottleneck**: a resource `r` with
 //!   `d_ir > 0`, load 1, and `x_k / w_k <= x_i / w_i` for every user `k` with `d_kr > 0`.
 //!
-//! [`filling`] states this for any share (DRF's `x_i`, asset fairness's `x_i Σ_r d_ir`).
+//! [`encode`] states this for any share (DRF's `x_i`, asset fairness's `x_i Σ_r d_ir`).
 
 use super::smt::{and, binary, mul, or, Script};
 use super::statement::{Profile, Shape};
 
 /// Asserts that `tasks` is extended DRF's answer on `profile`, of type `shape` (each user's
-/// bottleneck, `m` for its cap; [`Shape::Any`]: some type).
-pub fn encode(script: &mut Script, profile: &Profile, tasks: &[String], shape: &Shape) {
-    filling(script, profile, tasks, tasks, shape);
-}
-
-/// The bottleneck characterization of progressive filling on `shares` (each user's share as
-/// a term in its tasks): feasibility, caps, and a bottleneck or a binding cap for every user.
-pub fn filling(
+/// bottleneck, `m` for its cap; [`Shape::Any`]: some type), by the bottleneck
+/// characterization of progressive filling on `shares` (each user's share as a term in its
+/// tasks, `tasks` itself in normal form): feasibility, caps, and a bottleneck or a binding
+/// cap for every user.
+pub fn encode(
     script: &mut Script,
     profile: &Profile,
     tasks: &[String],
@@ -28,7 +25,7 @@ pub fn filling(
     shape: &Shape,
 ) {
     let (n, m) = (profile.users(), profile.resources());
-    let loads: Vec<String> = (0..m).map(|r| profile.load(tasks, r)).collect();
+    let loads = profile.loads(tasks);
     for x in tasks {
         script.assert(binary(">=", x, "0.0"));
     }
@@ -58,10 +55,8 @@ pub fn filling(
             binary("=", &loads[r], "1.0"),
         ];
         for k in (0..n).filter(|&k| k != i) {
-            terms.push(super::smt::implies(
-                &binary(">", &profile.demands[k][r], "0.0"),
-                &no_higher(k, i),
-            ));
+            let needs = binary(">", &profile.demands[k][r], "0.0");
+            terms.push(binary("=>", &needs, &no_higher(k, i)));
         }
         and(&terms)
     };
@@ -69,9 +64,7 @@ pub fn filling(
     for i in 0..n {
         match shape {
             Shape::Bottlenecks(b) => script.assert(bottleneck(i, b[i])),
-            _ => script.assert(or(&(0..options)
-                .map(|r| bottleneck(i, r))
-                .collect::<Vec<_>>())),
+            _ => script.assert(or((0..options).map(|r| bottleneck(i, r)))),
         }
     }
 }

@@ -14,41 +14,13 @@
 //! through the exact mechanism, the property decided by the checker of `search` (a
 //! `welfare-ratio` by explore's metric, with its exact optimum).
 
-use std::collections::HashMap;
-
-use leontief_solver::properties::{Property, Scenario};
+use leontief_solver::properties::Property;
 use leontief_solver::Rational;
-use serde_json::Value;
 
-use super::smt::{and, binary, constant, implies, mul, or, sum, Script};
-use super::statement::{Goal, Kind, Profile, ProvedMechanism, Shape, Statement};
+use super::smt::{and, binary, constant, mul, or, sum, Script};
+use super::statement::{Goal, Profile, ProvedMechanism, Shape, Statement};
 use super::{common_level, drf};
-use crate::candidate::{evaluate, Candidate};
-use crate::explore::record::to_prove_json as metric_json;
-use crate::explore::{At, Direction, MetricName, Utility};
-use crate::mechanisms::by_name;
-use crate::record::Record;
-
-/// The kinds of a statement with one answer to split (every goal not about lies): the
-/// truthful answer's types alone, each once, in order. The orbit-least pair of an orbit has
-/// the orbit-least truthful type, so the projection keeps one type per orbit.
-pub(super) fn kinds(statement: &Statement, kinds: Vec<Kind>) -> Vec<Kind> {
-    if statement.goal.is_about_lies() {
-        return kinds;
-    }
-    let mut out: Vec<Kind> = Vec::new();
-    for kind in kinds {
-        let kind = Kind {
-            truth: kind.truth,
-            lie: Shape::Any,
-            dominant: Vec::new(),
-        };
-        if !out.contains(&kind) {
-            out.push(kind);
-        }
-    }
-    out
-}
+use crate::explore::MetricName;
 
 /// The users the negated statement names, and what they do, in words.
 pub(super) fn roles(statement: &Statement) -> String {
@@ -62,31 +34,6 @@ pub(super) fn roles(statement: &Statement) -> String {
             "u1 loses as capacities grow (any such user, renamed u1)".into()
         }
         _ => "none: every user plays the same part".into(),
-    }
-}
-
-/// How the cases of a goal not about lies are cut.
-pub(super) fn split_description(statement: &Statement, supports: bool) -> String {
-    let symmetry = if statement.coalition == 0 {
-        "one type per orbit under permutations of the users and of the resources".to_string()
-    } else {
-        format!(
-            "one type per orbit under permutations of the users other than {} and of the \
-             resources",
-            (1..=statement.coalition)
-                .map(|i| format!("u{i}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    };
-    if supports {
-        format!("by the truthful answer's price support, {symmetry}")
-    } else {
-        format!(
-            "by the truthful answer's bottleneck assignment (each user's bottleneck \
-             resource{}), {symmetry}",
-            if statement.caps { " or its cap" } else { "" }
-        )
     }
 }
 
@@ -116,9 +63,8 @@ pub fn script(statement: &Statement, truth: &Shape) -> Script {
             s.assert(binary("<=", &demands[i][0], &demands[j][0]));
         }
     }
-    let x: Vec<String> = (0..n).map(|i| s.real(&format!("x_{}", i + 1))).collect();
+    let x = s.reals("x", 0..n);
     statement.encode(&mut s, &profile, &x, truth, "t");
-    let weight = |i: usize| weights.as_ref().map(|w| w[i].clone());
     match &statement.goal {
         Goal::Property(Property::Si) => {
             // u1's split is w_1 / W of every resource; its largest entry being 1, the split
@@ -132,34 +78,20 @@ pub fn script(statement: &Statement, truth: &Shape) -> Script {
                 ),
             };
             s.assert(below);
-            if let Some(t) = &caps {
-                s.assert(binary("<", &x[0], &t[0]));
-            }
         }
         Goal::Property(Property::Ef) => {
             // u1 envies u2: (w_1 / w_2) x_2 d_2 runs more than x_1 of u1's tasks, i.e. on
             // every resource u1 needs, w_1 x_2 d_2r > w_2 x_1 d_1r (and T_1 > x_1).
-            let (w1, w2) = (weight(0), weight(1));
-            let scaled = |a: &str, w: &Option<String>| match w {
-                Some(w) => mul(w, a),
-                None => a.to_string(),
+            let scaled = |a: String, j: usize| match weights {
+                Some(w) => mul(&w[j], &a),
+                None => a,
             };
-            let terms: Vec<String> = (0..m)
-                .map(|r| {
-                    implies(
-                        &binary(">", &demands[0][r], "0.0"),
-                        &binary(
-                            ">",
-                            &scaled(&mul(&x[1], &demands[1][r]), &w1),
-                            &scaled(&mul(&x[0], &demands[0][r]), &w2),
-                        ),
-                    )
-                })
-                .collect();
-            s.assert(and(&terms));
-            if let Some(t) = &caps {
-                s.assert(binary("<", &x[0], &t[0]));
-            }
+            s.assert(and((0..m).map(|r| {
+                let theirs = scaled(mul(&x[1], &demands[1][r]), 0);
+                let mine = scaled(mul(&x[0], &demands[0][r]), 1);
+                let needs = binary(">", &demands[0][r], "0.0");
+                binary("=>", &needs, &binary(">", &theirs, &mine))
+            })));
         }
         Goal::Property(Property::Pm) | Goal::Bound(MetricName::PmLoss, _) => {
             // u1 leaves; the others keep their demands, weights and caps. u2's utility is
@@ -172,7 +104,7 @@ pub fn script(statement: &Statement, truth: &Shape) -> Script {
                 weights: rest(weights),
                 caps: rest(caps),
             };
-            let y: Vec<String> = (1..n).map(|i| s.real(&format!("y_{}", i + 1))).collect();
+            let y = s.reals("y", 1..n);
             statement.encode(&mut s, &smaller, &y, &Shape::Any, "l");
             assert_loss(statement, &mut s, &x[1], &y[0]);
         }
@@ -182,16 +114,12 @@ pub fn script(statement: &Statement, truth: &Shape) -> Script {
             // the units, so y_i compares with x_i directly (docs/theory.md §6.9).
             let k: Vec<String> = (0..m)
                 .map(|r| {
-                    let v = s.reported_real(&format!("k_{}", r + 1));
-                    s.assert(binary(">", &v, "0.0"));
+                    let v = s.positive_real(&format!("k_{}", r + 1));
                     s.assert(binary("<=", &v, "1.0"));
                     v
                 })
                 .collect();
-            s.assert(or(&k
-                .iter()
-                .map(|v| binary("<", v, "1.0"))
-                .collect::<Vec<_>>()));
+            s.assert(or(k.iter().map(|v| binary("<", v, "1.0"))));
             let grown = Profile {
                 demands: demands
                     .iter()
@@ -200,7 +128,7 @@ pub fn script(statement: &Statement, truth: &Shape) -> Script {
                 weights: weights.clone(),
                 caps: caps.clone(),
             };
-            let y: Vec<String> = (0..n).map(|i| s.real(&format!("y_{}", i + 1))).collect();
+            let y = s.reals("y", 0..n);
             encode_unnormalised(statement, &mut s, &grown, &y);
             // u1's utility is its tasks before and after: it loses when y_1 < x_1, and keeps
             // less than c times its utility when y_1 < c x_1 (with x_1 > 0).
@@ -209,15 +137,15 @@ pub fn script(statement: &Statement, truth: &Shape) -> Script {
         Goal::Bound(MetricName::WelfareRatio, c) => {
             // Some feasible z with Σ z > c Σ x: the optimum exceeds c times the welfare
             // (dominant shares are tasks in normal form). Σ x > 0, as the metric needs.
-            let z: Vec<String> = (0..n).map(|i| s.real(&format!("z_{}", i + 1))).collect();
+            let z = s.reals("z", 0..n);
             for (i, zi) in z.iter().enumerate() {
                 s.assert(binary(">=", zi, "0.0"));
                 if let Some(t) = &caps {
                     s.assert(binary("<=", zi, &t[i]));
                 }
             }
-            for r in 0..m {
-                s.assert(binary("<=", &profile.load(&z, r), "1.0"));
+            for load in profile.loads(&z) {
+                s.assert(binary("<=", &load, "1.0"));
             }
             s.assert(binary(">", &sum(&x), "0.0"));
             let c = statement.bound_term(&mut s, c);
@@ -225,6 +153,10 @@ pub fn script(statement: &Statement, truth: &Shape) -> Script {
         }
         // The goals about lies are scripted by Statement::script.
         _ => {}
+    }
+    // u1 below its split or envious is below its cap too (T_1 > x_1).
+    if let (Goal::Property(Property::Si | Property::Ef), Some(t)) = (&statement.goal, caps) {
+        s.assert(binary("<", &x[0], &t[0]));
     }
     s
 }
@@ -247,117 +179,30 @@ fn assert_loss(statement: &Statement, s: &mut Script, before: &str, after: &str)
 /// `a_i` (the variable `a_i`) the row's largest entry; asset fairness's aggregate share and
 /// CEEI's KKT conditions read the rows as they are.
 fn encode_unnormalised(statement: &Statement, s: &mut Script, profile: &Profile, tasks: &[String]) {
-    let largest = |s: &mut Script| -> Vec<String> {
-        profile
-            .demands
-            .iter()
-            .enumerate()
-            .map(|(i, row)| {
+    // The dominant shares `y_i a_i`.
+    let shares = |s: &mut Script| -> Vec<String> {
+        (profile.demands.iter().zip(tasks).enumerate())
+            .map(|(i, (row, y))| {
                 let a = s.real(&format!("a_{}", i + 1));
                 for e in row {
                     s.assert(binary(">=", &a, e));
                 }
-                s.assert(or(&row
-                    .iter()
-                    .map(|e| binary("=", &a, e))
-                    .collect::<Vec<_>>()));
-                a
+                s.assert(or(row.iter().map(|e| binary("=", &a, e))));
+                mul(y, &a)
             })
             .collect()
     };
     match statement.mechanism {
         ProvedMechanism::Drf | ProvedMechanism::Collapsed => {
-            let a = largest(s);
-            let shares: Vec<String> = tasks.iter().zip(&a).map(|(y, a)| mul(y, a)).collect();
-            drf::filling(s, profile, tasks, &shares, &Shape::Any);
+            let shares = shares(s);
+            drf::encode(s, profile, tasks, &shares, &Shape::Any);
         }
         ProvedMechanism::DrfCommonLevel => {
-            let a = largest(s);
-            let shares: Vec<String> = tasks.iter().zip(&a).map(|(y, a)| mul(y, a)).collect();
-            common_level::level(s, profile, tasks, &shares, "g");
+            let shares = shares(s);
+            common_level::encode(s, profile, tasks, &shares, "g");
         }
         ProvedMechanism::Asset | ProvedMechanism::Ceei => {
             statement.encode(s, profile, tasks, &Shape::Any, "g")
         }
     }
-}
-
-/// The record of the counterexample with these values, re-derived by the exact mechanism
-/// and the property checker (or explore's metric), or why there is none.
-pub(super) fn rederive(
-    statement: &Statement,
-    values: &HashMap<String, Rational>,
-) -> Result<Value, String> {
-    let m = statement.resources;
-    let get = |name: String| super::witness::model_value(values, name);
-    let demand = |i: usize| -> Result<Vec<Rational>, String> {
-        let demand = super::witness::model_row(&get, "d", i, m)?;
-        if statement.positive && demand.iter().any(|d| !d.is_positive()) {
-            return Err("a demand is not positive".into());
-        }
-        Ok(demand)
-    };
-    let instance = super::witness::model_instance(statement, demand, &get)?;
-    let mechanism = by_name(statement.mechanism.name()).map_err(|e| e.to_string())?;
-    // Capacity r grows from 1 to 1 / k_r.
-    let grown = || -> Result<Scenario, String> {
-        (0..m)
-            .map(|r| {
-                get(format!("k_{}", r + 1))?
-                    .recip()
-                    .filter(|c| c.is_positive())
-                    .ok_or_else(|| format!("k_{} is not positive", r + 1))
-            })
-            .collect::<Result<Vec<_>, _>>()
-            .map(Scenario::Capacity)
-    };
-    if let Goal::Bound(metric, bound) = &statement.goal {
-        let (metric, (scenario, utility)) = (
-            *metric,
-            match metric {
-                MetricName::WelfareRatio => (Scenario::Bounded, Utility::DominantShare),
-                // A per-user ratio: either utility gives it.
-                MetricName::PmLoss => (Scenario::Remove(0), Utility::Tasks),
-                // In tasks, as the negation: with dominant shares the after-utility is a share
-                // of the grown capacities.
-                _ => (grown()?, Utility::Tasks),
-            },
-        );
-        let candidate = Candidate::new(instance, scenario);
-        let truth = mechanism
-            .allocate(&candidate.instance)
-            .map_err(|e| e.to_string())?;
-        let e = metric
-            .metric()
-            .at(&At::new(mechanism.as_ref(), &candidate, &truth, utility))
-            .map_err(|e| format!("re-derivation: {e}"))?
-            .ok_or_else(|| format!("no {} here", metric.name()))?;
-        // An approximate answer's value counts by the end worst for the claim.
-        let beyond = match metric.metric().direction() {
-            Direction::Max => e.lo > *bound,
-            Direction::Min => e.hi < *bound,
-        };
-        if !beyond {
-            return Err(format!(
-                "{} {} does not pass {bound}",
-                metric.name(),
-                e.value
-            ));
-        }
-        // A search's bookkeeping has no meaning here.
-        return Ok(metric_json(metric, mechanism.name(), utility, &e));
-    }
-    let scenario = match statement.goal {
-        Goal::Property(Property::Pm) => Scenario::Remove(0),
-        Goal::Property(Property::Rm) => grown()?,
-        _ => Scenario::Bounded,
-    };
-    let property = statement.property();
-    let candidate = Candidate::new(instance, scenario);
-    let violation = evaluate(mechanism.as_ref(), property, &candidate)
-        .map_err(|e| format!("re-derivation: {e}"))?
-        .ok_or_else(|| format!("{} does not violate {property} here", mechanism.name()))?;
-    let mut record = Record::new(mechanism.name(), property, candidate, violation);
-    record.strategy = Some("prove".into());
-    Ok(record.to_json())
 }

@@ -31,6 +31,7 @@ pub mod statement;
 pub mod witness;
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
 use std::time::{Duration, Instant};
 
 use leontief_solver::SolverError;
@@ -244,29 +245,26 @@ pub fn prove(
     }
     // The first refuting case settles the verdict: a case after it is not started, and the
     // answer lists the cases up to it, so that it is the same whichever case finished first.
-    let first_sat = std::sync::atomic::AtomicUsize::new(usize::MAX);
+    let first_sat = AtomicUsize::new(usize::MAX);
     let decided: Vec<Option<CaseOutcome>> = cases
         .par_iter()
         .map(|case| {
-            if case.index > first_sat.load(std::sync::atomic::Ordering::SeqCst) {
+            let moot = || case.index > first_sat.load(SeqCst);
+            if moot() {
                 return Ok(None);
             }
-            let moot = || case.index > first_sat.load(std::sync::atomic::Ordering::SeqCst);
             let outcome = decide(statement, solver, case, options.time, &moot)?;
             if matches!(outcome.status, Status::Sat(_)) {
-                first_sat.fetch_min(case.index, std::sync::atomic::Ordering::SeqCst);
+                first_sat.fetch_min(case.index, SeqCst);
             }
             Ok(Some(outcome))
         })
         .collect::<Result<_, ProveError>>()?;
     let last = first_sat.into_inner();
-    let outcomes: Vec<CaseOutcome> = decided
-        .into_iter()
-        .flatten()
+    let outcomes: Vec<CaseOutcome> = (decided.into_iter().flatten())
         .filter(|o| o.index <= last)
         .collect();
-    let open: Vec<usize> = outcomes
-        .iter()
+    let open: Vec<usize> = (outcomes.iter())
         .filter(|o| matches!(o.status, Status::Unknown(_)))
         .map(|o| o.index)
         .collect();
@@ -378,7 +376,7 @@ fn emit(dir: &std::path::Path, cases: &[Case]) -> Result<(), ProveError> {
     std::fs::create_dir_all(dir).map_err(|e| fail(dir, e))?;
     for case in cases {
         let path = dir.join(format!("case-{:03}.smt2", case.index));
-        std::fs::write(&path, case.script.query()).map_err(|e| fail(&path, e))?;
+        std::fs::write(&path, case.script.query(smt::DECIDE)).map_err(|e| fail(&path, e))?;
     }
     Ok(())
 }

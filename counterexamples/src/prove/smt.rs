@@ -31,31 +31,34 @@ pub fn constant(x: &Rational) -> String {
 }
 
 /// `(op a b ..)`, or the neutral element / the single term when there are fewer than two.
-fn fold(op: &str, neutral: &str, terms: &[String]) -> String {
-    match terms {
+fn fold<T: AsRef<str>>(op: &str, neutral: &str, terms: impl IntoIterator<Item = T>) -> String {
+    let terms: Vec<T> = terms.into_iter().collect();
+    match terms.as_slice() {
         [] => neutral.to_string(),
-        [t] => t.clone(),
-        _ => format!("({op} {})", terms.join(" ")),
+        [t] => t.as_ref().to_string(),
+        _ => format!(
+            "({op} {})",
+            terms
+                .iter()
+                .map(AsRef::as_ref)
+                .collect::<Vec<_>>()
+                .join(" ")
+        ),
     }
 }
 
 /// The sum of `terms` (`0.0` when empty).
-pub fn sum(terms: &[String]) -> String {
+pub fn sum<T: AsRef<str>>(terms: impl IntoIterator<Item = T>) -> String {
     fold("+", "0.0", terms)
 }
 
-/// The product of `terms` (`1.0` when empty).
-pub fn product(terms: &[String]) -> String {
-    fold("*", "1.0", terms)
-}
-
 /// The conjunction of `terms` (`true` when empty).
-pub fn and(terms: &[String]) -> String {
+pub fn and<T: AsRef<str>>(terms: impl IntoIterator<Item = T>) -> String {
     fold("and", "true", terms)
 }
 
 /// The disjunction of `terms` (`false` when empty).
-pub fn or(terms: &[String]) -> String {
+pub fn or<T: AsRef<str>>(terms: impl IntoIterator<Item = T>) -> String {
     fold("or", "false", terms)
 }
 
@@ -77,11 +80,6 @@ pub fn polynomial(coeffs: &[Rational], x: &str) -> String {
 /// `(op a b)` for a binary relation or operator.
 pub fn binary(op: &str, a: &str, b: &str) -> String {
     format!("({op} {a} {b})")
-}
-
-/// `a => b`.
-pub fn implies(a: &str, b: &str) -> String {
-    format!("(=> {a} {b})")
 }
 
 /// How every case is decided: z3's QF_NRA strategy (nlsat after preprocessing) for 2 seconds,
@@ -120,10 +118,32 @@ impl Script {
         name.to_string()
     }
 
+    /// Declares the real variables `{prefix}_{i + 1}` for `i` in `users`.
+    pub fn reals(&mut self, prefix: &str, users: std::ops::Range<usize>) -> Vec<String> {
+        users
+            .map(|i| self.real(&format!("{prefix}_{}", i + 1)))
+            .collect()
+    }
+
     /// Declares a real variable whose value a model reports.
     pub fn reported_real(&mut self, name: &str) -> String {
         self.report(name, name);
         self.real(name)
+    }
+
+    /// Declares a positive real variable whose value a model reports.
+    pub fn positive_real(&mut self, name: &str) -> String {
+        let v = self.reported_real(name);
+        self.assert(binary(">", &v, "0.0"));
+        v
+    }
+
+    /// Declares the positive real variables `{prefix}_1` .. `{prefix}_n`, which a model
+    /// reports.
+    pub fn positive_reals(&mut self, prefix: &str, n: usize) -> Vec<String> {
+        (0..n)
+            .map(|i| self.positive_real(&format!("{prefix}_{}", i + 1)))
+            .collect()
     }
 
     /// Asks a model for the value of `term` under `name` (a term, not a variable: an
@@ -142,15 +162,10 @@ impl Script {
         self.comments.push(text.into());
     }
 
-    /// The SMT-LIB 2 text: logic, declarations, assertions, `check-sat-using` the
-    /// [`DECIDE`] strategy.
-    pub fn text(&self) -> String {
-        self.text_using(DECIDE)
-    }
-
-    /// The text with `check-sat-using tactic`; on `sat` the reported values print as decimals
+    /// The SMT-LIB 2 text: logic, declarations, assertions, `check-sat-using tactic` (every
+    /// case is decided by [`DECIDE`]); on `sat` the reported values print as decimals
     /// (algebraic values approximated, marked `?`).
-    pub fn text_using(&self, tactic: &str) -> String {
+    pub fn text(&self, tactic: &str) -> String {
         let mut out = String::new();
         for c in &self.comments {
             for line in c.lines() {
@@ -161,12 +176,8 @@ impl Script {
         out += "(set-option :pp.decimal true)\n";
         out += "(set-option :pp.decimal_precision 40)\n";
         out += "(set-logic QF_NRA)\n";
-        for d in &self.declarations {
-            out += d;
-            out.push('\n');
-        }
-        for a in &self.assertions {
-            out += a;
+        for line in self.declarations.iter().chain(&self.assertions) {
+            out += line;
             out.push('\n');
         }
         out += &format!("(check-sat-using {tactic})\n");
@@ -174,13 +185,8 @@ impl Script {
     }
 
     /// [`Script::text`] followed by the request for the reported values.
-    pub fn query(&self) -> String {
-        self.query_using(DECIDE)
-    }
-
-    /// [`Script::text_using`] followed by the request for the reported values.
-    pub fn query_using(&self, tactic: &str) -> String {
-        let mut out = self.text_using(tactic);
+    pub fn query(&self, tactic: &str) -> String {
+        let mut out = self.text(tactic);
         if !self.reported.is_empty() {
             let terms: Vec<&str> = self.reported.iter().map(|(_, t)| t.as_str()).collect();
             out += &format!("(get-value ({}))\n", terms.join(" "));
@@ -383,14 +389,14 @@ impl Solver {
                 // Whole seconds, rounded up: z3's -T takes no fraction.
                 let seconds = limit.as_secs_f64().ceil().max(1.0) as u64;
                 command.arg("-in").arg("-smt2").arg(format!("-T:{seconds}"));
-                script.query_using(tactic)
+                script.query(tactic)
             }
             SolverKind::Cvc5 => {
                 let millis = limit.as_millis().max(1);
                 command.arg("-c").arg(CVC5_RUNNER).arg(millis.to_string());
                 // No `get-value`: cvc5 prints algebraic values in a form of its own, and the
                 // cross-check needs the status alone.
-                script.text_using(tactic)
+                script.text(tactic)
             }
         };
         let mut child = command
@@ -506,28 +512,8 @@ enum Sexp {
 }
 
 fn tokenize(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut word = String::new();
-    for c in text.chars() {
-        match c {
-            '(' | ')' => {
-                if !word.is_empty() {
-                    out.push(std::mem::take(&mut word));
-                }
-                out.push(c.to_string());
-            }
-            c if c.is_whitespace() => {
-                if !word.is_empty() {
-                    out.push(std::mem::take(&mut word));
-                }
-            }
-            c => word.push(c),
-        }
-    }
-    if !word.is_empty() {
-        out.push(word);
-    }
-    out
+    let spaced = text.replace('(', " ( ").replace(')', " ) ");
+    spaced.split_whitespace().map(str::to_string).collect()
 }
 
 fn parse_sexp(tokens: &[String], at: &mut usize) -> Result<Sexp, ProveError> {

@@ -28,6 +28,7 @@ mod encode;
 pub(crate) use cases::Kind;
 use cases::Split;
 pub use cases::{Case, Shape};
+pub(crate) use encode::positive_entries;
 pub use encode::{Answers, Profile};
 
 leontief_solver::name_enum! {
@@ -196,6 +197,15 @@ impl Goal {
         }
     }
 
+    /// Whether the goal is about coalitions (`gsp-strong`, `gsp-weak`, `gsp-gain`).
+    pub(super) fn is_group(&self) -> bool {
+        matches!(
+            self,
+            Goal::Property(Property::GspStrong | Property::GspWeak)
+                | Goal::Bound(MetricName::GspGain, _)
+        )
+    }
+
     /// Whether the statement is about reports (a liar or a coalition): the goals whose
     /// negation has a lying profile.
     pub fn is_about_lies(&self) -> bool {
@@ -315,11 +325,16 @@ impl Statement {
             ));
         }
         use MetricName::{GspGain, PmLoss, RmLoss, SpGain, WelfareRatio};
-        let coalition = match (&goal, coalition) {
-            (
-                Goal::Property(Property::GspStrong | Property::GspWeak) | Goal::Bound(GspGain, _),
-                k,
-            ) => {
+        // The users a goal not about coalitions names.
+        let named = match &goal {
+            Goal::Property(Property::Sp | Property::Si | Property::Rm)
+            | Goal::Bound(SpGain | RmLoss, _) => Some(1),
+            Goal::Property(Property::Ef | Property::Pm) | Goal::Bound(PmLoss, _) => Some(2),
+            Goal::Bound(WelfareRatio, _) => Some(0),
+            _ => None,
+        };
+        let coalition = match (coalition, named) {
+            (k, _) if goal.is_group() => {
                 let k = k.unwrap_or(users);
                 if !(1..=users).contains(&k) {
                     return Err(SolverError::invalid(
@@ -329,30 +344,27 @@ impl Statement {
                 }
                 k
             }
-            (Goal::Property(Property::Sp | Property::Si | Property::Rm), None) => 1,
-            (Goal::Bound(SpGain | RmLoss, _), None) => 1,
-            (Goal::Property(Property::Ef | Property::Pm) | Goal::Bound(PmLoss, _), None) => 2,
-            (Goal::Bound(WelfareRatio, _), None) => 0,
-            (_, Some(_)) => {
+            (None, Some(k)) => k,
+            (Some(_), _) => {
                 return Err(SolverError::invalid(
                     "--coalition",
                     "applies to --property gsp-strong or gsp-weak, or --metric gsp-gain",
                 ))
             }
-            (Goal::Property(p), None) => {
-                return Err(SolverError::invalid(
-                    "--property",
-                    format!(
-                        "{p} has no encoding for prove; encoded: sp, gsp-strong, gsp-weak, si, \
-                         ef, pm, rm"
+            (None, None) => {
+                return Err(match &goal {
+                    Goal::Property(p) => SolverError::invalid(
+                        "--property",
+                        format!(
+                            "{p} has no encoding for prove; encoded: sp, gsp-strong, gsp-weak, \
+                             si, ef, pm, rm"
+                        ),
                     ),
-                ))
-            }
-            (Goal::Bound(metric, _), None) => {
-                return Err(SolverError::invalid(
-                    "--metric",
-                    format!("{metric} has no encoding for prove"),
-                ))
+                    Goal::Bound(metric, _) => SolverError::invalid(
+                        "--metric",
+                        format!("{metric} has no encoding for prove"),
+                    ),
+                })
             }
         };
         // The least constant a claim can hold with: 1 (a gain's truth, the answer itself).
@@ -426,8 +438,7 @@ impl Statement {
     /// A goal without a constant, or a refinement limit of the kernel.
     pub fn with_exact_bound(mut self, mut c: RealAlgebraic) -> Result<Self, SolverError> {
         if let Some(r) = c.as_rational() {
-            let r = Rational::from_big(r.clone());
-            self.goal = self.goal.with_bound(r)?;
+            self.goal = self.goal.with_bound(Rational::from_big(r.clone()))?;
             return Ok(self);
         }
         let width = Rational::new(1, 1i128 << 100).expect("nonzero").to_big();
@@ -456,12 +467,9 @@ impl Statement {
             .collect();
         script.assert(binary("=", &polynomial(&coeffs, &name), "0.0"));
         let (lo, hi) = x.interval();
-        let (lo, hi) = (
-            Rational::from_big(lo.clone()),
-            Rational::from_big(hi.clone()),
-        );
-        script.assert(binary("<", &constant(&lo), &name));
-        script.assert(binary("<", &name, &constant(&hi)));
+        let [lo, hi] = [lo, hi].map(|v| constant(&Rational::from_big(v.clone())));
+        script.assert(binary("<", &lo, &name));
+        script.assert(binary("<", &name, &hi));
         name
     }
 
@@ -520,7 +528,7 @@ impl Statement {
                 ""
             },
             if self.caps { ", any caps" } else { "" },
-            if self.is_group() {
+            if self.goal.is_group() {
                 format!(", coalitions of at most {} liars", self.coalition)
             } else {
                 String::new()
@@ -578,24 +586,35 @@ impl Statement {
     }
 
     fn split_description(&self) -> String {
-        let symmetry = "one type per orbit under permutations of the coalition's members, of \
-                        the other users and of the resources";
+        let lies = self.goal.is_about_lies();
+        let symmetry = if lies {
+            "one type per orbit under permutations of the coalition's members, of the other \
+             users and of the resources"
+                .to_string()
+        } else if self.coalition == 0 {
+            "one type per orbit under permutations of the users and of the resources".to_string()
+        } else {
+            let named: Vec<String> = (1..=self.coalition).map(|i| format!("u{i}")).collect();
+            format!(
+                "one type per orbit under permutations of the users other than {} and of the \
+                 resources",
+                named.join(", ")
+            )
+        };
         match self.split() {
-            Split::Bottlenecks { .. } | Split::Supports if !self.goal.is_about_lies() => {
-                goals::split_description(self, matches!(self.split(), Split::Supports))
-            }
-            Split::Bottlenecks { lie: false } => format!(
+            Split::Bottlenecks { lie: true } if lies => format!(
+                "by the bottleneck assignments of the truthful and the reported answer, \
+                 {symmetry}"
+            ),
+            Split::Bottlenecks { .. } => format!(
                 "by the truthful answer's bottleneck assignment (each user's bottleneck \
                  resource{}), {symmetry}",
                 if self.caps { " or its cap" } else { "" }
             ),
-            Split::Bottlenecks { lie: true } => format!(
-                "by the bottleneck assignments of the truthful and the reported answer, \
-                 {symmetry}"
-            ),
-            Split::Supports => {
+            Split::Supports if lies => {
                 format!("by the price supports of the truthful and the reported answer, {symmetry}")
             }
+            Split::Supports => format!("by the truthful answer's price support, {symmetry}"),
             Split::None => "none (one case)".into(),
         }
     }

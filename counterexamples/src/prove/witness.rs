@@ -10,13 +10,14 @@
 
 use std::collections::HashMap;
 
-use leontief_solver::properties::Scenario;
+use leontief_solver::properties::{Property, Scenario};
 use leontief_solver::{Instance, Rational, User};
 use serde_json::Value;
 
-use super::statement::Statement;
-use crate::candidate::{evaluate, Candidate};
-use crate::explore::{At, MetricName, Utility};
+use super::statement::{Goal, Statement};
+use crate::candidate::{evaluate, Candidate, Violation};
+use crate::explore::record::to_prove_json as metric_json;
+use crate::explore::{At, Direction, MetricName, Utility};
 use crate::mechanisms::by_name;
 use crate::record::Record;
 
@@ -73,20 +74,15 @@ pub fn counterexample(
     statement: &Statement,
     model: &[(String, Rational)],
 ) -> Result<Value, String> {
-    let values: HashMap<&str, &Rational> = model.iter().map(|(k, v)| (k.as_str(), v)).collect();
     let mut last = String::from("no rounding tried");
     let mut tried: Vec<HashMap<String, Rational>> = Vec::new();
     for tolerance in tolerances() {
-        let rounded: HashMap<String, Rational> = values
-            .iter()
-            .map(|(k, v)| {
-                let r = match &tolerance {
-                    Some(t) => simplest_between(&(*v - t), &(*v + t)),
-                    None => (*v).clone(),
-                };
-                (k.to_string(), r)
-            })
-            .collect();
+        let round = |v: &Rational| match &tolerance {
+            Some(t) => simplest_between(&(v - t), &(v + t)),
+            None => v.clone(),
+        };
+        let rounded: HashMap<String, Rational> =
+            model.iter().map(|(k, v)| (k.clone(), round(v))).collect();
         if tried.contains(&rounded) {
             continue;
         }
@@ -99,39 +95,37 @@ pub fn counterexample(
     Err(last)
 }
 
-/// The model's value of the variable `name`.
-pub(super) fn model_value(
-    values: &HashMap<String, Rational>,
-    name: String,
-) -> Result<Rational, String> {
-    values
-        .get(&name)
-        .cloned()
-        .ok_or_else(|| format!("the model has no value for {name}"))
-}
-
-/// The model's values of `{prefix}_{i+1}_1` .. `{prefix}_{i+1}_m`: user `i`'s demand row.
-pub(super) fn model_row(
-    get: &dyn Fn(String) -> Result<Rational, String>,
-    prefix: &str,
-    i: usize,
-    m: usize,
-) -> Result<Vec<Rational>, String> {
-    (0..m)
-        .map(|r| get(format!("{prefix}_{}_{}", i + 1, r + 1)))
-        .collect()
-}
-
-/// The instance of a model: capacities 1, user `i`'s demand `demand(i)`, and its weight
-/// `w_i` and cap `t_i` when the domain has them.
-pub(super) fn model_instance(
-    statement: &Statement,
-    demand: impl Fn(usize) -> Result<Vec<Rational>, String>,
-    get: &dyn Fn(String) -> Result<Rational, String>,
-) -> Result<Instance, String> {
+/// The record of the counterexample with these values, re-derived by the exact mechanism
+/// and the property checker (or explore's metric), or why there is none.
+fn rederive(statement: &Statement, values: &HashMap<String, Rational>) -> Result<Value, String> {
+    let (m, lies) = (statement.resources, statement.goal.is_about_lies());
+    let get = |name: String| -> Result<Rational, String> {
+        (values.get(&name).cloned()).ok_or_else(|| format!("the model has no value for {name}"))
+    };
+    // User `i`'s row `{prefix}_{i+1}_1` .. `{prefix}_{i+1}_m`. About lies, scaled so that the
+    // largest entry is 1: an encoding in bundle form reports a demand at the scale of its
+    // bundle, and no mechanism here depends on the scale.
+    let row = |prefix: &str, i: usize| -> Result<Vec<Rational>, String> {
+        let row: Vec<Rational> = (0..m)
+            .map(|r| get(format!("{prefix}_{}_{}", i + 1, r + 1)))
+            .collect::<Result<_, _>>()?;
+        if !lies {
+            if statement.positive && row.iter().any(|d| !d.is_positive()) {
+                return Err("a demand is not positive".into());
+            }
+            return Ok(row);
+        }
+        let top = row.iter().max().cloned().unwrap_or(Rational::ZERO);
+        Ok(match top.recip() {
+            Some(scale) if top.is_positive() => row.iter().map(|v| v * &scale).collect(),
+            _ => row,
+        })
+    };
+    // Capacities 1, user `i`'s demand `d_i`, and its weight `w_i` and cap `t_i` when the
+    // domain has them.
     let mut users = Vec::with_capacity(statement.users);
     for i in 0..statement.users {
-        let mut user = User::new(format!("u{}", i + 1), demand(i)?);
+        let mut user = User::new(format!("u{}", i + 1), row("d", i)?);
         if statement.weights {
             user = user.weight(get(format!("w_{}", i + 1))?);
         }
@@ -140,28 +134,87 @@ pub(super) fn model_instance(
         }
         users.push(user);
     }
-    Instance::new(vec![Rational::ONE; statement.resources], users)
-        .map_err(|e| format!("instance: {e}"))
+    let instance = Instance::new(vec![Rational::ONE; statement.resources], users)
+        .map_err(|e| format!("instance: {e}"))?;
+    let scenario = match &statement.goal {
+        _ if lies => reports(statement, &instance, &row, &get)?,
+        Goal::Property(Property::Pm) | Goal::Bound(MetricName::PmLoss, _) => Scenario::Remove(0),
+        // Capacity r grows from 1 to 1 / k_r.
+        Goal::Property(Property::Rm) | Goal::Bound(MetricName::RmLoss, _) => (0..m)
+            .map(|r| {
+                get(format!("k_{}", r + 1))?
+                    .recip()
+                    .filter(|c| c.is_positive())
+                    .ok_or_else(|| format!("k_{} is not positive", r + 1))
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map(Scenario::Capacity)?,
+        _ => Scenario::Bounded,
+    };
+    let mechanism = by_name(statement.mechanism.name()).map_err(|e| e.to_string())?;
+    let candidate = Candidate::new(instance, scenario);
+    let property = statement.property();
+    // A bound not about lies is re-derived by explore's metric alone.
+    let violation = match statement.goal.bounded() {
+        Some(_) if !lies => None,
+        _ => Some(
+            evaluate(mechanism.as_ref(), property, &candidate)
+                .map_err(|e| format!("re-derivation: {e}"))?
+                .ok_or_else(|| format!("{} does not violate {property} here", mechanism.name()))?,
+        ),
+    };
+    let Some((metric, bound)) = statement.goal.bounded() else {
+        let violation = violation.expect("evaluated for a property");
+        return Ok(prove_record(mechanism.name(), property, candidate, violation).to_json());
+    };
+    // A gain in tasks; welfare-ratio in dominant shares; pm-loss by either (a per-user
+    // ratio); rm-loss in tasks, as the negation: with dominant shares the after-utility is
+    // a share of the grown capacities.
+    let utility = match metric {
+        MetricName::WelfareRatio => Utility::DominantShare,
+        _ => Utility::Tasks,
+    };
+    let truth = mechanism
+        .allocate(&candidate.instance)
+        .map_err(|e| e.to_string())?;
+    let at = At::new(mechanism.as_ref(), &candidate, &truth, utility);
+    let e = (metric.metric().at(&at))
+        .map_err(|e| format!("re-derivation: {e}"))?
+        .ok_or_else(|| format!("no {metric} here"))?;
+    let Some(violation) = violation else {
+        // An approximate answer's value counts by the end worst for the claim.
+        let beyond = match metric.metric().direction() {
+            Direction::Max => e.lo > *bound,
+            Direction::Min => e.hi < *bound,
+        };
+        if !beyond {
+            return Err(format!("{metric} {} does not pass {bound}", e.value));
+        }
+        // A search's bookkeeping has no meaning here.
+        return Ok(metric_json(metric, mechanism.name(), utility, &e));
+    };
+    // A single liar's gain is taken from exact answers alone; a coalition's, from an
+    // approximate answer too, by the least it can be.
+    if metric == MetricName::SpGain && !e.exact {
+        return Err("the mechanism's answer is not exact here".into());
+    }
+    if e.lo <= *bound {
+        return Err(format!("gain {} is not above {bound}", e.lo));
+    }
+    let record = prove_record(mechanism.name(), property, candidate, violation);
+    Ok(record.to_json_with_gain(metric.name(), &e.value))
 }
 
-/// The record of the counterexample with these values, re-derived by the exact mechanism.
-fn rederive(statement: &Statement, values: &HashMap<String, Rational>) -> Result<Value, String> {
-    if !statement.goal.is_about_lies() {
-        return super::goals::rederive(statement, values);
-    }
-    let m = statement.resources;
-    let get = |name: String| model_value(values, name);
-    // Scaled so that the largest entry is 1: an encoding in bundle form reports a demand at
-    // the scale of its bundle, and no mechanism here depends on the scale.
-    let row = |prefix: &str, i: usize| -> Result<Vec<Rational>, String> {
-        let row = model_row(&get, prefix, i, m)?;
-        let top = row.iter().max().cloned().unwrap_or(Rational::ZERO);
-        Ok(match top.recip() {
-            Some(scale) if top.is_positive() => row.iter().map(|v| v * &scale).collect(),
-            _ => row,
-        })
-    };
-    let instance = model_instance(statement, |i| row("d", i), &get)?;
+/// Reads user `i`'s row of the model under a prefix (`d`, `e`).
+type ReadRow<'a> = dyn Fn(&str, usize) -> Result<Vec<Rational>, String> + 'a;
+
+/// The coalition's reports in the model, those that differ from the truth.
+fn reports(
+    statement: &Statement,
+    instance: &Instance,
+    row: &ReadRow<'_>,
+    get: &dyn Fn(String) -> Result<Rational, String>,
+) -> Result<Scenario, String> {
     let mut lies = Vec::new();
     for i in 0..statement.coalition {
         let mut report = row("e", i)?;
@@ -192,38 +245,17 @@ fn rederive(statement: &Statement, values: &HashMap<String, Rational>) -> Result
             return Err("a demand or report is not positive".into());
         }
     }
-    let mechanism = by_name(statement.mechanism.name()).map_err(|e| e.to_string())?;
-    let candidate = Candidate::new(instance, Scenario::Lies(lies));
-    let property = statement.property();
-    let violation = evaluate(mechanism.as_ref(), property, &candidate)
-        .map_err(|e| format!("re-derivation: {e}"))?
-        .ok_or_else(|| format!("{} does not violate {property} here", mechanism.name()))?;
-    // A bound on a gain: the gain by explore's metric, in tasks.
-    let gain = match statement.goal.bounded() {
-        Some((metric, bound)) => {
-            let truth = mechanism
-                .allocate(&candidate.instance)
-                .map_err(|e| e.to_string())?;
-            let at = At::new(mechanism.as_ref(), &candidate, &truth, Utility::Tasks);
-            let e = (metric.metric().at(&at))
-                .map_err(|e| format!("re-derivation: {e}"))?
-                .ok_or(format!("no {metric} here"))?;
-            // A single liar's gain is taken from exact answers alone; a coalition's, from an
-            // approximate answer too, by the least it can be.
-            if metric == MetricName::SpGain && !e.exact {
-                return Err("the mechanism's answer is not exact here".into());
-            }
-            if e.lo <= *bound {
-                return Err(format!("gain {} is not above {bound}", e.lo));
-            }
-            Some((metric, e.value))
-        }
-        None => None,
-    };
-    let mut record = Record::new(mechanism.name(), property, candidate, violation);
+    Ok(Scenario::Lies(lies))
+}
+
+/// The record of a violation `prove` found.
+fn prove_record(
+    mechanism: &str,
+    property: Property,
+    candidate: Candidate,
+    violation: Violation,
+) -> Record {
+    let mut record = Record::new(mechanism, property, candidate, violation);
     record.strategy = Some("prove".into());
-    Ok(match gain {
-        Some((metric, gain)) => record.to_json_with_gain(metric.name(), &gain),
-        None => record.to_json(),
-    })
+    record
 }

@@ -2,9 +2,7 @@
 //! (bottleneck assignments, price supports, largest demand entries), one type kept per orbit
 //! of the statement's symmetries, each type one script.
 
-use leontief_solver::properties::Property;
-
-use super::{goals, Goal, ProveError, ProvedMechanism, Statement};
+use super::{ProveError, ProvedMechanism, Statement};
 use crate::prove::smt::Script;
 use crate::record::permutations;
 
@@ -59,13 +57,8 @@ impl Shape {
                 format!("bottlenecks ({})", names.join(","))
             }
             Shape::Support(s) => {
-                let names: Vec<String> = s
-                    .iter()
-                    .enumerate()
-                    .filter(|&(_, &p)| p)
-                    .map(|(r, _)| format!("r{}", r + 1))
-                    .collect();
-                format!("prices>0 on {{{}}}", names.join(","))
+                let priced: Vec<usize> = (0..s.len()).filter(|&r| s[r]).collect();
+                format!("prices>0 on {{{}}}", names(&priced))
             }
         }
     }
@@ -129,7 +122,7 @@ impl Statement {
         // of at most k liars.
         // The largest coalitions first: one case each, where a group manipulation shows
         // at once, before the single liars' many cases.
-        let sizes: Vec<usize> = if self.is_group() {
+        let sizes: Vec<usize> = if self.goal.is_group() {
             (1..=self.coalition).rev().collect()
         } else {
             vec![self.coalition]
@@ -137,23 +130,20 @@ impl Statement {
         let mut cases = Vec::new();
         for size in sizes {
             let sized = self.with_coalition(size);
-            for kind in goals::kinds(&sized, sized.shapes()) {
+            for kind in sized.shapes() {
                 let index = cases.len();
-                let label = format!(
-                    "{}truth: {}{}{}",
-                    if self.is_group() {
-                        format!("{size} liar{}; ", if size == 1 { "" } else { "s" })
-                    } else {
-                        String::new()
-                    },
-                    kind.truth.label(self.resources),
-                    if self.goal.is_about_lies() {
-                        format!("; reports: {}", kind.lie.label(self.resources))
-                    } else {
-                        String::new()
-                    },
-                    kind.dominant_label(self.users)
-                );
+                let mut label = format!("truth: {}", kind.truth.label(self.resources));
+                if self.goal.is_group() {
+                    let s = if size == 1 { "" } else { "s" };
+                    label = format!("{size} liar{s}; {label}");
+                }
+                if self.goal.is_about_lies() {
+                    label += &format!("; reports: {}", kind.lie.label(self.resources));
+                }
+                if !kind.dominant.is_empty() {
+                    let (truth, reports) = kind.dominant.split_at(self.users);
+                    label += &format!("; largest entries ({} | {})", names(truth), names(reports));
+                }
                 let mut script = sized.script(&kind);
                 script.comment(format!(
                     "leontief prove: {}\ncase {index}: {label}",
@@ -168,15 +158,6 @@ impl Statement {
             }
         }
         Ok(cases)
-    }
-
-    /// Whether the statement is about coalitions (`gsp-strong`, `gsp-weak`, `gsp-gain`).
-    pub(super) fn is_group(&self) -> bool {
-        matches!(
-            self.goal,
-            Goal::Property(Property::GspStrong | Property::GspWeak)
-                | Goal::Bound(crate::explore::MetricName::GspGain, _)
-        )
     }
 
     /// The same statement with exactly `size` lying slots.
@@ -208,14 +189,12 @@ impl Statement {
                 .map(|bits| Shape::Support((0..m).map(|r| bits >> r & 1 == 1).collect()))
                 .collect(),
         };
+        // A goal not about lies has one answer to split: its truthful types alone.
         let pairs: Vec<(Shape, Shape)> = match self.split() {
-            Split::Bottlenecks { lie: false } => {
-                options.into_iter().map(|s| (s, Shape::Any)).collect()
+            Split::Bottlenecks { lie: true } | Split::Supports if self.goal.is_about_lies() => {
+                pairs(&options, &options)
             }
-            _ => options
-                .iter()
-                .flat_map(|t| options.iter().map(move |l| (t.clone(), l.clone())))
-                .collect(),
+            _ => pairs(&options, &[Shape::Any]),
         };
         // Each demand's (true, then the liars' reported) largest entry, when split by it.
         let dominants = if self.splits_dominant() {
@@ -254,19 +233,11 @@ impl Statement {
             vec![(0..k).collect()]
         };
         let outside = permutations(n - k);
-        let mut users = Vec::new();
-        for a in &inside {
-            for b in &outside {
-                let mut p: Vec<usize> = a.clone();
-                p.extend(b.iter().map(|&j| j + k));
-                users.push(p);
-            }
-        }
         let resources = permutations(self.resources);
-        users
-            .iter()
-            .flat_map(|u| resources.iter().map(move |r| (u.clone(), r.clone())))
-            .collect()
+        let users: Vec<Vec<usize>> = (pairs(&inside, &outside).into_iter())
+            .map(|(a, b)| a.into_iter().chain(b.into_iter().map(|j| j + k)).collect())
+            .collect();
+        pairs(&users, &resources)
     }
 }
 
@@ -301,24 +272,6 @@ impl Kind {
             dominant,
         }
     }
-
-    fn dominant_label(&self, users: usize) -> String {
-        if self.dominant.is_empty() {
-            return String::new();
-        }
-        let names = |slots: &[usize]| {
-            slots
-                .iter()
-                .map(|r| format!("r{}", r + 1))
-                .collect::<Vec<_>>()
-                .join(",")
-        };
-        format!(
-            "; largest entries ({} | {})",
-            names(&self.dominant[..users]),
-            names(&self.dominant[users..])
-        )
-    }
 }
 
 /// How the cases are cut.
@@ -332,20 +285,27 @@ pub(super) enum Split {
     Supports,
 }
 
-/// Every map `0..n -> 0..values`, as vectors.
+/// Every map `0..n -> 0..values`, as vectors, in lexicographic order (the digits of
+/// `0..values^n` in base `values`).
 fn assignments(n: usize, values: usize) -> Vec<Vec<usize>> {
-    let mut out = vec![Vec::new()];
-    for _ in 0..n {
-        out = out
-            .into_iter()
-            .flat_map(|p: Vec<usize>| {
-                (0..values).map(move |v| {
-                    let mut q = p.clone();
-                    q.push(v);
-                    q
-                })
-            })
-            .collect();
-    }
-    out
+    let code = |c: usize| {
+        (0..n)
+            .rev()
+            .map(|k| c / values.pow(k as u32) % values)
+            .collect()
+    };
+    (0..values.pow(n as u32)).map(code).collect()
+}
+
+/// Every pair `(a, b)` of `a` in `left` and `b` in `right`, `left` first.
+fn pairs<A: Clone, B: Clone>(left: &[A], right: &[B]) -> Vec<(A, B)> {
+    (left.iter())
+        .flat_map(|a| right.iter().map(move |b| (a.clone(), b.clone())))
+        .collect()
+}
+
+/// `r1,r2,..`: the resources `resources` by name.
+fn names(resources: &[usize]) -> String {
+    let names: Vec<String> = resources.iter().map(|r| format!("r{}", r + 1)).collect();
+    names.join(",")
 }

@@ -6,7 +6,7 @@ use leontief_solver::properties::Property;
 use crate::explore::MetricName;
 
 use super::{Goal, Kind, ProvedMechanism, Shape, Split, Statement};
-use crate::prove::smt::{and, binary, implies, mul, or, Script};
+use crate::prove::smt::{and, binary, mul, or, sum, Script};
 use crate::prove::{asset, ceei, common_level, drf, goals};
 
 /// The terms of one demand profile, in normal form.
@@ -31,13 +31,11 @@ impl Profile {
         self.demands.first().map_or(0, Vec::len)
     }
 
-    /// `load_r = Σ_i tasks_i · d_ir`.
-    pub fn load(&self, tasks: &[String], r: usize) -> String {
-        crate::prove::smt::sum(
-            &(0..self.users())
-                .map(|i| mul(&tasks[i], &self.demands[i][r]))
-                .collect::<Vec<_>>(),
-        )
+    /// Every resource's `load_r = Σ_i tasks_i · d_ir`.
+    pub fn loads(&self, tasks: &[String]) -> Vec<String> {
+        (0..self.resources())
+            .map(|r| sum((0..self.users()).map(|i| mul(&tasks[i], &self.demands[i][r]))))
+            .collect()
     }
 }
 
@@ -46,25 +44,14 @@ impl Statement {
     /// (its largest entry the case's `dominant[i]` when the case fixes it), and the weights
     /// `w_i` and caps `t_i` when the domain has them, all positive.
     pub(crate) fn declare_users(&self, s: &mut Script, dominant: &[usize]) -> Profile {
-        let (n, m) = (self.users, self.resources);
+        let n = self.users;
         let demands = (0..n)
-            .map(|i| demand_row(s, self.positive, m, "d", i, dominant.get(i).copied()))
+            .map(|i| self.demand_row(s, "d", i, dominant.get(i).copied()))
             .collect();
-        let mut positive_per_user = |name: &str| -> Vec<String> {
-            (0..n)
-                .map(|i| {
-                    let v = s.reported_real(&format!("{name}_{}", i + 1));
-                    s.assert(binary(">", &v, "0.0"));
-                    v
-                })
-                .collect()
-        };
-        let weights = self.weights.then(|| positive_per_user("w"));
-        let caps = self.caps.then(|| positive_per_user("t"));
         Profile {
             demands,
-            weights,
-            caps,
+            weights: self.weights.then(|| s.positive_reals("w", n)),
+            caps: self.caps.then(|| s.positive_reals("t", n)),
         }
     }
 
@@ -86,46 +73,25 @@ impl Statement {
         // coalition and within the others may still be permuted: sort each class by its
         // first demand entry.
         if !matches!(self.split(), Split::Bottlenecks { .. }) {
-            for class in [0..self.coalition, self.coalition..n] {
-                for i in class.clone().skip(1) {
-                    s.assert(binary("<=", &demands[i - 1][0], &demands[i][0]));
-                }
-            }
+            self.sort_classes(&mut s, demands);
         }
-        let mut reported = demands.clone();
+        let mut lying = truthful.clone();
         for i in self.liars() {
-            reported[i] = demand_row(
-                &mut s,
-                self.positive,
-                m,
-                "e",
-                i,
-                kind.dominant.get(n + i).copied(),
-            );
+            let dominant = kind.dominant.get(n + i).copied();
+            lying.demands[i] = self.demand_row(&mut s, "e", i, dominant);
         }
         // A cap counts tasks of the report, so rescaling a report to the normal form rescales
         // its cap by the same factor, which may be any: a liar's cap in the lying profile is
         // an unknown of its own (docs/theory.md §6.5).
-        let reported_caps = truthful.caps.clone().map(|mut t| {
+        if let Some(t) = &mut lying.caps {
             for i in self.liars() {
-                t[i] = s.reported_real(&format!("tl_{}", i + 1));
-                s.assert(binary(">", &t[i], "0.0"));
+                t[i] = s.positive_real(&format!("tl_{}", i + 1));
             }
-            t
-        });
-        let lying = Profile {
-            demands: reported.clone(),
-            weights: truthful.weights.clone(),
-            caps: reported_caps,
-        };
-        let x: Vec<String> = (0..n).map(|i| s.real(&format!("x_{}", i + 1))).collect();
-        let y: Vec<String> = (0..n).map(|i| s.real(&format!("y_{}", i + 1))).collect();
+        }
+        let x = s.reals("x", 0..n);
+        let y = s.reals("y", 0..n);
         self.encode(&mut s, &truthful, &x, &kind.truth, "t");
         self.encode(&mut s, &lying, &y, &kind.lie, "l");
-        let needs: Vec<Vec<String>> = demands
-            .iter()
-            .map(|row| row.iter().map(|a| binary(">", a, "0.0")).collect())
-            .collect();
         let bundles = |tasks: &[String], rows: &[Vec<String>]| -> Vec<Vec<String>> {
             (0..n)
                 .map(|i| (0..m).map(|r| mul(&tasks[i], &rows[i][r])).collect())
@@ -136,13 +102,51 @@ impl Statement {
             s.assert(binary(">", &x[0], "0.0"));
         }
         let answers = Answers {
-            needs,
+            needs: positive_entries(demands),
             before: bundles(&x, demands),
-            after: bundles(&y, &reported),
+            after: bundles(&y, &lying.demands),
             caps: truthful.caps.clone().map(|t| (t, x.clone())),
         };
         self.assert_goal(&mut s, &answers);
         s
+    }
+
+    /// A demand row `{prefix}_i_r` in normal form: entries in [0, 1] (or (0, 1] when `positive`),
+    /// the largest 1 — the entry `dominant` when given (a constant then, not an unknown).
+    fn demand_row(
+        &self,
+        s: &mut Script,
+        prefix: &str,
+        i: usize,
+        dominant: Option<usize>,
+    ) -> Vec<String> {
+        let row: Vec<String> = (0..self.resources)
+            .map(|r| {
+                let name = format!("{prefix}_{}_{}", i + 1, r + 1);
+                if dominant == Some(r) {
+                    s.report(&name, "1.0");
+                    return "1.0".to_string();
+                }
+                let a = s.reported_real(&name);
+                s.assert(binary(if self.positive { ">" } else { ">=" }, &a, "0.0"));
+                s.assert(binary("<=", &a, "1.0"));
+                a
+            })
+            .collect();
+        if dominant.is_none() {
+            s.assert(or(row.iter().map(|a| binary("=", a, "1.0"))));
+        }
+        row
+    }
+
+    /// Asserts that the coalition's members, and the others, come in the order of their
+    /// rows' first entries.
+    pub(crate) fn sort_classes(&self, s: &mut Script, rows: &[Vec<String>]) {
+        for class in [0..self.coalition, self.coalition..self.users] {
+            for i in class.skip(1) {
+                s.assert(binary("<=", &rows[i - 1][0], &rows[i][0]));
+            }
+        }
     }
 
     /// Asserts the negated goal: the coalition's reports make its members better off, in the
@@ -161,9 +165,9 @@ impl Statement {
                 for i in self.liars() {
                     s.assert(answers.better(i, None, false));
                 }
-                s.assert(or(&(0..n)
-                    .map(|i| and(&[answers.has_tasks(i), answers.better(i, Some(&c), true)]))
-                    .collect::<Vec<_>>()));
+                s.assert(or((0..n).map(|i| {
+                    and([answers.has_tasks(i), answers.better(i, Some(&c), true)])
+                })));
             }
             // Decided by goals::script (returned above).
             Goal::Bound(..) => {}
@@ -182,9 +186,7 @@ impl Statement {
                 for i in self.liars() {
                     s.assert(answers.better(i, None, false));
                 }
-                s.assert(or(&(0..n)
-                    .map(|i| answers.better(i, None, true))
-                    .collect::<Vec<_>>()));
+                s.assert(or((0..n).map(|i| answers.better(i, None, true))));
             }
         }
     }
@@ -199,10 +201,10 @@ impl Statement {
     ) {
         match self.mechanism {
             ProvedMechanism::Drf | ProvedMechanism::Collapsed => {
-                drf::encode(s, profile, tasks, shape)
+                drf::encode(s, profile, tasks, tasks, shape)
             }
             ProvedMechanism::Asset => asset::encode(s, profile, tasks, shape),
-            ProvedMechanism::DrfCommonLevel => common_level::encode(s, profile, tasks, at),
+            ProvedMechanism::DrfCommonLevel => common_level::encode(s, profile, tasks, tasks, at),
             ProvedMechanism::Ceei => ceei::encode(s, profile, tasks, shape, at),
         }
     }
@@ -224,10 +226,7 @@ pub struct Answers {
 impl Answers {
     /// User `i` has tasks at the truth: its bundle before is not zero.
     fn has_tasks(&self, i: usize) -> String {
-        or(&self.before[i]
-            .iter()
-            .map(|b| binary(">", b, "0.0"))
-            .collect::<Vec<_>>())
+        or(self.before[i].iter().map(|b| binary(">", b, "0.0")))
     }
 
     /// User `i`'s true utility after is at least (`strict`: above) `c` (default 1) times its
@@ -241,47 +240,20 @@ impl Answers {
         };
         let mut terms: Vec<String> = (0..self.needs[i].len())
             .map(|r| {
-                implies(
-                    &self.needs[i][r],
-                    &binary(rel, &self.after[i][r], &scaled(&self.before[i][r])),
-                )
+                let covers = binary(rel, &self.after[i][r], &scaled(&self.before[i][r]));
+                binary("=>", &self.needs[i][r], &covers)
             })
             .collect();
         if let Some((caps, tasks)) = &self.caps {
             terms.push(binary(rel, &caps[i], &scaled(&tasks[i])));
         }
-        and(&terms)
+        and(terms)
     }
 }
 
-/// A demand row `{prefix}_i_r` in normal form: entries in [0, 1] (or (0, 1] when `positive`),
-/// the largest 1 — the entry `dominant` when given (a constant then, not an unknown).
-pub(super) fn demand_row(
-    s: &mut Script,
-    positive: bool,
-    m: usize,
-    prefix: &str,
-    i: usize,
-    dominant: Option<usize>,
-) -> Vec<String> {
-    let row: Vec<String> = (0..m)
-        .map(|r| {
-            let name = format!("{prefix}_{}_{}", i + 1, r + 1);
-            if dominant == Some(r) {
-                s.report(&name, "1.0");
-                return "1.0".to_string();
-            }
-            let a = s.reported_real(&name);
-            s.assert(binary(if positive { ">" } else { ">=" }, &a, "0.0"));
-            s.assert(binary("<=", &a, "1.0"));
-            a
-        })
-        .collect();
-    if dominant.is_none() {
-        s.assert(or(&row
-            .iter()
-            .map(|a| binary("=", a, "1.0"))
-            .collect::<Vec<_>>()));
-    }
-    row
+/// `rows[i][r] > 0` for every entry: which resources each row needs.
+pub(crate) fn positive_entries(rows: &[Vec<String>]) -> Vec<Vec<String>> {
+    rows.iter()
+        .map(|row| row.iter().map(|a| binary(">", a, "0.0")).collect())
+        .collect()
 }

@@ -92,7 +92,7 @@ fn check_filling(mechanism: &dyn Mechanism, encode: Encode, seed: u64) {
 fn the_drf_encoding_accepts_exactly_progressive_filling() {
     check_filling(
         &Drf::extended(),
-        |s, p, x| drf::encode(s, p, x, &Shape::Any),
+        |s, p, x| drf::encode(s, p, x, x, &Shape::Any),
         1,
     );
 }
@@ -112,7 +112,7 @@ fn the_common_level_encoding_accepts_exactly_the_common_level_answer() {
     for inst in random_instances(3, 16, false) {
         let exact = Drf::common_level().allocate(&inst).unwrap();
         agrees(&solver, &inst, &exact.tasks, |s, p, x| {
-            common_level::encode(s, p, x, "t")
+            common_level::encode(s, p, x, x, "t")
         });
     }
 }
@@ -144,7 +144,7 @@ fn the_hand_derived_drf_answer_is_the_only_one_the_encoding_accepts() {
     let Some(solver) = solver() else { return };
     let inst = instance("1 1", &[("u1", "1 0"), ("u2", "1/2 1")]);
     agrees(&solver, &inst, &[q("2/3"), q("2/3")], |s, p, x| {
-        drf::encode(s, p, x, &Shape::Any)
+        drf::encode(s, p, x, x, &Shape::Any)
     });
 }
 
