@@ -14,7 +14,7 @@ leontief : the package, which re-exports the public names.
 from __future__ import annotations
 
 import os as _os
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
+from typing import AbstractSet, Any, Dict, Iterable, List, Mapping, Optional, Tuple
 
 from . import _leontief
 from ._leontief import InvalidInput
@@ -99,7 +99,8 @@ def _flag_value(name: str, value: Any) -> str:
         raise InvalidInput(
             f"{name}: expected an exact number (int, str, Fraction or Decimal), found the float {value!r} (a float is not exact)"
         )
-    if isinstance(value, Iterable) and not isinstance(value, (str, bytes, Mapping)):
+    # A set has no order to keep, so it is not joined (the CLI refuses its text, as before).
+    if isinstance(value, Iterable) and not isinstance(value, (str, bytes, Mapping, AbstractSet)):
         return ",".join(_flag_value(name, v) for v in value)
     return str(value)
 
