@@ -85,30 +85,31 @@ fn generated_tree(
             let mut kids = Vec::with_capacity(count);
             for _ in 0..count {
                 let demand = demand(&mut rng);
-                let mut leaf = NodeSpec::leaf(format!("u{next_leaf}"), demand);
+                let mut leaf = weighted(&mut rng, NodeSpec::leaf(format!("u{next_leaf}"), demand));
                 next_leaf += 1;
-                if rng.chance(1, 3) {
-                    leaf = leaf.weight(rng.range(2, 5));
-                }
                 if rng.chance(1, 5) {
                     leaf = leaf.cap(rng.range(1, 4));
                 }
                 kids.push(leaf);
             }
-            let mut pool = NodeSpec::pool(format!("p{i}_{k}"), kids);
-            if rng.chance(1, 3) {
-                pool = pool.weight(rng.range(2, 5));
-            }
-            subs.push(pool);
+            subs.push(weighted(
+                &mut rng,
+                NodeSpec::pool(format!("p{i}_{k}"), kids),
+            ));
         }
-        let mut pool = NodeSpec::pool(format!("p{i}"), subs);
-        if rng.chance(1, 3) {
-            pool = pool.weight(rng.range(2, 5));
-        }
-        tops.push(pool);
+        tops.push(weighted(&mut rng, NodeSpec::pool(format!("p{i}"), subs)));
     }
     let capacity = vec![Rational::from(50 * leaves as u64); m];
     Tree::new(capacity, NodeSpec::pool("root", tops)).expect("generated trees are valid")
+}
+
+/// `spec`, given an integer weight in `2..=5` one time in three.
+fn weighted(rng: &mut SplitMix64, spec: NodeSpec) -> NodeSpec {
+    if rng.chance(1, 3) {
+        spec.weight(rng.range(2, 5))
+    } else {
+        spec
+    }
 }
 
 #[cfg(test)]

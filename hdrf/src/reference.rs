@@ -438,11 +438,7 @@ impl<'a> Fluid<'a> {
                 (Rational::ZERO, Rational::ZERO) // the root's key is compared by nobody
             } else {
                 let node = self.node(p);
-                let inner = if degenerate {
-                    Rational::ZERO
-                } else {
-                    Rational::ONE
-                };
+                let inner = Rational::from(u64::from(!degenerate)); // 0 when degenerate
                 let all = &vec![true; self.m];
                 match self.rule {
                     Policy::Naive => {
@@ -577,11 +573,7 @@ impl<'a> Fluid<'a> {
                 let g = self.node(p).guaranteed_share();
                 let (s, ds) = max_with_slope(&self.usage[p], &ph.u, &vec![true; self.m]);
                 let (sigma, dsigma) = (s / g, ds / g);
-                let dlam = if ph.degenerate {
-                    Rational::ZERO
-                } else {
-                    Rational::ONE
-                };
+                let dlam = Rational::from(u64::from(!ph.degenerate)); // 0 when degenerate
                 if sigma < ph.lam && dsigma > dlam {
                     keep_min(&mut best, (&ph.lam - &sigma) / (rp * (dsigma - dlam)));
                 } else if ph.lam < sigma && dlam > dsigma {

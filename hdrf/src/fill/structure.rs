@@ -8,18 +8,6 @@ use crate::policies::affine::{add_scaled, keep_min};
 use crate::policies::hdrf::FluidEffective;
 use crate::policies::FluidPool;
 
-/// A pool's level and growth set (see [`Kinetic::growth`]).
-struct Growth {
-    /// The level `λ_p`: the smallest key among its active children and its leaf group.
-    lam: Rational,
-    /// Whether the leaf group is at the level.
-    group_in: bool,
-    /// The growing pool children (under degenerate growth, only the degenerate ones).
-    growth: Vec<usize>,
-    /// Whether a growing child has zero key slope.
-    degenerate: bool,
-}
-
 impl Kinetic<'_> {
     /// Recomputes every dirty active pool now, children first, and clears the marks.
     pub(super) fn recompute(&mut self) {
@@ -45,12 +33,7 @@ impl Kinetic<'_> {
         let prev_growth = self.pools[p].growth.clone();
         let prev_degenerate = self.pools[p].degenerate;
         let child_keys = self.child_keys(p, &prev_growth, prev_degenerate);
-        let Growth {
-            lam,
-            group_in,
-            growth,
-            degenerate,
-        } = self.growth(p, &child_keys, has_group);
+        let (lam, group_in, growth, degenerate) = self.growth(p, &child_keys, has_group);
         let group_grows = group_in && !degenerate;
 
         // Usage rate u_p by differences: the group's part and every child whose
@@ -62,11 +45,7 @@ impl Kinetic<'_> {
         let previous = (prev_growth.as_slice(), prev_degenerate);
         self.update_child_contributions(p, &mut u, &growth, degenerate, previous);
 
-        let inner = if degenerate {
-            Rational::ZERO
-        } else {
-            Rational::ONE
-        };
+        let inner = Rational::from(u64::from(!degenerate)); // 0 when degenerate
         let (v, dv) = if self.effective && p != 0 {
             self.effective_vector(
                 p,
@@ -146,8 +125,16 @@ impl Kinetic<'_> {
     }
 
     /// Pool `p`'s level `λ_p` and growth set from its children's keys and its leaf group's
-    /// level `ℓ_p` (when `has_group`).
-    fn growth(&self, p: usize, child_keys: &[(usize, Rational)], has_group: bool) -> Growth {
+    /// level `ℓ_p` (when `has_group`): the level (the smallest key among its active children
+    /// and its leaf group), whether the leaf group is at the level, the growing pool children
+    /// (under degenerate growth, only the degenerate ones), and whether a growing child has
+    /// zero key slope (degenerate growth).
+    fn growth(
+        &self,
+        p: usize,
+        child_keys: &[(usize, Rational)],
+        has_group: bool,
+    ) -> (Rational, bool, Vec<usize>, bool) {
         let ell = &self.pools[p].ell;
         let (lam, group_in, mut growth) = if self.fifo[p] {
             // Its leaves are wrapped: only pool children, served one at a time, in order.
@@ -176,12 +163,7 @@ impl Kinetic<'_> {
             // Degenerate children absorb the growth while their siblings stall.
             growth.retain(|&c| self.pools[c].kappa.is_zero());
         }
-        Growth {
-            lam,
-            group_in,
-            growth,
-            degenerate,
-        }
+        (lam, group_in, growth, degenerate)
     }
 
     /// Brings the leaf group's part of pool `p`'s usage rate `u` to `group_rate` when the
@@ -343,11 +325,7 @@ impl Kinetic<'_> {
     fn own_next_event(&mut self, p: usize) -> Option<Rational> {
         let pool = &self.pools[p];
         let mut best: Option<Rational> = None;
-        let dlam = if pool.degenerate {
-            Rational::ZERO
-        } else {
-            Rational::ONE
-        };
+        let dlam = Rational::from(u64::from(!pool.degenerate)); // 0 when degenerate
         if p != 0 {
             // The policy's key changes its formula (the root's key is used by nobody).
             if let Some(dt) = self.policy.fluid_breakpoint(&self.fluid_pool(p, &dlam)) {
