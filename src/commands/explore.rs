@@ -464,8 +464,8 @@ pub fn run_with(
 }
 
 /// Carries a round's work items elsewhere and their results back: each item's serialized
-/// form as JSON text ([`wire::item_to_json`]) in, one result's per item, in order, out
-/// ([`wire::found_to_json`], e.g. from [`evaluate_items`] run on other machines with the
+/// form as JSON text ([`wire::item_to_json_checked`]) in, one result's per item, in order, out
+/// ([`wire::found_to_json_checked`], e.g. from [`evaluate_items`] run on other machines with the
 /// same flags); `Err(message)` stops the run.
 pub type Transport<'a> = dyn FnMut(Vec<String>) -> Result<Vec<String>, String> + Send + 'a;
 

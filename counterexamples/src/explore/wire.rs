@@ -178,13 +178,7 @@ fn decode<T: DeserializeOwned>(what: &str, v: &Value) -> Result<T, SolverError> 
     })
 }
 
-/// A work item's serialized form: `{"unit": u}` or `{"round", "task", "elite": {"instance",
-/// "scenario"}}`.
-pub fn item_to_json(item: &WorkItem) -> Value {
-    doc::value(item)
-}
-
-/// Reads [`item_to_json`]'s form back.
+/// Reads a work item's serialized form ([`item_to_json_checked`]'s).
 ///
 /// # Errors
 /// A missing or malformed field.
@@ -192,13 +186,7 @@ pub fn item_from_json(v: &Value) -> Result<WorkItem, SolverError> {
     decode("item", v)
 }
 
-/// A result's serialized form: `{"scenarios", "errors", "best"}` (`best` the evaluation in
-/// full, or `null`).
-pub fn found_to_json(found: &Found) -> Value {
-    doc::value(found)
-}
-
-/// Reads [`found_to_json`]'s form back.
+/// Reads a result's serialized form ([`found_to_json_checked`]'s).
 ///
 /// # Errors
 /// A missing or malformed field (a missing one named by its path).
@@ -206,14 +194,13 @@ pub fn found_from_json(v: &Value) -> Result<Found, SolverError> {
     decode("found", v)
 }
 
-/// `encode(x)`, refused unless it decodes back to `x`.
-fn checked<T: PartialEq>(
+/// `x`'s serialized form, refused unless `decode` reads it back to `x`.
+fn checked<T: PartialEq + Serialize>(
     what: &str,
     x: &T,
-    encode: impl Fn(&T) -> Value,
     decode: impl Fn(&Value) -> Result<T, SolverError>,
 ) -> Result<Value, SolverError> {
-    let v = encode(x);
+    let v = doc::value(x);
     match decode(&v) {
         Ok(back) if back == *x => Ok(v),
         Ok(_) => Err(bad(what, "does not survive its serialized form")),
@@ -224,18 +211,20 @@ fn checked<T: PartialEq>(
     }
 }
 
-/// [`item_to_json`], checked: an error unless [`item_from_json`] gives the item back.
+/// A work item's serialized form, `{"unit": u}` or `{"round", "task", "elite": {"instance",
+/// "scenario"}}`, checked: an error unless [`item_from_json`] gives the item back.
 ///
 /// # Errors
 /// An item whose serialized form reads back different (or not at all).
 pub fn item_to_json_checked(item: &WorkItem) -> Result<Value, SolverError> {
-    checked("explore work item", item, item_to_json, item_from_json)
+    checked("explore work item", item, item_from_json)
 }
 
-/// [`found_to_json`], checked: an error unless [`found_from_json`] gives the result back.
+/// A result's serialized form, `{"scenarios", "errors", "best"}` (`best` the evaluation in
+/// full, or `null`), checked: an error unless [`found_from_json`] gives the result back.
 ///
 /// # Errors
 /// A result whose serialized form reads back different (or not at all).
 pub fn found_to_json_checked(found: &Found) -> Result<Value, SolverError> {
-    checked("explore result", found, found_to_json, found_from_json)
+    checked("explore result", found, found_from_json)
 }
