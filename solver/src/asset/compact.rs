@@ -240,26 +240,19 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
-    fn group_exact(&self, k: usize, j: usize) -> &Rational {
-        self.group_exact[k][j]
-            .get_or_init(|| exact_rates(self.inst, &self.coefficients, &self.groups[k], j))
-    }
-
-    /// `λ_k` exactly.
-    fn level_exact(&self, k: usize) -> Rational {
-        level_exact(
-            self.inst,
-            &self.saturations,
-            |k, j| self.group_exact(k, j).clone(),
-            k,
-        )
+    fn exact(&self) -> ExactSums<'_> {
+        ExactSums {
+            inst: self.inst,
+            coefficients: &self.coefficients,
+            saturations: &self.saturations,
+            groups: &self.groups,
+            group_exact: &self.group_exact,
+        }
     }
 
     /// Exact use of `j` by the users frozen at saturations so far.
     fn saturated_use_exact(&self, j: usize) -> Rational {
-        balanced_sum(
-            (0..self.saturations.len()).map(|k| self.level_exact(k) * self.group_exact(k, j)),
-        )
+        self.exact().saturated_use(j, self.saturations.len())
     }
 
     /// The exact level at which `j` saturates if nothing else happens first.
@@ -325,24 +318,39 @@ fn exact_rates(inst: &Instance, coefficients: &[Rational], users: &[usize], j: u
     }))
 }
 
-/// `λ_k` from the exact group sums (cached in the saturations).
-fn level_exact(
-    inst: &Instance,
-    saturations: &[Saturation],
-    group: impl Fn(usize, usize) -> Rational + Copy,
-    k: usize,
-) -> Rational {
-    let s = &saturations[k];
-    s.exact
-        .get_or_init(|| {
-            let j = s.resource;
-            let earlier = balanced_sum(
-                (0..k).map(|k2| level_exact(inst, saturations, group, k2) * group(k2, j)),
-            );
-            let room = &inst.capacity()[j] - &s.capped_use - earlier;
-            room / group(k, j)
-        })
-        .clone()
+/// The exact sums of a filling's saturation groups, computed on demand and cached: the
+/// group rates `G_kj` and the levels `λ_k`.
+struct ExactSums<'a> {
+    inst: &'a Instance,
+    coefficients: &'a [Rational],
+    saturations: &'a [Saturation],
+    groups: &'a [Vec<usize>],
+    group_exact: &'a [Vec<OnceCell<Rational>>],
+}
+
+impl ExactSums<'_> {
+    /// `G_kj`, the rate sum of group `k` on resource `j`.
+    fn group(&self, k: usize, j: usize) -> &Rational {
+        self.group_exact[k][j]
+            .get_or_init(|| exact_rates(self.inst, self.coefficients, &self.groups[k], j))
+    }
+
+    /// `λ_k` (cached in the saturations).
+    fn level(&self, k: usize) -> Rational {
+        let s = &self.saturations[k];
+        s.exact
+            .get_or_init(|| {
+                let j = s.resource;
+                let room = &self.inst.capacity()[j] - &s.capped_use - self.saturated_use(j, k);
+                room / self.group(k, j)
+            })
+            .clone()
+    }
+
+    /// Exact use of `j` by the users frozen at the first `k` saturations.
+    fn saturated_use(&self, j: usize, k: usize) -> Rational {
+        balanced_sum((0..k).map(|k2| self.level(k2) * self.group(k2, j)))
+    }
 }
 
 /// Every user's aggregate share per task, [`asset_task_share`](super::asset_task_share),
@@ -660,21 +668,20 @@ pub fn fill_compact(instance: &Instance) -> CompactFilling {
 }
 
 impl CompactFilling {
-    fn group_exact(&self, inst: &Instance, k: usize, j: usize) -> Rational {
-        self.group_exact[k][j]
-            .get_or_init(|| exact_rates(inst, &self.coefficients, &self.groups[k], j))
-            .clone()
+    fn exact<'a>(&'a self, instance: &'a Instance) -> ExactSums<'a> {
+        ExactSums {
+            inst: instance,
+            coefficients: &self.coefficients,
+            saturations: &self.saturations,
+            groups: &self.groups,
+            group_exact: &self.group_exact,
+        }
     }
 
     /// The `k`-th saturation level `λ_k`, exactly (computed once, then cached). `instance`
     /// must be the instance the filling was computed from.
     pub fn exact_level(&self, instance: &Instance, k: usize) -> Rational {
-        level_exact(
-            instance,
-            &self.saturations,
-            |k2, j| self.group_exact(instance, k2, j),
-            k,
-        )
+        self.exact(instance).level(k)
     }
 
     /// User `i`'s coefficient `c_i = 1 / a_i`.
@@ -721,10 +728,9 @@ impl CompactFilling {
 
     /// Total use of resource `j`, exactly.
     pub fn consumption_of(&self, instance: &Instance, j: usize) -> Rational {
-        let sat = balanced_sum(
-            (0..self.saturations.len())
-                .map(|k| self.exact_level(instance, k) * self.group_exact(instance, k, j)),
-        );
+        let sat = self
+            .exact(instance)
+            .saturated_use(j, self.saturations.len());
         &self.capped_use[j] + &sat
     }
 
