@@ -9,7 +9,8 @@
 //!   [`min_satisfaction()`] HDRF and [`hdrf()`] (H-DRF of Bhattacharya et al.). Each
 //!   implements [`TreePolicy`], the keys every engine compares; [`allocate`] dispatches on
 //!   [`Policy`]. The three tree policies share one event-driven engine, [`fill`] (its plain
-//!   twin, [`mod@reference`], which shares no code with it, cross-checks it); [`discrete`] runs
+//!   twin in the integration tests, `tests/integration/plain_engine.rs`, which shares no code
+//!   with it, cross-checks it); [`discrete`] runs
 //!   their task-by-task versions with slices of `1/k` task.
 //! - The static allocations are the limits of those task-by-task fills as `k` grows
 //!   (`tests/integration/discrete.rs`), with one exception under naive, min-satisfaction HDRF and H-DRF:
@@ -64,7 +65,6 @@ pub mod order;
 pub mod policies;
 pub mod properties;
 pub mod random_trees;
-pub mod reference;
 pub mod simulate;
 pub mod tiebreak;
 

@@ -62,7 +62,7 @@
 //! values enter the rates of the next phase and, through them, the next event values; the
 //! sizes compound. On the generated trees of the benchmark the H-DRF allocation's own
 //! denominators have up to 754, 2,974, 26,076 and 51,149 bits at 200, 400, 800 and 2,000
-//! leaves (naive: 708, 1,404, 2,594 and 4,662); [`crate::reference`] computes the same
+//! leaves (naive: 708, 1,404, 2,594 and 4,662); the plain engine of the tests computes the same
 //! allocations (checked up to 800 leaves), so the growth is the allocation's, not an
 //! artefact of this engine's accumulation. It does not come from weights or caps: with every
 //! weight 1 and no caps the 2,000-leaf tree's H-DRF denominators reach 95,649 bits. The
@@ -81,8 +81,8 @@
 //! grow; a wrapper that starts above its siblings' level waits, as any pool child does.
 //! Trees without fifo pools filled from zero have no wrappers: their fills are unchanged.
 //!
-//! [`crate::reference`] is the plain engine that recomputes everything every phase; the
-//! test `tests/integration/engines.rs` checks that both agree exactly.
+//! `tests/integration/plain_engine.rs` is the plain engine that recomputes everything every
+//! phase; the tests of `tests/integration/engines.rs` check that both agree exactly.
 
 use leontief_solver::{ExactSum, Rational};
 

@@ -22,7 +22,7 @@
 //!   ([`TreePolicy::fluid_key`]) and where its formula changes its argument
 //!   ([`TreePolicy::fluid_breakpoint`]).
 //!
-//! [`crate::reference`], the independent fluid engine that cross-checks [`crate::fill`],
+//! The independent fluid engine that cross-checks [`crate::fill`] (`tests/integration/plain_engine.rs`)
 //! does not use this module: it has its own plain definitions of the keys.
 //!
 //! # Example

@@ -1,16 +1,17 @@
 //! The event-driven engine ([`leontief_hdrf::fill`]) and the plain one
-//! ([`leontief_hdrf::reference`]) compute the same fluid allocations, exactly.
+//! ([`crate::plain_engine`]) compute the same fluid allocations, exactly.
 
 use crate::common;
+use crate::plain_engine;
 
 use common::{random_tree, Shape};
 use leontief_hdrf::random_trees::{catalog_tree, cluster_tree};
-use leontief_hdrf::{allocate, reference, Policy, Tree};
+use leontief_hdrf::{allocate, Policy, Tree};
 use proptest::prelude::*;
 
 fn same(tree: &Tree, policy: Policy) -> Result<(), TestCaseError> {
     let fast = allocate(tree, policy).unwrap();
-    let plain = reference::allocate(tree, policy).unwrap();
+    let plain = plain_engine::allocate(tree, policy).unwrap();
     for v in tree.nodes() {
         prop_assert_eq!(
             fast.node(v),
@@ -22,6 +23,22 @@ fn same(tree: &Tree, policy: Policy) -> Result<(), TestCaseError> {
         );
     }
     Ok(())
+}
+
+/// The lecture's example, every policy (`collapsed` included, by the plain progressive fill).
+#[test]
+fn engines_agree_on_the_lecture_example() {
+    let tree = Tree::from_json_str(r#"{"capacity": [1, 1], "tree": {"children": [
+        {"name": "A", "demand": [1, 0]},
+        {"name": "B", "children": [{"name": "B1", "demand": [1, 0]}, {"name": "B2", "demand": [0, 1]}]}]}}"#).unwrap();
+    for policy in Policy::ALL {
+        assert_eq!(
+            plain_engine::allocate(&tree, policy)
+                .unwrap()
+                .node(tree.root()),
+            allocate(&tree, policy).unwrap().node(tree.root())
+        );
+    }
 }
 
 proptest! {

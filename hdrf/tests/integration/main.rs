@@ -11,6 +11,7 @@ mod flat;
 mod flattening;
 mod hdrf_paper;
 mod output;
+mod plain_engine;
 mod production;
 mod properties;
 mod reference;

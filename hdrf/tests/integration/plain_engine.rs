@@ -1,24 +1,24 @@
-//! A straightforward fluid engine, kept to cross-check [`crate::fill`].
+//! A straightforward fluid engine, kept to cross-check the event-driven one
+//! ([`leontief_hdrf::fill`]).
 //!
-//! The same fluid model and the same exact arithmetic as [`crate::fill`], computed the plain
-//! way: every phase recomputes every pool's growth set, rates and key bottom-up, every pool's
-//! rate top-down, the first event over the whole tree, and advances every driven pool. Its
-//! cost is `O(P·(m + c))` big-rational operations per phase whatever changed, where the
-//! event-driven engine of [`crate::fill`] touches only the pools an event affects, so the
-//! reference grows faster with the tree (times in BENCHMARKS.md). The test
-//! `tests/integration/engines.rs` checks that both give identical answers.
+//! The same fluid model and the same exact arithmetic as [`leontief_hdrf::fill`], computed the
+//! plain way: every phase recomputes every pool's growth set, rates and key bottom-up, every
+//! pool's rate top-down, the first event over the whole tree, and advances every driven pool.
+//! Its cost is `O(P·(m + c))` big-rational operations per phase whatever changed, where the
+//! event-driven engine touches only the pools an event affects, so this one grows faster with
+//! the tree (times in BENCHMARKS.md). The tests of `engines.rs` check that both give
+//! identical answers.
 //!
 //! It is an oracle, so it shares no code with what it checks: not the engine of
-//! [`crate::fill`] and not the policies' keys of [`crate::policies`]. Its keys are written out
-//! here from their definitions (see each policy's docs), with plain helpers; `collapsed`
-//! has its own plain progressive fill ([`weighted_drf`]).
+//! [`leontief_hdrf::fill`] and not the policies' keys of [`leontief_hdrf::policies`]. Its keys
+//! are written out here from their definitions (see each policy's docs), with plain helpers;
+//! `collapsed` has its own plain progressive fill ([`weighted_drf`]).
 
 use leontief_solver::{ExactSum, Rational};
 
-use crate::allocation::{Computation, TreeAllocation};
-use crate::error::{Result, SolverError};
-use crate::Policy;
-use crate::{NodeId, NodeView, Tree};
+use leontief_hdrf::{NodeId, NodeView, Policy, SolverError, Tree, TreeAllocation};
+
+type Result<T> = std::result::Result<T, SolverError>;
 
 /// A leaf's shares `d_j / R_j` of the resources it demands, and its key per task: `mu / g`
 /// under min-satisfaction, `mu / w` under the other tree policies (naive: `K_v = S_v / w_v`;
@@ -121,7 +121,7 @@ fn cached(cache: &mut Option<Vec<Rational>>, sums: &mut [ExactSum]) -> Vec<Ratio
 
 /// A growing child's rate per unit of its parent's: `1/κ`, so that its key keeps up; for
 /// degenerate growth (`κ = 0`) `w / max_j u_j`, the dominant share of its additional
-/// allocation rising in proportion to its weight (the convention of [`crate::fill`]).
+/// allocation rising in proportion to its weight (the convention of [`leontief_hdrf::fill`]).
 fn growth_rate(u: &[Rational], kappa: &Rational, weight: &Rational, degenerate: bool) -> Rational {
     if degenerate {
         weight / u.iter().max().expect("m >= 1")
@@ -135,29 +135,13 @@ fn growth_rate(u: &[Rational], kappa: &Rational, weight: &Rational, degenerate: 
 ///
 /// # Complexity
 /// `O(P·(m + c))` rational operations per phase for `P` pools with `c` children.
-///
-/// # Example
-/// ```
-/// use leontief_hdrf::{allocate, reference, Policy, Tree};
-/// let tree = Tree::from_json_str(r#"{"capacity": [1, 1], "tree": {"children": [
-///     {"name": "A", "demand": [1, 0]},
-///     {"name": "B", "children": [{"name": "B1", "demand": [1, 0]}, {"name": "B2", "demand": [0, 1]}]}]}}"#).unwrap();
-/// for policy in Policy::ALL {
-///     assert_eq!(reference::allocate(&tree, policy).unwrap().node(tree.root()),
-///                allocate(&tree, policy).unwrap().node(tree.root()));
-/// }
-/// ```
 pub fn allocate(tree: &Tree, policy: Policy) -> Result<TreeAllocation> {
-    let (tasks, phases) = match policy {
+    let (tasks, _phases) = match policy {
         Policy::Collapsed => weighted_drf(tree),
         _ => fluid(tree, policy)?,
     };
-    Ok(TreeAllocation::from_node_tasks(
-        tree,
-        policy,
-        Computation::Fluid { phases },
-        tasks,
-    ))
+    let leaf_tasks = tree.leaves().map(|l| tasks[l.index()].clone()).collect();
+    TreeAllocation::from_tasks(tree, policy, leaf_tasks)
 }
 
 /// `collapsed` by a plain progressive fill: every growing leaf holds `x_l = λ g_l / mu_l`
