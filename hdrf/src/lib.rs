@@ -10,8 +10,8 @@
 //!   implements [`TreePolicy`], the keys every engine compares; [`allocate`] dispatches on
 //!   [`Policy`]. The three tree policies share one event-driven engine, [`fill`] (its plain
 //!   twin in the integration tests, `tests/integration/plain_engine.rs`, which shares no code
-//!   with it, cross-checks it); [`discrete`] runs
-//!   their task-by-task versions with slices of `1/k` task.
+//!   with it, cross-checks it); [`discrete`] runs their task-by-task versions with slices of
+//!   `1/k` task.
 //! - The static allocations are the limits of those task-by-task fills as `k` grows
 //!   (`tests/integration/discrete.rs`), with one exception under naive, min-satisfaction HDRF and H-DRF:
 //!   tied *degenerate* siblings (pools whose key does not rise while they grow) competing for
