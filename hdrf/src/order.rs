@@ -73,15 +73,12 @@
 //! Mesos' `DRFSorterTest.DRF`, first step: total (100, 100), `a` holds (5, 5), `b` (6, 6):
 //! `a` is offered first.
 //! ```
-//! use leontief_hdrf::order::{order, OrderConfig, OrderNode, OrderTree, Rule};
-//! use leontief_solver::Rational;
-//! let r = |n: i128| Rational::from(n);
-//! let tree = OrderTree::new(vec![r(100), r(100)], vec![
-//!     OrderNode::pool("root", vec![1, 2]),
-//!     OrderNode::leaf("a", vec![r(1), r(1)], vec![r(5), r(5)]),
-//!     OrderNode::leaf("b", vec![r(1), r(1)], vec![r(6), r(6)]),
-//! ]);
-//! let out = order(&tree, &OrderConfig::new(Rule::Naive)).unwrap();
+//! use leontief_hdrf::order::{order, OrderConfig, OrderTree, Rule};
+//! use leontief_hdrf::Tree;
+//! let tree = Tree::from_json_str(r#"{"capacity": [100, 100], "tree": {"children": [
+//!     {"name": "a", "demand": [1, 1], "usage": [5, 5]},
+//!     {"name": "b", "demand": [1, 1], "usage": [6, 6]}]}}"#).unwrap();
+//! let out = order(&OrderTree::from_tree(&tree).unwrap(), &OrderConfig::new(Rule::Naive)).unwrap();
 //! assert_eq!(out.offer_paths(), ["root/a", "root/b"]);
 //! assert_eq!(out.nodes[1].dominant_share.to_string(), "1/20");
 //! ```
@@ -203,52 +200,6 @@ pub struct OrderNode {
     pub fair_share: Option<Vec<Rational>>,
 }
 
-impl OrderNode {
-    /// A pool of weight 1 with these children.
-    pub fn pool(name: &str, children: Vec<usize>) -> OrderNode {
-        OrderNode {
-            name: name.to_string(),
-            weight: Rational::ONE,
-            children,
-            mode: Mode::Fair,
-            demand: None,
-            tasks: None,
-            usage: Vec::new(),
-            guarantee: None,
-            limit: None,
-            fair_share: None,
-        }
-    }
-
-    /// A leaf of weight 1 with a per-task demand and what it holds now.
-    pub fn leaf(name: &str, demand: Vec<Rational>, usage: Vec<Rational>) -> OrderNode {
-        OrderNode {
-            demand: Some(demand),
-            usage,
-            ..OrderNode::pool(name, Vec::new())
-        }
-    }
-
-    leontief_solver::setters! {
-        /// With weight `w`.
-        weight(w: Rational) => weight = w;
-        /// With a guarantee.
-        guarantee(g: Vec<Rational>) => guarantee = Some(g);
-        /// With a limit.
-        limit(l: Vec<Rational>) => limit = Some(l);
-        /// With a fair share.
-        fair_share(f: Vec<Rational>) => fair_share = Some(f);
-        /// With a task count.
-        tasks(t: Rational) => tasks = Some(t);
-    }
-
-    /// In `fifo` mode.
-    pub fn fifo(mut self) -> Self {
-        self.mode = Mode::Fifo;
-        self
-    }
-}
-
 /// A tree of [`OrderNode`]s, the root at index 0.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OrderTree {
@@ -261,16 +212,6 @@ pub struct OrderTree {
 }
 
 impl OrderTree {
-    /// A tree with resources named `r1..rm`.
-    pub fn new(capacity: Vec<Rational>, nodes: Vec<OrderNode>) -> OrderTree {
-        let resources = (1..=capacity.len()).map(|j| format!("r{j}")).collect();
-        OrderTree {
-            resources,
-            capacity,
-            nodes,
-        }
-    }
-
     /// The plain inputs of a validated [`Tree`]: names, weights, children, demands, task
     /// counts, and each node's usage, explicit guarantee, limit and mode.
     ///

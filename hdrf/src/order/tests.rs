@@ -2,6 +2,65 @@
 //! computes in floating point or rounds, the comment gives its value and ours (exact).
 use super::*;
 
+/// Test constructors: plain trees built by hand, as the schedulers' test suites write them.
+impl OrderNode {
+    /// A pool of weight 1 with these children.
+    pub fn pool(name: &str, children: Vec<usize>) -> OrderNode {
+        OrderNode {
+            name: name.to_string(),
+            weight: Rational::ONE,
+            children,
+            mode: Mode::Fair,
+            demand: None,
+            tasks: None,
+            usage: Vec::new(),
+            guarantee: None,
+            limit: None,
+            fair_share: None,
+        }
+    }
+
+    /// A leaf of weight 1 with a per-task demand and what it holds now.
+    pub fn leaf(name: &str, demand: Vec<Rational>, usage: Vec<Rational>) -> OrderNode {
+        OrderNode {
+            demand: Some(demand),
+            usage,
+            ..OrderNode::pool(name, Vec::new())
+        }
+    }
+
+    leontief_solver::setters! {
+        /// With weight `w`.
+        weight(w: Rational) => weight = w;
+        /// With a guarantee.
+        guarantee(g: Vec<Rational>) => guarantee = Some(g);
+        /// With a limit.
+        limit(l: Vec<Rational>) => limit = Some(l);
+        /// With a fair share.
+        fair_share(f: Vec<Rational>) => fair_share = Some(f);
+        /// With a task count.
+        tasks(t: Rational) => tasks = Some(t);
+    }
+
+    /// In `fifo` mode.
+    pub fn fifo(mut self) -> Self {
+        self.mode = Mode::Fifo;
+        self
+    }
+}
+
+impl OrderTree {
+    /// A tree with resources named `r1..rm`.
+    pub fn new(capacity: Vec<Rational>, nodes: Vec<OrderNode>) -> OrderTree {
+        let resources = (1..=capacity.len()).map(|j| format!("r{j}")).collect();
+        OrderTree {
+            resources,
+            capacity,
+            nodes,
+        }
+    }
+}
+
 fn r(n: i128) -> Rational {
     Rational::from(n)
 }
