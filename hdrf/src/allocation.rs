@@ -17,7 +17,8 @@ pub enum Computation {
         /// Number of linear phases (events) of the fill.
         phases: usize,
     },
-    /// An exact discrete fill with tasks of size `1/k` (see [`crate::discrete`]).
+    /// An exact discrete fill with tasks of size `1/k` (the tests'
+    /// `tests/integration/common/discrete.rs`).
     Discrete {
         /// Task granularity: each step launches `1/k` of a task.
         k: u64,

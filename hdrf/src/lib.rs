@@ -10,8 +10,8 @@
 //!   implements [`TreePolicy`], the keys every engine compares; [`allocate`] dispatches on
 //!   [`Policy`]. The three tree policies share one event-driven engine, [`fill`] (its plain
 //!   twin in the integration tests, `tests/integration/plain_engine.rs`, which shares no code
-//!   with it, cross-checks it); [`discrete`] runs their task-by-task versions with slices of
-//!   `1/k` task.
+//!   with it, cross-checks it); the tests' `tests/integration/common/discrete.rs` runs their
+//!   task-by-task versions with slices of `1/k` task.
 //! - The static allocations are the limits of those task-by-task fills as `k` grows
 //!   (`tests/integration/discrete.rs`), with one exception under naive, min-satisfaction HDRF and H-DRF:
 //!   tied *degenerate* siblings (pools whose key does not rise while they grow) competing for
@@ -19,7 +19,7 @@
 //!   to the first sibling, a slice leaves its key unchanged, so it wins every slice, takes the
 //!   whole resource, and the others never get their turn, at every `k`
 //!   (`tied_degenerate_siblings_on_a_resource_that_runs_out` in `tests/integration/discrete.rs`: static
-//!   `c2 = e2 = 3/10`, task-level `c2 = 2/5`, `e2 = 1/5`; see [`discrete`]). Statically, min-satisfaction HDRF coincides with naive HDRF (proof in
+//!   `c2 = e2 = 3/10`, task-level `c2 = 2/5`, `e2 = 1/5`; see that fill's docs). Statically, min-satisfaction HDRF coincides with naive HDRF (proof in
 //!   [`policies::min_satisfaction`]); the two differ only under task churn.
 //! - [`TreeAllocation`]: every node's allocation vector, dominant share, satisfaction
 //!   `S_v / g_v` and (leaves) tasks; [`TreeAllocation::to_json`], [`render_tree`] and
@@ -57,7 +57,6 @@
 //! - A. Ghodsi et al. *Dominant Resource Fairness.* NSDI 2011.
 
 mod allocation;
-pub mod discrete;
 pub mod error;
 pub mod fill;
 pub mod flat;

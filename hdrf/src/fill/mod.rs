@@ -26,7 +26,7 @@
 //! the increments). This last convention is a tie-break of ours: the task-by-task rule with
 //! ties broken by sibling order fills them one after another, and when the resource they
 //! compete for runs out before the first one's key rises, the others get nothing: there the
-//! task-by-task fills do not converge to this fill (see [`crate::discrete`]). It is stated in physical
+//! task-by-task fills do not converge to this fill (see the tests' `tests/integration/common/discrete.rs`). It is stated in physical
 //! terms on purpose: a convention in each policy's own key units would make naive and
 //! min-satisfaction HDRF, whose keys differ by a factor per pool, break the same tie
 //! differently.

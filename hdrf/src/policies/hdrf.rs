@@ -60,14 +60,16 @@
 //! [`crate::fill`].
 //!
 //! The task-by-task version converges to this fluid allocation (but for the tie of degenerate
-//! siblings described in [`crate::discrete`]) when a leaf is treated as blocked as soon as a
-//! resource it needs lacks room ([`crate::discrete`] checks every leaf after every slice). A scheduler that discovers a blocked leaf only when it picks it keeps
+//! siblings described in the crate docs) when a leaf is treated as blocked as soon as a
+//! resource it needs lacks room (the tests' task-by-task fill, `tests/integration/common/discrete.rs`, checks every leaf
+//! after every slice). A scheduler that discovers a blocked leaf only when it picks it keeps
 //! treating the blocked leaves of pools it does not visit as active (in the minimum and the
-//! rescaling) and can converge to another allocation (see the notes of [`crate::discrete`]).
+//! rescaling) and can converge to another allocation (see the notes of that fill).
 //!
 //! # Code
 //! [`Hdrf`] is the policy's [`TreePolicy`]; [`effective_vector`] aggregates a pool's
-//! children for the task-by-task engines ([`crate::discrete`], [`crate::simulate`]), and the
+//! children for the task-by-task engines (the tests' `tests/integration/common/discrete.rs`,
+//! [`crate::simulate`]), and the
 //! fluid engine ([`crate::fill`]) accumulates the same vector with its rates.
 //!
 //! # References
@@ -167,7 +169,7 @@ pub enum Child<'a> {
 /// `V_p = Σ_stopped U_c + Σ_active V_c · λ_p / K_c` with `λ_p` the smallest active key, and
 /// `E_p` the largest entry of `V_p` over the unsaturated resources (0 when every resource
 /// is saturated). The pool's key is `E_p / w_p`. Used by the task-by-task engines
-/// ([`crate::discrete`], [`crate::simulate`]), which recompute it from the current bundles.
+/// (the tests' `tests/integration/common/discrete.rs`, [`crate::simulate`]), which recompute it from the current bundles.
 ///
 /// # Complexity
 /// `O(c·m)` rational operations for `c` children.

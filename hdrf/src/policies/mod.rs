@@ -7,7 +7,7 @@
 //!
 //! # What varies between policies
 //! Every engine — the fluid fill ([`crate::fill`]), the task-by-task fill
-//! ([`crate::discrete`]) and the simulator ([`crate::simulate`]) — descends from the root and,
+//! (`tests/integration/common/discrete.rs`) and the simulator ([`crate::simulate`]) — descends from the root and,
 //! at every pool, favours the active child with the smallest *key*. The policies differ in
 //! three things, which are the methods of [`TreePolicy`]:
 //! - what a node's share is divided by ([`TreePolicy::normaliser`]): its weight `w_v` (naive

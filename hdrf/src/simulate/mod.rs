@@ -75,16 +75,17 @@
 //! the fewest tasks started in the subtree (Mesos' rule), so that two identical users alternate
 //! instead of the first taking every offer (`docs/theory.md` §4.9). With
 //! [`TieBreaks::first`] ties go to the first child in input order (for `collapsed` and `fifo`:
-//! the first leaf in pre-order), as in [`crate::discrete`]. "Fits" is the same rule too: a leaf is
+//! the first leaf in pre-order), as in the tests' task-by-task fill,
+//! `tests/integration/common/discrete.rs`. "Fits" is the same rule too: a leaf is
 //! skipped once its task does not fit, and the others continue (skip-and-continue). When every
 //! leaf always has work and tasks outlive the horizon, the first instant of a run with ties
-//! `first` and tasks of `d / K` (caps `T·K`) is exactly [`crate::discrete::discrete`] with slices `1/K`
+//! `first` and tasks of `d / K` (caps `T·K`) is exactly that task-by-task fill with slices `1/K`
 //! (`tests/integration/simulate.rs` checks it on random trees), so the simulated allocation approaches the
 //! static fluid one ([`crate::allocate`]) as `O(1/K)` wherever the discrete fill does. It does
 //! not when tied *degenerate* siblings (pools whose key does not rise while they grow) compete
 //! for a resource that runs out: with `first` the tie goes to the first of them at every task,
 //! its key stays tied, and it takes the whole resource, where the fluid fill grows them
-//! together — a difference that persists at every `K` (see [`crate::discrete`]); the other
+//! together — a difference that persists at every `K` (see the crate docs); the other
 //! tie-breaks spread such ties by their own rule (`count`: the sibling with fewer starts).
 //!
 //! # Guarantees, limits, usage, FIFO pools

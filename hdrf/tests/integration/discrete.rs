@@ -5,8 +5,8 @@
 
 use crate::common;
 
+use common::discrete::discrete;
 use common::small_random_tree;
-use leontief_hdrf::discrete::discrete;
 use leontief_hdrf::{allocate, Policy, Tree, TreeAllocation};
 use leontief_solver::Rational;
 
@@ -22,6 +22,19 @@ fn distance(tree: &Tree, x: &TreeAllocation, y: &TreeAllocation) -> Rational {
 
 fn tree(text: &str) -> Tree {
     Tree::from_json_str(text).unwrap()
+}
+
+/// The lecture's example with whole tasks of size 1/4: the same answer as the fluid fill.
+#[test]
+fn lecture_example_in_quarter_tasks() {
+    let tree = tree(
+        r#"{"capacity": [1, 1], "tree": {"children": [
+    {"name": "A", "demand": [1, 0]},
+    {"name": "B", "children": [{"name": "B1", "demand": [1, 0]}, {"name": "B2", "demand": [0, 1]}]}]}}"#,
+    );
+    let x = discrete(&tree, Policy::Naive, 4).unwrap();
+    let tasks = |name| x.tasks(tree.find(name).unwrap()).unwrap().to_string();
+    assert_eq!([tasks("A"), tasks("B1"), tasks("B2")], ["1/2", "1/2", "1"]);
 }
 
 /// On the worked examples (unit demands and capacities) every discrete fill is within one

@@ -6,8 +6,8 @@
 
 use crate::common;
 
+use common::discrete::discrete;
 use common::shares;
-use leontief_hdrf::discrete::discrete;
 use leontief_hdrf::{allocate, properties, Policy, Tree};
 use leontief_solver::Rational;
 

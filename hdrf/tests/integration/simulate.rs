@@ -4,8 +4,8 @@
 
 use crate::common;
 
+use common::discrete::discrete;
 use common::{q as r, small_random_tree};
-use leontief_hdrf::discrete::discrete;
 use leontief_hdrf::simulate::{simulate, Record, Scenario, SimConfig, SimPolicy, Simulation};
 use leontief_hdrf::tiebreak::TieBreaks;
 use leontief_hdrf::{allocate, NodeSpec, Policy, Tree};

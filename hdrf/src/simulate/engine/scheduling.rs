@@ -147,7 +147,8 @@ impl Engine {
         }
     }
 
-    /// H-DRF: every decision recomputes blocking (eagerly, as [`crate::discrete`] does) and
+    /// H-DRF: every decision recomputes blocking (eagerly, as the tests'
+    /// `tests/integration/common/discrete.rs` does) and
     /// the effective vectors bottom-up: `O(N·m + L·K·m)` per task started.
     pub(super) fn schedule_hdrf(&mut self, now: &Rational) {
         let (n, m) = (self.n, self.m);

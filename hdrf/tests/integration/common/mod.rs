@@ -3,6 +3,8 @@
 
 #![allow(dead_code)] // each test file uses part of it
 
+pub mod discrete;
+
 use leontief_hdrf::{allocate, NodeSpec, Policy, Tree};
 use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::{Instance, Rational};

@@ -4,12 +4,12 @@
 //! soon as its next slice does not fit — its cap or a resource it demands lacks room — and is
 //! skipped from then on (skip-and-continue, as Mesos and YARN do); blocking is checked for
 //! every leaf after every slice. Repeatedly: descend from the root, at every pool to the
-//! active child with the smallest key (the policy's key, as in [`crate::fill`], computed from
+//! active child with the smallest key (the policy's key, as in [`leontief_hdrf::fill`], computed from
 //! the current bundles; ties to the first child in input order), and give the leaf reached
 //! one slice. `collapsed` picks the active leaf with the smallest `x mu / g` directly.
 //! Everything is exact. As `k` grows the result converges to the fluid allocation at rate
 //! `O(1/k)` (`tests/integration/discrete.rs` measures it on random trees), except where the fluid fill
-//! grows several tied *degenerate* siblings together (see [`crate::fill`]) and the resource
+//! grows several tied *degenerate* siblings together (see [`leontief_hdrf::fill`]) and the resource
 //! they compete for runs out before their keys start rising. Here the tie goes to the first
 //! of them; a slice leaves its key unchanged, so it stays tied and first and takes every slice
 //! until its key rises or the resource runs out; in the second case the siblings after it
@@ -35,12 +35,10 @@
 
 use leontief_solver::Rational;
 
-use crate::allocation::{Computation, TreeAllocation};
-use crate::error::{Result, SolverError};
-use crate::policies::hdrf::{effective_vector, Child};
-use crate::policies::{Aggregation, Normaliser, TreePolicy};
-use crate::Policy;
-use crate::{NodeId, Tree};
+use leontief_hdrf::error::Result;
+use leontief_hdrf::policies::hdrf::{effective_vector, Child};
+use leontief_hdrf::policies::{Aggregation, Normaliser, TreePolicy};
+use leontief_hdrf::{Computation, NodeId, Policy, SolverError, Tree, TreeAllocation};
 
 /// The most slices [`discrete`] launches before giving up.
 pub const MAX_STEPS: u64 = 50_000_000;
@@ -55,18 +53,6 @@ pub const MAX_STEPS: u64 = 50_000_000;
 /// # Errors
 /// [`SolverError::Invalid`] when `k == 0`; [`SolverError::Mechanism`] beyond
 /// [`MAX_STEPS`] slices.
-///
-/// # Example
-/// The lecture's example with whole tasks of size 1/4: the same answer as the fluid fill.
-/// ```
-/// use leontief_hdrf::{discrete::discrete, Policy, Tree};
-/// let tree = Tree::from_json_str(r#"{"capacity": [1, 1], "tree": {"children": [
-///     {"name": "A", "demand": [1, 0]},
-///     {"name": "B", "children": [{"name": "B1", "demand": [1, 0]}, {"name": "B2", "demand": [0, 1]}]}]}}"#).unwrap();
-/// let x = discrete(&tree, Policy::Naive, 4).unwrap();
-/// let tasks = |name| x.tasks(tree.find(name).unwrap()).unwrap().to_string();
-/// assert_eq!([tasks("A"), tasks("B1"), tasks("B2")], ["1/2", "1/2", "1"]);
-/// ```
 pub fn discrete(tree: &Tree, policy: Policy, k: u64) -> Result<TreeAllocation> {
     if k == 0 {
         return Err(SolverError::invalid("k", "must be at least 1"));
@@ -96,15 +82,13 @@ pub fn discrete(tree: &Tree, policy: Policy, k: u64) -> Result<TreeAllocation> {
         fill.give_slice(leaf);
         steps += 1;
     }
-    let tasks = (0..tree.len())
-        .map(|i| Rational::from(fill.count[i]) * &fill.slice)
+    let tasks = tree
+        .leaves()
+        .map(|l| Rational::from(fill.count[l.index()]) * &fill.slice)
         .collect();
-    Ok(TreeAllocation::from_node_tasks(
-        tree,
-        policy,
-        Computation::Discrete { k, steps },
-        tasks,
-    ))
+    let mut x = TreeAllocation::from_tasks(tree, policy, tasks)?;
+    x.computation = Computation::Discrete { k, steps };
+    Ok(x)
 }
 
 /// The state of a discrete fill: slices given per node, usages, who is still active, and
