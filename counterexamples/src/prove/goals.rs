@@ -18,23 +18,19 @@ use leontief_solver::properties::Property;
 use leontief_solver::Rational;
 
 use super::smt::{and, binary, constant, mul, or, sum, Script};
-use super::statement::{Goal, Profile, ProvedMechanism, Shape, Statement};
-use super::{common_level, drf};
+use super::statement::{sort_by_first_entry, Goal, Profile, ProvedMechanism, Shape, Statement};
 use crate::explore::MetricName;
 
 /// The users the negated statement names, and what they do, in words.
 pub(super) fn roles(statement: &Statement) -> String {
-    match &statement.goal {
-        Goal::Property(Property::Si) => "u1 is below its split (any such user, renamed u1)".into(),
-        Goal::Property(Property::Ef) => "u1 envies u2 (any envious pair, renamed)".into(),
-        Goal::Property(Property::Pm) | Goal::Bound(MetricName::PmLoss, _) => {
-            "u1 leaves and u2 loses (any such pair, renamed)".into()
-        }
-        Goal::Property(Property::Rm) | Goal::Bound(MetricName::RmLoss, _) => {
-            "u1 loses as capacities grow (any such user, renamed u1)".into()
-        }
-        _ => "none: every user plays the same part".into(),
+    match statement.goal.property() {
+        Property::Si => "u1 is below its split (any such user, renamed u1)",
+        Property::Ef => "u1 envies u2 (any envious pair, renamed)",
+        Property::Pm => "u1 leaves and u2 loses (any such pair, renamed)",
+        Property::Rm => "u1 loses as capacities grow (any such user, renamed u1)",
+        _ => "none: every user plays the same part",
     }
+    .into()
 }
 
 /// The query of one case of a goal not about lies: the instance, the truthful answer of
@@ -53,18 +49,14 @@ pub fn script(statement: &Statement, truth: &Shape) -> Script {
     // Unnamed users the case's type does not tell apart are interchangeable: all of them
     // when the type names no user, else those with the same bottleneck. Each such class is
     // sorted by its first demand entry.
-    let class = |i: usize| match truth {
-        Shape::Bottlenecks(b) => b[i],
-        _ => 0,
-    };
-    let unnamed: Vec<usize> = (statement.coalition..n).collect();
-    for (k, &i) in unnamed.iter().enumerate() {
-        if let Some(&j) = unnamed[k + 1..].iter().find(|&&j| class(j) == class(i)) {
-            s.assert(binary("<=", &demands[i][0], &demands[j][0]));
-        }
-    }
+    sort_by_first_entry(&mut s, demands, |i| {
+        (i >= statement.coalition).then(|| match truth {
+            Shape::Bottlenecks(b) => b[i],
+            _ => 0,
+        })
+    });
     let x = s.reals("x", 0..n);
-    statement.encode(&mut s, &profile, &x, truth, "t");
+    statement.encode(&mut s, &profile, &x, &x, truth, "t");
     match &statement.goal {
         Goal::Property(Property::Si) => {
             // u1's split is w_1 / W of every resource; its largest entry being 1, the split
@@ -105,7 +97,7 @@ pub fn script(statement: &Statement, truth: &Shape) -> Script {
                 caps: rest(caps),
             };
             let y = s.reals("y", 1..n);
-            statement.encode(&mut s, &smaller, &y, &Shape::Any, "l");
+            statement.encode(&mut s, &smaller, &y, &y, &Shape::Any, "l");
             assert_loss(statement, &mut s, &x[1], &y[0]);
         }
         Goal::Property(Property::Rm) | Goal::Bound(MetricName::RmLoss, _) => {
@@ -179,9 +171,10 @@ fn assert_loss(statement: &Statement, s: &mut Script, before: &str, after: &str)
 /// `a_i` (the variable `a_i`) the row's largest entry; asset fairness's aggregate share and
 /// CEEI's KKT conditions read the rows as they are.
 fn encode_unnormalised(statement: &Statement, s: &mut Script, profile: &Profile, tasks: &[String]) {
-    // The dominant shares `y_i a_i`.
-    let shares = |s: &mut Script| -> Vec<String> {
-        (profile.demands.iter().zip(tasks).enumerate())
+    let shares: Vec<String> = match statement.mechanism {
+        ProvedMechanism::Asset | ProvedMechanism::Ceei => tasks.to_vec(),
+        // The dominant shares `y_i a_i`.
+        _ => (profile.demands.iter().zip(tasks).enumerate())
             .map(|(i, (row, y))| {
                 let a = s.real(&format!("a_{}", i + 1));
                 for e in row {
@@ -190,19 +183,7 @@ fn encode_unnormalised(statement: &Statement, s: &mut Script, profile: &Profile,
                 s.assert(or(row.iter().map(|e| binary("=", &a, e))));
                 mul(y, &a)
             })
-            .collect()
+            .collect(),
     };
-    match statement.mechanism {
-        ProvedMechanism::Drf | ProvedMechanism::Collapsed => {
-            let shares = shares(s);
-            drf::encode(s, profile, tasks, &shares, &Shape::Any);
-        }
-        ProvedMechanism::DrfCommonLevel => {
-            let shares = shares(s);
-            common_level::encode(s, profile, tasks, &shares, "g");
-        }
-        ProvedMechanism::Asset | ProvedMechanism::Ceei => {
-            statement.encode(s, profile, tasks, &Shape::Any, "g")
-        }
-    }
+    statement.encode(s, profile, tasks, &shares, &Shape::Any, "g");
 }

@@ -79,24 +79,9 @@ pub enum ProveError {
     },
 }
 
-/// How one case ended.
-#[derive(Debug, Clone, PartialEq, Eq, strum::IntoStaticStr)]
-#[strum(serialize_all = "lowercase")]
-pub enum Status {
-    /// The solver answered `unsat`: no counterexample of this type.
-    Unsat,
-    /// The solver answered `sat`, and its model re-derived as this counterexample record.
-    Sat(Box<Value>),
-    /// The solver gave no answer in time, or `unknown`.
-    Unknown(String),
-}
-
-impl Status {
-    /// `unsat`, `sat` or `unknown`.
-    pub fn name(&self) -> &'static str {
-        self.into()
-    }
-}
+/// How one case ended: `unsat` (no counterexample of this type), `sat` with the model
+/// re-derived as this counterexample record, or `unknown` (no answer in time, or `unknown`).
+pub type Status = Answer<Box<Value>>;
 
 /// One case's outcome.
 #[derive(Debug, Clone)]
@@ -476,17 +461,11 @@ impl Proof {
                 status: c.status.name(),
                 seconds: milliseconds(c.seconds),
                 solver: &solver,
-                reason: match &c.status {
-                    Status::Unknown(reason) => Some(reason.as_str()),
-                    _ => None,
-                },
+                reason: c.status.reason(),
                 cross_check: checked.get(&c.index).map(|k| SecondDoc {
-                    status: (&k.answer).into(),
+                    status: k.answer.name(),
                     seconds: milliseconds(k.seconds),
-                    reason: match &k.answer {
-                        Answer::Unknown(reason) => Some(reason.as_str()),
-                        _ => None,
-                    },
+                    reason: k.answer.reason(),
                 }),
             })
             .collect();
@@ -563,7 +542,7 @@ impl Proof {
                 (Some(k), Some(check)) => format!(
                     "  {} {:<8} {:>9.3} s",
                     check.solver,
-                    <&str>::from(&k.answer),
+                    k.answer.name(),
                     k.seconds
                 ),
                 _ => String::new(),

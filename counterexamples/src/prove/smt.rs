@@ -453,17 +453,34 @@ impl Solver {
     }
 }
 
-/// The solver's answer to one query (named `sat`, `unsat`, `unknown`).
+/// The solver's answer to one query (named `sat`, `unsat`, `unknown`); a case's
+/// [`Status`](super::Status) is the same with the re-derived counterexample in place of the
+/// model.
 #[derive(Debug, Clone, PartialEq, Eq, strum::IntoStaticStr)]
 #[strum(serialize_all = "lowercase")]
-pub enum Answer {
+pub enum Answer<S = Vec<(String, Rational)>> {
     /// Satisfiable, with the reported variables' values (exact, or decimal approximations of
     /// algebraic numbers).
-    Sat(Vec<(String, Rational)>),
+    Sat(S),
     /// Unsatisfiable.
     Unsat,
     /// Neither, with the reason (`timeout`, `unknown`).
     Unknown(String),
+}
+
+impl<S> Answer<S> {
+    /// `sat`, `unsat` or `unknown`.
+    pub fn name(&self) -> &'static str {
+        self.into()
+    }
+
+    /// Why it is `unknown`, if it is.
+    pub fn reason(&self) -> Option<&str> {
+        match self {
+            Answer::Unknown(reason) => Some(reason),
+            _ => None,
+        }
+    }
 }
 
 /// Reads z3's output: the first line is the status; after `sat`, the values of the reported

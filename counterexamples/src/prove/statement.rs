@@ -28,7 +28,7 @@ mod encode;
 pub(crate) use cases::Kind;
 use cases::Split;
 pub use cases::{Case, Shape};
-pub(crate) use encode::positive_entries;
+pub(crate) use encode::{positive_entries, sort_by_first_entry};
 pub use encode::{Answers, Profile};
 
 leontief_solver::name_enum! {
@@ -199,21 +199,24 @@ impl Goal {
 
     /// Whether the goal is about coalitions (`gsp-strong`, `gsp-weak`, `gsp-gain`).
     pub(super) fn is_group(&self) -> bool {
-        matches!(
-            self,
-            Goal::Property(Property::GspStrong | Property::GspWeak)
-                | Goal::Bound(MetricName::GspGain, _)
-        )
+        matches!(self.property(), Property::GspStrong | Property::GspWeak)
     }
 
     /// Whether the statement is about reports (a liar or a coalition): the goals whose
     /// negation has a lying profile.
     pub fn is_about_lies(&self) -> bool {
-        matches!(
-            self,
-            Goal::Bound(MetricName::SpGain | MetricName::GspGain, _)
-                | Goal::Property(Property::Sp | Property::GspStrong | Property::GspWeak)
-        )
+        self.is_group() || self.property() == Property::Sp
+    }
+
+    /// The property whose violation a counterexample is: the goal's own, or the property of
+    /// a bound's metric (`sp` for `sp-gain`).
+    pub fn property(&self) -> Property {
+        // As explore's metrics say: whole-allocation measures take Pareto efficiency's
+        // place, and a gsp-gain above c >= 1 is a strict gain with no liar worse off.
+        match self {
+            Goal::Property(p) => *p,
+            Goal::Bound(metric, _) => metric.metric().property(),
+        }
     }
 }
 
@@ -488,18 +491,6 @@ impl Statement {
         }
     }
 
-    /// The property whose violation a counterexample is (`sp` for `sp-gain`).
-    pub fn property(&self) -> Property {
-        // As explore's metrics say: whole-allocation measures take Pareto efficiency's
-        // place, and a gsp-gain above c >= 1 is a strict gain with no liar worse off.
-        match &self.goal {
-            Goal::Property(p) => *p,
-            goal => goal
-                .bounded()
-                .map_or(Property::Po, |(metric, _)| metric.metric().property()),
-        }
-    }
-
     /// One line: what is claimed, on which domain.
     pub fn describe(&self) -> String {
         let claim = match self.goal.bounded() {
@@ -509,7 +500,7 @@ impl Statement {
                 let c = self.bound_text(c);
                 format!("{} has {metric} {relation} {c}", self.mechanism.name())
             }
-            None => format!("{} has {}", self.mechanism.name(), self.property()),
+            None => format!("{} has {}", self.mechanism.name(), self.goal.property()),
         };
         format!(
             "{claim} for every instance with {} users and {} resources ({}{}{}{})",
@@ -539,7 +530,7 @@ impl Statement {
     /// The statement and its domain as a document (the answer's first fields).
     pub(crate) fn document(&self) -> StatementDoc<'_> {
         let (property, metric, bound) = match self.goal.bounded() {
-            None => (Some(self.property().name()), None, None),
+            None => (Some(self.goal.property().name()), None, None),
             Some((metric, c)) => (None, Some(metric.name()), Some(c)),
         };
         let weights = if self.mechanism.on_every_tree() {

@@ -14,7 +14,7 @@ use leontief_solver::properties::{Property, Scenario};
 use leontief_solver::{Instance, Rational, User};
 use serde_json::Value;
 
-use super::statement::{Goal, Statement};
+use super::statement::Statement;
 use crate::candidate::{evaluate, Candidate, Violation};
 use crate::explore::record::to_prove_json as metric_json;
 use crate::explore::{At, Direction, MetricName, Utility};
@@ -136,11 +136,12 @@ fn rederive(statement: &Statement, values: &HashMap<String, Rational>) -> Result
     }
     let instance = Instance::new(vec![Rational::ONE; statement.resources], users)
         .map_err(|e| format!("instance: {e}"))?;
-    let scenario = match &statement.goal {
+    let property = statement.goal.property();
+    let scenario = match property {
         _ if lies => reports(statement, &instance, &row, &get)?,
-        Goal::Property(Property::Pm) | Goal::Bound(MetricName::PmLoss, _) => Scenario::Remove(0),
+        Property::Pm => Scenario::Remove(0),
         // Capacity r grows from 1 to 1 / k_r.
-        Goal::Property(Property::Rm) | Goal::Bound(MetricName::RmLoss, _) => (0..m)
+        Property::Rm => (0..m)
             .map(|r| {
                 get(format!("k_{}", r + 1))?
                     .recip()
@@ -153,7 +154,6 @@ fn rederive(statement: &Statement, values: &HashMap<String, Rational>) -> Result
     };
     let mechanism = by_name(statement.mechanism.name()).map_err(|e| e.to_string())?;
     let candidate = Candidate::new(instance, scenario);
-    let property = statement.property();
     // A bound not about lies is re-derived by explore's metric alone.
     let violation = match statement.goal.bounded() {
         Some(_) if !lies => None,

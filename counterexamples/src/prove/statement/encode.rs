@@ -90,8 +90,8 @@ impl Statement {
         }
         let x = s.reals("x", 0..n);
         let y = s.reals("y", 0..n);
-        self.encode(&mut s, &truthful, &x, &kind.truth, "t");
-        self.encode(&mut s, &lying, &y, &kind.lie, "l");
+        self.encode(&mut s, &truthful, &x, &x, &kind.truth, "t");
+        self.encode(&mut s, &lying, &y, &y, &kind.lie, "l");
         let bundles = |tasks: &[String], rows: &[Vec<String>]| -> Vec<Vec<String>> {
             (0..n)
                 .map(|i| (0..m).map(|r| mul(&tasks[i], &rows[i][r])).collect())
@@ -142,11 +142,7 @@ impl Statement {
     /// Asserts that the coalition's members, and the others, come in the order of their
     /// rows' first entries.
     pub(crate) fn sort_classes(&self, s: &mut Script, rows: &[Vec<String>]) {
-        for class in [0..self.coalition, self.coalition..self.users] {
-            for i in class.skip(1) {
-                s.assert(binary("<=", &rows[i - 1][0], &rows[i][0]));
-            }
-        }
+        sort_by_first_entry(s, rows, |i| Some(usize::from(i >= self.coalition)));
     }
 
     /// Asserts the negated goal: the coalition's reports make its members better off, in the
@@ -191,20 +187,24 @@ impl Statement {
         }
     }
 
+    /// Asserts that `tasks` is the mechanism's answer on `profile`, of type `shape`; DRF's
+    /// encodings read each user's dominant share from `shares` (`tasks` itself in normal
+    /// form), the others read the rows as they are.
     pub(crate) fn encode(
         &self,
         s: &mut Script,
         profile: &Profile,
         tasks: &[String],
+        shares: &[String],
         shape: &Shape,
         at: &str,
     ) {
         match self.mechanism {
             ProvedMechanism::Drf | ProvedMechanism::Collapsed => {
-                drf::encode(s, profile, tasks, tasks, shape)
+                drf::encode(s, profile, tasks, shares, shape)
             }
             ProvedMechanism::Asset => asset::encode(s, profile, tasks, shape),
-            ProvedMechanism::DrfCommonLevel => common_level::encode(s, profile, tasks, tasks, at),
+            ProvedMechanism::DrfCommonLevel => common_level::encode(s, profile, tasks, shares, at),
             ProvedMechanism::Ceei => ceei::encode(s, profile, tasks, shape, at),
         }
     }
@@ -248,6 +248,21 @@ impl Answers {
             terms.push(binary(rel, &caps[i], &scaled(&tasks[i])));
         }
         and(terms)
+    }
+}
+
+/// Asserts that the users of each class (`class(i)`; `None`: in none) come in the order of
+/// their rows' first entries: each user's first entry is at most the next one's of its class.
+pub(crate) fn sort_by_first_entry(
+    s: &mut Script,
+    rows: &[Vec<String>],
+    class: impl Fn(usize) -> Option<usize>,
+) {
+    for i in 0..rows.len() {
+        let next = (i + 1..rows.len()).find(|&j| class(i).is_some() && class(j) == class(i));
+        if let Some(j) = next {
+            s.assert(binary("<=", &rows[i][0], &rows[j][0]));
+        }
     }
 }
 
