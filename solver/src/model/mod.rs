@@ -196,11 +196,6 @@ impl Instance {
         Ok(inst)
     }
 
-    /// The same instance resolved with other rules (see [`Rules`]).
-    pub fn with_rules(&self, rules: Rules) -> Result<Self, SolverError> {
-        self.rebuilt(self.capacity.clone(), self.users.clone(), rules)
-    }
-
     /// These users, then the idle leaves, in the same pools with these capacities and
     /// rules, validated and resolved again as this instance was (as a tree or flat).
     fn rebuilt(
