@@ -9,9 +9,14 @@
 //! `cargo bench -p leontief-solver --bench ceei`
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use leontief_solver::ceei::{solve_clarabel, Ceei, SolveStatus};
+use leontief_solver::ceei::{Ceei, SolveStatus};
 use leontief_solver::random_instances::cluster_workload;
 use std::hint::black_box;
+
+#[path = "../tests/integration/common/clarabel.rs"]
+#[allow(dead_code)]
+mod clarabel;
+use clarabel::solve_clarabel;
 
 fn newton_10k(c: &mut Criterion) {
     let inst = cluster_workload(10_000, 10, 42);

@@ -148,11 +148,6 @@ impl LinearProgram {
         self.rows.push((coefficients, relation, rhs));
     }
 
-    /// Number of variables.
-    pub fn num_variables(&self) -> usize {
-        self.objective.len()
-    }
-
     /// Number of rows.
     pub fn num_rows(&self) -> usize {
         self.rows.len()

@@ -107,7 +107,8 @@
 //! for the bound with integer data, fixed-point) operations. On the benchmark's 10,000
 //! users × 10 resources (`benches/ceei.rs`, a fifth of them capped) the Newton solver takes
 //! 4 iterations to a relative gap of `3e-17`; its times, with and without the certification
-//! and the proven bound, and against Clarabel ([`solve_clarabel`]), are in BENCHMARKS.md.
+//! and the proven bound, and against Clarabel (the integration tests' independent
+//! cross-check), are in BENCHMARKS.md.
 //!
 //! Robustness, measured on random instances with up to 9 users and 8 resources, half of
 //! them capped: with weights spanning a factor `1e6`, 5,000 of 5,000 solved (at most 85
@@ -154,7 +155,6 @@
 //! - `certify.rs`: the exact KKT check ([`certify`](fn@certify)) and the rational
 //!   reconstruction that feeds it (step 2);
 //! - `bound.rs`: the proven duality-gap bound of an uncertified answer (step 3);
-//! - `clarabel.rs`: the independent Clarabel cross-check ([`solve_clarabel`]);
 //! - `algebraic/`: the exact equilibrium, as real algebraic numbers, of any instance whose
 //!   equilibrium has at most three positive prices, checked against the KKT conditions in
 //!   a number field ([`algebraic::solve_exact`], [`algebraic::check_kkt`]);
@@ -165,7 +165,6 @@
 pub mod algebraic;
 mod bound;
 mod certify;
-mod clarabel;
 pub mod exact;
 mod newton;
 
@@ -178,7 +177,6 @@ use algebraic::AlgebraicCeeiError;
 use bound::proven_bound;
 use certify::try_certify;
 pub use certify::{certify, KktViolation};
-pub use clarabel::{solve_clarabel, ClarabelOutcome};
 pub use exact::{ExactCeeiError, ExactCeeiOutcome, ExactEquilibrium, ExactNumber};
 use newton::Problem;
 

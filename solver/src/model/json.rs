@@ -330,21 +330,19 @@ fn read_user(
 ) -> Result<User, SolverError> {
     let at = |f: &str| format!("users[{i}].{f}");
     let obj = read_object(&format!("users[{i}]"), v)?;
-    let known: &[&str] = if has_pools {
-        &[
-            "name",
-            "demand",
-            "weight",
-            "weights",
-            "tasks",
-            "pool",
-            "guarantee",
-            "limit",
-            "usage",
-        ]
-    } else {
-        &["name", "demand", "weight", "weights", "tasks", "pool"]
-    };
+    // The flat form's fields, then the production fields of documents with pools.
+    const KNOWN: [&str; 9] = [
+        "name",
+        "demand",
+        "weight",
+        "weights",
+        "tasks",
+        "pool",
+        "guarantee",
+        "limit",
+        "usage",
+    ];
+    let known = &KNOWN[..if has_pools { 9 } else { 6 }];
     // The path is written only when a field is unknown.
     if obj.keys().any(|k| !known.contains(&k.as_str())) {
         reject_unknown(

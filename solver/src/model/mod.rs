@@ -196,11 +196,6 @@ impl Instance {
         Ok(inst)
     }
 
-    /// The same instance resolved with other rules (see [`Rules`]).
-    pub fn with_rules(&self, rules: Rules) -> Result<Self, SolverError> {
-        self.rebuilt(self.capacity.clone(), self.users.clone(), rules)
-    }
-
     /// These users, then the idle leaves, in the same pools with these capacities and
     /// rules, validated and resolved again as this instance was (as a tree or flat).
     fn rebuilt(
@@ -240,15 +235,13 @@ impl Instance {
     /// usage) or the tree has idle leaves: when not, every policy behaves as before these
     /// fields existed.
     pub fn has_production_fields(&self) -> bool {
-        !self.idle.is_empty() || self.has_production_rules()
-    }
-
-    /// Whether any node, idle leaves included, has a guarantee, a limit, a FIFO mode or a
-    /// usage (the fields that change what a node is owed or may hold).
-    pub fn has_production_rules(&self) -> bool {
-        self.pools
-            .iter()
-            .any(|p| p.guarantee.is_some() || p.limit.is_some() || p.mode != Mode::Fair)
+        // A guarantee, a limit, a FIFO mode or a usage on any node, idle leaves included
+        // (the fields that change what a node is owed or may hold).
+        !self.idle.is_empty()
+            || self
+                .pools
+                .iter()
+                .any(|p| p.guarantee.is_some() || p.limit.is_some() || p.mode != Mode::Fair)
             || self
                 .users
                 .iter()

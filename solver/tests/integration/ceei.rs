@@ -2,13 +2,12 @@
 //! weighted and capped cases, an irrational equilibrium, the exact KKT check, invariances,
 //! and a randomized cross-check of the Newton solver against Clarabel.
 
-use leontief_solver::ceei::{
-    certify, solve_clarabel, Ceei, CeeiOutcome, KktViolation, SolveStatus,
-};
+use leontief_solver::ceei::{certify, Ceei, CeeiOutcome, KktViolation, SolveStatus};
 use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError, User};
 use proptest::prelude::*;
 
 use crate::common;
+use common::clarabel::solve_clarabel;
 use common::{instance, r, reference_case, rs};
 
 fn solve(inst: &Instance) -> CeeiOutcome {
@@ -778,6 +777,23 @@ proptest! {
             prop_assert!((fa - fb).abs() <= 1e-8 * budget.max(fa.abs()), "objective {} vs {}", fa, fb);
         }
     }
+}
+
+/// Clarabel on the DRF paper's example: A gets 45/11 tasks at 1/5 per CPU.
+#[test]
+fn clarabel_solves_the_paper_example() {
+    let paper = Instance::new(
+        vec![9.into(), 18.into()],
+        vec![User::new("A", [1, 4]), User::new("B", [3, 1])],
+    )
+    .unwrap();
+    let out = solve_clarabel(&paper).unwrap();
+    assert!(matches!(
+        out.status,
+        SolveStatus::Solved | SolveStatus::AlmostSolved
+    ));
+    assert!((out.tasks[0] - 45.0 / 11.0).abs() < 1e-7);
+    assert!((out.prices[0] - 0.2).abs() < 1e-7);
 }
 
 /// The instance on which Clarabel's `Solved` answer was 2.9e-8 (relative) from the exact

@@ -9,7 +9,7 @@ use leontief_solver::properties::scenarios::{
 use leontief_solver::properties::{
     check, check_with, Bounds, LieProfiles, MaxMinViolation, Property, Scenario, Witness,
 };
-use leontief_solver::{Allocation, Drf, Instance, Mechanism, SolverError, User};
+use leontief_solver::{Allocation, AssetFairness, Drf, Instance, Mechanism, SolverError, User};
 
 use crate::common;
 use common::witness::{checked, verify};
@@ -157,6 +157,51 @@ fn single_resource_fairness_with_weights_and_caps() {
         v.witness,
         Some(Witness::MaxMin(ref w)) if matches!(w.violation, MaxMinViolation::Unsaturated { user: 0, .. })
     ));
+}
+
+/// SRF holds at the weighted max-min answer and fails away from it.
+#[test]
+fn single_resource_fairness_on_one_resource() {
+    let one = Instance::new(
+        vec![12.into()],
+        vec![User::new("a", [1]), User::new("b", [2]).weight(2)],
+    )
+    .unwrap();
+    let srf = |x: Allocation| check_allocation(&one, &x, Property::Srf).unwrap().holds;
+    assert!(srf(Allocation::new(vec![4.into(), 4.into()])));
+    assert!(!srf(Allocation::new(vec![6.into(), 3.into()])));
+}
+
+/// The DRF paper's Theorem 2: asset fairness gives (21, 21), ⟨3, 2⟩, ⟨4, 1⟩ 3 tasks each,
+/// so user 1 holds 9 units of the bottleneck and user 2 holds 12.
+#[test]
+fn asset_fairness_is_not_bottleneck_fair_on_theorem_2() {
+    let thm2 = Instance::new(
+        vec![21.into(), 21.into()],
+        vec![User::new("1", [3, 2]), User::new("2", [4, 1])],
+    )
+    .unwrap();
+    let x = AssetFairness.allocate(&thm2).unwrap();
+    let v = check_allocation(&thm2, &x, Property::Bf).unwrap();
+    let witness = v.witness.map(|w| match w {
+        Witness::MaxMin(w) => Some(w.violation),
+        _ => None,
+    });
+    let Some(Some(MaxMinViolation::Unequal {
+        below_cap, other, ..
+    })) = witness
+    else {
+        panic!("expected an unequal max-min witness")
+    };
+    assert_eq!((below_cap, other), (0, 1));
+}
+
+/// DRF saturates CPU on the paper's example; A holds 3/9 < 1/2 of it, B 6/9: not BBF.
+#[test]
+fn drf_is_not_bottleneck_based_fair_on_the_paper_example() {
+    let x = Allocation::new(vec![3.into(), 2.into()]);
+    let v = check_allocation(&paper(), &x, Property::Bbf).unwrap();
+    assert!(!v.holds);
 }
 
 #[test]

@@ -54,26 +54,7 @@ impl BbfWitness {
 /// `w_ij / W_j` (`w_i / W`) of some saturated resource it needs. Witness: the first user
 /// that does neither, with its shares of the saturated resources it needs.
 ///
-/// # Errors
-/// When `x` does not have one entry per user.
-///
-/// # Example
-/// ```
-/// use leontief_solver::properties::allocation::bottleneck_based_fairness;
-/// use leontief_solver::{Allocation, Instance, User};
-/// let paper = Instance::new(vec![9.into(), 18.into()],
-///     vec![User::new("A", [1, 4]), User::new("B", [3, 1])]).unwrap();
-/// // DRF saturates CPU; A holds 3/9 < 1/2 of it, B 6/9.
-/// let v = bottleneck_based_fairness(&paper, &Allocation::new(vec![3.into(), 2.into()])).unwrap();
-/// assert!(!v.holds);
-/// ```
-pub fn bottleneck_based_fairness(
-    instance: &Instance,
-    x: &Allocation,
-) -> Result<Verdict, SolverError> {
-    check_allocation(instance, x, Property::Bbf)
-}
-
+/// Decided by [`check_allocation`] with [`Property::Bbf`].
 pub(super) fn bottleneck_based_fairness_on(
     instance: &Instance,
     x: &Answer,

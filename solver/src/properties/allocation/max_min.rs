@@ -71,29 +71,6 @@ impl MaxMinWitness {
     }
 }
 
-/// SRF: with one resource the answer is weighted max-min with caps — every user below its
-/// cap has the largest weighted amount `x_i d_i / w_i`, and the resource is used up unless
-/// every user is at its cap. Not applicable with several resources.
-///
-/// # Errors
-/// When `x` does not have one entry per user.
-///
-/// # Example
-/// ```
-/// use leontief_solver::properties::allocation::single_resource_fairness;
-/// use leontief_solver::{Allocation, Instance, User};
-/// let one = Instance::new(vec![12.into()],
-///     vec![User::new("a", [1]), User::new("b", [2]).weight(2)]).unwrap();
-/// assert!(single_resource_fairness(&one, &Allocation::new(vec![4.into(), 4.into()])).unwrap().holds);
-/// assert!(!single_resource_fairness(&one, &Allocation::new(vec![6.into(), 3.into()])).unwrap().holds);
-/// ```
-pub fn single_resource_fairness(
-    instance: &Instance,
-    x: &Allocation,
-) -> Result<Verdict, SolverError> {
-    check_allocation(instance, x, Property::Srf)
-}
-
 /// The common bottleneck: a resource `j*` with `d_ij*/R_j* >= d_ij/R_j` for every user `i`
 /// and resource `j` (the first such), if any.
 ///
@@ -121,32 +98,17 @@ pub fn bottleneck(instance: &Instance) -> Option<usize> {
     })
 }
 
+/// SRF: with one resource the answer is weighted max-min with caps — every user below its
+/// cap has the largest weighted amount `x_i d_i / w_i`, and the resource is used up unless
+/// every user is at its cap. Not applicable with several resources.
+///
 /// BF: when some resource is every user's (percent-wise) most demanded — [`bottleneck`] —
 /// the answer is weighted max-min with caps on it, compared by `x_i d_ij* / w_ij*`; not
 /// applicable otherwise.
 ///
-/// # Errors
-/// When `x` does not have one entry per user.
-///
-/// # Example
-/// The DRF paper's Theorem 2: asset fairness gives (21, 21), ⟨3, 2⟩, ⟨4, 1⟩ 3 tasks each,
-/// so user 1 holds 9 units of the bottleneck and user 2 holds 12.
-/// ```
-/// use leontief_solver::properties::{allocation::bottleneck_fairness, MaxMinViolation, Witness};
-/// use leontief_solver::{AssetFairness, Instance, Mechanism, User};
-/// let thm2 = Instance::new(vec![21.into(), 21.into()],
-///     vec![User::new("1", [3, 2]), User::new("2", [4, 1])]).unwrap();
-/// let v = bottleneck_fairness(&thm2, &AssetFairness.allocate(&thm2).unwrap()).unwrap();
-/// let Some(Witness::MaxMin(w)) = v.witness else { panic!() };
-/// assert!(matches!(w.violation, MaxMinViolation::Unequal { below_cap: 0, other: 1, .. }));
-/// ```
-pub fn bottleneck_fairness(instance: &Instance, x: &Allocation) -> Result<Verdict, SolverError> {
-    check_allocation(instance, x, Property::Bf)
-}
-
-/// SRF ([`single_resource_fairness`]) or BF ([`bottleneck_fairness`]) on an answer with
-/// its exact form (when it has one): weighted max-min on the one resource or on the common
-/// bottleneck.
+/// Either ([`check_allocation`] with [`Property::Srf`] or [`Property::Bf`]) on an answer
+/// with its exact form (when it has one): weighted max-min on the one resource or on the
+/// common bottleneck.
 pub(super) fn max_min_fairness(
     instance: &Instance,
     x: &Answer,

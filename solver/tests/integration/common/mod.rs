@@ -7,6 +7,7 @@
 
 #![allow(dead_code)]
 
+pub mod clarabel;
 pub mod oracle;
 pub mod witness;
 

@@ -1,17 +1,16 @@
 //! The Eisenberg–Gale program solved by Clarabel's interior-point method with exponential
-//! cones: an independent check of the Newton solver (shared with it: only the scaled
-//! problem data).
+//! cones: an independent check of the Newton solver of `leontief_solver::ceei`, built from
+//! the instance alone. The integration tests and `benches/ceei.rs` use it.
 
 use std::time::Duration;
 
-use crate::{Instance, SolverError};
-
-use super::newton::Problem;
-use super::SolveStatus;
+use clarabel::algebra::CscMatrix;
+use clarabel::solver::{DefaultSettings, DefaultSolver, IPSolver, SolverStatus, SupportedConeT};
+use leontief_solver::ceei::SolveStatus;
+use leontief_solver::{Instance, Rational, SolverError};
 
 /// The answer of [`solve_clarabel`].
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct ClarabelOutcome {
     /// Tasks per user (Clarabel's primal solution).
     pub tasks: Vec<f64>,
@@ -42,29 +41,20 @@ pub struct ClarabelOutcome {
 /// `1.4e-9` where the equilibrium is strictly complementary.
 ///
 /// # Errors
-/// As [`Ceei::solve_float`](super::Ceei::solve_float); [`SolverError::Mechanism`] when
-/// Clarabel rejects the setup.
-///
-/// # Example
-/// ```
-/// use leontief_solver::ceei::{solve_clarabel, SolveStatus};
-/// use leontief_solver::{Instance, User};
-/// let paper = Instance::new(vec![9.into(), 18.into()],
-///     vec![User::new("A", [1, 4]), User::new("B", [3, 1])]).unwrap();
-/// let out = solve_clarabel(&paper).unwrap();
-/// assert!(matches!(out.status, SolveStatus::Solved | SolveStatus::AlmostSolved));
-/// assert!((out.tasks[0] - 45.0 / 11.0).abs() < 1e-7);
-/// assert!((out.prices[0] - 0.2).abs() < 1e-7);
-/// ```
+/// Per-resource weights (`users[i].weights`), which CEEI does not take;
+/// [`SolverError::Mechanism`] when Clarabel rejects the setup.
 pub fn solve_clarabel(inst: &Instance) -> Result<ClarabelOutcome, SolverError> {
-    use clarabel::algebra::CscMatrix;
-    use clarabel::solver::{
-        DefaultSettings, DefaultSolver, IPSolver, SolverStatus, SupportedConeT,
-    };
-
-    let prob = Problem::new(inst)?;
-    let (n, m) = (prob.n, prob.m);
-    let capped: Vec<usize> = (0..n).filter(|&i| prob.cap[i].is_finite()).collect();
+    let users = inst.users();
+    if let Some(i) = users.iter().position(|u| u.resource_weights.is_some()) {
+        return Err(SolverError::invalid(
+            format!("users[{i}].weights"),
+            "CEEI takes one scalar weight per user",
+        ));
+    }
+    let (n, m) = (inst.num_users(), inst.num_resources());
+    let total: Rational = users.iter().map(|u| &u.weight).sum();
+    let ratio = |a: &Rational, b: &Rational| (a / b).to_f64_lossy();
+    let capped: Vec<usize> = (0..n).filter(|&i| users[i].cap.is_some()).collect();
     let n_lin = m + capped.len();
     let rows = n_lin + 3 * n;
     // Columns x_0..x_{n-1}, then s_0..s_{n-1}.
@@ -77,9 +67,11 @@ pub fn solve_clarabel(inst: &Instance) -> Result<ClarabelOutcome, SolverError> {
     }
     for (i, &row) in cap_row.iter().enumerate() {
         colptr.push(rowval.len());
-        for k in prob.row(i) {
-            rowval.push(prob.col[k]);
-            nzval.push(prob.val[k]);
+        for (j, (d, r)) in users[i].demand.iter().zip(inst.capacity()).enumerate() {
+            if !d.is_zero() {
+                rowval.push(j);
+                nzval.push(ratio(d, r));
+            }
         }
         if row != usize::MAX {
             rowval.push(row);
@@ -98,12 +90,12 @@ pub fn solve_clarabel(inst: &Instance) -> Result<ClarabelOutcome, SolverError> {
     let p = CscMatrix::<f64>::zeros((2 * n, 2 * n));
     let mut c = vec![0.0; 2 * n];
     for i in 0..n {
-        c[n + i] = -prob.w[i];
+        c[n + i] = -ratio(&users[i].weight, &total);
     }
     let mut b = vec![0.0; rows];
     b[..m].fill(1.0);
     for (r, &i) in capped.iter().enumerate() {
-        b[m + r] = prob.cap[i];
+        b[m + r] = users[i].cap.as_ref().map_or(0.0, Rational::to_f64_lossy);
     }
     for i in 0..n {
         b[n_lin + 3 * i + 1] = 1.0;
@@ -136,10 +128,11 @@ pub fn solve_clarabel(inst: &Instance) -> Result<ClarabelOutcome, SolverError> {
         SolverStatus::MaxIterations | SolverStatus::MaxTime => SolveStatus::MaxIterations,
         _ => SolveStatus::NumericalError,
     };
-    let tasks = sol.x[..n].to_vec();
-    let prices = prob.original_prices(&sol.z[..m]);
+    let prices = (sol.z[..m].iter().zip(inst.capacity()))
+        .map(|(z, r)| z * ratio(&total, r))
+        .collect();
     Ok(ClarabelOutcome {
-        tasks,
+        tasks: sol.x[..n].to_vec(),
         prices,
         status,
         solve_time: Duration::try_from_secs_f64(sol.solve_time).unwrap_or_default(),
