@@ -138,10 +138,8 @@ impl Answer {
             let tasks = &x.tasks[i];
             let (dominant, weighted) = per_task_shares(inst, i);
             let dominant_share = tasks * &dominant;
-            let allocation = PyList::empty(py);
-            for d in &u.demand {
-                allocation.append(make.fraction(&(d * tasks))?)?;
-            }
+            let allocation = u.demand.iter().map(|d| make.fraction(&(d * tasks)));
+            let allocation = PyList::new(py, allocation.collect::<PyResult<Vec<_>>>()?)?;
             let share = make.fraction(&dominant_share)?;
             let weighted = match weighted {
                 Some(w) => make.fraction(&(tasks * &w))?,
