@@ -163,23 +163,10 @@ fn write_int(obj: &Bound<'_, PyAny>, out: &mut String) -> PyResult<()> {
     Ok(())
 }
 
-/// A JSON string literal, escaped as `serde_json` escapes one.
+/// A JSON string literal, escaped by `serde_json` (as the CLI's writers escape one).
 fn write_str(s: &str, out: &mut String) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            c if c < ' ' => drop(write!(out, "\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
+    // A string always serializes.
+    out.push_str(&serde_json::to_string(s).unwrap_or_default());
 }
 
 /// Reads the inputs: each a text (given as `str`) or a Python value written as JSON.
