@@ -9,8 +9,8 @@
 //! the `Rational`s themselves ([`Fractions::fraction`]).
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
+use foldhash::fast::FixedState;
 use leontief::solver::Rational;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -43,8 +43,10 @@ pub(crate) struct Fractions<'py> {
     /// Whether a bare `Fraction` with its slots set is the Fraction (checked once per
     /// process: the slots are CPython's private layout); if not, the public constructor.
     slots: bool,
-    ints: HashMap<Int, Bound<'py, PyAny>, BuildHasherDefault<WordHasher>>,
-    values: HashMap<(Int, Int), Bound<'py, PyAny>, BuildHasherDefault<WordHasher>>,
+    /// Hashed by foldhash (the keys are integers made by this process, not chosen by an
+    /// adversary): SipHash was a tenth of the time spent making an answer's Fractions.
+    ints: HashMap<Int, Bound<'py, PyAny>, FixedState>,
+    values: HashMap<(Int, Int), Bound<'py, PyAny>, FixedState>,
     /// The Fractions made from a rational's text, by text.
     texts: HashMap<String, Bound<'py, PyAny>>,
 }
@@ -140,30 +142,6 @@ impl<'py> Fractions<'py> {
         f.setattr(pyo3::intern!(py, "_numerator"), n)?;
         f.setattr(pyo3::intern!(py, "_denominator"), d)?;
         Ok(f)
-    }
-}
-
-/// A multiply-rotate hash over words (the keys are integers made by this process, not
-/// chosen by an adversary): SipHash was a tenth of the time spent making an answer's
-/// Fractions.
-#[derive(Default)]
-struct WordHasher(u64);
-
-impl Hasher for WordHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(word));
-        }
-    }
-
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
     }
 }
 
