@@ -163,10 +163,18 @@ fn write_int(obj: &Bound<'_, PyAny>, out: &mut String) -> PyResult<()> {
     Ok(())
 }
 
-/// A JSON string literal, escaped by `serde_json` (as the CLI's writers escape one).
+/// A JSON string literal, escaped by `serde_json` (as the CLI's writers escape one); a
+/// string with nothing to escape (names, numbers) is copied as it is, without the
+/// serializer's own buffer.
 fn write_str(s: &str, out: &mut String) {
-    // A string always serializes.
-    out.push_str(&serde_json::to_string(s).unwrap_or_default());
+    if s.bytes().all(|b| b >= b' ' && b != b'"' && b != b'\\') {
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
+    } else {
+        // A string always serializes.
+        out.push_str(&serde_json::to_string(s).unwrap_or_default());
+    }
 }
 
 /// Reads the inputs: each a text (given as `str`) or a Python value written as JSON.
