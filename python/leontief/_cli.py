@@ -120,16 +120,22 @@ def _flags(**kw: Any) -> List[str]:
     return argv
 
 
-def _run_file(command: str, source: Any, background: bool = False, /, **flags: Any) -> Any:
-    """What ``command`` prints (as Python objects) on the instance or tree ``source`` (see
-    :func:`_source`) with the keywords' flags; ``background`` runs it with Ctrl-C honoured."""
-    file, inputs = _source(source)
-    return _leontief.run([command, file] + _flags(**flags), inputs, True, background)
+def _run_file(command: str, given: Mapping[str, Any], background: bool = False) -> Any:
+    """What ``command`` prints (as Python objects) on the instance or tree ``given["tree"]``
+    (see :func:`_source`) with the other arguments as flags (see :func:`_command_argv`);
+    ``background`` runs it with Ctrl-C honoured."""
+    flags = dict(given)
+    file, inputs = _source(flags.pop("tree"))
+    return _leontief.run(_command_argv(command, flags, file), inputs, True, background)
 
 
-def _command_argv(command: str, **flags: Any) -> List[str]:
-    """``command``'s command line from its keywords: ranges as ``2..4``, a shard as ``i/n``,
-    a time in seconds as ``"Ns"``."""
+def _command_argv(command: str, given: Mapping[str, Any], *positional: str) -> List[str]:
+    """``command``'s command line, after the ``positional`` arguments, from a function's
+    arguments (its ``locals()``, in order): ``properties`` as ``--property``, the keywords of
+    ``**flags`` (under ``flags``) spread, ranges as ``2..4``, a shard as ``i/n``, a time in
+    seconds as ``"Ns"``."""
+    flags = {("property" if k == "properties" else k): v for k, v in given.items() if k != "flags"}
+    flags.update(given.get("flags", {}))
     for key, separator in (("shard", "/"), ("users", ".."), ("resources", ".."), ("pools", "..")):
         value = flags.get(key)
         if isinstance(value, tuple) and len(value) == 2:
@@ -137,7 +143,7 @@ def _command_argv(command: str, **flags: Any) -> List[str]:
     seconds = flags.get("time")
     if isinstance(seconds, (int, float)) and not isinstance(seconds, bool):
         flags["time"] = f"{seconds}s"
-    return [command] + _flags(**flags)
+    return [command, *positional] + _flags(**flags)
 
 
 def run(*argv: str, inputs: Optional[Mapping[str, Any]] = None, json: bool = True) -> Any:

@@ -98,6 +98,3 @@ class _Entries(_Document, _Mapping, Generic[_V]):
 
     def __len__(self) -> int:
         return len(self._entries)
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._entries

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Union
 
 from . import _leontief
-from ._cli import _command_argv
+from ._cli import _command_argv, _flags
 
 __all__ = ["explore", "merge", "search"]
 
@@ -88,11 +88,7 @@ def search(
     >>> r["mechanism"], r["property"]
     ('drf', 'rm')
     """
-    return _leontief.records(_command_argv(
-        "search", mechanism=mechanism, property=properties, budget=budget, time=time,
-        max_found=max_found, seed=seed, shard=shard, threads=threads, strategy=strategy,
-        users=users, resources=resources, values=values, zeros=zeros, weights=weights,
-        caps=caps, pools=pools, max_liars=max_liars, no_shrink=no_shrink, unit_log=unit_log))
+    return _leontief.records(_command_argv("search", locals()))
 
 
 def explore(
@@ -138,16 +134,13 @@ def explore(
     >>> records[-1]["best"], records[-1]["metric"]
     (True, 'sp-gain')
     """
-    return _leontief.records(_explore_argv(
-        mechanism, metric, budget=budget, time=time, seed=seed, shard=shard, threads=threads,
-        strategy=strategy, users=users, resources=resources, values=values, zeros=zeros,
-        weights=weights, caps=caps, pools=pools, **flags))
+    return _leontief.records(_command_argv("explore", locals()))
 
 
 def _explore_argv(mechanism: str, metric: str, *, seed: int = 1, **flags: Any) -> List[str]:
     """``explore``'s command line from its keywords (what ``leontief.ray.explore`` hands to
     its workers): ranges as ``2..4``, a shard as ``i/n``, a time in seconds as ``"Ns"``."""
-    return _command_argv("explore", mechanism=mechanism, metric=metric, seed=seed, **flags)
+    return _command_argv("explore", locals())
 
 
 
@@ -176,5 +169,6 @@ def merge(records: Iterable[Mapping[str, Any]], *, verify: bool = False, best: b
     True
     """
     jsonl = "".join(_leontief.dumps(dict(r), True) + "\n" for r in records)
-    merged, _read, _dropped = _leontief.merge(jsonl, verify, best)
-    return merged
+    argv = ["merge", "records"] + _flags(verify=verify, best=best)
+    merged, _ = _leontief.run(argv, {"records": jsonl}, False, False, True)
+    return [_leontief.loads(line) for line in merged.split("\n") if line]

@@ -567,9 +567,5 @@ def verify(
     >>> verify("drf", "rm", instances=300).holds
     False
     """
-    argv = _command_argv(
-        "verify", mechanism=mechanism, property=properties, instances=instances,
-        users=users, resources=resources, zeros=zeros, weights=weights, caps=caps, pools=pools,
-        witnesses=witnesses, seed=seed, threads=threads)
-    data, tallies = _leontief.run_noting(argv)
+    data, tallies = _leontief.run(_command_argv("verify", locals()), None, True, True, True)
     return VerifyResult(data, tallies)

@@ -1,7 +1,7 @@
 """Type stubs of the extension module (python/src/lib.rs): the CLI's commands in-process."""
 
 from fractions import Fraction
-from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Union
 
 __version__: str
 
@@ -27,11 +27,14 @@ def run(
     inputs: Optional[Mapping[str, Any]] = None,
     json: bool = True,
     background: bool = False,
+    notes: bool = False,
 ) -> Any:
     """Runs a command as the CLI takes it (without the program name); `inputs` maps FILE
     names to texts or JSON-able values held in memory. Returns the printed JSON as Python
     objects (Fractions for exact numbers), or the text with `json=False`; a reproduction
-    mismatch returns `(report, message)`."""
+    mismatch returns `(report, message)`. With `notes=True`, `verify`, `import` and `merge`
+    return `(printed, notes)`: the lines they would write on standard error (verify's
+    tallies, import's warnings; none for merge)."""
 
 class Answer:
     """An exact allocation as `solve` answers it, held in Rust: a read-only mapping of the
@@ -50,13 +53,6 @@ def solve(
 ) -> Union[Answer, Dict[str, Any]]:
     """`solve`'s answer: an exact allocation as an `Answer`, any other answer as its JSON as
     Python objects."""
-
-def run_noting(argv: List[str], inputs: Optional[Mapping[str, Any]] = None) -> Tuple[Any, List[str]]:
-    """`verify` or `import FORMAT FILE ...`: the JSON it prints and the lines it writes on
-    standard error (verify's tallies, import's warnings)."""
-
-def merge(jsonl: str, verify: bool = False, best: bool = False) -> Tuple[List[Dict[str, Any]], int, int]:
-    """`merge` over JSONL text: the merged records, how many were read and dropped."""
 
 def records(argv: List[str]) -> Records:
     """`search`'s or `explore`'s records as an iterator (flags validated before it returns)."""

@@ -186,9 +186,7 @@ def hdrf(
     (Fraction(2, 3), Fraction(1, 3))
     """
     _refuse_all(policy, "compare_policies(tree)")
-    return TreeAllocation(_run_file("hdrf", tree, policy=policy, guarantees=guarantees,
-                                    oversubscribed=oversubscribed,
-                                    limit_below_guarantee=limit_below_guarantee))
+    return TreeAllocation(_run_file("hdrf", locals()))
 
 
 def compare_policies(
@@ -221,8 +219,7 @@ def compare_policies(
     >>> every["collapsed"]["root/A"].tasks, every["hdrf"]["root/A"].tasks
     (Fraction(2, 3), Fraction(1, 2))
     """
-    every = _run_file("hdrf", tree, policy="all", guarantees=guarantees,
-                      oversubscribed=oversubscribed, limit_below_guarantee=limit_below_guarantee)
+    every = _run_file("hdrf", {"policy": "all", **locals()})
     return {d["policy"]: TreeAllocation(d) for d in every}
 
 
@@ -297,7 +294,7 @@ def _simulate(tree: Any, workload: Any, policy: str, flags: Dict[str, Any]) -> A
         merged = dict(tree)
         merged.update(workload)
         tree = merged
-    return _run_file("simulate", tree, True, policy=policy, **flags)
+    return _run_file("simulate", dict(tree=tree, policy=policy, flags=flags), True)
 
 
 def simulate(tree: Any, workload: Any = None, policy: str = "min-satisfaction", **flags: Any) -> Simulation:
@@ -533,10 +530,7 @@ def order(
     >>> order(examples.ORDER_TREE).offer
     ['root/a', 'root/b/d', 'root/b/c']
     """
-    return OfferOrder(_run_file("order", tree, rule=rule, tie=tie, served=served,
-                                fair_share=fair_share, guarantees=guarantees,
-                                oversubscribed=oversubscribed,
-                                limit_below_guarantee=limit_below_guarantee))
+    return OfferOrder(_run_file("order", locals()))
 
 
 # ---------------------------------------------------------------------------------------
@@ -596,7 +590,7 @@ def _import(format: str, config: Any, demands: Any, **flags: Any) -> ImportedTre
     elif isinstance(demands, _os.PathLike):
         demands = _os.fspath(demands)
     argv = ["import", format, file] + _flags(demands=demands, **flags)
-    tree, warnings = _leontief.run_noting(argv, inputs)
+    tree, warnings = _leontief.run(argv, inputs, True, False, True)
     return ImportedTree(tree, list(warnings))
 
 

@@ -301,13 +301,7 @@ class ExploreResult(list):
 def _chunks(items: List[str], n: int) -> List[List[str]]:
     """``items`` cut into at most ``n`` consecutive, nearly equal, non-empty chunks."""
     n = min(n, len(items))
-    size, extra = divmod(len(items), n) if n else (0, 0)
-    out, at = [], 0
-    for k in range(n):
-        end = at + size + (1 if k < extra else 0)
-        out.append(items[at:end])
-        at = end
-    return out
+    return [items[k * len(items) // n:(k + 1) * len(items) // n] for k in range(n)]
 
 
 def _evaluate_chunk(argv: List[str], items: List[str]) -> Tuple[str, List[str]]:

@@ -13,8 +13,9 @@ use std::sync::{Arc, OnceLock};
 use leontief::commands::solve::Solution;
 use leontief::output::allocation::{consumption, per_task_shares, saturated};
 use leontief::solver::Rational;
+use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::PyList;
+use pyo3::types::{PyDict, PyList};
 use pyo3::IntoPyObjectExt;
 
 use crate::to_python::{to_python, Fractions};
@@ -126,33 +127,23 @@ impl Answer {
         let mut make = Fractions::new(py)?;
         // At most tasks, bundle and two shares per user: no rehashing as the caches grow.
         make.reserve(inst.num_users() * (inst.num_resources() + 3));
-        let keys = [
-            pyo3::intern!(py, "name"),
-            pyo3::intern!(py, "tasks"),
-            pyo3::intern!(py, "allocation"),
-            pyo3::intern!(py, "dominant_share"),
-            pyo3::intern!(py, "weighted_share"),
-        ];
         let rows = PyList::empty(py);
         for (i, u) in inst.users().iter().enumerate() {
             let tasks = &x.tasks[i];
             let (dominant, weighted) = per_task_shares(inst, i);
-            let dominant_share = tasks * &dominant;
-            let allocation = PyList::empty(py);
-            for d in &u.demand {
-                allocation.append(make.fraction(&(d * tasks))?)?;
-            }
-            let share = make.fraction(&dominant_share)?;
+            let allocation = u.demand.iter().map(|d| make.fraction(&(d * tasks)));
+            let allocation = PyList::new(py, allocation.collect::<PyResult<Vec<_>>>()?)?;
+            let share = make.fraction(&(tasks * &dominant))?;
             let weighted = match weighted {
                 Some(w) => make.fraction(&(tasks * &w))?,
                 None => share.clone(),
             };
-            let row = pyo3::types::PyDict::new(py);
-            row.set_item(keys[0], inst.user_path(i))?;
-            row.set_item(keys[1], make.fraction(tasks)?)?;
-            row.set_item(keys[2], allocation)?;
-            row.set_item(keys[3], share)?;
-            row.set_item(keys[4], weighted)?;
+            let row = PyDict::new(py);
+            row.set_item(intern!(py, "name"), inst.user_path(i))?;
+            row.set_item(intern!(py, "tasks"), make.fraction(tasks)?)?;
+            row.set_item(intern!(py, "allocation"), allocation)?;
+            row.set_item(intern!(py, "dominant_share"), share)?;
+            row.set_item(intern!(py, "weighted_share"), weighted)?;
             rows.append(row)?;
         }
         Ok(rows.into_any())

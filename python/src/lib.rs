@@ -42,7 +42,7 @@ use pyo3::types::{PyCFunction, PyDict, PyString};
 use serde_json::Value;
 
 use records::{recv_or_signal, Records};
-use to_json::{exact_types, inputs, to_json};
+use to_json::{inputs, to_json};
 use to_python::{parse_json, to_python};
 
 pyo3::create_exception!(
@@ -144,10 +144,12 @@ fn cancellable<T: Send + 'static>(
 
 /// Runs `work` as a command runs: `inputs` readable under their names, the progress display
 /// quiet; with `background` on a worker thread with Ctrl-C honoured ([`cancellable`]),
-/// otherwise on this thread without the GIL.
+/// otherwise on this thread without the GIL (in `pool` when given: the inputs and the quiet
+/// display are set where the work runs).
 fn run_command<T: Send + 'static>(
     py: Python<'_>,
     background: bool,
+    pool: Option<&rayon::ThreadPool>,
     inputs: Vec<(String, String)>,
     work: impl FnOnce() -> T + Send + 'static,
 ) -> PyResult<T> {
@@ -155,7 +157,10 @@ fn run_command<T: Send + 'static>(
     if background {
         cancellable(py, move |cancel| with_cancel(cancel, work))
     } else {
-        Ok(py.detach(work))
+        Ok(py.detach(|| match pool {
+            Some(pool) => pool.install(work),
+            None => work(),
+        }))
     }
 }
 
@@ -164,24 +169,44 @@ fn run_command<T: Send + 'static>(
 /// as Python objects. `json=False` returns the text. `background=True` runs it on a worker
 /// thread with Ctrl-C honoured (for long commands); otherwise without the GIL in place.
 /// `reproduce` mismatches return the report with the error message as a second element.
+/// With `notes=True`, `verify`, `import` and `merge` return `(printed, notes)`, the lines
+/// they would write on standard error kept instead: verify's summary and tallies, import's
+/// warnings, none for merge (whose JSONL comes back as text with `json=False`).
 #[pyfunction]
-#[pyo3(signature = (argv, inputs=None, json=true, background=false))]
+#[pyo3(signature = (argv, inputs=None, json=true, background=false, notes=false))]
 fn run<'py>(
     py: Python<'py>,
     argv: Vec<String>,
     inputs: Option<&Bound<'py, PyDict>>,
     json: bool,
     background: bool,
+    notes: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
+    use leontief::commands::{import, merge, verify};
     let command = parse(argv)?;
     let texts = self::inputs(inputs)?;
-    // What it printed on standard output, and its error.
-    let (text, error) = run_command(py, background, texts, move || {
-        let mut outcome = command.run();
-        if let Some(stream) = outcome.stream {
-            outcome.stdout += &leontief::commands::Printed::Stream(stream).into_text();
+    // What it printed on standard output, the notes it kept, and its error.
+    let (text, kept, error) = run_command(py, background, None, texts, move || {
+        let noted = match command {
+            Command::Verify(args) if notes => verify::run_with(&args),
+            Command::Import(args) if notes => import::run_with(&args),
+            Command::Merge(args) if notes => match args.best {
+                true => merge::merge_best(&args.files, args.verify),
+                false => merge::merge(&args.files, args.verify),
+            }
+            .map(|(text, _, _)| (text, Vec::new())),
+            command => {
+                let mut outcome = command.run();
+                if let Some(stream) = outcome.stream {
+                    outcome.stdout += &leontief::commands::Printed::Stream(stream).into_text();
+                }
+                return (outcome.stdout, Vec::new(), outcome.error);
+            }
+        };
+        match noted {
+            Ok((text, kept)) => (text, kept, None),
+            Err(e) => (String::new(), Vec::new(), Some(e)),
         }
-        (outcome.stdout, outcome.error)
     })?;
     let printed = |text: &str| match json {
         true => parse_json(py, text),
@@ -192,6 +217,7 @@ fn run<'py>(
             Ok((printed(&text)?, m).into_pyobject(py)?.into_any())
         }
         Some(e) => Err(py_error(e)),
+        None if notes => Ok((printed(&text)?, kept).into_pyobject(py)?.into_any()),
         None => printed(&text),
     }
 }
@@ -225,82 +251,19 @@ fn solve<'py>(
         )),
         None => None,
     };
-    // The printed form (a stream, not Send) is written out before the GIL is taken back. The
-    // inputs and the quiet display are this thread's: set where the work runs.
-    let work = move || {
-        quietly(|| {
-            with_inputs(texts, || {
-                run_solved(args).map(|solved| match solved {
-                    Solved::Answer(solution) => Ok(solution),
-                    Solved::Printed(printed) => Err(printed.into_text()),
-                    _ => Err(String::new()),
-                })
-            })
+    // The printed form (a stream, not Send) is written out before the GIL is taken back.
+    let solved = run_command(py, false, pool.as_deref(), texts, move || {
+        run_solved(args).map(|solved| match solved {
+            Solved::Answer(solution) => Ok(solution),
+            Solved::Printed(printed) => Err(printed.into_text()),
+            _ => Err(String::new()),
         })
-    };
-    let solved = py
-        .detach(|| match &pool {
-            Some(pool) => pool.install(work),
-            None => work(),
-        })
-        .map_err(py_error)?;
+    })?
+    .map_err(py_error)?;
     match solved {
         Ok(solution) => Ok(Bound::new(py, answer::Answer::new(*solution, pool))?.into_any()),
         Err(text) => parse_json(py, &text),
     }
-}
-
-/// `leontief verify` or `leontief import FORMAT FILE ...` in-process: `(JSON, notes)`, the
-/// JSON it prints (as Python objects) and the lines it writes on standard error: verify's
-/// summary and tallies (run on a worker thread with Ctrl-C honoured), import's tree and
-/// warnings.
-#[pyfunction]
-#[pyo3(signature = (argv, inputs=None))]
-fn run_noting<'py>(
-    py: Python<'py>,
-    argv: Vec<String>,
-    inputs: Option<&Bound<'py, PyDict>>,
-) -> PyResult<(Bound<'py, PyAny>, Vec<String>)> {
-    use leontief::commands::{import, verify};
-    let command = parse(argv)?;
-    let texts = self::inputs(inputs)?;
-    let result = match command {
-        Command::Verify(args) => run_command(py, true, texts, move || verify::run_with(&args)),
-        Command::Import(args) => run_command(py, false, texts, move || import::run_with(&args)),
-        _ => {
-            return Err(PyTypeError::new_err(
-                "expected verify's flags or import's arguments",
-            ))
-        }
-    };
-    let (text, notes) = result?.map_err(py_error)?;
-    Ok((parse_json(py, &text)?, notes))
-}
-
-/// `leontief merge` in-process over JSONL text: `(records, read, dropped)`.
-#[pyfunction]
-#[pyo3(signature = (jsonl, verify=false, best=false))]
-fn merge<'py>(
-    py: Python<'py>,
-    jsonl: String,
-    verify: bool,
-    best: bool,
-) -> PyResult<(Vec<Bound<'py, PyAny>>, usize, usize)> {
-    let files = vec!["records".to_string()];
-    let inputs = vec![(files[0].clone(), jsonl)];
-    let result = run_command(py, false, inputs, move || {
-        if best {
-            leontief::commands::merge::merge_best(&files, verify)
-        } else {
-            leontief::commands::merge::merge(&files, verify)
-        }
-    })?;
-    let (text, read, dropped) = result.map_err(py_error)?;
-    let records = text.lines().filter(|l| !l.is_empty());
-    let records = records
-        .map(|line| parse_json(py, line))
-        .collect::<PyResult<Vec<_>>>()?;
-    Ok((records, read, dropped))
 }
 
 /// `json.dumps` for exact values: the JSON text the CLI reads (Fractions as `"p/q"`);
@@ -430,16 +393,9 @@ fn flag_defaults<'py>(py: Python<'py>, command: &str) -> PyResult<Bound<'py, PyD
     let out = PyDict::new(py);
     for arg in sub.get_arguments() {
         let Some(long) = arg.get_long() else { continue };
-        let defaults: Vec<String> = arg
-            .get_default_values()
-            .iter()
-            .map(|v| v.to_string_lossy().into_owned())
-            .collect();
-        let value = if defaults.is_empty() {
-            py.None().into_bound(py)
-        } else {
-            PyString::new(py, &defaults.join(",")).into_any()
-        };
+        let defaults = arg.get_default_values().iter();
+        let defaults: Vec<_> = defaults.map(|v| v.to_string_lossy()).collect();
+        let value = (!defaults.is_empty()).then(|| defaults.join(","));
         out.set_item(long.replace('-', "_"), value)?;
     }
     Ok(out)
@@ -475,8 +431,6 @@ fn _leontief(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
-    m.add_function(wrap_pyfunction!(run_noting, m)?)?;
-    m.add_function(wrap_pyfunction!(merge, m)?)?;
     m.add_function(wrap_pyfunction!(run_records, m)?)?;
     m.add_function(wrap_pyfunction!(explore_distributed, m)?)?;
     m.add_function(wrap_pyfunction!(explore_evaluate, m)?)?;

@@ -121,12 +121,10 @@ impl Records {
                 Some(Message::Ready) => continue,
                 Some(Message::Done(result)) => {
                     self.join(py);
-                    let failure = locked(&self.failure).take();
-                    if let Some(e) = failure {
+                    if let Some(e) = locked(&self.failure).take() {
                         return Err(e);
                     }
-                    let summaries = result.map_err(py_error)?;
-                    *locked(&self.summaries) = Some(summaries);
+                    *locked(&self.summaries) = Some(result.map_err(py_error)?);
                     return Ok(None);
                 }
                 None => return Ok(None),

@@ -7,9 +7,9 @@
 use std::fmt::Write;
 
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
+use crate::to_python::exact_types;
 use crate::InvalidInput;
 
 /// Where a value sits in the document, for error messages (rendered only when one is made).
@@ -118,7 +118,7 @@ fn write_value(
     }
     let py = obj.py();
     let (fraction, decimal) = exact_types(py)?;
-    if obj.is_instance(fraction.bind(py))? {
+    if obj.is_instance(fraction)? {
         let (n, d) = (obj.getattr("numerator")?, obj.getattr("denominator")?);
         let d_text = d.str()?;
         let d_text = d_text.to_cow()?;
@@ -131,7 +131,7 @@ fn write_value(
         out.push('"');
         return Ok(());
     }
-    if obj.is_instance(decimal.bind(py))? {
+    if obj.is_instance(decimal)? {
         if !obj.call_method0("is_finite")?.is_truthy()? {
             return Err(InvalidInput::new_err(format!(
                 "{path}: expected a finite number, found {}",
@@ -163,48 +163,26 @@ fn write_int(obj: &Bound<'_, PyAny>, out: &mut String) -> PyResult<()> {
     Ok(())
 }
 
-/// A JSON string literal, escaped as `serde_json` escapes one.
+/// A JSON string literal, escaped by `serde_json` (as the CLI's writers escape one); a
+/// string with nothing to escape (names, numbers) is copied as it is, without the
+/// serializer's own buffer.
 fn write_str(s: &str, out: &mut String) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            c if c < ' ' => drop(write!(out, "\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
+    if s.bytes().all(|b| b >= b' ' && b != b'"' && b != b'\\') {
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
+    } else {
+        // A string always serializes.
+        out.push_str(&serde_json::to_string(s).unwrap_or_default());
     }
-    out.push('"');
-}
-
-/// `fractions.Fraction` and `decimal.Decimal`.
-pub(crate) fn exact_types(py: Python<'_>) -> PyResult<&'static (Py<PyAny>, Py<PyAny>)> {
-    static TYPES: PyOnceLock<(Py<PyAny>, Py<PyAny>)> = PyOnceLock::new();
-    TYPES.get_or_try_init(py, || {
-        Ok((
-            py.import("fractions")?.getattr("Fraction")?.unbind(),
-            py.import("decimal")?.getattr("Decimal")?.unbind(),
-        ))
-    })
 }
 
 /// Reads the inputs: each a text (given as `str`) or a Python value written as JSON.
 pub(crate) fn inputs(obj: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, String)>> {
-    let mut out = Vec::new();
-    if let Some(d) = obj {
-        for (k, v) in d.iter() {
-            let name: String = k.extract()?;
-            let text = match v.cast::<PyString>() {
-                Ok(s) => s.to_string(),
-                Err(_) => to_json(&v, "", false)?,
-            };
-            out.push((name, text));
-        }
-    }
-    Ok(out)
+    let each = obj.into_iter().flat_map(|d| d.iter());
+    each.map(|(k, v)| match v.cast::<PyString>() {
+        Ok(s) => Ok((k.extract()?, s.to_string())),
+        Err(_) => Ok((k.extract()?, to_json(&v, "", false)?)),
+    })
+    .collect()
 }

@@ -9,29 +9,27 @@
 //! the `Rational`s themselves ([`Fractions::fraction`]).
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
+use foldhash::fast::FixedState;
 use leontief::solver::Rational;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyType};
 use serde_json::Value;
 
-use crate::exact_types;
-
 /// The `leontief.Algebraic` class.
-pub(crate) fn algebraic_class(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
-    static CLASS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-    CLASS
-        .get_or_try_init(py, || {
-            Ok::<_, PyErr>(
-                py.import("leontief._algebraic")?
-                    .getattr("Algebraic")?
-                    .unbind(),
-            )
-        })
-        .map(|c| c.bind(py))
+pub(crate) fn algebraic_class(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
+    static CLASS: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+    CLASS.import(py, "leontief._algebraic", "Algebraic")
+}
+
+/// `fractions.Fraction` and `decimal.Decimal`.
+pub(crate) fn exact_types(py: Python<'_>) -> PyResult<(&Bound<'_, PyType>, &Bound<'_, PyType>)> {
+    static FRACTION: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+    static DECIMAL: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+    let fraction = FRACTION.import(py, "fractions", "Fraction")?;
+    Ok((fraction, DECIMAL.import(py, "decimal", "Decimal")?))
 }
 
 /// Makes the Fractions of one answer, each distinct value once (Fractions are immutable):
@@ -40,13 +38,15 @@ pub(crate) fn algebraic_class(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
 /// than to look up.
 pub(crate) struct Fractions<'py> {
     py: Python<'py>,
-    fraction: Bound<'py, PyAny>,
+    fraction: Bound<'py, PyType>,
     object_new: Bound<'py, PyAny>,
     /// Whether a bare `Fraction` with its slots set is the Fraction (checked once per
     /// process: the slots are CPython's private layout); if not, the public constructor.
     slots: bool,
-    ints: HashMap<Int, Bound<'py, PyAny>, BuildHasherDefault<WordHasher>>,
-    values: HashMap<(Int, Int), Bound<'py, PyAny>, BuildHasherDefault<WordHasher>>,
+    /// Hashed by foldhash (the keys are integers made by this process, not chosen by an
+    /// adversary): SipHash was a tenth of the time spent making an answer's Fractions.
+    ints: HashMap<Int, Bound<'py, PyAny>, FixedState>,
+    values: HashMap<(Int, Int), Bound<'py, PyAny>, FixedState>,
     /// The Fractions made from a rational's text, by text.
     texts: HashMap<String, Bound<'py, PyAny>>,
 }
@@ -62,7 +62,7 @@ impl<'py> Fractions<'py> {
     pub(crate) fn new(py: Python<'py>) -> PyResult<Self> {
         let mut make = Fractions {
             py,
-            fraction: exact_types(py)?.0.bind(py).clone(),
+            fraction: exact_types(py)?.0.clone(),
             // `object.__new__`.
             object_new: py
                 .get_type::<PyAny>()
@@ -117,23 +117,17 @@ impl<'py> Fractions<'py> {
         Ok(f)
     }
 
-    /// The Fraction of a rational's text `p/q` (or `p`), as `Rational` writes it: in lowest
-    /// terms with a positive denominator, so it is read without a gcd.
-    pub(crate) fn of_text(&mut self, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    /// The Fraction of a rational's text `p/q` (or `p`) in lowest terms, as `Rational`
+    /// writes it, of the terms `n` and `d` read from it ([`lowest_terms`]): made without a
+    /// gcd, once per text.
+    fn of_text(&mut self, text: &str, n: i64, d: u64) -> PyResult<Bound<'py, PyAny>> {
         if let Some(v) = self.texts.get(text) {
             return Ok(v.clone());
         }
-        let not_rational = || PyValueError::new_err(format!("not a rational: {text:?}"));
-        let (n, d) = text.split_once('/').unwrap_or((text, "1"));
-        if d.starts_with(['-', '+', '0']) {
-            return Err(not_rational());
-        }
-        let int = |t: &str| match t.parse::<i64>() {
-            Ok(v) => Ok(Int::Small(v.into())),
-            Err(_) => t.parse().map(Int::Big).map_err(|_| not_rational()),
-        };
-        let (n, d) = (int(n)?, int(d)?);
-        let (n, d) = (self.int(&n)?, self.int(&d)?);
+        let (n, d) = (
+            self.int(&Int::Small(n.into()))?,
+            self.int(&Int::Small(d.into()))?,
+        );
         let f = self.make(n, d)?;
         self.texts.insert(text.to_owned(), f.clone());
         Ok(f)
@@ -148,30 +142,6 @@ impl<'py> Fractions<'py> {
         f.setattr(pyo3::intern!(py, "_numerator"), n)?;
         f.setattr(pyo3::intern!(py, "_denominator"), d)?;
         Ok(f)
-    }
-}
-
-/// A multiply-rotate hash over words (the keys are integers made by this process, not
-/// chosen by an adversary): SipHash was a tenth of the time spent making an answer's
-/// Fractions.
-#[derive(Default)]
-struct WordHasher(u64);
-
-impl Hasher for WordHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(word));
-        }
-    }
-
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
     }
 }
 
@@ -192,9 +162,7 @@ fn slots_work(make: &mut Fractions<'_>) -> PyResult<bool> {
             && made.hash()? == public.hash()?
             && made.str()?.to_cow()? == public.str()?.to_cow()?
             && made.add(&public)?.eq(make.fraction.call1((-3, 2))?)?
-            && made
-                .get_type()
-                .is(make.fraction.cast::<pyo3::types::PyType>()?);
+            && made.get_type().is(&make.fraction);
         Ok(same)
     })
     .copied()
@@ -225,10 +193,12 @@ impl<'py> Fractions<'py> {
             },
             // In lowest terms (as the CLI prints a rational) the text is the rational's own;
             // any other spelling (`"6/4"` given to `loads`) is read as the rational it stands for.
-            Value::String(t) if !text && is_exact(t) && in_lowest_terms(t) => self.of_text(t)?,
-            Value::String(t) if !text && is_exact(t) => match t.parse::<Rational>() {
-                Ok(x) => self.fraction(&x)?,
-                Err(_) => PyString::new(py, t).into_any(),
+            Value::String(t) if !text && is_exact(t) => match lowest_terms(t) {
+                Some((n, d)) => self.of_text(t, n, d)?,
+                None => match t.parse::<Rational>() {
+                    Ok(x) => self.fraction(&x)?,
+                    Err(_) => PyString::new(py, t).into_any(),
+                },
             },
             Value::String(t) => PyString::new(py, t).into_any(),
             Value::Array(items) => {
@@ -331,18 +301,18 @@ fn is_exact(s: &str) -> bool {
     ok(digits) && ok(den) && !den.starts_with('0')
 }
 
-/// Whether an exact text (see [`is_exact`]) of machine-word terms is in lowest terms, as
-/// `Rational` writes it (larger terms: not known here).
-fn in_lowest_terms(s: &str) -> bool {
+/// The terms of an exact text (see [`is_exact`]) of machine-word terms in lowest terms, as
+/// `Rational` writes it (`None` otherwise, or for larger terms: not known here).
+fn lowest_terms(s: &str) -> Option<(i64, u64)> {
     let (num, den) = s.split_once('/').unwrap_or((s, "1"));
-    let (Ok(a), Ok(mut b)) = (num.parse::<i64>(), den.parse::<u64>()) else {
-        return false;
+    let (Ok(n), Ok(d)) = (num.parse::<i64>(), den.parse::<u64>()) else {
+        return None;
     };
-    let mut a = a.unsigned_abs();
+    let (mut a, mut b) = (n.unsigned_abs(), d);
     while b != 0 {
         (a, b) = (b, a % b);
     }
-    a == 1
+    (a == 1).then_some((n, d))
 }
 
 /// Whether `map` has the shape of an algebraic number's document (see [`Fractions::value`]).
