@@ -465,13 +465,13 @@ pub fn run_with(
 
 /// Carries a round's work items elsewhere and their results back: each item's serialized
 /// form as JSON text ([`wire::item_to_json_checked`]) in, one result's per item, in order, out
-/// ([`wire::found_to_json_checked`], e.g. from [`evaluate_items`] run on other machines with the
+/// ([`wire::found_to_json_checked`], e.g. from [`evaluate_items_until`] run on other machines with the
 /// same flags); `Err(message)` stops the run.
 pub type Transport<'a> = dyn FnMut(Vec<String>) -> Result<Vec<String>, String> + Send + 'a;
 
 /// [`run_with`] with the rounds' work items evaluated through `transport` (the Python
 /// package's `leontief.ray.explore`): the same records and summary as [`run_with`] when the
-/// transport returns what [`evaluate_items`] does with the same flags. The driver (merging,
+/// transport returns what [`evaluate_items_until`] does with the same flags. The driver (merging,
 /// shrinking, re-derivation, budget, time, cancel) runs here; `time` is checked between
 /// rounds.
 ///
@@ -583,29 +583,6 @@ fn drive(
     Ok(summary_text(&cfg, &summary))
 }
 
-/// Evaluates work items of the run `args` describes (each in [`wire`]'s form, as JSON
-/// text) and returns each result in that form, in order: what a remote worker of
-/// [`run_distributed`] runs, with the same flags as the driver. Each result is checked to
-/// read back equal before it leaves. Stops at the next item once
-/// [`crate::workers::with_cancel`]'s flag is set ([`evaluate_items_until`]).
-///
-/// # Errors
-/// Invalid flags (as `leontief explore`); an item that does not read (an internal error);
-/// a stop ([`Stopped`], an internal error naming how far it got).
-///
-/// # Complexity
-/// One metric evaluation per item, in parallel over `--threads`.
-pub fn evaluate_items(args: &ExploreArgs, items: &[String]) -> Result<Vec<String>, CliError> {
-    let cancel = crate::workers::cancel_flag();
-    let stop = || {
-        cancel
-            .as_ref()
-            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
-    };
-    evaluate_items_until(args, items, &stop)?
-        .map_err(|stopped| CliError::Internal(stopped.to_string()))
-}
-
 /// How far a stopped [`evaluate_items_until`] got.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Stopped {
@@ -625,16 +602,20 @@ impl std::fmt::Display for Stopped {
     }
 }
 
-/// [`evaluate_items`], asking `stop` before each item: once it answers true no item starts
-/// (it is not asked again), the items under way finish, and the result is [`Stopped`]
-/// instead of the results. A worker stopped mid-chunk (a cancelled Ray task) so frees its
-/// CPUs after at most one item per thread, not after its whole chunk.
+/// Evaluates work items of the run `args` describes (each in [`wire`]'s form, as JSON
+/// text) and returns each result in that form, in order: what a remote worker of
+/// [`run_distributed`] runs, with the same flags as the driver. Each result is checked to
+/// read back equal before it leaves. `stop` is asked before each item: once it answers true
+/// no item starts (it is not asked again), the items under way finish, and the result is
+/// [`Stopped`] instead of the results. A worker stopped mid-chunk (a cancelled Ray task) so
+/// frees its CPUs after at most one item per thread, not after its whole chunk.
 ///
 /// # Errors
-/// As [`evaluate_items`].
+/// Invalid flags (as `leontief explore`); an item that does not read (an internal error).
 ///
 /// # Complexity
-/// As [`evaluate_items`], plus one call of `stop` per item started.
+/// One metric evaluation per item, in parallel over `--threads`, plus one call of `stop`
+/// per item started.
 pub fn evaluate_items_until(
     args: &ExploreArgs,
     items: &[String],

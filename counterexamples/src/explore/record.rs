@@ -375,27 +375,21 @@ pub fn read(record: &Value) -> Result<(MetricName, Utility, Candidate), SolverEr
     let w = field(record, "witness")?;
     let scenario = match metric.metric().property() {
         Property::Sp | Property::GspStrong => {
-            let reports = field(w, "reports")?
-                .as_object()
-                .ok_or_else(|| SolverError::invalid("witness.reports", "expected an object"))?;
-            let mut lies = Vec::new();
-            for (user, r) in reports {
-                let i = instance.user_at_path(user).ok_or_else(|| {
-                    SolverError::invalid("witness.reports", format!("no user {user:?}"))
-                })?;
-                lies.push((i, read_numbers(&format!("witness.reports.{user}"), r)?));
-            }
-            lies.sort_by_key(|(i, _)| *i);
-            Scenario::Lies(lies)
+            let reports = field(w, "reports")?;
+            doc::read_lies(
+                &instance,
+                reports,
+                "witness.reports",
+                "expected an object",
+                read_numbers,
+            )?
         }
         Property::Pm => match (w.get("departed"), w.get("joined")) {
             (Some(d), None) => {
-                let path = d.get("user").and_then(Value::as_str).ok_or_else(|| {
-                    SolverError::invalid("witness.departed.user", "expected a user path")
-                })?;
-                Scenario::Remove(instance.user_at_path(path).ok_or_else(|| {
-                    SolverError::invalid("witness.departed.user", format!("no user {path:?}"))
-                })?)
+                let at = "witness.departed.user";
+                let path = (d.get("user").and_then(Value::as_str))
+                    .ok_or_else(|| SolverError::invalid(at, "expected a user path"))?;
+                Scenario::Remove(doc::user_at(&instance, at, path)?)
             }
             (None, Some(j)) => Scenario::Join(read_joiner(&instance, record, j)?),
             _ => {

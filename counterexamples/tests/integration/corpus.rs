@@ -7,7 +7,7 @@ use common::corpus_records;
 
 use std::collections::HashSet;
 
-use leontief_counterexamples::corpus::replay_named;
+use crate::common::replay_named;
 use leontief_solver::properties::{Property, Scenario};
 
 #[test]

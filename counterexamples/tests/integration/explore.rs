@@ -568,10 +568,7 @@ fn sg_deficit_of_the_corpus_violation_is_six_sevenths() {
     ))
     .unwrap();
     let first: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
-    let inst = leontief_counterexamples::corpus::replay_named(&first)
-        .unwrap()
-        .candidate
-        .instance;
+    let inst = common::replay_named(&first).unwrap().candidate.instance;
     let m = by_name("hdrf:collapsed").unwrap();
     let (e, json) = bounded_record(m.as_ref(), MetricName::SgDeficit, inst);
     assert_eq!(e.value, q("6/7"));

@@ -5,8 +5,8 @@ use crate::common;
 
 use common::corpus_records;
 
+use crate::common::replay_named;
 use leontief_counterexamples::candidate::{evaluate, Candidate};
-use leontief_counterexamples::corpus::replay_named;
 use leontief_counterexamples::instance_generator::{Chance, GeneratorConfig};
 use leontief_counterexamples::mechanisms::by_name;
 use leontief_counterexamples::search::{search, SearchConfig};

@@ -6,12 +6,15 @@
 
 #![allow(dead_code)]
 
-use leontief_counterexamples::corpus::{dir, parse_jsonl};
+use leontief_counterexamples::corpus::parse_jsonl;
 use leontief_counterexamples::explore::{explore, ExploreConfig, MetricName};
 use leontief_counterexamples::instance_generator::GeneratorConfig;
+use leontief_counterexamples::mechanisms::by_name;
+use leontief_counterexamples::record::{replay, Record, RecordError};
 use leontief_solver::{Instance, Mechanism, Rational, User};
 use serde_json::Value;
 use std::ops::RangeInclusive;
+use std::path::{Path, PathBuf};
 
 /// An exact literal: `"7/3"`, `"2.5"`.
 pub fn q(s: &str) -> Rational {
@@ -87,4 +90,19 @@ pub fn on_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T
         .build()
         .unwrap()
         .install(work)
+}
+
+/// The corpus directory of the crate.
+pub fn dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus")
+}
+
+/// Replays one record with the mechanism it names.
+pub fn replay_named(value: &Value) -> Result<Record, RecordError> {
+    let name = value
+        .get("mechanism")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let mechanism = by_name(name)?;
+    replay(mechanism.as_ref(), value)
 }
