@@ -21,6 +21,7 @@ use serde_json::Value;
 
 use crate::cli::CliError;
 use crate::commands::flags::{Domain, MechanismParser, NameParser, RunControl, SpaceFlags};
+use crate::commands::search::limit_run;
 use crate::commands::{to_value, usage, with_jsonl_out};
 use crate::output::finish_json;
 use crate::workers::{progress, thread_pool};
@@ -215,7 +216,7 @@ impl Certify {
         let grid = args.strategy != Strategy::Random || args.family.is_some();
         let positive = zeros.is_zero()
             && args.family.is_none()
-            && !(grid && cfg.values.iter().any(Rational::is_zero));
+            && !(grid && cfg.run.values.iter().any(Rational::is_zero));
         let certify = Certify {
             mechanism,
             metric: args.metric,
@@ -374,15 +375,8 @@ fn config(args: &ExploreArgs) -> Result<Config, CliError> {
         domain.generator.clone(),
     );
     cfg.utility = args.utility.unwrap_or(metric.info().default_utility);
-    cfg.values = domain.values.clone().unwrap_or_default();
-    cfg.strategy = args.strategy;
-    cfg.shard = control.shard;
-    cfg.budget = control.budget;
-    cfg.time = control.time;
-    if cfg.budget.is_none() && cfg.time.is_none() && cfg.strategy != Strategy::Exhaustive {
-        cfg.time = Some(Duration::from_secs(30));
-    }
-    cfg.local = args.local.unwrap_or(match cfg.strategy {
+    limit_run(&mut cfg.run, &domain, &control, args.strategy);
+    cfg.local = args.local.unwrap_or(match args.strategy {
         Strategy::Exhaustive => 0,
         _ => 32,
     });
@@ -534,8 +528,7 @@ fn drive(
     ready: &dyn Fn() -> Result<(), CliError>,
 ) -> Result<String, CliError> {
     let numbers = args.space.numbers.numbers()?;
-    let mut cfg = config(args)?;
-    cfg.explore.cancel = crate::workers::cancel_flag();
+    let cfg = config(args)?;
     let mech = cfg.mechanism.build();
     let pool = thread_pool(cfg.control.threads)?;
     // The solver is looked for before the run, so that a missing one stops it at once.
@@ -694,13 +687,13 @@ fn summary_text(cfg: &Config, s: &ExploreSummary) -> String {
     if let Some(t) = s.first_violation {
         out += &format!("; past 1 after {:.2} s", t.as_secs_f64());
     }
-    if e.shard.count > 1 {
-        out += &format!("; shard {}/{}", e.shard.index, e.shard.count);
+    if e.run.shard.count > 1 {
+        out += &format!("; shard {}/{}", e.run.shard.index, e.run.shard.count);
     }
     out += &format!(
         "\n  domain: {}, strategy {}",
         cfg.domain.summary(),
-        e.strategy
+        e.run.strategy
     );
     if let Some(f) = e.family {
         out += &format!(", family {f}");

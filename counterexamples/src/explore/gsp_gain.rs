@@ -120,7 +120,7 @@ impl Metric for GspGain {
         let lists = &search.lists;
         let eligible: Vec<usize> = (0..n).filter(|&i| !lists[i].is_empty()).collect();
         if eligible.len() >= 2 {
-            for _ in 0..ctx.group_samples {
+            for _ in 0..ctx.cfg.group_samples {
                 if ctx.spent() {
                     return search.best;
                 }

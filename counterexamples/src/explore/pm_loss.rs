@@ -316,7 +316,7 @@ impl Metric for PmLoss {
                 on.try_scenario(self, Scenario::Remove(l), ctx, &mut best);
             }
         }
-        let values = ctx.values;
+        let values = &ctx.cfg.run.values;
         if ctx.grid_only {
             for u in grid_joiners(instance, values) {
                 if ctx.spent() {
@@ -330,7 +330,7 @@ impl Metric for PmLoss {
             let found = join(u, ctx, &mut best);
             keep(found, &mut current);
         }
-        for _ in 0..ctx.climb_steps / 4 {
+        for _ in 0..ctx.cfg.climb_steps / 4 {
             if ctx.spent() {
                 break;
             }

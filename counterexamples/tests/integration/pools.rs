@@ -150,7 +150,7 @@ fn generated_trees_have_pools() {
 fn search_records_carry_pools() {
     let collapsed = by_name("hdrf:collapsed").unwrap();
     let mut cfg = SearchConfig::new(Property::Sg, 4, trees());
-    cfg.budget = Some(20_000);
+    cfg.run.budget = Some(20_000);
     cfg.max_found = Some(1);
     let mut lines = Vec::new();
     search(

@@ -44,7 +44,7 @@ pub fn sized(users: RangeInclusive<usize>, resources: RangeInclusive<usize>) -> 
 /// after `budget` scenarios.
 pub fn budgeted(metric: MetricName, seed: u64, budget: u64) -> ExploreConfig {
     let mut cfg = ExploreConfig::new(metric, seed, GeneratorConfig::new());
-    cfg.budget = Some(budget);
+    cfg.run.budget = Some(budget);
     cfg
 }
 
