@@ -350,11 +350,11 @@ fn config(args: &ExploreArgs) -> Result<Config, CliError> {
             args.mechanism.name
         ))
     })?;
-    if args.utility.is_some() && !metric.info().uses_utility {
+    if args.utility.is_some() && !args.metric.info().uses_utility {
         return Err(usage(format!(
             "--utility: {} is a ratio of {}; --utility does not apply",
             metric.name(),
-            metric.info().ratio_of
+            args.metric.info().ratio_of
         )));
     }
     if args.knife.is_some() && args.metric == MetricName::Starvation {
@@ -374,7 +374,7 @@ fn config(args: &ExploreArgs) -> Result<Config, CliError> {
         args.space.generator.seed,
         domain.generator.clone(),
     );
-    cfg.utility = args.utility.unwrap_or(metric.info().default_utility);
+    cfg.utility = args.utility.unwrap_or(args.metric.info().default_utility);
     limit_run(&mut cfg.run, &domain, &control, args.strategy);
     cfg.local = args.local.unwrap_or(match args.strategy {
         Strategy::Exhaustive => 0,

@@ -162,7 +162,7 @@ impl Ctx<'_> {
 }
 
 /// What describes a metric apart from how it is computed: a constant in the metric's own
-/// module, returned by [`Metric::info`] and read by the trait's provided methods.
+/// module, returned by [`Described::info`] and read by the trait's provided methods.
 #[derive(Debug, Clone, Copy)]
 pub struct MetricInfo {
     /// Which metric this is.
@@ -241,12 +241,17 @@ impl MetricInfo {
     }
 }
 
+/// What describes a metric: its [`MetricInfo`], given where the metric is registered
+/// ([`MetricName`]).
+pub trait Described {
+    /// What it measures, in which direction, and how its record is shaped.
+    fn info(&self) -> &'static MetricInfo;
+}
+
 /// A quantitative property: a ratio maximized or minimized over instances and scenarios.
 /// An implementation is one module: its [`MetricInfo`] (what it measures, in which
 /// direction) and how the value is computed.
-pub trait Metric: Sync {
-    /// What it measures, in which direction, and how its record is shaped.
-    fn info(&self) -> &'static MetricInfo;
+pub trait Metric: Described + Sync {
     /// Its command-line name.
     fn name(&self) -> &'static str {
         self.info().id.name()

@@ -95,7 +95,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 pub use family::{Family, FamilySpace};
-pub use metric::{At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject, Utility};
+pub use metric::{At, Ctx, Described, Direction, Evaluation, Metric, MetricInfo, Subject, Utility};
 
 use crate::candidate::Candidate;
 use crate::instance_generator::GeneratorConfig;
@@ -104,11 +104,12 @@ use crate::shrink::shrink_while;
 use crate::space::{Origin, Space, Strategy};
 use record::Origin as RecordOrigin;
 
-/// Declares [`MetricName`] and [`MetricName::metric`] from one list: a metric is
-/// registered by one line, `Variant => value`, the value its module's [`Metric`]
-/// (the command-line name is the variant's, in kebab case).
+/// Declares [`MetricName`], [`MetricName::metric`] and [`MetricName::info`] from one list: a
+/// metric is registered by one line, `Variant => type, info`, its module's [`Metric`] (a
+/// unit struct) and [`MetricInfo`] (the command-line name is the variant's, in kebab case);
+/// the type's [`Described`] is that info.
 macro_rules! metrics {
-    ($($(#[$doc:meta])* $variant:ident => $metric:expr,)*) => {
+    ($($(#[$doc:meta])* $variant:ident => $metric:path, $info:path;)*) => {
         leontief_solver::name_enum! {
             /// Every metric, by its command-line name (derived from the variant: `sp-gain`, ...).
             #[strum(parse_err_ty = SolverError, parse_err_fn = unknown_metric)]
@@ -124,33 +125,47 @@ macro_rules! metrics {
                     $(MetricName::$variant => &$metric,)*
                 }
             }
+
+            /// Its description (what it measures, in which direction, how its record is
+            /// shaped), from the metric's own module.
+            pub fn info(self) -> &'static MetricInfo {
+                match self {
+                    $(MetricName::$variant => &$info,)*
+                }
+            }
         }
+
+        $(impl Described for $metric {
+            fn info(&self) -> &'static MetricInfo {
+                &$info
+            }
+        })*
     };
 }
 
 metrics! {
     /// See [`sp_gain`].
-    SpGain => sp_gain::SpGain,
+    SpGain => sp_gain::SpGain, sp_gain::INFO;
     /// See [`gsp_gain`].
-    GspGain => gsp_gain::GspGain,
+    GspGain => gsp_gain::GspGain, gsp_gain::INFO;
     /// See [`pm_loss`].
-    PmLoss => pm_loss::PmLoss,
+    PmLoss => pm_loss::PmLoss, pm_loss::INFO;
     /// See [`rm_loss`].
-    RmLoss => rm_loss::RmLoss,
+    RmLoss => rm_loss::RmLoss, rm_loss::INFO;
     /// See [`envy`].
-    Envy => envy::Envy,
+    Envy => envy::Envy, envy::INFO;
     /// See [`si_gap`].
-    SiGap => si_gap::SiGap,
+    SiGap => si_gap::SiGap, si_gap::INFO;
     /// See [`welfare_ratio`].
-    WelfareRatio => welfare_ratio::WelfareRatio::OPTIMUM,
+    WelfareRatio => welfare_ratio::WelfareRatio, welfare_ratio::INFO;
     /// See [`welfare_ratio`].
-    FairWelfareRatio => welfare_ratio::WelfareRatio::FAIR,
+    FairWelfareRatio => welfare_ratio::FairWelfareRatio, welfare_ratio::FAIR_INFO;
     /// See [`discrete_gap`].
-    DiscreteGap => discrete_gap::DiscreteGap,
+    DiscreteGap => discrete_gap::DiscreteGap, discrete_gap::INFO;
     /// See [`sg_deficit`].
-    SgDeficit => sg_deficit::SgDeficit,
+    SgDeficit => sg_deficit::SgDeficit, sg_deficit::INFO;
     /// See [`starvation`].
-    Starvation => starvation::Starvation,
+    Starvation => starvation::Starvation, starvation::INFO;
 }
 
 fn unknown_metric(text: &str) -> SolverError {
@@ -166,12 +181,6 @@ impl MetricName {
     /// Its one-line definition.
     pub fn description(self) -> &'static str {
         self.info().description
-    }
-
-    /// Its description (what it measures, in which direction, how its record is shaped),
-    /// from the metric's own module.
-    pub fn info(self) -> &'static MetricInfo {
-        self.metric().info()
     }
 }
 
@@ -214,7 +223,7 @@ impl ExploreConfig {
     pub fn new(metric: MetricName, seed: u64, generator: GeneratorConfig) -> Self {
         ExploreConfig {
             metric,
-            utility: metric.metric().info().default_utility,
+            utility: metric.info().default_utility,
             run: Run::new(seed, generator, 32),
             local: 32,
             elites: 4,

@@ -197,7 +197,7 @@ fn neighbour(
 }
 
 /// What the metric measures, in which direction, and how its record is shaped.
-const INFO: MetricInfo = MetricInfo::ratio(
+pub(super) const INFO: MetricInfo = MetricInfo::ratio(
     MetricName::PmLoss,
     "min over a population I, one more user k (leaving I + k or joining I) and a user i of I of u_i(I) / u_i(I + k) (at least 1 when population monotonic)",
     Direction::Min,
@@ -346,9 +346,5 @@ impl Metric for PmLoss {
         // Knife-edge instances (super::knife), with the best scenario above.
         knife::instance_strata(self, on, ctx, &mut best);
         best
-    }
-
-    fn info(&self) -> &'static MetricInfo {
-        &INFO
     }
 }

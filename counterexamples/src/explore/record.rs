@@ -260,7 +260,7 @@ fn document<'a>(
     let mut after_inst = None;
     let algebraic = e.algebraic.as_deref();
     let mut w = WitnessDoc {
-        user: m.info().per_user.then(|| inst.user_path(e.user)),
+        user: metric.info().per_user.then(|| inst.user_path(e.user)),
         numerator: algebraic.map_or(Number::Rational(&e.numerator), |a| {
             Number::Exact(&a.numerator)
         }),
@@ -327,7 +327,7 @@ fn document<'a>(
                 after.tasks.iter().map(Number::Rational),
             ),
         };
-        w.compared = Some(ByName(vec![(m.info().compared.to_string(), answer)]));
+        w.compared = Some(ByName(vec![(metric.info().compared.to_string(), answer)]));
         w.tolerance_after = after.tolerance.as_ref().filter(|_| algebraic.is_none());
     }
     RecordDoc {
