@@ -60,7 +60,7 @@ fn finds_a_strong_group_manipulation_of_drf_from_five_seeds() {
         // Weakly: no liar loses; someone strictly gains.
         let v = &r.violation;
         let after = v.after.as_ref().unwrap();
-        for i in r.candidate.liars() {
+        for i in common::liars(&r.candidate) {
             assert!(after[i].as_ref().unwrap() >= &v.before[i], "seed {seed}");
         }
         assert!((0..v.before.len()).any(|i| after[i].as_ref().unwrap() > &v.before[i]));
@@ -91,7 +91,7 @@ fn finds_a_ceei_lie_within_a_small_budget() {
     let (found, _) = run(&Ceei::new(), &cfg);
     let r = &found[0];
     let v = &r.violation;
-    let liar = r.candidate.liars()[0];
+    let liar = common::liars(&r.candidate)[0];
     assert!(v.after.as_ref().unwrap()[liar].as_ref().unwrap() > &v.before[liar]);
 }
 

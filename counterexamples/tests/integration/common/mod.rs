@@ -6,11 +6,13 @@
 
 #![allow(dead_code)]
 
+use leontief_counterexamples::candidate::Candidate;
 use leontief_counterexamples::corpus::parse_jsonl;
 use leontief_counterexamples::explore::{explore, ExploreConfig, MetricName};
 use leontief_counterexamples::instance_generator::GeneratorConfig;
 use leontief_counterexamples::mechanisms::by_name;
 use leontief_counterexamples::record::{replay, Record, RecordError};
+use leontief_solver::properties::Scenario;
 use leontief_solver::{Instance, Mechanism, Rational, User};
 use serde_json::Value;
 use std::ops::RangeInclusive;
@@ -105,4 +107,12 @@ pub fn replay_named(value: &Value) -> Result<Record, RecordError> {
         .unwrap_or_default();
     let mechanism = by_name(name)?;
     replay(mechanism.as_ref(), value)
+}
+
+/// The liars of a candidate's scenario (none unless it is a lie).
+pub fn liars(candidate: &Candidate) -> Vec<usize> {
+    match &candidate.scenario {
+        Scenario::Lies(lies) => lies.iter().map(|(i, _)| *i).collect(),
+        _ => Vec::new(),
+    }
 }
