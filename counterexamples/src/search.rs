@@ -439,11 +439,8 @@ impl Tally {
         s.units += 1;
         s.scenarios += scenarios;
         s.errors += errors.len() as u64;
-        for e in errors {
-            if s.error_messages.len() < 5 {
-                s.error_messages.push(e);
-            }
-        }
+        let room = 5usize.saturating_sub(s.error_messages.len());
+        s.error_messages.extend(errors.into_iter().take(room));
         s.next_unit = unit + self.step;
         let new = match key.map(|k| self.seen.insert(k)) {
             Some(true) => {
