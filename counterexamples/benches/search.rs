@@ -32,7 +32,7 @@ fn throughput(c: &mut Criterion) {
     group.sample_size(10);
     for property in [Property::Sp, Property::GspStrong, Property::GspWeak] {
         let mut cfg = SearchConfig::new(property, 1, generator(2..=5));
-        cfg.budget = Some(BUDGET);
+        cfg.run.budget = Some(BUDGET);
         // Count scenarios, not the shrinking of what is found.
         cfg.shrink = None;
         group.bench_function(property.name(), |b| b.iter(|| run(&Drf::extended(), &cfg)));

@@ -72,14 +72,6 @@ impl Candidate {
     pub fn new(instance: Instance, scenario: Scenario) -> Self {
         Candidate { instance, scenario }
     }
-
-    /// The liars' indices (empty unless the scenario is a lie).
-    pub fn liars(&self) -> Vec<usize> {
-        match &self.scenario {
-            Scenario::Lies(lies) => lies.iter().map(|(i, _)| *i).collect(),
-            _ => Vec::new(),
-        }
-    }
 }
 
 /// Whether `scenario` is the kind `property` takes.

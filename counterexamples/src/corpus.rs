@@ -2,17 +2,7 @@
 //! search's output format (see [`mod@crate::record`]), hand-entered from the sources or
 //! found by searches, replayed by the tests.
 
-use std::path::{Path, PathBuf};
-
 use serde_json::Value;
-
-use crate::mechanisms::by_name;
-use crate::record::{replay, Record, RecordError};
-
-/// The corpus directory of this crate.
-pub fn dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus")
-}
 
 /// The JSON values of a JSONL text (blank lines skipped), with `name:line` in errors.
 ///
@@ -36,17 +26,4 @@ pub fn parse_jsonl(name: &str, text: &str) -> Result<Vec<(usize, Value)>, String
                 .map_err(|e| format!("{name}:{}: not JSON: {e}", k + 1))
         })
         .collect()
-}
-
-/// Replays one record with the mechanism it names.
-///
-/// # Errors
-/// As [`replay`], and an unknown mechanism.
-pub fn replay_named(value: &Value) -> Result<Record, RecordError> {
-    let name = value
-        .get("mechanism")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
-    let mechanism = by_name(name)?;
-    replay(mechanism.as_ref(), value)
 }

@@ -2,7 +2,10 @@
 //! order (users by path, leaves by name), and the `skip_serializing_if` predicates the
 //! documents share.
 
+use leontief_solver::properties::Scenario;
+use leontief_solver::{Instance, Rational, SolverError};
 use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde_json::Value;
 
 /// A JSON object whose keys are names known only at run time (users by path, leaves by
 /// name, resources), written in the order given. The keys are distinct where it is used:
@@ -48,25 +51,49 @@ impl<V, K> FromIterator<(K, V)> for ByName<V, K> {
 /// # Panics
 /// Never for the crate's documents: their keys are strings and their numbers finite or
 /// written as text, which is all `serde_json::to_value` can refuse.
-pub(crate) fn value<T: Serialize>(document: &T) -> serde_json::Value {
+pub(crate) fn value<T: Serialize>(document: &T) -> Value {
     serde_json::to_value(document).expect("a document of string keys and exact numbers")
 }
 
 /// The field `key` of a record, or the error naming it missing.
-pub(crate) fn field<'a>(
-    v: &'a serde_json::Value,
-    key: &str,
-) -> Result<&'a serde_json::Value, leontief_solver::SolverError> {
+pub(crate) fn field<'a>(v: &'a Value, key: &str) -> Result<&'a Value, SolverError> {
     v.get(key)
-        .ok_or_else(|| leontief_solver::SolverError::invalid(key, "missing"))
+        .ok_or_else(|| SolverError::invalid(key, "missing"))
 }
 
 /// The string field `key` of a record, or the error naming it.
-pub(crate) fn text<'a>(
-    v: &'a serde_json::Value,
-    key: &str,
-) -> Result<&'a str, leontief_solver::SolverError> {
+pub(crate) fn text<'a>(v: &'a Value, key: &str) -> Result<&'a str, SolverError> {
     field(v, key)?
         .as_str()
-        .ok_or_else(|| leontief_solver::SolverError::invalid(key, "expected a string"))
+        .ok_or_else(|| SolverError::invalid(key, "expected a string"))
+}
+
+/// The index of the user at path `name` in `instance`, or the error at `at` naming it.
+pub(crate) fn user_at(instance: &Instance, at: &str, name: &str) -> Result<usize, SolverError> {
+    instance
+        .user_at_path(name)
+        .ok_or_else(|| SolverError::invalid(at, format!("no user {name:?}")))
+}
+
+/// The lies of the object `{user path: report}` at `at` (`not_object`: the error of another
+/// value), each report read by `report(its path, its value)`, the liars in index order.
+pub(crate) fn read_lies(
+    instance: &Instance,
+    value: &Value,
+    at: &str,
+    not_object: &str,
+    report: impl Fn(&str, &Value) -> Result<Vec<Rational>, SolverError>,
+) -> Result<Scenario, SolverError> {
+    let object = value
+        .as_object()
+        .ok_or_else(|| SolverError::invalid(at, not_object))?;
+    let mut lies = Vec::new();
+    for (name, r) in object {
+        lies.push((
+            user_at(instance, at, name)?,
+            report(&format!("{at}.{name}"), r)?,
+        ));
+    }
+    lies.sort_by_key(|(i, _)| *i);
+    Ok(Scenario::Lies(lies))
 }

@@ -32,7 +32,7 @@
 //! generator.zeros = Chance::new(1, 3).unwrap();
 //! let mut cfg = SearchConfig::new(Property::GspStrong, 3, generator);
 //! cfg.max_found = Some(1);
-//! cfg.budget = Some(500_000);
+//! cfg.run.budget = Some(500_000);
 //! let mut lines = Vec::new();
 //! search(&Drf::extended(), &cfg, &mut |r| { lines.push(r.to_json()); Ok(()) }, &|_| {}).unwrap();
 //! assert_eq!(lines[0]["property"], "gsp-strong");

@@ -272,14 +272,6 @@ fn read_counterexample(value: &Value, at: &str) -> Result<Candidate, SolverError
         other => other,
     })?;
     let present = |k: &str| value.get(k).filter(|v| !v.is_null());
-    let user = |k: &str, name: &Value| -> Result<usize, SolverError> {
-        let name = name
-            .as_str()
-            .ok_or_else(|| SolverError::invalid(path(k), "expected a user name"))?;
-        instance
-            .user_at_path(name)
-            .ok_or_else(|| SolverError::invalid(path(k), format!("no user {name:?}")))
-    };
     let numbers = |k: &str, v: &Value| -> Result<Vec<Rational>, SolverError> {
         let list = v
             .as_array()
@@ -310,18 +302,17 @@ fn read_counterexample(value: &Value, at: &str) -> Result<Candidate, SolverError
         ));
     }
     let scenario = if let Some(lies) = present("lies") {
-        let lies = lies
-            .as_object()
-            .ok_or_else(|| SolverError::invalid(path("lies"), "expected {user: [..]}"))?;
-        let mut out = Vec::new();
-        for (name, report) in lies {
-            let i = user("lies", &Value::String(name.clone()))?;
-            out.push((i, numbers(&path(&format!("lies.{name}")), report)?));
-        }
-        out.sort_by_key(|(i, _)| *i);
-        Scenario::Lies(out)
+        doc::read_lies(
+            &instance,
+            lies,
+            &path("lies"),
+            "expected {user: [..]}",
+            numbers,
+        )?
     } else if let Some(name) = present("remove") {
-        Scenario::Remove(user("remove", name)?)
+        let name = (name.as_str())
+            .ok_or_else(|| SolverError::invalid(path("remove"), "expected a user name"))?;
+        Scenario::Remove(doc::user_at(&instance, &path("remove"), name)?)
     } else if let Some(cap) = present("capacity") {
         Scenario::Capacity(numbers(&path("capacity"), cap)?)
     } else {

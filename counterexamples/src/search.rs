@@ -99,12 +99,11 @@ impl Shard {
     }
 }
 
-/// What to search and when to stop.
+/// A run over the search's [`Space`]: which units it examines and when it stops; shared by
+/// [`SearchConfig`] and the `explore` configuration.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
-pub struct SearchConfig {
-    /// The property to violate.
-    pub property: Property,
+pub struct Run {
     /// The run's seed.
     pub seed: u64,
     /// Random instances (and the user/resource ranges of the grid).
@@ -115,11 +114,72 @@ pub struct SearchConfig {
     pub strategy: Strategy,
     /// This process's shard.
     pub shard: Shard,
-    /// Stop once this many scenarios have been tried (deterministic); no unit tries more, so
-    /// a run stops after fewer than twice the budget whatever the instance's size.
+    /// Stop once this many scenarios have been tried (deterministic); no unit (or work item)
+    /// tries more, so a run stops after fewer than twice the budget whatever the instance's
+    /// size.
     pub budget: Option<u64>,
     /// Stop after this much wall time (checked between batches).
     pub time: Option<Duration>,
+    /// Units per parallel batch.
+    pub batch: usize,
+    /// Set from another thread to stop between batches (e.g. on Ctrl-C in the Python
+    /// package); the run then stops by [`Stop::Cancelled`].
+    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+}
+
+impl Run {
+    /// Grid {0, 1/2, 1}, combined strategy, whole space, batches of `batch` units, no
+    /// stopping rule (set one).
+    pub fn new(seed: u64, generator: GeneratorConfig, batch: usize) -> Self {
+        Run {
+            seed,
+            generator,
+            values: vec![
+                Rational::ZERO,
+                Rational::new(1, 2).expect("nonzero"),
+                Rational::ONE,
+            ],
+            strategy: Strategy::Combined,
+            shard: Shard::ALL,
+            budget: None,
+            time: None,
+            batch,
+            cancel: None,
+        }
+    }
+
+    /// The space of the run's units.
+    pub fn space(&self) -> Space {
+        Space::new(
+            &self.values,
+            self.generator.clone(),
+            self.strategy,
+            self.seed,
+        )
+    }
+
+    /// How many units (or tasks) of at least one scenario each can still count under the
+    /// budget after `spent` scenarios: `batch`, or fewer when the budget is nearly spent
+    /// (at least 1).
+    pub(crate) fn batch_after(&self, batch: u64, spent: u64) -> u64 {
+        self.budget
+            .map_or(batch, |b| batch.min(b.saturating_sub(spent).max(1)))
+    }
+
+    /// Whether the caller's cancel flag is set.
+    pub(crate) fn cancelled(&self) -> bool {
+        cancelled(&self.cancel)
+    }
+}
+
+/// What to search and when to stop.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct SearchConfig {
+    /// The property to violate.
+    pub property: Property,
+    /// The units and the limits.
+    pub run: Run,
     /// Stop after this many distinct counterexamples.
     pub max_found: Option<usize>,
     /// Random coalitions per unit (GSP).
@@ -130,11 +190,6 @@ pub struct SearchConfig {
     pub max_liars: Option<usize>,
     /// Shrink what is found.
     pub shrink: Option<ShrinkConfig>,
-    /// Units per parallel batch.
-    pub batch: usize,
-    /// Set from another thread to stop between batches (e.g. on Ctrl-C in the Python
-    /// package); the search then stops by [`Stop::Cancelled`].
-    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl SearchConfig {
@@ -153,7 +208,7 @@ impl SearchConfig {
     /// generator.zeros = Chance::new(1, 3).unwrap(); // unused resources to claim
     /// let mut cfg = SearchConfig::new(Property::GspStrong, 1, generator);
     /// cfg.max_found = Some(1);
-    /// cfg.budget = Some(200_000);
+    /// cfg.run.budget = Some(200_000);
     /// let mut found = Vec::new();
     /// let summary = search(&Drf::extended(), &cfg, &mut |r| { found.push(r.clone()); Ok(()) }, &|_| {}).unwrap();
     /// assert_eq!(summary.found, 1);
@@ -163,31 +218,14 @@ impl SearchConfig {
     pub fn new(property: Property, seed: u64, generator: GeneratorConfig) -> Self {
         SearchConfig {
             property,
-            seed,
-            generator,
-            values: default_values(),
-            strategy: Strategy::Combined,
-            shard: Shard::ALL,
-            budget: None,
-            time: None,
+            run: Run::new(seed, generator, 256),
             max_found: None,
             group_samples: 48,
             climb_steps: 32,
             max_liars: None,
             shrink: Some(ShrinkConfig::default()),
-            batch: 256,
-            cancel: None,
         }
     }
-}
-
-/// The default value grid of `search` and `explore`: {0, 1/2, 1}.
-pub(crate) fn default_values() -> Vec<Rational> {
-    vec![
-        Rational::ZERO,
-        Rational::new(1, 2).expect("nonzero"),
-        Rational::ONE,
-    ]
 }
 
 /// Why a search stopped.
@@ -312,15 +350,16 @@ pub fn search_logged(
     progress: &(dyn Fn(&SearchSummary) + Sync),
 ) -> std::io::Result<SearchSummary> {
     let start = Instant::now();
-    let space = Space::new(&cfg.values, cfg.generator.clone(), cfg.strategy, cfg.seed);
-    let mut tally = Tally::new(cfg.shard, cfg.budget, cfg.max_found);
-    let batch = cfg.batch.max(1) as u64;
+    let run = &cfg.run;
+    let space = run.space();
+    let mut tally = Tally::new(run.shard, run.budget, cfg.max_found);
+    let batch = run.batch.max(1) as u64;
     while tally.summary.stop.is_none() {
         // A unit's result depends on the unit and the budget alone, so a batch cut short by
         // the budget left changes nothing but the work thrown away.
-        let batch = budget_batch(batch, cfg.budget, tally.summary.scenarios);
+        let batch = run.batch_after(batch, tally.summary.scenarios);
         let units: Vec<(u64, Origin)> = (0..batch)
-            .map(|t| tally.summary.next_unit + t * cfg.shard.count)
+            .map(|t| tally.summary.next_unit + t * run.shard.count)
             .map_while(|u| space.origin(u).map(|o| (u, o)))
             .collect();
         if units.is_empty() {
@@ -354,25 +393,19 @@ pub fn search_logged(
         }
         let summary = &mut tally.summary;
         summary.elapsed = start.elapsed();
-        if summary.stop.is_none() && cfg.time.is_some_and(|t| summary.elapsed >= t) {
+        if summary.stop.is_none() && run.time.is_some_and(|t| summary.elapsed >= t) {
             summary.stop = Some(Stop::Time);
         }
         if summary.stop.is_none() && space.origin(summary.next_unit).is_none() {
             summary.stop = Some(Stop::Exhausted);
         }
-        if summary.stop.is_none() && cancelled(&cfg.cancel) {
+        if summary.stop.is_none() && run.cancelled() {
             summary.stop = Some(Stop::Cancelled);
         }
         progress(summary);
     }
     tally.summary.elapsed = start.elapsed();
     Ok(tally.summary)
-}
-
-/// How many units (or tasks) of at least one scenario each can still count under `budget`
-/// after `spent` scenarios: `batch`, or fewer when the budget is nearly spent (at least 1).
-pub(crate) fn budget_batch(batch: u64, budget: Option<u64>, spent: u64) -> u64 {
-    budget.map_or(batch, |b| batch.min(b.saturating_sub(spent).max(1)))
 }
 
 /// The one-process loop's counters and stopping rule, applied one unit at a time: shared by
@@ -406,11 +439,8 @@ impl Tally {
         s.units += 1;
         s.scenarios += scenarios;
         s.errors += errors.len() as u64;
-        for e in errors {
-            if s.error_messages.len() < 5 {
-                s.error_messages.push(e);
-            }
-        }
+        let room = 5usize.saturating_sub(s.error_messages.len());
+        s.error_messages.extend(errors.into_iter().take(room));
         s.next_unit = unit + self.step;
         let new = match key.map(|k| self.seen.insert(k)) {
             Some(true) => {

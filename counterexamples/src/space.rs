@@ -415,11 +415,6 @@ impl Space {
         }
     }
 
-    /// The grid part.
-    pub fn grid(&self) -> &GridSpace {
-        &self.grid
-    }
-
     /// Where unit `unit` comes from; `None` past the end of an exhaustive space.
     pub fn origin(&self, unit: u64) -> Option<Origin> {
         let g = self.grid.len();
@@ -483,7 +478,7 @@ mod tests {
     fn combined_interleaves_then_continues_randomly() {
         let space = Space::new(&[1.into()], GeneratorConfig::new(), Strategy::Combined, 1);
         // One vector (1, ..) per m: grid of users 2..=5 × resources 2..=3 has 8 instances.
-        assert_eq!(space.grid().len(), 8);
+        assert_eq!(space.grid.len(), 8);
         assert_eq!(space.origin(15), Some(Origin::Random(7)));
         assert_eq!(space.origin(16), Some(Origin::Random(8)));
         let ex = Space::new(&[1.into()], GeneratorConfig::new(), Strategy::Exhaustive, 1);

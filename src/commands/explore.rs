@@ -21,6 +21,7 @@ use serde_json::Value;
 
 use crate::cli::CliError;
 use crate::commands::flags::{Domain, MechanismParser, NameParser, RunControl, SpaceFlags};
+use crate::commands::search::limit_run;
 use crate::commands::{to_value, usage, with_jsonl_out};
 use crate::output::finish_json;
 use crate::workers::{progress, thread_pool};
@@ -215,7 +216,7 @@ impl Certify {
         let grid = args.strategy != Strategy::Random || args.family.is_some();
         let positive = zeros.is_zero()
             && args.family.is_none()
-            && !(grid && cfg.values.iter().any(Rational::is_zero));
+            && !(grid && cfg.run.values.iter().any(Rational::is_zero));
         let certify = Certify {
             mechanism,
             metric: args.metric,
@@ -349,11 +350,11 @@ fn config(args: &ExploreArgs) -> Result<Config, CliError> {
             args.mechanism.name
         ))
     })?;
-    if args.utility.is_some() && !metric.info().uses_utility {
+    if args.utility.is_some() && !args.metric.info().uses_utility {
         return Err(usage(format!(
             "--utility: {} is a ratio of {}; --utility does not apply",
             metric.name(),
-            metric.info().ratio_of
+            args.metric.info().ratio_of
         )));
     }
     if args.knife.is_some() && args.metric == MetricName::Starvation {
@@ -373,16 +374,9 @@ fn config(args: &ExploreArgs) -> Result<Config, CliError> {
         args.space.generator.seed,
         domain.generator.clone(),
     );
-    cfg.utility = args.utility.unwrap_or(metric.info().default_utility);
-    cfg.values = domain.values.clone().unwrap_or_default();
-    cfg.strategy = args.strategy;
-    cfg.shard = control.shard;
-    cfg.budget = control.budget;
-    cfg.time = control.time;
-    if cfg.budget.is_none() && cfg.time.is_none() && cfg.strategy != Strategy::Exhaustive {
-        cfg.time = Some(Duration::from_secs(30));
-    }
-    cfg.local = args.local.unwrap_or(match cfg.strategy {
+    cfg.utility = args.utility.unwrap_or(args.metric.info().default_utility);
+    limit_run(&mut cfg.run, &domain, &control, args.strategy);
+    cfg.local = args.local.unwrap_or(match args.strategy {
         Strategy::Exhaustive => 0,
         _ => 32,
     });
@@ -465,13 +459,13 @@ pub fn run_with(
 
 /// Carries a round's work items elsewhere and their results back: each item's serialized
 /// form as JSON text ([`wire::item_to_json_checked`]) in, one result's per item, in order, out
-/// ([`wire::found_to_json_checked`], e.g. from [`evaluate_items`] run on other machines with the
+/// ([`wire::found_to_json_checked`], e.g. from [`evaluate_items_until`] run on other machines with the
 /// same flags); `Err(message)` stops the run.
 pub type Transport<'a> = dyn FnMut(Vec<String>) -> Result<Vec<String>, String> + Send + 'a;
 
 /// [`run_with`] with the rounds' work items evaluated through `transport` (the Python
 /// package's `leontief.ray.explore`): the same records and summary as [`run_with`] when the
-/// transport returns what [`evaluate_items`] does with the same flags. The driver (merging,
+/// transport returns what [`evaluate_items_until`] does with the same flags. The driver (merging,
 /// shrinking, re-derivation, budget, time, cancel) runs here; `time` is checked between
 /// rounds.
 ///
@@ -534,8 +528,7 @@ fn drive(
     ready: &dyn Fn() -> Result<(), CliError>,
 ) -> Result<String, CliError> {
     let numbers = args.space.numbers.numbers()?;
-    let mut cfg = config(args)?;
-    cfg.explore.cancel = crate::workers::cancel_flag();
+    let cfg = config(args)?;
     let mech = cfg.mechanism.build();
     let pool = thread_pool(cfg.control.threads)?;
     // The solver is looked for before the run, so that a missing one stops it at once.
@@ -583,29 +576,6 @@ fn drive(
     Ok(summary_text(&cfg, &summary))
 }
 
-/// Evaluates work items of the run `args` describes (each in [`wire`]'s form, as JSON
-/// text) and returns each result in that form, in order: what a remote worker of
-/// [`run_distributed`] runs, with the same flags as the driver. Each result is checked to
-/// read back equal before it leaves. Stops at the next item once
-/// [`crate::workers::with_cancel`]'s flag is set ([`evaluate_items_until`]).
-///
-/// # Errors
-/// Invalid flags (as `leontief explore`); an item that does not read (an internal error);
-/// a stop ([`Stopped`], an internal error naming how far it got).
-///
-/// # Complexity
-/// One metric evaluation per item, in parallel over `--threads`.
-pub fn evaluate_items(args: &ExploreArgs, items: &[String]) -> Result<Vec<String>, CliError> {
-    let cancel = crate::workers::cancel_flag();
-    let stop = || {
-        cancel
-            .as_ref()
-            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
-    };
-    evaluate_items_until(args, items, &stop)?
-        .map_err(|stopped| CliError::Internal(stopped.to_string()))
-}
-
 /// How far a stopped [`evaluate_items_until`] got.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Stopped {
@@ -625,16 +595,20 @@ impl std::fmt::Display for Stopped {
     }
 }
 
-/// [`evaluate_items`], asking `stop` before each item: once it answers true no item starts
-/// (it is not asked again), the items under way finish, and the result is [`Stopped`]
-/// instead of the results. A worker stopped mid-chunk (a cancelled Ray task) so frees its
-/// CPUs after at most one item per thread, not after its whole chunk.
+/// Evaluates work items of the run `args` describes (each in [`wire`]'s form, as JSON
+/// text) and returns each result in that form, in order: what a remote worker of
+/// [`run_distributed`] runs, with the same flags as the driver. Each result is checked to
+/// read back equal before it leaves. `stop` is asked before each item: once it answers true
+/// no item starts (it is not asked again), the items under way finish, and the result is
+/// [`Stopped`] instead of the results. A worker stopped mid-chunk (a cancelled Ray task) so
+/// frees its CPUs after at most one item per thread, not after its whole chunk.
 ///
 /// # Errors
-/// As [`evaluate_items`].
+/// Invalid flags (as `leontief explore`); an item that does not read (an internal error).
 ///
 /// # Complexity
-/// As [`evaluate_items`], plus one call of `stop` per item started.
+/// One metric evaluation per item, in parallel over `--threads`, plus one call of `stop`
+/// per item started.
 pub fn evaluate_items_until(
     args: &ExploreArgs,
     items: &[String],
@@ -713,13 +687,13 @@ fn summary_text(cfg: &Config, s: &ExploreSummary) -> String {
     if let Some(t) = s.first_violation {
         out += &format!("; past 1 after {:.2} s", t.as_secs_f64());
     }
-    if e.shard.count > 1 {
-        out += &format!("; shard {}/{}", e.shard.index, e.shard.count);
+    if e.run.shard.count > 1 {
+        out += &format!("; shard {}/{}", e.run.shard.index, e.run.shard.count);
     }
     out += &format!(
         "\n  domain: {}, strategy {}",
         cfg.domain.summary(),
-        e.strategy
+        e.run.strategy
     );
     if let Some(f) = e.family {
         out += &format!(", family {f}");

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use clap::Args;
 use leontief_counterexamples::search::{
-    replay, search_logged, SearchConfig, SearchSummary, Shard, ShardLog, Stop, UnitLog,
+    replay, search_logged, Run, SearchConfig, SearchSummary, Shard, ShardLog, Stop, UnitLog,
 };
 use leontief_counterexamples::shrink::ShrinkConfig;
 use leontief_counterexamples::space::Strategy;
@@ -84,14 +84,7 @@ fn config(args: &SearchArgs) -> Result<Config, CliError> {
                 args.space.generator.seed,
                 domain.generator.clone(),
             );
-            cfg.values = domain.values.clone().unwrap_or_default();
-            cfg.strategy = args.strategy;
-            cfg.shard = control.shard;
-            cfg.budget = control.budget;
-            cfg.time = control.time;
-            if cfg.budget.is_none() && cfg.time.is_none() && cfg.strategy != Strategy::Exhaustive {
-                cfg.time = Some(Duration::from_secs(30));
-            }
+            limit_run(&mut cfg.run, &domain, &control, args.strategy);
             cfg.max_found = args.max_found;
             cfg.max_liars = args.max_liars;
             cfg.shrink = (!args.no_shrink).then(ShrinkConfig::default);
@@ -104,6 +97,21 @@ fn config(args: &SearchArgs) -> Result<Config, CliError> {
         domain,
         control,
     })
+}
+
+/// Sets the units and limits of a run over `domain` as the flags ask: the grid, the
+/// strategy, the shard, the budget and the time (30 s when neither is given and the space
+/// is not finite), and the cancel flag [`crate::workers::with_cancel`] set.
+pub(crate) fn limit_run(run: &mut Run, domain: &Domain, control: &RunControl, strategy: Strategy) {
+    run.values = domain.values.clone().unwrap_or_default();
+    run.strategy = strategy;
+    run.shard = control.shard;
+    run.budget = control.budget;
+    run.time = control.time;
+    if run.budget.is_none() && run.time.is_none() && strategy != Strategy::Exhaustive {
+        run.time = Some(Duration::from_secs(30));
+    }
+    run.cancel = crate::workers::cancel_flag();
 }
 
 /// Runs `leontief search`. The records go to `--out` or standard output as they are found
@@ -129,11 +137,7 @@ pub fn run_with(
     ready: &dyn Fn() -> Result<(), CliError>,
 ) -> Result<Vec<String>, CliError> {
     let numbers = args.space.numbers.numbers()?;
-    let mut cfg = config(args)?;
-    let cancel = crate::workers::cancel_flag();
-    for s in &mut cfg.searches {
-        s.cancel.clone_from(&cancel);
-    }
+    let cfg = config(args)?;
     let mech = cfg.mechanism.build();
     let pool = thread_pool(cfg.control.threads)?;
     ready()?;
@@ -178,7 +182,7 @@ pub fn run_with(
         let summary = result.map_err(|e| CliError::Internal(format!("writing output: {e}")))?;
         if args.unit_log {
             let stop = summary.stop.map_or("-", |s| s.name());
-            let shard = [search_cfg.shard.index, search_cfg.shard.count];
+            let shard = [search_cfg.run.shard.index, search_cfg.run.shard.count];
             let line = to_value(&StopLine {
                 log: "stop",
                 property,
@@ -385,16 +389,17 @@ fn summary_text(mechanism: &str, cfg: &SearchConfig, domain: &Domain, s: &Search
     if let Some(t) = s.first_found {
         out += &format!("; first after {:.2} s", t.as_secs_f64());
     }
-    if cfg.shard.count > 1 {
+    let run = &cfg.run;
+    if run.shard.count > 1 {
         out += &format!(
             "; shard {}/{} (next unit {})",
-            cfg.shard.index, cfg.shard.count, s.next_unit
+            run.shard.index, run.shard.count, s.next_unit
         );
     }
     out += &format!(
         "\n  domain: {}, strategy {}",
         domain.summary(),
-        cfg.strategy
+        run.strategy
     );
     out + &errors_tail("mechanism error(s)", s.errors, &s.error_messages)
 }

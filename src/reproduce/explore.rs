@@ -43,7 +43,7 @@ fn best_within(
     budget: u64,
 ) -> Result<Value, CliError> {
     let mut cfg = ExploreConfig::new(metric, 1, generator);
-    cfg.budget = Some(budget);
+    cfg.run.budget = Some(budget);
     explore_best(mechanism, &cfg)
 }
 
@@ -62,9 +62,9 @@ fn family_run(
     g.resources = resources;
     let mut cfg = ExploreConfig::new(metric, 1, g);
     cfg.family = Some(family);
-    cfg.budget = budget;
+    cfg.run.budget = budget;
     if budget.is_none() {
-        cfg.strategy = Strategy::Exhaustive;
+        cfg.run.strategy = Strategy::Exhaustive;
         cfg.local = 0;
     }
     cfg

@@ -70,7 +70,7 @@ fn cold_search(drf: &Drf, property: Property) -> Result<(Vec<Record>, u64), CliE
     generator.users = 2..=4;
     generator.zeros = Chance::new(1, 3).expect("valid");
     let mut cfg = SearchConfig::new(property, 1, generator);
-    cfg.budget = Some(COLLUSION_BUDGET);
+    cfg.run.budget = Some(COLLUSION_BUDGET);
     cfg.max_found = Some(1);
     let mut found = Vec::new();
     let summary = search(

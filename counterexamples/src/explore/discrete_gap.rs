@@ -80,7 +80,7 @@ fn extremes(d: &[Rational]) -> (usize, usize) {
 }
 
 /// What the metric measures, in which direction, and how its record is shaped.
-const INFO: MetricInfo = MetricInfo {
+pub(super) const INFO: MetricInfo = MetricInfo {
     applies: Applies::Only {
         accepts: |name| name == "discrete-drf",
         reason: "discrete-gap compares discrete DRF with fluid DRF: it applies to \
@@ -132,9 +132,5 @@ impl Metric for DiscreteGap {
             &d[hi] - &d[lo],
             max_task,
         )))
-    }
-
-    fn info(&self) -> &'static MetricInfo {
-        &INFO
     }
 }

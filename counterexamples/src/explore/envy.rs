@@ -35,7 +35,7 @@ fn bundle_gauge(inst: &Instance, i: usize, k: usize) -> Gauge {
 }
 
 /// What the metric measures, in which direction, and how its record is shaped.
-const INFO: MetricInfo = MetricInfo {
+pub(super) const INFO: MetricInfo = MetricInfo {
     applies: Applies::UnlessProved(
         "is envy-free (docs/theory.md §3.11): envy is at most 1 on every instance",
     ),
@@ -82,9 +82,5 @@ impl Metric for Envy {
             }
             exact::best(&of, self.direction(), ratios, &tasks, None).map(Some)
         }))
-    }
-
-    fn info(&self) -> &'static MetricInfo {
-        &INFO
     }
 }

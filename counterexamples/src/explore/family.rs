@@ -393,11 +393,6 @@ pub struct FamilySpace {
 }
 
 impl FamilySpace {
-    /// The family.
-    pub fn family(&self) -> Family {
-        self.family
-    }
-
     /// Seed unit `unit`'s instance; `None` past the last point of a finite family (or
     /// when there is no point).
     pub fn instance(&self, unit: u64) -> Option<Instance> {

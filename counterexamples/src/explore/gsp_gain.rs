@@ -37,7 +37,7 @@ use crate::search::random_coalition;
 pub struct GspGain;
 
 /// What the metric measures, in which direction, and how its record is shaped.
-const INFO: MetricInfo = MetricInfo {
+pub(super) const INFO: MetricInfo = MetricInfo {
     one_is_neutral: true,
     ..MetricInfo::ratio(
         MetricName::GspGain,
@@ -120,7 +120,7 @@ impl Metric for GspGain {
         let lists = &search.lists;
         let eligible: Vec<usize> = (0..n).filter(|&i| !lists[i].is_empty()).collect();
         if eligible.len() >= 2 {
-            for _ in 0..ctx.group_samples {
+            for _ in 0..ctx.cfg.group_samples {
                 if ctx.spent() {
                     return search.best;
                 }
@@ -130,9 +130,5 @@ impl Metric for GspGain {
         }
         // On a grid-only run, the coalitions above are of grid lies.
         search.finish(ctx)
-    }
-
-    fn info(&self) -> &'static MetricInfo {
-        &INFO
     }
 }

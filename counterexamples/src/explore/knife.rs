@@ -357,7 +357,7 @@ pub(crate) fn lie_strata(
         truth,
     } = *on;
     debug_assert_eq!(metric.direction(), Direction::Max);
-    if ctx.knife == Knife::Off {
+    if ctx.cfg.knife == Knife::Off {
         return;
     }
     let base = [(instance.clone(), truth.clone())];
@@ -367,13 +367,13 @@ pub(crate) fn lie_strata(
     {
         lie_lines(metric, mechanism, &[(tight, x)], &SCREEN, ctx, best);
     }
-    if ctx.knife != Knife::All || truth.tolerance.is_some() {
+    if ctx.cfg.knife != Knife::All || truth.tolerance.is_some() {
         return;
     }
     // The tie and binding-cap instances (each line at its knife edge, t = 1), screened
     // together: their best lines share one refinement.
     let mut bases = Vec::new();
-    for line in stratum_lines(instance, truth, ctx.caps) {
+    for line in stratum_lines(instance, truth, ctx.cfg.run.generator.caps) {
         let Some(edge) = line.at(instance, &Rational::ONE) else {
             continue;
         };
@@ -472,7 +472,7 @@ pub(crate) fn instance_strata(
         instance,
         truth,
     } = *on;
-    if ctx.knife != Knife::All || !ctx.instance_strata || truth.tolerance.is_some() {
+    if ctx.cfg.knife != Knife::All || !ctx.instance_strata || truth.tolerance.is_some() {
         return;
     }
     let Some(found) = best.as_ref() else {
@@ -497,7 +497,7 @@ pub(crate) fn instance_strata(
         measure(tight, ctx, best);
     }
     let mut top: Option<(Rational, StratumLine)> = None;
-    for line in stratum_lines(instance, truth, ctx.caps) {
+    for line in stratum_lines(instance, truth, ctx.cfg.run.generator.caps) {
         if ctx.spent() {
             return;
         }

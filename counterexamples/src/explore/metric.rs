@@ -108,30 +108,21 @@ impl Evaluation {
 /// The working state of one evaluation: where lies come from, the random stream, and the
 /// counters.
 pub struct Ctx<'a> {
-    /// The value grid (grid lies).
-    pub values: &'a [Rational],
+    /// The run's configuration: the value grid (grid lies), the climb's steps, the
+    /// coalitions tried, the normalisation, the knife-edge strata, whether caps are drawn.
+    pub cfg: &'a super::ExploreConfig,
     /// Whether the instance is a grid instance (capacities 1: every grid vector is a lie).
     pub grid: bool,
     /// This evaluation's random stream.
     pub rng: SplitMix64,
-    /// Local-search steps over the lie (sp-gain, gsp-gain).
-    pub climb_steps: usize,
-    /// Random coalitions tried (gsp-gain).
-    pub group_samples: usize,
     /// A scenario to start from (the elite's, in the local search).
     pub hint: Option<Scenario>,
-    /// The normalisation.
-    pub utility: Utility,
     /// Only the grid's own scenarios (`--strategy exhaustive` on a grid instance): grid
     /// lies, grid joiners and the capacity grid's growths; no random scenario, no climb.
     pub grid_only: bool,
     /// The most scenarios this evaluation tries (the run's budget: one evaluation never
     /// runs past it, whatever the instance's size); `None`: no limit.
     pub limit: Option<u64>,
-    /// Which knife-edge strata to search ([`Knife`](super::knife::Knife)).
-    pub knife: super::knife::Knife,
-    /// Whether the run draws task caps (the binding-cap strata).
-    pub caps: bool,
     /// Whether this evaluation searches the knife-edge instances of the metrics other than
     /// the lie metrics: in a round's first `elites` local tasks alone (one restart from each
     /// elite when the pool is full), where they cost the least sampling.
@@ -171,7 +162,7 @@ impl Ctx<'_> {
 }
 
 /// What describes a metric apart from how it is computed: a constant in the metric's own
-/// module, returned by [`Metric::info`] and read by the trait's provided methods.
+/// module, returned by [`Described::info`] and read by the trait's provided methods.
 #[derive(Debug, Clone, Copy)]
 pub struct MetricInfo {
     /// Which metric this is.
@@ -250,12 +241,17 @@ impl MetricInfo {
     }
 }
 
+/// What describes a metric: its [`MetricInfo`], given where the metric is registered
+/// ([`MetricName`]).
+pub trait Described {
+    /// What it measures, in which direction, and how its record is shaped.
+    fn info(&self) -> &'static MetricInfo;
+}
+
 /// A quantitative property: a ratio maximized or minimized over instances and scenarios.
 /// An implementation is one module: its [`MetricInfo`] (what it measures, in which
 /// direction) and how the value is computed.
-pub trait Metric: Sync {
-    /// What it measures, in which direction, and how its record is shaped.
-    fn info(&self) -> &'static MetricInfo;
+pub trait Metric: Described + Sync {
     /// Its command-line name.
     fn name(&self) -> &'static str {
         self.info().id.name()
@@ -381,7 +377,7 @@ pub(crate) fn try_scenario(
     best: &mut Option<Evaluation>,
 ) -> Option<Evaluation> {
     let e = ctx
-        .scenario(|ctx| metric.at(&At::new(mechanism, &candidate, truth, ctx.utility)))
+        .scenario(|ctx| metric.at(&At::new(mechanism, &candidate, truth, ctx.cfg.utility)))
         .flatten()?;
     if best.as_ref().is_none_or(|b| e.beats(b, metric.direction())) {
         *best = Some(e.clone());

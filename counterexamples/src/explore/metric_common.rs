@@ -72,8 +72,8 @@ impl<'a> LieSearch<'a> {
         }
         search.lists = (0..n)
             .map(|i| match ctx.grid_only {
-                true => grid_lies(instance, i, ctx.values),
-                false => user_lies(instance, i, ctx.values, ctx.grid, &mut ctx.rng),
+                true => grid_lies(instance, i, &ctx.cfg.run.values),
+                false => user_lies(instance, i, &ctx.cfg.run.values, ctx.grid, &mut ctx.rng),
             })
             .collect();
         search
@@ -115,6 +115,7 @@ impl<'a> LieSearch<'a> {
         let before = ctx.scenarios;
         knife::lie_strata(self.metric, &self.on, ctx, &mut self.best);
         let climb = ctx
+            .cfg
             .climb_steps
             .saturating_sub((ctx.scenarios - before) as usize);
         let (_, mut current) = self.top.clone()?;
@@ -122,7 +123,7 @@ impl<'a> LieSearch<'a> {
             if ctx.spent() {
                 break;
             }
-            let (instance, values) = (self.on.instance, ctx.values);
+            let (instance, values) = (self.on.instance, &ctx.cfg.run.values);
             let liars = self.max_liars;
             let next =
                 neighbour_profile(instance, values, &current, &self.lists, liars, &mut ctx.rng);

@@ -57,7 +57,7 @@
 //! use leontief_counterexamples::instance_generator::GeneratorConfig;
 //! use leontief_solver::Drf;
 //! let mut cfg = ExploreConfig::new(MetricName::SpGain, 1, GeneratorConfig::new());
-//! cfg.budget = Some(2_000);
+//! cfg.run.budget = Some(2_000);
 //! let mut lines = Vec::new();
 //! explore(&Drf::extended(), &cfg, &mut |r| { lines.push(r.clone()); Ok(()) }, &|_| {}).unwrap();
 //! let best = lines.last().unwrap();
@@ -95,20 +95,21 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 pub use family::{Family, FamilySpace};
-pub use metric::{At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject, Utility};
+pub use metric::{At, Ctx, Described, Direction, Evaluation, Metric, MetricInfo, Subject, Utility};
 
 use crate::candidate::Candidate;
 use crate::instance_generator::GeneratorConfig;
-use crate::search::{budget_batch, default_values, unit_rng, Shard, Stop};
+use crate::search::{unit_rng, Run, Stop};
 use crate::shrink::shrink_while;
 use crate::space::{Origin, Space, Strategy};
 use record::Origin as RecordOrigin;
 
-/// Declares [`MetricName`] and [`MetricName::metric`] from one list: a metric is
-/// registered by one line, `Variant => value`, the value its module's [`Metric`]
-/// (the command-line name is the variant's, in kebab case).
+/// Declares [`MetricName`], [`MetricName::metric`] and [`MetricName::info`] from one list: a
+/// metric is registered by one line, `Variant => type, info`, its module's [`Metric`] (a
+/// unit struct) and [`MetricInfo`] (the command-line name is the variant's, in kebab case);
+/// the type's [`Described`] is that info.
 macro_rules! metrics {
-    ($($(#[$doc:meta])* $variant:ident => $metric:expr,)*) => {
+    ($($(#[$doc:meta])* $variant:ident => $metric:path, $info:path;)*) => {
         leontief_solver::name_enum! {
             /// Every metric, by its command-line name (derived from the variant: `sp-gain`, ...).
             #[strum(parse_err_ty = SolverError, parse_err_fn = unknown_metric)]
@@ -124,33 +125,47 @@ macro_rules! metrics {
                     $(MetricName::$variant => &$metric,)*
                 }
             }
+
+            /// Its description (what it measures, in which direction, how its record is
+            /// shaped), from the metric's own module.
+            pub fn info(self) -> &'static MetricInfo {
+                match self {
+                    $(MetricName::$variant => &$info,)*
+                }
+            }
         }
+
+        $(impl Described for $metric {
+            fn info(&self) -> &'static MetricInfo {
+                &$info
+            }
+        })*
     };
 }
 
 metrics! {
     /// See [`sp_gain`].
-    SpGain => sp_gain::SpGain,
+    SpGain => sp_gain::SpGain, sp_gain::INFO;
     /// See [`gsp_gain`].
-    GspGain => gsp_gain::GspGain,
+    GspGain => gsp_gain::GspGain, gsp_gain::INFO;
     /// See [`pm_loss`].
-    PmLoss => pm_loss::PmLoss,
+    PmLoss => pm_loss::PmLoss, pm_loss::INFO;
     /// See [`rm_loss`].
-    RmLoss => rm_loss::RmLoss,
+    RmLoss => rm_loss::RmLoss, rm_loss::INFO;
     /// See [`envy`].
-    Envy => envy::Envy,
+    Envy => envy::Envy, envy::INFO;
     /// See [`si_gap`].
-    SiGap => si_gap::SiGap,
+    SiGap => si_gap::SiGap, si_gap::INFO;
     /// See [`welfare_ratio`].
-    WelfareRatio => welfare_ratio::WelfareRatio::OPTIMUM,
+    WelfareRatio => welfare_ratio::WelfareRatio, welfare_ratio::INFO;
     /// See [`welfare_ratio`].
-    FairWelfareRatio => welfare_ratio::WelfareRatio::FAIR,
+    FairWelfareRatio => welfare_ratio::FairWelfareRatio, welfare_ratio::FAIR_INFO;
     /// See [`discrete_gap`].
-    DiscreteGap => discrete_gap::DiscreteGap,
+    DiscreteGap => discrete_gap::DiscreteGap, discrete_gap::INFO;
     /// See [`sg_deficit`].
-    SgDeficit => sg_deficit::SgDeficit,
+    SgDeficit => sg_deficit::SgDeficit, sg_deficit::INFO;
     /// See [`starvation`].
-    Starvation => starvation::Starvation,
+    Starvation => starvation::Starvation, starvation::INFO;
 }
 
 fn unknown_metric(text: &str) -> SolverError {
@@ -167,12 +182,6 @@ impl MetricName {
     pub fn description(self) -> &'static str {
         self.info().description
     }
-
-    /// Its description (what it measures, in which direction, how its record is shaped),
-    /// from the metric's own module.
-    pub fn info(self) -> &'static MetricInfo {
-        self.metric().info()
-    }
 }
 
 /// What to explore and when to stop.
@@ -183,23 +192,10 @@ pub struct ExploreConfig {
     pub metric: MetricName,
     /// The normalisation (default: the metric's).
     pub utility: Utility,
-    /// The run's seed.
-    pub seed: u64,
-    /// Random instances (and the grid's user and resource ranges).
-    pub generator: GeneratorConfig,
-    /// The value grid.
-    pub values: Vec<Rational>,
-    /// Which seed units.
-    pub strategy: Strategy,
-    /// This process's shard.
-    pub shard: Shard,
-    /// Stop once this many scenarios were tried (deterministic); no work item tries more
-    /// (its truthful answer included), so a run stops after fewer than twice the budget.
-    pub budget: Option<u64>,
-    /// Stop after this much wall time (checked between batches).
-    pub time: Option<Duration>,
-    /// Seed units per round.
-    pub batch: usize,
+    /// The seed units (the search's space; the family's points with `family`) and the
+    /// limits: no work item tries more than the budget (its truthful answer included), so a
+    /// run stops after fewer than twice the budget. Its `batch` is the seed units per round.
+    pub run: Run,
     /// Local-search tasks per round (0: sampling only). With the exhaustive strategy they
     /// leave the grid (the command line's default there is 0).
     pub local: usize,
@@ -217,9 +213,6 @@ pub struct ExploreConfig {
     /// keep its structure (`None`: the search's space). Records are then not shrunk (the
     /// family's parameters are their simple form) and carry `"family"`.
     pub family: Option<Family>,
-    /// Set from another thread to stop between rounds (e.g. on Ctrl-C in the Python
-    /// package); the run then stops by `Stop::Cancelled`.
-    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl ExploreConfig {
@@ -230,15 +223,8 @@ impl ExploreConfig {
     pub fn new(metric: MetricName, seed: u64, generator: GeneratorConfig) -> Self {
         ExploreConfig {
             metric,
-            utility: metric.metric().info().default_utility,
-            seed,
-            generator,
-            values: default_values(),
-            strategy: Strategy::Combined,
-            shard: Shard::ALL,
-            budget: None,
-            time: None,
-            batch: 32,
+            utility: metric.info().default_utility,
+            run: Run::new(seed, generator, 32),
             local: 32,
             elites: 4,
             climb_steps: 32,
@@ -246,7 +232,6 @@ impl ExploreConfig {
             knife: knife::Knife::All,
             shrink: Some(300),
             family: None,
-            cancel: None,
         }
     }
 }
@@ -355,13 +340,8 @@ impl<'a> Evaluator<'a> {
     /// The evaluator of a run.
     pub fn new(mechanism: &'a dyn Mechanism, cfg: &'a ExploreConfig) -> Self {
         let seeds = match cfg.family {
-            Some(f) => Seeds::Family(f.space(&cfg.generator, cfg.seed)),
-            None => Seeds::Space(Space::new(
-                &cfg.values,
-                cfg.generator.clone(),
-                cfg.strategy,
-                cfg.seed,
-            )),
+            Some(f) => Seeds::Family(f.space(&cfg.run.generator, cfg.run.seed)),
+            None => Seeds::Space(cfg.run.space()),
         };
         Evaluator {
             mechanism,
@@ -394,7 +374,7 @@ impl<'a> Evaluator<'a> {
                         None => return past_the_end(unit),
                     },
                 };
-                let rng = unit_rng(cfg.seed, unit);
+                let rng = unit_rng(cfg.run.seed, unit);
                 evaluate_one(mechanism, cfg, &inst, grid, rng, None, false)
             }
             WorkItem::Local { round, task, elite } => {
@@ -402,8 +382,8 @@ impl<'a> Evaluator<'a> {
                 let steps = rng.range(1, 3) as usize;
                 let from = &elite.instance;
                 let inst = match cfg.family {
-                    Some(f) => f.walk(from, &cfg.values, &mut rng, steps),
-                    None => local::walk(from, &cfg.values, &mut rng, steps),
+                    Some(f) => f.walk(from, &cfg.run.values, &mut rng, steps),
+                    None => local::walk(from, &cfg.run.values, &mut rng, steps),
                 };
                 let hint = Some(elite.scenario.clone());
                 // A round's first `elites` tasks (one restart from each elite when the pool
@@ -446,19 +426,14 @@ fn evaluate_one(
         Err(e) => return Found::new(1, vec![e.to_string()], None),
     };
     let mut ctx = Ctx {
-        values: &cfg.values,
+        cfg,
         grid,
         rng,
-        climb_steps: cfg.climb_steps,
-        group_samples: cfg.group_samples,
         hint,
-        utility: cfg.utility,
         // A grid instance of an exhaustive run is measured on the grid's scenarios alone.
-        grid_only: grid && cfg.strategy == Strategy::Exhaustive,
+        grid_only: grid && cfg.run.strategy == Strategy::Exhaustive,
         // The truthful answer above is one of the budget's scenarios.
-        limit: cfg.budget.map(|b| b.saturating_sub(1)),
-        knife: cfg.knife,
-        caps: cfg.generator.caps,
+        limit: cfg.run.budget.map(|b| b.saturating_sub(1)),
         instance_strata: strata,
         scenarios: 0,
         errors: Vec::new(),
@@ -475,11 +450,11 @@ fn evaluate_one(
 /// The random stream of local task `task` of round `round` (shard-specific).
 fn local_rng(cfg: &ExploreConfig, round: u64, task: u64) -> SplitMix64 {
     let mut rng = SplitMix64::new(
-        cfg.seed
+        cfg.run.seed
             ^ 0x10CA_15EA_2C40_0000
             ^ round.wrapping_mul(0x9E37_79B9_7F4A_7C15)
             ^ task.wrapping_mul(0xD1B5_4A32_D192_ED03)
-            ^ cfg.shard.index.wrapping_mul(0xA076_1D64_78BD_642F),
+            ^ cfg.run.shard.index.wrapping_mul(0xA076_1D64_78BD_642F),
     );
     rng.next_u64();
     rng
@@ -530,7 +505,7 @@ impl State<'_> {
         if self.record.as_ref().is_some_and(|(r, _)| !e.beats(r, d)) {
             return Ok(());
         }
-        let grid_run = self.cfg.strategy == Strategy::Exhaustive && self.cfg.family.is_none();
+        let grid_run = self.cfg.run.strategy == Strategy::Exhaustive && self.cfg.family.is_none();
         let local = matches!(origin, RecordOrigin::Local { .. });
         // An exhaustive run's grid record stays the grid's instance: shrinking it could
         // leave the grid (simpler numbers) and even raise the value past the grid's.
@@ -545,7 +520,7 @@ impl State<'_> {
             self.cfg.utility,
             &e,
             self.summary.scenarios,
-            self.cfg.seed,
+            self.cfg.run.seed,
             &origin,
         );
         if let (true, true, Some(o)) = (grid_run, local, json.as_object_mut()) {
@@ -666,7 +641,10 @@ impl State<'_> {
     }
 
     fn budget_spent(&self) -> bool {
-        self.cfg.budget.is_some_and(|b| self.summary.scenarios >= b)
+        self.cfg
+            .run
+            .budget
+            .is_some_and(|b| self.summary.scenarios >= b)
     }
 }
 
@@ -752,15 +730,16 @@ pub fn explore_with(
         }
         Ok(results)
     };
-    let batch = cfg.batch.max(1) as u64;
-    let mut next_unit = cfg.shard.index;
+    let run_cfg = &cfg.run;
+    let batch = run_cfg.batch.max(1) as u64;
+    let mut next_unit = run_cfg.shard.index;
     let mut round = 0u64;
     while st.summary.stop.is_none() {
         // 1. Seeds. Every item counts at least one scenario, so no more items than the
         // budget has left can count: the rest would be thrown away (the output is the same).
-        let seed_batch = budget_batch(batch, cfg.budget, st.summary.scenarios);
+        let seed_batch = run_cfg.batch_after(batch, st.summary.scenarios);
         let units: Vec<(u64, &'static str)> = (0..seed_batch)
-            .map(|t| next_unit + t * cfg.shard.count)
+            .map(|t| next_unit + t * run_cfg.shard.count)
             .map_while(|u| seeds.seed_kind(u).map(|k| (u, k)))
             .collect();
         let exhausted = units.is_empty();
@@ -775,7 +754,7 @@ pub fn explore_with(
         };
         for (&(unit, kind), found) in units.iter().zip(results) {
             st.summary.units += 1;
-            next_unit = unit + cfg.shard.count;
+            next_unit = unit + run_cfg.shard.count;
             st.merge(found, RecordOrigin::Unit { unit, kind }, on_record)?;
             if st.budget_spent() {
                 st.summary.stop = Some(Stop::Budget);
@@ -784,7 +763,7 @@ pub fn explore_with(
         }
         // 2. Local search from the elites.
         if st.summary.stop.is_none() && cfg.local > 0 && !st.elites.is_empty() {
-            let tasks = budget_batch(cfg.local as u64, cfg.budget, st.summary.scenarios);
+            let tasks = run_cfg.batch_after(cfg.local as u64, st.summary.scenarios);
             let items: Vec<WorkItem> = (0..tasks)
                 .map(|task| WorkItem::Local {
                     round,
@@ -807,15 +786,15 @@ pub fn explore_with(
             // A finite family's seeds run out early: its local search goes on (until the
             // budget or the time) unless the strategy asks for the seeds alone.
             let climbing = family
-                && cfg.strategy != Strategy::Exhaustive
+                && run_cfg.strategy != Strategy::Exhaustive
                 && cfg.local > 0
                 && !st.elites.is_empty()
-                && (cfg.budget.is_some() || cfg.time.is_some());
+                && (run_cfg.budget.is_some() || run_cfg.time.is_some());
             if (exhausted || seeds.seed_kind(next_unit).is_none()) && !climbing {
                 st.summary.stop = Some(Stop::Exhausted);
-            } else if cfg.time.is_some_and(|t| st.summary.elapsed >= t) {
+            } else if run_cfg.time.is_some_and(|t| st.summary.elapsed >= t) {
                 st.summary.stop = Some(Stop::Time);
-            } else if crate::search::cancelled(&cfg.cancel) {
+            } else if run_cfg.cancelled() {
                 st.summary.stop = Some(Stop::Cancelled);
             }
         }

@@ -197,7 +197,7 @@ fn neighbour(
 }
 
 /// What the metric measures, in which direction, and how its record is shaped.
-const INFO: MetricInfo = MetricInfo::ratio(
+pub(super) const INFO: MetricInfo = MetricInfo::ratio(
     MetricName::PmLoss,
     "min over a population I, one more user k (leaving I + k or joining I) and a user i of I of u_i(I) / u_i(I + k) (at least 1 when population monotonic)",
     Direction::Min,
@@ -316,7 +316,7 @@ impl Metric for PmLoss {
                 on.try_scenario(self, Scenario::Remove(l), ctx, &mut best);
             }
         }
-        let values = ctx.values;
+        let values = &ctx.cfg.run.values;
         if ctx.grid_only {
             for u in grid_joiners(instance, values) {
                 if ctx.spent() {
@@ -330,7 +330,7 @@ impl Metric for PmLoss {
             let found = join(u, ctx, &mut best);
             keep(found, &mut current);
         }
-        for _ in 0..ctx.climb_steps / 4 {
+        for _ in 0..ctx.cfg.climb_steps / 4 {
             if ctx.spent() {
                 break;
             }
@@ -346,9 +346,5 @@ impl Metric for PmLoss {
         // Knife-edge instances (super::knife), with the best scenario above.
         knife::instance_strata(self, on, ctx, &mut best);
         best
-    }
-
-    fn info(&self) -> &'static MetricInfo {
-        &INFO
     }
 }

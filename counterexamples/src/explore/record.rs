@@ -100,41 +100,22 @@ enum Number<'a> {
 
 /// Where a record was found: a seed unit of the space, or a local-search task; written as
 /// the record's `"origin": kind, "unit"` or `"origin": "local", "round", "task"`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(untagged)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Origin {
     /// Unit `unit` of the space (`exhaustive` or `random`).
     Unit {
         /// `exhaustive` or `random`.
-        #[serde(rename = "origin")]
         kind: &'static str,
         /// The unit number.
         unit: u64,
     },
     /// Task `task` of local-search round `round`.
-    #[serde(serialize_with = "local_origin")]
     Local {
         /// The round.
         round: u64,
         /// The task within it.
         task: u64,
     },
-}
-
-/// A local task's origin: `"origin": "local", "round", "task"`.
-fn local_origin<S: serde::Serializer>(round: &u64, task: &u64, s: S) -> Result<S::Ok, S::Error> {
-    #[derive(Serialize)]
-    struct Local<'a> {
-        origin: &'static str,
-        round: &'a u64,
-        task: &'a u64,
-    }
-    Local {
-        origin: "local",
-        round,
-        task,
-    }
-    .serialize(s)
 }
 
 /// A record as written: the fields in the order of the JSONL line.
@@ -156,19 +137,25 @@ struct RecordDoc<'a> {
     witness: WitnessDoc<'a>,
     /// The search's bookkeeping; none in `prove`'s counterexamples.
     #[serde(flatten)]
-    search: Option<SearchFields<'a>>,
+    search: Option<SearchFields>,
     /// `prove` for `prove`'s counterexamples.
     #[serde(skip_serializing_if = "Option::is_none")]
     strategy: Option<&'static str>,
 }
 
-/// Where and after how many scenarios the search found a record.
+/// Where and after how many scenarios the search found a record: a unit's kind and number,
+/// or `"local"` and the task's round and number ([`Origin`]).
 #[derive(Serialize)]
-struct SearchFields<'a> {
+struct SearchFields {
     scenarios: u64,
     seed: u64,
-    #[serde(flatten)]
-    origin: &'a Origin,
+    origin: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unit: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    round: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    task: Option<u64>,
     best: bool,
 }
 
@@ -223,10 +210,17 @@ pub fn to_json(
     origin: &Origin,
 ) -> Value {
     let mut record = document(metric, mechanism, utility, e);
+    let (origin, unit, round, task) = match *origin {
+        Origin::Unit { kind, unit } => (kind, Some(unit), None, None),
+        Origin::Local { round, task } => ("local", None, Some(round), Some(task)),
+    };
     record.search = Some(SearchFields {
         scenarios,
         seed,
         origin,
+        unit,
+        round,
+        task,
         best: false,
     });
     doc::value(&record)
@@ -260,7 +254,7 @@ fn document<'a>(
     let mut after_inst = None;
     let algebraic = e.algebraic.as_deref();
     let mut w = WitnessDoc {
-        user: m.info().per_user.then(|| inst.user_path(e.user)),
+        user: metric.info().per_user.then(|| inst.user_path(e.user)),
         numerator: algebraic.map_or(Number::Rational(&e.numerator), |a| {
             Number::Exact(&a.numerator)
         }),
@@ -327,7 +321,7 @@ fn document<'a>(
                 after.tasks.iter().map(Number::Rational),
             ),
         };
-        w.compared = Some(ByName(vec![(m.info().compared.to_string(), answer)]));
+        w.compared = Some(ByName(vec![(metric.info().compared.to_string(), answer)]));
         w.tolerance_after = after.tolerance.as_ref().filter(|_| algebraic.is_none());
     }
     RecordDoc {
@@ -375,27 +369,21 @@ pub fn read(record: &Value) -> Result<(MetricName, Utility, Candidate), SolverEr
     let w = field(record, "witness")?;
     let scenario = match metric.metric().property() {
         Property::Sp | Property::GspStrong => {
-            let reports = field(w, "reports")?
-                .as_object()
-                .ok_or_else(|| SolverError::invalid("witness.reports", "expected an object"))?;
-            let mut lies = Vec::new();
-            for (user, r) in reports {
-                let i = instance.user_at_path(user).ok_or_else(|| {
-                    SolverError::invalid("witness.reports", format!("no user {user:?}"))
-                })?;
-                lies.push((i, read_numbers(&format!("witness.reports.{user}"), r)?));
-            }
-            lies.sort_by_key(|(i, _)| *i);
-            Scenario::Lies(lies)
+            let reports = field(w, "reports")?;
+            doc::read_lies(
+                &instance,
+                reports,
+                "witness.reports",
+                "expected an object",
+                read_numbers,
+            )?
         }
         Property::Pm => match (w.get("departed"), w.get("joined")) {
             (Some(d), None) => {
-                let path = d.get("user").and_then(Value::as_str).ok_or_else(|| {
-                    SolverError::invalid("witness.departed.user", "expected a user path")
-                })?;
-                Scenario::Remove(instance.user_at_path(path).ok_or_else(|| {
-                    SolverError::invalid("witness.departed.user", format!("no user {path:?}"))
-                })?)
+                let at = "witness.departed.user";
+                let path = (d.get("user").and_then(Value::as_str))
+                    .ok_or_else(|| SolverError::invalid(at, "expected a user path"))?;
+                Scenario::Remove(doc::user_at(&instance, at, path)?)
             }
             (None, Some(j)) => Scenario::Join(read_joiner(&instance, record, j)?),
             _ => {

@@ -31,7 +31,7 @@ use crate::search::capacity_growths;
 pub struct RmLoss;
 
 /// What the metric measures, in which direction, and how its record is shaped.
-const INFO: MetricInfo = MetricInfo::ratio(
+pub(super) const INFO: MetricInfo = MetricInfo::ratio(
     MetricName::RmLoss,
     "min over grown capacities R' >= R and users i of u_i(after) / u_i(before) (at least 1 when resource monotonic)",
     Direction::Min,
@@ -130,9 +130,5 @@ impl Metric for RmLoss {
         // Knife-edge instances (super::knife), with the best growth above.
         knife::instance_strata(self, on, ctx, &mut best);
         best
-    }
-
-    fn info(&self) -> &'static MetricInfo {
-        &INFO
     }
 }

@@ -98,7 +98,7 @@ pub(crate) fn least_node(inst: &Instance, x: &Allocation) -> Option<(usize, Rati
 }
 
 /// What the metric measures, in which direction, and how its record is shaped.
-const INFO: MetricInfo = MetricInfo {
+pub(super) const INFO: MetricInfo = MetricInfo {
     applies: Applies::Only {
         accepts: |name| name.starts_with("hdrf:"),
         reason: "sg-deficit measures the share guarantee of a tree: it applies to the \
@@ -137,10 +137,6 @@ impl Metric for SgDeficit {
         };
         let of = Of::new(candidate, truth, None);
         Ok(Some(of.exact_ratio(0, None, share, g)))
-    }
-
-    fn info(&self) -> &'static MetricInfo {
-        &INFO
     }
 }
 

@@ -20,7 +20,7 @@ use super::MetricName;
 pub struct SiGap;
 
 /// What the metric measures, in which direction, and how its record is shaped.
-const INFO: MetricInfo = MetricInfo {
+pub(super) const INFO: MetricInfo = MetricInfo {
     applies: Applies::UnlessProved(
         "has the sharing incentive (docs/theory.md §3.11): si-gap is at least 1 on every \
          instance",
@@ -50,9 +50,5 @@ impl Metric for SiGap {
             of.keep_ratio(&mut best, self.direction(), i, None, &have, &due);
         }
         Ok(best)
-    }
-
-    fn info(&self) -> &'static MetricInfo {
-        &INFO
     }
 }

@@ -30,7 +30,7 @@ use super::MetricName;
 pub struct SpGain;
 
 /// What the metric measures, in which direction, and how its record is shaped.
-const INFO: MetricInfo = MetricInfo {
+pub(super) const INFO: MetricInfo = MetricInfo {
     one_is_neutral: true,
     ..MetricInfo::ratio(
         MetricName::SpGain,
@@ -88,9 +88,5 @@ impl Metric for SpGain {
             return search.best;
         }
         search.finish(ctx)
-    }
-
-    fn info(&self) -> &'static MetricInfo {
-        &INFO
     }
 }

@@ -426,7 +426,7 @@ pub(crate) fn witness(mechanism: &str, e: &Evaluation) -> WitnessFields {
 }
 
 /// What the metric measures, in which direction, and how its record is shaped.
-const INFO: MetricInfo = MetricInfo {
+pub(super) const INFO: MetricInfo = MetricInfo {
     uses_utility: false,
     ratio_of: "times",
     per_user: false,
@@ -467,10 +467,6 @@ impl Metric for Starvation {
             on.try_scenario(self, Scenario::Churn(s), ctx, &mut best);
         }
         best
-    }
-
-    fn info(&self) -> &'static MetricInfo {
-        &INFO
     }
 }
 

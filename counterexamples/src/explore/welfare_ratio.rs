@@ -73,30 +73,12 @@ use super::metric::{At, Direction, Evaluation, Metric, MetricInfo, Spread, Utili
 use super::metric_common::{no_scenario, Of};
 use super::MetricName;
 
-/// See the [module docs](self): the welfare of a benchmark allocation over the mechanism's.
-pub struct WelfareRatio {
-    benchmark: Benchmark,
-}
+/// See the [module docs](self): `welfare-ratio`, against the utilitarian optimum.
+pub struct WelfareRatio;
 
-/// The allocation a [`WelfareRatio`] compares with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Benchmark {
-    /// The utilitarian optimum (`welfare-ratio`).
-    Optimum,
-    /// The best allocation with sharing incentive and envy-freeness (`fair-welfare-ratio`).
-    Fair,
-}
-
-impl WelfareRatio {
-    /// `welfare-ratio`: against the utilitarian optimum.
-    pub const OPTIMUM: WelfareRatio = WelfareRatio {
-        benchmark: Benchmark::Optimum,
-    };
-    /// `fair-welfare-ratio`: against the best SI and EF allocation.
-    pub const FAIR: WelfareRatio = WelfareRatio {
-        benchmark: Benchmark::Fair,
-    };
-}
+/// See the [module docs](self): `fair-welfare-ratio`, against the best allocation with
+/// sharing incentive and envy-freeness.
+pub struct FairWelfareRatio;
 
 /// `W(x) = Σ_i a_i x_i` with the interval of the true answer's welfare (the answer's error
 /// bounds; task counts below 0 clamped to 0); `None` when the error is unbounded.
@@ -164,7 +146,7 @@ fn against(
 }
 
 /// `welfare-ratio`: what it measures, in which direction, and how its record is shaped.
-const OPTIMUM_INFO: MetricInfo = MetricInfo {
+pub(super) const INFO: MetricInfo = MetricInfo {
     default_utility: Utility::DominantShare,
     per_user: false,
     compared: "allocation_optimum",
@@ -178,35 +160,28 @@ const OPTIMUM_INFO: MetricInfo = MetricInfo {
 };
 
 /// `fair-welfare-ratio`: as `welfare-ratio`, against the best fair welfare.
-const FAIR_INFO: MetricInfo = MetricInfo {
+pub(super) const FAIR_INFO: MetricInfo = MetricInfo {
     id: MetricName::FairWelfareRatio,
     description:
         "FAIR / W(x): the best SI and EF welfare (exact LPs) over the mechanism's welfare \
                   (default utility dominant-share)",
-    ..OPTIMUM_INFO
+    ..INFO
 };
 
 impl Metric for WelfareRatio {
-    fn info(&self) -> &'static MetricInfo {
-        match self.benchmark {
-            Benchmark::Optimum => &OPTIMUM_INFO,
-            Benchmark::Fair => &FAIR_INFO,
-        }
-    }
-
     fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError> {
-        let benchmark = self.benchmark;
         against(self.name(), at, |inst, u| {
-            Ok(match benchmark {
-                Benchmark::Optimum => {
-                    let best = utilitarian_optimum(inst, u)?;
-                    (best.value, best.allocation)
-                }
-                Benchmark::Fair => {
-                    let best = best_fair_welfare(inst, u)?;
-                    (best.value, best.allocation)
-                }
-            })
+            let best = utilitarian_optimum(inst, u)?;
+            Ok((best.value, best.allocation))
+        })
+    }
+}
+
+impl Metric for FairWelfareRatio {
+    fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError> {
+        against(self.name(), at, |inst, u| {
+            let best = best_fair_welfare(inst, u)?;
+            Ok((best.value, best.allocation))
         })
     }
 }

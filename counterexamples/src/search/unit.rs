@@ -41,14 +41,13 @@ pub(super) fn run_unit(
             return out;
         }
     };
-    let mut rng = unit_rng(cfg.seed, unit);
+    let mut rng = unit_rng(cfg.run.seed, unit);
     let mut ctx = Unit {
         mechanism,
         cfg,
         instance: &instance,
         truth: &truth,
         grid: matches!(origin, Origin::Grid(_)),
-        limit: cfg.budget,
         scenarios: 0,
         errors: Vec::new(),
     };
@@ -80,7 +79,7 @@ pub(super) fn run_unit(
             record.original = Some((original, original_v));
         }
     }
-    record.seed = Some(cfg.seed);
+    record.seed = Some(cfg.run.seed);
     record.unit = Some(unit);
     record.strategy = Some(origin.name().to_string());
     out.found = Some(record);
@@ -94,10 +93,6 @@ struct Unit<'a> {
     instance: &'a Instance,
     truth: &'a Allocation,
     grid: bool,
-    /// The most scenarios this unit tries: the run's budget, so that one unit never runs
-    /// past it whatever the instance's size (and its result depends on the unit and the
-    /// budget alone, whichever shard or batch it is in).
-    limit: Option<u64>,
     scenarios: u64,
     errors: Vec<String>,
 }
@@ -112,9 +107,11 @@ type Profile = Vec<(usize, Vec<Rational>)>;
 type Score = (Rational, Rational);
 
 impl Unit<'_> {
-    /// Whether the unit has tried as many scenarios as the budget allows.
+    /// Whether the unit has tried as many scenarios as the budget allows: the run's budget,
+    /// so that one unit never runs past it whatever the instance's size (and its result
+    /// depends on the unit and the budget alone, whichever shard or batch it is in).
     fn spent(&self) -> bool {
-        self.limit.is_some_and(|l| self.scenarios >= l)
+        self.cfg.run.budget.is_some_and(|l| self.scenarios >= l)
     }
 
     /// The candidate and its exact verification, when the scenario violates the property.
@@ -235,7 +232,7 @@ impl Unit<'_> {
             .map(|i| utility_at_truth(self.instance, i, &self.truth.tasks[i]))
             .collect();
         // Every user's lies: structured, then grid lies.
-        let (instance, values) = (self.instance, &self.cfg.values);
+        let (instance, values) = (self.instance, &self.cfg.run.values);
         let lists: Vec<Lies> = (0..n)
             .map(|i| user_lies(instance, i, values, self.grid, rng))
             .collect();

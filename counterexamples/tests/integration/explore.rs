@@ -96,7 +96,7 @@ fn drf_rm_loss_search_reaches_the_papers_example() {
     // record is at most 3/4, and it re-derives.
     let g = crate::common::sized(2..=2, 2..=2);
     let mut cfg = ExploreConfig::new(MetricName::RmLoss, 1, g);
-    cfg.strategy = Strategy::Exhaustive;
+    cfg.run.strategy = Strategy::Exhaustive;
     cfg.local = 0;
     let lines = run(&Drf::extended(), &cfg);
     let best = lines.last().unwrap();
@@ -471,7 +471,7 @@ fn discrete_gap_explored_on_one_resource_stays_within_theorem_7() {
     g.weights = false;
     g.caps = false;
     let mut cfg = ExploreConfig::new(MetricName::DiscreteGap, 7, g);
-    cfg.budget = Some(1_500);
+    cfg.run.budget = Some(1_500);
     let lines = run(&dd, &cfg);
     let best = lines.last().unwrap();
     assert_eq!(best["best"], true);
@@ -568,10 +568,7 @@ fn sg_deficit_of_the_corpus_violation_is_six_sevenths() {
     ))
     .unwrap();
     let first: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
-    let inst = leontief_counterexamples::corpus::replay_named(&first)
-        .unwrap()
-        .candidate
-        .instance;
+    let inst = common::replay_named(&first).unwrap().candidate.instance;
     let m = by_name("hdrf:collapsed").unwrap();
     let (e, json) = bounded_record(m.as_ref(), MetricName::SgDeficit, inst);
     assert_eq!(e.value, q("6/7"));
@@ -606,7 +603,7 @@ fn a_budget_of_ten_stops_one_evaluation_after_ten_scenarios() {
     for m in [8, 14, 30] {
         let g = crate::common::sized(2..=2, m..=m);
         let mut cfg = ExploreConfig::new(MetricName::SpGain, 1, g);
-        cfg.budget = Some(10);
+        cfg.run.budget = Some(10);
         let summary = leontief_counterexamples::explore::explore(
             &Drf::extended(),
             &cfg,
@@ -637,13 +634,13 @@ fn exhaustive_units_try_the_grids_scenarios_alone() {
     for (metric, scenarios) in [(MetricName::PmLoss, 6), (MetricName::RmLoss, 10)] {
         let g = crate::common::sized(2..=2, 2..=2);
         let mut cfg = ExploreConfig::new(metric, 1, g);
-        cfg.values = vec![Rational::ZERO, Rational::ONE];
-        cfg.strategy = Strategy::Exhaustive;
+        cfg.run.values = vec![Rational::ZERO, Rational::ONE];
+        cfg.run.strategy = Strategy::Exhaustive;
         cfg.local = 0;
         // The grid {0, 1}² has 3 nonzero vectors, 6 multisets of two; unit 1 is
         // u1 ⟨0, 1⟩, u2 ⟨1, 0⟩. Evaluate it alone through a one-unit shard.
         let mut one = cfg.clone();
-        one.shard = leontief_counterexamples::search::Shard { index: 1, count: 6 };
+        one.run.shard = leontief_counterexamples::search::Shard { index: 1, count: 6 };
         let summary = leontief_counterexamples::explore::explore(
             &Drf::extended(),
             &one,
@@ -743,7 +740,7 @@ mod knife {
         let mut g = crate::common::sized(n..=n, 2..=2);
         g.zeros = leontief_counterexamples::instance_generator::Chance::new(1, 3).unwrap();
         let mut cfg = ExploreConfig::new(MetricName::SpGain, 1, g);
-        cfg.budget = Some(budget);
+        cfg.run.budget = Some(budget);
         let ceei = Ceei::new();
         let best = run(&ceei, &cfg).pop().unwrap();
         rederive(&ceei, &best).unwrap();
@@ -772,7 +769,7 @@ mod knife {
         let mut g = crate::common::sized(2..=5, 2..=3);
         g.zeros = leontief_counterexamples::instance_generator::Chance::new(1, 3).unwrap();
         let mut cfg = ExploreConfig::new(MetricName::GspGain, 6, g);
-        cfg.budget = Some(50_000);
+        cfg.run.budget = Some(50_000);
         let drf = Drf::extended();
         let best = run(&drf, &cfg).pop().unwrap();
         assert!(q(best["value"].as_str().unwrap()) > Rational::ONE, "{best}");
@@ -809,7 +806,7 @@ mod knife {
         let mut g = crate::common::sized(4..=4, 3..=3);
         g.zeros = leontief_counterexamples::instance_generator::Chance::new(1, 3).unwrap();
         let mut cfg = ExploreConfig::new(MetricName::WelfareRatio, 1, g);
-        cfg.budget = Some(20_000);
+        cfg.run.budget = Some(20_000);
         let best = run(&drf, &cfg).pop().unwrap();
         assert_eq!(best["value"], "25/16", "{best}");
         rederive(&drf, &best).unwrap();
@@ -850,7 +847,7 @@ mod knife {
             g.zeros = leontief_counterexamples::instance_generator::Chance::new(1, 3).unwrap();
             g.caps = true;
             let mut cfg = ExploreConfig::new(MetricName::GspGain, 4, g);
-            cfg.budget = Some(3_000);
+            cfg.run.budget = Some(3_000);
             cfg.knife = knife;
             run(&drf, &cfg).pop().unwrap()
         };
@@ -874,7 +871,7 @@ mod knife {
             g.zeros = leontief_counterexamples::instance_generator::Chance::new(1, 3).unwrap();
             g.caps = true;
             let mut cfg = ExploreConfig::new(metric, 3, g);
-            cfg.budget = Some(5_000);
+            cfg.run.budget = Some(5_000);
             let lines =
                 |threads: usize| common::on_threads(threads, || run(&Drf::extended(), &cfg));
             let one = lines(1);

@@ -6,8 +6,8 @@ use crate::common;
 
 use common::{corpus_records, instance, q};
 
+use crate::common::replay_named;
 use leontief_counterexamples::candidate::Candidate;
-use leontief_counterexamples::corpus::replay_named;
 use leontief_counterexamples::explore::exact::read_exact;
 use leontief_counterexamples::explore::record::{rederive, to_json, Origin};
 use leontief_counterexamples::explore::{At, Direction, Evaluation, MetricName, Utility};

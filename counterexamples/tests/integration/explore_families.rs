@@ -131,7 +131,7 @@ fn pps_at_thirty_resources_needs_no_grid() {
     let g = crate::common::sized(31..=31, 30..=30);
     let mut cfg = ExploreConfig::new(MetricName::WelfareRatio, 1, g);
     cfg.family = Some(Family::Pps);
-    cfg.strategy = Strategy::Exhaustive;
+    cfg.run.strategy = Strategy::Exhaustive;
     cfg.local = 0;
     let lines = common::explored(&leontief_solver::Drf::extended(), &cfg);
     let best = lines.last().unwrap();

@@ -91,7 +91,7 @@ fn no_node_starves_a_lone_user_whose_tasks_divide_the_cluster() {
     let m = by_name("hdrf:naive").unwrap();
     let g = crate::common::sized(1..=1, 1..=2);
     let mut cfg = ExploreConfig::new(MetricName::Starvation, 3, g);
-    cfg.strategy = Strategy::Exhaustive;
+    cfg.run.strategy = Strategy::Exhaustive;
     cfg.local = 0;
     let lines = explore_lines(m.as_ref(), &cfg);
     let best = lines.last().unwrap();
@@ -108,7 +108,7 @@ fn naive_hdrf_starves_on_generated_trees_and_the_records_re_derive() {
     g.users = 2..=4;
     g.pools = Some(1..=2);
     let mut cfg = ExploreConfig::new(MetricName::Starvation, 1, g);
-    cfg.budget = Some(400);
+    cfg.run.budget = Some(400);
     let lines = explore_lines(m.as_ref(), &cfg);
     let best = lines.last().unwrap();
     assert_eq!(best["direction"], "max");
@@ -189,7 +189,7 @@ fn same_records_at_any_thread_count() {
     let mut g = GeneratorConfig::new();
     g.pools = Some(1..=2);
     let mut cfg = ExploreConfig::new(MetricName::Starvation, 5, g);
-    cfg.budget = Some(200);
+    cfg.run.budget = Some(200);
     let lines = |threads: usize| common::on_threads(threads, || explore_lines(m.as_ref(), &cfg));
     let one = lines(1);
     assert!(!one.is_empty());

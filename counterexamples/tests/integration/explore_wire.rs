@@ -113,9 +113,9 @@ fn same_through_the_wire(mechanism: &str, cfg: ExploreConfig) {
 
 fn cfg(metric: MetricName, seed: u64, g: GeneratorConfig, budget: u64) -> ExploreConfig {
     let mut c = ExploreConfig::new(metric, seed, g);
-    c.batch = 8;
+    c.run.batch = 8;
     c.local = 12;
-    c.budget = Some(budget);
+    c.run.budget = Some(budget);
     c
 }
 

@@ -5,8 +5,8 @@ use crate::common;
 
 use common::corpus_records;
 
+use crate::common::replay_named;
 use leontief_counterexamples::candidate::{evaluate, Candidate};
-use leontief_counterexamples::corpus::replay_named;
 use leontief_counterexamples::instance_generator::{Chance, GeneratorConfig};
 use leontief_counterexamples::mechanisms::by_name;
 use leontief_counterexamples::search::{search, SearchConfig};
@@ -150,7 +150,7 @@ fn generated_trees_have_pools() {
 fn search_records_carry_pools() {
     let collapsed = by_name("hdrf:collapsed").unwrap();
     let mut cfg = SearchConfig::new(Property::Sg, 4, trees());
-    cfg.budget = Some(20_000);
+    cfg.run.budget = Some(20_000);
     cfg.max_found = Some(1);
     let mut lines = Vec::new();
     search(

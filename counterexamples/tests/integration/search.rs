@@ -47,7 +47,7 @@ fn run(mechanism: &dyn Mechanism, cfg: &SearchConfig) -> (Vec<Record>, SearchSum
 fn finds_a_strong_group_manipulation_of_drf_from_five_seeds() {
     for seed in 1..=5 {
         let mut cfg = SearchConfig::new(Property::GspStrong, seed, with_zeros());
-        cfg.budget = Some(1_000_000);
+        cfg.run.budget = Some(1_000_000);
         cfg.max_found = Some(1);
         let (found, summary) = run(&Drf::extended(), &cfg);
         assert_eq!(summary.stop, Some(Stop::Found), "seed {seed}");
@@ -60,7 +60,7 @@ fn finds_a_strong_group_manipulation_of_drf_from_five_seeds() {
         // Weakly: no liar loses; someone strictly gains.
         let v = &r.violation;
         let after = v.after.as_ref().unwrap();
-        for i in r.candidate.liars() {
+        for i in common::liars(&r.candidate) {
             assert!(after[i].as_ref().unwrap() >= &v.before[i], "seed {seed}");
         }
         assert!((0..v.before.len()).any(|i| after[i].as_ref().unwrap() > &v.before[i]));
@@ -72,13 +72,13 @@ fn finds_a_strong_group_manipulation_of_drf_from_five_seeds() {
 #[test]
 fn finds_no_weak_group_manipulation_of_drf() {
     let mut cfg = SearchConfig::new(Property::GspWeak, 1, with_zeros());
-    cfg.budget = Some(150_000);
+    cfg.run.budget = Some(150_000);
     let (found, summary) = run(&Drf::extended(), &cfg);
     assert!(found.is_empty(), "{:?}", found[0].to_json());
     assert!(summary.scenarios >= 150_000);
     // And DRF is strategy-proof (Ghodsi et al., Theorem 2 / extended).
     let mut cfg = SearchConfig::new(Property::Sp, 1, with_zeros());
-    cfg.budget = Some(100_000);
+    cfg.run.budget = Some(100_000);
     assert!(run(&Drf::extended(), &cfg).0.is_empty());
 }
 
@@ -86,12 +86,12 @@ fn finds_no_weak_group_manipulation_of_drf() {
 #[test]
 fn finds_a_ceei_lie_within_a_small_budget() {
     let mut cfg = SearchConfig::new(Property::Sp, 1, with_zeros());
-    cfg.budget = Some(5_000);
+    cfg.run.budget = Some(5_000);
     cfg.max_found = Some(1);
     let (found, _) = run(&Ceei::new(), &cfg);
     let r = &found[0];
     let v = &r.violation;
-    let liar = r.candidate.liars()[0];
+    let liar = common::liars(&r.candidate)[0];
     assert!(v.after.as_ref().unwrap()[liar].as_ref().unwrap() > &v.before[liar]);
 }
 
@@ -100,7 +100,7 @@ fn finds_a_ceei_lie_within_a_small_budget() {
 #[test]
 fn asset_fairness_si_shrinks_to_two_users() {
     let mut cfg = SearchConfig::new(Property::Si, 2, with_zeros());
-    cfg.budget = Some(2_000);
+    cfg.run.budget = Some(2_000);
     cfg.max_found = Some(1);
     let (found, _) = run(&AssetFairness, &cfg);
     assert_eq!(found[0].candidate.instance.num_users(), 2);
@@ -109,7 +109,7 @@ fn asset_fairness_si_shrinks_to_two_users() {
 #[test]
 fn the_same_output_whatever_the_thread_count() {
     let mut cfg = SearchConfig::new(Property::Pm, 3, with_zeros());
-    cfg.budget = Some(3_000);
+    cfg.run.budget = Some(3_000);
     let lines = |threads: usize| -> Vec<String> {
         let (found, summary) = common::on_threads(threads, || run(&Drf::extended(), &cfg));
         let mut l: Vec<String> = found.iter().map(|r| r.to_json().to_string()).collect();
@@ -130,8 +130,8 @@ fn the_same_output_whatever_the_thread_count() {
 fn shards_cover_the_unsharded_enumeration() {
     let g = crate::common::sized(2..=3, 1..=2);
     let mut cfg = SearchConfig::new(Property::Pm, 9, g);
-    cfg.strategy = Strategy::Exhaustive;
-    cfg.batch = 7;
+    cfg.run.strategy = Strategy::Exhaustive;
+    cfg.run.batch = 7;
     let (whole, summary) = run(&Drf::extended(), &cfg);
     assert_eq!(summary.stop, Some(Stop::Exhausted));
     // {0, 1/2, 1}: 8 vectors on 2 resources, 2 on 1: C(3,2)+C(4,3)+C(9,2)+C(10,3) = 3+4+36+120.
@@ -141,7 +141,7 @@ fn shards_cover_the_unsharded_enumeration() {
     let mut sharded = BTreeSet::new();
     for index in 0..3 {
         let mut c = cfg.clone();
-        c.shard = Shard { index, count: 3 };
+        c.run.shard = Shard { index, count: 3 };
         let (found, s) = run(&Drf::extended(), &c);
         units += s.units;
         for r in &found {
@@ -166,7 +166,7 @@ proptest! {
             _ => (Box::new(DiscreteDrf::paper()), Property::Sp),
         };
         let mut cfg = SearchConfig::new(property, seed, with_zeros());
-        cfg.budget = Some(20_000);
+        cfg.run.budget = Some(20_000);
         cfg.max_found = Some(2);
         let (found, _) = run(mechanism.as_ref(), &cfg);
         for r in found {
@@ -195,7 +195,7 @@ fn share_guarantee_on_generated_trees() {
     ] {
         let m = by_name(name).unwrap();
         let mut cfg = SearchConfig::new(Property::Sg, 4, g.clone());
-        cfg.budget = Some(if expect_found { 20_000 } else { 4_000 });
+        cfg.run.budget = Some(if expect_found { 20_000 } else { 4_000 });
         cfg.max_found = Some(1);
         let (found, _) = run(m.as_ref(), &cfg);
         assert_eq!(!found.is_empty(), expect_found, "{name}");
@@ -217,7 +217,7 @@ fn logged(
     count: u64,
 ) -> ShardLog<Record> {
     let mut cfg = cfg.clone();
-    cfg.shard = Shard { index, count };
+    cfg.run.shard = Shard { index, count };
     let mut units = Vec::new();
     let summary = search_logged(
         mechanism,
@@ -237,7 +237,7 @@ fn logged(
     .unwrap();
     assert_eq!(summary.units, units.len() as u64);
     ShardLog {
-        shard: cfg.shard,
+        shard: cfg.run.shard,
         units,
         stop: summary.stop.unwrap(),
     }
@@ -268,9 +268,9 @@ fn replayed_shards_equal_one_process() {
         (Property::Rm, Some(1_000_000), Some(3)),
     ] {
         let mut cfg = SearchConfig::new(property, 5, with_zeros());
-        cfg.budget = budget;
+        cfg.run.budget = budget;
         cfg.max_found = max_found;
-        cfg.batch = 16;
+        cfg.run.batch = 16;
         let (single, summary) = run(&mech, &cfg);
         let expected_stop = if max_found.is_some() {
             Stop::Found
@@ -284,7 +284,7 @@ fn replayed_shards_equal_one_process() {
             // The shards examine more than one process: the budget or count binds per shard.
             let examined: u64 = logs.iter().map(|l| l.units.len() as u64).sum();
             assert!(examined >= summary.units, "{property}, {count} shards");
-            let (records, replayed) = replay(logs, cfg.budget, cfg.max_found).unwrap();
+            let (records, replayed) = replay(logs, cfg.run.budget, cfg.max_found).unwrap();
             assert_eq!(records, single, "{property}, {count} shards");
             assert_eq!(
                 counters(&replayed),
@@ -300,8 +300,8 @@ fn replayed_shards_equal_one_process() {
 fn replay_refuses_logs_not_of_one_sharded_run() {
     let mech = Drf::extended();
     let mut cfg = SearchConfig::new(Property::Rm, 5, with_zeros());
-    cfg.budget = Some(500);
-    cfg.batch = 16;
+    cfg.run.budget = Some(500);
+    cfg.run.batch = 16;
     let logs: Vec<_> = (0..2).map(|i| logged(&mech, &cfg, i, 2)).collect();
     // With a larger budget one process goes on past where the shards stopped.
     let err = replay(logs.clone(), Some(5_000), None).unwrap_err();
@@ -326,7 +326,7 @@ fn a_budget_of_ten_stops_after_ten_scenarios_at_any_size() {
     for m in [8, 14, 30] {
         let g = crate::common::sized(2..=2, m..=m);
         let mut cfg = SearchConfig::new(Property::Sp, 1, g);
-        cfg.budget = Some(10);
+        cfg.run.budget = Some(10);
         let (found, summary) = run(&Drf::extended(), &cfg);
         assert!(found.is_empty(), "DRF is strategy-proof");
         assert_eq!(

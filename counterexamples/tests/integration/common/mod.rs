@@ -6,12 +6,17 @@
 
 #![allow(dead_code)]
 
-use leontief_counterexamples::corpus::{dir, parse_jsonl};
+use leontief_counterexamples::candidate::Candidate;
+use leontief_counterexamples::corpus::parse_jsonl;
 use leontief_counterexamples::explore::{explore, ExploreConfig, MetricName};
 use leontief_counterexamples::instance_generator::GeneratorConfig;
+use leontief_counterexamples::mechanisms::by_name;
+use leontief_counterexamples::record::{replay, Record, RecordError};
+use leontief_solver::properties::Scenario;
 use leontief_solver::{Instance, Mechanism, Rational, User};
 use serde_json::Value;
 use std::ops::RangeInclusive;
+use std::path::{Path, PathBuf};
 
 /// An exact literal: `"7/3"`, `"2.5"`.
 pub fn q(s: &str) -> Rational {
@@ -41,7 +46,7 @@ pub fn sized(users: RangeInclusive<usize>, resources: RangeInclusive<usize>) -> 
 /// after `budget` scenarios.
 pub fn budgeted(metric: MetricName, seed: u64, budget: u64) -> ExploreConfig {
     let mut cfg = ExploreConfig::new(metric, seed, GeneratorConfig::new());
-    cfg.budget = Some(budget);
+    cfg.run.budget = Some(budget);
     cfg
 }
 
@@ -87,4 +92,27 @@ pub fn on_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T
         .build()
         .unwrap()
         .install(work)
+}
+
+/// The corpus directory of the crate.
+pub fn dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus")
+}
+
+/// Replays one record with the mechanism it names.
+pub fn replay_named(value: &Value) -> Result<Record, RecordError> {
+    let name = value
+        .get("mechanism")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let mechanism = by_name(name)?;
+    replay(mechanism.as_ref(), value)
+}
+
+/// The liars of a candidate's scenario (none unless it is a lie).
+pub fn liars(candidate: &Candidate) -> Vec<usize> {
+    match &candidate.scenario {
+        Scenario::Lies(lies) => lies.iter().map(|(i, _)| *i).collect(),
+        _ => Vec::new(),
+    }
 }
