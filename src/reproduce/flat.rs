@@ -45,26 +45,11 @@ pub(super) fn drf_paper() -> Result<Vec<Check>, CliError> {
     Ok(checks)
 }
 
-/// The DRF paper's Table 1: picked user; A's shares <CPU, RAM> and dominant share; B's;
-/// CPU and RAM allocated in total — as printed in the paper.
-pub const TABLE_1: [[&str; 9]; 5] = [
-    ["B", "0", "0", "0", "3/9", "1/18", "1/3", "3/9", "1/18"],
-    [
-        "A", "1/9", "4/18", "2/9", "3/9", "1/18", "1/3", "4/9", "5/18",
-    ],
-    [
-        "A", "2/9", "8/18", "4/9", "3/9", "1/18", "1/3", "5/9", "9/18",
-    ],
-    [
-        "B", "2/9", "8/18", "4/9", "6/9", "2/18", "2/3", "8/9", "10/18",
-    ],
-    [
-        "A", "3/9", "12/18", "2/3", "6/9", "2/18", "2/3", "1", "14/18",
-    ],
-];
-
+/// The DRF paper's Table 1 (the case's `table_1`, as printed in the paper): each step's picked
+/// user; A's shares <CPU, RAM> and dominant share; B's; CPU and RAM allocated in total.
 pub(super) fn drf_paper_table1() -> Result<Vec<Check>, CliError> {
-    let inst = instance_of(&reference_case("drf-paper-running")?)?;
+    let case = reference_case("drf-paper-running-discrete")?;
+    let inst = instance_of(&case)?;
     let out = DiscreteDrf::paper()
         .with_tie_break(DiscreteTieBreak::ReverseUserOrder)
         .run(&inst, true)?;
@@ -77,8 +62,8 @@ pub(super) fn drf_paper_table1() -> Result<Vec<Check>, CliError> {
             c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8]
         )
     };
-    for (k, row) in TABLE_1.iter().enumerate() {
-        let row: Vec<String> = row.iter().map(ToString::to_string).collect();
+    for (k, row) in case["table_1"].as_array().into_iter().flatten().enumerate() {
+        let row: Vec<String> = row.as_array().into_iter().flatten().map(str_of).collect();
         let step = launched.get(k).map(|s| {
             let [a, b] = [&s.resource_shares[0], &s.resource_shares[1]];
             let d = &s.dominant_shares;
