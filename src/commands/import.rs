@@ -7,9 +7,9 @@
 //! [`crate::import`] for the mapping.
 
 use clap::{Args, ValueEnum};
-use leontief_solver::{Rational, SolverError};
+use leontief_solver::SolverError;
 
-use crate::cli::{read_text, read_text_within, CliError, MAX_CONFIG_BYTES};
+use crate::cli::{csv_numbers, read_text, read_text_within, CliError, MAX_CONFIG_BYTES};
 use crate::commands::{pretty, usage};
 use crate::import::{kueue, yarn, Demands};
 
@@ -74,15 +74,10 @@ pub fn run_with(args: &ImportArgs) -> Result<(String, Vec<String>), CliError> {
     let default = match &args.demand {
         None => None,
         Some(text) => Some(
-            text.split(',')
+            csv_numbers("--demand", text)?
+                .into_iter()
                 .enumerate()
-                .map(|(j, x)| {
-                    let field = format!("--demand[{j}]");
-                    let r = Rational::from_decimal_str(x.trim())
-                        .or_else(|_| x.trim().parse::<Rational>())
-                        .map_err(|e| SolverError::number(&field, e))?;
-                    crate::import::non_negative(&field, r)
-                })
+                .map(|(j, x)| crate::import::non_negative(&format!("--demand[{j}]"), x))
                 .collect::<Result<Vec<_>, _>>()?,
         ),
     };

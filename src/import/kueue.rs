@@ -40,7 +40,7 @@ use leontief_solver::hierarchy::MAX_DEPTH;
 use leontief_solver::{Rational, SolverError};
 use yaml_rust2::Yaml;
 
-use super::{add, decimal, non_negative, Imported, ImportedNode, Kind};
+use super::{add, decimal, listed, non_negative, Imported, ImportedNode, Kind, DROPPED};
 
 /// The field that errors about the whole stream name.
 pub const DOCUMENT: &str = "kueue file";
@@ -598,18 +598,8 @@ pub fn import(text: &str) -> Result<Imported, SolverError> {
         ImportedNode::new("root", "root", Kind::Pool(children))
     };
     let mut warnings = Vec::new();
-    if !ignored.is_empty() {
-        warnings.push(format!(
-            "Ignored objects (no quota): {}.",
-            ignored.join(", ")
-        ));
-    }
-    if !dropped.is_empty() {
-        warnings.push(format!(
-            "Dropped (no tree equivalent): {}.",
-            dropped.join(", ")
-        ));
-    }
+    warnings.extend(listed("Ignored objects (no quota)", &ignored, ", "));
+    warnings.extend(listed(DROPPED, &dropped, ", "));
     warnings.extend(notes);
     let fifo_leaves = objects
         .iter()

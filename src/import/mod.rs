@@ -413,6 +413,14 @@ fn leaf_spec(o: &Map<String, Value>, at: &str) -> Result<LeafSpec, SolverError> 
     })
 }
 
+/// The warning that lists what the tree form cannot express.
+const DROPPED: &str = "Dropped (no tree equivalent)";
+
+/// A warning listing `items` after `label` (none when there are none).
+fn listed(label: &str, items: &[String], separator: &str) -> Option<String> {
+    (!items.is_empty()).then(|| format!("{label}: {}.", items.join(separator)))
+}
+
 /// `a + b`, entry by entry.
 fn add(a: &[Rational], b: &[Rational]) -> Vec<Rational> {
     a.iter().zip(b).map(|(x, y)| x + y).collect()

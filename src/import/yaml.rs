@@ -14,10 +14,10 @@
 use std::collections::HashMap;
 
 use leontief_solver::SolverError;
-use yaml_rust2::parser::{Event, Parser, Tag};
+use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser, Tag};
 use yaml_rust2::scanner::{Marker, TScalarStyle};
 use yaml_rust2::yaml::Hash;
-use yaml_rust2::Yaml;
+use yaml_rust2::{Yaml, YamlLoader};
 
 /// The most nodes a stream may expand to, aliases counted as the nodes they copy. A
 /// cluster's Kueue objects take a few dozen nodes per queue, so this admits tens of
@@ -124,7 +124,7 @@ impl Loader {
         Ok(())
     }
 
-    fn event(&mut self, event: Event, _mark: Marker) -> Result<(), String> {
+    fn event(&mut self, event: Event, mark: Marker) -> Result<(), String> {
         match event {
             Event::Nothing | Event::StreamStart | Event::StreamEnd | Event::DocumentStart => {}
             Event::DocumentEnd => match self.stack.pop() {
@@ -147,7 +147,7 @@ impl Loader {
             }
             Event::Scalar(text, style, anchor, tag) => {
                 self.count(1)?;
-                let value = scalar(text, style, tag.as_ref());
+                let value = scalar(text, style, tag, mark);
                 self.insert(Open {
                     value,
                     anchor,
@@ -206,30 +206,15 @@ impl Loader {
     }
 }
 
-/// A scalar as `yaml_rust2`'s loader types it (the core schema).
-fn scalar(text: String, style: TScalarStyle, tag: Option<&Tag>) -> Yaml {
-    if style != TScalarStyle::Plain {
-        return Yaml::String(text);
-    }
-    match tag {
-        Some(Tag { handle, suffix }) if handle == "tag:yaml.org,2002:" => match suffix.as_str() {
-            "bool" => match text.as_str() {
-                "true" | "True" | "TRUE" => Yaml::Boolean(true),
-                "false" | "False" | "FALSE" => Yaml::Boolean(false),
-                _ => Yaml::BadValue,
-            },
-            "int" => text.parse::<i64>().map_or(Yaml::BadValue, Yaml::Integer),
-            "float" => match Yaml::from_str(&text) {
-                Yaml::Real(_) | Yaml::Integer(_) => Yaml::Real(text),
-                _ => Yaml::BadValue,
-            },
-            "null" => match text.as_str() {
-                "~" | "null" => Yaml::Null,
-                _ => Yaml::BadValue,
-            },
-            _ => Yaml::String(text),
-        },
-        Some(_) => Yaml::String(text),
-        None => Yaml::from_str(&text),
-    }
+/// A scalar as `yaml_rust2`'s loader types it (the core schema): its own loader, given the
+/// scalar alone as a document.
+fn scalar(text: String, style: TScalarStyle, tag: Option<Tag>, mark: Marker) -> Yaml {
+    let mut loader = YamlLoader::default();
+    loader.on_event(Event::Scalar(text, style, 0, tag), mark);
+    loader.on_event(Event::DocumentEnd, mark);
+    loader
+        .documents()
+        .first()
+        .cloned()
+        .unwrap_or(Yaml::BadValue)
 }

@@ -41,7 +41,7 @@ use leontief_solver::{Rational, SolverError};
 use quick_xml::events::Event;
 use quick_xml::Reader;
 
-use super::{decimal, non_negative, sum, Imported, ImportedNode, Kind};
+use super::{decimal, listed, non_negative, sum, Imported, ImportedNode, Kind, DROPPED};
 
 /// An XML element: name, attributes, text, child elements.
 #[derive(Debug, Clone)]
@@ -620,44 +620,26 @@ pub fn import(text: &str, capacity: &str) -> Result<Imported, SolverError> {
     let explicit_root = queues
         .iter()
         .any(|q| q.attrs.iter().any(|(k, v)| k == "name" && v == "root"));
-    let root = if explicit_root {
-        if queues.len() > 1 {
-            return Err(SolverError::invalid(
-                top,
-                "a <queue name=\"root\"> must be the only top-level queue",
-            ));
-        }
-        // YARN's root is always a parent queue, even with no queue below it (found by
-        // fuzzing: a childless root became a leaf, which a tree cannot have as its root).
-        let mut root = queues[0].clone();
-        if !root.attrs.iter().any(|(k, _)| k == "type") {
-            root.attrs.push(("type".into(), "parent".into()));
-        }
-        root
+    if explicit_root && queues.len() > 1 {
+        return Err(SolverError::invalid(
+            top,
+            "a <queue name=\"root\"> must be the only top-level queue",
+        ));
+    }
+    // Without a queue named root, the root is the document element itself, its queues the
+    // file's top level.
+    let (root, synthetic) = if explicit_root {
+        (queues[0], false)
     } else {
-        Element {
-            name: "queue".into(),
-            attrs: vec![
-                ("name".into(), "root".into()),
-                ("type".into(), "parent".into()),
-            ],
-            text: String::new(),
-            children: queues.into_iter().cloned().collect(),
-        }
+        (&doc, true)
     };
-    let root = queue(&root, top, None, Policy::Fair, !explicit_root, &mut ctx)?;
-    let mut warnings = Vec::new();
+    let root = queue(root, top, None, Policy::Fair, synthetic, &mut ctx)?;
     let mut dropped = Vec::new();
     if !dropped_top.is_empty() {
         dropped.push(format!("allocations: {}", dropped_top.join(", ")));
     }
     dropped.append(&mut ctx.dropped);
-    if !dropped.is_empty() {
-        warnings.push(format!(
-            "Dropped (no tree equivalent): {}.",
-            dropped.join("; ")
-        ));
-    }
+    let mut warnings: Vec<String> = listed(DROPPED, &dropped, "; ").into_iter().collect();
     warnings.append(&mut ctx.notes);
     if !ctx.fair.is_empty() {
         let which = if ctx.fair.len() == count(&root) {
@@ -710,7 +692,8 @@ fn show(v: &[Rational]) -> String {
     format!("[{}]", crate::render::joined(v))
 }
 
-/// One queue element (recursively). `parent` is the parent's full name (`None` for root).
+/// One queue element (recursively). `parent` is the parent's full name (`None` for root);
+/// a `synthetic` root is the document element, whose queues are the file's top level.
 fn queue(
     el: &Element,
     at_parent: &str,
@@ -719,13 +702,16 @@ fn queue(
     synthetic: bool,
     ctx: &mut Ctx,
 ) -> Result<ImportedNode, SolverError> {
-    // The implicit root has no element of its own: its queues are the file's top level.
     let at = if synthetic {
         at_parent.to_string()
     } else {
         path_of(at_parent, el)
     };
-    let (name, parent_type) = queue_attributes(el, &at)?;
+    let (name, parent_type) = if synthetic {
+        ("root".to_string(), true)
+    } else {
+        queue_attributes(el, &at)?
+    };
     let full = match parent {
         None => name.clone(),
         Some(p) => format!("{p}.{name}"),
@@ -736,10 +722,14 @@ fn queue(
             "only the top queue may be named root",
         ));
     }
-    drop_unread(el, &at, &full, ctx)?;
+    if !synthetic {
+        drop_unread(el, &at, &full, ctx)?;
+    }
     let policy = queue_policy(el, &at, ctx)?;
     let child_els: Vec<&Element> = el.children.iter().filter(|c| is_queue(c)).collect();
-    let is_pool = parent_type || !child_els.is_empty();
+    // YARN's root is always a parent queue, even with no queue below it (found by fuzzing:
+    // a childless root became a leaf, which a tree cannot have as its root).
+    let is_pool = parent_type || parent.is_none() || !child_els.is_empty();
     if parent.is_some() && parent_policy == Policy::Fair && policy == Policy::Drf {
         return Err(SolverError::invalid(
             format!("{at}/schedulingPolicy"),

@@ -45,26 +45,11 @@ pub(super) fn drf_paper() -> Result<Vec<Check>, CliError> {
     Ok(checks)
 }
 
-/// The DRF paper's Table 1: picked user; A's shares <CPU, RAM> and dominant share; B's;
-/// CPU and RAM allocated in total — as printed in the paper.
-pub const TABLE_1: [[&str; 9]; 5] = [
-    ["B", "0", "0", "0", "3/9", "1/18", "1/3", "3/9", "1/18"],
-    [
-        "A", "1/9", "4/18", "2/9", "3/9", "1/18", "1/3", "4/9", "5/18",
-    ],
-    [
-        "A", "2/9", "8/18", "4/9", "3/9", "1/18", "1/3", "5/9", "9/18",
-    ],
-    [
-        "B", "2/9", "8/18", "4/9", "6/9", "2/18", "2/3", "8/9", "10/18",
-    ],
-    [
-        "A", "3/9", "12/18", "2/3", "6/9", "2/18", "2/3", "1", "14/18",
-    ],
-];
-
+/// The DRF paper's Table 1 (the case's `table_1`, as printed in the paper): each step's picked
+/// user; A's shares <CPU, RAM> and dominant share; B's; CPU and RAM allocated in total.
 pub(super) fn drf_paper_table1() -> Result<Vec<Check>, CliError> {
-    let inst = instance_of(&reference_case("drf-paper-running")?)?;
+    let case = reference_case("drf-paper-running-discrete")?;
+    let inst = instance_of(&case)?;
     let out = DiscreteDrf::paper()
         .with_tie_break(DiscreteTieBreak::ReverseUserOrder)
         .run(&inst, true)?;
@@ -77,8 +62,8 @@ pub(super) fn drf_paper_table1() -> Result<Vec<Check>, CliError> {
             c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8]
         )
     };
-    for (k, row) in TABLE_1.iter().enumerate() {
-        let row: Vec<String> = row.iter().map(ToString::to_string).collect();
+    for (k, row) in case["table_1"].as_array().into_iter().flatten().enumerate() {
+        let row: Vec<String> = row.as_array().into_iter().flatten().map(str_of).collect();
         let step = launched.get(k).map(|s| {
             let [a, b] = [&s.resource_shares[0], &s.resource_shares[1]];
             let d = &s.dominant_shares;
@@ -197,18 +182,6 @@ pub(super) fn asset_paper() -> Result<Vec<Check>, CliError> {
     Ok(checks)
 }
 
-/// The DRF paper's Table 2: for each property, whether Asset, CEEI and DRF have it.
-pub const TABLE_2: [(&str, [bool; 3]); 8] = [
-    ("si", [false, true, true]),
-    ("sp", [true, false, true]),
-    ("ef", [true, true, true]),
-    ("po", [true, true, true]),
-    ("srf", [true, true, true]),
-    ("bf", [false, true, true]),
-    ("pm", [true, false, true]),
-    ("rm", [false, false, false]),
-];
-
 /// Instances per cell of the property table.
 pub const TABLE_2_INSTANCES: u64 = 200;
 
@@ -217,10 +190,19 @@ pub(super) fn property_table() -> Result<Vec<Check>, CliError> {
     use leontief_counterexamples::verify::{verify, VerifyConfig};
     use leontief_solver::properties::Property;
 
+    // The DRF paper's Table 2 (`table_2` of reference/flat.json): for each property, whether
+    // Asset, CEEI and DRF have it.
+    let reference: Value =
+        serde_json::from_str(FLAT_REFERENCE).map_err(|e| CliError::Internal(e.to_string()))?;
+    let table = reference["table_2"]
+        .as_object()
+        .cloned()
+        .unwrap_or_default();
     let mut checks = Vec::new();
     for (mech_name, column) in [("asset", 0), ("ceei", 1), ("drf", 2)] {
         let mech = leontief_counterexamples::mechanisms::by_name(mech_name)?;
-        for (prop_name, row) in TABLE_2 {
+        for (prop_name, row) in &table {
+            let want = row[column] == true;
             let property: Property = prop_name.parse()?;
             let mut generator = GeneratorConfig::new();
             // SRF is about one resource, BF about a common bottleneck: draw instances where
@@ -251,10 +233,10 @@ pub(super) fn property_table() -> Result<Vec<Check>, CliError> {
                     summary.violations, summary.instances, w.index, witness
                 )
             };
-            let source = if row[column] { "✓" } else { "✗" };
+            let source = if want { "✓" } else { "✗" };
             checks.push(Check {
                 what: format!("{mech_name} {prop_name}"),
-                ok: has == row[column],
+                ok: has == want,
                 computed,
                 source: source.to_string(),
             });

@@ -2,8 +2,8 @@
 //! beside the source's.
 //!
 //! The sources' values live in `reference/flat.json` (copied from the sources: the DRF
-//! paper, the lecture on hierarchical DRF and collusion) and, for the DRF paper's Table 1,
-//! in `TABLE_1` of `flat.rs`, transcribed from the paper. Nothing here is the code's own output.
+//! paper, its Table 1 transcribed, the lecture on hierarchical DRF and collusion). Nothing
+//! here is the code's own output.
 
 use leontief_solver::{Instance, Rational};
 use serde::Serialize;
@@ -21,11 +21,9 @@ mod trees;
 use explore::*;
 use flat::*;
 use production::*;
-pub use production::{NOT_EXPRESSIBLE, PRODUCTION_REFERENCE};
 use prove::*;
 use search::*;
 use trees::*;
-pub use trees::{HDRF_PAPER_CHURN, LECTURE_CHURN, TREES_REFERENCE};
 
 /// The worked flat examples with their sources' answers.
 pub const FLAT_REFERENCE: &str = include_str!("../../reference/flat.json");

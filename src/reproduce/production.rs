@@ -205,12 +205,6 @@ impl Checks<'_> {
         Ok(())
     }
 
-    /// `computed` against a documented exact value, written as a string.
-    fn exact(&mut self, what: impl Display, computed: &Rational, source: &str) {
-        let what = format!("{}: {what}", self.id);
-        self.list.push(Check::exact(what, computed, source));
-    }
-
     /// A computed text against the documented one.
     fn text(&mut self, what: impl Display, computed: String, source: &str) {
         let what = format!("{}: {what}", self.id);
@@ -269,11 +263,7 @@ fn first_resource_allocations(c: &Case, checks: &mut Checks) -> Result<(), CliEr
         if exact.is_some() {
             // The source rounds (YARN's whole megabytes, up): the exact share, and that it
             // rounds up to the documented value.
-            checks.exact(
-                format_args!("{name}, rounded up"),
-                &got.ceil(),
-                &str_of(value),
-            );
+            checks.value(format_args!("{name}, rounded up"), &got.ceil(), value, None)?;
         }
     }
     if c.id == "kueue-borrowing-limit" {

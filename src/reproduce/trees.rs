@@ -92,17 +92,8 @@ pub const LECTURE_CHURN: &str = include_str!("../../examples/lecture-churn.json"
 /// The H-DRF paper's tree under churn.
 pub const HDRF_PAPER_CHURN: &str = include_str!("../../examples/hdrf-paper-churn.json");
 
-/// What a source says about one node under one policy in a churn workload: its least
-/// dominant share in the steady state (exactly, or at least a bound) and whether it starves.
-struct ChurnClaim {
-    node: &'static str,
-    policy: leontief_hdrf::simulate::SimPolicy,
-    min_share: MinShare,
-    starved: Option<bool>,
-    /// Why, for the check's label (e.g. "A takes all the CPU").
-    because: &'static str,
-}
-
+/// A node's least dominant share in the steady state a source states: exactly, or at least a
+/// bound.
 enum MinShare {
     Exactly(&'static str),
     AtLeast(&'static str),
@@ -112,13 +103,8 @@ pub(super) fn hdrf_dynamic() -> Result<Vec<Check>, CliError> {
     use leontief_hdrf::simulate::{simulate, Record, Scenario, SimConfig, SimPolicy};
     use leontief_hdrf::Policy::{Hdrf, MinSatisfaction, Naive};
     use MinShare::{AtLeast, Exactly};
-    let claim = |node, policy, min_share, starved, because| ChurnClaim {
-        node,
-        policy: SimPolicy::Tree(policy),
-        min_share,
-        starved,
-        because,
-    };
+    // What a source says about a node under a policy: its least share, whether it starves,
+    // and why (for the check's label, e.g. "A takes all the CPU").
     let sources = [
         // The lecture: "every CPU that B1 frees goes to A ... B1 drains to 0"; min-satisfaction
         // "gives every node at least its guaranteed share" (B1: 1/4).
@@ -126,9 +112,9 @@ pub(super) fn hdrf_dynamic() -> Result<Vec<Check>, CliError> {
             "lecture",
             LECTURE_CHURN,
             vec![
-                claim("B1", Naive, Exactly("0"), Some(true), ""),
-                claim("A", Naive, Exactly("1"), None, "A takes all the CPU"),
-                claim("B1", MinSatisfaction, AtLeast("1/4"), Some(false), ""),
+                ("B1", Naive, Exactly("0"), Some(true), None),
+                ("A", Naive, Exactly("1"), None, Some("A takes all the CPU")),
+                ("B1", MinSatisfaction, AtLeast("1/4"), Some(false), None),
             ],
         ),
         // The H-DRF paper: naive starves n22 under churn (the GPU drifts to n1); H-DRF does not.
@@ -136,30 +122,30 @@ pub(super) fn hdrf_dynamic() -> Result<Vec<Check>, CliError> {
             "H-DRF paper",
             HDRF_PAPER_CHURN,
             vec![
-                claim("n22", Naive, Exactly("0"), Some(true), ""),
-                claim("n1", Naive, Exactly("1"), None, "the GPU drifts to n1"),
-                claim("n22", Hdrf, AtLeast("1/4"), Some(false), ""),
-                claim("n22", MinSatisfaction, AtLeast("1/4"), Some(false), ""),
+                ("n22", Naive, Exactly("0"), Some(true), None),
+                (
+                    "n1",
+                    Naive,
+                    Exactly("1"),
+                    None,
+                    Some("the GPU drifts to n1"),
+                ),
+                ("n22", Hdrf, AtLeast("1/4"), Some(false), None),
+                ("n22", MinSatisfaction, AtLeast("1/4"), Some(false), None),
             ],
         ),
     ];
     let mut checks = Vec::new();
     for (source, workload, claims) in sources {
         let scenario = Scenario::from_json_str(workload)?;
-        for c in claims {
-            let node = node_named(&scenario.tree, c.node)?.index();
-            let run = simulate(&scenario, &SimConfig::new(c.policy).record(Record::Off))?;
+        for (name, policy, min_share, starved, because) in claims {
+            let policy = SimPolicy::Tree(policy);
+            let node = node_named(&scenario.tree, name)?.index();
+            let run = simulate(&scenario, &SimConfig::new(policy).record(Record::Off))?;
             let summary = &run.nodes[node];
-            let because = if c.because.is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", c.because)
-            };
-            let what = format!(
-                "{source}: {} min share over [50, 100), {}{because}",
-                c.node, c.policy
-            );
-            checks.push(match c.min_share {
+            let because = because.map(|b| format!(" ({b})")).unwrap_or_default();
+            let what = format!("{source}: {name} min share over [50, 100), {policy}{because}");
+            checks.push(match min_share {
                 Exactly(want) => Check::exact(what, &summary.min_share_steady, want),
                 AtLeast(bound) => Check {
                     ok: bound
@@ -170,9 +156,9 @@ pub(super) fn hdrf_dynamic() -> Result<Vec<Check>, CliError> {
                     source: format!("≥ {bound}"),
                 },
             });
-            if let Some(starved) = c.starved {
+            if let Some(starved) = starved {
                 checks.push(Check::text(
-                    format!("{source}: {} starved, {}", c.node, c.policy),
+                    format!("{source}: {name} starved, {policy}"),
                     summary.starved.to_string(),
                     &starved.to_string(),
                 ));
