@@ -239,18 +239,8 @@ pub struct Solution {
 /// JSON with exact numbers (the Python package turns it into objects directly); every other
 /// output is returned printed. Flags, instance and errors as [`run`].
 pub fn run_solved(args: SolveArgs) -> Result<Solved, CliError> {
-    run_solved_with(args, |input| input.load())
-}
-
-/// [`run_solved`] with the instance read by `load` (called after the flags are checked, so
-/// that errors come in the CLI's order): the Python package hands over an instance it read
-/// from Python objects.
-pub fn run_solved_with(
-    args: SolveArgs,
-    load: impl FnOnce(&InstanceInput) -> Result<Instance, CliError>,
-) -> Result<Solved, CliError> {
     let cfg = config(&args)?;
-    let inst = load(&args.input)?;
+    let inst = args.input.load()?;
     let solved = solved(&cfg, inst)?;
     Ok(match solved {
         Solved::Answer(_)
