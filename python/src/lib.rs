@@ -177,11 +177,8 @@ fn run<'py>(
     let texts = self::inputs(inputs)?;
     // What it printed on standard output, and its error.
     let (text, error) = run_command(py, background, texts, move || {
-        let mut outcome = command.run();
-        if let Some(stream) = outcome.stream {
-            outcome.stdout += &leontief::commands::Printed::Stream(stream).into_text();
-        }
-        (outcome.stdout, outcome.error)
+        let outcome = command.run();
+        (outcome.stdout.into_text(), outcome.error)
     })?;
     let printed = |text: &str| match json {
         true => parse_json(py, text),
