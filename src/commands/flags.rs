@@ -43,7 +43,9 @@ impl InstanceInput {
     /// Reads the instance (the file or standard input, or the inline flags).
     pub fn load(&self) -> Result<leontief_solver::Instance, CliError> {
         let (file, resources) = (self.file.as_deref(), self.resources.as_deref());
-        if file.is_some() && (self.capacity.is_some() || !self.users.is_empty() || resources.is_some()) {
+        if file.is_some()
+            && (self.capacity.is_some() || !self.users.is_empty() || resources.is_some())
+        {
             return Err(usage(
                 "give either an instance FILE or inline --capacity/--user flags, not both",
             ));

@@ -123,9 +123,7 @@ impl Figures {
         // Writing a figure's polynomial in decimal is most of an answer's cost at 100
         // users: the figures are formed in parallel, in order.
         let all = |xs: &[ExactNumber]| -> Result<Vec<Value>, AlgebraicError> {
-            xs.par_iter()
-                .map(|x| figure(x, numbers, limits))
-                .collect()
+            xs.par_iter().map(|x| figure(x, numbers, limits)).collect()
         };
         Ok(Figures {
             tasks: all(&eq.tasks)?,
