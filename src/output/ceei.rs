@@ -278,15 +278,7 @@ pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, inst: &Instance, answer
     }
     if let Some(reason) = reason {
         // After `certified`, and after the rounding: a reason is text, never a number.
-        let mut with_reason = Map::new();
-        for (k, v) in extra {
-            let after = k == "certified";
-            with_reason.insert(k, v);
-            if after {
-                with_reason.insert("exact_reason".into(), Value::String(reason.clone()));
-            }
-        }
-        extra = with_reason;
+        extra.shift_insert(1, "exact_reason".into(), Value::String(reason.clone()));
     }
     for (k, v) in &extra {
         j.key(k);

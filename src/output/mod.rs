@@ -552,27 +552,17 @@ pub fn finish_json(mut v: Value, numbers: Numbers) -> Value {
         return v;
     };
     round_value(&mut v, n);
-    let mark = |v: Value| -> Value {
-        let Value::Object(members) = v else {
-            return v;
-        };
-        let mut out = serde_json::Map::new();
-        if !members.contains_key("exact") {
-            out.insert("precision".into(), precision.clone());
+    let mark = |v: &mut Value| {
+        if let Value::Object(members) = v {
+            let at = members.keys().position(|k| k == "exact").map_or(0, |k| k + 1);
+            members.shift_insert(at, "precision".into(), precision.clone());
         }
-        for (k, item) in members {
-            let after = k == "exact";
-            out.insert(k, item);
-            if after {
-                out.insert("precision".into(), precision.clone());
-            }
-        }
-        Value::Object(out)
     };
-    match v {
-        Value::Array(items) => Value::Array(items.into_iter().map(mark).collect()),
+    match &mut v {
+        Value::Array(items) => items.iter_mut().for_each(mark),
         other => mark(other),
     }
+    v
 }
 
 /// A CSV answer printed as `numbers` says: unchanged when exact, else rounded ([`round_csv`]).
