@@ -281,7 +281,7 @@ impl Answer<'_> {
 }
 
 /// Writes the extra fields (after the answer's own) and closes the answer.
-fn close_answer(j: &mut Json<'_, '_>, extra: &Map<String, Value>) {
+pub(super) fn close_answer(j: &mut Json<'_, '_>, extra: &Map<String, Value>) {
     for (k, v) in extra {
         j.key(k);
         j.value(v);

@@ -27,8 +27,8 @@ use rayon::prelude::*;
 use serde_json::{Map, Value};
 
 use super::allocation::{
-    csv_header, open_answer, open_user, write_bundle, write_json as write_allocation, write_rows,
-    Answer, Summary, SummaryUsers,
+    close_answer, csv_header, open_answer, open_user, write_bundle, write_json as write_allocation,
+    write_rows, Answer, Summary, SummaryUsers,
 };
 use super::{
     looks_numeric, round_value, rounds_under, write_csv_field, write_json_str, Json, Numbers, Sink,
@@ -347,49 +347,39 @@ fn write_algebraic_json(
     let mut j = Json::new(sink, numbers);
     open_answer(&mut j, "ceei", true, inst);
     for i in 0..inst.num_users() {
-        j.open_object();
-        j.key("name");
-        j.str(&inst.user_path(i));
-        j.key("tasks");
-        j.value(&figures.tasks[i]);
-        j.key("allocation");
-        j.open_array();
-        for b in &figures.allocation[i] {
-            j.value(b);
-        }
-        j.close();
-        j.key("dominant_share");
-        j.value(&figures.dominant_shares[i]);
-        j.key("weighted_share");
-        j.value(&figures.weighted_shares[i]);
-        j.close();
+        j.value(&serde_json::json!({
+            "name": inst.user_path(i),
+            "tasks": figures.tasks[i],
+            "allocation": figures.allocation[i],
+            "dominant_share": figures.dominant_shares[i],
+            "weighted_share": figures.weighted_shares[i],
+        }));
     }
     j.close();
     j.key("consumption");
     figure_list(&mut j, &figures.consumption);
     j.key("saturated");
     j.strs(&saturated_names(inst, &figures.saturated));
-    j.key("certified");
-    j.raw("true");
-    j.key("status");
-    j.str(out.status.as_str());
-    j.key("iterations");
-    j.raw(&out.iterations.to_string());
-    // An exact equilibrium has no gap; printed as a certified answer prints it.
-    j.key("relative_gap");
-    j.raw(match numbers {
-        Numbers::Exact => "0.0",
-        Numbers::Decimals(_) => "0",
+    let prices: Map<String, Value> = inst
+        .resources()
+        .iter()
+        .cloned()
+        .zip(figures.prices.clone())
+        .collect();
+    let extra = serde_json::json!({
+        "certified": true,
+        "status": out.status.as_str(),
+        "iterations": out.iterations,
+        // An exact equilibrium has no gap; printed as a certified answer prints it.
+        "relative_gap": match numbers {
+            Numbers::Exact => Value::from(0.0),
+            Numbers::Decimals(_) => Value::from(0),
+        },
+        "prices": prices,
     });
-    j.key("prices");
-    j.open_object();
-    for (name, p) in inst.resources().iter().zip(&figures.prices) {
-        j.key(name);
-        j.value(p);
+    if let Value::Object(extra) = extra {
+        close_answer(&mut j, &extra);
     }
-    j.close();
-    j.close();
-    j.end();
 }
 
 fn figure_list(j: &mut Json<'_, '_>, xs: &[Value]) {

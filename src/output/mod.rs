@@ -554,7 +554,10 @@ pub fn finish_json(mut v: Value, numbers: Numbers) -> Value {
     round_value(&mut v, n);
     let mark = |v: &mut Value| {
         if let Value::Object(members) = v {
-            let at = members.keys().position(|k| k == "exact").map_or(0, |k| k + 1);
+            let at = members
+                .keys()
+                .position(|k| k == "exact")
+                .map_or(0, |k| k + 1);
             members.shift_insert(at, "precision".into(), precision.clone());
         }
     };
