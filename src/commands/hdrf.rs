@@ -71,16 +71,10 @@ pub enum TreeFormat {
     Csv,
 }
 
-impl TreeFormat {
-    fn name(self) -> &'static str {
-        self.into()
-    }
-}
-
 /// Runs `leontief hdrf`.
 pub fn run(args: HdrfArgs) -> Result<String, CliError> {
     let numbers = args.numbers.numbers()?;
-    json_only(args.summary, "--summary", "summary", args.format.name())?;
+    json_only(args.summary, "--summary", "summary", args.format)?;
     if numbers != Numbers::Exact && args.format == TreeFormat::Tree {
         return Err(usage(
             "--decimals: the tree is drawn with exact values; use --format json or csv",

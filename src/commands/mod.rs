@@ -204,7 +204,13 @@ pub(crate) fn spinner(message: String) -> indicatif::ProgressBar {
 
 /// A usage error when `given` (`flag`, which prints `the {what}`) is asked for in a `format`
 /// other than JSON.
-pub(crate) fn json_only(given: bool, flag: &str, what: &str, format: &str) -> Result<(), CliError> {
+pub(crate) fn json_only(
+    given: bool,
+    flag: &str,
+    what: &str,
+    format: impl Into<&'static str>,
+) -> Result<(), CliError> {
+    let format: &str = format.into();
     if given && format != "json" {
         return Err(usage(format!(
             "{flag}: the {what} is printed in JSON; not with --format {format}"

@@ -83,13 +83,6 @@ pub enum Format {
     Csv,
 }
 
-impl Format {
-    /// The name as `--format` takes it.
-    pub fn name(self) -> &'static str {
-        self.into()
-    }
-}
-
 /// discrete-drf's rule for a task that does not fit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Misfit {
@@ -159,14 +152,14 @@ fn config(args: &SolveArgs) -> Result<Config, CliError> {
             "--form level-coefficient: the exact compact form is JSON only, without --summary, --trace or --decimals",
         ));
     }
-    json_only(args.summary, "--summary", "summary", args.format.name())?;
+    json_only(args.summary, "--summary", "summary", args.format)?;
     if args.trace {
         if args.summary {
             return Err(usage(
                 "--trace: the summary prints aggregate figures only; not with --summary",
             ));
         }
-        json_only(true, "--trace", "trace", args.format.name())?;
+        json_only(true, "--trace", "trace", args.format)?;
         if !plan.has_trace() {
             // The mechanisms with steps, from the table.
             let traced: Vec<&str> = mechanisms::all()
