@@ -365,40 +365,33 @@ fn solved(cfg: &Config, inst: leontief_solver::Instance) -> Result<Solved, CliEr
 }
 
 fn print(cfg: &Config, solved: Solved) -> Printed {
-    let Solution {
-        mechanism: name,
-        exact,
-        instance: inst,
-        allocation,
-        mut extra,
-        consumption: mut known,
-        weighted_shares,
-    } = match solved {
+    let mut s = match solved {
         Solved::Printed(printed) => return printed,
-        Solved::Answer(solution) => *solution,
+        Solved::Answer(solution) => solution,
     };
     let numbers = cfg.numbers;
     if cfg.format == Format::Table {
+        let name = s.mechanism;
         let title = match numbers {
             Numbers::Exact => format!("{name} (exact)"),
             Numbers::Decimals(n) => format!("{name} (exact, rounded to {n} significant digits)"),
         };
-        return allocation_table(&title, &inst, &allocation, numbers).into();
+        return allocation_table(&title, &s.instance, &s.allocation, numbers).into();
     }
     let (format, summary) = (cfg.format, cfg.summary);
     Printed::Stream(Box::new(move |out| {
         let mut sink = Sink::new(out);
         let answer = Answer {
-            mechanism: name,
-            exact,
-            instance: &inst,
-            allocation: &allocation,
-            consumption: known.take(),
-            extra: std::mem::take(&mut extra),
+            mechanism: s.mechanism,
+            exact: s.exact,
+            instance: &s.instance,
+            allocation: &s.allocation,
+            consumption: s.consumption.take(),
+            extra: std::mem::take(&mut s.extra),
         };
         match (format, summary) {
-            (Format::Csv, _) => write_csv(&mut sink, numbers, &inst, &allocation),
-            (_, true) => write_summary(&mut sink, numbers, answer, weighted_shares.as_deref()),
+            (Format::Csv, _) => write_csv(&mut sink, numbers, &s.instance, &s.allocation),
+            (_, true) => write_summary(&mut sink, numbers, answer, s.weighted_shares.as_deref()),
             _ => write_json(&mut sink, numbers, answer),
         }
         sink.finish()
