@@ -8,8 +8,8 @@
 #   bash scripts/fuzz.sh                 # every target, 10 minutes each
 #   bash scripts/fuzz.sh 60 kueue_yaml   # one target, one minute
 #
-# The replay alone (no nightly needed) is part of `cargo test`: leontief::fuzzing's
-# corpus_replays test.
+# The replay alone (no nightly needed) is part of `cargo test`: the integration tests'
+# fuzzing::corpus_replays.
 set -euo pipefail
 cd "$(dirname "$0")/../fuzz"
 seconds="${1:-600}"
@@ -30,4 +30,4 @@ for t in "${targets[@]}"; do
         -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
     cargo +nightly fuzz cmin "${flags[@]}" "$t" "corpus/$t"
 done
-cd .. && cargo test --release --locked --lib fuzzing
+cd .. && cargo test --release --locked --test integration fuzzing::

@@ -147,28 +147,6 @@ fn bytes(n: u64) -> String {
     }
 }
 
-/// An instance from a file, or from inline `--capacity`/`--user`/`--resources` flags.
-pub fn load_instance(
-    file: Option<&str>,
-    capacity: Option<&str>,
-    users: &[String],
-    resources: Option<&str>,
-) -> Result<Instance, CliError> {
-    if file.is_some() && (capacity.is_some() || !users.is_empty() || resources.is_some()) {
-        return Err(CliError::Usage(
-            "give either an instance FILE or inline --capacity/--user flags, not both".into(),
-        ));
-    }
-    match (file, capacity) {
-        (Some(path), _) => in_file(path, Instance::from_json_str(&read_text(path)?)),
-        (None, Some(cap)) => inline_instance(cap, users, resources),
-        (None, None) if !users.is_empty() => Err(CliError::Usage("--user needs --capacity".into())),
-        (None, None) => Err(CliError::Usage(
-            "no instance: give a FILE (or - for standard input), or --capacity and --user".into(),
-        )),
-    }
-}
-
 /// Comma-separated numbers, entry `j` named `field[j]` when it is wrong.
 pub(crate) fn csv_numbers(field: &str, text: &str) -> Result<Vec<Rational>, SolverError> {
     let numbers = text.split(',').enumerate();
@@ -178,7 +156,7 @@ pub(crate) fn csv_numbers(field: &str, text: &str) -> Result<Vec<Rational>, Solv
 }
 
 /// Builds an instance from `--capacity 9,18 --user A=1,4 --user B=3,1:weight=2:tasks=5`.
-fn inline_instance(
+pub(crate) fn inline_instance(
     capacity: &str,
     users: &[String],
     resources: Option<&str>,

@@ -27,7 +27,6 @@ pub use leontief_solver as solver;
 
 pub mod cli;
 pub mod commands;
-pub mod fuzzing;
 pub mod import;
 pub mod output;
 pub mod plot;

@@ -5,7 +5,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Parser;
-use leontief::commands::Cli;
+use leontief::commands::{Cli, Printed};
 
 fn main() -> ExitCode {
     let outcome = Cli::parse().command.run();
@@ -14,27 +14,22 @@ fn main() -> ExitCode {
         eprintln!("error: {err}");
         code = err.exit_code();
     }
-    // Output is produced whole and written once, so a failure never leaves half an answer.
-    if !outcome.stdout.is_empty() {
-        let mut out = std::io::stdout().lock();
-        if out
-            .write_all(outcome.stdout.as_bytes())
-            .and_then(|()| out.flush())
-            .is_err()
-        {
-            return ExitCode::from(1);
+    // Output is produced whole and written once, so a failure never leaves half an answer;
+    // a streamed answer's work is done, only writing remains.
+    let mut out = std::io::stdout().lock();
+    let written = match outcome.stdout {
+        Printed::Text(text) if text.is_empty() => Ok(()),
+        Printed::Text(text) => out.write_all(text.as_bytes()).and_then(|()| out.flush()),
+        Printed::Stream(mut stream) => {
+            let written = stream(&mut out);
+            // The process ends here: the answer's structures (a million exact numbers for a
+            // large instance) go back to the system at exit, not freed one allocation at a time.
+            std::mem::forget(stream);
+            written
         }
-    }
-    // A streamed answer: its work is done, only writing remains.
-    if let Some(mut stream) = outcome.stream {
-        let mut out = std::io::stdout().lock();
-        let written = stream(&mut out);
-        // The process ends here: the answer's structures (a million exact numbers for a
-        // large instance) go back to the system at exit, not freed one allocation at a time.
-        std::mem::forget(stream);
-        if written.is_err() {
-            return ExitCode::from(1);
-        }
+    };
+    if written.is_err() {
+        return ExitCode::from(1);
     }
     ExitCode::from(code as u8)
 }

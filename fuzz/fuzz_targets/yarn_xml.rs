@@ -1,2 +1,6 @@
 #![no_main]
-libfuzzer_sys::fuzz_target!(|data: &[u8]| leontief::fuzzing::yarn_xml(data));
+// The bodies are the main crate's test code, shared with its corpus replay test.
+#[path = "../../tests/integration/fuzzing.rs"]
+#[allow(dead_code)]
+mod fuzzing;
+libfuzzer_sys::fuzz_target!(|data: &[u8]| fuzzing::yarn_xml(data));

@@ -196,11 +196,8 @@ fn run<'py>(
             }
             .map(|(text, _, _)| (text, Vec::new())),
             command => {
-                let mut outcome = command.run();
-                if let Some(stream) = outcome.stream {
-                    outcome.stdout += &leontief::commands::Printed::Stream(stream).into_text();
-                }
-                return (outcome.stdout, Vec::new(), outcome.error);
+                let outcome = command.run();
+                return (outcome.stdout.into_text(), Vec::new(), outcome.error);
             }
         };
         match noted {

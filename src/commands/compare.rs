@@ -36,7 +36,7 @@ pub struct CompareArgs {
 /// Runs `leontief compare`: one column per flat mechanism of the table, in its order.
 pub fn run(args: CompareArgs) -> Result<String, CliError> {
     let numbers = args.numbers.numbers()?;
-    json_only(args.summary, "--summary", "summary", args.format.name())?;
+    json_only(args.summary, "--summary", "summary", args.format)?;
     let inst = args.input.load()?;
     let mut columns = Vec::new();
     for d in flat_mechanisms() {

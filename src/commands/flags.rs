@@ -17,7 +17,7 @@ use leontief_solver::{Rational, SolverError};
 use serde::Serialize;
 use strum::VariantNames;
 
-use crate::cli::{load_instance, number_flag, CliError};
+use crate::cli::{in_file, inline_instance, number_flag, read_text, CliError};
 use crate::commands::usage;
 use crate::output::Numbers;
 
@@ -42,12 +42,25 @@ pub struct InstanceInput {
 impl InstanceInput {
     /// Reads the instance (the file or standard input, or the inline flags).
     pub fn load(&self) -> Result<leontief_solver::Instance, CliError> {
-        load_instance(
-            self.file.as_deref(),
-            self.capacity.as_deref(),
-            &self.users,
-            self.resources.as_deref(),
-        )
+        let (file, resources) = (self.file.as_deref(), self.resources.as_deref());
+        if file.is_some()
+            && (self.capacity.is_some() || !self.users.is_empty() || resources.is_some())
+        {
+            return Err(usage(
+                "give either an instance FILE or inline --capacity/--user flags, not both",
+            ));
+        }
+        match (file, &self.capacity) {
+            (Some(path), _) => in_file(
+                path,
+                leontief_solver::Instance::from_json_str(&read_text(path)?),
+            ),
+            (None, Some(cap)) => inline_instance(cap, &self.users, resources),
+            (None, None) if !self.users.is_empty() => Err(usage("--user needs --capacity")),
+            (None, None) => Err(usage(
+                "no instance: give a FILE (or - for standard input), or --capacity and --user",
+            )),
+        }
     }
 
     /// Reads the instance with the tree `rules` (flags given: a file only, not the inline
@@ -59,7 +72,7 @@ impl InstanceInput {
                 "{flag} applies to a tree (a FILE); inline --capacity/--user make none"
             ))),
             (Some(_), Some(path)) if !inline => {
-                let text = crate::cli::read_text(path)?;
+                let text = read_text(path)?;
                 let rules = rules.rules();
                 Ok(leontief_solver::Instance::from_json_str_with(&text, rules)?)
             }
@@ -151,8 +164,8 @@ impl RulesFlags {
 
     /// The tree file `path` (or - for standard input), read under these rules.
     pub fn read_tree(&self, path: &str) -> Result<leontief_hdrf::Tree, CliError> {
-        let text = crate::cli::read_text(path)?;
-        crate::cli::in_file(
+        let text = read_text(path)?;
+        in_file(
             path,
             leontief_solver::json::parse_strict(&text)
                 .and_then(|doc| leontief_hdrf::Tree::from_json_with(&doc, self.rules())),

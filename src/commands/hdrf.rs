@@ -1,7 +1,10 @@
 //! `leontief hdrf`: a hierarchical policy's static allocation on a weighted tree.
 
 use clap::{Args, ValueEnum};
-use leontief_hdrf::{allocate, render_comparison, render_tree, Policy};
+use leontief_hdrf::{
+    allocate, render_comparison, render_tree, NodeAllocation, NodeId, Policy, Tree, TreeAllocation,
+};
+use leontief_solver::Rational;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -68,16 +71,10 @@ pub enum TreeFormat {
     Csv,
 }
 
-impl TreeFormat {
-    fn name(self) -> &'static str {
-        self.into()
-    }
-}
-
 /// Runs `leontief hdrf`.
 pub fn run(args: HdrfArgs) -> Result<String, CliError> {
     let numbers = args.numbers.numbers()?;
-    json_only(args.summary, "--summary", "summary", args.format.name())?;
+    json_only(args.summary, "--summary", "summary", args.format)?;
     if numbers != Numbers::Exact && args.format == TreeFormat::Tree {
         return Err(usage(
             "--decimals: the tree is drawn with exact values; use --format json or csv",
@@ -93,13 +90,12 @@ pub fn run(args: HdrfArgs) -> Result<String, CliError> {
     if let Some(path) = &args.svg {
         crate::plot::write_svg(path, crate::plot::stacked_allocations(&tree, &allocs)?)?;
     }
-    let mut answers: Vec<Value> = allocs.iter().map(|a| a.to_json(&tree)).collect();
-    if args.summary {
-        answers = answers.iter().map(summary).collect();
-    }
     Ok(match args.format {
-        TreeFormat::Json => one_or_list(answers, numbers),
-        TreeFormat::Csv => finish_csv(csv(&answers), numbers),
+        TreeFormat::Json if args.summary => {
+            one_or_list(allocs.iter().map(|a| summary(&tree, a)).collect(), numbers)
+        }
+        TreeFormat::Json => one_or_list(allocs.iter().map(|a| a.to_json(&tree)).collect(), numbers),
+        TreeFormat::Csv => finish_csv(csv(&tree, &allocs), numbers),
         TreeFormat::Tree => {
             let mut drawn = String::new();
             if allocs.len() > 1 {
@@ -126,38 +122,39 @@ pub fn run(args: HdrfArgs) -> Result<String, CliError> {
     })
 }
 
-/// Each node's figures as CSV rows (see [`TreeFormat::Csv`]), from the JSON answers.
-fn csv(answers: &[Value]) -> String {
-    let cell = |v: &Value| -> String {
-        match v {
-            Value::String(s) => s.clone(),
-            Value::Null => String::new(),
-            other => other.to_string(),
-        }
-    };
+/// Each node's figures as CSV rows (see [`TreeFormat::Csv`]).
+fn csv(tree: &Tree, allocs: &[TreeAllocation]) -> String {
     let mut out = String::from("policy,path,kind,weight,guaranteed_share");
-    if let Some(resources) = answers.first().and_then(|a| a["resources"].as_array()) {
-        for r in resources {
-            out.push(',');
-            write_csv_field(&cell(r), &mut out);
-        }
+    for r in tree.resources() {
+        out.push(',');
+        write_csv_field(r, &mut out);
     }
     out.push_str(",dominant_share,satisfaction,tasks\n");
-    for answer in answers {
-        let policy = cell(&answer["policy"]);
-        for node in answer["nodes"].as_array().into_iter().flatten() {
-            write_csv_field(&policy, &mut out);
-            for key in ["path", "kind", "weight", "guaranteed_share"] {
+    for alloc in allocs {
+        for v in tree.nodes() {
+            let (n, x) = (tree.node(v), alloc.node(v));
+            write_csv_field(alloc.policy.name(), &mut out);
+            let kind = if n.is_leaf() { "leaf" } else { "pool" };
+            let fields = [
+                tree.path(v),
+                kind.into(),
+                n.weight().to_string(),
+                n.guaranteed_share().to_string(),
+            ];
+            for field in fields {
                 out.push(',');
-                write_csv_field(&cell(&node[key]), &mut out);
+                write_csv_field(&field, &mut out);
             }
-            for x in node["allocation"].as_array().into_iter().flatten() {
+            let figures = [
+                Some(&x.dominant_share),
+                Some(&x.satisfaction),
+                x.tasks.as_ref(),
+            ];
+            for figure in x.allocation.iter().map(Some).chain(figures) {
                 out.push(',');
-                out.push_str(&cell(x));
-            }
-            for key in ["dominant_share", "satisfaction", "tasks"] {
-                out.push(',');
-                out.push_str(&cell(&node[key]));
+                if let Some(figure) = figure {
+                    out.push_str(&figure.to_string());
+                }
             }
             out.push('\n');
         }
@@ -165,76 +162,57 @@ fn csv(answers: &[Value]) -> String {
     out
 }
 
-/// One policy's aggregate figures: `{"policy", "nodes", "leaves", "utilization" (the root's
-/// allocation over the capacity), "saturated", "dominant_share": {"min", "max"},
-/// "satisfaction": {"min", "max"}}`, the extremes over the leaves with a leaf attaining each
-/// (the first in the tree's order), as exact strings.
-fn summary(answer: &Value) -> Value {
-    use leontief_solver::Rational;
-    let read = |v: &Value| v.as_str().and_then(|s| s.parse::<Rational>().ok());
-    let nodes = answer["nodes"].as_array().cloned().unwrap_or_default();
-    let leaves: Vec<&Value> = nodes.iter().filter(|n| n["kind"] == "leaf").collect();
-    let numbers = |v: &Value| -> Vec<Rational> {
-        v.as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(read)
-            .collect()
-    };
-    let capacity = numbers(&answer["capacity"]);
-    let used = nodes.first().map(|root| numbers(&root["allocation"]));
-    let used = used.unwrap_or_default();
-    let resources: Vec<String> = answer["resources"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|r| r.as_str().map(str::to_string))
-        .collect();
-    let utilization: Vec<Rational> = used.iter().zip(&capacity).map(|(u, c)| u / c).collect();
-    let saturated: Vec<&String> = leontief_solver::saturated_resources(&used, &capacity)
-        .into_iter()
-        .map(|j| &resources[j])
-        .collect();
-    let extremes = |key: &str| -> Extremes {
-        let values: Vec<(Rational, &str)> = leaves
-            .iter()
-            .filter_map(|n| Some((read(&n[key])?, n["path"].as_str()?)))
-            .collect();
-        let entry = |e: Option<&(Rational, &str)>| {
-            e.map(|(value, node)| Extreme {
-                node: node.to_string(),
-                value: value.clone(),
-            })
+/// One policy's aggregate figures: `{"policy", "computation", "resources", "capacity",
+/// "nodes", "leaves", "utilization" (the root's allocation over the capacity), "saturated",
+/// "dominant_share": {"min", "max"}, "satisfaction": {"min", "max"}}`, the extremes over the
+/// leaves with a leaf attaining each (the first in the tree's order), as exact strings.
+fn summary(tree: &Tree, alloc: &TreeAllocation) -> Value {
+    let leaves: Vec<NodeId> = tree.nodes().filter(|&v| tree.node(v).is_leaf()).collect();
+    let extremes = |figure: fn(&NodeAllocation) -> &Rational| -> Extremes {
+        let values = leaves.iter().map(|&v| (figure(alloc.node(v)), v));
+        let entry = |(value, v): (&Rational, NodeId)| Extreme {
+            node: tree.path(v),
+            value: value.clone(),
         };
         Extremes {
-            min: entry(values.iter().min_by(|a, b| a.0.cmp(&b.0))),
-            max: entry(values.iter().min_by(|a, b| b.0.cmp(&a.0))),
+            min: values.clone().min_by(|a, b| a.0.cmp(b.0)).map(entry),
+            max: values.min_by(|a, b| b.0.cmp(a.0)).map(entry),
         }
     };
+    let capacity = tree.capacity();
     to_value(&PolicySummary {
-        policy: &answer["policy"],
-        computation: &answer["computation"],
-        resources: &resources,
-        capacity: &answer["capacity"],
-        nodes: nodes.len(),
+        policy: alloc.policy.name(),
+        computation: alloc.computation.label(),
+        resources: tree.resources(),
+        capacity,
+        nodes: tree.nodes().count(),
         leaves: leaves.len(),
-        utilization,
-        saturated,
-        dominant_share: extremes("dominant_share"),
-        satisfaction: extremes("satisfaction"),
+        utilization: alloc
+            .consumption()
+            .iter()
+            .zip(capacity)
+            .map(|(u, c)| u / c)
+            .collect(),
+        saturated: alloc
+            .saturated(tree)
+            .into_iter()
+            .map(|j| &tree.resources()[j])
+            .collect(),
+        dominant_share: extremes(|n| &n.dominant_share),
+        satisfaction: extremes(|n| &n.satisfaction),
     })
 }
 
 /// One policy's aggregate figures (see [`summary`]).
 #[derive(Serialize)]
 struct PolicySummary<'a> {
-    policy: &'a Value,
-    computation: &'a Value,
+    policy: &'static str,
+    computation: String,
     resources: &'a [String],
-    capacity: &'a Value,
+    capacity: &'a [Rational],
     nodes: usize,
     leaves: usize,
-    utilization: Vec<leontief_solver::Rational>,
+    utilization: Vec<Rational>,
     saturated: Vec<&'a String>,
     dominant_share: Extremes,
     satisfaction: Extremes,
@@ -251,5 +229,5 @@ struct Extremes {
 #[derive(Serialize)]
 struct Extreme {
     node: String,
-    value: leontief_solver::Rational,
+    value: Rational,
 }

@@ -105,47 +105,38 @@ impl Printed {
     }
 }
 
+impl std::fmt::Debug for Printed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Printed::Text(text) => f.debug_tuple("Text").field(text).finish(),
+            Printed::Stream(_) => f.write_str("Stream"),
+        }
+    }
+}
+
 /// How a command ended: what it prints on standard output, and its error if it failed.
 /// (A failed `reproduce` still prints its report.)
+#[derive(Debug)]
 pub struct Outcome {
-    /// Standard output, written once, whole.
-    pub stdout: String,
-    /// Standard output written by a stream after `stdout` (then `stdout` is empty); the
-    /// work behind it is done, so only writing can fail.
-    pub stream: Option<Stream>,
+    /// Standard output, written once, whole (a stream's work is done, so only writing can
+    /// fail).
+    pub stdout: Printed,
     /// The failure, printed on standard error; it sets the exit code.
     pub error: Option<CliError>,
 }
 
-impl std::fmt::Debug for Outcome {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Outcome")
-            .field("stdout", &self.stdout)
-            .field("stream", &self.stream.is_some())
-            .field("error", &self.error)
-            .finish()
-    }
-}
-
-impl From<Result<String, CliError>> for Outcome {
-    fn from(result: Result<String, CliError>) -> Self {
-        result.map(Printed::Text).into()
-    }
-}
-
-impl From<Result<Printed, CliError>> for Outcome {
-    fn from(result: Result<Printed, CliError>) -> Self {
-        let mut outcome = Outcome {
-            stdout: String::new(),
-            stream: None,
-            error: None,
-        };
+impl<T: Into<Printed>> From<Result<T, CliError>> for Outcome {
+    fn from(result: Result<T, CliError>) -> Self {
         match result {
-            Ok(Printed::Text(stdout)) => outcome.stdout = stdout,
-            Ok(Printed::Stream(stream)) => outcome.stream = Some(stream),
-            Err(error) => outcome.error = Some(error),
+            Ok(printed) => Outcome {
+                stdout: printed.into(),
+                error: None,
+            },
+            Err(error) => Outcome {
+                stdout: String::new().into(),
+                error: Some(error),
+            },
         }
-        outcome
     }
 }
 
@@ -213,7 +204,13 @@ pub(crate) fn spinner(message: String) -> indicatif::ProgressBar {
 
 /// A usage error when `given` (`flag`, which prints `the {what}`) is asked for in a `format`
 /// other than JSON.
-pub(crate) fn json_only(given: bool, flag: &str, what: &str, format: &str) -> Result<(), CliError> {
+pub(crate) fn json_only(
+    given: bool,
+    flag: &str,
+    what: &str,
+    format: impl Into<&'static str>,
+) -> Result<(), CliError> {
+    let format: &str = format.into();
     if given && format != "json" {
         return Err(usage(format!(
             "{flag}: the {what} is printed in JSON; not with --format {format}"

@@ -78,29 +78,6 @@ pub struct SimulateArgs {
     pub numbers: NumberFlags,
 }
 
-impl SimulateArgs {
-    /// Flags for `file` with every default (`--policy min-satisfaction`, pooled, no
-    /// preemption, the file's seed and horizon, every event recorded, JSON).
-    ///
-    /// # Example
-    /// ```
-    /// use leontief::hdrf::simulate::SimPolicy;
-    /// let args = leontief::commands::simulate::SimulateArgs::new("examples/lecture-churn.json");
-    /// assert_eq!(args.policy.0, [SimPolicy::Tree(leontief_hdrf::Policy::MinSatisfaction)]);
-    /// ```
-    pub fn new(file: impl Into<String>) -> Self {
-        /// `simulate FILE` as the command line reads it: every other flag at its default.
-        #[derive(clap::Parser)]
-        struct Line {
-            #[command(flatten)]
-            args: SimulateArgs,
-        }
-        let file: String = file.into();
-        // After `--`, FILE is the positional argument whatever it looks like.
-        <Line as clap::Parser>::parse_from(["simulate", "--", file.as_str()]).args
-    }
-}
-
 /// Runs `leontief simulate` and returns what goes to standard output, whole: pretty JSON with
 /// a newline, or the CSV time series. With `--csv` the summary is printed to standard error
 /// (only once the run has succeeded).
@@ -111,12 +88,20 @@ impl SimulateArgs {
 ///
 /// # Example
 /// ```
-/// use leontief::commands::simulate::{run, SimulateArgs};
+/// use clap::Parser;
+/// use leontief::commands::simulate::run;
+/// use leontief::commands::{Cli, Command};
 /// use leontief::hdrf::simulate::SimPolicy;
-/// use leontief::commands::simulate::SimPolicies;
-/// let mut args = SimulateArgs::new(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/lecture-churn.json"));
-/// args.policy = SimPolicies(vec![SimPolicy::Tree(leontief_hdrf::Policy::Naive)]);
-/// args.no_series = true;
+/// let file = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/lecture-churn.json");
+/// // `simulate FILE` with these flags, every other flag at its default.
+/// let line = |flags: &[&str]| {
+///     match Cli::parse_from(["leontief", "simulate", file].iter().chain(flags)).command {
+///         Command::Simulate(args) => args,
+///         _ => unreachable!(),
+///     }
+/// };
+/// assert_eq!(line(&[]).policy.0, [SimPolicy::Tree(leontief_hdrf::Policy::MinSatisfaction)]);
+/// let args = line(&["--policy", "naive", "--no-series"]);
 /// let out: serde_json::Value = serde_json::from_str(&run(&args).unwrap()).unwrap();
 /// let b1 = out["nodes"].as_array().unwrap().iter().find(|n| n["name"] == "B1").unwrap();
 /// assert_eq!(b1["min_share_steady"], "0");

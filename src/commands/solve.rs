@@ -83,13 +83,6 @@ pub enum Format {
     Csv,
 }
 
-impl Format {
-    /// The name as `--format` takes it.
-    pub fn name(self) -> &'static str {
-        self.into()
-    }
-}
-
 /// discrete-drf's rule for a task that does not fit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Misfit {
@@ -159,14 +152,14 @@ fn config(args: &SolveArgs) -> Result<Config, CliError> {
             "--form level-coefficient: the exact compact form is JSON only, without --summary, --trace or --decimals",
         ));
     }
-    json_only(args.summary, "--summary", "summary", args.format.name())?;
+    json_only(args.summary, "--summary", "summary", args.format)?;
     if args.trace {
         if args.summary {
             return Err(usage(
                 "--trace: the summary prints aggregate figures only; not with --summary",
             ));
         }
-        json_only(true, "--trace", "trace", args.format.name())?;
+        json_only(true, "--trace", "trace", args.format)?;
         if !plan.has_trace() {
             // The mechanisms with steps, from the table.
             let traced: Vec<&str> = mechanisms::all()
@@ -239,18 +232,8 @@ pub struct Solution {
 /// JSON with exact numbers (the Python package turns it into objects directly); every other
 /// output is returned printed. Flags, instance and errors as [`run`].
 pub fn run_solved(args: SolveArgs) -> Result<Solved, CliError> {
-    run_solved_with(args, |input| input.load())
-}
-
-/// [`run_solved`] with the instance read by `load` (called after the flags are checked, so
-/// that errors come in the CLI's order): the Python package hands over an instance it read
-/// from Python objects.
-pub fn run_solved_with(
-    args: SolveArgs,
-    load: impl FnOnce(&InstanceInput) -> Result<Instance, CliError>,
-) -> Result<Solved, CliError> {
     let cfg = config(&args)?;
-    let inst = load(&args.input)?;
+    let inst = args.input.load()?;
     let solved = solved(&cfg, inst)?;
     Ok(match solved {
         Solved::Answer(_)
@@ -382,40 +365,33 @@ fn solved(cfg: &Config, inst: leontief_solver::Instance) -> Result<Solved, CliEr
 }
 
 fn print(cfg: &Config, solved: Solved) -> Printed {
-    let Solution {
-        mechanism: name,
-        exact,
-        instance: inst,
-        allocation,
-        mut extra,
-        consumption: mut known,
-        weighted_shares,
-    } = match solved {
+    let mut s = match solved {
         Solved::Printed(printed) => return printed,
-        Solved::Answer(solution) => *solution,
+        Solved::Answer(solution) => solution,
     };
     let numbers = cfg.numbers;
     if cfg.format == Format::Table {
+        let name = s.mechanism;
         let title = match numbers {
             Numbers::Exact => format!("{name} (exact)"),
             Numbers::Decimals(n) => format!("{name} (exact, rounded to {n} significant digits)"),
         };
-        return allocation_table(&title, &inst, &allocation, numbers).into();
+        return allocation_table(&title, &s.instance, &s.allocation, numbers).into();
     }
     let (format, summary) = (cfg.format, cfg.summary);
     Printed::Stream(Box::new(move |out| {
         let mut sink = Sink::new(out);
         let answer = Answer {
-            mechanism: name,
-            exact,
-            instance: &inst,
-            allocation: &allocation,
-            consumption: known.take(),
-            extra: std::mem::take(&mut extra),
+            mechanism: s.mechanism,
+            exact: s.exact,
+            instance: &s.instance,
+            allocation: &s.allocation,
+            consumption: s.consumption.take(),
+            extra: std::mem::take(&mut s.extra),
         };
         match (format, summary) {
-            (Format::Csv, _) => write_csv(&mut sink, numbers, &inst, &allocation),
-            (_, true) => write_summary(&mut sink, numbers, answer, weighted_shares.as_deref()),
+            (Format::Csv, _) => write_csv(&mut sink, numbers, &s.instance, &s.allocation),
+            (_, true) => write_summary(&mut sink, numbers, answer, s.weighted_shares.as_deref()),
             _ => write_json(&mut sink, numbers, answer),
         }
         sink.finish()

@@ -10,7 +10,6 @@ use std::collections::HashMap;
 
 use leontief_solver::rational::DecimalBounds;
 use leontief_solver::{Allocation, ExactSum, Instance, Rational};
-use num_bigint::BigInt;
 use serde_json::{Map, Value};
 
 use super::digits::{Denominators, Product};
@@ -34,58 +33,30 @@ pub struct Answer<'a> {
     pub extra: Map<String, Value>,
 }
 
-/// Prints numbers as [`Numbers`] says, remembering the text of recent big denominators:
-/// progressive filling gives many users the same denominator (97 distinct ones among the
-/// 100,000 users of the 100,000 × 8 benchmark), so each is converted to decimal once.
+/// Prints numbers as [`Numbers`] says, with what a row's task count needs prepared
+/// ([`Printer::tasks`]).
 pub(super) struct Printer {
     numbers: Numbers,
-    /// Texts of the denominators of products printed from their reduced `Rational`.
-    denominators: HashMap<BigInt, String>,
     /// The denominators of the task counts whose products are written digit by digit.
     tasks_denominators: Denominators,
 }
-
-/// How many denominators [`Printer`] remembers before starting afresh (bounds its memory).
-const REMEMBERED: usize = 4096;
 
 impl Printer {
     fn new(numbers: Numbers) -> Self {
         Printer {
             numbers,
-            denominators: HashMap::new(),
             tasks_denominators: Denominators::default(),
         }
     }
 
     /// `x` as a bare cell (`p/q` or the decimal); with `quoted`, exact values are quoted
     /// (JSON strings) and decimals are not (JSON numbers).
-    fn number(&mut self, x: &Rational, quoted: bool, out: &mut String) {
-        let (Numbers::Exact, Some((num, den))) = (self.numbers, x.big_parts()) else {
-            if quoted {
-                self.numbers.json(x, out);
-            } else {
-                self.numbers.cell(x, out);
-            }
-            return;
-        };
-        let denominators = &mut self.denominators;
-        in_quotes(quoted, out, |out| {
-            super::write_bigint(num, out);
-            if !x.is_integer() {
-                out.push('/');
-                if let Some(text) = denominators.get(den) {
-                    out.push_str(text);
-                } else {
-                    if denominators.len() >= REMEMBERED {
-                        denominators.clear();
-                    }
-                    let mut text = String::new();
-                    super::write_bigint(den, &mut text);
-                    out.push_str(&text);
-                    denominators.insert(den.clone(), text);
-                }
-            }
-        });
+    fn number(&self, x: &Rational, quoted: bool, out: &mut String) {
+        if quoted {
+            self.numbers.json(x, out);
+        } else {
+            self.numbers.cell(x, out);
+        }
     }
 
     /// `a · b`; under decimals, rounded from the unreduced product (saving the gcd that
@@ -310,7 +281,7 @@ impl Answer<'_> {
 }
 
 /// Writes the extra fields (after the answer's own) and closes the answer.
-fn close_answer(j: &mut Json<'_, '_>, extra: &Map<String, Value>) {
+pub(super) fn close_answer(j: &mut Json<'_, '_>, extra: &Map<String, Value>) {
     for (k, v) in extra {
         j.key(k);
         j.value(v);

@@ -27,8 +27,8 @@ use rayon::prelude::*;
 use serde_json::{Map, Value};
 
 use super::allocation::{
-    csv_header, open_answer, open_user, write_bundle, write_json as write_allocation, write_rows,
-    Answer, Summary, SummaryUsers,
+    close_answer, csv_header, open_answer, open_user, write_bundle, write_json as write_allocation,
+    write_rows, Answer, Summary, SummaryUsers,
 };
 use super::{
     looks_numeric, round_value, rounds_under, write_csv_field, write_json_str, Json, Numbers, Sink,
@@ -71,63 +71,44 @@ pub enum ExactForm {
     Numeric(String),
 }
 
-/// One figure of an algebraic answer as printed: its JSON value and its table or CSV cell.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Figure {
-    /// The JSON value: the exact number's serde form, or the rounded literal.
-    pub json: Value,
-    /// The cell: `p/q` or the decimal, or the rounded literal.
-    pub cell: String,
+/// One figure of an algebraic answer as printed: the exact number's serde form, or the
+/// rounded literal.
+fn figure(x: &ExactNumber, numbers: Numbers, limits: &Limits) -> Result<Value, AlgebraicError> {
+    Ok(match numbers {
+        // An exact number is strings and lists of strings: it always serializes.
+        Numbers::Exact => serde_json::to_value(x).unwrap_or(Value::Null),
+        Numbers::Decimals(n) => decimal_value(x.to_significant(n, limits)?),
+    })
 }
 
-impl Figure {
-    /// A figure given by its correctly rounded decimal alone, with the reason its exact form
-    /// is not printed.
-    fn decimal_only(decimal: String, numbers: Numbers, reason: String) -> Figure {
-        let json = match numbers {
-            Numbers::Exact => serde_json::json!({"decimal": decimal, "inexact_reason": reason}),
-            Numbers::Decimals(_) => decimal
-                .parse::<serde_json::Number>()
-                .map_or_else(|_| Value::String(decimal.clone()), Value::Number),
-        };
-        Figure {
-            json,
-            cell: decimal,
-        }
-    }
+/// A correctly rounded decimal as a JSON number.
+fn decimal_value(text: String) -> Value {
+    text.parse::<serde_json::Number>()
+        .map_or(Value::String(text), Value::Number)
+}
 
-    fn of(x: &ExactNumber, numbers: Numbers, limits: &Limits) -> Result<Figure, AlgebraicError> {
-        Ok(match numbers {
-            Numbers::Exact => Figure {
-                // An exact number is strings and lists of strings: it always serializes.
-                json: serde_json::to_value(x).unwrap_or(Value::Null),
-                cell: x.cell(),
-            },
-            Numbers::Decimals(n) => {
-                let text = x.to_significant(n, limits)?;
-                Figure {
-                    json: text
-                        .parse::<serde_json::Number>()
-                        .map_or_else(|_| Value::String(text.clone()), Value::Number),
-                    cell: text,
-                }
-            }
-        })
+/// A figure's table or CSV cell: `p/q`, an irrational figure's decimal, or the rounded
+/// literal.
+fn cell(figure: &Value) -> String {
+    match figure {
+        Value::String(s) => s.clone(),
+        Value::Object(members) => members["decimal"].as_str().unwrap_or_default().into(),
+        other => other.to_string(),
     }
 }
 
 /// Every figure of an algebraic answer, printed as [`Numbers`] says.
 pub struct Figures {
-    tasks: Vec<Figure>,
-    allocation: Vec<Vec<Figure>>,
-    dominant_shares: Vec<Figure>,
-    weighted_shares: Vec<Figure>,
-    consumption: Vec<Figure>,
-    utilization: Vec<Figure>,
+    tasks: Vec<Value>,
+    allocation: Vec<Vec<Value>>,
+    dominant_shares: Vec<Value>,
+    weighted_shares: Vec<Value>,
+    consumption: Vec<Value>,
+    utilization: Vec<Value>,
     saturated: Vec<bool>,
-    prices: Vec<Figure>,
+    prices: Vec<Value>,
     /// The total, when the summary prints it.
-    total_tasks: Option<Figure>,
+    total_tasks: Option<Value>,
     extremes: Extremes,
     levels: usize,
 }
@@ -141,10 +122,8 @@ impl Figures {
     ) -> Result<Figures, AlgebraicError> {
         // Writing a figure's polynomial in decimal is most of an answer's cost at 100
         // users: the figures are formed in parallel, in order.
-        let all = |xs: &[ExactNumber]| -> Result<Vec<Figure>, AlgebraicError> {
-            xs.par_iter()
-                .map(|x| Figure::of(x, numbers, limits))
-                .collect()
+        let all = |xs: &[ExactNumber]| -> Result<Vec<Value>, AlgebraicError> {
+            xs.par_iter().map(|x| figure(x, numbers, limits)).collect()
         };
         Ok(Figures {
             tasks: all(&eq.tasks)?,
@@ -160,7 +139,7 @@ impl Figures {
             saturated: eq.saturated.clone(),
             prices: all(&eq.prices)?,
             total_tasks: total_tasks
-                .map(|t| Figure::of(t, numbers, limits))
+                .map(|t| figure(t, numbers, limits))
                 .transpose()?,
             extremes: eq.extremes,
             levels: eq.weighted_levels,
@@ -199,14 +178,16 @@ impl CeeiAnswer {
             };
             let decimal = eq.total_tasks_decimal(significant, limits)?;
             let mut figures = Figures::of(&eq, None, numbers, limits)?;
-            figures.total_tasks = Some(Figure::decimal_only(
-                decimal,
-                numbers,
-                format!(
-                    "the total's minimal polynomial is computed up to field degree \
-                     {limit}; this field has degree {degree}"
-                ),
-            ));
+            // A figure given by its decimal alone, with the reason its exact form is not
+            // printed.
+            let reason = format!(
+                "the total's minimal polynomial is computed up to field degree {limit}; this \
+                 field has degree {degree}"
+            );
+            figures.total_tasks = Some(match numbers {
+                Numbers::Exact => serde_json::json!({"decimal": decimal, "inexact_reason": reason}),
+                Numbers::Decimals(_) => decimal_value(decimal),
+            });
             Ok(figures)
         };
         let exact = match solved.algebraic {
@@ -297,15 +278,7 @@ pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, inst: &Instance, answer
     }
     if let Some(reason) = reason {
         // After `certified`, and after the rounding: a reason is text, never a number.
-        let mut with_reason = Map::new();
-        for (k, v) in extra {
-            let after = k == "certified";
-            with_reason.insert(k, v);
-            if after {
-                with_reason.insert("exact_reason".into(), Value::String(reason.clone()));
-            }
-        }
-        extra = with_reason;
+        extra.shift_insert(1, "exact_reason".into(), Value::String(reason.clone()));
     }
     for (k, v) in &extra {
         j.key(k);
@@ -374,55 +347,45 @@ fn write_algebraic_json(
     let mut j = Json::new(sink, numbers);
     open_answer(&mut j, "ceei", true, inst);
     for i in 0..inst.num_users() {
-        j.open_object();
-        j.key("name");
-        j.str(&inst.user_path(i));
-        j.key("tasks");
-        j.value(&figures.tasks[i].json);
-        j.key("allocation");
-        j.open_array();
-        for b in &figures.allocation[i] {
-            j.value(&b.json);
-        }
-        j.close();
-        j.key("dominant_share");
-        j.value(&figures.dominant_shares[i].json);
-        j.key("weighted_share");
-        j.value(&figures.weighted_shares[i].json);
-        j.close();
+        j.value(&serde_json::json!({
+            "name": inst.user_path(i),
+            "tasks": figures.tasks[i],
+            "allocation": figures.allocation[i],
+            "dominant_share": figures.dominant_shares[i],
+            "weighted_share": figures.weighted_shares[i],
+        }));
     }
     j.close();
     j.key("consumption");
     figure_list(&mut j, &figures.consumption);
     j.key("saturated");
     j.strs(&saturated_names(inst, &figures.saturated));
-    j.key("certified");
-    j.raw("true");
-    j.key("status");
-    j.str(out.status.as_str());
-    j.key("iterations");
-    j.raw(&out.iterations.to_string());
-    // An exact equilibrium has no gap; printed as a certified answer prints it.
-    j.key("relative_gap");
-    j.raw(match numbers {
-        Numbers::Exact => "0.0",
-        Numbers::Decimals(_) => "0",
+    let prices: Map<String, Value> = inst
+        .resources()
+        .iter()
+        .cloned()
+        .zip(figures.prices.clone())
+        .collect();
+    let extra = serde_json::json!({
+        "certified": true,
+        "status": out.status.as_str(),
+        "iterations": out.iterations,
+        // An exact equilibrium has no gap; printed as a certified answer prints it.
+        "relative_gap": match numbers {
+            Numbers::Exact => Value::from(0.0),
+            Numbers::Decimals(_) => Value::from(0),
+        },
+        "prices": prices,
     });
-    j.key("prices");
-    j.open_object();
-    for (name, p) in inst.resources().iter().zip(&figures.prices) {
-        j.key(name);
-        j.value(&p.json);
+    if let Value::Object(extra) = extra {
+        close_answer(&mut j, &extra);
     }
-    j.close();
-    j.close();
-    j.end();
 }
 
-fn figure_list(j: &mut Json<'_, '_>, xs: &[Figure]) {
+fn figure_list(j: &mut Json<'_, '_>, xs: &[Value]) {
     j.open_array();
     for x in xs {
-        j.value(&x.json);
+        j.value(x);
     }
     j.close();
 }
@@ -449,7 +412,7 @@ pub fn write_algebraic_summary(
     };
     let total = |j: &mut Json<'_, '_>| {
         if let Some(t) = &figures.total_tasks {
-            j.value(&t.json);
+            j.value(t);
         }
     };
     let value = |j: &mut Json<'_, '_>, k: usize, i: usize| {
@@ -458,7 +421,7 @@ pub fn write_algebraic_summary(
             &figures.dominant_shares,
             &figures.weighted_shares,
         ];
-        j.value(&xs[k][i].json)
+        j.value(&xs[k][i])
     };
     let e = &figures.extremes;
     Summary {
@@ -489,7 +452,7 @@ pub fn write_algebraic_csv(sink: &mut Sink<'_>, inst: &Instance, figures: &Figur
             .chain([&figures.dominant_shares[i], &figures.weighted_shares[i]]);
         for c in cells {
             buf.push(',');
-            buf.push_str(&c.cell);
+            buf.push_str(&cell(c));
         }
         buf.push('\n');
     }
@@ -507,20 +470,20 @@ pub fn algebraic_table(inst: &Instance, numbers: Numbers, figures: &Figures) -> 
     };
     let rows = (0..inst.num_users())
         .map(|i| {
-            let mut row = vec![figures.tasks[i].cell.clone()];
-            row.extend(figures.allocation[i].iter().map(|c| c.cell.clone()));
-            row.push(figures.dominant_shares[i].cell.clone());
+            let mut row = vec![cell(&figures.tasks[i])];
+            row.extend(figures.allocation[i].iter().map(cell));
+            row.push(cell(&figures.dominant_shares[i]));
             row
         })
         .collect();
-    let used = figures.consumption.iter().map(|c| c.cell.clone()).collect();
+    let used = figures.consumption.iter().map(cell).collect();
     let saturated = saturated_names(inst, &figures.saturated);
     let mut out = crate::render::user_table(&title, inst, rows, used, &saturated, numbers);
     let prices: Vec<String> = inst
         .resources()
         .iter()
         .zip(&figures.prices)
-        .map(|(r, p)| format!("{r} = {}", p.cell))
+        .map(|(r, p)| format!("{r} = {}", cell(p)))
         .collect();
     out.push_str(&format!("prices: {}\n", prices.join(", ")));
     out

@@ -212,7 +212,8 @@ impl<'w> Sink<'w> {
     }
 }
 
-/// Writes the output of `write` into a string (for answers that are returned whole).
+/// Writes the output of `write` into a string (the writers' tests).
+#[cfg(test)]
 pub fn to_string(write: impl FnOnce(&mut Sink<'_>)) -> String {
     let mut bytes: Vec<u8> = Vec::new();
     {
@@ -230,10 +231,9 @@ pub struct Json<'s, 'w> {
     pub sink: &'s mut Sink<'w>,
     /// How numbers are printed.
     pub numbers: Numbers,
-    /// One entry per open container: whether it already has a value.
-    stack: Vec<bool>,
-    /// Whether the innermost container is an object (a value follows its key directly).
-    in_object: Vec<bool>,
+    /// One entry per open container: whether it is an object (a value follows its key
+    /// directly), and whether it already has a value.
+    stack: Vec<(bool, bool)>,
 }
 
 impl<'s, 'w> Json<'s, 'w> {
@@ -243,7 +243,6 @@ impl<'s, 'w> Json<'s, 'w> {
             sink,
             numbers,
             stack: Vec::new(),
-            in_object: Vec::new(),
         }
     }
 
@@ -256,7 +255,7 @@ impl<'s, 'w> Json<'s, 'w> {
 
     /// Before an array's value or an object's key: the separator and the indentation.
     fn separate(&mut self) {
-        if let Some(has) = self.stack.last_mut() {
+        if let Some((_, has)) = self.stack.last_mut() {
             if *has {
                 self.sink.buf.push(',');
             }
@@ -267,7 +266,7 @@ impl<'s, 'w> Json<'s, 'w> {
 
     /// Before a value: in an array, [`Json::separate`] (in an object, the key did).
     fn before_value(&mut self) {
-        if self.in_object.last() == Some(&false) {
+        if let Some((false, _)) = self.stack.last() {
             self.separate();
         }
     }
@@ -276,22 +275,19 @@ impl<'s, 'w> Json<'s, 'w> {
     pub fn open_object(&mut self) {
         self.before_value();
         self.sink.buf.push('{');
-        self.stack.push(false);
-        self.in_object.push(true);
+        self.stack.push((true, false));
     }
 
     /// Opens an array (as a value).
     pub fn open_array(&mut self) {
         self.before_value();
         self.sink.buf.push('[');
-        self.stack.push(false);
-        self.in_object.push(false);
+        self.stack.push((false, false));
     }
 
     /// Closes the innermost object or array.
     pub fn close(&mut self) {
-        let had = self.stack.pop().unwrap_or(false);
-        let object = self.in_object.pop().unwrap_or(false);
+        let (object, had) = self.stack.pop().unwrap_or_default();
         if had {
             self.newline_indent();
         }
@@ -301,7 +297,7 @@ impl<'s, 'w> Json<'s, 'w> {
     /// Records that the innermost container has values written directly into the sink
     /// (pre-formatted items), so that it closes on its own line.
     pub fn mark_nonempty(&mut self) {
-        if let Some(has) = self.stack.last_mut() {
+        if let Some((_, has)) = self.stack.last_mut() {
             *has = true;
         }
     }
@@ -552,27 +548,20 @@ pub fn finish_json(mut v: Value, numbers: Numbers) -> Value {
         return v;
     };
     round_value(&mut v, n);
-    let mark = |v: Value| -> Value {
-        let Value::Object(members) = v else {
-            return v;
-        };
-        let mut out = serde_json::Map::new();
-        if !members.contains_key("exact") {
-            out.insert("precision".into(), precision.clone());
+    let mark = |v: &mut Value| {
+        if let Value::Object(members) = v {
+            let at = members
+                .keys()
+                .position(|k| k == "exact")
+                .map_or(0, |k| k + 1);
+            members.shift_insert(at, "precision".into(), precision.clone());
         }
-        for (k, item) in members {
-            let after = k == "exact";
-            out.insert(k, item);
-            if after {
-                out.insert("precision".into(), precision.clone());
-            }
-        }
-        Value::Object(out)
     };
-    match v {
-        Value::Array(items) => Value::Array(items.into_iter().map(mark).collect()),
+    match &mut v {
+        Value::Array(items) => items.iter_mut().for_each(mark),
         other => mark(other),
     }
+    v
 }
 
 /// A CSV answer printed as `numbers` says: unchanged when exact, else rounded ([`round_csv`]).

@@ -9,6 +9,7 @@ mod errors_cli;
 mod explore_cli;
 mod explore_families_cli;
 mod flags_cli;
+mod fuzzing;
 mod hdrf_cli;
 mod import_cli;
 mod order_cli;

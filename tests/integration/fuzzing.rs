@@ -1,5 +1,6 @@
-//! The bodies of the fuzz targets in `fuzz/` (run with `cargo fuzz`, see CONTRIBUTING.md)
-//! and of the test that replays their corpus on every `cargo test`.
+//! The bodies of the fuzz targets in `fuzz/` (run with `cargo fuzz`, see CONTRIBUTING.md;
+//! each target includes this file) and the test that replays their corpus on every
+//! `cargo test`.
 //!
 //! Each body takes arbitrary bytes, feeds them to one reader, and panics only when a
 //! property fails; a reader's error is a normal outcome. The properties:
@@ -12,7 +13,7 @@
 use leontief_hdrf::Tree;
 use leontief_solver::{Instance, Rational, Rules};
 
-use crate::import::{kueue, yarn};
+use leontief::import::{kueue, yarn};
 
 /// The text of `data`, when it is UTF-8 (every reader takes text).
 fn text(data: &[u8]) -> Option<&str> {
@@ -51,9 +52,9 @@ pub fn tree_json(data: &[u8]) {
 
 /// An imported configuration, its leaves idle as `leontief import` writes it without
 /// demands, must be a tree file the tree reader accepts.
-fn imported_reads(mut imported: crate::import::Imported) {
+fn imported_reads(mut imported: leontief::import::Imported) {
     imported
-        .apply(&crate::import::Demands::default())
+        .apply(&leontief::import::Demands::default())
         .expect("no demands always apply");
     let json = serde_json::to_value(&imported).expect("a tree file serializes");
     if let Err(e) = Tree::from_json(&json) {
@@ -101,34 +102,27 @@ pub const TARGETS: &[(&str, Body)] = &[
     ("rational", rational),
 ];
 
-#[cfg(test)]
-mod tests {
-    use std::path::Path;
-
-    use super::TARGETS;
-
-    /// Replays every checked-in input of every target, seeds and the corpus the fuzzer
-    /// kept (each crash it found was fixed and its input added there).
-    #[test]
-    fn corpus_replays() {
-        let fuzz = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz");
-        for (name, body) in TARGETS {
-            let mut inputs = 0;
-            for dir in ["seeds", "corpus"] {
-                let Ok(entries) = std::fs::read_dir(fuzz.join(dir).join(name)) else {
-                    continue;
-                };
-                for entry in entries {
-                    let path = entry.expect("a corpus entry").path();
-                    let data = std::fs::read(&path).expect("a corpus file reads");
-                    if std::panic::catch_unwind(|| body(&data)).is_err() {
-                        panic!("{name}: {} fails", path.display());
-                    }
-                    inputs += 1;
+/// Replays every checked-in input of every target, seeds and the corpus the fuzzer
+/// kept (each crash it found was fixed and its input added there).
+#[test]
+fn corpus_replays() {
+    let fuzz = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz");
+    for (name, body) in TARGETS {
+        let mut inputs = 0;
+        for dir in ["seeds", "corpus"] {
+            let Ok(entries) = std::fs::read_dir(fuzz.join(dir).join(name)) else {
+                continue;
+            };
+            for entry in entries {
+                let path = entry.expect("a corpus entry").path();
+                let data = std::fs::read(&path).expect("a corpus file reads");
+                if std::panic::catch_unwind(|| body(&data)).is_err() {
+                    panic!("{name}: {} fails", path.display());
                 }
+                inputs += 1;
             }
-            // Every target has its seeds at least: a missing folder would replay nothing.
-            assert!(inputs >= 2, "{name}: only {inputs} inputs");
         }
+        // Every target has its seeds at least: a missing folder would replay nothing.
+        assert!(inputs >= 2, "{name}: only {inputs} inputs");
     }
 }
