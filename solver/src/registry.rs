@@ -6,8 +6,6 @@
 //! and generated from the policy list in `leontief_counterexamples::mechanisms`, which also
 //! holds the one `by_name` over both.
 
-use std::str::FromStr;
-
 use strum::VariantNames;
 
 use std::sync::Arc;
@@ -240,25 +238,6 @@ pub fn one_of(names: &[&str]) -> String {
     }
 }
 
-/// Parses `text` as a variant of the enumeration `T` by its derived name, or fails on `field`
-/// with `unknown WHAT "text" (expected a, b or c)`, the names taken from `T` itself.
-///
-/// # Example
-/// ```
-/// use leontief_solver::{properties::Property, registry::parse_name};
-/// assert_eq!(parse_name::<Property>("--property", "property", "ef").unwrap(), Property::Ef);
-/// let err = parse_name::<Property>("--property", "property", "fair").unwrap_err();
-/// assert!(err.to_string().starts_with("--property: unknown property \"fair\" (expected si, ef,"));
-/// ```
-pub fn parse_name<T: FromStr + VariantNames>(
-    field: &str,
-    what: &str,
-    text: &str,
-) -> Result<T, SolverError> {
-    text.parse()
-        .map_err(|_| unknown_name::<T>(field, what, text))
-}
-
 /// The variants of a `strum::VariantArray` enumeration as an array of its `EnumCount` length,
 /// in declaration order: the body of the enumerations' `ALL` constants (a `const fn`, as the
 /// constants are).
@@ -283,7 +262,15 @@ pub const fn variant_array<T: Copy, const N: usize>(variants: &[T]) -> [T; N] {
     all
 }
 
-/// The error of [`parse_name`]: `unknown WHAT "text" (expected a, b or c)`.
+/// The error of a name that parses as no variant of the enumeration `T`, on `field`:
+/// `unknown WHAT "text" (expected a, b or c)`, the names taken from `T` itself.
+///
+/// # Example
+/// ```
+/// use leontief_solver::{properties::Property, registry::unknown_name};
+/// let err = unknown_name::<Property>("--property", "property", "fair");
+/// assert!(err.to_string().starts_with("--property: unknown property \"fair\" (expected si, ef,"));
+/// ```
 pub fn unknown_name<T: VariantNames>(field: &str, what: &str, text: &str) -> SolverError {
     SolverError::invalid(
         field,

@@ -362,7 +362,13 @@ pub fn welfare_ratio(
     allocation: &Allocation,
     utility: Utility,
 ) -> Result<Rational, SolverError> {
-    let w = nonzero_welfare(instance, allocation, utility)?;
+    let w = welfare(instance, allocation, utility)?;
+    if !w.is_positive() {
+        return Err(SolverError::invalid(
+            "allocation.tasks",
+            format!("the allocation's welfare is {w}; the welfare ratio needs a positive welfare"),
+        ));
+    }
     Ok(utilitarian_optimum(instance, utility)?.value / w)
 }
 
@@ -479,21 +485,6 @@ pub fn best_fair_welfare(
     })
 }
 
-/// `best_fair_welfare / welfare(allocation)`: the welfare the allocation gives up against
-/// the best SI and EF allocation (Bei, Li and Luo's fair-ratio on one instance).
-///
-/// # Errors
-/// Those of [`welfare`] and [`best_fair_welfare`], and an allocation of welfare 0
-/// (`allocation.tasks`).
-pub fn fair_welfare_ratio(
-    instance: &Instance,
-    allocation: &Allocation,
-    utility: Utility,
-) -> Result<Rational, SolverError> {
-    let w = nonzero_welfare(instance, allocation, utility)?;
-    Ok(best_fair_welfare(instance, utility)?.value / w)
-}
-
 /// `s_i`: the tasks of user `i`'s weighted equal split, capped.
 fn sharing_bounds(instance: &Instance) -> Vec<Rational> {
     equal_split(instance)
@@ -546,21 +537,6 @@ fn unit(n: usize, i: usize, v: Rational) -> Vec<Rational> {
     let mut row = vec![Rational::ZERO; n];
     row[i] = v;
     row
-}
-
-fn nonzero_welfare(
-    instance: &Instance,
-    allocation: &Allocation,
-    utility: Utility,
-) -> Result<Rational, SolverError> {
-    let w = welfare(instance, allocation, utility)?;
-    if !w.is_positive() {
-        return Err(SolverError::invalid(
-            "allocation.tasks",
-            format!("the allocation's welfare is {w}; the welfare ratio needs a positive welfare"),
-        ));
-    }
-    Ok(w)
 }
 
 fn internal(reason: String) -> SolverError {

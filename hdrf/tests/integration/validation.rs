@@ -126,7 +126,7 @@ fn all_zero_demand() {
     let tree = Tree::from_json(&doc).unwrap();
     let b1 = tree.find_path("root/B/B1").unwrap();
     assert!(tree.node(b1).is_idle());
-    assert_eq!(tree.user_of(b1), None);
+    assert_eq!(tree.hierarchy().node(b1.index()).user, None);
     // A tree whose every leaf is idle, or that has no leaf, is valid: everyone gets
     // nothing, and the notes say so.
     let idle = Tree::from_json(

@@ -137,7 +137,7 @@ pub struct Saturation {
     /// The capped users' exact use of `resource` at the event.
     capped_use: Rational,
     /// Index of the event in [`CompactFilling::events`].
-    event: usize,
+    pub event: usize,
     exact: OnceCell<Rational>,
 }
 
@@ -708,17 +708,6 @@ impl CompactFilling {
         }
     }
 
-    /// An interval around user `i`'s tasks (scale `2^F`): exact for capped users.
-    pub fn tasks_bounds(&self, i: usize) -> (Rational, Rational) {
-        match &self.tasks[i] {
-            CompactTasks::Exact(t) => (t.clone(), t.clone()),
-            CompactTasks::Level { level, coefficient } => {
-                let (lo, hi) = self.saturations[*level].bounds.bounds(self.precision);
-                (lo * coefficient, hi * coefficient)
-            }
-        }
-    }
-
     /// Total use of each resource, exactly.
     pub fn consumption(&self, instance: &Instance) -> Vec<Rational> {
         (0..instance.num_resources())
@@ -776,10 +765,5 @@ impl CompactFilling {
             consumption: self.consumption(instance),
             saturated: self.saturated.clone(),
         }
-    }
-
-    /// Index into [`events`](Self::events) of the `k`-th saturation.
-    pub fn saturation_event(&self, k: usize) -> usize {
-        self.saturations[k].event
     }
 }

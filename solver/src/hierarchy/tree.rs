@@ -337,11 +337,6 @@ impl Tree {
         self.instance.hierarchy()
     }
 
-    /// The user of leaf `v` in [`Tree::instance`] (`None` for a pool).
-    pub fn user_of(&self, v: NodeId) -> Option<usize> {
-        self.hierarchy().node(v.0).user
-    }
-
     /// Reads the JSON form (see the [module docs](self)).
     ///
     /// # Example

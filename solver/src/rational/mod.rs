@@ -705,11 +705,6 @@ impl One for Rational {
 }
 
 impl Rational {
-    /// `self` as a big integer when it is an integer.
-    pub fn to_bigint(&self) -> Option<BigInt> {
-        self.is_integer().then(|| self.numer())
-    }
-
     /// Total bits of numerator and denominator: a measure of how large the value has grown.
     pub fn bits(&self) -> u64 {
         match &self.0 {

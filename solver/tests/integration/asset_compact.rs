@@ -80,20 +80,24 @@ fn agree(inst: &Instance) {
     // Reference → compact: each task count is the cap or λ_k times the coefficient, with λ_k
     // the reference's level of the user, and the intervals contain the exact values.
     for i in 0..inst.num_users() {
-        match &compact.tasks[i] {
+        // An interval around user i's tasks (scale 2^F): exact for capped users.
+        let (lo, hi) = match &compact.tasks[i] {
             CompactTasks::Exact(t) => {
                 assert_eq!(reference.frozen_by[i], FrozenBy::Cap);
                 assert_eq!(&reference.tasks[i], t);
+                (t.clone(), t.clone())
             }
             CompactTasks::Level { level, coefficient } => {
                 assert_eq!(&reference.levels[i] * coefficient, reference.tasks[i]);
-                let e = compact.saturation_event(*level);
+                let saturation = &compact.saturations[*level];
+                let e = saturation.event;
                 assert_eq!(reference.events[e].level, reference.levels[i]);
                 assert!(reference.events[e].frozen.contains(&i));
+                let (lo, hi) = saturation.bounds.bounds(compact.precision);
+                (lo * coefficient, hi * coefficient)
             }
             _ => unreachable!("no other form"),
-        }
-        let (lo, hi) = compact.tasks_bounds(i);
+        };
         assert!(lo <= reference.tasks[i] && reference.tasks[i] <= hi);
     }
     for (j, (lo, hi)) in compact.consumption_bounds().into_iter().enumerate() {

@@ -6,8 +6,7 @@ use good_lp::{variable, Expression, ProblemVariables, Solution, SolverModel};
 use leontief_solver::ceei::Ceei;
 use leontief_solver::properties::allocation::{envy_freeness, sharing_incentive};
 use leontief_solver::welfare::{
-    best_fair_welfare, fair_welfare_ratio, utilitarian_optimum, welfare, welfare_ratio, Utility,
-    MAX_CAPPED_USERS,
+    best_fair_welfare, utilitarian_optimum, welfare, welfare_ratio, Utility, MAX_CAPPED_USERS,
 };
 use leontief_solver::{Allocation, Drf, Instance, Mechanism, Rational, SolverError, User};
 use proptest::prelude::*;
@@ -16,6 +15,17 @@ use crate::common::paper;
 
 fn q(s: &str) -> Rational {
     s.parse().unwrap()
+}
+
+/// `best_fair_welfare / welfare(allocation)`: the welfare the allocation gives up against the
+/// best SI and EF allocation (Bei, Li and Luo's fair-ratio on one instance).
+fn fair_welfare_ratio(
+    instance: &Instance,
+    allocation: &Allocation,
+    utility: Utility,
+) -> Result<Rational, SolverError> {
+    let w = welfare(instance, allocation, utility)?;
+    Ok(best_fair_welfare(instance, utility)?.value / w)
 }
 
 #[test]
