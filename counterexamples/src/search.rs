@@ -228,26 +228,19 @@ impl SearchConfig {
     }
 }
 
-/// Why a search stopped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::IntoStaticStr, strum::EnumString)]
-#[strum(serialize_all = "kebab-case")]
-pub enum Stop {
-    /// The scenario budget was spent.
-    Budget,
-    /// The time limit passed.
-    Time,
-    /// Enough counterexamples were found.
-    Found,
-    /// Every unit of a finite space (or shard) was examined.
-    Exhausted,
-    /// The caller's cancel flag was set.
-    Cancelled,
-}
-
-impl Stop {
-    /// `budget`, `time`, `found`, `exhausted`.
-    pub fn name(self) -> &'static str {
-        self.into()
+leontief_solver::name_enum! {
+    /// Why a search stopped: `budget`, `time`, `found`, `exhausted`, `cancelled`.
+    pub enum Stop {
+        /// The scenario budget was spent.
+        Budget,
+        /// The time limit passed.
+        Time,
+        /// Enough counterexamples were found.
+        Found,
+        /// Every unit of a finite space (or shard) was examined.
+        Exhausted,
+        /// The caller's cancel flag was set.
+        Cancelled,
     }
 }
 

@@ -15,21 +15,9 @@ use leontief_solver::{Instance, Pool, Rational, User};
 use crate::instance_generator::GeneratorConfig;
 
 leontief_solver::name_enum! {
+    #[unknown("--strategy", "strategy")]
     /// Which instances the search examines. Names (`combined`, `random`, `exhaustive`) derived
     /// from the variants; `"x".parse::<Strategy>()` fails on `--strategy` listing them.
-    #[strum(parse_err_ty = leontief_solver::SolverError, parse_err_fn = unknown_strategy)]
-    pub enum Strategy {
-        /// Grid and random units interleaved (the default).
-        Combined,
-        /// Random instances only.
-        Random,
-        /// The value grid only; the search ends when it is exhausted.
-        Exhaustive,
-    }
-}
-
-impl Strategy {
-    /// `combined`, `random`, `exhaustive`.
     ///
     /// # Example
     /// ```
@@ -39,13 +27,14 @@ impl Strategy {
     /// assert_eq!("clever".parse::<Strategy>().unwrap_err().to_string(),
     ///     "--strategy: unknown strategy \"clever\" (expected combined, random or exhaustive)");
     /// ```
-    pub fn name(self) -> &'static str {
-        self.into()
+    pub enum Strategy {
+        /// Grid and random units interleaved (the default).
+        Combined,
+        /// Random instances only.
+        Random,
+        /// The value grid only; the search ends when it is exhausted.
+        Exhaustive,
     }
-}
-
-fn unknown_strategy(text: &str) -> leontief_solver::SolverError {
-    leontief_solver::registry::unknown_name::<Strategy>("--strategy", "strategy", text)
 }
 
 /// Where a unit's instance comes from.

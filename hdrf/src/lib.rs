@@ -83,11 +83,21 @@ pub use policies::naive::naive;
 pub use policies::TreePolicy;
 
 leontief_solver::name_enum! {
-    /// A static hierarchical policy. Its names (`collapsed`, `naive`, `min-satisfaction`, `hdrf`)
-    /// are derived from the variants; the mechanisms `hdrf:<policy>` and the simulator's policies
-    /// are generated from this list.
+    #[unknown("policy", "policy")]
+    /// A static hierarchical policy. Its names (`collapsed`, `naive`, `min-satisfaction`, `hdrf`),
+    /// used on the command line and in JSON, are derived from the variants; the mechanisms
+    /// `hdrf:<policy>` and the simulator's policies are generated from this list. An unknown
+    /// name is `policy: unknown policy "x" (expected collapsed, naive, min-satisfaction or
+    /// hdrf)`.
+    ///
+    /// # Example
+    /// ```
+    /// use leontief_hdrf::Policy;
+    /// assert_eq!(Policy::MinSatisfaction.name(), "min-satisfaction");
+    /// assert_eq!("hdrf".parse::<Policy>().unwrap(), Policy::Hdrf);
+    /// assert!("drf".parse::<Policy>().is_err());
+    /// ```
     #[derive(strum::EnumCount)]
-    #[strum(parse_err_ty = SolverError, parse_err_fn = unknown_policy)]
     pub enum Policy {
         /// Weighted DRF over the leaves with weights `g_leaf` ([`collapsed()`]).
         Collapsed,
@@ -105,20 +115,6 @@ impl Policy {
     pub const ALL: [Policy; <Policy as strum::EnumCount>::COUNT] =
         leontief_solver::registry::variant_array(<Policy as strum::VariantArray>::VARIANTS);
 
-    /// The name used on the command line and in JSON: `collapsed`, `naive`,
-    /// `min-satisfaction`, `hdrf`.
-    ///
-    /// # Example
-    /// ```
-    /// use leontief_hdrf::Policy;
-    /// assert_eq!(Policy::MinSatisfaction.name(), "min-satisfaction");
-    /// assert_eq!("hdrf".parse::<Policy>().unwrap(), Policy::Hdrf);
-    /// assert!("drf".parse::<Policy>().is_err());
-    /// ```
-    pub fn name(self) -> &'static str {
-        self.into()
-    }
-
     /// The policy's code: its keys for every engine (see [`policies`]).
     ///
     /// # Example
@@ -135,12 +131,6 @@ impl Policy {
             Policy::Hdrf => &policies::hdrf::Hdrf,
         }
     }
-}
-
-/// The error of `"x".parse::<Policy>()`: `policy: unknown policy "x" (expected collapsed,
-/// naive, min-satisfaction or hdrf)`.
-fn unknown_policy(text: &str) -> SolverError {
-    leontief_solver::registry::unknown_name::<Policy>("policy", "policy", text)
 }
 
 /// The static allocation of `policy` on `tree`: the exact fluid limit of a fill from zero.

@@ -133,9 +133,10 @@ fn ratio(num: &Rational, den: &Rational) -> Extended {
 }
 
 leontief_solver::name_enum! {
+    #[unknown("rule", "rule")]
     /// The ordering rule: whose key decides which child is offered next (see the
-    /// [module docs](self)).
-    #[strum(parse_err_ty = SolverError, parse_err_fn = unknown_rule)]
+    /// [module docs](self)). Its name on the command line: `naive`, `yarn`, `kueue`,
+    /// `ytsaurus`.
     pub enum Rule {
         /// Smallest weighted dominant share of the subtree (naive HDRF; Mesos' DRF sorter).
         Naive,
@@ -148,16 +149,7 @@ leontief_solver::name_enum! {
     }
 }
 
-fn unknown_rule(text: &str) -> SolverError {
-    leontief_solver::registry::unknown_name::<Rule>("rule", "rule", text)
-}
-
 impl Rule {
-    /// The name on the command line: `naive`, `yarn`, `kueue`, `ytsaurus`.
-    pub fn name(self) -> &'static str {
-        self.into()
-    }
-
     /// The tie-breaks the rule's system applies when none are given: Mesos' allocation count
     /// then path for `naive`, YARN's name (queues all start at time 0) for `yarn`, the
     /// earlier candidate for `kueue` and `ytsaurus`.

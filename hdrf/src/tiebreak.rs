@@ -62,8 +62,9 @@ use std::str::FromStr;
 use crate::error::SolverError;
 
 leontief_solver::name_enum! {
-    /// One tie-break rule. Names derived from the variants (`first`, `count`, `lru`, `name`).
-    #[strum(parse_err_ty = SolverError, parse_err_fn = unknown_tie_break)]
+    #[unknown("tie", "tie-break")]
+    /// One tie-break rule. Names, on the command line and in JSON, derived from the variants
+    /// (`first`, `count`, `lru`, `name`).
     pub enum SiblingTieBreak {
         /// The first child in input order (YTsaurus, Kueue).
         First,
@@ -77,11 +78,6 @@ leontief_solver::name_enum! {
 }
 
 impl SiblingTieBreak {
-    /// The name on the command line and in JSON.
-    pub fn name(self) -> &'static str {
-        self.into()
-    }
-
     /// How `a` and `b` compare under this rule alone (`Less`: `a` first).
     pub fn compare(self, a: &Candidate<'_>, b: &Candidate<'_>) -> Ordering {
         match self {
@@ -91,10 +87,6 @@ impl SiblingTieBreak {
             SiblingTieBreak::Name => a.name.cmp(b.name),
         }
     }
-}
-
-fn unknown_tie_break(text: &str) -> SolverError {
-    leontief_solver::registry::unknown_name::<SiblingTieBreak>("tie", "tie-break", text)
 }
 
 /// What a tie-break looks at in one of the tied siblings.

@@ -137,26 +137,18 @@ impl LpObjective {
     }
 }
 
-/// The floating-point LP solver behind the stages (through `good_lp`), by its name
-/// (derived with strum; the `highs` variant exists only with the feature).
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, strum::IntoStaticStr, strum::Display,
-)]
-#[strum(serialize_all = "lowercase")]
-#[non_exhaustive]
-pub enum LpBackend {
-    /// `microlp`: pure Rust, always available.
-    #[default]
-    Microlp,
-    /// HiGHS (the crate's `highs` feature; needs cmake and libclang to build).
-    #[cfg(feature = "highs")]
-    Highs,
-}
-
-impl LpBackend {
-    /// The backend's name, e.g. `microlp`.
-    pub fn name(self) -> &'static str {
-        self.into()
+crate::name_enum! {
+    /// The floating-point LP solver behind the stages (through `good_lp`), by its name, e.g.
+    /// `microlp` (derived with strum; the `highs` variant exists only with the feature).
+    #[derive(Default)]
+    #[non_exhaustive]
+    pub enum LpBackend {
+        /// `microlp`: pure Rust, always available.
+        #[default]
+        Microlp,
+        /// HiGHS (the crate's `highs` feature; needs cmake and libclang to build).
+        #[cfg(feature = "highs")]
+        Highs,
     }
 }
 

@@ -109,6 +109,7 @@ use crate::{Allocation, Instance, Rational, SolverError};
 pub const MAX_CAPPED_USERS: usize = 10;
 
 crate::name_enum! {
+    #[unknown("--utility", "utility")]
     /// How a user's allocation is valued. Names `tasks`, `dominant-share` (derived:
     /// [`Display`](std::fmt::Display), [`FromStr`](std::str::FromStr), `&'static str`); an
     /// unknown name is a [`SolverError`] on the `--utility` field listing both.
@@ -124,7 +125,6 @@ crate::name_enum! {
     /// );
     /// ```
     #[derive(Default)]
-    #[strum(parse_err_ty = SolverError, parse_err_fn = unknown_utility)]
     #[non_exhaustive]
     pub enum Utility {
         /// `u_i = x_i`: tasks run.
@@ -136,16 +136,7 @@ crate::name_enum! {
     }
 }
 
-fn unknown_utility(text: &str) -> SolverError {
-    crate::registry::unknown_name::<Utility>("--utility", "utility", text)
-}
-
 impl Utility {
-    /// The command-line name: `tasks` or `dominant-share`.
-    pub fn name(self) -> &'static str {
-        self.into()
-    }
-
     /// The utility of one task of user `i`: `1` or `μ_i`.
     pub fn per_task(self, instance: &Instance, i: usize) -> Rational {
         match self {

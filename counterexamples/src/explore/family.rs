@@ -60,18 +60,14 @@ use crate::doc;
 use crate::instance_generator::GeneratorConfig;
 
 leontief_solver::name_enum! {
+    #[unknown("--family", "family")]
     /// Every family, by its command-line name (derived from the variant).
-    #[strum(parse_err_ty = SolverError, parse_err_fn = unknown_family)]
     pub enum Family {
         /// `k` users of one kind and `n − k` of another (random vectors).
         TwoKinds,
         /// `F(k, m)`: `k` users `⟨1, …, 1⟩` and `m` single-resource users, capacities 1.
         Pps,
     }
-}
-
-fn unknown_family(text: &str) -> SolverError {
-    leontief_solver::registry::unknown_name::<Family>("--family", "family", text)
 }
 
 /// A point of a family's parameter space: `n` users (`k` of the first kind), `m`
@@ -87,11 +83,6 @@ pub struct Point {
 }
 
 impl Family {
-    /// The command-line name.
-    pub fn name(self) -> &'static str {
-        self.into()
-    }
-
     /// A one-line definition (shown in `explore --help`).
     pub fn description(self) -> &'static str {
         match self {

@@ -184,9 +184,9 @@ pub fn tightened(instance: &Instance, x: &Allocation) -> Option<Instance> {
 }
 
 leontief_solver::name_enum! {
+    #[unknown("--knife", "knife-edge strata")]
     /// Which knife-edge strata an evaluation searches (`--knife`). Names `off`, `tightened`,
     /// `all`.
-    #[strum(parse_err_ty = leontief_solver::SolverError, parse_err_fn = unknown_knife)]
     pub enum Knife {
         /// None: the search's scenarios and the climb alone.
         Off,
@@ -196,10 +196,6 @@ leontief_solver::name_enum! {
         /// other metrics (module docs).
         All,
     }
-}
-
-fn unknown_knife(text: &str) -> leontief_solver::SolverError {
-    leontief_solver::registry::unknown_name::<Knife>("--knife", "knife-edge strata", text)
 }
 
 /// A one-parameter family of instances through a knife edge, which it meets at `t = 1`

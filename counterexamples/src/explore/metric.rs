@@ -65,12 +65,10 @@ pub struct Evaluation {
     /// See `numerator`.
     pub denominator: Rational,
     /// The mechanism's answer on the true instance.
-    #[serde(with = "super::wire::answer")]
     pub before: Allocation,
     /// Its answer in the scenario (`None` without a scenario), or the allocation the answer
     /// is compared with (the optimum of the welfare ratios); recorded under
     /// [`Metric::compared`].
-    #[serde(with = "super::wire::second_answer")]
     pub after: Option<Allocation>,
 }
 

@@ -89,7 +89,7 @@ pub mod wire;
 use std::time::{Duration, Instant};
 
 use leontief_solver::random_instances::SplitMix64;
-use leontief_solver::{Instance, Mechanism, Rational, SolverError};
+use leontief_solver::{Instance, Mechanism, Rational};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -111,8 +111,8 @@ use record::Origin as RecordOrigin;
 macro_rules! metrics {
     ($($(#[$doc:meta])* $variant:ident => $metric:path, $info:path;)*) => {
         leontief_solver::name_enum! {
+            #[unknown("--metric", "metric")]
             /// Every metric, by its command-line name (derived from the variant: `sp-gain`, ...).
-            #[strum(parse_err_ty = SolverError, parse_err_fn = unknown_metric)]
             pub enum MetricName {
                 $($(#[$doc])* $variant,)*
             }
@@ -168,16 +168,7 @@ metrics! {
     Starvation => starvation::Starvation, starvation::INFO;
 }
 
-fn unknown_metric(text: &str) -> SolverError {
-    leontief_solver::registry::unknown_name::<MetricName>("--metric", "metric", text)
-}
-
 impl MetricName {
-    /// The command-line name.
-    pub fn name(self) -> &'static str {
-        self.into()
-    }
-
     /// Its one-line definition.
     pub fn description(self) -> &'static str {
         self.info().description

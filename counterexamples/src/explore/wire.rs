@@ -26,11 +26,11 @@
 //! ```
 
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use leontief_solver::properties::Scenario;
-use leontief_solver::{Allocation, Instance, Rational, SolverError};
+use leontief_solver::{Instance, Rational, SolverError};
 
 use super::{Found, WorkItem};
 use crate::candidate::Candidate;
@@ -103,64 +103,6 @@ impl TryFrom<CandidateDoc> for Candidate {
             ScenarioDoc::Churn(seed) => Scenario::Churn(seed),
         };
         Ok(Candidate::new(instance, scenario))
-    }
-}
-
-/// An answer: the tasks, and the tolerance when approximate (kept as given: a zero
-/// tolerance stays, where `Allocation::approximate` would drop it).
-#[derive(Serialize, Deserialize)]
-struct AllocationDoc {
-    tasks: Vec<Rational>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    tolerance: Option<Rational>,
-}
-
-impl From<&Allocation> for AllocationDoc {
-    fn from(x: &Allocation) -> Self {
-        AllocationDoc {
-            tasks: x.tasks.clone(),
-            tolerance: x.tolerance.clone(),
-        }
-    }
-}
-
-impl From<AllocationDoc> for Allocation {
-    fn from(doc: AllocationDoc) -> Self {
-        let mut x = Allocation::new(doc.tasks);
-        x.tolerance = doc.tolerance;
-        x
-    }
-}
-
-/// An evaluation's answer on the true instance in its serialized form (`#[serde(with)]`).
-pub(crate) mod answer {
-    use super::*;
-
-    pub(crate) fn serialize<S: Serializer>(x: &Allocation, s: S) -> Result<S::Ok, S::Error> {
-        AllocationDoc::from(x).serialize(s)
-    }
-
-    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Allocation, D::Error> {
-        AllocationDoc::deserialize(d).map(Allocation::from)
-    }
-}
-
-/// An evaluation's second answer, or `null` (`#[serde(with)]`).
-pub(crate) mod second_answer {
-    use super::*;
-
-    pub(crate) fn serialize<S>(x: &Option<Allocation>, s: S) -> Result<S::Ok, S::Error>
-    where
-        S: Serializer,
-    {
-        x.as_ref().map(AllocationDoc::from).serialize(s)
-    }
-
-    pub(crate) fn deserialize<'de, D>(d: D) -> Result<Option<Allocation>, D::Error>
-    where
-        D: Deserializer<'de>,
-    {
-        Option::<AllocationDoc>::deserialize(d).map(|x| x.map(Allocation::from))
     }
 }
 

@@ -63,11 +63,6 @@ fn no_encoding(name: &str) -> SolverError {
 }
 
 impl ProvedMechanism {
-    /// The mechanism's name in the registry.
-    pub fn name(self) -> &'static str {
-        self.into()
-    }
-
     /// The mechanism called `name` (`name.parse()`).
     ///
     /// # Errors

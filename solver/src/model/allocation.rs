@@ -26,13 +26,29 @@ use crate::{ExactSum, Instance, Rational};
 /// one approximate) are different allocations, since they claim different things about the
 /// true answer. [`Allocation::approximate`] stores a zero tolerance as `None`, so an
 /// approximation with `t = 0` equals the exact allocation.
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// # Serialized form
+/// `{"tasks": [...], "tolerance": t}`, numbers as `"p/q"` strings, `tolerance` only when
+/// approximate. Read back as written: a zero tolerance stays (where
+/// [`Allocation::approximate`] would drop it), so the value survives its form unchanged.
+///
+/// ```
+/// use leontief_solver::{Allocation, Rational};
+/// let x = Allocation::approximate(vec![Rational::new(3, 2).unwrap()], Rational::new(1, 100).unwrap());
+/// let v = serde_json::to_value(&x).unwrap();
+/// assert_eq!(v.to_string(), r#"{"tasks":["3/2"],"tolerance":"1/100"}"#);
+/// assert_eq!(serde_json::from_value::<Allocation>(v).unwrap(), x);
+/// let exact = Allocation::new(vec![3.into()]);
+/// assert_eq!(serde_json::to_string(&exact).unwrap(), r#"{"tasks":["3"]}"#);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct Allocation {
     /// Tasks per user, in the instance's user order.
     pub tasks: Vec<Rational>,
     /// `None` when `tasks` is exact; `Some(t)` when each task count is known only to within
     /// relative error `t`: `|x_i − x*_i| <= t · max(1, |x*_i|)` for the true answer `x*`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tolerance: Option<Rational>,
 }
 

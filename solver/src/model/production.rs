@@ -38,22 +38,16 @@ pub enum Guarantee {
     Fraction(Rational),
 }
 
-/// How a pool serves its children.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, strum::IntoStaticStr)]
-#[strum(serialize_all = "kebab-case")]
-pub enum Mode {
-    /// By the policy's fair-sharing rule (the default).
-    #[default]
-    Fair,
-    /// In the order listed, each child up to its demand before the next (YTsaurus FIFO
-    /// pools).
-    Fifo,
-}
-
-impl Mode {
-    /// `fair` or `fifo`, as in the JSON form.
-    pub fn name(self) -> &'static str {
-        self.into()
+crate::name_enum! {
+    /// How a pool serves its children: `fair` or `fifo`, as in the JSON form.
+    #[derive(Default)]
+    pub enum Mode {
+        /// By the policy's fair-sharing rule (the default).
+        #[default]
+        Fair,
+        /// In the order listed, each child up to its demand before the next (YTsaurus FIFO
+        /// pools).
+        Fifo,
     }
 }
 
@@ -83,26 +77,20 @@ pub enum LimitBelowGuarantee {
     LowerGuarantee,
 }
 
-/// How a guarantee enters a node's share in the static policies (`docs/production.md` §2):
-/// the systems differ.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, strum::IntoStaticStr)]
-#[strum(serialize_all = "kebab-case")]
-pub enum GuaranteeRule {
-    /// Guarantees first, then a fair part of the rest, the keys comparing what each node
-    /// gets *beyond* its guarantee (YTsaurus' vector HDRF; Kueue's dominant resource share,
-    /// which counts only usage above the nominal quota). The default.
-    #[default]
-    Additive,
-    /// Guarantees first, then fair sharing with the keys comparing everything a node holds,
-    /// its guarantee included: a node gets `max(fair share, guarantee)` (YARN's
-    /// `ComputeFairShares`, `max(w·R, minResources)`; Mesos' sorter after quota).
-    Clamp,
-}
-
-impl GuaranteeRule {
-    /// `additive` or `clamp`, as the CLI spells it.
-    pub fn name(self) -> &'static str {
-        self.into()
+crate::name_enum! {
+    /// How a guarantee enters a node's share in the static policies (`docs/production.md` §2):
+    /// the systems differ. Named `additive` or `clamp`, as the CLI spells it.
+    #[derive(Default)]
+    pub enum GuaranteeRule {
+        /// Guarantees first, then a fair part of the rest, the keys comparing what each node
+        /// gets *beyond* its guarantee (YTsaurus' vector HDRF; Kueue's dominant resource share,
+        /// which counts only usage above the nominal quota). The default.
+        #[default]
+        Additive,
+        /// Guarantees first, then fair sharing with the keys comparing everything a node holds,
+        /// its guarantee included: a node gets `max(fair share, guarantee)` (YARN's
+        /// `ComputeFairShares`, `max(w·R, minResources)`; Mesos' sorter after quota).
+        Clamp,
     }
 }
 

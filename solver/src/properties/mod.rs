@@ -123,7 +123,10 @@ pub use monotonicity::{PmWitness, RmWitness};
 pub use scenarios::{Bounds, LieProfiles};
 
 crate::name_enum! {
-    /// A property of a mechanism (docs/theory.md §3), by its command-line name.
+    #[unknown("property", "property")]
+    /// A property of a mechanism (docs/theory.md §3), by its command-line name: `si, ef, po,
+    /// srf, bf, bbf, sp, gsp-strong, gsp-weak, pm, rm, sg` (derived from the variant's name).
+    /// An unknown name is `property: unknown property "x" (expected si, ef, ... or sg)`.
     ///
     /// # Example
     /// ```
@@ -134,7 +137,6 @@ crate::name_enum! {
     /// assert!("gsp".parse::<Property>().is_err());
     /// ```
     #[derive(PartialOrd, Ord, strum::EnumCount)]
-    #[strum(parse_err_ty = SolverError, parse_err_fn = unknown_property)]
     pub enum Property {
         /// Sharing incentive: every user gets at least what its weighted equal split gives.
         Si,
@@ -170,12 +172,6 @@ impl Property {
     /// Every property, in the order of docs/theory.md §3 (the enum's order).
     pub const ALL: [Property; <Property as strum::EnumCount>::COUNT] =
         crate::registry::variant_array(<Property as strum::VariantArray>::VARIANTS);
-
-    /// The command-line name: `si, ef, po, srf, bf, bbf, sp, gsp-strong, gsp-weak, pm, rm, sg`
-    /// (derived from the variant's name).
-    pub fn name(self) -> &'static str {
-        self.into()
-    }
 
     /// A one-line description.
     pub fn description(self) -> &'static str {
@@ -216,12 +212,6 @@ impl Property {
                 | Property::Sg
         )
     }
-}
-
-/// The error of `"x".parse::<Property>()`: `property: unknown property "x" (expected si, ef,
-/// ... or sg)`.
-fn unknown_property(text: &str) -> SolverError {
-    crate::registry::unknown_name::<Property>("property", "property", text)
 }
 
 /// Why a property fails, one variant per kind of failure; re-checkable by hand.
