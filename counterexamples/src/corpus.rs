@@ -1,6 +1,7 @@
-//! The corpus of known counterexamples, `counterexamples/corpus/*.jsonl`: records in the
-//! search's output format (see [`mod@crate::record`]), hand-entered from the sources or
-//! found by searches, replayed by the tests.
+//! Reading JSONL, with `name:line` in errors: the input of `leontief merge` and of the
+//! corpus of known counterexamples, `counterexamples/corpus/*.jsonl` (records in the search's
+//! output format, see [`mod@crate::record`]), which the tests read and replay
+//! (`tests/integration/common`).
 
 use serde_json::Value;
 

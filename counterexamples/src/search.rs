@@ -99,6 +99,15 @@ impl Shard {
     }
 }
 
+/// How many error messages a summary keeps: the first ones (the rest are only counted).
+pub(crate) const KEPT_ERRORS: usize = 5;
+
+/// Appends to `kept` as many of `more` as fit under [`KEPT_ERRORS`].
+pub(crate) fn keep_errors(kept: &mut Vec<String>, more: impl IntoIterator<Item = String>) {
+    let room = KEPT_ERRORS.saturating_sub(kept.len());
+    kept.extend(more.into_iter().take(room));
+}
+
 /// A run over the search's [`Space`]: which units it examines and when it stops; shared by
 /// [`SearchConfig`] and the `explore` configuration.
 #[derive(Debug, Clone)]
@@ -432,8 +441,7 @@ impl Tally {
         s.units += 1;
         s.scenarios += scenarios;
         s.errors += errors.len() as u64;
-        let room = 5usize.saturating_sub(s.error_messages.len());
-        s.error_messages.extend(errors.into_iter().take(room));
+        keep_errors(&mut s.error_messages, errors);
         s.next_unit = unit + self.step;
         let new = match key.map(|k| self.seen.insert(k)) {
             Some(true) => {

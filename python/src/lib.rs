@@ -170,8 +170,8 @@ fn run_command<T: Send + 'static>(
 /// thread with Ctrl-C honoured (for long commands); otherwise without the GIL in place.
 /// `reproduce` mismatches return the report with the error message as a second element.
 /// With `notes=True`, `verify`, `import` and `merge` return `(printed, notes)`, the lines
-/// they would write on standard error kept instead: verify's summary and tallies, import's
-/// warnings, none for merge (whose JSONL comes back as text with `json=False`).
+/// they would write on standard error kept instead: verify's tallies and import's warnings;
+/// merge's tally line is not kept (its JSONL comes back as text with `json=False`).
 #[pyfunction]
 #[pyo3(signature = (argv, inputs=None, json=true, background=false, notes=false))]
 fn run<'py>(

@@ -32,6 +32,20 @@ pub(crate) fn exact_types(py: Python<'_>) -> PyResult<(&Bound<'_, PyType>, &Boun
     Ok((fraction, DECIMAL.import(py, "decimal", "Decimal")?))
 }
 
+/// `object.__new__` (looked up once per process: a `Fractions` is made per record).
+fn object_new(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
+    static OBJECT_NEW: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    OBJECT_NEW
+        .get_or_try_init(py, || {
+            Ok::<_, PyErr>(
+                py.get_type::<PyAny>()
+                    .getattr(pyo3::intern!(py, "__new__"))?
+                    .unbind(),
+            )
+        })
+        .map(|f| f.bind(py))
+}
+
 /// Makes the Fractions of one answer, each distinct value once (Fractions are immutable):
 /// an answer's numbers repeat values (zero entries, equal shares) and share few denominators
 /// (users frozen at the same level), and a Python int of a hundred bits costs more to make
@@ -63,10 +77,7 @@ impl<'py> Fractions<'py> {
         let mut make = Fractions {
             py,
             fraction: exact_types(py)?.0.clone(),
-            // `object.__new__`.
-            object_new: py
-                .get_type::<PyAny>()
-                .getattr(pyo3::intern!(py, "__new__"))?,
+            object_new: object_new(py)?.clone(),
             slots: true,
             ints: HashMap::default(),
             values: HashMap::default(),
@@ -121,9 +132,6 @@ impl<'py> Fractions<'py> {
     /// writes it, of the terms `n` and `d` read from it ([`lowest_terms`]): made without a
     /// gcd, once per text.
     fn of_text(&mut self, text: &str, n: i64, d: u64) -> PyResult<Bound<'py, PyAny>> {
-        if let Some(v) = self.texts.get(text) {
-            return Ok(v.clone());
-        }
         let (n, d) = (
             self.int(&Int::Small(n.into()))?,
             self.int(&Int::Small(d.into()))?,
@@ -193,11 +201,15 @@ impl<'py> Fractions<'py> {
             },
             // In lowest terms (as the CLI prints a rational) the text is the rational's own;
             // any other spelling (`"6/4"` given to `loads`) is read as the rational it stands for.
-            Value::String(t) if !text && is_exact(t) => match lowest_terms(t) {
-                Some((n, d)) => self.of_text(t, n, d)?,
-                None => match t.parse::<Rational>() {
-                    Ok(x) => self.fraction(&x)?,
-                    Err(_) => PyString::new(py, t).into_any(),
+            // A text seen before is its cached Fraction, without parsing it again.
+            Value::String(t) if !text && is_exact(t) => match self.texts.get(t.as_str()) {
+                Some(f) => f.clone(),
+                None => match lowest_terms(t) {
+                    Some((n, d)) => self.of_text(t, n, d)?,
+                    None => match t.parse::<Rational>() {
+                        Ok(x) => self.fraction(&x)?,
+                        Err(_) => PyString::new(py, t).into_any(),
+                    },
                 },
             },
             Value::String(t) => PyString::new(py, t).into_any(),

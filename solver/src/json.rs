@@ -180,7 +180,7 @@ fn read_list<T>(
 }
 
 /// The deepest nesting of arrays and objects [`parse_strict`] reads. A tree of
-/// `leontief_hdrf::tree::MAX_DEPTH` (64) levels nests about 130 deep (an object and a
+/// [`MAX_DEPTH`](crate::hierarchy::MAX_DEPTH) (64) levels nests about 130 deep (an object and a
 /// `children` list per level), well inside; anything deeper is refused with this number
 /// rather than overflowing the stack.
 pub const MAX_JSON_DEPTH: usize = 256;

@@ -92,7 +92,11 @@ fn decimal_value(text: String) -> Value {
 fn cell(figure: &Value) -> String {
     match figure {
         Value::String(s) => s.clone(),
-        Value::Object(members) => members["decimal"].as_str().unwrap_or_default().into(),
+        Value::Object(members) => members
+            .get("decimal")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .into(),
         other => other.to_string(),
     }
 }

@@ -62,8 +62,18 @@ pub(super) fn drf_paper_table1() -> Result<Vec<Check>, CliError> {
             c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8]
         )
     };
-    for (k, row) in case["table_1"].as_array().into_iter().flatten().enumerate() {
+    // A missing table or a short row is an error, never a reproduction with fewer checks.
+    let table_1 = case["table_1"].as_array().ok_or_else(|| {
+        CliError::Internal("reference case drf-paper-running-discrete has no table_1".into())
+    })?;
+    for (k, row) in table_1.iter().enumerate() {
         let row: Vec<String> = row.as_array().into_iter().flatten().map(str_of).collect();
+        if row.len() != 9 {
+            let at = k + 1;
+            return Err(CliError::Internal(format!(
+                "table_1 row {at} has not 9 cells"
+            )));
+        }
         let step = launched.get(k).map(|s| {
             let [a, b] = [&s.resource_shares[0], &s.resource_shares[1]];
             let d = &s.dominant_shares;
@@ -196,13 +206,14 @@ pub(super) fn property_table() -> Result<Vec<Check>, CliError> {
         serde_json::from_str(FLAT_REFERENCE).map_err(|e| CliError::Internal(e.to_string()))?;
     let table = reference["table_2"]
         .as_object()
-        .cloned()
-        .unwrap_or_default();
+        .ok_or_else(|| CliError::Internal("reference/flat.json has no table_2".into()))?;
     let mut checks = Vec::new();
     for (mech_name, column) in [("asset", 0), ("ceei", 1), ("drf", 2)] {
         let mech = leontief_counterexamples::mechanisms::by_name(mech_name)?;
-        for (prop_name, row) in &table {
-            let want = row[column] == true;
+        for (prop_name, row) in table {
+            let want = row[column].as_bool().ok_or_else(|| {
+                CliError::Internal(format!("table_2.{prop_name}[{column}] is not a boolean"))
+            })?;
             let property: Property = prop_name.parse()?;
             let mut generator = GeneratorConfig::new();
             // SRF is about one resource, BF about a common bottleneck: draw instances where

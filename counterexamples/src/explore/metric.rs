@@ -140,9 +140,7 @@ impl Ctx<'_> {
 
     /// Records a failure.
     pub fn error(&mut self, e: SolverError) {
-        if self.errors.len() < 5 {
-            self.errors.push(e.to_string());
-        }
+        crate::search::keep_errors(&mut self.errors, [e.to_string()]);
     }
 
     /// Runs one scenario within the limit: nothing once it is spent, else counts it and

@@ -129,9 +129,7 @@ macro_rules! metrics {
             /// Its description (what it measures, in which direction, how its record is
             /// shaped), from the metric's own module.
             pub fn info(self) -> &'static MetricInfo {
-                match self {
-                    $(MetricName::$variant => &$info,)*
-                }
+                self.metric().info()
             }
         }
 
@@ -553,9 +551,7 @@ impl State<'_> {
 
     /// Keeps an error's message among the first five.
     fn note(&mut self, message: String) {
-        if self.summary.error_messages.len() < 5 {
-            self.summary.error_messages.push(message);
-        }
+        crate::search::keep_errors(&mut self.summary.error_messages, [message]);
     }
 
     fn add_elite(&mut self, e: &Evaluation) {

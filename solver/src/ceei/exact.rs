@@ -170,15 +170,6 @@ impl ExactNumber {
             steps: limits.max_refine_steps,
         })
     }
-
-    /// The text a table or CSV cell shows without `--decimals`: `p/q` for a rational, the
-    /// decimal to [`DECIMAL_PLACES`] places for an irrational number.
-    pub fn cell(&self) -> String {
-        match self {
-            ExactNumber::Rational(r) => r.to_string(),
-            ExactNumber::Algebraic(a) => a.decimal.clone(),
-        }
-    }
 }
 
 /// The common rounding of every number in `[lo, hi]` to `digits` significant digits, when

@@ -325,9 +325,11 @@ impl Hierarchy {
                 }
             }
         }
-        // Usage adds up the tree (a leaf's is its own).
+        // Usage adds up the tree (a leaf's is its own, left as it is).
         for v in (0..n).rev() {
-            self.nodes[v].usage = self.plus_children(v, |n| &n.usage);
+            if !self.nodes[v].children.is_empty() {
+                self.nodes[v].usage = self.plus_children(v, |n| &n.usage);
+            }
         }
         // Top-down: fractions of the parent's, the limit rule, then the children's sum
         // against the parent's.

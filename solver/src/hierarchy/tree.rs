@@ -6,7 +6,7 @@
 //! `d >= 0` and an optional task cap `T > 0`; a leaf whose demand is all zeros is *idle*. A
 //! **pool** has children, possibly none. The root is a pool. Idle leaves and empty pools
 //! get nothing ([`Tree::notes`]). Nodes may also carry guarantees, limits, a pool mode and
-//! a leaf's usage ([`Tree::guarantee`], `docs/production.md`).
+//! a leaf's usage ([`NodeView::guarantee`], `docs/production.md`).
 //!
 //! The **guaranteed share** of a node (`docs/theory.md` §4) is `g_root = 1` and
 //! `g_v = g_parent * w_v / Σ_{siblings s of v, v included} w_s`, exact.

@@ -1,10 +1,5 @@
 //! What the counterexample tests share: exact literals, the records of an `explore` run,
-//! and the records of the corpus.
-//!
-//! Each test file is its own crate and includes this module with `mod common;`, using only
-//! some of the helpers, hence the `dead_code` allowance.
-
-#![allow(dead_code)]
+//! the records of the corpus and their replay (`replay_named`), and a candidate's liars.
 
 use leontief_counterexamples::candidate::Candidate;
 use leontief_counterexamples::corpus::parse_jsonl;
