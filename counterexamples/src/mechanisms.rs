@@ -16,7 +16,7 @@ fn hierarchical(policy: Policy) -> Descriptor {
     let name: &'static str = Box::leak(format!("hdrf:{policy}").into_boxed_str());
     Descriptor {
         name,
-        description: policy.tree_policy().description(),
+        description: policy.description(),
         exactness: Exactness::Exact,
         shape: Shape::Hierarchical,
         proved: &[],

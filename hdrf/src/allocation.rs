@@ -17,24 +17,15 @@ pub enum Computation {
         /// Number of linear phases (events) of the fill.
         phases: usize,
     },
-    /// An exact discrete fill with tasks of size `1/k` (the tests'
-    /// `tests/integration/common/discrete.rs`).
-    Discrete {
-        /// Task granularity: each step launches `1/k` of a task.
-        k: u64,
-        /// Steps taken (launched slices).
-        steps: u64,
-    },
     /// Built from given tasks ([`TreeAllocation::from_tasks`]).
     Given,
 }
 
 impl Computation {
-    /// A short label: `fluid-exact`, `discrete-1/K`, `given`.
+    /// A short label: `fluid-exact`, `given`.
     pub fn label(&self) -> String {
         match self {
             Computation::Fluid { .. } => "fluid-exact".into(),
-            Computation::Discrete { k, .. } => format!("discrete-1/{k}"),
             Computation::Given => "given".into(),
         }
     }

@@ -6,9 +6,9 @@
 //!   computed **exactly** in rationals and event by event (none is a limit of discrete
 //!   fills), one file each under [`policies`]: [`collapsed()`] (weighted DRF over the leaves
 //!   with weights `g_leaf`, by the solver's progressive filling), [`naive()`] HDRF,
-//!   [`min_satisfaction()`] HDRF and [`hdrf()`] (H-DRF of Bhattacharya et al.). Each
-//!   implements [`TreePolicy`], the keys every engine compares; [`allocate`] dispatches on
-//!   [`Policy`]. The three tree policies share one event-driven engine, [`fill`] (its plain
+//!   [`min_satisfaction()`] HDRF and [`hdrf()`] (H-DRF of Bhattacharya et al.). The keys
+//!   every engine compares are methods of [`Policy`] ([`Policy::fluid_key`], ...);
+//!   [`allocate`] dispatches on it. The three tree policies share one event-driven engine, [`fill`] (its plain
 //!   twin in the integration tests, `tests/integration/plain_engine.rs`, which shares no code
 //!   with it, cross-checks it); the tests' `tests/integration/common/discrete.rs` runs their
 //!   task-by-task versions with slices of `1/k` task.
@@ -80,7 +80,6 @@ pub use policies::collapsed::collapsed;
 pub use policies::hdrf::hdrf;
 pub use policies::min_satisfaction::min_satisfaction;
 pub use policies::naive::naive;
-pub use policies::TreePolicy;
 
 leontief_solver::name_enum! {
     #[unknown("policy", "policy")]
@@ -114,23 +113,6 @@ impl Policy {
     /// Every policy, in the order of the enum.
     pub const ALL: [Policy; <Policy as strum::EnumCount>::COUNT] =
         leontief_solver::registry::variant_array(<Policy as strum::VariantArray>::VARIANTS);
-
-    /// The policy's code: its keys for every engine (see [`policies`]).
-    ///
-    /// # Example
-    /// ```
-    /// use leontief_hdrf::{policies::Normaliser, Policy};
-    /// assert_eq!(Policy::MinSatisfaction.tree_policy().normaliser(), Normaliser::GuaranteedShare);
-    /// assert_eq!(Policy::Naive.tree_policy().policy(), Policy::Naive);
-    /// ```
-    pub fn tree_policy(self) -> &'static dyn TreePolicy {
-        match self {
-            Policy::Collapsed => &policies::collapsed::Collapsed,
-            Policy::Naive => &policies::naive::Naive,
-            Policy::MinSatisfaction => &policies::min_satisfaction::MinSatisfaction,
-            Policy::Hdrf => &policies::hdrf::Hdrf,
-        }
-    }
 }
 
 /// The static allocation of `policy` on `tree`: the exact fluid limit of a fill from zero.
@@ -155,12 +137,11 @@ impl Policy {
 /// assert_eq!(share(Policy::Collapsed), "1/3");
 /// ```
 pub fn allocate(tree: &Tree, policy: Policy) -> Result<TreeAllocation, SolverError> {
-    let rule = policy.tree_policy();
     if tree.has_production_fields() {
-        policies::production::allocate(tree, rule)
+        policies::production::allocate(tree, policy)
     } else if policy == Policy::Collapsed {
         Ok(collapsed(tree))
     } else {
-        fill::fluid_allocation(tree, rule)
+        fill::fluid_allocation(tree, policy)
     }
 }

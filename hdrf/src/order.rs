@@ -5,14 +5,13 @@
 //! another question every round: *given the current usage, which node is offered resources
 //! next?* (the DRF sorter of Apache Mesos, the comparator of the YARN Fair Scheduler, the
 //! fair-sharing tournament of Kueue, YTsaurus' best-child search). This module answers it
-//! exactly, on plain inputs ([`OrderTree`]: per node its usage, guarantee, limit, weight and
-//! children), so that the ranking does not depend on how a tree was read.
+//! exactly, on a [`Tree`] whose leaves carry their `usage`: per node its usage, resolved
+//! guarantee, limit, weight, mode and children.
 //!
 //! # Figures of a node `v`
 //! With `U_v` the sum of the usage vectors of the leaves below `v` (subtree-aggregated, as
 //! Mesos' sorter and YARN's queues count it), `R` the capacity, `w_v` the weight and `g_v` the
-//! explicit guarantee (a resource vector; none means zero; read from a [`Tree`], the model's
-//! resolved guarantee):
+//! resolved guarantee ([`NodeView::guarantee`], a resource vector):
 //! - `dominant_share = max_j U_vj / R_j` (the cluster is the denominator, as in all four
 //!   systems' sorters);
 //! - `weighted_share = dominant_share / w_v`;
@@ -64,7 +63,7 @@
 //!   (`TDynamicAttributesManager::GetBestActiveChildFairShare`,
 //!   `TPoolTreeElement::ComputeLocalSatisfactionRatio`, <https://github.com/ytsaurus/ytsaurus>):
 //!   the key is the satisfaction ratio of usage over the node's fair share `f`
-//!   ([`OrderNode::fair_share`]): `+∞` when `f = 0`; `max_j U_j / f_j` (`+∞` where `f_j = 0 <
+//!   ([`OrderConfig::fair_share`]): `+∞` when `f = 0`; `max_j U_j / f_j` (`+∞` where `f_j = 0 <
 //!   U_j`) when some `U_j > f_j`; otherwise `max_{j: f_j > 0} U_j / f_j`. (YTsaurus also
 //!   skips resources whose fair share covers the demand; demands here are per task, so that
 //!   refinement is not applied.) Default tie-break: `first`.
@@ -73,12 +72,12 @@
 //! Mesos' `DRFSorterTest.DRF`, first step: total (100, 100), `a` holds (5, 5), `b` (6, 6):
 //! `a` is offered first.
 //! ```
-//! use leontief_hdrf::order::{order, OrderConfig, OrderTree, Rule};
+//! use leontief_hdrf::order::{order, OrderConfig, Rule};
 //! use leontief_hdrf::Tree;
 //! let tree = Tree::from_json_str(r#"{"capacity": [100, 100], "tree": {"children": [
 //!     {"name": "a", "demand": [1, 1], "usage": [5, 5]},
 //!     {"name": "b", "demand": [1, 1], "usage": [6, 6]}]}}"#).unwrap();
-//! let out = order(&OrderTree::from_tree(&tree).unwrap(), &OrderConfig::new(Rule::Naive)).unwrap();
+//! let out = order(&tree, &OrderConfig::new(Rule::Naive)).unwrap();
 //! assert_eq!(out.offer_paths(), ["root/a", "root/b"]);
 //! assert_eq!(out.nodes[1].dominant_share.to_string(), "1/20");
 //! ```
@@ -98,12 +97,13 @@
 use std::cmp::Ordering;
 use std::fmt;
 
+use leontief_solver::hierarchy::{Hierarchy, TreeNode};
 use leontief_solver::json::{check_vector, Sign};
 use leontief_solver::Rational;
 
 use crate::error::{Result, SolverError};
 use crate::tiebreak::{Candidate, SiblingTieBreak, TieBreaks};
-use crate::Tree;
+use crate::{NodeView, Tree};
 
 /// A rational or `+∞` (a guarantee or fair share of zero in a denominator).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -167,91 +167,27 @@ impl Rule {
 /// order listed.
 pub use leontief_solver::Mode;
 
-/// One node of an [`OrderTree`]: plain inputs, amounts in resource units.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OrderNode {
-    /// Name, unique among its siblings.
-    pub name: String,
-    /// Weight among its siblings (positive).
-    pub weight: Rational,
-    /// Children, as indices into [`OrderTree::nodes`] (empty for a leaf).
-    pub children: Vec<usize>,
-    /// Pools: how the children are ordered.
-    pub mode: Mode,
-    /// Leaves: the per-task demand vector (`None` for a pool).
-    pub demand: Option<Vec<Rational>>,
-    /// Leaves: the most tasks the leaf wants, if bounded.
-    pub tasks: Option<Rational>,
-    /// Leaves: what the leaf holds now (ignored for pools: theirs is their leaves' sum).
-    pub usage: Vec<Rational>,
-    /// The explicit guarantee, resolved to a resource vector.
-    pub guarantee: Option<Vec<Rational>>,
-    /// The limit on what the subtree holds.
-    pub limit: Option<Vec<Rational>>,
-    /// The node's fair share (a resource vector), for [`Rule::Ytsaurus`].
-    pub fair_share: Option<Vec<Rational>>,
-}
-
-/// A tree of [`OrderNode`]s, the root at index 0.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OrderTree {
-    /// Resource names.
-    pub resources: Vec<String>,
-    /// Capacities `R_j > 0`.
-    pub capacity: Vec<Rational>,
-    /// The nodes; 0 is the root, every other node is the child of exactly one.
-    pub nodes: Vec<OrderNode>,
-}
-
-impl OrderTree {
-    /// The plain inputs of a validated [`Tree`]: names, weights, children, demands, task
-    /// counts, and each node's usage, explicit guarantee, limit and mode.
-    ///
-    /// # Errors
-    /// A tree in which no leaf has a `usage`: the ranking is of what the leaves hold now.
-    pub fn from_tree(tree: &Tree) -> Result<OrderTree> {
-        let inst = tree.instance();
-        // Idle leaves count: one may hold something it no longer asks more of.
-        if !inst
-            .users()
-            .iter()
-            .chain(inst.idle_users())
-            .any(|u| u.usage.is_some())
-        {
-            return Err(no_usage());
-        }
-        let nodes = tree
-            .nodes()
-            .map(|v| {
-                let n = tree.node(v);
-                OrderNode {
-                    name: n.name().to_string(),
-                    weight: n.weight().clone(),
-                    children: n.children().map(|c| c.index()).collect(),
-                    mode: tree.node(v).mode(),
-                    demand: n.demand().map(<[Rational]>::to_vec),
-                    tasks: n.cap().cloned(),
-                    usage: tree.node(v).usage().to_vec(),
-                    guarantee: Some(tree.node(v).guarantee().to_vec()),
-                    limit: tree.node(v).limit().map(<[Rational]>::to_vec),
-                    fair_share: None,
-                }
-            })
-            .collect();
-        Ok(OrderTree {
-            resources: tree.resources().to_vec(),
-            capacity: tree.capacity().to_vec(),
-            nodes,
-        })
-    }
-}
-
 /// The error of a tree without any usage.
 fn no_usage() -> SolverError {
     SolverError::invalid(
         "usage",
         "no leaf of the tree has a \"usage\"; order ranks the nodes by what their leaves hold now (give \"usage\": [..] on the leaves that hold something)",
     )
+}
+
+/// Checks that some leaf of `tree` has a `usage` (idle leaves count: one may hold something
+/// it no longer asks more of): [`order`] ranks the nodes by what their leaves hold now.
+///
+/// # Errors
+/// A tree in which no leaf has a `usage`.
+pub fn check_usage(tree: &Tree) -> Result<()> {
+    let inst = tree.instance();
+    let mut users = inst.users().iter().chain(inst.idle_users());
+    if users.any(|u| u.usage.is_some()) {
+        Ok(())
+    } else {
+        Err(no_usage())
+    }
 }
 
 /// What [`order`] is asked.
@@ -264,15 +200,19 @@ pub struct OrderConfig {
     /// The history of offers, oldest first, as leaf indices (needed by [`SiblingTieBreak::Lru`]; with
     /// it [`SiblingTieBreak::Count`] counts offers instead of whole tasks held).
     pub served: Option<Vec<usize>>,
+    /// Every node's fair share (a resource vector, by node index), for [`Rule::Ytsaurus`].
+    pub fair_share: Option<Vec<Vec<Rational>>>,
 }
 
 impl OrderConfig {
-    /// The rule with its default tie-breaks ([`Rule::default_ties`]) and no history.
+    /// The rule with its default tie-breaks ([`Rule::default_ties`]), no history and no
+    /// fair shares.
     pub fn new(rule: Rule) -> OrderConfig {
         OrderConfig {
             rule,
             ties: rule.default_ties(),
             served: None,
+            fair_share: None,
         }
     }
 
@@ -281,6 +221,8 @@ impl OrderConfig {
         ties(ties: TieBreaks) => ties = ties;
         /// With this history of offers (leaf indices, oldest first).
         served(served: Vec<usize>) => served = Some(served);
+        /// With these fair shares (one resource vector per node, by node index).
+        fair_share(shares: Vec<Vec<Rational>>) => fair_share = Some(shares);
     }
 }
 
@@ -298,9 +240,9 @@ pub struct NodeOrder {
     pub dominant_share: Rational,
     /// `dominant_share / w_v`.
     pub weighted_share: Rational,
-    /// The explicit guarantee, if any.
-    pub guarantee: Option<Vec<Rational>>,
-    /// `(g_v - U_v)⁺` (zero without a guarantee).
+    /// The explicit guarantee, resolved ([`NodeView::guarantee`](crate::NodeView::guarantee)).
+    pub guarantee: Vec<Rational>,
+    /// `(g_v - U_v)⁺`.
     pub deficit: Vec<Rational>,
     /// YARN's needy: `U_vd < g_vd` for the dominant resource `d`.
     pub needy: bool,
@@ -327,10 +269,8 @@ pub struct OrderOutcome {
     pub rule: Rule,
     /// The tie-breaks applied (the tree order decides last).
     pub ties: TieBreaks,
-    /// Every node, in the input's node order.
+    /// Every node, in the tree's node order (pre-order: a parent before its children).
     pub nodes: Vec<NodeOrder>,
-    /// The node indices in pre-order (a parent before its children, siblings as listed).
-    pub preorder: Vec<usize>,
     /// The active leaves in offer order, as node indices.
     pub offer: Vec<usize>,
 }
@@ -345,78 +285,19 @@ impl OrderOutcome {
     }
 }
 
-/// Checks the shape and the vectors of a tree and returns each node's parent and path.
-fn validate(tree: &OrderTree) -> Result<(Vec<Option<usize>>, Vec<String>)> {
-    let m = tree.capacity.len();
-    let n = tree.nodes.len();
-    if n == 0 {
-        return Err(SolverError::invalid("tree", "no root"));
-    }
-    let mut parent: Vec<Option<usize>> = vec![None; n];
-    let mut seen = vec![false; n];
-    seen[0] = true;
-    let mut stack = vec![0usize];
-    let mut paths = vec![String::new(); n];
-    paths[0] = tree.nodes[0].name.clone();
-    while let Some(v) = stack.pop() {
-        for &c in &tree.nodes[v].children {
-            if c >= n || seen[c] {
-                return Err(SolverError::invalid(
-                    format!("{}.children", paths[v]),
-                    format!("child index {c} is out of range or used twice"),
-                ));
-            }
-            seen[c] = true;
-            parent[c] = Some(v);
-            paths[c] = format!("{}/{}", paths[v], tree.nodes[c].name);
-            stack.push(c);
-        }
-    }
-    if let Some(v) = seen.iter().position(|s| !s) {
-        return Err(SolverError::invalid(
-            format!("nodes[{v}]"),
-            "not below the root",
-        ));
-    }
-    for (v, node) in tree.nodes.iter().enumerate() {
-        let at = &paths[v];
-        let vectors = [
-            ("demand", node.demand.as_ref()),
-            ("usage", node.demand.as_ref().map(|_| &node.usage)),
-            ("guarantee", node.guarantee.as_ref()),
-            ("limit", node.limit.as_ref()),
-            ("fair_share", node.fair_share.as_ref()),
-        ];
-        for (field, vector) in vectors {
-            let Some(vector) = vector else { continue };
-            if vector.len() != m || vector.iter().any(Rational::is_negative) {
-                check_vector(&format!("{at}.{field}"), vector, m, Sign::NonNegative)?;
-            }
-        }
-        if node.weight.is_negative() {
-            return Err(SolverError::invalid(
-                format!("{at}.weight"),
-                format!("must not be negative, found {}", node.weight),
-            ));
-        }
-    }
-    Ok((parent, paths))
-}
-
 /// Every node's figures and the order in which `config.rule` offers the next task (see the
 /// [module docs](self)).
 ///
 /// # Errors
-/// A malformed tree (vectors of the wrong length, negative amounts, a child index out of
-/// range), leaves holding more than the capacity of a resource, a history naming a node
-/// that is not a leaf, [`SiblingTieBreak::Lru`] without a history, [`Rule::Ytsaurus`] on a node without
-/// a fair share.
+/// A tree in which no leaf has a `usage` ([`check_usage`]), fair shares of the wrong length
+/// or negative, a history naming a node that is not a leaf, [`SiblingTieBreak::Lru`] without a history, [`Rule::Ytsaurus`]
+/// on a node without a fair share.
 ///
 /// # Complexity
 /// See the [module docs](self).
-pub fn order(tree: &OrderTree, config: &OrderConfig) -> Result<OrderOutcome> {
-    let (parent, paths) = validate(tree)?;
-    let walk = Walk::new(tree, parent, paths)?;
+pub fn order(tree: &Tree, config: &OrderConfig) -> Result<OrderOutcome> {
+    check_usage(tree)?;
+    let walk = Walk::new(tree, config)?;
     let (count, last) = walk.history(config)?;
     let inactive = walk.inactivity();
     let mut figures = walk.figures(&count, last.as_deref(), &inactive);
@@ -438,72 +319,50 @@ pub fn order(tree: &OrderTree, config: &OrderConfig) -> Result<OrderOutcome> {
         rule: config.rule,
         ties: config.ties.clone(),
         nodes: figures,
-        preorder: walk.preorder,
         offer,
     })
 }
 
-/// A validated tree with what every step of [`order`] reads: parents, paths, a pre-order
-/// and the subtree-aggregated usages.
+/// What every step of [`order`] reads: the tree, its resolved nodes (numbered in pre-order,
+/// so that a reversed index range is a post-order) and their paths.
 struct Walk<'t> {
-    tree: &'t OrderTree,
-    parent: Vec<Option<usize>>,
+    tree: &'t Tree,
+    hierarchy: &'t Hierarchy,
     paths: Vec<String>,
-    /// Parents before children; reversed, a post-order to aggregate.
-    preorder: Vec<usize>,
-    /// `U_v`, subtree-aggregated.
-    usage: Vec<Vec<Rational>>,
 }
 
 impl<'t> Walk<'t> {
-    /// Pre-order and usages of a validated tree with its `parent`s and `paths`.
+    /// The walk of `tree`, with the check of `config`'s fair shares (the tree's usages are
+    /// checked against the capacity when it is read).
     ///
     /// # Errors
-    /// Leaves holding more than the capacity of a resource.
-    fn new(tree: &'t OrderTree, parent: Vec<Option<usize>>, paths: Vec<String>) -> Result<Self> {
-        let m = tree.capacity.len();
-        let n = tree.nodes.len();
-        let cap = &tree.capacity;
-        let mut preorder = Vec::with_capacity(n);
-        let mut stack = vec![0usize];
-        while let Some(v) = stack.pop() {
-            preorder.push(v);
-            stack.extend(tree.nodes[v].children.iter().rev());
-        }
-        let mut usage: Vec<Vec<Rational>> = (0..n)
-            .map(|v| match tree.nodes[v].demand {
-                Some(_) => tree.nodes[v].usage.clone(),
-                None => vec![Rational::ZERO; m],
-            })
-            .collect();
-        for &v in preorder.iter().rev() {
-            if let Some(p) = parent[v] {
-                let below = usage[v].clone();
-                for (s, x) in usage[p].iter_mut().zip(&below) {
-                    *s = &*s + x;
-                }
-            }
-        }
-        if let Some(j) = (0..m).find(|&j| usage[0][j] > cap[j]) {
-            return Err(SolverError::invalid(
-                "usage",
-                format!(
-                    "the leaves hold {} of {}, more than its capacity {}",
-                    usage[0][j], tree.resources[j], cap[j]
-                ),
-            ));
+    /// Fair shares of the wrong length or negative.
+    fn new(tree: &'t Tree, config: &OrderConfig) -> Result<Self> {
+        let m = tree.num_resources();
+        let paths: Vec<String> = tree.nodes().map(|v| tree.path(v)).collect();
+        for (f, at) in config.fair_share.iter().flatten().zip(&paths) {
+            check_vector(&format!("{at}.fair_share"), f, m, Sign::NonNegative)?;
         }
         Ok(Walk {
             tree,
-            parent,
+            hierarchy: tree.hierarchy(),
             paths,
-            preorder,
-            usage,
         })
     }
 
+    /// Node `v`, resolved.
+    fn node(&self, v: usize) -> &'t TreeNode {
+        self.hierarchy.node(v)
+    }
+
+    /// Node `v`, as the tree reads it (the root's name and weight as written).
+    fn view(&self, v: usize) -> NodeView<'t> {
+        self.tree
+            .node(self.tree.node_id(v).expect("a node of the tree"))
+    }
+
     fn is_leaf(&self, v: usize) -> bool {
-        self.tree.nodes[v].demand.is_some()
+        self.node(v).is_leaf()
     }
 
     /// Per node, the offers to leaves below it and the position of the last one, from the
@@ -512,8 +371,7 @@ impl<'t> Walk<'t> {
     /// # Errors
     /// A history naming a node that is not a leaf; [`SiblingTieBreak::Lru`] without a history.
     fn history(&self, config: &OrderConfig) -> Result<(Vec<u64>, Option<Vec<u64>>)> {
-        let (tree, parent) = (self.tree, &self.parent);
-        let n = tree.nodes.len();
+        let n = self.tree.len();
         match &config.served {
             Some(served) => {
                 let mut count = vec![0u64; n];
@@ -529,7 +387,7 @@ impl<'t> Walk<'t> {
                     while let Some(v) = at {
                         count[v] += 1;
                         last[v] = k as u64 + 1;
-                        at = parent[v];
+                        at = self.node(v).parent;
                     }
                 }
                 Ok((count, Some(last)))
@@ -542,13 +400,13 @@ impl<'t> Walk<'t> {
                     ));
                 }
                 let mut count = vec![0u64; n];
-                for &v in self.preorder.iter().rev() {
-                    if let Some(d) = &tree.nodes[v].demand {
-                        count[v] = held_tasks(d, &self.usage[v])
+                for v in (0..n).rev() {
+                    if let Some(d) = self.view(v).demand() {
+                        count[v] = held_tasks(d, &self.node(v).usage)
                             .floor_u64()
                             .unwrap_or(u64::MAX);
                     }
-                    if let Some(p) = parent[v] {
+                    if let Some(p) = self.node(v).parent {
                         count[p] = count[p].saturating_add(count[v]);
                     }
                 }
@@ -559,15 +417,16 @@ impl<'t> Walk<'t> {
 
     /// Per node, why it is not offered a task (`None` when it is active).
     fn inactivity(&self) -> Vec<Option<String>> {
-        let (tree, cap, usage) = (self.tree, &self.tree.capacity, &self.usage);
-        let free: Vec<Rational> = (0..cap.len()).map(|j| &cap[j] - &usage[0][j]).collect();
-        let mut inactive: Vec<Option<String>> = vec![None; tree.nodes.len()];
-        for &v in self.preorder.iter().rev() {
-            let node = &tree.nodes[v];
-            inactive[v] = match &node.demand {
-                Some(d) => leaf_inactivity(tree, &self.parent, &self.paths, usage, &free, v, d),
-                None if node.children.iter().all(|&c| inactive[c].is_some()) => {
-                    Some(if node.children.is_empty() {
+        let (cap, held) = (self.tree.capacity(), &self.node(0).usage);
+        let free: Vec<Rational> = (0..cap.len()).map(|j| &cap[j] - &held[j]).collect();
+        let n = self.tree.len();
+        let mut inactive: Vec<Option<String>> = vec![None; n];
+        for v in (0..n).rev() {
+            let children = &self.node(v).children;
+            inactive[v] = match self.view(v).demand() {
+                Some(d) => self.leaf_inactivity(&free, v, d),
+                None if children.iter().all(|&c| inactive[c].is_some()) => {
+                    Some(if children.is_empty() {
                         "empty pool".to_string()
                     } else {
                         "no leaf below can start a task".to_string()
@@ -579,6 +438,40 @@ impl<'t> Walk<'t> {
         inactive
     }
 
+    /// Why leaf `v` (of demand `d`) cannot be offered a task now, if it cannot.
+    fn leaf_inactivity(&self, free: &[Rational], v: usize, d: &[Rational]) -> Option<String> {
+        let resources = self.tree.resources();
+        if d.iter().all(Rational::is_zero) {
+            return Some("idle (all-zero demand)".into());
+        }
+        if let Some(t) = self.view(v).cap() {
+            let held = held_tasks(d, &self.node(v).usage);
+            if &(&held + &Rational::ONE) > t {
+                return Some(format!("holds {held} of its {t} tasks"));
+            }
+        }
+        if let Some(j) = (0..d.len()).find(|&j| d[j] > free[j]) {
+            return Some(format!(
+                "its next task does not fit: needs {} {}, {} free",
+                d[j], resources[j], free[j]
+            ));
+        }
+        let mut at = Some(v);
+        while let Some(a) = at {
+            let node = self.node(a);
+            if let Some(l) = &node.limit
+                && let Some(j) = (0..d.len()).find(|&j| &node.usage[j] + &d[j] > l[j])
+            {
+                return Some(format!(
+                    "its next task would exceed the limit of {} on {} ({} held, limit {})",
+                    self.paths[a], resources[j], node.usage[j], l[j]
+                ));
+            }
+            at = node.parent;
+        }
+        None
+    }
+
     /// Every node's figures, without key and ranks.
     fn figures(
         &self,
@@ -586,33 +479,28 @@ impl<'t> Walk<'t> {
         last: Option<&[u64]>,
         inactive: &[Option<String>],
     ) -> Vec<NodeOrder> {
-        let (tree, cap) = (self.tree, &self.tree.capacity);
+        let cap = self.tree.capacity();
         let m = cap.len();
-        (0..tree.nodes.len())
+        (0..self.tree.len())
             .map(|v| {
-                let node = &tree.nodes[v];
-                let u = &self.usage[v];
+                let node = self.node(v);
+                let (u, g) = (&node.usage, &node.guarantee);
                 let shares: Vec<Rational> = (0..m).map(|j| &u[j] / &cap[j]).collect();
                 let dominant = shares.iter().max().cloned().unwrap_or(Rational::ZERO);
                 let d = (0..m).find(|&j| shares[j] == dominant).unwrap_or_default();
-                let weighted = if node.weight.is_zero() {
-                    dominant.clone()
-                } else {
-                    &dominant / &node.weight
-                };
-                let zero = vec![Rational::ZERO; m];
-                let g = node.guarantee.as_ref().unwrap_or(&zero);
+                // A tree's weights are positive.
+                let weighted = &dominant / self.view(v).weight();
                 let deficit = (0..m)
                     .map(|j| (&g[j] - &u[j]).max(Rational::ZERO))
                     .collect();
                 let needy = m > 0 && u[d] < g[d];
                 NodeOrder {
                     path: self.paths[v].clone(),
-                    leaf: self.is_leaf(v),
+                    leaf: node.is_leaf(),
                     usage: u.clone(),
                     dominant_share: dominant,
                     weighted_share: weighted,
-                    guarantee: node.guarantee.clone(),
+                    guarantee: g.clone(),
                     deficit,
                     needy,
                     key: Vec::new(),
@@ -637,33 +525,33 @@ impl<'t> Walk<'t> {
         inactive: &[Option<String>],
         figures: &mut [NodeOrder],
     ) -> Result<Vec<Vec<usize>>> {
-        let (tree, parent, usage) = (self.tree, &self.parent, &self.usage);
-        let n = tree.nodes.len();
+        let n = self.tree.len();
         let mut sorted: Vec<Vec<usize>> = vec![Vec::new(); n];
         let mut nominee: Vec<Option<usize>> = vec![None; n];
-        for &v in self.preorder.iter().rev() {
-            if self.is_leaf(v) {
+        for v in (0..n).rev() {
+            let node = self.node(v);
+            if node.is_leaf() {
                 nominee[v] = inactive[v].is_none().then_some(v);
             }
             let key = match config.rule {
                 Rule::Naive => vec![Extended::Finite(figures[v].weighted_share.clone())],
-                Rule::Yarn => yarn_key(&usage[v], &tree.capacity, &tree.nodes[v], figures[v].needy),
-                Rule::Kueue => kueue_key(tree, parent, &usage[v], v, nominee[v]),
+                Rule::Yarn => self.yarn_key(v, figures[v].needy),
+                Rule::Kueue => self.kueue_key(v, nominee[v]),
                 Rule::Ytsaurus => {
-                    let f = tree.nodes[v].fair_share.as_ref().ok_or_else(|| {
+                    let shares = config.fair_share.as_ref();
+                    let f = shares.and_then(|f| f.get(v)).ok_or_else(|| {
                         SolverError::invalid(
                             format!("{}.fair_share", self.paths[v]),
                             "the ytsaurus rule needs every node's fair share",
                         )
                     })?;
-                    vec![satisfaction(&usage[v], f)]
+                    vec![satisfaction(&node.usage, f)]
                 }
             };
             figures[v].key = key;
-            if self.is_leaf(v) {
+            if node.is_leaf() {
                 continue;
             }
-            let node = &tree.nodes[v];
             // (child, position among its siblings)
             let mut active: Vec<(usize, usize)> = node
                 .children
@@ -674,7 +562,7 @@ impl<'t> Walk<'t> {
                 .map(|(k, c)| (c, k))
                 .collect();
             if node.mode == Mode::Fair {
-                active.sort_by(|&a, &b| compare(figures, tree, config, a, b));
+                active.sort_by(|&a, &b| self.compare(figures, config, a, b));
             }
             let active: Vec<usize> = active.into_iter().map(|(c, _)| c).collect();
             for (k, &c) in active.iter().enumerate() {
@@ -684,12 +572,86 @@ impl<'t> Walk<'t> {
             sorted[v] = active;
             if v != 0 && config.rule == Rule::Kueue {
                 // The pool's key needs its nominee, known only now.
-                figures[v].key = kueue_key(tree, parent, &usage[v], v, nominee[v]);
+                figures[v].key = self.kueue_key(v, nominee[v]);
             }
         }
         // A pool's children were sorted with their keys final: a Kueue pool's key is set
         // after its own children are sorted, and before its parent sorts it (post-order).
         Ok(sorted)
+    }
+
+    /// YARN's DRF comparator key: `[0, U_j / g_j ...]` when needy, `[1, U_j / R_j / w ...]`
+    /// otherwise, the resources in descending order of `U_j / R_j` (stable).
+    fn yarn_key(&self, v: usize, needy: bool) -> Vec<Extended> {
+        let (cap, node) = (self.tree.capacity(), self.node(v));
+        let (u, m) = (&node.usage, cap.len());
+        let shares: Vec<Rational> = (0..m).map(|j| &u[j] / &cap[j]).collect();
+        let mut by_usage: Vec<usize> = (0..m).collect();
+        by_usage.sort_by(|&a, &b| shares[b].cmp(&shares[a]));
+        let mut key = Vec::with_capacity(m + 1);
+        if needy {
+            key.push(Extended::Finite(Rational::ZERO));
+            let g = &node.guarantee;
+            key.extend(by_usage.iter().map(|&j| ratio(&u[j], &g[j])));
+        } else {
+            key.push(Extended::Finite(Rational::ONE));
+            let w = self.view(v).weight();
+            key.extend(by_usage.iter().map(|&j| ratio(&shares[j], w)));
+        }
+        key
+    }
+
+    /// Kueue's key of `v` ([`kueue_share`]) once its nominee's next task is added, over its
+    /// parent's potential; 0 for the root.
+    fn kueue_key(&self, v: usize, nominee: Option<usize>) -> Vec<Extended> {
+        let m = self.tree.num_resources();
+        let Some(p) = self.node(v).parent else {
+            return vec![Extended::Finite(Rational::ZERO)];
+        };
+        // The parent's potential: the capacity, capped by the limits of the parent and above.
+        let mut potential = self.tree.capacity().to_vec();
+        let mut at = Some(p);
+        while let Some(a) = at {
+            if let Some(l) = &self.node(a).limit {
+                for j in 0..m {
+                    if l[j] < potential[j] {
+                        potential[j] = l[j].clone();
+                    }
+                }
+            }
+            at = self.node(a).parent;
+        }
+        let zero = vec![Rational::ZERO; m];
+        let add = nominee.and_then(|l| self.view(l).demand()).unwrap_or(&zero);
+        let node = self.node(v);
+        vec![kueue_share(
+            &node.usage,
+            add,
+            &node.guarantee,
+            &potential,
+            self.view(v).weight(),
+        )]
+    }
+
+    /// The rule's key, then the tie-breaks, then the tree order (`position`: among the
+    /// siblings).
+    fn compare(
+        &self,
+        figures: &[NodeOrder],
+        config: &OrderConfig,
+        (a, pa): (usize, usize),
+        (b, pb): (usize, usize),
+    ) -> Ordering {
+        let (x, y) = (&figures[a], &figures[b]);
+        x.key.cmp(&y.key).then_with(|| {
+            let candidate = |v: usize, position: usize| Candidate {
+                position,
+                count: figures[v].count,
+                last_served: figures[v].last_served.unwrap_or(0),
+                name: self.view(v).name(),
+            };
+            config.ties.compare(&candidate(a, pa), &candidate(b, pb))
+        })
     }
 }
 
@@ -703,108 +665,27 @@ fn held_tasks(d: &[Rational], u: &[Rational]) -> Rational {
         .unwrap_or(Rational::ZERO)
 }
 
-/// Why leaf `v` cannot be offered a task now, if it cannot.
-#[allow(clippy::too_many_arguments)]
-fn leaf_inactivity(
-    tree: &OrderTree,
-    parent: &[Option<usize>],
-    paths: &[String],
-    usage: &[Vec<Rational>],
-    free: &[Rational],
-    v: usize,
-    d: &[Rational],
-) -> Option<String> {
-    if d.iter().all(Rational::is_zero) {
-        return Some("idle (all-zero demand)".into());
-    }
-    if let Some(t) = &tree.nodes[v].tasks {
-        let held = held_tasks(d, &tree.nodes[v].usage);
-        if &(&held + &Rational::ONE) > t {
-            return Some(format!("holds {held} of its {t} tasks"));
-        }
-    }
-    if let Some(j) = (0..d.len()).find(|&j| d[j] > free[j]) {
-        return Some(format!(
-            "its next task does not fit: needs {} {}, {} free",
-            d[j], tree.resources[j], free[j]
-        ));
-    }
-    let mut at = Some(v);
-    while let Some(a) = at {
-        if let Some(l) = &tree.nodes[a].limit
-            && let Some(j) = (0..d.len()).find(|&j| &usage[a][j] + &d[j] > l[j])
-        {
-            return Some(format!(
-                "its next task would exceed the limit of {} on {} ({} held, limit {})",
-                paths[a], tree.resources[j], usage[a][j], l[j]
-            ));
-        }
-        at = parent[a];
-    }
-    None
-}
-
-/// YARN's DRF comparator key: `[0, U_j / g_j ...]` when needy, `[1, U_j / R_j / w ...]`
-/// otherwise, the resources in descending order of `U_j / R_j` (stable).
-fn yarn_key(u: &[Rational], cap: &[Rational], node: &OrderNode, needy: bool) -> Vec<Extended> {
-    let m = cap.len();
-    let shares: Vec<Rational> = (0..m).map(|j| &u[j] / &cap[j]).collect();
-    let mut by_usage: Vec<usize> = (0..m).collect();
-    by_usage.sort_by(|&a, &b| shares[b].cmp(&shares[a]));
-    let mut key = Vec::with_capacity(m + 1);
-    if needy {
-        key.push(Extended::Finite(Rational::ZERO));
-        let g = node.guarantee.as_deref().unwrap_or_default();
-        key.extend(by_usage.iter().map(|&j| ratio(&u[j], &g[j])));
-    } else {
-        key.push(Extended::Finite(Rational::ONE));
-        key.extend(by_usage.iter().map(|&j| ratio(&shares[j], &node.weight)));
-    }
-    key
-}
-
-/// Kueue's weighted dominant resource share of what `v` borrows beyond its guarantee once
-/// its nominee's next task is added; 0 for the root and for a node without a nominee's task.
-fn kueue_key(
-    tree: &OrderTree,
-    parent: &[Option<usize>],
+/// Kueue's weighted dominant resource share of what a node of usage `u`, guarantee `g` and
+/// weight `w` borrows once `add` is added: `max_j (u_j + add_j - g_j)⁺ / P_j` over the
+/// resources of positive potential `P_j`, divided by `w` (`+∞` for a weight of 0 that
+/// borrows); 0 when nothing is borrowed.
+fn kueue_share(
     u: &[Rational],
-    v: usize,
-    nominee: Option<usize>,
-) -> Vec<Extended> {
-    let m = tree.capacity.len();
-    let Some(p) = parent[v] else {
-        return vec![Extended::Finite(Rational::ZERO)];
-    };
-    // The parent's potential: the capacity, capped by the limits of the parent and above.
-    let mut potential = tree.capacity.clone();
-    let mut at = Some(p);
-    while let Some(a) = at {
-        if let Some(l) = &tree.nodes[a].limit {
-            for j in 0..m {
-                if l[j] < potential[j] {
-                    potential[j] = l[j].clone();
-                }
-            }
-        }
-        at = parent[a];
-    }
-    let add = nominee
-        .and_then(|l| tree.nodes[l].demand.clone())
-        .unwrap_or_else(|| vec![Rational::ZERO; m]);
-    let zero = vec![Rational::ZERO; m];
-    let g = tree.nodes[v].guarantee.as_ref().unwrap_or(&zero);
-    let drs = (0..m)
+    add: &[Rational],
+    g: &[Rational],
+    potential: &[Rational],
+    w: &Rational,
+) -> Extended {
+    let drs = (0..potential.len())
         .filter(|&j| potential[j].is_positive())
         .map(|j| (&(&u[j] + &add[j]) - &g[j]).max(Rational::ZERO) / &potential[j])
         .max()
         .unwrap_or(Rational::ZERO);
-    let w = &tree.nodes[v].weight;
-    vec![if drs.is_zero() {
+    if drs.is_zero() {
         Extended::Finite(Rational::ZERO)
     } else {
         ratio(&drs, w)
-    }]
+    }
 }
 
 /// YTsaurus' local satisfaction ratio of usage `u` over fair share `f`.
@@ -819,27 +700,6 @@ fn satisfaction(u: &[Rational], f: &[Rational]) -> Extended {
         .map(|(u, f)| ratio(u, f))
         .max()
         .unwrap_or(Extended::Finite(Rational::ZERO))
-}
-
-/// The rule's key, then the tie-breaks, then the tree order (`position`: among the
-/// siblings).
-fn compare(
-    figures: &[NodeOrder],
-    tree: &OrderTree,
-    config: &OrderConfig,
-    (a, pa): (usize, usize),
-    (b, pb): (usize, usize),
-) -> Ordering {
-    let (x, y) = (&figures[a], &figures[b]);
-    x.key.cmp(&y.key).then_with(|| {
-        let candidate = |v: usize, position: usize| Candidate {
-            position,
-            count: figures[v].count,
-            last_served: figures[v].last_served.unwrap_or(0),
-            name: &tree.nodes[v].name,
-        };
-        config.ties.compare(&candidate(a, pa), &candidate(b, pb))
-    })
 }
 
 #[cfg(test)]

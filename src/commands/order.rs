@@ -3,7 +3,7 @@
 //! ([`leontief_hdrf::order`]).
 
 use clap::{Args, ValueEnum};
-use leontief_hdrf::order::{order, OrderConfig, OrderOutcome, OrderTree, Rule};
+use leontief_hdrf::order::{check_usage, order, OrderConfig, OrderOutcome, Rule};
 use leontief_hdrf::tiebreak::TieBreaks;
 use leontief_hdrf::{allocate, Policy, Tree};
 use leontief_solver::Rational;
@@ -97,25 +97,24 @@ pub fn run(args: OrderArgs) -> Result<String, CliError> {
         ));
     }
     let tree = args.rules.read_tree(&args.file)?;
-    let mut input = OrderTree::from_tree(&tree)?;
+    check_usage(&tree)?;
+    let mut config = OrderConfig::new(args.rule);
     if args.rule == Rule::Ytsaurus {
         let policy = args.fair_share.unwrap_or(DEFAULT_FAIR_SHARE);
         let alloc = allocate(&tree, policy)?;
-        for v in tree.nodes() {
-            input.nodes[v.index()].fair_share = Some(alloc.node(v).allocation.clone());
-        }
+        let shares = tree.nodes().map(|v| alloc.node(v).allocation.clone());
+        config = config.fair_share(shares.collect());
     }
-    let mut config = OrderConfig::new(args.rule);
     if let Some(ties) = args.tie {
         config = config.ties(ties);
     }
     if let Some(list) = &args.served {
         config = config.served(served(&tree, list)?);
     }
-    let out = order(&input, &config)?;
+    let out = order(&tree, &config)?;
     Ok(match args.format {
-        OrderFormat::Json => pretty(&to_doc(&input, &out, args.fair_share, args.rule)),
-        OrderFormat::Table => table(&input, &out),
+        OrderFormat::Json => pretty(&to_doc(&tree, &config, &out, args.fair_share)),
+        OrderFormat::Table => table(&tree, &out),
     })
 }
 
@@ -161,7 +160,7 @@ struct NodeDoc<'a> {
     path: &'a str,
     kind: &'static str,
     usage: &'a [Rational],
-    guarantee: Option<&'a [Rational]>,
+    guarantee: &'a [Rational],
     #[serde(skip_serializing_if = "Option::is_none")]
     fair_share: Option<&'a [Rational]>,
     dominant_share: &'a Rational,
@@ -179,42 +178,40 @@ struct NodeDoc<'a> {
 }
 
 fn to_doc<'a>(
-    input: &'a OrderTree,
+    tree: &'a Tree,
+    config: &'a OrderConfig,
     out: &'a OrderOutcome,
     fair_share: Option<Policy>,
-    rule: Rule,
 ) -> OrderDoc<'a> {
     let nodes = out
-        .preorder
+        .nodes
         .iter()
-        .map(|&v| {
-            let n = &out.nodes[v];
-            NodeDoc {
-                path: &n.path,
-                kind: if n.leaf { "leaf" } else { "pool" },
-                usage: &n.usage,
-                guarantee: n.guarantee.as_deref(),
-                fair_share: input.nodes[v].fair_share.as_deref(),
-                dominant_share: &n.dominant_share,
-                weighted_share: &n.weighted_share,
-                deficit: &n.deficit,
-                needy: n.needy,
-                key: n.key.iter().map(ToString::to_string).collect(),
-                count: n.count,
-                last_served: n.last_served,
-                sibling_rank: n.sibling_rank,
-                rank: n.rank,
-                inactive: n.inactive.as_deref(),
-            }
+        .enumerate()
+        .map(|(v, n)| NodeDoc {
+            path: &n.path,
+            kind: if n.leaf { "leaf" } else { "pool" },
+            usage: &n.usage,
+            guarantee: &n.guarantee,
+            fair_share: config.fair_share.as_ref().map(|f| f[v].as_slice()),
+            dominant_share: &n.dominant_share,
+            weighted_share: &n.weighted_share,
+            deficit: &n.deficit,
+            needy: n.needy,
+            key: n.key.iter().map(ToString::to_string).collect(),
+            count: n.count,
+            last_served: n.last_served,
+            sibling_rank: n.sibling_rank,
+            rank: n.rank,
+            inactive: n.inactive.as_deref(),
         })
         .collect();
     OrderDoc {
         rule: out.rule.name(),
         ties: out.ties.to_string(),
-        fair_share: (rule == Rule::Ytsaurus)
+        fair_share: (out.rule == Rule::Ytsaurus)
             .then(|| fair_share.unwrap_or(DEFAULT_FAIR_SHARE).name()),
-        resources: &input.resources,
-        capacity: &input.capacity,
+        resources: tree.resources(),
+        capacity: tree.capacity(),
         offer: out.offer_paths(),
         nodes,
     }
@@ -226,13 +223,13 @@ fn list(v: &[Rational]) -> String {
 
 /// One row per node in the tree's order, the name indented by depth; `rank` is the offer
 /// position of a leaf (`-` when it is not offered, with the reason at the end of the row).
-fn table(input: &OrderTree, out: &OrderOutcome) -> String {
+fn table(tree: &Tree, out: &OrderOutcome) -> String {
     let header = [
         "node", "usage", "dominant", "weighted", "deficit", "needy", "key", "count", "rank",
     ];
     let mut rows: Vec<Vec<String>> = vec![header.iter().map(ToString::to_string).collect()];
     let mut notes = vec![None];
-    for n in out.preorder.iter().map(|&v| &out.nodes[v]) {
+    for n in &out.nodes {
         let depth = n.path.matches('/').count();
         let name = n.path.rsplit('/').next().unwrap_or_default();
         let key: Vec<String> = n.key.iter().map(ToString::to_string).collect();
@@ -259,7 +256,7 @@ fn table(input: &OrderTree, out: &OrderOutcome) -> String {
         "rule {}, ties {} (then input order); resources {}\n",
         out.rule.name(),
         out.ties,
-        input.resources.join(", ")
+        tree.resources().join(", ")
     );
     s.push_str(&format!("offer order: {}\n", out.offer_paths().join(", ")));
     for (row, note) in rows.iter().zip(notes) {

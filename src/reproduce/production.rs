@@ -8,7 +8,7 @@
 //! `limit` questions, `leontief order` for `order` questions (Mesos' sorter for Mesos'
 //! cases, YARN's comparator for YARN's and for Mesos' quota, Kueue's share for Kueue's).
 
-use leontief_hdrf::order::{order, Extended, OrderConfig, OrderTree, Rule};
+use leontief_hdrf::order::{order, Extended, OrderConfig, Rule};
 use std::fmt::Display;
 
 use leontief_hdrf::{
@@ -447,7 +447,7 @@ fn mesos_sorter_order(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
     if !served.is_empty() {
         cfg = cfg.served(served);
     }
-    let out = order(&OrderTree::from_tree(&tree)?, &cfg)?;
+    let out = order(&tree, &cfg)?;
     let root = format!("{}/", tree.node(tree.root()).name());
     let got: Vec<&str> = out
         .offer_paths()
@@ -476,7 +476,7 @@ fn needy_first(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
     // Usage-first: a role below its guarantee is served before fair sharing, YARN's
     // comparator's needy-first rule.
     let tree = tree_of(c.config, Rules::default())?;
-    let out = order(&OrderTree::from_tree(&tree)?, &OrderConfig::new(Rule::Yarn))?;
+    let out = order(&tree, &OrderConfig::new(Rule::Yarn))?;
     let first = out
         .offer
         .first()
@@ -599,7 +599,7 @@ fn yarn_first(
     label: &str,
 ) -> Result<(), CliError> {
     let tree = tree_of(config, Rules::default())?;
-    let out = order(&OrderTree::from_tree(&tree)?, &OrderConfig::new(Rule::Yarn))?;
+    let out = order(&tree, &OrderConfig::new(Rule::Yarn))?;
     let (s1, s2) = (find(&tree, "s1")?, find(&tree, "s2")?);
     let (k1, k2) = (&out.nodes[s1.index()].key, &out.nodes[s2.index()].key);
     let first = if k1 <= k2 { "s1" } else { "s2" };
@@ -626,10 +626,7 @@ fn kueue_checks(
     let m = c["capacity"].as_array().map_or(0, Vec::len);
     c["tree"]["children"][0]["demand"] = Value::from(vec![0; m]);
     let tree = tree_of(&c, Rules::default())?;
-    let out = order(
-        &OrderTree::from_tree(&tree)?,
-        &OrderConfig::new(Rule::Kueue),
-    )?;
+    let out = order(&tree, &OrderConfig::new(Rule::Kueue))?;
     let drs = expected.get("dominant_resource_share").unwrap_or(expected);
     let exact = exact.get("dominant_resource_share").unwrap_or(exact);
     let thousand = Rational::from(1000);

@@ -5,11 +5,12 @@ use leontief_solver::{ExactSum, Mode, Rational};
 
 use super::{leaf_key, Kinetic, Pool, Setup};
 use crate::policies::affine::add_scaled;
-use crate::policies::{Aggregation, TreePolicy};
+use crate::policies::Aggregation;
+use crate::Policy;
 use crate::{NodeId, Tree};
 
 impl<'a> Kinetic<'a> {
-    pub(super) fn new(tree: &'a Tree, policy: &'a dyn TreePolicy, setup: &Setup) -> Self {
+    pub(super) fn new(tree: &'a Tree, policy: Policy, setup: &Setup) -> Self {
         let effective = policy.aggregation() == Aggregation::Effective;
         let n = tree.len();
         let m = tree.num_resources();

@@ -1,7 +1,7 @@
 //! The shared machinery of the hierarchical policies: an exact, event-driven fluid fill.
 //!
 //! The engine knows no policy by name: each one's key, its rate and its breakpoints come from
-//! its [`TreePolicy`] (one file each in [`crate::policies`]); the engine only keeps H-DRF's
+//! its [`Policy`] (one file each in [`crate::policies`]); the engine only keeps H-DRF's
 //! effective vectors and its stopped children's usage when the policy aggregates that way
 //! ([`Aggregation::Effective`](crate::policies::Aggregation::Effective)).
 //!
@@ -89,8 +89,7 @@ use leontief_solver::{ExactSum, Rational};
 use crate::allocation::{Computation, TreeAllocation};
 use crate::error::{Result, SolverError};
 use crate::policies::affine::add_scaled;
-use crate::policies::TreePolicy;
-use crate::{NodeView, Tree};
+use crate::{NodeView, Policy, Tree};
 
 mod events;
 mod init;
@@ -107,11 +106,11 @@ pub(crate) struct FluidOutcome {
 }
 
 /// The static allocation of `policy` by the fluid fill.
-pub(crate) fn fluid_allocation(tree: &Tree, policy: &dyn TreePolicy) -> Result<TreeAllocation> {
+pub(crate) fn fluid_allocation(tree: &Tree, policy: Policy) -> Result<TreeAllocation> {
     let out = fluid(tree, policy)?;
     Ok(TreeAllocation::from_fluid(
         tree,
-        policy.policy(),
+        policy,
         Computation::Fluid { phases: out.phases },
         out.tasks,
         out.usage,
@@ -231,7 +230,7 @@ struct Kinetic<'a> {
     /// Per engine index: the tasks a leaf holds at the start (zero unless the setup has a
     /// base); the outcome reports what it adds.
     base_tasks: Vec<Rational>,
-    policy: &'a dyn TreePolicy,
+    policy: Policy,
     /// H-DRF's aggregation: effective vectors and stopped children's usage are kept.
     effective: bool,
     m: usize,
@@ -311,7 +310,7 @@ impl Setup {
 }
 
 /// Runs the fluid fill of `policy` on `tree` (see the [module docs](self)).
-pub(crate) fn fluid(tree: &Tree, policy: &dyn TreePolicy) -> Result<FluidOutcome> {
+pub(crate) fn fluid(tree: &Tree, policy: Policy) -> Result<FluidOutcome> {
     fluid_with(tree, policy, &Setup::plain(tree))
 }
 
@@ -327,11 +326,7 @@ pub(crate) fn fluid(tree: &Tree, policy: &dyn TreePolicy) -> Result<FluidOutcome
 /// (there are no fair levels among its children to rescale to). Each of its leaf children is
 /// wrapped in a pool of its own, so that it can wait while a sibling is served; a leaf that
 /// starts from a base is wrapped too, so that it waits until the others catch up with it.
-pub(crate) fn fluid_with(
-    tree: &Tree,
-    policy: &dyn TreePolicy,
-    setup: &Setup,
-) -> Result<FluidOutcome> {
+pub(crate) fn fluid_with(tree: &Tree, policy: Policy, setup: &Setup) -> Result<FluidOutcome> {
     let mut k = Kinetic::new(tree, policy, setup);
     let limit = 10_000 + 100 * tree.len() * (k.m + 1);
     let mut phases = 0;
@@ -340,7 +335,7 @@ pub(crate) fn fluid_with(
     while k.active[0] {
         if phases >= limit {
             return Err(SolverError::Mechanism {
-                mechanism: policy.policy().to_string(),
+                mechanism: policy.to_string(),
                 reason: format!("the fluid fill did not finish within {limit} phases"),
             });
         }
@@ -349,7 +344,7 @@ pub(crate) fn fluid_with(
             .sub_next
             .clone()
             .ok_or_else(|| SolverError::Mechanism {
-                mechanism: policy.policy().to_string(),
+                mechanism: policy.to_string(),
                 reason: "the fluid fill found no event ahead while leaves were active".into(),
             })?;
         k.epoch += 1;
@@ -389,7 +384,7 @@ fn leaf_key(
     demand: &[Rational],
     capacity: &[Rational],
     node: NodeView<'_>,
-    policy: &dyn TreePolicy,
+    policy: Policy,
 ) -> (Vec<(usize, Rational)>, Rational) {
     let shares: Vec<(usize, Rational)> = demand
         .iter()

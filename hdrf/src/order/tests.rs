@@ -1,65 +1,7 @@
 //! Documented cases from the schedulers' own test suites, each cited; where the source
 //! computes in floating point or rounds, the comment gives its value and ours (exact).
 use super::*;
-
-/// Test constructors: plain trees built by hand, as the schedulers' test suites write them.
-impl OrderNode {
-    /// A pool of weight 1 with these children.
-    pub fn pool(name: &str, children: Vec<usize>) -> OrderNode {
-        OrderNode {
-            name: name.to_string(),
-            weight: Rational::ONE,
-            children,
-            mode: Mode::Fair,
-            demand: None,
-            tasks: None,
-            usage: Vec::new(),
-            guarantee: None,
-            limit: None,
-            fair_share: None,
-        }
-    }
-
-    /// A leaf of weight 1 with a per-task demand and what it holds now.
-    pub fn leaf(name: &str, demand: Vec<Rational>, usage: Vec<Rational>) -> OrderNode {
-        OrderNode {
-            demand: Some(demand),
-            usage,
-            ..OrderNode::pool(name, Vec::new())
-        }
-    }
-
-    leontief_solver::setters! {
-        /// With weight `w`.
-        weight(w: Rational) => weight = w;
-        /// With a guarantee.
-        guarantee(g: Vec<Rational>) => guarantee = Some(g);
-        /// With a limit.
-        limit(l: Vec<Rational>) => limit = Some(l);
-        /// With a fair share.
-        fair_share(f: Vec<Rational>) => fair_share = Some(f);
-        /// With a task count.
-        tasks(t: Rational) => tasks = Some(t);
-    }
-
-    /// In `fifo` mode.
-    pub fn fifo(mut self) -> Self {
-        self.mode = Mode::Fifo;
-        self
-    }
-}
-
-impl OrderTree {
-    /// A tree with resources named `r1..rm`.
-    pub fn new(capacity: Vec<Rational>, nodes: Vec<OrderNode>) -> OrderTree {
-        let resources = (1..=capacity.len()).map(|j| format!("r{j}")).collect();
-        OrderTree {
-            resources,
-            capacity,
-            nodes,
-        }
-    }
-}
+use crate::{Guarantee, NodeSpec};
 
 fn r(n: i128) -> Rational {
     Rational::from(n)
@@ -73,15 +15,28 @@ fn v(xs: &[i128]) -> Vec<Rational> {
     xs.iter().map(|&x| r(x)).collect()
 }
 
+/// An absolute guarantee.
+fn gv(xs: &[i128]) -> Guarantee {
+    Guarantee::Vector(v(xs))
+}
+
+/// A leaf of weight `w` holding `usage`, its per-task demand (1, 1, ..).
+fn leaf(name: &str, w: Rational, usage: Vec<Rational>) -> NodeSpec {
+    NodeSpec::leaf(name, vec![r(1); usage.len()])
+        .weight(w)
+        .usage(usage)
+}
+
+/// A tree with resources named `r1..rm`, its root `root` over `children`.
+fn build(capacity: &[i128], children: Vec<NodeSpec>) -> Tree {
+    Tree::new(v(capacity), NodeSpec::pool("root", children)).unwrap()
+}
+
 /// A flat tree: the root over `leaves` (name, weight, usage), every per-task demand
 /// (1, 1, ..).
-fn flat(capacity: &[i128], leaves: &[(&str, Rational, Vec<Rational>)]) -> OrderTree {
-    let m = capacity.len();
-    let mut nodes = vec![OrderNode::pool("root", (1..=leaves.len()).collect())];
-    for (name, w, u) in leaves {
-        nodes.push(OrderNode::leaf(name, vec![r(1); m], u.clone()).weight(w.clone()));
-    }
-    OrderTree::new(v(capacity), nodes)
+fn flat(capacity: &[i128], leaves: &[(&str, Rational, Vec<Rational>)]) -> Tree {
+    let children = leaves.iter().map(|(n, w, u)| leaf(n, w.clone(), u.clone()));
+    build(capacity, children.collect())
 }
 
 fn names(out: &OrderOutcome) -> Vec<String> {
@@ -91,7 +46,7 @@ fn names(out: &OrderOutcome) -> Vec<String> {
         .collect()
 }
 
-fn run(tree: &OrderTree, config: &OrderConfig) -> Vec<String> {
+fn run(tree: &Tree, config: &OrderConfig) -> Vec<String> {
     names(&order(tree, config).unwrap())
 }
 
@@ -138,8 +93,12 @@ fn mesos_drf_sorter_orders_by_dominant_share() {
     assert_eq!(out.nodes[4].dominant_share, q(1, 40)); // e: 5/200
 
     // "deactivate d": d holds its whole task count, so it is not offered.
-    let mut t = t;
-    t.nodes[3] = OrderNode::leaf("d", v(&[3, 1]), v(&[3, 1])).tasks(r(1));
+    let mut children: Vec<NodeSpec> = leaves
+        .iter()
+        .map(|(n, w, u)| leaf(n, w.clone(), u.clone()))
+        .collect();
+    children[2] = NodeSpec::leaf("d", v(&[3, 1])).usage(v(&[3, 1])).cap(1);
+    let t = build(&[50, 200], children);
     let out = order(&t, &naive).unwrap();
     assert_eq!(names(&out), ["e", "b", "c", "f"]);
     assert_eq!(
@@ -201,8 +160,9 @@ fn mesos_allocation_count_tie_break() {
     assert_eq!(names(&out), ["a", "b", "e", "d", "c"]);
     assert_eq!(out.nodes[c].count, 3);
     // c releases its (3, 3): share 0 comes before any count -> [c, a, b, e, d].
-    let mut t2 = t.clone();
-    t2.nodes[c].usage = v(&[0, 0]);
+    let mut released = leaves.clone();
+    released[c - 1].2 = v(&[0, 0]);
+    let t2 = flat(&[100, 100], &released);
     assert_eq!(run(&t2, &config), ["c", "a", "b", "e", "d"]);
     // After c's further allocations (count 5) and a's second (count 2), all holding
     // (3, 3) again: [b, e, a, d, c].
@@ -220,20 +180,13 @@ fn mesos_allocation_count_tie_break() {
 #[test]
 fn mesos_hierarchical_allocation() {
     let tree = |a: i128, c: i128, d: i128, f: Option<Rational>| {
-        let mut nodes = vec![
-            OrderNode::pool("root", vec![1, 2]),
-            OrderNode::leaf("a", v(&[1, 1]), v(&[a, a])),
-            OrderNode::pool("b", vec![3, 4]),
-            OrderNode::leaf("c", v(&[1, 1]), v(&[c, c])),
-            OrderNode::leaf("d", v(&[1, 1]), v(&[d, d])),
-        ];
+        let mut b = vec![leaf("c", r(1), v(&[c, c])), leaf("d", r(1), v(&[d, d]))];
         if let Some(f) = f {
             // b/e/f: pool e (index 5) under b, leaf f (index 6) under e.
-            nodes[2].children.push(5);
-            nodes.push(OrderNode::pool("e", vec![6]));
-            nodes.push(OrderNode::leaf("f", v(&[1, 1]), vec![f.clone(), f]));
+            b.push(NodeSpec::pool("e", [leaf("f", r(1), vec![f.clone(), f])]));
         }
-        OrderTree::new(v(&[100, 100]), nodes)
+        let a = leaf("a", r(1), v(&[a, a]));
+        build(&[100, 100], vec![a, NodeSpec::pool("b", b)])
     };
     let naive = OrderConfig::new(Rule::Naive);
     // All zero: ties by count (all 0), then name -> [a, b/c, b/d].
@@ -259,18 +212,12 @@ fn mesos_hierarchical_allocation() {
 #[test]
 fn mesos_weights_on_subtrees_with_an_exact_tie() {
     let tree = |z: i128| {
-        let mut nodes = vec![
-            OrderNode::pool("root", vec![1, 3]),
-            OrderNode::pool("a", vec![2]).weight(r(2)),
-            OrderNode::leaf("x", v(&[1, 1]), v(&[10, 10])),
-            OrderNode::pool("b", vec![4]).weight(r(3)),
-            OrderNode::leaf("y", v(&[1, 1]), v(&[10, 10])),
-        ];
+        let a = NodeSpec::pool("a", [leaf("x", r(1), v(&[10, 10]))]).weight(2);
+        let mut b = vec![leaf("y", r(1), v(&[10, 10]))];
         if z > 0 {
-            nodes[3].children.push(5);
-            nodes.push(OrderNode::leaf("z", v(&[1, 1]), v(&[z, z])));
+            b.push(leaf("z", r(1), v(&[z, z])));
         }
-        OrderTree::new(v(&[100, 100]), nodes)
+        build(&[100, 100], vec![a, NodeSpec::pool("b", b).weight(3)])
     };
     // a = .1/2 = .05, b = .1/3 -> [b/y, a/x], as the source.
     let history = vec![2, 4];
@@ -295,14 +242,16 @@ fn mesos_weights_on_subtrees_with_an_exact_tie() {
 // 09b476e6dabe8039a41dde7930c8a9c0d14bb750). s2 is listed first, so that the tree order
 // would favour it, and each case asserts that the keys differ: the key decides.
 fn yarn_first(cluster: [i128; 2], s1: YarnSide, s2: YarnSide) -> String {
-    let mut nodes = vec![OrderNode::pool("root", vec![1, 2])];
+    let mut children = Vec::new();
     for (name, (u, w, g)) in [("s2", s2), ("s1", s1)] {
         // Tasks of (1, 0): some cases use every vcore, and a task must fit to be offered.
-        let mut leaf = OrderNode::leaf(name, v(&[1, 0]), v(&u)).weight(r(w));
-        leaf.guarantee = g.map(|g| v(&g));
-        nodes.push(leaf);
+        let mut leaf = NodeSpec::leaf(name, v(&[1, 0])).usage(v(&u)).weight(w);
+        if let Some(g) = g {
+            leaf = leaf.guarantee(gv(&g));
+        }
+        children.push(leaf);
     }
-    let t = OrderTree::new(v(&cluster), nodes);
+    let t = build(&cluster, children);
     let out = order(&t, &OrderConfig::new(Rule::Yarn)).unwrap();
     assert_ne!(out.nodes[1].key, out.nodes[2].key, "decided by the key");
     names(&out)[0].clone()
@@ -367,26 +316,32 @@ fn yarn_drf_comparator_cases() {
 // (4) queue2 (4/7, 1/4) > queue1 (3/8, 1/7); inside queue1 app2 (0) < app1 (3/8): app2.
 #[test]
 fn yarn_basic_drf_with_queues_sequence() {
-    let mut t = OrderTree::new(
-        v(&[8192, 7]),
-        vec![
-            OrderNode::pool("root", vec![1, 4]),
-            OrderNode::pool("queue1", vec![2, 3]),
-            OrderNode::leaf("app1", v(&[3072, 1]), v(&[0, 0])).tasks(r(2)),
-            OrderNode::leaf("app2", v(&[2048, 2]), v(&[0, 0])).tasks(r(2)),
-            OrderNode::pool("queue2", vec![5]),
-            OrderNode::leaf("app3", v(&[1024, 2]), v(&[0, 0])).tasks(r(2)),
-        ],
-    );
+    let apps = [
+        ("app1", [3072, 1]),
+        ("app2", [2048, 2]),
+        ("app3", [1024, 2]),
+    ];
+    let mut usage = vec![v(&[0, 0]); 3];
     let yarn = OrderConfig::new(Rule::Yarn);
     let mut served = Vec::new();
     for _ in 0..4 {
+        let app = |k: usize| {
+            let (name, demand) = apps[k];
+            NodeSpec::leaf(name, v(&demand))
+                .usage(usage[k].clone())
+                .cap(2)
+        };
+        let queue1 = NodeSpec::pool("queue1", [app(0), app(1)]);
+        let t = build(&[8192, 7], vec![queue1, NodeSpec::pool("queue2", [app(2)])]);
         let out = order(&t, &yarn).unwrap();
-        let next = out.offer[0];
-        served.push(t.nodes[next].name.clone());
-        let d = t.nodes[next].demand.clone().unwrap();
-        let u = &mut t.nodes[next].usage;
-        *u = u.iter().zip(&d).map(|(u, d)| u + d).collect();
+        let name = t.node(t.node_id(out.offer[0]).unwrap()).name().to_string();
+        let k = apps.iter().position(|&(n, _)| n == name).unwrap();
+        usage[k] = usage[k]
+            .iter()
+            .zip(v(&apps[k].1))
+            .map(|(u, d)| u + &d)
+            .collect();
+        served.push(name);
     }
     assert_eq!(served, ["app1", "app3", "app3", "app2"]);
 }
@@ -394,28 +349,29 @@ fn yarn_basic_drf_with_queues_sequence() {
 // kubernetes-sigs/kueue, pkg/cache/scheduler/fair_sharing_test.go,
 // TestDominantResourceShare (values there are DRS x 1000, rounded up). cq (nominal
 // cpu 2, gpu 5) and lending-cq (cpu 8, gpu 5) in one cohort: lendable = (10, 10).
-fn kueue_cohort(usage: &[i128], demand: Option<&[i128]>, w: Rational) -> OrderTree {
+fn kueue_cohort(usage: &[i128], demand: Option<&[i128]>, w: Rational) -> Tree {
     let cq = match demand {
         // A queue with a pending workload: its request is the next task.
-        Some(d) => OrderNode::leaf("cq", v(d), v(usage)),
-        // Nothing pending: a count of 0 tasks keeps it out of the tournament, and its
+        Some(d) => NodeSpec::leaf("cq", v(d)),
+        // Nothing pending: a count of half a task keeps it out of the tournament, and its
         // key is its DRS now (Kueue's status value).
-        None => OrderNode::leaf("cq", v(&[1, 1]), v(usage)).tasks(r(0)),
+        None => NodeSpec::leaf("cq", v(&[1, 1])).cap(q(1, 2)),
     };
-    OrderTree::new(
-        v(&[10, 10]),
-        vec![
-            OrderNode::pool("cohort", vec![1, 2]),
-            cq.guarantee(v(&[2, 5])).weight(w),
-            OrderNode::leaf("lending-cq", v(&[1, 1]), v(&[0, 0])).guarantee(v(&[8, 5])),
+    let lending = NodeSpec::leaf("lending-cq", v(&[1, 1])).usage(v(&[0, 0]));
+    let cohort = NodeSpec::pool(
+        "cohort",
+        [
+            cq.usage(v(usage)).guarantee(gv(&[2, 5])).weight(w),
+            lending.guarantee(gv(&[8, 5])),
         ],
-    )
+    );
+    Tree::new(v(&[10, 10]), cohort).unwrap()
 }
 
 #[test]
 fn kueue_dominant_resource_share() {
     let kueue = OrderConfig::new(Rule::Kueue);
-    let key = |t: &OrderTree| order(t, &kueue).unwrap().nodes[1].key[0].clone();
+    let key = |t: &Tree| order(t, &kueue).unwrap().nodes[1].key[0].clone();
     let fin = Extended::Finite;
     // "usage above nominal": (7 - 5) * 1000 / 10 = 200 on gpu -> 1/5.
     assert_eq!(key(&kueue_cohort(&[3, 7], None, r(1))), fin(q(1, 5)));
@@ -439,10 +395,12 @@ fn kueue_weighted_share() {
         order(&t, &kueue).unwrap().nodes[1].key[0].clone()
     };
     // weight 2: ((7 - 5) * 1000 / 10) / 2 = 100 -> 1/10; weight 0.5: 400 -> 2/5;
-    // weight 0 and borrowing: math.MaxInt -> +inf.
+    // weight 0 and borrowing (no tree has one: on the figures): math.MaxInt -> +inf.
     assert_eq!(key(r(2)), Extended::Finite(q(1, 10)));
     assert_eq!(key(q(1, 2)), Extended::Finite(q(2, 5)));
-    assert_eq!(key(r(0)), Extended::Infinite);
+    let (u, g, potential) = (v(&[0, 7]), v(&[2, 5]), v(&[10, 10]));
+    let zero = kueue_share(&u, &v(&[0, 0]), &g, &potential, &r(0));
+    assert_eq!(zero, Extended::Infinite);
 }
 
 // Same file, the hierarchical case: cq (gpu nominal 5) in child-cohort (weight 2) under
@@ -450,18 +408,9 @@ fn kueue_weighted_share() {
 // child-cohort (5 / 50) * 1000 / 2 = 50.
 #[test]
 fn kueue_hierarchical_share() {
-    let t = OrderTree::new(
-        v(&[50]),
-        vec![
-            OrderNode::pool("root", vec![1]),
-            OrderNode::pool("child-cohort", vec![2])
-                .weight(r(2))
-                .guarantee(v(&[5])),
-            OrderNode::leaf("cq", v(&[1]), v(&[10]))
-                .tasks(r(0))
-                .guarantee(v(&[5])),
-        ],
-    );
+    let cq = NodeSpec::leaf("cq", v(&[1])).usage(v(&[10])).cap(q(1, 2));
+    let child = NodeSpec::pool("child-cohort", [cq.guarantee(gv(&[5]))]);
+    let t = build(&[50], vec![child.weight(2).guarantee(gv(&[5]))]);
     let out = order(&t, &OrderConfig::new(Rule::Kueue)).unwrap();
     assert_eq!(out.nodes[2].key, [Extended::Finite(q(1, 10))]);
     assert_eq!(out.nodes[1].key, [Extended::Finite(q(1, 20))]);
@@ -471,16 +420,17 @@ fn kueue_hierarchical_share() {
 // max(1/2, 2/2) = 1; y holds (1, 0) of (4, 1): 1/4; z's fair share is 0: +inf.
 #[test]
 fn ytsaurus_satisfaction_by_hand() {
-    let t = OrderTree::new(
-        v(&[10, 10]),
+    let t = build(
+        &[10, 10],
         vec![
-            OrderNode::pool("root", vec![1, 2, 3]).fair_share(v(&[6, 3])),
-            OrderNode::leaf("x", v(&[1, 1]), v(&[1, 2])).fair_share(v(&[2, 2])),
-            OrderNode::leaf("y", v(&[1, 0]), v(&[1, 0])).fair_share(v(&[4, 1])),
-            OrderNode::leaf("z", v(&[1, 0]), v(&[0, 0])).fair_share(v(&[0, 0])),
+            NodeSpec::leaf("x", v(&[1, 1])).usage(v(&[1, 2])),
+            NodeSpec::leaf("y", v(&[1, 0])).usage(v(&[1, 0])),
+            NodeSpec::leaf("z", v(&[1, 0])).usage(v(&[0, 0])),
         ],
     );
-    let out = order(&t, &OrderConfig::new(Rule::Ytsaurus)).unwrap();
+    let shares = [[6, 3], [2, 2], [4, 1], [0, 0]].map(|f| v(&f));
+    let config = OrderConfig::new(Rule::Ytsaurus).fair_share(shares.to_vec());
+    let out = order(&t, &config).unwrap();
     assert_eq!(names(&out), ["y", "x", "z"]);
     assert_eq!(out.nodes[1].key, [Extended::Finite(r(1))]);
     assert_eq!(out.nodes[3].key, [Extended::Infinite]);
@@ -494,19 +444,18 @@ fn ytsaurus_satisfaction_by_hand() {
 // By hand: the deficit (g - U)+ and YARN's needy flag of a pool, and the inactive leaves.
 #[test]
 fn deficit_needy_and_inactive_leaves() {
-    let t = OrderTree::new(
-        v(&[10, 10]),
-        vec![
-            OrderNode::pool("root", vec![1, 4]),
-            OrderNode::pool("p", vec![2, 3])
-                .guarantee(v(&[4, 2]))
-                .limit(v(&[5, 5])),
-            OrderNode::leaf("a", v(&[2, 1]), v(&[2, 1])),
-            OrderNode::leaf("b", v(&[0, 0]), v(&[1, 3])),
-            OrderNode::leaf("c", v(&[6, 1]), v(&[0, 0])),
-        ],
-    );
-    let out = order(&t, &OrderConfig::new(Rule::Naive)).unwrap();
+    let tree = |limit: [i128; 2]| {
+        let a = NodeSpec::leaf("a", v(&[2, 1])).usage(v(&[2, 1]));
+        let b = NodeSpec::leaf("b", v(&[0, 0])).usage(v(&[1, 3]));
+        let p = NodeSpec::pool("p", [a, b])
+            .guarantee(gv(&[4, 2]))
+            .limit(limit);
+        build(
+            &[10, 10],
+            vec![p, NodeSpec::leaf("c", v(&[6, 1])).usage(v(&[0, 0]))],
+        )
+    };
+    let out = order(&tree([5, 5]), &OrderConfig::new(Rule::Naive)).unwrap();
     let p = &out.nodes[1];
     // U_p = (3, 4): deficit (4 - 3, 0) = (1, 0); dominant resource r2 (4/10 > 3/10),
     // 4 >= 2: not needy.
@@ -521,9 +470,7 @@ fn deficit_needy_and_inactive_leaves() {
     );
     assert_eq!(names(&out), ["c", "p/a"]);
     // With p's limit at (4, 5), a's next task would exceed it.
-    let mut t = t;
-    t.nodes[1].limit = Some(v(&[4, 5]));
-    let out = order(&t, &OrderConfig::new(Rule::Naive)).unwrap();
+    let out = order(&tree([4, 5]), &OrderConfig::new(Rule::Naive)).unwrap();
     assert_eq!(
         out.nodes[2].inactive.as_deref(),
         Some("its next task would exceed the limit of root/p on r1 (3 held, limit 4)")
@@ -537,11 +484,12 @@ fn deficit_needy_and_inactive_leaves() {
 
 #[test]
 fn errors_name_the_field() {
-    let t = flat(&[10], &[("a", r(1), v(&[6])), ("b", r(1), v(&[5]))]);
-    let err = order(&t, &OrderConfig::new(Rule::Naive)).unwrap_err();
+    // Leaves holding more than the capacity: the tree itself is refused.
+    let leaves = [leaf("a", r(1), v(&[6])), leaf("b", r(1), v(&[5]))];
+    let err = Tree::new(v(&[10]), NodeSpec::pool("root", leaves)).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "usage: the leaves hold 11 of r1, more than its capacity 10"
+        "tree: the leaves' usage of r1 adds up to 11, above the capacity 10"
     );
     let t = flat(&[10], &[("a", r(1), v(&[1])), ("b", r(1), v(&[2]))]);
     let err = order(
@@ -570,16 +518,8 @@ fn errors_name_the_field() {
 // holds more than y but comes first; the root still orders its children by the rule.
 #[test]
 fn fifo_pool_keeps_the_listed_order() {
-    let t = OrderTree::new(
-        v(&[10]),
-        vec![
-            OrderNode::pool("root", vec![1, 4]),
-            OrderNode::pool("p", vec![2, 3]).fifo(),
-            OrderNode::leaf("x", v(&[1]), v(&[3])),
-            OrderNode::leaf("y", v(&[1]), v(&[1])),
-            OrderNode::leaf("z", v(&[1]), v(&[2])),
-        ],
-    );
+    let p = NodeSpec::pool("p", [leaf("x", r(1), v(&[3])), leaf("y", r(1), v(&[1]))]);
+    let t = build(&[10], vec![p.mode(Mode::Fifo), leaf("z", r(1), v(&[2]))]);
     // p = 4/10 > z = 2/10 -> z first, then p's children as listed.
     assert_eq!(run(&t, &OrderConfig::new(Rule::Naive)), ["z", "p/x", "p/y"]);
 }

@@ -14,7 +14,6 @@
 use leontief_solver::drf::progressive_filling_by;
 use leontief_solver::{FreezeRule, Rational};
 
-use super::{FluidPool, TreePolicy};
 use crate::allocation::{Computation, TreeAllocation};
 use crate::Policy;
 use crate::Tree;
@@ -70,38 +69,13 @@ fn weighted_drf(tree: &Tree) -> TreeAllocation {
     )
 }
 
-/// `collapsed` as a [`TreePolicy`]: leaves compared by `x mu / g_leaf` across the whole tree.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Collapsed;
-
-impl TreePolicy for Collapsed {
-    fn policy(&self) -> Policy {
-        Policy::Collapsed
-    }
-
-    /// A pool is transparent: its key is its active children's smallest.
-    fn pool_key(&self, own: Rational, lam: Option<&Rational>) -> Rational {
-        lam.cloned().unwrap_or(own)
-    }
-
-    /// A pool is transparent: its key is `λ_p`, which rises with its children's.
-    fn fluid_key(&self, pool: &FluidPool<'_>) -> (Rational, Rational) {
-        (pool.lam.clone(), pool.dlam.clone())
-    }
-
-    /// `λ_p` is a minimum the engine tracks itself: no breakpoint of its own.
-    fn fluid_breakpoint(&self, _pool: &FluidPool<'_>) -> Option<Rational> {
-        None
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::fill::fluid_allocation;
     use crate::random_trees::{catalog_tree, cluster_tree};
 
-    /// The keys of [`Collapsed`] are those of weighted DRF: run through the tree engine, with
+    /// The keys of `collapsed` are those of weighted DRF: run through the tree engine, with
     /// every pool transparent, they give the progressive filling's allocation.
     #[test]
     fn tree_engine_with_transparent_pools_is_weighted_drf() {
@@ -109,7 +83,7 @@ mod tests {
             cluster_tree(3, 3, 60, 3, 7),
             catalog_tree(4, 3, 80, 3, 4, 5),
         ] {
-            let by_tree = fluid_allocation(&tree, &Collapsed).unwrap();
+            let by_tree = fluid_allocation(&tree, Policy::Collapsed).unwrap();
             let by_drf = collapsed(&tree);
             for v in tree.nodes() {
                 assert_eq!(by_tree.node(v), by_drf.node(v), "{}", tree.path(v));

@@ -67,7 +67,7 @@
 //! rescaling) and can converge to another allocation (see the notes of that fill).
 //!
 //! # Code
-//! [`Hdrf`] is the policy's [`TreePolicy`]; [`effective_vector`] aggregates a pool's
+//! [`fluid_key`] is the policy's key in the fluid fill; [`effective_vector`] aggregates a pool's
 //! children for the task-by-task engines (the tests' `tests/integration/common/discrete.rs`,
 //! [`crate::simulate`]), and the
 //! fluid engine ([`crate::fill`]) accumulates the same vector with its rates.
@@ -83,7 +83,7 @@
 use leontief_solver::Rational;
 
 use super::affine::{add_scaled, max_breakpoint, max_with_slope};
-use super::{FluidPool, TreePolicy};
+use super::FluidPool;
 use crate::allocation::TreeAllocation;
 use crate::error::Result;
 use crate::Policy;
@@ -125,29 +125,20 @@ pub fn hdrf(tree: &Tree) -> Result<TreeAllocation> {
     crate::allocate(tree, Policy::Hdrf)
 }
 
-/// H-DRF as a [`TreePolicy`]: `K_v = E_v / w_v`, with `E_v` the largest unsaturated entry of
-/// the effective vector.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Hdrf;
+/// H-DRF's key `K_v = E_v / w_v` in the fluid fill, with `E_v` the largest unsaturated
+/// entry of the effective vector: `max_j V_pj / w_p` over the unsaturated resources `j`.
+pub(super) fn fluid_key(pool: &FluidPool<'_>) -> (Rational, Rational) {
+    let w = pool.node.weight();
+    let sat = pool.saturated;
+    let (e, de) = max_with_slope(pool.effective, pool.effective_rate, |j| !sat[j]);
+    (e / w, de / w)
+}
 
-impl TreePolicy for Hdrf {
-    fn policy(&self) -> Policy {
-        Policy::Hdrf
-    }
-
-    /// `max_j V_pj / w_p` over the unsaturated resources `j`.
-    fn fluid_key(&self, pool: &FluidPool<'_>) -> (Rational, Rational) {
-        let w = pool.node.weight();
-        let sat = pool.saturated;
-        let (e, de) = max_with_slope(pool.effective, pool.effective_rate, |j| !sat[j]);
-        (e / w, de / w)
-    }
-
-    /// The effective vector's dominant (unsaturated) resource changes.
-    fn fluid_breakpoint(&self, pool: &FluidPool<'_>) -> Option<Rational> {
-        let sat = pool.saturated;
-        max_breakpoint(pool.effective, pool.effective_rate, |j| !sat[j])
-    }
+/// Where [`fluid_key`] changes its argument: the effective vector's dominant (unsaturated)
+/// resource changes.
+pub(super) fn fluid_breakpoint(pool: &FluidPool<'_>) -> Option<Rational> {
+    let sat = pool.saturated;
+    max_breakpoint(pool.effective, pool.effective_rate, |j| !sat[j])
 }
 
 /// A child of a pool as H-DRF's aggregation sees it.

@@ -37,7 +37,7 @@
 use leontief_solver::Rational;
 
 use super::affine::{keep_min, max_breakpoint, max_with_slope, min_breakpoint, min_linear};
-use super::{FluidPool, TreePolicy};
+use super::FluidPool;
 use crate::allocation::TreeAllocation;
 use crate::error::Result;
 use crate::Policy;
@@ -72,49 +72,27 @@ pub fn min_satisfaction(tree: &Tree) -> Result<TreeAllocation> {
     crate::allocate(tree, Policy::MinSatisfaction)
 }
 
-/// Min-satisfaction HDRF as a [`TreePolicy`]: `K_pool = min(σ_pool, min over active
-/// children K_c)`, `K_leaf = σ_leaf`.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct MinSatisfaction;
-
-impl MinSatisfaction {
-    /// `σ_p = S_p / g_p` and its rate.
-    fn satisfaction(pool: &FluidPool<'_>) -> (Rational, Rational) {
-        let g = pool.node.guaranteed_share();
-        let (s, ds) = max_with_slope(pool.usage, pool.rate, |_| true);
-        (s / g, ds / g)
-    }
+/// `σ_p = S_p / g_p` and its rate.
+fn satisfaction(pool: &FluidPool<'_>) -> (Rational, Rational) {
+    let g = pool.node.guaranteed_share();
+    let (s, ds) = max_with_slope(pool.usage, pool.rate, |_| true);
+    (s / g, ds / g)
 }
 
-impl TreePolicy for MinSatisfaction {
-    fn policy(&self) -> Policy {
-        Policy::MinSatisfaction
-    }
+/// Min-satisfaction HDRF's key `K_pool = min(σ_pool, min over active children K_c)`
+/// (`K_leaf = σ_leaf`) in the fluid fill: `min(σ_p, λ_p)`; while `σ_p` is the smaller term
+/// the key rises at `σ_p`'s rate.
+pub(super) fn fluid_key(pool: &FluidPool<'_>) -> (Rational, Rational) {
+    min_linear(satisfaction(pool), (pool.lam.clone(), pool.dlam.clone()))
+}
 
-    /// `min(σ_v, λ_v)`: the smallest satisfaction among the active nodes of the subtree.
-    fn pool_key(&self, own: Rational, lam: Option<&Rational>) -> Rational {
-        match lam {
-            Some(lam) if lam < &own => lam.clone(),
-            _ => own,
-        }
+/// Where [`fluid_key`] changes its argument: the pool's dominant resource changes, or its
+/// own satisfaction and its children's minimum cross.
+pub(super) fn fluid_breakpoint(pool: &FluidPool<'_>) -> Option<Rational> {
+    let mut best = max_breakpoint(pool.usage, pool.rate, |_| true);
+    let (sigma, dsigma) = satisfaction(pool);
+    if let Some(dt) = min_breakpoint((&sigma, &dsigma), (pool.lam, pool.dlam)) {
+        keep_min(&mut best, dt);
     }
-
-    /// `min(σ_p, λ_p)`: while `σ_p` is the smaller term the key rises at `σ_p`'s rate.
-    fn fluid_key(&self, pool: &FluidPool<'_>) -> (Rational, Rational) {
-        min_linear(
-            Self::satisfaction(pool),
-            (pool.lam.clone(), pool.dlam.clone()),
-        )
-    }
-
-    /// The pool's dominant resource changes, or its own satisfaction and its children's
-    /// minimum cross.
-    fn fluid_breakpoint(&self, pool: &FluidPool<'_>) -> Option<Rational> {
-        let mut best = max_breakpoint(pool.usage, pool.rate, |_| true);
-        let (sigma, dsigma) = Self::satisfaction(pool);
-        if let Some(dt) = min_breakpoint((&sigma, &dsigma), (pool.lam, pool.dlam)) {
-            keep_min(&mut best, dt);
-        }
-        best
-    }
+    best
 }

@@ -1,26 +1,25 @@
 //! The tree policies, one file each: [`collapsed`], [`naive`], [`min_satisfaction`] and
 //! [`mod@hdrf`]. Each file holds the policy's documentation, its entry point
-//! ([`collapsed()`](collapsed::collapsed), [`naive()`](naive::naive), ...) and its
-//! [`TreePolicy`] implementation: the formulas of its keys. What is a constant of the
-//! policy (its description, normaliser and aggregation) is read from one table, the
-//! provided methods of [`TreePolicy`], by [`TreePolicy::policy`].
+//! ([`collapsed()`](collapsed::collapsed), [`naive()`](naive::naive), ...) and the
+//! formulas of its keys. The methods of [`Policy`] defined here dispatch to them, and hold
+//! what is a constant of the policy (its description, normaliser and aggregation).
 //!
 //! # What varies between policies
 //! Every engine — the fluid fill ([`crate::fill`]), the task-by-task fill
 //! (`tests/integration/common/discrete.rs`) and the simulator ([`crate::simulate`]) — descends from the root and,
 //! at every pool, favours the active child with the smallest *key*. The policies differ in
-//! three things, which are the methods of [`TreePolicy`]:
-//! - what a node's share is divided by ([`TreePolicy::normaliser`]): its weight `w_v` (naive
+//! three things, which are these methods of [`Policy`]:
+//! - what a node's share is divided by ([`Policy::normaliser`]): its weight `w_v` (naive
 //!   HDRF, H-DRF) or its guaranteed share `g_v` (min-satisfaction HDRF, collapsed); a leaf's
 //!   key is its dominant share over it;
-//! - how a pool's key is made from what is below it ([`TreePolicy::aggregation`] and
-//!   [`TreePolicy::pool_key`]): from the dominant share of its whole usage (naive,
+//! - how a pool's key is made from what is below it ([`Policy::aggregation`] and
+//!   [`Policy::pool_key`]): from the dominant share of its whole usage (naive,
 //!   min-satisfaction, which also takes the minimum with its children's keys), from H-DRF's
 //!   rescaled *effective vector* ([`hdrf::effective_vector`]), or not at all: `collapsed`
 //!   flattens the tree, a pool's key being its active children's smallest;
 //! - in the exact fluid fill, how that key moves while the pool grows
-//!   ([`TreePolicy::fluid_key`]) and where its formula changes its argument
-//!   ([`TreePolicy::fluid_breakpoint`]).
+//!   ([`Policy::fluid_key`]) and where its formula changes its argument
+//!   ([`Policy::fluid_breakpoint`]).
 //!
 //! The independent fluid engine that cross-checks [`crate::fill`] (`tests/integration/plain_engine.rs`)
 //! does not use this module: it has its own plain definitions of the keys.
@@ -29,10 +28,9 @@
 //! ```
 //! use leontief_hdrf::policies::{Aggregation, Normaliser};
 //! use leontief_hdrf::Policy;
-//! let hdrf = Policy::Hdrf.tree_policy();
-//! assert_eq!(hdrf.normaliser(), Normaliser::Weight);
-//! assert_eq!(hdrf.aggregation(), Aggregation::Effective);
-//! assert_eq!(Policy::Collapsed.tree_policy().aggregation(), Aggregation::Flattened);
+//! assert_eq!(Policy::Hdrf.normaliser(), Normaliser::Weight);
+//! assert_eq!(Policy::Hdrf.aggregation(), Aggregation::Effective);
+//! assert_eq!(Policy::Collapsed.aggregation(), Aggregation::Flattened);
 //! ```
 
 pub(crate) mod affine;
@@ -73,7 +71,7 @@ pub enum Aggregation {
     /// key is its active children's smallest (`collapsed`: weighted DRF over the leaves).
     Flattened,
     /// From the dominant share of everything below the pool, stopped leaves included, and
-    /// its active children's smallest key ([`TreePolicy::pool_key`]).
+    /// its active children's smallest key ([`Policy::pool_key`]).
     Usage,
     /// From H-DRF's effective vector ([`hdrf::effective_vector`]): stopped children's usage
     /// as it is, active children's effective vectors rescaled to the smallest key, saturated
@@ -103,18 +101,13 @@ pub struct FluidPool<'a> {
     pub saturated: &'a [bool],
 }
 
-/// A hierarchical policy: how a child is compared at a pool (see the [module docs](self)).
-///
-/// The engines call it for active nodes only. Implemented by the four policies of
-/// [`Policy`]; [`Policy::tree_policy`] returns each one's.
-pub trait TreePolicy: Sync {
-    /// The policy this is.
-    fn policy(&self) -> Policy;
-
+/// How a child is compared at a pool under each policy (see the [module docs](self)); the
+/// engines call these for active nodes only.
+impl Policy {
     /// A one-line description (the mechanism `hdrf:<policy>`'s, in `--help` and the
     /// mechanism list).
-    fn description(&self) -> &'static str {
-        match self.policy() {
+    pub fn description(self) -> &'static str {
+        match self {
             Policy::Collapsed => {
                 "weighted DRF over the leaves with weights g_leaf (users in pools, e.g. B/B1)"
             }
@@ -130,16 +123,16 @@ pub trait TreePolicy: Sync {
 
     /// What a node's share is divided by in its key; a leaf's key is its dominant share
     /// over [`Normaliser::of`] it.
-    fn normaliser(&self) -> Normaliser {
-        match self.policy() {
+    pub fn normaliser(self) -> Normaliser {
+        match self {
             Policy::Naive | Policy::Hdrf => Normaliser::Weight,
             Policy::MinSatisfaction | Policy::Collapsed => Normaliser::GuaranteedShare,
         }
     }
 
     /// How a pool's key is made from what is below it.
-    fn aggregation(&self) -> Aggregation {
-        match self.policy() {
+    pub fn aggregation(self) -> Aggregation {
+        match self {
             Policy::Collapsed => Aggregation::Flattened,
             Policy::Naive | Policy::MinSatisfaction => Aggregation::Usage,
             Policy::Hdrf => Aggregation::Effective,
@@ -148,25 +141,44 @@ pub trait TreePolicy: Sync {
 
     /// Whether a pool's key depends on which of its children are active (it does when it
     /// takes their minimum): an engine that blocks a leaf must then recompute its ancestors'.
-    fn key_follows_activity(&self) -> bool {
-        matches!(self.policy(), Policy::MinSatisfaction | Policy::Collapsed)
+    pub fn key_follows_activity(self) -> bool {
+        matches!(self, Policy::MinSatisfaction | Policy::Collapsed)
     }
 
     /// The key of an active pool (for [`Aggregation::Usage`] and [`Aggregation::Effective`])
     /// from `own`, its share over its normaliser — the dominant share of its usage, or of its
-    /// effective vector — and, when [`TreePolicy::key_follows_activity`], `lam`, its active
-    /// children's smallest key (`None` when it has none). By default `own`: the key does
-    /// not look at the children's.
-    fn pool_key(&self, own: Rational, _lam: Option<&Rational>) -> Rational {
-        own
+    /// effective vector — and, when [`Policy::key_follows_activity`], `lam`, its active
+    /// children's smallest key (`None` when it has none): `collapsed` takes `lam`,
+    /// min-satisfaction the smaller of the two, the others `own` (the key does not look at
+    /// the children's).
+    pub fn pool_key(self, own: Rational, lam: Option<&Rational>) -> Rational {
+        match (self, lam) {
+            (Policy::Collapsed, Some(lam)) => lam.clone(),
+            (Policy::MinSatisfaction, Some(lam)) if lam < &own => lam.clone(),
+            _ => own,
+        }
     }
 
     /// In the fluid fill: the key of an active pool other than the root and its rate per
-    /// unit of the pool's own clock.
-    fn fluid_key(&self, pool: &FluidPool<'_>) -> (Rational, Rational);
+    /// unit of the pool's own clock (`collapsed`: `λ_p` and its rate).
+    pub fn fluid_key(self, pool: &FluidPool<'_>) -> (Rational, Rational) {
+        match self {
+            Policy::Collapsed => (pool.lam.clone(), pool.dlam.clone()),
+            Policy::Naive => naive::fluid_key(pool),
+            Policy::MinSatisfaction => min_satisfaction::fluid_key(pool),
+            Policy::Hdrf => hdrf::fluid_key(pool),
+        }
+    }
 
     /// In the fluid fill: the first own-clock step `dt > 0` at which the formula of
-    /// [`TreePolicy::fluid_key`] changes its argument (a pool's dominant resource changes,
-    /// a minimum changes sides), if any.
-    fn fluid_breakpoint(&self, pool: &FluidPool<'_>) -> Option<Rational>;
+    /// [`Policy::fluid_key`] changes its argument (a pool's dominant resource changes,
+    /// a minimum changes sides), if any (never for `collapsed`).
+    pub fn fluid_breakpoint(self, pool: &FluidPool<'_>) -> Option<Rational> {
+        match self {
+            Policy::Collapsed => None,
+            Policy::Naive => naive::fluid_breakpoint(pool),
+            Policy::MinSatisfaction => min_satisfaction::fluid_breakpoint(pool),
+            Policy::Hdrf => hdrf::fluid_breakpoint(pool),
+        }
+    }
 }

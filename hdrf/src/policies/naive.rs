@@ -29,7 +29,7 @@
 use leontief_solver::Rational;
 
 use super::affine::{max_breakpoint, max_with_slope};
-use super::{FluidPool, TreePolicy};
+use super::FluidPool;
 use crate::allocation::TreeAllocation;
 use crate::error::Result;
 use crate::Policy;
@@ -67,24 +67,15 @@ pub fn naive(tree: &Tree) -> Result<TreeAllocation> {
     crate::allocate(tree, Policy::Naive)
 }
 
-/// Naive HDRF as a [`TreePolicy`]: `K_v = S_v / w_v`.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Naive;
+/// Naive HDRF's key `K_v = S_v / w_v` in the fluid fill: `max_j U_pj / w_p`, piecewise
+/// linear, its slope that of the dominant resource.
+pub(super) fn fluid_key(pool: &FluidPool<'_>) -> (Rational, Rational) {
+    let w = pool.node.weight();
+    let (s, ds) = max_with_slope(pool.usage, pool.rate, |_| true);
+    (s / w, ds / w)
+}
 
-impl TreePolicy for Naive {
-    fn policy(&self) -> Policy {
-        Policy::Naive
-    }
-
-    /// `max_j U_pj / w_p`: piecewise linear, its slope that of the dominant resource.
-    fn fluid_key(&self, pool: &FluidPool<'_>) -> (Rational, Rational) {
-        let w = pool.node.weight();
-        let (s, ds) = max_with_slope(pool.usage, pool.rate, |_| true);
-        (s / w, ds / w)
-    }
-
-    /// The pool's dominant resource changes.
-    fn fluid_breakpoint(&self, pool: &FluidPool<'_>) -> Option<Rational> {
-        max_breakpoint(pool.usage, pool.rate, |_| true)
-    }
+/// Where [`fluid_key`] changes its argument: the pool's dominant resource changes.
+pub(super) fn fluid_breakpoint(pool: &FluidPool<'_>) -> Option<Rational> {
+    max_breakpoint(pool.usage, pool.rate, |_| true)
 }

@@ -63,15 +63,14 @@
 
 use leontief_solver::{GuaranteeRule, Rational};
 
-use super::TreePolicy;
 use crate::allocation::{Computation, TreeAllocation};
 use crate::error::Result;
 use crate::fill::{fluid_with, Setup};
-use crate::{NodeId, Tree};
+use crate::{NodeId, Policy, Tree};
 
 /// The allocation of `policy` on a tree with production fields (see the [module
 /// docs](self)).
-pub(crate) fn allocate(tree: &Tree, policy: &dyn TreePolicy) -> Result<TreeAllocation> {
+pub(crate) fn allocate(tree: &Tree, policy: Policy) -> Result<TreeAllocation> {
     let clamp = tree.instance().rules().guarantees == GuaranteeRule::Clamp;
     let n = tree.len();
     let capacity = tree.capacity();
@@ -137,7 +136,7 @@ pub(crate) fn allocate(tree: &Tree, policy: &dyn TreePolicy) -> Result<TreeAlloc
     }
     Ok(TreeAllocation::from_node_tasks(
         tree,
-        policy.policy(),
+        policy,
         Computation::Fluid { phases },
         base,
     ))

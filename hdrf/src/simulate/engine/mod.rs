@@ -19,7 +19,6 @@ use leontief_solver::Rational;
 use super::workload::{Duration, Scenario, Supply};
 use super::{Record, Simulation};
 use crate::error::{Result, SolverError};
-use crate::policies::TreePolicy;
 use crate::tiebreak::Candidate;
 use crate::Policy;
 use accounting::Stat;
@@ -53,7 +52,7 @@ pub(super) struct Engine {
     size: Vec<usize>,
     leaves: Vec<usize>,
     /// The tree policy's keys (`None`: FIFO).
-    rule: Option<&'static dyn TreePolicy>,
+    rule: Option<Policy>,
     /// Per node: 1 / the policy's normaliser (`w_v` or `g_v`).
     inv_norm: Vec<Rational>,
     inv_g: Vec<Rational>,
@@ -199,7 +198,7 @@ impl Engine {
         let tree = &scenario.tree;
         let n = tree.len();
         let m = tree.num_resources();
-        let rule = out.policy.static_policy().map(Policy::tree_policy);
+        let rule = out.policy.static_policy();
         let mut master = SplitMix64::new(out.seed);
         let k = p.machines;
         let per_machine = Rational::new(1, k as i128).expect("machines >= 1");

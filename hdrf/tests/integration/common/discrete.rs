@@ -37,8 +37,8 @@ use leontief_solver::Rational;
 
 use leontief_hdrf::error::Result;
 use leontief_hdrf::policies::hdrf::{effective_vector, Child};
-use leontief_hdrf::policies::{Aggregation, Normaliser, TreePolicy};
-use leontief_hdrf::{Computation, NodeId, Policy, SolverError, Tree, TreeAllocation};
+use leontief_hdrf::policies::{Aggregation, Normaliser};
+use leontief_hdrf::{NodeId, Policy, SolverError, Tree, TreeAllocation};
 
 /// The most slices [`discrete`] launches before giving up.
 pub const MAX_STEPS: u64 = 50_000_000;
@@ -86,16 +86,14 @@ pub fn discrete(tree: &Tree, policy: Policy, k: u64) -> Result<TreeAllocation> {
         .leaves()
         .map(|l| Rational::from(fill.count[l.index()]) * &fill.slice)
         .collect();
-    let mut x = TreeAllocation::from_tasks(tree, policy, tasks)?;
-    x.computation = Computation::Discrete { k, steps };
-    Ok(x)
+    TreeAllocation::from_tasks(tree, policy, tasks)
 }
 
 /// The state of a discrete fill: slices given per node, usages, who is still active, and
 /// the keys and (H-DRF) effective vectors of the last descent.
 struct Slices<'t> {
     tree: &'t Tree,
-    rule: &'static dyn TreePolicy,
+    rule: Policy,
     normaliser: Normaliser,
     k: u64,
     /// `1/k`.
@@ -121,7 +119,7 @@ struct Slices<'t> {
 
 impl<'t> Slices<'t> {
     fn new(tree: &'t Tree, policy: Policy, k: u64) -> Self {
-        let rule = policy.tree_policy();
+        let rule = policy;
         let n = tree.len();
         let m = tree.num_resources();
         let slice = Rational::new(1, i128::from(k)).expect("k > 0");
