@@ -381,12 +381,17 @@ fn object<'a>(v: &'a Value, at: &str) -> Result<&'a Map<String, Value>, SolverEr
 
 fn reject(o: &Map<String, Value>, at: &str, known: &[&str]) -> Result<(), SolverError> {
     match o.keys().find(|k| !known.contains(&k.as_str())) {
-        Some(k) => Err(SolverError::invalid(
-            format!("{at}.{k}"),
-            format!("unknown field (expected {})", known.join(", ")),
-        )),
+        Some(k) => Err(unknown_field(at, k, known)),
         None => Ok(()),
     }
+}
+
+/// The error for the field `k` of the object at `at`, which is none of `known`.
+fn unknown_field(at: &str, k: &str, known: &[&str]) -> SolverError {
+    SolverError::invalid(
+        format!("{at}.{k}"),
+        format!("unknown field (expected {})", known.join(", ")),
+    )
 }
 
 fn leaf_spec(o: &Map<String, Value>, at: &str) -> Result<LeafSpec, SolverError> {
