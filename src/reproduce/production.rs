@@ -112,7 +112,9 @@ pub(super) fn case_checks(case: &Value) -> Result<Vec<Check>, CliError> {
             source: format!("documented {expected}"),
         }]);
     }
-    let run = runner(id).ok_or_else(|| internal(format!("reference case {id} has no runner")))?;
+    let compare = case["compare"].as_str().unwrap_or_default();
+    let run =
+        runner(compare).ok_or_else(|| internal(format!("reference case {id} has no runner")))?;
     let mut checks = Checks {
         id,
         list: Vec::new(),
@@ -138,46 +140,24 @@ struct Case<'a> {
     exact: &'a Value,
 }
 
-/// The runner of an expressible case of `reference/production.json`, which compares our value
-/// with the source's figure (each runner's documentation says which with which).
-fn runner(id: &str) -> Option<Runner> {
-    Some(match id {
-        "yarn-equal-sharing"
-        | "yarn-low-max-shares"
-        | "yarn-min-shares"
-        | "yarn-weighted-sharing"
-        | "yarn-weighted-sharing-with-max-shares"
-        | "yarn-weighted-sharing-with-min-shares"
-        | "yarn-cpu"
-        | "yarn-simple-fair-share"
-        | "yarn-hierarchical-fair-share"
-        | "yarn-fair-share-with-max-resources"
-        | "yarn-min-resources-below-weighted-share"
-        | "kueue-borrowing-limit" => first_resource_allocations,
-        "yarn-drf-steady-fair-share" => steady_shares,
-        "yarn-fair-share-idle-queues" => instantaneous_shares,
-        "ytsaurus-two-complementary-operations" | "ytsaurus-complex-case" => share_vectors,
-        "ytsaurus-promised-guarantee" | "ytsaurus-limit-below-guarantee" => uniform_share_vectors,
-        "ytsaurus-guarantees-over-cluster" => scaled_guarantees,
-        "mesos-quota-provides-limit" => agent2_allocations,
-        "yarn-drf-same-dominant-resource"
-        | "yarn-drf-different-dominant-resource"
-        | "yarn-drf-one-is-needy"
-        | "yarn-drf-both-needy"
-        | "yarn-drf-cluster-resource-changes" => yarn_comparisons,
-        "mesos-drf-sorter"
-        | "mesos-weighted-drf-sorter"
-        | "mesos-allocation-count-tie-break"
-        | "mesos-hierarchical-allocation"
-        | "mesos-change-weight-on-subtree" => mesos_sorter_order,
-        "mesos-quota-provides-guarantee" => needy_first,
-        "kueue-drs-usage-above-nominal"
-        | "kueue-drs-usage-below-nominal"
-        | "kueue-drs-weights"
-        | "kueue-drs-rounding" => kueue_shares,
-        "ytsaurus-legacy-min-share" => legacy_min_shares,
-        "yarn-fifo-within-queue" => fifo_queue,
-        "ytsaurus-fifo-pools" => fifo_pools,
+/// The runner a case of `reference/production.json` names in its `compare`, which compares
+/// our value with the source's figure (each runner's documentation says which with which).
+fn runner(compare: &str) -> Option<Runner> {
+    Some(match compare {
+        "first-resource-allocations" => first_resource_allocations,
+        "steady-shares" => steady_shares,
+        "instantaneous-shares" => instantaneous_shares,
+        "share-vectors" => share_vectors,
+        "uniform-share-vectors" => uniform_share_vectors,
+        "scaled-guarantees" => scaled_guarantees,
+        "agent2-allocations" => agent2_allocations,
+        "yarn-comparisons" => yarn_comparisons,
+        "mesos-sorter-order" => mesos_sorter_order,
+        "needy-first" => needy_first,
+        "kueue-shares" => kueue_shares,
+        "legacy-min-shares" => legacy_min_shares,
+        "fifo-queue" => fifo_queue,
+        "fifo-pools" => fifo_pools,
         _ => return None,
     })
 }
