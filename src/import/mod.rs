@@ -262,7 +262,7 @@ pub struct LeafSpec {
     pub tasks: Option<Rational>,
     /// Usage.
     pub usage: Option<Vec<Rational>>,
-    /// Weight (jobs only).
+    /// Weight (jobs only: an entry's own fields leave it out).
     pub weight: Option<Rational>,
 }
 
@@ -360,10 +360,7 @@ impl Demands {
                                     "expected a non-empty name without '/'",
                                 )
                             })?;
-                        let mut s = leaf_spec(jo, &at)?;
-                        let weight = jo.get("weight").map(|w| amount(&format!("{at}.weight"), w));
-                        s.weight = weight.transpose()?;
-                        jobs.push((name.to_string(), s));
+                        jobs.push((name.to_string(), leaf_spec(jo, &at)?));
                     }
                     Some(jobs)
                 }
@@ -408,13 +405,17 @@ fn leaf_spec(o: &Map<String, Value>, at: &str) -> Result<LeafSpec, SolverError> 
             }
         }
     };
-    let tasks = o.get("tasks").map(|v| amount(&format!("{at}.tasks"), v));
-    let tasks = tasks.transpose()?;
+    let one = |f: &str| {
+        o.get(f)
+            .map(|v| amount(&format!("{at}.{f}"), v))
+            .transpose()
+    };
+    // Read in this order: an error names the first bad field of these.
     Ok(LeafSpec {
+        tasks: one("tasks")?,
         demand: vec("demand")?,
-        tasks,
         usage: vec("usage")?,
-        weight: None,
+        weight: one("weight")?,
     })
 }
 
