@@ -2,7 +2,6 @@
 //! trees (`reference/trees.json`) and their behaviour under churn.
 
 use leontief_solver::Rational;
-use serde_json::Value;
 
 use super::*;
 use crate::cli::CliError;
@@ -26,32 +25,21 @@ pub(super) fn hdrf_static() -> Result<Vec<Check>, CliError> {
     let mut checks = Vec::new();
     for case in &reference_cases(TREES_REFERENCE)? {
         let id = case["id"].as_str().unwrap_or("?");
-        let resources = if id == "hdrf-paper-starvation" {
-            ["cpu", "gpu"]
-        } else {
-            ["cpu", "mem"]
-        };
-        // The case's tree on the unit capacity.
-        let input =
-            serde_json::json!({"resources": resources, "capacity": [1, 1], "tree": case["tree"]});
-        let tree = Tree::from_json(&input)?;
-        let mut expected: Vec<(Policy, &Value)> = Vec::new();
+        // The case's tree on the unit capacity (the shares do not depend on the resources'
+        // names).
+        let tree = Tree::from_json(&serde_json::json!({"capacity": [1, 1], "tree": case["tree"]}))?;
         for key in ["static_fill_from_zero", "static"] {
-            if let Some(map) = case[key].as_object() {
-                for (policy, values) in map {
-                    expected.push((policy.parse()?, values));
+            for (policy, values) in case[key].as_object().into_iter().flatten() {
+                let policy: Policy = policy.parse()?;
+                let alloc = allocate(&tree, policy)?;
+                for (name, want) in values.as_object().into_iter().flatten() {
+                    let node = node_named(&tree, name)?;
+                    checks.push(Check::exact(
+                        format!("{id}: {name} dominant share, {}", policy.name()),
+                        alloc.dominant_share(node),
+                        &str_of(want),
+                    ));
                 }
-            }
-        }
-        for (policy, values) in expected {
-            let alloc = allocate(&tree, policy)?;
-            for (name, want) in values.as_object().into_iter().flatten() {
-                let node = node_named(&tree, name)?;
-                checks.push(Check::exact(
-                    format!("{id}: {name} dominant share, {}", policy.name()),
-                    alloc.dominant_share(node),
-                    &str_of(want),
-                ));
             }
         }
         for (name, want) in case["guaranteed"].as_object().into_iter().flatten() {
