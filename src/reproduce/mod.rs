@@ -6,7 +6,7 @@
 //! here is the code's own output.
 
 use leontief_solver::{Instance, Rational};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 
 use crate::cli::CliError;
@@ -80,97 +80,185 @@ pub struct Reproduction {
 
 type Builder = fn() -> Result<Vec<Check>, CliError>;
 
-/// Every example's name, title and source, in the order they run.
-const EXAMPLES: &str = include_str!("examples.json");
-
-/// An example as `examples.json` describes it.
-#[derive(Deserialize)]
-struct Example {
-    name: &'static str,
-    title: &'static str,
-    source: &'static str,
-}
-
-fn examples() -> Vec<Example> {
-    serde_json::from_str(EXAMPLES).expect("src/reproduce/examples.json reads")
-}
-
-/// The code that re-derives the example `name`.
-fn builder(name: &str) -> Option<Builder> {
-    Some(match name {
-        "drf-paper" => drf_paper,
-        "drf-paper-table1" => drf_paper_table1,
-        "weighted-cap-zero" => weighted_cap_zero,
-        "four-operations" => four_operations,
-        "asset-paper" => asset_paper,
-        "ceei-paper" => ceei_paper,
-        "property-table" => property_table,
-        "hdrf-static" => hdrf_static,
-        "hdrf-dynamic" => hdrf_dynamic,
-        "production" => production,
-        "collusion" => collusion,
-        "drf-not-rm" => drf_not_rm,
-        "explore-drf-sp" => explore_drf_sp,
-        "explore-drf-rm" => explore_drf_rm,
-        "explore-ceei-sp" => explore_ceei_sp,
-        "explore-ceei-pm" => explore_ceei_pm,
-        "explore-asset-si" => explore_asset_si,
-        "explore-drf-welfare" => explore_drf_welfare,
-        "explore-drf-pof" => explore_drf_pof,
-        "explore-ceei-pof" => explore_ceei_pof,
-        "explore-drf-discrete" => explore_drf_discrete,
-        "prove-ceei-gain" => prove_ceei_gain,
-        "prove-sp" => prove_sp,
-        _ => return None,
-    })
-}
+/// Every example: name, title, source, builder.
+const EXAMPLES: &[(&str, &str, &str, Builder)] = &[
+    (
+        "drf-paper",
+        "DRF on the running example: 9 CPU, 18 GB; A needs <1 CPU, 4 GB>, B <3 CPU, 1 GB>",
+        "Ghodsi et al., Dominant Resource Fairness, NSDI 2011, section 4.1",
+        drf_paper,
+    ),
+    (
+        "drf-paper-table1",
+        "Discrete DRF (Algorithm 1) step by step on the running example",
+        "Ghodsi et al., NSDI 2011, Table 1 (the paper picks B first on the 0/0 tie: reverse user order)",
+        drf_paper_table1,
+    ),
+    (
+        "weighted-cap-zero",
+        "Extended DRF with a zero demand, a weight-2 user and a task cap",
+        "reference/flat.json, case weighted-cap-zero (hand-derived)",
+        weighted_cap_zero,
+    ),
+    (
+        "four-operations",
+        "The four-operation collusion example: truthful DRF allocation and true utilities when op1, op2 claim network",
+        "Yandex lecture on cluster resource allocation (2016); reference/flat.json, case collusion-four-operations",
+        four_operations,
+    ),
+    (
+        "asset-paper",
+        "Asset fairness on the running example, and its two failures: sharing incentive (30, 30) and bottleneck fairness (21, 21)",
+        "Ghodsi et al., NSDI 2011, section 2.2 and Theorems 1-2; reference/flat.json, cases asset-*",
+        asset_paper,
+    ),
+    (
+        "ceei-paper",
+        "CEEI on the running example, its strategy-proofness failure and its population-monotonicity failure",
+        "Ghodsi et al., NSDI 2011, section 5 and Theorems 4-5; reference/flat.json, cases ceei-*",
+        ceei_paper,
+    ),
+    (
+        "property-table",
+        "The DRF paper's property table (Asset / CEEI / DRF), decided by `verify` on generated instances with strictly positive demands",
+        "Ghodsi et al., NSDI 2011, Table 2 and section 5 (asset fairness violates SI, BF, RM; CEEI violates SP, PM, RM; DRF violates RM)",
+        property_table,
+    ),
+    (
+        "hdrf-static",
+        "Hierarchical policies, static fill from zero: the lecture's tree, the H-DRF paper's tree, and the flattening failure",
+        "Yandex lecture (2016); Bhattacharya et al., SoCC 2013; reference/trees.json",
+        hdrf_static,
+    ),
+    (
+        "hdrf-dynamic",
+        "Hierarchical policies under task churn (the task-level simulator): naive HDRF starves B1 (lecture) and n22 (H-DRF paper); min-satisfaction keeps B1 at its guarantee, H-DRF keeps n22",
+        "Yandex lecture (2016), naive and min-satisfaction HDRF; Bhattacharya et al., SoCC 2013; reference/trees.json (dynamic); workloads examples/lecture-churn.json, examples/hdrf-paper-churn.json",
+        hdrf_dynamic,
+    ),
+    (
+        "production",
+        "Production schedulers' own tests and documentation: fair shares with guarantees and limits, who is offered next, Kueue's borrowed shares (every case of reference/production.json)",
+        "Apache Hadoop YARN (TestComputeFairShares, TestFairScheduler, TestFairSchedulerFairShare, TestDominantResourceFairnessPolicy), Apache Mesos (sorter_tests.cpp, hierarchical_allocator_tests.cpp), Kueue (fair_sharing_test.go, ClusterQueue docs), YTsaurus (fair_share_update_ut.cpp, fair-share docs); reference/production.json",
+        production,
+    ),
+    (
+        "collusion",
+        "A cold-start search finds a strong group manipulation of extended DRF like the lecture's four operations, and no weak one",
+        "Yandex lecture (2016), the four-operation collusion; Parkes, Procaccia, Shah, EC 2012 (extended DRF is group strategy-proof: no coalition all strictly gains)",
+        collusion,
+    ),
+    (
+        "drf-not-rm",
+        "DRF violates resource monotonicity: capacities (1,1) -> (1,4)",
+        "Ghodsi et al., NSDI 2011, section 5 (resource monotonicity); reference/flat.json, case drf-not-rm",
+        drf_not_rm,
+    ),
+    (
+        "explore-drf-sp",
+        "explore: DRF's largest single-liar gain is exactly 1 (a cold-start run of sp-gain)",
+        "Ghodsi et al., NSDI 2011, section 4.2 (DRF is strategy-proof: no lie raises a user's tasks)",
+        explore_drf_sp,
+    ),
+    (
+        "explore-drf-rm",
+        "explore: DRF's resource-monotonicity loss on the paper's example, and a 2-user, 2-resource run that reaches at least that loss",
+        "Ghodsi et al., NSDI 2011, section 5: capacities (1,1) -> (1,4), A falls from 1/3 to 1/4 tasks; reference/flat.json, case drf-not-rm",
+        explore_drf_rm,
+    ),
+    (
+        "explore-ceei-sp",
+        "explore: CEEI's manipulation gain on the paper's example, and the gain a cold-start run finds, below the incentive-ratio bound 2",
+        "Ghodsi et al., NSDI 2011, section 5 (user 1: 100/31 tasks truthfully, 25/6 reporting <16, 8>); Chen, Deng, Zhang, How Profitable Are Strategic Behaviors in a Market?, ESA 2011 (incentive ratio below 2)",
+        explore_ceei_sp,
+    ),
+    (
+        "explore-ceei-pm",
+        "explore: CEEI's population-monotonicity loss on the paper's example, where CEEI's answer is irrational: a certified interval",
+        "Ghodsi et al., NSDI 2011, section 5: user 2 falls from about 5.35137 to 100/21 tasks when user 3 leaves; reference/flat.json, case ceei-not-pm",
+        explore_ceei_pm,
+    ),
+    (
+        "explore-asset-si",
+        "explore: asset fairness's sharing-incentive gap on the paper's example",
+        "Ghodsi et al., NSDI 2011, section 2.2: on (30, 30) user 2 <1, 1> gets 12 tasks, its equal split would run 15; reference/flat.json, case asset-violates-si",
+        explore_asset_si,
+    ),
+    (
+        "explore-drf-welfare",
+        "explore: DRF's welfare ratio (dominant shares) on the family F(k, m) — k users needing <1,...,1> and m single-resource users, capacities 1 — equals m(k+1)/(k+m), below the bound m",
+        "Parkes, Procaccia, Shah, Beyond Dominant Resource Fairness: Extensions, Limitations, and Indivisibilities, ACM EC 2012 (DRF keeps at least 1/m of the optimal utilitarian welfare, and no SI, EF or SP mechanism keeps more); docs/theory.md §5, question 5",
+        explore_drf_welfare,
+    ),
+    (
+        "explore-drf-pof",
+        "explore: DRF attains the price of max-min fairness — (n+1)^2/(4n), optimum over fair welfare, in dominant shares — exactly on F((n-1)/2, (n+1)/2) for odd n",
+        "Bertsimas, Farias, Trichakis, The Price of Fairness, Operations Research 59(1), 2011 (when every player's largest achievable utility is the same, the max-min fair allocation keeps at least 4n/(n+1)^2 of the utilitarian optimum, and this is tight); docs/theory.md §5, question 5",
+        explore_drf_pof,
+    ),
+    (
+        "explore-ceei-pof",
+        "explore: CEEI attains the price of proportional fairness — n/(2√n − 1), optimum over CEEI's welfare, in dominant shares — and explore --family pps finds it at F(n − √n, √n) for n = 4 and 9",
+        "Bertsimas, Farias, Trichakis, The Price of Fairness, Operations Research 59(1), 2011 (the proportionally fair allocation keeps at least (2√n − 1)/n of the utilitarian optimum when every player's largest achievable utility is the same, tight when √n is an integer); docs/theory.md §5, question 5",
+        explore_ceei_pof,
+    ),
+    (
+        "explore-drf-discrete",
+        "explore: discrete DRF (Algorithm 1) against fluid DRF in max-tasks — within one on one resource, the bound attained; beyond it on two resources with zero demands",
+        "Ghodsi et al., NSDI 2011, Theorem 7 (with discrete tasks the allocations of any two users differ by at most one max-task from the continuous allocation); docs/explore.md §3.9",
+        explore_drf_discrete,
+    ),
+    (
+        "prove-ceei-gain",
+        "prove: CEEI's single-liar gain over every instance of a size — at most 2 − 1/n (proved), and any smaller bound refuted by an instance re-derived exactly",
+        "docs/theory.md §6.8 (the bound 2 − 1/n with equal incomes, attained by the family of §6.7); Chen, Deng, Zhang, How Profitable Are Strategic Behaviors in a Market?, ESA 2011 (incentive ratio of Leontief markets below 2)",
+        prove_ceei_gain,
+    ),
+    (
+        "prove-sp",
+        "prove: strategy-proofness over every instance of a size — DRF and asset fairness have it, CEEI does not",
+        "Ghodsi et al., NSDI 2011, section 4 and Table 2 (DRF and asset fairness strategy-proof, CEEI not); Parkes, Procaccia, Shah, EC 2012 (extended DRF with zero demands strategy-proof)",
+        prove_sp,
+    ),
+];
 
 /// The names accepted by `leontief reproduce NAME`.
 pub fn names() -> Vec<&'static str> {
-    examples().iter().map(|e| e.name).collect()
+    EXAMPLES.iter().map(|e| e.0).collect()
 }
 
 /// Runs the named examples (all when `names` is empty), in the listed order.
 pub fn run(selected: &[String]) -> Result<Vec<Reproduction>, CliError> {
-    let examples = examples();
     for name in selected {
-        if !examples.iter().any(|e| e.name == name) {
+        if !EXAMPLES.iter().any(|e| e.0 == name) {
             return Err(CliError::Usage(format!(
                 "unknown example {name:?}; known: {}",
                 names().join(", ")
             )));
         }
     }
-    examples
-        .into_iter()
-        .filter(|e| selected.is_empty() || selected.iter().any(|s| s == e.name))
-        .map(
-            |Example {
-                 name,
-                 title,
-                 source,
-             }| {
-                let build = builder(name)
-                    .ok_or_else(|| CliError::Internal(format!("example {name} has no builder")))?;
-                let skipped = match NEEDS_SOLVER.contains(&name).then(prove::solver) {
-                    // Named, it is an error; under --all the others still run.
-                    Some(Err(why)) if !selected.is_empty() => return Err(why),
-                    Some(Err(why)) => Some(why.to_string()),
-                    _ => None,
-                };
-                Ok(Reproduction {
-                    name,
-                    title,
-                    source,
-                    checks: if skipped.is_none() {
-                        build()?
-                    } else {
-                        Vec::new()
-                    },
-                    skipped,
-                })
-            },
-        )
+    EXAMPLES
+        .iter()
+        .filter(|e| selected.is_empty() || selected.iter().any(|s| s == e.0))
+        .map(|&(name, title, source, build)| {
+            let skipped = match NEEDS_SOLVER.contains(&name).then(prove::solver) {
+                // Named, it is an error; under --all the others still run.
+                Some(Err(why)) if !selected.is_empty() => return Err(why),
+                Some(Err(why)) => Some(why.to_string()),
+                _ => None,
+            };
+            Ok(Reproduction {
+                name,
+                title,
+                source,
+                checks: if skipped.is_none() {
+                    build()?
+                } else {
+                    Vec::new()
+                },
+                skipped,
+            })
+        })
         .collect()
 }
 
