@@ -83,8 +83,8 @@ pub fn run_with(args: &ImportArgs) -> Result<(String, Vec<String>), CliError> {
     };
     let demands = match &args.demands {
         None => Demands {
-            entries: Vec::new(),
             default,
+            ..Demands::default()
         },
         Some(path) => Demands::from_json_str(&read_text(path)?, default)?,
     };

@@ -40,7 +40,9 @@ use leontief_solver::hierarchy::MAX_DEPTH;
 use leontief_solver::{Rational, SolverError};
 use yaml_rust2::Yaml;
 
-use super::{add, decimal, listed, non_negative, Imported, ImportedNode, Kind, DROPPED};
+use super::{
+    add, decimal, listed, non_negative, unknown_field, Imported, ImportedNode, Kind, DROPPED,
+};
 
 /// The field that errors about the whole stream name.
 pub const DOCUMENT: &str = "kueue file";
@@ -141,12 +143,7 @@ fn fields<'a>(
         } else if dropped.contains(&k) {
             out.push(format!("{at}.{k}"));
         } else {
-            let mut known: Vec<&str> = read.to_vec();
-            known.extend_from_slice(dropped);
-            return Err(SolverError::invalid(
-                format!("{at}.{k}"),
-                format!("unknown field (expected {})", known.join(", ")),
-            ));
+            return Err(unknown_field(at, k, &[read, dropped].concat()));
         }
     }
     Ok(found)
@@ -457,26 +454,24 @@ struct Model {
     cohort: Vec<bool>,
 }
 
-fn sub(a: &[Rational], b: &[Rational]) -> Vec<Rational> {
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| x.clone() - y.clone())
-        .collect()
-}
-
 impl Model {
     /// (our guarantee G, Kueue's SubtreeQuota kq, localQuota, Σ local strictly below).
-    fn up(&self, v: usize, out: &mut Vec<Option<[Vec<Rational>; 4]>>) {
+    fn up(&self, v: usize, out: &mut [[Vec<Rational>; 4]]) {
         let d = self.dims;
         let mut g = self.own[v].clone();
         let mut kq = self.own[v].clone();
         let mut below = vec![Rational::ZERO; d];
         for &c in &self.children[v] {
             self.up(c, out);
-            let [cg, ckq, clocal, cbelow] = out[c].clone().unwrap_or_default();
-            g = add(&g, &cg);
-            kq = add(&kq, &sub(&ckq, &clocal));
-            below = add(&add(&below, &clocal), &cbelow);
+            let [cg, ckq, clocal, cbelow] = &out[c];
+            g = add(&g, cg);
+            // What the child's subtree lends: its quota less what it keeps.
+            kq = kq
+                .iter()
+                .zip(ckq.iter().zip(clocal))
+                .map(|(k, (c, l))| k + c - l)
+                .collect();
+            below = add(&add(&below, clocal), cbelow);
         }
         let local: Vec<Rational> = (0..d)
             .map(|r| match &self.lending[v][r] {
@@ -484,7 +479,7 @@ impl Model {
                 None => Rational::ZERO,
             })
             .collect();
-        out[v] = Some([g, kq, local, below]);
+        out[v] = [g, kq, local, below];
     }
 
     /// Kueue's potentialAvailable, top-down.
@@ -492,17 +487,17 @@ impl Model {
         &self,
         v: usize,
         parent_pot: Option<&[Rational]>,
-        q: &[Option<[Vec<Rational>; 4]>],
+        q: &[[Vec<Rational>; 4]],
         pot: &mut Vec<Vec<Rational>>,
     ) {
-        let [_, kq, local, _] = q[v].clone().unwrap_or_default();
+        let [_, kq, local, _] = &q[v];
         let mut p = match parent_pot {
             None => kq.clone(),
-            Some(pp) => add(&local, pp),
+            Some(pp) => add(local, pp),
         };
         for (r, x) in p.iter_mut().enumerate() {
             if let Some(b) = &self.borrowing[v][r] {
-                *x = x.clone().min(kq[r].clone() + b.clone());
+                *x = x.clone().min(&kq[r] + b);
             }
         }
         pot[v] = p.clone();
@@ -547,14 +542,14 @@ pub fn import(text: &str) -> Result<Imported, SolverError> {
         }
     }
     let roots: Vec<usize> = (0..n).filter(|&v| parent[v].is_none()).collect();
-    let mut q = vec![None; n];
+    let mut q = vec![Default::default(); n];
     let mut pot = vec![Vec::new(); n];
     for &r in &roots {
         model.up(r, &mut q);
         model.down(r, None, &q, &mut pot);
     }
     // A root's total: its guarantee, its own quota plus its children's.
-    let total = |r: usize| q[r].clone().unwrap_or_default()[0].clone();
+    let total = |r: usize| q[r][0].clone();
     let totals: Vec<Vec<Rational>> = roots.iter().map(|&r| total(r)).collect();
     let capacity = super::sum(&totals, d);
     if let Some(r) = capacity.iter().position(|c| c.is_zero()) {
@@ -767,13 +762,13 @@ fn node(
     v: usize,
     objects: &[Object],
     model: &Model,
-    q: &[Option<[Vec<Rational>; 4]>],
+    q: &[[Vec<Rational>; 4]],
     pot: &[Vec<Rational>],
     capacity: &[Rational],
 ) -> Result<ImportedNode, SolverError> {
     let o = &objects[v];
-    let [g, _, _, below] = q[v].clone().unwrap_or_default();
-    let mut limit: Vec<Rational> = add(&pot[v], &below);
+    let [g, _, _, below] = &q[v];
+    let mut limit: Vec<Rational> = add(&pot[v], below);
     if !o.cohort {
         for (r, x) in limit.iter_mut().enumerate() {
             if !model.defined[v][r] {
@@ -809,7 +804,7 @@ fn node(
     if let Some(w) = &o.weight {
         n.weight = w.clone();
     }
-    n.guarantee = Some(g);
+    n.guarantee = Some(g.clone());
     n.limit = (limit != capacity).then_some(limit);
     Ok(n)
 }

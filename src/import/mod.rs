@@ -262,7 +262,7 @@ pub struct LeafSpec {
     pub tasks: Option<Rational>,
     /// Usage.
     pub usage: Option<Vec<Rational>>,
-    /// Weight (jobs only).
+    /// Weight (jobs only: an entry's own fields leave it out).
     pub weight: Option<Rational>,
 }
 
@@ -360,10 +360,7 @@ impl Demands {
                                     "expected a non-empty name without '/'",
                                 )
                             })?;
-                        let mut s = leaf_spec(jo, &at)?;
-                        let weight = jo.get("weight").map(|w| amount(&format!("{at}.weight"), w));
-                        s.weight = weight.transpose()?;
-                        jobs.push((name.to_string(), s));
+                        jobs.push((name.to_string(), leaf_spec(jo, &at)?));
                     }
                     Some(jobs)
                 }
@@ -381,12 +378,17 @@ fn object<'a>(v: &'a Value, at: &str) -> Result<&'a Map<String, Value>, SolverEr
 
 fn reject(o: &Map<String, Value>, at: &str, known: &[&str]) -> Result<(), SolverError> {
     match o.keys().find(|k| !known.contains(&k.as_str())) {
-        Some(k) => Err(SolverError::invalid(
-            format!("{at}.{k}"),
-            format!("unknown field (expected {})", known.join(", ")),
-        )),
+        Some(k) => Err(unknown_field(at, k, known)),
         None => Ok(()),
     }
+}
+
+/// The error for the field `k` of the object at `at`, which is none of `known`.
+fn unknown_field(at: &str, k: &str, known: &[&str]) -> SolverError {
+    SolverError::invalid(
+        format!("{at}.{k}"),
+        format!("unknown field (expected {})", known.join(", ")),
+    )
 }
 
 fn leaf_spec(o: &Map<String, Value>, at: &str) -> Result<LeafSpec, SolverError> {
@@ -403,13 +405,17 @@ fn leaf_spec(o: &Map<String, Value>, at: &str) -> Result<LeafSpec, SolverError> 
             }
         }
     };
-    let tasks = o.get("tasks").map(|v| amount(&format!("{at}.tasks"), v));
-    let tasks = tasks.transpose()?;
+    let one = |f: &str| {
+        o.get(f)
+            .map(|v| amount(&format!("{at}.{f}"), v))
+            .transpose()
+    };
+    // Read in this order: an error names the first bad field of these.
     Ok(LeafSpec {
+        tasks: one("tasks")?,
         demand: vec("demand")?,
-        tasks,
         usage: vec("usage")?,
-        weight: None,
+        weight: one("weight")?,
     })
 }
 

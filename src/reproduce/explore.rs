@@ -220,8 +220,7 @@ pub(super) fn explore_drf_sp() -> Result<Vec<Check>, CliError> {
 
 pub(super) fn explore_drf_rm() -> Result<Vec<Check>, CliError> {
     use leontief_solver::properties::Scenario;
-    let case = reference_case("drf-not-rm")?;
-    let inst = instance_of(&case)?;
+    let (case, inst) = reference_case("drf-not-rm")?;
     let capacity = leontief_solver::read_numbers("after_capacity", &case["after_capacity"])?;
     // The source's loss: A's tasks after over before.
     let tasks = |k: &str| rational_at(&case[k]["A"], || format!("drf-not-rm: {k}.A"));
@@ -254,8 +253,7 @@ pub(super) fn explore_drf_rm() -> Result<Vec<Check>, CliError> {
 
 pub(super) fn explore_ceei_sp() -> Result<Vec<Check>, CliError> {
     use leontief_solver::properties::Scenario;
-    let case = reference_case("ceei-not-sp")?;
-    let inst = instance_of(&case)?;
+    let (case, inst) = reference_case("ceei-not-sp")?;
     let tasks = |v: &Value| rational_at(&v["1"], || "ceei-not-sp: user 1's tasks".into());
     // The lie <16, 8> keeps user 1's CPU need, so its real tasks are the tasks it receives.
     let source = &tasks(&case["manipulation"]["tasks_under_lie"])? / &tasks(&case["tasks"])?;
@@ -288,8 +286,7 @@ pub(super) fn explore_ceei_sp() -> Result<Vec<Check>, CliError> {
 
 pub(super) fn explore_asset_si() -> Result<Vec<Check>, CliError> {
     use leontief_solver::properties::Scenario;
-    let case = reference_case("asset-violates-si")?;
-    let inst = instance_of(&case)?;
+    let (case, inst) = reference_case("asset-violates-si")?;
     let tasks = rational_at(&case["tasks"]["2"], || "asset-violates-si: tasks.2".into())?;
     // Half of (30, 30) runs 15 tasks of <1, 1>.
     let source = &tasks / &Rational::from(15);
@@ -314,8 +311,7 @@ pub(super) fn explore_asset_si() -> Result<Vec<Check>, CliError> {
 
 pub(super) fn explore_ceei_pm() -> Result<Vec<Check>, CliError> {
     use leontief_solver::properties::Scenario;
-    let case = reference_case("ceei-not-pm")?;
-    let inst = instance_of(&case)?;
+    let (case, inst) = reference_case("ceei-not-pm")?;
     let leaving = inst
         .user_index(case["after_removing"].as_str().unwrap_or_default())
         .ok_or_else(|| CliError::Internal("ceei-not-pm: after_removing".into()))?;
@@ -354,7 +350,7 @@ pub(super) fn explore_ceei_pm() -> Result<Vec<Check>, CliError> {
             source: "below 1 (CEEI is not population monotonic)".into(),
             ok: e.hi < Rational::ONE,
         },
-        super::flat::exact_pm_ratio(&case)?,
+        super::flat::exact_pm_ratio()?,
         found_loss(&ceei, &source_lo)?,
     ])
 }

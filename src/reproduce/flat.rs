@@ -11,8 +11,7 @@ use super::*;
 use crate::cli::CliError;
 
 pub(super) fn drf_paper() -> Result<Vec<Check>, CliError> {
-    let case = reference_case("drf-paper-running")?;
-    let inst = instance_of(&case)?;
+    let (case, inst) = reference_case("drf-paper-running")?;
     let fill = Drf::extended().fill(&inst);
     let mut checks = tasks_checks(&inst, &fill.tasks, &case["tasks"], "tasks")?;
     // "user A gets 3 CPU, 12 GB and B gets 6 CPU, 2 GB ... each user gets 2/3 of its dominant
@@ -33,7 +32,7 @@ pub(super) fn drf_paper() -> Result<Vec<Check>, CliError> {
     checks.push(Check::text("B bundle <CPU, GB>", show(bundle(1)), "<6, 2>"));
     checks.push(Check::exact("A dominant share", &fill.levels[0], "2/3"));
     checks.push(Check::exact("B dominant share", &fill.levels[1], "2/3"));
-    let discrete = reference_case("drf-paper-running-discrete")?;
+    let (discrete, _) = reference_case("drf-paper-running-discrete")?;
     let out = DiscreteDrf::paper().run(&inst, false)?;
     let tasks: Vec<Rational> = out.tasks.iter().map(|&t| Rational::from(t)).collect();
     checks.extend(tasks_checks(
@@ -48,8 +47,7 @@ pub(super) fn drf_paper() -> Result<Vec<Check>, CliError> {
 /// The DRF paper's Table 1 (the case's `table_1`, as printed in the paper): each step's picked
 /// user; A's shares <CPU, RAM> and dominant share; B's; CPU and RAM allocated in total.
 pub(super) fn drf_paper_table1() -> Result<Vec<Check>, CliError> {
-    let case = reference_case("drf-paper-running-discrete")?;
-    let inst = instance_of(&case)?;
+    let (case, inst) = reference_case("drf-paper-running-discrete")?;
     let out = DiscreteDrf::paper()
         .with_tie_break(DiscreteTieBreak::ReverseUserOrder)
         .run(&inst, true)?;
@@ -107,15 +105,13 @@ pub(super) fn drf_paper_table1() -> Result<Vec<Check>, CliError> {
 }
 
 pub(super) fn weighted_cap_zero() -> Result<Vec<Check>, CliError> {
-    let case = reference_case("weighted-cap-zero")?;
-    let inst = instance_of(&case)?;
+    let (case, inst) = reference_case("weighted-cap-zero")?;
     let x = Drf::extended().allocate(&inst)?;
     tasks_checks(&inst, &x.tasks, &case["tasks"], "tasks")
 }
 
 pub(super) fn four_operations() -> Result<Vec<Check>, CliError> {
-    let case = reference_case("collusion-four-operations")?;
-    let inst = instance_of(&case)?;
+    let (case, inst) = reference_case("collusion-four-operations")?;
     let truthful = Drf::extended().allocate(&inst)?;
     let mut checks = tasks_checks(&inst, &truthful.tasks, &case["tasks"], "tasks, truthful")?;
     // Apply the lies, allocate on the reported profile, measure with the true demands.
@@ -137,8 +133,7 @@ pub(super) fn four_operations() -> Result<Vec<Check>, CliError> {
 }
 
 pub(super) fn drf_not_rm() -> Result<Vec<Check>, CliError> {
-    let case = reference_case("drf-not-rm")?;
-    let inst = instance_of(&case)?;
+    let (case, inst) = reference_case("drf-not-rm")?;
     let before = Drf::extended().allocate(&inst)?;
     let mut checks = tasks_checks(&inst, &before.tasks, &case["tasks"], "tasks at (1,1)")?;
     let capacity = leontief_solver::read_numbers("after_capacity", &case["after_capacity"])?;
@@ -163,8 +158,7 @@ pub(super) fn asset_paper() -> Result<Vec<Check>, CliError> {
         ("asset-violates-si", "tasks at (30, 30)"),
         ("asset-violates-bf", "tasks at (21, 21)"),
     ] {
-        let case = reference_case(id)?;
-        let inst = instance_of(&case)?;
+        let (case, inst) = reference_case(id)?;
         let x = AssetFairness.allocate(&inst)?;
         checks.extend(tasks_checks(&inst, &x.tasks, &case["tasks"], label)?);
         if id == "asset-violates-si" {
@@ -270,12 +264,11 @@ fn ceei_checks(inst: &Instance, expected: &Value, label: &str) -> Result<Vec<Che
 }
 
 pub(super) fn ceei_paper() -> Result<Vec<Check>, CliError> {
-    let running = reference_case("ceei-paper-running")?;
-    let mut checks = ceei_checks(&instance_of(&running)?, &running["tasks"], "tasks")?;
+    let (running, inst) = reference_case("ceei-paper-running")?;
+    let mut checks = ceei_checks(&inst, &running["tasks"], "tasks")?;
 
     // Theorem 4: user 1 gains by reporting <16, 8>; its true utility under the lie is 25/6.
-    let sp = reference_case("ceei-not-sp")?;
-    let inst = instance_of(&sp)?;
+    let (sp, inst) = reference_case("ceei-not-sp")?;
     checks.extend(ceei_checks(&inst, &sp["tasks"], "tasks, truthful")?);
     let liar = user_named(&inst, "1")?;
     let report = leontief_solver::read_numbers("lies.1", &sp["manipulation"]["lies"]["1"])?;
@@ -298,8 +291,7 @@ pub(super) fn ceei_paper() -> Result<Vec<Check>, CliError> {
 
     // Theorem 5: with user 3 the equilibrium is irrational (≈ 11.28, 5.35, 3.09); without it
     // user 2 falls to 100/21.
-    let pm = reference_case("ceei-not-pm")?;
-    let inst = instance_of(&pm)?;
+    let (pm, inst) = reference_case("ceei-not-pm")?;
     let out = leontief_solver::ceei::Ceei::new().solve(&inst)?;
     if let Some(approx) = pm["tasks_approx"].as_object() {
         for (name, want) in approx {
@@ -322,7 +314,7 @@ pub(super) fn ceei_paper() -> Result<Vec<Check>, CliError> {
         &pm["tasks_after"],
         "tasks after user 3 leaves",
     )?);
-    checks.push(exact_pm_ratio(&pm)?);
+    checks.push(exact_pm_ratio()?);
     Ok(checks)
 }
 
@@ -334,11 +326,11 @@ pub(super) fn ceei_paper() -> Result<Vec<Check>, CliError> {
 /// (1071 = 21 · 51) = 51 (38 − √373) / (38² − 373) = 51 (38 − √373) / 1071
 /// = (38 − √373)/21 ≈ 0.8898472421; from 21t − 38 = −√373, 441t² − 1596t + 1444 = 373, and
 /// over 21, 21t² − 76t + 51 = 0.
-pub(super) fn exact_pm_ratio(case: &Value) -> Result<Check, CliError> {
+pub(super) fn exact_pm_ratio() -> Result<Check, CliError> {
     use leontief_solver::algebraic::Limits;
     use leontief_solver::ceei::{Ceei, ExactNumber};
     let internal = |e: &dyn std::fmt::Display| CliError::Internal(format!("ceei-not-pm: {e}"));
-    let inst = instance_of(case)?;
+    let (case, inst) = reference_case("ceei-not-pm")?;
     let user = inst.user_index("2").ok_or_else(|| internal(&"user 2"))?;
     let leaving = inst
         .user_index(case["after_removing"].as_str().unwrap_or_default())

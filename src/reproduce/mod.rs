@@ -326,10 +326,13 @@ fn reference_cases(text: &str) -> Result<Vec<Value>, CliError> {
     Ok(all["cases"].as_array().cloned().unwrap_or_default())
 }
 
-fn reference_case(id: &str) -> Result<Value, CliError> {
+/// The flat reference case `id` and its instance.
+fn reference_case(id: &str) -> Result<(Value, Instance), CliError> {
     let cases = reference_cases(FLAT_REFERENCE)?;
     let case = cases.into_iter().find(|c| c["id"] == id);
-    case.ok_or_else(|| CliError::Internal(format!("reference case {id} is missing")))
+    let case = case.ok_or_else(|| CliError::Internal(format!("reference case {id} is missing")))?;
+    let inst = Instance::from_json(&case["instance"])?;
+    Ok((case, inst))
 }
 
 /// A reference case's lies (`{"A": [..], ..}`): each liar's index and reported demand.
@@ -350,10 +353,6 @@ fn reference_lies(inst: &Instance, lies: &Value) -> Result<Vec<(usize, Vec<Ratio
 fn user_named(inst: &Instance, name: &str) -> Result<usize, CliError> {
     inst.user_index(name)
         .ok_or_else(|| CliError::Internal(format!("reference names unknown user {name}")))
-}
-
-fn instance_of(case: &Value) -> Result<Instance, CliError> {
-    Ok(Instance::from_json(&case["instance"])?)
 }
 
 fn str_of(v: &Value) -> String {

@@ -73,10 +73,6 @@ fn rules_of(case: &Value) -> Rules {
     }
 }
 
-fn tree_of(config: &Value, rules: Rules) -> Result<Tree, CliError> {
-    Ok(Tree::from_json_with(config, rules)?)
-}
-
 /// A node's allocation over the capacity, resource by resource.
 fn shares(tree: &Tree, alloc: &[Rational]) -> Vec<Rational> {
     alloc
@@ -97,11 +93,8 @@ pub(super) fn production() -> Result<Vec<Check>, CliError> {
 /// The checks of one case (see the module docs).
 pub(super) fn case_checks(case: &Value) -> Result<Vec<Check>, CliError> {
     let id = case["id"].as_str().unwrap_or("?");
-    let config = &case["config"];
-    let expected = &case["expected"];
-    let exact = &case["exact"];
     if let Some(&(_, reason, fragment)) = NOT_EXPRESSIBLE.iter().find(|c| c.0 == id) {
-        let err = match tree_of(config, Rules::default()) {
+        let err = match Tree::from_json(&case["config"]) {
             Ok(_) => "accepted".to_string(),
             Err(e) => e.to_string(),
         };
@@ -109,80 +102,43 @@ pub(super) fn case_checks(case: &Value) -> Result<Vec<Check>, CliError> {
             ok: err.contains(fragment),
             what: format!("{id}: not expressible"),
             computed: format!("refused ({reason}): {err}"),
-            source: format!("documented {expected}"),
+            source: format!("documented {}", case["expected"]),
         }]);
     }
-    let run = runner(id).ok_or_else(|| internal(format!("reference case {id} has no runner")))?;
+    let compare = case["compare"].as_str().unwrap_or_default();
+    let run =
+        runner(compare).ok_or_else(|| internal(format!("reference case {id} has no runner")))?;
     let mut checks = Checks {
         id,
         list: Vec::new(),
     };
-    let case = Case {
-        id,
-        case,
-        config,
-        expected,
-        exact,
-    };
-    run(&case, &mut checks)?;
+    run(case, &mut checks)?;
     Ok(checks.list)
 }
 
-/// A case's fields, as the runners read them.
-#[derive(Clone, Copy)]
-struct Case<'a> {
-    id: &'a str,
-    case: &'a Value,
-    config: &'a Value,
-    expected: &'a Value,
-    exact: &'a Value,
-}
-
-/// The runner of an expressible case of `reference/production.json`, which compares our value
-/// with the source's figure (each runner's documentation says which with which).
-fn runner(id: &str) -> Option<Runner> {
-    Some(match id {
-        "yarn-equal-sharing"
-        | "yarn-low-max-shares"
-        | "yarn-min-shares"
-        | "yarn-weighted-sharing"
-        | "yarn-weighted-sharing-with-max-shares"
-        | "yarn-weighted-sharing-with-min-shares"
-        | "yarn-cpu"
-        | "yarn-simple-fair-share"
-        | "yarn-hierarchical-fair-share"
-        | "yarn-fair-share-with-max-resources"
-        | "yarn-min-resources-below-weighted-share"
-        | "kueue-borrowing-limit" => first_resource_allocations,
-        "yarn-drf-steady-fair-share" => steady_shares,
-        "yarn-fair-share-idle-queues" => instantaneous_shares,
-        "ytsaurus-two-complementary-operations" | "ytsaurus-complex-case" => share_vectors,
-        "ytsaurus-promised-guarantee" | "ytsaurus-limit-below-guarantee" => uniform_share_vectors,
-        "ytsaurus-guarantees-over-cluster" => scaled_guarantees,
-        "mesos-quota-provides-limit" => agent2_allocations,
-        "yarn-drf-same-dominant-resource"
-        | "yarn-drf-different-dominant-resource"
-        | "yarn-drf-one-is-needy"
-        | "yarn-drf-both-needy"
-        | "yarn-drf-cluster-resource-changes" => yarn_comparisons,
-        "mesos-drf-sorter"
-        | "mesos-weighted-drf-sorter"
-        | "mesos-allocation-count-tie-break"
-        | "mesos-hierarchical-allocation"
-        | "mesos-change-weight-on-subtree" => mesos_sorter_order,
-        "mesos-quota-provides-guarantee" => needy_first,
-        "kueue-drs-usage-above-nominal"
-        | "kueue-drs-usage-below-nominal"
-        | "kueue-drs-weights"
-        | "kueue-drs-rounding" => kueue_shares,
-        "ytsaurus-legacy-min-share" => legacy_min_shares,
-        "yarn-fifo-within-queue" => fifo_queue,
-        "ytsaurus-fifo-pools" => fifo_pools,
+/// The runner a case of `reference/production.json` names in its `compare`, which compares
+/// our value with the source's figure (each runner's documentation says which with which).
+fn runner(compare: &str) -> Option<Runner> {
+    Some(match compare {
+        "first-resource-allocations" => first_resource_allocations,
+        "steady-shares" => steady_shares,
+        "instantaneous-shares" => instantaneous_shares,
+        "share-vectors" => share_vectors,
+        "uniform-share-vectors" => uniform_share_vectors,
+        "scaled-guarantees" => scaled_guarantees,
+        "agent2-allocations" => agent2_allocations,
+        "yarn-comparisons" => yarn_comparisons,
+        "mesos-sorter-order" => mesos_sorter_order,
+        "needy-first" => needy_first,
+        "kueue-shares" => kueue_shares,
+        "legacy-min-shares" => legacy_min_shares,
+        "fifo-queue" => fifo_queue,
+        "fifo-pools" => fifo_pools,
         _ => return None,
     })
 }
 
-type Runner = fn(&Case, &mut Checks) -> Result<(), CliError>;
+type Runner = fn(&Value, &mut Checks) -> Result<(), CliError>;
 
 /// The checks of one case, each named after it.
 struct Checks<'a> {
@@ -225,7 +181,7 @@ impl Checks<'_> {
 
 /// A configuration's tree under `rules` and its static H-DRF allocation.
 fn allocated(config: &Value, rules: Rules) -> Result<(Tree, TreeAllocation), CliError> {
-    let tree = tree_of(config, rules)?;
+    let tree = Tree::from_json_with(config, rules)?;
     let alloc = allocate(&tree, Policy::Hdrf)?;
     Ok((tree, alloc))
 }
@@ -244,21 +200,21 @@ fn named<'v>(
 /// One-resource (or memory-reported) fair shares: each named leaf's static H-DRF allocation of
 /// the first resource (cpu for Kueue), in the source's units, against `expected[name]`; where
 /// the source rounds (YARN's whole megabytes, up), against `exact[name]` and rounded up.
-fn first_resource_allocations(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
-    let (tree, alloc) = allocated(c.config, rules_of(c.case))?;
-    let rule = if c.case["semantics"] == "clamp" {
+fn first_resource_allocations(c: &Value, checks: &mut Checks) -> Result<(), CliError> {
+    let (tree, alloc) = allocated(&c["config"], rules_of(c))?;
+    let rule = if c["semantics"] == "clamp" {
         " (clamp)"
     } else {
         ""
     };
-    for (name, doc) in c.expected.as_object().into_iter().flatten() {
+    for (name, doc) in c["expected"].as_object().into_iter().flatten() {
         if name.ends_with("_without_borrowing_limit") {
             continue;
         }
         let v = find(&tree, name)?;
         let value = doc.get("cpu").unwrap_or(doc);
         let got = &alloc.node(v).allocation[0];
-        let exact = c.exact.get(name);
+        let exact = c["exact"].get(name);
         checks.value(format_args!("{name}{rule}"), got, value, exact)?;
         if exact.is_some() {
             // The source rounds (YARN's whole megabytes, up): the exact share, and that it
@@ -266,15 +222,15 @@ fn first_resource_allocations(c: &Case, checks: &mut Checks) -> Result<(), CliEr
             checks.value(format_args!("{name}, rounded up"), &got.ceil(), value, None)?;
         }
     }
-    if c.id == "kueue-borrowing-limit" {
+    if checks.id == "kueue-borrowing-limit" {
         // The documentation's second reading: team-b-cq alone (team-a-cq idle) may
         // borrow all of team-a-cq's 9 on top of its 12.
-        let mut swapped = c.config.clone();
+        let mut swapped = c["config"].clone();
         swapped["tree"]["children"][0]["demand"] = Value::from(vec![0]);
         swapped["tree"]["children"][1]["demand"] = Value::from(vec![1]);
         let (tree, alloc) = allocated(&swapped, Rules::default())?;
         let v = find(&tree, "team-b-cq")?;
-        let doc = &c.expected["team-b-cq_without_borrowing_limit"]["cpu"];
+        let doc = &c["expected"]["team-b-cq_without_borrowing_limit"]["cpu"];
         checks.value(
             "team-b-cq alone, cpu",
             &alloc.node(v).allocation[0],
@@ -287,12 +243,12 @@ fn first_resource_allocations(c: &Case, checks: &mut Checks) -> Result<(), CliEr
 
 /// YARN's steady fair shares under DRF: each queue's memory and vcores shares of the static
 /// allocation against `expected.steady_share`.
-fn steady_shares(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
-    let (tree, alloc) = allocated(c.config, Rules::default())?;
-    for (name, doc, v) in named(&tree, &c.expected["steady_share"])? {
+fn steady_shares(c: &Value, checks: &mut Checks) -> Result<(), CliError> {
+    let (tree, alloc) = allocated(&c["config"], Rules::default())?;
+    for (name, doc, v) in named(&tree, &c["expected"]["steady_share"])? {
         let got = shares(&tree, &alloc.node(v).allocation);
         for (j, res) in ["memory", "vcores"].iter().enumerate() {
-            let exact = c.exact["steady_share"][name].get(*res);
+            let exact = c["exact"]["steady_share"][name].get(*res);
             checks.value(
                 format_args!("{name} {res} share"),
                 &got[j],
@@ -306,11 +262,11 @@ fn steady_shares(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
 
 /// YARN's instantaneous fair shares with idle queues: each queue's first-resource share against
 /// `expected.instantaneous_share_percent` (in percent), or `exact.instantaneous_share` when idle.
-fn instantaneous_shares(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
-    let (tree, alloc) = allocated(c.config, Rules::default())?;
-    for (name, e, v) in named(&tree, &c.exact["instantaneous_share"])? {
+fn instantaneous_shares(c: &Value, checks: &mut Checks) -> Result<(), CliError> {
+    let (tree, alloc) = allocated(&c["config"], Rules::default())?;
+    for (name, e, v) in named(&tree, &c["exact"]["instantaneous_share"])? {
         let got = &shares(&tree, &alloc.node(v).allocation)[0];
-        match c.expected["instantaneous_share_percent"].get(name) {
+        match c["expected"]["instantaneous_share_percent"].get(name) {
             Some(pct) => {
                 let percent = got * &Rational::from(100);
                 checks.value(format_args!("{name} share, percent"), &percent, pct, None)?;
@@ -322,9 +278,9 @@ fn instantaneous_shares(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
 }
 
 /// YTsaurus' fair-share vectors: each operation's share vector against `expected[name]`.
-fn share_vectors(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
-    let (tree, alloc) = allocated(c.config, Rules::default())?;
-    for (name, doc, v) in named(&tree, c.expected)? {
+fn share_vectors(c: &Value, checks: &mut Checks) -> Result<(), CliError> {
+    let (tree, alloc) = allocated(&c["config"], Rules::default())?;
+    for (name, doc, v) in named(&tree, &c["expected"])? {
         let got = shares(&tree, &alloc.node(v).allocation);
         // (user_slots, cpu, memory) are entries 0, 1, 3 of the source's vectors over
         // (user_slots, cpu, gpu, memory, network).
@@ -345,8 +301,8 @@ fn share_vectors(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
 
 /// YTsaurus' guarantees: each node's share vector against `expected[name]`, a value x meaning
 /// x·(1, 1, 1).
-fn uniform_share_vectors(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
-    let rules = if c.id == "ytsaurus-limit-below-guarantee" {
+fn uniform_share_vectors(c: &Value, checks: &mut Checks) -> Result<(), CliError> {
+    let rules = if checks.id == "ytsaurus-limit-below-guarantee" {
         // YTsaurus lowers the guarantee to the limit, and the child's guarantee, now
         // above its parent's, is scaled down to it.
         Rules {
@@ -357,13 +313,13 @@ fn uniform_share_vectors(c: &Case, checks: &mut Checks) -> Result<(), CliError> 
     } else {
         Rules::default()
     };
-    let (tree, alloc) = allocated(c.config, rules)?;
-    for (name, doc, v) in named(&tree, c.expected)? {
+    let (tree, alloc) = allocated(&c["config"], rules)?;
+    for (name, doc, v) in named(&tree, &c["expected"])? {
         let got = shares(&tree, &alloc.node(v).allocation);
         // A value x is the vector x·(1, 1, 1) over (user_slots, cpu, memory).
-        let want = num(c.exact.get(name).unwrap_or(doc))?;
+        let want = num(c["exact"].get(name).unwrap_or(doc))?;
         let ok = got.iter().all(|g| *g == want);
-        let source = documented(doc, c.exact.get(name));
+        let source = documented(doc, c["exact"].get(name));
         checks.decided(
             format_args!("{name} share vector"),
             ok,
@@ -377,16 +333,16 @@ fn uniform_share_vectors(c: &Case, checks: &mut Checks) -> Result<(), CliError> 
 /// YTsaurus' guarantees over the cluster: each pool's scaled strong guarantee (cpu share)
 /// against `expected.strong_guarantee`, and what it gets beyond it against
 /// `expected.weight_proportional`.
-fn scaled_guarantees(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
+fn scaled_guarantees(c: &Value, checks: &mut Checks) -> Result<(), CliError> {
     // YTsaurus scales the guarantees by one factor to fit the cluster.
     let rules = Rules {
         oversubscribed: Oversubscribed::Scale,
         ..Rules::default()
     };
-    let (tree, alloc) = allocated(c.config, rules)?;
-    for (name, doc, v) in named(&tree, &c.expected["strong_guarantee"])? {
+    let (tree, alloc) = allocated(&c["config"], rules)?;
+    for (name, doc, v) in named(&tree, &c["expected"]["strong_guarantee"])? {
         let g = &shares(&tree, tree.node(v).guarantee())[1];
-        let e = c.exact["strong_guarantee"].get(name);
+        let e = c["exact"]["strong_guarantee"].get(name);
         checks.value(
             format_args!("{name} strong guarantee (cpu share)"),
             g,
@@ -395,7 +351,7 @@ fn scaled_guarantees(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
         )?;
         // What the node gets beyond its guarantee: the guarantees fill the cluster.
         let beyond = &shares(&tree, &alloc.node(v).allocation)[1] - g;
-        let doc = &c.expected["weight_proportional"][name];
+        let doc = &c["expected"]["weight_proportional"][name];
         let what = format_args!("{name} weight-proportional part (cpu share)");
         checks.value(what, &beyond, doc, None)?;
     }
@@ -404,11 +360,11 @@ fn scaled_guarantees(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
 
 /// Mesos' quota as a limit: what each role gets from agent2 against
 /// `expected.allocated_from_agent2`.
-fn agent2_allocations(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
+fn agent2_allocations(c: &Value, checks: &mut Checks) -> Result<(), CliError> {
     // The static allocation of the whole cluster, less what each role holds on
     // agent1, is what agent2 gives it.
-    let (tree, alloc) = allocated(c.config, Rules::default())?;
-    for (name, doc, v) in named(&tree, &c.expected["allocated_from_agent2"])? {
+    let (tree, alloc) = allocated(&c["config"], Rules::default())?;
+    for (name, doc, v) in named(&tree, &c["expected"]["allocated_from_agent2"])? {
         for (j, res) in tree.resources().iter().enumerate() {
             let got = &alloc.node(v).allocation[j] - &tree.node(v).usage()[j];
             let doc = &doc[res.as_str()];
@@ -420,10 +376,10 @@ fn agent2_allocations(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
 
 /// YARN's DRF comparator: which of s1, s2 goes first against `expected.first` (and again with
 /// the capacity (8000, 6) where the case gives it).
-fn yarn_comparisons(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
-    yarn_first(checks, c.config, &c.expected["first"], "")?;
-    if let Some(other) = c.expected.get("with_capacity_8000_6") {
-        let mut config = c.config.clone();
+fn yarn_comparisons(c: &Value, checks: &mut Checks) -> Result<(), CliError> {
+    yarn_first(checks, &c["config"], &c["expected"]["first"], "")?;
+    if let Some(other) = c["expected"].get("with_capacity_8000_6") {
+        let mut config = c["config"].clone();
         config["capacity"] = Value::from(vec![8000, 6]);
         yarn_first(checks, &config, &other["first"], ", capacity (8000, 6)")?;
     }
@@ -432,13 +388,13 @@ fn yarn_comparisons(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
 
 /// Mesos' DRF sorter: the offer order of `leontief order --rule naive` against `expected.order`
 /// (`exact.order` where the source's doubles hide a tie).
-fn mesos_sorter_order(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
-    let tree = tree_of(c.config, Rules::default())?;
+fn mesos_sorter_order(c: &Value, checks: &mut Checks) -> Result<(), CliError> {
+    let tree = Tree::from_json(&c["config"])?;
     let mut cfg = OrderConfig::new(Rule::Naive);
     // The allocation counts the tie-break reads: a history with each leaf served
     // its count of times.
     let mut served = Vec::new();
-    for (_, count, v) in named(&tree, &c.case["state"]["allocation_count"])? {
+    for (_, count, v) in named(&tree, &c["state"]["allocation_count"])? {
         if tree.node(v).is_leaf() {
             let c = count.as_u64().ok_or_else(|| internal("a count"))?;
             served.extend((0..c).map(|_| v.index()));
@@ -454,10 +410,10 @@ fn mesos_sorter_order(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
         .into_iter()
         .map(|p| p.strip_prefix(root.as_str()).unwrap_or(p))
         .collect();
-    let doc = &c.expected["order"];
-    let want = c.exact.get("order").unwrap_or(doc);
+    let doc = &c["expected"]["order"];
+    let want = c["exact"].get("order").unwrap_or(doc);
     let want: Vec<String> = want.as_array().into_iter().flatten().map(str_of).collect();
-    let source = match c.exact.get("order") {
+    let source = match c["exact"].get("order") {
         Some(_) => format!(
             "{} (in doubles; exactly a tie broken by count: {})",
             list(doc),
@@ -472,10 +428,10 @@ fn mesos_sorter_order(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
 
 /// Mesos' quota as a guarantee: the node offered first by YARN's comparator (below its
 /// guarantee first) against `expected.first`.
-fn needy_first(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
+fn needy_first(c: &Value, checks: &mut Checks) -> Result<(), CliError> {
     // Usage-first: a role below its guarantee is served before fair sharing, YARN's
     // comparator's needy-first rule.
-    let tree = tree_of(c.config, Rules::default())?;
+    let tree = Tree::from_json(&c["config"])?;
     let out = order(&tree, &OrderConfig::new(Rule::Yarn))?;
     let first = out
         .offer
@@ -487,18 +443,18 @@ fn needy_first(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
         })
         .unwrap_or_default();
     let what = "offered first (yarn: below its guarantee first)";
-    checks.text(what, first, &str_of(&c.expected["first"]));
+    checks.text(what, first, &str_of(&c["expected"]["first"]));
     Ok(())
 }
 
 /// Kueue's dominant resource shares (see `kueue_checks`), and again with weight 1/2 where the
 /// case gives it.
-fn kueue_shares(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
-    kueue_checks(checks, c.config, c.expected, c.exact, "")?;
-    if let Some(other) = c.expected.get("with_weight_1/2") {
-        let mut config = c.config.clone();
+fn kueue_shares(c: &Value, checks: &mut Checks) -> Result<(), CliError> {
+    kueue_checks(checks, &c["config"], &c["expected"], &c["exact"], "")?;
+    if let Some(other) = c["expected"].get("with_weight_1/2") {
+        let mut config = c["config"].clone();
         config["tree"]["children"][0]["weight"] = Value::from("1/2");
-        let exact = &c.exact["with_weight_1/2"];
+        let exact = &c["exact"]["with_weight_1/2"];
         kueue_checks(checks, &config, other, exact, ", weight 1/2")?;
     }
     Ok(())
@@ -506,31 +462,31 @@ fn kueue_shares(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
 
 /// YTsaurus' legacy min share: each pool's clamp allocation against `expected`, with weights
 /// 3, 1 and with a third pool C.
-fn legacy_min_shares(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
+fn legacy_min_shares(c: &Value, checks: &mut Checks) -> Result<(), CliError> {
     // The legacy rule is the clamp: max(w·x, min share).
-    let mut weights_3_1 = c.config.clone();
+    let mut weights_3_1 = c["config"].clone();
     weights_3_1["tree"]["children"][0]["weight"] = Value::from(3);
-    let mut with_c = c.config.clone();
+    let mut with_c = c["config"].clone();
     if let Some(kids) = with_c["tree"]["children"].as_array_mut() {
         kids.push(serde_json::json!({"name": "C", "demand": [1]}));
     }
     let variants = [
-        ("", c.config.clone(), c.expected, c.exact),
+        ("", c["config"].clone(), &c["expected"], &c["exact"]),
         (
             "weights 3, 1: ",
             weights_3_1,
-            &c.expected["with_weights_3_1"],
-            &c.exact["with_weights_3_1"],
+            &c["expected"]["with_weights_3_1"],
+            &c["exact"]["with_weights_3_1"],
         ),
         (
             "with C, weights 1, 1, 1: ",
             with_c,
-            &c.expected["with_C_weights_1_1_1"],
-            &c.exact["with_C_weights_1_1_1"],
+            &c["expected"]["with_C_weights_1_1_1"],
+            &c["exact"]["with_C_weights_1_1_1"],
         ),
     ];
     for (label, config, doc, ex) in variants {
-        let (tree, alloc) = allocated(&config, rules_of(c.case))?;
+        let (tree, alloc) = allocated(&config, rules_of(c))?;
         for name in ["A", "B", "C"] {
             let Some(d) = doc.get(name) else { continue };
             let v = find(&tree, name)?;
@@ -543,10 +499,10 @@ fn legacy_min_shares(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
 
 /// YARN's FIFO queue: each application's memory against `exact.allocation`, and the containers
 /// in order against `expected.containers`.
-fn fifo_queue(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
+fn fifo_queue(c: &Value, checks: &mut Checks) -> Result<(), CliError> {
     // A FIFO queue: each application takes all it can before the next.
-    let (tree, alloc) = allocated(c.config, Rules::default())?;
-    for (name, e, v) in named(&tree, &c.exact["allocation"])? {
+    let (tree, alloc) = allocated(&c["config"], Rules::default())?;
+    for (name, e, v) in named(&tree, &c["exact"]["allocation"])? {
         let got = &alloc.node(v).allocation[0];
         checks.value(format_args!("{name} memory"), got, &e[0], None)?;
     }
@@ -557,15 +513,15 @@ fn fifo_queue(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
         let n = n.floor_u64().unwrap_or(0);
         containers.extend((0..n).map(|_| tree.node(app).name().to_string()));
     }
-    let source = list(&c.expected["containers"]);
+    let source = list(&c["expected"]["containers"]);
     checks.text("containers, in order", containers.join(", "), &source);
     Ok(())
 }
 
 /// YTsaurus' FIFO pools: each operation's share vector against `exact[name]`.
-fn fifo_pools(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
-    let (tree, alloc) = allocated(c.config, Rules::default())?;
-    for (name, e, v) in named(&tree, c.exact)? {
+fn fifo_pools(c: &Value, checks: &mut Checks) -> Result<(), CliError> {
+    let (tree, alloc) = allocated(&c["config"], Rules::default())?;
+    for (name, e, v) in named(&tree, &c["exact"])? {
         let got = shares(&tree, &alloc.node(v).allocation);
         let want: Vec<Rational> = e
             .as_array()
@@ -574,8 +530,8 @@ fn fifo_pools(c: &Case, checks: &mut Checks) -> Result<(), CliError> {
             .map(num)
             .collect::<Result<_, _>>()?;
         let doc = match name.as_str() {
-            "B" | "D" => str_of(&c.expected[name.as_str()]),
-            _ => str_of(&c.expected["every_operation"]),
+            "B" | "D" => str_of(&c["expected"][name.as_str()]),
+            _ => str_of(&c["expected"]["every_operation"]),
         };
         checks.decided(
             format_args!("{name} share vector (user_slots, cpu, memory)"),
@@ -598,7 +554,7 @@ fn yarn_first(
     doc: &Value,
     label: &str,
 ) -> Result<(), CliError> {
-    let tree = tree_of(config, Rules::default())?;
+    let tree = Tree::from_json(config)?;
     let out = order(&tree, &OrderConfig::new(Rule::Yarn))?;
     let (s1, s2) = (find(&tree, "s1")?, find(&tree, "s2")?);
     let (k1, k2) = (&out.nodes[s1.index()].key, &out.nodes[s2.index()].key);
@@ -625,7 +581,7 @@ fn kueue_checks(
     let mut c = config.clone();
     let m = c["capacity"].as_array().map_or(0, Vec::len);
     c["tree"]["children"][0]["demand"] = Value::from(vec![0; m]);
-    let tree = tree_of(&c, Rules::default())?;
+    let tree = Tree::from_json(&c)?;
     let out = order(&tree, &OrderConfig::new(Rule::Kueue))?;
     let drs = expected.get("dominant_resource_share").unwrap_or(expected);
     let exact = exact.get("dominant_resource_share").unwrap_or(exact);

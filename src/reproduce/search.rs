@@ -44,8 +44,7 @@ pub(super) fn collusion() -> Result<Vec<Check>, CliError> {
 
 /// The lecture's own example, as a candidate: strong yes, weak no.
 fn lecture_checks(drf: &Drf) -> Result<Vec<Check>, CliError> {
-    let case = reference_case("collusion-four-operations")?;
-    let inst = instance_of(&case)?;
+    let (case, inst) = reference_case("collusion-four-operations")?;
     let lies = reference_lies(&inst, &case["manipulation"]["lies"])?;
     let lecture = Candidate::new(inst, Scenario::Lies(lies));
     let mut checks = Vec::new();

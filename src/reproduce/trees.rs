@@ -26,32 +26,21 @@ pub(super) fn hdrf_static() -> Result<Vec<Check>, CliError> {
     let mut checks = Vec::new();
     for case in &reference_cases(TREES_REFERENCE)? {
         let id = case["id"].as_str().unwrap_or("?");
-        let resources = if id == "hdrf-paper-starvation" {
-            ["cpu", "gpu"]
-        } else {
-            ["cpu", "mem"]
-        };
-        // The case's tree on the unit capacity.
-        let input =
-            serde_json::json!({"resources": resources, "capacity": [1, 1], "tree": case["tree"]});
-        let tree = Tree::from_json(&input)?;
-        let mut expected: Vec<(Policy, &Value)> = Vec::new();
+        // The case's tree on the unit capacity (the shares do not depend on the resources'
+        // names).
+        let tree = Tree::from_json(&serde_json::json!({"capacity": [1, 1], "tree": case["tree"]}))?;
         for key in ["static_fill_from_zero", "static"] {
-            if let Some(map) = case[key].as_object() {
-                for (policy, values) in map {
-                    expected.push((policy.parse()?, values));
+            for (policy, values) in case[key].as_object().into_iter().flatten() {
+                let policy: Policy = policy.parse()?;
+                let alloc = allocate(&tree, policy)?;
+                for (name, want) in values.as_object().into_iter().flatten() {
+                    let node = node_named(&tree, name)?;
+                    checks.push(Check::exact(
+                        format!("{id}: {name} dominant share, {}", policy.name()),
+                        alloc.dominant_share(node),
+                        &str_of(want),
+                    ));
                 }
-            }
-        }
-        for (policy, values) in expected {
-            let alloc = allocate(&tree, policy)?;
-            for (name, want) in values.as_object().into_iter().flatten() {
-                let node = node_named(&tree, name)?;
-                checks.push(Check::exact(
-                    format!("{id}: {name} dominant share, {}", policy.name()),
-                    alloc.dominant_share(node),
-                    &str_of(want),
-                ));
             }
         }
         for (name, want) in case["guaranteed"].as_object().into_iter().flatten() {
@@ -92,62 +81,41 @@ pub const LECTURE_CHURN: &str = include_str!("../../examples/lecture-churn.json"
 /// The H-DRF paper's tree under churn.
 pub const HDRF_PAPER_CHURN: &str = include_str!("../../examples/hdrf-paper-churn.json");
 
-/// A node's least dominant share in the steady state a source states: exactly, or at least a
-/// bound.
-enum MinShare {
-    Exactly(&'static str),
-    AtLeast(&'static str),
-}
-
 pub(super) fn hdrf_dynamic() -> Result<Vec<Check>, CliError> {
     use leontief_hdrf::simulate::{simulate, Record, Scenario, SimConfig, SimPolicy};
-    use leontief_hdrf::Policy::{Hdrf, MinSatisfaction, Naive};
-    use MinShare::{AtLeast, Exactly};
-    // What a source says about a node under a policy: its least share, whether it starves,
-    // and why (for the check's label, e.g. "A takes all the CPU").
-    let sources = [
-        // The lecture: "every CPU that B1 frees goes to A ... B1 drains to 0"; min-satisfaction
-        // "gives every node at least its guaranteed share" (B1: 1/4).
-        (
-            "lecture",
-            LECTURE_CHURN,
-            vec![
-                ("B1", Naive, Exactly("0"), Some(true), None),
-                ("A", Naive, Exactly("1"), None, Some("A takes all the CPU")),
-                ("B1", MinSatisfaction, AtLeast("1/4"), Some(false), None),
-            ],
-        ),
-        // The H-DRF paper: naive starves n22 under churn (the GPU drifts to n1); H-DRF does not.
-        (
-            "H-DRF paper",
-            HDRF_PAPER_CHURN,
-            vec![
-                ("n22", Naive, Exactly("0"), Some(true), None),
-                (
-                    "n1",
-                    Naive,
-                    Exactly("1"),
-                    None,
-                    Some("the GPU drifts to n1"),
-                ),
-                ("n22", Hdrf, AtLeast("1/4"), Some(false), None),
-                ("n22", MinSatisfaction, AtLeast("1/4"), Some(false), None),
-            ],
-        ),
-    ];
+    let cases = reference_cases(TREES_REFERENCE)?;
     let mut checks = Vec::new();
-    for (source, workload, claims) in sources {
+    for (id, workload) in [
+        ("lecture-naive-starvation", LECTURE_CHURN),
+        ("hdrf-paper-starvation", HDRF_PAPER_CHURN),
+    ] {
+        // What the case's source says about a node under a policy (`churn`): its least share
+        // in the steady state, exactly or at least a bound; whether it starves; and why (for
+        // the check's label, e.g. "A takes all the CPU").
+        let churn = &cases.iter().find(|c| c["id"] == id).unwrap_or(&Value::Null)["churn"];
+        let claims = churn["claims"]
+            .as_array()
+            .ok_or_else(|| CliError::Internal(format!("reference case {id} has no churn")))?;
+        let source = str_of(&churn["source"]);
         let scenario = Scenario::from_json_str(workload)?;
-        for (name, policy, min_share, starved, because) in claims {
-            let policy = SimPolicy::Tree(policy);
-            let node = node_named(&scenario.tree, name)?.index();
+        for claim in claims {
+            let name = str_of(&claim["node"]);
+            let policy = SimPolicy::Tree(str_of(&claim["policy"]).parse()?);
+            let node = node_named(&scenario.tree, &name)?.index();
             let run = simulate(&scenario, &SimConfig::new(policy).record(Record::Off))?;
             let summary = &run.nodes[node];
-            let because = because.map(|b| format!(" ({b})")).unwrap_or_default();
-            let what = format!("{source}: {name} min share over [50, 100), {policy}{because}");
-            checks.push(match min_share {
-                Exactly(want) => Check::exact(what, &summary.min_share_steady, want),
-                AtLeast(bound) => Check {
+            let because = claim.get("why").map(|b| format!(" ({})", str_of(b)));
+            let what = format!(
+                "{source}: {name} min share over [50, 100), {policy}{}",
+                because.unwrap_or_default()
+            );
+            checks.push(match claim.get("min_share_at_least").map(str_of) {
+                None => Check::exact(
+                    what,
+                    &summary.min_share_steady,
+                    &str_of(&claim["min_share"]),
+                ),
+                Some(bound) => Check {
                     ok: bound
                         .parse::<Rational>()
                         .is_ok_and(|b| summary.min_share_steady >= b),
@@ -156,7 +124,7 @@ pub(super) fn hdrf_dynamic() -> Result<Vec<Check>, CliError> {
                     source: format!("≥ {bound}"),
                 },
             });
-            if let Some(starved) = starved {
+            if let Some(starved) = claim.get("starved") {
                 checks.push(Check::text(
                     format!("{source}: {name} starved, {policy}"),
                     summary.starved.to_string(),
