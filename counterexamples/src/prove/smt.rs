@@ -153,6 +153,18 @@ impl Script {
         self.assertions.push(format!("(assert {})", term.into()));
     }
 
+    /// Asserts `(op t bound)` for every term `t` of `terms`, in order.
+    pub fn assert_each<T: AsRef<str>>(
+        &mut self,
+        op: &str,
+        terms: impl IntoIterator<Item = T>,
+        bound: &str,
+    ) {
+        for t in terms {
+            self.assert(binary(op, t.as_ref(), bound));
+        }
+    }
+
     /// A comment line at the top of the file (what the case is).
     pub fn comment(&mut self, text: impl Into<String>) {
         self.comments.push(text.into());
