@@ -139,7 +139,7 @@ impl Certify {
     /// The refusal of a run `--certify` cannot certify, naming the flag that stands in the way.
     fn new(args: &ExploreArgs, cfg: &ExploreConfig, domain: &Domain) -> Result<Self, CliError> {
         let refuse = |flag: &str, why: String| Err(usage(format!("--certify: {why} ({flag})")));
-        let mechanism = match prove::ProvedMechanism::from_name(args.mechanism.name) {
+        let mechanism = match args.mechanism.name.parse::<prove::ProvedMechanism>() {
             Ok(m) => m,
             Err(SolverError::Invalid { reason, .. }) => return refuse("--mechanism", reason),
             Err(e) => return Err(e.into()),

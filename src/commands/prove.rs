@@ -96,7 +96,7 @@ pub enum ProveFormat {
 }
 
 fn statement(args: &ProveArgs) -> Result<Statement, CliError> {
-    let mechanism = prove::ProvedMechanism::from_name(&args.mechanism)?;
+    let mechanism: prove::ProvedMechanism = args.mechanism.parse()?;
     let goal = match (&args.property, &args.metric, &args.bound) {
         (Some(p), None, None) => Goal::Property(*p),
         (None, Some(metric), Some(bound)) => {

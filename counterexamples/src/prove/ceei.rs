@@ -114,9 +114,7 @@ pub fn manipulation_answers(
             let rest = priced[..priced.len() - 1].iter().map(|&r| &p[r]);
             p[last] = format!("(- {income} {})", sum(rest));
         }
-        for &r in &priced {
-            s.assert(binary(">", &p[r], "0.0"));
-        }
+        s.assert_each(">", priced.iter().map(|&r| &p[r]), "0.0");
         p
     };
     let cost = |bundle: &[String], p: &[String]| -> String {

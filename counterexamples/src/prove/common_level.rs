@@ -25,8 +25,6 @@ pub fn encode(
         script.assert(binary("=", x, &share));
     }
     let loads = profile.loads(tasks);
-    for load in &loads {
-        script.assert(binary("<=", load, "1.0"));
-    }
+    script.assert_each("<=", &loads, "1.0");
     script.assert(or(loads.iter().map(|l| binary("=", l, "1.0"))));
 }

@@ -26,12 +26,8 @@ pub fn encode(
 ) {
     let (n, m) = (profile.users(), profile.resources());
     let loads = profile.loads(tasks);
-    for x in tasks {
-        script.assert(binary(">=", x, "0.0"));
-    }
-    for load in &loads {
-        script.assert(binary("<=", load, "1.0"));
-    }
+    script.assert_each(">=", tasks, "0.0");
+    script.assert_each("<=", &loads, "1.0");
     if let Some(caps) = &profile.caps {
         for (x, t) in tasks.iter().zip(caps) {
             script.assert(binary("<=", x, t));

@@ -136,9 +136,7 @@ pub fn script(statement: &Statement, truth: &Shape) -> Script {
                     s.assert(binary("<=", zi, &t[i]));
                 }
             }
-            for load in profile.loads(&z) {
-                s.assert(binary("<=", &load, "1.0"));
-            }
+            s.assert_each("<=", profile.loads(&z), "1.0");
             s.assert(binary(">", &sum(&x), "0.0"));
             let c = statement.bound_term(&mut s, c);
             s.assert(binary(">", &sum(&z), &mul(&c, &sum(&x))));

@@ -83,15 +83,17 @@ pub enum ProveError {
 /// re-derived as this counterexample record, or `unknown` (no answer in time, or `unknown`).
 pub type Status = Answer<Box<Value>>;
 
-/// One case's outcome.
+/// One case's outcome. `S` is what a `sat` answer carries: the re-derived counterexample
+/// record ([`Status`]) for the solver that decides, the (empty) model for the second solver
+/// of a cross-check ([`CheckedCase`]).
 #[derive(Debug, Clone)]
-pub struct CaseOutcome {
+pub struct CaseOutcome<S = Box<Value>> {
     /// The case's number (its place in the split).
     pub index: usize,
     /// What the case is (its combinatorial type).
     pub label: String,
     /// How it ended.
-    pub status: Status,
+    pub status: Answer<S>,
     /// Wall-clock seconds the solver took (a measurement, not part of the answer's logic).
     pub seconds: f64,
 }
@@ -140,17 +142,9 @@ pub struct CrossCheck {
     pub skipped: Option<String>,
 }
 
-/// The second solver's answer on one case.
-#[derive(Debug, Clone)]
-pub struct CheckedCase {
-    /// The case's number.
-    pub index: usize,
-    /// `Unsat`, `Unknown` (with the reason), or `Sat` (no values: the second solver gives no
-    /// model).
-    pub answer: Answer,
-    /// Wall-clock seconds it took (a measurement).
-    pub seconds: f64,
-}
+/// The second solver's answer on one case: `Unsat`, `Unknown` (with the reason), or `Sat`
+/// (no values: the second solver gives no model).
+pub type CheckedCase = CaseOutcome<Vec<(String, leontief_solver::Rational)>>;
 
 impl CrossCheck {
     /// The cases it answered `sat`: each contradicts the first solver's `unsat`.
@@ -165,13 +159,13 @@ impl CrossCheck {
 
     /// Whether it answered `unsat` on every case (and checked something).
     pub fn agreed(&self) -> bool {
-        self.skipped.is_none() && self.cases.iter().all(|c| c.answer == Answer::Unsat)
+        self.skipped.is_none() && self.cases.iter().all(|c| c.status == Answer::Unsat)
     }
 
     fn select(&self, pick: impl Fn(&Answer) -> bool) -> Vec<usize> {
         self.cases
             .iter()
-            .filter(|c| pick(&c.answer))
+            .filter(|c| pick(&c.status))
             .map(|c| c.index)
             .collect()
     }
@@ -301,10 +295,11 @@ pub fn cross_check(
         .par_iter()
         .map(|case| {
             let start = Instant::now();
-            let answer = checker.check(&case.script, time)?;
+            let status = checker.check(&case.script, time)?;
             Ok(CheckedCase {
                 index: case.index,
-                answer,
+                label: case.label.clone(),
+                status,
                 seconds: start.elapsed().as_secs_f64(),
             })
         })
@@ -463,9 +458,9 @@ impl Proof {
                 solver: &solver,
                 reason: c.status.reason(),
                 cross_check: checked.get(&c.index).map(|k| SecondDoc {
-                    status: k.answer.name(),
+                    status: k.status.name(),
                     seconds: milliseconds(k.seconds),
-                    reason: k.answer.reason(),
+                    reason: k.status.reason(),
                 }),
             })
             .collect();
@@ -542,7 +537,7 @@ impl Proof {
                 (Some(k), Some(check)) => format!(
                     "  {} {:<8} {:>9.3} s",
                     check.solver,
-                    k.answer.name(),
+                    k.status.name(),
                     k.seconds
                 ),
                 _ => String::new(),

@@ -9,7 +9,7 @@
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use leontief_solver::Rational;
@@ -36,14 +36,10 @@ fn fold<T: AsRef<str>>(op: &str, neutral: &str, terms: impl IntoIterator<Item = 
     match terms.as_slice() {
         [] => neutral.to_string(),
         [t] => t.as_ref().to_string(),
-        _ => format!(
-            "({op} {})",
-            terms
-                .iter()
-                .map(AsRef::as_ref)
-                .collect::<Vec<_>>()
-                .join(" ")
-        ),
+        _ => {
+            let terms: Vec<&str> = terms.iter().map(AsRef::as_ref).collect();
+            format!("({op} {})", terms.join(" "))
+        }
     }
 }
 
@@ -157,6 +153,18 @@ impl Script {
         self.assertions.push(format!("(assert {})", term.into()));
     }
 
+    /// Asserts `(op t bound)` for every term `t` of `terms`, in order.
+    pub fn assert_each<T: AsRef<str>>(
+        &mut self,
+        op: &str,
+        terms: impl IntoIterator<Item = T>,
+        bound: &str,
+    ) {
+        for t in terms {
+            self.assert(binary(op, t.as_ref(), bound));
+        }
+    }
+
     /// A comment line at the top of the file (what the case is).
     pub fn comment(&mut self, text: impl Into<String>) {
         self.comments.push(text.into());
@@ -249,15 +257,27 @@ pub const CVC5_INSTALL_HINT: &str = "install it with `pip install cvc5` (its Pyt
 /// milliseconds its one argument.
 pub const CVC5_RUNNER: &str = include_str!("cvc5_smt2.py");
 
-/// `given`, else the non-empty value of the environment variable `env`, else `default`.
-fn given_or_env(given: Option<&Path>, env: &str, default: &str) -> PathBuf {
-    match given {
+/// Runs `given`, else the non-empty value of the environment variable `env`, else `default`,
+/// with `args`: the executable run and its output, or `fail` with why it did not run.
+fn probe(
+    given: Option<&Path>,
+    (env, default): (&str, &str),
+    args: &[&str],
+    fail: fn(String) -> ProveError,
+) -> Result<(PathBuf, Output), ProveError> {
+    let candidate = match given {
         Some(p) => p.to_path_buf(),
         None => match std::env::var_os(env) {
             Some(p) if !p.is_empty() => PathBuf::from(p),
             _ => PathBuf::from(default),
         },
-    }
+    };
+    let output = Command::new(&candidate)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| fail(format!("{}: {e}", candidate.display())))?;
+    Ok((candidate, output))
 }
 
 impl Solver {
@@ -266,12 +286,12 @@ impl Solver {
     /// # Errors
     /// [`ProveError::NoSolver`] when none runs, saying how to install one.
     pub fn find(path: Option<&Path>) -> Result<Solver, ProveError> {
-        let candidate = given_or_env(path, SOLVER_ENV, "z3");
-        let output = Command::new(&candidate)
-            .arg("--version")
-            .stdin(Stdio::null())
-            .output()
-            .map_err(|e| ProveError::NoSolver(format!("{}: {e}", candidate.display())))?;
+        let (candidate, output) = probe(
+            path,
+            (SOLVER_ENV, "z3"),
+            &["--version"],
+            ProveError::NoSolver,
+        )?;
         let text = String::from_utf8_lossy(&output.stdout);
         // `Z3 version 4.13.0 - 64 bit`
         let version = text
@@ -301,13 +321,12 @@ impl Solver {
     /// [`ProveError::NoCrossChecker`] when the interpreter does not run or has no cvc5
     /// module, saying how to install it.
     pub fn find_cvc5(python: Option<&Path>) -> Result<Solver, ProveError> {
-        let candidate = given_or_env(python, CVC5_ENV, "python3");
-        let output = Command::new(&candidate)
-            .arg("-c")
-            .arg("import cvc5; print(cvc5.__version__)")
-            .stdin(Stdio::null())
-            .output()
-            .map_err(|e| ProveError::NoCrossChecker(format!("{}: {e}", candidate.display())))?;
+        let (candidate, output) = probe(
+            python,
+            (CVC5_ENV, "python3"),
+            &["-c", "import cvc5; print(cvc5.__version__)"],
+            ProveError::NoCrossChecker,
+        )?;
         let text = String::from_utf8_lossy(&output.stdout);
         let version = text.trim();
         let plausible = !version.is_empty()
@@ -363,15 +382,13 @@ impl Solver {
         limit: Duration,
         stop: &dyn Fn() -> bool,
     ) -> Result<Answer, ProveError> {
-        if self.kind == SolverKind::Cvc5 {
-            return self.run(script, DECIDE, limit, stop);
+        let answer = self.run(script, DECIDE, limit, stop)?;
+        if !self.reports_models() || !matches!(answer, Answer::Sat(_)) {
+            return Ok(answer);
         }
-        match self.run(script, DECIDE, limit, stop)? {
-            Answer::Sat(raced) => match self.run(script, MODEL, limit, stop)? {
-                Answer::Sat(model) => Ok(Answer::Sat(model)),
-                _ => Ok(Answer::Sat(raced)),
-            },
-            other => Ok(other),
+        match self.run(script, MODEL, limit, stop)? {
+            Answer::Sat(model) => Ok(Answer::Sat(model)),
+            _ => Ok(answer),
         }
     }
 
@@ -384,19 +401,23 @@ impl Solver {
         stop: &dyn Fn() -> bool,
     ) -> Result<Answer, ProveError> {
         let mut command = Command::new(&self.path);
-        let query = match self.kind {
+        // z3 enforces -T itself; the grace period covers a solver that does not. cvc5's
+        // coverings do not look at its time limit while they compute (measured: a 5 s limit ran
+        // past 60 s), so its limit is enforced here, a second allowed for the interpreter's start.
+        let (query, reported, grace) = match self.kind {
             SolverKind::Z3 => {
                 // Whole seconds, rounded up: z3's -T takes no fraction.
                 let seconds = limit.as_secs_f64().ceil().max(1.0) as u64;
                 command.arg("-in").arg("-smt2").arg(format!("-T:{seconds}"));
-                script.query(tactic)
+                let query = script.query(tactic);
+                (query, &script.reported[..], Duration::from_secs(5))
             }
             SolverKind::Cvc5 => {
                 let millis = limit.as_millis().max(1);
                 command.arg("-c").arg(CVC5_RUNNER).arg(millis.to_string());
                 // No `get-value`: cvc5 prints algebraic values in a form of its own, and the
                 // cross-check needs the status alone.
-                script.text(tactic)
+                (script.text(tactic), &[][..], Duration::from_secs(1))
             }
         };
         let mut child = command
@@ -418,13 +439,6 @@ impl Solver {
             }
             text
         });
-        // z3 enforces -T itself; the grace period covers a solver that does not. cvc5's
-        // coverings do not look at its time limit while they compute (measured: a 5 s limit ran
-        // past 60 s), so its limit is enforced here, a second allowed for the interpreter's start.
-        let grace = match self.kind {
-            SolverKind::Z3 => Duration::from_secs(5),
-            SolverKind::Cvc5 => Duration::from_secs(1),
-        };
         let deadline = Instant::now() + limit + grace;
         let mut killed = None;
         loop {
@@ -446,10 +460,7 @@ impl Solver {
         if let Some(reason) = killed {
             return Ok(Answer::Unknown(reason.into()));
         }
-        match self.kind {
-            SolverKind::Z3 => parse_answer(&text, &script.reported),
-            SolverKind::Cvc5 => parse_answer(&text, &[]),
-        }
+        parse_answer(&text, reported)
     }
 }
 
@@ -528,48 +539,39 @@ enum Sexp {
     List(Vec<Sexp>),
 }
 
-fn tokenize(text: &str) -> Vec<String> {
-    let spaced = text.replace('(', " ( ").replace(')', " ) ");
-    spaced.split_whitespace().map(str::to_string).collect()
+/// The next s-expression of `tokens`, or `None` at a closing parenthesis.
+fn parse_sexp<'a>(tokens: &mut impl Iterator<Item = &'a str>) -> Result<Option<Sexp>, ProveError> {
+    match tokens.next() {
+        None => Err(malformed()),
+        Some(")") => Ok(None),
+        Some("(") => {
+            let mut items = Vec::new();
+            while let Some(item) = parse_sexp(tokens)? {
+                items.push(item);
+            }
+            Ok(Some(Sexp::List(items)))
+        }
+        Some(atom) => Ok(Some(Sexp::Atom(atom.to_string()))),
+    }
 }
 
-fn parse_sexp(tokens: &[String], at: &mut usize) -> Result<Sexp, ProveError> {
-    let bad = || ProveError::Solver("malformed model".into());
-    let token = tokens.get(*at).ok_or_else(bad)?;
-    *at += 1;
-    match token.as_str() {
-        "(" => {
-            let mut items = Vec::new();
-            loop {
-                match tokens.get(*at).map(String::as_str) {
-                    Some(")") => {
-                        *at += 1;
-                        return Ok(Sexp::List(items));
-                    }
-                    Some(_) => items.push(parse_sexp(tokens, at)?),
-                    None => return Err(bad()),
-                }
-            }
-        }
-        ")" => Err(bad()),
-        atom => Ok(Sexp::Atom(atom.to_string())),
-    }
+fn malformed() -> ProveError {
+    ProveError::Solver("malformed model".into())
 }
 
 /// `((x 0.5) ((- 1.0 y) (- 1.0)) (z 1.4142135623?))` → the values in order, exactly as
 /// printed (a trailing `?` marks a truncated decimal of an algebraic number; its digits are
 /// taken as they are).
 fn parse_values(text: &str) -> Result<Vec<Rational>, ProveError> {
-    let tokens = tokenize(text);
-    let mut at = 0;
-    let Sexp::List(pairs) = parse_sexp(&tokens, &mut at)? else {
-        return Err(ProveError::Solver("malformed model".into()));
+    let spaced = text.replace('(', " ( ").replace(')', " ) ");
+    let Some(Sexp::List(pairs)) = parse_sexp(&mut spaced.split_whitespace())? else {
+        return Err(malformed());
     };
     pairs
         .into_iter()
         .map(|pair| match pair {
             Sexp::List(items) if items.len() == 2 => value(&items[1]),
-            _ => Err(ProveError::Solver("malformed model".into())),
+            _ => Err(malformed()),
         })
         .collect()
 }

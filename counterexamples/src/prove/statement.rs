@@ -63,14 +63,6 @@ fn no_encoding(name: &str) -> SolverError {
 }
 
 impl ProvedMechanism {
-    /// The mechanism called `name` (`name.parse()`).
-    ///
-    /// # Errors
-    /// `--mechanism` when it has no encoding, listing the ones that do.
-    pub fn from_name(name: &str) -> Result<Self, SolverError> {
-        name.parse()
-    }
-
     /// The theorem the encoding rests on.
     pub fn characterization(self) -> &'static str {
         match self {

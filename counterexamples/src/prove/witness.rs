@@ -15,7 +15,7 @@ use leontief_solver::{Instance, Rational, User};
 use serde_json::Value;
 
 use super::statement::Statement;
-use crate::candidate::{evaluate, Candidate, Violation};
+use crate::candidate::{evaluate, Candidate};
 use crate::explore::record::to_prove_json as metric_json;
 use crate::explore::{At, Direction, MetricName, Utility};
 use crate::mechanisms::by_name;
@@ -154,6 +154,12 @@ fn rederive(statement: &Statement, values: &HashMap<String, Rational>) -> Result
     };
     let mechanism = by_name(statement.mechanism.name()).map_err(|e| e.to_string())?;
     let candidate = Candidate::new(instance, scenario);
+    // The record of the violation, as `prove` found it.
+    let record = |candidate, violation| {
+        let mut record = Record::new(mechanism.name(), property, candidate, violation);
+        record.strategy = Some("prove".into());
+        record
+    };
     // A bound not about lies is re-derived by explore's metric alone.
     let violation = match statement.goal.bounded() {
         Some(_) if !lies => None,
@@ -165,7 +171,7 @@ fn rederive(statement: &Statement, values: &HashMap<String, Rational>) -> Result
     };
     let Some((metric, bound)) = statement.goal.bounded() else {
         let violation = violation.expect("evaluated for a property");
-        return Ok(prove_record(mechanism.name(), property, candidate, violation).to_json());
+        return Ok(record(candidate, violation).to_json());
     };
     // A gain in tasks; welfare-ratio in dominant shares; pm-loss by either (a per-user
     // ratio); rm-loss in tasks, as the negation: with dominant shares the after-utility is
@@ -201,8 +207,7 @@ fn rederive(statement: &Statement, values: &HashMap<String, Rational>) -> Result
     if e.lo <= *bound {
         return Err(format!("gain {} is not above {bound}", e.lo));
     }
-    let record = prove_record(mechanism.name(), property, candidate, violation);
-    Ok(record.to_json_with_gain(metric.name(), &e.value))
+    Ok(record(candidate, violation).to_json_with_gain(metric.name(), &e.value))
 }
 
 /// Reads user `i`'s row of the model under a prefix (`d`, `e`).
@@ -246,16 +251,4 @@ fn reports(
         }
     }
     Ok(Scenario::Lies(lies))
-}
-
-/// The record of a violation `prove` found.
-fn prove_record(
-    mechanism: &str,
-    property: Property,
-    candidate: Candidate,
-    violation: Violation,
-) -> Record {
-    let mut record = Record::new(mechanism, property, candidate, violation);
-    record.strategy = Some("prove".into());
-    record
 }

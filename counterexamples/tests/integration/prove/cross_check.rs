@@ -67,7 +67,7 @@ fn cvc5_agrees_with_z3_on_drf_strategy_proofness_and_the_ceei_gain_bound() {
         assert_eq!(proof.verdict, Verdict::Proved);
         let check = proof.cross_check.as_ref().expect("cross-checked");
         assert_eq!(check.cases.len(), proof.cases.len());
-        assert!(check.cases.iter().all(|c| c.answer == Answer::Unsat));
+        assert!(check.cases.iter().all(|c| c.status == Answer::Unsat));
         assert!(check.agreed());
         let answer = proof.to_json(&statement);
         assert_eq!(answer["cross_check"]["agreed"], true);
