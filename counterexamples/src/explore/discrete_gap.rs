@@ -45,8 +45,6 @@
 //!   Resource Fairness: Fair Allocation of Multiple Resource Types.* NSDI 2011, Theorem 7
 //!   and Algorithm 1.
 
-use serde_json::{Map, Value};
-
 use leontief_solver::properties::Property;
 use leontief_solver::{Allocation, Drf, Instance, Mechanism, Rational, SolverError};
 
@@ -100,12 +98,8 @@ pub(super) const INFO: MetricInfo = MetricInfo {
 };
 
 impl Metric for DiscreteGap {
-    fn details(&self, e: &Evaluation) -> Map<String, Value> {
-        let below = e.other.map(|k| e.candidate.instance.user_path(k));
-        below
-            .map(|k| ("below".into(), Value::String(k)))
-            .into_iter()
-            .collect()
+    fn detail(&self, e: &Evaluation) -> Option<(&'static str, String)> {
+        Some(("below", e.candidate.instance.user_path(e.other?)))
     }
 
     fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError> {

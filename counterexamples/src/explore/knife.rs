@@ -48,7 +48,7 @@
 //! local tasks, as many as the elite pool holds (one restart from each elite when it is
 //! full), so that sampling keeps its pace.
 //!
-//! Every probe is one scenario of the evaluation's budget ([`Ctx::limit`]), exact and
+//! Every probe is one scenario of the evaluation's budget ([`Ctx::spent`]), exact and
 //! re-derived as any other; the strata draw nothing from the random stream, so an
 //! evaluation stays a function of its instance and its stream. They take the place of as
 //! many steps of the metric's climb, so an evaluation costs more than without them only

@@ -71,7 +71,7 @@ impl<'a> LieSearch<'a> {
             search.consider(hint, ctx);
         }
         search.lists = (0..n)
-            .map(|i| match ctx.grid_only {
+            .map(|i| match ctx.grid_only() {
                 true => grid_lies(instance, i, &ctx.cfg.run.values),
                 false => user_lies(instance, i, &ctx.cfg.run.values, ctx.grid, &mut ctx.rng),
             })
@@ -109,7 +109,7 @@ impl<'a> LieSearch<'a> {
     /// The knife-edge lies (super::knife), in place of as many climb steps, then the climb;
     /// on a grid-only run, the best as it is (both leave the grid).
     pub(crate) fn finish(mut self, ctx: &mut Ctx) -> Option<Evaluation> {
-        if ctx.grid_only {
+        if ctx.grid_only() {
             return self.best;
         }
         let before = ctx.scenarios;
@@ -213,30 +213,22 @@ impl<'a> Of<'a> {
         numerator: &Spread,
         denominator: &Spread,
     ) {
-        let Some((value, lo, hi)) = ratio(numerator, denominator) else {
+        let Some(r) = ratio(numerator, denominator) else {
             return;
         };
         let beaten = match (best.as_ref(), direction) {
             (None, _) => true,
-            (Some(e), Direction::Max) => lo > e.lo,
-            (Some(e), Direction::Min) => hi < e.hi,
+            (Some(e), Direction::Max) => r.lo > e.lo,
+            (Some(e), Direction::Min) => r.hi < e.hi,
         };
         if beaten {
-            *best = Some(Evaluation {
-                value,
-                lo,
-                hi,
-                exact: self.exact(),
-                candidate: self.candidate.clone(),
-                user,
-                other,
-                numerator: numerator.value.clone(),
-                denominator: denominator.value.clone(),
-                before: self.before.clone(),
-                after: self.after.cloned(),
-                algebraic: None,
-                inexact_reason: None,
-            });
+            *best = Some(self.evaluation(
+                r,
+                self.exact(),
+                (user, other),
+                numerator.value.clone(),
+                denominator.value.clone(),
+            ));
         }
     }
 
@@ -252,12 +244,25 @@ impl<'a> Of<'a> {
         numerator: Rational,
         denominator: Rational,
     ) -> Evaluation {
-        let value = &numerator / &denominator;
+        let value = Spread::exact(&numerator / &denominator);
+        self.evaluation(value, true, (user, other), numerator, denominator)
+    }
+
+    /// The evaluation of the ratio `value` (`exact`: of exact answers) about the users
+    /// `(user, other)`, from its numerator and denominator.
+    fn evaluation(
+        &self,
+        value: Spread,
+        exact: bool,
+        (user, other): (usize, Option<usize>),
+        numerator: Rational,
+        denominator: Rational,
+    ) -> Evaluation {
         Evaluation {
-            lo: value.clone(),
-            hi: value.clone(),
-            value,
-            exact: true,
+            value: value.value,
+            lo: value.lo,
+            hi: value.hi,
+            exact,
             candidate: self.candidate.clone(),
             user,
             other,

@@ -419,10 +419,6 @@ fn evaluate_one(
         grid,
         rng,
         hint,
-        // A grid instance of an exhaustive run is measured on the grid's scenarios alone.
-        grid_only: grid && cfg.run.strategy == Strategy::Exhaustive,
-        // The truthful answer above is one of the budget's scenarios.
-        limit: cfg.run.budget.map(|b| b.saturating_sub(1)),
         instance_strata: strata,
         scenarios: 0,
         errors: Vec::new(),

@@ -22,7 +22,7 @@
 //! workload again and reading every node's spells from the simulator's trace.
 
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use leontief_solver::algebraic::Limits;
 use leontief_solver::ceei::ExactNumber;
@@ -183,9 +183,9 @@ struct WitnessDoc<'a> {
     capacity_after: Option<&'a [Rational]>,
     #[serde(skip_serializing_if = "Option::is_none")]
     envied: Option<String>,
-    /// The metric's own fields ([`Metric::details`]).
+    /// The metric's own field ([`Metric::detail`]).
     #[serde(flatten)]
-    details: Map<String, Value>,
+    detail: ByName<String, &'static str>,
     /// Starvation's run: its seed, horizon, workload and worst spell.
     #[serde(flatten)]
     starvation: Option<super::starvation::WitnessFields>,
@@ -266,7 +266,7 @@ fn document<'a>(
         joined: None,
         capacity_after: None,
         envied: None,
-        details: m.details(e),
+        detail: m.detail(e).into_iter().collect(),
         starvation: None,
         allocation_before: match algebraic {
             Some(a) => by_user(inst, &all, a.before.iter().map(Number::Exact)),

@@ -50,7 +50,7 @@
 //!   *Hierarchical Scheduling for Diverse Datacenter Workloads.* ACM SoCC 2013 (H-DRF and
 //!   the share guarantee of a hierarchy).
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use leontief_solver::properties::allocation::share_guarantee_violations;
 use leontief_solver::properties::Property;
@@ -117,12 +117,10 @@ pub(super) const INFO: MetricInfo = MetricInfo {
 };
 
 impl Metric for SgDeficit {
-    fn details(&self, e: &Evaluation) -> Map<String, Value> {
+    fn detail(&self, e: &Evaluation) -> Option<(&'static str, String)> {
         let inst = &e.candidate.instance;
-        let node = least_node(inst, &e.before).map(|(v, _, _)| inst.hierarchy().path(v));
-        node.map(|v| ("node".into(), Value::String(v)))
-            .into_iter()
-            .collect()
+        let (v, _, _) = least_node(inst, &e.before)?;
+        Some(("node", inst.hierarchy().path(v)))
     }
 
     fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError> {
