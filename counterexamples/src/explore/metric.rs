@@ -425,13 +425,9 @@ pub(crate) fn spread(
 }
 
 /// `a / b` with its interval; `None` when `b` may be 0.
-pub(crate) fn ratio(a: &Spread, b: &Spread) -> Option<Spread> {
+pub(crate) fn ratio(a: &Spread, b: &Spread) -> Option<(Rational, Rational, Rational)> {
     if !b.lo.is_positive() {
         return None;
     }
-    Some(Spread {
-        value: &a.value / &b.value,
-        lo: &a.lo / &b.hi,
-        hi: &a.hi / &b.lo,
-    })
+    Some((&a.value / &b.value, &a.lo / &b.hi, &a.hi / &b.lo))
 }

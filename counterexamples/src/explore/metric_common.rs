@@ -213,22 +213,30 @@ impl<'a> Of<'a> {
         numerator: &Spread,
         denominator: &Spread,
     ) {
-        let Some(r) = ratio(numerator, denominator) else {
+        let Some((value, lo, hi)) = ratio(numerator, denominator) else {
             return;
         };
         let beaten = match (best.as_ref(), direction) {
             (None, _) => true,
-            (Some(e), Direction::Max) => r.lo > e.lo,
-            (Some(e), Direction::Min) => r.hi < e.hi,
+            (Some(e), Direction::Max) => lo > e.lo,
+            (Some(e), Direction::Min) => hi < e.hi,
         };
         if beaten {
-            *best = Some(self.evaluation(
-                r,
-                self.exact(),
-                (user, other),
-                numerator.value.clone(),
-                denominator.value.clone(),
-            ));
+            *best = Some(Evaluation {
+                value,
+                lo,
+                hi,
+                exact: self.exact(),
+                candidate: self.candidate.clone(),
+                user,
+                other,
+                numerator: numerator.value.clone(),
+                denominator: denominator.value.clone(),
+                before: self.before.clone(),
+                after: self.after.cloned(),
+                algebraic: None,
+                inexact_reason: None,
+            });
         }
     }
 
@@ -244,25 +252,12 @@ impl<'a> Of<'a> {
         numerator: Rational,
         denominator: Rational,
     ) -> Evaluation {
-        let value = Spread::exact(&numerator / &denominator);
-        self.evaluation(value, true, (user, other), numerator, denominator)
-    }
-
-    /// The evaluation of the ratio `value` (`exact`: of exact answers) about the users
-    /// `(user, other)`, from its numerator and denominator.
-    fn evaluation(
-        &self,
-        value: Spread,
-        exact: bool,
-        (user, other): (usize, Option<usize>),
-        numerator: Rational,
-        denominator: Rational,
-    ) -> Evaluation {
+        let value = &numerator / &denominator;
         Evaluation {
-            value: value.value,
-            lo: value.lo,
-            hi: value.hi,
-            exact,
+            lo: value.clone(),
+            hi: value.clone(),
+            value,
+            exact: true,
             candidate: self.candidate.clone(),
             user,
             other,
