@@ -21,7 +21,7 @@ use serde_json::Value;
 
 use crate::cli::CliError;
 use crate::commands::flags::{Domain, MechanismParser, NameParser, RunControl, SpaceFlags};
-use crate::commands::search::limit_run;
+use crate::commands::search::{limit_run, summary_tail};
 use crate::commands::{to_value, usage, with_jsonl_out};
 use crate::output::finish_json;
 use crate::workers::{progress, thread_pool};
@@ -690,13 +690,9 @@ fn summary_text(cfg: &Config, s: &ExploreSummary) -> String {
     if e.run.shard.count > 1 {
         out += &format!("; shard {}/{}", e.run.shard.index, e.run.shard.count);
     }
-    out += &format!(
-        "\n  domain: {}, strategy {}",
-        cfg.domain.summary(),
-        e.run.strategy
-    );
+    let mut domain = format!("{}, strategy {}", cfg.domain.summary(), e.run.strategy);
     if let Some(f) = e.family {
-        out += &format!(", family {f}");
+        domain += &format!(", family {f}");
     }
-    out + &crate::commands::search::errors_tail("error(s)", s.errors, &s.error_messages)
+    out + &summary_tail(&domain, "error(s)", s.errors, &s.error_messages)
 }

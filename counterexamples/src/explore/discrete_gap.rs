@@ -49,7 +49,7 @@ use leontief_solver::properties::Property;
 use leontief_solver::{Allocation, Drf, Instance, Mechanism, Rational, SolverError};
 
 use super::metric::{Applies, At, Direction, Evaluation, Metric, MetricInfo};
-use super::metric_common::{no_scenario, Of};
+use super::metric_common::{bounded, Of};
 use super::MetricName;
 
 /// See the [module docs](self).
@@ -103,9 +103,8 @@ impl Metric for DiscreteGap {
     }
 
     fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError> {
+        let inst = bounded(self, at)?;
         let (candidate, truth) = (at.candidate, at.truth);
-        no_scenario(self.name(), candidate)?;
-        let inst = &candidate.instance;
         let fluid = Drf::extended().allocate(inst)?;
         if truth.tolerance.is_some() || fluid.tolerance.is_some() {
             return Ok(None);

@@ -315,12 +315,6 @@ pub fn stratum_lines(instance: &Instance, x: &Allocation, caps: bool) -> Vec<Str
     ties.chain(capped).collect()
 }
 
-/// The mechanism's answer on `instance`, counted as one scenario; `None` once the budget
-/// is spent or on a failure (recorded).
-fn answer(mechanism: &dyn Mechanism, instance: &Instance, ctx: &mut Ctx) -> Option<Allocation> {
-    ctx.scenario(|_| mechanism.allocate(instance))
-}
-
 /// One lie line: user `user` of base `base` reports `d_user + t e_resource` for `t` in
 /// `[0, end]`.
 struct LieLine {
@@ -359,7 +353,7 @@ pub(crate) fn lie_strata(
     let base = [(instance.clone(), truth.clone())];
     lie_lines(metric, mechanism, &base, &SCREEN, ctx, best);
     if let Some(tight) = tightened(instance, truth)
-        && let Some(x) = answer(mechanism, &tight, ctx)
+        && let Some(x) = ctx.scenario(|_| mechanism.allocate(&tight))
     {
         lie_lines(metric, mechanism, &[(tight, x)], &SCREEN, ctx, best);
     }
@@ -373,7 +367,7 @@ pub(crate) fn lie_strata(
         let Some(edge) = line.at(instance, &Rational::ONE) else {
             continue;
         };
-        match answer(mechanism, &edge, ctx) {
+        match ctx.scenario(|_| mechanism.allocate(&edge)) {
             Some(x) => bases.push((edge, x)),
             None if ctx.spent() => return,
             None => {}
@@ -485,7 +479,7 @@ pub(crate) fn instance_strata(
     let own = objective(found);
     // Measures one knife-edge instance on the scenario; its objective.
     let measure = |edge: Instance, ctx: &mut Ctx, best: &mut Option<Evaluation>| {
-        let x = answer(mechanism, &edge, ctx)?;
+        let x = ctx.scenario(|_| mechanism.allocate(&edge))?;
         let c = Candidate::new(edge, scenario.clone());
         try_scenario(metric, mechanism, c, &x, ctx, best).map(|e| objective(&e))
     };

@@ -57,7 +57,7 @@ use leontief_solver::properties::Property;
 use leontief_solver::{Allocation, Instance, Rational, SolverError};
 
 use super::metric::{Applies, At, Direction, Evaluation, Metric, MetricInfo};
-use super::metric_common::{no_scenario, Of};
+use super::metric_common::{bounded, Of};
 use super::MetricName;
 
 /// See the [module docs](self).
@@ -124,9 +124,8 @@ impl Metric for SgDeficit {
     }
 
     fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError> {
+        let inst = bounded(self, at)?;
         let (candidate, truth) = (at.candidate, at.truth);
-        no_scenario(self.name(), candidate)?;
-        let inst = &candidate.instance;
         if inst.pools().is_empty() || truth.tolerance.is_some() {
             return Ok(None);
         }
