@@ -460,7 +460,8 @@ impl State<'_> {
         self.cfg.metric.metric().direction()
     }
 
-    /// Merges one result (in the fixed order); hands out an improvement.
+    /// Merges one result (in the fixed order); hands out an improvement. Stops the run once
+    /// the budget is spent.
     fn merge(
         &mut self,
         found: Found,
@@ -469,6 +470,9 @@ impl State<'_> {
     ) -> std::io::Result<()> {
         self.summary.evaluations += 1;
         self.summary.scenarios += found.scenarios;
+        if (self.cfg.run.budget).is_some_and(|b| self.summary.scenarios >= b) {
+            self.summary.stop = Some(Stop::Budget);
+        }
         self.summary.errors += found.errors.len() as u64;
         for e in found.errors {
             self.note(e);
@@ -622,13 +626,6 @@ impl State<'_> {
             last
         }
     }
-
-    fn budget_spent(&self) -> bool {
-        self.cfg
-            .run
-            .budget
-            .is_some_and(|b| self.summary.scenarios >= b)
-    }
 }
 
 /// Whether `e` may beat the record `r` for `direction`: its interval reaches past the
@@ -739,8 +736,7 @@ pub fn explore_with(
             st.summary.units += 1;
             next_unit = unit + run_cfg.shard.count;
             st.merge(found, RecordOrigin::Unit { unit, kind }, on_record)?;
-            if st.budget_spent() {
-                st.summary.stop = Some(Stop::Budget);
+            if st.summary.stop.is_some() {
                 break;
             }
         }
@@ -757,8 +753,7 @@ pub fn explore_with(
             let results = run(&items)?;
             for (task, found) in (0..tasks).zip(results) {
                 st.merge(found, RecordOrigin::Local { round, task }, on_record)?;
-                if st.budget_spent() {
-                    st.summary.stop = Some(Stop::Budget);
+                if st.summary.stop.is_some() {
                     break;
                 }
             }

@@ -27,15 +27,13 @@ use serde_json::Value;
 use leontief_solver::algebraic::Limits;
 use leontief_solver::ceei::ExactNumber;
 use leontief_solver::properties::allocation::{envy_freeness, sharing_incentive};
-use leontief_solver::properties::manipulation::{gsp_scenario, sp_scenario, GspReading};
-use leontief_solver::properties::monotonicity::{pm_scenario, rm_scenario};
 use leontief_solver::properties::{Property, Scenario};
 use leontief_solver::welfare::{utilitarian_optimum, welfare};
 use leontief_solver::{read_numbers, Allocation, Instance, Mechanism, Rational, SolverError, User};
 
 use super::metric::{At, Evaluation, Metric, Utility};
 use super::MetricName;
-use crate::candidate::Candidate;
+use crate::candidate::{evaluate, evaluate_with, Candidate};
 use crate::doc::{self, field, text, ByName};
 
 /// `x` rounded to `places` decimal places, half to even, computed exactly (no floating
@@ -622,25 +620,16 @@ fn confirm(
     e: &Evaluation,
 ) -> Result<(), SolverError> {
     let one = Rational::ONE;
-    let inst = &c.instance;
-    let violated = match (&c.scenario, metric.property()) {
-        (Scenario::Lies(l), Property::Sp) => {
-            sp_scenario(mechanism, inst, truth, l[0].0, &l[0].1)?.is_some()
-        }
-        (Scenario::Lies(l), _) => {
-            gsp_scenario(mechanism, inst, truth, l, GspReading::Strong)?.is_some()
-        }
-        (Scenario::Remove(l), _) => pm_scenario(mechanism, inst, truth, *l)?.is_some(),
+    let violated = match &c.scenario {
         // A join of k into I is the departure of k from I + k: the oracle decides that one.
-        (Scenario::Join(k), _) => {
-            let larger = super::pm_loss::joined(inst, k)?;
-            let x = mechanism.allocate(&larger)?;
-            pm_scenario(mechanism, &larger, &x, inst.num_users())?.is_some()
+        Scenario::Join(k) => {
+            let larger = super::pm_loss::joined(&c.instance, k)?;
+            let departure = Scenario::Remove(c.instance.num_users());
+            evaluate(mechanism, Property::Pm, &Candidate::new(larger, departure))?
         }
-        (Scenario::Capacity(g), _) => rm_scenario(mechanism, inst, truth, g)?.is_some(),
-        (_, Property::Ef) => !envy_freeness(inst, truth)?.holds,
-        _ => !sharing_incentive(inst, truth)?.holds,
-    };
+        _ => evaluate_with(mechanism, metric.property(), c, truth)?,
+    }
+    .is_some();
     let claims = match metric.direction() {
         super::Direction::Max => e.value > one,
         super::Direction::Min => e.value < one,
