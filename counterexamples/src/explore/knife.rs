@@ -324,14 +324,6 @@ struct LieLine {
     end: Rational,
 }
 
-impl LieLine {
-    fn report(&self, instance: &Instance, t: &Rational) -> Vec<(usize, Vec<Rational>)> {
-        let mut d = instance.users()[self.user].demand.clone();
-        d[self.resource] = &d[self.resource] + t;
-        vec![(self.user, d)]
-    }
-}
-
 /// The knife-edge lies of a lie metric (module docs) on `instance`, its tightened instance
 /// and (with [`Knife::All`]) its tie and binding-cap instances, each probe kept in `best`
 /// when it beats it ([`try_scenario`]). Maximizing metrics only (both lie metrics are).
@@ -416,7 +408,9 @@ fn lie_lines(
     }
     let probe = |line: &LieLine, t: &Rational, ctx: &mut Ctx, best: &mut Option<Evaluation>| {
         let (instance, truth) = &bases[line.base];
-        let c = Candidate::new(instance.clone(), Scenario::Lies(line.report(instance, t)));
+        let mut d = instance.users()[line.user].demand.clone();
+        d[line.resource] = &d[line.resource] + t;
+        let c = Candidate::new(instance.clone(), Scenario::Lies(vec![(line.user, d)]));
         try_scenario(metric, mechanism, c, truth, ctx, best).map(|e| e.lo)
     };
     let mut screened: Vec<(Option<Rational>, usize)> = Vec::with_capacity(lines.len());

@@ -437,15 +437,7 @@ pub fn rederive(mechanism: &dyn Mechanism, record: &Value) -> Result<Evaluation,
     let e = m
         .at(&at)?
         .ok_or_else(|| SolverError::invalid("witness", "the scenario has no value"))?;
-    let again = to_json(
-        metric,
-        mechanism.name(),
-        utility,
-        &e,
-        0,
-        0,
-        &Origin::Local { round: 0, task: 0 },
-    );
+    let again = doc::value(&document(metric, mechanism.name(), utility, &e));
     for key in ["value", "exact", "interval", "inexact_reason"] {
         if record.get(key) != again.get(key) {
             return Err(SolverError::invalid(
