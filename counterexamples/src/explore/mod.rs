@@ -473,9 +473,8 @@ impl State<'_> {
         if (self.cfg.run.budget).is_some_and(|b| self.summary.scenarios >= b) {
             self.summary.stop = Some(Stop::Budget);
         }
-        self.summary.errors += found.errors.len() as u64;
         for e in found.errors {
-            self.note(e);
+            self.error(e);
         }
         let Some(e) = found.best else {
             return Ok(());
@@ -522,8 +521,7 @@ impl State<'_> {
                     o.insert("family".into(), v);
                 }
                 Err(err) => {
-                    self.summary.errors += 1;
-                    self.note(err.to_string());
+                    self.error(err.to_string());
                     return Ok(());
                 }
             }
@@ -531,8 +529,7 @@ impl State<'_> {
         // Re-derived from scratch before it is printed; a disagreement is an error, not a
         // record.
         if let Err(err) = record::rederive(self.mechanism, &json) {
-            self.summary.errors += 1;
-            self.note(format!("record not re-derived: {err}"));
+            self.error(format!("record not re-derived: {err}"));
             return Ok(());
         }
         self.summary.improvements += 1;
@@ -549,8 +546,9 @@ impl State<'_> {
         Ok(())
     }
 
-    /// Keeps an error's message among the first five.
-    fn note(&mut self, message: String) {
+    /// Counts an error, its message kept among the first five.
+    fn error(&mut self, message: String) {
+        self.summary.errors += 1;
         crate::search::keep_errors(&mut self.summary.error_messages, [message]);
     }
 
