@@ -353,15 +353,16 @@ impl<'a> Evaluator<'a> {
         match item {
             WorkItem::Unit { unit } => {
                 let unit = *unit;
-                let (inst, grid) = match &self.seeds {
-                    Seeds::Family(fs) => match fs.instance(unit) {
-                        Some(inst) => (inst, false),
-                        None => return past_the_end(unit),
-                    },
-                    Seeds::Space(space) => match space.origin(unit) {
-                        Some(origin) => (space.instance(origin), matches!(origin, Origin::Grid(_))),
-                        None => return past_the_end(unit),
-                    },
+                let seed = match &self.seeds {
+                    Seeds::Family(fs) => fs.instance(unit).map(|inst| (inst, false)),
+                    Seeds::Space(space) => (space.origin(unit))
+                        .map(|o| (space.instance(o), matches!(o, Origin::Grid(_)))),
+                };
+                // A unit the driver never lists (past the end of the space), asked for
+                // anyway: an error.
+                let Some((inst, grid)) = seed else {
+                    let past = format!("unit {unit}: past the end of the space");
+                    return Found::new(0, vec![past], None);
                 };
                 let rng = unit_rng(cfg.run.seed, unit);
                 evaluate_one(mechanism, cfg, &inst, grid, rng, None, false)
@@ -383,15 +384,6 @@ impl<'a> Evaluator<'a> {
             }
         }
     }
-}
-
-/// A unit the driver never lists (past the end of the space), asked for anyway: an error.
-fn past_the_end(unit: u64) -> Found {
-    Found::new(
-        0,
-        vec![format!("unit {unit}: past the end of the space")],
-        None,
-    )
 }
 
 impl RoundEvaluator for Evaluator<'_> {
