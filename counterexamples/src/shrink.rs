@@ -215,37 +215,31 @@ fn stage_proposals(stage: usize, property: Property, c: &Candidate) -> Vec<Candi
         }
         // 7. Simpler numbers.
         7 => {
-            let mut slots: Vec<(Slot, Rational)> = Vec::new();
-            for j in 0..m {
-                slots.push((Slot::Capacity(j), inst.capacity()[j].clone()));
-            }
-            for (i, u) in inst.users().iter().enumerate() {
-                for j in 0..m {
-                    slots.push((Slot::Demand(i, j), u.demand[j].clone()));
-                }
-                if let Some(t) = &u.cap {
-                    slots.push((Slot::Cap(i), t.clone()));
-                }
-                if u.weight != Rational::ONE {
-                    slots.push((Slot::Weight(i), u.weight.clone()));
-                }
-            }
-            if let Scenario::Lies(l) = &c.scenario {
-                for (t, (_, r)) in l.iter().enumerate() {
-                    for (j, x) in r.iter().enumerate() {
-                        slots.push((Slot::Lie(t, j), x.clone()));
+            let parts = || {
+                (
+                    inst.capacity().to_vec(),
+                    inst.users().to_vec(),
+                    c.scenario.clone(),
+                )
+            };
+            let (mut capacity, mut users, mut scenario) = parts();
+            let slots: Vec<(Rational, bool)> = numbers(&mut capacity, &mut users, &mut scenario)
+                .into_iter()
+                .map(|(x, zero_ok, _)| (x.clone(), zero_ok))
+                .collect();
+            for (k, (value, zero_ok)) in slots.iter().enumerate() {
+                for simpler in simpler_numbers(value, *zero_ok) {
+                    let (mut capacity, mut users, mut scenario) = parts();
+                    let (x, _, lie) =
+                        numbers(&mut capacity, &mut users, &mut scenario).swap_remove(k);
+                    *x = simpler;
+                    // A report simplified to the user's true demand is no lie.
+                    if let (Some(t), Scenario::Lies(l)) = (lie, &scenario)
+                        && l[t].1 == users[l[t].0].demand
+                    {
+                        continue;
                     }
-                }
-            }
-            if let Scenario::Capacity(g) = &c.scenario {
-                for (j, x) in g.iter().enumerate() {
-                    slots.push((Slot::Grown(j), x.clone()));
-                }
-            }
-            for (slot, value) in slots {
-                let zero_ok = matches!(slot, Slot::Demand(..) | Slot::Lie(..));
-                for simpler in simpler_numbers(&value, zero_ok) {
-                    out.extend(with_slot(c, slot, simpler));
+                    out.extend(rebuild_in(inst, capacity, users, scenario));
                 }
             }
         }
@@ -254,39 +248,33 @@ fn stage_proposals(stage: usize, property: Property, c: &Candidate) -> Vec<Candi
     out
 }
 
-#[derive(Debug, Clone, Copy)]
-enum Slot {
-    Capacity(usize),
-    Demand(usize, usize),
-    Cap(usize),
-    Weight(usize),
-    /// Entry `j` of the `t`-th lie.
-    Lie(usize, usize),
-    /// Entry `j` of the grown capacities (RM).
-    Grown(usize),
-}
-
-fn with_slot(c: &Candidate, slot: Slot, value: Rational) -> Option<Candidate> {
-    let inst = &c.instance;
-    let mut capacity = inst.capacity().to_vec();
-    let mut users = inst.users().to_vec();
-    let mut scenario = c.scenario.clone();
-    match (slot, &mut scenario) {
-        (Slot::Capacity(j), _) => capacity[j] = value,
-        (Slot::Demand(i, j), _) => users[i].demand[j] = value,
-        (Slot::Cap(i), _) => users[i].cap = Some(value),
-        (Slot::Weight(i), _) => users[i].weight = value,
-        (Slot::Lie(t, j), Scenario::Lies(l)) => {
-            l[t].1[j] = value;
-            let i = l[t].0;
-            if l[t].1 == users[i].demand {
-                return None;
+/// Every number of a candidate's parts, in the order stage 7 simplifies them: each
+/// capacity; each user's demand entries, cap and weight (when not 1); the reports' entries
+/// (with the lie they are in); the grown capacities. Each with whether 0 may replace it
+/// (demands and reports).
+fn numbers<'a>(
+    capacity: &'a mut [Rational],
+    users: &'a mut [User],
+    scenario: &'a mut Scenario,
+) -> Vec<(&'a mut Rational, bool, Option<usize>)> {
+    let mut out: Vec<_> = capacity.iter_mut().map(|x| (x, false, None)).collect();
+    for u in users.iter_mut() {
+        out.extend(u.demand.iter_mut().map(|x| (x, true, None)));
+        out.extend(u.cap.as_mut().map(|t| (t, false, None)));
+        if u.weight != Rational::ONE {
+            out.push((&mut u.weight, false, None));
+        }
+    }
+    match scenario {
+        Scenario::Lies(l) => {
+            for (t, (_, r)) in l.iter_mut().enumerate() {
+                out.extend(r.iter_mut().map(|x| (x, true, Some(t))));
             }
         }
-        (Slot::Grown(j), Scenario::Capacity(g)) => g[j] = value,
-        _ => return None,
+        Scenario::Capacity(g) => out.extend(g.iter_mut().map(|x| (x, false, None))),
+        _ => {}
     }
-    rebuild_in(inst, capacity, users, scenario)
+    out
 }
 
 /// A candidate from parts, `None` when the instance or a report is invalid (the reports

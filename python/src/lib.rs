@@ -288,7 +288,7 @@ fn run_records(py: Python<'_>, argv: Vec<String>) -> PyResult<Records> {
             search::run_with(&args, on_record, ready)
         }),
         Command::Explore(args) => Records::start(py, Arc::default(), move |on_record, ready| {
-            explore::run_with(&args, on_record, ready).map(|s| vec![s])
+            explore::run_with(&args, None, on_record, ready).map(|s| vec![s])
         }),
         _ => Err(PyTypeError::new_err("expected search's or explore's flags")),
     }
@@ -329,7 +329,7 @@ fn explore_distributed(
                 })
             })
         };
-        leontief::commands::explore::run_distributed(&args, &mut transport, on_record, ready)
+        leontief::commands::explore::run_with(&args, Some(&mut transport), on_record, ready)
             .map(|s| vec![s])
     })
 }

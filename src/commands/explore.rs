@@ -21,7 +21,7 @@ use serde_json::Value;
 
 use crate::cli::CliError;
 use crate::commands::flags::{Domain, MechanismParser, NameParser, RunControl, SpaceFlags};
-use crate::commands::search::limit_run;
+use crate::commands::search::{limit_run, summary_tail};
 use crate::commands::{to_value, usage, with_jsonl_out};
 use crate::output::finish_json;
 use crate::workers::{progress, thread_pool};
@@ -439,46 +439,10 @@ fn family_conflicts(args: &ExploreArgs, f: Family) -> Result<(), CliError> {
 /// Runs `leontief explore`. The records go to `--out` or standard output as they are found.
 pub fn run(args: ExploreArgs) -> Result<String, CliError> {
     let summary = with_jsonl_out(args.space.run.out.as_deref(), |on_record, ready| {
-        run_with(&args, on_record, ready)
+        run_with(&args, None, on_record, ready)
     })?;
     eprint!("{summary}");
     Ok(String::new())
-}
-
-/// The work of `leontief explore` with the records handed to `on_record` as found (with
-/// the numbers as `--decimals` asks) instead of written; `ready` runs once the flags are
-/// validated, before the work. Returns the summary as the CLI prints it on standard error.
-/// Stops early (by `cancelled`) when [`crate::workers::with_cancel`]'s flag is set.
-pub fn run_with(
-    args: &ExploreArgs,
-    on_record: &mut (dyn FnMut(&Value) -> std::io::Result<()> + Send),
-    ready: &dyn Fn() -> Result<(), CliError>,
-) -> Result<String, CliError> {
-    drive(args, None, on_record, ready)
-}
-
-/// Carries a round's work items elsewhere and their results back: each item's serialized
-/// form as JSON text ([`wire::item_to_json_checked`]) in, one result's per item, in order, out
-/// ([`wire::found_to_json_checked`], e.g. from [`evaluate_items_until`] run on other machines with the
-/// same flags); `Err(message)` stops the run.
-pub type Transport<'a> = dyn FnMut(Vec<String>) -> Result<Vec<String>, String> + Send + 'a;
-
-/// [`run_with`] with the rounds' work items evaluated through `transport` (the Python
-/// package's `leontief.ray.explore`): the same records and summary as [`run_with`] when the
-/// transport returns what [`evaluate_items_until`] does with the same flags. The driver (merging,
-/// shrinking, re-derivation, budget, time, cancel) runs here; `time` is checked between
-/// rounds.
-///
-/// # Errors
-/// As [`run_with`]; a transport failure, or a result that does not read back, stops the run
-/// with an internal error naming it.
-pub fn run_distributed(
-    args: &ExploreArgs,
-    transport: &mut Transport<'_>,
-    on_record: &mut (dyn FnMut(&Value) -> std::io::Result<()> + Send),
-    ready: &dyn Fn() -> Result<(), CliError>,
-) -> Result<String, CliError> {
-    drive(args, Some(transport), on_record, ready)
 }
 
 /// A [`RoundEvaluator`] over a [`Transport`]: every item encoded (checked to read back
@@ -521,7 +485,27 @@ impl RoundEvaluator for Remote<'_, '_> {
     }
 }
 
-fn drive(
+/// Carries a round's work items elsewhere and their results back: each item's serialized
+/// form as JSON text ([`wire::item_to_json_checked`]) in, one result's per item, in order, out
+/// ([`wire::found_to_json_checked`], e.g. from [`evaluate_items_until`] run on other machines with the
+/// same flags); `Err(message)` stops the run.
+pub type Transport<'a> = dyn FnMut(Vec<String>) -> Result<Vec<String>, String> + Send + 'a;
+
+/// The work of `leontief explore` with the records handed to `on_record` as found (with
+/// the numbers as `--decimals` asks) instead of written; `ready` runs once the flags are
+/// validated, before the work. Returns the summary as the CLI prints it on standard error.
+/// Stops early (by `cancelled`) when [`crate::workers::with_cancel`]'s flag is set.
+///
+/// With a `transport` (the Python package's `leontief.ray.explore`), the rounds' work items
+/// are evaluated through it: the same records and summary as without when the transport
+/// returns what [`evaluate_items_until`] does with the same flags. The driver (merging,
+/// shrinking, re-derivation, budget, time, cancel) runs here; `time` is checked between
+/// rounds.
+///
+/// # Errors
+/// Invalid flags, a failed write; a transport failure, or a result that does not read back,
+/// stops the run with an internal error naming it.
+pub fn run_with(
     args: &ExploreArgs,
     transport: Option<&mut Transport<'_>>,
     on_record: &mut (dyn FnMut(&Value) -> std::io::Result<()> + Send),
@@ -597,8 +581,8 @@ impl std::fmt::Display for Stopped {
 
 /// Evaluates work items of the run `args` describes (each in [`wire`]'s form, as JSON
 /// text) and returns each result in that form, in order: what a remote worker of
-/// [`run_distributed`] runs, with the same flags as the driver. Each result is checked to
-/// read back equal before it leaves. `stop` is asked before each item: once it answers true
+/// [`run_with`] with a transport runs, with the same flags as the driver. Each result is
+/// checked to read back equal before it leaves. `stop` is asked before each item: once it answers true
 /// no item starts (it is not asked again), the items under way finish, and the result is
 /// [`Stopped`] instead of the results. A worker stopped mid-chunk (a cancelled Ray task) so
 /// frees its CPUs after at most one item per thread, not after its whole chunk.
@@ -690,13 +674,9 @@ fn summary_text(cfg: &Config, s: &ExploreSummary) -> String {
     if e.run.shard.count > 1 {
         out += &format!("; shard {}/{}", e.run.shard.index, e.run.shard.count);
     }
-    out += &format!(
-        "\n  domain: {}, strategy {}",
-        cfg.domain.summary(),
-        e.run.strategy
-    );
+    let mut domain = format!("{}, strategy {}", cfg.domain.summary(), e.run.strategy);
     if let Some(f) = e.family {
-        out += &format!(", family {f}");
+        domain += &format!(", family {f}");
     }
-    out + &crate::commands::search::errors_tail("error(s)", s.errors, &s.error_messages)
+    out + &summary_tail(&domain, "error(s)", s.errors, &s.error_messages)
 }

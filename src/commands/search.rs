@@ -396,18 +396,14 @@ fn summary_text(mechanism: &str, cfg: &SearchConfig, domain: &Domain, s: &Search
             run.shard.index, run.shard.count, s.next_unit
         );
     }
-    out += &format!(
-        "\n  domain: {}, strategy {}",
-        domain.summary(),
-        run.strategy
-    );
-    out + &errors_tail("mechanism error(s)", s.errors, &s.error_messages)
+    let domain = format!("{}, strategy {}", domain.summary(), run.strategy);
+    out + &summary_tail(&domain, "mechanism error(s)", s.errors, &s.error_messages)
 }
 
-/// The last lines of a run's summary: how many `errors` (`what`), with the first messages,
-/// when there are any; then the closing newline.
-pub(crate) fn errors_tail(what: &str, errors: u64, messages: &[String]) -> String {
-    let mut out = String::new();
+/// The last lines of a run's summary: the `domain` line; how many `errors` (`what`), with
+/// the first messages, when there are any; then the closing newline.
+pub(crate) fn summary_tail(domain: &str, what: &str, errors: u64, messages: &[String]) -> String {
+    let mut out = format!("\n  domain: {domain}");
     if errors > 0 {
         out += &format!("\n{errors} {what}, e.g.:");
         for m in messages {

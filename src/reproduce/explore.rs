@@ -12,6 +12,7 @@ use leontief_counterexamples::space::Strategy;
 use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::{AssetFairness, Drf, Instance, Mechanism, Rational};
 use serde_json::Value;
+use std::cmp::Ordering;
 
 use super::*;
 use crate::cli::CliError;
@@ -117,19 +118,13 @@ impl RecordValue {
             .ok_or_else(|| CliError::Internal(format!("a record without a value: {record}")))
     }
 
-    /// Whether the value is certainly below `r`.
-    fn below(&self, r: &Rational) -> bool {
+    /// How the value certainly compares with `r` (`None`: an interval around `r`).
+    fn cmp(&self, r: &Rational) -> Option<Ordering> {
         match self {
-            RecordValue::Exact(x) => x.cmp_rational(&r.to_big()) == std::cmp::Ordering::Less,
-            RecordValue::Interval(_, hi) => hi < r,
-        }
-    }
-
-    /// Whether the value is certainly above `r`.
-    fn above(&self, r: &Rational) -> bool {
-        match self {
-            RecordValue::Exact(x) => x.cmp_rational(&r.to_big()) == std::cmp::Ordering::Greater,
-            RecordValue::Interval(lo, _) => lo > r,
+            RecordValue::Exact(x) => Some(x.cmp_rational(&r.to_big())),
+            RecordValue::Interval(_, hi) if hi < r => Some(Ordering::Less),
+            RecordValue::Interval(lo, _) if lo > r => Some(Ordering::Greater),
+            RecordValue::Interval(..) => None,
         }
     }
 
@@ -273,13 +268,13 @@ pub(super) fn explore_ceei_sp() -> Result<Vec<Check>, CliError> {
             what: "gain found from a cold start (20,000 scenarios), exact or certified".into(),
             computed: best.show(),
             source: "above 1 (CEEI is not strategy-proof)".into(),
-            ok: best.above(&Rational::ONE),
+            ok: best.cmp(&Rational::ONE) == Some(Ordering::Greater),
         },
         Check {
             what: "gain found, against the incentive ratio".into(),
             computed: best.show(),
             source: "below 2 (incentive ratio)".into(),
-            ok: best.below(&Rational::from(2)),
+            ok: best.cmp(&Rational::from(2)) == Some(Ordering::Less),
         },
     ])
 }
@@ -371,7 +366,7 @@ fn found_loss(ceei: &dyn Mechanism, source_lo: &Rational) -> Result<Check, CliEr
             "the paper's loss on 3 users and 2 resources is {}: a larger loss (below it)",
             show(source_lo)
         ),
-        ok: best.below(source_lo),
+        ok: best.cmp(source_lo) == Some(Ordering::Less),
     })
 }
 

@@ -45,13 +45,11 @@
 //!   Resource Fairness: Fair Allocation of Multiple Resource Types.* NSDI 2011, Theorem 7
 //!   and Algorithm 1.
 
-use serde_json::{Map, Value};
-
 use leontief_solver::properties::Property;
 use leontief_solver::{Allocation, Drf, Instance, Mechanism, Rational, SolverError};
 
 use super::metric::{Applies, At, Direction, Evaluation, Metric, MetricInfo};
-use super::metric_common::{no_scenario, Of};
+use super::metric_common::{bounded, Of};
 use super::MetricName;
 
 /// See the [module docs](self).
@@ -100,18 +98,13 @@ pub(super) const INFO: MetricInfo = MetricInfo {
 };
 
 impl Metric for DiscreteGap {
-    fn details(&self, e: &Evaluation) -> Map<String, Value> {
-        let below = e.other.map(|k| e.candidate.instance.user_path(k));
-        below
-            .map(|k| ("below".into(), Value::String(k)))
-            .into_iter()
-            .collect()
+    fn detail(&self, e: &Evaluation) -> Option<(&'static str, String)> {
+        Some(("below", e.candidate.instance.user_path(e.other?)))
     }
 
     fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError> {
+        let inst = bounded(self, at)?;
         let (candidate, truth) = (at.candidate, at.truth);
-        no_scenario(self.name(), candidate)?;
-        let inst = &candidate.instance;
         let fluid = Drf::extended().allocate(inst)?;
         if truth.tolerance.is_some() || fluid.tolerance.is_some() {
             return Ok(None);

@@ -48,7 +48,7 @@
 //! local tasks, as many as the elite pool holds (one restart from each elite when it is
 //! full), so that sampling keeps its pace.
 //!
-//! Every probe is one scenario of the evaluation's budget ([`Ctx::limit`]), exact and
+//! Every probe is one scenario of the evaluation's budget ([`Ctx::spent`]), exact and
 //! re-derived as any other; the strata draw nothing from the random stream, so an
 //! evaluation stays a function of its instance and its stream. They take the place of as
 //! many steps of the metric's climb, so an evaluation costs more than without them only
@@ -315,12 +315,6 @@ pub fn stratum_lines(instance: &Instance, x: &Allocation, caps: bool) -> Vec<Str
     ties.chain(capped).collect()
 }
 
-/// The mechanism's answer on `instance`, counted as one scenario; `None` once the budget
-/// is spent or on a failure (recorded).
-fn answer(mechanism: &dyn Mechanism, instance: &Instance, ctx: &mut Ctx) -> Option<Allocation> {
-    ctx.scenario(|_| mechanism.allocate(instance))
-}
-
 /// One lie line: user `user` of base `base` reports `d_user + t e_resource` for `t` in
 /// `[0, end]`.
 struct LieLine {
@@ -328,14 +322,6 @@ struct LieLine {
     user: usize,
     resource: usize,
     end: Rational,
-}
-
-impl LieLine {
-    fn report(&self, instance: &Instance, t: &Rational) -> Vec<(usize, Vec<Rational>)> {
-        let mut d = instance.users()[self.user].demand.clone();
-        d[self.resource] = &d[self.resource] + t;
-        vec![(self.user, d)]
-    }
 }
 
 /// The knife-edge lies of a lie metric (module docs) on `instance`, its tightened instance
@@ -359,7 +345,7 @@ pub(crate) fn lie_strata(
     let base = [(instance.clone(), truth.clone())];
     lie_lines(metric, mechanism, &base, &SCREEN, ctx, best);
     if let Some(tight) = tightened(instance, truth)
-        && let Some(x) = answer(mechanism, &tight, ctx)
+        && let Some(x) = ctx.scenario(|_| mechanism.allocate(&tight))
     {
         lie_lines(metric, mechanism, &[(tight, x)], &SCREEN, ctx, best);
     }
@@ -373,7 +359,7 @@ pub(crate) fn lie_strata(
         let Some(edge) = line.at(instance, &Rational::ONE) else {
             continue;
         };
-        match answer(mechanism, &edge, ctx) {
+        match ctx.scenario(|_| mechanism.allocate(&edge)) {
             Some(x) => bases.push((edge, x)),
             None if ctx.spent() => return,
             None => {}
@@ -422,7 +408,9 @@ fn lie_lines(
     }
     let probe = |line: &LieLine, t: &Rational, ctx: &mut Ctx, best: &mut Option<Evaluation>| {
         let (instance, truth) = &bases[line.base];
-        let c = Candidate::new(instance.clone(), Scenario::Lies(line.report(instance, t)));
+        let mut d = instance.users()[line.user].demand.clone();
+        d[line.resource] = &d[line.resource] + t;
+        let c = Candidate::new(instance.clone(), Scenario::Lies(vec![(line.user, d)]));
         try_scenario(metric, mechanism, c, truth, ctx, best).map(|e| e.lo)
     };
     let mut screened: Vec<(Option<Rational>, usize)> = Vec::with_capacity(lines.len());
@@ -485,7 +473,7 @@ pub(crate) fn instance_strata(
     let own = objective(found);
     // Measures one knife-edge instance on the scenario; its objective.
     let measure = |edge: Instance, ctx: &mut Ctx, best: &mut Option<Evaluation>| {
-        let x = answer(mechanism, &edge, ctx)?;
+        let x = ctx.scenario(|_| mechanism.allocate(&edge))?;
         let c = Candidate::new(edge, scenario.clone());
         try_scenario(metric, mechanism, c, &x, ctx, best).map(|e| objective(&e))
     };

@@ -115,12 +115,6 @@ pub struct Ctx<'a> {
     pub rng: SplitMix64,
     /// A scenario to start from (the elite's, in the local search).
     pub hint: Option<Scenario>,
-    /// Only the grid's own scenarios (`--strategy exhaustive` on a grid instance): grid
-    /// lies, grid joiners and the capacity grid's growths; no random scenario, no climb.
-    pub grid_only: bool,
-    /// The most scenarios this evaluation tries (the run's budget: one evaluation never
-    /// runs past it, whatever the instance's size); `None`: no limit.
-    pub limit: Option<u64>,
     /// Whether this evaluation searches the knife-edge instances of the metrics other than
     /// the lie metrics: in a round's first `elites` local tasks alone (one restart from each
     /// elite when the pool is full), where they cost the least sampling.
@@ -132,10 +126,18 @@ pub struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
+    /// Only the grid's own scenarios (`--strategy exhaustive` on a grid instance): grid
+    /// lies, grid joiners and the capacity grid's growths; no random scenario, no climb.
+    pub fn grid_only(&self) -> bool {
+        self.grid && self.cfg.run.strategy == crate::space::Strategy::Exhaustive
+    }
+
     /// Whether the evaluation has tried as many scenarios as its limit allows: the loops
-    /// that list scenarios stop there, and [`try_scenario`] tries no more.
+    /// that list scenarios stop there, and [`try_scenario`] tries no more. The limit is the
+    /// run's budget less the truthful answer, one of its scenarios: one evaluation never
+    /// runs past the budget, whatever the instance's size.
     pub fn spent(&self) -> bool {
-        self.limit.is_some_and(|l| self.scenarios >= l)
+        (self.cfg.run.budget).is_some_and(|b| self.scenarios >= b.saturating_sub(1))
     }
 
     /// Records a failure.
@@ -260,11 +262,11 @@ pub trait Metric: Described + Sync {
     fn property(&self) -> Property {
         self.info().property
     }
-    /// Witness fields beyond the common ones (e.g. the node of `sg-deficit`, the second
-    /// user of `discrete-gap`), recomputed from the evaluation; none by default.
-    fn details(&self, e: &Evaluation) -> serde_json::Map<String, serde_json::Value> {
+    /// A witness field beyond the common ones, its key and text (the node of `sg-deficit`,
+    /// the second user of `discrete-gap`), recomputed from the evaluation; none by default.
+    fn detail(&self, e: &Evaluation) -> Option<(&'static str, String)> {
         let _ = e;
-        serde_json::Map::new()
+        None
     }
     /// `Err(reason)` when the metric says nothing about this mechanism (e.g. envy of a
     /// mechanism proved envy-free): see [`MetricInfo::applies`].

@@ -71,7 +71,7 @@ impl<'a> LieSearch<'a> {
             search.consider(hint, ctx);
         }
         search.lists = (0..n)
-            .map(|i| match ctx.grid_only {
+            .map(|i| match ctx.grid_only() {
                 true => grid_lies(instance, i, &ctx.cfg.run.values),
                 false => user_lies(instance, i, &ctx.cfg.run.values, ctx.grid, &mut ctx.rng),
             })
@@ -109,7 +109,7 @@ impl<'a> LieSearch<'a> {
     /// The knife-edge lies (super::knife), in place of as many climb steps, then the climb;
     /// on a grid-only run, the best as it is (both leave the grid).
     pub(crate) fn finish(mut self, ctx: &mut Ctx) -> Option<Evaluation> {
-        if ctx.grid_only {
+        if ctx.grid_only() {
             return self.best;
         }
         let before = ctx.scenarios;
@@ -156,21 +156,15 @@ pub(crate) fn lies_of<'a>(
     }
 }
 
-/// The instance of `at` for a metric that takes no scenario ([`no_scenario`]).
+/// The instance of `at` for a metric that takes no scenario; a scenario is refused.
 pub(crate) fn bounded<'a>(metric: &dyn Metric, at: &At<'a>) -> Result<&'a Instance, SolverError> {
-    no_scenario(metric.name(), at.candidate)?;
-    Ok(&at.candidate.instance)
-}
-
-/// Refuses a scenario for the metric `name`, which takes none.
-pub(crate) fn no_scenario(name: &str, candidate: &Candidate) -> Result<(), SolverError> {
-    if candidate.scenario != Scenario::Bounded {
+    if at.candidate.scenario != Scenario::Bounded {
         return Err(SolverError::invalid(
             "witness",
-            format!("{name} takes no scenario"),
+            format!("{} takes no scenario", metric.name()),
         ));
     }
-    Ok(())
+    Ok(&at.candidate.instance)
 }
 
 /// What an evaluation is of: the scenario, the mechanism's answer on the true instance and

@@ -353,15 +353,16 @@ impl<'a> Evaluator<'a> {
         match item {
             WorkItem::Unit { unit } => {
                 let unit = *unit;
-                let (inst, grid) = match &self.seeds {
-                    Seeds::Family(fs) => match fs.instance(unit) {
-                        Some(inst) => (inst, false),
-                        None => return past_the_end(unit),
-                    },
-                    Seeds::Space(space) => match space.origin(unit) {
-                        Some(origin) => (space.instance(origin), matches!(origin, Origin::Grid(_))),
-                        None => return past_the_end(unit),
-                    },
+                let seed = match &self.seeds {
+                    Seeds::Family(fs) => fs.instance(unit).map(|inst| (inst, false)),
+                    Seeds::Space(space) => (space.origin(unit))
+                        .map(|o| (space.instance(o), matches!(o, Origin::Grid(_)))),
+                };
+                // A unit the driver never lists (past the end of the space), asked for
+                // anyway: an error.
+                let Some((inst, grid)) = seed else {
+                    let past = format!("unit {unit}: past the end of the space");
+                    return Found::new(0, vec![past], None);
                 };
                 let rng = unit_rng(cfg.run.seed, unit);
                 evaluate_one(mechanism, cfg, &inst, grid, rng, None, false)
@@ -383,15 +384,6 @@ impl<'a> Evaluator<'a> {
             }
         }
     }
-}
-
-/// A unit the driver never lists (past the end of the space), asked for anyway: an error.
-fn past_the_end(unit: u64) -> Found {
-    Found::new(
-        0,
-        vec![format!("unit {unit}: past the end of the space")],
-        None,
-    )
 }
 
 impl RoundEvaluator for Evaluator<'_> {
@@ -419,10 +411,6 @@ fn evaluate_one(
         grid,
         rng,
         hint,
-        // A grid instance of an exhaustive run is measured on the grid's scenarios alone.
-        grid_only: grid && cfg.run.strategy == Strategy::Exhaustive,
-        // The truthful answer above is one of the budget's scenarios.
-        limit: cfg.run.budget.map(|b| b.saturating_sub(1)),
         instance_strata: strata,
         scenarios: 0,
         errors: Vec::new(),
@@ -464,7 +452,8 @@ impl State<'_> {
         self.cfg.metric.metric().direction()
     }
 
-    /// Merges one result (in the fixed order); hands out an improvement.
+    /// Merges one result (in the fixed order); hands out an improvement. Stops the run once
+    /// the budget is spent.
     fn merge(
         &mut self,
         found: Found,
@@ -473,9 +462,11 @@ impl State<'_> {
     ) -> std::io::Result<()> {
         self.summary.evaluations += 1;
         self.summary.scenarios += found.scenarios;
-        self.summary.errors += found.errors.len() as u64;
+        if (self.cfg.run.budget).is_some_and(|b| self.summary.scenarios >= b) {
+            self.summary.stop = Some(Stop::Budget);
+        }
         for e in found.errors {
-            self.note(e);
+            self.error(e);
         }
         let Some(e) = found.best else {
             return Ok(());
@@ -522,8 +513,7 @@ impl State<'_> {
                     o.insert("family".into(), v);
                 }
                 Err(err) => {
-                    self.summary.errors += 1;
-                    self.note(err.to_string());
+                    self.error(err.to_string());
                     return Ok(());
                 }
             }
@@ -531,8 +521,7 @@ impl State<'_> {
         // Re-derived from scratch before it is printed; a disagreement is an error, not a
         // record.
         if let Err(err) = record::rederive(self.mechanism, &json) {
-            self.summary.errors += 1;
-            self.note(format!("record not re-derived: {err}"));
+            self.error(format!("record not re-derived: {err}"));
             return Ok(());
         }
         self.summary.improvements += 1;
@@ -549,8 +538,9 @@ impl State<'_> {
         Ok(())
     }
 
-    /// Keeps an error's message among the first five.
-    fn note(&mut self, message: String) {
+    /// Counts an error, its message kept among the first five.
+    fn error(&mut self, message: String) {
+        self.summary.errors += 1;
         crate::search::keep_errors(&mut self.summary.error_messages, [message]);
     }
 
@@ -625,13 +615,6 @@ impl State<'_> {
         } else {
             last
         }
-    }
-
-    fn budget_spent(&self) -> bool {
-        self.cfg
-            .run
-            .budget
-            .is_some_and(|b| self.summary.scenarios >= b)
     }
 }
 
@@ -743,8 +726,7 @@ pub fn explore_with(
             st.summary.units += 1;
             next_unit = unit + run_cfg.shard.count;
             st.merge(found, RecordOrigin::Unit { unit, kind }, on_record)?;
-            if st.budget_spent() {
-                st.summary.stop = Some(Stop::Budget);
+            if st.summary.stop.is_some() {
                 break;
             }
         }
@@ -761,8 +743,7 @@ pub fn explore_with(
             let results = run(&items)?;
             for (task, found) in (0..tasks).zip(results) {
                 st.merge(found, RecordOrigin::Local { round, task }, on_record)?;
-                if st.budget_spent() {
-                    st.summary.stop = Some(Stop::Budget);
+                if st.summary.stop.is_some() {
                     break;
                 }
             }

@@ -317,7 +317,7 @@ impl Metric for PmLoss {
             }
         }
         let values = &ctx.cfg.run.values;
-        if ctx.grid_only {
+        if ctx.grid_only() {
             for u in grid_joiners(instance, values) {
                 if ctx.spent() {
                     break;

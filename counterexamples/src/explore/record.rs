@@ -22,20 +22,18 @@
 //! workload again and reading every node's spells from the simulator's trace.
 
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use leontief_solver::algebraic::Limits;
 use leontief_solver::ceei::ExactNumber;
 use leontief_solver::properties::allocation::{envy_freeness, sharing_incentive};
-use leontief_solver::properties::manipulation::{gsp_scenario, sp_scenario, GspReading};
-use leontief_solver::properties::monotonicity::{pm_scenario, rm_scenario};
 use leontief_solver::properties::{Property, Scenario};
 use leontief_solver::welfare::{utilitarian_optimum, welfare};
 use leontief_solver::{read_numbers, Allocation, Instance, Mechanism, Rational, SolverError, User};
 
 use super::metric::{At, Evaluation, Metric, Utility};
 use super::MetricName;
-use crate::candidate::Candidate;
+use crate::candidate::{evaluate, evaluate_with, Candidate};
 use crate::doc::{self, field, text, ByName};
 
 /// `x` rounded to `places` decimal places, half to even, computed exactly (no floating
@@ -183,9 +181,9 @@ struct WitnessDoc<'a> {
     capacity_after: Option<&'a [Rational]>,
     #[serde(skip_serializing_if = "Option::is_none")]
     envied: Option<String>,
-    /// The metric's own fields ([`Metric::details`]).
+    /// The metric's own field ([`Metric::detail`]).
     #[serde(flatten)]
-    details: Map<String, Value>,
+    detail: ByName<String, &'static str>,
     /// Starvation's run: its seed, horizon, workload and worst spell.
     #[serde(flatten)]
     starvation: Option<super::starvation::WitnessFields>,
@@ -266,7 +264,7 @@ fn document<'a>(
         joined: None,
         capacity_after: None,
         envied: None,
-        details: m.details(e),
+        detail: m.detail(e).into_iter().collect(),
         starvation: None,
         allocation_before: match algebraic {
             Some(a) => by_user(inst, &all, a.before.iter().map(Number::Exact)),
@@ -439,15 +437,7 @@ pub fn rederive(mechanism: &dyn Mechanism, record: &Value) -> Result<Evaluation,
     let e = m
         .at(&at)?
         .ok_or_else(|| SolverError::invalid("witness", "the scenario has no value"))?;
-    let again = to_json(
-        metric,
-        mechanism.name(),
-        utility,
-        &e,
-        0,
-        0,
-        &Origin::Local { round: 0, task: 0 },
-    );
+    let again = doc::value(&document(metric, mechanism.name(), utility, &e));
     for key in ["value", "exact", "interval", "inexact_reason"] {
         if record.get(key) != again.get(key) {
             return Err(SolverError::invalid(
@@ -622,25 +612,16 @@ fn confirm(
     e: &Evaluation,
 ) -> Result<(), SolverError> {
     let one = Rational::ONE;
-    let inst = &c.instance;
-    let violated = match (&c.scenario, metric.property()) {
-        (Scenario::Lies(l), Property::Sp) => {
-            sp_scenario(mechanism, inst, truth, l[0].0, &l[0].1)?.is_some()
-        }
-        (Scenario::Lies(l), _) => {
-            gsp_scenario(mechanism, inst, truth, l, GspReading::Strong)?.is_some()
-        }
-        (Scenario::Remove(l), _) => pm_scenario(mechanism, inst, truth, *l)?.is_some(),
+    let violated = match &c.scenario {
         // A join of k into I is the departure of k from I + k: the oracle decides that one.
-        (Scenario::Join(k), _) => {
-            let larger = super::pm_loss::joined(inst, k)?;
-            let x = mechanism.allocate(&larger)?;
-            pm_scenario(mechanism, &larger, &x, inst.num_users())?.is_some()
+        Scenario::Join(k) => {
+            let larger = super::pm_loss::joined(&c.instance, k)?;
+            let departure = Scenario::Remove(c.instance.num_users());
+            evaluate(mechanism, Property::Pm, &Candidate::new(larger, departure))?
         }
-        (Scenario::Capacity(g), _) => rm_scenario(mechanism, inst, truth, g)?.is_some(),
-        (_, Property::Ef) => !envy_freeness(inst, truth)?.holds,
-        _ => !sharing_incentive(inst, truth)?.holds,
-    };
+        _ => evaluate_with(mechanism, metric.property(), c, truth)?,
+    }
+    .is_some();
     let claims = match metric.direction() {
         super::Direction::Max => e.value > one,
         super::Direction::Min => e.value < one,

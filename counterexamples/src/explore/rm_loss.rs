@@ -92,7 +92,7 @@ impl Metric for RmLoss {
         {
             growths.push(g.clone());
         }
-        if ctx.grid_only {
+        if ctx.grid_only() {
             // The capacity grid alone: no random growth, no perturbation.
             for g in capacity_grid(instance) {
                 on.try_scenario(self, Scenario::Capacity(g), ctx, &mut best);

@@ -50,14 +50,14 @@
 //!   *Hierarchical Scheduling for Diverse Datacenter Workloads.* ACM SoCC 2013 (H-DRF and
 //!   the share guarantee of a hierarchy).
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use leontief_solver::properties::allocation::share_guarantee_violations;
 use leontief_solver::properties::Property;
 use leontief_solver::{Allocation, Instance, Rational, SolverError};
 
 use super::metric::{Applies, At, Direction, Evaluation, Metric, MetricInfo};
-use super::metric_common::{no_scenario, Of};
+use super::metric_common::{bounded, Of};
 use super::MetricName;
 
 /// See the [module docs](self).
@@ -117,18 +117,15 @@ pub(super) const INFO: MetricInfo = MetricInfo {
 };
 
 impl Metric for SgDeficit {
-    fn details(&self, e: &Evaluation) -> Map<String, Value> {
+    fn detail(&self, e: &Evaluation) -> Option<(&'static str, String)> {
         let inst = &e.candidate.instance;
-        let node = least_node(inst, &e.before).map(|(v, _, _)| inst.hierarchy().path(v));
-        node.map(|v| ("node".into(), Value::String(v)))
-            .into_iter()
-            .collect()
+        let (v, _, _) = least_node(inst, &e.before)?;
+        Some(("node", inst.hierarchy().path(v)))
     }
 
     fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError> {
+        let inst = bounded(self, at)?;
         let (candidate, truth) = (at.candidate, at.truth);
-        no_scenario(self.name(), candidate)?;
-        let inst = &candidate.instance;
         if inst.pools().is_empty() || truth.tolerance.is_some() {
             return Ok(None);
         }

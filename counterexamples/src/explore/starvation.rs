@@ -510,12 +510,9 @@ pub(crate) fn confirm(
             ));
         }
     }
-    let mut worst: Option<&Spell> = None;
-    for s in all.iter().skip(1).flatten() {
-        if worst.is_none_or(|b| s.length() > b.length()) {
-            worst = Some(s);
-        }
-    }
+    // The first of the longest spells below the root.
+    let worst =
+        (all.iter().skip(1).flatten()).reduce(|b, s| if s.length() > b.length() { s } else { b });
     let length = worst.map_or(Rational::ZERO, Spell::length);
     let value = &length / &run.horizon;
     let recorded = |key: &str| record.get(key).and_then(Value::as_str).unwrap_or_default();

@@ -70,7 +70,7 @@ use leontief_solver::{Allocation, Instance, Rational, SolverError};
 
 use super::exact;
 use super::metric::{At, Direction, Evaluation, Metric, MetricInfo, Spread, Utility};
-use super::metric_common::{no_scenario, Of};
+use super::metric_common::{bounded, Of};
 use super::MetricName;
 
 /// See the [module docs](self): `welfare-ratio`, against the utilitarian optimum.
@@ -99,13 +99,12 @@ fn welfare_spread(inst: &Instance, x: &Allocation, utility: Utility) -> Option<S
 /// interval of an approximate answer (or, asked for with [`At::algebraic`], the exact value
 /// of an irrational answer known exactly); `Ok(None)` for an answer whose welfare may be 0.
 fn against(
-    name: &str,
+    metric: &dyn Metric,
     at: &At,
     best: impl FnOnce(&Instance, Utility) -> Result<(Rational, Allocation), SolverError>,
 ) -> Result<Option<Evaluation>, SolverError> {
+    let inst = bounded(metric, at)?;
     let (candidate, truth, utility) = (at.candidate, at.truth, at.utility);
-    no_scenario(name, candidate)?;
-    let inst = &candidate.instance;
     let exact = truth.tolerance.is_none();
     let w = if exact {
         Spread::exact(welfare(inst, truth, utility)?)
@@ -170,7 +169,7 @@ pub(super) const FAIR_INFO: MetricInfo = MetricInfo {
 
 impl Metric for WelfareRatio {
     fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError> {
-        against(self.name(), at, |inst, u| {
+        against(self, at, |inst, u| {
             let best = utilitarian_optimum(inst, u)?;
             Ok((best.value, best.allocation))
         })
@@ -179,7 +178,7 @@ impl Metric for WelfareRatio {
 
 impl Metric for FairWelfareRatio {
     fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError> {
-        against(self.name(), at, |inst, u| {
+        against(self, at, |inst, u| {
             let best = best_fair_welfare(inst, u)?;
             Ok((best.value, best.allocation))
         })
