@@ -171,4 +171,5 @@ def merge(records: Iterable[Mapping[str, Any]], *, verify: bool = False, best: b
     jsonl = "".join(_leontief.dumps(dict(r), True) + "\n" for r in records)
     argv = ["merge", "records"] + _flags(verify=verify, best=best)
     merged, _ = _leontief.run(argv, {"records": jsonl}, False, False, True)
-    return [_leontief.loads(line) for line in merged.split("\n") if line]
+    # The JSONL read in one call, as a list.
+    return _leontief.loads("[" + ",".join(merged.splitlines()) + "]")

@@ -34,7 +34,7 @@ def run(
     objects (Fractions for exact numbers), or the text with `json=False`; a reproduction
     mismatch returns `(report, message)`. With `notes=True`, `verify`, `import` and `merge`
     return `(printed, notes)`: the lines they would write on standard error (verify's
-    tallies, import's warnings; merge's tally line is not kept)."""
+    tallies, import's warnings, merge's tally)."""
 
 class Answer:
     """An exact allocation as `solve` answers it, held in Rust: a read-only mapping of the

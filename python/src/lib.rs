@@ -28,20 +28,19 @@ mod records;
 mod to_json;
 mod to_python;
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::channel;
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use leontief::cli::{with_inputs, CliError};
 use leontief::commands::{Cli, Command};
-use leontief::workers::{quietly, with_cancel};
+use leontief::workers::quietly;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyCFunction, PyDict, PyString};
 use serde_json::Value;
 
-use records::{recv_or_signal, Records};
+use records::{call_python, Records, Worker};
 use to_json::{inputs, to_json};
 use to_python::{parse_json, to_python};
 
@@ -65,12 +64,10 @@ const SIGNAL_POLL: Duration = Duration::from_millis(50);
 /// Maps a command's error to the Python exception: bad input (exit code 2) is
 /// `InvalidInput` with the CLI's message, everything else a `RuntimeError`.
 fn py_error(err: CliError) -> PyErr {
-    match err.exit_code() {
-        2 => InvalidInput::new_err(err.to_string()),
-        _ => match err {
-            CliError::Mismatch(m) => Mismatch::new_err(m),
-            other => PyRuntimeError::new_err(other.to_string()),
-        },
+    match err {
+        err if err.exit_code() == 2 => InvalidInput::new_err(err.to_string()),
+        CliError::Mismatch(m) => Mismatch::new_err(m),
+        other => PyRuntimeError::new_err(other.to_string()),
     }
 }
 
@@ -117,28 +114,16 @@ fn parse(argv: Vec<String>) -> PyResult<Command> {
 // Running commands
 // ---------------------------------------------------------------------------------------
 
-/// Runs `work` on a worker thread without the GIL, checking for signals every
-/// [`SIGNAL_POLL`]; on a pending signal the cancel flag is set, the worker is joined (the
-/// commands stop between batches) and the signal's exception (KeyboardInterrupt) raised.
+/// Runs `work` on a [`Worker`] thread, its cancel flag set and the thread joined on a pending
+/// signal (Ctrl-C: the commands stop between batches), whose exception (KeyboardInterrupt)
+/// is then raised.
 fn cancellable<T: Send + 'static>(
     py: Python<'_>,
-    work: impl FnOnce(Arc<AtomicBool>) -> T + Send + 'static,
+    work: impl FnOnce() -> T + Send + 'static,
 ) -> PyResult<T> {
-    let cancel = Arc::new(AtomicBool::new(false));
-    let (tx, mut rx) = channel();
-    let flag = cancel.clone();
-    let mut handle = Some(std::thread::spawn(move || {
-        let _ = tx.send(work(flag));
-    }));
-    let value = recv_or_signal(py, &mut rx, || {
-        cancel.store(true, Ordering::Relaxed);
-        if let Some(h) = handle.take() {
-            py.detach(|| h.join()).ok();
-        }
-    })?;
-    if let Some(h) = handle {
-        let _ = h.join();
-    }
+    let worker = Worker::spawn(move |tx| drop(tx.send(work())));
+    let value = worker.wait(py)?;
+    worker.close(py);
     value.ok_or_else(|| PyRuntimeError::new_err("internal error: the worker failed"))
 }
 
@@ -154,13 +139,10 @@ fn run_command<T: Send + 'static>(
     work: impl FnOnce() -> T + Send + 'static,
 ) -> PyResult<T> {
     let work = move || quietly(|| with_inputs(inputs, work));
-    if background {
-        cancellable(py, move |cancel| with_cancel(cancel, work))
-    } else {
-        Ok(py.detach(|| match pool {
-            Some(pool) => pool.install(work),
-            None => work(),
-        }))
+    match pool {
+        _ if background => cancellable(py, work),
+        Some(pool) => Ok(py.detach(|| pool.install(work))),
+        None => Ok(py.detach(work)),
     }
 }
 
@@ -170,8 +152,8 @@ fn run_command<T: Send + 'static>(
 /// thread with Ctrl-C honoured (for long commands); otherwise without the GIL in place.
 /// `reproduce` mismatches return the report with the error message as a second element.
 /// With `notes=True`, `verify`, `import` and `merge` return `(printed, notes)`, the lines
-/// they would write on standard error kept instead: verify's tallies and import's warnings;
-/// merge's tally line is not kept (its JSONL comes back as text with `json=False`).
+/// they would write on standard error kept instead: verify's tallies, import's warnings,
+/// merge's tally (its JSONL comes back as text with `json=False`; `--out` is not written).
 #[pyfunction]
 #[pyo3(signature = (argv, inputs=None, json=true, background=false, notes=false))]
 fn run<'py>(
@@ -190,11 +172,7 @@ fn run<'py>(
         let noted = match command {
             Command::Verify(args) if notes => verify::run_with(&args),
             Command::Import(args) if notes => import::run_with(&args),
-            Command::Merge(args) if notes => match args.best {
-                true => merge::merge_best(&args.files, args.verify),
-                false => merge::merge(&args.files, args.verify),
-            }
-            .map(|(text, _, _)| (text, Vec::new())),
+            Command::Merge(args) if notes => merge::run_with(&args),
             command => {
                 let outcome = command.run();
                 return (outcome.stdout.into_text(), Vec::new(), outcome.error);
@@ -314,19 +292,15 @@ fn explore_distributed(
         // Set when the run is being stopped (Ctrl-C, close, drop): the callable can stop
         // waiting for its wave instead of holding the run until the wave ends.
         let cancel = leontief::workers::cancel_flag();
-        let mut transport = move |items: Vec<String>| -> Result<Vec<String>, String> {
-            Python::attach(|py| {
+        let mut transport = move |items: Vec<String>| {
+            call_python(&slot, |py| {
                 let cancel = cancel.clone();
-                PyCFunction::new_closure(py, Some(c"stopped"), None, move |_, _| -> bool {
+                let stopped = PyCFunction::new_closure(py, Some(c"stopped"), None, move |_, _| {
                     cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed))
-                })
-                .and_then(|stopped| evaluate.call1(py, (items, stopped)))
-                .and_then(|out| out.extract::<Vec<String>>(py))
-                .map_err(|e| {
-                    let text = e.to_string();
-                    locked(&slot).get_or_insert(e);
-                    text
-                })
+                })?;
+                evaluate
+                    .call1(py, (items, stopped))?
+                    .extract::<Vec<String>>(py)
             })
         };
         leontief::commands::explore::run_with(&args, Some(&mut transport), on_record, ready)
@@ -351,20 +325,13 @@ fn explore_evaluate(
     let args = parse_as!(argv, Explore, "explore's flags");
     let failure: Arc<Mutex<Option<PyErr>>> = Arc::default();
     let slot = failure.clone();
-    let outcome = cancellable(py, move |cancel| {
+    let outcome = cancellable(py, move || {
+        let cancel = leontief::workers::cancel_flag().unwrap_or_default();
         // An exception raised by `stopped` stops the evaluation and is raised in its place.
-        let asked = |f: &Py<PyAny>| {
-            Python::attach(|py| {
-                f.call0(py)
-                    .and_then(|v| v.is_truthy(py))
-                    .unwrap_or_else(|e| {
-                        locked(&slot).get_or_insert(e);
-                        true
-                    })
-            })
-        };
+        let asked =
+            |f: &Py<PyAny>| call_python(&slot, |py| f.call0(py)?.is_truthy(py)).unwrap_or(true);
         let stop = || cancel.load(Ordering::Relaxed) || stopped.as_ref().is_some_and(asked);
-        quietly(|| leontief::commands::explore::evaluate_items_until(&args, &items, &stop))
+        leontief::commands::explore::evaluate_items_until(&args, &items, &stop)
     })?;
     if let Some(e) = locked(&failure).take() {
         return Err(e);

@@ -39,15 +39,10 @@ pub struct MergeArgs {
 /// Runs `leontief merge`: the merged JSONL (on standard output, or written to `--out`), a
 /// tally on standard error.
 pub fn run(args: MergeArgs) -> Result<String, CliError> {
-    let (text, read, dropped) = if args.best {
-        merge_best(&args.files, args.verify)?
-    } else {
-        merge(&args.files, args.verify)?
-    };
-    eprintln!(
-        "merge: {read} record(s) read, {dropped} duplicate(s) dropped, {} kept",
-        read - dropped
-    );
+    let (text, tally) = run_with(&args)?;
+    for line in tally {
+        eprintln!("{line}");
+    }
     match args.out {
         Some(path) => {
             std::fs::write(&path, text).map_err(|e| CliError::Read {
@@ -58,6 +53,21 @@ pub fn run(args: MergeArgs) -> Result<String, CliError> {
         }
         None => Ok(text),
     }
+}
+
+/// The work of `leontief merge`: the merged JSONL ([`merge`], or [`merge_best`] with
+/// `--best`) and the tally it prints on standard error, returned instead of written (the
+/// Python package's `merge`); `--out` is left to the caller.
+pub fn run_with(args: &MergeArgs) -> Result<(String, Vec<String>), CliError> {
+    let (text, read, dropped) = if args.best {
+        merge_best(&args.files, args.verify)?
+    } else {
+        merge(&args.files, args.verify)?
+    };
+    let kept = read - dropped;
+    let tally =
+        format!("merge: {read} record(s) read, {dropped} duplicate(s) dropped, {kept} kept");
+    Ok((text, vec![tally]))
 }
 
 /// The records of several JSONL files, each checked to be a record, duplicates (by the
