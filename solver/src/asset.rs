@@ -125,11 +125,6 @@ impl AssetFairness {
             .collect();
         progressive_filling_by(instance, shares, FreezeRule::DemandersOnly)
     }
-
-    /// The outcome in the level-coefficient form ([`fill_compact`]).
-    pub fn fill_compact(&self, instance: &Instance) -> CompactFilling {
-        fill_compact(instance)
-    }
 }
 
 impl Mechanism for AssetFairness {

@@ -34,39 +34,21 @@
 //! ```
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
+use foldhash::fast::FixedState;
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::{One, Zero};
 
 use crate::Rational;
 
-/// A fast hasher for `i128` denominators (keys are not adversarial: they come from the
-/// instance's own numbers, and a collision only costs time).
-#[derive(Default)]
-struct DenominatorHasher(u64);
-
-impl Hasher for DenominatorHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-        }
-    }
-    fn write_i128(&mut self, n: i128) {
-        let folded = (n as u64) ^ ((n >> 64) as u64);
-        self.0 = folded.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-}
-
 /// An exact sum of many rationals. See the [module docs](self).
 #[derive(Clone, Default)]
 pub struct ExactSum {
     settled: Rational,
-    buckets: HashMap<i128, i128, BuildHasherDefault<DenominatorHasher>>,
+    /// Numerators by denominator, hashed by foldhash (keys are not adversarial: they come
+    /// from the instance's own numbers, and a collision only costs time).
+    buckets: HashMap<i128, i128, FixedState>,
     /// Partial sums of big terms, each with its rank (it sums about `2^rank` terms); ranks
     /// strictly decrease from bottom to top, so merging is balanced.
     pending: Vec<(u32, Rational)>,

@@ -52,7 +52,7 @@ const GUARD_BITS: u64 = 192;
 
 /// A closed interval `[lo, hi] / 2^F` of fixed-point numbers (`F` known from the context)
 /// that contains an exact value.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Interval {
     /// Lower end, scaled by `2^F`.
     pub lo: BigInt,
@@ -61,13 +61,6 @@ pub struct Interval {
 }
 
 impl Interval {
-    fn zero() -> Self {
-        Interval {
-            lo: BigInt::zero(),
-            hi: BigInt::zero(),
-        }
-    }
-
     /// The tightest interval around the exact `x`: `[⌊x 2^F⌋, ⌈x 2^F⌉]`.
     fn of(x: &Rational, f: u64) -> Self {
         let num = x.numer() << f;
@@ -436,7 +429,7 @@ pub fn fill_compact(instance: &Instance) -> CompactFilling {
         growing: vec![0; m],
         demanders: vec![Vec::new(); m],
         capped_use: vec![ExactSum::new(); m],
-        saturated_use: vec![Interval::zero(); m],
+        saturated_use: vec![Interval::default(); m],
         frozen: vec![false; n],
         saturations: Vec::new(),
         groups: Vec::new(),
@@ -684,11 +677,6 @@ impl CompactFilling {
         self.exact(instance).level(k)
     }
 
-    /// User `i`'s coefficient `c_i = 1 / a_i`.
-    pub fn coefficient(&self, i: usize) -> &Rational {
-        &self.coefficients[i]
-    }
-
     /// The level at which user `i` froze, exactly: its cap level `T_i a_i` or its
     /// saturation's `λ_k`.
     pub fn user_level(&self, instance: &Instance, i: usize) -> Rational {
@@ -706,13 +694,6 @@ impl CompactFilling {
                 self.exact_level(instance, *level) * coefficient
             }
         }
-    }
-
-    /// Total use of each resource, exactly.
-    pub fn consumption(&self, instance: &Instance) -> Vec<Rational> {
-        (0..instance.num_resources())
-            .map(|j| self.consumption_of(instance, j))
-            .collect()
     }
 
     /// Total use of resource `j`, exactly.
@@ -762,7 +743,9 @@ impl CompactFilling {
             levels: (0..n).map(|i| self.user_level(instance, i)).collect(),
             frozen_by: self.frozen_by.clone(),
             events,
-            consumption: self.consumption(instance),
+            consumption: (0..instance.num_resources())
+                .map(|j| self.consumption_of(instance, j))
+                .collect(),
             saturated: self.saturated.clone(),
         }
     }
