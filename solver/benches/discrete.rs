@@ -4,7 +4,7 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use leontief_solver::{DiscreteDrf, Instance, Machines, Rational, User};
+use leontief_solver::{DiscreteDrf, Instance, Machines, MisfitRule, Rational, User};
 
 /// SplitMix64: a tiny deterministic generator, so the bench needs no extra dependency.
 struct SplitMix64(u64);
@@ -61,7 +61,9 @@ fn bench_paper(c: &mut Criterion) {
 
 fn bench_split(c: &mut Criterion) {
     let inst = large_cluster();
-    let drf = DiscreteDrf::skip_and_continue().with_machines(Machines::Split(MACHINES));
+    let drf = DiscreteDrf::paper()
+        .with_misfit(MisfitRule::Skip)
+        .with_machines(Machines::Split(MACHINES));
     let out = drf.run(&inst, false).expect("runs");
     let launched: u64 = out.tasks.iter().sum();
     eprintln!(

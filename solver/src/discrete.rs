@@ -23,7 +23,7 @@
 //! assert_eq!(split.run(&paper, false).unwrap().tasks, vec![2, 1]);
 //! ```
 
-use std::cmp::Ordering;
+use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use serde_json::{json, Map, Value};
@@ -86,7 +86,7 @@ pub enum Machines {
 /// The DRF paper's running example (its §4.1 and Table 1): 9 CPUs and 18 GB, user A needs
 /// ⟨1 CPU, 4 GB⟩ per task, user B ⟨3 CPU, 1 GB⟩.
 /// ```
-/// use leontief_solver::{DiscreteDrf, Instance, Mechanism, DiscreteTieBreak, User};
+/// use leontief_solver::{DiscreteDrf, Instance, Mechanism, MisfitRule, DiscreteTieBreak, User};
 /// let paper = Instance::new(vec![9.into(), 18.into()],
 ///     vec![User::new("A", [1, 4]), User::new("B", [3, 1])]).unwrap();
 /// let drf = DiscreteDrf::paper().with_tie_break(DiscreteTieBreak::ReverseUserOrder);
@@ -94,7 +94,7 @@ pub enum Machines {
 /// assert_eq!(out.tasks, vec![3, 2]);
 /// let picks: Vec<usize> = out.trace.unwrap().iter().map(|s| s.user).collect();
 /// assert_eq!(picks, vec![1, 0, 0, 1, 0, 1]); // B A A B A, then B does not fit
-/// assert_eq!(DiscreteDrf::skip_and_continue().allocate(&paper).unwrap().tasks,
+/// assert_eq!(DiscreteDrf::paper().with_misfit(MisfitRule::Skip).allocate(&paper).unwrap().tasks,
 ///     vec![3.into(), 2.into()]);
 /// ```
 ///
@@ -158,15 +158,6 @@ impl DiscreteDrf {
         }
     }
 
-    /// What Mesos and YARN do: [`MisfitRule::Skip`], [`DiscreteTieBreak::UserOrder`],
-    /// [`Machines::Pooled`].
-    pub fn skip_and_continue() -> Self {
-        DiscreteDrf {
-            misfit: MisfitRule::Skip,
-            ..Self::paper()
-        }
-    }
-
     crate::setters! {
         /// The same with another misfit rule.
         with_misfit(misfit: MisfitRule) => misfit = misfit;
@@ -193,10 +184,10 @@ impl DiscreteDrf {
     ///
     /// # Example
     /// ```
-    /// use leontief_solver::{DiscreteDrf, Instance, Machines, User};
+    /// use leontief_solver::{DiscreteDrf, Instance, Machines, MisfitRule, User};
     /// let inst = Instance::new(vec![9.into(), 18.into()],
     ///     vec![User::new("A", [1, 4]), User::new("B", [3, 1])]).unwrap();
-    /// let out = DiscreteDrf::skip_and_continue().run(&inst, false).unwrap();
+    /// let out = DiscreteDrf::paper().with_misfit(MisfitRule::Skip).run(&inst, false).unwrap();
     /// assert_eq!((out.tasks, out.machines_used), (vec![3, 2], 1));
     /// let err = DiscreteDrf::paper().with_machines(Machines::Split(0)).run(&inst, false);
     /// assert!(err.unwrap_err().to_string().starts_with("machines:"));
@@ -292,29 +283,14 @@ impl DiscreteOutcome {
     }
 }
 
-/// A heap entry; ordered so that `BinaryHeap` (a max-heap) pops the lowest key, then the
-/// lowest rank.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A heap entry, ordered by key, then rank (distinct per user, so `user` never decides);
+/// the heap holds it [`Reverse`]d, so that `BinaryHeap` (a max-heap) pops the lowest key,
+/// then the lowest rank.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 struct Entry {
     key: Rational,
     rank: usize,
     user: usize,
-}
-
-impl Ord for Entry {
-    fn cmp(&self, other: &Self) -> Ordering {
-        // Ranks are distinct per user, so this is a total order consistent with Eq.
-        other
-            .key
-            .cmp(&self.key)
-            .then_with(|| other.rank.cmp(&self.rank))
-    }
-}
-
-impl PartialOrd for Entry {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
 }
 
 /// The state of one run.
@@ -331,7 +307,7 @@ struct Run<'a> {
     /// Whether the user's task fits an empty machine.
     fits_empty: Vec<bool>,
     tasks: Vec<u64>,
-    heap: BinaryHeap<Entry>,
+    heap: BinaryHeap<Reverse<Entry>>,
     /// Users skipped on the current machine, back in the heap on the next one.
     aside: Vec<Entry>,
     /// Users on the Pareto-minimal frontier of the demand vectors of users that can still
@@ -365,13 +341,15 @@ impl<'a> Run<'a> {
             .collect();
         let heap = (0..n)
             .filter(|&i| caps[i] > 0)
-            .map(|i| Entry {
-                key: Rational::ZERO,
-                rank: match cfg.tie_break {
-                    DiscreteTieBreak::UserOrder => i,
-                    DiscreteTieBreak::ReverseUserOrder => n - 1 - i,
-                },
-                user: i,
+            .map(|i| {
+                Reverse(Entry {
+                    key: Rational::ZERO,
+                    rank: match cfg.tie_break {
+                        DiscreteTieBreak::UserOrder => i,
+                        DiscreteTieBreak::ReverseUserOrder => n - 1 - i,
+                    },
+                    user: i,
+                })
             })
             .collect();
         let mut run = Run {
@@ -403,7 +381,7 @@ impl<'a> Run<'a> {
         // Whether the frontier test has been done since `rem` last changed.
         let mut rem_checked = false;
         loop {
-            let Some(top) = self.heap.pop() else {
+            let Some(Reverse(top)) = self.heap.pop() else {
                 // Nobody left to pick on this machine: the rest were skipped, capped or dropped.
                 if self.aside.is_empty() || machine + 1 >= self.machines {
                     break;
@@ -412,7 +390,7 @@ impl<'a> Run<'a> {
                 rem.clone_from(&self.machine_cap);
                 launched_here = false;
                 rem_checked = false;
-                self.heap.extend(self.aside.drain(..));
+                self.heap.extend(self.aside.drain(..).map(Reverse));
                 continue;
             };
             let i = top.user;
@@ -438,7 +416,7 @@ impl<'a> Run<'a> {
                 self.record(i, true, machine);
                 if t < self.caps[i] {
                     let key = &self.step[i] * &Rational::from(t);
-                    self.heap.push(Entry { key, ..top });
+                    self.heap.push(Reverse(Entry { key, ..top }));
                 } else if self.on_frontier[i] {
                     self.rebuild_frontier();
                 }
@@ -451,7 +429,7 @@ impl<'a> Run<'a> {
                     if !self.fits_empty[i] || machine + 1 >= self.machines {
                         break;
                     }
-                    self.heap.push(top);
+                    self.heap.push(Reverse(top));
                     machine += 1;
                     rem.clone_from(&self.machine_cap);
                     launched_here = false;
@@ -476,7 +454,7 @@ impl<'a> Run<'a> {
                     if machine + 1 >= self.machines {
                         break;
                     }
-                    self.heap.extend(self.aside.drain(..));
+                    self.heap.extend(self.aside.drain(..).map(Reverse));
                     if self.heap.is_empty() {
                         break;
                     }
@@ -507,10 +485,10 @@ impl<'a> Run<'a> {
             }
             let d = &users[i].demand;
             // Equal vectors keep the first user: one representative is enough for the test.
-            if self.frontier.iter().any(|&f| leq(&users[f].demand, d)) {
+            if self.frontier.iter().any(|&f| fits(&users[f].demand, d)) {
                 continue;
             }
-            self.frontier.retain(|&f| !leq(d, &users[f].demand));
+            self.frontier.retain(|&f| !fits(d, &users[f].demand));
             self.frontier.push(i);
         }
         for &f in &self.frontier {
@@ -555,12 +533,8 @@ impl<'a> Run<'a> {
     }
 }
 
-/// Whether `demand <= available` componentwise.
+/// Whether `demand <= available` componentwise (also: whether one demand vector is at most
+/// another).
 fn fits(demand: &[Rational], available: &[Rational]) -> bool {
     demand.iter().zip(available).all(|(d, a)| d <= a)
-}
-
-/// Whether `a <= b` componentwise.
-fn leq(a: &[Rational], b: &[Rational]) -> bool {
-    fits(a, b)
 }

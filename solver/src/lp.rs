@@ -92,7 +92,6 @@
 //!   in communication networks: a tutorial.* IEEE Communications Surveys & Tutorials 10(4),
 //!   2008 (the sequential LP for lexicographic max-min and its blocking test).
 
-use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use good_lp::{variable, Expression, ProblemVariables, ResolutionError, Solution, SolutionStatus};
@@ -185,7 +184,8 @@ pub enum LpForm {
 /// What the float solver reported for a stage. A value, not an error: a completed
 /// [`LpOutcome`] holds only [`LpStatus::Optimal`] stages, and [`LexMaxMin::solve`] turns any
 /// other status into [`SolverError::Mechanism`] carrying this text.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, strum::Display)]
+#[strum(serialize_all = "lowercase")]
 #[non_exhaustive]
 pub enum LpStatus {
     /// Solved to optimality.
@@ -195,18 +195,8 @@ pub enum LpStatus {
     /// The backend declared the LP unbounded (never the case for a valid instance).
     Unbounded,
     /// Anything else: an internal error, a time limit, a non-finite value.
+    #[strum(to_string = "failed: {0}")]
     Failed(String),
-}
-
-impl fmt::Display for LpStatus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            LpStatus::Optimal => f.write_str("optimal"),
-            LpStatus::Infeasible => f.write_str("infeasible"),
-            LpStatus::Unbounded => f.write_str("unbounded"),
-            LpStatus::Failed(why) => write!(f, "failed: {why}"),
-        }
-    }
 }
 
 /// How a stage's exact level was recovered from the float solution.
@@ -267,14 +257,6 @@ impl LpOutcome {
     /// The allocation `x`.
     pub fn allocation(&self) -> Allocation {
         Allocation::new(self.tasks.clone())
-    }
-
-    /// How many stages needed the exact fallback.
-    pub fn fallbacks(&self) -> usize {
-        self.stages
-            .iter()
-            .filter(|s| s.recovery == Recovery::Fallback)
-            .count()
     }
 }
 
@@ -706,16 +688,16 @@ impl<'a> State<'a> {
             .collect();
 
         // Exact minimum over the candidates.
-        let mut level: Option<Rational> = None;
-        for j in (0..m).filter(|&j| candidate[j]) {
-            let l = self.level(j);
-            level = Some(min_opt(level, l));
-        }
-        for &i in &cap_candidates {
-            if let Some(c) = self.cap_level[i].clone() {
-                level = Some(min_opt(level, c));
-            }
-        }
+        let mut levels: Vec<Rational> = (0..m)
+            .filter(|&j| candidate[j])
+            .map(|j| self.level(j))
+            .collect();
+        levels.extend(
+            cap_candidates
+                .iter()
+                .filter_map(|&i| self.cap_level[i].clone()),
+        );
+        let mut level = levels.into_iter().min();
 
         // Exact check of every other row; a miss sends the stage to the fallback.
         let mut fallback = level.is_none();
@@ -741,19 +723,18 @@ impl<'a> State<'a> {
             }
         }
         if fallback {
-            let mut exact: Option<Rational> = None;
+            let mut exact = Vec::new();
             for j in 0..m {
                 if self.growing[j] > 0 {
-                    let l = self.level(j);
-                    exact = Some(min_opt(exact, l));
+                    exact.push(self.level(j));
                 }
             }
             if caps == CapHandling::InLp
                 && let Some((_, c)) = self.next_cap()
             {
-                exact = Some(min_opt(exact, c));
+                exact.push(c);
             }
-            level = exact;
+            level = exact.into_iter().min();
         }
         let t = level.expect("an unfrozen user demands some resource");
 
@@ -863,13 +844,6 @@ impl<'a> State<'a> {
             .map(|x| x.expect("the sequence ends when every user is frozen"))
             .collect();
         (tasks, self.levels)
-    }
-}
-
-fn min_opt(a: Option<Rational>, b: Rational) -> Rational {
-    match a {
-        Some(a) => a.min(b),
-        None => b,
     }
 }
 

@@ -139,18 +139,8 @@ impl LinearProgram {
         relation: Relation,
         rhs: Rational,
     ) -> Self {
-        self.push(coefficients, relation, rhs);
-        self
-    }
-
-    /// Adds the row `coefficients · x (relation) rhs`.
-    pub fn push(&mut self, coefficients: Vec<Rational>, relation: Relation, rhs: Rational) {
         self.rows.push((coefficients, relation, rhs));
-    }
-
-    /// Number of rows.
-    pub fn num_rows(&self) -> usize {
-        self.rows.len()
+        self
     }
 
     /// Solves with [`DEFAULT_PIVOT_LIMIT`].

@@ -101,7 +101,7 @@
 //! - A. Ghodsi, M. Zaharia, B. Hindman, A. Konwinski, S. Shenker, I. Stoica. *Dominant
 //!   Resource Fairness: Fair Allocation of Multiple Resource Types.* NSDI 2011.
 
-use crate::properties::allocation::equal_split;
+use crate::properties::allocation::{envy_ratios, equal_split};
 use crate::simplex::{LinearProgram, Relation, SimplexStatus};
 use crate::{Allocation, Instance, Rational, SolverError};
 
@@ -261,8 +261,13 @@ pub fn utilitarian_optimum(
     utility: Utility,
 ) -> Result<WelfareOptimum, SolverError> {
     let n = instance.num_users();
-    let mut lp = LinearProgram::maximize(utility.coefficients(instance));
-    add_feasibility_rows(&mut lp, instance);
+    let objective = LinearProgram::maximize(utility.coefficients(instance));
+    let mut lp = capacity_rows(objective, instance, &vec![Rational::ZERO; n]);
+    for (i, u) in instance.users().iter().enumerate() {
+        if let Some(t) = &u.cap {
+            lp = lp.constraint(unit(n, i), Relation::Le, t.clone());
+        }
+    }
     let sol = lp.solve()?;
     if sol.status != SimplexStatus::Optimal {
         return Err(internal(format!("the welfare LP is {:?}", sol.status)));
@@ -424,12 +429,7 @@ pub fn best_fair_welfare(
             .collect();
         // In z = x − s the SI rows are the bounds z ≥ 0, and the equal split (z = 0) meets
         // every other row whenever it is EF, so most programs start feasible.
-        let mut lp = LinearProgram::maximize(objective.clone());
-        for (j, r) in instance.capacity().iter().enumerate() {
-            let row: Vec<Rational> = users.iter().map(|u| u.demand[j].clone()).collect();
-            let used: Rational = row.iter().zip(&si).map(|(d, s)| d * s).sum();
-            lp.push(row, Relation::Le, r - &used);
-        }
+        let mut lp = capacity_rows(LinearProgram::maximize(objective.clone()), instance, &si);
         for i in 0..n {
             if let Some(t) = &users[i].cap {
                 let room = t - &si[i];
@@ -438,7 +438,7 @@ pub fn best_fair_welfare(
                 } else {
                     Relation::Le
                 };
-                lp.push(unit(n, i, Rational::ONE), rel, room);
+                lp = lp.constraint(unit(n, i), rel, room);
             }
             if at_cap.contains(&i) {
                 continue; // at its cap, i envies nobody
@@ -446,9 +446,9 @@ pub fn best_fair_welfare(
             for (k, c) in ef[i].iter().enumerate() {
                 if k != i && c.is_positive() {
                     // x_i − c_ik x_k ≥ 0, i.e. z_i − c_ik z_k ≥ c_ik s_k − s_i
-                    let mut row = unit(n, i, Rational::ONE);
+                    let mut row = unit(n, i);
                     row[k] = -c;
-                    lp.push(row, Relation::Ge, &(c * &si[k]) - &si[i]);
+                    lp = lp.constraint(row, Relation::Ge, &(c * &si[k]) - &si[i]);
                 }
             }
         }
@@ -494,11 +494,7 @@ fn envy_coefficients(instance: &Instance) -> Vec<Vec<Rational>> {
             users
                 .iter()
                 .map(|uk| {
-                    ui.demand
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, d)| !d.is_zero())
-                        .map(|(j, d)| &(&(ui.weight_on(j) / uk.weight_on(j)) * &uk.demand[j]) / d)
+                    envy_ratios(ui, uk)
                         .min()
                         .expect("validated: some demand is positive")
                 })
@@ -507,26 +503,25 @@ fn envy_coefficients(instance: &Instance) -> Vec<Vec<Rational>> {
         .collect()
 }
 
-fn add_feasibility_rows(lp: &mut LinearProgram, instance: &Instance) {
-    let n = instance.num_users();
+/// `lp` with one row per resource, `Σ_i d_ij z_i ≤ R_j − Σ_i d_ij s_i`: capacity in the
+/// shifted variables `z = x − s`.
+fn capacity_rows(mut lp: LinearProgram, instance: &Instance, s: &[Rational]) -> LinearProgram {
     for (j, r) in instance.capacity().iter().enumerate() {
-        let row = instance
+        let row: Vec<Rational> = instance
             .users()
             .iter()
             .map(|u| u.demand[j].clone())
             .collect();
-        lp.push(row, Relation::Le, r.clone());
+        let used: Rational = row.iter().zip(s).map(|(d, s)| d * s).sum();
+        lp = lp.constraint(row, Relation::Le, r - &used);
     }
-    for (i, u) in instance.users().iter().enumerate() {
-        if let Some(t) = &u.cap {
-            lp.push(unit(n, i, Rational::ONE), Relation::Le, t.clone());
-        }
-    }
+    lp
 }
 
-fn unit(n: usize, i: usize, v: Rational) -> Vec<Rational> {
+/// The row `x_i` (or `z_i`): 1 at `i`, 0 elsewhere.
+fn unit(n: usize, i: usize) -> Vec<Rational> {
     let mut row = vec![Rational::ZERO; n];
-    row[i] = v;
+    row[i] = Rational::ONE;
     row
 }
 

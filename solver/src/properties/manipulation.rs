@@ -45,8 +45,8 @@ use super::exact::Answer;
 use super::scenarios::{count_lie_profiles, structured_lies, Bounds, LieProfiles};
 use super::tolerance::{Bounded, Judge, Test};
 use super::{
-    by_resource, by_user_figure, check_tasks, figure, first_violation, on_given, report_gauge,
-    truth_gauge, user_figure, user_name, ExactFigures, Outcome, Verdict, Witness,
+    by_resource, by_user_figure, check_tasks, check_user, figure, first_violation, on_given,
+    report_gauge, truth_gauge, user_figure, user_name, ExactFigures, Outcome, Verdict, Witness,
 };
 use crate::{Allocation, Instance, Mechanism, Rational, SolverError};
 
@@ -156,19 +156,6 @@ impl GspWitness {
     }
 }
 
-fn check_user(instance: &Instance, i: usize, field: &str) -> Result<(), SolverError> {
-    if i >= instance.num_users() {
-        return Err(SolverError::invalid(
-            field,
-            format!(
-                "no user {i}: the instance has {} (indices from 0)",
-                instance.num_users()
-            ),
-        ));
-    }
-    Ok(())
-}
-
 /// Decides one lie of one user (SP): `Some` witness when it is profitable.
 ///
 /// # Errors
@@ -208,7 +195,6 @@ pub(crate) fn sp_judged(
     judge: &mut Judge,
 ) -> Result<Option<SpWitness>, SolverError> {
     check_user(instance, liar, "scenario.lies")?;
-    judge.involve(truth);
     let lied = instance.with_demand(liar, report.to_vec())?;
     let before = truthful_utility(instance, truth, liar);
     sp_on(mechanism, instance, &lied, liar, &before, judge)
@@ -322,7 +308,6 @@ pub(crate) fn gsp_judged(
     reading: GspReading,
     judge: &mut Judge,
 ) -> Result<Option<GspWitness>, SolverError> {
-    judge.involve(truth);
     if reports.is_empty() {
         return Err(SolverError::invalid(
             "scenario.lies",
@@ -338,13 +323,9 @@ pub(crate) fn gsp_judged(
             ));
         }
     }
-    let borrowed: Vec<(usize, &[Rational])> =
-        reports.iter().map(|(i, r)| (*i, r.as_slice())).collect();
-    let lied = with_reports(instance, &borrowed)?;
+    let lied = instance.with_reports(reports)?;
     let before = truthful_utilities(instance, truth);
-    gsp_on(
-        mechanism, instance, &lied, &borrowed, &before, reading, judge,
-    )
+    gsp_on(mechanism, instance, &lied, reports, &before, reading, judge)
 }
 
 /// User `i`'s true utility at the truth, with its error bounds.
@@ -359,16 +340,6 @@ fn truthful_utilities(instance: &Instance, truth: &Answer) -> Vec<Bounded> {
         .collect()
 }
 
-/// The instance with the liars' demands replaced (validated).
-fn with_reports(
-    instance: &Instance,
-    reports: &[(usize, &[Rational])],
-) -> Result<Instance, SolverError> {
-    let reports: Vec<(usize, Vec<Rational>)> =
-        reports.iter().map(|(i, r)| (*i, r.to_vec())).collect();
-    instance.with_reports(&reports)
-}
-
 /// GSP on an already built reported instance. With approximate answers a gain or a "no
 /// loss" counts only beyond the margin their errors allow, and the coalition is the liars
 /// plus whoever gains beyond it.
@@ -376,7 +347,7 @@ fn gsp_on(
     mechanism: &dyn Mechanism,
     instance: &Instance,
     lied: &Instance,
-    reports: &[(usize, &[Rational])],
+    reports: &[(usize, Vec<Rational>)],
     before: &[Bounded],
     reading: GspReading,
     judge: &mut Judge,
@@ -384,7 +355,7 @@ fn gsp_on(
     let x = judge.answer(mechanism, lied)?;
     check_tasks(instance, &x.allocation, "allocation under the lie")?;
     judge.involve(&x);
-    let report_of = |i: usize| reports.iter().find(|(k, _)| *k == i).map(|(_, r)| *r);
+    let report_of = |i: usize| reports.iter().find(|(k, _)| *k == i).map(|(_, r)| r);
     let after: Vec<Bounded> = (0..instance.num_users())
         .map(|i| {
             Bounded::tasks(&x, i).map(&match report_of(i) {
@@ -421,7 +392,7 @@ fn gsp_on(
         .into_option();
     Ok(Some(GspWitness {
         reading,
-        reports: reports.iter().map(|(i, r)| (*i, r.to_vec())).collect(),
+        reports: reports.to_vec(),
         tasks_under_lie: x.allocation.tasks,
         coalition,
         before: before.iter().map(|b| b.value.clone()).collect(),
@@ -446,18 +417,18 @@ pub(crate) fn gsp_bounded(
     let total = count_lie_profiles(&counts, max_liars);
     let before = truthful_utilities(instance, truth);
     let profiles = LieProfiles::new(counts, max_liars, bounds.max_profiles).filter_map(|profile| {
-        let reports: Vec<(usize, &[Rational])> = profile
+        let reports: Vec<(usize, Vec<Rational>)> = profile
             .iter()
-            .map(|&(i, l)| (i, lies[i][l].as_slice()))
+            .map(|&(i, l)| (i, lies[i][l].clone()))
             .collect();
-        let lied = with_reports(instance, &reports).ok()?;
+        let lied = instance.with_reports(&reports).ok()?;
         Some((reports, lied))
     });
     first_violation(
         Judge::on(truth),
         true,
         profiles,
-        |(reports, lied): (Vec<(usize, &[Rational])>, Instance), tried, judge| {
+        |(reports, lied): (Vec<(usize, Vec<Rational>)>, Instance), tried, judge| {
             let found = gsp_on(
                 mechanism, instance, &lied, &reports, &before, reading, judge,
             )?;

@@ -136,34 +136,46 @@ crate::name_enum! {
     /// assert_eq!(p.name(), "gsp-strong");
     /// assert!("gsp".parse::<Property>().is_err());
     /// ```
-    #[derive(PartialOrd, Ord, strum::EnumCount)]
+    #[derive(PartialOrd, Ord, strum::EnumCount, strum::EnumMessage)]
     pub enum Property {
         /// Sharing incentive: every user gets at least what its weighted equal split gives.
+        #[strum(message = "sharing incentive: x_i >= u_i((w_i/W) R) for every user")]
         Si,
         /// Envy-freeness: nobody prefers another's bundle scaled to its own weight.
+        #[strum(message = "envy-freeness: u_i((w_i/w_k) x_k d_k) <= x_i for all i, k")]
         Ef,
         /// Pareto efficiency: no feasible allocation is better for someone and worse for nobody.
+        #[strum(message = "Pareto efficiency: no feasible x' >= x with one strict")]
         Po,
         /// Single-resource fairness: with one resource the answer is weighted max-min.
+        #[strum(message = "single-resource fairness: with m = 1, weighted max-min")]
         Srf,
         /// Bottleneck fairness: with a common bottleneck the answer is weighted max-min on it.
+        #[strum(message = "bottleneck fairness: with a common bottleneck, weighted max-min on it")]
         Bf,
         /// Bottleneck-based fairness (Dolev et al.): every user reaches its cap or gets its
         /// entitlement of some saturated resource it needs.
+        #[strum(message = "bottleneck-based fairness: cap reached or w_i/W of some saturated resource needed")]
         Bbf,
         /// Strategy-proofness: no user gains by misreporting its demand.
+        #[strum(message = "strategy-proofness: no user gains by misreporting its demand")]
         Sp,
         /// Group strategy-proofness, strong reading: no coalition all weakly better, one strictly.
+        #[strum(message = "group strategy-proofness (strong): no coalition weakly better, one strictly")]
         GspStrong,
         /// Group strategy-proofness, weak reading: no coalition all strictly better.
+        #[strum(message = "group strategy-proofness (weak): no coalition whose members all strictly gain")]
         GspWeak,
         /// Population monotonicity: nobody loses when a user leaves.
+        #[strum(message = "population monotonicity: nobody loses when a user leaves")]
         Pm,
         /// Resource monotonicity: nobody loses when capacities grow.
+        #[strum(message = "resource monotonicity: nobody loses when capacities grow")]
         Rm,
         /// Share guarantee (docs/theory.md §4.8): every node of the instance's tree (its pools, see
         /// [`hierarchy`](crate::hierarchy)) with unmet demand holds its guaranteed share of its
         /// dominant resource.
+        #[strum(message = "share guarantee: every node with unmet demand holds its guaranteed share g_v")]
         Sg,
     }
 }
@@ -175,28 +187,7 @@ impl Property {
 
     /// A one-line description.
     pub fn description(self) -> &'static str {
-        match self {
-            Property::Si => "sharing incentive: x_i >= u_i((w_i/W) R) for every user",
-            Property::Ef => "envy-freeness: u_i((w_i/w_k) x_k d_k) <= x_i for all i, k",
-            Property::Po => "Pareto efficiency: no feasible x' >= x with one strict",
-            Property::Srf => "single-resource fairness: with m = 1, weighted max-min",
-            Property::Bf => "bottleneck fairness: with a common bottleneck, weighted max-min on it",
-            Property::Bbf => {
-                "bottleneck-based fairness: cap reached or w_i/W of some saturated resource needed"
-            }
-            Property::Sp => "strategy-proofness: no user gains by misreporting its demand",
-            Property::GspStrong => {
-                "group strategy-proofness (strong): no coalition weakly better, one strictly"
-            }
-            Property::GspWeak => {
-                "group strategy-proofness (weak): no coalition whose members all strictly gain"
-            }
-            Property::Pm => "population monotonicity: nobody loses when a user leaves",
-            Property::Rm => "resource monotonicity: nobody loses when capacities grow",
-            Property::Sg => {
-                "share guarantee: every node with unmet demand holds its guaranteed share g_v"
-            }
-        }
+        strum::EnumMessage::get_message(&self).expect("every property has a description")
     }
 
     /// Whether the property is decided on the mechanism's answer alone (no scenario).
@@ -688,90 +679,78 @@ fn decide(
             format!("{property} takes {expected}"),
         ))
     };
-    if property.is_allocation_property() {
-        if *scenario != Scenario::Bounded {
-            return wrong("no scenario");
-        }
-        return Ok(Outcome {
-            verdict: allocation::check_answer(instance, truth, property)?,
-            scenarios: 0,
-            bounded: false,
-        });
-    }
+    let reading = if property == Property::GspStrong {
+        GspReading::Strong
+    } else {
+        GspReading::Weak
+    };
     // The judge of a single scenario: the truth and the scenario's answer.
     let mut judge = Judge::on(truth);
-    // One scenario decided exactly is not the whole property: bounded.
-    let single = |found: Option<Witness>, fails: String, holds: String, judge: &Judge| {
-        let verdict = match found {
-            Some(w) => Verdict::fails(w, fails),
-            None => Verdict::holds(holds),
-        };
-        Ok(judge.outcome(verdict, 1, true))
-    };
-    match (property, scenario) {
-        (Property::Sp, Scenario::Bounded) => manipulation::sp_bounded(mechanism, instance, truth),
+    let judge = &mut judge;
+    // A single scenario's witness, if any, and the notes of failing and of holding.
+    let (found, fails, holds) = match (property, scenario) {
+        (p, Scenario::Bounded) if p.is_allocation_property() => {
+            return Ok(Outcome {
+                verdict: allocation::check_answer(instance, truth, property)?,
+                scenarios: 0,
+                bounded: false,
+            });
+        }
+        (Property::Sp, Scenario::Bounded) => {
+            return manipulation::sp_bounded(mechanism, instance, truth)
+        }
         (Property::Sp, Scenario::Lies(lies)) => {
             let [(liar, report)] = lies.as_slice() else {
                 return wrong("exactly one liar (use gsp-strong or gsp-weak for groups)");
             };
-            let found =
-                manipulation::sp_judged(mechanism, instance, truth, *liar, report, &mut judge)?;
-            single(
+            let found = manipulation::sp_judged(mechanism, instance, truth, *liar, report, judge)?;
+            (
                 found.map(Witness::Sp),
-                "the lie is profitable".into(),
-                "the lie is not profitable".into(),
-                &judge,
+                "the lie is profitable".to_string(),
+                "the lie is not profitable".to_string(),
             )
         }
+        (Property::GspStrong | Property::GspWeak, Scenario::Bounded) => {
+            return manipulation::gsp_bounded(mechanism, instance, truth, reading, bounds)
+        }
+        (Property::GspStrong | Property::GspWeak, Scenario::Lies(lies)) => {
+            let found = manipulation::gsp_judged(mechanism, instance, truth, lies, reading, judge)?;
+            (
+                found.map(Witness::Gsp),
+                format!("the group lie violates {}", reading.name()),
+                format!("the group lie does not violate {}", reading.name()),
+            )
+        }
+        (Property::Pm, Scenario::Bounded) => {
+            return monotonicity::pm_bounded(mechanism, instance, truth)
+        }
+        (Property::Pm, Scenario::Remove(k)) => (
+            monotonicity::pm_judged(mechanism, instance, truth, *k, judge)?.map(Witness::Pm),
+            "a remaining user loses".to_string(),
+            "no remaining user loses".to_string(),
+        ),
+        (Property::Rm, Scenario::Bounded) => {
+            return monotonicity::rm_bounded(mechanism, instance, truth)
+        }
+        (Property::Rm, Scenario::Capacity(c)) => (
+            monotonicity::rm_judged(mechanism, instance, truth, c, judge)?.map(Witness::Rm),
+            "a user loses as capacities grow".to_string(),
+            "no user loses as capacities grow".to_string(),
+        ),
+        (Property::Sp, _) => return wrong("lies (one user and its report)"),
         (Property::GspStrong | Property::GspWeak, _) => {
-            let reading = if property == Property::GspStrong {
-                GspReading::Strong
-            } else {
-                GspReading::Weak
-            };
-            match scenario {
-                Scenario::Bounded => {
-                    manipulation::gsp_bounded(mechanism, instance, truth, reading, bounds)
-                }
-                Scenario::Lies(lies) => {
-                    let found = manipulation::gsp_judged(
-                        mechanism, instance, truth, lies, reading, &mut judge,
-                    )?;
-                    single(
-                        found.map(Witness::Gsp),
-                        format!("the group lie violates {}", reading.name()),
-                        format!("the group lie does not violate {}", reading.name()),
-                        &judge,
-                    )
-                }
-                _ => wrong("lies (a list of users and their reports)"),
-            }
+            return wrong("lies (a list of users and their reports)")
         }
-        (Property::Pm, Scenario::Bounded) => monotonicity::pm_bounded(mechanism, instance, truth),
-        (Property::Pm, Scenario::Remove(k)) => {
-            let found = monotonicity::pm_judged(mechanism, instance, truth, *k, &mut judge)?;
-            single(
-                found.map(Witness::Pm),
-                "a remaining user loses".into(),
-                "no remaining user loses".into(),
-                &judge,
-            )
-        }
-        (Property::Rm, Scenario::Bounded) => monotonicity::rm_bounded(mechanism, instance, truth),
-        (Property::Rm, Scenario::Capacity(c)) => {
-            let found = monotonicity::rm_judged(mechanism, instance, truth, c, &mut judge)?;
-            single(
-                found.map(Witness::Rm),
-                "a user loses as capacities grow".into(),
-                "no user loses as capacities grow".into(),
-                &judge,
-            )
-        }
-        (Property::Sp, _) => wrong("lies (one user and its report)"),
-        (Property::Pm, _) => wrong("the removal of one user"),
-        (Property::Rm, _) => wrong("new capacities"),
-        _ => wrong("no scenario"),
-    }
+        (Property::Pm, _) => return wrong("the removal of one user"),
+        (Property::Rm, _) => return wrong("new capacities"),
+        _ => return wrong("no scenario"),
+    };
+    let verdict = match found {
+        Some(w) => Verdict::fails(w, fails),
+        None => Verdict::holds(holds),
+    };
+    // One scenario decided exactly is not the whole property: bounded.
+    Ok(judge.outcome(verdict, 1, true))
 }
 
 /// User `i`'s utility at the truth when it runs `tasks` tasks: `min(T_i, x_i)` (the bundle
@@ -823,22 +802,6 @@ pub fn utility_of_report(
     report_gauge(instance, i, report).apply(tasks)
 }
 
-/// `min_{j: d_ij > 0} d'_ij / d_ij`: the true tasks user `i` runs per task of `report` (0 when
-/// the report omits a resource it needs: it runs nothing).
-pub fn report_fraction(instance: &Instance, i: usize, report: &[Rational]) -> Rational {
-    instance.users()[i]
-        .demand
-        .iter()
-        .enumerate()
-        .filter(|(_, d)| !d.is_zero())
-        .map(|(j, d)| match report.get(j) {
-            Some(r) if !r.is_zero() => r / d,
-            _ => Rational::ZERO,
-        })
-        .min()
-        .expect("validated: some demand is positive")
-}
-
 /// `min(T_i, y)`: user `i`'s utility at the truth with `y` tasks ([`utility_at_truth`]), as
 /// a [`Gauge`] (which also maps exact algebraic task counts).
 pub fn truth_gauge(instance: &Instance, i: usize) -> Gauge {
@@ -846,12 +809,17 @@ pub fn truth_gauge(instance: &Instance, i: usize) -> Gauge {
 }
 
 /// User `i`'s true utility with `y` tasks of `report` ([`utility_of_report`]):
-/// `min(T_i, min_{j: d_ij > 0} y d'_ij / d_ij)`, 0 when it did not ask for a resource it needs.
+/// `min(T_i, min_{j: d_ij > 0} y d'_ij / d_ij)`, 0 when it did not ask for a resource it needs
+/// (a missing entry of `report` counts as zero).
 pub fn report_gauge(instance: &Instance, i: usize, report: &[Rational]) -> Gauge {
-    Gauge::min_of(
-        [report_fraction(instance, i, report)],
-        instance.users()[i].cap.as_ref(),
-    )
+    let u = &instance.users()[i];
+    // The true tasks per task of the report, `d'_ij / d_ij` over the resources it needs.
+    let fractions = u.demand.iter().enumerate().filter(|(_, d)| !d.is_zero());
+    let fraction = fractions
+        .map(|(j, d)| report.get(j).map_or(Rational::ZERO, |r| r / d))
+        .min()
+        .expect("validated: some demand is positive");
+    Gauge::min_of([fraction], u.cap.as_ref())
 }
 
 /// `truth`, checked to have one entry per user, to be judged as given.
@@ -868,6 +836,20 @@ fn on_given<T>(
 ) -> Result<T, SolverError> {
     let truth = given(instance, truth)?;
     decide(&truth, &mut Judge::on(&truth))
+}
+
+/// `i` is a user of `instance`.
+fn check_user(instance: &Instance, i: usize, field: &str) -> Result<(), SolverError> {
+    if i >= instance.num_users() {
+        return Err(SolverError::invalid(
+            field,
+            format!(
+                "no user {i}: the instance has {} (indices from 0)",
+                instance.num_users()
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// `tasks` has one entry per user.

@@ -29,8 +29,8 @@ use super::exact::Answer;
 use super::scenarios::{capacity_grid, departures};
 use super::tolerance::{Bounded, Judge, Test};
 use super::{
-    by_resource, by_user_figure, check_tasks, figure, first_violation, on_given, truth_gauge,
-    user_figure, user_name, ExactFigures, Outcome, Verdict, Witness,
+    by_resource, by_user_figure, check_tasks, check_user, figure, first_violation, on_given,
+    truth_gauge, user_figure, user_name, ExactFigures, Outcome, Verdict, Witness,
 };
 use crate::ceei::ExactNumber;
 use crate::{Allocation, Instance, Mechanism, Rational, SolverError};
@@ -150,14 +150,8 @@ pub(crate) fn pm_judged(
     leaving: usize,
     judge: &mut Judge,
 ) -> Result<Option<PmWitness>, SolverError> {
-    judge.involve(truth);
+    check_user(instance, leaving, "scenario.remove")?;
     let n = instance.num_users();
-    if leaving >= n {
-        return Err(SolverError::invalid(
-            "scenario.remove",
-            format!("no user {leaving}: the instance has {n} (indices from 0)"),
-        ));
-    }
     if n < 2 {
         return Err(SolverError::invalid(
             "scenario.remove",
@@ -270,7 +264,6 @@ pub(crate) fn rm_judged(
     capacity: &[Rational],
     judge: &mut Judge,
 ) -> Result<Option<RmWitness>, SolverError> {
-    judge.involve(truth);
     let m = instance.num_resources();
     crate::json::check_length("capacity", capacity, m)?;
     if let Some(j) = (0..m).find(|&j| capacity[j] < instance.capacity()[j]) {

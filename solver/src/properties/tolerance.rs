@@ -55,13 +55,16 @@ use super::{Outcome, Verdict};
 enum Spread {
     /// The computed value is the true one.
     Exact,
-    /// `lo <= true <= hi`.
-    Within { lo: Rational, hi: Rational },
+    /// `lo <= true <= hi`. With `fell_back`, an exact value the kernel could not form (a
+    /// limit), bounded by the isolating intervals: every comparison with it is marked
+    /// undecided.
+    Within {
+        lo: Rational,
+        hi: Rational,
+        fell_back: bool,
+    },
     /// Nothing is known.
     Unbounded,
-    /// An exact value the kernel could not form (a limit): `lo <= true <= hi` from the
-    /// isolating intervals; every comparison with it is marked undecided.
-    Fallback { lo: Rational, hi: Rational },
     /// The true value is `exact`, a real algebraic number, within `lo <= exact <= hi` (its
     /// isolating interval: the bounds a comparison falls back to).
     Algebraic {
@@ -179,27 +182,28 @@ impl Bounded {
         Bounded::around(value, x.error_bound(i))
     }
 
+    /// Every user's task count in `answer` ([`Bounded::tasks`]).
+    pub(crate) fn all_tasks(answer: &Answer) -> Vec<Self> {
+        let n = answer.allocation.tasks.len();
+        (0..n).map(|i| Bounded::tasks(answer, i)).collect()
+    }
+
     /// The quantity `g` of this one (non-decreasing): `[g(lo), g(hi)]`, or `g` of the exact
     /// value. Should the kernel fail on it (a limit), the image of the isolating interval.
     pub(crate) fn map(&self, g: &Gauge) -> Self {
         let f = |y: &Rational| g.apply(y);
+        let within = |lo, hi, fell_back| Spread::Within {
+            lo: f(lo),
+            hi: f(hi),
+            fell_back,
+        };
         let spread = match &self.spread {
             Spread::Exact => Spread::Exact,
-            Spread::Within { lo, hi } => Spread::Within {
-                lo: f(lo),
-                hi: f(hi),
-            },
+            Spread::Within { lo, hi, fell_back } => within(lo, hi, *fell_back),
             Spread::Unbounded => Spread::Unbounded,
-            Spread::Fallback { lo, hi } => Spread::Fallback {
-                lo: f(lo),
-                hi: f(hi),
-            },
             Spread::Algebraic { exact, lo, hi } => match g.apply_exact(exact) {
                 Some(v) => Spread::algebraic(v),
-                None => Spread::Fallback {
-                    lo: f(lo),
-                    hi: f(hi),
-                },
+                None => within(lo, hi, true),
             },
         };
         Bounded {
@@ -233,7 +237,13 @@ impl Bounded {
 
     /// Whether an exact value was lost to a limit of the kernel.
     fn fell_back(&self) -> bool {
-        matches!(self.spread, Spread::Fallback { .. })
+        matches!(
+            self.spread,
+            Spread::Within {
+                fell_back: true,
+                ..
+            }
+        )
     }
 
     /// The least the true value can be (`None`: unbounded).
@@ -250,15 +260,11 @@ impl Bounded {
     fn range(&self) -> Option<(&Rational, &Rational)> {
         match &self.spread {
             Spread::Exact => Some((&self.value, &self.value)),
-            Spread::Within { lo, hi }
-            | Spread::Fallback { lo, hi, .. }
-            | Spread::Algebraic { lo, hi, .. } => Some((lo, hi)),
+            Spread::Within { lo, hi, .. } | Spread::Algebraic { lo, hi, .. } => Some((lo, hi)),
             Spread::Unbounded => None,
         }
     }
-}
 
-impl Bounded {
     /// `value` within `± spread`; `None` when some error is unbounded.
     fn around(value: Rational, spread: Option<Rational>) -> Bounded {
         let spread = match spread {
@@ -266,6 +272,7 @@ impl Bounded {
             Some(s) => Spread::Within {
                 lo: &value - &s,
                 hi: &value + &s,
+                fell_back: false,
             },
             None => Spread::Unbounded,
         };
@@ -273,32 +280,18 @@ impl Bounded {
     }
 }
 
-/// Total use of each resource, `Σ_k x_k d_kj`, given its exact value `used` on the computed
-/// tasks, within `± Σ_k e_k d_kj` (or exactly, for an answer with its algebraic form).
-pub(crate) fn consumption_bounds(
-    instance: &Instance,
-    answer: &Answer,
-    used: Vec<Rational>,
-) -> Vec<Bounded> {
-    let all: Vec<usize> = (0..answer.allocation.tasks.len()).collect();
-    used.into_iter()
-        .enumerate()
-        .map(|(j, value)| bounded_sum(instance, answer, &all, j, value))
-        .collect()
-}
-
-/// What the users `below` hold of each resource, `Σ_k x_k d_kj` over them, within
-/// `± Σ_k e_k d_kj` (a node's holdings, for its limit).
+/// What the users `among` hold of each resource, `Σ_k x_k d_kj` over them (all users: the
+/// consumption), within `± Σ_k e_k d_kj` (or exactly, for an answer with its algebraic form).
 pub(crate) fn holdings_bounds(
     instance: &Instance,
     answer: &Answer,
-    below: &[usize],
+    among: &[usize],
 ) -> Vec<Bounded> {
     let x = &answer.allocation;
     (0..instance.num_resources())
         .map(|j| {
-            let value = x.consumption_among(instance, below.iter().copied(), j);
-            bounded_sum(instance, answer, below, j, value)
+            let value = x.consumption_among(instance, among.iter().copied(), j);
+            bounded_sum(instance, answer, among, j, value)
         })
         .collect()
 }
@@ -351,7 +344,11 @@ fn exact_consumption(
                 lo += &(d * &Rational::from_big(a.clone()));
                 hi += &(d * &Rational::from_big(b.clone()));
             }
-            Spread::Fallback { lo, hi }
+            Spread::Within {
+                lo,
+                hi,
+                fell_back: true,
+            }
         }
     };
     Bounded { value, spread }

@@ -53,7 +53,7 @@ fn stop() -> DiscreteDrf {
 }
 
 fn skip() -> DiscreteDrf {
-    DiscreteDrf::skip_and_continue()
+    DiscreteDrf::paper().with_misfit(MisfitRule::Skip)
 }
 
 // ---------------------------------------------------------------- the paper's Table 1

@@ -51,7 +51,7 @@ fn certified(c: &[Rational], rows: &[Row], x: &[Rational], y: &[Rational]) -> bo
 fn program(c: &[Rational], rows: &[Row]) -> LinearProgram {
     let mut lp = LinearProgram::maximize(c.to_vec());
     for (a, rel, b) in rows {
-        lp.push(a.clone(), *rel, b.clone());
+        lp = lp.constraint(a.clone(), *rel, b.clone());
     }
     lp
 }

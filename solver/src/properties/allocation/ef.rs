@@ -61,6 +61,17 @@ pub fn envy_freeness(instance: &Instance, x: &Allocation) -> Result<Verdict, Sol
     check_allocation(instance, x, Property::Ef)
 }
 
+/// `(w_ij / w_kj) d_kj / d_ij` over the resources `j` user `i` needs: `i`'s tasks per task
+/// of `k`'s bundle scaled to `i`'s weight, resource by resource (0 where `k` lacks one `i`
+/// needs); their minimum is the envy coefficient `c_ik`.
+pub(crate) fn envy_ratios<'a>(ui: &'a User, uk: &'a User) -> impl Iterator<Item = Rational> + 'a {
+    ui.demand
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| !d.is_zero())
+        .map(|(j, d)| &(&(ui.weight_on(j) / uk.weight_on(j)) * &uk.demand[j]) / d)
+}
+
 pub(super) fn envy_freeness_on(
     instance: &Instance,
     x: &Answer,
@@ -80,21 +91,8 @@ pub(super) fn envy_freeness_on(
             if k == i || !holds_some(k) {
                 continue;
             }
-            // u_i of k's bundle with y tasks, scaled: min(T_i, min_j (w_ij / w_kj) y d_kj / d_ij)
-            // over the resources i needs; a resource i needs and k lacks makes it 0.
-            let ratios = ui
-                .demand
-                .iter()
-                .enumerate()
-                .filter(|(_, d)| !d.is_zero())
-                .map(|(j, d)| {
-                    if uk.demand[j].is_zero() {
-                        Rational::ZERO
-                    } else {
-                        &(&(ui.weight_on(j) / uk.weight_on(j)) * &uk.demand[j]) / d
-                    }
-                });
-            let scaled_of = Gauge::min_of(ratios, ui.cap.as_ref());
+            // u_i of k's bundle with y tasks, scaled: min(T_i, min_j (w_ij / w_kj) y d_kj / d_ij).
+            let scaled_of = Gauge::min_of(envy_ratios(ui, uk), ui.cap.as_ref());
             let scaled = Bounded::tasks(x, k).map(&scaled_of);
             if judge.settle(Test::less(&have, &scaled)) {
                 let scaled_bundle = (0..instance.num_resources())

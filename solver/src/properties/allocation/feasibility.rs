@@ -67,9 +67,7 @@ pub(super) fn feasible_use(
 ) -> Result<Result<Vec<Bounded>, InfeasibleWitness>, SolverError> {
     let x = &answer.allocation;
     check_tasks(instance, x, "allocation")?;
-    let tasks: Vec<Bounded> = (0..x.tasks.len())
-        .map(|i| Bounded::tasks(answer, i))
-        .collect();
+    let tasks = Bounded::all_tasks(answer);
     let negative: Vec<usize> = (0..x.tasks.len())
         .filter(|&i| judge.settle(Test::less_than(&tasks[i], &Rational::ZERO)))
         .collect();
@@ -85,7 +83,8 @@ pub(super) fn feasible_use(
         })
         .map(|(i, _)| i)
         .collect();
-    let used = consumption_bounds(instance, answer, x.consumption(instance));
+    let all: Vec<usize> = (0..x.tasks.len()).collect();
+    let used = holdings_bounds(instance, answer, &all);
     let over_capacity: Vec<(usize, Rational)> = used
         .iter()
         .zip(instance.capacity())

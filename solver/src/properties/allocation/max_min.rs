@@ -160,7 +160,7 @@ pub(super) fn max_min_on(
 ) -> Option<MaxMinWitness> {
     let users = instance.users();
     let n = users.len();
-    let tasks: Vec<Bounded> = (0..n).map(|i| Bounded::tasks(x, i)).collect();
+    let tasks = Bounded::all_tasks(x);
     let amounts: Vec<Bounded> = (0..n)
         .map(|i| tasks[i].map(&Gauge::scale(&users[i].demand[j] / users[i].weight_on(j))))
         .collect();
@@ -184,11 +184,8 @@ pub(super) fn max_min_on(
     let smallest = (0..n)
         .filter(|&i| below[i].exact)
         .map(|i| &amounts[i].value)
-        .reduce(|a, b| if b < a { b } else { a });
-    let largest = amounts
-        .iter()
-        .map(|a| &a.value)
-        .reduce(|a, b| if b > a { b } else { a });
+        .min();
+    let largest = amounts.iter().map(|a| &a.value).max();
     let exact = matches!((smallest, largest), (Some(lo), Some(hi)) if lo < hi);
     // For certain: the smallest upper bound below the cap against the largest lower bound.
     let lo = (0..n)

@@ -30,7 +30,7 @@
 use serde_json::{json, Map, Value};
 
 use super::exact::Answer;
-use super::tolerance::{consumption_bounds, holdings_bounds, Bounded, Gauge, Judge, Test};
+use super::tolerance::{holdings_bounds, Bounded, Gauge, Judge, Test};
 use super::{
     by_resource, by_user, check_tasks, figure, resource_name, truth_gauge, user_name, user_names,
     ExactFigures, Property, Verdict, Witness,

@@ -73,22 +73,14 @@ pub(super) fn pareto_efficiency_on(
     let any_limit = limited.iter().any(Option::is_some);
     for (i, u) in instance.users().iter().enumerate() {
         let tasks = Bounded::tasks(x, i);
-        // Below its cap, and every resource it needs has room.
+        // Below its cap, and every resource it needs has room, in the cluster and under every
+        // limit from its leaf up.
+        let bounds = bounds_on(instance, i, capacity, used, &limited);
         let mut free = below_cap(u, &tasks);
-        for (d, (c, r)) in u.demand.iter().zip(used.iter().zip(capacity)) {
-            if !free.exact {
-                break;
-            }
-            if !d.is_zero() {
-                free = free.and(Test::less_than(c, r));
-            }
-        }
-        // ... and under every limit from its leaf up.
-        let path = limited_path(instance, i, &limited);
-        for (limit, held) in &path {
-            for (d, (c, l)) in u.demand.iter().zip(held.iter().zip(*limit)) {
+        for (bound, held) in &bounds {
+            for (d, (c, b)) in u.demand.iter().zip(held.iter().zip(*bound)) {
                 if free.exact && !d.is_zero() {
-                    free = free.and(Test::less_than(c, l));
+                    free = free.and(Test::less_than(c, b));
                 }
             }
         }
@@ -97,19 +89,13 @@ pub(super) fn pareto_efficiency_on(
         }
         // Grow until one resource fills, a limit or the cap binds, under every admissible
         // truth: the gain guaranteed by the upper bounds (the computed values when exact).
-        let Some(mut gain) = certified_gain(u, &tasks, used, capacity) else {
+        let gains: Option<Vec<Rational>> = bounds
+            .iter()
+            .map(|(bound, held)| certified_gain(u, &tasks, held, bound))
+            .collect();
+        let Some(gain) = gains.and_then(|g| g.into_iter().min()) else {
             continue;
         };
-        let mut bounded = true;
-        for (limit, held) in &path {
-            match certified_gain(u, &tasks, held, limit) {
-                Some(g) => gain = gain.min(g),
-                None => bounded = false,
-            }
-        }
-        if !bounded {
-            continue;
-        }
         let mut improved = x.allocation.tasks.clone();
         improved[i] += &gain;
         return Verdict::fails(
@@ -140,15 +126,18 @@ pub(super) fn pareto_efficiency_on(
     })
 }
 
-/// The limits on user `i`'s path (its leaf and every pool above it), each with what its
-/// node holds.
-fn limited_path<'a>(
+/// What bounds user `i`'s growth, each with what is held against it: the capacity and
+/// the consumption, then the limits on its path (its leaf and every pool above it), each
+/// with what its node holds.
+fn bounds_on<'a>(
     instance: &'a Instance,
     i: usize,
+    capacity: &'a [Rational],
+    used: &'a [Bounded],
     limited: &'a [Option<Vec<Bounded>>],
 ) -> Vec<(&'a [Rational], &'a [Bounded])> {
     let h = instance.hierarchy();
-    let mut out = Vec::new();
+    let mut out = vec![(capacity, used)];
     let mut at = Some(h.leaf(i));
     while let Some(v) = at {
         if let (Some(limit), Some(held)) = (&h.node(v).limit, &limited[v]) {

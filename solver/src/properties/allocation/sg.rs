@@ -296,55 +296,26 @@ pub(super) fn sg_scan(
     first: bool,
 ) -> Vec<SgWitness> {
     let h = instance.hierarchy();
-    let x = &answer.allocation;
-    let tasks: Vec<Bounded> = (0..x.tasks.len())
-        .map(|i| Bounded::tasks(answer, i))
-        .collect();
-    let m = instance.num_resources();
+    let tasks = Bounded::all_tasks(answer);
     let mut out = Vec::new();
     for v in from..h.len() {
         let users = h.users_below(v);
         // Unmet demand: uncapped, or under the cap (beyond the error, to be certain); the
         // first such user by index.
         let unmet = users.iter().copied().find_map(|i| {
-            let test = match &instance.users()[i].cap {
-                None => Test::TRUE,
-                Some(t) => Test::less_than(&tasks[i], t),
-            };
+            let test = below_cap(&instance.users()[i], &tasks[i]);
             test.exact.then_some((i, test))
         });
         let Some((unmet_user, unmet_test)) = unmet else {
             continue;
         };
         // S_v computed, and its upper bound over the admissible true answers.
+        let held = holdings_bounds(instance, answer, &users);
         let mut share = Rational::ZERO;
         let mut share_hi: Option<Rational> = Some(Rational::ZERO);
-        for j in 0..m {
-            let mut used = ExactSum::new();
-            let mut used_hi = Some(ExactSum::new());
-            for &i in &users {
-                let d = &instance.users()[i].demand[j];
-                if d.is_zero() {
-                    continue;
-                }
-                used.add(&(&x.tasks[i] * d));
-                used_hi = match (used_hi, tasks[i].hi()) {
-                    (Some(mut s), Some(hi)) => {
-                        s.add(&(hi * d));
-                        Some(s)
-                    }
-                    _ => None,
-                };
-            }
-            let r = &instance.capacity()[j];
-            let s = &used.value() / r;
-            if s > share {
-                share = s;
-            }
-            share_hi = match (share_hi, used_hi) {
-                (Some(best), Some(mut u)) => Some(best.max(&u.value() / r)),
-                _ => None,
-            };
+        for (used, r) in held.iter().zip(instance.capacity()) {
+            share = share.max(&used.value / r);
+            share_hi = share_hi.zip(used.hi()).map(|(best, hi)| best.max(hi / r));
         }
         let g = &h.node(v).guaranteed;
         let below = Test::decided(share < *g, share_hi.as_ref().is_some_and(|s| s < g));

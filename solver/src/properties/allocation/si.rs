@@ -105,24 +105,14 @@ pub(super) fn sharing_incentive_on(
     let totals = weight_totals(instance);
     for (i, u) in instance.users().iter().enumerate() {
         // u_i(split) = min(T_i, min_{j: d_ij > 0} (w_ij / W_j) R_j / d_ij).
-        let runnable = u
-            .demand
-            .iter()
-            .enumerate()
-            .filter(|(_, d)| !d.is_zero())
-            .map(|(j, d)| &(&instance.capacity()[j] * &(u.weight_on(j) / &totals[j])) / d)
-            .min()
-            .expect("validated: some demand is positive");
-        let split_utility = match &u.cap {
-            Some(t) if *t < runnable => t.clone(),
-            _ => runnable,
-        };
+        let split = split_of(instance, &totals, u);
+        let split_utility = instance.utility(i, &split);
         let have = Bounded::tasks(x, i).map(&truth_gauge(instance, i));
         if judge.settle(Test::less_than(&have, &split_utility)) {
             let witness = SiWitness {
                 user: i,
                 tasks: x.allocation.tasks[i].clone(),
-                split: split_of(instance, &totals, u),
+                split,
                 split_utility,
                 exact: ExactFigures::default()
                     .with("tasks", x.exact_task(i).filter(|_| x.algebraic().is_some()))
