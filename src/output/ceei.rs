@@ -27,12 +27,15 @@ use rayon::prelude::*;
 use serde_json::{Map, Value};
 
 use super::allocation::{
-    close_answer, csv_header, open_answer, open_user, write_bundle, write_json as write_allocation,
-    write_rows, Answer, Summary, SummaryUsers,
+    close_answer, close_rows, csv_header, open_answer, open_user, write_bundle,
+    write_json as write_allocation, write_rows, Answer, Figure, SummaryDoc, SummaryUsers,
 };
 use super::{
-    looks_numeric, round_value, rounds_under, write_csv_field, write_json_str, Json, Numbers, Sink,
+    decimal_value, looks_numeric, push_members, round_value, rounds_under, write_csv_field,
+    write_json_str, Numbers, Sink,
 };
+use leontief_counterexamples::doc::ByName;
+use serde::Serialize;
 
 /// The budget of the exact algebraic step: the algebraic kernel's default limits with the
 /// degree raised to [`MAX_ALGEBRAIC_USERS`] (a two-resource clearing polynomial has degree
@@ -79,12 +82,6 @@ fn figure(x: &ExactNumber, numbers: Numbers, limits: &Limits) -> Result<Value, A
         Numbers::Exact => serde_json::to_value(x).unwrap_or(Value::Null),
         Numbers::Decimals(n) => decimal_value(x.to_significant(n, limits)?),
     })
-}
-
-/// A correctly rounded decimal as a JSON number.
-fn decimal_value(text: String) -> Value {
-    text.parse::<serde_json::Number>()
-        .map_or(Value::String(text), Value::Number)
 }
 
 /// A figure's table or CSV cell: `p/q`, an irrational figure's decimal, or the rounded
@@ -257,9 +254,8 @@ pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, inst: &Instance, answer
         write_allocation(sink, numbers, answer);
         return;
     }
-    let mut j = Json::new(sink, numbers);
-    open_answer(&mut j, "ceei", false, inst);
-    write_rows(j.sink, inst.num_users(), numbers, &|i, _, buf| {
+    open_answer(sink, numbers, "ceei", false, inst);
+    write_rows(sink, inst.num_users(), numbers, &|i, _, buf| {
         open_user(inst, i, buf);
         let x = out.tasks[i];
         buf.push_str(",\n      \"tasks\": ");
@@ -271,10 +267,7 @@ pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, inst: &Instance, answer
         write_float(x * inst.task_dominant_share(i).to_f64_lossy(), numbers, buf);
         buf.push_str("\n    }");
     });
-    if inst.num_users() > 0 {
-        j.mark_nonempty();
-    }
-    j.close();
+    close_rows(sink, inst.num_users(), ']');
     if let Numbers::Decimals(n) = numbers {
         for v in extra.values_mut() {
             round_value(v, n);
@@ -284,15 +277,11 @@ pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, inst: &Instance, answer
         // After `certified`, and after the rounding: a reason is text, never a number.
         extra.shift_insert(1, "exact_reason".into(), Value::String(reason.clone()));
     }
-    for (k, v) in &extra {
-        j.key(k);
-        j.value(v);
-    }
+    push_members(&mut sink.buf, &extra, true);
     // Keyed by path; a path that is also a name key stays exact, as the tree's rounding
     // leaves it.
-    j.key("feasible_tasks");
-    j.open_object();
-    write_rows(j.sink, inst.num_users(), numbers, &|i, _, buf| {
+    sink.buf.push_str(",\n  \"feasible_tasks\": {");
+    write_rows(sink, inst.num_users(), numbers, &|i, _, buf| {
         buf.push_str(if i == 0 { "\n    " } else { ",\n    " });
         let path = inst.user_path(i);
         write_json_str(&path, buf);
@@ -303,18 +292,12 @@ pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, inst: &Instance, answer
             _ => Numbers::Exact.json(x, buf),
         }
     });
-    if inst.num_users() > 0 {
-        j.mark_nonempty();
-    }
-    j.close();
-    let mut prices = prices;
+    close_rows(sink, inst.num_users(), '}');
+    let mut prices = Map::from_iter([("prices".to_string(), prices)]);
     if let Numbers::Decimals(n) = numbers {
-        round_value(&mut prices, n);
+        round_value(&mut prices["prices"], n);
     }
-    j.key("prices");
-    j.value(&prices);
-    j.close();
-    j.end();
+    close_answer(sink, &prices);
 }
 
 /// A float of the Newton solution as the tree holds it (its shortest decimal string) and
@@ -341,6 +324,35 @@ fn write_float(x: f64, numbers: Numbers, out: &mut String) {
 }
 
 /// The JSON of an algebraic answer: the layout of a certified one, every figure exact.
+#[derive(Serialize)]
+struct AlgebraicDoc<'a> {
+    mechanism: &'static str,
+    exact: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    precision: Option<Value>,
+    resources: &'a [String],
+    capacity: Vec<Value>,
+    users: Vec<AlgebraicUser<'a>>,
+    consumption: &'a [Value],
+    saturated: Vec<&'a str>,
+    certified: bool,
+    status: &'a str,
+    iterations: usize,
+    /// An exact equilibrium has no gap; printed as a certified answer prints it.
+    relative_gap: Value,
+    prices: ByName<&'a Value, &'a String>,
+}
+
+/// One user of an [`AlgebraicDoc`].
+#[derive(Serialize)]
+struct AlgebraicUser<'a> {
+    name: String,
+    tasks: &'a Value,
+    allocation: &'a [Value],
+    dominant_share: &'a Value,
+    weighted_share: &'a Value,
+}
+
 fn write_algebraic_json(
     sink: &mut Sink<'_>,
     numbers: Numbers,
@@ -348,50 +360,34 @@ fn write_algebraic_json(
     out: &CeeiOutcome,
     figures: &Figures,
 ) {
-    let mut j = Json::new(sink, numbers);
-    open_answer(&mut j, "ceei", true, inst);
-    for i in 0..inst.num_users() {
-        j.value(&serde_json::json!({
-            "name": inst.user_path(i),
-            "tasks": figures.tasks[i],
-            "allocation": figures.allocation[i],
-            "dominant_share": figures.dominant_shares[i],
-            "weighted_share": figures.weighted_shares[i],
-        }));
-    }
-    j.close();
-    j.key("consumption");
-    figure_list(&mut j, &figures.consumption);
-    j.key("saturated");
-    j.strs(&saturated_names(inst, &figures.saturated));
-    let prices: Map<String, Value> = inst
-        .resources()
-        .iter()
-        .cloned()
-        .zip(figures.prices.clone())
+    let users = (0..inst.num_users())
+        .map(|i| AlgebraicUser {
+            name: inst.user_path(i),
+            tasks: &figures.tasks[i],
+            allocation: &figures.allocation[i],
+            dominant_share: &figures.dominant_shares[i],
+            weighted_share: &figures.weighted_shares[i],
+        })
         .collect();
-    let extra = serde_json::json!({
-        "certified": true,
-        "status": out.status.as_str(),
-        "iterations": out.iterations,
-        // An exact equilibrium has no gap; printed as a certified answer prints it.
-        "relative_gap": match numbers {
+    let doc = AlgebraicDoc {
+        mechanism: "ceei",
+        exact: true,
+        precision: numbers.precision(),
+        resources: inst.resources(),
+        capacity: numbers.values(inst.capacity()),
+        users,
+        consumption: &figures.consumption,
+        saturated: saturated_names(inst, &figures.saturated),
+        certified: true,
+        status: out.status.as_str(),
+        iterations: out.iterations,
+        relative_gap: match numbers {
             Numbers::Exact => Value::from(0.0),
             Numbers::Decimals(_) => Value::from(0),
         },
-        "prices": prices,
-    });
-    if let Value::Object(extra) = extra {
-        close_answer(&mut j, &extra);
-    }
-}
-
-fn figure_list(j: &mut Json<'_, '_>, xs: &[Value]) {
-    j.open_array();
-    for x in xs {
-        j.value(x);
-    }
-    j.close();
+        prices: ByName::zip(inst.resources(), &figures.prices),
+    };
+    sink.buf.push_str(&crate::commands::pretty(&doc));
 }
 
 fn saturated_names<'a>(inst: &'a Instance, saturated: &[bool]) -> Vec<&'a str> {
@@ -411,37 +407,32 @@ pub fn write_algebraic_summary(
     inst: &Instance,
     figures: &Figures,
 ) {
-    let list = |j: &mut Json<'_, '_>, k: usize| {
-        figure_list(j, [&figures.consumption, &figures.utilization][k])
-    };
-    let total = |j: &mut Json<'_, '_>| {
-        if let Some(t) = &figures.total_tasks {
-            j.value(t);
-        }
-    };
-    let value = |j: &mut Json<'_, '_>, k: usize, i: usize| {
-        let xs = [
-            &figures.tasks,
-            &figures.dominant_shares,
-            &figures.weighted_shares,
-        ];
-        j.value(&xs[k][i])
-    };
     let e = &figures.extremes;
-    Summary {
+    let figure = |at, xs: &[Value]| Figure::extremes(inst, at, |i| xs[i].clone());
+    SummaryDoc {
         mechanism: "ceei",
         exact: true,
-        instance: inst,
-        list: &list,
+        precision: numbers.precision(),
+        users: inst.num_users(),
+        resources: inst.resources(),
+        capacity: numbers.values(inst.capacity()),
+        consumption: figures.consumption.clone(),
+        utilization: figures.utilization.clone(),
         saturated: saturated_names(inst, &figures.saturated),
         figures: (inst.num_users() > 0).then(|| SummaryUsers {
-            total: figures.total_tasks.as_ref().map(|_| &total as _),
-            extremes: [e.tasks, e.dominant_share, e.weighted_share],
-            value: &value,
-            levels: figures.levels,
+            tasks: Figure {
+                total: figures.total_tasks.clone(),
+                ..figure(e.tasks, &figures.tasks)
+            },
+            dominant_share: figure(e.dominant_share, &figures.dominant_shares),
+            weighted_share: Figure {
+                levels: Some(figures.levels),
+                ..figure(e.weighted_share, &figures.weighted_shares)
+            },
         }),
+        extra: Map::new(),
     }
-    .write(sink, numbers, &Map::new());
+    .write(sink);
 }
 
 /// The CSV of an algebraic answer: `user,tasks,<resource>..,dominant_share,weighted_share`,
