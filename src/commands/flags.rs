@@ -558,7 +558,7 @@ impl TypedValueParser for MechanismParser {
 /// A value parser for an enumeration with derived names (strum): the accepted values and
 /// help come from `T::VARIANTS`, a bad value fails with `--flag: unknown WHAT "x" (expected
 /// a, b or c)`.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct NameParser<T> {
     what: &'static str,
     help: Option<fn(T) -> &'static str>,
@@ -579,16 +579,6 @@ impl<T> NameParser<T> {
     pub fn with_help(mut self, help: fn(T) -> &'static str) -> Self {
         self.help = Some(help);
         self
-    }
-}
-
-impl<T> Clone for NameParser<T> {
-    fn clone(&self) -> Self {
-        NameParser {
-            what: self.what,
-            help: self.help,
-            kind: PhantomData,
-        }
     }
 }
 

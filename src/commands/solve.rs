@@ -256,10 +256,7 @@ fn solved(cfg: &Config, inst: leontief_solver::Instance) -> Result<Solved, CliEr
         // Asset fairness from its level-coefficient form: written as such (exact), or each
         // user's tasks rounded from it without expanding the fractions.
         let fill = AssetFairness.fill_compact(&inst);
-        let (name, decimals) = match cfg.numbers {
-            Numbers::Exact => (cfg.mechanism.name, None),
-            Numbers::Decimals(n) => (cfg.mechanism.name, Some(n)),
-        };
+        let (name, decimals) = (cfg.mechanism.name, cfg.numbers.digits());
         return Ok(Solved::Printed(Printed::Stream(Box::new(
             move |mut out| fill.write_json(&inst, name, decimals, &mut out),
         ))));

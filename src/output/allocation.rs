@@ -14,7 +14,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::digits::{Denominators, Product};
-use super::{push_members, write_csv_field, Numbers, Sink};
+use super::{in_quotes, push_members, write_csv_field, Numbers, Sink};
 
 /// What `solve` prints besides the allocation.
 pub struct Answer<'a> {
@@ -50,22 +50,12 @@ impl Printer {
         }
     }
 
-    /// `x` as a bare cell (`p/q` or the decimal); with `quoted`, exact values are quoted
-    /// (JSON strings) and decimals are not (JSON numbers).
-    fn number(&self, x: &Rational, quoted: bool, out: &mut String) {
-        if quoted {
-            self.numbers.json(x, out);
-        } else {
-            self.numbers.cell(x, out);
-        }
-    }
-
     /// `a · b`; under decimals, rounded from the unreduced product (saving the gcd that
     /// only the exact form needs).
     fn product(&mut self, a: &Rational, b: &Rational, quoted: bool, out: &mut String) {
         match self.numbers {
             Numbers::Decimals(n) => a.write_product_decimal(b, n, out),
-            Numbers::Exact => self.number(&(a * b), quoted, out),
+            Numbers::Exact => self.numbers.write(&(a * b), quoted, out),
         }
     }
 
@@ -95,7 +85,7 @@ impl Printer {
             });
             return;
         }
-        self.number(t.t, quoted, out);
+        self.numbers.write(t.t, quoted, out);
     }
 
     /// `a · t` for a small `a ≥ 0`, rounded from `t`'s bounds when they decide it (the
@@ -146,18 +136,6 @@ impl Printer {
             Some(w) => self.product_near(&w, t, quoted, out),
             None => out.extend_from_within(start..end),
         }
-    }
-}
-
-/// Writes `write`'s text, between quotes when `quoted` (an exact number as a JSON string).
-#[inline]
-fn in_quotes(quoted: bool, out: &mut String, write: impl FnOnce(&mut String)) {
-    if quoted {
-        out.push('"');
-    }
-    write(out);
-    if quoted {
-        out.push('"');
     }
 }
 

@@ -78,8 +78,7 @@ pub enum ExactForm {
 /// rounded literal.
 fn figure(x: &ExactNumber, numbers: Numbers, limits: &Limits) -> Result<Value, AlgebraicError> {
     Ok(match numbers {
-        // An exact number is strings and lists of strings: it always serializes.
-        Numbers::Exact => serde_json::to_value(x).unwrap_or(Value::Null),
+        Numbers::Exact => crate::commands::to_value(x),
         Numbers::Decimals(n) => decimal_value(x.to_significant(n, limits)?),
     })
 }
@@ -173,11 +172,7 @@ impl CeeiAnswer {
                 Err(e) => return Err(e),
             };
             // Every other figure stays exact; the total is rounded from the exact tasks.
-            let significant = match numbers {
-                Numbers::Exact => None,
-                Numbers::Decimals(n) => Some(n),
-            };
-            let decimal = eq.total_tasks_decimal(significant, limits)?;
+            let decimal = eq.total_tasks_decimal(numbers.digits(), limits)?;
             let mut figures = Figures::of(&eq, None, numbers, limits)?;
             // A figure given by its decimal alone, with the reason its exact form is not
             // printed.
@@ -231,15 +226,11 @@ pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, inst: &Instance, answer
     extra.insert("status".into(), Value::from(out.status.as_str()));
     extra.insert("iterations".into(), Value::from(out.iterations));
     extra.insert("relative_gap".into(), float(out.relative_gap));
-    let prices: Vec<Value> = match &out.prices_exact {
-        Some(p) if out.certified => p.iter().map(|x| Value::String(x.to_string())).collect(),
-        _ => out
-            .prices
-            .iter()
-            .map(|x| Value::String(x.to_string()))
-            .collect(),
+    let prices: Vec<String> = match &out.prices_exact {
+        Some(p) if out.certified => p.iter().map(ToString::to_string).collect(),
+        _ => out.prices.iter().map(ToString::to_string).collect(),
     };
-    let prices = Value::Object(inst.resources().iter().cloned().zip(prices).collect());
+    let prices = crate::commands::to_value(&ByName::zip(inst.resources(), &prices));
     if let (Some(tasks), true) = (&out.tasks_exact, out.certified) {
         extra.insert("prices".into(), prices);
         let x = Allocation::new(tasks.clone());
@@ -288,8 +279,8 @@ pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, inst: &Instance, answer
         buf.push_str(": ");
         let x = &out.feasible_tasks[i];
         match numbers {
-            Numbers::Decimals(_) if rounds_under(&path) => numbers.json(x, buf),
-            _ => Numbers::Exact.json(x, buf),
+            Numbers::Decimals(_) if rounds_under(&path) => numbers.write(x, true, buf),
+            _ => Numbers::Exact.write(x, true, buf),
         }
     });
     close_rows(sink, inst.num_users(), '}');

@@ -35,30 +35,24 @@ pub enum Numbers {
 }
 
 impl Numbers {
-    /// The precision note a JSON answer carries: `{"decimals": N}`, or `None` when exact.
-    pub fn precision(self) -> Option<Value> {
+    /// The significant digits, or `None` when exact.
+    pub fn digits(self) -> Option<u32> {
         match self {
             Numbers::Exact => None,
-            Numbers::Decimals(n) => Some(serde_json::json!({ "decimals": n })),
+            Numbers::Decimals(n) => Some(n),
         }
     }
 
-    /// `x` as a bare cell (no quotes): `p/q`, or the rounded decimal.
-    pub fn cell(self, x: &Rational, out: &mut String) {
-        match self {
-            Numbers::Exact => write_exact(x, out),
-            Numbers::Decimals(n) => x.write_decimal(n, out),
-        }
+    /// The precision note a JSON answer carries: `{"decimals": N}`, or `None` when exact.
+    pub fn precision(self) -> Option<Value> {
+        self.digits().map(|n| serde_json::json!({ "decimals": n }))
     }
 
-    /// `x` as a JSON value: the exact string `"p/q"`, or the rounded decimal literal.
-    pub fn json(self, x: &Rational, out: &mut String) {
+    /// `x` as a bare cell: `p/q`, or the rounded decimal; with `quoted`, an exact `"p/q"` is
+    /// quoted (a JSON string; the decimal is a JSON number literal either way).
+    pub fn write(self, x: &Rational, quoted: bool, out: &mut String) {
         match self {
-            Numbers::Exact => {
-                out.push('"');
-                write_exact(x, out);
-                out.push('"');
-            }
+            Numbers::Exact => in_quotes(quoted, out, |out| write_exact(x, out)),
             Numbers::Decimals(n) => x.write_decimal(n, out),
         }
     }
@@ -79,7 +73,7 @@ impl Numbers {
     /// `x` as a string for a table cell.
     pub fn text(self, x: &Rational) -> String {
         let mut s = String::new();
-        self.cell(x, &mut s);
+        self.write(x, false, &mut s);
         s
     }
 }
@@ -88,6 +82,18 @@ impl Numbers {
 pub fn decimal_value(text: String) -> Value {
     text.parse::<serde_json::Number>()
         .map_or(Value::String(text), Value::Number)
+}
+
+/// Writes `write`'s text, between quotes when `quoted` (an exact number as a JSON string).
+#[inline]
+pub(super) fn in_quotes(quoted: bool, out: &mut String, write: impl FnOnce(&mut String)) {
+    if quoted {
+        out.push('"');
+    }
+    write(out);
+    if quoted {
+        out.push('"');
+    }
 }
 
 /// Appends `p/q` (or `p`), as `Rational`'s `Display` prints it, without a temporary string.
@@ -180,7 +186,7 @@ pub struct Sink<'w> {
     error: Option<io::Error>,
 }
 
-/// How much text a [`Sink`] holds before handing it on.
+/// The room a [`Sink`]'s buffer starts with.
 const BLOCK: usize = 1 << 16;
 
 impl<'w> Sink<'w> {
@@ -190,14 +196,6 @@ impl<'w> Sink<'w> {
             buf: String::with_capacity(BLOCK + 4096),
             out,
             error: None,
-        }
-    }
-
-    /// Hands the text on once a block is full (call between items).
-    #[inline]
-    pub fn maybe_flush(&mut self) {
-        if self.buf.len() >= BLOCK {
-            self.flush();
         }
     }
 
