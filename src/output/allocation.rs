@@ -219,13 +219,31 @@ pub fn saturated<'a>(inst: &'a Instance, consumption: &[Rational]) -> Vec<&'a st
 
 /// The members every allocation answer starts with, before its users.
 #[derive(Serialize)]
-struct Head<'a> {
+pub(super) struct Head<'a> {
     mechanism: &'a str,
     exact: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     precision: Option<Value>,
     resources: &'a [String],
     capacity: Vec<Value>,
+}
+
+impl<'a> Head<'a> {
+    /// The head of `mechanism`'s answer on `inst`.
+    pub(super) fn new(
+        numbers: Numbers,
+        mechanism: &'a str,
+        exact: bool,
+        inst: &'a Instance,
+    ) -> Self {
+        Head {
+            mechanism,
+            exact,
+            precision: numbers.precision(),
+            resources: inst.resources(),
+            capacity: numbers.values(inst.capacity()),
+        }
+    }
 }
 
 /// Opens an answer: `{"mechanism", "exact", ["precision",] "resources", "capacity", "users": [`
@@ -237,15 +255,12 @@ pub(super) fn open_answer(
     exact: bool,
     inst: &Instance,
 ) {
-    let head = Head {
-        mechanism,
-        exact,
-        precision: numbers.precision(),
-        resources: inst.resources(),
-        capacity: numbers.values(inst.capacity()),
-    };
     sink.buf.push('{');
-    push_members(&mut sink.buf, &head, false);
+    push_members(
+        &mut sink.buf,
+        &Head::new(numbers, mechanism, exact, inst),
+        false,
+    );
     sink.buf.push_str(",\n  \"users\": [");
 }
 

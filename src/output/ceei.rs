@@ -28,7 +28,7 @@ use serde_json::{Map, Value};
 
 use super::allocation::{
     close_answer, close_rows, csv_header, open_answer, open_user, write_bundle,
-    write_json as write_allocation, write_rows, Answer, Figure, SummaryDoc, SummaryUsers,
+    write_json as write_allocation, write_rows, Answer, Figure, Head, SummaryDoc, SummaryUsers,
 };
 use super::{
     decimal_value, looks_numeric, push_members, round_value, rounds_under, write_csv_field,
@@ -220,12 +220,11 @@ pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, inst: &Instance, answer
         ExactForm::Rational => None,
     };
     // The report's own fields, in its order (`objective` is not printed).
-    let float = |x: f64| serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number);
     let mut extra = Map::new();
     extra.insert("certified".into(), Value::Bool(out.certified));
     extra.insert("status".into(), Value::from(out.status.as_str()));
     extra.insert("iterations".into(), Value::from(out.iterations));
-    extra.insert("relative_gap".into(), float(out.relative_gap));
+    extra.insert("relative_gap".into(), Value::from(out.relative_gap));
     let prices: Vec<String> = match &out.prices_exact {
         Some(p) if out.certified => p.iter().map(ToString::to_string).collect(),
         _ => out.prices.iter().map(ToString::to_string).collect(),
@@ -317,12 +316,8 @@ fn write_float(x: f64, numbers: Numbers, out: &mut String) {
 /// The JSON of an algebraic answer: the layout of a certified one, every figure exact.
 #[derive(Serialize)]
 struct AlgebraicDoc<'a> {
-    mechanism: &'static str,
-    exact: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    precision: Option<Value>,
-    resources: &'a [String],
-    capacity: Vec<Value>,
+    #[serde(flatten)]
+    head: Head<'a>,
     users: Vec<AlgebraicUser<'a>>,
     consumption: &'a [Value],
     saturated: Vec<&'a str>,
@@ -361,11 +356,7 @@ fn write_algebraic_json(
         })
         .collect();
     let doc = AlgebraicDoc {
-        mechanism: "ceei",
-        exact: true,
-        precision: numbers.precision(),
-        resources: inst.resources(),
-        capacity: numbers.values(inst.capacity()),
+        head: Head::new(numbers, "ceei", true, inst),
         users,
         consumption: &figures.consumption,
         saturated: saturated_names(inst, &figures.saturated),
