@@ -248,19 +248,9 @@ impl<'a> Head<'a> {
 
 /// Opens an answer: `{"mechanism", "exact", ["precision",] "resources", "capacity", "users": [`
 /// — the fields every allocation answer starts with, up to its (open) array of users.
-pub(super) fn open_answer(
-    sink: &mut Sink<'_>,
-    numbers: Numbers,
-    mechanism: &str,
-    exact: bool,
-    inst: &Instance,
-) {
+pub(super) fn open_answer(sink: &mut Sink<'_>, head: &Head<'_>) {
     sink.buf.push('{');
-    push_members(
-        &mut sink.buf,
-        &Head::new(numbers, mechanism, exact, inst),
-        false,
-    );
+    push_members(&mut sink.buf, head, false);
     sink.buf.push_str(",\n  \"users\": [");
 }
 
@@ -348,7 +338,10 @@ pub(super) fn open_user(inst: &Instance, i: usize, buf: &mut String) {
 pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, mut answer: Answer<'_>) {
     let consumption = answer.prepare(numbers);
     let (inst, x) = (answer.instance, answer.allocation);
-    open_answer(sink, numbers, answer.mechanism, answer.exact, inst);
+    open_answer(
+        sink,
+        &Head::new(numbers, answer.mechanism, answer.exact, inst),
+    );
     // Each user's object is written by hand, in parallel chunks concatenated in order.
     write_rows(sink, inst.num_users(), numbers, &|i, printer, buf| {
         open_user(inst, i, buf);

@@ -244,7 +244,7 @@ pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, inst: &Instance, answer
         write_allocation(sink, numbers, answer);
         return;
     }
-    open_answer(sink, numbers, "ceei", false, inst);
+    open_answer(sink, &Head::new(numbers, "ceei", false, inst));
     write_rows(sink, inst.num_users(), numbers, &|i, _, buf| {
         open_user(inst, i, buf);
         let x = out.tasks[i];
