@@ -52,8 +52,7 @@ pub fn filling_trace_json(inst: &Instance, fill: &Filling) -> Value {
                 .collect(),
         })
         .collect();
-    // A document of strings and string-keyed maps always serializes.
-    serde_json::to_value(events).unwrap_or(Value::Null)
+    crate::commands::to_value(&events)
 }
 
 /// A table for the terminal: one row per user (tasks, bundle, dominant share), then the

@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 use crate::cli::{csv_numbers, CliError};
 use crate::commands::flags::{InstanceInput, MechanismParser, NameParser, NumberFlags, RulesFlags};
 use crate::commands::{pretty, usage};
-use crate::output::{finish_json, Numbers};
+use crate::output::{decimal_value, finish_json, Numbers};
 
 /// The flags of `leontief check`.
 #[derive(Debug, Clone, Args)]
@@ -166,9 +166,7 @@ fn round_algebraic(v: &mut Value, digits: u32) -> Result<(), CliError> {
                 let text = number.to_significant(digits, &limits).map_err(|e| {
                     CliError::Internal(format!("rounding an algebraic figure: {e}"))
                 })?;
-                *v = text
-                    .parse::<serde_json::Number>()
-                    .map_or(Value::String(text), Value::Number);
+                *v = decimal_value(text);
                 return Ok(());
             }
             for item in members.values_mut() {

@@ -15,6 +15,7 @@ use leontief_counterexamples::search::Shard;
 use leontief_solver::registry::{unknown_name, Descriptor};
 use leontief_solver::{Rational, SolverError};
 use serde::Serialize;
+use serde_json::Value;
 use strum::VariantNames;
 
 use crate::cli::{in_file, inline_instance, number_flag, read_text, CliError};
@@ -342,23 +343,25 @@ impl Domain {
     /// The domain on one line: `users 2..4, resources 2..3, demands integers 1..6, zeros 1/3,
     /// weights no, caps no, pools none[, values 0,1/2,1]`.
     pub fn summary(&self) -> String {
-        let g = &self.generator;
-        let yes = |b: bool| if b { "yes" } else { "no" };
-        let mut s = format!(
-            "users {}, resources {}, demands integers 1..{}, zeros {}, weights {}, caps {}, pools {}",
-            range(&g.users),
-            range(&g.resources),
-            g.max_demand,
-            self.zeros,
-            yes(g.weights),
-            yes(g.caps),
-            g.pools.as_ref().map_or("none".to_string(), range),
-        );
-        if let Some(values) = &self.values {
-            let values: Vec<String> = values.iter().map(Rational::to_string).collect();
-            s += &format!(", values {}", values.join(","));
-        }
-        s
+        // The JSON form's fields in order, each as text.
+        let Value::Object(fields) = crate::commands::to_value(self) else {
+            return String::new();
+        };
+        let text = |v: &Value| match v {
+            Value::String(s) => s.clone(),
+            Value::Bool(b) => (if *b { "yes" } else { "no" }).to_string(),
+            Value::Null => "none".to_string(),
+            Value::Array(xs) => {
+                let xs: Vec<&str> = xs.iter().map(|x| x.as_str().unwrap_or_default()).collect();
+                xs.join(",")
+            }
+            other => other.to_string(),
+        };
+        let fields: Vec<String> = fields
+            .iter()
+            .map(|(k, v)| format!("{k} {}", text(v)))
+            .collect();
+        fields.join(", ")
     }
 }
 
@@ -558,7 +561,7 @@ impl TypedValueParser for MechanismParser {
 /// A value parser for an enumeration with derived names (strum): the accepted values and
 /// help come from `T::VARIANTS`, a bad value fails with `--flag: unknown WHAT "x" (expected
 /// a, b or c)`.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct NameParser<T> {
     what: &'static str,
     help: Option<fn(T) -> &'static str>,
@@ -579,16 +582,6 @@ impl<T> NameParser<T> {
     pub fn with_help(mut self, help: fn(T) -> &'static str) -> Self {
         self.help = Some(help);
         self
-    }
-}
-
-impl<T> Clone for NameParser<T> {
-    fn clone(&self) -> Self {
-        NameParser {
-            what: self.what,
-            help: self.help,
-            kind: PhantomData,
-        }
     }
 }
 

@@ -101,19 +101,15 @@ pub enum Tie {
     Reverse,
 }
 
-/// `solve`'s configuration, validated.
-struct Config {
-    mechanism: &'static Descriptor,
+/// `solve`'s flags, validated.
+struct Config<'a> {
+    args: &'a SolveArgs,
     /// The mechanism's engine, with the options given on the command line.
     plan: Engine,
-    trace: bool,
-    format: Format,
     numbers: Numbers,
-    summary: bool,
-    form: AnswerForm,
 }
 
-fn config(args: &SolveArgs) -> Result<Config, CliError> {
+fn config(args: &SolveArgs) -> Result<Config<'_>, CliError> {
     let name = args.mechanism.name;
     let discrete_flags =
         args.misfit.is_some() || args.machines.is_some() || args.tie_break.is_some();
@@ -175,13 +171,9 @@ fn config(args: &SolveArgs) -> Result<Config, CliError> {
         }
     }
     Ok(Config {
-        mechanism: args.mechanism,
+        args,
         plan,
-        trace: args.trace,
-        format: args.format,
         numbers,
-        summary: args.summary,
-        form: args.form.unwrap_or(AnswerForm::Expanded),
     })
 }
 
@@ -237,7 +229,9 @@ pub fn run_solved(args: SolveArgs) -> Result<Solved, CliError> {
     let solved = solved(&cfg, inst)?;
     Ok(match solved {
         Solved::Answer(_)
-            if cfg.format == Format::Json && !cfg.summary && cfg.numbers == Numbers::Exact =>
+            if cfg.args.format == Format::Json
+                && !cfg.args.summary
+                && cfg.numbers == Numbers::Exact =>
         {
             solved
         }
@@ -245,21 +239,19 @@ pub fn run_solved(args: SolveArgs) -> Result<Solved, CliError> {
     })
 }
 
-fn solved(cfg: &Config, inst: leontief_solver::Instance) -> Result<Solved, CliError> {
-    let compact = cfg.form == AnswerForm::LevelCoefficient || cfg.numbers != Numbers::Exact;
+fn solved(cfg: &Config<'_>, inst: leontief_solver::Instance) -> Result<Solved, CliError> {
+    let compact =
+        cfg.args.form == Some(AnswerForm::LevelCoefficient) || cfg.numbers != Numbers::Exact;
     if matches!(cfg.plan, Engine::Asset)
         && compact
-        && cfg.format == Format::Json
-        && !cfg.summary
-        && !cfg.trace
+        && cfg.args.format == Format::Json
+        && !cfg.args.summary
+        && !cfg.args.trace
     {
         // Asset fairness from its level-coefficient form: written as such (exact), or each
         // user's tasks rounded from it without expanding the fractions.
         let fill = leontief_solver::asset::fill_compact(&inst);
-        let (name, decimals) = match cfg.numbers {
-            Numbers::Exact => (cfg.mechanism.name, None),
-            Numbers::Decimals(n) => (cfg.mechanism.name, Some(n)),
-        };
+        let (name, decimals) = (cfg.args.mechanism.name, cfg.numbers.digits());
         return Ok(Solved::Printed(Printed::Stream(Box::new(
             move |mut out| fill.write_json(&inst, name, decimals, &mut out),
         ))));
@@ -272,15 +264,15 @@ fn solved(cfg: &Config, inst: leontief_solver::Instance) -> Result<Solved, CliEr
         Engine::Filling(drf) => {
             let mut fill = drf.fill(&inst);
             // DRF's levels are the weighted shares (asset fairness's are not).
-            if cfg.summary {
+            if cfg.args.summary {
                 weighted_shares = Some(std::mem::take(&mut fill.levels));
             }
-            filled(&inst, fill, cfg.trace, &mut extra, &mut known)
+            filled(&inst, fill, cfg.args.trace, &mut extra, &mut known)
         }
         Engine::Asset => filled(
             &inst,
             AssetFairness.fill(&inst),
-            cfg.trace,
+            cfg.args.trace,
             &mut extra,
             &mut known,
         ),
@@ -288,13 +280,13 @@ fn solved(cfg: &Config, inst: leontief_solver::Instance) -> Result<Solved, CliEr
             use crate::output::ceei::{exact_limits, CeeiAnswer, ExactForm};
             let limits = exact_limits();
             let solved = ceei.solve_exact_figures(&inst, &limits)?;
-            let answer = CeeiAnswer::new(solved, cfg.numbers, &limits, cfg.summary);
-            let json = cfg.format == Format::Json && !cfg.summary;
+            let answer = CeeiAnswer::new(solved, cfg.numbers, &limits, cfg.args.summary);
+            let json = cfg.args.format == Format::Json && !cfg.args.summary;
             if let (Some(tasks), false) = (answer.rational_tasks(), json) {
                 // A certified rational answer as any exact allocation (table, CSV, summary).
                 Allocation::new(tasks.to_vec())
             } else {
-                let (numbers, format, summary) = (cfg.numbers, cfg.format, cfg.summary);
+                let (numbers, format, summary) = (cfg.numbers, cfg.args.format, cfg.args.summary);
                 if let ExactForm::Algebraic(figures) = &answer.exact {
                     if format == Format::Table {
                         let table = crate::output::ceei::algebraic_table(&inst, numbers, figures);
@@ -327,7 +319,7 @@ fn solved(cfg: &Config, inst: leontief_solver::Instance) -> Result<Solved, CliEr
             out.allocation()
         }
         Engine::Discrete(mech) => {
-            let out = mech.run(&inst, cfg.trace)?;
+            let out = mech.run(&inst, cfg.args.trace)?;
             let misfit = match mech.misfit {
                 MisfitRule::Skip => "skip",
                 _ => "stop",
@@ -346,7 +338,7 @@ fn solved(cfg: &Config, inst: leontief_solver::Instance) -> Result<Solved, CliEr
                 },
             );
             extra.insert("machines_used".into(), Value::from(out.machines_used));
-            if cfg.trace {
+            if cfg.args.trace {
                 extra.insert("trace".into(), out.trace_json(&inst));
             }
             Allocation::new(out.tasks.iter().map(|&t| t.into()).collect())
@@ -354,7 +346,7 @@ fn solved(cfg: &Config, inst: leontief_solver::Instance) -> Result<Solved, CliEr
         Engine::Plain(construct) => construct().allocate(&inst)?,
     };
     Ok(Solved::Answer(Box::new(Solution {
-        mechanism: cfg.mechanism.name,
+        mechanism: cfg.args.mechanism.name,
         exact: !matches!(cfg.plan, Engine::Plain(_)) || allocation.tolerance.is_none(),
         instance: inst,
         allocation,
@@ -364,13 +356,13 @@ fn solved(cfg: &Config, inst: leontief_solver::Instance) -> Result<Solved, CliEr
     })))
 }
 
-fn print(cfg: &Config, solved: Solved) -> Printed {
+fn print(cfg: &Config<'_>, solved: Solved) -> Printed {
     let mut s = match solved {
         Solved::Printed(printed) => return printed,
         Solved::Answer(solution) => solution,
     };
     let numbers = cfg.numbers;
-    if cfg.format == Format::Table {
+    if cfg.args.format == Format::Table {
         let name = s.mechanism;
         let title = match numbers {
             Numbers::Exact => format!("{name} (exact)"),
@@ -378,7 +370,7 @@ fn print(cfg: &Config, solved: Solved) -> Printed {
         };
         return allocation_table(&title, &s.instance, &s.allocation, numbers).into();
     }
-    let (format, summary) = (cfg.format, cfg.summary);
+    let (format, summary) = (cfg.args.format, cfg.args.summary);
     Printed::Stream(Box::new(move |out| {
         let mut sink = Sink::new(out);
         let answer = Answer {

@@ -10,10 +10,11 @@ use std::collections::HashMap;
 
 use leontief_solver::rational::DecimalBounds;
 use leontief_solver::{Allocation, ExactSum, Instance, Rational};
+use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::digits::{Denominators, Product};
-use super::{write_csv_field, Json, Numbers, Sink};
+use super::{in_quotes, push_members, write_csv_field, Numbers, Sink};
 
 /// What `solve` prints besides the allocation.
 pub struct Answer<'a> {
@@ -49,22 +50,12 @@ impl Printer {
         }
     }
 
-    /// `x` as a bare cell (`p/q` or the decimal); with `quoted`, exact values are quoted
-    /// (JSON strings) and decimals are not (JSON numbers).
-    fn number(&self, x: &Rational, quoted: bool, out: &mut String) {
-        if quoted {
-            self.numbers.json(x, out);
-        } else {
-            self.numbers.cell(x, out);
-        }
-    }
-
     /// `a · b`; under decimals, rounded from the unreduced product (saving the gcd that
     /// only the exact form needs).
     fn product(&mut self, a: &Rational, b: &Rational, quoted: bool, out: &mut String) {
         match self.numbers {
             Numbers::Decimals(n) => a.write_product_decimal(b, n, out),
-            Numbers::Exact => self.number(&(a * b), quoted, out),
+            Numbers::Exact => self.numbers.write(&(a * b), quoted, out),
         }
     }
 
@@ -94,7 +85,7 @@ impl Printer {
             });
             return;
         }
-        self.number(t.t, quoted, out);
+        self.numbers.write(t.t, quoted, out);
     }
 
     /// `a · t` for a small `a ≥ 0`, rounded from `t`'s bounds when they decide it (the
@@ -145,18 +136,6 @@ impl Printer {
             Some(w) => self.product_near(&w, t, quoted, out),
             None => out.extend_from_within(start..end),
         }
-    }
-}
-
-/// Writes `write`'s text, between quotes when `quoted` (an exact number as a JSON string).
-#[inline]
-fn in_quotes(quoted: bool, out: &mut String, write: impl FnOnce(&mut String)) {
-    if quoted {
-        out.push('"');
-    }
-    write(out);
-    if quoted {
-        out.push('"');
     }
 }
 
@@ -238,30 +217,50 @@ pub fn saturated<'a>(inst: &'a Instance, consumption: &[Rational]) -> Vec<&'a st
         .collect()
 }
 
-/// Opens an answer: `{"mechanism", "exact", ["precision",] "resources", "capacity", "users": [`
-/// — the fields every allocation answer starts with, up to its (open) array of users.
-pub(super) fn open_answer(j: &mut Json<'_, '_>, mechanism: &str, exact: bool, inst: &Instance) {
-    open_head(j, mechanism, exact);
-    j.key("resources");
-    j.strs(inst.resources());
-    j.key("capacity");
-    j.numbers(inst.capacity());
-    j.key("users");
-    j.open_array();
+/// The members every allocation answer starts with, before its users.
+#[derive(Serialize)]
+pub(super) struct Head<'a> {
+    mechanism: &'a str,
+    exact: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    precision: Option<Value>,
+    resources: &'a [String],
+    capacity: Vec<Value>,
 }
 
-/// Opens an answer's object with the fields every answer starts with: `{"mechanism",
-/// "exact", ["precision"]`.
-fn open_head(j: &mut Json<'_, '_>, mechanism: &str, exact: bool) {
-    j.open_object();
-    j.key("mechanism");
-    j.str(mechanism);
-    j.key("exact");
-    j.raw(if exact { "true" } else { "false" });
-    if let Some(p) = j.numbers.precision() {
-        j.key("precision");
-        j.value(&p);
+impl<'a> Head<'a> {
+    /// The head of `mechanism`'s answer on `inst`.
+    pub(super) fn new(
+        numbers: Numbers,
+        mechanism: &'a str,
+        exact: bool,
+        inst: &'a Instance,
+    ) -> Self {
+        Head {
+            mechanism,
+            exact,
+            precision: numbers.precision(),
+            resources: inst.resources(),
+            capacity: numbers.values(inst.capacity()),
+        }
     }
+}
+
+/// Opens an answer: `{"mechanism", "exact", ["precision",] "resources", "capacity", "users": [`
+/// — the fields every allocation answer starts with, up to its (open) array of users.
+pub(super) fn open_answer(sink: &mut Sink<'_>, head: &Head<'_>) {
+    sink.buf.push('{');
+    push_members(&mut sink.buf, head, false);
+    sink.buf.push_str(",\n  \"users\": [");
+}
+
+/// Closes a list or an object (`close`) of `n` rows written by hand under the answer's top
+/// level, as serde_json closes it.
+pub(super) fn close_rows(sink: &mut Sink<'_>, n: usize, close: char) {
+    if n > 0 {
+        sink.buf.push_str("\n  ");
+    }
+    sink.buf.push(close);
 }
 
 impl Answer<'_> {
@@ -280,15 +279,19 @@ impl Answer<'_> {
     }
 }
 
-/// Writes the extra fields (after the answer's own) and closes the answer.
-pub(super) fn close_answer(j: &mut Json<'_, '_>, extra: &Map<String, Value>) {
-    for (k, v) in extra {
-        j.key(k);
-        j.value(v);
-        j.sink.maybe_flush();
-    }
-    j.close();
-    j.end();
+/// Writes the members of `tail` (after the answer's own) and closes the answer.
+pub(super) fn close_answer<T: Serialize + ?Sized>(sink: &mut Sink<'_>, tail: &T) {
+    push_members(&mut sink.buf, tail, true);
+    sink.buf.push_str("\n}\n");
+}
+
+/// What an allocation answer writes after its users.
+#[derive(Serialize)]
+struct Tail<'a> {
+    consumption: Vec<Value>,
+    saturated: Vec<&'a str>,
+    #[serde(flatten)]
+    extra: &'a Map<String, Value>,
 }
 
 /// Writes user `i`'s `"allocation"` list, one entry per demand `d`, each by `entry(d, buf)`,
@@ -313,8 +316,8 @@ pub(super) fn write_bundle(
     buf.push_str("\n      ]");
 }
 
-/// Opens user `i`'s object in the users array, up to its name, in the layout `Json` gives
-/// it (members at depth 3, list entries at depth 4).
+/// Opens user `i`'s object in the users array, up to its name, in serde_json's pretty
+/// layout (members at depth 3, list entries at depth 4).
 pub(super) fn open_user(inst: &Instance, i: usize, buf: &mut String) {
     buf.push_str(if i == 0 {
         "\n    {\n      \"name\": "
@@ -335,10 +338,12 @@ pub(super) fn open_user(inst: &Instance, i: usize, buf: &mut String) {
 pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, mut answer: Answer<'_>) {
     let consumption = answer.prepare(numbers);
     let (inst, x) = (answer.instance, answer.allocation);
-    let mut j = Json::new(sink, numbers);
-    open_answer(&mut j, answer.mechanism, answer.exact, inst);
+    open_answer(
+        sink,
+        &Head::new(numbers, answer.mechanism, answer.exact, inst),
+    );
     // Each user's object is written by hand, in parallel chunks concatenated in order.
-    write_rows(j.sink, inst.num_users(), numbers, &|i, printer, buf| {
+    write_rows(sink, inst.num_users(), numbers, &|i, printer, buf| {
         open_user(inst, i, buf);
         let t = printer.tasks(&x.tasks[i]);
         buf.push_str(",\n      \"tasks\": ");
@@ -353,15 +358,13 @@ pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, mut answer: Answer<'_>)
         printer.shares_near(inst, i, &t, keys, true, buf);
         buf.push_str("\n    }");
     });
-    if inst.num_users() > 0 {
-        j.mark_nonempty();
-    }
-    j.close();
-    j.key("consumption");
-    j.numbers(&consumption);
-    j.key("saturated");
-    j.strs(&saturated(inst, &consumption));
-    close_answer(&mut j, &answer.extra);
+    close_rows(sink, inst.num_users(), ']');
+    let tail = Tail {
+        consumption: numbers.values(&consumption),
+        saturated: saturated(inst, &consumption),
+        extra: &answer.extra,
+    };
+    close_answer(sink, &tail);
 }
 
 /// Writes one CSV row per user: `user,tasks,<resource>..,dominant_share,weighted_share`
@@ -472,79 +475,82 @@ fn extremes_among(users: &[usize], value: impl Fn(usize) -> Rational) -> (usize,
     (found.least.0, found.greatest.0)
 }
 
-/// A summary's fields, however its numbers are held (see [`write_summary`]): the allocation
+/// A summary's fields (see [`write_summary`]), its numbers printed already: the allocation
 /// writer's and the algebraic CEEI answer's.
-pub(super) struct Summary<'a> {
-    /// The mechanism's name.
+#[derive(Serialize)]
+pub(super) struct SummaryDoc<'a> {
     pub mechanism: &'a str,
-    /// Whether the answer is exact.
     pub exact: bool,
-    /// The instance.
-    pub instance: &'a Instance,
-    /// Writes the consumption (0) or the utilization (1) list.
-    pub list: &'a dyn Fn(&mut Json<'_, '_>, usize),
-    /// The resources used to capacity.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub precision: Option<Value>,
+    pub users: usize,
+    pub resources: &'a [String],
+    pub capacity: Vec<Value>,
+    pub consumption: Vec<Value>,
+    /// Consumption over capacity, per resource.
+    pub utilization: Vec<Value>,
     pub saturated: Vec<&'a str>,
     /// The figures over the users (none without users).
-    pub figures: Option<SummaryUsers<'a>>,
+    #[serde(flatten)]
+    pub figures: Option<SummaryUsers>,
+    /// The mechanism's own fields, last.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
 }
 
-/// The figures over the users of a [`Summary`].
-pub(super) struct SummaryUsers<'a> {
-    /// The writer of the tasks' total, when it is printed.
-    pub total: Option<&'a dyn Fn(&mut Json<'_, '_>)>,
-    /// The `(min, max)` users of the tasks, the dominant and the weighted shares.
-    pub extremes: [Option<(usize, usize)>; 3],
-    /// Writes figure `k` (0 the tasks, 1 the dominant, 2 the weighted share) of user `i`.
-    pub value: &'a dyn Fn(&mut Json<'_, '_>, usize, usize),
-    /// The number of distinct weighted shares.
-    pub levels: usize,
+/// The figures over the users of a [`SummaryDoc`].
+#[derive(Serialize)]
+pub(super) struct SummaryUsers {
+    pub tasks: Figure,
+    pub dominant_share: Figure,
+    pub weighted_share: Figure,
 }
 
-impl Summary<'_> {
-    /// Writes the summary, then `extra`, and closes it.
-    pub(super) fn write(&self, sink: &mut Sink<'_>, numbers: Numbers, extra: &Map<String, Value>) {
-        let inst = self.instance;
-        let mut j = Json::new(sink, numbers);
-        open_head(&mut j, self.mechanism, self.exact);
-        j.key("users");
-        j.raw(&inst.num_users().to_string());
-        j.key("resources");
-        j.strs(inst.resources());
-        j.key("capacity");
-        j.numbers(inst.capacity());
-        for (k, key) in ["consumption", "utilization"].into_iter().enumerate() {
-            j.key(key);
-            (self.list)(&mut j, k);
+/// One figure over the users: the total (tasks), the users where it is least and greatest,
+/// and the number of distinct values (weighted shares).
+#[derive(Serialize)]
+pub(super) struct Figure {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min: Option<Extreme>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max: Option<Extreme>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub levels: Option<usize>,
+}
+
+/// A user attaining an extreme, and the value there.
+#[derive(Serialize)]
+pub(super) struct Extreme {
+    user: String,
+    value: Value,
+}
+
+impl Figure {
+    /// The figure with its `(min, max)` users, `value` giving each one's value.
+    pub(super) fn extremes(
+        inst: &Instance,
+        at: Option<(usize, usize)>,
+        value: impl Fn(usize) -> Value,
+    ) -> Figure {
+        let extreme = |i: usize| Extreme {
+            user: inst.user_path(i),
+            value: value(i),
+        };
+        Figure {
+            total: None,
+            min: at.map(|(lo, _)| extreme(lo)),
+            max: at.map(|(_, hi)| extreme(hi)),
+            levels: None,
         }
-        j.key("saturated");
-        j.strs(&self.saturated);
-        if let Some(users) = &self.figures {
-            let keys = ["tasks", "dominant_share", "weighted_share"];
-            for (k, (key, at)) in keys.into_iter().zip(users.extremes).enumerate() {
-                j.key(key);
-                j.open_object();
-                if let (0, Some(total)) = (k, users.total) {
-                    j.key("total");
-                    total(&mut j);
-                }
-                for (label, i) in at.iter().flat_map(|&(lo, hi)| [("min", lo), ("max", hi)]) {
-                    j.key(label);
-                    j.open_object();
-                    j.key("user");
-                    j.str(&inst.user_path(i));
-                    j.key("value");
-                    (users.value)(&mut j, k, i);
-                    j.close();
-                }
-                if k == 2 {
-                    j.key("levels");
-                    j.raw(&users.levels.to_string());
-                }
-                j.close();
-            }
-        }
-        close_answer(&mut j, extra);
+    }
+}
+
+impl SummaryDoc<'_> {
+    /// Writes the summary as pretty JSON.
+    pub(super) fn write(&self, sink: &mut Sink<'_>) {
+        sink.buf.push_str(&crate::commands::pretty(self));
     }
 }
 
@@ -754,34 +760,37 @@ pub fn write_summary(
         .zip(inst.capacity())
         .map(|(c, r)| c / r)
         .collect();
-    let figures = (inst.num_users() > 0).then(|| SummaryFigures::of(inst, x, shares));
-    let list = |j: &mut Json<'_, '_>, k: usize| j.numbers([&consumption, &utilization][k]);
-    let total = |j: &mut Json<'_, '_>| {
-        if let Some(f) = &figures {
-            j.number(&f.total_tasks);
+    let figures = (inst.num_users() > 0).then(|| {
+        let f = SummaryFigures::of(inst, x, shares);
+        let figure = |at, value: &dyn Fn(usize) -> Rational| {
+            Figure::extremes(inst, Some(at), |i| numbers.value(&value(i)))
+        };
+        SummaryUsers {
+            tasks: Figure {
+                total: Some(numbers.value(&f.total_tasks)),
+                ..figure(f.tasks, &|i| x.tasks[i].clone())
+            },
+            dominant_share: figure(f.dominant, &|i| x.dominant_share(inst, i)),
+            weighted_share: Figure {
+                levels: Some(f.levels),
+                ..figure(f.weighted, &|i| x.weighted_share(inst, i))
+            },
         }
-    };
-    let value = |j: &mut Json<'_, '_>, k: usize, i: usize| {
-        j.number(&match k {
-            0 => x.tasks[i].clone(),
-            1 => x.dominant_share(inst, i),
-            _ => x.weighted_share(inst, i),
-        })
-    };
-    Summary {
+    });
+    SummaryDoc {
         mechanism: answer.mechanism,
         exact: answer.exact,
-        instance: inst,
-        list: &list,
+        precision: numbers.precision(),
+        users: inst.num_users(),
+        resources: inst.resources(),
+        capacity: numbers.values(inst.capacity()),
+        consumption: numbers.values(&consumption),
+        utilization: numbers.values(&utilization),
         saturated: saturated(inst, &consumption),
-        figures: figures.as_ref().map(|f| SummaryUsers {
-            total: Some(&total),
-            extremes: [Some(f.tasks), Some(f.dominant), Some(f.weighted)],
-            value: &value,
-            levels: f.levels,
-        }),
+        figures,
+        extra: answer.extra,
     }
-    .write(sink, numbers, &answer.extra);
+    .write(sink);
 }
 
 #[cfg(test)]

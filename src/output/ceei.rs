@@ -27,12 +27,15 @@ use rayon::prelude::*;
 use serde_json::{Map, Value};
 
 use super::allocation::{
-    close_answer, csv_header, open_answer, open_user, write_bundle, write_json as write_allocation,
-    write_rows, Answer, Summary, SummaryUsers,
+    close_answer, close_rows, csv_header, open_answer, open_user, write_bundle,
+    write_json as write_allocation, write_rows, Answer, Figure, Head, SummaryDoc, SummaryUsers,
 };
 use super::{
-    looks_numeric, round_value, rounds_under, write_csv_field, write_json_str, Json, Numbers, Sink,
+    decimal_value, looks_numeric, push_members, round_value, rounds_under, write_csv_field,
+    write_json_str, Numbers, Sink,
 };
+use leontief_counterexamples::doc::ByName;
+use serde::Serialize;
 
 /// The budget of the exact algebraic step: the algebraic kernel's default limits with the
 /// degree raised to [`MAX_ALGEBRAIC_USERS`] (a two-resource clearing polynomial has degree
@@ -75,16 +78,9 @@ pub enum ExactForm {
 /// rounded literal.
 fn figure(x: &ExactNumber, numbers: Numbers, limits: &Limits) -> Result<Value, AlgebraicError> {
     Ok(match numbers {
-        // An exact number is strings and lists of strings: it always serializes.
-        Numbers::Exact => serde_json::to_value(x).unwrap_or(Value::Null),
+        Numbers::Exact => crate::commands::to_value(x),
         Numbers::Decimals(n) => decimal_value(x.to_significant(n, limits)?),
     })
-}
-
-/// A correctly rounded decimal as a JSON number.
-fn decimal_value(text: String) -> Value {
-    text.parse::<serde_json::Number>()
-        .map_or(Value::String(text), Value::Number)
 }
 
 /// A figure's table or CSV cell: `p/q`, an irrational figure's decimal, or the rounded
@@ -176,11 +172,7 @@ impl CeeiAnswer {
                 Err(e) => return Err(e),
             };
             // Every other figure stays exact; the total is rounded from the exact tasks.
-            let significant = match numbers {
-                Numbers::Exact => None,
-                Numbers::Decimals(n) => Some(n),
-            };
-            let decimal = eq.total_tasks_decimal(significant, limits)?;
+            let decimal = eq.total_tasks_decimal(numbers.digits(), limits)?;
             let mut figures = Figures::of(&eq, None, numbers, limits)?;
             // A figure given by its decimal alone, with the reason its exact form is not
             // printed.
@@ -228,21 +220,16 @@ pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, inst: &Instance, answer
         ExactForm::Rational => None,
     };
     // The report's own fields, in its order (`objective` is not printed).
-    let float = |x: f64| serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number);
     let mut extra = Map::new();
     extra.insert("certified".into(), Value::Bool(out.certified));
     extra.insert("status".into(), Value::from(out.status.as_str()));
     extra.insert("iterations".into(), Value::from(out.iterations));
-    extra.insert("relative_gap".into(), float(out.relative_gap));
-    let prices: Vec<Value> = match &out.prices_exact {
-        Some(p) if out.certified => p.iter().map(|x| Value::String(x.to_string())).collect(),
-        _ => out
-            .prices
-            .iter()
-            .map(|x| Value::String(x.to_string()))
-            .collect(),
+    extra.insert("relative_gap".into(), Value::from(out.relative_gap));
+    let prices: Vec<String> = match &out.prices_exact {
+        Some(p) if out.certified => p.iter().map(ToString::to_string).collect(),
+        _ => out.prices.iter().map(ToString::to_string).collect(),
     };
-    let prices = Value::Object(inst.resources().iter().cloned().zip(prices).collect());
+    let prices = crate::commands::to_value(&ByName::zip(inst.resources(), &prices));
     if let (Some(tasks), true) = (&out.tasks_exact, out.certified) {
         extra.insert("prices".into(), prices);
         let x = Allocation::new(tasks.clone());
@@ -257,9 +244,8 @@ pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, inst: &Instance, answer
         write_allocation(sink, numbers, answer);
         return;
     }
-    let mut j = Json::new(sink, numbers);
-    open_answer(&mut j, "ceei", false, inst);
-    write_rows(j.sink, inst.num_users(), numbers, &|i, _, buf| {
+    open_answer(sink, &Head::new(numbers, "ceei", false, inst));
+    write_rows(sink, inst.num_users(), numbers, &|i, _, buf| {
         open_user(inst, i, buf);
         let x = out.tasks[i];
         buf.push_str(",\n      \"tasks\": ");
@@ -271,10 +257,7 @@ pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, inst: &Instance, answer
         write_float(x * inst.task_dominant_share(i).to_f64_lossy(), numbers, buf);
         buf.push_str("\n    }");
     });
-    if inst.num_users() > 0 {
-        j.mark_nonempty();
-    }
-    j.close();
+    close_rows(sink, inst.num_users(), ']');
     if let Numbers::Decimals(n) = numbers {
         for v in extra.values_mut() {
             round_value(v, n);
@@ -284,37 +267,27 @@ pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, inst: &Instance, answer
         // After `certified`, and after the rounding: a reason is text, never a number.
         extra.shift_insert(1, "exact_reason".into(), Value::String(reason.clone()));
     }
-    for (k, v) in &extra {
-        j.key(k);
-        j.value(v);
-    }
+    push_members(&mut sink.buf, &extra, true);
     // Keyed by path; a path that is also a name key stays exact, as the tree's rounding
     // leaves it.
-    j.key("feasible_tasks");
-    j.open_object();
-    write_rows(j.sink, inst.num_users(), numbers, &|i, _, buf| {
+    sink.buf.push_str(",\n  \"feasible_tasks\": {");
+    write_rows(sink, inst.num_users(), numbers, &|i, _, buf| {
         buf.push_str(if i == 0 { "\n    " } else { ",\n    " });
         let path = inst.user_path(i);
         write_json_str(&path, buf);
         buf.push_str(": ");
         let x = &out.feasible_tasks[i];
         match numbers {
-            Numbers::Decimals(_) if rounds_under(&path) => numbers.json(x, buf),
-            _ => Numbers::Exact.json(x, buf),
+            Numbers::Decimals(_) if rounds_under(&path) => numbers.write(x, true, buf),
+            _ => Numbers::Exact.write(x, true, buf),
         }
     });
-    if inst.num_users() > 0 {
-        j.mark_nonempty();
-    }
-    j.close();
-    let mut prices = prices;
+    close_rows(sink, inst.num_users(), '}');
+    let mut prices = Map::from_iter([("prices".to_string(), prices)]);
     if let Numbers::Decimals(n) = numbers {
-        round_value(&mut prices, n);
+        round_value(&mut prices["prices"], n);
     }
-    j.key("prices");
-    j.value(&prices);
-    j.close();
-    j.end();
+    close_answer(sink, &prices);
 }
 
 /// A float of the Newton solution as the tree holds it (its shortest decimal string) and
@@ -341,6 +314,31 @@ fn write_float(x: f64, numbers: Numbers, out: &mut String) {
 }
 
 /// The JSON of an algebraic answer: the layout of a certified one, every figure exact.
+#[derive(Serialize)]
+struct AlgebraicDoc<'a> {
+    #[serde(flatten)]
+    head: Head<'a>,
+    users: Vec<AlgebraicUser<'a>>,
+    consumption: &'a [Value],
+    saturated: Vec<&'a str>,
+    certified: bool,
+    status: &'a str,
+    iterations: usize,
+    /// An exact equilibrium has no gap; printed as a certified answer prints it.
+    relative_gap: Value,
+    prices: ByName<&'a Value, &'a String>,
+}
+
+/// One user of an [`AlgebraicDoc`].
+#[derive(Serialize)]
+struct AlgebraicUser<'a> {
+    name: String,
+    tasks: &'a Value,
+    allocation: &'a [Value],
+    dominant_share: &'a Value,
+    weighted_share: &'a Value,
+}
+
 fn write_algebraic_json(
     sink: &mut Sink<'_>,
     numbers: Numbers,
@@ -348,50 +346,30 @@ fn write_algebraic_json(
     out: &CeeiOutcome,
     figures: &Figures,
 ) {
-    let mut j = Json::new(sink, numbers);
-    open_answer(&mut j, "ceei", true, inst);
-    for i in 0..inst.num_users() {
-        j.value(&serde_json::json!({
-            "name": inst.user_path(i),
-            "tasks": figures.tasks[i],
-            "allocation": figures.allocation[i],
-            "dominant_share": figures.dominant_shares[i],
-            "weighted_share": figures.weighted_shares[i],
-        }));
-    }
-    j.close();
-    j.key("consumption");
-    figure_list(&mut j, &figures.consumption);
-    j.key("saturated");
-    j.strs(&saturated_names(inst, &figures.saturated));
-    let prices: Map<String, Value> = inst
-        .resources()
-        .iter()
-        .cloned()
-        .zip(figures.prices.clone())
+    let users = (0..inst.num_users())
+        .map(|i| AlgebraicUser {
+            name: inst.user_path(i),
+            tasks: &figures.tasks[i],
+            allocation: &figures.allocation[i],
+            dominant_share: &figures.dominant_shares[i],
+            weighted_share: &figures.weighted_shares[i],
+        })
         .collect();
-    let extra = serde_json::json!({
-        "certified": true,
-        "status": out.status.as_str(),
-        "iterations": out.iterations,
-        // An exact equilibrium has no gap; printed as a certified answer prints it.
-        "relative_gap": match numbers {
+    let doc = AlgebraicDoc {
+        head: Head::new(numbers, "ceei", true, inst),
+        users,
+        consumption: &figures.consumption,
+        saturated: saturated_names(inst, &figures.saturated),
+        certified: true,
+        status: out.status.as_str(),
+        iterations: out.iterations,
+        relative_gap: match numbers {
             Numbers::Exact => Value::from(0.0),
             Numbers::Decimals(_) => Value::from(0),
         },
-        "prices": prices,
-    });
-    if let Value::Object(extra) = extra {
-        close_answer(&mut j, &extra);
-    }
-}
-
-fn figure_list(j: &mut Json<'_, '_>, xs: &[Value]) {
-    j.open_array();
-    for x in xs {
-        j.value(x);
-    }
-    j.close();
+        prices: ByName::zip(inst.resources(), &figures.prices),
+    };
+    sink.buf.push_str(&crate::commands::pretty(&doc));
 }
 
 fn saturated_names<'a>(inst: &'a Instance, saturated: &[bool]) -> Vec<&'a str> {
@@ -411,37 +389,32 @@ pub fn write_algebraic_summary(
     inst: &Instance,
     figures: &Figures,
 ) {
-    let list = |j: &mut Json<'_, '_>, k: usize| {
-        figure_list(j, [&figures.consumption, &figures.utilization][k])
-    };
-    let total = |j: &mut Json<'_, '_>| {
-        if let Some(t) = &figures.total_tasks {
-            j.value(t);
-        }
-    };
-    let value = |j: &mut Json<'_, '_>, k: usize, i: usize| {
-        let xs = [
-            &figures.tasks,
-            &figures.dominant_shares,
-            &figures.weighted_shares,
-        ];
-        j.value(&xs[k][i])
-    };
     let e = &figures.extremes;
-    Summary {
+    let figure = |at, xs: &[Value]| Figure::extremes(inst, at, |i| xs[i].clone());
+    SummaryDoc {
         mechanism: "ceei",
         exact: true,
-        instance: inst,
-        list: &list,
+        precision: numbers.precision(),
+        users: inst.num_users(),
+        resources: inst.resources(),
+        capacity: numbers.values(inst.capacity()),
+        consumption: figures.consumption.clone(),
+        utilization: figures.utilization.clone(),
         saturated: saturated_names(inst, &figures.saturated),
         figures: (inst.num_users() > 0).then(|| SummaryUsers {
-            total: figures.total_tasks.as_ref().map(|_| &total as _),
-            extremes: [e.tasks, e.dominant_share, e.weighted_share],
-            value: &value,
-            levels: figures.levels,
+            tasks: Figure {
+                total: figures.total_tasks.clone(),
+                ..figure(e.tasks, &figures.tasks)
+            },
+            dominant_share: figure(e.dominant_share, &figures.dominant_shares),
+            weighted_share: Figure {
+                levels: Some(figures.levels),
+                ..figure(e.weighted_share, &figures.weighted_shares)
+            },
         }),
+        extra: Map::new(),
     }
-    .write(sink, numbers, &Map::new());
+    .write(sink);
 }
 
 /// The CSV of an algebraic answer: `user,tasks,<resource>..,dominant_share,weighted_share`,

@@ -118,7 +118,7 @@ pub fn write_i128(v: i128, out: &mut String) {
                 (m >> 64) as u32,
                 (m >> 96) as u32,
             ];
-            write_limbs(&mut limbs, out);
+            Decimal::from_limbs(&mut limbs).write_times(1, out);
         }
     }
 }
@@ -132,48 +132,6 @@ fn trimmed(limbs: &[u32], mut len: usize) -> usize {
     len
 }
 
-/// Writes the number held in `limbs` (little-endian, base `2^32`; destroyed) ending just
-/// before `buf[buf.len()]`, which must hold `10·limbs.len() + 20` bytes; returns where it
-/// starts.
-fn limbs_back(limbs: &mut [u32], buf: &mut [u8]) -> usize {
-    let mut len = trimmed(limbs, limbs.len());
-    let mut end = buf.len();
-    // Nine digits per pass while the number needs more than 64 bits; each pass leaves a
-    // nonzero quotient (at least 2^64 / 10^9), so the rest is written without padding.
-    while len > 2 {
-        let mut rem = 0u64;
-        for w in limbs[..len].iter_mut().rev() {
-            // rem < 10^9, so cur < 10^9 · 2^32 < 2^63 and the quotient fits a limb.
-            let cur = (rem << 32) | u64::from(*w);
-            *w = (cur / TEN9) as u32;
-            rem = cur % TEN9;
-        }
-        end -= 9;
-        nine(rem as u32, &mut buf[end..end + 9]);
-        len = trimmed(limbs, len);
-    }
-    let top = match len {
-        0 => 0,
-        1 => u64::from(limbs[0]),
-        _ => (u64::from(limbs[1]) << 32) | u64::from(limbs[0]),
-    };
-    u64_back(top, buf, end)
-}
-
-/// Appends the number held in `limbs` (little-endian, base `2^32`; destroyed) in decimal.
-pub fn write_limbs(limbs: &mut [u32], out: &mut String) {
-    let size = 10 * limbs.len() + 20;
-    if limbs.len() <= INLINE {
-        let mut buf = [0u8; 10 * INLINE + 20];
-        let start = limbs_back(limbs, &mut buf[..size]);
-        push_ascii(&buf[start..size], out);
-    } else {
-        let mut buf = vec![0u8; size];
-        let start = limbs_back(limbs, &mut buf);
-        push_ascii(&buf[start..], out);
-    }
-}
-
 /// Up to this many limbs, nine digits per pass over word-sized limbs cost less than nineteen
 /// per pass of 128-by-64-bit divisions over half as many words; from about 256 bits on the
 /// second is faster (1.1 against 0.63 µs at 1,024 bits, release build, 2026-11-27).
@@ -185,13 +143,10 @@ pub fn write_bigint(n: &BigInt, out: &mut String) {
         out.push('-');
     }
     let magnitude = n.magnitude();
-    let len = magnitude.iter_u32_digits().len();
-    if len <= WORD_LIMBS_UP_TO {
-        let mut limbs = [0u32; WORD_LIMBS_UP_TO];
-        for (l, w) in limbs.iter_mut().zip(magnitude.iter_u32_digits()) {
-            *l = w;
-        }
-        write_limbs(&mut limbs[..len], out);
+    if magnitude.iter_u32_digits().len() <= WORD_LIMBS_UP_TO
+        && let Some(digits) = Decimal::of(n)
+    {
+        digits.write_times(1, out);
     } else {
         write_words(magnitude.to_u64_digits(), out);
     }
@@ -249,7 +204,7 @@ impl Decimal {
     /// `n`'s magnitude, when it fits `INLINE` limbs.
     fn of(n: &BigInt) -> Option<Decimal> {
         let digits = n.magnitude().iter_u32_digits();
-        let mut len = digits.len();
+        let len = digits.len();
         if len > INLINE {
             return None;
         }
@@ -257,11 +212,17 @@ impl Decimal {
         for (l, w) in limbs.iter_mut().zip(digits) {
             *l = w;
         }
+        Some(Decimal::from_limbs(&mut limbs[..len]))
+    }
+
+    /// The number held in `limbs` (little-endian, base `2^32`, at most `INLINE`; destroyed).
+    fn from_limbs(limbs: &mut [u32]) -> Decimal {
+        let mut len = trimmed(limbs, limbs.len());
         let mut out = Decimal {
             len: 0,
             chunks: [0; CHUNKS],
         };
-        // Nine digits per pass (as `limbs_back`).
+        // Nine digits per pass: each divides a 64-bit word by a constant.
         while len > 0 {
             let mut rem = 0u64;
             for w in limbs[..len].iter_mut().rev() {
@@ -271,9 +232,9 @@ impl Decimal {
             }
             out.chunks[out.len] = rem as u32;
             out.len += 1;
-            len = trimmed(&limbs, len);
+            len = trimmed(limbs, len);
         }
-        Some(out)
+        out
     }
 
     /// The remainder modulo `d > 0`.

@@ -3,10 +3,11 @@
 //!
 //! [`Numbers`] says how an exact number is printed: as the exact string `"p/q"` (the
 //! default) or correctly rounded to `N` significant digits as a JSON number literal
-//! ([`leontief_solver::Rational::to_decimal`], ties to even). [`Json`] writes the same bytes
-//! as `serde_json::to_string_pretty` (two-space indentation, `"key": value`, `[]` and `{}`
-//! when empty), so that streaming changes nothing a reader sees. [`Sink`] buffers the text
-//! and hands it to the underlying writer in blocks.
+//! ([`leontief_solver::Rational::to_decimal`], ties to even). Rows written by hand keep the
+//! layout of `serde_json::to_string_pretty` (two-space indentation, `"key": value`, `[]` and
+//! `{}` when empty), whose output gives the members around them ([`push_members`]), so that
+//! streaming changes nothing a reader sees. [`Sink`] buffers the text and hands it to the
+//! underlying writer in blocks.
 //!
 //! # Complexity
 //! Linear in the output's size, plus one conversion per number (see `to_decimal` for the
@@ -19,6 +20,7 @@ pub mod digits;
 use std::io;
 
 use leontief_solver::Rational;
+use serde::Serialize;
 use serde_json::Value;
 
 /// How numbers are printed.
@@ -33,39 +35,64 @@ pub enum Numbers {
 }
 
 impl Numbers {
-    /// The precision note a JSON answer carries: `{"decimals": N}`, or `None` when exact.
-    pub fn precision(self) -> Option<Value> {
+    /// The significant digits, or `None` when exact.
+    pub fn digits(self) -> Option<u32> {
         match self {
             Numbers::Exact => None,
-            Numbers::Decimals(n) => Some(serde_json::json!({ "decimals": n })),
+            Numbers::Decimals(n) => Some(n),
         }
     }
 
-    /// `x` as a bare cell (no quotes): `p/q`, or the rounded decimal.
-    pub fn cell(self, x: &Rational, out: &mut String) {
+    /// The precision note a JSON answer carries: `{"decimals": N}`, or `None` when exact.
+    pub fn precision(self) -> Option<Value> {
+        self.digits().map(|n| serde_json::json!({ "decimals": n }))
+    }
+
+    /// `x` as a bare cell: `p/q`, or the rounded decimal; with `quoted`, an exact `"p/q"` is
+    /// quoted (a JSON string; the decimal is a JSON number literal either way).
+    pub fn write(self, x: &Rational, quoted: bool, out: &mut String) {
         match self {
-            Numbers::Exact => write_exact(x, out),
+            Numbers::Exact => in_quotes(quoted, out, |out| write_exact(x, out)),
             Numbers::Decimals(n) => x.write_decimal(n, out),
         }
     }
 
-    /// `x` as a JSON value: the exact string `"p/q"`, or the rounded decimal literal.
-    pub fn json(self, x: &Rational, out: &mut String) {
+    /// `x` as a JSON value: the exact string `"p/q"`, or the rounded decimal as a number.
+    pub fn value(self, x: &Rational) -> Value {
         match self {
-            Numbers::Exact => {
-                out.push('"');
-                write_exact(x, out);
-                out.push('"');
-            }
-            Numbers::Decimals(n) => x.write_decimal(n, out),
+            Numbers::Exact => Value::String(x.to_string()),
+            Numbers::Decimals(n) => decimal_value(x.to_decimal(n)),
         }
+    }
+
+    /// A list of exact numbers as JSON values ([`Numbers::value`]).
+    pub fn values(self, xs: &[Rational]) -> Vec<Value> {
+        xs.iter().map(|x| self.value(x)).collect()
     }
 
     /// `x` as a string for a table cell.
     pub fn text(self, x: &Rational) -> String {
         let mut s = String::new();
-        self.cell(x, &mut s);
+        self.write(x, false, &mut s);
         s
+    }
+}
+
+/// A correctly rounded decimal as a JSON number (its text kept as written).
+pub fn decimal_value(text: String) -> Value {
+    text.parse::<serde_json::Number>()
+        .map_or(Value::String(text), Value::Number)
+}
+
+/// Writes `write`'s text, between quotes when `quoted` (an exact number as a JSON string).
+#[inline]
+pub(super) fn in_quotes(quoted: bool, out: &mut String, write: impl FnOnce(&mut String)) {
+    if quoted {
+        out.push('"');
+    }
+    write(out);
+    if quoted {
+        out.push('"');
     }
 }
 
@@ -159,7 +186,7 @@ pub struct Sink<'w> {
     error: Option<io::Error>,
 }
 
-/// How much text a [`Sink`] holds before handing it on.
+/// The room a [`Sink`]'s buffer starts with.
 const BLOCK: usize = 1 << 16;
 
 impl<'w> Sink<'w> {
@@ -169,14 +196,6 @@ impl<'w> Sink<'w> {
             buf: String::with_capacity(BLOCK + 4096),
             out,
             error: None,
-        }
-    }
-
-    /// Hands the text on once a block is full (call between items).
-    #[inline]
-    pub fn maybe_flush(&mut self) {
-        if self.buf.len() >= BLOCK {
-            self.flush();
         }
     }
 
@@ -225,159 +244,22 @@ pub fn to_string(write: impl FnOnce(&mut Sink<'_>)) -> String {
     String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into())
 }
 
-/// A pretty JSON writer with serde_json's layout (two spaces, `": "`, `[]`/`{}` when empty).
-pub struct Json<'s, 'w> {
-    /// Where the text goes.
-    pub sink: &'s mut Sink<'w>,
-    /// How numbers are printed.
-    pub numbers: Numbers,
-    /// One entry per open container: whether it is an object (a value follows its key
-    /// directly), and whether it already has a value.
-    stack: Vec<(bool, bool)>,
-}
-
-impl<'s, 'w> Json<'s, 'w> {
-    /// A writer at the top level.
-    pub fn new(sink: &'s mut Sink<'w>, numbers: Numbers) -> Self {
-        Json {
-            sink,
-            numbers,
-            stack: Vec::new(),
-        }
+/// Appends the members of `doc` (a document type or a map: a JSON object) in serde_json's
+/// pretty layout as members of an open top-level object, `\n  "key": value` each, after a
+/// comma when they follow others (`after`): the members of an answer around the rows
+/// written by hand.
+pub fn push_members<T: Serialize + ?Sized>(out: &mut String, doc: &T, after: bool) {
+    // A document of strings, numbers and maps with string keys always serializes.
+    let text = serde_json::to_string_pretty(doc).unwrap_or_default();
+    let inner = text
+        .strip_prefix('{')
+        .and_then(|t| t.strip_suffix('}'))
+        .unwrap_or_default();
+    let inner = inner.strip_suffix('\n').unwrap_or(inner);
+    if after && !inner.is_empty() {
+        out.push(',');
     }
-
-    fn newline_indent(&mut self) {
-        self.sink.buf.push('\n');
-        for _ in 0..self.stack.len() {
-            self.sink.buf.push_str("  ");
-        }
-    }
-
-    /// Before an array's value or an object's key: the separator and the indentation.
-    fn separate(&mut self) {
-        if let Some((_, has)) = self.stack.last_mut() {
-            if *has {
-                self.sink.buf.push(',');
-            }
-            *has = true;
-        }
-        self.newline_indent();
-    }
-
-    /// Before a value: in an array, [`Json::separate`] (in an object, the key did).
-    fn before_value(&mut self) {
-        if let Some((false, _)) = self.stack.last() {
-            self.separate();
-        }
-    }
-
-    /// Opens an object (as a value).
-    pub fn open_object(&mut self) {
-        self.before_value();
-        self.sink.buf.push('{');
-        self.stack.push((true, false));
-    }
-
-    /// Opens an array (as a value).
-    pub fn open_array(&mut self) {
-        self.before_value();
-        self.sink.buf.push('[');
-        self.stack.push((false, false));
-    }
-
-    /// Closes the innermost object or array.
-    pub fn close(&mut self) {
-        let (object, had) = self.stack.pop().unwrap_or_default();
-        if had {
-            self.newline_indent();
-        }
-        self.sink.buf.push(if object { '}' } else { ']' });
-    }
-
-    /// Records that the innermost container has values written directly into the sink
-    /// (pre-formatted items), so that it closes on its own line.
-    pub fn mark_nonempty(&mut self) {
-        if let Some((_, has)) = self.stack.last_mut() {
-            *has = true;
-        }
-    }
-
-    /// The key of the next object member.
-    pub fn key(&mut self, key: &str) {
-        self.separate();
-        write_json_str(key, &mut self.sink.buf);
-        self.sink.buf.push_str(": ");
-    }
-
-    /// A string value.
-    pub fn str(&mut self, s: &str) {
-        self.before_value();
-        write_json_str(s, &mut self.sink.buf);
-    }
-
-    /// A literal written as is (`true`, `3`, `null`).
-    pub fn raw(&mut self, literal: &str) {
-        self.before_value();
-        self.sink.buf.push_str(literal);
-    }
-
-    /// An exact number, printed as [`Numbers`] says.
-    pub fn number(&mut self, x: &Rational) {
-        self.before_value();
-        self.numbers.json(x, &mut self.sink.buf);
-    }
-
-    /// A list of exact numbers.
-    pub fn numbers(&mut self, xs: &[Rational]) {
-        self.open_array();
-        for x in xs {
-            self.number(x);
-        }
-        self.close();
-    }
-
-    /// A list of strings.
-    pub fn strs<S: AsRef<str>>(&mut self, xs: &[S]) {
-        self.open_array();
-        for x in xs {
-            self.str(x.as_ref());
-        }
-        self.close();
-    }
-
-    /// A JSON value, laid out as serde_json's pretty printer does. Its numbers are written as
-    /// they are: callers convert exact strings first (see [`round_value`]).
-    pub fn value(&mut self, v: &Value) {
-        match v {
-            Value::Null => self.raw("null"),
-            Value::Bool(b) => self.raw(if *b { "true" } else { "false" }),
-            Value::Number(n) => {
-                self.before_value();
-                self.sink.buf.push_str(&n.to_string());
-            }
-            Value::String(s) => self.str(s),
-            Value::Array(items) => {
-                self.open_array();
-                for item in items {
-                    self.value(item);
-                }
-                self.close();
-            }
-            Value::Object(members) => {
-                self.open_object();
-                for (k, item) in members {
-                    self.key(k);
-                    self.value(item);
-                }
-                self.close();
-            }
-        }
-    }
-
-    /// Ends the document with a newline (as `pretty` does).
-    pub fn end(&mut self) {
-        self.sink.buf.push('\n');
-    }
+    out.push_str(inner);
 }
 
 /// Appends `s` as a JSON string, escaped as serde_json escapes it (`\"`, `\\`, `\n`, `\t`,
@@ -576,25 +458,6 @@ pub fn finish_csv(text: String, numbers: Numbers) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
-
-    fn pretty_json(v: &Value) -> String {
-        to_string(|sink| {
-            let mut j = Json::new(sink, Numbers::Exact);
-            j.value(v);
-            j.end();
-        })
-    }
-
-    #[test]
-    fn the_layout_is_serde_json_pretty() {
-        let v = json!({
-            "a": [], "b": {}, "c": [1, [2, []], {"d": null}], "e": "q\"\\\n\u{1}é",
-            "f": {"g": true, "h": [{"i": "x"}]}, "n": 1.5e-7
-        });
-        let mut expected = serde_json::to_string_pretty(&v).unwrap();
-        expected.push('\n');
-        assert_eq!(pretty_json(&v), expected);
-    }
 
     #[test]
     fn csv_cells_round_and_quoted_names_stay() {
