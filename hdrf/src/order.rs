@@ -100,6 +100,7 @@ use std::fmt;
 use leontief_solver::hierarchy::{Hierarchy, TreeNode};
 use leontief_solver::json::{check_vector, Sign};
 use leontief_solver::Rational;
+use serde::Serialize;
 
 use crate::error::{Result, SolverError};
 use crate::tiebreak::{Candidate, SiblingTieBreak, TieBreaks};
@@ -112,6 +113,13 @@ pub enum Extended {
     Finite(Rational),
     /// `+∞`, above every finite value.
     Infinite,
+}
+
+/// Written as its text, like a [`Rational`].
+impl Serialize for Extended {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
 }
 
 impl fmt::Display for Extended {
@@ -226,22 +234,28 @@ impl OrderConfig {
     }
 }
 
-/// The figures and rank of one node (see the [module docs](self)).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The figures and rank of one node (see the [module docs](self)); its JSON form has the
+/// fields in this order, `leaf` written as `kind` (`"leaf"` or `"pool"`), the key entries as
+/// strings, and `fair_share`, `last_served` and `inactive` only when present.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
 pub struct NodeOrder {
     /// Names from the root, joined by `/`.
     pub path: String,
     /// Whether it is a leaf.
+    #[serde(rename = "kind", serialize_with = "serialize_kind")]
     pub leaf: bool,
     /// `U_v`: what the subtree holds.
     pub usage: Vec<Rational>,
+    /// The explicit guarantee, resolved ([`NodeView::guarantee`](crate::NodeView::guarantee)).
+    pub guarantee: Vec<Rational>,
+    /// Its fair share ([`OrderConfig::fair_share`]), when given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fair_share: Option<Vec<Rational>>,
     /// `max_j U_vj / R_j`.
     pub dominant_share: Rational,
     /// `dominant_share / w_v`.
     pub weighted_share: Rational,
-    /// The explicit guarantee, resolved ([`NodeView::guarantee`](crate::NodeView::guarantee)).
-    pub guarantee: Vec<Rational>,
     /// `(g_v - U_v)⁺`.
     pub deficit: Vec<Rational>,
     /// YARN's needy: `U_vd < g_vd` for the dominant resource `d`.
@@ -253,13 +267,20 @@ pub struct NodeOrder {
     pub count: u64,
     /// The position of its last offer in the history, 1 the oldest (0: never), with a
     /// history.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_served: Option<u64>,
-    /// Why it is not offered a task (`None` when it is active).
-    pub inactive: Option<String>,
     /// Position among its active siblings, 1 first (`None` for the root and inactive nodes).
     pub sibling_rank: Option<usize>,
     /// Leaves: position in the offer order, 1 = offered next (`None` when inactive).
     pub rank: Option<usize>,
+    /// Why it is not offered a task (`None` when it is active).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inactive: Option<String>,
+}
+
+/// A node's kind as [`NodeOrder`]'s JSON form writes it.
+fn serialize_kind<S: serde::Serializer>(leaf: &bool, s: S) -> std::result::Result<S::Ok, S::Error> {
+    s.serialize_str(if *leaf { "leaf" } else { "pool" })
 }
 
 /// The answer of [`order`].
@@ -300,7 +321,8 @@ pub fn order(tree: &Tree, config: &OrderConfig) -> Result<OrderOutcome> {
     let walk = Walk::new(tree, config)?;
     let (count, last) = walk.history(config)?;
     let inactive = walk.inactivity();
-    let mut figures = walk.figures(&count, last.as_deref(), &inactive);
+    let fair_share = config.fair_share.as_deref();
+    let mut figures = walk.figures(&count, last.as_deref(), &inactive, fair_share);
     let sorted = walk.sort_children(config, &inactive, &mut figures)?;
     // The offer order: active leaves in pre-order of the sorted tree.
     let mut offer = Vec::new();
@@ -478,6 +500,7 @@ impl<'t> Walk<'t> {
         count: &[u64],
         last: Option<&[u64]>,
         inactive: &[Option<String>],
+        fair_share: Option<&[Vec<Rational>]>,
     ) -> Vec<NodeOrder> {
         let cap = self.tree.capacity();
         let m = cap.len();
@@ -501,6 +524,7 @@ impl<'t> Walk<'t> {
                     dominant_share: dominant,
                     weighted_share: weighted,
                     guarantee: g.clone(),
+                    fair_share: fair_share.map(|f| f[v].clone()),
                     deficit,
                     needy,
                     key: Vec::new(),

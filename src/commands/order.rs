@@ -3,7 +3,7 @@
 //! ([`leontief_hdrf::order`]).
 
 use clap::{Args, ValueEnum};
-use leontief_hdrf::order::{check_usage, order, OrderConfig, OrderOutcome, Rule};
+use leontief_hdrf::order::{check_usage, order, NodeOrder, OrderConfig, OrderOutcome, Rule};
 use leontief_hdrf::tiebreak::TieBreaks;
 use leontief_hdrf::{allocate, Policy, Tree};
 use leontief_solver::Rational;
@@ -113,7 +113,7 @@ pub fn run(args: OrderArgs) -> Result<String, CliError> {
     }
     let out = order(&tree, &config)?;
     Ok(match args.format {
-        OrderFormat::Json => pretty(&to_doc(&tree, &config, &out, args.fair_share)),
+        OrderFormat::Json => pretty(&to_doc(&tree, &out, args.fair_share)),
         OrderFormat::Table => table(&tree, &out),
     })
 }
@@ -151,60 +151,11 @@ struct OrderDoc<'a> {
     resources: &'a [String],
     capacity: &'a [Rational],
     offer: Vec<&'a str>,
-    nodes: Vec<NodeDoc<'a>>,
+    /// Every node's figures, in the tree's order.
+    nodes: &'a [NodeOrder],
 }
 
-/// One node's figures, in the tree's order.
-#[derive(Serialize)]
-struct NodeDoc<'a> {
-    path: &'a str,
-    kind: &'static str,
-    usage: &'a [Rational],
-    guarantee: &'a [Rational],
-    #[serde(skip_serializing_if = "Option::is_none")]
-    fair_share: Option<&'a [Rational]>,
-    dominant_share: &'a Rational,
-    weighted_share: &'a Rational,
-    deficit: &'a [Rational],
-    needy: bool,
-    key: Vec<String>,
-    count: u64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    last_served: Option<u64>,
-    sibling_rank: Option<usize>,
-    rank: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    inactive: Option<&'a str>,
-}
-
-fn to_doc<'a>(
-    tree: &'a Tree,
-    config: &'a OrderConfig,
-    out: &'a OrderOutcome,
-    fair_share: Option<Policy>,
-) -> OrderDoc<'a> {
-    let nodes = out
-        .nodes
-        .iter()
-        .enumerate()
-        .map(|(v, n)| NodeDoc {
-            path: &n.path,
-            kind: if n.leaf { "leaf" } else { "pool" },
-            usage: &n.usage,
-            guarantee: &n.guarantee,
-            fair_share: config.fair_share.as_ref().map(|f| f[v].as_slice()),
-            dominant_share: &n.dominant_share,
-            weighted_share: &n.weighted_share,
-            deficit: &n.deficit,
-            needy: n.needy,
-            key: n.key.iter().map(ToString::to_string).collect(),
-            count: n.count,
-            last_served: n.last_served,
-            sibling_rank: n.sibling_rank,
-            rank: n.rank,
-            inactive: n.inactive.as_deref(),
-        })
-        .collect();
+fn to_doc<'a>(tree: &'a Tree, out: &'a OrderOutcome, fair_share: Option<Policy>) -> OrderDoc<'a> {
     OrderDoc {
         rule: out.rule.name(),
         ties: out.ties.to_string(),
@@ -213,7 +164,7 @@ fn to_doc<'a>(
         resources: tree.resources(),
         capacity: tree.capacity(),
         offer: out.offer_paths(),
-        nodes,
+        nodes: &out.nodes,
     }
 }
 

@@ -4,7 +4,8 @@
 
 use clap::{Args, ValueEnum};
 use leontief_hdrf::simulate::{
-    simulate, Record, Scenario, SimConfig, SimPolicy, Simulation, SimulationDoc, DEFAULT_MAX_EVENTS,
+    require_positive, simulate, Record, Scenario, SimConfig, SimPolicy, Simulation, SimulationDoc,
+    DEFAULT_MAX_EVENTS, SCENARIO_FIELDS,
 };
 use leontief_hdrf::tiebreak::TieBreaks;
 use leontief_solver::{Rational, SolverError};
@@ -237,11 +238,7 @@ impl OneOrAll for SimPolicies {
 
 fn positive_flag(flag: &str, text: &str) -> Result<Rational, CliError> {
     let x = crate::cli::number_flag(flag, text)?;
-    if !x.is_positive() {
-        return Err(
-            SolverError::invalid(flag, format!("expected a positive number, found {x}")).into(),
-        );
-    }
+    require_positive(flag, "number", &x)?;
     Ok(x)
 }
 
@@ -290,15 +287,6 @@ fn summary_text(scenario: &Scenario, run: &Simulation) -> String {
     out
 }
 
-/// The keys of a workload file (`--workload`).
-const WORKLOAD_KEYS: [&str; 5] = [
-    "workload",
-    "horizon",
-    "seed",
-    "warmup",
-    "starvation_tolerance",
-];
-
 /// The tree JSON `text` with the keys of the workload file at `path` added.
 ///
 /// # Errors
@@ -315,10 +303,13 @@ fn with_workload(text: &str, path: &str) -> Result<Value, CliError> {
     let mut tree = parse(text, "file")?;
     let workload = parse(&read_text(path)?, "--workload")?;
     for (key, value) in workload {
-        if !WORKLOAD_KEYS.contains(&key.as_str()) {
+        if !SCENARIO_FIELDS.contains(&key.as_str()) {
             return Err(SolverError::invalid(
                 format!("--workload.{key}"),
-                format!("not a workload key (expected {})", WORKLOAD_KEYS.join(", ")),
+                format!(
+                    "not a workload key (expected {})",
+                    SCENARIO_FIELDS.join(", ")
+                ),
             )
             .into());
         }

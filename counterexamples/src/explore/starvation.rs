@@ -174,73 +174,13 @@ pub fn churn(tree: &Tree, seed: u64) -> Sim {
     sim
 }
 
-/// A leaf's task duration as the simulator reads it: `"d"`, or `{"uniform": [low, high],
-/// "steps": n}`.
-#[derive(Serialize)]
-#[serde(untagged)]
-enum DurationDoc<'a> {
-    Fixed(&'a Rational),
-    Uniform {
-        uniform: [&'a Rational; 2],
-        steps: u64,
-    },
-}
-
-/// A leaf's supply: its batches, or an unlimited backlog (`"count": null`) from `start`.
-#[derive(Serialize)]
-#[serde(untagged)]
-enum SupplyDoc<'a> {
-    Arrivals { arrivals: Vec<ArrivalDoc<'a>> },
-    Unlimited { count: (), start: &'a Rational },
-}
-
-/// One batch: `count` tasks submitted at `time`.
-#[derive(Serialize)]
-struct ArrivalDoc<'a> {
-    time: &'a Rational,
-    count: u64,
-}
-
-/// One leaf's workload.
-#[derive(Serialize)]
-struct LeafDoc<'a> {
-    duration: DurationDoc<'a>,
-    #[serde(flatten)]
-    supply: SupplyDoc<'a>,
-}
-
 /// The workload's JSON form, as the simulator reads it: `{leaf: {"duration": d,
 /// "arrivals": [{"time": t, "count": c}, ...]}}` (every leaf, in tree order).
 pub fn workload_json(sim: &Sim) -> Value {
     let tree = &sim.tree;
-    let leaves: ByName<LeafDoc> = tree
+    let leaves: ByName<&LeafWorkload> = tree
         .leaves()
-        .map(|v| {
-            let w = sim.workload(v);
-            let duration = match &w.duration {
-                TaskDuration::Fixed(d) => DurationDoc::Fixed(d),
-                TaskDuration::Uniform { low, high, steps } => DurationDoc::Uniform {
-                    uniform: [low, high],
-                    steps: *steps,
-                },
-            };
-            let supply = match &w.supply {
-                Supply::Arrivals(list) => SupplyDoc::Arrivals {
-                    arrivals: list
-                        .iter()
-                        .map(|a| ArrivalDoc {
-                            time: &a.time,
-                            count: a.count,
-                        })
-                        .collect(),
-                },
-                Supply::Unlimited { start } => SupplyDoc::Unlimited { count: (), start },
-            };
-            (
-                tree.node(v).name().to_string(),
-                LeafDoc { duration, supply },
-            )
-        })
+        .map(|v| (tree.node(v).name().to_string(), sim.workload(v)))
         .collect();
     doc::value(&leaves)
 }

@@ -189,7 +189,10 @@ use leontief_solver::Rational;
 use serde::Serialize;
 
 pub use render::render_comparison;
-pub use workload::{Arrival, Duration, LeafWorkload, Scenario, Supply, DEFAULT_STEPS};
+pub use workload::{
+    require_positive, Arrival, Duration, LeafWorkload, Scenario, Supply, DEFAULT_STEPS,
+    SCENARIO_FIELDS,
+};
 
 use crate::error::{Result, SolverError};
 use crate::tiebreak::TieBreaks;

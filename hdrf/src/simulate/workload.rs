@@ -4,13 +4,15 @@
 use leontief_solver::hierarchy::TREE_FIELDS;
 use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::{read_number, Rational};
+use serde::ser::{SerializeMap, Serializer};
+use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::error::{kind, reject_unknown, Result, SolverError};
 use crate::{NodeId, Tree};
 
-/// The scenario's own top-level fields, after the tree form's.
-const SCENARIO_FIELDS: &[&str] = &[
+/// The scenario's own top-level fields, after the tree form's (the keys of a workload file).
+pub const SCENARIO_FIELDS: &[&str] = &[
     "workload",
     "horizon",
     "seed",
@@ -81,8 +83,23 @@ impl Duration {
     }
 }
 
-/// A batch of tasks submitted at one time.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The JSON form the reader reads: the number, or `{"uniform": [low, high], "steps": n}`.
+impl Serialize for Duration {
+    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        match self {
+            Duration::Fixed(d) => d.serialize(s),
+            Duration::Uniform { low, high, steps } => {
+                let mut map = s.serialize_map(Some(2))?;
+                map.serialize_entry("uniform", &[low, high])?;
+                map.serialize_entry("steps", steps)?;
+                map.end()
+            }
+        }
+    }
+}
+
+/// A batch of tasks submitted at one time (JSON form `{"time": t, "count": n}`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Arrival {
     /// Submission time, `>= 0`.
     pub time: Rational,
@@ -153,6 +170,23 @@ impl LeafWorkload {
             Supply::Unlimited { .. } => true,
             Supply::Arrivals(list) => list.iter().any(|a| a.count > 0),
         }
+    }
+}
+
+/// The JSON form the reader reads: `{"duration": d, "arrivals": [..]}`, or `{"duration": d,
+/// "count": null, "start": t}` for an unlimited backlog.
+impl Serialize for LeafWorkload {
+    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(None)?;
+        map.serialize_entry("duration", &self.duration)?;
+        match &self.supply {
+            Supply::Arrivals(list) => map.serialize_entry("arrivals", list)?,
+            Supply::Unlimited { start } => {
+                map.serialize_entry("count", &())?;
+                map.serialize_entry("start", start)?;
+            }
+        }
+        map.end()
     }
 }
 
@@ -369,13 +403,11 @@ fn optional(
 
 /// A number `> 0` at `field`.
 pub(crate) fn positive(field: &str, v: &Value) -> Result<Rational> {
-    let x = number(field, v, "a positive number")?;
-    require_positive(field, "number", &x)?;
-    Ok(x)
+    checked(field, v, "a positive number", Rational::is_positive)
 }
 
 /// An error on `field` unless `x > 0`: "expected a positive `what`, found `x`".
-pub(crate) fn require_positive(field: &str, what: &str, x: &Rational) -> Result<()> {
+pub fn require_positive(field: &str, what: &str, x: &Rational) -> Result<()> {
     if x.is_positive() {
         return Ok(());
     }
@@ -386,34 +418,33 @@ pub(crate) fn require_positive(field: &str, what: &str, x: &Rational) -> Result<
 }
 
 fn non_negative(field: &str, v: &Value) -> Result<Rational> {
-    let x = number(field, v, "a non-negative number")?;
-    if x.is_negative() {
+    checked(field, v, "a non-negative number", |x| !x.is_negative())
+}
+
+/// A number at `field` for which `ok` holds; else "expected `what`, found" what it is.
+fn checked(field: &str, v: &Value, what: &str, ok: fn(&Rational) -> bool) -> Result<Rational> {
+    let x = match v {
+        Value::Number(_) | Value::String(_) => read_number(field, v)?,
+        other => {
+            return Err(SolverError::invalid(
+                field,
+                format!("expected {what}, found {}", kind(other)),
+            ))
+        }
+    };
+    if !ok(&x) {
         return Err(SolverError::invalid(
             field,
-            format!("expected a non-negative number, found {x}"),
+            format!("expected {what}, found {x}"),
         ));
     }
     Ok(x)
 }
 
-fn number(field: &str, v: &Value, what: &str) -> Result<Rational> {
-    match v {
-        Value::Number(_) | Value::String(_) => read_number(field, v),
-        other => Err(SolverError::invalid(
-            field,
-            format!("expected {what}, found {}", kind(other)),
-        )),
-    }
-}
-
 fn read_u64(field: &str, v: &Value) -> Result<u64> {
-    let x = number(field, v, "a non-negative integer")?;
-    if !x.is_integer() || x.is_negative() {
-        return Err(SolverError::invalid(
-            field,
-            format!("expected a non-negative integer, found {x}"),
-        ));
-    }
+    let x = checked(field, v, "a non-negative integer", |x| {
+        x.is_integer() && !x.is_negative()
+    })?;
     x.floor_u64().ok_or_else(|| {
         SolverError::invalid(field, format!("{x} is too large (at most {})", u64::MAX))
     })
