@@ -6,17 +6,17 @@ use std::ffi::OsStr;
 use std::marker::PhantomData;
 use std::str::FromStr;
 
-use clap::builder::{PossibleValue, TypedValueParser};
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::error::ErrorKind;
 use clap::Args;
 use leontief_counterexamples::instance_generator::{parse_range, Chance, GeneratorConfig};
 use leontief_counterexamples::mechanisms;
 use leontief_counterexamples::search::Shard;
 use leontief_solver::registry::{unknown_name, Descriptor};
-use leontief_solver::{Rational, SolverError};
+use leontief_solver::{GuaranteeRule, LimitBelowGuarantee, Oversubscribed, Rational, SolverError};
 use serde::Serialize;
 use serde_json::Value;
-use strum::VariantNames;
+use strum::{EnumMessage, VariantArray, VariantNames};
 
 use crate::cli::{in_file, inline_instance, number_flag, read_text, CliError};
 use crate::commands::usage;
@@ -84,50 +84,19 @@ impl InstanceInput {
     }
 }
 
-/// How guarantees enter the static policies' shares (`--guarantees`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum GuaranteesFlag {
-    /// Guarantees first, then a fair part of the rest on what each node gets beyond its
-    /// guarantee (YTsaurus; the default).
-    Additive,
-    /// Guarantees first, then fair sharing on everything a node holds: max(fair share,
-    /// guarantee) (YARN's minResources).
-    Clamp,
-}
-
-/// What to do when children's guarantees add up to more than their parent's.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum OversubscribedFlag {
-    /// Refuse the tree (Mesos; the default).
-    Error,
-    /// Scale the children's guarantees by one factor to fit (YTsaurus).
-    Scale,
-}
-
-/// What to do with a limit below the node's guarantee.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum LimitBelowGuaranteeFlag {
-    /// Refuse the tree (Mesos; the default).
-    Error,
-    /// Raise the limit to the guarantee (YARN).
-    RaiseLimit,
-    /// Lower the guarantee to the limit (YTsaurus).
-    LowerGuarantee,
-}
-
 /// How a tree's guarantees and limits are resolved and used (`docs/production.md`), where
 /// production schedulers differ.
 #[derive(Debug, Clone, Default, Args)]
 pub struct RulesFlags {
     /// Trees: how guarantees enter the static shares [default: additive].
-    #[arg(long, value_enum, value_name = "RULE")]
-    pub guarantees: Option<GuaranteesFlag>,
+    #[arg(long, value_name = "RULE", value_parser = rule::<GuaranteeRule>())]
+    pub guarantees: Option<GuaranteeRule>,
     /// Trees: children's guarantees above their parent's [default: error].
-    #[arg(long, value_enum, value_name = "RULE")]
-    pub oversubscribed: Option<OversubscribedFlag>,
+    #[arg(long, value_name = "RULE", value_parser = rule::<Oversubscribed>())]
+    pub oversubscribed: Option<Oversubscribed>,
     /// Trees: a limit below the node's guarantee [default: error].
-    #[arg(long, value_enum, value_name = "RULE")]
-    pub limit_below_guarantee: Option<LimitBelowGuaranteeFlag>,
+    #[arg(long, value_name = "RULE", value_parser = rule::<LimitBelowGuarantee>())]
+    pub limit_below_guarantee: Option<LimitBelowGuarantee>,
 }
 
 impl RulesFlags {
@@ -143,23 +112,10 @@ impl RulesFlags {
 
     /// The rules: each flag given, the default for the others.
     pub fn rules(&self) -> leontief_solver::Rules {
-        use leontief_solver::{GuaranteeRule, LimitBelowGuarantee, Oversubscribed};
         leontief_solver::Rules {
-            guarantees: match self.guarantees {
-                Some(GuaranteesFlag::Clamp) => GuaranteeRule::Clamp,
-                _ => GuaranteeRule::Additive,
-            },
-            oversubscribed: match self.oversubscribed {
-                Some(OversubscribedFlag::Scale) => Oversubscribed::Scale,
-                _ => Oversubscribed::Error,
-            },
-            limit_below_guarantee: match self.limit_below_guarantee {
-                Some(LimitBelowGuaranteeFlag::RaiseLimit) => LimitBelowGuarantee::RaiseLimit,
-                Some(LimitBelowGuaranteeFlag::LowerGuarantee) => {
-                    LimitBelowGuarantee::LowerGuarantee
-                }
-                _ => LimitBelowGuarantee::Error,
-            },
+            guarantees: self.guarantees.unwrap_or_default(),
+            oversubscribed: self.oversubscribed.unwrap_or_default(),
+            limit_below_guarantee: self.limit_below_guarantee.unwrap_or_default(),
         }
     }
 
@@ -185,6 +141,26 @@ impl RulesFlags {
             _ => Ok(()),
         }
     }
+}
+
+/// The value parser of a tree rule flag: the rule's names, each with the first paragraph of
+/// its documentation as help, and clap's own error for an unknown name.
+fn rule<T>() -> impl TypedValueParser<Value = T>
+where
+    T: VariantArray + EnumMessage + Into<&'static str> + FromStr + Clone + Send + Sync + 'static,
+    T::Err: std::error::Error + Send + Sync + 'static,
+{
+    let values = <T as VariantArray>::VARIANTS.iter().map(|rule| {
+        let doc = rule.get_documentation().unwrap_or_default();
+        let summary: Vec<&str> = doc
+            .lines()
+            .map(str::trim)
+            .take_while(|l| !l.is_empty())
+            .collect();
+        let help = summary.join(" ");
+        PossibleValue::new(rule.clone().into()).help(help.trim_end_matches('.').to_string())
+    });
+    PossibleValuesParser::new(values).try_map(|name| name.parse::<T>())
 }
 
 /// How numbers are printed (every command that prints numbers): exact strings by default.

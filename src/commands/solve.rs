@@ -1,5 +1,7 @@
 //! `leontief solve`: one mechanism on one instance, exactly, as JSON or a table.
 
+use std::borrow::Cow;
+
 use clap::{Args, ValueEnum};
 use leontief_solver::registry::{Descriptor, Engine};
 use leontief_solver::{
@@ -199,26 +201,8 @@ pub enum Solved {
     Printed(Printed),
 }
 
-/// An allocation as `solve` answers it, with what the JSON writes beside it.
-#[non_exhaustive]
-pub struct Solution {
-    /// The mechanism's name.
-    pub mechanism: &'static str,
-    /// Whether the answer is exact.
-    pub exact: bool,
-    /// The instance.
-    pub instance: Instance,
-    /// The allocation.
-    pub allocation: Allocation,
-    /// The fields written after the allocation (trace, LP stages, discrete options).
-    pub extra: Map<String, serde_json::Value>,
-    /// The total use of each resource, when the mechanism summed it exactly on the way.
-    pub consumption: Option<Vec<Rational>>,
-    /// Each user's weighted share (its tasks times its weighted dominant share per task),
-    /// when the mechanism has it exactly (DRF's progressive filling: the level at which the
-    /// user stopped) and the summary is asked for.
-    pub weighted_shares: Option<Vec<Rational>>,
-}
+/// An allocation as `solve` answers it, with what the JSON writes beside it (owned).
+pub type Solution = Answer<'static>;
 
 /// The work of `leontief solve` without the printing when the answer is an allocation in
 /// JSON with exact numbers (the Python package turns it into objects directly); every other
@@ -348,8 +332,8 @@ fn solved(cfg: &Config<'_>, inst: leontief_solver::Instance) -> Result<Solved, C
     Ok(Solved::Answer(Box::new(Solution {
         mechanism: cfg.args.mechanism.name,
         exact: !matches!(cfg.plan, Engine::Plain(_)) || allocation.tolerance.is_none(),
-        instance: inst,
-        allocation,
+        instance: Cow::Owned(inst),
+        allocation: Cow::Owned(allocation),
         extra,
         consumption: known,
         weighted_shares,
@@ -373,18 +357,10 @@ fn print(cfg: &Config<'_>, solved: Solved) -> Printed {
     let (format, summary) = (cfg.args.format, cfg.args.summary);
     Printed::Stream(Box::new(move |out| {
         let mut sink = Sink::new(out);
-        let answer = Answer {
-            mechanism: s.mechanism,
-            exact: s.exact,
-            instance: &s.instance,
-            allocation: &s.allocation,
-            consumption: s.consumption.take(),
-            extra: std::mem::take(&mut s.extra),
-        };
         match (format, summary) {
             (Format::Csv, _) => write_csv(&mut sink, numbers, &s.instance, &s.allocation),
-            (_, true) => write_summary(&mut sink, numbers, answer, s.weighted_shares.as_deref()),
-            _ => write_json(&mut sink, numbers, answer),
+            (_, true) => write_summary(&mut sink, numbers, &mut s),
+            _ => write_json(&mut sink, numbers, &mut s),
         }
         sink.finish()
     }))

@@ -6,6 +6,7 @@
 //! decimals a product `x_i · d_ij` of big fractions is rounded from its unreduced numerator
 //! and denominator (one division, no gcd).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use leontief_solver::rational::DecimalBounds;
@@ -16,22 +17,28 @@ use serde_json::{Map, Value};
 use super::digits::{Denominators, Product};
 use super::{in_quotes, push_members, write_csv_field, Numbers, Sink};
 
-/// What `solve` prints besides the allocation.
+/// An allocation as `solve` answers it, with what it prints beside it: borrowed from the
+/// caller or owned (`solve`'s own answer, which the Python package keeps).
 pub struct Answer<'a> {
     /// The mechanism's name.
-    pub mechanism: &'a str,
+    pub mechanism: &'static str,
     /// Whether the answer was computed exactly.
     pub exact: bool,
     /// The instance.
-    pub instance: &'a Instance,
+    pub instance: Cow<'a, Instance>,
     /// The allocation.
-    pub allocation: &'a Allocation,
+    pub allocation: Cow<'a, Allocation>,
     /// The total use of each resource when the mechanism computed it exactly (the value
     /// of [`Allocation::consumption`]); otherwise it is summed here.
     pub consumption: Option<Vec<Rational>>,
     /// Mechanism-specific fields (a trace, LP stages...), written after the allocation;
     /// their exact numbers are rounded with the rest under decimals.
     pub extra: Map<String, Value>,
+    /// Each user's weighted share (its tasks times its weighted dominant share per task),
+    /// when the mechanism has it exactly (DRF's progressive filling: the level at which the
+    /// user stopped) and the summary is asked for: [`write_summary`] prints the same text
+    /// from it without a big product per user.
+    pub weighted_shares: Option<Vec<Rational>>,
 }
 
 /// Prints numbers as [`Numbers`] says, with what a row's task count needs prepared
@@ -272,10 +279,9 @@ impl Answer<'_> {
                 super::round_value(v, n);
             }
         }
-        let (inst, x) = (self.instance, self.allocation);
         self.consumption
             .take()
-            .unwrap_or_else(|| consumption(inst, x))
+            .unwrap_or_else(|| consumption(&self.instance, &self.allocation))
     }
 }
 
@@ -335,9 +341,9 @@ pub(super) fn open_user(inst: &Instance, i: usize, buf: &mut String) {
 /// Writes the JSON answer: `{"mechanism", "exact", ["precision",] "resources", "capacity",
 /// "users": [{"name", "tasks", "allocation", "dominant_share", "weighted_share"}],
 /// "consumption", "saturated", ..extra}`.
-pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, mut answer: Answer<'_>) {
+pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, answer: &mut Answer<'_>) {
     let consumption = answer.prepare(numbers);
-    let (inst, x) = (answer.instance, answer.allocation);
+    let (inst, x) = (&*answer.instance, &*answer.allocation);
     open_answer(
         sink,
         &Head::new(numbers, answer.mechanism, answer.exact, inst),
@@ -744,17 +750,13 @@ fn share_hash(x: &Rational) -> u64 {
 /// weighted dominant shares (the levels at which users stopped, for progressive filling).
 /// With no users, the extremes are left out.
 ///
-/// `shares`, when given, holds each user's weighted share `x_i · s_i` (`s_i` its weighted
-/// dominant share per task) as progressive filling knows it (the level at which the user
-/// stopped): the same text, without a big product per user.
-pub fn write_summary(
-    sink: &mut Sink<'_>,
-    numbers: Numbers,
-    mut answer: Answer<'_>,
-    shares: Option<&[Rational]>,
-) {
+/// The answer's `weighted_shares`, when given, hold each user's weighted share `x_i · s_i`
+/// (`s_i` its weighted dominant share per task) as progressive filling knows it (the level
+/// at which the user stopped): the same text, without a big product per user.
+pub fn write_summary(sink: &mut Sink<'_>, numbers: Numbers, answer: &mut Answer<'_>) {
     let consumption = answer.prepare(numbers);
-    let (inst, x) = (answer.instance, answer.allocation);
+    let (inst, x) = (&*answer.instance, &*answer.allocation);
+    let shares = answer.weighted_shares.as_deref();
     let utilization: Vec<Rational> = consumption
         .iter()
         .zip(inst.capacity())
@@ -788,7 +790,7 @@ pub fn write_summary(
         utilization: numbers.values(&utilization),
         saturated: saturated(inst, &consumption),
         figures,
-        extra: answer.extra,
+        extra: std::mem::take(&mut answer.extra),
     }
     .write(sink);
 }
@@ -867,13 +869,14 @@ mod tests {
             write_json(
                 sink,
                 numbers,
-                Answer {
+                &mut Answer {
                     mechanism: "drf",
                     exact: true,
-                    instance: inst,
-                    allocation: x,
+                    instance: Cow::Borrowed(inst),
+                    allocation: Cow::Borrowed(x),
                     consumption: None,
                     extra,
+                    weighted_shares: None,
                 },
             )
         })
@@ -940,15 +943,16 @@ mod tests {
             for numbers in [Numbers::Exact, Numbers::Decimals(12)] {
                 let summary = |shares: Option<&[Rational]>| {
                     to_string(|sink| {
-                        let answer = Answer {
+                        let mut answer = Answer {
                             mechanism: "drf",
                             exact: true,
-                            instance: &inst,
-                            allocation: &x,
+                            instance: Cow::Borrowed(&inst),
+                            allocation: Cow::Borrowed(&x),
                             consumption: None,
                             extra: Map::new(),
+                            weighted_shares: shares.map(<[Rational]>::to_vec),
                         };
-                        write_summary(sink, numbers, answer, shares)
+                        write_summary(sink, numbers, &mut answer)
                     })
                 };
                 assert_eq!(summary(Some(&fill.levels)), summary(None));

@@ -18,6 +18,8 @@
 //! answer's figures are rounded before anything is written ([`CeeiAnswer::new`]), so a limit
 //! of the algebraic kernel becomes the stated reason, never a partial output.
 
+use std::borrow::Cow;
+
 use leontief_solver::algebraic::{AlgebraicError, Limits};
 use leontief_solver::ceei::exact::{Extremes, MAX_ALGEBRAIC_USERS};
 use leontief_solver::ceei::{CeeiOutcome, ExactCeeiOutcome, ExactEquilibrium, ExactNumber};
@@ -232,16 +234,16 @@ pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, inst: &Instance, answer
     let prices = crate::commands::to_value(&ByName::zip(inst.resources(), &prices));
     if let (Some(tasks), true) = (&out.tasks_exact, out.certified) {
         extra.insert("prices".into(), prices);
-        let x = Allocation::new(tasks.clone());
-        let answer = Answer {
+        let mut answer = Answer {
             mechanism: "ceei",
             exact: true,
-            instance: inst,
-            allocation: &x,
+            instance: Cow::Borrowed(inst),
+            allocation: Cow::Owned(Allocation::new(tasks.clone())),
             consumption: None,
             extra,
+            weighted_shares: None,
         };
-        write_allocation(sink, numbers, answer);
+        write_allocation(sink, numbers, &mut answer);
         return;
     }
     open_answer(sink, &Head::new(numbers, "ceei", false, inst));

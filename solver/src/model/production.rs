@@ -51,42 +51,65 @@ crate::name_enum! {
     }
 }
 
-/// What to do when the children's guarantees add up to more than their parent's
-/// (`docs/production.md`): the systems differ.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub enum Oversubscribed {
-    /// Reject the tree, naming the parent (Mesos rejects quota guarantees whose children
-    /// exceed their parent). The default.
-    #[default]
-    Error,
-    /// Scale every child's guarantee by one common factor, the largest that fits on every
-    /// resource (YTsaurus scales its pools' strong guarantees so).
-    Scale,
+crate::name_enum! {
+    /// What to do when the children's guarantees add up to more than their parent's
+    /// (`docs/production.md`): the systems differ. Each variant's first paragraph is its help
+    /// in the CLI's `--help`.
+    #[derive(Default, ::strum::EnumMessage)]
+    pub enum Oversubscribed {
+        /// Refuse the tree (Mesos; the default).
+        ///
+        /// Reject the tree, naming the parent (Mesos rejects quota guarantees whose children
+        /// exceed their parent). The default.
+        #[default]
+        Error,
+        /// Scale the children's guarantees by one factor to fit (YTsaurus).
+        ///
+        /// Scale every child's guarantee by one common factor, the largest that fits on every
+        /// resource (YTsaurus scales its pools' strong guarantees so).
+        Scale,
+    }
 }
 
-/// What to do with a limit below the node's guarantee on some resource: the systems differ.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub enum LimitBelowGuarantee {
-    /// Reject the tree, naming the limit (Mesos). The default.
-    #[default]
-    Error,
-    /// Raise the limit to the guarantee on those resources (YARN's `maxResources` is raised
-    /// to `minResources`).
-    RaiseLimit,
-    /// Lower the guarantee to the limit on those resources (YTsaurus).
-    LowerGuarantee,
+crate::name_enum! {
+    /// What to do with a limit below the node's guarantee on some resource: the systems
+    /// differ. Each variant's first paragraph is its help in the CLI's `--help`.
+    #[derive(Default, ::strum::EnumMessage)]
+    pub enum LimitBelowGuarantee {
+        /// Refuse the tree (Mesos; the default).
+        ///
+        /// Reject the tree, naming the limit (Mesos). The default.
+        #[default]
+        Error,
+        /// Raise the limit to the guarantee (YARN).
+        ///
+        /// Raise the limit to the guarantee on those resources (YARN's `maxResources` is
+        /// raised to `minResources`).
+        RaiseLimit,
+        /// Lower the guarantee to the limit (YTsaurus).
+        ///
+        /// Lower the guarantee to the limit on those resources (YTsaurus).
+        LowerGuarantee,
+    }
 }
 
 crate::name_enum! {
     /// How a guarantee enters a node's share in the static policies (`docs/production.md` §2):
-    /// the systems differ. Named `additive` or `clamp`, as the CLI spells it.
-    #[derive(Default)]
+    /// the systems differ. Named `additive` or `clamp`, as the CLI spells it; each variant's
+    /// first paragraph is its help in the CLI's `--help`.
+    #[derive(Default, ::strum::EnumMessage)]
     pub enum GuaranteeRule {
+        /// Guarantees first, then a fair part of the rest on what each node gets beyond its
+        /// guarantee (YTsaurus; the default).
+        ///
         /// Guarantees first, then a fair part of the rest, the keys comparing what each node
         /// gets *beyond* its guarantee (YTsaurus' vector HDRF; Kueue's dominant resource share,
         /// which counts only usage above the nominal quota). The default.
         #[default]
         Additive,
+        /// Guarantees first, then fair sharing on everything a node holds: max(fair share,
+        /// guarantee) (YARN's minResources).
+        ///
         /// Guarantees first, then fair sharing with the keys comparing everything a node holds,
         /// its guarantee included: a node gets `max(fair share, guarantee)` (YARN's
         /// `ComputeFairShares`, `max(w·R, minResources)`; Mesos' sorter after quota).
