@@ -3,7 +3,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::{ExactFigures, MaxMinViolation, Witness};
+use super::{ExactFigures, GspWitness, MaxMinViolation, MaxMinWitness, Witness};
 use crate::ceei::ExactNumber;
 use crate::{Instance, Rational};
 
@@ -147,36 +147,7 @@ impl Witness {
                 "gain": w.gain,
                 "improved_tasks": by_user(instance, &w.improved),
             }),
-            // `{"resource", "violation": "unequal" | "unsaturated", ...}`.
-            Witness::MaxMin(w) => {
-                let resource = resource_name(instance, w.resource);
-                match &w.violation {
-                    MaxMinViolation::Unequal {
-                        below_cap,
-                        below_cap_amount,
-                        other,
-                        other_amount,
-                    } => json!({
-                        "resource": resource,
-                        "violation": "unequal",
-                        "below_cap": user_name(instance, *below_cap),
-                        "below_cap_weighted_amount": below_cap_amount,
-                        "other": user_name(instance, *other),
-                        "other_weighted_amount": other_amount,
-                    }),
-                    MaxMinViolation::Unsaturated {
-                        user,
-                        used,
-                        capacity,
-                    } => json!({
-                        "resource": resource,
-                        "violation": "unsaturated",
-                        "user_below_cap": user_name(instance, *user),
-                        "used": used,
-                        "capacity": capacity,
-                    }),
-                }
-            }
+            Witness::MaxMin(w) => max_min_json(w, instance),
             // `{"user", "tasks", "saturated_shares": [{"resource", "share", "entitlement"}]}`.
             Witness::Bbf(w) => {
                 let shares: Vec<Value> = w
@@ -208,37 +179,7 @@ impl Witness {
                     "after": figure(f, "after", &w.after),
                 })
             }
-            // `{"reading", "reports", "tasks_under_lie", "coalition": [{"user", "lied",
-            // "before", "after"}], "utilities_before", "utilities_after"}` (the last two for
-            // every user).
-            Witness::Gsp(w) => {
-                let f = w.exact.as_ref();
-                let reports: Map<String, Value> = w
-                    .reports
-                    .iter()
-                    .map(|(i, r)| (user_name(instance, *i), by_resource(instance, r)))
-                    .collect();
-                let coalition: Vec<Value> = w
-                    .coalition
-                    .iter()
-                    .map(|&i| {
-                        json!({
-                            "user": user_name(instance, i),
-                            "lied": w.reports.iter().any(|(k, _)| *k == i),
-                            "before": user_figure(f, "utilities_before", i, &w.before[i]),
-                            "after": user_figure(f, "utilities_after", i, &w.after[i]),
-                        })
-                    })
-                    .collect();
-                json!({
-                    "reading": w.reading.name(),
-                    "reports": reports,
-                    "tasks_under_lie": by_user_figure(instance, f, "tasks_under_lie", &w.tasks_under_lie),
-                    "coalition": coalition,
-                    "utilities_before": by_user_figure(instance, f, "utilities_before", &w.before),
-                    "utilities_after": by_user_figure(instance, f, "utilities_after", &w.after),
-                })
-            }
+            Witness::Gsp(w) => gsp_json(w, instance),
             // `{"leaving", "user", "before", "after", "tasks_after": {user: tasks}}`.
             Witness::Pm(w) => {
                 let f = w.exact.as_ref();
@@ -291,4 +232,66 @@ impl Witness {
         }
         Value::Object(o)
     }
+}
+
+/// `{"resource", "violation": "unequal" | "unsaturated", ...}`.
+fn max_min_json(w: &MaxMinWitness, instance: &Instance) -> Value {
+    let resource = resource_name(instance, w.resource);
+    match &w.violation {
+        MaxMinViolation::Unequal {
+            below_cap,
+            below_cap_amount,
+            other,
+            other_amount,
+        } => json!({
+            "resource": resource,
+            "violation": "unequal",
+            "below_cap": user_name(instance, *below_cap),
+            "below_cap_weighted_amount": below_cap_amount,
+            "other": user_name(instance, *other),
+            "other_weighted_amount": other_amount,
+        }),
+        MaxMinViolation::Unsaturated {
+            user,
+            used,
+            capacity,
+        } => json!({
+            "resource": resource,
+            "violation": "unsaturated",
+            "user_below_cap": user_name(instance, *user),
+            "used": used,
+            "capacity": capacity,
+        }),
+    }
+}
+
+/// `{"reading", "reports", "tasks_under_lie", "coalition": [{"user", "lied", "before", "after"}],
+/// "utilities_before", "utilities_after"}` (the last two for every user).
+fn gsp_json(w: &GspWitness, instance: &Instance) -> Value {
+    let f = w.exact.as_ref();
+    let reports: Map<String, Value> = w
+        .reports
+        .iter()
+        .map(|(i, r)| (user_name(instance, *i), by_resource(instance, r)))
+        .collect();
+    let coalition: Vec<Value> = w
+        .coalition
+        .iter()
+        .map(|&i| {
+            json!({
+                "user": user_name(instance, i),
+                "lied": w.reports.iter().any(|(k, _)| *k == i),
+                "before": user_figure(f, "utilities_before", i, &w.before[i]),
+                "after": user_figure(f, "utilities_after", i, &w.after[i]),
+            })
+        })
+        .collect();
+    json!({
+        "reading": w.reading.name(),
+        "reports": reports,
+        "tasks_under_lie": by_user_figure(instance, f, "tasks_under_lie", &w.tasks_under_lie),
+        "coalition": coalition,
+        "utilities_before": by_user_figure(instance, f, "utilities_before", &w.before),
+        "utilities_after": by_user_figure(instance, f, "utilities_after", &w.after),
+    })
 }
