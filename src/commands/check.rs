@@ -1,15 +1,14 @@
 //! `leontief check`: properties of a mechanism on one instance, decided exactly.
 
 use clap::Args;
-use std::str::FromStr;
 
-use leontief_solver::algebraic::{Limits, Poly, RealAlgebraic};
+use leontief_counterexamples::explore::exact::read_exact;
+use leontief_solver::algebraic::Limits;
 use leontief_solver::ceei::ExactNumber;
 use leontief_solver::properties::{check, Property, Scenario};
 use leontief_solver::registry::Descriptor;
-use leontief_solver::{Instance, Rational, SolverError};
-use num_bigint::BigInt;
-use serde_json::{Map, Value};
+use leontief_solver::{Instance, SolverError};
+use serde_json::Value;
 
 use crate::cli::{csv_numbers, CliError};
 use crate::commands::flags::{InstanceInput, MechanismParser, NameParser, NumberFlags, RulesFlags};
@@ -159,58 +158,26 @@ pub fn run(args: CheckArgs) -> Result<String, CliError> {
 /// becomes its value correctly rounded to `N` significant digits (its polynomial and interval
 /// are not figures to round one by one).
 fn round_algebraic(v: &mut Value, digits: u32) -> Result<(), CliError> {
-    match v {
-        Value::Object(members) => {
-            if let Some(number) = algebraic_figure(members)? {
-                let limits = Limits::default();
-                let text = number.to_significant(digits, &limits).map_err(|e| {
-                    CliError::Internal(format!("rounding an algebraic figure: {e}"))
-                })?;
-                *v = decimal_value(text);
-                return Ok(());
-            }
-            for item in members.values_mut() {
-                round_algebraic(item, digits)?;
-            }
-        }
-        Value::Array(items) => {
-            for item in items {
-                round_algebraic(item, digits)?;
-            }
-        }
-        _ => {}
+    if v.get("algebraic").is_some() {
+        let internal = |e: String| CliError::Internal(format!("an algebraic figure: {e}"));
+        let limits = Limits::default();
+        let value = read_exact("algebraic", v)
+            .map_err(|e| internal(e.to_string()))?
+            .ok_or_else(|| internal("not a number".into()))?;
+        let number = ExactNumber::from_real(value, &limits).map_err(|e| internal(e.to_string()))?;
+        let text = number
+            .to_significant(digits, &limits)
+            .map_err(|e| CliError::Internal(format!("rounding an algebraic figure: {e}")))?;
+        *v = decimal_value(text);
+        return Ok(());
     }
-    Ok(())
-}
-
-/// The exact number an algebraic figure's document stands for (`None` for any other object).
-fn algebraic_figure(members: &Map<String, Value>) -> Result<Option<ExactNumber>, CliError> {
-    let Some(Value::Object(root)) = members.get("algebraic") else {
-        return Ok(None);
-    };
-    let (Some(Value::Array(coeffs)), Some(Value::Array(interval))) =
-        (root.get("polynomial"), root.get("interval"))
-    else {
-        return Ok(None);
-    };
-    let bad = |what: &str| CliError::Internal(format!("an algebraic figure's {what} is malformed"));
-    let coeffs = coeffs
-        .iter()
-        .map(|c| c.as_str().and_then(|t| BigInt::from_str(t).ok()))
-        .collect::<Option<Vec<BigInt>>>()
-        .ok_or_else(|| bad("polynomial"))?;
-    let ends = interval
-        .iter()
-        .map(|e| e.as_str().and_then(|t| t.parse::<Rational>().ok()))
-        .collect::<Option<Vec<Rational>>>()
-        .ok_or_else(|| bad("interval"))?;
-    let [lo, hi] = ends.as_slice() else {
-        return Err(bad("interval"));
-    };
-    let limits = Limits::default();
-    let value = RealAlgebraic::root_in(&Poly::new(coeffs), &lo.to_big(), &hi.to_big(), &limits)
-        .map_err(|e| CliError::Internal(format!("an algebraic figure: {e}")))?;
-    ExactNumber::from_real(value, &limits)
-        .map(Some)
-        .map_err(|e| CliError::Internal(format!("an algebraic figure: {e}")))
+    match v {
+        Value::Object(members) => members
+            .values_mut()
+            .try_for_each(|item| round_algebraic(item, digits)),
+        Value::Array(items) => items
+            .iter_mut()
+            .try_for_each(|item| round_algebraic(item, digits)),
+        _ => Ok(()),
+    }
 }

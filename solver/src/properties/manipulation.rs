@@ -39,14 +39,12 @@
 //! - D. Parkes, A. Procaccia, N. Shah. *Beyond Dominant Resource Fairness.* EC 2012 (group
 //!   strategy-proofness of extended DRF in the weak reading).
 
-use serde_json::{json, Map, Value};
-
 use super::exact::Answer;
 use super::scenarios::{count_lie_profiles, structured_lies, Bounds, LieProfiles};
 use super::tolerance::{Bounded, Judge, Test};
 use super::{
-    by_resource, by_user_figure, check_tasks, check_user, figure, first_violation, on_given,
-    report_gauge, truth_gauge, user_figure, user_name, ExactFigures, Outcome, Verdict, Witness,
+    check_tasks, check_user, first_violation, on_given, report_gauge, truth_gauge, user_name,
+    ExactFigures, Outcome, Verdict, Witness,
 };
 use crate::{Allocation, Instance, Mechanism, Rational, SolverError};
 
@@ -88,20 +86,6 @@ pub struct SpWitness {
     pub exact: Option<ExactFigures>,
 }
 
-impl SpWitness {
-    /// `{"user", "report": {resource: amount}, "tasks_under_lie": {user: tasks}, "before", "after"}`.
-    pub fn to_json(&self, instance: &Instance) -> Value {
-        let f = self.exact.as_ref();
-        json!({
-            "user": user_name(instance, self.user),
-            "report": by_resource(instance, &self.report),
-            "tasks_under_lie": by_user_figure(instance, f, "tasks_under_lie", &self.tasks_under_lie),
-            "before": figure(f, "before", &self.before),
-            "after": figure(f, "after", &self.after),
-        })
-    }
-}
-
 /// A profitable group lie (GSP) in one reading.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GspWitness {
@@ -121,39 +105,6 @@ pub struct GspWitness {
     /// `tasks_under_lie`, `utilities_before`, `utilities_after`) when an answer was decided
     /// on its exact algebraic form.
     pub exact: Option<ExactFigures>,
-}
-
-impl GspWitness {
-    /// `{"reading", "reports", "tasks_under_lie", "coalition": [{"user", "lied", "before",
-    /// "after"}], "utilities_before", "utilities_after"}` (the last two for every user).
-    pub fn to_json(&self, instance: &Instance) -> Value {
-        let f = self.exact.as_ref();
-        let reports: Map<String, Value> = self
-            .reports
-            .iter()
-            .map(|(i, r)| (user_name(instance, *i), by_resource(instance, r)))
-            .collect();
-        let coalition: Vec<Value> = self
-            .coalition
-            .iter()
-            .map(|&i| {
-                json!({
-                    "user": user_name(instance, i),
-                    "lied": self.reports.iter().any(|(k, _)| *k == i),
-                    "before": user_figure(f, "utilities_before", i, &self.before[i]),
-                    "after": user_figure(f, "utilities_after", i, &self.after[i]),
-                })
-            })
-            .collect();
-        json!({
-            "reading": self.reading.name(),
-            "reports": reports,
-            "tasks_under_lie": by_user_figure(instance, f, "tasks_under_lie", &self.tasks_under_lie),
-            "coalition": coalition,
-            "utilities_before": by_user_figure(instance, f, "utilities_before", &self.before),
-            "utilities_after": by_user_figure(instance, f, "utilities_after", &self.after),
-        })
-    }
 }
 
 /// Decides one lie of one user (SP): `Some` witness when it is profitable.

@@ -94,12 +94,10 @@
 //! - D. Dolev, D. Feitelson, J. Halpern, R. Kupferman, N. Linial. *No Justified Complaints:
 //!   On Fair Sharing of Multiple Resources.* ITCS 2012 (bottleneck-based fairness).
 
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use crate::{Allocation, Instance, Mechanism, Rational, SolverError, User};
-use document::{
-    by_resource, by_user, by_user_figure, figure, resource_name, user_figure, user_name, user_names,
-};
+use document::{by_user_figure, user_name};
 use exact::Answer;
 pub use tolerance::Gauge;
 use tolerance::Judge;
@@ -238,44 +236,6 @@ impl Witness {
     /// The kind: `infeasible, si, ef, po, max-min, bbf, sp, gsp, pm, rm, sg`.
     pub fn kind(&self) -> &'static str {
         self.into()
-    }
-
-    /// The JSON form: `{"kind": ..., ...}` with user and resource names and exact numbers.
-    ///
-    /// # Example
-    /// ```
-    /// use leontief_solver::properties::{allocation::sharing_incentive, Witness};
-    /// use leontief_solver::{AssetFairness, Instance, Mechanism, User};
-    /// let inst = Instance::new(vec![30.into(), 30.into()],
-    ///     vec![User::new("1", [1, 3]), User::new("2", [1, 1])]).unwrap();
-    /// let x = AssetFairness.allocate(&inst).unwrap();
-    /// let v = sharing_incentive(&inst, &x).unwrap();
-    /// let json = v.witness.unwrap().to_json(&inst);
-    /// assert_eq!(json["kind"], "si");
-    /// assert_eq!(json["user"], "2");
-    /// assert_eq!(json["tasks"], "12");
-    /// assert_eq!(json["equal_split_utility"], "15");
-    /// ```
-    pub fn to_json(&self, instance: &Instance) -> Value {
-        let mut o = Map::new();
-        o.insert("kind".into(), Value::String(self.kind().into()));
-        let body = match self {
-            Witness::Infeasible(w) => w.to_json(instance),
-            Witness::Si(w) => w.to_json(instance),
-            Witness::Ef(w) => w.to_json(instance),
-            Witness::Po(w) => w.to_json(instance),
-            Witness::MaxMin(w) => w.to_json(instance),
-            Witness::Bbf(w) => w.to_json(instance),
-            Witness::Sp(w) => w.to_json(instance),
-            Witness::Gsp(w) => w.to_json(instance),
-            Witness::Pm(w) => w.to_json(instance),
-            Witness::Rm(w) => w.to_json(instance),
-            Witness::Sg(w) => w.to_json(instance),
-        };
-        if let Value::Object(fields) = body {
-            o.extend(fields);
-        }
-        Value::Object(o)
     }
 }
 

@@ -23,14 +23,12 @@
 //! - A. Ghodsi et al. *Dominant Resource Fairness.* NSDI 2011 (population and resource
 //!   monotonicity; no mechanism with SI and PO is resource monotonic).
 
-use serde_json::{json, Map, Value};
-
 use super::exact::Answer;
 use super::scenarios::{capacity_grid, departures};
 use super::tolerance::{Bounded, Judge, Test};
 use super::{
-    by_resource, by_user_figure, check_tasks, check_user, figure, first_violation, on_given,
-    truth_gauge, user_figure, user_name, ExactFigures, Outcome, Verdict, Witness,
+    check_tasks, check_user, first_violation, on_given, truth_gauge, user_name, ExactFigures,
+    Outcome, Verdict, Witness,
 };
 use crate::ceei::ExactNumber;
 use crate::{Allocation, Instance, Mechanism, Rational, SolverError};
@@ -53,29 +51,6 @@ pub struct PmWitness {
     pub exact: Option<ExactFigures>,
 }
 
-impl PmWitness {
-    /// `{"leaving", "user", "before", "after", "tasks_after": {user: tasks}}`.
-    pub fn to_json(&self, instance: &Instance) -> Value {
-        let f = self.exact.as_ref();
-        let tasks_after: Map<String, Value> = self
-            .tasks_after
-            .iter()
-            .enumerate()
-            .filter_map(|(i, t)| {
-                let value = user_figure(f, "tasks_after", i, t.as_ref()?);
-                Some((user_name(instance, i), value))
-            })
-            .collect();
-        json!({
-            "leaving": user_name(instance, self.leaving),
-            "user": user_name(instance, self.user),
-            "before": figure(f, "before", &self.before),
-            "after": figure(f, "after", &self.after),
-            "tasks_after": tasks_after,
-        })
-    }
-}
-
 /// A user that loses when capacities grow (RM).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RmWitness {
@@ -92,20 +67,6 @@ pub struct RmWitness {
     /// The exact values of `before`, `after` and `tasks_after` (by those keys) when an
     /// answer was decided on its exact algebraic form.
     pub exact: Option<ExactFigures>,
-}
-
-impl RmWitness {
-    /// `{"capacity": {resource: amount}, "user", "before", "after", "tasks_after"}`.
-    pub fn to_json(&self, instance: &Instance) -> Value {
-        let f = self.exact.as_ref();
-        json!({
-            "capacity": by_resource(instance, &self.capacity),
-            "user": user_name(instance, self.user),
-            "before": figure(f, "before", &self.before),
-            "after": figure(f, "after", &self.after),
-            "tasks_after": by_user_figure(instance, f, "tasks_after", &self.tasks_after),
-        })
-    }
 }
 
 /// A user that loses: its index, its utilities before and after (computed), and the exact

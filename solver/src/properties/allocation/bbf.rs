@@ -28,28 +28,6 @@ pub struct BbfWitness {
     pub shares: Vec<SaturatedShare>,
 }
 
-impl BbfWitness {
-    /// `{"user", "tasks", "saturated_shares": [{"resource", "share", "entitlement"}]}`.
-    pub fn to_json(&self, instance: &Instance) -> Value {
-        let shares: Vec<Value> = self
-            .shares
-            .iter()
-            .map(|s| {
-                json!({
-                    "resource": resource_name(instance, s.resource),
-                    "share": s.share,
-                    "entitlement": s.entitlement,
-                })
-            })
-            .collect();
-        json!({
-            "user": user_name(instance, self.user),
-            "tasks": self.tasks,
-            "saturated_shares": shares,
-        })
-    }
-}
-
 /// BBF (Dolev et al.): every user reaches its cap or gets at least its entitlement
 /// `w_ij / W_j` (`w_i / W`) of some saturated resource it needs. Witness: the first user
 /// that does neither, with its shares of the saturated resources it needs.

@@ -23,21 +23,6 @@ pub struct EfWitness {
     pub exact: Option<ExactFigures>,
 }
 
-impl EfWitness {
-    /// `{"envious", "envied", "tasks", "envied_tasks", "scaled_bundle", "utility_of_scaled_bundle"}`.
-    pub fn to_json(&self, instance: &Instance) -> Value {
-        let f = self.exact.as_ref();
-        json!({
-            "envious": user_name(instance, self.envious),
-            "envied": user_name(instance, self.envied),
-            "tasks": figure(f, "tasks", &self.tasks),
-            "envied_tasks": figure(f, "envied_tasks", &self.envied_tasks),
-            "scaled_bundle": by_resource(instance, &self.scaled_bundle),
-            "utility_of_scaled_bundle": figure(f, "utility_of_scaled_bundle", &self.scaled_utility),
-        })
-    }
-}
-
 /// EF: `u_i(B_ik) <= min(T_i, x_i)` for all `i != k`, where `B_ik` is `k`'s bundle scaled by
 /// `w_ij / w_kj` on each resource `j` (`(w_i / w_k) x_k d_k` with scalar weights). Witness:
 /// the first envious pair in order.

@@ -16,23 +16,6 @@ pub struct InfeasibleWitness {
     pub over_capacity: Vec<(usize, Rational)>,
 }
 
-impl InfeasibleWitness {
-    /// `{"tasks", "negative_tasks", "over_cap", "over_capacity": {resource: use}}`.
-    pub fn to_json(&self, instance: &Instance) -> Value {
-        let over_capacity: Map<String, Value> = self
-            .over_capacity
-            .iter()
-            .map(|(j, used)| (resource_name(instance, *j), json!(used)))
-            .collect();
-        json!({
-            "tasks": by_user(instance, &self.tasks),
-            "negative_tasks": user_names(instance, &self.negative),
-            "over_cap": user_names(instance, &self.over_cap),
-            "over_capacity": over_capacity,
-        })
-    }
-}
-
 /// Feasibility: `None` when `x` respects capacities and caps and has no negative tasks.
 /// For an approximate `x` ([`Allocation::tolerance`]) only what is infeasible beyond its
 /// error counts: a true answer within the error could be feasible otherwise.

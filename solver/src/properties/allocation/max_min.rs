@@ -38,39 +38,6 @@ pub struct MaxMinWitness {
     pub violation: MaxMinViolation,
 }
 
-impl MaxMinWitness {
-    /// `{"resource", "violation": "unequal" | "unsaturated", ...}`.
-    pub fn to_json(&self, instance: &Instance) -> Value {
-        let resource = resource_name(instance, self.resource);
-        match &self.violation {
-            MaxMinViolation::Unequal {
-                below_cap,
-                below_cap_amount,
-                other,
-                other_amount,
-            } => json!({
-                "resource": resource,
-                "violation": "unequal",
-                "below_cap": user_name(instance, *below_cap),
-                "below_cap_weighted_amount": below_cap_amount,
-                "other": user_name(instance, *other),
-                "other_weighted_amount": other_amount,
-            }),
-            MaxMinViolation::Unsaturated {
-                user,
-                used,
-                capacity,
-            } => json!({
-                "resource": resource,
-                "violation": "unsaturated",
-                "user_below_cap": user_name(instance, *user),
-                "used": used,
-                "capacity": capacity,
-            }),
-        }
-    }
-}
-
 /// The common bottleneck: a resource `j*` with `d_ij*/R_j* >= d_ij/R_j` for every user `i`
 /// and resource `j` (the first such), if any.
 ///

@@ -27,14 +27,9 @@
 //! - D. Dolev et al. *No Justified Complaints: On Fair Sharing of Multiple Resources.*
 //!   ITCS 2012 (BBF).
 
-use serde_json::{json, Map, Value};
-
 use super::exact::Answer;
 use super::tolerance::{holdings_bounds, Bounded, Gauge, Judge, Test};
-use super::{
-    by_resource, by_user, check_tasks, figure, resource_name, truth_gauge, user_name, user_names,
-    ExactFigures, Property, Verdict, Witness,
-};
+use super::{check_tasks, truth_gauge, user_name, ExactFigures, Property, Verdict, Witness};
 use crate::exact_sum::balanced_sum;
 use crate::{Allocation, ExactSum, Instance, Rational, SolverError, User};
 

@@ -17,17 +17,6 @@ pub struct PoWitness {
     pub improved: Vec<Rational>,
 }
 
-impl PoWitness {
-    /// `{"user", "gain", "improved_tasks": {user: tasks}}`.
-    pub fn to_json(&self, instance: &Instance) -> Value {
-        json!({
-            "user": user_name(instance, self.user),
-            "gain": self.gain,
-            "improved_tasks": by_user(instance, &self.improved),
-        })
-    }
-}
-
 /// PO, by the characterization for non-wasteful Leontief allocations: it holds exactly
 /// when every user below its cap demands a saturated resource. Witness: the first user that
 /// does not, raised as far as capacity and its cap allow (a feasible allocation where it

@@ -26,23 +26,6 @@ pub struct SgWitness {
     pub explicit: Option<Vec<Rational>>,
 }
 
-impl SgWitness {
-    /// `{"node", "users", "guaranteed_share", "dominant_share", "unmet_user"}`.
-    pub fn to_json(&self, instance: &Instance) -> Value {
-        let mut o = json!({
-            "node": self.node,
-            "users": user_names(instance, &self.users),
-            "guaranteed_share": self.guaranteed,
-            "dominant_share": self.dominant_share,
-            "unmet_user": user_name(instance, self.unmet_user),
-        });
-        if let Some(g) = &self.explicit {
-            o["guarantee"] = by_resource(instance, g);
-        }
-        o
-    }
-}
-
 /// A node holding more of a resource than its limit.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LimitWitness {

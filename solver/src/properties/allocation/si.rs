@@ -18,18 +18,6 @@ pub struct SiWitness {
     pub exact: Option<ExactFigures>,
 }
 
-impl SiWitness {
-    /// `{"user", "tasks", "equal_split": {resource: amount}, "equal_split_utility"}`.
-    pub fn to_json(&self, instance: &Instance) -> Value {
-        json!({
-            "user": user_name(instance, self.user),
-            "tasks": figure(self.exact.as_ref(), "tasks", &self.tasks),
-            "equal_split": by_resource(instance, &self.split),
-            "equal_split_utility": self.split_utility,
-        })
-    }
-}
-
 /// `W_j = Σ_k w_kj` per resource (`W = Σ_k w_k` on every resource with scalar weights).
 ///
 /// # Example
