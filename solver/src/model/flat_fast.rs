@@ -5,21 +5,98 @@
 //!
 //! A structural scan cuts the document into its top-level members and the users list into
 //! its users. The members but the users are read by the strict reader itself, on their own
-//! text. Each user is read by hand, straight into the user's numbers ([`read_user`]): plain
-//! integers and unescaped strings by hand, any other number or string value by value, as
-//! `serde_json` reads it for the strict reader. It accepts a subset of what the strict
-//! reader accepts and gives the same instance on it; anything else — an unknown or repeated
-//! field, pools or a tree, a `null` where a number belongs, a malformed number, an invalid
+//! text. Users of the plain shape (an unescaped name, integer demands, weight and cap) are
+//! read by hand, straight into the users' numbers (`read_plain_user`), and the others by
+//! serde ([`FlatUser`]). It accepts a subset of what the strict reader accepts and gives
+//! the same instance on it; anything else — an escaped or repeated key, an unknown field,
+//! pools or a tree, a `null` where a number belongs, a malformed number, an invalid
 //! instance — makes it return `None`, and the caller reads the text again with the strict
 //! reader, which names the field at fault.
 
-use std::borrow::Cow;
+use std::fmt;
 
-use serde::de::DeserializeOwned;
-use serde_json::{Map, Value};
+use serde::de::{self, Deserializer, MapAccess, Visitor};
+use serde::Deserialize;
+use serde_json::Map;
 
 use crate::json::{parse_strict_at, read_resources};
 use crate::{Instance, Rational, User};
+
+/// How `serde_json` (with `arbitrary_precision`) hands a number to a visitor.
+const NUMBER_TOKEN: &str = "$serde_json::private::Number";
+
+/// An exact number read from a JSON number's text or a string, as
+/// [`Rational::from_json`] reads it.
+struct Num(Rational);
+
+impl<'de> Deserialize<'de> for Num {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Num;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a number")
+            }
+            // `serde_json` hands a JSON integer that fits a machine word to these two
+            // (`arbitrary_precision` or not); other numbers come through `visit_map`.
+            fn visit_u64<E: de::Error>(self, n: u64) -> Result<Num, E> {
+                Ok(Num(Rational::from(n)))
+            }
+            fn visit_i64<E: de::Error>(self, n: i64) -> Result<Num, E> {
+                Ok(Num(Rational::from(n)))
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Num, E> {
+                // Plain integers (most demands) without the general parser's passes.
+                if (1..=18).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit()) {
+                    let n = s.bytes().fold(0i64, |n, b| n * 10 + i64::from(b - b'0'));
+                    return Ok(Num(Rational::from(n)));
+                }
+                s.parse().map(Num).map_err(E::custom)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Num, A::Error> {
+                match map.next_key::<&str>()? {
+                    Some(NUMBER_TOKEN) => {
+                        let text: String = map.next_value()?;
+                        Rational::from_decimal_str(&text)
+                            .map(Num)
+                            .map_err(de::Error::custom)
+                    }
+                    _ => Err(de::Error::custom("not a number")),
+                }
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// A present field must hold a value of its type (`null` is refused, as the strict reader
+/// refuses it).
+fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FlatUser {
+    #[serde(default, deserialize_with = "present")]
+    name: Option<String>,
+    demand: Vec<Num>,
+    #[serde(default, deserialize_with = "present")]
+    weight: Option<Num>,
+    /// `null` means no cap, as for the strict reader.
+    #[serde(default)]
+    tasks: Option<Num>,
+}
+
+/// The user read at position `i` in the list (`u{i+1}` when it has no name).
+fn to_user(u: FlatUser, i: usize) -> User {
+    let name = u.name.unwrap_or_else(|| format!("u{}", i + 1));
+    User {
+        weight: u.weight.map_or(Rational::ONE, |w| w.0),
+        cap: u.tasks.map(|t| t.0),
+        ..User::new(name, u.demand.into_iter().map(|x| x.0))
+    }
+}
 
 /// Texts from this size on have their users read in parallel ([`read_users`]).
 const SPLIT_BYTES: usize = 1 << 20;
@@ -119,9 +196,13 @@ fn read_users(list: &str, per_user: usize, parallel: bool) -> Option<Vec<User>> 
     let read_piece = |k: usize, piece: &[(usize, usize)], out: &mut [User]| -> bool {
         for (e, (&(a, b), slot)) in piece.iter().zip(out.iter_mut()).enumerate() {
             let index = k * per + e;
-            match read_user(&list[a..b], index, per_user) {
+            let text = &list[a..b];
+            match read_plain_user(text, index, per_user) {
                 Some(u) => *slot = u,
-                None => return false,
+                None => match serde_json::from_str::<FlatUser>(text) {
+                    Ok(u) => *slot = to_user(u, index),
+                    Err(_) => return false,
+                },
             }
         }
         true
@@ -146,12 +227,14 @@ fn placeholder_user() -> User {
     User::new(String::new(), Vec::<Rational>::new())
 }
 
-/// The user object `text` (at position `index` in the list): the members `name` (a
-/// string), `demand` (a list of numbers), `weight` (a number) and `tasks` (a number or
-/// `null`), each at most once, a number a JSON number or a string (`"7/3"`), read as the
-/// strict reader reads it; a name defaults to `u{index + 1}`, a weight to 1. On anything
-/// else it gives `None`, and the caller hands the document to the strict reader.
-fn read_user(text: &str, index: usize, per_user: usize) -> Option<User> {
+/// The user object `text` (at position `index` in the list) read by hand when it has the
+/// plain shape almost every large file has: the members `name` (a string without escapes),
+/// `demand` (a list of integers), `weight` (an integer) and `tasks` (an integer or `null`),
+/// each at most once, with integers of at most 18 digits written plainly (no sign, no
+/// leading zero, no fraction or exponent). It gives the user [`FlatUser`]'s deserialization
+/// gives; on anything else it gives `None`, and the caller reads `text` with serde (which
+/// accepts or refuses it as before).
+fn read_plain_user(text: &str, index: usize, per_user: usize) -> Option<User> {
     let mut c = Cursor {
         text,
         bytes: text.as_bytes(),
@@ -161,10 +244,10 @@ fn read_user(text: &str, index: usize, per_user: usize) -> Option<User> {
     let (mut name, mut demand, mut weight, mut cap) = (None, None, None, None);
     let mut tasks_seen = false;
     loop {
-        let key = c.string()?;
+        let key = c.plain_string()?;
         c.expect(b':')?;
-        match key.as_ref() {
-            "name" if name.is_none() => name = Some(c.string()?.into_owned()),
+        match key {
+            "name" if name.is_none() => name = Some(c.plain_string()?.to_owned()),
             "demand" if demand.is_none() => {
                 c.expect(b'[')?;
                 let mut entries = Vec::with_capacity(per_user);
@@ -172,7 +255,7 @@ fn read_user(text: &str, index: usize, per_user: usize) -> Option<User> {
                     c.at += 1;
                 } else {
                     loop {
-                        entries.push(c.number()?);
+                        entries.push(c.integer()?);
                         match c.next_byte()? {
                             b',' => {}
                             b']' => break,
@@ -182,10 +265,10 @@ fn read_user(text: &str, index: usize, per_user: usize) -> Option<User> {
                 }
                 demand = Some(entries);
             }
-            "weight" if weight.is_none() => weight = Some(c.number()?),
+            "weight" if weight.is_none() => weight = Some(c.integer()?),
             "tasks" if !tasks_seen => {
                 tasks_seen = true;
-                cap = if c.null() { None } else { Some(c.number()?) };
+                cap = if c.null() { None } else { Some(c.integer()?) };
             }
             _ => return None,
         }
@@ -207,7 +290,7 @@ fn read_user(text: &str, index: usize, per_user: usize) -> Option<User> {
     })
 }
 
-/// A position in a JSON text, for [`read_user`].
+/// A position in a JSON text, for [`read_plain_user`].
 struct Cursor<'a> {
     text: &'a str,
     bytes: &'a [u8],
@@ -250,60 +333,38 @@ impl<'a> Cursor<'a> {
         found
     }
 
-    /// A string: one without escapes or control characters by hand, any other as
-    /// `serde_json` reads it.
-    fn string(&mut self) -> Option<Cow<'a, str>> {
+    /// A string without escapes or control characters (which JSON refuses unescaped).
+    fn plain_string(&mut self) -> Option<&'a str> {
         self.expect(b'"')?;
         let start = self.at;
         loop {
             match *self.bytes.get(self.at)? {
                 b'"' => break,
-                b'\\' | 0..=0x1f => {
-                    self.at = start - 1;
-                    return self.value().map(Cow::Owned);
-                }
+                b'\\' | 0..=0x1f => return None,
                 _ => self.at += 1,
             }
         }
         self.at += 1;
         // Both ends are at an ASCII quote, so on character boundaries.
-        self.text.get(start..self.at - 1).map(Cow::Borrowed)
+        self.text.get(start..self.at - 1)
     }
 
-    /// A number: a plain non-negative integer of 1 to 18 digits (no leading zero) by hand,
-    /// any other number or string as the strict reader reads it ([`Rational::from_json`]).
-    fn number(&mut self) -> Option<Rational> {
+    /// A plain non-negative integer of 1 to 18 digits, no leading zero.
+    fn integer(&mut self) -> Option<Rational> {
         self.skip_ws();
         let start = self.at;
         let mut n: i64 = 0;
         while let Some(&d @ b'0'..=b'9') = self.bytes.get(self.at) {
             if self.at - start == 18 {
-                break;
+                return None;
             }
             n = n * 10 + i64::from(d - b'0');
             self.at += 1;
         }
         let digits = self.at - start;
         let leading_zero = digits > 1 && self.bytes[start] == b'0';
-        let continues = matches!(
-            self.bytes.get(self.at),
-            Some(b'0'..=b'9' | b'.' | b'e' | b'E')
-        );
-        if digits > 0 && !leading_zero && !continues {
-            return Some(Rational::from(n));
-        }
-        self.at = start;
-        Rational::from_json(&self.value::<Value>()?).ok()
-    }
-
-    /// The value at the cursor as `serde_json` reads it (rare: kept out of the hand path).
-    #[cold]
-    #[inline(never)]
-    fn value<T: DeserializeOwned>(&mut self) -> Option<T> {
-        let end = skip_value(self.bytes, self.at)?;
-        let value = serde_json::from_str(self.text.get(self.at..end)?).ok()?;
-        self.at = end;
-        Some(value)
+        let continues = matches!(self.bytes.get(self.at), Some(b'.' | b'e' | b'E'));
+        (digits > 0 && !leading_zero && !continues).then(|| Rational::from(n))
     }
 }
 
@@ -419,7 +480,7 @@ mod tests {
     /// `u{index + 1}` of weight 1 and no cap, and a `null` cap is no cap.
     #[test]
     fn the_plain_shape_is_read_by_hand() {
-        let u = super::read_user(
+        let u = super::read_plain_user(
             r#"{"name": "a", "demand": [3, 0, 12], "weight": 2, "tasks": 5}"#,
             0,
             3,
@@ -429,40 +490,29 @@ mod tests {
         assert_eq!(u.demand, vec![3.into(), 0.into(), 12.into()]);
         assert_eq!(u.weight, 2.into());
         assert_eq!(u.cap, Some(5.into()));
-        let u = super::read_user("{ \"demand\" :[ 7 ]\n, \"tasks\": null }", 41, 1).expect("plain");
+        let u = super::read_plain_user("{ \"demand\" :[ 7 ]\n, \"tasks\": null }", 41, 1)
+            .expect("plain");
         assert_eq!(
             (u.name.as_str(), u.weight.clone(), u.cap),
             ("u42", 1.into(), None)
         );
         // 18 digits is the most an i64 always holds: 999999999999999999 < 2^63.
-        let u = super::read_user(r#"{"demand": [999999999999999999]}"#, 0, 1).unwrap();
+        let u = super::read_plain_user(r#"{"demand": [999999999999999999]}"#, 0, 1).unwrap();
         assert_eq!(u.demand[0].to_string(), "999999999999999999");
     }
 
-    /// Values beyond the plain shape are read value by value as the strict reader reads
-    /// them (decimals, escapes, long or negative integers, strings for numbers); a user the
-    /// strict reader refuses or whose fault it must name is refused (duplicates, unknown
-    /// members, leading zeros, a `null` weight, a trailing comma, a missing demand).
+    /// Anything beyond the plain shape is left to serde, which reads it (decimals, escapes,
+    /// long integers, strings for numbers) or refuses it (duplicates, unknown members,
+    /// leading zeros, a `null` weight, a trailing comma).
     #[test]
-    fn anything_else_is_read_as_the_strict_reader_reads_it() {
-        for (text, value) in [
-            (r#"{"demand": [1.5]}"#, "3/2"),
-            (r#"{"demand": [1e2]}"#, "100"),
-            (r#"{"demand": [-1]}"#, "-1"),
-            (r#"{"demand": ["3"]}"#, "3"),
-            (r#"{"demand": ["1/3"]}"#, "1/3"),
-            (
-                r#"{"demand": [1234567890123456789]}"#,
-                "1234567890123456789",
-            ),
-            (r#"{"name": "a\"b", "demand": [1]}"#, "1"),
-        ] {
-            let u = super::read_user(text, 0, 1).expect(text);
-            assert_eq!(u.demand[0].to_string(), value, "{text}");
-        }
-        let u = super::read_user(r#"{"name": "a\"b", "demand": [1]}"#, 0, 1).unwrap();
-        assert_eq!(u.name, "a\"b");
+    fn anything_else_is_left_to_serde() {
         for text in [
+            r#"{"demand": [1.5]}"#,
+            r#"{"demand": [1e2]}"#,
+            r#"{"demand": [-1]}"#,
+            r#"{"demand": ["3"]}"#,
+            r#"{"demand": [1234567890123456789]}"#,
+            r#"{"name": "a\"b", "demand": [1]}"#,
             r#"{"demand": [01]}"#,
             r#"{"demand": [1], "demand": [1]}"#,
             r#"{"demand": [1], "pool": 0}"#,
@@ -472,7 +522,7 @@ mod tests {
             r#"{"demand": [1]} x"#,
             r#"{"name": "a"}"#,
         ] {
-            assert!(super::read_user(text, 0, 1).is_none(), "{text}");
+            assert!(super::read_plain_user(text, 0, 1).is_none(), "{text}");
         }
     }
 
