@@ -247,7 +247,8 @@ pub struct NodeOrder {
     pub leaf: bool,
     /// `U_v`: what the subtree holds.
     pub usage: Vec<Rational>,
-    /// The explicit guarantee, resolved ([`NodeView::guarantee`](crate::NodeView::guarantee)).
+    /// The resolved guarantee ([`NodeView::guarantee`](crate::NodeView::guarantee)): as
+    /// written, else the children's sum for a pool, zeros for a leaf.
     pub guarantee: Vec<Rational>,
     /// Its fair share ([`OrderConfig::fair_share`]), when given.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -310,9 +311,9 @@ impl OrderOutcome {
 /// [module docs](self)).
 ///
 /// # Errors
-/// A tree in which no leaf has a `usage` ([`check_usage`]), fair shares of the wrong length
-/// or negative, a history naming a node that is not a leaf, [`SiblingTieBreak::Lru`] without a history, [`Rule::Ytsaurus`]
-/// on a node without a fair share.
+/// A tree in which no leaf has a `usage` ([`check_usage`]), fair shares that are not one per
+/// node, of the wrong length or negative, a history naming a node that is not a leaf,
+/// [`SiblingTieBreak::Lru`] without a history, [`Rule::Ytsaurus`] without fair shares.
 ///
 /// # Complexity
 /// See the [module docs](self).
@@ -358,10 +359,22 @@ impl<'t> Walk<'t> {
     /// checked against the capacity when it is read).
     ///
     /// # Errors
-    /// Fair shares of the wrong length or negative.
+    /// Fair shares not one per node, of the wrong length or negative.
     fn new(tree: &'t Tree, config: &OrderConfig) -> Result<Self> {
         let m = tree.num_resources();
         let paths: Vec<String> = tree.nodes().map(|v| tree.path(v)).collect();
+        if let Some(f) = &config.fair_share
+            && f.len() != paths.len()
+        {
+            return Err(SolverError::invalid(
+                "fair_share",
+                format!(
+                    "expected {} entries, one per node, found {}",
+                    paths.len(),
+                    f.len()
+                ),
+            ));
+        }
         for (f, at) in config.fair_share.iter().flatten().zip(&paths) {
             check_vector(&format!("{at}.fair_share"), f, m, Sign::NonNegative)?;
         }

@@ -12,7 +12,7 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use leontief_solver::drf::progressive_filling;
-use leontief_solver::lp::{CapHandling, LexMaxMin, LpForm, Recovery};
+use leontief_solver::lp::{CapHandling, LexMaxMin, LpForm};
 use leontief_solver::random_instances::cluster_workload;
 use leontief_solver::{FreezeRule, Instance};
 
@@ -74,10 +74,7 @@ fn lp_vs_filling(c: &mut Criterion) {
             eprintln!(
                 "lp_drf_n1000_m10_{label}/{name}: {} LPs, {} fallbacks, max float error {:.1e}",
                 out.stages.len(),
-                out.stages
-                    .iter()
-                    .filter(|s| s.recovery == Recovery::Fallback)
-                    .count(),
+                out.fallbacks(),
                 out.max_float_error
             );
         }

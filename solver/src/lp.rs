@@ -258,6 +258,14 @@ impl LpOutcome {
     pub fn allocation(&self) -> Allocation {
         Allocation::new(self.tasks.clone())
     }
+
+    /// How many stages needed the exact fallback.
+    pub fn fallbacks(&self) -> usize {
+        self.stages
+            .iter()
+            .filter(|s| s.recovery == Recovery::Fallback)
+            .count()
+    }
 }
 
 /// DRF or asset fairness as a lexicographic max-min LP sequence with exact recovery (see

@@ -257,7 +257,7 @@ impl<'a> Head<'a> {
 /// — the fields every allocation answer starts with, up to its (open) array of users.
 pub(super) fn open_answer(sink: &mut Sink<'_>, head: &Head<'_>) {
     sink.buf.push('{');
-    push_members(&mut sink.buf, head, false);
+    push_members(sink, head, false);
     sink.buf.push_str(",\n  \"users\": [");
 }
 
@@ -287,7 +287,7 @@ impl Answer<'_> {
 
 /// Writes the members of `tail` (after the answer's own) and closes the answer.
 pub(super) fn close_answer<T: Serialize + ?Sized>(sink: &mut Sink<'_>, tail: &T) {
-    push_members(&mut sink.buf, tail, true);
+    push_members(sink, tail, true);
     sink.buf.push_str("\n}\n");
 }
 
@@ -341,6 +341,10 @@ pub(super) fn open_user(inst: &Instance, i: usize, buf: &mut String) {
 /// Writes the JSON answer: `{"mechanism", "exact", ["precision",] "resources", "capacity",
 /// "users": [{"name", "tasks", "allocation", "dominant_share", "weighted_share"}],
 /// "consumption", "saturated", ..extra}`.
+///
+/// It writes the answer once: its consumption and extra fields are taken (rounded under
+/// decimals), not copied. The answer is borrowed, not owned, so that the caller decides when
+/// it is freed (the command line never frees a large one: it exits).
 pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, answer: &mut Answer<'_>) {
     let consumption = answer.prepare(numbers);
     let (inst, x) = (&*answer.instance, &*answer.allocation);
@@ -752,7 +756,8 @@ fn share_hash(x: &Rational) -> u64 {
 ///
 /// The answer's `weighted_shares`, when given, hold each user's weighted share `x_i · s_i`
 /// (`s_i` its weighted dominant share per task) as progressive filling knows it (the level
-/// at which the user stopped): the same text, without a big product per user.
+/// at which the user stopped): the same text, without a big product per user. Like
+/// [`write_json`], it takes the answer's consumption and extra fields.
 pub fn write_summary(sink: &mut Sink<'_>, numbers: Numbers, answer: &mut Answer<'_>) {
     let consumption = answer.prepare(numbers);
     let (inst, x) = (&*answer.instance, &*answer.allocation);

@@ -269,7 +269,7 @@ pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, inst: &Instance, answer
         // After `certified`, and after the rounding: a reason is text, never a number.
         extra.shift_insert(1, "exact_reason".into(), Value::String(reason.clone()));
     }
-    push_members(&mut sink.buf, &extra, true);
+    push_members(sink, &extra, true);
     // Keyed by path; a path that is also a name key stays exact, as the tree's rounding
     // leaves it.
     sink.buf.push_str(",\n  \"feasible_tasks\": {");

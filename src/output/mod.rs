@@ -6,8 +6,8 @@
 //! ([`leontief_solver::Rational::to_decimal`], ties to even). Rows written by hand keep the
 //! layout of `serde_json::to_string_pretty` (two-space indentation, `"key": value`, `[]` and
 //! `{}` when empty), whose output gives the members around them ([`push_members`]), so that
-//! streaming changes nothing a reader sees. [`Sink`] buffers the text and hands it to the
-//! underlying writer in blocks.
+//! streaming changes nothing a reader sees. [`Sink`] buffers the text between the rows,
+//! which are handed on batch by batch.
 //!
 //! # Complexity
 //! Linear in the output's size, plus one conversion per number (see `to_decimal` for the
@@ -177,8 +177,9 @@ fn round_row(mut rest: &str, digits: u32, out: &mut String) {
     }
 }
 
-/// Text buffered in blocks on its way to a writer; the first write error is kept and
-/// returned by [`Sink::finish`] (later writes are dropped).
+/// Text buffered on its way to a writer, handed on batch by batch of rows
+/// ([`Sink::write_through`]) and at the end; the first write error is kept and returned by
+/// [`Sink::finish`] (later writes are dropped).
 pub struct Sink<'w> {
     /// The pending text; writers append to it directly.
     pub buf: String,
@@ -193,7 +194,7 @@ impl<'w> Sink<'w> {
     /// A sink writing to `out`.
     pub fn new(out: &'w mut dyn io::Write) -> Self {
         Sink {
-            buf: String::with_capacity(BLOCK + 4096),
+            buf: String::with_capacity(BLOCK),
             out,
             error: None,
         }
@@ -244,11 +245,11 @@ pub fn to_string(write: impl FnOnce(&mut Sink<'_>)) -> String {
     String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into())
 }
 
-/// Appends the members of `doc` (a document type or a map: a JSON object) in serde_json's
+/// Writes the members of `doc` (a document type or a map: a JSON object) in serde_json's
 /// pretty layout as members of an open top-level object, `\n  "key": value` each, after a
 /// comma when they follow others (`after`): the members of an answer around the rows
-/// written by hand.
-pub fn push_members<T: Serialize + ?Sized>(out: &mut String, doc: &T, after: bool) {
+/// written by hand. A long text (a trace) is handed on as it is, not copied into the buffer.
+pub fn push_members<T: Serialize + ?Sized>(sink: &mut Sink<'_>, doc: &T, after: bool) {
     // A document of strings, numbers and maps with string keys always serializes.
     let text = serde_json::to_string_pretty(doc).unwrap_or_default();
     let inner = text
@@ -257,9 +258,13 @@ pub fn push_members<T: Serialize + ?Sized>(out: &mut String, doc: &T, after: boo
         .unwrap_or_default();
     let inner = inner.strip_suffix('\n').unwrap_or(inner);
     if after && !inner.is_empty() {
-        out.push(',');
+        sink.buf.push(',');
     }
-    out.push_str(inner);
+    if inner.len() < BLOCK {
+        sink.buf.push_str(inner);
+    } else {
+        sink.write_through(inner);
+    }
 }
 
 /// Appends `s` as a JSON string, escaped as serde_json escapes it (`\"`, `\\`, `\n`, `\t`,

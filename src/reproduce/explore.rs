@@ -326,6 +326,7 @@ pub(super) fn explore_ceei_pm() -> Result<Vec<Check>, CliError> {
     let source_hi = &after / &digits("-0.000005")?;
     let ceei = leontief_solver::ceei::Ceei::new();
     let departure = Scenario::Remove(leaving);
+    let exact_ratio = super::flat::exact_pm_ratio(&case, &inst)?;
     let e = metric_in(&ceei, MetricName::PmLoss, inst, departure, Utility::Tasks)?;
     let show = |lo: &Rational, hi: &Rational| RecordValue::Interval(lo.clone(), hi.clone()).show();
     Ok(vec![
@@ -345,7 +346,7 @@ pub(super) fn explore_ceei_pm() -> Result<Vec<Check>, CliError> {
             source: "below 1 (CEEI is not population monotonic)".into(),
             ok: e.hi < Rational::ONE,
         },
-        super::flat::exact_pm_ratio()?,
+        exact_ratio,
         found_loss(&ceei, &source_lo)?,
     ])
 }

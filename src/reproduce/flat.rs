@@ -314,7 +314,7 @@ pub(super) fn ceei_paper() -> Result<Vec<Check>, CliError> {
         &pm["tasks_after"],
         "tasks after user 3 leaves",
     )?);
-    checks.push(exact_pm_ratio()?);
+    checks.push(exact_pm_ratio(&pm, &inst)?);
     Ok(checks)
 }
 
@@ -326,11 +326,10 @@ pub(super) fn ceei_paper() -> Result<Vec<Check>, CliError> {
 /// (1071 = 21 · 51) = 51 (38 − √373) / (38² − 373) = 51 (38 − √373) / 1071
 /// = (38 − √373)/21 ≈ 0.8898472421; from 21t − 38 = −√373, 441t² − 1596t + 1444 = 373, and
 /// over 21, 21t² − 76t + 51 = 0.
-pub(super) fn exact_pm_ratio() -> Result<Check, CliError> {
+pub(super) fn exact_pm_ratio(case: &Value, inst: &Instance) -> Result<Check, CliError> {
     use leontief_solver::algebraic::Limits;
     use leontief_solver::ceei::{Ceei, ExactNumber};
     let internal = |e: &dyn std::fmt::Display| CliError::Internal(format!("ceei-not-pm: {e}"));
-    let (case, inst) = reference_case("ceei-not-pm")?;
     let user = inst.user_index("2").ok_or_else(|| internal(&"user 2"))?;
     let leaving = inst
         .user_index(case["after_removing"].as_str().unwrap_or_default())
@@ -338,7 +337,7 @@ pub(super) fn exact_pm_ratio() -> Result<Check, CliError> {
     let kept: Vec<_> = (0..inst.num_users()).filter(|&i| i != leaving).collect();
     let after_inst = inst.without_user(leaving)?;
     let limits = Limits::default();
-    let before = Ceei::new().solve_exact_figures(&inst, &limits)?;
+    let before = Ceei::new().solve_exact_figures(inst, &limits)?;
     let after = Ceei::new().solve_exact_figures(&after_inst, &limits)?;
     let after_user = kept
         .iter()

@@ -508,6 +508,12 @@ fn errors_name_the_field() {
         err.to_string(),
         "root/b.fair_share: the ytsaurus rule needs every node's fair share"
     );
+    // Fair shares are one per node (root, a, b): a shorter list is refused, not read past.
+    let short = OrderConfig::new(Rule::Ytsaurus).fair_share(vec![v(&[1])]);
+    assert_eq!(
+        order(&t, &short).unwrap_err().to_string(),
+        "fair_share: expected 3 entries, one per node, found 1"
+    );
     assert_eq!(
         "drf".parse::<Rule>().unwrap_err().to_string(),
         "rule: unknown rule \"drf\" (expected naive, yarn, kueue or ytsaurus)"

@@ -67,7 +67,7 @@
 //! rescaling) and can converge to another allocation (see the notes of that fill).
 //!
 //! # Code
-//! [`fluid_key`] is the policy's key in the fluid fill; [`effective_vector`] aggregates a pool's
+//! [`Policy::fluid_key`](crate::Policy::fluid_key) is the policy's key in the fluid fill; [`effective_vector`] aggregates a pool's
 //! children for the task-by-task engines (the tests' `tests/integration/common/discrete.rs`,
 //! [`crate::simulate`]), and the
 //! fluid engine ([`crate::fill`]) accumulates the same vector with its rates.

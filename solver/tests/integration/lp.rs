@@ -270,11 +270,7 @@ fn fallback_recovers_when_candidates_are_missing() {
                     .solve(&inst)
                     .unwrap();
                 assert_eq!(out.tasks, want, "seed {seed}, {caps:?}, {form:?}");
-                fallbacks += out
-                    .stages
-                    .iter()
-                    .filter(|s| s.recovery == Recovery::Fallback)
-                    .count();
+                fallbacks += out.fallbacks();
             }
         }
     }

@@ -292,13 +292,25 @@ pub(super) fn sg_scan(
         let Some((unmet_user, unmet_test)) = unmet else {
             continue;
         };
-        // S_v computed, and its upper bound over the admissible true answers.
-        let held = holdings_bounds(instance, answer, &users);
+        // S_v computed, and its upper bound from the users' upper bounds on their tasks (no
+        // exact algebraic sum per node: the bound only has to be certain).
         let mut share = Rational::ZERO;
         let mut share_hi: Option<Rational> = Some(Rational::ZERO);
-        for (used, r) in held.iter().zip(instance.capacity()) {
-            share = share.max(&used.value / r);
-            share_hi = share_hi.zip(used.hi()).map(|(best, hi)| best.max(hi / r));
+        for (j, r) in instance.capacity().iter().enumerate() {
+            let used = answer
+                .allocation
+                .consumption_among(instance, users.iter().copied(), j);
+            let used_hi = users.iter().try_fold(ExactSum::new(), |mut sum, &i| {
+                let d = &instance.users()[i].demand[j];
+                if !d.is_zero() {
+                    sum.add(&(tasks[i].hi()? * d));
+                }
+                Some(sum)
+            });
+            share = share.max(&used / r);
+            share_hi = share_hi
+                .zip(used_hi)
+                .map(|(best, mut hi)| best.max(&hi.value() / r));
         }
         let g = &h.node(v).guaranteed;
         let below = Test::decided(share < *g, share_hi.as_ref().is_some_and(|s| s < g));
