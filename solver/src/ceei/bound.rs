@@ -7,6 +7,7 @@
 
 use num_bigint::BigInt;
 use num_integer::Integer;
+use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
 
 use crate::{Allocation, ExactSum, Instance, Rational};
@@ -15,31 +16,7 @@ use super::newton::Problem;
 
 /// `v` exactly, for a finite `v`.
 fn exact_f64(v: f64) -> Rational {
-    let bits = v.to_bits();
-    let negative = bits >> 63 == 1;
-    let exp = ((bits >> 52) & 0x7ff) as i32;
-    let frac = bits & ((1_u64 << 52) - 1);
-    let (mut mant, mut e) = if exp == 0 {
-        (frac, -1074)
-    } else {
-        (frac | (1_u64 << 52), exp - 1075)
-    };
-    if mant == 0 {
-        return Rational::ZERO;
-    }
-    let tz = mant.trailing_zeros() as i32;
-    mant >>= tz;
-    e += tz;
-    let mut num = BigInt::from(mant);
-    if negative {
-        num = -num;
-    }
-    if e >= 0 {
-        Rational::from(num << e as usize)
-    } else {
-        Rational::from_big_parts(num, BigInt::from(1) << (-e) as usize)
-            .expect("power of two is nonzero")
-    }
+    BigRational::from_float(v).map_or(Rational::ZERO, Rational::from_big)
 }
 
 /// `floor(num · 2^k / den)` and whether the division is exact, in `u128` (long division in
@@ -233,7 +210,6 @@ fn proven_bound_integer(
             .enumerate()
             .map(|(j, &h)| (h > 0).then(|| Rational::from(caps[j]) * &two_e / Rational::from(h))),
     );
-    let (user_sigma, penalty) = user_sigmas(inst, &sigmas, &prob.weight_sum);
     // Σ_j q̂_j (1 − u_j^lo), q̂_j = c_j R_j / (2^k_j W), u_j^lo = U_j^lo / (2^E R_j):
     // = Σ_j c_j (2^E R_j − U_j^lo) / (2^(k_j+E) W).
     let mut bound = ExactSum::new();
@@ -246,21 +222,11 @@ fn proven_bound_integer(
             bound.add(&(Rational::from(c[j]) * slack / &denom));
         }
     }
-    bound.add(&penalty);
-    bound.add(&Rational::new(1, 1_i128 << 60)?);
-    let bound = bound.value();
-    let feasible = rounded
+    let x_lo = rounded
         .iter()
-        .zip(&user_sigma)
-        .map(|(&(fl, _, k), &j)| {
-            let x = dyadic(&BigInt::from(fl), k);
-            match j {
-                Some(j) => x * &sigmas[j],
-                None => x,
-            }
-        })
+        .map(|&(fl, _, k)| dyadic(&BigInt::from(fl), k))
         .collect();
-    Some((feasible, f64_at_least(&bound).max(0.0)))
+    Some(scale_down(inst, &sigmas, &prob.weight_sum, x_lo, bound))
 }
 
 /// The bound in exact rationals throughout, for any data.
@@ -336,25 +302,13 @@ fn proven_bound_rational(inst: &Instance, prob: &Problem, q: &[f64]) -> (Vec<Rat
     }
     // σ_j <= min(1, 1 / u_j^hi), rounded down to a dyadic rational.
     let sigmas = resource_sigmas(hi.iter_mut().map(|h| h.value().recip()));
-    let (user_sigma, penalty) = user_sigmas(inst, &sigmas, w_total);
     let mut bound = ExactSum::new();
     for (qj, l) in q_hat.iter().zip(&mut lo) {
         if !qj.is_zero() {
             bound.add(&(qj * &(Rational::ONE - l.value())));
         }
     }
-    bound.add(&penalty);
-    bound.add(&Rational::new(1, 1_i128 << 60).expect("nonzero"));
-    let bound = bound.value();
-    let feasible: Vec<Rational> = x_lo
-        .iter()
-        .zip(&user_sigma)
-        .map(|(x, j)| match j {
-            Some(j) => x * &sigmas[*j],
-            None => x.clone(),
-        })
-        .collect();
-    (feasible, f64_at_least(&bound).max(0.0))
+    scale_down(inst, &sigmas, w_total, x_lo, bound)
 }
 
 /// Per resource, a dyadic `σ_j <= min(1, room_j)` (`room_j = 1 / u_j^hi`, `None` when
@@ -374,14 +328,17 @@ fn resource_sigmas(room: impl Iterator<Item = Option<Rational>>) -> Vec<Rational
     .collect()
 }
 
-/// Each user's scale-down `σ_i = min_{j: d_ij > 0} σ_j`, as the index of the resource
-/// attaining it (`None` when it is 1), and `Σ_i w̃_i (1/σ_i − 1)`, which bounds the
-/// objective lost, `Σ_i w̃_i log(1/σ_i)`.
-fn user_sigmas(
+/// The feasible allocation and the bound: each user's `x_i^lo` scaled down by
+/// `σ_i = min_{j: d_ij > 0} σ_j`, and `bound` (the price term) plus `Σ_i w̃_i (1/σ_i − 1)`,
+/// which bounds the objective lost, `Σ_i w̃_i log(1/σ_i)`, plus the rounding allowance
+/// `2^-60`, rounded up to `f64`.
+fn scale_down(
     inst: &Instance,
     sigmas: &[Rational],
     w_total: &Rational,
-) -> (Vec<Option<usize>>, Rational) {
+    x_lo: Vec<Rational>,
+    mut bound: ExactSum,
+) -> (Vec<Rational>, f64) {
     let mut order: Vec<usize> = (0..sigmas.len()).collect();
     order.sort_by(|&a, &b| sigmas[a].cmp(&sigmas[b]));
     let mut rank = vec![0; sigmas.len()];
@@ -389,30 +346,32 @@ fn user_sigmas(
         rank[j] = r;
     }
     let mut weight_by: Vec<ExactSum> = (0..sigmas.len()).map(|_| ExactSum::new()).collect();
-    let chosen = inst
+    let feasible = inst
         .users()
         .iter()
-        .map(|u| {
+        .zip(x_lo)
+        .map(|(u, x)| {
             let j = (0..sigmas.len())
                 .filter(|&j| !u.demand[j].is_zero())
-                .min_by_key(|&j| rank[j])?;
-            if sigmas[j] < Rational::ONE {
-                weight_by[j].add(&u.weight);
-                Some(j)
-            } else {
-                None
+                .min_by_key(|&j| rank[j]);
+            match j {
+                Some(j) if sigmas[j] < Rational::ONE => {
+                    weight_by[j].add(&u.weight);
+                    x * &sigmas[j]
+                }
+                _ => x,
             }
         })
         .collect();
-    let mut penalty = ExactSum::new();
     for (j, wsum) in weight_by.iter_mut().enumerate() {
         let wj = wsum.value();
         if !wj.is_zero() {
             let inv = sigmas[j].recip().expect("sigma is positive");
-            penalty.add(&(wj / w_total * (inv - Rational::ONE)));
+            bound.add(&(wj / w_total * (inv - Rational::ONE)));
         }
     }
-    (chosen, penalty.value())
+    bound.add(&Rational::new(1, 1_i128 << 60).expect("nonzero"));
+    (feasible, f64_at_least(&bound.value()).max(0.0))
 }
 
 /// A feasible allocation without a bound (`+∞`), for iterates where some uncapped user's
