@@ -438,40 +438,25 @@ impl Ceei {
         } else {
             None
         };
-        let outcome = match certified {
-            Some((x, p)) => {
-                let objective = objective_f64(inst, &x);
-                CeeiOutcome {
-                    certified: true,
-                    tasks_exact: Some(x.clone()),
-                    prices_exact: Some(p),
-                    tasks: sol.point.x.clone(),
-                    prices,
-                    feasible_tasks: x,
-                    relative_gap: 0.0,
-                    objective,
-                    iterations: sol.iterations,
-                    status: sol.status,
-                }
-            }
+        let (tasks_exact, prices_exact, feasible_tasks, relative_gap) = match certified {
+            Some((x, p)) => (Some(x.clone()), Some(p), x, 0.0),
             None => {
                 let (feasible, gap) = proven_bound(inst, &prob, &sol.point.q);
-                let objective = objective_f64(inst, &feasible);
-                CeeiOutcome {
-                    certified: false,
-                    tasks_exact: None,
-                    prices_exact: None,
-                    tasks: sol.point.x.clone(),
-                    prices,
-                    feasible_tasks: feasible,
-                    relative_gap: gap,
-                    objective,
-                    iterations: sol.iterations,
-                    status: sol.status,
-                }
+                (None, None, feasible, gap)
             }
         };
-        Ok(outcome)
+        Ok(CeeiOutcome {
+            certified: tasks_exact.is_some(),
+            tasks_exact,
+            prices_exact,
+            tasks: sol.point.x.clone(),
+            prices,
+            objective: objective_f64(inst, &feasible_tasks),
+            feasible_tasks,
+            relative_gap,
+            iterations: sol.iterations,
+            status: sol.status,
+        })
     }
 }
 
