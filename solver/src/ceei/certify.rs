@@ -368,22 +368,10 @@ fn check_prices(
     prob: &Problem,
     p_hat: &[Rational],
 ) -> Option<(Vec<Rational>, Vec<Rational>)> {
-    let q: Vec<f64> = p_hat
-        .iter()
-        .zip(&prob.price_unit)
-        .map(|(p, u)| p.to_f64_lossy() / u)
-        .collect();
-    let mut x = vec![0.0; prob.n];
-    for (i, xi) in x.iter_mut().enumerate() {
-        let t: f64 = prob.row(i).map(|k| q[prob.col[k]] * prob.val[k]).sum();
-        *xi = if prob.cap[i].is_finite() && prob.w[i] > prob.cap[i] * t {
-            prob.cap[i]
-        } else if t > 0.0 {
-            prob.w[i] / t
-        } else {
-            return None;
-        };
-    }
+    let q = prob.scaled_prices(p_hat);
+    let x: Vec<f64> = (0..prob.n)
+        .map(|i| Some(prob.demand(i, prob.cost(i, &q))?.0))
+        .collect::<Option<_>>()?;
     let priced: Vec<bool> = p_hat.iter().map(Rational::is_positive).collect();
     screen(prob, &x, &priced)?;
     let x_hat = best_responses(inst, p_hat)?;
@@ -490,14 +478,10 @@ fn check_tasks(
     // Stationarity in floating point first (the exact check of a large instance is costly):
     // x_i (p · d_i) = w_i for users below the cap, w_i >= T_i (p · d_i) at the cap, up to
     // the rounding error of the evaluation (an exact candidate always passes).
-    let q: Vec<f64> = p_hat
-        .iter()
-        .zip(&prob.price_unit)
-        .map(|(p, u)| p.to_f64_lossy() / u)
-        .collect();
+    let q = prob.scaled_prices(&p_hat);
     let thr = 8.0 * (prob.m as f64 + 4.0) * UNIT;
     for (i, &x) in xf.iter().enumerate() {
-        let t: f64 = prob.row(i).map(|k| q[prob.col[k]] * prob.val[k]).sum();
+        let t = prob.cost(i, &q);
         let ok = if below_cap(i) {
             (x * t - prob.w[i]).abs() <= thr * prob.w[i]
         } else {

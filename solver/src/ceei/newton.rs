@@ -167,6 +167,30 @@ impl Problem {
         self.start[i]..self.start[i + 1]
     }
 
+    /// Scaled prices `q_j = p_j R_j / W` of prices `p` per unit, in `f64`.
+    pub(super) fn scaled_prices(&self, p: &[Rational]) -> Vec<f64> {
+        p.iter()
+            .zip(&self.price_unit)
+            .map(|(p, u)| p.to_f64_lossy() / u)
+            .collect()
+    }
+
+    /// User `i`'s task cost `t_i = q · d̃_i`.
+    pub(super) fn cost(&self, i: usize, q: &[f64]) -> f64 {
+        self.row(i).map(|k| q[self.col[k]] * self.val[k]).sum()
+    }
+
+    /// User `i`'s demand `x_i(t) = min(T_i, w̃_i / t)` at task cost `t`, and whether it is
+    /// capped; `None` when an uncapped user's tasks would cost nothing (or `t` is NaN).
+    pub(super) fn demand(&self, i: usize, t: f64) -> Option<(f64, bool)> {
+        let (w, cap) = (self.w[i], self.cap[i]);
+        if cap.is_finite() && w > cap * t {
+            Some((cap, true))
+        } else {
+            (t > 0.0).then(|| (w / t, false))
+        }
+    }
+
     /// Evaluates the dual at `q` into `pt`. `false` when `g(q) = +∞` (an uncapped user
     /// with `t_i = 0`) or the arithmetic broke down.
     fn evaluate(&self, q: &[f64], pt: &mut Point) -> bool {
@@ -184,26 +208,20 @@ impl Problem {
             r.add(-1.0);
         }
         for i in 0..self.n {
-            let range = self.row(i);
-            let mut t = 0.0;
-            for k in range.clone() {
-                t += q[self.col[k]] * self.val[k];
-            }
-            let (w, cap) = (self.w[i], self.cap[i]);
-            let (x, capped, phi) = if cap.is_finite() && w > cap * t {
-                (cap, true, self.w_ln_cap[i] - cap * t)
+            let t = self.cost(i, q);
+            let Some((x, capped)) = self.demand(i, t) else {
+                return false;
+            };
+            let phi = if capped {
+                self.w_ln_cap[i] - x * t
             } else {
-                if t.is_nan() || t <= 0.0 {
-                    return false;
-                }
-                let x = w / t;
-                (x, false, w * (x.ln() - 1.0))
+                self.w[i] * (x.ln() - 1.0)
             };
             g.add(phi);
             g_abs += phi.abs();
             pt.x[i] = x;
             pt.capped[i] = capped;
-            for k in range {
+            for k in self.row(i) {
                 pt.resid[self.col[k]].add(x * self.val[k]);
             }
         }
@@ -442,7 +460,7 @@ impl Problem {
                 if !pt.capped[i] {
                     continue;
                 }
-                let t: f64 = self.row(i).map(|k| q[self.col[k]] * self.val[k]).sum();
+                let t = self.cost(i, q);
                 let short = (self.w[i] / self.cap[i] - t).max(0.0);
                 for k in self.row(i) {
                     let j = self.col[k];
