@@ -43,8 +43,8 @@ use super::exact::Answer;
 use super::scenarios::{count_lie_profiles, structured_lies, Bounds, LieProfiles};
 use super::tolerance::{Bounded, Judge, Test};
 use super::{
-    check_tasks, check_user, first_violation, on_given, report_gauge, truth_gauge, user_name,
-    ExactFigures, Outcome, Verdict, Witness,
+    check_user, first_violation, on_given, report_gauge, truth_gauge, user_name, ExactFigures,
+    Outcome, Verdict, Witness,
 };
 use crate::{Allocation, Instance, Mechanism, Rational, SolverError};
 
@@ -161,9 +161,7 @@ fn sp_on(
     before: &Bounded,
     judge: &mut Judge,
 ) -> Result<Option<SpWitness>, SolverError> {
-    let x = judge.answer(mechanism, lied)?;
-    check_tasks(instance, &x.allocation, "allocation under the lie")?;
-    judge.involve(&x);
+    let x = judge.answer(mechanism, lied, "allocation under the lie")?;
     let report = &lied.users()[liar].demand;
     let after = Bounded::tasks(&x, liar).map(&report_gauge(instance, liar, report));
     if !judge.settle(Test::less(before, &after)) {
@@ -303,9 +301,7 @@ fn gsp_on(
     reading: GspReading,
     judge: &mut Judge,
 ) -> Result<Option<GspWitness>, SolverError> {
-    let x = judge.answer(mechanism, lied)?;
-    check_tasks(instance, &x.allocation, "allocation under the lie")?;
-    judge.involve(&x);
+    let x = judge.answer(mechanism, lied, "allocation under the lie")?;
     let report_of = |i: usize| reports.iter().find(|(k, _)| *k == i).map(|(_, r)| r);
     let after: Vec<Bounded> = (0..instance.num_users())
         .map(|i| {

@@ -27,8 +27,8 @@ use super::exact::Answer;
 use super::scenarios::{capacity_grid, departures};
 use super::tolerance::{Bounded, Judge, Test};
 use super::{
-    check_tasks, check_user, first_violation, on_given, truth_gauge, user_name, ExactFigures,
-    Outcome, Verdict, Witness,
+    check_user, first_violation, on_given, truth_gauge, user_name, ExactFigures, Outcome, Verdict,
+    Witness,
 };
 use crate::ceei::ExactNumber;
 use crate::{Allocation, Instance, Mechanism, Rational, SolverError};
@@ -121,9 +121,7 @@ pub(crate) fn pm_judged(
     }
     // A pool left without users disappears with its last user.
     let smaller = instance.without_user(leaving)?;
-    let x = judge.answer(mechanism, &smaller)?;
-    check_tasks(&smaller, &x.allocation, "allocation after the departure")?;
-    judge.involve(&x);
+    let x = judge.answer(mechanism, &smaller, "allocation after the departure")?;
     // Remaining users keep their order: original index i > leaving is i - 1 after.
     let index_after = |i: usize| if i < leaving { i } else { i - 1 };
     let after_of = |i: usize| &x.allocation.tasks[index_after(i)];
@@ -279,13 +277,7 @@ fn rm_on(
     truth: &Answer,
     judge: &mut Judge,
 ) -> Result<Option<RmWitness>, SolverError> {
-    let x = judge.answer(mechanism, grown)?;
-    check_tasks(
-        instance,
-        &x.allocation,
-        "allocation with the new capacities",
-    )?;
-    judge.involve(&x);
+    let x = judge.answer(mechanism, grown, "allocation with the new capacities")?;
     let loser = (0..instance.num_users()).find_map(|i| loses(instance, i, truth, i, &x, i, judge));
     Ok(loser.map(|loss| RmWitness {
         capacity: grown.capacity().to_vec(),

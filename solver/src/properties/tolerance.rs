@@ -48,7 +48,7 @@ use crate::algebraic::RealAlgebraic;
 use crate::{Instance, Mechanism, Rational, SolverError};
 
 use super::exact::{exact_sum, limits, Answer, Form};
-use super::{Outcome, Verdict};
+use super::{check_tasks, Outcome, Verdict};
 
 /// The interval of a computed value's true value.
 #[derive(Debug, Clone)]
@@ -386,15 +386,6 @@ impl Test {
         }
     }
 
-    /// A test decided exactly on the true values.
-    fn settled(holds: bool) -> Test {
-        Test {
-            exact: holds,
-            certain: holds,
-            undecided: false,
-        }
-    }
-
     /// The order of the true values when both are known exactly and one comes from an
     /// algebraic form (`Err` when the kernel hits a limit); `None` otherwise.
     fn exact_order(a: &Bounded, b: &Bounded) -> Option<Result<Ordering, ()>> {
@@ -419,7 +410,7 @@ impl Test {
     /// the most `a` and the least `b` can be.
     fn compare(a: &Bounded, b: &Bounded, holds: fn(Ordering) -> bool) -> Test {
         let undecided = match Test::exact_order(a, b) {
-            Some(Ok(o)) => return Test::settled(holds(o)),
+            Some(Ok(o)) => return Test::decided(holds(o), holds(o)),
             Some(Err(())) => true,
             None => a.fell_back() || b.fell_back(),
         };
@@ -449,7 +440,8 @@ impl Test {
         worst: Option<&Rational>,
     ) -> Test {
         if let Spread::Algebraic { exact, .. } = &a.spread {
-            return Test::settled(holds(exact.cmp_rational(&b.to_big())));
+            let holds = holds(exact.cmp_rational(&b.to_big()));
+            return Test::decided(holds, holds);
         }
         Test {
             exact: holds(a.value.cmp(b)),
@@ -483,12 +475,9 @@ impl Test {
 
     /// Some test (false when there are none).
     pub(crate) fn any(tests: impl IntoIterator<Item = Test>) -> Test {
-        let none = Test {
-            exact: false,
-            certain: false,
-            undecided: false,
-        };
-        tests.into_iter().fold(none, Test::or)
+        tests
+            .into_iter()
+            .fold(Test::decided(false, false), Test::or)
     }
 }
 
@@ -530,18 +519,23 @@ impl Judge {
         judge
     }
 
-    /// The mechanism's answer on a scenario's instance: with its exact form when the truth
-    /// sought one, as given otherwise.
+    /// The mechanism's answer on a scenario's instance, checked to have one entry per user
+    /// (`field` names it in the error) and [`involve`](Judge::involve)d: with its exact form
+    /// when the truth sought one, as given otherwise.
     pub(crate) fn answer(
-        &self,
+        &mut self,
         mechanism: &dyn Mechanism,
         instance: &Instance,
+        field: &str,
     ) -> Result<Answer, SolverError> {
-        if self.seek_exact {
-            Answer::compute(mechanism, instance)
+        let x = if self.seek_exact {
+            Answer::compute(mechanism, instance)?
         } else {
-            Ok(Answer::given(mechanism.allocate(instance)?))
-        }
+            Answer::given(mechanism.allocate(instance)?)
+        };
+        check_tasks(instance, &x.allocation, field)?;
+        self.involve(&x);
+        Ok(x)
     }
 
     /// Records that `x` takes part in the verdict.
@@ -671,9 +665,9 @@ mod tests {
             .mobius([&two, &zero, &zero, &two], &Limits::default())
             .unwrap();
         let (a, b) = (known("1.4142", sqrt2()), known("1.4143", same));
-        assert_eq!(Test::less(&a, &b), Test::settled(false));
-        assert_eq!(Test::at_most(&a, &b), Test::settled(true));
-        assert_eq!(Test::less(&b, &a), Test::settled(false));
+        assert_eq!(Test::less(&a, &b), Test::decided(false, false));
+        assert_eq!(Test::at_most(&a, &b), Test::decided(true, true));
+        assert_eq!(Test::less(&b, &a), Test::decided(false, false));
         let mut judge = Judge::default();
         assert!(!judge.settle(Test::less(&a, &b)));
         assert!(!judge.excused && !judge.undecided);
@@ -692,11 +686,11 @@ mod tests {
         let half = a.map(&Gauge::scale("1/2".parse().unwrap()));
         assert_eq!(
             Test::less_than(&half, &"3/4".parse().unwrap()),
-            Test::settled(true)
+            Test::decided(true, true)
         );
         assert_eq!(
             Test::more_than(&half, &"7/10".parse().unwrap()),
-            Test::settled(true)
+            Test::decided(true, true)
         );
     }
 }
