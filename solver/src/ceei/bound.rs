@@ -12,6 +12,7 @@ use num_traits::{ToPrimitive, Zero};
 
 use crate::{Allocation, ExactSum, Instance, Rational};
 
+use super::certify::best_responses;
 use super::newton::Problem;
 
 /// `v` exactly, for a finite `v`.
@@ -256,28 +257,16 @@ fn proven_bound_rational(inst: &Instance, prob: &Problem, q: &[f64]) -> (Vec<Rat
     let mut lo: Vec<ExactSum> = (0..prob.m).map(|_| ExactSum::new()).collect();
     let mut hi: Vec<ExactSum> = (0..prob.m).map(|_| ExactSum::new()).collect();
     let mut x_lo = Vec::with_capacity(users.len());
-    let mut dem: Vec<(usize, Rational)> = Vec::with_capacity(prob.m);
-    for u in users {
-        dem.clear();
-        for (j, (d, r)) in u.demand.iter().zip(cap).enumerate() {
-            if !d.is_zero() {
-                dem.push((j, d / r));
-            }
-        }
-        let mut t = Rational::ZERO;
-        for (j, d) in &dem {
-            if !q_hat[*j].is_zero() {
-                t += &q_hat[*j] * d;
-            }
-        }
-        let w = &u.weight / w_total;
-        let x = match &u.cap {
-            Some(cap) if w >= cap * &t => cap.clone(),
-            _ => match w.checked_div(&t) {
-                Some(x) => x,
-                None => return fallback_feasible(inst),
-            },
-        };
+    // x*_i = min(T_i, w̃_i / t̂_i) = min(T_i, w_i / (p̂ · d_i)) with p̂_j = W q̂_j / R_j.
+    let p_hat: Vec<Rational> = q_hat
+        .iter()
+        .zip(cap)
+        .map(|(q, r)| q * w_total / r)
+        .collect();
+    let Some(x_star) = best_responses(inst, &p_hat) else {
+        return fallback_feasible(inst);
+    };
+    for (u, x) in users.iter().zip(x_star) {
         let mag = x.to_f64_lossy().log2().floor();
         let k = if mag.is_finite() {
             (f64::from(KEEP) - mag).clamp(0.0, 120.0) as u32
@@ -285,18 +274,19 @@ fn proven_bound_rational(inst: &Instance, prob: &Problem, q: &[f64]) -> (Vec<Rat
             120
         };
         let (fl, exact) = grid_floor(&x, k);
-        let (xl, xh) = if exact {
-            (x.clone(), x.clone())
-        } else if fl.bits() > u64::from(KEEP) - 1 {
+        let (xl, xh) = if !exact && fl.bits() > u64::from(KEEP) - 1 {
             // fl >= 2^61: x* / x^lo − 1 < 2^-61 / (1 − 2^-61) <= 2^-60, in the allowance.
             (dyadic(&fl, k), dyadic(&(&fl + BigInt::from(1)), k))
         } else {
-            // Too small to round safely: keep it exact.
+            // Exact on the grid, or too small to round safely: kept exact.
             (x.clone(), x.clone())
         };
-        for (j, d) in &dem {
-            lo[*j].add(&(&xl * d));
-            hi[*j].add(&(&xh * d));
+        for (j, (d, r)) in u.demand.iter().zip(cap).enumerate() {
+            if !d.is_zero() {
+                let d = d / r;
+                lo[j].add(&(&xl * &d));
+                hi[j].add(&(&xh * &d));
+            }
         }
         x_lo.push(xl);
     }

@@ -198,7 +198,7 @@ fn task_cost(demand: &[Rational], prices: &[Rational]) -> Rational {
 
 /// Each user's exact best response to `prices`: `min(T_i, w_i / (p · d_i))`; `None` when an
 /// uncapped user's tasks would cost nothing.
-fn best_responses(inst: &Instance, prices: &[Rational]) -> Option<Vec<Rational>> {
+pub(super) fn best_responses(inst: &Instance, prices: &[Rational]) -> Option<Vec<Rational>> {
     inst.users()
         .iter()
         .map(|u| {
