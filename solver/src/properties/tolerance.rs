@@ -291,35 +291,19 @@ pub(crate) fn holdings_bounds(
     (0..instance.num_resources())
         .map(|j| {
             let value = x.consumption_among(instance, among.iter().copied(), j);
-            bounded_sum(instance, answer, among, j, value)
+            if let Some(exact) = answer.algebraic() {
+                return exact_consumption(instance, exact, among, j, value);
+            }
+            let spread = among.iter().try_fold(Rational::ZERO, |s, &k| {
+                let d = &instance.users()[k].demand[j];
+                if d.is_zero() {
+                    return Some(s);
+                }
+                Some(s + &x.error_bound(k)? * d)
+            });
+            Bounded::around(value, spread)
         })
         .collect()
-}
-
-/// `Σ_{k in users} x_k d_kj`, computed as `value`, within `± Σ_k e_k d_kj` (or exactly, for
-/// an answer with its algebraic form).
-fn bounded_sum(
-    instance: &Instance,
-    answer: &Answer,
-    users: &[usize],
-    j: usize,
-    value: Rational,
-) -> Bounded {
-    if let Some(exact) = answer.algebraic() {
-        return exact_consumption(instance, exact, users, j, value);
-    }
-    let mut spread = Some(Rational::ZERO);
-    for &k in users {
-        let d = &instance.users()[k].demand[j];
-        if d.is_zero() {
-            continue;
-        }
-        spread = match (spread, answer.allocation.error_bound(k)) {
-            (Some(s), Some(e)) => Some(s + &e * d),
-            _ => None,
-        };
-    }
-    Bounded::around(value, spread)
 }
 
 /// `Σ_{k in users} x_k d_kj` of the exact task counts, beside its computed `value`; when the
