@@ -49,8 +49,17 @@ fn ratio_f64(a: &Rational, b: &Rational) -> f64 {
     a.checked_div(b).map_or(f64::NAN, |r| r.to_f64_lossy())
 }
 
-fn usable(v: f64) -> bool {
-    v.is_finite() && v > 0.0 && v >= f64::MIN_POSITIVE
+/// `v` when it is a positive normal `f64`; else the error `err` gives (a field, and what
+/// is out of range).
+fn in_range(v: f64, err: impl FnOnce() -> (String, String)) -> Result<f64, SolverError> {
+    if v.is_finite() && v > 0.0 && v >= f64::MIN_POSITIVE {
+        return Ok(v);
+    }
+    let (field, what) = err();
+    Err(SolverError::invalid(
+        field,
+        format!("{what} is outside the floating-point range of the CEEI solver"),
+    ))
 }
 
 impl Problem {
@@ -74,76 +83,53 @@ impl Problem {
         let mut w = Vec::with_capacity(n);
         let mut cap = Vec::with_capacity(n);
         let mut w_ln_cap = Vec::with_capacity(n);
+        // s_j, summed user by user.
+        let mut share = vec![0.0; m];
         start.push(0);
         for (i, u) in inst.users().iter().enumerate() {
             for (j, (d, r)) in u.demand.iter().zip(inst.capacity()).enumerate() {
-                if d.is_zero() {
-                    continue;
+                if !d.is_zero() {
+                    col.push(j);
+                    val.push(in_range(ratio_f64(d, r), || {
+                        let what = format!("demand / capacity = {d} / {r}");
+                        (format!("users[{i}].demand[{j}]"), what)
+                    })?);
                 }
-                let v = ratio_f64(d, r);
-                if !usable(v) {
-                    return Err(SolverError::invalid(
-                        format!("users[{i}].demand[{j}]"),
-                        format!(
-                            "demand / capacity = {d} / {r} is outside the floating-point \
-                             range of the CEEI solver"
-                        ),
-                    ));
-                }
-                col.push(j);
-                val.push(v);
+            }
+            let wi = in_range(ratio_f64(&u.weight, &weight_sum), || {
+                let what = "the weight's share of the total".to_string();
+                (format!("users[{i}].weight"), what)
+            })?;
+            for &j in &col[start[i]..] {
+                share[j] += wi;
             }
             start.push(col.len());
-            let wi = ratio_f64(&u.weight, &weight_sum);
-            if !usable(wi) {
-                return Err(SolverError::invalid(
-                    format!("users[{i}].weight"),
-                    "the weight's share of the total is outside the floating-point range of \
-                     the CEEI solver",
-                ));
-            }
             w.push(wi);
-            match &u.cap {
-                None => {
-                    cap.push(f64::INFINITY);
-                    w_ln_cap.push(0.0);
-                }
-                Some(t) => {
-                    let tf = t.to_f64_lossy();
-                    if !usable(tf) {
-                        return Err(SolverError::invalid(
-                            format!("users[{i}].tasks"),
-                            "the task cap is outside the floating-point range of the CEEI \
-                             solver",
-                        ));
-                    }
-                    cap.push(tf);
-                    w_ln_cap.push(wi * tf.ln());
-                }
-            }
-        }
-        let mut share = vec![0.0; m];
-        for i in 0..n {
-            for k in start[i]..start[i + 1] {
-                share[col[k]] += w[i];
-            }
+            let tf = match &u.cap {
+                None => f64::INFINITY,
+                Some(t) => in_range(t.to_f64_lossy(), || {
+                    (format!("users[{i}].tasks"), "the task cap".to_string())
+                })?,
+            };
+            cap.push(tf);
+            w_ln_cap.push(if tf.is_finite() { wi * tf.ln() } else { 0.0 });
         }
         for s in &mut share {
             if *s <= 0.0 {
                 *s = 1.0; // nobody demands the resource: its price simply goes to 0
             }
         }
-        let price_unit: Vec<f64> = inst
+        let price_unit = inst
             .capacity()
             .iter()
-            .map(|r| ratio_f64(&weight_sum, r))
-            .collect();
-        if let Some(j) = price_unit.iter().position(|&v| !usable(v)) {
-            return Err(SolverError::invalid(
-                format!("capacity[{j}]"),
-                "total weight / capacity is outside the floating-point range of the CEEI solver",
-            ));
-        }
+            .enumerate()
+            .map(|(j, r)| {
+                in_range(ratio_f64(&weight_sum, r), || {
+                    let what = "total weight / capacity".to_string();
+                    (format!("capacity[{j}]"), what)
+                })
+            })
+            .collect::<Result<Vec<f64>, _>>()?;
         Ok(Problem {
             n,
             m,
