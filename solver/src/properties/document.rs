@@ -7,10 +7,6 @@ use super::{ExactFigures, GspWitness, MaxMinViolation, MaxMinWitness, Witness};
 use crate::ceei::ExactNumber;
 use crate::{Instance, Rational};
 
-fn exact(x: &Rational) -> Value {
-    Value::String(x.to_string())
-}
-
 /// User `i` as witnesses name it: by its path from the root (`P/x`; its name when it has
 /// no pool), unique even where names repeat in different pools.
 pub(super) fn user_name(instance: &Instance, i: usize) -> String {
@@ -34,7 +30,7 @@ fn by_resource(instance: &Instance, v: &[Rational]) -> Value {
     Value::Object(
         v.iter()
             .enumerate()
-            .map(|(j, x)| (resource_name(instance, j), exact(x)))
+            .map(|(j, x)| (resource_name(instance, j), json!(x)))
             .collect(),
     )
 }
@@ -54,7 +50,7 @@ fn figure(figures: Option<&ExactFigures>, key: &str, x: &Rational) -> Value {
     figures
         .and_then(|f| f.one(key))
         .and_then(exact_figure)
-        .unwrap_or_else(|| exact(x))
+        .unwrap_or_else(|| json!(x))
 }
 
 /// User `i`'s entry of the per-user figure under `key`: exact from `figures` when there is
@@ -63,7 +59,7 @@ fn user_figure(figures: Option<&ExactFigures>, key: &str, i: usize, x: &Rational
     figures
         .and_then(|f| f.user(key, i))
         .and_then(exact_figure)
-        .unwrap_or_else(|| exact(x))
+        .unwrap_or_else(|| json!(x))
 }
 
 /// `{user name: value}`, each value exact from `figures[key]` when there is one.

@@ -317,19 +317,6 @@ impl Verdict {
         }
     }
 
-    /// The JSON form: `{"holds", "applicable", "note", "tolerance", "within_tolerance",
-    /// "witness"}` (`tolerance` an exact string, or null when every allocation was exact).
-    pub fn to_json(&self, instance: &Instance) -> Value {
-        json!({
-            "holds": self.holds,
-            "applicable": self.applicable,
-            "note": self.note,
-            "tolerance": self.tolerance,
-            "within_tolerance": self.within_tolerance,
-            "witness": self.witness.as_ref().map(|w| w.to_json(instance)),
-        })
-    }
-
     fn with_note_prefix(mut self, prefix: &str) -> Self {
         if !prefix.is_empty() {
             self.note = format!("{prefix}; {}", self.note);
@@ -727,10 +714,7 @@ fn decide(
 /// assert_eq!(utility_at_truth(&inst, 0, &3.into()), 2.into());
 /// ```
 pub fn utility_at_truth(instance: &Instance, i: usize, tasks: &Rational) -> Rational {
-    match &instance.users()[i].cap {
-        Some(t) if t < tasks => t.clone(),
-        _ => tasks.clone(),
-    }
+    truth_gauge(instance, i).apply(tasks)
 }
 
 /// User `i`'s **true** utility when it reported `report` and received `tasks` tasks of it:
