@@ -503,19 +503,14 @@ pub(crate) fn check_shape(
     prices: usize,
 ) -> Result<(), KktViolation> {
     let (n, m) = (inst.num_users(), inst.num_resources());
-    if tasks != n {
-        return Err(KktViolation::Length {
-            what: "tasks",
-            expected: n,
-            found: tasks,
-        });
-    }
-    if prices != m {
-        return Err(KktViolation::Length {
-            what: "prices",
-            expected: m,
-            found: prices,
-        });
+    for (what, expected, found) in [("tasks", n, tasks), ("prices", m, prices)] {
+        if found != expected {
+            return Err(KktViolation::Length {
+                what,
+                expected,
+                found,
+            });
+        }
     }
     if let Some(user) = inst
         .users()

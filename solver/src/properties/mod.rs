@@ -192,13 +192,7 @@ impl Property {
     pub fn is_allocation_property(self) -> bool {
         matches!(
             self,
-            Property::Si
-                | Property::Ef
-                | Property::Po
-                | Property::Srf
-                | Property::Bf
-                | Property::Bbf
-                | Property::Sg
+            Self::Si | Self::Ef | Self::Po | Self::Srf | Self::Bf | Self::Bbf | Self::Sg
         )
     }
 }
