@@ -313,9 +313,7 @@ impl CeeiOutcome {
     pub fn to_json(&self, inst: &Instance) -> Value {
         let values = |exact: &Option<Vec<Rational>>, float: &[f64]| -> Vec<Value> {
             match exact {
-                Some(v) if self.certified => {
-                    v.iter().map(|x| Value::String(x.to_string())).collect()
-                }
+                Some(v) if self.certified => v.iter().map(|x| json!(x)).collect(),
                 _ => float.iter().map(|x| Value::String(x.to_string())).collect(),
             }
         };

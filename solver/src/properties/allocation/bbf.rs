@@ -69,18 +69,12 @@ pub(super) fn bottleneck_based_fairness_on(
         if !judge.settle(unfair) {
             continue;
         }
-        let note = if shares.is_empty() {
-            format!(
-                "user {} is below its cap and needs no saturated resource",
-                user_name(instance, i)
-            )
+        let why = if shares.is_empty() {
+            "needs no saturated resource"
         } else {
-            format!(
-                "user {} is below its cap and below its entitlement of every saturated \
-                 resource it needs",
-                user_name(instance, i)
-            )
+            "below its entitlement of every saturated resource it needs"
         };
+        let note = format!("user {} is below its cap and {why}", user_name(instance, i));
         return Verdict::fails(
             Witness::Bbf(BbfWitness {
                 user: i,

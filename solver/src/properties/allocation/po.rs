@@ -93,18 +93,15 @@ pub(super) fn pareto_efficiency_on(
                 gain,
                 improved,
             }),
-            if any_limit {
-                format!(
-                    "user {} is below its cap and needs no saturated resource and no resource \
-                     a limit above it has used up",
-                    user_name(instance, i)
-                )
-            } else {
-                format!(
-                    "user {} is below its cap and needs no saturated resource",
-                    user_name(instance, i)
-                )
-            },
+            format!(
+                "user {} is below its cap and needs no saturated resource{}",
+                user_name(instance, i),
+                if any_limit {
+                    " and no resource a limit above it has used up"
+                } else {
+                    ""
+                }
+            ),
         );
     }
     Verdict::holds(if any_limit {
