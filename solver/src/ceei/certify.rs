@@ -227,26 +227,22 @@ fn simplest_between(lo: f64, hi: f64) -> Option<(i128, i128)> {
     let (mut h0, mut h1, mut k0, mut k1) = (0_i128, 1_i128, 1_i128, 0_i128);
     let (mut a, mut b) = (lo, hi);
     for _ in 0..80 {
-        let c = a.ceil();
-        if c <= b {
-            // An integer lies in [a, b]: the smallest one ends the expansion.
-            let ci = float_to_i128(c)?;
-            let h = ci.checked_mul(h1)?.checked_add(h0)?;
-            let k = ci.checked_mul(k1)?.checked_add(k0)?;
-            return (k <= MAX_DENOMINATOR).then_some((h, k));
-        }
-        let f = a.floor();
+        // When an integer lies in [a, b], the smallest one ends the expansion; else the
+        // partial quotient is the integer part.
+        let ends = a.ceil() <= b;
+        let f = if ends { a.ceil() } else { a.floor() };
         let fi = float_to_i128(f)?;
         let h = fi.checked_mul(h1)?.checked_add(h0)?;
         let k = fi.checked_mul(k1)?.checked_add(k0)?;
         if k > MAX_DENOMINATOR {
             return None;
         }
+        if ends {
+            return Some((h, k));
+        }
         (h0, h1, k0, k1) = (h1, h, k1, k);
         // a, b in (f, f + 1): continue with the reciprocals of the fractional parts.
-        let (na, nb) = (1.0 / (b - f), 1.0 / (a - f));
-        a = na;
-        b = nb;
+        (a, b) = (1.0 / (b - f), 1.0 / (a - f));
     }
     None
 }

@@ -143,11 +143,12 @@ impl Gauge {
             return Some(RealAlgebraic::from_rational(Rational::ZERO.to_big()));
         };
         let c = if y.signum() < 0 { high } else { low };
+        let (zero, one) = (Rational::ZERO.to_big(), Rational::ONE.to_big());
         let v = if c.is_zero() {
-            RealAlgebraic::from_rational(Rational::ZERO.to_big())
+            RealAlgebraic::from_rational(zero)
         } else {
-            let (c, zero, one) = (c.to_big(), Rational::ZERO.to_big(), Rational::ONE.to_big());
-            y.mobius([&c, &zero, &zero, &one], &limits()).ok()?
+            y.mobius([&c.to_big(), &zero, &zero, &one], &limits())
+                .ok()?
         };
         Some(match &self.cap {
             Some(t) if v.cmp_rational(&t.to_big()) == Ordering::Greater => {
