@@ -50,7 +50,6 @@ use leontief_solver::{Allocation, Drf, Instance, Mechanism, Rational, SolverErro
 
 use super::metric::{Applies, At, Direction, Evaluation, Metric, MetricInfo};
 use super::metric_common::{bounded, Of};
-use super::MetricName;
 
 /// See the [module docs](self).
 pub struct DiscreteGap;
@@ -64,17 +63,10 @@ fn drifts(inst: &Instance, discrete: &Allocation, fluid: &Allocation) -> Vec<Rat
 
 /// The users of the largest and of the smallest drift (the first of each by index).
 fn extremes(d: &[Rational]) -> (usize, usize) {
-    let mut hi = 0;
-    let mut lo = 0;
-    for (i, x) in d.iter().enumerate() {
-        if *x > d[hi] {
-            hi = i;
-        }
-        if *x < d[lo] {
-            lo = i;
-        }
-    }
-    (hi, lo)
+    let first = |better: fn(&Rational, &Rational) -> bool| {
+        (0..d.len()).fold(0, |top, i| if better(&d[i], &d[top]) { i } else { top })
+    };
+    (first(|x, top| x > top), first(|x, top| x < top))
 }
 
 /// What the metric measures, in which direction, and how its record is shaped.
@@ -88,7 +80,6 @@ pub(super) const INFO: MetricInfo = MetricInfo {
     ratio_of: "dominant shares",
     compared: "allocation_fluid",
     ..MetricInfo::ratio(
-        MetricName::DiscreteGap,
         "max over users i, k of (δ_i − δ_k) / μ_max, δ the dominant share of discrete DRF \
          minus fluid DRF's, μ_max the largest task's (at most 1 by the DRF paper's Theorem 7 \
          with one resource or positive demands; unbounded once demands may be zero)",

@@ -173,24 +173,13 @@ impl Family {
                 (capacity, a, vec![b; p.n - p.k])
             }
             Family::Pps => {
-                let specialists = (0..p.m)
-                    .map(|j| {
-                        (0..p.m)
-                            .map(|l| {
-                                if l == j {
-                                    Rational::ONE
-                                } else {
-                                    Rational::ZERO
-                                }
-                            })
-                            .collect()
-                    })
-                    .collect();
-                (
-                    vec![Rational::ONE; p.m],
-                    vec![Rational::ONE; p.m],
-                    specialists,
-                )
+                let specialist = |j: usize| {
+                    let mut d = vec![Rational::ZERO; p.m];
+                    d[j] = Rational::ONE;
+                    d
+                };
+                let ones = vec![Rational::ONE; p.m];
+                (ones.clone(), ones, (0..p.m).map(specialist).collect())
             }
         };
         let mut users: Vec<User> = (1..=p.k)

@@ -30,7 +30,6 @@ use leontief_solver::SolverError;
 use super::exact;
 use super::metric::{spread, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject};
 use super::metric_common::{lies_of, LieSearch, Of};
-use super::MetricName;
 use crate::search::random_coalition;
 
 /// See the [module docs](self).
@@ -40,7 +39,6 @@ pub struct GspGain;
 pub(super) const INFO: MetricInfo = MetricInfo {
     one_is_neutral: true,
     ..MetricInfo::ratio(
-        MetricName::GspGain,
         "max over coalitions with no member worse off of a member's u_i(after) / u_i(before)",
         Direction::Max,
         Property::GspStrong,

@@ -163,8 +163,6 @@ impl Ctx<'_> {
 /// module, returned by [`Described::info`] and read by the trait's provided methods.
 #[derive(Debug, Clone, Copy)]
 pub struct MetricInfo {
-    /// Which metric this is.
-    pub id: MetricName,
     /// A one-line definition (shown in `explore --help`).
     pub description: &'static str,
     /// Whether the record is the largest or the smallest value.
@@ -218,13 +216,11 @@ impl MetricInfo {
     /// A per-user ratio of utilities in tasks, compared with the answer in the scenario:
     /// the common case, from which the rows of the table differ.
     pub(crate) const fn ratio(
-        id: MetricName,
         description: &'static str,
         direction: Direction,
         property: Property,
     ) -> Self {
         MetricInfo {
-            id,
             description,
             direction,
             property,
@@ -242,6 +238,8 @@ impl MetricInfo {
 /// What describes a metric: its [`MetricInfo`], given where the metric is registered
 /// ([`MetricName`]).
 pub trait Described {
+    /// Which metric this is.
+    fn id(&self) -> MetricName;
     /// What it measures, in which direction, and how its record is shaped.
     fn info(&self) -> &'static MetricInfo;
 }
@@ -252,7 +250,7 @@ pub trait Described {
 pub trait Metric: Described + Sync {
     /// Its command-line name.
     fn name(&self) -> &'static str {
-        self.info().id.name()
+        self.id().name()
     }
     /// See [`MetricInfo::direction`].
     fn direction(&self) -> Direction {
@@ -290,7 +288,7 @@ pub trait Metric: Described + Sync {
     /// each metric's docs); `None` when none has a value. By default the instance alone, for
     /// a metric that takes no scenario.
     fn evaluate(&self, on: &Subject, ctx: &mut Ctx) -> Option<Evaluation> {
-        super::metric_common::evaluate_bounded(self.info().id.metric(), on, ctx)
+        super::metric_common::evaluate_bounded(self.id().metric(), on, ctx)
     }
 }
 

@@ -107,7 +107,7 @@ use record::Origin as RecordOrigin;
 /// Declares [`MetricName`], [`MetricName::metric`] and [`MetricName::info`] from one list: a
 /// metric is registered by one line, `Variant => type, info`, its module's [`Metric`] (a
 /// unit struct) and [`MetricInfo`] (the command-line name is the variant's, in kebab case);
-/// the type's [`Described`] is that info.
+/// the type's [`Described`] is that variant and that info.
 macro_rules! metrics {
     ($($(#[$doc:meta])* $variant:ident => $metric:path, $info:path;)*) => {
         leontief_solver::name_enum! {
@@ -134,6 +134,10 @@ macro_rules! metrics {
         }
 
         $(impl Described for $metric {
+            fn id(&self) -> MetricName {
+                MetricName::$variant
+            }
+
             fn info(&self) -> &'static MetricInfo {
                 &$info
             }

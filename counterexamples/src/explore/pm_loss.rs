@@ -64,7 +64,6 @@ use leontief_solver::{Allocation, Instance, Rational, SolverError, User};
 
 use super::metric::{spread, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject};
 use super::metric_common::{needs, Of};
-use super::MetricName;
 use super::{exact, knife};
 use crate::search::moved_entry;
 use crate::space::{grid_values, GridVectors, VectorOrder};
@@ -89,18 +88,13 @@ fn fresh_name(instance: &Instance) -> String {
     let taken = |s: &str| {
         instance.users().iter().any(|u| u.name == s) || instance.pools().iter().any(|p| p.name == s)
     };
-    let mut k = 1;
-    loop {
-        let name = if k == 1 {
-            "new".to_string()
-        } else {
-            format!("new{k}")
-        };
-        if !taken(&name) {
-            return name;
-        }
-        k += 1;
-    }
+    (1..)
+        .map(|k| match k {
+            1 => "new".to_string(),
+            _ => format!("new{k}"),
+        })
+        .find(|name| !taken(name))
+        .expect("an unbounded list of names")
 }
 
 /// User `template` with another name and `demand` (no cap, which is in tasks of the old
@@ -115,14 +109,17 @@ fn joiner(instance: &Instance, template: usize, demand: Vec<Rational>) -> User {
     u
 }
 
+/// A copy of each user of `instance`, as a joiner.
+fn copies(instance: &Instance) -> impl Iterator<Item = User> + '_ {
+    (0..instance.num_users()).map(|i| joiner(instance, i, instance.users()[i].demand.clone()))
+}
+
 /// The joiners a unit tries: a copy of each user, then four random demands (see the
 /// [module docs](self)).
 fn joiners(instance: &Instance, values: &[Rational], rng: &mut SplitMix64) -> Vec<User> {
     let n = instance.num_users();
     let m = instance.num_resources();
-    let mut out: Vec<User> = (0..n)
-        .map(|i| joiner(instance, i, instance.users()[i].demand.clone()))
-        .collect();
+    let mut out: Vec<User> = copies(instance).collect();
     if values.is_empty() {
         return out;
     }
@@ -151,7 +148,6 @@ fn grid_joiners<'a>(
     values: &'a [Rational],
 ) -> impl Iterator<Item = User> + 'a {
     let n = instance.num_users();
-    let copies = (0..n).map(move |i| joiner(instance, i, instance.users()[i].demand.clone()));
     let root = instance.users().first().map(|u| u.pool);
     let tried = move |v: &Vec<Rational>| {
         instance
@@ -166,7 +162,7 @@ fn grid_joiners<'a>(
     } else {
         GridVectors::new(&grid, m, VectorOrder::Lexicographic).len()
     };
-    copies.chain(
+    copies(instance).chain(
         (0..count)
             .map(move |k| GridVectors::new(&grid, m, VectorOrder::Lexicographic).get(k))
             .filter(move |v| !tried(v))
@@ -198,7 +194,6 @@ fn neighbour(
 
 /// What the metric measures, in which direction, and how its record is shaped.
 pub(super) const INFO: MetricInfo = MetricInfo::ratio(
-    MetricName::PmLoss,
     "min over a population I, one more user k (leaving I + k or joining I) and a user i of I of u_i(I) / u_i(I + k) (at least 1 when population monotonic)",
     Direction::Min,
     Property::Pm,

@@ -24,7 +24,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use leontief_solver::algebraic::Limits;
+use leontief_solver::algebraic::{Limits, RealAlgebraic};
 use leontief_solver::ceei::ExactNumber;
 use leontief_solver::properties::allocation::{envy_freeness, sharing_incentive};
 use leontief_solver::properties::{Property, Scenario};
@@ -49,31 +49,19 @@ use crate::doc::{self, field, text, ByName};
 /// assert_eq!(decimal(&Rational::ONE, 12), "1");
 /// ```
 pub fn decimal(x: &Rational, places: u32) -> String {
-    let negative = x.is_negative();
-    let scale = Rational::integer(10i128.pow(places));
-    let scaled = &x.abs() * &scale;
-    let mut whole = scaled.floor();
-    let rest = &scaled - &whole;
-    let half = Rational::new(1, 2).expect("nonzero");
-    let odd = !(&whole * &half).is_integer();
-    if rest > half || (rest == half && odd) {
-        whole += Rational::ONE;
+    let fixed = RealAlgebraic::from_rational(x.to_big()).to_decimal(places, &Limits::default());
+    trimmed(fixed.expect("a rational is rounded without refinement"))
+}
+
+/// A fixed-point decimal with its trailing fractional zeros (and a bare point) dropped.
+fn trimmed(fixed: String) -> String {
+    if !fixed.contains('.') {
+        return fixed;
     }
-    let digits = whole.to_string();
-    let p = places as usize;
-    let padded = format!("{digits:0>width$}", width = p + 1);
-    let (int, frac) = padded.split_at(padded.len() - p);
-    let frac = frac.trim_end_matches('0');
-    let sign = if negative && (int != "0" || !frac.is_empty()) {
-        "-"
-    } else {
-        ""
-    };
-    if frac.is_empty() {
-        format!("{sign}{int}")
-    } else {
-        format!("{sign}{int}.{frac}")
-    }
+    fixed
+        .trim_end_matches('0')
+        .trim_end_matches('.')
+        .to_string()
 }
 
 /// Task counts by user name: user `users[k]`'s is the `k`-th of `tasks`.
@@ -344,14 +332,8 @@ fn document<'a>(
 /// An exact number correctly rounded to `places` decimal places, trailing zeros dropped, as
 /// [`decimal`]; `None` when the refinement limit is met.
 fn exact_decimal(x: &ExactNumber, places: u32) -> Option<String> {
-    if let Some(r) = x.as_rational() {
-        return Some(decimal(r, places));
-    }
-    let fixed = super::exact::real(x)
-        .to_decimal(places, &Limits::default())
-        .ok()?;
-    let trimmed = fixed.trim_end_matches('0').trim_end_matches('.');
-    Some(trimmed.to_string())
+    let fixed = super::exact::real(x).to_decimal(places, &Limits::default());
+    fixed.ok().map(trimmed)
 }
 
 /// The metric, the utility and the candidate (instance and scenario) of a record.
@@ -463,32 +445,23 @@ pub fn rederive(mechanism: &dyn Mechanism, record: &Value) -> Result<Evaluation,
     if let Some(f) = record.get("family") {
         super::family::verify(f, &candidate.instance)?;
     }
-    // The welfare ratios' benchmark is exact even when the mechanism's answer is not.
+    let inst = &candidate.instance;
     match metric {
-        MetricName::WelfareRatio | MetricName::FairWelfareRatio => {
-            let inst = &candidate.instance;
+        // The welfare ratios' benchmark is exact even when the mechanism's answer is not.
+        MetricName::WelfareRatio => {
             let x = confirm_welfare(record, inst, utility, &e)?;
-            match metric {
-                MetricName::WelfareRatio => confirm_optimum(inst, utility, &x, &e)?,
-                _ => confirm_fair(inst, &x)?,
-            }
+            confirm_optimum(inst, utility, &x, &e)?
         }
-        _ => {}
-    }
-    // An algebraic value rests on the exact KKT check of both equilibria and on exact
-    // arithmetic; the property oracles judge the rational answers, approximate here.
-    if e.exact && e.algebraic.is_none() {
-        match metric {
-            MetricName::WelfareRatio | MetricName::FairWelfareRatio => {}
-            MetricName::DiscreteGap => confirm_gap(&candidate, &truth, &e)?,
-            MetricName::SgDeficit => {
-                super::sg_deficit::confirm(record, &candidate.instance, &truth, &e)?
-            }
-            MetricName::Starvation => {
-                super::starvation::confirm(mechanism, record, &candidate.instance)?
-            }
-            _ => confirm(mechanism, m, &candidate, &truth, &e)?,
+        MetricName::FairWelfareRatio => {
+            confirm_fair(inst, &confirm_welfare(record, inst, utility, &e)?)?
         }
+        // An algebraic value rests on the exact KKT check of both equilibria and on exact
+        // arithmetic; the property oracles judge the rational answers, approximate here.
+        _ if !e.exact || e.algebraic.is_some() => {}
+        MetricName::DiscreteGap => confirm_gap(&candidate, &truth, &e)?,
+        MetricName::SgDeficit => super::sg_deficit::confirm(record, inst, &truth, &e)?,
+        MetricName::Starvation => super::starvation::confirm(mechanism, record, inst)?,
+        _ => confirm(mechanism, m, &candidate, &truth, &e)?,
     }
     Ok(e)
 }

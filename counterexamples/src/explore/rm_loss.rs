@@ -23,7 +23,6 @@ use leontief_solver::{Rational, SolverError};
 
 use super::metric::{spread, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject};
 use super::metric_common::{needs, Of};
-use super::MetricName;
 use super::{exact, knife};
 use crate::search::capacity_growths;
 
@@ -32,7 +31,6 @@ pub struct RmLoss;
 
 /// What the metric measures, in which direction, and how its record is shaped.
 pub(super) const INFO: MetricInfo = MetricInfo::ratio(
-    MetricName::RmLoss,
     "min over grown capacities R' >= R and users i of u_i(after) / u_i(before) (at least 1 when resource monotonic)",
     Direction::Min,
     Property::Rm,

@@ -58,7 +58,6 @@ use leontief_solver::{Allocation, Instance, Rational, SolverError};
 
 use super::metric::{Applies, At, Direction, Evaluation, Metric, MetricInfo};
 use super::metric_common::{bounded, Of};
-use super::MetricName;
 
 /// See the [module docs](self).
 pub struct SgDeficit;
@@ -108,7 +107,6 @@ pub(super) const INFO: MetricInfo = MetricInfo {
     ratio_of: "dominant shares",
     per_user: false,
     ..MetricInfo::ratio(
-        MetricName::SgDeficit,
         "min over nodes v with unmet demand of S_v / g_v, the node's dominant share over its \
          guaranteed share (1 or more with the share guarantee; hdrf:* on instances with pools)",
         Direction::Min,

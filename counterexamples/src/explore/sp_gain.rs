@@ -24,7 +24,6 @@ use leontief_solver::SolverError;
 use super::exact;
 use super::metric::{spread, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject};
 use super::metric_common::{lies_of, needs, LieSearch, Of};
-use super::MetricName;
 
 /// See the [module docs](self).
 pub struct SpGain;
@@ -33,7 +32,6 @@ pub struct SpGain;
 pub(super) const INFO: MetricInfo = MetricInfo {
     one_is_neutral: true,
     ..MetricInfo::ratio(
-        MetricName::SpGain,
         "max over one liar i and its report d' of u_i(x'_i d') / u_i(x_i d_i) (at most 1 when strategy-proof)",
         Direction::Max,
         Property::Sp,

@@ -72,7 +72,6 @@ use leontief_solver::{Instance, Mechanism, Rational, SolverError};
 
 use super::metric::{At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject};
 use super::metric_common::Of;
-use super::MetricName;
 use crate::candidate::Candidate;
 use crate::doc::{self, ByName};
 
@@ -371,7 +370,6 @@ pub(super) const INFO: MetricInfo = MetricInfo {
     ratio_of: "times",
     per_user: false,
     ..MetricInfo::ratio(
-        MetricName::Starvation,
         "max over generated churn workloads and nodes v below the root of L_v / H, the longest time v spends below its guaranteed share with unmet demand as a fraction of the simulated time H (0 when no node starves; hdrf:* policies, simulated)",
         Direction::Max,
         Property::Sg,

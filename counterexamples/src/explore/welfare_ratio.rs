@@ -71,7 +71,6 @@ use leontief_solver::{Allocation, Instance, Rational, SolverError};
 use super::exact;
 use super::metric::{At, Direction, Evaluation, Metric, MetricInfo, Spread, Utility};
 use super::metric_common::{bounded, Of};
-use super::MetricName;
 
 /// See the [module docs](self): `welfare-ratio`, against the utilitarian optimum.
 pub struct WelfareRatio;
@@ -150,7 +149,6 @@ pub(super) const INFO: MetricInfo = MetricInfo {
     per_user: false,
     compared: "allocation_optimum",
     ..MetricInfo::ratio(
-        MetricName::WelfareRatio,
         "OPT / W(x): the utilitarian optimum (exact LP) over the mechanism's welfare \
          (default utility dominant-share)",
         Direction::Max,
@@ -160,7 +158,6 @@ pub(super) const INFO: MetricInfo = MetricInfo {
 
 /// `fair-welfare-ratio`: as `welfare-ratio`, against the best fair welfare.
 pub(super) const FAIR_INFO: MetricInfo = MetricInfo {
-    id: MetricName::FairWelfareRatio,
     description:
         "FAIR / W(x): the best SI and EF welfare (exact LPs) over the mechanism's welfare \
                   (default utility dominant-share)",
