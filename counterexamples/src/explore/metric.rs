@@ -13,6 +13,7 @@ use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 pub use super::exact::AlgebraicValue;
 use super::MetricName;
 use crate::candidate::Candidate;
+use crate::search::keep_errors;
 
 leontief_solver::name_enum! {
     /// Whether a metric's record is its largest or its smallest value. Names `max`, `min`.
@@ -140,11 +141,6 @@ impl Ctx<'_> {
         (self.cfg.run.budget).is_some_and(|b| self.scenarios >= b.saturating_sub(1))
     }
 
-    /// Records a failure.
-    pub fn error(&mut self, e: SolverError) {
-        crate::search::keep_errors(&mut self.errors, [e.to_string()]);
-    }
-
     /// Runs one scenario within the limit: nothing once it is spent, else counts it and
     /// records its failure.
     pub(crate) fn scenario<T>(
@@ -155,7 +151,9 @@ impl Ctx<'_> {
             return None;
         }
         self.scenarios += 1;
-        run(self).map_err(|e| self.error(e)).ok()
+        run(self)
+            .map_err(|e| keep_errors(&mut self.errors, [e.to_string()]))
+            .ok()
     }
 }
 

@@ -86,6 +86,7 @@ pub mod starvation;
 pub mod welfare_ratio;
 pub mod wire;
 
+use std::cmp::Ordering;
 use std::time::{Duration, Instant};
 
 use leontief_solver::random_instances::SplitMix64;
@@ -480,7 +481,7 @@ impl State<'_> {
         if self
             .record
             .as_ref()
-            .is_some_and(|(r, _)| !might_beat(&e, r, d))
+            .is_some_and(|(r, _)| !reaches(&e, r, d, false))
         {
             return Ok(());
         }
@@ -602,7 +603,7 @@ impl State<'_> {
             // A candidate whose interval reaches the record's value is made exact (it may
             // tie, and a kept one is printed and re-derived exactly, as every record); one
             // that cannot reach it is refused as it is.
-            let x = if !x.exact && reaches(&x, &e, d) {
+            let x = if !x.exact && reaches(&x, &e, d, true) {
                 self.exactly(x)
             } else {
                 x
@@ -622,21 +623,14 @@ impl State<'_> {
     }
 }
 
-/// Whether `e` may beat the record `r` for `direction`: its interval reaches past the
-/// record's (a candidate for the exact comparison), or it beats it outright.
-fn might_beat(e: &Evaluation, r: &Evaluation, direction: Direction) -> bool {
-    match direction {
-        Direction::Max => e.hi > r.lo,
-        Direction::Min => e.lo < r.hi,
-    }
-}
-
-/// Whether `x`'s interval reaches `r`'s value for `direction`: `x` may tie or beat `r`.
-fn reaches(x: &Evaluation, r: &Evaluation, direction: Direction) -> bool {
-    match direction {
-        Direction::Max => x.hi >= r.lo,
-        Direction::Min => x.lo <= r.hi,
-    }
+/// Whether `x`'s interval reaches past `r`'s value for `direction` (or, with `ties`, to it):
+/// `x` may beat `r` (a candidate for the exact comparison), or beats it outright.
+fn reaches(x: &Evaluation, r: &Evaluation, direction: Direction, ties: bool) -> bool {
+    let order = match direction {
+        Direction::Max => x.hi.cmp(&r.lo),
+        Direction::Min => r.hi.cmp(&x.lo),
+    };
+    order == Ordering::Greater || (ties && order == Ordering::Equal)
 }
 
 /// Runs the optimizer. `on_record` receives each improvement (re-derived, as a JSON

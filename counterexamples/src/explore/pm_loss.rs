@@ -192,6 +192,17 @@ fn neighbour(
     (next.demand.iter().any(Rational::is_positive) && next != *user).then_some(next)
 }
 
+/// The answers `(small, large)` of the populations `I` and `I + k` from the candidate's
+/// answer and the other one: the smaller population is the one after a departure, before a
+/// join.
+fn by_size<T>(joins: bool, mine: T, theirs: T) -> (T, T) {
+    if joins {
+        (mine, theirs)
+    } else {
+        (theirs, mine)
+    }
+}
+
 /// What the metric measures, in which direction, and how its record is shaped.
 pub(super) const INFO: MetricInfo = MetricInfo::ratio(
     "min over a population I, one more user k (leaving I + k or joining I) and a user i of I of u_i(I) / u_i(I + k) (at least 1 when population monotonic)",
@@ -205,10 +216,11 @@ impl Metric for PmLoss {
             (at.mechanism, at.candidate, at.truth, at.utility);
         let inst = &candidate.instance;
         let n = inst.num_users();
-        // The other population's instance and answer, and each user of I by its index in
-        // the candidate's instance, in the smaller answer and in the larger one (a departure
-        // shifts the users after the leaver down by one).
-        let (other_inst, other, users): (Instance, Allocation, Vec<(usize, usize, usize)>) =
+        // The other population's instance and answer, each user of I by its index in the
+        // candidate's instance, in the smaller answer and in the larger one (a departure
+        // shifts the users after the leaver down by one), and the user who left (none for a
+        // join), whom each ratio is about.
+        let (other_inst, other, users, departed): (Instance, Allocation, Vec<_>, _) =
             match &candidate.scenario {
                 Scenario::Remove(l) => {
                     let l = *l;
@@ -225,7 +237,7 @@ impl Metric for PmLoss {
                         .filter(|&i| i != l)
                         .map(|i| (i, if i > l { i - 1 } else { i }, i))
                         .collect();
-                    (smaller, after, users)
+                    (smaller, after, users, Some(l))
                 }
                 Scenario::Join(k) => {
                     if k.demand.len() != inst.num_resources() {
@@ -236,20 +248,13 @@ impl Metric for PmLoss {
                     }
                     let larger = joined(inst, k)?;
                     let after = mechanism.allocate(&larger)?;
-                    (larger, after, (0..n).map(|i| (i, i, i)).collect())
+                    (larger, after, (0..n).map(|i| (i, i, i)).collect(), None)
                 }
                 _ => return Err(needs(self, "a user who departs or joins")),
             };
-        // The smaller population I is the one after a departure, before a join.
-        let (small, large) = match candidate.scenario {
-            Scenario::Join(_) => (truth, &other),
-            _ => (&other, truth),
-        };
+        let joins = departed.is_none();
+        let (small, large) = by_size(joins, truth, &other);
         let of = Of::new(candidate, truth, Some(&other));
-        let departed = match &candidate.scenario {
-            Scenario::Remove(l) => Some(*l),
-            _ => None,
-        };
         let mut best: Option<Evaluation> = None;
         for &(i, ks, kl) in &users {
             let s = utility.per_task(inst, i);
@@ -266,10 +271,7 @@ impl Metric for PmLoss {
             let Some((mine, theirs)) = exact::both(at, &other_inst)? else {
                 return Ok(None);
             };
-            let (small, large) = match candidate.scenario {
-                Scenario::Join(_) => (&mine, &theirs),
-                _ => (&theirs, &mine),
-            };
+            let (small, large) = by_size(joins, &mine, &theirs);
             let rows = users.iter().map(|&(i, ks, kl)| {
                 let s = utility.per_task(inst, i);
                 (i, departed, [(&small[ks], s.clone()), (&large[kl], s)])

@@ -90,16 +90,17 @@ impl Metric for RmLoss {
         {
             growths.push(g.clone());
         }
-        if ctx.grid_only() {
-            // The capacity grid alone: no random growth, no perturbation.
-            for g in capacity_grid(instance) {
-                on.try_scenario(self, Scenario::Capacity(g), ctx, &mut best);
-            }
-            return best;
+        // On a grid-only run, the capacity grid alone: no random growth, no perturbation.
+        let grid_only = ctx.grid_only();
+        match grid_only {
+            true => growths = capacity_grid(instance),
+            false => growths.extend(capacity_growths(instance, &mut ctx.rng)),
         }
-        growths.extend(capacity_growths(instance, &mut ctx.rng));
         for g in growths {
             on.try_scenario(self, Scenario::Capacity(g), ctx, &mut best);
+        }
+        if grid_only {
+            return best;
         }
         // Local perturbation of the best growth, in exact quarter steps of the capacity.
         let m = instance.num_resources();
