@@ -167,8 +167,7 @@ pub(super) const FAIR_INFO: MetricInfo = MetricInfo {
 impl Metric for WelfareRatio {
     fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError> {
         against(self, at, |inst, u| {
-            let best = utilitarian_optimum(inst, u)?;
-            Ok((best.value, best.allocation))
+            utilitarian_optimum(inst, u).map(|best| (best.value, best.allocation))
         })
     }
 }
@@ -176,8 +175,7 @@ impl Metric for WelfareRatio {
 impl Metric for FairWelfareRatio {
     fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError> {
         against(self, at, |inst, u| {
-            let best = best_fair_welfare(inst, u)?;
-            Ok((best.value, best.allocation))
+            best_fair_welfare(inst, u).map(|best| (best.value, best.allocation))
         })
     }
 }
