@@ -134,7 +134,7 @@ impl Ctx<'_> {
     }
 
     /// Whether the evaluation has tried as many scenarios as its limit allows: the loops
-    /// that list scenarios stop there, and [`try_scenario`] tries no more. The limit is the
+    /// that list scenarios stop there, and [`Subject::try_scenario`] tries no more. The limit is the
     /// run's budget less the truthful answer, one of its scenarios: one evaluation never
     /// runs past the budget, whatever the instance's size.
     pub fn spent(&self) -> bool {
@@ -347,7 +347,8 @@ pub struct Subject<'a> {
 }
 
 impl Subject<'_> {
-    /// Tries `scenario` on the subject's instance ([`try_scenario`]).
+    /// Tries `scenario` on the subject's instance: counts it and keeps the better
+    /// evaluation; nothing once the context's limit is spent.
     pub(crate) fn try_scenario(
         &self,
         metric: &dyn Metric,
@@ -356,27 +357,14 @@ impl Subject<'_> {
         best: &mut Option<Evaluation>,
     ) -> Option<Evaluation> {
         let c = Candidate::new(self.instance.clone(), scenario);
-        try_scenario(metric, self.mechanism, c, self.truth, ctx, best)
+        let e = ctx
+            .scenario(|ctx| metric.at(&At::new(self.mechanism, &c, self.truth, ctx.cfg.utility)))
+            .flatten()?;
+        if best.as_ref().is_none_or(|b| e.beats(b, metric.direction())) {
+            *best = Some(e.clone());
+        }
+        Some(e)
     }
-}
-
-/// Tries one scenario: counts it and keeps the better evaluation; nothing once the
-/// context's limit is spent.
-pub(crate) fn try_scenario(
-    metric: &dyn Metric,
-    mechanism: &dyn Mechanism,
-    candidate: Candidate,
-    truth: &Allocation,
-    ctx: &mut Ctx,
-    best: &mut Option<Evaluation>,
-) -> Option<Evaluation> {
-    let e = ctx
-        .scenario(|ctx| metric.at(&At::new(mechanism, &candidate, truth, ctx.cfg.utility)))
-        .flatten()?;
-    if best.as_ref().is_none_or(|b| e.beats(b, metric.direction())) {
-        *best = Some(e.clone());
-    }
-    Some(e)
 }
 
 /// A computed quantity and the interval of its true value.

@@ -63,7 +63,7 @@ use leontief_hdrf::simulate::{
     simulate, Arrival, Duration as TaskDuration, LeafWorkload, Record, Scenario as Sim, SimConfig,
     SimPolicy, Simulation, Supply,
 };
-use leontief_hdrf::{NodeId, Policy, Tree};
+use leontief_hdrf::{Policy, Tree};
 use leontief_solver::properties::Property;
 use leontief_solver::properties::Scenario;
 use leontief_solver::random_instances::SplitMix64;
@@ -135,11 +135,7 @@ pub fn churn(tree: &Tree, seed: u64) -> Sim {
     rng.next_u64();
     let mut sim = Sim::new(tree.clone());
     sim.horizon = Some(Rational::from(HORIZON));
-    let names: Vec<(NodeId, String)> = tree
-        .leaves()
-        .map(|v| (v, tree.node(v).name().to_string()))
-        .collect();
-    for (v, name) in names {
+    for v in tree.leaves() {
         let d = tree.node(v).demand().unwrap_or_default();
         let fits = d.iter().zip(tree.capacity()).all(|(dj, rj)| dj <= rj);
         let duration = TaskDuration::Fixed(half(rng.range(1, 6)));
@@ -168,7 +164,8 @@ pub fn churn(tree: &Tree, seed: u64) -> Sim {
             duration,
             supply: Supply::Arrivals(arrivals),
         };
-        sim.set_workload(&name, w).expect("a leaf of the tree");
+        let name = tree.node(v).name();
+        sim.set_workload(name, w).expect("a leaf of the tree");
     }
     sim
 }
