@@ -325,7 +325,8 @@ struct LieLine {
 
 /// The knife-edge lies of a lie metric (module docs) on `instance`, its tightened instance
 /// and (with [`Knife::All`]) its tie and binding-cap instances, each probe kept in `best`
-/// when it beats it ([`Subject::try_scenario`]). Maximizing metrics only (both lie metrics are).
+/// when it beats it ([`Subject::try_scenario`]). Maximizing metrics only (both lie metrics
+/// are).
 pub(crate) fn lie_strata(
     metric: &dyn Metric,
     on: &Subject,

@@ -134,9 +134,9 @@ impl Ctx<'_> {
     }
 
     /// Whether the evaluation has tried as many scenarios as its limit allows: the loops
-    /// that list scenarios stop there, and [`Subject::try_scenario`] tries no more. The limit is the
-    /// run's budget less the truthful answer, one of its scenarios: one evaluation never
-    /// runs past the budget, whatever the instance's size.
+    /// that list scenarios stop there, and [`Subject::try_scenario`] tries no more. The limit
+    /// is the run's budget less the truthful answer, one of its scenarios: one evaluation
+    /// never runs past the budget, whatever the instance's size.
     pub fn spent(&self) -> bool {
         (self.cfg.run.budget).is_some_and(|b| self.scenarios >= b.saturating_sub(1))
     }
