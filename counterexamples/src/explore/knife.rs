@@ -333,11 +333,7 @@ pub(crate) fn lie_strata(
     ctx: &mut Ctx,
     best: &mut Option<Evaluation>,
 ) {
-    let Subject {
-        mechanism,
-        instance,
-        truth,
-    } = *on;
+    let (mechanism, instance, truth) = (on.mechanism, on.instance, on.truth);
     debug_assert_eq!(metric.direction(), Direction::Max);
     if ctx.cfg.knife == Knife::Off {
         return;
@@ -456,11 +452,7 @@ pub(crate) fn instance_strata(
     ctx: &mut Ctx,
     best: &mut Option<Evaluation>,
 ) {
-    let Subject {
-        mechanism,
-        instance,
-        truth,
-    } = *on;
+    let (mechanism, instance, truth) = (on.mechanism, on.instance, on.truth);
     if ctx.cfg.knife != Knife::All || !ctx.instance_strata || truth.tolerance.is_some() {
         return;
     }

@@ -76,17 +76,16 @@ pub(crate) fn least_node(inst: &Instance, x: &Allocation) -> Option<(usize, Rati
         if !unmet {
             continue;
         }
-        let mut share = Rational::ZERO;
-        for (j, r) in inst.capacity().iter().enumerate() {
-            if !r.is_positive() {
-                continue;
-            }
-            let mut used = Rational::ZERO;
-            for &i in &below {
-                used += &x.tasks[i] * &users[i].demand[j];
-            }
-            share = share.max(&used / r);
-        }
+        let share = (inst.capacity().iter().enumerate())
+            .filter(|(_, r)| r.is_positive())
+            .map(|(j, r)| {
+                let used: Rational = below
+                    .iter()
+                    .map(|&i| &x.tasks[i] * &users[i].demand[j])
+                    .sum();
+                &used / r
+            })
+            .fold(Rational::ZERO, Rational::max);
         let g = h.node(v).guaranteed.clone();
         let ratio = &share / &g;
         if best.as_ref().is_none_or(|(_, _, _, b)| ratio < *b) {

@@ -40,13 +40,8 @@ pub(super) const INFO: MetricInfo = MetricInfo {
 
 impl Metric for SpGain {
     fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError> {
-        let At {
-            mechanism,
-            candidate,
-            truth,
-            utility,
-            ..
-        } = *at;
+        let (mechanism, candidate, truth, utility) =
+            (at.mechanism, at.candidate, at.truth, at.utility);
         let inst = &candidate.instance;
         let lies = lies_of(self, at, "one lie")?;
         let [(i, report)] = lies else {
