@@ -513,15 +513,11 @@ impl State<'_> {
             o.insert("off_grid".into(), Value::Bool(true));
         }
         if let (Some(f), Some(o)) = (self.cfg.family, json.as_object_mut()) {
-            match f.to_json(&e.candidate.instance) {
-                Ok(v) => {
-                    o.insert("family".into(), v);
-                }
-                Err(err) => {
-                    self.error(err.to_string());
-                    return Ok(());
-                }
-            }
+            let family = f.to_json(&e.candidate.instance);
+            let Ok(v) = family.map_err(|err| self.error(err.to_string())) else {
+                return Ok(());
+            };
+            o.insert("family".into(), v);
         }
         // Re-derived from scratch before it is printed; a disagreement is an error, not a
         // record.

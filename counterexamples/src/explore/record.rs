@@ -85,12 +85,15 @@ enum Number<'a> {
 }
 
 /// Where a record was found: a seed unit of the space, or a local-search task; written as
-/// the record's `"origin": kind, "unit"` or `"origin": "local", "round", "task"`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// the record's `"origin": kind, "unit"` or `"origin": "local", "round", "task"` (this type
+/// serializes the numbers).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
 pub enum Origin {
     /// Unit `unit` of the space (`exhaustive` or `random`).
     Unit {
         /// `exhaustive` or `random`.
+        #[serde(skip)]
         kind: &'static str,
         /// The unit number.
         unit: u64,
@@ -123,7 +126,7 @@ struct RecordDoc<'a> {
     witness: WitnessDoc<'a>,
     /// The search's bookkeeping; none in `prove`'s counterexamples.
     #[serde(flatten)]
-    search: Option<SearchFields>,
+    search: Option<SearchFields<'a>>,
     /// `prove` for `prove`'s counterexamples.
     #[serde(skip_serializing_if = "Option::is_none")]
     strategy: Option<&'static str>,
@@ -132,16 +135,12 @@ struct RecordDoc<'a> {
 /// Where and after how many scenarios the search found a record: a unit's kind and number,
 /// or `"local"` and the task's round and number ([`Origin`]).
 #[derive(Serialize)]
-struct SearchFields {
+struct SearchFields<'a> {
     scenarios: u64,
     seed: u64,
     origin: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    unit: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    round: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    task: Option<u64>,
+    #[serde(flatten)]
+    at: &'a Origin,
     best: bool,
 }
 
@@ -193,20 +192,18 @@ pub fn to_json(
     e: &Evaluation,
     scenarios: u64,
     seed: u64,
-    origin: &Origin,
+    at: &Origin,
 ) -> Value {
     let mut record = document(metric, mechanism, utility, e);
-    let (origin, unit, round, task) = match *origin {
-        Origin::Unit { kind, unit } => (kind, Some(unit), None, None),
-        Origin::Local { round, task } => ("local", None, Some(round), Some(task)),
+    let origin = match *at {
+        Origin::Unit { kind, .. } => kind,
+        Origin::Local { .. } => "local",
     };
     record.search = Some(SearchFields {
         scenarios,
         seed,
         origin,
-        unit,
-        round,
-        task,
+        at,
         best: false,
     });
     doc::value(&record)
