@@ -289,24 +289,21 @@ impl Metric for PmLoss {
         if n == 0 {
             return None;
         }
-        // The elite's joiner first, when it fits this instance.
+        // Tries a joiner; it becomes the climb's start (`current`) when its value is at most
+        // the start's.
         let mut current: Option<(Rational, User)> = None;
-        let join = |u: User, ctx: &mut Ctx, best: &mut Option<Evaluation>| {
-            on.try_scenario(self, Scenario::Join(u.clone()), ctx, best)
-                .map(|e| (e.value, u))
-        };
-        let keep = |found: Option<(Rational, User)>, current: &mut Option<(Rational, User)>| {
-            if let Some((v, u)) = found
-                && current.as_ref().is_none_or(|(c, _)| v <= *c)
+        let join = |u: User, ctx: &mut Ctx, best: &mut _, current: &mut Option<(Rational, _)>| {
+            if let Some(e) = on.try_scenario(self, Scenario::Join(u.clone()), ctx, best)
+                && current.as_ref().is_none_or(|(c, _)| e.value <= *c)
             {
-                *current = Some((v, u));
+                *current = Some((e.value, u));
             }
         };
+        // The elite's joiner first, when it fits this instance.
         if let Some(Scenario::Join(u)) = ctx.hint.clone()
             && u.demand.len() == m
         {
-            let found = join(u, ctx, &mut best);
-            keep(found, &mut current);
+            join(u, ctx, &mut best, &mut current);
         }
         if n >= 2 {
             for l in 0..n {
@@ -319,13 +316,12 @@ impl Metric for PmLoss {
                 if ctx.spent() {
                     break;
                 }
-                join(u, ctx, &mut best);
+                join(u, ctx, &mut best, &mut current);
             }
             return best;
         }
         for u in joiners(instance, values, &mut ctx.rng) {
-            let found = join(u, ctx, &mut best);
-            keep(found, &mut current);
+            join(u, ctx, &mut best, &mut current);
         }
         for _ in 0..ctx.cfg.climb_steps / 4 {
             if ctx.spent() {
@@ -337,8 +333,7 @@ impl Metric for PmLoss {
             let Some(next) = neighbour(instance, u, values, &mut ctx.rng) else {
                 continue;
             };
-            let found = join(next, ctx, &mut best);
-            keep(found, &mut current);
+            join(next, ctx, &mut best, &mut current);
         }
         // Knife-edge instances (super::knife), with the best scenario above.
         knife::instance_strata(self, on, ctx, &mut best);
