@@ -105,6 +105,15 @@ impl Family {
         }
     }
 
+    /// How many users lead with the first kind's prefix.
+    fn first_kind(self, users: &[User]) -> usize {
+        let (first, _) = self.prefixes();
+        users
+            .iter()
+            .take_while(|u| u.name.starts_with(first))
+            .count()
+    }
+
     /// The parameter points over the generator's ranges, in order.
     pub fn points(self, g: &GeneratorConfig) -> Vec<Point> {
         let mut out = Vec::new();
@@ -208,16 +217,14 @@ impl Family {
         }
         let (first, second) = self.prefixes();
         let users = instance.users();
-        let k = users
-            .iter()
-            .take_while(|u| u.name.starts_with(first))
-            .count();
+        let k = self.first_kind(users);
         let m = instance.num_resources();
         for (i, u) in users.iter().enumerate() {
-            let (prefix, index) = if i < k {
-                (first, i + 1)
+            // The user's name and the user whose demand vector its kind shares.
+            let (prefix, index, model) = if i < k {
+                (first, i + 1, 0)
             } else {
-                (second, i - k + 1)
+                (second, i - k + 1, k)
             };
             if u.name != format!("{prefix}{index}") {
                 return Err(bad(format!("user {} should be {prefix}{index}", u.name)));
@@ -225,7 +232,6 @@ impl Family {
             if u.weight != Rational::ONE || u.cap.is_some() || u.resource_weights.is_some() {
                 return Err(bad(format!("user {} has a weight or a cap", u.name)));
             }
-            let model = if i < k { 0 } else { k };
             let shares = match self {
                 Family::Pps if i >= k => {
                     let j = i - k;
@@ -285,11 +291,7 @@ impl Family {
     ) -> Option<Instance> {
         let mut capacity = instance.capacity().to_vec();
         let mut users = instance.users().to_vec();
-        let (first, _) = self.prefixes();
-        let k = users
-            .iter()
-            .take_while(|u| u.name.starts_with(first))
-            .count();
+        let k = self.first_kind(&users);
         if rng.chance(1, 4) {
             capacity_move(&mut capacity, rng);
         } else {
