@@ -110,11 +110,7 @@ impl Metric for DiscreteGap {
         let d = drifts(inst, truth, &fluid);
         let (hi, lo) = extremes(&d);
         let of = Of::new(candidate, truth, Some(&fluid));
-        Ok(Some(of.exact_ratio(
-            hi,
-            Some(lo),
-            &d[hi] - &d[lo],
-            max_task,
-        )))
+        let gap = &d[hi] - &d[lo];
+        Ok(Some(of.exact_ratio(hi, Some(lo), gap, max_task)))
     }
 }

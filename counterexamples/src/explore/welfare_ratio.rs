@@ -104,32 +104,21 @@ fn against(
 ) -> Result<Option<Evaluation>, SolverError> {
     let inst = bounded(metric, at)?;
     let (candidate, truth, utility) = (at.candidate, at.truth, at.utility);
-    let exact = truth.tolerance.is_none();
-    let w = if exact {
-        Spread::exact(welfare(inst, truth, utility)?)
-    } else {
-        // An approximate answer's welfare is known to lie in an interval: the ratio is
-        // certified by its ends, never taken from the computed numbers alone.
-        match welfare_spread(inst, truth, utility) {
-            Some(w) => w,
-            None => return Ok(None),
-        }
+    // An approximate answer's welfare is known to lie in an interval: the ratio is certified
+    // by its ends, never taken from the computed numbers alone.
+    let w = match truth.tolerance {
+        None => Some(Spread::exact(welfare(inst, truth, utility)?)),
+        Some(_) => welfare_spread(inst, truth, utility),
     };
-    if !w.lo.is_positive() {
+    let Some(w) = w.filter(|w| w.lo.is_positive()) else {
         return Ok(None);
-    }
+    };
     let (opt, x) = best(inst, utility)?;
     let of = Of::new(candidate, truth, Some(&x));
+    let benchmark = Spread::exact(opt.clone());
     let mut approximate = None;
-    // The value is about the whole allocation (`Metric::per_user` is false): no user (0).
-    of.keep_ratio(
-        &mut approximate,
-        Direction::Max,
-        0,
-        None,
-        &Spread::exact(opt.clone()),
-        &w,
-    );
+    // The value is about the whole allocation (`MetricInfo::per_user` is false): no user (0).
+    of.keep_ratio(&mut approximate, Direction::Max, 0, None, &benchmark, &w);
     // The mechanism's welfare is one linear combination of one equilibrium's task counts;
     // the benchmark is rational.
     Ok(exact::or_exact(at, approximate, || {
