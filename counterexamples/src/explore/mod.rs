@@ -453,10 +453,6 @@ struct State<'a> {
 }
 
 impl State<'_> {
-    fn direction(&self) -> Direction {
-        self.cfg.metric.metric().direction()
-    }
-
     /// Merges one result (in the fixed order); hands out an improvement. Stops the run once
     /// the budget is spent.
     fn merge(
@@ -476,7 +472,7 @@ impl State<'_> {
         let Some(e) = found.best else {
             return Ok(());
         };
-        let d = self.direction();
+        let d = self.cfg.metric.info().direction;
         self.add_elite(&e);
         if self
             .record
@@ -546,7 +542,7 @@ impl State<'_> {
     }
 
     fn add_elite(&mut self, e: &Evaluation) {
-        let d = self.direction();
+        let d = self.cfg.metric.info().direction;
         if self.cfg.metric.info().one_is_neutral && e.lo <= Rational::ONE {
             // Nothing found there: restarting from it is sampling again, at a higher price.
             return;

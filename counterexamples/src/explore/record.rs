@@ -466,20 +466,15 @@ pub fn rederive(mechanism: &dyn Mechanism, record: &Value) -> Result<Evaluation,
 /// The allocation recorded under `witness.allocation_optimum`, read by user name.
 fn recorded_optimum(record: &Value, inst: &Instance) -> Result<Allocation, SolverError> {
     let o = field(field(record, "witness")?, "allocation_optimum")?;
-    let mut tasks = Vec::with_capacity(inst.num_users());
-    for i in 0..inst.num_users() {
+    let task = |i: usize| {
         let user = inst.user_path(i);
         let path = format!("witness.allocation_optimum.{user}");
-        let t = o
-            .get(&user)
-            .and_then(Value::as_str)
+        let t = (o.get(&user).and_then(Value::as_str))
             .ok_or_else(|| SolverError::invalid(path.as_str(), "missing"))?;
-        tasks.push(
-            t.parse::<Rational>()
-                .map_err(|e| SolverError::invalid(path.as_str(), e.to_string()))?,
-        );
-    }
-    Ok(Allocation::new(tasks))
+        (t.parse::<Rational>()).map_err(|e| SolverError::invalid(path.as_str(), e.to_string()))
+    };
+    let tasks: Result<Vec<Rational>, SolverError> = (0..inst.num_users()).map(task).collect();
+    tasks.map(Allocation::new)
 }
 
 /// The recorded benchmark allocation is feasible and its welfare is the recorded
