@@ -55,7 +55,7 @@ use leontief_solver::{Instance, Rational, SolverError, User};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::local::{capacity_move, entry_move};
+use super::local::entry_move;
 use crate::doc;
 use crate::instance_generator::GeneratorConfig;
 
@@ -289,12 +289,8 @@ impl Family {
         values: &[Rational],
         rng: &mut SplitMix64,
     ) -> Option<Instance> {
-        let mut capacity = instance.capacity().to_vec();
-        let mut users = instance.users().to_vec();
-        let k = self.first_kind(&users);
-        if rng.chance(1, 4) {
-            capacity_move(&mut capacity, rng);
-        } else {
+        super::local::perturb_with(instance, rng, |users, rng| {
+            let k = self.first_kind(users);
             // The kinds that move: both for two-kinds, the h users for pps.
             let kind = match self {
                 Family::TwoKinds => rng.range(0, 1) as usize,
@@ -309,8 +305,8 @@ impl Family {
             for u in &mut users[members] {
                 u.demand[j] = value.clone();
             }
-        }
-        super::local::moved(instance, capacity, users)
+            Some(())
+        })
     }
 
     /// `steps` structure-keeping moves in a row, skipping failed ones.

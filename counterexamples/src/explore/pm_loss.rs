@@ -259,10 +259,7 @@ impl Metric for PmLoss {
         for &(i, ks, kl) in &users {
             let s = utility.per_task(inst, i);
             let u = |t: &Rational| &utility_at_truth(inst, i, t) * &s;
-            let Some(a) = spread(small, ks, u) else {
-                continue;
-            };
-            let Some(b) = spread(large, kl, u) else {
+            let (Some(a), Some(b)) = (spread(small, ks, u), spread(large, kl, u)) else {
                 continue;
             };
             of.keep_ratio(&mut best, self.direction(), i, departed, &a, &b);

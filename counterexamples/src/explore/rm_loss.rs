@@ -59,10 +59,9 @@ impl Metric for RmLoss {
         for i in 0..inst.num_users() {
             let s = utility.per_task(inst, i);
             let s_after = utility.per_task(&bigger, i);
-            let Some(b) = spread(truth, i, |t| &utility_at_truth(inst, i, t) * &s) else {
-                continue;
-            };
-            let Some(a) = spread(&after, i, |t| &utility_at_truth(inst, i, t) * &s_after) else {
+            let b = spread(truth, i, |t| &utility_at_truth(inst, i, t) * &s);
+            let a = spread(&after, i, |t| &utility_at_truth(inst, i, t) * &s_after);
+            let (Some(a), Some(b)) = (a, b) else {
                 continue;
             };
             of.keep_ratio(&mut best, self.direction(), i, None, &a, &b);

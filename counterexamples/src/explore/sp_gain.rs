@@ -54,10 +54,9 @@ impl Metric for SpGain {
         let lied = inst.with_reports(lies)?;
         let after = mechanism.allocate(&lied)?;
         let s = utility.per_task(inst, i);
-        let Some(b) = spread(truth, i, |t| &utility_at_truth(inst, i, t) * &s) else {
-            return Ok(None);
-        };
-        let Some(a) = spread(&after, i, |t| &utility_of_report(inst, i, t, report) * &s) else {
+        let b = spread(truth, i, |t| &utility_at_truth(inst, i, t) * &s);
+        let a = spread(&after, i, |t| &utility_of_report(inst, i, t, report) * &s);
+        let (Some(a), Some(b)) = (a, b) else {
             return Ok(None);
         };
         let of = Of::new(candidate, truth, Some(&after));
