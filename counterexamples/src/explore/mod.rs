@@ -588,9 +588,8 @@ impl State<'_> {
             let Ok(truth) = self.mechanism.allocate(&c.instance) else {
                 return false;
             };
-            let x = match m.at(&At::new(self.mechanism, c, &truth, self.cfg.utility)) {
-                Ok(Some(x)) => x,
-                _ => return false,
+            let Ok(Some(x)) = m.at(&At::new(self.mechanism, c, &truth, self.cfg.utility)) else {
+                return false;
             };
             // A candidate whose interval reaches the record's value is made exact (it may
             // tie, and a kept one is printed and re-derived exactly, as every record); one

@@ -195,9 +195,7 @@ fn bounded(sim: &Sim) -> Result<(), SolverError> {
                 ))
             }
             Supply::Arrivals(list) => {
-                for a in list {
-                    tasks = tasks.saturating_add(a.count);
-                }
+                tasks = list.iter().fold(tasks, |t, a| t.saturating_add(a.count));
             }
         }
     }
