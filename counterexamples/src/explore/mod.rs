@@ -488,13 +488,7 @@ impl State<'_> {
         }
         let grid_run = self.cfg.run.strategy == Strategy::Exhaustive && self.cfg.family.is_none();
         let local = matches!(origin, RecordOrigin::Local { .. });
-        // An exhaustive run's grid record stays the grid's instance: shrinking it could
-        // leave the grid (simpler numbers) and even raise the value past the grid's.
-        let e = if grid_run && !local {
-            e
-        } else {
-            self.shrunk(e)
-        };
+        let e = self.shrunk(e, grid_run && !local);
         let mut json = record::to_json(
             self.cfg.metric,
             self.mechanism.name(),
@@ -575,10 +569,17 @@ impl State<'_> {
         }
     }
 
-    /// The evaluation shrunk while its objective stays at least as good.
-    fn shrunk(&self, e: Evaluation) -> Evaluation {
+    /// The evaluation shrunk while its objective stays at least as good; as it is when it is
+    /// an exhaustive run's grid record (`grid`).
+    fn shrunk(&self, e: Evaluation, grid: bool) -> Evaluation {
         // A family's member is already in its simple form; shrinking would leave the family.
-        let Some(limit) = self.cfg.shrink.filter(|_| self.cfg.family.is_none()) else {
+        // An exhaustive run's grid record stays the grid's instance: shrinking it could leave
+        // the grid (simpler numbers) and even raise the value past the grid's.
+        let Some(limit) = self
+            .cfg
+            .shrink
+            .filter(|_| self.cfg.family.is_none() && !grid)
+        else {
             return e;
         };
         let m = self.cfg.metric.metric();
