@@ -575,11 +575,8 @@ impl State<'_> {
         // A family's member is already in its simple form; shrinking would leave the family.
         // An exhaustive run's grid record stays the grid's instance: shrinking it could leave
         // the grid (simpler numbers) and even raise the value past the grid's.
-        let Some(limit) = self
-            .cfg
-            .shrink
-            .filter(|_| self.cfg.family.is_none() && !grid)
-        else {
+        let as_it_is = grid || self.cfg.family.is_some();
+        let Some(limit) = self.cfg.shrink.filter(|_| !as_it_is) else {
             return e;
         };
         let m = self.cfg.metric.metric();
