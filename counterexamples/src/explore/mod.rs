@@ -667,7 +667,6 @@ pub fn explore_with(
     progress: &(dyn Fn(&ExploreSummary) + Sync),
 ) -> std::io::Result<ExploreSummary> {
     let seeds = Evaluator::new(mechanism, cfg);
-    let family = matches!(seeds.seeds, Seeds::Family(_));
     let mut st = State {
         mechanism,
         cfg,
@@ -740,7 +739,7 @@ pub fn explore_with(
         if st.summary.stop.is_none() {
             // A finite family's seeds run out early: its local search goes on (until the
             // budget or the time) unless the strategy asks for the seeds alone.
-            let climbing = family
+            let climbing = cfg.family.is_some()
                 && run_cfg.strategy != Strategy::Exhaustive
                 && cfg.local > 0
                 && !st.elites.is_empty()
