@@ -354,7 +354,7 @@ impl<'a> Evaluator<'a> {
 
     /// What one item produces: a function of the item and the run's configuration alone.
     pub fn evaluate(&self, item: &WorkItem) -> Found {
-        let (mechanism, cfg) = (self.mechanism, self.cfg);
+        let cfg = self.cfg;
         match item {
             WorkItem::Unit { unit } => {
                 let unit = *unit;
@@ -370,7 +370,7 @@ impl<'a> Evaluator<'a> {
                     return Found::new(0, vec![past], None);
                 };
                 let rng = unit_rng(cfg.run.seed, unit);
-                evaluate_one(mechanism, cfg, &inst, grid, rng, None, false)
+                self.evaluate_one(&inst, grid, rng, None, false)
             }
             WorkItem::Local { round, task, elite } => {
                 let mut rng = local_rng(cfg, *round, *task);
@@ -385,9 +385,40 @@ impl<'a> Evaluator<'a> {
                 // is full) also search the knife-edge instances of the metrics other than
                 // the lie metrics (super::knife).
                 let strata = *task < cfg.elites as u64;
-                evaluate_one(mechanism, cfg, &inst, false, rng, hint, strata)
+                self.evaluate_one(&inst, false, rng, hint, strata)
             }
         }
+    }
+
+    /// The metric's evaluation of one instance (the truthful answer counts as a scenario).
+    fn evaluate_one(
+        &self,
+        instance: &Instance,
+        grid: bool,
+        rng: SplitMix64,
+        hint: Option<leontief_solver::properties::Scenario>,
+        strata: bool,
+    ) -> Found {
+        let truth = match self.mechanism.allocate(instance) {
+            Ok(x) => x,
+            Err(e) => return Found::new(1, vec![e.to_string()], None),
+        };
+        let mut ctx = Ctx {
+            cfg: self.cfg,
+            grid,
+            rng,
+            hint,
+            instance_strata: strata,
+            scenarios: 0,
+            errors: Vec::new(),
+        };
+        let on = Subject {
+            mechanism: self.mechanism,
+            instance,
+            truth: &truth,
+        };
+        let best = self.cfg.metric.metric().evaluate(&on, &mut ctx);
+        Found::new(ctx.scenarios + 1, ctx.errors, best)
     }
 }
 
@@ -396,37 +427,6 @@ impl RoundEvaluator for Evaluator<'_> {
         let this = &*self;
         Ok(items.par_iter().map(|item| this.evaluate(item)).collect())
     }
-}
-
-fn evaluate_one(
-    mechanism: &dyn Mechanism,
-    cfg: &ExploreConfig,
-    instance: &Instance,
-    grid: bool,
-    rng: SplitMix64,
-    hint: Option<leontief_solver::properties::Scenario>,
-    strata: bool,
-) -> Found {
-    let truth = match mechanism.allocate(instance) {
-        Ok(x) => x,
-        Err(e) => return Found::new(1, vec![e.to_string()], None),
-    };
-    let mut ctx = Ctx {
-        cfg,
-        grid,
-        rng,
-        hint,
-        instance_strata: strata,
-        scenarios: 0,
-        errors: Vec::new(),
-    };
-    let on = Subject {
-        mechanism,
-        instance,
-        truth: &truth,
-    };
-    let best = cfg.metric.metric().evaluate(&on, &mut ctx);
-    Found::new(ctx.scenarios + 1, ctx.errors, best)
 }
 
 /// The random stream of local task `task` of round `round` (shard-specific).
