@@ -100,13 +100,10 @@ impl Metric for DiscreteGap {
         if truth.tolerance.is_some() || fluid.tolerance.is_some() {
             return Ok(None);
         }
-        let max_task = (0..inst.num_users())
-            .map(|i| inst.task_dominant_share(i))
-            .max()
-            .unwrap_or(Rational::ZERO);
-        if !max_task.is_positive() {
+        let shares = (0..inst.num_users()).map(|i| inst.task_dominant_share(i));
+        let Some(max_task) = shares.max().filter(Rational::is_positive) else {
             return Ok(None);
-        }
+        };
         let d = drifts(inst, truth, &fluid);
         let (hi, lo) = extremes(&d);
         let of = Of::new(candidate, truth, Some(&fluid));
