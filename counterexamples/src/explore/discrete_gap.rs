@@ -50,7 +50,6 @@ use leontief_solver::{Allocation, Drf, Instance, Mechanism, Rational, SolverErro
 
 use super::metric::{Applies, At, Direction, Evaluation, Metric, MetricInfo};
 use super::metric_common::{bounded, Of};
-use super::MetricName;
 
 /// See the [module docs](self).
 pub struct DiscreteGap;
@@ -64,17 +63,10 @@ fn drifts(inst: &Instance, discrete: &Allocation, fluid: &Allocation) -> Vec<Rat
 
 /// The users of the largest and of the smallest drift (the first of each by index).
 fn extremes(d: &[Rational]) -> (usize, usize) {
-    let mut hi = 0;
-    let mut lo = 0;
-    for (i, x) in d.iter().enumerate() {
-        if *x > d[hi] {
-            hi = i;
-        }
-        if *x < d[lo] {
-            lo = i;
-        }
-    }
-    (hi, lo)
+    let first = |better: fn(&Rational, &Rational) -> bool| {
+        (0..d.len()).fold(0, |top, i| if better(&d[i], &d[top]) { i } else { top })
+    };
+    (first(|x, top| x > top), first(|x, top| x < top))
 }
 
 /// What the metric measures, in which direction, and how its record is shaped.
@@ -88,7 +80,6 @@ pub(super) const INFO: MetricInfo = MetricInfo {
     ratio_of: "dominant shares",
     compared: "allocation_fluid",
     ..MetricInfo::ratio(
-        MetricName::DiscreteGap,
         "max over users i, k of (δ_i − δ_k) / μ_max, δ the dominant share of discrete DRF \
          minus fluid DRF's, μ_max the largest task's (at most 1 by the DRF paper's Theorem 7 \
          with one resource or positive demands; unbounded once demands may be zero)",
@@ -109,21 +100,14 @@ impl Metric for DiscreteGap {
         if truth.tolerance.is_some() || fluid.tolerance.is_some() {
             return Ok(None);
         }
-        let max_task = (0..inst.num_users())
-            .map(|i| inst.task_dominant_share(i))
-            .max()
-            .unwrap_or(Rational::ZERO);
-        if !max_task.is_positive() {
+        let shares = (0..inst.num_users()).map(|i| inst.task_dominant_share(i));
+        let Some(max_task) = shares.max().filter(Rational::is_positive) else {
             return Ok(None);
-        }
+        };
         let d = drifts(inst, truth, &fluid);
         let (hi, lo) = extremes(&d);
         let of = Of::new(candidate, truth, Some(&fluid));
-        Ok(Some(of.exact_ratio(
-            hi,
-            Some(lo),
-            &d[hi] - &d[lo],
-            max_task,
-        )))
+        let gap = &d[hi] - &d[lo];
+        Ok(Some(of.exact_ratio(hi, Some(lo), gap, max_task)))
     }
 }

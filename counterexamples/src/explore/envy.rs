@@ -19,7 +19,6 @@ use leontief_solver::{Instance, SolverError};
 use super::exact;
 use super::metric::{spread, Applies, At, Direction, Evaluation, Metric, MetricInfo};
 use super::metric_common::{bounded, Of};
-use super::MetricName;
 
 /// See the [module docs](self).
 pub struct Envy;
@@ -40,7 +39,6 @@ pub(super) const INFO: MetricInfo = MetricInfo {
         "is envy-free (docs/theory.md §3.11): envy is at most 1 on every instance",
     ),
     ..MetricInfo::ratio(
-        MetricName::Envy,
         "max over users i != k of u_i((w_i/w_k) x_k d_k) / x_i (1 or less when envy-free)",
         Direction::Max,
         Property::Ef,

@@ -55,7 +55,7 @@ use leontief_solver::{Instance, Rational, SolverError, User};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::local::{capacity_move, entry_move};
+use super::local::entry_move;
 use crate::doc;
 use crate::instance_generator::GeneratorConfig;
 
@@ -103,6 +103,15 @@ impl Family {
             Family::TwoKinds => ("a", "b"),
             Family::Pps => ("h", "s"),
         }
+    }
+
+    /// How many users lead with the first kind's prefix.
+    fn first_kind(self, users: &[User]) -> usize {
+        let (first, _) = self.prefixes();
+        users
+            .iter()
+            .take_while(|u| u.name.starts_with(first))
+            .count()
     }
 
     /// The parameter points over the generator's ranges, in order.
@@ -173,24 +182,13 @@ impl Family {
                 (capacity, a, vec![b; p.n - p.k])
             }
             Family::Pps => {
-                let specialists = (0..p.m)
-                    .map(|j| {
-                        (0..p.m)
-                            .map(|l| {
-                                if l == j {
-                                    Rational::ONE
-                                } else {
-                                    Rational::ZERO
-                                }
-                            })
-                            .collect()
-                    })
-                    .collect();
-                (
-                    vec![Rational::ONE; p.m],
-                    vec![Rational::ONE; p.m],
-                    specialists,
-                )
+                let specialist = |j: usize| {
+                    let mut d = vec![Rational::ZERO; p.m];
+                    d[j] = Rational::ONE;
+                    d
+                };
+                let ones = vec![Rational::ONE; p.m];
+                (ones.clone(), ones, (0..p.m).map(specialist).collect())
             }
         };
         let mut users: Vec<User> = (1..=p.k)
@@ -219,16 +217,14 @@ impl Family {
         }
         let (first, second) = self.prefixes();
         let users = instance.users();
-        let k = users
-            .iter()
-            .take_while(|u| u.name.starts_with(first))
-            .count();
+        let k = self.first_kind(users);
         let m = instance.num_resources();
         for (i, u) in users.iter().enumerate() {
-            let (prefix, index) = if i < k {
-                (first, i + 1)
+            // The user's name and the user whose demand vector its kind shares.
+            let (prefix, index, model) = if i < k {
+                (first, i + 1, 0)
             } else {
-                (second, i - k + 1)
+                (second, i - k + 1, k)
             };
             if u.name != format!("{prefix}{index}") {
                 return Err(bad(format!("user {} should be {prefix}{index}", u.name)));
@@ -236,7 +232,6 @@ impl Family {
             if u.weight != Rational::ONE || u.cap.is_some() || u.resource_weights.is_some() {
                 return Err(bad(format!("user {} has a weight or a cap", u.name)));
             }
-            let model = if i < k { 0 } else { k };
             let shares = match self {
                 Family::Pps if i >= k => {
                     let j = i - k;
@@ -294,16 +289,8 @@ impl Family {
         values: &[Rational],
         rng: &mut SplitMix64,
     ) -> Option<Instance> {
-        let mut capacity = instance.capacity().to_vec();
-        let mut users = instance.users().to_vec();
-        let (first, _) = self.prefixes();
-        let k = users
-            .iter()
-            .take_while(|u| u.name.starts_with(first))
-            .count();
-        if rng.chance(1, 4) {
-            capacity_move(&mut capacity, rng);
-        } else {
+        super::local::perturb_with(instance, rng, |users, rng| {
+            let k = self.first_kind(users);
             // The kinds that move: both for two-kinds, the h users for pps.
             let kind = match self {
                 Family::TwoKinds => rng.range(0, 1) as usize,
@@ -318,8 +305,8 @@ impl Family {
             for u in &mut users[members] {
                 u.demand[j] = value.clone();
             }
-        }
-        super::local::moved(instance, capacity, users)
+            Some(())
+        })
     }
 
     /// `steps` structure-keeping moves in a row, skipping failed ones.

@@ -24,23 +24,31 @@
 
 use std::cmp::Ordering;
 
-use leontief_solver::properties::{utility_at_truth, utility_of_report, Property};
-use leontief_solver::SolverError;
+use leontief_solver::properties::{report_gauge, truth_gauge, utility_at_truth, Gauge, Property};
+use leontief_solver::{Rational, SolverError};
 
 use super::exact;
 use super::metric::{spread, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject};
 use super::metric_common::{lies_of, LieSearch, Of};
-use super::MetricName;
 use crate::search::random_coalition;
 
 /// See the [module docs](self).
 pub struct GspGain;
 
+/// Whether a user whose utility after the lies compares with its utility before as `order`
+/// is a member whose ratio counts: a liar always, but `None` when it is worse off (not a
+/// coalition profile); another user when it strictly gains.
+fn member(liar: bool, order: Ordering) -> Option<bool> {
+    match order {
+        Ordering::Less if liar => None,
+        _ => Some(liar || order == Ordering::Greater),
+    }
+}
+
 /// What the metric measures, in which direction, and how its record is shaped.
 pub(super) const INFO: MetricInfo = MetricInfo {
     one_is_neutral: true,
     ..MetricInfo::ratio(
-        MetricName::GspGain,
         "max over coalitions with no member worse off of a member's u_i(after) / u_i(before)",
         Direction::Max,
         Property::GspStrong,
@@ -61,51 +69,39 @@ impl Metric for GspGain {
         let lied = inst.with_reports(lies)?;
         let after = mechanism.allocate(&lied)?;
         let of = Of::new(candidate, truth, Some(&after));
+        // Each user's utility after the lies (a liar's by its report) and its scale.
+        let users: Vec<(bool, Gauge, Rational)> = (0..inst.num_users())
+            .map(|i| match lies.iter().find(|(k, _)| *k == i) {
+                Some((_, r)) => (true, report_gauge(inst, i, r), utility.per_task(inst, i)),
+                None => (false, truth_gauge(inst, i), utility.per_task(inst, i)),
+            })
+            .collect();
         let mut best: Option<Evaluation> = None;
-        for i in 0..inst.num_users() {
-            let s = utility.per_task(inst, i);
-            let report = lies.iter().find(|(k, _)| *k == i).map(|(_, r)| r);
-            let Some(b) = spread(truth, i, |t| &utility_at_truth(inst, i, t) * &s) else {
+        for (i, (liar, g, s)) in users.iter().enumerate() {
+            let b = spread(truth, i, |t| &utility_at_truth(inst, i, t) * s);
+            let (Some(b), Some(a)) = (b, spread(&after, i, |t| &g.apply(t) * s)) else {
                 return Ok(None);
             };
-            let a = match report {
-                Some(r) => spread(&after, i, |t| &utility_of_report(inst, i, t, r) * &s),
-                None => spread(&after, i, |t| &utility_at_truth(inst, i, t) * &s),
-            };
-            let Some(a) = a else {
-                return Ok(None);
-            };
-            if report.is_some() && a.value < b.value {
-                // A liar worse off: not a coalition profile.
-                return Ok(None);
+            match member(*liar, a.value.cmp(&b.value)) {
+                None => return Ok(None),
+                Some(true) => of.keep_ratio(&mut best, self.direction(), i, None, &a, &b),
+                Some(false) => {}
             }
-            if report.is_none() && a.value <= b.value {
-                continue;
-            }
-            of.keep_ratio(&mut best, self.direction(), i, None, &a, &b);
         }
         Ok(exact::or_exact(at, best, || {
             // The same members as above, decided exactly.
-            let mut ratios = Vec::new();
             let Some((before, lied_tasks)) = exact::both(at, &lied)? else {
                 return Ok(None);
             };
-            for i in 0..inst.num_users() {
-                let s = utility.per_task(inst, i);
-                let report = lies.iter().find(|(k, _)| *k == i).map(|(_, r)| r);
-                let b = exact::utility_at_truth(inst, i, &before[i], &s)?;
-                let a = match report {
-                    Some(r) => exact::utility_of_report(inst, i, &lied_tasks[i], r, &s)?,
-                    None => exact::utility_at_truth(inst, i, &lied_tasks[i], &s)?,
-                };
-                let order = exact::cmp(&a, &b)?;
-                if report.is_some() && order == Ordering::Less {
-                    return Ok(Some(None));
+            let mut ratios = Vec::new();
+            for (i, (liar, g, s)) in users.iter().enumerate() {
+                let b = exact::utility_at_truth(inst, i, &before[i], s)?;
+                let a = exact::gauged(g, &lied_tasks[i], s)?;
+                match member(*liar, exact::cmp(&a, &b)?) {
+                    None => return Ok(Some(None)),
+                    Some(true) => ratios.push((i, None, a, b)),
+                    Some(false) => {}
                 }
-                if report.is_none() && order != Ordering::Greater {
-                    continue;
-                }
-                ratios.push((i, None, a, b));
             }
             exact::best(&of, self.direction(), ratios, &before, Some(&lied_tasks)).map(Some)
         }))

@@ -60,8 +60,7 @@ use leontief_solver::properties::Scenario;
 use leontief_solver::{Allocation, Instance, Mechanism, Rational};
 
 use super::local::q;
-use super::metric::{try_scenario, Ctx, Direction, Evaluation, Metric, Subject};
-use crate::candidate::Candidate;
+use super::metric::{Ctx, Direction, Evaluation, Metric, Subject};
 
 /// Lines refined by golden-section search per base instance (after screening).
 pub const REFINED_LINES: usize = 2;
@@ -326,18 +325,15 @@ struct LieLine {
 
 /// The knife-edge lies of a lie metric (module docs) on `instance`, its tightened instance
 /// and (with [`Knife::All`]) its tie and binding-cap instances, each probe kept in `best`
-/// when it beats it ([`try_scenario`]). Maximizing metrics only (both lie metrics are).
+/// when it beats it ([`Subject::try_scenario`]). Maximizing metrics only (both lie metrics
+/// are).
 pub(crate) fn lie_strata(
     metric: &dyn Metric,
     on: &Subject,
     ctx: &mut Ctx,
     best: &mut Option<Evaluation>,
 ) {
-    let Subject {
-        mechanism,
-        instance,
-        truth,
-    } = *on;
+    let (mechanism, instance, truth) = (on.mechanism, on.instance, on.truth);
     debug_assert_eq!(metric.direction(), Direction::Max);
     if ctx.cfg.knife == Knife::Off {
         return;
@@ -410,8 +406,13 @@ fn lie_lines(
         let (instance, truth) = &bases[line.base];
         let mut d = instance.users()[line.user].demand.clone();
         d[line.resource] = &d[line.resource] + t;
-        let c = Candidate::new(instance.clone(), Scenario::Lies(vec![(line.user, d)]));
-        try_scenario(metric, mechanism, c, truth, ctx, best).map(|e| e.lo)
+        let on = Subject {
+            mechanism,
+            instance,
+            truth,
+        };
+        let lie = Scenario::Lies(vec![(line.user, d)]);
+        on.try_scenario(metric, lie, ctx, best).map(|e| e.lo)
     };
     let mut screened: Vec<(Option<Rational>, usize)> = Vec::with_capacity(lines.len());
     for (n, line) in lines.iter().enumerate() {
@@ -451,11 +452,7 @@ pub(crate) fn instance_strata(
     ctx: &mut Ctx,
     best: &mut Option<Evaluation>,
 ) {
-    let Subject {
-        mechanism,
-        instance,
-        truth,
-    } = *on;
+    let (mechanism, instance, truth) = (on.mechanism, on.instance, on.truth);
     if ctx.cfg.knife != Knife::All || !ctx.instance_strata || truth.tolerance.is_some() {
         return;
     }
@@ -474,8 +471,13 @@ pub(crate) fn instance_strata(
     // Measures one knife-edge instance on the scenario; its objective.
     let measure = |edge: Instance, ctx: &mut Ctx, best: &mut Option<Evaluation>| {
         let x = ctx.scenario(|_| mechanism.allocate(&edge))?;
-        let c = Candidate::new(edge, scenario.clone());
-        try_scenario(metric, mechanism, c, &x, ctx, best).map(|e| objective(&e))
+        let on = Subject {
+            mechanism,
+            instance: &edge,
+            truth: &x,
+        };
+        on.try_scenario(metric, scenario.clone(), ctx, best)
+            .map(|e| objective(&e))
     };
     if let Some(tight) = tightened(instance, truth) {
         measure(tight, ctx, best);

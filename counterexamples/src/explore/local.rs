@@ -18,9 +18,8 @@ pub(super) fn q(p: i128, d: i128) -> Rational {
     Rational::new(p, d).expect("nonzero denominator")
 }
 
-/// A capacity move: `R_j` ×3/2, ×2/3, ×2 or ×1/2 for a random `j` (shared with the
-/// families' moves, [`super::family`]).
-pub(crate) fn capacity_move(capacity: &mut [Rational], rng: &mut SplitMix64) {
+/// A capacity move: `R_j` ×3/2, ×2/3, ×2 or ×1/2 for a random `j`.
+fn capacity_move(capacity: &mut [Rational], rng: &mut SplitMix64) {
     let j = rng.range(0, capacity.len() as u64 - 1) as usize;
     let f = match rng.range(0, 3) {
         0 => q(3, 2),
@@ -55,31 +54,31 @@ pub(crate) fn entry_move(
 
 /// One random move; `None` when it changes nothing or gives an invalid instance.
 pub fn perturb(instance: &Instance, values: &[Rational], rng: &mut SplitMix64) -> Option<Instance> {
-    let n = instance.num_users();
-    let m = instance.num_resources();
-    let mut capacity = instance.capacity().to_vec();
-    let mut users = instance.users().to_vec();
-    if rng.chance(1, 4) {
-        capacity_move(&mut capacity, rng);
-    } else {
+    let (n, m) = (instance.num_users(), instance.num_resources());
+    perturb_with(instance, rng, |users, rng| {
         let i = rng.range(0, n as u64 - 1) as usize;
         let j = rng.range(0, m as u64 - 1) as usize;
         users[i].demand[j] = entry_move(&users[i].demand, j, values, rng);
-    }
-    // The pools stay: a move changes numbers, never the tree.
-    moved(instance, capacity, users)
+        Some(())
+    })
 }
 
-/// `instance` with the capacities `capacity` when they changed, else with the users `users`
-/// (one move changes one of them); `None` when that is no instance or no change.
-pub(crate) fn moved(
+/// One move on `instance`: a capacity move one time in four ([`capacity_move`]), else
+/// `demand_move` on a copy of the users (`None`: no move; shared with the families' moves);
+/// `None` when that is no instance or no change. The pools stay: a move changes numbers,
+/// never the tree.
+pub(crate) fn perturb_with(
     instance: &Instance,
-    capacity: Vec<Rational>,
-    users: Vec<User>,
+    rng: &mut SplitMix64,
+    demand_move: impl FnOnce(&mut [User], &mut SplitMix64) -> Option<()>,
 ) -> Option<Instance> {
-    let next = if capacity != instance.capacity() {
+    let next = if rng.chance(1, 4) {
+        let mut capacity = instance.capacity().to_vec();
+        capacity_move(&mut capacity, rng);
         instance.with_capacity(capacity).ok()?
     } else {
+        let mut users = instance.users().to_vec();
+        demand_move(&mut users, rng)?;
         instance.with_users(users).ok()?
     };
     (next != *instance).then_some(next)

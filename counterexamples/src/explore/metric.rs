@@ -13,6 +13,7 @@ use leontief_solver::{Allocation, Instance, Mechanism, Rational, SolverError};
 pub use super::exact::AlgebraicValue;
 use super::MetricName;
 use crate::candidate::Candidate;
+use crate::search::keep_errors;
 
 leontief_solver::name_enum! {
     /// Whether a metric's record is its largest or its smallest value. Names `max`, `min`.
@@ -133,16 +134,11 @@ impl Ctx<'_> {
     }
 
     /// Whether the evaluation has tried as many scenarios as its limit allows: the loops
-    /// that list scenarios stop there, and [`try_scenario`] tries no more. The limit is the
-    /// run's budget less the truthful answer, one of its scenarios: one evaluation never
-    /// runs past the budget, whatever the instance's size.
+    /// that list scenarios stop there, and [`Subject::try_scenario`] tries no more. The limit
+    /// is the run's budget less the truthful answer, one of its scenarios: one evaluation
+    /// never runs past the budget, whatever the instance's size.
     pub fn spent(&self) -> bool {
         (self.cfg.run.budget).is_some_and(|b| self.scenarios >= b.saturating_sub(1))
-    }
-
-    /// Records a failure.
-    pub fn error(&mut self, e: SolverError) {
-        crate::search::keep_errors(&mut self.errors, [e.to_string()]);
     }
 
     /// Runs one scenario within the limit: nothing once it is spent, else counts it and
@@ -155,7 +151,9 @@ impl Ctx<'_> {
             return None;
         }
         self.scenarios += 1;
-        run(self).map_err(|e| self.error(e)).ok()
+        run(self)
+            .map_err(|e| keep_errors(&mut self.errors, [e.to_string()]))
+            .ok()
     }
 }
 
@@ -163,8 +161,6 @@ impl Ctx<'_> {
 /// module, returned by [`Described::info`] and read by the trait's provided methods.
 #[derive(Debug, Clone, Copy)]
 pub struct MetricInfo {
-    /// Which metric this is.
-    pub id: MetricName,
     /// A one-line definition (shown in `explore --help`).
     pub description: &'static str,
     /// Whether the record is the largest or the smallest value.
@@ -218,13 +214,11 @@ impl MetricInfo {
     /// A per-user ratio of utilities in tasks, compared with the answer in the scenario:
     /// the common case, from which the rows of the table differ.
     pub(crate) const fn ratio(
-        id: MetricName,
         description: &'static str,
         direction: Direction,
         property: Property,
     ) -> Self {
         MetricInfo {
-            id,
             description,
             direction,
             property,
@@ -242,6 +236,8 @@ impl MetricInfo {
 /// What describes a metric: its [`MetricInfo`], given where the metric is registered
 /// ([`MetricName`]).
 pub trait Described {
+    /// Which metric this is.
+    fn id(&self) -> MetricName;
     /// What it measures, in which direction, and how its record is shaped.
     fn info(&self) -> &'static MetricInfo;
 }
@@ -252,7 +248,7 @@ pub trait Described {
 pub trait Metric: Described + Sync {
     /// Its command-line name.
     fn name(&self) -> &'static str {
-        self.info().id.name()
+        self.id().name()
     }
     /// See [`MetricInfo::direction`].
     fn direction(&self) -> Direction {
@@ -290,7 +286,7 @@ pub trait Metric: Described + Sync {
     /// each metric's docs); `None` when none has a value. By default the instance alone, for
     /// a metric that takes no scenario.
     fn evaluate(&self, on: &Subject, ctx: &mut Ctx) -> Option<Evaluation> {
-        super::metric_common::evaluate_bounded(self.info().id.metric(), on, ctx)
+        super::metric_common::evaluate_bounded(self.id().metric(), on, ctx)
     }
 }
 
@@ -351,7 +347,8 @@ pub struct Subject<'a> {
 }
 
 impl Subject<'_> {
-    /// Tries `scenario` on the subject's instance ([`try_scenario`]).
+    /// Tries `scenario` on the subject's instance: counts it and keeps the better
+    /// evaluation; nothing once the context's limit is spent.
     pub(crate) fn try_scenario(
         &self,
         metric: &dyn Metric,
@@ -360,27 +357,14 @@ impl Subject<'_> {
         best: &mut Option<Evaluation>,
     ) -> Option<Evaluation> {
         let c = Candidate::new(self.instance.clone(), scenario);
-        try_scenario(metric, self.mechanism, c, self.truth, ctx, best)
+        let e = ctx
+            .scenario(|ctx| metric.at(&At::new(self.mechanism, &c, self.truth, ctx.cfg.utility)))
+            .flatten()?;
+        if best.as_ref().is_none_or(|b| e.beats(b, metric.direction())) {
+            *best = Some(e.clone());
+        }
+        Some(e)
     }
-}
-
-/// Tries one scenario: counts it and keeps the better evaluation; nothing once the
-/// context's limit is spent.
-pub(crate) fn try_scenario(
-    metric: &dyn Metric,
-    mechanism: &dyn Mechanism,
-    candidate: Candidate,
-    truth: &Allocation,
-    ctx: &mut Ctx,
-    best: &mut Option<Evaluation>,
-) -> Option<Evaluation> {
-    let e = ctx
-        .scenario(|ctx| metric.at(&At::new(mechanism, &candidate, truth, ctx.cfg.utility)))
-        .flatten()?;
-    if best.as_ref().is_none_or(|b| e.beats(b, metric.direction())) {
-        *best = Some(e.clone());
-    }
-    Some(e)
 }
 
 /// A computed quantity and the interval of its true value.

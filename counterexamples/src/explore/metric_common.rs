@@ -216,20 +216,13 @@ impl<'a> Of<'a> {
             (Some(e), Direction::Min) => hi < e.hi,
         };
         if beaten {
+            let (n, d) = (numerator.value.clone(), denominator.value.clone());
             *best = Some(Evaluation {
                 value,
                 lo,
                 hi,
                 exact: self.exact(),
-                candidate: self.candidate.clone(),
-                user,
-                other,
-                numerator: numerator.value.clone(),
-                denominator: denominator.value.clone(),
-                before: self.before.clone(),
-                after: self.after.cloned(),
-                algebraic: None,
-                inexact_reason: None,
+                ..self.exact_ratio(user, other, n, d)
             });
         }
     }

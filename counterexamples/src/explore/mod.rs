@@ -86,6 +86,7 @@ pub mod starvation;
 pub mod welfare_ratio;
 pub mod wire;
 
+use std::cmp::Ordering;
 use std::time::{Duration, Instant};
 
 use leontief_solver::random_instances::SplitMix64;
@@ -107,7 +108,7 @@ use record::Origin as RecordOrigin;
 /// Declares [`MetricName`], [`MetricName::metric`] and [`MetricName::info`] from one list: a
 /// metric is registered by one line, `Variant => type, info`, its module's [`Metric`] (a
 /// unit struct) and [`MetricInfo`] (the command-line name is the variant's, in kebab case);
-/// the type's [`Described`] is that info.
+/// the type's [`Described`] is that variant and that info.
 macro_rules! metrics {
     ($($(#[$doc:meta])* $variant:ident => $metric:path, $info:path;)*) => {
         leontief_solver::name_enum! {
@@ -134,6 +135,10 @@ macro_rules! metrics {
         }
 
         $(impl Described for $metric {
+            fn id(&self) -> MetricName {
+                MetricName::$variant
+            }
+
             fn info(&self) -> &'static MetricInfo {
                 &$info
             }
@@ -349,7 +354,7 @@ impl<'a> Evaluator<'a> {
 
     /// What one item produces: a function of the item and the run's configuration alone.
     pub fn evaluate(&self, item: &WorkItem) -> Found {
-        let (mechanism, cfg) = (self.mechanism, self.cfg);
+        let cfg = self.cfg;
         match item {
             WorkItem::Unit { unit } => {
                 let unit = *unit;
@@ -365,7 +370,7 @@ impl<'a> Evaluator<'a> {
                     return Found::new(0, vec![past], None);
                 };
                 let rng = unit_rng(cfg.run.seed, unit);
-                evaluate_one(mechanism, cfg, &inst, grid, rng, None, false)
+                self.evaluate_one(&inst, grid, rng, None, false)
             }
             WorkItem::Local { round, task, elite } => {
                 let mut rng = local_rng(cfg, *round, *task);
@@ -380,9 +385,40 @@ impl<'a> Evaluator<'a> {
                 // is full) also search the knife-edge instances of the metrics other than
                 // the lie metrics (super::knife).
                 let strata = *task < cfg.elites as u64;
-                evaluate_one(mechanism, cfg, &inst, false, rng, hint, strata)
+                self.evaluate_one(&inst, false, rng, hint, strata)
             }
         }
+    }
+
+    /// The metric's evaluation of one instance (the truthful answer counts as a scenario).
+    fn evaluate_one(
+        &self,
+        instance: &Instance,
+        grid: bool,
+        rng: SplitMix64,
+        hint: Option<leontief_solver::properties::Scenario>,
+        strata: bool,
+    ) -> Found {
+        let truth = match self.mechanism.allocate(instance) {
+            Ok(x) => x,
+            Err(e) => return Found::new(1, vec![e.to_string()], None),
+        };
+        let mut ctx = Ctx {
+            cfg: self.cfg,
+            grid,
+            rng,
+            hint,
+            instance_strata: strata,
+            scenarios: 0,
+            errors: Vec::new(),
+        };
+        let on = Subject {
+            mechanism: self.mechanism,
+            instance,
+            truth: &truth,
+        };
+        let best = self.cfg.metric.metric().evaluate(&on, &mut ctx);
+        Found::new(ctx.scenarios + 1, ctx.errors, best)
     }
 }
 
@@ -391,37 +427,6 @@ impl RoundEvaluator for Evaluator<'_> {
         let this = &*self;
         Ok(items.par_iter().map(|item| this.evaluate(item)).collect())
     }
-}
-
-fn evaluate_one(
-    mechanism: &dyn Mechanism,
-    cfg: &ExploreConfig,
-    instance: &Instance,
-    grid: bool,
-    rng: SplitMix64,
-    hint: Option<leontief_solver::properties::Scenario>,
-    strata: bool,
-) -> Found {
-    let truth = match mechanism.allocate(instance) {
-        Ok(x) => x,
-        Err(e) => return Found::new(1, vec![e.to_string()], None),
-    };
-    let mut ctx = Ctx {
-        cfg,
-        grid,
-        rng,
-        hint,
-        instance_strata: strata,
-        scenarios: 0,
-        errors: Vec::new(),
-    };
-    let on = Subject {
-        mechanism,
-        instance,
-        truth: &truth,
-    };
-    let best = cfg.metric.metric().evaluate(&on, &mut ctx);
-    Found::new(ctx.scenarios + 1, ctx.errors, best)
 }
 
 /// The random stream of local task `task` of round `round` (shard-specific).
@@ -448,10 +453,6 @@ struct State<'a> {
 }
 
 impl State<'_> {
-    fn direction(&self) -> Direction {
-        self.cfg.metric.metric().direction()
-    }
-
     /// Merges one result (in the fixed order); hands out an improvement. Stops the run once
     /// the budget is spent.
     fn merge(
@@ -471,12 +472,12 @@ impl State<'_> {
         let Some(e) = found.best else {
             return Ok(());
         };
-        let d = self.direction();
+        let d = self.cfg.metric.info().direction;
         self.add_elite(&e);
         if self
             .record
             .as_ref()
-            .is_some_and(|(r, _)| !might_beat(&e, r, d))
+            .is_some_and(|(r, _)| !reaches(&e, r, d, false))
         {
             return Ok(());
         }
@@ -487,13 +488,7 @@ impl State<'_> {
         }
         let grid_run = self.cfg.run.strategy == Strategy::Exhaustive && self.cfg.family.is_none();
         let local = matches!(origin, RecordOrigin::Local { .. });
-        // An exhaustive run's grid record stays the grid's instance: shrinking it could
-        // leave the grid (simpler numbers) and even raise the value past the grid's.
-        let e = if grid_run && !local {
-            e
-        } else {
-            self.shrunk(e)
-        };
+        let e = self.shrunk(e, grid_run && !local);
         let mut json = record::to_json(
             self.cfg.metric,
             self.mechanism.name(),
@@ -508,15 +503,11 @@ impl State<'_> {
             o.insert("off_grid".into(), Value::Bool(true));
         }
         if let (Some(f), Some(o)) = (self.cfg.family, json.as_object_mut()) {
-            match f.to_json(&e.candidate.instance) {
-                Ok(v) => {
-                    o.insert("family".into(), v);
-                }
-                Err(err) => {
-                    self.error(err.to_string());
-                    return Ok(());
-                }
-            }
+            let family = f.to_json(&e.candidate.instance);
+            let Ok(v) = family.map_err(|err| self.error(err.to_string())) else {
+                return Ok(());
+            };
+            o.insert("family".into(), v);
         }
         // Re-derived from scratch before it is printed; a disagreement is an error, not a
         // record.
@@ -545,7 +536,7 @@ impl State<'_> {
     }
 
     fn add_elite(&mut self, e: &Evaluation) {
-        let d = self.direction();
+        let d = self.cfg.metric.info().direction;
         if self.cfg.metric.info().one_is_neutral && e.lo <= Rational::ONE {
             // Nothing found there: restarting from it is sampling again, at a higher price.
             return;
@@ -578,10 +569,14 @@ impl State<'_> {
         }
     }
 
-    /// The evaluation shrunk while its objective stays at least as good.
-    fn shrunk(&self, e: Evaluation) -> Evaluation {
+    /// The evaluation shrunk while its objective stays at least as good; as it is when it is
+    /// an exhaustive run's grid record (`grid`).
+    fn shrunk(&self, e: Evaluation, grid: bool) -> Evaluation {
         // A family's member is already in its simple form; shrinking would leave the family.
-        let Some(limit) = self.cfg.shrink.filter(|_| self.cfg.family.is_none()) else {
+        // An exhaustive run's grid record stays the grid's instance: shrinking it could leave
+        // the grid (simpler numbers) and even raise the value past the grid's.
+        let as_it_is = grid || self.cfg.family.is_some();
+        let Some(limit) = self.cfg.shrink.filter(|_| !as_it_is) else {
             return e;
         };
         let m = self.cfg.metric.metric();
@@ -591,14 +586,13 @@ impl State<'_> {
             let Ok(truth) = self.mechanism.allocate(&c.instance) else {
                 return false;
             };
-            let x = match m.at(&At::new(self.mechanism, c, &truth, self.cfg.utility)) {
-                Ok(Some(x)) => x,
-                _ => return false,
+            let Ok(Some(x)) = m.at(&At::new(self.mechanism, c, &truth, self.cfg.utility)) else {
+                return false;
             };
             // A candidate whose interval reaches the record's value is made exact (it may
             // tie, and a kept one is printed and re-derived exactly, as every record); one
             // that cannot reach it is refused as it is.
-            let x = if !x.exact && reaches(&x, &e, d) {
+            let x = if !x.exact && reaches(&x, &e, d, true) {
                 self.exactly(x)
             } else {
                 x
@@ -618,21 +612,14 @@ impl State<'_> {
     }
 }
 
-/// Whether `e` may beat the record `r` for `direction`: its interval reaches past the
-/// record's (a candidate for the exact comparison), or it beats it outright.
-fn might_beat(e: &Evaluation, r: &Evaluation, direction: Direction) -> bool {
-    match direction {
-        Direction::Max => e.hi > r.lo,
-        Direction::Min => e.lo < r.hi,
-    }
-}
-
-/// Whether `x`'s interval reaches `r`'s value for `direction`: `x` may tie or beat `r`.
-fn reaches(x: &Evaluation, r: &Evaluation, direction: Direction) -> bool {
-    match direction {
-        Direction::Max => x.hi >= r.lo,
-        Direction::Min => x.lo <= r.hi,
-    }
+/// Whether `x`'s interval reaches past `r`'s value for `direction` (or, with `ties`, to it):
+/// `x` may beat `r` (a candidate for the exact comparison), or beats it outright.
+fn reaches(x: &Evaluation, r: &Evaluation, direction: Direction, ties: bool) -> bool {
+    let order = match direction {
+        Direction::Max => x.hi.cmp(&r.lo),
+        Direction::Min => r.hi.cmp(&x.lo),
+    };
+    order == Ordering::Greater || (ties && order == Ordering::Equal)
 }
 
 /// Runs the optimizer. `on_record` receives each improvement (re-derived, as a JSON
@@ -680,7 +667,6 @@ pub fn explore_with(
     progress: &(dyn Fn(&ExploreSummary) + Sync),
 ) -> std::io::Result<ExploreSummary> {
     let seeds = Evaluator::new(mechanism, cfg);
-    let family = matches!(seeds.seeds, Seeds::Family(_));
     let mut st = State {
         mechanism,
         cfg,
@@ -753,7 +739,7 @@ pub fn explore_with(
         if st.summary.stop.is_none() {
             // A finite family's seeds run out early: its local search goes on (until the
             // budget or the time) unless the strategy asks for the seeds alone.
-            let climbing = family
+            let climbing = cfg.family.is_some()
                 && run_cfg.strategy != Strategy::Exhaustive
                 && cfg.local > 0
                 && !st.elites.is_empty()

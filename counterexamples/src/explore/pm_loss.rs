@@ -64,7 +64,6 @@ use leontief_solver::{Allocation, Instance, Rational, SolverError, User};
 
 use super::metric::{spread, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject};
 use super::metric_common::{needs, Of};
-use super::MetricName;
 use super::{exact, knife};
 use crate::search::moved_entry;
 use crate::space::{grid_values, GridVectors, VectorOrder};
@@ -89,18 +88,13 @@ fn fresh_name(instance: &Instance) -> String {
     let taken = |s: &str| {
         instance.users().iter().any(|u| u.name == s) || instance.pools().iter().any(|p| p.name == s)
     };
-    let mut k = 1;
-    loop {
-        let name = if k == 1 {
-            "new".to_string()
-        } else {
-            format!("new{k}")
-        };
-        if !taken(&name) {
-            return name;
-        }
-        k += 1;
-    }
+    (1..)
+        .map(|k| match k {
+            1 => "new".to_string(),
+            _ => format!("new{k}"),
+        })
+        .find(|name| !taken(name))
+        .expect("an unbounded list of names")
 }
 
 /// User `template` with another name and `demand` (no cap, which is in tasks of the old
@@ -115,14 +109,17 @@ fn joiner(instance: &Instance, template: usize, demand: Vec<Rational>) -> User {
     u
 }
 
+/// A copy of each user of `instance`, as a joiner.
+fn copies(instance: &Instance) -> impl Iterator<Item = User> + '_ {
+    (0..instance.num_users()).map(|i| joiner(instance, i, instance.users()[i].demand.clone()))
+}
+
 /// The joiners a unit tries: a copy of each user, then four random demands (see the
 /// [module docs](self)).
 fn joiners(instance: &Instance, values: &[Rational], rng: &mut SplitMix64) -> Vec<User> {
     let n = instance.num_users();
     let m = instance.num_resources();
-    let mut out: Vec<User> = (0..n)
-        .map(|i| joiner(instance, i, instance.users()[i].demand.clone()))
-        .collect();
+    let mut out: Vec<User> = copies(instance).collect();
     if values.is_empty() {
         return out;
     }
@@ -151,7 +148,6 @@ fn grid_joiners<'a>(
     values: &'a [Rational],
 ) -> impl Iterator<Item = User> + 'a {
     let n = instance.num_users();
-    let copies = (0..n).map(move |i| joiner(instance, i, instance.users()[i].demand.clone()));
     let root = instance.users().first().map(|u| u.pool);
     let tried = move |v: &Vec<Rational>| {
         instance
@@ -166,7 +162,7 @@ fn grid_joiners<'a>(
     } else {
         GridVectors::new(&grid, m, VectorOrder::Lexicographic).len()
     };
-    copies.chain(
+    copies(instance).chain(
         (0..count)
             .map(move |k| GridVectors::new(&grid, m, VectorOrder::Lexicographic).get(k))
             .filter(move |v| !tried(v))
@@ -196,9 +192,19 @@ fn neighbour(
     (next.demand.iter().any(Rational::is_positive) && next != *user).then_some(next)
 }
 
+/// The answers `(small, large)` of the populations `I` and `I + k` from the candidate's
+/// answer and the other one: the smaller population is the one after a departure, before a
+/// join.
+fn by_size<T>(joins: bool, mine: T, theirs: T) -> (T, T) {
+    if joins {
+        (mine, theirs)
+    } else {
+        (theirs, mine)
+    }
+}
+
 /// What the metric measures, in which direction, and how its record is shaped.
 pub(super) const INFO: MetricInfo = MetricInfo::ratio(
-    MetricName::PmLoss,
     "min over a population I, one more user k (leaving I + k or joining I) and a user i of I of u_i(I) / u_i(I + k) (at least 1 when population monotonic)",
     Direction::Min,
     Property::Pm,
@@ -210,10 +216,11 @@ impl Metric for PmLoss {
             (at.mechanism, at.candidate, at.truth, at.utility);
         let inst = &candidate.instance;
         let n = inst.num_users();
-        // The other population's instance and answer, and each user of I by its index in
-        // the candidate's instance, in the smaller answer and in the larger one (a departure
-        // shifts the users after the leaver down by one).
-        let (other_inst, other, users): (Instance, Allocation, Vec<(usize, usize, usize)>) =
+        // The other population's instance and answer, each user of I by its index in the
+        // candidate's instance, in the smaller answer and in the larger one (a departure
+        // shifts the users after the leaver down by one), and the user who left (none for a
+        // join), whom each ratio is about.
+        let (other_inst, other, users, departed): (Instance, Allocation, Vec<_>, _) =
             match &candidate.scenario {
                 Scenario::Remove(l) => {
                     let l = *l;
@@ -230,7 +237,7 @@ impl Metric for PmLoss {
                         .filter(|&i| i != l)
                         .map(|i| (i, if i > l { i - 1 } else { i }, i))
                         .collect();
-                    (smaller, after, users)
+                    (smaller, after, users, Some(l))
                 }
                 Scenario::Join(k) => {
                     if k.demand.len() != inst.num_resources() {
@@ -241,28 +248,18 @@ impl Metric for PmLoss {
                     }
                     let larger = joined(inst, k)?;
                     let after = mechanism.allocate(&larger)?;
-                    (larger, after, (0..n).map(|i| (i, i, i)).collect())
+                    (larger, after, (0..n).map(|i| (i, i, i)).collect(), None)
                 }
                 _ => return Err(needs(self, "a user who departs or joins")),
             };
-        // The smaller population I is the one after a departure, before a join.
-        let (small, large) = match candidate.scenario {
-            Scenario::Join(_) => (truth, &other),
-            _ => (&other, truth),
-        };
+        let joins = departed.is_none();
+        let (small, large) = by_size(joins, truth, &other);
         let of = Of::new(candidate, truth, Some(&other));
-        let departed = match &candidate.scenario {
-            Scenario::Remove(l) => Some(*l),
-            _ => None,
-        };
         let mut best: Option<Evaluation> = None;
         for &(i, ks, kl) in &users {
             let s = utility.per_task(inst, i);
             let u = |t: &Rational| &utility_at_truth(inst, i, t) * &s;
-            let Some(a) = spread(small, ks, u) else {
-                continue;
-            };
-            let Some(b) = spread(large, kl, u) else {
+            let (Some(a), Some(b)) = (spread(small, ks, u), spread(large, kl, u)) else {
                 continue;
             };
             of.keep_ratio(&mut best, self.direction(), i, departed, &a, &b);
@@ -271,10 +268,7 @@ impl Metric for PmLoss {
             let Some((mine, theirs)) = exact::both(at, &other_inst)? else {
                 return Ok(None);
             };
-            let (small, large) = match candidate.scenario {
-                Scenario::Join(_) => (&mine, &theirs),
-                _ => (&theirs, &mine),
-            };
+            let (small, large) = by_size(joins, &mine, &theirs);
             let rows = users.iter().map(|&(i, ks, kl)| {
                 let s = utility.per_task(inst, i);
                 (i, departed, [(&small[ks], s.clone()), (&large[kl], s)])
@@ -292,24 +286,21 @@ impl Metric for PmLoss {
         if n == 0 {
             return None;
         }
-        // The elite's joiner first, when it fits this instance.
+        // Tries a joiner; it becomes the climb's start (`current`) when its value is at most
+        // the start's.
         let mut current: Option<(Rational, User)> = None;
-        let join = |u: User, ctx: &mut Ctx, best: &mut Option<Evaluation>| {
-            on.try_scenario(self, Scenario::Join(u.clone()), ctx, best)
-                .map(|e| (e.value, u))
-        };
-        let keep = |found: Option<(Rational, User)>, current: &mut Option<(Rational, User)>| {
-            if let Some((v, u)) = found
-                && current.as_ref().is_none_or(|(c, _)| v <= *c)
+        let join = |u: User, ctx: &mut Ctx, best: &mut _, current: &mut Option<(Rational, _)>| {
+            if let Some(e) = on.try_scenario(self, Scenario::Join(u.clone()), ctx, best)
+                && current.as_ref().is_none_or(|(c, _)| e.value <= *c)
             {
-                *current = Some((v, u));
+                *current = Some((e.value, u));
             }
         };
+        // The elite's joiner first, when it fits this instance.
         if let Some(Scenario::Join(u)) = ctx.hint.clone()
             && u.demand.len() == m
         {
-            let found = join(u, ctx, &mut best);
-            keep(found, &mut current);
+            join(u, ctx, &mut best, &mut current);
         }
         if n >= 2 {
             for l in 0..n {
@@ -322,13 +313,12 @@ impl Metric for PmLoss {
                 if ctx.spent() {
                     break;
                 }
-                join(u, ctx, &mut best);
+                join(u, ctx, &mut best, &mut current);
             }
             return best;
         }
         for u in joiners(instance, values, &mut ctx.rng) {
-            let found = join(u, ctx, &mut best);
-            keep(found, &mut current);
+            join(u, ctx, &mut best, &mut current);
         }
         for _ in 0..ctx.cfg.climb_steps / 4 {
             if ctx.spent() {
@@ -340,8 +330,7 @@ impl Metric for PmLoss {
             let Some(next) = neighbour(instance, u, values, &mut ctx.rng) else {
                 continue;
             };
-            let found = join(next, ctx, &mut best);
-            keep(found, &mut current);
+            join(next, ctx, &mut best, &mut current);
         }
         // Knife-edge instances (super::knife), with the best scenario above.
         knife::instance_strata(self, on, ctx, &mut best);

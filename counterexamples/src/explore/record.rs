@@ -24,7 +24,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use leontief_solver::algebraic::Limits;
+use leontief_solver::algebraic::{Limits, RealAlgebraic};
 use leontief_solver::ceei::ExactNumber;
 use leontief_solver::properties::allocation::{envy_freeness, sharing_incentive};
 use leontief_solver::properties::{Property, Scenario};
@@ -49,31 +49,19 @@ use crate::doc::{self, field, text, ByName};
 /// assert_eq!(decimal(&Rational::ONE, 12), "1");
 /// ```
 pub fn decimal(x: &Rational, places: u32) -> String {
-    let negative = x.is_negative();
-    let scale = Rational::integer(10i128.pow(places));
-    let scaled = &x.abs() * &scale;
-    let mut whole = scaled.floor();
-    let rest = &scaled - &whole;
-    let half = Rational::new(1, 2).expect("nonzero");
-    let odd = !(&whole * &half).is_integer();
-    if rest > half || (rest == half && odd) {
-        whole += Rational::ONE;
+    let fixed = RealAlgebraic::from_rational(x.to_big()).to_decimal(places, &Limits::default());
+    trimmed(fixed.expect("a rational is rounded without refinement"))
+}
+
+/// A fixed-point decimal with its trailing fractional zeros (and a bare point) dropped.
+fn trimmed(fixed: String) -> String {
+    if !fixed.contains('.') {
+        return fixed;
     }
-    let digits = whole.to_string();
-    let p = places as usize;
-    let padded = format!("{digits:0>width$}", width = p + 1);
-    let (int, frac) = padded.split_at(padded.len() - p);
-    let frac = frac.trim_end_matches('0');
-    let sign = if negative && (int != "0" || !frac.is_empty()) {
-        "-"
-    } else {
-        ""
-    };
-    if frac.is_empty() {
-        format!("{sign}{int}")
-    } else {
-        format!("{sign}{int}.{frac}")
-    }
+    fixed
+        .trim_end_matches('0')
+        .trim_end_matches('.')
+        .to_string()
 }
 
 /// Task counts by user name: user `users[k]`'s is the `k`-th of `tasks`.
@@ -97,12 +85,15 @@ enum Number<'a> {
 }
 
 /// Where a record was found: a seed unit of the space, or a local-search task; written as
-/// the record's `"origin": kind, "unit"` or `"origin": "local", "round", "task"`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// the record's `"origin": kind, "unit"` or `"origin": "local", "round", "task"` (this type
+/// serializes the numbers).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
 pub enum Origin {
     /// Unit `unit` of the space (`exhaustive` or `random`).
     Unit {
         /// `exhaustive` or `random`.
+        #[serde(skip)]
         kind: &'static str,
         /// The unit number.
         unit: u64,
@@ -135,7 +126,7 @@ struct RecordDoc<'a> {
     witness: WitnessDoc<'a>,
     /// The search's bookkeeping; none in `prove`'s counterexamples.
     #[serde(flatten)]
-    search: Option<SearchFields>,
+    search: Option<SearchFields<'a>>,
     /// `prove` for `prove`'s counterexamples.
     #[serde(skip_serializing_if = "Option::is_none")]
     strategy: Option<&'static str>,
@@ -144,16 +135,12 @@ struct RecordDoc<'a> {
 /// Where and after how many scenarios the search found a record: a unit's kind and number,
 /// or `"local"` and the task's round and number ([`Origin`]).
 #[derive(Serialize)]
-struct SearchFields {
+struct SearchFields<'a> {
     scenarios: u64,
     seed: u64,
     origin: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    unit: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    round: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    task: Option<u64>,
+    #[serde(flatten)]
+    at: &'a Origin,
     best: bool,
 }
 
@@ -205,20 +192,18 @@ pub fn to_json(
     e: &Evaluation,
     scenarios: u64,
     seed: u64,
-    origin: &Origin,
+    at: &Origin,
 ) -> Value {
     let mut record = document(metric, mechanism, utility, e);
-    let (origin, unit, round, task) = match *origin {
-        Origin::Unit { kind, unit } => (kind, Some(unit), None, None),
-        Origin::Local { round, task } => ("local", None, Some(round), Some(task)),
+    let origin = match *at {
+        Origin::Unit { kind, .. } => kind,
+        Origin::Local { .. } => "local",
     };
     record.search = Some(SearchFields {
         scenarios,
         seed,
         origin,
-        unit,
-        round,
-        task,
+        at,
         best: false,
     });
     doc::value(&record)
@@ -344,14 +329,8 @@ fn document<'a>(
 /// An exact number correctly rounded to `places` decimal places, trailing zeros dropped, as
 /// [`decimal`]; `None` when the refinement limit is met.
 fn exact_decimal(x: &ExactNumber, places: u32) -> Option<String> {
-    if let Some(r) = x.as_rational() {
-        return Some(decimal(r, places));
-    }
-    let fixed = super::exact::real(x)
-        .to_decimal(places, &Limits::default())
-        .ok()?;
-    let trimmed = fixed.trim_end_matches('0').trim_end_matches('.');
-    Some(trimmed.to_string())
+    let fixed = super::exact::real(x).to_decimal(places, &Limits::default());
+    fixed.ok().map(trimmed)
 }
 
 /// The metric, the utility and the candidate (instance and scenario) of a record.
@@ -463,32 +442,23 @@ pub fn rederive(mechanism: &dyn Mechanism, record: &Value) -> Result<Evaluation,
     if let Some(f) = record.get("family") {
         super::family::verify(f, &candidate.instance)?;
     }
-    // The welfare ratios' benchmark is exact even when the mechanism's answer is not.
+    let inst = &candidate.instance;
     match metric {
-        MetricName::WelfareRatio | MetricName::FairWelfareRatio => {
-            let inst = &candidate.instance;
+        // The welfare ratios' benchmark is exact even when the mechanism's answer is not.
+        MetricName::WelfareRatio => {
             let x = confirm_welfare(record, inst, utility, &e)?;
-            match metric {
-                MetricName::WelfareRatio => confirm_optimum(inst, utility, &x, &e)?,
-                _ => confirm_fair(inst, &x)?,
-            }
+            confirm_optimum(inst, utility, &x, &e)?
         }
-        _ => {}
-    }
-    // An algebraic value rests on the exact KKT check of both equilibria and on exact
-    // arithmetic; the property oracles judge the rational answers, approximate here.
-    if e.exact && e.algebraic.is_none() {
-        match metric {
-            MetricName::WelfareRatio | MetricName::FairWelfareRatio => {}
-            MetricName::DiscreteGap => confirm_gap(&candidate, &truth, &e)?,
-            MetricName::SgDeficit => {
-                super::sg_deficit::confirm(record, &candidate.instance, &truth, &e)?
-            }
-            MetricName::Starvation => {
-                super::starvation::confirm(mechanism, record, &candidate.instance)?
-            }
-            _ => confirm(mechanism, m, &candidate, &truth, &e)?,
+        MetricName::FairWelfareRatio => {
+            confirm_fair(inst, &confirm_welfare(record, inst, utility, &e)?)?
         }
+        // An algebraic value rests on the exact KKT check of both equilibria and on exact
+        // arithmetic; the property oracles judge the rational answers, approximate here.
+        _ if !e.exact || e.algebraic.is_some() => {}
+        MetricName::DiscreteGap => confirm_gap(&candidate, &truth, &e)?,
+        MetricName::SgDeficit => super::sg_deficit::confirm(record, inst, &truth, &e)?,
+        MetricName::Starvation => super::starvation::confirm(mechanism, record, inst)?,
+        _ => confirm(mechanism, m, &candidate, &truth, &e)?,
     }
     Ok(e)
 }
@@ -496,20 +466,15 @@ pub fn rederive(mechanism: &dyn Mechanism, record: &Value) -> Result<Evaluation,
 /// The allocation recorded under `witness.allocation_optimum`, read by user name.
 fn recorded_optimum(record: &Value, inst: &Instance) -> Result<Allocation, SolverError> {
     let o = field(field(record, "witness")?, "allocation_optimum")?;
-    let mut tasks = Vec::with_capacity(inst.num_users());
-    for i in 0..inst.num_users() {
+    let task = |i: usize| {
         let user = inst.user_path(i);
         let path = format!("witness.allocation_optimum.{user}");
-        let t = o
-            .get(&user)
-            .and_then(Value::as_str)
+        let t = (o.get(&user).and_then(Value::as_str))
             .ok_or_else(|| SolverError::invalid(path.as_str(), "missing"))?;
-        tasks.push(
-            t.parse::<Rational>()
-                .map_err(|e| SolverError::invalid(path.as_str(), e.to_string()))?,
-        );
-    }
-    Ok(Allocation::new(tasks))
+        (t.parse::<Rational>()).map_err(|e| SolverError::invalid(path.as_str(), e.to_string()))
+    };
+    let tasks: Result<Vec<Rational>, SolverError> = (0..inst.num_users()).map(task).collect();
+    tasks.map(Allocation::new)
 }
 
 /// The recorded benchmark allocation is feasible and its welfare is the recorded

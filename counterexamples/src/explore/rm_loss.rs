@@ -23,7 +23,6 @@ use leontief_solver::{Rational, SolverError};
 
 use super::metric::{spread, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject};
 use super::metric_common::{needs, Of};
-use super::MetricName;
 use super::{exact, knife};
 use crate::search::capacity_growths;
 
@@ -32,7 +31,6 @@ pub struct RmLoss;
 
 /// What the metric measures, in which direction, and how its record is shaped.
 pub(super) const INFO: MetricInfo = MetricInfo::ratio(
-    MetricName::RmLoss,
     "min over grown capacities R' >= R and users i of u_i(after) / u_i(before) (at least 1 when resource monotonic)",
     Direction::Min,
     Property::Rm,
@@ -61,10 +59,9 @@ impl Metric for RmLoss {
         for i in 0..inst.num_users() {
             let s = utility.per_task(inst, i);
             let s_after = utility.per_task(&bigger, i);
-            let Some(b) = spread(truth, i, |t| &utility_at_truth(inst, i, t) * &s) else {
-                continue;
-            };
-            let Some(a) = spread(&after, i, |t| &utility_at_truth(inst, i, t) * &s_after) else {
+            let b = spread(truth, i, |t| &utility_at_truth(inst, i, t) * &s);
+            let a = spread(&after, i, |t| &utility_at_truth(inst, i, t) * &s_after);
+            let (Some(a), Some(b)) = (a, b) else {
                 continue;
             };
             of.keep_ratio(&mut best, self.direction(), i, None, &a, &b);
@@ -92,16 +89,17 @@ impl Metric for RmLoss {
         {
             growths.push(g.clone());
         }
-        if ctx.grid_only() {
-            // The capacity grid alone: no random growth, no perturbation.
-            for g in capacity_grid(instance) {
-                on.try_scenario(self, Scenario::Capacity(g), ctx, &mut best);
-            }
-            return best;
+        // On a grid-only run, the capacity grid alone: no random growth, no perturbation.
+        let grid_only = ctx.grid_only();
+        match grid_only {
+            true => growths = capacity_grid(instance),
+            false => growths.extend(capacity_growths(instance, &mut ctx.rng)),
         }
-        growths.extend(capacity_growths(instance, &mut ctx.rng));
         for g in growths {
             on.try_scenario(self, Scenario::Capacity(g), ctx, &mut best);
+        }
+        if grid_only {
+            return best;
         }
         // Local perturbation of the best growth, in exact quarter steps of the capacity.
         let m = instance.num_resources();

@@ -58,7 +58,6 @@ use leontief_solver::{Allocation, Instance, Rational, SolverError};
 
 use super::metric::{Applies, At, Direction, Evaluation, Metric, MetricInfo};
 use super::metric_common::{bounded, Of};
-use super::MetricName;
 
 /// See the [module docs](self).
 pub struct SgDeficit;
@@ -68,7 +67,7 @@ pub struct SgDeficit;
 pub(crate) fn least_node(inst: &Instance, x: &Allocation) -> Option<(usize, Rational, Rational)> {
     let h = inst.hierarchy();
     let users = inst.users();
-    let mut best: Option<(usize, Rational, Rational, Rational)> = None;
+    let mut best: Option<(usize, Rational, Rational)> = None;
     for v in 1..h.len() {
         let below = h.users_below(v);
         let unmet = below
@@ -77,24 +76,22 @@ pub(crate) fn least_node(inst: &Instance, x: &Allocation) -> Option<(usize, Rati
         if !unmet {
             continue;
         }
-        let mut share = Rational::ZERO;
-        for (j, r) in inst.capacity().iter().enumerate() {
-            if !r.is_positive() {
-                continue;
-            }
-            let mut used = Rational::ZERO;
-            for &i in &below {
-                used += &x.tasks[i] * &users[i].demand[j];
-            }
-            share = share.max(&used / r);
-        }
+        let share = (inst.capacity().iter().enumerate())
+            .filter(|(_, r)| r.is_positive())
+            .map(|(j, r)| {
+                let used: Rational = below
+                    .iter()
+                    .map(|&i| &x.tasks[i] * &users[i].demand[j])
+                    .sum();
+                &used / r
+            })
+            .fold(Rational::ZERO, Rational::max);
         let g = h.node(v).guaranteed.clone();
-        let ratio = &share / &g;
-        if best.as_ref().is_none_or(|(_, _, _, b)| ratio < *b) {
-            best = Some((v, share, g, ratio));
+        if best.as_ref().is_none_or(|(_, s, b)| &share / &g < s / b) {
+            best = Some((v, share, g));
         }
     }
-    best.map(|(v, s, g, _)| (v, s, g))
+    best
 }
 
 /// What the metric measures, in which direction, and how its record is shaped.
@@ -108,7 +105,6 @@ pub(super) const INFO: MetricInfo = MetricInfo {
     ratio_of: "dominant shares",
     per_user: false,
     ..MetricInfo::ratio(
-        MetricName::SgDeficit,
         "min over nodes v with unmet demand of S_v / g_v, the node's dominant share over its \
          guaranteed share (1 or more with the share guarantee; hdrf:* on instances with pools)",
         Direction::Min,

@@ -14,7 +14,6 @@ use leontief_solver::SolverError;
 
 use super::metric::{spread, Applies, At, Direction, Evaluation, Metric, MetricInfo, Spread};
 use super::metric_common::{bounded, Of};
-use super::MetricName;
 
 /// See the [module docs](self).
 pub struct SiGap;
@@ -26,7 +25,6 @@ pub(super) const INFO: MetricInfo = MetricInfo {
          instance",
     ),
     ..MetricInfo::ratio(
-        MetricName::SiGap,
         "min over users i of x_i / u_i((w_i/W) R) (1 or more with the sharing incentive)",
         Direction::Min,
         Property::Si,

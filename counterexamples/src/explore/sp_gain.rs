@@ -24,7 +24,6 @@ use leontief_solver::SolverError;
 use super::exact;
 use super::metric::{spread, At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject};
 use super::metric_common::{lies_of, needs, LieSearch, Of};
-use super::MetricName;
 
 /// See the [module docs](self).
 pub struct SpGain;
@@ -33,7 +32,6 @@ pub struct SpGain;
 pub(super) const INFO: MetricInfo = MetricInfo {
     one_is_neutral: true,
     ..MetricInfo::ratio(
-        MetricName::SpGain,
         "max over one liar i and its report d' of u_i(x'_i d') / u_i(x_i d_i) (at most 1 when strategy-proof)",
         Direction::Max,
         Property::Sp,
@@ -42,13 +40,8 @@ pub(super) const INFO: MetricInfo = MetricInfo {
 
 impl Metric for SpGain {
     fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError> {
-        let At {
-            mechanism,
-            candidate,
-            truth,
-            utility,
-            ..
-        } = *at;
+        let (mechanism, candidate, truth, utility) =
+            (at.mechanism, at.candidate, at.truth, at.utility);
         let inst = &candidate.instance;
         let lies = lies_of(self, at, "one lie")?;
         let [(i, report)] = lies else {
@@ -61,10 +54,9 @@ impl Metric for SpGain {
         let lied = inst.with_reports(lies)?;
         let after = mechanism.allocate(&lied)?;
         let s = utility.per_task(inst, i);
-        let Some(b) = spread(truth, i, |t| &utility_at_truth(inst, i, t) * &s) else {
-            return Ok(None);
-        };
-        let Some(a) = spread(&after, i, |t| &utility_of_report(inst, i, t, report) * &s) else {
+        let b = spread(truth, i, |t| &utility_at_truth(inst, i, t) * &s);
+        let a = spread(&after, i, |t| &utility_of_report(inst, i, t, report) * &s);
+        let (Some(a), Some(b)) = (a, b) else {
             return Ok(None);
         };
         let of = Of::new(candidate, truth, Some(&after));

@@ -63,7 +63,7 @@ use leontief_hdrf::simulate::{
     simulate, Arrival, Duration as TaskDuration, LeafWorkload, Record, Scenario as Sim, SimConfig,
     SimPolicy, Simulation, Supply,
 };
-use leontief_hdrf::{NodeId, Policy, Tree};
+use leontief_hdrf::{Policy, Tree};
 use leontief_solver::properties::Property;
 use leontief_solver::properties::Scenario;
 use leontief_solver::random_instances::SplitMix64;
@@ -72,7 +72,6 @@ use leontief_solver::{Instance, Mechanism, Rational, SolverError};
 
 use super::metric::{At, Ctx, Direction, Evaluation, Metric, MetricInfo, Subject};
 use super::metric_common::Of;
-use super::MetricName;
 use crate::candidate::Candidate;
 use crate::doc::{self, ByName};
 
@@ -136,11 +135,7 @@ pub fn churn(tree: &Tree, seed: u64) -> Sim {
     rng.next_u64();
     let mut sim = Sim::new(tree.clone());
     sim.horizon = Some(Rational::from(HORIZON));
-    let names: Vec<(NodeId, String)> = tree
-        .leaves()
-        .map(|v| (v, tree.node(v).name().to_string()))
-        .collect();
-    for (v, name) in names {
+    for v in tree.leaves() {
         let d = tree.node(v).demand().unwrap_or_default();
         let fits = d.iter().zip(tree.capacity()).all(|(dj, rj)| dj <= rj);
         let duration = TaskDuration::Fixed(half(rng.range(1, 6)));
@@ -169,7 +164,8 @@ pub fn churn(tree: &Tree, seed: u64) -> Sim {
             duration,
             supply: Supply::Arrivals(arrivals),
         };
-        sim.set_workload(&name, w).expect("a leaf of the tree");
+        let name = tree.node(v).name();
+        sim.set_workload(name, w).expect("a leaf of the tree");
     }
     sim
 }
@@ -199,9 +195,7 @@ fn bounded(sim: &Sim) -> Result<(), SolverError> {
                 ))
             }
             Supply::Arrivals(list) => {
-                for a in list {
-                    tasks = tasks.saturating_add(a.count);
-                }
+                tasks = list.iter().fold(tasks, |t, a| t.saturating_add(a.count));
             }
         }
     }
@@ -371,7 +365,6 @@ pub(super) const INFO: MetricInfo = MetricInfo {
     ratio_of: "times",
     per_user: false,
     ..MetricInfo::ratio(
-        MetricName::Starvation,
         "max over generated churn workloads and nodes v below the root of L_v / H, the longest time v spends below its guaranteed share with unmet demand as a fraction of the simulated time H (0 when no node starves; hdrf:* policies, simulated)",
         Direction::Max,
         Property::Sg,

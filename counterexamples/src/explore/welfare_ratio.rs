@@ -71,7 +71,6 @@ use leontief_solver::{Allocation, Instance, Rational, SolverError};
 use super::exact;
 use super::metric::{At, Direction, Evaluation, Metric, MetricInfo, Spread, Utility};
 use super::metric_common::{bounded, Of};
-use super::MetricName;
 
 /// See the [module docs](self): `welfare-ratio`, against the utilitarian optimum.
 pub struct WelfareRatio;
@@ -105,32 +104,21 @@ fn against(
 ) -> Result<Option<Evaluation>, SolverError> {
     let inst = bounded(metric, at)?;
     let (candidate, truth, utility) = (at.candidate, at.truth, at.utility);
-    let exact = truth.tolerance.is_none();
-    let w = if exact {
-        Spread::exact(welfare(inst, truth, utility)?)
-    } else {
-        // An approximate answer's welfare is known to lie in an interval: the ratio is
-        // certified by its ends, never taken from the computed numbers alone.
-        match welfare_spread(inst, truth, utility) {
-            Some(w) => w,
-            None => return Ok(None),
-        }
+    // An approximate answer's welfare is known to lie in an interval: the ratio is certified
+    // by its ends, never taken from the computed numbers alone.
+    let w = match truth.tolerance {
+        None => Some(Spread::exact(welfare(inst, truth, utility)?)),
+        Some(_) => welfare_spread(inst, truth, utility),
     };
-    if !w.lo.is_positive() {
+    let Some(w) = w.filter(|w| w.lo.is_positive()) else {
         return Ok(None);
-    }
+    };
     let (opt, x) = best(inst, utility)?;
     let of = Of::new(candidate, truth, Some(&x));
+    let benchmark = Spread::exact(opt.clone());
     let mut approximate = None;
-    // The value is about the whole allocation (`Metric::per_user` is false): no user (0).
-    of.keep_ratio(
-        &mut approximate,
-        Direction::Max,
-        0,
-        None,
-        &Spread::exact(opt.clone()),
-        &w,
-    );
+    // The value is about the whole allocation (`MetricInfo::per_user` is false): no user (0).
+    of.keep_ratio(&mut approximate, Direction::Max, 0, None, &benchmark, &w);
     // The mechanism's welfare is one linear combination of one equilibrium's task counts;
     // the benchmark is rational.
     Ok(exact::or_exact(at, approximate, || {
@@ -150,7 +138,6 @@ pub(super) const INFO: MetricInfo = MetricInfo {
     per_user: false,
     compared: "allocation_optimum",
     ..MetricInfo::ratio(
-        MetricName::WelfareRatio,
         "OPT / W(x): the utilitarian optimum (exact LP) over the mechanism's welfare \
          (default utility dominant-share)",
         Direction::Max,
@@ -160,7 +147,6 @@ pub(super) const INFO: MetricInfo = MetricInfo {
 
 /// `fair-welfare-ratio`: as `welfare-ratio`, against the best fair welfare.
 pub(super) const FAIR_INFO: MetricInfo = MetricInfo {
-    id: MetricName::FairWelfareRatio,
     description:
         "FAIR / W(x): the best SI and EF welfare (exact LPs) over the mechanism's welfare \
                   (default utility dominant-share)",
@@ -170,8 +156,7 @@ pub(super) const FAIR_INFO: MetricInfo = MetricInfo {
 impl Metric for WelfareRatio {
     fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError> {
         against(self, at, |inst, u| {
-            let best = utilitarian_optimum(inst, u)?;
-            Ok((best.value, best.allocation))
+            utilitarian_optimum(inst, u).map(|best| (best.value, best.allocation))
         })
     }
 }
@@ -179,8 +164,7 @@ impl Metric for WelfareRatio {
 impl Metric for FairWelfareRatio {
     fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError> {
         against(self, at, |inst, u| {
-            let best = best_fair_welfare(inst, u)?;
-            Ok((best.value, best.allocation))
+            best_fair_welfare(inst, u).map(|best| (best.value, best.allocation))
         })
     }
 }
