@@ -25,7 +25,7 @@ pub mod kueue;
 pub mod yaml;
 pub mod yarn;
 
-use leontief_solver::json::parse_strict;
+use leontief_solver::json::{check_length, check_vector, parse_strict, reject_unknown, Sign};
 use leontief_solver::{read_number, read_numbers, Rational, SolverError};
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
@@ -165,7 +165,7 @@ impl Imported {
     pub fn apply(&mut self, demands: &Demands) -> Result<(), SolverError> {
         let n = self.resources.len();
         if let Some(d) = &demands.default {
-            check_len("--demand", d, n)?;
+            check_length("--demand", d, n)?;
         }
         let mut leaves = Vec::new();
         collect_leaves(&self.root, &mut leaves);
@@ -272,9 +272,9 @@ impl LeafSpec {
             .demand
             .clone()
             .unwrap_or_else(|| vec![Rational::ZERO; n]);
-        check_len(&format!("{at}.demand"), &demand, n)?;
+        check_length(&format!("{at}.demand"), &demand, n)?;
         if let Some(u) = &self.usage {
-            check_len(&format!("{at}.usage"), u, n)?;
+            check_length(&format!("{at}.usage"), u, n)?;
         }
         node.demand = Some(demand);
         node.tasks = self.tasks.clone();
@@ -337,7 +337,7 @@ impl Demands {
         for (key, v) in obj {
             let at = format!("demands.{key}");
             let o = object(v, &at)?;
-            reject(o, &at, ENTRY_FIELDS)?;
+            reject_unknown(o, &at, ENTRY_FIELDS, &ENTRY_FIELDS.join(", "))?;
             let spec = leaf_spec(o, &at)?;
             let jobs = match o.get("jobs") {
                 None => None,
@@ -349,7 +349,7 @@ impl Demands {
                     for (i, j) in list.iter().enumerate() {
                         let at = format!("{at}.jobs[{i}]");
                         let jo = object(j, &at)?;
-                        reject(jo, &at, JOB_FIELDS)?;
+                        reject_unknown(jo, &at, JOB_FIELDS, &JOB_FIELDS.join(", "))?;
                         let name = jo
                             .get("name")
                             .and_then(Value::as_str)
@@ -376,13 +376,6 @@ fn object<'a>(v: &'a Value, at: &str) -> Result<&'a Map<String, Value>, SolverEr
         .ok_or_else(|| SolverError::invalid(at, "expected an object"))
 }
 
-fn reject(o: &Map<String, Value>, at: &str, known: &[&str]) -> Result<(), SolverError> {
-    match o.keys().find(|k| !known.contains(&k.as_str())) {
-        Some(k) => Err(unknown_field(at, k, known)),
-        None => Ok(()),
-    }
-}
-
 /// The error for the field `k` of the object at `at`, which is none of `known`.
 fn unknown_field(at: &str, k: &str, known: &[&str]) -> SolverError {
     SolverError::invalid(
@@ -398,9 +391,7 @@ fn leaf_spec(o: &Map<String, Value>, at: &str) -> Result<LeafSpec, SolverError> 
             Some(v) => {
                 let field = format!("{at}.{f}");
                 let xs = read_numbers(&field, v)?;
-                for (j, x) in xs.iter().enumerate() {
-                    non_negative(&format!("{field}[{j}]"), x.clone())?;
-                }
+                check_vector(&field, &xs, xs.len(), Sign::NonNegative)?;
                 Ok(Some(xs))
             }
         }
@@ -443,6 +434,18 @@ fn amount(field: &str, v: &Value) -> Result<Rational, SolverError> {
     non_negative(field, read_number(field, v)?)
 }
 
+/// A weight `w` read at `field`, which must not be 0: a tree's shares are divided by the
+/// weight (the sources allow 0, with a meaning of their own).
+fn positive_weight(field: &str, w: Rational) -> Result<Rational, SolverError> {
+    if w.is_zero() {
+        return Err(SolverError::invalid(
+            field,
+            "0 has no tree equivalent: the tree form needs a positive weight",
+        ));
+    }
+    Ok(w)
+}
+
 /// `x`, or an error naming `field` when it is negative.
 pub(crate) fn non_negative(field: &str, x: Rational) -> Result<Rational, SolverError> {
     if x.is_negative() {
@@ -452,17 +455,6 @@ pub(crate) fn non_negative(field: &str, x: Rational) -> Result<Rational, SolverE
         ))
     } else {
         Ok(x)
-    }
-}
-
-fn check_len(field: &str, v: &[Rational], n: usize) -> Result<(), SolverError> {
-    if v.len() == n {
-        Ok(())
-    } else {
-        Err(SolverError::invalid(
-            field,
-            format!("expected {n} entries, one per resource, found {}", v.len()),
-        ))
     }
 }
 

@@ -41,7 +41,9 @@ use leontief_solver::{Rational, SolverError};
 use quick_xml::events::Event;
 use quick_xml::Reader;
 
-use super::{decimal, listed, non_negative, sum, Imported, ImportedNode, Kind, DROPPED};
+use super::{
+    decimal, listed, non_negative, positive_weight, sum, Imported, ImportedNode, Kind, DROPPED,
+};
 
 /// An XML element: name, attributes, text, child elements.
 #[derive(Debug, Clone)]
@@ -839,16 +841,8 @@ fn queue_policy(el: &Element, at: &str, ctx: &Ctx) -> Result<Policy, SolverError
 fn read_weight(el: &Element, at: &str, node: &mut ImportedNode) -> Result<(), SolverError> {
     if let Some(w) = single(el, "weight", at)? {
         let field = path_of(at, w);
-        let w = non_negative(&field, decimal(&field, &w.text)?)?;
-        if w.is_zero() {
-            // YARN gives such a queue no fair share; a tree's shares are divided by the
-            // weight, which must be positive.
-            return Err(SolverError::invalid(
-                field,
-                "0 has no tree equivalent: the tree form needs a positive weight",
-            ));
-        }
-        node.weight = w;
+        // YARN gives a queue of weight 0 no fair share.
+        node.weight = positive_weight(&field, non_negative(&field, decimal(&field, &w.text)?)?)?;
     }
     Ok(())
 }
