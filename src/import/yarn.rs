@@ -356,8 +356,9 @@ fn resolve(
 }
 
 /// A queue's or the default's ordering policy.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 enum Policy {
+    #[default]
     Fair,
     Drf,
     Fifo,
@@ -428,6 +429,7 @@ const TOP_READ: &[&str] = &[
     "defaultQueueSchedulingMode",
 ];
 
+#[derive(Default)]
 struct Ctx {
     resources: Vec<String>,
     capacity: Vec<Rational>,
@@ -595,15 +597,17 @@ pub fn import(text: &str, capacity: &str) -> Result<Imported, SolverError> {
     let mut ctx = Ctx {
         resources,
         capacity,
-        max_default: None,
-        default_policy: Policy::Fair,
-        dropped: Vec::new(),
-        fair: Vec::new(),
-        fifo_leaves: Vec::new(),
-        notes: Vec::new(),
+        ..Ctx::default()
     };
     let whose = "the allocation file's elements";
-    let dropped_top = unread(&doc, top, TOP_READ, TOP_DROPPED, whose)?;
+    drop_unread(
+        &doc,
+        top,
+        top,
+        [TOP_READ, TOP_DROPPED],
+        whose,
+        &mut ctx.dropped,
+    )?;
     if let Some(d) = single(&doc, "queueMaxResourcesDefault", top)? {
         ctx.max_default = Some(parse_value(
             &d.text,
@@ -636,12 +640,7 @@ pub fn import(text: &str, capacity: &str) -> Result<Imported, SolverError> {
         (&doc, true)
     };
     let root = queue(root, top, None, Policy::Fair, synthetic, &mut ctx)?;
-    let mut dropped = Vec::new();
-    if !dropped_top.is_empty() {
-        dropped.push(format!("allocations: {}", dropped_top.join(", ")));
-    }
-    dropped.append(&mut ctx.dropped);
-    let mut warnings: Vec<String> = listed(DROPPED, &dropped, "; ").into_iter().collect();
+    let mut warnings: Vec<String> = listed(DROPPED, &ctx.dropped, "; ").into_iter().collect();
     warnings.append(&mut ctx.notes);
     if !ctx.fair.is_empty() {
         let which = if ctx.fair.len() == count(&root) {
@@ -725,7 +724,15 @@ fn queue(
         ));
     }
     if !synthetic {
-        drop_unread(el, &at, &full, ctx)?;
+        let whose = "a queue's elements";
+        drop_unread(
+            el,
+            &at,
+            &full,
+            [QUEUE_READ, QUEUE_DROPPED],
+            whose,
+            &mut ctx.dropped,
+        )?;
     }
     let policy = queue_policy(el, &at, ctx)?;
     let child_els: Vec<&Element> = el.children.iter().filter(|c| is_queue(c)).collect();
@@ -791,22 +798,23 @@ fn queue_attributes(el: &Element, at: &str) -> Result<(String, bool), SolverErro
     Ok((name, parent_type))
 }
 
-/// The children of `el` the tree cannot express (named in `dropped`), each once in order;
-/// an error naming the first child that is neither `read` nor `dropped` (`whose`: what the
-/// message lists them as).
-fn unread(
+/// Refuses the first child of `el` (`name`) that is neither `read` nor `dropped` (`whose`: what
+/// the message lists them as), and records those the tree cannot express (named in
+/// `dropped`), each once in order, in `out` as `name: a, b`.
+fn drop_unread(
     el: &Element,
     at: &str,
-    read: &[&str],
-    dropped: &[&str],
+    name: &str,
+    [read, dropped]: [&[&str]; 2],
     whose: &str,
-) -> Result<Vec<String>, SolverError> {
+    out: &mut Vec<String>,
+) -> Result<(), SolverError> {
     let mut names: Vec<String> = Vec::new();
     for c in &el.children {
-        let name = c.name.as_str();
-        if dropped.contains(&name) {
-            push_new(&mut names, name);
-        } else if !read.contains(&name) {
+        let child = c.name.as_str();
+        if dropped.contains(&child) {
+            push_new(&mut names, child);
+        } else if !read.contains(&child) {
             return Err(SolverError::invalid(
                 path_of(at, c),
                 format!(
@@ -817,14 +825,8 @@ fn unread(
             ));
         }
     }
-    Ok(names)
-}
-
-/// Refuses a queue's unknown elements and records the known ones the tree cannot express.
-fn drop_unread(el: &Element, at: &str, full: &str, ctx: &mut Ctx) -> Result<(), SolverError> {
-    let dropped = unread(el, at, QUEUE_READ, QUEUE_DROPPED, "a queue's elements")?;
-    if !dropped.is_empty() {
-        ctx.dropped.push(format!("{full}: {}", dropped.join(", ")));
+    if !names.is_empty() {
+        out.push(format!("{name}: {}", names.join(", ")));
     }
     Ok(())
 }
