@@ -420,6 +420,15 @@ const TOP_DROPPED: &[&str] = &[
     "reservation-policy",
     "reservation-planner",
 ];
+/// The child elements an element may have: those read, those dropped (listed in the warnings),
+/// and what an unknown element's message calls them.
+type Known = (
+    &'static [&'static str],
+    &'static [&'static str],
+    &'static str,
+);
+const QUEUE_ELEMENTS: Known = (QUEUE_READ, QUEUE_DROPPED, "a queue's elements");
+const TOP_ELEMENTS: Known = (TOP_READ, TOP_DROPPED, "the allocation file's elements");
 /// Top-level elements the import reads.
 const TOP_READ: &[&str] = &[
     "queue",
@@ -439,6 +448,39 @@ struct Ctx {
     fair: Vec<String>,
     fifo_leaves: Vec<String>,
     notes: Vec<String>,
+}
+
+impl Ctx {
+    /// Refuses the first child of `el` (`name`) that is neither read nor dropped, and records
+    /// those the tree cannot express, each once in order, as `name: a, b`.
+    fn drop_unread(
+        &mut self,
+        el: &Element,
+        at: &str,
+        name: &str,
+        (read, dropped, whose): Known,
+    ) -> Result<(), SolverError> {
+        let mut names: Vec<String> = Vec::new();
+        for c in &el.children {
+            let child = c.name.as_str();
+            if dropped.contains(&child) {
+                push_new(&mut names, child);
+            } else if !read.contains(&child) {
+                return Err(SolverError::invalid(
+                    path_of(at, c),
+                    format!(
+                        "unknown element ({whose}: {}, {})",
+                        read.join(", "),
+                        dropped.join(", ")
+                    ),
+                ));
+            }
+        }
+        if !names.is_empty() {
+            self.dropped.push(format!("{name}: {}", names.join(", ")));
+        }
+        Ok(())
+    }
 }
 
 /// Whether `el` is a queue (`<queue>`, or its alias `<pool>`).
@@ -599,15 +641,7 @@ pub fn import(text: &str, capacity: &str) -> Result<Imported, SolverError> {
         capacity,
         ..Ctx::default()
     };
-    let whose = "the allocation file's elements";
-    drop_unread(
-        &doc,
-        top,
-        top,
-        [TOP_READ, TOP_DROPPED],
-        whose,
-        &mut ctx.dropped,
-    )?;
+    ctx.drop_unread(&doc, top, top, TOP_ELEMENTS)?;
     if let Some(d) = single(&doc, "queueMaxResourcesDefault", top)? {
         ctx.max_default = Some(parse_value(
             &d.text,
@@ -724,15 +758,7 @@ fn queue(
         ));
     }
     if !synthetic {
-        let whose = "a queue's elements";
-        drop_unread(
-            el,
-            &at,
-            &full,
-            [QUEUE_READ, QUEUE_DROPPED],
-            whose,
-            &mut ctx.dropped,
-        )?;
+        ctx.drop_unread(el, &at, &full, QUEUE_ELEMENTS)?;
     }
     let policy = queue_policy(el, &at, ctx)?;
     let child_els: Vec<&Element> = el.children.iter().filter(|c| is_queue(c)).collect();
@@ -796,39 +822,6 @@ fn queue_attributes(el: &Element, at: &str) -> Result<(String, bool), SolverErro
         ));
     }
     Ok((name, parent_type))
-}
-
-/// Refuses the first child of `el` (`name`) that is neither `read` nor `dropped` (`whose`: what
-/// the message lists them as), and records those the tree cannot express (named in
-/// `dropped`), each once in order, in `out` as `name: a, b`.
-fn drop_unread(
-    el: &Element,
-    at: &str,
-    name: &str,
-    [read, dropped]: [&[&str]; 2],
-    whose: &str,
-    out: &mut Vec<String>,
-) -> Result<(), SolverError> {
-    let mut names: Vec<String> = Vec::new();
-    for c in &el.children {
-        let child = c.name.as_str();
-        if dropped.contains(&child) {
-            push_new(&mut names, child);
-        } else if !read.contains(&child) {
-            return Err(SolverError::invalid(
-                path_of(at, c),
-                format!(
-                    "unknown element ({whose}: {}, {})",
-                    read.join(", "),
-                    dropped.join(", ")
-                ),
-            ));
-        }
-    }
-    if !names.is_empty() {
-        out.push(format!("{name}: {}", names.join(", ")));
-    }
-    Ok(())
 }
 
 /// A queue's scheduling policy: its own (under either name), or the file's default.
