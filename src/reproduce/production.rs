@@ -288,9 +288,8 @@ fn instantaneous_shares(c: &Value, checks: &mut Checks) -> Result<(), CliError> 
 
 /// YTsaurus' fair-share vectors: each operation's share vector against `expected[name]`.
 fn share_vectors(c: &Value, checks: &mut Checks) -> Result<(), CliError> {
-    let (tree, alloc) = allocated(c, &c["config"])?;
-    for (name, doc, v) in named(&tree, &c["expected"])? {
-        let got = shares(&tree, &alloc.node(v).allocation);
+    let label = " (user_slots, cpu, memory)";
+    vector_checks(c, checks, &c["expected"], label, |_, doc, _| {
         // (user_slots, cpu, memory) are entries 0, 1, 3 of the source's vectors over
         // (user_slots, cpu, gpu, memory, network).
         let doc = doc.as_array().ok_or_else(|| internal("a vector"))?;
@@ -298,28 +297,38 @@ fn share_vectors(c: &Value, checks: &mut Checks) -> Result<(), CliError> {
             .iter()
             .map(|&k| num(&doc[k]))
             .collect::<Result<_, _>>()?;
-        checks.decided(
-            format_args!("{name} share vector (user_slots, cpu, memory)"),
-            got == want,
-            vector(&got),
-            vector(&want),
-        );
-    }
-    Ok(())
+        let source = vector(&want);
+        Ok((want, source))
+    })
 }
 
 /// YTsaurus' guarantees: each node's share vector against `expected[name]`, a value x meaning
 /// x·(1, 1, 1).
 fn uniform_share_vectors(c: &Value, checks: &mut Checks) -> Result<(), CliError> {
-    let (tree, alloc) = allocated(c, &c["config"])?;
-    for (name, doc, v) in named(&tree, &c["expected"])? {
-        let got = shares(&tree, &alloc.node(v).allocation);
+    vector_checks(c, checks, &c["expected"], "", |name, doc, m| {
         // A value x is the vector x·(1, 1, 1) over (user_slots, cpu, memory).
-        let want = num(c["exact"].get(name).unwrap_or(doc))?;
-        let ok = got.iter().all(|g| *g == want);
-        let source = documented(doc, c["exact"].get(name));
+        let exact = c["exact"].get(name);
+        Ok((vec![num(exact.unwrap_or(doc))?; m], documented(doc, exact)))
+    })
+}
+
+/// Each node that `section` names: its share vector against the documented one, which `want`
+/// gives from the node's name, its entry and the number of resources, with how the source
+/// shows it; `label` follows "share vector" in the check's name.
+fn vector_checks(
+    c: &Value,
+    checks: &mut Checks,
+    section: &Value,
+    label: &str,
+    want: impl Fn(&str, &Value, usize) -> Result<(Vec<Rational>, String), CliError>,
+) -> Result<(), CliError> {
+    let (tree, alloc) = allocated(c, &c["config"])?;
+    for (name, doc, v) in named(&tree, section)? {
+        let got = shares(&tree, &alloc.node(v).allocation);
+        let (want, source) = want(name, doc, got.len())?;
+        let ok = got == want;
         checks.decided(
-            format_args!("{name} share vector"),
+            format_args!("{name} share vector{label}"),
             ok,
             vector(&got),
             source,
@@ -513,27 +522,21 @@ fn fifo_queue(c: &Value, checks: &mut Checks) -> Result<(), CliError> {
 
 /// YTsaurus' FIFO pools: each operation's share vector against `exact[name]`.
 fn fifo_pools(c: &Value, checks: &mut Checks) -> Result<(), CliError> {
-    let (tree, alloc) = allocated(c, &c["config"])?;
-    for (name, e, v) in named(&tree, &c["exact"])? {
-        let got = shares(&tree, &alloc.node(v).allocation);
+    let label = " (user_slots, cpu, memory)";
+    vector_checks(c, checks, &c["exact"], label, |name, e, _| {
         let want: Vec<Rational> = e
             .as_array()
             .into_iter()
             .flatten()
             .map(num)
             .collect::<Result<_, _>>()?;
-        let doc = match name.as_str() {
-            "B" | "D" => str_of(&c["expected"][name.as_str()]),
+        let doc = match name {
+            "B" | "D" => str_of(&c["expected"][name]),
             _ => str_of(&c["expected"]["every_operation"]),
         };
-        checks.decided(
-            format_args!("{name} share vector (user_slots, cpu, memory)"),
-            got == want,
-            vector(&got),
-            format!("{doc} (exact {})", vector(&want)),
-        );
-    }
-    Ok(())
+        let source = format!("{doc} (exact {})", vector(&want));
+        Ok((want, source))
+    })
 }
 
 fn list(v: &Value) -> String {
