@@ -443,19 +443,17 @@ fn object(
 
 /// Per-node vectors of the Kueue quota model (see the module docs).
 struct Model {
-    dims: usize,
     own: Vec<Vec<Rational>>,
     borrowing: Vec<Vec<Option<Rational>>>,
     lending: Vec<Vec<Option<Rational>>>,
     defined: Vec<Vec<bool>>,
     children: Vec<Vec<usize>>,
-    cohort: Vec<bool>,
 }
 
 impl Model {
     /// (our guarantee G, Kueue's SubtreeQuota kq, localQuota, Σ local strictly below).
     fn up(&self, v: usize, out: &mut [[Vec<Rational>; 4]]) {
-        let d = self.dims;
+        let d = self.own[v].len();
         let mut g = self.own[v].clone();
         let mut kq = self.own[v].clone();
         let mut below = vec![Rational::ZERO; d];
@@ -562,7 +560,7 @@ pub fn import(text: &str) -> Result<Imported, SolverError> {
     let build = |v: usize| -> Result<ImportedNode, SolverError> {
         node(v, &objects, &model, &q, &pot, &capacity)
     };
-    let root = if roots.len() == 1 && model.cohort[roots[0]] {
+    let root = if roots.len() == 1 && objects[roots[0]].cohort {
         let mut root = build(roots[0])?;
         // The root's guarantee is the capacity.
         root.guarantee = None;
@@ -729,13 +727,11 @@ fn model_of(objects: &[Object], parent: &[Option<usize>], dims: &Dims) -> Model 
     let n = objects.len();
     let d = dims.len();
     let mut model = Model {
-        dims: d,
         own: vec![vec![Rational::ZERO; d]; n],
         borrowing: vec![vec![None; d]; n],
         lending: vec![vec![None; d]; n],
         defined: vec![vec![false; d]; n],
         children: vec![Vec::new(); n],
-        cohort: objects.iter().map(|o| o.cohort).collect(),
     };
     for (v, o) in objects.iter().enumerate() {
         for q in &o.quotas {

@@ -169,10 +169,8 @@ impl Imported {
         }
         let mut leaves = Vec::new();
         collect_leaves(&self.root, &mut leaves);
-        let mut canonical = Demands {
-            entries: Vec::new(),
-            default: demands.default.clone(),
-        };
+        // The entries by their leaves' full keys.
+        let mut entries: Vec<(String, &DemandEntry)> = Vec::new();
         for (key, entry) in &demands.entries {
             let full = match &self.key_prefix {
                 Some(p) if !leaves.contains(key) => format!("{p}{key}"),
@@ -184,16 +182,17 @@ impl Imported {
                     format!("no such leaf (leaves: {})", leaves.join(", ")),
                 ));
             }
-            if canonical.entries.iter().any(|(k, _)| *k == full) {
+            if entries.iter().any(|(k, _)| *k == full) {
                 return Err(SolverError::invalid(
                     format!("demands.{key}"),
                     format!("{full} is given twice"),
                 ));
             }
-            canonical.entries.push((full, entry.clone()));
+            entries.push((full, entry));
         }
-        let fifo = self.fifo_leaves.clone();
-        apply_node(&mut self.root, &canonical, n, &fifo)
+        let idle = vec![Rational::ZERO; n];
+        let default = demands.default.as_ref().unwrap_or(&idle);
+        apply_node(&mut self.root, &entries, default, &self.fifo_leaves)
     }
 }
 
@@ -204,21 +203,23 @@ fn collect_leaves(node: &ImportedNode, out: &mut Vec<String>) {
     }
 }
 
+/// Applies the demand `entries` (by full key) to the leaves below `node`, `default` to the
+/// others.
 fn apply_node(
     node: &mut ImportedNode,
-    demands: &Demands,
-    n: usize,
+    entries: &[(String, &DemandEntry)],
+    default: &[Rational],
     fifo: &[String],
 ) -> Result<(), SolverError> {
     if let Kind::Pool(children) = &mut node.kind {
         for c in children {
-            apply_node(c, demands, n, fifo)?;
+            apply_node(c, entries, default, fifo)?;
         }
         return Ok(());
     }
-    let idle = vec![Rational::ZERO; n];
-    match demands.entries.iter().find(|(k, _)| *k == node.key) {
-        None => node.demand = Some(demands.default.clone().unwrap_or(idle)),
+    let n = default.len();
+    match entries.iter().find(|(k, _)| *k == node.key) {
+        None => node.demand = Some(default.to_vec()),
         Some((key, entry)) => {
             let at = format!("demands.{key}");
             match &entry.jobs {

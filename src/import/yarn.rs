@@ -38,6 +38,7 @@
 
 use leontief_solver::hierarchy::MAX_DEPTH;
 use leontief_solver::{Rational, SolverError};
+use quick_xml::escape::resolve_xml_entity;
 use quick_xml::events::Event;
 use quick_xml::Reader;
 
@@ -63,21 +64,14 @@ fn xml_error(message: String) -> SolverError {
 
 /// Resolves an entity or character reference (`lt`, `#38`, `#x26`).
 fn entity(name: &str) -> Option<char> {
-    match name {
-        "lt" => Some('<'),
-        "gt" => Some('>'),
-        "amp" => Some('&'),
-        "quot" => Some('"'),
-        "apos" => Some('\''),
-        _ => {
-            let code = if let Some(hex) = name.strip_prefix("#x") {
-                u32::from_str_radix(hex, 16).ok()?
-            } else {
-                name.strip_prefix('#')?.parse().ok()?
-            };
-            char::from_u32(code)
-        }
-    }
+    let Some(number) = name.strip_prefix('#') else {
+        return resolve_xml_entity(name)?.chars().next();
+    };
+    let code = match number.strip_prefix('x') {
+        Some(hex) => u32::from_str_radix(hex, 16).ok()?,
+        None => number.parse().ok()?,
+    };
+    char::from_u32(code)
 }
 
 fn unescape(raw: &str) -> Result<String, SolverError> {
@@ -448,6 +442,8 @@ struct Ctx {
     fair: Vec<String>,
     fifo_leaves: Vec<String>,
     notes: Vec<String>,
+    /// The queues read, the root included.
+    queues: usize,
 }
 
 impl Ctx {
@@ -677,7 +673,7 @@ pub fn import(text: &str, capacity: &str) -> Result<Imported, SolverError> {
     let mut warnings: Vec<String> = listed(DROPPED, &ctx.dropped, "; ").into_iter().collect();
     warnings.append(&mut ctx.notes);
     if !ctx.fair.is_empty() {
-        let which = if ctx.fair.len() == count(&root) {
+        let which = if ctx.fair.len() == ctx.queues {
             "every queue".to_string()
         } else {
             ctx.fair.join(", ")
@@ -695,13 +691,6 @@ pub fn import(text: &str, capacity: &str) -> Result<Imported, SolverError> {
         fifo_leaves: ctx.fifo_leaves,
         key_prefix: Some("root.".into()),
     })
-}
-
-fn count(n: &ImportedNode) -> usize {
-    match &n.kind {
-        Kind::Leaf => 1,
-        Kind::Pool(c) => 1 + c.iter().map(count).sum::<usize>(),
-    }
 }
 
 /// A node's guarantee as the tree form reads it: its own, or a pool's children's summed.
@@ -778,6 +767,7 @@ fn queue(
         ));
     }
     let mut node = ImportedNode::new(name, full.clone(), Kind::Leaf);
+    ctx.queues += 1;
     read_weight(el, &at, &mut node)?;
     read_resources(el, &at, parent.is_some(), &mut node, ctx)?;
     if policy == Policy::Fair {
