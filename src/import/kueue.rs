@@ -545,8 +545,7 @@ pub fn import(text: &str) -> Result<Imported, SolverError> {
         model.down(r, None, &q, &mut pot);
     }
     // A root's total: its guarantee, its own quota plus its children's.
-    let total = |r: usize| q[r][0].clone();
-    let totals: Vec<Vec<Rational>> = roots.iter().map(|&r| total(r)).collect();
+    let totals: Vec<Vec<Rational>> = roots.iter().map(|&r| q[r][0].clone()).collect();
     let capacity = super::sum(&totals, d);
     if let Some(r) = capacity.iter().position(|c| c.is_zero()) {
         return Err(SolverError::invalid(
@@ -567,10 +566,10 @@ pub fn import(text: &str) -> Result<Imported, SolverError> {
         root
     } else {
         let mut children = Vec::new();
-        for &r in &roots {
+        for (&r, total) in roots.iter().zip(totals) {
             let mut c = build(r)?;
             // Kueue lends nothing between separate cohort trees: each keeps to its own quota.
-            c.limit = Some(total(r)).filter(|t| *t != capacity);
+            c.limit = Some(total).filter(|t| *t != capacity);
             if children.iter().any(|x: &ImportedNode| x.name == c.name) {
                 return Err(SolverError::invalid(
                     &objects[r].at,

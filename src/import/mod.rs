@@ -107,47 +107,48 @@ pub struct Imported {
 /// written as JSON numbers, other rationals as exact `"p/q"` strings.
 impl Serialize for Imported {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut doc = Map::new();
-        doc.insert("about".into(), self.about.clone().into());
-        if !self.warnings.is_empty() {
-            doc.insert("note".into(), self.warnings.join(" ").into());
-        }
-        doc.insert("resources".into(), self.resources.clone().into());
-        doc.insert("capacity".into(), numbers(&self.capacity));
-        doc.insert("tree".into(), node_json(&self.root));
-        doc.serialize(serializer)
+        let note = (!self.warnings.is_empty()).then(|| self.warnings.join(" ").into());
+        present([
+            ("about", Some(self.about.clone().into())),
+            ("note", note),
+            ("resources", Some(self.resources.clone().into())),
+            ("capacity", Some(numbers(&self.capacity))),
+            ("tree", Some(node_json(&self.root))),
+        ])
+        .serialize(serializer)
     }
 }
 
 /// A node of the tree file: a pool has `mode` and `children`, a leaf `demand`, `tasks` and
 /// `usage`; fields at their defaults are left out.
 fn node_json(n: &ImportedNode) -> Value {
-    let mut fields = Map::new();
-    let mut put = |key: &str, v: Option<Value>| {
-        if let Some(v) = v {
-            fields.insert(key.into(), v);
-        }
-    };
     let vector = |v: &Option<Vec<Rational>>| v.as_deref().map(numbers);
-    put("name", Some(n.name.clone().into()));
-    put(
-        "weight",
-        (n.weight != Rational::ONE).then(|| number(&n.weight)),
-    );
-    put("guarantee", vector(&n.guarantee));
-    put("limit", vector(&n.limit));
-    match &n.kind {
-        Kind::Pool(children) => {
-            put("mode", n.fifo.then(|| "fifo".into()));
-            put("children", Some(children.iter().map(node_json).collect()));
-        }
-        Kind::Leaf => {
-            put("demand", vector(&n.demand));
-            put("tasks", n.tasks.as_ref().map(number));
-            put("usage", vector(&n.usage));
-        }
-    }
-    Value::Object(fields)
+    let (children, leaf) = match &n.kind {
+        Kind::Pool(children) => (Some(children.iter().map(node_json).collect()), false),
+        Kind::Leaf => (None, true),
+    };
+    present([
+        ("name", Some(n.name.clone().into())),
+        (
+            "weight",
+            (n.weight != Rational::ONE).then(|| number(&n.weight)),
+        ),
+        ("guarantee", vector(&n.guarantee)),
+        ("limit", vector(&n.limit)),
+        ("mode", (n.fifo && !leaf).then(|| "fifo".into())),
+        ("children", children),
+        ("demand", vector(&n.demand).filter(|_| leaf)),
+        ("tasks", n.tasks.as_ref().map(number).filter(|_| leaf)),
+        ("usage", vector(&n.usage).filter(|_| leaf)),
+    ])
+}
+
+/// The object of the fields present, in order.
+fn present<'a>(fields: impl IntoIterator<Item = (&'a str, Option<Value>)>) -> Value {
+    let present = fields
+        .into_iter()
+        .filter_map(|(k, v)| Some((k.to_owned(), v?)));
+    Value::Object(present.collect())
 }
 
 /// A vector of rationals as the tree file writes them (see [`number`]).

@@ -726,15 +726,12 @@ fn queue(
     synthetic: bool,
     ctx: &mut Ctx,
 ) -> Result<ImportedNode, SolverError> {
-    let at = if synthetic {
-        at_parent.to_string()
+    let (at, (name, parent_type)) = if synthetic {
+        (at_parent.to_string(), ("root".to_string(), true))
     } else {
-        path_of(at_parent, el)
-    };
-    let (name, parent_type) = if synthetic {
-        ("root".to_string(), true)
-    } else {
-        queue_attributes(el, &at)?
+        let at = path_of(at_parent, el);
+        let attributes = queue_attributes(el, &at)?;
+        (at, attributes)
     };
     let full = match parent {
         None => name.clone(),
