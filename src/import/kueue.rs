@@ -41,8 +41,8 @@ use leontief_solver::{Rational, SolverError};
 use yaml_rust2::Yaml;
 
 use super::{
-    add, decimal, listed, non_negative, positive_weight, unknown_field, Imported, ImportedNode,
-    Kind, DROPPED,
+    add, capped, decimal, listed, non_negative, positive_weight, unknown_field, Imported,
+    ImportedNode, Kind, DROPPED,
 };
 
 /// The field that errors about the whole stream name.
@@ -769,11 +769,7 @@ fn node(
             }
         }
     }
-    let limit: Vec<Rational> = limit
-        .into_iter()
-        .zip(capacity)
-        .map(|(l, c)| l.min(c.clone()))
-        .collect();
+    let limit = capped(limit, capacity);
     let kind = if o.cohort {
         let mut children: Vec<ImportedNode> = Vec::new();
         for &c in &model.children[v] {

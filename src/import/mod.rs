@@ -425,6 +425,14 @@ fn add(a: &[Rational], b: &[Rational]) -> Vec<Rational> {
     a.iter().zip(b).map(|(x, y)| x + y).collect()
 }
 
+/// `v` capped at `cap`, entry by entry.
+fn capped(v: Vec<Rational>, cap: &[Rational]) -> Vec<Rational> {
+    v.into_iter()
+        .zip(cap)
+        .map(|(x, c)| x.min(c.clone()))
+        .collect()
+}
+
 /// The entry-by-entry sum of `vs`, vectors of `n` entries.
 fn sum(vs: &[Vec<Rational>], n: usize) -> Vec<Rational> {
     vs.iter()

@@ -43,7 +43,8 @@ use quick_xml::events::Event;
 use quick_xml::Reader;
 
 use super::{
-    decimal, listed, non_negative, positive_weight, sum, Imported, ImportedNode, Kind, DROPPED,
+    capped, decimal, listed, non_negative, positive_weight, sum, Imported, ImportedNode, Kind,
+    DROPPED,
 };
 
 /// An XML element: name, attributes, text, child elements.
@@ -549,15 +550,11 @@ fn collect_names(el: &Element, at: &str, out: &mut Vec<String>) -> Result<(), So
 fn read_capacity(text: &str, resources: &mut Vec<String>) -> Result<Vec<Rational>, SolverError> {
     let at = "--capacity";
     if text.chars().any(|c| c.is_ascii_alphabetic() || c == '=') {
-        let v = parse_value(text, at)?;
-        let amounts = match &v {
-            Value::Absolute { amounts, .. } => amounts.clone(),
-            _ => {
-                return Err(SolverError::invalid(
-                    at,
-                    "the capacity must be absolute, not a percentage",
-                ))
-            }
+        let Value::Absolute { amounts, .. } = parse_value(text, at)? else {
+            return Err(SolverError::invalid(
+                at,
+                "the capacity must be absolute, not a percentage",
+            ));
         };
         for (n, _) in &amounts {
             push_new(resources, n);
@@ -856,11 +853,8 @@ fn read_resources(
         None => None,
     };
     if let Some(v) = max {
-        let mut limit: Vec<Rational> = resolve(&v, &ctx.resources, &ctx.capacity, false)
-            .into_iter()
-            .zip(&ctx.capacity)
-            .map(|(l, c)| l.min(c.clone()))
-            .collect();
+        let resolved = resolve(&v, &ctx.resources, &ctx.capacity, false);
+        let mut limit = capped(resolved, &ctx.capacity);
         if let Some(g) = &node.guarantee
             && exceeds(g, &limit)
         {
