@@ -637,8 +637,8 @@ fn read_objects(
 
 /// Implicit cohorts: named by a ClusterQueue or a Cohort but not defined.
 fn add_implicit_cohorts(objects: &mut Vec<Object>) {
-    let mut k = 0;
-    while k < objects.len() {
+    // The cohorts added have no parent: only the objects read name one.
+    for k in 0..objects.len() {
         if let Some(p) = objects[k].parent.clone()
             && !objects.iter().any(|o| o.cohort && o.name == p)
         {
@@ -650,23 +650,17 @@ fn add_implicit_cohorts(objects: &mut Vec<Object>) {
                 ..Object::default()
             });
         }
-        k += 1;
     }
 }
 
 /// Each object's parent cohort, refusing a cycle and nesting deeper than `MAX_DEPTH`.
 fn parents(objects: &[Object]) -> Result<Vec<Option<usize>>, SolverError> {
-    let n = objects.len();
-    let index = |cohort: bool, name: &str| {
-        objects
-            .iter()
-            .position(|o| o.cohort == cohort && o.name == name)
-    };
+    let cohort = |name: &str| objects.iter().position(|o| o.cohort && o.name == name);
     let parent: Vec<Option<usize>> = objects
         .iter()
-        .map(|o| o.parent.as_deref().and_then(|p| index(true, p)))
+        .map(|o| o.parent.as_deref().and_then(cohort))
         .collect();
-    for v in 0..n {
+    for v in 0..objects.len() {
         let mut seen = vec![v];
         let mut u = v;
         while let Some(p) = parent[u] {
