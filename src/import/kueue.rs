@@ -41,7 +41,8 @@ use leontief_solver::{Rational, SolverError};
 use yaml_rust2::Yaml;
 
 use super::{
-    add, decimal, listed, non_negative, unknown_field, Imported, ImportedNode, Kind, DROPPED,
+    add, capped, decimal, listed, non_negative, positive_weight, unknown_field, Imported,
+    ImportedNode, Kind, DROPPED,
 };
 
 /// The field that errors about the whole stream name.
@@ -122,45 +123,72 @@ fn kind(v: &Yaml) -> &'static str {
     }
 }
 
-/// The keys of a mapping, checked against what is read and what is dropped.
-fn fields<'a>(
-    v: &'a Yaml,
-    at: &str,
-    read: &[&str],
-    dropped: &[&str],
-    out: &mut Vec<String>,
-) -> Result<Vec<(&'a str, &'a Yaml)>, SolverError> {
-    let Yaml::Hash(h) = v else {
-        return Err(expected(at, "a mapping", v));
-    };
-    let mut found = Vec::new();
-    for (k, val) in h {
-        let Some(k) = k.as_str() else {
-            return Err(SolverError::invalid(at, "a key is not a string"));
+/// A mapping's fields that are read, with the mapping's path.
+struct Fields<'a> {
+    at: String,
+    found: Vec<(&'a str, &'a Yaml)>,
+}
+
+impl<'a> Fields<'a> {
+    /// The keys of the mapping `v` at `at`, checked against what is read and what is dropped
+    /// (those are named in `out`): any other key is an error.
+    fn read(
+        v: &'a Yaml,
+        at: String,
+        read: &[&str],
+        dropped: &[&str],
+        out: &mut Vec<String>,
+    ) -> Result<Self, SolverError> {
+        let Yaml::Hash(h) = v else {
+            return Err(expected(&at, "a mapping", v));
         };
-        if read.contains(&k) {
-            found.push((k, val));
-        } else if dropped.contains(&k) {
-            out.push(format!("{at}.{k}"));
-        } else {
-            return Err(unknown_field(at, k, &[read, dropped].concat()));
+        let mut found = Vec::new();
+        for (k, val) in h {
+            let Some(k) = k.as_str() else {
+                return Err(SolverError::invalid(at, "a key is not a string"));
+            };
+            if read.contains(&k) {
+                found.push((k, val));
+            } else if dropped.contains(&k) {
+                out.push(format!("{at}.{k}"));
+            } else {
+                return Err(unknown_field(&at, k, &[read, dropped].concat()));
+            }
         }
+        Ok(Fields { at, found })
     }
-    Ok(found)
-}
 
-fn get<'a>(fs: &[(&str, &'a Yaml)], key: &str) -> Option<&'a Yaml> {
-    fs.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
-}
+    /// The path of the field `key`.
+    fn at(&self, key: &str) -> String {
+        format!("{}.{key}", self.at)
+    }
 
-/// The field `key` of a mapping [`fields`] read, which must be there.
-fn required<'a>(fs: &[(&str, &'a Yaml)], key: &str, at: &str) -> Result<&'a Yaml, SolverError> {
-    get(fs, key).ok_or_else(|| SolverError::invalid(format!("{at}.{key}"), "missing"))
-}
+    fn get(&self, key: &str) -> Option<&'a Yaml> {
+        self.found.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
+    }
 
-/// The string field `key` of a mapping [`fields`] read (a missing one is null).
-fn string_field(fs: &[(&str, &Yaml)], key: &str, at: &str) -> Result<String, SolverError> {
-    string(get(fs, key).unwrap_or(&Yaml::Null), &format!("{at}.{key}"))
+    /// The field `key`, which must be there.
+    fn required(&self, key: &str) -> Result<&'a Yaml, SolverError> {
+        self.get(key)
+            .ok_or_else(|| SolverError::invalid(self.at(key), "missing"))
+    }
+
+    /// The string field `key` (a missing one is null).
+    fn string(&self, key: &str) -> Result<String, SolverError> {
+        string(self.get(key).unwrap_or(&Yaml::Null), &self.at(key))
+    }
+
+    /// The list field `key`, which must be there.
+    fn list(&self, key: &str) -> Result<&'a [Yaml], SolverError> {
+        list(self.required(key)?, &self.at(key))
+    }
+
+    /// The quantity field `key`, when given.
+    fn quantity(&self, key: &str) -> Result<Option<Rational>, SolverError> {
+        self.get(key)
+            .map(|q| yaml_quantity(&self.at(key), q))
+            .transpose()
+    }
 }
 
 fn string(v: &Yaml, at: &str) -> Result<String, SolverError> {
@@ -248,34 +276,27 @@ fn resource_groups(
     let mut quotas: Vec<Quota> = Vec::new();
     for (i, g) in list(v, at)?.iter().enumerate() {
         let at = format!("{at}[{i}]");
-        let fs = fields(g, &at, &["coveredResources", "flavors"], &[], dropped)?;
-        let covered = required(&fs, "coveredResources", &at)?;
-        let field = format!("{at}.coveredResources");
-        let covered: Vec<String> = list(covered, &field)?
+        let fs = Fields::read(g, at, &["coveredResources", "flavors"], &[], dropped)?;
+        let field = fs.at("coveredResources");
+        let covered: Vec<String> = fs
+            .list("coveredResources")?
             .iter()
             .enumerate()
             .map(|(j, r)| string(r, &format!("{field}[{j}]")))
             .collect::<Result<_, _>>()?;
-        let flavors = required(&fs, "flavors", &at)?;
-        for (j, f) in list(flavors, &format!("{at}.flavors"))?.iter().enumerate() {
-            let at = format!("{at}.flavors[{j}]");
-            let ffs = fields(f, &at, &["name", "resources"], &[], dropped)?;
-            let flavor = string_field(&ffs, "name", &at)?;
-            let rs = required(&ffs, "resources", &at)?;
+        for (j, f) in fs.list("flavors")?.iter().enumerate() {
+            let at = format!("{}[{j}]", fs.at("flavors"));
+            let ffs = Fields::read(f, at, &["name", "resources"], &[], dropped)?;
+            let flavor = ffs.string("name")?;
             let mut names = Vec::new();
-            for (k, r) in list(rs, &format!("{at}.resources"))?.iter().enumerate() {
-                let at = format!("{at}.resources[{k}]");
-                let rfs = fields(
-                    r,
-                    &at,
-                    &["name", "nominalQuota", "borrowingLimit", "lendingLimit"],
-                    &[],
-                    dropped,
-                )?;
-                let resource = string_field(&rfs, "name", &at)?;
+            for (k, r) in ffs.list("resources")?.iter().enumerate() {
+                let at = format!("{}[{k}]", ffs.at("resources"));
+                let known = ["name", "nominalQuota", "borrowingLimit", "lendingLimit"];
+                let rfs = Fields::read(r, at, &known, &[], dropped)?;
+                let resource = rfs.string("name")?;
                 if !covered.contains(&resource) {
                     return Err(SolverError::invalid(
-                        format!("{at}.name"),
+                        rfs.at("name"),
                         format!(
                             "{resource:?} is not among the group's coveredResources ({})",
                             covered.join(", ")
@@ -287,23 +308,18 @@ fn resource_groups(
                     .any(|q| q.flavor == flavor && q.resource == resource)
                 {
                     return Err(SolverError::invalid(
-                        format!("{at}.name"),
+                        rfs.at("name"),
                         format!("flavor {flavor:?} lists {resource:?} twice"),
                     ));
                 }
-                let nominal = required(&rfs, "nominalQuota", &at)?;
-                let nominal = yaml_quantity(&format!("{at}.nominalQuota"), nominal)?;
-                let opt = |key: &str| -> Result<Option<Rational>, SolverError> {
-                    get(&rfs, key)
-                        .map(|q| yaml_quantity(&format!("{at}.{key}"), q))
-                        .transpose()
-                };
-                let lending = opt("lendingLimit")?;
+                let nominal = rfs.required("nominalQuota")?;
+                let nominal = yaml_quantity(&rfs.at("nominalQuota"), nominal)?;
+                let lending = rfs.quantity("lendingLimit")?;
                 if let Some(l) = &lending
                     && l > &nominal
                 {
                     return Err(SolverError::invalid(
-                        format!("{at}.lendingLimit"),
+                        rfs.at("lendingLimit"),
                         format!("{l} is above the nominalQuota {nominal} (Kueue rejects it)"),
                     ));
                 }
@@ -312,36 +328,19 @@ fn resource_groups(
                     flavor: flavor.clone(),
                     resource,
                     nominal,
-                    borrowing: opt("borrowingLimit")?,
+                    borrowing: rfs.quantity("borrowingLimit")?,
                     lending,
                 });
             }
             if let Some(m) = covered.iter().find(|c| !names.contains(c)) {
                 return Err(SolverError::invalid(
-                    format!("{at}.resources"),
+                    ffs.at("resources"),
                     format!("no quota for the covered resource {m:?} (each flavor lists every covered resource)"),
                 ));
             }
         }
     }
     Ok(quotas)
-}
-
-fn weight(v: &Yaml, at: &str, dropped: &mut Vec<String>) -> Result<Option<Rational>, SolverError> {
-    let fs = fields(v, at, &["weight"], &[], dropped)?;
-    let field = format!("{at}.weight");
-    let weight = get(&fs, "weight")
-        .map(|w| yaml_quantity(&field, w))
-        .transpose()?;
-    if weight.as_ref().is_some_and(Rational::is_zero) {
-        // Kueue lets such a queue borrow only what nobody else wants; a tree's shares are
-        // divided by the weight, which must be positive.
-        return Err(SolverError::invalid(
-            field,
-            "0 has no tree equivalent: the tree form needs a positive weight",
-        ));
-    }
-    Ok(weight)
 }
 
 /// One document: a ClusterQueue or Cohort, or `None` for what is ignored.
@@ -355,16 +354,16 @@ fn object(
     if matches!(doc, Yaml::Null) {
         return Ok(None);
     }
-    let fs = fields(doc, &at0, TOP, &["status"], &mut Vec::new())?;
-    let api = string_field(&fs, "apiVersion", &at0)?;
-    let kind_name = string_field(&fs, "kind", &at0)?;
+    let fs = Fields::read(doc, at0.clone(), TOP, &["status"], &mut Vec::new())?;
+    let api = fs.string("apiVersion")?;
+    let kind_name = fs.string("kind")?;
     if !api.starts_with("kueue.x-k8s.io/") {
         return Err(SolverError::invalid(
-            format!("{at0}.apiVersion"),
+            fs.at("apiVersion"),
             format!("{api:?} is not a Kueue API (kueue.x-k8s.io/...)"),
         ));
     }
-    let name = match get(&fs, "metadata") {
+    let name = match fs.get("metadata") {
         Some(Yaml::Hash(h)) => h
             .get(&Yaml::String("name".into()))
             .map(|n| object_name(n, &format!("{at0}.metadata.name")))
@@ -381,7 +380,7 @@ fn object(
         }
         k => {
             return Err(SolverError::invalid(
-                format!("{at0}.kind"),
+                fs.at("kind"),
                 format!(
                     "unknown Kueue kind {k:?} (read: ClusterQueue, Cohort; ignored: {})",
                     IGNORED_KINDS.join(", ")
@@ -390,7 +389,7 @@ fn object(
         }
     };
     let at = format!("{at0} ({kind_name} {name})");
-    if get(&fs, "status").is_some() {
+    if fs.get("status").is_some() {
         dropped.push(format!("{at}.status"));
     }
     let mut obj = Object {
@@ -399,43 +398,42 @@ fn object(
         at: at.clone(),
         ..Object::default()
     };
-    let Some(spec) = get(&fs, "spec") else {
+    let Some(spec) = fs.get("spec") else {
         return Ok(Some(obj));
     };
-    let at = format!("{at}.spec");
-    let (read, drop): (&[&str], &[&str]) = if cohort {
-        (COHORT_READ, &[])
+    let (read, drop, parent_keys): (&[&str], &[&str], [&str; 2]) = if cohort {
+        (COHORT_READ, &[], ["parentName", "parent"])
     } else {
-        (CQ_READ, CQ_DROPPED)
+        (CQ_READ, CQ_DROPPED, ["cohortName", "cohort"])
     };
-    let sfs = fields(spec, &at, read, drop, dropped)?;
-    let parent_keys: &[&str] = if cohort {
-        &["parentName", "parent"]
-    } else {
-        &["cohortName", "cohort"]
-    };
+    let sfs = Fields::read(spec, format!("{at}.spec"), read, drop, dropped)?;
     for key in parent_keys {
-        if let Some(p) = get(&sfs, key) {
+        if let Some(p) = sfs.get(key) {
             if obj.parent.is_some() {
                 return Err(SolverError::invalid(
-                    &at,
+                    &sfs.at,
                     format!("give {} or {}, not both", parent_keys[0], parent_keys[1]),
                 ));
             }
-            obj.parent = Some(object_name(p, &format!("{at}.{key}"))?);
+            obj.parent = Some(object_name(p, &sfs.at(key))?);
         }
     }
-    if let Some(g) = get(&sfs, "resourceGroups") {
-        obj.quotas = resource_groups(g, &format!("{at}.resourceGroups"), dropped)?;
+    if let Some(g) = sfs.get("resourceGroups") {
+        obj.quotas = resource_groups(g, &sfs.at("resourceGroups"), dropped)?;
     }
-    if let Some(f) = get(&sfs, "fairSharing") {
-        obj.weight = weight(f, &format!("{at}.fairSharing"), dropped)?;
+    if let Some(f) = sfs.get("fairSharing") {
+        let fs = Fields::read(f, sfs.at("fairSharing"), &["weight"], &[], dropped)?;
+        // Kueue lets a queue of weight 0 borrow only what nobody else wants.
+        obj.weight = fs
+            .quantity("weight")?
+            .map(|w| positive_weight(&fs.at("weight"), w))
+            .transpose()?;
     }
-    if let Some(q) = get(&sfs, "queueingStrategy") {
-        let s = string(q, &format!("{at}.queueingStrategy"))?;
+    if let Some(q) = sfs.get("queueingStrategy") {
+        let s = string(q, &sfs.at("queueingStrategy"))?;
         if s != "StrictFIFO" && s != "BestEffortFIFO" {
             return Err(SolverError::invalid(
-                format!("{at}.queueingStrategy"),
+                sfs.at("queueingStrategy"),
                 format!("expected StrictFIFO or BestEffortFIFO, found {s:?}"),
             ));
         }
@@ -445,19 +443,17 @@ fn object(
 
 /// Per-node vectors of the Kueue quota model (see the module docs).
 struct Model {
-    dims: usize,
     own: Vec<Vec<Rational>>,
     borrowing: Vec<Vec<Option<Rational>>>,
     lending: Vec<Vec<Option<Rational>>>,
     defined: Vec<Vec<bool>>,
     children: Vec<Vec<usize>>,
-    cohort: Vec<bool>,
 }
 
 impl Model {
     /// (our guarantee G, Kueue's SubtreeQuota kq, localQuota, Σ local strictly below).
     fn up(&self, v: usize, out: &mut [[Vec<Rational>; 4]]) {
-        let d = self.dims;
+        let d = self.own[v].len();
         let mut g = self.own[v].clone();
         let mut kq = self.own[v].clone();
         let mut below = vec![Rational::ZERO; d];
@@ -549,8 +545,7 @@ pub fn import(text: &str) -> Result<Imported, SolverError> {
         model.down(r, None, &q, &mut pot);
     }
     // A root's total: its guarantee, its own quota plus its children's.
-    let total = |r: usize| q[r][0].clone();
-    let totals: Vec<Vec<Rational>> = roots.iter().map(|&r| total(r)).collect();
+    let totals: Vec<Vec<Rational>> = roots.iter().map(|&r| q[r][0].clone()).collect();
     let capacity = super::sum(&totals, d);
     if let Some(r) = capacity.iter().position(|c| c.is_zero()) {
         return Err(SolverError::invalid(
@@ -564,17 +559,17 @@ pub fn import(text: &str) -> Result<Imported, SolverError> {
     let build = |v: usize| -> Result<ImportedNode, SolverError> {
         node(v, &objects, &model, &q, &pot, &capacity)
     };
-    let root = if roots.len() == 1 && model.cohort[roots[0]] {
+    let root = if roots.len() == 1 && objects[roots[0]].cohort {
         let mut root = build(roots[0])?;
         // The root's guarantee is the capacity.
         root.guarantee = None;
         root
     } else {
         let mut children = Vec::new();
-        for &r in &roots {
+        for (&r, total) in roots.iter().zip(totals) {
             let mut c = build(r)?;
             // Kueue lends nothing between separate cohort trees: each keeps to its own quota.
-            c.limit = Some(total(r)).filter(|t| *t != capacity);
+            c.limit = Some(total).filter(|t| *t != capacity);
             if children.iter().any(|x: &ImportedNode| x.name == c.name) {
                 return Err(SolverError::invalid(
                     &objects[r].at,
@@ -642,8 +637,8 @@ fn read_objects(
 
 /// Implicit cohorts: named by a ClusterQueue or a Cohort but not defined.
 fn add_implicit_cohorts(objects: &mut Vec<Object>) {
-    let mut k = 0;
-    while k < objects.len() {
+    // The cohorts added have no parent: only the objects read name one.
+    for k in 0..objects.len() {
         if let Some(p) = objects[k].parent.clone()
             && !objects.iter().any(|o| o.cohort && o.name == p)
         {
@@ -655,23 +650,17 @@ fn add_implicit_cohorts(objects: &mut Vec<Object>) {
                 ..Object::default()
             });
         }
-        k += 1;
     }
 }
 
 /// Each object's parent cohort, refusing a cycle and nesting deeper than `MAX_DEPTH`.
 fn parents(objects: &[Object]) -> Result<Vec<Option<usize>>, SolverError> {
-    let n = objects.len();
-    let index = |cohort: bool, name: &str| {
-        objects
-            .iter()
-            .position(|o| o.cohort == cohort && o.name == name)
-    };
+    let cohort = |name: &str| objects.iter().position(|o| o.cohort && o.name == name);
     let parent: Vec<Option<usize>> = objects
         .iter()
-        .map(|o| o.parent.as_deref().and_then(|p| index(true, p)))
+        .map(|o| o.parent.as_deref().and_then(cohort))
         .collect();
-    for v in 0..n {
+    for v in 0..objects.len() {
         let mut seen = vec![v];
         let mut u = v;
         while let Some(p) = parent[u] {
@@ -731,13 +720,11 @@ fn model_of(objects: &[Object], parent: &[Option<usize>], dims: &Dims) -> Model 
     let n = objects.len();
     let d = dims.len();
     let mut model = Model {
-        dims: d,
         own: vec![vec![Rational::ZERO; d]; n],
         borrowing: vec![vec![None; d]; n],
         lending: vec![vec![None; d]; n],
         defined: vec![vec![false; d]; n],
         children: vec![Vec::new(); n],
-        cohort: objects.iter().map(|o| o.cohort).collect(),
     };
     for (v, o) in objects.iter().enumerate() {
         for q in &o.quotas {
@@ -776,11 +763,7 @@ fn node(
             }
         }
     }
-    let limit: Vec<Rational> = limit
-        .into_iter()
-        .zip(capacity)
-        .map(|(l, c)| l.min(c.clone()))
-        .collect();
+    let limit = capped(limit, capacity);
     let kind = if o.cohort {
         let mut children: Vec<ImportedNode> = Vec::new();
         for &c in &model.children[v] {

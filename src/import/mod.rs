@@ -25,7 +25,7 @@ pub mod kueue;
 pub mod yaml;
 pub mod yarn;
 
-use leontief_solver::json::parse_strict;
+use leontief_solver::json::{check_length, check_vector, parse_strict, reject_unknown, Sign};
 use leontief_solver::{read_number, read_numbers, Rational, SolverError};
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
@@ -107,47 +107,48 @@ pub struct Imported {
 /// written as JSON numbers, other rationals as exact `"p/q"` strings.
 impl Serialize for Imported {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut doc = Map::new();
-        doc.insert("about".into(), self.about.clone().into());
-        if !self.warnings.is_empty() {
-            doc.insert("note".into(), self.warnings.join(" ").into());
-        }
-        doc.insert("resources".into(), self.resources.clone().into());
-        doc.insert("capacity".into(), numbers(&self.capacity));
-        doc.insert("tree".into(), node_json(&self.root));
-        doc.serialize(serializer)
+        let note = (!self.warnings.is_empty()).then(|| self.warnings.join(" ").into());
+        present([
+            ("about", Some(self.about.clone().into())),
+            ("note", note),
+            ("resources", Some(self.resources.clone().into())),
+            ("capacity", Some(numbers(&self.capacity))),
+            ("tree", Some(node_json(&self.root))),
+        ])
+        .serialize(serializer)
     }
 }
 
 /// A node of the tree file: a pool has `mode` and `children`, a leaf `demand`, `tasks` and
 /// `usage`; fields at their defaults are left out.
 fn node_json(n: &ImportedNode) -> Value {
-    let mut fields = Map::new();
-    let mut put = |key: &str, v: Option<Value>| {
-        if let Some(v) = v {
-            fields.insert(key.into(), v);
-        }
-    };
     let vector = |v: &Option<Vec<Rational>>| v.as_deref().map(numbers);
-    put("name", Some(n.name.clone().into()));
-    put(
-        "weight",
-        (n.weight != Rational::ONE).then(|| number(&n.weight)),
-    );
-    put("guarantee", vector(&n.guarantee));
-    put("limit", vector(&n.limit));
-    match &n.kind {
-        Kind::Pool(children) => {
-            put("mode", n.fifo.then(|| "fifo".into()));
-            put("children", Some(children.iter().map(node_json).collect()));
-        }
-        Kind::Leaf => {
-            put("demand", vector(&n.demand));
-            put("tasks", n.tasks.as_ref().map(number));
-            put("usage", vector(&n.usage));
-        }
-    }
-    Value::Object(fields)
+    let (children, leaf) = match &n.kind {
+        Kind::Pool(children) => (Some(children.iter().map(node_json).collect()), false),
+        Kind::Leaf => (None, true),
+    };
+    present([
+        ("name", Some(n.name.clone().into())),
+        (
+            "weight",
+            (n.weight != Rational::ONE).then(|| number(&n.weight)),
+        ),
+        ("guarantee", vector(&n.guarantee)),
+        ("limit", vector(&n.limit)),
+        ("mode", (n.fifo && !leaf).then(|| "fifo".into())),
+        ("children", children),
+        ("demand", vector(&n.demand).filter(|_| leaf)),
+        ("tasks", n.tasks.as_ref().map(number).filter(|_| leaf)),
+        ("usage", vector(&n.usage).filter(|_| leaf)),
+    ])
+}
+
+/// The object of the fields present, in order.
+fn present<'a>(fields: impl IntoIterator<Item = (&'a str, Option<Value>)>) -> Value {
+    let present = fields
+        .into_iter()
+        .filter_map(|(k, v)| Some((k.to_owned(), v?)));
+    Value::Object(present.collect())
 }
 
 /// A vector of rationals as the tree file writes them (see [`number`]).
@@ -165,14 +166,12 @@ impl Imported {
     pub fn apply(&mut self, demands: &Demands) -> Result<(), SolverError> {
         let n = self.resources.len();
         if let Some(d) = &demands.default {
-            check_len("--demand", d, n)?;
+            check_length("--demand", d, n)?;
         }
         let mut leaves = Vec::new();
         collect_leaves(&self.root, &mut leaves);
-        let mut canonical = Demands {
-            entries: Vec::new(),
-            default: demands.default.clone(),
-        };
+        // The entries by their leaves' full keys.
+        let mut entries: Vec<(String, &DemandEntry)> = Vec::new();
         for (key, entry) in &demands.entries {
             let full = match &self.key_prefix {
                 Some(p) if !leaves.contains(key) => format!("{p}{key}"),
@@ -184,16 +183,17 @@ impl Imported {
                     format!("no such leaf (leaves: {})", leaves.join(", ")),
                 ));
             }
-            if canonical.entries.iter().any(|(k, _)| *k == full) {
+            if entries.iter().any(|(k, _)| *k == full) {
                 return Err(SolverError::invalid(
                     format!("demands.{key}"),
                     format!("{full} is given twice"),
                 ));
             }
-            canonical.entries.push((full, entry.clone()));
+            entries.push((full, entry));
         }
-        let fifo = self.fifo_leaves.clone();
-        apply_node(&mut self.root, &canonical, n, &fifo)
+        let idle = vec![Rational::ZERO; n];
+        let default = demands.default.as_ref().unwrap_or(&idle);
+        apply_node(&mut self.root, &entries, default, &self.fifo_leaves)
     }
 }
 
@@ -204,21 +204,23 @@ fn collect_leaves(node: &ImportedNode, out: &mut Vec<String>) {
     }
 }
 
+/// Applies the demand `entries` (by full key) to the leaves below `node`, `default` to the
+/// others.
 fn apply_node(
     node: &mut ImportedNode,
-    demands: &Demands,
-    n: usize,
+    entries: &[(String, &DemandEntry)],
+    default: &[Rational],
     fifo: &[String],
 ) -> Result<(), SolverError> {
     if let Kind::Pool(children) = &mut node.kind {
         for c in children {
-            apply_node(c, demands, n, fifo)?;
+            apply_node(c, entries, default, fifo)?;
         }
         return Ok(());
     }
-    let idle = vec![Rational::ZERO; n];
-    match demands.entries.iter().find(|(k, _)| *k == node.key) {
-        None => node.demand = Some(demands.default.clone().unwrap_or(idle)),
+    let n = default.len();
+    match entries.iter().find(|(k, _)| *k == node.key) {
+        None => node.demand = Some(default.to_vec()),
         Some((key, entry)) => {
             let at = format!("demands.{key}");
             match &entry.jobs {
@@ -272,9 +274,9 @@ impl LeafSpec {
             .demand
             .clone()
             .unwrap_or_else(|| vec![Rational::ZERO; n]);
-        check_len(&format!("{at}.demand"), &demand, n)?;
+        check_length(&format!("{at}.demand"), &demand, n)?;
         if let Some(u) = &self.usage {
-            check_len(&format!("{at}.usage"), u, n)?;
+            check_length(&format!("{at}.usage"), u, n)?;
         }
         node.demand = Some(demand);
         node.tasks = self.tasks.clone();
@@ -337,7 +339,7 @@ impl Demands {
         for (key, v) in obj {
             let at = format!("demands.{key}");
             let o = object(v, &at)?;
-            reject(o, &at, ENTRY_FIELDS)?;
+            reject_unknown(o, &at, ENTRY_FIELDS, &ENTRY_FIELDS.join(", "))?;
             let spec = leaf_spec(o, &at)?;
             let jobs = match o.get("jobs") {
                 None => None,
@@ -349,7 +351,7 @@ impl Demands {
                     for (i, j) in list.iter().enumerate() {
                         let at = format!("{at}.jobs[{i}]");
                         let jo = object(j, &at)?;
-                        reject(jo, &at, JOB_FIELDS)?;
+                        reject_unknown(jo, &at, JOB_FIELDS, &JOB_FIELDS.join(", "))?;
                         let name = jo
                             .get("name")
                             .and_then(Value::as_str)
@@ -376,13 +378,6 @@ fn object<'a>(v: &'a Value, at: &str) -> Result<&'a Map<String, Value>, SolverEr
         .ok_or_else(|| SolverError::invalid(at, "expected an object"))
 }
 
-fn reject(o: &Map<String, Value>, at: &str, known: &[&str]) -> Result<(), SolverError> {
-    match o.keys().find(|k| !known.contains(&k.as_str())) {
-        Some(k) => Err(unknown_field(at, k, known)),
-        None => Ok(()),
-    }
-}
-
 /// The error for the field `k` of the object at `at`, which is none of `known`.
 fn unknown_field(at: &str, k: &str, known: &[&str]) -> SolverError {
     SolverError::invalid(
@@ -398,9 +393,7 @@ fn leaf_spec(o: &Map<String, Value>, at: &str) -> Result<LeafSpec, SolverError> 
             Some(v) => {
                 let field = format!("{at}.{f}");
                 let xs = read_numbers(&field, v)?;
-                for (j, x) in xs.iter().enumerate() {
-                    non_negative(&format!("{field}[{j}]"), x.clone())?;
-                }
+                check_vector(&field, &xs, xs.len(), Sign::NonNegative)?;
                 Ok(Some(xs))
             }
         }
@@ -432,6 +425,14 @@ fn add(a: &[Rational], b: &[Rational]) -> Vec<Rational> {
     a.iter().zip(b).map(|(x, y)| x + y).collect()
 }
 
+/// `v` capped at `cap`, entry by entry.
+fn capped(v: Vec<Rational>, cap: &[Rational]) -> Vec<Rational> {
+    v.into_iter()
+        .zip(cap)
+        .map(|(x, c)| x.min(c.clone()))
+        .collect()
+}
+
 /// The entry-by-entry sum of `vs`, vectors of `n` entries.
 fn sum(vs: &[Vec<Rational>], n: usize) -> Vec<Rational> {
     vs.iter()
@@ -443,6 +444,18 @@ fn amount(field: &str, v: &Value) -> Result<Rational, SolverError> {
     non_negative(field, read_number(field, v)?)
 }
 
+/// A weight `w` read at `field`, which must not be 0: a tree's shares are divided by the
+/// weight (the sources allow 0, with a meaning of their own).
+fn positive_weight(field: &str, w: Rational) -> Result<Rational, SolverError> {
+    if w.is_zero() {
+        return Err(SolverError::invalid(
+            field,
+            "0 has no tree equivalent: the tree form needs a positive weight",
+        ));
+    }
+    Ok(w)
+}
+
 /// `x`, or an error naming `field` when it is negative.
 pub(crate) fn non_negative(field: &str, x: Rational) -> Result<Rational, SolverError> {
     if x.is_negative() {
@@ -452,17 +465,6 @@ pub(crate) fn non_negative(field: &str, x: Rational) -> Result<Rational, SolverE
         ))
     } else {
         Ok(x)
-    }
-}
-
-fn check_len(field: &str, v: &[Rational], n: usize) -> Result<(), SolverError> {
-    if v.len() == n {
-        Ok(())
-    } else {
-        Err(SolverError::invalid(
-            field,
-            format!("expected {n} entries, one per resource, found {}", v.len()),
-        ))
     }
 }
 

@@ -38,10 +38,14 @@
 
 use leontief_solver::hierarchy::MAX_DEPTH;
 use leontief_solver::{Rational, SolverError};
+use quick_xml::escape::resolve_xml_entity;
 use quick_xml::events::Event;
 use quick_xml::Reader;
 
-use super::{decimal, listed, non_negative, sum, Imported, ImportedNode, Kind, DROPPED};
+use super::{
+    capped, decimal, listed, non_negative, positive_weight, sum, Imported, ImportedNode, Kind,
+    DROPPED,
+};
 
 /// An XML element: name, attributes, text, child elements.
 #[derive(Debug, Clone)]
@@ -61,21 +65,14 @@ fn xml_error(message: String) -> SolverError {
 
 /// Resolves an entity or character reference (`lt`, `#38`, `#x26`).
 fn entity(name: &str) -> Option<char> {
-    match name {
-        "lt" => Some('<'),
-        "gt" => Some('>'),
-        "amp" => Some('&'),
-        "quot" => Some('"'),
-        "apos" => Some('\''),
-        _ => {
-            let code = if let Some(hex) = name.strip_prefix("#x") {
-                u32::from_str_radix(hex, 16).ok()?
-            } else {
-                name.strip_prefix('#')?.parse().ok()?
-            };
-            char::from_u32(code)
-        }
-    }
+    let Some(number) = name.strip_prefix('#') else {
+        return resolve_xml_entity(name)?.chars().next();
+    };
+    let code = match number.strip_prefix('x') {
+        Some(hex) => u32::from_str_radix(hex, 16).ok()?,
+        None => number.parse().ok()?,
+    };
+    char::from_u32(code)
 }
 
 fn unescape(raw: &str) -> Result<String, SolverError> {
@@ -354,8 +351,9 @@ fn resolve(
 }
 
 /// A queue's or the default's ordering policy.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 enum Policy {
+    #[default]
     Fair,
     Drf,
     Fifo,
@@ -417,6 +415,15 @@ const TOP_DROPPED: &[&str] = &[
     "reservation-policy",
     "reservation-planner",
 ];
+/// The child elements an element may have: those read, those dropped (listed in the warnings),
+/// and what an unknown element's message calls them.
+type Known = (
+    &'static [&'static str],
+    &'static [&'static str],
+    &'static str,
+);
+const QUEUE_ELEMENTS: Known = (QUEUE_READ, QUEUE_DROPPED, "a queue's elements");
+const TOP_ELEMENTS: Known = (TOP_READ, TOP_DROPPED, "the allocation file's elements");
 /// Top-level elements the import reads.
 const TOP_READ: &[&str] = &[
     "queue",
@@ -426,6 +433,7 @@ const TOP_READ: &[&str] = &[
     "defaultQueueSchedulingMode",
 ];
 
+#[derive(Default)]
 struct Ctx {
     resources: Vec<String>,
     capacity: Vec<Rational>,
@@ -435,6 +443,41 @@ struct Ctx {
     fair: Vec<String>,
     fifo_leaves: Vec<String>,
     notes: Vec<String>,
+    /// The queues read, the root included.
+    queues: usize,
+}
+
+impl Ctx {
+    /// Refuses the first child of `el` (`name`) that is neither read nor dropped, and records
+    /// those the tree cannot express, each once in order, as `name: a, b`.
+    fn drop_unread(
+        &mut self,
+        el: &Element,
+        at: &str,
+        name: &str,
+        (read, dropped, whose): Known,
+    ) -> Result<(), SolverError> {
+        let mut names: Vec<String> = Vec::new();
+        for c in &el.children {
+            let child = c.name.as_str();
+            if dropped.contains(&child) {
+                push_new(&mut names, child);
+            } else if !read.contains(&child) {
+                return Err(SolverError::invalid(
+                    path_of(at, c),
+                    format!(
+                        "unknown element ({whose}: {}, {})",
+                        read.join(", "),
+                        dropped.join(", ")
+                    ),
+                ));
+            }
+        }
+        if !names.is_empty() {
+            self.dropped.push(format!("{name}: {}", names.join(", ")));
+        }
+        Ok(())
+    }
 }
 
 /// Whether `el` is a queue (`<queue>`, or its alias `<pool>`).
@@ -507,15 +550,11 @@ fn collect_names(el: &Element, at: &str, out: &mut Vec<String>) -> Result<(), So
 fn read_capacity(text: &str, resources: &mut Vec<String>) -> Result<Vec<Rational>, SolverError> {
     let at = "--capacity";
     if text.chars().any(|c| c.is_ascii_alphabetic() || c == '=') {
-        let v = parse_value(text, at)?;
-        let amounts = match &v {
-            Value::Absolute { amounts, .. } => amounts.clone(),
-            _ => {
-                return Err(SolverError::invalid(
-                    at,
-                    "the capacity must be absolute, not a percentage",
-                ))
-            }
+        let Value::Absolute { amounts, .. } = parse_value(text, at)? else {
+            return Err(SolverError::invalid(
+                at,
+                "the capacity must be absolute, not a percentage",
+            ));
         };
         for (n, _) in &amounts {
             push_new(resources, n);
@@ -593,15 +632,9 @@ pub fn import(text: &str, capacity: &str) -> Result<Imported, SolverError> {
     let mut ctx = Ctx {
         resources,
         capacity,
-        max_default: None,
-        default_policy: Policy::Fair,
-        dropped: Vec::new(),
-        fair: Vec::new(),
-        fifo_leaves: Vec::new(),
-        notes: Vec::new(),
+        ..Ctx::default()
     };
-    let whose = "the allocation file's elements";
-    let dropped_top = unread(&doc, top, TOP_READ, TOP_DROPPED, whose)?;
+    ctx.drop_unread(&doc, top, top, TOP_ELEMENTS)?;
     if let Some(d) = single(&doc, "queueMaxResourcesDefault", top)? {
         ctx.max_default = Some(parse_value(
             &d.text,
@@ -634,15 +667,10 @@ pub fn import(text: &str, capacity: &str) -> Result<Imported, SolverError> {
         (&doc, true)
     };
     let root = queue(root, top, None, Policy::Fair, synthetic, &mut ctx)?;
-    let mut dropped = Vec::new();
-    if !dropped_top.is_empty() {
-        dropped.push(format!("allocations: {}", dropped_top.join(", ")));
-    }
-    dropped.append(&mut ctx.dropped);
-    let mut warnings: Vec<String> = listed(DROPPED, &dropped, "; ").into_iter().collect();
+    let mut warnings: Vec<String> = listed(DROPPED, &ctx.dropped, "; ").into_iter().collect();
     warnings.append(&mut ctx.notes);
     if !ctx.fair.is_empty() {
-        let which = if ctx.fair.len() == count(&root) {
+        let which = if ctx.fair.len() == ctx.queues {
             "every queue".to_string()
         } else {
             ctx.fair.join(", ")
@@ -660,13 +688,6 @@ pub fn import(text: &str, capacity: &str) -> Result<Imported, SolverError> {
         fifo_leaves: ctx.fifo_leaves,
         key_prefix: Some("root.".into()),
     })
-}
-
-fn count(n: &ImportedNode) -> usize {
-    match &n.kind {
-        Kind::Leaf => 1,
-        Kind::Pool(c) => 1 + c.iter().map(count).sum::<usize>(),
-    }
 }
 
 /// A node's guarantee as the tree form reads it: its own, or a pool's children's summed.
@@ -702,15 +723,12 @@ fn queue(
     synthetic: bool,
     ctx: &mut Ctx,
 ) -> Result<ImportedNode, SolverError> {
-    let at = if synthetic {
-        at_parent.to_string()
+    let (at, (name, parent_type)) = if synthetic {
+        (at_parent.to_string(), ("root".to_string(), true))
     } else {
-        path_of(at_parent, el)
-    };
-    let (name, parent_type) = if synthetic {
-        ("root".to_string(), true)
-    } else {
-        queue_attributes(el, &at)?
+        let at = path_of(at_parent, el);
+        let attributes = queue_attributes(el, &at)?;
+        (at, attributes)
     };
     let full = match parent {
         None => name.clone(),
@@ -723,7 +741,7 @@ fn queue(
         ));
     }
     if !synthetic {
-        drop_unread(el, &at, &full, ctx)?;
+        ctx.drop_unread(el, &at, &full, QUEUE_ELEMENTS)?;
     }
     let policy = queue_policy(el, &at, ctx)?;
     let child_els: Vec<&Element> = el.children.iter().filter(|c| is_queue(c)).collect();
@@ -743,6 +761,7 @@ fn queue(
         ));
     }
     let mut node = ImportedNode::new(name, full.clone(), Kind::Leaf);
+    ctx.queues += 1;
     read_weight(el, &at, &mut node)?;
     read_resources(el, &at, parent.is_some(), &mut node, ctx)?;
     if policy == Policy::Fair {
@@ -789,44 +808,6 @@ fn queue_attributes(el: &Element, at: &str) -> Result<(String, bool), SolverErro
     Ok((name, parent_type))
 }
 
-/// The children of `el` the tree cannot express (named in `dropped`), each once in order;
-/// an error naming the first child that is neither `read` nor `dropped` (`whose`: what the
-/// message lists them as).
-fn unread(
-    el: &Element,
-    at: &str,
-    read: &[&str],
-    dropped: &[&str],
-    whose: &str,
-) -> Result<Vec<String>, SolverError> {
-    let mut names: Vec<String> = Vec::new();
-    for c in &el.children {
-        let name = c.name.as_str();
-        if dropped.contains(&name) {
-            push_new(&mut names, name);
-        } else if !read.contains(&name) {
-            return Err(SolverError::invalid(
-                path_of(at, c),
-                format!(
-                    "unknown element ({whose}: {}, {})",
-                    read.join(", "),
-                    dropped.join(", ")
-                ),
-            ));
-        }
-    }
-    Ok(names)
-}
-
-/// Refuses a queue's unknown elements and records the known ones the tree cannot express.
-fn drop_unread(el: &Element, at: &str, full: &str, ctx: &mut Ctx) -> Result<(), SolverError> {
-    let dropped = unread(el, at, QUEUE_READ, QUEUE_DROPPED, "a queue's elements")?;
-    if !dropped.is_empty() {
-        ctx.dropped.push(format!("{full}: {}", dropped.join(", ")));
-    }
-    Ok(())
-}
-
 /// A queue's scheduling policy: its own (under either name), or the file's default.
 fn queue_policy(el: &Element, at: &str, ctx: &Ctx) -> Result<Policy, SolverError> {
     match aliased(el, ["schedulingPolicy", "schedulingMode"], at)? {
@@ -839,16 +820,8 @@ fn queue_policy(el: &Element, at: &str, ctx: &Ctx) -> Result<Policy, SolverError
 fn read_weight(el: &Element, at: &str, node: &mut ImportedNode) -> Result<(), SolverError> {
     if let Some(w) = single(el, "weight", at)? {
         let field = path_of(at, w);
-        let w = non_negative(&field, decimal(&field, &w.text)?)?;
-        if w.is_zero() {
-            // YARN gives such a queue no fair share; a tree's shares are divided by the
-            // weight, which must be positive.
-            return Err(SolverError::invalid(
-                field,
-                "0 has no tree equivalent: the tree form needs a positive weight",
-            ));
-        }
-        node.weight = w;
+        // YARN gives a queue of weight 0 no fair share.
+        node.weight = positive_weight(&field, non_negative(&field, decimal(&field, &w.text)?)?)?;
     }
     Ok(())
 }
@@ -880,11 +853,8 @@ fn read_resources(
         None => None,
     };
     if let Some(v) = max {
-        let mut limit: Vec<Rational> = resolve(&v, &ctx.resources, &ctx.capacity, false)
-            .into_iter()
-            .zip(&ctx.capacity)
-            .map(|(l, c)| l.min(c.clone()))
-            .collect();
+        let resolved = resolve(&v, &ctx.resources, &ctx.capacity, false);
+        let mut limit = capped(resolved, &ctx.capacity);
         if let Some(g) = &node.guarantee
             && exceeds(g, &limit)
         {

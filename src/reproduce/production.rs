@@ -10,11 +10,9 @@
 
 use leontief_hdrf::order::{order, Extended, OrderConfig, Rule};
 use std::fmt::Display;
+use std::str::FromStr;
 
-use leontief_hdrf::{
-    allocate, GuaranteeRule, LimitBelowGuarantee, NodeId, Oversubscribed, Policy, Rules, Tree,
-    TreeAllocation,
-};
+use leontief_hdrf::{allocate, GuaranteeRule, NodeId, Policy, Rules, Tree, TreeAllocation};
 use leontief_solver::Rational;
 use serde_json::Value;
 
@@ -61,16 +59,26 @@ fn find(tree: &Tree, name: &str) -> Result<NodeId, CliError> {
         .ok_or_else(|| internal(format!("no node {name}")))
 }
 
-/// The rules a case is run with: YARN's clamp where the case's source uses it.
-fn rules_of(case: &Value) -> Rules {
-    Rules {
+/// The rules a case is run with: YARN's clamp where the case's `semantics` is `clamp`, and
+/// the case's `rules` (YTsaurus' scaled guarantees, its guarantee lowered to the limit).
+fn rules_of(case: &Value) -> Result<Rules, CliError> {
+    fn rule<T: FromStr + Default>(case: &Value, key: &str) -> Result<T, CliError> {
+        match case["rules"].get(key) {
+            None => Ok(T::default()),
+            Some(v) => str_of(v)
+                .parse()
+                .map_err(|_| internal(format!("reference rule {key} {v} is unknown"))),
+        }
+    }
+    Ok(Rules {
         guarantees: if case["semantics"] == "clamp" {
             GuaranteeRule::Clamp
         } else {
             GuaranteeRule::Additive
         },
-        ..Rules::default()
-    }
+        oversubscribed: rule(case, "oversubscribed")?,
+        limit_below_guarantee: rule(case, "limit-below-guarantee")?,
+    })
 }
 
 /// A node's allocation over the capacity, resource by resource.
@@ -179,9 +187,10 @@ impl Checks<'_> {
     }
 }
 
-/// A configuration's tree under `rules` and its static H-DRF allocation.
-fn allocated(config: &Value, rules: Rules) -> Result<(Tree, TreeAllocation), CliError> {
-    let tree = Tree::from_json_with(config, rules)?;
+/// A configuration of the case `c` (its own or a variant) under the case's rules, and its
+/// static H-DRF allocation.
+fn allocated(c: &Value, config: &Value) -> Result<(Tree, TreeAllocation), CliError> {
+    let tree = Tree::from_json_with(config, rules_of(c)?)?;
     let alloc = allocate(&tree, Policy::Hdrf)?;
     Ok((tree, alloc))
 }
@@ -201,7 +210,7 @@ fn named<'v>(
 /// the first resource (cpu for Kueue), in the source's units, against `expected[name]`; where
 /// the source rounds (YARN's whole megabytes, up), against `exact[name]` and rounded up.
 fn first_resource_allocations(c: &Value, checks: &mut Checks) -> Result<(), CliError> {
-    let (tree, alloc) = allocated(&c["config"], rules_of(c))?;
+    let (tree, alloc) = allocated(c, &c["config"])?;
     let rule = if c["semantics"] == "clamp" {
         " (clamp)"
     } else {
@@ -222,15 +231,15 @@ fn first_resource_allocations(c: &Value, checks: &mut Checks) -> Result<(), CliE
             checks.value(format_args!("{name}, rounded up"), &got.ceil(), value, None)?;
         }
     }
-    if checks.id == "kueue-borrowing-limit" {
-        // The documentation's second reading: team-b-cq alone (team-a-cq idle) may
+    if let Some(alone) = c["expected"].get("team-b-cq_without_borrowing_limit") {
+        // Kueue's documentation's second reading: team-b-cq alone (team-a-cq idle) may
         // borrow all of team-a-cq's 9 on top of its 12.
         let mut swapped = c["config"].clone();
         swapped["tree"]["children"][0]["demand"] = Value::from(vec![0]);
         swapped["tree"]["children"][1]["demand"] = Value::from(vec![1]);
-        let (tree, alloc) = allocated(&swapped, Rules::default())?;
+        let (tree, alloc) = allocated(c, &swapped)?;
         let v = find(&tree, "team-b-cq")?;
-        let doc = &c["expected"]["team-b-cq_without_borrowing_limit"]["cpu"];
+        let doc = &alone["cpu"];
         checks.value(
             "team-b-cq alone, cpu",
             &alloc.node(v).allocation[0],
@@ -244,7 +253,7 @@ fn first_resource_allocations(c: &Value, checks: &mut Checks) -> Result<(), CliE
 /// YARN's steady fair shares under DRF: each queue's memory and vcores shares of the static
 /// allocation against `expected.steady_share`.
 fn steady_shares(c: &Value, checks: &mut Checks) -> Result<(), CliError> {
-    let (tree, alloc) = allocated(&c["config"], Rules::default())?;
+    let (tree, alloc) = allocated(c, &c["config"])?;
     for (name, doc, v) in named(&tree, &c["expected"]["steady_share"])? {
         let got = shares(&tree, &alloc.node(v).allocation);
         for (j, res) in ["memory", "vcores"].iter().enumerate() {
@@ -263,7 +272,7 @@ fn steady_shares(c: &Value, checks: &mut Checks) -> Result<(), CliError> {
 /// YARN's instantaneous fair shares with idle queues: each queue's first-resource share against
 /// `expected.instantaneous_share_percent` (in percent), or `exact.instantaneous_share` when idle.
 fn instantaneous_shares(c: &Value, checks: &mut Checks) -> Result<(), CliError> {
-    let (tree, alloc) = allocated(&c["config"], Rules::default())?;
+    let (tree, alloc) = allocated(c, &c["config"])?;
     for (name, e, v) in named(&tree, &c["exact"]["instantaneous_share"])? {
         let got = &shares(&tree, &alloc.node(v).allocation)[0];
         match c["expected"]["instantaneous_share_percent"].get(name) {
@@ -279,9 +288,8 @@ fn instantaneous_shares(c: &Value, checks: &mut Checks) -> Result<(), CliError> 
 
 /// YTsaurus' fair-share vectors: each operation's share vector against `expected[name]`.
 fn share_vectors(c: &Value, checks: &mut Checks) -> Result<(), CliError> {
-    let (tree, alloc) = allocated(&c["config"], Rules::default())?;
-    for (name, doc, v) in named(&tree, &c["expected"])? {
-        let got = shares(&tree, &alloc.node(v).allocation);
+    let label = " (user_slots, cpu, memory)";
+    vector_checks(c, checks, &c["expected"], label, |_, doc, _| {
         // (user_slots, cpu, memory) are entries 0, 1, 3 of the source's vectors over
         // (user_slots, cpu, gpu, memory, network).
         let doc = doc.as_array().ok_or_else(|| internal("a vector"))?;
@@ -289,39 +297,38 @@ fn share_vectors(c: &Value, checks: &mut Checks) -> Result<(), CliError> {
             .iter()
             .map(|&k| num(&doc[k]))
             .collect::<Result<_, _>>()?;
-        checks.decided(
-            format_args!("{name} share vector (user_slots, cpu, memory)"),
-            got == want,
-            vector(&got),
-            vector(&want),
-        );
-    }
-    Ok(())
+        let source = vector(&want);
+        Ok((want, source))
+    })
 }
 
 /// YTsaurus' guarantees: each node's share vector against `expected[name]`, a value x meaning
 /// x·(1, 1, 1).
 fn uniform_share_vectors(c: &Value, checks: &mut Checks) -> Result<(), CliError> {
-    let rules = if checks.id == "ytsaurus-limit-below-guarantee" {
-        // YTsaurus lowers the guarantee to the limit, and the child's guarantee, now
-        // above its parent's, is scaled down to it.
-        Rules {
-            limit_below_guarantee: LimitBelowGuarantee::LowerGuarantee,
-            oversubscribed: Oversubscribed::Scale,
-            ..Rules::default()
-        }
-    } else {
-        Rules::default()
-    };
-    let (tree, alloc) = allocated(&c["config"], rules)?;
-    for (name, doc, v) in named(&tree, &c["expected"])? {
-        let got = shares(&tree, &alloc.node(v).allocation);
+    vector_checks(c, checks, &c["expected"], "", |name, doc, m| {
         // A value x is the vector x·(1, 1, 1) over (user_slots, cpu, memory).
-        let want = num(c["exact"].get(name).unwrap_or(doc))?;
-        let ok = got.iter().all(|g| *g == want);
-        let source = documented(doc, c["exact"].get(name));
+        let exact = c["exact"].get(name);
+        Ok((vec![num(exact.unwrap_or(doc))?; m], documented(doc, exact)))
+    })
+}
+
+/// Each node that `section` names: its share vector against the documented one, which `want`
+/// gives from the node's name, its entry and the number of resources, with how the source
+/// shows it; `label` follows "share vector" in the check's name.
+fn vector_checks(
+    c: &Value,
+    checks: &mut Checks,
+    section: &Value,
+    label: &str,
+    want: impl Fn(&str, &Value, usize) -> Result<(Vec<Rational>, String), CliError>,
+) -> Result<(), CliError> {
+    let (tree, alloc) = allocated(c, &c["config"])?;
+    for (name, doc, v) in named(&tree, section)? {
+        let got = shares(&tree, &alloc.node(v).allocation);
+        let (want, source) = want(name, doc, got.len())?;
+        let ok = got == want;
         checks.decided(
-            format_args!("{name} share vector"),
+            format_args!("{name} share vector{label}"),
             ok,
             vector(&got),
             source,
@@ -334,12 +341,7 @@ fn uniform_share_vectors(c: &Value, checks: &mut Checks) -> Result<(), CliError>
 /// against `expected.strong_guarantee`, and what it gets beyond it against
 /// `expected.weight_proportional`.
 fn scaled_guarantees(c: &Value, checks: &mut Checks) -> Result<(), CliError> {
-    // YTsaurus scales the guarantees by one factor to fit the cluster.
-    let rules = Rules {
-        oversubscribed: Oversubscribed::Scale,
-        ..Rules::default()
-    };
-    let (tree, alloc) = allocated(&c["config"], rules)?;
+    let (tree, alloc) = allocated(c, &c["config"])?;
     for (name, doc, v) in named(&tree, &c["expected"]["strong_guarantee"])? {
         let g = &shares(&tree, tree.node(v).guarantee())[1];
         let e = c["exact"]["strong_guarantee"].get(name);
@@ -363,7 +365,7 @@ fn scaled_guarantees(c: &Value, checks: &mut Checks) -> Result<(), CliError> {
 fn agent2_allocations(c: &Value, checks: &mut Checks) -> Result<(), CliError> {
     // The static allocation of the whole cluster, less what each role holds on
     // agent1, is what agent2 gives it.
-    let (tree, alloc) = allocated(&c["config"], Rules::default())?;
+    let (tree, alloc) = allocated(c, &c["config"])?;
     for (name, doc, v) in named(&tree, &c["expected"]["allocated_from_agent2"])? {
         for (j, res) in tree.resources().iter().enumerate() {
             let got = &alloc.node(v).allocation[j] - &tree.node(v).usage()[j];
@@ -486,7 +488,7 @@ fn legacy_min_shares(c: &Value, checks: &mut Checks) -> Result<(), CliError> {
         ),
     ];
     for (label, config, doc, ex) in variants {
-        let (tree, alloc) = allocated(&config, rules_of(c))?;
+        let (tree, alloc) = allocated(c, &config)?;
         for name in ["A", "B", "C"] {
             let Some(d) = doc.get(name) else { continue };
             let v = find(&tree, name)?;
@@ -501,7 +503,7 @@ fn legacy_min_shares(c: &Value, checks: &mut Checks) -> Result<(), CliError> {
 /// in order against `expected.containers`.
 fn fifo_queue(c: &Value, checks: &mut Checks) -> Result<(), CliError> {
     // A FIFO queue: each application takes all it can before the next.
-    let (tree, alloc) = allocated(&c["config"], Rules::default())?;
+    let (tree, alloc) = allocated(c, &c["config"])?;
     for (name, e, v) in named(&tree, &c["exact"]["allocation"])? {
         let got = &alloc.node(v).allocation[0];
         checks.value(format_args!("{name} memory"), got, &e[0], None)?;
@@ -520,27 +522,21 @@ fn fifo_queue(c: &Value, checks: &mut Checks) -> Result<(), CliError> {
 
 /// YTsaurus' FIFO pools: each operation's share vector against `exact[name]`.
 fn fifo_pools(c: &Value, checks: &mut Checks) -> Result<(), CliError> {
-    let (tree, alloc) = allocated(&c["config"], Rules::default())?;
-    for (name, e, v) in named(&tree, &c["exact"])? {
-        let got = shares(&tree, &alloc.node(v).allocation);
+    let label = " (user_slots, cpu, memory)";
+    vector_checks(c, checks, &c["exact"], label, |name, e, _| {
         let want: Vec<Rational> = e
             .as_array()
             .into_iter()
             .flatten()
             .map(num)
             .collect::<Result<_, _>>()?;
-        let doc = match name.as_str() {
-            "B" | "D" => str_of(&c["expected"][name.as_str()]),
+        let doc = match name {
+            "B" | "D" => str_of(&c["expected"][name]),
             _ => str_of(&c["expected"]["every_operation"]),
         };
-        checks.decided(
-            format_args!("{name} share vector (user_slots, cpu, memory)"),
-            got == want,
-            vector(&got),
-            format!("{doc} (exact {})", vector(&want)),
-        );
-    }
-    Ok(())
+        let source = format!("{doc} (exact {})", vector(&want));
+        Ok((want, source))
+    })
 }
 
 fn list(v: &Value) -> String {
