@@ -22,8 +22,8 @@ pub struct HdrfArgs {
     /// A policy, or all (side by side: with --format tree, a table of every node's
     /// dominant share and satisfaction under each policy, then each policy's tree; with json,
     /// an array of the allocations).
-    #[arg(long, default_value = "min-satisfaction", value_parser = OneOrAllParser::<Policies>::new())]
-    pub policy: Policies,
+    #[arg(long, default_value = "min-satisfaction", value_parser = OneOrAllParser(&Policy::ALL))]
+    pub policy: OneOrAll<Policy>,
     /// How the tree's guarantees and limits are read and used.
     #[command(flatten)]
     pub rules: RulesFlags,
@@ -42,18 +42,6 @@ pub struct HdrfArgs {
     /// policy) into this SVG file.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<String>,
-}
-
-/// The policies `--policy` names: one, or all of them.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Policies(pub Vec<Policy>);
-
-impl OneOrAll for Policies {
-    type Item = Policy;
-    const ALL: &'static [Policy] = &Policy::ALL;
-    fn from_items(items: Vec<Policy>) -> Self {
-        Policies(items)
-    }
 }
 
 /// Output format of `hdrf`.
