@@ -143,9 +143,9 @@ impl RulesFlags {
     }
 }
 
-/// The value parser of a tree rule flag: the rule's names, each with the first paragraph of
+/// The value parser of a rule flag (a tree's rules, discrete-drf's `--misfit`): the rule's names, each with the first paragraph of
 /// its documentation as help, and clap's own error for an unknown name.
-fn rule<T>() -> impl TypedValueParser<Value = T>
+pub(crate) fn rule<T>() -> impl TypedValueParser<Value = T>
 where
     T: VariantArray + EnumMessage + Into<&'static str> + FromStr + Clone + Send + Sync + 'static,
     T::Err: std::error::Error + Send + Sync + 'static,

@@ -186,6 +186,13 @@ pub fn to_value<T: serde::Serialize + ?Sized>(doc: &T) -> Value {
     serde_json::to_value(doc).unwrap_or(Value::Null)
 }
 
+/// The smallest and largest of some figures (`--summary`s), each with what attains it.
+#[derive(serde::Serialize)]
+pub(crate) struct MinMax<T> {
+    pub(crate) min: Option<T>,
+    pub(crate) max: Option<T>,
+}
+
 /// A usage error: `flag` does not apply (exit code 2).
 pub(crate) fn usage(message: impl Into<String>) -> CliError {
     CliError::Usage(message.into())
