@@ -243,7 +243,8 @@ pub struct Domain {
     users: String,
     resources: String,
     demands: String,
-    zeros: String,
+    /// The probability of a zero demand entry.
+    pub zeros: Rational,
     weights: bool,
     caps: bool,
     pools: Option<String>,
@@ -288,7 +289,7 @@ impl GeneratorFlags {
             users: range(&g.users),
             resources: range(&g.resources),
             demands: format!("integers 1..{}", g.max_demand),
-            zeros: zeros.to_string(),
+            zeros,
             weights: g.weights,
             caps: g.caps,
             pools: g.pools.as_ref().map(range),
@@ -366,13 +367,6 @@ pub struct SpaceFlags {
     /// How numbers are printed.
     #[command(flatten)]
     pub numbers: NumberFlags,
-}
-
-impl SpaceFlags {
-    /// The run's control (see [`RunFlags::control`]), with its limits.
-    pub fn control(&self) -> Result<RunControl, CliError> {
-        self.run.control(Some(&self.limits))
-    }
 }
 
 /// How a parallel run is controlled: threads and an output file (`verify`, `search`).

@@ -45,10 +45,7 @@ pub fn run(args: MergeArgs) -> Result<String, CliError> {
     }
     match args.out {
         Some(path) => {
-            std::fs::write(&path, text).map_err(|e| CliError::Read {
-                path,
-                message: e.to_string(),
-            })?;
+            std::fs::write(&path, text).map_err(|e| CliError::read(&path, e))?;
             Ok(String::new())
         }
         None => Ok(text),

@@ -45,9 +45,7 @@ pub struct VerifyArgs {
 
 /// `verify`'s configuration, validated.
 struct Config {
-    mechanism: &'static Descriptor,
     numbers: Numbers,
-    properties: Vec<Property>,
     verify: VerifyConfig,
     domain: Domain,
     control: RunControl,
@@ -67,9 +65,7 @@ fn config(args: &VerifyArgs) -> Result<Config, CliError> {
     );
     verify.max_witnesses = args.witnesses;
     Ok(Config {
-        mechanism: args.mechanism,
         numbers,
-        properties: args.property.clone(),
         verify,
         domain,
         control,
@@ -105,12 +101,12 @@ pub fn run_with(args: &VerifyArgs) -> Result<(String, Vec<String>), CliError> {
     let pool = thread_pool(cfg.control.threads)?;
     // The output file is created once everything is validated, before the work.
     let file = cfg.control.out.as_deref().map(create).transpose()?;
-    let mech = cfg.mechanism.build();
-    let total = cfg.verify.instances * cfg.properties.len() as u64;
+    let mech = args.mechanism.build();
+    let total = cfg.verify.instances * args.property.len() as u64;
     let bar = progress(Some(total));
     let tick = || bar.inc(1);
     let summaries: Vec<VerifySummary> = pool.install(|| {
-        cfg.properties
+        args.property
             .iter()
             .map(|&p| {
                 bar.set_message(p.name());
