@@ -81,18 +81,9 @@ fn summary_json(summary: &VerifySummary, cfg: &Config) -> Value {
     v
 }
 
-/// Runs `leontief verify`: the summary as JSON (a list of summaries for several
-/// properties), a one-line tally per property on standard error.
-pub fn run(args: VerifyArgs) -> Result<String, CliError> {
-    let (text, tallies) = run_with(&args)?;
-    for line in tallies {
-        eprintln!("{line}");
-    }
-    Ok(text)
-}
-
-/// The work of `leontief verify`: what it prints on standard output (empty with `--out`)
-/// and the tallies it prints on standard error, one per property. When
+/// The work of `leontief verify`: what it prints on standard output (empty with `--out`) —
+/// the summary as JSON, a list of summaries for several properties — and the one-line
+/// tallies it prints on standard error, one per property. When
 /// [`crate::workers::with_cancel`]'s flag is set during the run, the result is incomplete
 /// (the caller discards it).
 pub fn run_with(args: &VerifyArgs) -> Result<(String, Vec<String>), CliError> {
