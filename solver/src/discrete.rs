@@ -30,17 +30,25 @@ use serde_json::{json, Map, Value};
 
 use crate::{Allocation, Instance, Mechanism, Rational, SolverError};
 
-/// What discrete DRF does when the picked user's next task does not fit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-#[non_exhaustive]
-pub enum MisfitRule {
-    /// The paper's pseudo-code: "the cluster is full" — stop at the first pick that does not
-    /// fit (on [`Machines::Split`], move to the next machine).
-    #[default]
-    Stop,
-    /// What Mesos and YARN do: drop that user for the current machine and continue with the
-    /// others; the machine is closed once no remaining user's task fits it.
-    Skip,
+crate::name_enum! {
+    /// What discrete DRF does when the picked user's next task does not fit. Named `stop` or
+    /// `skip`, as the CLI spells it; each variant's first paragraph is its help in the CLI's
+    /// `--help`.
+    #[derive(Default, ::strum::EnumMessage)]
+    #[non_exhaustive]
+    pub enum MisfitRule {
+        /// Stop at the first task that does not fit (the paper's pseudo-code).
+        ///
+        /// The paper's pseudo-code: "the cluster is full" — stop at the first pick that does
+        /// not fit (on [`Machines::Split`], move to the next machine).
+        #[default]
+        Stop,
+        /// Skip that user and continue (Mesos, YARN).
+        ///
+        /// What Mesos and YARN do: drop that user for the current machine and continue with
+        /// the others; the machine is closed once no remaining user's task fits it.
+        Skip,
+    }
 }
 
 /// Who is picked first among users with equal weighted dominant shares.

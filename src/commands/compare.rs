@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::cli::CliError;
 use crate::commands::flags::{InstanceInput, NumberFlags};
 use crate::commands::solve::Format;
-use crate::commands::{json_only, pretty, to_value};
+use crate::commands::{json_only, pretty, to_value, MinMax};
 use crate::output::{finish_json, round_text, write_csv_field, Numbers};
 use crate::render::{compare_json, compare_table, Column};
 use leontief_counterexamples::doc::ByName;
@@ -158,12 +158,5 @@ struct MechanismSummary<'a> {
     tasks_total: String,
     utilization: ByName<&'a String, &'a String>,
     saturated: Vec<&'a String>,
-    dominant_share: MinMax,
-}
-
-/// The smallest and largest dominant share.
-#[derive(Serialize)]
-struct MinMax {
-    min: Option<String>,
-    max: Option<String>,
+    dominant_share: MinMax<String>,
 }

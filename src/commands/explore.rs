@@ -209,12 +209,8 @@ impl Certify {
                 ),
             );
         }
-        let zeros = read_number(
-            "--zeros",
-            &Value::String(args.space.generator.zeros.trim().to_string()),
-        )?;
         let grid = args.strategy != Strategy::Random || args.family.is_some();
-        let positive = zeros.is_zero()
+        let positive = domain.zeros.is_zero()
             && args.family.is_none()
             && !(grid && cfg.run.values.iter().any(Rational::is_zero));
         let certify = Certify {
@@ -368,7 +364,7 @@ fn config(args: &ExploreArgs) -> Result<Config, CliError> {
         family_conflicts(args, f)?;
         f.check(&domain.generator)?;
     }
-    let control = args.space.control()?;
+    let control = args.space.run.control(Some(&args.space.limits))?;
     let mut cfg = ExploreConfig::new(
         args.metric,
         args.space.generator.seed,

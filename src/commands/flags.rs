@@ -143,9 +143,9 @@ impl RulesFlags {
     }
 }
 
-/// The value parser of a tree rule flag: the rule's names, each with the first paragraph of
+/// The value parser of a rule flag (a tree's rules, discrete-drf's `--misfit`): the rule's names, each with the first paragraph of
 /// its documentation as help, and clap's own error for an unknown name.
-fn rule<T>() -> impl TypedValueParser<Value = T>
+pub(crate) fn rule<T>() -> impl TypedValueParser<Value = T>
 where
     T: VariantArray + EnumMessage + Into<&'static str> + FromStr + Clone + Send + Sync + 'static,
     T::Err: std::error::Error + Send + Sync + 'static,
@@ -232,14 +232,25 @@ pub struct GeneratorFlags {
 /// The default value grid of `search`.
 pub const DEFAULT_VALUES: &str = "0,1/2,1";
 
-/// The generator the flags describe, validated, and the domain as the verdicts state it.
-#[derive(Debug, Clone)]
+/// The generator the flags describe, validated, and the domain as the verdicts state it: as
+/// JSON `{"users": "2..4", "resources": "2..3", "demands": "integers 1..6", "zeros": "1/3",
+/// "weights": false, "caps": false, "pools": null, "values": [..]}` (`values` only with a grid).
+#[derive(Debug, Clone, Serialize)]
 pub struct Domain {
     /// The random instances' generator.
+    #[serde(skip)]
     pub generator: GeneratorConfig,
+    users: String,
+    resources: String,
+    demands: String,
+    /// The probability of a zero demand entry.
+    pub zeros: Rational,
+    weights: bool,
+    caps: bool,
+    pools: Option<String>,
     /// The value grid (search only).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub values: Option<Vec<Rational>>,
-    zeros: Rational,
 }
 
 impl GeneratorFlags {
@@ -273,46 +284,19 @@ impl GeneratorFlags {
             (values, true) => Some(parse_values(values.as_deref().unwrap_or(DEFAULT_VALUES))?),
             (None, false) => None,
         };
+        let g = &generator;
         Ok(Domain {
-            generator,
-            values,
-            zeros,
-        })
-    }
-}
-
-/// The domain as JSON: `{"users": "2..4", "resources": "2..3", "demands": "1..6", "zeros":
-/// "1/3", "weights": false, "caps": false, "pools": null, "values": [..]}` (`values` only with a
-/// grid).
-impl Serialize for Domain {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let g = &self.generator;
-        DomainDoc {
             users: range(&g.users),
             resources: range(&g.resources),
             demands: format!("integers 1..{}", g.max_demand),
-            zeros: self.zeros.to_string(),
+            zeros,
             weights: g.weights,
             caps: g.caps,
             pools: g.pools.as_ref().map(range),
-            values: self.values.as_deref(),
-        }
-        .serialize(serializer)
+            generator,
+            values,
+        })
     }
-}
-
-/// The fields of a [`Domain`]'s JSON form.
-#[derive(Serialize)]
-struct DomainDoc<'a> {
-    users: String,
-    resources: String,
-    demands: String,
-    zeros: String,
-    weights: bool,
-    caps: bool,
-    pools: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    values: Option<&'a [Rational]>,
 }
 
 impl Domain {
@@ -383,13 +367,6 @@ pub struct SpaceFlags {
     /// How numbers are printed.
     #[command(flatten)]
     pub numbers: NumberFlags,
-}
-
-impl SpaceFlags {
-    /// The run's control (see [`RunFlags::control`]), with its limits.
-    pub fn control(&self) -> Result<RunControl, CliError> {
-        self.run.control(Some(&self.limits))
-    }
 }
 
 /// How a parallel run is controlled: threads and an output file (`verify`, `search`).
@@ -595,60 +572,43 @@ where
 }
 
 /// A `--policy` value of `hdrf` and `simulate`: one policy by name, or every one (`all`).
-pub trait OneOrAll: Clone + Send + Sync + 'static {
-    /// The policies.
-    type Item: FromStr + VariantNames + Clone;
-    /// Every policy, in the order `all` runs them.
-    const ALL: &'static [Self::Item];
-    /// The value for these policies.
-    fn from_items(items: Vec<Self::Item>) -> Self;
-}
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OneOrAll<T>(pub Vec<T>);
 
-/// The parser of a [`OneOrAll`] value: a name derived from its policies, or `all`.
+/// The parser of a [`OneOrAll`] value: a policy's derived name, or `all` (every policy of
+/// the list it holds, in its order).
 #[derive(Debug, Clone, Copy)]
-pub struct OneOrAllParser<T>(PhantomData<T>);
+pub struct OneOrAllParser<T: 'static>(pub &'static [T]);
 
-impl<T> OneOrAllParser<T> {
-    /// The parser.
-    pub const fn new() -> Self {
-        OneOrAllParser(PhantomData)
-    }
-}
-
-impl<T> Default for OneOrAllParser<T> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl<T: OneOrAll> TypedValueParser for OneOrAllParser<T> {
-    type Value = T;
+impl<T> TypedValueParser for OneOrAllParser<T>
+where
+    T: FromStr + VariantNames + Clone + Send + Sync + 'static,
+{
+    type Value = OneOrAll<T>;
 
     fn parse_ref(
         &self,
         cmd: &clap::Command,
         _arg: Option<&clap::Arg>,
         value: &OsStr,
-    ) -> Result<T, clap::Error> {
+    ) -> Result<OneOrAll<T>, clap::Error> {
         let text = value.to_string_lossy();
         let text = text.trim();
         if text == "all" {
-            return Ok(T::from_items(T::ALL.to_vec()));
+            return Ok(OneOrAll(self.0.to_vec()));
         }
-        text.parse::<T::Item>()
-            .map(|p| T::from_items(vec![p]))
-            .map_err(|_| {
-                let names: Vec<&str> = T::Item::VARIANTS.iter().copied().chain(["all"]).collect();
-                let message = format!(
-                    "--policy: unknown policy {text:?} (expected {})\n",
-                    leontief_solver::registry::one_of(&names)
-                );
-                clap::Error::raw(ErrorKind::InvalidValue, message).with_cmd(cmd)
-            })
+        text.parse::<T>().map(|p| OneOrAll(vec![p])).map_err(|_| {
+            let names: Vec<&str> = T::VARIANTS.iter().copied().chain(["all"]).collect();
+            let message = format!(
+                "--policy: unknown policy {text:?} (expected {})\n",
+                leontief_solver::registry::one_of(&names)
+            );
+            clap::Error::raw(ErrorKind::InvalidValue, message).with_cmd(cmd)
+        })
     }
 
     fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
-        let names = T::Item::VARIANTS.iter().copied().chain(["all"]);
+        let names = T::VARIANTS.iter().copied().chain(["all"]);
         Some(Box::new(names.map(PossibleValue::new)))
     }
 }

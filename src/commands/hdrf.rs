@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use crate::cli::CliError;
 use crate::commands::flags::{NumberFlags, OneOrAll, OneOrAllParser, RulesFlags};
-use crate::commands::{json_only, one_or_list, to_value, usage};
+use crate::commands::{json_only, one_or_list, to_value, usage, MinMax};
 use crate::output::{finish_csv, write_csv_field, Numbers};
 
 /// The flags of `leontief hdrf`.
@@ -22,8 +22,8 @@ pub struct HdrfArgs {
     /// A policy, or all (side by side: with --format tree, a table of every node's
     /// dominant share and satisfaction under each policy, then each policy's tree; with json,
     /// an array of the allocations).
-    #[arg(long, default_value = "min-satisfaction", value_parser = OneOrAllParser::<Policies>::new())]
-    pub policy: Policies,
+    #[arg(long, default_value = "min-satisfaction", value_parser = OneOrAllParser(&Policy::ALL))]
+    pub policy: OneOrAll<Policy>,
     /// How the tree's guarantees and limits are read and used.
     #[command(flatten)]
     pub rules: RulesFlags,
@@ -42,18 +42,6 @@ pub struct HdrfArgs {
     /// policy) into this SVG file.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<String>,
-}
-
-/// The policies `--policy` names: one, or all of them.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Policies(pub Vec<Policy>);
-
-impl OneOrAll for Policies {
-    type Item = Policy;
-    const ALL: &'static [Policy] = &Policy::ALL;
-    fn from_items(items: Vec<Policy>) -> Self {
-        Policies(items)
-    }
 }
 
 /// Output format of `hdrf`.
@@ -168,13 +156,13 @@ fn csv(tree: &Tree, allocs: &[TreeAllocation]) -> String {
 /// leaves with a leaf attaining each (the first in the tree's order), as exact strings.
 fn summary(tree: &Tree, alloc: &TreeAllocation) -> Value {
     let leaves: Vec<NodeId> = tree.nodes().filter(|&v| tree.node(v).is_leaf()).collect();
-    let extremes = |figure: fn(&NodeAllocation) -> &Rational| -> Extremes {
+    let extremes = |figure: fn(&NodeAllocation) -> &Rational| -> MinMax<Extreme> {
         let values = leaves.iter().map(|&v| (figure(alloc.node(v)), v));
         let entry = |(value, v): (&Rational, NodeId)| Extreme {
             node: tree.path(v),
             value: value.clone(),
         };
-        Extremes {
+        MinMax {
             min: values.clone().min_by(|a, b| a.0.cmp(b.0)).map(entry),
             max: values.min_by(|a, b| b.0.cmp(a.0)).map(entry),
         }
@@ -214,15 +202,8 @@ struct PolicySummary<'a> {
     leaves: usize,
     utilization: Vec<Rational>,
     saturated: Vec<&'a String>,
-    dominant_share: Extremes,
-    satisfaction: Extremes,
-}
-
-/// The smallest and largest value over the leaves, each with a leaf attaining it.
-#[derive(Serialize)]
-struct Extremes {
-    min: Option<Extreme>,
-    max: Option<Extreme>,
+    dominant_share: MinMax<Extreme>,
+    satisfaction: MinMax<Extreme>,
 }
 
 /// A value and a node attaining it.

@@ -51,25 +51,13 @@ pub struct ImportArgs {
     pub strict: bool,
 }
 
-/// Runs `leontief import`: the tree on standard output, each warning on standard error.
-///
-/// # Errors
-/// Unreadable files, malformed configurations (errors name the element path), flags that do
-/// not apply, and, with `--strict`, anything dropped.
-pub fn run(args: ImportArgs) -> Result<String, CliError> {
-    let (tree, warnings) = run_with(&args)?;
-    for w in &warnings {
-        eprintln!("warning: {w}");
-    }
-    Ok(tree)
-}
-
 /// The work of `leontief import`: the tree JSON text it prints and the warnings it writes on
 /// standard error (what the tree cannot express, also joined in the tree's `note`), returned
 /// instead of written (the Python package's `import_yarn` and `import_kueue`).
 ///
 /// # Errors
-/// As [`run`].
+/// Unreadable files, malformed configurations (errors name the element path), flags that do
+/// not apply, and, with `--strict`, anything dropped.
 pub fn run_with(args: &ImportArgs) -> Result<(String, Vec<String>), CliError> {
     let default = match &args.demand {
         None => None,

@@ -39,16 +39,10 @@ pub struct MergeArgs {
 /// Runs `leontief merge`: the merged JSONL (on standard output, or written to `--out`), a
 /// tally on standard error.
 pub fn run(args: MergeArgs) -> Result<String, CliError> {
-    let (text, tally) = run_with(&args)?;
-    for line in tally {
-        eprintln!("{line}");
-    }
+    let text = crate::commands::noted(run_with(&args), "")?;
     match args.out {
         Some(path) => {
-            std::fs::write(&path, text).map_err(|e| CliError::Read {
-                path,
-                message: e.to_string(),
-            })?;
+            std::fs::write(&path, text).map_err(|e| CliError::read(&path, e))?;
             Ok(String::new())
         }
         None => Ok(text),

@@ -147,7 +147,7 @@ impl Command {
             Command::Solve(args) => solve::run(args).into(),
             Command::Reproduce(args) => reproduce::run(args),
             Command::Check(args) => check::run(args).into(),
-            Command::Verify(args) => verify::run(args).into(),
+            Command::Verify(args) => noted(verify::run_with(&args), "").into(),
             Command::Compare(args) => compare::run(args).into(),
             Command::Hdrf(args) => hdrf::run(args).into(),
             Command::Order(args) => order::run(args).into(),
@@ -156,9 +156,23 @@ impl Command {
             Command::Merge(args) => merge::run(args).into(),
             Command::Explore(args) => explore::run(args).into(),
             Command::Prove(args) => prove::run(args).into(),
-            Command::Import(args) => import::run(args).into(),
+            // The tree on standard output, each warning on standard error.
+            Command::Import(args) => noted(import::run_with(&args), "warning: ").into(),
         }
     }
+}
+
+/// What a command prints on standard output, once its notes (`verify`'s tallies, `import`'s
+/// warnings, `merge`'s tally) are written on standard error, each line after `prefix`.
+pub(crate) fn noted(
+    result: Result<(String, Vec<String>), CliError>,
+    prefix: &str,
+) -> Result<String, CliError> {
+    let (text, notes) = result?;
+    for note in notes {
+        eprintln!("{prefix}{note}");
+    }
+    Ok(text)
 }
 
 /// Pretty JSON with a final newline: a document type, or a [`Value`].
@@ -184,6 +198,13 @@ pub fn one_or_list(mut answers: Vec<Value>, numbers: crate::output::Numbers) -> 
 pub fn to_value<T: serde::Serialize + ?Sized>(doc: &T) -> Value {
     // A document of strings, numbers and maps with string keys always serializes.
     serde_json::to_value(doc).unwrap_or(Value::Null)
+}
+
+/// The smallest and largest of some figures (`--summary`s), each with what attains it.
+#[derive(serde::Serialize)]
+pub(crate) struct MinMax<T> {
+    pub(crate) min: Option<T>,
+    pub(crate) max: Option<T>,
 }
 
 /// A usage error: `flag` does not apply (exit code 2).

@@ -113,7 +113,16 @@ pub fn run(args: OrderArgs) -> Result<String, CliError> {
     }
     let out = order(&tree, &config)?;
     Ok(match args.format {
-        OrderFormat::Json => pretty(&to_doc(&tree, &out, args.fair_share)),
+        OrderFormat::Json => pretty(&OrderDoc {
+            rule: out.rule.name(),
+            ties: out.ties.to_string(),
+            fair_share: (out.rule == Rule::Ytsaurus)
+                .then(|| args.fair_share.unwrap_or(DEFAULT_FAIR_SHARE).name()),
+            resources: tree.resources(),
+            capacity: tree.capacity(),
+            offer: out.offer_paths(),
+            nodes: &out.nodes,
+        }),
         OrderFormat::Table => table(&tree, &out),
     })
 }
@@ -153,19 +162,6 @@ struct OrderDoc<'a> {
     offer: Vec<&'a str>,
     /// Every node's figures, in the tree's order.
     nodes: &'a [NodeOrder],
-}
-
-fn to_doc<'a>(tree: &'a Tree, out: &'a OrderOutcome, fair_share: Option<Policy>) -> OrderDoc<'a> {
-    OrderDoc {
-        rule: out.rule.name(),
-        ties: out.ties.to_string(),
-        fair_share: (out.rule == Rule::Ytsaurus)
-            .then(|| fair_share.unwrap_or(DEFAULT_FAIR_SHARE).name()),
-        resources: tree.resources(),
-        capacity: tree.capacity(),
-        offer: out.offer_paths(),
-        nodes: &out.nodes,
-    }
 }
 
 fn list(v: &[Rational]) -> String {

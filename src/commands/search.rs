@@ -54,7 +54,6 @@ pub struct SearchArgs {
 
 /// `search`'s configuration, validated: one search per property.
 struct Config {
-    mechanism: &'static Descriptor,
     searches: Vec<SearchConfig>,
     domain: Domain,
     control: RunControl,
@@ -62,7 +61,7 @@ struct Config {
 
 fn config(args: &SearchArgs) -> Result<Config, CliError> {
     let domain = args.space.generator.domain(true)?;
-    let control = args.space.control()?;
+    let control = args.space.run.control(Some(&args.space.limits))?;
     if args.max_found == Some(0) {
         return Err(usage("--max-found: expected at least 1, found 0"));
     }
@@ -92,7 +91,6 @@ fn config(args: &SearchArgs) -> Result<Config, CliError> {
         })
         .collect();
     Ok(Config {
-        mechanism: args.mechanism,
         searches,
         domain,
         control,
@@ -138,7 +136,7 @@ pub fn run_with(
 ) -> Result<Vec<String>, CliError> {
     let numbers = args.space.numbers.numbers()?;
     let cfg = config(args)?;
-    let mech = cfg.mechanism.build();
+    let mech = args.mechanism.build();
     let pool = thread_pool(cfg.control.threads)?;
     ready()?;
     let mut summaries = Vec::new();
@@ -192,7 +190,7 @@ pub fn run_with(
             on_record(&line).map_err(|e| CliError::Internal(format!("writing output: {e}")))?;
         }
         summaries.push(summary_text(
-            cfg.mechanism.name,
+            args.mechanism.name,
             search_cfg,
             &cfg.domain,
             &summary,

@@ -31,8 +31,8 @@ pub struct SimulateArgs {
     pub workload: Option<String>,
     /// The scheduling policy: a tree policy, FIFO, or all (every policy on the same workload,
     /// side by side: JSON with one section per policy under "runs", or one table).
-    #[arg(long, default_value = "min-satisfaction", value_parser = OneOrAllParser::<SimPolicies>::new())]
-    pub policy: SimPolicies,
+    #[arg(long, default_value = "min-satisfaction", value_parser = OneOrAllParser(&SimPolicy::ALL))]
+    pub policy: OneOrAll<SimPolicy>,
     /// How ties between siblings with equal keys are broken, a chain of first (input order),
     /// count (fewest tasks started, Mesos), lru (least recently served), name (YARN);
     /// e.g. count,name. Input order decides what the chain leaves tied.
@@ -215,10 +215,6 @@ pub fn run(args: &SimulateArgs) -> Result<String, CliError> {
     })
 }
 
-/// The policies `--policy` names: one, or all of them.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SimPolicies(pub Vec<SimPolicy>);
-
 /// Output format of `simulate`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum SimFormat {
@@ -226,14 +222,6 @@ pub enum SimFormat {
     Json,
     /// Every node's summary under each policy, side by side.
     Table,
-}
-
-impl OneOrAll for SimPolicies {
-    type Item = SimPolicy;
-    const ALL: &'static [SimPolicy] = &SimPolicy::ALL;
-    fn from_items(items: Vec<SimPolicy>) -> Self {
-        SimPolicies(items)
-    }
 }
 
 fn positive_flag(flag: &str, text: &str) -> Result<Rational, CliError> {

@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 use leontief_counterexamples::mechanisms;
 
 use crate::cli::CliError;
-use crate::commands::flags::{InstanceInput, MechanismParser, NumberFlags, RulesFlags};
+use crate::commands::flags::{rule, InstanceInput, MechanismParser, NumberFlags, RulesFlags};
 use crate::commands::{json_only, spinner, usage, Printed};
 use crate::output::allocation::{write_csv, write_json, write_summary, Answer};
 use crate::output::{Numbers, Sink};
@@ -46,8 +46,8 @@ pub struct SolveArgs {
     #[arg(long)]
     pub summary: bool,
     /// discrete-drf: what to do when the picked task does not fit.
-    #[arg(long, value_enum)]
-    pub misfit: Option<Misfit>,
+    #[arg(long, value_parser = rule::<MisfitRule>())]
+    pub misfit: Option<MisfitRule>,
     /// discrete-drf: split the capacity into K identical machines filled one at a time.
     #[arg(long, value_name = "K")]
     pub machines: Option<u64>,
@@ -85,15 +85,6 @@ pub enum Format {
     Csv,
 }
 
-/// discrete-drf's rule for a task that does not fit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Misfit {
-    /// Stop at the first task that does not fit (the paper's pseudo-code).
-    Stop,
-    /// Skip that user and continue (Mesos, YARN).
-    Skip,
-}
-
 /// discrete-drf's tie-break among equal shares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Tie {
@@ -125,8 +116,8 @@ fn config(args: &SolveArgs) -> Result<Config<'_>, CliError> {
     }
     let mut plan = args.mechanism.engine.clone();
     if let Engine::Discrete(mech) = &mut plan {
-        if args.misfit == Some(Misfit::Skip) {
-            *mech = mech.clone().with_misfit(MisfitRule::Skip);
+        if let Some(rule) = args.misfit {
+            *mech = mech.clone().with_misfit(rule);
         }
         if args.tie_break == Some(Tie::Reverse) {
             *mech = mech
@@ -304,15 +295,11 @@ fn solved(cfg: &Config<'_>, inst: leontief_solver::Instance) -> Result<Solved, C
         }
         Engine::Discrete(mech) => {
             let out = mech.run(&inst, cfg.args.trace)?;
-            let misfit = match mech.misfit {
-                MisfitRule::Skip => "skip",
-                _ => "stop",
-            };
             let tie_break = match mech.tie_break {
                 DiscreteTieBreak::ReverseUserOrder => "reverse-user-order",
                 _ => "user-order",
             };
-            extra.insert("misfit".into(), Value::from(misfit));
+            extra.insert("misfit".into(), Value::from(mech.misfit.name()));
             extra.insert("tie_break".into(), Value::from(tie_break));
             extra.insert(
                 "machines".into(),

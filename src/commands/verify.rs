@@ -45,9 +45,7 @@ pub struct VerifyArgs {
 
 /// `verify`'s configuration, validated.
 struct Config {
-    mechanism: &'static Descriptor,
     numbers: Numbers,
-    properties: Vec<Property>,
     verify: VerifyConfig,
     domain: Domain,
     control: RunControl,
@@ -67,9 +65,7 @@ fn config(args: &VerifyArgs) -> Result<Config, CliError> {
     );
     verify.max_witnesses = args.witnesses;
     Ok(Config {
-        mechanism: args.mechanism,
         numbers,
-        properties: args.property.clone(),
         verify,
         domain,
         control,
@@ -85,18 +81,9 @@ fn summary_json(summary: &VerifySummary, cfg: &Config) -> Value {
     v
 }
 
-/// Runs `leontief verify`: the summary as JSON (a list of summaries for several
-/// properties), a one-line tally per property on standard error.
-pub fn run(args: VerifyArgs) -> Result<String, CliError> {
-    let (text, tallies) = run_with(&args)?;
-    for line in tallies {
-        eprintln!("{line}");
-    }
-    Ok(text)
-}
-
-/// The work of `leontief verify`: what it prints on standard output (empty with `--out`)
-/// and the tallies it prints on standard error, one per property. When
+/// The work of `leontief verify`: what it prints on standard output (empty with `--out`) —
+/// the summary as JSON, a list of summaries for several properties — and the one-line
+/// tallies it prints on standard error, one per property. When
 /// [`crate::workers::with_cancel`]'s flag is set during the run, the result is incomplete
 /// (the caller discards it).
 pub fn run_with(args: &VerifyArgs) -> Result<(String, Vec<String>), CliError> {
@@ -105,12 +92,12 @@ pub fn run_with(args: &VerifyArgs) -> Result<(String, Vec<String>), CliError> {
     let pool = thread_pool(cfg.control.threads)?;
     // The output file is created once everything is validated, before the work.
     let file = cfg.control.out.as_deref().map(create).transpose()?;
-    let mech = cfg.mechanism.build();
-    let total = cfg.verify.instances * cfg.properties.len() as u64;
+    let mech = args.mechanism.build();
+    let total = cfg.verify.instances * args.property.len() as u64;
     let bar = progress(Some(total));
     let tick = || bar.inc(1);
     let summaries: Vec<VerifySummary> = pool.install(|| {
-        cfg.properties
+        args.property
             .iter()
             .map(|&p| {
                 bar.set_message(p.name());
