@@ -260,29 +260,28 @@ impl DiscreteOutcome {
                 .get(i)
                 .map_or_else(|| format!("#{i}"), |u| u.name.clone())
         };
+        // One entry per user, by name, in user order.
+        let by_name = |values: Vec<Value>| -> Map<String, Value> {
+            values
+                .into_iter()
+                .enumerate()
+                .map(|(i, v)| (name(i), v))
+                .collect()
+        };
         let steps = self.trace.as_deref().unwrap_or_default();
         let list = steps
             .iter()
             .enumerate()
             .map(|(s, step)| {
-                let mut shares = Map::new();
-                let mut dominant = Map::new();
-                for (i, (row, d)) in step
-                    .resource_shares
-                    .iter()
-                    .zip(&step.dominant_shares)
-                    .enumerate()
-                {
-                    shares.insert(name(i), json!(row));
-                    dominant.insert(name(i), json!(d));
-                }
+                let shares = step.resource_shares.iter().map(|row| json!(row));
+                let dominant = step.dominant_shares.iter().map(|d| json!(d));
                 json!({
                     "step": s + 1,
                     "user": name(step.user),
                     "launched": step.launched,
                     "machine": step.machine,
-                    "shares": shares,
-                    "dominant_shares": dominant,
+                    "shares": by_name(shares.collect()),
+                    "dominant_shares": by_name(dominant.collect()),
                     "allocated": step.allocated,
                 })
             })

@@ -176,8 +176,8 @@ pub struct CompactFilling {
     cap_level: Vec<Option<Rational>>,
     /// Capped users' exact use of each resource at the end.
     capped_use: Vec<Rational>,
-    /// Intervals around each saturation group's rate sums `G_kj` (row `k`, column `j`).
-    group_bounds: Vec<Vec<Interval>>,
+    /// Interval around the use by users frozen at saturations, per resource.
+    saturated_use: Vec<Interval>,
     group_exact: Vec<Vec<OnceCell<Rational>>>,
     /// Users of each saturation group.
     groups: Vec<Vec<usize>>,
@@ -215,7 +215,6 @@ fn fixed_rate(d: &Rational, c_hat: &BigInt) -> (BigInt, BigInt) {
 struct Run<'a> {
     inst: &'a Instance,
     f: u64,
-    coefficients: Vec<Rational>,
     c_hat: Vec<BigInt>,
     /// Σ t and Σ e over the growing users, per resource.
     rate_sum: Vec<BigInt>,
@@ -223,29 +222,16 @@ struct Run<'a> {
     growing: Vec<usize>,
     demanders: Vec<Vec<usize>>,
     capped_use: Vec<ExactSum>,
-    /// Interval around the use by users frozen at saturations, per resource.
-    saturated_use: Vec<Interval>,
     frozen: Vec<bool>,
-    saturations: Vec<Saturation>,
-    groups: Vec<Vec<usize>>,
-    group_bounds: Vec<Vec<Interval>>,
-    group_exact: Vec<Vec<OnceCell<Rational>>>,
+    /// The answer's saturations so far, with their groups and the use they hold.
+    fill: CompactFilling,
 }
 
 impl Run<'_> {
-    fn exact(&self) -> ExactSums<'_> {
-        ExactSums {
-            inst: self.inst,
-            coefficients: &self.coefficients,
-            saturations: &self.saturations,
-            groups: &self.groups,
-            group_exact: &self.group_exact,
-        }
-    }
-
     /// Exact use of `j` by the users frozen at saturations so far.
     fn saturated_use_exact(&self, j: usize) -> Rational {
-        self.exact().saturated_use(j, self.saturations.len())
+        let k = self.fill.saturations.len();
+        self.fill.saturated_use_exact(self.inst, j, k)
     }
 
     /// The exact level at which `j` saturates if nothing else happens first.
@@ -255,7 +241,7 @@ impl Run<'_> {
             .copied()
             .filter(|&i| !self.frozen[i])
             .collect();
-        let rate = exact_rates(self.inst, &self.coefficients, &growing, j);
+        let rate = exact_rates(self.inst, &self.fill.coefficients, &growing, j);
         let room =
             &self.inst.capacity()[j] - &self.capped_use[j].value() - self.saturated_use_exact(j);
         room / rate
@@ -271,8 +257,8 @@ impl Run<'_> {
         }
         let b_hi = b_lo + &self.rate_err[j];
         let free = Interval::of(&(&self.inst.capacity()[j] - &self.capped_use[j].value()), f);
-        let room_lo = free.lo - &self.saturated_use[j].hi;
-        let room_hi = free.hi - &self.saturated_use[j].lo;
+        let room_lo = free.lo - &self.fill.saturated_use[j].hi;
+        let room_hi = free.hi - &self.fill.saturated_use[j].lo;
         if !room_hi.is_positive() {
             return None;
         }
@@ -309,41 +295,6 @@ fn exact_rates(inst: &Instance, coefficients: &[Rational], users: &[usize], j: u
         let d = &inst.users()[i].demand[j];
         (!d.is_zero()).then(|| d * &coefficients[i])
     }))
-}
-
-/// The exact sums of a filling's saturation groups, computed on demand and cached: the
-/// group rates `G_kj` and the levels `λ_k`.
-struct ExactSums<'a> {
-    inst: &'a Instance,
-    coefficients: &'a [Rational],
-    saturations: &'a [Saturation],
-    groups: &'a [Vec<usize>],
-    group_exact: &'a [Vec<OnceCell<Rational>>],
-}
-
-impl ExactSums<'_> {
-    /// `G_kj`, the rate sum of group `k` on resource `j`.
-    fn group(&self, k: usize, j: usize) -> &Rational {
-        self.group_exact[k][j]
-            .get_or_init(|| exact_rates(self.inst, self.coefficients, &self.groups[k], j))
-    }
-
-    /// `λ_k` (cached in the saturations).
-    fn level(&self, k: usize) -> Rational {
-        let s = &self.saturations[k];
-        s.exact
-            .get_or_init(|| {
-                let j = s.resource;
-                let room = &self.inst.capacity()[j] - &s.capped_use - self.saturated_use(j, k);
-                room / self.group(k, j)
-            })
-            .clone()
-    }
-
-    /// Exact use of `j` by the users frozen at the first `k` saturations.
-    fn saturated_use(&self, j: usize, k: usize) -> Rational {
-        balanced_sum((0..k).map(|k2| self.level(k2) * self.group(k2, j)))
-    }
 }
 
 /// Every user's aggregate share per task, [`asset_task_share`](super::asset_task_share),
@@ -422,19 +373,27 @@ pub fn fill_compact(instance: &Instance) -> CompactFilling {
     let mut run = Run {
         inst: instance,
         f,
-        coefficients,
         c_hat,
         rate_sum: vec![BigInt::zero(); m],
         rate_err: vec![BigInt::zero(); m],
         growing: vec![0; m],
         demanders: vec![Vec::new(); m],
         capped_use: vec![ExactSum::new(); m],
-        saturated_use: vec![Interval::default(); m],
         frozen: vec![false; n],
-        saturations: Vec::new(),
-        groups: Vec::new(),
-        group_bounds: Vec::new(),
-        group_exact: Vec::new(),
+        fill: CompactFilling {
+            tasks: Vec::new(),
+            frozen_by: vec![FrozenBy::Cap; n],
+            events: Vec::new(),
+            saturations: Vec::new(),
+            saturated: Vec::new(),
+            precision: f,
+            coefficients,
+            cap_level: Vec::new(),
+            capped_use: Vec::new(),
+            saturated_use: vec![Interval::default(); m],
+            group_exact: Vec::new(),
+            groups: Vec::new(),
+        },
     };
     for (i, u) in users.iter().enumerate() {
         for (j, d) in u.demand.iter().enumerate() {
@@ -464,12 +423,9 @@ pub fn fill_compact(instance: &Instance) -> CompactFilling {
             .then_with(|| cap_level[*a].cmp(&cap_level[*b]))
             .then(a.cmp(b))
     });
-    let caps: Vec<usize> = caps.into_iter().map(|(_, i)| i).collect();
-    let mut next_cap = caps.into_iter().peekable();
+    let mut next_cap = caps.into_iter().map(|(_, i)| i).peekable();
 
     let mut tasks: Vec<Option<CompactTasks>> = vec![None; n];
-    let mut frozen_by = vec![FrozenBy::Cap; n];
-    let mut events: Vec<CompactEvent> = Vec::new();
     let mut bounds: Vec<Option<Option<Interval>>> = vec![None; m];
     let mut unfrozen = n;
 
@@ -508,23 +464,17 @@ pub fn fill_compact(instance: &Instance) -> CompactFilling {
                     _ => true,
                 })
                 .collect();
-            let (j, exact) = if let [j] = candidates[..] {
-                if known(j).is_some() {
-                    (j, None)
-                } else {
-                    (j, Some(run.saturation_exact(j)))
+            let (j, exact) = match candidates[..] {
+                [j] if known(j).is_some() => (j, None),
+                _ => {
+                    // Overlapping intervals (or none): the exact levels decide (the first,
+                    // the lowest index, on ties).
+                    let (j, x) = (candidates.iter())
+                        .map(|&j| (j, run.saturation_exact(j)))
+                        .min_by(|a, b| a.1.cmp(&b.1))
+                        .expect("a growing resource exists while users are unfrozen");
+                    (j, Some(x))
                 }
-            } else {
-                // Overlapping intervals: the exact levels decide (lowest index on ties).
-                let mut best: Option<(usize, Rational)> = None;
-                for j in candidates {
-                    let x = run.saturation_exact(j);
-                    if best.as_ref().is_none_or(|(_, b)| x < *b) {
-                        best = Some((j, x));
-                    }
-                }
-                let (j, x) = best.expect("a growing resource exists while users are unfrozen");
-                (j, Some(x))
             };
             match (&kappa, exact) {
                 (None, exact) => Some((j, exact)),
@@ -544,7 +494,7 @@ pub fn fill_compact(instance: &Instance) -> CompactFilling {
         };
 
         if let Some((j, exact)) = saturation {
-            let k = run.saturations.len();
+            let k = run.fill.saturations.len();
             let level_bounds = match &exact {
                 Some(x) => Interval::of(x, f),
                 None => known(j).expect("decided from the interval").clone(),
@@ -564,40 +514,31 @@ pub fn fill_compact(instance: &Instance) -> CompactFilling {
                 }
                 tasks[i] = Some(CompactTasks::Level {
                     level: k,
-                    coefficient: run.coefficients[i].clone(),
+                    coefficient: run.fill.coefficients[i].clone(),
                 });
-                frozen_by[i] = FrozenBy::Resource(j);
+                run.fill.frozen_by[i] = FrozenBy::Resource(j);
             }
-            let mut row = Vec::with_capacity(m);
-            for j2 in 0..m {
-                let g = Interval {
-                    hi: &g_sum[j2] + &g_err[j2],
-                    lo: std::mem::take(&mut g_sum[j2]),
-                };
-                if g.hi.is_positive() {
-                    let u = &mut run.saturated_use[j2];
-                    u.lo += (&level_bounds.lo * &g.lo) >> f;
-                    u.hi += shr_ceil(&level_bounds.hi * &g.hi, f);
+            // The group's use, from the intervals of its rate sums G_kj.
+            for ((u, lo), err) in run.fill.saturated_use.iter_mut().zip(&g_sum).zip(&g_err) {
+                let hi = lo + err;
+                if hi.is_positive() {
+                    u.lo += (&level_bounds.lo * lo) >> f;
+                    u.hi += shr_ceil(&level_bounds.hi * &hi, f);
                 }
-                row.push(g);
             }
-            let exact_cell = OnceCell::new();
-            if let Some(x) = exact {
-                let _ = exact_cell.set(x);
-            }
-            run.saturations.push(Saturation {
+            run.fill.saturations.push(Saturation {
                 resource: j,
                 bounds: level_bounds,
                 capped_use: run.capped_use[j].value(),
-                event: events.len(),
-                exact: exact_cell,
+                event: run.fill.events.len(),
+                exact: exact.map_or_else(OnceCell::new, OnceCell::from),
             });
-            run.groups.push(victims.clone());
-            run.group_bounds.push(row);
-            run.group_exact
+            run.fill.groups.push(victims.clone());
+            run.fill
+                .group_exact
                 .push((0..m).map(|_| OnceCell::new()).collect());
             unfrozen -= victims.len();
-            events.push(CompactEvent {
+            run.fill.events.push(CompactEvent {
                 level: EventLevel::Saturation(k),
                 cause: FrozenBy::Resource(j),
                 frozen: victims,
@@ -610,10 +551,10 @@ pub fn fill_compact(instance: &Instance) -> CompactFilling {
                 bounds[j] = None;
             }
             tasks[i] = Some(CompactTasks::Exact(t));
-            frozen_by[i] = FrozenBy::Cap;
+            run.fill.frozen_by[i] = FrozenBy::Cap;
             unfrozen -= 1;
             next_cap.next();
-            events.push(CompactEvent {
+            run.fill.events.push(CompactEvent {
                 level: EventLevel::Cap(kappa.expect("capped")),
                 cause: FrozenBy::Cap,
                 frozen: vec![i],
@@ -624,57 +565,55 @@ pub fn fill_compact(instance: &Instance) -> CompactFilling {
     let capped_use: Vec<Rational> = run.capped_use.iter_mut().map(ExactSum::value).collect();
     // Saturated resources: every event's resource, and any other whose use reaches its
     // capacity (decided from the use's interval when it stays below, exactly otherwise).
-    let mut saturated = Vec::new();
-    for (j, used) in capped_use.iter().enumerate() {
-        let by_event = run.saturations.iter().any(|s| s.resource == j);
-        let full = by_event || {
-            let cap = &instance.capacity()[j];
-            let free = Interval::of(&(cap - used), f);
-            // use < R  ⇐  saturated use's upper end < R − capped use's lower end
-            if run.saturated_use[j].hi < free.lo {
-                false
-            } else {
-                used + &run.saturated_use_exact(j) == *cap
+    let saturated = (0..m)
+        .filter(|&j| {
+            let (cap, used) = (&instance.capacity()[j], &capped_use[j]);
+            run.fill.saturations.iter().any(|s| s.resource == j) || {
+                // use < R  ⇐  saturated use's upper end < R − capped use's lower end
+                let free = Interval::of(&(cap - used), f);
+                run.fill.saturated_use[j].hi >= free.lo
+                    && used + &run.saturated_use_exact(j) == *cap
             }
-        };
-        if full {
-            saturated.push(j);
-        }
-    }
+        })
+        .collect();
     CompactFilling {
         tasks: tasks
             .into_iter()
             .map(|x| x.expect("every user froze"))
             .collect(),
-        frozen_by,
-        events,
-        saturations: run.saturations,
         saturated,
-        precision: f,
-        coefficients: run.coefficients,
         cap_level,
         capped_use,
-        group_bounds: run.group_bounds,
-        group_exact: run.group_exact,
-        groups: run.groups,
+        ..run.fill
     }
 }
 
 impl CompactFilling {
-    fn exact<'a>(&'a self, instance: &'a Instance) -> ExactSums<'a> {
-        ExactSums {
-            inst: instance,
-            coefficients: &self.coefficients,
-            saturations: &self.saturations,
-            groups: &self.groups,
-            group_exact: &self.group_exact,
-        }
+    /// `G_kj`, the rate sum of saturation group `k` on resource `j` (computed once, then
+    /// cached).
+    fn group_rate(&self, instance: &Instance, k: usize, j: usize) -> &Rational {
+        self.group_exact[k][j]
+            .get_or_init(|| exact_rates(instance, &self.coefficients, &self.groups[k], j))
+    }
+
+    /// Exact use of `j` by the users frozen at the first `k` saturations.
+    fn saturated_use_exact(&self, instance: &Instance, j: usize, k: usize) -> Rational {
+        balanced_sum(
+            (0..k).map(|k2| self.exact_level(instance, k2) * self.group_rate(instance, k2, j)),
+        )
     }
 
     /// The `k`-th saturation level `λ_k`, exactly (computed once, then cached). `instance`
     /// must be the instance the filling was computed from.
     pub fn exact_level(&self, instance: &Instance, k: usize) -> Rational {
-        self.exact(instance).level(k)
+        let s = &self.saturations[k];
+        s.exact
+            .get_or_init(|| {
+                let j = s.resource;
+                let used = self.saturated_use_exact(instance, j, k);
+                (&instance.capacity()[j] - &s.capped_use - used) / self.group_rate(instance, k, j)
+            })
+            .clone()
     }
 
     /// The level at which user `i` froze, exactly: its cap level `T_i a_i` or its
@@ -698,26 +637,17 @@ impl CompactFilling {
 
     /// Total use of resource `j`, exactly.
     pub fn consumption_of(&self, instance: &Instance, j: usize) -> Rational {
-        let sat = self
-            .exact(instance)
-            .saturated_use(j, self.saturations.len());
+        let sat = self.saturated_use_exact(instance, j, self.saturations.len());
         &self.capped_use[j] + &sat
     }
 
     /// Intervals around each resource's total use (scale `2^F`).
     pub fn consumption_bounds(&self) -> Vec<(Rational, Rational)> {
         let f = self.precision;
-        (0..self.capped_use.len())
-            .map(|j| {
-                let mut lo = BigInt::zero();
-                let mut hi = BigInt::zero();
-                for (s, row) in self.saturations.iter().zip(&self.group_bounds) {
-                    let g = &row[j];
-                    lo += (&s.bounds.lo * &g.lo) >> f;
-                    hi += shr_ceil(&s.bounds.hi * &g.hi, f);
-                }
-                let (l, h) = Interval { lo, hi }.bounds(f);
-                (&self.capped_use[j] + &l, &self.capped_use[j] + &h)
+        (self.capped_use.iter().zip(&self.saturated_use))
+            .map(|(capped, used)| {
+                let (l, h) = used.bounds(f);
+                (capped + &l, capped + &h)
             })
             .collect()
     }
