@@ -735,14 +735,8 @@ impl SummaryFigures {
 
 /// A hash of `x`'s reduced parts.
 fn share_hash(x: &Rational) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    match (x.as_small(), x.big_parts()) {
-        (Some(parts), _) => parts.hash(&mut h),
-        (None, Some(parts)) => parts.hash(&mut h),
-        (None, None) => {}
-    }
-    h.finish()
+    use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+    BuildHasherDefault::<DefaultHasher>::default().hash_one((x.as_small(), x.big_parts()))
 }
 
 /// Writes the summary: aggregate figures only.
