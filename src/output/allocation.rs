@@ -227,12 +227,15 @@ pub fn saturated<'a>(inst: &'a Instance, consumption: &[Rational]) -> Vec<&'a st
 /// The members every allocation answer starts with, before its users.
 #[derive(Serialize)]
 pub(super) struct Head<'a> {
-    mechanism: &'a str,
-    exact: bool,
+    pub mechanism: &'a str,
+    pub exact: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
-    precision: Option<Value>,
-    resources: &'a [String],
-    capacity: Vec<Value>,
+    pub precision: Option<Value>,
+    /// The number of users, in a summary (whose users are not listed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub users: Option<usize>,
+    pub resources: &'a [String],
+    pub capacity: Vec<Value>,
 }
 
 impl<'a> Head<'a> {
@@ -247,6 +250,7 @@ impl<'a> Head<'a> {
             mechanism,
             exact,
             precision: numbers.precision(),
+            users: None,
             resources: inst.resources(),
             capacity: numbers.values(inst.capacity()),
         }
@@ -274,11 +278,7 @@ impl Answer<'_> {
     /// The consumption, known or summed here, with the extra fields' exact numbers rounded
     /// under decimals: what every writer needs first.
     fn prepare(&mut self, numbers: Numbers) -> Vec<Rational> {
-        if let Numbers::Decimals(n) = numbers {
-            for v in self.extra.values_mut() {
-                super::round_value(v, n);
-            }
-        }
+        self.extra.values_mut().for_each(|v| numbers.round(v));
         self.consumption
             .take()
             .unwrap_or_else(|| consumption(&self.instance, &self.allocation))
@@ -489,13 +489,9 @@ fn extremes_among(users: &[usize], value: impl Fn(usize) -> Rational) -> (usize,
 /// writer's and the algebraic CEEI answer's.
 #[derive(Serialize)]
 pub(super) struct SummaryDoc<'a> {
-    pub mechanism: &'a str,
-    pub exact: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub precision: Option<Value>,
-    pub users: usize,
-    pub resources: &'a [String],
-    pub capacity: Vec<Value>,
+    /// The head of an answer, with the number of users.
+    #[serde(flatten)]
+    pub head: Head<'a>,
     pub consumption: Vec<Value>,
     /// Consumption over capacity, per resource.
     pub utilization: Vec<Value>,
@@ -779,12 +775,10 @@ pub fn write_summary(sink: &mut Sink<'_>, numbers: Numbers, answer: &mut Answer<
         }
     });
     SummaryDoc {
-        mechanism: answer.mechanism,
-        exact: answer.exact,
-        precision: numbers.precision(),
-        users: inst.num_users(),
-        resources: inst.resources(),
-        capacity: numbers.values(inst.capacity()),
+        head: Head {
+            users: Some(inst.num_users()),
+            ..Head::new(numbers, answer.mechanism, answer.exact, inst)
+        },
         consumption: numbers.values(&consumption),
         utilization: numbers.values(&utilization),
         saturated: saturated(inst, &consumption),

@@ -65,6 +65,14 @@ impl Numbers {
         }
     }
 
+    /// Rounds the exact numbers of a JSON value in place under decimals ([`round_value`]);
+    /// exact, leaves it as it is.
+    pub fn round(self, v: &mut Value) {
+        if let Numbers::Decimals(n) = self {
+            round_value(v, n);
+        }
+    }
+
     /// A list of exact numbers as JSON values ([`Numbers::value`]).
     pub fn values(self, xs: &[Rational]) -> Vec<Value> {
         xs.iter().map(|x| self.value(x)).collect()
