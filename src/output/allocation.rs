@@ -57,15 +57,6 @@ impl Printer {
         }
     }
 
-    /// `a · b`; under decimals, rounded from the unreduced product (saving the gcd that
-    /// only the exact form needs).
-    fn product(&mut self, a: &Rational, b: &Rational, quoted: bool, out: &mut String) {
-        match self.numbers {
-            Numbers::Decimals(n) => a.write_product_decimal(b, n, out),
-            Numbers::Exact => self.numbers.write(&(a * b), quoted, out),
-        }
-    }
-
     /// A row's task count `t` prepared for printing it and its products: under decimals,
     /// machine-word bounds of a big positive `t` (one big division), from which its products
     /// with small factors are rounded ([`DecimalBounds`]); exact, a big `t`'s numerator in
@@ -96,8 +87,9 @@ impl Printer {
     }
 
     /// `a · t` for a small `a ≥ 0`, rounded from `t`'s bounds when they decide it (the
-    /// same digits as [`Printer::product`]: both are the correctly rounded value), or
-    /// written exactly from `t`'s base-`10^9` digits ([`Denominators::write_times`]).
+    /// same digits as the product rounded from the unreduced `a · t`, which saves the gcd
+    /// that only the exact form needs: both are the correctly rounded value), or written
+    /// exactly from `t`'s base-`10^9` digits ([`Denominators::write_times`]).
     fn product_near(&mut self, a: &Rational, t: &Tasks<'_>, quoted: bool, out: &mut String) {
         if let (Some(b), Numbers::Decimals(n), Some((num, den))) =
             (t.bounds, self.numbers, a.as_small())
@@ -118,7 +110,10 @@ impl Printer {
             });
             return;
         }
-        self.product(a, t.t, quoted, out);
+        match self.numbers {
+            Numbers::Decimals(n) => a.write_product_decimal(t.t, n, out),
+            Numbers::Exact => self.numbers.write(&(a * t.t), quoted, out),
+        }
     }
 
     /// User `i`'s dominant and weighted shares of `t` tasks ([`per_task_shares`]), each

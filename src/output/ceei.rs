@@ -279,12 +279,11 @@ pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, inst: &Instance, answer
         let path = inst.user_path(i);
         write_json_str(&path, buf);
         buf.push_str(": ");
-        let numbers = if rounds_under(&path) {
-            numbers
-        } else {
-            Numbers::Exact
-        };
-        numbers.write(&out.feasible_tasks[i], true, buf);
+        let x = &out.feasible_tasks[i];
+        match numbers {
+            Numbers::Decimals(_) if rounds_under(&path) => numbers.write(x, true, buf),
+            _ => Numbers::Exact.write(x, true, buf),
+        }
     });
     close_rows(sink, inst.num_users(), '}');
     numbers.round(&mut prices);

@@ -76,11 +76,6 @@ fn push_ascii(digits: &[u8], out: &mut String) {
     out.push_str(std::str::from_utf8(digits).unwrap_or_default());
 }
 
-/// Appends `v` in decimal (as its `Display` does).
-pub fn write_i128(v: i128, out: &mut String) {
-    out.push_str(itoa::Buffer::new().format(v));
-}
-
 /// The length of `limbs` without its leading zero limbs.
 #[inline]
 fn trimmed(limbs: &[u32], mut len: usize) -> usize {
@@ -418,7 +413,7 @@ mod tests {
             1 << 96,
         ] {
             let mut s = String::new();
-            write_i128(v, &mut s);
+            crate::output::write_exact(&Rational::new(v, 1).unwrap(), &mut s);
             assert_eq!(s, v.to_string());
         }
     }

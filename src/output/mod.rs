@@ -108,10 +108,11 @@ pub(super) fn in_quotes(quoted: bool, out: &mut String, write: impl FnOnce(&mut 
 pub fn write_exact(x: &Rational, out: &mut String) {
     match (x.as_small(), x.big_parts()) {
         (Some((n, d)), _) => {
-            digits::write_i128(n, out);
+            let mut digits = itoa::Buffer::new();
+            out.push_str(digits.format(n));
             if d != 1 {
                 out.push('/');
-                digits::write_i128(d, out);
+                out.push_str(digits.format(d));
             }
         }
         (None, Some((n, d))) => {
