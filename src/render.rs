@@ -116,15 +116,11 @@ pub fn user_table<S: AsRef<str>>(
             out.push('\n');
         }
     }
-    let saturated: Vec<&str> = saturated.iter().map(AsRef::as_ref).collect();
-    out.push_str(&format!(
-        "saturated: {}\n",
-        if saturated.is_empty() {
-            "none".to_string()
-        } else {
-            saturated.join(", ")
-        }
-    ));
+    let saturated = match saturated {
+        [] => "none".to_string(),
+        names => joined(names.iter().map(AsRef::as_ref)),
+    };
+    out.push_str(&format!("saturated: {saturated}\n"));
     out
 }
 

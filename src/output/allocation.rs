@@ -57,15 +57,6 @@ impl Printer {
         }
     }
 
-    /// `a · b`; under decimals, rounded from the unreduced product (saving the gcd that
-    /// only the exact form needs).
-    fn product(&mut self, a: &Rational, b: &Rational, quoted: bool, out: &mut String) {
-        match self.numbers {
-            Numbers::Decimals(n) => a.write_product_decimal(b, n, out),
-            Numbers::Exact => self.numbers.write(&(a * b), quoted, out),
-        }
-    }
-
     /// A row's task count `t` prepared for printing it and its products: under decimals,
     /// machine-word bounds of a big positive `t` (one big division), from which its products
     /// with small factors are rounded ([`DecimalBounds`]); exact, a big `t`'s numerator in
@@ -96,8 +87,9 @@ impl Printer {
     }
 
     /// `a · t` for a small `a ≥ 0`, rounded from `t`'s bounds when they decide it (the
-    /// same digits as [`Printer::product`]: both are the correctly rounded value), or
-    /// written exactly from `t`'s base-`10^9` digits ([`Denominators::write_times`]).
+    /// same digits as the product rounded from the unreduced `a · t`, which saves the gcd
+    /// that only the exact form needs: both are the correctly rounded value), or written
+    /// exactly from `t`'s base-`10^9` digits ([`Denominators::write_times`]).
     fn product_near(&mut self, a: &Rational, t: &Tasks<'_>, quoted: bool, out: &mut String) {
         if let (Some(b), Numbers::Decimals(n), Some((num, den))) =
             (t.bounds, self.numbers, a.as_small())
@@ -118,7 +110,10 @@ impl Printer {
             });
             return;
         }
-        self.product(a, t.t, quoted, out);
+        match self.numbers {
+            Numbers::Decimals(n) => a.write_product_decimal(t.t, n, out),
+            Numbers::Exact => self.numbers.write(&(a * t.t), quoted, out),
+        }
     }
 
     /// User `i`'s dominant and weighted shares of `t` tasks ([`per_task_shares`]), each
@@ -227,12 +222,15 @@ pub fn saturated<'a>(inst: &'a Instance, consumption: &[Rational]) -> Vec<&'a st
 /// The members every allocation answer starts with, before its users.
 #[derive(Serialize)]
 pub(super) struct Head<'a> {
-    mechanism: &'a str,
-    exact: bool,
+    pub mechanism: &'a str,
+    pub exact: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
-    precision: Option<Value>,
-    resources: &'a [String],
-    capacity: Vec<Value>,
+    pub precision: Option<Value>,
+    /// The number of users, in a summary (whose users are not listed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub users: Option<usize>,
+    pub resources: &'a [String],
+    pub capacity: Vec<Value>,
 }
 
 impl<'a> Head<'a> {
@@ -247,6 +245,7 @@ impl<'a> Head<'a> {
             mechanism,
             exact,
             precision: numbers.precision(),
+            users: None,
             resources: inst.resources(),
             capacity: numbers.values(inst.capacity()),
         }
@@ -274,11 +273,7 @@ impl Answer<'_> {
     /// The consumption, known or summed here, with the extra fields' exact numbers rounded
     /// under decimals: what every writer needs first.
     fn prepare(&mut self, numbers: Numbers) -> Vec<Rational> {
-        if let Numbers::Decimals(n) = numbers {
-            for v in self.extra.values_mut() {
-                super::round_value(v, n);
-            }
-        }
+        self.extra.values_mut().for_each(|v| numbers.round(v));
         self.consumption
             .take()
             .unwrap_or_else(|| consumption(&self.instance, &self.allocation))
@@ -489,13 +484,9 @@ fn extremes_among(users: &[usize], value: impl Fn(usize) -> Rational) -> (usize,
 /// writer's and the algebraic CEEI answer's.
 #[derive(Serialize)]
 pub(super) struct SummaryDoc<'a> {
-    pub mechanism: &'a str,
-    pub exact: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub precision: Option<Value>,
-    pub users: usize,
-    pub resources: &'a [String],
-    pub capacity: Vec<Value>,
+    /// The head of an answer, with the number of users.
+    #[serde(flatten)]
+    pub head: Head<'a>,
     pub consumption: Vec<Value>,
     /// Consumption over capacity, per resource.
     pub utilization: Vec<Value>,
@@ -735,14 +726,8 @@ impl SummaryFigures {
 
 /// A hash of `x`'s reduced parts.
 fn share_hash(x: &Rational) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    match (x.as_small(), x.big_parts()) {
-        (Some(parts), _) => parts.hash(&mut h),
-        (None, Some(parts)) => parts.hash(&mut h),
-        (None, None) => {}
-    }
-    h.finish()
+    use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+    BuildHasherDefault::<DefaultHasher>::default().hash_one((x.as_small(), x.big_parts()))
 }
 
 /// Writes the summary: aggregate figures only.
@@ -785,12 +770,10 @@ pub fn write_summary(sink: &mut Sink<'_>, numbers: Numbers, answer: &mut Answer<
         }
     });
     SummaryDoc {
-        mechanism: answer.mechanism,
-        exact: answer.exact,
-        precision: numbers.precision(),
-        users: inst.num_users(),
-        resources: inst.resources(),
-        capacity: numbers.values(inst.capacity()),
+        head: Head {
+            users: Some(inst.num_users()),
+            ..Head::new(numbers, answer.mechanism, answer.exact, inst)
+        },
         consumption: numbers.values(&consumption),
         utilization: numbers.values(&utilization),
         saturated: saturated(inst, &consumption),

@@ -33,8 +33,7 @@ use super::allocation::{
     write_json as write_allocation, write_rows, Answer, Figure, Head, SummaryDoc, SummaryUsers,
 };
 use super::{
-    decimal_value, looks_numeric, push_members, round_value, rounds_under, write_csv_field,
-    write_json_str, Numbers, Sink,
+    decimal_value, push_members, rounds_under, write_csv_field, write_json_str, Numbers, Sink,
 };
 use leontief_counterexamples::doc::ByName;
 use serde::Serialize;
@@ -116,6 +115,12 @@ pub struct Figures {
 }
 
 impl Figures {
+    /// User `i`'s cells in a table or CSV row: its tasks, its bundle and its dominant share.
+    fn cells(&self, i: usize) -> impl Iterator<Item = String> + '_ {
+        let row = std::iter::once(&self.tasks[i]).chain(&self.allocation[i]);
+        row.chain([&self.dominant_shares[i]]).map(cell)
+    }
+
     fn of<Total>(
         eq: &ExactEquilibrium<Total>,
         total_tasks: Option<&ExactNumber>,
@@ -231,7 +236,7 @@ pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, inst: &Instance, answer
         Some(p) if out.certified => p.iter().map(ToString::to_string).collect(),
         _ => out.prices.iter().map(ToString::to_string).collect(),
     };
-    let prices = crate::commands::to_value(&ByName::zip(inst.resources(), &prices));
+    let mut prices = crate::commands::to_value(&ByName::zip(inst.resources(), &prices));
     if let (Some(tasks), true) = (&out.tasks_exact, out.certified) {
         extra.insert("prices".into(), prices);
         let mut answer = Answer {
@@ -260,11 +265,7 @@ pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, inst: &Instance, answer
         buf.push_str("\n    }");
     });
     close_rows(sink, inst.num_users(), ']');
-    if let Numbers::Decimals(n) = numbers {
-        for v in extra.values_mut() {
-            round_value(v, n);
-        }
-    }
+    extra.values_mut().for_each(|v| numbers.round(v));
     if let Some(reason) = reason {
         // After `certified`, and after the rounding: a reason is text, never a number.
         extra.shift_insert(1, "exact_reason".into(), Value::String(reason.clone()));
@@ -285,32 +286,20 @@ pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, inst: &Instance, answer
         }
     });
     close_rows(sink, inst.num_users(), '}');
-    let mut prices = Map::from_iter([("prices".to_string(), prices)]);
-    if let Numbers::Decimals(n) = numbers {
-        round_value(&mut prices["prices"], n);
-    }
-    close_answer(sink, &prices);
+    numbers.round(&mut prices);
+    close_answer(sink, &Map::from_iter([("prices".to_string(), prices)]));
 }
 
 /// A float of the Newton solution as the tree holds it (its shortest decimal string) and
 /// prints it: quoted when exact; under decimals rounded from that decimal text, as
-/// [`round_value`] rounds a string.
+/// [`super::round_value`] rounds a string. A float's text is a plain literal (which
+/// [`write_literal_decimal`] rounds on its digits) or `NaN` or `inf`, which stay text.
 fn write_float(x: f64, numbers: Numbers, out: &mut String) {
     let text = x.to_string();
-    if let Numbers::Decimals(n) = numbers {
-        // The usual text, a plain literal, is rounded on its digits.
-        if write_literal_decimal(&text, n, out) {
-            return;
-        }
-        if looks_numeric(&text)
-            && let Ok(v) = text.parse::<Rational>()
-        {
-            let rounded = v.to_decimal(n);
-            if rounded.parse::<serde_json::Number>().is_ok() {
-                out.push_str(&rounded);
-                return;
-            }
-        }
+    if let Numbers::Decimals(n) = numbers
+        && write_literal_decimal(&text, n, out)
+    {
+        return;
     }
     write_json_str(&text, out);
 }
@@ -394,12 +383,10 @@ pub fn write_algebraic_summary(
     let e = &figures.extremes;
     let figure = |at, xs: &[Value]| Figure::extremes(inst, at, |i| xs[i].clone());
     SummaryDoc {
-        mechanism: "ceei",
-        exact: true,
-        precision: numbers.precision(),
-        users: inst.num_users(),
-        resources: inst.resources(),
-        capacity: numbers.values(inst.capacity()),
+        head: Head {
+            users: Some(inst.num_users()),
+            ..Head::new(numbers, "ceei", true, inst)
+        },
         consumption: figures.consumption.clone(),
         utilization: figures.utilization.clone(),
         saturated: saturated_names(inst, &figures.saturated),
@@ -426,12 +413,9 @@ pub fn write_algebraic_csv(sink: &mut Sink<'_>, inst: &Instance, figures: &Figur
     csv_header(inst, buf);
     for i in 0..inst.num_users() {
         write_csv_field(&inst.user_path(i), buf);
-        let cells = std::iter::once(&figures.tasks[i])
-            .chain(&figures.allocation[i])
-            .chain([&figures.dominant_shares[i], &figures.weighted_shares[i]]);
-        for c in cells {
+        for c in figures.cells(i).chain([cell(&figures.weighted_shares[i])]) {
             buf.push(',');
-            buf.push_str(&cell(c));
+            buf.push_str(&c);
         }
         buf.push('\n');
     }
@@ -448,23 +432,14 @@ pub fn algebraic_table(inst: &Instance, numbers: Numbers, figures: &Figures) -> 
         Numbers::Decimals(n) => format!("ceei (exact, rounded to {n} significant digits)"),
     };
     let rows = (0..inst.num_users())
-        .map(|i| {
-            let mut row = vec![cell(&figures.tasks[i])];
-            row.extend(figures.allocation[i].iter().map(cell));
-            row.push(cell(&figures.dominant_shares[i]));
-            row
-        })
+        .map(|i| figures.cells(i).collect())
         .collect();
     let used = figures.consumption.iter().map(cell).collect();
     let saturated = saturated_names(inst, &figures.saturated);
     let mut out = crate::render::user_table(&title, inst, rows, used, &saturated, numbers);
-    let prices: Vec<String> = inst
-        .resources()
-        .iter()
-        .zip(&figures.prices)
-        .map(|(r, p)| format!("{r} = {}", cell(p)))
-        .collect();
-    out.push_str(&format!("prices: {}\n", prices.join(", ")));
+    let prices = inst.resources().iter().zip(&figures.prices);
+    let prices = crate::render::joined(prices.map(|(r, p)| format!("{r} = {}", cell(p))));
+    out.push_str(&format!("prices: {prices}\n"));
     out
 }
 

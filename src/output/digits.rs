@@ -59,26 +59,6 @@ const TEN9: u64 = 1_000_000_000;
 /// Limbs held on the stack; larger numbers use a heap buffer.
 const INLINE: usize = 32;
 
-/// Writes `v` in decimal ending just before `buf[end]`; returns where it starts.
-#[inline]
-fn u64_back(mut v: u64, buf: &mut [u8], mut end: usize) -> usize {
-    while v >= 100 {
-        let k = (v % 100) as usize * 2;
-        v /= 100;
-        end -= 2;
-        buf[end..end + 2].copy_from_slice(&PAIRS[k..k + 2]);
-    }
-    if v >= 10 {
-        let k = v as usize * 2;
-        end -= 2;
-        buf[end..end + 2].copy_from_slice(&PAIRS[k..k + 2]);
-    } else {
-        end -= 1;
-        buf[end] = b'0' + v as u8;
-    }
-    end
-}
-
 /// Writes `c < 10^9` as exactly nine digits into `dst`.
 #[inline]
 fn nine(mut c: u32, dst: &mut [u8]) {
@@ -94,33 +74,6 @@ fn nine(mut c: u32, dst: &mut [u8]) {
 #[inline]
 fn push_ascii(digits: &[u8], out: &mut String) {
     out.push_str(std::str::from_utf8(digits).unwrap_or_default());
-}
-
-/// Appends `v` in decimal.
-pub fn write_u64(v: u64, out: &mut String) {
-    let mut buf = [0u8; 20];
-    let start = u64_back(v, &mut buf, 20);
-    push_ascii(&buf[start..], out);
-}
-
-/// Appends `v` in decimal (as its `Display` does).
-pub fn write_i128(v: i128, out: &mut String) {
-    if v < 0 {
-        out.push('-');
-    }
-    let m = v.unsigned_abs();
-    match u64::try_from(m) {
-        Ok(small) => write_u64(small, out),
-        Err(_) => {
-            let mut limbs = [
-                m as u32,
-                (m >> 32) as u32,
-                (m >> 64) as u32,
-                (m >> 96) as u32,
-            ];
-            Decimal::from_limbs(&mut limbs).write_times(1, out);
-        }
-    }
 }
 
 /// The length of `limbs` without its leading zero limbs.
@@ -184,8 +137,8 @@ fn write_words(mut words: Vec<u64>, out: &mut String) {
         end -= 1;
         buf[end] = b'0' + c as u8;
     }
-    let start = u64_back(words.first().copied().unwrap_or(0), &mut buf, end);
-    push_ascii(&buf[start..], out);
+    out.push_str(itoa::Buffer::new().format(words.first().copied().unwrap_or(0)));
+    push_ascii(&buf[end..], out);
 }
 
 /// Base-`10^9` digits ("chunks") held on the stack: the most significant chunk of a
@@ -446,23 +399,13 @@ mod tests {
             n *= 3;
         }
         for v in [
-            0,
-            1,
-            9,
-            10,
-            99,
-            100,
-            u64::MAX,
-            10u64.pow(19),
-            10u64.pow(19) - 1,
-        ] {
-            let mut s = String::new();
-            write_u64(v, &mut s);
-            assert_eq!(s, v.to_string());
-        }
-        for v in [
             i128::MIN + 1,
             i128::MAX,
+            u64::MAX.into(),
+            10i128.pow(19),
+            10i128.pow(19) - 1,
+            99,
+            100,
             -1,
             0,
             1 << 64,
@@ -470,7 +413,7 @@ mod tests {
             1 << 96,
         ] {
             let mut s = String::new();
-            write_i128(v, &mut s);
+            crate::output::write_exact(&Rational::new(v, 1).unwrap(), &mut s);
             assert_eq!(s, v.to_string());
         }
     }

@@ -65,6 +65,14 @@ impl Numbers {
         }
     }
 
+    /// Rounds the exact numbers of a JSON value in place under decimals ([`round_value`]);
+    /// exact, leaves it as it is.
+    pub fn round(self, v: &mut Value) {
+        if let Numbers::Decimals(n) = self {
+            round_value(v, n);
+        }
+    }
+
     /// A list of exact numbers as JSON values ([`Numbers::value`]).
     pub fn values(self, xs: &[Rational]) -> Vec<Value> {
         xs.iter().map(|x| self.value(x)).collect()
@@ -100,10 +108,11 @@ pub(super) fn in_quotes(quoted: bool, out: &mut String, write: impl FnOnce(&mut 
 pub fn write_exact(x: &Rational, out: &mut String) {
     match (x.as_small(), x.big_parts()) {
         (Some((n, d)), _) => {
-            digits::write_i128(n, out);
+            let mut digits = itoa::Buffer::new();
+            out.push_str(digits.format(n));
             if d != 1 {
                 out.push('/');
-                digits::write_i128(d, out);
+                out.push_str(digits.format(d));
             }
         }
         (None, Some((n, d))) => {
@@ -144,36 +153,24 @@ pub fn round_csv(text: &str, digits: u32) -> String {
     out
 }
 
-/// One CSV row with its numeric cells rounded ([`round_csv`]).
-fn round_row(mut rest: &str, digits: u32, out: &mut String) {
-    loop {
-        let next = if rest.starts_with('"') {
-            // A quoted cell: up to the closing quote that is not doubled.
-            let bytes = rest.as_bytes();
-            let mut end = 1;
-            while end < bytes.len() {
-                if bytes[end] == b'"' {
-                    if bytes.get(end + 1) == Some(&b'"') {
-                        end += 2;
-                        continue;
-                    }
-                    break;
-                }
-                end += 1;
-            }
-            let end = (end + 1).min(rest.len());
-            out.push_str(&rest[..end]);
-            rest[end..].strip_prefix(',')
+/// One CSV row with its numeric cells rounded ([`round_csv`]): cells split at the commas
+/// outside quotes (a doubled quote inside a quoted cell closes and reopens it), quoted cells
+/// kept as they are.
+fn round_row(line: &str, digits: u32, out: &mut String) {
+    let mut quoted = false;
+    let cells = line.split(|c| {
+        quoted ^= c == '"';
+        c == ',' && !quoted
+    });
+    for (k, cell) in cells.enumerate() {
+        if k > 0 {
+            out.push(',');
+        }
+        if cell.starts_with('"') {
+            out.push_str(cell);
         } else {
-            let (cell, next) = rest
-                .split_once(',')
-                .map_or((rest, None), |(c, n)| (c, Some(n)));
             out.push_str(&round_text(cell, digits));
-            next
-        };
-        let Some(next) = next else { return };
-        out.push(',');
-        rest = next;
+        }
     }
 }
 
@@ -267,30 +264,17 @@ pub fn push_members<T: Serialize + ?Sized>(sink: &mut Sink<'_>, doc: &T, after: 
     }
 }
 
-/// Appends `s` as a JSON string, escaped as serde_json escapes it (`\"`, `\\`, `\n`, `\t`,
-/// `\r`, `\b`, `\f`, other control characters as `\u00xx`).
+/// Appends `s` as a JSON string, escaped by serde_json (`\"`, `\\`, `\n`, `\t`, `\r`, `\b`,
+/// `\f`, other control characters as `\u00xx`) when it needs escapes.
 pub fn write_json_str(s: &str, out: &mut String) {
-    out.push('"');
-    if !s.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
-        out.push_str(s);
+    if s.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
+        // A string always serializes.
+        out.push_str(&serde_json::to_string(s).unwrap_or_default());
     } else {
-        for c in s.chars() {
-            match c {
-                '"' => out.push_str("\\\""),
-                '\\' => out.push_str("\\\\"),
-                '\n' => out.push_str("\\n"),
-                '\t' => out.push_str("\\t"),
-                '\r' => out.push_str("\\r"),
-                '\u{8}' => out.push_str("\\b"),
-                '\u{c}' => out.push_str("\\f"),
-                c if (c as u32) < 0x20 => {
-                    out.push_str(&format!("\\u{:04x}", c as u32));
-                }
-                c => out.push(c),
-            }
-        }
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
     }
-    out.push('"');
 }
 
 /// Appends `s` as a CSV field (RFC 4180): quoted, with quotes doubled, when it holds a comma,
