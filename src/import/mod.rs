@@ -393,6 +393,7 @@ fn leaf_spec(o: &Map<String, Value>, at: &str) -> Result<LeafSpec, SolverError> 
             Some(v) => {
                 let field = format!("{at}.{f}");
                 let xs = read_numbers(&field, v)?;
+                // Signs only: the length is checked against the resources when applied.
                 check_vector(&field, &xs, xs.len(), Sign::NonNegative)?;
                 Ok(Some(xs))
             }

@@ -62,6 +62,13 @@ fn find(tree: &Tree, name: &str) -> Result<NodeId, CliError> {
 /// The rules a case is run with: YARN's clamp where the case's `semantics` is `clamp`, and
 /// the case's `rules` (YTsaurus' scaled guarantees, its guarantee lowered to the limit).
 fn rules_of(case: &Value) -> Result<Rules, CliError> {
+    const READ: [&str; 2] = ["oversubscribed", "limit-below-guarantee"];
+    if let Some(key) = (case["rules"].as_object().into_iter())
+        .flat_map(|rules| rules.keys())
+        .find(|key| !READ.contains(&key.as_str()))
+    {
+        return Err(internal(format!("reference rule {key} is not read (only {READ:?})")));
+    }
     fn rule<T: FromStr + Default>(case: &Value, key: &str) -> Result<T, CliError> {
         match case["rules"].get(key) {
             None => Ok(T::default()),

@@ -216,13 +216,20 @@ impl<'a> Of<'a> {
             (Some(e), Direction::Min) => hi < e.hi,
         };
         if beaten {
-            let (n, d) = (numerator.value.clone(), denominator.value.clone());
             *best = Some(Evaluation {
                 value,
                 lo,
                 hi,
                 exact: self.exact(),
-                ..self.exact_ratio(user, other, n, d)
+                candidate: self.candidate.clone(),
+                user,
+                other,
+                numerator: numerator.value.clone(),
+                denominator: denominator.value.clone(),
+                before: self.before.clone(),
+                after: self.after.cloned(),
+                algebraic: None,
+                inexact_reason: None,
             });
         }
     }

@@ -67,7 +67,7 @@ pub struct SgDeficit;
 pub(crate) fn least_node(inst: &Instance, x: &Allocation) -> Option<(usize, Rational, Rational)> {
     let h = inst.hierarchy();
     let users = inst.users();
-    let mut best: Option<(usize, Rational, Rational)> = None;
+    let mut best: Option<(usize, Rational, Rational, Rational)> = None;
     for v in 1..h.len() {
         let below = h.users_below(v);
         let unmet = below
@@ -87,11 +87,12 @@ pub(crate) fn least_node(inst: &Instance, x: &Allocation) -> Option<(usize, Rati
             })
             .fold(Rational::ZERO, Rational::max);
         let g = h.node(v).guaranteed.clone();
-        if best.as_ref().is_none_or(|(_, s, b)| &share / &g < s / b) {
-            best = Some((v, share, g));
+        let ratio = &share / &g;
+        if best.as_ref().is_none_or(|(_, _, _, b)| ratio < *b) {
+            best = Some((v, share, g, ratio));
         }
     }
-    best
+    best.map(|(v, s, g, _)| (v, s, g))
 }
 
 /// What the metric measures, in which direction, and how its record is shaped.

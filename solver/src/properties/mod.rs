@@ -708,7 +708,11 @@ fn decide(
 /// assert_eq!(utility_at_truth(&inst, 0, &3.into()), 2.into());
 /// ```
 pub fn utility_at_truth(instance: &Instance, i: usize, tasks: &Rational) -> Rational {
-    truth_gauge(instance, i).apply(tasks)
+    // One comparison: the gauge's general product is per user on the search's paths.
+    match &instance.users()[i].cap {
+        Some(t) if t < tasks => t.clone(),
+        _ => tasks.clone(),
+    }
 }
 
 /// User `i`'s **true** utility when it reported `report` and received `tasks` tasks of it:

@@ -87,13 +87,21 @@ pub fn limit_violations(
 /// What every node of the instance's tree holds, per resource.
 fn holdings(instance: &Instance, x: &Allocation) -> Vec<Vec<Rational>> {
     let h = instance.hierarchy();
-    (0..h.len())
-        .map(|v| {
-            let users = h.users_below(v);
-            (0..instance.num_resources())
-                .map(|j| x.consumption_among(instance, users.iter().copied(), j))
-                .collect()
-        })
+    let m = instance.num_resources();
+    let mut sums: Vec<Vec<ExactSum>> = vec![vec![ExactSum::new(); m]; h.len()];
+    for (i, u) in instance.users().iter().enumerate() {
+        let mut at = Some(h.leaf(i));
+        while let Some(v) = at {
+            for (j, d) in u.demand.iter().enumerate() {
+                if !d.is_zero() {
+                    sums[v][j].add(&(&x.tasks[i] * d));
+                }
+            }
+            at = h.node(v).parent;
+        }
+    }
+    sums.into_iter()
+        .map(|s| s.into_iter().map(|mut e| e.value()).collect())
         .collect()
 }
 
