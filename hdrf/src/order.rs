@@ -103,6 +103,7 @@ use leontief_solver::Rational;
 use serde::Serialize;
 
 use crate::error::{Result, SolverError};
+use crate::policies::production::tasks_within;
 use crate::tiebreak::{Candidate, SiblingTieBreak, TieBreaks};
 use crate::{NodeView, Tree};
 
@@ -694,12 +695,7 @@ impl<'t> Walk<'t> {
 
 /// Tasks held: `min_{j: d_j > 0} u_j / d_j` (0 for an idle demand).
 fn held_tasks(d: &[Rational], u: &[Rational]) -> Rational {
-    d.iter()
-        .zip(u)
-        .filter(|(d, _)| d.is_positive())
-        .map(|(d, u)| u / d)
-        .min()
-        .unwrap_or(Rational::ZERO)
+    tasks_within(d, u).unwrap_or(Rational::ZERO)
 }
 
 /// Kueue's weighted dominant resource share of what a node of usage `u`, guarantee `g` and

@@ -28,6 +28,7 @@ use leontief_solver::properties::allocation::share_guarantee_violations;
 use leontief_solver::{Allocation, Rational};
 
 use crate::allocation::TreeAllocation;
+use crate::policies::production::tasks_within;
 use crate::{NodeId, Tree};
 
 /// A node with unmet demand below its guaranteed share.
@@ -97,16 +98,13 @@ pub fn pareto_violations(tree: &Tree, alloc: &TreeAllocation) -> Vec<ParetoViola
         .filter(|&l| has_unmet_demand(tree, alloc, l))
         .filter_map(|l| {
             let demand = tree.node(l).demand().expect("a leaf");
-            let mut room: Option<Rational> = None;
-            for ((d, u), r) in demand.iter().zip(used).zip(tree.capacity()) {
-                if d.is_positive() {
-                    let fits = (r - u) / d;
-                    if room.as_ref().is_none_or(|x| fits < *x) {
-                        room = Some(fits);
-                    }
-                }
-            }
-            let mut room = room.expect("a leaf demands something");
+            let free: Vec<Rational> = tree
+                .capacity()
+                .iter()
+                .zip(used)
+                .map(|(r, u)| r - u)
+                .collect();
+            let mut room = tasks_within(demand, &free).expect("a leaf demands something");
             if let (Some(t), Some(x)) = (tree.node(l).cap(), alloc.tasks(l)) {
                 room = room.min(t - x);
             }

@@ -192,6 +192,18 @@ impl TieBreaks {
     }
 }
 
+/// The JSON form, as fields of the document that holds the chain (a simulation's, flattened):
+/// `tie`, its name, and `tie_break`, its description ([`TieBreaks::describe`]).
+impl serde::Serialize for TieBreaks {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(Some(2))?;
+        map.serialize_entry("tie", &self.to_string())?;
+        map.serialize_entry("tie_break", &self.describe())?;
+        map.end()
+    }
+}
+
 impl Default for TieBreaks {
     /// `count`, Mesos' rule: identical siblings alternate.
     fn default() -> Self {

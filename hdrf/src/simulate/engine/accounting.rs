@@ -113,7 +113,7 @@ impl Engine {
 
     /// Records the state after every event at `t`.
     pub(super) fn settle(&mut self, t: &Rational) {
-        match &self.p.record {
+        match &self.record {
             Record::Every(dt) => self.sample_before(&dt.clone(), t),
             Record::Events if !self.sampled_zero && t.is_positive() => self.sample(Rational::ZERO),
             _ => {}
@@ -156,7 +156,7 @@ impl Engine {
         }
         self.dirty = dirty;
         self.dirty.clear();
-        match &self.p.record {
+        match &self.record {
             Record::Events => self.sample(t.clone()),
             Record::Every(dt) if self.next_sample == *t => {
                 let dt = dt.clone();
@@ -169,7 +169,7 @@ impl Engine {
 
     pub(super) fn finish(mut self) -> Simulation {
         let h = self.out.horizon.clone();
-        match &self.p.record {
+        match &self.record {
             Record::Every(dt) => self.sample_before(&dt.clone(), &h),
             Record::Events if !self.sampled_zero => self.sample(Rational::ZERO),
             _ => {}

@@ -17,7 +17,7 @@ use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::Rational;
 
 use super::workload::{Duration, Scenario, Supply};
-use super::{Record, Simulation};
+use super::{Record, SimConfig, Simulation};
 use crate::error::{Result, SolverError};
 use crate::tiebreak::Candidate;
 use crate::Policy;
@@ -29,16 +29,11 @@ const NONE: usize = usize::MAX;
 /// Uniform durations with at most this many grid steps are drawn from a precomputed table.
 const GRID_TABLE: u64 = 4096;
 
-/// How the engine runs, besides what the result reports ([`Simulation`]'s parameters).
-pub(super) struct Params {
-    /// The number of machines (1: pooled).
-    pub machines: usize,
-    pub record: Record,
-    pub max_events: u64,
-}
-
 pub(super) struct Engine {
-    p: Params,
+    /// The number of machines (1: pooled).
+    machines: usize,
+    record: Record,
+    max_events: u64,
     /// The result being built: the run's parameters, its counters and its time series
     /// (`nodes` are filled in at the horizon).
     out: Simulation,
@@ -55,7 +50,6 @@ pub(super) struct Engine {
     rule: Option<Policy>,
     /// Per node: 1 / the policy's normaliser (`w_v` or `g_v`).
     inv_norm: Vec<Rational>,
-    inv_g: Vec<Rational>,
     g: Vec<Rational>,
     /// Per leaf: the task's shares `d_j / R_j` (`n·m`, zero for pools).
     a: Vec<Rational>,
@@ -194,13 +188,19 @@ fn duration_grids(durations: &[Option<Duration>]) -> Vec<Vec<Rational>> {
 }
 
 impl Engine {
-    pub(super) fn new(scenario: &Scenario, p: Params, out: Simulation, initial: Vec<u64>) -> Self {
+    pub(super) fn new(
+        scenario: &Scenario,
+        config: &SimConfig,
+        machines: usize,
+        out: Simulation,
+        initial: Vec<u64>,
+    ) -> Self {
         let tree = &scenario.tree;
         let n = tree.len();
         let m = tree.num_resources();
         let rule = out.policy.static_policy();
         let mut master = SplitMix64::new(out.seed);
-        let k = p.machines;
+        let k = machines;
         let per_machine = Rational::new(1, k as i128).expect("machines >= 1");
         let mut engine = Engine {
             m,
@@ -212,7 +212,6 @@ impl Engine {
             leaves: Vec::new(),
             rule,
             inv_norm: Vec::with_capacity(n),
-            inv_g: Vec::with_capacity(n),
             g: Vec::with_capacity(n),
             a: vec![Rational::ZERO; n * m],
             demanded: vec![Vec::new(); n],
@@ -251,7 +250,9 @@ impl Engine {
             task_min: vec![None; n],
             prod: production_fields(tree),
             initial,
-            p,
+            machines,
+            record: config.record.clone(),
+            max_events: config.max_events,
             out,
         };
         let e = &mut engine;
@@ -268,11 +269,6 @@ impl Engine {
             e.inv_norm.push(
                 norm.recip()
                     .expect("weights and guaranteed shares are positive"),
-            );
-            e.inv_g.push(
-                node.guaranteed_share()
-                    .recip()
-                    .expect("guaranteed shares are positive"),
             );
             e.g.push(node.guaranteed_share().clone());
             // One stream per node in pre-order, whatever the policy does with it.
@@ -335,7 +331,7 @@ impl Engine {
                         "machines",
                         format!(
                             "the usage of {} does not fit on the {} machines task by task",
-                            self.names[l], self.p.machines
+                            self.names[l], self.machines
                         ),
                     ));
                 };
@@ -373,12 +369,12 @@ impl Engine {
                 _ => break,
             };
             while self.heap.peek().is_some_and(|e| e.time == t) {
-                if self.out.events >= self.p.max_events {
+                if self.out.events >= self.max_events {
                     return Err(SolverError::invalid(
                         "max_events",
                         format!(
                             "the run needs more than {} events before the horizon {} (it had reached time {t}); raise the budget, shorten the horizon or lengthen the tasks",
-                            self.p.max_events, self.out.horizon
+                            self.max_events, self.out.horizon
                         ),
                     ));
                 }
@@ -389,7 +385,7 @@ impl Engine {
                         let slot = &self.tasks[task as usize];
                         if slot.alive && slot.r#gen == r#gen {
                             self.release(task as usize, false);
-                            self.out.completed += 1;
+                            self.out.tasks.completed += 1;
                         }
                     }
                     Kind::Arrive { leaf, count } => {
@@ -570,7 +566,7 @@ impl Engine {
     /// The first machine (lowest index) with room for a task of `leaf`.
     fn fit_machine(&self, leaf: usize) -> Option<usize> {
         let m = self.m;
-        (0..self.p.machines).find(|&k| {
+        (0..self.machines).find(|&k| {
             self.demanded[leaf]
                 .iter()
                 .all(|&j| self.a[leaf * m + j] <= self.free[k * m + j])
@@ -591,7 +587,7 @@ impl Engine {
         }
         self.update(leaf, 1);
         // Tie-break state: every ancestor was served too (Mesos counts each ancestor).
-        let stamp = self.out.started + 1;
+        let stamp = self.out.tasks.started + 1;
         let mut v = leaf;
         while v != NONE {
             self.count[v] += 1;
@@ -632,7 +628,7 @@ impl Engine {
         self.leaf_tasks[leaf].push(id);
         let r#gen = self.tasks[id as usize].r#gen;
         self.push(now + duration, Kind::Complete { task: id, r#gen });
-        self.out.started += 1;
+        self.out.tasks.started += 1;
     }
 
     /// Frees task `id` (finished, or preempted: back to its leaf's pending work).

@@ -169,7 +169,7 @@ impl Engine {
                 } else {
                     for &j in &self.demanded[l] {
                         let x = &self.a[l * m + j];
-                        if (0..self.p.machines).all(|k| *x > self.free[k * m + j]) {
+                        if (0..self.machines).all(|k| *x > self.free[k * m + j]) {
                             saturated[j] = true;
                         }
                     }
