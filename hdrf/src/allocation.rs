@@ -225,11 +225,6 @@ impl TreeAllocation {
         &self.nodes[v.index()].dominant_share
     }
 
-    /// Satisfaction of node `v`.
-    pub fn satisfaction(&self, v: NodeId) -> &Rational {
-        &self.nodes[v.index()].satisfaction
-    }
-
     /// Total use of each resource (the root's allocation).
     pub fn consumption(&self) -> &[Rational] {
         &self.nodes[0].allocation

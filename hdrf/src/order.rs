@@ -176,14 +176,6 @@ impl Rule {
 /// order listed.
 pub use leontief_solver::Mode;
 
-/// The error of a tree without any usage.
-fn no_usage() -> SolverError {
-    SolverError::invalid(
-        "usage",
-        "no leaf of the tree has a \"usage\"; order ranks the nodes by what their leaves hold now (give \"usage\": [..] on the leaves that hold something)",
-    )
-}
-
 /// Checks that some leaf of `tree` has a `usage` (idle leaves count: one may hold something
 /// it no longer asks more of): [`order`] ranks the nodes by what their leaves hold now.
 ///
@@ -193,10 +185,12 @@ pub fn check_usage(tree: &Tree) -> Result<()> {
     let inst = tree.instance();
     let mut users = inst.users().iter().chain(inst.idle_users());
     if users.any(|u| u.usage.is_some()) {
-        Ok(())
-    } else {
-        Err(no_usage())
+        return Ok(());
     }
+    Err(SolverError::invalid(
+        "usage",
+        "no leaf of the tree has a \"usage\"; order ranks the nodes by what their leaves hold now (give \"usage\": [..] on the leaves that hold something)",
+    ))
 }
 
 /// What [`order`] is asked.
