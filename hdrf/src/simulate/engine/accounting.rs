@@ -102,23 +102,26 @@ impl Engine {
         });
     }
 
-    /// Records the samples on the grid of step `dt` below `t`.
-    fn sample_before(&mut self, dt: &Rational, t: &Rational) {
-        while self.next_sample < *t {
-            let at = self.next_sample.clone();
-            self.sample(at);
-            self.next_sample += dt;
-        }
-    }
-
-    /// Records the state after every event at `t`.
-    pub(super) fn settle(&mut self, t: &Rational) {
-        match &self.record {
-            Record::Every(dt) => self.sample_before(&dt.clone(), t),
+    /// Records the samples due before `t`: the grid's below `t`, or the state at 0 when no
+    /// event came at 0.
+    fn sample_before(&mut self, t: &Rational) {
+        match self.record.clone() {
+            Record::Every(dt) => {
+                while self.next_sample < *t {
+                    let at = self.next_sample.clone();
+                    self.sample(at);
+                    self.next_sample += &dt;
+                }
+            }
             Record::Events if !self.sampled_zero && t.is_positive() => self.sample(Rational::ZERO),
             _ => {}
         }
         self.sampled_zero = true;
+    }
+
+    /// Records the state after every event at `t`.
+    pub(super) fn settle(&mut self, t: &Rational) {
+        self.sample_before(t);
         let dirty = std::mem::take(&mut self.dirty);
         let mut due: Vec<(usize, Rational)> = Vec::new();
         for &v in &dirty {
@@ -169,11 +172,7 @@ impl Engine {
 
     pub(super) fn finish(mut self) -> Simulation {
         let h = self.out.horizon.clone();
-        match &self.record {
-            Record::Every(dt) => self.sample_before(&dt.clone(), &h),
-            Record::Events if !self.sampled_zero => self.sample(Rational::ZERO),
-            _ => {}
-        }
+        self.sample_before(&h);
         for v in 0..self.n {
             self.close(v, &h);
             self.stat[v].below.close(&h);

@@ -11,6 +11,7 @@ mod preemption;
 mod queue;
 mod scheduling;
 
+use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use leontief_solver::random_instances::SplitMix64;
@@ -75,7 +76,7 @@ pub(super) struct Engine {
     leaf_tasks: Vec<Vec<u32>>,
     pending: Vec<Pending>,
     free: Vec<Rational>,
-    heap: BinaryHeap<Event>,
+    heap: BinaryHeap<Reverse<Event>>,
     seq: u64,
     tasks: Vec<Task>,
     free_slots: Vec<u32>,
@@ -340,18 +341,18 @@ impl Engine {
             }
         }
         // Account for the initial state from 0 when no event comes at 0 to settle it.
-        if any && self.heap.peek().is_none_or(|e| e.time.is_positive()) {
+        if any && self.heap.peek().is_none_or(|e| e.0.time.is_positive()) {
             self.settle(&zero);
         }
         Ok(())
     }
 
     fn push(&mut self, time: Rational, kind: Kind) {
-        self.heap.push(Event {
+        self.heap.push(Reverse(Event {
             time,
             seq: self.seq,
             kind,
-        });
+        }));
         self.seq += 1;
     }
 
@@ -365,10 +366,10 @@ impl Engine {
         self.place_initial()?;
         loop {
             let t = match self.heap.peek() {
-                Some(e) if e.time < horizon => e.time.clone(),
+                Some(Reverse(e)) if e.time < horizon => e.time.clone(),
                 _ => break,
             };
-            while self.heap.peek().is_some_and(|e| e.time == t) {
+            while self.heap.peek().is_some_and(|e| e.0.time == t) {
                 if self.out.events >= self.max_events {
                     return Err(SolverError::invalid(
                         "max_events",
@@ -378,7 +379,7 @@ impl Engine {
                         ),
                     ));
                 }
-                let e = self.heap.pop().expect("peeked");
+                let Reverse(e) = self.heap.pop().expect("peeked");
                 self.out.events += 1;
                 match e.kind {
                     Kind::Complete { task, r#gen } => {
@@ -411,14 +412,14 @@ impl Engine {
     /// Whether child `c` goes before `best` (siblings, both active): a smaller key, or an
     /// equal key and the tie-break chain prefers it.
     fn before(&self, c: usize, best: usize) -> bool {
-        match self.key[c].cmp(&self.key[best]) {
-            std::cmp::Ordering::Less => true,
-            std::cmp::Ordering::Greater => false,
-            std::cmp::Ordering::Equal => self
-                .out
-                .tie
-                .prefers(&self.candidate(c), &self.candidate(best)),
-        }
+        self.key[c]
+            .cmp(&self.key[best])
+            .then_with(|| {
+                self.out
+                    .tie
+                    .compare(&self.candidate(c), &self.candidate(best))
+            })
+            .is_lt()
     }
 
     /// The child of pool `v` a descent goes to, among the children `is_active` accepts: with

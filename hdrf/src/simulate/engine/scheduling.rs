@@ -41,14 +41,6 @@ impl Engine {
         }
     }
 
-    pub(super) fn refresh_path(&mut self, leaf: usize) {
-        let mut v = leaf;
-        while v != NONE {
-            self.recompute_key(v);
-            v = self.parent[v];
-        }
-    }
-
     /// The policy's key of `v` from its own aggregates and its children's keys (H-DRF's keys
     /// are computed per decision instead, see [`Engine::schedule_hdrf`]). Whether it changed.
     pub(super) fn recompute_key(&mut self, v: usize) -> bool {
@@ -112,7 +104,11 @@ impl Engine {
         let blocked = std::mem::take(&mut self.blocked_list);
         if self.keys_follow_activity() {
             for &leaf in &blocked {
-                self.refresh_path(leaf);
+                let mut v = leaf;
+                while v != NONE {
+                    self.recompute_key(v);
+                    v = self.parent[v];
+                }
             }
         }
         self.blocked_list = blocked;
