@@ -315,16 +315,15 @@ impl OrderOutcome {
 pub fn order(tree: &Tree, config: &OrderConfig) -> Result<OrderOutcome> {
     check_usage(tree)?;
     let walk = Walk::new(tree, config)?;
-    let (count, last) = walk.history(config)?;
-    let inactive = walk.inactivity();
-    let fair_share = config.fair_share.as_deref();
-    let mut figures = walk.figures(&count, last.as_deref(), &inactive, fair_share);
-    let sorted = walk.sort_children(config, &inactive, &mut figures)?;
+    let mut figures = walk.figures(config);
+    walk.history(config, &mut figures)?;
+    walk.inactivity(&mut figures);
+    let sorted = walk.sort_children(config, &mut figures)?;
     // The offer order: active leaves in pre-order of the sorted tree.
     let mut offer = Vec::new();
     let mut stack = vec![0usize];
     while let Some(v) = stack.pop() {
-        if inactive[v].is_some() {
+        if figures[v].inactive.is_some() {
             continue;
         }
         if walk.is_leaf(v) {
@@ -395,17 +394,15 @@ impl<'t> Walk<'t> {
         self.node(v).is_leaf()
     }
 
-    /// Per node, the offers to leaves below it and the position of the last one, from the
-    /// history; without one, the whole tasks its leaves hold and no positions.
+    /// Sets every node's count, the offers to leaves below it, and the position of the last
+    /// one, from the history; without one, the whole tasks its leaves hold.
     ///
     /// # Errors
     /// A history naming a node that is not a leaf; [`SiblingTieBreak::Lru`] without a history.
-    fn history(&self, config: &OrderConfig) -> Result<(Vec<u64>, Option<Vec<u64>>)> {
+    fn history(&self, config: &OrderConfig, figures: &mut [NodeOrder]) -> Result<()> {
         let n = self.tree.len();
         match &config.served {
             Some(served) => {
-                let mut count = vec![0u64; n];
-                let mut last = vec![0u64; n];
                 for (k, &l) in served.iter().enumerate() {
                     if l >= n || !self.is_leaf(l) {
                         return Err(SolverError::invalid(
@@ -415,12 +412,11 @@ impl<'t> Walk<'t> {
                     }
                     let mut at = Some(l);
                     while let Some(v) = at {
-                        count[v] += 1;
-                        last[v] = k as u64 + 1;
+                        figures[v].count += 1;
+                        figures[v].last_served = Some(k as u64 + 1);
                         at = self.node(v).parent;
                     }
                 }
-                Ok((count, Some(last)))
             }
             None => {
                 if config.ties.rules().contains(&SiblingTieBreak::Lru) {
@@ -429,33 +425,30 @@ impl<'t> Walk<'t> {
                         "lru needs the history of offers (served)",
                     ));
                 }
-                let mut count = vec![0u64; n];
                 for v in (0..n).rev() {
                     if let Some(d) = self.view(v).demand() {
-                        count[v] = held_tasks(d, &self.node(v).usage)
+                        figures[v].count = held_tasks(d, &self.node(v).usage)
                             .floor_u64()
                             .unwrap_or(u64::MAX);
                     }
                     if let Some(p) = self.node(v).parent {
-                        count[p] = count[p].saturating_add(count[v]);
+                        figures[p].count = figures[p].count.saturating_add(figures[v].count);
                     }
                 }
-                Ok((count, None))
             }
         }
+        Ok(())
     }
 
-    /// Per node, why it is not offered a task (`None` when it is active).
-    fn inactivity(&self) -> Vec<Option<String>> {
+    /// Sets every node's reason not to be offered a task (`None` when it is active).
+    fn inactivity(&self, figures: &mut [NodeOrder]) {
         let (cap, held) = (self.tree.capacity(), &self.node(0).usage);
         let free: Vec<Rational> = (0..cap.len()).map(|j| &cap[j] - &held[j]).collect();
-        let n = self.tree.len();
-        let mut inactive: Vec<Option<String>> = vec![None; n];
-        for v in (0..n).rev() {
+        for v in (0..self.tree.len()).rev() {
             let children = &self.node(v).children;
-            inactive[v] = match self.view(v).demand() {
+            figures[v].inactive = match self.view(v).demand() {
                 Some(d) => self.leaf_inactivity(&free, v, d),
-                None if children.iter().all(|&c| inactive[c].is_some()) => {
+                None if children.iter().all(|&c| figures[c].inactive.is_some()) => {
                     Some(if children.is_empty() {
                         "empty pool".to_string()
                     } else {
@@ -465,7 +458,6 @@ impl<'t> Walk<'t> {
                 None => None,
             };
         }
-        inactive
     }
 
     /// Why leaf `v` (of demand `d`) cannot be offered a task now, if it cannot.
@@ -502,14 +494,8 @@ impl<'t> Walk<'t> {
         None
     }
 
-    /// Every node's figures, without key and ranks.
-    fn figures(
-        &self,
-        count: &[u64],
-        last: Option<&[u64]>,
-        inactive: &[Option<String>],
-        fair_share: Option<&[Vec<Rational>]>,
-    ) -> Vec<NodeOrder> {
+    /// Every node's figures, without count, key, ranks and reason to be inactive.
+    fn figures(&self, config: &OrderConfig) -> Vec<NodeOrder> {
         let cap = self.tree.capacity();
         let m = cap.len();
         (0..self.tree.len())
@@ -532,13 +518,13 @@ impl<'t> Walk<'t> {
                     dominant_share: dominant,
                     weighted_share: weighted,
                     guarantee: g.clone(),
-                    fair_share: fair_share.map(|f| f[v].clone()),
+                    fair_share: config.fair_share.as_ref().map(|f| f[v].clone()),
                     deficit,
                     needy,
                     key: Vec::new(),
-                    count: count[v],
-                    last_served: last.map(|l| l[v]),
-                    inactive: inactive[v].clone(),
+                    count: 0,
+                    last_served: config.served.as_ref().map(|_| 0),
+                    inactive: None,
                     sibling_rank: None,
                     rank: None,
                 }
@@ -554,7 +540,6 @@ impl<'t> Walk<'t> {
     fn sort_children(
         &self,
         config: &OrderConfig,
-        inactive: &[Option<String>],
         figures: &mut [NodeOrder],
     ) -> Result<Vec<Vec<usize>>> {
         let n = self.tree.len();
@@ -563,7 +548,7 @@ impl<'t> Walk<'t> {
         for v in (0..n).rev() {
             let node = self.node(v);
             if node.is_leaf() {
-                nominee[v] = inactive[v].is_none().then_some(v);
+                nominee[v] = figures[v].inactive.is_none().then_some(v);
             }
             let key = match config.rule {
                 Rule::Naive => vec![Extended::Finite(figures[v].weighted_share.clone())],
@@ -590,7 +575,7 @@ impl<'t> Walk<'t> {
                 .iter()
                 .copied()
                 .enumerate()
-                .filter(|&(_, c)| inactive[c].is_none())
+                .filter(|&(_, c)| figures[c].inactive.is_none())
                 .map(|(k, c)| (c, k))
                 .collect();
             if node.mode == Mode::Fair {

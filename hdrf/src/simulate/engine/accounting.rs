@@ -65,7 +65,7 @@ impl Engine {
     /// start could start one task, within the limits up to `v`, and keep `v` within its
     /// guarantee (`U_v + d_l <= G_v` on the resources it demands).
     pub(super) fn short_now(&self, v: usize) -> bool {
-        if self.prod.xg[v].is_some() {
+        if self.xg[v].is_some() {
             return self.within_guarantee(v, &|l| self.leaf_ready[l] && self.within_limits(l, v));
         }
         self.task_min[v]

@@ -100,56 +100,19 @@ pub(super) struct Engine {
     /// Per node: the smallest dominant share of one task of a leaf below with work (`None`:
     /// no such leaf), for the task-size-aware starvation test.
     task_min: Vec<Option<Rational>>,
-    /// The production fields (`docs/production.md`), as shares of the capacity.
-    prod: Production,
-    /// Per leaf: the tasks it holds at time 0 (its `usage`, in whole tasks).
-    initial: Vec<u64>,
-}
-
-/// The production fields of a tree (`docs/production.md`) as the engine reads them, as
-/// shares of the capacity.
-struct Production {
-    /// Whether some node below the root has an explicit guarantee: then every node but the
-    /// root is served first while below its guarantee, and judged against it.
-    has_xg: bool,
-    /// Per node: its resolved explicit guarantee over the capacity (`None` for the root, and
-    /// for every node when no guarantee is written).
+    // The production fields (`docs/production.md`), as shares of the capacity.
+    /// Per node: its resolved explicit guarantee (`None` for the root, and for every node
+    /// when no node below the root has one; with one, every node but the root is served
+    /// first while below its guarantee, and judged against it).
     xg: Vec<Option<Vec<Rational>>>,
     /// Whether some node has a limit.
     has_lim: bool,
-    /// Per node: its limit over the capacity.
+    /// Per node: its limit.
     lim: Vec<Option<Vec<Rational>>>,
     /// Per node: a `fifo` pool (children served in the order listed).
     fifo_pool: Vec<bool>,
-}
-
-fn production_fields(tree: &crate::Tree) -> Production {
-    let has_xg = tree
-        .nodes()
-        .any(|v| v != tree.root() && tree.node(v).has_guarantee());
-    let over = |x: &[Rational]| -> Vec<Rational> {
-        x.iter().zip(tree.capacity()).map(|(a, r)| a / r).collect()
-    };
-    let xg: Vec<Option<Vec<Rational>>> = tree
-        .nodes()
-        .map(|v| (has_xg && v != tree.root()).then(|| over(tree.node(v).guarantee())))
-        .collect();
-    let lim: Vec<Option<Vec<Rational>>> = tree
-        .nodes()
-        .map(|v| tree.node(v).limit().map(over))
-        .collect();
-    let has_lim = lim.iter().any(Option::is_some);
-    let fifo_pool = tree
-        .nodes()
-        .map(|v| tree.node(v).mode() == crate::Mode::Fifo)
-        .collect();
-    Production {
-        has_xg,
-        xg,
-        has_lim,
-        lim,
-        fifo_pool,
-    }
+    /// Per leaf: the tasks it holds at time 0 (its `usage`, in whole tasks).
+    initial: Vec<u64>,
 }
 
 /// Pre-order subtree sizes; brings each node's `task_min` to the smallest below it.
@@ -203,6 +166,16 @@ impl Engine {
         let mut master = SplitMix64::new(out.seed);
         let k = machines;
         let per_machine = Rational::new(1, k as i128).expect("machines >= 1");
+        let has_xg = tree
+            .nodes()
+            .any(|v| v != tree.root() && tree.node(v).has_guarantee());
+        let over = |x: &[Rational]| -> Vec<Rational> {
+            x.iter().zip(tree.capacity()).map(|(a, r)| a / r).collect()
+        };
+        let lim: Vec<Option<Vec<Rational>>> = tree
+            .nodes()
+            .map(|v| tree.node(v).limit().map(over))
+            .collect();
         let mut engine = Engine {
             m,
             n,
@@ -249,7 +222,16 @@ impl Engine {
             count: vec![0; n],
             last_served: vec![0; n],
             task_min: vec![None; n],
-            prod: production_fields(tree),
+            xg: tree
+                .nodes()
+                .map(|v| (has_xg && v != tree.root()).then(|| over(tree.node(v).guarantee())))
+                .collect(),
+            has_lim: lim.iter().any(Option::is_some),
+            lim,
+            fifo_pool: tree
+                .nodes()
+                .map(|v| tree.node(v).mode() == crate::Mode::Fifo)
+                .collect(),
             initial,
             machines,
             record: config.record.clone(),
@@ -435,10 +417,10 @@ impl Engine {
             if !is_active(c) {
                 continue;
             }
-            let under = self.prod.has_xg && self.within_guarantee(c, is_active);
+            let under = self.within_guarantee(c, is_active);
             let better = best == NONE
                 || (under && !best_under)
-                || (under == best_under && !self.prod.fifo_pool[v] && self.before(c, best));
+                || (under == best_under && !self.fifo_pool[v] && self.before(c, best));
             if better {
                 best = c;
                 best_under = under;
@@ -451,7 +433,7 @@ impl Engine {
     /// its explicit guarantee: `U_v + d_l <= G_v` on every resource the leaf demands (shares
     /// of the capacity).
     fn within_guarantee(&self, v: usize, is_leaf_ok: &dyn Fn(usize) -> bool) -> bool {
-        let Some(g) = &self.prod.xg[v] else {
+        let Some(g) = &self.xg[v] else {
             return false;
         };
         let m = self.m;
@@ -467,13 +449,13 @@ impl Engine {
     /// A task of `leaf` keeps every node from `leaf` up to `top` (inclusive; `NONE`: the
     /// root) within its limit.
     fn within_limits(&self, leaf: usize, top: usize) -> bool {
-        if !self.prod.has_lim {
+        if !self.has_lim {
             return true;
         }
         let m = self.m;
         let mut v = leaf;
         while v != NONE {
-            if let Some(l) = &self.prod.lim[v] {
+            if let Some(l) = &self.lim[v] {
                 let over = self.demanded[leaf]
                     .iter()
                     .any(|&j| &self.usage[v * m + j] + &self.a[leaf * m + j] > l[j]);

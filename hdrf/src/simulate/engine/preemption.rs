@@ -13,7 +13,7 @@ impl Engine {
     /// finds `v` below its guarantee on every resource the leaf demands; otherwise its
     /// dominant share is below its guaranteed share `g_v`.
     pub(super) fn below_now(&self, v: usize) -> bool {
-        if let Some(g) = &self.prod.xg[v] {
+        if let Some(g) = &self.xg[v] {
             let m = self.m;
             return (v..v + self.size[v]).any(|l| {
                 self.is_leaf[l]
