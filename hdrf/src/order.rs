@@ -326,7 +326,7 @@ pub fn order(tree: &Tree, config: &OrderConfig) -> Result<OrderOutcome> {
         if figures[v].inactive.is_some() {
             continue;
         }
-        if walk.is_leaf(v) {
+        if walk.node(v).is_leaf() {
             offer.push(v);
             figures[v].rank = Some(offer.len());
         }
@@ -390,10 +390,6 @@ impl<'t> Walk<'t> {
             .node(self.tree.node_id(v).expect("a node of the tree"))
     }
 
-    fn is_leaf(&self, v: usize) -> bool {
-        self.node(v).is_leaf()
-    }
-
     /// Sets every node's count, the offers to leaves below it, and the position of the last
     /// one, from the history; without one, the whole tasks its leaves hold.
     ///
@@ -404,7 +400,7 @@ impl<'t> Walk<'t> {
         match &config.served {
             Some(served) => {
                 for (k, &l) in served.iter().enumerate() {
-                    if l >= n || !self.is_leaf(l) {
+                    if l >= n || !self.node(l).is_leaf() {
                         return Err(SolverError::invalid(
                             format!("served[{k}]"),
                             "not a leaf of the tree",

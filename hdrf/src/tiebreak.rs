@@ -179,12 +179,11 @@ impl TieBreaks {
         let mut parts: Vec<&str> = self
             .0
             .iter()
-            .filter(|&&r| r != SiblingTieBreak::First)
-            .map(|r| match r {
-                SiblingTieBreak::Count => "fewest tasks started (subtree)",
-                SiblingTieBreak::Lru => "least recently served",
-                SiblingTieBreak::Name => "smallest name",
-                SiblingTieBreak::First => unreachable!("filtered"),
+            .filter_map(|r| match r {
+                SiblingTieBreak::Count => Some("fewest tasks started (subtree)"),
+                SiblingTieBreak::Lru => Some("least recently served"),
+                SiblingTieBreak::Name => Some("smallest name"),
+                SiblingTieBreak::First => None, // input order, said last
             })
             .collect();
         parts.push("first in input order");

@@ -107,7 +107,7 @@ pub(crate) struct FluidOutcome {
 
 /// The static allocation of `policy` by the fluid fill.
 pub(crate) fn fluid_allocation(tree: &Tree, policy: Policy) -> Result<TreeAllocation> {
-    let out = fluid(tree, policy)?;
+    let out = fluid_with(tree, policy, &Setup::plain(tree))?;
     Ok(TreeAllocation::from_fluid(
         tree,
         policy,
@@ -130,6 +130,15 @@ fn growth_rate(u: &[Rational], kappa: &Rational, weight: &Rational, degenerate: 
         kappa
             .recip()
             .expect("a growing non-degenerate child has a positive slope")
+    }
+}
+
+/// `u += new - old`, entry by entry, skipping the unchanged entries.
+fn add_difference(u: &mut [Rational], new: &[Rational], old: &[Rational]) {
+    for ((uj, new), old) in u.iter_mut().zip(new).zip(old) {
+        if new != old {
+            *uj += &(new - old);
+        }
     }
 }
 
@@ -307,11 +316,6 @@ impl Setup {
             base: None,
         }
     }
-}
-
-/// Runs the fluid fill of `policy` on `tree` (see the [module docs](self)).
-pub(crate) fn fluid(tree: &Tree, policy: Policy) -> Result<FluidOutcome> {
-    fluid_with(tree, policy, &Setup::plain(tree))
 }
 
 /// Runs the fluid fill of `policy` on `tree` from `setup`: the nodes that do not take part

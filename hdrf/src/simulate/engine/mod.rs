@@ -480,25 +480,12 @@ impl Engine {
         }
     }
 
-    fn blocked_count(&self, v: usize) -> u32 {
-        if self.blocked_stamp[v] == self.round {
-            self.blocked[v]
-        } else {
-            0
-        }
-    }
-
     /// Some leaf below `v` has pending work, is below its cap and was not found blocked in
     /// this scheduling round.
     fn active(&self, v: usize) -> bool {
-        self.ready[v] > self.blocked_count(v)
-    }
-
-    fn mark_dirty(&mut self, v: usize) {
-        if !self.is_dirty[v] {
-            self.is_dirty[v] = true;
-            self.dirty.push(v);
-        }
+        // `blocked` counts the leaves found blocked in this round only.
+        let blocked = (self.blocked_stamp[v] == self.round).then_some(self.blocked[v]);
+        self.ready[v] > blocked.unwrap_or(0)
     }
 
     /// After leaf `leaf` started (`delta = 1`), released (`-1`) a task or its pending work
@@ -531,7 +518,10 @@ impl Engine {
             } else if ready_delta < 0 {
                 self.ready[v] -= 1;
             }
-            self.mark_dirty(v);
+            if !self.is_dirty[v] {
+                self.is_dirty[v] = true;
+                self.dirty.push(v);
+            }
             self.recompute_key(v);
             v = self.parent[v];
         }
