@@ -55,13 +55,6 @@ pub struct ParetoViolation {
     pub room: Rational,
 }
 
-fn has_unmet_demand(tree: &Tree, alloc: &TreeAllocation, leaf: NodeId) -> bool {
-    match (tree.node(leaf).cap(), alloc.tasks(leaf)) {
-        (Some(t), Some(x)) => x < t,
-        _ => true,
-    }
-}
-
 /// Nodes with unmet demand holding less than their guaranteed share, in pre-order (the
 /// root included).
 ///
@@ -93,17 +86,11 @@ pub fn share_guarantee(tree: &Tree, alloc: &TreeAllocation) -> Vec<ShareViolatio
 /// # Complexity
 /// `O(n·m)` for `n` leaves, plus `O(n·d·m)` for depth `d` when the tree has limits.
 pub fn pareto_violations(tree: &Tree, alloc: &TreeAllocation) -> Vec<ParetoViolation> {
-    let used = alloc.consumption();
+    let used = tree.capacity().iter().zip(alloc.consumption());
+    let free: Vec<Rational> = used.map(|(r, u)| r - u).collect();
     tree.leaves()
-        .filter(|&l| has_unmet_demand(tree, alloc, l))
         .filter_map(|l| {
             let demand = tree.node(l).demand().expect("a leaf");
-            let free: Vec<Rational> = tree
-                .capacity()
-                .iter()
-                .zip(used)
-                .map(|(r, u)| r - u)
-                .collect();
             let mut room = tasks_within(demand, &free).expect("a leaf demands something");
             if let (Some(t), Some(x)) = (tree.node(l).cap(), alloc.tasks(l)) {
                 room = room.min(t - x);

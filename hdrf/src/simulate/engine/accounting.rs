@@ -173,12 +173,12 @@ impl Engine {
     pub(super) fn finish(mut self) -> Simulation {
         let h = self.out.horizon.clone();
         self.sample_before(&h);
-        for v in 0..self.n {
+        for v in 0..self.stat.len() {
             self.close(v, &h);
             self.stat[v].below.close(&h);
             self.stat[v].short.close(&h);
         }
-        self.out.nodes = (0..self.n)
+        self.out.nodes = (0..self.stat.len())
             .map(|v| {
                 let st = &self.stat[v];
                 NodeSummary {

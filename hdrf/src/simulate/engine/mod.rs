@@ -39,7 +39,6 @@ pub(super) struct Engine {
     /// (`nodes` are filled in at the horizon).
     out: Simulation,
     m: usize,
-    n: usize,
     // Static.
     parent: Vec<usize>,
     children: Vec<Vec<usize>>,
@@ -178,7 +177,6 @@ impl Engine {
             .collect();
         let mut engine = Engine {
             m,
-            n,
             parent: vec![NONE; n],
             children: vec![Vec::new(); n],
             is_leaf: vec![false; n],
@@ -277,24 +275,21 @@ impl Engine {
         e.size = subtree_sizes(&e.parent, &mut e.task_min);
         e.leaves = (0..n).filter(|&v| e.is_leaf[v]).collect();
         e.grids = duration_grids(&e.durations);
-        // In pre-order, so that the events' sequence numbers follow the tree.
+        // Every leaf's supply: its backlog's start, or each non-empty arrival; in pre-order,
+        // so that the events' sequence numbers follow the tree.
         for v in tree.nodes().filter(|&v| tree.node(v).demand().is_some()) {
-            engine.schedule_supply(&scenario.workload(v).supply, v.index() as u32);
-        }
-        engine
-    }
-
-    /// Pushes the events of `leaf`'s supply: its backlog's start, or each non-empty arrival.
-    fn schedule_supply(&mut self, supply: &Supply, leaf: u32) {
-        match supply {
-            Supply::Unlimited { start } => self.push(start.clone(), Kind::Backlog { leaf }),
-            Supply::Arrivals(list) => {
-                for arrival in list.iter().filter(|x| x.count > 0) {
-                    let count = arrival.count;
-                    self.push(arrival.time.clone(), Kind::Arrive { leaf, count });
+            let leaf = v.index() as u32;
+            match &scenario.workload(v).supply {
+                Supply::Unlimited { start } => engine.push(start.clone(), Kind::Backlog { leaf }),
+                Supply::Arrivals(list) => {
+                    for arrival in list.iter().filter(|x| x.count > 0) {
+                        let count = arrival.count;
+                        engine.push(arrival.time.clone(), Kind::Arrive { leaf, count });
+                    }
                 }
             }
         }
+        engine
     }
 
     /// Starts the tasks the leaves hold at time 0 (their `usage`), each on the first machine

@@ -147,7 +147,7 @@ impl Engine {
     /// `tests/integration/common/discrete.rs` does) and
     /// the effective vectors bottom-up: `O(N·m + L·K·m)` per task started.
     pub(super) fn schedule_hdrf(&mut self, now: &Rational) {
-        let (n, m) = (self.n, self.m);
+        let (n, m) = (self.parent.len(), self.m);
         let rule = self.rule.expect("H-DRF is a tree policy");
         // 0 satisfied (no pending work or at its cap), 1 blocked, 2 active.
         let mut status = vec![0u8; n];
