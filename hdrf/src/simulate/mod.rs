@@ -725,7 +725,10 @@ impl Simulation {
     /// assert_eq!(v["series"][0]["satisfaction"][1], "1/2");
     /// ```
     pub fn document<'a>(&'a self, tree: &'a Tree) -> SimulationDoc<'a> {
-        let inv_g = inverse_guarantees(tree);
+        let g: Vec<&Rational> = tree
+            .nodes()
+            .map(|v| tree.node(v).guaranteed_share())
+            .collect();
         SimulationDoc {
             run: self,
             nodes: tree
@@ -743,7 +746,7 @@ impl Simulation {
                 .map(|s| SampleFields {
                     time: &s.time,
                     dominant_share: &s.shares,
-                    satisfaction: s.shares.iter().zip(&inv_g).map(|(x, i)| x * i).collect(),
+                    satisfaction: s.shares.iter().zip(&g).map(|(x, g)| x / *g).collect(),
                 })
                 .collect(),
         }
@@ -762,17 +765,14 @@ impl Simulation {
     /// ```
     pub fn series_csv(&self, tree: &Tree) -> String {
         let paths: Vec<String> = tree.nodes().map(|v| csv_field(&tree.path(v))).collect();
-        let inv_g = inverse_guarantees(tree);
+        let g: Vec<&Rational> = tree
+            .nodes()
+            .map(|v| tree.node(v).guaranteed_share())
+            .collect();
         let mut out = String::from("time,path,dominant_share,satisfaction\n");
         for s in &self.series {
             for (i, x) in s.shares.iter().enumerate() {
-                out.push_str(&format!(
-                    "{},{},{},{}\n",
-                    s.time,
-                    paths[i],
-                    x,
-                    x * &inv_g[i]
-                ));
+                out.push_str(&format!("{},{},{},{}\n", s.time, paths[i], x, x / g[i]));
             }
         }
         out
@@ -805,13 +805,6 @@ struct SampleFields<'a> {
     time: &'a Rational,
     dominant_share: &'a [Rational],
     satisfaction: Vec<Rational>,
-}
-
-/// Every node's `1 / g_v`: a share times it is the node's satisfaction.
-fn inverse_guarantees(tree: &Tree) -> Vec<Rational> {
-    tree.nodes()
-        .map(|v| tree.node(v).guaranteed_share().recip().expect("g > 0"))
-        .collect()
 }
 
 /// Quotes a CSV field when it needs it.
