@@ -94,7 +94,6 @@
 //! - Kueue, fair sharing (<https://kueue.sigs.k8s.io/docs/concepts/preemption/#fair-sharing>).
 //! - A. Ghodsi et al. *Dominant Resource Fairness.* NSDI 2011.
 
-use std::cmp::Ordering;
 use std::fmt;
 
 use leontief_solver::hierarchy::{Hierarchy, TreeNode};
@@ -575,7 +574,17 @@ impl<'t> Walk<'t> {
                 .map(|(k, c)| (c, k))
                 .collect();
             if node.mode == Mode::Fair {
-                active.sort_by(|&a, &b| self.compare(figures, config, a, b));
+                // The rule's key, then the tie-breaks, then the tree order.
+                let candidate = |v: usize, position: usize| Candidate {
+                    position,
+                    count: figures[v].count,
+                    last_served: figures[v].last_served.unwrap_or(0),
+                    name: self.view(v).name(),
+                };
+                active.sort_by(|&(a, pa), &(b, pb)| {
+                    let by_key = figures[a].key.cmp(&figures[b].key);
+                    by_key.then_with(|| config.ties.compare(&candidate(a, pa), &candidate(b, pb)))
+                });
             }
             let active: Vec<usize> = active.into_iter().map(|(c, _)| c).collect();
             for (k, &c) in active.iter().enumerate() {
@@ -644,27 +653,6 @@ impl<'t> Walk<'t> {
             &potential,
             self.view(v).weight(),
         )]
-    }
-
-    /// The rule's key, then the tie-breaks, then the tree order (`position`: among the
-    /// siblings).
-    fn compare(
-        &self,
-        figures: &[NodeOrder],
-        config: &OrderConfig,
-        (a, pa): (usize, usize),
-        (b, pb): (usize, usize),
-    ) -> Ordering {
-        let (x, y) = (&figures[a], &figures[b]);
-        x.key.cmp(&y.key).then_with(|| {
-            let candidate = |v: usize, position: usize| Candidate {
-                position,
-                count: figures[v].count,
-                last_served: figures[v].last_served.unwrap_or(0),
-                name: self.view(v).name(),
-            };
-            config.ties.compare(&candidate(a, pa), &candidate(b, pb))
-        })
     }
 }
 
