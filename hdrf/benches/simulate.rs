@@ -48,9 +48,9 @@ fn bench_policies(
     for policy in policies.map(SimPolicy::Tree) {
         let cfg = SimConfig::new(policy).record(Record::Off).horizon(horizon);
         let run = simulate(s, &cfg).expect("valid");
-        eprintln!("{policy}: {} completions", run.completed);
+        eprintln!("{policy}: {} completions", run.tasks.completed);
         group.bench_with_input(BenchmarkId::from_parameter(policy.name()), s, |b, s| {
-            b.iter(|| simulate(black_box(s), &cfg).expect("valid").completed)
+            b.iter(|| simulate(black_box(s), &cfg).expect("valid").tasks.completed)
         });
     }
     group.finish();

@@ -225,11 +225,6 @@ impl TreeAllocation {
         &self.nodes[v.index()].dominant_share
     }
 
-    /// Satisfaction of node `v`.
-    pub fn satisfaction(&self, v: NodeId) -> &Rational {
-        &self.nodes[v.index()].satisfaction
-    }
-
     /// Total use of each resource (the root's allocation).
     pub fn consumption(&self) -> &[Rational] {
         &self.nodes[0].allocation
@@ -245,13 +240,6 @@ impl TreeAllocation {
     /// `dominant_share`, `satisfaction` and `tasks` (`null` for pools); numbers are exact
     /// `"p/q"` strings.
     pub fn to_json(&self, tree: &Tree) -> Value {
-        // A document of strings and string-keyed maps always serializes.
-        serde_json::to_value(self.document(tree)).unwrap_or(Value::Null)
-    }
-
-    /// The JSON form (see [`TreeAllocation::to_json`]) as a document type, for writers that
-    /// serialize it directly.
-    pub fn document<'a>(&'a self, tree: &'a Tree) -> AllocationDoc<'a> {
         let nodes = tree
             .nodes()
             .map(|v| {
@@ -266,21 +254,23 @@ impl TreeAllocation {
                 }
             })
             .collect();
-        AllocationDoc {
+        let doc = AllocationDoc {
             policy: self.policy.name(),
             computation: self.computation.label(),
             resources: tree.resources(),
             capacity: tree.capacity(),
             nodes,
             notes: tree.notes(),
-        }
+        };
+        // A document of strings and string-keyed maps always serializes.
+        serde_json::to_value(doc).unwrap_or(Value::Null)
     }
 }
 
 /// The JSON form of a [`TreeAllocation`] on its tree (see [`TreeAllocation::to_json`]), its
 /// fields in output order.
-#[derive(Debug, Clone, Serialize)]
-pub struct AllocationDoc<'a> {
+#[derive(Serialize)]
+struct AllocationDoc<'a> {
     policy: &'static str,
     computation: String,
     resources: &'a [String],
@@ -292,7 +282,7 @@ pub struct AllocationDoc<'a> {
 }
 
 /// One node: where it is, then its figures (`tasks` is `null` for pools).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Serialize)]
 struct NodeFields<'a> {
     path: String,
     name: &'a str,

@@ -60,11 +60,6 @@ impl Hierarchical {
             name: format!("hdrf:{}", policy.name()),
         }
     }
-
-    /// The policy.
-    pub fn policy(&self) -> Policy {
-        self.policy
-    }
 }
 
 impl Mechanism for Hierarchical {

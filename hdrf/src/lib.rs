@@ -67,9 +67,7 @@ pub mod random_trees;
 pub mod simulate;
 pub mod tiebreak;
 
-pub use allocation::{
-    render_comparison, render_tree, AllocationDoc, Computation, NodeAllocation, TreeAllocation,
-};
+pub use allocation::{render_comparison, render_tree, Computation, NodeAllocation, TreeAllocation};
 pub use error::SolverError;
 /// The tree is the model's: an instance with pools and its hierarchy (`leontief_solver::hierarchy`).
 pub use leontief_solver::hierarchy::{NodeId, NodeSpec, NodeView, Tree};

@@ -94,7 +94,6 @@
 //! - Kueue, fair sharing (<https://kueue.sigs.k8s.io/docs/concepts/preemption/#fair-sharing>).
 //! - A. Ghodsi et al. *Dominant Resource Fairness.* NSDI 2011.
 
-use std::cmp::Ordering;
 use std::fmt;
 
 use leontief_solver::hierarchy::{Hierarchy, TreeNode};
@@ -103,6 +102,7 @@ use leontief_solver::Rational;
 use serde::Serialize;
 
 use crate::error::{Result, SolverError};
+use crate::policies::production::tasks_within;
 use crate::tiebreak::{Candidate, SiblingTieBreak, TieBreaks};
 use crate::{NodeView, Tree};
 
@@ -175,14 +175,6 @@ impl Rule {
 /// order listed.
 pub use leontief_solver::Mode;
 
-/// The error of a tree without any usage.
-fn no_usage() -> SolverError {
-    SolverError::invalid(
-        "usage",
-        "no leaf of the tree has a \"usage\"; order ranks the nodes by what their leaves hold now (give \"usage\": [..] on the leaves that hold something)",
-    )
-}
-
 /// Checks that some leaf of `tree` has a `usage` (idle leaves count: one may hold something
 /// it no longer asks more of): [`order`] ranks the nodes by what their leaves hold now.
 ///
@@ -192,10 +184,12 @@ pub fn check_usage(tree: &Tree) -> Result<()> {
     let inst = tree.instance();
     let mut users = inst.users().iter().chain(inst.idle_users());
     if users.any(|u| u.usage.is_some()) {
-        Ok(())
-    } else {
-        Err(no_usage())
+        return Ok(());
     }
+    Err(SolverError::invalid(
+        "usage",
+        "no leaf of the tree has a \"usage\"; order ranks the nodes by what their leaves hold now (give \"usage\": [..] on the leaves that hold something)",
+    ))
 }
 
 /// What [`order`] is asked.
@@ -320,19 +314,18 @@ impl OrderOutcome {
 pub fn order(tree: &Tree, config: &OrderConfig) -> Result<OrderOutcome> {
     check_usage(tree)?;
     let walk = Walk::new(tree, config)?;
-    let (count, last) = walk.history(config)?;
-    let inactive = walk.inactivity();
-    let fair_share = config.fair_share.as_deref();
-    let mut figures = walk.figures(&count, last.as_deref(), &inactive, fair_share);
-    let sorted = walk.sort_children(config, &inactive, &mut figures)?;
+    let mut figures = walk.figures(config);
+    walk.history(config, &mut figures)?;
+    walk.inactivity(&mut figures);
+    let sorted = walk.sort_children(config, &mut figures)?;
     // The offer order: active leaves in pre-order of the sorted tree.
     let mut offer = Vec::new();
     let mut stack = vec![0usize];
     while let Some(v) = stack.pop() {
-        if inactive[v].is_some() {
+        if figures[v].inactive.is_some() {
             continue;
         }
-        if walk.is_leaf(v) {
+        if walk.node(v).is_leaf() {
             offer.push(v);
             figures[v].rank = Some(offer.len());
         }
@@ -396,23 +389,17 @@ impl<'t> Walk<'t> {
             .node(self.tree.node_id(v).expect("a node of the tree"))
     }
 
-    fn is_leaf(&self, v: usize) -> bool {
-        self.node(v).is_leaf()
-    }
-
-    /// Per node, the offers to leaves below it and the position of the last one, from the
-    /// history; without one, the whole tasks its leaves hold and no positions.
+    /// Sets every node's count, the offers to leaves below it, and the position of the last
+    /// one, from the history; without one, the whole tasks its leaves hold.
     ///
     /// # Errors
     /// A history naming a node that is not a leaf; [`SiblingTieBreak::Lru`] without a history.
-    fn history(&self, config: &OrderConfig) -> Result<(Vec<u64>, Option<Vec<u64>>)> {
+    fn history(&self, config: &OrderConfig, figures: &mut [NodeOrder]) -> Result<()> {
         let n = self.tree.len();
         match &config.served {
             Some(served) => {
-                let mut count = vec![0u64; n];
-                let mut last = vec![0u64; n];
                 for (k, &l) in served.iter().enumerate() {
-                    if l >= n || !self.is_leaf(l) {
+                    if l >= n || !self.node(l).is_leaf() {
                         return Err(SolverError::invalid(
                             format!("served[{k}]"),
                             "not a leaf of the tree",
@@ -420,12 +407,11 @@ impl<'t> Walk<'t> {
                     }
                     let mut at = Some(l);
                     while let Some(v) = at {
-                        count[v] += 1;
-                        last[v] = k as u64 + 1;
+                        figures[v].count += 1;
+                        figures[v].last_served = Some(k as u64 + 1);
                         at = self.node(v).parent;
                     }
                 }
-                Ok((count, Some(last)))
             }
             None => {
                 if config.ties.rules().contains(&SiblingTieBreak::Lru) {
@@ -434,33 +420,30 @@ impl<'t> Walk<'t> {
                         "lru needs the history of offers (served)",
                     ));
                 }
-                let mut count = vec![0u64; n];
                 for v in (0..n).rev() {
                     if let Some(d) = self.view(v).demand() {
-                        count[v] = held_tasks(d, &self.node(v).usage)
+                        figures[v].count = held_tasks(d, &self.node(v).usage)
                             .floor_u64()
                             .unwrap_or(u64::MAX);
                     }
                     if let Some(p) = self.node(v).parent {
-                        count[p] = count[p].saturating_add(count[v]);
+                        figures[p].count = figures[p].count.saturating_add(figures[v].count);
                     }
                 }
-                Ok((count, None))
             }
         }
+        Ok(())
     }
 
-    /// Per node, why it is not offered a task (`None` when it is active).
-    fn inactivity(&self) -> Vec<Option<String>> {
+    /// Sets every node's reason not to be offered a task (`None` when it is active).
+    fn inactivity(&self, figures: &mut [NodeOrder]) {
         let (cap, held) = (self.tree.capacity(), &self.node(0).usage);
         let free: Vec<Rational> = (0..cap.len()).map(|j| &cap[j] - &held[j]).collect();
-        let n = self.tree.len();
-        let mut inactive: Vec<Option<String>> = vec![None; n];
-        for v in (0..n).rev() {
+        for v in (0..self.tree.len()).rev() {
             let children = &self.node(v).children;
-            inactive[v] = match self.view(v).demand() {
+            figures[v].inactive = match self.view(v).demand() {
                 Some(d) => self.leaf_inactivity(&free, v, d),
-                None if children.iter().all(|&c| inactive[c].is_some()) => {
+                None if children.iter().all(|&c| figures[c].inactive.is_some()) => {
                     Some(if children.is_empty() {
                         "empty pool".to_string()
                     } else {
@@ -470,7 +453,6 @@ impl<'t> Walk<'t> {
                 None => None,
             };
         }
-        inactive
     }
 
     /// Why leaf `v` (of demand `d`) cannot be offered a task now, if it cannot.
@@ -507,14 +489,8 @@ impl<'t> Walk<'t> {
         None
     }
 
-    /// Every node's figures, without key and ranks.
-    fn figures(
-        &self,
-        count: &[u64],
-        last: Option<&[u64]>,
-        inactive: &[Option<String>],
-        fair_share: Option<&[Vec<Rational>]>,
-    ) -> Vec<NodeOrder> {
+    /// Every node's figures, without count, key, ranks and reason to be inactive.
+    fn figures(&self, config: &OrderConfig) -> Vec<NodeOrder> {
         let cap = self.tree.capacity();
         let m = cap.len();
         (0..self.tree.len())
@@ -537,13 +513,13 @@ impl<'t> Walk<'t> {
                     dominant_share: dominant,
                     weighted_share: weighted,
                     guarantee: g.clone(),
-                    fair_share: fair_share.map(|f| f[v].clone()),
+                    fair_share: config.fair_share.as_ref().map(|f| f[v].clone()),
                     deficit,
                     needy,
                     key: Vec::new(),
-                    count: count[v],
-                    last_served: last.map(|l| l[v]),
-                    inactive: inactive[v].clone(),
+                    count: 0,
+                    last_served: config.served.as_ref().map(|_| 0),
+                    inactive: None,
                     sibling_rank: None,
                     rank: None,
                 }
@@ -559,7 +535,6 @@ impl<'t> Walk<'t> {
     fn sort_children(
         &self,
         config: &OrderConfig,
-        inactive: &[Option<String>],
         figures: &mut [NodeOrder],
     ) -> Result<Vec<Vec<usize>>> {
         let n = self.tree.len();
@@ -568,7 +543,7 @@ impl<'t> Walk<'t> {
         for v in (0..n).rev() {
             let node = self.node(v);
             if node.is_leaf() {
-                nominee[v] = inactive[v].is_none().then_some(v);
+                nominee[v] = figures[v].inactive.is_none().then_some(v);
             }
             let key = match config.rule {
                 Rule::Naive => vec![Extended::Finite(figures[v].weighted_share.clone())],
@@ -595,11 +570,21 @@ impl<'t> Walk<'t> {
                 .iter()
                 .copied()
                 .enumerate()
-                .filter(|&(_, c)| inactive[c].is_none())
+                .filter(|&(_, c)| figures[c].inactive.is_none())
                 .map(|(k, c)| (c, k))
                 .collect();
             if node.mode == Mode::Fair {
-                active.sort_by(|&a, &b| self.compare(figures, config, a, b));
+                // The rule's key, then the tie-breaks, then the tree order.
+                let candidate = |v: usize, position: usize| Candidate {
+                    position,
+                    count: figures[v].count,
+                    last_served: figures[v].last_served.unwrap_or(0),
+                    name: self.view(v).name(),
+                };
+                active.sort_by(|&(a, pa), &(b, pb)| {
+                    let by_key = figures[a].key.cmp(&figures[b].key);
+                    by_key.then_with(|| config.ties.compare(&candidate(a, pa), &candidate(b, pb)))
+                });
             }
             let active: Vec<usize> = active.into_iter().map(|(c, _)| c).collect();
             for (k, &c) in active.iter().enumerate() {
@@ -669,37 +654,11 @@ impl<'t> Walk<'t> {
             self.view(v).weight(),
         )]
     }
-
-    /// The rule's key, then the tie-breaks, then the tree order (`position`: among the
-    /// siblings).
-    fn compare(
-        &self,
-        figures: &[NodeOrder],
-        config: &OrderConfig,
-        (a, pa): (usize, usize),
-        (b, pb): (usize, usize),
-    ) -> Ordering {
-        let (x, y) = (&figures[a], &figures[b]);
-        x.key.cmp(&y.key).then_with(|| {
-            let candidate = |v: usize, position: usize| Candidate {
-                position,
-                count: figures[v].count,
-                last_served: figures[v].last_served.unwrap_or(0),
-                name: self.view(v).name(),
-            };
-            config.ties.compare(&candidate(a, pa), &candidate(b, pb))
-        })
-    }
 }
 
 /// Tasks held: `min_{j: d_j > 0} u_j / d_j` (0 for an idle demand).
 fn held_tasks(d: &[Rational], u: &[Rational]) -> Rational {
-    d.iter()
-        .zip(u)
-        .filter(|(d, _)| d.is_positive())
-        .map(|(d, u)| u / d)
-        .min()
-        .unwrap_or(Rational::ZERO)
+    tasks_within(d, u).unwrap_or(Rational::ZERO)
 }
 
 /// Kueue's weighted dominant resource share of what a node of usage `u`, guarantee `g` and

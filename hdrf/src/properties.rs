@@ -28,6 +28,7 @@ use leontief_solver::properties::allocation::share_guarantee_violations;
 use leontief_solver::{Allocation, Rational};
 
 use crate::allocation::TreeAllocation;
+use crate::policies::production::tasks_within;
 use crate::{NodeId, Tree};
 
 /// A node with unmet demand below its guaranteed share.
@@ -52,13 +53,6 @@ pub struct ParetoViolation {
     pub leaf: NodeId,
     /// How many more tasks it could run with the idle resources (and its cap).
     pub room: Rational,
-}
-
-fn has_unmet_demand(tree: &Tree, alloc: &TreeAllocation, leaf: NodeId) -> bool {
-    match (tree.node(leaf).cap(), alloc.tasks(leaf)) {
-        (Some(t), Some(x)) => x < t,
-        _ => true,
-    }
 }
 
 /// Nodes with unmet demand holding less than their guaranteed share, in pre-order (the
@@ -92,21 +86,12 @@ pub fn share_guarantee(tree: &Tree, alloc: &TreeAllocation) -> Vec<ShareViolatio
 /// # Complexity
 /// `O(n·m)` for `n` leaves, plus `O(n·d·m)` for depth `d` when the tree has limits.
 pub fn pareto_violations(tree: &Tree, alloc: &TreeAllocation) -> Vec<ParetoViolation> {
-    let used = alloc.consumption();
+    let used = tree.capacity().iter().zip(alloc.consumption());
+    let free: Vec<Rational> = used.map(|(r, u)| r - u).collect();
     tree.leaves()
-        .filter(|&l| has_unmet_demand(tree, alloc, l))
         .filter_map(|l| {
             let demand = tree.node(l).demand().expect("a leaf");
-            let mut room: Option<Rational> = None;
-            for ((d, u), r) in demand.iter().zip(used).zip(tree.capacity()) {
-                if d.is_positive() {
-                    let fits = (r - u) / d;
-                    if room.as_ref().is_none_or(|x| fits < *x) {
-                        room = Some(fits);
-                    }
-                }
-            }
-            let mut room = room.expect("a leaf demands something");
+            let mut room = tasks_within(demand, &free).expect("a leaf demands something");
             if let (Some(t), Some(x)) = (tree.node(l).cap(), alloc.tasks(l)) {
                 room = room.min(t - x);
             }

@@ -179,16 +179,27 @@ impl TieBreaks {
         let mut parts: Vec<&str> = self
             .0
             .iter()
-            .filter(|&&r| r != SiblingTieBreak::First)
-            .map(|r| match r {
-                SiblingTieBreak::Count => "fewest tasks started (subtree)",
-                SiblingTieBreak::Lru => "least recently served",
-                SiblingTieBreak::Name => "smallest name",
-                SiblingTieBreak::First => unreachable!("filtered"),
+            .filter_map(|r| match r {
+                SiblingTieBreak::Count => Some("fewest tasks started (subtree)"),
+                SiblingTieBreak::Lru => Some("least recently served"),
+                SiblingTieBreak::Name => Some("smallest name"),
+                SiblingTieBreak::First => None, // input order, said last
             })
             .collect();
         parts.push("first in input order");
         parts.join(", then ")
+    }
+}
+
+/// The JSON form, as fields of the document that holds the chain (a simulation's, flattened):
+/// `tie`, its name, and `tie_break`, its description ([`TieBreaks::describe`]).
+impl serde::Serialize for TieBreaks {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(Some(2))?;
+        map.serialize_entry("tie", &self.to_string())?;
+        map.serialize_entry("tie_break", &self.describe())?;
+        map.end()
     }
 }
 

@@ -254,9 +254,9 @@ fn summary_text(scenario: &Scenario, run: &Simulation) -> String {
         run.horizon,
         run.warmup,
         run.horizon,
-        run.started,
-        run.completed,
-        run.preempted
+        run.tasks.started,
+        run.tasks.completed,
+        run.tasks.preempted
     );
     for v in tree.nodes() {
         let s = &run.nodes[v.index()];

@@ -16,11 +16,7 @@ impl<'a> Kinetic<'a> {
         let m = tree.num_resources();
         let alive = taking_part(tree, setup);
         let held = |i: usize| held_at_start(setup, i);
-        let Wrappers {
-            mut fifo,
-            node_of,
-            wrapper,
-        } = wrappers(tree, setup, &alive);
+        let (mut fifo, node_of, wrapper) = wrappers(tree, setup, &alive);
         let total = node_of.len();
         fifo.resize(total, false);
         let mut alive_all = alive.clone();
@@ -123,21 +119,50 @@ impl<'a> Kinetic<'a> {
             }
         }
         if let Some(base) = &setup.base {
-            let start = Start {
-                tree,
-                base,
-                parent: &k.parent,
-                alive: &alive,
-                alive_all: &k.active,
-                effective,
-            };
-            start.add_held(&mut k.pools, &mut k.settled);
+            k.add_held(base, &alive);
         }
         for list in &mut k.caps {
             list.sort();
         }
         (k.used_up, k.saturated) = used_up_at_start(setup, &k.room, &k.pools, m);
         k
+    }
+
+    /// What the leaves hold at the start: in their pools' usage (wrappers included), and,
+    /// for H-DRF, in the stopped children's usage of the first living pool.
+    /// `base` holds the tasks per leaf, `alive` whether each tree node takes part.
+    fn add_held(&mut self, base: &[Rational], alive: &[bool]) {
+        let capacity = self.tree.capacity();
+        for v in self.tree.leaves() {
+            let i = v.index();
+            let b = &base[i];
+            let Some(d) = self.tree.node(v).demand().filter(|_| b.is_positive()) else {
+                continue;
+            };
+            let held: Vec<Rational> = d
+                .iter()
+                .zip(capacity)
+                .map(|(d, r)| {
+                    if d.is_zero() {
+                        Rational::ZERO
+                    } else {
+                        d * b / r
+                    }
+                })
+                .collect();
+            let mut at = self.parent[i];
+            let mut settled_at = (!alive[i]).then_some(());
+            while let Some(q) = at {
+                add_scaled(&mut self.pools[q].usage, &held, None);
+                if self.effective && settled_at.is_some() && self.active[q] {
+                    for (s, h) in self.settled[q].iter_mut().zip(&held) {
+                        s.add(h);
+                    }
+                    settled_at = None;
+                }
+                at = self.parent[q];
+            }
+        }
     }
 }
 
@@ -169,17 +194,14 @@ fn held_at_start(setup: &Setup, i: usize) -> Option<&Rational> {
 }
 
 /// The engine pools beyond the tree's nodes: one wrapper per taking-part leaf that must be
-/// alone in its group (under a fifo pool, or holding tasks at the start).
-struct Wrappers {
-    /// Per engine pool: whether it is a fifo pool (wrappers are not).
-    fifo: Vec<bool>,
-    /// Per engine pool: the tree node it stands for.
-    node_of: Vec<usize>,
-    /// Per tree node: its wrapper's engine pool.
-    wrapper: Vec<Option<usize>>,
-}
-
-fn wrappers(tree: &Tree, setup: &Setup, alive: &[bool]) -> Wrappers {
+/// alone in its group (under a fifo pool, or holding tasks at the start). Returns, per tree
+/// node, whether it is a fifo pool (wrappers are not); per engine pool, the tree node it
+/// stands for; and per tree node, its wrapper's engine pool.
+fn wrappers(
+    tree: &Tree,
+    setup: &Setup,
+    alive: &[bool],
+) -> (Vec<bool>, Vec<usize>, Vec<Option<usize>>) {
     let n = tree.len();
     let fifo: Vec<bool> = (0..n)
         .map(|i| {
@@ -197,62 +219,7 @@ fn wrappers(tree: &Tree, setup: &Setup, alive: &[bool]) -> Wrappers {
             node_of.push(i);
         }
     }
-    Wrappers {
-        fifo,
-        node_of,
-        wrapper,
-    }
-}
-
-/// What the fill starts from when leaves hold tasks: the tree, the tasks held per leaf,
-/// the engine pools' parents and who takes part.
-struct Start<'t> {
-    tree: &'t Tree,
-    base: &'t [Rational],
-    parent: &'t [Option<usize>],
-    /// Per tree node: whether it takes part.
-    alive: &'t [bool],
-    /// Per engine pool: whether it takes part (wrappers always do).
-    alive_all: &'t [bool],
-    effective: bool,
-}
-
-impl Start<'_> {
-    /// What the leaves hold at the start: in their pools' usage (wrappers included), and,
-    /// for H-DRF, in the stopped children's usage of the first living pool.
-    fn add_held(&self, pools: &mut [Pool], settled: &mut [Vec<ExactSum>]) {
-        let capacity = self.tree.capacity();
-        for v in self.tree.leaves() {
-            let i = v.index();
-            let b = &self.base[i];
-            let Some(d) = self.tree.node(v).demand().filter(|_| b.is_positive()) else {
-                continue;
-            };
-            let held: Vec<Rational> = d
-                .iter()
-                .zip(capacity)
-                .map(|(d, r)| {
-                    if d.is_zero() {
-                        Rational::ZERO
-                    } else {
-                        d * b / r
-                    }
-                })
-                .collect();
-            let mut at = self.parent[i];
-            let mut settled_at = (!self.alive[i]).then_some(());
-            while let Some(q) = at {
-                add_scaled(&mut pools[q].usage, &held, None);
-                if self.effective && settled_at.is_some() && self.alive_all[q] {
-                    for (s, h) in settled[q].iter_mut().zip(&held) {
-                        s.add(h);
-                    }
-                    settled_at = None;
-                }
-                at = self.parent[q];
-            }
-        }
-    }
+    (fifo, node_of, wrapper)
 }
 
 /// Per engine pool and resource, whether its room is used up at the start, and per

@@ -107,7 +107,17 @@ pub(crate) struct FluidOutcome {
 
 /// The static allocation of `policy` by the fluid fill.
 pub(crate) fn fluid_allocation(tree: &Tree, policy: Policy) -> Result<TreeAllocation> {
-    let out = fluid(tree, policy)?;
+    // The plain fill: every node, the tree's caps, the whole cluster.
+    let n = tree.len();
+    let mut room = vec![None; n];
+    room[0] = Some(vec![Rational::ONE; tree.num_resources()]);
+    let plain = Setup {
+        alive: vec![true; n],
+        caps: tree.nodes().map(|v| tree.node(v).cap().cloned()).collect(),
+        room,
+        base: None,
+    };
+    let out = fluid_with(tree, policy, &plain)?;
     Ok(TreeAllocation::from_fluid(
         tree,
         policy,
@@ -130,6 +140,15 @@ fn growth_rate(u: &[Rational], kappa: &Rational, weight: &Rational, degenerate: 
         kappa
             .recip()
             .expect("a growing non-degenerate child has a positive slope")
+    }
+}
+
+/// `u += new - old`, entry by entry, skipping the unchanged entries.
+fn add_difference(u: &mut [Rational], new: &[Rational], old: &[Rational]) {
+    for ((uj, new), old) in u.iter_mut().zip(new).zip(old) {
+        if new != old {
+            *uj += &(new - old);
+        }
     }
 }
 
@@ -292,26 +311,6 @@ pub(crate) struct Setup {
     /// Per leaf: the tasks it holds at the start (`None`: everyone starts from zero). The
     /// keys, usages and rooms count them; the outcome reports only what the fill adds.
     pub base: Option<Vec<Rational>>,
-}
-
-impl Setup {
-    /// The plain fill: every node, the tree's caps, the whole cluster.
-    pub fn plain(tree: &Tree) -> Setup {
-        let n = tree.len();
-        let mut room = vec![None; n];
-        room[0] = Some(vec![Rational::ONE; tree.num_resources()]);
-        Setup {
-            alive: vec![true; n],
-            caps: tree.nodes().map(|v| tree.node(v).cap().cloned()).collect(),
-            room,
-            base: None,
-        }
-    }
-}
-
-/// Runs the fluid fill of `policy` on `tree` (see the [module docs](self)).
-pub(crate) fn fluid(tree: &Tree, policy: Policy) -> Result<FluidOutcome> {
-    fluid_with(tree, policy, &Setup::plain(tree))
 }
 
 /// Runs the fluid fill of `policy` on `tree` from `setup`: the nodes that do not take part

@@ -3,7 +3,7 @@
 
 use leontief_solver::{ExactSum, Rational};
 
-use super::{growth_rate, scaled, Kinetic};
+use super::{add_difference, growth_rate, scaled, Kinetic};
 use crate::policies::affine::{add_scaled, keep_min};
 use crate::policies::hdrf::FluidEffective;
 use crate::policies::FluidPool;
@@ -180,15 +180,7 @@ impl Kinetic<'_> {
             _ => vec![Rational::ZERO; self.m],
         };
         if new_group_part != self.pools[p].group_part {
-            for ((uj, new), old) in u
-                .iter_mut()
-                .zip(&new_group_part)
-                .zip(&self.pools[p].group_part)
-            {
-                if new != old {
-                    *uj += &(new - old);
-                }
-            }
+            add_difference(u, &new_group_part, &self.pools[p].group_part);
             self.pools[p].group_part = new_group_part;
         }
         self.group_changed[p] = false;
@@ -222,11 +214,7 @@ impl Kinetic<'_> {
             } else {
                 vec![Rational::ZERO; self.m]
             };
-            for ((uj, nj), oj) in u.iter_mut().zip(&new).zip(&self.pools[c].contrib) {
-                if nj != oj {
-                    *uj += &(nj - oj);
-                }
-            }
+            add_difference(u, &new, &self.pools[c].contrib);
             let child = &mut self.pools[c];
             child.contrib = new;
             child.contributes = grows;

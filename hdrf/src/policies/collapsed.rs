@@ -44,10 +44,6 @@ use crate::Tree;
 /// - A. Bhattacharya et al. *Hierarchical Scheduling for Diverse Datacenter Workloads.*
 ///   SoCC 2013 (§3, why collapsing the hierarchy fails).
 pub fn collapsed(tree: &Tree) -> TreeAllocation {
-    weighted_drf(tree)
-}
-
-fn weighted_drf(tree: &Tree) -> TreeAllocation {
     let flat = tree.leaf_instance();
     let leaves: Vec<_> = tree.leaves().collect();
     let task_share: Vec<Rational> = leaves

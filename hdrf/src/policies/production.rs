@@ -89,13 +89,7 @@ pub(crate) fn allocate(tree: &Tree, policy: Policy) -> Result<TreeAllocation> {
                 continue;
             }
             let d = node.demand().expect("a leaf");
-            let mut t = d
-                .iter()
-                .zip(g)
-                .filter(|(d, _)| !d.is_zero())
-                .map(|(d, g)| g / d)
-                .min()
-                .expect("a leaf that is not idle demands something");
+            let mut t = tasks_within(d, g).expect("a leaf that is not idle demands something");
             if let Some(top) = &most[v.index()]
                 && *top < t
             {
@@ -147,17 +141,21 @@ pub(crate) fn allocate(tree: &Tree, policy: Policy) -> Result<TreeAllocation> {
 pub(crate) fn most_tasks(tree: &Tree, v: NodeId) -> Option<Rational> {
     let node = tree.node(v);
     let d = node.demand()?;
-    let by_limit = node.limit().and_then(|l| {
-        d.iter()
-            .zip(l)
-            .filter(|(d, _)| !d.is_zero())
-            .map(|(d, l)| l / d)
-            .min()
-    });
+    let by_limit = node.limit().and_then(|l| tasks_within(d, l));
     match (node.cap().cloned(), by_limit) {
         (Some(a), Some(b)) => Some(if a < b { a } else { b }),
         (a, b) => a.or(b),
     }
+}
+
+/// The tasks of demand `d` that `x` holds: `min_{j: d_j > 0} x_j / d_j` (`None` for an idle
+/// demand).
+pub(crate) fn tasks_within(d: &[Rational], x: &[Rational]) -> Option<Rational> {
+    d.iter()
+        .zip(x)
+        .filter(|(d, _)| !d.is_zero())
+        .map(|(d, x)| x / d)
+        .min()
 }
 
 /// What the leaves below `v` hold with `tasks`, per resource.

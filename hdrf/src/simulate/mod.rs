@@ -420,15 +420,19 @@ pub struct Sample {
     pub unmet_demand: Vec<bool>,
 }
 
-/// The result of [`simulate`].
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The result of [`simulate`]. Its JSON form is that of [`Simulation::document`] without
+/// `nodes` and `series`, which need the tree.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
 pub struct Simulation {
     /// The policy.
+    #[serde(serialize_with = "serialize_display")]
     pub policy: SimPolicy,
-    /// `None` pooled, `Some(K)` machines.
+    /// `None` pooled, `Some(K)` machines (written `K` or `"pooled"`).
+    #[serde(serialize_with = "serialize_machines")]
     pub machines: Option<u64>,
-    /// The preemption timeout, if any.
+    /// The preemption timeout, if any (written `{"timeout": τ}` or `null`).
+    #[serde(serialize_with = "serialize_preemption")]
     pub preemption: Option<Rational>,
     /// End of simulated time.
     pub horizon: Rational,
@@ -438,20 +442,62 @@ pub struct Simulation {
     pub starvation_tolerance: Rational,
     /// The seed of the durations.
     pub seed: u64,
-    /// The tie-break chain.
+    /// The tie-break chain (written as `tie` and `tie_break`, see [`TieBreaks`]).
+    #[serde(flatten)]
     pub tie: TieBreaks,
+    /// Tasks started, completed and preempted.
+    pub tasks: TaskCounts,
+    /// Events handled (completions, arrivals, preemption checks; stale ones included).
+    pub events: u64,
+    /// Per node, indexed by [`crate::NodeId::index`].
+    #[serde(skip)]
+    pub nodes: Vec<NodeSummary>,
+    /// The time series.
+    #[serde(skip)]
+    pub series: Vec<Sample>,
+}
+
+/// The tasks of a run.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct TaskCounts {
     /// Tasks started (restarts after preemption included).
     pub started: u64,
     /// Tasks that ran to completion before the horizon.
     pub completed: u64,
     /// Tasks killed by preemption.
     pub preempted: u64,
-    /// Events handled (completions, arrivals, preemption checks; stale ones included).
-    pub events: u64,
-    /// Per node, indexed by [`crate::NodeId::index`].
-    pub nodes: Vec<NodeSummary>,
-    /// The time series.
-    pub series: Vec<Sample>,
+}
+
+fn serialize_display<S: serde::Serializer>(
+    x: &impl std::fmt::Display,
+    s: S,
+) -> std::result::Result<S::Ok, S::Error> {
+    s.collect_str(x)
+}
+
+fn serialize_machines<S: serde::Serializer>(
+    machines: &Option<u64>,
+    s: S,
+) -> std::result::Result<S::Ok, S::Error> {
+    match machines {
+        Some(k) => s.serialize_u64(*k),
+        None => s.serialize_str("pooled"),
+    }
+}
+
+fn serialize_preemption<S: serde::Serializer>(
+    timeout: &Option<Rational>,
+    s: S,
+) -> std::result::Result<S::Ok, S::Error> {
+    #[derive(Serialize)]
+    struct Preemption<'a> {
+        timeout: &'a Rational,
+    }
+    timeout
+        .as_ref()
+        .map(|timeout| Preemption { timeout })
+        .serialize(s)
 }
 
 /// Runs `scenario` under `config` (see the [module docs](self)).
@@ -542,11 +588,6 @@ pub fn simulate(scenario: &Scenario, config: &SimConfig) -> Result<Simulation> {
     check_fits(scenario, k)?;
     let initial = initial_tasks(tree)?;
     let seed = config.seed.unwrap_or(scenario.seed);
-    let params = engine::Params {
-        machines: k,
-        record: config.record.clone(),
-        max_events: config.max_events,
-    };
     let out = Simulation {
         policy: config.policy,
         machines: config.machines,
@@ -556,14 +597,12 @@ pub fn simulate(scenario: &Scenario, config: &SimConfig) -> Result<Simulation> {
         starvation_tolerance: tolerance,
         seed,
         tie: config.tie.clone(),
-        started: 0,
-        completed: 0,
-        preempted: 0,
+        tasks: TaskCounts::default(),
         events: 0,
         nodes: Vec::new(),
         series: Vec::new(),
     };
-    let run = engine::Engine::new(scenario, params, out, initial).run()?;
+    let run = engine::Engine::new(scenario, config, k, out, initial).run()?;
     debug_assert_eq!(run.nodes.len(), tree.len());
     Ok(run)
 }
@@ -686,49 +725,30 @@ impl Simulation {
     /// assert_eq!(v["series"][0]["satisfaction"][1], "1/2");
     /// ```
     pub fn document<'a>(&'a self, tree: &'a Tree) -> SimulationDoc<'a> {
-        let nodes = tree
+        let g: Vec<&Rational> = tree
             .nodes()
-            .map(|v| NodeFields {
-                path: tree.path(v),
-                name: tree.node(v).name(),
-                guaranteed_share: tree.node(v).guaranteed_share(),
-                summary: &self.nodes[v.index()],
-            })
-            .collect();
-        let inv_g = inverse_guarantees(tree);
-        let series = self
-            .series
-            .iter()
-            .map(|s| SampleFields {
-                time: &s.time,
-                dominant_share: &s.shares,
-                satisfaction: s.shares.iter().zip(&inv_g).map(|(x, i)| x * i).collect(),
-            })
+            .map(|v| tree.node(v).guaranteed_share())
             .collect();
         SimulationDoc {
-            policy: self.policy.name(),
-            machines: match self.machines {
-                Some(k) => Machines::Split(k),
-                None => Machines::Pooled("pooled"),
-            },
-            preemption: self
-                .preemption
-                .as_ref()
-                .map(|timeout| Preemption { timeout }),
-            horizon: &self.horizon,
-            warmup: &self.warmup,
-            starvation_tolerance: &self.starvation_tolerance,
-            seed: self.seed,
-            tie: self.tie.to_string(),
-            tie_break: self.tie.describe(),
-            tasks: Tasks {
-                started: self.started,
-                completed: self.completed,
-                preempted: self.preempted,
-            },
-            events: self.events,
-            nodes,
-            series,
+            run: self,
+            nodes: tree
+                .nodes()
+                .map(|v| NodeFields {
+                    path: tree.path(v),
+                    name: tree.node(v).name(),
+                    guaranteed_share: tree.node(v).guaranteed_share(),
+                    summary: &self.nodes[v.index()],
+                })
+                .collect(),
+            series: self
+                .series
+                .iter()
+                .map(|s| SampleFields {
+                    time: &s.time,
+                    dominant_share: &s.shares,
+                    satisfaction: s.shares.iter().zip(&g).map(|(x, g)| x / *g).collect(),
+                })
+                .collect(),
         }
     }
 
@@ -745,17 +765,14 @@ impl Simulation {
     /// ```
     pub fn series_csv(&self, tree: &Tree) -> String {
         let paths: Vec<String> = tree.nodes().map(|v| csv_field(&tree.path(v))).collect();
-        let inv_g = inverse_guarantees(tree);
+        let g: Vec<&Rational> = tree
+            .nodes()
+            .map(|v| tree.node(v).guaranteed_share())
+            .collect();
         let mut out = String::from("time,path,dominant_share,satisfaction\n");
         for s in &self.series {
             for (i, x) in s.shares.iter().enumerate() {
-                out.push_str(&format!(
-                    "{},{},{},{}\n",
-                    s.time,
-                    paths[i],
-                    x,
-                    x * &inv_g[i]
-                ));
+                out.push_str(&format!("{},{},{},{}\n", s.time, paths[i], x, x / g[i]));
             }
         }
         out
@@ -766,41 +783,10 @@ impl Simulation {
 /// an exact string, the fields in output order.
 #[derive(Debug, Clone, Serialize)]
 pub struct SimulationDoc<'a> {
-    policy: &'static str,
-    machines: Machines,
-    preemption: Option<Preemption<'a>>,
-    horizon: &'a Rational,
-    warmup: &'a Rational,
-    starvation_tolerance: &'a Rational,
-    seed: u64,
-    tie: String,
-    tie_break: String,
-    tasks: Tasks,
-    events: u64,
+    #[serde(flatten)]
+    run: &'a Simulation,
     nodes: Vec<NodeFields<'a>>,
     series: Vec<SampleFields<'a>>,
-}
-
-/// `K` machines, or `"pooled"`.
-#[derive(Debug, Clone, Serialize)]
-#[serde(untagged)]
-enum Machines {
-    Split(u64),
-    Pooled(&'static str),
-}
-
-/// The preemption timeout.
-#[derive(Debug, Clone, Serialize)]
-struct Preemption<'a> {
-    timeout: &'a Rational,
-}
-
-/// Tasks started, completed and preempted.
-#[derive(Debug, Clone, Serialize)]
-struct Tasks {
-    started: u64,
-    completed: u64,
-    preempted: u64,
 }
 
 /// One node's figures: where it is, then its summary.
@@ -819,13 +805,6 @@ struct SampleFields<'a> {
     time: &'a Rational,
     dominant_share: &'a [Rational],
     satisfaction: Vec<Rational>,
-}
-
-/// Every node's `1 / g_v`: a share times it is the node's satisfaction.
-fn inverse_guarantees(tree: &Tree) -> Vec<Rational> {
-    tree.nodes()
-        .map(|v| tree.node(v).guaranteed_share().recip().expect("g > 0"))
-        .collect()
 }
 
 /// Quotes a CSV field when it needs it.

@@ -271,7 +271,15 @@ impl Scenario {
     /// ```
     pub fn set_workload(&mut self, name: &str, workload: LeafWorkload) -> Result<()> {
         let field = format!("workload.{name}");
-        let v = self.leaf_named(name, &field)?;
+        let v = self.tree.find(name).ok_or_else(|| {
+            SolverError::invalid(&field, format!("no leaf named {name:?} in the tree"))
+        })?;
+        if !self.tree.node(v).is_leaf() {
+            return Err(SolverError::invalid(
+                field,
+                format!("{name:?} is a pool; a workload belongs to a leaf"),
+            ));
+        }
         if self.tree.node(v).is_idle() && workload.has_work() {
             return Err(SolverError::invalid(
                 field,
@@ -280,19 +288,6 @@ impl Scenario {
         }
         self.leaves[v.index()] = Some(workload);
         Ok(())
-    }
-
-    fn leaf_named(&self, name: &str, field: &str) -> Result<NodeId> {
-        let v = self.tree.find(name).ok_or_else(|| {
-            SolverError::invalid(field, format!("no leaf named {name:?} in the tree"))
-        })?;
-        if !self.tree.node(v).is_leaf() {
-            return Err(SolverError::invalid(
-                field,
-                format!("{name:?} is a pool; a workload belongs to a leaf"),
-            ));
-        }
-        Ok(v)
     }
 
     /// Reads the JSON form (see the [parent module](super)).

@@ -112,7 +112,11 @@ fn lecture_churn_example_for_several_seeds() {
     for seed in 1..=5 {
         let naive = naive_starves(&s, b1, a, seed);
         assert!(naive.nodes[b1].time_below_guarantee >= r("197/2"));
-        assert!(naive.completed > 1000, "churn happens: {}", naive.completed);
+        assert!(
+            naive.tasks.completed > 1000,
+            "churn happens: {}",
+            naive.tasks.completed
+        );
 
         let fair = seeded(&s, Policy::MinSatisfaction, seed);
         assert!(min_over_series(&fair, b1) >= r("7/20"), "seed {seed}");
@@ -163,7 +167,7 @@ fn preemption_bounds_naive_starvation_by_the_timeout() {
     )
     .unwrap();
     let n = &run.nodes[idx(&s, "B1")];
-    assert_eq!(run.preempted, 165);
+    assert_eq!(run.tasks.preempted, 165);
     assert_eq!(n.time_below_guarantee, Rational::from(66));
     assert_eq!(n.longest_below_guarantee, Rational::from(2));
     assert!(!n.starved);
@@ -179,7 +183,7 @@ fn preemption_bounds_naive_starvation_by_the_timeout() {
             .record(Record::Off),
     )
     .unwrap();
-    assert_eq!(split.preempted, 165);
+    assert_eq!(split.tasks.preempted, 165);
     assert_eq!(split.nodes, run.nodes);
 }
 
@@ -214,7 +218,7 @@ fn fifo_serves_the_oldest_submission() {
     let naive = simulate(&s, &first).unwrap();
     assert_eq!(at_three(&naive), (Rational::ONE, Rational::ZERO));
     assert_eq!(naive.nodes[y].time_below_guarantee, Rational::from(5));
-    assert_eq!(naive.completed, 2);
+    assert_eq!(naive.tasks.completed, 2);
     // The default tie-break, count: at t = 3 x has started one task and y none, so y runs
     // [3, 6) and x's second [6, 9), as under FIFO; y is below on [1, 3) only.
     let count = simulate(&s, &SimConfig::new(SimPolicy::Tree(Policy::Naive))).unwrap();
@@ -241,7 +245,7 @@ fn machines_fragment() {
     assert_eq!(split.nodes[x].final_tasks, Some(2));
     assert_eq!(split.nodes[x].final_share, r("2/3"));
     // Default workload: duration 1, always busy: 5 time units × 3 tasks, the last ending at 5.
-    assert_eq!(pooled.completed, 12);
+    assert_eq!(pooled.tasks.completed, 12);
     let err = simulate(
         &s,
         &SimConfig::new(SimPolicy::Tree(Policy::Naive)).machines(4),

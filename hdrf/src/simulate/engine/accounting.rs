@@ -65,7 +65,7 @@ impl Engine {
     /// start could start one task, within the limits up to `v`, and keep `v` within its
     /// guarantee (`U_v + d_l <= G_v` on the resources it demands).
     pub(super) fn short_now(&self, v: usize) -> bool {
-        if self.prod.xg[v].is_some() {
+        if self.xg[v].is_some() {
             return self.within_guarantee(v, &|l| self.leaf_ready[l] && self.within_limits(l, v));
         }
         self.task_min[v]
@@ -102,23 +102,26 @@ impl Engine {
         });
     }
 
-    /// Records the samples on the grid of step `dt` below `t`.
-    fn sample_before(&mut self, dt: &Rational, t: &Rational) {
-        while self.next_sample < *t {
-            let at = self.next_sample.clone();
-            self.sample(at);
-            self.next_sample += dt;
-        }
-    }
-
-    /// Records the state after every event at `t`.
-    pub(super) fn settle(&mut self, t: &Rational) {
-        match &self.p.record {
-            Record::Every(dt) => self.sample_before(&dt.clone(), t),
+    /// Records the samples due before `t`: the grid's below `t`, or the state at 0 when no
+    /// event came at 0.
+    fn sample_before(&mut self, t: &Rational) {
+        match self.record.clone() {
+            Record::Every(dt) => {
+                while self.next_sample < *t {
+                    let at = self.next_sample.clone();
+                    self.sample(at);
+                    self.next_sample += &dt;
+                }
+            }
             Record::Events if !self.sampled_zero && t.is_positive() => self.sample(Rational::ZERO),
             _ => {}
         }
         self.sampled_zero = true;
+    }
+
+    /// Records the state after every event at `t`.
+    pub(super) fn settle(&mut self, t: &Rational) {
+        self.sample_before(t);
         let dirty = std::mem::take(&mut self.dirty);
         let mut due: Vec<(usize, Rational)> = Vec::new();
         for &v in &dirty {
@@ -156,7 +159,7 @@ impl Engine {
         }
         self.dirty = dirty;
         self.dirty.clear();
-        match &self.p.record {
+        match &self.record {
             Record::Events => self.sample(t.clone()),
             Record::Every(dt) if self.next_sample == *t => {
                 let dt = dt.clone();
@@ -169,17 +172,13 @@ impl Engine {
 
     pub(super) fn finish(mut self) -> Simulation {
         let h = self.out.horizon.clone();
-        match &self.p.record {
-            Record::Every(dt) => self.sample_before(&dt.clone(), &h),
-            Record::Events if !self.sampled_zero => self.sample(Rational::ZERO),
-            _ => {}
-        }
-        for v in 0..self.n {
+        self.sample_before(&h);
+        for v in 0..self.stat.len() {
             self.close(v, &h);
             self.stat[v].below.close(&h);
             self.stat[v].short.close(&h);
         }
-        self.out.nodes = (0..self.n)
+        self.out.nodes = (0..self.stat.len())
             .map(|v| {
                 let st = &self.stat[v];
                 NodeSummary {

@@ -11,13 +11,14 @@ mod preemption;
 mod queue;
 mod scheduling;
 
+use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::Rational;
 
 use super::workload::{Duration, Scenario, Supply};
-use super::{Record, Simulation};
+use super::{Record, SimConfig, Simulation};
 use crate::error::{Result, SolverError};
 use crate::tiebreak::Candidate;
 use crate::Policy;
@@ -29,21 +30,15 @@ const NONE: usize = usize::MAX;
 /// Uniform durations with at most this many grid steps are drawn from a precomputed table.
 const GRID_TABLE: u64 = 4096;
 
-/// How the engine runs, besides what the result reports ([`Simulation`]'s parameters).
-pub(super) struct Params {
-    /// The number of machines (1: pooled).
-    pub machines: usize,
-    pub record: Record,
-    pub max_events: u64,
-}
-
 pub(super) struct Engine {
-    p: Params,
+    /// The number of machines (1: pooled).
+    machines: usize,
+    record: Record,
+    max_events: u64,
     /// The result being built: the run's parameters, its counters and its time series
     /// (`nodes` are filled in at the horizon).
     out: Simulation,
     m: usize,
-    n: usize,
     // Static.
     parent: Vec<usize>,
     children: Vec<Vec<usize>>,
@@ -55,7 +50,6 @@ pub(super) struct Engine {
     rule: Option<Policy>,
     /// Per node: 1 / the policy's normaliser (`w_v` or `g_v`).
     inv_norm: Vec<Rational>,
-    inv_g: Vec<Rational>,
     g: Vec<Rational>,
     /// Per leaf: the task's shares `d_j / R_j` (`n·m`, zero for pools).
     a: Vec<Rational>,
@@ -81,7 +75,7 @@ pub(super) struct Engine {
     leaf_tasks: Vec<Vec<u32>>,
     pending: Vec<Pending>,
     free: Vec<Rational>,
-    heap: BinaryHeap<Event>,
+    heap: BinaryHeap<Reverse<Event>>,
     seq: u64,
     tasks: Vec<Task>,
     free_slots: Vec<u32>,
@@ -105,56 +99,19 @@ pub(super) struct Engine {
     /// Per node: the smallest dominant share of one task of a leaf below with work (`None`:
     /// no such leaf), for the task-size-aware starvation test.
     task_min: Vec<Option<Rational>>,
-    /// The production fields (`docs/production.md`), as shares of the capacity.
-    prod: Production,
-    /// Per leaf: the tasks it holds at time 0 (its `usage`, in whole tasks).
-    initial: Vec<u64>,
-}
-
-/// The production fields of a tree (`docs/production.md`) as the engine reads them, as
-/// shares of the capacity.
-struct Production {
-    /// Whether some node below the root has an explicit guarantee: then every node but the
-    /// root is served first while below its guarantee, and judged against it.
-    has_xg: bool,
-    /// Per node: its resolved explicit guarantee over the capacity (`None` for the root, and
-    /// for every node when no guarantee is written).
+    // The production fields (`docs/production.md`), as shares of the capacity.
+    /// Per node: its resolved explicit guarantee (`None` for the root, and for every node
+    /// when no node below the root has one; with one, every node but the root is served
+    /// first while below its guarantee, and judged against it).
     xg: Vec<Option<Vec<Rational>>>,
     /// Whether some node has a limit.
     has_lim: bool,
-    /// Per node: its limit over the capacity.
+    /// Per node: its limit.
     lim: Vec<Option<Vec<Rational>>>,
     /// Per node: a `fifo` pool (children served in the order listed).
     fifo_pool: Vec<bool>,
-}
-
-fn production_fields(tree: &crate::Tree) -> Production {
-    let has_xg = tree
-        .nodes()
-        .any(|v| v != tree.root() && tree.node(v).has_guarantee());
-    let over = |x: &[Rational]| -> Vec<Rational> {
-        x.iter().zip(tree.capacity()).map(|(a, r)| a / r).collect()
-    };
-    let xg: Vec<Option<Vec<Rational>>> = tree
-        .nodes()
-        .map(|v| (has_xg && v != tree.root()).then(|| over(tree.node(v).guarantee())))
-        .collect();
-    let lim: Vec<Option<Vec<Rational>>> = tree
-        .nodes()
-        .map(|v| tree.node(v).limit().map(over))
-        .collect();
-    let has_lim = lim.iter().any(Option::is_some);
-    let fifo_pool = tree
-        .nodes()
-        .map(|v| tree.node(v).mode() == crate::Mode::Fifo)
-        .collect();
-    Production {
-        has_xg,
-        xg,
-        has_lim,
-        lim,
-        fifo_pool,
-    }
+    /// Per leaf: the tasks it holds at time 0 (its `usage`, in whole tasks).
+    initial: Vec<u64>,
 }
 
 /// Pre-order subtree sizes; brings each node's `task_min` to the smallest below it.
@@ -194,17 +151,32 @@ fn duration_grids(durations: &[Option<Duration>]) -> Vec<Vec<Rational>> {
 }
 
 impl Engine {
-    pub(super) fn new(scenario: &Scenario, p: Params, out: Simulation, initial: Vec<u64>) -> Self {
+    pub(super) fn new(
+        scenario: &Scenario,
+        config: &SimConfig,
+        machines: usize,
+        out: Simulation,
+        initial: Vec<u64>,
+    ) -> Self {
         let tree = &scenario.tree;
         let n = tree.len();
         let m = tree.num_resources();
         let rule = out.policy.static_policy();
         let mut master = SplitMix64::new(out.seed);
-        let k = p.machines;
+        let k = machines;
         let per_machine = Rational::new(1, k as i128).expect("machines >= 1");
+        let has_xg = tree
+            .nodes()
+            .any(|v| v != tree.root() && tree.node(v).has_guarantee());
+        let over = |x: &[Rational]| -> Vec<Rational> {
+            x.iter().zip(tree.capacity()).map(|(a, r)| a / r).collect()
+        };
+        let lim: Vec<Option<Vec<Rational>>> = tree
+            .nodes()
+            .map(|v| tree.node(v).limit().map(over))
+            .collect();
         let mut engine = Engine {
             m,
-            n,
             parent: vec![NONE; n],
             children: vec![Vec::new(); n],
             is_leaf: vec![false; n],
@@ -212,7 +184,6 @@ impl Engine {
             leaves: Vec::new(),
             rule,
             inv_norm: Vec::with_capacity(n),
-            inv_g: Vec::with_capacity(n),
             g: Vec::with_capacity(n),
             a: vec![Rational::ZERO; n * m],
             demanded: vec![Vec::new(); n],
@@ -249,9 +220,20 @@ impl Engine {
             count: vec![0; n],
             last_served: vec![0; n],
             task_min: vec![None; n],
-            prod: production_fields(tree),
+            xg: tree
+                .nodes()
+                .map(|v| (has_xg && v != tree.root()).then(|| over(tree.node(v).guarantee())))
+                .collect(),
+            has_lim: lim.iter().any(Option::is_some),
+            lim,
+            fifo_pool: tree
+                .nodes()
+                .map(|v| tree.node(v).mode() == crate::Mode::Fifo)
+                .collect(),
             initial,
-            p,
+            machines,
+            record: config.record.clone(),
+            max_events: config.max_events,
             out,
         };
         let e = &mut engine;
@@ -268,11 +250,6 @@ impl Engine {
             e.inv_norm.push(
                 norm.recip()
                     .expect("weights and guaranteed shares are positive"),
-            );
-            e.inv_g.push(
-                node.guaranteed_share()
-                    .recip()
-                    .expect("guaranteed shares are positive"),
             );
             e.g.push(node.guaranteed_share().clone());
             // One stream per node in pre-order, whatever the policy does with it.
@@ -298,24 +275,21 @@ impl Engine {
         e.size = subtree_sizes(&e.parent, &mut e.task_min);
         e.leaves = (0..n).filter(|&v| e.is_leaf[v]).collect();
         e.grids = duration_grids(&e.durations);
-        // In pre-order, so that the events' sequence numbers follow the tree.
+        // Every leaf's supply: its backlog's start, or each non-empty arrival; in pre-order,
+        // so that the events' sequence numbers follow the tree.
         for v in tree.nodes().filter(|&v| tree.node(v).demand().is_some()) {
-            engine.schedule_supply(&scenario.workload(v).supply, v.index() as u32);
-        }
-        engine
-    }
-
-    /// Pushes the events of `leaf`'s supply: its backlog's start, or each non-empty arrival.
-    fn schedule_supply(&mut self, supply: &Supply, leaf: u32) {
-        match supply {
-            Supply::Unlimited { start } => self.push(start.clone(), Kind::Backlog { leaf }),
-            Supply::Arrivals(list) => {
-                for arrival in list.iter().filter(|x| x.count > 0) {
-                    let count = arrival.count;
-                    self.push(arrival.time.clone(), Kind::Arrive { leaf, count });
+            let leaf = v.index() as u32;
+            match &scenario.workload(v).supply {
+                Supply::Unlimited { start } => engine.push(start.clone(), Kind::Backlog { leaf }),
+                Supply::Arrivals(list) => {
+                    for arrival in list.iter().filter(|x| x.count > 0) {
+                        let count = arrival.count;
+                        engine.push(arrival.time.clone(), Kind::Arrive { leaf, count });
+                    }
                 }
             }
         }
+        engine
     }
 
     /// Starts the tasks the leaves hold at time 0 (their `usage`), each on the first machine
@@ -335,7 +309,7 @@ impl Engine {
                         "machines",
                         format!(
                             "the usage of {} does not fit on the {} machines task by task",
-                            self.names[l], self.p.machines
+                            self.names[l], self.machines
                         ),
                     ));
                 };
@@ -344,18 +318,18 @@ impl Engine {
             }
         }
         // Account for the initial state from 0 when no event comes at 0 to settle it.
-        if any && self.heap.peek().is_none_or(|e| e.time.is_positive()) {
+        if any && self.heap.peek().is_none_or(|e| e.0.time.is_positive()) {
             self.settle(&zero);
         }
         Ok(())
     }
 
     fn push(&mut self, time: Rational, kind: Kind) {
-        self.heap.push(Event {
+        self.heap.push(Reverse(Event {
             time,
             seq: self.seq,
             kind,
-        });
+        }));
         self.seq += 1;
     }
 
@@ -369,27 +343,27 @@ impl Engine {
         self.place_initial()?;
         loop {
             let t = match self.heap.peek() {
-                Some(e) if e.time < horizon => e.time.clone(),
+                Some(Reverse(e)) if e.time < horizon => e.time.clone(),
                 _ => break,
             };
-            while self.heap.peek().is_some_and(|e| e.time == t) {
-                if self.out.events >= self.p.max_events {
+            while self.heap.peek().is_some_and(|e| e.0.time == t) {
+                if self.out.events >= self.max_events {
                     return Err(SolverError::invalid(
                         "max_events",
                         format!(
                             "the run needs more than {} events before the horizon {} (it had reached time {t}); raise the budget, shorten the horizon or lengthen the tasks",
-                            self.p.max_events, self.out.horizon
+                            self.max_events, self.out.horizon
                         ),
                     ));
                 }
-                let e = self.heap.pop().expect("peeked");
+                let Reverse(e) = self.heap.pop().expect("peeked");
                 self.out.events += 1;
                 match e.kind {
                     Kind::Complete { task, r#gen } => {
                         let slot = &self.tasks[task as usize];
                         if slot.alive && slot.r#gen == r#gen {
                             self.release(task as usize, false);
-                            self.out.completed += 1;
+                            self.out.tasks.completed += 1;
                         }
                     }
                     Kind::Arrive { leaf, count } => {
@@ -415,14 +389,14 @@ impl Engine {
     /// Whether child `c` goes before `best` (siblings, both active): a smaller key, or an
     /// equal key and the tie-break chain prefers it.
     fn before(&self, c: usize, best: usize) -> bool {
-        match self.key[c].cmp(&self.key[best]) {
-            std::cmp::Ordering::Less => true,
-            std::cmp::Ordering::Greater => false,
-            std::cmp::Ordering::Equal => self
-                .out
-                .tie
-                .prefers(&self.candidate(c), &self.candidate(best)),
-        }
+        self.key[c]
+            .cmp(&self.key[best])
+            .then_with(|| {
+                self.out
+                    .tie
+                    .compare(&self.candidate(c), &self.candidate(best))
+            })
+            .is_lt()
     }
 
     /// The child of pool `v` a descent goes to, among the children `is_active` accepts: with
@@ -438,10 +412,10 @@ impl Engine {
             if !is_active(c) {
                 continue;
             }
-            let under = self.prod.has_xg && self.within_guarantee(c, is_active);
+            let under = self.within_guarantee(c, is_active);
             let better = best == NONE
                 || (under && !best_under)
-                || (under == best_under && !self.prod.fifo_pool[v] && self.before(c, best));
+                || (under == best_under && !self.fifo_pool[v] && self.before(c, best));
             if better {
                 best = c;
                 best_under = under;
@@ -454,7 +428,7 @@ impl Engine {
     /// its explicit guarantee: `U_v + d_l <= G_v` on every resource the leaf demands (shares
     /// of the capacity).
     fn within_guarantee(&self, v: usize, is_leaf_ok: &dyn Fn(usize) -> bool) -> bool {
-        let Some(g) = &self.prod.xg[v] else {
+        let Some(g) = &self.xg[v] else {
             return false;
         };
         let m = self.m;
@@ -470,13 +444,13 @@ impl Engine {
     /// A task of `leaf` keeps every node from `leaf` up to `top` (inclusive; `NONE`: the
     /// root) within its limit.
     fn within_limits(&self, leaf: usize, top: usize) -> bool {
-        if !self.prod.has_lim {
+        if !self.has_lim {
             return true;
         }
         let m = self.m;
         let mut v = leaf;
         while v != NONE {
-            if let Some(l) = &self.prod.lim[v] {
+            if let Some(l) = &self.lim[v] {
                 let over = self.demanded[leaf]
                     .iter()
                     .any(|&j| &self.usage[v * m + j] + &self.a[leaf * m + j] > l[j]);
@@ -501,25 +475,12 @@ impl Engine {
         }
     }
 
-    fn blocked_count(&self, v: usize) -> u32 {
-        if self.blocked_stamp[v] == self.round {
-            self.blocked[v]
-        } else {
-            0
-        }
-    }
-
     /// Some leaf below `v` has pending work, is below its cap and was not found blocked in
     /// this scheduling round.
     fn active(&self, v: usize) -> bool {
-        self.ready[v] > self.blocked_count(v)
-    }
-
-    fn mark_dirty(&mut self, v: usize) {
-        if !self.is_dirty[v] {
-            self.is_dirty[v] = true;
-            self.dirty.push(v);
-        }
+        // `blocked` counts the leaves found blocked in this round only.
+        let blocked = (self.blocked_stamp[v] == self.round).then_some(self.blocked[v]);
+        self.ready[v] > blocked.unwrap_or(0)
     }
 
     /// After leaf `leaf` started (`delta = 1`), released (`-1`) a task or its pending work
@@ -552,7 +513,10 @@ impl Engine {
             } else if ready_delta < 0 {
                 self.ready[v] -= 1;
             }
-            self.mark_dirty(v);
+            if !self.is_dirty[v] {
+                self.is_dirty[v] = true;
+                self.dirty.push(v);
+            }
             self.recompute_key(v);
             v = self.parent[v];
         }
@@ -570,7 +534,7 @@ impl Engine {
     /// The first machine (lowest index) with room for a task of `leaf`.
     fn fit_machine(&self, leaf: usize) -> Option<usize> {
         let m = self.m;
-        (0..self.p.machines).find(|&k| {
+        (0..self.machines).find(|&k| {
             self.demanded[leaf]
                 .iter()
                 .all(|&j| self.a[leaf * m + j] <= self.free[k * m + j])
@@ -591,7 +555,7 @@ impl Engine {
         }
         self.update(leaf, 1);
         // Tie-break state: every ancestor was served too (Mesos counts each ancestor).
-        let stamp = self.out.started + 1;
+        let stamp = self.out.tasks.started + 1;
         let mut v = leaf;
         while v != NONE {
             self.count[v] += 1;
@@ -632,7 +596,7 @@ impl Engine {
         self.leaf_tasks[leaf].push(id);
         let r#gen = self.tasks[id as usize].r#gen;
         self.push(now + duration, Kind::Complete { task: id, r#gen });
-        self.out.started += 1;
+        self.out.tasks.started += 1;
     }
 
     /// Frees task `id` (finished, or preempted: back to its leaf's pending work).

@@ -13,7 +13,7 @@ impl Engine {
     /// finds `v` below its guarantee on every resource the leaf demands; otherwise its
     /// dominant share is below its guaranteed share `g_v`.
     pub(super) fn below_now(&self, v: usize) -> bool {
-        if let Some(g) = &self.prod.xg[v] {
+        if let Some(g) = &self.xg[v] {
             let m = self.m;
             return (v..v + self.size[v]).any(|l| {
                 self.is_leaf[l]
@@ -60,7 +60,7 @@ impl Engine {
                 };
                 for id in victims {
                     self.release(id as usize, true);
-                    self.out.preempted += 1;
+                    self.out.tasks.preempted += 1;
                 }
                 self.start(leaf, machine, now, None);
                 any = true;
@@ -79,7 +79,7 @@ impl Engine {
             if !self.is_leaf[l] || !self.leaf_ready[l] {
                 continue;
             }
-            let s = &self.dom[l] * &self.inv_g[l];
+            let s = &self.dom[l] / &self.g[l];
             if best.as_ref().is_none_or(|(b, _)| s < *b) {
                 best = Some((s, l));
             }
@@ -95,7 +95,7 @@ impl Engine {
     /// for one task of `leaf`, serving the starving node `v`.
     pub(super) fn plan(&self, leaf: usize, v: usize) -> Option<(usize, Vec<u32>)> {
         let mut best: Option<(usize, Vec<u32>)> = None;
-        for k in 0..self.p.machines {
+        for k in 0..self.machines {
             if let Some(victims) = self.plan_on(leaf, v, k)
                 && best.as_ref().is_none_or(|b| victims.len() < b.1.len())
             {
@@ -165,7 +165,7 @@ impl Engine {
                         break;
                     }
                     let before = use_[x * m..(x + 1) * m].iter().max().expect("m >= 1");
-                    let sigma = before * &self.inv_g[x];
+                    let sigma = before / &self.g[x];
                     rho = Some(match rho {
                         Some(r) => r.min(sigma),
                         None => sigma,

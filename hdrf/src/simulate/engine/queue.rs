@@ -1,12 +1,12 @@
 //! The event queue and the leaves' pending work: events keyed by `(time, sequence)` in a
 //! heap, running tasks in a slab, pending submissions in runs.
 
-use std::cmp::Ordering;
 use std::collections::VecDeque;
 
 use leontief_solver::Rational;
 
 /// What happens at an event.
+#[derive(PartialEq, Eq, PartialOrd, Ord)]
 pub(super) enum Kind {
     /// A task finishes (stale when the slot's generation moved on: the task was preempted).
     Complete { task: u32, r#gen: u32 },
@@ -18,31 +18,13 @@ pub(super) enum Kind {
     Check { node: u32, since: Rational },
 }
 
+/// An event, ordered by `(time, seq)` (the sequence numbers are unique; the heap holds them
+/// [`Reverse`](std::cmp::Reverse)d, so that its maximum is the earliest).
+#[derive(PartialEq, Eq, PartialOrd, Ord)]
 pub(super) struct Event {
     pub(super) time: Rational,
     pub(super) seq: u64,
     pub(super) kind: Kind,
-}
-
-impl PartialEq for Event {
-    fn eq(&self, other: &Self) -> bool {
-        self.seq == other.seq && self.time == other.time
-    }
-}
-impl Eq for Event {}
-impl PartialOrd for Event {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Event {
-    /// Reversed: the heap's maximum is the earliest `(time, seq)`.
-    fn cmp(&self, other: &Self) -> Ordering {
-        other
-            .time
-            .cmp(&self.time)
-            .then_with(|| other.seq.cmp(&self.seq))
-    }
 }
 
 /// A running task (or a free slot of the slab).

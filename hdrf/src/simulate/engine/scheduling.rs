@@ -41,14 +41,6 @@ impl Engine {
         }
     }
 
-    pub(super) fn refresh_path(&mut self, leaf: usize) {
-        let mut v = leaf;
-        while v != NONE {
-            self.recompute_key(v);
-            v = self.parent[v];
-        }
-    }
-
     /// The policy's key of `v` from its own aggregates and its children's keys (H-DRF's keys
     /// are computed per decision instead, see [`Engine::schedule_hdrf`]). Whether it changed.
     pub(super) fn recompute_key(&mut self, v: usize) -> bool {
@@ -112,7 +104,11 @@ impl Engine {
         let blocked = std::mem::take(&mut self.blocked_list);
         if self.keys_follow_activity() {
             for &leaf in &blocked {
-                self.refresh_path(leaf);
+                let mut v = leaf;
+                while v != NONE {
+                    self.recompute_key(v);
+                    v = self.parent[v];
+                }
             }
         }
         self.blocked_list = blocked;
@@ -151,7 +147,7 @@ impl Engine {
     /// `tests/integration/common/discrete.rs` does) and
     /// the effective vectors bottom-up: `O(N·m + L·K·m)` per task started.
     pub(super) fn schedule_hdrf(&mut self, now: &Rational) {
-        let (n, m) = (self.n, self.m);
+        let (n, m) = (self.parent.len(), self.m);
         let rule = self.rule.expect("H-DRF is a tree policy");
         // 0 satisfied (no pending work or at its cap), 1 blocked, 2 active.
         let mut status = vec![0u8; n];
@@ -169,7 +165,7 @@ impl Engine {
                 } else {
                     for &j in &self.demanded[l] {
                         let x = &self.a[l * m + j];
-                        if (0..self.p.machines).all(|k| *x > self.free[k * m + j]) {
+                        if (0..self.machines).all(|k| *x > self.free[k * m + j]) {
                             saturated[j] = true;
                         }
                     }
