@@ -42,7 +42,7 @@ use serde_json::Value;
 
 use records::{call_python, Records, Worker};
 use to_json::{inputs, to_json};
-use to_python::{parse_json, to_python};
+use to_python::{loads, to_python};
 
 pyo3::create_exception!(
     _leontief,
@@ -128,9 +128,9 @@ fn cancellable<T: Send + 'static>(
 }
 
 /// Runs `work` as a command runs: `inputs` readable under their names, the progress display
-/// quiet; with `background` on a worker thread with Ctrl-C honoured ([`cancellable`]),
-/// otherwise on this thread without the GIL (in `pool` when given: the inputs and the quiet
-/// display are set where the work runs).
+/// quiet; with `background` on a worker thread with Ctrl-C honoured ([`cancellable`], whose
+/// [`Worker`] quiets the display), otherwise on this thread without the GIL (in `pool` when
+/// given: the inputs and the quiet display are set where the work runs).
 fn run_command<T: Send + 'static>(
     py: Python<'_>,
     background: bool,
@@ -138,11 +138,11 @@ fn run_command<T: Send + 'static>(
     inputs: Vec<(String, String)>,
     work: impl FnOnce() -> T + Send + 'static,
 ) -> PyResult<T> {
-    let work = move || quietly(|| with_inputs(inputs, work));
+    let work = move || with_inputs(inputs, work);
     match pool {
         _ if background => cancellable(py, work),
-        Some(pool) => Ok(py.detach(|| pool.install(work))),
-        None => Ok(py.detach(work)),
+        Some(pool) => Ok(py.detach(|| pool.install(|| quietly(work)))),
+        None => Ok(py.detach(|| quietly(work))),
     }
 }
 
@@ -184,7 +184,7 @@ fn run<'py>(
         }
     })?;
     let printed = |text: &str| match json {
-        true => parse_json(py, text),
+        true => loads(py, text),
         false => Ok(PyString::new(py, text).into_any()),
     };
     match error {
@@ -237,7 +237,7 @@ fn solve<'py>(
     .map_err(py_error)?;
     match solved {
         Ok(solution) => Ok(Bound::new(py, answer::Answer::new(*solution, pool))?.into_any()),
-        Err(text) => parse_json(py, &text),
+        Err(text) => loads(py, &text),
     }
 }
 
@@ -248,13 +248,6 @@ fn solve<'py>(
 #[pyo3(signature = (obj, floats=false))]
 fn dumps(obj: &Bound<'_, PyAny>, floats: bool) -> PyResult<String> {
     to_json(obj, "", floats)
-}
-
-/// Parses JSON text, exact strings as Fractions (the inverse of [`dumps`] on the CLI's
-/// output).
-#[pyfunction]
-fn loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
-    parse_json(py, text)
 }
 
 /// `leontief search` or `leontief explore` in-process: an iterator of its JSONL records.
@@ -384,7 +377,7 @@ fn replay_search<'py>(
     let out = py
         .detach(|| leontief::commands::search::replay_unit_logs(&lines, budget, max_found))
         .map_err(py_error)?;
-    to_python(py, None, &out)
+    to_python(py, &out)
 }
 
 /// The extension module.

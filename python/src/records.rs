@@ -157,7 +157,7 @@ impl Records {
     fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
         loop {
             match self.worker.wait(py)? {
-                Some(Message::Record(v)) => return Ok(Some(to_python(py, None, &v)?)),
+                Some(Message::Record(v)) => return Ok(Some(to_python(py, &v)?)),
                 Some(Message::Ready) => continue,
                 Some(Message::Done(result)) => {
                     self.worker.close(py);

@@ -119,25 +119,17 @@ impl<'py> Fractions<'py> {
             Some((n, d)) => (Int::Small(n), Int::Small(d)),
             None => (Int::Big(x.numer()), Int::Big(x.denom())),
         };
+        self.of_terms(key)
+    }
+
+    /// The Fraction of the terms `key` (in lowest terms), made once per value.
+    fn of_terms(&mut self, key: (Int, Int)) -> PyResult<Bound<'py, PyAny>> {
         if let Some(v) = self.values.get(&key) {
             return Ok(v.clone());
         }
         let (n, d) = (self.int(&key.0)?, self.int(&key.1)?);
         let f = self.make(n, d)?;
         self.values.insert(key, f.clone());
-        Ok(f)
-    }
-
-    /// The Fraction of a rational's text `p/q` (or `p`) in lowest terms, as `Rational`
-    /// writes it, of the terms `n` and `d` read from it ([`lowest_terms`]): made without a
-    /// gcd, once per text.
-    fn of_text(&mut self, text: &str, n: i64, d: u64) -> PyResult<Bound<'py, PyAny>> {
-        let (n, d) = (
-            self.int(&Int::Small(n.into()))?,
-            self.int(&Int::Small(d.into()))?,
-        );
-        let f = self.make(n, d)?;
-        self.texts.insert(text.to_owned(), f.clone());
         Ok(f)
     }
 
@@ -201,11 +193,16 @@ impl<'py> Fractions<'py> {
             },
             // In lowest terms (as the CLI prints a rational) the text is the rational's own;
             // any other spelling (`"6/4"` given to `loads`) is read as the rational it stands for.
-            // A text seen before is its cached Fraction, without parsing it again.
+            // A text seen before is its cached Fraction, without parsing it again; a text of
+            // machine-word terms in lowest terms ([`lowest_terms`]) is made without a gcd.
             Value::String(t) if !text && is_exact(t) => match self.texts.get(t.as_str()) {
                 Some(f) => f.clone(),
                 None => match lowest_terms(t) {
-                    Some((n, d)) => self.of_text(t, n, d)?,
+                    Some((n, d)) => {
+                        let f = self.of_terms((Int::Small(n.into()), Int::Small(d.into())))?;
+                        self.texts.insert(t.clone(), f.clone());
+                        f
+                    }
                     None => match t.parse::<Rational>() {
                         Ok(x) => self.fraction(&x)?,
                         Err(_) => PyString::new(py, t).into_any(),
@@ -235,26 +232,22 @@ impl<'py> Fractions<'py> {
     }
 }
 
-/// A JSON value the CLI printed as Python objects (see [`Fractions::value`]): a whole
-/// document, or with `key` the value of a document's field `key`.
-pub(crate) fn to_python<'py>(
-    py: Python<'py>,
-    key: Option<&str>,
-    value: &Value,
-) -> PyResult<Bound<'py, PyAny>> {
-    let text = key.is_some_and(|k| TEXT_KEYS.contains(&k));
-    Fractions::new(py)?.value(value, text)
+/// A JSON document the CLI printed as Python objects (see [`Fractions::value`]).
+pub(crate) fn to_python<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>> {
+    Fractions::new(py)?.value(value, false)
 }
 
-/// The CLI's JSON text as Python objects (see [`Fractions::value`]).
-pub(crate) fn parse_json<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+/// Parses JSON text, exact strings as Fractions (the inverse of `dumps` on the CLI's
+/// output): the CLI's JSON text as Python objects (see [`Fractions::value`]).
+#[pyfunction]
+pub(crate) fn loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
     let v: Value = serde_json::from_str(text)
         .map_err(|e| PyRuntimeError::new_err(format!("internal error: output is not JSON: {e}")))?;
-    to_python(py, None, &v)
+    to_python(py, &v)
 }
 
 /// JSON keys whose string values are text (names, paths, labels), never exact numbers.
-const TEXT_KEYS: &[&str] = &[
+pub(crate) const TEXT_KEYS: &[&str] = &[
     "name",
     "names",
     "mechanism",
