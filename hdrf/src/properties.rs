@@ -62,8 +62,9 @@ pub struct ParetoViolation {
 /// `O(N·n·m)` for `N` nodes, `n` leaves and `m` resources.
 pub fn share_guarantee(tree: &Tree, alloc: &TreeAllocation) -> Vec<ShareViolation> {
     // The tree's instance lists the leaves' users in pre-order.
-    let tasks = tree
-        .leaves()
+    // Idle leaves are not the instance's users.
+    let tasks = (tree.leaves())
+        .filter(|&l| !tree.node(l).is_idle())
         .map(|l| alloc.tasks(l).cloned().unwrap_or(Rational::ZERO))
         .collect();
     let instance = tree.instance();
@@ -91,7 +92,8 @@ pub fn pareto_violations(tree: &Tree, alloc: &TreeAllocation) -> Vec<ParetoViola
     tree.leaves()
         .filter_map(|l| {
             let demand = tree.node(l).demand().expect("a leaf");
-            let mut room = tasks_within(demand, &free).expect("a leaf demands something");
+            // An idle leaf can use nothing: never a violation.
+            let mut room = tasks_within(demand, &free)?;
             if let (Some(t), Some(x)) = (tree.node(l).cap(), alloc.tasks(l)) {
                 room = room.min(t - x);
             }

@@ -67,7 +67,9 @@ fn rules_of(case: &Value) -> Result<Rules, CliError> {
         .flat_map(|rules| rules.keys())
         .find(|key| !READ.contains(&key.as_str()))
     {
-        return Err(internal(format!("reference rule {key} is not read (only {READ:?})")));
+        return Err(internal(format!(
+            "reference rule {key} is not read (only {READ:?})"
+        )));
     }
     fn rule<T: FromStr + Default>(case: &Value, key: &str) -> Result<T, CliError> {
         match case["rules"].get(key) {

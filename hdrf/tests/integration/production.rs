@@ -6,7 +6,7 @@ use crate::common;
 
 use common::q;
 use leontief_hdrf::{
-    allocate, GuaranteeRule, LimitBelowGuarantee, Oversubscribed, Policy, Rules, Tree,
+    allocate, properties, GuaranteeRule, LimitBelowGuarantee, Oversubscribed, Policy, Rules, Tree,
     TreeAllocation,
 };
 use leontief_solver::Rational;
@@ -62,6 +62,10 @@ fn idle_leaves_and_empty_pools_get_nothing_and_say_so() {
             "root/b: idle leaf (all-zero demand); it gets nothing"
         ])
     );
+    // a holds the whole capacity, so nothing is left for anyone (Pareto efficient), and no
+    // node has a guarantee to fall short of; idle leaves take part in neither scan.
+    assert!(properties::pareto_violations(&t, &x).is_empty());
+    assert!(properties::share_guarantee(&t, &x).is_empty());
 }
 
 #[test]
