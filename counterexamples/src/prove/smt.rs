@@ -175,10 +175,8 @@ impl Script {
     /// (algebraic values approximated, marked `?`).
     pub fn text(&self, tactic: &str) -> String {
         let mut out = String::new();
-        for c in &self.comments {
-            for line in c.lines() {
-                out += &format!("; {line}\n");
-            }
+        for line in self.comments.iter().flat_map(|c| c.lines()) {
+            out += &format!("; {line}\n");
         }
         out += "(set-option :produce-models true)\n";
         out += "(set-option :pp.decimal true)\n";
@@ -501,8 +499,7 @@ fn parse_answer(text: &str, reported: &[(String, String)]) -> Result<Answer, Pro
     let status = lines.next().unwrap_or("").trim();
     match status {
         "unsat" => Ok(Answer::Unsat),
-        "unknown" => Ok(Answer::Unknown("unknown".into())),
-        "timeout" => Ok(Answer::Unknown("timeout".into())),
+        "unknown" | "timeout" => Ok(Answer::Unknown(status.into())),
         "sat" => {
             let rest: String = lines.collect::<Vec<_>>().join("\n");
             if reported.is_empty() {
