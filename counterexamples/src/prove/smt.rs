@@ -501,11 +501,10 @@ fn parse_answer(text: &str, reported: &[(String, String)]) -> Result<Answer, Pro
         "unsat" => Ok(Answer::Unsat),
         "unknown" | "timeout" => Ok(Answer::Unknown(status.into())),
         "sat" => {
-            let rest: String = lines.collect::<Vec<_>>().join("\n");
             if reported.is_empty() {
                 return Ok(Answer::Sat(Vec::new()));
             }
-            let values = parse_values(&rest)?;
+            let values = parse_values(&lines.collect::<Vec<_>>().join("\n"))?;
             if values.len() != reported.len() {
                 return Err(ProveError::Solver(format!(
                     "the model has {} values for {} terms",
@@ -577,10 +576,7 @@ fn value(e: &Sexp) -> Result<Rational, ProveError> {
     let bad = |what: String| ProveError::Solver(format!("cannot read the model value {what}"));
     match e {
         Sexp::Atom(a) => {
-            let digits = a.trim_end_matches('?');
-            digits
-                .parse::<Rational>()
-                .map_err(|_| bad(format!("{a:?}")))
+            (a.trim_end_matches('?').parse::<Rational>()).map_err(|_| bad(format!("{a:?}")))
         }
         Sexp::List(items) => match items.as_slice() {
             [Sexp::Atom(op), x] if op == "-" => Ok(-value(x)?),
