@@ -446,7 +446,6 @@ impl Proof {
             ),
             Verdict::Unknown(_) => "nothing: some cases are open".to_string(),
         };
-        let checked = self.checked_cases();
         let cases = self
             .cases
             .iter()
@@ -457,7 +456,7 @@ impl Proof {
                 seconds: milliseconds(c.seconds),
                 solver: &solver,
                 reason: c.status.reason(),
-                cross_check: checked.get(&c.index).map(|k| SecondDoc {
+                cross_check: self.checked(c.index).map(|(_, k)| SecondDoc {
                     status: k.status.name(),
                     seconds: milliseconds(k.seconds),
                     reason: k.status.reason(),
@@ -484,11 +483,11 @@ impl Proof {
         })
     }
 
-    /// The second solver's answer on each case it checked, by case number.
-    fn checked_cases(&self) -> std::collections::HashMap<usize, &CheckedCase> {
-        (self.cross_check.iter())
-            .flat_map(|c| c.cases.iter().map(|k| (k.index, k)))
-            .collect()
+    /// The second solver and its answer on case `index`, when it checked the cases (all of
+    /// them, in case order).
+    fn checked(&self, index: usize) -> Option<(&Solver, &CheckedCase)> {
+        let check = self.cross_check.as_ref()?;
+        Some((&check.solver, check.cases.get(index)?))
     }
 
     /// Who answered `unsat` in every case of a `proved` verdict: the solver, and the
@@ -531,16 +530,12 @@ impl Proof {
             statement.describe(),
             self.verdict.name()
         );
-        let checked = self.checked_cases();
         for c in &self.cases {
-            let second = match (checked.get(&c.index), &self.cross_check) {
-                (Some(k), Some(check)) => format!(
-                    "  {} {:<8} {:>9.3} s",
-                    check.solver,
-                    k.status.name(),
-                    k.seconds
-                ),
-                _ => String::new(),
+            let second = match self.checked(c.index) {
+                Some((solver, k)) => {
+                    format!("  {solver} {:<8} {:>9.3} s", k.status.name(), k.seconds)
+                }
+                None => String::new(),
             };
             out += &format!(
                 "  case {:>3} {:<8} {:>9.3} s  {}{}  {}\n",

@@ -175,10 +175,8 @@ impl Script {
     /// (algebraic values approximated, marked `?`).
     pub fn text(&self, tactic: &str) -> String {
         let mut out = String::new();
-        for c in &self.comments {
-            for line in c.lines() {
-                out += &format!("; {line}\n");
-            }
+        for line in self.comments.iter().flat_map(|c| c.lines()) {
+            out += &format!("; {line}\n");
         }
         out += "(set-option :produce-models true)\n";
         out += "(set-option :pp.decimal true)\n";
@@ -501,14 +499,12 @@ fn parse_answer(text: &str, reported: &[(String, String)]) -> Result<Answer, Pro
     let status = lines.next().unwrap_or("").trim();
     match status {
         "unsat" => Ok(Answer::Unsat),
-        "unknown" => Ok(Answer::Unknown("unknown".into())),
-        "timeout" => Ok(Answer::Unknown("timeout".into())),
+        "unknown" | "timeout" => Ok(Answer::Unknown(status.into())),
         "sat" => {
-            let rest: String = lines.collect::<Vec<_>>().join("\n");
             if reported.is_empty() {
                 return Ok(Answer::Sat(Vec::new()));
             }
-            let values = parse_values(&rest)?;
+            let values = parse_values(&lines.collect::<Vec<_>>().join("\n"))?;
             if values.len() != reported.len() {
                 return Err(ProveError::Solver(format!(
                     "the model has {} values for {} terms",
@@ -580,10 +576,7 @@ fn value(e: &Sexp) -> Result<Rational, ProveError> {
     let bad = |what: String| ProveError::Solver(format!("cannot read the model value {what}"));
     match e {
         Sexp::Atom(a) => {
-            let digits = a.trim_end_matches('?');
-            digits
-                .parse::<Rational>()
-                .map_err(|_| bad(format!("{a:?}")))
+            (a.trim_end_matches('?').parse::<Rational>()).map_err(|_| bad(format!("{a:?}")))
         }
         Sexp::List(items) => match items.as_slice() {
             [Sexp::Atom(op), x] if op == "-" => Ok(-value(x)?),

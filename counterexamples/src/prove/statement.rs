@@ -33,19 +33,30 @@ pub use encode::{Answers, Profile};
 
 leontief_solver::name_enum! {
     /// The mechanisms with an encoding, by their names in the registry (derived with strum).
+    /// Each with the theorem its encoding rests on as its message.
     #[strum(parse_err_ty = SolverError, parse_err_fn = no_encoding)]
+    #[derive(strum::EnumMessage)]
     pub enum ProvedMechanism {
         /// Extended weighted DRF (`drf`), with caps.
+        #[strum(message = "the bottleneck characterization of extended DRF (docs/theory.md §6.2)")]
         Drf,
         /// DRF freezing everyone at the first saturation (`drf-common-level`).
+        #[strum(message = "the common-level characterization (docs/theory.md §6.4)")]
         DrfCommonLevel,
         /// Asset fairness (`asset`), with caps.
+        #[strum(message = "the bottleneck characterization on aggregate shares (docs/theory.md §6.2)")]
         Asset,
         /// CEEI (`ceei`), without caps.
+        #[strum(message = "the Eisenberg-Gale KKT characterization of CEEI (docs/theory.md §6.3)")]
         Ceei,
         /// Collapsed HDRF (`hdrf:collapsed`) on every tree: extended DRF over the leaves with the
         /// leaves' guaranteed shares as weights, any positive ones (docs/theory.md §6.10).
-        #[strum(serialize = "hdrf:collapsed")]
+        #[strum(
+            serialize = "hdrf:collapsed",
+            message = "collapsed HDRF as extended DRF over the leaves weighted by their guaranteed \
+                shares, which range over every positive weight vector (docs/theory.md §6.10), \
+                and the bottleneck characterization of extended DRF (docs/theory.md §6.2)"
+        )]
         Collapsed,
     }
 }
@@ -65,25 +76,7 @@ fn no_encoding(name: &str) -> SolverError {
 impl ProvedMechanism {
     /// The theorem the encoding rests on.
     pub fn characterization(self) -> &'static str {
-        match self {
-            ProvedMechanism::Drf => {
-                "the bottleneck characterization of extended DRF (docs/theory.md §6.2)"
-            }
-            ProvedMechanism::DrfCommonLevel => {
-                "the common-level characterization (docs/theory.md §6.4)"
-            }
-            ProvedMechanism::Asset => {
-                "the bottleneck characterization on aggregate shares (docs/theory.md §6.2)"
-            }
-            ProvedMechanism::Ceei => {
-                "the Eisenberg-Gale KKT characterization of CEEI (docs/theory.md §6.3)"
-            }
-            ProvedMechanism::Collapsed => {
-                "collapsed HDRF as extended DRF over the leaves weighted by their guaranteed \
-                 shares, which range over every positive weight vector (docs/theory.md §6.10), \
-                 and the bottleneck characterization of extended DRF (docs/theory.md §6.2)"
-            }
-        }
+        strum::EnumMessage::get_message(&self).expect("every encoding rests on a theorem")
     }
 
     /// Whether the users are the leaves of any tree (their weights then range over every
