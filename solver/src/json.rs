@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::{Rational, SolverError};
+use crate::{Instance, InstanceBuilder, Rational, SolverError};
 
 /// The sign a vector's entries must have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,20 +62,18 @@ pub fn reject_unknown(
     known: &[&str],
     listing: &str,
 ) -> Result<(), SolverError> {
-    for key in obj.keys() {
-        if !known.contains(&key.as_str()) {
-            let field = if prefix.is_empty() {
-                key.clone()
-            } else {
-                format!("{prefix}.{key}")
-            };
-            return Err(SolverError::invalid(
-                field,
-                format!("unknown field (expected {listing})"),
-            ));
-        }
-    }
-    Ok(())
+    let Some(key) = obj.keys().find(|k| !known.contains(&k.as_str())) else {
+        return Ok(());
+    };
+    let field = if prefix.is_empty() {
+        key.clone()
+    } else {
+        format!("{prefix}.{key}")
+    };
+    Err(SolverError::invalid(
+        field,
+        format!("unknown field (expected {listing})"),
+    ))
 }
 
 /// `v` as an object, or an error at `field` saying what it is instead.
@@ -83,20 +81,40 @@ pub(crate) fn read_object<'a>(
     field: &str,
     v: &'a Value,
 ) -> Result<&'a Map<String, Value>, SolverError> {
-    v.as_object().ok_or_else(|| {
-        SolverError::invalid(field, format!("expected an object, found {}", kind(v)))
-    })
+    v.as_object().ok_or_else(|| expected(field, "an object", v))
+}
+
+/// `v` as a list, or an error at `field` saying that `what` was expected instead.
+pub(crate) fn read_array<'a>(
+    field: &str,
+    v: &'a Value,
+    what: &str,
+) -> Result<&'a [Value], SolverError> {
+    v.as_array()
+        .map(Vec::as_slice)
+        .ok_or_else(|| expected(field, what, v))
+}
+
+/// The error at `field` of a value that is not `what`: `expected what, found a list`.
+pub(crate) fn expected(field: impl Into<String>, what: &str, v: &Value) -> SolverError {
+    SolverError::invalid(field, format!("expected {what}, found {}", kind(v)))
+}
+
+/// The entry `key` of `obj`, or the error that it is missing at the path `at(key)`.
+pub(crate) fn required<'a>(
+    obj: &'a Map<String, Value>,
+    key: &str,
+    at: impl Fn(&str) -> String,
+) -> Result<&'a Value, SolverError> {
+    obj.get(key)
+        .ok_or_else(|| SolverError::invalid(at(key), "missing"))
 }
 
 /// Reads a string at `field`.
 pub(crate) fn read_string(field: &str, v: &Value) -> Result<String, SolverError> {
-    match v {
-        Value::String(s) => Ok(s.clone()),
-        other => Err(SolverError::invalid(
-            field,
-            format!("expected a string, found {}", kind(other)),
-        )),
-    }
+    v.as_str()
+        .map(str::to_owned)
+        .ok_or_else(|| expected(field, "a string", v))
 }
 
 /// Reads the entry `key` of `obj`, when present, with `read` at the path `at(key)`.
@@ -109,20 +127,15 @@ pub(crate) fn read_optional<T>(
     obj.get(key).map(|v| read(&at(key), v)).transpose()
 }
 
-/// A document's `capacity` (required) and `resources` (default `r1..rm`), as the flat and
-/// the tree form both have them.
-pub(crate) fn read_resources(
-    obj: &Map<String, Value>,
-) -> Result<(Vec<String>, Vec<Rational>), SolverError> {
-    let capacity = match obj.get("capacity") {
-        Some(v) => read_numbers("capacity", v)?,
-        None => return Err(SolverError::invalid("capacity", "missing")),
-    };
-    let resources = match obj.get("resources") {
-        None => (1..=capacity.len()).map(|j| format!("r{j}")).collect(),
-        Some(v) => read_names("resources", v)?,
-    };
-    Ok((resources, capacity))
+/// The builder of a document's instance on its `capacity` (required) and `resources` (the
+/// builder's default `r1..rm` when absent), as the flat and the tree form both have them.
+pub(crate) fn read_resources(obj: &Map<String, Value>) -> Result<InstanceBuilder, SolverError> {
+    let capacity = read_numbers("capacity", required(obj, "capacity", str::to_owned)?)?;
+    let builder = Instance::builder(capacity);
+    match obj.get("resources") {
+        None => Ok(builder),
+        Some(v) => Ok(builder.resources(read_names("resources", v)?)),
+    }
 }
 
 /// Reads one exact number at `field`.
@@ -131,10 +144,7 @@ pub fn read_number(field: &str, v: &Value) -> Result<Rational, SolverError> {
         Value::Number(_) | Value::String(_) => {
             Rational::from_json(v).map_err(|e| SolverError::number(field, e))
         }
-        other => Err(SolverError::invalid(
-            field,
-            format!("expected a number, found {}", kind(other)),
-        )),
+        other => Err(expected(field, "a number", other)),
     }
 }
 
@@ -142,7 +152,7 @@ pub fn read_number(field: &str, v: &Value) -> Result<Rational, SolverError> {
 pub fn read_numbers(field: &str, v: &Value) -> Result<Vec<Rational>, SolverError> {
     // The field path of an entry is written only when the entry is wrong (a million-user
     // file has millions of entries).
-    read_list(field, v, "numbers", |j, x| {
+    read_list(field, v, "a list of numbers", |j, x| {
         quick_number(x).map_or_else(|| read_number(&format!("{field}[{j}]"), x), Ok)
     })
 }
@@ -150,32 +160,24 @@ pub fn read_numbers(field: &str, v: &Value) -> Result<Vec<Rational>, SolverError
 /// A well-formed number, or `None` (then the caller reads it again with its field path for
 /// the error).
 pub(crate) fn quick_number(x: &Value) -> Option<Rational> {
-    match x {
-        Value::Number(_) | Value::String(_) => Rational::from_json(x).ok(),
-        _ => None,
-    }
+    Rational::from_json(x).ok()
 }
 
 /// Reads a list of strings at `field`.
 pub fn read_names(field: &str, v: &Value) -> Result<Vec<String>, SolverError> {
-    read_list(field, v, "names", |j, x| {
+    read_list(field, v, "a list of names", |j, x| {
         read_string(&format!("{field}[{j}]"), x)
     })
 }
 
-/// Reads the list at `field`, a list of `what`, entry `j` by `entry(j, x)`.
+/// Reads the list at `field` (`what`: `a list of numbers`, ...), entry `j` by `entry(j, x)`.
 fn read_list<T>(
     field: &str,
     v: &Value,
     what: &str,
     entry: impl Fn(usize, &Value) -> Result<T, SolverError>,
 ) -> Result<Vec<T>, SolverError> {
-    let list = v.as_array().ok_or_else(|| {
-        SolverError::invalid(
-            field,
-            format!("expected a list of {what}, found {}", kind(v)),
-        )
-    })?;
+    let list = read_array(field, v, what)?;
     list.iter().enumerate().map(|(j, x)| entry(j, x)).collect()
 }
 
@@ -239,6 +241,8 @@ pub(crate) fn parse_strict_at(text: &str, depth: usize) -> Result<Value, SolverE
     })
 }
 
+pub(crate) use strict::NUMBER_TOKEN;
+
 /// The visitor behind [`parse_strict`].
 mod strict {
     use std::cell::RefCell;
@@ -251,7 +255,7 @@ mod strict {
 
     /// How `serde_json` (with `arbitrary_precision`) hands a number to a visitor: a one-entry
     /// map from this key to the number's text.
-    const NUMBER_TOKEN: &str = "$serde_json::private::Number";
+    pub(crate) const NUMBER_TOKEN: &str = "$serde_json::private::Number";
 
     /// Where a value sits, as a chain up to the root (built only when an error needs it).
     pub(super) enum At<'a> {

@@ -11,11 +11,14 @@ use crate::model::{check_node_name, check_positive};
 use crate::{Mode, Pool, Rational, SolverError, User};
 
 /// A tree spec laid out as pools and users, with where each was in the tree form.
+#[derive(Default)]
 pub(crate) struct Laid {
     pub pools: Vec<Pool>,
     pub users: Vec<User>,
     pool_at: Vec<String>,
     user_at: Vec<String>,
+    /// The number of resources.
+    m: usize,
 }
 
 impl Laid {
@@ -76,25 +79,15 @@ pub(crate) fn lay_out(root: &NodeSpec, m: usize) -> Result<Laid, SolverError> {
             "the root shares fairly; put its children in a fifo pool below it",
         ));
     }
-    let mut out = Layout {
+    let mut laid = Laid {
         m,
-        laid: Laid {
-            pools: Vec::new(),
-            users: Vec::new(),
-            pool_at: Vec::new(),
-            user_at: Vec::new(),
-        },
+        ..Laid::default()
     };
-    out.add(root, None, "tree".to_string(), 0)?;
-    Ok(out.laid)
+    laid.add(root, None, "tree".to_string(), 0)?;
+    Ok(laid)
 }
 
-struct Layout {
-    m: usize,
-    laid: Laid,
-}
-
-impl Layout {
+impl Laid {
     /// Adds `spec` below `parent` (`None`: `spec` is the root; `Some(None)`: directly below
     /// the root; `Some(Some(p))`: in pool `p`), validating as it goes.
     fn add(
@@ -137,7 +130,7 @@ impl Layout {
                 "only a pool has a mode; a leaf runs its own tasks",
             ));
         }
-        self.laid.users.push(User {
+        self.users.push(User {
             name: spec.name.clone(),
             demand: demand.to_vec(),
             weight: spec.weight.clone(),
@@ -148,7 +141,7 @@ impl Layout {
             limit: spec.limit.clone(),
             usage: spec.usage.clone(),
         });
-        self.laid.user_at.push(at);
+        self.user_at.push(at);
         Ok(())
     }
 
@@ -191,7 +184,7 @@ impl Layout {
         let me = match parent {
             None => None,
             Some(up) => {
-                self.laid.pools.push(Pool {
+                self.pools.push(Pool {
                     name: spec.name.clone(),
                     weight: spec.weight.clone(),
                     parent: up,
@@ -199,8 +192,8 @@ impl Layout {
                     limit: spec.limit.clone(),
                     mode: spec.mode.unwrap_or_default(),
                 });
-                self.laid.pool_at.push(at.clone());
-                Some(self.laid.pools.len() - 1)
+                self.pool_at.push(at.clone());
+                Some(self.pools.len() - 1)
             }
         };
         // Laid out in the order the tree view lists siblings (those holding a leaf that

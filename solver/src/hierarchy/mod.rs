@@ -55,7 +55,7 @@ mod tree;
 mod tree_form;
 
 /// A node of the tree: the root, a pool, or a user's leaf.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct TreeNode {
     /// Its own name (`root` for the root).
@@ -128,16 +128,13 @@ pub struct Hierarchy {
 }
 
 impl Hierarchy {
-    /// The tree of `instance`'s pools and users (see [`Instance::hierarchy`] for the cached
-    /// one).
+    /// The tree of `instance`'s pools and users, built anew (see [`Instance::hierarchy`] for
+    /// the cached one, built by this).
     ///
     /// # Complexity
     /// `O((n + p) · depth + (n + p) log(n + p))` rational operations for `n` users and `p`
     /// pools.
     pub fn of(instance: &Instance) -> Hierarchy {
-        if let Some(h) = instance.cached_view() {
-            return h.clone();
-        }
         Self::resolve(instance, &|_| String::new())
             .expect("a validated instance's guarantees and limits resolve")
     }
@@ -190,17 +187,10 @@ impl Hierarchy {
                 name,
                 weight,
                 parent,
-                children: Vec::new(),
-                user: None,
-                pool: None,
-                idle: None,
-                guaranteed: Rational::ZERO,
                 depth,
                 guarantee: zeros.clone(),
-                guarantee_written: false,
-                limit: None,
-                mode: Mode::Fair,
                 usage: zeros.clone(),
+                ..TreeNode::default()
             };
         let mut root = blank("root".into(), Rational::ONE, None, 0);
         root.guaranteed = Rational::ONE;
@@ -469,16 +459,21 @@ impl Hierarchy {
         self.node_of_pool.is_empty()
     }
 
-    /// The users in the subtree of `v`, in increasing index.
-    pub fn users_below(&self, v: usize) -> Vec<usize> {
+    /// The nodes of the subtree of `v`, `v` first, in pre-order.
+    pub fn subtree(&self, v: usize) -> Vec<usize> {
         let mut out = Vec::new();
         let mut stack = vec![v];
         while let Some(x) = stack.pop() {
-            if let Some(i) = self.nodes[x].user {
-                out.push(i);
-            }
+            out.push(x);
             stack.extend(self.nodes[x].children.iter().rev());
         }
+        out
+    }
+
+    /// The users in the subtree of `v`, in increasing index.
+    pub fn users_below(&self, v: usize) -> Vec<usize> {
+        let subtree = self.subtree(v).into_iter();
+        let mut out: Vec<usize> = subtree.filter_map(|x| self.nodes[x].user).collect();
         out.sort_unstable();
         out
     }

@@ -369,13 +369,7 @@ impl Tree {
 
     /// [`Tree::from_json`], resolving guarantees and limits by `rules`.
     pub fn from_json_with(value: &Value, rules: Rules) -> Result<Tree, SolverError> {
-        let (resources, capacity, root) = read_tree_form(value)?;
-        Self::build(
-            Instance::builder(capacity)
-                .resources(resources)
-                .tree(root)
-                .rules(rules),
-        )
+        Self::build(read_tree_form(value)?.rules(rules))
     }
 
     /// Resource names.
@@ -520,13 +514,8 @@ impl Tree {
 
     /// The nodes of `v`'s subtree, `v` first, in pre-order.
     pub fn subtree(&self, v: NodeId) -> Vec<NodeId> {
-        let mut out = Vec::new();
-        let mut stack = vec![v];
-        while let Some(u) = stack.pop() {
-            out.push(u);
-            stack.extend(self.node(u).children().rev());
-        }
-        out
+        let nodes = self.hierarchy().subtree(v.0).into_iter();
+        nodes.map(NodeId).collect()
     }
 
     /// The dominant share of one task of leaf `v`: `mu_v = max_j d_vj / R_j` (`None` for a
@@ -559,12 +548,11 @@ impl Tree {
             .filter(|&v| !self.node(v).is_idle())
             .map(|v| {
                 let n = self.node(v);
-                let mut u = User::new(n.name(), n.demand().unwrap_or_default().to_vec())
-                    .weight(n.guaranteed_share().clone());
-                if let Some(t) = n.cap() {
-                    u = u.cap(t.clone());
+                User {
+                    cap: n.cap().cloned(),
+                    ..User::new(n.name(), n.demand().unwrap_or_default().to_vec())
+                        .weight(n.guaranteed_share().clone())
                 }
-                u
             })
             .collect();
         Instance::builder(self.capacity().to_vec())

@@ -4,12 +4,12 @@
 use serde_json::Value;
 
 use crate::json::{
-    kind, read_number, read_numbers, read_object, read_optional, read_resources, read_string,
-    reject_unknown,
+    expected, read_number, read_numbers, read_object, read_optional, read_resources, read_string,
+    reject_unknown, required,
 };
-use crate::model::Production;
+use crate::model::{read_guarantee, read_mode};
 use crate::setters::rationals;
-use crate::{Guarantee, Mode, Rational, SolverError};
+use crate::{Guarantee, InstanceBuilder, Mode, Rational, SolverError};
 
 /// The deepest tree accepted (the root has depth 0). Deeper inputs are rejected rather than
 /// risking the stack on recursive reading.
@@ -129,9 +129,9 @@ impl NodeSpec {
 }
 
 /// Reads the tree form `{"resources": [..], "capacity": [..], "tree": {"name", "weight",
-/// "children" | "demand", "tasks"}}` into resource names, capacities and the root's spec
-/// (structure only; [`InstanceBuilder::build`](crate::InstanceBuilder::build) validates
-/// the values).
+/// "children" | "demand", "tasks"}}` into the builder of its instance: resource names,
+/// capacities and the root's spec (structure only; [`InstanceBuilder::build`] validates the
+/// values).
 ///
 /// `resources` is optional (default `r1..rm`), the root's `name` is optional (default
 /// `root`), `weight` defaults to 1, `tasks` (the cap) is optional and only for leaves.
@@ -141,17 +141,11 @@ impl NodeSpec {
 ///
 /// # Errors
 /// A malformed or unknown field, named by its path, e.g. `tree.children[1].weight`.
-pub fn read_tree_form(
-    value: &Value,
-) -> Result<(Vec<String>, Vec<Rational>, NodeSpec), SolverError> {
+pub fn read_tree_form(value: &Value) -> Result<InstanceBuilder, SolverError> {
     let obj = read_object("(top level)", value)?;
     reject_unknown(obj, "", TREE_FIELDS, &TREE_FIELDS.join(", "))?;
-    let (resources, capacity) = read_resources(obj)?;
-    let root = match obj.get("tree") {
-        Some(v) => read_node(v, "tree", 0)?,
-        None => return Err(SolverError::invalid("tree", "missing")),
-    };
-    Ok((resources, capacity, root))
+    let builder = read_resources(obj)?;
+    Ok(builder.tree(read_node(required(obj, "tree", str::to_owned)?, "tree", 0)?))
 }
 
 /// Reads one node at path `at` (structure only; values are validated by
@@ -166,45 +160,27 @@ fn read_node(v: &Value, at: &str, depth: usize) -> Result<NodeSpec, SolverError>
         None => return Err(SolverError::invalid(field("name"), "missing")),
         Some(v) => read_string(&field("name"), v)?,
     };
-    let weight = match obj.get("weight") {
-        Some(w) => read_number(&field("weight"), w)?,
-        None => Rational::ONE,
+    let read_children = |f: &str, v: &Value| match v {
+        Value::Array(list) => list
+            .iter()
+            .enumerate()
+            .map(|(k, c)| read_node(c, &format!("{at}.children[{k}]"), depth + 1))
+            .collect(),
+        other => Err(expected(f, "a list of nodes", other)),
     };
-    let demand = read_optional(obj, "demand", field, read_numbers)?;
-    let cap = match obj.get("tasks") {
-        None | Some(Value::Null) => None,
-        Some(t) => Some(read_number(&field("tasks"), t)?),
-    };
-    let children = match obj.get("children") {
-        None => None,
-        Some(Value::Array(list)) => Some(
-            list.iter()
-                .enumerate()
-                .map(|(k, c)| read_node(c, &format!("{at}.children[{k}]"), depth + 1))
-                .collect::<Result<Vec<_>, _>>()?,
-        ),
-        Some(other) => {
-            return Err(SolverError::invalid(
-                field("children"),
-                format!("expected a list of nodes, found {}", kind(other)),
-            ))
-        }
-    };
-    let Production {
-        guarantee,
-        limit,
-        mode,
-        usage,
-    } = Production::read(obj, field)?;
+    // The fields in this order, so that of two faults the same one is named first.
     Ok(NodeSpec {
         name,
-        weight,
-        demand,
-        cap,
-        children,
-        guarantee,
-        limit,
-        mode,
-        usage,
+        weight: read_optional(obj, "weight", field, read_number)?.unwrap_or(Rational::ONE),
+        demand: read_optional(obj, "demand", field, read_numbers)?,
+        cap: match obj.get("tasks") {
+            None | Some(Value::Null) => None,
+            Some(t) => Some(read_number(&field("tasks"), t)?),
+        },
+        children: read_optional(obj, "children", field, read_children)?,
+        guarantee: read_optional(obj, "guarantee", field, read_guarantee)?,
+        limit: read_optional(obj, "limit", field, read_numbers)?,
+        mode: read_optional(obj, "mode", field, read_mode)?,
+        usage: read_optional(obj, "usage", field, read_numbers)?,
     })
 }

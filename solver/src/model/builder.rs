@@ -35,7 +35,7 @@ use crate::{Rational, SolverError};
 ///     .build();
 /// assert_eq!(bad.unwrap_err().to_string(), "pools[0].weight: must be positive, found 0");
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 #[must_use]
 pub struct InstanceBuilder {
     pub(crate) resources: Option<Vec<String>>,

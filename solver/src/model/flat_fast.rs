@@ -19,11 +19,8 @@ use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
 use serde_json::Map;
 
-use crate::json::{parse_strict_at, read_resources};
+use crate::json::{parse_strict_at, read_resources, NUMBER_TOKEN};
 use crate::{Instance, Rational, User};
-
-/// How `serde_json` (with `arbitrary_precision`) hands a number to a visitor.
-const NUMBER_TOKEN: &str = "$serde_json::private::Number";
 
 /// An exact number read from a JSON number's text or a string, as
 /// [`Rational::from_json`] reads it.
@@ -147,13 +144,9 @@ pub(super) fn read(text: &str) -> Option<Instance> {
     if skip_ws(bytes, at + 1) != bytes.len() {
         return None;
     }
-    let (resources, capacity) = read_resources(&top).ok()?;
-    let users = read_users(users?, capacity.len(), text.len() >= SPLIT_BYTES)?;
-    Instance::builder(capacity)
-        .resources(resources)
-        .users(users)
-        .build()
-        .ok()
+    let builder = read_resources(&top).ok()?;
+    let users = read_users(users?, builder.capacity.len(), text.len() >= SPLIT_BYTES)?;
+    builder.users(users).build().ok()
 }
 
 /// The users list (`[..]`) cut at its top-level commas into one piece per thread (one piece
@@ -191,7 +184,8 @@ fn read_users(list: &str, per_user: usize, parallel: bool) -> Option<Vec<User>> 
     let per = spans.len().div_ceil(threads).max(1);
     // The result is allocated once and each thread fills its own slice of it: no list per
     // piece, no copy of the pieces into one list afterwards.
-    let mut users = vec![placeholder_user(); spans.len()];
+    // Users with no fields read yet, each overwritten below.
+    let mut users = vec![User::new(String::new(), Vec::<Rational>::new()); spans.len()];
     // Piece `k` starts at user `k · per`; each user is read from its own span of the text.
     let read_piece = |k: usize, piece: &[(usize, usize)], out: &mut [User]| -> bool {
         for (e, (&(a, b), slot)) in piece.iter().zip(out.iter_mut()).enumerate() {
@@ -220,11 +214,6 @@ fn read_users(list: &str, per_user: usize, parallel: bool) -> Option<Vec<User>> 
         read_all
     });
     read_all.then_some(users)
-}
-
-/// A user with no fields read yet (overwritten by [`read_users`]).
-fn placeholder_user() -> User {
-    User::new(String::new(), Vec::<Rational>::new())
 }
 
 /// The user object `text` (at position `index` in the list) read by hand when it has the

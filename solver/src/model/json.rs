@@ -3,13 +3,13 @@
 
 use std::collections::HashMap;
 
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use super::path_of;
 use crate::hierarchy::read_tree_form;
 use crate::json::{
-    kind, quick_number, read_number, read_numbers, read_object, read_optional, read_resources,
-    read_string, reject_unknown,
+    expected, kind, quick_number, read_array, read_number, read_numbers, read_object,
+    read_optional, read_resources, read_string, reject_unknown, required,
 };
 use crate::{Guarantee, Instance, Mode, Pool, Rational, Rules, SolverError, User};
 
@@ -85,12 +85,7 @@ impl Instance {
     pub fn from_json_with(value: &Value, rules: Rules) -> Result<Self, SolverError> {
         let obj = read_object("(top level)", value)?;
         if obj.contains_key("tree") {
-            let (resources, capacity, root) = read_tree_form(value)?;
-            return Self::builder(capacity)
-                .resources(resources)
-                .tree(root)
-                .rules(rules)
-                .build();
+            return read_tree_form(value)?.rules(rules).build();
         }
         let has_pools = obj.contains_key("pools");
         reject_unknown(
@@ -103,22 +98,16 @@ impl Instance {
                 TOP_FIELDS
             },
         )?;
-        let (resources, capacity) = read_resources(obj)?;
+        let builder = read_resources(obj)?;
         let (pools, by_path) = match obj.get("pools") {
             None => (Vec::new(), HashMap::new()),
             Some(v) => read_pools(v)?,
         };
-        let users_v = obj
-            .get("users")
-            .ok_or_else(|| SolverError::invalid("users", "missing"))?;
-        let list = users_v.as_array().ok_or_else(|| {
-            SolverError::invalid("users", format!("expected a list, found {}", kind(users_v)))
-        })?;
-        let mut users = Vec::with_capacity(list.len());
-        for (i, u) in list.iter().enumerate() {
-            users.push(read_user(i, u, &by_path, has_pools)?);
-        }
-        let builder = Self::builder(capacity).resources(resources).users(users);
+        let list = read_array("users", required(obj, "users", str::to_owned)?, "a list")?;
+        let users = (list.iter().enumerate())
+            .map(|(i, u)| read_user(i, u, &by_path, has_pools))
+            .collect::<Result<Vec<_>, _>>()?;
+        let builder = builder.users(users);
         if has_pools {
             builder.pools(pools).idle_leaves(true).rules(rules).build()
         } else {
@@ -200,26 +189,23 @@ fn present(fields: Vec<(&str, Option<Value>)>) -> Value {
 
 /// Reads a `guarantee`: a list (absolute amounts) or one number (a fraction of the
 /// parent's guarantee).
-fn read_guarantee(field: &str, v: &Value) -> Result<Guarantee, SolverError> {
+pub(crate) fn read_guarantee(field: &str, v: &Value) -> Result<Guarantee, SolverError> {
     match v {
         Value::Array(_) => Ok(Guarantee::Vector(read_numbers(field, v)?)),
         Value::Number(_) | Value::String(_) => Ok(Guarantee::Fraction(read_number(field, v)?)),
-        other => Err(SolverError::invalid(
+        other => Err(expected(
             field,
-            format!(
-                "expected a list of amounts or a fraction of the parent's guarantee, found {}",
-                kind(other)
-            ),
+            "a list of amounts or a fraction of the parent's guarantee",
+            other,
         )),
     }
 }
 
 /// Reads a pool's `mode`: `fair` or `fifo`.
-fn read_mode(field: &str, v: &Value) -> Result<Mode, SolverError> {
-    match v.as_str() {
-        Some("fair") => Ok(Mode::Fair),
-        Some("fifo") => Ok(Mode::Fifo),
-        _ => Err(SolverError::invalid(
+pub(crate) fn read_mode(field: &str, v: &Value) -> Result<Mode, SolverError> {
+    match v.as_str().and_then(|s| s.parse().ok()) {
+        Some(mode) => Ok(mode),
+        None => Err(SolverError::invalid(
             field,
             format!(
                 "expected \"fair\" or \"fifo\", found {}",
@@ -229,31 +215,6 @@ fn read_mode(field: &str, v: &Value) -> Result<Mode, SolverError> {
                 }
             ),
         )),
-    }
-}
-
-/// The production fields of a pool, a user or a tree node (`docs/production.md`), each
-/// `None` when absent. Which of them a node may carry is decided before, by its listing of
-/// known fields.
-pub(crate) struct Production {
-    pub guarantee: Option<Guarantee>,
-    pub limit: Option<Vec<Rational>>,
-    pub mode: Option<Mode>,
-    pub usage: Option<Vec<Rational>>,
-}
-
-impl Production {
-    /// Reads them from `obj`, naming a field at fault by `at(key)`.
-    pub(crate) fn read(
-        obj: &Map<String, Value>,
-        at: impl Fn(&str) -> String,
-    ) -> Result<Self, SolverError> {
-        Ok(Production {
-            guarantee: read_optional(obj, "guarantee", &at, read_guarantee)?,
-            limit: read_optional(obj, "limit", &at, read_numbers)?,
-            mode: read_optional(obj, "mode", &at, read_mode)?,
-            usage: read_optional(obj, "usage", &at, read_numbers)?,
-        })
     }
 }
 
@@ -269,19 +230,14 @@ fn read_pool_path(
         Some(Value::String(path)) => Ok(Some(*by_path.get(path).ok_or_else(|| {
             SolverError::invalid(field, format!("unknown pool {path:?}{unknown}"))
         })?)),
-        Some(other) => Err(SolverError::invalid(
-            field,
-            format!("expected a pool's path, found {}", kind(other)),
-        )),
+        Some(other) => Err(expected(field, "a pool's path", other)),
     }
 }
 
 /// Reads `pools` (parents first, parents named by path) and the map from each pool's path
 /// to its index.
 fn read_pools(v: &Value) -> Result<(Vec<Pool>, HashMap<String, usize>), SolverError> {
-    let list = v.as_array().ok_or_else(|| {
-        SolverError::invalid("pools", format!("expected a list, found {}", kind(v)))
-    })?;
+    let list = read_array("pools", v, "a list")?;
     let mut pools = Vec::with_capacity(list.len());
     let mut by_path: HashMap<String, usize> = HashMap::new();
     for (k, p) in list.iter().enumerate() {
@@ -293,10 +249,7 @@ fn read_pools(v: &Value) -> Result<(Vec<Pool>, HashMap<String, usize>), SolverEr
             &["name", "weight", "parent", "guarantee", "limit", "mode"],
             POOL_FIELDS,
         )?;
-        let name = match obj.get("name") {
-            None => return Err(SolverError::invalid(at("name"), "missing")),
-            Some(v) => read_string(&at("name"), v)?,
-        };
+        let name = read_string(&at("name"), required(obj, "name", at)?)?;
         let weight = read_optional(obj, "weight", at, read_number)?.unwrap_or(Rational::ONE);
         let parent = read_pool_path(
             &at("parent"),
@@ -309,14 +262,14 @@ fn read_pools(v: &Value) -> Result<(Vec<Pool>, HashMap<String, usize>), SolverEr
             Some(q) => format!("{}/{name}", path_of(&pools, q)),
         };
         by_path.entry(path).or_insert(k);
-        let production = Production::read(obj, at)?;
+        // The production fields (a pool has no usage: refused above as unknown).
         pools.push(Pool {
             name,
             weight,
             parent,
-            guarantee: production.guarantee,
-            limit: production.limit,
-            mode: production.mode.unwrap_or_default(),
+            guarantee: read_optional(obj, "guarantee", at, read_guarantee)?,
+            limit: read_optional(obj, "limit", at, read_numbers)?,
+            mode: read_optional(obj, "mode", at, read_mode)?.unwrap_or_default(),
         });
     }
     Ok((pools, by_path))
@@ -361,20 +314,14 @@ fn read_user(
         Some(Value::Number(n)) => n.to_string(),
         Some(v) => read_string(&at("name"), v)?,
     };
-    let demand = match obj.get("demand") {
-        Some(d) => match d.as_array() {
-            // Well-formed entries need no field path; a wrong one is read again with it.
-            Some(list) => match list
-                .iter()
-                .map(quick_number)
-                .collect::<Option<Vec<Rational>>>()
-            {
-                Some(v) => v,
-                None => read_numbers(&at("demand"), d)?,
-            },
-            None => read_numbers(&at("demand"), d)?,
-        },
-        None => return Err(SolverError::invalid(at("demand"), "missing")),
+    let d = required(obj, "demand", at)?;
+    // Well-formed entries need no field path; a wrong one is read again with it.
+    let quick = d
+        .as_array()
+        .and_then(|list| list.iter().map(quick_number).collect());
+    let demand = match quick {
+        Some(v) => v,
+        None => read_numbers(&at("demand"), d)?,
     };
     if obj.contains_key("weight") && obj.contains_key("weights") {
         return Err(SolverError::invalid(
@@ -392,7 +339,7 @@ fn read_user(
         Some(t) => Some(quick_number(t).map_or_else(|| read_number(&at("tasks"), t), Ok)?),
     };
     let pool = read_pool_path(&at("pool"), obj.get("pool"), pools, "")?;
-    let production = Production::read(obj, at)?;
+    // The production fields (a user has no mode: refused above as unknown).
     Ok(User {
         name,
         demand,
@@ -400,8 +347,8 @@ fn read_user(
         resource_weights,
         cap,
         pool,
-        guarantee: production.guarantee,
-        limit: production.limit,
-        usage: production.usage,
+        guarantee: read_optional(obj, "guarantee", at, read_guarantee)?,
+        limit: read_optional(obj, "limit", at, read_numbers)?,
+        usage: read_optional(obj, "usage", at, read_numbers)?,
     })
 }

@@ -35,7 +35,7 @@ pub use pool::Pool;
 pub use production::{Guarantee, GuaranteeRule, LimitBelowGuarantee, Mode, Oversubscribed, Rules};
 pub use user::User;
 
-pub(crate) use json::Production;
+pub(crate) use json::{read_guarantee, read_mode};
 use pool::path_of;
 use validate::validate_resources;
 pub(crate) use validate::{check_no_slash, check_node_name, check_positive};
@@ -130,13 +130,8 @@ impl Instance {
     /// ```
     pub fn builder(capacity: Vec<Rational>) -> InstanceBuilder {
         InstanceBuilder {
-            resources: None,
             capacity,
-            pools: None,
-            users: Vec::new(),
-            tree: None,
-            idle_leaves: false,
-            rules: Rules::default(),
+            ..InstanceBuilder::default()
         }
     }
 
@@ -161,9 +156,9 @@ impl Instance {
             view: OnceLock::new(),
         };
         inst.validate(allow_idle)?;
-        // Where each user (active, then idle) was in the list given, for messages.
-        let mut given = Vec::with_capacity(inst.users.len());
-        let mut idle_given = Vec::new();
+        // Where each user (active, then idle) was in the list given, for messages; none kept
+        // when no user is idle (user `i` was then given at `i`).
+        let (mut given, mut idle_given) = (Vec::new(), Vec::new());
         // Moving every user through the partition costs a copy of the list; most instances
         // have no idle leaf.
         if hierarchical && inst.users.iter().any(User::is_idle) {
@@ -171,14 +166,10 @@ impl Instance {
                 .into_iter()
                 .enumerate()
                 .partition(|(_, u)| u.is_idle());
-            given = active.iter().map(|(i, _)| *i).collect();
-            idle_given = idle.iter().map(|(i, _)| *i).collect();
-            inst.users = active.into_iter().map(|(_, u)| u).collect();
-            inst.idle = idle.into_iter().map(|(_, u)| u).collect();
+            (given, inst.users) = active.into_iter().unzip();
+            (idle_given, inst.idle) = idle.into_iter().unzip();
             // A tree whose leaves are all idle, or that has none, is valid: everyone gets
             // nothing, and the notes say so.
-        } else {
-            given.extend(0..inst.users.len());
         }
         // Without guarantees, limits, modes, usages or idle leaves nothing in the tree can
         // fail to resolve, so the view is left to be built on first use: flat mechanisms
@@ -189,29 +180,35 @@ impl Instance {
         let view = Hierarchy::resolve(&inst, &|f| match f {
             Field::Root => "users".to_string(),
             Field::Pool(k) => format!("pools[{k}]"),
-            Field::User(i) => format!("users[{}]", given[i]),
+            Field::User(i) => format!("users[{}]", given.get(i).unwrap_or(&i)),
             Field::Idle(k) => format!("users[{}]", idle_given[k]),
         })?;
         let _ = inst.view.set(Arc::new(view));
         Ok(inst)
     }
 
-    /// These users, then the idle leaves, in the same pools with these capacities and
-    /// rules, validated and resolved again as this instance was (as a tree or flat).
+    /// These users, then the idle leaves, in the same pools (`prune`: but those left with no
+    /// user below them, [`Pool::prune`]) with these capacities, validated and resolved again
+    /// as this instance was (as a tree or flat, with its rules).
     fn rebuilt(
         &self,
         capacity: Vec<Rational>,
         mut users: Vec<User>,
-        rules: Rules,
+        prune: bool,
     ) -> Result<Self, SolverError> {
         users.extend(self.idle.iter().cloned());
+        let (pools, users) = if prune {
+            Pool::prune(&self.pools, users)
+        } else {
+            (self.pools.clone(), users)
+        };
         Self::build(
             self.resources.clone(),
             capacity,
-            self.pools.clone(),
+            pools,
             users,
             (self.hierarchical, !self.idle.is_empty()),
-            rules,
+            self.rules,
         )
     }
 
@@ -285,11 +282,6 @@ impl Instance {
     /// never look at it.
     pub fn hierarchy(&self) -> &Hierarchy {
         self.view.get_or_init(|| Arc::new(Hierarchy::of(self)))
-    }
-
-    /// The tree view, when already built.
-    pub(crate) fn cached_view(&self) -> Option<&Hierarchy> {
-        self.view.get().map(|h| &**h)
     }
 
     /// Pool `p`'s path from the root: its ancestors' names and its own, joined by `/`.

@@ -75,13 +75,7 @@ impl Instance {
             if let Some(t) = &u.cap {
                 check_positive(t, || at("tasks"))?;
             }
-            if u.guarantee.is_some() {
-                // The path is written only when there is a field to check.
-                check_guarantee(&at("guarantee"), u.guarantee.as_ref(), m)?;
-            }
-            if let Some(l) = &u.limit {
-                check_vector(&at("limit"), l, m, Sign::NonNegative)?;
-            }
+            check_guarantee_limit(u.guarantee.as_ref(), u.limit.as_deref(), m, at)?;
             if let Some(x) = &u.usage {
                 check_vector(&at("usage"), x, m, Sign::NonNegative)?;
                 for (j, (x, c)) in x.iter().zip(&self.capacity).enumerate() {
@@ -154,10 +148,12 @@ impl Instance {
                     format!("duplicate pool {:?}", self.pool_path(k)),
                 ));
             }
-            check_guarantee(&at("guarantee"), p.guarantee.as_ref(), self.capacity.len())?;
-            if let Some(l) = &p.limit {
-                check_vector(&at("limit"), l, self.capacity.len(), Sign::NonNegative)?;
-            }
+            check_guarantee_limit(
+                p.guarantee.as_ref(),
+                p.limit.as_deref(),
+                self.capacity.len(),
+                at,
+            )?;
         }
         Ok(())
     }
@@ -204,21 +200,29 @@ pub(crate) fn check_positive(
     Ok(())
 }
 
-/// A guarantee as written: a vector of `m` non-negative entries, or a fraction in `[0, 1]`.
-fn check_guarantee(field: &str, g: Option<&Guarantee>, m: usize) -> Result<(), SolverError> {
+/// A guarantee and a limit as written: the guarantee a vector of `m` non-negative entries or
+/// a fraction in `[0, 1]`, the limit `m` non-negative entries; `at("guarantee")` and
+/// `at("limit")` name them (the path is written only when there is a field to check).
+fn check_guarantee_limit(
+    g: Option<&Guarantee>,
+    limit: Option<&[Rational]>,
+    m: usize,
+    at: impl Fn(&str) -> String,
+) -> Result<(), SolverError> {
     match g {
-        None => Ok(()),
-        Some(Guarantee::Vector(v)) => check_vector(field, v, m, Sign::NonNegative),
-        Some(Guarantee::Fraction(f)) => {
-            if f.is_negative() || *f > Rational::ONE {
-                Err(SolverError::invalid(
-                    field,
-                    format!("a fraction of the parent's guarantee must be in [0, 1], found {f}"),
-                ))
-            } else {
-                Ok(())
-            }
+        None => {}
+        Some(Guarantee::Vector(v)) => check_vector(&at("guarantee"), v, m, Sign::NonNegative)?,
+        Some(Guarantee::Fraction(f)) if f.is_negative() || *f > Rational::ONE => {
+            return Err(SolverError::invalid(
+                at("guarantee"),
+                format!("a fraction of the parent's guarantee must be in [0, 1], found {f}"),
+            ))
         }
+        Some(Guarantee::Fraction(_)) => {}
+    }
+    match limit {
+        Some(l) => check_vector(&at("limit"), l, m, Sign::NonNegative),
+        None => Ok(()),
     }
 }
 
@@ -260,12 +264,7 @@ pub(super) fn validate_resources(
         }
     }
     for (j, c) in capacity.iter().enumerate() {
-        if !c.is_positive() {
-            return Err(SolverError::invalid(
-                format!("capacity[{j}]"),
-                format!("must be positive, found {c}"),
-            ));
-        }
+        check_positive(c, || format!("capacity[{j}]"))?;
     }
     Ok(())
 }

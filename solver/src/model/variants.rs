@@ -1,7 +1,7 @@
 //! Validated variants of an [`Instance`]: a user's demand or the capacity replaced, users
 //! replaced or removed.
 
-use super::{validate_resources, Instance, Pool, User};
+use super::{validate_resources, Instance, User};
 use crate::json::{check_vector, Sign};
 use crate::{Rational, SolverError};
 
@@ -67,7 +67,7 @@ impl Instance {
         if self.has_production_fields() {
             // Guarantees (fractions of the capacity) and usages depend on the capacity:
             // resolve and check them again.
-            return self.rebuilt(capacity, self.users.clone(), self.rules);
+            return self.rebuilt(capacity, self.users.clone(), false);
         }
         Ok(Instance {
             capacity,
@@ -79,7 +79,7 @@ impl Instance {
     /// its place in the tree.
     /// The idle leaves stay.
     pub fn with_users(&self, users: Vec<User>) -> Result<Self, SolverError> {
-        self.rebuilt(self.capacity.clone(), users, self.rules)
+        self.rebuilt(self.capacity.clone(), users, false)
     }
 
     /// The instance without user `i` (the others keep their order); a pool left without a
@@ -110,15 +110,6 @@ impl Instance {
         let mut users = self.users.clone();
         users.remove(i);
         // Idle leaves stay, and so do the pools that hold one.
-        users.extend(self.idle.iter().cloned());
-        let (pools, users) = Pool::prune(&self.pools, users);
-        Self::build(
-            self.resources.clone(),
-            self.capacity.clone(),
-            pools,
-            users,
-            (self.hierarchical, !self.idle.is_empty()),
-            self.rules,
-        )
+        self.rebuilt(self.capacity.clone(), users, true)
     }
 }

@@ -81,10 +81,7 @@ impl Rational {
     /// # Panics
     /// When `digits == 0`.
     pub fn write_decimal(&self, digits: u32, out: &mut String) {
-        assert!(
-            digits >= 1,
-            "a decimal needs at least one significant digit"
-        );
+        assert_digits(digits);
         match &self.0 {
             Repr::Small { num, den } => {
                 if *num == 0 {
@@ -123,10 +120,7 @@ impl Rational {
 /// assert_eq!(s, "-1.5");
 /// ```
 pub fn write_ratio_decimal(num: &BigInt, den: &BigInt, digits: u32, out: &mut String) {
-    assert!(
-        digits >= 1,
-        "a decimal needs at least one significant digit"
-    );
+    assert_digits(digits);
     assert!(
         !den.is_zero(),
         "a decimal of a fraction with denominator zero"
@@ -209,10 +203,7 @@ impl Rational {
     /// assert_eq!(s, "-0.25");
     /// ```
     pub fn write_product_decimal(&self, other: &Rational, digits: u32, out: &mut String) {
-        assert!(
-            digits >= 1,
-            "a decimal needs at least one significant digit"
-        );
+        assert_digits(digits);
         if let (Repr::Small { .. }, Repr::Small { .. }) = (&self.0, &other.0) {
             // Small products are usually small again: the reduced product is cheap.
             return (self * other).write_decimal(digits, out);
@@ -230,6 +221,15 @@ impl Rational {
         let (m, e) = round_magnitudes(&p, &q, digits);
         write_kept(&m, e, out);
     }
+}
+
+/// Panics when `digits == 0`: a decimal needs at least one significant digit.
+#[inline]
+fn assert_digits(digits: u32) {
+    assert!(
+        digits >= 1,
+        "a decimal needs at least one significant digit"
+    );
 }
 
 /// `10^k` on machine words, when it fits.
@@ -597,10 +597,7 @@ fn format_rounded(m: u128, e: i64, out: &mut String) {
 /// assert!(!write_literal_decimal("1e5", 3, &mut s));
 /// ```
 pub fn write_literal_decimal(text: &str, digits: u32, out: &mut String) -> bool {
-    assert!(
-        digits >= 1,
-        "a decimal needs at least one significant digit"
-    );
+    assert_digits(digits);
     let (negative, body) = match text.strip_prefix('-') {
         Some(rest) => (true, rest),
         None => (false, text),

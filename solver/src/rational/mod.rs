@@ -308,24 +308,6 @@ impl Rational {
         }
     }
 
-    /// The minimum of two values (the first on ties).
-    pub fn min(self, other: Rational) -> Rational {
-        if other < self {
-            other
-        } else {
-            self
-        }
-    }
-
-    /// The maximum of two values (the first on ties).
-    pub fn max(self, other: Rational) -> Rational {
-        if other > self {
-            other
-        } else {
-            self
-        }
-    }
-
     #[cold]
     fn big_op(
         a: &Rational,
