@@ -90,23 +90,17 @@ pub fn shrink_while(
     let mut current = candidate.clone();
     let mut evaluations = 0;
     loop {
-        let mut smaller = None;
-        for proposal in proposals(property, &current) {
-            if evaluations >= max_evaluations {
-                break;
-            }
-            evaluations += 1;
-            if keep(&proposal) {
-                smaller = Some(proposal);
-                break;
-            }
-        }
+        let smaller = proposals(property, &current)
+            .take(max_evaluations - evaluations)
+            .find(|proposal| {
+                evaluations += 1;
+                keep(proposal)
+            });
         match smaller {
             Some(proposal) => current = proposal,
-            None => break,
+            None => return current,
         }
     }
-    current
 }
 
 /// Every reduction of `c`, in the order of the module docs, built one stage at a time: the
@@ -223,12 +217,9 @@ fn stage_proposals(stage: usize, property: Property, c: &Candidate) -> Vec<Candi
                 )
             };
             let (mut capacity, mut users, mut scenario) = parts();
-            let slots: Vec<(Rational, bool)> = numbers(&mut capacity, &mut users, &mut scenario)
-                .into_iter()
-                .map(|(x, zero_ok, _)| (x.clone(), zero_ok))
-                .collect();
-            for (k, (value, zero_ok)) in slots.iter().enumerate() {
-                for simpler in simpler_numbers(value, *zero_ok) {
+            let slots = numbers(&mut capacity, &mut users, &mut scenario);
+            for (k, (value, zero_ok, _)) in slots.into_iter().enumerate() {
+                for simpler in simpler_numbers(value, zero_ok) {
                     let (mut capacity, mut users, mut scenario) = parts();
                     let (x, _, lie) =
                         numbers(&mut capacity, &mut users, &mut scenario).swap_remove(k);
