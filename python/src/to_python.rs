@@ -199,7 +199,10 @@ impl<'py> Fractions<'py> {
                 Some(f) => f.clone(),
                 None => match lowest_terms(t) {
                     Some((n, d)) => {
-                        let f = self.of_terms((Int::Small(n.into()), Int::Small(d.into())))?;
+                        // Made directly: the text cache is the one a text can hit again.
+                        let n = self.int(&Int::Small(n.into()))?;
+                        let d = self.int(&Int::Small(d.into()))?;
+                        let f = self.make(n, d)?;
                         self.texts.insert(t.clone(), f.clone());
                         f
                     }

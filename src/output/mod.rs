@@ -140,10 +140,16 @@ pub fn round_text(text: &str, digits: u32) -> String {
 }
 
 /// CSV text with every numeric cell rounded to `digits` significant digits ([`round_text`]);
-/// the header row and quoted cells (names) are kept as they are.
+/// the header row and quoted cells (names) are kept as they are. Records end at line breaks
+/// outside quotes (a name may hold one).
 pub fn round_csv(text: &str, digits: u32) -> String {
     let mut out = String::with_capacity(text.len());
-    for (k, line) in text.lines().enumerate() {
+    let mut quoted = false;
+    let records = text.split_terminator(|c| {
+        quoted ^= c == '"';
+        c == '\n' && !quoted
+    });
+    for (k, line) in records.enumerate() {
         match k {
             0 => out.push_str(line),
             _ => round_row(line, digits, &mut out),

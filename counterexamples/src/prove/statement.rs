@@ -632,6 +632,8 @@ mod tests {
         for m in ProvedMechanism::VARIANTS {
             assert!(crate::mechanisms::by_name(m.name()).is_ok(), "{}", m.name());
             assert_eq!(m.name().parse::<ProvedMechanism>().unwrap(), *m);
+            // Every encoding names the theorem a proof rests on.
+            assert!(!m.characterization().is_empty(), "{}", m.name());
         }
         // discrete-drf is in the registry but has no encoding.
         let err = "discrete-drf".parse::<ProvedMechanism>().unwrap_err();

@@ -460,19 +460,18 @@ impl Hierarchy {
     }
 
     /// The nodes of the subtree of `v`, `v` first, in pre-order.
-    pub fn subtree(&self, v: usize) -> Vec<usize> {
-        let mut out = Vec::new();
+    pub fn subtree(&self, v: usize) -> impl Iterator<Item = usize> + '_ {
         let mut stack = vec![v];
-        while let Some(x) = stack.pop() {
-            out.push(x);
+        std::iter::from_fn(move || {
+            let x = stack.pop()?;
             stack.extend(self.nodes[x].children.iter().rev());
-        }
-        out
+            Some(x)
+        })
     }
 
     /// The users in the subtree of `v`, in increasing index.
     pub fn users_below(&self, v: usize) -> Vec<usize> {
-        let subtree = self.subtree(v).into_iter();
+        let subtree = self.subtree(v);
         let mut out: Vec<usize> = subtree.filter_map(|x| self.nodes[x].user).collect();
         out.sort_unstable();
         out

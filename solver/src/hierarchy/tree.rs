@@ -514,8 +514,7 @@ impl Tree {
 
     /// The nodes of `v`'s subtree, `v` first, in pre-order.
     pub fn subtree(&self, v: NodeId) -> Vec<NodeId> {
-        let nodes = self.hierarchy().subtree(v.0).into_iter();
-        nodes.map(NodeId).collect()
+        self.hierarchy().subtree(v.0).map(NodeId).collect()
     }
 
     /// The dominant share of one task of leaf `v`: `mu_v = max_j d_vj / R_j` (`None` for a

@@ -185,7 +185,7 @@ pub(crate) fn check_no_slash(
     Ok(())
 }
 
-/// A weight or a cap: positive; `field` names it in the error (written only then: a
+/// A weight, a cap or a capacity: positive; `field` names it in the error (written only then: a
 /// million users are read fast).
 pub(crate) fn check_positive(
     x: &Rational,
