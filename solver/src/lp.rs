@@ -731,18 +731,17 @@ impl<'a> State<'a> {
             }
         }
         if fallback {
-            let mut exact = Vec::new();
-            for j in 0..m {
-                if self.growing[j] > 0 {
-                    exact.push(self.level(j));
-                }
-            }
-            if caps == CapHandling::InLp
-                && let Some((_, c)) = self.next_cap()
-            {
-                exact.push(c);
-            }
-            level = exact.into_iter().min();
+            let cap = match caps {
+                CapHandling::InLp => self.next_cap().map(|(_, c)| c),
+                CapHandling::Batched => None,
+            };
+            level = (0..m)
+                .filter(|&j| self.growing[j] > 0)
+                .collect::<Vec<_>>()
+                .into_iter()
+                .map(|j| self.level(j))
+                .chain(cap)
+                .min();
         }
         let t = level.expect("an unfrozen user demands some resource");
 
@@ -776,7 +775,7 @@ impl<'a> State<'a> {
             if c > t {
                 break;
             }
-            self.freeze_at_cap(i, c);
+            self.freeze_at_level(&[i], &c);
             capped.push(i);
         }
 
@@ -806,7 +805,8 @@ impl<'a> State<'a> {
     }
 
     /// Freezes `group` at level `t`: `x_i = t / s_i`. The group's growth is summed per
-    /// resource and multiplied by `t` once.
+    /// resource and multiplied by `t` once. A capped user frozen at its cap level
+    /// `c = T_i s_i` gets exactly `x_i = T_i`.
     fn freeze_at_level(&mut self, group: &[usize], t: &Rational) {
         let m = self.instance.num_resources();
         let mut group_rate: Vec<Option<ExactSum>> = vec![None; m];
@@ -826,23 +826,6 @@ impl<'a> State<'a> {
             }
         }
         self.unfrozen -= group.len();
-    }
-
-    /// Freezes user `i` at its cap `T_i` (level `c = T_i s_i`).
-    fn freeze_at_cap(&mut self, i: usize, c: Rational) {
-        let x = self.instance.users()[i]
-            .cap
-            .clone()
-            .expect("only capped users have a cap level");
-        for (j, rate, _) in &self.rates[i] {
-            self.frozen_use[*j].add(&(&self.instance.users()[i].demand[*j] * &x));
-            self.growth[*j].sub(rate);
-            self.growing[*j] -= 1;
-            self.fresh[*j] = false;
-        }
-        self.tasks[i] = Some(x);
-        self.levels[i] = c;
-        self.unfrozen -= 1;
     }
 
     fn finish(self) -> (Vec<Rational>, Vec<Rational>) {

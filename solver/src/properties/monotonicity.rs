@@ -69,14 +69,6 @@ pub struct RmWitness {
     pub exact: Option<ExactFigures>,
 }
 
-/// A user that loses: its index, its utilities before and after (computed), and the exact
-/// values of those that came from an exact algebraic form.
-struct Loss {
-    user: usize,
-    before: Bounded,
-    after: Bounded,
-}
-
 /// Decides one departure (PM): `Some` witness when a remaining user loses.
 ///
 /// # Errors
@@ -127,8 +119,8 @@ pub(crate) fn pm_judged(
     let after_of = |i: usize| &x.allocation.tasks[index_after(i)];
     let loser = (0..n)
         .filter(|&i| i != leaving)
-        .find_map(|i| loses(instance, i, truth, i, &x, index_after(i), judge));
-    Ok(loser.map(|loss| {
+        .find_map(|i| loses(instance, i, truth, &x, index_after(i), judge));
+    Ok(loser.map(|(user, before, after)| {
         let exact_after: Option<Vec<Option<ExactNumber>>> = x.algebraic().map(|_| {
             (0..n)
                 .map(|i| {
@@ -140,13 +132,12 @@ pub(crate) fn pm_judged(
         });
         PmWitness {
             leaving,
-            user: loss.user,
-            exact: loss
-                .figures()
+            user,
+            exact: loss_figures(&before, &after)
                 .with_users("tasks_after", exact_after)
                 .into_option(),
-            before: loss.before.value,
-            after: loss.after.value,
+            before: before.value,
+            after: after.value,
             tasks_after: (0..n)
                 .map(|i| (i != leaving).then(|| after_of(i).clone()))
                 .collect(),
@@ -240,34 +231,30 @@ pub(crate) fn rm_judged(
     rm_on(mechanism, instance, &grown, truth, judge)
 }
 
-impl Loss {
-    /// The exact `before` and `after`, where they came from an exact algebraic form.
-    fn figures(&self) -> ExactFigures {
-        ExactFigures::default()
-            .with("before", self.before.exact_figure())
-            .with("after", self.after.exact_figure())
-    }
-}
-
-/// Whether user `i` (index `before_at` in `truth`, `after_at` in `after`) loses beyond the
-/// margin the answers' errors allow (exactly, on exact answers): its utilities when it does.
+/// Whether user `i` (index `i` in `truth`, `after_at` in `after`) loses beyond the margin the
+/// answers' errors allow (exactly, on exact answers): the user, its utilities before and
+/// after (computed) when it does.
 fn loses(
     instance: &Instance,
     i: usize,
     truth: &Answer,
-    before_at: usize,
     after: &Answer,
     after_at: usize,
     judge: &mut Judge,
-) -> Option<Loss> {
+) -> Option<(usize, Bounded, Bounded)> {
     let gauge = truth_gauge(instance, i);
-    let before = Bounded::tasks(truth, before_at).map(&gauge);
+    let before = Bounded::tasks(truth, i).map(&gauge);
     let after = Bounded::tasks(after, after_at).map(&gauge);
-    judge.settle(Test::less(&after, &before)).then_some(Loss {
-        user: i,
-        before,
-        after,
-    })
+    judge
+        .settle(Test::less(&after, &before))
+        .then_some((i, before, after))
+}
+
+/// The exact `before` and `after` of a loss, where they came from an exact algebraic form.
+fn loss_figures(before: &Bounded, after: &Bounded) -> ExactFigures {
+    ExactFigures::default()
+        .with("before", before.exact_figure())
+        .with("after", after.exact_figure())
 }
 
 fn rm_on(
@@ -278,16 +265,15 @@ fn rm_on(
     judge: &mut Judge,
 ) -> Result<Option<RmWitness>, SolverError> {
     let x = judge.answer(mechanism, grown, "allocation with the new capacities")?;
-    let loser = (0..instance.num_users()).find_map(|i| loses(instance, i, truth, i, &x, i, judge));
-    Ok(loser.map(|loss| RmWitness {
+    let loser = (0..instance.num_users()).find_map(|i| loses(instance, i, truth, &x, i, judge));
+    Ok(loser.map(|(user, before, after)| RmWitness {
         capacity: grown.capacity().to_vec(),
-        user: loss.user,
-        exact: loss
-            .figures()
+        user,
+        exact: loss_figures(&before, &after)
             .with_users("tasks_after", x.exact_tasks())
             .into_option(),
-        before: loss.before.value,
-        after: loss.after.value,
+        before: before.value,
+        after: after.value,
         tasks_after: x.allocation.tasks,
     }))
 }

@@ -513,13 +513,7 @@ macro_rules! from_int {
         }
     )*};
 }
-from_int!(i8, i16, i32, i64, u8, u16, u32, u64, usize);
-
-impl From<i128> for Rational {
-    fn from(n: i128) -> Self {
-        Rational::integer(n)
-    }
-}
+from_int!(i8, i16, i32, i64, i128, u8, u16, u32, u64, usize);
 
 impl From<BigInt> for Rational {
     fn from(n: BigInt) -> Self {

@@ -104,12 +104,14 @@ pub(super) fn pareto_efficiency_on(
             ),
         );
     }
-    Verdict::holds(if any_limit {
-        "every user below its cap demands a saturated resource or one that a limit above it \
-         has used up"
-    } else {
-        "every user below its cap demands a saturated resource"
-    })
+    Verdict::holds(format!(
+        "every user below its cap demands a saturated resource{}",
+        if any_limit {
+            " or one that a limit above it has used up"
+        } else {
+            ""
+        }
+    ))
 }
 
 /// What bounds user `i`'s growth, each with what is held against it: the capacity and
