@@ -5,11 +5,12 @@ use leontief_solver::Rational;
 
 /// The maximum of `values` and, among the entries attaining it, the largest `slopes` entry:
 /// the value and right derivative of `max_j (values_j + t slopes_j)` at `t = 0`, over the
-/// entries `j` with `keep(j)`.
+/// entries `j` with `keep(j)`; both divided by `per` (a weight or a guaranteed share, or one).
 pub(crate) fn max_with_slope(
     values: &[Rational],
     slopes: &[Rational],
     keep: impl Fn(usize) -> bool,
+    per: &Rational,
 ) -> (Rational, Rational) {
     let mut best: Option<(&Rational, &Rational)> = None;
     for (j, (v, s)) in values.iter().zip(slopes).enumerate() {
@@ -23,7 +24,7 @@ pub(crate) fn max_with_slope(
         };
     }
     let (v, s) = best.expect("some resource is kept");
-    (v.clone(), s.clone())
+    (v / per, s / per)
 }
 
 /// The first `t > 0` at which another entry overtakes the maximum of `values + t·slopes`
@@ -33,7 +34,7 @@ pub(crate) fn max_breakpoint(
     slopes: &[Rational],
     keep: impl Fn(usize) -> bool + Copy,
 ) -> Option<Rational> {
-    let (s, ds) = max_with_slope(values, slopes, keep);
+    let (s, ds) = max_with_slope(values, slopes, keep, &Rational::ONE);
     let mut best = None;
     for (j, (v, dv)) in values.iter().zip(slopes).enumerate() {
         if keep(j) && *dv > ds {

@@ -130,8 +130,7 @@ pub fn hdrf(tree: &Tree) -> Result<TreeAllocation> {
 pub(super) fn fluid_key(pool: &FluidPool<'_>) -> (Rational, Rational) {
     let w = pool.node.weight();
     let sat = pool.saturated;
-    let (e, de) = max_with_slope(pool.effective, pool.effective_rate, |j| !sat[j]);
-    (e / w, de / w)
+    max_with_slope(pool.effective, pool.effective_rate, |j| !sat[j], w)
 }
 
 /// Where [`fluid_key`] changes its argument: the effective vector's dominant (unsaturated)

@@ -75,8 +75,7 @@ pub fn min_satisfaction(tree: &Tree) -> Result<TreeAllocation> {
 /// `σ_p = S_p / g_p` and its rate.
 fn satisfaction(pool: &FluidPool<'_>) -> (Rational, Rational) {
     let g = pool.node.guaranteed_share();
-    let (s, ds) = max_with_slope(pool.usage, pool.rate, |_| true);
-    (s / g, ds / g)
+    max_with_slope(pool.usage, pool.rate, |_| true, g)
 }
 
 /// Min-satisfaction HDRF's key `K_pool = min(σ_pool, min over active children K_c)`

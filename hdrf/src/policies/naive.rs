@@ -70,9 +70,7 @@ pub fn naive(tree: &Tree) -> Result<TreeAllocation> {
 /// Naive HDRF's key `K_v = S_v / w_v` in the fluid fill: `max_j U_pj / w_p`, piecewise
 /// linear, its slope that of the dominant resource.
 pub(super) fn fluid_key(pool: &FluidPool<'_>) -> (Rational, Rational) {
-    let w = pool.node.weight();
-    let (s, ds) = max_with_slope(pool.usage, pool.rate, |_| true);
-    (s / w, ds / w)
+    max_with_slope(pool.usage, pool.rate, |_| true, pool.node.weight())
 }
 
 /// Where [`fluid_key`] changes its argument: the pool's dominant resource changes.

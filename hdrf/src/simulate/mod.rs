@@ -292,6 +292,13 @@ impl std::fmt::Display for SimPolicy {
     }
 }
 
+/// Written as its [name](SimPolicy::name).
+impl Serialize for SimPolicy {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
 impl std::str::FromStr for SimPolicy {
     type Err = SolverError;
 
@@ -426,7 +433,6 @@ pub struct Sample {
 #[non_exhaustive]
 pub struct Simulation {
     /// The policy.
-    #[serde(serialize_with = "serialize_display")]
     pub policy: SimPolicy,
     /// `None` pooled, `Some(K)` machines (written `K` or `"pooled"`).
     #[serde(serialize_with = "serialize_machines")]
@@ -467,13 +473,6 @@ pub struct TaskCounts {
     pub completed: u64,
     /// Tasks killed by preemption.
     pub preempted: u64,
-}
-
-fn serialize_display<S: serde::Serializer>(
-    x: &impl std::fmt::Display,
-    s: S,
-) -> std::result::Result<S::Ok, S::Error> {
-    s.collect_str(x)
 }
 
 fn serialize_machines<S: serde::Serializer>(
@@ -725,10 +724,7 @@ impl Simulation {
     /// assert_eq!(v["series"][0]["satisfaction"][1], "1/2");
     /// ```
     pub fn document<'a>(&'a self, tree: &'a Tree) -> SimulationDoc<'a> {
-        let g: Vec<&Rational> = tree
-            .nodes()
-            .map(|v| tree.node(v).guaranteed_share())
-            .collect();
+        let g = guaranteed_shares(tree);
         SimulationDoc {
             run: self,
             nodes: tree
@@ -765,10 +761,7 @@ impl Simulation {
     /// ```
     pub fn series_csv(&self, tree: &Tree) -> String {
         let paths: Vec<String> = tree.nodes().map(|v| csv_field(&tree.path(v))).collect();
-        let g: Vec<&Rational> = tree
-            .nodes()
-            .map(|v| tree.node(v).guaranteed_share())
-            .collect();
+        let g = guaranteed_shares(tree);
         let mut out = String::from("time,path,dominant_share,satisfaction\n");
         for s in &self.series {
             for (i, x) in s.shares.iter().enumerate() {
@@ -777,6 +770,13 @@ impl Simulation {
         }
         out
     }
+}
+
+/// Every node's guaranteed share, in node (pre-)order.
+fn guaranteed_shares(tree: &Tree) -> Vec<&Rational> {
+    tree.nodes()
+        .map(|v| tree.node(v).guaranteed_share())
+        .collect()
 }
 
 /// The JSON form of a [`Simulation`] on its tree (see [`Simulation::document`]): every number
