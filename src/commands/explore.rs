@@ -20,8 +20,8 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::cli::CliError;
-use crate::commands::flags::{Domain, MechanismParser, NameParser, RunControl, SpaceFlags};
-use crate::commands::search::{limit_run, summary_tail};
+use crate::commands::flags::{Domain, MechanismParser, NameParser, SpaceFlags};
+use crate::commands::search::summary_tail;
 use crate::commands::{to_value, usage, with_jsonl_out};
 use crate::output::finish_json;
 use crate::workers::{progress, thread_pool};
@@ -88,7 +88,6 @@ struct Config {
     mechanism: &'static Descriptor,
     explore: ExploreConfig,
     domain: Domain,
-    control: RunControl,
     certify: Option<Certify>,
 }
 
@@ -364,14 +363,13 @@ fn config(args: &ExploreArgs) -> Result<Config, CliError> {
         family_conflicts(args, f)?;
         f.check(&domain.generator)?;
     }
-    let control = args.space.run.control(Some(&args.space.limits))?;
     let mut cfg = ExploreConfig::new(
         args.metric,
         args.space.generator.seed,
         domain.generator.clone(),
     );
     cfg.utility = args.utility.unwrap_or(args.metric.info().default_utility);
-    limit_run(&mut cfg.run, &domain, &control, args.strategy);
+    args.space.limit(&mut cfg.run, &domain, args.strategy)?;
     cfg.local = args.local.unwrap_or(match args.strategy {
         Strategy::Exhaustive => 0,
         _ => 32,
@@ -390,7 +388,6 @@ fn config(args: &ExploreArgs) -> Result<Config, CliError> {
         mechanism: args.mechanism,
         explore: cfg,
         domain,
-        control,
         certify,
     })
 }
@@ -510,7 +507,7 @@ pub fn run_with(
     let numbers = args.space.numbers.numbers()?;
     let cfg = config(args)?;
     let mech = cfg.mechanism.build();
-    let pool = thread_pool(cfg.control.threads)?;
+    let pool = thread_pool(args.space.run.threads)?;
     // The solver is looked for before the run, so that a missing one stops it at once.
     let solver = match &cfg.certify {
         Some(_) => Some(Solver::find(None).map_err(|e| usage(format!("--certify: {e}")))?),
@@ -598,7 +595,7 @@ pub fn evaluate_items_until(
     use std::sync::atomic::{AtomicBool, Ordering};
     let cfg = config(args)?;
     let mech = cfg.mechanism.build();
-    let pool = thread_pool(cfg.control.threads)?;
+    let pool = thread_pool(args.space.run.threads)?;
     let items = items
         .iter()
         .enumerate()

@@ -11,7 +11,8 @@ use clap::error::ErrorKind;
 use clap::Args;
 use leontief_counterexamples::instance_generator::{parse_range, Chance, GeneratorConfig};
 use leontief_counterexamples::mechanisms;
-use leontief_counterexamples::search::Shard;
+use leontief_counterexamples::search::{Run, Shard};
+use leontief_counterexamples::space::Strategy;
 use leontief_solver::registry::{unknown_name, Descriptor};
 use leontief_solver::{GuaranteeRule, LimitBelowGuarantee, Oversubscribed, Rational, SolverError};
 use serde::Serialize;
@@ -395,45 +396,45 @@ pub struct LimitFlags {
     pub shard: Option<String>,
 }
 
-/// [`RunFlags`] (and [`LimitFlags`]) read and validated.
-#[derive(Debug, Clone)]
-pub struct RunControl {
-    /// Worker threads (`None`: all cores).
-    pub threads: Option<usize>,
-    /// The output file.
-    pub out: Option<String>,
-    /// The wall-time limit.
-    pub time: Option<std::time::Duration>,
-    /// The scenario budget.
-    pub budget: Option<u64>,
-    /// The shard.
-    pub shard: Shard,
-}
-
 impl RunFlags {
-    /// Reads the flags, with the search's limits when the command has them.
-    pub fn control(&self, limits: Option<&LimitFlags>) -> Result<RunControl, CliError> {
+    /// Checks the flags: at least one thread.
+    pub fn check(&self) -> Result<(), CliError> {
         if self.threads == Some(0) {
             return Err(usage("--threads: expected at least 1"));
         }
-        let mut control = RunControl {
-            threads: self.threads,
-            out: self.out.clone(),
-            time: None,
-            budget: None,
-            shard: Shard::ALL,
-        };
-        if let Some(limits) = limits {
-            if limits.budget == Some(0) {
-                return Err(usage("--budget: expected at least 1 scenario, found 0"));
-            }
-            control.time = limits.time.as_deref().map(parse_duration).transpose()?;
-            control.budget = limits.budget;
-            if let Some(shard) = &limits.shard {
-                control.shard = Shard::parse(shard)?;
-            }
+        Ok(())
+    }
+}
+
+impl SpaceFlags {
+    /// Checks the threads and limits, then sets the units and limits of a run over `domain`
+    /// as the flags ask: the grid, the strategy, the shard, the budget and the time (30 s when
+    /// neither is given and the space is not finite), and the cancel flag
+    /// [`crate::workers::with_cancel`] set.
+    pub fn limit(
+        &self,
+        run: &mut Run,
+        domain: &Domain,
+        strategy: Strategy,
+    ) -> Result<(), CliError> {
+        self.run.check()?;
+        let limits = &self.limits;
+        if limits.budget == Some(0) {
+            return Err(usage("--budget: expected at least 1 scenario, found 0"));
         }
-        Ok(control)
+        run.time = limits.time.as_deref().map(parse_duration).transpose()?;
+        run.budget = limits.budget;
+        run.shard = match &limits.shard {
+            Some(shard) => Shard::parse(shard)?,
+            None => Shard::ALL,
+        };
+        run.values = domain.values.clone().unwrap_or_default();
+        run.strategy = strategy;
+        if run.budget.is_none() && run.time.is_none() && strategy != Strategy::Exhaustive {
+            run.time = Some(std::time::Duration::from_secs(30));
+        }
+        run.cancel = crate::workers::cancel_flag();
+        Ok(())
     }
 }
 

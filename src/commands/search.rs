@@ -1,11 +1,9 @@
 //! `leontief search`: hunt counterexamples to properties; JSONL records out, flushed as
 //! found; a summary per property on standard error, stating the domain searched.
 
-use std::time::Duration;
-
 use clap::Args;
 use leontief_counterexamples::search::{
-    replay, search_logged, Run, SearchConfig, SearchSummary, Shard, ShardLog, Stop, UnitLog,
+    replay, search_logged, SearchConfig, SearchSummary, Shard, ShardLog, Stop, UnitLog,
 };
 use leontief_counterexamples::shrink::ShrinkConfig;
 use leontief_counterexamples::space::Strategy;
@@ -15,7 +13,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::cli::CliError;
-use crate::commands::flags::{Domain, MechanismParser, NameParser, RunControl, SpaceFlags};
+use crate::commands::flags::{Domain, MechanismParser, NameParser, SpaceFlags};
 use crate::commands::{to_value, usage, with_jsonl_out};
 use crate::output::finish_json;
 use crate::workers::{progress, thread_pool};
@@ -56,12 +54,26 @@ pub struct SearchArgs {
 struct Config {
     searches: Vec<SearchConfig>,
     domain: Domain,
-    control: RunControl,
 }
 
 fn config(args: &SearchArgs) -> Result<Config, CliError> {
     let domain = args.space.generator.domain(true)?;
-    let control = args.space.run.control(Some(&args.space.limits))?;
+    let searches = args
+        .property
+        .iter()
+        .map(|&property| {
+            let mut cfg = SearchConfig::new(
+                property,
+                args.space.generator.seed,
+                domain.generator.clone(),
+            );
+            args.space.limit(&mut cfg.run, &domain, args.strategy)?;
+            cfg.max_found = args.max_found;
+            cfg.max_liars = args.max_liars;
+            cfg.shrink = (!args.no_shrink).then(ShrinkConfig::default);
+            Ok(cfg)
+        })
+        .collect::<Result<_, CliError>>()?;
     if args.max_found == Some(0) {
         return Err(usage("--max-found: expected at least 1, found 0"));
     }
@@ -74,42 +86,7 @@ fn config(args: &SearchArgs) -> Result<Config, CliError> {
             "--max-liars applies to --property gsp-strong or gsp-weak",
         ));
     }
-    let searches = args
-        .property
-        .iter()
-        .map(|&property| {
-            let mut cfg = SearchConfig::new(
-                property,
-                args.space.generator.seed,
-                domain.generator.clone(),
-            );
-            limit_run(&mut cfg.run, &domain, &control, args.strategy);
-            cfg.max_found = args.max_found;
-            cfg.max_liars = args.max_liars;
-            cfg.shrink = (!args.no_shrink).then(ShrinkConfig::default);
-            cfg
-        })
-        .collect();
-    Ok(Config {
-        searches,
-        domain,
-        control,
-    })
-}
-
-/// Sets the units and limits of a run over `domain` as the flags ask: the grid, the
-/// strategy, the shard, the budget and the time (30 s when neither is given and the space
-/// is not finite), and the cancel flag [`crate::workers::with_cancel`] set.
-pub(crate) fn limit_run(run: &mut Run, domain: &Domain, control: &RunControl, strategy: Strategy) {
-    run.values = domain.values.clone().unwrap_or_default();
-    run.strategy = strategy;
-    run.shard = control.shard;
-    run.budget = control.budget;
-    run.time = control.time;
-    if run.budget.is_none() && run.time.is_none() && strategy != Strategy::Exhaustive {
-        run.time = Some(Duration::from_secs(30));
-    }
-    run.cancel = crate::workers::cancel_flag();
+    Ok(Config { searches, domain })
 }
 
 /// Runs `leontief search`. The records go to `--out` or standard output as they are found
@@ -137,7 +114,7 @@ pub fn run_with(
     let numbers = args.space.numbers.numbers()?;
     let cfg = config(args)?;
     let mech = args.mechanism.build();
-    let pool = thread_pool(cfg.control.threads)?;
+    let pool = thread_pool(args.space.run.threads)?;
     ready()?;
     let mut summaries = Vec::new();
     for search_cfg in &cfg.searches {

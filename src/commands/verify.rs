@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use crate::cli::CliError;
 use crate::commands::flags::{
-    Domain, GeneratorFlags, MechanismParser, NameParser, NumberFlags, RunControl, RunFlags,
+    Domain, GeneratorFlags, MechanismParser, NameParser, NumberFlags, RunFlags,
 };
 use crate::commands::{create, one_or_list, usage};
 use crate::output::Numbers;
@@ -48,7 +48,6 @@ struct Config {
     numbers: Numbers,
     verify: VerifyConfig,
     domain: Domain,
-    control: RunControl,
 }
 
 fn config(args: &VerifyArgs) -> Result<Config, CliError> {
@@ -57,7 +56,7 @@ fn config(args: &VerifyArgs) -> Result<Config, CliError> {
     }
     let numbers = args.numbers.numbers()?;
     let domain = args.generator.domain(false)?;
-    let control = args.run.control(None)?;
+    args.run.check()?;
     let mut verify = VerifyConfig::new(
         args.instances,
         args.generator.seed,
@@ -68,7 +67,6 @@ fn config(args: &VerifyArgs) -> Result<Config, CliError> {
         numbers,
         verify,
         domain,
-        control,
     })
 }
 
@@ -89,9 +87,9 @@ fn summary_json(summary: &VerifySummary, cfg: &Config) -> Value {
 pub fn run_with(args: &VerifyArgs) -> Result<(String, Vec<String>), CliError> {
     let mut cfg = config(args)?;
     cfg.verify.cancel = crate::workers::cancel_flag();
-    let pool = thread_pool(cfg.control.threads)?;
+    let pool = thread_pool(args.run.threads)?;
     // The output file is created once everything is validated, before the work.
-    let file = cfg.control.out.as_deref().map(create).transpose()?;
+    let file = args.run.out.as_deref().map(create).transpose()?;
     let mech = args.mechanism.build();
     let total = cfg.verify.instances * args.property.len() as u64;
     let bar = progress(Some(total));
@@ -126,7 +124,7 @@ pub fn run_with(args: &VerifyArgs) -> Result<(String, Vec<String>), CliError> {
         out.push(summary_json(summary, &cfg));
     }
     let text = one_or_list(out, cfg.numbers);
-    match (file, &cfg.control.out) {
+    match (file, &args.run.out) {
         (Some(mut file), Some(path)) => {
             file.write_all(text.as_bytes())
                 .map_err(|e| CliError::read(path, e))?;
