@@ -203,13 +203,8 @@ fn stage_proposals(stage: usize, property: Property, c: &Candidate) -> Vec<Candi
                     }
                     let mut users = inst.users().to_vec();
                     users[i].demand = scale(&users[i].demand);
-                    out.extend(rebuild(
-                        inst,
-                        None,
-                        inst.capacity().to_vec(),
-                        users,
-                        scenario,
-                    ));
+                    let capacity = inst.capacity().to_vec();
+                    out.extend(rebuild(inst, None, capacity, users, scenario));
                 }
             }
         }
