@@ -171,10 +171,12 @@ fn violation(inst: &Instance, truth: &Allocation, witness: Witness) -> Violation
     let before: Vec<Rational> = (0..n)
         .map(|i| utility_at_truth(inst, i, &truth.tasks[i]))
         .collect();
-    let losers = |after: &[Option<Rational>]| -> Vec<usize> {
-        (0..n)
+    // The utilities after, with the users who lost.
+    let losers = |after: Vec<Option<Rational>>| {
+        let c: Vec<usize> = (0..n)
             .filter(|&i| after[i].as_ref().is_some_and(|a| *a < before[i]))
-            .collect()
+            .collect();
+        (Some(after), c)
     };
     let (after, coalition) = match &witness {
         Witness::Sp(w) => {
@@ -193,23 +195,18 @@ fn violation(inst: &Instance, truth: &Allocation, witness: Witness) -> Violation
             Some(w.after.iter().cloned().map(Some).collect()),
             w.coalition.clone(),
         ),
-        Witness::Pm(w) => {
-            let after: Vec<Option<Rational>> = w
-                .tasks_after
+        Witness::Pm(w) => losers(
+            w.tasks_after
                 .iter()
                 .enumerate()
                 .map(|(i, t)| t.as_ref().map(|t| utility_at_truth(inst, i, t)))
-                .collect();
-            let c = losers(&after);
-            (Some(after), c)
-        }
-        Witness::Rm(w) => {
-            let after: Vec<Option<Rational>> = (0..n)
+                .collect(),
+        ),
+        Witness::Rm(w) => losers(
+            (0..n)
                 .map(|i| Some(utility_at_truth(inst, i, &w.tasks_after[i])))
-                .collect();
-            let c = losers(&after);
-            (Some(after), c)
-        }
+                .collect(),
+        ),
         other => (None, named_users(other)),
     };
     Violation {

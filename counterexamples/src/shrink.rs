@@ -19,7 +19,7 @@
 //! Every step re-verifies, so the result is a violation whenever the input was.
 
 use leontief_solver::properties::{Property, Scenario};
-use leontief_solver::{Instance, Mechanism, Pool, Rational, User};
+use leontief_solver::{Instance, Mechanism, Rational, User};
 
 use crate::candidate::{evaluate, Candidate, Violation};
 
@@ -203,7 +203,8 @@ fn stage_proposals(stage: usize, property: Property, c: &Candidate) -> Vec<Candi
                     }
                     let mut users = inst.users().to_vec();
                     users[i].demand = scale(&users[i].demand);
-                    out.extend(rebuild_in(inst, inst.capacity().to_vec(), users, scenario));
+                    let capacity = inst.capacity().to_vec();
+                    out.extend(rebuild(inst, None, capacity, users, scenario));
                 }
             }
         }
@@ -230,7 +231,7 @@ fn stage_proposals(stage: usize, property: Property, c: &Candidate) -> Vec<Candi
                     {
                         continue;
                     }
-                    out.extend(rebuild_in(inst, capacity, users, scenario));
+                    out.extend(rebuild(inst, None, capacity, users, scenario));
                 }
             }
         }
@@ -268,12 +269,13 @@ fn numbers<'a>(
     out
 }
 
-/// A candidate from parts, `None` when the instance or a report is invalid (the reports
-/// must keep a positive entry; grown capacities are checked by the oracle).
+/// A candidate from parts with `inst`'s pools (and its resources unless `resources` renames
+/// them), `None` when the instance or a report is invalid (the reports must keep a positive
+/// entry; grown capacities are checked by the oracle).
 fn rebuild(
-    resources: Vec<String>,
+    inst: &Instance,
+    resources: Option<Vec<String>>,
     capacity: Vec<Rational>,
-    pools: &[Pool],
     users: Vec<User>,
     scenario: Scenario,
 ) -> Option<Candidate> {
@@ -284,35 +286,25 @@ fn rebuild(
         return None;
     }
     let inst = Instance::builder(capacity)
-        .resources(resources)
-        .pools(pools.to_vec())
+        .resources(resources.unwrap_or_else(|| inst.resources().to_vec()))
+        .pools(inst.pools().to_vec())
         .users(users)
         .build()
         .ok()?;
     Some(Candidate::new(inst, scenario))
 }
 
-/// [`rebuild`] with `inst`'s resources and pools.
-fn rebuild_in(
-    inst: &Instance,
-    capacity: Vec<Rational>,
-    users: Vec<User>,
-    scenario: Scenario,
-) -> Option<Candidate> {
-    rebuild(
-        inst.resources().to_vec(),
-        capacity,
-        inst.pools(),
-        users,
-        scenario,
-    )
-}
-
 fn with_user(c: &Candidate, i: usize, change: impl Fn(&mut User)) -> Option<Candidate> {
     let inst = &c.instance;
     let mut users = inst.users().to_vec();
     change(&mut users[i]);
-    rebuild_in(inst, inst.capacity().to_vec(), users, c.scenario.clone())
+    rebuild(
+        inst,
+        None,
+        inst.capacity().to_vec(),
+        users,
+        c.scenario.clone(),
+    )
 }
 
 fn without_user(c: &Candidate, u: usize) -> Option<Candidate> {
@@ -333,8 +325,9 @@ fn without_user(c: &Candidate, u: usize) -> Option<Candidate> {
     }
     // A pool left without users disappears.
     let smaller = inst.without_user(u).ok()?;
-    rebuild_in(
+    rebuild(
         &smaller,
+        None,
         smaller.capacity().to_vec(),
         smaller.users().to_vec(),
         scenario,
@@ -366,9 +359,9 @@ fn without_resource(c: &Candidate, j: usize) -> Option<Candidate> {
         other => other.clone(),
     };
     rebuild(
-        resources,
+        inst,
+        Some(resources),
         drop(inst.capacity()),
-        inst.pools(),
         users,
         scenario,
     )
@@ -397,7 +390,7 @@ fn scale_resource(c: &Candidate, j: usize, f: &Rational) -> Option<Candidate> {
         Scenario::Capacity(g) => g[j] = &g[j] * f,
         _ => {}
     }
-    rebuild_in(inst, capacity, users, scenario)
+    rebuild(inst, None, capacity, users, scenario)
 }
 
 /// `|numerator| + denominator`, or `None` beyond 128 bits.
