@@ -289,6 +289,7 @@ fn stop_name<S: serde::Serializer>(stop: &Option<Stop>, out: S) -> Result<S::Ok,
 }
 
 /// What one unit produced.
+#[derive(Default)]
 struct UnitResult {
     scenarios: u64,
     errors: Vec<String>,

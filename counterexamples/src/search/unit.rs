@@ -29,11 +29,7 @@ pub(super) fn run_unit(
     origin: Origin,
 ) -> UnitResult {
     let instance = space.instance(origin);
-    let mut out = UnitResult {
-        scenarios: 0,
-        errors: Vec::new(),
-        found: None,
-    };
+    let mut out = UnitResult::default();
     let truth = match mechanism.allocate(&instance) {
         Ok(x) => x,
         Err(e) => {
@@ -84,6 +80,13 @@ pub(super) fn run_unit(
     record.strategy = Some(origin.name().to_string());
     out.found = Some(record);
     out
+}
+
+/// Every user's utility for `x`, measured with the true demands.
+fn truthful_utilities(instance: &Instance, x: &Allocation) -> Vec<Rational> {
+    (0..instance.num_users())
+        .map(|i| utility_at_truth(instance, i, &x.tasks[i]))
+        .collect()
 }
 
 /// One unit's working state.
@@ -177,10 +180,7 @@ impl Unit<'_> {
                 return None;
             }
         };
-        let n = self.instance.num_users();
-        let mut after: Vec<Rational> = (0..n)
-            .map(|i| utility_at_truth(self.instance, i, &x.tasks[i]))
-            .collect();
+        let mut after = truthful_utilities(self.instance, &x);
         for (i, r) in profile {
             after[*i] = utility_of_report(self.instance, *i, &x.tasks[*i], r);
         }
@@ -228,9 +228,7 @@ impl Unit<'_> {
 
     fn manipulations(&mut self, rng: &mut SplitMix64) -> Option<Confirmed> {
         let n = self.instance.num_users();
-        let before: Vec<Rational> = (0..n)
-            .map(|i| utility_at_truth(self.instance, i, &self.truth.tasks[i]))
-            .collect();
+        let before = truthful_utilities(self.instance, self.truth);
         // Every user's lies: structured, then grid lies.
         let (instance, values) = (self.instance, &self.cfg.run.values);
         let lists: Vec<Lies> = (0..n)
@@ -242,39 +240,26 @@ impl Unit<'_> {
         } else {
             1
         };
-        let mut best: Option<(Score, Profile)> = None;
-        let keep = |s: Score, p: &Profile, best: &mut Option<(Score, Profile)>| {
-            if best.as_ref().is_none_or(|(b, _)| s > *b) {
-                *best = Some((s, p.clone()));
-            }
-        };
-        for (i, list) in lists.iter().enumerate() {
-            for lie in list.iter() {
-                if self.spent() {
-                    return None;
-                }
-                let p = vec![(i, lie)];
-                if let Some((s, found)) = self.probe(&p, &before) {
-                    if found.is_some() {
-                        return found;
-                    }
-                    keep(s, &p, &mut best);
-                }
-            }
-        }
+        // Single lies, then (GSP) random coalitions, each drawn only when it is tried.
+        let singles = lists
+            .iter()
+            .enumerate()
+            .flat_map(|(i, list)| list.iter().map(move |lie| vec![(i, lie)]));
         let eligible: Vec<usize> = (0..n).filter(|&i| !lists[i].is_empty()).collect();
-        if max_liars >= 2 && eligible.len() >= 2 {
-            let top = max_liars.min(eligible.len());
-            for _ in 0..self.cfg.group_samples {
-                if self.spent() {
-                    return None;
+        let top = max_liars.min(eligible.len());
+        let samples = if top >= 2 { self.cfg.group_samples } else { 0 };
+        let coalitions = (0..samples).map(|_| random_coalition(&eligible, top, &lists, rng));
+        let mut best: Option<(Score, Profile)> = None;
+        for p in singles.chain(coalitions) {
+            if self.spent() {
+                return None;
+            }
+            if let Some((s, found)) = self.probe(&p, &before) {
+                if found.is_some() {
+                    return found;
                 }
-                let p = random_coalition(&eligible, top, &lists, rng);
-                if let Some((s, found)) = self.probe(&p, &before) {
-                    if found.is_some() {
-                        return found;
-                    }
-                    keep(s, &p, &mut best);
+                if best.as_ref().is_none_or(|(b, _)| s > *b) {
+                    best = Some((s, p));
                 }
             }
         }
