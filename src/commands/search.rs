@@ -344,11 +344,7 @@ pub fn replay_unit_logs(
 /// The human summary printed on standard error.
 fn summary_text(mechanism: &str, cfg: &SearchConfig, domain: &Domain, s: &SearchSummary) -> String {
     let secs = s.elapsed.as_secs_f64();
-    let rate = if secs > 0.0 {
-        s.scenarios as f64 / secs
-    } else {
-        0.0
-    };
+    let rate = |k: u64| if secs > 0.0 { k as f64 / secs } else { 0.0 };
     let mut out = format!(
         "search {mechanism} {}: {} units, {} scenarios in {:.2} s ({:.0} scenarios/s); \
          {} counterexample(s), {} duplicate(s) dropped; stopped by {}",
@@ -356,7 +352,7 @@ fn summary_text(mechanism: &str, cfg: &SearchConfig, domain: &Domain, s: &Search
         s.units,
         s.scenarios,
         secs,
-        rate,
+        rate(s.scenarios),
         s.found,
         s.duplicates,
         s.stop.map_or("-", |x| x.name()),
