@@ -256,41 +256,37 @@ impl Tableau {
     fn build(lp: &LinearProgram) -> Tableau {
         let n = lp.objective.len();
         let m = lp.rows.len();
-        // Normalise to b ≥ 0.
-        let mut norm = Vec::with_capacity(m);
-        let mut negated = Vec::with_capacity(m);
-        for (a, rel, b) in &lp.rows {
-            if b.is_negative() {
-                let rel = match rel {
-                    Relation::Le => Relation::Ge,
-                    Relation::Ge => Relation::Le,
-                    Relation::Eq => Relation::Eq,
-                };
-                norm.push((a.iter().map(|v| -v).collect::<Vec<_>>(), rel, -b));
-                negated.push(true);
-            } else {
-                norm.push((a.clone(), *rel, b.clone()));
-                negated.push(false);
-            }
-        }
-        let slacks = norm
+        // Normalise to b ≥ 0: a row with b < 0 is negated, flipping its relation.
+        let normalised = |rel: Relation, b: &Rational| match (rel, b.is_negative()) {
+            (Relation::Le, true) => Relation::Ge,
+            (Relation::Ge, true) => Relation::Le,
+            (rel, _) => rel,
+        };
+        let slacks = lp
+            .rows
             .iter()
             .filter(|(_, rel, _)| *rel != Relation::Eq)
             .count();
-        let artificials = norm
+        let artificials = lp
+            .rows
             .iter()
-            .filter(|(_, rel, _)| *rel != Relation::Le)
+            .filter(|(_, rel, b)| normalised(*rel, b) != Relation::Le)
             .count();
         let artificial = n + slacks;
         let cols = artificial + artificials;
+        let negated: Vec<bool> = lp.rows.iter().map(|(_, _, b)| b.is_negative()).collect();
         let mut rows = Vec::with_capacity(m);
         let mut basis = Vec::with_capacity(m);
         let (mut s, mut t) = (n, artificial);
-        for (a, rel, b) in norm {
-            let mut row = a;
+        for (a, rel, b) in &lp.rows {
+            let mut row: Vec<Rational> = if b.is_negative() {
+                a.iter().map(|v| -v).collect()
+            } else {
+                a.clone()
+            };
             row.resize(cols + 1, Rational::ZERO);
-            row[cols] = b;
-            match rel {
+            row[cols] = b.abs();
+            match normalised(*rel, b) {
                 Relation::Le => {
                     row[s] = Rational::ONE;
                     basis.push(s);
