@@ -30,8 +30,7 @@ impl Kinetic<'_> {
                 }
             }
         };
-        self.clock[p] = value.clone();
-        self.clock_epoch[p] = self.epoch;
+        self.set_clock(p, value.clone());
         value
     }
 

@@ -85,9 +85,7 @@ impl<'a> Kinetic<'a> {
                     k.caps[p].push((offset.as_ref().map_or(key.clone(), |o| o + &key), i));
                 }
                 if let Some(w) = wrapper[i] {
-                    k.group[w] = vec![ExactSum::new(); m];
-                    k.settled[w] = vec![ExactSum::new(); m];
-                    k.pools[w] = fresh_pool(m, effective);
+                    k.open_pool(w);
                     k.active_children[w] = 1;
                     if let Some(o) = offset {
                         k.pools[w].ell = o;
@@ -105,9 +103,7 @@ impl<'a> Kinetic<'a> {
                 k.scale[i] = c;
                 k.active_leaves[p] += 1;
             } else {
-                k.group[i] = vec![ExactSum::new(); m];
-                k.settled[i] = vec![ExactSum::new(); m];
-                k.pools[i] = fresh_pool(m, effective);
+                k.open_pool(i);
                 for c in node.children() {
                     if !tree.node(c).is_leaf() {
                         k.pool_children[i].push(c.index());
@@ -126,6 +122,28 @@ impl<'a> Kinetic<'a> {
         }
         (k.used_up, k.saturated) = used_up_at_start(setup, &k.room, &k.pools, m);
         k
+    }
+
+    /// Opens engine pool `p` at the start: an empty leaf group and stopped children's
+    /// usage, zero usage and rates (and effective vector, for H-DRF).
+    fn open_pool(&mut self, p: usize) {
+        self.group[p] = vec![ExactSum::new(); self.m];
+        self.settled[p] = vec![ExactSum::new(); self.m];
+        let zeros = vec![Rational::ZERO; self.m];
+        let (v, dv) = if self.effective {
+            (zeros.clone(), zeros.clone())
+        } else {
+            (Vec::new(), Vec::new())
+        };
+        self.pools[p] = Pool {
+            usage: zeros.clone(),
+            u: zeros.clone(),
+            group_part: zeros.clone(),
+            contrib: zeros,
+            v,
+            dv,
+            ..Pool::default()
+        };
     }
 
     /// What the leaves hold at the start: in their pools' usage (wrappers included), and,
@@ -247,23 +265,4 @@ fn used_up_at_start(
         }
     }
     (used_up, saturated)
-}
-
-/// A pool at the start: zero usage and rates (and effective vector, for H-DRF).
-fn fresh_pool(m: usize, effective: bool) -> Pool {
-    let zeros = vec![Rational::ZERO; m];
-    let (v, dv) = if effective {
-        (zeros.clone(), zeros.clone())
-    } else {
-        (Vec::new(), Vec::new())
-    };
-    Pool {
-        usage: zeros.clone(),
-        u: zeros.clone(),
-        group_part: zeros.clone(),
-        contrib: zeros,
-        v,
-        dv,
-        ..Pool::default()
-    }
 }
