@@ -42,6 +42,17 @@ pub fn check_length(field: &str, v: &[Rational], m: usize) -> Result<(), SolverE
     Ok(())
 }
 
+/// The object of the fields present (`Some`), in order: how the writers of the JSON forms
+/// leave out fields at their defaults.
+pub fn present<'a>(fields: impl IntoIterator<Item = (&'a str, Option<Value>)>) -> Value {
+    Value::Object(
+        fields
+            .into_iter()
+            .filter_map(|(k, v)| Some((k.to_owned(), v?)))
+            .collect(),
+    )
+}
+
 /// How a JSON value is described in messages: `a number`, `a list`, ...
 pub fn kind(v: &Value) -> &'static str {
     match v {

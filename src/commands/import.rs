@@ -7,6 +7,7 @@
 //! [`crate::import`] for the mapping.
 
 use clap::{Args, ValueEnum};
+use leontief_solver::json::{check_vector, Sign};
 use leontief_solver::SolverError;
 
 use crate::cli::{csv_numbers, read_text, read_text_within, CliError, MAX_CONFIG_BYTES};
@@ -61,13 +62,12 @@ pub struct ImportArgs {
 pub fn run_with(args: &ImportArgs) -> Result<(String, Vec<String>), CliError> {
     let default = match &args.demand {
         None => None,
-        Some(text) => Some(
-            csv_numbers("--demand", text)?
-                .into_iter()
-                .enumerate()
-                .map(|(j, x)| crate::import::non_negative(&format!("--demand[{j}]"), x))
-                .collect::<Result<Vec<_>, _>>()?,
-        ),
+        Some(text) => {
+            let d = csv_numbers("--demand", text)?;
+            // Signs only: the length is checked against the resources when applied.
+            check_vector("--demand", &d, d.len(), Sign::NonNegative)?;
+            Some(d)
+        }
     };
     let demands = match &args.demands {
         None => Demands {

@@ -25,7 +25,9 @@ pub mod kueue;
 pub mod yaml;
 pub mod yarn;
 
-use leontief_solver::json::{check_length, check_vector, parse_strict, reject_unknown, Sign};
+use leontief_solver::json::{
+    check_length, check_vector, parse_strict, present, reject_unknown, Sign,
+};
 use leontief_solver::{read_number, read_numbers, Rational, SolverError};
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
@@ -141,14 +143,6 @@ fn node_json(n: &ImportedNode) -> Value {
         ("tasks", n.tasks.as_ref().map(number).filter(|_| leaf)),
         ("usage", vector(&n.usage).filter(|_| leaf)),
     ])
-}
-
-/// The object of the fields present, in order.
-fn present<'a>(fields: impl IntoIterator<Item = (&'a str, Option<Value>)>) -> Value {
-    let present = fields
-        .into_iter()
-        .filter_map(|(k, v)| Some((k.to_owned(), v?)));
-    Value::Object(present.collect())
 }
 
 /// A vector of rationals as the tree file writes them (see [`number`]).

@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use super::path_of;
 use crate::hierarchy::read_tree_form;
 use crate::json::{
-    expected, kind, quick_number, read_array, read_number, read_numbers, read_object,
+    expected, kind, present, quick_number, read_array, read_number, read_numbers, read_object,
     read_optional, read_resources, read_string, reject_unknown, required,
 };
 use crate::{Guarantee, Instance, Mode, Pool, Rational, Rules, SolverError, User};
@@ -175,16 +175,6 @@ impl Instance {
             ("users", Some(json!(users))),
         ])
     }
-}
-
-/// The object of the fields present, in order.
-fn present(fields: Vec<(&str, Option<Value>)>) -> Value {
-    Value::Object(
-        fields
-            .into_iter()
-            .filter_map(|(k, v)| Some((k.to_owned(), v?)))
-            .collect(),
-    )
 }
 
 /// Reads a `guarantee`: a list (absolute amounts) or one number (a fraction of the
