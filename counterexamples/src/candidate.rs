@@ -166,11 +166,16 @@ pub fn evaluate_with(
     Ok(witness.map(|w| violation(inst, truth, w)))
 }
 
+/// Every user's utility for `x`, measured with the true demands.
+pub(crate) fn truthful_utilities(instance: &Instance, x: &Allocation) -> Vec<Rational> {
+    (0..instance.num_users())
+        .map(|i| utility_at_truth(instance, i, &x.tasks[i]))
+        .collect()
+}
+
 fn violation(inst: &Instance, truth: &Allocation, witness: Witness) -> Violation {
     let n = inst.num_users();
-    let before: Vec<Rational> = (0..n)
-        .map(|i| utility_at_truth(inst, i, &truth.tasks[i]))
-        .collect();
+    let before = truthful_utilities(inst, truth);
     // The utilities after, with the users who lost.
     let losers = |after: Vec<Option<Rational>>| {
         let c: Vec<usize> = (0..n)

@@ -2,13 +2,13 @@
 //! departures, capacity growths, the instance itself), each confirmed by the exact oracles,
 //! then the local search over lie profiles, and the shrinking of what it found.
 
-use leontief_solver::properties::{utility_at_truth, utility_of_report, Property, Scenario};
+use leontief_solver::properties::{utility_of_report, Property, Scenario};
 use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::{Allocation, Instance, Mechanism, Rational};
 
 use super::lies::{capacity_growths, neighbour_profile, random_coalition, user_lies, Lies};
 use super::{SearchConfig, UnitResult};
-use crate::candidate::{evaluate_with, Candidate, Violation};
+use crate::candidate::{evaluate_with, truthful_utilities, Candidate, Violation};
 use crate::record::Record;
 use crate::shrink::shrink;
 use crate::space::{Origin, Space};
@@ -80,13 +80,6 @@ pub(super) fn run_unit(
     record.strategy = Some(origin.name().to_string());
     out.found = Some(record);
     out
-}
-
-/// Every user's utility for `x`, measured with the true demands.
-fn truthful_utilities(instance: &Instance, x: &Allocation) -> Vec<Rational> {
-    (0..instance.num_users())
-        .map(|i| utility_at_truth(instance, i, &x.tasks[i]))
-        .collect()
 }
 
 /// One unit's working state.
