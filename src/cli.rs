@@ -84,21 +84,17 @@ pub fn read_text_within(path: &str, limit: u64) -> Result<String, CliError> {
             format!("larger than {limit}, the most this command reads; refused"),
         )
     };
-    if let Some(text) = INPUTS.with(|i| {
+    let held = INPUTS.with(|i| {
         i.borrow()
             .iter()
             .find(|(name, _)| name == path)
             .map(|(_, text)| text.clone())
-    }) {
-        return if text.len() as u64 > limit {
-            Err(too_large())
-        } else {
-            Ok(text)
-        };
-    }
+    });
     let read_error = |e: std::io::Error| CliError::read(path, e);
     let mut text = String::new();
-    if path == "-" {
+    if let Some(held) = held {
+        text = held;
+    } else if path == "-" {
         std::io::stdin()
             .take(limit + 1)
             .read_to_string(&mut text)
@@ -214,6 +210,16 @@ fn flag_field(err: SolverError) -> SolverError {
             .into_iter()
             .find_map(|(json, flag)| field.strip_prefix(json).map(|rest| format!("{flag}{rest}")));
             SolverError::invalid(flag.unwrap_or(field), reason)
+        }
+        other => other,
+    }
+}
+
+/// Names a library error's field `field` after `name`, the flag (or file) it came from.
+pub(crate) fn rename(err: SolverError, field: &str, name: &str) -> SolverError {
+    match err {
+        SolverError::Invalid { field: f, reason } if f == field => {
+            SolverError::invalid(name, reason)
         }
         other => other,
     }

@@ -8,9 +8,10 @@
 
 use clap::{Args, ValueEnum};
 use leontief_solver::json::{check_vector, Sign};
-use leontief_solver::SolverError;
 
-use crate::cli::{csv_numbers, read_text, read_text_within, CliError, MAX_CONFIG_BYTES};
+use crate::cli::{
+    csv_numbers, read_text, read_text_within, rename, shown_path, CliError, MAX_CONFIG_BYTES,
+};
 use crate::commands::{pretty, usage};
 use crate::import::{kueue, yarn, Demands};
 
@@ -77,12 +78,15 @@ pub fn run_with(args: &ImportArgs) -> Result<(String, Vec<String>), CliError> {
         Some(path) => Demands::from_json_str(&read_text(path)?, default)?,
     };
     let text = read_text_within(&args.file, MAX_CONFIG_BYTES)?;
+    // An error about the whole document (malformed, too large, too deep) names the file read
+    // instead of the format: `bomb.yaml: YAML aliases expand past …`.
+    let name_file = |e, document| rename(e, document, shown_path(&args.file));
     let mut imported = match args.format {
         Format::Yarn => {
             let capacity = args.capacity.as_deref().ok_or_else(|| {
                 usage("leontief import yarn needs --capacity (an allocation file does not state the cluster's size), e.g. --capacity 16384,10 for memory-mb and vcores")
             })?;
-            yarn::import(&text, capacity).map_err(|e| name_file(e, yarn::DOCUMENT, &args.file))?
+            yarn::import(&text, capacity).map_err(|e| name_file(e, yarn::DOCUMENT))?
         }
         Format::Kueue => {
             if args.capacity.is_some() {
@@ -90,7 +94,7 @@ pub fn run_with(args: &ImportArgs) -> Result<(String, Vec<String>), CliError> {
                     "--capacity does not apply to kueue: the capacity is the sum of the nominal quotas",
                 ));
             }
-            kueue::import(&text).map_err(|e| name_file(e, kueue::DOCUMENT, &args.file))?
+            kueue::import(&text).map_err(|e| name_file(e, kueue::DOCUMENT))?
         }
     };
     imported.apply(&demands)?;
@@ -101,15 +105,4 @@ pub fn run_with(args: &ImportArgs) -> Result<(String, Vec<String>), CliError> {
         )));
     }
     Ok((pretty(&imported), imported.warnings))
-}
-
-/// An error about the whole document (malformed, too large, too deep) names the file read
-/// instead of the format: `bomb.yaml: YAML aliases expand past …`.
-fn name_file(e: SolverError, document: &str, path: &str) -> SolverError {
-    match e {
-        SolverError::Invalid { field, reason } if field == document => {
-            SolverError::invalid(crate::cli::shown_path(path), reason)
-        }
-        e => e,
-    }
 }

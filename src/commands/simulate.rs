@@ -12,7 +12,7 @@ use leontief_solver::{Rational, SolverError};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::cli::{in_file, read_text, CliError};
+use crate::cli::{in_file, read_text, rename, CliError};
 use crate::commands::flags::{NumberFlags, OneOrAll, OneOrAllParser};
 use crate::commands::{pretty, to_value, usage};
 use crate::output::{finish_csv, finish_json, Numbers};
@@ -228,16 +228,6 @@ fn positive_flag(flag: &str, text: &str) -> Result<Rational, CliError> {
     let x = crate::cli::number_flag(flag, text)?;
     require_positive(flag, "number", &x)?;
     Ok(x)
-}
-
-/// Names a library field after the flag it came from.
-fn rename(err: SolverError, field: &str, flag: &str) -> SolverError {
-    match err {
-        SolverError::Invalid { field: f, reason } if f == field => {
-            SolverError::invalid(flag, reason)
-        }
-        other => other,
-    }
 }
 
 /// The per-node summary as text (for standard error beside the CSV).
