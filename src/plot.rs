@@ -68,15 +68,25 @@ fn draw_legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
 pub fn shares_over_time(tree: &Tree, runs: &[Simulation]) -> Result<String, CliError> {
     // Every node but the root, in pre-order.
     let nodes: Vec<NodeId> = tree.nodes().filter(|&v| v != tree.root()).collect();
-    let mut out = String::new();
-    {
-        let height = PANEL * runs.len().max(1) as u32;
-        let root = SVGBackend::with_string(&mut out, (WIDTH, height)).into_drawing_area();
-        root.fill(&WHITE).map_err(drawing)?;
+    svg(PANEL * runs.len().max(1) as u32, |root| {
         let panels = root.split_evenly((runs.len().max(1), 1));
         for (panel, run) in panels.iter().zip(runs) {
             share_panel(panel, tree, &nodes, run)?;
         }
+        Ok(())
+    })
+}
+
+/// A chart `height` pixels high, drawn by `draw` on a white canvas, as SVG text.
+fn svg(
+    height: u32,
+    draw: impl FnOnce(&DrawingArea<SVGBackend<'_>, Shift>) -> Result<(), CliError>,
+) -> Result<String, CliError> {
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, (WIDTH, height)).into_drawing_area();
+        root.fill(&WHITE).map_err(drawing)?;
+        draw(&root)?;
         root.present().map_err(drawing)?;
     }
     Ok(out)
@@ -130,8 +140,7 @@ fn share_panel(
             .label(tree.path(v))
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
     }
-    draw_legend(&mut chart)?;
-    Ok(())
+    draw_legend(&mut chart)
 }
 
 /// Static allocations as stacked bars: for every policy and resource, one bar stacked with
@@ -156,11 +165,8 @@ pub fn stacked_allocations(tree: &Tree, allocs: &[TreeAllocation]) -> Result<Str
     let bars: Vec<(usize, usize)> = (0..allocs.len())
         .flat_map(|p| (0..resources.len()).map(move |j| (p, j)))
         .collect();
-    let mut out = String::new();
-    {
-        let root = SVGBackend::with_string(&mut out, (WIDTH, PANEL + 80)).into_drawing_area();
-        root.fill(&WHITE).map_err(drawing)?;
-        let mut chart = ChartBuilder::on(&root)
+    svg(PANEL + 80, |root| {
+        let mut chart = ChartBuilder::on(root)
             .caption(
                 "static allocation: each leaf's share of each resource",
                 ("sans-serif", 18),
@@ -216,8 +222,6 @@ pub fn stacked_allocations(tree: &Tree, allocs: &[TreeAllocation]) -> Result<Str
                     Rectangle::new([(x, y - 5), (x + 12, y + 5)], color.filled())
                 });
         }
-        draw_legend(&mut chart)?;
-        root.present().map_err(drawing)?;
-    }
-    Ok(out)
+        draw_legend(&mut chart)
+    })
 }
