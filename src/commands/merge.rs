@@ -86,15 +86,11 @@ pub fn merge(files: &[String], verify: bool) -> Result<(String, usize, usize), C
     let read = records.len();
     let mut seen = HashSet::new();
     let mut out = String::new();
-    for (mechanism, _, property, candidate, mut value) in records {
+    for (mechanism, _, property, candidate, value) in records {
         let key = canonical_key(&mechanism, property, &candidate);
         if seen.insert(key.clone()) {
             // The key as this version computes it (a record's stored key may be older).
-            if let Some(record) = value.as_object_mut() {
-                record.insert("key".into(), Value::String(key));
-            }
-            out += &value.to_string();
-            out.push('\n');
+            push_line(&mut out, value, "key", Value::String(key));
         }
     }
     let kept = seen.len();
@@ -185,12 +181,17 @@ pub fn merge_best(files: &[String], verify: bool) -> Result<(String, usize, usiz
     })?;
     best.sort_by(|a, b| a.0.cmp(&b.0));
     let mut out = String::new();
-    for (_, _, _, mut value) in best.iter().cloned() {
-        if let Some(o) = value.as_object_mut() {
-            o.insert("best".into(), Value::Bool(true));
-        }
-        out += &value.to_string();
-        out.push('\n');
+    for (_, _, _, value) in best.iter().cloned() {
+        push_line(&mut out, value, "best", Value::Bool(true));
     }
     Ok((out, read, read - best.len()))
+}
+
+/// Appends `record`, with `key` set to `value`, as one JSONL line.
+fn push_line(out: &mut String, mut record: Value, key: &str, value: Value) {
+    if let Some(o) = record.as_object_mut() {
+        o.insert(key.into(), value);
+    }
+    out.push_str(&record.to_string());
+    out.push('\n');
 }
