@@ -42,12 +42,15 @@ pub struct InstanceInput {
 }
 
 impl InstanceInput {
+    /// Whether any inline flag is given.
+    fn inline(&self) -> bool {
+        self.capacity.is_some() || !self.users.is_empty() || self.resources.is_some()
+    }
+
     /// Reads the instance (the file or standard input, or the inline flags).
     pub fn load(&self) -> Result<leontief_solver::Instance, CliError> {
         let (file, resources) = (self.file.as_deref(), self.resources.as_deref());
-        if file.is_some()
-            && (self.capacity.is_some() || !self.users.is_empty() || resources.is_some())
-        {
+        if file.is_some() && self.inline() {
             return Err(usage(
                 "give either an instance FILE or inline --capacity/--user flags, not both",
             ));
@@ -68,12 +71,11 @@ impl InstanceInput {
     /// Reads the instance with the tree `rules` (flags given: a file only, not the inline
     /// flags, which make no tree).
     pub fn load_with(&self, rules: &RulesFlags) -> Result<leontief_solver::Instance, CliError> {
-        let inline = self.capacity.is_some() || !self.users.is_empty() || self.resources.is_some();
         match (rules.given(), &self.file) {
             (Some(flag), None) => Err(usage(format!(
                 "{flag} applies to a tree (a FILE); inline --capacity/--user make none"
             ))),
-            (Some(_), Some(path)) if !inline => {
+            (Some(_), Some(path)) if !self.inline() => {
                 let text = read_text(path)?;
                 let rules = rules.rules();
                 Ok(leontief_solver::Instance::from_json_str_with(&text, rules)?)
@@ -456,17 +458,11 @@ pub fn parse_duration(text: &str) -> Result<std::time::Duration, SolverError> {
             format!("expected a duration like 500ms, 30s, 2m or 1h, found {text:?}"),
         )
     };
-    let (number, unit_ms) = if let Some(n) = t.strip_suffix("ms") {
-        (n, 1u64)
-    } else if let Some(n) = t.strip_suffix('s') {
-        (n, 1000)
-    } else if let Some(n) = t.strip_suffix('m') {
-        (n, 60_000)
-    } else if let Some(n) = t.strip_suffix('h') {
-        (n, 3_600_000)
-    } else {
-        (t, 1000)
-    };
+    // Each unit in milliseconds ("ms" before "s" and "m"); plain seconds without one.
+    let units = [("ms", 1u64), ("s", 1000), ("m", 60_000), ("h", 3_600_000)];
+    let (number, unit_ms) = (units.iter())
+        .find_map(|&(unit, ms)| t.strip_suffix(unit).map(|n| (n, ms)))
+        .unwrap_or((t, 1000));
     let n: u64 = number.trim().parse().map_err(|_| bad())?;
     let ms = n.checked_mul(unit_ms).ok_or_else(bad)?;
     if ms == 0 {
