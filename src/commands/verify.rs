@@ -7,13 +7,13 @@ use clap::Args;
 use leontief_counterexamples::verify::{verify, VerifyConfig, VerifySummary};
 use leontief_solver::properties::Property;
 use leontief_solver::registry::Descriptor;
-use serde_json::Value;
+use serde::Serialize;
 
 use crate::cli::CliError;
 use crate::commands::flags::{
     Domain, GeneratorFlags, MechanismParser, NameParser, NumberFlags, RunFlags,
 };
-use crate::commands::{create, one_or_list, usage};
+use crate::commands::{create, one_or_list, to_value, usage};
 use crate::output::Numbers;
 use crate::workers::{progress, thread_pool};
 
@@ -70,13 +70,12 @@ fn config(args: &VerifyArgs) -> Result<Config, CliError> {
     })
 }
 
-/// The summary's JSON with the domain its instances were drawn from.
-fn summary_json(summary: &VerifySummary, cfg: &Config) -> Value {
-    let mut v = summary.to_json();
-    if let Some(o) = v.as_object_mut() {
-        o.insert("domain".into(), crate::commands::to_value(&cfg.domain));
-    }
-    v
+/// A summary with the domain its instances were drawn from.
+#[derive(Serialize)]
+struct SummaryDoc<'a> {
+    #[serde(flatten)]
+    summary: &'a VerifySummary,
+    domain: &'a Domain,
 }
 
 /// The work of `leontief verify`: what it prints on standard output (empty with `--out`) —
@@ -121,15 +120,14 @@ pub fn run_with(args: &VerifyArgs) -> Result<(String, Vec<String>), CliError> {
             },
             cfg.domain.summary(),
         ));
-        out.push(summary_json(summary, &cfg));
+        let domain = &cfg.domain;
+        out.push(to_value(&SummaryDoc { summary, domain }));
     }
     let text = one_or_list(out, cfg.numbers);
-    match (file, &args.run.out) {
-        (Some(mut file), Some(path)) => {
-            file.write_all(text.as_bytes())
-                .map_err(|e| CliError::read(path, e))?;
-            Ok((String::new(), tallies))
-        }
-        _ => Ok((text, tallies)),
+    if let (Some(mut file), Some(path)) = (file, &args.run.out) {
+        file.write_all(text.as_bytes())
+            .map_err(|e| CliError::read(path, e))?;
+        return Ok((String::new(), tallies));
     }
+    Ok((text, tallies))
 }
