@@ -10,8 +10,8 @@ use serde_json::Value;
 use crate::cli::CliError;
 use crate::commands::flags::{InstanceInput, NumberFlags};
 use crate::commands::solve::Format;
-use crate::commands::{json_only, pretty, to_value, MinMax};
-use crate::output::{finish_json, round_text, write_csv_field, Numbers};
+use crate::commands::{csv_line, json_only, pretty, to_value, MinMax};
+use crate::output::{finish_json, round_text, Numbers};
 use crate::render::{compare_json, compare_table, Column};
 use leontief_counterexamples::doc::ByName;
 
@@ -83,15 +83,11 @@ pub fn run(args: CompareArgs) -> Result<String, CliError> {
 fn csv(inst: &leontief_solver::Instance, columns: &[Column]) -> String {
     let mut out = String::from("mechanism,exact,user,tasks,dominant_share\n");
     for c in columns {
+        let exact = if c.exact { "true" } else { "false" };
         for i in 0..inst.num_users() {
-            write_csv_field(&c.name, &mut out);
-            out.push_str(if c.exact { ",true," } else { ",false," });
-            write_csv_field(&inst.user_path(i), &mut out);
-            out.push(',');
-            out.push_str(&c.tasks[i]);
-            out.push(',');
-            out.push_str(&c.dominant_shares[i]);
-            out.push('\n');
+            let user = inst.user_path(i);
+            let fields = [&c.name, exact, &user, &c.tasks[i], &c.dominant_shares[i]];
+            csv_line(&mut out, fields);
         }
     }
     out

@@ -235,7 +235,7 @@ impl Certify {
     fn certify(&self, record: &Value, solver: &Solver) -> Value {
         let mut out = record.clone();
         let (verdict, detail) = match self.decide(record, solver) {
-            Ok((verdict, detail)) => (verdict, to_value(&detail)),
+            Ok(decided) => decided,
             Err(reason) => ("unknown", to_value(&Undecided { reason })),
         };
         if let Some(o) = out.as_object_mut() {
@@ -245,11 +245,7 @@ impl Certify {
         out
     }
 
-    fn decide(
-        &self,
-        record: &Value,
-        solver: &Solver,
-    ) -> Result<(&'static str, Certification), String> {
+    fn decide(&self, record: &Value, solver: &Solver) -> Result<(&'static str, Value), String> {
         let inst = &record["instance"];
         // A join compares the instance with one user more: prove's populations are the
         // larger ones.
@@ -278,25 +274,22 @@ impl Certify {
             emit_smt: None,
         };
         let proof = prove::prove(&statement, solver, &options).map_err(|e| e.to_string())?;
-        let mut full = proof.to_json(&statement);
-        let mut take = |key: &str| full.get_mut(key).map(Value::take).unwrap_or(Value::Null);
-        let mut detail = Certification {
-            claim: take("claim"),
-            domain: take("domain"),
-            split: take("split"),
-            verdict: take("verdict"),
-            rests_on: take("rests_on"),
-            cases: proof.cases.len(),
-            solver: proof.solver.to_string(),
-            better: None,
-            open: None,
+        // The proof's claim, domain, split, verdict and what it rests on, as `prove` writes
+        // them; then the cases and the solver; the better record of a refutation, or the
+        // cases left open.
+        let Value::Object(mut detail) = proof.to_json(&statement) else {
+            return Err("the proof is not a JSON object".to_string());
         };
+        let kept = ["claim", "domain", "split", "verdict", "rests_on"];
+        detail.retain(|key, _| kept.contains(&key.as_str()));
+        detail.insert("cases".into(), Value::from(proof.cases.len()));
+        detail.insert("solver".into(), Value::from(proof.solver.to_string()));
         let max = direction == Direction::Max;
         let verdict = match &proof.verdict {
             prove::Verdict::Proved if max => "maximum",
             prove::Verdict::Proved => "minimum",
             prove::Verdict::Refuted(better) => {
-                detail.better = Some((**better).clone());
+                detail.insert("better".into(), (**better).clone());
                 if max {
                     "not maximum"
                 } else {
@@ -304,30 +297,12 @@ impl Certify {
                 }
             }
             prove::Verdict::Unknown(open) => {
-                detail.open = Some(open.clone());
+                detail.insert("open".into(), to_value(open));
                 "unknown"
             }
         };
-        Ok((verdict, detail))
+        Ok((verdict, Value::Object(detail)))
     }
-}
-
-/// A certification's detail: the proof's claim, domain, split, verdict and what it rests on
-/// (as `prove` writes them), the cases and the solver; the better record of a refutation, or
-/// the cases left open.
-#[derive(Serialize)]
-struct Certification {
-    claim: Value,
-    domain: Value,
-    split: Value,
-    verdict: Value,
-    rests_on: Value,
-    cases: usize,
-    solver: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    better: Option<Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    open: Option<Vec<usize>>,
 }
 
 /// A certification that could not be decided, and why.
@@ -431,11 +406,9 @@ fn family_conflicts(args: &ExploreArgs, f: Family) -> Result<(), CliError> {
 
 /// Runs `leontief explore`. The records go to `--out` or standard output as they are found.
 pub fn run(args: ExploreArgs) -> Result<String, CliError> {
-    let summary = with_jsonl_out(args.space.run.out.as_deref(), |on_record, ready| {
-        run_with(&args, None, on_record, ready)
-    })?;
-    eprint!("{summary}");
-    Ok(String::new())
+    with_jsonl_out(args.space.run.out.as_deref(), |on_record, ready| {
+        run_with(&args, None, on_record, ready).map(|summary| vec![summary])
+    })
 }
 
 /// A [`RoundEvaluator`] over a [`Transport`]: every item encoded (checked to read back

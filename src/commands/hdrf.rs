@@ -10,8 +10,8 @@ use serde_json::Value;
 
 use crate::cli::CliError;
 use crate::commands::flags::{NumberFlags, OneOrAll, OneOrAllParser, RulesFlags};
-use crate::commands::{json_only, one_or_list, to_value, usage, MinMax};
-use crate::output::{finish_csv, write_csv_field, Numbers};
+use crate::commands::{csv_line, json_only, one_or_list, to_value, usage, MinMax};
+use crate::output::{finish_csv, Numbers};
 
 /// The flags of `leontief hdrf`.
 #[derive(Debug, Clone, Args)]
@@ -112,39 +112,34 @@ pub fn run(args: HdrfArgs) -> Result<String, CliError> {
 
 /// Each node's figures as CSV rows (see [`TreeFormat::Csv`]).
 fn csv(tree: &Tree, allocs: &[TreeAllocation]) -> String {
-    let mut out = String::from("policy,path,kind,weight,guaranteed_share");
-    for r in tree.resources() {
-        out.push(',');
-        write_csv_field(r, &mut out);
-    }
-    out.push_str(",dominant_share,satisfaction,tasks\n");
+    let mut out = String::new();
+    let names = ["policy", "path", "kind", "weight", "guaranteed_share"].map(String::from);
+    let figures = ["dominant_share", "satisfaction", "tasks"].map(String::from);
+    let resources = tree.resources().iter().cloned();
+    csv_line(&mut out, names.into_iter().chain(resources).chain(figures));
     for alloc in allocs {
         for v in tree.nodes() {
             let (n, x) = (tree.node(v), alloc.node(v));
-            write_csv_field(alloc.policy.name(), &mut out);
             let kind = if n.is_leaf() { "leaf" } else { "pool" };
             let fields = [
+                alloc.policy.name().to_string(),
                 tree.path(v),
                 kind.into(),
                 n.weight().to_string(),
                 n.guaranteed_share().to_string(),
             ];
-            for field in fields {
-                out.push(',');
-                write_csv_field(&field, &mut out);
-            }
             let figures = [
-                Some(&x.dominant_share),
-                Some(&x.satisfaction),
-                x.tasks.as_ref(),
+                x.dominant_share.to_string(),
+                x.satisfaction.to_string(),
+                x.tasks
+                    .as_ref()
+                    .map_or_else(String::new, ToString::to_string),
             ];
-            for figure in x.allocation.iter().map(Some).chain(figures) {
-                out.push(',');
-                if let Some(figure) = figure {
-                    out.push_str(&figure.to_string());
-                }
-            }
-            out.push('\n');
+            let allocation = x.allocation.iter().map(ToString::to_string);
+            csv_line(
+                &mut out,
+                fields.into_iter().chain(allocation).chain(figures),
+            );
         }
     }
     out

@@ -105,18 +105,8 @@ impl Printed {
     }
 }
 
-impl std::fmt::Debug for Printed {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Printed::Text(text) => f.debug_tuple("Text").field(text).finish(),
-            Printed::Stream(_) => f.write_str("Stream"),
-        }
-    }
-}
-
 /// How a command ended: what it prints on standard output, and its error if it failed.
 /// (A failed `reproduce` still prints its report.)
-#[derive(Debug)]
 pub struct Outcome {
     /// Standard output, written once, whole (a stream's work is done, so only writing can
     /// fail).
@@ -242,15 +232,16 @@ pub(crate) fn json_only(
 
 /// Runs `work` with its JSONL records written as found, one line each, flushed, to `out` (the
 /// file is created when `work` calls `ready`: once every flag is validated, before the work) or
-/// standard output; flushed per line so that an interrupted run loses nothing. The shared
-/// driver of `search` and `explore`.
-pub(crate) fn with_jsonl_out<T>(
+/// standard output; flushed per line so that an interrupted run loses nothing. The summaries
+/// `work` returns go to standard error; nothing is left for standard output at the end. The
+/// shared driver of `search` and `explore`.
+pub(crate) fn with_jsonl_out(
     out: Option<&str>,
     work: impl FnOnce(
         &mut (dyn FnMut(&serde_json::Value) -> std::io::Result<()> + Send),
         &dyn Fn() -> Result<(), CliError>,
-    ) -> Result<T, CliError>,
-) -> Result<T, CliError> {
+    ) -> Result<Vec<String>, CliError>,
+) -> Result<String, CliError> {
     use std::io::Write;
     use std::sync::{Mutex, PoisonError};
     let sink: Mutex<Option<Box<dyn Write + Send>>> = Mutex::new(None);
@@ -261,7 +252,7 @@ pub(crate) fn with_jsonl_out<T>(
         });
         Ok(())
     };
-    work(
+    let summaries = work(
         &mut |record| match sink.lock().unwrap_or_else(PoisonError::into_inner).as_mut() {
             Some(w) => {
                 writeln!(w, "{record}")?;
@@ -270,7 +261,23 @@ pub(crate) fn with_jsonl_out<T>(
             None => Ok(()),
         },
         &ready,
-    )
+    )?;
+    for text in summaries {
+        eprint!("{text}");
+    }
+    Ok(String::new())
+}
+
+/// One CSV line: the fields comma-separated, each quoted where it must be
+/// ([`write_csv_field`](crate::output::write_csv_field)).
+pub(crate) fn csv_line<S: AsRef<str>>(out: &mut String, fields: impl IntoIterator<Item = S>) {
+    for (k, field) in fields.into_iter().enumerate() {
+        if k > 0 {
+            out.push(',');
+        }
+        crate::output::write_csv_field(field.as_ref(), out);
+    }
+    out.push('\n');
 }
 
 /// Creates (or truncates) an output file (once the flags are validated, before the work).

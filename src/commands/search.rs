@@ -92,13 +92,9 @@ fn config(args: &SearchArgs) -> Result<Config, CliError> {
 /// Runs `leontief search`. The records go to `--out` or standard output as they are found
 /// (nothing is returned for standard output at the end).
 pub fn run(args: SearchArgs) -> Result<String, CliError> {
-    let summaries = with_jsonl_out(args.space.run.out.as_deref(), |on_record, ready| {
+    with_jsonl_out(args.space.run.out.as_deref(), |on_record, ready| {
         run_with(&args, on_record, ready)
-    })?;
-    for text in summaries {
-        eprint!("{text}");
-    }
-    Ok(String::new())
+    })
 }
 
 /// The work of `leontief search` with the records handed to `on_record` as found (with the
