@@ -14,11 +14,9 @@ use crate::cli::CliError;
 /// A rayon pool of `threads` workers (all cores when `None`; `Some(0)` is refused when the
 /// flags are read, see [`crate::commands::flags::RunFlags`]).
 pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, CliError> {
-    let mut builder = rayon::ThreadPoolBuilder::new();
-    if let Some(t) = threads {
-        builder = builder.num_threads(t);
-    }
-    builder
+    // 0: rayon's own choice, all cores (or RAYON_NUM_THREADS), as without the call.
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
         .build()
         .map_err(|e| CliError::Internal(e.to_string()))
 }

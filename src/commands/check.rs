@@ -134,19 +134,17 @@ pub fn run(args: CheckArgs) -> Result<String, CliError> {
         .map(|&p| scenario_for(p, &inst, &args))
         .collect::<Result<Vec<_>, _>>()?;
     let mech = args.mechanism.build();
-    let mut out = Vec::new();
     let bar = crate::workers::progress(Some(scenarios.len() as u64));
-    for (&p, scenario) in args.property.iter().zip(&scenarios) {
+    // The first failure stops the checks.
+    let reports = args.property.iter().zip(&scenarios).map(|(&p, scenario)| {
         bar.set_message(p.name());
         let report = check(mech.as_ref(), &inst, p, scenario);
         bar.inc(1);
-        if report.is_err() {
-            bar.finish_and_clear();
-        }
-        out.push(report?.to_json(&inst));
-    }
+        report.map(|r| r.to_json(&inst))
+    });
+    let out = reports.collect::<Result<Vec<_>, _>>();
     bar.finish_and_clear();
-    let mut out = Value::Array(out);
+    let mut out = Value::Array(out?);
     if let Numbers::Decimals(digits) = numbers {
         round_algebraic(&mut out, digits)?;
     }

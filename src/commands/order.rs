@@ -2,6 +2,8 @@
 //! deficit, and the order in which a scheduler's rule offers the next task
 //! ([`leontief_hdrf::order`]).
 
+use std::str::FromStr;
+
 use clap::{Args, ValueEnum};
 use leontief_hdrf::order::{check_usage, order, NodeOrder, OrderConfig, OrderOutcome, Rule};
 use leontief_hdrf::tiebreak::TieBreaks;
@@ -29,7 +31,7 @@ pub struct OrderArgs {
     /// Tie-breaks for equal keys, a comma-separated chain of first, count, lru, name (input
     /// order decides last). Default: the rule's system's own: count,name for naive, name for
     /// yarn, first for kueue and ytsaurus.
-    #[arg(long, value_name = "CHAIN", value_parser = parse_ties)]
+    #[arg(long, value_name = "CHAIN", value_parser = TieBreaks::from_str)]
     pub tie: Option<TieBreaks>,
     /// The history of offers, oldest first: comma-separated leaf paths (e.g.
     /// root/a,root/b,root/a). Counts (tie-break count) become offers instead of tasks held;
@@ -55,10 +57,6 @@ pub enum OrderFormat {
     Json,
     /// A table, one row per node, indented by depth.
     Table,
-}
-
-fn parse_ties(text: &str) -> Result<TieBreaks, String> {
-    text.parse::<TieBreaks>().map_err(|e| e.to_string())
 }
 
 /// The policy whose allocation is the fair share under `--rule ytsaurus` by default: H-DRF,
