@@ -18,7 +18,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use pyo3::IntoPyObjectExt;
 
-use crate::to_python::{Fractions, TEXT_KEYS};
+use crate::to_python::{is_text_key, Fractions};
 
 /// An exact allocation as `leontief solve` answers it, its numbers made on request.
 #[pyclass(module = "leontief._leontief", frozen)]
@@ -104,7 +104,7 @@ impl Answer {
             "consumption" => fractions(self.used(py)),
             "saturated" => saturated(inst, self.used(py)).into_bound_py_any(py),
             _ => match s.extra.get(key) {
-                Some(v) => Fractions::new(py)?.value(v, TEXT_KEYS.contains(&key)),
+                Some(v) => Fractions::new(py)?.value(v, is_text_key(key)),
                 None => Ok(default.unwrap_or_else(|| py.None().into_bound(py))),
             },
         }

@@ -6,6 +6,7 @@
 
 use std::fmt::Write;
 
+use leontief::output::write_json_str;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
@@ -59,7 +60,7 @@ fn write_value(
         return write_int(obj, out);
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        write_str(&s.to_cow()?, out);
+        write_json_str(&s.to_cow()?, out);
         return Ok(());
     }
     // An algebraic number as the command line writes it.
@@ -79,7 +80,7 @@ fn write_value(
             if i > 0 {
                 out.push(',');
             }
-            write_str(&key, out);
+            write_json_str(&key, out);
             out.push(':');
             write_value(&v, &Path::Key(path, &key), floats, out)?;
         }
@@ -140,11 +141,11 @@ fn write_value(
         }
         // Plain digits (no exponent), as the CLI reads them.
         let text = obj.call_method1("__format__", ("f",))?.str()?;
-        write_str(&text.to_cow()?, out);
+        write_json_str(&text.to_cow()?, out);
         return Ok(());
     }
     if let Ok(fspath) = obj.call_method0("__fspath__") {
-        write_str(&fspath.str()?.to_cow()?, out);
+        write_json_str(&fspath.str()?.to_cow()?, out);
         return Ok(());
     }
     Err(InvalidInput::new_err(format!(
@@ -161,20 +162,6 @@ fn write_int(obj: &Bound<'_, PyAny>, out: &mut String) -> PyResult<()> {
         Err(_) => out.push_str(&obj.str()?.to_cow()?),
     }
     Ok(())
-}
-
-/// A JSON string literal, escaped by `serde_json` (as the CLI's writers escape one); a
-/// string with nothing to escape (names, numbers) is copied as it is, without the
-/// serializer's own buffer.
-fn write_str(s: &str, out: &mut String) {
-    if s.bytes().all(|b| b >= b' ' && b != b'"' && b != b'\\') {
-        out.push('"');
-        out.push_str(s);
-        out.push('"');
-    } else {
-        // A string always serializes.
-        out.push_str(&serde_json::to_string(s).unwrap_or_default());
-    }
 }
 
 /// Reads the inputs: each a text (given as `str`) or a Python value written as JSON.

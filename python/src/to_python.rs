@@ -4,13 +4,14 @@
 //!
 //! The documents reach Python as JSON values (every command's but `solve`'s exact answer: the
 //! library builds them as `serde_json::Value`s with exact numbers as `"p/q"` strings), whose
-//! exact strings are told from text by the key they sit under ([`TEXT_KEYS`]): the value no
+//! exact strings are told from text by the key they sit under ([`is_text_key`]): the value no
 //! longer holds the type. `solve`'s exact answer ([`crate::answer`]) makes its Fractions from
 //! the `Rational`s themselves ([`Fractions::fraction`]).
 
 use std::collections::HashMap;
 
 use foldhash::fast::FixedState;
+use leontief::output::NAMES;
 use leontief::solver::Rational;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -223,7 +224,7 @@ impl<'py> Fractions<'py> {
             Value::Object(map) => {
                 let dict = PyDict::new(py);
                 for (k, v) in map {
-                    dict.set_item(k, self.value(v, TEXT_KEYS.contains(&k.as_str()))?)?;
+                    dict.set_item(k, self.value(v, is_text_key(k))?)?;
                 }
                 if is_algebraic(map) {
                     algebraic_class(py)?.call_method1("_from_document", (dict,))?
@@ -249,49 +250,28 @@ pub(crate) fn loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyA
     to_python(py, &v)
 }
 
-/// JSON keys whose string values are text (names, paths, labels), never exact numbers.
-pub(crate) const TEXT_KEYS: &[&str] = &[
-    "name",
-    "names",
-    "mechanism",
-    "mechanisms",
-    "property",
+/// JSON keys whose string values are text (notes, paths, labels...), never exact numbers,
+/// besides the names of [`NAMES`] ([`is_text_key`]).
+const TEXT_KEYS: &[&str] = &[
     "note",
-    "resources",
-    "resource",
-    "saturated",
-    "path",
     "paths",
-    "parent",
     "children",
-    "key",
-    "metric",
     "utility",
     "direction",
     "strategy",
     "origin",
-    "kind",
-    "policy",
     "stop",
-    "family",
-    "user",
-    "users",
     "coalition",
     "liars",
     "gainers",
-    "leaf",
     "leaves",
-    "pool",
     "pools",
     "source",
     "example",
     "label",
     "description",
     "reason",
-    "misfit",
-    "tie_break",
     "order",
-    "event",
     "removed",
     "remove",
     "computed",
@@ -300,6 +280,11 @@ pub(crate) const TEXT_KEYS: &[&str] = &[
     "computation",
     "precision",
 ];
+
+/// Whether the string values under `key` are text: names ([`NAMES`]) or [`TEXT_KEYS`].
+pub(crate) fn is_text_key(key: &str) -> bool {
+    NAMES.contains(&key) || TEXT_KEYS.contains(&key)
+}
 
 /// Whether `s` is an exact number as the CLI prints one: `-?digits(/digits)?`.
 fn is_exact(s: &str) -> bool {

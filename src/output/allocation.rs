@@ -288,11 +288,11 @@ pub(super) fn close_answer<T: Serialize + ?Sized>(sink: &mut Sink<'_>, tail: &T)
 
 /// What an allocation answer writes after its users.
 #[derive(Serialize)]
-struct Tail<'a> {
-    consumption: Vec<Value>,
-    saturated: Vec<&'a str>,
+pub(super) struct Tail<'a> {
+    pub consumption: Vec<Value>,
+    pub saturated: Vec<&'a str>,
     #[serde(flatten)]
-    extra: &'a Map<String, Value>,
+    pub extra: &'a Map<String, Value>,
 }
 
 /// Writes user `i`'s `"allocation"` list, one entry per demand `d`, each by `entry(d, buf)`,

@@ -31,6 +31,7 @@ use serde_json::{Map, Value};
 use super::allocation::{
     close_answer, close_rows, csv_header, open_answer, open_user, write_bundle,
     write_json as write_allocation, write_rows, Answer, Figure, Head, SummaryDoc, SummaryUsers,
+    Tail,
 };
 use super::{
     decimal_value, push_members, rounds_under, write_csv_field, write_json_str, Numbers, Sink,
@@ -226,12 +227,7 @@ pub fn write_json(sink: &mut Sink<'_>, numbers: Numbers, inst: &Instance, answer
         ExactForm::Numeric(reason) => Some(reason),
         ExactForm::Rational => None,
     };
-    // The report's own fields, in its order (`objective` is not printed).
-    let mut extra = Map::new();
-    extra.insert("certified".into(), Value::Bool(out.certified));
-    extra.insert("status".into(), Value::from(out.status.as_str()));
-    extra.insert("iterations".into(), Value::from(out.iterations));
-    extra.insert("relative_gap".into(), Value::from(out.relative_gap));
+    let mut extra = report(out, out.certified, Value::from(out.relative_gap));
     let prices: Vec<String> = match &out.prices_exact {
         Some(p) if out.certified => p.iter().map(ToString::to_string).collect(),
         _ => out.prices.iter().map(ToString::to_string).collect(),
@@ -304,20 +300,26 @@ fn write_float(x: f64, numbers: Numbers, out: &mut String) {
     write_json_str(&text, out);
 }
 
-/// The JSON of an algebraic answer: the layout of a certified one, every figure exact.
+/// The solver's report, the members every CEEI answer writes after its consumption and
+/// saturated resources, in the report's order (`objective` is not printed).
+fn report(out: &CeeiOutcome, certified: bool, relative_gap: Value) -> Map<String, Value> {
+    Map::from_iter([
+        ("certified".to_string(), Value::Bool(certified)),
+        ("status".to_string(), Value::from(out.status.as_str())),
+        ("iterations".to_string(), Value::from(out.iterations)),
+        ("relative_gap".to_string(), relative_gap),
+    ])
+}
+
+/// The JSON of an algebraic answer: the layout of a certified one (its head, users and
+/// [`Tail`]), every figure exact.
 #[derive(Serialize)]
 struct AlgebraicDoc<'a> {
     #[serde(flatten)]
     head: Head<'a>,
     users: Vec<AlgebraicUser<'a>>,
-    consumption: &'a [Value],
-    saturated: Vec<&'a str>,
-    certified: bool,
-    status: &'a str,
-    iterations: usize,
-    /// An exact equilibrium has no gap; printed as a certified answer prints it.
-    relative_gap: Value,
-    prices: ByName<&'a Value, &'a String>,
+    #[serde(flatten)]
+    tail: Tail<'a>,
 }
 
 /// One user of an [`AlgebraicDoc`].
@@ -346,19 +348,22 @@ fn write_algebraic_json(
             weighted_share: &figures.weighted_shares[i],
         })
         .collect();
+    // An exact equilibrium has no gap; printed as a certified answer prints it.
+    let gap = match numbers {
+        Numbers::Exact => Value::from(0.0),
+        Numbers::Decimals(_) => Value::from(0),
+    };
+    let mut extra = report(out, true, gap);
+    let prices = ByName::zip(inst.resources(), &figures.prices);
+    extra.insert("prices".into(), crate::commands::to_value(&prices));
     let doc = AlgebraicDoc {
         head: Head::new(numbers, "ceei", true, inst),
         users,
-        consumption: &figures.consumption,
-        saturated: saturated_names(inst, &figures.saturated),
-        certified: true,
-        status: out.status.as_str(),
-        iterations: out.iterations,
-        relative_gap: match numbers {
-            Numbers::Exact => Value::from(0.0),
-            Numbers::Decimals(_) => Value::from(0),
+        tail: Tail {
+            consumption: figures.consumption.clone(),
+            saturated: saturated_names(inst, &figures.saturated),
+            extra: &extra,
         },
-        prices: ByName::zip(inst.resources(), &figures.prices),
     };
     sink.buf.push_str(&crate::commands::pretty(&doc));
 }

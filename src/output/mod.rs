@@ -309,9 +309,11 @@ fn looks_numeric(s: &str) -> bool {
             .all(|b| b.is_ascii_digit() || matches!(b, b'/' | b'.' | b'e' | b'E' | b'-' | b'+'))
 }
 
-/// Keys whose string values are names, never numbers (users, resources, nodes, policies,
-/// mechanisms, properties...), even when a name looks like one (a user called `7`).
-const NAME_KEYS: &[&str] = &[
+/// Keys whose string values are names in every document the commands print, never numbers
+/// (users, resources, nodes, policies, mechanisms, properties...), even when a name looks
+/// like one (a user called `7`): the rounding leaves them ([`is_name_key`]) and the Python
+/// package reads them as text, not as exact numbers.
+pub const NAMES: &[&str] = &[
     "name",
     "names",
     "user",
@@ -319,9 +321,7 @@ const NAME_KEYS: &[&str] = &[
     "resource",
     "resources",
     "saturated",
-    "frozen",
     "path",
-    "node",
     "pool",
     "parent",
     "policy",
@@ -329,34 +329,31 @@ const NAME_KEYS: &[&str] = &[
     "mechanisms",
     "property",
     "metric",
-    "cause",
-    "cap",
-    "status",
     "kind",
-    "id",
     "key",
     "leaf",
-    "liar",
-    "lie",
     "family",
-    "domain",
-    "seed",
-    "version",
-    "command",
-    "demands",
-    "zeros",
     "event",
     "tie_break",
     "misfit",
-    "machines",
-    "shard",
-    "form",
 ];
+
+/// Keys whose string values the rounding also leaves as they are, besides [`NAMES`]
+/// (identifiers, versions, causes, the spellings of a generated space...).
+const NAME_KEYS: &[&str] = &[
+    "frozen", "node", "cause", "cap", "status", "id", "liar", "lie", "domain", "seed", "version",
+    "command", "demands", "zeros", "machines", "shard", "form",
+];
+
+/// Whether `key` holds names, which the rounding leaves ([`NAMES`], [`NAME_KEYS`]).
+fn is_name_key(key: &str) -> bool {
+    NAMES.contains(&key) || NAME_KEYS.contains(&key)
+}
 
 /// Whether a string under `key` (an object member's key) is rounded by [`round_value`]:
 /// not a name nor an input.
 fn rounds_under(key: &str) -> bool {
-    !NAME_KEYS.contains(&key) && !INPUT_KEYS.contains(&key)
+    !is_name_key(key) && !INPUT_KEYS.contains(&key)
 }
 
 /// Keys whose subtrees are inputs that reproduce a record (an instance, the reports of a
@@ -367,7 +364,7 @@ const INPUT_KEYS: &[&str] = &["instance", "reports"];
 /// Rounds every exact number of a JSON answer to `digits` significant digits in place: each
 /// string holding an integer, a fraction `p/q` or a decimal literal becomes a JSON number
 /// (correctly rounded from its exact value), except under keys that hold names
-/// ([`NAME_KEYS`]) and inputs ([`INPUT_KEYS`]). JSON numbers that are integers (counts,
+/// ([`is_name_key`]) and inputs ([`INPUT_KEYS`]). JSON numbers that are integers (counts,
 /// seeds) are left as they are; other JSON numbers are rounded from their decimal text.
 ///
 /// This serves the commands whose answers are built as JSON values by the library crates
@@ -409,7 +406,7 @@ fn round_in(v: &mut Value, digits: u32, names: bool) {
             // it (`"users": [{"name": .., "tasks": ..}]` holds numbers).
             for (k, item) in members.iter_mut() {
                 if !INPUT_KEYS.contains(&k.as_str()) {
-                    round_in(item, digits, NAME_KEYS.contains(&k.as_str()));
+                    round_in(item, digits, is_name_key(k));
                 }
             }
         }
