@@ -89,8 +89,9 @@ pub(super) const INFO: MetricInfo = MetricInfo {
 };
 
 impl Metric for DiscreteGap {
-    fn detail(&self, e: &Evaluation) -> Option<(&'static str, String)> {
-        Some(("below", e.candidate.instance.user_path(e.other?)))
+    fn detail(&self, _: &str, e: &Evaluation) -> Option<serde_json::Value> {
+        let below = e.candidate.instance.user_path(e.other?);
+        Some(serde_json::json!({ "below": below }))
     }
 
     fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError> {

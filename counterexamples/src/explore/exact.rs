@@ -224,12 +224,7 @@ pub(crate) fn best(
     let all = |xs: &[RealAlgebraic]| -> Result<Vec<ExactNumber>, String> {
         xs.iter().map(|x| exact(x.clone())).collect()
     };
-    let (lo, hi) = value.interval();
-    let (lo, hi) = (
-        Rational::from_big(lo.clone()),
-        Rational::from_big(hi.clone()),
-    );
-    let mid = &(&lo + &hi) * &Rational::new(1, 2).expect("nonzero");
+    let spread = bounds(&value);
     let algebraic = AlgebraicValue {
         value: exact(value)?,
         numerator: exact(numerator)?,
@@ -237,28 +232,37 @@ pub(crate) fn best(
         before: all(before)?,
         after: after.map(all).transpose()?,
     };
-    let mut e = of.exact_ratio(user, other, Rational::ONE, Rational::ONE);
     // The rational fields keep the search's types: the midpoint and the numerator and
     // denominator's own midpoints are what the search compares on; the record prints the
     // exact numbers.
-    e.numerator = midpoint(&algebraic.numerator);
-    e.denominator = midpoint(&algebraic.denominator);
-    e.value = mid;
-    e.lo = lo;
-    e.hi = hi;
+    let (n, d) = (
+        midpoint(&algebraic.numerator),
+        midpoint(&algebraic.denominator),
+    );
+    let mut e = of.evaluation(user, other, n, d, spread, true);
     e.algebraic = Some(Box::new(algebraic));
     Ok(Some(e))
 }
 
 /// A rational inside an exact number's isolating interval (the number when rational).
 fn midpoint(x: &ExactNumber) -> Rational {
-    let r = real(x);
+    let [mid, ..] = bounds(&real(x));
+    mid
+}
+
+/// The midpoint and the ends of a real algebraic number's isolating interval, `[mid, lo,
+/// hi]`.
+fn bounds(r: &RealAlgebraic) -> [Rational; 3] {
     let (lo, hi) = r.interval();
     let (lo, hi) = (
         Rational::from_big(lo.clone()),
         Rational::from_big(hi.clone()),
     );
-    &(&lo + &hi) * &Rational::new(1, 2).expect("nonzero")
+    [
+        &(&lo + &hi) * &Rational::new(1, 2).expect("nonzero"),
+        lo,
+        hi,
+    ]
 }
 
 /// The evaluation of a per-user ratio metric at `at`: the search's `approximate` one, or,

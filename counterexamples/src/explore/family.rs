@@ -16,8 +16,9 @@
 //!
 //! Seed unit `u` of a run is point `u mod P` of the `P` points, in the order `n`, then `k`
 //! (two-kinds) or `m`, then `m` (two-kinds); for `pps` the units end after the `P` points.
-//! The local search ([`Family::perturb`]) keeps the structure: it moves one entry of a
-//! kind's demand vector for **every** user of the kind at once (the moves of
+//! The local search ([`local::perturb`](super::local::perturb) with the family) keeps the
+//! structure: it moves one entry of a kind's demand vector for **every** user of the kind at
+//! once (the moves of
 //! [`super::local`]: an entry set to 0, doubled, halved, a grid value × the largest entry,
 //! raised by a quarter of it), or one capacity (×3/2, ×2/3, ×2, ×1/2). For `pps` only the
 //! `h` users' common vector moves: each `sj` keeps demanding resource `j` alone.
@@ -281,45 +282,31 @@ impl Family {
         }))
     }
 
-    /// One structure-keeping move; `None` when it changes nothing or gives an invalid
-    /// instance.
-    pub fn perturb(
+    /// One structure-keeping demand move on the users of a member (for
+    /// [`local::perturb`](super::local::perturb)); `None`: no move.
+    pub(crate) fn move_demand(
         self,
-        instance: &Instance,
+        users: &mut [User],
         values: &[Rational],
         rng: &mut SplitMix64,
-    ) -> Option<Instance> {
-        super::local::perturb_with(instance, rng, |users, rng| {
-            let k = self.first_kind(users);
-            // The kinds that move: both for two-kinds, the h users for pps.
-            let kind = match self {
-                Family::TwoKinds => rng.range(0, 1) as usize,
-                Family::Pps => 0,
-            };
-            let members = if kind == 0 { 0..k } else { k..users.len() };
-            if members.is_empty() {
-                return None;
-            }
-            let j = rng.range(0, instance.num_resources() as u64 - 1) as usize;
-            let value = entry_move(&users[members.start].demand, j, values, rng);
-            for u in &mut users[members] {
-                u.demand[j] = value.clone();
-            }
-            Some(())
-        })
-    }
-
-    /// `steps` structure-keeping moves in a row, skipping failed ones.
-    pub fn walk(
-        self,
-        instance: &Instance,
-        values: &[Rational],
-        rng: &mut SplitMix64,
-        steps: usize,
-    ) -> Instance {
-        super::local::walk_with(instance, steps, |current| {
-            self.perturb(current, values, rng)
-        })
+    ) -> Option<()> {
+        let k = self.first_kind(users);
+        // The kinds that move: both for two-kinds, the h users for pps.
+        let kind = match self {
+            Family::TwoKinds => rng.range(0, 1) as usize,
+            Family::Pps => 0,
+        };
+        let members = if kind == 0 { 0..k } else { k..users.len() };
+        if members.is_empty() {
+            return None;
+        }
+        let m = users[members.start].demand.len();
+        let j = rng.range(0, m as u64 - 1) as usize;
+        let value = entry_move(&users[members.start].demand, j, values, rng);
+        for u in &mut users[members] {
+            u.demand[j] = value.clone();
+        }
+        Some(())
     }
 }
 
@@ -389,6 +376,7 @@ impl FamilySpace {
 
 #[cfg(test)]
 mod tests {
+    use super::super::local::walk;
     use super::*;
 
     fn q(s: &str) -> Rational {
@@ -432,7 +420,13 @@ mod tests {
         let mut rng = SplitMix64::new(3);
         let mut x = f.clone();
         for _ in 0..200 {
-            x = Family::Pps.walk(&x, &[q("0"), q("1/2"), q("1")], &mut rng, 2);
+            x = walk(
+                &x,
+                &[q("0"), q("1/2"), q("1")],
+                &mut rng,
+                2,
+                Some(Family::Pps),
+            );
             let p = Family::Pps.params(&x).unwrap();
             assert_eq!((p["k"].as_u64(), p["m"].as_u64()), (Some(3), Some(2)));
             assert_eq!(x.users()[3].demand[1], q("0"));
@@ -452,7 +446,7 @@ mod tests {
         let mut rng = SplitMix64::new(11);
         let mut x = inst.clone();
         for _ in 0..200 {
-            x = Family::TwoKinds.walk(&x, &[], &mut rng, 3);
+            x = walk(&x, &[], &mut rng, 3, Some(Family::TwoKinds));
             assert!(Family::TwoKinds.params(&x).is_ok());
         }
         // One user of kind b alone changed: no longer a member.

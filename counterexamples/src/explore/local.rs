@@ -11,7 +11,9 @@
 //! a move that gives an invalid instance is dropped.
 
 use leontief_solver::random_instances::SplitMix64;
-use leontief_solver::{Instance, Rational, User};
+use leontief_solver::{Instance, Rational};
+
+use super::Family;
 
 /// The rational `p / d` of nonzero `d`.
 pub(super) fn q(p: i128, d: i128) -> Rational {
@@ -52,25 +54,15 @@ pub(crate) fn entry_move(
     }
 }
 
-/// One random move; `None` when it changes nothing or gives an invalid instance.
-pub fn perturb(instance: &Instance, values: &[Rational], rng: &mut SplitMix64) -> Option<Instance> {
-    let (n, m) = (instance.num_users(), instance.num_resources());
-    perturb_with(instance, rng, |users, rng| {
-        let i = rng.range(0, n as u64 - 1) as usize;
-        let j = rng.range(0, m as u64 - 1) as usize;
-        users[i].demand[j] = entry_move(&users[i].demand, j, values, rng);
-        Some(())
-    })
-}
-
-/// One move on `instance`: a capacity move one time in four ([`capacity_move`]), else
-/// `demand_move` on a copy of the users (`None`: no move; shared with the families' moves);
-/// `None` when that is no instance or no change. The pools stay: a move changes numbers,
-/// never the tree.
-pub(crate) fn perturb_with(
+/// One random move, structure-keeping with a `family` (its kinds' demand moves): a capacity
+/// move one time in four (`capacity_move`), else a demand move; `None` when it changes
+/// nothing or gives an invalid instance. The pools stay: a move changes numbers, never the
+/// tree.
+pub fn perturb(
     instance: &Instance,
+    values: &[Rational],
     rng: &mut SplitMix64,
-    demand_move: impl FnOnce(&mut [User], &mut SplitMix64) -> Option<()>,
+    family: Option<Family>,
 ) -> Option<Instance> {
     let next = if rng.chance(1, 4) {
         let mut capacity = instance.capacity().to_vec();
@@ -78,31 +70,32 @@ pub(crate) fn perturb_with(
         instance.with_capacity(capacity).ok()?
     } else {
         let mut users = instance.users().to_vec();
-        demand_move(&mut users, rng)?;
+        match family {
+            Some(f) => f.move_demand(&mut users, values, rng)?,
+            None => {
+                let (n, m) = (instance.num_users(), instance.num_resources());
+                let i = rng.range(0, n as u64 - 1) as usize;
+                let j = rng.range(0, m as u64 - 1) as usize;
+                users[i].demand[j] = entry_move(&users[i].demand, j, values, rng);
+            }
+        }
         instance.with_users(users).ok()?
     };
     (next != *instance).then_some(next)
 }
 
-/// `steps` moves in a row (the restart's distance from the elite), skipping failed ones.
+/// `steps` moves in a row (the restart's distance from the elite; a `family`'s
+/// structure-keeping moves with one), skipping failed ones.
 pub fn walk(
     instance: &Instance,
     values: &[Rational],
     rng: &mut SplitMix64,
     steps: usize,
-) -> Instance {
-    walk_with(instance, steps, |current| perturb(current, values, rng))
-}
-
-/// `steps` moves `step` in a row from `instance`, skipping failed ones.
-pub(crate) fn walk_with(
-    instance: &Instance,
-    steps: usize,
-    mut step: impl FnMut(&Instance) -> Option<Instance>,
+    family: Option<Family>,
 ) -> Instance {
     let mut current = instance.clone();
     for _ in 0..steps {
-        if let Some(next) = step(&current) {
+        if let Some(next) = perturb(&current, values, rng, family) {
             current = next;
         }
     }

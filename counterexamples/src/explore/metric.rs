@@ -258,10 +258,10 @@ pub trait Metric: Described + Sync {
     fn property(&self) -> Property {
         self.info().property
     }
-    /// A witness field beyond the common ones, its key and text (the node of `sg-deficit`,
-    /// the second user of `discrete-gap`), recomputed from the evaluation; none by default.
-    fn detail(&self, e: &Evaluation) -> Option<(&'static str, String)> {
-        let _ = e;
+    /// The witness fields beyond the common ones, a JSON object (the node of `sg-deficit`,
+    /// the second user of `discrete-gap`, the run of `starvation` under `mechanism`),
+    /// recomputed from the evaluation; none by default.
+    fn detail(&self, _mechanism: &str, _e: &Evaluation) -> Option<serde_json::Value> {
         None
     }
     /// `Err(reason)` when the metric says nothing about this mechanism (e.g. envy of a

@@ -216,21 +216,8 @@ impl<'a> Of<'a> {
             (Some(e), Direction::Min) => hi < e.hi,
         };
         if beaten {
-            *best = Some(Evaluation {
-                value,
-                lo,
-                hi,
-                exact: self.exact(),
-                candidate: self.candidate.clone(),
-                user,
-                other,
-                numerator: numerator.value.clone(),
-                denominator: denominator.value.clone(),
-                before: self.before.clone(),
-                after: self.after.cloned(),
-                algebraic: None,
-                inexact_reason: None,
-            });
+            let (n, d) = (numerator.value.clone(), denominator.value.clone());
+            *best = Some(self.evaluation(user, other, n, d, [value, lo, hi], self.exact()));
         }
     }
 
@@ -247,11 +234,26 @@ impl<'a> Of<'a> {
         denominator: Rational,
     ) -> Evaluation {
         let value = &numerator / &denominator;
+        let spread = [value.clone(), value.clone(), value];
+        self.evaluation(user, other, numerator, denominator, spread, true)
+    }
+
+    /// The evaluation of `user`'s ratio `numerator / denominator` (about `other`) of value
+    /// `value` in `[lo, hi]` (`[value, lo, hi]`), exact or not.
+    pub(crate) fn evaluation(
+        &self,
+        user: usize,
+        other: Option<usize>,
+        numerator: Rational,
+        denominator: Rational,
+        [value, lo, hi]: [Rational; 3],
+        exact: bool,
+    ) -> Evaluation {
         Evaluation {
-            lo: value.clone(),
-            hi: value.clone(),
             value,
-            exact: true,
+            lo,
+            hi,
+            exact,
             candidate: self.candidate.clone(),
             user,
             other,

@@ -34,7 +34,7 @@
 //! not shrunk; local tasks run only when `local > 0`, and their records say `"off_grid"`.
 //!
 //! With a [`Family`] (`--family`), the seed units are the family's members
-//! ([`family::FamilySpace`]) and the walks keep its structure ([`Family::walk`]); a finite
+//! ([`family::FamilySpace`]) and the walks keep its structure ([`local::walk`]); a finite
 //! family's local search goes on after its last point until the budget or the time.
 //!
 //! Results are merged in a fixed order (units ascending, then tasks), so that with
@@ -376,10 +376,7 @@ impl<'a> Evaluator<'a> {
                 let mut rng = local_rng(cfg, *round, *task);
                 let steps = rng.range(1, 3) as usize;
                 let from = &elite.instance;
-                let inst = match cfg.family {
-                    Some(f) => f.walk(from, &cfg.run.values, &mut rng, steps),
-                    None => local::walk(from, &cfg.run.values, &mut rng, steps),
-                };
+                let inst = local::walk(from, &cfg.run.values, &mut rng, steps, cfg.family);
                 let hint = Some(elite.scenario.clone());
                 // A round's first `elites` tasks (one restart from each elite when the pool
                 // is full) also search the knife-edge instances of the metrics other than

@@ -83,6 +83,15 @@ pub fn joined(instance: &Instance, user: &User) -> Result<Instance, SolverError>
         .map_err(|e| SolverError::invalid("witness.joined", e.to_string()))
 }
 
+/// The joiner of the larger population's instance form `larger` (a join's `I + k`): its
+/// last user, read by the instance reader (so its pool is named by path); errors at `at`.
+pub(crate) fn last_user(larger: &serde_json::Value, at: &str) -> Result<User, SolverError> {
+    let larger =
+        Instance::from_json(larger).map_err(|e| SolverError::invalid(at, e.to_string()))?;
+    let joiner = larger.users().last().cloned();
+    joiner.ok_or_else(|| SolverError::invalid(at, "expected the joiner as the last user"))
+}
+
 /// A name no user or pool of `instance` has: `new`, else `new2`, `new3`, ...
 fn fresh_name(instance: &Instance) -> String {
     let taken = |s: &str| {

@@ -64,13 +64,19 @@ fn trimmed(fixed: String) -> String {
         .to_string()
 }
 
-/// Task counts by user name: user `users[k]`'s is the `k`-th of `tasks`.
+/// Task counts by user name: user `users[k]`'s is the `k`-th of `exact` when the counts are
+/// known exactly, else of `tasks`.
 fn by_user<'a>(
     inst: &Instance,
     users: &[usize],
-    tasks: impl Iterator<Item = Number<'a>>,
+    exact: Option<&'a [ExactNumber]>,
+    tasks: &'a [Rational],
 ) -> ByName<Number<'a>> {
-    (users.iter().zip(tasks))
+    let numbers: Vec<Number> = match exact {
+        Some(x) => x.iter().map(Number::Exact).collect(),
+        None => tasks.iter().map(Number::Rational).collect(),
+    };
+    (users.iter().zip(numbers))
         .map(|(&i, t)| (inst.user_path(i), t))
         .collect()
 }
@@ -168,12 +174,10 @@ struct WitnessDoc<'a> {
     capacity_after: Option<&'a [Rational]>,
     #[serde(skip_serializing_if = "Option::is_none")]
     envied: Option<String>,
-    /// The metric's own field ([`Metric::detail`]).
+    /// The metric's own fields ([`Metric::detail`]; starvation's run: its seed, horizon,
+    /// workload and worst spell).
     #[serde(flatten)]
-    detail: ByName<String, &'static str>,
-    /// Starvation's run: its seed, horizon, workload and worst spell.
-    #[serde(flatten)]
-    starvation: Option<super::starvation::WitnessFields>,
+    detail: Option<Value>,
     allocation_before: ByName<Number<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     tolerance_before: Option<&'a Rational>,
@@ -236,6 +240,7 @@ fn document<'a>(
     // The instance the scenario's answer is about, when it has other users (a join).
     let mut after_inst = None;
     let algebraic = e.algebraic.as_deref();
+    let exact_before = algebraic.map(|a| a.before.as_slice());
     let mut w = WitnessDoc {
         user: metric.info().per_user.then(|| inst.user_path(e.user)),
         numerator: algebraic.map_or(Number::Rational(&e.numerator), |a| {
@@ -249,12 +254,9 @@ fn document<'a>(
         joined: None,
         capacity_after: None,
         envied: None,
-        detail: m.detail(e).into_iter().collect(),
-        starvation: None,
-        allocation_before: match algebraic {
-            Some(a) => by_user(inst, &all, a.before.iter().map(Number::Exact)),
-            None => by_user(inst, &all, e.before.tasks.iter().map(Number::Rational)),
-        },
+        // The node and spell of starvation need the policy, which the evaluation does not name.
+        detail: m.detail(mechanism, e),
+        allocation_before: by_user(inst, &all, exact_before, &e.before.tasks),
         tolerance_before: e.before.tolerance.as_ref().filter(|_| algebraic.is_none()),
         compared: None,
         tolerance_after: None,
@@ -290,20 +292,10 @@ fn document<'a>(
     {
         w.envied = Some(inst.user_path(k));
     }
-    if metric == MetricName::Starvation {
-        // The node and its spell need the policy, which the evaluation does not name.
-        w.starvation = Some(super::starvation::witness(mechanism, e));
-    }
     if let Some(after) = &e.after {
         let after_inst = after_inst.as_ref().unwrap_or(inst);
-        let answer = match algebraic.and_then(|a| a.after.as_deref()) {
-            Some(exact) => by_user(after_inst, &after_users, exact.iter().map(Number::Exact)),
-            None => by_user(
-                after_inst,
-                &after_users,
-                after.tasks.iter().map(Number::Rational),
-            ),
-        };
+        let exact = algebraic.and_then(|a| a.after.as_deref());
+        let answer = by_user(after_inst, &after_users, exact, &after.tasks);
         w.compared = Some(ByName(vec![(metric.info().compared.to_string(), answer)]));
         w.tolerance_after = after.tolerance.as_ref().filter(|_| algebraic.is_none());
     }
@@ -362,7 +354,7 @@ pub fn read(record: &Value) -> Result<(MetricName, Utility, Candidate), SolverEr
                     .ok_or_else(|| SolverError::invalid(at, "expected a user path"))?;
                 Scenario::Remove(doc::user_at(&instance, at, path)?)
             }
-            (None, Some(j)) => Scenario::Join(read_joiner(&instance, record, j)?),
+            (None, Some(j)) => Scenario::Join(read_joiner(record, j)?),
             _ => {
                 return Err(SolverError::invalid(
                     "witness",
@@ -386,20 +378,14 @@ pub fn read(record: &Value) -> Result<(MetricName, Utility, Candidate), SolverEr
 
 /// The joiner of a `pm-loss` record: the record's instance with the `joined` user appended,
 /// read by the instance reader (so its pool is named by path), and that last user.
-fn read_joiner(instance: &Instance, record: &Value, j: &Value) -> Result<User, SolverError> {
+fn read_joiner(record: &Value, j: &Value) -> Result<User, SolverError> {
     let mut doc = field(record, "instance")?.clone();
     let users = doc
         .get_mut("users")
         .and_then(Value::as_array_mut)
         .ok_or_else(|| SolverError::invalid("instance.users", "expected a list"))?;
     users.push(j.clone());
-    let larger = Instance::from_json(&doc)
-        .map_err(|e| SolverError::invalid("witness.joined", e.to_string()))?;
-    larger
-        .users()
-        .get(instance.num_users())
-        .cloned()
-        .ok_or_else(|| SolverError::invalid("witness.joined", "missing"))
+    super::pm_loss::last_user(&doc, "witness.joined")
 }
 
 /// Re-derives a record from scratch: both answers recomputed by `mechanism`, the value
@@ -446,12 +432,10 @@ pub fn rederive(mechanism: &dyn Mechanism, record: &Value) -> Result<Evaluation,
     match metric {
         // The welfare ratios' benchmark is exact even when the mechanism's answer is not.
         MetricName::WelfareRatio => {
-            let x = confirm_welfare(record, inst, utility, &e)?;
+            let x = confirm_welfare(inst, utility, &e)?;
             confirm_optimum(inst, utility, &x, &e)?
         }
-        MetricName::FairWelfareRatio => {
-            confirm_fair(inst, &confirm_welfare(record, inst, utility, &e)?)?
-        }
+        MetricName::FairWelfareRatio => confirm_fair(inst, &confirm_welfare(inst, utility, &e)?)?,
         // An algebraic value rests on the exact KKT check of both equilibria and on exact
         // arithmetic; the property oracles judge the rational answers, approximate here.
         _ if !e.exact || e.algebraic.is_some() => {}
@@ -463,29 +447,17 @@ pub fn rederive(mechanism: &dyn Mechanism, record: &Value) -> Result<Evaluation,
     Ok(e)
 }
 
-/// The allocation recorded under `witness.allocation_optimum`, read by user name.
-fn recorded_optimum(record: &Value, inst: &Instance) -> Result<Allocation, SolverError> {
-    let o = field(field(record, "witness")?, "allocation_optimum")?;
-    let task = |i: usize| {
-        let user = inst.user_path(i);
-        let path = format!("witness.allocation_optimum.{user}");
-        let t = (o.get(&user).and_then(Value::as_str))
-            .ok_or_else(|| SolverError::invalid(path.as_str(), "missing"))?;
-        (t.parse::<Rational>()).map_err(|e| SolverError::invalid(path.as_str(), e.to_string()))
-    };
-    let tasks: Result<Vec<Rational>, SolverError> = (0..inst.num_users()).map(task).collect();
-    tasks.map(Allocation::new)
-}
-
 /// The recorded benchmark allocation is feasible and its welfare is the recorded
-/// numerator.
+/// numerator. The witness was found equal to the re-derived one, so the allocation recorded
+/// under `witness.allocation_optimum` is the evaluation's compared allocation.
 fn confirm_welfare(
-    record: &Value,
     inst: &Instance,
     utility: Utility,
     e: &Evaluation,
 ) -> Result<Allocation, SolverError> {
-    let x = recorded_optimum(record, inst)?;
+    let x = (e.after.as_ref())
+        .map(|a| Allocation::new(a.tasks.clone()))
+        .ok_or_else(|| SolverError::invalid("witness.allocation_optimum", "missing"))?;
     if !x.is_feasible(inst) || x.tasks.iter().any(Rational::is_negative) {
         return Err(SolverError::invalid(
             "witness.allocation_optimum",

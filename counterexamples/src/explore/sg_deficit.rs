@@ -114,10 +114,10 @@ pub(super) const INFO: MetricInfo = MetricInfo {
 };
 
 impl Metric for SgDeficit {
-    fn detail(&self, e: &Evaluation) -> Option<(&'static str, String)> {
+    fn detail(&self, _: &str, e: &Evaluation) -> Option<Value> {
         let inst = &e.candidate.instance;
         let (v, _, _) = least_node(inst, &e.before)?;
-        Some(("node", inst.hierarchy().path(v)))
+        Some(serde_json::json!({ "node": inst.hierarchy().path(v) }))
     }
 
     fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError> {

@@ -321,7 +321,7 @@ fn seed_of(candidate: &Candidate) -> Result<u64, SolverError> {
 /// The witness fields of a `starvation` evaluation (see [`witness`]), each present once
 /// the step before it succeeded.
 #[derive(Serialize, Default)]
-pub(crate) struct WitnessFields {
+struct WitnessFields {
     #[serde(skip_serializing_if = "Option::is_none")]
     churn_seed: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -338,7 +338,7 @@ pub(crate) struct WitnessFields {
 /// `horizon`, `workload` (the simulator's JSON form), and when the value is positive the
 /// `node` (its path) and its spell `interval` `[start, end)`. The run is repeated (it is
 /// deterministic), since the evaluation does not hold the trace.
-pub(crate) fn witness(mechanism: &str, e: &Evaluation) -> WitnessFields {
+fn witness(mechanism: &str, e: &Evaluation) -> WitnessFields {
     let mut o = WitnessFields::default();
     let Ok(seed) = seed_of(&e.candidate) else {
         return o;
@@ -374,6 +374,10 @@ pub(super) const INFO: MetricInfo = MetricInfo {
 impl Metric for Starvation {
     fn applies_to(&self, mechanism: &Descriptor) -> Result<(), String> {
         policy_of(mechanism.name).map(|_| ())
+    }
+
+    fn detail(&self, mechanism: &str, e: &Evaluation) -> Option<Value> {
+        Some(doc::value(&witness(mechanism, e)))
     }
 
     fn at(&self, at: &At) -> Result<Option<Evaluation>, SolverError> {

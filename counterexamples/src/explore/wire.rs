@@ -36,10 +36,6 @@ use super::{Found, WorkItem};
 use crate::candidate::Candidate;
 use crate::doc;
 
-fn bad(field: &str, why: impl Into<String>) -> SolverError {
-    SolverError::invalid(field, why.into())
-}
-
 /// A scenario by kind: `{"bounded": true}`, `{"lies": [[user, demand], ...]}`,
 /// `{"remove": user}`, `{"capacity": [...]}`, `{"join": instance}`, `{"churn": seed}`.
 #[derive(Serialize, Deserialize)]
@@ -86,20 +82,16 @@ impl TryFrom<CandidateDoc> for Candidate {
 
     fn try_from(doc: CandidateDoc) -> Result<Self, SolverError> {
         let instance = Instance::from_json(&doc.instance)
-            .map_err(|e| bad("candidate.instance", e.to_string()))?;
+            .map_err(|e| SolverError::invalid("candidate.instance", e.to_string()))?;
         let scenario = match doc.scenario {
             ScenarioDoc::Bounded(_) => Scenario::Bounded,
             ScenarioDoc::Lies(lies) => Scenario::Lies(lies),
             ScenarioDoc::Remove(i) => Scenario::Remove(i),
             ScenarioDoc::Capacity(c) => Scenario::Capacity(c),
-            ScenarioDoc::Join(larger) => {
-                let at = "candidate.scenario.join";
-                let larger = Instance::from_json(&larger).map_err(|e| bad(at, e.to_string()))?;
-                let joiner = larger.users().last().cloned();
-                Scenario::Join(
-                    joiner.ok_or_else(|| bad(at, "expected the joiner as the last user"))?,
-                )
-            }
+            ScenarioDoc::Join(larger) => Scenario::Join(super::pm_loss::last_user(
+                &larger,
+                "candidate.scenario.join",
+            )?),
             ScenarioDoc::Churn(seed) => Scenario::Churn(seed),
         };
         Ok(Candidate::new(instance, scenario))
@@ -114,8 +106,8 @@ fn decode<T: DeserializeOwned>(what: &str, v: &Value) -> Result<T, SolverError> 
             .strip_prefix("missing field `")
             .and_then(|k| k.strip_suffix('`'))
         {
-            Some(key) => bad(&format!("{what}.{key}"), "missing"),
-            None => bad(what, e),
+            Some(key) => SolverError::invalid(format!("{what}.{key}"), "missing"),
+            None => SolverError::invalid(what, e),
         }
     })
 }
@@ -145,8 +137,11 @@ fn checked<T: PartialEq + Serialize>(
     let v = doc::value(x);
     match decode(&v) {
         Ok(back) if back == *x => Ok(v),
-        Ok(_) => Err(bad(what, "does not survive its serialized form")),
-        Err(e) => Err(bad(
+        Ok(_) => Err(SolverError::invalid(
+            what,
+            "does not survive its serialized form",
+        )),
+        Err(e) => Err(SolverError::invalid(
             what,
             format!("its serialized form does not read back: {e}"),
         )),
