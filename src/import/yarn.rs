@@ -43,8 +43,7 @@ use quick_xml::events::Event;
 use quick_xml::Reader;
 
 use super::{
-    capped, decimal, listed, non_negative, positive_weight, sum, Imported, ImportedNode, Kind,
-    DROPPED,
+    capped, decimal, listed, non_negative, positive_weight, sum, Imported, ImportedNode, DROPPED,
 };
 
 /// An XML element: name, attributes, text, child elements.
@@ -695,9 +694,7 @@ fn effective_guarantee(node: &ImportedNode, n: usize) -> Option<Vec<Rational>> {
     if let Some(g) = &node.guarantee {
         return Some(g.clone());
     }
-    let Kind::Pool(children) = &node.kind else {
-        return None;
-    };
+    let children = node.children.as_ref()?;
     let below: Vec<Vec<Rational>> = children
         .iter()
         .filter_map(|c| effective_guarantee(c, n))
@@ -760,7 +757,7 @@ fn queue(
             "YARN allows fifo on leaf queues only (FifoPolicy.isChildPolicyAllowed)",
         ));
     }
-    let mut node = ImportedNode::new(name, full.clone(), Kind::Leaf);
+    let mut node = ImportedNode::new(name, full.clone(), None);
     ctx.queues += 1;
     read_weight(el, &at, &mut node)?;
     read_resources(el, &at, parent.is_some(), &mut node, ctx)?;
@@ -769,7 +766,7 @@ fn queue(
     }
     if is_pool {
         let children = queue_children(&child_els, &at, &full, policy, &node, ctx)?;
-        node.kind = Kind::Pool(children);
+        node.children = Some(children);
     } else if policy == Policy::Fifo {
         ctx.fifo_leaves.push(full);
     }
