@@ -364,12 +364,8 @@ pub(super) fn exact_pm_ratio(case: &Value, inst: &Instance) -> Result<Check, Cli
     let ExactNumber::Algebraic(ratio) = ratio else {
         return Err(internal(&"the ratio is rational"));
     };
-    // The paper prints user 2's tasks before to 5 decimals: 5.35137 ± 0.000005.
-    let printed = leontief_solver::read_number("tasks_approx.2", &case["tasks_approx"]["2"])?;
-    let half = Rational::new(5, 1_000_000).unwrap_or_default();
-    let lo = &tasks_after / &(&printed + &half);
-    let hi = &tasks_after / &(&printed - &half);
-    let show = |x: &Rational| leontief_counterexamples::explore::record::decimal(x, 9);
+    // The paper prints user 2's tasks before to 5 decimals.
+    let (lo, hi, source) = printed_pm_ratio(case, &tasks_after)?;
     Ok(Check {
         what: "user 2's ratio when user 3 leaves, exact in Q(√373)".into(),
         computed: format!(
@@ -377,12 +373,7 @@ pub(super) fn exact_pm_ratio(case: &Value, inst: &Instance) -> Result<Check, Cli
             ratio.closed_form().unwrap_or_default(),
             ratio.decimal()
         ),
-        source: format!(
-            "({tasks_after}) / {} = [{}, {}]",
-            leontief_counterexamples::explore::record::decimal(&printed, 5),
-            show(&lo),
-            show(&hi)
-        ),
+        source,
         ok: ratio.value().cmp_rational(&lo.to_big()).is_gt()
             && ratio.value().cmp_rational(&hi.to_big()).is_lt(),
     })
