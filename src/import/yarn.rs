@@ -689,17 +689,16 @@ pub fn import(text: &str, capacity: &str) -> Result<Imported, SolverError> {
     })
 }
 
-/// A node's guarantee as the tree form reads it: its own, or a pool's children's summed.
-fn effective_guarantee(node: &ImportedNode, n: usize) -> Option<Vec<Rational>> {
-    if let Some(g) = &node.guarantee {
-        return Some(g.clone());
-    }
-    let children = node.children.as_ref()?;
-    let below: Vec<Vec<Rational>> = children
+/// What `children` guarantee as the tree form reads it, summed: each child's own guarantee,
+/// or a pool's children's (`None` when none has one).
+fn children_guarantee(children: &[ImportedNode], n: usize) -> Option<Vec<Rational>> {
+    let given: Vec<Vec<Rational>> = children
         .iter()
-        .filter_map(|c| effective_guarantee(c, n))
+        .filter_map(|c| {
+            (c.guarantee.clone()).or_else(|| children_guarantee(c.children.as_ref()?, n))
+        })
         .collect();
-    (!below.is_empty()).then(|| sum(&below, n))
+    (!given.is_empty()).then(|| sum(&given, n))
 }
 
 fn exceeds(a: &[Rational], b: &[Rational]) -> bool {
@@ -897,11 +896,7 @@ fn queue_children(
     }
     // A child pool without minResources still guarantees what its own children do
     // (found by fuzzing: the tree reader counts it so).
-    let given: Vec<Vec<Rational>> = children
-        .iter()
-        .filter_map(|c| effective_guarantee(c, n))
-        .collect();
-    let total = sum(&given, n);
+    let total = children_guarantee(&children, n).unwrap_or_else(|| sum(&[], n));
     // Below a queue without minResources the bound is the capacity (found by fuzzing:
     // such a queue's children could otherwise guarantee more than the cluster has).
     let (bound, what) = match &node.guarantee {

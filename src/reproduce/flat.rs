@@ -16,20 +16,10 @@ pub(super) fn drf_paper() -> Result<Vec<Check>, CliError> {
     let mut checks = tasks_checks(&inst, &fill.tasks, &case["tasks"], "tasks")?;
     // "user A gets 3 CPU, 12 GB and B gets 6 CPU, 2 GB ... each user gets 2/3 of its dominant
     // resource" (§4.1).
-    let bundle = |i: usize| -> Vec<Rational> {
-        inst.users()[i]
-            .demand
-            .iter()
-            .map(|d| d * &fill.tasks[i])
-            .collect()
-    };
-    let show = |v: Vec<Rational>| format!("<{}>", crate::render::joined(v));
-    checks.push(Check::text(
-        "A bundle <CPU, GB>",
-        show(bundle(0)),
-        "<3, 12>",
-    ));
-    checks.push(Check::text("B bundle <CPU, GB>", show(bundle(1)), "<6, 2>"));
+    let x = leontief_solver::Allocation::new(fill.tasks.clone());
+    let bundle = |i: usize| vector(&x.bundle(&inst, i));
+    checks.push(Check::text("A bundle <CPU, GB>", bundle(0), "<3, 12>"));
+    checks.push(Check::text("B bundle <CPU, GB>", bundle(1), "<6, 2>"));
     checks.push(Check::exact("A dominant share", &fill.levels[0], "2/3"));
     checks.push(Check::exact("B dominant share", &fill.levels[1], "2/3"));
     let (discrete, _) = reference_case("drf-paper-running-discrete")?;
