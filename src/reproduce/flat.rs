@@ -228,13 +228,12 @@ pub(super) fn property_table() -> Result<Vec<Check>, CliError> {
                     summary.violations, summary.instances, w.index, witness
                 )
             };
-            let source = if want { "✓" } else { "✗" };
-            checks.push(Check {
-                what: format!("{mech_name} {prop_name}"),
-                ok: has == want,
+            checks.push(Check::new(
+                format!("{mech_name} {prop_name}"),
+                has == want,
                 computed,
-                source: source.to_string(),
-            });
+                if want { "✓" } else { "✗" },
+            ));
         }
     }
     Ok(checks)
