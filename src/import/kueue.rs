@@ -42,7 +42,7 @@ use yaml_rust2::Yaml;
 
 use super::{
     add, capped, decimal, listed, non_negative, positive_weight, unknown_field, Imported,
-    ImportedNode, Kind, DROPPED,
+    ImportedNode, DROPPED,
 };
 
 /// The field that errors about the whole stream name.
@@ -585,7 +585,7 @@ pub fn import(text: &str) -> Result<Imported, SolverError> {
                 names.join(", ")
             ));
         }
-        ImportedNode::new("root", "root", Kind::Pool(children))
+        ImportedNode::new("root", "root", Some(children))
     };
     let mut warnings = Vec::new();
     warnings.extend(listed("Ignored objects (no quota)", &ignored, ", "));
@@ -764,7 +764,7 @@ fn node(
         }
     }
     let limit = capped(limit, capacity);
-    let kind = if o.cohort {
+    let children = if o.cohort {
         let mut children: Vec<ImportedNode> = Vec::new();
         for &c in &model.children[v] {
             let child = node(c, objects, model, q, pot, capacity)?;
@@ -779,11 +779,11 @@ fn node(
             }
             children.push(child);
         }
-        Kind::Pool(children)
+        Some(children)
     } else {
-        Kind::Leaf
+        None
     };
-    let mut n = ImportedNode::new(o.name.clone(), o.name.clone(), kind);
+    let mut n = ImportedNode::new(o.name.clone(), o.name.clone(), children);
     if let Some(w) = &o.weight {
         n.weight = w.clone();
     }

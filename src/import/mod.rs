@@ -25,51 +25,58 @@ pub mod kueue;
 pub mod yaml;
 pub mod yarn;
 
-use leontief_solver::json::{
-    check_length, check_vector, parse_strict, present, reject_unknown, Sign,
-};
+use leontief_solver::json::{check_length, check_vector, parse_strict, reject_unknown, Sign};
 use leontief_solver::{read_number, read_numbers, Rational, SolverError};
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
 
-/// What a node of an imported tree is.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Kind {
-    /// A leaf: it holds tasks (idle until demands are given).
-    Leaf,
-    /// A pool with its children (possibly none: an empty pool).
-    Pool(Vec<ImportedNode>),
-}
-
-/// One imported node, in the tree form's terms.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One imported node, in the tree form's terms; serialized as a node of the tree file (a pool
+/// has `mode` and `children`, a leaf `demand`, `tasks` and `usage`; fields at their defaults
+/// are left out).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ImportedNode {
     /// The node's name (unique among its siblings).
     pub name: String,
     /// The source's name for the node (YARN's dotted queue name, Kueue's object name): the key
     /// of the node in a demands file.
+    #[serde(skip)]
     pub key: String,
     /// The weight (1 unless the source says otherwise).
+    #[serde(skip_serializing_if = "is_one", serialize_with = "exact")]
     pub weight: Rational,
     /// The guarantee, absolute, one entry per resource.
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "exact")]
     pub guarantee: Option<Vec<Rational>>,
     /// The limit, absolute, one entry per resource.
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "exact")]
     pub limit: Option<Vec<Rational>>,
-    /// `fifo` when the node serves its children in order (default: fair).
+    /// `fifo` when the node (a pool) serves its children in order (default: fair).
+    #[serde(rename = "mode", skip_serializing_if = "std::ops::Not::not")]
+    #[serde(serialize_with = "fifo_mode")]
     pub fifo: bool,
-    /// Leaf or pool.
-    pub kind: Kind,
+    /// A pool's children (possibly none: an empty pool); `None` for a leaf, which holds tasks
+    /// (idle until demands are given).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub children: Option<Vec<ImportedNode>>,
     /// A leaf's per-task demand (all zero: idle).
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "exact")]
     pub demand: Option<Vec<Rational>>,
     /// A leaf's task count.
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "exact")]
     pub tasks: Option<Rational>,
     /// A leaf's usage (what it holds now).
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "exact")]
     pub usage: Option<Vec<Rational>>,
 }
 
 impl ImportedNode {
-    /// A node with the defaults: weight 1, no guarantee, no limit, fair.
-    pub fn new(name: impl Into<String>, key: impl Into<String>, kind: Kind) -> ImportedNode {
+    /// A node with the defaults: weight 1, no guarantee, no limit, fair; a pool of `children`,
+    /// or a leaf (`None`).
+    pub fn new(
+        name: impl Into<String>,
+        key: impl Into<String>,
+        children: Option<Vec<ImportedNode>>,
+    ) -> ImportedNode {
         ImportedNode {
             name: name.into(),
             key: key.into(),
@@ -77,7 +84,7 @@ impl ImportedNode {
             guarantee: None,
             limit: None,
             fifo: false,
-            kind,
+            children,
             demand: None,
             tasks: None,
             usage: None,
@@ -85,69 +92,58 @@ impl ImportedNode {
     }
 }
 
-/// An imported configuration.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// An imported configuration, serialized as the tree JSON form: `{"about", "note"?,
+/// "resources", "capacity", "tree"}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Imported {
     /// What the source is (written to the output's `about`).
     pub about: String,
+    /// What the tree form cannot express and was dropped, or how a source rule was applied
+    /// (joined in the output's `note`).
+    #[serde(rename = "note", skip_serializing_if = "Vec::is_empty")]
+    #[serde(serialize_with = "note")]
+    pub warnings: Vec<String>,
     /// Resource names.
     pub resources: Vec<String>,
     /// The capacity, one entry per resource.
+    #[serde(serialize_with = "exact")]
     pub capacity: Vec<Rational>,
     /// The root.
+    #[serde(rename = "tree")]
     pub root: ImportedNode,
-    /// What the tree form cannot express and was dropped, or how a source rule was applied.
-    pub warnings: Vec<String>,
     /// Nodes whose source order policy is FIFO over their jobs: with jobs from a demands file
     /// they become `fifo` pools (keys).
+    #[serde(skip)]
     pub fifo_leaves: Vec<String>,
     /// A prefix a demands file may leave out of its keys (YARN's `root.`).
+    #[serde(skip)]
     pub key_prefix: Option<String>,
 }
 
-/// The tree JSON form: `{"about", "note"?, "resources", "capacity", "tree"}`. Integers are
-/// written as JSON numbers, other rationals as exact `"p/q"` strings.
-impl Serialize for Imported {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let note = (!self.warnings.is_empty()).then(|| self.warnings.join(" ").into());
-        present([
-            ("about", Some(self.about.clone().into())),
-            ("note", note),
-            ("resources", Some(self.resources.clone().into())),
-            ("capacity", Some(numbers(&self.capacity))),
-            ("tree", Some(node_json(&self.root))),
-        ])
-        .serialize(serializer)
+/// Rationals (one, a list, or an optional one) as the tree file writes them: integers as JSON
+/// numbers, anything else as exact `"p/q"` strings.
+fn exact<T: Serialize, S: Serializer>(x: &T, serializer: S) -> Result<S::Ok, S::Error> {
+    fn integers(v: Value) -> Value {
+        match v {
+            Value::String(text) => crate::output::decimal_value(text),
+            Value::Array(xs) => xs.into_iter().map(integers).collect(),
+            v => v,
+        }
     }
+    let v = serde_json::to_value(x).map_err(serde::ser::Error::custom)?;
+    integers(v).serialize(serializer)
 }
 
-/// A node of the tree file: a pool has `mode` and `children`, a leaf `demand`, `tasks` and
-/// `usage`; fields at their defaults are left out.
-fn node_json(n: &ImportedNode) -> Value {
-    let vector = |v: &Option<Vec<Rational>>| v.as_deref().map(numbers);
-    let (children, leaf) = match &n.kind {
-        Kind::Pool(children) => (Some(children.iter().map(node_json).collect()), false),
-        Kind::Leaf => (None, true),
-    };
-    present([
-        ("name", Some(n.name.clone().into())),
-        (
-            "weight",
-            (n.weight != Rational::ONE).then(|| number(&n.weight)),
-        ),
-        ("guarantee", vector(&n.guarantee)),
-        ("limit", vector(&n.limit)),
-        ("mode", (n.fifo && !leaf).then(|| "fifo".into())),
-        ("children", children),
-        ("demand", vector(&n.demand).filter(|_| leaf)),
-        ("tasks", n.tasks.as_ref().map(number).filter(|_| leaf)),
-        ("usage", vector(&n.usage).filter(|_| leaf)),
-    ])
+fn is_one(w: &Rational) -> bool {
+    *w == Rational::ONE
 }
 
-/// A vector of rationals as the tree file writes them (see [`number`]).
-fn numbers(xs: &[Rational]) -> Value {
-    xs.iter().map(number).collect()
+fn fifo_mode<S: Serializer>(_: &bool, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str("fifo")
+}
+
+fn note<S: Serializer>(warnings: &[String], serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(&warnings.join(" "))
 }
 
 impl Imported {
@@ -192,9 +188,9 @@ impl Imported {
 }
 
 fn collect_leaves(node: &ImportedNode, out: &mut Vec<String>) {
-    match &node.kind {
-        Kind::Leaf => out.push(node.key.clone()),
-        Kind::Pool(children) => children.iter().for_each(|c| collect_leaves(c, out)),
+    match &node.children {
+        None => out.push(node.key.clone()),
+        Some(children) => children.iter().for_each(|c| collect_leaves(c, out)),
     }
 }
 
@@ -206,7 +202,7 @@ fn apply_node(
     default: &[Rational],
     fifo: &[String],
 ) -> Result<(), SolverError> {
-    if let Kind::Pool(children) = &mut node.kind {
+    if let Some(children) = &mut node.children {
         for c in children {
             apply_node(c, entries, default, fifo)?;
         }
@@ -236,12 +232,12 @@ fn apply_node(
                             ));
                         }
                         let mut job =
-                            ImportedNode::new(name.clone(), format!("{key}/{name}"), Kind::Leaf);
+                            ImportedNode::new(name.clone(), format!("{key}/{name}"), None);
                         spec.fill(&mut job, &at, n)?;
                         children.push(job);
                     }
                     node.fifo = fifo.contains(&node.key);
-                    node.kind = Kind::Pool(children);
+                    node.children = Some(children);
                 }
             }
         }
@@ -460,15 +456,6 @@ pub(crate) fn non_negative(field: &str, x: Rational) -> Result<Rational, SolverE
         ))
     } else {
         Ok(x)
-    }
-}
-
-/// A rational as JSON: an integer as a number, anything else as an exact `"p/q"` string.
-pub fn number(x: &Rational) -> Value {
-    if x.is_integer() {
-        serde_json::from_str(&x.to_string()).unwrap_or_else(|_| Value::String(x.to_string()))
-    } else {
-        Value::String(x.to_string())
     }
 }
 

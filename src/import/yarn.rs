@@ -43,8 +43,7 @@ use quick_xml::events::Event;
 use quick_xml::Reader;
 
 use super::{
-    capped, decimal, listed, non_negative, positive_weight, sum, Imported, ImportedNode, Kind,
-    DROPPED,
+    capped, decimal, listed, non_negative, positive_weight, sum, Imported, ImportedNode, DROPPED,
 };
 
 /// An XML element: name, attributes, text, child elements.
@@ -690,19 +689,16 @@ pub fn import(text: &str, capacity: &str) -> Result<Imported, SolverError> {
     })
 }
 
-/// A node's guarantee as the tree form reads it: its own, or a pool's children's summed.
-fn effective_guarantee(node: &ImportedNode, n: usize) -> Option<Vec<Rational>> {
-    if let Some(g) = &node.guarantee {
-        return Some(g.clone());
-    }
-    let Kind::Pool(children) = &node.kind else {
-        return None;
-    };
-    let below: Vec<Vec<Rational>> = children
+/// What `children` guarantee as the tree form reads it, summed: each child's own guarantee,
+/// or a pool's children's (`None` when none has one).
+fn children_guarantee(children: &[ImportedNode], n: usize) -> Option<Vec<Rational>> {
+    let given: Vec<Vec<Rational>> = children
         .iter()
-        .filter_map(|c| effective_guarantee(c, n))
+        .filter_map(|c| {
+            (c.guarantee.clone()).or_else(|| children_guarantee(c.children.as_ref()?, n))
+        })
         .collect();
-    (!below.is_empty()).then(|| sum(&below, n))
+    (!given.is_empty()).then(|| sum(&given, n))
 }
 
 fn exceeds(a: &[Rational], b: &[Rational]) -> bool {
@@ -760,7 +756,7 @@ fn queue(
             "YARN allows fifo on leaf queues only (FifoPolicy.isChildPolicyAllowed)",
         ));
     }
-    let mut node = ImportedNode::new(name, full.clone(), Kind::Leaf);
+    let mut node = ImportedNode::new(name, full.clone(), None);
     ctx.queues += 1;
     read_weight(el, &at, &mut node)?;
     read_resources(el, &at, parent.is_some(), &mut node, ctx)?;
@@ -769,7 +765,7 @@ fn queue(
     }
     if is_pool {
         let children = queue_children(&child_els, &at, &full, policy, &node, ctx)?;
-        node.kind = Kind::Pool(children);
+        node.children = Some(children);
     } else if policy == Policy::Fifo {
         ctx.fifo_leaves.push(full);
     }
@@ -900,11 +896,7 @@ fn queue_children(
     }
     // A child pool without minResources still guarantees what its own children do
     // (found by fuzzing: the tree reader counts it so).
-    let given: Vec<Vec<Rational>> = children
-        .iter()
-        .filter_map(|c| effective_guarantee(c, n))
-        .collect();
-    let total = sum(&given, n);
+    let total = children_guarantee(&children, n).unwrap_or_else(|| sum(&[], n));
     // Below a queue without minResources the bound is the capacity (found by fuzzing:
     // such a queue's children could otherwise guarantee more than the cluster has).
     let (bound, what) = match &node.guarantee {

@@ -193,16 +193,6 @@ fn drf_welfare_on_pps(k: usize, m: usize) -> Result<Rational, CliError> {
     .value)
 }
 
-/// A check that a computed value respects a source's bound.
-fn bound_check(what: &str, computed: &Rational, source: &str, ok: bool) -> Check {
-    Check {
-        what: what.into(),
-        computed: computed.to_string(),
-        source: source.into(),
-        ok,
-    }
-}
-
 pub(super) fn explore_drf_sp() -> Result<Vec<Check>, CliError> {
     let drf = Drf::extended();
     let best = best_within(&drf, MetricName::SpGain, GeneratorConfig::new(), 20_000)?;
@@ -237,11 +227,11 @@ pub(super) fn explore_drf_rm() -> Result<Vec<Check>, CliError> {
     )?)?;
     Ok(vec![
         Check::exact("rm-loss of the paper's growth", &ours, &source.to_string()),
-        bound_check(
+        Check::new(
             "record of a run on 2 users, 2 resources (5,000 scenarios)",
-            &found,
-            &format!("at most {source}"),
             found <= source,
+            found,
+            format!("at most {source}"),
         ),
     ])
 }
@@ -295,11 +285,11 @@ pub(super) fn explore_asset_si() -> Result<Vec<Check>, CliError> {
             &ours,
             &source.to_string(),
         ),
-        bound_check(
+        Check::new(
             "record of a cold-start run (5,000 scenarios)",
-            &found,
-            &format!("at most {source} (a violation at least as large as the paper's)"),
             found <= source,
+            found,
+            format!("at most {source} (a violation at least as large as the paper's)"),
         ),
     ])
 }
@@ -313,31 +303,16 @@ pub(super) fn explore_ceei_pm() -> Result<Vec<Check>, CliError> {
     let after = rational_at(&case["tasks_after"]["2"], || {
         "ceei-not-pm: tasks_after.2".into()
     })?;
-    // The source gives user 2's truthful tasks to 5 decimals: 5.35137 ± 0.000005 (read
-    // exactly from the JSON number's text).
-    let before = leontief_solver::read_number("tasks_approx.2", &case["tasks_approx"]["2"])?;
-    let digits = |delta: &str| -> Result<Rational, CliError> {
-        let d: Rational = delta
-            .parse()
-            .map_err(|_| CliError::Internal("delta".into()))?;
-        Ok(&before + &d)
-    };
-    let source_lo = &after / &digits("0.000005")?;
-    let source_hi = &after / &digits("-0.000005")?;
+    let (source_lo, source_hi, source) = printed_pm_ratio(&case, &after)?;
     let ceei = leontief_solver::ceei::Ceei::new();
     let departure = Scenario::Remove(leaving);
     let exact_ratio = super::flat::exact_pm_ratio(&case, &inst)?;
     let e = metric_in(&ceei, MetricName::PmLoss, inst, departure, Utility::Tasks)?;
-    let show = |lo: &Rational, hi: &Rational| RecordValue::Interval(lo.clone(), hi.clone()).show();
     Ok(vec![
         Check {
             what: "pm-loss of user 3 leaving (certified interval)".into(),
-            computed: show(&e.lo, &e.hi),
-            source: format!(
-                "(100/21) / {} = {}",
-                leontief_counterexamples::explore::record::decimal(&before, 5),
-                show(&source_lo, &source_hi)
-            ),
+            computed: RecordValue::Interval(e.lo.clone(), e.hi.clone()).show(),
+            source,
             ok: !e.exact && e.lo <= source_hi && e.hi >= source_lo,
         },
         Check {
@@ -349,6 +324,24 @@ pub(super) fn explore_ceei_pm() -> Result<Vec<Check>, CliError> {
         exact_ratio,
         found_loss(&ceei, &source_lo)?,
     ])
+}
+
+/// The paper's ratio of user 2's tasks `after` user 3 leaves over its tasks before, which it
+/// gives to 5 decimals (5.35137 ± 0.000005, read exactly from the JSON number's text): the
+/// interval that allows, and how the source shows it.
+pub(super) fn printed_pm_ratio(
+    case: &Value,
+    after: &Rational,
+) -> Result<(Rational, Rational, String), CliError> {
+    let printed = leontief_solver::read_number("tasks_approx.2", &case["tasks_approx"]["2"])?;
+    let half = Rational::new(5, 1_000_000).unwrap_or_default();
+    let (lo, hi) = (after / &(&printed + &half), after / &(&printed - &half));
+    let shown = format!(
+        "({after}) / {} = {}",
+        leontief_counterexamples::explore::record::decimal(&printed, 5),
+        RecordValue::Interval(lo.clone(), hi.clone()).show()
+    );
+    Ok((lo, hi, shown))
 }
 
 /// `explore --mechanism ceei --metric pm-loss --users 3..3 --resources 2..2 --budget 5000
@@ -387,11 +380,11 @@ pub(super) fn explore_drf_welfare() -> Result<Vec<Check>, CliError> {
             &formula.to_string(),
         ));
         let bound = Rational::from(m as i64);
-        checks.push(bound_check(
-            &format!("welfare-ratio on F({k}, {m}), against the bound m"),
-            &ours,
-            &format!("below {m}"),
+        checks.push(Check::new(
+            format!("welfare-ratio on F({k}, {m}), against the bound m"),
             ours < bound,
+            ours,
+            format!("below {m}"),
         ));
     }
     // explore over the whole family, n <= 54 and m <= 4: m (k + 1)/(k + m) grows with k and
@@ -509,11 +502,11 @@ pub(super) fn explore_drf_discrete() -> Result<Vec<Check>, CliError> {
             &one,
             "1",
         ),
-        bound_check(
+        Check::new(
             "record on two resources with zero demands (500 scenarios), in max-tasks",
-            &two,
-            "at most 1 under the theorem's hypotheses; above 1 once zero demands are allowed",
             two > Rational::ONE,
+            two,
+            "at most 1 under the theorem's hypotheses; above 1 once zero demands are allowed",
         ),
     ])
 }

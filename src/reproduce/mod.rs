@@ -42,23 +42,28 @@ pub struct Check {
 }
 
 impl Check {
-    fn exact(what: impl Into<String>, computed: &Rational, source: &str) -> Check {
-        let ok = source.parse::<Rational>().is_ok_and(|s| &s == computed);
+    /// A comparison already decided (`ok`), with both sides as they are shown.
+    fn new(
+        what: impl Into<String>,
+        ok: bool,
+        computed: impl ToString,
+        source: impl Into<String>,
+    ) -> Check {
         Check {
             what: what.into(),
             computed: computed.to_string(),
-            source: source.to_string(),
+            source: source.into(),
             ok,
         }
     }
 
+    fn exact(what: impl Into<String>, computed: &Rational, source: &str) -> Check {
+        let ok = source.parse::<Rational>().is_ok_and(|s| &s == computed);
+        Check::new(what, ok, computed, source)
+    }
+
     fn text(what: impl Into<String>, computed: String, source: &str) -> Check {
-        Check {
-            ok: computed == source,
-            what: what.into(),
-            computed,
-            source: source.to_string(),
-        }
+        Check::new(what, computed == source, computed, source)
     }
 }
 

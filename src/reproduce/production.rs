@@ -180,19 +180,13 @@ impl Checks<'_> {
 
     /// A computed text against the documented one.
     fn text(&mut self, what: impl Display, computed: String, source: &str) {
-        let what = format!("{}: {what}", self.id);
-        self.list.push(Check::text(what, computed, source));
+        self.decided(what, computed == source, computed, source.into());
     }
 
     /// A comparison already decided (`ok`), with both sides as they are shown.
     fn decided(&mut self, what: impl Display, ok: bool, computed: String, source: String) {
         let what = format!("{}: {what}", self.id);
-        self.list.push(Check {
-            ok,
-            what,
-            computed,
-            source,
-        });
+        self.list.push(Check::new(what, ok, computed, source));
     }
 }
 

@@ -71,13 +71,12 @@ pub(super) fn prove_ceei_gain() -> Result<Vec<Check>, CliError> {
                 .map_or_else(|| "no gain".to_string(), str::to_string),
             other => other.name().to_string(),
         };
-        let ok = computed.parse::<Rational>().is_ok_and(|g| g > bound);
-        checks.push(Check {
-            what: format!("{what}: the counterexample's gain"),
+        checks.push(Check::new(
+            format!("{what}: the counterexample's gain"),
+            computed.parse::<Rational>().is_ok_and(|g| g > bound),
             computed,
-            source: format!("above {bound} (refuted)"),
-            ok,
-        });
+            format!("above {bound} (refuted)"),
+        ));
     }
     Ok(checks)
 }

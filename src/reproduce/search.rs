@@ -171,6 +171,7 @@ fn witness_checks(drf: &Drf, r: &Record, scenarios: u64) -> Result<Vec<Check>, C
     Ok(checks)
 }
 
-fn vector(v: &[Rational]) -> String {
+/// A vector as the sources write a demand: `<1, 4>`.
+pub(super) fn vector(v: &[Rational]) -> String {
     format!("<{}>", crate::render::joined(v))
 }
