@@ -322,15 +322,7 @@ impl Tableau {
     /// The reduced-cost row `z_j − c_j` (and the objective value last) for costs `cost`
     /// (indexed by column) and the current basis.
     fn reduced_costs(&self, cost: &[Rational]) -> Vec<Rational> {
-        let mut z: Vec<Rational> = (0..=self.cols)
-            .map(|j| {
-                if j < self.cols {
-                    -&cost[j]
-                } else {
-                    Rational::ZERO
-                }
-            })
-            .collect();
+        let mut z: Vec<Rational> = cost.iter().map(|c| -c).chain([Rational::ZERO]).collect();
         for (row, &b) in self.rows.iter().zip(&self.basis) {
             let cb = &cost[b];
             if cb.is_zero() {
@@ -429,15 +421,8 @@ impl Tableau {
         };
         // Phase 1: maximise −Σ artificials.
         if self.artificial < self.cols {
-            let cost: Vec<Rational> = (0..self.cols)
-                .map(|j| {
-                    if j >= self.artificial {
-                        -Rational::ONE
-                    } else {
-                        Rational::ZERO
-                    }
-                })
-                .collect();
+            let mut cost = vec![Rational::ZERO; self.artificial];
+            cost.resize(self.cols, -Rational::ONE);
             let mut z = self.reduced_costs(&cost);
             let bounded = self.optimize(&mut z, self.cols, limit)?;
             debug_assert!(bounded, "phase 1 is bounded by 0");

@@ -167,18 +167,10 @@ pub struct WelfareCertificate {
 impl WelfareCertificate {
     /// The dual value `Σ_j R_j p_j + Σ_i T_i q_i`.
     pub fn value(&self, instance: &Instance) -> Rational {
-        let mut v: Rational = instance
-            .capacity()
-            .iter()
-            .zip(&self.resource_prices)
-            .map(|(r, p)| r * p)
-            .sum();
-        for (u, q) in instance.users().iter().zip(&self.cap_prices) {
-            if let Some(t) = &u.cap {
-                v += t * q;
-            }
-        }
-        v
+        let caps = instance.users().iter().zip(&self.cap_prices);
+        let capped = caps.filter_map(|(u, q)| Some(u.cap.as_ref()? * q));
+        let resources = instance.capacity().iter().zip(&self.resource_prices);
+        resources.map(|(r, p)| r * p).chain(capped).sum()
     }
 
     /// Checks exactly that the prices are dual feasible for `utility` and that their value
@@ -272,18 +264,16 @@ pub fn utilitarian_optimum(
     if sol.status != SimplexStatus::Optimal {
         return Err(internal(format!("the welfare LP is {:?}", sol.status)));
     }
-    let m = instance.num_resources();
-    let mut cap_prices = vec![Rational::ZERO; n];
-    let mut r = m;
-    for (i, u) in instance.users().iter().enumerate() {
-        if u.cap.is_some() {
-            cap_prices[i] = sol.duals[r].clone();
-            r += 1;
-        }
-    }
+    // The rows: one per resource, then one per capped user.
+    let (resource_prices, cap_duals) = sol.duals.split_at(instance.num_resources());
+    let mut cap_duals = cap_duals.iter();
+    let cap_prices = instance.users().iter().map(|u| match u.cap {
+        Some(_) => cap_duals.next().expect("one row per cap").clone(),
+        None => Rational::ZERO,
+    });
     let certificate = WelfareCertificate {
-        resource_prices: sol.duals[..m].to_vec(),
-        cap_prices,
+        resource_prices: resource_prices.to_vec(),
+        cap_prices: cap_prices.collect(),
     };
     let allocation = Allocation::new(sol.x);
     certificate

@@ -40,26 +40,23 @@ fn by_user(instance: &Instance, v: &[Rational]) -> Value {
     by_user_figure(instance, None, "", v)
 }
 
-/// An exact figure in its serde form (`"p/q"` or the algebraic document).
-fn exact_figure(x: &ExactNumber) -> Option<Value> {
-    serde_json::to_value(x).ok()
+/// The exact figure in its serde form (`"p/q"` or the algebraic document) when there is
+/// one, else `x`.
+fn exact_or(exact: Option<&ExactNumber>, x: &Rational) -> Value {
+    exact
+        .and_then(|e| serde_json::to_value(e).ok())
+        .unwrap_or_else(|| json!(x))
 }
 
 /// The figure under `key`: its exact value from `figures` when there is one, else `x`.
 fn figure(figures: Option<&ExactFigures>, key: &str, x: &Rational) -> Value {
-    figures
-        .and_then(|f| f.one(key))
-        .and_then(exact_figure)
-        .unwrap_or_else(|| json!(x))
+    exact_or(figures.and_then(|f| f.one(key)), x)
 }
 
 /// User `i`'s entry of the per-user figure under `key`: exact from `figures` when there is
 /// one, else `x`.
 fn user_figure(figures: Option<&ExactFigures>, key: &str, i: usize, x: &Rational) -> Value {
-    figures
-        .and_then(|f| f.user(key, i))
-        .and_then(exact_figure)
-        .unwrap_or_else(|| json!(x))
+    exact_or(figures.and_then(|f| f.user(key, i)), x)
 }
 
 /// `{user name: value}`, each value exact from `figures[key]` when there is one.

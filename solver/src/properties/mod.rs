@@ -575,22 +575,16 @@ fn check_answer(
     let exact = mechanism.is_exact() || (truth.is_exact() && outcome.verdict.tolerance.is_none());
     let exact_note = if mechanism.is_exact() {
         String::new()
-    } else if exact {
-        format!(
-            "{} is not exact, but every answer used here was exact (certified rational, or \
-             the exact algebraic equilibrium)",
-            mechanism.name()
-        )
-    } else if outcome.verdict.tolerance.is_some() {
-        format!(
-            "{} is not exact: its rational answers are judged with the tolerance they carry",
-            mechanism.name()
-        )
     } else {
-        format!(
-            "{} is not exact: its rational answers are judged exactly as given",
-            mechanism.name()
-        )
+        let how = if exact {
+            ", but every answer used here was exact (certified rational, or the exact \
+             algebraic equilibrium)"
+        } else if outcome.verdict.tolerance.is_some() {
+            ": its rational answers are judged with the tolerance they carry"
+        } else {
+            ": its rational answers are judged exactly as given"
+        };
+        format!("{} is not exact{how}", mechanism.name())
     };
     Ok(CheckReport {
         property,

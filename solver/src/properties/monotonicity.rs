@@ -115,20 +115,12 @@ pub(crate) fn pm_judged(
     let smaller = instance.without_user(leaving)?;
     let x = judge.answer(mechanism, &smaller, "allocation after the departure")?;
     // Remaining users keep their order: original index i > leaving is i - 1 after.
-    let index_after = |i: usize| if i < leaving { i } else { i - 1 };
-    let after_of = |i: usize| &x.allocation.tasks[index_after(i)];
-    let loser = (0..n)
-        .filter(|&i| i != leaving)
-        .find_map(|i| loses(instance, i, truth, &x, index_after(i), judge));
+    let index_after = |i: usize| (i != leaving).then(|| if i < leaving { i } else { i - 1 });
+    let loser = (0..n).find_map(|i| loses(instance, i, truth, &x, index_after(i)?, judge));
     Ok(loser.map(|(user, before, after)| {
         let exact_after: Option<Vec<Option<ExactNumber>>> = x.algebraic().map(|_| {
-            (0..n)
-                .map(|i| {
-                    (i != leaving)
-                        .then(|| x.exact_task(index_after(i)))
-                        .flatten()
-                })
-                .collect()
+            let exact = |i| x.exact_task(index_after(i)?);
+            (0..n).map(exact).collect()
         });
         PmWitness {
             leaving,
@@ -139,7 +131,7 @@ pub(crate) fn pm_judged(
             before: before.value,
             after: after.value,
             tasks_after: (0..n)
-                .map(|i| (i != leaving).then(|| after_of(i).clone()))
+                .map(|i| Some(x.allocation.tasks[index_after(i)?].clone()))
                 .collect(),
         }
     }))

@@ -43,6 +43,7 @@
 //! [`Judge`] records that and writes the note.
 
 use std::cmp::Ordering;
+use std::fmt::Write;
 
 use crate::algebraic::RealAlgebraic;
 use crate::{Instance, Mechanism, Rational, SolverError};
@@ -581,42 +582,38 @@ impl Judge {
         }
         let Some(t) = &tolerance else {
             if self.algebraic {
-                verdict.note = format!(
-                    "{}; compared exactly on the algebraic equilibria, with no margin",
-                    verdict.note
-                );
+                let note = "; compared exactly on the algebraic equilibria, with no margin";
+                verdict.note.push_str(note);
             }
             return verdict;
         };
+        let note = &mut verdict.note;
         if !self.refused.is_empty() {
-            verdict.note = format!(
-                "{}; no exact form: {}",
-                verdict.note,
-                self.refused.join("; ")
-            );
+            write!(note, "; no exact form: {}", self.refused.join("; ")).unwrap();
         }
         if fell_back {
-            verdict.note = format!(
-                "{}; an exact comparison exceeded the algebraic kernel's limits and fell back \
-                 to the margins",
-                verdict.note
+            note.push_str(
+                "; an exact comparison exceeded the algebraic kernel's limits and fell back to \
+                 the margins",
             );
         }
-        verdict.tolerance = Some(t.clone());
-        verdict.within_tolerance = verdict.holds && self.excused;
-        verdict.note = if verdict.within_tolerance {
-            format!(
-                "{}; holds within numerical tolerance: decided with tolerance {t}, and some \
-                 comparison fell inside the margin that this error allows",
-                verdict.note
+        let within_tolerance = verdict.holds && self.excused;
+        if within_tolerance {
+            write!(
+                note,
+                "; holds within numerical tolerance: decided with tolerance {t}, and some \
+                 comparison fell inside the margin that this error allows"
             )
         } else {
-            format!(
-                "{}; decided with tolerance {t} (only differences beyond the margin that this \
-                 error allows count)",
-                verdict.note
+            write!(
+                note,
+                "; decided with tolerance {t} (only differences beyond the margin that this \
+                 error allows count)"
             )
-        };
+        }
+        .unwrap();
+        verdict.tolerance = Some(t.clone());
+        verdict.within_tolerance = within_tolerance;
         verdict
     }
 }

@@ -125,15 +125,9 @@ fn bounds_on<'a>(
     limited: &'a [Option<Vec<Bounded>>],
 ) -> Vec<(&'a [Rational], &'a [Bounded])> {
     let h = instance.hierarchy();
-    let mut out = vec![(capacity, used)];
-    let mut at = Some(h.leaf(i));
-    while let Some(v) = at {
-        if let (Some(limit), Some(held)) = (&h.node(v).limit, &limited[v]) {
-            out.push((limit.as_slice(), held.as_slice()));
-        }
-        at = h.node(v).parent;
-    }
-    out
+    let limits =
+        ancestors(h, i).filter_map(|v| Some((h.node(v).limit.as_deref()?, limited[v].as_deref()?)));
+    std::iter::once((capacity, used)).chain(limits).collect()
 }
 
 /// `min(T_i − hi(x_i), min_{j: d_ij > 0} (R_j − hi(used_j)) / d_ij)`: how many more tasks

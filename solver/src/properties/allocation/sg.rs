@@ -90,14 +90,12 @@ fn holdings(instance: &Instance, x: &Allocation) -> Vec<Vec<Rational>> {
     let m = instance.num_resources();
     let mut sums: Vec<Vec<ExactSum>> = vec![vec![ExactSum::new(); m]; h.len()];
     for (i, u) in instance.users().iter().enumerate() {
-        let mut at = Some(h.leaf(i));
-        while let Some(v) = at {
+        for v in ancestors(h, i) {
             for (j, d) in u.demand.iter().enumerate() {
                 if !d.is_zero() {
                     sums[v][j].add(&(&x.tasks[i] * d));
                 }
             }
-            at = h.node(v).parent;
         }
     }
     sums.into_iter()
@@ -131,19 +129,10 @@ fn explicit_scan(instance: &Instance, x: &Allocation, first: bool) -> Vec<SgWitn
             }
             // No limit binds between the user's leaf and v (v's own is above its
             // guarantee).
-            let mut at = Some(h.leaf(i));
-            while let Some(a) = at {
-                if a == v {
-                    break;
-                }
-                if let Some(l) = &h.node(a).limit
-                    && demanded().any(|(j, _)| holds[a][j] >= l[j])
-                {
-                    return false;
-                }
-                at = h.node(a).parent;
-            }
-            true
+            !ancestors(h, i).take_while(|&a| a != v).any(|a| {
+                let limit = h.node(a).limit.as_ref();
+                limit.is_some_and(|l| demanded().any(|(j, _)| holds[a][j] >= l[j]))
+            })
         });
         let Some(unmet_user) = unmet else {
             continue;
