@@ -297,14 +297,17 @@ impl Kinetic<'_> {
     /// Pool `p` now as its policy's key reads it (`dlam`: the rate of its level).
     fn fluid_pool<'s>(&'s self, p: usize, dlam: &'s Rational) -> FluidPool<'s> {
         let pool = &self.pools[p];
+        let (vector, rate) = if self.effective {
+            (&pool.v, &pool.dv)
+        } else {
+            (&pool.usage, &pool.u)
+        };
         FluidPool {
             node: self.node(p),
-            usage: &pool.usage,
-            rate: &pool.u,
+            vector,
+            rate,
             lam: &pool.lam,
             dlam,
-            effective: &pool.v,
-            effective_rate: &pool.dv,
             saturated: &self.saturated,
         }
     }
