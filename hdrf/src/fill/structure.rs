@@ -46,30 +46,18 @@ impl Kinetic<'_> {
         self.update_child_contributions(p, &mut u, &growth, degenerate, previous);
 
         let inner = Rational::from(u64::from(!degenerate)); // 0 when degenerate
-        let (v, dv) = if self.effective && p != 0 {
-            self.effective_vector(
-                p,
-                &lam,
-                &child_keys,
-                group_rate.as_deref(),
-                &growth,
-                degenerate,
-            )
-        } else {
-            (Vec::new(), Vec::new())
-        };
-        {
-            let pool = &mut self.pools[p];
-            pool.lam = lam;
-            pool.u = u;
-            pool.growth = growth;
-            pool.degenerate = degenerate;
-            pool.group_grows = group_grows;
-            if self.effective && p != 0 {
-                pool.v = v;
-                pool.dv = dv;
-            }
+        if self.effective && p != 0 {
+            let group_rate = group_rate.as_deref();
+            let (v, dv) =
+                self.effective_vector(p, &lam, &child_keys, group_rate, &growth, degenerate);
+            (self.pools[p].v, self.pools[p].dv) = (v, dv);
         }
+        let pool = &mut self.pools[p];
+        pool.lam = lam;
+        pool.u = u;
+        pool.growth = growth;
+        pool.degenerate = degenerate;
+        pool.group_grows = group_grows;
         let (key, kappa) = if p == 0 {
             (Rational::ZERO, Rational::ZERO) // the root's key is compared by nobody
         } else {
