@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use crate::error::{Result, SolverError};
 use crate::Policy;
-use crate::{NodeId, Tree};
+use crate::{ancestors, NodeId, Tree};
 
 /// How an allocation was computed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -120,14 +120,12 @@ impl TreeAllocation {
         for v in tree.leaves() {
             let demand = tree.node(v).demand().expect("a leaf");
             let x = &tasks[v.index()];
-            let mut at = Some(v);
-            while let Some(u) = at {
+            for u in ancestors(tree, v) {
                 for (j, d) in demand.iter().enumerate() {
                     if !d.is_zero() {
                         sums[u.index()][j].add(&(d * x));
                     }
                 }
-                at = tree.node(u).parent();
             }
         }
         let figures = sums.into_iter().zip(tasks).map(|(mut sums, x)| {
