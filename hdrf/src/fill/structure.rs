@@ -46,13 +46,14 @@ impl Kinetic<'_> {
         self.update_child_contributions(p, &mut u, &growth, degenerate, previous);
 
         let inner = Rational::from(u64::from(!degenerate)); // 0 when degenerate
-        if self.effective && p != 0 {
+        let effective = (self.effective && p != 0).then(|| {
             let group_rate = group_rate.as_deref();
-            let (v, dv) =
-                self.effective_vector(p, &lam, &child_keys, group_rate, &growth, degenerate);
-            (self.pools[p].v, self.pools[p].dv) = (v, dv);
-        }
+            self.effective_vector(p, &lam, &child_keys, group_rate, &growth, degenerate)
+        });
         let pool = &mut self.pools[p];
+        if let Some((v, dv)) = effective {
+            (pool.v, pool.dv) = (v, dv);
+        }
         pool.lam = lam;
         pool.u = u;
         pool.growth = growth;
