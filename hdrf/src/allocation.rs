@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use crate::error::{Result, SolverError};
 use crate::Policy;
-use crate::{NodeId, Tree};
+use crate::{ancestors, NodeId, Tree};
 
 /// How an allocation was computed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -120,14 +120,12 @@ impl TreeAllocation {
         for v in tree.leaves() {
             let demand = tree.node(v).demand().expect("a leaf");
             let x = &tasks[v.index()];
-            let mut at = Some(v);
-            while let Some(u) = at {
+            for u in ancestors(tree, v) {
                 for (j, d) in demand.iter().enumerate() {
                     if !d.is_zero() {
                         sums[u.index()][j].add(&(d * x));
                     }
                 }
-                at = tree.node(u).parent();
             }
         }
         let figures = sums.into_iter().zip(tasks).map(|(mut sums, x)| {
@@ -314,31 +312,23 @@ struct NodeFields<'a> {
 /// ");
 /// ```
 pub fn render_tree(tree: &Tree, alloc: &TreeAllocation) -> String {
-    let mut rows: Vec<Vec<String>> = Vec::with_capacity(tree.len() + 1);
-    rows.push(vec![
-        "node".into(),
-        "g".into(),
+    let columns = vec![
         format!("allocation ({})", tree.resources().join(", ")),
         "dominant share".into(),
         "satisfaction".into(),
         "tasks".into(),
-    ]);
-    for (v, drawn) in drawn_nodes(tree) {
+    ];
+    drawn_table(tree, columns, |v| {
         let a = alloc.node(v);
         let shown: Vec<String> = a.allocation.iter().map(ToString::to_string).collect();
-        rows.push(vec![
-            drawn,
-            tree.node(v).guaranteed_share().to_string(),
+        let tasks = a.tasks.as_ref().map(ToString::to_string);
+        vec![
             format!("({})", shown.join(", ")),
             a.dominant_share.to_string(),
             a.satisfaction.to_string(),
-            a.tasks
-                .as_ref()
-                .map(ToString::to_string)
-                .unwrap_or_default(),
-        ]);
-    }
-    aligned(&rows)
+            tasks.unwrap_or_default(),
+        ]
+    })
 }
 
 /// The policies side by side: the tree drawn as in [`render_tree`], each node's guaranteed
@@ -367,27 +357,27 @@ pub fn render_tree(tree: &Tree, alloc: &TreeAllocation) -> String {
 /// ");
 /// ```
 pub fn render_comparison(tree: &Tree, allocs: &[TreeAllocation]) -> String {
-    let mut header = vec!["node".to_string(), "g".to_string()];
-    header.extend(allocs.iter().map(|a| a.policy.to_string()));
-    let mut rows = vec![header];
-    for (v, drawn) in drawn_nodes(tree) {
-        let mut row = vec![drawn, tree.node(v).guaranteed_share().to_string()];
-        row.extend(allocs.iter().map(|a| {
+    let columns = allocs.iter().map(|a| a.policy.to_string()).collect();
+    drawn_table(tree, columns, |v| {
+        let cell = |a: &TreeAllocation| {
             let n = a.node(v);
             format!("{} ({})", n.dominant_share, n.satisfaction)
-        }));
-        rows.push(row);
-    }
-    aligned(&rows)
+        };
+        allocs.iter().map(cell).collect()
+    })
 }
 
-/// Every node depth-first, with its name drawn under its ancestors' branches.
-fn drawn_nodes(tree: &Tree) -> Vec<(NodeId, String)> {
-    let mut out = Vec::with_capacity(tree.len());
+/// The table of [`render_tree`] and [`render_comparison`]: the header `node`, `g` and
+/// `columns`, then every node depth-first, its name drawn under its ancestors' branches, its
+/// guaranteed share and `cells` of it.
+fn drawn_table(tree: &Tree, columns: Vec<String>, cells: impl Fn(NodeId) -> Vec<String>) -> String {
+    let mut rows = vec![[vec!["node".to_string(), "g".to_string()], columns].concat()];
     let mut stack: Vec<(NodeId, String, String)> =
         vec![(tree.root(), String::new(), String::new())];
     while let Some((v, lead, cont)) = stack.pop() {
-        out.push((v, format!("{lead}{}", tree.node(v).name())));
+        let drawn = format!("{lead}{}", tree.node(v).name());
+        let g = tree.node(v).guaranteed_share().to_string();
+        rows.push([vec![drawn, g], cells(v)].concat());
         let count = tree.node(v).children().len();
         for (k, c) in tree.node(v).children().enumerate().rev() {
             let last = k + 1 == count;
@@ -399,7 +389,7 @@ fn drawn_nodes(tree: &Tree) -> Vec<(NodeId, String)> {
             stack.push((c, format!("{cont}{branch}"), format!("{cont}{next}")));
         }
     }
-    out
+    aligned(&rows)
 }
 
 /// Rows of cells as left-aligned columns two spaces apart, without trailing blanks.

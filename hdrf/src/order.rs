@@ -383,6 +383,12 @@ impl<'t> Walk<'t> {
         self.hierarchy.node(v)
     }
 
+    /// Node `v` and its ancestors, up to the root.
+    fn ancestors(&self, v: usize) -> impl Iterator<Item = usize> + 't {
+        let hierarchy = self.hierarchy;
+        std::iter::successors(Some(v), move |&a| hierarchy.node(a).parent)
+    }
+
     /// Node `v`, as the tree reads it (the root's name and weight as written).
     fn view(&self, v: usize) -> NodeView<'t> {
         self.tree
@@ -405,11 +411,9 @@ impl<'t> Walk<'t> {
                             "not a leaf of the tree",
                         ));
                     }
-                    let mut at = Some(l);
-                    while let Some(v) = at {
+                    for v in self.ancestors(l) {
                         figures[v].count += 1;
                         figures[v].last_served = Some(k as u64 + 1);
-                        at = self.node(v).parent;
                     }
                 }
             }
@@ -473,8 +477,7 @@ impl<'t> Walk<'t> {
                 d[j], resources[j], free[j]
             ));
         }
-        let mut at = Some(v);
-        while let Some(a) = at {
+        for a in self.ancestors(v) {
             let node = self.node(a);
             if let Some(l) = &node.limit
                 && let Some(j) = (0..d.len()).find(|&j| &node.usage[j] + &d[j] > l[j])
@@ -484,7 +487,6 @@ impl<'t> Walk<'t> {
                     self.paths[a], resources[j], node.usage[j], l[j]
                 ));
             }
-            at = node.parent;
         }
         None
     }
@@ -632,8 +634,7 @@ impl<'t> Walk<'t> {
         };
         // The parent's potential: the capacity, capped by the limits of the parent and above.
         let mut potential = self.tree.capacity().to_vec();
-        let mut at = Some(p);
-        while let Some(a) = at {
+        for a in self.ancestors(p) {
             if let Some(l) = &self.node(a).limit {
                 for j in 0..m {
                     if l[j] < potential[j] {
@@ -641,7 +642,6 @@ impl<'t> Walk<'t> {
                     }
                 }
             }
-            at = self.node(a).parent;
         }
         let zero = vec![Rational::ZERO; m];
         let add = nominee.and_then(|l| self.view(l).demand()).unwrap_or(&zero);

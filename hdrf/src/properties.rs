@@ -29,7 +29,7 @@ use leontief_solver::{Allocation, Rational};
 
 use crate::allocation::TreeAllocation;
 use crate::policies::production::tasks_within;
-use crate::{NodeId, Tree};
+use crate::{ancestors, NodeId, Tree};
 
 /// A node with unmet demand below its guaranteed share.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -98,8 +98,7 @@ pub fn pareto_violations(tree: &Tree, alloc: &TreeAllocation) -> Vec<ParetoViola
                 room = room.min(t - x);
             }
             // A limit binds like a capacity on the leaves below it.
-            let mut at = Some(l);
-            while let Some(a) = at {
+            for a in ancestors(tree, l) {
                 if let Some(limit) = tree.node(a).limit() {
                     let held = &alloc.node(a).allocation;
                     for ((d, h), lim) in demand.iter().zip(held).zip(limit) {
@@ -108,7 +107,6 @@ pub fn pareto_violations(tree: &Tree, alloc: &TreeAllocation) -> Vec<ParetoViola
                         }
                     }
                 }
-                at = tree.node(a).parent();
             }
             room.is_positive()
                 .then_some(ParetoViolation { leaf: l, room })

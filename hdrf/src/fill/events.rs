@@ -130,14 +130,7 @@ impl Kinetic<'_> {
 
     /// Whether node `l` is in the subtree of pool `p`.
     fn is_below(&self, l: usize, p: usize) -> bool {
-        let mut at = Some(l);
-        while let Some(q) = at {
-            if q == p {
-                return true;
-            }
-            at = self.parent[q];
-        }
-        false
+        std::iter::successors(Some(l), |&q| self.parent[q]).any(|q| q == p)
     }
 
     /// Stops leaf `l` now: fixes its tasks, removes it from its pool's group, and propagates

@@ -46,30 +46,19 @@ impl Kinetic<'_> {
         self.update_child_contributions(p, &mut u, &growth, degenerate, previous);
 
         let inner = Rational::from(u64::from(!degenerate)); // 0 when degenerate
-        let (v, dv) = if self.effective && p != 0 {
-            self.effective_vector(
-                p,
-                &lam,
-                &child_keys,
-                group_rate.as_deref(),
-                &growth,
-                degenerate,
-            )
-        } else {
-            (Vec::new(), Vec::new())
-        };
-        {
-            let pool = &mut self.pools[p];
-            pool.lam = lam;
-            pool.u = u;
-            pool.growth = growth;
-            pool.degenerate = degenerate;
-            pool.group_grows = group_grows;
-            if self.effective && p != 0 {
-                pool.v = v;
-                pool.dv = dv;
-            }
+        let effective = (self.effective && p != 0).then(|| {
+            let group_rate = group_rate.as_deref();
+            self.effective_vector(p, &lam, &child_keys, group_rate, &growth, degenerate)
+        });
+        let pool = &mut self.pools[p];
+        if let Some((v, dv)) = effective {
+            (pool.v, pool.dv) = (v, dv);
         }
+        pool.lam = lam;
+        pool.u = u;
+        pool.growth = growth;
+        pool.degenerate = degenerate;
+        pool.group_grows = group_grows;
         let (key, kappa) = if p == 0 {
             (Rational::ZERO, Rational::ZERO) // the root's key is compared by nobody
         } else {
@@ -297,14 +286,17 @@ impl Kinetic<'_> {
     /// Pool `p` now as its policy's key reads it (`dlam`: the rate of its level).
     fn fluid_pool<'s>(&'s self, p: usize, dlam: &'s Rational) -> FluidPool<'s> {
         let pool = &self.pools[p];
+        let (vector, rate) = if self.effective {
+            (&pool.v, &pool.dv)
+        } else {
+            (&pool.usage, &pool.u)
+        };
         FluidPool {
             node: self.node(p),
-            usage: &pool.usage,
-            rate: &pool.u,
+            vector,
+            rate,
             lam: &pool.lam,
             dlam,
-            effective: &pool.v,
-            effective_rate: &pool.dv,
             saturated: &self.saturated,
         }
     }

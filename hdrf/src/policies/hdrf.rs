@@ -82,8 +82,7 @@
 
 use leontief_solver::Rational;
 
-use super::affine::{add_scaled, max_breakpoint, max_with_slope};
-use super::FluidPool;
+use super::affine::add_scaled;
 use crate::allocation::TreeAllocation;
 use crate::error::Result;
 use crate::Policy;
@@ -123,21 +122,6 @@ use crate::Tree;
 ///   <https://go-mod-viewer.appspot.com/volcano.sh/volcano@v1.9.0/docs/design/hdrf.md>.
 pub fn hdrf(tree: &Tree) -> Result<TreeAllocation> {
     crate::allocate(tree, Policy::Hdrf)
-}
-
-/// H-DRF's key `K_v = E_v / w_v` in the fluid fill, with `E_v` the largest unsaturated
-/// entry of the effective vector: `max_j V_pj / w_p` over the unsaturated resources `j`.
-pub(super) fn fluid_key(pool: &FluidPool<'_>) -> (Rational, Rational) {
-    let w = pool.node.weight();
-    let sat = pool.saturated;
-    max_with_slope(pool.effective, pool.effective_rate, |j| !sat[j], w)
-}
-
-/// Where [`fluid_key`] changes its argument: the effective vector's dominant (unsaturated)
-/// resource changes.
-pub(super) fn fluid_breakpoint(pool: &FluidPool<'_>) -> Option<Rational> {
-    let sat = pool.saturated;
-    max_breakpoint(pool.effective, pool.effective_rate, |j| !sat[j])
 }
 
 /// A child of a pool as H-DRF's aggregation sees it.

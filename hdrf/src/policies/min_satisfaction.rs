@@ -34,10 +34,6 @@
 //! rises in proportion to its weight (our convention, the same as naive HDRF's; see
 //! [`crate::fill`]).
 
-use leontief_solver::Rational;
-
-use super::affine::{keep_min, max_breakpoint, max_with_slope, min_breakpoint, min_linear};
-use super::FluidPool;
 use crate::allocation::TreeAllocation;
 use crate::error::Result;
 use crate::Policy;
@@ -70,28 +66,4 @@ use crate::Tree;
 ///   min-satisfaction HDRF.
 pub fn min_satisfaction(tree: &Tree) -> Result<TreeAllocation> {
     crate::allocate(tree, Policy::MinSatisfaction)
-}
-
-/// `σ_p = S_p / g_p` and its rate.
-fn satisfaction(pool: &FluidPool<'_>) -> (Rational, Rational) {
-    let g = pool.node.guaranteed_share();
-    max_with_slope(pool.usage, pool.rate, |_| true, g)
-}
-
-/// Min-satisfaction HDRF's key `K_pool = min(σ_pool, min over active children K_c)`
-/// (`K_leaf = σ_leaf`) in the fluid fill: `min(σ_p, λ_p)`; while `σ_p` is the smaller term
-/// the key rises at `σ_p`'s rate.
-pub(super) fn fluid_key(pool: &FluidPool<'_>) -> (Rational, Rational) {
-    min_linear(satisfaction(pool), (pool.lam.clone(), pool.dlam.clone()))
-}
-
-/// Where [`fluid_key`] changes its argument: the pool's dominant resource changes, or its
-/// own satisfaction and its children's minimum cross.
-pub(super) fn fluid_breakpoint(pool: &FluidPool<'_>) -> Option<Rational> {
-    let mut best = max_breakpoint(pool.usage, pool.rate, |_| true);
-    let (sigma, dsigma) = satisfaction(pool);
-    if let Some(dt) = min_breakpoint((&sigma, &dsigma), (pool.lam, pool.dlam)) {
-        keep_min(&mut best, dt);
-    }
-    best
 }

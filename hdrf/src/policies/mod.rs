@@ -1,8 +1,9 @@
 //! The tree policies, one file each: [`collapsed`], [`naive`], [`min_satisfaction`] and
-//! [`mod@hdrf`]. Each file holds the policy's documentation, its entry point
-//! ([`collapsed()`](collapsed::collapsed), [`naive()`](naive::naive), ...) and the
-//! formulas of its keys. The methods of [`Policy`] defined here dispatch to them, and hold
-//! what is a constant of the policy (its description, normaliser and aggregation).
+//! [`mod@hdrf`]. Each file holds the policy's documentation, with the definition of its
+//! keys, and its entry point ([`collapsed()`](collapsed::collapsed),
+//! [`naive()`](naive::naive), ...). The methods of [`Policy`] defined here hold what is a
+//! constant of the policy (its description, normaliser and aggregation) and compute its
+//! keys in the fluid fill once for all policies, from those constants.
 //!
 //! # What varies between policies
 //! Every engine — the fluid fill ([`crate::fill`]), the task-by-task fill
@@ -42,6 +43,7 @@ pub mod production;
 
 use leontief_solver::Rational;
 
+use self::affine::{keep_min, max_breakpoint, max_with_slope, min_breakpoint, min_linear};
 use crate::NodeView;
 use crate::Policy;
 
@@ -85,19 +87,16 @@ pub enum Aggregation {
 pub struct FluidPool<'a> {
     /// The pool.
     pub node: NodeView<'a>,
-    /// Its usage, in shares of capacity.
-    pub usage: &'a [Rational],
-    /// The rate of `usage`.
+    /// The vector whose largest entry is the pool's own share, in shares of capacity: its
+    /// usage, or under H-DRF ([`Aggregation::Effective`]) its effective vector.
+    pub vector: &'a [Rational],
+    /// The rate of `vector`.
     pub rate: &'a [Rational],
     /// `λ_p`, its active children's smallest key.
     pub lam: &'a Rational,
     /// The rate of `λ_p`: 0 while degenerate children grow, 1 otherwise.
     pub dlam: &'a Rational,
-    /// H-DRF's effective vector (empty for the other policies).
-    pub effective: &'a [Rational],
-    /// The rate of `effective`.
-    pub effective_rate: &'a [Rational],
-    /// The saturated resources.
+    /// The saturated resources (H-DRF's share ignores them).
     pub saturated: &'a [bool],
 }
 
@@ -159,26 +158,54 @@ impl Policy {
         }
     }
 
+    /// In the fluid fill: the pool's own share over its normaliser and its rate — the
+    /// largest entry of [`FluidPool::vector`] (over the unsaturated resources under H-DRF),
+    /// piecewise linear, its slope that of the entry attaining it: naive HDRF's `S_p / w_p`,
+    /// min-satisfaction's `σ_p = S_p / g_p`, H-DRF's `E_p / w_p`.
+    fn fluid_share(self, pool: &FluidPool<'_>) -> (Rational, Rational) {
+        let per = self.normaliser().of(pool.node);
+        max_with_slope(pool.vector, pool.rate, self.fluid_counted(pool), per)
+    }
+
+    /// Which entries of [`FluidPool::vector`] count in the pool's own share: all but the
+    /// saturated resources under H-DRF, all under the other policies.
+    fn fluid_counted<'p>(self, pool: &FluidPool<'p>) -> impl Fn(usize) -> bool + Copy + 'p {
+        let (effective, saturated) = (self.aggregation() == Aggregation::Effective, pool.saturated);
+        move |j| !(effective && saturated[j])
+    }
+
     /// In the fluid fill: the key of an active pool other than the root and its rate per
-    /// unit of the pool's own clock (`collapsed`: `λ_p` and its rate).
+    /// unit of the pool's own clock: its own share (the largest counted entry of
+    /// [`FluidPool::vector`] over its normaliser) for naive HDRF and H-DRF, `min(σ_p, λ_p)`
+    /// for min-satisfaction (while `σ_p` is the smaller term the key rises at its rate),
+    /// `λ_p` for `collapsed`.
     pub fn fluid_key(self, pool: &FluidPool<'_>) -> (Rational, Rational) {
         match self {
             Policy::Collapsed => (pool.lam.clone(), pool.dlam.clone()),
-            Policy::Naive => naive::fluid_key(pool),
-            Policy::MinSatisfaction => min_satisfaction::fluid_key(pool),
-            Policy::Hdrf => hdrf::fluid_key(pool),
+            Policy::MinSatisfaction => min_linear(
+                self.fluid_share(pool),
+                (pool.lam.clone(), pool.dlam.clone()),
+            ),
+            Policy::Naive | Policy::Hdrf => self.fluid_share(pool),
         }
     }
 
     /// In the fluid fill: the first own-clock step `dt > 0` at which the formula of
-    /// [`Policy::fluid_key`] changes its argument (a pool's dominant resource changes,
-    /// a minimum changes sides), if any (never for `collapsed`).
+    /// [`Policy::fluid_key`] changes its argument, if any: the entry attaining the pool's own
+    /// share changes (its dominant resource, or H-DRF's effective vector's), or, for
+    /// min-satisfaction, its own satisfaction and its children's minimum cross (never for
+    /// `collapsed`).
     pub fn fluid_breakpoint(self, pool: &FluidPool<'_>) -> Option<Rational> {
-        match self {
-            Policy::Collapsed => None,
-            Policy::Naive => naive::fluid_breakpoint(pool),
-            Policy::MinSatisfaction => min_satisfaction::fluid_breakpoint(pool),
-            Policy::Hdrf => hdrf::fluid_breakpoint(pool),
+        if self == Policy::Collapsed {
+            return None;
         }
+        let mut best = max_breakpoint(pool.vector, pool.rate, self.fluid_counted(pool));
+        if self == Policy::MinSatisfaction {
+            let (sigma, dsigma) = self.fluid_share(pool);
+            if let Some(dt) = min_breakpoint((&sigma, &dsigma), (pool.lam, pool.dlam)) {
+                keep_min(&mut best, dt);
+            }
+        }
+        best
     }
 }

@@ -26,10 +26,6 @@
 //! degenerate they grow together, each so that the dominant share of its additional
 //! allocation rises in proportion to its weight (our convention; see [`crate::fill`]).
 
-use leontief_solver::Rational;
-
-use super::affine::{max_breakpoint, max_with_slope};
-use super::FluidPool;
 use crate::allocation::TreeAllocation;
 use crate::error::Result;
 use crate::Policy;
@@ -65,15 +61,4 @@ use crate::Tree;
 ///   больших кластерах", 2016, transcript): naive HDRF and its starvation.
 pub fn naive(tree: &Tree) -> Result<TreeAllocation> {
     crate::allocate(tree, Policy::Naive)
-}
-
-/// Naive HDRF's key `K_v = S_v / w_v` in the fluid fill: `max_j U_pj / w_p`, piecewise
-/// linear, its slope that of the dominant resource.
-pub(super) fn fluid_key(pool: &FluidPool<'_>) -> (Rational, Rational) {
-    max_with_slope(pool.usage, pool.rate, |_| true, pool.node.weight())
-}
-
-/// Where [`fluid_key`] changes its argument: the pool's dominant resource changes.
-pub(super) fn fluid_breakpoint(pool: &FluidPool<'_>) -> Option<Rational> {
-    max_breakpoint(pool.usage, pool.rate, |_| true)
 }

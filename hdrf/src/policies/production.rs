@@ -66,7 +66,7 @@ use leontief_solver::{GuaranteeRule, Rational};
 use crate::allocation::{Computation, TreeAllocation};
 use crate::error::Result;
 use crate::fill::{fluid_with, Setup};
-use crate::{NodeId, Policy, Tree};
+use crate::{ancestors, NodeId, Policy, Tree};
 
 /// The allocation of `policy` on a tree with production fields (see the [module
 /// docs](self)).
@@ -104,13 +104,9 @@ pub(crate) fn allocate(tree: &Tree, policy: Policy) -> Result<TreeAllocation> {
             continue;
         }
         let mut alive = vec![false; n];
-        for u in tree.subtree(v) {
+        // The subtree of `v` and its ancestors.
+        for u in tree.subtree(v).into_iter().chain(ancestors(tree, v)) {
             alive[u.index()] = true;
-        }
-        let mut at = tree.node(v).parent();
-        while let Some(a) = at {
-            alive[a.index()] = true;
-            at = tree.node(a).parent();
         }
         let setup = setup(tree, &most, &base, alive, &residual, Some((v, g)), clamp);
         let out = fluid_with(tree, policy, &setup)?;
@@ -272,16 +268,11 @@ fn retire_blocked(tree: &Tree, alive: &mut [bool], exhausted: impl Fn(NodeId, us
             continue;
         }
         let d = tree.node(l).demand().expect("a leaf");
-        let mut at = Some(l);
-        while let Some(a) = at {
-            if d.iter()
+        let blocked = ancestors(tree, l).any(|a| {
+            d.iter()
                 .enumerate()
                 .any(|(j, d)| !d.is_zero() && exhausted(a, j))
-            {
-                alive[l.index()] = false;
-                break;
-            }
-            at = tree.node(a).parent();
-        }
+        });
+        alive[l.index()] = !blocked;
     }
 }

@@ -195,6 +195,7 @@ pub use workload::{
 };
 
 use crate::error::{Result, SolverError};
+use crate::policies::production::tasks_within;
 use crate::tiebreak::TieBreaks;
 use crate::Policy;
 use crate::Tree;
@@ -618,12 +619,11 @@ fn initial_tasks(tree: &Tree) -> Result<Vec<u64>> {
         }
         let field = format!("{}.usage", tree.path(leaf));
         let d = node.demand().expect("a leaf");
-        // k = u_j / d_j on a demanded resource; every resource must agree, and a resource
+        // k = u_j / d_j on the demanded resources; every resource must agree, and a resource
         // the leaf does not demand must be unused.
-        let j = d.iter().position(|x| !x.is_zero()).ok_or_else(|| {
+        let k = tasks_within(d, u).ok_or_else(|| {
             SolverError::invalid(&field, "an idle leaf (all-zero demand) cannot hold tasks")
         })?;
-        let k = &u[j] / &d[j];
         let whole = k.is_integer() && d.iter().zip(u).all(|(dj, uj)| &(dj * &k) == uj);
         if !whole {
             return Err(SolverError::invalid(

@@ -114,6 +114,11 @@ pub(super) struct Engine {
     initial: Vec<u64>,
 }
 
+/// `v` and its ancestors, up to the root, by the `parent` links (`NONE` above the root).
+fn ancestors(parent: &[usize], v: usize) -> impl Iterator<Item = usize> + '_ {
+    std::iter::successors(Some(v), |&x| Some(parent[x]).filter(|&p| p != NONE))
+}
+
 /// Pre-order subtree sizes; brings each node's `task_min` to the smallest below it.
 fn subtree_sizes(parent: &[usize], task_min: &mut [Option<Rational>]) -> Vec<usize> {
     let n = parent.len();
@@ -448,8 +453,7 @@ impl Engine {
             return true;
         }
         let m = self.m;
-        let mut v = leaf;
-        while v != NONE {
+        for v in ancestors(&self.parent, leaf) {
             if let Some(l) = &self.lim[v] {
                 let over = self.demanded[leaf]
                     .iter()
@@ -461,7 +465,6 @@ impl Engine {
             if v == top {
                 break;
             }
-            v = self.parent[v];
         }
         true
     }
@@ -556,11 +559,9 @@ impl Engine {
         self.update(leaf, 1);
         // Tie-break state: every ancestor was served too (Mesos counts each ancestor).
         let stamp = self.out.tasks.started + 1;
-        let mut v = leaf;
-        while v != NONE {
+        for v in ancestors(&self.parent, leaf) {
             self.count[v] += 1;
             self.last_served[v] = stamp;
-            v = self.parent[v];
         }
         // The same draw as `Duration::draw` (one `range(0, steps)`), from a table.
         let grid = &self.grids[leaf];

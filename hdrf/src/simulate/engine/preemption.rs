@@ -5,7 +5,7 @@
 use leontief_solver::Rational;
 
 use super::queue::Kind;
-use super::{Engine, NONE};
+use super::{ancestors, Engine};
 
 impl Engine {
     /// `v` is below its guarantee with unmet demand. With explicit guarantees (every node
@@ -146,8 +146,9 @@ impl Engine {
                 let Some(id) = youngest else { continue };
                 let mut rho: Option<Rational> = None;
                 let mut ok = true;
-                let mut x = u;
-                while x != NONE && !self.in_subtree(v, x) {
+                let below_common =
+                    ancestors(&self.parent, u).take_while(|&x| !self.in_subtree(v, x));
+                for x in below_common {
                     let after = (0..m)
                         .map(|j| {
                             let cur = &use_[x * m + j];
@@ -170,7 +171,6 @@ impl Engine {
                         Some(r) => r.min(sigma),
                         None => sigma,
                     });
-                    x = self.parent[x];
                 }
                 let (true, Some(rho)) = (ok, rho) else {
                     continue;
@@ -184,12 +184,10 @@ impl Engine {
             for &j in &self.demanded[u] {
                 free[j] += &self.a[u * m + j];
             }
-            let mut x = u;
-            while x != NONE {
+            for x in ancestors(&self.parent, u) {
                 for &j in &self.demanded[u] {
                     use_[x * m + j] -= &self.a[u * m + j];
                 }
-                x = self.parent[x];
             }
         }
     }
