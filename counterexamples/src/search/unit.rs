@@ -7,7 +7,7 @@ use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::{Allocation, Instance, Mechanism, Rational};
 
 use super::lies::{capacity_growths, neighbour_profile, random_coalition, user_lies, Lies};
-use super::{SearchConfig, UnitResult};
+use super::{SearchConfig, UnitLog};
 use crate::candidate::{evaluate_with, truthful_utilities, Candidate, Violation};
 use crate::record::Record;
 use crate::shrink::shrink;
@@ -27,9 +27,14 @@ pub(super) fn run_unit(
     space: &Space,
     unit: u64,
     origin: Origin,
-) -> UnitResult {
+) -> UnitLog<Record> {
     let instance = space.instance(origin);
-    let mut out = UnitResult::default();
+    let mut out = UnitLog {
+        unit,
+        scenarios: 0,
+        errors: Vec::new(),
+        found: None,
+    };
     let truth = match mechanism.allocate(&instance) {
         Ok(x) => x,
         Err(e) => {
@@ -78,7 +83,7 @@ pub(super) fn run_unit(
     record.seed = Some(cfg.run.seed);
     record.unit = Some(unit);
     record.strategy = Some(origin.name().to_string());
-    out.found = Some(record);
+    out.found = Some((record.key(), record));
     out
 }
 
