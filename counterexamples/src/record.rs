@@ -341,14 +341,13 @@ fn read_counterexample(value: &Value, at: &str) -> Result<Candidate, SolverError
 pub fn replay(mechanism: &dyn Mechanism, value: &Value) -> Result<Record, RecordError> {
     let (name, property, candidate) = read_candidate(value)?;
     let violation = reverify(mechanism, property, &candidate, value, "")?;
-    let original = match value.get("original").filter(|v| !v.is_null()) {
-        Some(orig) => {
+    let original = (value.get("original").filter(|v| !v.is_null()))
+        .map(|orig| -> Result<_, RecordError> {
             let c = read_counterexample(orig, "original.")?;
             let v = reverify(mechanism, property, &c, orig, "original.")?;
-            Some((c, v))
-        }
-        None => None,
-    };
+            Ok((c, v))
+        })
+        .transpose()?;
     let num = |k: &str| value.get(k).and_then(Value::as_u64);
     let text = |k: &str| value.get(k).and_then(Value::as_str).map(str::to_string);
     Ok(Record {

@@ -288,14 +288,6 @@ fn stop_name<S: serde::Serializer>(stop: &Option<Stop>, out: S) -> Result<S::Ok,
     out.serialize_str(stop.map_or("-", Stop::name))
 }
 
-/// What one unit produced.
-#[derive(Default)]
-struct UnitResult {
-    scenarios: u64,
-    errors: Vec<String>,
-    found: Option<Record>,
-}
-
 /// Runs the search. `on_found` receives each new distinct counterexample (in unit order,
 /// after its batch); `progress` the counters after each batch.
 ///
@@ -349,7 +341,7 @@ pub fn search_logged(
     mechanism: &dyn Mechanism,
     cfg: &SearchConfig,
     on_found: &mut dyn FnMut(&Record) -> std::io::Result<()>,
-    on_unit: &mut dyn FnMut(&UnitLog<&Record>) -> std::io::Result<()>,
+    on_unit: &mut dyn FnMut(&UnitLog<Record>) -> std::io::Result<()>,
     progress: &(dyn Fn(&SearchSummary) + Sync),
 ) -> std::io::Result<SearchSummary> {
     let start = Instant::now();
@@ -369,22 +361,14 @@ pub fn search_logged(
             tally.summary.stop = Some(Stop::Exhausted);
             break;
         }
-        let results: Vec<UnitResult> = units
+        let results: Vec<UnitLog<Record>> = units
             .par_iter()
             .map(|&(unit, origin)| run_unit(mechanism, cfg, &space, unit, origin))
             .collect();
-        for ((unit, _), r) in units.iter().zip(results) {
-            let key = r.found.as_ref().map(Record::key);
-            on_unit(&UnitLog {
-                unit: *unit,
-                scenarios: r.scenarios,
-                errors: r.errors.clone(),
-                found: key.clone().zip(r.found.as_ref()),
-            })?;
-            if tally.add(*unit, r.scenarios, r.errors, key) {
-                if let Some(record) = &r.found {
-                    on_found(record)?;
-                }
+        for log in results {
+            on_unit(&log)?;
+            if let Some(record) = tally.add(log) {
+                on_found(&record)?;
                 tally
                     .summary
                     .first_found
@@ -435,26 +419,24 @@ impl Tally {
         }
     }
 
-    /// Counts one unit; whether its counterexample (with canonical key `key`) is new.
-    /// Sets `stop` once enough are found or the budget is spent.
-    fn add(&mut self, unit: u64, scenarios: u64, errors: Vec<String>, key: Option<String>) -> bool {
+    /// Counts one unit; its counterexample when it is new (by its canonical key). Sets
+    /// `stop` once enough are found or the budget is spent.
+    fn add<T>(&mut self, u: UnitLog<T>) -> Option<T> {
         let s = &mut self.summary;
         s.units += 1;
-        s.scenarios += scenarios;
-        s.errors += errors.len() as u64;
-        keep_errors(&mut s.error_messages, errors);
-        s.next_unit = unit + self.step;
-        let new = match key.map(|k| self.seen.insert(k)) {
-            Some(true) => {
+        s.scenarios += u.scenarios;
+        s.errors += u.errors.len() as u64;
+        keep_errors(&mut s.error_messages, u.errors);
+        s.next_unit = u.unit + self.step;
+        let new = u.found.and_then(|(key, record)| {
+            if self.seen.insert(key) {
                 s.found += 1;
-                true
-            }
-            Some(false) => {
+                Some(record)
+            } else {
                 s.duplicates += 1;
-                false
+                None
             }
-            None => false,
-        };
+        });
         if self.max_found.is_some_and(|k| s.found >= k as u64) {
             s.stop = Some(Stop::Found);
         } else if self.budget.is_some_and(|b| s.scenarios >= b) {
@@ -608,10 +590,7 @@ pub fn replay<T>(
             }
             break;
         };
-        let (key, record) = u.found.map_or((None, None), |(k, r)| (Some(k), Some(r)));
-        if tally.add(u.unit, u.scenarios, u.errors, key) {
-            records.extend(record);
-        }
+        records.extend(tally.add(u));
     }
     Ok((records, tally.summary))
 }

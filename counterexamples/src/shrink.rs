@@ -192,46 +192,35 @@ fn stage_proposals(stage: usize, property: Property, c: &Candidate) -> Vec<Candi
                 let largest = u.demand.iter().max().expect("m >= 1");
                 if u.cap.is_none() && *largest != Rational::ONE {
                     let f = largest.recip().expect("some demand is positive");
-                    let scale = |v: &[Rational]| v.iter().map(|x| x * &f).collect::<Vec<_>>();
-                    let mut scenario = c.scenario.clone();
-                    if let Scenario::Lies(l) = &mut scenario {
+                    let scale = |v: &mut Vec<Rational>| v.iter_mut().for_each(|x| *x = &*x * &f);
+                    let mut parts = Parts::of(c);
+                    scale(&mut parts.users[i].demand);
+                    if let Scenario::Lies(l) = &mut parts.scenario {
                         for (k, r) in l.iter_mut() {
                             if *k == i {
-                                *r = scale(r);
+                                scale(r);
                             }
                         }
                     }
-                    let mut users = inst.users().to_vec();
-                    users[i].demand = scale(&users[i].demand);
-                    let capacity = inst.capacity().to_vec();
-                    out.extend(rebuild(inst, None, capacity, users, scenario));
+                    out.extend(parts.build());
                 }
             }
         }
         // 7. Simpler numbers.
         7 => {
-            let parts = || {
-                (
-                    inst.capacity().to_vec(),
-                    inst.users().to_vec(),
-                    c.scenario.clone(),
-                )
-            };
-            let (mut capacity, mut users, mut scenario) = parts();
-            let slots = numbers(&mut capacity, &mut users, &mut scenario);
-            for (k, (value, zero_ok, _)) in slots.into_iter().enumerate() {
+            let mut parts = Parts::of(c);
+            for (k, (value, zero_ok, _)) in parts.numbers().into_iter().enumerate() {
                 for simpler in simpler_numbers(value, zero_ok) {
-                    let (mut capacity, mut users, mut scenario) = parts();
-                    let (x, _, lie) =
-                        numbers(&mut capacity, &mut users, &mut scenario).swap_remove(k);
+                    let mut parts = Parts::of(c);
+                    let (x, _, lie) = parts.numbers().swap_remove(k);
                     *x = simpler;
                     // A report simplified to the user's true demand is no lie.
-                    if let (Some(t), Scenario::Lies(l)) = (lie, &scenario)
-                        && l[t].1 == users[l[t].0].demand
+                    if let (Some(t), Scenario::Lies(l)) = (lie, &parts.scenario)
+                        && l[t].1 == parts.users[l[t].0].demand
                     {
                         continue;
                     }
-                    out.extend(rebuild(inst, None, capacity, users, scenario));
+                    out.extend(parts.build());
                 }
             }
         }
@@ -240,75 +229,97 @@ fn stage_proposals(stage: usize, property: Property, c: &Candidate) -> Vec<Candi
     out
 }
 
-/// Every number of a candidate's parts, in the order stage 7 simplifies them: each
-/// capacity; each user's demand entries, cap and weight (when not 1); the reports' entries
-/// (with the lie they are in); the grown capacities. Each with whether 0 may replace it
-/// (demands and reports).
-fn numbers<'a>(
-    capacity: &'a mut [Rational],
-    users: &'a mut [User],
-    scenario: &'a mut Scenario,
-) -> Vec<(&'a mut Rational, bool, Option<usize>)> {
-    let mut out: Vec<_> = capacity.iter_mut().map(|x| (x, false, None)).collect();
-    for u in users.iter_mut() {
-        out.extend(u.demand.iter_mut().map(|x| (x, true, None)));
-        out.extend(u.cap.as_mut().map(|t| (t, false, None)));
-        if u.weight != Rational::ONE {
-            out.push((&mut u.weight, false, None));
-        }
-    }
-    match scenario {
-        Scenario::Lies(l) => {
-            for (t, (_, r)) in l.iter_mut().enumerate() {
-                out.extend(r.iter_mut().map(|x| (x, true, Some(t))));
-            }
-        }
-        Scenario::Capacity(g) => out.extend(g.iter_mut().map(|x| (x, false, None))),
-        _ => {}
-    }
-    out
-}
-
-/// A candidate from parts with `inst`'s pools (and its resources unless `resources` renames
-/// them), `None` when the instance or a report is invalid (the reports must keep a positive
-/// entry; grown capacities are checked by the oracle).
-fn rebuild(
-    inst: &Instance,
-    resources: Option<Vec<String>>,
+/// A candidate taken apart, as the reductions change it: the instance's resources,
+/// capacities and users, and the scenario; rebuilt with the instance's pools.
+struct Parts<'a> {
+    inst: &'a Instance,
+    resources: Vec<String>,
     capacity: Vec<Rational>,
     users: Vec<User>,
     scenario: Scenario,
-) -> Option<Candidate> {
-    if let Scenario::Lies(l) = &scenario
-        && l.iter()
-            .any(|(_, r)| r.iter().all(|x| !x.is_positive()) || r.iter().any(Rational::is_negative))
-    {
-        return None;
+}
+
+impl<'a> Parts<'a> {
+    fn of(c: &'a Candidate) -> Self {
+        Parts::new(&c.instance, c.scenario.clone())
     }
-    let inst = Instance::builder(capacity)
-        .resources(resources.unwrap_or_else(|| inst.resources().to_vec()))
-        .pools(inst.pools().to_vec())
-        .users(users)
-        .build()
-        .ok()?;
-    Some(Candidate::new(inst, scenario))
+
+    fn new(inst: &'a Instance, scenario: Scenario) -> Self {
+        Parts {
+            inst,
+            resources: inst.resources().to_vec(),
+            capacity: inst.capacity().to_vec(),
+            users: inst.users().to_vec(),
+            scenario,
+        }
+    }
+
+    /// Applies `f` to every vector with an entry per resource but the per-resource weights:
+    /// the capacities, each demand, each report, the grown capacities.
+    fn each_vector(&mut self, mut f: impl FnMut(&mut Vec<Rational>)) {
+        f(&mut self.capacity);
+        for u in &mut self.users {
+            f(&mut u.demand);
+        }
+        match &mut self.scenario {
+            Scenario::Lies(l) => l.iter_mut().for_each(|(_, r)| f(r)),
+            Scenario::Capacity(g) => f(g),
+            _ => {}
+        }
+    }
+
+    /// Every number of the parts, in the order stage 7 simplifies them: each capacity;
+    /// each user's demand entries, cap and weight (when not 1); the reports' entries (with
+    /// the lie they are in); the grown capacities. Each with whether 0 may replace it
+    /// (demands and reports).
+    fn numbers(&mut self) -> Vec<(&mut Rational, bool, Option<usize>)> {
+        let mut out: Vec<_> = self.capacity.iter_mut().map(|x| (x, false, None)).collect();
+        for u in self.users.iter_mut() {
+            out.extend(u.demand.iter_mut().map(|x| (x, true, None)));
+            out.extend(u.cap.as_mut().map(|t| (t, false, None)));
+            if u.weight != Rational::ONE {
+                out.push((&mut u.weight, false, None));
+            }
+        }
+        match &mut self.scenario {
+            Scenario::Lies(l) => {
+                for (t, (_, r)) in l.iter_mut().enumerate() {
+                    out.extend(r.iter_mut().map(|x| (x, true, Some(t))));
+                }
+            }
+            Scenario::Capacity(g) => out.extend(g.iter_mut().map(|x| (x, false, None))),
+            _ => {}
+        }
+        out
+    }
+
+    /// The candidate, `None` when the instance or a report is invalid (the reports must
+    /// keep a positive entry; grown capacities are checked by the oracle).
+    fn build(self) -> Option<Candidate> {
+        if let Scenario::Lies(l) = &self.scenario
+            && l.iter().any(|(_, r)| {
+                r.iter().all(|x| !x.is_positive()) || r.iter().any(Rational::is_negative)
+            })
+        {
+            return None;
+        }
+        let inst = Instance::builder(self.capacity)
+            .resources(self.resources)
+            .pools(self.inst.pools().to_vec())
+            .users(self.users)
+            .build()
+            .ok()?;
+        Some(Candidate::new(inst, self.scenario))
+    }
 }
 
 fn with_user(c: &Candidate, i: usize, change: impl Fn(&mut User)) -> Option<Candidate> {
-    let inst = &c.instance;
-    let mut users = inst.users().to_vec();
-    change(&mut users[i]);
-    rebuild(
-        inst,
-        None,
-        inst.capacity().to_vec(),
-        users,
-        c.scenario.clone(),
-    )
+    let mut parts = Parts::of(c);
+    change(&mut parts.users[i]);
+    parts.build()
 }
 
 fn without_user(c: &Candidate, u: usize) -> Option<Candidate> {
-    let inst = &c.instance;
     let shift = |i: usize| if i > u { i - 1 } else { i };
     let scenario = match &c.scenario {
         Scenario::Lies(l) => Scenario::Lies(
@@ -324,73 +335,28 @@ fn without_user(c: &Candidate, u: usize) -> Option<Candidate> {
         return None;
     }
     // A pool left without users disappears.
-    let smaller = inst.without_user(u).ok()?;
-    rebuild(
-        &smaller,
-        None,
-        smaller.capacity().to_vec(),
-        smaller.users().to_vec(),
-        scenario,
-    )
+    let smaller = c.instance.without_user(u).ok()?;
+    Parts::new(&smaller, scenario).build()
 }
 
 fn without_resource(c: &Candidate, j: usize) -> Option<Candidate> {
-    let inst = &c.instance;
-    let drop = |v: &[Rational]| {
-        let mut v = v.to_vec();
+    let mut parts = Parts::of(c);
+    parts.resources.remove(j);
+    parts.each_vector(|v| {
         v.remove(j);
-        v
-    };
-    let mut resources = inst.resources().to_vec();
-    resources.remove(j);
-    let users: Vec<User> = inst
-        .users()
-        .iter()
-        .map(|u| {
-            let mut u = u.clone();
-            u.demand = drop(&u.demand);
-            u.resource_weights = u.resource_weights.as_deref().map(drop);
-            u
-        })
-        .collect();
-    let scenario = match &c.scenario {
-        Scenario::Lies(l) => Scenario::Lies(l.iter().map(|(i, r)| (*i, drop(r))).collect()),
-        Scenario::Capacity(g) => Scenario::Capacity(drop(g)),
-        other => other.clone(),
-    };
-    rebuild(
-        inst,
-        Some(resources),
-        drop(inst.capacity()),
-        users,
-        scenario,
-    )
+    });
+    for u in &mut parts.users {
+        if let Some(w) = &mut u.resource_weights {
+            w.remove(j);
+        }
+    }
+    parts.build()
 }
 
 fn scale_resource(c: &Candidate, j: usize, f: &Rational) -> Option<Candidate> {
-    let inst = &c.instance;
-    let mut capacity = inst.capacity().to_vec();
-    capacity[j] = &capacity[j] * f;
-    let users: Vec<User> = inst
-        .users()
-        .iter()
-        .map(|u| {
-            let mut u = u.clone();
-            u.demand[j] = &u.demand[j] * f;
-            u
-        })
-        .collect();
-    let mut scenario = c.scenario.clone();
-    match &mut scenario {
-        Scenario::Lies(l) => {
-            for (_, r) in l.iter_mut() {
-                r[j] = &r[j] * f;
-            }
-        }
-        Scenario::Capacity(g) => g[j] = &g[j] * f,
-        _ => {}
-    }
-    rebuild(inst, None, capacity, users, scenario)
+    let mut parts = Parts::of(c);
+    parts.each_vector(|v| v[j] = &v[j] * f);
+    parts.build()
 }
 
 /// `|numerator| + denominator`, or `None` beyond 128 bits.

@@ -178,7 +178,7 @@ pub fn run_with(
 /// A `--unit-log` line: one examined unit.
 fn unit_line(
     property: &str,
-    u: &UnitLog<&leontief_counterexamples::record::Record>,
+    u: &UnitLog<leontief_counterexamples::record::Record>,
     numbers: crate::output::Numbers,
 ) -> Value {
     let (key, record) = match &u.found {

@@ -7,7 +7,7 @@ use leontief_solver::random_instances::SplitMix64;
 use leontief_solver::{Allocation, Instance, Mechanism, Rational};
 
 use super::lies::{capacity_growths, neighbour_profile, random_coalition, user_lies, Lies};
-use super::{SearchConfig, UnitResult};
+use super::{SearchConfig, UnitLog};
 use crate::candidate::{evaluate_with, truthful_utilities, Candidate, Violation};
 use crate::record::Record;
 use crate::shrink::shrink;
@@ -27,9 +27,14 @@ pub(super) fn run_unit(
     space: &Space,
     unit: u64,
     origin: Origin,
-) -> UnitResult {
+) -> UnitLog<Record> {
     let instance = space.instance(origin);
-    let mut out = UnitResult::default();
+    let mut out = UnitLog {
+        unit,
+        scenarios: 0,
+        errors: Vec::new(),
+        found: None,
+    };
     let truth = match mechanism.allocate(&instance) {
         Ok(x) => x,
         Err(e) => {
@@ -47,11 +52,17 @@ pub(super) fn run_unit(
         scenarios: 0,
         errors: Vec::new(),
     };
+    let n = instance.num_users();
     let found = match cfg.property {
         Property::Sp | Property::GspStrong | Property::GspWeak => ctx.manipulations(&mut rng),
-        Property::Pm => ctx.departures(),
-        Property::Rm => ctx.growths(&mut rng),
-        _ => ctx.allocation(),
+        // Every single departure, when someone stays.
+        Property::Pm if n < 2 => None,
+        Property::Pm => ctx.first_violation((0..n).map(Scenario::Remove)),
+        Property::Rm => {
+            let growths = capacity_growths(&instance, &mut rng);
+            ctx.first_violation(growths.into_iter().map(Scenario::Capacity))
+        }
+        _ => ctx.first_violation([Scenario::Bounded]),
     };
     out.scenarios = ctx.scenarios;
     out.errors = ctx.errors;
@@ -78,7 +89,7 @@ pub(super) fn run_unit(
     record.seed = Some(cfg.run.seed);
     record.unit = Some(unit);
     record.strategy = Some(origin.name().to_string());
-    out.found = Some(record);
+    out.found = Some((record.key(), record));
     out
 }
 
@@ -139,23 +150,6 @@ impl Unit<'_> {
             }
         }
         None
-    }
-
-    fn allocation(&mut self) -> Option<Confirmed> {
-        self.first_violation([Scenario::Bounded])
-    }
-
-    fn departures(&mut self) -> Option<Confirmed> {
-        let n = self.instance.num_users();
-        if n < 2 {
-            return None;
-        }
-        self.first_violation((0..n).map(Scenario::Remove))
-    }
-
-    fn growths(&mut self, rng: &mut SplitMix64) -> Option<Confirmed> {
-        let growths = capacity_growths(self.instance, rng);
-        self.first_violation(growths.into_iter().map(Scenario::Capacity))
     }
 
     /// The true utilities after the profile, or `None` when the profile is not a valid

@@ -9,7 +9,7 @@ use leontief_counterexamples::instance_generator::{Chance, GeneratorConfig};
 use leontief_counterexamples::record::Record;
 use leontief_counterexamples::search::{
     replay, search, search_logged, user_lies, ReplayError, SearchConfig, SearchSummary, Shard,
-    ShardLog, Stop, UnitLog,
+    ShardLog, Stop,
 };
 use leontief_counterexamples::space::{GridSpace, GridVectors, Strategy, VectorOrder};
 use leontief_solver::asset::AssetFairness;
@@ -224,12 +224,7 @@ fn logged(
         &cfg,
         &mut |_| Ok(()),
         &mut |u| {
-            units.push(UnitLog {
-                unit: u.unit,
-                scenarios: u.scenarios,
-                errors: u.errors.clone(),
-                found: u.found.as_ref().map(|(k, r)| (k.clone(), (*r).clone())),
-            });
+            units.push(u.clone());
             Ok(())
         },
         &|_| {},
