@@ -414,13 +414,9 @@ impl Hierarchy {
     }
 
     /// The number of nodes (root, pools and leaves).
+    #[allow(clippy::len_without_is_empty)] // a tree always has a root
     pub fn len(&self) -> usize {
         self.nodes.len()
-    }
-
-    /// Always false: there is a root.
-    pub fn is_empty(&self) -> bool {
-        false
     }
 
     /// User `i`'s leaf.
