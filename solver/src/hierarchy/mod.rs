@@ -100,18 +100,9 @@ impl TreeNode {
     }
 }
 
-/// A field of an instance, for messages: how its reader names it.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Field {
-    /// The root (its children).
-    Root,
-    /// Pool `k`.
-    Pool(usize),
-    /// User `i`.
-    User(usize),
-    /// Idle leaf `k`.
-    Idle(usize),
-}
+/// Where each active user and each idle leaf was in the list given, for messages (`i` when
+/// not listed): an error names a user `users[given]`, a pool `pools[k]`, the root `users`.
+pub(crate) type Given<'a> = (&'a [usize], &'a [usize]);
 
 /// The tree of an instance's pools and users; node 0 is the root, nodes are numbered in
 /// pre-order and the children of a node are ordered by the lowest user index below each.
@@ -135,15 +126,12 @@ impl Hierarchy {
     /// `O((n + p) · depth + (n + p) log(n + p))` rational operations for `n` users and `p`
     /// pools.
     pub fn of(instance: &Instance) -> Hierarchy {
-        Self::resolve(instance, &|_| String::new())
+        Self::resolve(instance, (&[], &[]))
             .expect("a validated instance's guarantees and limits resolve")
     }
 
-    /// The tree and its resolved guarantees and limits, errors naming fields by `field`.
-    pub(crate) fn resolve(
-        instance: &Instance,
-        field: &dyn Fn(Field) -> String,
-    ) -> Result<Hierarchy, SolverError> {
+    /// The tree and its resolved guarantees and limits, errors naming users as `given` says.
+    pub(crate) fn resolve(instance: &Instance, given: Given) -> Result<Hierarchy, SolverError> {
         let pools = instance.pools();
         let users = instance.users();
         let idle = instance.idle_users();
@@ -264,18 +252,19 @@ impl Hierarchy {
                 h.nodes[c].guaranteed = &(&g * &h.nodes[c].weight) / &total;
             }
         }
-        h.resolve_production(instance, &written, field)?;
+        h.resolve_production(instance, &written, given)?;
         Ok(h)
     }
 
     /// How node `v` is named in messages.
-    fn field_of(&self, v: usize, field: &dyn Fn(Field) -> String) -> String {
+    fn field_of(&self, v: usize, (users, idle): Given) -> String {
         let n = &self.nodes[v];
+        let at = |given: &[usize], i: usize| format!("users[{}]", given.get(i).unwrap_or(&i));
         match (n.pool, n.user, n.idle) {
-            (Some(p), _, _) => field(Field::Pool(p)),
-            (_, Some(i), _) => field(Field::User(i)),
-            (_, _, Some(k)) => field(Field::Idle(k)),
-            _ => field(Field::Root),
+            (Some(p), _, _) => format!("pools[{p}]"),
+            (_, Some(i), _) => at(users, i),
+            (_, _, Some(k)) => at(idle, k),
+            _ => "users".to_string(),
         }
     }
 
@@ -284,7 +273,7 @@ impl Hierarchy {
         &mut self,
         instance: &Instance,
         written: &[Option<&Guarantee>],
-        field: &dyn Fn(Field) -> String,
+        given: Given,
     ) -> Result<(), SolverError> {
         let rules = instance.rules();
         let resources = instance.resources();
@@ -304,7 +293,7 @@ impl Hierarchy {
                         |&&c: &&usize| matches!(written[c], Some(Guarantee::Fraction(_)));
                     if let Some(&c) = children.iter().find(fraction) {
                         return Err(SolverError::invalid(
-                            format!("{}.guarantee", self.field_of(c, field)),
+                            format!("{}.guarantee", self.field_of(c, given)),
                             format!(
                                 "a fraction of the parent's guarantee, but {:?} has none",
                                 self.path(v)
@@ -333,7 +322,7 @@ impl Hierarchy {
                 if let Some(Guarantee::Fraction(f)) = written[c] {
                     self.nodes[c].guarantee = g.iter().map(|x| f * x).collect();
                 }
-                self.apply_limit_rule(c, rules.limit_below_guarantee, resources, field)?;
+                self.apply_limit_rule(c, rules.limit_below_guarantee, resources, given)?;
             }
             // Scaled by one common factor, the largest that fits on every resource.
             let mut factor = Rational::ONE;
@@ -350,7 +339,7 @@ impl Hierarchy {
                             format!("the guarantee of {:?}", self.path(v))
                         };
                         return Err(SolverError::invalid(
-                            self.children_field(v, field),
+                            format!("{}.children", self.field_of(v, given)),
                             format!(
                                 "the children's guarantees add up to {sum} of {}, above {whose}, {cap}",
                                 resources[j]
@@ -382,18 +371,13 @@ impl Hierarchy {
         sum
     }
 
-    /// How the children of `v` are named in messages about their sum.
-    fn children_field(&self, v: usize, field: &dyn Fn(Field) -> String) -> String {
-        format!("{}.children", self.field_of(v, field))
-    }
-
     /// Checks node `c`'s limit against its guarantee, or applies the rule.
     fn apply_limit_rule(
         &mut self,
         c: usize,
         rule: LimitBelowGuarantee,
         resources: &[String],
-        field: &dyn Fn(Field) -> String,
+        given: Given,
     ) -> Result<(), SolverError> {
         let Some(mut limit) = self.nodes[c].limit.clone() else {
             return Ok(());
@@ -405,7 +389,7 @@ impl Hierarchy {
             match rule {
                 LimitBelowGuarantee::Error => {
                     return Err(SolverError::invalid(
-                        format!("{}.limit[{j}]", self.field_of(c, field)),
+                        format!("{}.limit[{j}]", self.field_of(c, given)),
                         format!(
                             "{} of {} is below the guarantee, {}",
                             limit[j], resources[j], self.nodes[c].guarantee[j]
@@ -430,13 +414,9 @@ impl Hierarchy {
     }
 
     /// The number of nodes (root, pools and leaves).
+    #[allow(clippy::len_without_is_empty)] // a tree always has a root
     pub fn len(&self) -> usize {
         self.nodes.len()
-    }
-
-    /// Always false: there is a root.
-    pub fn is_empty(&self) -> bool {
-        false
     }
 
     /// User `i`'s leaf.

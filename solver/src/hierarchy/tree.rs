@@ -520,12 +520,8 @@ impl Tree {
     /// The dominant share of one task of leaf `v`: `mu_v = max_j d_vj / R_j` (`None` for a
     /// pool).
     pub fn task_dominant_share(&self, v: NodeId) -> Option<Rational> {
-        let d = self.node(v).demand()?;
-        d.iter()
-            .zip(self.capacity())
-            .filter(|(d, _)| !d.is_zero())
-            .map(|(d, r)| d / r)
-            .max()
+        // An idle leaf demands nothing: it has none either.
+        (self.node(v).resolved().user).map(|i| self.instance.task_dominant_share(i))
     }
 
     /// The flat instance of the leaves, each weighted by its guaranteed share `g_leaf`

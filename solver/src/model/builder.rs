@@ -88,10 +88,8 @@ impl InstanceBuilder {
         };
         validate_resources(&resources, &self.capacity)?;
         let mut laid = lay_out(root, m)?;
-        let (pools, users) = (
-            std::mem::take(&mut laid.pools),
-            std::mem::take(&mut laid.users),
-        );
+        let pools = std::mem::take(&mut laid.pools);
+        let users = std::mem::take(&mut laid.users);
         Instance::build(
             resources,
             self.capacity,

@@ -13,15 +13,9 @@ use crate::json::{
 };
 use crate::{Guarantee, Instance, Mode, Pool, Rational, Rules, SolverError, User};
 
-// The listings in messages about unknown fields name the pool fields only to documents that
-// use pools: a flat document's messages stay those of the flat form.
-const USER_FIELDS: &str = "name, demand, weight, weights, tasks";
 // The listings name the fields every document uses; the production fields (guarantee,
 // limit, mode, usage) are optional extras, documented with the form.
-const USER_FIELDS_POOLS: &str = "name, demand, weight, weights, tasks, pool";
 const POOL_FIELDS: &str = "name, weight, parent";
-const TOP_FIELDS: &str = "resources, capacity, users (and the free-text about, note)";
-const TOP_FIELDS_POOLS: &str = "resources, capacity, pools, users (and the free-text about, note)";
 
 impl Instance {
     /// Reads the JSON form, flat or tree.
@@ -92,11 +86,10 @@ impl Instance {
             obj,
             "",
             &["resources", "capacity", "pools", "users", "about", "note"],
-            if has_pools {
-                TOP_FIELDS_POOLS
-            } else {
-                TOP_FIELDS
-            },
+            &format!(
+                "resources, capacity, {}users (and the free-text about, note)",
+                if has_pools { "pools, " } else { "" }
+            ),
         )?;
         let builder = read_resources(obj)?;
         let (pools, by_path) = match obj.get("pools") {
@@ -286,18 +279,12 @@ fn read_user(
         "usage",
     ];
     let known = &KNOWN[..if has_pools { 9 } else { 6 }];
-    // The path is written only when a field is unknown.
+    // The path is written only when a field is unknown. The listing names the fields every
+    // document uses, and `pool` only to documents that use pools: a flat document's
+    // messages stay those of the flat form.
     if obj.keys().any(|k| !known.contains(&k.as_str())) {
-        reject_unknown(
-            obj,
-            &format!("users[{i}]"),
-            known,
-            if has_pools {
-                USER_FIELDS_POOLS
-            } else {
-                USER_FIELDS
-            },
-        )?;
+        let listing = KNOWN[..5 + usize::from(has_pools)].join(", ");
+        reject_unknown(obj, &format!("users[{i}]"), known, &listing)?;
     }
     let name = match obj.get("name") {
         None => format!("u{}", i + 1),

@@ -24,7 +24,7 @@
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
-use crate::hierarchy::{Field, Hierarchy};
+use crate::hierarchy::Hierarchy;
 
 use crate::{Rational, SolverError};
 
@@ -177,12 +177,7 @@ impl Instance {
         if !inst.has_production_fields() {
             return Ok(inst);
         }
-        let view = Hierarchy::resolve(&inst, &|f| match f {
-            Field::Root => "users".to_string(),
-            Field::Pool(k) => format!("pools[{k}]"),
-            Field::User(i) => format!("users[{}]", given.get(i).unwrap_or(&i)),
-            Field::Idle(k) => format!("users[{}]", idle_given[k]),
-        })?;
+        let view = Hierarchy::resolve(&inst, (&given, &idle_given))?;
         let _ = inst.view.set(Arc::new(view));
         Ok(inst)
     }
@@ -221,11 +216,6 @@ impl Instance {
     /// order given; not among [`Instance::users`].
     pub fn idle_users(&self) -> &[User] {
         &self.idle
-    }
-
-    /// Idle leaf `k`'s path from the root (see [`Instance::user_path`]).
-    pub fn idle_path(&self, k: usize) -> String {
-        self.leaf_path(&self.idle[k])
     }
 
     /// Whether any node has a production field (a guarantee, a limit, a FIFO mode or a
@@ -292,11 +282,7 @@ impl Instance {
     /// User `i`'s path from the root (`P/Q/x`; its name when it has no pool): how records
     /// and witnesses name it.
     pub fn user_path(&self, i: usize) -> String {
-        self.leaf_path(&self.users[i])
-    }
-
-    /// A user's or an idle leaf's path: its pool's path and its name.
-    fn leaf_path(&self, u: &User) -> String {
+        let u = &self.users[i];
         match u.pool {
             None => u.name.clone(),
             Some(p) => format!("{}/{}", self.pool_path(p), u.name),

@@ -38,6 +38,7 @@ mod decimal;
 mod gcd;
 mod parse;
 
+use std::borrow::Borrow;
 use std::cmp::Ordering;
 use std::hash::{Hash, Hasher};
 use std::iter::{Product, Sum};
@@ -650,14 +651,10 @@ binop!(Div, div, DivAssign, div_assign, |a, b| a
     .checked_div(b)
     .expect("Rational division by zero"));
 
-impl Sum for Rational {
-    fn sum<I: Iterator<Item = Rational>>(iter: I) -> Rational {
-        iter.fold(Rational::ZERO, |acc, x| acc + x)
-    }
-}
-impl<'a> Sum<&'a Rational> for Rational {
-    fn sum<I: Iterator<Item = &'a Rational>>(iter: I) -> Rational {
-        iter.fold(Rational::ZERO, |acc, x| acc + x)
+/// Sums of values and of references alike.
+impl<T: Borrow<Rational>> Sum<T> for Rational {
+    fn sum<I: Iterator<Item = T>>(iter: I) -> Rational {
+        iter.fold(Rational::ZERO, |acc, x| acc + x.borrow())
     }
 }
 impl Product for Rational {

@@ -27,7 +27,9 @@ fn both_forms_read_the_same_instance_and_round_trip() {
         Some(Guarantee::Fraction(q("1/2")))
     );
     assert_eq!(tree.idle_users().len(), 1);
-    assert_eq!(tree.idle_path(0), "idle");
+    let h = tree.hierarchy();
+    let idle_leaf = (0..h.len()).find(|&v| h.node(v).idle == Some(0)).unwrap();
+    assert_eq!(h.path(idle_leaf), "idle");
     // Two users named web, in different pools: keyed by path; batch keeps its name.
     assert_eq!(
         [tree.user_key(0), tree.user_key(1), tree.user_key(2)],
