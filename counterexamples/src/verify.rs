@@ -249,13 +249,3 @@ fn indexed_errors<S: Serializer>(errors: &[(u64, String)], s: S) -> Result<S::Ok
         error,
     }))
 }
-
-impl VerifySummary {
-    /// The summary as `leontief verify` prints it: `{"mechanism", "property", "seed",
-    /// "instances", "scenarios", "violations", "not_applicable", "holds", "bounded",
-    /// "witnesses": [{"index", "instance", "check"}], "errors": [{"index", "error"}],
-    /// "error_count"}`.
-    pub fn to_json(&self) -> Value {
-        crate::doc::value(self)
-    }
-}

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use crate::error::{Result, SolverError};
 use crate::Policy;
-use crate::{ancestors, NodeId, Tree};
+use crate::{NodeId, Tree};
 
 /// How an allocation was computed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -120,7 +120,7 @@ impl TreeAllocation {
         for v in tree.leaves() {
             let demand = tree.node(v).demand().expect("a leaf");
             let x = &tasks[v.index()];
-            for u in ancestors(tree, v) {
+            for u in tree.ancestors(v) {
                 for (j, d) in demand.iter().enumerate() {
                     if !d.is_zero() {
                         sums[u.index()][j].add(&(d * x));

@@ -143,8 +143,3 @@ pub fn allocate(tree: &Tree, policy: Policy) -> Result<TreeAllocation, SolverErr
         fill::fluid_allocation(tree, policy)
     }
 }
-
-/// `v` and its ancestors, up to the root.
-pub(crate) fn ancestors(tree: &Tree, v: NodeId) -> impl Iterator<Item = NodeId> + '_ {
-    std::iter::successors(Some(v), |&a| tree.node(a).parent())
-}

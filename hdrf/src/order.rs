@@ -383,12 +383,6 @@ impl<'t> Walk<'t> {
         self.hierarchy.node(v)
     }
 
-    /// Node `v` and its ancestors, up to the root.
-    fn ancestors(&self, v: usize) -> impl Iterator<Item = usize> + 't {
-        let hierarchy = self.hierarchy;
-        std::iter::successors(Some(v), move |&a| hierarchy.node(a).parent)
-    }
-
     /// Node `v`, as the tree reads it (the root's name and weight as written).
     fn view(&self, v: usize) -> NodeView<'t> {
         self.tree
@@ -411,7 +405,7 @@ impl<'t> Walk<'t> {
                             "not a leaf of the tree",
                         ));
                     }
-                    for v in self.ancestors(l) {
+                    for v in self.hierarchy.ancestors(l) {
                         figures[v].count += 1;
                         figures[v].last_served = Some(k as u64 + 1);
                     }
@@ -477,7 +471,7 @@ impl<'t> Walk<'t> {
                 d[j], resources[j], free[j]
             ));
         }
-        for a in self.ancestors(v) {
+        for a in self.hierarchy.ancestors(v) {
             let node = self.node(a);
             if let Some(l) = &node.limit
                 && let Some(j) = (0..d.len()).find(|&j| &node.usage[j] + &d[j] > l[j])
@@ -634,7 +628,7 @@ impl<'t> Walk<'t> {
         };
         // The parent's potential: the capacity, capped by the limits of the parent and above.
         let mut potential = self.tree.capacity().to_vec();
-        for a in self.ancestors(p) {
+        for a in self.hierarchy.ancestors(p) {
             if let Some(l) = &self.node(a).limit {
                 for j in 0..m {
                     if l[j] < potential[j] {

@@ -29,7 +29,7 @@ use leontief_solver::{Allocation, Rational};
 
 use crate::allocation::TreeAllocation;
 use crate::policies::production::tasks_within;
-use crate::{ancestors, NodeId, Tree};
+use crate::{NodeId, Tree};
 
 /// A node with unmet demand below its guaranteed share.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -98,7 +98,7 @@ pub fn pareto_violations(tree: &Tree, alloc: &TreeAllocation) -> Vec<ParetoViola
                 room = room.min(t - x);
             }
             // A limit binds like a capacity on the leaves below it.
-            for a in ancestors(tree, l) {
+            for a in tree.ancestors(l) {
                 if let Some(limit) = tree.node(a).limit() {
                     let held = &alloc.node(a).allocation;
                     for ((d, h), lim) in demand.iter().zip(held).zip(limit) {

@@ -275,13 +275,19 @@ impl Certify {
         };
         let proof = prove::prove(&statement, solver, &options).map_err(|e| e.to_string())?;
         // The proof's claim, domain, split, verdict and what it rests on, as `prove` writes
-        // them; then the cases and the solver; the better record of a refutation, or the
-        // cases left open.
-        let Value::Object(mut detail) = proof.to_json(&statement) else {
-            return Err("the proof is not a JSON object".to_string());
-        };
-        let kept = ["claim", "domain", "split", "verdict", "rests_on"];
-        detail.retain(|key, _| kept.contains(&key.as_str()));
+        // them but in this fixed order (null where prove has none); then the cases and the
+        // solver; the better record of a refutation, or the cases left open.
+        let mut full = proof.to_json(&statement);
+        let mut detail: serde_json::Map<String, Value> =
+            ["claim", "domain", "split", "verdict", "rests_on"]
+                .into_iter()
+                .map(|key| {
+                    (
+                        key.to_string(),
+                        full.get_mut(key).map_or(Value::Null, Value::take),
+                    )
+                })
+                .collect();
         detail.insert("cases".into(), Value::from(proof.cases.len()));
         detail.insert("solver".into(), Value::from(proof.solver.to_string()));
         let max = direction == Direction::Max;

@@ -50,7 +50,8 @@ pub struct ImportedNode {
     /// The limit, absolute, one entry per resource.
     #[serde(skip_serializing_if = "Option::is_none", serialize_with = "exact")]
     pub limit: Option<Vec<Rational>>,
-    /// `fifo` when the node (a pool) serves its children in order (default: fair).
+    /// `fifo` when the node (a pool) serves its children in order (default: fair). Set on
+    /// pools only: it is written as it is, and the tree reader refuses a mode on a leaf.
     #[serde(rename = "mode", skip_serializing_if = "std::ops::Not::not")]
     #[serde(serialize_with = "fifo_mode")]
     pub fifo: bool,
@@ -58,7 +59,8 @@ pub struct ImportedNode {
     /// (idle until demands are given).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub children: Option<Vec<ImportedNode>>,
-    /// A leaf's per-task demand (all zero: idle).
+    /// A leaf's per-task demand (all zero: idle). Leaves only, as are `tasks` and `usage`: they
+    /// are written as they are, and the tree reader refuses them on a pool.
     #[serde(skip_serializing_if = "Option::is_none", serialize_with = "exact")]
     pub demand: Option<Vec<Rational>>,
     /// A leaf's task count.

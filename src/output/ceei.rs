@@ -300,8 +300,9 @@ fn write_float(x: f64, numbers: Numbers, out: &mut String) {
     write_json_str(&text, out);
 }
 
-/// The solver's report, the members every CEEI answer writes after its consumption and
-/// saturated resources, in the report's order (`objective` is not printed).
+/// The solver's report, the members every CEEI answer writes after its users (after its
+/// consumption and saturated resources where it has them), in the report's order
+/// (`objective` is not printed).
 fn report(out: &CeeiOutcome, certified: bool, relative_gap: Value) -> Map<String, Value> {
     Map::from_iter([
         ("certified".to_string(), Value::Bool(certified)),

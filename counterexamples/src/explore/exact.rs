@@ -25,7 +25,7 @@ use leontief_solver::ceei::ExactNumber;
 use leontief_solver::properties::{report_gauge, truth_gauge, Gauge};
 use leontief_solver::{Instance, Rational};
 
-use super::metric::{At, Direction, Evaluation};
+use super::metric::{At, Direction, Evaluation, Spread};
 use super::metric_common::Of;
 
 /// The exact value of an evaluation and the two answers it compares, as exact numbers
@@ -246,23 +246,21 @@ pub(crate) fn best(
 
 /// A rational inside an exact number's isolating interval (the number when rational).
 fn midpoint(x: &ExactNumber) -> Rational {
-    let [mid, ..] = bounds(&real(x));
-    mid
+    bounds(&real(x)).value
 }
 
-/// The midpoint and the ends of a real algebraic number's isolating interval, `[mid, lo,
-/// hi]`.
-fn bounds(r: &RealAlgebraic) -> [Rational; 3] {
+/// The midpoint (as the value) and the ends of a real algebraic number's isolating interval.
+fn bounds(r: &RealAlgebraic) -> Spread {
     let (lo, hi) = r.interval();
     let (lo, hi) = (
         Rational::from_big(lo.clone()),
         Rational::from_big(hi.clone()),
     );
-    [
-        &(&lo + &hi) * &Rational::new(1, 2).expect("nonzero"),
+    Spread {
+        value: &(&lo + &hi) * &Rational::new(1, 2).expect("nonzero"),
         lo,
         hi,
-    ]
+    }
 }
 
 /// The evaluation of a per-user ratio metric at `at`: the search's `approximate` one, or,

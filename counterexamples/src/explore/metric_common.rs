@@ -217,7 +217,8 @@ impl<'a> Of<'a> {
         };
         if beaten {
             let (n, d) = (numerator.value.clone(), denominator.value.clone());
-            *best = Some(self.evaluation(user, other, n, d, [value, lo, hi], self.exact()));
+            let spread = Spread { value, lo, hi };
+            *best = Some(self.evaluation(user, other, n, d, spread, self.exact()));
         }
     }
 
@@ -233,20 +234,19 @@ impl<'a> Of<'a> {
         numerator: Rational,
         denominator: Rational,
     ) -> Evaluation {
-        let value = &numerator / &denominator;
-        let spread = [value.clone(), value.clone(), value];
+        let spread = Spread::exact(&numerator / &denominator);
         self.evaluation(user, other, numerator, denominator, spread, true)
     }
 
     /// The evaluation of `user`'s ratio `numerator / denominator` (about `other`) of value
-    /// `value` in `[lo, hi]` (`[value, lo, hi]`), exact or not.
+    /// `spread.value` in `[spread.lo, spread.hi]`, exact or not.
     pub(crate) fn evaluation(
         &self,
         user: usize,
         other: Option<usize>,
         numerator: Rational,
         denominator: Rational,
-        [value, lo, hi]: [Rational; 3],
+        Spread { value, lo, hi }: Spread,
         exact: bool,
     ) -> Evaluation {
         Evaluation {

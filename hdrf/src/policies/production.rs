@@ -66,7 +66,7 @@ use leontief_solver::{GuaranteeRule, Rational};
 use crate::allocation::{Computation, TreeAllocation};
 use crate::error::Result;
 use crate::fill::{fluid_with, Setup};
-use crate::{ancestors, NodeId, Policy, Tree};
+use crate::{NodeId, Policy, Tree};
 
 /// The allocation of `policy` on a tree with production fields (see the [module
 /// docs](self)).
@@ -105,7 +105,7 @@ pub(crate) fn allocate(tree: &Tree, policy: Policy) -> Result<TreeAllocation> {
         }
         let mut alive = vec![false; n];
         // The subtree of `v` and its ancestors.
-        for u in tree.subtree(v).into_iter().chain(ancestors(tree, v)) {
+        for u in tree.subtree(v).into_iter().chain(tree.ancestors(v)) {
             alive[u.index()] = true;
         }
         let setup = setup(tree, &most, &base, alive, &residual, Some((v, g)), clamp);
@@ -268,7 +268,7 @@ fn retire_blocked(tree: &Tree, alive: &mut [bool], exhausted: impl Fn(NodeId, us
             continue;
         }
         let d = tree.node(l).demand().expect("a leaf");
-        let blocked = ancestors(tree, l).any(|a| {
+        let blocked = tree.ancestors(l).any(|a| {
             d.iter()
                 .enumerate()
                 .any(|(j, d)| !d.is_zero() && exhausted(a, j))

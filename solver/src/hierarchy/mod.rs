@@ -457,16 +457,16 @@ impl Hierarchy {
         out
     }
 
+    /// `v` and every node above it, up to the root.
+    pub fn ancestors(&self, v: usize) -> impl Iterator<Item = usize> + '_ {
+        std::iter::successors(Some(v), |&x| self.nodes[x].parent)
+    }
+
     /// `P/Q/x`: the names from below the root down to `v` (the root is the empty path).
     pub fn path(&self, v: usize) -> String {
-        let mut parts = Vec::new();
-        let mut at = Some(v);
-        while let Some(x) = at {
-            if x != 0 {
-                parts.push(self.nodes[x].name.as_str());
-            }
-            at = self.nodes[x].parent;
-        }
+        let mut parts: Vec<&str> = (self.ancestors(v).filter(|&x| x != 0))
+            .map(|x| self.nodes[x].name.as_str())
+            .collect();
         parts.reverse();
         parts.join("/")
     }

@@ -517,6 +517,11 @@ impl Tree {
         self.hierarchy().subtree(v.0).map(NodeId).collect()
     }
 
+    /// `v` and its ancestors, up to the root.
+    pub fn ancestors(&self, v: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+        self.hierarchy().ancestors(v.0).map(NodeId)
+    }
+
     /// The dominant share of one task of leaf `v`: `mu_v = max_j d_vj / R_j` (`None` for a
     /// pool).
     pub fn task_dominant_share(&self, v: NodeId) -> Option<Rational> {

@@ -31,7 +31,6 @@ use super::exact::Answer;
 use super::tolerance::{holdings_bounds, Bounded, Gauge, Judge, Test};
 use super::{check_tasks, truth_gauge, user_name, ExactFigures, Property, Verdict, Witness};
 use crate::exact_sum::balanced_sum;
-use crate::hierarchy::Hierarchy;
 use crate::{Allocation, ExactSum, Instance, Rational, SolverError, User};
 
 // One file per property. Each starts with `use super::*`: the imports above and the shared
@@ -102,11 +101,6 @@ pub(crate) fn check_answer(
             format!("{other} is not decided on one allocation; it needs scenarios"),
         )),
     }
-}
-
-/// User `i`'s leaf and every node above it, up to the root.
-fn ancestors(h: &Hierarchy, i: usize) -> impl Iterator<Item = usize> + '_ {
-    std::iter::successors(Some(h.leaf(i)), |&v| h.node(v).parent)
 }
 
 /// Whether user `i` with `x` tasks is below its cap (always, without one).

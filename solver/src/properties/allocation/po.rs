@@ -125,8 +125,9 @@ fn bounds_on<'a>(
     limited: &'a [Option<Vec<Bounded>>],
 ) -> Vec<(&'a [Rational], &'a [Bounded])> {
     let h = instance.hierarchy();
-    let limits =
-        ancestors(h, i).filter_map(|v| Some((h.node(v).limit.as_deref()?, limited[v].as_deref()?)));
+    let limits = h
+        .ancestors(h.leaf(i))
+        .filter_map(|v| Some((h.node(v).limit.as_deref()?, limited[v].as_deref()?)));
     std::iter::once((capacity, used)).chain(limits).collect()
 }
 

@@ -90,7 +90,7 @@ fn holdings(instance: &Instance, x: &Allocation) -> Vec<Vec<Rational>> {
     let m = instance.num_resources();
     let mut sums: Vec<Vec<ExactSum>> = vec![vec![ExactSum::new(); m]; h.len()];
     for (i, u) in instance.users().iter().enumerate() {
-        for v in ancestors(h, i) {
+        for v in h.ancestors(h.leaf(i)) {
             for (j, d) in u.demand.iter().enumerate() {
                 if !d.is_zero() {
                     sums[v][j].add(&(&x.tasks[i] * d));
@@ -129,7 +129,7 @@ fn explicit_scan(instance: &Instance, x: &Allocation, first: bool) -> Vec<SgWitn
             }
             // No limit binds between the user's leaf and v (v's own is above its
             // guarantee).
-            !ancestors(h, i).take_while(|&a| a != v).any(|a| {
+            !h.ancestors(h.leaf(i)).take_while(|&a| a != v).any(|a| {
                 let limit = h.node(a).limit.as_ref();
                 limit.is_some_and(|l| demanded().any(|(j, _)| holds[a][j] >= l[j]))
             })
