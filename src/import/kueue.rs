@@ -441,21 +441,22 @@ fn object(
     Ok(Some(obj))
 }
 
-/// Per-node vectors of the Kueue quota model (see the module docs).
-struct Model {
-    own: Vec<Vec<Rational>>,
-    borrowing: Vec<Vec<Option<Rational>>>,
-    lending: Vec<Vec<Option<Rational>>>,
-    defined: Vec<Vec<bool>>,
+/// The Kueue quota model (see the module docs): per node, its quota line in each dimension
+/// (none where it does not list the (flavor, resource)), and its children.
+struct Model<'a> {
+    quotas: Vec<Vec<Option<&'a Quota>>>,
     children: Vec<Vec<usize>>,
 }
 
-impl Model {
+impl Model<'_> {
     /// (our guarantee G, Kueue's SubtreeQuota kq, localQuota, Σ local strictly below).
     fn up(&self, v: usize, out: &mut [[Vec<Rational>; 4]]) {
-        let d = self.own[v].len();
-        let mut g = self.own[v].clone();
-        let mut kq = self.own[v].clone();
+        let own = self.quotas[v]
+            .iter()
+            .map(|q| q.map_or(Rational::ZERO, |q| q.nominal.clone()));
+        let mut g: Vec<Rational> = own.collect();
+        let d = g.len();
+        let mut kq = g.clone();
         let mut below = vec![Rational::ZERO; d];
         for &c in &self.children[v] {
             self.up(c, out);
@@ -470,9 +471,9 @@ impl Model {
             below = add(&add(&below, clocal), cbelow);
         }
         let local: Vec<Rational> = (0..d)
-            .map(|r| match &self.lending[v][r] {
-                Some(l) => (kq[r].clone() - l.clone()).max(Rational::ZERO),
-                None => Rational::ZERO,
+            .map(|r| {
+                let lending = self.quotas[v][r].and_then(|q| q.lending.as_ref());
+                lending.map_or(Rational::ZERO, |l| (&kq[r] - l).max(Rational::ZERO))
             })
             .collect();
         out[v] = [g, kq, local, below];
@@ -492,7 +493,7 @@ impl Model {
             Some(pp) => add(local, pp),
         };
         for (r, x) in p.iter_mut().enumerate() {
-            if let Some(b) = &self.borrowing[v][r] {
+            if let Some(b) = self.quotas[v][r].and_then(|q| q.borrowing.as_ref()) {
                 *x = x.clone().min(&kq[r] + b);
             }
         }
@@ -533,7 +534,7 @@ pub fn import(text: &str) -> Result<Imported, SolverError> {
     let d = dims.len();
     let mut notes = Vec::new();
     for (v, o) in objects.iter().enumerate() {
-        if parent[v].is_none() && model.lending[v].iter().any(Option::is_some) {
+        if parent[v].is_none() && o.quotas.iter().any(|q| q.lending.is_some()) {
             notes.push(format!("{}: a lendingLimit on a node without a parent cohort has nothing to lend to; ignored.", o.at));
         }
     }
@@ -716,14 +717,10 @@ fn dimensions(objects: &[Object]) -> Result<(Dims, Vec<String>), SolverError> {
 }
 
 /// The quota model: each object's own quotas and limits per dimension, and the cohort tree.
-fn model_of(objects: &[Object], parent: &[Option<usize>], dims: &Dims) -> Model {
+fn model_of<'a>(objects: &'a [Object], parent: &[Option<usize>], dims: &Dims) -> Model<'a> {
     let n = objects.len();
-    let d = dims.len();
     let mut model = Model {
-        own: vec![vec![Rational::ZERO; d]; n],
-        borrowing: vec![vec![None; d]; n],
-        lending: vec![vec![None; d]; n],
-        defined: vec![vec![false; d]; n],
+        quotas: vec![vec![None; dims.len()]; n],
         children: vec![Vec::new(); n],
     };
     for (v, o) in objects.iter().enumerate() {
@@ -732,10 +729,7 @@ fn model_of(objects: &[Object], parent: &[Option<usize>], dims: &Dims) -> Model 
                 .iter()
                 .position(|(f, x)| *f == q.flavor && *x == q.resource)
                 .unwrap_or(0);
-            model.own[v][r] = q.nominal.clone();
-            model.borrowing[v][r] = q.borrowing.clone();
-            model.lending[v][r] = q.lending.clone();
-            model.defined[v][r] = true;
+            model.quotas[v][r] = Some(q);
         }
         if let Some(p) = parent[v] {
             model.children[p].push(v);
@@ -758,7 +752,7 @@ fn node(
     let mut limit: Vec<Rational> = add(&pot[v], below);
     if !o.cohort {
         for (r, x) in limit.iter_mut().enumerate() {
-            if !model.defined[v][r] {
+            if model.quotas[v][r].is_none() {
                 *x = Rational::ZERO;
             }
         }
