@@ -100,7 +100,7 @@ pub use metric::{At, Ctx, Described, Direction, Evaluation, Metric, MetricInfo, 
 
 use crate::candidate::Candidate;
 use crate::instance_generator::GeneratorConfig;
-use crate::search::{unit_rng, Run, Stop};
+use crate::search::{cancelled, unit_rng, Run, Stop};
 use crate::shrink::shrink_while;
 use crate::space::{Origin, Space, Strategy};
 use record::Origin as RecordOrigin;
@@ -600,7 +600,7 @@ impl State<'_> {
             last = x;
             true
         };
-        let small = shrink_while(m.property(), &e.candidate, &mut keep, limit);
+        let small = shrink_while(&e.candidate, &mut keep, limit);
         if small == e.candidate {
             e
         } else {
@@ -745,7 +745,7 @@ pub fn explore_with(
                 st.summary.stop = Some(Stop::Exhausted);
             } else if run_cfg.time.is_some_and(|t| st.summary.elapsed >= t) {
                 st.summary.stop = Some(Stop::Time);
-            } else if run_cfg.cancelled() {
+            } else if cancelled(&run_cfg.cancel) {
                 st.summary.stop = Some(Stop::Cancelled);
             }
         }
