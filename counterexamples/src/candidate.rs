@@ -6,8 +6,6 @@
 //! The shrinker and the corpus replay use the same function, so nothing is reported that
 //! does not re-verify from scratch.
 
-use leontief_solver::properties::manipulation::{gsp_scenario, sp_scenario, GspReading};
-use leontief_solver::properties::monotonicity::{pm_scenario, rm_scenario};
 use leontief_solver::properties::{
     check_with, utility_at_truth, utility_of_report, Bounds, Property, Scenario, Witness,
 };
@@ -131,37 +129,18 @@ pub fn evaluate_with(
             format!("{property} does not take this kind of scenario"),
         ));
     }
-    let witness = match (property, &candidate.scenario) {
-        (Property::Sp, Scenario::Lies(lies)) => {
-            sp_scenario(mechanism, inst, truth, lies[0].0, &lies[0].1)?.map(Witness::Sp)
-        }
-        (Property::GspStrong, Scenario::Lies(lies)) => {
-            gsp_scenario(mechanism, inst, truth, lies, GspReading::Strong)?.map(Witness::Gsp)
-        }
-        (Property::GspWeak, Scenario::Lies(lies)) => {
-            gsp_scenario(mechanism, inst, truth, lies, GspReading::Weak)?.map(Witness::Gsp)
-        }
-        (Property::Pm, Scenario::Remove(i)) => {
-            pm_scenario(mechanism, inst, truth, *i)?.map(Witness::Pm)
-        }
-        (Property::Rm, Scenario::Capacity(c)) => {
-            rm_scenario(mechanism, inst, truth, c)?.map(Witness::Rm)
-        }
-        _ => {
-            let report = check_with(
-                mechanism,
-                inst,
-                truth,
-                property,
-                &Scenario::Bounded,
-                &Bounds::default(),
-            )?;
-            if report.verdict.applicable && !report.verdict.holds {
-                report.verdict.witness
-            } else {
-                None
-            }
-        }
+    let report = check_with(
+        mechanism,
+        inst,
+        truth,
+        property,
+        &candidate.scenario,
+        &Bounds::default(),
+    )?;
+    let witness = if report.verdict.applicable && !report.verdict.holds {
+        report.verdict.witness
+    } else {
+        None
     };
     Ok(witness.map(|w| violation(inst, truth, w)))
 }

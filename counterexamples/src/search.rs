@@ -174,11 +174,6 @@ impl Run {
         self.budget
             .map_or(batch, |b| batch.min(b.saturating_sub(spent).max(1)))
     }
-
-    /// Whether the caller's cancel flag is set.
-    pub(crate) fn cancelled(&self) -> bool {
-        cancelled(&self.cancel)
-    }
 }
 
 /// What to search and when to stop.
@@ -386,7 +381,7 @@ pub fn search_logged(
         if summary.stop.is_none() && space.origin(summary.next_unit).is_none() {
             summary.stop = Some(Stop::Exhausted);
         }
-        if summary.stop.is_none() && run.cancelled() {
+        if summary.stop.is_none() && cancelled(&run.cancel) {
             summary.stop = Some(Stop::Cancelled);
         }
         progress(summary);

@@ -73,16 +73,15 @@ pub fn shrink(
         }
         _ => false,
     };
-    let small = shrink_while(property, candidate, &mut still_fails, cfg.max_evaluations);
+    let small = shrink_while(candidate, &mut still_fails, cfg.max_evaluations);
     (small, verified)
 }
 
 /// The same greedy reductions as [`shrink`], kept while `keep` accepts them (e.g. while a
 /// metric keeps its value, for `explore`): returns the last accepted candidate (`candidate`
-/// itself when none is). `property` names the kind of scenario (which users may not be
-/// dropped); at most `max_evaluations` calls of `keep`.
+/// itself when none is); the scenario names the users who may not be dropped. At most
+/// `max_evaluations` calls of `keep`.
 pub fn shrink_while(
-    property: Property,
     candidate: &Candidate,
     keep: &mut dyn FnMut(&Candidate) -> bool,
     max_evaluations: usize,
@@ -90,7 +89,7 @@ pub fn shrink_while(
     let mut current = candidate.clone();
     let mut evaluations = 0;
     loop {
-        let smaller = proposals(property, &current)
+        let smaller = proposals(&current)
             .take(max_evaluations - evaluations)
             .find(|proposal| {
                 evaluations += 1;
@@ -106,15 +105,15 @@ pub fn shrink_while(
 /// Every reduction of `c`, in the order of the module docs, built one stage at a time: the
 /// shrinker takes the first that still fails, usually from an early stage, so the later
 /// (larger) stages are built only when the earlier ones are exhausted.
-fn proposals(property: Property, c: &Candidate) -> impl Iterator<Item = Candidate> + '_ {
-    (1..=STAGES).flat_map(move |stage| stage_proposals(stage, property, c))
+fn proposals(c: &Candidate) -> impl Iterator<Item = Candidate> + '_ {
+    (1..=STAGES).flat_map(move |stage| stage_proposals(stage, c))
 }
 
 /// Number of stages of [`stage_proposals`].
 const STAGES: usize = 7;
 
 /// The reductions of stage `stage` (1 to [`STAGES`], as numbered in the module docs).
-fn stage_proposals(stage: usize, property: Property, c: &Candidate) -> Vec<Candidate> {
+fn stage_proposals(stage: usize, c: &Candidate) -> Vec<Candidate> {
     let mut out = Vec::new();
     let inst = &c.instance;
     let n = inst.num_users();
@@ -123,9 +122,9 @@ fn stage_proposals(stage: usize, property: Property, c: &Candidate) -> Vec<Candi
         // 1. Drop a user.
         1 => {
             for u in (0..n).rev() {
-                let keeps_liar = match (&c.scenario, property) {
-                    (Scenario::Lies(l), _) => !(l.len() == 1 && l[0].0 == u),
-                    (Scenario::Remove(r), _) => *r != u,
+                let keeps_liar = match &c.scenario {
+                    Scenario::Lies(l) => !(l.len() == 1 && l[0].0 == u),
+                    Scenario::Remove(r) => *r != u,
                     _ => true,
                 };
                 if n > 1 && keeps_liar {

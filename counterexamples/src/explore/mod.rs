@@ -100,7 +100,7 @@ pub use metric::{At, Ctx, Described, Direction, Evaluation, Metric, MetricInfo, 
 
 use crate::candidate::Candidate;
 use crate::instance_generator::GeneratorConfig;
-use crate::search::{unit_rng, Run, Stop};
+use crate::search::{cancelled, unit_rng, Run, Stop};
 use crate::shrink::shrink_while;
 use crate::space::{Origin, Space, Strategy};
 use record::Origin as RecordOrigin;
@@ -495,16 +495,16 @@ impl State<'_> {
             self.cfg.run.seed,
             &origin,
         );
-        if let (true, true, Some(o)) = (grid_run, local, json.as_object_mut()) {
+        if grid_run && local {
             // Asked for with --local: the local search's instances are off the grid.
-            o.insert("off_grid".into(), Value::Bool(true));
+            json["off_grid"] = Value::Bool(true);
         }
-        if let (Some(f), Some(o)) = (self.cfg.family, json.as_object_mut()) {
+        if let Some(f) = self.cfg.family {
             let family = f.to_json(&e.candidate.instance);
             let Ok(v) = family.map_err(|err| self.error(err.to_string())) else {
                 return Ok(());
             };
-            o.insert("family".into(), v);
+            json["family"] = v;
         }
         // Re-derived from scratch before it is printed; a disagreement is an error, not a
         // record.
@@ -600,7 +600,7 @@ impl State<'_> {
             last = x;
             true
         };
-        let small = shrink_while(m.property(), &e.candidate, &mut keep, limit);
+        let small = shrink_while(&e.candidate, &mut keep, limit);
         if small == e.candidate {
             e
         } else {
@@ -745,7 +745,7 @@ pub fn explore_with(
                 st.summary.stop = Some(Stop::Exhausted);
             } else if run_cfg.time.is_some_and(|t| st.summary.elapsed >= t) {
                 st.summary.stop = Some(Stop::Time);
-            } else if run_cfg.cancelled() {
+            } else if cancelled(&run_cfg.cancel) {
                 st.summary.stop = Some(Stop::Cancelled);
             }
         }
@@ -753,10 +753,8 @@ pub fn explore_with(
     }
     st.summary.elapsed = st.start.elapsed();
     if let Some((_, mut json)) = st.record.take() {
-        if let Some(o) = json.as_object_mut() {
-            o.insert("scenarios".into(), Value::from(st.summary.scenarios));
-            o.insert("best".into(), Value::Bool(true));
-        }
+        json["scenarios"] = Value::from(st.summary.scenarios);
+        json["best"] = Value::Bool(true);
         on_record(&json)?;
     }
     Ok(st.summary)
