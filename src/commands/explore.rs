@@ -275,8 +275,9 @@ impl Certify {
         };
         let proof = prove::prove(&statement, solver, &options).map_err(|e| e.to_string())?;
         // The proof's claim, domain, split, verdict and what it rests on, as `prove` writes
-        // them but in this fixed order (null where prove has none); then the cases and the
-        // solver; the better record of a refutation, or the cases left open.
+        // them (it writes all five), in this fixed order whatever the order of its document;
+        // then the cases and the solver; the better record of a refutation, or the cases left
+        // open.
         let mut full = proof.to_json(&statement);
         let mut detail: serde_json::Map<String, Value> =
             ["claim", "domain", "split", "verdict", "rests_on"]

@@ -409,9 +409,13 @@ pub(crate) fn spread(
 }
 
 /// `a / b` with its interval; `None` when `b` may be 0.
-pub(crate) fn ratio(a: &Spread, b: &Spread) -> Option<(Rational, Rational, Rational)> {
+pub(crate) fn ratio(a: &Spread, b: &Spread) -> Option<Spread> {
     if !b.lo.is_positive() {
         return None;
     }
-    Some((&a.value / &b.value, &a.lo / &b.hi, &a.hi / &b.lo))
+    Some(Spread {
+        value: &a.value / &b.value,
+        lo: &a.lo / &b.hi,
+        hi: &a.hi / &b.lo,
+    })
 }

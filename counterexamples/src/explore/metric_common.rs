@@ -207,17 +207,16 @@ impl<'a> Of<'a> {
         numerator: &Spread,
         denominator: &Spread,
     ) {
-        let Some((value, lo, hi)) = ratio(numerator, denominator) else {
+        let Some(spread) = ratio(numerator, denominator) else {
             return;
         };
         let beaten = match (best.as_ref(), direction) {
             (None, _) => true,
-            (Some(e), Direction::Max) => lo > e.lo,
-            (Some(e), Direction::Min) => hi < e.hi,
+            (Some(e), Direction::Max) => spread.lo > e.lo,
+            (Some(e), Direction::Min) => spread.hi < e.hi,
         };
         if beaten {
             let (n, d) = (numerator.value.clone(), denominator.value.clone());
-            let spread = Spread { value, lo, hi };
             *best = Some(self.evaluation(user, other, n, d, spread, self.exact()));
         }
     }

@@ -523,7 +523,7 @@ impl Tree {
     }
 
     /// The dominant share of one task of leaf `v`: `mu_v = max_j d_vj / R_j` (`None` for a
-    /// pool).
+    /// pool or an idle leaf).
     pub fn task_dominant_share(&self, v: NodeId) -> Option<Rational> {
         // An idle leaf demands nothing: it has none either.
         (self.node(v).resolved().user).map(|i| self.instance.task_dominant_share(i))
