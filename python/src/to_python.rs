@@ -301,11 +301,7 @@ fn lowest_terms(s: &str) -> Option<(i64, u64)> {
     let (Ok(n), Ok(d)) = (num.parse::<i64>(), den.parse::<u64>()) else {
         return None;
     };
-    let (mut a, mut b) = (n.unsigned_abs(), d);
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    (a == 1).then_some((n, d))
+    (num_integer::gcd(n.unsigned_abs(), d) == 1).then_some((n, d))
 }
 
 /// Whether `map` has the shape of an algebraic number's document (see [`Fractions::value`]).

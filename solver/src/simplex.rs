@@ -192,19 +192,15 @@ impl LinearProgram {
         }
         for (r, ((a, rel, b), y)) in self.rows.iter().zip(duals).enumerate() {
             let lhs: Rational = a.iter().zip(x).map(|(a, x)| a * x).sum();
-            let primal_ok = match rel {
-                Relation::Le => lhs <= *b,
-                Relation::Ge => lhs >= *b,
-                Relation::Eq => lhs == *b,
+            // The row's primal condition, and the sign its dual must have.
+            let (primal_ok, sign_ok) = match rel {
+                Relation::Le => (lhs <= *b, !y.is_negative()),
+                Relation::Ge => (lhs >= *b, !y.is_positive()),
+                Relation::Eq => (lhs == *b, true),
             };
             if !primal_ok {
                 return Err(format!("row {r}: a·x = {lhs} violates {rel:?} {b}"));
             }
-            let sign_ok = match rel {
-                Relation::Le => !y.is_negative(),
-                Relation::Ge => !y.is_positive(),
-                Relation::Eq => true,
-            };
             if !sign_ok {
                 return Err(format!("row {r}: dual {y} has the wrong sign for {rel:?}"));
             }

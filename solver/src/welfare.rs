@@ -421,16 +421,12 @@ pub fn best_fair_welfare(
         // every other row whenever it is EF, so most programs start feasible.
         let mut lp = capacity_rows(LinearProgram::maximize(objective.clone()), instance, &si);
         for i in 0..n {
+            let held = at_cap.contains(&i);
             if let Some(t) = &users[i].cap {
-                let room = t - &si[i];
-                let rel = if at_cap.contains(&i) {
-                    Relation::Eq
-                } else {
-                    Relation::Le
-                };
-                lp = lp.constraint(unit(n, i), rel, room);
+                let rel = if held { Relation::Eq } else { Relation::Le };
+                lp = lp.constraint(unit(n, i), rel, t - &si[i]);
             }
-            if at_cap.contains(&i) {
+            if held {
                 continue; // at its cap, i envies nobody
             }
             for (k, c) in ef[i].iter().enumerate() {

@@ -489,14 +489,8 @@ pub fn check(
     scenario: &Scenario,
 ) -> Result<CheckReport, SolverError> {
     let truth = mechanism.allocate(instance)?;
-    check_with_exact_form(
-        mechanism,
-        instance,
-        &truth,
-        property,
-        scenario,
-        &Bounds::default(),
-    )
+    let bounds = Bounds::default();
+    check_with_exact_form(mechanism, instance, &truth, property, scenario, &bounds)
 }
 
 /// [`check_with`], seeking the exact algebraic form of every approximate answer as

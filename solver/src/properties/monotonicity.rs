@@ -145,11 +145,8 @@ pub(crate) fn pm_bounded(
     truth: &Answer,
 ) -> Result<Outcome, SolverError> {
     if instance.num_users() < 2 {
-        return Ok(Outcome {
-            verdict: Verdict::not_applicable("pm needs at least two users"),
-            scenarios: 0,
-            bounded: false,
-        });
+        let verdict = Verdict::not_applicable("pm needs at least two users");
+        return Ok(Judge::on(truth).outcome(verdict, 0, false));
     }
     first_violation(
         Judge::on(truth),
