@@ -145,16 +145,16 @@ pub fn evaluate_with(
     Ok(witness.map(|w| violation(inst, truth, w)))
 }
 
-/// Every user's utility for `x`, measured with the true demands.
-pub(crate) fn truthful_utilities(instance: &Instance, x: &Allocation) -> Vec<Rational> {
+/// Every user's utility for the task counts `tasks`, measured with the true demands.
+pub(crate) fn truthful_utilities(instance: &Instance, tasks: &[Rational]) -> Vec<Rational> {
     (0..instance.num_users())
-        .map(|i| utility_at_truth(instance, i, &x.tasks[i]))
+        .map(|i| utility_at_truth(instance, i, &tasks[i]))
         .collect()
 }
 
 fn violation(inst: &Instance, truth: &Allocation, witness: Witness) -> Violation {
     let n = inst.num_users();
-    let before = truthful_utilities(inst, truth);
+    let before = truthful_utilities(inst, &truth.tasks);
     // The utilities after, with the users who lost.
     let losers = |after: Vec<Option<Rational>>| {
         let c: Vec<usize> = (0..n)
@@ -164,16 +164,10 @@ fn violation(inst: &Instance, truth: &Allocation, witness: Witness) -> Violation
     };
     let (after, coalition) = match &witness {
         Witness::Sp(w) => {
-            let after = (0..n)
-                .map(|i| {
-                    Some(if i == w.user {
-                        utility_of_report(inst, i, &w.tasks_under_lie[i], &w.report)
-                    } else {
-                        utility_at_truth(inst, i, &w.tasks_under_lie[i])
-                    })
-                })
-                .collect();
-            (Some(after), vec![w.user])
+            let mut after = truthful_utilities(inst, &w.tasks_under_lie);
+            let i = w.user;
+            after[i] = utility_of_report(inst, i, &w.tasks_under_lie[i], &w.report);
+            (Some(after.into_iter().map(Some).collect()), vec![i])
         }
         Witness::Gsp(w) => (
             Some(w.after.iter().cloned().map(Some).collect()),
@@ -187,8 +181,8 @@ fn violation(inst: &Instance, truth: &Allocation, witness: Witness) -> Violation
                 .collect(),
         ),
         Witness::Rm(w) => losers(
-            (0..n)
-                .map(|i| Some(utility_at_truth(inst, i, &w.tasks_after[i])))
+            (truthful_utilities(inst, &w.tasks_after).into_iter())
+                .map(Some)
                 .collect(),
         ),
         other => (None, named_users(other)),

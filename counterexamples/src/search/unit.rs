@@ -167,7 +167,7 @@ impl Unit<'_> {
                 return None;
             }
         };
-        let mut after = truthful_utilities(self.instance, &x);
+        let mut after = truthful_utilities(self.instance, &x.tasks);
         for (i, r) in profile {
             after[*i] = utility_of_report(self.instance, *i, &x.tasks[*i], r);
         }
@@ -215,7 +215,7 @@ impl Unit<'_> {
 
     fn manipulations(&mut self, rng: &mut SplitMix64) -> Option<Confirmed> {
         let n = self.instance.num_users();
-        let before = truthful_utilities(self.instance, self.truth);
+        let before = truthful_utilities(self.instance, &self.truth.tasks);
         // Every user's lies: structured, then grid lies.
         let (instance, values) = (self.instance, &self.cfg.run.values);
         let lists: Vec<Lies> = (0..n)

@@ -5,13 +5,12 @@ use leontief_solver::Rational;
 
 /// The maximum of `values` and, among the entries attaining it, the largest `slopes` entry:
 /// the value and right derivative of `max_j (values_j + t slopes_j)` at `t = 0`, over the
-/// entries `j` with `keep(j)`; both divided by `per` (a weight or a guaranteed share, or one).
-pub(crate) fn max_with_slope(
-    values: &[Rational],
-    slopes: &[Rational],
+/// entries `j` with `keep(j)`.
+pub(crate) fn max_with_slope<'a>(
+    values: &'a [Rational],
+    slopes: &'a [Rational],
     keep: impl Fn(usize) -> bool,
-    per: &Rational,
-) -> (Rational, Rational) {
+) -> (&'a Rational, &'a Rational) {
     let mut best: Option<(&Rational, &Rational)> = None;
     for (j, (v, s)) in values.iter().zip(slopes).enumerate() {
         if !keep(j) {
@@ -23,8 +22,7 @@ pub(crate) fn max_with_slope(
             other => other,
         };
     }
-    let (v, s) = best.expect("some resource is kept");
-    (v / per, s / per)
+    best.expect("some resource is kept")
 }
 
 /// The first `t > 0` at which another entry overtakes the maximum of `values + t·slopes`
@@ -34,11 +32,11 @@ pub(crate) fn max_breakpoint(
     slopes: &[Rational],
     keep: impl Fn(usize) -> bool + Copy,
 ) -> Option<Rational> {
-    let (s, ds) = max_with_slope(values, slopes, keep, &Rational::ONE);
+    let (s, ds) = max_with_slope(values, slopes, keep);
     let mut best = None;
     for (j, (v, dv)) in values.iter().zip(slopes).enumerate() {
-        if keep(j) && *dv > ds {
-            keep_min(&mut best, (&s - v) / (dv - &ds));
+        if keep(j) && dv > ds {
+            keep_min(&mut best, (s - v) / (dv - ds));
         }
     }
     best

@@ -164,7 +164,8 @@ impl Policy {
     /// min-satisfaction's `σ_p = S_p / g_p`, H-DRF's `E_p / w_p`.
     fn fluid_share(self, pool: &FluidPool<'_>) -> (Rational, Rational) {
         let per = self.normaliser().of(pool.node);
-        max_with_slope(pool.vector, pool.rate, self.fluid_counted(pool), per)
+        let (share, rate) = max_with_slope(pool.vector, pool.rate, self.fluid_counted(pool));
+        (share / per, rate / per)
     }
 
     /// Which entries of [`FluidPool::vector`] count in the pool's own share: all but the
