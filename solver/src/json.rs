@@ -44,7 +44,7 @@ pub fn check_length(field: &str, v: &[Rational], m: usize) -> Result<(), SolverE
 
 /// The object of the fields present (`Some`), in order: how the writers of the JSON forms
 /// leave out fields at their defaults.
-pub fn present<'a>(fields: impl IntoIterator<Item = (&'a str, Option<Value>)>) -> Value {
+pub(crate) fn present<'a>(fields: impl IntoIterator<Item = (&'a str, Option<Value>)>) -> Value {
     Value::Object(
         fields
             .into_iter()

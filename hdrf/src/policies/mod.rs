@@ -3,7 +3,8 @@
 //! keys, and its entry point ([`collapsed()`](collapsed::collapsed),
 //! [`naive()`](naive::naive), ...). The methods of [`Policy`] defined here hold what is a
 //! constant of the policy (its description, normaliser and aggregation) and compute its
-//! keys in the fluid fill once for all policies, from those constants.
+//! keys in the fluid fill once for all policies, from those constants and the vector the
+//! fill passes in [`FluidPool::vector`] (a pool's usage, or H-DRF's effective vector).
 //!
 //! # What varies between policies
 //! Every engine — the fluid fill ([`crate::fill`]), the task-by-task fill
